@@ -1,0 +1,25 @@
+package dev.proxypool.core.health;
+
+/**
+ * Classified failures of reaching or speaking to a proxy (the proxy's fault). A destination's
+ * 403/429/captcha through a working proxy is not a failure kind: it is a per-domain ban
+ * ({@link ProxyHealth#banDomain(String, long)}).
+ */
+public enum FailureKind {
+    CONNECTION_REFUSED,
+    CONNECT_TIMEOUT,
+    /** The proxy answered 407 / refused our credentials: a lasting condition, disables. */
+    PROXY_AUTH_REJECTED,
+    TLS_FAILURE,
+    PROTOCOL_ERROR,
+    /** Connected, but the response stalled or trickled below the minimum rate. */
+    SLOW_BODY,
+    /** The proxy reset or closed the connection mid-exchange. */
+    CONNECTION_RESET,
+    /** The proxy could not reach the destination (e.g. answered 502/504 itself). */
+    UPSTREAM_UNREACHABLE;
+
+    public String wireName() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

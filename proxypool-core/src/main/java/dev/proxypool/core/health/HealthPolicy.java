@@ -1,0 +1,60 @@
+package dev.proxypool.core.health;
+
+import java.time.Duration;
+
+/**
+ * Health rules with the defaults of SPEC §6 / §11 ({@code health:}). Validated on construction
+ * with messages naming the config key.
+ *
+ * @param consecutiveFailures {@code health.passive.consecutiveFailures}: cool after this many failures in a row (3)
+ * @param errorRate           {@code health.passive.errorRate}: cool when the window's error rate exceeds this (0.30)
+ * @param window              {@code health.passive.window}: sliding window length (60 s)
+ * @param minSamples          {@code health.passive.minSamples}: no error-rate verdict on fewer samples (20)
+ * @param cooldownInitial     {@code health.cooldown.initial}: first cooldown (3 min)
+ * @param cooldownMax         {@code health.cooldown.max}: cap of the doubling backoff (30 min)
+ * @param probeTimeout        how long a granted probe may stay unanswered before it counts as failed (30 s)
+ * @param domainBanDuration   {@code health.domainBan.duration}: per-domain exclusion (10 min)
+ * @param maxBansPerProxy     {@code health.domainBan.maxPerProxy}: bound of remembered bans (1000)
+ * @param slowStart           {@code health.slowStart}: weight ramp after recovery (60 s)
+ */
+public record HealthPolicy(int consecutiveFailures, double errorRate, Duration window, int minSamples,
+                           Duration cooldownInitial, Duration cooldownMax, Duration probeTimeout,
+                           Duration domainBanDuration, int maxBansPerProxy, Duration slowStart) {
+
+    public static final HealthPolicy DEFAULTS = new HealthPolicy(3, 0.30, Duration.ofSeconds(60), 20,
+            Duration.ofMinutes(3), Duration.ofMinutes(30), Duration.ofSeconds(30),
+            Duration.ofMinutes(10), 1000, Duration.ofSeconds(60));
+
+    public HealthPolicy {
+        if (consecutiveFailures < 1) {
+            throw new IllegalArgumentException("health.passive.consecutiveFailures must be at least 1, got " + consecutiveFailures);
+        }
+        if (!(errorRate > 0 && errorRate <= 1)) {
+            throw new IllegalArgumentException("health.passive.errorRate must be in (0, 1], got " + errorRate);
+        }
+        positive("health.passive.window", window);
+        if (minSamples < 1) {
+            throw new IllegalArgumentException("health.passive.minSamples must be at least 1, got " + minSamples);
+        }
+        positive("health.cooldown.initial", cooldownInitial);
+        positive("health.cooldown.max", cooldownMax);
+        if (cooldownMax.compareTo(cooldownInitial) < 0) {
+            throw new IllegalArgumentException("health.cooldown.max (" + cooldownMax
+                    + ") must not be below health.cooldown.initial (" + cooldownInitial + ")");
+        }
+        positive("health.probeTimeout", probeTimeout);
+        positive("health.domainBan.duration", domainBanDuration);
+        if (maxBansPerProxy < 1) {
+            throw new IllegalArgumentException("health.domainBan.maxPerProxy must be at least 1, got " + maxBansPerProxy);
+        }
+        if (slowStart == null || slowStart.isNegative()) {
+            throw new IllegalArgumentException("health.slowStart must be zero or positive, got " + slowStart);
+        }
+    }
+
+    private static void positive(String key, Duration d) {
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(key + " must be a positive duration, got " + d);
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package dev.proxypool.core.model;
+
+/** What a validated proxy reveals to the destination (SPEC §7 step 2). */
+public enum Anonymity {
+    /** Neither the client address nor proxy markers reach the destination. */
+    ELITE,
+    /** Proxy markers such as {@code Via} reach the destination, the client address does not. */
+    ANONYMOUS,
+    /** Not validated (inventory with {@code validate: false}, or not yet checked). */
+    UNKNOWN;
+
+    public String wireName() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

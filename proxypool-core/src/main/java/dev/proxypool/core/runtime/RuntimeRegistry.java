@@ -1,0 +1,76 @@
+package dev.proxypool.core.runtime;
+
+import dev.proxypool.core.capacity.CapacityCell;
+import dev.proxypool.core.health.HealthPolicy;
+import dev.proxypool.core.health.ProxyHealth;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.time.Ticker;
+import java.util.Collection;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Runtimes by proxy id, created on first sight and kept while the proxy stays in some snapshot.
+ * Used off the hot path (snapshot builds, admin lookups); picks read runtimes through the snapshot.
+ */
+public final class RuntimeRegistry {
+
+    private final ConcurrentHashMap<String, ProxyRuntime> runtimes = new ConcurrentHashMap<>();
+    private final HealthPolicy policy;
+    private final Ticker ticker;
+    private final int concurrencyShareDivisor;
+
+    public RuntimeRegistry(HealthPolicy policy, Ticker ticker) {
+        this(policy, ticker, 1);
+    }
+
+    /**
+     * @param workers how many workers share every proxy's concurrency; each gets
+     *                {@code max(1, maxConcurrency / workers)} (SPEC §8)
+     */
+    public RuntimeRegistry(HealthPolicy policy, Ticker ticker, int workers) {
+        if (workers < 1) {
+            throw new IllegalArgumentException("workers must be at least 1, got " + workers);
+        }
+        this.policy = policy;
+        this.ticker = ticker;
+        this.concurrencyShareDivisor = workers;
+    }
+
+    /** The runtime of {@code proxy}, created if new; its capacity limit follows the proxy's current max concurrency. */
+    public ProxyRuntime runtimeFor(Proxy proxy) {
+        int share = Math.max(1, proxy.maxConcurrency() / concurrencyShareDivisor);
+        ProxyRuntime rt = runtimes.computeIfAbsent(proxy.id(),
+                id -> new ProxyRuntime(id, new CapacityCell(share), new ProxyHealth(policy, ticker.read())));
+        if (rt.capacity().limit() != share) {
+            rt.capacity().setLimit(share);
+        }
+        return rt;
+    }
+
+    /** The runtime of a known proxy id, or {@code null}. */
+    public ProxyRuntime find(String proxyId) {
+        return runtimes.get(proxyId);
+    }
+
+    /** Forgets runtimes whose proxies left every snapshot. Holders of a reservation keep their own reference. */
+    public void retainOnly(Set<String> liveIds) {
+        runtimes.keySet().retainAll(liveIds);
+    }
+
+    public Collection<ProxyRuntime> all() {
+        return runtimes.values();
+    }
+
+    public int size() {
+        return runtimes.size();
+    }
+
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    public HealthPolicy policy() {
+        return policy;
+    }
+}

@@ -1,0 +1,17 @@
+package dev.proxypool.core.time;
+
+/**
+ * A monotonic clock in nanoseconds for in-process durations (cooldowns, windows, TTL countdowns).
+ * Readings are only comparable within one process and are never persisted or sent elsewhere.
+ * A primitive-returning interface, so hot paths read it without boxing.
+ */
+@FunctionalInterface
+public interface Ticker {
+
+    long read();
+
+    /** {@link System#nanoTime()}: the only production ticker. */
+    static Ticker system() {
+        return SystemTicker.INSTANCE;
+    }
+}
