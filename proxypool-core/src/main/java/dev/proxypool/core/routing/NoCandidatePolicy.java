@@ -1,0 +1,29 @@
+package dev.proxypool.core.routing;
+
+import java.util.Locale;
+
+/** What a routing does when no proxy qualifies ({@code routings[].onNoCandidate}). */
+public enum NoCandidatePolicy {
+    /** 503 with {@code X-ProxyPool-Error: no_candidate} (default). */
+    REJECT,
+    /** Wait for capacity up to the rule's timeout, then 503. */
+    WAIT,
+    /** Connect to the destination directly (only when explicitly configured). */
+    DIRECT;
+
+    public static NoCandidatePolicy parse(String value) {
+        if (value != null) {
+            switch (value.trim().toLowerCase(Locale.ROOT)) {
+                case "reject": return REJECT;
+                case "wait": return WAIT;
+                case "direct": return DIRECT;
+                default: break;
+            }
+        }
+        throw new IllegalArgumentException("unknown onNoCandidate '" + value + "' (expected reject, wait or direct)");
+    }
+
+    public String configName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}
