@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The {@code proxypool} command. Exit codes: 0 ok, 1 other error, 2 usage, 3 partial/insufficient. */
 @Command(name = "proxypool", mixinStandardHelpOptions = true, version = "proxypool 0.1.0-SNAPSHOT",
         description = "One operable pool over dynamic proxies: gateway, distribution API, SDK.",
-        subcommands = {ServeCommand.class, DemoCommand.class})
+        subcommands = {ServeCommand.class, DemoCommand.class, CapacityCommand.class, HashSecretCommand.class})
 public final class Main implements Runnable {
 
     public static final int EXIT_OK = 0;
