@@ -111,7 +111,9 @@ public final class ProxyHealth {
     /**
      * May this proxy carry one more request now? Hot path. {@link Admission#PROBE} is returned to
      * exactly one caller per cooldown; that caller must report its outcome with that admission
-     * (or the probe expires after {@code probeTimeout} and counts as failed).
+     * (or the probe expires after {@code probeTimeout} and counts as failed). Callers should ask
+     * this rather than pre-filter on {@link #state()}: a cooling proxy returns to service only
+     * through a probe granted here or by {@link #tryAdmitActiveProbe(long)}.
      */
     public Admission tryAdmit(long nowNanos) {
         return admit(ProbeHolder.REQUEST, HealthStage.PROBE, nowNanos);
