@@ -3,7 +3,7 @@ package dev.proxypool.core.health;
 /**
  * Classified failures of reaching or speaking to a proxy (the proxy's fault). A destination's
  * 403/429/captcha through a working proxy is not a failure kind: it is a per-domain ban
- * ({@link ProxyHealth#banDomain(String, long)}).
+ * ({@link ProxyHealth#banDomain(String, long)}). What each kind does to health: {@link FailureEffect}.
  */
 public enum FailureKind {
     CONNECTION_REFUSED,

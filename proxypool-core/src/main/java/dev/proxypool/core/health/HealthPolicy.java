@@ -16,14 +16,27 @@ import java.time.Duration;
  * @param domainBanDuration   {@code health.domainBan.duration}: per-domain exclusion (10 min)
  * @param maxBansPerProxy     {@code health.domainBan.maxPerProxy}: bound of remembered bans (1000)
  * @param slowStart           {@code health.slowStart}: weight ramp after recovery (60 s)
+ * @param failuresToCool      {@code health.active.failuresToCool}: cool after this many failed active probes in a row (2)
  */
 public record HealthPolicy(int consecutiveFailures, double errorRate, Duration window, int minSamples,
                            Duration cooldownInitial, Duration cooldownMax, Duration probeTimeout,
-                           Duration domainBanDuration, int maxBansPerProxy, Duration slowStart) {
+                           Duration domainBanDuration, int maxBansPerProxy, Duration slowStart,
+                           int failuresToCool) {
+
+    /** Default of {@code health.active.failuresToCool}. */
+    public static final int DEFAULT_FAILURES_TO_COOL = 2;
 
     public static final HealthPolicy DEFAULTS = new HealthPolicy(3, 0.30, Duration.ofSeconds(60), 20,
             Duration.ofMinutes(3), Duration.ofMinutes(30), Duration.ofSeconds(30),
-            Duration.ofMinutes(10), 1000, Duration.ofSeconds(60));
+            Duration.ofMinutes(10), 1000, Duration.ofSeconds(60), DEFAULT_FAILURES_TO_COOL);
+
+    /** The policy without an active-probe setting: {@code failuresToCool} takes its default (2). */
+    public HealthPolicy(int consecutiveFailures, double errorRate, Duration window, int minSamples,
+                        Duration cooldownInitial, Duration cooldownMax, Duration probeTimeout,
+                        Duration domainBanDuration, int maxBansPerProxy, Duration slowStart) {
+        this(consecutiveFailures, errorRate, window, minSamples, cooldownInitial, cooldownMax, probeTimeout,
+                domainBanDuration, maxBansPerProxy, slowStart, DEFAULT_FAILURES_TO_COOL);
+    }
 
     public HealthPolicy {
         if (consecutiveFailures < 1) {
@@ -49,6 +62,9 @@ public record HealthPolicy(int consecutiveFailures, double errorRate, Duration w
         }
         if (slowStart == null || slowStart.isNegative()) {
             throw new IllegalArgumentException("health.slowStart must be zero or positive, got " + slowStart);
+        }
+        if (failuresToCool < 1) {
+            throw new IllegalArgumentException("health.active.failuresToCool must be at least 1, got " + failuresToCool);
         }
     }
 

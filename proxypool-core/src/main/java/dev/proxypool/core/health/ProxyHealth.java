@@ -1,23 +1,91 @@
 package dev.proxypool.core.health;
 
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
 /**
- * The live health of one proxy on this worker. Long-lived (survives snapshot swaps), thread-safe,
- * and read on the hot path without locks or allocation.
+ * The live health of one proxy on this worker (SPEC §6). Long-lived (survives snapshot swaps),
+ * thread-safe, and used on the hot path without locks or allocation.
  *
- * <p>PLACEHOLDER ENGINE: this first version only knows HEALTHY and DISABLED; the full state machine
- * (passive window, cooldown backoff, single probe permit, bans, slow start, EWMA weight) replaces
- * the internals behind these same public signatures.
+ * <pre>
+ *            passive rule / failed active probes          cooldown over: ONE caller gets PROBE
+ *   HEALTHY ------------------------------------&gt; COOLING ------------------------------&gt; PROBE_ALLOWED
+ *      ^                                            ^   probe failed or expired: backoff x2    |
+ *      |                                            `-----------------------------------------'|
+ *      `------------------- probe succeeded (window reset, slow start) ------------------------'
+ *   any --auth rejected / operator disable--&gt; DISABLED --operator enable--&gt; HEALTHY (slow start)
+ * </pre>
+ *
+ * <p><b>State.</b> One immutable {@link HealthStatus} behind one {@link AtomicReference}; every
+ * transition builds the next status and publishes it by compare-and-set, so a deadline, a backoff
+ * and a probe permit always change together, and exactly one of racing callers wins a transition
+ * (the winner tells the {@link HealthListener}). Nothing runs on a timer: deadlines are checked by
+ * the next call that passes the ticker reading, so a cooling proxy costs nothing while it waits.
+ *
+ * <p><b>Passive rules</b> (request outcomes while HEALTHY): {@code consecutiveFailures} failures in a row,
+ * or an error rate above {@code errorRate} over at least {@code minSamples} requests in the sliding
+ * {@code window}, cool the proxy for {@code cooldownInitial}. {@link FailureEffect} says which
+ * failures count; a credential rejection disables at once.
+ *
+ * <p><b>Recovery without a herd.</b> After the deadline, the first {@link #tryAdmit(long)} (or
+ * {@link #tryAdmitActiveProbe(long)}) wins the single probe permit; everyone else is DENIED until the
+ * holder reports. Success → HEALTHY with a clean window and a slow start; failure → COOLING again
+ * with the backoff doubled up to {@code cooldownMax}. A permit unanswered for {@code probeTimeout}
+ * counts as a failed probe, noticed by the next call. Because reports carry no permit token, a
+ * report arriving after its permit expired and a new one was granted to the same kind of holder
+ * settles the new one; expiry bounds that window to rare, slow stragglers.
+ *
+ * <p><b>Active probing</b> keeps its own streak: {@code failuresToCool} failed active checks in a
+ * row cool a HEALTHY proxy; passive and active counts never mix.
+ *
+ * <p><b>Cost.</b> {@link #tryAdmit}, {@link #effectiveWeight}, {@link #isBannedFor},
+ * {@link #recordSuccess} and {@link #recordFailure} are O(1) (the error-rate check reads
+ * {@value PassiveWindow#BUCKETS} buckets) and allocate nothing in steady state; only a transition
+ * allocates its new status.
  */
 public final class ProxyHealth {
 
+    private static final System.Logger LOG = System.getLogger(ProxyHealth.class.getName());
+
     private final HealthPolicy policy;
-    private volatile HealthState state = HealthState.HEALTHY;
-    private volatile long latencyEwmaNanos;
-    private volatile long lastCheckedNanos;
+    private final HealthListener listener;
+    private final long cooldownInitialNanos;
+    private final long cooldownMaxNanos;
+    private final long probeTimeoutNanos;
+    private final long slowStartNanos;
+
+    private final AtomicReference<HealthStatus> status;
+    private final PassiveWindow window;
+    private final DomainBans bans;
+    private final DynamicWeight weight = new DynamicWeight();
+    private final TransitionHistory history = new TransitionHistory();
+    private final AtomicInteger passiveStreak = new AtomicInteger();
+    private final AtomicInteger activeStreak = new AtomicInteger();
+    private final AtomicLong lastCheckedNanos;
 
     public ProxyHealth(HealthPolicy policy, long nowNanos) {
+        this(policy, nowNanos, HealthListener.none());
+    }
+
+    /** @param listener told about every transition (metrics, audit); see {@link HealthListener} for its contract */
+    public ProxyHealth(HealthPolicy policy, long nowNanos, HealthListener listener) {
+        if (policy == null || listener == null) {
+            throw new IllegalArgumentException("health needs a policy and a listener, got " + policy + "/" + listener);
+        }
         this.policy = policy;
-        this.lastCheckedNanos = nowNanos;
+        this.listener = listener;
+        this.cooldownInitialNanos = policy.cooldownInitial().toNanos();
+        this.cooldownMaxNanos = policy.cooldownMax().toNanos();
+        this.probeTimeoutNanos = policy.probeTimeout().toNanos();
+        this.slowStartNanos = policy.slowStart().toNanos();
+        this.window = new PassiveWindow(policy.window().toNanos());
+        this.bans = new DomainBans(policy.domainBanDuration().toNanos(), policy.maxBansPerProxy());
+        HealthStatus initial = HealthStatus.initial(nowNanos);
+        this.status = new AtomicReference<>(initial);
+        this.history.add(initial);
+        this.lastCheckedNanos = new AtomicLong(nowNanos);
     }
 
     public HealthPolicy policy() {
@@ -25,56 +93,352 @@ public final class ProxyHealth {
     }
 
     public HealthState state() {
-        return state;
+        return status.get().state();
     }
+
+    /** The current status: state with its reason, stage, deadlines and probe permit. */
+    public HealthStatus status() {
+        return status.get();
+    }
+
+    /** The most recent statuses, oldest first (at most 32), the initial one included while it fits. */
+    public List<HealthStatus> history() {
+        return history.snapshot();
+    }
+
+    // ---- admission ------------------------------------------------------------------------------
 
     /**
      * May this proxy carry one more request now? Hot path. {@link Admission#PROBE} is returned to
-     * exactly one caller per cooldown; that caller must report its outcome (or the probe expires).
+     * exactly one caller per cooldown; that caller must report its outcome with that admission
+     * (or the probe expires after {@code probeTimeout} and counts as failed). Callers should ask
+     * this rather than pre-filter on {@link #state()}: a cooling proxy returns to service only
+     * through a probe granted here or by {@link #tryAdmitActiveProbe(long)}.
      */
     public Admission tryAdmit(long nowNanos) {
-        return state == HealthState.HEALTHY ? Admission.ADMITTED : Admission.DENIED;
+        return admit(ProbeHolder.REQUEST, HealthStage.PROBE, nowNanos);
     }
 
-    /** Selection weight now: {@code baseWeight} scaled by slow start and dynamic weight; at least 1. */
+    /**
+     * The background prober's admission: {@link Admission#ADMITTED} for a routine check of a healthy
+     * proxy, {@link Admission#PROBE} when it won the recovery permit, {@link Admission#DENIED} when
+     * there is nothing to check now (cooling, disabled, permit held elsewhere). Report with
+     * {@link #recordActiveSuccess} / {@link #recordActiveFailure}.
+     */
+    public Admission tryAdmitActiveProbe(long nowNanos) {
+        return admit(ProbeHolder.PROBER, HealthStage.ACTIVE, nowNanos);
+    }
+
+    private Admission admit(ProbeHolder who, HealthStage stage, long nowNanos) {
+        for (;;) {
+            HealthStatus s = status.get();
+            Admission answer = switch (s.state()) {
+                case HEALTHY -> Admission.ADMITTED;
+                case DISABLED -> Admission.DENIED;
+                case COOLING -> {
+                    if (nowNanos - s.cooldownUntilNanos() < 0) {
+                        yield Admission.DENIED;
+                    }
+                    boolean won = transition(s, s.toProbeAllowed(who, stage, nowNanos, nowNanos + probeTimeoutNanos));
+                    yield won ? Admission.PROBE : null; // lost the race: re-read, the winner holds the permit
+                }
+                case PROBE_ALLOWED -> {
+                    if (nowNanos - s.probeDeadlineNanos() < 0) {
+                        yield Admission.DENIED;
+                    }
+                    expireProbe(s);
+                    yield null; // re-read: the next cooldown may already be over too
+                }
+            };
+            if (answer != null) {
+                return answer;
+            }
+        }
+    }
+
+    // ---- weight and bans ------------------------------------------------------------------------
+
+    /**
+     * Selection weight now: {@code baseWeight} × the dynamic factor (in [0.1, 1]) × the slow-start
+     * ramp (10% → 100% linearly over {@code slowStart} after a return to service), rounded, at least 1.
+     */
     public int effectiveWeight(int baseWeight, long nowNanos) {
-        return baseWeight;
+        if (baseWeight < 1) {
+            throw new IllegalArgumentException("baseWeight must be at least 1, got " + baseWeight);
+        }
+        double w = baseWeight * weight.factor();
+        HealthStatus s = status.get();
+        if (s.slowStart() && s.state() == HealthState.HEALTHY) {
+            long elapsed = nowNanos - s.sinceNanos();
+            if (elapsed < slowStartNanos) {
+                long permille = elapsed <= 0 ? 100 : 100 + (long) (900.0 * elapsed / slowStartNanos);
+                w = w * permille / 1000.0;
+            }
+        }
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.round(w)));
     }
 
-    /** True while the proxy is banned for {@code domain} (a destination signal, not a proxy fault). */
+    /** The dynamic weight factor now, in [0.1, 1] (1 = no penalty). */
+    public double weightFactor() {
+        return weight.factor();
+    }
+
+    /** True while the proxy is banned for {@code domain} (a destination signal, not a proxy fault). Hot path. */
     public boolean isBannedFor(String domain, long nowNanos) {
-        return false;
+        return bans.isBanned(domain, nowNanos);
     }
 
-    /** EWMA of observed latency in nanoseconds; 0 while unknown. */
+    /**
+     * Excludes this proxy for {@code domain} (case-insensitive) for {@code domainBanDuration}; a repeated
+     * ban extends it. Never changes the proxy's state. Bounded to {@code maxBansPerProxy}.
+     */
+    public void banDomain(String domain, long nowNanos) {
+        bans.ban(domain, nowNanos);
+    }
+
+    /** Bans remembered now (expired ones are dropped lazily, so this may count a few). */
+    public int bannedDomainCount() {
+        return bans.size();
+    }
+
+    /** EWMA of success latencies in nanoseconds; 0 while unknown. */
     public long latencyEwmaNanos() {
-        return latencyEwmaNanos;
+        return weight.latencyNanos();
     }
 
     /** Ticker reading of the last success (request or probe): the age of this health verdict. */
     public long lastCheckedNanos() {
-        return lastCheckedNanos;
+        return lastCheckedNanos.get();
     }
 
+    // ---- passive outcomes -----------------------------------------------------------------------
+
+    /**
+     * A request admitted with {@code how} succeeded. Hot path.
+     *
+     * @param latencyNanos time to the proxy's answer; 0 when not measured
+     */
     public void recordSuccess(Admission how, long latencyNanos, long nowNanos) {
-        latencyEwmaNanos = latencyEwmaNanos == 0 ? latencyNanos : (latencyEwmaNanos * 4 + latencyNanos) / 5;
-        lastCheckedNanos = nowNanos;
-    }
-
-    public void recordFailure(Admission how, FailureKind kind, long nowNanos) {
-        if (kind == FailureKind.PROXY_AUTH_REJECTED) {
-            state = HealthState.DISABLED;
+        onSuccess(how, latencyNanos, nowNanos);
+        HealthStatus s = settleExpiredProbe(nowNanos);
+        if (how == Admission.PROBE) {
+            resolveProbe(ProbeHolder.REQUEST, HealthStage.PROBE, null, nowNanos);
+        } else if (s.state() == HealthState.HEALTHY) {
+            window.record(false, nowNanos);
+            if (passiveStreak.get() != 0) {
+                passiveStreak.set(0);
+            }
         }
     }
 
-    public void banDomain(String domain, long nowNanos) {
+    /** A request admitted with {@code how} failed because of the proxy. Hot path. */
+    public void recordFailure(Admission how, FailureKind kind, long nowNanos) {
+        FailureEffect effect = onFailure(how, kind);
+        HealthStatus s = settleExpiredProbe(nowNanos);
+        if (effect == FailureEffect.DISABLES) {
+            disableFor(new HealthReason.Failure(kind, HealthReason.Trigger.LASTING_CONDITION),
+                    how == Admission.PROBE ? HealthStage.PROBE : HealthStage.PASSIVE, nowNanos);
+        } else if (how == Admission.PROBE) {
+            resolveProbe(ProbeHolder.REQUEST, HealthStage.PROBE, kind, nowNanos);
+        } else if (s.state() == HealthState.HEALTHY) {
+            window.record(true, nowNanos);
+            if (effect == FailureEffect.COOLS && passiveStreak.incrementAndGet() >= policy.consecutiveFailures()) {
+                cool(new HealthReason.Failure(kind, HealthReason.Trigger.CONSECUTIVE_FAILURES), HealthStage.PASSIVE, nowNanos);
+            } else if (window.errorRateExceeded(nowNanos, policy.minSamples(), policy.errorRate())) {
+                cool(new HealthReason.Failure(kind, HealthReason.Trigger.ERROR_RATE), HealthStage.PASSIVE, nowNanos);
+            }
+        }
     }
 
+    // ---- active outcomes ------------------------------------------------------------------------
+
+    /** An active check admitted by {@link #tryAdmitActiveProbe(long)} succeeded. */
+    public void recordActiveSuccess(Admission how, long latencyNanos, long nowNanos) {
+        onSuccess(how, latencyNanos, nowNanos);
+        HealthStatus s = settleExpiredProbe(nowNanos);
+        if (how == Admission.PROBE) {
+            resolveProbe(ProbeHolder.PROBER, HealthStage.ACTIVE, null, nowNanos);
+        } else if (s.state() == HealthState.HEALTHY) {
+            activeStreak.set(0);
+        }
+    }
+
+    /** An active check admitted by {@link #tryAdmitActiveProbe(long)} failed. */
+    public void recordActiveFailure(Admission how, FailureKind kind, long nowNanos) {
+        FailureEffect effect = onFailure(how, kind);
+        HealthStatus s = settleExpiredProbe(nowNanos);
+        if (effect == FailureEffect.DISABLES) {
+            disableFor(new HealthReason.Failure(kind, HealthReason.Trigger.LASTING_CONDITION), HealthStage.ACTIVE, nowNanos);
+        } else if (how == Admission.PROBE) {
+            resolveProbe(ProbeHolder.PROBER, HealthStage.ACTIVE, kind, nowNanos);
+        } else if (s.state() == HealthState.HEALTHY && activeStreak.incrementAndGet() >= policy.failuresToCool()) {
+            cool(new HealthReason.Failure(kind, HealthReason.Trigger.ACTIVE_PROBES_FAILED), HealthStage.ACTIVE, nowNanos);
+        }
+    }
+
+    /** Failed requests in a row while HEALTHY (failures whose effect is {@link FailureEffect#COOLS}). */
+    public int passiveFailureStreak() {
+        return passiveStreak.get();
+    }
+
+    /** Failed active checks in a row while HEALTHY. */
+    public int activeFailureStreak() {
+        return activeStreak.get();
+    }
+
+    /** Requests counted in the passive window ending at {@code nowNanos}. */
+    public long windowRequests(long nowNanos) {
+        return window.requests(nowNanos);
+    }
+
+    /** Failures counted in the passive window ending at {@code nowNanos}. */
+    public long windowFailures(long nowNanos) {
+        return window.failures(nowNanos);
+    }
+
+    // ---- operator -------------------------------------------------------------------------------
+
+    /** Takes the proxy out until {@link #enable}; a no-op when already DISABLED. */
     public void disable(String reason, long nowNanos) {
-        state = HealthState.DISABLED;
+        disableFor(new HealthReason.Operator(reason), HealthStage.OPERATOR, nowNanos);
     }
 
+    /**
+     * Returns the proxy to service from any other state (DISABLED, or an operator overriding a
+     * cooldown), with a clean window and a slow start; a no-op when already HEALTHY.
+     */
     public void enable(String reason, long nowNanos) {
-        state = HealthState.HEALTHY;
+        HealthReason why = new HealthReason.Operator(reason);
+        for (;;) {
+            HealthStatus s = status.get();
+            if (s.state() == HealthState.HEALTHY) {
+                return;
+            }
+            resetRecord();
+            if (transition(s, s.toHealthy(why, HealthStage.OPERATOR, nowNanos))) {
+                return;
+            }
+        }
+    }
+
+    // ---- internals ------------------------------------------------------------------------------
+
+    private void onSuccess(Admission how, long latencyNanos, long nowNanos) {
+        requireAdmitted(how);
+        if (latencyNanos < 0) {
+            throw new IllegalArgumentException("latencyNanos must not be negative, got " + latencyNanos);
+        }
+        weight.onSuccess(latencyNanos);
+        for (;;) {
+            long last = lastCheckedNanos.get();
+            if (nowNanos - last <= 0 || lastCheckedNanos.compareAndSet(last, nowNanos)) {
+                return;
+            }
+        }
+    }
+
+    private FailureEffect onFailure(Admission how, FailureKind kind) {
+        requireAdmitted(how);
+        if (kind == null) {
+            throw new IllegalArgumentException("failure kind must not be null");
+        }
+        weight.onFailure();
+        return FailureEffect.of(kind);
+    }
+
+    private static void requireAdmitted(Admission how) {
+        if (how != Admission.ADMITTED && how != Admission.PROBE) {
+            throw new IllegalArgumentException("admission must be ADMITTED or PROBE to report an outcome, got " + how);
+        }
+    }
+
+    /** Turns an unanswered probe whose deadline passed into a failed one; returns the status after that. */
+    private HealthStatus settleExpiredProbe(long nowNanos) {
+        HealthStatus s = status.get();
+        while (s.state() == HealthState.PROBE_ALLOWED && nowNanos - s.probeDeadlineNanos() >= 0) {
+            expireProbe(s);
+            s = status.get();
+        }
+        return s;
+    }
+
+    /** Counts the unanswered probe of {@code s} as failed, as of its deadline (a lost CAS means someone else did). */
+    private void expireProbe(HealthStatus s) {
+        HealthStage stage = s.probeHolder() == ProbeHolder.PROBER ? HealthStage.ACTIVE : HealthStage.PROBE;
+        transition(s, s.toCooling(HealthReason.Lifecycle.PROBE_EXPIRED, stage, s.probeDeadlineNanos(),
+                nextBackoff(s.backoffNanos())));
+    }
+
+    /** Settles the probe held by {@code holder}: {@code failure == null} means it succeeded. Stale reports are ignored. */
+    private void resolveProbe(ProbeHolder holder, HealthStage stage, FailureKind failure, long nowNanos) {
+        for (;;) {
+            HealthStatus s = status.get();
+            if (s.state() != HealthState.PROBE_ALLOWED || s.probeHolder() != holder) {
+                return;
+            }
+            HealthStatus next;
+            if (failure == null) {
+                resetRecord();
+                next = s.toHealthy(HealthReason.Lifecycle.PROBE_SUCCEEDED, stage, nowNanos);
+            } else {
+                next = s.toCooling(new HealthReason.Failure(failure, HealthReason.Trigger.PROBE_FAILED), stage, nowNanos,
+                        nextBackoff(s.backoffNanos()));
+            }
+            if (transition(s, next)) {
+                return;
+            }
+        }
+    }
+
+    private void cool(HealthReason why, HealthStage stage, long nowNanos) {
+        for (;;) {
+            HealthStatus s = status.get();
+            if (s.state() != HealthState.HEALTHY) {
+                return;
+            }
+            if (transition(s, s.toCooling(why, stage, nowNanos, cooldownInitialNanos))) {
+                return;
+            }
+        }
+    }
+
+    private void disableFor(HealthReason why, HealthStage stage, long nowNanos) {
+        for (;;) {
+            HealthStatus s = status.get();
+            if (s.state() == HealthState.DISABLED) {
+                return;
+            }
+            if (transition(s, s.toDisabled(why, stage, nowNanos))) {
+                return;
+            }
+        }
+    }
+
+    private long nextBackoff(long current) {
+        if (current <= 0) {
+            return cooldownInitialNanos;
+        }
+        return current >= cooldownMaxNanos / 2 ? cooldownMaxNanos : current * 2;
+    }
+
+    /** A returning proxy is judged afresh: window, streaks and success history cleared. */
+    private void resetRecord() {
+        window.reset();
+        passiveStreak.set(0);
+        activeStreak.set(0);
+        weight.resetSuccess();
+    }
+
+    private boolean transition(HealthStatus from, HealthStatus to) {
+        if (!status.compareAndSet(from, to)) {
+            return false;
+        }
+        history.add(to);
+        try {
+            listener.onTransition(from, to);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "health listener failed on " + from.state() + " -> " + to.state(), e);
+        }
+        return true;
     }
 }

@@ -1,0 +1,72 @@
+package dev.proxypool.core.health;
+
+import java.util.Locale;
+
+/**
+ * Why a health transition happened. {@link #code()} is low-cardinality (safe as a metrics label);
+ * an operator's free text stays in {@link Operator#text()}.
+ */
+public sealed interface HealthReason {
+
+    /** A stable, low-cardinality name: a {@link FailureKind#wireName()}, {@code operator}, or a lifecycle event. */
+    String code();
+
+    /** Which rule turned failures into a transition. */
+    enum Trigger {
+        /** {@code health.passive.consecutiveFailures} failures in a row. */
+        CONSECUTIVE_FAILURES,
+        /** The passive window's error rate exceeded {@code health.passive.errorRate} over enough samples. */
+        ERROR_RATE,
+        /** A failure that does not heal by waiting (revoked credentials): disables at once. */
+        LASTING_CONDITION,
+        /** The recovery probe failed: the cooldown doubles. */
+        PROBE_FAILED,
+        /** {@code health.active.failuresToCool} active probes failed in a row. */
+        ACTIVE_PROBES_FAILED
+    }
+
+    /** A classified proxy failure and the rule it tripped. */
+    record Failure(FailureKind kind, Trigger trigger) implements HealthReason {
+        public Failure {
+            if (kind == null || trigger == null) {
+                throw new IllegalArgumentException("failure reason needs a kind and a trigger, got " + kind + "/" + trigger);
+            }
+        }
+
+        @Override
+        public String code() {
+            return kind.wireName();
+        }
+    }
+
+    /** An operator's decision, with the operator's words (free text, never a metrics label). */
+    record Operator(String text) implements HealthReason {
+        public Operator {
+            if (text == null || text.isBlank()) {
+                throw new IllegalArgumentException("operator reason must not be blank, got '" + text + "'");
+            }
+        }
+
+        @Override
+        public String code() {
+            return "operator";
+        }
+    }
+
+    /** Transitions driven by time and probes rather than by a failure. */
+    enum Lifecycle implements HealthReason {
+        /** The proxy was registered. */
+        CREATED,
+        /** The cooldown deadline passed and one caller took the probe permit. */
+        COOLDOWN_ELAPSED,
+        /** The recovery probe succeeded. */
+        PROBE_SUCCEEDED,
+        /** The recovery probe never reported within {@code probeTimeout}: counted as a failed probe. */
+        PROBE_EXPIRED;
+
+        @Override
+        public String code() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+}
