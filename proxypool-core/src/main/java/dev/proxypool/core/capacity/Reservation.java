@@ -45,10 +45,13 @@ public final class Reservation {
 
     /** The upstream connection is up: the reservation now carries traffic. False if already ended. */
     public boolean activate() {
+        // Count first, then flip: a concurrent release that sees ACTIVE always finds the count it
+        // decrements, so the cell's active() never reads below zero.
+        cell.activated();
         if (STATE.compareAndSet(this, RESERVED, ACTIVE)) {
-            cell.activated();
             return true;
         }
+        cell.deactivated();
         return false;
     }
 
@@ -78,8 +81,10 @@ public final class Reservation {
         }
     }
 
+    private static final State[] STATES = State.values();
+
     public State state() {
-        return State.values()[(int) STATE.getVolatile(this)];
+        return STATES[(int) STATE.getVolatile(this)];
     }
 
     public boolean isHeld() {
