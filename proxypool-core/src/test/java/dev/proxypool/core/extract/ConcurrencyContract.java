@@ -137,7 +137,7 @@ public interface ConcurrencyContract extends StoreUnderTest {
 
         race(tasks, watcher, done);
 
-        assertEquals(List.of(), List.copyOf(problems));
+        assertNoProblems(problems);
         int remaining = totalAvailable(store());
         assertEquals(reserve, remaining, "a partial extraction of 0 means the pool is at the reserve");
         assertEquals(size, extractedCount.get() + remaining);
@@ -194,10 +194,15 @@ public interface ConcurrencyContract extends StoreUnderTest {
 
         race(extractors, republisher, done);
 
-        assertEquals(List.of(), List.copyOf(problems));
+        assertNoProblems(problems);
         assertEquals(size, owner.size(), "every proxy was extracted exactly once");
         assertEquals(0, totalAvailable(store()));
         assertEquals(new PublishResult(0, 0, size, 0, 0), store().upsert(pool, now));
+    }
+
+    private static void assertNoProblems(Queue<String> problems) {
+        List<String> all = List.copyOf(problems);
+        assertTrue(all.isEmpty(), all.size() + " invariant violations, first ones: " + all.subList(0, Math.min(5, all.size())));
     }
 
     /** Runs {@code tasks} from one start signal beside {@code background}, which runs until they end. */
