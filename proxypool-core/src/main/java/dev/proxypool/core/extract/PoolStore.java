@@ -79,6 +79,9 @@ public interface PoolStore extends AutoCloseable {
             throw new IllegalArgumentException("upstream must not be blank");
         }
         for (Proxy p : proxies) {
+            if (p == null) {
+                throw new IllegalArgumentException("proxies must not contain null");
+            }
             if (!upstream.equals(p.upstream())) {
                 throw new IllegalArgumentException("proxy " + p.id() + " belongs to upstream '" + p.upstream()
                         + "', not '" + upstream + "'");

@@ -31,12 +31,12 @@ public abstract class PoolStoreContract implements PublishContract, ExtractionCo
     }
 
     @BeforeEach
-    final void openStore() {
+    protected final void openStore() {
         store = newStore(StoreSettings.DEFAULTS);
     }
 
     @AfterEach
-    final void destroyStores() {
+    protected final void destroyStores() {
         for (PoolStore s : opened) {
             destroyStore(s);
         }
