@@ -1,0 +1,375 @@
+package dev.proxypool.core.extract;
+
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.model.ProxyKey;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The embedded {@link PoolStore}: the pool in one process, no external service.
+ *
+ * <p><b>Structures.</b> Slots by id (a {@link TreeMap}, so listings page in id order), by
+ * {@link ProxyKey} (duplicate and tombstone identity), by expiry (a {@link TreeSet} for purging),
+ * and {@link AvailabilityIndex} sets of available slots per upstream, protocol and label value.
+ * Tombstones and idempotency records live in their own tables.
+ *
+ * <p><b>Extraction</b> first drops proxies expired at {@code now} (so the reserve's total is the
+ * all-set's size), then walks the narrowest index set of the filter in publish order, testing each
+ * slot with {@link ExtractionRequest#admits}, and stops at the request's allowance. Cost:
+ * O(e log n + s + k log n) for e expired, s slots scanned (k when every scanned slot matches, at most
+ * the narrowest set's size) and k extracted.
+ *
+ * <p><b>Thread-safety: one {@link ReentrantLock}</b> around every pool operation. Extraction must
+ * read a global count (the gateway reserve) and may span every upstream, so a striped design would
+ * take all stripes on each extraction anyway; each critical section is microseconds, the
+ * Distribution API's rate is far below what one lock passes, and the gateway's hot path never
+ * touches this store (it reads snapshots). Idempotency records have a separate lock. The store runs
+ * no threads: the owner calls {@link #purgeExpired} periodically.
+ */
+public final class MemoryPoolStore implements PoolStore {
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final StoreSettings settings;
+    private final TreeMap<String, Slot> byId = new TreeMap<>();
+    private final HashMap<ProxyKey, Slot> byKey = new HashMap<>();
+    private final TreeSet<Slot> byExpiry = new TreeSet<>(Slot.BY_EXPIRY);
+    private final AvailabilityIndex index = new AvailabilityIndex();
+    private final HashMap<String, Integer> disabledByUpstream = new HashMap<>();
+    private final TombstoneTable tombstones = new TombstoneTable();
+    private final IdempotencyTable idempotency;
+    private volatile boolean closed;
+
+    public MemoryPoolStore() {
+        this(StoreSettings.DEFAULTS);
+    }
+
+    public MemoryPoolStore(StoreSettings settings) {
+        if (settings == null) {
+            throw new IllegalArgumentException("store settings must not be null");
+        }
+        this.settings = settings;
+        this.idempotency = new IdempotencyTable(settings);
+    }
+
+    @Override
+    public PublishResult upsert(Collection<Proxy> proxies, Instant now) {
+        int added = 0, refreshed = 0, tombstoned = 0, expired = 0, duplicate = 0;
+        lock();
+        try {
+            for (Proxy p : proxies) {
+                if (p == null) {
+                    throw new IllegalArgumentException("proxies must not contain null");
+                }
+                Slot existing = byId.get(p.id());
+                Slot sameKey = byKey.get(p.key());
+                if (p.isExpired(now)) {
+                    expired++;
+                } else if (tombstones.contains(p.key(), now)) {
+                    tombstoned++;
+                } else if (sameKey != null && sameKey != existing) {
+                    duplicate++;
+                } else if (existing == null) {
+                    attach(new Slot(p));
+                    added++;
+                } else {
+                    refresh(existing, p);
+                    refreshed++;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        return new PublishResult(added, refreshed, tombstoned, expired, duplicate);
+    }
+
+    private void refresh(Slot s, Proxy p) {
+        boolean sameIndexing = s.proxy.upstream().equals(p.upstream()) && s.proxy.protocol() == p.protocol()
+                && s.proxy.labels().equals(p.labels());
+        if (sameIndexing) { // keep the slot's place in publish order
+            byExpiry.remove(s);
+            byKey.remove(s.proxy.key());
+            s.proxy = p;
+            byKey.put(p.key(), s);
+            byExpiry.add(s);
+        } else {
+            detach(s);
+            s.proxy = p;
+            attach(s);
+        }
+    }
+
+    private void attach(Slot s) {
+        byId.put(s.proxy.id(), s);
+        byKey.put(s.proxy.key(), s);
+        byExpiry.add(s);
+        if (s.disabled) {
+            disabledByUpstream.merge(s.proxy.upstream(), 1, Integer::sum);
+        } else {
+            index.add(s);
+        }
+    }
+
+    private void detach(Slot s) {
+        byId.remove(s.proxy.id());
+        byKey.remove(s.proxy.key());
+        byExpiry.remove(s);
+        if (s.disabled) {
+            disabledByUpstream.computeIfPresent(s.proxy.upstream(), (u, n) -> n == 1 ? null : n - 1);
+        } else {
+            index.remove(s);
+        }
+    }
+
+    @Override
+    public int remove(Collection<String> proxyIds) {
+        lock();
+        try {
+            int n = 0;
+            for (String id : proxyIds) {
+                Slot s = byId.get(id);
+                if (s != null) {
+                    detach(s);
+                    n++;
+                }
+            }
+            return n;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public int purgeExpired(Instant now) {
+        int n;
+        lock();
+        try {
+            n = purgeLocked(now);
+            tombstones.purge(now);
+        } finally {
+            lock.unlock();
+        }
+        idempotency.purge(now);
+        return n;
+    }
+
+    private int purgeLocked(Instant now) {
+        int n = 0;
+        while (!byExpiry.isEmpty() && byExpiry.first().proxy.isExpired(now)) {
+            detach(byExpiry.first());
+            n++;
+        }
+        return n;
+    }
+
+    @Override
+    public int markChecked(Collection<String> proxyIds, Instant checkedAt) {
+        if (checkedAt == null) {
+            throw new IllegalArgumentException("checkedAt must not be null");
+        }
+        lock();
+        try {
+            int n = 0;
+            for (String id : proxyIds) {
+                Slot s = byId.get(id);
+                if (s != null) {
+                    if (s.checkedAt == null || s.checkedAt.isBefore(checkedAt)) {
+                        s.checkedAt = checkedAt;
+                    }
+                    n++;
+                }
+            }
+            return n;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean setDisabled(String proxyId, boolean disabled) {
+        lock();
+        try {
+            Slot s = byId.get(proxyId);
+            if (s == null) {
+                return false;
+            }
+            if (s.disabled != disabled) {
+                detach(s);
+                s.disabled = disabled;
+                attach(s);
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public ExtractionResult extract(ExtractionRequest request, Instant now) {
+        lock();
+        try {
+            purgeLocked(now);
+            int limit = request.maxExtractable(index.total());
+            List<Slot> chosen = new ArrayList<>(limit);
+            if (limit > 0) {
+                Set<Slot> candidates = index.narrowest(request.filter());
+                for (Slot s : candidates) {
+                    if (request.admits(s.proxy, s.checkedAt, now)) {
+                        chosen.add(s);
+                        if (chosen.size() == limit) {
+                            break;
+                        }
+                    }
+                }
+            }
+            if (request.fulfillment() == Fulfillment.ALL_OR_NOTHING && chosen.size() < request.count()) {
+                return new ExtractionResult.Insufficient(chosen.size());
+            }
+            List<ExtractedProxy> out = new ArrayList<>(chosen.size());
+            for (Slot s : chosen) {
+                detach(s);
+                tombstones.add(s.proxy.key(), tombstoneEnd(s.proxy, now));
+                out.add(new ExtractedProxy(s.proxy, now));
+            }
+            return new ExtractionResult.Extracted(out);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Instant tombstoneEnd(Proxy p, Instant now) {
+        return p.expires() ? p.expiresAt() : now.plus(settings.tombstoneRetentionForNoExpiry());
+    }
+
+    @Override
+    public IdempotencyStart beginIdempotent(IdempotencyKey key, String fingerprint, Instant now) {
+        checkOpen();
+        return idempotency.begin(key, requireFingerprint(fingerprint), now);
+    }
+
+    @Override
+    public boolean completeIdempotent(IdempotencyKey key, String fingerprint, String response, Instant now) {
+        checkOpen();
+        if (response == null) {
+            throw new IllegalArgumentException("idempotent response must not be null");
+        }
+        return idempotency.complete(key, requireFingerprint(fingerprint), response, now);
+    }
+
+    @Override
+    public boolean abandonIdempotent(IdempotencyKey key, String fingerprint) {
+        checkOpen();
+        return idempotency.abandon(key, requireFingerprint(fingerprint));
+    }
+
+    private static String requireFingerprint(String fingerprint) {
+        if (fingerprint == null || fingerprint.isEmpty()) {
+            throw new IllegalArgumentException("idempotency fingerprint must not be empty");
+        }
+        return fingerprint;
+    }
+
+    @Override
+    public int available(String upstream) {
+        lock();
+        try {
+            return index.upstream(upstream);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Map<String, UpstreamCounts> countsByUpstream() {
+        lock();
+        try {
+            TreeMap<String, UpstreamCounts> counts = new TreeMap<>();
+            for (String upstream : upstreamNames()) {
+                counts.put(upstream, new UpstreamCounts(index.upstream(upstream),
+                        disabledByUpstream.getOrDefault(upstream, 0)));
+            }
+            return counts;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Set<String> upstreamNames() {
+        TreeSet<String> names = new TreeSet<>(disabledByUpstream.keySet());
+        names.addAll(index.upstreams());
+        return names;
+    }
+
+    @Override
+    public Optional<StoredProxy> get(String proxyId) {
+        lock();
+        try {
+            Slot s = byId.get(proxyId);
+            return s == null ? Optional.empty() : Optional.of(s.view());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public ProxyPage list(PoolQuery query, PageRequest page) {
+        lock();
+        try {
+            Map<String, Slot> tail = page.afterId().isPresent() ? byId.tailMap(page.afterId().get(), false) : byId;
+            List<StoredProxy> out = new ArrayList<>(Math.min(page.limit(), 64));
+            String next = PageRequest.FIRST;
+            for (Slot s : tail.values()) {
+                if (!query.matches(s.proxy, s.state())) {
+                    continue;
+                }
+                if (out.size() == page.limit()) {
+                    next = PageRequest.cursorAfter(out.getLast().id());
+                    break;
+                }
+                out.add(s.view());
+            }
+            return new ProxyPage(out, next);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean isTombstoned(ProxyKey key, Instant now) {
+        lock();
+        try {
+            return tombstones.contains(key, now);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    private void lock() {
+        checkOpen();
+        lock.lock();
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("pool store is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "MemoryPoolStore";
+    }
+}

@@ -1,0 +1,35 @@
+package dev.proxypool.core.extract;
+
+import dev.proxypool.core.model.Proxy;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.Optional;
+
+/**
+ * A stored proxy inside {@link MemoryPoolStore}: mutable, guarded by the store's lock. Identity
+ * equality, so index sets hold slots without hashing the record. Fields that index the slot
+ * (upstream, protocol, labels, expiresAt) change only while it is detached from the indices.
+ */
+final class Slot {
+
+    /** Purge order: soonest expiry first, ties by id so distinct slots never compare equal. */
+    static final Comparator<Slot> BY_EXPIRY = Comparator.<Slot, Instant>comparing(s -> s.proxy.expiresAt())
+            .thenComparing(s -> s.proxy.id());
+
+    Proxy proxy;
+    boolean disabled;
+    /** Null until the first health check. */
+    Instant checkedAt;
+
+    Slot(Proxy proxy) {
+        this.proxy = proxy;
+    }
+
+    ProxyState state() {
+        return disabled ? ProxyState.DISABLED : ProxyState.AVAILABLE;
+    }
+
+    StoredProxy view() {
+        return new StoredProxy(proxy, state(), Optional.ofNullable(checkedAt));
+    }
+}

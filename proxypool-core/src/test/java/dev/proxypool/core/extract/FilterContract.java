@@ -1,0 +1,100 @@
+package dev.proxypool.core.extract;
+
+import static dev.proxypool.core.extract.ProxyFixtures.builder;
+import static dev.proxypool.core.extract.ProxyFixtures.extractedIds;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.proxypool.core.model.Labels;
+import dev.proxypool.core.model.Protocol;
+import dev.proxypool.core.model.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * Extraction filters: protocol, upstream, the named labels (country, region, city, carrier) and
+ * extra labels, alone and combined. Each row runs on a fresh store holding the same seven proxies.
+ */
+public interface FilterContract extends StoreUnderTest {
+
+    private static List<Proxy> sevenProxies() {
+        return List.of(
+                builder(0, Protocol.HTTP).labels(Labels.of("country", "US", "region", "CA", "city", "LA",
+                        "carrier", "att", "type", "residential")).build(),
+                builder(1, Protocol.HTTP).labels(Labels.of("country", "US", "region", "NY", "city", "NYC",
+                        "carrier", "verizon", "type", "datacenter")).build(),
+                builder(2, Protocol.SOCKS5).labels(Labels.of("country", "US", "region", "CA", "city", "SF",
+                        "carrier", "att", "type", "residential")).build(),
+                builder(3, Protocol.HTTPS).upstream("up-b").labels(Labels.of("country", "DE", "region", "BE",
+                        "city", "Berlin", "carrier", "telekom", "type", "residential")).build(),
+                builder(4, Protocol.SOCKS5).upstream("up-b").labels(Labels.of("country", "DE", "region", "BY",
+                        "city", "Munich", "carrier", "vodafone", "type", "datacenter")).build(),
+                // isp, not carrier: the carrier filter does not look at isp
+                builder(5, Protocol.HTTP).upstream("up-b").labels(Labels.of("country", "US", "region", "CA",
+                        "city", "LA", "isp", "att", "type", "residential")).build(),
+                builder(6, Protocol.SOCKS4).upstream("up-c").build());
+    }
+
+    /** One filter row. */
+    record Row(String name, ExtractionFilter filter, Set<Integer> expected) {
+    }
+
+    private static ExtractionFilter.Builder f() {
+        return ExtractionFilter.builder();
+    }
+
+    @Test
+    default void filtersSelectExactlyTheMatchingProxies() {
+        List<Row> rows = List.of(
+                new Row("any", ExtractionFilter.ANY, Set.of(0, 1, 2, 3, 4, 5, 6)),
+                new Row("protocol http", f().protocol(Protocol.HTTP).build(), Set.of(0, 1, 5)),
+                new Row("protocol https", f().protocol(Protocol.HTTPS).build(), Set.of(3)),
+                new Row("protocol socks5", f().protocol(Protocol.SOCKS5).build(), Set.of(2, 4)),
+                new Row("protocol socks4", f().protocol(Protocol.SOCKS4).build(), Set.of(6)),
+                new Row("country US", f().country("US").build(), Set.of(0, 1, 2, 5)),
+                new Row("country is case-sensitive", f().country("us").build(), Set.of()),
+                new Row("country FR", f().country("FR").build(), Set.of()),
+                new Row("region CA", f().region("CA").build(), Set.of(0, 2, 5)),
+                new Row("city LA", f().city("LA").build(), Set.of(0, 5)),
+                new Row("carrier att (not isp)", f().carrier("att").build(), Set.of(0, 2)),
+                new Row("label isp=att", f().label("isp", "att").build(), Set.of(5)),
+                new Row("upstream up-b", f().upstream("up-b").build(), Set.of(3, 4, 5)),
+                new Row("upstream unknown", f().upstream("nope").build(), Set.of()),
+                new Row("label type=residential", f().label("type", "residential").build(), Set.of(0, 2, 3, 5)),
+                new Row("label unknown key", f().label("owner", "x").build(), Set.of()),
+                new Row("http+US+CA+residential", f().protocol(Protocol.HTTP).country("US").region("CA")
+                        .label("type", "residential").build(), Set.of(0, 5)),
+                new Row("up-a+carrier att+socks5", f().upstream("up-a").carrier("att").protocol(Protocol.SOCKS5).build(),
+                        Set.of(2)),
+                new Row("up-b+country US", f().upstream("up-b").country("US").build(), Set.of(5)),
+                new Row("contradiction", f().country("US").city("Berlin").build(), Set.of()));
+        List<Proxy> ps = sevenProxies();
+        List<Executable> checks = new ArrayList<>();
+        for (Row row : rows) {
+            PoolStore s = newStore(StoreSettings.DEFAULTS);
+            s.upsert(ps, now());
+            Set<String> got = extractedIds(s.extract(ExtractionRequest.builder(1000).filter(row.filter()).build(), now()));
+            TreeSet<String> want = new TreeSet<>();
+            row.expected().forEach(i -> want.add(ps.get(i).id()));
+            checks.add(() -> assertEquals(want, got, row.name()));
+            int left = ps.size() - want.size();
+            checks.add(() -> assertEquals(left, totalAvailable(s), row.name() + ": left in the pool"));
+        }
+        assertAll(checks);
+    }
+
+    @Test
+    default void filteredAllOrNothingCountsOnlyMatchingProxies() {
+        List<Proxy> ps = sevenProxies();
+        store().upsert(ps, now());
+        ExtractionFilter us = f().country("US").build();
+        assertEquals(new ExtractionResult.Insufficient(4),
+                extract(ExtractionRequest.builder(5).allOrNothing().filter(us).build()));
+        assertEquals(4, extractedIds(extract(ExtractionRequest.builder(4).allOrNothing().filter(us).build())).size());
+        assertEquals(3, totalAvailable(store()));
+    }
+}
