@@ -119,11 +119,26 @@ sealed interface HostPattern {
             sb.append(fold(c));
         }
         String out = sb.toString();
+        if (out.indexOf(':') >= 0 && !isIpv6Like(out)) {
+            throw new IllegalArgumentException(key + ": '" + pattern + "' is not a host pattern"
+                    + " (a port belongs in match.ports)");
+        }
         if (out.isEmpty() || out.equals(".") || out.startsWith(".") || out.contains("..")) {
             throw new IllegalArgumentException(key + ": '" + pattern + "' is not a host pattern"
                     + " (empty label; write '*.example' for subdomains)");
         }
         return out;
+    }
+
+    /** Only what an IPv6 literal (or a glob of one) may contain: hex digits, ':', '.', '*', '?'. */
+    private static boolean isIpv6Like(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.digit(c, 16) < 0 && c != ':' && c != '.' && c != '*' && c != '?') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** ASCII-only lower case: DNS names are case-insensitive in ASCII only. */

@@ -151,6 +151,8 @@ class RoutingTableTest {
                         () -> RoutingRule.builder("shop").hosts("").build()),
                 bad("routings[shop].match.hosts[1]: 'a b.example' is not a host pattern",
                         () -> RoutingRule.builder("shop").hosts("ok.example", "a b.example").build()),
+                bad("routings[shop].match.hosts[0]: 'shop.example:443' is not a host pattern (a port belongs in match.ports)",
+                        () -> RoutingRule.builder("shop").hosts("shop.example:443").build()),
                 bad("routings[shop].match.hosts[0]: '*.' has no domain after '*.'",
                         () -> RoutingRule.builder("shop").hosts("*.").build()),
                 bad("routings[shop].match.hosts[0]: '.shop.example' is not a host pattern (empty label",
