@@ -1,0 +1,362 @@
+package dev.proxypool.sdk.config;
+
+import dev.proxypool.core.health.HealthPolicy;
+import dev.proxypool.core.routing.RoutingRule;
+import dev.proxypool.core.security.SecretHash;
+import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads {@code proxypool.yaml} (Helidon config, YAML) into a validated {@link ProxyPoolConfig}.
+ * Every error is a {@link ConfigException} naming the key; unknown keys are refused; scalars of the
+ * top-level sections can be overridden by {@code PROXYPOOL_<KEY>} environment variables.
+ */
+public final class ConfigLoader {
+
+
+    /** Read when {@code admin} names no token: the admin token of a config-less start. */
+    public static final String DEFAULT_ADMIN_TOKEN_ENV = "PROXYPOOL_ADMIN_TOKEN";
+
+    private final Map<String, String> env;
+
+    private ConfigLoader(Map<String, String> env) {
+        this.env = env;
+    }
+
+    /** Loads {@code file}, with the process environment as overrides. */
+    public static ProxyPoolConfig load(Path file) {
+        return load(file, System.getenv());
+    }
+
+    public static ProxyPoolConfig load(Path file, Map<String, String> env) {
+        if (!Files.isRegularFile(file)) {
+            throw new ConfigException("--config", "file " + file + " does not exist or is not a file");
+        }
+        if (!Files.isReadable(file)) {
+            throw new ConfigException("--config", "file " + file + " is not readable");
+        }
+        Config config;
+        try {
+            config = Config.builder()
+                    .disableEnvironmentVariablesSource()
+                    .disableSystemPropertiesSource()
+                    .addSource(ConfigSources.file(file).build())
+                    .build();
+            config.asNodeList(); // force parsing now, so a YAML syntax error surfaces here
+        } catch (RuntimeException e) {
+            throw new ConfigException("--config", "cannot parse " + file + " as YAML: " + rootMessage(e), e);
+        }
+        return new ConfigLoader(env).read(new Node(config, "", env, true), file.toAbsolutePath().getParent());
+    }
+
+    /** The embedded defaults with environment overrides applied (no file). */
+    public static ProxyPoolConfig defaults(Map<String, String> env) {
+        Config empty = Config.builder().disableEnvironmentVariablesSource().disableSystemPropertiesSource()
+                .sources(List.of()).build();
+        return new ConfigLoader(env).read(new Node(empty, "", env, true), Path.of("."));
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String m = t.getMessage();
+        return m == null ? t.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
+    }
+
+    private ProxyPoolConfig read(Node root, Path baseDir) {
+        root.allowOnly("server", "store", "database", "credentials", "admin", "clients", "providers",
+                "upstreams", "routings", "health", "pipeline", "security", "distribution");
+        ProxyPoolConfig.Server server = server(root.child("server"));
+        ProxyPoolConfig.Store store = store(root.child("store"));
+        ProxyPoolConfig.Database database = database(root.child("database"));
+        ProxyPoolConfig.Credentials credentials = credentials(root.child("credentials"), baseDir);
+        ProxyPoolConfig.Admin admin = admin(root.child("admin"));
+        List<ProxyPoolConfig.Client> clients = clients(root);
+        List<ProxyPoolConfig.Provider> providers = providers(root);
+        List<ProxyPoolConfig.Upstream> upstreams = upstreams(root, providers);
+        List<RoutingRule> routings = RoutingConfigReader.read(root, upstreams);
+        ProxyPoolConfig.Health health = health(root.child("health"));
+        ProxyPoolConfig.Pipeline pipeline = pipeline(root.child("pipeline"), baseDir);
+        ProxyPoolConfig.Security security = security(root.child("security"));
+        ProxyPoolConfig.Distribution distribution = distribution(root.child("distribution"));
+        return new ProxyPoolConfig(server, store, database, credentials, admin, clients, providers, upstreams,
+                routings, health, pipeline, security, distribution);
+    }
+
+    private ProxyPoolConfig.Server server(Node n) {
+        n.allowOnly("host", "gatewayPort", "apiPort");
+        ProxyPoolConfig.Server d = ProxyPoolConfig.Server.DEFAULTS;
+        int gw = n.integer("gatewayPort", d.gatewayPort(), 0, 65535);
+        int api = n.integer("apiPort", d.apiPort(), 0, 65535);
+        if (gw != 0 && gw == api) {
+            throw new ConfigException(n.key("apiPort"), "must differ from server.gatewayPort (" + gw + ")");
+        }
+        return new ProxyPoolConfig.Server(n.string("host", d.host()), gw, api);
+    }
+
+    private ProxyPoolConfig.Store store(Node n) {
+        n.allowOnly("type", "uri", "keyPrefix");
+        ProxyPoolConfig.Store d = ProxyPoolConfig.Store.DEFAULTS;
+        String type = n.string("type", "memory").toLowerCase(Locale.ROOT);
+        ProxyPoolConfig.StoreType t = switch (type) {
+            case "memory" -> ProxyPoolConfig.StoreType.MEMORY;
+            case "redis" -> ProxyPoolConfig.StoreType.REDIS;
+            default -> throw new ConfigException(n.key("type"), "unknown store type '" + type + "' (expected memory or redis)");
+        };
+        String uri = n.string("uri", d.uri());
+        if (t == ProxyPoolConfig.StoreType.REDIS && !(uri.startsWith("redis://") || uri.startsWith("rediss://"))) {
+            throw new ConfigException(n.key("uri"), "must be a redis:// or rediss:// URI, got '" + uri + "'");
+        }
+        String prefix = n.string("keyPrefix", d.keyPrefix());
+        if (prefix.isEmpty() || prefix.contains(" ")) {
+            throw new ConfigException(n.key("keyPrefix"), "must be non-empty and without spaces");
+        }
+        return new ProxyPoolConfig.Store(t, uri, prefix);
+    }
+
+    private ProxyPoolConfig.Database database(Node n) {
+        n.allowOnly("type", "url", "user", "password", "passwordEnv");
+        String type = n.string("type", "none").toLowerCase(Locale.ROOT);
+        return switch (type) {
+            case "none" -> ProxyPoolConfig.Database.DEFAULTS;
+            case "postgres", "postgresql" -> {
+                String url = n.requiredString("url");
+                if (!url.startsWith("jdbc:postgresql:")) {
+                    throw new ConfigException(n.key("url"), "must be a jdbc:postgresql: URL, got '" + url + "'");
+                }
+                yield new ProxyPoolConfig.Database(ProxyPoolConfig.DatabaseType.POSTGRES, url,
+                        n.string("user", ""), secret(n, "password", "passwordEnv"));
+            }
+            default -> throw new ConfigException(n.key("type"), "unknown database type '" + type + "' (expected none or postgres)");
+        };
+    }
+
+    private ProxyPoolConfig.Credentials credentials(Node n, Path baseDir) {
+        n.allowOnly("file");
+        String file = n.string("file", "");
+        return new ProxyPoolConfig.Credentials(file.isEmpty() ? Optional.empty() : Optional.of(baseDir.resolve(file)));
+    }
+
+    private ProxyPoolConfig.Admin admin(Node n) {
+        n.allowOnly("token", "tokenEnv");
+        Optional<SecretText> token = secret(n, "token", "tokenEnv");
+        if (token.isEmpty() && env.get(DEFAULT_ADMIN_TOKEN_ENV) != null && !env.get(DEFAULT_ADMIN_TOKEN_ENV).isEmpty()) {
+            token = Optional.of(SecretText.of(env.get(DEFAULT_ADMIN_TOKEN_ENV)));
+        }
+        token.ifPresent(t -> {
+            if (t.reveal().length() < 16) {
+                throw new ConfigException(n.key("token"), "must be at least 16 characters");
+            }
+        });
+        return new ProxyPoolConfig.Admin(token);
+    }
+
+    /** A secret given inline ({@code key}) or by the name of an environment variable ({@code envKey}). */
+    private Optional<SecretText> secret(Node n, String key, String envKey) {
+        String inline = n.fileString(key);
+        String envName = n.fileString(envKey);
+        if (!inline.isEmpty() && !envName.isEmpty()) {
+            throw new ConfigException(n.key(key), "give either " + key + " or " + envKey + ", not both");
+        }
+        if (!envName.isEmpty()) {
+            String v = env.get(envName);
+            if (v == null || v.isEmpty()) {
+                throw new ConfigException(n.key(envKey), "environment variable " + envName + " is not set");
+            }
+            return Optional.of(SecretText.of(v));
+        }
+        return inline.isEmpty() ? Optional.empty() : Optional.of(SecretText.of(inline));
+    }
+
+    private List<ProxyPoolConfig.Client> clients(Node root) {
+        List<ProxyPoolConfig.Client> out = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (Node c : root.objects("clients")) {
+            c.allowOnly("name", "secretHash", "secret", "secretEnv", "token", "tokenEnv", "quota", "rateLimit");
+            String name = name(c, names);
+            String hash = c.string("secretHash", "");
+            if (!hash.isEmpty()) {
+                try {
+                    SecretHash.requireValid(hash, "secretHash");
+                } catch (IllegalArgumentException e) {
+                    throw new ConfigException(c.key("secretHash"), e.getMessage().substring("secretHash: ".length()));
+                }
+            }
+            Optional<SecretText> plain = secret(c, "secret", "secretEnv");
+            if (!hash.isEmpty() && plain.isPresent()) {
+                throw new ConfigException(c.key("secret"), "give either secretHash or secret, not both");
+            }
+            Optional<SecretText> token = secret(c, "token", "tokenEnv");
+            token.ifPresent(t -> {
+                if (t.reveal().length() < 16) {
+                    throw new ConfigException(c.key("token"), "must be at least 16 characters");
+                }
+            });
+            Node quota = c.child("quota").allowOnly("extractionsPerHour");
+            Node rate = c.child("rateLimit").allowOnly("rps");
+            out.add(new ProxyPoolConfig.Client(name, hash.isEmpty() ? Optional.empty() : Optional.of(hash), plain, token,
+                    quota.integer("extractionsPerHour", 0, 0, Integer.MAX_VALUE),
+                    rate.decimal("rps", 0, 0, 1_000_000)));
+        }
+        return out;
+    }
+
+    static String name(Node n, Set<String> seen) {
+        String name = n.requiredString("name");
+        if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
+            throw new ConfigException(n.key("name"), "'" + name + "' is not a valid name (letters, digits, '.', '_', '-'; at most 64)");
+        }
+        if (!seen.add(name)) {
+            throw new ConfigException(n.key("name"), "'" + name + "' is defined twice");
+        }
+        return name;
+    }
+
+    private List<ProxyPoolConfig.Provider> providers(Node root) {
+        List<ProxyPoolConfig.Provider> out = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (Node p : root.objects("providers")) {
+            p.allowOnly("name", "type", "path", "url", "tokenEnv", "username", "passwordEnv", "format", "protocol",
+                    "maxBytes", "timeout", "fields", "labels", "credentialRef");
+            String name = name(p, names);
+            String type = p.requiredString("type");
+            Map<String, String> settings = new java.util.LinkedHashMap<>();
+            for (String k : List.of("path", "url", "tokenEnv", "username", "passwordEnv", "format", "protocol",
+                    "maxBytes", "timeout", "credentialRef")) {
+                String v = p.string(k, "");
+                if (!v.isEmpty()) {
+                    settings.put(k, v);
+                }
+            }
+            p.map("labels").forEach((k, v) -> settings.put("labels." + k, v));
+            out.add(new ProxyPoolConfig.Provider(name, type, Map.copyOf(settings), p.map("fields")));
+        }
+        return out;
+    }
+
+    private List<ProxyPoolConfig.Upstream> upstreams(Node root, List<ProxyPoolConfig.Provider> providers) {
+        Set<String> providerNames = new HashSet<>();
+        providers.forEach(p -> providerNames.add(p.name()));
+        List<ProxyPoolConfig.Upstream> out = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (Node u : root.objects("upstreams")) {
+            u.allowOnly("name", "provider", "params", "fetch", "validate");
+            String name = name(u, names);
+            String provider = u.requiredString("provider");
+            if (!providerNames.contains(provider)) {
+                throw new ConfigException(u.key("provider"), "names provider '" + provider + "', which is not defined under providers");
+            }
+            Node fetch = u.child("fetch").allowOnly("interval", "lowWaterMark");
+            Duration interval = fetch.duration("interval", Duration.ofSeconds(30));
+            if (interval.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new ConfigException(fetch.key("interval"), "must be at least 1s, got " + Durations.format(interval));
+            }
+            out.add(new ProxyPoolConfig.Upstream(name, provider, u.map("params"), interval,
+                    fetch.integer("lowWaterMark", 0, 0, Integer.MAX_VALUE), u.bool("validate", true)));
+        }
+        return out;
+    }
+
+    private ProxyPoolConfig.Health health(Node n) {
+        n.allowOnly("passive", "active", "cooldown", "domainBan", "slowStart", "probeTimeout");
+        HealthPolicy d = HealthPolicy.DEFAULTS;
+        Node passive = n.child("passive").allowOnly("consecutiveFailures", "errorRate", "window", "minSamples");
+        Node active = n.child("active").allowOnly("enabled", "interval", "failuresToCool", "targets");
+        Node cooldown = n.child("cooldown").allowOnly("initial", "max");
+        Node ban = n.child("domainBan").allowOnly("duration", "maxPerProxy");
+        HealthPolicy policy;
+        try {
+            policy = new HealthPolicy(
+                    passive.integer("consecutiveFailures", d.consecutiveFailures(), 1, 1000),
+                    passive.decimal("errorRate", d.errorRate(), 0.000001, 1),
+                    passive.duration("window", d.window()),
+                    passive.integer("minSamples", d.minSamples(), 1, 1_000_000),
+                    cooldown.duration("initial", d.cooldownInitial()),
+                    cooldown.duration("max", d.cooldownMax()),
+                    n.duration("probeTimeout", d.probeTimeout()),
+                    ban.duration("duration", d.domainBanDuration()),
+                    ban.integer("maxPerProxy", d.maxBansPerProxy(), 1, 1_000_000),
+                    n.duration("slowStart", d.slowStart()));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("health", e.getMessage(), e);
+        }
+        ProxyPoolConfig.Health hd = ProxyPoolConfig.Health.DEFAULTS;
+        List<String> targets = active.has("targets") ? active.strings("targets") : hd.activeTargets();
+        for (int i = 0; i < targets.size(); i++) {
+            String t = targets.get(i);
+            if (!(t.startsWith("http://") || t.startsWith("https://"))) {
+                throw new ConfigException(active.key("targets") + "[" + i + "]", "must be an http:// or https:// URL, got '" + t + "'");
+            }
+        }
+        boolean enabled = active.bool("enabled", hd.activeEnabled());
+        if (enabled && targets.isEmpty()) {
+            throw new ConfigException(active.key("targets"), "must name at least one probe target while active probing is enabled");
+        }
+        return new ProxyPoolConfig.Health(policy, enabled, active.duration("interval", hd.activeInterval()),
+                active.integer("failuresToCool", hd.activeFailuresToCool(), 1, 100), List.copyOf(targets));
+    }
+
+    private ProxyPoolConfig.Pipeline pipeline(Node n, Path baseDir) {
+        n.allowOnly("echoUrl", "validationConcurrency", "validationTimeout", "minScore", "poolSize", "reserveSize", "asnDatabase");
+        ProxyPoolConfig.Pipeline d = ProxyPoolConfig.Pipeline.DEFAULTS;
+        String echo = n.string("echoUrl", d.echoUrl());
+        if (!(echo.startsWith("http://") || echo.startsWith("https://"))) {
+            throw new ConfigException(n.key("echoUrl"), "must be an http:// or https:// URL, got '" + echo + "'");
+        }
+        String asn = n.string("asnDatabase", "");
+        return new ProxyPoolConfig.Pipeline(echo,
+                n.integer("validationConcurrency", d.validationConcurrency(), 1, 10_000),
+                n.duration("validationTimeout", d.validationTimeout()),
+                n.decimal("minScore", d.minScore(), 0, 1_000_000),
+                n.integer("poolSize", d.poolSize(), 1, 10_000_000),
+                n.integer("reserveSize", d.reserveSize(), 0, 10_000_000),
+                asn.isEmpty() ? Optional.empty() : Optional.of(baseDir.resolve(asn)));
+    }
+
+    private ProxyPoolConfig.Security security(Node n) {
+        n.allowOnly("allowPrivateDestinations", "connectPorts", "allowDestinations", "allowAnonymous");
+        ProxyPoolConfig.Security d = ProxyPoolConfig.Security.DEFAULTS;
+        List<Integer> ports = new ArrayList<>();
+        if (n.has("connectPorts")) {
+            List<String> raw = n.strings("connectPorts");
+            for (int i = 0; i < raw.size(); i++) {
+                try {
+                    int p = Integer.parseInt(raw.get(i));
+                    if (p < 1 || p > 65535) {
+                        throw new NumberFormatException();
+                    }
+                    ports.add(p);
+                } catch (NumberFormatException e) {
+                    throw new ConfigException(n.key("connectPorts") + "[" + i + "]", "'" + raw.get(i) + "' is not a port (1..65535)");
+                }
+            }
+        } else {
+            ports.addAll(d.connectPorts());
+        }
+        return new ProxyPoolConfig.Security(n.bool("allowPrivateDestinations", d.allowPrivateDestinations()),
+                List.copyOf(ports), n.strings("allowDestinations"), n.bool("allowAnonymous", d.allowAnonymous()));
+    }
+
+    private ProxyPoolConfig.Distribution distribution(Node n) {
+        n.allowOnly("gatewayReserve", "idempotencyTtl", "maxCount");
+        ProxyPoolConfig.Distribution d = ProxyPoolConfig.Distribution.DEFAULTS;
+        Duration ttl = n.duration("idempotencyTtl", d.idempotencyTtl());
+        if (ttl.isZero()) {
+            throw new ConfigException(n.key("idempotencyTtl"), "must be positive");
+        }
+        return new ProxyPoolConfig.Distribution(n.integer("gatewayReserve", d.gatewayReserve(), 0, Integer.MAX_VALUE),
+                ttl, n.integer("maxCount", d.maxCount(), 1, 100_000));
+    }
+}

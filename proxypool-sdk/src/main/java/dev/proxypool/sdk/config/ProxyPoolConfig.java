@@ -1,0 +1,110 @@
+package dev.proxypool.sdk.config;
+
+import dev.proxypool.core.health.HealthPolicy;
+import dev.proxypool.core.routing.RoutingRule;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The whole of {@code proxypool.yaml} (SPEC §11), immutable and validated. Defaults live in one
+ * place each: the {@code DEFAULTS} constants below, documented in {@code docs/configuration.md}.
+ * Load it with {@link ConfigLoader}.
+ */
+public record ProxyPoolConfig(Server server, Store store, Database database, Credentials credentials,
+                              Admin admin, List<Client> clients, List<Provider> providers,
+                              List<Upstream> upstreams, List<RoutingRule> routings, Health health,
+                              Pipeline pipeline, Security security, Distribution distribution) {
+
+    public ProxyPoolConfig {
+        clients = List.copyOf(clients);
+        providers = List.copyOf(providers);
+        upstreams = List.copyOf(upstreams);
+        routings = List.copyOf(routings);
+    }
+
+    /** {@code server}: listeners. */
+    public record Server(String host, int gatewayPort, int apiPort) {
+        public static final Server DEFAULTS = new Server("0.0.0.0", 8080, 9090);
+    }
+
+    /** {@code store}: where the pool state lives. */
+    public record Store(StoreType type, String uri, String keyPrefix) {
+        public static final Store DEFAULTS = new Store(StoreType.MEMORY, "redis://127.0.0.1:6379", "pp:");
+    }
+
+    public enum StoreType { MEMORY, REDIS }
+
+    /** {@code database}: admin persistence. */
+    public record Database(DatabaseType type, String url, String user, Optional<SecretText> password) {
+        public static final Database DEFAULTS = new Database(DatabaseType.NONE, "", "", Optional.empty());
+    }
+
+    public enum DatabaseType { NONE, POSTGRES }
+
+    /** {@code credentials}: the proxy credential store file (properties: {@code <ref>.username}, {@code <ref>.password}). */
+    public record Credentials(Optional<Path> file) {
+        public static final Credentials DEFAULTS = new Credentials(Optional.empty());
+    }
+
+    /** {@code admin}: the admin API token, separate from clients' credentials. Absent = admin API disabled. */
+    public record Admin(Optional<SecretText> token) {
+        public static final Admin DEFAULTS = new Admin(Optional.empty());
+    }
+
+    /**
+     * {@code clients[]}: gateway and API callers.
+     *
+     * @param secretHash         {@code pbkdf2-sha256$...} from {@code proxypool hash-secret}; or empty
+     * @param plainSecret        dev only ({@code secret:}); the server warns at start
+     * @param token              bearer token for the Distribution API; or empty
+     * @param extractionsPerHour quota, 0 = unlimited
+     * @param rps                gateway rate limit (token bucket), 0 = unlimited
+     */
+    public record Client(String name, Optional<String> secretHash, Optional<SecretText> plainSecret,
+                         Optional<SecretText> token, int extractionsPerHour, double rps) {
+    }
+
+    /** {@code providers[]}: a source of candidates, of an explicitly registered adapter type. */
+    public record Provider(String name, String type, Map<String, String> settings, Map<String, String> fields) {
+    }
+
+    /** {@code upstreams[]}: one configured use of a provider. */
+    public record Upstream(String name, String provider, Map<String, String> params, Duration fetchInterval,
+                           int lowWaterMark, boolean validate) {
+    }
+
+    /** {@code health}: the core policy plus active probing. */
+    public record Health(HealthPolicy policy, boolean activeEnabled, Duration activeInterval,
+                         int activeFailuresToCool, List<String> activeTargets) {
+        public static final Health DEFAULTS = new Health(HealthPolicy.DEFAULTS, true, Duration.ofSeconds(30), 2,
+                List.of("http://127.0.0.1:9090/v1/echo"));
+    }
+
+    /** {@code pipeline}: validation and ranking. */
+    public record Pipeline(String echoUrl, int validationConcurrency, Duration validationTimeout, double minScore,
+                           int poolSize, int reserveSize, Optional<Path> asnDatabase) {
+        public static final Pipeline DEFAULTS = new Pipeline("http://127.0.0.1:9090/v1/echo", 100,
+                Duration.ofSeconds(8), 18, 150, 700, Optional.empty());
+    }
+
+    /** {@code security}: destination checks of the gateway. */
+    public record Security(boolean allowPrivateDestinations, List<Integer> connectPorts, List<String> allowDestinations,
+                           boolean allowAnonymous) {
+        public static final Security DEFAULTS = new Security(false, List.of(443, 8443), List.of(), false);
+    }
+
+    /** {@code distribution}: exclusive extraction. */
+    public record Distribution(int gatewayReserve, Duration idempotencyTtl, int maxCount) {
+        public static final Distribution DEFAULTS = new Distribution(0, Duration.ofHours(24), 1000);
+    }
+
+    /** The embedded defaults: in-memory store, no database, no providers. */
+    public static ProxyPoolConfig defaults() {
+        return new ProxyPoolConfig(Server.DEFAULTS, Store.DEFAULTS, Database.DEFAULTS, Credentials.DEFAULTS,
+                Admin.DEFAULTS, List.of(), List.of(), List.of(), List.of(), Health.DEFAULTS, Pipeline.DEFAULTS,
+                Security.DEFAULTS, Distribution.DEFAULTS);
+    }
+}

@@ -1,0 +1,184 @@
+package dev.proxypool.sdk.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proxypool.core.dispatch.Strategy;
+import dev.proxypool.core.model.LabelSelector;
+import dev.proxypool.core.model.Protocol;
+import dev.proxypool.core.routing.NoCandidatePolicy;
+import dev.proxypool.core.routing.RoutingRule;
+import dev.proxypool.core.sequential.Exhaustion;
+import dev.proxypool.core.sticky.StickyPolicy;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ConfigLoaderTest {
+
+    @TempDir
+    Path dir;
+
+    /** The SPEC §11 example, nearly verbatim. */
+    private static final String SPEC_EXAMPLE = """
+            server:   { gatewayPort: 8080, apiPort: 9090 }
+            store:    { type: memory }
+            database: { type: none }
+            credentials: { file: secrets/credentials.properties }
+            admin: { tokenEnv: PROXYPOOL_ADMIN_TOKEN }
+            clients:
+              - { name: alice, secretHash: "%s", token: "alice-token-0123456789", quota: { extractionsPerHour: 1000 }, rateLimit: { rps: 200 } }
+            providers:
+              - { name: lab, type: jsonl_inventory, path: inventory/upstreams.jsonl }
+              - { name: vendor-a, type: http_json_feed, url: "https://vendor.example/api", tokenEnv: VENDOR_A_TOKEN,
+                  fields: { host: ip, port: port, protocol: protocol, expiresAt: expire_time } }
+              - { name: vendor-b, type: http_json_feed, url: "https://vendor-b.example/api" }
+            upstreams:
+              - { name: vendor-a-us, provider: vendor-a, params: { country: US }, fetch: { interval: 30s, lowWaterMark: 50 } }
+              - { name: vendor-b-us, provider: vendor-b, params: { country: US } }
+              - { name: lab, provider: lab, validate: false }
+            routings:
+              - name: shop
+                match: { hosts: ["*.shop.example"] }
+                strategy: sequential
+                upstreams: [vendor-a-us, vendor-b-us]
+                exhaustion: stop
+                emptyThreshold: 3
+                filter: { protocol: http, labels: { type: residential } }
+                minRemainingTtl: 30s
+                sticky: { enabled: true, header: X-ProxyPool-Session, lifetime: 10m, idle: 60s, onLost: repin, maxEntries: 100000 }
+                retry: { maxAttempts: 2, budgetPercent: 20 }
+                onNoCandidate: reject
+              - name: rest
+            health:
+              passive: { consecutiveFailures: 3, errorRate: 0.30, window: 60s, minSamples: 20 }
+              active:  { enabled: true, interval: 30s, failuresToCool: 2, targets: ["http://127.0.0.1:9090/v1/echo"] }
+              cooldown: { initial: 3m, max: 30m }
+              domainBan: { duration: 10m, maxPerProxy: 1000 }
+              slowStart: 60s
+            pipeline: { echoUrl: "http://127.0.0.1:9090/v1/echo", validationConcurrency: 100, validationTimeout: 8s,
+                        minScore: 18, poolSize: 150, reserveSize: 700, asnDatabase: data/asn-ipv4.csv }
+            security: { allowPrivateDestinations: false, connectPorts: [443, 8443] }
+            """.formatted("pbkdf2-sha256$1000$c2FsdHNhbHRzYWx0$" + "A".repeat(43));
+
+    private Path write(String yaml) throws IOException {
+        Path f = dir.resolve("proxypool.yaml");
+        Files.writeString(f, yaml);
+        return f;
+    }
+
+    @Test
+    void readsTheSpecExample() throws IOException {
+        ProxyPoolConfig c = ConfigLoader.load(write(SPEC_EXAMPLE), Map.of("PROXYPOOL_ADMIN_TOKEN", "admin-token-0123456789"));
+        assertEquals(8080, c.server().gatewayPort());
+        assertEquals(ProxyPoolConfig.StoreType.MEMORY, c.store().type());
+        assertEquals("admin-token-0123456789", c.admin().token().orElseThrow().reveal());
+        assertEquals("***", c.admin().token().orElseThrow().toString());
+        assertEquals(1000, c.clients().get(0).extractionsPerHour());
+        assertEquals(200.0, c.clients().get(0).rps());
+        assertEquals("ip", c.providers().get(1).fields().get("host"));
+        assertEquals(Duration.ofSeconds(30), c.upstreams().get(0).fetchInterval());
+        assertEquals(50, c.upstreams().get(0).lowWaterMark());
+        assertFalse(c.upstreams().get(2).validate());
+
+        RoutingRule shop = c.routings().get(0);
+        assertEquals(Strategy.SEQUENTIAL, shop.strategy());
+        assertEquals(java.util.List.of("vendor-a-us", "vendor-b-us"), shop.upstreams());
+        assertEquals(Exhaustion.STOP, shop.exhaustion());
+        assertEquals(Set.of(Protocol.HTTP), shop.filter().protocols());
+        assertEquals(LabelSelector.parse("type=residential"), shop.filter().labels());
+        assertEquals(Duration.ofSeconds(30), shop.filter().minRemainingTtl());
+        assertTrue(shop.sticky().enabled());
+        assertEquals(StickyPolicy.OnLost.REPIN, shop.sticky().onLost());
+        assertEquals(NoCandidatePolicy.REJECT, shop.onNoCandidate());
+        assertEquals("rest", c.routings().get(1).name());
+        assertEquals(Duration.ofMinutes(3), c.health().policy().cooldownInitial());
+        assertEquals(150, c.pipeline().poolSize());
+        assertEquals(dir.resolve("data/asn-ipv4.csv"), c.pipeline().asnDatabase().orElseThrow());
+        assertEquals(dir.resolve("secrets/credentials.properties"), c.credentials().file().orElseThrow());
+        assertEquals(java.util.List.of(443, 8443), c.security().connectPorts());
+    }
+
+    @Test
+    void environmentVariablesOverrideScalars() throws IOException {
+        ProxyPoolConfig c = ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"),
+                Map.of("PROXYPOOL_SERVER_GATEWAYPORT", "18080", "PROXYPOOL_HEALTH_PASSIVE_CONSECUTIVEFAILURES", "5"));
+        assertEquals(18080, c.server().gatewayPort());
+        assertEquals(5, c.health().policy().consecutiveFailures());
+        assertEquals(9090, c.server().apiPort());
+    }
+
+    @Test
+    void defaultsNeedNoFile() {
+        ProxyPoolConfig c = ConfigLoader.defaults(Map.of());
+        assertEquals(ProxyPoolConfig.defaults(), c);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "unknown top-level key | servr: { gatewayPort: 1 } | servr",
+            "typo in a section | server: { gatewayPrt: 1 } | server.gatewayPrt",
+            "port out of range | server: { gatewayPort: 70000 } | server.gatewayPort",
+            "port not a number | server: { apiPort: abc } | server.apiPort",
+            "unknown store | store: { type: mongo } | store.type",
+            "unknown strategy | 'routings: [{ name: r, strategy: fastest }]' | routings[r].strategy",
+            "missing upstream | 'routings: [{ name: r, upstreams: [nope] }]' | routings[r].upstreams[0]",
+            "bad duration | 'routings: [{ name: r, minRemainingTtl: soon }]' | routings[r].minRemainingTtl",
+            "bad label selector | 'routings: [{ name: r, filter: { labels: { country: \"\" } } }]' | routings[r].filter.labels",
+            "duplicate routing | 'routings: [{ name: r }, { name: r }]' | routings[r].name",
+            "unknown provider | 'upstreams: [{ name: u, provider: ghost }]' | upstreams[u].provider",
+            "bad secret hash | 'clients: [{ name: a, secretHash: md5 }]' | clients[a].secretHash",
+            "bad protocol | 'routings: [{ name: r, filter: { protocol: ftp } }]' | routings[r].filter.protocol",
+            "unset token env | 'admin: { tokenEnv: NOPE_NOT_SET }' | admin.tokenEnv",
+            "cooldown max below initial | 'health: { cooldown: { initial: 10m, max: 1m } }' | health",
+    })
+    void badConfigIsRefusedNamingTheKey(String what, String yaml, String key) throws IOException {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(write(yaml), Map.of()));
+        assertEquals(key, e.key(), e.getMessage());
+        assertTrue(e.getMessage().startsWith(key + ": "), e.getMessage());
+    }
+
+    @Test
+    void sequentialRoutingNeedsTwoUpstreams() throws IOException {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(write("""
+                providers: [{ name: p, type: jsonl_inventory, path: x.jsonl }]
+                upstreams: [{ name: u, provider: p }]
+                routings: [{ name: r, strategy: sequential, upstreams: [u] }]
+                """), Map.of()));
+        assertEquals("routings[r].upstreams", e.key());
+        assertTrue(e.getMessage().contains("at least two upstreams"), e.getMessage());
+    }
+
+    @Test
+    void unreadableOrBrokenFilesAreClearErrors() throws IOException {
+        ConfigException missing = assertThrows(ConfigException.class, () -> ConfigLoader.load(dir.resolve("nope.yaml"), Map.of()));
+        assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
+        ConfigException broken = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(write("server: { gatewayPort: 8080\n  - ]: :"), Map.of()));
+        assertTrue(broken.getMessage().startsWith("--config: cannot parse"), broken.getMessage());
+    }
+
+    @Test
+    void durationsReadAsPeopleWriteThem() {
+        assertEquals(Duration.ofMillis(500), Durations.parse("k", "500ms"));
+        assertEquals(Duration.ofSeconds(30), Durations.parse("k", "30s"));
+        assertEquals(Duration.ofSeconds(30), Durations.parse("k", "30"));
+        assertEquals(Duration.ofMinutes(10), Durations.parse("k", "10m"));
+        assertEquals(Duration.ofHours(24), Durations.parse("k", "24h"));
+        assertEquals(Duration.ofSeconds(90), Durations.parse("k", "PT1M30S"));
+        assertEquals("k: unknown duration unit 'w' in '2w' (use ms, s, m, h or d)",
+                assertThrows(ConfigException.class, () -> Durations.parse("k", "2w")).getMessage());
+        assertThrows(ConfigException.class, () -> Durations.parse("k", "-5s"));
+        assertEquals("10m", Durations.format(Duration.ofMinutes(10)));
+        assertEquals("1500ms", Durations.format(Duration.ofMillis(1500)));
+    }
+}
