@@ -1,0 +1,132 @@
+package dev.proxypool.core.dispatch;
+
+import dev.proxypool.core.capacity.Reservation;
+import dev.proxypool.core.health.Admission;
+import dev.proxypool.core.health.HealthState;
+import dev.proxypool.core.health.ProxyHealth;
+import dev.proxypool.core.runtime.ProxyRuntime;
+import dev.proxypool.core.snapshot.CandidateSet;
+import dev.proxypool.core.snapshot.PoolSnapshot;
+
+/**
+ * The per-candidate checks every strategy shares, in cost order: remaining TTL, health age,
+ * exclusion, domain ban, then capacity is reserved FIRST and health admission asked only after,
+ * so a full proxy never consumes the single recovery probe permit; a denied admission cancels the
+ * reservation. Plus the bounded fallback scan and the failure diagnosis.
+ *
+ * <p>Allocation: a successful {@link #tryTake} allocates the {@link Reservation} and the
+ * {@link Picked}; everything else allocates nothing. Disabled proxies are skipped before reserving
+ * so they do not cost a throw-away reservation on every pick.
+ */
+final class CandidateGate {
+
+    private CandidateGate() {
+    }
+
+    /** Reserves candidate {@code slot} if it is usable now, else returns null. */
+    static Picked tryTake(PoolSnapshot s, CandidateSet set, int slot, PickRequest r, long now) {
+        long deadline = s.deadlineNanos(slot);
+        if (deadline != PoolSnapshot.NO_DEADLINE && deadline - now < set.minRemainingTtlNanos()) {
+            return null;
+        }
+        ProxyRuntime runtime = s.runtime(slot);
+        ProxyHealth health = runtime.health();
+        long maxAge = set.maxHealthAgeNanos();
+        if (maxAge > 0 && now - health.lastCheckedNanos() > maxAge) {
+            return null;
+        }
+        if (!r.excludedProxyIds().isEmpty() && r.excludes(s.proxy(slot).id())) {
+            return null;
+        }
+        if (r.hasDomain() && health.isBannedFor(r.domain(), now)) {
+            return null;
+        }
+        if (health.state() == HealthState.DISABLED) {
+            return null;
+        }
+        Reservation reservation = runtime.capacity().tryReserve();
+        if (reservation == null) {
+            return null;
+        }
+        Admission admission = health.tryAdmit(now);
+        if (admission == Admission.DENIED) {
+            reservation.cancel();
+            return null;
+        }
+        return new Picked(slot, s.proxy(slot), runtime, reservation, admission);
+    }
+
+    /**
+     * Tries every candidate index in {@code [from, to)} once, starting at {@code start} and
+     * wrapping: deterministic, and a pick fails only if no candidate of the range is usable.
+     */
+    static Picked scan(PoolSnapshot s, CandidateSet set, int from, int to, int start, PickRequest r, long now) {
+        int len = to - from;
+        int offset = start - from;
+        for (int k = 0; k < len; k++) {
+            int i = offset + k;
+            if (i >= len) {
+                i -= len;
+            }
+            Picked p = tryTake(s, set, set.slotAt(from + i), r, now);
+            if (p != null) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Why the candidates of {@code [from, to)} were not usable: re-examines them without side
+     * effects. Runs only after a failed pick (the failure path), so its O(n) cost is not on the
+     * success path. The verdict may lag reality by a moment; it is a diagnosis, not a decision.
+     */
+    static NoCandidate diagnose(PoolSnapshot s, CandidateSet set, int from, int to, PickRequest r, long now) {
+        if (from >= to) {
+            return NoCandidate.of(NoCandidate.Reason.NO_MATCH);
+        }
+        int seen = 0;
+        for (int i = from; i < to; i++) {
+            seen |= 1 << reasonOf(s, set, set.slotAt(i), r, now).ordinal();
+        }
+        for (NoCandidate.Reason reason : PRIORITY) {
+            if ((seen & (1 << reason.ordinal())) != 0) {
+                return NoCandidate.of(reason);
+            }
+        }
+        return NoCandidate.of(NoCandidate.Reason.UNHEALTHY);
+    }
+
+    private static final NoCandidate.Reason[] PRIORITY = {
+        NoCandidate.Reason.BUSY, NoCandidate.Reason.UNHEALTHY, NoCandidate.Reason.BANNED,
+        NoCandidate.Reason.STALE_HEALTH, NoCandidate.Reason.EXPIRING, NoCandidate.Reason.EXCLUDED,
+    };
+
+    /** The first check candidate {@code slot} fails now (BUSY or UNHEALTHY when only capacity or admission remain). */
+    static NoCandidate.Reason reasonOf(PoolSnapshot s, CandidateSet set, int slot, PickRequest r, long now) {
+        long deadline = s.deadlineNanos(slot);
+        if (deadline != PoolSnapshot.NO_DEADLINE && deadline - now < set.minRemainingTtlNanos()) {
+            return NoCandidate.Reason.EXPIRING;
+        }
+        ProxyRuntime runtime = s.runtime(slot);
+        ProxyHealth health = runtime.health();
+        long maxAge = set.maxHealthAgeNanos();
+        if (maxAge > 0 && now - health.lastCheckedNanos() > maxAge) {
+            return NoCandidate.Reason.STALE_HEALTH;
+        }
+        if (r.excludes(s.proxy(slot).id())) {
+            return NoCandidate.Reason.EXCLUDED;
+        }
+        if (r.hasDomain() && health.isBannedFor(r.domain(), now)) {
+            return NoCandidate.Reason.BANNED;
+        }
+        HealthState state = health.state();
+        if (state == HealthState.DISABLED || state == HealthState.COOLING) {
+            return NoCandidate.Reason.UNHEALTHY;
+        }
+        if (runtime.capacity().available() == 0 || state == HealthState.HEALTHY) {
+            return NoCandidate.Reason.BUSY; // full now, or was full a moment ago when the pick tried it
+        }
+        return NoCandidate.Reason.UNHEALTHY; // PROBE_ALLOWED whose single permit is taken
+    }
+}

@@ -1,0 +1,57 @@
+package dev.proxypool.core.dispatch;
+
+import dev.proxypool.core.snapshot.CandidateSet;
+import dev.proxypool.core.snapshot.PoolSnapshot;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * {@link Strategy#ROUND_ROBIN} and {@link Strategy#WEIGHTED}: smooth weighted round robin (nginx
+ * semantics) over the candidates' weights. The two strategies are the same algorithm; with equal
+ * weights it is a plain rotation.
+ *
+ * <p>Algorithm: replay the precomputed period of {@link WeightedSchedule} through its atomic cursor.
+ * The dynamic part of the weight ({@code ProxyHealth.effectiveWeight}: slow start, EWMA) is applied
+ * by thinning: a turn of a proxy whose effective weight e is below its base weight b is taken only
+ * with probability e/b, otherwise it passes to the next turn, so over time each proxy serves in
+ * proportion to its effective weight. Effective weights above the base weight count as the base
+ * weight (the period is built from base weights). Turns of proxies that are unusable right now
+ * (full, cooling, expiring, excluded, banned) pass to the next turn as in nginx, for up to
+ * {@value #MAX_TURNS} turns; then a linear scan over the whole set from the last turn guarantees the
+ * pick fails only when no candidate is usable.
+ *
+ * <p>Cost: O(1) per pick in the common case (one CAS on the shared cursor); thread-safe and
+ * lock-free; allocates nothing beyond the result.
+ */
+final class SmoothWeightedSelector implements Selector {
+
+    static final SmoothWeightedSelector INSTANCE = new SmoothWeightedSelector();
+
+    private static final int MAX_TURNS = 8;
+
+    private SmoothWeightedSelector() {
+    }
+
+    @Override
+    public Picked select(PoolSnapshot s, CandidateSet set, PickRequest r, long now) {
+        WeightedSchedule schedule = set.derived(WeightedSchedule.KEY);
+        int index = 0;
+        for (int turn = 0; turn < MAX_TURNS; turn++) {
+            index = schedule.next();
+            int slot = set.slotAt(index);
+            if (thinnedOut(s, slot, now)) {
+                continue;
+            }
+            Picked p = CandidateGate.tryTake(s, set, slot, r, now);
+            if (p != null) {
+                return p;
+            }
+        }
+        return CandidateGate.scan(s, set, 0, set.size(), index, r, now);
+    }
+
+    private static boolean thinnedOut(PoolSnapshot s, int slot, long now) {
+        int base = s.weight(slot);
+        int effective = s.runtime(slot).health().effectiveWeight(base, now);
+        return effective < base && ThreadLocalRandom.current().nextInt(base) >= effective;
+    }
+}

@@ -1,0 +1,53 @@
+package dev.proxypool.core.dispatch;
+
+import dev.proxypool.core.snapshot.CandidateSet;
+import dev.proxypool.core.snapshot.PoolSnapshot;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Power of two choices: draw two distinct random candidates of a range, try the better one by a
+ * strategy's cost, then the other; repeat for {@value #ROUNDS} rounds, then scan the range linearly.
+ * Comparing two random candidates instead of taking the global best is O(1), needs no shared
+ * ordering structure, and avoids herding every caller onto the single best proxy (Mitzenmacher).
+ */
+abstract class TwoChoices implements Selector {
+
+    private static final int ROUNDS = 2;
+
+    /** Lower is better. Reads live counters; must not allocate. */
+    abstract long cost(PoolSnapshot s, int slot);
+
+    /** Picks from candidate indices {@code [from, to)} (non-empty). */
+    final Picked selectIn(PoolSnapshot s, CandidateSet set, int from, int to, PickRequest r, long now) {
+        int n = to - from;
+        if (n == 1) {
+            return CandidateGate.tryTake(s, set, set.slotAt(from), r, now);
+        }
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        int first = from;
+        for (int round = 0; round < ROUNDS; round++) {
+            int a = random.nextInt(n);
+            int b = random.nextInt(n - 1);
+            if (b >= a) {
+                b++;
+            }
+            int slotA = set.slotAt(from + a);
+            int slotB = set.slotAt(from + b);
+            if (cost(s, slotB) < cost(s, slotA)) {
+                int t = slotA;
+                slotA = slotB;
+                slotB = t;
+                a = b;
+            }
+            first = from + a;
+            Picked p = CandidateGate.tryTake(s, set, slotA, r, now);
+            if (p == null) {
+                p = CandidateGate.tryTake(s, set, slotB, r, now);
+            }
+            if (p != null) {
+                return p;
+            }
+        }
+        return CandidateGate.scan(s, set, from, to, first, r, now);
+    }
+}

@@ -1,0 +1,171 @@
+package dev.proxypool.core.snapshot;
+
+import dev.proxypool.core.dispatch.CandidateFilter;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The proxies of one {@link PoolSnapshot} that pass a {@link CandidateFilter}'s static part
+ * (upstreams, protocols, labels), computed once and memoized by the snapshot, plus whatever the
+ * selection strategies derive from it ({@link #derived(DerivedKey)}).
+ *
+ * <p>Layout: one {@code int[]} of slots cut into segments, one segment per upstream of the filter
+ * in routing order (a single segment when the filter names no upstream); each segment ascending.
+ * Strategies that ignore upstream order see one list of {@link #size()} candidates; the sequential
+ * strategy walks segments. The time-dependent part of the filter (remaining TTL, health age) cannot
+ * be precomputed and is checked per pick; its nanosecond limits are cached here.
+ *
+ * <p>Thread-safety: immutable after construction except for the derived values, which are computed
+ * at most once per key under this set's lock and published with release semantics; reading them is
+ * a plain array load. Complexity: {@link #slotAt(int)} O(1), {@link #contains(int)} O(segments · log n).
+ */
+public final class CandidateSet {
+
+    private final PoolSnapshot snapshot;
+    private final CandidateFilter filter;
+    private final int[] slots;
+    private final int[] segmentStarts;
+    private final long totalWeight;
+    private final long minRemainingTtlNanos;
+    private final long maxHealthAgeNanos;
+    private final AtomicReferenceArray<Object> derived = new AtomicReferenceArray<>(DerivedKey.MAX_KEYS);
+    private final Object derivedLock = new Object();
+
+    CandidateSet(PoolSnapshot snapshot, CandidateFilter filter, int[][] segments) {
+        this.snapshot = snapshot;
+        this.filter = filter;
+        this.segmentStarts = new int[segments.length + 1];
+        int total = 0;
+        for (int i = 0; i < segments.length; i++) {
+            segmentStarts[i] = total;
+            total += segments[i].length;
+        }
+        segmentStarts[segments.length] = total;
+        if (segments.length == 1) {
+            this.slots = segments[0];
+        } else {
+            this.slots = new int[total];
+            for (int i = 0; i < segments.length; i++) {
+                System.arraycopy(segments[i], 0, slots, segmentStarts[i], segments[i].length);
+            }
+        }
+        long weight = 0;
+        for (int slot : slots) {
+            weight += snapshot.weight(slot);
+        }
+        this.totalWeight = weight;
+        this.minRemainingTtlNanos = Math.max(1, saturatedNanos(filter.minRemainingTtl()));
+        this.maxHealthAgeNanos = saturatedNanos(filter.maxHealthAge());
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    public PoolSnapshot snapshot() {
+        return snapshot;
+    }
+
+    public CandidateFilter filter() {
+        return filter;
+    }
+
+    public int size() {
+        return slots.length;
+    }
+
+    public boolean isEmpty() {
+        return slots.length == 0;
+    }
+
+    /** The snapshot slot of candidate {@code index} (0 ≤ index &lt; {@link #size()}). */
+    public int slotAt(int index) {
+        return slots[index];
+    }
+
+    /** One segment per upstream of the filter, in routing order; 1 when the filter names none. */
+    public int segmentCount() {
+        return segmentStarts.length - 1;
+    }
+
+    /** First candidate index of segment {@code segment}. */
+    public int segmentStart(int segment) {
+        return segmentStarts[segment];
+    }
+
+    /** One past the last candidate index of segment {@code segment}. */
+    public int segmentEnd(int segment) {
+        return segmentStarts[segment + 1];
+    }
+
+    /** Whether snapshot slot {@code slot} is a candidate. */
+    public boolean contains(int slot) {
+        return indexOf(slot) >= 0;
+    }
+
+    /** The candidate index of snapshot slot {@code slot}, or -1. */
+    public int indexOf(int slot) {
+        for (int s = 0; s < segmentStarts.length - 1; s++) {
+            int at = Arrays.binarySearch(slots, segmentStarts[s], segmentStarts[s + 1], slot);
+            if (at >= 0) {
+                return at;
+            }
+        }
+        return -1;
+    }
+
+    /** Sum of the candidates' base weights. */
+    public long totalWeight() {
+        return totalWeight;
+    }
+
+    /** The filter's minimum remaining TTL in nanoseconds, at least 1 (an expired proxy never qualifies). */
+    public long minRemainingTtlNanos() {
+        return minRemainingTtlNanos;
+    }
+
+    /** The filter's maximum health age in nanoseconds; 0 = no limit. */
+    public long maxHealthAgeNanos() {
+        return maxHealthAgeNanos;
+    }
+
+    /** A copy of the candidate slots in candidate order (tests, admin views). */
+    public int[] toSlotArray() {
+        return slots.clone();
+    }
+
+    /**
+     * The value {@code key} derives from this set, computed on first use (under this set's lock, so
+     * at most once) and kept for the life of the set.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T derived(DerivedKey<T> key) {
+        Object value = derived.getAcquire(key.index());
+        if (value == null) {
+            value = computeDerived(key);
+        }
+        return (T) value;
+    }
+
+    private Object computeDerived(DerivedKey<?> key) {
+        synchronized (derivedLock) {
+            Object value = derived.get(key.index());
+            if (value == null) {
+                value = key.compute(this);
+                derived.setRelease(key.index(), value);
+            }
+            return value;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "CandidateSet[" + slots.length + " of snapshot v" + snapshot.version() + ", "
+                + segmentCount() + " segment(s)]";
+    }
+}

@@ -1,0 +1,58 @@
+package dev.proxypool.core.sticky;
+
+import dev.proxypool.core.dispatch.PickResult;
+import java.util.Optional;
+
+/** The outcome of {@link StickyDispatch#pick}. Switch on it exhaustively. */
+public sealed interface StickyPick {
+
+    /** The pick result to serve the request with, or empty for {@link SessionLost}. */
+    Optional<PickResult> result();
+
+    /**
+     * The session's bound proxy. {@code result} is a {@code Picked} (its capacity reserved), or
+     * {@code NoCandidate(BUSY)} when the proxy is at its concurrency limit right now: the binding is
+     * kept (a momentarily full proxy does not change the session's exit IP) and the routing's
+     * no-candidate policy applies to this request ({@code wait} retries the sticky pick).
+     * Nothing to bind after connecting; on a connect failure call {@link StickyDispatch#connectFailed}.
+     */
+    record Reused(PickResult pick) implements StickyPick {
+        @Override
+        public Optional<PickResult> result() {
+            return Optional.of(pick);
+        }
+    }
+
+    /**
+     * A normal pick: the session had no binding, or its binding was lost and the routing repins.
+     * After a successful connect call {@link StickyDispatch#connected} to bind the new proxy.
+     *
+     * @param pick the normal pick's result
+     * @param lost why the previous binding was dropped, if there was one (a repin)
+     */
+    record Fresh(PickResult pick, Optional<LossReason> lost) implements StickyPick {
+        @Override
+        public Optional<PickResult> result() {
+            return Optional.of(pick);
+        }
+
+        public boolean repinned() {
+            return lost.isPresent();
+        }
+    }
+
+    /**
+     * {@code onLost: strict}: the session's proxy no longer qualifies and the session must not
+     * change exit IP. Fail the request with {@code 502} and reason {@code session_lost}. The binding
+     * has been cleared, so the session's next request starts a new binding.
+     *
+     * @param proxyId the proxy the session was bound to
+     * @param reason  why it no longer qualifies
+     */
+    record SessionLost(String proxyId, LossReason reason) implements StickyPick {
+        @Override
+        public Optional<PickResult> result() {
+            return Optional.empty();
+        }
+    }
+}
