@@ -1,0 +1,34 @@
+package dev.proxypool.sdk.engine;
+
+import java.util.List;
+
+/**
+ * One request for a lease on a routing: who asks, for which destination, in which session.
+ *
+ * @param client     authenticated client name, "" when anonymous (sticky sessions need a client or
+ *                   use "anonymous")
+ * @param sessionId  sticky session id from the header or the username, "" when none
+ * @param targetHost the destination host: the consistent-hash key and the domain checked for bans
+ * @param hashKey    an explicit consistent-hash key (a header value), "" to hash the target host
+ * @param excluded   proxy ids already tried by this request (a retry goes to a different proxy)
+ */
+public record AcquireRequest(String client, String sessionId, String targetHost, String hashKey, List<String> excluded) {
+
+    public AcquireRequest {
+        client = client == null ? "" : client;
+        sessionId = sessionId == null ? "" : sessionId;
+        targetHost = targetHost == null ? "" : targetHost;
+        hashKey = hashKey == null ? "" : hashKey;
+        excluded = excluded == null ? List.of() : List.copyOf(excluded);
+    }
+
+    public static AcquireRequest forHost(String host) {
+        return new AcquireRequest("", "", host, "", List.of());
+    }
+
+    public AcquireRequest excluding(String proxyId) {
+        java.util.ArrayList<String> ids = new java.util.ArrayList<>(excluded);
+        ids.add(proxyId);
+        return new AcquireRequest(client, sessionId, targetHost, hashKey, ids);
+    }
+}

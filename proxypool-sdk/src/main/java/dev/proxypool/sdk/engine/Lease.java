@@ -1,0 +1,159 @@
+package dev.proxypool.sdk.engine;
+
+import dev.proxypool.core.capacity.Reservation;
+import dev.proxypool.core.health.Admission;
+import dev.proxypool.core.health.FailureKind;
+import dev.proxypool.core.health.ProxyHealth;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.sticky.SessionKey;
+import dev.proxypool.core.sticky.StickyDispatch;
+import dev.proxypool.core.sticky.StickyPick;
+import dev.proxypool.core.snapshot.PoolSnapshot;
+import dev.proxypool.core.time.Ticker;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+
+/**
+ * One proxy's capacity, held for one request or tunnel (SPEC §3 steps 5-8). Report the outcome
+ * once — {@link #succeeded}, {@link #failed} — and always {@link #close()} (try-with-resources):
+ * close releases the capacity exactly once, also when the caller forgets to report or reports
+ * twice. A destination's 403/429/captcha is not a failure: call {@link #banned(String)}.
+ *
+ * <p>Thread-safety: the outcome and the release are CAS-guarded; a lease may be closed from any
+ * thread, any number of times.
+ */
+public final class Lease implements AutoCloseable {
+
+    private static final VarHandle REPORTED;
+
+    static {
+        try {
+            REPORTED = MethodHandles.lookup().findVarHandle(Lease.class, "reported", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Proxy proxy;
+    private final String routing;
+    private final Reservation reservation;
+    private final Admission admission;
+    private final ProxyHealth health;
+    private final Ticker ticker;
+    private final int attempt;
+    private final StickyDispatch sticky;
+    private final SessionKey session;
+    private final StickyPick stickyPick;
+    private final PoolSnapshot snapshot;
+    @SuppressWarnings("unused") // through REPORTED
+    private volatile boolean reported;
+
+    Lease(Proxy proxy, String routing, Reservation reservation, Admission admission, ProxyHealth health,
+          Ticker ticker, int attempt, StickyDispatch sticky, SessionKey session, StickyPick stickyPick,
+          PoolSnapshot snapshot) {
+        this.proxy = proxy;
+        this.routing = routing;
+        this.reservation = reservation;
+        this.admission = admission;
+        this.health = health;
+        this.ticker = ticker;
+        this.attempt = attempt;
+        this.sticky = sticky;
+        this.session = session;
+        this.stickyPick = stickyPick;
+        this.snapshot = snapshot;
+    }
+
+    /** The leased proxy (its address is for dialing only: never log it unmasked). */
+    public Proxy proxy() {
+        return proxy;
+    }
+
+    /** The opaque id that goes out in {@code X-ProxyPool-Proxy}. */
+    public String proxyId() {
+        return proxy.id();
+    }
+
+    public String upstream() {
+        return proxy.upstream();
+    }
+
+    public String routing() {
+        return routing;
+    }
+
+    /** 1 for the first attempt of a request, 2 for its first retry, ... */
+    public int attempt() {
+        return attempt;
+    }
+
+    /** True when this lease is the single recovery probe of a cooled proxy. */
+    public boolean isProbe() {
+        return admission == Admission.PROBE;
+    }
+
+    /** Remaining life of the proxy at this moment ({@code Duration.ZERO} once expired). */
+    public Duration remainingTtl() {
+        long slot = snapshot.slotOf(proxy.id());
+        if (slot < 0) {
+            return Duration.ZERO;
+        }
+        long deadline = snapshot.deadlineNanos((int) slot);
+        if (deadline == PoolSnapshot.NO_DEADLINE) {
+            return Duration.ofSeconds(Long.MAX_VALUE / 4);
+        }
+        return Duration.ofNanos(Math.max(0, deadline - ticker.read()));
+    }
+
+    /** The upstream connection is up: capacity becomes active and a sticky session binds to this proxy. */
+    public void connected() {
+        reservation.activate();
+        if (sticky != null && session != null) {
+            sticky.connected(session, stickyPick, snapshot, ticker.read());
+        }
+    }
+
+    /** The request/tunnel through this proxy worked; feeds latency and health. */
+    public void succeeded(Duration latency) {
+        if (REPORTED.compareAndSet(this, false, true)) {
+            health.recordSuccess(admission, Math.max(0, latency.toNanos()), ticker.read());
+        }
+    }
+
+    /** Reaching or speaking to the proxy failed; clears a sticky binding (SPEC §3 step 6). */
+    public void failed(FailureKind kind) {
+        if (REPORTED.compareAndSet(this, false, true)) {
+            health.recordFailure(admission, kind, ticker.read());
+        }
+        if (sticky != null && session != null) {
+            sticky.connectFailed(session);
+        }
+    }
+
+    /**
+     * The destination refused traffic through this (working) proxy: exclude it for {@code domain}
+     * for the ban period; it stays healthy for every other destination.
+     */
+    public void banned(String domain) {
+        if (domain != null && !domain.isBlank()) {
+            health.banDomain(domain.trim().toLowerCase(java.util.Locale.ROOT), ticker.read());
+        }
+    }
+
+    /** Releases the capacity (exactly once, whatever happened before). */
+    @Override
+    public void close() {
+        reservation.release();
+    }
+
+    /** True while the capacity is held. */
+    public boolean isHeld() {
+        return reservation.isHeld();
+    }
+
+    @Override
+    public String toString() {
+        return "Lease[" + proxy.id() + " upstream=" + proxy.upstream() + " routing=" + routing + " attempt=" + attempt + "]";
+    }
+}

@@ -1,0 +1,300 @@
+package dev.proxypool.sdk.engine;
+
+import dev.proxypool.core.dispatch.Dispatcher;
+import dev.proxypool.core.dispatch.NoCandidate;
+import dev.proxypool.core.dispatch.PickRequest;
+import dev.proxypool.core.dispatch.PickResult;
+import dev.proxypool.core.dispatch.Picked;
+import dev.proxypool.core.dispatch.Strategy;
+import dev.proxypool.core.extract.PageRequest;
+import dev.proxypool.core.extract.PoolQuery;
+import dev.proxypool.core.extract.PoolStore;
+import dev.proxypool.core.extract.ProxyPage;
+import dev.proxypool.core.extract.ProxyState;
+import dev.proxypool.core.extract.StoredProxy;
+import dev.proxypool.core.extract.ExtractionFilter;
+import dev.proxypool.core.health.HealthPolicy;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.routing.NoCandidatePolicy;
+import dev.proxypool.core.routing.RequestFacts;
+import dev.proxypool.core.routing.RoutingRule;
+import dev.proxypool.core.routing.RoutingTable;
+import dev.proxypool.core.runtime.ProxyRuntime;
+import dev.proxypool.core.runtime.RuntimeRegistry;
+import dev.proxypool.core.sequential.SequentialBoard;
+import dev.proxypool.core.sequential.SequentialRouting;
+import dev.proxypool.core.snapshot.LiveSnapshot;
+import dev.proxypool.core.snapshot.PoolSnapshot;
+import dev.proxypool.core.snapshot.SnapshotBuilder;
+import dev.proxypool.core.sticky.SessionKey;
+import dev.proxypool.core.sticky.StickyDispatch;
+import dev.proxypool.core.sticky.StickyPick;
+import dev.proxypool.core.sticky.StickyTable;
+import dev.proxypool.core.time.Ticker;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The core engine assembled for one worker: routing table, live snapshot built from the pool
+ * store, dispatcher, sticky tables, sequential board and the long-lived per-proxy runtimes. The
+ * gateway and the SDK both lease proxies through it; neither touches the core pieces directly.
+ *
+ * <p>Hot path ({@link #acquire}): read the live snapshot (one volatile read), pick with the
+ * routing's precomputed request, wrap the reservation in a {@link Lease}. Nothing remote. The
+ * snapshot is rebuilt off the hot path by {@link #refresh()} from the store's available proxies.
+ *
+ * <p>Thread-safety: {@link #acquire} is lock-free and safe from any number of threads;
+ * {@link #refresh()} is serialized by a lock and publishes by one volatile swap.
+ */
+public final class PoolEngine {
+
+    /** The catch-all routing used when the config names none. */
+    public static final String DEFAULT_ROUTING = "default";
+
+    private static final long WAIT_PARK_MIN_NANOS = 1_000_000;      // 1 ms
+    private static final long WAIT_PARK_MAX_NANOS = 25_000_000;     // 25 ms
+
+    private final PoolStore store;
+    private final Ticker ticker;
+    private final InstantSource wall;
+    private final RuntimeRegistry registry;
+    private final SnapshotBuilder builder;
+    private final LiveSnapshot live;
+    private final Dispatcher dispatcher = new Dispatcher();
+    private final RoutingTable table;
+    private final Map<String, RouteRuntime> routes;
+    private final SequentialBoard board;
+    private final ReentrantLock refreshLock = new ReentrantLock();
+
+    public PoolEngine(List<RoutingRule> routings, HealthPolicy policy, PoolStore store, Ticker ticker,
+                      InstantSource wall, int workers) {
+        this.store = store;
+        this.ticker = ticker;
+        this.wall = wall;
+        this.registry = new RuntimeRegistry(policy, ticker, workers);
+        this.builder = new SnapshotBuilder(registry, wall, ticker);
+        this.live = new LiveSnapshot(builder.build(List.of()));
+        List<RoutingRule> rules = routings.isEmpty()
+                ? List.of(RoutingRule.builder(DEFAULT_ROUTING).build()) : routings;
+        this.table = new RoutingTable(rules);
+        this.board = new SequentialBoard(wall);
+        Map<String, RouteRuntime> byName = new LinkedHashMap<>();
+        for (RoutingRule rule : rules) {
+            if (rule.isSequential()) {
+                board.register(rule.sequentialRouting());
+            }
+            StickyDispatch sticky = rule.sticky().enabled()
+                    ? new StickyDispatch(new StickyTable(rule.sticky()), dispatcher) : null;
+            PickRequest base = rule.strategy() == Strategy.CONSISTENT_HASH
+                    ? PickRequest.consistentHash(rule.filter(), "-") : PickRequest.of(rule.filter(), rule.strategy());
+            byName.put(rule.name(), new RouteRuntime(rule, base, sticky));
+        }
+        this.routes = Map.copyOf(byName);
+    }
+
+    /** The first routing matching the request, or {@code null} when none does (no allocation). */
+    public RoutingRule route(RequestFacts facts) {
+        return table.route(facts);
+    }
+
+    public RoutingTable routingTable() {
+        return table;
+    }
+
+    public Optional<RoutingRule> routing(String name) {
+        RouteRuntime rt = routes.get(name);
+        return rt == null ? Optional.empty() : Optional.of(rt.rule());
+    }
+
+    /**
+     * Leases a proxy for one request on {@code rule}: sticky lookup when the routing enables it and
+     * the request carries a session id, else a normal pick; {@code onNoCandidate: wait} waits for
+     * capacity up to the routing's wait timeout (parking, so virtual threads cost nothing).
+     */
+    public AcquireResult acquire(RoutingRule rule, AcquireRequest request) {
+        RouteRuntime rt = routes.get(rule.name());
+        if (rt == null) {
+            throw new IllegalArgumentException("unknown routing '" + rule.name() + "'");
+        }
+        boolean waits = rule.onNoCandidate() == NoCandidatePolicy.WAIT;
+        long start = ticker.read();
+        long deadline = waits ? start + rule.waitTimeout().toNanos() : start;
+        long park = WAIT_PARK_MIN_NANOS;
+        for (;;) {
+            long now = ticker.read();
+            PoolSnapshot snapshot = live.current();
+            PickRequest pick = requestFor(rt, request);
+            SessionKey session = null;
+            StickyPick stickyPick = null;
+            PickResult result;
+            if (rt.sticky() != null && !request.sessionId().isEmpty()) {
+                session = new SessionKey(request.client().isEmpty() ? "anonymous" : request.client(), rule.name(),
+                        request.sessionId());
+                stickyPick = rt.sticky().pick(session, snapshot, pick, now);
+                if (stickyPick instanceof StickyPick.SessionLost lost) {
+                    return new AcquireResult.Rejected(AcquireResult.Rejected.SESSION_LOST, lost.reason().toString());
+                }
+                result = stickyPick.result().orElseThrow();
+            } else {
+                result = dispatcher.pick(snapshot, pick, now);
+            }
+            switch (result) {
+                case Picked p -> {
+                    return new AcquireResult.Acquired(new Lease(p.proxy(), rule.name(), p.reservation(), p.admission(),
+                            p.runtime().health(), ticker, request.excluded().size() + 1,
+                            rt.sticky(), session, stickyPick, snapshot));
+                }
+                case NoCandidate nc -> {
+                    String detail = nc.reason().wireName();
+                    if (waits && nc.candidatesExist() && now < deadline) {
+                        LockSupport.parkNanos(Math.min(park, deadline - now));
+                        park = Math.min(park * 2, WAIT_PARK_MAX_NANOS);
+                        continue;
+                    }
+                    if (rule.onNoCandidate() == NoCandidatePolicy.DIRECT) {
+                        return new AcquireResult.Direct(detail);
+                    }
+                    return new AcquireResult.Rejected(AcquireResult.Rejected.NO_CANDIDATE, detail);
+                }
+            }
+        }
+    }
+
+    private PickRequest requestFor(RouteRuntime rt, AcquireRequest request) {
+        PickRequest pick = rt.base();
+        RoutingRule rule = rt.rule();
+        if (rule.isSequential()) {
+            int index = board.current(rule.name()).index();
+            if (index != pick.upstreamIndex()) {
+                pick = pick.withUpstreamIndex(index);
+            }
+        }
+        if (rule.strategy() == Strategy.CONSISTENT_HASH) {
+            String key = !request.hashKey().isEmpty() ? request.hashKey()
+                    : !request.targetHost().isEmpty() ? request.targetHost() : "-";
+            pick = pick.withHashKey(key);
+        }
+        if (!request.targetHost().isEmpty()) {
+            pick = pick.withDomain(request.targetHost());
+        }
+        if (!request.excluded().isEmpty()) {
+            pick = pick.withExcluded(request.excluded());
+        }
+        return pick;
+    }
+
+    /**
+     * Rebuilds the snapshot from the store's available proxies and publishes it; proxies gone from
+     * the store drop their runtimes (holders of a lease keep theirs). Off the hot path.
+     *
+     * @return the new snapshot's version
+     */
+    public long refresh() {
+        refreshLock.lock();
+        try {
+            List<Proxy> proxies = new ArrayList<>();
+            PoolQuery available = new PoolQuery(ExtractionFilter.ANY, Optional.of(ProxyState.AVAILABLE));
+            String cursor = PageRequest.FIRST;
+            java.time.Instant now = wall.instant();
+            do {
+                ProxyPage page = store.list(available, new PageRequest(cursor, PageRequest.MAX_LIMIT));
+                for (StoredProxy sp : page.proxies()) {
+                    if (!sp.proxy().isExpired(now)) {
+                        proxies.add(sp.proxy());
+                    }
+                }
+                cursor = page.nextCursor();
+            } while (cursor != null && !cursor.isEmpty());
+            PoolSnapshot next = builder.build(proxies);
+            live.publish(next);
+            Set<String> ids = new HashSet<>(proxies.size() * 2);
+            for (Proxy p : proxies) {
+                ids.add(p.id());
+            }
+            registry.retainOnly(ids);
+            return next.version();
+        } finally {
+            refreshLock.unlock();
+        }
+    }
+
+    /**
+     * Extracted proxies leave the gateway at once (their runtimes refuse admission) and the
+     * snapshot at the next {@link #refresh()}: an extracted proxy is its extractor's alone.
+     */
+    public void extracted(Collection<Proxy> proxies) {
+        long now = ticker.read();
+        for (Proxy p : proxies) {
+            ProxyRuntime rt = registry.find(p.id());
+            if (rt != null) {
+                rt.health().disable("extracted", now);
+            }
+        }
+    }
+
+    /** A caller's report that {@code proxyId} is banned by {@code domain} (SPEC §6, {@code POST /v1/feedback}). */
+    public boolean reportBan(String proxyId, String domain) {
+        ProxyRuntime rt = registry.find(proxyId);
+        if (rt == null) {
+            return false;
+        }
+        rt.health().banDomain(domain.trim().toLowerCase(java.util.Locale.ROOT), ticker.read());
+        return true;
+    }
+
+    public PoolSnapshot snapshot() {
+        return live.current();
+    }
+
+    public Optional<ProxyRuntime> runtime(String proxyId) {
+        return Optional.ofNullable(registry.find(proxyId));
+    }
+
+    public RuntimeRegistry registry() {
+        return registry;
+    }
+
+    public SequentialBoard sequential() {
+        return board;
+    }
+
+    public PoolStore store() {
+        return store;
+    }
+
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    public InstantSource wallClock() {
+        return wall;
+    }
+
+    /** Sum of in-flight reservations over every known proxy (0 when idle: capacity never leaks). */
+    public int inFlight() {
+        int sum = 0;
+        for (ProxyRuntime rt : registry.all()) {
+            sum += rt.capacity().inFlight();
+        }
+        return sum;
+    }
+
+    /** Sequential routings as the board knows them. */
+    public List<SequentialRouting> sequentialRoutings() {
+        return board.routings();
+    }
+
+    /** The configured routings in order. */
+    public List<RoutingRule> routings() {
+        return table.rules();
+    }
+}
