@@ -1,0 +1,190 @@
+package dev.proxypool.sdk;
+
+import dev.proxypool.core.extract.ExtractedProxy;
+import dev.proxypool.core.extract.ExtractionResult;
+import dev.proxypool.core.extract.MemoryPoolStore;
+import dev.proxypool.core.extract.PoolStore;
+import dev.proxypool.core.extract.PublishResult;
+import dev.proxypool.core.extract.StoreSettings;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.routing.RoutingRule;
+import dev.proxypool.core.time.Clocks;
+import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.engine.AcquireRequest;
+import dev.proxypool.sdk.engine.AcquireResult;
+import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.engine.PoolEngine;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The pool embedded in a Java application (SPEC §11 SDK): the same core engine as the gateway,
+ * in-process.
+ *
+ * <pre>{@code
+ * try (ProxyPool pool = ProxyPool.fromConfig(Path.of("proxypool.yaml"))) {
+ *     try (Lease lease = pool.acquire(Selection.forHost("shop.example").session("s1"))) {
+ *         // connect through lease.proxy() ...
+ *         lease.succeeded(Duration.ofMillis(120));   // or lease.failed(FailureKind.CONNECT_TIMEOUT)
+ *     }
+ *     List<ExtractedProxy> mine = pool.extract(Extraction.of(5).protocol(HTTP).country("US").allOrNothing());
+ * }
+ * }</pre>
+ *
+ * Thread-safe: acquire and extract from any number of threads.
+ */
+public final class ProxyPool implements AutoCloseable {
+
+    private final ProxyPoolConfig config;
+    private final PoolStore store;
+    private final PoolEngine engine;
+    private final InstantSource wall;
+    private final boolean ownsStore;
+
+    private ProxyPool(Builder b) {
+        this.config = b.config;
+        this.wall = b.wall;
+        this.ownsStore = b.store == null;
+        this.store = b.store != null ? b.store : Stores.open(config);
+        this.engine = new PoolEngine(config.routings(), config.health().policy(), store, b.ticker, b.wall, 1);
+        if (!b.proxies.isEmpty()) {
+            store.upsert(b.proxies, wall.instant());
+        }
+        engine.refresh();
+    }
+
+    /** Loads {@code proxypool.yaml} (environment variables override) and starts on it. */
+    public static ProxyPool fromConfig(Path file) {
+        return builder().config(ConfigLoader.load(file)).build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Leases a proxy for one request to {@code selection}'s destination. Close the lease
+     * (try-with-resources) to release its capacity; report {@code succeeded}/{@code failed} to feed health.
+     *
+     * @throws NoProxyAvailableException when nothing qualifies (reason {@code no_route},
+     *                                   {@code no_candidate} or {@code session_lost})
+     */
+    public Lease acquire(Selection selection) {
+        RoutingRule rule = engine.route(selection);
+        if (rule == null) {
+            throw new NoProxyAvailableException("no_route", "");
+        }
+        AcquireRequest request = new AcquireRequest(selection.client() == null ? "" : selection.client(),
+                selection.sessionId(), selection.host(), selection.hashKeyValue(), List.of());
+        return switch (engine.acquire(rule, request)) {
+            case AcquireResult.Acquired a -> a.lease();
+            case AcquireResult.Rejected r -> throw new NoProxyAvailableException(r.reason(), r.detail());
+            case AcquireResult.Direct d -> throw new NoProxyAvailableException("no_candidate", d.detail());
+        };
+    }
+
+    /**
+     * Takes proxies out of the pool for good (SPEC §4).
+     *
+     * @throws InsufficientProxiesException for an {@code allOrNothing} extraction that cannot be met
+     */
+    public List<ExtractedProxy> extract(Extraction extraction) {
+        Objects.requireNonNull(extraction, "extraction");
+        ExtractionResult result = store.extract(extraction.toRequest(config.distribution().gatewayReserve()), wall.instant());
+        return switch (result) {
+            case ExtractionResult.Extracted e -> {
+                List<Proxy> gone = new ArrayList<>(e.proxies().size());
+                e.proxies().forEach(x -> gone.add(x.proxy()));
+                engine.extracted(gone);
+                yield e.proxies();
+            }
+            case ExtractionResult.Insufficient i ->
+                    throw new InsufficientProxiesException(extraction.toRequest(0).count(), i.available());
+        };
+    }
+
+    /** Adds or refreshes proxies (e.g. from the application's own inventory) and rebuilds the snapshot. */
+    public PublishResult addProxies(Collection<Proxy> proxies) {
+        PublishResult r = store.upsert(proxies, wall.instant());
+        engine.refresh();
+        return r;
+    }
+
+    /** Reports that {@code domain} banned the proxy {@code proxyId} (from {@code X-ProxyPool-Proxy}). */
+    public boolean reportBan(String proxyId, String domain) {
+        return engine.reportBan(proxyId, domain);
+    }
+
+    /** The engine, for adapters (ProxySelector, gateway) and inspection. */
+    public PoolEngine engine() {
+        return engine;
+    }
+
+    public ProxyPoolConfig config() {
+        return config;
+    }
+
+    @Override
+    public void close() {
+        if (ownsStore) {
+            store.close();
+        }
+    }
+
+    /** Builds a pool; defaults: embedded config defaults, in-memory store, system clocks. */
+    public static final class Builder {
+        private ProxyPoolConfig config = ProxyPoolConfig.defaults();
+        private PoolStore store;
+        private Ticker ticker = Clocks.monotonic();
+        private InstantSource wall = Clocks.wall();
+        private final List<Proxy> proxies = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        public Builder config(ProxyPoolConfig c) {
+            config = Objects.requireNonNull(c, "config");
+            return this;
+        }
+
+        /** A store the caller owns (not closed with the pool). */
+        public Builder store(PoolStore s) {
+            store = Objects.requireNonNull(s, "store");
+            return this;
+        }
+
+        public Builder clocks(Ticker t, InstantSource w) {
+            ticker = Objects.requireNonNull(t, "ticker");
+            wall = Objects.requireNonNull(w, "wall clock");
+            return this;
+        }
+
+        public Builder proxies(Collection<Proxy> p) {
+            proxies.addAll(p);
+            return this;
+        }
+
+        public ProxyPool build() {
+            return new ProxyPool(this);
+        }
+    }
+
+    /** Opens the store the config names. */
+    static final class Stores {
+        private Stores() {
+        }
+
+        static PoolStore open(ProxyPoolConfig config) {
+            return switch (config.store().type()) {
+                case MEMORY -> new MemoryPoolStore(StoreSettings.DEFAULTS);
+                case REDIS -> throw new ProxyPoolException("store.type: redis is not available in this build yet");
+            };
+        }
+    }
+}
