@@ -25,8 +25,9 @@ public final class NotAProxy extends FakeServer {
 
     static final byte[] GARBAGE = ("SSH-2.0-NotAProxy_0.1\r\n\u0000\u00ff\u00fe\u0001garbage\u0007\u0000")
             .getBytes(StandardCharsets.ISO_8859_1);
-    static final byte[] HTTP_200 = ("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 30\r\n"
-            + "Connection: close\r\n\r\n<html>this is not a proxy</html>").getBytes(StandardCharsets.ISO_8859_1);
+    static final String PAGE = "<html>this is not a proxy</html>";
+    static final byte[] HTTP_200 = ("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + PAGE.length()
+            + "\r\nConnection: close\r\n\r\n" + PAGE).getBytes(StandardCharsets.ISO_8859_1);
 
     private final Behaviour behaviour;
 
