@@ -40,6 +40,7 @@ public abstract class FakeServer implements AutoCloseable {
     private final ServerSocket listener;
     private final SSLContext tls;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+    private final Set<Thread> handlers = ConcurrentHashMap.newKeySet();
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong handlerErrors = new AtomicLong();
     private final Object idle = new Object();
@@ -166,6 +167,9 @@ public abstract class FakeServer implements AutoCloseable {
         for (Socket s : sockets) {
             closeQuietly(s);
         }
+        for (Thread t : handlers) {
+            t.interrupt(); // ends injected delays at once
+        }
         if (acceptor != null) {
             try {
                 acceptor.join(CLOSE_WAIT);
@@ -234,7 +238,9 @@ public abstract class FakeServer implements AutoCloseable {
             if (closed) {
                 closeQuietly(s);
             }
-            Thread.ofVirtual().name(name + "-conn").start(() -> handle(s));
+            Thread handler = Thread.ofVirtual().name(name + "-conn").unstarted(() -> handle(s));
+            handlers.add(handler);
+            handler.start();
         }
     }
 
@@ -267,6 +273,7 @@ public abstract class FakeServer implements AutoCloseable {
             handlerErrors.incrementAndGet();
             LOG.log(Level.WARNING, name + ": handler failed", e);
         } finally {
+            handlers.remove(Thread.currentThread());
             closeQuietly(raw);
             sockets.remove(raw);
             synchronized (idle) {

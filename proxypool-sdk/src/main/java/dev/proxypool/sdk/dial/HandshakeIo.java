@@ -18,6 +18,7 @@ final class HandshakeIo {
 
     static final int MAX_HTTP_HEAD = 16 * 1024;
     private static final byte[] CRLFCRLF = {'\r', '\n', '\r', '\n'};
+    private static final byte[] HTTP = {'H', 'T', 'T', 'P', '/'};
 
     private final Socket socket;
     private final InputStream in;
@@ -86,6 +87,11 @@ final class HandshakeIo {
             }
             int from = Math.max(0, len - 3);
             len += r;
+            for (int i = 0; i < Math.min(len, HTTP.length); i++) {
+                if (buf[i] != HTTP[i]) { // fail fast: a banner or binary reply may never send a blank line
+                    throw new HandshakeRejected(FailureKind.PROTOCOL_ERROR, "the reply is not HTTP");
+                }
+            }
             int end = headEnd(buf, from, len);
             if (end >= 0) {
                 if (end != len) {
