@@ -51,11 +51,14 @@ public final class FakeHttpProxy extends FakeServer {
     }
 
     static final String REALM = "proxypool-testkit";
+    /** In an {@link Builder#addHeader(String, String)} value: replaced by the client's address. */
+    public static final String CLIENT_IP = "{client}";
     private static final Duration TARGET_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
     private final String expectedAuthorization;
     private final HeaderBehaviour headers;
     private final int forcedStatus;
+    private final List<String[]> extraHeaders;
     private final AtomicLong tunnels = new AtomicLong();
     private final AtomicLong forwarded = new AtomicLong();
     private final AtomicLong challenges = new AtomicLong();
@@ -67,6 +70,7 @@ public final class FakeHttpProxy extends FakeServer {
                 .encodeToString((b.username + ":" + b.password).getBytes(StandardCharsets.UTF_8));
         this.headers = b.headers;
         this.forcedStatus = b.forcedStatus;
+        this.extraHeaders = List.copyOf(b.extraHeaders);
     }
 
     public static Builder builder() {
@@ -235,6 +239,9 @@ public final class FakeHttpProxy extends FakeServer {
             case ADD_VIA -> fields.add(new String[] {"Via", "1.1 " + REALM});
             case LEAK_FORWARDED_FOR -> fields.add(new String[] {"X-Forwarded-For", c.peerAddress()});
         }
+        for (String[] h : extraHeaders) {
+            fields.add(new String[] {h[0], h[1].replace(CLIENT_IP, c.peerAddress())});
+        }
         var toOrigin = s.getOutputStream();
         toOrigin.write(new HttpHead(line[0] + " " + path + " " + line[2], fields).toBytes());
         HttpBody.copyRequestBody(req, c.in(), toOrigin);
@@ -304,8 +311,23 @@ public final class FakeHttpProxy extends FakeServer {
         private boolean tls;
         private Faults faults = Faults.NONE;
         private int forcedStatus;
+        private final List<String[]> extraHeaders = new ArrayList<>();
 
         private Builder() {
+        }
+
+        /**
+         * Adds a header to every forwarded request, after the {@link HeaderBehaviour}'s; {@link #CLIENT_IP}
+         * in the value becomes the client's address, e.g. {@code addHeader("Forwarded", "for=" + CLIENT_IP)}
+         * or {@code addHeader("X-Real-IP", CLIENT_IP)} for the other ways a proxy leaks.
+         */
+        public Builder addHeader(String name, String value) {
+            if (name == null || !name.matches("[A-Za-z0-9-]+") || value == null || value.indexOf('\r') >= 0
+                    || value.indexOf('\n') >= 0) {
+                throw new IllegalArgumentException("addHeader needs a token name and a one-line value, got " + name);
+            }
+            extraHeaders.add(new String[] {name, value});
+            return this;
         }
 
         /** Requires {@code Proxy-Authorization: Basic} with these credentials. */

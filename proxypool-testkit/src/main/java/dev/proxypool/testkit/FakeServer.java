@@ -131,7 +131,10 @@ public abstract class FakeServer implements AutoCloseable {
         return awaitOpen(0, timeout);
     }
 
-    /** Waits until exactly {@code expected} client connections are open and no outbound one is leaked beyond. */
+    /**
+     * Waits until exactly {@code expected} client connections are open (for 0: and no outbound
+     * connection either); false if that did not happen in time.
+     */
     public final boolean awaitOpen(int expected, Duration timeout) {
         Ticker ticker = Ticker.system();
         long deadline = ticker.read() + timeout.toNanos();

@@ -9,6 +9,7 @@
  * <p>Every server binds a loopback address on an ephemeral port, serves each connection on its own
  * virtual thread with plain blocking I/O, counts accepted and open connections so a test can prove
  * nothing leaked, and is {@link java.lang.AutoCloseable}. JDK only (plus the core model for
- * {@code asProxy()} helpers).
+ * {@code asProxy()} helpers). All threads are virtual, hence daemon: a program that only runs fakes
+ * (such as a demo) keeps its main thread alive itself.
  */
 package dev.proxypool.testkit;

@@ -2,6 +2,7 @@ package dev.proxypool.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.testkit.FakeHttpProxy.HeaderBehaviour;
@@ -43,6 +44,21 @@ class FakeHttpProxyTest {
             assertEquals(forwardedFor, echo.header("X-Forwarded-For"));
             assertEquals(1, proxy.forwardedRequests());
         }
+    }
+
+    @Test
+    void addedHeadersLeakTheClientInEveryForm() throws Exception {
+        try (FakeOrigin origin = FakeOrigin.start();
+             FakeHttpProxy proxy = FakeHttpProxy.builder().addHeader("Forwarded", "for=" + FakeHttpProxy.CLIENT_IP)
+                     .addHeader("X-Real-IP", FakeHttpProxy.CLIENT_IP).addHeader("X-Proxy-Id", "fake-7").start()) {
+            HttpResponse<String> r = clientVia(proxy).send(HttpRequest.newBuilder(origin.uri("/echo")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            EchoResponse echo = EchoResponse.parse(r.body());
+            assertEquals("for=127.0.0.1", echo.header("Forwarded"));
+            assertEquals("127.0.0.1", echo.header("X-Real-IP"));
+            assertEquals("fake-7", echo.header("X-Proxy-Id"));
+        }
+        assertThrows(IllegalArgumentException.class, () -> FakeHttpProxy.builder().addHeader("X-A", "a\r\nX-B: b"));
     }
 
     @Test

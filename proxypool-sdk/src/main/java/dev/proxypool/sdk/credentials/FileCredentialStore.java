@@ -25,7 +25,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Credentials from a Java properties file ({@code credentials.file}): {@code <ref>.username=...}
@@ -59,7 +59,7 @@ public final class FileCredentialStore implements CredentialStore {
     private final Path file;
     private final Ticker ticker;
     private final long intervalNanos;
-    private final AtomicBoolean checking = new AtomicBoolean();
+    private final ReentrantLock checking = new ReentrantLock();
     private volatile long nextCheck;
     private volatile Loaded loaded = Loaded.NOTHING;
     private volatile long reloads;
@@ -87,12 +87,12 @@ public final class FileCredentialStore implements CredentialStore {
     public Credentials resolve(CredentialRef ref) throws CredentialsUnavailableException {
         CredentialStore.requirePresent(ref);
         long now = ticker.read();
-        if (now - nextCheck >= 0 && checking.compareAndSet(false, true)) {
+        if (now - nextCheck >= 0 && checking.tryLock()) { // never waits: the others answer from the loaded content
             try {
                 nextCheck = now + intervalNanos;
                 check();
             } finally {
-                checking.set(false);
+                checking.unlock();
             }
         }
         Loaded l = loaded;
@@ -111,14 +111,12 @@ public final class FileCredentialStore implements CredentialStore {
      * @return true when new content was loaded
      */
     public boolean refresh() {
-        while (!checking.compareAndSet(false, true)) {
-            Thread.onSpinWait();
-        }
+        checking.lock();
         try {
             nextCheck = ticker.read() + intervalNanos;
             return check();
         } finally {
-            checking.set(false);
+            checking.unlock();
         }
     }
 

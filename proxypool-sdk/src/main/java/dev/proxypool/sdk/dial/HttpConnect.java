@@ -13,6 +13,8 @@ import java.nio.charset.StandardCharsets;
  */
 final class HttpConnect {
 
+    private static final int MAX_INTERIM = 4;
+
     private HttpConnect() {
     }
 
@@ -25,6 +27,9 @@ final class HttpConnect {
         }
         io.write(req.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
         int status = status(io.readHttpHead());
+        for (int interim = 0; status / 100 == 1 && interim < MAX_INTERIM; interim++) {
+            status = status(io.readHttpHead()); // 1xx interim replies precede the real one
+        }
         if (status / 100 == 2) {
             return;
         }

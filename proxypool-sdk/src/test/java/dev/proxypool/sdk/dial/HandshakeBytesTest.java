@@ -28,7 +28,8 @@ class HandshakeBytesTest {
     @CsvSource(delimiter = '|', value = {
             "crlf reply          | HTTP/1.1 200 Connection established\\r\\n\\r\\n",
             "with headers        | HTTP/1.1 200 OK\\r\\nVia: 1.1 squid\\r\\nX-A: b\\r\\n\\r\\n",
-            "http/1.0 reply      | HTTP/1.0 200 OK\\r\\n\\r\\n"})
+            "http/1.0 reply      | HTTP/1.0 200 OK\\r\\n\\r\\n",
+            "interim 100 first   | HTTP/1.1 100 Continue\\r\\n\\r\\nHTTP/1.1 200 OK\\r\\n\\r\\n"})
     void connectReplyAndBannerInOneSegmentLosesNoByte(String name, String reply) throws Exception {
         String banner = "SSH-2.0-OpenSSH_9.6\r\n";
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
