@@ -85,7 +85,8 @@ public final class UpstreamDialer {
 
     /**
      * Whether {@code protocol} can reach {@code targetHost} at all: SOCKS4 cannot address IPv6.
-     * {@link #connect} rejects such a pair with an {@link IllegalArgumentException}.
+     * {@link #connect} rejects such a pair with an {@link IllegalArgumentException}, as it does an
+     * invalid host (CR, LF, spaces, delimiters; see the validation of the CONNECT line).
      */
     public static boolean supports(Protocol protocol, String targetHost) {
         return protocol != Protocol.SOCKS4 || Socks4.supports(Target.of(targetHost, 1));
