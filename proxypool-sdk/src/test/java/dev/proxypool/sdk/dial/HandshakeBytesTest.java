@@ -1,0 +1,97 @@
+package dev.proxypool.sdk.dial;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.proxypool.core.health.FailureKind;
+import dev.proxypool.core.model.Protocol;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.model.ProxyKey;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Raw-socket proxies that put the reply and the first tunnel bytes in one segment (a target that
+ * speaks first, like SSH or SMTP): the dialer must hand over the socket with those bytes unread.
+ */
+class HandshakeBytesTest {
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "crlf reply          | HTTP/1.1 200 Connection established\\r\\n\\r\\n",
+            "with headers        | HTTP/1.1 200 OK\\r\\nVia: 1.1 squid\\r\\nX-A: b\\r\\n\\r\\n",
+            "http/1.0 reply      | HTTP/1.0 200 OK\\r\\n\\r\\n",
+            "interim 100 first   | HTTP/1.1 100 Continue\\r\\n\\r\\nHTTP/1.1 200 OK\\r\\n\\r\\n"})
+    void connectReplyAndBannerInOneSegmentLosesNoByte(String name, String reply) throws Exception {
+        String banner = "SSH-2.0-OpenSSH_9.6\r\n";
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<String> request = new CompletableFuture<>();
+            Thread.ofVirtual().start(() -> {
+                try (Socket s = server.accept()) {
+                    String head = readHead(s.getInputStream());
+                    s.getOutputStream().write((reply.replace("\\r\\n", "\r\n") + banner).getBytes(StandardCharsets.US_ASCII));
+                    request.complete(head);
+                    s.getInputStream().read(); // until the client closes
+                } catch (IOException e) {
+                    request.completeExceptionally(e);
+                }
+            });
+            Proxy proxy = Proxy.builder(new ProxyKey(Protocol.HTTP, "127.0.0.1", server.getLocalPort(), null)).build();
+            try (Socket tunnel = ProxyKind.dialer().connect(proxy, "example.com", 22)) {
+                byte[] got = tunnel.getInputStream().readNBytes(banner.length());
+                assertEquals(banner, new String(got, StandardCharsets.US_ASCII));
+            }
+            assertEquals("CONNECT example.com:22 HTTP/1.1\r\nHost: example.com:22\r\n\r\n", request.get());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "bare LF reply      | HTTP/1.1 200 OK\\n\\n     | ",
+            "not HTTP           | SSH-2.0-x\\r\\n\\r\\n     | PROTOCOL_ERROR",
+            "no status code     | HTTP/1.1 abc\\r\\n\\r\\n  | PROTOCOL_ERROR",
+            "407                | HTTP/1.1 407 No\\r\\n\\r\\n | PROXY_AUTH_REJECTED",
+            "502                | HTTP/1.1 502 Bad\\r\\n\\r\\n | UPSTREAM_UNREACHABLE"})
+    void httpRepliesAreParsedStrictly(String name, String reply, FailureKind expected) throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Thread.ofVirtual().start(() -> {
+                try (Socket s = server.accept()) {
+                    readHead(s.getInputStream());
+                    s.getOutputStream().write(reply.strip().replace("\\r", "\r").replace("\\n", "\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+                    s.getInputStream().read();
+                } catch (IOException ignored) {
+                    // the client went away
+                }
+            });
+            Proxy proxy = Proxy.builder(new ProxyKey(Protocol.HTTP, "127.0.0.1", server.getLocalPort(), null)).build();
+            if (expected == null) {
+                ProxyKind.dialer(ProxyKind.shortTimeouts()).connect(proxy, "example.com", 443).close();
+            } else {
+                DialException e = assertThrows(DialException.class,
+                        () -> ProxyKind.dialer(ProxyKind.shortTimeouts()).connect(proxy, "example.com", 443));
+                assertEquals(expected, e.kind(), e.getMessage());
+            }
+        }
+    }
+
+    private static String readHead(InputStream in) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        while (!b.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {
+            int c = in.read();
+            if (c < 0) {
+                break;
+            }
+            b.write(c);
+        }
+        return b.toString(StandardCharsets.US_ASCII);
+    }
+}

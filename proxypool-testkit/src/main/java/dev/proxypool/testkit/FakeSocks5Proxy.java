@@ -1,0 +1,225 @@
+package dev.proxypool.testkit;
+
+import dev.proxypool.core.model.CredentialRef;
+import dev.proxypool.core.model.Protocol;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.model.ProxyKey;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A fake SOCKS5 proxy (RFC 1928): the CONNECT command with IPv4, domain-name and IPv6 address
+ * types, and either no authentication or username/password (RFC 1929).
+ *
+ * <p>Method selection: with credentials configured only {@code 0x02} is acceptable (else
+ * {@code 0xFF} and close); without, {@code 0x00} is chosen if offered, otherwise {@code 0x02} with
+ * any credentials. A wrong username/password gets status {@code 0x01} and a close. Replies to the
+ * request: {@code 0x00} success (bound address of the outbound socket), {@code 0x05} target
+ * refused, {@code 0x04} host unreachable/unresolvable/timed out, {@code 0x01} other failures,
+ * {@code 0x07} command not supported, {@code 0x08} address type not supported.
+ */
+public final class FakeSocks5Proxy extends FakeServer {
+
+    /** The address type of a request (ATYP). */
+    public enum AddressType { IPV4, DOMAIN, IPV6 }
+
+    private static final Duration TARGET_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+    private final String username;
+    private final String password;
+    private final int forcedReply;
+    private final AtomicLong tunnels = new AtomicLong();
+    private final AtomicLong authFailures = new AtomicLong();
+    private final AtomicLong[] byType = {new AtomicLong(), new AtomicLong(), new AtomicLong()};
+
+    private FakeSocks5Proxy(Builder b) {
+        super("fake-socks5-proxy", InetAddress.getLoopbackAddress(), null, b.faults);
+        this.username = b.username;
+        this.password = b.password;
+        this.forcedReply = b.forcedReply;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static FakeSocks5Proxy start() {
+        return builder().start();
+    }
+
+    public Proxy asProxy() {
+        return asProxy(CredentialRef.NONE);
+    }
+
+    public Proxy asProxy(CredentialRef ref) {
+        return Proxy.builder(new ProxyKey(Protocol.SOCKS5, host(), port(), ref)).build();
+    }
+
+    public long tunnels() {
+        return tunnels.get();
+    }
+
+    /** Username/password sub-negotiations that failed. */
+    public long authFailures() {
+        return authFailures.get();
+    }
+
+    /** CONNECT requests seen with this address type. */
+    public long requests(AddressType type) {
+        return byType[type.ordinal()].get();
+    }
+
+    @Override
+    void serve(Connection c) throws IOException {
+        InputStream in = c.in();
+        if (SocksIo.readByte(in) != 5) {
+            return;
+        }
+        byte[] methods = SocksIo.readExactly(in, SocksIo.readByte(in));
+        boolean offersNone = contains(methods, 0x00);
+        boolean offersUserPass = contains(methods, 0x02);
+        int method = username != null ? (offersUserPass ? 0x02 : 0xFF)
+                : offersNone ? 0x00 : offersUserPass ? 0x02 : 0xFF;
+        c.out().write(new byte[] {5, (byte) method});
+        if (method == 0xFF) {
+            return;
+        }
+        if (method == 0x02 && !authenticate(c)) {
+            return;
+        }
+        if (SocksIo.readByte(in) != 5) {
+            return;
+        }
+        int command = SocksIo.readByte(in);
+        SocksIo.readByte(in); // reserved
+        int atyp = SocksIo.readByte(in);
+        String host;
+        switch (atyp) {
+            case 1 -> {
+                host = InetAddress.getByAddress(SocksIo.readExactly(in, 4)).getHostAddress();
+                byType[AddressType.IPV4.ordinal()].incrementAndGet();
+            }
+            case 3 -> {
+                host = new String(SocksIo.readExactly(in, SocksIo.readByte(in)), StandardCharsets.US_ASCII);
+                byType[AddressType.DOMAIN.ordinal()].incrementAndGet();
+            }
+            case 4 -> {
+                host = InetAddress.getByAddress(SocksIo.readExactly(in, 16)).getHostAddress();
+                byType[AddressType.IPV6.ordinal()].incrementAndGet();
+            }
+            default -> {
+                reply(c, 0x08, null);
+                return;
+            }
+        }
+        byte[] portBytes = SocksIo.readExactly(in, 2);
+        int port = ((portBytes[0] & 0xFF) << 8) | (portBytes[1] & 0xFF);
+        if (forcedReply != 0) {
+            reply(c, forcedReply, null);
+            return;
+        }
+        if (command != 1) {
+            reply(c, 0x07, null);
+            return;
+        }
+        Socket target;
+        try {
+            target = openOutbound(host, port, TARGET_CONNECT_TIMEOUT);
+        } catch (IOException e) {
+            reply(c, SocksIo.socks5Reply(e), null);
+            return;
+        }
+        try {
+            tunnels.incrementAndGet();
+            reply(c, 0x00, target);
+            Relay.run(c, target);
+        } finally {
+            outboundClosed(target);
+        }
+    }
+
+    private boolean authenticate(Connection c) throws IOException {
+        InputStream in = c.in();
+        if (SocksIo.readByte(in) != 1) {
+            return false;
+        }
+        String user = new String(SocksIo.readExactly(in, SocksIo.readByte(in)), StandardCharsets.UTF_8);
+        String pass = new String(SocksIo.readExactly(in, SocksIo.readByte(in)), StandardCharsets.UTF_8);
+        boolean ok = username == null || (username.equals(user) && password.equals(pass));
+        c.out().write(new byte[] {1, (byte) (ok ? 0 : 1)});
+        if (!ok) {
+            authFailures.incrementAndGet();
+        }
+        return ok;
+    }
+
+    private static void reply(Connection c, int code, Socket bound) throws IOException {
+        InetAddress addr = bound == null ? InetAddress.getByAddress(new byte[4]) : bound.getLocalAddress();
+        byte[] a = addr.getAddress();
+        int port = bound == null ? 0 : bound.getLocalPort();
+        byte[] r = new byte[6 + a.length];
+        r[0] = 5;
+        r[1] = (byte) code;
+        r[3] = (byte) (addr instanceof Inet6Address ? 4 : 1);
+        System.arraycopy(a, 0, r, 4, a.length);
+        r[4 + a.length] = (byte) (port >>> 8);
+        r[5 + a.length] = (byte) port;
+        c.out().write(r);
+    }
+
+    private static boolean contains(byte[] methods, int m) {
+        for (byte b : methods) {
+            if ((b & 0xFF) == m) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Options of a {@link FakeSocks5Proxy}. */
+    public static final class Builder {
+        private String username;
+        private String password;
+        private Faults faults = Faults.NONE;
+        private int forcedReply;
+
+        private Builder() {
+        }
+
+        /** Requires RFC 1929 username/password authentication with these credentials. */
+        public Builder userPass(String user, String pass) {
+            if (user == null || user.isEmpty() || pass == null) {
+                throw new IllegalArgumentException("userPass needs a non-empty username and a password");
+            }
+            this.username = user;
+            this.password = pass;
+            return this;
+        }
+
+        public Builder faults(Faults f) {
+            this.faults = java.util.Objects.requireNonNull(f, "faults");
+            return this;
+        }
+
+        /** Answers every (authenticated) request with this reply code and closes. */
+        public Builder forceReply(int code) {
+            if (code < 1 || code > 255) {
+                throw new IllegalArgumentException("forceReply must be 1..255, got " + code);
+            }
+            this.forcedReply = code;
+            return this;
+        }
+
+        public FakeSocks5Proxy start() {
+            FakeSocks5Proxy p = new FakeSocks5Proxy(this);
+            p.begin();
+            return p;
+        }
+    }
+}
