@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.config;
 
+import dev.proxypool.sdk.credentials.Secret;
+
 import dev.proxypool.core.health.HealthPolicy;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.security.SecretHash;
@@ -151,9 +153,9 @@ public final class ConfigLoader {
 
     private ProxyPoolConfig.Admin admin(Node n) {
         n.allowOnly("token", "tokenEnv");
-        Optional<SecretText> token = secret(n, "token", "tokenEnv");
+        Optional<Secret> token = secret(n, "token", "tokenEnv");
         if (token.isEmpty() && env.get(DEFAULT_ADMIN_TOKEN_ENV) != null && !env.get(DEFAULT_ADMIN_TOKEN_ENV).isEmpty()) {
-            token = Optional.of(SecretText.of(env.get(DEFAULT_ADMIN_TOKEN_ENV)));
+            token = Optional.of(Secret.of(env.get(DEFAULT_ADMIN_TOKEN_ENV)));
         }
         token.ifPresent(t -> {
             if (t.reveal().length() < 16) {
@@ -164,7 +166,7 @@ public final class ConfigLoader {
     }
 
     /** A secret given inline ({@code key}) or by the name of an environment variable ({@code envKey}). */
-    private Optional<SecretText> secret(Node n, String key, String envKey) {
+    private Optional<Secret> secret(Node n, String key, String envKey) {
         String inline = n.fileString(key);
         String envName = n.fileString(envKey);
         if (!inline.isEmpty() && !envName.isEmpty()) {
@@ -175,9 +177,9 @@ public final class ConfigLoader {
             if (v == null || v.isEmpty()) {
                 throw new ConfigException(n.key(envKey), "environment variable " + envName + " is not set");
             }
-            return Optional.of(SecretText.of(v));
+            return Optional.of(Secret.of(v));
         }
-        return inline.isEmpty() ? Optional.empty() : Optional.of(SecretText.of(inline));
+        return inline.isEmpty() ? Optional.empty() : Optional.of(Secret.of(inline));
     }
 
     private List<ProxyPoolConfig.Client> clients(Node root) {
@@ -194,11 +196,11 @@ public final class ConfigLoader {
                     throw new ConfigException(c.key("secretHash"), e.getMessage().substring("secretHash: ".length()));
                 }
             }
-            Optional<SecretText> plain = secret(c, "secret", "secretEnv");
+            Optional<Secret> plain = secret(c, "secret", "secretEnv");
             if (!hash.isEmpty() && plain.isPresent()) {
                 throw new ConfigException(c.key("secret"), "give either secretHash or secret, not both");
             }
-            Optional<SecretText> token = secret(c, "token", "tokenEnv");
+            Optional<Secret> token = secret(c, "token", "tokenEnv");
             token.ifPresent(t -> {
                 if (t.reveal().length() < 16) {
                     throw new ConfigException(c.key("token"), "must be at least 16 characters");

@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.config;
 
+import dev.proxypool.sdk.credentials.Secret;
+
 import dev.proxypool.core.health.HealthPolicy;
 import dev.proxypool.core.routing.RoutingRule;
 import java.nio.file.Path;
@@ -38,7 +40,7 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
     public enum StoreType { MEMORY, REDIS }
 
     /** {@code database}: admin persistence. */
-    public record Database(DatabaseType type, String url, String user, Optional<SecretText> password) {
+    public record Database(DatabaseType type, String url, String user, Optional<Secret> password) {
         public static final Database DEFAULTS = new Database(DatabaseType.NONE, "", "", Optional.empty());
     }
 
@@ -50,7 +52,7 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
     }
 
     /** {@code admin}: the admin API token, separate from clients' credentials. Absent = admin API disabled. */
-    public record Admin(Optional<SecretText> token) {
+    public record Admin(Optional<Secret> token) {
         public static final Admin DEFAULTS = new Admin(Optional.empty());
     }
 
@@ -63,8 +65,8 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
      * @param extractionsPerHour quota, 0 = unlimited
      * @param rps                gateway rate limit (token bucket), 0 = unlimited
      */
-    public record Client(String name, Optional<String> secretHash, Optional<SecretText> plainSecret,
-                         Optional<SecretText> token, int extractionsPerHour, double rps) {
+    public record Client(String name, Optional<String> secretHash, Optional<Secret> plainSecret,
+                         Optional<Secret> token, int extractionsPerHour, double rps) {
     }
 
     /** {@code providers[]}: a source of candidates, of an explicitly registered adapter type. */

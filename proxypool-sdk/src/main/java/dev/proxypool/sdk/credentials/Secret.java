@@ -41,6 +41,11 @@ public final class Secret {
         return value.clone();
     }
 
+    /** Constant-time comparison with a presented value (a bearer token, a password). */
+    public boolean matches(String presented) {
+        return presented != null && equals(Secret.of(presented));
+    }
+
     public boolean isEmpty() {
         return value.length == 0;
     }
