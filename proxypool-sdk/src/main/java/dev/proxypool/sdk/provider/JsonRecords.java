@@ -24,18 +24,38 @@ final class JsonRecords {
 
     /** Parses one JSON document from a (capped) stream. I/O errors pass through as UncheckedIOException. */
     static JsonValue parse(InputStream in) throws FetchFailure {
+        JsonValue value;
         try {
-            return JsonParser.create(in).readJsonValue();
+            JsonParser parser = JsonParser.create(in);
+            value = parser.readJsonValue();
+            if (!atEnd(parser)) {
+                throw new FetchFailure(FetchErrorKind.PARSE, "not valid JSON: data after the top-level value");
+            }
         } catch (JsonException e) {
             throw new FetchFailure(FetchErrorKind.PARSE, "not valid JSON: " + firstLine(e.getMessage()));
+        }
+        return value;
+    }
+
+    /** True when only whitespace follows the value just read (the parser reports that as an error). */
+    private static boolean atEnd(JsonParser parser) {
+        if (!parser.hasNext()) {
+            return true;
+        }
+        try {
+            parser.nextToken();
+            return false;
+        } catch (JsonException whitespaceOnly) {
+            return true;
         }
     }
 
     /** Parses one line of JSONL; null when it is not a JSON object. */
     static RawRecord parseObjectLine(String line) {
         try {
-            JsonValue v = JsonParser.create(line).readJsonValue();
-            return v.type() == JsonValueType.OBJECT ? of(v.asObject()) : null;
+            JsonParser parser = JsonParser.create(line);
+            JsonValue v = parser.readJsonValue();
+            return v.type() == JsonValueType.OBJECT && atEnd(parser) ? of(v.asObject()) : null;
         } catch (JsonException | UncheckedIOException e) {
             return null;
         }

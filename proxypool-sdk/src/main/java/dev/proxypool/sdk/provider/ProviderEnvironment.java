@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * What adapters need from the process, injected so tests control it: environment variables
- * (tokens and passwords are read from here at fetch time, so a rotated secret needs no restart),
+ * (tokens and passwords are looked up here at each fetch, never copied into adapters or reports),
  * the base directory for relative {@code path} settings, and the clocks.
  *
  * @param env     environment variables; only the names a provider's settings mention are read

@@ -142,12 +142,16 @@ class HttpJsonFeedAdapterTest {
         server.json("/broken", "[{\"host\": \"203.0.113.1\", \"port\": 80");
         server.respond("/html", 200, "text/html", "<html><body>maintenance</body></html>");
         server.json("/strings", "[\"203.0.113.1:80\", \"203.0.113.2:80\"]");
+        server.json("/trailing", "[{\"host\": \"203.0.113.1\", \"port\": 80, \"protocol\": \"http\"}] <html>");
+        server.json("/spaces", "[{\"host\": \"203.0.113.1\", \"port\": 80, \"protocol\": \"http\"}]  \n ");
         FetchReport broken = fetch(feed("/broken", Map.of()));
         assertError(FetchErrorKind.PARSE, broken);
         assertTrue(((SourceOutcome.Error) broken.outcome()).detail().startsWith("not valid JSON"));
         assertFalse(((SourceOutcome.Error) broken.outcome()).detail().contains("\n"), "no raw dump of the input");
         assertError(FetchErrorKind.PARSE, fetch(feed("/html", Map.of())));
         assertError(FetchErrorKind.PARSE, fetch(feed("/strings", Map.of())));
+        assertError(FetchErrorKind.PARSE, fetch(feed("/trailing", Map.of())));
+        assertEquals(new SourceOutcome.Success(1), fetch(feed("/spaces", Map.of())).outcome());
     }
 
     @Test

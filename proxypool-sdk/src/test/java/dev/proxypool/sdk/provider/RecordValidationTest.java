@@ -23,6 +23,7 @@ class RecordValidationTest {
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', textBlock = """
             {"host": "203.0.113.1", "port": 80, "protocol": "http"}                          | kept
+            {"host": "203.0.113.1", "port": 80, "protocol": "http"}   trailing               | malformed_record
             {"host": "", "port": 80, "protocol": "http"}                                      | missing_host
             {"host": null, "port": 80, "protocol": "http"}                                    | missing_host
             {"host": "bad host", "port": 80, "protocol": "http"}                              | invalid_host
@@ -64,7 +65,8 @@ class RecordValidationTest {
             assertEquals(1, report.candidates().size(), report::toString);
         } else {
             assertEquals(Map.of(expected, 1), report.drops(), report::toString);
-            assertEquals(SourceOutcome.EMPTY, report.outcome());
+            assertEquals(expected.equals("malformed_record") ? new SourceOutcome.Error(FetchErrorKind.PARSE,
+                    "no record could be read (1 malformed, first at 1)") : SourceOutcome.EMPTY, report.outcome());
         }
     }
 
