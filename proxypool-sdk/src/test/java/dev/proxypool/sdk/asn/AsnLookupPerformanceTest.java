@@ -9,8 +9,9 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * 1M lookups on a 500k-range table: the rate is printed, and the bounds are loose (2 shared
- * cores, other builds running) so only a gross regression, such as a linear scan, fails.
+ * 1M lookups on a 500k-range table, best of three passes: the rate is printed, and the bounds are
+ * loose (2 shared cores, other builds running) so only a gross regression, such as a linear scan,
+ * fails. Typical here: ~4M/s for {@code asnOfIpv4}, ~1.3M/s for {@code lookup(String)}.
  */
 class AsnLookupPerformanceTest {
 
@@ -55,18 +56,25 @@ class AsnLookupPerformanceTest {
             assertEquals(expectedAsn(Integer.toUnsignedLong(ips[i])), db.lookup(texts[i]).asn(), texts[i]);
         }
 
+        // best of three passes: the first one also pays for JIT compilation, and the cores are shared
         long hits = 0;
-        t0 = ticker.read();
-        for (int ip : ips) {
-            hits += db.asnOfIpv4(ip) != 0 ? 1 : 0;
-        }
-        long primitiveNanos = ticker.read() - t0;
-        t0 = ticker.read();
         long full = 0;
-        for (String text : texts) {
-            full += db.lookup(text).asn() != 0 ? 1 : 0;
+        long primitiveNanos = Long.MAX_VALUE;
+        long fullNanos = Long.MAX_VALUE;
+        for (int pass = 0; pass < 3; pass++) {
+            hits = 0;
+            t0 = ticker.read();
+            for (int ip : ips) {
+                hits += db.asnOfIpv4(ip) != 0 ? 1 : 0;
+            }
+            primitiveNanos = Math.min(primitiveNanos, ticker.read() - t0);
+            full = 0;
+            t0 = ticker.read();
+            for (String text : texts) {
+                full += db.lookup(text).asn() != 0 ? 1 : 0;
+            }
+            fullNanos = Math.min(fullNanos, ticker.read() - t0);
         }
-        long fullNanos = ticker.read() - t0;
 
         double primitiveRate = LOOKUPS / (primitiveNanos / 1e9);
         double fullRate = LOOKUPS / (fullNanos / 1e9);
@@ -77,8 +85,9 @@ class AsnLookupPerformanceTest {
         System.out.printf("lookup(String) -> ExitNetwork: %d lookups in %d ms = %.2f M/s%n", LOOKUPS,
                 fullNanos / 1_000_000, fullRate / 1e6);
         assertEquals(hits, full);
-        assertTrue(primitiveRate > 1_000_000, "binary search should manage well over 1M/s, got " + primitiveRate);
-        assertTrue(fullRate > 100_000, "parse + search + result should manage over 100k/s, got " + fullRate);
+        // a linear scan of 500k ranges would manage a few thousand a second
+        assertTrue(primitiveRate > 200_000, "binary search should manage well over 200k/s, got " + primitiveRate);
+        assertTrue(fullRate > 50_000, "parse + search + result should manage over 50k/s, got " + fullRate);
         assertTrue(loadNanos < 20_000_000_000L, "500k ranges should load in well under 20 s");
     }
 }
