@@ -1,0 +1,75 @@
+package dev.proxypool.sdk.provider;
+
+import dev.proxypool.core.model.Proxy;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The result of fetching one upstream: its valid candidates (normalized and deduplicated within
+ * the source), the dropped records counted by reason, how much was read and how long it took,
+ * and the {@link SourceOutcome}. An adapter always returns a report, never throws: a failure is an
+ * {@link SourceOutcome.Error} with zero candidates.
+ *
+ * @param provider    provider name
+ * @param upstream    upstream name
+ * @param outcome     {@code Success(candidates.size())}, {@code Empty} or {@code Error}
+ * @param candidates  valid candidates in source order
+ * @param drops       dropped records by {@link DropReason#code()}
+ * @param dropSamples where the first drops happened (at most {@link #MAX_SAMPLES})
+ * @param bytesRead   bytes read from the source (at most {@code maxBytes + 1})
+ * @param duration    wall time of the fetch, from the injected ticker
+ */
+public record FetchReport(String provider, String upstream, SourceOutcome outcome, List<Proxy> candidates,
+                          Map<String, Integer> drops, List<DropSample> dropSamples, long bytesRead,
+                          Duration duration) {
+
+    /** Drop samples kept per report. */
+    public static final int MAX_SAMPLES = 50;
+
+    public FetchReport {
+        if (provider == null || upstream == null || outcome == null || duration == null) {
+            throw new IllegalArgumentException("fetch report: provider, upstream, outcome and duration are required");
+        }
+        candidates = List.copyOf(candidates);
+        drops = Collections.unmodifiableMap(new TreeMap<>(drops));
+        dropSamples = List.copyOf(dropSamples);
+        if (outcome instanceof SourceOutcome.Error && !candidates.isEmpty()) {
+            throw new IllegalArgumentException("fetch report: an error carries no candidates");
+        }
+    }
+
+    /** A failed fetch with nothing read. */
+    public static FetchReport failed(String provider, String upstream, FetchErrorKind kind, String detail,
+                                     Duration duration) {
+        return new FetchReport(provider, upstream, new SourceOutcome.Error(kind, detail), List.of(), Map.of(),
+                List.of(), 0, duration);
+    }
+
+    public boolean isError() {
+        return outcome instanceof SourceOutcome.Error;
+    }
+
+    /** Total dropped records. */
+    public int dropped() {
+        int n = 0;
+        for (int v : drops.values()) {
+            n += v;
+        }
+        return n;
+    }
+
+    /** How many records were dropped for {@code reason}. */
+    public int dropped(DropReason reason) {
+        return drops.getOrDefault(reason.code(), 0);
+    }
+
+    /** A summary: no addresses, no record contents. */
+    @Override
+    public String toString() {
+        return "FetchReport[" + provider + "/" + upstream + " " + outcome + " candidates=" + candidates.size()
+                + " drops=" + drops + " bytes=" + bytesRead + " in " + duration.toMillis() + "ms]";
+    }
+}

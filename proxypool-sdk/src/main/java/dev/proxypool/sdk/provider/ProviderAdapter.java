@@ -1,0 +1,17 @@
+package dev.proxypool.sdk.provider;
+
+/**
+ * Knows one vendor or source format: builds the request (file, URL template, auth) and parses the
+ * answer into normalized {@link dev.proxypool.core.model.Proxy} candidates. The source is untrusted:
+ * the answer is size-capped, every record is validated, and a bad record is dropped and counted by
+ * reason while the good ones are kept.
+ *
+ * <p>Contract: {@link #fetch} never throws for anything the source does; every failure comes back
+ * as a report with an {@link SourceOutcome.Error}. Implementations are thread-safe (one adapter
+ * may serve several upstreams at once) and do blocking I/O, meant for a virtual thread.
+ */
+@FunctionalInterface
+public interface ProviderAdapter {
+
+    FetchReport fetch(FetchContext ctx);
+}

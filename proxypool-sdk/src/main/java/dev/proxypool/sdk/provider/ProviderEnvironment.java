@@ -1,0 +1,38 @@
+package dev.proxypool.sdk.provider;
+
+import dev.proxypool.core.time.Clocks;
+import dev.proxypool.core.time.Ticker;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.Map;
+
+/**
+ * What adapters need from the process, injected so tests control it: environment variables
+ * (tokens and passwords are looked up here at each fetch, never copied into adapters or reports),
+ * the base directory for relative {@code path} settings, and the clocks.
+ *
+ * @param env     environment variables; only the names a provider's settings mention are read
+ * @param baseDir directory that relative {@code path} settings resolve against
+ * @param clock   wall clock, for turning TTLs into {@code expiresAt} and dropping expired records
+ * @param ticker  monotonic clock, for fetch durations and deadlines
+ */
+public record ProviderEnvironment(Map<String, String> env, Path baseDir, InstantSource clock, Ticker ticker) {
+
+    public ProviderEnvironment {
+        if (env == null || baseDir == null || clock == null || ticker == null) {
+            throw new IllegalArgumentException("provider environment: env, baseDir, clock and ticker are required");
+        }
+        env = Map.copyOf(env);
+    }
+
+    /** The real process: {@link System#getenv()}, the working directory, the system clocks. */
+    public static ProviderEnvironment system() {
+        return new ProviderEnvironment(System.getenv(), Path.of("").toAbsolutePath(), Clocks.wall(), Clocks.monotonic());
+    }
+
+    /** Never prints the variables' values. */
+    @Override
+    public String toString() {
+        return "ProviderEnvironment[baseDir=" + baseDir + " env=" + env.size() + " vars]";
+    }
+}

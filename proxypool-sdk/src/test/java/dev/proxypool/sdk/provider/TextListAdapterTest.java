@@ -1,0 +1,81 @@
+package dev.proxypool.sdk.provider;
+
+import static dev.proxypool.sdk.provider.Fx.assertError;
+import static dev.proxypool.sdk.provider.Fx.fetch;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import dev.proxypool.core.model.CredentialRef;
+import dev.proxypool.core.model.Labels;
+import dev.proxypool.core.model.Protocol;
+import dev.proxypool.core.model.Proxy;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TextListAdapterTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void readsHostPortAndSchemeLinesWithComments() {
+        Fx fx = new Fx(dir);
+        FetchReport report = fetch(fx.adapter("text_list", Map.of("path", fx.resource("list.txt"), "protocol", "http",
+                "labels.type", "datacenter")));
+
+        assertEquals(List.of("203.0.113.30", "203.0.113.31", "203.0.113.32", "2001:db8::33"), Fx.hosts(report));
+        assertEquals(List.of(Protocol.HTTP, Protocol.HTTP, Protocol.SOCKS5, Protocol.HTTP),
+                report.candidates().stream().map(Proxy::protocol).toList());
+        assertEquals(Labels.of("type", "datacenter"), report.candidates().get(0).labels());
+        assertEquals(Map.of("inline_credentials_unsupported", 1, "malformed_record", 2, "invalid_protocol", 1,
+                "port_out_of_range", 1), report.drops());
+        assertEquals(List.of(new DropSample(5, "inline_credentials_unsupported"), new DropSample(7, "malformed_record"),
+                new DropSample(8, "malformed_record"), new DropSample(9, "invalid_protocol"),
+                new DropSample(10, "port_out_of_range")), report.dropSamples());
+    }
+
+    @Test
+    void inlineCredentialsAreKeptOnlyAsTheConfiguredRefNeverAsTheSecret() {
+        Fx fx = new Fx(dir);
+        String name = fx.file("l.txt", "http://user:secret@203.0.113.33:8000\n");
+        FetchReport report = fetch(fx.adapter("text_list", Map.of("path", name, "credentialRef", "list-acct")));
+        assertEquals(1, report.candidates().size());
+        Proxy p = report.candidates().get(0);
+        assertEquals(CredentialRef.of("list-acct"), p.credentialRef());
+        assertFalse(p.toString().contains("secret"));
+        assertFalse(report.toString().contains("secret"));
+    }
+
+    @Test
+    void withoutADefaultProtocolBareLinesAreDropped() {
+        Fx fx = new Fx(dir);
+        String name = fx.file("l.txt", "203.0.113.1:8080\nsocks4://203.0.113.2:1080\n");
+        FetchReport report = fetch(fx.adapter("text_list", Map.of("path", name)));
+        assertEquals(List.of("203.0.113.2"), Fx.hosts(report));
+        assertEquals(Map.of("missing_protocol", 1), report.drops());
+    }
+
+    @Test
+    void anHtmlPageInsteadOfAListIsAParseError() throws IOException {
+        try (FeedServer server = new FeedServer()) {
+            server.respond("/list", 200, "text/html", "<html>\n<body>Please log in</body>\n</html>\n");
+            Fx fx = new Fx(dir);
+            assertError(FetchErrorKind.PARSE, fetch(fx.adapter("text_list", Map.of("url", server.url("/list"),
+                    "protocol", "http"))));
+        }
+    }
+
+    @Test
+    void readsFromAUrl() throws IOException {
+        try (FeedServer server = new FeedServer()) {
+            server.respond("/list", 200, "text/plain", "203.0.113.1:8080\r\n203.0.113.2:8080\r\n");
+            Fx fx = new Fx(dir);
+            FetchReport report = fetch(fx.adapter("text_list", Map.of("url", server.url("/list"), "protocol", "http")));
+            assertEquals(List.of("203.0.113.1", "203.0.113.2"), Fx.hosts(report));
+        }
+    }
+}
