@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
@@ -52,7 +54,7 @@ final class CandidateMapper {
             try {
                 protocol = Protocol.parse(p);
             } catch (IllegalArgumentException e) {
-                throw new FetchFailure(FetchErrorKind.TEMPLATE, "upstreams[" + ctx.upstream() + "].params.protocol: "
+                throw new FetchFailure(FetchOutcome.ErrorKind.TEMPLATE, "upstreams[" + ctx.upstream() + "].params.protocol: "
                         + e.getMessage());
             }
         }
@@ -61,7 +63,7 @@ final class CandidateMapper {
             String v = ctx.params().get(key);
             if (v != null && !v.isBlank()) {
                 if (!LabelRules.validValue(v)) {
-                    throw new FetchFailure(FetchErrorKind.TEMPLATE, "upstreams[" + ctx.upstream() + "].params." + key
+                    throw new FetchFailure(FetchOutcome.ErrorKind.TEMPLATE, "upstreams[" + ctx.upstream() + "].params." + key
                             + ": not a valid label value");
                 }
                 base.put(key, v.trim());

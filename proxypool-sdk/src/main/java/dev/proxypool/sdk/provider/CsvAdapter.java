@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.HashMap;
@@ -12,7 +14,7 @@ import java.util.Set;
  * fields through {@code fields} ({@code host: ip}, {@code labels.country: country_code}).
  * A row that is broken (unclosed quote, wrong column count) is dropped as {@code malformed_record}
  * with its line number; blank lines are skipped. A missing or broken header is
- * {@link FetchErrorKind#PARSE}. Settings: {@code path | url (+ tokenEnv | username, passwordEnv,
+ * {@link FetchOutcome.ErrorKind#PARSE}. Settings: {@code path | url (+ tokenEnv | username, passwordEnv,
  * timeout)}, {@code delimiter} (one character, default {@code ,}), and the common ones.
  */
 final class CsvAdapter implements ProviderAdapter {
@@ -55,7 +57,7 @@ final class CsvAdapter implements ProviderAdapter {
         void read(InputStream in) throws IOException, FetchFailure {
             Lines.forEach(in, this::line);
             if (header == null) {
-                throw new FetchFailure(FetchErrorKind.PARSE, "no header row");
+                throw new FetchFailure(FetchOutcome.ErrorKind.PARSE, "no header row");
             }
         }
 
@@ -82,10 +84,10 @@ final class CsvAdapter implements ProviderAdapter {
 
     private static List<String> header(List<String> cells, long line) throws FetchFailure {
         if (cells == null || cells.isEmpty() || cells.stream().anyMatch(String::isEmpty)) {
-            throw new FetchFailure(FetchErrorKind.PARSE, "header row at line " + line + " is broken");
+            throw new FetchFailure(FetchOutcome.ErrorKind.PARSE, "header row at line " + line + " is broken");
         }
         if (Set.copyOf(cells).size() != cells.size()) {
-            throw new FetchFailure(FetchErrorKind.PARSE, "header row names a column twice");
+            throw new FetchFailure(FetchOutcome.ErrorKind.PARSE, "header row names a column twice");
         }
         return cells;
     }

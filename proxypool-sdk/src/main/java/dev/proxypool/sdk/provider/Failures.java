@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpTimeoutException;
@@ -15,7 +17,7 @@ final class Failures {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SocketTimeoutException || t instanceof HttpTimeoutException
                     || t instanceof InterruptedIOException) {
-                return new FetchFailure(FetchErrorKind.TIMEOUT, "timed out (" + t.getClass().getSimpleName() + ")");
+                return new FetchFailure(FetchOutcome.ErrorKind.TIMEOUT, "timed out (" + t.getClass().getSimpleName() + ")");
             }
             root = t;
             if (t.getCause() == t) {
@@ -23,8 +25,8 @@ final class Failures {
             }
         }
         if (Thread.currentThread().isInterrupted()) {
-            return new FetchFailure(FetchErrorKind.TIMEOUT, "fetch cancelled at its deadline");
+            return new FetchFailure(FetchOutcome.ErrorKind.TIMEOUT, "fetch cancelled at its deadline");
         }
-        return new FetchFailure(FetchErrorKind.NETWORK, root.getClass().getSimpleName());
+        return new FetchFailure(FetchOutcome.ErrorKind.NETWORK, root.getClass().getSimpleName());
     }
 }

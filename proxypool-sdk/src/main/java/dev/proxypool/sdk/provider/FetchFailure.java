@@ -1,16 +1,18 @@
 package dev.proxypool.sdk.provider;
 
-/** A whole-source failure inside an adapter; becomes {@link SourceOutcome.Error}. Carries no stack. */
+import dev.proxypool.core.sequential.FetchOutcome;
+
+/** A whole-source failure inside an adapter; becomes {@link FetchOutcome.Error}. Carries no stack. */
 final class FetchFailure extends Exception {
 
-    private final FetchErrorKind kind;
+    private final FetchOutcome.ErrorKind kind;
 
-    FetchFailure(FetchErrorKind kind, String detail) {
+    FetchFailure(FetchOutcome.ErrorKind kind, String detail) {
         super(detail, null, false, false);
         this.kind = kind;
     }
 
-    FetchErrorKind kind() {
+    FetchOutcome.ErrorKind kind() {
         return kind;
     }
 }

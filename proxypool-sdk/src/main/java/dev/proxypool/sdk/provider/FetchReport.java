@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import dev.proxypool.core.model.Proxy;
 import java.time.Duration;
 import java.util.Collections;
@@ -10,8 +12,8 @@ import java.util.TreeMap;
 /**
  * The result of fetching one upstream: its valid candidates (normalized and deduplicated within
  * the source), the dropped records counted by reason, how much was read and how long it took,
- * and the {@link SourceOutcome}. An adapter always returns a report, never throws: a failure is an
- * {@link SourceOutcome.Error} with zero candidates.
+ * and the {@link FetchOutcome}. An adapter always returns a report, never throws: a failure is an
+ * {@link FetchOutcome.Error} with zero candidates.
  *
  * @param provider    provider name
  * @param upstream    upstream name
@@ -22,7 +24,7 @@ import java.util.TreeMap;
  * @param bytesRead   bytes read from the source (at most {@code maxBytes + 1})
  * @param duration    wall time of the fetch, from the injected ticker
  */
-public record FetchReport(String provider, String upstream, SourceOutcome outcome, List<Proxy> candidates,
+public record FetchReport(String provider, String upstream, FetchOutcome outcome, List<Proxy> candidates,
                           Map<String, Integer> drops, List<DropSample> dropSamples, long bytesRead,
                           Duration duration) {
 
@@ -36,20 +38,20 @@ public record FetchReport(String provider, String upstream, SourceOutcome outcom
         candidates = List.copyOf(candidates);
         drops = Collections.unmodifiableMap(new TreeMap<>(drops));
         dropSamples = List.copyOf(dropSamples);
-        if (outcome instanceof SourceOutcome.Error && !candidates.isEmpty()) {
+        if (outcome instanceof FetchOutcome.Error && !candidates.isEmpty()) {
             throw new IllegalArgumentException("fetch report: an error carries no candidates");
         }
     }
 
     /** A failed fetch with nothing read. */
-    public static FetchReport failed(String provider, String upstream, FetchErrorKind kind, String detail,
+    public static FetchReport failed(String provider, String upstream, FetchOutcome.ErrorKind kind, String detail,
                                      Duration duration) {
-        return new FetchReport(provider, upstream, new SourceOutcome.Error(kind, detail), List.of(), Map.of(),
+        return new FetchReport(provider, upstream, new FetchOutcome.Error(kind, detail), List.of(), Map.of(),
                 List.of(), 0, duration);
     }
 
     public boolean isError() {
-        return outcome instanceof SourceOutcome.Error;
+        return outcome instanceof FetchOutcome.Error;
     }
 
     /** Total dropped records. */

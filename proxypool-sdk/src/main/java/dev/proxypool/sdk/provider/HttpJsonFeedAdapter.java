@@ -1,12 +1,14 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import io.helidon.json.JsonArray;
 
 /**
  * {@code http_json_feed}: an HTTP(S) GET whose answer is a JSON array of records, or an object
  * holding the array at the dotted {@code listField} ({@code data.proxies}). Records are mapped with
  * {@code fields}; an element that is not an object is dropped as {@code malformed_record} with its
- * 1-based element number. Not JSON, or JSON without a list → {@link FetchErrorKind#PARSE}; an
+ * 1-based element number. Not JSON, or JSON without a list → {@link FetchOutcome.ErrorKind#PARSE}; an
  * empty list → Empty. Settings: {@code url, tokenEnv | username + passwordEnv, timeout, maxBytes,
  * listField, expiresAtFormat}, and the common ones.
  */

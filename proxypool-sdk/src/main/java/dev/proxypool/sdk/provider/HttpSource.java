@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import io.helidon.http.HeaderNames;
 import io.helidon.webclient.api.HttpClientRequest;
 import io.helidon.webclient.api.HttpClientResponse;
@@ -13,7 +15,7 @@ import java.util.OptionalLong;
 /**
  * An HTTP(S) GET through Helidon WebClient: connect and read timeouts, bearer or basic auth with
  * the secret read from the environment at fetch time, no redirects (a redirect could carry the
- * token to another host; it is reported as {@link FetchErrorKind#HTTP_STATUS}), a declared
+ * token to another host; it is reported as {@link FetchOutcome.ErrorKind#HTTP_STATUS}), a declared
  * {@code Content-Length} over the cap refused before reading, and the body streamed through a
  * {@link CappedInputStream}. Secrets never reach an error detail.
  */
@@ -70,16 +72,16 @@ final class HttpSource implements ByteSource {
         int code = response.status().code();
         if (code == 401 || code == 403) {
             response.close();
-            throw new FetchFailure(FetchErrorKind.AUTH, "HTTP " + code);
+            throw new FetchFailure(FetchOutcome.ErrorKind.AUTH, "HTTP " + code);
         }
         if (code < 200 || code > 299) {
             response.close();
-            throw new FetchFailure(FetchErrorKind.HTTP_STATUS, "HTTP " + code);
+            throw new FetchFailure(FetchOutcome.ErrorKind.HTTP_STATUS, "HTTP " + code);
         }
         OptionalLong declared = response.headers().contentLength();
         if (declared.isPresent() && declared.getAsLong() > maxBytes) {
             response.close();
-            throw new FetchFailure(FetchErrorKind.SIZE_LIMIT, "declared Content-Length " + declared.getAsLong()
+            throw new FetchFailure(FetchOutcome.ErrorKind.SIZE_LIMIT, "declared Content-Length " + declared.getAsLong()
                     + " is over maxBytes " + maxBytes);
         }
         try {
@@ -104,7 +106,7 @@ final class HttpSource implements ByteSource {
     private String secret(String var) throws FetchFailure {
         String v = env.env().get(var);
         if (v == null || v.isBlank()) {
-            throw new FetchFailure(FetchErrorKind.AUTH, "environment variable " + var + " is not set");
+            throw new FetchFailure(FetchOutcome.ErrorKind.AUTH, "environment variable " + var + " is not set");
         }
         return v.trim();
     }

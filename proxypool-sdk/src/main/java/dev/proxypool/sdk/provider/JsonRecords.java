@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import io.helidon.json.JsonArray;
 import io.helidon.json.JsonException;
 import io.helidon.json.JsonObject;
@@ -14,7 +16,7 @@ import java.util.TreeMap;
 /**
  * The only place that touches the JSON library (Helidon's {@code io.helidon.json}, in the Helidon
  * BOM already on our classpath; it is marked preview in 4.5, so it stays behind this one file).
- * Parse errors become {@link FetchFailure} ({@link FetchErrorKind#PARSE}) whose detail is the
+ * Parse errors become {@link FetchFailure} ({@link FetchOutcome.ErrorKind#PARSE}) whose detail is the
  * parser's first message line only: later lines dump raw input, which may hold secrets.
  */
 final class JsonRecords {
@@ -29,10 +31,10 @@ final class JsonRecords {
             JsonParser parser = JsonParser.create(in);
             value = parser.readJsonValue();
             if (!atEnd(parser)) {
-                throw new FetchFailure(FetchErrorKind.PARSE, "not valid JSON: data after the top-level value");
+                throw new FetchFailure(FetchOutcome.ErrorKind.PARSE, "not valid JSON: data after the top-level value");
             }
         } catch (JsonException e) {
-            throw new FetchFailure(FetchErrorKind.PARSE, "not valid JSON: " + firstLine(e.getMessage()));
+            throw new FetchFailure(FetchOutcome.ErrorKind.PARSE, "not valid JSON: " + firstLine(e.getMessage()));
         }
         return value;
     }
@@ -70,14 +72,14 @@ final class JsonRecords {
             return answer.asArray();
         }
         if (answer.type() != JsonValueType.OBJECT) {
-            throw new FetchFailure(FetchErrorKind.PARSE, "answer is a JSON " + typeName(answer) + ", not a list");
+            throw new FetchFailure(FetchOutcome.ErrorKind.PARSE, "answer is a JSON " + typeName(answer) + ", not a list");
         }
         if (listField == null) {
-            throw new FetchFailure(FetchErrorKind.PARSE, "answer is a JSON object and no listField is configured");
+            throw new FetchFailure(FetchOutcome.ErrorKind.PARSE, "answer is a JSON object and no listField is configured");
         }
         JsonValue v = at(answer.asObject(), listField);
         if (v == null || v.type() != JsonValueType.ARRAY) {
-            throw new FetchFailure(FetchErrorKind.PARSE, "answer has no list at '" + listField + "'"
+            throw new FetchFailure(FetchOutcome.ErrorKind.PARSE, "answer has no list at '" + listField + "'"
                     + (v == null ? "" : " (found a " + typeName(v) + ")"));
         }
         return v.asArray();

@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 /**
  * Knows one vendor or source format: builds the request (file, URL template, auth) and parses the
  * answer into normalized {@link dev.proxypool.core.model.Proxy} candidates. The source is untrusted:
@@ -7,7 +9,7 @@ package dev.proxypool.sdk.provider;
  * reason while the good ones are kept.
  *
  * <p>Contract: {@link #fetch} never throws for anything the source does; every failure comes back
- * as a report with an {@link SourceOutcome.Error}. Implementations are thread-safe (one adapter
+ * as a report with an {@link FetchOutcome.Error}. Implementations are thread-safe (one adapter
  * may serve several upstreams at once) and do blocking I/O, meant for a virtual thread.
  */
 @FunctionalInterface

@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import java.time.Duration;
@@ -11,7 +13,7 @@ import java.util.TreeMap;
 /**
  * Collects one fetch: maps records, keeps the valid ones (first of each key wins), counts drops by
  * reason, and decides the outcome. A source whose every record was malformed did not parse:
- * that is {@link FetchErrorKind#PARSE}, not Empty (an HTML error page served with 200 must not
+ * that is {@link FetchOutcome.ErrorKind#PARSE}, not Empty (an HTML error page served with 200 must not
  * count as a dry provider).
  */
 final class ReportBuilder {
@@ -72,17 +74,17 @@ final class ReportBuilder {
 
     FetchReport finish(long bytesRead, Duration duration) {
         if (records > 0 && malformed == records) {
-            return failure(FetchErrorKind.PARSE, "no record could be read (" + malformed + " malformed, first at "
+            return failure(FetchOutcome.ErrorKind.PARSE, "no record could be read (" + malformed + " malformed, first at "
                     + firstMalformed + ")", bytesRead, duration);
         }
         List<Proxy> list = List.copyOf(candidates.values());
-        SourceOutcome outcome = list.isEmpty() ? SourceOutcome.EMPTY : new SourceOutcome.Success(list.size());
+        FetchOutcome outcome = list.isEmpty() ? FetchOutcome.EMPTY : new FetchOutcome.Success(list.size());
         return new FetchReport(provider, upstream, outcome, list, drops, samples, bytesRead, duration);
     }
 
     /** A failed fetch; drops seen before the failure stay in the report for diagnostics. */
-    FetchReport failure(FetchErrorKind kind, String detail, long bytesRead, Duration duration) {
-        return new FetchReport(provider, upstream, new SourceOutcome.Error(kind, detail), List.of(), drops, samples,
+    FetchReport failure(FetchOutcome.ErrorKind kind, String detail, long bytesRead, Duration duration) {
+        return new FetchReport(provider, upstream, new FetchOutcome.Error(kind, detail), List.of(), drops, samples,
                 bytesRead, duration);
     }
 }

@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import dev.proxypool.core.time.Ticker;
 import java.io.IOException;
 import java.io.InputStream;
@@ -84,7 +86,7 @@ final class SourceFetch {
             return out.failure(f.kind(), f.getMessage(), bytes(opened), since(start));
         } catch (RuntimeException e) {
             FetchFailure f = limitFired(opened);
-            FetchErrorKind kind = f != null ? f.kind() : FetchErrorKind.PARSE;
+            FetchOutcome.ErrorKind kind = f != null ? f.kind() : FetchOutcome.ErrorKind.PARSE;
             String detail = f != null ? f.getMessage() : "unreadable answer (" + e.getClass().getSimpleName() + ")";
             return out.failure(kind, detail, bytes(opened), since(start));
         } finally {
@@ -99,11 +101,11 @@ final class SourceFetch {
             return null;
         }
         if (opened.stream().overCap()) {
-            return new FetchFailure(FetchErrorKind.SIZE_LIMIT, "answer is over maxBytes; stopped reading at "
+            return new FetchFailure(FetchOutcome.ErrorKind.SIZE_LIMIT, "answer is over maxBytes; stopped reading at "
                     + opened.stream().count() + " bytes");
         }
         if (opened.stream().pastDeadline()) {
-            return new FetchFailure(FetchErrorKind.TIMEOUT, "fetch deadline passed while reading");
+            return new FetchFailure(FetchOutcome.ErrorKind.TIMEOUT, "fetch deadline passed while reading");
         }
         return null;
     }

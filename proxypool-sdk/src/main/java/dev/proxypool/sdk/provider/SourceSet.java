@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.time.Ticker;
@@ -18,7 +20,7 @@ import java.util.concurrent.TimeoutException;
  * Fetches all enabled upstreams in parallel, one virtual thread each, and merges the results.
  * One failing source never stops the others: an adapter that throws becomes an error report, one
  * that overruns its timeout is cancelled (interrupted) and reported as
- * {@link FetchErrorKind#TIMEOUT}. Reports come back in the configured order whatever order the
+ * {@link FetchOutcome.ErrorKind#TIMEOUT}. Reports come back in the configured order whatever order the
  * fetches finish in, so a round is deterministic for the same answers.
  *
  * <p>A round waits at most the longest source timeout plus a small grace. Thread-safe: rounds may
@@ -73,18 +75,18 @@ public final class SourceSet {
             report = future.get(Math.max(0, deadline - ticker.read()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             future.cancel(true);
-            report = FetchReport.failed(s.provider(), s.upstream(), FetchErrorKind.TIMEOUT,
+            report = FetchReport.failed(s.provider(), s.upstream(), FetchOutcome.ErrorKind.TIMEOUT,
                     "no answer within " + s.timeout().toMillis() + "ms", elapsed(start));
         } catch (ExecutionException e) {
-            report = FetchReport.failed(s.provider(), s.upstream(), FetchErrorKind.NETWORK,
+            report = FetchReport.failed(s.provider(), s.upstream(), FetchOutcome.ErrorKind.NETWORK,
                     "adapter failed (" + e.getCause().getClass().getSimpleName() + ")", elapsed(start));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             future.cancel(true);
-            report = FetchReport.failed(s.provider(), s.upstream(), FetchErrorKind.TIMEOUT, "round interrupted",
+            report = FetchReport.failed(s.provider(), s.upstream(), FetchOutcome.ErrorKind.TIMEOUT, "round interrupted",
                     elapsed(start));
         }
-        if (report.outcome() instanceof SourceOutcome.Error(FetchErrorKind kind, String detail)) {
+        if (report.outcome() instanceof FetchOutcome.Error(FetchOutcome.ErrorKind kind, String detail)) {
             LOG.log(System.Logger.Level.WARNING, "upstream {0} (provider {1}) fetch failed: {2} {3}",
                     s.upstream(), s.provider(), kind.label(), detail);
         }

@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -70,7 +72,7 @@ final class UrlTemplate {
             String name = parts.get(i);
             String value = params.get(name);
             if (value == null) {
-                throw new FetchFailure(FetchErrorKind.TEMPLATE, key + ": placeholder {" + name
+                throw new FetchFailure(FetchOutcome.ErrorKind.TEMPLATE, key + ": placeholder {" + name
                         + "} has no upstream param '" + name + "'");
             }
             sb.append(URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20"));
@@ -82,7 +84,7 @@ final class UrlTemplate {
             }
             return uri;
         } catch (IllegalArgumentException e) {
-            throw new FetchFailure(FetchErrorKind.TEMPLATE, key + ": the filled URL is not valid");
+            throw new FetchFailure(FetchOutcome.ErrorKind.TEMPLATE, key + ": the filled URL is not valid");
         }
     }
 

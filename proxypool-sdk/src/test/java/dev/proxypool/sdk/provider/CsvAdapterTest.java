@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import static dev.proxypool.sdk.provider.Fx.assertError;
 import static dev.proxypool.sdk.provider.Fx.fetch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -49,15 +51,15 @@ class CsvAdapterTest {
         String tab = fx.file("t.csv", "host\tport\tprotocol\n203.0.113.2\t8080\thttp\n");
         assertEquals(List.of("203.0.113.2"), Fx.hosts(fetch(fx.adapter("csv", Map.of("path", tab, "delimiter", "tab")))));
 
-        assertError(FetchErrorKind.PARSE, fetch(fx.adapter("csv", Map.of("path", fx.file("e.csv", "\n\n")))));
-        assertError(FetchErrorKind.PARSE, fetch(fx.adapter("csv", Map.of("path", fx.file("b.csv", "host,\"port\n")))));
-        assertError(FetchErrorKind.PARSE, fetch(fx.adapter("csv", Map.of("path", fx.file("d.csv", "host,host\n")))));
+        assertError(FetchOutcome.ErrorKind.PARSE, fetch(fx.adapter("csv", Map.of("path", fx.file("e.csv", "\n\n")))));
+        assertError(FetchOutcome.ErrorKind.PARSE, fetch(fx.adapter("csv", Map.of("path", fx.file("b.csv", "host,\"port\n")))));
+        assertError(FetchOutcome.ErrorKind.PARSE, fetch(fx.adapter("csv", Map.of("path", fx.file("d.csv", "host,host\n")))));
     }
 
     @Test
     void aHeaderWithNoRowsIsEmpty() {
         Fx fx = new Fx(dir);
-        assertEquals(SourceOutcome.EMPTY,
+        assertEquals(FetchOutcome.EMPTY,
                 fetch(fx.adapter("csv", Map.of("path", fx.file("h.csv", "host,port,protocol\n")))).outcome());
     }
 }

@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
@@ -68,8 +70,8 @@ final class Fx {
         return adapter.fetch(FetchContext.of("up", params));
     }
 
-    static void assertError(FetchErrorKind kind, FetchReport report) {
-        SourceOutcome.Error e = assertInstanceOf(SourceOutcome.Error.class, report.outcome(), report::toString);
+    static void assertError(FetchOutcome.ErrorKind kind, FetchReport report) {
+        FetchOutcome.Error e = assertInstanceOf(FetchOutcome.Error.class, report.outcome(), report::toString);
         assertEquals(kind, e.kind(), report::toString);
         assertEquals(List.of(), report.candidates());
     }

@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import static dev.proxypool.sdk.provider.Fx.assertError;
 import static dev.proxypool.sdk.provider.Fx.fetch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -76,7 +78,7 @@ class HttpJsonFeedAdapterTest {
 
         FetchReport report = adapter.fetch(FetchContext.of("vendor-a-us", Map.of()));
 
-        assertEquals(new SourceOutcome.Success(3), report.outcome(), report::toString);
+        assertEquals(new FetchOutcome.Success(3), report.outcome(), report::toString);
         Proxy a = report.candidates().get(0);
         assertEquals("203.0.113.7", a.host());
         assertEquals(Labels.of("country", "US", "carrier", "Example Mobile", "type", "mobile"), a.labels());
@@ -96,7 +98,7 @@ class HttpJsonFeedAdapterTest {
         server.json("/list", """
                 [{"host": "203.0.113.10", "port": 8080, "protocol": "http", "ttl": 600}]""");
         FetchReport report = fetch(feed("/list", Map.of(), Map.of("ttlSeconds", "ttl")));
-        assertEquals(new SourceOutcome.Success(1), report.outcome());
+        assertEquals(new FetchOutcome.Success(1), report.outcome());
         assertEquals(fx.clock.instant().plusSeconds(600), report.candidates().get(0).expiresAt());
     }
 
@@ -124,7 +126,7 @@ class HttpJsonFeedAdapterTest {
     void anEmptyListIsEmpty() {
         server.json("/empty", "{\"data\": {\"proxies\": []}}");
         FetchReport report = fetch(feed("/empty", Map.of("listField", "data.proxies")));
-        assertEquals(SourceOutcome.EMPTY, report.outcome());
+        assertEquals(FetchOutcome.EMPTY, report.outcome());
         assertFalse(report.isError());
     }
 
@@ -132,9 +134,9 @@ class HttpJsonFeedAdapterTest {
     void nonListJsonIsAParseError() {
         server.json("/obj", "{\"error\": \"quota exceeded\"}");
         server.json("/num", "42");
-        assertError(FetchErrorKind.PARSE, fetch(feed("/obj", Map.of())));
-        assertError(FetchErrorKind.PARSE, fetch(feed("/obj", Map.of("listField", "data.proxies"))));
-        assertError(FetchErrorKind.PARSE, fetch(feed("/num", Map.of())));
+        assertError(FetchOutcome.ErrorKind.PARSE, fetch(feed("/obj", Map.of())));
+        assertError(FetchOutcome.ErrorKind.PARSE, fetch(feed("/obj", Map.of("listField", "data.proxies"))));
+        assertError(FetchOutcome.ErrorKind.PARSE, fetch(feed("/num", Map.of())));
     }
 
     @Test
@@ -145,13 +147,13 @@ class HttpJsonFeedAdapterTest {
         server.json("/trailing", "[{\"host\": \"203.0.113.1\", \"port\": 80, \"protocol\": \"http\"}] <html>");
         server.json("/spaces", "[{\"host\": \"203.0.113.1\", \"port\": 80, \"protocol\": \"http\"}]  \n ");
         FetchReport broken = fetch(feed("/broken", Map.of()));
-        assertError(FetchErrorKind.PARSE, broken);
-        assertTrue(((SourceOutcome.Error) broken.outcome()).detail().startsWith("not valid JSON"));
-        assertFalse(((SourceOutcome.Error) broken.outcome()).detail().contains("\n"), "no raw dump of the input");
-        assertError(FetchErrorKind.PARSE, fetch(feed("/html", Map.of())));
-        assertError(FetchErrorKind.PARSE, fetch(feed("/strings", Map.of())));
-        assertError(FetchErrorKind.PARSE, fetch(feed("/trailing", Map.of())));
-        assertEquals(new SourceOutcome.Success(1), fetch(feed("/spaces", Map.of())).outcome());
+        assertError(FetchOutcome.ErrorKind.PARSE, broken);
+        assertTrue(((FetchOutcome.Error) broken.outcome()).detail().startsWith("not valid JSON"));
+        assertFalse(((FetchOutcome.Error) broken.outcome()).detail().contains("\n"), "no raw dump of the input");
+        assertError(FetchOutcome.ErrorKind.PARSE, fetch(feed("/html", Map.of())));
+        assertError(FetchOutcome.ErrorKind.PARSE, fetch(feed("/strings", Map.of())));
+        assertError(FetchOutcome.ErrorKind.PARSE, fetch(feed("/trailing", Map.of())));
+        assertEquals(new FetchOutcome.Success(1), fetch(feed("/spaces", Map.of())).outcome());
     }
 
     @Test
@@ -165,12 +167,12 @@ class HttpJsonFeedAdapterTest {
             ex.sendResponseHeaders(302, -1);
         });
         FetchReport r500 = fetch(feed("/500", Map.of()));
-        assertError(FetchErrorKind.HTTP_STATUS, r500);
-        assertEquals("HTTP 500", ((SourceOutcome.Error) r500.outcome()).detail());
-        assertError(FetchErrorKind.HTTP_STATUS, fetch(feed("/404", Map.of())));
-        assertError(FetchErrorKind.AUTH, fetch(feed("/401", Map.of())));
-        assertError(FetchErrorKind.AUTH, fetch(feed("/403", Map.of())));
-        assertError(FetchErrorKind.HTTP_STATUS, fetch(feed("/302", Map.of())));
+        assertError(FetchOutcome.ErrorKind.HTTP_STATUS, r500);
+        assertEquals("HTTP 500", ((FetchOutcome.Error) r500.outcome()).detail());
+        assertError(FetchOutcome.ErrorKind.HTTP_STATUS, fetch(feed("/404", Map.of())));
+        assertError(FetchOutcome.ErrorKind.AUTH, fetch(feed("/401", Map.of())));
+        assertError(FetchOutcome.ErrorKind.AUTH, fetch(feed("/403", Map.of())));
+        assertError(FetchOutcome.ErrorKind.HTTP_STATUS, fetch(feed("/302", Map.of())));
         assertEquals(0, server.seen.stream().filter(s -> s.path().equals("/elsewhere")).count(),
                 "redirects are not followed");
     }
@@ -187,7 +189,7 @@ class HttpJsonFeedAdapterTest {
         long t0 = dev.proxypool.core.time.Ticker.system().read();
         FetchReport report = fetch(feed("/slow", Map.of("timeout", "300ms")));
         long ms = (dev.proxypool.core.time.Ticker.system().read() - t0) / 1_000_000;
-        assertError(FetchErrorKind.TIMEOUT, report);
+        assertError(FetchOutcome.ErrorKind.TIMEOUT, report);
         assertTrue(ms < 5_000, "timed out after " + ms + " ms");
     }
 
@@ -198,7 +200,7 @@ class HttpJsonFeedAdapterTest {
             port = s.getLocalPort();
         }
         ProviderAdapter adapter = fx.adapter("http_json_feed", Map.of("url", "http://127.0.0.1:" + port + "/x"));
-        assertError(FetchErrorKind.NETWORK, fetch(adapter));
+        assertError(FetchOutcome.ErrorKind.NETWORK, fetch(adapter));
     }
 
     @Test
@@ -222,7 +224,7 @@ class HttpJsonFeedAdapterTest {
             }
         });
         FetchReport report = fetch(feed("/huge", Map.of("maxBytes", String.valueOf(cap))));
-        assertError(FetchErrorKind.SIZE_LIMIT, report);
+        assertError(FetchOutcome.ErrorKind.SIZE_LIMIT, report);
         assertEquals(cap + 1, report.bytesRead(), "read the cap plus the one byte that proves it is over");
     }
 
@@ -230,7 +232,7 @@ class HttpJsonFeedAdapterTest {
     void aDeclaredLengthOverTheCapIsRefusedBeforeReading() {
         server.json("/big", "[" + " ".repeat(10_000) + "]");
         FetchReport report = fetch(feed("/big", Map.of("maxBytes", "1KB")));
-        assertError(FetchErrorKind.SIZE_LIMIT, report);
+        assertError(FetchOutcome.ErrorKind.SIZE_LIMIT, report);
         assertEquals(0, report.bytesRead());
     }
 
@@ -262,8 +264,8 @@ class HttpJsonFeedAdapterTest {
     void aMissingTokenVariableIsAnAuthErrorNamingTheVariableOnly() {
         server.json("/ok", "[]");
         FetchReport report = fetch(feed("/ok", Map.of("tokenEnv", "VENDOR_A_TOKEN")));
-        assertError(FetchErrorKind.AUTH, report);
-        assertEquals("environment variable VENDOR_A_TOKEN is not set", ((SourceOutcome.Error) report.outcome()).detail());
+        assertError(FetchOutcome.ErrorKind.AUTH, report);
+        assertEquals("environment variable VENDOR_A_TOKEN is not set", ((FetchOutcome.Error) report.outcome()).detail());
         assertTrue(server.seen.isEmpty(), "no unauthenticated request is sent");
     }
 
@@ -287,7 +289,7 @@ class HttpJsonFeedAdapterTest {
         FetchReport report = fetch(adapter, Map.of("country", "US", "count", "50", "city", "New York&x=1",
                 "protocol", "socks5"));
 
-        assertEquals(new SourceOutcome.Success(1), report.outcome(), report::toString);
+        assertEquals(new FetchOutcome.Success(1), report.outcome(), report::toString);
         String query = server.seen.get(0).uri().getRawQuery();
         assertEquals(java.util.Set.of("country=US", "count=50", "city=New%20York%26x%3D1"),
                 java.util.Set.of(query.split("&")), "each value encoded, so it cannot add parameters: " + query);
@@ -301,8 +303,8 @@ class HttpJsonFeedAdapterTest {
         server.json("/api", "[]");
         ProviderAdapter adapter = fx.adapter("http_json_feed", Map.of("url", server.url("/api") + "?c={country}"));
         FetchReport report = fetch(adapter, Map.of());
-        assertError(FetchErrorKind.TEMPLATE, report);
-        assertTrue(((SourceOutcome.Error) report.outcome()).detail().contains("{country}"));
+        assertError(FetchOutcome.ErrorKind.TEMPLATE, report);
+        assertTrue(((FetchOutcome.Error) report.outcome()).detail().contains("{country}"));
         assertTrue(server.seen.isEmpty());
     }
 

@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import static dev.proxypool.sdk.provider.Fx.assertError;
 import static dev.proxypool.sdk.provider.Fx.fetch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,7 +32,7 @@ class JsonlInventoryAdapterTest {
                 Map.of());
         FetchReport report = adapter.fetch(FetchContext.of("lab-up", Map.of()));
 
-        assertEquals(new SourceOutcome.Success(4), report.outcome());
+        assertEquals(new FetchOutcome.Success(4), report.outcome());
         assertEquals(Map.of(), report.drops());
         assertEquals(List.of("203.0.113.7", "203.0.113.8", "2001:db8::10", "proxy-1.example.net"), Fx.hosts(report));
 
@@ -67,7 +69,7 @@ class JsonlInventoryAdapterTest {
         Fx fx = new Fx(dir);
         FetchReport report = fetch(fx.adapter("jsonl_inventory", Map.of("path", fx.resource("inventory-bad.jsonl"))));
 
-        assertEquals(new SourceOutcome.Success(2), report.outcome());
+        assertEquals(new FetchOutcome.Success(2), report.outcome());
         assertEquals(List.of("203.0.113.20", "203.0.113.27"), Fx.hosts(report));
         assertEquals(Map.of(
                 "malformed_record", 2,
@@ -95,7 +97,7 @@ class JsonlInventoryAdapterTest {
                 {"host": "203.0.113.2", "protocol": "http"}
                 """);
         FetchReport report = fetch(fx.adapter("jsonl_inventory", Map.of("path", name)));
-        assertEquals(SourceOutcome.EMPTY, report.outcome());
+        assertEquals(FetchOutcome.EMPTY, report.outcome());
         assertEquals(Map.of("port_out_of_range", 1, "missing_port", 1), report.drops());
     }
 
@@ -104,7 +106,7 @@ class JsonlInventoryAdapterTest {
         Fx fx = new Fx(dir);
         String name = fx.file("inv.jsonl", "<html>\n<body>oops</body>\n");
         FetchReport report = fetch(fx.adapter("jsonl_inventory", Map.of("path", name)));
-        assertError(FetchErrorKind.PARSE, report);
+        assertError(FetchOutcome.ErrorKind.PARSE, report);
         assertEquals(2, report.dropped(DropReason.MALFORMED_RECORD));
     }
 
@@ -112,15 +114,15 @@ class JsonlInventoryAdapterTest {
     void anEmptyFileIsEmpty() {
         Fx fx = new Fx(dir);
         String name = fx.file("inv.jsonl", "# nothing yet\n\n");
-        assertEquals(SourceOutcome.EMPTY, fetch(fx.adapter("jsonl_inventory", Map.of("path", name))).outcome());
+        assertEquals(FetchOutcome.EMPTY, fetch(fx.adapter("jsonl_inventory", Map.of("path", name))).outcome());
     }
 
     @Test
     void aMissingFileIsANetworkErrorNamingOnlyTheFile() {
         Fx fx = new Fx(dir);
         FetchReport report = fetch(fx.adapter("jsonl_inventory", Map.of("path", "sub/none.jsonl")));
-        assertError(FetchErrorKind.NETWORK, report);
-        assertEquals("file none.jsonl does not exist", ((SourceOutcome.Error) report.outcome()).detail());
+        assertError(FetchOutcome.ErrorKind.NETWORK, report);
+        assertEquals("file none.jsonl does not exist", ((FetchOutcome.Error) report.outcome()).detail());
     }
 
     @Test
@@ -128,7 +130,7 @@ class JsonlInventoryAdapterTest {
         Fx fx = new Fx(dir);
         String name = fx.resource("inventory.jsonl");
         FetchReport report = fetch(fx.adapter("jsonl_inventory", Map.of("path", name, "maxBytes", "100")));
-        assertError(FetchErrorKind.SIZE_LIMIT, report);
+        assertError(FetchOutcome.ErrorKind.SIZE_LIMIT, report);
         assertEquals(0, report.bytesRead());
     }
 
@@ -137,6 +139,6 @@ class JsonlInventoryAdapterTest {
         Fx fx = new Fx(dir);
         ProviderAdapter adapter = fx.adapter("jsonl_inventory", Map.of("path", fx.resource("inventory.jsonl")));
         assertEquals(Duration.ZERO, fetch(adapter).duration(), "a manual clock that does not move measures zero");
-        assertInstanceOf(SourceOutcome.Success.class, fetch(adapter).outcome());
+        assertInstanceOf(FetchOutcome.Success.class, fetch(adapter).outcome());
     }
 }

@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -41,7 +43,7 @@ class ProviderRegistryTest {
     @Test
     void typesAreRegisteredExplicitlyInCode() {
         Fx fx = new Fx(dir);
-        ProviderAdapter mine = ctx -> FetchReport.failed("m", ctx.upstream(), FetchErrorKind.NETWORK, "", Duration.ZERO);
+        ProviderAdapter mine = ctx -> FetchReport.failed("m", ctx.upstream(), FetchOutcome.ErrorKind.NETWORK, "", Duration.ZERO);
         ProviderRegistry registry = ProviderRegistry.builtIns().register("my_vendor", (c, e) -> mine)
                 .enable("my_vendor").build();
         assertSame(mine, registry.create(ProviderConfig.of("m", "my_vendor", Map.of()), fx.environment()));

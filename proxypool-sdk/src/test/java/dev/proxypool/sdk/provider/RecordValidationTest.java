@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import static dev.proxypool.sdk.provider.Fx.fetch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -65,8 +67,8 @@ class RecordValidationTest {
             assertEquals(1, report.candidates().size(), report::toString);
         } else {
             assertEquals(Map.of(expected, 1), report.drops(), report::toString);
-            assertEquals(expected.equals("malformed_record") ? new SourceOutcome.Error(FetchErrorKind.PARSE,
-                    "no record could be read (1 malformed, first at 1)") : SourceOutcome.EMPTY, report.outcome());
+            assertEquals(expected.equals("malformed_record") ? new FetchOutcome.Error(FetchOutcome.ErrorKind.PARSE,
+                    "no record could be read (1 malformed, first at 1)") : FetchOutcome.EMPTY, report.outcome());
         }
     }
 

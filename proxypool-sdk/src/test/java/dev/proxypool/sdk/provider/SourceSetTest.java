@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import static dev.proxypool.sdk.provider.Fx.assertError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -77,7 +79,7 @@ class SourceSetTest {
             } catch (InterruptedException e) {
                 interrupted.set(true);
             }
-            return FetchReport.failed("x", ctx.upstream(), FetchErrorKind.NETWORK, "late", Duration.ZERO);
+            return FetchReport.failed("x", ctx.upstream(), FetchOutcome.ErrorKind.NETWORK, "late", Duration.ZERO);
         };
         ProviderAdapter throwing = ctx -> {
             throw new IllegalStateException("adapter bug");
@@ -93,10 +95,10 @@ class SourceSetTest {
         long ms = (Ticker.system().read() - t0) / 1_000_000;
         stuck.countDown();
 
-        assertError(FetchErrorKind.NETWORK, round.reports().get(0));
-        assertError(FetchErrorKind.TIMEOUT, round.reports().get(1));
-        assertError(FetchErrorKind.NETWORK, round.reports().get(2));
-        assertEquals(new SourceOutcome.Success(1), round.reports().get(3).outcome());
+        assertError(FetchOutcome.ErrorKind.NETWORK, round.reports().get(0));
+        assertError(FetchOutcome.ErrorKind.TIMEOUT, round.reports().get(1));
+        assertError(FetchOutcome.ErrorKind.NETWORK, round.reports().get(2));
+        assertEquals(new FetchOutcome.Success(1), round.reports().get(3).outcome());
         assertEquals(List.of("203.0.113.9"), round.candidates().stream().map(Proxy::host).toList());
         assertTrue(ms < 3_000, "the round waited for the hung source's timeout only: " + ms + " ms");
     }
@@ -105,27 +107,27 @@ class SourceSetTest {
     void classifyAgainstTheKnownPool() {
         Proxy a = Proxy.builder(key(Protocol.HTTP, "203.0.113.1", 80, "")).build();
         Proxy b = Proxy.builder(key(Protocol.HTTP, "203.0.113.2", 80, "")).build();
-        FetchReport two = new FetchReport("p", "u", new SourceOutcome.Success(2), List.of(a, b), Map.of(), List.of(),
+        FetchReport two = new FetchReport("p", "u", new FetchOutcome.Success(2), List.of(a, b), Map.of(), List.of(),
                 10, Duration.ZERO);
-        FetchReport none = new FetchReport("p", "u", SourceOutcome.EMPTY, List.of(), Map.of("missing_host", 3),
+        FetchReport none = new FetchReport("p", "u", FetchOutcome.EMPTY, List.of(), Map.of("missing_host", 3),
                 List.of(), 10, Duration.ZERO);
-        FetchReport error = FetchReport.failed("p", "u", FetchErrorKind.HTTP_STATUS, "HTTP 500", Duration.ZERO);
+        FetchReport error = FetchReport.failed("p", "u", FetchOutcome.ErrorKind.HTTP_STATUS, "HTTP 500", Duration.ZERO);
 
-        assertEquals(new SourceOutcome.Success(2), SourceOutcome.classify(two, Set.of()));
-        assertEquals(new SourceOutcome.Success(1), SourceOutcome.classify(two, Set.of(a.key())));
-        assertEquals(SourceOutcome.DUPLICATE_ONLY, SourceOutcome.classify(two, Set.of(a.key(), b.key())));
-        assertEquals(SourceOutcome.EMPTY, SourceOutcome.classify(none, Set.of(a.key())));
-        assertEquals(error.outcome(), SourceOutcome.classify(error, Set.of()));
+        assertEquals(new FetchOutcome.Success(2), FetchReports.classify(two, Set.of()));
+        assertEquals(new FetchOutcome.Success(1), FetchReports.classify(two, Set.of(a.key())));
+        assertEquals(FetchOutcome.DUPLICATE_ONLY, FetchReports.classify(two, Set.of(a.key(), b.key())));
+        assertEquals(FetchOutcome.EMPTY, FetchReports.classify(none, Set.of(a.key())));
+        assertEquals(error.outcome(), FetchReports.classify(error, Set.of()));
         assertEquals(List.of("success", "duplicate_only", "empty", "error"), List.of(
-                SourceOutcome.classify(two, Set.of()).label(), SourceOutcome.DUPLICATE_ONLY.label(),
-                SourceOutcome.EMPTY.label(), error.outcome().label()));
+                FetchReports.classify(two, Set.of()).label(), FetchOutcome.DUPLICATE_ONLY.label(),
+                FetchOutcome.EMPTY.label(), error.outcome().label()));
     }
 
     @Test
     void anErrorReportCannotCarryCandidatesAndUpstreamsAreUnique() {
         Proxy a = Proxy.builder(key(Protocol.HTTP, "203.0.113.1", 80, "")).build();
         assertThrows(IllegalArgumentException.class, () -> new FetchReport("p", "u",
-                new SourceOutcome.Error(FetchErrorKind.PARSE, "x"), List.of(a), Map.of(), List.of(), 0, Duration.ZERO));
+                new FetchOutcome.Error(FetchOutcome.ErrorKind.PARSE, "x"), List.of(a), Map.of(), List.of(), 0, Duration.ZERO));
         ProviderAdapter none = ctx -> null;
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new SourceSet(List.of(source("u", none), source("u", none)), Ticker.system()));

@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
 import static dev.proxypool.sdk.provider.Fx.assertError;
 import static dev.proxypool.sdk.provider.Fx.fetch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -64,7 +66,7 @@ class TextListAdapterTest {
         try (FeedServer server = new FeedServer()) {
             server.respond("/list", 200, "text/html", "<html>\n<body>Please log in</body>\n</html>\n");
             Fx fx = new Fx(dir);
-            assertError(FetchErrorKind.PARSE, fetch(fx.adapter("text_list", Map.of("url", server.url("/list"),
+            assertError(FetchOutcome.ErrorKind.PARSE, fetch(fx.adapter("text_list", Map.of("url", server.url("/list"),
                     "protocol", "http"))));
         }
     }
