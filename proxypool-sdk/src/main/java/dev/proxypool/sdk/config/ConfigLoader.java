@@ -86,7 +86,7 @@ public final class ConfigLoader {
         ProxyPoolConfig.Credentials credentials = credentials(root.child("credentials"), baseDir);
         ProxyPoolConfig.Admin admin = admin(root.child("admin"));
         List<ProxyPoolConfig.Client> clients = clients(root);
-        List<ProxyPoolConfig.Provider> providers = providers(root);
+        List<ProxyPoolConfig.Provider> providers = providers(root, baseDir);
         List<ProxyPoolConfig.Upstream> upstreams = upstreams(root, providers);
         List<RoutingRule> routings = RoutingConfigReader.read(root, upstreams);
         ProxyPoolConfig.Health health = health(root.child("health"));
@@ -226,7 +226,7 @@ public final class ConfigLoader {
         return name;
     }
 
-    private List<ProxyPoolConfig.Provider> providers(Node root) {
+    private List<ProxyPoolConfig.Provider> providers(Node root, Path baseDir) {
         List<ProxyPoolConfig.Provider> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (Node p : root.objects("providers")) {
@@ -239,7 +239,8 @@ public final class ConfigLoader {
                     "maxBytes", "timeout", "credentialRef")) {
                 String v = p.string(k, "");
                 if (!v.isEmpty()) {
-                    settings.put(k, v);
+                    // file paths are relative to the config file, like every other path in it
+                    settings.put(k, k.equals("path") ? baseDir.resolve(v).toString() : v);
                 }
             }
             p.map("labels").forEach((k, v) -> settings.put("labels." + k, v));

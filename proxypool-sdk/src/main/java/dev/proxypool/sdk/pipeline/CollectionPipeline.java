@@ -1,0 +1,316 @@
+package dev.proxypool.sdk.pipeline;
+
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.model.ProxyKey;
+import dev.proxypool.core.rank.RankCandidate;
+import dev.proxypool.core.rank.RankPolicy;
+import dev.proxypool.core.rank.RankResult;
+import dev.proxypool.core.rank.Ranker;
+import dev.proxypool.core.routing.RoutingRule;
+import dev.proxypool.core.sequential.FetchOutcome;
+import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.sdk.provider.FetchReport;
+import dev.proxypool.sdk.provider.FetchReports;
+import dev.proxypool.sdk.provider.FetchRound;
+import dev.proxypool.sdk.provider.ProviderConfig;
+import dev.proxypool.sdk.provider.ProviderEnvironment;
+import dev.proxypool.sdk.provider.ProviderRegistry;
+import dev.proxypool.sdk.provider.SourceSet;
+import dev.proxypool.sdk.provider.UpstreamSource;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The collection pipeline (SPEC §7): fetch due upstreams in parallel → classify each answer
+ * (Success / Empty / Error / DuplicateOnly) and feed the sequential board → validate (upstreams with
+ * {@code validate: true}) → rank (ASN and subnet diversity, quality threshold, pool size) → publish
+ * to the store → rebuild the worker's snapshot. Callers never trigger a synchronous fetch: the
+ * admin's "fetch now" only marks an upstream due.
+ *
+ * <p>Scheduling per upstream: due every {@code fetch.interval}; with a {@code lowWaterMark} only
+ * while its available proxies are below the mark (paid providers are not billed while nothing uses
+ * them); errors back off exponentially ({@code interval * 2^errors}, at most 10 minutes extra);
+ * an upstream that only sequential routings reference is fetched only while one of them has it as
+ * the current upstream.
+ *
+ * <p>Thread-safety: {@link #runOnce()} is serialized (one round at a time); status reads are safe
+ * from any thread.
+ */
+public final class CollectionPipeline implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(CollectionPipeline.class.getName());
+    private static final Duration MAX_BACKOFF = Duration.ofMinutes(10);
+
+    private final ProxyPoolConfig config;
+    private final PoolEngine engine;
+    private final ValidationStage validation;
+    private final Ticker ticker;
+    private final InstantSource wall;
+    private final Map<String, UpstreamSource> sources = new LinkedHashMap<>();
+    private final Map<String, ProxyPoolConfig.Upstream> upstreams = new LinkedHashMap<>();
+    private final Map<String, Schedule> schedules = new ConcurrentHashMap<>();
+    private final Set<String> fetchNow = ConcurrentHashMap.newKeySet();
+    private final Ranker ranker;
+    private final Object roundLock = new Object();
+    private final AtomicBoolean running = new AtomicBoolean();
+    private volatile Thread loop;
+
+    private static final class Schedule {
+        long nextDueNanos;
+        int consecutiveErrors;
+        int consecutiveEmpty;
+        long backoffNanos;
+        FetchOutcome lastOutcome;
+        Instant lastFetchAt;
+        Map<String, Integer> lastDrops = Map.of();
+        int published;
+    }
+
+    public CollectionPipeline(ProxyPoolConfig config, ProviderRegistry registry, ProviderEnvironment env,
+                              PoolEngine engine, ValidationStage validation) {
+        this.config = config;
+        this.engine = engine;
+        this.validation = validation;
+        this.ticker = env.ticker();
+        this.wall = env.clock();
+        this.ranker = new Ranker(RankPolicy.DEFAULTS.withMinScore(config.pipeline().minScore())
+                .withSizes(config.pipeline().poolSize(), config.pipeline().reserveSize()));
+        Map<String, ProxyPoolConfig.Provider> providers = new HashMap<>();
+        config.providers().forEach(p -> providers.put(p.name(), p));
+        long now = ticker.read();
+        for (ProxyPoolConfig.Upstream u : config.upstreams()) {
+            ProxyPoolConfig.Provider p = providers.get(u.provider());
+            var adapter = registry.create(new ProviderConfig(p.name(), p.type(), p.settings(), p.fields()), env);
+            sources.put(u.name(), new UpstreamSource(u.name(), p.name(), adapter, u.params(), FetchTimeout.of(u)));
+            upstreams.put(u.name(), u);
+            Schedule s = new Schedule();
+            s.nextDueNanos = now; // due at start
+            schedules.put(u.name(), s);
+        }
+    }
+
+    /** Marks {@code upstream} due now (the admin's asynchronous "fetch now"). */
+    public boolean requestFetch(String upstream) {
+        if (!sources.containsKey(upstream)) {
+            return false;
+        }
+        fetchNow.add(upstream);
+        Thread t = loop;
+        if (t != null) {
+            t.interrupt();
+        }
+        return true;
+    }
+
+    /** One round: fetch every due upstream, then validate, rank, publish and refresh the snapshot. */
+    public PipelineRound runOnce() {
+        synchronized (roundLock) {
+            long now = ticker.read();
+            List<UpstreamSource> due = new ArrayList<>();
+            Set<String> current = engine.sequential().currentUpstreams();
+            for (Map.Entry<String, UpstreamSource> e : sources.entrySet()) {
+                String name = e.getKey();
+                boolean forced = fetchNow.remove(name);
+                if (forced || isDue(name, now, current)) {
+                    due.add(e.getValue());
+                }
+            }
+            if (due.isEmpty()) {
+                return new PipelineRound(List.of(), 0);
+            }
+            FetchRound round = new SourceSet(due, ticker).fetchAll();
+            Set<ProxyKey> known = knownKeys();
+            int publishedTotal = 0;
+            for (FetchReport report : round.reports()) {
+                FetchOutcome outcome = FetchReports.classify(report, known);
+                engine.sequential().record(report.upstream(), outcome);
+                Schedule s = schedules.get(report.upstream());
+                int published = 0;
+                if (!(outcome instanceof FetchOutcome.Error) && !report.candidates().isEmpty()) {
+                    published = publish(report.upstream(), report.candidates());
+                }
+                publishedTotal += published;
+                update(s, report, outcome, published, now);
+            }
+            engine.refresh();
+            return new PipelineRound(round.reports(), publishedTotal);
+        }
+    }
+
+    private boolean isDue(String upstream, long now, Set<String> sequentialCurrent) {
+        Schedule s = schedules.get(upstream);
+        if (now - s.nextDueNanos < 0) {
+            return false;
+        }
+        if (!servedByAnyRouting(upstream, sequentialCurrent)) {
+            return false;
+        }
+        int mark = upstreams.get(upstream).lowWaterMark();
+        return mark <= 0 || engine.store().available(upstream) < mark;
+    }
+
+    /** True unless every routing naming the upstream is sequential and none has it as the current one. */
+    private boolean servedByAnyRouting(String upstream, Set<String> sequentialCurrent) {
+        boolean onlySequential = true;
+        boolean referenced = false;
+        for (RoutingRule r : engine.routings()) {
+            if (r.upstreams().isEmpty() || r.upstreams().contains(upstream)) {
+                referenced = true;
+                if (!r.isSequential()) {
+                    onlySequential = false;
+                }
+            }
+        }
+        return !referenced || !onlySequential || sequentialCurrent.contains(upstream);
+    }
+
+    private int publish(String upstream, List<Proxy> candidates) {
+        ProxyPoolConfig.Upstream u = upstreams.get(upstream);
+        List<Proxy> chosen;
+        if (!u.validate()) {
+            chosen = candidates;
+        } else {
+            List<ValidationStage.Validated> passed = validation.validate(candidates);
+            Map<String, Proxy> byId = new HashMap<>();
+            List<RankCandidate> ranked = new ArrayList<>(passed.size());
+            for (ValidationStage.Validated v : passed) {
+                byId.put(v.proxy().id(), v.proxy());
+                ranked.add(RankCandidate.of(v.proxy(), v.latencyMs(), 1));
+            }
+            RankResult result = ranker.rank(ranked);
+            chosen = new ArrayList<>(result.active().size());
+            for (RankResult.Ranked r : result.active()) {
+                chosen.add(byId.get(r.candidate().proxyId()));
+            }
+        }
+        if (chosen.isEmpty()) {
+            return 0;
+        }
+        var result = engine.store().publish(upstream, chosen, wall.instant());
+        return result.added() + result.refreshed();
+    }
+
+    private void update(Schedule s, FetchReport report, FetchOutcome outcome, int published, long now) {
+        ProxyPoolConfig.Upstream u = upstreams.get(report.upstream());
+        s.lastOutcome = outcome;
+        s.lastFetchAt = wall.instant();
+        s.lastDrops = Map.copyOf(report.drops());
+        s.published = published;
+        switch (outcome) {
+            case FetchOutcome.Error err -> {
+                s.consecutiveErrors++;
+                long backoff = Math.min(u.fetchInterval().toNanos() * (1L << Math.min(s.consecutiveErrors, 16)),
+                        MAX_BACKOFF.toNanos());
+                s.backoffNanos = backoff;
+                LOG.log(Level.WARNING, "upstream {0}: fetch failed ({1}: {2}); next try in {3}s",
+                        new Object[] {report.upstream(), err.kind().label(), err.detail(), backoff / 1_000_000_000L});
+            }
+            case FetchOutcome.Empty e -> {
+                s.consecutiveErrors = 0;
+                s.consecutiveEmpty++;
+                s.backoffNanos = 0;
+            }
+            case FetchOutcome.Success ok -> {
+                s.consecutiveErrors = 0;
+                s.consecutiveEmpty = 0;
+                s.backoffNanos = 0;
+            }
+            case FetchOutcome.DuplicateOnly d -> {
+                s.consecutiveErrors = 0;
+                s.consecutiveEmpty = 0;
+                s.backoffNanos = 0;
+            }
+        }
+        s.nextDueNanos = now + u.fetchInterval().toNanos() + s.backoffNanos;
+    }
+
+    private Set<ProxyKey> knownKeys() {
+        Set<ProxyKey> keys = new HashSet<>();
+        for (Proxy p : engine.snapshot().proxies()) {
+            keys.add(p.key());
+        }
+        return keys;
+    }
+
+    /** Status of every upstream, in config order. */
+    public List<UpstreamStatus> status() {
+        List<UpstreamStatus> out = new ArrayList<>();
+        for (String name : sources.keySet()) {
+            Schedule s = schedules.get(name);
+            synchronized (roundLock) {
+                out.add(new UpstreamStatus(name, Optional.ofNullable(s.lastOutcome), Optional.ofNullable(s.lastFetchAt),
+                        s.consecutiveErrors, s.consecutiveEmpty, s.backoffNanos / 1_000_000_000L, s.lastDrops, s.published));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Runs rounds on a virtual thread until {@link #close()}: a round, then a pause of
+     * {@code tick} (interrupted early by {@link #requestFetch}).
+     */
+    public void start(Duration tick) {
+        if (!running.compareAndSet(false, true)) {
+            return;
+        }
+        loop = Thread.ofVirtual().name("proxypool-pipeline").start(() -> {
+            while (running.get()) {
+                try {
+                    runOnce();
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "pipeline round failed: " + e, e);
+                }
+                try {
+                    Thread.sleep(tick);
+                } catch (InterruptedException e) {
+                    if (!running.get()) {
+                        return;
+                    }
+                }
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        running.set(false);
+        Thread t = loop;
+        if (t != null) {
+            t.interrupt();
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The whole-fetch deadline of an upstream: its interval, between 5 s and 60 s. */
+    static final class FetchTimeout {
+        private FetchTimeout() {
+        }
+
+        static Duration of(ProxyPoolConfig.Upstream u) {
+            Duration d = u.fetchInterval();
+            if (d.compareTo(Duration.ofSeconds(5)) < 0) {
+                return Duration.ofSeconds(5);
+            }
+            return d.compareTo(Duration.ofSeconds(60)) > 0 ? Duration.ofSeconds(60) : d;
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.proxypool.sdk.pipeline;
+
+import dev.proxypool.core.model.Proxy;
+import java.util.List;
+
+/**
+ * Step 2 of the pipeline (SPEC §7): turns fetched candidates into validated proxies with their
+ * measured latency and exit network. The validator implements it; {@link #NONE} passes everything
+ * through unmeasured (for {@code validate: false} inventories and tests).
+ */
+@FunctionalInterface
+public interface ValidationStage {
+
+    /** One candidate that passed: the proxy (exit network and anonymity filled in) and its latency. */
+    record Validated(Proxy proxy, double latencyMs) {
+    }
+
+    List<Validated> validate(List<Proxy> candidates);
+
+    /** No validation: every candidate passes with an unknown (zero) latency. */
+    ValidationStage NONE = candidates -> {
+        List<Validated> out = new java.util.ArrayList<>(candidates.size());
+        for (Proxy p : candidates) {
+            out.add(new Validated(p, 0));
+        }
+        return out;
+    };
+}

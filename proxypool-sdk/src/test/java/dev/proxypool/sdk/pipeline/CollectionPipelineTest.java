@@ -1,0 +1,139 @@
+package dev.proxypool.sdk.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proxypool.core.extract.MemoryPoolStore;
+import dev.proxypool.core.extract.StoreSettings;
+import dev.proxypool.core.sequential.FetchOutcome;
+import dev.proxypool.core.time.ManualClock;
+import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.sdk.provider.ProviderEnvironment;
+import dev.proxypool.sdk.provider.ProviderRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CollectionPipelineTest {
+
+    @TempDir
+    Path dir;
+
+    private final ManualClock clock = new ManualClock();
+
+    private static String line(int i, String country) {
+        return "{\"host\": \"198.51.100." + i + "\", \"port\": " + (8000 + i)
+                + ", \"protocol\": \"http\", \"labels\": {\"country\": \"" + country + "\"}, \"ttlSeconds\": 3600}\n";
+    }
+
+    private record Setup(CollectionPipeline pipeline, PoolEngine engine) {
+    }
+
+    private Setup setup(String yaml) throws IOException {
+        Path cfg = dir.resolve("proxypool.yaml");
+        Files.writeString(cfg, yaml);
+        ProxyPoolConfig config = ConfigLoader.load(cfg, Map.of());
+        PoolEngine engine = new PoolEngine(config.routings(), config.health().policy(),
+                new MemoryPoolStore(StoreSettings.DEFAULTS), clock, clock, 1);
+        ProviderEnvironment env = new ProviderEnvironment(Map.of(), dir, clock, clock);
+        CollectionPipeline p = new CollectionPipeline(config, ProviderRegistry.standard(Set.of("jsonl_inventory", "text_list")),
+                env, engine, ValidationStage.NONE);
+        return new Setup(p, engine);
+    }
+
+    @Test
+    void anInventoryIsFetchedPublishedAndServed() throws IOException {
+        Files.writeString(dir.resolve("lab.jsonl"), line(1, "US") + line(2, "DE") + "{\"host\": \"\", \"port\": 1}\n");
+        Setup s = setup("""
+                providers: [{ name: lab, type: jsonl_inventory, path: lab.jsonl }]
+                upstreams: [{ name: lab, provider: lab, validate: false }]
+                """);
+        PipelineRound round = s.pipeline().runOnce();
+        assertEquals(2, round.published());
+        assertEquals(2, s.engine().snapshot().size());
+        UpstreamStatus status = s.pipeline().status().get(0);
+        assertInstanceOf(FetchOutcome.Success.class, status.lastOutcome().orElseThrow());
+        assertEquals(1, status.lastDrops().values().stream().mapToInt(Integer::intValue).sum(), status.lastDrops().toString());
+
+        // not due again until the interval passes; then the same list is DuplicateOnly
+        assertEquals(0, s.pipeline().runOnce().reports().size());
+        clock.advance(Duration.ofSeconds(31));
+        s.pipeline().runOnce();
+        assertInstanceOf(FetchOutcome.DuplicateOnly.class, s.pipeline().status().get(0).lastOutcome().orElseThrow());
+    }
+
+    @Test
+    void errorsBackOffAndNeverCountAsEmpty() throws IOException {
+        Setup s = setup("""
+                providers: [{ name: gone, type: jsonl_inventory, path: missing.jsonl }]
+                upstreams: [{ name: gone, provider: gone, validate: false, fetch: { interval: 10s } }]
+                """);
+        s.pipeline().runOnce();
+        UpstreamStatus st = s.pipeline().status().get(0);
+        assertInstanceOf(FetchOutcome.Error.class, st.lastOutcome().orElseThrow());
+        assertEquals(1, st.consecutiveErrors());
+        assertEquals(0, st.consecutiveEmpty());
+        assertEquals(20, st.backoffSeconds());
+        clock.advance(Duration.ofSeconds(11));
+        assertEquals(0, s.pipeline().runOnce().reports().size(), "still backing off");
+        clock.advance(Duration.ofSeconds(20));
+        s.pipeline().runOnce();
+        assertEquals(2, s.pipeline().status().get(0).consecutiveErrors());
+        assertEquals(40, s.pipeline().status().get(0).backoffSeconds());
+    }
+
+    @Test
+    void threeEmptyAnswersAdvanceASequentialRoutingOnceAndOnlyTheCurrentUpstreamIsFetched() throws IOException {
+        Files.writeString(dir.resolve("a.jsonl"), "");
+        Files.writeString(dir.resolve("b.jsonl"), line(1, "US"));
+        Setup s = setup("""
+                providers:
+                  - { name: a, type: jsonl_inventory, path: a.jsonl }
+                  - { name: b, type: jsonl_inventory, path: b.jsonl }
+                upstreams:
+                  - { name: a, provider: a, validate: false, fetch: { interval: 1s } }
+                  - { name: b, provider: b, validate: false, fetch: { interval: 1s } }
+                routings:
+                  - { name: seq, strategy: sequential, upstreams: [a, b], emptyThreshold: 3 }
+                """);
+        for (int i = 0; i < 3; i++) {
+            PipelineRound r = s.pipeline().runOnce();
+            if (i < 2) {
+                assertEquals(1, r.reports().size(), "only the current upstream is fetched");
+                assertEquals("a", r.reports().get(0).upstream());
+            }
+            clock.advance(Duration.ofSeconds(2));
+        }
+        assertEquals(1, s.engine().sequential().current("seq").index());
+        PipelineRound r = s.pipeline().runOnce();
+        assertEquals("b", r.reports().get(0).upstream());
+        assertEquals(1, s.engine().snapshot().size());
+        assertEquals(1, s.engine().sequential().current("seq").index(), "advanced exactly once");
+    }
+
+    @Test
+    void aLowWaterMarkSkipsFetchingWhileTheUpstreamHasEnough() throws IOException {
+        StringBuilder inv = new StringBuilder();
+        for (int i = 1; i <= 5; i++) {
+            inv.append(line(i, "US"));
+        }
+        Files.writeString(dir.resolve("lab.jsonl"), inv.toString());
+        Setup s = setup("""
+                providers: [{ name: lab, type: jsonl_inventory, path: lab.jsonl }]
+                upstreams: [{ name: lab, provider: lab, validate: false, fetch: { interval: 1s, lowWaterMark: 3 } }]
+                """);
+        assertEquals(5, s.pipeline().runOnce().published());
+        clock.advance(Duration.ofSeconds(5));
+        assertEquals(0, s.pipeline().runOnce().reports().size(), "5 available >= mark 3: not billed");
+        assertTrue(s.pipeline().requestFetch("lab"));
+        assertEquals(1, s.pipeline().runOnce().reports().size(), "fetch now overrides the schedule");
+    }
+}
