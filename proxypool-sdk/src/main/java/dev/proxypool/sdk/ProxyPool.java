@@ -16,7 +16,15 @@ import dev.proxypool.sdk.engine.AcquireRequest;
 import dev.proxypool.sdk.engine.AcquireResult;
 import dev.proxypool.sdk.engine.Lease;
 import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.sdk.pipeline.CollectionPipeline;
+import dev.proxypool.sdk.pipeline.ValidationStage;
+import dev.proxypool.sdk.provider.ProviderEnvironment;
+import dev.proxypool.sdk.provider.ProviderRegistry;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -46,6 +54,7 @@ public final class ProxyPool implements AutoCloseable {
     private final PoolEngine engine;
     private final InstantSource wall;
     private final boolean ownsStore;
+    private final CollectionPipeline pipeline;
 
     private ProxyPool(Builder b) {
         this.config = b.config;
@@ -57,6 +66,19 @@ public final class ProxyPool implements AutoCloseable {
             store.upsert(b.proxies, wall.instant());
         }
         engine.refresh();
+        if (config.upstreams().isEmpty()) {
+            pipeline = null;
+        } else {
+            // Each configured provider's type is enabled by naming it; nothing else is loadable.
+            Set<String> types = new HashSet<>();
+            config.providers().forEach(p -> types.add(p.type()));
+            ProviderEnvironment env = new ProviderEnvironment(System.getenv(), Path.of("").toAbsolutePath(), b.wall, b.ticker);
+            pipeline = new CollectionPipeline(config, ProviderRegistry.standard(types), env, engine, b.validation);
+            pipeline.runOnce();
+            if (b.background) {
+                pipeline.start(Duration.ofSeconds(1));
+            }
+        }
     }
 
     /** Loads {@code proxypool.yaml} (environment variables override) and starts on it. */
@@ -130,8 +152,16 @@ public final class ProxyPool implements AutoCloseable {
         return config;
     }
 
+    /** The collection pipeline, when the config names upstreams. */
+    public Optional<CollectionPipeline> pipeline() {
+        return Optional.ofNullable(pipeline);
+    }
+
     @Override
     public void close() {
+        if (pipeline != null) {
+            pipeline.close();
+        }
         if (ownsStore) {
             store.close();
         }
@@ -144,6 +174,8 @@ public final class ProxyPool implements AutoCloseable {
         private Ticker ticker = Clocks.monotonic();
         private InstantSource wall = Clocks.wall();
         private final List<Proxy> proxies = new ArrayList<>();
+        private ValidationStage validation = ValidationStage.NONE;
+        private boolean background = true;
 
         private Builder() {
         }
@@ -167,6 +199,18 @@ public final class ProxyPool implements AutoCloseable {
 
         public Builder proxies(Collection<Proxy> p) {
             proxies.addAll(p);
+            return this;
+        }
+
+        /** How {@code validate: true} upstreams are validated. */
+        public Builder validation(ValidationStage v) {
+            validation = Objects.requireNonNull(v, "validation");
+            return this;
+        }
+
+        /** Whether the pipeline keeps fetching in the background after the initial load (default true). */
+        public Builder background(boolean b) {
+            background = b;
             return this;
         }
 

@@ -1,0 +1,118 @@
+package dev.proxypool.sdk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proxypool.core.extract.ExtractedProxy;
+import dev.proxypool.core.health.FailureKind;
+import dev.proxypool.core.model.Protocol;
+import dev.proxypool.sdk.engine.Lease;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProxyPoolTest {
+
+    @TempDir
+    Path dir;
+
+    private Path config(int proxies) throws IOException {
+        StringBuilder inv = new StringBuilder();
+        for (int i = 1; i <= proxies; i++) {
+            inv.append("{\"host\": \"203.0.113.").append(i).append("\", \"port\": 8000, \"protocol\": \"")
+                    .append(i % 2 == 0 ? "http" : "socks5").append("\", \"labels\": {\"country\": \"")
+                    .append(i % 3 == 0 ? "DE" : "US").append("\"}, \"ttlSeconds\": 3600, \"maxConcurrency\": 2}\n");
+        }
+        Files.writeString(dir.resolve("inventory.jsonl"), inv);
+        Path cfg = dir.resolve("proxypool.yaml");
+        Files.writeString(cfg, """
+                providers: [{ name: lab, type: jsonl_inventory, path: inventory.jsonl }]
+                upstreams: [{ name: lab, provider: lab, validate: false }]
+                routings:
+                  - { name: shop, match: { hosts: ["*.shop.example", "shop.example"] }, sticky: { enabled: true } }
+                  - { name: rest }
+                distribution: { gatewayReserve: 2 }
+                """);
+        return cfg;
+    }
+
+    @Test
+    void theReadmeFlowWorks() throws IOException {
+        try (ProxyPool pool = ProxyPool.fromConfig(config(12))) {
+            String first;
+            try (Lease lease = pool.acquire(Selection.forHost("shop.example").session("s1"))) {
+                assertEquals("shop", lease.routing());
+                lease.connected();
+                lease.succeeded(Duration.ofMillis(120));
+                first = lease.proxyId();
+            }
+            try (Lease again = pool.acquire(Selection.forHost("shop.example").session("s1"))) {
+                assertEquals(first, again.proxyId(), "sticky session keeps its proxy");
+                again.failed(FailureKind.CONNECT_TIMEOUT);
+            }
+            List<ExtractedProxy> mine = pool.extract(Extraction.of(3).protocol(Protocol.HTTP).country("US").allOrNothing());
+            assertEquals(3, mine.size());
+            Set<String> taken = new HashSet<>();
+            mine.forEach(x -> taken.add(x.proxy().id()));
+            for (int i = 0; i < 50; i++) {
+                try (Lease l = pool.acquire(Selection.forHost("news.example"))) {
+                    assertTrue(!taken.contains(l.proxyId()), "an extracted proxy never serves the gateway");
+                }
+            }
+            assertEquals(0, pool.engine().inFlight());
+        }
+    }
+
+    @Test
+    void allOrNothingThatCannotBeMetExtractsNothing() throws IOException {
+        try (ProxyPool pool = ProxyPool.fromConfig(config(6))) {
+            // 6 proxies, reserve 2: at most 4 extractable
+            InsufficientProxiesException e = assertThrows(InsufficientProxiesException.class,
+                    () -> pool.extract(Extraction.of(5).allOrNothing()));
+            assertEquals(5, e.requested());
+            assertEquals(4, e.available());
+            assertEquals(4, pool.extract(Extraction.of(10)).size(), "partial takes what the reserve allows");
+            assertEquals(0, pool.extract(Extraction.of(1)).size());
+        }
+    }
+
+    @Test
+    void nothingToLeaseIsATypedError() {
+        try (ProxyPool pool = ProxyPool.builder().background(false).build()) {
+            NoProxyAvailableException e = assertThrows(NoProxyAvailableException.class,
+                    () -> pool.acquire(Selection.forHost("a.example")));
+            assertEquals("no_candidate", e.reason());
+            assertEquals("no_match", e.detail());
+        }
+    }
+
+    @Test
+    void badSelectionsAndExtractionsNameTheProblem() {
+        assertEquals("selection host must not be empty",
+                assertThrows(IllegalArgumentException.class, () -> Selection.forHost(" ")).getMessage());
+        assertEquals("count must be between 1 and 1000, got 0",
+                assertThrows(IllegalArgumentException.class, () -> Extraction.of(0).toRequest(0)).getMessage());
+    }
+
+    @Test
+    void differentSessionsSpreadOverTheProxies() throws IOException {
+        try (ProxyPool pool = ProxyPool.fromConfig(config(12))) {
+            Set<String> seen = new HashSet<>();
+            for (int i = 0; i < 12; i++) {
+                try (Lease l = pool.acquire(Selection.forHost("shop.example").session("s" + i))) {
+                    l.connected();
+                    seen.add(l.proxyId());
+                }
+            }
+            assertNotEquals(1, seen.size());
+        }
+    }
+}
