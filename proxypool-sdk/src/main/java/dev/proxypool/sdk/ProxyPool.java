@@ -72,8 +72,9 @@ public final class ProxyPool implements AutoCloseable {
             // Each configured provider's type is enabled by naming it; nothing else is loadable.
             Set<String> types = new HashSet<>();
             config.providers().forEach(p -> types.add(p.type()));
+            ProviderRegistry registry = b.registry != null ? b.registry : ProviderRegistry.standard(types);
             ProviderEnvironment env = new ProviderEnvironment(System.getenv(), Path.of("").toAbsolutePath(), b.wall, b.ticker);
-            pipeline = new CollectionPipeline(config, ProviderRegistry.standard(types), env, engine, b.validation);
+            pipeline = new CollectionPipeline(config, registry, env, engine, b.validation);
             pipeline.runOnce();
             if (b.background) {
                 pipeline.start(Duration.ofSeconds(1));
@@ -176,6 +177,7 @@ public final class ProxyPool implements AutoCloseable {
         private final List<Proxy> proxies = new ArrayList<>();
         private ValidationStage validation = ValidationStage.NONE;
         private boolean background = true;
+        private ProviderRegistry registry;
 
         private Builder() {
         }
@@ -205,6 +207,12 @@ public final class ProxyPool implements AutoCloseable {
         /** How {@code validate: true} upstreams are validated. */
         public Builder validation(ValidationStage v) {
             validation = Objects.requireNonNull(v, "validation");
+            return this;
+        }
+
+        /** Provider adapters, including the application's own types (default: the built-in ones the config names). */
+        public Builder providerRegistry(ProviderRegistry r) {
+            registry = Objects.requireNonNull(r, "provider registry");
             return this;
         }
 
