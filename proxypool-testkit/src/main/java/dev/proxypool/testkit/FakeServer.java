@@ -255,6 +255,7 @@ public abstract class FakeServer implements AutoCloseable {
             accepted.incrementAndGet();
             synchronized (idle) {
                 open++;
+                idle.notifyAll(); // awaitOpen(n) waits for a rise too
             }
             sockets.add(s);
             if (closed) {
