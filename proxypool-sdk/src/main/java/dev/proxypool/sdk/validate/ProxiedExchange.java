@@ -83,6 +83,16 @@ public final class ProxiedExchange {
         return run(proxy, Target.of(target), timeout, readBody);
     }
 
+    /** Whether {@code url} is a target this class accepts: {@code http(s)://host[:port]/path}, no user info or fragment. */
+    public static boolean isTarget(URI url) {
+        try {
+            Target.of(url);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     /** {@code GET target} directly, without a proxy: how the validator learns its own address. */
     public HttpReply getDirect(URI target, Duration timeout) throws ExchangeException {
         return run(null, Target.of(target), timeout, true);

@@ -34,9 +34,7 @@ public record ValidatorSettings(URI echoUrl, int concurrency, int queueCapacity,
         if (echoUrl == null) {
             throw new IllegalArgumentException("pipeline.echoUrl is missing");
         }
-        try {
-            ProxiedExchange.Target.of(echoUrl);
-        } catch (IllegalArgumentException e) {
+        if (!ProxiedExchange.isTarget(echoUrl)) {
             throw new IllegalArgumentException("pipeline.echoUrl must be an http:// or https:// URL with a host, got '"
                     + echoUrl + "'");
         }
