@@ -42,9 +42,9 @@ import javax.net.ssl.SSLSocket;
  * <p><b>Deadline.</b> The I/O runs on a fresh virtual thread while the caller waits at most the
  * timeout. Socket timeouts are set from the time left before each step; if the deadline passes
  * anyway (a trickling reply, a dialer timeout longer than the budget) the caller closes the socket,
- * interrupts the thread (socket I/O on a virtual thread is interruptible) and reports
- * {@link ExchangeException#deadlineExceeded()} at once: no candidate can hold a caller longer than
- * its timeout plus the thread's short unwinding. Each exchange uses its own connection, closed at the end.
+ * interrupts the thread (socket I/O on a virtual thread is interruptible), waits for it to unwind
+ * (immediate for socket I/O; at most 2 s, e.g. for a DNS lookup that ignores interrupts) and reports
+ * {@link ExchangeException#deadlineExceeded()}. Each exchange uses its own connection, closed at the end.
  *
  * <p>Thread-safe; one instance serves any number of concurrent exchanges.
  */

@@ -28,6 +28,12 @@ import javax.net.ssl.SSLContext;
  * {@link Verdict#ANONYMOUS}; neither → {@link Verdict#ELITE}. Every failure has a
  * {@link RejectReason}; a wrong password is {@code auth_rejected}, never retried unauthenticated.
  *
+ * <p><b>Which echo URL.</b> With an {@code http://} echo an HTTP(S) proxy forwards the request in
+ * absolute form, as the gateway uses it for plain HTTP, so the headers it adds or leaks are seen.
+ * With an {@code https://} echo every protocol tunnels ({@code CONNECT} or SOCKS) and TLS hides the
+ * request from the proxy: the exit address is still judged, headers cannot be added, and the
+ * proxy's {@code CONNECT} support is what gets tested.
+ *
  * <p><b>Own addresses.</b> {@link Builder#start()} calls the echo endpoint directly once and keeps
  * the address it reports, plus {@link ValidatorSettings#extraDirectAddresses()}; if that call fails
  * there is no validator ({@link EchoUnavailableException}), since it could not spot a transparent proxy.
