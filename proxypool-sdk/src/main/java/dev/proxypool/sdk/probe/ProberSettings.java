@@ -13,8 +13,9 @@ import java.util.List;
  *
  * @param interval    {@code health.active.interval}: time from the start of one round to the next (30 s)
  * @param concurrency probes in flight at once ({@value #DEFAULT_CONCURRENCY})
- * @param timeout     hard deadline of one probe (10 s); keep it below {@code health.probeTimeout}
- *                    (30 s) so a recovery probe reports before its permit expires
+ * @param timeout     hard deadline of one exchange (10 s); a probe confirmed on a second target takes
+ *                    two, so keep twice this below {@code health.probeTimeout} (30 s): a recovery probe
+ *                    then reports before its permit expires
  * @param targets     {@code health.active.targets}: {@code http(s)://} URLs, one picked at random per
  *                    probe; give at least two so that a dead target cannot be blamed on proxies
  */
