@@ -62,6 +62,8 @@ public final class FakeHttpProxy extends FakeServer {
     private final AtomicLong tunnels = new AtomicLong();
     private final AtomicLong forwarded = new AtomicLong();
     private final AtomicLong challenges = new AtomicLong();
+    private final AtomicLong withCredentials = new AtomicLong();
+    private final AtomicLong requests = new AtomicLong();
 
     private FakeHttpProxy(Builder b) {
         super(b.tls ? "fake-https-proxy" : "fake-http-proxy", InetAddress.getLoopbackAddress(),
@@ -71,6 +73,7 @@ public final class FakeHttpProxy extends FakeServer {
         this.headers = b.headers;
         this.forcedStatus = b.forcedStatus;
         this.extraHeaders = List.copyOf(b.extraHeaders);
+        outboundFrom(b.outboundFrom);
     }
 
     public static Builder builder() {
@@ -112,6 +115,16 @@ public final class FakeHttpProxy extends FakeServer {
         return challenges.get();
     }
 
+    /** Requests (CONNECT or forwarded, any outcome) received. */
+    public long requests() {
+        return requests.get();
+    }
+
+    /** Requests that carried a {@code Proxy-Authorization} header, right or wrong. */
+    public long requestsWithCredentials() {
+        return withCredentials.get();
+    }
+
     @Override
     void serve(Connection c) throws IOException {
         Origin origin = new Origin();
@@ -127,6 +140,10 @@ public final class FakeHttpProxy extends FakeServer {
                 } catch (HttpHead.HttpParseException e) {
                     reply(c, 400, "Bad Request", true);
                     return;
+                }
+                requests.incrementAndGet();
+                if (req.field("Proxy-Authorization") != null) {
+                    withCredentials.incrementAndGet();
                 }
                 if (expectedAuthorization != null && !expectedAuthorization.equals(req.field("Proxy-Authorization"))) {
                     challenges.incrementAndGet();
@@ -309,6 +326,7 @@ public final class FakeHttpProxy extends FakeServer {
         private String password;
         private HeaderBehaviour headers = HeaderBehaviour.CLEAN;
         private boolean tls;
+        private InetAddress outboundFrom;
         private Faults faults = Faults.NONE;
         private int forcedStatus;
         private final List<String[]> extraHeaders = new ArrayList<>();
@@ -348,6 +366,15 @@ public final class FakeHttpProxy extends FakeServer {
         /** An HTTPS proxy: TLS with the test kit's certificate ({@link TestTls}). */
         public Builder tls() {
             this.tls = true;
+            return this;
+        }
+
+        /**
+         * Binds the proxy's outbound connections to {@code local} (e.g. {@code 127.0.0.2}): on loopback
+         * the origin then sees an exit address different from the client's, as with a real proxy.
+         */
+        public Builder outboundFrom(InetAddress local) {
+            this.outboundFrom = java.util.Objects.requireNonNull(local, "outbound address");
             return this;
         }
 

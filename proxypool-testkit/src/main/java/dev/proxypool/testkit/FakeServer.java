@@ -47,6 +47,7 @@ public abstract class FakeServer implements AutoCloseable {
     private int open;
     private int openOutbound;
     private volatile Faults faults;
+    private volatile InetAddress outboundFrom;
     private volatile boolean closed;
     private Thread acceptor;
 
@@ -59,6 +60,20 @@ public abstract class FakeServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot bind " + name + " on " + bind, e);
         }
+    }
+
+    /**
+     * Binds the outbound connections of a proxy to {@code local} (e.g. {@code 127.0.0.2}), so an
+     * origin sees an exit address other than the client's own loopback address; null for the
+     * system's choice. Set by a subclass builder before {@link #begin()}.
+     */
+    final void outboundFrom(InetAddress local) {
+        this.outboundFrom = local;
+    }
+
+    /** The local address outbound connections bind to; empty for the system's choice. */
+    public final java.util.Optional<InetAddress> outboundAddress() {
+        return java.util.Optional.ofNullable(outboundFrom);
     }
 
     /** Starts accepting; called once by the subclass factory after construction. */
@@ -196,6 +211,10 @@ public abstract class FakeServer implements AutoCloseable {
         Socket s = new Socket();
         try {
             s.setTcpNoDelay(true);
+            InetAddress from = outboundFrom;
+            if (from != null) {
+                s.bind(new InetSocketAddress(from, 0));
+            }
             s.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
         } catch (IOException e) {
             s.close();
@@ -236,6 +255,7 @@ public abstract class FakeServer implements AutoCloseable {
             accepted.incrementAndGet();
             synchronized (idle) {
                 open++;
+                idle.notifyAll(); // awaitOpen(n) waits for a rise too
             }
             sockets.add(s);
             if (closed) {

@@ -33,6 +33,7 @@ public final class FakeSocks4Proxy extends FakeServer {
         super("fake-socks4-proxy", InetAddress.getLoopbackAddress(), null, b.faults);
         this.userId = b.userId;
         this.forcedReply = b.forcedReply;
+        outboundFrom(b.outboundFrom);
     }
 
     public static Builder builder() {
@@ -121,6 +122,7 @@ public final class FakeSocks4Proxy extends FakeServer {
     /** Options of a {@link FakeSocks4Proxy}. */
     public static final class Builder {
         private String userId;
+        private InetAddress outboundFrom;
         private Faults faults = Faults.NONE;
         private int forcedReply;
 
@@ -133,6 +135,15 @@ public final class FakeSocks4Proxy extends FakeServer {
                 throw new IllegalArgumentException("requireUserId needs a non-empty id");
             }
             this.userId = id;
+            return this;
+        }
+
+        /**
+         * Binds the proxy's outbound connections to {@code local} (e.g. {@code 127.0.0.2}): on loopback
+         * the origin then sees an exit address different from the client's, as with a real proxy.
+         */
+        public Builder outboundFrom(InetAddress local) {
+            this.outboundFrom = java.util.Objects.requireNonNull(local, "outbound address");
             return this;
         }
 

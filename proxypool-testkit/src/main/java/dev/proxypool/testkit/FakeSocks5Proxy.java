@@ -43,6 +43,7 @@ public final class FakeSocks5Proxy extends FakeServer {
         this.username = b.username;
         this.password = b.password;
         this.forcedReply = b.forcedReply;
+        outboundFrom(b.outboundFrom);
     }
 
     public static Builder builder() {
@@ -186,6 +187,7 @@ public final class FakeSocks5Proxy extends FakeServer {
     public static final class Builder {
         private String username;
         private String password;
+        private InetAddress outboundFrom;
         private Faults faults = Faults.NONE;
         private int forcedReply;
 
@@ -199,6 +201,15 @@ public final class FakeSocks5Proxy extends FakeServer {
             }
             this.username = user;
             this.password = pass;
+            return this;
+        }
+
+        /**
+         * Binds the proxy's outbound connections to {@code local} (e.g. {@code 127.0.0.2}): on loopback
+         * the origin then sees an exit address different from the client's, as with a real proxy.
+         */
+        public Builder outboundFrom(InetAddress local) {
+            this.outboundFrom = java.util.Objects.requireNonNull(local, "outbound address");
             return this;
         }
 

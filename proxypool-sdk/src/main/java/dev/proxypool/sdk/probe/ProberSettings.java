@@ -1,0 +1,77 @@
+package dev.proxypool.sdk.probe;
+
+import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.validate.ProxiedExchange;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Settings of an {@link ActiveProber}, with the defaults of SPEC §6 / §11 {@code health.active}.
+ * Validated on construction with messages naming the key. ({@code failuresToCool} lives in the
+ * core's {@link dev.proxypool.core.health.HealthPolicy}: the prober only reports outcomes.)
+ *
+ * @param interval    {@code health.active.interval}: time from the start of one round to the next (30 s)
+ * @param concurrency probes in flight at once ({@value #DEFAULT_CONCURRENCY})
+ * @param timeout     hard deadline of one exchange (10 s); a probe confirmed on a second target takes
+ *                    two, so keep twice this below {@code health.probeTimeout} (30 s): a recovery probe
+ *                    then reports before its permit expires
+ * @param targets     {@code health.active.targets}: {@code http(s)://} URLs, one picked at random per
+ *                    probe; give at least two so that a dead target cannot be blamed on proxies
+ */
+public record ProberSettings(Duration interval, int concurrency, Duration timeout, List<URI> targets) {
+
+    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(30);
+    public static final int DEFAULT_CONCURRENCY = 32;
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+    public static final List<URI> DEFAULT_TARGETS = List.of(URI.create("http://127.0.0.1:9090/v1/echo"));
+    private static final Duration MAX = Duration.ofDays(1);
+
+    public static final ProberSettings DEFAULTS = new ProberSettings(DEFAULT_INTERVAL, DEFAULT_CONCURRENCY,
+            DEFAULT_TIMEOUT, DEFAULT_TARGETS);
+
+    public ProberSettings {
+        if (interval == null || interval.toMillis() < 1 || interval.compareTo(MAX) > 0) {
+            throw new IllegalArgumentException("health.active.interval must be between 1 ms and 1 day, got " + interval);
+        }
+        if (concurrency < 1 || concurrency > 10_000) {
+            throw new IllegalArgumentException("prober concurrency must be 1..10000, got " + concurrency);
+        }
+        if (timeout == null || timeout.toMillis() < 1 || timeout.compareTo(Duration.ofMinutes(10)) > 0) {
+            throw new IllegalArgumentException("prober timeout must be between 1 ms and 10 minutes, got " + timeout);
+        }
+        if (targets == null || targets.isEmpty()) {
+            throw new IllegalArgumentException("health.active.targets must name at least one probe target");
+        }
+        targets = List.copyOf(targets);
+        for (int i = 0; i < targets.size(); i++) {
+            URI t = targets.get(i);
+            if (t == null || !ProxiedExchange.isTarget(t)) {
+                throw new IllegalArgumentException("health.active.targets[" + i
+                        + "] must be an http:// or https:// URL with a host, got '" + t + "'");
+            }
+        }
+    }
+
+    /** From the loaded {@code health:} section. */
+    public static ProberSettings from(ProxyPoolConfig.Health h) {
+        return new ProberSettings(h.activeInterval(), DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT,
+                h.activeTargets().stream().map(URI::create).toList());
+    }
+
+    public ProberSettings withInterval(Duration d) {
+        return new ProberSettings(d, concurrency, timeout, targets);
+    }
+
+    public ProberSettings withConcurrency(int n) {
+        return new ProberSettings(interval, n, timeout, targets);
+    }
+
+    public ProberSettings withTimeout(Duration d) {
+        return new ProberSettings(interval, concurrency, d, targets);
+    }
+
+    public ProberSettings withTargets(List<URI> t) {
+        return new ProberSettings(interval, concurrency, timeout, t);
+    }
+}

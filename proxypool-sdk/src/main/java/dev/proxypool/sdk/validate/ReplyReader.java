@@ -1,0 +1,196 @@
+package dev.proxypool.sdk.validate;
+
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads one HTTP/1.x response from untrusted bytes, bounded everywhere: a line at most
+ * {@value #MAX_LINE} bytes, at most {@value #MAX_FIELDS} fields, a body at most the caller's limit.
+ * Interim 1xx responses are skipped; the body is framed by chunked encoding, Content-Length, or the
+ * connection's end. Anything that is not HTTP raises {@link NotHttp}.
+ */
+final class ReplyReader {
+
+    static final int MAX_LINE = 8 * 1024;
+    static final int MAX_FIELDS = 100;
+    private static final int MAX_INTERIM = 4;
+
+    /** The bytes are not an HTTP response (or break its framing). */
+    static final class NotHttp extends IOException {
+        NotHttp(String message) {
+            super(message);
+        }
+    }
+
+    /** A response head: status and fields. */
+    record Head(int status, List<Map.Entry<String, String>> fields) {
+
+        String field(String name) {
+            for (Map.Entry<String, String> f : fields) {
+                if (f.getKey().equalsIgnoreCase(name)) {
+                    return f.getValue();
+                }
+            }
+            return null;
+        }
+    }
+
+    private ReplyReader() {
+    }
+
+    /** Reads the final (non-1xx) head. */
+    static Head head(InputStream in) throws IOException {
+        Head h = readHead(in);
+        for (int n = 0; h.status() / 100 == 1 && h.status() != 101; n++) {
+            if (n == MAX_INTERIM) {
+                throw new NotHttp("too many interim responses");
+            }
+            h = readHead(in);
+        }
+        return h;
+    }
+
+    /** Reads the body of a response to {@code GET}, at most {@code limit} bytes. */
+    static byte[] body(InputStream in, Head h, int limit) throws IOException {
+        if (h.status() == 204 || h.status() == 304 || h.status() / 100 == 1) {
+            return new byte[0];
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        String te = h.field("Transfer-Encoding");
+        if (te != null && te.toLowerCase(java.util.Locale.ROOT).contains("chunked")) {
+            dechunk(in, out, limit);
+            return out.toByteArray();
+        }
+        String cl = h.field("Content-Length");
+        if (cl != null) {
+            long n = contentLength(cl);
+            if (n > limit) {
+                throw new NotHttp("the body is larger than " + limit + " bytes");
+            }
+            copy(in, out, (int) n, true);
+            return out.toByteArray();
+        }
+        copy(in, out, limit + 1, false); // until the connection ends
+        if (out.size() > limit) {
+            throw new NotHttp("the body is larger than " + limit + " bytes");
+        }
+        return out.toByteArray();
+    }
+
+    private static Head readHead(InputStream in) throws IOException {
+        String statusLine = line(in, true);
+        if (statusLine.length() < 12 || !statusLine.startsWith("HTTP/1.") || statusLine.charAt(8) != ' ') {
+            throw new NotHttp("the reply is not HTTP");
+        }
+        int status = 0;
+        for (int i = 9; i < 12; i++) {
+            char c = statusLine.charAt(i);
+            if (c < '0' || c > '9') {
+                throw new NotHttp("the reply has no HTTP status code");
+            }
+            status = status * 10 + (c - '0');
+        }
+        if (status < 100 || (statusLine.length() > 12 && statusLine.charAt(12) != ' ')) {
+            throw new NotHttp("the reply has no HTTP status code");
+        }
+        List<Map.Entry<String, String>> fields = new ArrayList<>();
+        while (true) {
+            String l = line(in, false);
+            if (l.isEmpty()) {
+                return new Head(status, fields);
+            }
+            if (fields.size() == MAX_FIELDS) {
+                throw new NotHttp("more than " + MAX_FIELDS + " header fields");
+            }
+            int colon = l.indexOf(':');
+            if (colon <= 0 || l.charAt(0) == ' ' || l.charAt(0) == '\t') {
+                throw new NotHttp("a malformed header field");
+            }
+            fields.add(Map.entry(l.substring(0, colon).trim(), l.substring(colon + 1).trim()));
+        }
+    }
+
+    private static long contentLength(String v) throws NotHttp {
+        String t = v.trim();
+        if (t.isEmpty() || t.length() > 18 || !t.chars().allMatch(Character::isDigit)) {
+            throw new NotHttp("a malformed Content-Length");
+        }
+        return Long.parseLong(t);
+    }
+
+    private static void dechunk(InputStream in, ByteArrayOutputStream out, int limit) throws IOException {
+        while (true) {
+            String l = line(in, false);
+            int semi = l.indexOf(';');
+            String hex = (semi >= 0 ? l.substring(0, semi) : l).trim();
+            if (hex.isEmpty() || hex.length() > 8 || !hex.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+                throw new NotHttp("a malformed chunk size");
+            }
+            long size = Long.parseLong(hex, 16);
+            if (size == 0) {
+                for (int n = 0; !line(in, false).isEmpty(); n++) {
+                    if (n == MAX_FIELDS) {
+                        throw new NotHttp("too many trailer fields");
+                    }
+                }
+                return;
+            }
+            if (out.size() + size > limit) {
+                throw new NotHttp("the body is larger than " + limit + " bytes");
+            }
+            copy(in, out, (int) size, true);
+            if (!line(in, false).isEmpty()) {
+                throw new NotHttp("a chunk is not followed by CRLF");
+            }
+        }
+    }
+
+    private static void copy(InputStream in, ByteArrayOutputStream out, int n, boolean exact) throws IOException {
+        byte[] buf = new byte[Math.min(8192, Math.max(1, n))];
+        int left = n;
+        while (left > 0) {
+            int r = in.read(buf, 0, Math.min(buf.length, left));
+            if (r < 0) {
+                if (exact) {
+                    throw new EOFException("the connection ended inside the body");
+                }
+                return;
+            }
+            out.write(buf, 0, r);
+            left -= r;
+        }
+    }
+
+    /** One line without its CR LF; {@code first}: EOF before any byte is an {@link EOFException}. */
+    private static String line(InputStream in, boolean first) throws IOException {
+        StringBuilder sb = new StringBuilder(64);
+        while (true) {
+            int b = in.read();
+            if (b < 0) {
+                throw new EOFException(first && sb.isEmpty() ? "the connection ended before a response"
+                        : "the connection ended inside the response head");
+            }
+            if (b == '\n') {
+                int len = sb.length();
+                if (len > 0 && sb.charAt(len - 1) == '\r') {
+                    sb.setLength(len - 1);
+                }
+                return sb.toString();
+            }
+            if (sb.length() == MAX_LINE) {
+                throw new NotHttp("a response line is longer than " + MAX_LINE + " bytes");
+            }
+            sb.append((char) (b & 0xFF));
+        }
+    }
+
+    static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.ISO_8859_1);
+    }
+}

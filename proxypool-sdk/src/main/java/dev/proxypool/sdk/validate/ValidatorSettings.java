@@ -1,0 +1,91 @@
+package dev.proxypool.sdk.validate;
+
+import dev.proxypool.sdk.config.ProxyPoolConfig;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Settings of a {@link Validator}, with the defaults of SPEC §11 {@code pipeline:}. Validated on
+ * construction with messages naming the key.
+ *
+ * @param echoUrl              {@code pipeline.echoUrl}: the project's echo endpoint, {@code http://} or
+ *                             {@code https://} (default {@code http://127.0.0.1:9090/v1/echo})
+ * @param concurrency          {@code pipeline.validationConcurrency}: worker threads, so candidates in
+ *                             flight at once (default {@value #DEFAULT_CONCURRENCY})
+ * @param queueCapacity        candidates waiting for a worker (default twice the concurrency); with the
+ *                             workers it bounds the candidates a run holds, whatever the source's size
+ * @param timeout              {@code pipeline.validationTimeout}: hard deadline of one candidate (default 8 s)
+ * @param extraDirectAddresses IP literals that are also the validator's own (other interfaces, the NAT's
+ *                             public address), added to the one learned from the echo endpoint
+ */
+public record ValidatorSettings(URI echoUrl, int concurrency, int queueCapacity, Duration timeout,
+                                List<String> extraDirectAddresses) {
+
+    public static final int DEFAULT_CONCURRENCY = 100;
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(8);
+    public static final URI DEFAULT_ECHO_URL = URI.create("http://127.0.0.1:9090/v1/echo");
+    public static final int MAX_CONCURRENCY = 10_000;
+    public static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
+
+    public static final ValidatorSettings DEFAULTS = of(DEFAULT_ECHO_URL);
+
+    public ValidatorSettings {
+        if (echoUrl == null) {
+            throw new IllegalArgumentException("pipeline.echoUrl is missing");
+        }
+        if (!ProxiedExchange.isTarget(echoUrl)) {
+            throw new IllegalArgumentException("pipeline.echoUrl must be an http:// or https:// URL with a host, got '"
+                    + echoUrl + "'");
+        }
+        if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+            throw new IllegalArgumentException("pipeline.validationConcurrency must be 1.." + MAX_CONCURRENCY + ", got "
+                    + concurrency);
+        }
+        if (queueCapacity < 1 || queueCapacity > 1_000_000) {
+            throw new IllegalArgumentException("validator queueCapacity must be 1..1000000, got " + queueCapacity);
+        }
+        if (timeout == null || timeout.toMillis() < 1 || timeout.compareTo(MAX_TIMEOUT) > 0) {
+            throw new IllegalArgumentException("pipeline.validationTimeout must be between 1 ms and " + MAX_TIMEOUT
+                    + ", got " + timeout);
+        }
+        extraDirectAddresses = List.copyOf(extraDirectAddresses == null ? List.of() : extraDirectAddresses);
+        for (int i = 0; i < extraDirectAddresses.size(); i++) {
+            if (Addresses.literal(extraDirectAddresses.get(i)) == null) {
+                throw new IllegalArgumentException("validator extraDirectAddresses[" + i + "] must be an IP literal, got '"
+                        + extraDirectAddresses.get(i) + "'");
+            }
+        }
+    }
+
+    /** The defaults with this echo endpoint. */
+    public static ValidatorSettings of(URI echoUrl) {
+        return new ValidatorSettings(echoUrl, DEFAULT_CONCURRENCY, 2 * DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, List.of());
+    }
+
+    /** From the loaded {@code pipeline:} section; the queue holds twice the concurrency. */
+    public static ValidatorSettings from(ProxyPoolConfig.Pipeline p) {
+        return new ValidatorSettings(URI.create(p.echoUrl()), p.validationConcurrency(), 2 * p.validationConcurrency(),
+                p.validationTimeout(), List.of());
+    }
+
+    public ValidatorSettings withEchoUrl(URI u) {
+        return new ValidatorSettings(u, concurrency, queueCapacity, timeout, extraDirectAddresses);
+    }
+
+    public ValidatorSettings withConcurrency(int n) {
+        return new ValidatorSettings(echoUrl, n, queueCapacity, timeout, extraDirectAddresses);
+    }
+
+    public ValidatorSettings withQueueCapacity(int n) {
+        return new ValidatorSettings(echoUrl, concurrency, n, timeout, extraDirectAddresses);
+    }
+
+    public ValidatorSettings withTimeout(Duration d) {
+        return new ValidatorSettings(echoUrl, concurrency, queueCapacity, d, extraDirectAddresses);
+    }
+
+    public ValidatorSettings withExtraDirectAddresses(List<String> addresses) {
+        return new ValidatorSettings(echoUrl, concurrency, queueCapacity, timeout, addresses);
+    }
+}
