@@ -16,7 +16,18 @@ import dev.proxypool.sdk.engine.AcquireRequest;
 import dev.proxypool.sdk.engine.AcquireResult;
 import dev.proxypool.sdk.engine.Lease;
 import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.sdk.asn.AsnDatabaseHolder;
+import dev.proxypool.sdk.asn.AsnDatabaseLoader;
+import dev.proxypool.sdk.credentials.CredentialStore;
+import dev.proxypool.sdk.credentials.FileCredentialStore;
+import dev.proxypool.sdk.credentials.StaticCredentialStore;
+import dev.proxypool.sdk.dial.UpstreamDialer;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
+import dev.proxypool.sdk.pipeline.ValidatorStage;
+import dev.proxypool.sdk.probe.ActiveProber;
+import dev.proxypool.sdk.probe.ProberSettings;
+import dev.proxypool.sdk.validate.Validator;
+import dev.proxypool.sdk.validate.ValidatorSettings;
 import dev.proxypool.sdk.pipeline.ValidationStage;
 import dev.proxypool.sdk.provider.ProviderEnvironment;
 import dev.proxypool.sdk.provider.ProviderRegistry;
@@ -55,6 +66,9 @@ public final class ProxyPool implements AutoCloseable {
     private final InstantSource wall;
     private final boolean ownsStore;
     private final CollectionPipeline pipeline;
+    private final CredentialStore credentials;
+    private final UpstreamDialer dialer;
+    private final ActiveProber prober;
 
     private ProxyPool(Builder b) {
         this.config = b.config;
@@ -66,6 +80,10 @@ public final class ProxyPool implements AutoCloseable {
             store.upsert(b.proxies, wall.instant());
         }
         engine.refresh();
+        this.credentials = b.credentials != null ? b.credentials
+                : config.credentials().file().<CredentialStore>map(FileCredentialStore::open)
+                        .orElseGet(StaticCredentialStore::empty);
+        this.dialer = UpstreamDialer.create(credentials);
         if (config.upstreams().isEmpty()) {
             pipeline = null;
         } else {
@@ -74,12 +92,28 @@ public final class ProxyPool implements AutoCloseable {
             config.providers().forEach(p -> types.add(p.type()));
             ProviderRegistry registry = b.registry != null ? b.registry : ProviderRegistry.standard(types);
             ProviderEnvironment env = new ProviderEnvironment(System.getenv(), Path.of("").toAbsolutePath(), b.wall, b.ticker);
-            pipeline = new CollectionPipeline(config, registry, env, engine, b.validation);
+            ValidationStage validation = b.validation != null ? b.validation : defaultValidation();
+            pipeline = new CollectionPipeline(config, registry, env, engine, validation);
             pipeline.runOnce();
             if (b.background) {
                 pipeline.start(Duration.ofSeconds(1));
             }
         }
+        if (b.activeProbing && config.health().activeEnabled()) {
+            prober = ActiveProber.builder(dialer, () -> engine.snapshot().proxies(), engine.registry())
+                    .settings(ProberSettings.from(config.health())).build();
+            prober.start();
+        } else {
+            prober = null;
+        }
+    }
+
+    /** The full-path validator against {@code pipeline.echoUrl}, with the ASN database when configured. */
+    private ValidationStage defaultValidation() {
+        ValidatorSettings settings = ValidatorSettings.from(config.pipeline());
+        Optional<AsnDatabaseHolder> asn = config.pipeline().asnDatabase().map(path -> new AsnDatabaseHolder(path,
+                new AsnDatabaseLoader(config.pipeline().asnMaxAge(), wall)));
+        return new ValidatorStage(() -> Validator.builder(dialer).settings(settings).start(), asn);
     }
 
     /** Loads {@code proxypool.yaml} (environment variables override) and starts on it. */
@@ -144,6 +178,16 @@ public final class ProxyPool implements AutoCloseable {
         return engine.reportBan(proxyId, domain);
     }
 
+    /** The proxy credential store (file from {@code credentials.file}, re-read on change). */
+    public CredentialStore credentials() {
+        return credentials;
+    }
+
+    /** Dials through upstream proxies with credentials from {@link #credentials()}. */
+    public UpstreamDialer dialer() {
+        return dialer;
+    }
+
     /** The engine, for adapters (ProxySelector, gateway) and inspection. */
     public PoolEngine engine() {
         return engine;
@@ -160,6 +204,9 @@ public final class ProxyPool implements AutoCloseable {
 
     @Override
     public void close() {
+        if (prober != null) {
+            prober.close();
+        }
         if (pipeline != null) {
             pipeline.close();
         }
@@ -175,8 +222,10 @@ public final class ProxyPool implements AutoCloseable {
         private Ticker ticker = Clocks.monotonic();
         private InstantSource wall = Clocks.wall();
         private final List<Proxy> proxies = new ArrayList<>();
-        private ValidationStage validation = ValidationStage.NONE;
+        private ValidationStage validation;
         private boolean background = true;
+        private boolean activeProbing;
+        private CredentialStore credentials;
         private ProviderRegistry registry;
 
         private Builder() {
@@ -207,6 +256,21 @@ public final class ProxyPool implements AutoCloseable {
         /** How {@code validate: true} upstreams are validated. */
         public Builder validation(ValidationStage v) {
             validation = Objects.requireNonNull(v, "validation");
+            return this;
+        }
+
+        /**
+         * Probe proxies actively ({@code health.active}) against the configured targets. Off by
+         * default in an embedding: the default target is the server's own echo endpoint.
+         */
+        public Builder activeProbing(boolean on) {
+            activeProbing = on;
+            return this;
+        }
+
+        /** The proxy credential store (default: {@code credentials.file}, or none). */
+        public Builder credentials(CredentialStore c) {
+            credentials = Objects.requireNonNull(c, "credentials");
             return this;
         }
 

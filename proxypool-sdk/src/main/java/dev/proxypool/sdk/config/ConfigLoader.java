@@ -312,7 +312,8 @@ public final class ConfigLoader {
     }
 
     private ProxyPoolConfig.Pipeline pipeline(Node n, Path baseDir) {
-        n.allowOnly("echoUrl", "validationConcurrency", "validationTimeout", "minScore", "poolSize", "reserveSize", "asnDatabase");
+        n.allowOnly("echoUrl", "validationConcurrency", "validationTimeout", "minScore", "poolSize", "reserveSize", "asnDatabase",
+                "asnMaxAge");
         ProxyPoolConfig.Pipeline d = ProxyPoolConfig.Pipeline.DEFAULTS;
         String echo = n.string("echoUrl", d.echoUrl());
         if (!(echo.startsWith("http://") || echo.startsWith("https://"))) {
@@ -325,7 +326,8 @@ public final class ConfigLoader {
                 n.decimal("minScore", d.minScore(), 0, 1_000_000),
                 n.integer("poolSize", d.poolSize(), 1, 10_000_000),
                 n.integer("reserveSize", d.reserveSize(), 0, 10_000_000),
-                asn.isEmpty() ? Optional.empty() : Optional.of(baseDir.resolve(asn)));
+                asn.isEmpty() ? Optional.empty() : Optional.of(baseDir.resolve(asn)),
+                n.duration("asnMaxAge", d.asnMaxAge()));
     }
 
     private ProxyPoolConfig.Security security(Node n) {

@@ -87,9 +87,9 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
 
     /** {@code pipeline}: validation and ranking. */
     public record Pipeline(String echoUrl, int validationConcurrency, Duration validationTimeout, double minScore,
-                           int poolSize, int reserveSize, Optional<Path> asnDatabase) {
+                           int poolSize, int reserveSize, Optional<Path> asnDatabase, Duration asnMaxAge) {
         public static final Pipeline DEFAULTS = new Pipeline("http://127.0.0.1:9090/v1/echo", 100,
-                Duration.ofSeconds(8), 18, 150, 700, Optional.empty());
+                Duration.ofSeconds(8), 18, 150, 700, Optional.empty(), Duration.ofDays(30));
     }
 
     /** {@code security}: destination checks of the gateway. */
