@@ -1,0 +1,95 @@
+package dev.proxypool.server.gateway;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.time.Duration;
+
+/**
+ * The gateway's own TCP listener: a {@link ServerSocket} whose accept loop runs on a platform
+ * thread and hands each connection to a new virtual thread running {@link Gateway#serve}.
+ * Chosen over a Helidon connection selector for throughput and full control of socket options
+ * and half-close (GATEWAY-DESIGN.md). Started and stopped beside the Helidon WebServer.
+ */
+public final class GatewayListener implements AutoCloseable {
+
+    private static final int BACKLOG = 1024;
+
+    private final Gateway gateway;
+    private final ServerSocket server;
+    private final Thread acceptor;
+    private volatile boolean running = true;
+
+    private GatewayListener(Gateway gateway, ServerSocket server) {
+        this.gateway = gateway;
+        this.server = server;
+        this.acceptor = Thread.ofPlatform().name("gateway-accept-" + server.getLocalPort()).daemon(true)
+                .unstarted(this::acceptLoop);
+    }
+
+    /**
+     * Binds and starts accepting.
+     *
+     * @param port 0 picks a free port (tests)
+     */
+    public static GatewayListener start(Gateway gateway, InetAddress bind, int port) throws IOException {
+        ServerSocket ss = new ServerSocket();
+        ss.setReuseAddress(true);
+        ss.bind(new InetSocketAddress(bind, port), BACKLOG);
+        GatewayListener l = new GatewayListener(gateway, ss);
+        l.acceptor.start();
+        return l;
+    }
+
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    public Gateway gateway() {
+        return gateway;
+    }
+
+    private void acceptLoop() {
+        while (running) {
+            Socket s;
+            try {
+                s = server.accept();
+            } catch (SocketException e) {
+                return; // closed by stop()
+            } catch (IOException e) {
+                continue;
+            }
+            try {
+                s.setTcpNoDelay(true);
+                s.setKeepAlive(true);
+                SocketClientChannel ch = new SocketClientChannel(s);
+                Thread.ofVirtual().name("gateway-conn").start(() -> gateway.serve(ch));
+            } catch (IOException | RuntimeException e) {
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // nothing to do
+                }
+            }
+        }
+    }
+
+    /** Stops accepting, then shuts the gateway down with the given grace period. */
+    public void stop(Duration grace) {
+        running = false;
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // already closed
+        }
+        gateway.shutdown(grace);
+    }
+
+    @Override
+    public void close() {
+        stop(Duration.ofSeconds(5));
+    }
+}
