@@ -75,6 +75,7 @@ public final class GatewayServer implements AutoCloseable {
         private ProxyAuthenticator authenticator = ProxyAuthenticator.anonymous();
         private GatewayConfig config = GatewayConfig.DEFAULTS;
         private Duration grace = Duration.ofSeconds(5);
+        private boolean platformThreads;
 
         private Builder(GatewayEngine engine) {
             this.engine = Objects.requireNonNull(engine, "engine");
@@ -110,6 +111,12 @@ public final class GatewayServer implements AutoCloseable {
             return this;
         }
 
+        /** One platform thread per gateway connection instead of a virtual thread (for measurements). */
+        public Builder platformThreads(boolean platform) {
+            this.platformThreads = platform;
+            return this;
+        }
+
         public GatewayServer start() {
             MeterRegistry registry = Services.get(MeterRegistry.class);
             Gateway gw = Gateway.builder(engine)
@@ -119,7 +126,7 @@ public final class GatewayServer implements AutoCloseable {
                     .build();
             GatewayListener listener;
             try {
-                listener = GatewayListener.start(gw, bind, gatewayPort);
+                listener = GatewayListener.start(gw, bind, gatewayPort, !platformThreads);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot bind the gateway listener on port " + gatewayPort, e);
             }

@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
  * <pre>
  * --gateway-port 8080 --api-port 9090 --upstream 127.0.0.1:3128[,host:port...] [--pool 256]
  * --direct   (no upstream: connect straight to targets)
+ * --listener own|own-platform|helidon   (which accept path serves the gateway port; see GATEWAY-DESIGN.md)
  * </pre>
  */
 public final class StaticGatewayMain {
@@ -29,6 +30,7 @@ public final class StaticGatewayMain {
         int apiPort = 9090;
         int pool = 256;
         boolean direct = false;
+        String listener = "own";
         List<StaticUpstream> upstreams = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -36,6 +38,7 @@ public final class StaticGatewayMain {
                 case "--api-port" -> apiPort = Integer.parseInt(args[++i]);
                 case "--pool" -> pool = Integer.parseInt(args[++i]);
                 case "--direct" -> direct = true;
+                case "--listener" -> listener = args[++i];
                 case "--upstream" -> {
                     for (String hp : args[++i].split(",")) {
                         int colon = hp.lastIndexOf(':');
@@ -51,13 +54,22 @@ public final class StaticGatewayMain {
         }
         GatewayEngine engine = direct ? new DirectEngine()
                 : new StaticUpstreamEngine("static", upstreams, 5_000, pool, Ticker.system());
-        GatewayServer server = GatewayServer.builder(engine).gatewayPort(gatewayPort).apiPort(apiPort).start();
+        Runnable stop;
+        switch (listener) {
+            case "own", "own-platform" -> {
+                GatewayServer server = GatewayServer.builder(engine).gatewayPort(gatewayPort).apiPort(apiPort)
+                        .platformThreads(listener.equals("own-platform")).start();
+                stop = server::stop;
+            }
+            case "helidon" -> stop = HelidonListenerVariant.start(engine, gatewayPort, apiPort);
+            default -> throw new IllegalArgumentException("--listener must be own, own-platform or helidon");
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.stop();
+            stop.run();
             stopped.countDown();
         }));
-        System.out.println("gateway listening on " + server.gatewayPort() + ", api on " + server.apiPort());
+        System.out.println("gateway (" + listener + ") listening on " + gatewayPort + ", api on " + apiPort);
         stopped.await();
     }
 }

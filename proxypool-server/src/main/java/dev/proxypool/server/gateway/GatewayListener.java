@@ -21,11 +21,14 @@ public final class GatewayListener implements AutoCloseable {
     private final Gateway gateway;
     private final ServerSocket server;
     private final Thread acceptor;
+    private final Thread.Builder connectionThreads;
     private volatile boolean running = true;
 
-    private GatewayListener(Gateway gateway, ServerSocket server) {
+    private GatewayListener(Gateway gateway, ServerSocket server, boolean virtualThreads) {
         this.gateway = gateway;
         this.server = server;
+        this.connectionThreads = virtualThreads ? Thread.ofVirtual().name("gateway-conn")
+                : Thread.ofPlatform().name("gateway-conn").daemon(true);
         this.acceptor = Thread.ofPlatform().name("gateway-accept-" + server.getLocalPort()).daemon(true)
                 .unstarted(this::acceptLoop);
     }
@@ -36,10 +39,19 @@ public final class GatewayListener implements AutoCloseable {
      * @param port 0 picks a free port (tests)
      */
     public static GatewayListener start(Gateway gateway, InetAddress bind, int port) throws IOException {
+        return start(gateway, bind, port, true);
+    }
+
+    /**
+     * Binds and starts accepting, with one virtual thread per connection (the default) or one
+     * platform thread per connection (measured in GATEWAY-DESIGN.md).
+     */
+    public static GatewayListener start(Gateway gateway, InetAddress bind, int port, boolean virtualThreads)
+            throws IOException {
         ServerSocket ss = new ServerSocket();
         ss.setReuseAddress(true);
         ss.bind(new InetSocketAddress(bind, port), BACKLOG);
-        GatewayListener l = new GatewayListener(gateway, ss);
+        GatewayListener l = new GatewayListener(gateway, ss, virtualThreads);
         l.acceptor.start();
         return l;
     }
@@ -66,7 +78,7 @@ public final class GatewayListener implements AutoCloseable {
                 s.setTcpNoDelay(true);
                 s.setKeepAlive(true);
                 SocketClientChannel ch = new SocketClientChannel(s);
-                Thread.ofVirtual().name("gateway-conn").start(() -> gateway.serve(ch));
+                connectionThreads.start(() -> gateway.serve(ch));
             } catch (IOException | RuntimeException e) {
                 try {
                     s.close();
