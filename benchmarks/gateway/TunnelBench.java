@@ -76,8 +76,8 @@ public class TunnelBench {
         double p50 = all.length == 0 ? 0 : all[all.length / 2] / 1e6;
         double p99 = all.length == 0 ? 0 : all[Math.min(all.length - 1, (int) (all.length * 0.99))] / 1e6;
         if (mode.equals("setup")) {
-            System.out.printf(Locale.ROOT, "tunnels/s=%.0f p50ms=%.3f p99ms=%.3f errors=%d%n",
-                    count.sum() / secs, p50, p99, errors.sum());
+            System.out.printf(Locale.ROOT, "tunnels/s=%.0f p50ms=%.3f p99ms=%.3f errors=%d count=%d%n",
+                    count.sum() / secs, p50, p99, errors.sum(), count.sum());
         } else {
             System.out.printf(Locale.ROOT, "MB/s=%.1f transfers=%d errors=%d%n",
                     bytes.sum() / secs / 1e6, count.sum(), errors.sum());

@@ -7,7 +7,10 @@
 # Everything binds to 127.0.0.1; every process started here is stopped on exit.
 #
 # Usage: benchmarks/gateway/run.sh [--duration 15] [--connections 50] [--threads 2] [--rounds 1]
-#                                  [--listener own|own-platform|helidon] [--tunnel-seconds 8] [--skip-build]
+#                                  [--listeners own[,own-platform,helidon]] [--tunnel-seconds 8] [--skip-build]
+#                                  [--gateway-opts "-Djdk.virtualThreadScheduler.parallelism=1"]
+# With several listeners, one gateway per listener kind runs (ports 18080, 18081, ...) and each is
+# measured as its own (b) row in the same interleaved rounds; the b/c ratio uses the first one.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -17,17 +20,19 @@ CONNECTIONS=50
 THREADS=2
 SKIP_BUILD=0
 TUNNEL_SECONDS=8
-LISTENER=own
+LISTENERS=own
 ROUNDS=1
+GATEWAY_OPTS=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) DURATION="$2"; shift 2 ;;
     --connections) CONNECTIONS="$2"; shift 2 ;;
     --threads) THREADS="$2"; shift 2 ;;
     --skip-build) SKIP_BUILD=1; shift ;;
-    --listener) LISTENER="$2"; shift 2 ;;      # own (default) | own-platform | helidon
+    --listeners) LISTENERS="$2"; shift 2 ;;    # comma list of own (default) | own-platform | helidon
     --rounds) ROUNDS="$2"; shift 2 ;;          # interleaved rounds; the table shows the median round
     --tunnel-seconds) TUNNEL_SECONDS="$2"; shift 2 ;;
+    --gateway-opts) GATEWAY_OPTS="$2"; shift 2 ;;  # extra JVM options for the gateway(s)
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -101,10 +106,21 @@ subst "$HERE/squid-b.conf.in" "$WORK/squid-b.conf"
 PIDS+=($!)
 "$SQUID" -N -f "$WORK/squid-a.conf" > "$WORK/squid-a.out" 2>&1 &
 PIDS+=($!)
-"$JAVA" -Xms512m -Xmx512m -XX:+UseParallelGC -cp "$CP" dev.proxypool.server.StaticGatewayMain \
-  --gateway-port "$GATEWAY_PORT" --api-port "$API_PORT" --upstream "127.0.0.1:$SQUID_A_PORT" --listener "$LISTENER" \
-  > "$WORK/gateway.out" 2>&1 &
-PIDS+=($!)
+declare -A PID_OF
+PID_OF[a]=$!
+IFS=',' read -r -a LISTENER_LIST <<< "$LISTENERS"
+declare -A GW_PORT
+i=0
+for L in "${LISTENER_LIST[@]}"; do
+  GW_PORT[$L]=$((GATEWAY_PORT + i))
+  # shellcheck disable=SC2086
+  "$JAVA" -Xms512m -Xmx512m -XX:+UseParallelGC $GATEWAY_OPTS -cp "$CP" dev.proxypool.server.StaticGatewayMain \
+    --gateway-port "${GW_PORT[$L]}" --api-port $((API_PORT + i)) --upstream "127.0.0.1:$SQUID_A_PORT" \
+    --listener "$L" > "$WORK/gateway-$L.out" 2>&1 &
+  PIDS+=($!)
+  PID_OF[b-$L]=$!
+  i=$((i + 1))
+done
 
 wait_port() { # port name
   for _ in $(seq 1 100); do
@@ -120,8 +136,9 @@ wait_port $SQUID_A_PORT "squid A"
 # squid B only after squid A answers: a parent found dead at start-up is avoided for a while
 "$SQUID" -N -f "$WORK/squid-b.conf" > "$WORK/squid-b.out" 2>&1 &
 PIDS+=($!)
+PID_OF[c]=$!
 wait_port $SQUID_B_PORT "squid B"
-wait_port $GATEWAY_PORT gateway
+for L in "${LISTENER_LIST[@]}"; do wait_port "${GW_PORT[$L]}" "gateway ($L)"; done
 
 ORIGIN_URL="http://127.0.0.1:$ORIGIN_PORT/small.txt"
 export ORIGIN_URL
@@ -132,25 +149,33 @@ check() { # proxy-port name (retries for up to 10 s while the proxy settles)
   done
   echo "$2 does not forward $ORIGIN_URL" >&2; exit 1
 }
-check $SQUID_A_PORT "squid A"; check $SQUID_B_PORT "squid B"; check $GATEWAY_PORT gateway
+check $SQUID_A_PORT "squid A"; check $SQUID_B_PORT "squid B"
+for L in "${LISTENER_LIST[@]}"; do check "${GW_PORT[$L]}" "gateway ($L)"; done
 echo "sanity: gateway headers:"
 curl -s -D - -o /dev/null -x "http://127.0.0.1:$GATEWAY_PORT" "$ORIGIN_URL" | grep -i '^x-proxypool' | tr -d '\r' | sed 's/^/  /'
 
 # --- HTTP throughput --------------------------------------------------------------------------
-declare -A RPS P50 P99
+declare -A RPS P50 P99 CPU
+CLK_TCK=$(getconf CLK_TCK)
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 to_ms() { # wrk latency like 812.00us / 1.20ms / 1.01s -> ms
   awk -v v="$1" 'BEGIN{ n=v; sub(/[a-z]+$/,"",n); u=v; sub(/^[0-9.]+/,"",u);
     if (u=="us") n=n/1000; else if (u=="s") n=n*1000; printf "%.3f", n }'
 }
 run_wrk() { # key port round
   local out="$WORK/wrk-$1-$3.txt"
+  local pid=${PID_OF[$1]} t0 t1
+  t0=$(cpu_ticks "$pid")
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$HERE/abs-path.lua" "http://127.0.0.1:$2" > "$out"
   local rps p50 p99
   rps=$(awk '/^Requests\/sec/ {print $2}' "$out")
   p50=$(to_ms "$(awk '$1=="50%" {print $2}' "$out")")
   p99=$(to_ms "$(awk '$1=="99%" {print $2}' "$out")")
-  echo "$rps $p50 $p99" >> "$WORK/rounds-$1.txt"
-  printf '  round %s %s: %s req/s, P50 %s ms, P99 %s ms\n' "$3" "$1" "$rps" "$p50" "$p99"
+  t1=$(cpu_ticks "$pid")
+  local reqs; reqs=$(awk '/requests in/ {print $1}' "$out")
+  local us; us=$(awk -v t=$((t1 - t0)) -v n="$reqs" -v hz="$CLK_TCK" 'BEGIN{ printf "%.1f", t / hz * 1e6 / n }')
+  echo "$rps $p50 $p99 $us" >> "$WORK/rounds-$1.txt"
+  printf '  round %s %s: %s req/s, P50 %s ms, P99 %s ms, %s CPU us/req in the hop\n' "$3" "$1" "$rps" "$p50" "$p99" "$us"
   local errs; errs=$(grep -E 'Non-2xx|Socket errors' "$out" || true)
   if [ -n "$errs" ]; then echo "  $1: $errs"; fi
   return 0
@@ -158,41 +183,64 @@ run_wrk() { # key port round
 median_round() { # key -> sets RPS/P50/P99 from the round with the median req/s
   local line; line=$(sort -n "$WORK/rounds-$1.txt" | awk '{a[NR]=$0} END{print a[int((NR+1)/2)]}')
   RPS[$1]=$(echo "$line" | awk '{print $1}'); P50[$1]=$(echo "$line" | awk '{print $2}'); P99[$1]=$(echo "$line" | awk '{print $3}')
+  CPU[$1]=$(echo "$line" | awk '{print $4}')
 }
 echo "warm-up (gateway JIT, squid pconns): 5 s each"
-wrk -t"$THREADS" -c"$CONNECTIONS" -d5s -s "$HERE/abs-path.lua" "http://127.0.0.1:$GATEWAY_PORT" >/dev/null
+for L in "${LISTENER_LIST[@]}"; do
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d5s -s "$HERE/abs-path.lua" "http://127.0.0.1:${GW_PORT[$L]}" >/dev/null
+done
 wrk -t"$THREADS" -c"$CONNECTIONS" -d5s -s "$HERE/abs-path.lua" "http://127.0.0.1:$SQUID_B_PORT" >/dev/null
 echo "measuring ${DURATION}s each at $CONNECTIONS connections, $THREADS wrk threads, $ROUNDS interleaved round(s)"
 for r in $(seq 1 "$ROUNDS"); do
   run_wrk a $SQUID_A_PORT "$r"
-  run_wrk b $GATEWAY_PORT "$r"
+  for L in "${LISTENER_LIST[@]}"; do run_wrk "b-$L" "${GW_PORT[$L]}" "$r"; done
   run_wrk c $SQUID_B_PORT "$r"
 done
-for k in a b c; do median_round $k; done
+KEYS=(a)
+for L in "${LISTENER_LIST[@]}"; do KEYS+=("b-$L"); done
+KEYS+=(c)
+for k in "${KEYS[@]}"; do median_round "$k"; done
 
 # --- CONNECT tunnels --------------------------------------------------------------------------
 declare -A TUN BULK
 tunnel() { # key port
+  local pid=${PID_OF[$1]} t0 t1
+  t0=$(cpu_ticks "$pid")
   TUN[$1]=$("$JAVA" "$HERE/TunnelBench.java" 127.0.0.1 "$2" "127.0.0.1:$ORIGIN_PORT" setup "$TUNNEL_SECONDS" 8 /small.txt)
+  t1=$(cpu_ticks "$pid")
+  local n; n=$(echo "${TUN[$1]}" | sed -n 's/.*count=\([0-9]*\).*/\1/p')
+  TUN[$1]="${TUN[$1]} hopCPUus/tunnel=$(awk -v t=$((t1 - t0)) -v n="$n" -v hz="$CLK_TCK" 'BEGIN{ printf "%.0f", n ? t / hz * 1e6 / n : 0 }')"
   BULK[$1]=$("$JAVA" "$HERE/TunnelBench.java" 127.0.0.1 "$2" "127.0.0.1:$ORIGIN_PORT" bulk "$TUNNEL_SECONDS" 1 /big.bin)
 }
 echo "measuring CONNECT tunnels (${TUNNEL_SECONDS}s each: 8 clients set-up loop; 1 client bulk 64 MiB loop)"
 tunnel a $SQUID_A_PORT
-tunnel b $GATEWAY_PORT
+for L in "${LISTENER_LIST[@]}"; do tunnel "b-$L" "${GW_PORT[$L]}"; done
 tunnel c $SQUID_B_PORT
 
 # --- report -----------------------------------------------------------------------------------
 echo
-echo "gateway listener: $LISTENER; median of $ROUNDS round(s)"
-printf '%-34s %10s %9s %9s\n' "HTTP (wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s)" "req/s" "P50 ms" "P99 ms"
-printf '%-34s %10s %9s %9s\n' "(a) client -> squid A" "${RPS[a]}" "${P50[a]}" "${P99[a]}"
-printf '%-34s %10s %9s %9s\n' "(b) client -> gateway -> squid A" "${RPS[b]}" "${P50[b]}" "${P99[b]}"
-printf '%-34s %10s %9s %9s\n' "(c) client -> squid B -> squid A" "${RPS[c]}" "${P50[c]}" "${P99[c]}"
-awk -v b="${RPS[b]}" -v c="${RPS[c]}" -v pb="${P99[b]}" -v pa="${P99[a]}" \
-  'BEGIN{ printf "throughput ratio b/c = %.2f   added P99 of the gateway over (a) = %.3f ms\n", b/c, pb-pa }'
+label() {
+  case $1 in
+    a) echo "(a) client -> squid A" ;;
+    c) echo "(c) client -> squid B -> squid A" ;;
+    b-own) echo "(b) client -> gateway -> squid A" ;;
+    b-*) echo "(b) gateway[${1#b-}] -> squid A" ;;
+  esac
+}
+echo "median of $ROUNDS interleaved round(s); gateway JVM options: -Xms512m -Xmx512m -XX:+UseParallelGC $GATEWAY_OPTS"
+printf '%-36s %10s %9s %9s %14s\n' "HTTP (wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s)" "req/s" "P50 ms" "P99 ms" "hop CPU us/req"
+for k in "${KEYS[@]}"; do
+  printf '%-36s %10s %9s %9s %14s\n' "$(label "$k")" "${RPS[$k]}" "${P50[$k]}" "${P99[$k]}" "${CPU[$k]}"
+done
+echo "(hop CPU: CPU time of the process in the middle per request: squid A for (a), the gateway for (b), squid B for (c))"
+for k in "${KEYS[@]}"; do
+  case $k in b-*)
+    awk -v n="$k" -v b="${RPS[$k]}" -v c="${RPS[c]}" -v pb="${P99[$k]}" -v pa="${P99[a]}" \
+      'BEGIN{ printf "%s: throughput ratio b/c = %.2f   added P99 over (a) = %.3f ms\n", n, b/c, pb-pa }' ;;
+  esac
+done
 echo
 echo "CONNECT tunnels (TunnelBench.java)"
-for k in a b c; do
-  case $k in a) n="(a) client -> squid A";; b) n="(b) client -> gateway -> squid A";; c) n="(c) client -> squid B -> squid A";; esac
-  printf '%-34s set-up: %s | bulk: %s\n' "$n" "${TUN[$k]}" "${BULK[$k]}"
+for k in "${KEYS[@]}"; do
+  printf '%-36s set-up: %s | bulk: %s\n' "$(label "$k")" "${TUN[$k]}" "${BULK[$k]}"
 done

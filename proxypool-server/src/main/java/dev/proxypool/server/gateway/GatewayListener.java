@@ -9,7 +9,7 @@ import java.net.SocketException;
 import java.time.Duration;
 
 /**
- * The gateway's own TCP listener: a {@link ServerSocket} whose accept loop runs on a platform
+ * The gateway's own TCP listener: a {@link ServerSocket} whose accept loop runs on a virtual
  * thread and hands each connection to a new virtual thread running {@link Gateway#serve}.
  * Chosen over a Helidon connection selector for throughput and full control of socket options
  * and half-close (GATEWAY-DESIGN.md). Started and stopped beside the Helidon WebServer.
@@ -29,8 +29,9 @@ public final class GatewayListener implements AutoCloseable {
         this.server = server;
         this.connectionThreads = virtualThreads ? Thread.ofVirtual().name("gateway-conn")
                 : Thread.ofPlatform().name("gateway-conn").daemon(true);
-        this.acceptor = Thread.ofPlatform().name("gateway-accept-" + server.getLocalPort()).daemon(true)
-                .unstarted(this::acceptLoop);
+        // a virtual acceptor hands connections to the scheduler's local queue: no cross-thread wake-up
+        this.acceptor = (virtualThreads ? Thread.ofVirtual() : Thread.ofPlatform().daemon(true))
+                .name("gateway-accept-" + server.getLocalPort()).unstarted(this::acceptLoop);
     }
 
     /**
@@ -76,7 +77,6 @@ public final class GatewayListener implements AutoCloseable {
             }
             try {
                 s.setTcpNoDelay(true);
-                s.setKeepAlive(true);
                 SocketClientChannel ch = new SocketClientChannel(s);
                 connectionThreads.start(() -> gateway.serve(ch));
             } catch (IOException | RuntimeException e) {

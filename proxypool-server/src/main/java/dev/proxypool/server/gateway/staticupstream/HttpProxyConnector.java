@@ -27,7 +27,6 @@ final class HttpProxyConnector {
         Socket s = new Socket();
         try {
             s.setTcpNoDelay(true);
-            s.setKeepAlive(true);
             s.connect(new InetSocketAddress(proxy.host(), proxy.port()), connectTimeoutMillis);
             return s;
         } catch (IOException e) {
