@@ -3,7 +3,6 @@ package dev.proxypool.server;
 import dev.proxypool.server.gateway.DirectEngine;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.ProxySelector;
@@ -63,11 +62,8 @@ class GatewayServerTest {
             server.stop();
         }
         assertEquals(0, engine.inFlight());
-        assertThrows(ConnectException.class, () -> {
-            try (Socket ignored = new Socket("127.0.0.1", gatewayPort)) {
-                throw new IOException("still accepting");
-            }
-        });
+        assertThrows(ConnectException.class, () -> new Socket("127.0.0.1", gatewayPort).close(),
+                "the gateway port no longer accepts");
     }
 
     @Test

@@ -5,8 +5,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketException;
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The gateway's own TCP listener: a {@link ServerSocket} whose accept loop runs on a virtual
@@ -17,6 +17,7 @@ import java.time.Duration;
 public final class GatewayListener implements AutoCloseable {
 
     private static final int BACKLOG = 1024;
+    private static final long ACCEPT_BACKOFF_NANOS = 50_000_000L;
 
     private final Gateway gateway;
     private final ServerSocket server;
@@ -70,9 +71,12 @@ public final class GatewayListener implements AutoCloseable {
             Socket s;
             try {
                 s = server.accept();
-            } catch (SocketException e) {
-                return; // closed by stop()
             } catch (IOException e) {
+                if (!running || server.isClosed()) {
+                    return; // closed by stop()
+                }
+                // e.g. "Too many open files": transient, never a reason to stop listening for good
+                LockSupport.parkNanos(ACCEPT_BACKOFF_NANOS);
                 continue;
             }
             try {
