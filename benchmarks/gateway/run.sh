@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# Gateway load harness: one run, same machine, same origin, three paths to squid A.
+#   (a) wrk -> squid A -> nginx                 (the single-proxy floor)
+#   (b) wrk -> gateway -> squid A -> nginx      (ours, StaticUpstreamEngine pointing at squid A)
+#   (c) wrk -> squid B -> squid A -> nginx      (a squid peer chain: the baseline to beat)
+# plus CONNECT tunnel set-up rate and bulk MB/s through a tunnel for (a)/(b)/(c).
+# Everything binds to 127.0.0.1; every process started here is stopped on exit.
+#
+# Usage: benchmarks/gateway/run.sh [--duration 15] [--connections 50] [--threads 2] [--rounds 1]
+#                                  [--listeners own[,own-platform,helidon]] [--tunnel-seconds 8] [--skip-build]
+#                                  [--gateway-opts "-Djdk.virtualThreadScheduler.parallelism=1"]
+# With several listeners, one gateway per listener kind runs (ports 18080, 18081, ...) and each is
+# measured as its own (b) row in the same interleaved rounds; the b/c ratio uses the first one.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+DURATION=15
+CONNECTIONS=50
+THREADS=2
+SKIP_BUILD=0
+TUNNEL_SECONDS=8
+LISTENERS=own
+ROUNDS=1
+GATEWAY_OPTS=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) DURATION="$2"; shift 2 ;;
+    --connections) CONNECTIONS="$2"; shift 2 ;;
+    --threads) THREADS="$2"; shift 2 ;;
+    --skip-build) SKIP_BUILD=1; shift ;;
+    --listeners) LISTENERS="$2"; shift 2 ;;    # comma list of own (default) | own-platform | helidon
+    --rounds) ROUNDS="$2"; shift 2 ;;          # interleaved rounds; the table shows the median round
+    --tunnel-seconds) TUNNEL_SECONDS="$2"; shift 2 ;;
+    --gateway-opts) GATEWAY_OPTS="$2"; shift 2 ;;  # extra JVM options for the gateway(s)
+    *) echo "unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+
+ORIGIN_PORT=18100
+ORIGIN_TLS_PORT=18443
+SQUID_A_PORT=18128
+SQUID_B_PORT=18129
+GATEWAY_PORT=18080
+API_PORT=19090
+
+# --- tools (installed only when missing) ---------------------------------------------------
+need=()
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
+command -v squid >/dev/null 2>&1 || [ -x /usr/sbin/squid ] || need+=(squid)
+command -v wrk >/dev/null 2>&1 || need+=(wrk)
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing: ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+SQUID=$(command -v squid || echo /usr/sbin/squid)
+
+JAVA_HOME_SEL="${JAVA_HOME:-}"
+if [ -z "$JAVA_HOME_SEL" ] || [ ! -x "$JAVA_HOME_SEL/bin/java" ]; then
+  JAVA_HOME_SEL=$(ls -d /usr/lib/jvm/temurin-25* 2>/dev/null | head -1)
+fi
+JAVA="$JAVA_HOME_SEL/bin/java"
+
+WORK=$(mktemp -d /tmp/pp-gateway-bench.XXXXXX)
+chmod 777 "$WORK"
+PIDS=()
+cleanup() {
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+  for _ in $(seq 1 30); do
+    alive=0
+    for p in "${PIDS[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.1
+  done
+  for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT INT TERM
+
+# --- build the gateway ------------------------------------------------------------------------
+if [ "$SKIP_BUILD" = 0 ] || [ ! -f "$ROOT/proxypool-server/target/bench-classpath.txt" ]; then
+  (cd "$ROOT" && ./mvnw -B -q -pl proxypool-server -am package -DskipTests \
+      dependency:build-classpath -Dmdep.outputFile="$ROOT/proxypool-server/target/bench-classpath.txt" >/dev/null)
+fi
+CP="$ROOT/proxypool-server/target/classes:$(cat "$ROOT/proxypool-server/target/bench-classpath.txt")"
+
+# --- origin -----------------------------------------------------------------------------------
+mkdir -p "$WORK/www"
+head -c 100 /dev/zero | tr '\0' 'x' > "$WORK/www/small.txt"          # 100-byte static file
+head -c $((64 * 1024 * 1024)) /dev/zero > "$WORK/www/big.bin"        # 64 MiB for bulk tunnels
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=127.0.0.1" \
+  -keyout "$WORK/origin.key" -out "$WORK/origin.crt" >/dev/null 2>&1
+subst() {
+  sed -e "s#@WORK@#$WORK#g" -e "s#@ORIGIN_PORT@#$ORIGIN_PORT#g" -e "s#@ORIGIN_TLS_PORT@#$ORIGIN_TLS_PORT#g" \
+      -e "s#@SQUID_A_PORT@#$SQUID_A_PORT#g" -e "s#@SQUID_B_PORT@#$SQUID_B_PORT#g" "$1" > "$2"
+}
+subst "$HERE/nginx.conf.in" "$WORK/nginx.conf"
+subst "$HERE/squid-a.conf.in" "$WORK/squid-a.conf"
+subst "$HERE/squid-b.conf.in" "$WORK/squid-b.conf"
+
+"$NGINX" -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log" &
+PIDS+=($!)
+"$SQUID" -N -f "$WORK/squid-a.conf" > "$WORK/squid-a.out" 2>&1 &
+PIDS+=($!)
+declare -A PID_OF
+PID_OF[a]=$!
+IFS=',' read -r -a LISTENER_LIST <<< "$LISTENERS"
+declare -A GW_PORT
+i=0
+for L in "${LISTENER_LIST[@]}"; do
+  GW_PORT[$L]=$((GATEWAY_PORT + i))
+  # shellcheck disable=SC2086
+  "$JAVA" -Xms512m -Xmx512m -XX:+UseParallelGC $GATEWAY_OPTS -cp "$CP" dev.proxypool.server.StaticGatewayMain \
+    --gateway-port "${GW_PORT[$L]}" --api-port $((API_PORT + i)) --upstream "127.0.0.1:$SQUID_A_PORT" \
+    --listener "$L" > "$WORK/gateway-$L.out" 2>&1 &
+  PIDS+=($!)
+  PID_OF[b-$L]=$!
+  i=$((i + 1))
+done
+
+wait_port() { # port name
+  for _ in $(seq 1 100); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+    sleep 0.1
+  done
+  echo "$2 did not start on port $1" >&2
+  cat "$WORK"/*.out "$WORK"/*.log 2>/dev/null | tail -20 >&2
+  exit 1
+}
+wait_port $ORIGIN_PORT nginx
+wait_port $SQUID_A_PORT "squid A"
+# squid B only after squid A answers: a parent found dead at start-up is avoided for a while
+"$SQUID" -N -f "$WORK/squid-b.conf" > "$WORK/squid-b.out" 2>&1 &
+PIDS+=($!)
+PID_OF[c]=$!
+wait_port $SQUID_B_PORT "squid B"
+for L in "${LISTENER_LIST[@]}"; do wait_port "${GW_PORT[$L]}" "gateway ($L)"; done
+
+ORIGIN_URL="http://127.0.0.1:$ORIGIN_PORT/small.txt"
+export ORIGIN_URL
+check() { # proxy-port name (retries for up to 10 s while the proxy settles)
+  for _ in $(seq 1 50); do
+    if curl -sf -o /dev/null -x "http://127.0.0.1:$1" "$ORIGIN_URL"; then return 0; fi
+    sleep 0.2
+  done
+  echo "$2 does not forward $ORIGIN_URL" >&2; exit 1
+}
+check $SQUID_A_PORT "squid A"; check $SQUID_B_PORT "squid B"
+for L in "${LISTENER_LIST[@]}"; do check "${GW_PORT[$L]}" "gateway ($L)"; done
+echo "sanity: gateway headers:"
+curl -s -D - -o /dev/null -x "http://127.0.0.1:$GATEWAY_PORT" "$ORIGIN_URL" | grep -i '^x-proxypool' | tr -d '\r' | sed 's/^/  /'
+
+# --- HTTP throughput --------------------------------------------------------------------------
+declare -A RPS P50 P99 CPU
+CLK_TCK=$(getconf CLK_TCK)
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+to_ms() { # wrk latency like 812.00us / 1.20ms / 1.01s -> ms
+  awk -v v="$1" 'BEGIN{ n=v; sub(/[a-z]+$/,"",n); u=v; sub(/^[0-9.]+/,"",u);
+    if (u=="us") n=n/1000; else if (u=="s") n=n*1000; printf "%.3f", n }'
+}
+run_wrk() { # key port round
+  local out="$WORK/wrk-$1-$3.txt"
+  local pid=${PID_OF[$1]} t0 t1
+  t0=$(cpu_ticks "$pid")
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$HERE/abs-path.lua" "http://127.0.0.1:$2" > "$out"
+  local rps p50 p99
+  rps=$(awk '/^Requests\/sec/ {print $2}' "$out")
+  p50=$(to_ms "$(awk '$1=="50%" {print $2}' "$out")")
+  p99=$(to_ms "$(awk '$1=="99%" {print $2}' "$out")")
+  t1=$(cpu_ticks "$pid")
+  local reqs; reqs=$(awk '/requests in/ {print $1}' "$out")
+  local us; us=$(awk -v t=$((t1 - t0)) -v n="$reqs" -v hz="$CLK_TCK" 'BEGIN{ printf "%.1f", t / hz * 1e6 / n }')
+  echo "$rps $p50 $p99 $us" >> "$WORK/rounds-$1.txt"
+  printf '  round %s %s: %s req/s, P50 %s ms, P99 %s ms, %s CPU us/req in the hop\n' "$3" "$1" "$rps" "$p50" "$p99" "$us"
+  local errs; errs=$(grep -E 'Non-2xx|Socket errors' "$out" || true)
+  if [ -n "$errs" ]; then echo "  $1: $errs"; fi
+  return 0
+}
+median_round() { # key -> sets RPS/P50/P99 from the round with the median req/s
+  local line; line=$(sort -n "$WORK/rounds-$1.txt" | awk '{a[NR]=$0} END{print a[int((NR+1)/2)]}')
+  RPS[$1]=$(echo "$line" | awk '{print $1}'); P50[$1]=$(echo "$line" | awk '{print $2}'); P99[$1]=$(echo "$line" | awk '{print $3}')
+  CPU[$1]=$(echo "$line" | awk '{print $4}')
+}
+echo "warm-up (gateway JIT, squid pconns): 5 s each"
+for L in "${LISTENER_LIST[@]}"; do
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d5s -s "$HERE/abs-path.lua" "http://127.0.0.1:${GW_PORT[$L]}" >/dev/null
+done
+wrk -t"$THREADS" -c"$CONNECTIONS" -d5s -s "$HERE/abs-path.lua" "http://127.0.0.1:$SQUID_B_PORT" >/dev/null
+echo "measuring ${DURATION}s each at $CONNECTIONS connections, $THREADS wrk threads, $ROUNDS interleaved round(s)"
+for r in $(seq 1 "$ROUNDS"); do
+  run_wrk a $SQUID_A_PORT "$r"
+  for L in "${LISTENER_LIST[@]}"; do run_wrk "b-$L" "${GW_PORT[$L]}" "$r"; done
+  run_wrk c $SQUID_B_PORT "$r"
+done
+KEYS=(a)
+for L in "${LISTENER_LIST[@]}"; do KEYS+=("b-$L"); done
+KEYS+=(c)
+for k in "${KEYS[@]}"; do median_round "$k"; done
+
+# --- CONNECT tunnels --------------------------------------------------------------------------
+declare -A TUN BULK
+tunnel() { # key port
+  local pid=${PID_OF[$1]} t0 t1
+  t0=$(cpu_ticks "$pid")
+  TUN[$1]=$("$JAVA" "$HERE/TunnelBench.java" 127.0.0.1 "$2" "127.0.0.1:$ORIGIN_PORT" setup "$TUNNEL_SECONDS" 8 /small.txt)
+  t1=$(cpu_ticks "$pid")
+  local n; n=$(echo "${TUN[$1]}" | sed -n 's/.*count=\([0-9]*\).*/\1/p')
+  TUN[$1]="${TUN[$1]} hopCPUus/tunnel=$(awk -v t=$((t1 - t0)) -v n="$n" -v hz="$CLK_TCK" 'BEGIN{ printf "%.0f", n ? t / hz * 1e6 / n : 0 }')"
+  BULK[$1]=$("$JAVA" "$HERE/TunnelBench.java" 127.0.0.1 "$2" "127.0.0.1:$ORIGIN_PORT" bulk "$TUNNEL_SECONDS" 1 /big.bin)
+}
+echo "measuring CONNECT tunnels (${TUNNEL_SECONDS}s each: 8 clients set-up loop; 1 client bulk 64 MiB loop)"
+tunnel a $SQUID_A_PORT
+for L in "${LISTENER_LIST[@]}"; do tunnel "b-$L" "${GW_PORT[$L]}"; done
+tunnel c $SQUID_B_PORT
+
+# --- report -----------------------------------------------------------------------------------
+echo
+label() {
+  case $1 in
+    a) echo "(a) client -> squid A" ;;
+    c) echo "(c) client -> squid B -> squid A" ;;
+    b-own) echo "(b) client -> gateway -> squid A" ;;
+    b-*) echo "(b) gateway[${1#b-}] -> squid A" ;;
+  esac
+}
+echo "median of $ROUNDS interleaved round(s); gateway JVM options: -Xms512m -Xmx512m -XX:+UseParallelGC $GATEWAY_OPTS"
+printf '%-36s %10s %9s %9s %14s\n' "HTTP (wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s)" "req/s" "P50 ms" "P99 ms" "hop CPU us/req"
+for k in "${KEYS[@]}"; do
+  printf '%-36s %10s %9s %9s %14s\n' "$(label "$k")" "${RPS[$k]}" "${P50[$k]}" "${P99[$k]}" "${CPU[$k]}"
+done
+echo "(hop CPU: CPU time of the process in the middle per request: squid A for (a), the gateway for (b), squid B for (c))"
+for k in "${KEYS[@]}"; do
+  case $k in b-*)
+    awk -v n="$k" -v b="${RPS[$k]}" -v c="${RPS[c]}" -v pb="${P99[$k]}" -v pa="${P99[a]}" \
+      'BEGIN{ printf "%s: throughput ratio b/c = %.2f   added P99 over (a) = %.3f ms\n", n, b/c, pb-pa }' ;;
+  esac
+done
+echo
+echo "CONNECT tunnels (TunnelBench.java)"
+for k in "${KEYS[@]}"; do
+  printf '%-36s set-up: %s | bulk: %s\n' "$(label "$k")" "${TUN[$k]}" "${BULK[$k]}"
+done

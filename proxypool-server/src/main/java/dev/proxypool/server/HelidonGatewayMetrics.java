@@ -1,0 +1,101 @@
+package dev.proxypool.server;
+
+import dev.proxypool.server.gateway.ExchangeResult;
+import dev.proxypool.server.gateway.GatewayErrors;
+import dev.proxypool.server.gateway.GatewayMetrics;
+import io.helidon.metrics.api.Counter;
+import io.helidon.metrics.api.Gauge;
+import io.helidon.metrics.api.MeterRegistry;
+import io.helidon.metrics.api.Tag;
+import io.helidon.metrics.api.Timer;
+
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Gateway metrics in the Helidon (Micrometer-backed) registry, served at {@code /observe/metrics}:
+ * <ul>
+ *   <li>{@code proxypool.gateway.requests{kind, result}}: counter, kind = http|connect, result =
+ *       {@link ExchangeResult}</li>
+ *   <li>{@code proxypool.gateway.latency{kind}}: timer with a percentile histogram (P50/P95/P99)</li>
+ *   <li>{@code proxypool.gateway.inflight}: gauge of requests and tunnels in progress</li>
+ *   <li>{@code proxypool.gateway.errors{reason}}: counter, reason = {@link GatewayErrors}</li>
+ *   <li>{@code proxypool.gateway.retries}: counter</li>
+ * </ul>
+ * Every meter is created up front (closed tag sets), so the hot path only indexes arrays.
+ */
+final class HelidonGatewayMetrics implements GatewayMetrics {
+
+    private final Counter[][] requests = new Counter[2][ExchangeResult.values().length];
+    private final Timer[] latency = new Timer[2];
+    private final Map<String, Counter> errors = new ConcurrentHashMap<>();
+    private final Counter retries;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final MeterRegistry registry;
+
+    HelidonGatewayMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        String[] kinds = {"http", "connect"};
+        for (int k = 0; k < 2; k++) {
+            for (ExchangeResult r : ExchangeResult.values()) {
+                requests[k][r.ordinal()] = registry.getOrCreate(Counter.builder("proxypool.gateway.requests")
+                        .description("Gateway requests and tunnels by outcome")
+                        .tags(List.of(Tag.create("kind", kinds[k]), Tag.create("result", r.tag()))));
+            }
+            latency[k] = registry.getOrCreate(Timer.builder("proxypool.gateway.latency")
+                    .description("Gateway request latency (tunnels: whole tunnel lifetime)")
+                    .tags(List.of(Tag.create("kind", kinds[k])))
+                    .publishPercentileHistogram(true)
+                    .percentiles(0.5, 0.95, 0.99)
+                    .minimumExpectedValue(Duration.ofNanos(100_000))
+                    .maximumExpectedValue(Duration.ofSeconds(60)));
+        }
+        for (var f : GatewayErrors.class.getFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
+                try {
+                    counter((String) f.get(null));
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        retries = registry.getOrCreate(Counter.builder("proxypool.gateway.retries")
+                .description("Gateway retries on another proxy"));
+        registry.getOrCreate(Gauge.builder("proxypool.gateway.inflight", inFlight, AtomicInteger::get)
+                .description("Gateway requests and tunnels in progress"));
+    }
+
+    private Counter counter(String reason) {
+        return errors.computeIfAbsent(reason, r -> registry.getOrCreate(Counter.builder("proxypool.gateway.errors")
+                .description("Gateway error responses by X-ProxyPool-Error reason")
+                .tags(List.of(Tag.create("reason", r)))));
+    }
+
+    @Override
+    public void started(boolean tunnel) {
+        inFlight.incrementAndGet();
+    }
+
+    @Override
+    public void finished(boolean tunnel, ExchangeResult result, long nanos) {
+        inFlight.decrementAndGet();
+        int k = tunnel ? 1 : 0;
+        requests[k][result.ordinal()].increment();
+        latency[k].record(Duration.ofNanos(nanos));
+    }
+
+    @Override
+    public void error(String reason) {
+        Counter c = errors.get(reason);
+        (c != null ? c : counter(reason)).increment();
+    }
+
+    @Override
+    public void retried() {
+        retries.increment();
+    }
+}

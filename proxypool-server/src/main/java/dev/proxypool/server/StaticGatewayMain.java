@@ -1,0 +1,75 @@
+package dev.proxypool.server;
+
+import dev.proxypool.core.time.Ticker;
+import dev.proxypool.server.gateway.DirectEngine;
+import dev.proxypool.server.gateway.GatewayEngine;
+import dev.proxypool.server.gateway.staticupstream.StaticUpstream;
+import dev.proxypool.server.gateway.staticupstream.StaticUpstreamEngine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * TEMPORARY entry point for the load harness (benchmarks/gateway/run.sh) until {@code proxypool
+ * serve} wires the real engine: runs {@link GatewayServer} over a {@link StaticUpstreamEngine}.
+ *
+ * <pre>
+ * --gateway-port 8080 --api-port 9090 --upstream 127.0.0.1:3128[,host:port...] [--pool 256]
+ * --direct   (no upstream: connect straight to targets)
+ * --listener own|own-platform|helidon   (which accept path serves the gateway port; see GATEWAY-DESIGN.md)
+ * </pre>
+ */
+public final class StaticGatewayMain {
+
+    private StaticGatewayMain() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        int gatewayPort = 8080;
+        int apiPort = 9090;
+        int pool = 256;
+        boolean direct = false;
+        String listener = "own";
+        List<StaticUpstream> upstreams = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--gateway-port" -> gatewayPort = Integer.parseInt(args[++i]);
+                case "--api-port" -> apiPort = Integer.parseInt(args[++i]);
+                case "--pool" -> pool = Integer.parseInt(args[++i]);
+                case "--direct" -> direct = true;
+                case "--listener" -> listener = args[++i];
+                case "--upstream" -> {
+                    for (String hp : args[++i].split(",")) {
+                        int colon = hp.lastIndexOf(':');
+                        upstreams.add(StaticUpstream.of("p" + (upstreams.size() + 1), hp.substring(0, colon),
+                                Integer.parseInt(hp.substring(colon + 1))));
+                    }
+                }
+                default -> throw new IllegalArgumentException("unknown argument: " + args[i]);
+            }
+        }
+        if (!direct && upstreams.isEmpty()) {
+            throw new IllegalArgumentException("--upstream host:port (or --direct) is required");
+        }
+        GatewayEngine engine = direct ? new DirectEngine()
+                : new StaticUpstreamEngine("static", upstreams, 5_000, pool, Ticker.system());
+        Runnable stop;
+        switch (listener) {
+            case "own", "own-platform" -> {
+                GatewayServer server = GatewayServer.builder(engine).gatewayPort(gatewayPort).apiPort(apiPort)
+                        .platformThreads(listener.equals("own-platform")).start();
+                stop = server::stop;
+            }
+            case "helidon" -> stop = HelidonListenerVariant.start(engine, gatewayPort, apiPort);
+            default -> throw new IllegalArgumentException("--listener must be own, own-platform or helidon");
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stop.run();
+            stopped.countDown();
+        }));
+        System.out.println("gateway (" + listener + ") listening on " + gatewayPort + ", api on " + apiPort);
+        stopped.await();
+    }
+}

@@ -1,0 +1,26 @@
+package dev.proxypool.server.gateway;
+
+import dev.proxypool.core.health.FailureKind;
+
+/** How an attempt ended, for passive health and capacity release. */
+public sealed interface AttemptOutcome {
+
+    /** The proxy carried the exchange (whatever status the destination answered). */
+    record Success() implements AttemptOutcome {
+    }
+
+    /** The proxy failed; {@code kind} feeds passive health. */
+    record Failure(FailureKind kind) implements AttemptOutcome {
+    }
+
+    /** Neither: the client went away or the gateway stopped; not the proxy's fault. */
+    record Abandoned() implements AttemptOutcome {
+    }
+
+    AttemptOutcome SUCCESS = new Success();
+    AttemptOutcome ABANDONED = new Abandoned();
+
+    static AttemptOutcome failure(FailureKind kind) {
+        return new Failure(kind);
+    }
+}

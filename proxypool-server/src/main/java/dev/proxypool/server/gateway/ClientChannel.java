@@ -1,0 +1,33 @@
+package dev.proxypool.server.gateway;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+
+/**
+ * The client side of one gateway connection, whichever listener accepted it (our own
+ * {@link GatewayListener}, or a Helidon listener through {@code helidon.GatewayConnectionSelector}).
+ */
+interface ClientChannel {
+
+    InputStream input();
+
+    OutputStream output();
+
+    /** Sets the read timeout; listeners that cannot (Helidon) enforce idleness themselves. */
+    void readTimeout(int millis);
+
+    /** Half-closes our sending side (end of a tunnel's downstream). */
+    void shutdownOutput();
+
+    /**
+     * Closes after an error response: half-close, then read and discard what the client still
+     * sends for a short while, so the close does not turn into a RST that destroys the response.
+     */
+    void closeGracefully();
+
+    void close();
+
+    /** The client's address, for the echo of errors in debug logs only (masked there). */
+    String peer();
+}

@@ -1,0 +1,93 @@
+package dev.proxypool.server.gateway;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An engine that connects straight to the target: every request is one attempt on the pseudo
+ * proxy "direct". For tests of the wire layer, and the shape of the {@code direct} no-candidate
+ * policy. It performs no destination check: never expose it beyond loopback.
+ */
+public final class DirectEngine implements GatewayEngine {
+
+    private final int connectTimeoutMillis;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger attempts = new AtomicInteger();
+
+    public DirectEngine(int connectTimeoutMillis) {
+        if (connectTimeoutMillis <= 0) {
+            throw new IllegalArgumentException("connectTimeoutMillis must be positive, got " + connectTimeoutMillis);
+        }
+        this.connectTimeoutMillis = connectTimeoutMillis;
+    }
+
+    public DirectEngine() {
+        this(5_000);
+    }
+
+    @Override
+    public RouteDecision route(RouteRequest request) {
+        inFlight.incrementAndGet();
+        attempts.incrementAndGet();
+        return new Attempt(request.host(), request.port());
+    }
+
+    @Override
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    /** Attempts routed since start. */
+    public int attempts() {
+        return attempts.get();
+    }
+
+    private final class Attempt implements UpstreamAttempt {
+        private final String host;
+        private final int port;
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        Attempt(String host, int port) {
+            this.host = host;
+            this.port = port;
+        }
+
+        @Override
+        public String proxyId() {
+            return "direct";
+        }
+
+        @Override
+        public String upstream() {
+            return "direct";
+        }
+
+        @Override
+        public String routing() {
+            return "direct";
+        }
+
+        @Override
+        public UpstreamLink open(boolean allowReuse) throws IOException {
+            Socket s = new Socket();
+            try {
+                s.setTcpNoDelay(true);
+                s.connect(new InetSocketAddress(host, port), connectTimeoutMillis);
+                return UpstreamLink.of(s, UpstreamLink.Mode.TUNNEL, null, null);
+            } catch (IOException e) {
+                s.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void complete(AttemptOutcome outcome) {
+            if (done.compareAndSet(false, true)) {
+                inFlight.decrementAndGet();
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package dev.proxypool.server.gateway;
+
+import java.io.IOException;
+
+/**
+ * The explainability headers every gateway response carries (SPEC §3.9): opaque names only.
+ *
+ * @param attempts attempts made so far (0 when none was routed)
+ */
+record Explain(String proxy, String upstream, String routing, int attempts) {
+
+    static final Explain NONE = new Explain("none", "none", "none", 0);
+
+    static Explain of(UpstreamAttempt a, int attempt) {
+        return new Explain(a.proxyId(), a.upstream(), a.routing(), attempt);
+    }
+
+    void writeTo(WireWriter out) throws IOException {
+        out.header("X-ProxyPool-Proxy", proxy);
+        out.header("X-ProxyPool-Upstream", upstream);
+        out.header("X-ProxyPool-Routing", routing);
+        out.header("X-ProxyPool-Attempts", Integer.toString(attempts));
+    }
+}

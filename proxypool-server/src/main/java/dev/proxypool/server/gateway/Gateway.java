@@ -1,0 +1,142 @@
+package dev.proxypool.server.gateway;
+
+import dev.proxypool.core.time.Ticker;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The forward-proxy protocol with its collaborators (engine, authenticator, metrics, limits),
+ * independent of who accepts connections: {@link GatewayListener} (our own socket listener, the
+ * chosen design, see GATEWAY-DESIGN.md) or {@link GatewayConnectionSelector} (a Helidon listener).
+ *
+ * <p>Each client connection runs {@link GatewayConnection} on its own virtual thread with plain
+ * blocking I/O. The gateway tracks open connections so {@link #shutdown(Duration)} can close idle
+ * ones at once and give in-progress exchanges a grace period. Thread-safe.
+ */
+public final class Gateway {
+
+    private final GatewayEngine engine;
+    private final ProxyAuthenticator authenticator;
+    private final GatewayMetrics metrics;
+    private final GatewayConfig config;
+    private final Ticker ticker;
+    private final Set<GatewayConnection> connections = ConcurrentHashMap.newKeySet();
+    private volatile boolean stopping;
+
+    private Gateway(Builder b) {
+        this.engine = b.engine;
+        this.authenticator = b.authenticator;
+        this.metrics = b.metrics;
+        this.config = b.config;
+        this.ticker = b.ticker;
+    }
+
+    public static Builder builder(GatewayEngine engine) {
+        return new Builder(engine);
+    }
+
+    public GatewayEngine engine() {
+        return engine;
+    }
+
+    public GatewayConfig config() {
+        return config;
+    }
+
+    /** Client connections currently open. */
+    public int openConnections() {
+        return connections.size();
+    }
+
+    public boolean stopping() {
+        return stopping;
+    }
+
+    /**
+     * Stops serving: idle keep-alive connections close now; exchanges in progress get up to
+     * {@code grace} to finish (their response says {@code Connection: close}); the rest are closed.
+     */
+    public void shutdown(Duration grace) {
+        stopping = true;
+        long deadline = ticker.read() + grace.toNanos();
+        while (!connections.isEmpty() && ticker.read() - deadline < 0) {
+            for (GatewayConnection c : connections) {
+                if (c.idle()) {
+                    c.abort();
+                }
+            }
+            LockSupport.parkNanos(10_000_000L);
+        }
+        for (GatewayConnection c : connections) {
+            c.abort();
+        }
+    }
+
+    /** Serves one accepted connection on the calling thread until it closes. */
+    void serve(ClientChannel channel) {
+        GatewayConnection c = new GatewayConnection(this, channel);
+        connections.add(c);
+        try {
+            if (stopping) {
+                channel.close();
+                return;
+            }
+            c.run();
+        } finally {
+            connections.remove(c);
+        }
+    }
+
+    ProxyAuthenticator authenticator() {
+        return authenticator;
+    }
+
+    GatewayMetrics metrics() {
+        return metrics;
+    }
+
+    Ticker ticker() {
+        return ticker;
+    }
+
+    /** Builder; only the engine is required. */
+    public static final class Builder {
+        private final GatewayEngine engine;
+        private ProxyAuthenticator authenticator = ProxyAuthenticator.anonymous();
+        private GatewayMetrics metrics = GatewayMetrics.NONE;
+        private GatewayConfig config = GatewayConfig.DEFAULTS;
+        private Ticker ticker = Ticker.system();
+
+        private Builder(GatewayEngine engine) {
+            this.engine = Objects.requireNonNull(engine, "engine");
+        }
+
+        public Builder authenticator(ProxyAuthenticator a) {
+            this.authenticator = Objects.requireNonNull(a, "authenticator");
+            return this;
+        }
+
+        public Builder metrics(GatewayMetrics m) {
+            this.metrics = Objects.requireNonNull(m, "metrics");
+            return this;
+        }
+
+        public Builder config(GatewayConfig c) {
+            this.config = Objects.requireNonNull(c, "config");
+            return this;
+        }
+
+        public Builder ticker(Ticker t) {
+            this.ticker = Objects.requireNonNull(t, "ticker");
+            return this;
+        }
+
+        public Gateway build() {
+            return new Gateway(this);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.proxypool.server.gateway;
+
+import java.time.Duration;
+
+/**
+ * Wire limits and timeouts of the gateway listener. Defaults (in {@link #DEFAULTS}):
+ *
+ * <table>
+ * <caption>defaults</caption>
+ * <tr><td>maxRequestLineBytes</td><td>8192</td><td>longer: 400 request_line_too_long</td></tr>
+ * <tr><td>maxHeaderBytes</td><td>65536</td><td>larger header block: 431 headers_too_large</td></tr>
+ * <tr><td>maxHeaderCount</td><td>256</td><td>more fields: 431</td></tr>
+ * <tr><td>idleTimeout</td><td>60 s</td><td>a keep-alive connection with no new request is closed</td></tr>
+ * <tr><td>ioTimeout</td><td>60 s</td><td>no byte within a request or response: the exchange fails</td></tr>
+ * <tr><td>tunnelIdleTimeout</td><td>5 min</td><td>a CONNECT tunnel with no byte either way is closed</td></tr>
+ * <tr><td>connectTimeout</td><td>10 s</td><td>opening the upstream connection</td></tr>
+ * <tr><td>maxAttempts</td><td>2</td><td>GET/HEAD attempts, each on a different proxy</td></tr>
+ * <tr><td>bufferBytes</td><td>16384</td><td>per-connection read/write buffers</td></tr>
+ * </table>
+ */
+public record GatewayConfig(int maxRequestLineBytes, int maxHeaderBytes, int maxHeaderCount, Duration idleTimeout,
+                            Duration ioTimeout, Duration tunnelIdleTimeout, Duration connectTimeout, int maxAttempts,
+                            int bufferBytes) {
+
+    public static final GatewayConfig DEFAULTS = new GatewayConfig(8192, 65536, 256, Duration.ofSeconds(60),
+            Duration.ofSeconds(60), Duration.ofMinutes(5), Duration.ofSeconds(10), 2, 16384);
+
+    public GatewayConfig {
+        check("gateway.maxRequestLineBytes", maxRequestLineBytes, 256, 1 << 20);
+        check("gateway.maxHeaderBytes", maxHeaderBytes, 1024, 1 << 24);
+        check("gateway.maxHeaderCount", maxHeaderCount, 8, 10_000);
+        check("gateway.maxAttempts", maxAttempts, 1, 10);
+        check("gateway.bufferBytes", bufferBytes, 1024, 1 << 22);
+        positive("gateway.idleTimeout", idleTimeout);
+        positive("gateway.ioTimeout", ioTimeout);
+        positive("gateway.tunnelIdleTimeout", tunnelIdleTimeout);
+        positive("gateway.connectTimeout", connectTimeout);
+    }
+
+    public GatewayConfig withIdleTimeout(Duration d) {
+        return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, d, ioTimeout, tunnelIdleTimeout,
+                connectTimeout, maxAttempts, bufferBytes);
+    }
+
+    public GatewayConfig withIoTimeout(Duration d) {
+        return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, idleTimeout, d, tunnelIdleTimeout,
+                connectTimeout, maxAttempts, bufferBytes);
+    }
+
+    public GatewayConfig withMaxAttempts(int n) {
+        return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, idleTimeout, ioTimeout,
+                tunnelIdleTimeout, connectTimeout, n, bufferBytes);
+    }
+
+    int idleTimeoutMillis() {
+        return millis(idleTimeout);
+    }
+
+    int ioTimeoutMillis() {
+        return millis(ioTimeout);
+    }
+
+    int tunnelIdleTimeoutMillis() {
+        return millis(tunnelIdleTimeout);
+    }
+
+    private static int millis(Duration d) {
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, d.toMillis()));
+    }
+
+    private static void check(String key, int v, int min, int max) {
+        if (v < min || v > max) {
+            throw new IllegalArgumentException(key + " must be between " + min + " and " + max + ", got " + v);
+        }
+    }
+
+    private static void positive(String key, Duration d) {
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(key + " must be a positive duration, got " + d);
+        }
+    }
+}

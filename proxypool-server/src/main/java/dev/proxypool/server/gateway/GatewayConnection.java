@@ -1,0 +1,457 @@
+package dev.proxypool.server.gateway;
+
+import dev.proxypool.core.health.FailureKind;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One client connection: reads requests one after another (keep-alive), authenticates, routes,
+ * forwards each absolute-form request through an {@link UpstreamAttempt} with retries, or opens a
+ * CONNECT {@link Tunnel}. Runs on one virtual thread; a tunnel adds a second for the upstream
+ * direction.
+ *
+ * <p>Error policy: bad client input is answered (400/431 with {@code X-ProxyPool-Error}) and the
+ * connection closed; an upstream failure before any response byte reached the client is retried
+ * (GET/HEAD without body, another proxy) or answered 502/504; a failure after that cuts the
+ * connection, the only honest signal left. Every attempt is completed exactly once, in a finally.
+ */
+final class GatewayConnection {
+
+    private static final int DONE_KEEP = 0;
+    private static final int DONE_CLOSE = 1;
+    private static final int FAILED = 2;
+    private static final int BROKEN = 3;
+    private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    private final Gateway gw;
+    private final GatewayConfig cfg;
+    private final ClientChannel ch;
+    private final WireReader in;
+    private final WireWriter out;
+    private volatile boolean idle = true;
+    private boolean lingerOnClose;
+    private ExchangeResult result;
+    private FailureKind lastFailure;
+
+    GatewayConnection(Gateway gw, ClientChannel ch) {
+        this.gw = gw;
+        this.cfg = gw.config();
+        this.ch = ch;
+        this.in = new WireReader(ch.input(), cfg.bufferBytes(), true);
+        this.out = new WireWriter(ch.output(), cfg.bufferBytes(), true);
+    }
+
+    boolean idle() {
+        return idle;
+    }
+
+    /** Closes the connection from another thread (shutdown). */
+    void abort() {
+        ch.close();
+    }
+
+    void run() {
+        try {
+            loop();
+        } catch (IOException | RuntimeException e) {
+            // the client went away or timed out: nothing to answer
+        } finally {
+            idle = false;
+            if (lingerOnClose) {
+                ch.closeGracefully();
+            } else {
+                ch.close();
+            }
+        }
+    }
+
+    private void loop() throws IOException {
+        while (!gw.stopping()) {
+            idle = true;
+            ch.readTimeout(cfg.idleTimeoutMillis());
+            RequestHead head;
+            try {
+                head = RequestHead.read(in, cfg);
+            } catch (WireException e) {
+                idle = false;
+                gw.metrics().started(false);
+                long t0 = gw.ticker().read();
+                sendError(true, e.status(), e.reason(), e.getMessage(), Explain.NONE, false);
+                gw.metrics().finished(false, ExchangeResult.BAD_REQUEST, gw.ticker().read() - t0);
+                return;
+            }
+            if (head == null) {
+                return;
+            }
+            idle = false;
+            ch.readTimeout(cfg.ioTimeoutMillis());
+            gw.metrics().started(head.connect);
+            long t0 = gw.ticker().read();
+            result = ExchangeResult.ABORTED;
+            boolean keep = false;
+            try {
+                keep = head.connect ? tunnel(head) : forward(head);
+            } finally {
+                gw.metrics().finished(head.connect, result, gw.ticker().read() - t0);
+            }
+            if (!keep) {
+                return;
+            }
+        }
+    }
+
+    private boolean clientKeepAlive(RequestHead head) {
+        if (gw.stopping()) {
+            return false;
+        }
+        return head.http11 ? !head.headers.hasToken("Connection", "close")
+                : head.headers.hasToken("Connection", "keep-alive");
+    }
+
+    // ---------------------------------------------------------------- HTTP forwarding
+
+    private boolean forward(RequestHead head) throws IOException {
+        HeaderFields h = head.headers;
+        boolean hasBody = head.framing != 0;
+        boolean keepClient = clientKeepAlive(head);
+        String client = gw.authenticator().authenticate(h.first("Proxy-Authorization"));
+        if (client == null) {
+            result = ExchangeResult.AUTH_REQUIRED;
+            return sendError(head.http11, 407, GatewayErrors.AUTH_REQUIRED, "proxy authentication required",
+                    Explain.NONE, keepClient && !hasBody);
+        }
+        boolean expectContinue = head.http11 && hasBody && h.hasToken("Expect", "100-continue");
+        boolean idempotent = !hasBody && (head.method.equals("GET") || head.method.equals("HEAD"));
+        int maxAttempts = idempotent ? cfg.maxAttempts() : 1;
+        List<String> tried = List.of();
+        Explain last = Explain.NONE;
+        boolean lastTimeout = false;
+        for (int attempt = 1; ; attempt++) {
+            RouteDecision d = gw.engine().route(new RouteRequest(client, head.target.host(), head.target.port(),
+                    head.method, false, h, attempt, tried));
+            switch (d) {
+                case RouteDecision.Rejected r -> {
+                    if (attempt > 1) { // nothing left to retry on: report the failure we had
+                        return upstreamFailed(head, last, lastTimeout, keepClient && !hasBody);
+                    }
+                    result = ExchangeResult.REJECTED;
+                    return sendError(head.http11, r.status(), r.reason(), "the gateway rejected the request",
+                            new Explain("none", "none", r.routing(), 0), keepClient && !hasBody);
+                }
+                case UpstreamAttempt a -> {
+                    last = Explain.of(a, attempt);
+                    boolean mayRetry = idempotent && attempt < maxAttempts;
+                    int code = exchange(head, a, last, keepClient, expectContinue, idempotent, mayRetry);
+                    switch (code) {
+                        case DONE_KEEP -> {
+                            result = ExchangeResult.OK;
+                            return true;
+                        }
+                        case DONE_CLOSE -> {
+                            result = ExchangeResult.OK;
+                            return false;
+                        }
+                        case BROKEN -> {
+                            result = ExchangeResult.ABORTED;
+                            return false;
+                        }
+                        default -> { // FAILED before any response byte
+                            lastTimeout = lastFailure == FailureKind.CONNECT_TIMEOUT || lastFailure == FailureKind.SLOW_BODY;
+                            if (!mayRetry) {
+                                return upstreamFailed(head, last, lastTimeout, keepClient && !hasBody);
+                            }
+                            List<String> next = new ArrayList<>(tried.size() + 1);
+                            next.addAll(tried);
+                            next.add(a.proxyId());
+                            tried = next;
+                            gw.metrics().retried();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private boolean upstreamFailed(RequestHead head, Explain last, boolean timeout, boolean keep) throws IOException {
+        result = ExchangeResult.UPSTREAM_FAILED;
+        return timeout
+                ? sendError(head.http11, 504, GatewayErrors.UPSTREAM_TIMEOUT, "the upstream did not answer in time", last, keep)
+                : sendError(head.http11, 502, GatewayErrors.UPSTREAM_FAILED, "the upstream proxy failed", last, keep);
+    }
+
+    /** One attempt; completes {@code a} and releases its link before returning. */
+    private int exchange(RequestHead head, UpstreamAttempt a, Explain ex, boolean keepClient, boolean expectContinue,
+                         boolean idempotent, boolean mayRetry) throws IOException {
+        UpstreamLink link = null;
+        AttemptOutcome outcome = AttemptOutcome.ABANDONED;
+        boolean reusable = false;
+        boolean responseStarted = false;
+        try {
+            ResponseHead resp = null;
+            boolean allowReuse = idempotent;
+            while (resp == null) {
+                try {
+                    link = a.open(allowReuse);
+                    link.readTimeout(cfg.ioTimeoutMillis());
+                } catch (IOException e) {
+                    outcome = fail(dialFailure(e));
+                    return FAILED;
+                }
+                try {
+                    resp = send(head, link, expectContinue);
+                } catch (PeerIOException e) {
+                    if (e.client()) {
+                        return BROKEN;
+                    }
+                    if (e.timeout()) {
+                        outcome = fail(FailureKind.SLOW_BODY);
+                        return FAILED;
+                    }
+                }
+                if (resp == null) { // closed or reset before a status line
+                    boolean stale = link.reused() && allowReuse;
+                    link.close();
+                    link = null;
+                    if (!stale) {
+                        outcome = fail(FailureKind.CONNECTION_RESET);
+                        return FAILED;
+                    }
+                    allowReuse = false; // a pooled link had gone stale: once more on a fresh one
+                }
+            }
+            boolean forwardMode = link.mode() == UpstreamLink.Mode.FORWARD;
+            if (forwardMode && resp.status == 407) {
+                outcome = fail(FailureKind.PROXY_AUTH_REJECTED);
+                return FAILED;
+            }
+            boolean unreachable = forwardMode && (resp.status == 502 || resp.status == 504);
+            if (unreachable && mayRetry) {
+                outcome = fail(FailureKind.UPSTREAM_UNREACHABLE);
+                return FAILED;
+            }
+            long framing = resp.framing(head.method);
+            boolean dechunk = framing == Framing.CHUNKED && !head.http11;
+            boolean keep = keepClient && framing != Framing.UNTIL_CLOSE && !dechunk;
+            responseStarted = true;
+            writeResponseHead(resp, ex, keep, head.http11, dechunk);
+            BodyRelay.relay(link.reader(cfg.bufferBytes()), out, framing, dechunk, cfg.maxHeaderBytes());
+            out.flush();
+            reusable = framing != Framing.UNTIL_CLOSE && (resp.http11
+                    ? !resp.headers.hasToken("Connection", "close")
+                    : resp.headers.hasToken("Connection", "keep-alive"));
+            outcome = unreachable ? fail(FailureKind.UPSTREAM_UNREACHABLE) : AttemptOutcome.SUCCESS;
+            return keep ? DONE_KEEP : DONE_CLOSE;
+        } catch (PeerIOException e) {
+            outcome = e.client() ? AttemptOutcome.ABANDONED
+                    : fail(e.timeout() ? FailureKind.SLOW_BODY : FailureKind.CONNECTION_RESET);
+            return responseStarted || e.client() ? BROKEN : FAILED;
+        } catch (WireException e) {
+            outcome = fail(FailureKind.PROTOCOL_ERROR);
+            return responseStarted ? BROKEN : FAILED;
+        } finally {
+            if (link != null) {
+                link.release(reusable);
+            }
+            a.complete(outcome);
+        }
+    }
+
+    private AttemptOutcome fail(FailureKind kind) {
+        lastFailure = kind;
+        return AttemptOutcome.failure(kind);
+    }
+
+    private static FailureKind dialFailure(IOException e) {
+        if (e instanceof UpstreamDialException d) {
+            return d.kind();
+        }
+        if (e instanceof SocketTimeoutException) {
+            return FailureKind.CONNECT_TIMEOUT;
+        }
+        if (e instanceof ConnectException) {
+            return FailureKind.CONNECTION_REFUSED;
+        }
+        return FailureKind.CONNECTION_RESET;
+    }
+
+    /**
+     * Sends the request head and body upstream and reads the final response head.
+     *
+     * @return the head, or {@code null} when the upstream closed or reset before a status line
+     */
+    private ResponseHead send(RequestHead head, UpstreamLink link, boolean expectContinue)
+            throws IOException, WireException {
+        WireWriter uw = link.writer(cfg.bufferBytes());
+        WireReader ur = link.reader(cfg.bufferBytes());
+        try {
+            writeRequestHead(uw, head, link);
+            if (head.framing != 0) {
+                if (expectContinue) { // we answer 100 ourselves and send no Expect upstream
+                    out.write(CONTINUE, 0, CONTINUE.length);
+                    out.flush();
+                }
+                BodyRelay.relay(in, uw, head.framing, false, cfg.maxHeaderBytes());
+            }
+            uw.flush();
+            while (true) {
+                ResponseHead resp = ResponseHead.read(ur, cfg);
+                if (resp == null || resp.status >= 200 || resp.status == 101) {
+                    if (resp != null && resp.status == 101) {
+                        throw new WireException(502, GatewayErrors.UPSTREAM_PROTOCOL, "unexpected 101 upstream");
+                    }
+                    return resp;
+                }
+                // 1xx interim responses are ours to swallow: we already answered Expect ourselves
+            }
+        } catch (PeerIOException e) {
+            if (!e.client() && !e.timeout() && head.framing == 0) {
+                uw.discard();
+                return null; // reset before an answer: the caller treats it like a close
+            }
+            throw e;
+        }
+    }
+
+    private void writeRequestHead(WireWriter uw, RequestHead head, UpstreamLink link) throws IOException {
+        Target t = head.target;
+        uw.writeAscii(head.method);
+        uw.writeByte(' ');
+        if (link.mode() == UpstreamLink.Mode.FORWARD) {
+            uw.writeAscii("http://");
+            uw.writeAscii(t.authority());
+        }
+        uw.writeAscii(t.path());
+        uw.writeAscii(" HTTP/1.1\r\n");
+        uw.header("Host", t.authority());
+        UpstreamLink.InjectedHeader inject = link.injectedHeader();
+        if (inject != null && link.mode() == UpstreamLink.Mode.FORWARD) {
+            uw.header(inject.name(), inject.value());
+        }
+        HeaderFields h = head.headers;
+        String connection = HopByHop.connection(h);
+        for (int i = 0, n = h.size(); i < n; i++) {
+            String name = h.name(i);
+            if (HopByHop.skip(name, connection) || name.equalsIgnoreCase("Host") || name.equalsIgnoreCase("Expect")) {
+                continue;
+            }
+            uw.header(name, h.value(i));
+        }
+        uw.crlf();
+    }
+
+    private void writeResponseHead(ResponseHead resp, Explain ex, boolean keep, boolean http11Client, boolean dechunk)
+            throws IOException {
+        out.writeAscii("HTTP/1.1 ");
+        out.writeAscii(Integer.toString(resp.status));
+        out.writeByte(' ');
+        out.writeAscii(resp.reasonPhrase);
+        out.crlf();
+        HeaderFields h = resp.headers;
+        String connection = HopByHop.connection(h);
+        for (int i = 0, n = h.size(); i < n; i++) {
+            String name = h.name(i);
+            if (HopByHop.skip(name, connection) || dechunk && name.equalsIgnoreCase("Transfer-Encoding")) {
+                continue;
+            }
+            out.header(name, h.value(i));
+        }
+        ex.writeTo(out);
+        if (!keep) {
+            out.header("Connection", "close");
+        } else if (!http11Client) {
+            out.header("Connection", "keep-alive");
+        }
+        out.crlf();
+    }
+
+    // ---------------------------------------------------------------- CONNECT
+
+    private boolean tunnel(RequestHead head) throws IOException {
+        boolean keepClient = clientKeepAlive(head) && head.framing == 0;
+        String client = gw.authenticator().authenticate(head.headers.first("Proxy-Authorization"));
+        if (client == null) {
+            result = ExchangeResult.AUTH_REQUIRED;
+            return sendError(head.http11, 407, GatewayErrors.AUTH_REQUIRED, "proxy authentication required",
+                    Explain.NONE, keepClient);
+        }
+        RouteDecision d = gw.engine().route(new RouteRequest(client, head.target.host(), head.target.port(),
+                head.method, true, head.headers, 1, List.of()));
+        return switch (d) {
+            case RouteDecision.Rejected r -> {
+                result = ExchangeResult.REJECTED;
+                yield sendError(head.http11, r.status(), r.reason(), "the gateway rejected the tunnel",
+                        new Explain("none", "none", r.routing(), 0), keepClient);
+            }
+            case UpstreamAttempt a -> runTunnel(head, a, keepClient);
+        };
+    }
+
+    private boolean runTunnel(RequestHead head, UpstreamAttempt a, boolean keepClient) throws IOException {
+        Explain ex = Explain.of(a, 1);
+        UpstreamLink link = null;
+        AttemptOutcome outcome = AttemptOutcome.ABANDONED;
+        try {
+            try {
+                link = a.open(false);
+            } catch (IOException e) {
+                outcome = fail(dialFailure(e));
+                return upstreamFailed(head, ex, lastFailure == FailureKind.CONNECT_TIMEOUT, keepClient);
+            }
+            if (link.mode() != UpstreamLink.Mode.TUNNEL) {
+                outcome = fail(FailureKind.PROTOCOL_ERROR);
+                return upstreamFailed(head, ex, false, keepClient);
+            }
+            out.writeAscii("HTTP/1.1 200 Connection established\r\n");
+            ex.writeTo(out);
+            out.crlf();
+            out.flush();
+            outcome = AttemptOutcome.SUCCESS; // established: from here on it is never replayed
+            result = ExchangeResult.OK;
+            idle = false;
+            new Tunnel(ch, in, link, cfg.tunnelIdleTimeoutMillis(), gw.ticker()).run();
+            return false;
+        } finally {
+            if (link != null) {
+                link.close();
+            }
+            a.complete(outcome);
+        }
+    }
+
+    // ---------------------------------------------------------------- errors
+
+    private boolean sendError(boolean http11, int status, String reason, String message, Explain ex, boolean keep)
+            throws IOException {
+        gw.metrics().error(reason);
+        byte[] body = (reason + ": " + message + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        out.discard();
+        out.writeAscii("HTTP/1.1 ");
+        out.writeAscii(Integer.toString(status));
+        out.writeByte(' ');
+        out.writeAscii(StatusText.of(status));
+        out.crlf();
+        out.header("X-ProxyPool-Error", reason);
+        ex.writeTo(out);
+        if (status == 407) {
+            out.header("Proxy-Authenticate", "Basic realm=\"proxypool\"");
+        }
+        out.header("Content-Type", "text/plain; charset=utf-8");
+        out.header("Content-Length", Integer.toString(body.length));
+        if (!keep) {
+            out.header("Connection", "close");
+        } else if (!http11) {
+            out.header("Connection", "keep-alive");
+        }
+        out.crlf();
+        out.write(body, 0, body.length);
+        out.flush();
+        if (!keep) {
+            lingerOnClose = true;
+        }
+        return keep;
+    }
+}

@@ -1,0 +1,21 @@
+package dev.proxypool.server.gateway;
+
+/**
+ * The gateway wire layer's one dependency on the rest of the product: given a request, decide
+ * where it goes. The real implementation (dispatcher over the pool snapshot, sticky sessions,
+ * health, SDK dialers) is wired in by the server; {@code DirectEngine} and
+ * {@code StaticUpstreamEngine} stand in for tests and the load harness.
+ *
+ * <p>Contract: {@link #route} runs on the request's virtual thread, must not block on anything
+ * remote, and returns either a {@link RouteDecision.Rejected} or an {@link UpstreamAttempt} that
+ * holds one unit of the chosen proxy's capacity. The wire layer completes every attempt exactly
+ * once, in a {@code finally}, so {@link #inFlight()} returns to 0 after any workload and any fault.
+ * Implementations are thread-safe.
+ */
+public interface GatewayEngine {
+
+    RouteDecision route(RouteRequest request);
+
+    /** Attempts routed and not yet completed (capacity currently held). */
+    int inFlight();
+}

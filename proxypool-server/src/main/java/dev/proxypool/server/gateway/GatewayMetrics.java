@@ -1,0 +1,39 @@
+package dev.proxypool.server.gateway;
+
+/**
+ * What the wire layer reports; the server binds it to the Helidon/Micrometer registry. Tags are
+ * closed sets ({@link ExchangeResult}, {@link GatewayErrors}, http/connect): never a proxy id,
+ * client or host. Implementations are thread-safe and cheap (called on every request).
+ */
+public interface GatewayMetrics {
+
+    /** A request or tunnel began (in-flight + 1). */
+    void started(boolean tunnel);
+
+    /** It ended (in-flight - 1) after {@code nanos}. */
+    void finished(boolean tunnel, ExchangeResult result, long nanos);
+
+    /** An error answered with {@code X-ProxyPool-Error: reason}. */
+    void error(String reason);
+
+    /** A retry on another proxy. */
+    void retried();
+
+    GatewayMetrics NONE = new GatewayMetrics() {
+        @Override
+        public void started(boolean tunnel) {
+        }
+
+        @Override
+        public void finished(boolean tunnel, ExchangeResult result, long nanos) {
+        }
+
+        @Override
+        public void error(String reason) {
+        }
+
+        @Override
+        public void retried() {
+        }
+    };
+}

@@ -1,0 +1,84 @@
+package dev.proxypool.server.gateway;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+
+/** A {@link ClientChannel} over an accepted {@link Socket}. */
+final class SocketClientChannel implements ClientChannel {
+
+    private static final int LINGER_MILLIS = 500;
+    private static final int LINGER_MAX_BYTES = 256 * 1024;
+
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+
+    SocketClientChannel(Socket socket) throws IOException {
+        this.socket = socket;
+        this.in = socket.getInputStream();
+        this.out = socket.getOutputStream();
+    }
+
+    @Override
+    public InputStream input() {
+        return in;
+    }
+
+    @Override
+    public OutputStream output() {
+        return out;
+    }
+
+    @Override
+    public void readTimeout(int millis) {
+        try {
+            socket.setSoTimeout(millis);
+        } catch (IOException ignored) {
+            // closed already: the next read fails and ends the connection
+        }
+    }
+
+    @Override
+    public void shutdownOutput() {
+        try {
+            socket.shutdownOutput();
+        } catch (IOException ignored) {
+            // closed already
+        }
+    }
+
+    @Override
+    public void closeGracefully() {
+        try {
+            socket.shutdownOutput();
+            socket.setSoTimeout(LINGER_MILLIS);
+            byte[] sink = new byte[8192];
+            int total = 0;
+            int n;
+            while (total < LINGER_MAX_BYTES && (n = in.read(sink)) >= 0) {
+                total += n;
+            }
+        } catch (IOException ignored) {
+            // timeout or reset: we are closing anyway
+        } finally {
+            close();
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // nothing left to do
+        }
+    }
+
+    @Override
+    public String peer() {
+        return socket.getRemoteSocketAddress() instanceof InetSocketAddress a ? a.getAddress().getHostAddress() : "?";
+    }
+}

@@ -1,0 +1,101 @@
+package dev.proxypool.server.gateway;
+
+import dev.proxypool.core.time.Ticker;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.SocketTimeoutException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Relays raw bytes both ways between the client and an established upstream link: the calling
+ * thread carries upstream→client, one extra virtual thread client→upstream. An end of stream on
+ * one side half-closes the other (TLS close_notify and HTTP/1.0 bodies need that); an error on
+ * either side closes both. The tunnel ends when no byte has moved either way for the idle timeout.
+ */
+final class Tunnel {
+
+    private static final int BUFFER = 32 * 1024;
+    private static final long CLOSE_GRACE_MILLIS = 5_000;
+
+    private final ClientChannel client;
+    private final WireReader clientReader;
+    private final UpstreamLink link;
+    private final int idleMillis;
+    private final long idleNanos;
+    private final Ticker ticker;
+    private volatile long lastActivity;
+
+    Tunnel(ClientChannel client, WireReader clientReader, UpstreamLink link, int idleMillis, Ticker ticker) {
+        this.client = client;
+        this.clientReader = clientReader;
+        this.link = link;
+        this.idleMillis = idleMillis;
+        this.idleNanos = TimeUnit.MILLISECONDS.toNanos(idleMillis);
+        this.ticker = ticker;
+    }
+
+    void run() {
+        lastActivity = ticker.read();
+        client.readTimeout(idleMillis);
+        try {
+            link.readTimeout(idleMillis);
+            clientReader.drainTo(link.output()); // bytes the client sent right behind its CONNECT
+        } catch (IOException e) {
+            closeBoth();
+            return;
+        }
+        Thread up = Thread.ofVirtual().name("gateway-tunnel-up").start(() -> {
+            if (pump(clientReader.stream(), link.output())) {
+                link.shutdownOutput();
+            } else {
+                closeBoth();
+            }
+        });
+        if (pump(link.input(), client.output())) {
+            client.shutdownOutput();
+        } else {
+            closeBoth();
+        }
+        try {
+            if (!up.join(java.time.Duration.ofMillis(Math.min(idleMillis, CLOSE_GRACE_MILLIS)))) {
+                closeBoth();
+                up.join();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closeBoth();
+        }
+    }
+
+    /** Copies until end of stream (true) or an error / idle timeout (false). */
+    private boolean pump(InputStream src, OutputStream dst) {
+        byte[] buf = new byte[BUFFER];
+        try {
+            while (true) {
+                int n;
+                try {
+                    n = src.read(buf);
+                } catch (SocketTimeoutException e) {
+                    if (ticker.read() - lastActivity < idleNanos) {
+                        continue; // the other direction is busy: the tunnel is not idle
+                    }
+                    return false;
+                }
+                if (n < 0) {
+                    return true;
+                }
+                dst.write(buf, 0, n);
+                lastActivity = ticker.read();
+            }
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private void closeBoth() {
+        link.close();
+        client.close();
+    }
+}

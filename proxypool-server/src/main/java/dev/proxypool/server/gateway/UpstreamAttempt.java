@@ -1,0 +1,37 @@
+package dev.proxypool.server.gateway;
+
+import java.io.IOException;
+
+/**
+ * One try through one proxy. It holds a unit of that proxy's capacity from {@link
+ * GatewayEngine#route} until {@link #complete}, which the wire layer calls exactly once, in a
+ * {@code finally}; implementations make {@code complete} idempotent anyway.
+ *
+ * <p>{@link #proxyId()}, {@link #upstream()} and {@link #routing()} go into the explainability
+ * headers: opaque names, never an address or a credential.
+ */
+public non-sealed interface UpstreamAttempt extends RouteDecision {
+
+    /** Opaque proxy id ({@code X-ProxyPool-Proxy}). */
+    String proxyId();
+
+    /** Upstream (feed) name ({@code X-ProxyPool-Upstream}). */
+    String upstream();
+
+    /** Routing name ({@code X-ProxyPool-Routing}). */
+    String routing();
+
+    /**
+     * Opens the connection for this attempt: for HTTP either a {@link UpstreamLink.Mode#FORWARD} link
+     * to an HTTP proxy (absolute-form) or a {@link UpstreamLink.Mode#TUNNEL} to the target; for CONNECT
+     * a tunnel. May be called again (with {@code allowReuse=false}) when a reused idle link turned
+     * out stale before any response byte.
+     *
+     * @param allowReuse whether a pooled idle connection may be returned
+     * @throws IOException when the proxy cannot be reached or refuses (the attempt then fails)
+     */
+    UpstreamLink open(boolean allowReuse) throws IOException;
+
+    /** Ends the attempt and releases its capacity; feeds passive health. Idempotent. */
+    void complete(AttemptOutcome outcome);
+}

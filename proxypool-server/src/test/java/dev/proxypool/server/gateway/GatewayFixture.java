@@ -1,0 +1,54 @@
+package dev.proxypool.server.gateway;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** A running gateway on a free loopback port for one test. */
+final class GatewayFixture implements AutoCloseable {
+
+    final Gateway gateway;
+    final GatewayListener listener;
+    final GatewayEngine engine;
+
+    GatewayFixture(GatewayEngine engine) throws IOException {
+        this(engine, ProxyAuthenticator.anonymous(), GatewayConfig.DEFAULTS);
+    }
+
+    GatewayFixture(GatewayEngine engine, ProxyAuthenticator auth, GatewayConfig config) throws IOException {
+        this.engine = engine;
+        this.gateway = Gateway.builder(engine).authenticator(auth).config(config).build();
+        this.listener = GatewayListener.start(gateway, InetAddress.getLoopbackAddress(), 0);
+    }
+
+    int port() {
+        return listener.port();
+    }
+
+    RawClient client() throws IOException {
+        return new RawClient(port());
+    }
+
+    /** Attempts complete in a finally after the response is flushed: allow that moment. */
+    static void awaitInFlightZero(GatewayEngine engine) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (engine.inFlight() != 0 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        assertEquals(0, engine.inFlight(), "engine in-flight count after the test");
+    }
+
+    @Override
+    public void close() {
+        listener.stop(Duration.ofSeconds(2));
+        awaitInFlightZero(engine);
+    }
+}
