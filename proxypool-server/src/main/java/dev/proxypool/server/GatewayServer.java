@@ -76,6 +76,8 @@ public final class GatewayServer implements AutoCloseable {
         private GatewayConfig config = GatewayConfig.DEFAULTS;
         private Duration grace = Duration.ofSeconds(5);
         private boolean platformThreads;
+        private java.util.function.Consumer<io.helidon.webserver.http.HttpRouting.Builder> routes = r -> { };
+        private final java.util.List<HealthCheck> checks = new java.util.ArrayList<>();
 
         private Builder(GatewayEngine engine) {
             this.engine = Objects.requireNonNull(engine, "engine");
@@ -108,6 +110,18 @@ public final class GatewayServer implements AutoCloseable {
 
         public Builder shutdownGrace(Duration d) {
             this.grace = Objects.requireNonNull(d, "shutdownGrace");
+            return this;
+        }
+
+        /** More REST routes on the API listener (distribution, admin, feedback). */
+        public Builder routes(java.util.function.Consumer<io.helidon.webserver.http.HttpRouting.Builder> more) {
+            this.routes = Objects.requireNonNull(more, "routes");
+            return this;
+        }
+
+        /** More health checks under {@code /observe/health}. */
+        public Builder healthCheck(HealthCheck check) {
+            this.checks.add(Objects.requireNonNull(check, "check"));
             return this;
         }
 
@@ -155,9 +169,12 @@ public final class GatewayServer implements AutoCloseable {
                         .port(apiPort)
                         .shutdownHook(false)
                         .addFeature(ObserveFeature.just(
-                                HealthObserver.builder().details(true).addCheck(gatewayCheck).build(),
+                                HealthObserver.builder().details(true).addCheck(gatewayCheck).addChecks(checks.toArray(HealthCheck[]::new)).build(),
                                 MetricsObserver.create()))
-                        .routing(r -> r.get("/v1/echo", new EchoHandler()))
+                        .routing(r -> {
+                            r.get("/v1/echo", new EchoHandler());
+                            routes.accept(r);
+                        })
                         .build()
                         .start();
                 return new GatewayServer(listener, web, grace);

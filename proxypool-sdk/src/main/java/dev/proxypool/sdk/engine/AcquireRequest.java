@@ -1,6 +1,7 @@
 package dev.proxypool.sdk.engine;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * One request for a lease on a routing: who asks, for which destination, in which session.
@@ -11,8 +12,11 @@ import java.util.List;
  * @param targetHost the destination host: the consistent-hash key and the domain checked for bans
  * @param hashKey    an explicit consistent-hash key (a header value), "" to hash the target host
  * @param excluded   proxy ids already tried by this request (a retry goes to a different proxy)
+ * @param labels     extra required labels from the request itself (username options such as
+ *                   {@code -country-us}), added to the routing's label filter
  */
-public record AcquireRequest(String client, String sessionId, String targetHost, String hashKey, List<String> excluded) {
+public record AcquireRequest(String client, String sessionId, String targetHost, String hashKey, List<String> excluded,
+                             Map<String, String> labels) {
 
     public AcquireRequest {
         client = client == null ? "" : client;
@@ -20,6 +24,11 @@ public record AcquireRequest(String client, String sessionId, String targetHost,
         targetHost = targetHost == null ? "" : targetHost;
         hashKey = hashKey == null ? "" : hashKey;
         excluded = excluded == null ? List.of() : List.copyOf(excluded);
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
+    }
+
+    public AcquireRequest(String client, String sessionId, String targetHost, String hashKey, List<String> excluded) {
+        this(client, sessionId, targetHost, hashKey, excluded, Map.of());
     }
 
     public static AcquireRequest forHost(String host) {
@@ -29,6 +38,6 @@ public record AcquireRequest(String client, String sessionId, String targetHost,
     public AcquireRequest excluding(String proxyId) {
         java.util.ArrayList<String> ids = new java.util.ArrayList<>(excluded);
         ids.add(proxyId);
-        return new AcquireRequest(client, sessionId, targetHost, hashKey, ids);
+        return new AcquireRequest(client, sessionId, targetHost, hashKey, ids, labels);
     }
 }

@@ -14,6 +14,7 @@ import dev.proxypool.core.extract.ProxyState;
 import dev.proxypool.core.extract.StoredProxy;
 import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.health.HealthPolicy;
+import dev.proxypool.core.model.LabelSelector;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.routing.NoCandidatePolicy;
 import dev.proxypool.core.routing.RequestFacts;
@@ -172,6 +173,12 @@ public final class PoolEngine {
     private PickRequest requestFor(RouteRuntime rt, AcquireRequest request) {
         PickRequest pick = rt.base();
         RoutingRule rule = rt.rule();
+        if (!request.labels().isEmpty()) {
+            Map<String, String> merged = new java.util.TreeMap<>(rule.filter().labels().required());
+            merged.putAll(request.labels());
+            pick = new PickRequest(rule.filter().withLabels(LabelSelector.of(merged)), pick.strategy(), pick.hashKey(),
+                    pick.domain(), pick.excludedProxyIds(), pick.upstreamIndex());
+        }
         if (rule.isSequential()) {
             int index = board.current(rule.name()).index();
             if (index != pick.upstreamIndex()) {

@@ -5,8 +5,13 @@ import dev.proxypool.core.health.FailureKind;
 /** How an attempt ended, for passive health and capacity release. */
 public sealed interface AttemptOutcome {
 
-    /** The proxy carried the exchange (whatever status the destination answered). */
-    record Success() implements AttemptOutcome {
+    /**
+     * The proxy carried the exchange, whatever status the destination answered.
+     *
+     * @param status the destination's response status, 0 for a tunnel (opaque bytes); a 403 or 429
+     *               is a destination's signal about this proxy (a per-domain ban), not a proxy fault
+     */
+    record Success(int status) implements AttemptOutcome {
     }
 
     /** The proxy failed; {@code kind} feeds passive health. */
@@ -17,7 +22,11 @@ public sealed interface AttemptOutcome {
     record Abandoned() implements AttemptOutcome {
     }
 
-    AttemptOutcome SUCCESS = new Success();
+    AttemptOutcome SUCCESS = new Success(0);
+
+    static AttemptOutcome success(int status) {
+        return new Success(status);
+    }
     AttemptOutcome ABANDONED = new Abandoned();
 
     static AttemptOutcome failure(FailureKind kind) {

@@ -243,7 +243,7 @@ final class GatewayConnection {
             reusable = framing != Framing.UNTIL_CLOSE && (resp.http11
                     ? !resp.headers.hasToken("Connection", "close")
                     : resp.headers.hasToken("Connection", "keep-alive"));
-            outcome = unreachable ? fail(FailureKind.UPSTREAM_UNREACHABLE) : AttemptOutcome.SUCCESS;
+            outcome = unreachable ? fail(FailureKind.UPSTREAM_UNREACHABLE) : AttemptOutcome.success(resp.status);
             return keep ? DONE_KEEP : DONE_CLOSE;
         } catch (PeerIOException e) {
             outcome = e.client() ? AttemptOutcome.ABANDONED

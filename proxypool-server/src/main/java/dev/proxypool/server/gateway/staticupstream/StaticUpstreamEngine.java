@@ -1,5 +1,7 @@
 package dev.proxypool.server.gateway.staticupstream;
 
+import dev.proxypool.server.gateway.IdleLinkPool;
+
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.server.gateway.AttemptOutcome;
 import dev.proxypool.server.gateway.GatewayEngine;

@@ -1,7 +1,6 @@
-package dev.proxypool.server.gateway.staticupstream;
+package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.time.Ticker;
-import dev.proxypool.server.gateway.UpstreamLink;
 
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * dropped on the way (well below squid's 60 s persistent-connection timeout). A stale link that
  * slips through is caught by the wire layer, which retries once on a fresh one. Thread-safe.
  */
-final class IdleLinkPool {
+public final class IdleLinkPool {
 
     private record Idle(UpstreamLink link, long since) {
     }
@@ -23,14 +22,14 @@ final class IdleLinkPool {
     private final long maxIdleNanos;
     private final Ticker ticker;
 
-    IdleLinkPool(int maxIdle, long maxIdleNanos, Ticker ticker) {
+    public IdleLinkPool(int maxIdle, long maxIdleNanos, Ticker ticker) {
         this.maxIdle = maxIdle;
         this.maxIdleNanos = maxIdleNanos;
         this.ticker = ticker;
     }
 
     /** A live idle link, or {@code null}. */
-    UpstreamLink take() {
+    public UpstreamLink take() {
         Idle e;
         while ((e = idle.pollFirst()) != null) {
             size.decrementAndGet();
@@ -43,7 +42,7 @@ final class IdleLinkPool {
         return null;
     }
 
-    void give(UpstreamLink link) {
+    public void give(UpstreamLink link) {
         if (size.incrementAndGet() > maxIdle) {
             size.decrementAndGet();
             link.close();
@@ -52,11 +51,11 @@ final class IdleLinkPool {
         idle.offerFirst(new Idle(link, ticker.read()));
     }
 
-    int size() {
+    public int size() {
         return size.get();
     }
 
-    void closeAll() {
+    public void closeAll() {
         Idle e;
         while ((e = idle.pollFirst()) != null) {
             size.decrementAndGet();

@@ -1,0 +1,53 @@
+package dev.proxypool.server.engine;
+
+import dev.proxypool.server.gateway.HeaderLookup;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Map;
+
+/**
+ * The per-request checks the gateway engine applies before routing: the client's rate limit, the
+ * destination policy, and the request's own options (session id and label filters from the
+ * username). The server wires the real access layer; {@link #OPEN} allows everything (tests).
+ */
+public interface AccessControl {
+
+    /** Request options beyond the routing: sticky session id and extra label filters. */
+    record Options(String sessionId, Map<String, String> labels) {
+        public static final Options NONE = new Options("", Map.of());
+    }
+
+    /** True when {@code client} may send one more request now. */
+    boolean allowRate(String client);
+
+    /** {@code null} when the destination may be reached, else a short reason ({@code loopback}, {@code port}...). */
+    String denyDestination(String host, int port, boolean connect);
+
+    /** Options the client put in its credentials (e.g. {@code alice-session-s1-country-us}). */
+    Options options(String client, HeaderLookup headers);
+
+    /** Resolves {@code host} once for a direct connection and checks every address (no DNS rebinding). */
+    InetAddress resolveForDirect(String host) throws UnknownHostException;
+
+    AccessControl OPEN = new AccessControl() {
+        @Override
+        public boolean allowRate(String client) {
+            return true;
+        }
+
+        @Override
+        public String denyDestination(String host, int port, boolean connect) {
+            return null;
+        }
+
+        @Override
+        public Options options(String client, HeaderLookup headers) {
+            return Options.NONE;
+        }
+
+        @Override
+        public InetAddress resolveForDirect(String host) throws UnknownHostException {
+            return InetAddress.getByName(host);
+        }
+    };
+}

@@ -1,0 +1,84 @@
+package dev.proxypool.server.engine;
+
+import dev.proxypool.core.health.FailureKind;
+import dev.proxypool.server.gateway.AttemptOutcome;
+import dev.proxypool.server.gateway.RouteRequest;
+import dev.proxypool.server.gateway.UpstreamAttempt;
+import dev.proxypool.server.gateway.UpstreamDialException;
+import dev.proxypool.server.gateway.UpstreamLink;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@code onNoCandidate: direct}: the gateway connects to the destination itself. The name is
+ * resolved once and every address checked by the destination policy; the checked address is
+ * dialed, so a DNS answer cannot change between the check and the connect (no rebinding).
+ */
+final class DirectAttempt implements UpstreamAttempt {
+
+    static final String DIRECT = "direct";
+    private static final int CONNECT_TIMEOUT_MILLIS = 5_000;
+
+    private final String routing;
+    private final RouteRequest request;
+    private final AccessControl access;
+    private final PoolGatewayEngine owner;
+    private final AtomicBoolean done = new AtomicBoolean();
+
+    DirectAttempt(String routing, RouteRequest request, AccessControl access, PoolGatewayEngine owner) {
+        this.routing = routing;
+        this.request = request;
+        this.access = access;
+        this.owner = owner;
+    }
+
+    @Override
+    public String proxyId() {
+        return DIRECT;
+    }
+
+    @Override
+    public String upstream() {
+        return DIRECT;
+    }
+
+    @Override
+    public String routing() {
+        return routing;
+    }
+
+    @Override
+    public UpstreamLink open(boolean allowReuse) throws IOException {
+        InetAddress address;
+        try {
+            address = access.resolveForDirect(request.host());
+        } catch (UnknownHostException e) {
+            throw new UpstreamDialException(FailureKind.UPSTREAM_UNREACHABLE, "destination did not resolve or is denied");
+        }
+        Socket s = new Socket();
+        try {
+            s.setTcpNoDelay(true);
+            s.connect(new InetSocketAddress(address, request.port()), CONNECT_TIMEOUT_MILLIS);
+        } catch (SocketTimeoutException e) {
+            s.close();
+            throw new UpstreamDialException(FailureKind.CONNECT_TIMEOUT, "direct connect timed out");
+        } catch (ConnectException e) {
+            s.close();
+            throw new UpstreamDialException(FailureKind.CONNECTION_REFUSED, "direct connect refused");
+        }
+        return UpstreamLink.of(s, UpstreamLink.Mode.TUNNEL, null, null);
+    }
+
+    @Override
+    public void complete(AttemptOutcome outcome) {
+        if (done.compareAndSet(false, true)) {
+            owner.completed();
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.proxypool.server.engine;
+
+import dev.proxypool.core.model.Protocol;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.dial.DialException;
+import dev.proxypool.sdk.dial.ForwardingConnection;
+import dev.proxypool.sdk.dial.UpstreamDialer;
+import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.server.gateway.AttemptOutcome;
+import dev.proxypool.server.gateway.IdleLinkPool;
+import dev.proxypool.server.gateway.RouteRequest;
+import dev.proxypool.server.gateway.UpstreamAttempt;
+import dev.proxypool.server.gateway.UpstreamDialException;
+import dev.proxypool.server.gateway.UpstreamLink;
+import java.io.IOException;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One try through one leased proxy. Plain HTTP through an HTTP(S) proxy is forwarded in absolute
+ * form over a pooled keep-alive link (the proxy's {@code Proxy-Authorization} injected per
+ * request); CONNECT, and anything through SOCKS, goes through a fresh tunnel. {@link #complete}
+ * reports to health exactly once and releases the lease: a destination's 403/429 bans the proxy
+ * for that domain only.
+ */
+final class PoolAttempt implements UpstreamAttempt {
+
+    private final Lease lease;
+    private final RouteRequest request;
+    private final UpstreamDialer dialer;
+    private final PoolGatewayEngine owner;
+    private final Ticker ticker;
+    private final long startNanos;
+    private final AtomicBoolean done = new AtomicBoolean();
+    private volatile long dialNanos = -1;
+
+    PoolAttempt(Lease lease, RouteRequest request, UpstreamDialer dialer, PoolGatewayEngine owner, Ticker ticker) {
+        this.lease = lease;
+        this.request = request;
+        this.dialer = dialer;
+        this.owner = owner;
+        this.ticker = ticker;
+        this.startNanos = ticker.read();
+    }
+
+    @Override
+    public String proxyId() {
+        return lease.proxyId();
+    }
+
+    @Override
+    public String upstream() {
+        return lease.upstream();
+    }
+
+    @Override
+    public String routing() {
+        return lease.routing();
+    }
+
+    @Override
+    public UpstreamLink open(boolean allowReuse) throws IOException {
+        Proxy p = lease.proxy();
+        boolean forward = !request.tunnel() && (p.protocol() == Protocol.HTTP || p.protocol() == Protocol.HTTPS);
+        long t0 = ticker.read();
+        try {
+            UpstreamLink link;
+            if (forward) {
+                IdleLinkPool pool = owner.idleLinks(p.id());
+                link = allowReuse ? pool.take() : null;
+                if (link == null) {
+                    ForwardingConnection fc = dialer.openForwarding(p);
+                    UpstreamLink.InjectedHeader auth = fc.hasProxyAuthorization()
+                            ? new UpstreamLink.InjectedHeader("Proxy-Authorization", fc.proxyAuthorization().reveal()) : null;
+                    link = UpstreamLink.of(fc.socket(), UpstreamLink.Mode.FORWARD, auth, pool::give);
+                    dialNanos = ticker.read() - t0;
+                }
+            } else {
+                Socket tunnel = dialer.connect(p, request.host(), request.port());
+                link = UpstreamLink.of(tunnel, UpstreamLink.Mode.TUNNEL, null, null);
+                dialNanos = ticker.read() - t0;
+            }
+            lease.connected();
+            return link;
+        } catch (DialException e) {
+            throw new UpstreamDialException(e.kind(), e.getMessage());
+        }
+    }
+
+    @Override
+    public void complete(AttemptOutcome outcome) {
+        if (!done.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            switch (outcome) {
+                case AttemptOutcome.Success ok -> {
+                    // Tunnels carry opaque bytes for their whole life: their dial is the proxy's latency.
+                    long latency = request.tunnel() && dialNanos >= 0 ? dialNanos : ticker.read() - startNanos;
+                    lease.succeeded(Duration.ofNanos(latency));
+                    if (ok.status() == 403 || ok.status() == 429) {
+                        lease.banned(request.host());
+                    }
+                }
+                case AttemptOutcome.Failure f -> lease.failed(f.kind());
+                case AttemptOutcome.Abandoned a -> {
+                    // the client left: not the proxy's fault, nothing to report
+                }
+            }
+        } finally {
+            lease.close();
+            owner.completed();
+        }
+    }
+}
