@@ -69,6 +69,8 @@ public final class ProxyPool implements AutoCloseable {
     private final CredentialStore credentials;
     private final UpstreamDialer dialer;
     private final ActiveProber prober;
+    private final boolean background;
+    private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
 
     private ProxyPool(Builder b) {
         this.config = b.config;
@@ -94,17 +96,37 @@ public final class ProxyPool implements AutoCloseable {
             ProviderEnvironment env = new ProviderEnvironment(System.getenv(), Path.of("").toAbsolutePath(), b.wall, b.ticker);
             ValidationStage validation = b.validation != null ? b.validation : defaultValidation();
             pipeline = new CollectionPipeline(config, registry, env, engine, validation);
-            pipeline.runOnce();
-            if (b.background) {
-                pipeline.start(Duration.ofSeconds(1));
-            }
         }
         if (b.activeProbing && config.health().activeEnabled()) {
             prober = ActiveProber.builder(dialer, () -> engine.snapshot().proxies(), engine.registry())
                     .settings(ProberSettings.from(config.health())).build();
-            prober.start();
         } else {
             prober = null;
+        }
+        this.background = b.background;
+        if (!b.deferStart) {
+            start();
+        }
+    }
+
+    /**
+     * Starts collecting: the pipeline's first round now (so the pool is loaded when this returns),
+     * then background rounds and active probing. Called by {@link Builder#build()} unless
+     * {@link Builder#deferStart(boolean)}; a server defers it until its echo endpoint is up.
+     * Idempotent.
+     */
+    public void start() {
+        if (!started.compareAndSet(false, true)) {
+            return;
+        }
+        if (pipeline != null) {
+            pipeline.runOnce();
+            if (background) {
+                pipeline.start(Duration.ofSeconds(1));
+            }
+        }
+        if (prober != null) {
+            prober.start();
         }
     }
 
@@ -225,6 +247,7 @@ public final class ProxyPool implements AutoCloseable {
         private ValidationStage validation;
         private boolean background = true;
         private boolean activeProbing;
+        private boolean deferStart;
         private CredentialStore credentials;
         private ProviderRegistry registry;
 
@@ -265,6 +288,12 @@ public final class ProxyPool implements AutoCloseable {
          */
         public Builder activeProbing(boolean on) {
             activeProbing = on;
+            return this;
+        }
+
+        /** Leave collection (first pipeline round, background rounds, probing) to an explicit {@link ProxyPool#start()}. */
+        public Builder deferStart(boolean defer) {
+            deferStart = defer;
             return this;
         }
 

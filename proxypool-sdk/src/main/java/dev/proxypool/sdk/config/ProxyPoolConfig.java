@@ -29,7 +29,7 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
 
     /** {@code server}: listeners. */
     public record Server(String host, int gatewayPort, int apiPort) {
-        public static final Server DEFAULTS = new Server("0.0.0.0", 8080, 9090);
+        public static final Server DEFAULTS = new Server("127.0.0.1", 8080, 9090);
     }
 
     /** {@code store}: where the pool state lives. */

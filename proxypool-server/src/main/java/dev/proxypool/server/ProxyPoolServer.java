@@ -1,0 +1,177 @@
+package dev.proxypool.server;
+
+import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.config.ConfigException;
+import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.server.api.FeedbackService;
+import dev.proxypool.server.engine.AccessControl;
+import dev.proxypool.server.engine.PoolGatewayEngine;
+import dev.proxypool.server.gateway.ProxyAuthenticator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.UnknownHostException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.logging.Logger;
+
+/**
+ * The {@code proxypool serve} process (SPEC §11): the SDK's {@link ProxyPool} (store, engine,
+ * pipeline, prober) with the gateway listener and the REST listener around it. The server stays
+ * thin: every rule lives in the core and the SDK.
+ *
+ * <p>Start order: the pool is built without collecting, both listeners start (so the echo endpoint
+ * the validator and prober use is up), then collection starts. Stop order is the reverse.
+ */
+public final class ProxyPoolServer implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(ProxyPoolServer.class.getName());
+
+    private final ProxyPool pool;
+    private final PoolGatewayEngine engine;
+    private final GatewayServer server;
+
+    private ProxyPoolServer(ProxyPool pool, PoolGatewayEngine engine, GatewayServer server) {
+        this.pool = pool;
+        this.engine = engine;
+        this.server = server;
+    }
+
+    public static Builder builder(ProxyPoolConfig config) {
+        return new Builder(config);
+    }
+
+    public int gatewayPort() {
+        return server.gatewayPort();
+    }
+
+    public int apiPort() {
+        return server.apiPort();
+    }
+
+    public ProxyPool pool() {
+        return pool;
+    }
+
+    public PoolGatewayEngine gatewayEngine() {
+        return engine;
+    }
+
+    @Override
+    public void close() {
+        server.stop();
+        engine.closeIdle();
+        pool.close();
+    }
+
+    /** Builds and starts a server; defaults come from the config. */
+    public static final class Builder {
+        private final ProxyPoolConfig config;
+        private AccessControl access = AccessControl.OPEN;
+        private ProxyAuthenticator authenticator = ProxyAuthenticator.anonymous();
+        private Function<String, Optional<String>> bearer;
+        private Consumer<ProxyPool.Builder> poolCustomizer = b -> { };
+        private Consumer<io.helidon.webserver.http.HttpRouting.Builder> routes = r -> { };
+
+        private Builder(ProxyPoolConfig config) {
+            this.config = Objects.requireNonNull(config, "config");
+        }
+
+        public Builder access(AccessControl a) {
+            access = Objects.requireNonNull(a, "access");
+            return this;
+        }
+
+        public Builder authenticator(ProxyAuthenticator a) {
+            authenticator = Objects.requireNonNull(a, "authenticator");
+            return this;
+        }
+
+        /** Client bearer tokens for the REST API; unset = open API (no clients configured). */
+        public Builder bearer(Function<String, Optional<String>> b) {
+            bearer = b;
+            return this;
+        }
+
+        /** Adjusts the pool before it is built (tests inject clocks, stores, inventories). */
+        public Builder pool(Consumer<ProxyPool.Builder> customizer) {
+            poolCustomizer = Objects.requireNonNull(customizer, "customizer");
+            return this;
+        }
+
+        /** More REST routes (distribution, admin). */
+        public Builder routes(Consumer<io.helidon.webserver.http.HttpRouting.Builder> more) {
+            routes = Objects.requireNonNull(more, "routes");
+            return this;
+        }
+
+        public ProxyPoolServer start() {
+            InetAddress bind;
+            try {
+                bind = InetAddress.getByName(config.server().host());
+            } catch (UnknownHostException e) {
+                throw new ConfigException("server.host", "'" + config.server().host() + "' does not resolve");
+            }
+            int apiPort = config.server().apiPort() == 0 ? freePort(bind) : config.server().apiPort();
+            ProxyPoolConfig effective = withOwnEcho(config, bind, apiPort);
+            ProxyPool.Builder pb = ProxyPool.builder().config(effective).activeProbing(true).deferStart(true);
+            poolCustomizer.accept(pb);
+            ProxyPool pool = pb.build();
+            try {
+                PoolGatewayEngine engine = new PoolGatewayEngine(pool.engine(), pool.dialer(), access);
+                FeedbackService feedback = new FeedbackService(pool.engine(), bearer);
+                GatewayServer server = GatewayServer.builder(engine)
+                        .gatewayPort(effective.server().gatewayPort())
+                        .apiPort(apiPort)
+                        .bindAddress(bind)
+                        .authenticator(authenticator)
+                        .routes(r -> {
+                            r.post("/v1/feedback", feedback);
+                            routes.accept(r);
+                        })
+                        .start();
+                pool.start();
+                LOG.info("proxypool serving: gateway on port " + server.gatewayPort() + ", API on port " + server.apiPort()
+                        + ", " + pool.engine().snapshot().size() + " proxies in the pool");
+                return new ProxyPoolServer(pool, engine, server);
+            } catch (RuntimeException e) {
+                pool.close();
+                throw e;
+            }
+        }
+
+        private static int freePort(InetAddress bind) {
+            try (ServerSocket s = new ServerSocket(0, 1, bind)) {
+                return s.getLocalPort();
+            } catch (IOException e) {
+                throw new UncheckedIOException("no free port for the API listener", e);
+            }
+        }
+
+        /**
+         * The default echo URL and probe target point at our own REST listener; when it listens
+         * elsewhere than the default, follow it (an explicit URL is left alone).
+         */
+        static ProxyPoolConfig withOwnEcho(ProxyPoolConfig c, InetAddress bind, int apiPort) {
+            String host = bind.isAnyLocalAddress() ? "127.0.0.1"
+                    : bind.getHostAddress().contains(":") ? "[" + bind.getHostAddress() + "]" : bind.getHostAddress();
+            String own = "http://" + host + ":" + apiPort + "/v1/echo";
+            ProxyPoolConfig.Pipeline p = c.pipeline();
+            if (p.echoUrl().equals(ProxyPoolConfig.Pipeline.DEFAULTS.echoUrl())) {
+                p = new ProxyPoolConfig.Pipeline(own, p.validationConcurrency(), p.validationTimeout(), p.minScore(),
+                        p.poolSize(), p.reserveSize(), p.asnDatabase(), p.asnMaxAge());
+            }
+            ProxyPoolConfig.Health h = c.health();
+            if (h.activeTargets().equals(ProxyPoolConfig.Health.DEFAULTS.activeTargets())) {
+                h = new ProxyPoolConfig.Health(h.policy(), h.activeEnabled(), h.activeInterval(), h.activeFailuresToCool(),
+                        List.of(own));
+            }
+            return new ProxyPoolConfig(c.server(), c.store(), c.database(), c.credentials(), c.admin(), c.clients(),
+                    c.providers(), c.upstreams(), c.routings(), h, p, c.security(), c.distribution());
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package dev.proxypool.server.api;
+
+import dev.proxypool.sdk.engine.PoolEngine;
+import io.helidon.http.Status;
+import io.helidon.json.JsonException;
+import io.helidon.json.JsonObject;
+import io.helidon.json.JsonParser;
+import io.helidon.json.JsonValue;
+import io.helidon.json.JsonValueType;
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * {@code POST /v1/feedback}: a caller reports that a destination banned the proxy it was served
+ * through ({@code {"proxy": "<X-ProxyPool-Proxy id>", "domain": "shop.example", "kind": "banned"}}).
+ * The proxy is excluded for that domain for the ban period and stays healthy everywhere else.
+ * Answers 202 when applied, 404 for an unknown proxy id, 400 naming the bad field, 401 without a
+ * valid client token when clients are configured.
+ */
+public final class FeedbackService implements Handler {
+
+    private static final int MAX_BODY = 8 * 1024;
+    private static final Set<String> KEYS = Set.of("proxy", "domain", "kind");
+
+    private final PoolEngine engine;
+    private final Function<String, Optional<String>> bearer;
+
+    /**
+     * @param bearer the client for an {@code Authorization} header value, or empty when it is not
+     *               valid; {@code null} when the API is open (no clients configured)
+     */
+    public FeedbackService(PoolEngine engine, Function<String, Optional<String>> bearer) {
+        this.engine = engine;
+        this.bearer = bearer;
+    }
+
+    @Override
+    public void handle(ServerRequest req, ServerResponse res) {
+        if (bearer != null) {
+            String auth = req.headers().first(io.helidon.http.HeaderNames.AUTHORIZATION).orElse(null);
+            if (auth == null || bearer.apply(auth).isEmpty()) {
+                res.status(Status.UNAUTHORIZED_401).header("WWW-Authenticate", "Bearer");
+                Json.error(res, "unauthorized", "a valid client bearer token is required");
+                return;
+            }
+        }
+        byte[] body;
+        try (var in = req.content().inputStream()) {
+            body = in.readNBytes(MAX_BODY + 1);
+        } catch (java.io.IOException e) {
+            res.status(Status.BAD_REQUEST_400);
+            Json.error(res, "invalid_request", "could not read the request body");
+            return;
+        }
+        if (body.length > MAX_BODY) {
+            res.status(Status.BAD_REQUEST_400);
+            Json.error(res, "invalid_request", "body is larger than " + MAX_BODY + " bytes");
+            return;
+        }
+        JsonObject o;
+        try {
+            JsonValue v = JsonParser.create(new String(body, StandardCharsets.UTF_8)).readJsonValue();
+            if (v.type() != JsonValueType.OBJECT) {
+                throw new JsonException("not an object");
+            }
+            o = v.asObject();
+        } catch (JsonException | IllegalStateException e) {
+            res.status(Status.BAD_REQUEST_400);
+            Json.error(res, "invalid_request", "body must be a JSON object {\"proxy\", \"domain\", \"kind\"}");
+            return;
+        }
+        for (String k : o.keysAsStrings()) {
+            if (!KEYS.contains(k)) {
+                res.status(Status.BAD_REQUEST_400);
+                Json.error(res, "invalid_request", "unknown field '" + k + "'");
+                return;
+            }
+        }
+        String proxy = Json.string(o, "proxy");
+        String domain = Json.string(o, "domain");
+        String kind = Json.string(o, "kind");
+        if (proxy == null || proxy.isBlank()) {
+            res.status(Status.BAD_REQUEST_400);
+            Json.error(res, "invalid_request", "proxy is required (the X-ProxyPool-Proxy id)");
+            return;
+        }
+        if (domain == null || !domain.matches("[A-Za-z0-9.-]{1,253}")) {
+            res.status(Status.BAD_REQUEST_400);
+            Json.error(res, "invalid_request", "domain must be a host name such as shop.example");
+            return;
+        }
+        if (kind != null && !kind.equals("banned")) {
+            res.status(Status.BAD_REQUEST_400);
+            Json.error(res, "invalid_request", "kind must be 'banned'");
+            return;
+        }
+        if (!engine.reportBan(proxy, domain.toLowerCase(Locale.ROOT))) {
+            res.status(Status.NOT_FOUND_404);
+            Json.error(res, "unknown_proxy", "no proxy with that id serves here");
+            return;
+        }
+        res.status(Status.ACCEPTED_202);
+        Json.send(res, "{\"proxy\": " + Json.quote(proxy) + ", \"domain\": " + Json.quote(domain.toLowerCase(Locale.ROOT))
+                + ", \"kind\": \"banned\"}");
+    }
+}

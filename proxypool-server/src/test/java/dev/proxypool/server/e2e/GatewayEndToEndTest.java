@@ -1,0 +1,348 @@
+package dev.proxypool.server.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.server.gateway.ProxyAuthenticator;
+import dev.proxypool.testkit.FakeHttpProxy;
+import dev.proxypool.testkit.FakeOrigin;
+import dev.proxypool.testkit.FakeSocks4Proxy;
+import dev.proxypool.testkit.FakeSocks5Proxy;
+import dev.proxypool.testkit.TestPorts;
+import dev.proxypool.testkit.TestTls;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ProxySelector;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole gateway with real clients: ProxyPoolServer on loopback, fake upstream proxies of every
+ * protocol from the test kit, a plain and a TLS origin.
+ */
+class GatewayEndToEndTest {
+
+    @TempDir
+    static Path dir;
+
+    static FakeOrigin origin;
+    static FakeOrigin tlsOrigin;
+    static FakeHttpProxy http1;
+    static FakeHttpProxy http2;
+    static FakeHttpProxy httpAuth;
+    static FakeSocks4Proxy socks4;
+    static FakeSocks5Proxy socks5;
+    static FakeSocks5Proxy socks5Auth;
+    static FakeHttpProxy single;
+    static ProxyPoolServer server;
+    static int refused;
+
+    @BeforeAll
+    static void start() throws IOException {
+        origin = FakeOrigin.start();
+        tlsOrigin = FakeOrigin.builder().tls().start();
+        http1 = FakeHttpProxy.start();
+        http2 = FakeHttpProxy.start();
+        httpAuth = FakeHttpProxy.builder().basicAuth("vendor-user", "vendor-pass").start();
+        socks4 = FakeSocks4Proxy.builder().start();
+        socks5 = FakeSocks5Proxy.start();
+        socks5Auth = FakeSocks5Proxy.builder().userPass("s5user", "s5pass").start();
+        single = FakeHttpProxy.start();
+        refused = TestPorts.closedPort();
+        Files.writeString(dir.resolve("credentials.properties"), """
+                vendor.username=vendor-user
+                vendor.password=vendor-pass
+                s5.username=s5user
+                s5.password=s5pass
+                """);
+        StringBuilder inv = new StringBuilder();
+        inv.append(line(http1.port(), "http", "", "plain", 50));
+        inv.append(line(http2.port(), "http", "", "plain", 50));
+        inv.append(line(httpAuth.port(), "http", "vendor", "auth", 50));
+        inv.append(line(socks4.port(), "socks4", "", "socks4", 50));
+        inv.append(line(socks5.port(), "socks5", "", "socks5", 50));
+        inv.append(line(socks5Auth.port(), "socks5", "s5", "socks5auth", 50));
+        inv.append(line(single.port(), "http", "", "single", 1));
+        inv.append(line(refused, "http", "", "failover", 50));
+        inv.append(line(http1.port() , "http", "", "failover-good", 50).replace("\"host\": \"127.0.0.1\"", "\"host\": \"localhost\""));
+        Files.writeString(dir.resolve("inventory.jsonl"), inv.toString());
+        Path cfg = dir.resolve("proxypool.yaml");
+        Files.writeString(cfg, """
+                server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
+                credentials: { file: credentials.properties }
+                providers: [{ name: lab, type: jsonl_inventory, path: inventory.jsonl }]
+                upstreams: [{ name: lab, provider: lab, validate: false }]
+                health: { active: { enabled: false } }
+                routings:
+                  - { name: auth, match: { headers: { X-Route: auth } }, filter: { labels: { kind: auth } } }
+                  - { name: socks4, match: { headers: { X-Route: socks4 } }, filter: { labels: { kind: socks4 } } }
+                  - { name: socks5, match: { headers: { X-Route: socks5 } }, filter: { labels: { kind: socks5 } } }
+                  - { name: socks5auth, match: { headers: { X-Route: socks5auth } }, filter: { labels: { kind: socks5auth } } }
+                  - { name: single, match: { headers: { X-Route: single } }, filter: { labels: { kind: single } } }
+                  - { name: nothing, match: { headers: { X-Route: nothing } }, filter: { labels: { kind: none-such } } }
+                  - { name: failover, match: { headers: { X-Route: failover } }, strategy: roundRobin,
+                      filter: { labels: { group: failover } }, retry: { maxAttempts: 2 } }
+                  - { name: sticky, match: { headers: { X-Route: sticky } }, filter: { labels: { kind: plain } },
+                      sticky: { enabled: true } }
+                  - { name: strict, match: { headers: { X-Route: strict } }, filter: { labels: { kind: plain } },
+                      sticky: { enabled: true, onLost: strict } }
+                  - { name: tls, match: { ports: [%d] }, filter: { labels: { kind: plain } } }
+                  - { name: plain, filter: { labels: { kind: plain } } }
+                """.formatted(tlsOrigin.port()));
+        server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                .authenticator(ProxyAuthenticator.basic(Map.of("alice", "alice-secret"))).start();
+    }
+
+    private static String line(int port, String protocol, String credentialRef, String kind, int maxConcurrency) {
+        String group = kind.startsWith("failover") ? "failover" : kind;
+        return "{\"host\": \"127.0.0.1\", \"port\": " + port + ", \"protocol\": \"" + protocol + "\""
+                + (credentialRef.isEmpty() ? "" : ", \"credentialRef\": \"" + credentialRef + "\"")
+                + ", \"labels\": {\"kind\": \"" + kind + "\", \"group\": \"" + group + "\"}, \"maxConcurrency\": " + maxConcurrency + "}\n";
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+        for (AutoCloseable c : new AutoCloseable[] {origin, tlsOrigin, http1, http2, httpAuth, socks4, socks5, socks5Auth, single}) {
+            try {
+                if (c != null) {
+                    c.close();
+                }
+            } catch (Exception ignored) {
+                // best effort
+            }
+        }
+    }
+
+    @AfterEach
+    void capacityNeverLeaks() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while ((server.gatewayEngine().inFlight() != 0 || server.pool().engine().inFlight() != 0) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(0, server.gatewayEngine().inFlight(), "gateway attempts in flight");
+        assertEquals(0, server.pool().engine().inFlight(), "capacity reservations in flight");
+    }
+
+    /**
+     * A JDK client through the gateway. For CONNECT the JDK sends proxy credentials only from an
+     * Authenticator (and only with -Djdk.http.auth.tunneling.disabledSchemes= , set in the pom).
+     */
+    private static HttpClient client() {
+        return HttpClient.newBuilder()
+                .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.gatewayPort())))
+                .authenticator(new java.net.Authenticator() {
+                    @Override
+                    protected java.net.PasswordAuthentication getPasswordAuthentication() {
+                        return getRequestorType() == RequestorType.PROXY
+                                ? new java.net.PasswordAuthentication("alice", "alice-secret".toCharArray()) : null;
+                    }
+                })
+                .sslContext(TestTls.clientContext())
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
+    }
+
+    private static final String ALICE = "Basic " + java.util.Base64.getEncoder().encodeToString("alice:alice-secret".getBytes());
+
+    private static HttpResponse<String> get(String route, URI uri, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(15)).header("Proxy-Authorization", ALICE);
+        if (route != null) {
+            b.header("X-Route", route);
+        }
+        for (int i = 0; i < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        // A fresh client per request, closed after it: its pooled tunnel must not outlive the test
+        // (an open tunnel rightly holds the proxy's capacity).
+        try (HttpClient c = client()) {
+            return c.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        }
+    }
+
+    private static void assertExplained(HttpResponse<?> r, String routing) {
+        String proxy = r.headers().firstValue("X-ProxyPool-Proxy").orElse("");
+        assertTrue(proxy.startsWith("p-"), "opaque proxy id, got '" + proxy + "'");
+        assertEquals(routing, r.headers().firstValue("X-ProxyPool-Routing").orElse(""));
+        assertEquals("lab", r.headers().firstValue("X-ProxyPool-Upstream").orElse(""));
+        assertTrue(r.headers().firstValue("X-ProxyPool-Attempts").isPresent());
+        for (String h : List.of("X-ProxyPool-Proxy", "X-ProxyPool-Upstream", "X-ProxyPool-Routing", "X-ProxyPool-Attempts")) {
+            String v = r.headers().firstValue(h).orElse("");
+            assertFalse(v.contains("127.0.0.1") || v.contains("vendor-pass") || v.contains(":"), h + " leaks: " + v);
+        }
+    }
+
+    @Test
+    void plainHttpThroughAnHttpUpstreamWithExplainabilityHeaders() throws Exception {
+        HttpResponse<String> r = get(null, origin.uri("/echo"));
+        assertEquals(200, r.statusCode(), r.body());
+        assertTrue(r.body().contains("\"ip\""));
+        assertFalse(r.body().toLowerCase().contains("x-proxypool-"), "control headers are not forwarded: " + r.body());
+        assertFalse(r.body().contains("alice-secret"));
+        assertExplained(r, "plain");
+    }
+
+    @Test
+    void httpsThroughConnectToATlsOrigin() throws Exception {
+        HttpResponse<String> r = get(null, tlsOrigin.uri("/echo"));
+        assertEquals(200, r.statusCode(), r.body());
+        assertTrue(r.body().contains("\"ip\""));
+    }
+
+    @Test
+    void proxyAuthIsRequired() throws Exception {
+        HttpClient noAuth = HttpClient.newBuilder()
+                .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.gatewayPort()))).build();
+        HttpResponse<String> r = noAuth.send(HttpRequest.newBuilder(origin.uri("/echo")).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(407, r.statusCode());
+        assertTrue(r.headers().firstValue("Proxy-Authenticate").orElse("").startsWith("Basic"));
+        HttpResponse<String> wrong = noAuth.send(HttpRequest.newBuilder(origin.uri("/echo")).timeout(Duration.ofSeconds(10))
+                .header("Proxy-Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString("alice:nope".getBytes())).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(407, wrong.statusCode());
+        noAuth.close();
+    }
+
+    @Test
+    void everyUpstreamProtocolCarriesHttpAndHttps() throws Exception {
+        for (String route : List.of("auth", "socks4", "socks5", "socks5auth")) {
+            HttpResponse<String> plain = get(route, origin.uri("/echo"));
+            assertEquals(200, plain.statusCode(), route + ": " + plain.body());
+            assertExplained(plain, route);
+            HttpResponse<String> tls = get(route, tlsOrigin.uri("/echo"));
+            assertEquals(200, tls.statusCode(), route + " https: " + tls.body());
+        }
+        assertTrue(httpAuth.requestsWithCredentials() >= 1, "credentials injected from the credential store");
+    }
+
+    @Test
+    void noCandidateIs503WithAReason() throws Exception {
+        HttpResponse<String> r = get("nothing", origin.uri("/echo"));
+        assertEquals(503, r.statusCode());
+        assertEquals("no_candidate", r.headers().firstValue("X-ProxyPool-Error").orElse(""));
+    }
+
+    @Test
+    void stickySessionsKeepTheirProxyAndStrictOnesFailWhenItIsLost() throws Exception {
+        Set<String> s1 = new HashSet<>();
+        for (int i = 0; i < 6; i++) {
+            s1.add(get("sticky", origin.uri("/echo"), "X-ProxyPool-Session", "s1").headers().firstValue("X-ProxyPool-Proxy").orElseThrow());
+        }
+        assertEquals(1, s1.size(), "same session, same proxy");
+        String bound = s1.iterator().next();
+
+        String strictBound = get("strict", origin.uri("/echo"), "X-ProxyPool-Session", "k1").headers().firstValue("X-ProxyPool-Proxy").orElseThrow();
+        server.pool().engine().runtime(strictBound).orElseThrow().health().disable("test", server.pool().engine().ticker().read());
+        try {
+            HttpResponse<String> lost = get("strict", origin.uri("/echo"), "X-ProxyPool-Session", "k1");
+            assertEquals(502, lost.statusCode());
+            assertEquals("session_lost", lost.headers().firstValue("X-ProxyPool-Error").orElse(""));
+            if (strictBound.equals(bound)) {
+                String repinned = get("sticky", origin.uri("/echo"), "X-ProxyPool-Session", "s1").headers().firstValue("X-ProxyPool-Proxy").orElseThrow();
+                assertNotEquals(bound, repinned, "repin moves a session off a cooled proxy");
+            }
+        } finally {
+            server.pool().engine().runtime(strictBound).orElseThrow().health().enable("test", server.pool().engine().ticker().read());
+        }
+    }
+
+    @Test
+    void aReportedBanExcludesTheProxyForThatDomainOnly() throws Exception {
+        HttpResponse<String> first = get("single", origin.uri("/echo"));
+        assertEquals(200, first.statusCode());
+        String id = first.headers().firstValue("X-ProxyPool-Proxy").orElseThrow();
+        HttpResponse<String> fb = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + server.apiPort() + "/v1/feedback"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"proxy\": \"" + id + "\", \"domain\": \"127.0.0.1\", \"kind\": \"banned\"}"))
+                .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(202, fb.statusCode(), fb.body());
+        assertEquals(503, get("single", origin.uri("/echo")).statusCode(), "banned for 127.0.0.1");
+        HttpResponse<String> other = get("single", URI.create("http://localhost:" + origin.port() + "/echo"));
+        assertEquals(200, other.statusCode(), "still serves other destinations");
+    }
+
+    @Test
+    void aRefusingUpstreamIsRetriedOnAnotherProxyAndCooled() throws Exception {
+        int ok = 0;
+        for (int i = 0; i < 6; i++) {
+            HttpResponse<String> r = get("failover", origin.uri("/echo"));
+            if (r.statusCode() == 200) {
+                ok++;
+            }
+        }
+        assertEquals(6, ok, "GET retried on the other proxy within the retry budget");
+        assertTrue(server.pool().engine().snapshot().proxies().stream()
+                .filter(p -> p.port() == refused)
+                .map(p -> server.pool().engine().runtime(p.id()).orElseThrow().health().passiveFailureStreak()
+                        + (server.pool().engine().runtime(p.id()).orElseThrow().health().state().name().equals("COOLING") ? 100 : 0))
+                .allMatch(v -> v > 0), "the refusing proxy recorded its failures");
+    }
+
+    @Test
+    void capacityLimitIsHonouredUnderConcurrency() throws Exception {
+        int clients = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<Integer>> statuses = new ArrayList<>();
+        for (int i = 0; i < clients; i++) {
+            statuses.add(pool.submit(() -> {
+                go.await();
+                return get("single", origin.uri("/slow?ms=1500")).statusCode();
+            }));
+        }
+        go.countDown();
+        int ok = 0;
+        int busy = 0;
+        for (Future<Integer> f : statuses) {
+            int s = f.get(30, TimeUnit.SECONDS);
+            if (s == 200) {
+                ok++;
+            } else if (s == 503) {
+                busy++;
+            }
+        }
+        pool.shutdown();
+        assertTrue(ok >= 1, "at least one request got the single slot");
+        assertTrue(busy >= 1, "max concurrency 1 turns concurrent requests away (ok=" + ok + ", busy=" + busy + ")");
+        assertEquals(clients, ok + busy);
+    }
+
+    @Test
+    void curlWorksThroughTheGateway() throws Exception {
+        Process p = new ProcessBuilder("curl", "-sS", "-m", "15", "-x", "http://127.0.0.1:" + server.gatewayPort(),
+                "-U", "alice:alice-secret", "-D", "-", origin.url("/echo"))
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(20, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.startsWith("HTTP/1.1 200"), out);
+        assertTrue(out.contains("X-ProxyPool-Proxy: p-"), out);
+    }
+}
