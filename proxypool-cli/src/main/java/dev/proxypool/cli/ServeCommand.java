@@ -1,21 +1,69 @@
 package dev.proxypool.cli;
 
+import dev.proxypool.sdk.config.ConfigException;
+import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.server.ProxyPoolServer;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Run the gateway (default :8080) and REST listener (default :9090).")
+        description = {"Run the gateway (default :8080) and the REST listener (default :9090).",
+                "Without --config it starts on the embedded defaults: in-memory store, no external service,",
+                "listening on 127.0.0.1. PROXYPOOL_<KEY> environment variables override config scalars."},
+        footer = {"", "Examples:", "  proxypool serve", "  proxypool serve --config proxypool.yaml",
+                "  PROXYPOOL_SERVER_GATEWAYPORT=18080 proxypool serve"})
 final class ServeCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--config", paramLabel = "FILE", description = "proxypool.yaml (default: embedded defaults)")
     Path config;
 
     @Override
-    public Integer call() {
-        System.err.println("proxypool serve: the gateway and REST server are not built yet "
-                + "(the core engine is; see the README's status section).");
-        return Main.EXIT_ERROR;
+    public Integer call() throws InterruptedException {
+        ProxyPoolConfig cfg;
+        try {
+            cfg = config == null ? ConfigLoader.defaults(System.getenv()) : ConfigLoader.load(config);
+        } catch (ConfigException e) {
+            spec.commandLine().getErr().println("proxypool serve: bad config: " + e.getMessage());
+            return Main.EXIT_USAGE;
+        }
+        ProxyPoolServer server;
+        try {
+            server = ServerFactory.start(cfg);
+        } catch (ConfigException e) {
+            spec.commandLine().getErr().println("proxypool serve: bad config: " + e.getMessage());
+            return Main.EXIT_USAGE;
+        } catch (RuntimeException e) {
+            spec.commandLine().getErr().println("proxypool serve: cannot start: " + e.getMessage());
+            return Main.EXIT_ERROR;
+        }
+        spec.commandLine().getOut().printf("proxypool: gateway on %s:%d, API on %s:%d (Ctrl-C to stop)%n",
+                cfg.server().host(), server.gatewayPort(), cfg.server().host(), server.apiPort());
+        spec.commandLine().getOut().flush();
+        awaitShutdown(server);
+        return Main.EXIT_OK;
+    }
+
+    /** Blocks until the JVM is asked to stop, then stops the server in order. */
+    static void awaitShutdown(AutoCloseable server) throws InterruptedException {
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                server.close();
+            } catch (Exception ignored) {
+                // stopping anyway
+            } finally {
+                stopped.countDown();
+            }
+        }, "proxypool-shutdown"));
+        stopped.await();
     }
 }

@@ -1,0 +1,15 @@
+package dev.proxypool.cli;
+
+import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.server.ProxyPoolServer;
+
+/** Starts the server the way {@code serve} and {@code demo} both do. */
+final class ServerFactory {
+
+    private ServerFactory() {
+    }
+
+    static ProxyPoolServer start(ProxyPoolConfig config) {
+        return ProxyPoolServer.builder(config).start();
+    }
+}
