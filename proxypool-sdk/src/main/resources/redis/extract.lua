@@ -1,0 +1,149 @@
+--[[
+extract.lua: candidate selection and AVAILABLE -> EXTRACTED (removal + tombstone) in one atomic
+step (PoolStore.extract, SPEC section 4). Two callers can never receive the same proxy, an
+allOrNothing shortfall changes nothing, and the gateway reserve is read from the modified state.
+KEYS: none (every key is computed under the prefix; see common.lua)
+ARGV: [1] prefix P, [2] now (epoch ms), [3] count, [4] allOrNothing (1/0), [5] gateway reserve,
+      [6] minRemainingTtl (ms), [7] maxHealthAge (ms, 0 = none), [8] tombstone retention for
+      proxies without expiry (ms), [9] expired proxies to purge first (bound), [10] n filter
+      terms, then n triples kind ('u' upstream | 'p' protocol | 'l' label), a, b
+Returns: {1, record...} extracted (each record a flat field/value array of P p:<id>), or
+         {0, available} allOrNothing insufficient (what partial would have taken)
+Algorithm and complexity (n = pool size, never scanned):
+  1. drop up to ARGV[9] expired available proxies (ZRANGEBYSCORE x:a LIMIT), O(e log n);
+  2. total = SCARD a:all - ZCOUNT x:a expired; allowance = min(count, total - reserve), O(log n);
+  3. SCARD each term's set; the smallest is the base, the others are tested per member with
+     SISMEMBER; TTL (ZSCORE x:a) and health (HGET checked) per member only when they can fail;
+  4. fast path: no other set and nothing to test -> SRANDMEMBER base allowance, O(k);
+  5. else up to 4 rounds of SRANDMEMBER samples growing x4 (cap 1024), O(s) for s sampled;
+  6. only when sampling is short: exhaustive over the base (SINTER with the other sets in C, or
+     SSCAN batches), O(|base|) -- exact counts require proving that no more match;
+  7. detach each chosen proxy from every set and write its tombstone, O(k * L).
+Typical cost for a selective 2-label filter: a few dozen O(1) commands.
+]]
+local P, now = ARGV[1], tonumber(ARGV[2])
+local count, all_or_nothing, reserve = tonumber(ARGV[3]), ARGV[4] == '1', tonumber(ARGV[5])
+local min_ttl, max_age, retention = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+
+purge_zset(P, P .. 'x:a', now, tonumber(ARGV[9]))
+local expired_left = redis.call('ZCOUNT', P .. 'x:a', '-inf', now)
+local total = redis.call('SCARD', P .. 'a:all') - expired_left
+local limit = math.min(count, total - reserve)
+
+local function finish(chosen)
+  if all_or_nothing and #chosen < count then
+    return { 0, #chosen }
+  end
+  local out = { 1 }
+  for _, id in ipairs(chosen) do
+    local flat = redis.call('HGETALL', P .. 'p:' .. id)
+    local h = hmap(flat)
+    detach(P, id, h)
+    local ends
+    if h.exp then
+      ends = tonumber(h.exp)
+      if h.expNs then ends = ends + 1 end -- round a sub-millisecond expiry up: the safe side
+    else
+      ends = now + retention
+    end
+    redis.call('SET', P .. 't:' .. key_of(h), string.format('%d', ends), 'PX', string.format('%d', ends - now))
+    out[#out + 1] = flat
+  end
+  return out
+end
+
+if limit <= 0 then
+  return finish({})
+end
+
+local base, base_size = P .. 'a:all', redis.call('SCARD', P .. 'a:all')
+local others = {}
+local sets = term_sets(P, 10)
+if #sets > 0 then
+  local sizes = {}
+  local smallest = 1
+  for j, s in ipairs(sets) do
+    sizes[j] = redis.call('SCARD', s)
+    if sizes[j] == 0 then return finish({}) end
+    if sizes[j] < sizes[smallest] then smallest = j end
+  end
+  base, base_size = sets[smallest], sizes[smallest]
+  for j, s in ipairs(sets) do
+    if j ~= smallest then others[#others + 1] = s end
+  end
+end
+
+local check_ttl = min_ttl > 0 or expired_left > 0
+local check_age = max_age > 0
+
+if #others == 0 and not check_ttl and not check_age then
+  return finish(redis.call('SRANDMEMBER', base, limit))
+end
+
+-- the per-member tests besides membership of the base set
+local function lives(id)
+  if check_ttl then
+    local e = redis.call('ZSCORE', P .. 'x:a', id)
+    if e then
+      local left = tonumber(e) - now
+      if left <= 0 or left < min_ttl then return false end
+    end
+  end
+  if check_age then
+    local c = redis.call('HGET', P .. 'p:' .. id, 'checked')
+    if not c or now - tonumber(c) > max_age then return false end
+  end
+  return true
+end
+
+local function in_others(id)
+  for _, s in ipairs(others) do
+    if redis.call('SISMEMBER', s, id) == 0 then return false end
+  end
+  return true
+end
+
+local chosen, seen = {}, {}
+local k = math.min(base_size, 2 * limit + 2)
+for _ = 1, 4 do
+  for _, id in ipairs(redis.call('SRANDMEMBER', base, k)) do
+    if not seen[id] then
+      seen[id] = true
+      if in_others(id) and lives(id) then
+        chosen[#chosen + 1] = id
+        if #chosen == limit then return finish(chosen) end
+      end
+    end
+  end
+  if k >= base_size then return finish(chosen) end -- the sample was the whole base
+  k = math.min(base_size, k * 4, 1024)
+end
+
+-- sampling fell short: prove it by walking every candidate once
+if #others > 0 then
+  for _, id in ipairs(redis.call('SINTER', base, unpack(others))) do
+    if not seen[id] then
+      seen[id] = true
+      if lives(id) then
+        chosen[#chosen + 1] = id
+        if #chosen == limit then break end
+      end
+    end
+  end
+else
+  local cursor = '0'
+  repeat
+    local page = redis.call('SSCAN', base, cursor, 'COUNT', 1000)
+    cursor = page[1]
+    for _, id in ipairs(page[2]) do
+      if not seen[id] then
+        seen[id] = true
+        if lives(id) then
+          chosen[#chosen + 1] = id
+          if #chosen == limit then return finish(chosen) end
+        end
+      end
+    end
+  until cursor == '0'
+end
+return finish(chosen)
