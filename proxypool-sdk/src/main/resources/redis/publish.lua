@@ -28,6 +28,7 @@ while i <= #ARGV do
   elseif holder and holder ~= id then
     duplicate = duplicate + 1
   else
+    if tomb then redis.call('DEL', P .. 't:' .. key) end -- ended at now: only its key TTL was left
     local pkey = P .. 'p:' .. id
     local old_flat = redis.call('HGETALL', pkey)
     if #old_flat == 0 then
