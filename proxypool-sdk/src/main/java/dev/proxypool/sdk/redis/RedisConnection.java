@@ -26,7 +26,7 @@ final class RedisConnection implements AutoCloseable {
 
     RedisConnection(RedisStoreConfig config) {
         DefaultJedisClientConfig.Builder cc = DefaultJedisClientConfig.builder()
-                .resp2()
+                .autoNegotiateProtocol(false) // RESP2 without a HELLO round trip
                 .connectionTimeoutMillis((int) config.connectTimeout().toMillis())
                 .socketTimeoutMillis((int) config.socketTimeout().toMillis())
                 .database(config.database())

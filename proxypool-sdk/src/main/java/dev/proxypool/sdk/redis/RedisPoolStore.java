@@ -43,7 +43,9 @@ import java.util.TreeMap;
  * (restart, failover, {@code SCRIPT FLUSH}) the call loads and retries once, transparently.
  *
  * <p><b>Failures.</b> A slow or dead Redis surfaces as {@link StoreUnavailableException} within the
- * configured connect and socket timeouts; nothing is retried, and an extraction is never half done
+ * configured timeouts: at most about {@code 2 x (connectTimeout + socketTimeout)} (waiting for a
+ * pooled connection, one read, and the replacement connection the pool opens in the caller's
+ * thread after a broken one). Nothing is retried, and an extraction is never half done
  * (the script is atomic). When the reply of an extraction is lost after Redis ran it, its proxies
  * are extracted but not delivered: they have left the pool and are tombstoned — the safe side of
  * "never twice".
