@@ -3,8 +3,13 @@ common.lua: the key layout and the index bookkeeping shared by every pool script
 loaded alone: RedisPoolStore prepends it to each script before SCRIPT LOAD, so all scripts agree
 on one layout. Every key lives under the caller's prefix P (ARGV[1] of each pool script):
 
-  P p:<id>            hash   the proxy record (no secret: only the credentialRef name), its state
-                             ("available"/"disabled") and last health check (checked, ms)
+  P p:<id>            hash   r  = the whole record, encoded by the Java side (ProxyCodec), returned
+                                  as is: no secret, only the credentialRef name
+                             k  = its physical key, u = upstream, e = expiresAt (ms, absent when
+                                  it never expires), en = '1' when e was rounded down
+                             ix = its availability sets below P a:, each "<bytes>:<suffix>"
+                                  ("u:<upstream>", "p:<protocol>", "l:<n>:<k>=<v>")
+                             s  = state 'available' | 'disabled', c/cn = last check (ms, ns)
   P k:<key>           string id holding the physical proxy <key> = proto/host/port/credRef
   P t:<key>           string tombstone end (epoch ms) of an extracted proxy; PX = end - now
   P a:all             set    ids of all available proxies
@@ -12,7 +17,7 @@ on one layout. Every key lives under the caller's prefix P (ARGV[1] of each pool
   P a:p:<protocol>    set    available ids per protocol
   P a:l:<n>:<k>=<v>   set    available ids per label k=v (n = byte length of k: unambiguous)
   P d:u:<upstream>    set    disabled ids per upstream
-  P ups               set    upstream names that have stored proxies
+  P ups               set    upstream names that have (or recently had) stored proxies
   P x:a / P x:d       zset   expiring available / disabled ids by expiresAt (ms)
   P ids               zset   every stored id, all scores 0, for ZRANGEBYLEX paging
 
@@ -22,51 +27,52 @@ On a single Redis, which is the supported deployment, no hash tag is used.
 Complexity of each helper: O(L) commands for a proxy with L labels, each O(1) or O(log n).
 ]]
 
-local function hmap(flat)
-  local t = {}
-  for i = 1, #flat, 2 do
-    t[flat[i]] = flat[i + 1]
+-- the fields of a stored proxy the scripts work with; nil when id is not stored
+local function fetch(P, id)
+  local v = redis.call('HMGET', P .. 'p:' .. id, 'r', 'k', 'u', 'e', 'en', 'ix', 's')
+  if not v[1] then return nil end
+  return { r = v[1], k = v[2], u = v[3], e = v[4] or nil, en = v[5] or nil, ix = v[6], s = v[7] }
+end
+
+-- the length-prefixed items of an ix field: "<bytes>:<item>" repeated
+local function items(ix)
+  local out, pos = {}, 1
+  while pos <= #ix do
+    local colon = string.find(ix, ':', pos, true)
+    local n = tonumber(string.sub(ix, pos, colon - 1))
+    out[#out + 1] = string.sub(ix, colon + 1, colon + n)
+    pos = colon + n + 1
   end
-  return t
-end
-
-local function key_of(h)
-  return h.proto .. '/' .. h.host .. '/' .. h.port .. '/' .. (h.cred or '')
-end
-
-local function label_set(P, k, v)
-  return P .. 'a:l:' .. #k .. ':' .. k .. '=' .. v
+  return out
 end
 
 -- every availability set an available proxy belongs to
 local function avail_sets(P, h)
-  local sets = { P .. 'a:all', P .. 'a:u:' .. h.upstream, P .. 'a:p:' .. h.proto }
-  for f, v in pairs(h) do
-    if string.sub(f, 1, 2) == 'l.' then
-      sets[#sets + 1] = label_set(P, string.sub(f, 3), v)
-    end
+  local sets = { P .. 'a:all' }
+  for _, item in ipairs(items(h.ix)) do
+    sets[#sets + 1] = P .. 'a:' .. item
   end
   return sets
 end
 
 -- adds id to the sets and expiry zset of its state
 local function index(P, id, h)
-  if h.state == 'disabled' then
-    redis.call('SADD', P .. 'd:u:' .. h.upstream, id)
-    if h.exp then redis.call('ZADD', P .. 'x:d', h.exp, id) end
+  if h.s == 'disabled' then
+    redis.call('SADD', P .. 'd:u:' .. h.u, id)
+    if h.e then redis.call('ZADD', P .. 'x:d', h.e, id) end
   else
     for _, s in ipairs(avail_sets(P, h)) do redis.call('SADD', s, id) end
-    if h.exp then redis.call('ZADD', P .. 'x:a', h.exp, id) end
+    if h.e then redis.call('ZADD', P .. 'x:a', h.e, id) end
   end
 end
 
 local function unindex(P, id, h)
-  if h.state == 'disabled' then
-    redis.call('SREM', P .. 'd:u:' .. h.upstream, id)
-    redis.call('ZREM', P .. 'x:d', id)
+  if h.s == 'disabled' then
+    redis.call('SREM', P .. 'd:u:' .. h.u, id)
+    if h.e then redis.call('ZREM', P .. 'x:d', id) end
   else
     for _, s in ipairs(avail_sets(P, h)) do redis.call('SREM', s, id) end
-    redis.call('ZREM', P .. 'x:a', id)
+    if h.e then redis.call('ZREM', P .. 'x:a', id) end
   end
 end
 
@@ -74,33 +80,26 @@ end
 local function attach(P, id, h)
   index(P, id, h)
   redis.call('ZADD', P .. 'ids', 0, id)
-  redis.call('SET', P .. 'k:' .. key_of(h), id)
-  redis.call('SADD', P .. 'ups', h.upstream)
+  redis.call('SET', P .. 'k:' .. h.k, id)
+  redis.call('SADD', P .. 'ups', h.u)
 end
 
-local function forget_upstream_if_empty(P, upstream)
-  if redis.call('SCARD', P .. 'a:u:' .. upstream) == 0 and redis.call('SCARD', P .. 'd:u:' .. upstream) == 0 then
-    redis.call('SREM', P .. 'ups', upstream)
-  end
-end
-
--- removes a stored proxy and every trace of it (no tombstone)
+-- removes a stored proxy and every trace of it (no tombstone). P k:<key> always names the stored
+-- proxy of that key (publish keeps it so), hence a plain DEL. An upstream left without proxies
+-- stays in P ups until counts.lua drops it: two SCARDs less per extracted proxy.
 local function detach(P, id, h)
   unindex(P, id, h)
   redis.call('ZREM', P .. 'ids', id)
-  local k = P .. 'k:' .. key_of(h)
-  if redis.call('GET', k) == id then redis.call('DEL', k) end
-  redis.call('DEL', P .. 'p:' .. id)
-  forget_upstream_if_empty(P, h.upstream)
+  redis.call('DEL', P .. 'k:' .. h.k, P .. 'p:' .. id)
 end
 
 -- drops up to `limit` proxies of expiry zset `zkey` expired at `now`; returns how many
 local function purge_zset(P, zkey, now, limit)
   local ids = redis.call('ZRANGEBYSCORE', zkey, '-inf', now, 'LIMIT', 0, limit)
   for _, id in ipairs(ids) do
-    local flat = redis.call('HGETALL', P .. 'p:' .. id)
-    if #flat > 0 then
-      detach(P, id, hmap(flat))
+    local h = fetch(P, id)
+    if h then
+      detach(P, id, h)
     else
       redis.call('ZREM', zkey, id)
     end
@@ -108,19 +107,18 @@ local function purge_zset(P, zkey, now, limit)
   return #ids
 end
 
--- filter terms from ARGV[first ...]: n, then n triples kind ('u'|'p'|'l'), a, b; returns set keys
-local function term_sets(P, first)
+-- filter terms from ARGV[first ...]: n, then n triples kind ('u'|'p'|'l'), a, b; returns the
+-- availability set suffixes below P a: (the same items as an ix field)
+local function term_items(first)
   local n = tonumber(ARGV[first])
-  local sets = {}
+  local out = {}
   for i = 0, n - 1 do
     local kind, a, b = ARGV[first + 1 + 3 * i], ARGV[first + 2 + 3 * i], ARGV[first + 3 + 3 * i]
-    if kind == 'u' then
-      sets[#sets + 1] = P .. 'a:u:' .. a
-    elseif kind == 'p' then
-      sets[#sets + 1] = P .. 'a:p:' .. a
+    if kind == 'l' then
+      out[#out + 1] = 'l:' .. #a .. ':' .. a .. '=' .. b
     else
-      sets[#sets + 1] = label_set(P, a, b)
+      out[#out + 1] = kind .. ':' .. a
     end
   end
-  return sets
+  return out
 end

@@ -7,15 +7,16 @@ ARGV: [1] prefix P, [2] now (epoch ms), [3] count, [4] allOrNothing (1/0), [5] g
       [6] minRemainingTtl (ms), [7] maxHealthAge (ms, 0 = none), [8] tombstone retention for
       proxies without expiry (ms), [9] expired proxies to purge first (bound), [10] n filter
       terms, then n triples kind ('u' upstream | 'p' protocol | 'l' label), a, b
-Returns: {1, record...} extracted (each record a flat field/value array of P p:<id>), or
+Returns: {1, r...} extracted (each the encoded record field r of P p:<id>), or
          {0, available} allOrNothing insufficient (what partial would have taken)
 Algorithm and complexity (n = pool size, never scanned):
-  1. drop up to ARGV[9] expired available proxies (ZRANGEBYSCORE x:a LIMIT), O(e log n);
+  1. when any are expired (ZCOUNT x:a), drop up to ARGV[9] of them (ZRANGEBYSCORE LIMIT), O(e log n);
   2. total = SCARD a:all - ZCOUNT x:a expired; allowance = min(count, total - reserve), O(log n);
   3. SCARD each term's set; the smallest is the base, the others are tested per member with
-     SISMEMBER; TTL (ZSCORE x:a) and health (HGET checked) per member only when they can fail;
+     SISMEMBER; TTL (ZSCORE x:a) and health (HGET c) per member only when they can fail;
   4. fast path: no other set and nothing to test -> SRANDMEMBER base allowance, O(k);
-  5. else up to 4 rounds of SRANDMEMBER samples growing x4 (cap 1024), O(s) for s sampled;
+  5. else up to 8 single SRANDMEMBER draws (allowance <= 2), then up to 4 rounds of counted
+     SRANDMEMBER samples growing x4 (cap 1024), O(s) for s sampled;
   6. only when sampling is short: exhaustive over the base (SINTER with the other sets in C, or
      SSCAN batches), O(|base|) -- exact counts require proving that no more match;
   7. detach each chosen proxy from every set and write its tombstone, O(k * L).
@@ -25,8 +26,11 @@ local P, now = ARGV[1], tonumber(ARGV[2])
 local count, all_or_nothing, reserve = tonumber(ARGV[3]), ARGV[4] == '1', tonumber(ARGV[5])
 local min_ttl, max_age, retention = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
 
-purge_zset(P, P .. 'x:a', now, tonumber(ARGV[9]))
 local expired_left = redis.call('ZCOUNT', P .. 'x:a', '-inf', now)
+if expired_left > 0 then
+  purge_zset(P, P .. 'x:a', now, tonumber(ARGV[9]))
+  expired_left = redis.call('ZCOUNT', P .. 'x:a', '-inf', now)
+end
 local total = redis.call('SCARD', P .. 'a:all') - expired_left
 local limit = math.min(count, total - reserve)
 
@@ -36,18 +40,17 @@ local function finish(chosen)
   end
   local out = { 1 }
   for _, id in ipairs(chosen) do
-    local flat = redis.call('HGETALL', P .. 'p:' .. id)
-    local h = hmap(flat)
+    local h = fetch(P, id)
     detach(P, id, h)
     local ends
-    if h.exp then
-      ends = tonumber(h.exp)
-      if h.expNs then ends = ends + 1 end -- round a sub-millisecond expiry up: the safe side
+    if h.e then
+      ends = tonumber(h.e)
+      if h.en then ends = ends + 1 end -- a sub-millisecond expiry rounds the tombstone up: the safe side
     else
       ends = now + retention
     end
-    redis.call('SET', P .. 't:' .. key_of(h), string.format('%d', ends), 'PX', string.format('%d', ends - now))
-    out[#out + 1] = flat
+    redis.call('SET', P .. 't:' .. h.k, string.format('%d', ends), 'PX', string.format('%d', ends - now))
+    out[#out + 1] = h.r
   end
   return out
 end
@@ -58,7 +61,8 @@ end
 
 local base, base_size = P .. 'a:all', redis.call('SCARD', P .. 'a:all')
 local others = {}
-local sets = term_sets(P, 10)
+local sets = {}
+for _, item in ipairs(term_items(10)) do sets[#sets + 1] = P .. 'a:' .. item end
 if #sets > 0 then
   local sizes = {}
   local smallest = 1
@@ -90,7 +94,7 @@ local function lives(id)
     end
   end
   if check_age then
-    local c = redis.call('HGET', P .. 'p:' .. id, 'checked')
+    local c = redis.call('HGET', P .. 'p:' .. id, 'c')
     if not c or now - tonumber(c) > max_age then return false end
   end
   return true
@@ -104,16 +108,26 @@ local function in_others(id)
 end
 
 local chosen, seen = {}, {}
+-- true once the allowance is met
+local function take(id)
+  if seen[id] then return false end
+  seen[id] = true
+  if in_others(id) and lives(id) then
+    chosen[#chosen + 1] = id
+    return #chosen == limit
+  end
+  return false
+end
+
+if limit <= 2 then -- single draws: a counted SRANDMEMBER costs a temporary dict
+  for _ = 1, 8 do
+    if take(redis.call('SRANDMEMBER', base)) then return finish(chosen) end
+  end
+end
 local k = math.min(base_size, 2 * limit + 2)
 for _ = 1, 4 do
   for _, id in ipairs(redis.call('SRANDMEMBER', base, k)) do
-    if not seen[id] then
-      seen[id] = true
-      if in_others(id) and lives(id) then
-        chosen[#chosen + 1] = id
-        if #chosen == limit then return finish(chosen) end
-      end
-    end
+    if take(id) then return finish(chosen) end
   end
   if k >= base_size then return finish(chosen) end -- the sample was the whole base
   k = math.min(base_size, k * 4, 1024)

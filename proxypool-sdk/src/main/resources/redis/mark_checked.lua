@@ -11,14 +11,14 @@ for i = 4, #ARGV do
   local pkey = P .. 'p:' .. ARGV[i]
   if redis.call('EXISTS', pkey) == 1 then
     n = n + 1
-    local old = redis.call('HMGET', pkey, 'checked', 'checkedNs')
+    local old = redis.call('HMGET', pkey, 'c', 'cn')
     local old_ms, old_ns = tonumber(old[1] or '-1'), tonumber(old[2] or '0')
     if not old[1] or ms > old_ms or (ms == old_ms and ns > old_ns) then
-      redis.call('HSET', pkey, 'checked', ARGV[2])
+      redis.call('HSET', pkey, 'c', ARGV[2])
       if ns > 0 then
-        redis.call('HSET', pkey, 'checkedNs', ARGV[3])
+        redis.call('HSET', pkey, 'cn', ARGV[3])
       else
-        redis.call('HDEL', pkey, 'checkedNs')
+        redis.call('HDEL', pkey, 'cn')
       end
     end
   end

@@ -8,9 +8,9 @@ Complexity: O(r * L) commands for r ids of L labels.
 local P = ARGV[1]
 local n = 0
 for i = 2, #ARGV do
-  local flat = redis.call('HGETALL', P .. 'p:' .. ARGV[i])
-  if #flat > 0 then
-    detach(P, ARGV[i], hmap(flat))
+  local h = fetch(P, ARGV[i])
+  if h then
+    detach(P, ARGV[i], h)
     n = n + 1
   end
 end

@@ -6,14 +6,13 @@ Returns: 1 when the proxy is stored, else 0
 Complexity: O(L) commands for a proxy of L labels.
 ]]
 local P, id = ARGV[1], ARGV[2]
-local flat = redis.call('HGETALL', P .. 'p:' .. id)
-if #flat == 0 then return 0 end
-local h = hmap(flat)
+local h = fetch(P, id)
+if not h then return 0 end
 local want = ARGV[3] == '1' and 'disabled' or 'available'
-if h.state ~= want then
+if h.s ~= want then
   unindex(P, id, h)
-  h.state = want
-  redis.call('HSET', P .. 'p:' .. id, 'state', want)
+  h.s = want
+  redis.call('HSET', P .. 'p:' .. id, 's', want)
   index(P, id, h)
 end
 return 1

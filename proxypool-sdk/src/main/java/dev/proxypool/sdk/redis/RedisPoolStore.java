@@ -136,10 +136,7 @@ public final class RedisPoolStore implements PoolStore {
             args.add(keys.prefix());
             args.add(Long.toString(ProxyCodec.millis(now)));
             for (Proxy p : all.subList(from, Math.min(all.size(), from + PUBLISH_BATCH))) {
-                args.add(p.id());
-                int countAt = args.size();
-                args.add("");
-                args.set(countAt, Integer.toString(ProxyCodec.encode(p, args)));
+                ProxyCodec.publishArgs(p, args);
             }
             List<?> r = RedisReplies.list(redis.eval(PUBLISH, List.of(), args));
             for (int i = 0; i < 5; i++) {
@@ -223,8 +220,7 @@ public final class RedisPoolStore implements PoolStore {
         }
         List<ExtractedProxy> out = new ArrayList<>(r.size() - 1);
         for (int i = 1; i < r.size(); i++) {
-            StoredProxy sp = ProxyCodec.decode(ProxyCodec.fields(RedisReplies.list(r.get(i))));
-            out.add(new ExtractedProxy(sp.proxy(), now));
+            out.add(new ExtractedProxy(ProxyCodec.decode(RedisReplies.string(r.get(i))), now));
         }
         return new ExtractionResult.Extracted(out);
     }
@@ -323,8 +319,8 @@ public final class RedisPoolStore implements PoolStore {
     @Override
     public Optional<StoredProxy> get(String proxyId) {
         checkOpen();
-        Map<String, String> h = redis.call(c -> c.hgetAll(keys.proxy(proxyId)));
-        return h.isEmpty() ? Optional.empty() : Optional.of(ProxyCodec.decode(h));
+        List<String> v = redis.call(c -> c.hmget(keys.proxy(proxyId), "r", "s", "c", "cn"));
+        return v.get(0) == null ? Optional.empty() : Optional.of(ProxyCodec.stored(v.get(0), v.get(1), v.get(2), v.get(3)));
     }
 
     @Override
@@ -340,7 +336,9 @@ public final class RedisPoolStore implements PoolStore {
         List<?> r = RedisReplies.list(redis.eval(LIST, List.of(), args));
         List<StoredProxy> proxies = new ArrayList<>(r.size() - 1);
         for (int i = 1; i < r.size(); i++) {
-            proxies.add(ProxyCodec.decode(ProxyCodec.fields(RedisReplies.list(r.get(i)))));
+            List<?> v = RedisReplies.list(r.get(i));
+            proxies.add(ProxyCodec.stored(RedisReplies.string(v.get(0)), RedisReplies.string(v.get(1)),
+                    RedisReplies.string(v.get(2)), RedisReplies.string(v.get(3))));
         }
         String next = RedisReplies.string(r.get(0));
         return new ProxyPage(proxies, next.isEmpty() ? PageRequest.FIRST : PageRequest.cursorAfter(next));

@@ -28,39 +28,41 @@ final class LayoutAudit {
                     problems.add(id + " is listed but has no record");
                     continue;
                 }
-                String key = h.get("proto") + "/" + h.get("host") + "/" + h.get("port") + "/" + h.getOrDefault("cred", "");
+                String key = h.get("k");
                 if (!id.equals(c.get(p + "k:" + key))) {
                     problems.add(id + " does not hold its key " + key);
                 }
                 if (c.exists(p + "t:" + key)) {
                     problems.add(id + " is stored and tombstoned");
                 }
-                boolean isAvailable = "available".equals(h.get("state"));
-                List<String> availSets = new ArrayList<>(List.of(p + "a:all", p + "a:u:" + h.get("upstream"),
-                        p + "a:p:" + h.get("proto")));
-                h.forEach((f, v) -> {
-                    if (f.startsWith("l.")) {
-                        String k = f.substring(2);
-                        availSets.add(p + "a:l:" + k.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + ":" + k + "=" + v);
-                    }
-                });
+                dev.proxypool.core.model.Proxy record = ProxyCodec.decode(h.get("r"));
+                if (!record.id().equals(id) || !RedisKeys.physical(record.key()).equals(key)
+                        || !record.upstream().equals(h.get("u"))
+                        || !ProxyCodec.indexItems(record).equals(h.get("ix"))) {
+                    problems.add(id + ": fields k/u/ix disagree with the record");
+                }
+                boolean isAvailable = "available".equals(h.get("s"));
+                List<String> availSets = new ArrayList<>(List.of(p + "a:all"));
+                for (String item : items(h.get("ix"))) {
+                    availSets.add(p + "a:" + item);
+                }
                 for (String s : availSets) {
                     if (c.sismember(s, id) != isAvailable) {
                         problems.add(id + (isAvailable ? " missing from " : " wrongly in ") + s);
                     }
                 }
-                if (c.sismember(p + "d:u:" + h.get("upstream"), id) == isAvailable) {
+                if (c.sismember(p + "d:u:" + h.get("u"), id) == isAvailable) {
                     problems.add(id + " has the wrong disabled-set membership");
                 }
                 Double ax = c.zscore(p + "x:a", id);
                 Double dx = c.zscore(p + "x:d", id);
-                Double want = h.containsKey("exp") ? Double.valueOf(h.get("exp")) : null;
+                Double want = h.containsKey("e") ? Double.valueOf(h.get("e")) : null;
                 if (!java.util.Objects.equals(isAvailable ? want : null, ax)
                         || !java.util.Objects.equals(isAvailable ? null : want, dx)) {
                     problems.add(id + " has wrong expiry entries " + ax + "/" + dx + " for " + want);
                 }
-                if (!c.sismember(p + "ups", h.get("upstream"))) {
-                    problems.add(id + ": upstream " + h.get("upstream") + " not in ups");
+                if (!c.sismember(p + "ups", h.get("u"))) {
+                    problems.add(id + ": upstream " + h.get("u") + " not in ups");
                 }
                 if (isAvailable) {
                     available++;
@@ -77,9 +79,6 @@ final class LayoutAudit {
             for (String u : c.smembers(p + "ups")) {
                 long a = c.scard(p + "a:u:" + u);
                 long d = c.scard(p + "d:u:" + u);
-                if (a + d == 0) {
-                    problems.add("upstream " + u + " is listed with no proxies");
-                }
                 perUpstreamAvailable += a;
                 perUpstreamDisabled += d;
             }
@@ -97,6 +96,23 @@ final class LayoutAudit {
             check(problems, "p:* records", ids.size(), scan(c, p + "p:*").size());
         }
         return problems;
+    }
+
+    /** The items of an ix field: {@code <bytes>:<item>} repeated (byte lengths: decode as UTF-8). */
+    static List<String> items(String ix) {
+        byte[] b = ix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        List<String> out = new ArrayList<>();
+        int pos = 0;
+        while (pos < b.length) {
+            int colon = pos;
+            while (b[colon] != ':') {
+                colon++;
+            }
+            int n = Integer.parseInt(new String(b, pos, colon - pos, java.nio.charset.StandardCharsets.US_ASCII));
+            out.add(new String(b, colon + 1, n, java.nio.charset.StandardCharsets.UTF_8));
+            pos = colon + 1 + n;
+        }
+        return out;
     }
 
     static List<String> scan(RedisClient c, String pattern) {
