@@ -34,13 +34,13 @@ local function fetch(P, id)
   return { r = v[1], k = v[2], u = v[3], e = v[4] or nil, en = v[5] or nil, ix = v[6], s = v[7] }
 end
 
--- the length-prefixed items of an ix field: "<bytes>:<item>" repeated
-local function items(ix)
+-- the length-prefixed items of an ix field ("<bytes>:<item>" repeated), each as pre .. item
+local function items(ix, pre)
   local out, pos = {}, 1
   while pos <= #ix do
     local colon = string.find(ix, ':', pos, true)
     local n = tonumber(string.sub(ix, pos, colon - 1))
-    out[#out + 1] = string.sub(ix, colon + 1, colon + n)
+    out[#out + 1] = pre .. string.sub(ix, colon + 1, colon + n)
     pos = colon + n + 1
   end
   return out
@@ -48,10 +48,8 @@ end
 
 -- every availability set an available proxy belongs to
 local function avail_sets(P, h)
-  local sets = { P .. 'a:all' }
-  for _, item in ipairs(items(h.ix)) do
-    sets[#sets + 1] = P .. 'a:' .. item
-  end
+  local sets = items(h.ix, P .. 'a:')
+  sets[#sets + 1] = P .. 'a:all'
   return sets
 end
 
@@ -76,12 +74,11 @@ local function unindex(P, id, h)
   end
 end
 
--- the record is in P p:<id> already; makes it visible everywhere
+-- the record is in P p:<id> already; makes it visible everywhere (but P ups: the caller's job)
 local function attach(P, id, h)
   index(P, id, h)
   redis.call('ZADD', P .. 'ids', 0, id)
   redis.call('SET', P .. 'k:' .. h.k, id)
-  redis.call('SADD', P .. 'ups', h.u)
 end
 
 -- removes a stored proxy and every trace of it (no tombstone). P k:<key> always names the stored

@@ -13,10 +13,10 @@ Algorithm and complexity (n = pool size, never scanned):
   1. when any are expired (ZCOUNT x:a), drop up to ARGV[9] of them (ZRANGEBYSCORE LIMIT), O(e log n);
   2. total = SCARD a:all - ZCOUNT x:a expired; allowance = min(count, total - reserve), O(log n);
   3. SCARD each term's set; the smallest is the base, the others are tested per member with
-     SISMEMBER; TTL (ZSCORE x:a) and health (HGET c) per member only when they can fail;
+     SMISMEMBER; TTL (ZSCORE x:a) and health (HGET c) per member only when they can fail;
   4. fast path: no other set and nothing to test -> SRANDMEMBER base allowance, O(k);
-  5. else up to 8 single SRANDMEMBER draws (allowance <= 2), then up to 4 rounds of counted
-     SRANDMEMBER samples growing x4 (cap 1024), O(s) for s sampled;
+  5. else up to 5 rounds of SRANDMEMBER samples growing x4 from 2 x allowance + 2 (cap 1024),
+     each tested against the other sets with one SMISMEMBER per set, O(s) for s sampled;
   6. only when sampling is short: exhaustive over the base (SINTER with the other sets in C, or
      SSCAN batches), O(|base|) -- exact counts require proving that no more match;
   7. detach each chosen proxy from every set and write its tombstone, O(k * L).
@@ -100,35 +100,33 @@ local function lives(id)
   return true
 end
 
-local function in_others(id)
-  for _, s in ipairs(others) do
-    if redis.call('SISMEMBER', s, id) == 0 then return false end
-  end
-  return true
-end
-
 local chosen, seen = {}, {}
--- true once the allowance is met
-local function take(id)
-  if seen[id] then return false end
-  seen[id] = true
-  if in_others(id) and lives(id) then
-    chosen[#chosen + 1] = id
-    return #chosen == limit
+-- samples k members of the base; true once the allowance is met
+local function sample(k)
+  local ids = redis.call('SRANDMEMBER', base, k)
+  local pass = {}
+  for j = 1, #ids do pass[j] = true end
+  for _, s in ipairs(others) do -- one SMISMEMBER per other set instead of a SISMEMBER per member
+    local member = redis.call('SMISMEMBER', s, unpack(ids))
+    for j = 1, #ids do
+      if member[j] == 0 then pass[j] = false end
+    end
+  end
+  for j, id in ipairs(ids) do
+    if not seen[id] then
+      seen[id] = true
+      if pass[j] and lives(id) then
+        chosen[#chosen + 1] = id
+        if #chosen == limit then return true end
+      end
+    end
   end
   return false
 end
 
-if limit <= 2 then -- single draws: a counted SRANDMEMBER costs a temporary dict
-  for _ = 1, 8 do
-    if take(redis.call('SRANDMEMBER', base)) then return finish(chosen) end
-  end
-end
 local k = math.min(base_size, 2 * limit + 2)
-for _ = 1, 4 do
-  for _, id in ipairs(redis.call('SRANDMEMBER', base, k)) do
-    if take(id) then return finish(chosen) end
-  end
+for _ = 1, 5 do
+  if sample(k) then return finish(chosen) end
   if k >= base_size then return finish(chosen) end -- the sample was the whole base
   k = math.min(base_size, k * 4, 1024)
 end

@@ -25,7 +25,7 @@ local function matches(v)
   if want_up and v[2] ~= want_up then return false end
   if #want_items > 0 then
     local have = {}
-    for _, item in ipairs(items(v[3])) do have[item] = true end
+    for _, item in ipairs(items(v[3], '')) do have[item] = true end
     for _, item in ipairs(want_items) do
       if not have[item] then return false end
     end

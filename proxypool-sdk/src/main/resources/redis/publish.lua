@@ -12,13 +12,14 @@ then add (state available, never checked) or refresh (record replaced, state and
 ]]
 local P, now = ARGV[1], tonumber(ARGV[2])
 local added, refreshed, tombstoned, expired, duplicate = 0, 0, 0, 0, 0
+local upstreams = {}
 for i = 3, #ARGV, 7 do
   local id = ARGV[i]
   local h = { r = ARGV[i + 1], k = ARGV[i + 2], u = ARGV[i + 3], ix = ARGV[i + 6] }
   if ARGV[i + 4] ~= '' then h.e = ARGV[i + 4] end
   if ARGV[i + 5] ~= '' then h.en = ARGV[i + 5] end
-  local tomb = redis.call('GET', P .. 't:' .. h.k)
-  local holder = redis.call('GET', P .. 'k:' .. h.k)
+  local got = redis.call('MGET', P .. 't:' .. h.k, P .. 'k:' .. h.k)
+  local tomb, holder = got[1], got[2]
   if h.e and tonumber(h.e) <= now then
     expired = expired + 1
   elseif tomb and tonumber(tomb) > now then
@@ -39,10 +40,13 @@ for i = 3, #ARGV, 7 do
       h.s = 'available'
       added = added + 1
     end
-    redis.call('HSET', pkey, 'r', h.r, 'k', h.k, 'u', h.u, 'ix', h.ix, 's', h.s)
-    if h.e then redis.call('HSET', pkey, 'e', h.e) end
-    if h.en then redis.call('HSET', pkey, 'en', h.en) end
+    local fields = { 'r', h.r, 'k', h.k, 'u', h.u, 'ix', h.ix, 's', h.s }
+    if h.e then fields[#fields + 1] = 'e'; fields[#fields + 1] = h.e end
+    if h.en then fields[#fields + 1] = 'en'; fields[#fields + 1] = h.en end
+    redis.call('HSET', pkey, unpack(fields))
     attach(P, id, h)
+    upstreams[h.u] = true
   end
 end
+for u in pairs(upstreams) do redis.call('SADD', P .. 'ups', u) end
 return { added, refreshed, tombstoned, expired, duplicate }
