@@ -38,9 +38,8 @@ final class BenchPool {
                 .expiresAt(expiresAt).build();
     }
 
-    /** Publishes proxies {@code 0..size-1} expiring a day after {@code now}, from {@code loaders} threads. */
+    /** Publishes proxies {@code 0..size-1} expiring 1 to 24 hours after {@code now}, from {@code loaders} threads. */
     static void load(PoolStore store, int size, Instant now, int loaders) throws Exception {
-        Instant expiresAt = now.plus(Duration.ofDays(1));
         ExecutorService pool = Executors.newFixedThreadPool(loaders);
         try {
             List<Future<?>> parts = new ArrayList<>();
@@ -49,7 +48,7 @@ final class BenchPool {
                 parts.add(pool.submit(() -> {
                     List<Proxy> chunk = new ArrayList<>(LOAD_CHUNK);
                     for (int n = start; n < Math.min(size, start + LOAD_CHUNK); n++) {
-                        chunk.add(proxy(n, expiresAt));
+                        chunk.add(proxy(n, now.plus(Duration.ofHours(1)).plusSeconds((n * 7919L) % 82_800)));
                     }
                     int added = store.upsert(chunk, now).added();
                     if (added != chunk.size()) {

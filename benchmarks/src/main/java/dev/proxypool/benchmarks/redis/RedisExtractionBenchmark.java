@@ -29,8 +29,9 @@ import redis.clients.jedis.resps.ScanResult;
  * afterwards. Prints markdown table rows.
  *
  * <p>Arguments: {@code --host H --port P [--reset-stats] [--quick]}. {@code --reset-stats} (a
- * private server only) resets Redis' command statistics per scenario to report the server time of
- * one extraction script; {@code --quick} shrinks every size for a smoke run.
+ * private server only) resets Redis' command statistics per scenario to report the time inside one
+ * extraction script and the CPU time of Redis' main thread per call (script plus network I/O);
+ * {@code --quick} shrinks every size for a smoke run.
  */
 public final class RedisExtractionBenchmark {
 
@@ -48,22 +49,26 @@ public final class RedisExtractionBenchmark {
 
     /** One measured scenario. */
     record Row(String scenario, int poolSize, int threads, int count, int ops, long proxies, double seconds,
-               Latencies latencies, double serverMicrosPerCall) {
+               Latencies latencies, double scriptMicros, double cpuMicros) {
 
         Row withScenario(String name) {
-            return new Row(name, poolSize, threads, count, ops, proxies, seconds, latencies, serverMicrosPerCall);
+            return new Row(name, poolSize, threads, count, ops, proxies, seconds, latencies, scriptMicros, cpuMicros);
         }
 
         String markdown() {
-            return String.format(Locale.ROOT, "| %s | %,d | %d | %d | %,d | %,.0f | %,.0f | %.0f | %.0f | %.0f | %s |",
+            return String.format(Locale.ROOT, "| %s | %,d | %d | %d | %,d | %,.0f | %,.0f | %.0f | %.0f | %.0f | %s | %s |",
                     scenario, poolSize, threads, count, ops, ops / seconds, proxies / seconds,
-                    latencies.micros(0.50), latencies.micros(0.99), latencies.maxMicros(),
-                    serverMicrosPerCall < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", serverMicrosPerCall));
+                    latencies.micros(0.50), latencies.micros(0.99), latencies.maxMicros(), orNa(scriptMicros), orNa(cpuMicros));
+        }
+
+        private static String orNa(double v) {
+            return v < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", v);
         }
     }
 
-    static final String HEADER = "| scenario | pool | threads | count | calls | extractions/s | proxies/s | P50 µs | P99 µs | max µs | Redis µs/call |\n"
-            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+    static final String HEADER = "| scenario | pool | threads | count | calls | extractions/s | proxies/s | P50 µs | P99 µs | max µs"
+            + " | script µs/call | Redis CPU µs/call |\n"
+            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
 
     public static void main(String[] args) throws Exception {
         String host = "127.0.0.1";
@@ -132,6 +137,7 @@ public final class RedisExtractionBenchmark {
         if (report) {
             resetStats();
         }
+        double cpuBefore = report ? serverCpuSeconds() : 0;
         int perThread = ops / threads;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         CountDownLatch go = new CountDownLatch(1);
@@ -162,6 +168,7 @@ public final class RedisExtractionBenchmark {
             all.add(f.get());
         }
         double secs = seconds(start);
+        double cpu = report && resetStats ? (serverCpuSeconds() - cpuBefore) * 1e6 / (perThread * threads) : -1;
         pool.shutdown();
         long proxies = 0;
         for (long e : extracted) {
@@ -171,7 +178,7 @@ public final class RedisExtractionBenchmark {
             throw new IllegalStateException("the pool ran dry: " + proxies + " proxies for " + perThread * threads + " calls");
         }
         return new Row("", size, threads, count, perThread * threads, proxies, secs, new Latencies(all),
-                report ? serverMicrosPerEvalsha() : -1);
+                report ? serverMicrosPerEvalsha() : -1, cpu);
     }
 
     private RedisPoolStore open(String prefix) {
@@ -194,6 +201,19 @@ public final class RedisExtractionBenchmark {
                 c.sendCommand(redis.clients.jedis.Protocol.Command.CONFIG, "RESETSTAT");
             }
         }
+    }
+
+    /** CPU seconds (user + system) of Redis' main thread so far: robust against preemption, unlike wall time. */
+    private double serverCpuSeconds() {
+        double sum = 0;
+        try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
+            for (String line : c.info("cpu").split("\r?\n")) {
+                if (line.startsWith("used_cpu_sys_main_thread:") || line.startsWith("used_cpu_user_main_thread:")) {
+                    sum += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+                }
+            }
+        }
+        return sum;
     }
 
     /** usec_per_call of EVALSHA since the last reset, or -1 when stats are not reset (shared server). */
