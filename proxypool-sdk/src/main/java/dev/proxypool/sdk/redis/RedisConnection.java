@@ -14,8 +14,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * The pooled Jedis client of one store, with the store's error policy in one place: every
- * connectivity failure (refused, reset, timeout, pool exhausted, busy script) becomes a
- * {@link StoreUnavailableException}; {@code NOSCRIPT} (scripts lost by a restart, a failover or
+ * connectivity failure (refused, reset, timeout, pool exhausted, busy script, out of memory,
+ * loading, read-only replica) becomes a {@link StoreUnavailableException}; {@code NOSCRIPT} (scripts lost by a restart, a failover or
  * {@code SCRIPT FLUSH}) is answered by loading the script and retrying once. No other retry: a
  * retried extraction after a lost reply would extract again. Thread-safe (the pool is).
  */
@@ -90,11 +90,34 @@ final class RedisConnection implements AutoCloseable {
         } catch (JedisNoScriptException e) {
             throw new StoreUnavailableException("Redis at " + where + " lost the store's scripts twice in a row", e);
         } catch (JedisDataException e) {
+            if (isTransient(e.getMessage())) {
+                throw unavailable(e);
+            }
             throw new IllegalStateException("Redis at " + where + " rejected a store command: " + e.getMessage(), e);
         } catch (JedisException e) { // e.g. no pooled connection free within the wait bound
             throw unavailable(e);
         }
     }
+
+    /**
+     * Replies that say Redis cannot serve now rather than that the command is wrong: out of memory
+     * (Redis refuses a script at its first memory-growing command only when it has written nothing
+     * yet, so a refused script changed nothing), loading, a read-only replica after a failover.
+     */
+    static boolean isTransient(String message) {
+        if (message == null) {
+            return false;
+        }
+        for (String prefix : TRANSIENT_ERRORS) {
+            if (message.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final List<String> TRANSIENT_ERRORS = List.of("OOM ", "LOADING ", "READONLY ", "MASTERDOWN ",
+            "TRYAGAIN ", "NOREPLICAS ", "BUSY ");
 
     private StoreUnavailableException unavailable(Exception e) {
         return new StoreUnavailableException("Redis at " + where + " is unavailable: " + e.getMessage(), e);

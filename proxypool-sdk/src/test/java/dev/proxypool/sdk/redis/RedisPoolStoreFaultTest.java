@@ -220,6 +220,34 @@ class RedisPoolStoreFaultTest {
         }
     }
 
+    /**
+     * At maxmemory, Redis refuses a script's first memory-growing command and then lets a script
+     * that already wrote run to its end: publishing is refused whole (its first write is the HSET
+     * of a record), extraction runs whole (its first writes remove, so it frees memory).
+     */
+    @Test
+    void redisOutOfMemoryRefusesPublishingWholeAndStillExtracts() {
+        String prefix = TestRedis.randomPrefix();
+        try (PrivateRedis redis = PrivateRedis.start();
+             RedisPoolStore store = connect(redis.port, prefix, SOCKET);
+             RedisClient admin = RedisClient.builder().hostAndPort("127.0.0.1", redis.port).build()) {
+            store.upsert(pool(0, 50), NOW);
+            admin.configSet("maxmemory-policy", "noeviction");
+            admin.configSet("maxmemory", "1");
+            try {
+                StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
+                        () -> store.upsert(pool(100, 5), NOW));
+                assertTrue(e.getMessage().contains("OOM"), e.getMessage());
+                assertEquals(50, store.available(ProxyFixtures.UPSTREAM), "the refused publish wrote nothing");
+                assertEquals(5, extracted(store.extract(ExtractionRequest.builder(5).build(), NOW)).size());
+            } finally {
+                admin.configSet("maxmemory", "0");
+            }
+            assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", redis.port, prefix));
+            assertEquals(5, store.upsert(pool(100, 5), NOW).added());
+        }
+    }
+
     @Test
     void slowRedisAnswersWithinTheSocketTimeoutOrFailsAfterIt() {
         String prefix = TestRedis.randomPrefix();
