@@ -54,6 +54,11 @@ import java.util.TreeMap;
  * milliseconds; native key TTLs (tombstones, idempotency records) are set relative to the given
  * {@code now} and only garbage-collect entries already expired by the stored instant.
  *
+ * <p><b>Deployment.</b> A single Redis (or a primary with replicas); all keys live under
+ * {@link RedisStoreConfig#keyPrefix()} with no hash tag. The scripts compute key names from data
+ * (the chosen proxy's label sets), so Redis Cluster would need every key of a prefix in one slot
+ * (a hash-tagged prefix such as {@code {pp}:}) — not supported as configured.
+ *
  * <p>Thread-safe: calls share a pool of connections and hold no lock in the JVM. Runs no threads of
  * its own; the owner calls {@link #purgeExpired} periodically.
  */

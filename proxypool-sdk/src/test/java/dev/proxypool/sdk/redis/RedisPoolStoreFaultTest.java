@@ -25,7 +25,6 @@ import java.util.Queue;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -77,7 +76,7 @@ class RedisPoolStoreFaultTest {
         try (PrivateRedis redis = PrivateRedis.start();
              RedisPoolStore store = connect(redis.port, TestRedis.randomPrefix(), SOCKET)) {
             store.upsert(pool(0, 3000), NOW);
-            CountDownLatch warmed = new CountDownLatch(100);
+            AtomicInteger succeeded = new AtomicInteger();
             AtomicLong slowestMillis = new AtomicLong();
             AtomicInteger failures = new AtomicInteger();
             Queue<String> problems = new ConcurrentLinkedQueue<>();
@@ -92,7 +91,9 @@ class RedisPoolStoreFaultTest {
                         long start = ticker.read();
                         try {
                             store.extract(ExtractionRequest.builder(1 + random.nextInt(5)).build(), NOW);
-                            warmed.countDown();
+                            if (succeeded.incrementAndGet() == 100) {
+                                redis.kill(); // from a worker: the other three are mid-call right now
+                            }
                         } catch (StoreUnavailableException e) {
                             failures.incrementAndGet();
                             mine++;
@@ -104,8 +105,6 @@ class RedisPoolStoreFaultTest {
                     }
                 }));
             }
-            assertTrue(warmed.await(20, TimeUnit.SECONDS), "extractions were running before the kill");
-            redis.kill();
             try {
                 for (Future<?> run : runs) {
                     run.get(20, TimeUnit.SECONDS);
@@ -136,7 +135,7 @@ class RedisPoolStoreFaultTest {
             Map<String, Boolean> delivered = new ConcurrentHashMap<>();
             Queue<String> problems = new ConcurrentLinkedQueue<>();
             AtomicInteger failedCalls = new AtomicInteger();
-            CountDownLatch warmed = new CountDownLatch(100);
+            AtomicInteger succeeded = new AtomicInteger();
             ExecutorService threads = Executors.newFixedThreadPool(8);
             List<Future<?>> runs = new ArrayList<>();
             for (int t = 0; t < 8; t++) {
@@ -151,7 +150,9 @@ class RedisPoolStoreFaultTest {
                                     problems.add(p.id() + " delivered twice");
                                 }
                             }
-                            warmed.countDown();
+                            if (succeeded.incrementAndGet() == 100) {
+                                relay.cut(); // from a worker: the other seven are mid-call right now
+                            }
                         } catch (StoreUnavailableException e) {
                             failedCalls.incrementAndGet();
                             mine++;
@@ -165,8 +166,6 @@ class RedisPoolStoreFaultTest {
                     }
                 }));
             }
-            assertTrue(warmed.await(20, TimeUnit.SECONDS), "extractions were running before the cut");
-            relay.cut();
             try {
                 for (Future<?> run : runs) {
                     run.get(20, TimeUnit.SECONDS);
@@ -175,6 +174,7 @@ class RedisPoolStoreFaultTest {
                 threads.shutdownNow();
             }
             assertEquals(List.of(), List.copyOf(problems));
+            assertTrue(succeeded.get() >= 100 && failedCalls.get() >= 8, succeeded + " ok, " + failedCalls + " failed");
 
             assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", redis.port, prefix), "layout after the cut");
             int tombstones;
