@@ -1,0 +1,251 @@
+package dev.proxypool.benchmarks.redis;
+
+import dev.proxypool.core.extract.ExtractionRequest;
+import dev.proxypool.core.extract.ExtractionResult;
+import dev.proxypool.core.extract.StoreSettings;
+import dev.proxypool.core.time.Clocks;
+import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.redis.RedisPoolStore;
+import dev.proxypool.sdk.redis.RedisStoreConfig;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+/**
+ * Extraction throughput and latency of {@link RedisPoolStore} against a running Redis, in one run
+ * (benchmarks/redis/run.sh): count 1 and count 20 with a 2-label filter over 100,000 proxies, with 1
+ * and 8 client threads; then count 1 at 10k, 100k and 1M proxies to show that latency does not
+ * follow the pool size. Each scenario loads a fresh pool under its own key prefix and deletes it
+ * afterwards. Prints markdown table rows.
+ *
+ * <p>Arguments: {@code --host H --port P [--reset-stats] [--quick]}. {@code --reset-stats} (a
+ * private server only) resets Redis' command statistics per scenario to report the time inside one
+ * extraction script and the CPU time of Redis' main thread per call (script plus network I/O);
+ * {@code --quick} shrinks every size for a smoke run.
+ */
+public final class RedisExtractionBenchmark {
+
+    private final String host;
+    private final int port;
+    private final boolean resetStats;
+    private final Ticker ticker = Clocks.monotonic();
+    private final Instant now = Clocks.wall().instant();
+
+    private RedisExtractionBenchmark(String host, int port, boolean resetStats) {
+        this.host = host;
+        this.port = port;
+        this.resetStats = resetStats;
+    }
+
+    /** One measured scenario. */
+    record Row(String scenario, int poolSize, int threads, int count, int ops, long proxies, double seconds,
+               Latencies latencies, double scriptMicros, double cpuMicros) {
+
+        Row withScenario(String name) {
+            return new Row(name, poolSize, threads, count, ops, proxies, seconds, latencies, scriptMicros, cpuMicros);
+        }
+
+        String markdown() {
+            return String.format(Locale.ROOT, "| %s | %,d | %d | %d | %,d | %,.0f | %,.0f | %.0f | %.0f | %.0f | %s | %s |",
+                    scenario, poolSize, threads, count, ops, ops / seconds, proxies / seconds,
+                    latencies.micros(0.50), latencies.micros(0.99), latencies.maxMicros(), orNa(scriptMicros), orNa(cpuMicros));
+        }
+
+        private static String orNa(double v) {
+            return v < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", v);
+        }
+    }
+
+    static final String HEADER = "| scenario | pool | threads | count | calls | extractions/s | proxies/s | P50 µs | P99 µs | max µs"
+            + " | script µs/call | Redis CPU µs/call |\n"
+            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+
+    public static void main(String[] args) throws Exception {
+        String host = "127.0.0.1";
+        int port = 6379;
+        boolean reset = false;
+        boolean quick = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--host" -> host = args[++i];
+                case "--port" -> port = Integer.parseInt(args[++i]);
+                case "--reset-stats" -> reset = true;
+                case "--quick" -> quick = true;
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + " (expected --host H --port P [--reset-stats] [--quick])");
+            }
+        }
+        new RedisExtractionBenchmark(host, port, reset).runAll(quick ? 10 : 1);
+    }
+
+    private void runAll(int shrink) throws Exception {
+        System.out.println(HEADER);
+        int base = 100_000 / shrink;
+        // JIT warm-up on a pool of its own, not reported
+        scenario("warm-up", base, 2, 1, 3000 / shrink, 0, false);
+        print(scenario("2-label filter", base, 1, 1, 10_000 / shrink, 1000 / shrink, true));
+        print(scenario("2-label filter", base, 8, 1, 20_000 / shrink, 1000 / shrink, true));
+        print(scenario("2-label filter", base, 1, 20, 1_500 / shrink, 100 / shrink, true));
+        print(scenario("2-label filter", base, 8, 20, 2_500 / shrink, 100 / shrink, true));
+        for (int size : new int[] {10_000 / shrink, 100_000 / shrink, 1_000_000 / shrink}) {
+            String prefix = newPrefix();
+            try (RedisPoolStore store = open(prefix)) {
+                long loadStart = ticker.read();
+                BenchPool.load(store, size, now, 2);
+                System.err.printf(Locale.ROOT, "loaded %,d proxies in %.1f s%n", size, seconds(loadStart));
+                measure(store, size, 1, 1, 500 / shrink, false);
+                print(measure(store, size, 1, 1, 2_000 / shrink, true).withScenario("pool-size scan"));
+                print(measure(store, size, 8, 1, 2_000 / shrink, true).withScenario("pool-size scan"));
+            } finally {
+                deletePrefix(prefix);
+            }
+        }
+    }
+
+    private static void print(Row row) {
+        System.out.println(row.markdown());
+    }
+
+    private Row scenario(String name, int size, int threads, int count, int ops, int warmupOps, boolean report)
+            throws Exception {
+        String prefix = newPrefix();
+        try (RedisPoolStore store = open(prefix)) {
+            long loadStart = ticker.read();
+            BenchPool.load(store, size, now, 2);
+            System.err.printf(Locale.ROOT, "loaded %,d proxies in %.1f s%n", size, seconds(loadStart));
+            if (warmupOps > 0) {
+                measure(store, size, threads, count, warmupOps, false);
+            }
+            return measure(store, size, threads, count, ops, report).withScenario(name);
+        } finally {
+            deletePrefix(prefix);
+        }
+    }
+
+    private Row measure(RedisPoolStore store, int size, int threads, int count, int ops, boolean report)
+            throws Exception {
+        if (report) {
+            resetStats();
+        }
+        double cpuBefore = report ? serverCpuSeconds() : 0;
+        int perThread = ops / threads;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<long[]>> parts = new ArrayList<>();
+        long[] extracted = new long[threads];
+        for (int t = 0; t < threads; t++) {
+            int me = t;
+            parts.add(pool.submit(() -> {
+                SplittableRandom random = new SplittableRandom(1000L + me);
+                long[] lat = new long[perThread];
+                go.await();
+                for (int i = 0; i < perThread; i++) {
+                    ExtractionRequest req = ExtractionRequest.builder(count).filter(BenchPool.twoLabelFilter(random)).build();
+                    long t0 = ticker.read();
+                    ExtractionResult r = store.extract(req, now);
+                    lat[i] = ticker.read() - t0;
+                    if (r instanceof ExtractionResult.Extracted e) {
+                        extracted[me] += e.count();
+                    }
+                }
+                return lat;
+            }));
+        }
+        long start = ticker.read();
+        go.countDown();
+        List<long[]> all = new ArrayList<>();
+        for (Future<long[]> f : parts) {
+            all.add(f.get());
+        }
+        double secs = seconds(start);
+        double cpu = report && resetStats ? (serverCpuSeconds() - cpuBefore) * 1e6 / (perThread * threads) : -1;
+        pool.shutdown();
+        long proxies = 0;
+        for (long e : extracted) {
+            proxies += e;
+        }
+        if (proxies < (long) perThread * threads * count * 95 / 100) {
+            throw new IllegalStateException("the pool ran dry: " + proxies + " proxies for " + perThread * threads + " calls");
+        }
+        return new Row("", size, threads, count, perThread * threads, proxies, secs, new Latencies(all),
+                report ? serverMicrosPerEvalsha() : -1, cpu);
+    }
+
+    private RedisPoolStore open(String prefix) {
+        return RedisPoolStore.connect(new RedisStoreConfig(host, port, "", "", 0, prefix,
+                RedisStoreConfig.DEFAULTS.connectTimeout(), RedisStoreConfig.DEFAULTS.socketTimeout(), 16),
+                StoreSettings.DEFAULTS);
+    }
+
+    private static String newPrefix() {
+        return "ppbench:" + UUID.randomUUID() + ":";
+    }
+
+    private double seconds(long start) {
+        return (ticker.read() - start) / 1e9;
+    }
+
+    private void resetStats() {
+        if (resetStats) {
+            try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
+                c.sendCommand(redis.clients.jedis.Protocol.Command.CONFIG, "RESETSTAT");
+            }
+        }
+    }
+
+    /** CPU seconds (user + system) of Redis' main thread so far: robust against preemption, unlike wall time. */
+    private double serverCpuSeconds() {
+        double sum = 0;
+        try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
+            for (String line : c.info("cpu").split("\r?\n")) {
+                if (line.startsWith("used_cpu_sys_main_thread:") || line.startsWith("used_cpu_user_main_thread:")) {
+                    sum += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+                }
+            }
+        }
+        return sum;
+    }
+
+    /** usec_per_call of EVALSHA since the last reset, or -1 when stats are not reset (shared server). */
+    private double serverMicrosPerEvalsha() {
+        if (!resetStats) {
+            return -1;
+        }
+        try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
+            for (String line : c.info("commandstats").split("\r?\n")) {
+                if (line.startsWith("cmdstat_evalsha:")) {
+                    for (String part : line.substring(line.indexOf(':') + 1).split(",")) {
+                        if (part.startsWith("usec_per_call=")) {
+                            return Double.parseDouble(part.substring("usec_per_call=".length()));
+                        }
+                    }
+                }
+            }
+        }
+        return -1;
+    }
+
+    private void deletePrefix(String prefix) {
+        try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
+            ScanParams params = new ScanParams().match(prefix + "*").count(10_000);
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<String> page = c.scan(cursor, params);
+                if (!page.getResult().isEmpty()) {
+                    c.unlink(page.getResult().toArray(String[]::new));
+                }
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        }
+    }
+}

@@ -1,0 +1,189 @@
+package dev.proxypool.sdk.redis;
+
+import dev.proxypool.core.extract.ProxyState;
+import dev.proxypool.core.extract.StoredProxy;
+import dev.proxypool.core.model.Anonymity;
+import dev.proxypool.core.model.CredentialRef;
+import dev.proxypool.core.model.ExitNetwork;
+import dev.proxypool.core.model.Labels;
+import dev.proxypool.core.model.Protocol;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.model.ProxyKey;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A proxy as the fields of its Redis hash {@code P p:<id>} (layout in {@code redis/common.lua}).
+ *
+ * <p>The record itself is one string field {@code r} that only Java reads: a sequence of
+ * {@code <length>:<text>} tokens (length in chars), so any text round-trips and an extraction
+ * returns one bulk string per proxy instead of a field list — the scripts' reply and this decoding
+ * are the largest per-proxy costs after the index updates. It carries the credentialRef name only,
+ * never a secret (SPEC §9). Beside it, the scripts get what they compare or index: the physical key,
+ * the upstream, {@code expiresAt} as epoch milliseconds (rounded down; {@code en} marks a dropped
+ * sub-millisecond part), and {@code ix}: the availability set suffixes, each prefixed by its UTF-8
+ * byte length (Lua counts bytes).
+ */
+final class ProxyCodec {
+
+    private static final String VERSION = "1";
+
+    private ProxyCodec() {
+    }
+
+    /** The 7 publish arguments of {@code p}: id, r, k, u, e, en, ix (see publish.lua). */
+    static void publishArgs(Proxy p, List<String> out) {
+        out.add(p.id());
+        out.add(record(p));
+        out.add(RedisKeys.physical(p.key()));
+        out.add(p.upstream());
+        if (p.expires()) {
+            out.add(Long.toString(millis(p.expiresAt())));
+            out.add(subMillisNanos(p.expiresAt()) == 0 ? "" : "1");
+        } else {
+            out.add("");
+            out.add("");
+        }
+        out.add(indexItems(p));
+    }
+
+    static String record(Proxy p) {
+        StringBuilder sb = new StringBuilder(160);
+        token(sb, VERSION);
+        token(sb, p.id());
+        token(sb, p.protocol().wireName());
+        token(sb, p.host());
+        token(sb, Integer.toString(p.port()));
+        token(sb, p.credentialRef().name());
+        token(sb, p.provider());
+        token(sb, p.upstream());
+        token(sb, Integer.toString(p.maxConcurrency()));
+        token(sb, Integer.toString(p.weight()));
+        token(sb, p.anonymity().name());
+        token(sb, p.expires() ? Long.toString(millis(p.expiresAt())) : "");
+        token(sb, p.expires() ? Integer.toString(subMillisNanos(p.expiresAt())) : "");
+        ExitNetwork x = p.exitNetwork();
+        if (ExitNetwork.UNKNOWN.equals(x)) {
+            token(sb, "");
+        } else {
+            token(sb, "x");
+            token(sb, x.exitIp());
+            token(sb, Long.toString(x.asn()));
+            token(sb, x.organization());
+            token(sb, x.prefix());
+        }
+        token(sb, Integer.toString(p.labels().size()));
+        for (Map.Entry<String, String> l : p.labels().values().entrySet()) {
+            token(sb, l.getKey());
+            token(sb, l.getValue());
+        }
+        return sb.toString();
+    }
+
+    /** Availability sets below {@code P a:}: {@code u:<upstream>}, {@code p:<protocol>}, {@code l:<n>:<k>=<v>}. */
+    static String indexItems(Proxy p) {
+        StringBuilder sb = new StringBuilder(96);
+        item(sb, "u:" + p.upstream());
+        item(sb, "p:" + p.protocol().wireName());
+        for (Map.Entry<String, String> l : p.labels().values().entrySet()) {
+            item(sb, labelItem(l.getKey(), l.getValue()));
+        }
+        return sb.toString();
+    }
+
+    /** The set suffix of label {@code k=v}; {@code n} is k's UTF-8 length, so no two labels share a name. */
+    static String labelItem(String k, String v) {
+        return "l:" + utf8Length(k) + ":" + k + "=" + v;
+    }
+
+    private static void item(StringBuilder sb, String item) {
+        sb.append(utf8Length(item)).append(':').append(item);
+    }
+
+    static int utf8Length(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    private static void token(StringBuilder sb, String s) {
+        sb.append(s.length()).append(':').append(s);
+    }
+
+    /** Decodes a record written by {@link #record}. */
+    static Proxy decode(String r) {
+        Reader in = new Reader(r);
+        String version = in.next();
+        if (!VERSION.equals(version)) {
+            throw new IllegalStateException("unknown stored record version '" + version + "'");
+        }
+        String id = in.next();
+        Protocol protocol = Protocol.parse(in.next());
+        String host = in.next();
+        int port = Integer.parseInt(in.next());
+        ProxyKey key = new ProxyKey(protocol, host, port, CredentialRef.of(in.next()));
+        Proxy.Builder b = Proxy.builder(key).id(id).provider(in.next()).upstream(in.next())
+                .maxConcurrency(Integer.parseInt(in.next())).weight(Integer.parseInt(in.next()))
+                .anonymity(Anonymity.valueOf(in.next()));
+        String expMs = in.next();
+        String expNs = in.next();
+        if (!expMs.isEmpty()) {
+            b.expiresAt(Instant.ofEpochMilli(Long.parseLong(expMs)).plusNanos(Long.parseLong(expNs)));
+        }
+        if (!in.next().isEmpty()) {
+            b.exitNetwork(new ExitNetwork(in.next(), Long.parseLong(in.next()), in.next(), in.next()));
+        }
+        int labels = Integer.parseInt(in.next());
+        if (labels > 0) {
+            TreeMap<String, String> m = new TreeMap<>();
+            for (int i = 0; i < labels; i++) {
+                m.put(in.next(), in.next());
+            }
+            b.labels(Labels.of(m));
+        }
+        return b.build();
+    }
+
+    /** The stored proxy of fields r, s, c, cn (c and cn null or empty when never checked). */
+    static StoredProxy stored(String r, String s, String c, String cn) {
+        ProxyState state = "disabled".equals(s) ? ProxyState.DISABLED : ProxyState.AVAILABLE;
+        Instant checked = null;
+        if (c != null && !c.isEmpty()) {
+            checked = Instant.ofEpochMilli(Long.parseLong(c));
+            if (cn != null && !cn.isEmpty()) {
+                checked = checked.plusNanos(Long.parseLong(cn));
+            }
+        }
+        return new StoredProxy(decode(r), state, Optional.ofNullable(checked));
+    }
+
+    static long millis(Instant t) {
+        return t.toEpochMilli();
+    }
+
+    static int subMillisNanos(Instant t) {
+        return t.getNano() % 1_000_000;
+    }
+
+    /** Reads {@code <length>:<text>} tokens in order. */
+    private static final class Reader {
+        private final String s;
+        private int pos;
+
+        Reader(String s) {
+            this.s = s;
+        }
+
+        String next() {
+            int colon = s.indexOf(':', pos);
+            if (colon < 0) {
+                throw new IllegalStateException("stored record is truncated at " + pos);
+            }
+            int len = Integer.parseInt(s, pos, colon, 10);
+            pos = colon + 1 + len;
+            return s.substring(colon + 1, pos);
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.proxypool.sdk.redis;
+
+import dev.proxypool.core.extract.IdempotencyKey;
+import dev.proxypool.core.model.ProxyKey;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The key names the Java side reads directly; the full layout, and the names the scripts compute,
+ * are documented in {@code redis/common.lua}. Both must agree: the contract tests prove they do.
+ */
+final class RedisKeys {
+
+    private final String prefix;
+
+    RedisKeys(String prefix) {
+        this.prefix = prefix;
+    }
+
+    String prefix() {
+        return prefix;
+    }
+
+    String proxy(String id) {
+        return prefix + "p:" + id;
+    }
+
+    String availableOf(String upstream) {
+        return prefix + "a:u:" + upstream;
+    }
+
+    String tombstone(ProxyKey key) {
+        return prefix + "t:" + physical(key);
+    }
+
+    /** {@code proto/host/port/credRef}: '/' never occurs in a host, protocol or ref name. */
+    static String physical(ProxyKey key) {
+        return key.protocol().wireName() + "/" + key.host() + "/" + key.port() + "/" + key.credentialRef().name();
+    }
+
+    /** One client's key: the client name is length-prefixed so no two (client, key) pairs collide. */
+    String idempotency(IdempotencyKey key) {
+        return prefix + "i:" + key.client().getBytes(StandardCharsets.UTF_8).length + ":" + key.client() + ":" + key.key();
+    }
+
+    String idempotencyOrder() {
+        return prefix + "iz";
+    }
+
+    String idempotencySequence() {
+        return prefix + "iseq";
+    }
+}

@@ -1,0 +1,377 @@
+package dev.proxypool.sdk.redis;
+
+import dev.proxypool.core.extract.ExtractedProxy;
+import dev.proxypool.core.extract.ExtractionFilter;
+import dev.proxypool.core.extract.ExtractionRequest;
+import dev.proxypool.core.extract.ExtractionResult;
+import dev.proxypool.core.extract.Fulfillment;
+import dev.proxypool.core.extract.IdempotencyKey;
+import dev.proxypool.core.extract.IdempotencyStart;
+import dev.proxypool.core.extract.PageRequest;
+import dev.proxypool.core.extract.PoolQuery;
+import dev.proxypool.core.extract.PoolStore;
+import dev.proxypool.core.extract.ProxyPage;
+import dev.proxypool.core.extract.PublishResult;
+import dev.proxypool.core.extract.StoreSettings;
+import dev.proxypool.core.extract.StoredProxy;
+import dev.proxypool.core.extract.UpstreamCounts;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.model.ProxyKey;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The {@link PoolStore} on Redis, for pools shared by several workers (SPEC §4, §8). Every rule of
+ * the SPI holds across processes because each state change is one Lua script, run atomically by
+ * Redis: selection plus AVAILABLE → EXTRACTED plus tombstone ({@code extract.lua}), tombstone and
+ * duplicate check plus insert ({@code publish.lua}), and so on. The key layout (hashes per proxy,
+ * availability sets per upstream / protocol / label, expiry sorted sets, tombstone strings with TTL,
+ * idempotency records) is documented in {@code src/main/resources/redis/common.lua}; each script's
+ * header lists its KEYS, ARGV and complexity.
+ *
+ * <p><b>Extraction never scans the pool.</b> It starts from the smallest index set of the filter,
+ * samples it ({@code SRANDMEMBER}) and tests each candidate against the other sets, TTL and health;
+ * only when sampling falls short does it walk the base set to prove the count exact. The reserve's
+ * total is {@code SCARD} of the all-set minus a {@code ZCOUNT} of expired members, O(log n).
+ *
+ * <p><b>Scripts</b> are loaded once ({@code SCRIPT LOAD}) and called by SHA; when Redis lost them
+ * (restart, failover, {@code SCRIPT FLUSH}) the call loads and retries once, transparently.
+ *
+ * <p><b>Failures.</b> A slow or dead Redis surfaces as {@link StoreUnavailableException} within the
+ * configured timeouts: at most about {@code 2 x (connectTimeout + socketTimeout)} (waiting for a
+ * pooled connection, one read, and the replacement connection the pool opens in the caller's
+ * thread after a broken one). Nothing is retried, and an extraction is never half done
+ * (the script is atomic). When the reply of an extraction is lost after Redis ran it, its proxies
+ * are extracted but not delivered: they have left the pool and are tombstoned — the safe side of
+ * "never twice".
+ *
+ * <p><b>Time</b> is the caller's, at millisecond precision: instants are compared as epoch
+ * milliseconds; native key TTLs (tombstones, idempotency records) are set relative to the given
+ * {@code now} and only garbage-collect entries already expired by the stored instant.
+ *
+ * <p><b>Deployment.</b> A single Redis (or a primary with replicas); all keys live under
+ * {@link RedisStoreConfig#keyPrefix()} with no hash tag. The scripts compute key names from data
+ * (the chosen proxy's label sets), so Redis Cluster would need every key of a prefix in one slot
+ * (a hash-tagged prefix such as {@code {pp}:}) — not supported as configured.
+ *
+ * <p>Thread-safe: calls share a pool of connections and hold no lock in the JVM. Runs no threads of
+ * its own; the owner calls {@link #purgeExpired} periodically.
+ */
+public final class RedisPoolStore implements PoolStore {
+
+    /** Proxies per publish script call: one call stays well under a millisecond per hundred. */
+    static final int PUBLISH_BATCH = 500;
+    /** Ids per remove / markChecked / purge script call. */
+    static final int ID_BATCH = 1000;
+    /** Expired available proxies an extraction drops before it counts the pool. */
+    static final int EXTRACT_PURGE_BOUND = 100;
+    /** Most ids one listing page examines. */
+    static final int LIST_SCAN_CAP = 5000;
+    /** Oldest idempotency records examined per purge. */
+    static final int IDEMPOTENCY_PURGE_WINDOW = 1000;
+
+    private static final LuaScript PUBLISH = LuaScript.pool("publish.lua");
+    private static final LuaScript EXTRACT = LuaScript.pool("extract.lua");
+    private static final LuaScript REMOVE = LuaScript.pool("remove.lua");
+    private static final LuaScript PURGE = LuaScript.pool("purge.lua");
+    private static final LuaScript MARK_CHECKED = LuaScript.pool("mark_checked.lua");
+    private static final LuaScript SET_DISABLED = LuaScript.pool("set_disabled.lua");
+    private static final LuaScript COUNTS = LuaScript.pool("counts.lua");
+    private static final LuaScript LIST = LuaScript.pool("list.lua");
+    private static final LuaScript IDEM_BEGIN = LuaScript.standalone("idempotency_begin.lua");
+    private static final LuaScript IDEM_COMPLETE = LuaScript.standalone("idempotency_complete.lua");
+    private static final LuaScript IDEM_ABANDON = LuaScript.standalone("idempotency_abandon.lua");
+    private static final LuaScript IDEM_PURGE = LuaScript.standalone("idempotency_purge.lua");
+    private static final List<LuaScript> ALL = List.of(PUBLISH, EXTRACT, REMOVE, PURGE, MARK_CHECKED, SET_DISABLED,
+            COUNTS, LIST, IDEM_BEGIN, IDEM_COMPLETE, IDEM_ABANDON, IDEM_PURGE);
+
+    private final RedisConnection redis;
+    private final RedisKeys keys;
+    private final StoreSettings settings;
+    private volatile boolean closed;
+
+    private RedisPoolStore(RedisConnection redis, String keyPrefix, StoreSettings settings) {
+        this.redis = redis;
+        this.keys = new RedisKeys(keyPrefix);
+        this.settings = settings;
+    }
+
+    /**
+     * Connects and loads the scripts.
+     *
+     * @throws StoreUnavailableException when Redis cannot be reached within the timeouts
+     */
+    public static RedisPoolStore connect(RedisStoreConfig config, StoreSettings settings) {
+        if (config == null || settings == null) {
+            throw new IllegalArgumentException("redis store needs a config and store settings");
+        }
+        RedisConnection redis = new RedisConnection(config);
+        try {
+            redis.load(ALL);
+        } catch (RuntimeException e) {
+            redis.close();
+            throw e;
+        }
+        return new RedisPoolStore(redis, config.keyPrefix(), settings);
+    }
+
+    /** The key prefix every key of this store starts with. */
+    public String keyPrefix() {
+        return keys.prefix();
+    }
+
+    @Override
+    public PublishResult upsert(Collection<Proxy> proxies, Instant now) {
+        checkOpen();
+        List<Proxy> all = new ArrayList<>(proxies.size());
+        for (Proxy p : proxies) {
+            if (p == null) {
+                throw new IllegalArgumentException("proxies must not contain null");
+            }
+            all.add(p);
+        }
+        long[] sum = new long[5];
+        for (int from = 0; from < all.size(); from += PUBLISH_BATCH) {
+            List<String> args = new ArrayList<>();
+            args.add(keys.prefix());
+            args.add(Long.toString(ProxyCodec.millis(now)));
+            for (Proxy p : all.subList(from, Math.min(all.size(), from + PUBLISH_BATCH))) {
+                ProxyCodec.publishArgs(p, args);
+            }
+            List<?> r = RedisReplies.list(redis.eval(PUBLISH, List.of(), args));
+            for (int i = 0; i < 5; i++) {
+                sum[i] += RedisReplies.number(r.get(i));
+            }
+        }
+        return new PublishResult((int) sum[0], (int) sum[1], (int) sum[2], (int) sum[3], (int) sum[4]);
+    }
+
+    @Override
+    public int remove(Collection<String> proxyIds) {
+        checkOpen();
+        return (int) forEachBatch(REMOVE, List.of(), proxyIds);
+    }
+
+    @Override
+    public int purgeExpired(Instant now) {
+        checkOpen();
+        String nowMs = Long.toString(ProxyCodec.millis(now));
+        long dropped = 0;
+        boolean more = true;
+        while (more) {
+            List<?> r = RedisReplies.list(redis.eval(PURGE, List.of(),
+                    List.of(keys.prefix(), nowMs, Integer.toString(ID_BATCH))));
+            dropped += RedisReplies.number(r.get(0));
+            more = RedisReplies.number(r.get(1)) == 1;
+        }
+        redis.eval(IDEM_PURGE, List.of(keys.idempotencyOrder()),
+                List.of(nowMs, Integer.toString(IDEMPOTENCY_PURGE_WINDOW)));
+        return (int) dropped;
+    }
+
+    @Override
+    public int markChecked(Collection<String> proxyIds, Instant checkedAt) {
+        if (checkedAt == null) {
+            throw new IllegalArgumentException("checkedAt must not be null");
+        }
+        checkOpen();
+        return (int) forEachBatch(MARK_CHECKED, List.of(Long.toString(ProxyCodec.millis(checkedAt)),
+                Integer.toString(ProxyCodec.subMillisNanos(checkedAt))), proxyIds);
+    }
+
+    /** Runs {@code script} over the ids in batches with ARGV {@code prefix, leading..., ids...}; sums the replies. */
+    private long forEachBatch(LuaScript script, List<String> leading, Collection<String> ids) {
+        List<String> all = List.copyOf(ids);
+        long n = 0;
+        for (int from = 0; from < all.size(); from += ID_BATCH) {
+            List<String> args = new ArrayList<>(2 + leading.size() + ID_BATCH);
+            args.add(keys.prefix());
+            args.addAll(leading);
+            args.addAll(all.subList(from, Math.min(all.size(), from + ID_BATCH)));
+            n += RedisReplies.number(redis.eval(script, List.of(), args));
+        }
+        return n;
+    }
+
+    @Override
+    public boolean setDisabled(String proxyId, boolean disabled) {
+        checkOpen();
+        return RedisReplies.number(redis.eval(SET_DISABLED, List.of(),
+                List.of(keys.prefix(), proxyId, disabled ? "1" : "0"))) == 1;
+    }
+
+    @Override
+    public ExtractionResult extract(ExtractionRequest request, Instant now) {
+        checkOpen();
+        List<String> args = new ArrayList<>(16);
+        args.add(keys.prefix());
+        args.add(Long.toString(ProxyCodec.millis(now)));
+        args.add(Integer.toString(request.count()));
+        args.add(request.fulfillment() == Fulfillment.ALL_OR_NOTHING ? "1" : "0");
+        args.add(Integer.toString(request.gatewayReserve()));
+        args.add(Long.toString(request.minRemainingTtl().toMillis()));
+        args.add(Long.toString(request.maxHealthAge().toMillis()));
+        args.add(Long.toString(settings.tombstoneRetentionForNoExpiry().toMillis()));
+        args.add(Integer.toString(EXTRACT_PURGE_BOUND));
+        addTerms(request.filter(), args);
+        List<?> r = RedisReplies.list(redis.eval(EXTRACT, List.of(), args));
+        if (RedisReplies.number(r.get(0)) == 0) {
+            return new ExtractionResult.Insufficient((int) RedisReplies.number(r.get(1)));
+        }
+        List<ExtractedProxy> out = new ArrayList<>(r.size() - 1);
+        for (int i = 1; i < r.size(); i++) {
+            out.add(new ExtractedProxy(ProxyCodec.decode(RedisReplies.string(r.get(i))), now));
+        }
+        return new ExtractionResult.Extracted(out);
+    }
+
+    /** Filter terms as the scripts read them: a count, then (kind, a, b) triples. */
+    private static void addTerms(ExtractionFilter filter, List<String> args) {
+        int at = args.size();
+        args.add("");
+        int n = 0;
+        if (filter.upstream().isPresent()) {
+            args.add("u");
+            args.add(filter.upstream().get());
+            args.add("");
+            n++;
+        }
+        if (filter.protocol().isPresent()) {
+            args.add("p");
+            args.add(filter.protocol().get().wireName());
+            args.add("");
+            n++;
+        }
+        for (Map.Entry<String, String> term : filter.labels().required().entrySet()) {
+            args.add("l");
+            args.add(term.getKey());
+            args.add(term.getValue());
+            n++;
+        }
+        args.set(at, Integer.toString(n));
+    }
+
+    @Override
+    public IdempotencyStart beginIdempotent(IdempotencyKey key, String fingerprint, Instant now) {
+        checkOpen();
+        List<?> r = RedisReplies.list(redis.eval(IDEM_BEGIN, idempotencyKeys(key),
+                List.of(requireFingerprint(fingerprint), Long.toString(ProxyCodec.millis(now)),
+                        Long.toString(settings.idempotencyInProgressTimeout().toMillis()),
+                        Integer.toString(settings.idempotencyMaxEntries()))));
+        String answer = RedisReplies.string(r.get(0));
+        return switch (answer) {
+            case "started" -> IdempotencyStart.STARTED;
+            case "progress" -> IdempotencyStart.IN_PROGRESS;
+            case "mismatch" -> IdempotencyStart.MISMATCH;
+            case "replay" -> new IdempotencyStart.Replay(RedisReplies.string(r.get(1)));
+            default -> throw new IllegalStateException("unexpected idempotency answer '" + answer + "'");
+        };
+    }
+
+    @Override
+    public boolean completeIdempotent(IdempotencyKey key, String fingerprint, String response, Instant now) {
+        checkOpen();
+        if (response == null) {
+            throw new IllegalArgumentException("idempotent response must not be null");
+        }
+        return RedisReplies.number(redis.eval(IDEM_COMPLETE, idempotencyKeys(key),
+                List.of(requireFingerprint(fingerprint), response, Long.toString(ProxyCodec.millis(now)),
+                        Long.toString(settings.idempotencyRetention().toMillis()),
+                        Integer.toString(settings.idempotencyMaxEntries())))) == 1;
+    }
+
+    @Override
+    public boolean abandonIdempotent(IdempotencyKey key, String fingerprint) {
+        checkOpen();
+        return RedisReplies.number(redis.eval(IDEM_ABANDON,
+                List.of(keys.idempotency(key), keys.idempotencyOrder()), List.of(requireFingerprint(fingerprint)))) == 1;
+    }
+
+    private List<String> idempotencyKeys(IdempotencyKey key) {
+        return List.of(keys.idempotency(key), keys.idempotencyOrder(), keys.idempotencySequence());
+    }
+
+    private static String requireFingerprint(String fingerprint) {
+        if (fingerprint == null || fingerprint.isEmpty()) {
+            throw new IllegalArgumentException("idempotency fingerprint must not be empty");
+        }
+        return fingerprint;
+    }
+
+    @Override
+    public int available(String upstream) {
+        checkOpen();
+        return (int) (long) redis.call(c -> c.scard(keys.availableOf(upstream)));
+    }
+
+    @Override
+    public Map<String, UpstreamCounts> countsByUpstream() {
+        checkOpen();
+        List<?> r = RedisReplies.list(redis.eval(COUNTS, List.of(), List.of(keys.prefix())));
+        TreeMap<String, UpstreamCounts> counts = new TreeMap<>();
+        for (int i = 0; i + 2 < r.size(); i += 3) {
+            counts.put(RedisReplies.string(r.get(i)), new UpstreamCounts((int) RedisReplies.number(r.get(i + 1)),
+                    (int) RedisReplies.number(r.get(i + 2))));
+        }
+        return counts;
+    }
+
+    @Override
+    public Optional<StoredProxy> get(String proxyId) {
+        checkOpen();
+        List<String> v = redis.call(c -> c.hmget(keys.proxy(proxyId), "r", "s", "c", "cn"));
+        return v.get(0) == null ? Optional.empty() : Optional.of(ProxyCodec.stored(v.get(0), v.get(1), v.get(2), v.get(3)));
+    }
+
+    @Override
+    public ProxyPage list(PoolQuery query, PageRequest page) {
+        checkOpen();
+        List<String> args = new ArrayList<>(16);
+        args.add(keys.prefix());
+        args.add(page.afterId().orElse(""));
+        args.add(Integer.toString(page.limit()));
+        args.add(Integer.toString(LIST_SCAN_CAP));
+        args.add(query.state().map(s -> s.wireName()).orElse(""));
+        addTerms(query.filter(), args);
+        List<?> r = RedisReplies.list(redis.eval(LIST, List.of(), args));
+        List<StoredProxy> proxies = new ArrayList<>(r.size() - 1);
+        for (int i = 1; i < r.size(); i++) {
+            List<?> v = RedisReplies.list(r.get(i));
+            proxies.add(ProxyCodec.stored(RedisReplies.string(v.get(0)), RedisReplies.string(v.get(1)),
+                    RedisReplies.string(v.get(2)), RedisReplies.string(v.get(3))));
+        }
+        String next = RedisReplies.string(r.get(0));
+        return new ProxyPage(proxies, next.isEmpty() ? PageRequest.FIRST : PageRequest.cursorAfter(next));
+    }
+
+    @Override
+    public boolean isTombstoned(ProxyKey key, Instant now) {
+        checkOpen();
+        String ends = redis.call(c -> c.get(keys.tombstone(key)));
+        return ends != null && Long.parseLong(ends) > ProxyCodec.millis(now);
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            redis.close();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("pool store is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RedisPoolStore[" + redis + " keyPrefix=" + keys.prefix() + "]";
+    }
+}

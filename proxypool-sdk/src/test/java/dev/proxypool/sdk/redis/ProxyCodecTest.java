@@ -1,0 +1,73 @@
+package dev.proxypool.sdk.redis;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import dev.proxypool.core.extract.ProxyFixtures;
+import dev.proxypool.core.model.Anonymity;
+import dev.proxypool.core.model.CredentialRef;
+import dev.proxypool.core.model.ExitNetwork;
+import dev.proxypool.core.model.Labels;
+import dev.proxypool.core.model.Protocol;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.model.ProxyKey;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/** The stored record format: every field round-trips, whatever characters it holds. */
+class ProxyCodecTest {
+
+    private static List<Proxy> awkwardProxies() {
+        Proxy base = ProxyFixtures.rich(3);
+        return List.of(
+                ProxyFixtures.proxy(1),
+                base,
+                base.toBuilder().expiresAt(Instant.parse("2026-01-01T06:30:00.123456789Z")).build(),
+                base.toBuilder().expiresAt(Instant.parse("1969-12-31T23:59:59.999999999Z")).build(),
+                base.toBuilder().labels(Labels.of("a:b", "c=d", "x", "", "9:", "\u00e9t\u00e9 \u6771\u4eac", "nl", "one\ntwo"))
+                        .build(),
+                base.toBuilder().provider("p:1:2").anonymity(Anonymity.ANONYMOUS)
+                        .exitNetwork(new ExitNetwork("2001:db8::1", 0, "", "")).build(),
+                Proxy.builder(new ProxyKey(Protocol.SOCKS4, "[2001:DB8::7]", 65535, CredentialRef.of("ref_1.x-y")))
+                        .id("custom:id with spaces").upstream("up:stream").build());
+    }
+
+    @Test
+    void everyRecordRoundTrips() {
+        List<Executable> checks = new ArrayList<>();
+        for (Proxy p : awkwardProxies()) {
+            checks.add(() -> assertEquals(p, ProxyCodec.decode(ProxyCodec.record(p)), p.id()));
+        }
+        assertAll(checks);
+    }
+
+    @Test
+    void indexItemsArePrefixedByTheirUtf8Length() {
+        Proxy p = ProxyFixtures.builder(1).upstream("up-\u00e9").labels(Labels.of("caf\u00e9", "x=y")).build();
+        String ix = ProxyCodec.indexItems(p);
+        assertEquals("7:u:up-\u00e9" + "6:p:http" + "13:l:5:caf\u00e9=x=y", ix);
+        assertEquals(List.of("u:up-\u00e9", "p:http", "l:5:caf\u00e9=x=y"), LayoutAudit.items(ix));
+    }
+
+    @Test
+    void labelItemsOfDifferentLabelsNeverCollide() {
+        // without the key length, a=b=c could be key "a" value "b=c" or key "a=b" value "c"
+        assertFalse(ProxyCodec.labelItem("a", "b=c").equals(ProxyCodec.labelItem("a=b", "c")));
+    }
+
+    @Test
+    void publishArgumentsCarryTheReferenceNeverASecret() {
+        Proxy p = ProxyFixtures.rich(1);
+        List<String> args = new ArrayList<>();
+        ProxyCodec.publishArgs(p, args);
+        assertEquals(7, args.size());
+        assertEquals(List.of(p.id(), "socks5/192.0.2.1/1081/vendor-a", "vendor-a-us", "1767249000000", ""),
+                List.of(args.get(0), args.get(2), args.get(3), args.get(4), args.get(5)));
+        String head = "1:1" + "18:" + p.id() + "6:socks5" + "9:192.0.2.1" + "4:1081" + "8:vendor-a" + "8:vendor-a" + "11:vendor-a-us";
+        assertEquals(head, args.get(1).substring(0, head.length()));
+    }
+}

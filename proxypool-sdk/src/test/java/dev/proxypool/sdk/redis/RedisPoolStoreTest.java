@@ -1,0 +1,142 @@
+package dev.proxypool.sdk.redis;
+
+import static dev.proxypool.core.extract.ProxyFixtures.extractedIds;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proxypool.core.extract.ExtractionFilter;
+import dev.proxypool.core.extract.ExtractionRequest;
+import dev.proxypool.core.extract.ProxyFixtures;
+import dev.proxypool.core.extract.StoreSettings;
+import dev.proxypool.core.extract.StoredProxy;
+import dev.proxypool.core.model.Labels;
+import dev.proxypool.core.model.Proxy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.RedisClient;
+
+/** What the Redis store adds to the contract: its key layout, precision, isolation and failure mapping. */
+class RedisPoolStoreTest {
+
+    private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+    private final List<RedisPoolStore> opened = new ArrayList<>();
+
+    private RedisPoolStore open() {
+        RedisPoolStore s = TestRedis.store(StoreSettings.DEFAULTS);
+        opened.add(s);
+        return s;
+    }
+
+    @AfterEach
+    void cleanUp() {
+        for (RedisPoolStore s : opened) {
+            s.close();
+            TestRedis.deleteKeys(TestRedis.HOST, TestRedis.PORT, s.keyPrefix());
+        }
+    }
+
+    @Test
+    void everyKeyLivesUnderThePrefixAndHoldsNoSecret() {
+        RedisPoolStore s = open();
+        Proxy p = ProxyFixtures.rich(1);
+        Proxy other = ProxyFixtures.builder(2).labels(Labels.of("type", "dc")).expiresAt(NOW.plus(Duration.ofHours(2))).build();
+        s.upsert(List.of(p, other), NOW);
+        extractedIds(s.extract(ExtractionRequest.builder(1).filter(ExtractionFilter.builder().country("US").build()).build(), NOW));
+        try (RedisClient c = RedisClient.builder().hostAndPort(TestRedis.HOST, TestRedis.PORT).build()) {
+            TreeSet<String> kinds = new TreeSet<>();
+            for (String key : LayoutAudit.scan(c, s.keyPrefix() + "*")) {
+                String rest = key.substring(s.keyPrefix().length());
+                kinds.add(rest.startsWith("a:all") ? "a:all"
+                        : rest.matches("^[adx]:.*") ? rest.substring(0, 3)
+                        : rest.contains(":") ? rest.substring(0, rest.indexOf(':')) : rest);
+            }
+            assertEquals(Set.of("a:all", "a:l", "a:p", "a:u", "ids", "k", "p", "t", "ups", "x:a"), kinds);
+            Map<String, String> h = c.hgetAll(s.keyPrefix() + "p:" + other.id());
+            assertEquals(Set.of("r", "k", "u", "ix", "s", "e"), h.keySet(), "a proxy never checked");
+            assertEquals("http/10.0.0.2/8000/", h.get("k"));
+            assertTrue(c.pttl(s.keyPrefix() + "t:" + RedisKeys.physical(p.key())) > Duration.ofHours(6).toMillis(),
+                    "the tombstone key lives at least until the proxy's expiry");
+            assertEquals("socks5/192.0.2.1/1081/vendor-a", RedisKeys.physical(p.key()), "the reference, no secret");
+        }
+    }
+
+    @Test
+    void subMillisecondInstantsRoundTripAndTombstonesRoundUp() {
+        RedisPoolStore s = open();
+        Instant expiry = NOW.plus(Duration.ofHours(1)).plusNanos(1_500_000); // 1.5 ms past the hour
+        Proxy p = ProxyFixtures.builder(1).expiresAt(expiry).build();
+        s.upsert(List.of(p), NOW);
+        Instant checked = NOW.minusNanos(123_456);
+        s.markChecked(p.id(), checked);
+        assertEquals(Optional.of(new StoredProxy(p, dev.proxypool.core.extract.ProxyState.AVAILABLE, Optional.of(checked))),
+                s.get(p.id()));
+
+        assertEquals(p, ProxyFixtures.extracted(s.extract(ExtractionRequest.builder(1).build(), NOW)).getFirst().proxy());
+        assertTrue(s.isTombstoned(p.key(), expiry.minusNanos(1)));
+        assertTrue(s.isTombstoned(p.key(), expiry), "rounded up to the next millisecond: the safe side");
+        assertFalse(s.isTombstoned(p.key(), expiry.plusMillis(1)));
+    }
+
+    @Test
+    void labelsWithSeparatorCharactersAreIndexedExactly() {
+        RedisPoolStore s = open();
+        Proxy colon = ProxyFixtures.builder(1).labels(Labels.of("a:b", "c=d")).build();
+        Proxy equals = ProxyFixtures.builder(2).labels(Labels.of("a", "b:c=d")).build();
+        Proxy unicode = ProxyFixtures.builder(3).labels(Labels.of("st\u00e4dt", "M\u00fcnchen")).build();
+        s.upsert(List.of(colon, equals, unicode), NOW);
+        assertEquals(Set.of(equals.id()), extractedIds(s.extract(ExtractionRequest.builder(10)
+                .filter(ExtractionFilter.builder().label("a", "b:c=d").build()).build(), NOW)));
+        assertEquals(Set.of(unicode.id()), extractedIds(s.extract(ExtractionRequest.builder(10)
+                .filter(ExtractionFilter.builder().label("st\u00e4dt", "M\u00fcnchen").build()).build(), NOW)));
+        assertEquals(Set.of(colon.id()), extractedIds(s.extract(ExtractionRequest.builder(10)
+                .filter(ExtractionFilter.builder().label("a:b", "c=d").build()).build(), NOW)));
+    }
+
+    @Test
+    void storesWithDifferentPrefixesDoNotSeeEachOther() {
+        RedisPoolStore a = open();
+        RedisPoolStore b = open();
+        a.upsert(List.of(ProxyFixtures.proxy(1)), NOW);
+        assertEquals(Map.of(), b.countsByUpstream());
+        assertEquals(List.of(), ProxyFixtures.extracted(b.extract(ExtractionRequest.builder(1).build(), NOW)));
+        assertEquals(1, a.available(ProxyFixtures.UPSTREAM));
+        assertEquals(1, b.upsert(List.of(ProxyFixtures.proxy(1)), NOW).added(), "the same proxy, another pool");
+    }
+
+    @Test
+    void extractionPurgesExpiredProxiesOnItsWayAndCountsTheRestExactly() {
+        RedisPoolStore s = open();
+        List<Proxy> shortLived = new ArrayList<>();
+        for (int n = 0; n < 250; n++) { // more than one extraction's purge bound
+            shortLived.add(ProxyFixtures.builder(n).expiresAt(NOW.plus(Duration.ofMinutes(1))).build());
+        }
+        s.upsert(shortLived, NOW);
+        s.upsert(List.of(ProxyFixtures.proxy(1000), ProxyFixtures.proxy(1001)), NOW);
+        Instant later = NOW.plus(Duration.ofMinutes(2));
+        // 2 alive: reserve 1 leaves exactly 1, although 150 expired ones are still stored after the call
+        assertEquals(1, ProxyFixtures.extracted(s.extract(ExtractionRequest.builder(5).gatewayReserve(1).build(), later)).size());
+        assertEquals(150 + 1, s.available(ProxyFixtures.UPSTREAM), "inspection counts as stored until purged");
+        assertEquals(150, s.purgeExpired(later));
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+    }
+
+    @Test
+    void unreachableRedisIsStoreUnavailableAtConnect() {
+        int port = PrivateRedis.freePort();
+        RedisStoreConfig config = new RedisStoreConfig("127.0.0.1", port, "", "", 0, "x:", Duration.ofMillis(500),
+                Duration.ofMillis(500), 2);
+        StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
+                () -> RedisPoolStore.connect(config, StoreSettings.DEFAULTS));
+        assertTrue(e.getMessage().startsWith("Redis at 127.0.0.1:" + port + " is unavailable"), e.getMessage());
+    }
+}

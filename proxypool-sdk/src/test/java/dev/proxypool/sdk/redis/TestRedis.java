@@ -1,0 +1,70 @@
+package dev.proxypool.sdk.redis;
+
+import dev.proxypool.core.extract.StoreSettings;
+import java.util.List;
+import java.util.UUID;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+/**
+ * The machine's shared Redis at 127.0.0.1:6379 for tests: each store gets its own random key prefix
+ * {@code pptest:<uuid>:}, and {@link #deleteKeys} removes every key under it (SCAN + UNLINK).
+ */
+final class TestRedis {
+
+    static final String HOST = "127.0.0.1";
+    static final int PORT = 6379;
+
+    private TestRedis() {
+    }
+
+    static String randomPrefix() {
+        return "pptest:" + UUID.randomUUID() + ":";
+    }
+
+    static RedisStoreConfig config(String prefix) {
+        return RedisStoreConfig.DEFAULTS.withKeyPrefix(prefix).withMaxConnections(48);
+    }
+
+    static RedisPoolStore store(StoreSettings settings) {
+        return RedisPoolStore.connect(config(randomPrefix()), settings);
+    }
+
+    /** Deletes every key under {@code prefix} on host:port; returns how many. */
+    static long deleteKeys(String host, int port, String prefix) {
+        long n = 0;
+        try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
+            ScanParams params = new ScanParams().match(glob(prefix) + "*").count(1000);
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<String> page = c.scan(cursor, params);
+                List<String> keys = page.getResult();
+                if (!keys.isEmpty()) {
+                    n += c.unlink(keys.toArray(String[]::new));
+                }
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        }
+        return n;
+    }
+
+    static long countKeys(String host, int port, String prefix) {
+        long n = 0;
+        try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
+            ScanParams params = new ScanParams().match(glob(prefix) + "*").count(1000);
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<String> page = c.scan(cursor, params);
+                n += page.getResult().size();
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        }
+        return n;
+    }
+
+    /** Escapes glob specials of a prefix for SCAN MATCH. */
+    private static String glob(String prefix) {
+        return prefix.replaceAll("([*?\\[\\]\\\\])", "\\\\$1");
+    }
+}
