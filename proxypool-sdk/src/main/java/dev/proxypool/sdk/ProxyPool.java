@@ -23,6 +23,8 @@ import dev.proxypool.sdk.credentials.FileCredentialStore;
 import dev.proxypool.sdk.credentials.StaticCredentialStore;
 import dev.proxypool.sdk.dial.UpstreamDialer;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
+import dev.proxypool.sdk.redis.RedisPoolStore;
+import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.sdk.pipeline.ValidatorStage;
 import dev.proxypool.sdk.probe.ActiveProber;
 import dev.proxypool.sdk.probe.ProberSettings;
@@ -325,10 +327,17 @@ public final class ProxyPool implements AutoCloseable {
         private Stores() {
         }
 
+        static StoreSettings settings(ProxyPoolConfig config) {
+            StoreSettings d = StoreSettings.DEFAULTS;
+            return new StoreSettings(d.tombstoneRetentionForNoExpiry(), config.distribution().idempotencyTtl(),
+                    d.idempotencyInProgressTimeout(), d.idempotencyMaxEntries());
+        }
+
         static PoolStore open(ProxyPoolConfig config) {
             return switch (config.store().type()) {
-                case MEMORY -> new MemoryPoolStore(StoreSettings.DEFAULTS);
-                case REDIS -> throw new ProxyPoolException("store.type: redis is not available in this build yet");
+                case MEMORY -> new MemoryPoolStore(settings(config));
+                case REDIS -> RedisPoolStore.connect(RedisStoreConfig.fromUri(config.store().uri())
+                        .withKeyPrefix(config.store().keyPrefix()), settings(config));
             };
         }
     }

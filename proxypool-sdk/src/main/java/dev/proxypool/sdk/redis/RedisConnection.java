@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.redis;
 
+import dev.proxypool.core.extract.StoreUnavailableException;
 import java.util.List;
 import java.util.function.Function;
 import redis.clients.jedis.ClientSetInfoConfig;

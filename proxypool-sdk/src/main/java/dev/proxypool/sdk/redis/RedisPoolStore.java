@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.redis;
 
+import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.extract.ExtractedProxy;
 import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.ExtractionRequest;

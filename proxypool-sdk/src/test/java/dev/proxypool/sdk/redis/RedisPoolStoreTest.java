@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.redis;
 
+import dev.proxypool.core.extract.StoreUnavailableException;
 import static dev.proxypool.core.extract.ProxyFixtures.extractedIds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
