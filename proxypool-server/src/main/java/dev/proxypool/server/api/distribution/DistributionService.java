@@ -161,6 +161,11 @@ public final class DistributionService implements HttpService, Handler {
         return new Builder(pool, auth);
     }
 
+    /** The quota ledger (inspection and tests). */
+    QuotaLedger quotaLedger() {
+        return quotas;
+    }
+
     @Override
     public void routing(HttpRules rules) {
         rules.post("/", this);

@@ -29,6 +29,7 @@ final class SwitchableStore implements PoolStore {
 
     private final PoolStore real;
     private volatile boolean down;
+    private volatile boolean extractDown;
     final AtomicInteger extractCalls = new AtomicInteger();
 
     SwitchableStore(PoolStore real) {
@@ -37,6 +38,11 @@ final class SwitchableStore implements PoolStore {
 
     void down(boolean d) {
         down = d;
+    }
+
+    /** Only {@link #extract} fails: the store answered idempotency, then went away mid-request. */
+    void extractDown(boolean d) {
+        extractDown = d;
     }
 
     private void check() {
@@ -78,6 +84,9 @@ final class SwitchableStore implements PoolStore {
     @Override
     public ExtractionResult extract(ExtractionRequest request, Instant now) {
         check();
+        if (extractDown) {
+            throw new StoreUnavailableException("test store timed out on extract");
+        }
         extractCalls.incrementAndGet();
         return real.extract(request, now);
     }
