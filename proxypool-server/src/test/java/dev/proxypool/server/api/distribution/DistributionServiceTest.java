@@ -187,4 +187,62 @@ class DistributionServiceTest {
             assertEquals(1, f.available());
         }
     }
+
+    @Test
+    void connectionStaysOpenAfterANormalRequestAndClosesAfterAnUnreadBody() throws Exception {
+        try (DistributionFixture f = DistributionFixture.with(proxies(3, "lab", Protocol.HTTP, "", IN_30_MIN)).start();
+             java.net.Socket s = new java.net.Socket("127.0.0.1", f.server.port())) {
+            s.setSoTimeout(10_000);
+            var out = s.getOutputStream();
+            var in = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(),
+                    java.nio.charset.StandardCharsets.ISO_8859_1));
+            String body = "{\"count\": 1}";
+            String ok = "POST /v1/extractions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + DistributionFixture.ALICE_TOKEN
+                    + "\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
+            out.write((ok + ok).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            out.flush();
+            for (int i = 0; i < 2; i++) {
+                assertEquals("HTTP/1.1 200 OK", in.readLine(), "answer " + i + " on the same connection");
+                int length = -1;
+                for (String line = in.readLine(); !line.isEmpty(); line = in.readLine()) {
+                    assertFalse(line.equalsIgnoreCase("connection: close"), line);
+                    if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+                        length = Integer.parseInt(line.substring(15).trim());
+                    }
+                }
+                in.skip(length);
+            }
+            // a body over the limit is not read: the answer closes the connection
+            out.write(("POST /v1/extractions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + DistributionFixture.ALICE_TOKEN
+                    + "\r\nContent-Length: 10000000\r\n\r\n{").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            out.flush();
+            assertTrue(in.readLine().startsWith("HTTP/1.1 413 "));
+            boolean close = false;
+            for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+                close |= line.equalsIgnoreCase("connection: close");
+            }
+            assertTrue(close, "Connection: close");
+            assertEquals(1, f.available());
+        }
+    }
+
+    @Test
+    void worksRegisteredAsAPlainPostHandlerToo() throws Exception {
+        try (DistributionFixture f = DistributionFixture.with(proxies(2, "lab", Protocol.HTTP, "", IN_30_MIN)).start()) {
+            io.helidon.webserver.WebServer plain = io.helidon.webserver.WebServer.builder()
+                    .address(java.net.InetAddress.getLoopbackAddress()).port(0).shutdownHook(false)
+                    .routing(r -> r.post(DistributionService.PATH, f.service)).build().start();
+            try {
+                var r = f.http.send(java.net.http.HttpRequest.newBuilder(
+                                java.net.URI.create("http://127.0.0.1:" + plain.port() + DistributionService.PATH))
+                        .header("Authorization", "Bearer " + DistributionFixture.ALICE_TOKEN)
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"count\": 2}")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, r.statusCode(), r.body());
+                assertEquals(2, extracted(r));
+            } finally {
+                plain.stop();
+            }
+        }
+    }
 }
