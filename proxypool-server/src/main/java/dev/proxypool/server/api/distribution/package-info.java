@@ -1,0 +1,8 @@
+/**
+ * The Distribution API ({@code POST /v1/extractions}, SPEC §4 and §11): exclusive extraction over
+ * HTTP. {@link dev.proxypool.server.api.distribution.DistributionService} is the Helidon
+ * {@code HttpService}; {@link dev.proxypool.server.api.distribution.BearerAuth} is how the
+ * composition plugs in client authentication; {@link dev.proxypool.server.api.distribution.QuotaLedger}
+ * enforces per-client hourly quotas. JSON stays in {@code ExtractionJson}.
+ */
+package dev.proxypool.server.api.distribution;
