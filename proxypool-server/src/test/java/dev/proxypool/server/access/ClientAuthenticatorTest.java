@@ -431,7 +431,7 @@ class ClientAuthenticatorTest {
 
     @Test
     void decodedCredentialsNeverPrintTheSecret() {
-        ClientAuthenticator.BasicCredentials c = ClientAuthenticator.BasicCredentials.parse(basic("alice", "hunter2"), 4096);
+        BasicCredentials c = BasicCredentials.parse(basic("alice", "hunter2"), 4096);
         assertFalse(c.toString().contains("hunter2"));
         assertTrue(c.toString().contains("alice"));
     }
