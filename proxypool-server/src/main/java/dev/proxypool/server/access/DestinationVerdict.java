@@ -1,0 +1,20 @@
+package dev.proxypool.server.access;
+
+/** The answer of {@link DestinationPolicy#check}: go ahead, or 403 {@code destination_denied} with a reason. */
+public sealed interface DestinationVerdict permits DestinationVerdict.Allowed, DestinationVerdict.Denied {
+
+    /** The one {@link Allowed} instance. */
+    Allowed ALLOWED = new Allowed();
+
+    /** The gateway may forward to this destination. */
+    record Allowed() implements DestinationVerdict {
+    }
+
+    /** The gateway must refuse; {@code reason.code()} is the detail for the client and the metric tag. */
+    record Denied(DenyReason reason) implements DestinationVerdict {
+    }
+
+    default boolean allowed() {
+        return this instanceof Allowed;
+    }
+}
