@@ -3,7 +3,16 @@ package dev.proxypool.server;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.server.access.ClientAuthenticator;
+import dev.proxypool.server.access.DestinationPolicy;
+import dev.proxypool.server.access.RateLimiter;
+import dev.proxypool.server.access.ServerAccess;
+import dev.proxypool.server.access.UsernameParser;
 import dev.proxypool.server.api.FeedbackService;
+import dev.proxypool.server.api.distribution.DistributionService;
+import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.Map;
 import dev.proxypool.server.engine.AccessControl;
 import dev.proxypool.server.engine.PoolGatewayEngine;
 import dev.proxypool.server.gateway.ProxyAuthenticator;
@@ -71,8 +80,8 @@ public final class ProxyPoolServer implements AutoCloseable {
     /** Builds and starts a server; defaults come from the config. */
     public static final class Builder {
         private final ProxyPoolConfig config;
-        private AccessControl access = AccessControl.OPEN;
-        private ProxyAuthenticator authenticator = ProxyAuthenticator.anonymous();
+        private AccessControl access;
+        private ProxyAuthenticator authenticator;
         private Function<String, Optional<String>> bearer;
         private Consumer<ProxyPool.Builder> poolCustomizer = b -> { };
         private Consumer<io.helidon.webserver.http.HttpRouting.Builder> routes = r -> { };
@@ -91,7 +100,7 @@ public final class ProxyPoolServer implements AutoCloseable {
             return this;
         }
 
-        /** Client bearer tokens for the REST API; unset = open API (no clients configured). */
+        /** Client bearer tokens for the REST API (default: the configured clients' tokens). */
         public Builder bearer(Function<String, Optional<String>> b) {
             bearer = b;
             return this;
@@ -117,20 +126,40 @@ public final class ProxyPoolServer implements AutoCloseable {
                 throw new ConfigException("server.host", "'" + config.server().host() + "' does not resolve");
             }
             int apiPort = config.server().apiPort() == 0 ? freePort(bind) : config.server().apiPort();
+            int gatewayPort = config.server().gatewayPort() == 0 ? freePort(bind) : config.server().gatewayPort();
             ProxyPoolConfig effective = withOwnEcho(config, bind, apiPort);
+            ClientAuthenticator clients = ClientAuthenticator.create(config.clients(), config.security(), bind.isLoopbackAddress());
+            if (authenticator == null && clients.mode() == ClientAuthenticator.Mode.CLOSED) {
+                throw new ConfigException("clients", "the gateway listens on " + config.server().host()
+                        + " (not loopback) but no client can authenticate: configure clients with a secretHash,"
+                        + " bind server.host to 127.0.0.1, or set security.allowAnonymous: true");
+            }
+            ProxyAuthenticator auth = authenticator != null ? authenticator : clients;
+            Function<String, Optional<String>> tokens = bearer != null ? bearer
+                    : config.clients().stream().anyMatch(c -> c.token().isPresent()) ? clients::clientForBearer : null;
             ProxyPool.Builder pb = ProxyPool.builder().config(effective).activeProbing(true).deferStart(true);
             poolCustomizer.accept(pb);
             ProxyPool pool = pb.build();
             try {
-                PoolGatewayEngine engine = new PoolGatewayEngine(pool.engine(), pool.dialer(), access);
-                FeedbackService feedback = new FeedbackService(pool.engine(), bearer);
+                AccessControl gate = access != null ? access : new ServerAccess(
+                        RateLimiter.forClients(config.clients(), pool.engine().ticker()),
+                        DestinationPolicy.fromConfig(config.security(), List.of(new InetSocketAddress(bind, gatewayPort))),
+                        UsernameParser.forClients(config.clients().stream().map(ProxyPoolConfig.Client::name).toList()));
+                PoolGatewayEngine engine = new PoolGatewayEngine(pool.engine(), pool.dialer(), gate);
+                FeedbackService feedback = new FeedbackService(pool.engine(), tokens);
+                Map<String, Integer> quotas = new HashMap<>();
+                config.clients().forEach(c -> quotas.put(c.name(), c.extractionsPerHour()));
+                DistributionService distribution = DistributionService.builder(pool,
+                                header -> tokens == null ? Optional.empty() : tokens.apply(header))
+                        .quotas(quotas).build();
                 GatewayServer server = GatewayServer.builder(engine)
-                        .gatewayPort(effective.server().gatewayPort())
+                        .gatewayPort(gatewayPort)
                         .apiPort(apiPort)
                         .bindAddress(bind)
-                        .authenticator(authenticator)
+                        .authenticator(auth)
                         .routes(r -> {
                             r.post("/v1/feedback", feedback);
+                            r.register(DistributionService.PATH, distribution);
                             routes.accept(r);
                         })
                         .start();

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
-import dev.proxypool.server.gateway.ProxyAuthenticator;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.FakeSocks4Proxy;
@@ -93,6 +92,8 @@ class GatewayEndToEndTest {
         Path cfg = dir.resolve("proxypool.yaml");
         Files.writeString(cfg, """
                 server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
+                clients: [{ name: alice, secret: alice-secret, token: alice-token-0123456789 }]
+                security: { allowDestinations: ["127.0.0.0/8", "localhost"], connectPorts: [443, %d] }
                 credentials: { file: credentials.properties }
                 providers: [{ name: lab, type: jsonl_inventory, path: inventory.jsonl }]
                 upstreams: [{ name: lab, provider: lab, validate: false }]
@@ -112,9 +113,8 @@ class GatewayEndToEndTest {
                       sticky: { enabled: true, onLost: strict } }
                   - { name: tls, match: { ports: [%d] }, filter: { labels: { kind: plain } } }
                   - { name: plain, filter: { labels: { kind: plain } } }
-                """.formatted(tlsOrigin.port()));
-        server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                .authenticator(ProxyAuthenticator.basic(Map.of("alice", "alice-secret"))).start();
+                """.formatted(tlsOrigin.port(), tlsOrigin.port()));
+        server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).start();
     }
 
     private static String line(int port, String protocol, String credentialRef, String kind, int maxConcurrency) {
@@ -281,7 +281,8 @@ class GatewayEndToEndTest {
         HttpResponse<String> fb = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + server.apiPort() + "/v1/feedback"))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"proxy\": \"" + id + "\", \"domain\": \"127.0.0.1\", \"kind\": \"banned\"}"))
-                .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+                .header("Content-Type", "application/json").header("Authorization", "Bearer alice-token-0123456789").build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(202, fb.statusCode(), fb.body());
         assertEquals(503, get("single", origin.uri("/echo")).statusCode(), "banned for 127.0.0.1");
         HttpResponse<String> other = get("single", URI.create("http://localhost:" + origin.port() + "/echo"));
@@ -332,6 +333,30 @@ class GatewayEndToEndTest {
         assertTrue(ok >= 1, "at least one request got the single slot");
         assertTrue(busy >= 1, "max concurrency 1 turns concurrent requests away (ok=" + ok + ", busy=" + busy + ")");
         assertEquals(clients, ok + busy);
+    }
+
+    @Test
+    void theUsernameCarriesTheSessionCommercialStyle() throws Exception {
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < 4; i++) {
+            Process p = new ProcessBuilder("curl", "-sS", "-m", "15", "-o", "/dev/null", "-D", "-",
+                    "-x", "http://127.0.0.1:" + server.gatewayPort(), "-U", "alice-session-u42:alice-secret",
+                    "-H", "X-Route: sticky", origin.url("/echo")).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            assertTrue(p.waitFor(20, TimeUnit.SECONDS));
+            assertTrue(out.startsWith("HTTP/1.1 200"), out);
+            ids.add(out.lines().filter(l -> l.startsWith("X-ProxyPool-Proxy:")).findFirst().orElseThrow());
+        }
+        assertEquals(1, ids.size(), "session from the username keeps its proxy: " + ids);
+    }
+
+    @Test
+    void destinationsAreCheckedBeforeAnyProxyIsUsed() throws Exception {
+        HttpResponse<String> metadata = get(null, URI.create("http://169.254.169.254/latest/meta-data/"));
+        assertEquals(403, metadata.statusCode());
+        assertEquals("destination_denied", metadata.headers().firstValue("X-ProxyPool-Error").orElse(""));
+        HttpResponse<String> privateNet = get(null, URI.create("http://10.1.2.3/"));
+        assertEquals(403, privateNet.statusCode());
     }
 
     @Test

@@ -1,0 +1,66 @@
+package dev.proxypool.server.access;
+
+import dev.proxypool.server.engine.AccessControl;
+import dev.proxypool.server.gateway.HeaderLookup;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The access layer as the gateway engine sees it: per-client rate limit, destination policy, and
+ * the options a client put in its username ({@code alice-session-s1-country-us}). The username was
+ * already verified by {@link ClientAuthenticator}; here it is only parsed for its options.
+ */
+public final class ServerAccess implements AccessControl {
+
+    private final RateLimiter rates;
+    private final DestinationPolicy destinations;
+    private final UsernameParser usernames;
+
+    public ServerAccess(RateLimiter rates, DestinationPolicy destinations, UsernameParser usernames) {
+        this.rates = rates;
+        this.destinations = destinations;
+        this.usernames = usernames;
+    }
+
+    @Override
+    public boolean allowRate(String client) {
+        return rates.tryAcquire(client);
+    }
+
+    @Override
+    public String denyDestination(String host, int port, boolean connect) {
+        return switch (destinations.check(host, port, connect)) {
+            case DestinationVerdict.Allowed a -> null;
+            case DestinationVerdict.Denied d -> d.reason().code();
+        };
+    }
+
+    @Override
+    public Options options(String client, HeaderLookup headers) {
+        String auth = headers.first("Proxy-Authorization");
+        if (auth == null) {
+            return Options.NONE;
+        }
+        BasicCredentials basic = BasicCredentials.parse(auth, 4096);
+        if (basic == null) {
+            return Options.NONE;
+        }
+        java.util.Arrays.fill(basic.secret(), '\0');
+        if (!(usernames.parse(basic.username()) instanceof UsernameParser.Parsed parsed)) {
+            return Options.NONE;
+        }
+        UsernameOptions o = parsed.options();
+        Map<String, String> labels = o.labels().isEmpty() ? Map.of() : new TreeMap<>(o.labels().required());
+        return new Options(o.sessionId().orElse(""), labels);
+    }
+
+    @Override
+    public InetAddress resolveForDirect(String host) throws UnknownHostException {
+        return switch (destinations.resolveForDirect(host, 0, false)) {
+            case DirectDestination.Dial d -> d.address();
+            case DirectDestination.Refused r -> throw new UnknownHostException("destination denied: " + r.reason().code());
+        };
+    }
+}
