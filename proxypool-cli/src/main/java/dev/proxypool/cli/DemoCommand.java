@@ -53,9 +53,11 @@ final class DemoCommand implements Callable<Integer> {
                     credentials: { file: credentials.properties }
                     providers: [{ name: demo, type: jsonl_inventory, path: inventory.jsonl }]
                     upstreams: [{ name: demo, provider: demo, validate: false }]
+                    # a demo client: token for the Distribution API; the gateway also admits anonymous callers
+                    clients: [{ name: demo, secret: demo-secret, token: demo-token-0123456789 }]
                     routings:
                       - { name: default, strategy: roundRobin, sticky: { enabled: true } }
-                    security: { allowDestinations: ["127.0.0.0/8", "localhost"], connectPorts: [443, 8443, %d] }
+                    security: { allowDestinations: ["127.0.0.0/8", "localhost"], connectPorts: [443, 8443, %d], allowAnonymous: true }
                     """.formatted(gatewayPort, apiPort, tlsOrigin.port()));
             ProxyPoolServer server = ServerFactory.start(ConfigLoader.load(config));
             parts.add(0, server);
@@ -70,12 +72,14 @@ final class DemoCommand implements Callable<Integer> {
                       curl -x http://127.0.0.1:%d -i %s
                       curl -x http://127.0.0.1:%d -i -H 'X-ProxyPool-Session: s1' %s
                       curl -x http://127.0.0.1:%d -k https://127.0.0.1:%d/echo
+                      curl -x http://127.0.0.1:%d -U demo-session-s1-country-us:demo-secret -i %s
+                      curl -H 'Authorization: Bearer demo-token-0123456789' -d '{"count": 1}' http://127.0.0.1:%d/v1/extractions
                       curl http://127.0.0.1:%d/observe/health
                       curl -H 'Accept: text/plain' http://127.0.0.1:%d/observe/metrics
 
                     Ctrl-C stops everything.
                     """, config, gw, server.apiPort(), gw, origin.url("/echo"), gw, origin.url("/echo"),
-                    gw, tlsOrigin.port(), server.apiPort(), server.apiPort());
+                    gw, tlsOrigin.port(), gw, origin.url("/echo"), server.apiPort(), server.apiPort(), server.apiPort());
             out.flush();
             ServeCommand.awaitShutdown(() -> closeAll(parts));
             return Main.EXIT_OK;
