@@ -86,13 +86,17 @@ public class DispatchBenchmark {
         for (int i = 0; i < KEYS; i++) {
             consistentHash[i] = PickRequest.consistentHash(filter, "host-" + i + ".shop.example");
         }
-        for (PickRequest r : List.of(roundRobin, random, leastInFlight, latency, sequential, consistentHash[0])) {
+        StringBuilder firstPicks = new StringBuilder();
+        for (PickRequest r : List.of(random, roundRobin, leastInFlight, latency, sequential, consistentHash[0])) {
+            long t0 = ticker.read();
             if (!(pickAndRelease(r) instanceof Picked)) {
                 throw new IllegalStateException("setup: no candidate for " + r);
             }
+            firstPicks.append(String.format(" %s %.1f ms", r.strategy(), (ticker.read() - t0) / 1e6));
         }
-        System.out.printf("%n[setup] %d proxies, filter %s: %d candidates%n", proxies,
-                BenchPool.selector(filterLabels), snapshot.candidates(filter).size());
+        System.out.printf("%n[setup] %d proxies, filter %s: %d candidates; first picks (candidate set,"
+                + " then schedule/ring):%s%n", proxies, BenchPool.selector(filterLabels),
+                snapshot.candidates(filter).size(), firstPicks);
     }
 
     private PickResult pickAndRelease(PickRequest r) {

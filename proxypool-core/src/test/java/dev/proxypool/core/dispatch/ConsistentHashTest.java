@@ -113,6 +113,9 @@ class ConsistentHashTest {
         HashRing ring = s.candidates(CandidateFilter.ANY).derived(HashRing.KEY);
         java.util.SplittableRandom random = new java.util.SplittableRandom(3);
         long mask = (1L << HashRing.INDEX_BITS) - 1;
+        for (int i = 1; i < ring.size(); i++) {
+            assertTrue(Long.compareUnsigned(ring.pointAt(i - 1), ring.pointAt(i)) <= 0, "ring sorted at " + i);
+        }
         for (int i = 0; i < 5_000; i++) {
             long key = i < 4 ? new long[] {0, -1, Long.MIN_VALUE, Long.MAX_VALUE}[i] : random.nextLong();
             long k = key & ~mask;
