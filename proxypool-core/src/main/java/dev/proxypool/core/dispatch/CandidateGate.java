@@ -4,7 +4,6 @@ import dev.proxypool.core.capacity.Reservation;
 import dev.proxypool.core.health.Admission;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.health.ProxyHealth;
-import dev.proxypool.core.runtime.ProxyRuntime;
 import dev.proxypool.core.snapshot.CandidateSet;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 
@@ -29,8 +28,7 @@ final class CandidateGate {
         if (deadline != PoolSnapshot.NO_DEADLINE && deadline - now < set.minRemainingTtlNanos()) {
             return null;
         }
-        ProxyRuntime runtime = s.runtime(slot);
-        ProxyHealth health = runtime.health();
+        ProxyHealth health = s.health(slot);
         long maxAge = set.maxHealthAgeNanos();
         if (maxAge > 0 && now - health.lastCheckedNanos() > maxAge) {
             return null;
@@ -44,7 +42,7 @@ final class CandidateGate {
         if (health.state() == HealthState.DISABLED) {
             return null;
         }
-        Reservation reservation = runtime.capacity().tryReserve();
+        Reservation reservation = s.capacity(slot).tryReserve();
         if (reservation == null) {
             return null;
         }
@@ -53,7 +51,7 @@ final class CandidateGate {
             reservation.cancel();
             return null;
         }
-        return new Picked(slot, s.proxy(slot), runtime, reservation, admission);
+        return new Picked(slot, s.proxy(slot), s.runtime(slot), reservation, admission);
     }
 
     /**
@@ -108,8 +106,7 @@ final class CandidateGate {
         if (deadline != PoolSnapshot.NO_DEADLINE && deadline - now < set.minRemainingTtlNanos()) {
             return NoCandidate.Reason.EXPIRING;
         }
-        ProxyRuntime runtime = s.runtime(slot);
-        ProxyHealth health = runtime.health();
+        ProxyHealth health = s.health(slot);
         long maxAge = set.maxHealthAgeNanos();
         if (maxAge > 0 && now - health.lastCheckedNanos() > maxAge) {
             return NoCandidate.Reason.STALE_HEALTH;
@@ -124,7 +121,7 @@ final class CandidateGate {
         if (state == HealthState.DISABLED || state == HealthState.COOLING) {
             return NoCandidate.Reason.UNHEALTHY;
         }
-        if (runtime.capacity().available() == 0 || state == HealthState.HEALTHY) {
+        if (s.capacity(slot).available() == 0 || state == HealthState.HEALTHY) {
             return NoCandidate.Reason.BUSY; // full now, or was full a moment ago when the pick tried it
         }
         return NoCandidate.Reason.UNHEALTHY; // PROBE_ALLOWED whose single permit is taken

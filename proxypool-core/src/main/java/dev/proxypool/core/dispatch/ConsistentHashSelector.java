@@ -10,8 +10,8 @@ import dev.proxypool.core.snapshot.PoolSnapshot;
  * <p>When the owner is unusable right now, the pick walks the ring clockwise for up to
  * {@value #RING_WALK} further points (a deterministic order: other keys' owners, spread over the
  * set, rather than one neighbour in candidate order), then scans the candidates linearly from the
- * owner. Deterministic for a given key and pool state. Cost: one string hash plus one binary search,
- * O(len(key) + log(n·V)); lock-free; no allocation beyond the result.
+ * owner. Deterministic for a given key and pool state. Cost: one string hash plus one directory lookup,
+ * O(len(key)) plus an O(1) ring lookup; lock-free; no allocation beyond the result.
  */
 final class ConsistentHashSelector implements Selector {
 

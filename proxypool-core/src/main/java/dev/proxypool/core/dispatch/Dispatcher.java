@@ -9,14 +9,14 @@ import dev.proxypool.core.snapshot.PoolSnapshot;
  *
  * <p>Algorithm: {@link PoolSnapshot#candidates} gives the memoized candidate set of the request's
  * filter (upstreams, protocols, labels: no pool scan); the request's {@link Strategy} chooses a
- * first candidate in O(1) or O(log n) (see each selector); every candidate tried passes the
+ * first candidate in O(1) (see each selector); every candidate tried passes the
  * checks of {@link CandidateGate}: remaining TTL ≥ the filter's minimum, health age within the
  * maximum, not excluded, not banned for the destination domain, capacity reserved, then health
  * admission (a denial cancels the reservation). An unusable first choice leads to a bounded
  * deterministic scan of the candidate set, so a pick fails only when no candidate is usable, and
  * then says why ({@link NoCandidate.Reason}).
  *
- * <p>Complexity: O(1) expected per pick for every strategy (O(log n) for consistent hashing);
+ * <p>Complexity: O(1) expected per pick for every strategy (consistent hashing also hashes its key);
  * O(candidates) worst case, when nearly all are unusable. The first pick of a new snapshot and
  * filter also computes the candidate set and, for the weighted and hashing strategies, their
  * schedule or ring (the control plane can warm them by calling

@@ -18,7 +18,7 @@ final class LatencySelector extends TwoChoices {
 
     @Override
     long cost(PoolSnapshot s, int slot) {
-        return s.runtime(slot).health().latencyEwmaNanos();
+        return s.health(slot).latencyEwmaNanos();
     }
 
     @Override

@@ -17,7 +17,7 @@ final class LeastInFlightSelector extends TwoChoices {
 
     @Override
     long cost(PoolSnapshot s, int slot) {
-        return s.runtime(slot).capacity().inFlight();
+        return s.capacity(slot).inFlight();
     }
 
     @Override

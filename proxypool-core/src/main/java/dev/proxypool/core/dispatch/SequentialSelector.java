@@ -25,7 +25,7 @@ final class SequentialSelector extends TwoChoices {
 
     @Override
     long cost(PoolSnapshot s, int slot) {
-        return s.runtime(slot).capacity().inFlight();
+        return s.capacity(slot).inFlight();
     }
 
     @Override

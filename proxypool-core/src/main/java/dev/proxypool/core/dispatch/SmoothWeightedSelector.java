@@ -51,7 +51,7 @@ final class SmoothWeightedSelector implements Selector {
 
     private static boolean thinnedOut(PoolSnapshot s, int slot, long now) {
         int base = s.weight(slot);
-        int effective = s.runtime(slot).health().effectiveWeight(base, now);
+        int effective = s.health(slot).effectiveWeight(base, now);
         return effective < base && ThreadLocalRandom.current().nextInt(base) >= effective;
     }
 }

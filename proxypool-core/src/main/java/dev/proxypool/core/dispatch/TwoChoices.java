@@ -9,6 +9,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * strategy's cost, then the other; repeat for {@value #ROUNDS} rounds, then scan the range linearly.
  * Comparing two random candidates instead of taking the global best is O(1), needs no shared
  * ordering structure, and avoids herding every caller onto the single best proxy (Mitzenmacher).
+ * Stateless (randomness from {@link ThreadLocalRandom}), so thread-safe and lock-free; the costs
+ * read are live counters, so two racing pickers may both prefer the same proxy, which capacity
+ * reservation then arbitrates.
  */
 abstract class TwoChoices implements Selector {
 

@@ -1,6 +1,8 @@
 package dev.proxypool.core.snapshot;
 
+import dev.proxypool.core.capacity.CapacityCell;
 import dev.proxypool.core.dispatch.CandidateFilter;
+import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.LabelSelector;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
@@ -19,7 +21,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Proxies sit in int <em>slots</em> {@code 0..size()-1}. Per slot the snapshot holds the proxy,
  * its long-lived {@link ProxyRuntime} (capacity and health survive snapshot swaps, so a request
- * started on an old snapshot releases into the same counter), its base weight, and its expiry as a
+ * started on an old snapshot releases into the same counter; the capacity cell and health are also
+ * kept in arrays of their own, saving a dependent memory load per candidate on the hot path), its
+ * base weight, and its expiry as a
  * {@link dev.proxypool.core.time.Ticker} deadline in nanoseconds ({@link #NO_DEADLINE} when the
  * proxy never expires), converted once at build time from the wall-clock {@code expiresAt} so the
  * hot path compares two longs.
@@ -55,6 +59,8 @@ public final class PoolSnapshot {
     private final long builtAtNanos;
     private final Proxy[] proxies;
     private final ProxyRuntime[] runtimes;
+    private final CapacityCell[] capacities;
+    private final ProxyHealth[] healths;
     private final long[] deadlines;
     private final int[] weights;
     private final Map<String, Integer> slotById;
@@ -73,6 +79,12 @@ public final class PoolSnapshot {
         this.builtAtNanos = builtAtNanos;
         this.proxies = proxies;
         this.runtimes = runtimes;
+        this.capacities = new CapacityCell[runtimes.length];
+        this.healths = new ProxyHealth[runtimes.length];
+        for (int i = 0; i < runtimes.length; i++) {
+            capacities[i] = runtimes[i].capacity();
+            healths[i] = runtimes[i].health();
+        }
         this.deadlines = deadlines;
         this.weights = new int[proxies.length];
         for (int i = 0; i < proxies.length; i++) {
@@ -118,6 +130,16 @@ public final class PoolSnapshot {
 
     public ProxyRuntime runtime(int slot) {
         return runtimes[slot];
+    }
+
+    /** {@code runtime(slot).capacity()} without the hop through the runtime (hot path). */
+    public CapacityCell capacity(int slot) {
+        return capacities[slot];
+    }
+
+    /** {@code runtime(slot).health()} without the hop through the runtime (hot path). */
+    public ProxyHealth health(int slot) {
+        return healths[slot];
     }
 
     /** Ticker deadline of the proxy's expiry, or {@link #NO_DEADLINE}. */

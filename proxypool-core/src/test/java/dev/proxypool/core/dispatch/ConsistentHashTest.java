@@ -106,6 +106,27 @@ class ConsistentHashTest {
         assertEquals(ownerId, owner(s, key), "back to the owner once it has capacity");
     }
 
+    /** The directory-accelerated lookup finds the same point as a linear walk of the circle. */
+    @Test
+    void ringLookupMatchesALinearSearch() {
+        PoolSnapshot s = f.build(PoolFixture.proxies("p", 300));
+        HashRing ring = s.candidates(CandidateFilter.ANY).derived(HashRing.KEY);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        long mask = (1L << HashRing.INDEX_BITS) - 1;
+        for (int i = 1; i < ring.size(); i++) {
+            assertTrue(Long.compareUnsigned(ring.pointAt(i - 1), ring.pointAt(i)) <= 0, "ring sorted at " + i);
+        }
+        for (int i = 0; i < 5_000; i++) {
+            long key = i < 4 ? new long[] {0, -1, Long.MIN_VALUE, Long.MAX_VALUE}[i] : random.nextLong();
+            long k = key & ~mask;
+            int expected = 0;
+            while (expected < ring.size() && Long.compareUnsigned(ring.pointAt(expected), k) < 0) {
+                expected++;
+            }
+            assertEquals(expected == ring.size() ? 0 : expected, ring.positionOf(key), "key " + Long.toHexString(key));
+        }
+    }
+
     @Test
     void theRingShrinksVirtualNodesForLargeSets() {
         assertEquals(128, HashRing.virtualNodes(100));
