@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Gateway load harness: one run, same machine, same origin, three paths to squid A.
 #   (a) wrk -> squid A -> nginx                 (the single-proxy floor)
-#   (b) wrk -> gateway -> squid A -> nginx      (ours, StaticUpstreamEngine pointing at squid A)
+#   (b) wrk -> gateway -> squid A -> nginx      (ours: `proxypool serve` with squid A as its only upstream;
+#                                                 listener "own" = the bare wire layer over a static engine)
 #   (c) wrk -> squid B -> squid A -> nginx      (a squid peer chain: the baseline to beat)
 # plus CONNECT tunnel set-up rate and bulk MB/s through a tunnel for (a)/(b)/(c).
 # Everything binds to 127.0.0.1; every process started here is stopped on exit.
 #
 # Usage: benchmarks/gateway/run.sh [--duration 15] [--connections 50] [--threads 2] [--rounds 1]
-#                                  [--listeners own[,own-platform,helidon]] [--tunnel-seconds 8] [--skip-build]
+#                                  [--listeners product[,own,own-platform,helidon]] [--tunnel-seconds 8] [--skip-build]
 #                                  [--gateway-opts "-Djdk.virtualThreadScheduler.parallelism=1"]
 # With several listeners, one gateway per listener kind runs (ports 18080, 18081, ...) and each is
 # measured as its own (b) row in the same interleaved rounds; the b/c ratio uses the first one.
@@ -20,7 +21,7 @@ CONNECTIONS=50
 THREADS=2
 SKIP_BUILD=0
 TUNNEL_SECONDS=8
-LISTENERS=own
+LISTENERS=product
 ROUNDS=1
 GATEWAY_OPTS=""
 while [ $# -gt 0 ]; do
@@ -29,7 +30,7 @@ while [ $# -gt 0 ]; do
     --connections) CONNECTIONS="$2"; shift 2 ;;
     --threads) THREADS="$2"; shift 2 ;;
     --skip-build) SKIP_BUILD=1; shift ;;
-    --listeners) LISTENERS="$2"; shift 2 ;;    # comma list of own (default) | own-platform | helidon
+    --listeners) LISTENERS="$2"; shift 2 ;;    # comma list of product (default) | own | own-platform | helidon
     --rounds) ROUNDS="$2"; shift 2 ;;          # interleaved rounds; the table shows the median round
     --tunnel-seconds) TUNNEL_SECONDS="$2"; shift 2 ;;
     --gateway-opts) GATEWAY_OPTS="$2"; shift 2 ;;  # extra JVM options for the gateway(s)
@@ -85,6 +86,7 @@ trap cleanup EXIT INT TERM
 if [ "$SKIP_BUILD" = 0 ] || [ ! -f "$ROOT/proxypool-server/target/bench-classpath.txt" ]; then
   (cd "$ROOT" && ./mvnw -B -q -pl proxypool-server -am package -DskipTests \
       dependency:build-classpath -Dmdep.outputFile="$ROOT/proxypool-server/target/bench-classpath.txt" >/dev/null)
+  (cd "$ROOT" && ./mvnw -B -q -pl proxypool-cli -am package -DskipTests >/dev/null)
 fi
 CP="$ROOT/proxypool-server/target/classes:$(cat "$ROOT/proxypool-server/target/bench-classpath.txt")"
 
@@ -113,10 +115,27 @@ declare -A GW_PORT
 i=0
 for L in "${LISTENER_LIST[@]}"; do
   GW_PORT[$L]=$((GATEWAY_PORT + i))
+  if [ "$L" = product ]; then
+    # the real product: routing, dispatcher, capacity, health, destination policy, SDK dialer
+    printf '{"host": "127.0.0.1", "port": %d, "protocol": "http", "maxConcurrency": 100000}\n' "$SQUID_A_PORT" \
+      > "$WORK/inventory.jsonl"
+    cat > "$WORK/proxypool.yaml" <<YAML
+server: { host: 127.0.0.1, gatewayPort: ${GW_PORT[$L]}, apiPort: $((API_PORT + i)) }
+providers: [{ name: squid, type: jsonl_inventory, path: inventory.jsonl }]
+upstreams: [{ name: squid-a, provider: squid, validate: false }]
+health: { active: { enabled: false } }
+security: { allowDestinations: ["127.0.0.0/8"], connectPorts: [443, $ORIGIN_PORT, $ORIGIN_TLS_PORT] }
+YAML
+    # shellcheck disable=SC2086
+    "$JAVA" -Xms512m -Xmx512m -XX:+UseParallelGC $GATEWAY_OPTS --sun-misc-unsafe-memory-access=allow \
+      -jar "$ROOT/proxypool-cli/target/proxypool.jar" serve --config "$WORK/proxypool.yaml" \
+      > "$WORK/gateway-$L.out" 2>&1 &
+  else
   # shellcheck disable=SC2086
   "$JAVA" -Xms512m -Xmx512m -XX:+UseParallelGC $GATEWAY_OPTS -cp "$CP" dev.proxypool.server.StaticGatewayMain \
     --gateway-port "${GW_PORT[$L]}" --api-port $((API_PORT + i)) --upstream "127.0.0.1:$SQUID_A_PORT" \
     --listener "$L" > "$WORK/gateway-$L.out" 2>&1 &
+  fi
   PIDS+=($!)
   PID_OF[b-$L]=$!
   i=$((i + 1))
