@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.Map;
 import dev.proxypool.server.engine.AccessControl;
 import dev.proxypool.server.engine.PoolGatewayEngine;
+import dev.proxypool.server.gateway.GatewayConfig;
 import dev.proxypool.server.gateway.ProxyAuthenticator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -157,6 +158,8 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .apiPort(apiPort)
                         .bindAddress(bind)
                         .authenticator(auth)
+                        // the wire layer's ceiling; each routing's retry policy and budget decide below it
+                        .config(GatewayConfig.DEFAULTS.withMaxAttempts(10))
                         .routes(r -> {
                             r.post("/v1/feedback", feedback);
                             r.register(DistributionService.PATH, distribution);

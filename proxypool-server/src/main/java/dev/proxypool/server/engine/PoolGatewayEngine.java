@@ -38,6 +38,7 @@ public final class PoolGatewayEngine implements GatewayEngine {
     private final Ticker ticker;
     private final ConcurrentHashMap<String, IdleLinkPool> idle = new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final ConcurrentHashMap<String, RetryBudget> budgets = new ConcurrentHashMap<>();
 
     public PoolGatewayEngine(PoolEngine engine, UpstreamDialer dialer, AccessControl access) {
         this.engine = engine;
@@ -58,6 +59,13 @@ public final class PoolGatewayEngine implements GatewayEngine {
         RoutingRule rule = engine.route(new Facts(request));
         if (rule == null) {
             return new RouteDecision.Rejected(503, GatewayErrors.NO_ROUTE, "none");
+        }
+        RetryBudget budget = budgets.computeIfAbsent(rule.name(), n -> new RetryBudget(rule.retry().budgetPercent()));
+        if (request.attempt() == 1) {
+            budget.onRequest();
+        } else if (request.attempt() > rule.retry().maxAttempts() || !budget.tryRetry()) {
+            // no retry left: the wire layer answers with the failure of the last attempt
+            return new RouteDecision.Rejected(503, GatewayErrors.NO_CANDIDATE, rule.name());
         }
         AccessControl.Options options = access.options(request.client(), request.headers());
         String session = options.sessionId();

@@ -57,6 +57,9 @@ class GatewayEndToEndTest {
     static FakeSocks5Proxy socks5;
     static FakeSocks5Proxy socks5Auth;
     static FakeHttpProxy single;
+    static FakeHttpProxy banProxy;
+    static FakeHttpProxy noRetryGood;
+    static int refusedNoRetry;
     static ProxyPoolServer server;
     static int refused;
 
@@ -71,7 +74,10 @@ class GatewayEndToEndTest {
         socks5 = FakeSocks5Proxy.start();
         socks5Auth = FakeSocks5Proxy.builder().userPass("s5user", "s5pass").start();
         single = FakeHttpProxy.start();
+        banProxy = FakeHttpProxy.start();
+        noRetryGood = FakeHttpProxy.start();
         refused = TestPorts.closedPort();
+        refusedNoRetry = TestPorts.closedPort();
         Files.writeString(dir.resolve("credentials.properties"), """
                 vendor.username=vendor-user
                 vendor.password=vendor-pass
@@ -88,6 +94,9 @@ class GatewayEndToEndTest {
         inv.append(line(single.port(), "http", "", "single", 1));
         inv.append(line(refused, "http", "", "failover", 50));
         inv.append(line(http1.port() , "http", "", "failover-good", 50).replace("\"host\": \"127.0.0.1\"", "\"host\": \"localhost\""));
+        inv.append(line(banProxy.port(), "http", "", "ban403", 50));
+        inv.append(line(noRetryGood.port(), "http", "", "noretry", 50));
+        inv.append(line(refusedNoRetry, "http", "", "noretry", 50));
         Files.writeString(dir.resolve("inventory.jsonl"), inv.toString());
         Path cfg = dir.resolve("proxypool.yaml");
         Files.writeString(cfg, """
@@ -107,6 +116,9 @@ class GatewayEndToEndTest {
                   - { name: nothing, match: { headers: { X-Route: nothing } }, filter: { labels: { kind: none-such } } }
                   - { name: failover, match: { headers: { X-Route: failover } }, strategy: roundRobin,
                       filter: { labels: { group: failover } }, retry: { maxAttempts: 2 } }
+                  - { name: ban403, match: { headers: { X-Route: ban403 } }, filter: { labels: { kind: ban403 } } }
+                  - { name: noretry, match: { headers: { X-Route: noretry } }, filter: { labels: { kind: noretry } },
+                      retry: { maxAttempts: 1 } }
                   - { name: sticky, match: { headers: { X-Route: sticky } }, filter: { labels: { kind: plain } },
                       sticky: { enabled: true } }
                   - { name: strict, match: { headers: { X-Route: strict } }, filter: { labels: { kind: plain } },
@@ -129,7 +141,8 @@ class GatewayEndToEndTest {
         if (server != null) {
             server.close();
         }
-        for (AutoCloseable c : new AutoCloseable[] {origin, tlsOrigin, http1, http2, httpAuth, socks4, socks5, socks5Auth, single}) {
+        for (AutoCloseable c : new AutoCloseable[] {origin, tlsOrigin, http1, http2, httpAuth, socks4, socks5, socks5Auth, single,
+                banProxy, noRetryGood}) {
             try {
                 if (c != null) {
                     c.close();
@@ -291,19 +304,43 @@ class GatewayEndToEndTest {
 
     @Test
     void aRefusingUpstreamIsRetriedOnAnotherProxyAndCooled() throws Exception {
-        int ok = 0;
-        for (int i = 0; i < 6; i++) {
+        var refusing = server.pool().engine().snapshot().proxies().stream().filter(p -> p.port() == refused).findFirst().orElseThrow();
+        var health = server.pool().engine().runtime(refusing.id()).orElseThrow().health();
+        int requests = 0;
+        while (health.state() != dev.proxypool.core.health.HealthState.COOLING && requests < 20) {
             HttpResponse<String> r = get("failover", origin.uri("/echo"));
+            assertEquals(200, r.statusCode(), "GET retried on the other proxy within the retry budget");
+            requests++;
+        }
+        assertEquals(dev.proxypool.core.health.HealthState.COOLING, health.state(), "cooled after " + requests + " requests");
+        assertEquals("connection_refused", health.status().reason().code(), "cooled for the classified reason");
+    }
+
+    @Test
+    void withoutRetriesAFailedAttemptIsAnsweredAsUpstreamFailure() throws Exception {
+        int ok = 0;
+        int failed = 0;
+        for (int i = 0; i < 4; i++) {
+            HttpResponse<String> r = get("noretry", origin.uri("/echo"));
             if (r.statusCode() == 200) {
                 ok++;
+            } else {
+                assertEquals(502, r.statusCode());
+                assertEquals("upstream_failed", r.headers().firstValue("X-ProxyPool-Error").orElse(""));
+                failed++;
             }
         }
-        assertEquals(6, ok, "GET retried on the other proxy within the retry budget");
-        assertTrue(server.pool().engine().snapshot().proxies().stream()
-                .filter(p -> p.port() == refused)
-                .map(p -> server.pool().engine().runtime(p.id()).orElseThrow().health().passiveFailureStreak()
-                        + (server.pool().engine().runtime(p.id()).orElseThrow().health().state().name().equals("COOLING") ? 100 : 0))
-                .allMatch(v -> v > 0), "the refusing proxy recorded its failures");
+        assertTrue(ok >= 1 && failed >= 1, "round robin over a good and a refusing proxy, no retry: ok=" + ok + " failed=" + failed);
+    }
+
+    @Test
+    void aDestinations403BansTheProxyForThatDomainOnly() throws Exception {
+        HttpResponse<String> forbidden = get("ban403", origin.uri("/status/403"));
+        assertEquals(403, forbidden.statusCode(), "the destination's answer is relayed");
+        HttpResponse<String> again = get("ban403", origin.uri("/echo"));
+        assertEquals(503, again.statusCode(), "the proxy is banned for 127.0.0.1");
+        assertEquals(200, get("ban403", URI.create("http://localhost:" + origin.port() + "/echo")).statusCode(),
+                "and still healthy for other destinations");
     }
 
     @Test
