@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.asn;
 
+import dev.proxypool.core.model.InetText;
+
 import java.net.InetAddress;
 
 /**
@@ -137,35 +139,6 @@ final class IpAddresses {
     }
 
     private static String compress(int[] g) {
-        int bestStart = -1;
-        int bestLen = 1;
-        for (int i = 0; i < 8; ) {
-            if (g[i] != 0) {
-                i++;
-                continue;
-            }
-            int j = i;
-            while (j < 8 && g[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLen) {
-                bestStart = i;
-                bestLen = j - i;
-            }
-            i = j;
-        }
-        StringBuilder sb = new StringBuilder(39);
-        for (int i = 0; i < 8; i++) {
-            if (i == bestStart) {
-                sb.append("::");
-                i += bestLen - 1;
-                continue;
-            }
-            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
-                sb.append(':');
-            }
-            sb.append(Integer.toHexString(g[i]));
-        }
-        return sb.toString();
+        return InetText.ipv6(g);
     }
 }

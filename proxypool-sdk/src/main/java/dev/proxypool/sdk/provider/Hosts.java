@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.model.InetText;
+
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.util.Locale;
@@ -86,35 +88,6 @@ final class Hosts {
 
     /** Lower-case hex groups, the longest run (of 2+) of zero groups as {@code ::}. */
     static String rfc5952(int[] groups) {
-        int bestStart = -1;
-        int bestLen = 1;
-        for (int i = 0; i < 8; ) {
-            if (groups[i] != 0) {
-                i++;
-                continue;
-            }
-            int j = i;
-            while (j < 8 && groups[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLen) {
-                bestStart = i;
-                bestLen = j - i;
-            }
-            i = j;
-        }
-        StringBuilder sb = new StringBuilder(39);
-        for (int i = 0; i < 8; i++) {
-            if (i == bestStart) {
-                sb.append("::");
-                i += bestLen - 1;
-                continue;
-            }
-            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
-                sb.append(':');
-            }
-            sb.append(Integer.toHexString(groups[i]));
-        }
-        return sb.toString();
+        return InetText.ipv6(groups);
     }
 }

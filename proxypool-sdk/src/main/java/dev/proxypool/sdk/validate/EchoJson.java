@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.validate;
 
+import dev.proxypool.sdk.json.JsonText;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,25 +29,7 @@ final class EchoJson {
     }
 
     static StringBuilder quote(StringBuilder sb, String s) {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == 0x7F) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        return sb.append('"');
+        return JsonText.quote(sb, s);
     }
 
     /**

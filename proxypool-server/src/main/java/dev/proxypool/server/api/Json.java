@@ -1,5 +1,6 @@
 package dev.proxypool.server.api;
 
+import dev.proxypool.sdk.json.JsonText;
 import io.helidon.http.HeaderValues;
 import io.helidon.json.JsonObject;
 import io.helidon.json.JsonValue;
@@ -37,24 +38,6 @@ public final class Json {
 
     /** A JSON string literal. */
     public static String quote(String s) {
-        StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        return sb.append('"').toString();
+        return JsonText.quote(s);
     }
 }
