@@ -375,6 +375,11 @@ public final class CollectionPipeline implements AutoCloseable {
         return out;
     }
 
+    /** The engine this pipeline publishes through. */
+    public PoolEngine engine() {
+        return engine;
+    }
+
     /** The configured upstream names, in config order. */
     public List<String> upstreamNames() {
         return List.copyOf(sources.keySet());
