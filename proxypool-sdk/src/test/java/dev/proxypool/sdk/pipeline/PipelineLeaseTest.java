@@ -102,6 +102,58 @@ class PipelineLeaseTest {
     }
 
     @Test
+    void aWriterThatCannotReachTheLeaseStoreStopsWriting() {
+        LeasedPipelines setup = new LeasedPipelines(dir, clock);
+        boolean[] down = {false};
+        StageLease flaky = new StageLease() {
+            @Override
+            public boolean tryAcquire(String stage, String holderId, Duration ttl) {
+                check();
+                return lease.tryAcquire(stage, holderId, ttl);
+            }
+
+            @Override
+            public boolean renew(String stage, String holderId, Duration ttl) {
+                check();
+                return lease.renew(stage, holderId, ttl);
+            }
+
+            @Override
+            public boolean release(String stage, String holderId) {
+                check();
+                return lease.release(stage, holderId);
+            }
+
+            @Override
+            public Optional<String> currentHolder(String stage) {
+                return lease.currentHolder(stage);
+            }
+
+            private void check() {
+                if (down[0]) {
+                    throw new dev.proxypool.core.extract.StoreUnavailableException("lease store down");
+                }
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        try (CollectionPipeline a = setup.pipeline(store, flaky, "a", TTL)) {
+            assertTrue(a.runOnce().writer());
+            int before = store.available("lab");
+            down[0] = true;
+            clock.advance(Duration.ofSeconds(2));
+            PipelineRound round = a.runOnce();
+            assertFalse(round.writer(), "no lease answer, no writing");
+            assertEquals(List.of(), round.reports());
+            assertEquals(before, store.available("lab"));
+            down[0] = false;
+            assertTrue(a.runOnce().writer(), "writes again once the lease store answers");
+        }
+    }
+
+    @Test
     void withoutALeaseEveryRoundWrites() {
         LeasedPipelines setup = new LeasedPipelines(dir, clock);
         CollectionPipeline p = setup.pipeline(store, lease, "a", TTL);
