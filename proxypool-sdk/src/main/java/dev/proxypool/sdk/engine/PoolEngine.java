@@ -235,6 +235,26 @@ public final class PoolEngine {
     }
 
     /**
+     * Applies {@code storeChange} (e.g. a pipeline round's upserts and removals) and rebuilds the
+     * snapshot as one step for this engine: a concurrent {@link #refresh()} waits until both are
+     * done, so no snapshot is built from a half-applied change (SPEC §7: readers see the old
+     * complete pool or the new one, never a mix). Keep the change to store writes only: slow work
+     * (fetching, validation) belongs before this call, since every refresh waits for it.
+     *
+     * @return what {@code storeChange} returned
+     */
+    public <T> T publish(java.util.function.Supplier<? extends T> storeChange) {
+        refreshLock.lock();
+        try {
+            T result = storeChange.get();
+            refresh();
+            return result;
+        } finally {
+            refreshLock.unlock();
+        }
+    }
+
+    /**
      * Extracted proxies leave the gateway at once (their runtimes refuse admission) and the
      * snapshot at the next {@link #refresh()}: an extracted proxy is its extractor's alone.
      */

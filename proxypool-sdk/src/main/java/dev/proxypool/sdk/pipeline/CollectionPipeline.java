@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.pipeline;
 
+import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.rank.RankCandidate;
@@ -11,6 +12,7 @@ import dev.proxypool.core.sequential.FetchOutcome;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.sdk.lock.StageLease;
 import dev.proxypool.sdk.provider.FetchReport;
 import dev.proxypool.sdk.provider.FetchReports;
 import dev.proxypool.sdk.provider.FetchRound;
@@ -31,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -39,7 +42,8 @@ import java.util.logging.Logger;
  * The collection pipeline (SPEC §7): fetch due upstreams in parallel → classify each answer
  * (Success / Empty / Error / DuplicateOnly) and feed the sequential board → validate (upstreams with
  * {@code validate: true}) → rank (ASN and subnet diversity, quality threshold, pool size) → publish
- * to the store → rebuild the worker's snapshot. Callers never trigger a synchronous fetch: the
+ * the whole round at once through a {@link PoolPublisher} (store writes and the snapshot rebuild
+ * as one step, so readers never see half a round). Callers never trigger a synchronous fetch: the
  * admin's "fetch now" only marks an upstream due.
  *
  * <p>Scheduling per upstream: due every {@code fetch.interval}; with a {@code lowWaterMark} only
@@ -48,16 +52,41 @@ import java.util.logging.Logger;
  * an upstream that only sequential routings reference is fetched only while one of them has it as
  * the current upstream.
  *
- * <p>Thread-safety: {@link #runOnce()} is serialized (one round at a time); status reads are safe
- * from any thread.
+ * <p>One writer when scaled out ({@link #useLease}): a round fetches and writes only while this
+ * process holds the {@value StageLease#PIPELINE} lease; it renews the lease at the start of the round
+ * and again just before writing, and a process that lost it (or cannot reach the lease store)
+ * writes nothing. A round without the lease is a follower round: it only rebuilds the snapshot from
+ * the shared store, which is how other workers pick up the writer's publications. {@link #close()}
+ * releases a held lease, so a successor need not wait for the ttl.
+ *
+ * <p>Thread-safety: {@link #runOnce()} is serialized (one round at a time); status reads, listener
+ * registration, {@link #requestFetch} and {@link #useLease} are safe from any thread.
  */
 public final class CollectionPipeline implements AutoCloseable {
+
+    /**
+     * Told about each fetch outcome and each round (metrics, audit). Called on the pipeline's thread;
+     * must be quick. An exception thrown here is logged and dropped.
+     */
+    public interface Listener {
+        /** One upstream's fetch was classified (only in rounds this process writes). */
+        default void onFetch(String upstream, FetchOutcome outcome) {
+        }
+
+        /** A round ended (writer or follower). */
+        default void onRound(PipelineRound round) {
+        }
+    }
 
     private static final Logger LOG = Logger.getLogger(CollectionPipeline.class.getName());
     private static final Duration MAX_BACKOFF = Duration.ofMinutes(10);
 
+    private record Leadership(StageLease lease, String holderId, Duration ttl) {
+    }
+
     private final ProxyPoolConfig config;
     private final PoolEngine engine;
+    private final PoolPublisher publisher;
     private final ValidationStage validation;
     private final Ticker ticker;
     private final InstantSource wall;
@@ -65,10 +94,13 @@ public final class CollectionPipeline implements AutoCloseable {
     private final Map<String, ProxyPoolConfig.Upstream> upstreams = new LinkedHashMap<>();
     private final Map<String, Schedule> schedules = new ConcurrentHashMap<>();
     private final Set<String> fetchNow = ConcurrentHashMap.newKeySet();
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final Ranker ranker;
     private final Object roundLock = new Object();
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile Thread loop;
+    private volatile Leadership leadership;
+    private volatile boolean holding;
 
     private static final class Schedule {
         long nextDueNanos;
@@ -85,6 +117,7 @@ public final class CollectionPipeline implements AutoCloseable {
                               PoolEngine engine, ValidationStage validation) {
         this.config = config;
         this.engine = engine;
+        this.publisher = new PoolPublisher(engine, env.clock());
         this.validation = validation;
         this.ticker = env.ticker();
         this.wall = env.clock();
@@ -104,6 +137,33 @@ public final class CollectionPipeline implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs rounds only while this process holds {@code lease}'s {@value StageLease#PIPELINE} stage
+     * as {@code holderId}. {@code ttl} bounds how long a dead writer blocks a successor; make it a
+     * few ticks (e.g. 3× the {@link #start} tick) so one slow round does not lose the lease.
+     * Call before {@link #start}; the first round acquires.
+     */
+    public void useLease(StageLease lease, String holderId, Duration ttl) {
+        if (lease == null || holderId == null || holderId.isBlank() || ttl == null || ttl.isNegative() || ttl.isZero()) {
+            throw new IllegalArgumentException("pipeline lease needs a lease, a holder id and a positive ttl, got "
+                    + lease + "/'" + holderId + "'/" + ttl);
+        }
+        this.leadership = new Leadership(lease, holderId, ttl);
+    }
+
+    /** Whether this process wrote in its last round (always true without a lease). */
+    public boolean isWriter() {
+        return leadership == null || holding;
+    }
+
+    public void addListener(Listener l) {
+        listeners.add(java.util.Objects.requireNonNull(l, "listener"));
+    }
+
+    public void removeListener(Listener l) {
+        listeners.remove(l);
+    }
+
     /** Marks {@code upstream} due now (the admin's asynchronous "fetch now"). */
     public boolean requestFetch(String upstream) {
         if (!sources.containsKey(upstream)) {
@@ -117,38 +177,98 @@ public final class CollectionPipeline implements AutoCloseable {
         return true;
     }
 
-    /** One round: fetch every due upstream, then validate, rank, publish and refresh the snapshot. */
+    /**
+     * One round: when this process may write, fetch every due upstream, validate and rank what
+     * came, then publish it all and rebuild the snapshot in one step; otherwise only rebuild the
+     * snapshot from the shared store.
+     */
     public PipelineRound runOnce() {
         synchronized (roundLock) {
-            long now = ticker.read();
-            List<UpstreamSource> due = new ArrayList<>();
-            Set<String> current = engine.sequential().currentUpstreams();
-            for (Map.Entry<String, UpstreamSource> e : sources.entrySet()) {
-                String name = e.getKey();
-                boolean forced = fetchNow.remove(name);
-                if (forced || isDue(name, now, current)) {
-                    due.add(e.getValue());
+            Leadership lead = leadership;
+            PipelineRound round;
+            if (lead != null && !hold(lead)) {
+                round = new PipelineRound(List.of(), 0, false, engine.refresh());
+            } else {
+                round = writerRound(lead);
+            }
+            for (Listener l : listeners) {
+                try {
+                    l.onRound(round);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "pipeline listener failed on a round: " + e, e);
                 }
             }
-            if (due.isEmpty()) {
-                return new PipelineRound(List.of(), 0);
+            return round;
+        }
+    }
+
+    private PipelineRound writerRound(Leadership lead) {
+        long now = ticker.read();
+        List<UpstreamSource> due = new ArrayList<>();
+        Set<String> current = engine.sequential().currentUpstreams();
+        for (Map.Entry<String, UpstreamSource> e : sources.entrySet()) {
+            String name = e.getKey();
+            boolean forced = fetchNow.remove(name);
+            if (forced || isDue(name, now, current)) {
+                due.add(e.getValue());
             }
-            FetchRound round = new SourceSet(due, ticker).fetchAll();
-            Set<ProxyKey> known = knownKeys();
-            int publishedTotal = 0;
-            for (FetchReport report : round.reports()) {
-                FetchOutcome outcome = FetchReports.classify(report, known);
-                engine.sequential().record(report.upstream(), outcome);
-                Schedule s = schedules.get(report.upstream());
-                int published = 0;
-                if (!(outcome instanceof FetchOutcome.Error) && !report.candidates().isEmpty()) {
-                    published = publish(report.upstream(), report.candidates());
-                }
-                publishedTotal += published;
-                update(s, report, outcome, published, now);
+        }
+        if (due.isEmpty()) {
+            return new PipelineRound(List.of(), 0, true, engine.snapshot().version());
+        }
+        FetchRound round = new SourceSet(due, ticker).fetchAll();
+        Set<ProxyKey> known = knownKeys();
+        Map<FetchReport, FetchOutcome> outcomes = new LinkedHashMap<>();
+        Publication.Builder publication = Publication.builder();
+        for (FetchReport report : round.reports()) {
+            FetchOutcome outcome = FetchReports.classify(report, known);
+            engine.sequential().record(report.upstream(), outcome);
+            outcomes.put(report, outcome);
+            notifyFetch(report.upstream(), outcome);
+            if (!(outcome instanceof FetchOutcome.Error) && !report.candidates().isEmpty()) {
+                publication.publish(report.upstream(), choose(report.upstream(), report.candidates()));
             }
-            engine.refresh();
-            return new PipelineRound(round.reports(), publishedTotal);
+        }
+        // the slow part (fetch, validation) is over: make sure we still are the writer, then write
+        boolean write = lead == null || hold(lead);
+        PoolPublisher.Published published = null;
+        Publication p = publication.build();
+        if (write && !p.isEmpty()) {
+            published = publisher.publish(p);
+        }
+        for (Map.Entry<FetchReport, FetchOutcome> e : outcomes.entrySet()) {
+            String upstream = e.getKey().upstream();
+            update(schedules.get(upstream), e.getKey(), e.getValue(), published == null ? 0 : published.published(upstream), now);
+        }
+        return new PipelineRound(round.reports(), published == null ? 0 : published.published(), write,
+                engine.snapshot().version());
+    }
+
+    /** Renews (or takes) the pipeline lease; false, and this round writes nothing, when we do not hold it. */
+    private boolean hold(Leadership lead) {
+        boolean ok;
+        try {
+            ok = (holding && lead.lease().renew(StageLease.PIPELINE, lead.holderId(), lead.ttl()))
+                    || lead.lease().tryAcquire(StageLease.PIPELINE, lead.holderId(), lead.ttl());
+        } catch (StoreUnavailableException e) {
+            LOG.log(Level.WARNING, "pipeline lease store unavailable ({0}); not writing this round", e.getMessage());
+            ok = false;
+        }
+        if (ok != holding) {
+            holding = ok;
+            LOG.log(Level.INFO, ok ? "pipeline lease taken by {0}: this process writes the pool"
+                    : "pipeline lease no longer held by {0}: this process stops writing", lead.holderId());
+        }
+        return ok;
+    }
+
+    private void notifyFetch(String upstream, FetchOutcome outcome) {
+        for (Listener l : listeners) {
+            try {
+                l.onFetch(upstream, outcome);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "pipeline listener failed on a fetch: " + e, e);
+            }
         }
     }
 
@@ -179,30 +299,25 @@ public final class CollectionPipeline implements AutoCloseable {
         return !referenced || !onlySequential || sequentialCurrent.contains(upstream);
     }
 
-    private int publish(String upstream, List<Proxy> candidates) {
+    /** The candidates to publish: all of them unvalidated, else the validated ones the ranker keeps active. */
+    private List<Proxy> choose(String upstream, List<Proxy> candidates) {
         ProxyPoolConfig.Upstream u = upstreams.get(upstream);
-        List<Proxy> chosen;
         if (!u.validate()) {
-            chosen = candidates;
-        } else {
-            List<ValidationStage.Validated> passed = validation.validate(candidates);
-            Map<String, Proxy> byId = new HashMap<>();
-            List<RankCandidate> ranked = new ArrayList<>(passed.size());
-            for (ValidationStage.Validated v : passed) {
-                byId.put(v.proxy().id(), v.proxy());
-                ranked.add(RankCandidate.of(v.proxy(), v.latencyMs(), 1));
-            }
-            RankResult result = ranker.rank(ranked);
-            chosen = new ArrayList<>(result.active().size());
-            for (RankResult.Ranked r : result.active()) {
-                chosen.add(byId.get(r.candidate().proxyId()));
-            }
+            return candidates;
         }
-        if (chosen.isEmpty()) {
-            return 0;
+        List<ValidationStage.Validated> passed = validation.validate(candidates);
+        Map<String, Proxy> byId = new HashMap<>();
+        List<RankCandidate> ranked = new ArrayList<>(passed.size());
+        for (ValidationStage.Validated v : passed) {
+            byId.put(v.proxy().id(), v.proxy());
+            ranked.add(RankCandidate.of(v.proxy(), v.latencyMs(), 1));
         }
-        var result = engine.store().publish(upstream, chosen, wall.instant());
-        return result.added() + result.refreshed();
+        RankResult result = ranker.rank(ranked);
+        List<Proxy> chosen = new ArrayList<>(result.active().size());
+        for (RankResult.Ranked r : result.active()) {
+            chosen.add(byId.get(r.candidate().proxyId()));
+        }
+        return chosen;
     }
 
     private void update(Schedule s, FetchReport report, FetchOutcome outcome, int published, long now) {
@@ -260,6 +375,16 @@ public final class CollectionPipeline implements AutoCloseable {
         return out;
     }
 
+    /** The engine this pipeline publishes through. */
+    public PoolEngine engine() {
+        return engine;
+    }
+
+    /** The configured upstream names, in config order. */
+    public List<String> upstreamNames() {
+        return List.copyOf(sources.keySet());
+    }
+
     /**
      * Runs rounds on a virtual thread until {@link #close()}: a round, then a pause of
      * {@code tick} (interrupted early by {@link #requestFetch}).
@@ -286,6 +411,7 @@ public final class CollectionPipeline implements AutoCloseable {
         });
     }
 
+    /** Stops the rounds and releases the pipeline lease if this process holds it. */
     @Override
     public void close() {
         running.set(false);
@@ -296,6 +422,19 @@ public final class CollectionPipeline implements AutoCloseable {
                 t.join(5_000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            }
+        }
+        Leadership lead = leadership;
+        if (lead != null) {
+            synchronized (roundLock) {
+                if (holding) {
+                    holding = false;
+                    try {
+                        lead.lease().release(StageLease.PIPELINE, lead.holderId());
+                    } catch (RuntimeException e) {
+                        LOG.log(Level.WARNING, "pipeline lease not released ({0}); it lapses after its ttl", e.getMessage());
+                    }
+                }
             }
         }
     }

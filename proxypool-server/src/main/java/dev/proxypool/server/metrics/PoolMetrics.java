@@ -1,0 +1,192 @@
+package dev.proxypool.server.metrics;
+
+import dev.proxypool.core.health.HealthListener;
+import dev.proxypool.core.health.HealthState;
+import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.sdk.pipeline.CollectionPipeline;
+import dev.proxypool.sdk.pipeline.PipelineRound;
+import io.helidon.metrics.api.MeterRegistry;
+import io.helidon.metrics.api.Tag;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The pool's meters (SPEC §10) in a Helidon {@link MeterRegistry}, all low-cardinality: by
+ * upstream, state, outcome, reason, never by proxy id, client or target host.
+ * <ul>
+ *   <li>{@code proxypool.pool.size{upstream, state}} (gauge): the store's counts, state =
+ *       available | disabled;</li>
+ *   <li>{@code proxypool.pool.health{upstream, state}} (gauge): the snapshot's proxies by health,
+ *       state = healthy | cooling | probe_allowed | disabled;</li>
+ *   <li>{@code proxypool.pool.capacity.inuse} / {@code proxypool.pool.capacity.limit} (gauges): sum
+ *       of in-flight reservations / of per-proxy concurrency limits;</li>
+ *   <li>{@code proxypool.snapshot.version}, {@code proxypool.snapshot.age.seconds} (gauges);</li>
+ *   <li>{@code proxypool.store.up} (gauge): 1 while the store answers the census, else 0 (the store
+ *       counts then keep their last values);</li>
+ *   <li>{@code proxypool.pipeline.fetches{upstream, outcome}},
+ *       {@code proxypool.pipeline.fetch.errors{upstream, kind}}, {@code proxypool.pipeline.rounds{role}}
+ *       (counters) and {@code proxypool.pipeline.writer} (gauge, 1 while this process writes);</li>
+ *   <li>{@code proxypool.health.transitions{state, reason, stage}} (counter) through
+ *       {@link #healthListener()}.</li>
+ * </ul>
+ * Extraction counts are the distribution service's {@code proxypool.extraction.*} meters.
+ *
+ * <p>Cost: gauges are computed on scrape from one {@link PoolCensus} (one store call plus one pass
+ * over the snapshot), taken at most once per {@code maxAge} (1 s) whatever the number of gauges.
+ * Upstream gauges are registered at bind for the configured and stored upstreams and, for
+ * upstreams that appear later, after the next pipeline round or scrape (never inside a scrape).
+ *
+ * <p>Thread-safe. {@link #close()} removes every meter this binding created.
+ */
+public final class PoolMetrics implements AutoCloseable {
+
+    static final Duration DEFAULT_MAX_AGE = Duration.ofSeconds(1);
+
+    private final PoolEngine engine;
+    private final Optional<CollectionPipeline> pipeline;
+    private final Meters meters;
+    private final long maxAgeNanos;
+    private final Optional<FetchMetrics> fetches;
+    private final HealthTransitionMetrics transitions;
+    private final CollectionPipeline.Listener roundHook;
+    private final Set<String> bound = ConcurrentHashMap.newKeySet();
+    private final Set<String> pending = ConcurrentHashMap.newKeySet();
+    private PoolCensus census = PoolCensus.EMPTY;
+    private long censusAt;
+    private boolean taken;
+    private volatile boolean closed;
+
+    private PoolMetrics(PoolEngine engine, Optional<CollectionPipeline> pipeline, MeterRegistry registry, Duration maxAge) {
+        this.engine = engine;
+        this.pipeline = pipeline;
+        this.meters = new Meters(registry);
+        this.maxAgeNanos = maxAge.toNanos();
+        this.transitions = new HealthTransitionMetrics(meters);
+        List<String> configured = pipeline.map(CollectionPipeline::upstreamNames).orElse(List.of());
+        this.fetches = pipeline.map(p -> new FetchMetrics(meters, configured));
+        meters.gauge("proxypool.pool.capacity.inuse", "Capacity in use: in-flight reservations over every proxy",
+                List.of(), () -> (double) census().inFlight());
+        meters.gauge("proxypool.pool.capacity.limit", "Sum of the snapshot's per-proxy concurrency limits",
+                List.of(), () -> (double) census().capacity());
+        meters.gauge("proxypool.snapshot.version", "Version of the snapshot this worker serves",
+                List.of(), () -> (double) census().version());
+        meters.gauge("proxypool.snapshot.age.seconds", "Seconds since the served snapshot was built",
+                List.of(), () -> census().ageSeconds());
+        meters.gauge("proxypool.store.up", "1 while the pool store answers, 0 when it cannot be reached",
+                List.of(), () -> census().storeUp() ? 1.0 : 0.0);
+        this.roundHook = new CollectionPipeline.Listener() {
+            @Override
+            public void onRound(PipelineRound round) {
+                registerPending();
+                List<String> seen = engine.snapshot().upstreams();
+                registerUpstreams(seen);
+            }
+        };
+        pipeline.ifPresent(p -> {
+            meters.gauge("proxypool.pipeline.writer", "1 while this process writes the pool (holds the pipeline lease)",
+                    List.of(), () -> p.isWriter() ? 1.0 : 0.0);
+            p.addListener(fetches.orElseThrow());
+            p.addListener(roundHook);
+        });
+        List<String> upstreams = new ArrayList<>(configured);
+        upstreams.addAll(census().upstreams().keySet());
+        registerUpstreams(upstreams);
+    }
+
+    /**
+     * Binds the meters of {@code pool} (its engine, store and pipeline) into {@code registry}.
+     * Keep the returned object to {@link #close()} it with the pool.
+     */
+    public static PoolMetrics bind(ProxyPool pool, MeterRegistry registry) {
+        return bind(pool.engine(), pool.pipeline(), registry, DEFAULT_MAX_AGE);
+    }
+
+    /** @param maxAge how long one census serves the gauges (tests pass zero: a fresh count per read) */
+    static PoolMetrics bind(PoolEngine engine, Optional<CollectionPipeline> pipeline, MeterRegistry registry, Duration maxAge) {
+        if (engine == null || pipeline == null || registry == null || maxAge == null || maxAge.isNegative()) {
+            throw new IllegalArgumentException("pool metrics need an engine, a pipeline option, a registry and a max age, got "
+                    + engine + "/" + pipeline + "/" + registry + "/" + maxAge);
+        }
+        return new PoolMetrics(engine, pipeline, registry, maxAge);
+    }
+
+    /**
+     * Counts health transitions into {@code proxypool.health.transitions}; give it to whatever creates
+     * the proxies' {@link dev.proxypool.core.health.ProxyHealth} (see the lead's wiring note).
+     */
+    public HealthListener healthListener() {
+        return transitions;
+    }
+
+    /** The census the gauges read, taken again when older than the max age. */
+    synchronized PoolCensus census() {
+        long now = engine.ticker().read();
+        if (!taken || now - censusAt >= maxAgeNanos) {
+            census = PoolCensus.take(engine, census);
+            censusAt = now;
+            taken = true;
+            for (String u : census.upstreams().keySet()) {
+                if (!bound.contains(u)) {
+                    pending.add(u); // registered outside the scrape that is reading us now
+                }
+            }
+            if (!pending.isEmpty() && !closed) {
+                Thread.ofVirtual().name("proxypool-metrics-register").start(this::registerPending);
+            }
+        }
+        return census;
+    }
+
+    private void registerPending() {
+        List<String> names = new ArrayList<>(pending);
+        pending.removeAll(names);
+        registerUpstreams(names);
+    }
+
+    private void registerUpstreams(Collection<String> upstreams) {
+        synchronized (meters) {
+            registerUpstreamsLocked(upstreams);
+        }
+    }
+
+    private void registerUpstreamsLocked(Collection<String> upstreams) {
+        for (String u : upstreams) {
+            if (closed || !bound.add(u)) {
+                continue;
+            }
+            for (String state : List.of("available", "disabled")) {
+                boolean available = state.equals("available");
+                meters.gauge("proxypool.pool.size", "Stored proxies by upstream and state",
+                        List.of(Tag.create("upstream", u), Tag.create("state", state)), () -> {
+                            PoolCensus.Counts c = census().of(u);
+                            return (double) (available ? c.available() : c.disabled());
+                        });
+            }
+            for (HealthState h : HealthState.values()) {
+                meters.gauge("proxypool.pool.health", "Snapshot proxies by upstream and health state",
+                        List.of(Tag.create("upstream", u), Tag.create("state", h.name().toLowerCase(Locale.ROOT))),
+                        () -> (double) census().of(u).health(h));
+            }
+        }
+    }
+
+    /** Removes this binding's meters and listeners. */
+    @Override
+    public void close() {
+        pipeline.ifPresent(p -> {
+            p.removeListener(fetches.orElseThrow());
+            p.removeListener(roundHook);
+        });
+        synchronized (meters) {
+            closed = true;
+            meters.removeAll();
+        }
+    }
+}
