@@ -8,7 +8,14 @@ import dev.proxypool.server.access.DestinationPolicy;
 import dev.proxypool.server.access.RateLimiter;
 import dev.proxypool.server.access.ServerAccess;
 import dev.proxypool.server.access.UsernameParser;
+import dev.proxypool.sdk.lock.RedisStageLease;
+import dev.proxypool.sdk.lock.StageLease;
+import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.api.FeedbackService;
+import dev.proxypool.server.metrics.PoolMetrics;
+import io.helidon.metrics.api.MeterRegistry;
+import io.helidon.service.registry.Services;
+import java.time.Duration;
 import dev.proxypool.server.api.distribution.DistributionService;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
@@ -44,11 +51,16 @@ public final class ProxyPoolServer implements AutoCloseable {
     private final ProxyPool pool;
     private final PoolGatewayEngine engine;
     private final GatewayServer server;
+    private final AutoCloseable metrics;
+    private final StageLease lease;
 
-    private ProxyPoolServer(ProxyPool pool, PoolGatewayEngine engine, GatewayServer server) {
+    private ProxyPoolServer(ProxyPool pool, PoolGatewayEngine engine, GatewayServer server, AutoCloseable metrics,
+                            StageLease lease) {
         this.pool = pool;
         this.engine = engine;
         this.server = server;
+        this.metrics = metrics;
+        this.lease = lease;
     }
 
     public static Builder builder(ProxyPoolConfig config) {
@@ -76,6 +88,18 @@ public final class ProxyPoolServer implements AutoCloseable {
         server.stop();
         engine.closeIdle();
         pool.close();
+        closeQuietly(lease);
+        closeQuietly(metrics);
+    }
+
+    private static void closeQuietly(Object c) {
+        if (c instanceof AutoCloseable a) {
+            try {
+                a.close();
+            } catch (Exception e) {
+                LOG.fine(() -> "close failed: " + e);
+            }
+        }
     }
 
     /** Builds and starts a server; defaults come from the config. */
@@ -153,6 +177,15 @@ public final class ProxyPoolServer implements AutoCloseable {
                 DistributionService distribution = DistributionService.builder(pool,
                                 header -> tokens == null ? Optional.empty() : tokens.apply(header))
                         .quotas(quotas).build();
+                PoolMetrics metrics = PoolMetrics.bind(pool, Services.get(MeterRegistry.class));
+                pool.engine().registry().healthListener(metrics.healthListener());
+                // Scaled out on Redis: one pipeline writer at a time (the others only refresh their snapshots).
+                StageLease lease = null;
+                if (config.store().type() == ProxyPoolConfig.StoreType.REDIS && pool.pipeline().isPresent()) {
+                    lease = RedisStageLease.connect(RedisStoreConfig.fromUri(config.store().uri())
+                            .withKeyPrefix(config.store().keyPrefix()));
+                    pool.pipeline().get().useLease(lease, StageLease.newHolderId(), Duration.ofSeconds(3));
+                }
                 GatewayServer server = GatewayServer.builder(engine)
                         .gatewayPort(gatewayPort)
                         .apiPort(apiPort)
@@ -169,7 +202,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                 pool.start();
                 LOG.info("proxypool serving: gateway on port " + server.gatewayPort() + ", API on port " + server.apiPort()
                         + ", " + pool.engine().snapshot().size() + " proxies in the pool");
-                return new ProxyPoolServer(pool, engine, server);
+                return new ProxyPoolServer(pool, engine, server, metrics, lease);
             } catch (RuntimeException e) {
                 pool.close();
                 throw e;

@@ -1,6 +1,7 @@
 package dev.proxypool.core.runtime;
 
 import dev.proxypool.core.capacity.CapacityCell;
+import dev.proxypool.core.health.HealthListener;
 import dev.proxypool.core.health.HealthPolicy;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Proxy;
@@ -19,6 +20,14 @@ public final class RuntimeRegistry {
     private final HealthPolicy policy;
     private final Ticker ticker;
     private final int concurrencyShareDivisor;
+    private volatile HealthListener listener;
+    /** One listener for every proxy's health, forwarding to whatever is set now (metrics bind late). */
+    private final HealthListener forward = (from, to) -> {
+        HealthListener l = listener;
+        if (l != null) {
+            l.onTransition(from, to);
+        }
+    };
 
     public RuntimeRegistry(HealthPolicy policy, Ticker ticker) {
         this(policy, ticker, 1);
@@ -41,11 +50,16 @@ public final class RuntimeRegistry {
     public ProxyRuntime runtimeFor(Proxy proxy) {
         int share = Math.max(1, proxy.maxConcurrency() / concurrencyShareDivisor);
         ProxyRuntime rt = runtimes.computeIfAbsent(proxy.id(),
-                id -> new ProxyRuntime(id, new CapacityCell(share), new ProxyHealth(policy, ticker.read())));
+                id -> new ProxyRuntime(id, new CapacityCell(share), new ProxyHealth(policy, ticker.read(), forward)));
         if (rt.capacity().limit() != share) {
             rt.capacity().setLimit(share);
         }
         return rt;
+    }
+
+    /** Receives every health transition of every proxy (metrics: transitions by reason); {@code null} to stop. */
+    public void healthListener(HealthListener l) {
+        listener = l;
     }
 
     /** The runtime of a known proxy id, or {@code null}. */
