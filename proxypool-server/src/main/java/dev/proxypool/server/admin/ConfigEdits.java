@@ -123,11 +123,11 @@ final class ConfigEdits {
             List<String> users = users(current, t, name);
             if (!users.isEmpty()) {
                 throw AdminException.conflict(switch (t) {
-                    case PROVIDER -> "provider '" + name + "' is used by upstream " + quoted(users)
+                    case PROVIDER -> "provider '" + name + "' is used by upstream" + quoted(users)
                             + "; change or delete " + (users.size() == 1 ? "that upstream" : "those upstreams") + " first";
-                    case UPSTREAM -> "upstream '" + name + "' is used by routing " + quoted(users)
+                    case UPSTREAM -> "upstream '" + name + "' is used by routing" + quoted(users)
                             + "; remove it from " + (users.size() == 1 ? "that routing" : "those routings") + " first";
-                    case CLIENT -> "client '" + name + "' is named by routing " + quoted(users)
+                    case CLIENT -> "client '" + name + "' is named by routing" + quoted(users)
                             + " (match.clients); remove it there first";
                     case ROUTING -> "routing '" + name + "' is in use";
                 });
@@ -159,7 +159,7 @@ final class ConfigEdits {
     }
 
     private static String quoted(List<String> names) {
-        return (names.size() == 1 ? "'" : "s '") + String.join("', '", names) + "'";
+        return (names.size() == 1 ? " '" : "s '") + String.join("', '", names) + "'";
     }
 
     private static void checkPosition(Draft d, int at, int max) {
