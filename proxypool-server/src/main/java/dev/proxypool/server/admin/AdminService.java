@@ -115,7 +115,7 @@ public final class AdminService implements HttpService {
         rules.get("/snapshot", guard(status::snapshot));
         rules.get("/audit", guard(status::audit));
         rules.any(guard((req, res) -> {
-            throw AdminException.notFound("no admin resource " + req.prologue().method().text() + " " + req.path().path());
+            throw AdminException.notFound("no admin resource " + req.prologue().method().text() + " " + req.path().absolute().path());
         }));
     }
 
@@ -160,7 +160,7 @@ public final class AdminService implements HttpService {
                 closeIfUnread(req, res);
                 AdminJson.error(res, 503, "store_unavailable", "the pool store cannot be reached");
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.ERROR, "admin request " + req.prologue().method().text() + " " + req.path().path()
+                LOG.log(System.Logger.Level.ERROR, "admin request " + req.prologue().method().text() + " " + req.path().absolute().path()
                         + " failed", e);
                 closeIfUnread(req, res);
                 AdminJson.error(res, 500, "internal_error", "the request failed; nothing was changed (see the server log)");

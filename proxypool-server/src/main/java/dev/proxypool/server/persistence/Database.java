@@ -3,6 +3,7 @@ package dev.proxypool.server.persistence;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.net.ConnectException;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.function.Function;
@@ -29,12 +30,14 @@ public final class Database implements AutoCloseable {
         System.setProperty("org.jooq.no-tips", "true");
     }
 
+    private static final Settings SETTINGS = new Settings().withExecuteLogging(false);
+
     private final HikariDataSource pool;
     private final DSLContext dsl;
 
     private Database(HikariDataSource pool) {
         this.pool = pool;
-        this.dsl = DSL.using(pool, SQLDialect.POSTGRES, new Settings().withExecuteLogging(false));
+        this.dsl = DSL.using(pool, SQLDialect.POSTGRES, SETTINGS);
     }
 
     public static Database open(DatabaseSettings s) {
@@ -67,21 +70,34 @@ public final class Database implements AutoCloseable {
         return pool;
     }
 
-    /** Runs {@code work} in one transaction (commit on return, rollback on any exception). */
+    /**
+     * Runs {@code work} in one transaction (commit on return, rollback on any exception). The
+     * connection is taken once, up front: a dead database costs one connection timeout, not one per
+     * step of jOOQ's transaction handling.
+     */
     public <T> T transaction(Function<DSLContext, T> work) {
-        try {
-            return dsl.transactionResult(cfg -> work.apply(DSL.using(cfg)));
-        } catch (RuntimeException e) {
-            throw translate(e);
-        }
+        return withConnection(c -> c.transactionResult(cfg -> work.apply(DSL.using(cfg))));
     }
 
-    /** A read outside an explicit transaction. */
+    /** A read outside an explicit transaction (autocommit). */
     public <T> T read(Function<DSLContext, T> work) {
+        return withConnection(work);
+    }
+
+    private <T> T withConnection(Function<DSLContext, T> work) {
+        Connection c;
         try {
-            return work.apply(dsl);
+            c = pool.getConnection();
+        } catch (SQLException e) {
+            throw unavailable(e) ? new DatabaseUnavailableException("database unavailable: " + rootMessage(e), e)
+                    : new DataAccessException("cannot get a database connection: " + e.getMessage(), e);
+        }
+        try (c) {
+            return work.apply(DSL.using(c, SQLDialect.POSTGRES, SETTINGS));
         } catch (RuntimeException e) {
             throw translate(e);
+        } catch (SQLException e) {
+            throw translate(new DataAccessException("closing a database connection failed: " + e.getMessage(), e));
         }
     }
 

@@ -2,6 +2,7 @@ package dev.proxypool.server.admin;
 
 import dev.proxypool.core.extract.MemoryPoolStore;
 import dev.proxypool.core.extract.StoreSettings;
+import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
@@ -112,13 +113,17 @@ final class AdminFixture implements AutoCloseable {
         }
     }
 
-    /** {@code n} proxies on 10.0.x.y:8000 over the given upstreams (round robin), with country labels US/DE alternating. */
+    /**
+     * {@code n} proxies {@code p00000...} on 10.0.x.y:8000 over the given upstreams (round robin): every third
+     * SOCKS5 (else HTTP), country US/DE alternating, every fifth with credentialRef {@code vendor}, expiring in an hour.
+     */
     static List<Proxy> proxies(int n, String... upstreams) {
         List<Proxy> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             String upstream = upstreams[i % upstreams.length];
             Protocol protocol = i % 3 == 0 ? Protocol.SOCKS5 : Protocol.HTTP;
-            out.add(Proxy.builder(new ProxyKey(protocol, "10.0." + (i / 250) + "." + (i % 250), 8000, null))
+            CredentialRef ref = i % 5 == 0 ? CredentialRef.of("vendor") : CredentialRef.NONE;
+            out.add(Proxy.builder(new ProxyKey(protocol, "10.0." + (i / 250) + "." + (i % 250), 8000, ref))
                     .id(String.format("p%05d", i)).provider("lab").upstream(upstream)
                     .labels(Labels.of("country", i % 2 == 0 ? "US" : "DE"))
                     .expiresAt(START.plus(Duration.ofHours(1))).maxConcurrency(4).build());
