@@ -90,7 +90,7 @@ final class ConfigTree {
 
     private static String scalar(Object v) {
         return switch (v) {
-            case BigDecimal d -> d.toPlainString();
+            case BigDecimal d -> JsonTree.numberText(d);
             case Double d -> d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString(d.longValue()) : d.toString();
             default -> v.toString();
         };

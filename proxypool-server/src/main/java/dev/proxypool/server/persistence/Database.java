@@ -33,11 +33,9 @@ public final class Database implements AutoCloseable {
     private static final Settings SETTINGS = new Settings().withExecuteLogging(false);
 
     private final HikariDataSource pool;
-    private final DSLContext dsl;
 
     private Database(HikariDataSource pool) {
         this.pool = pool;
-        this.dsl = DSL.using(pool, SQLDialect.POSTGRES, SETTINGS);
     }
 
     public static Database open(DatabaseSettings s) {
@@ -60,10 +58,6 @@ public final class Database implements AutoCloseable {
         c.addDataSourceProperty("tcpKeepAlive", "true");
         c.addDataSourceProperty("ApplicationName", "proxypool");
         return new Database(new HikariDataSource(c));
-    }
-
-    public DSLContext dsl() {
-        return dsl;
     }
 
     public DataSource dataSource() {

@@ -99,7 +99,7 @@ public final class JsonTree {
                 yield Collections.unmodifiableList(l);
             }
             case STRING -> v.asString().value();
-            case NUMBER -> v.asNumber().bigDecimalValue();
+            case NUMBER -> number(v.asNumber().bigDecimalValue());
             case BOOLEAN -> v.asBoolean().value();
             case NULL -> null;
             default -> throw new IllegalArgumentException("unsupported JSON value " + v.type());
@@ -137,7 +137,28 @@ public final class JsonTree {
         return Collections.unmodifiableMap(m);
     }
 
+    /**
+     * One form per number so equal documents are equal whatever wrote them (a request, jsonb, a
+     * config record): {@code BigDecimal} without trailing zeros, no negative scale (short of absurd exponents)
+     * ({@code 200.0}, {@code 200} and {@code 2E+2} all become {@code 200}).
+     */
+    public static BigDecimal number(Number n) {
+        BigDecimal d = n instanceof BigDecimal b ? b
+                : n instanceof Double || n instanceof Float ? new BigDecimal(Double.toString(n.doubleValue()))
+                : new BigDecimal(n.toString());
+        d = d.stripTrailingZeros();
+        return d.scale() < 0 && d.scale() >= -100 ? d.setScale(0) : d;
+    }
+
+    /** Plain digits, unless the exponent is huge (then scientific notation, so a tiny input cannot expand). */
+    public static String numberText(BigDecimal d) {
+        return Math.abs(d.scale()) > 100 || d.precision() - d.scale() > 100 ? d.toString() : d.toPlainString();
+    }
+
     private static Object freezeValue(Object v) {
+        if (v instanceof Number n) {
+            return number(n);
+        }
         if (v instanceof Map<?, ?> map) {
             Map<String, Object> m = new LinkedHashMap<>();
             map.forEach((k, x) -> m.put(String.valueOf(k), freezeValue(x)));
@@ -163,7 +184,7 @@ public final class JsonTree {
             case null -> out.append("null");
             case String s -> quote(out, s);
             case Boolean b -> out.append(b);
-            case BigDecimal d -> out.append(d.toString());
+            case BigDecimal d -> out.append(numberText(d));
             case Double d -> out.append(d.isNaN() || d.isInfinite() ? "null"
                     : d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString(d.longValue()) : d.toString());
             case Float f -> write(out, f.doubleValue());

@@ -370,4 +370,49 @@ abstract class AdminContract {
         assertEquals(Set.of(s1b, s2), states);
         assertEquals("routing.sequential.reset", audit().getFirst().get("action"));
     }
+
+    @Test
+    void concurrentWritersNeitherLoseNorDuplicateAWrite() throws Exception {
+        baseline();
+        long v0 = f.store.state().version();
+        int threads = 6;
+        int each = 8;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<Integer>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    go.await();
+                    int ok = 0;
+                    for (int i = 0; i < each; i++) {
+                        // every other write inserts at the top, so positions shift under concurrent appends
+                        String position = i % 2 == 0 ? ", \"position\": 0" : "";
+                        if (f.post("/routings", "{\"name\": \"r" + thread + "-" + i + "\", \"upstreams\": [\"lab-us\"]" + position + "}")
+                                .status() == 201) {
+                            ok++;
+                        }
+                    }
+                    return ok;
+                }));
+            }
+            go.countDown();
+            int created = 0;
+            for (var d : done) {
+                created += d.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            }
+            assertEquals(threads * each, created);
+        } finally {
+            pool.shutdownNow();
+        }
+        List<String> order = routingOrder();
+        assertEquals(threads * each, order.size());
+        assertEquals(threads * each, new HashSet<>(order).size());
+        assertEquals(v0 + threads * each, f.store.state().version(), "one version per write");
+        Set<Long> versions = new HashSet<>();
+        f.changes.forEach(c -> versions.add(c.version()));
+        assertEquals(3 + threads * each, versions.size(), "every write got its own version");
+        assertEquals(3 + threads * each, audit().size(), "one audit row per write");
+    }
 }

@@ -116,6 +116,10 @@ class ConfigDocsTest {
     void jsonTreeWritesWhatItParses() {
         String json = "{\"a\":[1,2.5,\"x\\\"y\",true,null,{\"b\":{}}],\"c\":\"\\u0001\"}";
         assertEquals(json, JsonTree.write(JsonTree.parseObject(json)));
+        assertEquals("{\"a\":200,\"b\":1.5,\"c\":1000,\"d\":1E+999999999}",
+                JsonTree.write(JsonTree.parseObject("{\"a\": 200.0, \"b\": 1.50, \"c\": 1e3, \"d\": 1e999999999}")),
+                "one form per number; a huge exponent stays short");
+        assertEquals(JsonTree.parseObject("{\"x\": 5}"), JsonTree.freeze(Map.of("x", 5.0)));
         assertThrows(IllegalArgumentException.class, () -> JsonTree.parseObject("[1]"));
         assertThrows(IllegalArgumentException.class, () -> JsonTree.parseObject("{\"a\": 1} x"));
         assertThrows(IllegalArgumentException.class, () -> JsonTree.parseObject("{".repeat(40) + "}".repeat(40)));
