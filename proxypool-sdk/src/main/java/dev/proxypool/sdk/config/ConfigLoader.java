@@ -68,6 +68,15 @@ public final class ConfigLoader {
         return new ConfigLoader(env).read(new Node(empty, "", env, true), Path.of("."));
     }
 
+    /**
+     * Validates a configuration already held as a Helidon {@link Config} tree (the admin API builds
+     * one from its stored entities), with the same rules and messages as a file and no environment
+     * overrides; relative paths resolve against {@code baseDir}.
+     */
+    public static ProxyPoolConfig read(Config config, Path baseDir) {
+        return new ConfigLoader(Map.of()).read(new Node(config, "", Map.of(), false), baseDir);
+    }
+
     private static String rootMessage(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) {

@@ -1,0 +1,212 @@
+package dev.proxypool.server.admin;
+
+import dev.proxypool.core.extract.StoreUnavailableException;
+import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.credentials.Secret;
+import dev.proxypool.server.persistence.ConfigChange;
+import dev.proxypool.server.persistence.ConfigStore;
+import dev.proxypool.server.persistence.DatabaseUnavailableException;
+import dev.proxypool.server.persistence.EntityType;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The admin REST API (SPEC §11), registered at {@value #PATH}:
+ *
+ * <pre>
+ * /v1/admin/{providers|upstreams|routings|clients}[/{name}]   CRUD             ({@link EntityResource})
+ * GET  /v1/admin/proxies?...                                   inspection       ({@link ProxyResource})
+ * POST /v1/admin/proxies/{id}/disable | /enable                operator actions
+ * POST /v1/admin/upstreams/{name}/fetch                        fetch now (202)  ({@link FetchResource})
+ * GET|POST /v1/admin/routings/{name}/sequential                sequential state ({@link SequentialResource})
+ * GET  /v1/admin/snapshot, GET /v1/admin/audit                                  ({@link StatusResource})
+ * </pre>
+ *
+ * <h2>Access</h2>
+ * {@code Authorization: Bearer <admin.token>}, a token separate from every client credential,
+ * compared in constant time ({@link AdminAuth}). Without a configured token every path answers
+ * {@code 404 {"error": "admin_disabled"}}; a missing or wrong token {@code 401 unauthorized}.
+ *
+ * <h2>Errors</h2>
+ * {@code {"error": code, "message": text}}: {@code 400 invalid_request} (the message names the field,
+ * e.g. {@code routings[shop].upstreams[0]: names upstream 'x', which is not defined under upstreams}),
+ * {@code 404 not_found}, {@code 409 conflict} (duplicate name, entity still referenced),
+ * {@code 503 database_unavailable} (a write or a configuration read while PostgreSQL is down; live
+ * pool reads keep working), {@code 503 store_unavailable} (the pool store is down).
+ *
+ * <h2>Changes</h2>
+ * Every configuration write is stored with its audit row in one transaction by the
+ * {@link ConfigStore}, then handed to the {@code onConfigChange} hook, which rebuilds whatever runs
+ * on the configuration (routing table, pipeline); a failing hook is logged, the write stands.
+ * Operator actions on the live pool (disable, enable, sequential reset/advance, fetch) are audited
+ * too. The actor of every row is {@value #ACTOR}.
+ *
+ * <p>Thread-safe; handlers block on the store on Helidon's virtual threads.
+ */
+public final class AdminService implements HttpService {
+
+    /** Where the composition registers the service. */
+    public static final String PATH = "/v1/admin";
+    /** The audit actor of admin API changes (one admin credential). */
+    public static final String ACTOR = "admin";
+
+    private static final System.Logger LOG = System.getLogger(AdminService.class.getName());
+
+    private final AdminAuth auth;
+    private final ConfigStore store;
+    private final Consumer<ConfigChange> onConfigChange;
+    private final ConfigEdits edits;
+    private final ProxyResource proxies;
+    private final SequentialResource sequential;
+    private final StatusResource status;
+    private final FetchResource fetch;
+
+    private AdminService(Builder b) {
+        this.auth = new AdminAuth(b.token);
+        this.store = b.store;
+        this.onConfigChange = b.onConfigChange;
+        this.edits = new ConfigEdits(b.baseDir);
+        this.proxies = new ProxyResource(b.pool.engine(), store);
+        this.sequential = new SequentialResource(b.pool.engine(), store);
+        this.status = new StatusResource(b.pool.engine(), store);
+        this.fetch = new FetchResource(b.pool, store);
+    }
+
+    /**
+     * An admin API over the running {@code pool} (live state) and {@code store} (configuration,
+     * audit). Set the token with {@link Builder#token}; without one the API is disabled.
+     */
+    public static Builder builder(ProxyPool pool, ConfigStore store) {
+        return new Builder(pool, store);
+    }
+
+    /** Whether an admin token is configured. */
+    public boolean enabled() {
+        return auth.enabled();
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.any(this::authorize);
+        for (EntityType t : EntityType.values()) {
+            EntityResource r = new EntityResource(t, store, edits, this::changed);
+            String base = "/" + t.plural();
+            rules.get(base, guard(r::list));
+            rules.post(base, guard(r::create));
+            rules.get(base + "/{name}", guard(r::get));
+            rules.put(base + "/{name}", guard(r::update));
+            rules.delete(base + "/{name}", guard(r::delete));
+        }
+        rules.get("/proxies", guard(proxies::list));
+        rules.post("/proxies/{id}/disable", guard(proxies::disable));
+        rules.post("/proxies/{id}/enable", guard(proxies::enable));
+        rules.post("/upstreams/{name}/fetch", guard(fetch::fetch));
+        rules.get("/routings/{name}/sequential", guard(sequential::get));
+        rules.post("/routings/{name}/sequential", guard(sequential::post));
+        rules.get("/snapshot", guard(status::snapshot));
+        rules.get("/audit", guard(status::audit));
+        rules.any(guard((req, res) -> {
+            throw AdminException.notFound("no admin resource " + req.prologue().method().text() + " " + req.path().absolute().path());
+        }));
+    }
+
+    private void authorize(ServerRequest req, ServerResponse res) {
+        switch (auth.check(req.headers().values(HeaderNames.AUTHORIZATION))) {
+            case ALLOWED -> res.next();
+            case DISABLED -> {
+                closeIfUnread(req, res);
+                AdminJson.error(res, 404, "admin_disabled", "the admin API is disabled: configure admin.token "
+                        + "(or the PROXYPOOL_ADMIN_TOKEN environment variable) and restart");
+            }
+            case DENIED -> {
+                closeIfUnread(req, res);
+                res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"proxypool-admin\"");
+                AdminJson.error(res, 401, "unauthorized", "a valid admin bearer token is required");
+            }
+        }
+    }
+
+    private void changed(ConfigChange c) {
+        try {
+            onConfigChange.accept(c);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "configuration version " + c.version() + " (" + c.type().singular() + " '"
+                    + c.name() + "' " + c.kind().wireName() + ") is stored but applying it failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static Handler guard(Handler h) {
+        return (req, res) -> {
+            try {
+                h.handle(req, res);
+            } catch (AdminException e) {
+                closeIfUnread(req, res);
+                AdminJson.error(res, e.status(), e.code(), e.getMessage());
+            } catch (DatabaseUnavailableException e) {
+                LOG.log(System.Logger.Level.WARNING, "admin request refused: " + e.getMessage());
+                closeIfUnread(req, res);
+                AdminJson.error(res, 503, "database_unavailable", "the configuration database cannot be reached; nothing was changed");
+            } catch (StoreUnavailableException e) {
+                LOG.log(System.Logger.Level.WARNING, "admin request refused, pool store unavailable: " + e.getMessage());
+                closeIfUnread(req, res);
+                AdminJson.error(res, 503, "store_unavailable", "the pool store cannot be reached");
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.ERROR, "admin request " + req.prologue().method().text() + " " + req.path().absolute().path()
+                        + " failed", e);
+                closeIfUnread(req, res);
+                AdminJson.error(res, 500, "internal_error", "the request failed; nothing was changed (see the server log)");
+            }
+        };
+    }
+
+    private static void closeIfUnread(ServerRequest req, ServerResponse res) {
+        if (!req.content().consumed()) {
+            res.header(HeaderValues.CONNECTION_CLOSE);
+        }
+    }
+
+    /** Builder; see {@link AdminService#builder}. */
+    public static final class Builder {
+        private final ProxyPool pool;
+        private final ConfigStore store;
+        private Optional<Secret> token = Optional.empty();
+        private Path baseDir = Path.of("").toAbsolutePath();
+        private Consumer<ConfigChange> onConfigChange = c -> { };
+
+        private Builder(ProxyPool pool, ConfigStore store) {
+            this.pool = Objects.requireNonNull(pool, "pool");
+            this.store = Objects.requireNonNull(store, "store");
+        }
+
+        /** The admin bearer token ({@code config.admin().token()}); empty disables the API. */
+        public Builder token(Optional<Secret> t) {
+            this.token = Objects.requireNonNull(t, "token");
+            return this;
+        }
+
+        /** Where relative paths of admin-written providers resolve (the config file's directory). */
+        public Builder baseDir(Path dir) {
+            this.baseDir = Objects.requireNonNull(dir, "baseDir").toAbsolutePath();
+            return this;
+        }
+
+        /** Called after every committed configuration write (rebuild routing table / snapshot from {@code change.state()}). */
+        public Builder onConfigChange(Consumer<ConfigChange> hook) {
+            this.onConfigChange = Objects.requireNonNull(hook, "onConfigChange");
+            return this;
+        }
+
+        public AdminService build() {
+            return new AdminService(this);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package dev.proxypool.server.admin;
+
+import dev.proxypool.server.persistence.ClientDocs;
+import dev.proxypool.server.persistence.ConfigState;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Client bearer tokens as the admin configuration holds them (SHA-256 only), for the Distribution
+ * API's {@code Authorization: Bearer} check: hash the presented token once, compare with every
+ * stored hash in constant time. Follows the configuration through {@link #update} (wire it to
+ * {@code onConfigChange}); reads never touch the database. Thread-safe.
+ */
+public final class ClientTokens {
+
+    private static final int MAX_HEADER = 4096;
+
+    private volatile ConfigState state;
+
+    public ClientTokens(ConfigState initial) {
+        this.state = Objects.requireNonNull(initial, "initial");
+    }
+
+    public void update(ConfigState next) {
+        this.state = Objects.requireNonNull(next, "next");
+    }
+
+    /** The client named by {@code Authorization: Bearer <token>}, if any. */
+    public Optional<String> clientForBearer(String authorization) {
+        if (authorization == null || authorization.length() > MAX_HEADER
+                || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return Optional.empty();
+        }
+        String token = authorization.substring(7).strip();
+        if (token.isEmpty()) {
+            return Optional.empty();
+        }
+        return state.clientForTokenHash(ClientDocs.tokenHash(token));
+    }
+}

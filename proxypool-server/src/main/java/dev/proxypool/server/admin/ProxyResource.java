@@ -1,0 +1,156 @@
+package dev.proxypool.server.admin;
+
+import dev.proxypool.core.extract.ExtractionFilter;
+import dev.proxypool.core.extract.PageRequest;
+import dev.proxypool.core.extract.PoolQuery;
+import dev.proxypool.core.extract.ProxyPage;
+import dev.proxypool.core.extract.ProxyState;
+import dev.proxypool.core.extract.StoredProxy;
+import dev.proxypool.core.model.Protocol;
+import dev.proxypool.core.runtime.ProxyRuntime;
+import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.server.persistence.AuditRecord;
+import dev.proxypool.server.persistence.ConfigStore;
+import io.helidon.common.uri.UriQuery;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Pool inspection and operator actions on single proxies.
+ *
+ * <pre>
+ * GET  /v1/admin/proxies?upstream=&amp;state=available|disabled&amp;protocol=&amp;label.country=US&amp;limit=100&amp;cursor=
+ *      200 {"proxies": [...], "nextCursor": "..." | null}       (ascending id; see {@link ProxyView})
+ * POST /v1/admin/proxies/{id}/disable   200 the proxy            (404 unknown id)
+ * POST /v1/admin/proxies/{id}/enable    200 the proxy
+ * </pre>
+ * The listing is the store's ({@link dev.proxypool.core.extract.PoolStore#list}): following
+ * {@code nextCursor} until it is {@code null} visits every stored proxy exactly once. It needs no
+ * database. {@code limit} defaults to {@value #DEFAULT_LIMIT}, at most {@value PageRequest#MAX_LIMIT}.
+ *
+ * <p>Disable takes the proxy out of extraction ({@code store.setDisabled}) and out of this
+ * process's picks at once (its runtime's health goes {@code DISABLED} with reason
+ * {@code operator}), then the snapshot is rebuilt; enable reverses both. An action that changes
+ * something is audited; when the audit row cannot be written the action is undone and the answer is
+ * {@code 503 database_unavailable} (nothing unaudited stays changed).
+ */
+final class ProxyResource {
+
+    static final int DEFAULT_LIMIT = 100;
+    private static final List<String> PARAMS = List.of("upstream", "state", "protocol", "limit", "cursor");
+
+    private final PoolEngine engine;
+    private final ConfigStore store;
+
+    ProxyResource(PoolEngine engine, ConfigStore store) {
+        this.engine = engine;
+        this.store = store;
+    }
+
+    void list(ServerRequest req, ServerResponse res) {
+        UriQuery q = req.query();
+        ExtractionFilter.Builder filter = ExtractionFilter.builder();
+        Optional<ProxyState> state = Optional.empty();
+        int limit = DEFAULT_LIMIT;
+        String cursor = PageRequest.FIRST;
+        try {
+            for (String name : q.names()) {
+                List<String> values = q.all(name);
+                if (values.size() != 1) {
+                    throw AdminException.invalid("query parameter '" + name + "' must be given once");
+                }
+                String v = values.getFirst();
+                if (name.startsWith("label.") && name.length() > "label.".length()) {
+                    filter.label(name.substring("label.".length()), v);
+                    continue;
+                }
+                switch (name) {
+                    case "upstream" -> filter.upstream(v);
+                    case "state" -> state = Optional.of(ProxyState.parse(v));
+                    case "protocol" -> filter.protocol(Protocol.parse(v));
+                    case "limit" -> limit = limit(v);
+                    case "cursor" -> cursor = v;
+                    default -> throw AdminException.invalid("unknown query parameter '" + name
+                            + "' (expected " + String.join(", ", PARAMS) + " or label.<key>)");
+                }
+            }
+            PoolQuery query = new PoolQuery(filter.build(), state);
+            PageRequest page = new PageRequest(cursor, limit);
+            ProxyPage p = engine.store().list(query, page);
+            Instant now = engine.wallClock().instant();
+            List<Object> items = new ArrayList<>(p.proxies().size());
+            for (StoredProxy sp : p.proxies()) {
+                items.add(ProxyView.of(sp, engine.runtime(sp.id()), now));
+            }
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("proxies", items);
+            body.put("nextCursor", p.hasMore() ? p.nextCursor() : null);
+            AdminJson.send(res, 200, body);
+        } catch (IllegalArgumentException e) {
+            throw AdminException.invalid(e.getMessage());
+        }
+    }
+
+    private static int limit(String v) {
+        int n;
+        try {
+            n = Integer.parseInt(v.strip());
+        } catch (NumberFormatException e) {
+            throw AdminException.invalid("limit must be a whole number between 1 and " + PageRequest.MAX_LIMIT + ", got '" + v + "'");
+        }
+        if (n < 1 || n > PageRequest.MAX_LIMIT) {
+            throw AdminException.invalid("limit must be between 1 and " + PageRequest.MAX_LIMIT + ", got " + n);
+        }
+        return n;
+    }
+
+    void disable(ServerRequest req, ServerResponse res) {
+        setDisabled(req, res, true);
+    }
+
+    void enable(ServerRequest req, ServerResponse res) {
+        setDisabled(req, res, false);
+    }
+
+    private void setDisabled(ServerRequest req, ServerResponse res, boolean disable) {
+        String id = req.path().pathParameters().get("id");
+        StoredProxy sp = engine.store().get(id).orElseThrow(() -> AdminException.notFound("no proxy with id '" + id + "'"));
+        ProxyState target = disable ? ProxyState.DISABLED : ProxyState.AVAILABLE;
+        Optional<ProxyRuntime> runtime = engine.runtime(id);
+        boolean healthChanges = runtime.isPresent()
+                && (disable != (runtime.get().health().state() == dev.proxypool.core.health.HealthState.DISABLED));
+        if (sp.state() != target || healthChanges) {
+            Map<String, Object> before = ProxyView.auditState(sp.state(), runtime);
+            apply(id, disable, runtime);
+            Map<String, Object> after = ProxyView.auditState(target, engine.runtime(id));
+            try {
+                store.audit(AuditRecord.of(AdminService.ACTOR, "proxy." + (disable ? "disable" : "enable"), "proxy", id,
+                        before, after));
+            } catch (RuntimeException e) {
+                apply(id, !disable, engine.runtime(id));
+                throw e;
+            }
+        }
+        StoredProxy now = engine.store().get(id).orElse(sp);
+        AdminJson.send(res, 200, ProxyView.of(now, engine.runtime(id), engine.wallClock().instant()));
+    }
+
+    private void apply(String id, boolean disable, Optional<ProxyRuntime> runtime) {
+        engine.store().setDisabled(id, disable);
+        long now = engine.ticker().read();
+        runtime.ifPresent(rt -> {
+            if (disable) {
+                rt.health().disable("operator", now);
+            } else {
+                rt.health().enable("operator", now);
+            }
+        });
+        engine.refresh();
+    }
+}

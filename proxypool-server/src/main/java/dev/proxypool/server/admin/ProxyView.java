@@ -1,0 +1,87 @@
+package dev.proxypool.server.admin;
+
+import dev.proxypool.core.extract.ProxyState;
+import dev.proxypool.core.extract.StoredProxy;
+import dev.proxypool.core.health.HealthReason;
+import dev.proxypool.core.health.HealthStatus;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.runtime.ProxyRuntime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One proxy as the admin API shows it: the address unmasked (admins only) but never credentials
+ * (only the {@code credentialRef} name), the store state, and the live runtime (health, in-flight,
+ * latency) of this process when the proxy is in its snapshot.
+ *
+ * <pre>
+ * {"id": "...", "protocol": "http", "host": "203.0.113.7", "port": 8000, "upstream": "vendor-a-us",
+ *  "provider": "vendor-a", "credentialRef": "vendor-a", "labels": {"country": "US"},
+ *  "expiresAt": "2026-11-30T12:00:00Z", "remainingTtlSeconds": 1740, "state": "available",
+ *  "checkedAt": null, "health": {"state": "HEALTHY", "reason": "created", "stage": "initial"},
+ *  "inFlight": 0, "maxConcurrency": 10, "weight": 1, "latencyEwmaMs": 12.5}
+ * </pre>
+ * {@code health} is {@code null} when this process has no runtime for the proxy (not in the live
+ * snapshot), except for a disabled one, which shows {@code DISABLED}/{@code operator}.
+ */
+final class ProxyView {
+
+    private ProxyView() {
+    }
+
+    static Map<String, Object> of(StoredProxy sp, Optional<ProxyRuntime> runtime, Instant now) {
+        Proxy p = sp.proxy();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", p.id());
+        m.put("protocol", p.protocol().wireName());
+        m.put("host", p.host());
+        m.put("port", p.port());
+        m.put("upstream", p.upstream());
+        m.put("provider", p.provider());
+        m.put("credentialRef", p.credentialRef().isPresent() ? p.credentialRef().name() : null);
+        m.put("labels", p.labels().values());
+        m.put("expiresAt", p.expires() ? p.expiresAt().toString() : null);
+        m.put("remainingTtlSeconds", p.expires() ? Math.max(0, Duration.between(now, p.expiresAt()).getSeconds()) : null);
+        m.put("state", sp.state().wireName());
+        m.put("checkedAt", sp.checkedAt().map(Instant::toString).orElse(null));
+        m.put("health", health(sp, runtime));
+        m.put("inFlight", runtime.map(rt -> rt.capacity().inFlight()).orElse(0));
+        m.put("maxConcurrency", p.maxConcurrency());
+        m.put("weight", p.weight());
+        m.put("latencyEwmaMs", runtime.map(rt -> Math.round(rt.health().latencyEwmaNanos() / 100_000.0) / 10.0).orElse(null));
+        return m;
+    }
+
+    private static Map<String, Object> health(StoredProxy sp, Optional<ProxyRuntime> runtime) {
+        if (runtime.isEmpty()) {
+            if (sp.state() == ProxyState.DISABLED) {
+                Map<String, Object> h = new LinkedHashMap<>();
+                h.put("state", "DISABLED");
+                h.put("reason", "operator");
+                h.put("stage", "operator");
+                return h;
+            }
+            return null;
+        }
+        HealthStatus s = runtime.get().health().status();
+        Map<String, Object> h = new LinkedHashMap<>();
+        h.put("state", s.state().name());
+        h.put("reason", s.reason().code());
+        if (s.reason() instanceof HealthReason.Operator op) {
+            h.put("detail", op.text());
+        }
+        h.put("stage", s.stage().wireName());
+        return h;
+    }
+
+    /** The small before/after of an operator action, for the audit log. */
+    static Map<String, Object> auditState(ProxyState state, Optional<ProxyRuntime> runtime) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("state", state.wireName());
+        m.put("health", runtime.map(rt -> (Object) rt.health().state().name()).orElse(null));
+        return m;
+    }
+}

@@ -1,0 +1,112 @@
+package dev.proxypool.server.admin;
+
+import dev.proxypool.core.extract.StoreUnavailableException;
+import dev.proxypool.core.extract.UpstreamCounts;
+import dev.proxypool.core.snapshot.PoolSnapshot;
+import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.server.persistence.AuditEntry;
+import dev.proxypool.server.persistence.AuditPage;
+import dev.proxypool.server.persistence.ConfigStore;
+import dev.proxypool.server.persistence.JsonTree;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Read-only views: the live snapshot and the audit log.
+ *
+ * <pre>
+ * GET /v1/admin/snapshot
+ * 200 {"version": 12, "generatedAt": "...", "ageSeconds": 3.2, "size": 2500,
+ *      "sizesByUpstream": {"vendor-a-us": 1500, ...},
+ *      "store": {"vendor-a-us": {"available": 1500, "disabled": 3}, ...}}   ("store": null when it is down)
+ * GET /v1/admin/audit?limit=100&amp;cursor=
+ * 200 {"entries": [{"id": 9, "at": "...", "actor": "admin", "action": "routing.update", "entityType": "routing",
+ *                   "entityName": "shop", "before": {...}, "after": {...}}, ...], "nextCursor": "..." | null}
+ * </pre>
+ * The snapshot needs no database; the audit log is newest first.
+ */
+final class StatusResource {
+
+    private final PoolEngine engine;
+    private final ConfigStore store;
+
+    StatusResource(PoolEngine engine, ConfigStore store) {
+        this.engine = engine;
+        this.store = store;
+    }
+
+    void snapshot(ServerRequest req, ServerResponse res) {
+        PoolSnapshot s = engine.snapshot();
+        Instant now = engine.wallClock().instant();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("version", s.version());
+        m.put("generatedAt", s.generatedAt().toString());
+        m.put("ageSeconds", Math.max(0, Duration.between(s.generatedAt(), now).toMillis()) / 1000.0);
+        m.put("size", s.size());
+        Map<String, Object> sizes = new TreeMap<>();
+        for (String u : s.upstreams()) {
+            sizes.put(u, s.sizeOfUpstream(u));
+        }
+        m.put("sizesByUpstream", sizes);
+        Map<String, Object> stored = new TreeMap<>();
+        try {
+            for (Map.Entry<String, UpstreamCounts> e : engine.store().countsByUpstream().entrySet()) {
+                stored.put(e.getKey(), Map.of("available", e.getValue().available(), "disabled", e.getValue().disabled()));
+            }
+            m.put("store", stored);
+        } catch (StoreUnavailableException e) {
+            m.put("store", null);
+        }
+        AdminJson.send(res, 200, m);
+    }
+
+    void audit(ServerRequest req, ServerResponse res) {
+        int limit = ProxyResource.DEFAULT_LIMIT;
+        String cursor = "";
+        for (String name : req.query().names()) {
+            String v = req.query().get(name);
+            switch (name) {
+                case "limit" -> {
+                    try {
+                        limit = Integer.parseInt(v.strip());
+                    } catch (NumberFormatException e) {
+                        throw AdminException.invalid("limit must be a whole number between 1 and " + AuditPage.MAX_LIMIT
+                                + ", got '" + v + "'");
+                    }
+                }
+                case "cursor" -> cursor = v;
+                default -> throw AdminException.invalid("unknown query parameter '" + name + "' (expected limit, cursor)");
+            }
+        }
+        AuditPage page;
+        try {
+            page = store.auditLog(limit, cursor);
+        } catch (IllegalArgumentException e) {
+            throw AdminException.invalid(e.getMessage());
+        }
+        List<Object> entries = new ArrayList<>(page.entries().size());
+        for (AuditEntry e : page.entries()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", e.id());
+            m.put("at", e.at().toString());
+            m.put("actor", e.actor());
+            m.put("action", e.action());
+            m.put("entityType", e.entityType());
+            m.put("entityName", e.entityName());
+            m.put("before", e.before().map(JsonTree.RawJson::new).orElse(null));
+            m.put("after", e.after().map(JsonTree.RawJson::new).orElse(null));
+            entries.add(m);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("entries", entries);
+        body.put("nextCursor", page.nextCursor().isEmpty() ? null : page.nextCursor());
+        AdminJson.send(res, 200, body);
+    }
+}

@@ -1,0 +1,136 @@
+package dev.proxypool.server.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The migrator against the real PostgreSQL, in a schema of its own per test. */
+class MigratorTest {
+
+    private static final List<String> TABLES = List.of("schema_migrations", "config_version", "providers", "upstreams",
+            "routings", "clients", "sequential_state", "nodes", "audit_log");
+
+    private PgSchema schema;
+    private Database db;
+
+    @BeforeEach
+    void setUp() {
+        schema = PgSchema.create();
+        db = Database.open(schema.settings());
+    }
+
+    @AfterEach
+    void tearDown() {
+        db.close();
+        schema.close();
+    }
+
+    private List<String> tables() {
+        String list = schema.scalar("SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables"
+                + " WHERE table_schema = '" + schema.name() + "'");
+        return list == null ? List.of() : List.of(list.split(","));
+    }
+
+    @Test
+    void migratesAnEmptySchemaAndRerunsAsANoOp() {
+        assertEquals(List.of(), tables());
+        assertEquals(List.of(1), Migrator.classpath().migrate(db.dataSource()));
+        assertTrue(tables().containsAll(TABLES), "tables: " + tables());
+        assertEquals("0", schema.scalar("SELECT version FROM config_version"));
+        String applied = schema.scalar("SELECT checksum FROM schema_migrations WHERE version = 1");
+        assertEquals(Migrator.classpath().migrations().getFirst().checksum(), applied);
+
+        assertEquals(List.of(), Migrator.classpath().migrate(db.dataSource()));
+        assertEquals(List.of(), Migrator.classpath().migrate(db.dataSource()));
+        assertEquals("1", schema.scalar("SELECT count(*) FROM schema_migrations"));
+        assertEquals("1", schema.scalar("SELECT count(*) FROM config_version"));
+    }
+
+    @Test
+    void aChangedAppliedMigrationStopsStartNamingTheFile() {
+        Migrator.classpath().migrate(db.dataSource());
+        Migration original = Migrator.classpath().migrations().getFirst();
+        Migrator edited = new Migrator(List.of(Migration.of(original.fileName(), original.sql() + "\n-- edited later\n")));
+
+        MigrationException e = assertThrows(MigrationException.class, () -> edited.migrate(db.dataSource()));
+        assertTrue(e.getMessage().contains("migration V1__init.sql was changed after it was applied"), e.getMessage());
+        assertTrue(e.getMessage().contains("new migration"), e.getMessage());
+    }
+
+    @Test
+    void lineEndingsDoNotChangeTheChecksum() {
+        Migration lf = Migration.of("V1__x.sql", "CREATE TABLE a (x int);\nCREATE TABLE b (y int);\n");
+        Migration crlf = Migration.of("V1__x.sql", "CREATE TABLE a (x int);\r\nCREATE TABLE b (y int);\r\n");
+        assertEquals(lf.checksum(), crlf.checksum());
+    }
+
+    @Test
+    void aNewerSchemaThanThisBuildKnowsIsRefused() {
+        List<Migration> more = new ArrayList<>(Migrator.classpath().migrations());
+        more.add(Migration.of("V2__later.sql", "CREATE TABLE later (x int);"));
+        new Migrator(more).migrate(db.dataSource());
+
+        MigrationException e = assertThrows(MigrationException.class, () -> Migrator.classpath().migrate(db.dataSource()));
+        assertTrue(e.getMessage().contains("version 2 applied, which this build does not know"), e.getMessage());
+    }
+
+    @Test
+    void aFailingMigrationLeavesNothingBehind() {
+        List<Migration> more = new ArrayList<>(Migrator.classpath().migrations());
+        more.add(Migration.of("V2__broken.sql", "CREATE TABLE half_done (x int);\nSELECT 1 / 0;"));
+
+        MigrationException e = assertThrows(MigrationException.class, () -> new Migrator(more).migrate(db.dataSource()));
+        assertTrue(e.getMessage().contains("V2__broken.sql failed and was rolled back"), e.getMessage());
+        assertTrue(!tables().contains("half_done"), "tables: " + tables());
+        assertEquals("1", schema.scalar("SELECT max(version) FROM schema_migrations"), "V1 stays applied");
+    }
+
+    @Test
+    void badFileNamesAreRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Migration.of("init.sql", "x"));
+        assertTrue(e.getMessage().contains("V<version>__<description>.sql"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new Migrator(List.of(Migration.of("V1__a.sql", "x"),
+                Migration.of("V1__b.sql", "y"))));
+    }
+
+    @Test
+    void concurrentStartsMigrateOnceUnderTheAdvisoryLock() throws Exception {
+        int processes = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(processes);
+        List<Database> dbs = new ArrayList<>();
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<List<Integer>>> results = new ArrayList<>();
+            for (int i = 0; i < processes; i++) {
+                Database own = Database.open(schema.settings());
+                dbs.add(own);
+                results.add(pool.submit(() -> {
+                    go.await();
+                    return Migrator.classpath().migrate(own.dataSource());
+                }));
+            }
+            go.countDown();
+            List<Integer> applied = Collections.synchronizedList(new ArrayList<>());
+            for (Future<List<Integer>> f : results) {
+                applied.addAll(f.get(20, TimeUnit.SECONDS));
+            }
+            assertEquals(List.of(1), applied, "exactly one process applies V1");
+            assertEquals("1", schema.scalar("SELECT count(*) FROM schema_migrations"));
+        } finally {
+            pool.shutdownNow();
+            dbs.forEach(Database::close);
+        }
+    }
+}
