@@ -59,7 +59,7 @@ final class DemoCommand implements Callable<Integer> {
                       - { name: default, strategy: roundRobin, sticky: { enabled: true } }
                     security: { allowDestinations: ["127.0.0.0/8", "localhost"], connectPorts: [443, 8443, %d], allowAnonymous: true }
                     """.formatted(gatewayPort, apiPort, tlsOrigin.port()));
-            ProxyPoolServer server = ServerFactory.start(ConfigLoader.load(config));
+            ProxyPoolServer server = ServerFactory.start(ConfigLoader.load(config), dir);
             parts.add(0, server);
             PrintWriter out = spec.commandLine().getOut();
             int gw = server.gatewayPort();

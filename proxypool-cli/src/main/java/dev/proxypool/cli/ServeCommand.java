@@ -37,7 +37,8 @@ final class ServeCommand implements Callable<Integer> {
         }
         ProxyPoolServer server;
         try {
-            server = ServerFactory.start(cfg);
+            server = ServerFactory.start(cfg, config == null ? Path.of("").toAbsolutePath()
+                    : config.toAbsolutePath().getParent());
         } catch (ConfigException e) {
             spec.commandLine().getErr().println("proxypool serve: bad config: " + e.getMessage());
             return Main.EXIT_USAGE;

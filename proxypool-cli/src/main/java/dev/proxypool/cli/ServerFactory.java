@@ -9,7 +9,7 @@ final class ServerFactory {
     private ServerFactory() {
     }
 
-    static ProxyPoolServer start(ProxyPoolConfig config) {
-        return ProxyPoolServer.builder(config).start();
+    static ProxyPoolServer start(ProxyPoolConfig config, java.nio.file.Path configDir) {
+        return ProxyPoolServer.builder(config).configDir(configDir).start();
     }
 }

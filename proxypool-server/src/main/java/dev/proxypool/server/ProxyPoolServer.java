@@ -11,7 +11,12 @@ import dev.proxypool.server.access.UsernameParser;
 import dev.proxypool.sdk.lock.RedisStageLease;
 import dev.proxypool.sdk.lock.StageLease;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
+import dev.proxypool.server.admin.AdminService;
+import dev.proxypool.server.admin.ClientTokens;
 import dev.proxypool.server.api.FeedbackService;
+import dev.proxypool.server.persistence.ConfigStore;
+import dev.proxypool.server.persistence.ConfigStores;
+import java.nio.file.Path;
 import dev.proxypool.server.metrics.PoolMetrics;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.service.registry.Services;
@@ -53,9 +58,11 @@ public final class ProxyPoolServer implements AutoCloseable {
     private final GatewayServer server;
     private final AutoCloseable metrics;
     private final StageLease lease;
+    private final ConfigStore configStore;
 
     private ProxyPoolServer(ProxyPool pool, PoolGatewayEngine engine, GatewayServer server, AutoCloseable metrics,
-                            StageLease lease) {
+                            StageLease lease, ConfigStore configStore) {
+        this.configStore = configStore;
         this.pool = pool;
         this.engine = engine;
         this.server = server;
@@ -90,6 +97,7 @@ public final class ProxyPoolServer implements AutoCloseable {
         pool.close();
         closeQuietly(lease);
         closeQuietly(metrics);
+        closeQuietly(configStore);
     }
 
     private static void closeQuietly(Object c) {
@@ -110,6 +118,7 @@ public final class ProxyPoolServer implements AutoCloseable {
         private Function<String, Optional<String>> bearer;
         private Consumer<ProxyPool.Builder> poolCustomizer = b -> { };
         private Consumer<io.helidon.webserver.http.HttpRouting.Builder> routes = r -> { };
+        private Path configDir = Path.of("").toAbsolutePath();
 
         private Builder(ProxyPoolConfig config) {
             this.config = Objects.requireNonNull(config, "config");
@@ -137,7 +146,13 @@ public final class ProxyPoolServer implements AutoCloseable {
             return this;
         }
 
-        /** More REST routes (distribution, admin). */
+        /** Where the config file lives: relative paths in admin changes resolve against it. */
+        public Builder configDir(Path dir) {
+            configDir = Objects.requireNonNull(dir, "configDir");
+            return this;
+        }
+
+        /** More REST routes. */
         public Builder routes(Consumer<io.helidon.webserver.http.HttpRouting.Builder> more) {
             routes = Objects.requireNonNull(more, "routes");
             return this;
@@ -160,18 +175,36 @@ public final class ProxyPoolServer implements AutoCloseable {
                         + " bind server.host to 127.0.0.1, or set security.allowAnonymous: true");
             }
             ProxyAuthenticator auth = authenticator != null ? authenticator : clients;
-            Function<String, Optional<String>> tokens = bearer != null ? bearer
-                    : config.clients().stream().anyMatch(c -> c.token().isPresent()) ? clients::clientForBearer : null;
+            boolean anyToken = config.clients().stream().anyMatch(c -> c.token().isPresent());
             ProxyPool.Builder pb = ProxyPool.builder().config(effective).activeProbing(true).deferStart(true);
             poolCustomizer.accept(pb);
             ProxyPool pool = pb.build();
+            ConfigStore configStore = null;
             try {
+                // Admin configuration: PostgreSQL when configured (migrated, seeded once), else memory seeded from the YAML.
+                configStore = ConfigStores.open(effective, pool.engine().wallClock());
+                pool.engine().sequential().restore(configStore.sequentialStates());
+                ClientTokens clientTokens = new ClientTokens(configStore.state());
                 AccessControl gate = access != null ? access : new ServerAccess(
                         RateLimiter.forClients(config.clients(), pool.engine().ticker()),
                         DestinationPolicy.fromConfig(config.security(), List.of(new InetSocketAddress(bind, gatewayPort))),
                         UsernameParser.forClients(config.clients().stream().map(ProxyPoolConfig.Client::name).toList()));
                 PoolGatewayEngine engine = new PoolGatewayEngine(pool.engine(), pool.dialer(), gate);
+                Function<String, Optional<String>> tokens = bearer != null ? bearer
+                        : anyToken ? clientTokens::clientForBearer : null;
                 FeedbackService feedback = new FeedbackService(pool.engine(), tokens);
+                ProxyPool live = pool;
+                AdminService admin = AdminService.builder(pool, configStore)
+                        .token(config.admin().token())
+                        .baseDir(configDir)
+                        .onConfigChange(change -> {
+                            clientTokens.update(change.state());
+                            // routings take effect live; a new snapshot version follows
+                            ProxyPoolConfig next = change.state().applyTo(effective, configDir);
+                            live.engine().reconfigure(next.routings());
+                            live.engine().refresh();
+                        })
+                        .build();
                 Map<String, Integer> quotas = new HashMap<>();
                 config.clients().forEach(c -> quotas.put(c.name(), c.extractionsPerHour()));
                 DistributionService distribution = DistributionService.builder(pool,
@@ -196,15 +229,17 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .routes(r -> {
                             r.post("/v1/feedback", feedback);
                             r.register(DistributionService.PATH, distribution);
+                            r.register(AdminService.PATH, admin);
                             routes.accept(r);
                         })
                         .start();
                 pool.start();
                 LOG.info("proxypool serving: gateway on port " + server.gatewayPort() + ", API on port " + server.apiPort()
                         + ", " + pool.engine().snapshot().size() + " proxies in the pool");
-                return new ProxyPoolServer(pool, engine, server, metrics, lease);
+                return new ProxyPoolServer(pool, engine, server, metrics, lease, configStore);
             } catch (RuntimeException e) {
                 pool.close();
+                closeQuietly(configStore);
                 throw e;
             }
         }

@@ -71,8 +71,11 @@ public final class PoolEngine {
     private final SnapshotBuilder builder;
     private final LiveSnapshot live;
     private final Dispatcher dispatcher = new Dispatcher();
-    private final RoutingTable table;
-    private final Map<String, RouteRuntime> routes;
+    /** Routing table and per-routing runtimes, swapped together by {@link #reconfigure}. */
+    private record Routes(RoutingTable table, Map<String, RouteRuntime> byName) {
+    }
+
+    private volatile Routes routesNow;
     private final SequentialBoard board;
     private final ReentrantLock refreshLock = new ReentrantLock();
 
@@ -84,35 +87,60 @@ public final class PoolEngine {
         this.registry = new RuntimeRegistry(policy, ticker, workers);
         this.builder = new SnapshotBuilder(registry, wall, ticker);
         this.live = new LiveSnapshot(builder.build(List.of()));
+        this.board = new SequentialBoard(wall);
+        this.routesNow = buildRoutes(routings, Map.of());
+    }
+
+    private Routes buildRoutes(List<RoutingRule> routings, Map<String, RouteRuntime> previous) {
         List<RoutingRule> rules = routings.isEmpty()
                 ? List.of(RoutingRule.builder(DEFAULT_ROUTING).build()) : routings;
-        this.table = new RoutingTable(rules);
-        this.board = new SequentialBoard(wall);
+        RoutingTable table = new RoutingTable(rules);
+        List<SequentialRouting> sequential = new ArrayList<>();
         Map<String, RouteRuntime> byName = new LinkedHashMap<>();
         for (RoutingRule rule : rules) {
             if (rule.isSequential()) {
-                board.register(rule.sequentialRouting());
+                sequential.add(rule.sequentialRouting());
             }
-            StickyDispatch sticky = rule.sticky().enabled()
-                    ? new StickyDispatch(new StickyTable(rule.sticky()), dispatcher) : null;
+            RouteRuntime old = previous.get(rule.name());
+            StickyDispatch sticky = !rule.sticky().enabled() ? null
+                    : old != null && old.sticky() != null && old.rule().sticky().equals(rule.sticky())
+                    ? old.sticky() // same policy: sessions keep their bindings across a reconfiguration
+                    : new StickyDispatch(new StickyTable(rule.sticky()), dispatcher);
             PickRequest base = rule.strategy() == Strategy.CONSISTENT_HASH
                     ? PickRequest.consistentHash(rule.filter(), "-") : PickRequest.of(rule.filter(), rule.strategy());
             byName.put(rule.name(), new RouteRuntime(rule, base, sticky));
         }
-        this.routes = Map.copyOf(byName);
+        board.configure(sequential);
+        return new Routes(table, Map.copyOf(byName));
+    }
+
+    /**
+     * Replaces the routings live (an admin change): the new table serves the next request; requests
+     * in flight finish on the rules they started with. Sequential state and sticky bindings of
+     * routings that keep their name (and sticky policy) carry over.
+     *
+     * @throws IllegalArgumentException when the rules are invalid (nothing changes then)
+     */
+    public void reconfigure(List<RoutingRule> routings) {
+        refreshLock.lock();
+        try {
+            routesNow = buildRoutes(routings, routesNow.byName());
+        } finally {
+            refreshLock.unlock();
+        }
     }
 
     /** The first routing matching the request, or {@code null} when none does (no allocation). */
     public RoutingRule route(RequestFacts facts) {
-        return table.route(facts);
+        return routesNow.table().route(facts);
     }
 
     public RoutingTable routingTable() {
-        return table;
+        return routesNow.table();
     }
 
     public Optional<RoutingRule> routing(String name) {
-        RouteRuntime rt = routes.get(name);
+        RouteRuntime rt = routesNow.byName().get(name);
         return rt == null ? Optional.empty() : Optional.of(rt.rule());
     }
 
@@ -122,7 +150,7 @@ public final class PoolEngine {
      * capacity up to the routing's wait timeout (parking, so virtual threads cost nothing).
      */
     public AcquireResult acquire(RoutingRule rule, AcquireRequest request) {
-        RouteRuntime rt = routes.get(rule.name());
+        RouteRuntime rt = routesNow.byName().get(rule.name());
         if (rt == null) {
             throw new IllegalArgumentException("unknown routing '" + rule.name() + "'");
         }
@@ -322,6 +350,6 @@ public final class PoolEngine {
 
     /** The configured routings in order. */
     public List<RoutingRule> routings() {
-        return table.rules();
+        return routesNow.table().rules();
     }
 }
