@@ -155,6 +155,12 @@ class GatewayRetryTest {
                         assertEquals("ok", c.send("GET http://" + raw.authority() + "/ HTTP/1.1\r\nHost: x\r\n\r\n")
                                 .read().text());
                     }
+                    // the link goes back to the pool just after the response is written: let it land
+                    // before the next request (regression: under load the next request raced it)
+                    long landed = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                    while (e.idleConnections() == 0 && System.nanoTime() < landed) {
+                        Thread.sleep(1);
+                    }
                 }
                 assertEquals(1, e.idleConnections(), "one pooled upstream connection carried all five");
                 assertEquals(1, shortIdle.gateway.openConnections());
