@@ -63,7 +63,23 @@ final class InventoryFile {
     private InventoryFile() {
     }
 
+    /** Checks that {@code file} is a readable regular file; returns its size. */
+    static long requireReadable(Path file) throws Unreadable {
+        try {
+            if (!Files.isRegularFile(file)) {
+                throw new Unreadable("cannot read " + file + ": " + (Files.exists(file) ? "not a regular file"
+                        : "no such file"), null);
+            }
+            long size = Files.size(file);
+            Files.newInputStream(file).close(); // permission check with a clear message
+            return size;
+        } catch (IOException e) {
+            throw unreadable(file, e);
+        }
+    }
+
     static Format detect(Path file) throws Unreadable {
+        requireReadable(file);
         String name = String.valueOf(file.getFileName()).toLowerCase(Locale.ROOT);
         if (name.endsWith(".jsonl") || name.endsWith(".ndjson") || name.endsWith(".json")) {
             return Format.JSONL;
@@ -91,17 +107,7 @@ final class InventoryFile {
      * @param defaultProtocol the protocol of {@code host:port} lines
      */
     static FetchReport read(Path file, Format format, Protocol defaultProtocol) throws Unreadable {
-        long size;
-        try {
-            if (!Files.isRegularFile(file)) {
-                throw new Unreadable("cannot read " + file + ": " + (Files.exists(file) ? "not a regular file"
-                        : "no such file"), null);
-            }
-            size = Files.size(file);
-            Files.newInputStream(file).close(); // permission check with a clear message
-        } catch (IOException e) {
-            throw unreadable(file, e);
-        }
+        long size = requireReadable(file);
         if (size >= MAX_BYTES) {
             throw new Unreadable("cannot read " + file + ": " + size + " bytes is over the 1 GiB limit; split it", null);
         }
