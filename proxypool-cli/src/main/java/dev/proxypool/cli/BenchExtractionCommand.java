@@ -19,13 +19,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "extraction", mixinStandardHelpOptions = true,
-        description = {"Call POST /v1/extractions in closed loops from N connections and measure it.",
-                "WARNING: every extracted proxy leaves the pool for good. Run this against a test pool.",
-                "A 200 counts as success even when it returned fewer proxies than asked (counted as 'short');",
-                "error responses are counted by their API error code (insufficient_proxies, quota_exceeded, ...)."},
+        description = {"Call POST /v1/extractions in closed loops from N connections.",
+                "WARNING: every extracted proxy leaves the pool for good; use a test pool.",
+                "A 200 is a success even with fewer proxies than asked (counted as 'short');",
+                "error answers are counted by API error code (quota_exceeded, ...)."},
         footer = {"", "Examples:",
                 "  proxypool bench extraction --api http://127.0.0.1:9090 --token $PROXYPOOL_TOKEN",
-                "  proxypool bench extraction --api http://127.0.0.1:9090 --count 5 --connections 16 --duration 30s --json"},
+                "  proxypool bench extraction --count 5 --connections 16 --duration 30s --json"},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:finished, at least one request succeeded", "1:no request succeeded", "2:usage (bad options)"})
 final class BenchExtractionCommand implements Callable<Integer> {

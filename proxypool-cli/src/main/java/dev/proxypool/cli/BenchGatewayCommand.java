@@ -21,15 +21,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "gateway", mixinStandardHelpOptions = true,
-        description = {"Send GET requests for --url through the gateway at --proxy: plain http URLs in absolute form,",
-                "https URLs through one CONNECT tunnel per connection. Each connection is kept alive and reused.",
-                "Latency percentiles are of the successful (2xx/3xx) requests; errors are counted by kind",
-                "(http_<status>[_<X-ProxyPool-Error>], connect_refused, timeout, closed, tls, ...).",
+        description = {"GET --url through the gateway at --proxy from N keep-alive connections.",
+                "http URLs go in absolute form, https URLs through one CONNECT tunnel per",
+                "connection. Latency percentiles are of successful (2xx/3xx) requests;",
+                "errors are counted by kind: http_<status>[_<X-ProxyPool-Error>],",
+                "connect_refused, timeout, closed, reset, tls, protocol.",
                 "Progress every second on stderr; the result on stdout."},
         footer = {"", "Examples:",
-                "  proxypool bench gateway --proxy http://127.0.0.1:8080 --url http://127.0.0.1:8081/ --connections 50 --duration 10s",
-                "  proxypool bench gateway --proxy http://127.0.0.1:8080 --url https://127.0.0.1:8443/ --insecure --json",
-                "  proxypool bench gateway --url http://shop.example/ --user alice-session-s1:$SECRET"},
+                "  proxypool bench gateway --proxy http://127.0.0.1:8080 \\",
+                "      --url http://127.0.0.1:8081/ --connections 50 --duration 10s",
+                "  proxypool bench gateway --url https://127.0.0.1:8443/ --insecure --json",
+                "  proxypool bench gateway --url http://shop.example/ --user alice:$SECRET"},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:finished, at least one request succeeded", "1:no request succeeded", "2:usage (bad options)"})
 final class BenchGatewayCommand implements Callable<Integer> {

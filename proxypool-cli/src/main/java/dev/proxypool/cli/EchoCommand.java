@@ -12,9 +12,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "echo", mixinStandardHelpOptions = true,
-        description = {"Run the standalone echo endpoint (GET /v1/echo -> {\"ip\": ..., \"headers\": {...}}) until Ctrl-C.",
-                "The validator sends a request through each candidate proxy to it and judges the address and",
-                "headers that arrive. Bind it where the proxies can reach it; it must be reached directly,",
+        description = {"Run the standalone echo endpoint (GET /v1/echo) until Ctrl-C.",
+                "It answers {\"ip\": <peer address>, \"headers\": {...}}. The validator requests it",
+                "through each candidate proxy and judges the address and headers that",
+                "arrive. Bind it where the proxies can reach it, and reach it directly,",
                 "not through a reverse proxy (it reports the TCP peer)."},
         footer = {"", "Examples:", "  proxypool echo --port 9091",
                 "  proxypool echo --port 9091 --bind 0.0.0.0     # reachable by remote proxies",

@@ -155,7 +155,12 @@ public abstract sealed class DistributionException extends ProxyPoolException
         }
     }
 
-    /** No response: connection refused, timeout, unknown host, TLS failure, connection reset. */
+    /**
+     * No complete response: connection refused, timeout, unknown host, TLS failure, connection
+     * reset. When the connection broke after the request was sent, the server may have extracted
+     * proxies all the same; a retry with the same {@code Idempotency-Key} returns them instead of
+     * extracting again.
+     */
     public static final class ServerUnreachable extends DistributionException {
         private final URI server;
         private final String reason;
