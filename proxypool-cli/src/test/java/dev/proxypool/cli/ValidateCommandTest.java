@@ -175,6 +175,22 @@ class ValidateCommandTest {
     }
 
     @Test
+    void anAsnDatabaseIsLoadedAndABadOneIsExitOne() throws IOException {
+        Path db = dev.proxypool.sdk.asn.AsnDatabaseLoader.extractDocumentationDatabase(Files.createDirectories(dir.resolve("asn")));
+        CliRunner.Run r = run("validate", inventory().toString(), "--json", "--asn-db", db.toString());
+        assertEquals(Main.EXIT_OK, r.exit(), r.err());
+        // loopback exits are special addresses: no AS, whatever the database holds
+        assertEquals(0, byPort(r.out()).get(elite.port()).intValue("exitAsn", -1));
+
+        Files.delete(dir.resolve("asn").resolve("asn-doc.csv.sha256"));
+        CliRunner.Run bad = run("validate", inventory().toString(), "--asn-db", db.toString());
+        assertEquals(Main.EXIT_ERROR, bad.exit());
+        assertTrue(bad.errLines().getLast().startsWith("proxypool validate: cannot use --asn-db " + db + ": checksum file"),
+                bad.err());
+        assertEquals("", bad.out());
+    }
+
+    @Test
     void anUnusableEchoEndpointIsExitOne() throws IOException {
         CliRunner.Run r = run("validate", inventory().toString(), "--echo-url",
                 "http://127.0.0.1:" + TestPorts.closedPort() + "/v1/echo");
