@@ -1,12 +1,23 @@
 package dev.proxypool.cli;
 
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
-/** The {@code proxypool} command. Exit codes: 0 ok, 1 other error, 2 usage, 3 partial/insufficient. */
+/**
+ * The {@code proxypool} command. Exit codes: 0 ok, 1 other error, 2 usage, 3 partial/insufficient.
+ * Errors are one line on stderr ({@code proxypool <command>: <what went wrong>}); {@code --verbose}
+ * (any position) adds the stack trace.
+ */
 @Command(name = "proxypool", mixinStandardHelpOptions = true, version = "proxypool 0.1.0-SNAPSHOT",
         description = "One operable pool over dynamic proxies: gateway, distribution API, SDK.",
-        subcommands = {ServeCommand.class, DemoCommand.class, CapacityCommand.class, HashSecretCommand.class})
+        subcommands = {ServeCommand.class, DemoCommand.class, ExtractCommand.class, ValidateCommand.class,
+                EchoCommand.class, BenchCommand.class, CapacityCommand.class, HashSecretCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:ok", "1:error (unreachable server, unreadable file, ...)", "2:usage (bad options)",
+                "3:partial or insufficient result"})
 public final class Main implements Runnable {
 
     public static final int EXIT_OK = 0;
@@ -17,17 +28,37 @@ public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    @Option(names = "--verbose", scope = ScopeType.INHERIT,
+            description = "On errors, print the stack trace too (default: one line).")
+    boolean verbose;
+
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** A command line configured with the project's exit codes; tests execute it in-process. */
+    /** A command line configured with the project's exit codes and error style; tests execute it in-process. */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
         cl.getCommandSpec().exitCodeOnInvalidInput(EXIT_USAGE);
         cl.getCommandSpec().exitCodeOnExecutionException(EXIT_ERROR);
+        cl.setParameterExceptionHandler(Main::usageError);
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) ->
+                CliErrors.fail(commandLine.getCommandSpec(), EXIT_ERROR, CliErrors.oneLine(ex), ex));
         return cl;
+    }
+
+    /** A usage error: one line naming the problem and where help is, instead of the whole usage text. */
+    private static int usageError(CommandLine.ParameterException ex, String[] args) {
+        CommandLine cl = ex.getCommandLine();
+        PrintWriter err = cl.getErr();
+        String name = cl.getCommandSpec().qualifiedName();
+        err.println(name + ": " + CliErrors.firstLine(ex.getMessage()) + " (see '" + name + " --help')");
+        if (CliErrors.verbose(cl.getCommandSpec())) {
+            ex.printStackTrace(err);
+        }
+        err.flush();
+        return EXIT_USAGE;
     }
 
     public static void main(String[] args) {

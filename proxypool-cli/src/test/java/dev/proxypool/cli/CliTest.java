@@ -9,8 +9,10 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 class CliTest {
 
@@ -54,9 +56,55 @@ class CliTest {
     void helpListsTheCommands() {
         Run r = run("--help");
         assertEquals(0, r.exit);
-        for (String cmd : new String[] {"serve", "demo", "capacity", "hash-secret"}) {
+        for (String cmd : new String[] {"serve", "demo", "extract", "validate", "echo", "bench", "capacity", "hash-secret"}) {
             assertTrue(r.out.contains(cmd), r.out);
         }
+        assertTrue(r.out.contains("--verbose"), r.out);
+        assertTrue(r.out.contains("Exit codes:"), r.out);
+        for (String cmd : new String[] {"extract", "validate", "echo", "bench", "bench gateway", "bench extraction"}) {
+            Run help = run((cmd + " --help").split(" "));
+            assertEquals(0, help.exit, cmd);
+            assertTrue(help.out.contains("Example"), cmd + ": " + help.out);
+            assertTrue(help.out.contains("Exit codes:"), cmd + ": " + help.out);
+        }
+    }
+
+    @Command(name = "boom")
+    static final class Boom implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            throw new IllegalStateException("kaboom\nsecond line with details");
+        }
+    }
+
+    private static Run runWithBoom(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.addSubcommand("boom", new Boom());
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return new Run(cl.execute(args), out.toString(), err.toString());
+    }
+
+    @Test
+    void anUnexpectedExceptionIsOneLineAndExitOneWithTheTraceOnlyWhenVerbose() {
+        Run r = runWithBoom("boom");
+        assertEquals(Main.EXIT_ERROR, r.exit);
+        assertEquals("proxypool boom: kaboom", r.err.strip());
+        Run verbose = runWithBoom("--verbose", "boom");
+        assertEquals(Main.EXIT_ERROR, verbose.exit);
+        assertTrue(verbose.err.startsWith("proxypool boom: kaboom"), verbose.err);
+        assertTrue(verbose.err.contains("IllegalStateException") && verbose.err.contains("\tat "), verbose.err);
+    }
+
+    @Test
+    void usageErrorsAreOneLineWithAPointerToHelp() {
+        Run r = run("capacity", "--peak-qps", "1", "--measured-worker-qps", "1", "--bogus");
+        assertEquals(Main.EXIT_USAGE, r.exit);
+        assertEquals(1, r.err.lines().count(), r.err);
+        assertTrue(r.err.startsWith("proxypool capacity: Unknown option: '--bogus'"), r.err);
+        assertTrue(r.err.strip().endsWith("(see 'proxypool capacity --help')"), r.err);
     }
 
     @Test

@@ -1,0 +1,75 @@
+package dev.proxypool.cli;
+
+import dev.proxypool.cli.bench.BenchResult;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** Prints a {@link BenchResult}: lines for people or one JSON object for scripts. */
+final class BenchOutput {
+
+    private BenchOutput() {
+    }
+
+    /**
+     * @param what   e.g. {@code gateway}
+     * @param target what was driven, without secrets
+     * @param extra  more counters for this kind of bench (e.g. proxies extracted)
+     * @return the exit code: 0 when something succeeded, 1 when nothing did
+     */
+    static int print(CommandSpec spec, boolean json, String what, String target, BenchResult r, Map<String, Long> extra) {
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(JsonText.write(g -> {
+                g.writeObjectStart();
+                g.write("bench", what);
+                g.write("target", target);
+                g.write("connections", r.connections());
+                g.write("durationSeconds", round(r.elapsed().toNanos() / 1e9));
+                g.write("requests", r.requests());
+                g.write("ok", r.ok());
+                g.write("errors", r.errors());
+                g.writeKey("errorsByKind").writeObjectStart();
+                r.errorsByKind().forEach(g::write);
+                g.writeObjectEnd();
+                g.write("requestsPerSecond", round(r.requestsPerSecond()));
+                g.writeKey("latencyMs").writeObjectStart();
+                g.write("p50", round(r.percentileMillis(50)));
+                g.write("p95", round(r.percentileMillis(95)));
+                g.write("p99", round(r.percentileMillis(99)));
+                g.write("max", round(r.latencies().maxMicros() / 1000.0));
+                g.write("mean", round(r.latencies().meanMicros() / 1000.0));
+                g.writeObjectEnd();
+                extra.forEach(g::write);
+                g.writeObjectEnd();
+            }));
+        } else {
+            out.printf(Locale.ROOT, "bench %s: %s, %d connections, %.1f s%n", what, target, r.connections(),
+                    r.elapsed().toNanos() / 1e9);
+            out.printf(Locale.ROOT, "requests    %d (%.1f req/s)%n", r.requests(), r.requestsPerSecond());
+            out.printf(Locale.ROOT, "ok          %d%n", r.ok());
+            StringBuilder kinds = new StringBuilder();
+            r.errorsByKind().forEach((k, v) -> kinds.append(kinds.isEmpty() ? " (" : ", ").append(k).append(' ').append(v));
+            out.printf(Locale.ROOT, "errors      %d%s%n", r.errors(), kinds.isEmpty() ? "" : kinds + ")");
+            out.printf(Locale.ROOT, "latency ms  p50 %.2f  p95 %.2f  p99 %.2f  max %.2f  mean %.2f (successful requests)%n",
+                    r.percentileMillis(50), r.percentileMillis(95), r.percentileMillis(99),
+                    r.latencies().maxMicros() / 1000.0, r.latencies().meanMicros() / 1000.0);
+            extra.forEach((k, v) -> out.printf(Locale.ROOT, "%-11s %d%n", k, v));
+        }
+        out.flush();
+        if (r.ok() == 0) {
+            return CliErrors.fail(spec, Main.EXIT_ERROR, "no request succeeded (" + r.errors() + " failed"
+                    + (r.errorsByKind().isEmpty() ? "" : ", mostly " + mostCommon(r.errorsByKind())) + ")", null);
+        }
+        return Main.EXIT_OK;
+    }
+
+    private static String mostCommon(Map<String, Long> kinds) {
+        return kinds.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse("?");
+    }
+
+    private static double round(double d) {
+        return Math.round(d * 100) / 100.0;
+    }
+}

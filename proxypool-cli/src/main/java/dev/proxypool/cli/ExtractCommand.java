@@ -1,0 +1,262 @@
+package dev.proxypool.cli;
+
+import dev.proxypool.core.model.AddressMask;
+import dev.proxypool.core.model.Protocol;
+import dev.proxypool.sdk.remote.DistributionClient;
+import dev.proxypool.sdk.remote.DistributionException;
+import dev.proxypool.sdk.remote.ExtractedProxyView;
+import dev.proxypool.sdk.remote.ExtractionCall;
+import dev.proxypool.sdk.remote.ExtractionResponse;
+import io.helidon.json.JsonGenerator;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "extract", mixinStandardHelpOptions = true,
+        description = {"Extract proxies exclusively from a running server (POST /v1/extractions).",
+                "Extracted proxies leave the pool for good. The table masks addresses and",
+                "hides the URLs, which carry credentials: add --show-urls to print them,",
+                "or use --json in scripts (it includes the URLs)."},
+        footer = {"", "Examples:",
+                "  export PROXYPOOL_TOKEN=...",
+                "  proxypool extract --count 5 --protocol http --country US",
+                "  proxypool extract --count 10 --label type=residential --min-ttl 10m \\",
+                "      --all-or-nothing --json",
+                "  proxypool extract --count 1 --idempotency-key job-42 \\",
+                "      --api http://10.0.0.5:9090 --show-urls"},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:all requested proxies extracted",
+                "1:error (server unreachable, unauthorized, quota exceeded, store unavailable, ...)",
+                "2:usage (bad options, or the server refused the request as invalid)",
+                "3:fewer than requested (partial result, or insufficient proxies for --all-or-nothing)"})
+final class ExtractCommand implements Callable<Integer> {
+
+    static final String TOKEN_ENV = "PROXYPOOL_TOKEN";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--count", required = true, paramLabel = "N", description = "How many proxies (1..1000).")
+    int count;
+
+    @Option(names = "--protocol", paramLabel = "P", description = "http, https, socks4 or socks5.")
+    String protocol;
+
+    @Option(names = "--country", paramLabel = "C", description = "Label country, e.g. US.")
+    String country;
+
+    @Option(names = "--region", paramLabel = "R", description = "Label region.")
+    String region;
+
+    @Option(names = "--city", paramLabel = "X", description = "Label city.")
+    String city;
+
+    @Option(names = "--carrier", paramLabel = "Y", description = "Label carrier.")
+    String carrier;
+
+    @Option(names = "--upstream", paramLabel = "U", description = "Only proxies of this upstream.")
+    String upstream;
+
+    @Option(names = "--label", paramLabel = "KEY=VALUE", description = "A required label; repeatable.")
+    Map<String, String> labels = new LinkedHashMap<>();
+
+    @Option(names = "--min-ttl", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Minimum remaining lifetime, e.g. 60s, 10m (default: any unexpired proxy).")
+    Duration minTtl = Duration.ZERO;
+
+    @Option(names = "--all-or-nothing", description = "Extract exactly --count or nothing (default: as many as possible).")
+    boolean allOrNothing;
+
+    @Option(names = "--idempotency-key", paramLabel = "K",
+            description = "Retry-safe key: the same key and options return the first answer instead of extracting again.")
+    String idempotencyKey;
+
+    @Option(names = "--api", paramLabel = "URL", defaultValue = "http://127.0.0.1:9090",
+            description = "The server's REST listener (default ${DEFAULT-VALUE}).")
+    String api;
+
+    @Option(names = "--token", paramLabel = "T", defaultValue = "${env:" + TOKEN_ENV + "}",
+            description = "Client token (default: the " + TOKEN_ENV + " environment variable).")
+    String token;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "10s",
+            description = "Connect and read timeout (default ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Option(names = "--json", description = "Print one JSON object for scripts (it includes the URLs).")
+    boolean json;
+
+    @Option(names = "--show-urls", description = "Add the proxy URLs, credentials included, to the table.")
+    boolean showUrls;
+
+    @Override
+    public Integer call() {
+        if (token == null || token.isBlank()) {
+            return CliErrors.fail(spec, Main.EXIT_USAGE, "no token: pass --token or set " + TOKEN_ENV, null);
+        }
+        ExtractionCall extraction;
+        DistributionClient client;
+        try {
+            extraction = extractionCall();
+            client = DistributionClient.builder(apiUri()).token(token).timeout(timeout).build();
+        } catch (IllegalArgumentException e) {
+            return CliErrors.fail(spec, Main.EXIT_USAGE, e.getMessage(), e);
+        }
+        try (client) {
+            ExtractionResponse r = client.extract(extraction);
+            print(r);
+            return r.complete() ? Main.EXIT_OK : Main.EXIT_PARTIAL;
+        } catch (DistributionException e) {
+            if (json) {
+                printError(e);
+            }
+            int exit = switch (e) {
+                case DistributionException.InsufficientProxies i -> Main.EXIT_PARTIAL;
+                case DistributionException.InvalidRequest i -> Main.EXIT_USAGE;
+                case DistributionException.QuotaExceeded q -> Main.EXIT_ERROR;
+                case DistributionException.Unauthorized u -> Main.EXIT_ERROR;
+                case DistributionException.StoreUnavailable s -> Main.EXIT_ERROR;
+                case DistributionException.CredentialsUnavailable c -> Main.EXIT_ERROR;
+                case DistributionException.RequestInProgress p -> Main.EXIT_ERROR;
+                case DistributionException.IdempotencyMismatch m -> Main.EXIT_ERROR;
+                case DistributionException.ServerUnreachable s -> Main.EXIT_ERROR;
+                case DistributionException.UnexpectedResponse u -> Main.EXIT_ERROR;
+            };
+            return CliErrors.fail(spec, exit, e.getMessage(), e);
+        }
+    }
+
+    private URI apiUri() {
+        try {
+            return URI.create(api.strip());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--api: '" + api + "' is not a URL (e.g. http://127.0.0.1:9090)");
+        }
+    }
+
+    private ExtractionCall extractionCall() {
+        ExtractionCall.Builder b = ExtractionCall.builder(count);
+        if (protocol != null) {
+            b.protocol(Protocol.parse(protocol));
+        }
+        if (country != null) {
+            b.country(country);
+        }
+        if (region != null) {
+            b.region(region);
+        }
+        if (city != null) {
+            b.city(city);
+        }
+        if (carrier != null) {
+            b.carrier(carrier);
+        }
+        if (upstream != null) {
+            b.upstream(upstream);
+        }
+        labels.forEach(b::label);
+        b.minRemainingTtl(minTtl);
+        if (allOrNothing) {
+            b.allOrNothing();
+        }
+        if (idempotencyKey != null) {
+            b.idempotencyKey(idempotencyKey);
+        }
+        return b.build();
+    }
+
+    private void print(ExtractionResponse r) {
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(JsonText.write(g -> {
+                g.writeObjectStart();
+                g.write("requested", r.requested());
+                g.write("extracted", r.extracted());
+                g.write("replayed", r.replayed());
+                g.writeKey("proxies").writeArrayStart();
+                for (ExtractedProxyView p : r.proxies()) {
+                    writeProxy(g, p);
+                }
+                g.writeArrayEnd();
+                g.writeObjectEnd();
+            }));
+        } else {
+            Table t = showUrls ? new Table("ID", "HOST", "PROTOCOL", "COUNTRY", "TTL", "URL")
+                    : new Table("ID", "HOST", "PROTOCOL", "COUNTRY", "TTL");
+            for (ExtractedProxyView p : r.proxies()) {
+                String host = AddressMask.mask(p.host()) + ":" + p.port();
+                String ttl = p.remainingTtlSeconds().isPresent() ? ttl(p.remainingTtlSeconds().getAsLong()) : "never";
+                String cc = p.labels().getOrDefault("country", "-");
+                if (showUrls) {
+                    t.row(p.id(), host, p.protocol().wireName(), cc, ttl, p.url());
+                } else {
+                    t.row(p.id(), host, p.protocol().wireName(), cc, ttl);
+                }
+            }
+            if (t.size() > 0) {
+                t.print(out);
+            }
+            out.println("extracted " + r.extracted() + " of " + r.requested()
+                    + (r.complete() ? "" : " (fewer than requested)") + (r.replayed() ? " (replayed answer)" : ""));
+        }
+        out.flush();
+    }
+
+    private static void writeProxy(JsonGenerator g, ExtractedProxyView p) {
+        g.writeObjectStart();
+        g.write("id", p.id());
+        g.write("url", p.url());
+        g.write("protocol", p.protocol().wireName());
+        g.write("host", p.host());
+        g.write("port", p.port());
+        g.writeKey("labels").writeObjectStart();
+        p.labels().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> g.write(e.getKey(), e.getValue()));
+        g.writeObjectEnd();
+        JsonText.stringOrNull(g, "expiresAt", p.expiresAt().map(Instant::toString).orElse(null));
+        if (p.remainingTtlSeconds().isPresent()) {
+            g.write("remainingTtlSeconds", p.remainingTtlSeconds().getAsLong());
+        } else {
+            g.writeKey("remainingTtlSeconds").writeNull();
+        }
+        g.writeObjectEnd();
+    }
+
+    /** For scripts: the error as JSON on stdout too (the one-line message goes to stderr). */
+    private void printError(DistributionException e) {
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(JsonText.write(g -> {
+            g.writeObjectStart();
+            g.write("error", e.errorCode().isEmpty() ? "unexpected_response" : e.errorCode());
+            g.write("status", e.status());
+            g.write("message", e.getMessage());
+            switch (e) {
+                case DistributionException.InsufficientProxies i -> g.write("requested", i.requested())
+                        .write("available", i.available());
+                case DistributionException.QuotaExceeded q -> g.write("limit", q.limit()).write("used", q.used())
+                        .write("retryAfterSeconds", q.retryAfter().toSeconds());
+                default -> { }
+            }
+            g.writeObjectEnd();
+        }));
+        out.flush();
+    }
+
+    /** {@code 29m00s}, {@code 1h05m}, {@code 45s}. */
+    static String ttl(long seconds) {
+        if (seconds >= 3600) {
+            return String.format(java.util.Locale.ROOT, "%dh%02dm", seconds / 3600, seconds % 3600 / 60);
+        }
+        if (seconds >= 60) {
+            return String.format(java.util.Locale.ROOT, "%dm%02ds", seconds / 60, seconds % 60);
+        }
+        return seconds + "s";
+    }
+}

@@ -1,0 +1,228 @@
+package dev.proxypool.cli;
+
+import static dev.proxypool.cli.CliRunner.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proxypool.testkit.FakeHttpProxy;
+import dev.proxypool.testkit.TestPorts;
+import io.helidon.json.JsonObject;
+import io.helidon.json.JsonParser;
+import io.helidon.json.JsonValue;
+import io.helidon.json.JsonValueType;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code proxypool validate} over test-kit proxies on loopback. The proxies connect out from
+ * 127.0.0.2, so the command's own echo endpoint (on 127.0.0.1) sees an exit address that is not
+ * the validator's.
+ */
+class ValidateCommandTest {
+
+    static final InetAddress EXIT = InetAddress.ofLiteral("127.0.0.2");
+
+    @TempDir
+    static Path dir;
+
+    static FakeHttpProxy elite;
+    static FakeHttpProxy anonymous;
+    static FakeHttpProxy withAuth;
+    static int dead;
+
+    @BeforeAll
+    static void start() {
+        elite = FakeHttpProxy.builder().outboundFrom(EXIT).start();
+        anonymous = FakeHttpProxy.builder().outboundFrom(EXIT).headers(FakeHttpProxy.HeaderBehaviour.ADD_VIA).start();
+        withAuth = FakeHttpProxy.builder().outboundFrom(EXIT).basicAuth("lab-user", "lab-pass").start();
+        dead = TestPorts.closedPort();
+    }
+
+    @AfterAll
+    static void stop() {
+        elite.close();
+        anonymous.close();
+        withAuth.close();
+    }
+
+    private static String line(int port, String extra) {
+        return "{\"host\": \"127.0.0.1\", \"port\": " + port + ", \"protocol\": \"http\"" + extra + "}\n";
+    }
+
+    private static Path inventory() throws IOException {
+        Path f = dir.resolve("inventory.jsonl");
+        Files.writeString(f, "# lab proxies\n" + line(elite.port(), "") + line(anonymous.port(), "")
+                + line(withAuth.port(), ", \"credentialRef\": \"lab\"") + line(dead, "")
+                + "this line is not JSON\n");
+        Files.writeString(dir.resolve("credentials.properties"), "lab.username=lab-user\nlab.password=lab-pass\n");
+        return f;
+    }
+
+    private static Map<Integer, JsonObject> byPort(String json) {
+        JsonValue v = JsonParser.create(json).readJsonValue();
+        assertEquals(JsonValueType.ARRAY, v.type(), json);
+        Map<Integer, JsonObject> out = new HashMap<>();
+        for (JsonValue e : v.asArray().values()) {
+            JsonObject o = e.asObject();
+            out.put(o.intValue("port", -1), o);
+        }
+        return out;
+    }
+
+    @Test
+    void jsonIsOneArrayWithAVerdictPerCandidate() throws IOException {
+        CliRunner.Run r = run("validate", inventory().toString(), "--json", "--timeout", "5s",
+                "--credentials", dir.resolve("credentials.properties").toString());
+        assertEquals(Main.EXIT_OK, r.exit(), r.err());
+        Map<Integer, JsonObject> v = byPort(r.out());
+        assertEquals(4, v.size(), r.out());
+        for (JsonObject o : v.values()) {
+            assertEquals("127.0.0.1", o.stringValue("host", ""));
+            assertEquals("http", o.stringValue("protocol", ""));
+            assertTrue(o.containsKey("reason") && o.containsKey("latencyMs") && o.containsKey("exitIp"), o.toString());
+        }
+        assertEquals("elite", v.get(elite.port()).stringValue("verdict", ""));
+        assertEquals("127.0.0.2", v.get(elite.port()).stringValue("exitIp", ""));
+        assertEquals(JsonValueType.NULL, v.get(elite.port()).value("reason", null).type());
+        assertEquals("anonymous", v.get(anonymous.port()).stringValue("verdict", ""));
+        assertEquals("elite", v.get(withAuth.port()).stringValue("verdict", ""), v.get(withAuth.port()).toString());
+        assertEquals("rejected", v.get(dead).stringValue("verdict", ""));
+        assertEquals("connection_refused", v.get(dead).stringValue("reason", ""));
+        assertEquals(JsonValueType.NULL, v.get(dead).value("exitIp", null).type());
+        // drops and the summary go to stderr; stdout is only the array
+        assertTrue(r.err().contains("skipped 1 record(s) {malformed_record=1}: line 6 malformed_record"), r.err());
+        assertTrue(r.err().contains("validated 4 in "), r.err());
+        assertTrue(r.err().contains("rejected 1 (connection_refused 1)"), r.err());
+    }
+
+    @Test
+    void withoutCredentialsTheAuthProxyIsRejectedNotTriedBare() throws IOException {
+        CliRunner.Run r = run("validate", inventory().toString(), "--json");
+        assertEquals(Main.EXIT_OK, r.exit(), r.err());
+        assertEquals("credentials_missing", byPort(r.out()).get(withAuth.port()).stringValue("reason", ""));
+    }
+
+    @Test
+    void theTableMasksAddresses() throws IOException {
+        CliRunner.Run r = run("validate", inventory().toString(), "--credentials", dir.resolve("credentials.properties").toString());
+        assertEquals(Main.EXIT_OK, r.exit(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertTrue(lines.get(0).matches("PROTOCOL\\s+ADDRESS\\s+VERDICT\\s+LATENCY_MS\\s+EXIT_IP\\s+EXIT_ASN\\s+REASON"),
+                r.out());
+        assertEquals(6, lines.size(), r.out());
+        assertFalse(r.out().contains("127.0.0.1"), r.out());
+        assertFalse(r.out().contains("127.0.0.2"), r.out());
+        assertTrue(r.out().contains("127.0.x.x:" + elite.port()), r.out());
+        assertTrue(lines.stream().anyMatch(l -> l.contains(":" + dead) && l.contains("rejected")
+                && l.endsWith("connection_refused")), r.out());
+        assertTrue(lines.getLast().startsWith("validated 4 in "), r.out());
+    }
+
+    @Test
+    void aPlainTextListIsReadWithTheDefaultProtocol() throws IOException {
+        Path list = dir.resolve("list.txt");
+        Files.writeString(list, "# two proxies\n127.0.0.1:" + elite.port() + "\nhttp://127.0.0.1:" + anonymous.port()
+                + "  # with a scheme\n\n");
+        CliRunner.Run r = run("validate", list.toString(), "--json", "--protocol", "http");
+        assertEquals(Main.EXIT_OK, r.exit(), r.err());
+        Map<Integer, JsonObject> v = byPort(r.out());
+        assertEquals("elite", v.get(elite.port()).stringValue("verdict", ""));
+        assertEquals("anonymous", v.get(anonymous.port()).stringValue("verdict", ""));
+        // the same content without an extension is recognised as text, and as JSONL when it starts with '{'
+        Path noExt = dir.resolve("candidates");
+        Files.copy(list, noExt, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        assertEquals(2, byPort(run("validate", noExt.toString(), "--json").out()).size());
+        Path jsonNoExt = dir.resolve("inventory-data");
+        Files.writeString(jsonNoExt, line(elite.port(), ""));
+        assertEquals("elite", byPort(run("validate", jsonNoExt.toString(), "--json").out()).get(elite.port())
+                .stringValue("verdict", ""));
+    }
+
+    @Test
+    void aLongRunPrintsProgressOnStderr() throws IOException {
+        // a port that accepts (kernel backlog) and never answers: that candidate runs into the 1 s deadline
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Path f = dir.resolve("slow.jsonl");
+            Files.writeString(f, line(elite.port(), "") + line(silent.getLocalPort(), ""));
+            CliRunner.Run r = run("validate", f.toString(), "--timeout", "1500ms", "--json");
+            assertEquals(Main.EXIT_OK, r.exit(), r.err());
+            assertTrue(r.err().contains("validated 1/2: elite 1, anonymous 0, rejected 0"), r.err());
+            assertEquals("timeout", byPort(r.out()).get(silent.getLocalPort()).stringValue("reason", ""));
+        }
+    }
+
+    @Test
+    void anUnreadableInventoryIsExitOneWithOneLine() {
+        Path missing = dir.resolve("missing.jsonl");
+        CliRunner.Run r = run("validate", missing.toString());
+        assertEquals(Main.EXIT_ERROR, r.exit());
+        assertEquals(List.of("proxypool validate: cannot read " + missing + ": no such file"), r.errLines());
+        assertEquals("", r.out());
+        CliRunner.Run d = run("validate", dir.toString());
+        assertEquals(Main.EXIT_ERROR, d.exit());
+        assertEquals(List.of("proxypool validate: cannot read " + dir + ": not a regular file"), d.errLines());
+    }
+
+    @Test
+    void anAsnDatabaseIsLoadedAndABadOneIsExitOne() throws IOException {
+        Path db = dev.proxypool.sdk.asn.AsnDatabaseLoader.extractDocumentationDatabase(Files.createDirectories(dir.resolve("asn")));
+        CliRunner.Run r = run("validate", inventory().toString(), "--json", "--asn-db", db.toString());
+        assertEquals(Main.EXIT_OK, r.exit(), r.err());
+        // loopback exits are special addresses: no AS, whatever the database holds
+        assertEquals(0, byPort(r.out()).get(elite.port()).intValue("exitAsn", -1));
+
+        Files.delete(dir.resolve("asn").resolve("asn-doc.csv.sha256"));
+        CliRunner.Run bad = run("validate", inventory().toString(), "--asn-db", db.toString());
+        assertEquals(Main.EXIT_ERROR, bad.exit());
+        assertTrue(bad.errLines().getLast().startsWith("proxypool validate: cannot use --asn-db " + db + ": checksum file"),
+                bad.err());
+        assertEquals("", bad.out());
+    }
+
+    @Test
+    void anUnusableEchoEndpointIsExitOne() throws IOException {
+        CliRunner.Run r = run("validate", inventory().toString(), "--echo-url",
+                "http://127.0.0.1:" + TestPorts.closedPort() + "/v1/echo");
+        assertEquals(Main.EXIT_ERROR, r.exit());
+        assertEquals(1, r.errLines().size() - 1, r.err()); // the drop notice, then the error
+        assertTrue(r.errLines().getLast().startsWith("proxypool validate: echo endpoint unusable: "), r.err());
+    }
+
+    @Test
+    void usageErrorsExitTwo() throws IOException {
+        String file = inventory().toString();
+        String[][] cases = {
+                {"validate"},
+                {"validate", file, "--concurrency", "0"},
+                {"validate", file, "--timeout", "later"},
+                {"validate", file, "--protocol", "gopher"},
+                {"validate", file, "--format", "xml"},
+                {"validate", file, "--echo-url", "ftp://x/v1/echo"},
+        };
+        for (String[] args : cases) {
+            CliRunner.Run r = run(args);
+            assertEquals(Main.EXIT_USAGE, r.exit(), String.join(" ", args) + " -> " + r.err());
+            assertEquals(1, r.errLines().size(), r.err());
+            assertTrue(r.err().startsWith("proxypool validate: "), r.err());
+        }
+        assertTrue(run("validate", file, "--concurrency", "0").err().contains("--concurrency"));
+    }
+
+    @Test
+    void helpShowsExamplesAndExitCodes() {
+        CliRunner.Run r = run("validate", "--help");
+        assertEquals(0, r.exit());
+        assertTrue(r.out().contains("Examples:") && r.out().contains("Exit codes:"), r.out());
+    }
+}

@@ -1,0 +1,257 @@
+package dev.proxypool.sdk.remote;
+
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.webclient.api.HttpClientRequest;
+import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webclient.api.WebClient;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import javax.net.ssl.SSLException;
+
+/**
+ * A client of a running server's Distribution API ({@code POST /v1/extractions}, SPEC §4, §11):
+ *
+ * <pre>{@code
+ * try (DistributionClient client = DistributionClient.builder(URI.create("http://127.0.0.1:9090"))
+ *         .token(System.getenv("PROXYPOOL_TOKEN")).build()) {
+ *     ExtractionResponse r = client.extract(ExtractionCall.builder(5).protocol(HTTP).country("US").build());
+ *     r.proxies().forEach(p -> use(p.url()));
+ * }
+ * }</pre>
+ *
+ * Every error the API defines comes back as a case of the sealed {@link DistributionException};
+ * a server that does not answer (connection refused, timeout) as
+ * {@link DistributionException.ServerUnreachable}. A call is never retried by the client: an
+ * extraction is irreversible, so a retry after an unknown outcome must carry an
+ * {@link ExtractionCall#idempotencyKey() Idempotency-Key} to be safe, and that choice is the caller's.
+ *
+ * <p>Built on Helidon WebClient (blocking; meant for virtual threads), no redirects (a redirect could
+ * carry the token elsewhere), a connect and a read timeout. Thread-safe; one client may serve many
+ * threads and keeps connections alive. The token never appears in messages or {@link #toString()}.
+ */
+public final class DistributionClient implements AutoCloseable {
+
+    /** The Distribution API path under the base URI. */
+    public static final String PATH = "/v1/extractions";
+    /** Default connect and read timeout. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+    /** The largest response body read: 1000 proxies take well under 1 MiB. */
+    static final int MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+    private static final HeaderName IDEMPOTENCY_KEY = HeaderNames.create("Idempotency-Key");
+    private static final HeaderName IDEMPOTENT_REPLAYED = HeaderNames.create("Idempotent-Replayed");
+
+    private final URI apiBase;
+    private final URI endpoint;
+    private final String authorization;
+    private final Duration timeout;
+    private final WebClient client;
+
+    private DistributionClient(Builder b) {
+        this.apiBase = b.apiBase;
+        this.endpoint = endpoint(b.apiBase);
+        this.authorization = "Bearer " + b.token;
+        this.timeout = b.timeout;
+        this.client = WebClient.builder()
+                .connectTimeout(timeout)
+                .readTimeout(timeout)
+                .followRedirects(false)
+                .build();
+    }
+
+    /**
+     * A builder for the server whose REST listener is at {@code apiBase}, e.g.
+     * {@code http://127.0.0.1:9090} (a path prefix is kept: {@code https://lb.example/pp} →
+     * {@code https://lb.example/pp/v1/extractions}).
+     */
+    public static Builder builder(URI apiBase) {
+        return new Builder(apiBase);
+    }
+
+    /** The base URI given to the builder. */
+    public URI apiBase() {
+        return apiBase;
+    }
+
+    /** The full extraction URI. */
+    public URI endpoint() {
+        return endpoint;
+    }
+
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /**
+     * Extracts proxies. They leave the pool for good; a partial call may return fewer than asked
+     * ({@link ExtractionResponse#complete()} is false), an allOrNothing call throws
+     * {@link DistributionException.InsufficientProxies} instead.
+     *
+     * @throws DistributionException one case per error response, or {@code ServerUnreachable}
+     */
+    public ExtractionResponse extract(ExtractionCall call) {
+        Objects.requireNonNull(call, "call");
+        HttpClientRequest request = client.post().uri(endpoint)
+                .header(HeaderNames.AUTHORIZATION, authorization)
+                .header(HeaderNames.CONTENT_TYPE, "application/json")
+                .header(HeaderNames.ACCEPT, "application/json");
+        call.idempotencyKey().ifPresent(k -> request.header(IDEMPOTENCY_KEY, k));
+        byte[] body = RemoteJson.requestBody(call);
+        try (HttpClientResponse response = request.submit(body)) {
+            int status = response.status().code();
+            byte[] answer = read(response);
+            if (status == 200) {
+                boolean replayed = response.headers().first(IDEMPOTENT_REPLAYED)
+                        .map(v -> v.equalsIgnoreCase("true")).orElse(false);
+                try {
+                    return RemoteJson.response(answer, replayed);
+                } catch (RemoteJson.Malformed e) {
+                    throw new DistributionException.UnexpectedResponse(200, "", e.getMessage());
+                }
+            }
+            long retryAfter = response.headers().first(HeaderNames.RETRY_AFTER).map(DistributionClient::seconds)
+                    .orElse(-1L);
+            throw RemoteJson.error(status, answer, retryAfter);
+        } catch (DistributionException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new DistributionException.ServerUnreachable(apiBase, reason(e), e);
+        }
+    }
+
+    private static byte[] read(HttpClientResponse response) {
+        try (InputStream in = response.inputStream()) {
+            byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+            if (bytes.length > MAX_BODY_BYTES) {
+                throw new DistributionException.UnexpectedResponse(response.status().code(), "",
+                        "response body exceeds " + MAX_BODY_BYTES + " bytes");
+            }
+            return bytes;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static long seconds(String retryAfter) {
+        try {
+            return Long.parseLong(retryAfter.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** One phrase for a failure to get a response: {@code connection refused}, {@code timed out after 10 s}. */
+    String reason(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof NoRouteToHostException) {
+                return "no route to host";
+            }
+            if (t instanceof ConnectException) {
+                String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
+                return m.contains("timed out") ? "timed out after " + timeout.toMillis() + " ms" : "connection refused";
+            }
+            if (t instanceof SocketTimeoutException || t.getClass().getSimpleName().contains("Timeout")) {
+                return "timed out after " + timeout.toMillis() + " ms";
+            }
+            if (t instanceof UnknownHostException) {
+                return "unknown host " + endpoint.getHost();
+            }
+            if (t instanceof SSLException) {
+                return "TLS failed: " + firstLine(t.getMessage());
+            }
+            if (t instanceof SocketException) {
+                return "connection failed: " + firstLine(t.getMessage());
+            }
+        }
+        return firstLine(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+    }
+
+    private static String firstLine(String m) {
+        if (m == null) {
+            return "no detail";
+        }
+        int nl = m.indexOf('\n');
+        String s = nl < 0 ? m : m.substring(0, nl);
+        return s.length() > 160 ? s.substring(0, 160) + "..." : s;
+    }
+
+    static URI endpoint(URI base) {
+        String s = base.toString();
+        while (s.endsWith("/")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        return URI.create(s + PATH);
+    }
+
+    @Override
+    public void close() {
+        client.closeResource();
+    }
+
+    /** The base URI and timeout; never the token. */
+    @Override
+    public String toString() {
+        return "DistributionClient[" + endpoint + ", timeout " + timeout.toMillis() + " ms]";
+    }
+
+    /** Options of a {@link DistributionClient}; the token is required. Not thread-safe. */
+    public static final class Builder {
+        private final URI apiBase;
+        private String token;
+        private Duration timeout = DEFAULT_TIMEOUT;
+
+        private Builder(URI apiBase) {
+            if (apiBase == null || apiBase.getScheme() == null || apiBase.getHost() == null
+                    || !(apiBase.getScheme().equalsIgnoreCase("http") || apiBase.getScheme().equalsIgnoreCase("https"))) {
+                throw new IllegalArgumentException("the API base must be an http:// or https:// URL with a host, got '"
+                        + apiBase + "'");
+            }
+            if (apiBase.getRawQuery() != null || apiBase.getRawFragment() != null || apiBase.getRawUserInfo() != null) {
+                throw new IllegalArgumentException("the API base must not carry a query, fragment or user info, got '"
+                        + apiBase.getScheme() + "://" + apiBase.getHost() + "...'");
+            }
+            this.apiBase = apiBase;
+        }
+
+        /** The client's bearer token ({@code clients[].token}); required. */
+        public Builder token(String t) {
+            if (t == null || t.isBlank()) {
+                throw new IllegalArgumentException("the client token must not be blank");
+            }
+            for (int i = 0; i < t.length(); i++) {
+                char c = t.charAt(i);
+                if (c <= ' ' || c > 0x7E) {
+                    throw new IllegalArgumentException("the client token must be printable ASCII without spaces");
+                }
+            }
+            this.token = t.trim();
+            return this;
+        }
+
+        /** Connect and read timeout; default 10 s. */
+        public Builder timeout(Duration d) {
+            if (d == null || d.toMillis() < 1 || d.compareTo(Duration.ofMinutes(10)) > 0) {
+                throw new IllegalArgumentException("timeout must be between 1 ms and 10 min, got " + d);
+            }
+            this.timeout = d;
+            return this;
+        }
+
+        public DistributionClient build() {
+            if (token == null) {
+                throw new IllegalArgumentException("the client token is required (token(...))");
+            }
+            return new DistributionClient(this);
+        }
+    }
+}

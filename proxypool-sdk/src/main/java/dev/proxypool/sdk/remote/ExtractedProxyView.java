@@ -1,0 +1,55 @@
+package dev.proxypool.sdk.remote;
+
+import dev.proxypool.core.model.AddressMask;
+import dev.proxypool.core.model.Protocol;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * One proxy of an {@link ExtractionResponse}, as the server described it. The {@link #url()}
+ * carries the proxy's credentials ({@code scheme://user:pass@host:port}), so {@link #toString()}
+ * shows {@link #maskedUrl()} and a masked host only; print {@code url()} on purpose or not at all.
+ *
+ * @param id                  the opaque proxy id
+ * @param url                 ready to use, with percent-encoded credentials when the proxy needs them
+ * @param labels              country, region, type, ... (sorted)
+ * @param expiresAt           empty for a proxy that never expires
+ * @param remainingTtlSeconds at extraction, whole seconds rounded down; empty when it never expires
+ */
+public record ExtractedProxyView(String id, String url, Protocol protocol, String host, int port,
+                                 Map<String, String> labels, Optional<Instant> expiresAt,
+                                 OptionalLong remainingTtlSeconds) {
+
+    public ExtractedProxyView {
+        if (id == null || url == null || protocol == null || host == null || labels == null || expiresAt == null
+                || remainingTtlSeconds == null) {
+            throw new IllegalArgumentException("extracted proxy fields must not be null (use empty optionals)");
+        }
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("extracted proxy port must be 1..65535, got " + port);
+        }
+        labels = Map.copyOf(labels);
+    }
+
+    /** Whether {@link #url()} carries credentials. */
+    public boolean hasCredentials() {
+        int scheme = url.indexOf("://");
+        int at = url.lastIndexOf('@');
+        return scheme >= 0 && at > scheme;
+    }
+
+    /** {@code http://***@203.0.x.x:8000}: no secret, masked address; safe for logs and tables. */
+    public String maskedUrl() {
+        String masked = AddressMask.mask(host);
+        return protocol.wireName() + "://" + (hasCredentials() ? "***@" : "")
+                + (masked.indexOf(':') >= 0 ? "[" + masked + "]" : masked) + ":" + port;
+    }
+
+    @Override
+    public String toString() {
+        return "ExtractedProxyView[id=" + id + ", url=" + maskedUrl() + ", labels=" + labels
+                + ", expiresAt=" + expiresAt.map(Instant::toString).orElse("never") + "]";
+    }
+}

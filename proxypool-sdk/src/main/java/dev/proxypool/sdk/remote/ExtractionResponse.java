@@ -1,0 +1,29 @@
+package dev.proxypool.sdk.remote;
+
+import java.util.List;
+
+/**
+ * A {@code 200} of {@code POST /v1/extractions}.
+ *
+ * @param requested the count asked for
+ * @param extracted how many came back; fewer than {@code requested} for a partial extraction that
+ *                  could not be met in full (possibly 0)
+ * @param proxies   the extracted proxies; they left the pool for good
+ * @param replayed  true when the server answered from its idempotency record
+ *                  ({@code Idempotent-Replayed: true}): nothing was extracted by this call
+ */
+public record ExtractionResponse(int requested, int extracted, List<ExtractedProxyView> proxies, boolean replayed) {
+
+    public ExtractionResponse {
+        proxies = List.copyOf(proxies);
+        if (extracted != proxies.size()) {
+            throw new IllegalArgumentException("extracted is " + extracted + " but " + proxies.size()
+                    + " proxies came back");
+        }
+    }
+
+    /** Whether every requested proxy came back. */
+    public boolean complete() {
+        return extracted >= requested;
+    }
+}
