@@ -33,6 +33,33 @@ class ExamplesTest {
     }
 
     @Test
+    void remoteExtraction() throws Exception {
+        StringBuilder inv = new StringBuilder();
+        for (int i = 1; i <= 5; i++) {
+            inv.append("{\"host\": \"203.0.113.").append(i).append("\", \"port\": 8000, \"protocol\": \"http\",")
+                    .append(" \"labels\": {\"country\": \"US\"}}\n");
+        }
+        java.nio.file.Files.writeString(dir.resolve("inv.jsonl"), inv);
+        java.nio.file.Path cfg = dir.resolve("proxypool.yaml");
+        java.nio.file.Files.writeString(cfg, """
+                server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
+                clients: [{ name: app, token: app-token-0123456789 }]
+                providers: [{ name: lab, type: jsonl_inventory, path: inv.jsonl }]
+                upstreams: [{ name: lab, provider: lab, validate: false }]
+                health: { active: { enabled: false } }
+                """);
+        try (dev.proxypool.server.ProxyPoolServer server = dev.proxypool.server.ProxyPoolServer
+                .builder(dev.proxypool.sdk.config.ConfigLoader.load(cfg, Map.of())).start()) {
+            java.net.URI api = java.net.URI.create("http://127.0.0.1:" + server.apiPort());
+            List<String> first = RemoteExtractionExample.run(api, "app-token-0123456789", 2, "order-1");
+            assertEquals(2, first.size());
+            assertEquals(first, RemoteExtractionExample.run(api, "app-token-0123456789", 2, "order-1"), "replayed, not re-extracted");
+            assertEquals(2, RemoteExtractionExample.run(api, "app-token-0123456789", 2, "order-2").size());
+            assertEquals(List.of(), RemoteExtractionExample.run(api, "app-token-0123456789", 2, "order-3"), "only 1 left");
+        }
+    }
+
+    @Test
     void customProvider() throws Exception {
         assertEquals(3, CustomProviderExample.run(dir));
     }
