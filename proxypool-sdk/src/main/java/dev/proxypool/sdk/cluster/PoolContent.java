@@ -38,11 +38,20 @@ final class PoolContent {
      * @throws IllegalArgumentException when two proxies share an id, or one is null
      */
     static PoolContent of(Collection<Proxy> proxies) {
+        return of(proxies, null);
+    }
+
+    /**
+     * Like {@link #of(Collection)}, reusing the hashes of {@code previous} for the very same proxy
+     * instances (owners usually pass mostly unchanged objects).
+     */
+    static PoolContent of(Collection<Proxy> proxies, PoolContent previous) {
         LinkedHashMap<String, Slot> map = LinkedHashMap.newLinkedHashMap(proxies.size());
         long sum = 0;
         for (Proxy p : proxies) {
             Objects.requireNonNull(p, "proxies must not contain null");
-            long h = ContentDigest.of(p);
+            Slot known = previous == null ? null : previous.byId.get(p.id());
+            long h = known != null && known.proxy == p ? known.hash : ContentDigest.of(p);
             if (map.putIfAbsent(p.id(), new Slot(p, h)) != null) {
                 throw new IllegalArgumentException("pool content lists proxy id " + p.id() + " twice");
             }
@@ -74,7 +83,8 @@ final class PoolContent {
         for (Map.Entry<String, Slot> e : next.byId.entrySet()) {
             Slot mine = byId.get(e.getKey());
             Slot theirs = e.getValue();
-            if (mine == null || mine.hash != theirs.hash || !mine.proxy.equals(theirs.proxy)) {
+            if (mine == null || mine.proxy != theirs.proxy
+                    && (mine.hash != theirs.hash || !mine.proxy.equals(theirs.proxy))) {
                 upserts.add(theirs.proxy);
             }
         }

@@ -106,10 +106,11 @@ public final class SnapshotPublisher implements AutoCloseable {
      * @throws StoreUnavailableException when Redis is unreachable (the next publish writes a reset)
      */
     public PublishReport publish(Collection<Proxy> current) {
-        PoolContent next = PoolContent.of(current);
         lock.lock();
         try {
-            return publishLocked(next, false);
+            long started = ticker.read();
+            PoolContent next = PoolContent.of(current, content);
+            return publishLocked(next, false).plusEncodeNanos(ticker.read() - started);
         } finally {
             lock.unlock();
         }
