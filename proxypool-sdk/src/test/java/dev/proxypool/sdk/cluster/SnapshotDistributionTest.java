@@ -250,6 +250,51 @@ class SnapshotDistributionTest {
         }
     }
 
+    /** Many owner threads publish at once: every delivered version is exactly the content published as it. */
+    @Test
+    void concurrentPublishersStillDeliverExactlyWhatEachVersionHeld() throws Exception {
+        Recorder rec = new Recorder(ticker);
+        java.util.concurrent.ConcurrentHashMap<Long, HashSet<Proxy>> published = new java.util.concurrent.ConcurrentHashMap<>();
+        List<Proxy> base = Proxies.pool(400, 9);
+        try (SnapshotPublisher publisher = SnapshotPublisher.open(redis, FAST, wall, ticker);
+             SnapshotSubscriber sub = SnapshotSubscriber.start(redis, FAST, rec, wall, ticker)) {
+            awaitTrue(() -> sub.status().subscribed(), "subscribed");
+            publisher.start();
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                SplittableRandom own = new SplittableRandom(100 + t);
+                threads.add(Thread.ofPlatform().start(() -> {
+                    List<Proxy> mine = new ArrayList<>(base);
+                    for (int i = 0; i < 25; i++) {
+                        int at = own.nextInt(mine.size());
+                        mine.set(at, mine.get(at).toBuilder().weight(own.nextInt(1, 60)).build());
+                        synchronized (published) { // the report's version and the content must pair up
+                            PublishReport r = i % 10 == 9 ? publisher.renew() : publisher.publish(mine);
+                            if (r.published() && i % 10 != 9) {
+                                published.put(r.version(), new HashSet<>(mine));
+                            }
+                        }
+                    }
+                }));
+            }
+            for (Thread t : threads) {
+                t.join(20_000);
+            }
+            long last = publisher.version();
+            assertTrue(sub.awaitVersion(last, WAIT), "final version " + last);
+        }
+        long previous = 0;
+        for (Recorder.Arrival a : rec.arrivals()) {
+            long v = a.snapshot().version();
+            assertTrue(v > previous, "versions only move forward");
+            previous = v;
+            HashSet<Proxy> expected = published.get(v);
+            if (expected != null) { // renewals repeat the previous content
+                assertEquals(expected, new HashSet<>(a.snapshot().proxies()), "content of version " + v);
+            }
+        }
+    }
+
     @Test
     void closeIsPrompt() throws Exception {
         SnapshotSubscriber sub = SnapshotSubscriber.start(redis, FAST, s -> { }, wall, ticker);
