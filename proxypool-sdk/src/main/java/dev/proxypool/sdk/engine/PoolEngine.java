@@ -249,14 +249,7 @@ public final class PoolEngine {
                 }
                 cursor = page.nextCursor();
             } while (cursor != null && !cursor.isEmpty());
-            PoolSnapshot next = builder.build(proxies);
-            live.publish(next);
-            Set<String> ids = new HashSet<>(proxies.size() * 2);
-            for (Proxy p : proxies) {
-                ids.add(p.id());
-            }
-            registry.retainOnly(ids);
-            return next.version();
+            return refresh(proxies);
         } finally {
             refreshLock.unlock();
         }
@@ -277,6 +270,34 @@ public final class PoolEngine {
             T result = storeChange.get();
             refresh();
             return result;
+        } finally {
+            refreshLock.unlock();
+        }
+    }
+
+    /**
+     * Rebuilds the snapshot from {@code proxies} instead of the store and publishes it: a cluster
+     * worker builds from the control plane's content ({@code dev.proxypool.sdk.cluster}). Expired
+     * proxies are skipped; proxies not listed drop their runtimes. Off the hot path.
+     *
+     * @return the new snapshot's version (local to this engine)
+     */
+    public long refresh(Collection<Proxy> proxies) {
+        refreshLock.lock();
+        try {
+            java.time.Instant now = wall.instant();
+            List<Proxy> current = new ArrayList<>(proxies.size());
+            Set<String> ids = new HashSet<>(proxies.size() * 2);
+            for (Proxy p : proxies) {
+                if (!p.isExpired(now)) {
+                    current.add(p);
+                    ids.add(p.id());
+                }
+            }
+            PoolSnapshot next = builder.build(current);
+            live.publish(next);
+            registry.retainOnly(ids);
+            return next.version();
         } finally {
             refreshLock.unlock();
         }

@@ -1,0 +1,93 @@
+package dev.proxypool.sdk.cluster;
+
+import java.time.Duration;
+
+/**
+ * How snapshots travel between the control plane and the workers, and how workers count each
+ * other. Redis location, credentials, timeouts and the key prefix come from the store's
+ * {@link dev.proxypool.sdk.redis.RedisStoreConfig}; these are the cluster's own knobs (proposed
+ * config keys {@code cluster.*}). Defaults in {@link #DEFAULTS}; the constructor validates and names
+ * the key in its message.
+ *
+ * @param validity         how long workers may serve a snapshot without news from the control plane
+ *                         [{@code cluster.validity}, 10 min]: each published version carries
+ *                         {@code validUntil = publishedAt + validity}
+ * @param renewAfter       the control plane publishes an empty version after this long without a
+ *                         change, so a live control plane keeps validity fresh
+ *                         [{@code cluster.renewAfter}, 1 min; at most half of validity]
+ * @param deltasKept       deltas kept in the stream for workers to catch up from
+ *                         [{@code cluster.deltasKept}, 64]; a worker further behind loads the full snapshot
+ * @param fullEvery        the full snapshot is rewritten every this many versions
+ *                         [{@code cluster.fullEvery}, 1 = with every version; at most {@code deltasKept}]
+ * @param deflate          deflate full snapshot bodies [{@code cluster.deflate}, false]
+ * @param pollInterval     a worker checks for missed versions this often even without a pub/sub event
+ *                         (pub/sub is at-most-once) [{@code cluster.pollInterval}, 5 s]
+ * @param backoffMin       first wait before reconnecting after Redis failed [{@code cluster.backoffMin}, 100 ms]
+ * @param backoffMax       the wait doubles up to this [{@code cluster.backoffMax}, 5 s]
+ * @param workerTtl        a worker counts as alive this long after its last heartbeat, judged by
+ *                         Redis' clock (key TTL) [{@code cluster.workerTtl}, 15 s]; heartbeats go
+ *                         every third of it
+ */
+public record ClusterSettings(Duration validity, Duration renewAfter, int deltasKept, int fullEvery, boolean deflate,
+                              Duration pollInterval, Duration backoffMin, Duration backoffMax, Duration workerTtl) {
+
+    public static final ClusterSettings DEFAULTS = new ClusterSettings(Duration.ofMinutes(10), Duration.ofMinutes(1),
+            64, 1, false, Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(15));
+
+    public ClusterSettings {
+        positive("cluster.validity", validity);
+        positive("cluster.renewAfter", renewAfter);
+        if (renewAfter.multipliedBy(2).compareTo(validity) > 0) {
+            throw new IllegalArgumentException("cluster.renewAfter " + renewAfter + " must be at most half of cluster.validity "
+                    + validity + " (a live control plane must renew before workers go stale)");
+        }
+        if (deltasKept < 1 || deltasKept > 100_000) {
+            throw new IllegalArgumentException("cluster.deltasKept must be between 1 and 100000, got " + deltasKept);
+        }
+        if (fullEvery < 1 || fullEvery > deltasKept) {
+            throw new IllegalArgumentException("cluster.fullEvery must be between 1 and cluster.deltasKept ("
+                    + deltasKept + "), got " + fullEvery);
+        }
+        positive("cluster.pollInterval", pollInterval);
+        positive("cluster.backoffMin", backoffMin);
+        positive("cluster.backoffMax", backoffMax);
+        if (backoffMax.compareTo(backoffMin) < 0) {
+            throw new IllegalArgumentException("cluster.backoffMax " + backoffMax + " is below cluster.backoffMin " + backoffMin);
+        }
+        positive("cluster.workerTtl", workerTtl);
+        if (workerTtl.toMillis() < 300) {
+            throw new IllegalArgumentException("cluster.workerTtl must be at least 300ms, got " + workerTtl);
+        }
+    }
+
+    public ClusterSettings withValidity(Duration validity, Duration renewAfter) {
+        return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
+                backoffMax, workerTtl);
+    }
+
+    public ClusterSettings withDeltas(int deltasKept, int fullEvery) {
+        return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
+                backoffMax, workerTtl);
+    }
+
+    public ClusterSettings withDeflate(boolean deflate) {
+        return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
+                backoffMax, workerTtl);
+    }
+
+    public ClusterSettings withPolling(Duration pollInterval, Duration backoffMin, Duration backoffMax) {
+        return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
+                backoffMax, workerTtl);
+    }
+
+    public ClusterSettings withWorkerTtl(Duration workerTtl) {
+        return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
+                backoffMax, workerTtl);
+    }
+
+    private static void positive(String key, Duration d) {
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(key + " must be a positive duration, got " + d);
+        }
+    }
+}

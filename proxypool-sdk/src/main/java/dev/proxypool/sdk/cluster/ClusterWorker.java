@@ -1,0 +1,163 @@
+package dev.proxypool.sdk.cluster;
+
+import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.sdk.redis.RedisStoreConfig;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The worker role assembled ({@code proxypool serve --role worker}): a {@link SnapshotSubscriber}
+ * whose every version rebuilds the engine's snapshot ({@link PoolEngine#refresh(java.util.Collection)}),
+ * and a {@link WorkerRegistry} heartbeat so workers count each other. With {@link WorkerShare.Live}
+ * a virtual thread re-counts the live workers every third of {@link ClusterSettings#workerTtl()} and,
+ * when the count changed, hands the last content over again with the new shares.
+ *
+ * <p>The engine must not also be refreshed from the store (no pipeline in the worker role): its
+ * content is the control plane's. Thread-safe; {@link #close()} is prompt.
+ */
+public final class ClusterWorker implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(ClusterWorker.class.getName());
+
+    private final PoolEngine engine;
+    private final WorkerShare share;
+    private final WorkerRegistry registry;
+    private final Duration recountEvery;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition stop = lock.newCondition();
+    private ClusterSnapshot last;
+    private volatile int sharedAmong = 1;
+    private volatile boolean running = true;
+    private SnapshotSubscriber subscriber;
+    private Thread recount;
+
+    private ClusterWorker(PoolEngine engine, WorkerShare share, WorkerRegistry registry, Duration recountEvery) {
+        this.engine = engine;
+        this.share = share;
+        this.registry = registry;
+        this.recountEvery = recountEvery;
+    }
+
+    /**
+     * Registers the worker and starts following the control plane. Returns at once; see
+     * {@link #awaitFirstSnapshot(Duration)} to hold readiness until the first content arrived.
+     *
+     * @param workerId    unique per worker process (e.g. host name and gateway port)
+     * @param description stored with the heartbeat (e.g. {@code host:port}); no secrets
+     */
+    public static ClusterWorker start(RedisStoreConfig redis, ClusterSettings settings, PoolEngine engine,
+                                      WorkerShare share, String workerId, String description, InstantSource wall,
+                                      Ticker ticker) {
+        WorkerRegistry registry = WorkerRegistry.open(redis, settings, workerId, description);
+        ClusterWorker w = new ClusterWorker(engine, share, registry, settings.workerTtl().dividedBy(3));
+        registry.start();
+        if (share instanceof WorkerShare.Live) {
+            w.sharedAmong = w.liveCountOr(1);
+            w.recount = Thread.ofVirtual().name("worker-recount").start(w::recountLoop);
+        }
+        w.subscriber = SnapshotSubscriber.start(redis, settings, w::apply, wall, ticker);
+        return w;
+    }
+
+    private void apply(ClusterSnapshot snapshot) {
+        lock.lock();
+        try {
+            last = snapshot;
+            rebuild();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void rebuild() {
+        int n = sharedAmong;
+        engine.refresh(switch (share) {
+            case WorkerShare.Fixed f -> last.proxies();
+            case WorkerShare.Live l -> WorkerShare.divide(last.proxies(), n);
+        });
+    }
+
+    private void recountLoop() {
+        while (running) {
+            lock.lock();
+            try {
+                long left = recountEvery.toNanos();
+                while (running && left > 0) {
+                    left = stop.awaitNanos(left);
+                }
+                if (!running) {
+                    return;
+                }
+                int n = liveCountOr(sharedAmong);
+                if (n != sharedAmong) {
+                    LOG.log(Level.INFO, "live workers {0} -> {1}: re-sharing every proxy''s concurrency", sharedAmong, n);
+                    sharedAmong = n;
+                    if (last != null) {
+                        rebuild();
+                    }
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "worker re-count failed: {0}", e.getMessage());
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private int liveCountOr(int fallback) {
+        try {
+            return Math.max(1, registry.count());
+        } catch (RuntimeException e) {
+            return fallback; // Redis down: keep the current shares
+        }
+    }
+
+    /** Waits until the first content from the control plane is in the engine. */
+    public boolean awaitFirstSnapshot(Duration timeout) throws InterruptedException {
+        return subscriber.awaitVersion(1, timeout);
+    }
+
+    public SubscriberStatus status() {
+        return subscriber.status();
+    }
+
+    /** How many workers the proxies' concurrency is divided among now (1 with {@link WorkerShare.Fixed}). */
+    public int sharedAmong() {
+        return share instanceof WorkerShare.Live ? sharedAmong : 1;
+    }
+
+    public SnapshotSubscriber subscriber() {
+        return subscriber;
+    }
+
+    public WorkerRegistry registry() {
+        return registry;
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        lock.lock();
+        try {
+            stop.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (recount != null) {
+            recount.interrupt();
+            try {
+                recount.join(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        subscriber.close();
+        registry.close();
+    }
+}

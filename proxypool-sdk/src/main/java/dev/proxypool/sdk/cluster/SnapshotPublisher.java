@@ -1,0 +1,319 @@
+package dev.proxypool.sdk.cluster;
+
+import dev.proxypool.core.extract.StoreUnavailableException;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.redis.RedisStoreConfig;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * The control plane's side of snapshot distribution (SPEC §8): after each change of the pool the
+ * owner calls {@link #publish(Collection)} with the current content; the publisher diffs it against
+ * the last published content and writes version {@code n + 1} in one atomic Redis script
+ * ({@code snapshot_publish.lua}): the delta (or a reset marker) appended to the
+ * {@code <prefix>snapshot:deltas} stream trimmed to the last {@link ClusterSettings#deltasKept()},
+ * the full frame into the {@code <prefix>snapshot:full} hash every {@link ClusterSettings#fullEvery()}
+ * versions, and a {@code PUBLISH} of {@code "<epoch>:<version>"} on {@code <prefix>snapshot:events}.
+ *
+ * <p><b>Versions</b> strictly increase: on open the publisher continues after the stored head
+ * (keeping the stored epoch), and the script refuses a version not above the head ({@code STALE}),
+ * so two control planes can never interleave versions silently. After a refused or failed publish
+ * (Redis down, reply lost) the published state is uncertain: the next version is written as a
+ * {@link SnapshotFrame.Reset} with a full frame, so workers reload instead of applying a delta
+ * against the wrong base. Each version carries {@code validUntil = now + validity}.
+ *
+ * <p><b>Maintenance</b> ({@link #start()}): a virtual thread renews validity with an empty version
+ * after {@link ClusterSettings#renewAfter()} without a change, and rewrites the full snapshot when a
+ * worker asked for it ({@code <prefix>snapshot:resync}) or the full key is missing (Redis restarted
+ * empty). Costs: publish O(n) for the diff plus O(changes) encoding, plus O(n) for a full rewrite.
+ *
+ * <p>Thread-safe: publishes are serialized by one lock (owner calls and maintenance).
+ */
+public final class SnapshotPublisher implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(SnapshotPublisher.class.getName());
+
+    private final ClusterRedis redis;
+    private final ClusterSettings settings;
+    private final InstantSource wall;
+    private final Ticker ticker;
+    private final SnapshotCodec deltaCodec = SnapshotCodec.plain();
+    private final SnapshotCodec fullCodec;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition wake = lock.newCondition();
+
+    private long epoch;
+    private long version;
+    /** The content of {@link #version} as Redis holds it, or null when uncertain (write a reset). */
+    private PoolContent base;
+    /** The last content the owner published, or null before the first publish. */
+    private PoolContent content;
+    private int versionsSinceFull;
+    private boolean fullRequested;
+    private long lastPublishNanos;
+    private boolean running;
+    private boolean failing;
+    private Thread maintenance;
+
+    private SnapshotPublisher(ClusterRedis redis, ClusterSettings settings, InstantSource wall, Ticker ticker) {
+        this.redis = redis;
+        this.settings = settings;
+        this.wall = wall;
+        this.ticker = ticker;
+        this.fullCodec = settings.deflate() ? SnapshotCodec.deflated() : SnapshotCodec.plain();
+    }
+
+    /**
+     * Connects and reads the stored head: continues its epoch and versions, or starts a new random
+     * epoch when Redis holds no snapshot.
+     *
+     * @throws StoreUnavailableException when Redis cannot be reached within the store's timeouts
+     */
+    public static SnapshotPublisher open(RedisStoreConfig redis, ClusterSettings settings, InstantSource wall,
+                                         Ticker ticker) {
+        ClusterRedis r = new ClusterRedis(redis, "proxypool-control", 2);
+        SnapshotPublisher p = new SnapshotPublisher(r, settings, wall, ticker);
+        try {
+            p.lock.lock();
+            try {
+                p.readHead();
+            } finally {
+                p.lock.unlock();
+            }
+        } catch (RuntimeException e) {
+            r.close();
+            throw e;
+        }
+        return p;
+    }
+
+    /**
+     * Publishes {@code current} as the next version when it differs from the last published
+     * content, when validity is due for renewal, or when a full rewrite is needed; otherwise does
+     * nothing ({@link PublishReport#published()} false).
+     *
+     * @throws IllegalArgumentException  when two proxies share an id
+     * @throws StoreUnavailableException when Redis is unreachable (the next publish writes a reset)
+     */
+    public PublishReport publish(Collection<Proxy> current) {
+        lock.lock();
+        try {
+            long started = ticker.read();
+            PoolContent next = PoolContent.of(current, content);
+            return publishLocked(next, false).plusEncodeNanos(ticker.read() - started);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Publishes the last content again as a new, empty version: validity renewed, full rewritten if due. */
+    public PublishReport renew() {
+        lock.lock();
+        try {
+            if (content == null) {
+                throw new IllegalStateException("nothing was published yet: publish the content first");
+            }
+            return publishLocked(content, true);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private PublishReport publishLocked(PoolContent next, boolean force) {
+        try {
+            return attempt(next, force);
+        } catch (JedisDataException e) {
+            if (e.getMessage() == null || !e.getMessage().startsWith("STALE")) {
+                throw e;
+            }
+            LOG.log(Level.WARNING, "snapshot version {0} refused ({1}): another control plane published;"
+                    + " continuing after the stored head with a full snapshot", version + 1, e.getMessage());
+            base = null;
+            readHead();
+            return attempt(next, true);
+        }
+    }
+
+    private PublishReport attempt(PoolContent next, boolean force) {
+        long started = ticker.read();
+        PoolContent.Change change = base == null ? null : base.diff(next);
+        boolean renewDue = started - lastPublishNanos >= settings.renewAfter().toNanos();
+        if (!force && change != null && change.isEmpty() && !renewDue && !fullRequested) {
+            content = next;
+            return new PublishReport(false, epoch, version, 0, 0, false, 0, 0, ticker.read() - started, 0);
+        }
+        long v = version + 1;
+        long now = wall.millis();
+        SnapshotHeader header = new SnapshotHeader(epoch, v, now, now + settings.validity().toMillis(), next.size(),
+                next.digest());
+        boolean reset = change == null;
+        boolean writeFull = reset || fullRequested || versionsSinceFull + 1 >= settings.fullEvery();
+        SnapshotFrame delta = reset ? new SnapshotFrame.Reset(header, v - 1)
+                : new SnapshotFrame.Delta(header, v - 1, change.upserts(), change.removed());
+        byte[] deltaFrame = deltaCodec.encode(delta);
+        byte[] fullFrame = writeFull ? fullCodec.encode(new SnapshotFrame.Full(header, next.proxies())) : new byte[0];
+        long encoded = ticker.read();
+        content = next;
+        try {
+            redis.eval(ClusterScript.PUBLISH, List.of(ClusterKeys.bytes(redis.keys.full()),
+                            ClusterKeys.bytes(redis.keys.deltas()), ClusterKeys.bytes(redis.keys.resync())),
+                    List.of(ClusterKeys.bytes(Long.toString(epoch)), ClusterKeys.bytes(Long.toString(v)), deltaFrame,
+                            fullFrame, ClusterKeys.bytes(Integer.toString(settings.deltasKept())),
+                            ClusterKeys.bytes(redis.keys.events()), ClusterKeys.bytes(epoch + ":" + v)));
+        } catch (StoreUnavailableException e) {
+            base = null;  // the script may have run: write a reset next time
+            version = v;  // and never reuse a version that may be stored
+            throw e;
+        }
+        long done = ticker.read();
+        version = v;
+        base = next;
+        lastPublishNanos = done;
+        versionsSinceFull = writeFull ? 0 : versionsSinceFull + 1;
+        if (writeFull) {
+            fullRequested = false;
+        }
+        return new PublishReport(true, epoch, v, reset ? next.size() : change.upserts().size(),
+                reset ? 0 : change.removed().size(), reset, deltaFrame.length, fullFrame.length, encoded - started,
+                done - encoded);
+    }
+
+    /**
+     * Reads the stored head under the lock: continues the stored epoch and versions, notes a
+     * worker's request for a full (or a missing full), and forgets the base when another writer
+     * moved the head.
+     */
+    private void readHead() {
+        List<?> head = (List<?>) redis.eval(ClusterScript.HEAD, List.of(ClusterKeys.bytes(redis.keys.full()),
+                ClusterKeys.bytes(redis.keys.deltas()), ClusterKeys.bytes(redis.keys.resync())), List.of());
+        String storedEpoch = new String((byte[]) head.get(0), StandardCharsets.UTF_8);
+        long full = (Long) head.get(1);
+        long stored = Math.max(full, (Long) head.get(2));
+        if (!storedEpoch.isEmpty() && Long.parseLong(storedEpoch) != epoch) {
+            epoch = Long.parseLong(storedEpoch);
+            base = null;
+        } else if (epoch == 0) {
+            epoch = newEpoch();
+        }
+        if (stored > version) {
+            version = stored;
+            base = null;
+        }
+        fullRequested = fullRequested || (Long) head.get(3) == 1L || full == 0;
+    }
+
+    private static long newEpoch() {
+        long e;
+        do {
+            e = new SecureRandom().nextLong();
+        } while (e == 0);
+        return e;
+    }
+
+    /**
+     * Starts the maintenance thread: validity renewal after {@link ClusterSettings#renewAfter()}
+     * without a change, and a full rewrite within about a second of a worker's request or of the
+     * full key going missing. Idempotent.
+     */
+    public void start() {
+        lock.lock();
+        try {
+            if (running) {
+                return;
+            }
+            running = true;
+            maintenance = Thread.ofVirtual().name("snapshot-publisher").start(this::maintain);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void maintain() {
+        long checkNanos = Math.min(TimeUnit.SECONDS.toNanos(1), settings.renewAfter().toNanos() / 2);
+        lock.lock();
+        try {
+            while (running) {
+                try {
+                    wake.awaitNanos(checkNanos);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                if (!running || content == null) {
+                    continue;
+                }
+                try {
+                    readHead();
+                    boolean due = ticker.read() - lastPublishNanos >= settings.renewAfter().toNanos();
+                    if (fullRequested || due || base == null) {
+                        PublishReport r = publishLocked(content, true);
+                        LOG.log(Level.DEBUG, "snapshot version {0} renewed (full: {1} bytes)", r.version(), r.fullBytes());
+                    }
+                    if (failing) {
+                        failing = false;
+                        LOG.log(Level.INFO, "snapshot publishing reaches Redis again (version {0})", version);
+                    }
+                } catch (RuntimeException e) {
+                    if (!failing) {
+                        failing = true;
+                        LOG.log(Level.WARNING, "snapshot maintenance failed (retrying every second): {0}", e.getMessage());
+                    }
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The lineage this publisher writes. */
+    public long epoch() {
+        lock.lock();
+        try {
+            return epoch;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The last version written (or found stored on open). */
+    public long version() {
+        lock.lock();
+        try {
+            return version;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Stops maintenance (promptly) and closes the connections. */
+    @Override
+    public void close() {
+        Thread t;
+        lock.lock();
+        try {
+            running = false;
+            wake.signalAll();
+            t = maintenance;
+        } finally {
+            lock.unlock();
+        }
+        if (t != null) {
+            t.interrupt();
+            try {
+                t.join(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        redis.close();
+    }
+}

@@ -1,0 +1,183 @@
+package dev.proxypool.sdk.cluster;
+
+import dev.proxypool.core.extract.StoreUnavailableException;
+import dev.proxypool.sdk.redis.RedisStoreConfig;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Pattern;
+
+/**
+ * Which gateway workers are alive, so each can take its share of every proxy's concurrency
+ * (SPEC §8): a worker with {@code w} live workers builds its engine with
+ * {@code new RuntimeRegistry(policy, ticker, w)}, which gives it {@code max(1, maxConcurrency / w)}
+ * of each proxy.
+ *
+ * <p>Each worker holds a key {@code <prefix>workers:<id>} with a TTL of
+ * {@link ClusterSettings#workerTtl()}, refreshed by {@link #heartbeat()} (every third of the TTL
+ * once {@link #start()}ed), and its id in the index set {@code <prefix>workers}. Liveness is Redis'
+ * own key expiry — the receiver's clock, never a timestamp the sender wrote — so skewed worker
+ * clocks cannot keep a dead worker counted. {@link #count()} walks the index (O(workers)), drops ids
+ * whose key expired and counts the rest.
+ *
+ * <p>Thread-safe. Heartbeat failures (Redis down) are logged once per outage; the key simply
+ * expires if the worker stays cut off, which is what the others should see.
+ */
+public final class WorkerRegistry implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(WorkerRegistry.class.getName());
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
+
+    private final ClusterRedis redis;
+    private final String id;
+    private final String description;
+    private final Duration ttl;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition stop = lock.newCondition();
+    private volatile boolean running;
+    private volatile boolean failing;
+    private Thread beat;
+
+    private WorkerRegistry(ClusterRedis redis, String id, String description, Duration ttl) {
+        this.redis = redis;
+        this.id = id;
+        this.description = description;
+        this.ttl = ttl;
+    }
+
+    /**
+     * A registry handle for worker {@code workerId} (letters, digits, {@code . _ : -}; at most 128).
+     * Nothing is written until {@link #heartbeat()} or {@link #start()}.
+     *
+     * @param description a short text stored in the worker's key (e.g. host and port); no secrets
+     */
+    public static WorkerRegistry open(RedisStoreConfig redis, ClusterSettings settings, String workerId,
+                                      String description) {
+        if (workerId == null || !ID.matcher(workerId).matches()) {
+            throw new IllegalArgumentException("worker id '" + workerId
+                    + "' is invalid (letters, digits, '.', '_', ':', '-'; at most 128 characters)");
+        }
+        return new WorkerRegistry(new ClusterRedis(redis, "proxypool-registry", 1), workerId,
+                description == null ? "" : description, settings.workerTtl());
+    }
+
+    public String workerId() {
+        return id;
+    }
+
+    /**
+     * Marks this worker alive for one TTL from now (Redis' clock).
+     *
+     * @throws StoreUnavailableException when Redis is unreachable
+     */
+    public void heartbeat() {
+        redis.eval(ClusterScript.HEARTBEAT, List.of(bytes(redis.keys.workers()), bytes(redis.keys.worker(id))),
+                List.of(bytes(id), bytes(Long.toString(ttl.toMillis())), bytes(description)));
+    }
+
+    /** Ids of the live workers, sorted. @throws StoreUnavailableException when Redis is unreachable */
+    public List<String> live() {
+        Object reply = redis.eval(ClusterScript.LIVE, List.of(bytes(redis.keys.workers())),
+                List.of(bytes(redis.keys.worker(""))));
+        List<String> ids = new ArrayList<>();
+        for (Object o : (List<?>) reply) {
+            ids.add(new String((byte[]) o, StandardCharsets.UTF_8));
+        }
+        ids.sort(null);
+        return ids;
+    }
+
+    /** How many workers are alive (at least this one once it has heartbeaten). */
+    public int count() {
+        return live().size();
+    }
+
+    /** Heartbeats now, then every third of the TTL on a virtual thread. Idempotent. */
+    public void start() {
+        lock.lock();
+        try {
+            if (running) {
+                return;
+            }
+            running = true;
+        } finally {
+            lock.unlock();
+        }
+        beatOnce();
+        beat = Thread.ofVirtual().name("worker-heartbeat").start(this::loop);
+    }
+
+    private void loop() {
+        long period = ttl.toNanos() / 3;
+        while (running) {
+            lock.lock();
+            try {
+                long left = period;
+                while (running && left > 0) {
+                    left = stop.awaitNanos(left);
+                }
+            } catch (InterruptedException e) {
+                return;
+            } finally {
+                lock.unlock();
+            }
+            if (running) {
+                beatOnce();
+            }
+        }
+    }
+
+    private void beatOnce() {
+        try {
+            heartbeat();
+            if (failing) {
+                failing = false;
+                LOG.log(Level.INFO, "worker {0}: heartbeats reach Redis again", id);
+            }
+        } catch (RuntimeException e) {
+            if (!failing) {
+                failing = true;
+                LOG.log(Level.WARNING, "worker {0}: heartbeat failed: {1}", id, e.getMessage());
+            }
+        }
+    }
+
+    /** Stops heartbeating and removes this worker's key at once (best effort), so the others re-count. */
+    @Override
+    public void close() {
+        running = false;
+        lock.lock();
+        try {
+            stop.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        Thread t = beat;
+        if (t != null) {
+            t.interrupt();
+            try {
+                t.join(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            redis.call(c -> {
+                c.del(redis.keys.worker(id));
+                c.srem(redis.keys.workers(), id);
+                return null;
+            });
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "worker {0}: deregistration failed: {1}", id, e.getMessage());
+        }
+        redis.close();
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,21 @@
+/**
+ * Snapshot distribution between the control plane and gateway workers (SPEC §8).
+ *
+ * <p>The control plane publishes versioned pool content through Redis
+ * ({@link dev.proxypool.sdk.cluster.SnapshotPublisher}): a delta per version in a stream, the full
+ * content in a hash, an event on a channel, all in one atomic script. Each worker follows it
+ * ({@link dev.proxypool.sdk.cluster.SnapshotSubscriber}), applying deltas strictly in order,
+ * checking each against a content digest, resyncing from the full snapshot on any gap, and never
+ * dropping its last complete snapshot while Redis or the control plane is down. The wire format is
+ * {@link dev.proxypool.sdk.cluster.SnapshotCodec}; frames carry proxies with their
+ * {@code credentialRef} only, never secrets or runtime state. Workers count each other through
+ * {@link dev.proxypool.sdk.cluster.WorkerRegistry} heartbeats so each takes its share of every
+ * proxy's concurrency ({@link dev.proxypool.sdk.cluster.WorkerShare}).
+ *
+ * <p>The roles assembled: {@link dev.proxypool.sdk.cluster.ClusterControl} (publish whenever the
+ * control plane's engine builds a new snapshot) and {@link dev.proxypool.sdk.cluster.ClusterWorker}
+ * (every version rebuilds the worker's engine); {@link dev.proxypool.sdk.cluster.ClusterRole} is the
+ * {@code --role control|worker|all} switch. Operations: {@code docs/runbook.md}; costs:
+ * {@code benchmarks/cluster/RESULTS-cluster.md}.
+ */
+package dev.proxypool.sdk.cluster;
