@@ -1,5 +1,6 @@
 package dev.proxypool.cli;
 
+import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
@@ -17,7 +18,8 @@ import picocli.CommandLine.Spec;
                 "Without --config it starts on the embedded defaults: in-memory store, no external service,",
                 "listening on 127.0.0.1. PROXYPOOL_<KEY> environment variables override config scalars."},
         footer = {"", "Examples:", "  proxypool serve", "  proxypool serve --config proxypool.yaml",
-                "  PROXYPOOL_SERVER_GATEWAYPORT=18080 proxypool serve"})
+                "  PROXYPOOL_SERVER_GATEWAYPORT=18080 proxypool serve",
+                "  proxypool serve --config cluster.yaml --role worker"})
 final class ServeCommand implements Callable<Integer> {
 
     @Spec
@@ -25,6 +27,11 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--config", paramLabel = "FILE", description = "proxypool.yaml (default: embedded defaults)")
     Path config;
+
+    @Option(names = "--role", paramLabel = "ROLE", defaultValue = "all",
+            description = {"all (default), control (pipeline, admin, snapshot publishing) or worker (gateway and",
+                    "extraction from the control plane's snapshots). control and worker need store.type: redis."})
+    String role;
 
     @Override
     public Integer call() throws InterruptedException {
@@ -35,9 +42,16 @@ final class ServeCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("proxypool serve: bad config: " + e.getMessage());
             return Main.EXIT_USAGE;
         }
+        ClusterRole clusterRole;
+        try {
+            clusterRole = ClusterRole.parse(role);
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("proxypool serve: " + e.getMessage());
+            return Main.EXIT_USAGE;
+        }
         ProxyPoolServer server;
         try {
-            server = ServerFactory.start(cfg, config == null ? Path.of("").toAbsolutePath()
+            server = ServerFactory.start(cfg, clusterRole, config == null ? Path.of("").toAbsolutePath()
                     : config.toAbsolutePath().getParent());
         } catch (ConfigException e) {
             spec.commandLine().getErr().println("proxypool serve: bad config: " + e.getMessage());

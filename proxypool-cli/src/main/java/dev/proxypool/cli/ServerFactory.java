@@ -10,6 +10,10 @@ final class ServerFactory {
     }
 
     static ProxyPoolServer start(ProxyPoolConfig config, java.nio.file.Path configDir) {
-        return ProxyPoolServer.builder(config).configDir(configDir).start();
+        return start(config, dev.proxypool.sdk.cluster.ClusterRole.ALL, configDir);
+    }
+
+    static ProxyPoolServer start(ProxyPoolConfig config, dev.proxypool.sdk.cluster.ClusterRole role, java.nio.file.Path configDir) {
+        return ProxyPoolServer.builder(config).role(role).configDir(configDir).start();
     }
 }

@@ -8,6 +8,11 @@ import dev.proxypool.server.access.DestinationPolicy;
 import dev.proxypool.server.access.RateLimiter;
 import dev.proxypool.server.access.ServerAccess;
 import dev.proxypool.server.access.UsernameParser;
+import dev.proxypool.sdk.cluster.ClusterControl;
+import dev.proxypool.sdk.cluster.ClusterRole;
+import dev.proxypool.sdk.cluster.ClusterSettings;
+import dev.proxypool.sdk.cluster.ClusterWorker;
+import dev.proxypool.sdk.cluster.WorkerShare;
 import dev.proxypool.sdk.lock.RedisStageLease;
 import dev.proxypool.sdk.lock.StageLease;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
@@ -59,10 +64,12 @@ public final class ProxyPoolServer implements AutoCloseable {
     private final AutoCloseable metrics;
     private final StageLease lease;
     private final ConfigStore configStore;
+    private final AutoCloseable cluster;
 
     private ProxyPoolServer(ProxyPool pool, PoolGatewayEngine engine, GatewayServer server, AutoCloseable metrics,
-                            StageLease lease, ConfigStore configStore) {
+                            StageLease lease, ConfigStore configStore, AutoCloseable cluster) {
         this.configStore = configStore;
+        this.cluster = cluster;
         this.pool = pool;
         this.engine = engine;
         this.server = server;
@@ -92,6 +99,7 @@ public final class ProxyPoolServer implements AutoCloseable {
 
     @Override
     public void close() {
+        closeQuietly(cluster);
         server.stop();
         engine.closeIdle();
         pool.close();
@@ -119,6 +127,7 @@ public final class ProxyPoolServer implements AutoCloseable {
         private Consumer<ProxyPool.Builder> poolCustomizer = b -> { };
         private Consumer<io.helidon.webserver.http.HttpRouting.Builder> routes = r -> { };
         private Path configDir = Path.of("").toAbsolutePath();
+        private ClusterRole role = ClusterRole.ALL;
 
         private Builder(ProxyPoolConfig config) {
             this.config = Objects.requireNonNull(config, "config");
@@ -143,6 +152,17 @@ public final class ProxyPoolServer implements AutoCloseable {
         /** Adjusts the pool before it is built (tests inject clocks, stores, inventories). */
         public Builder pool(Consumer<ProxyPool.Builder> customizer) {
             poolCustomizer = Objects.requireNonNull(customizer, "customizer");
+            return this;
+        }
+
+        /**
+         * {@code all} (default: one process does everything; with the Redis store it also publishes
+         * snapshots for workers), {@code control} (pipeline, admin, snapshot publishing), or
+         * {@code worker} (gateway and extraction from the control plane's snapshots; no pipeline,
+         * no admin writes). Control and worker need {@code store.type: redis}.
+         */
+        public Builder role(ClusterRole r) {
+            role = Objects.requireNonNull(r, "role");
             return this;
         }
 
@@ -176,7 +196,12 @@ public final class ProxyPoolServer implements AutoCloseable {
             }
             ProxyAuthenticator auth = authenticator != null ? authenticator : clients;
             boolean anyToken = config.clients().stream().anyMatch(c -> c.token().isPresent());
-            ProxyPool.Builder pb = ProxyPool.builder().config(effective).activeProbing(true).deferStart(true);
+            boolean redis = config.store().type() == ProxyPoolConfig.StoreType.REDIS;
+            if (role != ClusterRole.ALL && !redis) {
+                throw new ConfigException("store.type", "--role " + role.name().toLowerCase(java.util.Locale.ROOT)
+                        + " needs the shared store: set store.type: redis");
+            }
+            ProxyPool.Builder pb = ProxyPool.builder().config(effective).activeProbing(role != ClusterRole.WORKER).deferStart(true);
             poolCustomizer.accept(pb);
             ProxyPool pool = pb.build();
             ConfigStore configStore = null;
@@ -194,7 +219,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         : anyToken ? clientTokens::clientForBearer : null;
                 FeedbackService feedback = new FeedbackService(pool.engine(), tokens);
                 ProxyPool live = pool;
-                AdminService admin = AdminService.builder(pool, configStore)
+                AdminService admin = role == ClusterRole.WORKER ? null : AdminService.builder(pool, configStore)
                         .token(config.admin().token())
                         .baseDir(configDir)
                         .onConfigChange(change -> {
@@ -229,14 +254,32 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .routes(r -> {
                             r.post("/v1/feedback", feedback);
                             r.register(DistributionService.PATH, distribution);
-                            r.register(AdminService.PATH, admin);
+                            if (admin != null) {
+                                r.register(AdminService.PATH, admin);
+                            }
                             routes.accept(r);
                         })
                         .start();
-                pool.start();
+                AutoCloseable cluster = null;
+                if (redis) {
+                    RedisStoreConfig redisConfig = RedisStoreConfig.fromUri(config.store().uri())
+                            .withKeyPrefix(config.store().keyPrefix());
+                    if (role == ClusterRole.WORKER) {
+                        // snapshots come from the control plane; this process collects nothing itself
+                        cluster = ClusterWorker.start(redisConfig, ClusterSettings.DEFAULTS, pool.engine(), new WorkerShare.Live(),
+                                StageLease.newHolderId(), bind.getHostAddress() + ":" + gatewayPort,
+                                pool.engine().wallClock(), pool.engine().ticker());
+                    } else {
+                        cluster = ClusterControl.start(redisConfig, ClusterSettings.DEFAULTS, pool.engine(),
+                                Duration.ofMillis(200), pool.engine().wallClock(), pool.engine().ticker());
+                    }
+                }
+                if (role != ClusterRole.WORKER) {
+                    pool.start();
+                }
                 LOG.info("proxypool serving: gateway on port " + server.gatewayPort() + ", API on port " + server.apiPort()
                         + ", " + pool.engine().snapshot().size() + " proxies in the pool");
-                return new ProxyPoolServer(pool, engine, server, metrics, lease, configStore);
+                return new ProxyPoolServer(pool, engine, server, metrics, lease, configStore, cluster);
             } catch (RuntimeException e) {
                 pool.close();
                 closeQuietly(configStore);
