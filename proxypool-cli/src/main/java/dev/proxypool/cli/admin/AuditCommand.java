@@ -8,8 +8,8 @@ import picocli.CommandLine.Option;
 
 /** {@code proxypool admin audit}: the admin audit log, newest first ({@code GET /v1/admin/audit}). */
 @Command(name = "audit", mixinStandardHelpOptions = true,
-        description = {"Show the admin audit log, newest first (GET /v1/admin/audit): every configuration",
-                "change and operator action; --json includes each entry's before and after."},
+        description = {"Show the admin audit log, newest first (GET /v1/admin/audit).",
+                "Every configuration change and operator action; --json adds before/after."},
         footer = {"", "Examples:", "  proxypool admin audit --limit 20", "  proxypool admin audit --json | jq '.entries[0].after'", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:error (unreachable, 401, 503 database_unavailable, ...)", "2:usage (or 400, e.g. a bad --limit)"})

@@ -5,14 +5,15 @@ import picocli.CommandLine.Command;
 
 /** {@code proxypool admin clients ...}: who may use the gateway and the distribution API. */
 @Command(name = "clients", mixinStandardHelpOptions = true, synopsisSubcommandLabel = "COMMAND",
-        description = {"Clients: who may use the gateway (secret) and the distribution API (token).",
-                "The server never shows a secret, hash or token back (only hasSecret/hasToken)."},
+        description = {"Clients: who may use the gateway (secret) and extraction (token).",
+                "The server never shows a secret, hash or token (only hasSecret/hasToken)."},
         footer = {"", "Examples:",
                 "  proxypool admin clients list",
                 "  proxypool hash-secret < secret.txt     # then:",
-                "  proxypool admin clients create --json '{\"name\": \"alice\", \"secretHash\": \"...\","
-                        + " \"token\": \"...\", \"quota\": {\"extractionsPerHour\": 1000}}'",
-                "  proxypool admin clients update alice --json '{\"token\": null}'   # revoke the token, keep the secret",
+                "  proxypool admin clients create --json '{\"name\": \"alice\", \"secretHash\": \"...\",",
+                "      \"token\": \"...\", \"quota\": {\"extractionsPerHour\": 1000}}'",
+                "  # revoke the token, keep the secret:",
+                "  proxypool admin clients update alice --json '{\"token\": null}'",
                 ""})
 final class ClientsCommand extends EntityCommand {
 

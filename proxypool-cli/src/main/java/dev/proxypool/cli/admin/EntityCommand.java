@@ -75,7 +75,7 @@ abstract class EntityCommand {
     }
 
     @Command(name = "get", mixinStandardHelpOptions = true,
-            description = "Print one of the ${PARENT-COMMAND-NAME} as the server's JSON (GET /v1/admin/${PARENT-COMMAND-NAME}/NAME).",
+            description = "Print one as the server's JSON (GET /v1/admin/${PARENT-COMMAND-NAME}/NAME).",
             footer = {"", "Examples:", "  proxypool admin ${PARENT-COMMAND-NAME} get NAME", ""},
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:ok", "1:error (404 not found, unreachable, 401, ...)", "2:usage"})
@@ -84,12 +84,13 @@ abstract class EntityCommand {
     }
 
     @Command(name = "create", mixinStandardHelpOptions = true,
-            description = {"Create one of the ${PARENT-COMMAND-NAME} from a JSON document (POST /v1/admin/${PARENT-COMMAND-NAME});",
-                    "prints the created document. The server checks it against the whole configuration",
-                    "(a 400 names the field) and audits the change."},
+            description = {"Create one from a JSON document (POST /v1/admin/${PARENT-COMMAND-NAME}).",
+                    "Prints the created document. The server checks it against the whole",
+                    "configuration (a 400 names the field) and audits the change.",
+                    "Here --json is the document, not an output switch."},
             footer = {"", "Examples:", "  proxypool admin ${PARENT-COMMAND-NAME} create --file new.json",
-                    "  proxypool admin routings create --json '{\"name\": \"shop\", \"match\": {\"hosts\": [\"*.shop.example\"]},",
-                    "      \"strategy\": \"sequential\", \"upstreams\": [\"vendor-a-us\", \"vendor-b-us\"]}'", ""},
+                    "  proxypool admin routings create --json '{\"name\": \"shop\",",
+                    "      \"match\": {\"hosts\": [\"*.shop.example\"]}, \"upstreams\": [\"vendor-a-us\"]}'", ""},
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:created", "1:error (409 conflict: the name exists, unreachable, 401, ...)",
                     "2:usage (no or two bodies, unreadable --file, 400 invalid_request)"})
@@ -100,11 +101,13 @@ abstract class EntityCommand {
     }
 
     @Command(name = "update", mixinStandardHelpOptions = true,
-            description = {"Replace one of the ${PARENT-COMMAND-NAME} with a JSON document (PUT /v1/admin/${PARENT-COMMAND-NAME}/NAME);",
-                    "the whole document is replaced (fields left out go back to their defaults; a client's",
-                    "secret and token are kept unless set to null). Prints the stored document."},
+            description = {"Replace one with a JSON document (PUT /v1/admin/${PARENT-COMMAND-NAME}/NAME).",
+                    "The whole document is replaced: fields left out go back to their defaults",
+                    "(a client's secret and token are kept unless set to null). Prints the",
+                    "stored document. Here --json is the document, not an output switch."},
             footer = {"", "Examples:", "  proxypool admin ${PARENT-COMMAND-NAME} update NAME --file changed.json",
-                    "  proxypool admin routings update shop --json '{\"upstreams\": [\"vendor-b-us\"], \"position\": 0}'", ""},
+                    "  proxypool admin routings update shop \\",
+                    "      --json '{\"upstreams\": [\"vendor-b-us\"], \"position\": 0}'", ""},
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:updated", "1:error (404 not found, 409 conflict, unreachable, 401, ...)",
                     "2:usage (no or two bodies, unreadable --file, 400 invalid_request)"})
@@ -115,7 +118,7 @@ abstract class EntityCommand {
     }
 
     @Command(name = "delete", mixinStandardHelpOptions = true,
-            description = "Delete one of the ${PARENT-COMMAND-NAME} (DELETE /v1/admin/${PARENT-COMMAND-NAME}/NAME).",
+            description = "Delete one (DELETE /v1/admin/${PARENT-COMMAND-NAME}/NAME).",
             footer = {"", "Examples:", "  proxypool admin ${PARENT-COMMAND-NAME} delete NAME", ""},
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:deleted", "1:error (404 not found, 409 still referenced, unreachable, 401, ...)", "2:usage"})

@@ -7,8 +7,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code proxypool admin fetch UPSTREAM}: ask the server to fetch an upstream now ({@code POST /v1/admin/upstreams/{name}/fetch}). */
 @Command(name = "fetch", mixinStandardHelpOptions = true,
-        description = {"Ask the server to fetch an upstream now (POST /v1/admin/upstreams/UPSTREAM/fetch).",
-                "Asynchronous: the answer means requested; watch 'proxypool admin snapshot' for the result."},
+        description = {"Ask the server to fetch an upstream now.",
+                "POST /v1/admin/upstreams/UPSTREAM/fetch; asynchronous: the answer means",
+                "requested, watch 'proxypool admin snapshot' for the result."},
         footer = {"", "Examples:", "  proxypool admin fetch vendor-a-us", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:requested", "1:error (404: this server fetches no such upstream, unreachable, 401, ...)", "2:usage"})

@@ -5,11 +5,12 @@ import picocli.CommandLine.Command;
 
 /** {@code proxypool admin providers ...}: where candidate proxies come from. */
 @Command(name = "providers", mixinStandardHelpOptions = true, synopsisSubcommandLabel = "COMMAND",
-        description = "Providers: where candidate proxies come from (jsonl_inventory, plain_list, http_json_feed, ...).",
+        description = {"Providers: where candidate proxies come from.",
+                "Types: jsonl_inventory, plain_list, http_json_feed, ... (SPEC config)."},
         footer = {"", "Examples:",
                 "  proxypool admin providers list",
-                "  proxypool admin providers create --json '{\"name\": \"lab\", \"type\": \"jsonl_inventory\","
-                        + " \"path\": \"inventory/lab.jsonl\"}'",
+                "  proxypool admin providers create --json '{\"name\": \"lab\",",
+                "      \"type\": \"jsonl_inventory\", \"path\": \"inventory/lab.jsonl\"}'",
                 "  proxypool admin providers delete lab", ""})
 final class ProvidersCommand extends EntityCommand {
 

@@ -19,7 +19,8 @@ import picocli.CommandLine.Parameters;
  * {@link AddressMask} unless {@code --show-addresses}; the server never sends credentials.
  */
 @Command(name = "proxies", mixinStandardHelpOptions = true, synopsisSubcommandLabel = "COMMAND",
-        description = "The stored pool: list proxies, take one out of service (disable) or back (enable).",
+        description = {"The stored pool: list proxies, disable or enable one.",
+                "Addresses are masked unless --show-addresses; credentials are never sent."},
         footer = {"", "Examples:",
                 "  proxypool admin proxies list --upstream vendor-a-us --label country=US",
                 "  proxypool admin proxies list --state disabled --all",
@@ -27,11 +28,13 @@ import picocli.CommandLine.Parameters;
 final class ProxiesCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true,
-            description = {"List stored proxies (GET /v1/admin/proxies), ascending id, one page of --limit",
-                    "(or every page with --all). HOST is masked unless --show-addresses."},
+            description = {"List stored proxies (GET /v1/admin/proxies), ascending id.",
+                    "One page of --limit, or every page with --all (following nextCursor).",
+                    "HOST is masked unless --show-addresses."},
             footer = {"", "Examples:",
                     "  proxypool admin proxies list",
-                    "  proxypool admin proxies list --upstream lab --protocol socks5 --label country=DE --limit 20",
+                    "  proxypool admin proxies list --upstream lab --protocol socks5 \\",
+                    "      --label country=DE --limit 20",
                     "  proxypool admin proxies list --all --limit 500 --json > pool.json",
                     "  proxypool admin proxies list --cursor <nextCursor of the previous page>", ""},
             exitCodeListHeading = "%nExit codes:%n",
@@ -93,8 +96,8 @@ final class ProxiesCommand {
     }
 
     @Command(name = "disable", mixinStandardHelpOptions = true,
-            description = {"Take a proxy out of service (POST /v1/admin/proxies/ID/disable): no more extractions",
-                    "or picks until enabled again. Audited."},
+            description = {"Take a proxy out of service (POST /v1/admin/proxies/ID/disable).",
+                    "No more extractions or picks until enabled again. Audited."},
             footer = {"", "Examples:", "  proxypool admin proxies disable ID", ""},
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:disabled (or already was)", "1:error (404 unknown id, unreachable, 401, ...)", "2:usage"})
@@ -104,7 +107,7 @@ final class ProxiesCommand {
     }
 
     @Command(name = "enable", mixinStandardHelpOptions = true,
-            description = "Put a disabled proxy back in service (POST /v1/admin/proxies/ID/enable). Audited.",
+            description = {"Put a proxy back in service (POST /v1/admin/proxies/ID/enable).", "Audited."},
             footer = {"", "Examples:", "  proxypool admin proxies enable ID", ""},
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:enabled (or already was)", "1:error (404 unknown id, unreachable, 401, ...)", "2:usage"})

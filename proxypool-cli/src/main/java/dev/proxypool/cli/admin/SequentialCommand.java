@@ -12,7 +12,7 @@ import picocli.CommandLine.Parameters;
  * sequential routing ({@code GET|POST /v1/admin/routings/{name}/sequential}).
  */
 @Command(name = "sequential", mixinStandardHelpOptions = true, synopsisSubcommandLabel = "COMMAND",
-        description = {"Sequential routings: which upstream is current; reset to the first or advance by hand.",
+        description = {"Sequential routings: show the current upstream, reset or advance it.",
                 "Changes are persisted and audited."},
         footer = {"", "Examples:",
                 "  proxypool admin sequential get shop",
@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
 final class SequentialCommand {
 
     @Command(name = "get", mixinStandardHelpOptions = true,
-            description = "Show the state of a sequential routing (GET /v1/admin/routings/ROUTING/sequential).",
+            description = {"Show the state of a sequential routing.", "(GET /v1/admin/routings/ROUTING/sequential)"},
             footer = {"", "Examples:", "  proxypool admin sequential get shop", ""},
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:ok", "1:error (404: no such routing or not sequential, unreachable, 401, ...)", "2:usage"})
@@ -41,8 +41,8 @@ final class SequentialCommand {
     }
 
     @Command(name = "advance", mixinStandardHelpOptions = true,
-            description = {"Switch to the next upstream now (POST {\"action\": \"advance\"}); past the last one the",
-                    "routing's exhaustion rule applies (stop, loop, stayLast)."},
+            description = {"Switch to the next upstream now (POST {\"action\": \"advance\"}).",
+                    "Past the last one the routing's exhaustion rule applies (stop, loop, stayLast)."},
             footer = {"", "Examples:", "  proxypool admin sequential advance shop", ""},
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:ok", "1:error (404: no such routing or not sequential, 503, unreachable, 401, ...)", "2:usage"})

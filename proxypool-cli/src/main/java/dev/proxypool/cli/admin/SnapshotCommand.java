@@ -8,8 +8,8 @@ import picocli.CommandLine.Option;
 
 /** {@code proxypool admin snapshot}: the live pool snapshot and the store's counts ({@code GET /v1/admin/snapshot}). */
 @Command(name = "snapshot", mixinStandardHelpOptions = true,
-        description = {"Show the live snapshot: version, age, proxies per upstream, and the store's",
-                "available/disabled counts (GET /v1/admin/snapshot)."},
+        description = {"Show the live snapshot: version, age, proxies per upstream.",
+                "Also the store's available/disabled counts (GET /v1/admin/snapshot)."},
         footer = {"", "Examples:", "  proxypool admin snapshot", "  proxypool admin snapshot --json | jq .size", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:error (unreachable, 401, ...)", "2:usage"})

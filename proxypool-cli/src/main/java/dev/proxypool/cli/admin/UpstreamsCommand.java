@@ -5,12 +5,12 @@ import picocli.CommandLine.Command;
 
 /** {@code proxypool admin upstreams ...}: named slices of a provider. */
 @Command(name = "upstreams", mixinStandardHelpOptions = true, synopsisSubcommandLabel = "COMMAND",
-        description = {"Upstreams: named slices of a provider (params, fetch schedule, validation).",
+        description = {"Upstreams: named slices of a provider (params, fetch, validation).",
                 "'proxypool admin fetch NAME' asks the server to fetch one now."},
         footer = {"", "Examples:",
                 "  proxypool admin upstreams list",
-                "  proxypool admin upstreams create --json '{\"name\": \"lab-us\", \"provider\": \"lab\","
-                        + " \"params\": {\"country\": \"US\"}, \"fetch\": {\"interval\": \"45s\"}}'",
+                "  proxypool admin upstreams create --json '{\"name\": \"lab-us\",",
+                "      \"provider\": \"lab\", \"params\": {\"country\": \"US\"}, \"validate\": false}'",
                 "  proxypool admin upstreams get lab-us", ""})
 final class UpstreamsCommand extends EntityCommand {
 

@@ -180,6 +180,10 @@ class AdminCommandTest {
         assertTrue(missing.contains("absent.json") && missing.contains("no such file"), missing);
         oneLineError(AdminRun.run("admin", "routings", "list", "--bogus"), 2);
         assertEquals(2, AdminRun.run("admin").exit(), "a group alone is a missing subcommand");
+        String noToken = oneLineError(AdminRun.run("admin", "snapshot", "--api", api(), "--token", " "), 2);
+        assertEquals("proxypool admin snapshot: no admin token: pass --token or set PROXYPOOL_ADMIN_TOKEN", noToken);
+        oneLineError(admin("snapshot", "--timeout", "soon"), 2);
+        oneLineError(AdminRun.run("admin", "snapshot", "--api", "localhost:9090", "--token", TOKEN), 2);
     }
 
     // ---- proxies ----------------------------------------------------------------------------------
