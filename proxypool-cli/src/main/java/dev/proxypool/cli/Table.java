@@ -5,27 +5,27 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A plain text table for people: columns padded to their widest cell, two spaces apart. */
-final class Table {
+public final class Table {
 
     private final String[] headers;
     private final List<String[]> rows = new ArrayList<>();
 
-    Table(String... headers) {
+    public Table(String... headers) {
         this.headers = headers.clone();
     }
 
-    void row(String... cells) {
+    public void row(String... cells) {
         if (cells.length != headers.length) {
             throw new IllegalArgumentException("a row needs " + headers.length + " cells, got " + cells.length);
         }
         rows.add(cells.clone());
     }
 
-    int size() {
+    public int size() {
         return rows.size();
     }
 
-    void print(PrintWriter out) {
+    public void print(PrintWriter out) {
         int[] width = new int[headers.length];
         for (int i = 0; i < headers.length; i++) {
             width[i] = headers[i].length();
@@ -49,6 +49,6 @@ final class Table {
                 sb.repeat(' ', width[i] - cells[i].length() + 2);
             }
         }
-        out.println(sb);
+        out.println(sb.toString().stripTrailing());
     }
 }

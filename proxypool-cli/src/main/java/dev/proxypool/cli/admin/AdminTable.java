@@ -7,52 +7,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Text output for people: a table padded to its widest cells, and the cell text of JSON tree values. */
+/** Cell text of JSON tree values for the admin tables (the tables themselves are {@link dev.proxypool.cli.Table}). */
 final class AdminTable {
 
-    private final String[] headers;
-    private final List<String[]> rows = new ArrayList<>();
-
-    AdminTable(String... headers) {
-        this.headers = headers.clone();
-    }
-
-    void row(String... cells) {
-        if (cells.length != headers.length) {
-            throw new IllegalArgumentException("a row needs " + headers.length + " cells, got " + cells.length);
-        }
-        rows.add(cells.clone());
-    }
-
-    int size() {
-        return rows.size();
-    }
-
-    void print(PrintWriter out) {
-        int[] width = new int[headers.length];
-        for (int i = 0; i < headers.length; i++) {
-            width[i] = headers[i].length();
-        }
-        for (String[] r : rows) {
-            for (int i = 0; i < r.length; i++) {
-                width[i] = Math.max(width[i], r[i].length());
-            }
-        }
-        line(out, headers, width);
-        for (String[] r : rows) {
-            line(out, r, width);
-        }
-    }
-
-    private static void line(PrintWriter out, String[] cells, int[] width) {
-        StringBuilder sb = new StringBuilder(128);
-        for (int i = 0; i < cells.length; i++) {
-            sb.append(cells[i]);
-            if (i < cells.length - 1) {
-                sb.repeat(' ', width[i] - cells[i].length() + 2);
-            }
-        }
-        out.println(sb.toString().stripTrailing());
+    private AdminTable() {
     }
 
     /** A JSON tree value as one cell: {@code -} for null/absent, lists comma-joined, objects as k=v. */

@@ -1,5 +1,7 @@
 package dev.proxypool.cli.admin;
 
+import dev.proxypool.cli.Table;
+
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -44,7 +46,7 @@ final class AuditCommand implements java.util.concurrent.Callable<Integer> {
             }
             Map<String, Object> body = r.json();
             List<?> entries = body.get("entries") instanceof List<?> l ? l : List.of();
-            AdminTable t = new AdminTable("ID", "AT", "ACTOR", "ACTION", "ENTITY");
+            Table t = new Table("ID", "AT", "ACTOR", "ACTION", "ENTITY");
             for (Object o : entries) {
                 if (o instanceof Map<?, ?> e) {
                     t.row(AdminTable.text(e.get("id")), AdminTable.text(e.get("at")), AdminTable.text(e.get("actor")),

@@ -1,5 +1,7 @@
 package dev.proxypool.cli.admin;
 
+import dev.proxypool.cli.Table;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -60,7 +62,7 @@ abstract class EntityCommand {
             String[] headers = new String[more.length + 1];
             headers[0] = "NAME";
             System.arraycopy(more, 0, headers, 1, more.length);
-            AdminTable t = new AdminTable(headers);
+            Table t = new Table(headers);
             for (Object o : list) {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> e = (Map<String, Object>) o;

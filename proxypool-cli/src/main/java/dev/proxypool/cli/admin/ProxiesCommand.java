@@ -1,5 +1,7 @@
 package dev.proxypool.cli.admin;
 
+import dev.proxypool.cli.Table;
+
 import dev.proxypool.core.model.AddressMask;
 import dev.proxypool.server.persistence.JsonTree;
 import java.io.PrintWriter;
@@ -133,7 +135,7 @@ final class ProxiesCommand {
         if (proxies.isEmpty()) {
             return;
         }
-        AdminTable t = new AdminTable("ID", "HOST", "PROTOCOL", "UPSTREAM", "STATE", "HEALTH", "IN-FLIGHT", "TTL");
+        Table t = new Table("ID", "HOST", "PROTOCOL", "UPSTREAM", "STATE", "HEALTH", "IN-FLIGHT", "TTL");
         for (Object o : proxies) {
             if (!(o instanceof Map<?, ?> p)) {
                 continue;

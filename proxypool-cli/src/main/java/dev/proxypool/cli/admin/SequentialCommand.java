@@ -1,5 +1,7 @@
 package dev.proxypool.cli.admin;
 
+import dev.proxypool.cli.Table;
+
 import java.io.PrintWriter;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -66,7 +68,7 @@ final class SequentialCommand {
             return;
         }
         Map<String, Object> s = r.json();
-        AdminTable t = new AdminTable("ROUTING", "UPSTREAM", "INDEX", "EXHAUSTED", "UPSTREAMS", "EXHAUSTION", "REASON", "CHANGED");
+        Table t = new Table("ROUTING", "UPSTREAM", "INDEX", "EXHAUSTED", "UPSTREAMS", "EXHAUSTION", "REASON", "CHANGED");
         t.row(AdminTable.text(s.get("routing")), AdminTable.text(s.get("upstream")), AdminTable.text(s.get("index")),
                 AdminTable.text(s.get("exhausted")), AdminTable.text(s.get("upstreams")), AdminTable.text(s.get("exhaustion")),
                 AdminTable.text(s.get("reason")), AdminTable.text(s.get("changedAt")));

@@ -1,5 +1,7 @@
 package dev.proxypool.cli.admin;
 
+import dev.proxypool.cli.Table;
+
 import java.util.Map;
 import java.util.TreeSet;
 import picocli.CommandLine.Command;
@@ -39,7 +41,7 @@ final class SnapshotCommand implements java.util.concurrent.Callable<Integer> {
             if (store != null) {
                 store.keySet().forEach(k -> names.add(String.valueOf(k)));
             }
-            AdminTable t = new AdminTable("UPSTREAM", "IN-SNAPSHOT", "STORED-AVAILABLE", "STORED-DISABLED");
+            Table t = new Table("UPSTREAM", "IN-SNAPSHOT", "STORED-AVAILABLE", "STORED-DISABLED");
             for (String u : names) {
                 Map<?, ?> c = store != null && store.get(u) instanceof Map<?, ?> m ? m : Map.of();
                 t.row(u, sizes.get(u) == null ? "0" : AdminTable.text(sizes.get(u)),
