@@ -197,6 +197,11 @@ public final class ProxyPool implements AutoCloseable {
         return r;
     }
 
+    /** Called with every new snapshot (version, size, proxies) once it serves; see {@link PoolEngine#addSnapshotListener}. */
+    public void addSnapshotListener(java.util.function.Consumer<dev.proxypool.core.snapshot.PoolSnapshot> listener) {
+        engine.addSnapshotListener(listener);
+    }
+
     /** Reports that {@code domain} banned the proxy {@code proxyId} (from {@code X-ProxyPool-Proxy}). */
     public boolean reportBan(String proxyId, String domain) {
         return engine.reportBan(proxyId, domain);

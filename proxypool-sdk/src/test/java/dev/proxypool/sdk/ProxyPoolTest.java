@@ -85,6 +85,25 @@ class ProxyPoolTest {
     }
 
     @Test
+    void snapshotListenersSeeEveryNewSnapshot() {
+        try (ProxyPool pool = ProxyPool.builder().background(false).build()) {
+            java.util.List<Long> versions = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.List<Integer> sizes = new java.util.concurrent.CopyOnWriteArrayList<>();
+            pool.addSnapshotListener(s -> {
+                versions.add(s.version());
+                sizes.add(s.size());
+            });
+            pool.addSnapshotListener(s -> {
+                throw new IllegalStateException("a broken listener does not stop the others");
+            });
+            pool.addProxies(java.util.List.of(dev.proxypool.core.model.Proxy.builder(new dev.proxypool.core.model.ProxyKey(
+                    Protocol.HTTP, "203.0.113.9", 8000, dev.proxypool.core.model.CredentialRef.NONE)).build()));
+            assertEquals(java.util.List.of(1), sizes);
+            assertEquals(pool.engine().snapshot().version(), versions.get(0));
+        }
+    }
+
+    @Test
     void nothingToLeaseIsATypedError() {
         try (ProxyPool pool = ProxyPool.builder().background(false).build()) {
             NoProxyAvailableException e = assertThrows(NoProxyAvailableException.class,

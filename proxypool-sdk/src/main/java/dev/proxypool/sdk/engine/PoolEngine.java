@@ -78,6 +78,8 @@ public final class PoolEngine {
     private volatile Routes routesNow;
     private final SequentialBoard board;
     private final ReentrantLock refreshLock = new ReentrantLock();
+    private final java.util.List<java.util.function.Consumer<PoolSnapshot>> listeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public PoolEngine(List<RoutingRule> routings, HealthPolicy policy, PoolStore store, Ticker ticker,
                       InstantSource wall, int workers) {
@@ -297,6 +299,14 @@ public final class PoolEngine {
             PoolSnapshot next = builder.build(current);
             live.publish(next);
             registry.retainOnly(ids);
+            for (java.util.function.Consumer<PoolSnapshot> l : listeners) {
+                try {
+                    l.accept(next);
+                } catch (RuntimeException e) {
+                    java.util.logging.Logger.getLogger(PoolEngine.class.getName())
+                            .warning("snapshot listener failed: " + e);
+                }
+            }
             return next.version();
         } finally {
             refreshLock.unlock();
@@ -329,6 +339,18 @@ public final class PoolEngine {
 
     public PoolSnapshot snapshot() {
         return live.current();
+    }
+
+    /**
+     * Called with every new snapshot, on the thread that built it, after it is live. Keep it quick;
+     * a listener that throws is logged and does not stop the others.
+     */
+    public void addSnapshotListener(java.util.function.Consumer<PoolSnapshot> listener) {
+        listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+    }
+
+    public void removeSnapshotListener(java.util.function.Consumer<PoolSnapshot> listener) {
+        listeners.remove(listener);
     }
 
     public Optional<ProxyRuntime> runtime(String proxyId) {
