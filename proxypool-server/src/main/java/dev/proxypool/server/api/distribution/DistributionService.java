@@ -230,7 +230,14 @@ public final class DistributionService implements HttpService, Handler {
                     "this Idempotency-Key was used with a different request body"), ExtractionOutcome.CONFLICT);
             case IdempotencyStart.Replay r -> {
                 StoredResponse stored = StoredResponse.decode(r.storedResponse());
-                yield new Answer(stored.status(), stored.body(), ExtractionOutcome.REPLAYED, 0, false, true);
+                String body;
+                try {
+                    body = ProxyUrl.restoreCredentials(stored.body(), credentials);
+                } catch (CredentialsUnavailableException e) {
+                    yield new Answer(503, ExtractionJson.error("credentials_unavailable",
+                            "the replayed proxies' credentials are no longer available"), ExtractionOutcome.CREDENTIALS);
+                }
+                yield new Answer(stored.status(), body, ExtractionOutcome.REPLAYED, 0, false, true);
             }
         };
     }
@@ -242,7 +249,7 @@ public final class DistributionService implements HttpService, Handler {
             if (a.storable()) {
                 settled = true;
                 try {
-                    if (!store.completeIdempotent(key, fingerprint, new StoredResponse(a.status(), a.body()).encode(),
+                    if (!store.completeIdempotent(key, fingerprint, new StoredResponse(a.status(), a.storedBody()).encode(),
                             clock.instant())) {
                         LOG.log(System.Logger.Level.WARNING, "idempotency record of a key was taken over before completion");
                     }
@@ -299,9 +306,14 @@ public final class DistributionService implements HttpService, Handler {
                                 ExtractionOutcome.CREDENTIALS, 0, true, false);
                     }
                     handedOut = out.size();
+                    List<HandedOutProxy> withoutCredentials = new ArrayList<>(out.size());
+                    for (HandedOutProxy h : out) {
+                        withoutCredentials.add(h.withUrl(h.storedUrl()));
+                    }
                     yield new Answer(200, ExtractionJson.extracted(call.count(), out),
                             handedOut == call.count() ? ExtractionOutcome.OK : ExtractionOutcome.PARTIAL,
-                            handedOut, true, false);
+                            handedOut, true, false)
+                            .storing(ExtractionJson.extracted(call.count(), withoutCredentials));
                 }
             };
         } catch (StoreUnavailableException e) {
@@ -331,10 +343,12 @@ public final class DistributionService implements HttpService, Handler {
         for (ExtractedProxy x : extracted) {
             Proxy p = x.proxy();
             String url;
+            String storedUrl;
             if (p.credentialRef().isPresent()) {
                 try {
                     Credentials c = credentials.resolve(p.credentialRef());
                     url = ProxyUrl.of(p.key(), c);
+                    storedUrl = ProxyUrl.placeholder(p.key(), p.credentialRef());
                 } catch (CredentialsUnavailableException | RuntimeException e) {
                     LOG.log(System.Logger.Level.WARNING, "extracted proxy " + p.id() + " at " + AddressMask.mask(p.host())
                             + " withheld: credentials for ref '" + p.credentialRef().name() + "' are unavailable");
@@ -342,11 +356,12 @@ public final class DistributionService implements HttpService, Handler {
                 }
             } else {
                 url = ProxyUrl.of(p.key());
+                storedUrl = url;
             }
             Optional<Instant> expiresAt = p.expires() ? Optional.of(p.expiresAt()) : Optional.empty();
             long remaining = p.expires() ? Math.max(0, Duration.between(now, p.expiresAt()).getSeconds()) : 0;
             out.add(new HandedOutProxy(p.id(), url, p.protocol(), p.host(), p.port(), p.labels().values(),
-                    expiresAt, remaining));
+                    expiresAt, remaining, storedUrl));
         }
         return out;
     }
@@ -387,18 +402,23 @@ public final class DistributionService implements HttpService, Handler {
      * @param storable  an outcome of an extraction, kept for idempotent replay
      */
     private record Answer(int status, String body, ExtractionOutcome outcome, int handedOut, boolean storable,
-                          boolean replayed, long retryAfterSeconds) {
+                          boolean replayed, long retryAfterSeconds, String storedBody) {
 
         Answer(int status, String body, ExtractionOutcome outcome) {
-            this(status, body, outcome, 0, false, false, 0);
+            this(status, body, outcome, 0, false, false, 0, body);
         }
 
         Answer(int status, String body, ExtractionOutcome outcome, int handedOut, boolean storable, boolean replayed) {
-            this(status, body, outcome, handedOut, storable, replayed, 0);
+            this(status, body, outcome, handedOut, storable, replayed, 0, body);
         }
 
         Answer withRetryAfter(long seconds) {
-            return new Answer(status, body, outcome, handedOut, storable, replayed, seconds);
+            return new Answer(status, body, outcome, handedOut, storable, replayed, seconds, storedBody);
+        }
+
+        /** What the idempotency record keeps instead of the body: no credentials (SPEC §9: none in Redis). */
+        Answer storing(String bodyWithoutCredentials) {
+            return new Answer(status, body, outcome, handedOut, storable, replayed, retryAfterSeconds, bodyWithoutCredentials);
         }
     }
 

@@ -14,7 +14,12 @@ import java.util.Optional;
  * @param remainingTtlSeconds whole seconds left at extraction; meaningless when {@code expiresAt} is empty
  */
 record HandedOutProxy(String id, String url, Protocol protocol, String host, int port, Map<String, String> labels,
-                      Optional<Instant> expiresAt, long remainingTtlSeconds) {
+                      Optional<Instant> expiresAt, long remainingTtlSeconds, String storedUrl) {
+
+    /** The same proxy with another URL (the credential-free form kept for idempotent replay). */
+    HandedOutProxy withUrl(String other) {
+        return new HandedOutProxy(id, other, protocol, host, port, labels, expiresAt, remainingTtlSeconds, storedUrl);
+    }
 
     @Override
     public String toString() {

@@ -1,5 +1,9 @@
 package dev.proxypool.server.api.distribution;
 
+import dev.proxypool.core.model.CredentialRef;
+import dev.proxypool.sdk.credentials.CredentialStore;
+import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
+
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.sdk.credentials.Credentials;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +35,46 @@ final class ProxyUrl {
             encode(sb, credentials.password().reveal());
         }
         return sb.append('@').append(key.authority()).toString();
+    }
+
+    private static final String PLACEHOLDER_START = "{{credential:";
+    private static final String PLACEHOLDER_END = "}}@";
+
+    /**
+     * The URL as an idempotency record keeps it: the credentials replaced by a reference to them,
+     * {@code http://{{credential:vendor-a}}@203.0.113.7:8000}. Braces cannot occur in a real URL's
+     * userinfo (they are percent-encoded), so the placeholder is unambiguous.
+     */
+    static String placeholder(ProxyKey key, CredentialRef ref) {
+        return key.protocol().wireName() + "://" + PLACEHOLDER_START + ref.name() + PLACEHOLDER_END + key.authority();
+    }
+
+    /** Puts the current credentials back into every placeholder of a stored response body. */
+    static String restoreCredentials(String body, CredentialStore store) throws CredentialsUnavailableException {
+        int at = body.indexOf(PLACEHOLDER_START);
+        if (at < 0) {
+            return body;
+        }
+        StringBuilder sb = new StringBuilder(body.length() + 64);
+        int from = 0;
+        while (at >= 0) {
+            int end = body.indexOf(PLACEHOLDER_END, at);
+            if (end < 0) {
+                break;
+            }
+            String ref = body.substring(at + PLACEHOLDER_START.length(), end);
+            Credentials c = store.resolve(CredentialRef.of(ref));
+            sb.append(body, from, at);
+            encode(sb, c.username());
+            if (!c.password().isEmpty()) {
+                sb.append(':');
+                encode(sb, c.password().reveal());
+            }
+            sb.append('@');
+            from = end + PLACEHOLDER_END.length();
+            at = body.indexOf(PLACEHOLDER_START, from);
+        }
+        return sb.append(body, from, body.length()).toString();
     }
 
     static void encode(StringBuilder sb, String s) {
