@@ -51,6 +51,13 @@ final class Canaries {
         }
     }
 
+    /** A fresh scanner looking for the same needles (for positive controls). */
+    Canaries copyNeedles() {
+        Canaries c = new Canaries();
+        c.needles.putAll(needles);
+        return c;
+    }
+
     List<String> hits() {
         return List.copyOf(hits);
     }

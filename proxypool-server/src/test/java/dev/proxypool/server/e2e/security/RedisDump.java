@@ -10,6 +10,7 @@ import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
+import redis.clients.jedis.util.KeyValue;
 
 /**
  * Everything stored under a key prefix, as text to scan: each key name, and its value read the way
@@ -44,8 +45,10 @@ final class RedisDump {
             flatten(value, parts);
             for (int i = 0; i < parts.size(); i++) {
                 byte[] p = parts.get(i);
-                String where = "redis " + type + " " + key + " element #" + i;
-                out.add(new Item(where, new String(p, StandardCharsets.ISO_8859_1)));
+                String where = type.equals("hash")
+                        ? "redis hash " + key + (i % 2 == 0 ? " field name #" + i / 2 : " field '" + latin1(parts.get(i - 1)) + "' value")
+                        : "redis " + type + " " + key + " element #" + i;
+                out.add(new Item(where, latin1(p)));
                 decodedFrame(p).ifPresent(f -> out.add(new Item(where + " (decoded snapshot frame)", f)));
             }
         }
@@ -73,6 +76,10 @@ final class RedisDump {
         }
     }
 
+    private static String latin1(byte[] b) {
+        return new String(b, StandardCharsets.ISO_8859_1);
+    }
+
     private static void flatten(Object v, List<byte[]> out) {
         switch (v) {
             case null -> { }
@@ -82,7 +89,14 @@ final class RedisDump {
                 flatten(k, out);
                 flatten(e, out);
             });
-            default -> out.add(String.valueOf(v).getBytes(StandardCharsets.UTF_8));
+            case KeyValue<?, ?> kv -> { // RESP3 map entries
+                flatten(kv.getKey(), out);
+                flatten(kv.getValue(), out);
+            }
+            case Number n -> out.add(n.toString().getBytes(StandardCharsets.UTF_8));
+            case String s -> out.add(s.getBytes(StandardCharsets.UTF_8));
+            // anything else would be stringified blind (an object name, not its content): refuse
+            default -> throw new AssertionError("unexpected Redis reply element " + v.getClass().getName());
         }
     }
 
