@@ -29,6 +29,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.StreamEntryID;
 
 /**
  * SPEC §9 "secrets": canary secrets placed in a proxy credential (credentials file, credentialRef),
@@ -89,6 +90,7 @@ class CanarySecretTest {
 
                     // the control plane publishes a new snapshot version after the extraction
                     Thread.sleep(800);
+                    scannersSeeAPlantedMarker(redis, logs);
                     List<RedisDump.Item> stored = RedisDump.dump(redis, prefix);
                     for (RedisDump.Item item : stored) {
                         String text = item.text();
@@ -198,6 +200,24 @@ class CanarySecretTest {
         }
         assertTrue(send(server, "GET", "/v1/admin/proxies", adminToken, null).body().contains(proxyId), "sanity: proxy listed");
         return proxyId;
+    }
+
+    /**
+     * Positive control for the scanners themselves: a marker (not one of the canaries) planted in
+     * a string, a hash, a stream and a log record's parameter must be found in each, and is removed.
+     */
+    private void scannersSeeAPlantedMarker(RedisClient redis, LogCapture logs) {
+        String marker = "MARKER-" + Canaries.fresh();
+        String control = prefix + "control:";
+        redis.set(control + "s", "x" + marker);
+        redis.hset(control + "h", "f", "y" + marker);
+        redis.xadd(control + "x", StreamEntryID.NEW_ENTRY, Map.of("d", "z" + marker));
+        java.util.logging.Logger.getLogger("canary.control").log(java.util.logging.Level.FINE, "control {0}", marker);
+        Canaries c = new Canaries().watch("marker", marker);
+        RedisDump.dump(redis, control).forEach(i -> c.scan(i.where(), i.text()));
+        logs.lines().forEach(l -> c.scan(l.where(), l.text()));
+        redis.unlink(control + "s", control + "h", control + "x");
+        assertEquals(4, c.hits().size(), "positive control: the marker is found in each planted place: " + c.hits());
     }
 
     /** An admin write (audited, with before/after) that carries a new client's secret and token. */
