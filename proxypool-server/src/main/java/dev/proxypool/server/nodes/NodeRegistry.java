@@ -1,0 +1,470 @@
+package dev.proxypool.server.nodes;
+
+import dev.proxypool.core.extract.ExtractionFilter;
+import dev.proxypool.core.extract.PageRequest;
+import dev.proxypool.core.extract.PoolQuery;
+import dev.proxypool.core.extract.PoolStore;
+import dev.proxypool.core.extract.ProxyPage;
+import dev.proxypool.core.extract.PublishResult;
+import dev.proxypool.core.extract.StoredProxy;
+import dev.proxypool.core.model.AddressMask;
+import dev.proxypool.core.model.LabelSelector;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.engine.PoolEngine;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Self-hosted proxy nodes (the ProxyNode "agents", SPEC §9): pre-issued registration tokens, the
+ * short-lived credentials nodes exchange them for, heartbeats, and the pool membership that follows.
+ *
+ * <h2>Rules</h2>
+ * <ul>
+ *   <li><b>Tokens</b> are issued by an operator ({@link #issueToken}), returned once and stored as
+ *       SHA-256 digests (they are 256-bit random values, so a fast digest suffices; a lookup by
+ *       digest leaks nothing usable about the token). {@link #revokeToken} removes every node
+ *       registered with the token from the pool <em>at once</em>, not at the next sweep.</li>
+ *   <li><b>Credentials</b>: {@link #register} exchanges a token for a random 32-byte secret
+ *       (stored as its digest, compared in constant time) valid for
+ *       {@link NodeSettings#credentialTtl()}, renewed by each {@link #heartbeat}.</li>
+ *   <li><b>Liveness is the control plane's.</b> A node is alive while {@code now - lastHeartbeat <=
+ *       livenessTimeout}, where both instants come from this registry's clock. Nothing a node
+ *       sends (timestamps, sequence numbers) is trusted: a node with a skewed clock is judged the
+ *       same as any other (seed 002 §6.2). A late heartbeat of a dead node is refused; the node
+ *       registers again.</li>
+ *   <li><b>Pool membership</b>: each live node is one {@link Proxy} of upstream and provider
+ *       {@value #UPSTREAM}, id {@code ProxyIds.unsalted(key, "nodes")}, in
+ *       {@code pool.engine().store()}; every change is applied with
+ *       {@link PoolEngine#publish}, so it is in (or out of) the very next snapshot.
+ *       {@link #sweep()} drops dead nodes and reconciles the store with the live set (orphans of
+ *       a previous process removed, lost entries re-added). This registry owns the
+ *       {@value #UPSTREAM} upstream: do not configure an upstream of that name.</li>
+ *   <li>An address held by a live node of another token cannot be registered (409 at the API);
+ *       the same token registering the same address again supersedes the old node (an agent
+ *       restart). An address the pool already holds for a configured upstream, or that was
+ *       extracted (tombstoned), is refused too.</li>
+ * </ul>
+ *
+ * <p><b>Persistence is out of scope:</b> tokens and nodes live in memory; after a restart tokens
+ * must be issued again and nodes register again (their proxies are removed by the first sweep).
+ *
+ * <p>Thread-safe: one lock guards tokens and nodes; pool changes run under it so the store always
+ * follows the registry's order of events. Registration and heartbeats are rare (seconds per node),
+ * so a lock costs nothing that matters; {@link #sweep()} is O(nodes + stored node proxies).
+ */
+public final class NodeRegistry implements AutoCloseable {
+
+    /** Upstream and provider name of node proxies. */
+    public static final String UPSTREAM = "nodes";
+
+    private static final System.Logger LOG = System.getLogger(NodeRegistry.class.getName());
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
+
+    private final ProxyPool pool;
+    private final InstantSource clock;
+    private final NodeSettings settings;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** token digest (base64) → token name */
+    private final Map<String, String> tokensByDigest = new HashMap<>();
+    /** token name → token digest (base64) */
+    private final Map<String, String> tokensByName = new TreeMap<>();
+    private final Map<String, Node> nodes = new HashMap<>();
+    private volatile Thread sweeper;
+
+    /**
+     * @param pool     the pool node proxies join
+     * @param clock    the control plane's clock: the only judge of liveness and expiry
+     * @param settings timing
+     */
+    public NodeRegistry(ProxyPool pool, InstantSource clock, NodeSettings settings) {
+        this.pool = Objects.requireNonNull(pool, "pool");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    public NodeSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Issues a registration token named {@code name} ({@code [A-Za-z0-9._-]{1,64}}).
+     *
+     * @return the token, the only time its plain value is available
+     * @throws IllegalArgumentException for a bad name
+     * @throws IllegalStateException    when a token of that name exists (revoke it first)
+     */
+    public IssuedToken issueToken(String name) {
+        if (name == null || !name.matches("[A-Za-z0-9._-]{1,64}")) {
+            throw new IllegalArgumentException("name '" + name + "' must be 1 to 64 of A-Z a-z 0-9 . _ -");
+        }
+        String token = randomSecret();
+        lock.lock();
+        try {
+            if (tokensByName.containsKey(name)) {
+                throw new IllegalStateException("a token named '" + name + "' exists; revoke it first");
+            }
+            String digest = digest(token);
+            tokensByName.put(name, digest);
+            tokensByDigest.put(digest, name);
+        } finally {
+            lock.unlock();
+        }
+        LOG.log(System.Logger.Level.INFO, "node registration token ''{0}'' issued", name);
+        return new IssuedToken(name, token);
+    }
+
+    /**
+     * Revokes the token {@code name}: it registers nothing more, and every node registered with it
+     * leaves the pool now (the next snapshot no longer has it).
+     *
+     * @return whether such a token existed
+     */
+    public boolean revokeToken(String name) {
+        lock.lock();
+        try {
+            String digest = tokensByName.remove(name);
+            if (digest == null) {
+                return false;
+            }
+            tokensByDigest.remove(digest);
+            List<String> gone = new ArrayList<>();
+            for (Iterator<Node> it = nodes.values().iterator(); it.hasNext(); ) {
+                Node n = it.next();
+                if (n.tokenName.equals(name)) {
+                    gone.add(n.proxy.id());
+                    it.remove();
+                }
+            }
+            if (!gone.isEmpty()) {
+                removeFromPool(gone);
+            }
+            LOG.log(System.Logger.Level.INFO, "node registration token ''{0}'' revoked; {1} node(s) removed",
+                    name, gone.size());
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Names of the tokens in force, sorted. */
+    public List<String> tokenNames() {
+        lock.lock();
+        try {
+            return List.copyOf(tokensByName.keySet());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Exchanges a registration token for a credential and adds the node to the pool.
+     *
+     * @return the credential, or empty when {@code token} is unknown or revoked
+     * @throws IllegalStateException when the address is held by another token's live node, by a
+     *                               configured upstream, or was extracted
+     */
+    public Optional<NodeCredential> register(String token, NodeAdvert advert) {
+        Objects.requireNonNull(advert, "advert");
+        if (token == null || token.isEmpty()) {
+            return Optional.empty();
+        }
+        Proxy proxy = Proxy.builder(advert.key()).provider(UPSTREAM).upstream(UPSTREAM).labels(advert.labels())
+                .maxConcurrency(advert.maxConcurrency()).build();
+        String tokenDigest = digest(token);
+        lock.lock();
+        try {
+            String tokenName = tokensByDigest.get(tokenDigest);
+            if (tokenName == null) {
+                return Optional.empty();
+            }
+            Instant now = clock.instant();
+            Node previous = null;
+            for (Node n : nodes.values()) {
+                if (n.proxy.id().equals(proxy.id())) {
+                    if (!n.tokenName.equals(tokenName) && n.isAlive(now, settings)) {
+                        throw new IllegalStateException("host/port " + AddressMask.mask(advert.host()) + ":"
+                                + advert.port() + " is registered by a node of another token");
+                    }
+                    previous = n;
+                    break;
+                }
+            }
+            PoolStore store = pool.engine().store();
+            PublishResult r = pool.engine().publish(() -> store.upsert(List.of(proxy), now));
+            if (r.added() + r.refreshed() == 0) {
+                throw new IllegalStateException(r.skippedTombstoned() > 0
+                        ? "host/port was extracted from the pool and cannot rejoin until its tombstone expires"
+                        : "host/port is already in the pool through a configured upstream");
+            }
+            if (previous != null) {
+                nodes.remove(previous.nodeId);
+            }
+            String secret = randomSecret();
+            String nodeId = "n-" + B64.encodeToString(randomBytes(12));
+            Node node = new Node(nodeId, tokenName, advert, proxy, digestBytes(secret), now);
+            node.renew(now, settings);
+            nodes.put(nodeId, node);
+            LOG.log(System.Logger.Level.INFO, "node {0} registered with token ''{1}'': {2}", nodeId, tokenName,
+                    proxy.key());
+            return Optional.of(new NodeCredential(nodeId, secret, node.credentialExpiresAt));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A heartbeat of {@code nodeId} carrying {@code secret}: renews liveness and the credential.
+     * Nothing the node claims about time is consulted.
+     *
+     * @return the credential's new expiry, or empty when the node is unknown, the secret wrong, the
+     *         credential lapsed or the node already dead (it must register again)
+     */
+    public Optional<Instant> heartbeat(String nodeId, String secret) {
+        if (nodeId == null || secret == null || secret.isEmpty()) {
+            return Optional.empty();
+        }
+        byte[] presented = digestBytes(secret);
+        lock.lock();
+        try {
+            Node node = nodes.get(nodeId);
+            if (node == null || !MessageDigest.isEqual(presented, node.secretDigest)) {
+                return Optional.empty();
+            }
+            Instant now = clock.instant();
+            if (!node.isAlive(now, settings) || !now.isBefore(node.credentialExpiresAt)) {
+                nodes.remove(nodeId);
+                removeFromPool(List.of(node.proxy.id()));
+                LOG.log(System.Logger.Level.INFO, "node {0} heartbeat came too late; removed", nodeId);
+                return Optional.empty();
+            }
+            node.renew(now, settings);
+            return Optional.of(node.credentialExpiresAt);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A node leaving on its own ({@code DELETE /v1/nodes/{id}} with its credential).
+     *
+     * @return whether the node existed and the secret matched
+     */
+    public boolean deregister(String nodeId, String secret) {
+        if (nodeId == null || secret == null || secret.isEmpty()) {
+            return false;
+        }
+        byte[] presented = digestBytes(secret);
+        lock.lock();
+        try {
+            Node node = nodes.get(nodeId);
+            if (node == null || !MessageDigest.isEqual(presented, node.secretDigest)) {
+                return false;
+            }
+            nodes.remove(nodeId);
+            removeFromPool(List.of(node.proxy.id()));
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Drops nodes dead at the registry's clock and reconciles the store's {@value #UPSTREAM}
+     * proxies with the live set; refreshes the snapshot when anything changed.
+     *
+     * @return how many nodes were found dead
+     */
+    public int sweep() {
+        lock.lock();
+        try {
+            Instant now = clock.instant();
+            List<String> remove = new ArrayList<>();
+            int dead = 0;
+            for (Iterator<Node> it = nodes.values().iterator(); it.hasNext(); ) {
+                Node n = it.next();
+                if (!n.isAlive(now, settings)) {
+                    it.remove();
+                    remove.add(n.proxy.id());
+                    dead++;
+                    LOG.log(System.Logger.Level.INFO, "node {0} missed its heartbeats; removed", n.nodeId);
+                }
+            }
+            Map<String, Proxy> live = new HashMap<>();
+            for (Node n : nodes.values()) {
+                live.put(n.proxy.id(), n.proxy);
+            }
+            Set<String> stored = storedNodeProxies();
+            for (String id : stored) {
+                if (!live.containsKey(id) && !remove.contains(id)) {
+                    remove.add(id);
+                }
+            }
+            List<Proxy> missing = new ArrayList<>();
+            for (Proxy p : live.values()) {
+                if (!stored.contains(p.id())) {
+                    missing.add(p);
+                }
+            }
+            if (!remove.isEmpty() || !missing.isEmpty()) {
+                PoolStore store = pool.engine().store();
+                pool.engine().publish(() -> {
+                    if (!remove.isEmpty()) {
+                        store.remove(remove);
+                    }
+                    return missing.isEmpty() ? PublishResult.NONE : store.upsert(missing, now);
+                });
+            }
+            return dead;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The registered nodes (live until the next sweep says otherwise), without credentials. */
+    public List<NodeView> nodes() {
+        lock.lock();
+        try {
+            List<NodeView> out = new ArrayList<>(nodes.size());
+            for (Node n : nodes.values()) {
+                out.add(n.view());
+            }
+            out.sort((a, b) -> a.nodeId().compareTo(b.nodeId()));
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Starts a virtual thread calling {@link #sweep()} every {@link NodeSettings#sweepInterval()}
+     * until {@link #close()}. Idempotent.
+     */
+    public synchronized NodeRegistry startSweeping() {
+        if (sweeper == null) {
+            sweeper = Thread.ofVirtual().name("node-sweeper").start(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    try {
+                        Thread.sleep(settings.sweepInterval());
+                        sweep();
+                    } catch (InterruptedException e) {
+                        return;
+                    } catch (RuntimeException e) {
+                        LOG.log(System.Logger.Level.WARNING, "node sweep failed: " + e);
+                    }
+                }
+            });
+        }
+        return this;
+    }
+
+    /** Stops the sweeper. Node proxies stay in the store until the next process's first sweep. */
+    @Override
+    public synchronized void close() {
+        Thread t = sweeper;
+        sweeper = null;
+        if (t != null) {
+            t.interrupt();
+        }
+    }
+
+    private Set<String> storedNodeProxies() {
+        PoolStore store = pool.engine().store();
+        ExtractionFilter filter = new ExtractionFilter(Optional.empty(), Optional.of(UPSTREAM), LabelSelector.ANY);
+        PoolQuery query = new PoolQuery(filter, Optional.empty());
+        Set<String> ids = new HashSet<>();
+        String cursor = PageRequest.FIRST;
+        do {
+            ProxyPage page = store.list(query, new PageRequest(cursor, PageRequest.MAX_LIMIT));
+            for (StoredProxy sp : page.proxies()) {
+                ids.add(sp.proxy().id());
+            }
+            cursor = page.nextCursor();
+        } while (cursor != null && !cursor.isEmpty());
+        return ids;
+    }
+
+    private void removeFromPool(List<String> proxyIds) {
+        PoolStore store = pool.engine().store();
+        pool.engine().publish(() -> store.remove(proxyIds));
+    }
+
+    private static String randomSecret() {
+        return B64.encodeToString(randomBytes(32));
+    }
+
+    private static byte[] randomBytes(int n) {
+        byte[] b = new byte[n];
+        RANDOM.nextBytes(b);
+        return b;
+    }
+
+    private static String digest(String secret) {
+        return Base64.getEncoder().encodeToString(digestBytes(secret));
+    }
+
+    private static byte[] digestBytes(String secret) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 unavailable", e);
+        }
+    }
+
+    /** One registered node; mutable fields are guarded by the registry's lock. */
+    private static final class Node {
+        final String nodeId;
+        final String tokenName;
+        final NodeAdvert advert;
+        final Proxy proxy;
+        final byte[] secretDigest;
+        final Instant registeredAt;
+        Instant lastHeartbeat;
+        Instant credentialExpiresAt;
+
+        Node(String nodeId, String tokenName, NodeAdvert advert, Proxy proxy, byte[] secretDigest, Instant now) {
+            this.nodeId = nodeId;
+            this.tokenName = tokenName;
+            this.advert = advert;
+            this.proxy = proxy;
+            this.secretDigest = secretDigest;
+            this.registeredAt = now;
+        }
+
+        void renew(Instant now, NodeSettings s) {
+            lastHeartbeat = now;
+            credentialExpiresAt = now.plus(s.credentialTtl());
+        }
+
+        boolean isAlive(Instant now, NodeSettings s) {
+            return !now.isAfter(lastHeartbeat.plus(s.livenessTimeout()));
+        }
+
+        NodeView view() {
+            return new NodeView(nodeId, tokenName, proxy.id(), advert.protocol(), advert.host(), advert.port(),
+                    advert.labels(), advert.maxConcurrency(), registeredAt, lastHeartbeat, credentialExpiresAt);
+        }
+
+        @Override
+        public String toString() {
+            return "Node[" + nodeId + " " + proxy.key() + " token=" + tokenName + "]";
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package dev.proxypool.server.nodes;
+
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.time.ManualClock;
+import dev.proxypool.sdk.ProxyPool;
+import io.helidon.webserver.WebServer;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A real Helidon WebServer on a free loopback port with {@link NodeService} registered at
+ * {@link NodeService#PATH}, over a {@link ProxyPool} whose wall clock and the registry's clock are
+ * one {@link ManualClock}.
+ */
+final class NodeFixture implements AutoCloseable {
+
+    static final String ADMIN = "Bearer admin-secret";
+    static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+    static final NodeSettings SETTINGS = new NodeSettings(Duration.ofSeconds(10), Duration.ofSeconds(30),
+            Duration.ofMinutes(10), Duration.ofSeconds(2));
+
+    final ManualClock clock = new ManualClock(START);
+    final ProxyPool pool = ProxyPool.builder().background(false).clocks(clock, clock).build();
+    final NodeRegistry registry = new NodeRegistry(pool, clock, SETTINGS);
+    final WebServer server;
+    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    final URI base;
+
+    NodeFixture() {
+        NodeService service = new NodeService(registry, ADMIN::equals);
+        server = WebServer.builder().address(InetAddress.getLoopbackAddress()).port(0).shutdownHook(false)
+                .routing(r -> r.register(NodeService.PATH, service)).build().start();
+        base = URI.create("http://127.0.0.1:" + server.port() + NodeService.PATH);
+    }
+
+    HttpResponse<String> send(String method, String path, String authorization, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(20))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            b.header("Content-Type", "application/json");
+        }
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Issues a token through the admin API. */
+    String issue(String name) throws Exception {
+        HttpResponse<String> r = send("POST", "/tokens", ADMIN, "{\"name\": \"" + name + "\"}");
+        if (r.statusCode() != 201) {
+            throw new AssertionError("issue: " + r.statusCode() + " " + r.body());
+        }
+        return field(r.body(), "token");
+    }
+
+    HttpResponse<String> register(String token, String host, int port) throws Exception {
+        return send("POST", "", null, "{\"token\": \"" + token + "\", \"host\": \"" + host + "\", \"port\": " + port
+                + ", \"protocol\": \"http\", \"labels\": {\"region\": \"eu\"}, \"maxConcurrency\": 5}");
+    }
+
+    HttpResponse<String> heartbeat(String nodeId, String credential, String body) throws Exception {
+        return send("POST", "/" + nodeId + "/heartbeat", credential == null ? null : "Bearer " + credential, body);
+    }
+
+    /** Node proxies in the live snapshot. */
+    List<Proxy> inSnapshot() {
+        List<Proxy> out = new ArrayList<>();
+        for (Proxy p : pool.engine().snapshot().proxies()) {
+            if (p.upstream().equals(NodeRegistry.UPSTREAM)) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    /** A string or number field of a flat JSON object. */
+    static String field(String json, String name) {
+        Matcher m = Pattern.compile("\"" + Pattern.quote(name) + "\"\\s*:\\s*(\"([^\"]*)\"|([0-9]+))").matcher(json);
+        if (!m.find()) {
+            throw new AssertionError("no field " + name + " in " + json);
+        }
+        return m.group(2) != null ? m.group(2) : m.group(3);
+    }
+
+    @Override
+    public void close() {
+        registry.close();
+        http.close();
+        server.stop();
+        pool.close();
+    }
+}
