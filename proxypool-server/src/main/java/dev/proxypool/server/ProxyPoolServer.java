@@ -26,7 +26,11 @@ import dev.proxypool.server.metrics.PoolMetrics;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.service.registry.Services;
 import java.time.Duration;
+import dev.proxypool.server.api.distribution.BearerAuth;
 import dev.proxypool.server.api.distribution.DistributionService;
+import dev.proxypool.server.nodes.NodeRegistry;
+import dev.proxypool.server.nodes.NodeService;
+import dev.proxypool.server.nodes.NodeSettings;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
@@ -65,11 +69,13 @@ public final class ProxyPoolServer implements AutoCloseable {
     private final StageLease lease;
     private final ConfigStore configStore;
     private final AutoCloseable cluster;
+    private final AutoCloseable nodes;
 
     private ProxyPoolServer(ProxyPool pool, PoolGatewayEngine engine, GatewayServer server, AutoCloseable metrics,
-                            StageLease lease, ConfigStore configStore, AutoCloseable cluster) {
+                            StageLease lease, ConfigStore configStore, AutoCloseable cluster, AutoCloseable nodes) {
         this.configStore = configStore;
         this.cluster = cluster;
+        this.nodes = nodes;
         this.pool = pool;
         this.engine = engine;
         this.server = server;
@@ -101,6 +107,7 @@ public final class ProxyPoolServer implements AutoCloseable {
     public void close() {
         closeQuietly(cluster);
         server.stop();
+        closeQuietly(nodes);
         engine.closeIdle();
         pool.close();
         closeQuietly(lease);
@@ -230,6 +237,12 @@ public final class ProxyPoolServer implements AutoCloseable {
                             live.engine().refresh();
                         })
                         .build();
+                // self-hosted ProxyNode agents register with pre-issued tokens (control/all roles)
+                NodeRegistry nodes = role == ClusterRole.WORKER ? null
+                        : new NodeRegistry(pool, pool.engine().wallClock(), NodeSettings.DEFAULTS).startSweeping();
+                Optional<dev.proxypool.sdk.credentials.Secret> adminToken = config.admin().token();
+                NodeService nodeService = nodes == null ? null : new NodeService(nodes, header -> adminToken.isPresent()
+                        && BearerAuth.bearerToken(header).map(t -> adminToken.get().matches(t)).orElse(false));
                 Map<String, Integer> quotas = new HashMap<>();
                 config.clients().forEach(c -> quotas.put(c.name(), c.extractionsPerHour()));
                 DistributionService distribution = DistributionService.builder(pool,
@@ -257,6 +270,9 @@ public final class ProxyPoolServer implements AutoCloseable {
                             if (admin != null) {
                                 r.register(AdminService.PATH, admin);
                             }
+                            if (nodeService != null) {
+                                r.register(NodeService.PATH, nodeService);
+                            }
                             routes.accept(r);
                         })
                         .start();
@@ -279,7 +295,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                 }
                 LOG.info("proxypool serving: gateway on port " + server.gatewayPort() + ", API on port " + server.apiPort()
                         + ", " + pool.engine().snapshot().size() + " proxies in the pool");
-                return new ProxyPoolServer(pool, engine, server, metrics, lease, configStore, cluster);
+                return new ProxyPoolServer(pool, engine, server, metrics, lease, configStore, cluster, nodes);
             } catch (RuntimeException e) {
                 pool.close();
                 closeQuietly(configStore);
