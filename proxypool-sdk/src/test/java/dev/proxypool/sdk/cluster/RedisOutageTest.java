@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.cluster;
 
+import dev.proxypool.testkit.PrivateRedisServer;
+
 import static dev.proxypool.sdk.cluster.SnapshotDistributionTest.awaitTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -32,8 +34,8 @@ class RedisOutageTest {
         ClusterSettings settings = SnapshotDistributionTest.FAST;
         Recorder rec = new Recorder(ticker);
         List<Proxy> pool = Proxies.pool(2_000, 21);
-        try (RedisFixture.Private server = new RedisFixture.Private()) {
-            RedisStoreConfig redis = RedisFixture.config(server.port, "pp:");
+        try (PrivateRedisServer server = PrivateRedisServer.start()) {
+            RedisStoreConfig redis = RedisFixture.config(server.port(), "pp:");
             try (SnapshotPublisher publisher = SnapshotPublisher.open(redis, settings, wall, ticker);
                  SnapshotSubscriber sub = SnapshotSubscriber.start(redis, settings, rec, wall, ticker)) {
                 publisher.start();
@@ -81,8 +83,8 @@ class RedisOutageTest {
         Ticker ticker = Clocks.monotonic();
         ManualClock wall = new ManualClock(Instant.parse("2026-11-30T12:00:00Z"));
         Recorder rec = new Recorder(ticker);
-        try (RedisFixture.Private server = new RedisFixture.Private()) {
-            RedisStoreConfig redis = RedisFixture.config(server.port, "pp:");
+        try (PrivateRedisServer server = PrivateRedisServer.start()) {
+            RedisStoreConfig redis = RedisFixture.config(server.port(), "pp:");
             server.kill();
             try (SnapshotSubscriber sub = SnapshotSubscriber.start(redis, SnapshotDistributionTest.FAST, rec, wall, ticker)) {
                 awaitTrue(() -> !sub.status().lastError().isEmpty(), "the first attempt fails");

@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.redis;
 
+import dev.proxypool.testkit.PrivateRedisServer;
+
 import dev.proxypool.core.extract.StoreUnavailableException;
 import static dev.proxypool.core.extract.ProxyFixtures.extracted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -74,8 +76,8 @@ class RedisPoolStoreFaultTest {
 
     @Test
     void killedRedisFailsFastAndTheStoreRecoversWhenItReturns() throws Exception {
-        try (PrivateRedis redis = PrivateRedis.start();
-             RedisPoolStore store = connect(redis.port, TestRedis.randomPrefix(), SOCKET)) {
+        try (PrivateRedisServer redis = PrivateRedisServer.start();
+             RedisPoolStore store = connect(redis.port(), TestRedis.randomPrefix(), SOCKET)) {
             store.upsert(pool(0, 3000), NOW);
             AtomicInteger succeeded = new AtomicInteger();
             AtomicLong slowestMillis = new AtomicLong();
@@ -128,8 +130,8 @@ class RedisPoolStoreFaultTest {
         int size = 5000;
         int count = 7;
         String prefix = TestRedis.randomPrefix();
-        try (PrivateRedis redis = PrivateRedis.start(); TcpRelay relay = new TcpRelay(redis.port);
-             RedisPoolStore direct = connect(redis.port, prefix, SOCKET);
+        try (PrivateRedisServer redis = PrivateRedisServer.start(); TcpRelay relay = new TcpRelay(redis.port());
+             RedisPoolStore direct = connect(redis.port(), prefix, SOCKET);
              RedisPoolStore viaRelay = connect(relay.port(), prefix, SOCKET)) {
             List<Proxy> all = pool(0, size);
             direct.upsert(all, NOW);
@@ -177,9 +179,9 @@ class RedisPoolStoreFaultTest {
             assertEquals(List.of(), List.copyOf(problems));
             assertTrue(succeeded.get() >= 100 && failedCalls.get() >= 8, succeeded + " ok, " + failedCalls + " failed");
 
-            assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", redis.port, prefix), "layout after the cut");
+            assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", redis.port(), prefix), "layout after the cut");
             int tombstones;
-            try (RedisClient c = RedisClient.builder().hostAndPort("127.0.0.1", redis.port).build()) {
+            try (RedisClient c = RedisClient.builder().hostAndPort("127.0.0.1", redis.port()).build()) {
                 tombstones = LayoutAudit.scan(c, prefix + "t:*").size();
             }
             int stored = direct.available(ProxyFixtures.UPSTREAM);
@@ -202,9 +204,9 @@ class RedisPoolStoreFaultTest {
 
     @Test
     void flushedScriptsAreReloadedTransparently() {
-        try (PrivateRedis redis = PrivateRedis.start();
-             RedisPoolStore store = connect(redis.port, TestRedis.randomPrefix(), SOCKET);
-             RedisClient admin = RedisClient.builder().hostAndPort("127.0.0.1", redis.port).build()) {
+        try (PrivateRedisServer redis = PrivateRedisServer.start();
+             RedisPoolStore store = connect(redis.port(), TestRedis.randomPrefix(), SOCKET);
+             RedisClient admin = RedisClient.builder().hostAndPort("127.0.0.1", redis.port()).build()) {
             String extractSha = LuaScript.pool("extract.lua").sha();
             assertTrue(admin.scriptExists(extractSha, "any"));
             admin.scriptFlush();
@@ -229,9 +231,9 @@ class RedisPoolStoreFaultTest {
     @Test
     void redisOutOfMemoryRefusesPublishingWholeAndStillExtracts() {
         String prefix = TestRedis.randomPrefix();
-        try (PrivateRedis redis = PrivateRedis.start();
-             RedisPoolStore store = connect(redis.port, prefix, SOCKET);
-             RedisClient admin = RedisClient.builder().hostAndPort("127.0.0.1", redis.port).build()) {
+        try (PrivateRedisServer redis = PrivateRedisServer.start();
+             RedisPoolStore store = connect(redis.port(), prefix, SOCKET);
+             RedisClient admin = RedisClient.builder().hostAndPort("127.0.0.1", redis.port()).build()) {
             store.upsert(pool(0, 50), NOW);
             admin.configSet("maxmemory-policy", "noeviction");
             admin.configSet("maxmemory", "1");
@@ -244,7 +246,7 @@ class RedisPoolStoreFaultTest {
             } finally {
                 admin.configSet("maxmemory", "0");
             }
-            assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", redis.port, prefix));
+            assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", redis.port(), prefix));
             assertEquals(5, store.upsert(pool(100, 5), NOW).added());
         }
     }
@@ -252,7 +254,7 @@ class RedisPoolStoreFaultTest {
     @Test
     void slowRedisAnswersWithinTheSocketTimeoutOrFailsAfterIt() {
         String prefix = TestRedis.randomPrefix();
-        try (PrivateRedis redis = PrivateRedis.start(); TcpRelay relay = new TcpRelay(redis.port);
+        try (PrivateRedisServer redis = PrivateRedisServer.start(); TcpRelay relay = new TcpRelay(redis.port());
              RedisPoolStore patient = connect(relay.port(), prefix, Duration.ofSeconds(2));
              RedisPoolStore impatient = connect(relay.port(), prefix, Duration.ofMillis(300))) {
             patient.upsert(pool(0, 100), NOW);
@@ -273,7 +275,7 @@ class RedisPoolStoreFaultTest {
             // the timed-out script either ran whole (3 more gone, undelivered) or not at all
             int left = patient.available(ProxyFixtures.UPSTREAM);
             assertTrue(left == 97 || left == 94, "left " + left);
-            assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", redis.port, prefix));
+            assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", redis.port(), prefix));
         }
     }
 }

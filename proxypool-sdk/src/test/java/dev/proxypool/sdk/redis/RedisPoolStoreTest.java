@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.redis;
 
+import dev.proxypool.testkit.PrivateRedisServer;
+
 import dev.proxypool.core.extract.StoreUnavailableException;
 import static dev.proxypool.core.extract.ProxyFixtures.extractedIds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -133,7 +135,7 @@ class RedisPoolStoreTest {
 
     @Test
     void unreachableRedisIsStoreUnavailableAtConnect() {
-        int port = PrivateRedis.freePort();
+        int port = PrivateRedisServer.freePort();
         RedisStoreConfig config = new RedisStoreConfig("127.0.0.1", port, "", "", 0, "x:", Duration.ofMillis(500),
                 Duration.ofMillis(500), 2);
         StoreUnavailableException e = assertThrows(StoreUnavailableException.class,

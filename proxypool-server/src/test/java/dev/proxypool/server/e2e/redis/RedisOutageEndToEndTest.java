@@ -9,6 +9,7 @@ import dev.proxypool.core.time.Clocks;
 import dev.proxypool.sdk.redis.RedisPoolStore;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.testkit.PrivateRedisServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
@@ -57,8 +58,8 @@ class RedisOutageEndToEndTest {
         String prefix = RedisE2e.randomPrefix();
         Instant now = Clocks.wall().instant();
         List<Proxy> seeded = RedisE2e.proxies(PROXIES, now);
-        try (DurableRedis redis = DurableRedis.start(data);
-             RedisPoolStore store = RedisPoolStore.connect(new RedisStoreConfig("127.0.0.1", redis.port, "", "", 0, prefix,
+        try (PrivateRedisServer redis = PrivateRedisServer.durable(data);
+             RedisPoolStore store = RedisPoolStore.connect(new RedisStoreConfig("127.0.0.1", redis.port(), "", "", 0, prefix,
                      CONNECT, SOCKET, 16), StoreSettings.DEFAULTS);
              ProxyPoolServer server = ProxyPoolServer.builder(RedisE2e.config(dir, 0))
                      .pool(b -> b.store(store).proxies(seeded)).start()) {

@@ -1,4 +1,4 @@
-package dev.proxypool.server.e2e.redis;
+package dev.proxypool.testkit;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -8,45 +8,69 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A redis-server of the test's own on a free loopback port (never the shared one on 6379) with an
- * append-only file fsynced before every reply ({@code appendfsync always}), so a test may SIGKILL
- * it and start it again on the same port and data: every write a client saw acknowledged is back.
+ * A redis-server of the test's own on a free loopback port — never the machine's shared Redis on
+ * 6379 — that a test may SIGKILL and start again on the same port ({@link #kill()},
+ * {@link #launch()}). Without a data directory it keeps nothing; with one ({@link #durable(Path)})
+ * it writes an append-only file fsynced before every reply, so every write a client saw
+ * acknowledged survives a kill.
  */
-final class DurableRedis implements AutoCloseable {
+public final class PrivateRedisServer implements AutoCloseable {
 
     private static final String BINARY = "/usr/bin/redis-server";
 
-    final int port;
-    private final Path dir;
+    private final int port;
+    private final Path dataDir;
     private Process process;
 
-    private DurableRedis(int port, Path dir) {
+    private PrivateRedisServer(int port, Path dataDir) {
         this.port = port;
-        this.dir = dir;
+        this.dataDir = dataDir;
     }
 
-    static DurableRedis start(Path dir) {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        DurableRedis r = new DurableRedis(port, dir);
+    /** An in-memory server, started. */
+    public static PrivateRedisServer start() {
+        PrivateRedisServer r = new PrivateRedisServer(freePort(), null);
         r.launch();
         return r;
     }
 
-    /** Starts the server (again) on {@link #port} over the same data; returns once it accepts connections. */
-    void launch() {
+    /** A server keeping its data in {@code dir} (append-only, fsync always), started. */
+    public static PrivateRedisServer durable(Path dir) {
+        PrivateRedisServer r = new PrivateRedisServer(freePort(), dir);
+        r.launch();
+        return r;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** A free loopback port (nothing listens on it once this returns). */
+    public static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Starts the server (again) on {@link #port()}; returns once it accepts connections. */
+    public void launch() {
+        List<String> cmd = new ArrayList<>(List.of(BINARY, "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--save", "", "--daemonize", "no"));
+        if (dataDir == null) {
+            cmd.addAll(List.of("--appendonly", "no"));
+        } else {
+            cmd.addAll(List.of("--dir", dataDir.toString(), "--appendonly", "yes", "--appendfsync", "always"));
+        }
         try {
-            process = new ProcessBuilder(BINARY, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                    "--dir", dir.toString(), "--save", "", "--appendonly", "yes", "--appendfsync", "always",
-                    "--daemonize", "no").redirectErrorStream(true).start();
+            process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + BINARY, e);
         }
@@ -81,7 +105,7 @@ final class DurableRedis implements AutoCloseable {
     }
 
     /** SIGKILL: no shutdown, no reply to anyone in flight. */
-    void kill() {
+    public void kill() {
         process.destroyForcibly();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
