@@ -19,6 +19,7 @@ import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.admin.AdminService;
 import dev.proxypool.server.admin.ClientTokens;
 import dev.proxypool.server.api.FeedbackService;
+import dev.proxypool.server.persistence.ConfigState;
 import dev.proxypool.server.persistence.ConfigStore;
 import dev.proxypool.server.persistence.ConfigStores;
 import java.nio.file.Path;
@@ -215,8 +216,11 @@ public final class ProxyPoolServer implements AutoCloseable {
             try {
                 // Admin configuration: PostgreSQL when configured (migrated, seeded once), else memory seeded from the YAML.
                 configStore = ConfigStores.open(effective, pool.engine().wallClock());
+                // the stored configuration wins over the YAML once seeded (admin changes survive restarts)
+                ConfigState storedState = configStore.state();
+                pool.engine().reconfigure(storedState.applyTo(effective, configDir).routings());
                 pool.engine().sequential().restore(configStore.sequentialStates());
-                ClientTokens clientTokens = new ClientTokens(configStore.state());
+                ClientTokens clientTokens = new ClientTokens(storedState);
                 AccessControl gate = access != null ? access : new ServerAccess(
                         RateLimiter.forClients(config.clients(), pool.engine().ticker()),
                         DestinationPolicy.fromConfig(config.security(), List.of(new InetSocketAddress(bind, gatewayPort))),
@@ -295,7 +299,18 @@ public final class ProxyPoolServer implements AutoCloseable {
                 }
                 LOG.info("proxypool serving: gateway on port " + server.gatewayPort() + ", API on port " + server.apiPort()
                         + ", " + pool.engine().snapshot().size() + " proxies in the pool");
-                return new ProxyPoolServer(pool, engine, server, metrics, lease, configStore, cluster, nodes);
+                // Other processes' admin changes (shared PostgreSQL) reach this one within a poll interval;
+                // while the database is down the last configuration keeps serving.
+                AutoCloseable configPoller = ConfigPoller.start(configStore, storedState.version(), state -> {
+                    clientTokens.update(state);
+                    live.engine().reconfigure(state.applyTo(effective, configDir).routings());
+                    live.engine().refresh();
+                }, Duration.ofSeconds(2));
+                AutoCloseable nodesAndPoller = () -> {
+                    closeQuietly(configPoller);
+                    closeQuietly(nodes);
+                };
+                return new ProxyPoolServer(pool, engine, server, metrics, lease, configStore, cluster, nodesAndPoller);
             } catch (RuntimeException e) {
                 pool.close();
                 closeQuietly(configStore);
