@@ -286,8 +286,10 @@ public final class ProxyPoolServer implements AutoCloseable {
                             .withKeyPrefix(config.store().keyPrefix());
                     if (role == ClusterRole.WORKER) {
                         // snapshots come from the control plane; this process collects nothing itself
+                        String workerId = "w-" + gatewayPort + "-" + java.util.HexFormat.of()
+                                .formatHex(java.security.SecureRandom.getSeed(4));
                         cluster = ClusterWorker.start(redisConfig, ClusterSettings.DEFAULTS, pool.engine(), new WorkerShare.Live(),
-                                StageLease.newHolderId(), bind.getHostAddress() + ":" + gatewayPort,
+                                workerId, bind.getHostAddress() + ":" + gatewayPort,
                                 pool.engine().wallClock(), pool.engine().ticker());
                     } else {
                         cluster = ClusterControl.start(redisConfig, ClusterSettings.DEFAULTS, pool.engine(),

@@ -1,0 +1,180 @@
+package dev.proxypool.cli.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proxypool.testkit.FakeHttpProxy;
+import dev.proxypool.testkit.FakeOrigin;
+import dev.proxypool.testkit.PrivateRedisServer;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.ProxySelector;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real processes: one {@code proxypool serve --role control} and two {@code --role worker}
+ * JVMs on loopback, sharing a Redis (pool, snapshots) and a PostgreSQL schema (configuration).
+ * A routing added through the control plane's Admin API reaches both workers' gateways
+ * (propagation printed); with the control process killed, both workers keep serving.
+ */
+class ServeRolesProcessesTest {
+
+    private static final String ADMIN = "Bearer admin-token-0123456789";
+
+    @TempDir
+    Path dir;
+
+    private final List<Process> processes = new ArrayList<>();
+
+    private record Node(Process process, int gatewayPort, int apiPort) {
+    }
+
+    private Node serve(Path cfg, String role) throws Exception {
+        int gw = PrivateRedisServer.freePort();
+        int api = PrivateRedisServer.freePort();
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
+                "dev.proxypool.cli.Main", "serve", "--config", cfg.toString(), "--role", role)
+                .redirectErrorStream(true);
+        pb.environment().put("PROXYPOOL_SERVER_GATEWAYPORT", Integer.toString(gw));
+        pb.environment().put("PROXYPOOL_SERVER_APIPORT", Integer.toString(api));
+        Process p = pb.start();
+        processes.add(p);
+        CountDownLatch up = new CountDownLatch(1);
+        StringBuilder log = new StringBuilder();
+        Thread.ofVirtual().start(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    synchronized (log) {
+                        log.append(line).append('\n');
+                    }
+                    if (line.startsWith("proxypool: gateway on")) {
+                        up.countDown();
+                    }
+                }
+            } catch (IOException ignored) {
+                // process ended
+            }
+        });
+        if (!up.await(60, TimeUnit.SECONDS)) {
+            synchronized (log) {
+                throw new AssertionError(role + " did not start:\n" + log);
+            }
+        }
+        return new Node(p, gw, api);
+    }
+
+    private static HttpResponse<String> viaGateway(Node n, URI target) throws Exception {
+        try (HttpClient c = HttpClient.newBuilder()
+                .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", n.gatewayPort()))).build()) {
+            return c.send(HttpRequest.newBuilder(target).header("X-Route", "new").timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        }
+    }
+
+    private static String routing(HttpResponse<?> r) {
+        return r.headers().firstValue("X-ProxyPool-Routing").orElse("");
+    }
+
+    private static HttpResponse<String> awaitServing(Node n, URI target, String routing, long seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        HttpResponse<String> last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                last = viaGateway(n, target);
+                if (last.statusCode() == 200 && routing(last).equals(routing)) {
+                    return last;
+                }
+            } catch (IOException e) {
+                // not up yet
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no 200 via routing " + routing + " from port " + n.gatewayPort() + "; last: "
+                + (last == null ? "none" : last.statusCode() + " " + last.headers().map()));
+    }
+
+    @Test
+    void aControlAndTwoWorkersShareSnapshotsAndConfiguration() throws Exception {
+        String schema = "pp_test_" + HexFormat.of().formatHex(SecureRandom.getSeed(6));
+        sql("CREATE SCHEMA " + schema);
+        try (PrivateRedisServer redis = PrivateRedisServer.start();
+             FakeOrigin origin = FakeOrigin.start();
+             FakeHttpProxy upstream = FakeHttpProxy.start()) {
+            Files.writeString(dir.resolve("inv.jsonl"),
+                    "{\"host\": \"127.0.0.1\", \"port\": " + upstream.port() + ", \"protocol\": \"http\", \"maxConcurrency\": 100}\n");
+            Path cfg = dir.resolve("proxypool.yaml");
+            Files.writeString(cfg, """
+                    server: { host: 127.0.0.1 }
+                    store: { type: redis, uri: "redis://127.0.0.1:%d", keyPrefix: "pp:" }
+                    database: { type: postgres, url: "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=%s", user: postgres }
+                    admin: { token: admin-token-0123456789 }
+                    providers: [{ name: lab, type: jsonl_inventory, path: inv.jsonl }]
+                    upstreams: [{ name: lab, provider: lab, validate: false }]
+                    health: { active: { enabled: false } }
+                    security: { allowDestinations: ["127.0.0.0/8"] }
+                    routings: [{ name: first }]
+                    """.formatted(redis.port(), schema));
+            Node control = serve(cfg, "control");
+            Node w1 = serve(cfg, "worker");
+            Node w2 = serve(cfg, "worker");
+            URI target = origin.uri("/echo");
+            awaitServing(w1, target, "first", 30);
+            awaitServing(w2, target, "first", 30);
+
+            long t0 = System.nanoTime();
+            try (HttpClient api = HttpClient.newHttpClient()) {
+                HttpResponse<String> created = api.send(HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + control.apiPort() + "/v1/admin/routings"))
+                        .header("Authorization", ADMIN).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"name\": \"new\", \"position\": 0, \"match\": {\"headers\": {\"X-Route\": \"new\"}}}")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(201, created.statusCode(), created.body());
+            }
+            awaitServing(w1, target, "new", 20);
+            awaitServing(w2, target, "new", 20);
+            System.out.printf("routing change propagation to both workers: %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+
+            control.process().destroyForcibly();
+            assertTrue(control.process().waitFor(10, TimeUnit.SECONDS));
+            for (int i = 0; i < 5; i++) {
+                assertEquals(200, viaGateway(w1, target).statusCode(), "worker 1 serves without the control plane");
+                assertEquals(200, viaGateway(w2, target).statusCode(), "worker 2 serves without the control plane");
+            }
+        } finally {
+            for (Process p : processes) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+            sql("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+        }
+    }
+
+    private static void sql(String statement) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "");
+             Statement st = c.createStatement()) {
+            st.execute(statement);
+        }
+    }
+}
