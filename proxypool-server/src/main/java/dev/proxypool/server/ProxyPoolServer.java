@@ -230,10 +230,15 @@ public final class ProxyPoolServer implements AutoCloseable {
                         : anyToken ? clientTokens::clientForBearer : null;
                 FeedbackService feedback = new FeedbackService(pool.engine(), tokens);
                 ProxyPool live = pool;
+                java.util.concurrent.atomic.AtomicLong configVersion = new java.util.concurrent.atomic.AtomicLong(storedState.version());
+                java.util.concurrent.atomic.AtomicReference<Runnable> configChanged =
+                        new java.util.concurrent.atomic.AtomicReference<>(() -> { });
                 AdminService admin = role == ClusterRole.WORKER ? null : AdminService.builder(pool, configStore)
                         .token(config.admin().token())
                         .baseDir(configDir)
                         .onConfigChange(change -> {
+                            configVersion.set(change.state().version());
+                            configChanged.get().run();
                             clientTokens.update(change.state());
                             // routings take effect live; a new snapshot version follows
                             ProxyPoolConfig next = change.state().applyTo(effective, configDir);
@@ -253,6 +258,8 @@ public final class ProxyPoolServer implements AutoCloseable {
                                 header -> tokens == null ? Optional.empty() : tokens.apply(header))
                         .quotas(quotas).build();
                 PoolMetrics metrics = PoolMetrics.bind(pool, Services.get(MeterRegistry.class));
+                configChanged.set(metrics.bindControlPlane(
+                        () -> nodes == null ? 0.0 : (double) nodes.nodes().size(), () -> (double) configVersion.get()));
                 pool.engine().registry().healthListener(metrics.healthListener());
                 // Scaled out on Redis: one pipeline writer at a time (the others only refresh their snapshots).
                 StageLease lease = null;
@@ -304,6 +311,8 @@ public final class ProxyPoolServer implements AutoCloseable {
                 // Other processes' admin changes (shared PostgreSQL) reach this one within a poll interval;
                 // while the database is down the last configuration keeps serving.
                 AutoCloseable configPoller = ConfigPoller.start(configStore, storedState.version(), state -> {
+                    configVersion.set(state.version());
+                    configChanged.get().run();
                     clientTokens.update(state);
                     live.engine().reconfigure(state.applyTo(effective, configDir).routings());
                     live.engine().refresh();

@@ -6,6 +6,7 @@ import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.sdk.pipeline.PipelineRound;
+import io.helidon.metrics.api.Counter;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Tag;
 import java.time.Duration;
@@ -115,6 +116,19 @@ public final class PoolMetrics implements AutoCloseable {
                     + engine + "/" + pipeline + "/" + registry + "/" + maxAge);
         }
         return new PoolMetrics(engine, pipeline, registry, maxAge);
+    }
+
+    /**
+     * The control plane's meters: {@code proxypool.nodes.live} (registered self-hosted nodes),
+     * {@code proxypool.config.version} (the configuration version this process applies) and
+     * {@code proxypool.config.changes} (admin changes applied here). Returns what to call on each change.
+     */
+    public Runnable bindControlPlane(java.util.function.Supplier<Double> liveNodes,
+                                     java.util.function.Supplier<Double> configVersion) {
+        meters.gauge("proxypool.nodes.live", "Self-hosted nodes registered and alive", List.of(), liveNodes);
+        meters.gauge("proxypool.config.version", "Version of the configuration this process applies", List.of(), configVersion);
+        Counter changes = meters.counter("proxypool.config.changes", "Configuration changes applied by this process", List.of());
+        return changes::increment;
     }
 
     /**

@@ -66,6 +66,11 @@ class NodeRegistrationEndToEndTest {
                 assertEquals(200, served.statusCode());
                 assertEquals("nodes", served.headers().firstValue("X-ProxyPool-Upstream").orElse(""));
                 assertEquals(1, node.forwardedRequests());
+                HttpResponse<String> metrics = api.send(HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + server.apiPort() + "/observe/metrics"))
+                        .header("Accept", "text/plain").build(), HttpResponse.BodyHandlers.ofString());
+                assertTrue(metrics.body().lines().anyMatch(l -> l.startsWith("proxypool_nodes_live") && l.trim().endsWith(" 1.0")),
+                        "node count gauge: " + metrics.body().lines().filter(l -> l.contains("nodes")).toList());
 
                 HttpResponse<String> revoked = api.send(HttpRequest.newBuilder(URI.create(base + "/tokens/rack-1"))
                         .header("Authorization", "Bearer admin-token-0123456789").DELETE().build(), HttpResponse.BodyHandlers.ofString());
