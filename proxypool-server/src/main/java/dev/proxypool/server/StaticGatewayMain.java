@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * TEMPORARY entry point for the load harness (benchmarks/gateway/run.sh) until {@code proxypool
- * serve} wires the real engine: runs {@link GatewayServer} over a {@link StaticUpstreamEngine}.
+ * The load harness's "bare wire layer" entry point (benchmarks/gateway/run.sh {@code --listeners
+ * own}): {@link GatewayServer} over a {@link StaticUpstreamEngine}, to compare against the real
+ * {@code proxypool serve}.
  *
  * <pre>
  * --gateway-port 8080 --api-port 9090 --upstream 127.0.0.1:3128[,host:port...] [--pool 256]

@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The minimal dialer to an HTTP proxy: a plain TCP connection for absolute-form forwarding, or a
- * {@code CONNECT host:port} handshake that yields a tunnel. TEMPORARY (see package-info).
+ * {@code CONNECT host:port} handshake that yields a tunnel. Not the product's connector (see package-info).
  */
 final class HttpProxyConnector {
 

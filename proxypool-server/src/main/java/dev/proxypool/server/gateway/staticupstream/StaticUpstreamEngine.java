@@ -19,10 +19,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * TEMPORARY engine: round-robin over a fixed list of upstream HTTP proxies; HTTP goes in
+ * Bare engine (see package-info): round-robin over a fixed list of upstream HTTP proxies; HTTP goes in
  * absolute-form over pooled keep-alive connections, CONNECT is chained with a CONNECT to the
  * proxy. A retry skips proxies already tried; when none is left the request is rejected with
- * {@code no_candidate}. Replaced by the real dispatcher and SDK dialers (see package-info).
+ * {@code no_candidate}. The product uses PoolGatewayEngine.
  * Thread-safe; {@link #route} is lock-free.
  */
 public final class StaticUpstreamEngine implements GatewayEngine {
