@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.PrivateRedisServer;
+import dev.proxypool.testkit.TcpRelay;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -119,6 +120,7 @@ class ServeRolesProcessesTest {
         String schema = "pp_test_" + HexFormat.of().formatHex(SecureRandom.getSeed(6));
         sql("CREATE SCHEMA " + schema);
         try (PrivateRedisServer redis = PrivateRedisServer.start();
+             TcpRelay controlDatabase = new TcpRelay(5432);
              FakeOrigin origin = FakeOrigin.start();
              FakeHttpProxy upstream = FakeHttpProxy.start()) {
             Files.writeString(dir.resolve("inv.jsonl"),
@@ -135,7 +137,10 @@ class ServeRolesProcessesTest {
                     security: { allowDestinations: ["127.0.0.0/8"] }
                     routings: [{ name: first }]
                     """.formatted(redis.port(), schema));
-            Node control = serve(cfg, "control");
+            // the control plane reaches PostgreSQL through a relay the test can cut
+            Path controlCfg = dir.resolve("control.yaml");
+            Files.writeString(controlCfg, Files.readString(cfg).replace("127.0.0.1:5432", "127.0.0.1:" + controlDatabase.port()));
+            Node control = serve(controlCfg, "control");
             Node w1 = serve(cfg, "worker");
             Node w2 = serve(cfg, "worker");
             URI target = origin.uri("/echo");
@@ -155,6 +160,24 @@ class ServeRolesProcessesTest {
             awaitServing(w1, target, "new", 20);
             awaitServing(w2, target, "new", 20);
             System.out.printf("routing change propagation to both workers: %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+
+            // PostgreSQL gone for the control plane: admin writes answer 503, gateway traffic is unaffected
+            controlDatabase.cut();
+            try (HttpClient api = HttpClient.newHttpClient()) {
+                long t1 = System.nanoTime();
+                HttpResponse<String> refused = api.send(HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + control.apiPort() + "/v1/admin/routings"))
+                        .header("Authorization", ADMIN).header("Content-Type", "application/json")
+                        .timeout(Duration.ofSeconds(20))
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"while-down\"}")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(503, refused.statusCode(), refused.body());
+                assertTrue(refused.body().contains("database_unavailable"), refused.body());
+                System.out.printf("admin write with PostgreSQL down answered 503 in %d ms%n", (System.nanoTime() - t1) / 1_000_000);
+            }
+            for (Node n : List.of(control, w1, w2)) {
+                assertEquals(200, viaGateway(n, target).statusCode(), "gateway traffic unaffected by the database outage");
+            }
 
             control.process().destroyForcibly();
             assertTrue(control.process().waitFor(10, TimeUnit.SECONDS));

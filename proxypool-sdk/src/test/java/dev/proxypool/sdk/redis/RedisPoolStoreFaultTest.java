@@ -1,6 +1,7 @@
 package dev.proxypool.sdk.redis;
 
 import dev.proxypool.testkit.PrivateRedisServer;
+import dev.proxypool.testkit.TcpRelay;
 
 import dev.proxypool.core.extract.StoreUnavailableException;
 import static dev.proxypool.core.extract.ProxyFixtures.extracted;

@@ -1,4 +1,4 @@
-package dev.proxypool.sdk.redis;
+package dev.proxypool.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,11 +11,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A loopback TCP relay in front of a Redis for fault injection: it can delay every chunk it
- * forwards (a slow Redis or network) and cut every connection at once (a network failure in the
- * middle of calls), then refuse new ones until resumed. One virtual thread per direction.
+ * A loopback TCP relay in front of a server (Redis, PostgreSQL, ...) for fault injection: it can
+ * delay every chunk it forwards (a slow server or network) and cut every connection at once (a
+ * network failure in the middle of calls), then refuse new ones until resumed. One virtual thread
+ * per direction.
  */
-final class TcpRelay implements AutoCloseable {
+public final class TcpRelay implements AutoCloseable {
 
     private final ServerSocket server;
     private final int targetPort;
@@ -23,7 +24,7 @@ final class TcpRelay implements AutoCloseable {
     private volatile long delayMillis;
     private volatile boolean accepting = true;
 
-    TcpRelay(int targetPort) {
+    public TcpRelay(int targetPort) {
         this.targetPort = targetPort;
         try {
             this.server = new ServerSocket(0, 100, InetAddress.getLoopbackAddress());
@@ -33,24 +34,24 @@ final class TcpRelay implements AutoCloseable {
         Thread.ofVirtual().start(this::acceptLoop);
     }
 
-    int port() {
+    public int port() {
         return server.getLocalPort();
     }
 
     /** Each forwarded chunk waits this long first (both directions). */
-    void delay(long millis) {
+    public void delay(long millis) {
         this.delayMillis = millis;
     }
 
     /** Closes every relayed connection now, and refuses (accepts and closes) new ones. */
-    void cut() {
+    public void cut() {
         accepting = false;
         for (Socket s : open) {
             closeQuietly(s);
         }
     }
 
-    void resume() {
+    public void resume() {
         accepting = true;
     }
 
