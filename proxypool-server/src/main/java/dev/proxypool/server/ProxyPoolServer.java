@@ -268,7 +268,27 @@ public final class ProxyPoolServer implements AutoCloseable {
                             .withKeyPrefix(config.store().keyPrefix()));
                     pool.pipeline().get().useLease(lease, StageLease.newHolderId(), Duration.ofSeconds(3));
                 }
-                GatewayServer server = GatewayServer.builder(engine)
+                AutoCloseable cluster = null;
+                if (redis) {
+                    RedisStoreConfig redisConfig = RedisStoreConfig.fromUri(config.store().uri())
+                            .withKeyPrefix(config.store().keyPrefix());
+                    if (role == ClusterRole.WORKER) {
+                        // snapshots come from the control plane; this process collects nothing itself
+                        String workerId = "w-" + gatewayPort + "-" + java.util.HexFormat.of()
+                                .formatHex(java.security.SecureRandom.getSeed(4));
+                        cluster = ClusterWorker.start(redisConfig, ClusterSettings.DEFAULTS, pool.engine(), new WorkerShare.Live(),
+                                workerId, bind.getHostAddress() + ":" + gatewayPort,
+                                pool.engine().wallClock(), pool.engine().ticker());
+                    } else {
+                        cluster = ClusterControl.start(redisConfig, ClusterSettings.DEFAULTS, pool.engine(),
+                                Duration.ofMillis(200), pool.engine().wallClock(), pool.engine().ticker());
+                    }
+                }
+                GatewayServer.Builder gsb = GatewayServer.builder(engine);
+                if (cluster instanceof ClusterWorker worker) {
+                    gsb.healthCheck(snapshotCheck(worker));
+                }
+                GatewayServer server = gsb
                         .gatewayPort(gatewayPort)
                         .apiPort(apiPort)
                         .bindAddress(bind)
@@ -287,22 +307,6 @@ public final class ProxyPoolServer implements AutoCloseable {
                             routes.accept(r);
                         })
                         .start();
-                AutoCloseable cluster = null;
-                if (redis) {
-                    RedisStoreConfig redisConfig = RedisStoreConfig.fromUri(config.store().uri())
-                            .withKeyPrefix(config.store().keyPrefix());
-                    if (role == ClusterRole.WORKER) {
-                        // snapshots come from the control plane; this process collects nothing itself
-                        String workerId = "w-" + gatewayPort + "-" + java.util.HexFormat.of()
-                                .formatHex(java.security.SecureRandom.getSeed(4));
-                        cluster = ClusterWorker.start(redisConfig, ClusterSettings.DEFAULTS, pool.engine(), new WorkerShare.Live(),
-                                workerId, bind.getHostAddress() + ":" + gatewayPort,
-                                pool.engine().wallClock(), pool.engine().ticker());
-                    } else {
-                        cluster = ClusterControl.start(redisConfig, ClusterSettings.DEFAULTS, pool.engine(),
-                                Duration.ofMillis(200), pool.engine().wallClock(), pool.engine().ticker());
-                    }
-                }
                 if (role != ClusterRole.WORKER) {
                     pool.start();
                 }
@@ -327,6 +331,36 @@ public final class ProxyPoolServer implements AutoCloseable {
                 closeQuietly(configStore);
                 throw e;
             }
+        }
+
+        /** A worker's readiness: holding a snapshot within its validity; details say how it keeps up. */
+        private static io.helidon.health.HealthCheck snapshotCheck(ClusterWorker worker) {
+            return new io.helidon.health.HealthCheck() {
+                @Override
+                public String name() {
+                    return "snapshot";
+                }
+
+                @Override
+                public io.helidon.health.HealthCheckType type() {
+                    return io.helidon.health.HealthCheckType.READINESS;
+                }
+
+                @Override
+                public io.helidon.health.HealthCheckResponse call() {
+                    var st = worker.status();
+                    return io.helidon.health.HealthCheckResponse.builder()
+                            .status(st.version() > 0 && st.withinValidity())
+                            .detail("version", st.version())
+                            .detail("proxies", st.proxies())
+                            .detail("ageSeconds", st.age().toSeconds())
+                            .detail("deltasApplied", st.deltasApplied())
+                            .detail("fullLoads", st.fullLoads())
+                            .detail("resyncRequests", st.resyncRequests())
+                            .detail("storeReachable", st.storeReachable())
+                            .build();
+                }
+            };
         }
 
         private static int freePort(InetAddress bind) {

@@ -146,6 +146,12 @@ class ServeRolesProcessesTest {
             URI target = origin.uri("/echo");
             awaitServing(w1, target, "first", 30);
             awaitServing(w2, target, "first", 30);
+            try (HttpClient api = HttpClient.newHttpClient()) {
+                String health = api.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + w1.apiPort() + "/observe/health"))
+                        .build(), HttpResponse.BodyHandlers.ofString()).body();
+                assertTrue(health.contains("\"snapshot\"") && health.contains("\"fullLoads\""),
+                        "a worker reports its snapshot in /observe/health: " + health);
+            }
 
             long t0 = System.nanoTime();
             try (HttpClient api = HttpClient.newHttpClient()) {
