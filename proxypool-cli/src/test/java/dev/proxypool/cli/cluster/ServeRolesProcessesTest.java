@@ -120,6 +120,7 @@ class ServeRolesProcessesTest {
         String schema = "pp_test_" + HexFormat.of().formatHex(SecureRandom.getSeed(6));
         sql("CREATE SCHEMA " + schema);
         try (PrivateRedisServer redis = PrivateRedisServer.start();
+             TcpRelay workersRedis = new TcpRelay(redis.port());
              TcpRelay controlDatabase = new TcpRelay(5432);
              FakeOrigin origin = FakeOrigin.start();
              FakeHttpProxy upstream = FakeHttpProxy.start()) {
@@ -141,8 +142,12 @@ class ServeRolesProcessesTest {
             Path controlCfg = dir.resolve("control.yaml");
             Files.writeString(controlCfg, Files.readString(cfg).replace("127.0.0.1:5432", "127.0.0.1:" + controlDatabase.port()));
             Node control = serve(controlCfg, "control");
-            Node w1 = serve(cfg, "worker");
-            Node w2 = serve(cfg, "worker");
+            // the workers reach Redis through a relay the test can cut (to make them miss a delta)
+            Path workerCfg = dir.resolve("worker.yaml");
+            Files.writeString(workerCfg, Files.readString(cfg)
+                    .replace("redis://127.0.0.1:" + redis.port(), "redis://127.0.0.1:" + workersRedis.port()));
+            Node w1 = serve(workerCfg, "worker");
+            Node w2 = serve(workerCfg, "worker");
             URI target = origin.uri("/echo");
             awaitServing(w1, target, "first", 30);
             awaitServing(w2, target, "first", 30);
@@ -166,6 +171,41 @@ class ServeRolesProcessesTest {
             awaitServing(w1, target, "new", 20);
             awaitServing(w2, target, "new", 20);
             System.out.printf("routing change propagation to both workers: %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+
+            // A dropped delta: with the workers cut off from Redis, the control plane publishes a new
+            // version and its delta is deleted from the stream; back online, the workers find the gap
+            // and resync from the full snapshot.
+            long full1 = fullLoads(w1);
+            long full2 = fullLoads(w2);
+            try (redis.clients.jedis.Jedis j = new redis.clients.jedis.Jedis("127.0.0.1", redis.port())) {
+                long headBefore = Long.parseLong(j.hget("pp:snapshot:full", "v"));
+                workersRedis.cut();
+                Files.writeString(dir.resolve("inv.jsonl"), "{\"host\": \"127.0.0.1\", \"port\": " + upstream.port()
+                        + ", \"protocol\": \"http\", \"maxConcurrency\": 100}\n{\"host\": \"localhost\", \"port\": "
+                        + upstream.port() + ", \"protocol\": \"http\", \"maxConcurrency\": 100}\n");
+                try (HttpClient api = HttpClient.newHttpClient()) {
+                    HttpResponse<String> fetch = api.send(HttpRequest.newBuilder(
+                                    URI.create("http://127.0.0.1:" + control.apiPort() + "/v1/admin/upstreams/lab/fetch"))
+                            .header("Authorization", ADMIN).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertEquals(202, fetch.statusCode(), fetch.body());
+                }
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (Long.parseLong(j.hget("pp:snapshot:full", "v")) <= headBefore && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                assertTrue(Long.parseLong(j.hget("pp:snapshot:full", "v")) > headBefore, "the control plane published a new version");
+                j.xtrim("pp:snapshot:deltas", 0, false); // the delta is lost
+                workersRedis.resume();
+            }
+            long resyncDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while ((fullLoads(w1) <= full1 || fullLoads(w2) <= full2 || proxies(w1) != 2 || proxies(w2) != 2)
+                    && System.nanoTime() < resyncDeadline) {
+                Thread.sleep(100);
+            }
+            assertTrue(fullLoads(w1) > full1 && fullLoads(w2) > full2, "both workers resynced from the full snapshot");
+            assertEquals(2, proxies(w1), "worker 1 converged on the new content");
+            assertEquals(2, proxies(w2), "worker 2 converged on the new content");
 
             // PostgreSQL gone for the control plane: admin writes answer 503, gateway traffic is unaffected
             controlDatabase.cut();
@@ -198,6 +238,26 @@ class ServeRolesProcessesTest {
             }
             sql("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
         }
+    }
+
+    private static String health(Node n) throws Exception {
+        try (HttpClient api = HttpClient.newHttpClient()) {
+            return api.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.apiPort() + "/observe/health")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+        }
+    }
+
+    private static long detail(Node n, String name) throws Exception {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + name + "\"\\s*:\\s*(\\d+)").matcher(health(n));
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    private static long fullLoads(Node n) throws Exception {
+        return detail(n, "fullLoads");
+    }
+
+    private static long proxies(Node n) throws Exception {
+        return detail(n, "proxies");
     }
 
     private static void sql(String statement) throws Exception {
