@@ -321,13 +321,16 @@ public final class FakeHttpProxy extends FakeServer {
     }
 
     /** Options of a {@link FakeHttpProxy}; {@link #start()} binds and starts it. */
-    public static final class Builder {
+    public static final class Builder extends FakeProxyBuilder<Builder> {
+
+        @Override
+        Builder self() {
+            return this;
+        }
         private String username;
         private String password;
         private HeaderBehaviour headers = HeaderBehaviour.CLEAN;
         private boolean tls;
-        private InetAddress outboundFrom;
-        private Faults faults = Faults.NONE;
         private int forcedStatus;
         private final List<String[]> extraHeaders = new ArrayList<>();
 
@@ -369,19 +372,7 @@ public final class FakeHttpProxy extends FakeServer {
             return this;
         }
 
-        /**
-         * Binds the proxy's outbound connections to {@code local} (e.g. {@code 127.0.0.2}): on loopback
-         * the origin then sees an exit address different from the client's, as with a real proxy.
-         */
-        public Builder outboundFrom(InetAddress local) {
-            this.outboundFrom = java.util.Objects.requireNonNull(local, "outbound address");
-            return this;
-        }
 
-        public Builder faults(Faults f) {
-            this.faults = java.util.Objects.requireNonNull(f, "faults");
-            return this;
-        }
 
         /** Answers every authorised request (CONNECT or forward) with this status and closes. */
         public Builder forceStatus(int status) {

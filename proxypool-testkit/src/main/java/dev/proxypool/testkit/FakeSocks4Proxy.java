@@ -120,10 +120,13 @@ public final class FakeSocks4Proxy extends FakeServer {
     }
 
     /** Options of a {@link FakeSocks4Proxy}. */
-    public static final class Builder {
+    public static final class Builder extends FakeProxyBuilder<Builder> {
+
+        @Override
+        Builder self() {
+            return this;
+        }
         private String userId;
-        private InetAddress outboundFrom;
-        private Faults faults = Faults.NONE;
         private int forcedReply;
 
         private Builder() {
@@ -138,19 +141,7 @@ public final class FakeSocks4Proxy extends FakeServer {
             return this;
         }
 
-        /**
-         * Binds the proxy's outbound connections to {@code local} (e.g. {@code 127.0.0.2}): on loopback
-         * the origin then sees an exit address different from the client's, as with a real proxy.
-         */
-        public Builder outboundFrom(InetAddress local) {
-            this.outboundFrom = java.util.Objects.requireNonNull(local, "outbound address");
-            return this;
-        }
 
-        public Builder faults(Faults f) {
-            this.faults = java.util.Objects.requireNonNull(f, "faults");
-            return this;
-        }
 
         /** Answers every (authorised) request with this reply code (91, 92, 93 or garbage) and closes. */
         public Builder forceReply(int code) {

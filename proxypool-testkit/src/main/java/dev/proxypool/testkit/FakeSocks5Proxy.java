@@ -184,11 +184,14 @@ public final class FakeSocks5Proxy extends FakeServer {
     }
 
     /** Options of a {@link FakeSocks5Proxy}. */
-    public static final class Builder {
+    public static final class Builder extends FakeProxyBuilder<Builder> {
+
+        @Override
+        Builder self() {
+            return this;
+        }
         private String username;
         private String password;
-        private InetAddress outboundFrom;
-        private Faults faults = Faults.NONE;
         private int forcedReply;
 
         private Builder() {
@@ -204,19 +207,7 @@ public final class FakeSocks5Proxy extends FakeServer {
             return this;
         }
 
-        /**
-         * Binds the proxy's outbound connections to {@code local} (e.g. {@code 127.0.0.2}): on loopback
-         * the origin then sees an exit address different from the client's, as with a real proxy.
-         */
-        public Builder outboundFrom(InetAddress local) {
-            this.outboundFrom = java.util.Objects.requireNonNull(local, "outbound address");
-            return this;
-        }
 
-        public Builder faults(Faults f) {
-            this.faults = java.util.Objects.requireNonNull(f, "faults");
-            return this;
-        }
 
         /** Answers every (authenticated) request with this reply code and closes. */
         public Builder forceReply(int code) {
