@@ -47,10 +47,14 @@ final class UpstreamBench implements AutoCloseable {
      * @param ports  the upstream HTTP proxies, in round-robin order
      */
     UpstreamBench(Path dir, String health, int... ports) {
+        this(dir, health, http(ports));
+    }
+
+    /** @param keys the upstream proxies of any protocol, in round-robin order */
+    UpstreamBench(Path dir, String health, List<ProxyKey> keys) {
         proxies = new ArrayList<>();
-        for (int port : ports) {
-            proxies.add(Proxy.builder(new ProxyKey(Protocol.HTTP, "127.0.0.1", port, CredentialRef.NONE))
-                    .upstream("lab").maxConcurrency(256).build());
+        for (ProxyKey key : keys) {
+            proxies.add(Proxy.builder(key).upstream("lab").maxConcurrency(256).build());
         }
         Path cfg = dir.resolve("bench-" + System.nanoTime() + ".yaml");
         try {
@@ -68,6 +72,18 @@ final class UpstreamBench implements AutoCloseable {
         server = GatewayServer.builder(engine).gatewayPort(0).apiPort(0).shutdownGrace(Duration.ofSeconds(1))
                 .config(GatewayConfig.DEFAULTS.withMaxAttempts(10).withIoTimeout(IO_TIMEOUT))
                 .start();
+    }
+
+    static ProxyKey key(Protocol protocol, int port) {
+        return new ProxyKey(protocol, "127.0.0.1", port, CredentialRef.NONE);
+    }
+
+    private static List<ProxyKey> http(int... ports) {
+        List<ProxyKey> keys = new ArrayList<>();
+        for (int port : ports) {
+            keys.add(key(Protocol.HTTP, port));
+        }
+        return keys;
     }
 
     int port() {

@@ -9,9 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.health.HealthReason;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.health.ProxyHealth;
+import dev.proxypool.core.model.Protocol;
+import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.FakeServer;
+import dev.proxypool.testkit.FakeSocks5Proxy;
 import dev.proxypool.testkit.Faults;
 import dev.proxypool.testkit.RawHttp;
 import dev.proxypool.testkit.TestPorts;
@@ -36,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Reliability scenario 1 of issue #9, <b>upstream faults</b>, one test per fault or promise: the real
- * gateway ({@link UpstreamBench}) in front of test-kit proxies of which one misbehaves.
+ * gateway ({@link UpstreamBench}) in front of test-kit HTTP (and one SOCKS5) proxies of which one misbehaves.
  *
  * <p>The promises: a GET/HEAD that fails on a proxy before any response byte reached the client is
  * retried on another proxy within the routing's budget (at most {@code maxAttempts} = 2); a request with
@@ -53,6 +56,7 @@ class UpstreamFaultsScenarioTest {
 
     private static final int COOL_AFTER = 3; // health.passive.consecutiveFailures default
     private static final int CONNECT_REPLY = "HTTP/1.1 200 Connection established\r\n\r\n".length(); // the fake's reply
+    private static final int SOCKS5_REPLIES = 2 + 10; // method selection, then the IPv4 connect reply
     private static final int TUNNELS = Integer.getInteger("reliability.tunnels", 10_000);
 
     @TempDir
@@ -114,16 +118,30 @@ class UpstreamFaultsScenarioTest {
         assertRetriedUntilCooled("reset mid-response (head)", resetting, resetting.port(), "connection_reset");
     }
 
+    @Test
+    void aSocks5ProxyResettingInsideTheResponseHeadIsRetriedAndCoolsTheProxy() throws Exception {
+        FakeSocks5Proxy resetting = FakeSocks5Proxy.builder().faults(Faults.none().resetAfter(SOCKS5_REPLIES + 12)).start();
+        open.add(resetting);
+        assertRetriedUntilCooled("reset mid-response (head) via socks5", resetting,
+                UpstreamBench.key(Protocol.SOCKS5, resetting.port()), "connection_reset");
+    }
+
+    private void assertRetriedUntilCooled(String fault, FakeServer faulty, int faultyPort, String reason) throws Exception {
+        assertRetriedUntilCooled(fault, faulty, UpstreamBench.key(Protocol.HTTP, faultyPort), reason);
+    }
+
     /**
      * GET and HEAD alternately until the faulty proxy (first in rotation) is cooling: every one answered
      * 200 with the right body by a good proxy, each failure retried once, the faulty proxy dialled exactly
      * once per failure.
      */
-    private void assertRetriedUntilCooled(String fault, FakeHttpProxy faulty, int faultyPort, String reason)
+    private void assertRetriedUntilCooled(String fault, FakeServer faulty, ProxyKey faultyKey, String reason)
             throws Exception {
         FakeHttpProxy good1 = proxy(Faults.none());
         FakeHttpProxy good2 = proxy(Faults.none());
-        UpstreamBench b = bench("", faultyPort, good1.port(), good2.port());
+        UpstreamBench b = new UpstreamBench(dir, "", List.of(faultyKey, UpstreamBench.key(Protocol.HTTP, good1.port()),
+                UpstreamBench.key(Protocol.HTTP, good2.port())));
+        open.add(b);
         ProxyHealth health = b.health(0);
         long t0 = System.nanoTime();
         int requests = 0;
