@@ -34,7 +34,7 @@ import java.util.Map;
  */
 final class UpstreamBench implements AutoCloseable {
 
-    static final Duration IO_TIMEOUT = Duration.ofMillis(1500);
+    static final Duration IO_TIMEOUT = Duration.ofSeconds(2);
 
     final List<Proxy> proxies;
     final ProxyPool pool;
