@@ -233,6 +233,7 @@ final class GatewayConnection {
                 outcome = fail(FailureKind.UPSTREAM_UNREACHABLE);
                 return FAILED;
             }
+            a.answered(resp.status);
             long framing = resp.framing(head.method);
             boolean dechunk = framing == Framing.CHUNKED && !head.http11;
             boolean keep = keepClient && framing != Framing.UNTIL_CLOSE && !dechunk;
