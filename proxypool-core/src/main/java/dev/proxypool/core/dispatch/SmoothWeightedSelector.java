@@ -11,10 +11,10 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Algorithm: replay the precomputed period of {@link WeightedSchedule} through its atomic cursor.
  * The dynamic part of the weight ({@code ProxyHealth.effectiveWeight}: slow start, EWMA) is applied
- * by thinning: a turn of a proxy whose effective weight e is below its base weight b is taken only
- * with probability e/b, otherwise it passes to the next turn, so over time each proxy serves in
- * proportion to its effective weight. Effective weights above the base weight count as the base
- * weight (the period is built from base weights). Turns of proxies that are unusable right now
+ * by thinning: a turn of a proxy whose share of its base weight ({@code ProxyHealth.weightShare}) is
+ * s &lt; 1 is taken only with probability s, otherwise it passes to the next turn, so over time each
+ * proxy serves in proportion to its effective weight, weight-1 proxies included (the period is built
+ * from base weights). Turns of proxies that are unusable right now
  * (full, cooling, expiring, excluded, banned) pass to the next turn as in nginx, for up to
  * {@value #MAX_TURNS} turns; then a linear scan over the whole set from the last turn guarantees the
  * pick fails only when no candidate is usable.
@@ -49,9 +49,12 @@ final class SmoothWeightedSelector implements Selector {
         return CandidateGate.scan(s, set, 0, set.size(), index, r, now);
     }
 
+    /**
+     * Thinning by the unrounded share (not by {@code effectiveWeight / base}): with the default weight 1
+     * the rounded effective weight is always 1, which would switch slow start off for most pools.
+     */
     private static boolean thinnedOut(PoolSnapshot s, int slot, long now) {
-        int base = s.weight(slot);
-        int effective = s.health(slot).effectiveWeight(base, now);
-        return effective < base && ThreadLocalRandom.current().nextInt(base) >= effective;
+        double share = s.health(slot).weightShare(now);
+        return share < 1.0 && ThreadLocalRandom.current().nextDouble() >= share;
     }
 }

@@ -167,15 +167,33 @@ public final class ProxyHealth {
             throw new IllegalArgumentException("baseWeight must be at least 1, got " + baseWeight);
         }
         double w = baseWeight * weight.factor();
-        HealthStatus s = status.get();
-        if (s.slowStart() && s.state() == HealthState.HEALTHY) {
-            long elapsed = nowNanos - s.sinceNanos();
-            if (elapsed < slowStartNanos) {
-                long permille = elapsed <= 0 ? 100 : 100 + (long) (900.0 * elapsed / slowStartNanos);
-                w = w * permille / 1000.0;
-            }
+        long permille = slowStartPermille(nowNanos);
+        if (permille < 1000) {
+            w = w * permille / 1000.0;
         }
         return (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.round(w)));
+    }
+
+    /**
+     * The share of its base weight this proxy should carry now, in [0.01, 1]: the dynamic factor ×
+     * the slow-start ramp, unrounded. Selection thins a proxy's turns by it, so slow start and the
+     * dynamic factor also act on proxies of weight 1 (whose {@link #effectiveWeight} rounds to 1). Hot path.
+     */
+    public double weightShare(long nowNanos) {
+        return weight.factor() * slowStartPermille(nowNanos) / 1000.0;
+    }
+
+    /** The slow-start ramp now in permille: 100 → 1000 linearly over {@code slowStart} after a return to service. */
+    private long slowStartPermille(long nowNanos) {
+        HealthStatus s = status.get();
+        if (!s.slowStart() || s.state() != HealthState.HEALTHY) {
+            return 1000;
+        }
+        long elapsed = nowNanos - s.sinceNanos();
+        if (elapsed >= slowStartNanos) {
+            return 1000;
+        }
+        return elapsed <= 0 ? 100 : 100 + (long) (900.0 * elapsed / slowStartNanos);
     }
 
     /** The dynamic weight factor now, in [0.1, 1] (1 = no penalty). */

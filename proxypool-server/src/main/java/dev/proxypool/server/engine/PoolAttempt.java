@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * form over a pooled keep-alive link (the proxy's {@code Proxy-Authorization} injected per
  * request); CONNECT, and anything through SOCKS, goes through a fresh tunnel. {@link #complete}
  * reports to health exactly once and releases the lease: a destination's 403/429 bans the proxy
- * for that domain only.
+ * for that domain only, as soon as its head arrives ({@link #answered}), before the client sees it.
  */
 final class PoolAttempt implements UpstreamAttempt {
 
@@ -34,6 +34,7 @@ final class PoolAttempt implements UpstreamAttempt {
     private final Ticker ticker;
     private final long startNanos;
     private final AtomicBoolean done = new AtomicBoolean();
+    private final AtomicBoolean banned = new AtomicBoolean();
     private volatile long dialNanos = -1;
 
     PoolAttempt(Lease lease, RouteRequest request, UpstreamDialer dialer, PoolGatewayEngine owner, Ticker ticker) {
@@ -90,6 +91,13 @@ final class PoolAttempt implements UpstreamAttempt {
     }
 
     @Override
+    public void answered(int status) {
+        if ((status == 403 || status == 429) && banned.compareAndSet(false, true)) {
+            lease.banned(request.host());
+        }
+    }
+
+    @Override
     public void complete(AttemptOutcome outcome) {
         if (!done.compareAndSet(false, true)) {
             return;
@@ -100,9 +108,7 @@ final class PoolAttempt implements UpstreamAttempt {
                     // Tunnels carry opaque bytes for their whole life: their dial is the proxy's latency.
                     long latency = request.tunnel() && dialNanos >= 0 ? dialNanos : ticker.read() - startNanos;
                     lease.succeeded(Duration.ofNanos(latency));
-                    if (ok.status() == 403 || ok.status() == 429) {
-                        lease.banned(request.host());
-                    }
+                    answered(ok.status()); // the wire layer usually told us already
                 }
                 case AttemptOutcome.Failure f -> lease.failed(f.kind());
                 case AttemptOutcome.Abandoned a -> {

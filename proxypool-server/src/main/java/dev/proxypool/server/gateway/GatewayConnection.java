@@ -233,6 +233,7 @@ final class GatewayConnection {
                 outcome = fail(FailureKind.UPSTREAM_UNREACHABLE);
                 return FAILED;
             }
+            a.answered(resp.status);
             long framing = resp.framing(head.method);
             boolean dechunk = framing == Framing.CHUNKED && !head.http11;
             boolean keep = keepClient && framing != Framing.UNTIL_CLOSE && !dechunk;
@@ -412,7 +413,11 @@ final class GatewayConnection {
             outcome = AttemptOutcome.SUCCESS; // established: from here on it is never replayed
             result = ExchangeResult.OK;
             idle = false;
-            new Tunnel(ch, in, link, cfg.tunnelIdleTimeoutMillis(), gw.ticker()).run();
+            Tunnel t = new Tunnel(ch, in, link, cfg.tunnelIdleTimeoutMillis(), gw.ticker());
+            t.run();
+            if (t.upstreamBroke()) { // never replayed, but the proxy that reset it is told
+                outcome = fail(FailureKind.CONNECTION_RESET);
+            }
             return false;
         } finally {
             if (link != null) {

@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
  * thread carries upstream→client, one extra virtual thread client→upstream. An end of stream on
  * one side half-closes the other (TLS close_notify and HTTP/1.0 bodies need that); an error on
  * either side closes both. The tunnel ends when no byte has moved either way for the idle timeout.
+ * {@link #upstreamBroke()} tells whether it ended because reading from the upstream failed (a reset),
+ * which the caller reports against the proxy; a timeout or a close of our own making does not count.
  */
 final class Tunnel {
 
@@ -26,6 +28,8 @@ final class Tunnel {
     private final long idleNanos;
     private final Ticker ticker;
     private volatile long lastActivity;
+    private volatile boolean closing;
+    private volatile boolean upstreamBroke;
 
     Tunnel(ClientChannel client, WireReader clientReader, UpstreamLink link, int idleMillis, Ticker ticker) {
         this.client = client;
@@ -47,13 +51,13 @@ final class Tunnel {
             return;
         }
         Thread up = Thread.ofVirtual().name("gateway-tunnel-up").start(() -> {
-            if (pump(clientReader.stream(), link.output())) {
+            if (pump(clientReader.stream(), link.output(), false)) {
                 link.shutdownOutput();
             } else {
                 closeBoth();
             }
         });
-        if (pump(link.input(), client.output())) {
+        if (pump(link.input(), client.output(), true)) {
             client.shutdownOutput();
         } else {
             closeBoth();
@@ -69,8 +73,13 @@ final class Tunnel {
         }
     }
 
+    /** True when the tunnel ended because a read from the upstream failed (not a timeout, not our own close). */
+    boolean upstreamBroke() {
+        return upstreamBroke;
+    }
+
     /** Copies until end of stream (true) or an error / idle timeout (false). */
-    private boolean pump(InputStream src, OutputStream dst) {
+    private boolean pump(InputStream src, OutputStream dst, boolean fromUpstream) {
         byte[] buf = new byte[BUFFER];
         try {
             while (true) {
@@ -80,6 +89,11 @@ final class Tunnel {
                 } catch (SocketTimeoutException e) {
                     if (ticker.read() - lastActivity < idleNanos) {
                         continue; // the other direction is busy: the tunnel is not idle
+                    }
+                    return false;
+                } catch (IOException e) {
+                    if (fromUpstream && !closing) {
+                        upstreamBroke = true;
                     }
                     return false;
                 }
@@ -95,6 +109,7 @@ final class Tunnel {
     }
 
     private void closeBoth() {
+        closing = true;
         link.close();
         client.close();
     }

@@ -1,0 +1,153 @@
+package dev.proxypool.server.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.proxypool.core.health.ProxyHealth;
+import dev.proxypool.core.model.CredentialRef;
+import dev.proxypool.core.model.Protocol;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.model.ProxyKey;
+import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.server.GatewayServer;
+import dev.proxypool.server.engine.AccessControl;
+import dev.proxypool.server.engine.PoolGatewayEngine;
+import dev.proxypool.server.gateway.GatewayConfig;
+import dev.proxypool.testkit.RawHttp;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The real gateway ({@link GatewayServer} + {@link PoolGatewayEngine} over a {@link ProxyPool}) in
+ * front of upstream proxies on loopback ports, with one catch-all round-robin routing
+ * ({@code retry: {maxAttempts: 2, budgetPercent: 20}}, the SPEC defaults). The gateway's I/O timeout
+ * is shortened to {@link #IO_TIMEOUT} so that hanging upstreams fail within a test's patience.
+ */
+final class UpstreamBench implements AutoCloseable {
+
+    static final Duration IO_TIMEOUT = Duration.ofSeconds(2);
+
+    final List<Proxy> proxies;
+    final ProxyPool pool;
+    final PoolGatewayEngine engine;
+    final GatewayServer server;
+
+    /**
+     * @param dir    where the config file goes
+     * @param health the YAML body of {@code health:} besides {@code active: {enabled: false}} (may be empty)
+     * @param ports  the upstream HTTP proxies, in round-robin order
+     */
+    UpstreamBench(Path dir, String health, int... ports) {
+        this(dir, health, http(ports));
+    }
+
+    /** @param keys the upstream proxies of any protocol, in round-robin order */
+    UpstreamBench(Path dir, String health, List<ProxyKey> keys) {
+        proxies = new ArrayList<>();
+        for (ProxyKey key : keys) {
+            proxies.add(Proxy.builder(key).upstream("lab").maxConcurrency(256).build());
+        }
+        Path cfg = dir.resolve("bench-" + System.nanoTime() + ".yaml");
+        try {
+            Files.writeString(cfg, """
+                    server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
+                    health: { active: { enabled: false }%s }
+                    routings:
+                      - { name: lab, strategy: roundRobin, retry: { maxAttempts: 2, budgetPercent: 20 } }
+                    """.formatted(health.isEmpty() ? "" : ", " + health));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        pool = ProxyPool.builder().config(ConfigLoader.load(cfg, Map.of())).proxies(proxies).background(false).build();
+        engine = new PoolGatewayEngine(pool.engine(), pool.dialer(), AccessControl.OPEN);
+        server = GatewayServer.builder(engine).gatewayPort(0).apiPort(0).shutdownGrace(Duration.ofSeconds(1))
+                .config(GatewayConfig.DEFAULTS.withMaxAttempts(10).withIoTimeout(IO_TIMEOUT))
+                .start();
+    }
+
+    static ProxyKey key(Protocol protocol, int port) {
+        return new ProxyKey(protocol, "127.0.0.1", port, CredentialRef.NONE);
+    }
+
+    private static List<ProxyKey> http(int... ports) {
+        List<ProxyKey> keys = new ArrayList<>();
+        for (int port : ports) {
+            keys.add(key(Protocol.HTTP, port));
+        }
+        return keys;
+    }
+
+    int port() {
+        return server.gatewayPort();
+    }
+
+    String id(int index) {
+        return proxies.get(index).id();
+    }
+
+    ProxyHealth health(int index) {
+        return pool.engine().runtime(id(index)).orElseThrow().health();
+    }
+
+    /** One request on a fresh client connection; the response as the client reads it. */
+    RawHttp.Response send(String request, boolean head) throws IOException {
+        try (Socket s = client()) {
+            InputStream in = RawHttp.buffered(s);
+            return RawHttp.exchange(in, s.getOutputStream(), request, head);
+        }
+    }
+
+    Socket client() throws IOException {
+        Socket s = new Socket(InetAddress.getLoopbackAddress(), port());
+        s.setSoTimeout(20_000);
+        s.setTcpNoDelay(true);
+        return s;
+    }
+
+    static String get(String url) {
+        return request("GET", url);
+    }
+
+    static String request(String method, String url) {
+        String authority = url.substring("http://".length(), url.indexOf('/', "http://".length()));
+        return method + " " + url + " HTTP/1.1\r\nHost: " + authority + "\r\n\r\n";
+    }
+
+    static String connect(String authority) {
+        return "CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\n\r\n";
+    }
+
+    /** Waits (bounded) until no attempt and no capacity unit is in flight, then asserts it. */
+    void assertCapacityBackToZero() {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while ((engine.inFlight() != 0 || pool.engine().inFlight() != 0) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        assertEquals(0, engine.inFlight(), "gateway attempts in flight");
+        assertEquals(0, pool.engine().inFlight(), "capacity units in use");
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+            engine.closeIdle();
+        } finally {
+            pool.close();
+        }
+    }
+}
