@@ -32,7 +32,9 @@ class DialConcurrencyStressTest {
             for (ProxyKind k : kinds) {
                 fakes.put(k, k.start());
             }
-            UpstreamDialer dialer = ProxyKind.dialer();
+            // generous timeouts: 64 concurrent TLS handshakes on a loaded 2-core box can pass the 5 s default,
+            // and this test is about leaks, not speed
+            UpstreamDialer dialer = ProxyKind.dialer(new DialPolicy(Duration.ofSeconds(30), Duration.ofSeconds(30)));
             List<Future<?>> results = new ArrayList<>();
             try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
                 for (int t = 0; t < THREADS; t++) {

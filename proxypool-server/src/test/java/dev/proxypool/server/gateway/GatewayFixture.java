@@ -33,7 +33,7 @@ final class GatewayFixture implements AutoCloseable {
 
     /** Attempts complete in a finally after the response is flushed: allow that moment. */
     static void awaitInFlightZero(GatewayEngine engine) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
         while (engine.inFlight() != 0 && System.nanoTime() < deadline) {
             Thread.onSpinWait();
             try {

@@ -135,6 +135,7 @@ class GatewayRetryTest {
                 assertEquals(200, c.send("CONNECT " + raw.authority() + " HTTP/1.1\r\n\r\n").read(true).status());
                 assertEquals("ok", c.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
                 assertTrue(c.closedByServer(), "the tunnel ends with the target's close");
+                c.close(); // the client's side ends too, so the tunnel need not wait out its close grace
                 GatewayFixture.awaitInFlightZero(e);
             }
             assertEquals(1, raw.connections.get());
