@@ -70,11 +70,16 @@ final class ConsoleServer implements AutoCloseable {
                       - { name: default, filter: { protocol: http }, sticky: { enabled: true }, onNoCandidate: reject }
                     health: { active: { enabled: false } }
                     """.formatted(TOKEN));
+            long t0 = System.nanoTime();
             List<Proxy> proxies = proxies(seeded);
+            long t1 = System.nanoTime();
             ProxyPoolServer s = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir)
                     .pool(b -> b.proxies(proxies)).start();
+            long t2 = System.nanoTime();
             ConsoleServer c = new ConsoleServer(s);
             c.awaitFirstFetch();
+            System.out.printf("console test server: %,d proxies built in %d ms, server started in %d ms, first fetch after %d ms%n",
+                    seeded, (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);
             return c;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
