@@ -225,13 +225,17 @@ function chart(title, now, series) {
   box.append(svg('line', { x1: 0, y1: h - 1, x2: w, y2: h - 1, class: 'axis' }));
   series.forEach((s, i) => {
     let d = '';
+    let points = 0;
+    let lastX = 0, lastY = 0;
     s.values.forEach((v, j) => {
       if (v === null || v === undefined) return;
-      const x = (j / (n - 1)) * w;
-      const y = h - 2 - (v / max) * (h - 6);
-      d += (d ? ' L' : 'M') + x.toFixed(1) + ' ' + y.toFixed(1);
+      lastX = (j / (n - 1)) * w;
+      lastY = h - 2 - (v / max) * (h - 6);
+      d += (d ? ' L' : 'M') + lastX.toFixed(1) + ' ' + lastY.toFixed(1);
+      points++;
     });
-    if (d) box.append(svg('path', { d, class: 'line' + i }));
+    if (points > 1) box.append(svg('path', { d, class: 'line' + i }));
+    if (points === 1) box.append(svg('circle', { cx: lastX.toFixed(1), cy: lastY.toFixed(1), r: 2.5, class: 'dot' + i }));
   });
   const legend = series.map((s) => s.name).join(' / ');
   return el('div', { class: 'chart' },

@@ -5,7 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetSocketAddress;
+import java.net.ProxySelector;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -139,6 +145,24 @@ class ConsoleBrowserTest {
         assertEquals(String.valueOf(SEEDED / 3 + 1), text("#ov-pool tr[data-upstream='pool-a'] td[data-col='available']"),
                 "the seeded pool, as seeded");
         browser.waiting(20).until(d -> browser.driver.findElements(By.cssSelector("#ov-charts svg")).size() == 6);
+
+        // live: gateway traffic shows up in requests/s within a few samples (requests to a private
+        // destination, refused by the gateway at once, are requests too)
+        try (HttpClient gw = HttpClient.newBuilder()
+                .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.server.gatewayPort())))
+                .connectTimeout(Duration.ofSeconds(10)).build()) {
+            for (int i = 0; i < 40; i++) {
+                HttpResponse<Void> r = gw.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:9/")).timeout(Duration.ofSeconds(10))
+                        .build(), HttpResponse.BodyHandlers.discarding());
+                assertTrue(r.statusCode() >= 400, "refused: " + r.statusCode());
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        browser.waiting(30).until(d -> Double.parseDouble(text("#ov-rps .value").replace(",", "")) > 0);
         browser.screenshot("overview");
     }
 
