@@ -342,17 +342,10 @@ class ConsoleBrowserTest {
     }
 
     private boolean rowsAll(String upstream, String protocol, String label) {
-        List<WebElement> rows = browser.driver.findElements(By.cssSelector("#px-table tbody tr[data-id]"));
-        if (rows.isEmpty()) {
-            return false;
-        }
-        for (WebElement r : rows) {
-            String t = r.getText();
-            if (!t.contains(upstream) || !t.contains(protocol) || !t.contains(label)) {
-                return false;
-            }
-        }
-        return true;
+        @SuppressWarnings("unchecked")
+        List<String> rows = (List<String>) js("return Array.from(document.querySelectorAll('#px-table tbody tr[data-id]'))"
+                + ".map(r => r.innerText);");
+        return !rows.isEmpty() && rows.stream().allMatch(t -> t.contains(upstream) && t.contains(protocol) && t.contains(label));
     }
 
     private long countStored() {

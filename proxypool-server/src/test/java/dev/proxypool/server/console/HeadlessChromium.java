@@ -72,9 +72,14 @@ final class HeadlessChromium implements AutoCloseable {
         }
     }
 
-    /** An explicit wait: polls until the condition holds, at most {@code seconds} (generous: a loaded 2-core box). */
+    /**
+     * An explicit wait: polls until the condition holds, at most {@code seconds} (generous: a loaded 2-core box).
+     * A row replaced by a re-render while the condition reads it is read again at the next poll.
+     */
     WebDriverWait waiting(int seconds) {
-        return new WebDriverWait(driver, Duration.ofSeconds(seconds), Duration.ofMillis(50));
+        WebDriverWait w = new WebDriverWait(driver, Duration.ofSeconds(seconds), Duration.ofMillis(50));
+        w.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
+        return w;
     }
 
     /** Saves what the browser shows to {@code target/console-screenshots/<name>.png}. */
