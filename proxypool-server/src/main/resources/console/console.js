@@ -244,11 +244,39 @@ function chart(title, now, series) {
     box);
 }
 
+/** What an operator on call should look at first, worst first; one calm line when nothing is wrong. */
+function attention(snap, series, pipeline, last, capPct) {
+  const items = [];
+  const add = (tone, text) => items.push(el('li', { class: tone, text }));
+  if (!series.storeUp) add('bad', 'The pool store cannot be reached: extraction and collection are failing; the gateway serves from its last snapshot.');
+  if (snap.size === 0) add('bad', 'The snapshot is empty: every gateway request answers no_candidate.');
+  else if (last.healthy === 0) add('bad', 'No proxy is healthy: ' + last.cooling + ' cooling, ' + last.disabled + ' disabled.');
+  else if (last.cooling > last.healthy) add('warn', 'More proxies are cooling (' + last.cooling + ') than healthy (' + last.healthy + ').');
+  for (const u of pipeline.upstreams) {
+    if (u.consecutiveErrors > 0) {
+      add('bad', 'Upstream ' + u.upstream + ': ' + u.consecutiveErrors + ' fetch error(s) in a row'
+        + (u.lastError ? ' (' + u.lastError.kind + ': ' + u.lastError.detail + ')' : '')
+        + (u.backoffSeconds ? ', next try delayed ' + duration(u.backoffSeconds) : '') + '.');
+    } else if (u.consecutiveEmpty > 0) {
+      add('warn', 'Upstream ' + u.upstream + ': ' + u.consecutiveEmpty + ' empty answer(s) in a row.');
+    }
+  }
+  for (const s of pipeline.sequential) {
+    if (s.exhausted) add('bad', 'Sequential routing ' + s.routing + ' is exhausted on ' + s.upstream + ' (' + s.exhaustion + ').');
+  }
+  if (last.errorsPerSecond > 0) add('warn', 'The gateway answers ' + num(last.errorsPerSecond) + ' error(s)/s of '
+    + num(last.requestsPerSecond) + ' request(s)/s.');
+  if (capPct > 80) add('warn', 'Capacity in use is at ' + capPct.toFixed(1) + ' %.');
+  if (snap.ageSeconds > 300) add('warn', 'The snapshot is ' + duration(Math.round(snap.ageSeconds)) + ' old.');
+  if (items.length === 0) add('ok', 'Nothing needs attention.');
+  return items;
+}
+
 async function renderOverview(quiet) {
   const seq = ++renderSeq;
-  let snap, series;
+  let snap, series, pipeline;
   try {
-    [snap, series] = await Promise.all([api('GET', '/snapshot'), api('GET', '/series')]);
+    [snap, series, pipeline] = await Promise.all([api('GET', '/snapshot'), api('GET', '/series'), api('GET', '/pipeline')]);
   } catch (e) {
     showError('Overview could not be loaded', e);
     return;
@@ -278,6 +306,7 @@ async function renderOverview(quiet) {
       age > 300 ? 'warn' : null),
     card('ov-store', 'Pool store', series.storeUp ? 'up' : 'DOWN', series.storeUp ? '' : 'counts are stale',
       series.storeUp ? null : 'bad'));
+  $('ov-attention').replaceChildren(...attention(snap, series, pipeline, last, capPct));
   const pick = (k) => samples.map((s) => s[k]);
   $('ov-charts').replaceChildren(
     chart('Requests/s', num(last.requestsPerSecond), [{ name: 'req/s', values: pick('requestsPerSecond') }]),

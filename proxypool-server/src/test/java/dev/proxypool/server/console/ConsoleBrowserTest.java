@@ -145,6 +145,7 @@ class ConsoleBrowserTest {
         assertEquals(String.valueOf(SEEDED / 3 + 1), text("#ov-pool tr[data-upstream='pool-a'] td[data-col='available']"),
                 "the seeded pool, as seeded");
         browser.waiting(20).until(d -> browser.driver.findElements(By.cssSelector("#ov-charts svg")).size() == 6);
+        assertEquals("Nothing needs attention.", text("#ov-attention"));
 
         // live: gateway traffic shows up in requests/s within a few samples (requests to a private
         // destination, refused by the gateway at once, are requests too)
@@ -163,6 +164,7 @@ class ConsoleBrowserTest {
             throw new IllegalStateException(e);
         }
         browser.waiting(30).until(d -> Double.parseDouble(text("#ov-rps .value").replace(",", "")) > 0);
+        browser.waiting(30).until(d -> text("#ov-attention").contains("The gateway answers"));
         browser.screenshot("overview");
     }
 
