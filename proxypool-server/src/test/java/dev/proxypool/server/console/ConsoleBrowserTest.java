@@ -12,7 +12,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -340,7 +339,6 @@ class ConsoleBrowserTest {
             assertEquals(301, bare.statusCode());
             assertEquals("/console/", bare.headers().firstValue("Location").orElse(""));
         }
-        assertTrue(Files.exists(dir.resolve("proxypool.yaml")));
     }
 
     private boolean rowsAll(String upstream, String protocol, String label) {
