@@ -18,6 +18,8 @@ import dev.proxypool.sdk.lock.StageLease;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.admin.AdminService;
 import dev.proxypool.server.admin.ClientTokens;
+import dev.proxypool.server.admin.LiveSeries;
+import dev.proxypool.server.console.Console;
 import dev.proxypool.server.api.FeedbackService;
 import dev.proxypool.server.persistence.ConfigState;
 import dev.proxypool.server.persistence.ConfigStore;
@@ -233,7 +235,11 @@ public final class ProxyPoolServer implements AutoCloseable {
                 java.util.concurrent.atomic.AtomicLong configVersion = new java.util.concurrent.atomic.AtomicLong(storedState.version());
                 java.util.concurrent.atomic.AtomicReference<Runnable> configChanged =
                         new java.util.concurrent.atomic.AtomicReference<>(() -> { });
+                // the console's live charts: sampled from this process's engine and meters
+                LiveSeries series = role == ClusterRole.WORKER ? null
+                        : LiveSeries.create(pool.engine(), Services.get(MeterRegistry.class));
                 AdminService admin = role == ClusterRole.WORKER ? null : AdminService.builder(pool, configStore)
+                        .series(series)
                         .token(config.admin().token())
                         .baseDir(configDir)
                         .onConfigChange(change -> {
@@ -300,6 +306,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                             r.register(DistributionService.PATH, distribution);
                             if (admin != null) {
                                 r.register(AdminService.PATH, admin);
+                                Console.register(r);
                             }
                             if (nodeService != null) {
                                 r.register(NodeService.PATH, nodeService);
@@ -309,6 +316,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .start();
                 if (role != ClusterRole.WORKER) {
                     pool.start();
+                    series.start();
                 }
                 LOG.info("proxypool serving: gateway on port " + server.gatewayPort() + ", API on port " + server.apiPort()
                         + ", " + pool.engine().snapshot().size() + " proxies in the pool");
@@ -324,6 +332,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                 AutoCloseable nodesAndPoller = () -> {
                     closeQuietly(configPoller);
                     closeQuietly(nodes);
+                    closeQuietly(series);
                 };
                 return new ProxyPoolServer(pool, engine, server, metrics, lease, configStore, cluster, nodesAndPoller);
             } catch (RuntimeException e) {

@@ -59,6 +59,20 @@ final class DomainBans {
         map.put(key, nowNanos + durationNanos);
     }
 
+    /** The bans in force at {@code nowNanos}: domain → nanoseconds left (a copy; for operators, not the hot path). */
+    java.util.Map<String, Long> active(long nowNanos) {
+        ConcurrentHashMap<String, Long> map = bans;
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        if (map != null) {
+            map.forEach((domain, until) -> {
+                if (nowNanos - until < 0) {
+                    out.put(domain, until - nowNanos);
+                }
+            });
+        }
+        return out;
+    }
+
     /** Bans currently remembered, expired ones not yet dropped included. */
     int size() {
         ConcurrentHashMap<String, Long> map = bans;

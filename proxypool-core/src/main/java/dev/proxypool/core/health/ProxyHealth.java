@@ -214,6 +214,11 @@ public final class ProxyHealth {
         bans.ban(domain, nowNanos);
     }
 
+    /** The domain bans in force at {@code nowNanos}: domain → nanoseconds left, sorted by domain (a copy, for operators). */
+    public java.util.Map<String, Long> bannedDomains(long nowNanos) {
+        return bans.active(nowNanos);
+    }
+
     /** Bans remembered now (expired ones are dropped lazily, so this may count a few). */
     public int bannedDomainCount() {
         return bans.size();

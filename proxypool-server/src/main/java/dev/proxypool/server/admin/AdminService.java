@@ -25,10 +25,12 @@ import java.util.function.Consumer;
  * <pre>
  * /v1/admin/{providers|upstreams|routings|clients}[/{name}]   CRUD             ({@link EntityResource})
  * GET  /v1/admin/proxies?...                                   inspection       ({@link ProxyResource})
- * POST /v1/admin/proxies/{id}/disable | /enable                operator actions
+ * POST /v1/admin/proxies/{id}/disable | /enable | /reveal      operator actions
  * POST /v1/admin/upstreams/{name}/fetch                        fetch now (202)  ({@link FetchResource})
  * GET|POST /v1/admin/routings/{name}/sequential                sequential state ({@link SequentialResource})
  * GET  /v1/admin/snapshot, GET /v1/admin/audit                                  ({@link StatusResource})
+ * GET  /v1/admin/pipeline                                      fetch status     ({@link PipelineResource})
+ * GET  /v1/admin/series                                        live series      ({@link LiveSeries})
  * </pre>
  *
  * <h2>Access</h2>
@@ -69,6 +71,8 @@ public final class AdminService implements HttpService {
     private final SequentialResource sequential;
     private final StatusResource status;
     private final FetchResource fetch;
+    private final PipelineResource pipeline;
+    private final Optional<LiveSeries> series;
 
     private AdminService(Builder b) {
         this.auth = new AdminAuth(b.token);
@@ -79,6 +83,8 @@ public final class AdminService implements HttpService {
         this.sequential = new SequentialResource(b.pool.engine(), store);
         this.status = new StatusResource(b.pool.engine(), store);
         this.fetch = new FetchResource(b.pool, store);
+        this.pipeline = new PipelineResource(b.pool, sequential);
+        this.series = b.series;
     }
 
     /**
@@ -109,6 +115,10 @@ public final class AdminService implements HttpService {
         rules.get("/proxies", guard(proxies::list));
         rules.post("/proxies/{id}/disable", guard(proxies::disable));
         rules.post("/proxies/{id}/enable", guard(proxies::enable));
+        rules.post("/proxies/{id}/reveal", guard(proxies::reveal));
+        rules.get("/pipeline", guard(pipeline::get));
+        rules.get("/series", guard((req, res) -> AdminJson.send(res, 200, series.orElseThrow(
+                () -> AdminException.notFound("this process keeps no live series")).view())));
         rules.post("/upstreams/{name}/fetch", guard(fetch::fetch));
         rules.get("/routings/{name}/sequential", guard(sequential::get));
         rules.post("/routings/{name}/sequential", guard(sequential::post));
@@ -181,6 +191,7 @@ public final class AdminService implements HttpService {
         private Optional<Secret> token = Optional.empty();
         private Path baseDir = Path.of("").toAbsolutePath();
         private Consumer<ConfigChange> onConfigChange = c -> { };
+        private Optional<LiveSeries> series = Optional.empty();
 
         private Builder(ProxyPool pool, ConfigStore store) {
             this.pool = Objects.requireNonNull(pool, "pool");
@@ -202,6 +213,12 @@ public final class AdminService implements HttpService {
         /** Called after every committed configuration write (rebuild routing table / snapshot from {@code change.state()}). */
         public Builder onConfigChange(Consumer<ConfigChange> hook) {
             this.onConfigChange = Objects.requireNonNull(hook, "onConfigChange");
+            return this;
+        }
+
+        /** The live series served at {@code GET /series} (the console's charts); without one that path is 404. */
+        public Builder series(LiveSeries s) {
+            this.series = Optional.of(Objects.requireNonNull(s, "series"));
             return this;
         }
 

@@ -56,7 +56,8 @@ final class ConfigEdits {
         } else {
             if (!(bodyName instanceof String s) || s.isBlank()) {
                 throw AdminException.invalid(type.plural() + "[].name: is required"
-                        + (bodyName == null ? "" : " as a string, got " + JsonTree.typeName(bodyName)));
+                        + (bodyName == null ? "" : bodyName instanceof String ? " (got an empty name)"
+                        : " as a string, got " + JsonTree.typeName(bodyName)));
             }
             name = s.strip();
         }

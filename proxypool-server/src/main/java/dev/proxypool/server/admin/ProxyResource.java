@@ -6,6 +6,7 @@ import dev.proxypool.core.extract.PoolQuery;
 import dev.proxypool.core.extract.ProxyPage;
 import dev.proxypool.core.extract.ProxyState;
 import dev.proxypool.core.extract.StoredProxy;
+import dev.proxypool.core.extract.UpstreamCounts;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.runtime.ProxyRuntime;
 import dev.proxypool.sdk.engine.PoolEngine;
@@ -26,10 +27,15 @@ import java.util.Optional;
  *
  * <pre>
  * GET  /v1/admin/proxies?upstream=&amp;state=available|disabled&amp;protocol=&amp;label.country=US&amp;limit=100&amp;cursor=
- *      200 {"proxies": [...], "nextCursor": "..." | null}       (ascending id; see {@link ProxyView})
- * POST /v1/admin/proxies/{id}/disable   200 the proxy            (404 unknown id)
+ *      &amp;masked=true
+ *      200 {"proxies": [...], "nextCursor": "..." | null, "total": 2500 | null}   (ascending id; see {@link ProxyView})
+ * POST /v1/admin/proxies/{id}/disable   200 the proxy            (404 unknown id; ?masked=true as above)
  * POST /v1/admin/proxies/{id}/enable    200 the proxy
+ * POST /v1/admin/proxies/{id}/reveal    200 {"id", "protocol", "host", "port"}   (audited: proxy.reveal)
  * </pre>
+ * {@code total} counts every proxy matching {@code upstream}/{@code state}, from the store's
+ * per-upstream counts; with a {@code protocol} or {@code label.*} filter it is {@code null} (counting
+ * would mean reading the whole pool). {@code masked=true} masks every host (the console's listing).
  * The listing is the store's ({@link dev.proxypool.core.extract.PoolStore#list}): following
  * {@code nextCursor} until it is {@code null} visits every stored proxy exactly once. It needs no
  * database. {@code limit} defaults to {@value #DEFAULT_LIMIT}, at most {@value PageRequest#MAX_LIMIT}.
@@ -43,7 +49,7 @@ import java.util.Optional;
 final class ProxyResource {
 
     static final int DEFAULT_LIMIT = 100;
-    private static final List<String> PARAMS = List.of("upstream", "state", "protocol", "limit", "cursor");
+    private static final List<String> PARAMS = List.of("upstream", "state", "protocol", "limit", "cursor", "masked");
 
     private final PoolEngine engine;
     private final ConfigStore store;
@@ -59,6 +65,9 @@ final class ProxyResource {
         Optional<ProxyState> state = Optional.empty();
         int limit = DEFAULT_LIMIT;
         String cursor = PageRequest.FIRST;
+        boolean masked = false;
+        boolean countable = true; // the total is known from the store's counts unless protocol or labels filter
+        String upstream = null;
         try {
             for (String name : q.names()) {
                 List<String> values = q.all(name);
@@ -68,14 +77,22 @@ final class ProxyResource {
                 String v = values.getFirst();
                 if (name.startsWith("label.") && name.length() > "label.".length()) {
                     filter.label(name.substring("label.".length()), v);
+                    countable = false;
                     continue;
                 }
                 switch (name) {
-                    case "upstream" -> filter.upstream(v);
+                    case "upstream" -> {
+                        filter.upstream(v);
+                        upstream = v;
+                    }
                     case "state" -> state = Optional.of(ProxyState.parse(v));
-                    case "protocol" -> filter.protocol(Protocol.parse(v));
+                    case "protocol" -> {
+                        filter.protocol(Protocol.parse(v));
+                        countable = false;
+                    }
                     case "limit" -> limit = limit(v);
                     case "cursor" -> cursor = v;
+                    case "masked" -> masked = bool(name, v);
                     default -> throw AdminException.invalid("unknown query parameter '" + name
                             + "' (expected " + String.join(", ", PARAMS) + " or label.<key>)");
                 }
@@ -84,17 +101,41 @@ final class ProxyResource {
             PageRequest page = new PageRequest(cursor, limit);
             ProxyPage p = engine.store().list(query, page);
             Instant now = engine.wallClock().instant();
+            long nowNanos = engine.ticker().read();
             List<Object> items = new ArrayList<>(p.proxies().size());
             for (StoredProxy sp : p.proxies()) {
-                items.add(ProxyView.of(sp, engine.runtime(sp.id()), now));
+                items.add(ProxyView.of(sp, engine.runtime(sp.id()), now, masked, nowNanos));
             }
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("proxies", items);
             body.put("nextCursor", p.hasMore() ? p.nextCursor() : null);
+            body.put("total", countable ? total(upstream, state) : null);
             AdminJson.send(res, 200, body);
         } catch (IllegalArgumentException e) {
             throw AdminException.invalid(e.getMessage());
         }
+    }
+
+    /** Matching proxies from the store's per-upstream counts (O(upstreams)), or null when they cannot say. */
+    private Long total(String upstream, Optional<ProxyState> state) {
+        long n = 0;
+        for (Map.Entry<String, UpstreamCounts> e : engine.store().countsByUpstream().entrySet()) {
+            if (upstream != null && !upstream.equals(e.getKey())) {
+                continue;
+            }
+            UpstreamCounts c = e.getValue();
+            n += state.isEmpty() ? (long) c.available() + c.disabled()
+                    : state.get() == ProxyState.DISABLED ? c.disabled() : c.available();
+        }
+        return n;
+    }
+
+    private static boolean bool(String name, String v) {
+        return switch (v.strip()) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw AdminException.invalid(name + " must be true or false, got '" + v + "'");
+        };
     }
 
     private static int limit(String v) {
@@ -138,7 +179,28 @@ final class ProxyResource {
             }
         }
         StoredProxy now = engine.store().get(id).orElse(sp);
-        AdminJson.send(res, 200, ProxyView.of(now, engine.runtime(id), engine.wallClock().instant()));
+        AdminJson.send(res, 200, ProxyView.of(now, engine.runtime(id), engine.wallClock().instant(), masked(req), engine.ticker().read()));
+    }
+
+    /**
+     * {@code POST /proxies/{id}/reveal}: the full address of one proxy ({@code {"id", "protocol", "host", "port"}},
+     * never credentials), audited as {@code proxy.reveal} before it is answered, so every unmasking by
+     * the console leaves a row.
+     */
+    void reveal(ServerRequest req, ServerResponse res) {
+        String id = req.path().pathParameters().get("id");
+        StoredProxy sp = engine.store().get(id).orElseThrow(() -> AdminException.notFound("no proxy with id '" + id + "'"));
+        store.audit(AuditRecord.of(AdminService.ACTOR, "proxy.reveal", "proxy", id, null, Map.of("revealed", "address")));
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", id);
+        m.put("protocol", sp.proxy().protocol().wireName());
+        m.put("host", sp.proxy().host());
+        m.put("port", sp.proxy().port());
+        AdminJson.send(res, 200, m);
+    }
+
+    private static boolean masked(ServerRequest req) {
+        return req.query().contains("masked") && bool("masked", req.query().get("masked"));
     }
 
     private void apply(String id, boolean disable, Optional<ProxyRuntime> runtime) {

@@ -4,6 +4,7 @@ import dev.proxypool.core.extract.ProxyState;
 import dev.proxypool.core.extract.StoredProxy;
 import dev.proxypool.core.health.HealthReason;
 import dev.proxypool.core.health.HealthStatus;
+import dev.proxypool.core.model.AddressMask;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.runtime.ProxyRuntime;
 import java.time.Duration;
@@ -22,8 +23,11 @@ import java.util.Optional;
  *  "provider": "vendor-a", "credentialRef": "vendor-a", "labels": {"country": "US"},
  *  "expiresAt": "2026-11-30T12:00:00Z", "remainingTtlSeconds": 1740, "state": "available",
  *  "checkedAt": null, "health": {"state": "HEALTHY", "reason": "created", "stage": "initial"},
- *  "inFlight": 0, "maxConcurrency": 10, "weight": 1, "latencyEwmaMs": 12.5}
+ *  "inFlight": 0, "maxConcurrency": 10, "weight": 1, "latencyEwmaMs": 12.5,
+ *  "bannedDomains": {"shop.example": 540}}
  * </pre>
+ * {@code bannedDomains}: the domain bans in force, seconds left. Masked ({@code ?masked=true}, the
+ * console's view) the host is {@code 203.0.x.x} and {@code "masked": true} is added.
  * {@code health} is {@code null} when this process has no runtime for the proxy (not in the live
  * snapshot), except for a disabled one, which shows {@code DISABLED}/{@code operator}.
  */
@@ -32,12 +36,19 @@ final class ProxyView {
     private ProxyView() {
     }
 
-    static Map<String, Object> of(StoredProxy sp, Optional<ProxyRuntime> runtime, Instant now) {
+    /**
+     * @param masked    show the host masked ({@link AddressMask}: {@code 203.0.x.x}) and add {@code "masked": true}
+     * @param nowNanos  the engine's ticker now, for the remaining time of domain bans
+     */
+    static Map<String, Object> of(StoredProxy sp, Optional<ProxyRuntime> runtime, Instant now, boolean masked, long nowNanos) {
         Proxy p = sp.proxy();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", p.id());
         m.put("protocol", p.protocol().wireName());
-        m.put("host", p.host());
+        m.put("host", masked ? AddressMask.mask(p.host()) : p.host());
+        if (masked) {
+            m.put("masked", true);
+        }
         m.put("port", p.port());
         m.put("upstream", p.upstream());
         m.put("provider", p.provider());
@@ -52,6 +63,10 @@ final class ProxyView {
         m.put("maxConcurrency", p.maxConcurrency());
         m.put("weight", p.weight());
         m.put("latencyEwmaMs", runtime.map(rt -> Math.round(rt.health().latencyEwmaNanos() / 100_000.0) / 10.0).orElse(null));
+        Map<String, Object> bans = new LinkedHashMap<>();
+        runtime.ifPresent(rt -> rt.health().bannedDomains(nowNanos)
+                .forEach((domain, left) -> bans.put(domain, Math.max(1, left / 1_000_000_000L))));
+        m.put("bannedDomains", bans);
         return m;
     }
 

@@ -69,6 +69,15 @@ final class SequentialResource {
         AdminJson.send(res, 200, view(after));
     }
 
+    /** Every sequential routing's state, in the board's order (for {@code GET /v1/admin/pipeline}). */
+    List<Object> all() {
+        List<Object> out = new java.util.ArrayList<>();
+        for (SequentialState s : engine.sequential().snapshot()) {
+            out.add(view(s));
+        }
+        return out;
+    }
+
     private SequentialState state(String name) {
         return engine.sequential().state(name).orElseThrow(() -> AdminException.notFound(
                 engine.routing(name).isPresent()

@@ -52,6 +52,9 @@ final class AdminFixture implements AutoCloseable {
     final AdminService service;
     final WebServer server;
     final List<ConfigChange> changes = new CopyOnWriteArrayList<>();
+    /** With {@link Options#series()}: the process's meter registry and a live series over it (not started: tests call {@code series.sample()}); else null. */
+    final io.helidon.metrics.api.MeterRegistry registry;
+    final LiveSeries series;
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     final String base;
 
@@ -59,7 +62,16 @@ final class AdminFixture implements AutoCloseable {
         pool = ProxyPool.builder().config(o.config).background(false).store(new MemoryPoolStore(StoreSettings.DEFAULTS))
                 .clocks(clock, clock).proxies(o.proxies).build();
         store = o.store.apply(clock);
-        service = AdminService.builder(pool, store).token(o.token).baseDir(o.baseDir).onConfigChange(changes::add).build();
+        AdminService.Builder ab = AdminService.builder(pool, store).token(o.token).baseDir(o.baseDir).onConfigChange(changes::add);
+        if (o.series) {
+            registry = io.helidon.service.registry.Services.get(io.helidon.metrics.api.MeterRegistry.class);
+            series = new LiveSeries(pool.engine(), registry, Duration.ofSeconds(2), 5);
+            ab.series(series);
+        } else {
+            registry = null;
+            series = null;
+        }
+        service = ab.build();
         server = WebServer.builder().address(InetAddress.getLoopbackAddress()).port(0).shutdownHook(false)
                 .routing(r -> r.register(AdminService.PATH, service)).build().start();
         base = "http://127.0.0.1:" + server.port() + AdminService.PATH;
@@ -75,6 +87,13 @@ final class AdminFixture implements AutoCloseable {
         Function<InstantSource, ConfigStore> store = clock -> new MemoryConfigStore(ConfigState.EMPTY, clock);
         Optional<Secret> token = Optional.of(Secret.of(TOKEN));
         Path baseDir = Path.of("").toAbsolutePath();
+        boolean series;
+
+        /** Serve {@code GET /series} from the fixture's {@link AdminFixture#series}. */
+        Options series() {
+            series = true;
+            return this;
+        }
 
         Options routings(RoutingRule... rules) {
             ProxyPoolConfig d = config;
@@ -186,6 +205,9 @@ final class AdminFixture implements AutoCloseable {
     @Override
     public void close() {
         server.stop();
+        if (series != null) {
+            series.close();
+        }
         store.close();
         pool.close();
     }

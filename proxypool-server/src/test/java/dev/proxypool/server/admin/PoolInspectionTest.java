@@ -108,7 +108,7 @@ class PoolInspectionTest {
             Map<String, Object> item = r.list("proxies").getFirst();
             assertEquals(List.of("id", "protocol", "host", "port", "upstream", "provider", "credentialRef", "labels", "expiresAt",
                     "remainingTtlSeconds", "state", "checkedAt", "health", "inFlight", "maxConcurrency", "weight",
-                    "latencyEwmaMs"), new ArrayList<>(item.keySet()), "exactly these fields");
+                    "latencyEwmaMs", "bannedDomains"), new ArrayList<>(item.keySet()), "exactly these fields");
             assertEquals("p00000", item.get("id"));
             assertEquals("socks5", item.get("protocol"));
             assertEquals("10.0.0.0", item.get("host"), "admins see the address unmasked");
@@ -143,7 +143,7 @@ class PoolInspectionTest {
                 "?cursor=@@", "cursor '@@' is invalid (use the nextCursor of a previous page)",
                 "?state=gone", "unknown state 'gone' (expected available or disabled)",
                 "?protocol=ftp", "unknown protocol 'ftp'",
-                "?colour=red", "unknown query parameter 'colour' (expected upstream, state, protocol, limit, cursor or label.<key>)",
+                "?colour=red", "unknown query parameter 'colour' (expected upstream, state, protocol, limit, cursor, masked or label.<key>)",
                 "?upstream=a&upstream=b", "query parameter 'upstream' must be given once");
         cases.forEach((q, message) -> {
             AdminFixture.Response r = f.get("/proxies" + q);

@@ -1,0 +1,714 @@
+// ProxyPool operations console. Plain JS, no build step, no library: every value from the API is put
+// into the page with textContent (never innerHTML), the admin token lives in sessionStorage only and
+// travels only in the Authorization header of admin API calls (never in a URL).
+'use strict';
+
+const API = '/v1/admin';
+const TOKEN_KEY = 'proxypool.adminToken';
+const PAGES = ['overview', 'upstreams', 'proxies', 'routings', 'audit'];
+const REFRESH_MS = { overview: 2000, upstreams: 5000 };
+
+let timer = null;
+let renderSeq = 0;
+
+// ---- small DOM helpers ------------------------------------------------------------------------
+
+const $ = (id) => document.getElementById(id);
+
+/** el('td', {class: 'num'}, 'text', childNode...): children are text (textContent) or nodes. */
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (k.startsWith('data-')) e.setAttribute(k, v);
+    else if (v === true) e.setAttribute(k, '');
+    else e.setAttribute(k, String(v));
+  }
+  for (const c of children) {
+    if (c === null || c === undefined) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+function svg(tag, attrs) {
+  const e = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  return e;
+}
+
+function fill(tbody, rows) {
+  tbody.replaceChildren(...rows);
+}
+
+const fmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const num = (v) => (v === null || v === undefined ? '–' : fmt.format(v));
+
+function ago(iso) {
+  if (!iso) return 'never';
+  const s = Math.round((Date.now() - Date.parse(iso)) / 1000);
+  if (s < 0) return 'just now';
+  if (s < 90) return s + ' s ago';
+  if (s < 5400) return Math.round(s / 60) + ' min ago';
+  return Math.round(s / 3600) + ' h ago';
+}
+
+function duration(seconds) {
+  if (seconds === null || seconds === undefined) return '–';
+  if (seconds < 90) return seconds + ' s';
+  if (seconds < 5400) return Math.round(seconds / 60) + ' min';
+  return (seconds / 3600).toFixed(1) + ' h';
+}
+
+function json(v) {
+  return v === null || v === undefined ? '' : JSON.stringify(v, null, 1);
+}
+
+// ---- API ----------------------------------------------------------------------------------------
+
+class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code || ('HTTP ' + status));
+    this.status = status;
+    this.code = code;
+  }
+}
+
+function token() {
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+async function api(method, path, body, tokenOverride) {
+  const headers = { 'Authorization': 'Bearer ' + (tokenOverride || token() || ''), 'Accept': 'application/json' };
+  const init = { method, headers, cache: 'no-store', credentials: 'omit', referrerPolicy: 'no-referrer' };
+  if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(API + path, init);
+  } catch (e) {
+    throw new ApiError(0, 'network', 'the server cannot be reached: ' + e.message);
+  }
+  const text = await res.text();
+  let data = null;
+  if (text) {
+    try { data = JSON.parse(text); } catch (e) { data = null; }
+  }
+  if (!res.ok) {
+    const err = new ApiError(res.status, data && data.error, data && data.message);
+    if (res.status === 401 && !tokenOverride) {
+      logout('The admin token was refused (401 unauthorized); sign in again.');
+    }
+    throw err;
+  }
+  return data;
+}
+
+// ---- banner and status ----------------------------------------------------------------------------
+
+function showError(what, e) {
+  const b = $('banner');
+  b.className = 'banner';
+  b.textContent = what + ': ' + (e.status ? e.status + ' ' : '') + (e.code ? e.code + ' — ' : '') + e.message;
+  b.hidden = false;
+}
+
+function showInfo(text) {
+  const b = $('banner');
+  b.className = 'banner info';
+  b.textContent = text;
+  b.hidden = false;
+}
+
+function clearBanner() {
+  $('banner').hidden = true;
+}
+
+function status(text) {
+  $('status').textContent = text;
+}
+
+// ---- login ----------------------------------------------------------------------------------------
+
+function showLogin(message) {
+  stopRefresh();
+  for (const p of PAGES) $('page-' + p).hidden = true;
+  $('nav').hidden = true;
+  $('logout').hidden = true;
+  $('login').hidden = false;
+  $('login-error').textContent = message || '';
+  $('token').focus();
+}
+
+function logout(message) {
+  sessionStorage.removeItem(TOKEN_KEY);
+  clearBanner();
+  status('');
+  showLogin(message);
+}
+
+async function login(ev) {
+  ev.preventDefault();
+  const t = $('token').value.trim();
+  $('login-error').textContent = '';
+  if (!t) {
+    $('login-error').textContent = 'Type the admin token.';
+    return;
+  }
+  try {
+    await api('GET', '/snapshot', undefined, t);
+  } catch (e) {
+    $('login-error').textContent = e.status === 401 ? 'Wrong token: the admin API answered 401 unauthorized.'
+      : (e.code ? e.code + ': ' : '') + e.message;
+    return;
+  }
+  sessionStorage.setItem(TOKEN_KEY, t);
+  $('token').value = '';
+  $('login').hidden = true;
+  $('nav').hidden = false;
+  $('logout').hidden = false;
+  route();
+}
+
+// ---- router ---------------------------------------------------------------------------------------
+
+function currentPage() {
+  const h = location.hash.replace(/^#/, '');
+  return PAGES.includes(h) ? h : 'overview';
+}
+
+function stopRefresh() {
+  if (timer) clearInterval(timer);
+  timer = null;
+}
+
+function route() {
+  if (!token()) {
+    showLogin();
+    return;
+  }
+  stopRefresh();
+  clearBanner();
+  const page = currentPage();
+  $('login').hidden = true;
+  $('nav').hidden = false;
+  $('logout').hidden = false;
+  for (const p of PAGES) $('page-' + p).hidden = p !== page;
+  for (const a of document.querySelectorAll('#nav a')) a.classList.toggle('active', a.dataset.page === page);
+  document.title = 'ProxyPool · ' + page;
+  const render = RENDER[page];
+  render();
+  if (REFRESH_MS[page]) timer = setInterval(() => render(true), REFRESH_MS[page]);
+}
+
+// ---- Overview -------------------------------------------------------------------------------------
+
+function card(id, label, value, sub, tone) {
+  return el('div', { class: 'card' + (tone ? ' ' + tone : ''), id },
+    el('div', { class: 'label', text: label }),
+    el('div', { class: 'value', text: value, 'data-value': value }),
+    el('div', { class: 'sub', text: sub || '' }));
+}
+
+/** A small SVG line chart of one or two series (values may be null: gaps). */
+function chart(title, now, series) {
+  const w = 300, h = 70;
+  const all = series.flatMap((s) => s.values).filter((v) => v !== null && v !== undefined);
+  const max = Math.max(1e-9, ...all);
+  const n = Math.max(2, ...series.map((s) => s.values.length));
+  const box = svg('svg', { viewBox: `0 0 ${w} ${h}`, preserveAspectRatio: 'none', role: 'img' });
+  box.append(svg('line', { x1: 0, y1: h - 1, x2: w, y2: h - 1, class: 'axis' }));
+  series.forEach((s, i) => {
+    let d = '';
+    let points = 0;
+    let lastX = 0, lastY = 0;
+    s.values.forEach((v, j) => {
+      if (v === null || v === undefined) return;
+      lastX = (j / (n - 1)) * w;
+      lastY = h - 2 - (v / max) * (h - 6);
+      d += (d ? ' L' : 'M') + lastX.toFixed(1) + ' ' + lastY.toFixed(1);
+      points++;
+    });
+    if (points > 1) box.append(svg('path', { d, class: 'line' + i }));
+    if (points === 1) box.append(svg('circle', { cx: lastX.toFixed(1), cy: lastY.toFixed(1), r: 2.5, class: 'dot' + i }));
+  });
+  const legend = series.map((s) => s.name).join(' / ');
+  return el('div', { class: 'chart' },
+    el('div', { class: 'title' }, el('span', { text: title + (series.length > 1 ? ' (' + legend + ')' : '') }),
+      el('span', { text: now + ' · max ' + num(max === 1e-9 ? 0 : max) })),
+    box);
+}
+
+/** What an operator on call should look at first, worst first; one calm line when nothing is wrong. */
+function attention(snap, series, pipeline, last, capPct) {
+  const items = [];
+  const add = (tone, text) => items.push(el('li', { class: tone, text }));
+  if (!series.storeUp) add('bad', 'The pool store cannot be reached: extraction and collection are failing; the gateway serves from its last snapshot.');
+  if (snap.size === 0) add('bad', 'The snapshot is empty: every gateway request answers no_candidate.');
+  else if (last.healthy === 0) add('bad', 'No proxy is healthy: ' + last.cooling + ' cooling, ' + last.disabled + ' disabled.');
+  else if (last.cooling > last.healthy) add('warn', 'More proxies are cooling (' + last.cooling + ') than healthy (' + last.healthy + ').');
+  for (const u of pipeline.upstreams) {
+    if (u.consecutiveErrors > 0) {
+      add('bad', 'Upstream ' + u.upstream + ': ' + u.consecutiveErrors + ' fetch error(s) in a row'
+        + (u.lastError ? ' (' + u.lastError.kind + ': ' + u.lastError.detail + ')' : '')
+        + (u.backoffSeconds ? ', next try delayed ' + duration(u.backoffSeconds) : '') + '.');
+    } else if (u.consecutiveEmpty > 0) {
+      add('warn', 'Upstream ' + u.upstream + ': ' + u.consecutiveEmpty + ' empty answer(s) in a row.');
+    }
+  }
+  for (const s of pipeline.sequential) {
+    if (s.exhausted) add('bad', 'Sequential routing ' + s.routing + ' is exhausted on ' + s.upstream + ' (' + s.exhaustion + ').');
+  }
+  if (last.errorsPerSecond > 0) add('warn', 'The gateway answers ' + num(last.errorsPerSecond) + ' error(s)/s of '
+    + num(last.requestsPerSecond) + ' request(s)/s.');
+  if (capPct > 80) add('warn', 'Capacity in use is at ' + capPct.toFixed(1) + ' %.');
+  if (snap.ageSeconds > 300) add('warn', 'The snapshot is ' + duration(Math.round(snap.ageSeconds)) + ' old.');
+  if (items.length === 0) add('ok', 'Nothing needs attention.');
+  return items;
+}
+
+async function renderOverview(quiet) {
+  const seq = ++renderSeq;
+  let snap, series, pipeline;
+  try {
+    [snap, series, pipeline] = await Promise.all([api('GET', '/snapshot'), api('GET', '/series'), api('GET', '/pipeline')]);
+  } catch (e) {
+    showError('Overview could not be loaded', e);
+    return;
+  }
+  if (seq !== renderSeq || currentPage() !== 'overview') return;
+  if (!quiet) clearBanner();
+  const samples = series.samples || [];
+  const last = samples[samples.length - 1] || {};
+  const storeTotals = Object.values(snap.store || {}).reduce(
+    (a, c) => ({ available: a.available + c.available, disabled: a.disabled + c.disabled }), { available: 0, disabled: 0 });
+  const capPct = last.capacityLimit ? (100 * last.capacityInUse / last.capacityLimit) : 0;
+  const age = snap.ageSeconds;
+  $('ov-cards').replaceChildren(
+    card('ov-size', 'Proxies in the snapshot', String(snap.size), 'stored: ' + storeTotals.available + ' available, '
+      + storeTotals.disabled + ' disabled', snap.size === 0 ? 'bad' : null),
+    card('ov-healthy', 'Healthy', String(last.healthy ?? '–'), 'cooling ' + (last.cooling ?? '–') + ' · disabled '
+      + (last.disabled ?? '–'), last.cooling > last.healthy ? 'warn' : null),
+    card('ov-capacity', 'Capacity in use', String(last.capacityInUse ?? '–'), 'of ' + num(last.capacityLimit) + ' ('
+      + capPct.toFixed(1) + ' %)', capPct > 80 ? 'warn' : null),
+    card('ov-inflight', 'Gateway in flight', String(last.gatewayInFlight ?? '–'), 'requests and tunnels'),
+    card('ov-rps', 'Gateway requests/s', num(last.requestsPerSecond), 'errors/s ' + num(last.errorsPerSecond),
+      last.errorsPerSecond > 0 ? 'warn' : null),
+    card('ov-latency', 'Gateway P50 / P99', (last.p50Ms == null ? '–' : num(last.p50Ms)) + ' / '
+      + (last.p99Ms == null ? '–' : num(last.p99Ms)) + ' ms', 'plain HTTP, recent window'),
+    card('ov-extraction', 'Extractions/s', num(last.extractionsPerSecond), 'proxies handed out'),
+    card('ov-snapshot', 'Snapshot version', String(snap.version), 'built ' + num(age) + ' s ago',
+      age > 300 ? 'warn' : null),
+    card('ov-store', 'Pool store', series.storeUp ? 'up' : 'DOWN', series.storeUp ? '' : 'counts are stale',
+      series.storeUp ? null : 'bad'));
+  $('ov-attention').replaceChildren(...attention(snap, series, pipeline, last, capPct));
+  const pick = (k) => samples.map((s) => s[k]);
+  $('ov-charts').replaceChildren(
+    chart('Requests/s', num(last.requestsPerSecond), [{ name: 'req/s', values: pick('requestsPerSecond') }]),
+    chart('Latency ms', num(last.p50Ms) + ' / ' + num(last.p99Ms), [{ name: 'P50', values: pick('p50Ms') },
+      { name: 'P99', values: pick('p99Ms') }]),
+    chart('Extractions/s', num(last.extractionsPerSecond), [{ name: 'x/s', values: pick('extractionsPerSecond') }]),
+    chart('Capacity in use', num(last.capacityInUse), [{ name: 'in use', values: pick('capacityInUse') }]),
+    chart('Healthy / cooling proxies', num(last.healthy) + ' / ' + num(last.cooling),
+      [{ name: 'healthy', values: pick('healthy') }, { name: 'cooling', values: pick('cooling') }]),
+    chart('Snapshot age s', num(last.snapshotAgeSeconds), [{ name: 'age', values: pick('snapshotAgeSeconds') }]));
+  const names = new Set([...Object.keys(series.pool || {}), ...Object.keys(snap.sizesByUpstream || {})]);
+  const rows = [...names].sort().map((u) => {
+    const p = (series.pool || {})[u] || {};
+    const stored = (snap.store || {})[u] || { available: 0, disabled: 0 };
+    return el('tr', { 'data-upstream': u },
+      el('td', { text: u }),
+      el('td', { class: 'num', 'data-col': 'snapshot', text: String((snap.sizesByUpstream || {})[u] ?? 0) }),
+      el('td', { class: 'num state-healthy', text: String(p.healthy ?? 0) }),
+      el('td', { class: 'num state-cooling', text: String(p.cooling ?? 0) }),
+      el('td', { class: 'num state-probe_allowed', text: String(p.probe_allowed ?? 0) }),
+      el('td', { class: 'num state-disabled', text: String(p.disabled ?? 0) }),
+      el('td', { class: 'num', 'data-col': 'available', text: String(stored.available) }),
+      el('td', { class: 'num', 'data-col': 'disabled', text: String(stored.disabled) }));
+  });
+  fill($('ov-pool').tBodies[0], rows);
+  status('refreshed ' + new Date().toLocaleTimeString());
+  document.body.dataset.rendered = 'overview';
+}
+
+// ---- Upstreams ------------------------------------------------------------------------------------
+
+let upstreamDocs = {};
+
+async function renderUpstreams(quiet) {
+  const seq = ++renderSeq;
+  let pipeline, upstreams, providers;
+  try {
+    [pipeline, upstreams, providers] = await Promise.all([api('GET', '/pipeline'), api('GET', '/upstreams'),
+      quiet ? Promise.resolve(null) : api('GET', '/providers')]);
+  } catch (e) {
+    showError('Upstreams could not be loaded', e);
+    return;
+  }
+  if (seq !== renderSeq || currentPage() !== 'upstreams') return;
+  upstreamDocs = {};
+  for (const u of upstreams.upstreams) upstreamDocs[u.name] = u;
+  const byName = {};
+  for (const s of pipeline.upstreams) byName[s.upstream] = s;
+  const names = [...new Set([...upstreams.upstreams.map((u) => u.name), ...pipeline.upstreams.map((s) => s.upstream)])];
+  fill($('up-table').tBodies[0], names.map((name) => {
+    const s = byName[name] || {};
+    const doc = upstreamDocs[name] || {};
+    const outcome = s.lastOutcome || (pipeline.collecting ? 'not fetched yet' : 'not fetched here');
+    const detail = s.lastError ? s.lastError.kind + ': ' + s.lastError.detail
+      : (s.newCandidates !== null && s.newCandidates !== undefined ? s.newCandidates + ' new' : '');
+    return el('tr', { 'data-upstream': name },
+      el('td', {}, el('a', { href: '#upstreams', onclick: (ev) => { ev.preventDefault(); editUpstream(name); }, text: name })),
+      el('td', { text: doc.provider || '' }),
+      el('td', { class: 'outcome-' + (s.lastOutcome || 'none') }, outcome, el('div', { class: 'muted', text: detail })),
+      el('td', { title: s.lastFetchAt || '', text: ago(s.lastFetchAt) }),
+      el('td', { class: 'num', 'data-col': 'empty', text: String(s.consecutiveEmpty ?? '–') }),
+      el('td', { class: 'num', 'data-col': 'errors', text: String(s.consecutiveErrors ?? '–') }),
+      el('td', { class: 'num', text: s.backoffSeconds ? duration(s.backoffSeconds) : '–' }),
+      el('td', { class: 'num', text: String(s.published ?? '–') }),
+      el('td', { text: (doc.fetch && doc.fetch.interval) || '30s' }),
+      el('td', {}, byName[name] ? el('button', { type: 'button', 'data-action': 'fetch',
+        onclick: () => act('Fetch of ' + name, 'POST', '/upstreams/' + encodeURIComponent(name) + '/fetch', undefined,
+          renderUpstreams) }, 'Fetch now') : null));
+  }));
+  fill($('seq-table').tBodies[0], pipeline.sequential.map((s) => el('tr', { 'data-routing': s.routing },
+    el('td', { text: s.routing }),
+    el('td', {}, ...(s.upstreams || []).map((u, i) => el('span', { class: 'tag' + (i === s.index ? ' seq-current' : ''),
+      text: (i + 1) + '. ' + u }))),
+    el('td', { 'data-col': 'position', text: (s.index + 1) + ' of ' + (s.upstreams || []).length + ' — ' + s.upstream }),
+    el('td', { class: 'num', text: s.consecutiveEmpty + ' / ' + s.emptyThreshold }),
+    el('td', { text: s.exhausted ? 'yes (' + s.exhaustion + ')' : 'no' }),
+    el('td', { title: s.changedAt, text: s.reason + ', ' + ago(s.changedAt) }),
+    el('td', {},
+      el('button', { type: 'button', 'data-action': 'advance', onclick: () => act('Advance of ' + s.routing, 'POST',
+        '/routings/' + encodeURIComponent(s.routing) + '/sequential', { action: 'advance' }, renderUpstreams) }, 'Advance'),
+      ' ',
+      el('button', { type: 'button', 'data-action': 'reset', onclick: () => act('Reset of ' + s.routing, 'POST',
+        '/routings/' + encodeURIComponent(s.routing) + '/sequential', { action: 'reset' }, renderUpstreams) }, 'Reset')))));
+  if (pipeline.sequential.length === 0) {
+    fill($('seq-table').tBodies[0], [el('tr', {}, el('td', { colspan: 7, class: 'muted', text: 'No sequential routing.' }))]);
+  }
+  if (providers) {
+    const sel = $('up-provider');
+    const keep = sel.value;
+    sel.replaceChildren(el('option', { value: '', text: '(choose)' }),
+      ...providers.providers.map((p) => el('option', { value: p.name, text: p.name + ' (' + p.type + ')' })));
+    sel.value = keep;
+  }
+  status('refreshed ' + new Date().toLocaleTimeString());
+  document.body.dataset.rendered = 'upstreams';
+}
+
+/** Runs one admin action, shows its error (never swallowed), then re-renders. */
+async function act(what, method, path, body, then) {
+  try {
+    await api(method, path, body);
+    showInfo(what + ': done.');
+  } catch (e) {
+    showError(what + ' failed', e);
+    return false;
+  }
+  if (then) await then(true);
+  return true;
+}
+
+let editing = null;
+
+function editUpstream(name) {
+  const doc = upstreamDocs[name];
+  if (!doc) return;
+  editing = name;
+  $('up-form-title').textContent = 'Edit upstream ' + name;
+  $('up-name').value = name;
+  $('up-name').disabled = true;
+  $('up-provider').value = doc.provider || '';
+  $('up-interval').value = (doc.fetch && doc.fetch.interval) || '';
+  $('up-low').value = doc.fetch && doc.fetch.lowWaterMark !== undefined ? doc.fetch.lowWaterMark : '';
+  $('up-validate').checked = doc.validate !== false;
+  clearFieldErrors($('up-form'));
+}
+
+function resetUpstreamForm() {
+  editing = null;
+  $('up-form').reset();
+  $('up-name').disabled = false;
+  $('up-form-title').textContent = 'Add an upstream';
+  clearFieldErrors($('up-form'));
+}
+
+function clearFieldErrors(form) {
+  for (const e of form.querySelectorAll('[data-error-for]')) e.textContent = '';
+  for (const e of form.querySelectorAll('.invalid')) e.classList.remove('invalid');
+}
+
+/** Puts the API's message next to the field its key names (upstreams[x].fetch.lowWaterMark: ...). */
+function fieldError(form, message, fields) {
+  let target = '_form';
+  for (const [pattern, field] of fields) {
+    if (pattern.test(message)) {
+      target = field;
+      break;
+    }
+  }
+  const slot = form.querySelector('[data-error-for="' + target + '"]');
+  slot.textContent = message;
+  const input = form.querySelector('[name="' + target + '"]');
+  if (input) input.classList.add('invalid');
+}
+
+const UPSTREAM_FIELDS = [
+  [/\]\.name:|\[\]\.name/, 'name'],
+  [/\.fetch\.lowWaterMark/, 'lowWaterMark'],
+  [/\.fetch\.interval/, 'interval'],
+  [/\.provider/, 'provider'],
+];
+
+async function saveUpstream(ev) {
+  ev.preventDefault();
+  const form = $('up-form');
+  clearFieldErrors(form);
+  const base = editing ? JSON.parse(JSON.stringify(upstreamDocs[editing] || {})) : {};
+  delete base.position;
+  const doc = Object.assign(base, { name: editing || $('up-name').value.trim() });
+  if ($('up-provider').value) doc.provider = $('up-provider').value; else delete doc.provider;
+  const fetchCfg = Object.assign({}, doc.fetch || {});
+  const interval = $('up-interval').value.trim();
+  if (interval) fetchCfg.interval = interval; else delete fetchCfg.interval;
+  const low = $('up-low').value.trim();
+  if (low !== '') fetchCfg.lowWaterMark = /^-?\d+$/.test(low) ? Number(low) : low; else delete fetchCfg.lowWaterMark;
+  if (Object.keys(fetchCfg).length) doc.fetch = fetchCfg; else delete doc.fetch;
+  doc.validate = $('up-validate').checked;
+  try {
+    if (editing) await api('PUT', '/upstreams/' + encodeURIComponent(editing), doc);
+    else await api('POST', '/upstreams', doc);
+  } catch (e) {
+    fieldError(form, (e.code ? e.code + ': ' : '') + e.message, UPSTREAM_FIELDS);
+    return;
+  }
+  showInfo('Upstream ' + doc.name + ' saved.');
+  resetUpstreamForm();
+  await renderUpstreams(false);
+}
+
+// ---- Proxies --------------------------------------------------------------------------------------
+
+const proxyView = { cursors: [''], page: 0, filter: {} };
+
+function proxyQuery() {
+  const f = proxyView.filter;
+  const q = new URLSearchParams();
+  q.set('masked', 'true');
+  q.set('limit', f.limit || '100');
+  if (f.upstream) q.set('upstream', f.upstream);
+  if (f.state) q.set('state', f.state);
+  if (f.protocol) q.set('protocol', f.protocol);
+  if (f.country) q.set('label.country', f.country);
+  const cursor = proxyView.cursors[proxyView.page];
+  if (cursor) q.set('cursor', cursor);
+  return '/proxies?' + q.toString();
+}
+
+function readFilter() {
+  proxyView.filter = {
+    upstream: $('px-upstream').value, state: $('px-state').value, protocol: $('px-protocol').value,
+    country: $('px-country').value.trim(), limit: $('px-limit').value,
+  };
+  proxyView.cursors = [''];
+  proxyView.page = 0;
+}
+
+async function renderProxies(quiet) {
+  const seq = ++renderSeq;
+  const form = $('px-filter');
+  clearFieldErrors(form);
+  let page;
+  try {
+    page = await api('GET', proxyQuery());
+  } catch (e) {
+    if (e.status === 400) fieldError(form, e.code + ': ' + e.message, []);
+    showError('Proxies could not be listed', e);
+    return;
+  }
+  if (seq !== renderSeq || currentPage() !== 'proxies') return;
+  proxyView.cursors[proxyView.page + 1] = page.nextCursor || null;
+  const tbody = $('px-table').tBodies[0];
+  fill(tbody, page.proxies.map(proxyRow));
+  if (page.proxies.length === 0) {
+    fill(tbody, [el('tr', {}, el('td', { colspan: 11, class: 'muted', text: 'No proxy matches.' }))]);
+  }
+  const limit = Number(proxyView.filter.limit || 100);
+  const from = proxyView.page * limit + (page.proxies.length ? 1 : 0);
+  const to = proxyView.page * limit + page.proxies.length;
+  $('px-range').textContent = from + '–' + to + (page.total !== null && page.total !== undefined
+    ? ' of ' + page.total : (page.nextCursor ? ' of more' : ''));
+  $('px-range').dataset.total = page.total ?? '';
+  $('px-prev').disabled = proxyView.page === 0;
+  $('px-next').disabled = !page.nextCursor;
+  document.body.dataset.rendered = 'proxies';
+  if (!window.__proxiesFirstRender) {
+    window.__proxiesFirstRender = performance.now();
+    performance.mark('proxies-rendered');
+  }
+  status('refreshed ' + new Date().toLocaleTimeString());
+  if (!quiet) fillUpstreamFilter();
+}
+
+async function fillUpstreamFilter() {
+  const sel = $('px-upstream');
+  if (sel.options.length > 1) return;
+  try {
+    const snap = await api('GET', '/snapshot');
+    const names = new Set([...Object.keys(snap.sizesByUpstream || {}), ...Object.keys(snap.store || {})]);
+    const keep = sel.value;
+    sel.replaceChildren(el('option', { value: '', text: 'any' }),
+      ...[...names].sort().map((n) => el('option', { value: n, text: n })));
+    sel.value = keep;
+  } catch (e) {
+    showError('Upstream names could not be loaded', e);
+  }
+}
+
+function proxyRow(p) {
+  const health = p.health;
+  const stateText = p.state + (health ? ' · ' + health.state.toLowerCase() + ' (' + health.reason
+    + (health.detail ? ': ' + health.detail : '') + ')' : ' · not in snapshot');
+  const address = el('span', { class: 'addr', text: p.host + ':' + p.port });
+  const revealBtn = el('button', { type: 'button', 'data-action': 'reveal', title: 'Show the full address (audited)' }, 'Reveal');
+  revealBtn.addEventListener('click', async () => {
+    try {
+      const r = await api('POST', '/proxies/' + encodeURIComponent(p.id) + '/reveal');
+      address.textContent = r.host + ':' + r.port;
+      revealBtn.remove();
+    } catch (e) {
+      showError('Reveal of ' + p.id + ' failed', e);
+    }
+  });
+  const disabled = p.state === 'disabled';
+  const toggle = el('button', { type: 'button', class: disabled ? '' : 'danger', 'data-action': disabled ? 'enable' : 'disable' },
+    disabled ? 'Enable' : 'Disable');
+  toggle.addEventListener('click', async () => {
+    toggle.disabled = true;
+    const ok = await act((disabled ? 'Enable' : 'Disable') + ' of ' + p.id, 'POST',
+      '/proxies/' + encodeURIComponent(p.id) + '/' + (disabled ? 'enable' : 'disable'), undefined, renderProxies);
+    if (!ok) toggle.disabled = false;
+  });
+  const bans = Object.entries(p.bannedDomains || {});
+  return el('tr', { 'data-id': p.id, 'data-state': p.state },
+    el('td', { text: p.id }),
+    el('td', {}, address, p.masked ? ' ' : null, p.masked ? revealBtn : null),
+    el('td', { text: p.protocol }),
+    el('td', { text: p.upstream }),
+    el('td', {}, ...Object.entries(p.labels || {}).map(([k, v]) => el('span', { class: 'tag', text: k + '=' + v }))),
+    el('td', { class: 'state-' + (health ? health.state.toLowerCase() : p.state), 'data-col': 'state', text: stateText }),
+    el('td', { class: 'num', text: p.latencyEwmaMs ? num(p.latencyEwmaMs) + ' ms' : '–' }),
+    el('td', { class: 'num', text: duration(p.remainingTtlSeconds) }),
+    el('td', { class: 'num', text: p.inFlight + ' / ' + p.maxConcurrency }),
+    el('td', {}, ...(bans.length ? bans.map(([d, s]) => el('span', { class: 'tag', text: d + ' ' + duration(s) })) : ['–'])),
+    el('td', {}, toggle));
+}
+
+// ---- Routings -------------------------------------------------------------------------------------
+
+const ROUTING_SHOWN = ['position', 'name', 'match', 'strategy', 'upstreams', 'filter', 'sticky', 'onNoCandidate'];
+
+async function renderRoutings() {
+  const seq = ++renderSeq;
+  let data;
+  try {
+    data = await api('GET', '/routings');
+  } catch (e) {
+    showError('Routings could not be loaded', e);
+    return;
+  }
+  if (seq !== renderSeq || currentPage() !== 'routings') return;
+  const pre = (v) => (v === undefined ? el('span', { class: 'muted', text: 'default' }) : el('pre', { text: json(v) }));
+  fill($('rt-table').tBodies[0], data.routings.map((r) => {
+    const other = {};
+    for (const [k, v] of Object.entries(r)) if (!ROUTING_SHOWN.includes(k)) other[k] = v;
+    return el('tr', { 'data-routing': r.name },
+      el('td', { class: 'num', text: String(r.position + 1) }),
+      el('td', { text: r.name }),
+      el('td', {}, r.match === undefined ? el('span', { class: 'muted', text: 'everything' }) : el('pre', { text: json(r.match) })),
+      el('td', { text: r.strategy || 'roundRobin' }),
+      el('td', {}, ...(r.upstreams || []).map((u) => el('span', { class: 'tag', text: u }))),
+      el('td', {}, pre(r.filter)),
+      el('td', {}, pre(r.sticky)),
+      el('td', { text: r.onNoCandidate || 'reject' }),
+      el('td', {}, Object.keys(other).length ? el('pre', { text: json(other) }) : ''));
+  }));
+  if (data.routings.length === 0) {
+    fill($('rt-table').tBodies[0], [el('tr', {}, el('td', { colspan: 9, class: 'muted',
+      text: 'No routing configured: one catch-all default routing serves every request.' }))]);
+  }
+  status('configuration version ' + data.version);
+  document.body.dataset.rendered = 'routings';
+}
+
+// ---- Audit ----------------------------------------------------------------------------------------
+
+let auditCursor = null;
+
+async function renderAudit(quiet, more) {
+  const seq = ++renderSeq;
+  let data;
+  try {
+    data = await api('GET', '/audit?limit=50' + (more && auditCursor ? '&cursor=' + encodeURIComponent(auditCursor) : ''));
+  } catch (e) {
+    showError('The audit log could not be loaded', e);
+    return;
+  }
+  if (seq !== renderSeq || currentPage() !== 'audit') return;
+  const rows = data.entries.map((a) => el('tr', { 'data-audit-id': a.id, 'data-action': a.action },
+    el('td', { title: a.at, text: a.at.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC') }),
+    el('td', { text: a.actor }),
+    el('td', { text: a.action }),
+    el('td', { text: a.entityType + ' ' + a.entityName }),
+    el('td', {}, el('pre', { text: json(a.before) })),
+    el('td', {}, el('pre', { text: json(a.after) }))));
+  const tbody = $('au-table').tBodies[0];
+  if (more) tbody.append(...rows); else fill(tbody, rows);
+  if (!more && rows.length === 0) fill(tbody, [el('tr', {}, el('td', { colspan: 6, class: 'muted', text: 'No change yet.' }))]);
+  auditCursor = data.nextCursor;
+  $('au-more').hidden = !auditCursor;
+  status('refreshed ' + new Date().toLocaleTimeString());
+  document.body.dataset.rendered = 'audit';
+}
+
+const RENDER = {
+  overview: renderOverview, upstreams: renderUpstreams, proxies: renderProxies, routings: renderRoutings, audit: renderAudit,
+};
+
+// ---- wiring ---------------------------------------------------------------------------------------
+
+document.addEventListener('DOMContentLoaded', () => {
+  $('login-form').addEventListener('submit', login);
+  $('logout').addEventListener('click', () => logout('Signed out.'));
+  $('px-filter').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    readFilter();
+    renderProxies(true);
+  });
+  $('px-prev').addEventListener('click', () => {
+    if (proxyView.page > 0) {
+      proxyView.page--;
+      renderProxies(true);
+    }
+  });
+  $('px-next').addEventListener('click', () => {
+    if (proxyView.cursors[proxyView.page + 1]) {
+      proxyView.page++;
+      renderProxies(true);
+    }
+  });
+  $('up-form').addEventListener('submit', saveUpstream);
+  $('up-reset').addEventListener('click', resetUpstreamForm);
+  $('au-more').addEventListener('click', () => renderAudit(true, true));
+  window.addEventListener('hashchange', route);
+  readFilter();
+  route();
+});
