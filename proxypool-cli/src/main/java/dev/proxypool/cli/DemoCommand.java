@@ -55,6 +55,8 @@ final class DemoCommand implements Callable<Integer> {
                     upstreams: [{ name: demo, provider: demo, validate: false }]
                     # a demo client: token for the Distribution API; the gateway also admits anonymous callers
                     clients: [{ name: demo, secret: demo-secret, token: demo-token-0123456789 }]
+                    # the operations console and Admin API (a demo token: choose a long random one for real use)
+                    admin: { token: demo-admin-0123456789 }
                     routings:
                       - { name: default, strategy: roundRobin, sticky: { enabled: true } }
                     security: { allowDestinations: ["127.0.0.0/8", "localhost"], connectPorts: [443, 8443, %d], allowAnonymous: true }
@@ -77,9 +79,11 @@ final class DemoCommand implements Callable<Integer> {
                       curl http://127.0.0.1:%d/observe/health
                       curl -H 'Accept: text/plain' http://127.0.0.1:%d/observe/metrics
 
+                    Console: http://127.0.0.1:%d/console/  (admin token: demo-admin-0123456789)
+
                     Ctrl-C stops everything.
                     """, config, gw, server.apiPort(), gw, origin.url("/echo"), gw, origin.url("/echo"),
-                    gw, tlsOrigin.port(), gw, origin.url("/echo"), server.apiPort(), server.apiPort(), server.apiPort());
+                    gw, tlsOrigin.port(), gw, origin.url("/echo"), server.apiPort(), server.apiPort(), server.apiPort(), server.apiPort());
             out.flush();
             ServeCommand.awaitShutdown(() -> closeAll(parts));
             return Main.EXIT_OK;
