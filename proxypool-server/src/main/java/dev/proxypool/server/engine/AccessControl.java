@@ -26,8 +26,11 @@ public interface AccessControl {
     /** Options the client put in its credentials (e.g. {@code alice-session-s1-country-us}). */
     Options options(String client, HeaderLookup headers);
 
-    /** Resolves {@code host} once for a direct connection and checks every address (no DNS rebinding). */
-    InetAddress resolveForDirect(String host) throws UnknownHostException;
+    /**
+     * Resolves {@code host} once for a direct connection to {@code port} and checks every address
+     * (no DNS rebinding), including the gateway's own listeners on that port.
+     */
+    InetAddress resolveForDirect(String host, int port, boolean connect) throws UnknownHostException;
 
     AccessControl OPEN = new AccessControl() {
         @Override
@@ -46,7 +49,7 @@ public interface AccessControl {
         }
 
         @Override
-        public InetAddress resolveForDirect(String host) throws UnknownHostException {
+        public InetAddress resolveForDirect(String host, int port, boolean connect) throws UnknownHostException {
             return InetAddress.getByName(host);
         }
     };

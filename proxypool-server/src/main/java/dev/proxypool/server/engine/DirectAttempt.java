@@ -57,7 +57,7 @@ final class DirectAttempt implements UpstreamAttempt {
     public UpstreamLink open(boolean allowReuse) throws IOException {
         InetAddress address;
         try {
-            address = access.resolveForDirect(request.host());
+            address = access.resolveForDirect(request.host(), request.port(), request.tunnel());
         } catch (UnknownHostException e) {
             throw new UpstreamDialException(FailureKind.UPSTREAM_UNREACHABLE, "destination did not resolve or is denied");
         }
