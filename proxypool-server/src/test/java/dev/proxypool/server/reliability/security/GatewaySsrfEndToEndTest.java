@@ -5,12 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.core.time.Clocks;
 import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.server.access.DestinationPolicy;
+import dev.proxypool.server.access.RateLimiter;
+import dev.proxypool.server.access.ServerAccess;
+import dev.proxypool.server.access.UsernameParser;
+import dev.proxypool.server.engine.AccessControl;
+import dev.proxypool.testkit.PrivateRedisServer;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.RawHttp;
 import java.io.InputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,8 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * a ProxyPoolServer on loopback with the default destination policy, real forward-proxy requests
  * and {@code CONNECT}s on raw sockets. Every denied class in several spellings (loopback, RFC 1918,
  * CGNAT, link-local and metadata, multicast, IPv6 loopback/ULA/link-local, IPv4-mapped IPv6,
- * decimal/octal/hex), local names, names that resolve to such addresses ({@link TestNames}: the
- * gateway resolves only for {@code onNoCandidate: direct}), the gateway's own two ports, and
+ * decimal/octal/hex), local names, names that resolve to such addresses (the gateway resolves only
+ * for {@code onNoCandidate: direct}; {@link TestNames} answers instead of DNS), the gateway's own two ports, and
  * {@code CONNECT} to a port outside {@code security.connectPorts} are refused with {@code 403
  * destination_denied} before any upstream proxy or destination is contacted. The exhaustive
  * per-spelling table is {@code access/DestinationPolicyTest}; this test proves the gateway applies it.
@@ -53,11 +61,31 @@ class GatewaySsrfEndToEndTest {
     Path dir;
 
     private ProxyPoolServer start(String security, int upstreamPort) throws Exception {
+        return start(security, upstreamPort, null, 0, 0);
+    }
+
+    /**
+     * The access layer the server would build from its config, but with {@link TestNames} as the
+     * resolver; the ports are fixed up front so the policy knows the server's own listeners.
+     */
+    private ProxyPoolServer startResolvingTestNames(List<String> allowDestinations, int upstreamPort) throws Exception {
+        int gw = PrivateRedisServer.freePort();
+        int api = PrivateRedisServer.freePort();
+        DestinationPolicy policy = DestinationPolicy.builder().resolver(TestNames::resolve).allowDestinations(allowDestinations)
+                .ownListeners(List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), gw),
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), api))).build();
+        ServerAccess access = new ServerAccess(RateLimiter.forClients(List.of(), Clocks.monotonic()), policy,
+                UsernameParser.forClients(List.of("alice")));
+        return start("", upstreamPort, access, gw, api);
+    }
+
+    private ProxyPoolServer start(String security, int upstreamPort, AccessControl access, int gatewayPort, int apiPort)
+            throws Exception {
         Files.writeString(dir.resolve("inventory.jsonl"), "{\"host\": \"127.0.0.1\", \"port\": " + upstreamPort
                 + ", \"protocol\": \"http\", \"labels\": {\"kind\": \"lab\"}, \"maxConcurrency\": 100}\n");
         Path cfg = dir.resolve("proxypool.yaml");
         Files.writeString(cfg, """
-                server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
+                server: { host: 127.0.0.1, gatewayPort: %d, apiPort: %d }
                 clients: [{ name: alice, secret: alice-secret }]
                 providers: [{ name: lab, type: jsonl_inventory, path: inventory.jsonl }]
                 upstreams: [{ name: lab, provider: lab, validate: false }]
@@ -67,8 +95,12 @@ class GatewaySsrfEndToEndTest {
                   - { name: direct, match: { headers: { X-Route: direct } }, filter: { labels: { kind: none-such } },
                       onNoCandidate: direct }
                   - { name: proxied, filter: { labels: { kind: lab } } }
-                """.formatted(security));
-        ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).start();
+                """.formatted(gatewayPort, apiPort, security));
+        ProxyPoolServer.Builder builder = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()));
+        if (access != null) {
+            builder.access(access);
+        }
+        ProxyPoolServer server = builder.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (server.pool().engine().snapshot().proxies().isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(20);
@@ -142,23 +174,36 @@ class GatewaySsrfEndToEndTest {
             }
             assertEquals(upstreamBefore, upstream.requests(), "no denied request reached the upstream proxy");
 
-            // names that resolve to forbidden addresses: resolved once by the gateway (direct mode), never dialed
+            // literals in direct mode are checked before anything is dialed
             long originBefore = origin.requests();
-            for (String label : List.of("loop", "loop6", "meta", "private", "cgnat", "linklocal", "ula", "mapped",
-                    "multicast", "rebind")) {
-                String host = withPort(TestNames.name(label), origin.port());
-                RawHttp.Response r = get(gw, host, "direct");
-                if (r.status() / 100 != 4 && r.status() / 100 != 5 || r.header("X-ProxyPool-Error") == null) {
-                    problems.add("direct GET " + host + " -> " + r.status() + " " + r.header("X-ProxyPool-Error"));
-                }
+            for (String host : List.of("127.0.0.1", "2130706433", "[::1]", "[::ffff:127.0.0.1]", "localhost")) {
+                assertDenied(get(gw, withPort(host, origin.port()), "direct"), "direct GET " + host, problems);
                 checks++;
             }
-            assertEquals(originBefore, origin.requests(), "no name resolving to a forbidden address was dialed");
+            assertEquals(originBefore, origin.requests(), "no direct request reached the origin");
             assertEquals(upstreamBefore, upstream.requests());
 
             assertEquals(List.of(), problems, problems.size() + " of " + checks + " checks let a destination through");
-            System.out.printf("SSRF through the live gateway (default policy): %d requests denied with 403 destination_denied"
-                    + " or refused after resolution; upstream and origin untouched%n", checks);
+            System.out.printf("SSRF through the live gateway (default policy): %d requests denied with 403 destination_denied;"
+                    + " upstream and origin untouched%n", checks);
+        }
+    }
+
+    @Test
+    void namesResolvingToForbiddenAddressesAreResolvedOnceAndNeverDialed() throws Exception {
+        try (FakeHttpProxy upstream = FakeHttpProxy.start();
+             FakeOrigin origin = FakeOrigin.start();
+             ProxyPoolServer server = startResolvingTestNames(List.of(), upstream.port())) {
+            List<String> problems = new ArrayList<>();
+            for (String label : TestNames.FORBIDDEN) {
+                String host = withPort(TestNames.name(label), origin.port());
+                assertDenied(get(server.gatewayPort(), host, "direct"), "direct GET " + host, problems);
+            }
+            RawHttp.Response unknown = get(server.gatewayPort(), withPort(TestNames.name("nx"), origin.port()), "direct");
+            assertEquals(502, unknown.status(), "a name that does not resolve is no denial");
+            assertEquals(List.of(), problems);
+            assertEquals(0, origin.requests(), "no name resolving to a forbidden address was dialed");
+            assertEquals(0, upstream.requests());
         }
     }
 
@@ -169,9 +214,9 @@ class GatewaySsrfEndToEndTest {
              ProxyPoolServer server = start("security: { allowDestinations: [\"127.0.0.0/8\", \"::1\"] }", upstream.port())) {
             int gw = server.gatewayPort();
             int api = server.apiPort();
-            // sanity: loopback is allowed here, proxied and direct (a name resolving to 127.0.0.1)
+            // sanity: loopback is allowed here, proxied and direct
             assertEquals(200, get(gw, withPort("127.0.0.1", origin.port()), null).status());
-            RawHttp.Response direct = get(gw, withPort(TestNames.name("loop"), origin.port()), "direct");
+            RawHttp.Response direct = get(gw, withPort("127.0.0.1", origin.port()), "direct");
             assertEquals(200, direct.status(), "direct to an allow-listed address: " + direct.header("X-ProxyPool-Error"));
 
             List<String> problems = new ArrayList<>();
@@ -181,16 +226,29 @@ class GatewaySsrfEndToEndTest {
                 for (String host : List.of("127.0.0.1", "2130706433", "0x7f.1", "127.000.000.001", "[::ffff:127.0.0.1]")) {
                     assertDenied(get(gw, withPort(host, own), null), "GET own port " + withPort(host, own), problems);
                 }
-                for (String label : List.of("loop")) {
-                    String host = withPort(TestNames.name(label), own);
-                    RawHttp.Response r = get(gw, host, "direct");
-                    if (r.status() == 200 || r.header("X-ProxyPool-Error") == null || r.bodyText().contains("\"status\"")) {
-                        problems.add("direct GET " + host + " -> " + r.status() + " " + r.header("X-ProxyPool-Error"));
-                    }
-                }
+                assertDenied(get(gw, withPort("127.0.0.1", own), "direct"), "direct GET own port " + own, problems);
             }
             assertEquals(List.of(), problems);
             assertEquals(upstreamBefore, upstream.requests(), "no request to an own listener reached the upstream proxy");
+        }
+    }
+
+    /** Regression: direct mode checked resolved addresses against port 0, so own listeners never matched. */
+    @Test
+    void aNameResolvingToAnOwnListenerIsDeniedInDirectMode() throws Exception {
+        try (FakeHttpProxy upstream = FakeHttpProxy.start();
+             FakeOrigin origin = FakeOrigin.start();
+             ProxyPoolServer server = startResolvingTestNames(List.of("127.0.0.0/8"), upstream.port())) {
+            int gw = server.gatewayPort();
+            RawHttp.Response allowed = get(gw, withPort(TestNames.name("loop"), origin.port()), "direct");
+            assertEquals(200, allowed.status(), "sanity: a name resolving to an allow-listed address is dialed: "
+                    + allowed.header("X-ProxyPool-Error"));
+            assertEquals(1, origin.requests());
+            List<String> problems = new ArrayList<>();
+            for (int own : new int[] {gw, server.apiPort()}) {
+                assertDenied(get(gw, withPort(TestNames.name("loop"), own), "direct"), "direct GET loop:" + own, problems);
+            }
+            assertEquals(List.of(), problems);
         }
     }
 }

@@ -2,27 +2,21 @@ package dev.proxypool.server.reliability.security;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.net.spi.InetAddressResolver;
-import java.net.spi.InetAddressResolverProvider;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
- * The test JVM's name resolver (registered through {@code META-INF/services}): names under
- * {@value #SUFFIX} resolve to fixed addresses without DNS, so an end-to-end test can ask the real
- * gateway for a name that resolves to loopback, metadata or a private address; every other name
- * goes to the JDK's own resolver unchanged.
+ * A resolver for the destination policy ({@code DestinationPolicy.Resolver}) with fixed answers and
+ * no DNS: names under {@value #SUFFIX} resolve to loopback, metadata, private and other forbidden
+ * addresses, every other name is unknown.
  */
-public final class TestNames extends InetAddressResolverProvider {
+final class TestNames {
 
-    /** The test names' domain. */
-    public static final String SUFFIX = ".ssrf.example";
+    static final String SUFFIX = ".ssrf.example";
 
-    /** name (without the suffix) → its addresses. */
-    static final Map<String, List<String>> NAMES = Map.of(
+    /** label → its addresses. */
+    private static final Map<String, List<String>> NAMES = Map.of(
             "loop", List.of("127.0.0.1"),
             "loop6", List.of("::1"),
             "meta", List.of("169.254.169.254"),
@@ -34,41 +28,27 @@ public final class TestNames extends InetAddressResolverProvider {
             "multicast", List.of("224.0.0.1"),
             "rebind", List.of("93.184.216.34", "127.0.0.1"));
 
-    @Override
-    public InetAddressResolver get(Configuration configuration) {
-        InetAddressResolver builtin = configuration.builtinResolver();
-        return new InetAddressResolver() {
-            @Override
-            public Stream<InetAddress> lookupByName(String host, LookupPolicy policy) throws UnknownHostException {
-                String n = host.toLowerCase(Locale.ROOT);
-                if (!n.endsWith(SUFFIX)) {
-                    return builtin.lookupByName(host, policy);
-                }
-                List<String> ips = NAMES.get(n.substring(0, n.length() - SUFFIX.length()));
-                if (ips == null) {
-                    throw new UnknownHostException(host);
-                }
-                List<InetAddress> out = new ArrayList<>();
-                for (String ip : ips) {
-                    out.add(InetAddress.getByAddress(host, InetAddress.getByName(ip).getAddress())); // literal: no lookup
-                }
-                return out.stream();
-            }
+    /** Every label with a forbidden address among its answers. */
+    static final List<String> FORBIDDEN = List.of("loop", "loop6", "meta", "private", "cgnat", "linklocal", "ula", "mapped",
+            "multicast", "rebind");
 
-            @Override
-            public String lookupByAddress(byte[] addr) throws UnknownHostException {
-                return builtin.lookupByAddress(addr);
-            }
-        };
+    private TestNames() {
     }
 
-    @Override
-    public String name() {
-        return "proxypool-test-names";
-    }
-
-    /** {@code label + SUFFIX}. */
     static String name(String label) {
         return label + SUFFIX;
+    }
+
+    static InetAddress[] resolve(String host) throws UnknownHostException {
+        String n = host.toLowerCase(Locale.ROOT);
+        List<String> ips = n.endsWith(SUFFIX) ? NAMES.get(n.substring(0, n.length() - SUFFIX.length())) : null;
+        if (ips == null) {
+            throw new UnknownHostException(host);
+        }
+        InetAddress[] out = new InetAddress[ips.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = InetAddress.getByAddress(host, InetAddress.getByName(ips.get(i)).getAddress()); // literals: no lookup
+        }
+        return out;
     }
 }
