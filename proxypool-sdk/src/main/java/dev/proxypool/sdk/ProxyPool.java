@@ -42,6 +42,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -95,7 +96,8 @@ public final class ProxyPool implements AutoCloseable {
             Set<String> types = new HashSet<>();
             config.providers().forEach(p -> types.add(p.type()));
             ProviderRegistry registry = b.registry != null ? b.registry : ProviderRegistry.standard(types);
-            ProviderEnvironment env = new ProviderEnvironment(System.getenv(), Path.of("").toAbsolutePath(), b.wall, b.ticker);
+            ProviderEnvironment env = new ProviderEnvironment(b.environment != null ? b.environment : System.getenv(),
+                    Path.of("").toAbsolutePath(), b.wall, b.ticker);
             ValidationStage validation = b.validation != null ? b.validation : defaultValidation();
             pipeline = new CollectionPipeline(config, registry, env, engine, validation);
         }
@@ -257,6 +259,7 @@ public final class ProxyPool implements AutoCloseable {
         private boolean deferStart;
         private CredentialStore credentials;
         private ProviderRegistry registry;
+        private Map<String, String> environment;
 
         private Builder() {
         }
@@ -313,6 +316,15 @@ public final class ProxyPool implements AutoCloseable {
         /** Provider adapters, including the application's own types (default: the built-in ones the config names). */
         public Builder providerRegistry(ProviderRegistry r) {
             registry = Objects.requireNonNull(r, "provider registry");
+            return this;
+        }
+
+        /**
+         * Where providers read their secrets ({@code tokenEnv}, {@code passwordEnv}) at fetch time
+         * (default: the process environment).
+         */
+        public Builder environment(Map<String, String> env) {
+            environment = Map.copyOf(Objects.requireNonNull(env, "environment"));
             return this;
         }
 

@@ -225,7 +225,9 @@ public final class ProxyPoolServer implements AutoCloseable {
                 ClientTokens clientTokens = new ClientTokens(storedState);
                 AccessControl gate = access != null ? access : new ServerAccess(
                         RateLimiter.forClients(config.clients(), pool.engine().ticker()),
-                        DestinationPolicy.fromConfig(config.security(), List.of(new InetSocketAddress(bind, gatewayPort))),
+                        // both listeners: the gateway must not proxy to itself nor to its own REST API
+                        DestinationPolicy.fromConfig(config.security(),
+                                List.of(new InetSocketAddress(bind, gatewayPort), new InetSocketAddress(bind, apiPort))),
                         UsernameParser.forClients(config.clients().stream().map(ProxyPoolConfig.Client::name).toList()));
                 PoolGatewayEngine engine = new PoolGatewayEngine(pool.engine(), pool.dialer(), gate);
                 Function<String, Optional<String>> tokens = bearer != null ? bearer

@@ -24,6 +24,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -36,7 +37,11 @@ import org.junit.jupiter.api.io.TempDir;
  * The real processes: one {@code proxypool serve --role control} and two {@code --role worker}
  * JVMs on loopback, sharing a Redis (pool, snapshots) and a PostgreSQL schema (configuration).
  * A routing added through the control plane's Admin API reaches both workers' gateways
- * (propagation printed); with the control process killed, both workers keep serving.
+ * (propagation printed); a dropped snapshot delta makes both workers resync from the full snapshot;
+ * with PostgreSQL cut off from the control plane every admin write answers {@code 503} and the
+ * configuration read back afterwards is exactly the one before (no partial write) while gateway
+ * traffic is unaffected; with the control process killed, both workers keep serving within the
+ * snapshot's validity period and a proxy whose TTL ends meanwhile drops out of their pools.
  */
 class ServeRolesProcessesTest {
 
@@ -86,9 +91,13 @@ class ServeRolesProcessesTest {
     }
 
     private static HttpResponse<String> viaGateway(Node n, URI target) throws Exception {
+        return viaGateway(n, target, "new");
+    }
+
+    private static HttpResponse<String> viaGateway(Node n, URI target, String route) throws Exception {
         try (HttpClient c = HttpClient.newBuilder()
                 .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", n.gatewayPort()))).build()) {
-            return c.send(HttpRequest.newBuilder(target).header("X-Route", "new").timeout(Duration.ofSeconds(5)).build(),
+            return c.send(HttpRequest.newBuilder(target).header("X-Route", route).timeout(Duration.ofSeconds(5)).build(),
                     HttpResponse.BodyHandlers.ofString());
         }
     }
@@ -98,11 +107,16 @@ class ServeRolesProcessesTest {
     }
 
     private static HttpResponse<String> awaitServing(Node n, URI target, String routing, long seconds) throws Exception {
+        return awaitServing(n, target, "new", routing, seconds);
+    }
+
+    private static HttpResponse<String> awaitServing(Node n, URI target, String route, String routing, long seconds)
+            throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         HttpResponse<String> last = null;
         while (System.nanoTime() < deadline) {
             try {
-                last = viaGateway(n, target);
+                last = viaGateway(n, target, route);
                 if (last.statusCode() == 200 && routing(last).equals(routing)) {
                     return last;
                 }
@@ -123,7 +137,8 @@ class ServeRolesProcessesTest {
              TcpRelay workersRedis = new TcpRelay(redis.port());
              TcpRelay controlDatabase = new TcpRelay(5432);
              FakeOrigin origin = FakeOrigin.start();
-             FakeHttpProxy upstream = FakeHttpProxy.start()) {
+             FakeHttpProxy upstream = FakeHttpProxy.start();
+             FakeHttpProxy shortLived = FakeHttpProxy.start()) {
             Files.writeString(dir.resolve("inv.jsonl"),
                     "{\"host\": \"127.0.0.1\", \"port\": " + upstream.port() + ", \"protocol\": \"http\", \"maxConcurrency\": 100}\n");
             Path cfg = dir.resolve("proxypool.yaml");
@@ -136,7 +151,8 @@ class ServeRolesProcessesTest {
                     upstreams: [{ name: lab, provider: lab, validate: false }]
                     health: { active: { enabled: false } }
                     security: { allowDestinations: ["127.0.0.0/8"] }
-                    routings: [{ name: first }]
+                    routings: [{ name: short, match: { headers: { X-Route: short } }, filter: { labels: { kind: short } } },
+                               { name: first }]
                     """.formatted(redis.port(), schema));
             // the control plane reaches PostgreSQL through a relay the test can cut
             Path controlCfg = dir.resolve("control.yaml");
@@ -207,23 +223,45 @@ class ServeRolesProcessesTest {
             assertEquals(2, proxies(w1), "worker 1 converged on the new content");
             assertEquals(2, proxies(w2), "worker 2 converged on the new content");
 
-            // PostgreSQL gone for the control plane: admin writes answer 503, gateway traffic is unaffected
+            // PostgreSQL gone for the control plane: every admin write answers 503, gateway traffic is
+            // unaffected, and the configuration read back afterwards is exactly the one before
+            List<String> before = configuration(control);
             controlDatabase.cut();
-            try (HttpClient api = HttpClient.newHttpClient()) {
+            long slowestRefusal = 0;
+            for (String[] write : new String[][] {
+                    {"POST", "/v1/admin/routings", "{\"name\": \"while-down\"}"},
+                    {"PUT", "/v1/admin/routings/new", "{\"name\": \"new\", \"position\": 0, \"match\": {\"headers\": {\"X-Route\": \"other\"}}}"},
+                    {"DELETE", "/v1/admin/upstreams/lab", null}}) {
                 long t1 = System.nanoTime();
-                HttpResponse<String> refused = api.send(HttpRequest.newBuilder(
-                                URI.create("http://127.0.0.1:" + control.apiPort() + "/v1/admin/routings"))
-                        .header("Authorization", ADMIN).header("Content-Type", "application/json")
-                        .timeout(Duration.ofSeconds(20))
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"while-down\"}")).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                assertEquals(503, refused.statusCode(), refused.body());
+                HttpResponse<String> refused = admin(control, write[0], write[1], write[2]);
+                long millis = (System.nanoTime() - t1) / 1_000_000;
+                slowestRefusal = Math.max(slowestRefusal, millis);
+                assertEquals(503, refused.statusCode(), write[0] + " " + write[1] + ": " + refused.body());
                 assertTrue(refused.body().contains("database_unavailable"), refused.body());
-                System.out.printf("admin write with PostgreSQL down answered 503 in %d ms%n", (System.nanoTime() - t1) / 1_000_000);
             }
+            System.out.printf("3 admin writes (POST, PUT, DELETE) with PostgreSQL down answered 503, slowest in %d ms%n", slowestRefusal);
             for (Node n : List.of(control, w1, w2)) {
                 assertEquals(200, viaGateway(n, target).statusCode(), "gateway traffic unaffected by the database outage");
+                assertEquals("new", routing(viaGateway(n, target)), "no refused change took effect");
             }
+            controlDatabase.resume();
+            long recoverDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            HttpResponse<String> shortRouting;
+            do { // the connection pool reconnects to PostgreSQL by itself
+                shortRouting = admin(control, "GET", "/v1/admin/routings/short", null);
+            } while (shortRouting.statusCode() != 200 && System.nanoTime() < recoverDeadline && sleep(100));
+            assertEquals(200, shortRouting.statusCode(), shortRouting.body());
+            assertEquals(before, configuration(control), "after the outage the configuration is exactly the one before");
+
+            // a proxy that expires soon reaches both workers; then the control plane dies
+            Instant expiresAt = Instant.now().plusSeconds(15);
+            Files.writeString(dir.resolve("inv.jsonl"), Files.readString(dir.resolve("inv.jsonl"))
+                    + "{\"host\": \"127.0.0.1\", \"port\": " + shortLived.port() + ", \"protocol\": \"http\","
+                    + " \"maxConcurrency\": 100, \"labels\": {\"kind\": \"short\"}, \"expiresAt\": \"" + expiresAt + "\"}\n");
+            assertEquals(202, admin(control, "POST", "/v1/admin/upstreams/lab/fetch", null).statusCode());
+            awaitServing(w1, target, "short", "short", 12);
+            awaitServing(w2, target, "short", "short", 12);
+            long shortBefore = shortLived.requests();
 
             control.process().destroyForcibly();
             assertTrue(control.process().waitFor(10, TimeUnit.SECONDS));
@@ -231,6 +269,38 @@ class ServeRolesProcessesTest {
                 assertEquals(200, viaGateway(w1, target).statusCode(), "worker 1 serves without the control plane");
                 assertEquals(200, viaGateway(w2, target).statusCode(), "worker 2 serves without the control plane");
             }
+            for (Node w : List.of(w1, w2)) {
+                String health = health(w);
+                assertTrue(health.contains("\"snapshot\"") && health.contains("\"status\":\"UP\""),
+                        "the snapshot check is UP (within its validity period) without the control plane: " + health);
+            }
+            boolean servedByShortAfterKill = false;
+            Instant droppedAt = null;
+            long dropDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
+            while (droppedAt == null && System.nanoTime() < dropDeadline) {
+                HttpResponse<String> a = viaGateway(w1, target, "short");
+                HttpResponse<String> b = viaGateway(w2, target, "short");
+                if (a.statusCode() == 200 && b.statusCode() == 200) {
+                    servedByShortAfterKill = true;
+                    sleep(100);
+                } else if (a.statusCode() == 503 && b.statusCode() == 503) {
+                    droppedAt = Instant.now();
+                } else {
+                    sleep(20); // one worker's check ran just before the TTL, the other's just after
+                }
+            }
+            assertTrue(droppedAt != null, "the expired proxy dropped out of both workers' pools");
+            assertTrue(servedByShortAfterKill && shortLived.requests() > shortBefore,
+                    "the short-lived proxy served after the control plane died, until its TTL");
+            assertTrue(!droppedAt.isBefore(expiresAt.minusSeconds(1)), "dropped at " + droppedAt + ", expiry " + expiresAt);
+            for (Node w : List.of(w1, w2)) {
+                HttpResponse<String> gone = viaGateway(w, target, "short");
+                assertEquals(503, gone.statusCode());
+                assertEquals("no_candidate", gone.headers().firstValue("X-ProxyPool-Error").orElse(""));
+                assertEquals(200, viaGateway(w, target).statusCode(), "the unexpired proxies still serve");
+            }
+            System.out.printf("control plane killed: workers kept serving; a proxy expiring at %s dropped out %d ms after its TTL%n",
+                    expiresAt, java.time.Duration.between(expiresAt, droppedAt).toMillis());
         } finally {
             for (Process p : processes) {
                 p.destroyForcibly();
@@ -238,6 +308,32 @@ class ServeRolesProcessesTest {
             }
             sql("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
         }
+    }
+
+    private static HttpResponse<String> admin(Node n, String method, String path, String body) throws Exception {
+        try (HttpClient api = HttpClient.newHttpClient()) {
+            return api.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.apiPort() + path))
+                    .header("Authorization", ADMIN).header("Content-Type", "application/json").timeout(Duration.ofSeconds(20))
+                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+        }
+    }
+
+    /** Every admin list the control plane serves, and the audit log: what "no partial config" compares. */
+    private static List<String> configuration(Node control) throws Exception {
+        List<String> out = new ArrayList<>();
+        for (String path : List.of("/v1/admin/routings", "/v1/admin/upstreams", "/v1/admin/providers", "/v1/admin/clients",
+                "/v1/admin/audit")) {
+            HttpResponse<String> r = admin(control, "GET", path, null);
+            assertEquals(200, r.statusCode(), path + ": " + r.body());
+            out.add(path + " " + r.body());
+        }
+        return out;
+    }
+
+    private static boolean sleep(long millis) throws InterruptedException {
+        Thread.sleep(millis);
+        return true;
     }
 
     private static String health(Node n) throws Exception {

@@ -57,10 +57,12 @@ public final class ServerAccess implements AccessControl {
     }
 
     @Override
-    public InetAddress resolveForDirect(String host) throws UnknownHostException {
-        return switch (destinations.resolveForDirect(host, 0, false)) {
+    public InetAddress resolveForDirect(String host, int port, boolean connect) throws UnknownHostException {
+        return switch (destinations.resolveForDirect(host, port, connect)) {
             case DirectDestination.Dial d -> d.address();
-            case DirectDestination.Refused r -> throw new UnknownHostException("destination denied: " + r.reason().code());
+            case DirectDestination.Refused r -> throw r.reason() == DenyReason.UNRESOLVABLE
+                    ? new UnknownHostException("destination did not resolve")
+                    : new AccessControl.DestinationDenied(r.reason().code());
         };
     }
 }

@@ -26,8 +26,23 @@ public interface AccessControl {
     /** Options the client put in its credentials (e.g. {@code alice-session-s1-country-us}). */
     Options options(String client, HeaderLookup headers);
 
-    /** Resolves {@code host} once for a direct connection and checks every address (no DNS rebinding). */
-    InetAddress resolveForDirect(String host) throws UnknownHostException;
+    /**
+     * Resolves {@code host} once for a direct connection to {@code port} and checks every address
+     * (no DNS rebinding), including the gateway's own listeners on that port.
+     *
+     * @throws DestinationDenied    when the name or one of its addresses is denied (403 {@code destination_denied})
+     * @throws UnknownHostException when the name does not resolve
+     */
+    InetAddress resolveForDirect(String host, int port, boolean connect) throws UnknownHostException;
+
+    /** The destination policy refused a direct destination after resolving it. */
+    final class DestinationDenied extends UnknownHostException {
+        private static final long serialVersionUID = 1L;
+
+        public DestinationDenied(String reason) {
+            super("destination denied: " + reason);
+        }
+    }
 
     AccessControl OPEN = new AccessControl() {
         @Override
@@ -46,7 +61,7 @@ public interface AccessControl {
         }
 
         @Override
-        public InetAddress resolveForDirect(String host) throws UnknownHostException {
+        public InetAddress resolveForDirect(String host, int port, boolean connect) throws UnknownHostException {
             return InetAddress.getByName(host);
         }
     };

@@ -12,13 +12,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * {@code onNoCandidate: direct}: the gateway connects to the destination itself. The name is
- * resolved once and every address checked by the destination policy; the checked address is
- * dialed, so a DNS answer cannot change between the check and the connect (no rebinding).
+ * {@code onNoCandidate: direct}: the gateway connects to the destination itself. The engine
+ * resolved the name once and the destination policy checked every address; this dials the checked
+ * address, so a DNS answer cannot change between the check and the connect (no rebinding). A name
+ * that did not resolve ({@code address == null}) fails as an unreachable upstream.
  */
 final class DirectAttempt implements UpstreamAttempt {
 
@@ -27,14 +27,14 @@ final class DirectAttempt implements UpstreamAttempt {
 
     private final String routing;
     private final RouteRequest request;
-    private final AccessControl access;
+    private final InetAddress address;
     private final PoolGatewayEngine owner;
     private final AtomicBoolean done = new AtomicBoolean();
 
-    DirectAttempt(String routing, RouteRequest request, AccessControl access, PoolGatewayEngine owner) {
+    DirectAttempt(String routing, RouteRequest request, InetAddress address, PoolGatewayEngine owner) {
         this.routing = routing;
         this.request = request;
-        this.access = access;
+        this.address = address;
         this.owner = owner;
     }
 
@@ -55,11 +55,8 @@ final class DirectAttempt implements UpstreamAttempt {
 
     @Override
     public UpstreamLink open(boolean allowReuse) throws IOException {
-        InetAddress address;
-        try {
-            address = access.resolveForDirect(request.host());
-        } catch (UnknownHostException e) {
-            throw new UpstreamDialException(FailureKind.UPSTREAM_UNREACHABLE, "destination did not resolve or is denied");
+        if (address == null) {
+            throw new UpstreamDialException(FailureKind.UPSTREAM_UNREACHABLE, "destination did not resolve");
         }
         Socket s = new Socket();
         try {

@@ -12,6 +12,8 @@ import dev.proxypool.server.gateway.GatewayErrors;
 import dev.proxypool.server.gateway.IdleLinkPool;
 import dev.proxypool.server.gateway.RouteDecision;
 import dev.proxypool.server.gateway.RouteRequest;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -91,8 +93,16 @@ public final class PoolGatewayEngine implements GatewayEngine {
                     ? new RouteDecision.Rejected(502, GatewayErrors.SESSION_LOST, rule.name())
                     : new RouteDecision.Rejected(503, GatewayErrors.NO_CANDIDATE, rule.name());
             case AcquireResult.Direct d -> {
+                InetAddress address;
+                try { // resolved and checked once, here, so a denial is a 403 like any other
+                    address = access.resolveForDirect(request.host(), request.port(), request.tunnel());
+                } catch (AccessControl.DestinationDenied e) {
+                    yield new RouteDecision.Rejected(403, GatewayErrors.DESTINATION_DENIED, rule.name());
+                } catch (UnknownHostException e) {
+                    address = null; // the attempt fails as upstream_failed (502), as a refused connect would
+                }
                 inFlight.incrementAndGet();
-                yield new DirectAttempt(rule.name(), request, access, this);
+                yield new DirectAttempt(rule.name(), request, address, this);
             }
         };
     }

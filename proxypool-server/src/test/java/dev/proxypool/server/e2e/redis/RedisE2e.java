@@ -28,21 +28,21 @@ import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
 /** Shared pieces of the Redis end-to-end tests: config, pool, requests, key clean-up. */
-final class RedisE2e {
+public final class RedisE2e {
 
-    static final String TOKEN = "alice-token-0123456789";
-    static final String UPSTREAM = "e2e";
+    public static final String TOKEN = "alice-token-0123456789";
+    public static final String UPSTREAM = "e2e";
     private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*\"([^\"]+)\"");
 
     private RedisE2e() {
     }
 
-    static String randomPrefix() {
+    public static String randomPrefix() {
         return "pptest:" + UUID.randomUUID() + ":";
     }
 
     /** A loopback server with one client token, no active probing, and this gateway reserve. */
-    static ProxyPoolConfig config(Path dir, int reserve) {
+    public static ProxyPoolConfig config(Path dir, int reserve) {
         try {
             Path cfg = dir.resolve("proxypool.yaml");
             Files.writeString(cfg, """
@@ -58,7 +58,7 @@ final class RedisE2e {
     }
 
     /** {@code count} distinct proxies {@code 10.88.x.y:8000} of {@link #UPSTREAM}, expiring in a day. */
-    static List<Proxy> proxies(int count, Instant now) {
+    public static List<Proxy> proxies(int count, Instant now) {
         List<Proxy> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             out.add(Proxy.builder(new ProxyKey(Protocol.HTTP, "10.88." + (i >> 8) + "." + (i & 0xFF), 8000, CredentialRef.NONE))
@@ -68,14 +68,24 @@ final class RedisE2e {
         return out;
     }
 
-    static HttpResponse<String> extract(HttpClient http, URI uri, int count, boolean allOrNothing) throws Exception {
-        String body = "{\"count\": " + count + ", \"fulfillment\": \"" + (allOrNothing ? "allOrNothing" : "partial") + "\"}";
-        return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    public static HttpResponse<String> extract(HttpClient http, URI uri, int count, boolean allOrNothing) throws Exception {
+        return extract(http, uri, count, allOrNothing, null);
     }
 
-    static List<String> ids(String body) {
+    /** As {@link #extract(HttpClient, URI, int, boolean)}, with an {@code Idempotency-Key} unless it is null. */
+    public static HttpResponse<String> extract(HttpClient http, URI uri, int count, boolean allOrNothing, String idempotencyKey)
+            throws Exception {
+        String body = "{\"count\": " + count + ", \"fulfillment\": \"" + (allOrNothing ? "allOrNothing" : "partial") + "\"}";
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (idempotencyKey != null) {
+            request.header("Idempotency-Key", idempotencyKey);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    public static List<String> ids(String body) {
         List<String> ids = new ArrayList<>();
         Matcher m = ID.matcher(body);
         while (m.find()) {
@@ -84,12 +94,12 @@ final class RedisE2e {
         return ids;
     }
 
-    static URI extractions(int apiPort) {
+    public static URI extractions(int apiPort) {
         return URI.create("http://127.0.0.1:" + apiPort + "/v1/extractions");
     }
 
     /** SCAN + UNLINK of every key under {@code prefix} on host:port. */
-    static void deleteKeys(int port, String prefix) {
+    public static void deleteKeys(int port, String prefix) {
         try (RedisClient c = RedisClient.builder().hostAndPort("127.0.0.1", port).build()) {
             ScanParams params = new ScanParams().match(prefix + "*").count(1000);
             String cursor = ScanParams.SCAN_POINTER_START;

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RedisOutageEndToEndTest {
 
     private static final int PROXIES = 3_000;
-    private static final int CLIENTS = 8;
+    private static final int CLIENTS = 24;
     private static final Duration CONNECT = Duration.ofSeconds(1);
     private static final Duration SOCKET = Duration.ofSeconds(1);
     /** A failing call: wait for a pooled connection, a read, a reconnect and its handshake; plus slack for 2 busy cores. */

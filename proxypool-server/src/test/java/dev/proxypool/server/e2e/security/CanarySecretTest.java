@@ -33,12 +33,16 @@ import redis.clients.jedis.StreamEntryID;
 
 /**
  * SPEC §9 "secrets": canary secrets placed in a proxy credential (credentials file, credentialRef),
- * a client's gateway secret and API token, and the admin token, then real traffic through a
+ * a provider's API token (an {@code http_json_feed} with {@code tokenEnv}, served by a local feed
+ * that demands it), a client's gateway secret and API token, the admin token, and a self-hosted
+ * node's pre-issued token and short-lived credential, then real traffic through a
  * ProxyPoolServer on the real Redis (127.0.0.1:6379, a unique key prefix removed after). Afterwards
  * every place a secret could leak is scanned: all log records, metrics and health, every HTTP
  * response body and header, every Redis key and value under the prefix (cluster snapshot frames
  * decoded), the in-memory snapshot and the config objects' toString. The single legitimate
- * appearance, the extracted proxy's {@code url}, is checked to be there and then cut out.
+ * appearance, the extracted proxy's {@code url}, is checked to be there and then cut out; the node
+ * token and credential are shown once by design (the issuing and the registering response), which
+ * are checked to hold them and are scanned for every other canary.
  */
 class CanarySecretTest {
 
@@ -55,6 +59,7 @@ class CanarySecretTest {
     private final String adminToken = Canaries.fresh();
     private final String newClientSecret = Canaries.fresh();
     private final String newClientToken = Canaries.fresh();
+    private final String providerToken = Canaries.fresh();
     private final String prefix = "pptest:" + UUID.randomUUID() + ":";
     private final List<HttpResponse<String>> responses = new ArrayList<>();
 
@@ -68,16 +73,21 @@ class CanarySecretTest {
                 .watch("client API token", clientToken)
                 .watch("admin token", adminToken)
                 .watch("secret of a client created through the admin API", newClientSecret)
-                .watch("token of a client created through the admin API", newClientToken);
+                .watch("token of a client created through the admin API", newClientToken)
+                .watch("provider API token", providerToken);
         try (RedisClient redis = RedisClient.builder().hostAndPort("127.0.0.1", 6379).build();
              LogCapture logs = LogCapture.install();
              FakeOrigin origin = FakeOrigin.start();
              FakeHttpProxy upstream = FakeHttpProxy.builder().basicAuth(PROXY_USER, proxyPassword).start();
-             FakeHttpProxy upstream2 = FakeHttpProxy.builder().basicAuth(PROXY_USER, proxyPassword).start()) {
+             FakeHttpProxy upstream2 = FakeHttpProxy.builder().basicAuth(PROXY_USER, proxyPassword).start();
+             FakeHttpProxy node = FakeHttpProxy.start();
+             ProviderFeed feed = ProviderFeed.start(providerToken, upstream2.port())) {
             try {
-                ProxyPoolConfig config = config(upstream.port(), upstream2.port());
-                try (ProxyPoolServer server = ProxyPoolServer.builder(config).configDir(dir).start()) {
+                ProxyPoolConfig config = config(feed.url(), upstream.port());
+                try (ProxyPoolServer server = ProxyPoolServer.builder(config).configDir(dir)
+                        .pool(b -> b.environment(Map.of("CANARY_FEED_TOKEN", providerToken))).start()) {
                     String proxyId = driveTraffic(server, origin);
+                    assertTrue(feed.authorizedFetches() >= 1, "the provider feed was fetched with its token");
                     assertTrue(upstream.requestsWithCredentials() + upstream2.requestsWithCredentials() >= 4,
                             "the credential store's password reached the upstreams");
                     createClientThroughAdmin(server);
@@ -87,7 +97,8 @@ class CanarySecretTest {
                         canaries.scan("in-memory snapshot proxy " + p.id(), p + " " + p.key() + " " + p.key().credentialRef());
                     }
                     canaries.scan("in-memory snapshot", server.pool().engine().snapshot().toString());
-                    Thread.sleep(800); // a published snapshot version with both proxies
+                    registerNode(server, node, canaries);
+                    Thread.sleep(800); // a published snapshot version with both proxies and the node
                     scanRedis(redis, canaries, "before extractions");
 
                     String plain = extractOne(server, null, canaries);
@@ -132,7 +143,7 @@ class CanarySecretTest {
         }
     }
 
-    private ProxyPoolConfig config(int... upstreamPorts) throws Exception {
+    private ProxyPoolConfig config(String feedUrl, int... upstreamPorts) throws Exception {
         Files.writeString(dir.resolve("credentials.properties"),
                 "vendor.username=" + PROXY_USER + "\nvendor.password=" + proxyPassword + "\n");
         StringBuilder inventory = new StringBuilder();
@@ -148,11 +159,14 @@ class CanarySecretTest {
                 admin: { token: %s }
                 clients: [{ name: alice, secret: %s, token: %s }]
                 credentials: { file: credentials.properties }
-                providers: [{ name: lab, type: jsonl_inventory, path: inventory.jsonl }]
-                upstreams: [{ name: lab, provider: lab, validate: false }]
+                providers:
+                  - { name: lab, type: jsonl_inventory, path: inventory.jsonl }
+                  - { name: feed, type: http_json_feed, url: "%s", tokenEnv: CANARY_FEED_TOKEN, credentialRef: vendor,
+                      labels: { country: US } }
+                upstreams: [{ name: lab, provider: lab, validate: false }, { name: feed, provider: feed, validate: false }]
                 health: { active: { enabled: false } }
                 security: { allowDestinations: ["127.0.0.0/8"] }
-                """.formatted(prefix, adminToken, clientSecret, clientToken));
+                """.formatted(prefix, adminToken, clientSecret, clientToken, feedUrl));
         return ConfigLoader.load(cfg, Map.of());
     }
 
@@ -225,6 +239,44 @@ class CanarySecretTest {
         assertEquals(4, c.hits().size(), "positive control: the marker is found in each planted place: " + c.hits());
     }
 
+    /**
+     * A self-hosted node: the admin issues its token (shown once), the node registers with it and
+     * gets a short-lived credential (shown once), heartbeats with it; then the node lists are read.
+     * Both secrets become canaries; the two responses that must show them are checked and scanned
+     * for the other canaries only.
+     */
+    private void registerNode(ProxyPoolServer server, FakeHttpProxy node, Canaries canaries) throws Exception {
+        HttpResponse<String> issued = send(server, "POST", "/v1/nodes/tokens", adminToken, "{\"name\": \"rack-1\"}");
+        assertEquals(201, issued.statusCode(), issued.body());
+        responses.removeLast();
+        String nodeToken = jsonField(issued.body(), "token");
+        canaries.scan("node token issuing response", issued.body().replace(nodeToken, "<node token>"));
+        HttpResponse<String> registered = send(server, "POST", "/v1/nodes", "", "{\"token\": \"" + nodeToken
+                + "\", \"host\": \"127.0.0.1\", \"port\": " + node.port() + ", \"protocol\": \"http\", \"labels\": {\"country\": \"DE\"}}");
+        assertEquals(201, registered.statusCode(), registered.body());
+        responses.removeLast();
+        String nodeId = jsonField(registered.body(), "nodeId");
+        String credential = jsonField(registered.body(), "credential");
+        canaries.scan("node registration response", registered.body().replace(credential, "<node credential>"));
+        canaries.watch("node token", nodeToken).watch("node credential", credential);
+        HttpResponse<String> beat = send(server, "POST", "/v1/nodes/" + nodeId + "/heartbeat", credential, "{}");
+        assertEquals(200, beat.statusCode(), beat.body());
+        HttpResponse<String> wrongBeat = send(server, "POST", "/v1/nodes/" + nodeId + "/heartbeat", "not-" + credential, "{}");
+        assertEquals(401, wrongBeat.statusCode(), "a wrong node credential is refused");
+        assertEquals(401, send(server, "POST", "/v1/nodes", "", "{\"token\": \"not-" + nodeToken
+                + "\", \"host\": \"127.0.0.1\", \"port\": 1, \"protocol\": \"http\"}").statusCode(), "a wrong node token is refused");
+        for (String path : List.of("/v1/nodes", "/v1/nodes/tokens", "/v1/admin/audit", "/v1/admin/proxies")) {
+            assertEquals(200, send(server, "GET", path, adminToken, null).statusCode(), path);
+        }
+        assertTrue(responses.getLast().body().contains("\"nodes\""), "sanity: the node's proxy is listed");
+    }
+
+    private static String jsonField(String json, String name) {
+        Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*\"([^\"]+)\"").matcher(json);
+        assertTrue(m.find(), name + " in " + json);
+        return m.group(1);
+    }
+
     /** An admin write (audited, with before/after) that carries a new client's secret and token. */
     private void createClientThroughAdmin(ProxyPoolServer server) throws Exception {
         HttpResponse<String> created = send(server, "POST", "/v1/admin/clients", adminToken,
@@ -242,7 +294,8 @@ class CanarySecretTest {
      * password in the uncut body.
      */
     private String extractOne(ProxyPoolServer server, String idempotencyKey, Canaries canaries) throws Exception {
-        HttpResponse<String> r = send(server, "POST", "/v1/extractions", clientToken, "{\"count\": 1}",
+        HttpResponse<String> r = send(server, "POST", "/v1/extractions", clientToken,
+                "{\"count\": 1, \"filter\": {\"country\": \"US\"}}",
                 idempotencyKey == null ? new String[0] : new String[] {"Idempotency-Key", idempotencyKey});
         assertEquals(200, r.statusCode(), "extraction");
         responses.removeLast();
@@ -292,8 +345,11 @@ class CanarySecretTest {
     private HttpResponse<String> send(ProxyPoolServer server, String method, String path, String bearer, String json,
                                       String... headers) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.apiPort() + path))
-                .timeout(Duration.ofSeconds(15)).header("Authorization", "Bearer " + bearer)
+                .timeout(Duration.ofSeconds(15))
                 .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+        if (!bearer.isEmpty()) {
+            b.header("Authorization", "Bearer " + bearer);
+        }
         if (json != null) {
             b.header("Content-Type", "application/json");
         }
