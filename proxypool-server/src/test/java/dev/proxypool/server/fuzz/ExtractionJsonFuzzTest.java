@@ -47,7 +47,7 @@ class ExtractionJsonFuzzTest {
     @Test
     @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void everyBodyIsAValidCallOrA400ThatNamesTheProblem() throws Throwable {
-        FuzzRun run = FuzzRun.start("extraction.json", 100_000, Duration.ofSeconds(1), Duration.ofSeconds(120));
+        FuzzRun run = FuzzRun.inProcess("extraction.json", 100_000);
         run.forEach((i, r) -> {
             byte[] body = ExtractionBodies.next(r);
             run.check(i, body, () -> ExtractionBody.parse(body, MAX_COUNT), ExtractionJsonFuzzTest::verdict);
@@ -59,7 +59,7 @@ class ExtractionJsonFuzzTest {
     @Test
     @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void validBodiesParseToTheirOwnValuesAndAStableFingerprint() throws Throwable {
-        FuzzRun run = FuzzRun.start("extraction.json.valid", 20_000, Duration.ofSeconds(1), Duration.ofSeconds(120));
+        FuzzRun run = FuzzRun.inProcess("extraction.json.valid", 20_000);
         run.forEach((i, r) -> {
             ExtractionBodies.Valid v = ExtractionBodies.valid(r, MAX_COUNT);
             byte[] body = v.body().getBytes(StandardCharsets.UTF_8);
@@ -105,7 +105,7 @@ class ExtractionJsonFuzzTest {
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(Duration.ofSeconds(5)).build();
             URI uri = URI.create("http://127.0.0.1:" + server.apiPort() + DistributionService.PATH);
-            FuzzRun run = FuzzRun.start("extraction.live", 2_000, Duration.ofSeconds(15), Duration.ofSeconds(150));
+            FuzzRun run = FuzzRun.live("extraction.live", 2_000);
             run.forEach((i, r) -> {
                 byte[] body = r.nextInt(4) == 0 ? ExtractionBodies.valid(r, maxCount).body().getBytes(StandardCharsets.UTF_8)
                         : ExtractionBodies.next(r);

@@ -26,7 +26,8 @@ public final class FuzzRun {
     public static final String INPUTS_PROPERTY = "proxypool.fuzz.inputs";
     public static final String ONLY_PROPERTY = "proxypool.fuzz.only";
 
-    private static final int SHOWN_BYTES = 600;
+    private static final int SHOWN_BYTES = 300;
+    private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
 
     /** What one input did: parsed (accepted) or refused the documented way (rejected), with a kind for the counts. */
     public record Outcome(boolean accepted, String kind) {
@@ -64,38 +65,61 @@ public final class FuzzRun {
     private final String target;
     private final long seed;
     private final int inputs;
-    private final long maxInputNanos;
+    private final long maxCpuNanos;
+    private final long maxWallNanos;
     private final long budgetNanos;
     private final long startNanos;
+    private final long startCpuNanos;
     private final Map<String, Integer> kinds = new TreeMap<>();
     private long accepted;
     private long rejected;
     private long maxNanos;
+    private long maxCpu;
+    private long targetNanos;
     private int slowest = -1;
 
-    private FuzzRun(String target, long seed, int inputs, Duration maxPerInput, Duration budget) {
+    private FuzzRun(String target, long seed, int inputs, Duration maxCpu, Duration maxWall, Duration budget) {
         this.target = target;
         this.seed = seed;
         this.inputs = inputs;
-        this.maxInputNanos = maxPerInput.toNanos();
+        this.maxCpuNanos = maxCpu.toNanos();
+        this.maxWallNanos = maxWall.toNanos();
         this.budgetNanos = budget.toNanos();
         this.startNanos = System.nanoTime();
+        this.startCpuNanos = cpu();
     }
 
     /**
      * Starts a run.
      *
-     * @param target      a stable name; part of every input's seed and of every message
-     * @param inputs      how many inputs (unless {@code proxypool.fuzz.inputs} says otherwise)
-     * @param maxPerInput no single input may take longer
-     * @param budget      the whole run must finish within this
+     * @param target         a stable name; part of every input's seed and of every message
+     * @param inputs         how many inputs (unless {@code proxypool.fuzz.inputs} says otherwise)
+     * @param maxCpuPerInput no single input may use more CPU time in the target (CPU time, not wall
+     *                       time: a runaway parse burns CPU, and a box shared with other builds
+     *                       must not make a fast input look slow)
+     * @param maxWallPerInput no single input may take longer, waiting included (a hang)
+     * @param budget         the whole run must finish within this wall time
      */
-    public static FuzzRun start(String target, int inputs, Duration maxPerInput, Duration budget) {
+    public static FuzzRun start(String target, int inputs, Duration maxCpuPerInput, Duration maxWallPerInput,
+                                Duration budget) {
         String s = System.getProperty(SEED_PROPERTY);
         long seed = s == null || s.isBlank() ? new SplittableRandom().nextLong() : Long.parseLong(s.trim());
         String n = System.getProperty(INPUTS_PROPERTY);
         int count = n == null || n.isBlank() ? inputs : Integer.parseInt(n.trim());
-        return new FuzzRun(target, seed, count, maxPerInput, budget);
+        return new FuzzRun(target, seed, count, maxCpuPerInput, maxWallPerInput, budget);
+    }
+
+    /**
+     * An in-process run: at most 1 s of CPU per input (the bound that matters), 10 s of wall time per
+     * input and 240 s for the run (deadlines against hangs, generous for a box shared with other builds).
+     */
+    public static FuzzRun inProcess(String target, int inputs) {
+        return start(target, inputs, Duration.ofSeconds(1), Duration.ofSeconds(10), Duration.ofSeconds(240));
+    }
+
+    /** A run over real sockets: 20 s per input (above every client timeout), 240 s for the run. */
+    public static FuzzRun live(String target, int inputs) {
+        return start(target, inputs, Duration.ofSeconds(5), Duration.ofSeconds(20), Duration.ofSeconds(240));
     }
 
     public long seed() {
@@ -135,6 +159,7 @@ public final class FuzzRun {
      * attempt slower than the per-input bound, or a missing outcome fails the run with the input shown.
      */
     public <T> Outcome check(int index, byte[] input, Attempt<T> attempt, Verdict<T> verdict) {
+        long c0 = cpu();
         long t0 = System.nanoTime();
         T result;
         try {
@@ -143,13 +168,17 @@ public final class FuzzRun {
             throw failure(index, input, t.getClass().getName() + " escaped: " + t.getMessage(), t);
         }
         long took = System.nanoTime() - t0;
+        long cpu = cpu() - c0;
+        targetNanos += took;
         if (took > maxNanos) {
             maxNanos = took;
             slowest = index;
         }
-        if (took > maxInputNanos) {
-            throw failure(index, input, "took " + took / 1_000_000 + " ms, over the per-input bound of "
-                    + maxInputNanos / 1_000_000 + " ms", null);
+        maxCpu = Math.max(maxCpu, cpu);
+        if (cpu > maxCpuNanos || took > maxWallNanos) {
+            throw failure(index, input, "took " + took / 1_000_000 + " ms (" + cpu / 1_000_000 + " ms CPU), over the"
+                    + " per-input bound of " + maxCpuNanos / 1_000_000 + " ms CPU / " + maxWallNanos / 1_000_000
+                    + " ms", null);
         }
         Outcome o;
         try {
@@ -219,11 +248,18 @@ public final class FuzzRun {
         return line;
     }
 
-    /** {@code [fuzz target] seed=… inputs=… accepted=… rejected=… maxPerInput=…ms (#i) elapsed=…ms kinds={…}}. */
+    /**
+     * {@code [fuzz target] seed=… inputs=… accepted=… rejected=… maxPerInput=…ms (#i, max CPU …ms) inTarget=…ms
+     * elapsed=…ms cpu=…ms kinds={…}}: maxPerInput is the slowest input's wall time; inTarget the wall time
+     * spent in the target, the rest of elapsed went to generating and checking; cpu is the driving
+     * thread's CPU time for the whole run (the figure that does not depend on how busy the box is).
+     */
     public String summary() {
         return "[fuzz " + target + "] seed=" + seed + " inputs=" + (accepted + rejected) + " accepted=" + accepted
                 + " rejected=" + rejected + " maxPerInput=" + String.format("%.2f", maxNanos / 1e6) + "ms (#" + slowest
-                + ") elapsed=" + elapsed().toMillis() + "ms kinds=" + top(kinds);
+                + ", max CPU " + String.format("%.2f", maxCpu / 1e6) + "ms) inTarget=" + targetNanos / 1_000_000
+                + "ms elapsed=" + elapsed().toMillis() + "ms cpu=" + (cpu() - startCpuNanos) / 1_000_000 + "ms kinds="
+                + top(kinds);
     }
 
     private static String top(Map<String, Integer> kinds) {
@@ -259,6 +295,10 @@ public final class FuzzRun {
             }
         }
         return sb.toString();
+    }
+
+    private static long cpu() {
+        return CPU.getCurrentThreadCpuTime();
     }
 
     /** SplitMix64's finalizer: spreads close seeds apart. */
