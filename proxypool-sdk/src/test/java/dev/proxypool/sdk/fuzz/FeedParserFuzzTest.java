@@ -85,7 +85,7 @@ class FeedParserFuzzTest {
     void validAnswersYieldExactlyTheProxiesTheyList(Feeds format) throws Throwable {
         InMemoryFeed feed = new InMemoryFeed(adapter(format, format == Feeds.JSON ? "http://127.0.0.1:9/feed" : "feed.txt"),
                 env(), Feeds.MAX_BYTES);
-        FuzzRun run = FuzzRun.inProcess("feed." + format.type + ".valid", 20_000);
+        FuzzRun run = FuzzRun.inProcess("feed." + format.type + ".valid", 5_000);
         run.forEach((i, r) -> {
             List<Map<String, String>> records = validRecords(r, format);
             byte[] answer = format.render(records, r, true).getBytes(StandardCharsets.UTF_8);

@@ -88,7 +88,7 @@ enum Feeds {
         if (r.nextBoolean()) {
             return MUTATOR.mutate(seeds[r.nextInt(seeds.length)].getBytes(StandardCharsets.UTF_8), r);
         }
-        int n = r.nextInt(8) == 0 ? r.nextInt(200) : r.nextInt(6);
+        int n = r.nextInt(16) == 0 ? r.nextInt(60) : r.nextInt(6);
         List<Map<String, String>> records = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             records.add(randomRecord(r));

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue #9 scenario 6, Distribution API: the {@code POST /v1/extractions} body reader gets 100,000
  * generated bodies in process (every one is a valid call or a 400 whose message is short and says
- * what is wrong; nothing else escapes, which the service would answer with 500), 20,000 valid
+ * what is wrong; nothing else escapes, which the service would answer with 500), 10,000 valid
  * bodies spelled in random ways parse to the values they were built from, every valid call's
  * canonical form (the idempotency fingerprint) reads back to itself, and 2,000 bodies go to a
  * running server over HTTP, whose every answer matches the in-process verdict.
@@ -59,7 +59,7 @@ class ExtractionJsonFuzzTest {
     @Test
     @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void validBodiesParseToTheirOwnValuesAndAStableFingerprint() throws Throwable {
-        FuzzRun run = FuzzRun.inProcess("extraction.json.valid", 20_000);
+        FuzzRun run = FuzzRun.inProcess("extraction.json.valid", 10_000);
         run.forEach((i, r) -> {
             ExtractionBodies.Valid v = ExtractionBodies.valid(r, MAX_COUNT);
             byte[] body = v.body().getBytes(StandardCharsets.UTF_8);
