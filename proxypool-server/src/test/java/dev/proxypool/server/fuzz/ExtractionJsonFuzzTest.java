@@ -125,6 +125,17 @@ class ExtractionJsonFuzzTest {
         }
     }
 
+    /** Found by this fuzz test: the parser decodes strings lazily, and bad UTF-8 in a key escaped as a 500. */
+    @Test
+    void badUtf8InAKeyOrAByteAfterANumberIsA400() throws Throwable {
+        byte[] badKey = "{\"count\u00ff\": 1}".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] afterNumber = "{\"count\": 1\u00e9}".getBytes(StandardCharsets.UTF_8);
+        for (byte[] body : new byte[][]{badKey, afterNumber}) {
+            Result r = ExtractionBody.parse(body, MAX_COUNT);
+            assertTrue(r instanceof Invalid i && i.message().startsWith("request body is not valid JSON"), r.toString());
+        }
+    }
+
     /** In process: a call within the documented ranges whose canonical form reads back to itself, or a short 400 message. */
     static Outcome verdict(Result result) throws Throwable {
         return switch (result) {
