@@ -124,7 +124,8 @@ class ConfigLoaderFuzzTest {
 
     static Outcome verdict(Object result, ConfigTexts.Input in) {
         if (result instanceof ProxyPoolConfig c) {
-            assertTrue(!c.toString().contains(ConfigTexts.CANARY), "a secret in ProxyPoolConfig.toString()");
+            assertTrue(!c.toString().contains(ConfigTexts.CANARY) || !in.secretsInPlace(),
+                    "a secret in ProxyPoolConfig.toString()");
             assertTrue(c.server().gatewayPort() >= 0 && c.server().gatewayPort() <= 65535, "gateway port");
             assertTrue(c.server().apiPort() >= 0 && c.server().apiPort() <= 65535, "api port");
             return Outcome.parsed("loaded");
