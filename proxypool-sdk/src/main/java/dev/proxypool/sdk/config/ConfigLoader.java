@@ -28,6 +28,10 @@ public final class ConfigLoader {
 
     /** Read when {@code admin} names no token: the admin token of a config-less start. */
     public static final String DEFAULT_ADMIN_TOKEN_ENV = "PROXYPOOL_ADMIN_TOKEN";
+    /** Parser messages are cut here: a config error must say what is wrong, not replay the file. */
+    private static final int MAX_PARSE_MESSAGE = 200;
+    /** See {@link #refuseDeepKeys}. */
+    static final int MAX_DOTS_PER_LINE = 200;
 
     private final Map<String, String> env;
 
@@ -47,6 +51,7 @@ public final class ConfigLoader {
         if (!Files.isReadable(file)) {
             throw new ConfigException("--config", "file " + file + " is not readable");
         }
+        refuseDeepKeys(file);
         Config config;
         try {
             config = Config.builder()
@@ -57,8 +62,39 @@ public final class ConfigLoader {
             config.asNodeList(); // force parsing now, so a YAML syntax error surfaces here
         } catch (RuntimeException e) {
             throw new ConfigException("--config", "cannot parse " + file + " as YAML: " + rootMessage(e), e);
+        } catch (StackOverflowError e) {
+            // Helidon builds the tree recursively: a key of thousands of '.' or a structure nested
+            // thousands deep exhausts the stack; the stack has unwound here, the process is fine
+            throw new ConfigException("--config", "cannot parse " + file + " as YAML: keys or structures nest too deeply");
         }
         return new ConfigLoader(env).read(new Node(config, "", env, true), file.toAbsolutePath().getParent());
+    }
+
+    /**
+     * Refuses a line with more than {@value #MAX_DOTS_PER_LINE} '.' before Helidon sees it: keys nest
+     * by '.', and Helidon's tree building is recursive and superlinear in that depth (a 2 KB line of
+     * dots took 14 s of CPU, 5,000 dots overflowed the stack).
+     */
+    private static void refuseDeepKeys(Path file) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return; // unreadable or not UTF-8: the YAML parser reports it
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            int dots = 0;
+            for (int j = 0; j < line.length(); j++) {
+                if (line.charAt(j) == '.') {
+                    dots++;
+                }
+            }
+            if (dots > MAX_DOTS_PER_LINE) {
+                throw new ConfigException("--config", "line " + (i + 1) + " of " + file + " has " + dots + " '.' (more than "
+                        + MAX_DOTS_PER_LINE + "): keys nest by '.', so this nests too deeply; write long lists one item a line");
+            }
+        }
     }
 
     /** The embedded defaults with environment overrides applied (no file). */
@@ -83,7 +119,16 @@ public final class ConfigLoader {
             t = t.getCause();
         }
         String m = t.getMessage();
-        return m == null ? t.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
+        if (m == null) {
+            return t.getClass().getSimpleName();
+        }
+        m = m.lines().findFirst().orElse(m);
+        // Helidon's tree-merge errors dump both subtrees, values (tokens, passwords) included
+        int dump = m.indexOf(" (attempted merging values");
+        if (dump >= 0) {
+            m = m.substring(0, dump) + " (a key is given twice, e.g. as 'a: {b: 1}' and as 'a.b')";
+        }
+        return m.length() > MAX_PARSE_MESSAGE ? m.substring(0, MAX_PARSE_MESSAGE) + "..." : m;
     }
 
     private ProxyPoolConfig read(Node root, Path baseDir) {

@@ -20,6 +20,9 @@ import java.util.Set;
  */
 final class Node {
 
+    /** What an unknown key may look like to be shown in an error; anything else is not echoed. */
+    private static final java.util.regex.Pattern PLAIN_KEY = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
     private final Config config;
     private final String path;
     private final Map<String, String> env;
@@ -63,6 +66,11 @@ final class Node {
         }
         Set<String> ok = new LinkedHashSet<>(Arrays.asList(allowed));
         for (Config child : config.asNodeList().orElse(List.of())) {
+            if (!ok.contains(child.name()) && !PLAIN_KEY.matcher(child.name()).matches()) {
+                // an empty key, or a YAML mapping/list used as a key: its text would replay values (secrets too)
+                throw new dev.proxypool.sdk.config.ConfigException(path.isEmpty() ? "(root)" : path,
+                        "has an empty key or a key that is not a plain name (known here: " + String.join(", ", ok) + ")");
+            }
             if (!ok.contains(child.name())) {
                 throw new dev.proxypool.sdk.config.ConfigException(key(child.name()),
                         "unknown key (known here: " + String.join(", ", ok) + ")");

@@ -17,6 +17,8 @@ enum ExpiryFormat {
 
     private static final BigDecimal MILLIS_THRESHOLD = BigDecimal.valueOf(100_000_000_000L);
     private static final long MAX_EPOCH_SECOND = 253_402_300_799L; // 9999-12-31T23:59:59Z
+    private static final BigDecimal MAX_EPOCH_SECOND_DECIMAL = BigDecimal.valueOf(MAX_EPOCH_SECOND);
+    private static final BigDecimal MAX_EPOCH_MILLI = BigDecimal.valueOf(MAX_EPOCH_SECOND * 1000 + 999);
 
     private final String configName;
 
@@ -58,11 +60,11 @@ enum ExpiryFormat {
     }
 
     private static Instant epoch(BigDecimal value, boolean millis) {
-        long seconds = (millis ? value.movePointLeft(3) : value).longValue();
-        if (value.signum() <= 0 || seconds > MAX_EPOCH_SECOND) {
+        // range first: scaling a huge exponent ("1e999999999") would compute a huge power of ten
+        if (value.signum() <= 0 || value.compareTo(millis ? MAX_EPOCH_MILLI : MAX_EPOCH_SECOND_DECIMAL) > 0) {
             return null;
         }
-        return millis ? Instant.ofEpochMilli(value.longValue()) : Instant.ofEpochSecond(seconds);
+        return millis ? Instant.ofEpochMilli(value.longValue()) : Instant.ofEpochSecond(value.longValue());
     }
 
     private static Instant iso(String text) {

@@ -8,6 +8,7 @@ import io.helidon.json.JsonObject;
 import io.helidon.json.JsonParser;
 import io.helidon.json.JsonValue;
 import io.helidon.json.JsonValueType;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -21,20 +22,43 @@ import java.util.TreeMap;
  */
 final class JsonRecords {
 
+    /** Feeds nest a few levels ({@code data.proxies[].labels}); deeper input is refused before the recursive parser runs. */
+    static final int MAX_DEPTH = 32;
+    /** Numbers with a larger scale (either sign) are not written out digit by digit. */
+    private static final int MAX_PLAIN_SCALE = 64;
+
     private JsonRecords() {
     }
 
-    /** Parses one JSON document from a (capped) stream. I/O errors pass through as UncheckedIOException. */
+    /**
+     * Parses one JSON document from a (capped) stream. The answer is read whole first (the cap
+     * bounds it): Helidon 4.5.0's stream parser refuses valid JSON whose escape sequence straddles
+     * its 512-byte buffer. I/O errors pass through as UncheckedIOException.
+     */
     static JsonValue parse(InputStream in) throws FetchFailure {
+        byte[] bytes;
+        try {
+            bytes = in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (depth(bytes) > MAX_DEPTH) {
+            throw new FetchFailure(FetchOutcome.ErrorKind.PARSE, "not valid JSON: nests deeper than " + MAX_DEPTH + " levels");
+        }
         JsonValue value;
         try {
-            JsonParser parser = JsonParser.create(in);
+            JsonParser parser = JsonParser.create(bytes);
             value = parser.readJsonValue();
             if (!atEnd(parser)) {
                 throw new FetchFailure(FetchOutcome.ErrorKind.PARSE, "not valid JSON: data after the top-level value");
             }
+            decodeStrings(value);
         } catch (JsonException e) {
             throw new FetchFailure(FetchOutcome.ErrorKind.PARSE, "not valid JSON: " + firstLine(e.getMessage()));
+        } catch (RuntimeException e) {
+            // the preview parser fails on some bad bytes with raw runtime exceptions (an
+            // ArrayIndexOutOfBoundsException for a non-ASCII byte right after a number)
+            throw new FetchFailure(FetchOutcome.ErrorKind.PARSE, "not valid JSON: unexpected character");
         }
         return value;
     }
@@ -52,15 +76,76 @@ final class JsonRecords {
         }
     }
 
-    /** Parses one line of JSONL; null when it is not a JSON object. */
+    /** Parses one line of JSONL; null when it is not a JSON object (or not valid JSON at all). */
     static RawRecord parseObjectLine(String line) {
+        if (depth(line) > MAX_DEPTH) {
+            return null;
+        }
         try {
             JsonParser parser = JsonParser.create(line);
             JsonValue v = parser.readJsonValue();
-            return v.type() == JsonValueType.OBJECT && atEnd(parser) ? of(v.asObject()) : null;
-        } catch (JsonException | UncheckedIOException e) {
+            if (v.type() != JsonValueType.OBJECT || !atEnd(parser)) {
+                return null;
+            }
+            decodeStrings(v);
+            return of(v.asObject());
+        } catch (RuntimeException e) {
+            // JsonException, or a raw runtime exception of the preview parser on bad bytes
             return null;
         }
+    }
+
+    /**
+     * Decodes every key and string now: the parser decodes them lazily, so a bad escape or bad
+     * UTF-8 would otherwise surface later, outside the parse, and fail the whole fetch instead of
+     * this document or line.
+     */
+    private static void decodeStrings(JsonValue v) {
+        switch (v.type()) {
+            case OBJECT -> {
+                JsonObject o = v.asObject();
+                for (String k : o.keysAsStrings()) {
+                    decodeStrings(o.value(k, null));
+                }
+            }
+            case ARRAY -> {
+                for (JsonValue e : v.asArray().values()) {
+                    decodeStrings(e);
+                }
+            }
+            case STRING -> v.asString().value();
+            default -> {
+                // numbers are read by text(), which handles any magnitude
+            }
+        }
+    }
+
+    /** Deepest nesting of objects and arrays outside strings; the parser recurses, so it is capped before it runs. */
+    static int depth(CharSequence s) {
+        int depth = 0;
+        int max = 0;
+        boolean inString = false;
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            if (inString) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '{' || c == '[') {
+                max = Math.max(max, ++depth);
+            } else if (c == '}' || c == ']') {
+                depth--;
+            }
+        }
+        return max;
+    }
+
+    private static int depth(byte[] b) {
+        return depth(new String(b, java.nio.charset.StandardCharsets.ISO_8859_1));
     }
 
     /**
@@ -101,7 +186,7 @@ final class JsonRecords {
                 if (structured(v)) {
                     throw new Drop(ifStructured);
                 }
-                String s = text(v);
+                String s = text(v, ifStructured);
                 return s == null || s.isBlank() ? null : s.trim();
             }
 
@@ -121,7 +206,7 @@ final class JsonRecords {
                     if (structured(lv)) {
                         throw new Drop(DropReason.INVALID_LABEL);
                     }
-                    String s = text(lv);
+                    String s = text(lv, DropReason.INVALID_LABEL);
                     if (s != null) {
                         out.put(k, s);
                     }
@@ -138,11 +223,23 @@ final class JsonRecords {
         };
     }
 
-    /** A scalar as text; null for JSON null. */
-    private static String text(JsonValue v) {
+    /**
+     * A scalar as text; null for JSON null. A number is written out in full only while that stays
+     * short: {@code 1e999999999} in plain form would be a billion digits, so it stays {@code 1E+999999999}
+     * (which no field accepts). A number the parser cannot represent drops the record with {@code ifBad}.
+     */
+    private static String text(JsonValue v, DropReason ifBad) throws Drop {
         return switch (v.type()) {
             case STRING -> v.asString().value();
-            case NUMBER -> v.asNumber().bigDecimalValue().toPlainString();
+            case NUMBER -> {
+                java.math.BigDecimal n;
+                try {
+                    n = v.asNumber().bigDecimalValue();
+                } catch (RuntimeException e) {
+                    throw new Drop(ifBad);
+                }
+                yield Math.abs((long) n.scale()) > MAX_PLAIN_SCALE ? n.toString() : n.toPlainString();
+            }
             case BOOLEAN -> String.valueOf(v.asBoolean().value());
             case NULL, OBJECT, ARRAY, UNKNOWN -> null;
         };

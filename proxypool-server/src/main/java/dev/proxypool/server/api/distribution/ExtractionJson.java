@@ -50,6 +50,15 @@ final class ExtractionJson {
      */
     static ExtractionCall parse(byte[] body, int maxCount) throws InvalidRequestException {
         JsonObject root = parseObject(body);
+        try {
+            return read(root, maxCount);
+        } catch (JsonException e) {
+            // the parser decodes strings lazily: a key or value with bad UTF-8 or a bad escape fails on first use
+            throw new InvalidRequestException("request body is not valid JSON: " + firstLine(e.getMessage()));
+        }
+    }
+
+    private static ExtractionCall read(JsonObject root, int maxCount) throws InvalidRequestException {
         for (String key : root.keysAsStrings()) {
             if (!TOP.contains(key)) {
                 throw new InvalidRequestException("unknown field '" + echo(key)
@@ -161,6 +170,10 @@ final class ExtractionJson {
             }
         } catch (JsonException | UncheckedIOException | IllegalStateException e) {
             throw new InvalidRequestException("request body is not valid JSON: " + firstLine(e.getMessage()));
+        } catch (RuntimeException e) {
+            // the preview parser has failed on bad bytes with raw runtime exceptions (an
+            // ArrayIndexOutOfBoundsException for a non-ASCII byte after a number): still the body's fault
+            throw new InvalidRequestException("request body is not valid JSON: unexpected character");
         }
         if (value.type() != JsonValueType.OBJECT) {
             throw new InvalidRequestException("request body must be a JSON object, got " + typeName(value));
