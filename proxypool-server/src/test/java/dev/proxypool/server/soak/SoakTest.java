@@ -36,16 +36,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Base64;
 import java.util.Deque;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -96,6 +95,7 @@ class SoakTest {
     /** No requests in the first second of each window: the heap sample's full GC runs there. */
     private static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*\"([^\"]+)\"");
+    private static final Pattern HOST = Pattern.compile("\"host\"\\s*:\\s*\"([^\"]+)\"");
 
     @TempDir
     Path dir;
@@ -129,14 +129,12 @@ class SoakTest {
                       - { name: soak, filter: { labels: { kind: gw } } }
                     """);
             Instant t0 = Instant.now();
-            Map<String, Instant> seeded = new ConcurrentHashMap<>();
+            Seeds seeds = new Seeds();
             List<Proxy> initial = new ArrayList<>();
             for (FakeHttpProxy p : live) {
                 initial.add(gatewayProxy(p));
             }
-            List<Proxy> extractable = extractable(0, EXTRACT_SEED, t0.plus(EXTRACT_TTL));
-            extractable.forEach(p -> seeded.put(p.id(), p.expiresAt()));
-            initial.addAll(extractable);
+            initial.addAll(seeds.add(EXTRACT_SEED, t0.plus(EXTRACT_TTL)));
             try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
                     .pool(b -> b.proxies(initial)).start()) {
                 PoolEngine engine = server.pool().engine();
@@ -176,7 +174,7 @@ class SoakTest {
                         churns.incrementAndGet();
                     }
                 });
-                Extractor extractor = new Extractor(server.apiPort(), engine, publisher, seeded, stop);
+                Extractor extractor = new Extractor(server.apiPort(), engine, publisher, seeds, stop);
                 Thread extraction = Thread.ofPlatform().name("soak-extract").start(extractor);
 
                 GatewayLoad.Window[] windows = new GatewayLoad.Window[windowCount];
@@ -213,17 +211,17 @@ class SoakTest {
                 }
 
                 // 4. extraction accounting
-                Set<String> remaining = remaining(engine);
+                BitSet remaining = remaining(engine);
                 Instant now = engine.wallClock().instant();
                 int expiredUnextracted = 0;
                 int unaccounted = 0;
-                for (Map.Entry<String, Instant> e : seeded.entrySet()) {
-                    String id = e.getKey();
-                    boolean handed = extractor.handedOut.containsKey(id);
-                    if (handed && remaining.contains(id)) {
+                int seeded = seeds.size();
+                for (int i = 0; i < seeded; i++) {
+                    boolean handed = seeds.handedOut(i);
+                    if (handed && remaining.get(i)) {
                         unaccounted++; // handed out and still available: never allowed
-                    } else if (!handed && !remaining.contains(id)) {
-                        if (!now.isBefore(e.getValue())) {
+                    } else if (!handed && !remaining.get(i)) {
+                        if (!now.isBefore(seeds.expiresAt(i))) {
                             expiredUnextracted++;
                         } else {
                             unaccounted++;
@@ -232,7 +230,7 @@ class SoakTest {
                 }
 
                 Report report = new Report(minutes, windowSeconds, peak, rate, windows, samples, end, churns.get(),
-                        extractor, seeded.size(), remaining.size(), expiredUnextracted, held, heldChurned,
+                        extractor, seeded, remaining.cardinality(), expiredUnextracted, held, heldChurned,
                         server.gatewayEngine().inFlight());
                 String text = report.markdown();
                 System.out.println(text);
@@ -247,10 +245,10 @@ class SoakTest {
                 assertEquals(0, extractor.duplicates.get(), "proxies handed out twice");
                 assertEquals(0, extractor.foreign.get(), "handed-out proxies that were never seeded for extraction");
                 assertEquals(0, unaccounted, "seeded extraction proxies neither handed out, available nor expired");
-                assertEquals(seeded.size(), extractor.handedOut.size() + remaining.size() + expiredUnextracted,
+                assertEquals(seeded, seeds.handedOutCount() + remaining.cardinality() + expiredUnextracted,
                         "handed out + remaining + expired = seeded");
                 assertEquals(0, extractor.failures.get(), "failed extraction calls");
-                assertTrue(extractor.handedOut.size() > 0, "extraction ran");
+                assertTrue(seeds.handedOutCount() > 0, "extraction ran");
                 assertTrue(churns.get() >= Math.max(1, (long) (minutes * GATEWAY_PROXIES * 0.01) - 1),
                         "churn events: " + churns.get());
                 long dropped = report.sum(w -> w.dropped.sum());
@@ -296,27 +294,97 @@ class SoakTest {
                 .provider("soak").upstream(ORIGIN_UPSTREAM).labels(Labels.of("kind", "gw")).maxConcurrency(64).build();
     }
 
-    /** Addresses never dialled (TEST-NET-2 style 10.x): extraction only hands them out. */
-    static List<Proxy> extractable(int from, int count, Instant expiresAt) {
-        List<Proxy> out = new ArrayList<>(count);
-        for (int i = from; i < from + count; i++) {
-            String host = "10." + (100 + (i >> 16)) + "." + ((i >> 8) & 0xFF) + "." + (i & 0xFF);
-            out.add(Proxy.builder(new ProxyKey(Protocol.HTTP, host, 8000, CredentialRef.NONE))
-                    .provider("soak").upstream(EXTRACT_UPSTREAM).labels(Labels.of("kind", "ex"))
-                    .expiresAt(expiresAt).build());
+    /**
+     * The extraction upstream's proxies, numbered in the order they were seeded: index {@code i}
+     * is {@code 10.(100 + i/65536).(i/256 % 256).(i % 256):8000} (never dialled: extraction only
+     * hands them out). Kept as batches and bit sets, so the bookkeeping of a 30-minute run (about
+     * 100,000 proxies) does not itself grow the heap the soak watches.
+     */
+    static final class Seeds {
+        private final TreeMap<Integer, Instant> batches = new TreeMap<>();
+        private final BitSet handed = new BitSet();
+        private int next;
+        private int handedCount;
+
+        synchronized List<Proxy> add(int count, Instant expiresAt) {
+            batches.put(next, expiresAt);
+            List<Proxy> out = new ArrayList<>(count);
+            for (int i = next; i < next + count; i++) {
+                out.add(proxy(i, expiresAt));
+            }
+            next += count;
+            return out;
         }
-        return out;
+
+        static Proxy proxy(int i, Instant expiresAt) {
+            String host = "10." + (100 + (i >> 16)) + "." + ((i >> 8) & 0xFF) + "." + (i & 0xFF);
+            return Proxy.builder(new ProxyKey(Protocol.HTTP, host, 8000, CredentialRef.NONE))
+                    .provider("soak").upstream(EXTRACT_UPSTREAM).labels(Labels.of("kind", "ex"))
+                    .expiresAt(expiresAt).build();
+        }
+
+        /** The seed index of {@code host}, or -1 when it is not an address this class hands out. */
+        static int index(String host) {
+            String[] p = host.split("\\.");
+            if (p.length != 4 || !p[0].equals("10")) {
+                return -1;
+            }
+            try {
+                int a = Integer.parseInt(p[1]) - 100;
+                int b = Integer.parseInt(p[2]);
+                int c = Integer.parseInt(p[3]);
+                return a < 0 || b > 255 || c > 255 ? -1 : (a << 16) | (b << 8) | c;
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }
+
+        synchronized int size() {
+            return next;
+        }
+
+        synchronized Instant expiresAt(int i) {
+            return batches.floorEntry(i).getValue();
+        }
+
+        /**
+         * Records that {@code id} at {@code host} was handed out: false if that proxy had been
+         * handed out before; throws {@link IllegalArgumentException} when it was never seeded.
+         */
+        synchronized boolean handOut(String id, String host) {
+            int i = index(host);
+            if (i < 0 || i >= next || !proxy(i, expiresAt(i)).id().equals(id)) {
+                throw new IllegalArgumentException("not a seeded extraction proxy: " + id);
+            }
+            if (handed.get(i)) {
+                return false;
+            }
+            handed.set(i);
+            handedCount++;
+            return true;
+        }
+
+        synchronized boolean handedOut(int i) {
+            return handed.get(i);
+        }
+
+        synchronized int handedOutCount() {
+            return handedCount;
+        }
     }
 
-    private static Set<String> remaining(PoolEngine engine) {
-        Set<String> ids = new HashSet<>();
+    /** Seed indexes of the extraction upstream's proxies still available in the store. */
+    private static BitSet remaining(PoolEngine engine) {
+        BitSet ids = new BitSet();
         PoolQuery q = new PoolQuery(ExtractionFilter.builder().upstream(EXTRACT_UPSTREAM).build(),
                 Optional.of(ProxyState.AVAILABLE));
         String cursor = PageRequest.FIRST;
         for (int page = 0; page < 10_000; page++) {
             ProxyPage p = engine.store().list(q, new PageRequest(cursor, PageRequest.MAX_LIMIT));
             for (StoredProxy sp : p.proxies()) {
-                ids.add(sp.proxy().id());
+                int index = Seeds.index(sp.proxy().key().host());
+                assertTrue(index >= 0, "not a seeded extraction proxy in the extraction upstream");
+                ids.set(index);
             }
             cursor = p.nextCursor();
             if (cursor == null || cursor.isEmpty()) {
@@ -368,7 +436,6 @@ class SoakTest {
      * fewer than {@value #EXTRACT_LOW_MARK} are available.
      */
     static final class Extractor implements Runnable {
-        final ConcurrentHashMap<String, Boolean> handedOut = new ConcurrentHashMap<>();
         final AtomicLong duplicates = new AtomicLong();
         final AtomicLong foreign = new AtomicLong();
         final AtomicLong failures = new AtomicLong();
@@ -377,15 +444,14 @@ class SoakTest {
         private final URI uri;
         private final PoolEngine engine;
         private final PoolPublisher publisher;
-        private final Map<String, Instant> seeded;
+        private final Seeds seeds;
         private final AtomicBoolean stop;
-        private int next = EXTRACT_SEED;
 
-        Extractor(int apiPort, PoolEngine engine, PoolPublisher publisher, Map<String, Instant> seeded, AtomicBoolean stop) {
+        Extractor(int apiPort, PoolEngine engine, PoolPublisher publisher, Seeds seeds, AtomicBoolean stop) {
             this.uri = URI.create("http://127.0.0.1:" + apiPort + "/v1/extractions");
             this.engine = engine;
             this.publisher = publisher;
-            this.seeded = seeded;
+            this.seeds = seeds;
             this.stop = stop;
         }
 
@@ -396,9 +462,7 @@ class SoakTest {
                     .connectTimeout(Duration.ofSeconds(10)).build()) {
                 while (!stop.get()) {
                     if (engine.store().available(EXTRACT_UPSTREAM) < EXTRACT_LOW_MARK) {
-                        List<Proxy> batch = extractable(next, EXTRACT_BATCH, engine.wallClock().instant().plus(EXTRACT_TTL));
-                        next += EXTRACT_BATCH;
-                        batch.forEach(p -> seeded.put(p.id(), p.expiresAt()));
+                        List<Proxy> batch = seeds.add(EXTRACT_BATCH, engine.wallClock().instant().plus(EXTRACT_TTL));
                         publisher.publish(Publication.builder().publish(EXTRACT_UPSTREAM, batch).build());
                         replenished.addAndGet(batch.size());
                     }
@@ -415,13 +479,18 @@ class SoakTest {
                             failures.incrementAndGet();
                             System.err.println("extraction: " + r.statusCode() + " " + r.body());
                         } else {
-                            Matcher m = ID.matcher(r.body());
-                            while (m.find()) {
-                                String id = m.group(1);
-                                if (handedOut.putIfAbsent(id, Boolean.TRUE) != null) {
-                                    duplicates.incrementAndGet();
+                            Matcher ids = ID.matcher(r.body());
+                            Matcher hosts = HOST.matcher(r.body());
+                            while (ids.find()) {
+                                if (!hosts.find()) {
+                                    foreign.incrementAndGet();
+                                    continue;
                                 }
-                                if (!seeded.containsKey(id)) {
+                                try {
+                                    if (!seeds.handOut(ids.group(1), hosts.group(1))) {
+                                        duplicates.incrementAndGet();
+                                    }
+                                } catch (IllegalArgumentException e) {
                                     foreign.incrementAndGet();
                                 }
                             }
@@ -489,8 +558,8 @@ class SoakTest {
                     + "gateway in flight %d%n", held, heldChurned, gatewayInFlight));
             sb.append(String.format(Locale.ROOT, "Extraction: %d calls, %d failed, %d proxies handed out, %d duplicates, "
                     + "%d foreign; seeded %d (%d replenished) = handed out %d + remaining %d + expired unextracted %d%n",
-                    extractor.calls.get(), extractor.failures.get(), extractor.handedOut.size(), extractor.duplicates.get(),
-                    extractor.foreign.get(), seeded, extractor.replenished.get(), extractor.handedOut.size(), remaining,
+                    extractor.calls.get(), extractor.failures.get(), extractor.seeds.handedOutCount(), extractor.duplicates.get(),
+                    extractor.foreign.get(), seeded, extractor.replenished.get(), extractor.seeds.handedOutCount(), remaining,
                     expiredUnextracted));
             return sb.toString();
         }
