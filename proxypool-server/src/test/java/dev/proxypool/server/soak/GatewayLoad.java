@@ -80,9 +80,9 @@ final class GatewayLoad {
         LongAdder ok = new LongAdder();
         List<Thread> ts = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
-            ts.add(Thread.ofPlatform().name("soak-peak-" + i).start(() -> {
+            ts.add(Thread.ofPlatform().name("soak-peak-" + i).daemon(true).start(() -> {
                 try (GatewayClient c = clients.get()) {
-                    for (long i2 = 0; i2 < 100_000_000L; i2++) {
+                    for (long n = 0; n < 100_000_000L; n++) { // bounded; the deadline ends it
                         long now = System.nanoTime();
                         if (now >= end) {
                             return;
@@ -113,7 +113,7 @@ final class GatewayLoad {
         AtomicBoolean released = new AtomicBoolean();
         List<Thread> ts = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
-            ts.add(Thread.ofPlatform().name("soak-load-" + i).start(() -> {
+            ts.add(Thread.ofPlatform().name("soak-load-" + i).daemon(true).start(() -> {
                 try (GatewayClient c = clients.get()) {
                     while (true) {
                         Long intended = queue.poll(100, TimeUnit.MILLISECONDS);

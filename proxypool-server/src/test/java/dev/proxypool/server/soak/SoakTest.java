@@ -34,7 +34,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Base64;
@@ -45,6 +44,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -113,8 +114,8 @@ class SoakTest {
         long windowNanos = TimeUnit.SECONDS.toNanos(windowSeconds);
         long churnEveryNanos = (long) (60e9 / (GATEWAY_PROXIES * 0.01));
 
-        Deque<FakeHttpProxy> live = new ArrayDeque<>();
-        List<AutoCloseable> toClose = new ArrayList<>();
+        Deque<FakeHttpProxy> live = new ConcurrentLinkedDeque<>();
+        AtomicBoolean stop = new AtomicBoolean();
         try (FakeOrigin origin = FakeOrigin.start()) {
             for (int i = 0; i < GATEWAY_PROXIES; i++) {
                 live.addLast(FakeHttpProxy.start());
@@ -151,11 +152,9 @@ class SoakTest {
                 awaitIdle(server);
 
                 // 2. half of it, open loop, with churn and extraction beside it
-                AtomicBoolean stop = new AtomicBoolean();
-                List<ProxyRuntime> churnedRuntimes = new ArrayList<>();
+                List<ProxyRuntime> churnedRuntimes = new CopyOnWriteArrayList<>();
                 AtomicLong churns = new AtomicLong();
-                AtomicLong added = new AtomicLong();
-                Thread churn = Thread.ofPlatform().name("soak-churn").start(() -> {
+                Thread churn = Thread.ofPlatform().name("soak-churn").daemon(true).start(() -> {
                     long next = System.nanoTime() + churnEveryNanos;
                     while (!stop.get()) {
                         if (System.nanoTime() < next) {
@@ -175,7 +174,7 @@ class SoakTest {
                     }
                 });
                 Extractor extractor = new Extractor(server.apiPort(), engine, publisher, seeds, stop);
-                Thread extraction = Thread.ofPlatform().name("soak-extract").start(extractor);
+                Thread extraction = Thread.ofPlatform().name("soak-extract").daemon(true).start(extractor);
 
                 GatewayLoad.Window[] windows = new GatewayLoad.Window[windowCount];
                 for (int i = 0; i < windowCount; i++) {
@@ -183,7 +182,7 @@ class SoakTest {
                 }
                 Resources[] samples = new Resources[windowCount + 1];
                 long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
-                Thread sampler = Thread.ofPlatform().name("soak-sampler").start(() -> {
+                Thread sampler = Thread.ofPlatform().name("soak-sampler").daemon(true).start(() -> {
                     for (int i = 1; i <= windowCount; i++) {
                         long at = start + i * windowNanos + (i < windowCount ? QUIET_NANOS / 4 : 0);
                         for (long w = at - System.nanoTime(); w > 0; w = at - System.nanoTime()) {
@@ -275,15 +274,9 @@ class SoakTest {
                 assertTrue(Math.abs(p99Last - p99First) <= tolerance, "robust P99 first measured window " + p99First
                         + " µs, last " + p99Last + " µs: beyond ±20% (+" + p99SlackMs + " ms)");
             } finally {
+                stop.set(true);
                 for (FakeHttpProxy p : live) {
-                    toClose.add(p);
-                }
-                for (AutoCloseable c : toClose) {
-                    try {
-                        c.close();
-                    } catch (Exception ignored) {
-                        // best effort
-                    }
+                    p.close();
                 }
             }
         }
