@@ -74,6 +74,12 @@ public final class ProxyPool implements AutoCloseable {
     private final ActiveProber prober;
     private final boolean background;
     private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile Thread purger;
+
+    /** How often the store drops expired proxies, ended tombstones and idempotency records. */
+    static final Duration PURGE_INTERVAL = Duration.ofSeconds(5);
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(ProxyPool.class.getName());
 
     private ProxyPool(Builder b) {
         this.config = b.config;
@@ -115,7 +121,9 @@ public final class ProxyPool implements AutoCloseable {
 
     /**
      * Starts collecting: the pipeline's first round now (so the pool is loaded when this returns),
-     * then background rounds and active probing. Called by {@link Builder#build()} unless
+     * then background rounds, active probing and (in the background) the store's periodic purge of
+     * expired proxies, ended tombstones and idempotency records, without which a long-running pool
+     * keeps a tombstone for every proxy it ever handed out. Called by {@link Builder#build()} unless
      * {@link Builder#deferStart(boolean)}; a server defers it until its echo endpoint is up.
      * Idempotent.
      */
@@ -131,6 +139,25 @@ public final class ProxyPool implements AutoCloseable {
         }
         if (prober != null) {
             prober.start();
+        }
+        if (background) {
+            purger = Thread.ofVirtual().name("proxypool-purge").start(this::purgeLoop);
+        }
+    }
+
+    private void purgeLoop() {
+        while (!closed.get()) {
+            try {
+                Thread.sleep(PURGE_INTERVAL);
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                store.purgeExpired(wall.instant());
+            } catch (RuntimeException e) {
+                LOG.warning("purging expired proxies and tombstones failed (next try in " + PURGE_INTERVAL.toSeconds()
+                        + " s): " + e);
+            }
         }
     }
 
@@ -235,6 +262,16 @@ public final class ProxyPool implements AutoCloseable {
 
     @Override
     public void close() {
+        closed.set(true);
+        Thread p = purger;
+        if (p != null) {
+            p.interrupt();
+            try {
+                p.join(PURGE_INTERVAL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (prober != null) {
             prober.close();
         }

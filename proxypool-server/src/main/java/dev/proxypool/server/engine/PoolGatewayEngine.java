@@ -1,7 +1,9 @@
 package dev.proxypool.server.engine;
 
+import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.routing.RequestFacts;
 import dev.proxypool.core.routing.RoutingRule;
+import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.dial.UpstreamDialer;
 import dev.proxypool.sdk.engine.AcquireRequest;
@@ -14,7 +16,9 @@ import dev.proxypool.server.gateway.RouteDecision;
 import dev.proxypool.server.gateway.RouteRequest;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.HashSet;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,6 +51,29 @@ public final class PoolGatewayEngine implements GatewayEngine {
         this.dialer = dialer;
         this.access = access;
         this.ticker = engine.ticker();
+        engine.addSnapshotListener(this::closeIdleOfGone);
+    }
+
+    /**
+     * A proxy that left the pool (removed, expired, extracted, disabled) is never picked again, so
+     * nothing would ever take its idle links: close them and forget its pool, else every churned
+     * proxy keeps up to {@value #MAX_IDLE_PER_PROXY} sockets open for the life of the process.
+     */
+    private void closeIdleOfGone(PoolSnapshot snapshot) {
+        if (idle.isEmpty()) {
+            return;
+        }
+        Set<String> present = new HashSet<>();
+        for (Proxy p : snapshot.proxies()) {
+            present.add(p.id());
+        }
+        idle.entrySet().removeIf(e -> {
+            if (present.contains(e.getKey())) {
+                return false;
+            }
+            e.getValue().closeAll();
+            return true;
+        });
     }
 
     @Override
