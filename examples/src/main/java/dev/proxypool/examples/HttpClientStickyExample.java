@@ -39,7 +39,7 @@ public final class HttpClientStickyExample {
         ProxyPoolConfig base = ProxyPoolConfig.defaults();
         ProxyPoolConfig config = new ProxyPoolConfig(base.server(), base.store(), base.database(), base.credentials(),
                 base.admin(), base.clients(), base.providers(), base.upstreams(), List.of(sticky), base.health(),
-                base.pipeline(), base.security(), base.distribution());
+                base.pipeline(), base.security(), base.distribution(), base.gateway());
         List<Hop> hops = new ArrayList<>();
         try (ProxyPool pool = ProxyPool.builder().config(config).proxies(inventory).background(false).build()) {
             for (int s = 0; s < sessions; s++) {

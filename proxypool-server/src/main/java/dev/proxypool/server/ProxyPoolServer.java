@@ -302,7 +302,10 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .bindAddress(bind)
                         .authenticator(auth)
                         // the wire layer's ceiling; each routing's retry policy and budget decide below it
-                        .config(GatewayConfig.DEFAULTS.withMaxAttempts(10))
+                        .config(GatewayConfig.DEFAULTS.withMaxAttempts(10)
+                                .withIoTimeout(config.gateway().ioTimeout())
+                                .withIdleTimeout(config.gateway().idleTimeout())
+                                .withTunnelIdleTimeout(config.gateway().tunnelIdleTimeout()))
                         .routes(r -> {
                             r.post("/v1/feedback", feedback);
                             r.register(DistributionService.PATH, distribution);
@@ -401,7 +404,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         List.of(own));
             }
             return new ProxyPoolConfig(c.server(), c.store(), c.database(), c.credentials(), c.admin(), c.clients(),
-                    c.providers(), c.upstreams(), c.routings(), h, p, c.security(), c.distribution());
+                    c.providers(), c.upstreams(), c.routings(), h, p, c.security(), c.distribution(), c.gateway());
         }
     }
 }

@@ -133,7 +133,7 @@ public final class ConfigLoader {
 
     private ProxyPoolConfig read(Node root, Path baseDir) {
         root.allowOnly("server", "store", "database", "credentials", "admin", "clients", "providers",
-                "upstreams", "routings", "health", "pipeline", "security", "distribution");
+                "upstreams", "routings", "health", "pipeline", "security", "distribution", "gateway");
         ProxyPoolConfig.Server server = server(root.child("server"));
         ProxyPoolConfig.Store store = store(root.child("store"));
         ProxyPoolConfig.Database database = database(root.child("database"));
@@ -147,8 +147,9 @@ public final class ConfigLoader {
         ProxyPoolConfig.Pipeline pipeline = pipeline(root.child("pipeline"), baseDir);
         ProxyPoolConfig.Security security = security(root.child("security"));
         ProxyPoolConfig.Distribution distribution = distribution(root.child("distribution"));
+        ProxyPoolConfig.Gateway gateway = gateway(root.child("gateway"));
         return new ProxyPoolConfig(server, store, database, credentials, admin, clients, providers, upstreams,
-                routings, health, pipeline, security, distribution);
+                routings, health, pipeline, security, distribution, gateway);
     }
 
     private ProxyPoolConfig.Server server(Node n) {
@@ -417,5 +418,20 @@ public final class ConfigLoader {
         }
         return new ProxyPoolConfig.Distribution(n.integer("gatewayReserve", d.gatewayReserve(), 0, Integer.MAX_VALUE),
                 ttl, n.integer("maxCount", d.maxCount(), 1, 100_000));
+    }
+
+    private ProxyPoolConfig.Gateway gateway(Node n) {
+        n.allowOnly("ioTimeout", "idleTimeout", "tunnelIdleTimeout");
+        ProxyPoolConfig.Gateway d = ProxyPoolConfig.Gateway.DEFAULTS;
+        return new ProxyPoolConfig.Gateway(positive(n, "ioTimeout", d.ioTimeout()),
+                positive(n, "idleTimeout", d.idleTimeout()), positive(n, "tunnelIdleTimeout", d.tunnelIdleTimeout()));
+    }
+
+    private static Duration positive(Node n, String key, Duration def) {
+        Duration d = n.duration(key, def);
+        if (d.isZero() || d.isNegative()) {
+            throw new ConfigException(n.key(key), "must be positive, got " + d);
+        }
+        return d;
     }
 }

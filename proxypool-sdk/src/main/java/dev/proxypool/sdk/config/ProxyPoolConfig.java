@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -18,14 +19,16 @@ import java.util.Optional;
 public record ProxyPoolConfig(Server server, Store store, Database database, Credentials credentials,
                               Admin admin, List<Client> clients, List<Provider> providers,
                               List<Upstream> upstreams, List<RoutingRule> routings, Health health,
-                              Pipeline pipeline, Security security, Distribution distribution) {
+                              Pipeline pipeline, Security security, Distribution distribution, Gateway gateway) {
 
     public ProxyPoolConfig {
         clients = List.copyOf(clients);
         providers = List.copyOf(providers);
         upstreams = List.copyOf(upstreams);
         routings = List.copyOf(routings);
+        Objects.requireNonNull(gateway, "gateway");
     }
+
 
     /** {@code server}: listeners. */
     public record Server(String host, int gatewayPort, int apiPort) {
@@ -99,6 +102,17 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
     }
 
     /** {@code distribution}: exclusive extraction. */
+    /**
+     * {@code gateway}: the forward proxy's timeouts. {@code ioTimeout} bounds every read and write on a
+     * request (a proxy that accepts and then hangs holds a GET this long before the retry);
+     * {@code idleTimeout} closes an idle client keep-alive connection; {@code tunnelIdleTimeout} closes
+     * a CONNECT tunnel with no traffic either way.
+     */
+    public record Gateway(Duration ioTimeout, Duration idleTimeout, Duration tunnelIdleTimeout) {
+        public static final Gateway DEFAULTS = new Gateway(Duration.ofSeconds(60), Duration.ofSeconds(60),
+                Duration.ofMinutes(5));
+    }
+
     public record Distribution(int gatewayReserve, Duration idempotencyTtl, int maxCount) {
         public static final Distribution DEFAULTS = new Distribution(0, Duration.ofHours(24), 1000);
     }
@@ -107,6 +121,6 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
     public static ProxyPoolConfig defaults() {
         return new ProxyPoolConfig(Server.DEFAULTS, Store.DEFAULTS, Database.DEFAULTS, Credentials.DEFAULTS,
                 Admin.DEFAULTS, List.of(), List.of(), List.of(), List.of(), Health.DEFAULTS, Pipeline.DEFAULTS,
-                Security.DEFAULTS, Distribution.DEFAULTS);
+                Security.DEFAULTS, Distribution.DEFAULTS, Gateway.DEFAULTS);
     }
 }

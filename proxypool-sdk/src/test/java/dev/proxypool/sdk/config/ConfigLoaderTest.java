@@ -181,4 +181,24 @@ class ConfigLoaderTest {
         assertEquals("10m", Durations.format(Duration.ofMinutes(10)));
         assertEquals("1500ms", Durations.format(Duration.ofMillis(1500)));
     }
+
+    @Test
+    void gatewayTimeoutsAreReadWithDefaultsAndEnvironmentOverrides() throws IOException {
+        ProxyPoolConfig defaults = ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of());
+        assertEquals(ProxyPoolConfig.Gateway.DEFAULTS, defaults.gateway());
+        assertEquals(Duration.ofSeconds(60), defaults.gateway().ioTimeout());
+
+        ProxyPoolConfig c = ConfigLoader.load(write("gateway: { ioTimeout: 5s, tunnelIdleTimeout: 2m }\n"),
+                Map.of("PROXYPOOL_GATEWAY_IDLETIMEOUT", "15s"));
+        assertEquals(new ProxyPoolConfig.Gateway(Duration.ofSeconds(5), Duration.ofSeconds(15), Duration.ofMinutes(2)),
+                c.gateway());
+
+        ConfigException zero = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(write("gateway: { ioTimeout: 0s }\n"), Map.of()));
+        assertEquals("gateway.ioTimeout", zero.key());
+        assertTrue(zero.getMessage().contains("must be positive"), zero.getMessage());
+        ConfigException unknown = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(write("gateway: { readTimeout: 5s }\n"), Map.of()));
+        assertTrue(unknown.getMessage().contains("readTimeout"), unknown.getMessage());
+    }
 }

@@ -47,6 +47,11 @@ public record GatewayConfig(int maxRequestLineBytes, int maxHeaderBytes, int max
                 connectTimeout, maxAttempts, bufferBytes);
     }
 
+    public GatewayConfig withTunnelIdleTimeout(Duration d) {
+        return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, idleTimeout, ioTimeout, d,
+                connectTimeout, maxAttempts, bufferBytes);
+    }
+
     public GatewayConfig withMaxAttempts(int n) {
         return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, idleTimeout, ioTimeout,
                 tunnelIdleTimeout, connectTimeout, n, bufferBytes);

@@ -98,7 +98,7 @@ final class AdminFixture implements AutoCloseable {
         Options routings(RoutingRule... rules) {
             ProxyPoolConfig d = config;
             config = new ProxyPoolConfig(d.server(), d.store(), d.database(), d.credentials(), d.admin(), d.clients(),
-                    d.providers(), d.upstreams(), List.of(rules), d.health(), d.pipeline(), d.security(), d.distribution());
+                    d.providers(), d.upstreams(), List.of(rules), d.health(), d.pipeline(), d.security(), d.distribution(), d.gateway());
             return this;
         }
 

@@ -49,7 +49,7 @@ final class DistributionFixture implements AutoCloseable {
         ProxyPoolConfig d = ProxyPoolConfig.defaults();
         ProxyPoolConfig config = new ProxyPoolConfig(d.server(), d.store(), d.database(), d.credentials(), d.admin(),
                 d.clients(), d.providers(), d.upstreams(), d.routings(), d.health(), d.pipeline(), d.security(),
-                new ProxyPoolConfig.Distribution(o.reserve, Duration.ofHours(24), o.maxCount));
+                new ProxyPoolConfig.Distribution(o.reserve, Duration.ofHours(24), o.maxCount), d.gateway());
         pool = ProxyPool.builder().config(config).background(false).store(store).clocks(clock, clock)
                 .proxies(o.proxies).credentials(o.credentials).build();
         service = DistributionService.builder(pool, header -> BearerAuth.bearerToken(header).map(TOKENS::get))
