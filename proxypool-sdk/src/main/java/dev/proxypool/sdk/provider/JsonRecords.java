@@ -1,6 +1,7 @@
 package dev.proxypool.sdk.provider;
 
 import dev.proxypool.core.sequential.FetchOutcome;
+import dev.proxypool.sdk.json.JsonNesting;
 
 import io.helidon.json.JsonArray;
 import io.helidon.json.JsonException;
@@ -42,7 +43,7 @@ final class JsonRecords {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        if (depth(bytes) > MAX_DEPTH) {
+        if (JsonNesting.depth(bytes) > MAX_DEPTH) {
             throw new FetchFailure(FetchOutcome.ErrorKind.PARSE, "not valid JSON: nests deeper than " + MAX_DEPTH + " levels");
         }
         JsonValue value;
@@ -78,7 +79,7 @@ final class JsonRecords {
 
     /** Parses one line of JSONL; null when it is not a JSON object (or not valid JSON at all). */
     static RawRecord parseObjectLine(String line) {
-        if (depth(line) > MAX_DEPTH) {
+        if (JsonNesting.depth(line) > MAX_DEPTH) {
             return null;
         }
         try {
@@ -118,34 +119,6 @@ final class JsonRecords {
                 // numbers are read by text(), which handles any magnitude
             }
         }
-    }
-
-    /** Deepest nesting of objects and arrays outside strings; the parser recurses, so it is capped before it runs. */
-    static int depth(CharSequence s) {
-        int depth = 0;
-        int max = 0;
-        boolean inString = false;
-        for (int i = 0, n = s.length(); i < n; i++) {
-            char c = s.charAt(i);
-            if (inString) {
-                if (c == '\\') {
-                    i++;
-                } else if (c == '"') {
-                    inString = false;
-                }
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '{' || c == '[') {
-                max = Math.max(max, ++depth);
-            } else if (c == '}' || c == ']') {
-                depth--;
-            }
-        }
-        return max;
-    }
-
-    private static int depth(byte[] b) {
-        return depth(new String(b, java.nio.charset.StandardCharsets.ISO_8859_1));
     }
 
     /**

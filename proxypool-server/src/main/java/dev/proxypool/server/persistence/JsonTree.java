@@ -1,5 +1,6 @@
 package dev.proxypool.server.persistence;
 
+import dev.proxypool.sdk.json.JsonNesting;
 import io.helidon.json.JsonArray;
 import io.helidon.json.JsonException;
 import io.helidon.json.JsonObject;
@@ -59,7 +60,7 @@ public final class JsonTree {
         if (start == json.length) {
             throw new IllegalArgumentException("request body is empty (expected a JSON object)");
         }
-        if (depth(json) > MAX_DEPTH) {
+        if (JsonNesting.depth(json) > MAX_DEPTH) {
             throw new IllegalArgumentException("JSON nests deeper than " + MAX_DEPTH + " levels");
         }
         try {
@@ -104,30 +105,6 @@ public final class JsonTree {
             case NULL -> null;
             default -> throw new IllegalArgumentException("unsupported JSON value " + v.type());
         };
-    }
-
-    /** Deepest nesting of objects and arrays outside strings; linear, no allocation. */
-    static int depth(byte[] body) {
-        int depth = 0;
-        int max = 0;
-        boolean inString = false;
-        for (int i = 0; i < body.length; i++) {
-            byte c = body[i];
-            if (inString) {
-                if (c == '\\') {
-                    i++;
-                } else if (c == '"') {
-                    inString = false;
-                }
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '{' || c == '[') {
-                max = Math.max(max, ++depth);
-            } else if (c == '}' || c == ']') {
-                depth--;
-            }
-        }
-        return max;
     }
 
     /** A deep, unmodifiable copy that keeps insertion order and {@code null} values. */

@@ -3,6 +3,7 @@ package dev.proxypool.server.api.distribution;
 import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.Fulfillment;
 import dev.proxypool.core.model.Protocol;
+import dev.proxypool.sdk.json.JsonNesting;
 import io.helidon.json.JsonException;
 import io.helidon.json.JsonGenerator;
 import io.helidon.json.JsonObject;
@@ -158,7 +159,7 @@ final class ExtractionJson {
         if (start == body.length) {
             throw new InvalidRequestException("request body is empty (expected a JSON object)");
         }
-        if (depth(body) > MAX_DEPTH) {
+        if (JsonNesting.depth(body) > MAX_DEPTH) {
             throw new InvalidRequestException("request body nests deeper than " + MAX_DEPTH + " levels");
         }
         JsonValue value;
@@ -192,30 +193,6 @@ final class ExtractionJson {
         } catch (JsonException whitespaceOnly) {
             return true;
         }
-    }
-
-    /** Deepest nesting of objects and arrays, outside strings; linear, no allocation. */
-    static int depth(byte[] body) {
-        int depth = 0;
-        int max = 0;
-        boolean inString = false;
-        for (int i = 0; i < body.length; i++) {
-            byte c = body[i];
-            if (inString) {
-                if (c == '\\') {
-                    i++;
-                } else if (c == '"') {
-                    inString = false;
-                }
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '{' || c == '[') {
-                max = Math.max(max, ++depth);
-            } else if (c == '}' || c == ']') {
-                depth--;
-            }
-        }
-        return max;
     }
 
     private static long integer(String field, JsonValue v, long min, long max) throws InvalidRequestException {
