@@ -58,7 +58,7 @@ import java.util.Optional;
  * 401 {"error": "unauthorized", "message": "..."}            + WWW-Authenticate: Bearer realm="proxypool"
  * 409 {"error": "insufficient_proxies", "requested": 5, "available": 3}      (allOrNothing; nothing extracted)
  * 409 {"error": "request_in_progress", "message": "..."}     (same Idempotency-Key still running)
- * 413 {"error": "invalid_request", "message": "request body exceeds 65536 bytes"}   + Connection: close
+ * 413 {"error": "invalid_request", "message": "request body exceeds 65536 bytes"}   (+ Connection: close above 1 MiB)
  * 422 {"error": "idempotency_key_reused", "message": "..."}  (same key, different body)
  * 429 {"error": "quota_exceeded", "message": "...", "limit": 1000, "used": 998, "retryAfterSeconds": 1200}
  *                                                            + Retry-After: 1200
@@ -72,7 +72,8 @@ import java.util.Optional;
  * city and carrier are labels of that name); {@code minRemainingTtlSeconds} defaults to 0 (any
  * unexpired proxy). {@code null} counts as absent. Unknown keys, wrong types, fractions and
  * out-of-range numbers are refused with a message naming the field. The body is read up to 64 KiB;
- * a larger one is refused with {@code 413} without being read (the connection is then closed). The
+ * a larger one is refused with {@code 413}: read and discarded up to 1 MiB so the client sees the
+ * answer on a kept connection, beyond that not read (the connection is then closed). The
  * {@code Content-Type} is not checked.
  *
  * <h2>Order of checks</h2>
@@ -120,6 +121,8 @@ public final class DistributionService implements HttpService, Handler {
     public static final String PATH = "/v1/extractions";
     /** Largest accepted request body. */
     public static final int MAX_BODY_BYTES = 64 * 1024;
+    /** A refused body up to this size is read and discarded so the client sees the 413; a larger one closes. */
+    static final long MAX_DRAINED_BYTES = 1024 * 1024;
     public static final HeaderName IDEMPOTENCY_KEY = HeaderNames.create("Idempotency-Key");
     public static final HeaderName IDEMPOTENT_REPLAYED = HeaderNames.create("Idempotent-Replayed");
 
@@ -187,6 +190,7 @@ public final class DistributionService implements HttpService, Handler {
             key = idempotencyKey(req, client.get());
             call = ExtractionJson.parse(RequestBody.read(req, MAX_BODY_BYTES), maxCount);
         } catch (RequestBody.TooLarge e) {
+            RequestBody.drain(req, MAX_DRAINED_BYTES); // when it cannot, send() closes the connection
             send(req, res, new Answer(413, ExtractionJson.error("invalid_request",
                     "request body exceeds " + MAX_BODY_BYTES + " bytes"), ExtractionOutcome.INVALID));
             return;

@@ -9,8 +9,8 @@ import java.util.OptionalLong;
 /**
  * Reads a request body of at most {@code limit} bytes, without reading more than {@code limit + 1}
  * of a larger one: a declared {@code Content-Length} above the limit is refused before any byte is
- * read, a chunked body as soon as it passes the limit. The caller then answers with
- * {@code Connection: close}, so the rest is never read.
+ * read, a chunked body as soon as it passes the limit. The caller then {@link #drain drains} a body
+ * of modest size, so the client reads the refusal, or answers with {@code Connection: close}.
  */
 final class RequestBody {
 
@@ -22,6 +22,35 @@ final class RequestBody {
     }
 
     private RequestBody() {
+    }
+
+    /**
+     * After a {@link TooLarge}: reads and discards the rest of a body that ends within
+     * {@code drainLimit} bytes in all, so the refusal can be answered on a connection whose input is
+     * clean. Closing with unread bytes in the socket makes the kernel reset the connection, and the
+     * client, still sending, may never see the {@code 413}. True when the whole body was consumed;
+     * false (the caller then closes the connection) for a body larger than {@code drainLimit} or
+     * one that cannot be read.
+     */
+    static boolean drain(ServerRequest req, long drainLimit) {
+        OptionalLong declared = req.headers().contentLength();
+        if (declared.isPresent() && declared.getAsLong() > drainLimit) {
+            return false;
+        }
+        try {
+            InputStream in = req.content().inputStream();
+            byte[] sink = new byte[8192];
+            long total = 0;
+            for (int n; (n = in.read(sink)) >= 0; ) {
+                total += n;
+                if (total > drainLimit) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException | UncheckedIOException | IllegalStateException e) {
+            return false;
+        }
     }
 
     static byte[] read(ServerRequest req, int limit) throws TooLarge {
