@@ -122,6 +122,18 @@ class ConfigLoaderFuzzTest {
         assertEquals("--config", e.key(), e.getMessage());
     }
 
+    /** Found by this fuzz test (seed 4280506400697993537, input 90727): an echoed value spilled its line breaks into the message. */
+    @Test
+    void anEchoedValueWithLineBreaksKeepsTheErrorOnOneLine() throws Exception {
+        Path file = dir.resolve("multiline.yaml");
+        Files.writeString(file, "store: { type: redis, uri: \"rediPG_PASSWORD|\\n\\nstore: { type: rediss://127.0.0.1:6379\" }\n");
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(file, java.util.Map.of()));
+        assertEquals("store.uri", e.key(), e.getMessage());
+        assertEquals(-1, e.getMessage().indexOf('\n'), e.getMessage());
+        assertTrue(e.getMessage().contains("rediPG_PASSWORD|\\n\\nstore"), "the value is shown escaped: " + e.getMessage());
+    }
+
     static Outcome verdict(Object result, ConfigTexts.Input in) {
         if (result instanceof ProxyPoolConfig c) {
             assertTrue(!c.toString().contains(ConfigTexts.CANARY) || !in.secretsInPlace(),
