@@ -58,21 +58,26 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Soak (issue #9, scenario 7): the whole server (gateway + Distribution API) over a pool of fake
  * upstream proxies to a fake origin. First the peak is measured (closed loop), then an open-loop
- * load at half of it runs for {@code proxypool.soak.minutes} (default 3; the 30-minute run is
- * {@code benchmarks/soak/run.sh}) while 1% of the gateway's proxies churn per minute (one killed
- * and removed, one new added, through the engine's publish path) and extraction drains and
- * replenishes a separate upstream beside it. Promises checked:
+ * load at half of it runs for a warm-up ({@code proxypool.soak.warmupSeconds}, default 2 minutes,
+ * 5 above 10 minutes) and then for {@code proxypool.soak.minutes} measured minutes (default 3; the
+ * 30-minute run is {@code benchmarks/soak/run.sh}) while 1% of the gateway's proxies churn per
+ * minute (one killed and removed, one new added, through the engine's publish path) and
+ * extraction drains and replenishes a separate upstream beside it. The server module runs it in a
+ * surefire execution of its own (its own JVM, after the other tests). Promises checked:
  * <ul>
- *   <li>with {@code -Dproxypool.soak.p99Check=both} (the 30-minute {@code benchmarks/soak/run.sh}):
- *       P99 of the first measured window (after a warm-up window) and of the last within ±20%,
- *       plus {@code proxypool.soak.p99SlackMs} (default 1 ms) for timer noise at sub-ms latencies;
- *       {@code upper}: only "not more than 20% slower"; default {@code report}: the figures are
- *       printed, not asserted. Latency is speed, and inside {@code ./mvnw verify} on a shared
- *       2-core machine the neighbours decide it (see benchmarks/soak/RESULTS-soak.md); every other
- *       promise below is asserted in every run. The compared P99 is the window's robust P99 (median of the P99s of its ten
- *       slices, see {@link GatewayLoad.Window}): on a shared 2-core machine a few seconds of CPU
- *       taken by other processes decide a plain 30-second P99, which then says nothing about the
- *       server; the plain P99 is reported beside it;</li>
+ *   <li>the server's own work per request flat: this JVM's CPU time per gateway request in the
+ *       last window within ±20% of the first measured window (asserted in every run; it moved by
+ *       under 5% in every run so far, while CPU the hypervisor steals moves latency, not this);</li>
+ *   <li>P99: the robust P99 (median of the P99s of a window's ten slices, see
+ *       {@link GatewayLoad.Window}; the plain P99 is reported beside it) of the first measured
+ *       window and of the last. {@code -Dproxypool.soak.p99Check=both} (set by {@code run.sh}):
+ *       within ±20% plus {@code proxypool.soak.p99SlackMs} (default 1 ms); {@code upper}: not more
+ *       than 20% (+1 ms) slower; {@code guard} (the default, the bounded run inside
+ *       {@code ./mvnw verify}): not more than doubled (+2 ms); {@code report}: printed only. Why
+ *       the bounded run only guards: on these 2-vCPU virtual machines a minute in which the
+ *       hypervisor steals a few percent of the CPU moves a window's P99 by 30–60%
+ *       (benchmarks/soak/RESULTS-soak.md), so a ±20% comparison of two single minutes fails on
+ *       the host's account one run in three; every window's steal share is reported;</li>
  *   <li>heap after a full GC, platform threads and open file descriptors flat from the first
  *       measured window to the end (sampled in a one-second pause of the load at each window
  *       boundary, so the sampling's GC pause is not charged to latency);</li>
@@ -83,7 +88,9 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>failed gateway requests are counted and bounded by the churn (a killed proxy's in-flight
  *       requests), none dropped by the client.</li>
  * </ul>
- * Figures go to stdout and, with {@code -Dproxypool.soak.report=<file>}, to a Markdown file.
+ * Figures go to stdout and, with {@code -Dproxypool.soak.report=<file>}, to a Markdown file;
+ * {@code -Dproxypool.soak.slicesFile=<file>} also writes every slice's count, P50 and P99 (for
+ * studying the latency statistic offline).
  */
 class SoakTest {
 
@@ -105,16 +112,46 @@ class SoakTest {
     @TempDir
     Path dir;
 
-    /** One sample; {@code loadAverage} is the machine's 1-minute load average (other processes' share of the noise). */
-    private record Resources(long heapAfterGc, int threads, long fds, String loadAverage) {
+    /**
+     * One sample at a window boundary. {@code loadAverage} is the machine's 1-minute load average;
+     * the counters ({@code cpuNanos} of this JVM, its GC and JIT compilation milliseconds, the
+     * machine's CPU jiffies from {@code /proc/stat}) are read before the sample's full GC and turn
+     * into per-window figures by difference: they tell whether a window's latency moved with this
+     * JVM's work per request (the server) or with CPU taken by others (the machine).
+     */
+    private record Resources(long heapAfterGc, int threads, long fds, String loadAverage, long cpuNanos, long gcMillis,
+                             long jitMillis, Jiffies machine) {
+    }
+
+    /** The machine's CPU time from the first line of {@code /proc/stat}: all, busy (not idle or iowait), stolen. */
+    private record Jiffies(long total, long busy, long steal) {
+        static Jiffies read() {
+            try {
+                String[] f = Files.readAllLines(Path.of("/proc/stat")).getFirst().trim().split("\\s+");
+                long total = 0;
+                for (int i = 1; i < f.length && i <= 8; i++) {
+                    total += Long.parseLong(f[i]);
+                }
+                long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
+                long steal = f.length > 8 ? Long.parseLong(f[8]) : 0;
+                return new Jiffies(total, total - idle - steal, steal);
+            } catch (IOException | RuntimeException e) {
+                return new Jiffies(0, 0, 0);
+            }
+        }
     }
 
     @Test
     void halfPeakLoadWithChurnAndExtractionStaysFlatAndLeaksNothing() throws Exception {
         double minutes = Double.parseDouble(System.getProperty("proxypool.soak.minutes", "3"));
-        long windowSeconds = Long.getLong("proxypool.soak.windowSeconds", minutes > 5 ? 60 : 30);
+        long windowSeconds = Long.getLong("proxypool.soak.windowSeconds", minutes > 10 ? 120 : 60);
         double p99SlackMs = Double.parseDouble(System.getProperty("proxypool.soak.p99SlackMs", "1"));
-        int windowCount = (int) Math.max(3, Math.round(minutes * 60 / windowSeconds));
+        // warm-up before the measured minutes, at the soak rate with churn and extraction running:
+        // on these 2-vCPU machines the JIT keeps compiling for minutes and latency falls meanwhile
+        // (RESULTS-soak.md), which is the JVM starting, not the server changing under load
+        long warmupSeconds = Long.getLong("proxypool.soak.warmupSeconds", minutes > 10 ? 300 : 120);
+        int warmupWindows = (int) Math.max(1, (warmupSeconds + windowSeconds - 1) / windowSeconds);
+        int windowCount = warmupWindows + (int) Math.max(2, Math.round(minutes * 60 / windowSeconds));
         long windowNanos = TimeUnit.SECONDS.toNanos(windowSeconds);
         long churnEveryNanos = (long) (60e9 / (GATEWAY_PROXIES * 0.01));
 
@@ -185,6 +222,7 @@ class SoakTest {
                     windows[i] = new GatewayLoad.Window();
                 }
                 Resources[] samples = new Resources[windowCount + 1];
+                samples[0] = resources();
                 long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
                 Thread sampler = Thread.ofPlatform().name("soak-sampler").daemon(true).start(() -> {
                     for (int i = 1; i <= windowCount; i++) {
@@ -232,11 +270,23 @@ class SoakTest {
                     }
                 }
 
-                Report report = new Report(minutes, windowSeconds, peak, rate, windows, samples, end, churns.get(),
+                Report report = new Report(minutes, windowSeconds, warmupWindows, peak, rate, windows, samples, end, churns.get(),
                         extractor, seeded, remaining.cardinality(), expiredUnextracted, held, heldChurned,
                         server.gatewayEngine().inFlight());
                 String text = report.markdown();
                 System.out.println(text);
+                String slicesFile = System.getProperty("proxypool.soak.slicesFile");
+                if (slicesFile != null && !slicesFile.isBlank()) {
+                    StringBuilder sl = new StringBuilder("window slice count p50us p99us\n");
+                    for (int i = 0; i < windowCount; i++) {
+                        for (int k = 0; k < GatewayLoad.Window.SLICES; k++) {
+                            LatencyHistogram h = windows[i].slices[k];
+                            sl.append(i).append(' ').append(k).append(' ').append(h.count()).append(' ')
+                                    .append(h.quantile(0.5)).append(' ').append(h.quantile(0.99)).append('\n');
+                        }
+                    }
+                    Files.writeString(Path.of(slicesFile), sl);
+                }
                 String file = System.getProperty("proxypool.soak.report");
                 if (file != null && !file.isBlank()) {
                     Files.writeString(Path.of(file), text);
@@ -261,7 +311,7 @@ class SoakTest {
                         + " beyond what " + churns.get() + " killed proxies explain");
                 assertTrue(report.sum(w -> w.ok.sum()) > 0, "requests served");
 
-                Resources first = samples[1];
+                Resources first = samples[warmupWindows];
                 Resources last = samples[windowCount - 1]; // the last boundary under load, like the first
                 for (Resources r : new Resources[] {last, end}) {
                     String when = r == end ? " (after the load)" : " (last window boundary)";
@@ -272,17 +322,30 @@ class SoakTest {
                     assertTrue(r.fds() <= first.fds() + Math.max(16, first.fds() / 10),
                             "file descriptors grew" + when + ": " + first.fds() + " -> " + r.fds());
                 }
-                long p99First = windows[1].robustP99();
+                // the server's own work per request, flat: this JVM's CPU time per gateway request
+                // (load generator, fake proxies and origin included) moves with what the code does
+                // per request and not with CPU the hypervisor or other processes take
+                double cpuFirst = cpuMicrosPerRequest(windows, samples, warmupWindows);
+                double cpuLast = cpuMicrosPerRequest(windows, samples, windowCount - 1);
+                assertTrue(Math.abs(cpuLast - cpuFirst) <= cpuFirst * 0.20, String.format(Locale.ROOT,
+                        "JVM CPU per request first measured window %.0f µs, last %.0f µs: moved by more than 20%%",
+                        cpuFirst, cpuLast));
+                long p99First = windows[warmupWindows].robustP99();
                 long p99Last = windows[windowCount - 1].robustP99();
+                String p99s = "robust P99 first measured window " + p99First + " µs, last " + p99Last + " µs (steal "
+                        + stealPercent(samples, warmupWindows) + "% and " + stealPercent(samples, windowCount - 1) + "%)";
                 double tolerance = p99First * 0.20 + p99SlackMs * 1000;
-                String p99Check = System.getProperty("proxypool.soak.p99Check", "report");
-                if (p99Check.equals("upper") || p99Check.equals("both")) {
-                    assertTrue(p99Last - p99First <= tolerance, "robust P99 first measured window " + p99First
-                            + " µs, last " + p99Last + " µs: slower by more than 20% (+" + p99SlackMs + " ms)");
-                }
-                if (p99Check.equals("both")) {
-                    assertTrue(p99First - p99Last <= tolerance, "robust P99 first measured window " + p99First
-                            + " µs, last " + p99Last + " µs: faster by more than 20% (+" + p99SlackMs + " ms)");
+                switch (System.getProperty("proxypool.soak.p99Check", "guard")) {
+                    case "both" -> {
+                        assertTrue(p99Last - p99First <= tolerance, p99s + ": slower by more than 20% (+" + p99SlackMs + " ms)");
+                        assertTrue(p99First - p99Last <= tolerance, p99s + ": faster by more than 20% (+" + p99SlackMs + " ms)");
+                    }
+                    case "upper" -> assertTrue(p99Last - p99First <= tolerance,
+                            p99s + ": slower by more than 20% (+" + p99SlackMs + " ms)");
+                    case "guard" -> assertTrue(p99Last <= 2 * p99First + 2_000, p99s + ": more than doubled (+2 ms)");
+                    case "report" -> { }
+                    default -> throw new IllegalArgumentException(
+                            "proxypool.soak.p99Check: expected both, upper, guard or report");
                 }
             } finally {
                 stop.set(true);
@@ -406,8 +469,29 @@ class SoakTest {
         }
     }
 
+    /** This JVM's CPU time per gateway request in window {@code i}, in microseconds. */
+    static double cpuMicrosPerRequest(GatewayLoad.Window[] windows, Resources[] samples, int i) {
+        long requests = windows[i].ok.sum() + windows[i].failed.sum();
+        return requests == 0 ? 0 : (samples[i + 1].cpuNanos() - samples[i].cpuNanos()) / 1000.0 / requests;
+    }
+
+    /** The share of the machine's CPU time the hypervisor took (steal) during window {@code i}, in percent. */
+    static String stealPercent(Resources[] samples, int i) {
+        long total = samples[i + 1].machine().total() - samples[i].machine().total();
+        return total <= 0 ? "?" : String.format(Locale.ROOT, "%.1f",
+                100.0 * (samples[i + 1].machine().steal() - samples[i].machine().steal()) / total);
+    }
+
     /** Heap used after a full GC, live platform threads, open file descriptors of this JVM. */
     static Resources resources() {
+        long cpu = ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class).getProcessCpuTime();
+        long gc = 0;
+        for (var b : ManagementFactory.getGarbageCollectorMXBeans()) {
+            gc += Math.max(0, b.getCollectionTime());
+        }
+        var jit = ManagementFactory.getCompilationMXBean();
+        long jitMs = jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
+        Jiffies machine = Jiffies.read();
         System.gc();
         long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         int threads = ManagementFactory.getThreadMXBean().getThreadCount();
@@ -423,7 +507,7 @@ class SoakTest {
         } catch (IOException e) {
             load = "?";
         }
-        return new Resources(heap, threads, fds, load);
+        return new Resources(heap, threads, fds, load, cpu, gc, jitMs, machine);
     }
 
     static void sleepMs(long ms) {
@@ -513,7 +597,7 @@ class SoakTest {
     }
 
     /** The run's figures as Markdown. */
-    private record Report(double minutes, long windowSeconds, double peak, double rate, GatewayLoad.Window[] windows,
+    private record Report(double minutes, long windowSeconds, int warmupWindows, double peak, double rate, GatewayLoad.Window[] windows,
                           Resources[] samples, Resources end, long churns, Extractor extractor, int seeded,
                           int remaining, int expiredUnextracted, int held, int heldChurned, int gatewayInFlight) {
 
@@ -527,31 +611,55 @@ class SoakTest {
 
         String markdown() {
             StringBuilder sb = new StringBuilder();
-            sb.append(String.format(Locale.ROOT, "Soak: %.1f min at %.0f req/s (50%% of a measured peak of %.0f req/s), "
-                    + "%d s windows (window 0 is warm-up), %d gateway proxies, %d churn events%n%n",
-                    minutes, rate, peak, windowSeconds, GATEWAY_PROXIES, churns));
-            sb.append("| window | ok | failed | dropped | P50 ms | P99 ms | robust P99 ms | max ms | heap after GC MiB at its end | platform threads | fds | load avg |\n");
-            sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            sb.append(String.format(Locale.ROOT, "Soak: %.1f min at %.0f req/s (50%% of a measured peak of %.0f req/s) after "
+                    + "%d warm-up windows, %d s windows, %d gateway proxies, %d churn events%n%n",
+                    minutes, rate, peak, warmupWindows, windowSeconds, GATEWAY_PROXIES, churns));
+            sb.append("| window | ok | failed | dropped | P50 ms | P99 ms | robust P99 ms | max ms | heap after GC MiB at its end "
+                    + "| platform threads | fds | load avg | JVM CPU µs/req | GC ms | JIT ms | machine busy % | steal % |\n");
+            sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
             for (int i = 0; i < windows.length; i++) {
                 GatewayLoad.Window w = windows[i];
                 Resources r = samples[i + 1];
-                sb.append(String.format(Locale.ROOT, "| %d%s | %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %s |%n", i,
-                        i == 0 ? " (warm-up)" : "", w.ok.sum(), w.failed.sum(), w.dropped.sum(),
+                Resources b = samples[i];
+                String cpu = "-";
+                String gc = "-";
+                String jit = "-";
+                String busy = "-";
+                String steal = "-";
+                if (r != null && b != null) {
+                    cpu = String.format(Locale.ROOT, "%.0f", cpuMicrosPerRequest(windows, samples, i));
+                    gc = String.valueOf(r.gcMillis() - b.gcMillis());
+                    jit = String.valueOf(r.jitMillis() - b.jitMillis());
+                    steal = stealPercent(samples, i);
+                    long total = r.machine().total() - b.machine().total();
+                    busy = total <= 0 ? "?" : String.format(Locale.ROOT, "%.0f",
+                            100.0 * (r.machine().busy() - b.machine().busy()) / total);
+                }
+                sb.append(String.format(Locale.ROOT,
+                        "| %d%s | %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", i,
+                        i < warmupWindows ? " (warm-up)" : "", w.ok.sum(), w.failed.sum(), w.dropped.sum(),
                         w.latency.quantile(0.50) / 1000.0, w.latency.quantile(0.99) / 1000.0, w.robustP99() / 1000.0,
                         w.latency.quantile(1.0) / 1000.0,
                         r == null ? "-" : String.valueOf(r.heapAfterGc() / MIB), r == null ? "-" : String.valueOf(r.threads()),
-                        r == null ? "-" : String.valueOf(r.fds()), r == null ? "-" : r.loadAverage()));
+                        r == null ? "-" : String.valueOf(r.fds()), r == null ? "-" : r.loadAverage(), cpu, gc, jit, busy, steal));
             }
-            Resources first = samples[1];
+            Resources first = samples[warmupWindows];
             Resources last = samples[windows.length - 1];
-            long p99First = windows[1].latency.quantile(0.99);
-            long p99Last = windows[windows.length - 1].latency.quantile(0.99);
-            long rFirst = windows[1].robustP99();
-            long rLast = windows[windows.length - 1].robustP99();
-            sb.append(String.format(Locale.ROOT, "%nRobust P99 (median of 10 slices' P99) first measured window %.2f ms, "
-                    + "last %.2f ms (%+.1f%%); plain P99 first %.2f ms, last %.2f ms (%+.1f%%)%n",
+            GatewayLoad.Window w0 = windows[warmupWindows];
+            GatewayLoad.Window wn = windows[windows.length - 1];
+            long p99First = w0.latency.quantile(0.99);
+            long p99Last = wn.latency.quantile(0.99);
+            long rFirst = w0.robustP99();
+            long rLast = wn.robustP99();
+            sb.append(String.format(Locale.ROOT, "%nRobust P99 (median of 10 slices' P99) first measured window (%d) %.2f ms, "
+                    + "last %.2f ms (%+.1f%%); plain P99 first %.2f ms, last %.2f ms (%+.1f%%)%n", warmupWindows,
                     rFirst / 1000.0, rLast / 1000.0, rFirst == 0 ? 0.0 : 100.0 * (rLast - rFirst) / rFirst,
                     p99First / 1000.0, p99Last / 1000.0, p99First == 0 ? 0.0 : 100.0 * (p99Last - p99First) / p99First));
+            double cpuFirst = cpuMicrosPerRequest(windows, samples, warmupWindows);
+            double cpuLast = cpuMicrosPerRequest(windows, samples, windows.length - 1);
+            sb.append(String.format(Locale.ROOT, "JVM CPU per request first measured window %.0f µs, last %.0f µs (%+.1f%%); "
+                    + "steal %s%% and %s%%%n", cpuFirst, cpuLast, cpuFirst == 0 ? 0.0 : 100.0 * (cpuLast - cpuFirst) / cpuFirst,
+                    stealPercent(samples, warmupWindows), stealPercent(samples, windows.length - 1)));
             sb.append(String.format(Locale.ROOT, "Start of the first measured window: heap after GC %d MiB, platform threads %d, "
                     + "fds %d; start of the last window: %d MiB, %d, %d; after the load: %d MiB, %d, %d%n",
                     first.heapAfterGc() / MIB, first.threads(), first.fds(), last.heapAfterGc() / MIB, last.threads(),
