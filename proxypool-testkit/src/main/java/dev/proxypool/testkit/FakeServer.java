@@ -15,6 +15,7 @@ import java.net.SocketException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
@@ -43,6 +44,8 @@ public abstract class FakeServer implements AutoCloseable {
     private final Set<Thread> handlers = ConcurrentHashMap.newKeySet();
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong handlerErrors = new AtomicLong();
+    private final AtomicInteger delaying = new AtomicInteger();
+    private final AtomicInteger maxDelaying = new AtomicInteger();
     private final Object idle = new Object();
     private int open;
     private int openOutbound;
@@ -134,6 +137,24 @@ public abstract class FakeServer implements AutoCloseable {
         synchronized (idle) {
             return openOutbound;
         }
+    }
+
+    /**
+     * The most connections that were inside the {@link Faults#latency(Duration) latency} delay at
+     * the same time, since the start: how many requests a client had outstanding here at once,
+     * exactly (unlike {@link #openConnections()}, which still counts a connection whose client has
+     * finished with it until its handler has seen the close).
+     */
+    public final int maxConcurrentDelays() {
+        return maxDelaying.get();
+    }
+
+    void delayBegins() {
+        maxDelaying.accumulateAndGet(delaying.incrementAndGet(), Math::max);
+    }
+
+    void delayEnds() {
+        delaying.decrementAndGet();
     }
 
     /** Handler failures other than I/O errors (a bug in the fake, or a client it could not parse). */
@@ -284,7 +305,7 @@ public abstract class FakeServer implements AutoCloseable {
                 top = ssl;
             }
             in = new BufferedInputStream(top.getInputStream());
-            OutputStream out = new FaultyOutput(raw, top, top.getOutputStream(), f);
+            OutputStream out = new FaultyOutput(raw, top, top.getOutputStream(), f, this);
             serve(new Connection(top, raw, in, out));
         } catch (InjectedFault fault) {
             if (fault.kind() == InjectedFault.Kind.HALF_CLOSED && in != null) {

@@ -15,6 +15,7 @@ final class FaultyOutput extends OutputStream {
     private final Socket top;
     private final OutputStream out;
     private final Faults faults;
+    private final FakeServer server;
     private long written;
     private boolean started;
     private InjectedFault cut;
@@ -23,11 +24,12 @@ final class FaultyOutput extends OutputStream {
      * @param raw the TCP socket (reset and FIN happen here, below any TLS layer)
      * @param top the socket the handler speaks on (the TLS socket in TLS mode, else {@code raw})
      */
-    FaultyOutput(Socket raw, Socket top, OutputStream out, Faults faults) {
+    FaultyOutput(Socket raw, Socket top, OutputStream out, Faults faults, FakeServer server) {
         this.raw = raw;
         this.top = top;
         this.out = out;
         this.faults = faults;
+        this.server = server;
     }
 
     long written() {
@@ -51,7 +53,14 @@ final class FaultyOutput extends OutputStream {
         }
         if (!started && len > 0) {
             started = true;
-            pause(faults.latency());
+            if (!faults.latency().isZero()) {
+                server.delayBegins();
+                try {
+                    pause(faults.latency());
+                } finally {
+                    server.delayEnds();
+                }
+            }
         }
         while (len > 0) {
             int n = len;
