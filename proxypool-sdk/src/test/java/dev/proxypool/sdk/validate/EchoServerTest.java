@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.testkit.RawHttp;
 import dev.proxypool.testkit.TestTls;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -48,14 +50,25 @@ class EchoServerTest {
 
     @Test
     void bindsTheConfiguredAddressAndPort() throws IOException {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
+        EchoServer echo = null;
+        int port = 0;
+        // a port found free can be taken by another process before the bind: try a few (bounded)
+        for (int attempt = 0; echo == null; attempt++) {
+            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                port = s.getLocalPort();
+            }
+            try {
+                echo = EchoServer.builder().bind(InetAddress.ofLiteral("127.0.0.2")).port(port).start();
+            } catch (UncheckedIOException e) {
+                if (!(e.getCause() instanceof BindException) || attempt >= 20) {
+                    throw e;
+                }
+            }
         }
-        try (EchoServer echo = EchoServer.builder().bind(InetAddress.ofLiteral("127.0.0.2")).port(port).start();
-             Socket s = new Socket("127.0.0.2", port)) {
-            assertEquals("127.0.0.2", echo.host());
-            RawHttp.Response r = RawHttp.get(s, echo.host() + ":" + port, "/v1/echo");
+        EchoServer started = echo;
+        try (started; Socket s = new Socket("127.0.0.2", port)) {
+            assertEquals("127.0.0.2", started.host());
+            RawHttp.Response r = RawHttp.get(s, started.host() + ":" + port, "/v1/echo");
             assertEquals(200, r.status());
             assertEquals("127.0.0.1", EchoJson.parse(r.bodyText()).ip());
         }

@@ -59,7 +59,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Soak (issue #9, scenario 7): the whole server (gateway + Distribution API) over a pool of fake
  * upstream proxies to a fake origin. First the peak is measured (closed loop), then an open-loop
  * load at half of it runs for a warm-up ({@code proxypool.soak.warmupSeconds}, default 2 minutes,
- * 5 above 10 minutes) and then for {@code proxypool.soak.minutes} measured minutes (default 3; the
+ * 6 above 10 minutes) and then for {@code proxypool.soak.minutes} measured minutes (default 3; the
  * 30-minute run is {@code benchmarks/soak/run.sh}) while 1% of the gateway's proxies churn per
  * minute (one killed and removed, one new added, through the engine's publish path) and
  * extraction drains and replenishes a separate upstream beside it. The server module runs it in a
@@ -149,7 +149,7 @@ class SoakTest {
         // warm-up before the measured minutes, at the soak rate with churn and extraction running:
         // on these 2-vCPU machines the JIT keeps compiling for minutes and latency falls meanwhile
         // (RESULTS-soak.md), which is the JVM starting, not the server changing under load
-        long warmupSeconds = Long.getLong("proxypool.soak.warmupSeconds", minutes > 10 ? 300 : 120);
+        long warmupSeconds = Long.getLong("proxypool.soak.warmupSeconds", minutes > 10 ? 360 : 120);
         int warmupWindows = (int) Math.max(1, (warmupSeconds + windowSeconds - 1) / windowSeconds);
         int windowCount = warmupWindows + (int) Math.max(2, Math.round(minutes * 60 / windowSeconds));
         long windowNanos = TimeUnit.SECONDS.toNanos(windowSeconds);
