@@ -15,19 +15,34 @@ public final class TestPorts {
 
     private static final int PROBE_TIMEOUT_MS = 200;
     private static final int MAX_FILLERS = 64;
+    private static final int MAX_RESERVED = 64;
+    private static final List<Socket> RESERVED = new ArrayList<>();
+    private static int nextReserved;
 
     private TestPorts() {
     }
 
     /**
-     * A loopback port with no listener: a connect is refused. (The port was free a moment ago;
-     * another process could take it in between, which on a test machine does not happen in practice.)
+     * A loopback port with no listener: a connect is refused. The port stays reserved for the
+     * life of this JVM by a socket bound to it that never listens (the kernel answers a SYN to it
+     * with a reset), so no other server can take it in between — a port merely found free once
+     * did get taken by another test's server before a test dialled it. Up to
+     * {@value #MAX_RESERVED} different ports are reserved; further calls hand them out again.
      */
     public static int closedPort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        synchronized (RESERVED) {
+            if (RESERVED.size() >= MAX_RESERVED) {
+                return RESERVED.get(nextReserved++ % MAX_RESERVED).getLocalPort();
+            }
+            Socket s = new Socket();
+            try {
+                s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)); // bound, never listening
+            } catch (IOException e) {
+                FakeServer.closeQuietly(s);
+                throw new UncheckedIOException("cannot reserve a loopback port", e);
+            }
+            RESERVED.add(s);
             return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot find a free loopback port", e);
         }
     }
 
