@@ -192,8 +192,8 @@ public final class SnapshotSubscriber implements AutoCloseable {
                 lastContactNanos = ticker.read();
                 backoff = settings.backoffMin().toNanos();
             } catch (StoreUnavailableException | JedisException e) {
+                note(e); // first: whoever sees "unreachable" in the status also sees why
                 reachable = false;
-                note(e);
                 wait = backoff;
                 backoff = Math.min(backoff * 2, settings.backoffMax().toNanos());
             } catch (RuntimeException e) {
