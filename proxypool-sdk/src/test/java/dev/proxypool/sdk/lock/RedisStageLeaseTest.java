@@ -7,8 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import dev.proxypool.testkit.TestPorts;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
@@ -71,10 +70,7 @@ class RedisStageLeaseTest extends StageLeaseContract {
 
     @Test
     void anUnreachableRedisIsStoreUnavailable() throws Exception {
-        int closed;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            closed = s.getLocalPort();
-        }
+        int closed = TestPorts.closedPort();
         RedisStoreConfig cfg = new RedisStoreConfig("127.0.0.1", closed, "", "", 0, prefix,
                 Duration.ofMillis(500), Duration.ofMillis(500), 2);
         try (RedisStageLease down = RedisStageLease.connect(cfg)) {

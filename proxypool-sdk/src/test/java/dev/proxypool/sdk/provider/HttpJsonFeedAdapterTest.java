@@ -1,21 +1,13 @@
 package dev.proxypool.sdk.provider;
 
-import dev.proxypool.core.sequential.FetchOutcome;
-
-import static dev.proxypool.sdk.provider.Fx.assertError;
-import static dev.proxypool.sdk.provider.Fx.fetch;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.sequential.FetchOutcome;
+import dev.proxypool.testkit.TestPorts;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -195,10 +187,7 @@ class HttpJsonFeedAdapterTest {
 
     @Test
     void aRefusedConnectionIsANetworkError() throws IOException {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        int port = TestPorts.closedPort();
         ProviderAdapter adapter = fx.adapter("http_json_feed", Map.of("url", "http://127.0.0.1:" + port + "/x"));
         assertError(FetchOutcome.ErrorKind.NETWORK, fetch(adapter));
     }
