@@ -1,10 +1,17 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.sequential.FetchOutcome;
+
+import static dev.proxypool.sdk.provider.Fx.assertError;
+import static dev.proxypool.sdk.provider.Fx.fetch;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
-import dev.proxypool.core.sequential.FetchOutcome;
 import dev.proxypool.testkit.TestPorts;
 import java.io.IOException;
 import java.io.OutputStream;
