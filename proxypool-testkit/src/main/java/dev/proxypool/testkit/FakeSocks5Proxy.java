@@ -153,10 +153,10 @@ public final class FakeSocks5Proxy extends FakeServer {
         String user = new String(SocksIo.readExactly(in, SocksIo.readByte(in)), StandardCharsets.UTF_8);
         String pass = new String(SocksIo.readExactly(in, SocksIo.readByte(in)), StandardCharsets.UTF_8);
         boolean ok = username == null || (username.equals(user) && password.equals(pass));
-        c.out().write(new byte[] {1, (byte) (ok ? 0 : 1)});
         if (!ok) {
-            authFailures.incrementAndGet();
+            authFailures.incrementAndGet(); // before the reply: a client that read it sees the count
         }
+        c.out().write(new byte[] {1, (byte) (ok ? 0 : 1)});
         return ok;
     }
 
