@@ -478,9 +478,16 @@ class SoakTest {
 
     /** The share of the machine's CPU time the hypervisor took (steal) during window {@code i}, in percent. */
     static String stealPercent(Resources[] samples, int i) {
-        long total = samples[i + 1].machine().total() - samples[i].machine().total();
-        return total <= 0 ? "?" : String.format(Locale.ROOT, "%.1f",
-                100.0 * (samples[i + 1].machine().steal() - samples[i].machine().steal()) / total);
+        return machinePercent(samples, i, Jiffies::steal, "%.1f");
+    }
+
+    /** {@code part}'s share of the machine's CPU time during window {@code i}, formatted; "?" without figures. */
+    static String machinePercent(Resources[] samples, int i, java.util.function.ToLongFunction<Jiffies> part, String format) {
+        Jiffies from = samples[i].machine();
+        Jiffies to = samples[i + 1].machine();
+        long total = to.total() - from.total();
+        return total <= 0 ? "?" : String.format(Locale.ROOT, format,
+                100.0 * (part.applyAsLong(to) - part.applyAsLong(from)) / total);
     }
 
     /** Heap used after a full GC, live platform threads, open file descriptors of this JVM. */
@@ -632,9 +639,7 @@ class SoakTest {
                     gc = String.valueOf(r.gcMillis() - b.gcMillis());
                     jit = String.valueOf(r.jitMillis() - b.jitMillis());
                     steal = stealPercent(samples, i);
-                    long total = r.machine().total() - b.machine().total();
-                    busy = total <= 0 ? "?" : String.format(Locale.ROOT, "%.0f",
-                            100.0 * (r.machine().busy() - b.machine().busy()) / total);
+                    busy = machinePercent(samples, i, Jiffies::busy, "%.0f");
                 }
                 sb.append(String.format(Locale.ROOT,
                         "| %d%s | %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", i,
