@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -15,7 +16,8 @@ import java.util.function.Supplier;
  * {@link GatewayClient}.
  * <ul>
  *   <li>{@link #closedLoop}: every thread sends back to back (the peak);</li>
- *   <li>{@link #openLoop}: a scheduler releases requests at a fixed rate into a bounded queue; a
+ *   <li>{@link #openLoop}: a scheduler releases requests at a set rate (an interval the caller
+ *       may change while it runs: the soak sets it during its warm-up) into a bounded queue; a
  *       request's latency counts from its <em>intended</em> send time, so a stalled gateway shows
  *       up as latency of the requests that waited (no coordinated omission). A request the queue
  *       cannot take (the client pool is saturated) is counted as dropped. No request is
@@ -101,15 +103,15 @@ final class GatewayLoad {
     }
 
     /**
-     * Open loop at {@code ratePerSecond} from {@code start} (a {@link System#nanoTime()} value)
-     * for {@code windows.length} windows of {@code windowNanos}; returns when every released
+     * Open loop from {@code start} (a {@link System#nanoTime()} value) for {@code windows.length}
+     * windows of {@code windowNanos}, one request every {@code intervalNanos} (read before each
+     * request, so the caller can change the rate while it runs); returns when every released
      * request finished (bounded by the client timeout).
      */
-    void openLoop(double ratePerSecond, long start, long windowNanos, long quietNanos, Window[] windows, int threads)
+    void openLoop(AtomicLong intervalNanos, long start, long windowNanos, long quietNanos, Window[] windows, int threads)
             throws InterruptedException {
         long end = start + windowNanos * windows.length;
-        long interval = Math.max(1, (long) (1e9 / ratePerSecond));
-        ArrayBlockingQueue<Long> queue = new ArrayBlockingQueue<>((int) Math.max(1_000, ratePerSecond * 2));
+        ArrayBlockingQueue<Long> queue = new ArrayBlockingQueue<>((int) Math.max(1_000, 2e9 / Math.max(1, intervalNanos.get())));
         AtomicBoolean released = new AtomicBoolean();
         List<Thread> ts = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
@@ -143,14 +145,14 @@ final class GatewayLoad {
             }));
         }
         try {
-            for (long i = 0; ; i++) {
-                long intended = start + i * interval;
-                if (intended >= end) {
-                    break;
-                }
+            // bounded: intended advances by at least 1 ns per turn, and the loop ends at `end`
+            for (long intended = start; intended < end; intended += Math.max(1, intervalNanos.get())) {
                 long intoWindow = (intended - start) % windowNanos;
                 if (intended - start >= windowNanos && intoWindow < quietNanos) {
-                    continue; // the quiet gap at a window boundary
+                    intended += quietNanos - intoWindow; // the quiet gap at a window boundary
+                    if (intended >= end) {
+                        break;
+                    }
                 }
                 long wait = intended - System.nanoTime();
                 if (wait > 0) {
