@@ -7,7 +7,9 @@ import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -26,11 +28,10 @@ public final class ClusterControl implements AutoCloseable {
     private final SnapshotPublisher publisher;
     private final Duration checkEvery;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition stop = lock.newCondition();
-    private volatile boolean running = true;
+    private final ScheduledExecutorService watch =
+            Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("snapshot-watch").factory());
     private PoolSnapshot lastPublished;
     private boolean failing;
-    private Thread watch;
 
     private ClusterControl(PoolEngine engine, SnapshotPublisher publisher, Duration checkEvery) {
         this.engine = engine;
@@ -53,7 +54,8 @@ public final class ClusterControl implements AutoCloseable {
         ClusterControl c = new ClusterControl(engine, publisher, checkEvery);
         c.publishIfChanged();
         publisher.start();
-        c.watch = Thread.ofVirtual().name("snapshot-watch").start(c::loop);
+        long every = checkEvery.toNanos();
+        c.watch.scheduleWithFixedDelay(c::publishIfChanged, every, every, TimeUnit.NANOSECONDS);
         return c;
     }
 
@@ -83,46 +85,13 @@ public final class ClusterControl implements AutoCloseable {
         }
     }
 
-    private void loop() {
-        while (running) {
-            lock.lock();
-            try {
-                long left = checkEvery.toNanos();
-                while (running && left > 0) {
-                    left = stop.awaitNanos(left);
-                }
-            } catch (InterruptedException e) {
-                return;
-            } finally {
-                lock.unlock();
-            }
-            if (running) {
-                publishIfChanged();
-            }
-        }
-    }
-
     public SnapshotPublisher publisher() {
         return publisher;
     }
 
     @Override
     public void close() {
-        running = false;
-        lock.lock();
-        try {
-            stop.signalAll();
-        } finally {
-            lock.unlock();
-        }
-        if (watch != null) {
-            watch.interrupt();
-            try {
-                watch.join(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        watch.close(); // no further checks; waits for one in progress
         publisher.close();
     }
 }

@@ -6,7 +6,9 @@ import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -28,12 +30,10 @@ public final class ClusterWorker implements AutoCloseable {
     private final WorkerRegistry registry;
     private final Duration recountEvery;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition stop = lock.newCondition();
     private ClusterSnapshot last;
     private volatile int sharedAmong = 1;
-    private volatile boolean running = true;
     private SnapshotSubscriber subscriber;
-    private Thread recount;
+    private ScheduledExecutorService recount;
 
     private ClusterWorker(PoolEngine engine, WorkerShare share, WorkerRegistry registry, Duration recountEvery) {
         this.engine = engine;
@@ -57,7 +57,9 @@ public final class ClusterWorker implements AutoCloseable {
         registry.start();
         if (share instanceof WorkerShare.Live) {
             w.sharedAmong = w.liveCountOr(1);
-            w.recount = Thread.ofVirtual().name("worker-recount").start(w::recountLoop);
+            w.recount = Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("worker-recount").factory());
+            long every = w.recountEvery.toNanos();
+            w.recount.scheduleWithFixedDelay(w::recount, every, every, TimeUnit.NANOSECONDS);
         }
         w.subscriber = SnapshotSubscriber.start(redis, settings, w::apply, wall, ticker);
         return w;
@@ -81,32 +83,21 @@ public final class ClusterWorker implements AutoCloseable {
         });
     }
 
-    private void recountLoop() {
-        while (running) {
-            lock.lock();
-            try {
-                long left = recountEvery.toNanos();
-                while (running && left > 0) {
-                    left = stop.awaitNanos(left);
+    private void recount() {
+        lock.lock();
+        try {
+            int n = liveCountOr(sharedAmong);
+            if (n != sharedAmong) {
+                LOG.log(Level.INFO, "live workers {0} -> {1}: re-sharing every proxy''s concurrency", sharedAmong, n);
+                sharedAmong = n;
+                if (last != null) {
+                    rebuild();
                 }
-                if (!running) {
-                    return;
-                }
-                int n = liveCountOr(sharedAmong);
-                if (n != sharedAmong) {
-                    LOG.log(Level.INFO, "live workers {0} -> {1}: re-sharing every proxy''s concurrency", sharedAmong, n);
-                    sharedAmong = n;
-                    if (last != null) {
-                        rebuild();
-                    }
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "worker re-count failed: {0}", e.getMessage());
-            } finally {
-                lock.unlock();
             }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "worker re-count failed: {0}", e.getMessage()); // a throw would end the schedule
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -142,20 +133,8 @@ public final class ClusterWorker implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        lock.lock();
-        try {
-            stop.signalAll();
-        } finally {
-            lock.unlock();
-        }
         if (recount != null) {
-            recount.interrupt();
-            try {
-                recount.join(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            recount.close(); // no further re-counts; waits for one in progress
         }
         subscriber.close();
         registry.close();

@@ -7,8 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
@@ -36,11 +37,8 @@ public final class WorkerRegistry implements AutoCloseable {
     private final String id;
     private final String description;
     private final Duration ttl;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition stop = lock.newCondition();
-    private volatile boolean running;
     private volatile boolean failing;
-    private Thread beat;
+    private ScheduledExecutorService beat; // guarded by this
 
     private WorkerRegistry(ClusterRedis redis, String id, String description, Duration ttl) {
         this.redis = redis;
@@ -97,38 +95,14 @@ public final class WorkerRegistry implements AutoCloseable {
     }
 
     /** Heartbeats now, then every third of the TTL on a virtual thread. Idempotent. */
-    public void start() {
-        lock.lock();
-        try {
-            if (running) {
-                return;
-            }
-            running = true;
-        } finally {
-            lock.unlock();
+    public synchronized void start() {
+        if (beat != null) {
+            return;
         }
         beatOnce();
-        beat = Thread.ofVirtual().name("worker-heartbeat").start(this::loop);
-    }
-
-    private void loop() {
+        beat = Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("worker-heartbeat").factory());
         long period = ttl.toNanos() / 3;
-        while (running) {
-            lock.lock();
-            try {
-                long left = period;
-                while (running && left > 0) {
-                    left = stop.awaitNanos(left);
-                }
-            } catch (InterruptedException e) {
-                return;
-            } finally {
-                lock.unlock();
-            }
-            if (running) {
-                beatOnce();
-            }
-        }
+        beat.scheduleWithFixedDelay(this::beatOnce, period, period, TimeUnit.NANOSECONDS);
     }
 
     private void beatOnce() {
@@ -149,21 +123,12 @@ public final class WorkerRegistry implements AutoCloseable {
     /** Stops heartbeating and removes this worker's key at once (best effort), so the others re-count. */
     @Override
     public void close() {
-        running = false;
-        lock.lock();
-        try {
-            stop.signalAll();
-        } finally {
-            lock.unlock();
+        ScheduledExecutorService t;
+        synchronized (this) {
+            t = beat;
         }
-        Thread t = beat;
         if (t != null) {
-            t.interrupt();
-            try {
-                t.join(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            t.close(); // no further heartbeats; waits for one in progress
         }
         try {
             redis.call(c -> {
