@@ -2,8 +2,10 @@
 # Soak, one command (issue 9, scenario 7): runs the server module's SoakTest for MINUTES (default
 # 30; .ci/run runs the same test for 2 + 3 minutes inside `./mvnw verify`): the whole server on
 # loopback over 200 test-kit fake proxies to a fake origin, the peak measured first (closed loop,
-# 32 connections, 4 s warm-up + 10 s), then an open-loop load at 50% of it with 1% of the proxies
-# churning per minute and extraction beside it. The test asserts the promises; this script keeps
+# 32 connections, 4 s warm-up + 10 s, and the machine's busy share during it), then an open-loop
+# load at 50% of it — the rate set during the warm-up so the machine runs at half the busy share
+# the peak took — with 1% of the proxies churning per minute and extraction beside it. The test
+# asserts the promises; this script keeps
 # its figures: benchmarks/soak/last-run.md (the test's table), the load average before and after,
 # and the Maven log in benchmarks/soak/last-run.log (not committed).
 # MINUTES are measured after a warm-up at the soak rate (default 6 minutes above 10 minutes, else 2).

@@ -57,9 +57,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Soak (issue #9, scenario 7): the whole server (gateway + Distribution API) over a pool of fake
- * upstream proxies to a fake origin. First the peak is measured (closed loop), then an open-loop
- * load at half of it runs for a warm-up ({@code proxypool.soak.warmupSeconds}, default 2 minutes,
- * 6 above 10 minutes) and then for {@code proxypool.soak.minutes} measured minutes (default 3; the
+ * upstream proxies to a fake origin. First the peak is measured (closed loop, with the share of the
+ * machine's CPU it took), then an open-loop load at 50% of it — half the machine the peak took, see
+ * {@link RateControl} — runs for a warm-up ({@code proxypool.soak.warmupSeconds}, default 2
+ * minutes, 6 above 10 minutes; the rate is set during it) and then at that fixed rate for
+ * {@code proxypool.soak.minutes} measured minutes (default 3; the
  * 30-minute run is {@code benchmarks/soak/run.sh}) while 1% of the gateway's proxies churn per
  * minute (one killed and removed, one new added, through the engine's publish path) and
  * extraction drains and replenishes a separate upstream beside it. The server module runs it in a
@@ -73,12 +75,12 @@ import org.junit.jupiter.api.io.TempDir;
  *       {@link GatewayLoad.Window}; the plain P99 is reported beside it) of the first measured
  *       window and of the last. {@code -Dproxypool.soak.p99Check=both} (set by {@code run.sh}):
  *       within ±20% plus {@code proxypool.soak.p99SlackMs} (default 1 ms); {@code upper}: not more
- *       than 20% (+1 ms) slower; {@code guard}: not more than doubled (+2 ms); {@code report} (the
- *       default, the bounded run inside {@code ./mvnw verify}): printed only. Why the bounded run
- *       does not assert P99: on these 2-vCPU virtual machines the host's weather (steal, a busy
- *       sibling hyperthread, a peak measured in a fast moment that sets the soak rate near
- *       saturation) moves a window's P99 by 30% to 4× (benchmarks/soak/RESULTS-soak.md); every
- *       window's steal and machine busy share is reported;</li>
+ *       than 20% (+1 ms) slower; {@code guard} (the default, the bounded run inside
+ *       {@code ./mvnw verify}): not more than doubled (+2 ms); {@code report}: printed only. Why
+ *       the bounded run asserts only the guard: it compares two single minutes, and on these
+ *       2-vCPU virtual machines a minute of hypervisor steal moves a window's P99 by 30–60%
+ *       (benchmarks/soak/RESULTS-soak.md); a server that slows down over the run still fails it.
+ *       Every window's steal and machine busy share is reported;</li>
  *   <li>heap after a full GC, platform threads and open file descriptors flat from the first
  *       measured window to the end (sampled in a one-second pause of the load at each window
  *       boundary, so the sampling's GC pause is not charged to latency);</li>
@@ -346,7 +348,7 @@ class SoakTest {
                 String p99s = "robust P99 first measured window " + p99First + " µs, last " + p99Last + " µs (steal "
                         + stealPercent(samples, warmupWindows) + "% and " + stealPercent(samples, windowCount - 1) + "%)";
                 double tolerance = p99First * 0.20 + p99SlackMs * 1000;
-                switch (System.getProperty("proxypool.soak.p99Check", "report")) {
+                switch (System.getProperty("proxypool.soak.p99Check", "guard")) {
                     case "both" -> {
                         assertTrue(p99Last - p99First <= tolerance, p99s + ": slower by more than 20% (+" + p99SlackMs + " ms)");
                         assertTrue(p99First - p99Last <= tolerance, p99s + ": faster by more than 20% (+" + p99SlackMs + " ms)");
