@@ -5,9 +5,8 @@ import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.server.access.ClientAuthenticator;
 import dev.proxypool.server.access.DestinationPolicy;
-import dev.proxypool.server.access.RateLimiter;
+import dev.proxypool.server.access.LiveClients;
 import dev.proxypool.server.access.ServerAccess;
-import dev.proxypool.server.access.UsernameParser;
 import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.cluster.ClusterSettings;
@@ -35,8 +34,6 @@ import dev.proxypool.server.nodes.NodeRegistry;
 import dev.proxypool.server.nodes.NodeService;
 import dev.proxypool.server.nodes.NodeSettings;
 import java.net.InetSocketAddress;
-import java.util.HashMap;
-import java.util.Map;
 import dev.proxypool.server.engine.AccessControl;
 import dev.proxypool.server.engine.PoolGatewayEngine;
 import dev.proxypool.server.gateway.GatewayConfig;
@@ -198,14 +195,6 @@ public final class ProxyPoolServer implements AutoCloseable {
             int apiPort = config.server().apiPort() == 0 ? freePort(bind) : config.server().apiPort();
             int gatewayPort = config.server().gatewayPort() == 0 ? freePort(bind) : config.server().gatewayPort();
             ProxyPoolConfig effective = withOwnEcho(config, bind, apiPort);
-            ClientAuthenticator clients = ClientAuthenticator.create(config.clients(), config.security(), bind.isLoopbackAddress());
-            if (authenticator == null && clients.mode() == ClientAuthenticator.Mode.CLOSED) {
-                throw new ConfigException("clients", "the gateway listens on " + config.server().host()
-                        + " (not loopback) but no client can authenticate: configure clients with a secretHash,"
-                        + " bind server.host to 127.0.0.1, or set security.allowAnonymous: true");
-            }
-            ProxyAuthenticator auth = authenticator != null ? authenticator : clients;
-            boolean anyToken = config.clients().stream().anyMatch(c -> c.token().isPresent());
             boolean redis = config.store().type() == ProxyPoolConfig.StoreType.REDIS;
             if (role != ClusterRole.ALL && !redis) {
                 throw new ConfigException("store.type", "--role " + role.name().toLowerCase(java.util.Locale.ROOT)
@@ -220,19 +209,30 @@ public final class ProxyPoolServer implements AutoCloseable {
                 configStore = ConfigStores.open(effective, pool.engine().wallClock());
                 // the stored configuration wins over the YAML once seeded (admin changes survive restarts)
                 ConfigState storedState = configStore.state();
-                pool.engine().reconfigure(storedState.applyTo(effective, configDir).routings());
+                ProxyPoolConfig stored = storedState.applyTo(effective, configDir);
+                pool.engine().reconfigure(stored.routings());
+                // the gateway's clients (Basic auth, rate limits, username options, quotas) follow the
+                // stored configuration, so admin client changes apply without a restart
+                LiveClients clients = LiveClients.create(config.clients(), stored.clients(), config.security(),
+                        bind.isLoopbackAddress(), pool.engine().ticker());
+                if (authenticator == null && clients.authenticator().mode() == ClientAuthenticator.Mode.CLOSED) {
+                    throw new ConfigException("clients", "the gateway listens on " + config.server().host()
+                            + " (not loopback) but no client can authenticate: configure clients with a secretHash,"
+                            + " bind server.host to 127.0.0.1, or set security.allowAnonymous: true");
+                }
+                ProxyAuthenticator auth = authenticator != null ? authenticator : clients;
+                boolean anyToken = !storedState.tokenHashes().isEmpty();
                 pool.engine().sequential().restore(configStore.sequentialStates());
                 ClientTokens clientTokens = new ClientTokens(storedState);
-                AccessControl gate = access != null ? access : new ServerAccess(
-                        RateLimiter.forClients(config.clients(), pool.engine().ticker()),
+                AccessControl gate = access != null ? access : new ServerAccess(clients,
                         // both listeners: the gateway must not proxy to itself nor to its own REST API
                         DestinationPolicy.fromConfig(config.security(),
-                                List.of(new InetSocketAddress(bind, gatewayPort), new InetSocketAddress(bind, apiPort))),
-                        UsernameParser.forClients(config.clients().stream().map(ProxyPoolConfig.Client::name).toList()));
+                                List.of(new InetSocketAddress(bind, gatewayPort), new InetSocketAddress(bind, apiPort))));
                 PoolGatewayEngine engine = new PoolGatewayEngine(pool.engine(), pool.dialer(), gate);
-                Function<String, Optional<String>> tokens = bearer != null ? bearer
-                        : anyToken ? clientTokens::clientForBearer : null;
-                FeedbackService feedback = new FeedbackService(pool.engine(), tokens);
+                // client tokens follow the stored configuration (a token added through the admin API works at once)
+                Function<String, Optional<String>> tokens = bearer != null ? bearer : clientTokens::clientForBearer;
+                // feedback asks for a token when clients with tokens were configured at start
+                FeedbackService feedback = new FeedbackService(pool.engine(), bearer != null || anyToken ? tokens : null);
                 ProxyPool live = pool;
                 java.util.concurrent.atomic.AtomicLong configVersion = new java.util.concurrent.atomic.AtomicLong(storedState.version());
                 java.util.concurrent.atomic.AtomicReference<Runnable> configChanged =
@@ -240,6 +240,18 @@ public final class ProxyPoolServer implements AutoCloseable {
                 // the console's live charts: sampled from this process's engine and meters
                 LiveSeries series = role == ClusterRole.WORKER ? null
                         : LiveSeries.create(pool.engine(), Services.get(MeterRegistry.class));
+                DistributionService distribution = DistributionService.builder(pool, tokens::apply)
+                        .quotas(clients.quotas()).build();
+                java.util.function.Consumer<ProxyPoolConfig> applyConfig = next -> {
+                    live.engine().reconfigure(next.routings());
+                    live.engine().refresh();
+                    try {
+                        clients.update(next.clients());
+                        distribution.updateQuotas(clients.quotas());
+                    } catch (IllegalArgumentException e) {
+                        LOG.warning("clients not updated, the previous ones stay in force: " + e.getMessage());
+                    }
+                };
                 AdminService admin = role == ClusterRole.WORKER ? null : AdminService.builder(pool, configStore)
                         .series(series)
                         .token(config.admin().token())
@@ -248,10 +260,8 @@ public final class ProxyPoolServer implements AutoCloseable {
                             configVersion.set(change.state().version());
                             configChanged.get().run();
                             clientTokens.update(change.state());
-                            // routings take effect live; a new snapshot version follows
-                            ProxyPoolConfig next = change.state().applyTo(effective, configDir);
-                            live.engine().reconfigure(next.routings());
-                            live.engine().refresh();
+                            // routings and clients take effect live; a new snapshot version follows
+                            applyConfig.accept(change.state().applyTo(effective, configDir));
                         })
                         .build();
                 // self-hosted ProxyNode agents register with pre-issued tokens (control/all roles)
@@ -260,11 +270,6 @@ public final class ProxyPoolServer implements AutoCloseable {
                 Optional<dev.proxypool.sdk.credentials.Secret> adminToken = config.admin().token();
                 NodeService nodeService = nodes == null ? null : new NodeService(nodes, header -> adminToken.isPresent()
                         && BearerAuth.bearerToken(header).map(t -> adminToken.get().matches(t)).orElse(false));
-                Map<String, Integer> quotas = new HashMap<>();
-                config.clients().forEach(c -> quotas.put(c.name(), c.extractionsPerHour()));
-                DistributionService distribution = DistributionService.builder(pool,
-                                header -> tokens == null ? Optional.empty() : tokens.apply(header))
-                        .quotas(quotas).build();
                 PoolMetrics metrics = PoolMetrics.bind(pool, Services.get(MeterRegistry.class));
                 configChanged.set(metrics.bindControlPlane(
                         () -> nodes == null ? 0.0 : (double) nodes.nodes().size(), () -> (double) configVersion.get()));
@@ -331,8 +336,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                     configVersion.set(state.version());
                     configChanged.get().run();
                     clientTokens.update(state);
-                    live.engine().reconfigure(state.applyTo(effective, configDir).routings());
-                    live.engine().refresh();
+                    applyConfig.accept(state.applyTo(effective, configDir));
                 }, Duration.ofSeconds(2));
                 AutoCloseable nodesAndPoller = () -> {
                     closeQuietly(configPoller);

@@ -65,13 +65,39 @@ public final class RateLimiter {
         this.buckets = Map.copyOf(m);
     }
 
+    private RateLimiter(Map<String, Bucket> buckets, Ticker ticker, boolean unused) {
+        this.buckets = buckets;
+        this.ticker = ticker;
+    }
+
     /** The limits of {@code clients[].rateLimit.rps}. */
     public static RateLimiter forClients(List<ProxyPoolConfig.Client> clients, Ticker ticker) {
+        return new RateLimiter(rates(clients), ticker);
+    }
+
+    /**
+     * The limits of {@code clients} (the client list changed), keeping the bucket — and so the
+     * state of the current second — of every client whose rate did not change: a configuration
+     * change does not hand every client a fresh burst.
+     *
+     * @throws IllegalArgumentException naming the client when a rate is negative or not finite
+     */
+    public RateLimiter updated(List<ProxyPoolConfig.Client> clients) {
+        RateLimiter fresh = new RateLimiter(rates(clients), ticker);
+        Map<String, Bucket> m = new HashMap<>(fresh.buckets);
+        m.replaceAll((name, b) -> {
+            Bucket old = buckets.get(name);
+            return old != null && old.interval == b.interval && old.tolerance == b.tolerance ? old : b;
+        });
+        return new RateLimiter(Map.copyOf(m), ticker, true);
+    }
+
+    private static Map<String, Double> rates(List<ProxyPoolConfig.Client> clients) {
         Map<String, Double> m = new HashMap<>();
         for (ProxyPoolConfig.Client c : clients) {
             m.put(c.name(), c.rps());
         }
-        return new RateLimiter(m, ticker);
+        return m;
     }
 
     /** Takes one token for {@code client}; false means 429. Lock-free, allocation-free. */

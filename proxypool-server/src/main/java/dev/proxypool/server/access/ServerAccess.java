@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * The access layer as the gateway engine sees it: per-client rate limit, destination policy, and
@@ -14,11 +15,21 @@ import java.util.TreeMap;
  */
 public final class ServerAccess implements AccessControl {
 
-    private final RateLimiter rates;
+    private final Supplier<RateLimiter> rates;
     private final DestinationPolicy destinations;
-    private final UsernameParser usernames;
+    private final Supplier<UsernameParser> usernames;
 
+    /** Fixed clients. */
     public ServerAccess(RateLimiter rates, DestinationPolicy destinations, UsernameParser usernames) {
+        this(() -> rates, destinations, () -> usernames);
+    }
+
+    /** The clients in force at each request ({@link LiveClients}: admin changes apply without a restart). */
+    public ServerAccess(LiveClients clients, DestinationPolicy destinations) {
+        this(clients::rates, destinations, clients::usernames);
+    }
+
+    private ServerAccess(Supplier<RateLimiter> rates, DestinationPolicy destinations, Supplier<UsernameParser> usernames) {
         this.rates = rates;
         this.destinations = destinations;
         this.usernames = usernames;
@@ -26,7 +37,7 @@ public final class ServerAccess implements AccessControl {
 
     @Override
     public boolean allowRate(String client) {
-        return rates.tryAcquire(client);
+        return rates.get().tryAcquire(client);
     }
 
     @Override
@@ -48,7 +59,7 @@ public final class ServerAccess implements AccessControl {
             return Options.NONE;
         }
         java.util.Arrays.fill(basic.secret(), '\0');
-        if (!(usernames.parse(basic.username()) instanceof UsernameParser.Parsed parsed)) {
+        if (!(usernames.get().parse(basic.username()) instanceof UsernameParser.Parsed parsed)) {
             return Options.NONE;
         }
         UsernameOptions o = parsed.options();

@@ -6,12 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.persistence.PgSchema;
+import java.net.InetSocketAddress;
+import java.net.ProxySelector;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -20,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two server processes sharing one PostgreSQL configuration: a routing added through one's Admin
  * API reaches the other's gateway within its poll interval (propagation time printed), and a
- * restart keeps the admin change (the database wins over the YAML once seeded).
+ * restart keeps the admin change (the database wins over the YAML once seeded); the same for a
+ * client, at the gateway.
  */
 class SharedConfigPropagationTest {
 
@@ -34,9 +40,62 @@ class SharedConfigPropagationTest {
                 admin: { token: admin-token-0123456789 }
                 database: { type: postgres, url: "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=%s", user: postgres }
                 health: { active: { enabled: false } }
+                clients: [{ name: alice, secret: alice-secret-0 }]
                 routings: [{ name: first }]
                 """.formatted(schema));
         return cfg;
+    }
+
+    /** The gateway's answer to a request with {@code user:secret} (407: not a client there; 403: a client, destination denied). */
+    private static int gateway(ProxyPoolServer server, String user, String secret) throws Exception {
+        try (HttpClient gw = HttpClient.newBuilder()
+                .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.gatewayPort()))).build()) {
+            String basic = "Basic " + Base64.getEncoder().encodeToString((user + ":" + secret).getBytes(StandardCharsets.UTF_8));
+            return gw.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:9/")).timeout(Duration.ofSeconds(15))
+                    .header("Proxy-Authorization", basic).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        }
+    }
+
+    private static int awaitGateway(ProxyPoolServer server, String user, String secret, int wanted) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        int status = gateway(server, user, secret);
+        while (status != wanted && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            status = gateway(server, user, secret);
+        }
+        return status;
+    }
+
+    @Test
+    void aClientManagedOnOneProcessAuthenticatesOnTheOtherAndAfterARestart() throws Exception {
+        try (PgSchema schema = PgSchema.create(); HttpClient api = HttpClient.newHttpClient()) {
+            Path cfg = config(schema.name());
+            String adminUrl = "/v1/admin/clients";
+            try (ProxyPoolServer a = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start();
+                 ProxyPoolServer b = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start()) {
+                assertEquals(403, gateway(b, "alice", "alice-secret-0"), "alice authenticates; 127.0.0.1 is denied");
+                assertEquals(407, gateway(b, "bob", "bob-secret-0"));
+                HttpResponse<String> created = api.send(HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + a.apiPort() + adminUrl))
+                        .header("Authorization", "Bearer admin-token-0123456789").header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"bob\", \"secret\": \"bob-secret-0\"}")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(201, created.statusCode(), created.body());
+                assertEquals(403, gateway(a, "bob", "bob-secret-0"), "in force on the process that took the change");
+                assertEquals(403, awaitGateway(b, "bob", "bob-secret-0", 403), "in force on the other within its poll");
+
+                HttpResponse<String> deleted = api.send(HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + a.apiPort() + adminUrl + "/alice"))
+                        .header("Authorization", "Bearer admin-token-0123456789").DELETE().build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(204, deleted.statusCode(), deleted.body());
+                assertEquals(407, awaitGateway(b, "alice", "alice-secret-0", 407), "the config file's client, deleted by an admin");
+            }
+            try (ProxyPoolServer restarted = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start()) {
+                assertEquals(403, gateway(restarted, "bob", "bob-secret-0"), "the stored client after a restart");
+                assertEquals(407, gateway(restarted, "alice", "alice-secret-0"), "the database wins over the YAML");
+            }
+        }
     }
 
     @Test

@@ -164,6 +164,14 @@ public final class DistributionService implements HttpService, Handler {
         return new Builder(pool, auth);
     }
 
+    /**
+     * New per-client extraction quotas (client name → proxies per hour, 0 = unlimited), when the
+     * client list changed; each client's last hour still counts ({@link QuotaLedger#update}).
+     */
+    public void updateQuotas(Map<String, Integer> extractionsPerHour) {
+        quotas.update(extractionsPerHour);
+    }
+
     /** The quota ledger (inspection and tests). */
     QuotaLedger quotaLedger() {
         return quotas;

@@ -35,7 +35,7 @@ public final class QuotaLedger {
     /** The length of the sliding window. */
     public static final Duration WINDOW = Duration.ofHours(1);
 
-    private final Map<String, Window> windows;
+    private volatile Map<String, Window> windows;
     private final InstantSource clock;
 
     /**
@@ -44,7 +44,22 @@ public final class QuotaLedger {
      */
     public QuotaLedger(Map<String, Integer> extractionsPerHour, InstantSource clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
-        Map<String, Window> w = new HashMap<>();
+        this.windows = windows(extractionsPerHour, Map.of());
+    }
+
+    /**
+     * New limits (the client list changed). A client whose limit changed keeps its window: what it
+     * extracted in the last hour still counts against the new limit. A client removed or set to 0
+     * is no longer tracked (added back later, it starts with an empty window).
+     *
+     * @throws IllegalArgumentException naming the client whose limit is negative; the ledger is unchanged then
+     */
+    public synchronized void update(Map<String, Integer> extractionsPerHour) {
+        windows = windows(extractionsPerHour, windows);
+    }
+
+    private static Map<String, Window> windows(Map<String, Integer> extractionsPerHour, Map<String, Window> previous) {
+        Map<String, Integer> limits = new HashMap<>();
         extractionsPerHour.forEach((client, limit) -> {
             if (client == null || client.isBlank()) {
                 throw new IllegalArgumentException("clients[].name must not be blank");
@@ -54,10 +69,20 @@ public final class QuotaLedger {
                         + "].quota.extractionsPerHour must be 0 (unlimited) or more, got " + limit);
             }
             if (limit > 0) {
+                limits.put(client, limit);
+            }
+        });
+        Map<String, Window> w = new HashMap<>();
+        limits.forEach((client, limit) -> {
+            Window old = previous.get(client);
+            if (old != null) {
+                old.limit(limit);
+                w.put(client, old);
+            } else {
                 w.put(client, new Window(limit));
             }
         });
-        this.windows = Map.copyOf(w);
+        return Map.copyOf(w);
     }
 
     /** A ledger without limits. */
@@ -148,12 +173,16 @@ public final class QuotaLedger {
     }
 
     private static final class Window {
-        final int limit;
+        private volatile int limit;
         private final ArrayDeque<Entry> entries = new ArrayDeque<>();
         private int used;
 
         Window(int limit) {
             this.limit = limit;
+        }
+
+        synchronized void limit(int next) {
+            limit = next;
         }
 
         synchronized Decision reserve(int wanted, int atLeast, Instant now) {

@@ -43,6 +43,27 @@ class QuotaLedgerTest {
     }
 
     @Test
+    void newLimitsKeepTheHourAlreadyUsedAndDroppedClientsAreUntracked() {
+        QuotaLedger ledger = new QuotaLedger(Map.of("alice", 2, "bob", 5), clock);
+        granted(ledger.reserve("alice", 2, 2)).settle(2);
+        granted(ledger.reserve("bob", 1, 1)).settle(1);
+        exceeded(ledger.reserve("alice", 1, 1));
+
+        ledger.update(Map.of("alice", 3, "carol", 1));
+        assertEquals(3, ledger.limit("alice"));
+        assertEquals(2, ledger.used("alice"), "the hour's extractions still count against the new limit");
+        granted(ledger.reserve("alice", 5, 1)).settle(1);
+        exceeded(ledger.reserve("alice", 1, 1));
+        assertEquals(0, ledger.limit("bob"), "bob dropped: unlimited and untracked");
+        assertEquals(0, ledger.used("bob"));
+        assertEquals(1, ledger.limit("carol"));
+
+        assertThrows(IllegalArgumentException.class, () -> ledger.update(Map.of("alice", -1)));
+        assertEquals(3, ledger.limit("alice"), "a refused update changes nothing");
+        assertEquals(1, ledger.limit("carol"));
+    }
+
+    @Test
     void partialGetsWhatIsLeftAndAllOrNothingNeedsItsWholeCount() {
         QuotaLedger ledger = new QuotaLedger(Map.of("alice", 10), clock);
         granted(ledger.reserve("alice", 7, 7)).settle(7);
