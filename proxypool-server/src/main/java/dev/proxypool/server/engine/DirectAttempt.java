@@ -30,8 +30,10 @@ final class DirectAttempt implements UpstreamAttempt {
     private final InetAddress address;
     private final PoolGatewayEngine owner;
     private final AtomicBoolean done = new AtomicBoolean();
+    private final String consumedHeader;
 
-    DirectAttempt(String routing, RouteRequest request, InetAddress address, PoolGatewayEngine owner) {
+    DirectAttempt(String routing, RouteRequest request, InetAddress address, PoolGatewayEngine owner, String consumedHeader) {
+        this.consumedHeader = consumedHeader;
         this.routing = routing;
         this.request = request;
         this.address = address;
@@ -41,6 +43,11 @@ final class DirectAttempt implements UpstreamAttempt {
     @Override
     public String proxyId() {
         return DIRECT;
+    }
+
+    @Override
+    public String consumedHeader() {
+        return consumedHeader;
     }
 
     @Override

@@ -36,8 +36,11 @@ final class PoolAttempt implements UpstreamAttempt {
     private final AtomicBoolean done = new AtomicBoolean();
     private final AtomicBoolean banned = new AtomicBoolean();
     private volatile long dialNanos = -1;
+    private final String consumedHeader;
 
-    PoolAttempt(Lease lease, RouteRequest request, UpstreamDialer dialer, PoolGatewayEngine owner, Ticker ticker) {
+    PoolAttempt(Lease lease, RouteRequest request, UpstreamDialer dialer, PoolGatewayEngine owner, Ticker ticker,
+                String consumedHeader) {
+        this.consumedHeader = consumedHeader;
         this.lease = lease;
         this.request = request;
         this.dialer = dialer;
@@ -54,6 +57,11 @@ final class PoolAttempt implements UpstreamAttempt {
     @Override
     public String upstream() {
         return lease.upstream();
+    }
+
+    @Override
+    public String consumedHeader() {
+        return consumedHeader;
     }
 
     @Override

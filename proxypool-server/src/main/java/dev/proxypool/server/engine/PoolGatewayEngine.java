@@ -109,12 +109,14 @@ public final class PoolGatewayEngine implements GatewayEngine {
             String v = request.headers().first(rule.hashKey().header());
             hashKey = v == null ? "" : v;
         }
+        // the sticky-session header is the gateway's to read, not the destination's (SPEC §3)
+        String consumed = rule.sticky().enabled() ? rule.sticky().header() : null;
         AcquireRequest acquire = new AcquireRequest(request.client(), rule.sticky().enabled() ? session : "",
                 request.host(), hashKey, request.triedProxyIds(), options.labels());
         return switch (engine.acquire(rule, acquire)) {
             case AcquireResult.Acquired a -> {
                 inFlight.incrementAndGet();
-                yield new PoolAttempt(a.lease(), request, dialer, this, ticker);
+                yield new PoolAttempt(a.lease(), request, dialer, this, ticker, consumed);
             }
             case AcquireResult.Rejected r -> r.reason().equals(AcquireResult.Rejected.SESSION_LOST)
                     ? new RouteDecision.Rejected(502, GatewayErrors.SESSION_LOST, rule.name())
@@ -129,7 +131,7 @@ public final class PoolGatewayEngine implements GatewayEngine {
                     address = null; // the attempt fails as upstream_failed (502), as a refused connect would
                 }
                 inFlight.incrementAndGet();
-                yield new DirectAttempt(rule.name(), request, address, this);
+                yield new DirectAttempt(rule.name(), request, address, this, consumed);
             }
         };
     }

@@ -202,7 +202,7 @@ final class GatewayConnection {
                     return FAILED;
                 }
                 try {
-                    resp = send(head, link, expectContinue);
+                    resp = send(head, link, expectContinue, a.consumedHeader());
                 } catch (PeerIOException e) {
                     if (e.client()) {
                         return BROKEN;
@@ -284,12 +284,12 @@ final class GatewayConnection {
      *
      * @return the head, or {@code null} when the upstream closed or reset before a status line
      */
-    private ResponseHead send(RequestHead head, UpstreamLink link, boolean expectContinue)
+    private ResponseHead send(RequestHead head, UpstreamLink link, boolean expectContinue, String consumedHeader)
             throws IOException, WireException {
         WireWriter uw = link.writer(cfg.bufferBytes());
         WireReader ur = link.reader(cfg.bufferBytes());
         try {
-            writeRequestHead(uw, head, link);
+            writeRequestHead(uw, head, link, consumedHeader);
             if (head.framing != 0) {
                 if (expectContinue) { // we answer 100 ourselves and send no Expect upstream
                     out.write(CONTINUE, 0, CONTINUE.length);
@@ -317,7 +317,8 @@ final class GatewayConnection {
         }
     }
 
-    private void writeRequestHead(WireWriter uw, RequestHead head, UpstreamLink link) throws IOException {
+    private void writeRequestHead(WireWriter uw, RequestHead head, UpstreamLink link, String consumedHeader)
+            throws IOException {
         Target t = head.target;
         uw.writeAscii(head.method);
         uw.writeByte(' ');
@@ -336,7 +337,8 @@ final class GatewayConnection {
         String connection = HopByHop.connection(h);
         for (int i = 0, n = h.size(); i < n; i++) {
             String name = h.name(i);
-            if (HopByHop.skip(name, connection) || name.equalsIgnoreCase("Host") || name.equalsIgnoreCase("Expect")) {
+            if (HopByHop.skip(name, connection) || name.equalsIgnoreCase("Host") || name.equalsIgnoreCase("Expect")
+                    || name.equalsIgnoreCase(consumedHeader)) {
                 continue;
             }
             uw.header(name, h.value(i));

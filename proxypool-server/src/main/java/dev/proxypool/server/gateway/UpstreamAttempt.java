@@ -22,6 +22,15 @@ public non-sealed interface UpstreamAttempt extends RouteDecision {
     String routing();
 
     /**
+     * A request header the routing consumed itself and that is not forwarded upstream (its
+     * sticky-session header, SPEC §3: read, then stripped), or {@code null}. The gateway's own
+     * {@code X-ProxyPool-*} headers are never forwarded anyway.
+     */
+    default String consumedHeader() {
+        return null;
+    }
+
+    /**
      * Opens the connection for this attempt: for HTTP either a {@link UpstreamLink.Mode#FORWARD} link
      * to an HTTP proxy (absolute-form) or a {@link UpstreamLink.Mode#TUNNEL} to the target; for CONNECT
      * a tunnel. May be called again (with {@code allowReuse=false}) when a reused idle link turned

@@ -123,6 +123,8 @@ class GatewayEndToEndTest {
                       sticky: { enabled: true } }
                   - { name: strict, match: { headers: { X-Route: strict } }, filter: { labels: { kind: plain } },
                       sticky: { enabled: true, onLost: strict } }
+                  - { name: custom-session, match: { headers: { X-Route: custom-session } }, filter: { labels: { kind: plain } },
+                      sticky: { enabled: true, header: X-Session } }
                   - { name: tls, match: { ports: [%d] }, filter: { labels: { kind: plain } } }
                   - { name: plain, filter: { labels: { kind: plain } } }
                 """.formatted(tlsOrigin.port(), tlsOrigin.port()));
@@ -284,6 +286,20 @@ class GatewayEndToEndTest {
         } finally {
             server.pool().engine().runtime(strictBound).orElseThrow().health().enable("test", server.pool().engine().ticker().read());
         }
+    }
+
+    @Test
+    void aCustomStickySessionHeaderBindsTheSessionAndIsNotForwarded() throws Exception {
+        Set<String> proxies = new HashSet<>();
+        for (int i = 0; i < 4; i++) {
+            HttpResponse<String> r = get("custom-session", origin.uri("/echo"), "X-Session", "cs1", "X-Other", "kept");
+            assertEquals(200, r.statusCode());
+            String seen = r.body().toLowerCase(java.util.Locale.ROOT);
+            assertFalse(seen.contains("x-session"), "the origin must not see the session header: " + r.body());
+            assertTrue(seen.contains("x-other"), "other headers are forwarded: " + r.body());
+            proxies.add(r.headers().firstValue("X-ProxyPool-Proxy").orElseThrow());
+        }
+        assertEquals(1, proxies.size(), "one session, one proxy: " + proxies);
     }
 
     @Test
