@@ -69,6 +69,8 @@ public final class ProxyPool implements AutoCloseable {
     private final InstantSource wall;
     private final boolean ownsStore;
     private final CollectionPipeline pipeline;
+    /** The provider adapters a set of provider types may use (the builder's registry, or the standard ones enabled by name). */
+    private final java.util.function.Function<Set<String>, ProviderRegistry> registries;
     private final CredentialStore credentials;
     private final UpstreamDialer dialer;
     private final ActiveProber prober;
@@ -95,13 +97,13 @@ public final class ProxyPool implements AutoCloseable {
                 : config.credentials().file().<CredentialStore>map(FileCredentialStore::open)
                         .orElseGet(StaticCredentialStore::empty);
         this.dialer = UpstreamDialer.create(credentials);
+        ProviderRegistry custom = b.registry;
+        this.registries = custom != null ? types -> custom : ProviderRegistry::standard;
         if (config.upstreams().isEmpty()) {
             pipeline = null;
         } else {
             // Each configured provider's type is enabled by naming it; nothing else is loadable.
-            Set<String> types = new HashSet<>();
-            config.providers().forEach(p -> types.add(p.type()));
-            ProviderRegistry registry = b.registry != null ? b.registry : ProviderRegistry.standard(types);
+            ProviderRegistry registry = registries.apply(providerTypes(config.providers()));
             ProviderEnvironment env = new ProviderEnvironment(b.environment != null ? b.environment : System.getenv(),
                     Path.of("").toAbsolutePath(), b.wall, b.ticker);
             ValidationStage validation = b.validation != null ? b.validation : defaultValidation();
@@ -258,6 +260,32 @@ public final class ProxyPool implements AutoCloseable {
     /** The collection pipeline, when the config names upstreams. */
     public Optional<CollectionPipeline> pipeline() {
         return Optional.ofNullable(pipeline);
+    }
+
+    /**
+     * Follows a change of {@code next}'s providers and upstreams (the admin API): see
+     * {@link CollectionPipeline#reconfigure}; the provider types {@code next} names are the ones
+     * enabled. Without a pipeline (no upstreams configured at start) there is nothing to follow:
+     * upstreams added then are collected from the next start, and this returns false.
+     *
+     * @throws IllegalArgumentException naming the upstream whose source cannot be built (nothing changed)
+     */
+    public boolean reconfigureCollection(ProxyPoolConfig next) {
+        if (pipeline == null) {
+            if (!next.upstreams().isEmpty()) {
+                LOG.warning("upstreams configured while no collection pipeline runs (none at start): "
+                        + "they are collected from the next start");
+            }
+            return false;
+        }
+        pipeline.reconfigure(next.providers(), next.upstreams(), registries.apply(providerTypes(next.providers())));
+        return true;
+    }
+
+    private static Set<String> providerTypes(List<ProxyPoolConfig.Provider> providers) {
+        Set<String> types = new HashSet<>();
+        providers.forEach(p -> types.add(p.type()));
+        return types;
     }
 
     @Override

@@ -220,6 +220,9 @@ public final class ProxyPoolServer implements AutoCloseable {
                             + " (not loopback) but no client can authenticate: configure clients with a secretHash,"
                             + " bind server.host to 127.0.0.1, or set security.allowAnonymous: true");
                 }
+                config.clients().stream().filter(c -> c.plainSecret().isPresent()).forEach(c -> LOG.warning("clients["
+                        + c.name() + "].secret is a plain secret, for development only: configure secretHash"
+                        + " (proxypool hash-secret) instead"));
                 ProxyAuthenticator auth = authenticator != null ? authenticator : clients;
                 boolean anyToken = !storedState.tokenHashes().isEmpty();
                 pool.engine().sequential().restore(configStore.sequentialStates());
@@ -250,6 +253,13 @@ public final class ProxyPoolServer implements AutoCloseable {
                         distribution.updateQuotas(clients.quotas());
                     } catch (IllegalArgumentException e) {
                         LOG.warning("clients not updated, the previous ones stay in force: " + e.getMessage());
+                    }
+                    if (role != ClusterRole.WORKER) { // workers collect nothing: their content is the control plane's
+                        try {
+                            live.reconfigureCollection(next);
+                        } catch (RuntimeException e) {
+                            LOG.warning("collection not reconfigured, the previous upstreams stay in force: " + e.getMessage());
+                        }
                     }
                 };
                 AdminService admin = role == ClusterRole.WORKER ? null : AdminService.builder(pool, configStore)

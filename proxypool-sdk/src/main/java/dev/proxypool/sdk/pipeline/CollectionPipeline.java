@@ -90,8 +90,11 @@ public final class CollectionPipeline implements AutoCloseable {
     private final ValidationStage validation;
     private final Ticker ticker;
     private final InstantSource wall;
-    private final Map<String, UpstreamSource> sources = new LinkedHashMap<>();
-    private final Map<String, ProxyPoolConfig.Upstream> upstreams = new LinkedHashMap<>();
+    private final ProviderEnvironment env;
+    /** Upstream name → its source, upstream config and provider config; replaced whole by {@link #reconfigure}. */
+    private volatile Map<String, UpstreamSource> sources = Map.of();
+    private volatile Map<String, ProxyPoolConfig.Upstream> upstreams = Map.of();
+    private volatile Map<String, ProxyPoolConfig.Provider> providerOf = Map.of();
     private final Map<String, Schedule> schedules = new ConcurrentHashMap<>();
     private final Set<String> fetchNow = ConcurrentHashMap.newKeySet();
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
@@ -123,17 +126,96 @@ public final class CollectionPipeline implements AutoCloseable {
         this.wall = env.clock();
         this.ranker = new Ranker(RankPolicy.DEFAULTS.withMinScore(config.pipeline().minScore())
                 .withSizes(config.pipeline().poolSize(), config.pipeline().reserveSize()));
-        Map<String, ProxyPoolConfig.Provider> providers = new HashMap<>();
-        config.providers().forEach(p -> providers.put(p.name(), p));
+        this.env = env;
+        apply(config.providers(), config.upstreams(), registry);
+    }
+
+    /**
+     * Follows a configuration change (admin API, or another process sharing the configuration):
+     * upstreams added are due at once, upstreams whose own or whose provider's settings changed get
+     * a new source and are due at once, unchanged ones keep their source and schedule, and removed
+     * ones stop being fetched — their proxies leave the pool, when this process is the writer (a
+     * process without the pipeline lease leaves that to the one holding it). All or nothing: when a source cannot be built (an unknown provider, a type
+     * {@code registry} does not enable, bad settings) nothing changes.
+     *
+     * @param registry the adapters the new providers may use
+     * @return the upstreams removed
+     * @throws IllegalArgumentException naming the upstream whose source cannot be built
+     */
+    public List<String> reconfigure(List<ProxyPoolConfig.Provider> providers, List<ProxyPoolConfig.Upstream> next,
+                                    ProviderRegistry registry) {
+        List<String> removed;
+        synchronized (roundLock) {
+            removed = apply(providers, next, registry);
+        }
+        if (!removed.isEmpty()) {
+            LOG.log(Level.INFO, "upstreams removed from collection: {0}", removed);
+            if (isWriter()) {
+                withdraw(removed);
+            }
+        }
+        return removed;
+    }
+
+    /** Builds every source first, then swaps them in; returns the names that left. Callers hold {@code roundLock} (or construct). */
+    private List<String> apply(List<ProxyPoolConfig.Provider> providers, List<ProxyPoolConfig.Upstream> next,
+                               ProviderRegistry registry) {
+        Map<String, ProxyPoolConfig.Provider> byName = new HashMap<>();
+        providers.forEach(p -> byName.put(p.name(), p));
+        Map<String, UpstreamSource> nextSources = new LinkedHashMap<>();
+        Map<String, ProxyPoolConfig.Upstream> nextUpstreams = new LinkedHashMap<>();
+        Map<String, ProxyPoolConfig.Provider> nextProviders = new HashMap<>();
+        List<String> fresh = new ArrayList<>();
+        for (ProxyPoolConfig.Upstream u : next) {
+            ProxyPoolConfig.Provider p = byName.get(u.provider());
+            if (p == null) {
+                throw new IllegalArgumentException("upstreams[" + u.name() + "].provider: names provider '" + u.provider()
+                        + "', which is not defined");
+            }
+            UpstreamSource old = sources.get(u.name());
+            if (old != null && u.equals(upstreams.get(u.name())) && p.equals(providerOf.get(u.name()))) {
+                nextSources.put(u.name(), old);
+            } else {
+                var adapter = registry.create(new ProviderConfig(p.name(), p.type(), p.settings(), p.fields()), env);
+                nextSources.put(u.name(), new UpstreamSource(u.name(), p.name(), adapter, u.params(), FetchTimeout.of(u)));
+                fresh.add(u.name());
+            }
+            nextUpstreams.put(u.name(), u);
+            nextProviders.put(u.name(), p);
+        }
+        List<String> removed = new ArrayList<>();
+        for (String name : sources.keySet()) {
+            if (!nextUpstreams.containsKey(name)) {
+                removed.add(name);
+            }
+        }
         long now = ticker.read();
-        for (ProxyPoolConfig.Upstream u : config.upstreams()) {
-            ProxyPoolConfig.Provider p = providers.get(u.provider());
-            var adapter = registry.create(new ProviderConfig(p.name(), p.type(), p.settings(), p.fields()), env);
-            sources.put(u.name(), new UpstreamSource(u.name(), p.name(), adapter, u.params(), FetchTimeout.of(u)));
-            upstreams.put(u.name(), u);
+        for (String name : fresh) {
             Schedule s = new Schedule();
-            s.nextDueNanos = now; // due at start
-            schedules.put(u.name(), s);
+            s.nextDueNanos = now; // due at once
+            schedules.put(name, s);
+        }
+        removed.forEach(name -> {
+            schedules.remove(name);
+            fetchNow.remove(name);
+        });
+        sources = java.util.Collections.unmodifiableMap(nextSources);
+        upstreams = java.util.Collections.unmodifiableMap(nextUpstreams);
+        providerOf = Map.copyOf(nextProviders);
+        return removed;
+    }
+
+    /** Removes the proxies of upstreams no longer configured, in one publication. */
+    private void withdraw(List<String> removedUpstreams) {
+        Set<String> gone = new HashSet<>(removedUpstreams);
+        List<String> ids = new ArrayList<>();
+        for (Proxy p : engine.snapshot().proxies()) {
+            if (gone.contains(p.upstream())) {
+                ids.add(p.id());
+            }
+        }
+        if (!ids.isEmpty()) {
+            publisher.publish(Publication.builder().remove(ids).build());
         }
     }
 
@@ -366,8 +448,11 @@ public final class CollectionPipeline implements AutoCloseable {
     public List<UpstreamStatus> status() {
         List<UpstreamStatus> out = new ArrayList<>();
         for (String name : sources.keySet()) {
-            Schedule s = schedules.get(name);
             synchronized (roundLock) {
+                Schedule s = schedules.get(name);
+                if (s == null) {
+                    continue; // removed meanwhile
+                }
                 out.add(new UpstreamStatus(name, Optional.ofNullable(s.lastOutcome), Optional.ofNullable(s.lastFetchAt),
                         s.consecutiveErrors, s.consecutiveEmpty, s.backoffNanos / 1_000_000_000L, s.lastDrops, s.published));
             }

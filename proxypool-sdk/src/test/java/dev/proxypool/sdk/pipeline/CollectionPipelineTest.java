@@ -1,7 +1,9 @@
 package dev.proxypool.sdk.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.extract.MemoryPoolStore;
@@ -11,12 +13,14 @@ import dev.proxypool.core.time.ManualClock;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.sdk.provider.FetchReport;
 import dev.proxypool.sdk.provider.ProviderEnvironment;
 import dev.proxypool.sdk.provider.ProviderRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -135,5 +139,76 @@ class CollectionPipelineTest {
         assertEquals(0, s.pipeline().runOnce().reports().size(), "5 available >= mark 3: not billed");
         assertTrue(s.pipeline().requestFetch("lab"));
         assertEquals(1, s.pipeline().runOnce().reports().size(), "fetch now overrides the schedule");
+    }
+
+    private ProxyPoolConfig config(String yaml) throws IOException {
+        Path cfg = dir.resolve("next.yaml");
+        Files.writeString(cfg, yaml);
+        return ConfigLoader.load(cfg, Map.of());
+    }
+
+    private static List<String> reported(PipelineRound round) {
+        return round.reports().stream().map(FetchReport::upstream).toList();
+    }
+
+    @Test
+    void aReconfigurationAddsChangesAndRemovesUpstreamsWithoutARestart() throws IOException {
+        Files.writeString(dir.resolve("a.jsonl"), line(1, "US") + line(2, "US"));
+        Files.writeString(dir.resolve("b.jsonl"), line(3, "DE"));
+        Files.writeString(dir.resolve("c.jsonl"), line(4, "FR") + line(5, "FR"));
+        ProviderRegistry registry = ProviderRegistry.standard(Set.of("jsonl_inventory", "text_list"));
+        Setup s = setup("""
+                providers: [{ name: a, type: jsonl_inventory, path: a.jsonl }]
+                upstreams: [{ name: a, provider: a, validate: false, fetch: { interval: 60s } }]
+                """);
+        assertEquals(2, s.pipeline().runOnce().published());
+
+        // added: fetched in the next round; the unchanged upstream keeps its schedule
+        ProxyPoolConfig added = config("""
+                providers:
+                  - { name: a, type: jsonl_inventory, path: a.jsonl }
+                  - { name: b, type: jsonl_inventory, path: b.jsonl }
+                upstreams:
+                  - { name: a, provider: a, validate: false, fetch: { interval: 60s } }
+                  - { name: b, provider: b, validate: false, fetch: { interval: 60s } }
+                """);
+        assertEquals(List.of(), s.pipeline().reconfigure(added.providers(), added.upstreams(), registry));
+        assertEquals(List.of("a", "b"), s.pipeline().upstreamNames());
+        assertEquals(List.of("b"), reported(s.pipeline().runOnce()), "only the new upstream is due");
+        assertEquals(3, s.engine().snapshot().size());
+
+        // a's provider now reads another file: a new source, due at once
+        ProxyPoolConfig changed = config("""
+                providers:
+                  - { name: a, type: jsonl_inventory, path: c.jsonl }
+                  - { name: b, type: jsonl_inventory, path: b.jsonl }
+                upstreams:
+                  - { name: a, provider: a, validate: false, fetch: { interval: 60s } }
+                  - { name: b, provider: b, validate: false, fetch: { interval: 60s } }
+                """);
+        s.pipeline().reconfigure(changed.providers(), changed.upstreams(), registry);
+        assertEquals(List.of("a"), reported(s.pipeline().runOnce()), "the changed upstream is fetched at once");
+        assertTrue(s.engine().snapshot().proxies().stream().anyMatch(p -> p.key().host().equals("198.51.100.4")));
+
+        // removed: no longer fetched, its proxies leave the pool
+        ProxyPoolConfig removed = config("""
+                providers: [{ name: a, type: jsonl_inventory, path: c.jsonl }]
+                upstreams: [{ name: a, provider: a, validate: false, fetch: { interval: 60s } }]
+                """);
+        assertEquals(List.of("b"), s.pipeline().reconfigure(removed.providers(), removed.upstreams(), registry));
+        assertEquals(List.of("a"), s.pipeline().upstreamNames());
+        assertEquals(List.of("a"), s.pipeline().status().stream().map(UpstreamStatus::upstream).toList());
+        assertFalse(s.pipeline().requestFetch("b"));
+        assertTrue(s.engine().snapshot().proxies().stream().noneMatch(p -> p.upstream().equals("b")), "b's proxy withdrawn");
+        assertEquals(4, s.engine().snapshot().size(), "a's four proxies stay");
+
+        // a source that cannot be built: nothing changes
+        List<ProxyPoolConfig.Provider> unknown = List.of(new ProxyPoolConfig.Provider("a", "nope", Map.of(), Map.of()));
+        ProxyPoolConfig.Upstream b = added.upstreams().get(1);
+        List<ProxyPoolConfig.Upstream> withB = List.of(removed.upstreams().getFirst(), b);
+        assertThrows(IllegalArgumentException.class, () -> s.pipeline().reconfigure(unknown, withB, registry));
+        assertEquals(List.of("a"), s.pipeline().upstreamNames(), "all or nothing");
+        clock.advance(Duration.ofSeconds(61));
+        assertEquals(List.of("a"), reported(s.pipeline().runOnce()), "the previous source still fetches");
     }
 }

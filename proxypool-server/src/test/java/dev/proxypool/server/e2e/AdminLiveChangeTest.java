@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -80,6 +81,81 @@ class AdminLiveChangeTest {
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(401, noToken.statusCode());
             }
+        }
+    }
+
+    private static String inventoryLine(String host) {
+        return "{\"host\": \"" + host + "\", \"port\": 8000, \"protocol\": \"http\"}\n";
+    }
+
+    private static HttpResponse<String> admin(HttpClient api, ProxyPoolServer server, String method, String path, String body)
+            throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.apiPort() + path))
+                .header("Authorization", ADMIN).timeout(Duration.ofSeconds(30));
+        if (body != null) {
+            b.header("Content-Type", "application/json");
+        }
+        return api.send(b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Waits (bounded) until the pool holds exactly {@code hosts} for {@code upstream}. */
+    private static void awaitHosts(ProxyPoolServer server, String upstream, java.util.Set<String> hosts) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        java.util.Set<String> now = Set.of();
+        while (System.nanoTime() < deadline) {
+            now = hostsOf(server, upstream);
+            if (now.equals(hosts)) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        assertEquals(hosts, now, "upstream " + upstream + " in the pool");
+    }
+
+    private static java.util.Set<String> hostsOf(ProxyPoolServer server, String upstream) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        server.pool().engine().snapshot().proxies().stream().filter(p -> p.upstream().equals(upstream))
+                .forEach(p -> out.add(p.key().host()));
+        return out;
+    }
+
+    @Test
+    void upstreamsAndProvidersChangedThroughTheAdminApiAreCollectedWithoutARestart() throws Exception {
+        Files.writeString(dir.resolve("a.jsonl"), inventoryLine("203.0.113.1"));
+        Files.writeString(dir.resolve("b.jsonl"), inventoryLine("203.0.113.2") + inventoryLine("203.0.113.3"));
+        Files.writeString(dir.resolve("c.jsonl"), inventoryLine("203.0.113.4"));
+        Path cfg = dir.resolve("proxypool.yaml");
+        Files.writeString(cfg, """
+                server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
+                admin: { token: admin-token-0123456789 }
+                providers: [{ name: lab, type: jsonl_inventory, path: a.jsonl }]
+                upstreams: [{ name: lab, provider: lab, validate: false }]
+                health: { active: { enabled: false } }
+                routings: [{ name: all }]
+                """);
+        try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start();
+             HttpClient api = HttpClient.newHttpClient()) {
+            awaitHosts(server, "lab", Set.of("203.0.113.1"));
+
+            // a new provider and upstream: collected within the pipeline's tick
+            assertEquals(201, admin(api, server, "POST", "/v1/admin/providers",
+                    "{\"name\": \"lab2\", \"type\": \"jsonl_inventory\", \"path\": \"b.jsonl\"}").statusCode());
+            assertEquals(201, admin(api, server, "POST", "/v1/admin/upstreams",
+                    "{\"name\": \"lab2\", \"provider\": \"lab2\", \"validate\": false}").statusCode());
+            awaitHosts(server, "lab2", Set.of("203.0.113.2", "203.0.113.3"));
+            assertTrue(admin(api, server, "GET", "/v1/admin/pipeline", null).body().contains("lab2"), "listed in the pipeline status");
+
+            // the existing upstream's provider reads another file: fetched again at once
+            assertEquals(200, admin(api, server, "PUT", "/v1/admin/providers/lab",
+                    "{\"type\": \"jsonl_inventory\", \"path\": \"c.jsonl\"}").statusCode());
+            awaitHosts(server, "lab", Set.of("203.0.113.1", "203.0.113.4"));
+
+            // removed: its proxies leave the pool at once
+            assertEquals(204, admin(api, server, "DELETE", "/v1/admin/upstreams/lab2", null).statusCode());
+            assertEquals(Set.of(), hostsOf(server, "lab2"), "the removed upstream's proxies are withdrawn with the change");
+            assertEquals(404, admin(api, server, "POST", "/v1/admin/upstreams/lab2/fetch", null).statusCode());
+            assertEquals(Set.of("203.0.113.1", "203.0.113.4"), hostsOf(server, "lab"), "the other upstream untouched");
         }
     }
 }
