@@ -9,7 +9,6 @@ import dev.proxypool.server.access.LiveClients;
 import dev.proxypool.server.access.ServerAccess;
 import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.cluster.ClusterRole;
-import dev.proxypool.sdk.cluster.ClusterSettings;
 import dev.proxypool.sdk.cluster.ClusterWorker;
 import dev.proxypool.sdk.cluster.WorkerShare;
 import dev.proxypool.sdk.lock.RedisStageLease;
@@ -299,11 +298,11 @@ public final class ProxyPoolServer implements AutoCloseable {
                         // snapshots come from the control plane; this process collects nothing itself
                         String workerId = "w-" + gatewayPort + "-" + java.util.HexFormat.of()
                                 .formatHex(java.security.SecureRandom.getSeed(4));
-                        cluster = ClusterWorker.start(redisConfig, ClusterSettings.DEFAULTS, pool.engine(), new WorkerShare.Live(),
+                        cluster = ClusterWorker.start(redisConfig, config.cluster(), pool.engine(), new WorkerShare.Live(),
                                 workerId, bind.getHostAddress() + ":" + gatewayPort,
                                 pool.engine().wallClock(), pool.engine().ticker());
                     } else {
-                        cluster = ClusterControl.start(redisConfig, ClusterSettings.DEFAULTS, pool.engine(),
+                        cluster = ClusterControl.start(redisConfig, config.cluster(), pool.engine(),
                                 Duration.ofMillis(200), pool.engine().wallClock(), pool.engine().ticker());
                     }
                 }
@@ -418,7 +417,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         List.of(own));
             }
             return new ProxyPoolConfig(c.server(), c.store(), c.database(), c.credentials(), c.admin(), c.clients(),
-                    c.providers(), c.upstreams(), c.routings(), h, p, c.security(), c.distribution(), c.gateway());
+                    c.providers(), c.upstreams(), c.routings(), h, p, c.security(), c.distribution(), c.gateway(), c.cluster());
         }
     }
 }

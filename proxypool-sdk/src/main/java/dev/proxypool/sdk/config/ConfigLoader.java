@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.config;
 
+import dev.proxypool.sdk.cluster.ClusterSettings;
 import dev.proxypool.sdk.credentials.Secret;
 
 import dev.proxypool.core.health.HealthPolicy;
@@ -133,7 +134,7 @@ public final class ConfigLoader {
 
     private ProxyPoolConfig read(Node root, Path baseDir) {
         root.allowOnly("server", "store", "database", "credentials", "admin", "clients", "providers",
-                "upstreams", "routings", "health", "pipeline", "security", "distribution", "gateway");
+                "upstreams", "routings", "health", "pipeline", "security", "distribution", "gateway", "cluster");
         ProxyPoolConfig.Server server = server(root.child("server"));
         ProxyPoolConfig.Store store = store(root.child("store"));
         ProxyPoolConfig.Database database = database(root.child("database"));
@@ -148,8 +149,9 @@ public final class ConfigLoader {
         ProxyPoolConfig.Security security = security(root.child("security"));
         ProxyPoolConfig.Distribution distribution = distribution(root.child("distribution"));
         ProxyPoolConfig.Gateway gateway = gateway(root.child("gateway"));
+        ClusterSettings cluster = cluster(root.child("cluster"));
         return new ProxyPoolConfig(server, store, database, credentials, admin, clients, providers, upstreams,
-                routings, health, pipeline, security, distribution, gateway);
+                routings, health, pipeline, security, distribution, gateway, cluster);
     }
 
     private ProxyPoolConfig.Server server(Node n) {
@@ -425,6 +427,32 @@ public final class ConfigLoader {
         ProxyPoolConfig.Gateway d = ProxyPoolConfig.Gateway.DEFAULTS;
         return new ProxyPoolConfig.Gateway(positive(n, "ioTimeout", d.ioTimeout()),
                 positive(n, "idleTimeout", d.idleTimeout()), positive(n, "tunnelIdleTimeout", d.tunnelIdleTimeout()));
+    }
+
+    /** {@code cluster}: snapshot distribution between the control plane and the workers (store.type: redis). */
+    private ClusterSettings cluster(Node n) {
+        n.allowOnly("validity", "renewAfter", "deltasKept", "fullEvery", "deflate", "pollInterval", "backoffMin",
+                "backoffMax", "workerTtl");
+        ClusterSettings d = ClusterSettings.DEFAULTS;
+        Duration validity = positive(n, "validity", d.validity());
+        Duration renewAfter = positive(n, "renewAfter", d.renewAfter());
+        int deltasKept = n.integer("deltasKept", d.deltasKept(), 1, 100_000);
+        int fullEvery = n.integer("fullEvery", d.fullEvery(), 1, 100_000);
+        boolean deflate = n.bool("deflate", d.deflate());
+        Duration pollInterval = positive(n, "pollInterval", d.pollInterval());
+        Duration backoffMin = positive(n, "backoffMin", d.backoffMin());
+        Duration backoffMax = positive(n, "backoffMax", d.backoffMax());
+        Duration workerTtl = positive(n, "workerTtl", d.workerTtl());
+        try {
+            return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
+                    backoffMax, workerTtl);
+        } catch (IllegalArgumentException e) {
+            // the message names the keys ("cluster.renewAfter 6m must be at most half of cluster.validity 10m ...")
+            String m = e.getMessage();
+            int space = m.indexOf(' ');
+            String key = space > 0 && m.startsWith("cluster.") ? m.substring(0, space) : "cluster";
+            throw new ConfigException(key, space > 0 && m.startsWith("cluster.") ? m.substring(space + 1) : m, e);
+        }
     }
 
     private static Duration positive(Node n, String key, Duration def) {

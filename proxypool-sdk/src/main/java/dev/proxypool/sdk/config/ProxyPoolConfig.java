@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.config;
 
+import dev.proxypool.sdk.cluster.ClusterSettings;
 import dev.proxypool.sdk.credentials.Secret;
 
 import dev.proxypool.core.health.HealthPolicy;
@@ -19,7 +20,8 @@ import java.util.Optional;
 public record ProxyPoolConfig(Server server, Store store, Database database, Credentials credentials,
                               Admin admin, List<Client> clients, List<Provider> providers,
                               List<Upstream> upstreams, List<RoutingRule> routings, Health health,
-                              Pipeline pipeline, Security security, Distribution distribution, Gateway gateway) {
+                              Pipeline pipeline, Security security, Distribution distribution, Gateway gateway,
+                              ClusterSettings cluster) {
 
     public ProxyPoolConfig {
         clients = List.copyOf(clients);
@@ -27,6 +29,16 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
         upstreams = List.copyOf(upstreams);
         routings = List.copyOf(routings);
         Objects.requireNonNull(gateway, "gateway");
+        Objects.requireNonNull(cluster, "cluster");
+    }
+
+    /** Without a {@code cluster} section: {@link ClusterSettings#DEFAULTS}. */
+    public ProxyPoolConfig(Server server, Store store, Database database, Credentials credentials, Admin admin,
+                           List<Client> clients, List<Provider> providers, List<Upstream> upstreams,
+                           List<RoutingRule> routings, Health health, Pipeline pipeline, Security security,
+                           Distribution distribution, Gateway gateway) {
+        this(server, store, database, credentials, admin, clients, providers, upstreams, routings, health, pipeline,
+                security, distribution, gateway, ClusterSettings.DEFAULTS);
     }
 
 
@@ -121,6 +133,6 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
     public static ProxyPoolConfig defaults() {
         return new ProxyPoolConfig(Server.DEFAULTS, Store.DEFAULTS, Database.DEFAULTS, Credentials.DEFAULTS,
                 Admin.DEFAULTS, List.of(), List.of(), List.of(), List.of(), Health.DEFAULTS, Pipeline.DEFAULTS,
-                Security.DEFAULTS, Distribution.DEFAULTS, Gateway.DEFAULTS);
+                Security.DEFAULTS, Distribution.DEFAULTS, Gateway.DEFAULTS, ClusterSettings.DEFAULTS);
     }
 }

@@ -201,4 +201,31 @@ class ConfigLoaderTest {
                 () -> ConfigLoader.load(write("gateway: { readTimeout: 5s }\n"), Map.of()));
         assertTrue(unknown.getMessage().contains("readTimeout"), unknown.getMessage());
     }
+
+    @Test
+    void clusterSettingsAreReadWithDefaultsAndCheckedNamingTheKey() throws IOException {
+        assertEquals(dev.proxypool.sdk.cluster.ClusterSettings.DEFAULTS,
+                ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of()).cluster());
+
+        ProxyPoolConfig c = ConfigLoader.load(write("""
+                cluster: { validity: 2m, renewAfter: 30s, deltasKept: 16, fullEvery: 4, deflate: true,
+                           pollInterval: 2s, backoffMin: 50ms, backoffMax: 2s }
+                """), Map.of("PROXYPOOL_CLUSTER_WORKERTTL", "9s"));
+        assertEquals(new dev.proxypool.sdk.cluster.ClusterSettings(Duration.ofMinutes(2), Duration.ofSeconds(30), 16, 4, true,
+                Duration.ofSeconds(2), Duration.ofMillis(50), Duration.ofSeconds(2), Duration.ofSeconds(9)), c.cluster());
+
+        ConfigException renew = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(write("cluster: { validity: 10m, renewAfter: 6m }\n"), Map.of()));
+        assertEquals("cluster.renewAfter", renew.key());
+        assertTrue(renew.getMessage().contains("at most half of cluster.validity"), renew.getMessage());
+        ConfigException full = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(write("cluster: { deltasKept: 8, fullEvery: 9 }\n"), Map.of()));
+        assertEquals("cluster.fullEvery", full.key());
+        ConfigException zero = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(write("cluster: { pollInterval: 0s }\n"), Map.of()));
+        assertEquals("cluster.pollInterval", zero.key());
+        ConfigException unknown = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(write("cluster: { validty: 5m }\n"), Map.of()));
+        assertTrue(unknown.getMessage().contains("validty"), unknown.getMessage());
+    }
 }
