@@ -223,7 +223,6 @@ public final class ProxyPoolServer implements AutoCloseable {
                         + c.name() + "].secret is a plain secret, for development only: configure secretHash"
                         + " (proxypool hash-secret) instead"));
                 ProxyAuthenticator auth = authenticator != null ? authenticator : clients;
-                boolean anyToken = !storedState.tokenHashes().isEmpty();
                 pool.engine().sequential().restore(configStore.sequentialStates());
                 ClientTokens clientTokens = new ClientTokens(storedState);
                 AccessControl gate = access != null ? access : new ServerAccess(clients,
@@ -233,8 +232,9 @@ public final class ProxyPoolServer implements AutoCloseable {
                 PoolGatewayEngine engine = new PoolGatewayEngine(pool.engine(), pool.dialer(), gate);
                 // client tokens follow the stored configuration (a token added through the admin API works at once)
                 Function<String, Optional<String>> tokens = bearer != null ? bearer : clientTokens::clientForBearer;
-                // feedback asks for a token when clients with tokens were configured at start
-                FeedbackService feedback = new FeedbackService(pool.engine(), bearer != null || anyToken ? tokens : null);
+                // feedback asks for a token while any client has one (followed live, like the tokens)
+                FeedbackService feedback = new FeedbackService(pool.engine(), tokens,
+                        bearer != null ? () -> true : clientTokens::any);
                 ProxyPool live = pool;
                 java.util.concurrent.atomic.AtomicLong configVersion = new java.util.concurrent.atomic.AtomicLong(storedState.version());
                 java.util.concurrent.atomic.AtomicReference<Runnable> configChanged =

@@ -25,6 +25,11 @@ public final class ClientTokens {
         this.state = Objects.requireNonNull(next, "next");
     }
 
+    /** Whether any client has a bearer token now. */
+    public boolean any() {
+        return !state.tokenHashes().isEmpty();
+    }
+
     /** The client named by {@code Authorization: Bearer <token>}, if any. */
     public Optional<String> clientForBearer(String authorization) {
         if (authorization == null || authorization.length() > MAX_HEADER

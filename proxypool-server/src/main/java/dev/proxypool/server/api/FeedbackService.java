@@ -30,19 +30,29 @@ public final class FeedbackService implements Handler {
 
     private final PoolEngine engine;
     private final Function<String, Optional<String>> bearer;
+    private final java.util.function.BooleanSupplier required;
 
     /**
      * @param bearer the client for an {@code Authorization} header value, or empty when it is not
      *               valid; {@code null} when the API is open (no clients configured)
      */
     public FeedbackService(PoolEngine engine, Function<String, Optional<String>> bearer) {
+        this(engine, bearer, () -> bearer != null);
+    }
+
+    /**
+     * @param bearer   the client for an {@code Authorization} header value, or empty when it is not valid
+     * @param required asked per request: whether a token is needed now (e.g. while any client has one)
+     */
+    public FeedbackService(PoolEngine engine, Function<String, Optional<String>> bearer, java.util.function.BooleanSupplier required) {
         this.engine = engine;
         this.bearer = bearer;
+        this.required = required;
     }
 
     @Override
     public void handle(ServerRequest req, ServerResponse res) {
-        if (bearer != null) {
+        if (bearer != null && required.getAsBoolean()) {
             String auth = req.headers().first(io.helidon.http.HeaderNames.AUTHORIZATION).orElse(null);
             if (auth == null || bearer.apply(auth).isEmpty()) {
                 res.status(Status.UNAUTHORIZED_401).header("WWW-Authenticate", "Bearer");

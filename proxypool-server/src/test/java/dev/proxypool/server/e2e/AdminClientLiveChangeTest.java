@@ -64,11 +64,14 @@ class AdminClientLiveChangeTest {
                 URI through = origin.uri("/echo");
                 assertEquals(200, get(gw, through, "alice", "alice-secret"), "the config file's client");
                 assertEquals(407, get(gw, through, "bob", "bob-secret-1"), "bob does not exist yet");
+                assertEquals(404, feedback(api, server, null), "no client has a token: feedback is open (unknown proxy)");
 
                 // created: authenticates at once, rate limit 1/s in force (burst 1)
                 assertEquals(201, admin(api, server, "POST", "/v1/admin/clients", "{\"name\": \"bob\", \"secret\": \"bob-secret-1\","
                         + " \"token\": \"bob-token-0123456789\", \"rateLimit\": {\"rps\": 1}, \"quota\": {\"extractionsPerHour\": 2}}"));
                 assertEquals(200, get(gw, through, "bob", "bob-secret-1"), "created through the admin API: in force");
+                assertEquals(401, feedback(api, server, null), "a client has a token now: feedback needs one");
+                assertEquals(404, feedback(api, server, "bob-token-0123456789"), "bob's token is accepted (unknown proxy)");
                 int limited = 0;
                 for (int i = 0; i < 3; i++) {
                     int s = get(gw, through, "bob", "bob-secret-1");
@@ -125,6 +128,16 @@ class AdminClientLiveChangeTest {
         HttpResponse<String> r = api.send(b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         return r.statusCode();
+    }
+
+    private static int feedback(HttpClient api, ProxyPoolServer server, String token) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.apiPort() + "/v1/feedback"))
+                .timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"proxy\": \"p-unknown\", \"domain\": \"shop.example\", \"kind\": \"banned\"}"));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return api.send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     private static int extract(HttpClient api, ProxyPoolServer server, String token, int count) throws Exception {
