@@ -21,6 +21,8 @@ import java.util.List;
  */
 final class GatewayConnection {
 
+    private static final System.Logger LOG = System.getLogger(GatewayConnection.class.getName());
+
     private static final int DONE_KEEP = 0;
     private static final int DONE_CLOSE = 1;
     private static final int FAILED = 2;
@@ -57,8 +59,14 @@ final class GatewayConnection {
     void run() {
         try {
             loop();
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             // the client went away or timed out: nothing to answer
+        } catch (RuntimeException e) {
+            // not the client's doing: a defect. This connection ends, the gateway keeps serving; the
+            // type and where it was thrown are logged, not the message (it may carry a target)
+            StackTraceElement[] at = e.getStackTrace();
+            LOG.log(System.Logger.Level.WARNING, "gateway connection handler failed: {0} at {1}",
+                    e.getClass().getName(), at.length > 0 ? at[0] : "?");
         } finally {
             idle = false;
             if (lingerOnClose) {

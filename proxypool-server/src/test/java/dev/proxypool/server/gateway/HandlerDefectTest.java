@@ -1,0 +1,92 @@
+package dev.proxypool.server.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A defect below the connection handler (an engine that throws) ends that connection and is
+ * logged as a warning naming the exception type and where it was thrown, never its message; the
+ * gateway keeps serving other connections.
+ */
+class HandlerDefectTest {
+
+    private static final String TARGET_IN_MESSAGE = "secret-target.example";
+
+    @Test
+    void aRuntimeExceptionIsLoggedWithoutItsMessageAndTheGatewayKeepsServing() throws Exception {
+        List<LogRecord> records = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                records.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger log = Logger.getLogger(GatewayConnection.class.getName());
+        log.addHandler(capture);
+        GatewayEngine broken = new GatewayEngine() {
+            @Override
+            public RouteDecision route(RouteRequest request) {
+                if (request.host().startsWith("boom")) {
+                    throw new IllegalStateException("failed for " + TARGET_IN_MESSAGE);
+                }
+                return new RouteDecision.Rejected(503, GatewayErrors.NO_CANDIDATE, "none");
+            }
+
+            @Override
+            public int inFlight() {
+                return 0;
+            }
+        };
+        try (GatewayFixture gw = new GatewayFixture(broken)) {
+            try (RawClient c = gw.client()) {
+                c.send("GET http://boom.example/ HTTP/1.1\r\nHost: boom.example\r\n\r\n");
+                boolean answered;
+                try {
+                    c.read(false);
+                    answered = true;
+                } catch (IOException e) {
+                    answered = false; // the connection was closed without an answer
+                }
+                assertFalse(answered, "no answer on the failed connection");
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (records.stream().noneMatch(r -> r.getLevel() == Level.WARNING) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            List<String> warnings = records.stream().filter(r -> r.getLevel() == Level.WARNING)
+                    .map(r -> java.text.MessageFormat.format(r.getMessage(), r.getParameters())).toList();
+            assertEquals(1, warnings.size(), "one warning: " + warnings);
+            assertTrue(warnings.getFirst().contains("java.lang.IllegalStateException"), warnings.getFirst());
+            assertTrue(warnings.getFirst().contains("HandlerDefectTest"), "where it was thrown: " + warnings.getFirst());
+            for (LogRecord r : records) {
+                assertFalse(String.valueOf(r.getMessage()).contains(TARGET_IN_MESSAGE), "never the message");
+                assertTrue(r.getThrown() == null, "no stack trace with the message either");
+            }
+            try (RawClient c = gw.client()) {
+                c.send("GET http://ok.example/ HTTP/1.1\r\nHost: ok.example\r\n\r\n");
+                assertTrue(c.read(false).statusLine().contains("503"), "the gateway keeps serving");
+            }
+        } finally {
+            log.removeHandler(capture);
+        }
+    }
+}
