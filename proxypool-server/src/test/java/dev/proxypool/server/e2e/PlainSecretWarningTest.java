@@ -6,15 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.server.e2e.security.LogCapture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,33 +32,16 @@ class PlainSecretWarningTest {
                   - { name: bob, secretHash: "%s" }
                 health: { active: { enabled: false } }
                 """.formatted(SECRET, dev.proxypool.core.security.SecretHash.hash("bob-pw".toCharArray(), 2_000)));
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord r) {
-                records.add(r);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger log = Logger.getLogger(ProxyPoolServer.class.getName());
-        log.addHandler(capture);
-        try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start()) {
-            List<String> warnings = records.stream().filter(r -> r.getLevel() == Level.WARNING)
-                    .map(LogRecord::getMessage).filter(m -> m.contains("plain secret")).toList();
+        String logger = ProxyPoolServer.class.getName();
+        try (LogCapture logs = LogCapture.install();
+             ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start()) {
+            List<String> warnings = logs.lines().stream().filter(l -> l.is("WARNING", logger))
+                    .map(LogCapture.Line::text).filter(m -> m.contains("plain secret")).toList();
             assertEquals(1, warnings.size(), "one warning, for alice only: " + warnings);
             assertTrue(warnings.getFirst().contains("clients[alice].secret"), warnings.getFirst());
-            for (LogRecord r : records) {
-                assertFalse(String.valueOf(r.getMessage()).contains(SECRET), "the secret itself is never logged");
+            for (LogCapture.Line l : logs.lines()) {
+                assertFalse(l.text().contains(SECRET), "the secret itself is never logged: " + l.where());
             }
-        } finally {
-            log.removeHandler(capture);
         }
     }
 }

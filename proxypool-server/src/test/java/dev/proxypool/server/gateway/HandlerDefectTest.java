@@ -4,14 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proxypool.server.e2e.security.LogCapture;
 import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,23 +21,7 @@ class HandlerDefectTest {
 
     @Test
     void aRuntimeExceptionIsLoggedWithoutItsMessageAndTheGatewayKeepsServing() throws Exception {
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord r) {
-                records.add(r);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger log = Logger.getLogger(GatewayConnection.class.getName());
-        log.addHandler(capture);
+        String logger = GatewayConnection.class.getName();
         GatewayEngine broken = new GatewayEngine() {
             @Override
             public RouteDecision route(RouteRequest request) {
@@ -56,7 +36,7 @@ class HandlerDefectTest {
                 return 0;
             }
         };
-        try (GatewayFixture gw = new GatewayFixture(broken)) {
+        try (LogCapture logs = LogCapture.install(); GatewayFixture gw = new GatewayFixture(broken)) {
             try (RawClient c = gw.client()) {
                 c.send("GET http://boom.example/ HTTP/1.1\r\nHost: boom.example\r\n\r\n");
                 boolean answered;
@@ -69,24 +49,21 @@ class HandlerDefectTest {
                 assertFalse(answered, "no answer on the failed connection");
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (records.stream().noneMatch(r -> r.getLevel() == Level.WARNING) && System.nanoTime() < deadline) {
+            while (logs.lines().stream().noneMatch(l -> l.is("WARNING", logger)) && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }
-            List<String> warnings = records.stream().filter(r -> r.getLevel() == Level.WARNING)
-                    .map(r -> java.text.MessageFormat.format(r.getMessage(), r.getParameters())).toList();
+            List<String> warnings = logs.lines().stream().filter(l -> l.is("WARNING", logger))
+                    .map(LogCapture.Line::text).toList();
             assertEquals(1, warnings.size(), "one warning: " + warnings);
             assertTrue(warnings.getFirst().contains("java.lang.IllegalStateException"), warnings.getFirst());
             assertTrue(warnings.getFirst().contains("HandlerDefectTest"), "where it was thrown: " + warnings.getFirst());
-            for (LogRecord r : records) {
-                assertFalse(String.valueOf(r.getMessage()).contains(TARGET_IN_MESSAGE), "never the message");
-                assertTrue(r.getThrown() == null, "no stack trace with the message either");
+            for (LogCapture.Line l : logs.lines()) {
+                assertFalse(l.text().contains(TARGET_IN_MESSAGE), "never the message (nor a stack trace with it): " + l.where());
             }
             try (RawClient c = gw.client()) {
                 c.send("GET http://ok.example/ HTTP/1.1\r\nHost: ok.example\r\n\r\n");
                 assertTrue(c.read(false).statusLine().contains("503"), "the gateway keeps serving");
             }
-        } finally {
-            log.removeHandler(capture);
         }
     }
 }

@@ -16,10 +16,15 @@ import java.util.logging.SimpleFormatter;
  * Every java.util.logging record (System.Logger, Helidon and slf4j-jdk14 all end up here) while
  * installed, kept as text: logger, formatted message, raw message, parameters and stack trace.
  */
-final class LogCapture extends Handler implements AutoCloseable {
+public final class LogCapture extends Handler implements AutoCloseable {
 
     /** One captured record as text, with a short label saying which record it was. */
-    record Line(String where, String text) { }
+    public record Line(String where, String text) {
+        /** Whether this record is at {@code level} from logger {@code logger}. */
+        public boolean is(String level, String logger) {
+            return where.endsWith("(" + level + " " + logger + ")");
+        }
+    }
 
     private final ConcurrentLinkedQueue<Line> lines = new ConcurrentLinkedQueue<>();
     private final SimpleFormatter formatter = new SimpleFormatter();
@@ -34,7 +39,7 @@ final class LogCapture extends Handler implements AutoCloseable {
         root.addHandler(this);
     }
 
-    static LogCapture install() {
+    public static LogCapture install() {
         return new LogCapture();
     }
 
@@ -64,7 +69,7 @@ final class LogCapture extends Handler implements AutoCloseable {
         lines.add(new Line("log record #" + n + " (" + r.getLevel() + " " + r.getLoggerName() + ")", b.toString()));
     }
 
-    List<Line> lines() {
+    public List<Line> lines() {
         return new ArrayList<>(lines);
     }
 
