@@ -266,6 +266,9 @@ class UpstreamFaultsScenarioTest {
                     cut++;
                 }
             }
+            // the tunnel's attempt completes (and reports to health) just after the client saw the
+            // cut: wait for it, so the next turn's COOLING check sees this failure
+            b.assertCapacityBackToZero();
         }
         b.assertCapacityBackToZero();
         print("reset mid-tunnel: " + cut + " tunnels cut, " + ok + " complete; tunnels via faulty " + resetting.tunnels()
