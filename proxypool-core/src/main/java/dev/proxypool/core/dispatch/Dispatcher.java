@@ -5,7 +5,7 @@ import dev.proxypool.core.snapshot.PoolSnapshot;
 
 /**
  * Picks a proxy for one request from a {@link PoolSnapshot} and reserves one unit of its capacity
- * (SPEC §3 steps 4-5): the gateway's and the SDK's hot path.
+ * (docs/design.md#routing-and-strategies R3–R4, #capacity C1): the gateway's and the SDK's hot path.
  *
  * <p>Algorithm: {@link PoolSnapshot#candidates} gives the memoized candidate set of the request's
  * filter (upstreams, protocols, labels: no pool scan); the request's {@link Strategy} chooses a

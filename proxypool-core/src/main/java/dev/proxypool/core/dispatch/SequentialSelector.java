@@ -4,7 +4,7 @@ import dev.proxypool.core.snapshot.CandidateSet;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 
 /**
- * {@link Strategy#SEQUENTIAL} (SPEC §5): serve from the routing's current upstream
+ * {@link Strategy#SEQUENTIAL} (docs/design.md#sequential-switching, Q5): serve from the routing's current upstream
  * ({@code filter.upstreams().get(request.upstreamIndex())}); when none of its proxies is usable,
  * fall back to the earlier upstreams in list order (first, second, ...), whose already-fetched
  * proxies keep serving until they drain or expire. Later upstreams are not used: the routing has

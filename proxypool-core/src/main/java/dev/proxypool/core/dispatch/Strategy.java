@@ -15,7 +15,7 @@ public enum Strategy {
     LATENCY("latency"),
     /** Consistent hashing on the target host or a caller key: the same key keeps its proxy. */
     CONSISTENT_HASH("consistentHash"),
-    /** The routing's upstreams in order: serve the current one, older ones drain (SPEC §5). */
+    /** The routing's upstreams in order: serve the current one, older ones drain (docs/design.md#sequential-switching). */
     SEQUENTIAL("sequential");
 
     private final String configName;

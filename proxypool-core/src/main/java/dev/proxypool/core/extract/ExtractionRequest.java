@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * One extraction call (SPEC §4, {@code POST /v1/extractions}), validated on construction.
+ * One extraction call (docs/design.md#extraction, {@code POST /v1/extractions}), validated on construction.
  *
  * <p><b>Gateway reserve.</b> Let {@code total} be the number of proxies in the whole pool that are
  * available (not disabled) and unexpired at {@code now}, whatever the filter. An extraction may

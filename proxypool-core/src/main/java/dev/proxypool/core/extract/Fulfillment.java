@@ -2,7 +2,7 @@ package dev.proxypool.core.extract;
 
 import java.util.Locale;
 
-/** What an extraction does when it cannot meet the requested count (SPEC §4 step 4, JSON {@code fulfillment}). */
+/** What an extraction does when it cannot meet the requested count (docs/design.md#extraction E4, JSON {@code fulfillment}). */
 public enum Fulfillment {
     /** Extract as many as possible, possibly none ({@code 200} with the real count). */
     PARTIAL("partial"),

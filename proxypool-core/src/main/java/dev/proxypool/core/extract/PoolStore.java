@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The pool state behind exclusive extraction (SPEC §4, §8; ARCHITECTURE decision 4): available and
+ * The pool state behind exclusive extraction (docs/design.md#extraction; docs/architecture.md#storage): available and
  * disabled proxies, tombstones of extracted ones, idempotency records. Implemented in memory
  * ({@link MemoryPoolStore}, the embedded default) and on Redis (scale-out); the abstract
  * {@code PoolStoreContract} in this module's test-jar is the executable form of these rules and

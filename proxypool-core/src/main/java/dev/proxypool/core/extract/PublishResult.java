@@ -6,7 +6,7 @@ package dev.proxypool.core.extract;
  *
  * @param added             new to the store, now available
  * @param refreshed         already stored under the same id: record replaced, state and checkedAt kept
- * @param skippedTombstoned extracted before and its tombstone has not expired (SPEC §4): not re-added
+ * @param skippedTombstoned extracted before and its tombstone has not expired (docs/design.md#extraction, E2): not re-added
  * @param skippedExpired    already expired at publish time
  * @param skippedDuplicate  its {@link dev.proxypool.core.model.ProxyKey} is already stored under another
  *                          id (another upstream listed the same proxy first): one physical proxy is

@@ -11,7 +11,7 @@ import java.time.Duration;
  *                                      Bounded so tombstones cannot grow forever; an inventory that lists
  *                                      it again after that gets it back
  * @param idempotencyRetention          how long a completed idempotent response is replayed
- *                                      [{@code store.idempotency.retention}, 24 h, SPEC §11]
+ *                                      [{@code store.idempotency.retention}, 24 h, docs/design.md#extraction E7]
  * @param idempotencyInProgressTimeout  how long a started, never completed or abandoned key blocks
  *                                      retries (a crashed server must not lock a key for a day)
  *                                      [{@code store.idempotency.inProgressTimeout}, 60 s]

@@ -4,7 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The dynamic part of a proxy's weight (SPEC §6): EWMAs of success and latency, and a factor in
+ * The dynamic part of a proxy's weight (docs/design.md#slow-start, H12): EWMAs of success and latency, and a factor in
  * [{@value #MIN_FACTOR}, 1] that {@link ProxyHealth#effectiveWeight(int, long)} multiplies in.
  *
  * <p>Target factor = successEwma × min(1, baselineLatency / recentLatency): a proxy loses weight

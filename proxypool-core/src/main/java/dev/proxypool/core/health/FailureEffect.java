@@ -1,7 +1,7 @@
 package dev.proxypool.core.health;
 
 /**
- * What a {@link FailureKind} does to a proxy's health (SPEC §6: "credential rejection disables;
+ * What a {@link FailureKind} does to a proxy's health (docs/design.md#failure-classification F1–F2: "credential rejection disables;
  * a timeout cools"). The classification lives in one exhaustive switch so that a new failure kind
  * does not compile until someone decides its effect.
  */

@@ -3,7 +3,7 @@ package dev.proxypool.core.health;
 import java.time.Duration;
 
 /**
- * Health rules with the defaults of SPEC §6 / §11 ({@code health:}). Validated on construction
+ * Health rules with the defaults of docs/configuration.md#health ({@code health:}). Validated on construction
  * with messages naming the config key.
  *
  * @param consecutiveFailures {@code health.passive.consecutiveFailures}: cool after this many failures in a row (3)

@@ -1,6 +1,6 @@
 package dev.proxypool.core.health;
 
-/** The lifecycle of a proxy's health (SPEC §6). */
+/** The lifecycle of a proxy's health (docs/design.md#health-states-and-transitions). */
 public enum HealthState {
     /** Available for normal work under the current policy. */
     HEALTHY,

@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The live health of one proxy on this worker (SPEC §6). Long-lived (survives snapshot swaps),
+ * The live health of one proxy on this worker (docs/design.md#health). Long-lived (survives snapshot swaps),
  * thread-safe, and used on the hot path without locks or allocation.
  *
  * <pre>

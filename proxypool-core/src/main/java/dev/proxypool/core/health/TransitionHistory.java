@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The last {@value #CAPACITY} statuses of one proxy, for the admin API ("each transition stored with
- * its reason and stage", SPEC §6). Slots are indexed by {@link HealthStatus#sequence()}, so threads
+ * its reason and stage", docs/design.md#health-states-and-transitions H1). Slots are indexed by {@link HealthStatus#sequence()}, so threads
  * that publish transitions concurrently still leave the ring ordered and never let an older status
  * overwrite a newer one. Lock-free; written only on transitions (rare).
  */

@@ -1,6 +1,6 @@
 package dev.proxypool.core.model;
 
-/** What a validated proxy reveals to the destination (SPEC §7 step 2). */
+/** What a validated proxy reveals to the destination (docs/design.md#collection-pipeline, P6). */
 public enum Anonymity {
     /** Neither the client address nor proxy markers reach the destination. */
     ELITE,

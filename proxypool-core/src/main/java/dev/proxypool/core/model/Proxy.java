@@ -80,7 +80,7 @@ public record Proxy(String id, ProxyKey key, String provider, String upstream, L
         return expires() && !now.isBefore(expiresAt);
     }
 
-    /** A builder with the defaults of SPEC §2 (weight 1, max concurrency 10, no expiry). */
+    /** A builder with the defaults of M1 in docs/design.md#proxy-model (weight 1, max concurrency 10, no expiry). */
     public static Builder builder(ProxyKey key) {
         return new Builder(key);
     }

@@ -1,7 +1,7 @@
 package dev.proxypool.core.ops;
 
 /**
- * The worker-count formula of SPEC §10:
+ * The worker-count formula of docs/runbook.md#workers:
  * {@code required_workers = ceil(peak_qps / (measured_worker_qps * target_utilization)) + failure_domain_spares}.
  *
  * <p>{@code measuredWorkerQps} must come from a load test close to production (protocol mix, proxy

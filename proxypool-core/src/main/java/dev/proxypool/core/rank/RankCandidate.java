@@ -38,7 +38,7 @@ public record RankCandidate(String proxyId, double latencyMs, int successStreak,
         return new RankCandidate(proxy.id(), latencyMs, successStreak, proxy.exitNetwork());
     }
 
-    /** The SPEC's base score: {@code 1000 / (1 + latency_ms) + 2 × min(success_streak, 10)}. */
+    /** The base score of docs/design.md#collection-pipeline (P10): {@code 1000 / (1 + latency_ms) + 2 × min(success_streak, 10)}. */
     public double baseScore() {
         return 1000.0 / (1.0 + latencyMs) + 2.0 * Math.min(successStreak, 10);
     }

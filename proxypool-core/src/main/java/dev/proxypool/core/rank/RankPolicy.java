@@ -1,7 +1,7 @@
 package dev.proxypool.core.rank;
 
 /**
- * How the ranker builds a pool (SPEC §7 step 4; {@code pipeline:} keys, or one pool profile).
+ * How the ranker builds a pool (docs/design.md#collection-pipeline P10; {@code pipeline:} keys, or one pool profile).
  * Defaults written once here: {@link #DEFAULTS}.
  *
  * @param minScore           quality threshold: a candidate whose adjusted score is below it is

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Ranks validated candidates into an active pool and a reserve (SPEC §7 step 4).
+ * Ranks validated candidates into an active pool and a reserve (docs/design.md#collection-pipeline, P10).
  *
  * <p><b>Score.</b> {@code base = 1000 / (1 + latency_ms) + 2 × min(success_streak, 10)}; a
  * candidate with an unknown exit ASN has its base multiplied by {@code unknownAsnPenalty}. Greedy

@@ -16,7 +16,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * One entry of {@code routings:} (SPEC §2, §11): which requests it takes ({@link Match}), which
+ * One entry of {@code routings:} (docs/design.md#routing-and-strategies, docs/configuration.md): which requests it takes ({@link Match}), which
  * upstreams feed it and how a proxy is chosen among them. Validated on construction; every message
  * starts with the key, e.g. {@code routings[shop].upstreams: a sequential routing needs at least
  * two upstreams, got 1}. {@link #builder(String)} gives the defaults below and the same messages
@@ -129,7 +129,7 @@ public record RoutingRule(String name, Match match, Strategy strategy, List<Stri
     }
 
     /**
-     * Builds a rule from config-shaped pieces with the SPEC defaults; {@link #build()} validates
+     * Builds a rule from config-shaped pieces with the defaults of docs/configuration.md; {@link #build()} validates
      * and prefixes messages of nested blocks ({@code match}, {@code filter}) with
      * {@code routings[<name>].}.
      */

@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * The ordered {@code routings:} list: the first rule whose {@link Match} takes a request wins
- * (SPEC §3 step 2). Immutable and thread-safe; a config change builds a new table.
+ * (docs/design.md#routing-and-strategies, R1). Immutable and thread-safe; a config change builds a new table.
  *
  * <p>{@link #route(RequestFacts)} is on the gateway's hot path: matches are compiled to arrays
  * once here, and a lookup walks them in order with no allocation, O(rules × alternatives), which

@@ -35,7 +35,7 @@ public final class RuntimeRegistry {
 
     /**
      * @param workers how many workers share every proxy's concurrency; each gets
-     *                {@code max(1, maxConcurrency / workers)} (SPEC §8)
+     *                {@code max(1, maxConcurrency / workers)} (docs/design.md#capacity, C5)
      */
     public RuntimeRegistry(HealthPolicy policy, Ticker ticker, int workers) {
         if (workers < 1) {

@@ -1,7 +1,7 @@
 package dev.proxypool.core.sequential;
 
 /**
- * The outcome of one upstream fetch (SPEC §2), kept distinct because only {@link Empty} moves a
+ * The outcome of one upstream fetch (docs/design.md#collection-pipeline, P5), kept distinct because only {@link Empty} moves a
  * sequential routing:
  * <ul>
  *   <li>{@link Success}: new valid candidates arrived; resets the consecutive-Empty count.</li>

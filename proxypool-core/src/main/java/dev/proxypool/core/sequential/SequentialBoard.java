@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The position of every {@code strategy: sequential} routing in its upstream list (SPEC §5).
+ * The position of every {@code strategy: sequential} routing in its upstream list (docs/design.md#sequential-switching).
  *
  * <p><b>Rule.</b> A routing starts on its first upstream. {@link #record(String, FetchOutcome)}
  * feeds fetch outcomes per upstream: each routing counts the consecutive {@link FetchOutcome.Empty}

@@ -17,7 +17,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One immutable, versioned view of the pool: what a pick reads (ARCHITECTURE decision 1).
+ * One immutable, versioned view of the pool: what a pick reads (docs/design.md#snapshots-and-distribution, N1).
  *
  * <p>Proxies sit in int <em>slots</em> {@code 0..size()-1}. Per slot the snapshot holds the proxy,
  * its long-lived {@link ProxyRuntime} (capacity and health survive snapshot swaps, so a request

@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The sticky-session flow of one routing (SPEC §3 steps 3-6), on top of a {@link StickyTable} and
+ * The sticky-session flow of one routing (docs/design.md#sticky-sessions), on top of a {@link StickyTable} and
  * a {@link Dispatcher}:
  *
  * <pre>
@@ -82,7 +82,7 @@ public final class StickyDispatch {
         }
     }
 
-    /** The upstream connect failed: the session's binding is cleared (SPEC §3 step 6). */
+    /** The upstream connect failed: the session's binding is cleared (docs/design.md#sticky-sessions, S3). */
     public void connectFailed(SessionKey key) {
         table.clear(key);
     }

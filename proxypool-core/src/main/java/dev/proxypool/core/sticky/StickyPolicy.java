@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * Sticky-session settings of a routing ({@code routings[].sticky}), defaults of SPEC §3/§11.
+ * Sticky-session settings of a routing ({@code routings[].sticky}), defaults of docs/design.md#sticky-sessions (S4).
  *
  * @param enabled    off by default
  * @param header     request header carrying the session id ({@code X-ProxyPool-Session})

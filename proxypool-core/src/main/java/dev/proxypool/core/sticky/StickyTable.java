@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The per-worker sticky-session cache (SPEC §3 step 3): (client, routing, session id) → the proxy
+ * The per-worker sticky-session cache (docs/design.md#sticky-sessions): (client, routing, session id) → the proxy
  * the session is pinned to. A binding lives until the earliest of its lifetime
  * ({@code sticky.lifetime}) and its proxy's expiry, and is dropped when unused for
  * {@code sticky.idle}. A lookup returns the proxy only while it still qualifies in the

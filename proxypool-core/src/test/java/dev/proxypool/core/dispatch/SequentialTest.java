@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §5: serve the current upstream; earlier upstreams drain; later ones are not used yet. */
+/** docs/design.md#sequential-switching (Q5): serve the current upstream; earlier upstreams drain; later ones are not used yet. */
 class SequentialTest {
 
     private final PoolFixture f = new PoolFixture();

@@ -39,7 +39,7 @@ class FailureClassificationTest {
                 new Row(FailureKind.CONNECTION_REFUSED, FailureEffect.COOLS, HealthState.HEALTHY, HealthState.COOLING, 1,
                         "the proxy port is closed: likely down for a while"),
                 new Row(FailureKind.CONNECT_TIMEOUT, FailureEffect.COOLS, HealthState.HEALTHY, HealthState.COOLING, 1,
-                        "a timeout cools (SPEC §6)"),
+                        "a timeout cools (docs/design.md#failure-classification, F1)"),
                 new Row(FailureKind.TLS_FAILURE, FailureEffect.COOLS, HealthState.HEALTHY, HealthState.COOLING, 1,
                         "the proxy broke the TLS handshake"),
                 new Row(FailureKind.PROTOCOL_ERROR, FailureEffect.COOLS, HealthState.HEALTHY, HealthState.COOLING, 1,

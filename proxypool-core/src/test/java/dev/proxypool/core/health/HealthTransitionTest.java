@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every transition of the SPEC §6 state machine, one named row each: arrange, act, expect. */
+/** Every transition of the state machine in docs/design.md#health-states-and-transitions, one named row each: arrange, act, expect. */
 class HealthTransitionTest {
 
     record Row(String name, Consumer<Fx> arrange, Consumer<Fx> act, HealthState from, HealthState to,

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Reliability scenario 2 of issue #9, <b>health semantics with a fake clock</b>, one test per promise,
- * through the public health and dispatch APIs only (defaults of SPEC §6: 3 failures in a row cool,
+ * through the public health and dispatch APIs only (defaults of docs/design.md#health: 3 failures in a row cool,
  * cooldown 3 min doubling to 30 min, probe timeout 30 s, domain ban 10 min, slow start 60 s).
  *
  * <p>Finer-grained tests of the same rules live beside the code: {@code CooldownBackoffTest}
@@ -198,13 +198,13 @@ class HealthSemanticsScenarioTest {
 
     /**
      * Expected share of the recovered proxy among {@code n} equal ones: its weight is ramped to
-     * r = 10% + 90% × elapsed/slowStart (SPEC §6, {@code ProxyHealth.effectiveWeight}), so r / (r + n - 1).
+     * r = 10% + 90% × elapsed/slowStart (docs/design.md#slow-start H11, {@code ProxyHealth.effectiveWeight}), so r / (r + n - 1).
      */
     @Test
     void slowStartRampsTheRecoveredProxysPickShareBack() {
         int n = 4;
         int picks = 40_000;
-        for (int weight : new int[] {1, 10}) { // 1 is the default weight of SPEC §2
+        for (int weight : new int[] {1, 10}) { // 1 is the default weight (docs/design.md#proxy-model, M1)
             PoolFixture f = new PoolFixture();
             List<Proxy> proxies = new ArrayList<>();
             for (int i = 0; i < n; i++) {
