@@ -1,6 +1,6 @@
 --[[
 extract.lua: candidate selection and AVAILABLE -> EXTRACTED (removal + tombstone) in one atomic
-step (PoolStore.extract, SPEC section 4). Two callers can never receive the same proxy, an
+step (PoolStore.extract, docs/design.md#extraction E1). Two callers can never receive the same proxy, an
 allOrNothing shortfall changes nothing, and the gateway reserve is read from the modified state.
 KEYS: none (every key is computed under the prefix; see common.lua)
 ARGV: [1] prefix P, [2] now (epoch ms), [3] count, [4] allOrNothing (1/0), [5] gateway reserve,

@@ -9,7 +9,7 @@ import java.time.Duration;
 /**
  * An exclusive extraction, built fluently:
  * {@code Extraction.of(5).protocol(HTTP).country("US").allOrNothing()}. Extracted proxies leave the
- * pool for good (SPEC §4).
+ * pool for good (docs/design.md#extraction, E2).
  */
 public final class Extraction {
 

@@ -46,7 +46,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The pool embedded in a Java application (SPEC §11 SDK): the same core engine as the gateway,
+ * The pool embedded in a Java application (docs/architecture.md#modules): the same core engine as the gateway,
  * in-process.
  *
  * <pre>{@code
@@ -202,7 +202,7 @@ public final class ProxyPool implements AutoCloseable {
     }
 
     /**
-     * Takes proxies out of the pool for good (SPEC §4).
+     * Takes proxies out of the pool for good (docs/design.md#extraction, E2).
      *
      * @throws InsufficientProxiesException for an {@code allOrNothing} extraction that cannot be met
      */

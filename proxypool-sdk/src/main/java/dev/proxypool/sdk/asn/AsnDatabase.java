@@ -4,7 +4,7 @@ import dev.proxypool.core.model.ExitNetwork;
 import java.net.InetAddress;
 
 /**
- * An immutable IP-range → AS table for exit-network lookups (SPEC §7 step 3), held in sorted
+ * An immutable IP-range → AS table for exit-network lookups (docs/design.md#collection-pipeline, P9), held in sorted
  * primitive arrays: IPv4 ranges as {@code int} pairs, IPv6 ranges as two {@code long} pairs, each
  * with an AS number and an index into a deduplicated organization table. Values are stored with the
  * sign bit flipped so that signed comparison gives unsigned address order.

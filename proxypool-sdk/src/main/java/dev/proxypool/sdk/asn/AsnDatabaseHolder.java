@@ -11,7 +11,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Serves the current {@link AsnDatabase} and replaces it atomically, only with a fully verified
  * load. A missing, corrupt, checksum-mismatched or stale file keeps the previous database in
  * service and records why; {@link AsnStatus#publishable()} then turns false so the pipeline keeps
- * the previous validated snapshot (SPEC §7 step 3).
+ * the previous validated snapshot (docs/design.md#collection-pipeline, P9).
  *
  * <p>Thread-safety: readers take one volatile read of an immutable state ({@link AtomicReference});
  * reloads are serialized by a lock so two reloads cannot interleave their results.

@@ -1,5 +1,5 @@
 /**
- * The local ASN database for exit-network lookups (SPEC §7 step 3): the public ip-location-db
+ * The local ASN database for exit-network lookups (docs/design.md#collection-pipeline, P9): the public ip-location-db
  * CSV layout loaded into sorted primitive arrays ({@link dev.proxypool.sdk.asn.AsnDatabase}),
  * verified against its {@code .sha256} sidecar and a maximum age
  * ({@link dev.proxypool.sdk.asn.AsnDatabaseLoader}), and swapped atomically only on a fully

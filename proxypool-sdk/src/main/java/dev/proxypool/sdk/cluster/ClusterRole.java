@@ -3,7 +3,7 @@ package dev.proxypool.sdk.cluster;
 import java.util.Locale;
 
 /**
- * What one {@code proxypool serve --role control|worker|all} process does (SPEC §8).
+ * What one {@code proxypool serve --role control|worker|all} process does (docs/architecture.md#processes-and-roles).
  * <ul>
  *   <li>{@link #CONTROL}: admin API, config persistence, the collection pipeline and the snapshot
  *       builder; publishes every pool change ({@link ClusterControl}). No gateway listener.</li>

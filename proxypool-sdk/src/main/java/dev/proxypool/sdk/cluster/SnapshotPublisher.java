@@ -17,7 +17,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * The control plane's side of snapshot distribution (SPEC §8): after each change of the pool the
+ * The control plane's side of snapshot distribution (docs/design.md#snapshots-and-distribution, N3): after each change of the pool the
  * owner calls {@link #publish(Collection)} with the current content; the publisher diffs it against
  * the last published content and writes version {@code n + 1} in one atomic Redis script
  * ({@code snapshot_publish.lua}): the delta (or a reset marker) appended to the

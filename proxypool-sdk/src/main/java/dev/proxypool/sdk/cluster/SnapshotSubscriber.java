@@ -19,7 +19,7 @@ import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.SetParams;
 
 /**
- * A worker's side of snapshot distribution (SPEC §8): keeps a complete copy of the control plane's
+ * A worker's side of snapshot distribution (docs/design.md#snapshots-and-distribution, N4): keeps a complete copy of the control plane's
  * pool content and hands each new version to a {@link SnapshotConsumer}, in order.
  *
  * <p><b>Algorithm.</b> Two virtual threads. The <em>listener</em> holds a dedicated pub/sub

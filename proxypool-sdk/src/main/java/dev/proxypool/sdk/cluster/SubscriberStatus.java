@@ -5,7 +5,7 @@ import java.time.Instant;
 
 /**
  * A worker's view of its snapshot feed, for health checks, metrics ({@code snapshot version and
- * age}, SPEC §10) and {@code GET /v1/admin/snapshot}.
+ * age}, docs/design.md#snapshots-and-distribution N6) and {@code GET /v1/admin/snapshot}.
  *
  * @param epoch            lineage of the held content (0 before the first load)
  * @param version          control-plane version of the held content (0 before the first load)

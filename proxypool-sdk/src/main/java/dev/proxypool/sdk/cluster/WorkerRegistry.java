@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 
 /**
  * Which gateway workers are alive, so each can take its share of every proxy's concurrency
- * (SPEC §8): a worker with {@code w} live workers builds its engine with
+ * (docs/design.md#capacity, C5): a worker with {@code w} live workers builds its engine with
  * {@code new RuntimeRegistry(policy, ticker, w)}, which gives it {@code max(1, maxConcurrency / w)}
  * of each proxy.
  *

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How a worker takes its share of every proxy's concurrency (SPEC §8: with {@code w} workers each
+ * How a worker takes its share of every proxy's concurrency (docs/design.md#capacity C5: with {@code w} workers each
  * gets {@code max(1, maxConcurrency / w)}).
  */
 public sealed interface WorkerShare {

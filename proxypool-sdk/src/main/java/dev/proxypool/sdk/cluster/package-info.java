@@ -1,5 +1,5 @@
 /**
- * Snapshot distribution between the control plane and gateway workers (SPEC §8).
+ * Snapshot distribution between the control plane and gateway workers (docs/design.md#snapshots-and-distribution).
  *
  * <p>The control plane publishes versioned pool content through Redis
  * ({@link dev.proxypool.sdk.cluster.SnapshotPublisher}): a delta per version in a stream, the full

@@ -13,7 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The whole of {@code proxypool.yaml} (SPEC §11), immutable and validated. Defaults live in one
+ * The whole of {@code proxypool.yaml} (docs/configuration.md), immutable and validated. Defaults live in one
  * place each: the {@code DEFAULTS} constants below, documented in {@code docs/configuration.md}.
  * Load it with {@link ConfigLoader}.
  */

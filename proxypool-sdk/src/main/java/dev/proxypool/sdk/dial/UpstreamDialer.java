@@ -21,7 +21,7 @@ import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 
 /**
- * Opens connections through upstream proxies (SPEC §3 step 5, §7 step 2): a TCP (and, for an
+ * Opens connections through upstream proxies (docs/design.md#failure-classification, #collection-pipeline P6): a TCP (and, for an
  * HTTPS proxy, TLS) connection to the proxy, then the proxy's handshake, returning a socket whose
  * bytes reach the target.
  *

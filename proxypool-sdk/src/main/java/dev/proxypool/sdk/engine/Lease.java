@@ -15,7 +15,7 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 
 /**
- * One proxy's capacity, held for one request or tunnel (SPEC §3 steps 5-8). Report the outcome
+ * One proxy's capacity, held for one request or tunnel (docs/design.md#capacity C2, #sticky-sessions S3, #gateway-flow G8). Report the outcome
  * once — {@link #succeeded}, {@link #failed} — and always {@link #close()} (try-with-resources):
  * close releases the capacity exactly once, also when the caller forgets to report or reports
  * twice. A destination's 403/429/captcha is not a failure: call {@link #banned(String)}.
@@ -121,7 +121,7 @@ public final class Lease implements AutoCloseable {
         }
     }
 
-    /** Reaching or speaking to the proxy failed; clears a sticky binding (SPEC §3 step 6). */
+    /** Reaching or speaking to the proxy failed; clears a sticky binding (docs/design.md#sticky-sessions, S3). */
     public void failed(FailureKind kind) {
         if (REPORTED.compareAndSet(this, false, true)) {
             health.recordFailure(admission, kind, ticker.read());

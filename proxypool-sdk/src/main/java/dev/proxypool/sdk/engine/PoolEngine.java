@@ -260,7 +260,7 @@ public final class PoolEngine {
     /**
      * Applies {@code storeChange} (e.g. a pipeline round's upserts and removals) and rebuilds the
      * snapshot as one step for this engine: a concurrent {@link #refresh()} waits until both are
-     * done, so no snapshot is built from a half-applied change (SPEC §7: readers see the old
+     * done, so no snapshot is built from a half-applied change (docs/design.md#collection-pipeline P11: readers see the old
      * complete pool or the new one, never a mix). Keep the change to store writes only: slow work
      * (fetching, validation) belongs before this call, since every refresh waits for it.
      *
@@ -327,7 +327,7 @@ public final class PoolEngine {
         }
     }
 
-    /** A caller's report that {@code proxyId} is banned by {@code domain} (SPEC §6, {@code POST /v1/feedback}). */
+    /** A caller's report that {@code proxyId} is banned by {@code domain} (docs/design.md#domain-bans H13, {@code POST /v1/feedback}). */
     public boolean reportBan(String proxyId, String domain) {
         ProxyRuntime rt = registry.find(proxyId);
         if (rt == null) {

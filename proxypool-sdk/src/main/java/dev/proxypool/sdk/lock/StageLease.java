@@ -6,7 +6,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * A leader lease per pipeline stage (SPEC §7 step 5): when the pool is scaled out, only the
+ * A leader lease per pipeline stage (docs/design.md#collection-pipeline, P12): when the pool is scaled out, only the
  * process holding a stage's lease writes that stage's output to the shared store. A lease is a
  * named record {@code stage → holderId} that lapses {@code ttl} after its last acquisition or
  * renewal, so a holder that dies (stops renewing) is replaced after at most one ttl.

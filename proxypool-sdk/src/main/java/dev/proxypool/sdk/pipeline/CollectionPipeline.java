@@ -39,7 +39,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The collection pipeline (SPEC §7): fetch due upstreams in parallel → classify each answer
+ * The collection pipeline (docs/design.md#collection-pipeline): fetch due upstreams in parallel → classify each answer
  * (Success / Empty / Error / DuplicateOnly) and feed the sequential board → validate (upstreams with
  * {@code validate: true}) → rank (ASN and subnet diversity, quality threshold, pool size) → publish
  * the whole round at once through a {@link PoolPublisher} (store writes and the snapshot rebuild

@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * Publishes a {@link Publication} so that readers of the engine's snapshot see the old complete
- * pool or the new one, never a mix (SPEC §7). Why this order:
+ * pool or the new one, never a mix (docs/design.md#collection-pipeline, P11). Why this order:
  * <ol>
  *   <li>everything slow (fetch, validation, ranking) is done before, so the store writes of one
  *       round are back to back;</li>

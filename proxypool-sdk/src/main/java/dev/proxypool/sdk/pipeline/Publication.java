@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * One atomic step of the pool's life (SPEC §7 step 5): the proxies each upstream publishes and
+ * One atomic step of the pool's life (docs/design.md#collection-pipeline, P11): the proxies each upstream publishes and
  * the proxy ids that leave, applied together by {@link PoolPublisher} so the worker's snapshot
  * moves from the previous complete pool to the next one in one swap.
  *

@@ -4,7 +4,7 @@ import dev.proxypool.core.model.Proxy;
 import java.util.List;
 
 /**
- * Step 2 of the pipeline (SPEC §7): turns fetched candidates into validated proxies with their
+ * Step 2 of the pipeline (docs/design.md#collection-pipeline, P6–P8): turns fetched candidates into validated proxies with their
  * measured latency and exit network. The validator implements it; {@link #NONE} passes everything
  * through unmeasured (for {@code validate: false} inventories and tests).
  */

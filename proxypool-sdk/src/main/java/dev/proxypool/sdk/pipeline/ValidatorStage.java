@@ -18,7 +18,7 @@ import java.util.logging.Logger;
  * Steps 2 and 3 of the pipeline: the full-path {@link Validator}, then the exit network from the
  * local ASN database. Fails closed: when the echo endpoint cannot be reached, or the ASN database
  * is missing, corrupt or stale, nothing passes, so no new validated proxies are published and the
- * previous pool stays (SPEC §7 step 3).
+ * previous pool stays (docs/design.md#collection-pipeline, P9).
  */
 public final class ValidatorStage implements ValidationStage {
 

@@ -28,7 +28,7 @@ import java.util.random.RandomGenerator;
 import javax.net.ssl.SSLContext;
 
 /**
- * Active health checks (SPEC §6): every {@code interval}, for each proxy of the current snapshot,
+ * Active health checks (docs/design.md#probes, H9): every {@code interval}, for each proxy of the current snapshot,
  * take the prober's admission from {@link ProxyHealth#tryAdmitActiveProbe(long)} (DENIED → skip:
  * cooling, disabled, or the recovery permit is held elsewhere; PROBE → this is the single recovery
  * attempt), send a real request through the proxy ({@link ProxiedExchange}: TCP connect, the proxy

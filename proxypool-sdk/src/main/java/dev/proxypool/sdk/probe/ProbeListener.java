@@ -8,7 +8,7 @@ import java.time.Duration;
 /**
  * Hook for metrics and logs, told about each probe outcome and each finished round. Called from
  * the prober's worker threads, concurrently: implementations must be thread-safe and quick, and
- * should label metrics by outcome and kind only (never by proxy id or address, SPEC §10).
+ * should label metrics by outcome and kind only (never by proxy id or address, docs/design.md#observability O1).
  * Exceptions thrown here are ignored.
  */
 public interface ProbeListener {

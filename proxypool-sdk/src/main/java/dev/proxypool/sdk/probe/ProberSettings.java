@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Settings of an {@link ActiveProber}, with the defaults of SPEC §6 / §11 {@code health.active}.
+ * Settings of an {@link ActiveProber}, with the defaults of {@code health.active} (docs/configuration.md#health).
  * Validated on construction with messages naming the key. ({@code failuresToCool} lives in the
  * core's {@link dev.proxypool.core.health.HealthPolicy}: the prober only reports outcomes.)
  *

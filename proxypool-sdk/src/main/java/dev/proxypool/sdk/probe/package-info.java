@@ -1,5 +1,5 @@
 /**
- * Active health checks (SPEC §6): {@link dev.proxypool.sdk.probe.ActiveProber} sends a real request
+ * Active health checks (docs/design.md#probes, H9): {@link dev.proxypool.sdk.probe.ActiveProber} sends a real request
  * through every proxy of the snapshot on a schedule, with bounded concurrency and random target
  * rotation, and reports each outcome to the core's {@link dev.proxypool.core.health.ProxyHealth}
  * under the probe admission it granted. A failure that may be the target's is confirmed on another

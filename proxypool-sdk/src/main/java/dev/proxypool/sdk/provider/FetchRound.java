@@ -4,7 +4,7 @@ import dev.proxypool.core.model.Proxy;
 import java.util.List;
 
 /**
- * One round over all enabled upstreams (SPEC §7 step 1): a report per upstream in configured
+ * One round over all enabled upstreams (docs/design.md#collection-pipeline, P2–P5): a report per upstream in configured
  * order, and the merged raw candidates deduplicated on (protocol, host, port, credentialRef).
  *
  * @param reports    one per upstream, in the order the sources were given

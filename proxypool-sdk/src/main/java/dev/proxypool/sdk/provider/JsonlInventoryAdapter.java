@@ -1,7 +1,7 @@
 package dev.proxypool.sdk.provider;
 
 /**
- * {@code jsonl_inventory}: one JSON object a line in the SPEC §11 inventory format
+ * {@code jsonl_inventory}: one JSON object a line in the inventory format of docs/configuration.md#file-formats
  * ({@code host, port, protocol, credentialRef, labels, ttlSeconds | expiresAt, maxConcurrency,
  * weight}), from a {@code path} (or a {@code url}); blank and {@code #} lines are skipped, a line
  * that is not a JSON object is dropped as {@code malformed_record} with its line number.

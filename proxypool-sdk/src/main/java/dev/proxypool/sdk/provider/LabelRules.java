@@ -29,7 +29,7 @@ final class LabelRules {
 
     /**
      * The key a fetched label is stored under: a feed's own {@code asn} is not trusted as the exit
-     * network (SPEC §7 step 3), so it is kept as {@code source_asn} for diagnostics only.
+     * network (docs/design.md#collection-pipeline, P9), so it is kept as {@code source_asn} for diagnostics only.
      */
     static String storedKey(String key) {
         return "asn".equals(key) ? "source_asn" : key;

@@ -1,6 +1,6 @@
 /**
  * Provider adapters: fetching candidates from vendor APIs, public feeds and inventories, and
- * normalizing them into {@link dev.proxypool.core.model.Proxy} (SPEC §2, §7 step 1, §11).
+ * normalizing them into {@link dev.proxypool.core.model.Proxy} (docs/design.md#collection-pipeline, P2–P5; docs/configuration.md#file-formats).
  *
  * <ul>
  *   <li>{@link dev.proxypool.sdk.provider.ProviderRegistry}: adapter types registered in code,

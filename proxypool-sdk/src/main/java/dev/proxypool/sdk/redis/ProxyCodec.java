@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * {@code <length>:<text>} tokens (length in chars), so any text round-trips and an extraction
  * returns one bulk string per proxy instead of a field list — the scripts' reply and this decoding
  * are the largest per-proxy costs after the index updates. It carries the credentialRef name only,
- * never a secret (SPEC §9). Beside it, the scripts get what they compare or index: the physical key,
+ * never a secret (docs/design.md#security, X6). Beside it, the scripts get what they compare or index: the physical key,
  * the upstream, {@code expiresAt} as epoch milliseconds (rounded down; {@code en} marks a dropped
  * sub-millisecond part), and {@code ix}: the availability set suffixes, each prefixed by its UTF-8
  * byte length (Lua counts bytes).

@@ -27,7 +27,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The {@link PoolStore} on Redis, for pools shared by several workers (SPEC §4, §8). Every rule of
+ * The {@link PoolStore} on Redis, for pools shared by several workers (docs/design.md#extraction, docs/architecture.md#storage). Every rule of
  * the SPI holds across processes because each state change is one Lua script, run atomically by
  * Redis: selection plus AVAILABLE → EXTRACTED plus tombstone ({@code extract.lua}), tombstone and
  * duplicate check plus insert ({@code publish.lua}), and so on. The key layout (hashes per proxy,

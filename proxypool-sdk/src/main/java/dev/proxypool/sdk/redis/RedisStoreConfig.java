@@ -8,7 +8,7 @@ import java.time.Duration;
 
 /**
  * Where and how {@link RedisPoolStore} talks to Redis (config {@code store: {type: redis, uri, keyPrefix}},
- * SPEC §11). Defaults in {@link #DEFAULTS}; validated on construction with messages naming the key.
+ * docs/configuration.md#store). Defaults in {@link #DEFAULTS}; validated on construction with messages naming the key.
  *
  * @param host           Redis host [{@code store.uri}, 127.0.0.1]
  * @param port           Redis port [{@code store.uri}, 6379]

@@ -19,7 +19,7 @@ import java.util.Objects;
 import javax.net.ssl.SSLException;
 
 /**
- * A client of a running server's Distribution API ({@code POST /v1/extractions}, SPEC §4, §11):
+ * A client of a running server's Distribution API ({@code POST /v1/extractions}, docs/design.md#extraction, docs/api.md):
  *
  * <pre>{@code
  * try (DistributionClient client = DistributionClient.builder(URI.create("http://127.0.0.1:9090"))

@@ -6,7 +6,7 @@ import java.time.Duration;
 
 /**
  * Why an extraction through {@link DistributionClient} did not return proxies: one case per error
- * the Distribution API defines (SPEC §11), plus {@link ServerUnreachable} (nothing answered) and
+ * the Distribution API defines (docs/api.md), plus {@link ServerUnreachable} (nothing answered) and
  * {@link UnexpectedResponse} (something answered that is not the API's contract). Sealed, so callers
  * can {@code switch} over every case:
  *

@@ -1,5 +1,5 @@
 /**
- * A remote client of a running server's Distribution API (SPEC §4, §11 {@code POST /v1/extractions}):
+ * A remote client of a running server's Distribution API (docs/design.md#extraction, docs/api.md {@code POST /v1/extractions}):
  * {@link dev.proxypool.sdk.remote.DistributionClient} sends an
  * {@link dev.proxypool.sdk.remote.ExtractionCall} and returns an
  * {@link dev.proxypool.sdk.remote.ExtractionResponse}, or throws one case of the sealed

@@ -22,11 +22,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
 
 /**
- * The project's own echo endpoint (SPEC §11 {@code GET /v1/echo}) as a small standalone server:
+ * The project's own echo endpoint (docs/api.md#get-v1echo) as a small standalone server:
  * answers {@code GET /v1/echo} with {@code {"ip": "<peer address>", "headers": {...}}} so the
  * validator can see which address a proxy exits from and which headers it adds. Owning the endpoint
  * matters: a third-party echo may change its format, rate-limit, or block proxies, and it would see
- * every validated exit address (seed 004).
+ * every validated exit address (docs/design.md#collection-pipeline, P6).
  *
  * <p>Built on the JDK's {@code com.sun.net.httpserver} (no dependency), one virtual thread per
  * exchange; optional TLS for an {@code https://} echo URL. Header names are those the JDK server

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What an echo seen through a proxy reveals (SPEC §7 step 2): the validator's direct address as the
+ * What an echo seen through a proxy reveals (docs/design.md#collection-pipeline, P6): the validator's direct address as the
  * peer → {@link RejectReason#DIRECT_ADDRESS_SEEN} (a transparent proxy, or none at all); a direct
  * address inside a forwarding header → {@link RejectReason#ADDRESS_LEAKED}; a proxy marker without a
  * leak → {@link Anonymity#ANONYMOUS}; neither → {@link Anonymity#ELITE}.
@@ -14,7 +14,7 @@ import java.util.Set;
 final class Exposure {
 
     /**
-     * Headers searched for a direct address: the five of the SPEC plus the other common spellings
+     * Headers searched for a direct address: the five of docs/design.md#collection-pipeline (P6) plus the other common spellings
      * of "the client was". Host-like headers ({@code X-Forwarded-Host}) are not searched: they name the
      * echo endpoint, which may share the validator's address.
      */

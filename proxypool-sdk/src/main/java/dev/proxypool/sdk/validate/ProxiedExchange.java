@@ -29,7 +29,7 @@ import javax.net.ssl.SSLSocket;
 
 /**
  * One real HTTP {@code GET} through an upstream proxy, under a hard deadline: the shared network
- * step of the validator and the active prober (SPEC §6, §7 step 2).
+ * step of the validator and the active prober (docs/design.md#probes H9, #collection-pipeline P6).
  *
  * <p>How the request travels: an {@code http://} target through an HTTP(S) proxy is forwarded in
  * absolute form with the proxy's {@code Proxy-Authorization} (the way the gateway forwards plain

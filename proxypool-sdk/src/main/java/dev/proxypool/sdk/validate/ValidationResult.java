@@ -50,7 +50,7 @@ public sealed interface ValidationResult permits ValidationResult.Accepted, Vali
             return anonymity == Anonymity.ELITE ? Verdict.ELITE : Verdict.ANONYMOUS;
         }
 
-        /** The candidate with its anonymity and exit address recorded (ASN lookup comes later, SPEC §7 step 3). */
+        /** The candidate with its anonymity and exit address recorded (ASN lookup comes later, docs/design.md#collection-pipeline P9). */
         public Proxy validatedProxy() {
             return proxy.toBuilder().anonymity(anonymity).exitNetwork(new ExitNetwork(exitIp, 0, "", "")).build();
         }

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 
 /**
- * Validates candidate proxies over the full path (SPEC §7 step 2), not an open port: dial the proxy
+ * Validates candidate proxies over the full path (docs/design.md#collection-pipeline, P6), not an open port: dial the proxy
  * with its real handshake and credentials ({@link UpstreamDialer}), request the project's own echo
  * endpoint through it ({@link ProxiedExchange}), require {@code 200} and the echo JSON, then judge
  * what reached the endpoint: the validator's own address as the peer → rejected

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Settings of a {@link Validator}, with the defaults of SPEC §11 {@code pipeline:}. Validated on
+ * Settings of a {@link Validator}, with the defaults of docs/configuration.md#pipeline. Validated on
  * construction with messages naming the key.
  *
  * @param echoUrl              {@code pipeline.echoUrl}: the project's echo endpoint, {@code http://} or

@@ -2,7 +2,7 @@ package dev.proxypool.sdk.validate;
 
 import java.util.Locale;
 
-/** The validator's verdict on one candidate (SPEC §7 step 2). */
+/** The validator's verdict on one candidate (docs/design.md#collection-pipeline, P6). */
 public enum Verdict {
     /** Works; neither the validator's address nor proxy markers reached the echo endpoint. */
     ELITE,

@@ -1,5 +1,5 @@
 /**
- * Validation of candidate proxies (SPEC §7 step 2): {@link dev.proxypool.sdk.validate.Validator}
+ * Validation of candidate proxies (docs/design.md#collection-pipeline, P6): {@link dev.proxypool.sdk.validate.Validator}
  * sends a real request through each candidate to the project's own echo endpoint
  * ({@link dev.proxypool.sdk.validate.EchoServer}, {@code GET /v1/echo}) and judges the exit address
  * and headers that arrive: elite, anonymous, or rejected with a reason code. Bounded concurrency and

@@ -54,7 +54,7 @@ class WorkerRegistryTest {
         }
     }
 
-    /** SPEC §8: each worker gets max(1, maxConcurrency / workers) of every proxy. */
+    /** docs/design.md#capacity (C5): each worker gets max(1, maxConcurrency / workers) of every proxy. */
     @Test
     void eachWorkerGetsItsShareOfEveryProxysConcurrency() {
         ManualClock clock = new ManualClock();

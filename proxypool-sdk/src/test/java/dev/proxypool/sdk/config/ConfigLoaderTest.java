@@ -28,7 +28,7 @@ class ConfigLoaderTest {
     @TempDir
     Path dir;
 
-    /** The SPEC §11 example, nearly verbatim. */
+    /** A full configuration over the sections of docs/configuration.md. */
     private static final String SPEC_EXAMPLE = """
             server:   { gatewayPort: 8080, apiPort: 9090 }
             store:    { type: memory }

@@ -16,7 +16,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** One writer per stage (SPEC §7 step 5) with an in-process lease on a manual clock: every rule, no sleeping. */
+/** One writer per stage (docs/design.md#collection-pipeline, P12) with an in-process lease on a manual clock: every rule, no sleeping. */
 class PipelineLeaseTest {
 
     private static final Duration TTL = Duration.ofSeconds(3);

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SPEC §7: "readers see the old complete snapshot or the new one, never a partial one". A writer
+ * docs/design.md#collection-pipeline (P11): readers see the old complete snapshot or the new one, never a partial one. A writer
  * replaces the pool generation by generation (N proxies labelled {@code gen=k}, publishing gen k
  * and removing gen k-1) while readers poll the engine's snapshot and another thread keeps calling
  * {@code refresh()} as an application's {@code addProxies} or an admin action would: every snapshot

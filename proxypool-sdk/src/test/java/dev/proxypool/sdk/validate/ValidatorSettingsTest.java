@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Defaults from the SPEC and refusals that name the key. */
+/** Defaults from docs/configuration.md#pipeline and refusals that name the key. */
 class ValidatorSettingsTest {
 
     static Stream<Arguments> badSettings() {
