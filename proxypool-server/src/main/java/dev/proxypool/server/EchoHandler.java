@@ -7,7 +7,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
 /**
- * {@code GET /v1/echo}: the project's own echo endpoint (SPEC §11), JSON
+ * {@code GET /v1/echo}: the project's own echo endpoint (docs/api.md#get-v1echo), JSON
  * {@code {"ip": "<peer>", "headers": {...}}}. The validator and active health checks request it
  * through a proxy to learn the exit IP and which headers the proxy added (anonymity).
  */

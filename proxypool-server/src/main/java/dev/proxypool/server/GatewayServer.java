@@ -22,7 +22,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * One process, two listeners (SPEC §11): the gateway forward proxy (default 8080, our own
+ * One process, two listeners (docs/architecture.md#processes-and-roles): the gateway forward proxy (default 8080, our own
  * {@link GatewayListener}) and the Helidon SE REST listener (default 9090) with
  * {@code /observe/health}, {@code /observe/metrics} and {@code GET /v1/echo}. Port 0 picks a free
  * port (tests). {@link #stop()} closes the gateway first (idle connections at once, exchanges in
@@ -66,7 +66,7 @@ public final class GatewayServer implements AutoCloseable {
         stop();
     }
 
-    /** Builder with the SPEC defaults: gateway 8080, API 9090, loopback, anonymous access. */
+    /** Builder with the defaults of docs/configuration.md#server: gateway 8080, API 9090, loopback, anonymous access. */
     public static final class Builder {
         private final GatewayEngine engine;
         private int gatewayPort = 8080;

@@ -50,7 +50,7 @@ import java.util.function.Function;
 import java.util.logging.Logger;
 
 /**
- * The {@code proxypool serve} process (SPEC §11): the SDK's {@link ProxyPool} (store, engine,
+ * The {@code proxypool serve} process (docs/architecture.md#processes-and-roles): the SDK's {@link ProxyPool} (store, engine,
  * pipeline, prober) with the gateway listener and the REST listener around it. The server stays
  * thin: every rule lives in the core and the SDK.
  *

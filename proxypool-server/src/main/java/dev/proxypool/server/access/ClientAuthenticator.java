@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiPredicate;
 
 /**
- * The gateway's client check (SPEC §3 step 1, §9): {@code Proxy-Authorization: Basic} against the
+ * The gateway's client check (docs/design.md#security, X1): {@code Proxy-Authorization: Basic} against the
  * configured clients' PBKDF2 {@code secretHash} (or a dev-only plain {@code secret}), with the
  * username options of {@link UsernameParser}; and {@code Authorization: Bearer} against client
  * tokens for the REST API.

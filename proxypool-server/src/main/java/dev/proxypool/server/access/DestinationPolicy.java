@@ -12,7 +12,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The gateway's destination check (SPEC §9): may a client's request reach {@code host:port}?
+ * The gateway's destination check (docs/design.md#security, X4–X5): may a client's request reach {@code host:port}?
  *
  * <h2>Deny by default</h2>
  * Loopback, unspecified, RFC 1918, carrier-grade NAT, link-local, multicast, broadcast, IPv6

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Per-client gateway rate limit ({@code clients[].rateLimit.rps}, SPEC §3 step 1): a token bucket
+ * Per-client gateway rate limit ({@code clients[].rateLimit.rps}, docs/design.md#connection-limits L5): a token bucket
  * refilling at {@code rps} tokens per second with room for one second's worth
  * ({@code burst = max(1, floor(rps))}). A refused request is answered 429 {@code rate_limited}.
  *

@@ -1,5 +1,5 @@
 /**
- * The gateway's access layer (SPEC §3 step 1, §9): who is calling and may they go there.
+ * The gateway's access layer (docs/design.md#security, #connection-limits L5): who is calling and may they go there.
  *
  * <ul>
  *   <li>{@link dev.proxypool.server.access.ClientAuthenticator} — {@code Proxy-Authorization: Basic}

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The admin bearer token ({@code admin.token}), separate from every client credential (SPEC §9).
+ * The admin bearer token ({@code admin.token}), separate from every client credential (docs/design.md#security, X3).
  * The presented token and the configured one are both reduced to SHA-256 and compared with
  * {@link MessageDigest#isEqual}: the time taken depends on neither the token's content nor its
  * length. Without a configured token the admin API is disabled.

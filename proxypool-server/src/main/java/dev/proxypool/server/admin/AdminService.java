@@ -20,7 +20,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The admin REST API (SPEC §11), registered at {@value #PATH}:
+ * The admin REST API (docs/api.md), registered at {@value #PATH}:
  *
  * <pre>
  * /v1/admin/{providers|upstreams|routings|clients}[/{name}]   CRUD             ({@link EntityResource})

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code POST /v1/admin/upstreams/{name}/fetch}: mark the upstream due now (SPEC §11, asynchronous).
+ * {@code POST /v1/admin/upstreams/{name}/fetch}: mark the upstream due now (docs/api.md; asynchronous, docs/design.md#collection-pipeline P1).
  * {@code 202 {"upstream": "x", "status": "requested"}}; {@code 404} when this process fetches no
  * such upstream. Audited before it is requested ({@code upstream.fetch}).
  */

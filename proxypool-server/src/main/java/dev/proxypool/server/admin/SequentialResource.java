@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Sequential upstream switching of a routing (SPEC §5), on this process's live board.
+ * Sequential upstream switching of a routing (docs/design.md#sequential-switching, Q6), on this process's live board.
  *
  * <pre>
  * GET  /v1/admin/routings/{name}/sequential

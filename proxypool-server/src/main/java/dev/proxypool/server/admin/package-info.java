@@ -1,5 +1,5 @@
 /**
- * The admin REST API (SPEC §8-§11): configuration CRUD over a
+ * The admin REST API (docs/design.md#configuration-source, K3–K8; docs/api.md): configuration CRUD over a
  * {@link dev.proxypool.server.persistence.ConfigStore}, pool inspection and operator actions on the
  * running {@link dev.proxypool.sdk.ProxyPool}, audit. Entry point: {@link dev.proxypool.server.admin.AdminService}.
  */

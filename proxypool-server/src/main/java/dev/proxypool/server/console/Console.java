@@ -7,7 +7,7 @@ import io.helidon.webserver.staticcontent.ClasspathHandlerConfig;
 import io.helidon.webserver.staticcontent.StaticContentFeature;
 
 /**
- * The operations console (SPEC §11, docs/console.md): static HTML/CSS/JS from the classpath
+ * The operations console (docs/console.md): static HTML/CSS/JS from the classpath
  * ({@code console/} in this module's resources) served at {@value #PATH} on the REST listener by
  * Helidon's static-content handler (content types, {@code ETag}/{@code Last-Modified},
  * conditional requests). The page talks only to the admin API with the admin token the operator

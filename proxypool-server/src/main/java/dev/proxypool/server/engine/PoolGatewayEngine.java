@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The gateway's engine over the pool (SPEC §3 steps 1-8): access checks (rate limit, destination),
+ * The gateway's engine over the pool (docs/design.md#gateway-flow, G1): access checks (rate limit, destination),
  * first-match routing, sticky session from the session header or the username, pick + reserve
  * through {@link PoolEngine}, and an {@link PoolAttempt} that dials the leased proxy with the SDK's
  * {@link UpstreamDialer} (absolute-form forwarding over pooled keep-alive links for plain HTTP
@@ -109,7 +109,7 @@ public final class PoolGatewayEngine implements GatewayEngine {
             String v = request.headers().first(rule.hashKey().header());
             hashKey = v == null ? "" : v;
         }
-        // the sticky-session header is the gateway's to read, not the destination's (SPEC §3)
+        // the sticky-session header is the gateway's to read, not the destination's (docs/design.md#gateway-flow, G5)
         String consumed = rule.sticky().enabled() ? rule.sticky().header() : null;
         AcquireRequest acquire = new AcquireRequest(request.client(), rule.sticky().enabled() ? session : "",
                 request.host(), hashKey, request.triedProxyIds(), options.labels());

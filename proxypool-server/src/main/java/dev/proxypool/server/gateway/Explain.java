@@ -3,7 +3,7 @@ package dev.proxypool.server.gateway;
 import java.io.IOException;
 
 /**
- * The explainability headers every gateway response carries (SPEC §3.9): opaque names only.
+ * The explainability headers every gateway response carries (docs/design.md#gateway-flow, G4): opaque names only.
  *
  * @param attempts attempts made so far (0 when none was routed)
  */

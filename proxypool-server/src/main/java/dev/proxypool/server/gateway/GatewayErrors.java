@@ -1,7 +1,7 @@
 package dev.proxypool.server.gateway;
 
 /**
- * The machine-readable reasons the gateway puts in {@code X-ProxyPool-Error} (SPEC §3), and the
+ * The machine-readable reasons the gateway puts in {@code X-ProxyPool-Error} (docs/design.md#gateway-flow, G3), and the
  * only values the {@code reason} metric tag takes, so metrics stay low-cardinality.
  */
 public final class GatewayErrors {
@@ -12,7 +12,7 @@ public final class GatewayErrors {
     public static final String NO_ROUTE = "no_route";
     /** The client exceeded its rate limit. 429. */
     public static final String RATE_LIMITED = "rate_limited";
-    /** The destination is denied by the destination check (SPEC §9). 403. */
+    /** The destination is denied by the destination check (docs/design.md#security, X4). 403. */
     public static final String DESTINATION_DENIED = "destination_denied";
     /** Every attempt through an upstream proxy failed. 502. */
     public static final String UPSTREAM_FAILED = "upstream_failed";

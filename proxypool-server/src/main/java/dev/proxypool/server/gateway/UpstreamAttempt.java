@@ -23,7 +23,7 @@ public non-sealed interface UpstreamAttempt extends RouteDecision {
 
     /**
      * A request header the routing consumed itself and that is not forwarded upstream (its
-     * sticky-session header, SPEC §3: read, then stripped), or {@code null}. The gateway's own
+     * sticky-session header, docs/design.md#gateway-flow G5: read, then stripped), or {@code null}. The gateway's own
      * {@code X-ProxyPool-*} headers are never forwarded anyway.
      */
     default String consumedHeader() {

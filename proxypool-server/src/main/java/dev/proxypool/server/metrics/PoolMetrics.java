@@ -19,7 +19,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The pool's meters (SPEC §10) in a Helidon {@link MeterRegistry}, all low-cardinality: by
+ * The pool's meters (docs/design.md#observability, O1) in a Helidon {@link MeterRegistry}, all low-cardinality: by
  * upstream, state, outcome, reason, never by proxy id, client or target host.
  * <ul>
  *   <li>{@code proxypool.pool.size{upstream, state}} (gauge): the store's counts, state =

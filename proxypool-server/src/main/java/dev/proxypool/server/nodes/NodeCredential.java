@@ -3,7 +3,7 @@ package dev.proxypool.server.nodes;
 import java.time.Instant;
 
 /**
- * The short-lived credential a node receives for its registration token (SPEC §9). The registry
+ * The short-lived credential a node receives for its registration token (docs/design.md#security, X11). The registry
  * keeps only a SHA-256 digest of {@code secret}; this is the one time the plain value exists on
  * the control plane. {@link #toString()} never prints it.
  *

@@ -32,7 +32,7 @@ import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Self-hosted proxy nodes (the ProxyNode "agents", SPEC §9): pre-issued registration tokens, the
+ * Self-hosted proxy nodes (the ProxyNode "agents", docs/design.md#security X11): pre-issued registration tokens, the
  * short-lived credentials nodes exchange them for, heartbeats, and the pool membership that follows.
  *
  * <h2>Rules</h2>
@@ -47,7 +47,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li><b>Liveness is the control plane's.</b> A node is alive while {@code now - lastHeartbeat <=
  *       livenessTimeout}, where both instants come from this registry's clock. Nothing a node
  *       sends (timestamps, sequence numbers) is trusted: a node with a skewed clock is judged the
- *       same as any other (seed 002 §6.2). A late heartbeat of a dead node is refused; the node
+ *       same as any other (docs/design.md#security, X11). A late heartbeat of a dead node is refused; the node
  *       registers again.</li>
  *   <li><b>Pool membership</b>: each live node is one {@link Proxy} of upstream and provider
  *       {@value #UPSTREAM}, id {@code ProxyIds.unsalted(key, "nodes")}, in

@@ -27,7 +27,7 @@ import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
- * The node registration API (SPEC §9), registered at {@value #PATH}:
+ * The node registration API (docs/design.md#security, X11), registered at {@value #PATH}:
  * <ul>
  *   <li>{@code POST /v1/nodes} {@code {"token", "host", "port", "protocol", "labels", "maxConcurrency"}}
  *       → 201 {@code {"nodeId", "credential", "expiresAt", "heartbeatIntervalSeconds"}}; 401 for an

@@ -1,5 +1,5 @@
 /**
- * Self-hosted proxy nodes (the ProxyNode "agents" of seed 002, SPEC §9). An operator issues a
+ * Self-hosted proxy nodes (the ProxyNode "agents", docs/design.md#security X11). An operator issues a
  * registration token; a node exchanges it at {@code POST /v1/nodes} for a short-lived credential,
  * heartbeats with it, and is a member of the pool (upstream {@code nodes}) while its heartbeats
  * arrive in time by the control plane's own clock. Revoking the token removes its nodes from the

@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One audit row to write (SPEC §10): who did what to which entity, with the entity before and
+ * One audit row to write (docs/design.md#configuration-source, K7): who did what to which entity, with the entity before and
  * after. {@code before}/{@code after} must already be free of secrets ({@link Entity#publicDoc()}).
  *
  * @param action {@code <entityType>.<verb>}: {@code routing.create}, {@code proxy.disable}, ...

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * Where the admin configuration (providers, upstreams, routings, clients), the sequential routing
  * states and the audit log live. Two implementations: {@link MemoryConfigStore} (the embedded
- * default, seeded from {@code proxypool.yaml}) and {@link PostgresConfigStore} (SPEC §8). The
+ * default, seeded from {@code proxypool.yaml}) and {@link PostgresConfigStore} (docs/design.md#configuration-source, K5). The
  * {@code ConfigStoreContract} test suite runs against both.
  *
  * <p>Rules: a write and its audit row are one atomic step (both or neither); writes are

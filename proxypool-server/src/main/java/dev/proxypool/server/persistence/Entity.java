@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * One stored admin entity: its type, name and document. The document has the shape of the
- * entity's YAML block (SPEC §11) in JSON, {@code name} included, so the same validation reads a
+ * entity's YAML block (docs/configuration.md) in JSON, {@code name} included, so the same validation reads a
  * file and an admin request. Client documents hold {@value #SECRET_HASH} (PBKDF2, as in the YAML)
  * and {@value #TOKEN_HASH} (SHA-256 hex of the bearer token) instead of the secrets themselves.
  *

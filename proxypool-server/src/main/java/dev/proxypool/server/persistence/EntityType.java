@@ -3,7 +3,7 @@ package dev.proxypool.server.persistence;
 import java.util.Locale;
 
 /**
- * The four kinds of admin configuration (SPEC §11): each has a config key and admin path
+ * The four kinds of admin configuration (docs/design.md#configuration-source, K3): each has a config key and admin path
  * ({@link #plural()}: {@code providers}), a table of that name, and a singular name used in audit
  * rows and messages ({@code provider}).
  */

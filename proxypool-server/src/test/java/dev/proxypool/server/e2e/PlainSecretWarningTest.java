@@ -14,7 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A plain client secret (SPEC: "dev only, warns at start") is warned about at start, naming the client, never the secret. */
+/** A plain client secret (docs/configuration.md#clients-list: for development only) is warned about at start, naming the client, never the secret. */
 class PlainSecretWarningTest {
 
     private static final String SECRET = "plain-canary-5e1f";

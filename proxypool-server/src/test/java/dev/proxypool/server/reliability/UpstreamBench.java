@@ -29,7 +29,7 @@ import java.util.Map;
 /**
  * The real gateway ({@link GatewayServer} + {@link PoolGatewayEngine} over a {@link ProxyPool}) in
  * front of upstream proxies on loopback ports, with one catch-all round-robin routing
- * ({@code retry: {maxAttempts: 2, budgetPercent: 20}}, the SPEC defaults). The gateway's I/O timeout
+ * ({@code retry: {maxAttempts: 2, budgetPercent: 20}}, the defaults of docs/configuration.md). The gateway's I/O timeout
  * is shortened to {@link #IO_TIMEOUT} so that hanging upstreams fail within a test's patience.
  */
 final class UpstreamBench implements AutoCloseable {

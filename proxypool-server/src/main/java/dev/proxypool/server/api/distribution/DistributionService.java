@@ -39,7 +39,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * {@code POST /v1/extractions}: exclusive extraction over HTTP (SPEC §4, §11). Register it with
+ * {@code POST /v1/extractions}: exclusive extraction over HTTP (docs/design.md#extraction, docs/api.md). Register it with
  * {@code routing.register(DistributionService.PATH, service)} or {@code routing.post(DistributionService.PATH, service)}.
  *
  * <pre>
@@ -90,7 +90,7 @@ import java.util.Optional;
  *
  * <h2>Credentials</h2>
  * The URL carries the proxy's credentials from the credential store, percent-encoded. A proxy whose
- * {@code credentialRef} cannot be resolved is never handed out without them (SPEC §9: fail closed).
+ * {@code credentialRef} cannot be resolved is never handed out without them (docs/design.md#extraction E10, #security X7: fail closed).
  * It has already left the pool (extraction is atomic and irreversible), so it is withheld: counted
  * in {@code proxypool.extraction.withheld} and logged with its id, masked address and ref name.
  * A partial request answers {@code 200} with the others; an allOrNothing request cannot be met and
@@ -428,7 +428,7 @@ public final class DistributionService implements HttpService, Handler {
             return new Answer(status, body, outcome, handedOut, storable, replayed, seconds, storedBody);
         }
 
-        /** What the idempotency record keeps instead of the body: no credentials (SPEC §9: none in Redis). */
+        /** What the idempotency record keeps instead of the body: no credentials (docs/design.md#security X8: none in Redis). */
         Answer storing(String bodyWithoutCredentials) {
             return new Answer(status, body, outcome, handedOut, storable, replayed, retryAfterSeconds, bodyWithoutCredentials);
         }

@@ -1,5 +1,5 @@
 /**
- * The Distribution API ({@code POST /v1/extractions}, SPEC §4 and §11): exclusive extraction over
+ * The Distribution API ({@code POST /v1/extractions}, docs/design.md#extraction and docs/api.md): exclusive extraction over
  * HTTP. {@link dev.proxypool.server.api.distribution.DistributionService} is the Helidon
  * {@code HttpService}; {@link dev.proxypool.server.api.distribution.BearerAuth} is how the
  * composition plugs in client authentication; {@link dev.proxypool.server.api.distribution.QuotaLedger}

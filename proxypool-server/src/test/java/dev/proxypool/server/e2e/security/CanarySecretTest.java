@@ -32,7 +32,7 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.StreamEntryID;
 
 /**
- * SPEC §9 "secrets": canary secrets placed in a proxy credential (credentials file, credentialRef),
+ * docs/design.md#security (X6, X8): canary secrets placed in a proxy credential (credentials file, credentialRef),
  * a provider's API token (an {@code http_json_feed} with {@code tokenEnv}, served by a local feed
  * that demands it), a client's gateway secret and API token, the admin token, and a self-hosted
  * node's pre-issued token and short-lived credential, then real traffic through a
