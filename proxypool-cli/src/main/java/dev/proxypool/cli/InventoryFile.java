@@ -31,7 +31,7 @@ import java.util.Set;
  */
 final class InventoryFile {
 
-    /** The file formats of SPEC §11. */
+    /** The file formats of docs/configuration.md#file-formats. */
     enum Format {
         JSONL("jsonl_inventory"), TEXT("text_list");
 

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * Long work shows progress (SPEC §11): a virtual thread prints {@code line}'s value on stderr every
+ * Long work shows progress: a virtual thread prints {@code line}'s value on stderr every
  * {@code every}, when it changed since the last print (null = nothing to say yet). Stops on close.
  */
 final class ProgressTicker implements AutoCloseable {

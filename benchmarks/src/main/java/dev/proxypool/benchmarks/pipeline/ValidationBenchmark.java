@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Validation throughput and memory (issue 5, SPEC §7 step 2: "100,000+ candidates validate in
+ * Validation throughput and memory (issue 5, docs/design.md#collection-pipeline P8: "100,000+ candidates validate in
  * constant memory"): the SDK {@link Validator} over the full path (dial the fake proxy, request the
  * echo endpoint through it, judge exit address and leak headers) with a bounded queue, fed lazily
  * by {@link FakeFleet}, for each size in turn (default 10,000 then 100,000). Prints one markdown

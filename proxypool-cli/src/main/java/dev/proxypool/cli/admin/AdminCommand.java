@@ -4,7 +4,7 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code proxypool admin ...}: a client of a running server's admin API ({@code /v1/admin},
- * SPEC §11). Every subcommand takes {@code --api} (default {@code http://127.0.0.1:9090}),
+ * docs/api.md). Every subcommand takes {@code --api} (default {@code http://127.0.0.1:9090}),
  * {@code --token} (default: {@code PROXYPOOL_ADMIN_TOKEN}) and {@code --timeout}; tables for
  * people, {@code --json} prints the server's JSON as-is.
  *

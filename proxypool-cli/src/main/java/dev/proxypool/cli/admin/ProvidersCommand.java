@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** {@code proxypool admin providers ...}: where candidate proxies come from. */
 @Command(name = "providers", mixinStandardHelpOptions = true, synopsisSubcommandLabel = "COMMAND",
         description = {"Providers: where candidate proxies come from.",
-                "Types: jsonl_inventory, plain_list, http_json_feed, ... (SPEC config)."},
+                "Types: jsonl_inventory, text_list, http_json_feed, csv (docs/configuration.md)."},
         footer = {"", "Examples:",
                 "  proxypool admin providers list",
                 "  proxypool admin providers create --json '{\"name\": \"lab\",",
