@@ -2,8 +2,11 @@ package dev.proxypool.core.docs;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -20,8 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The repository carries its own documentation: every relative link in every Markdown file
  * resolves to a file of the repository, and a link to a heading of a Markdown file names a
- * heading that exists (GitHub's anchor rules). Lives in core's tests because core builds first;
- * it reads the working tree one level above the module.
+ * heading that exists (GitHub's anchor rules); no text file points at a document outside the
+ * repository, and every {@code docs/<file>.md#<anchor>} cited in code or docs exists. Lives in
+ * core's tests because core builds first; it reads the working tree one level above the module.
  */
 class RepositoryDocsTest {
 
@@ -100,6 +105,146 @@ class RepositoryDocsTest {
         assertTrue(anchorsOf(List.of("## Health states and transitions", "### `server.maxConnections`",
                 "## Capacity (C)", "## Capacity (C)")).containsAll(
                 Set.of("health-states-and-transitions", "servermaxconnections", "capacity-c", "capacity-c-1")));
+    }
+
+    /**
+     * References to documents that live outside the repository. Built by concatenation so that
+     * this file does not match itself.
+     */
+    private static final List<String> OUTSIDE = List.of(
+            "SPEC" + " §", ".." + "/shared", "BUILD" + "-NOTES", "ARCHITECTURE" + " decision",
+            "ARCHITECTURE" + ".md");
+    /** Text files checked for outside references, by extension; extensionless files only with a shebang. */
+    private static final Set<String> TEXT_EXTENSIONS = Set.of("java", "md", "yaml", "yml", "xml", "sh", "lua",
+            "html", "js", "css");
+    /** {@code docs/design.md#capacity} cited from anywhere, relative to the repository root. */
+    private static final Pattern DOCS_CITATION = Pattern.compile("(?<![\\w/.-])docs/([\\w.-]+\\.md)(?:#([\\w-]+))?");
+
+    @Test
+    void nothingPointsOutsideTheRepository() throws IOException {
+        Path root = repositoryRoot();
+        List<Path> files = textFiles(root);
+        assertTrue(files.size() >= 100, "expected the repository's text files, found " + files.size());
+        List<String> hits = new ArrayList<>();
+        for (Path f : files) {
+            List<String> lines = readLines(f);
+            for (int i = 0; i < lines.size(); i++) {
+                for (String pattern : OUTSIDE) {
+                    if (lines.get(i).contains(pattern)) {
+                        hits.add(root.relativize(f) + ":" + (i + 1) + ": " + pattern);
+                    }
+                }
+            }
+        }
+        assertTrue(hits.isEmpty(), "references to documents outside the repository (cite docs/design.md#<section>, "
+                + "another file of docs/, or the owning class instead):\n" + String.join("\n", hits));
+    }
+
+    @Test
+    void everyCitedDocsAnchorExists() throws IOException {
+        Path root = repositoryRoot();
+        List<String> broken = new ArrayList<>();
+        int checked = 0;
+        for (Path f : textFiles(root)) {
+            List<String> lines = readLines(f);
+            for (int i = 0; i < lines.size(); i++) {
+                Matcher m = DOCS_CITATION.matcher(lines.get(i));
+                while (m.find()) {
+                    checked++;
+                    Path doc = root.resolve("docs").resolve(m.group(1));
+                    String where = root.relativize(f) + ":" + (i + 1) + ": " + m.group();
+                    if (!Files.isRegularFile(doc)) {
+                        broken.add(where + " (no such file)");
+                    } else if (m.group(2) != null && !anchorsOf(Files.readAllLines(doc)).contains(m.group(2))) {
+                        broken.add(where + " (no heading for #" + m.group(2) + ")");
+                    }
+                }
+            }
+        }
+        assertTrue(checked > 0, "no docs/ citations found at all: the scan is broken");
+        assertTrue(broken.isEmpty(), "citations of docs/ that do not resolve:\n" + String.join("\n", broken));
+    }
+
+    /**
+     * The git-tracked text files (Java, Markdown, YAML, XML, shell, Lua, HTML/JS/CSS, shebang
+     * scripts); outside a git checkout, the same kinds of files found by walking the tree,
+     * skipping {@code target/}, {@code node_modules/} and hidden directories.
+     */
+    private static List<Path> textFiles(Path root) throws IOException {
+        List<Path> candidates = gitTrackedFiles(root);
+        if (candidates == null) {
+            try (Stream<Path> s = Files.walk(root)) {
+                candidates = s.filter(Files::isRegularFile).filter(p -> {
+                    Path rel = root.relativize(p);
+                    for (int i = 0; i < rel.getNameCount() - 1; i++) {
+                        String n = rel.getName(i).toString();
+                        if (n.equals("target") || n.equals("node_modules") || n.startsWith(".")) {
+                            return false;
+                        }
+                    }
+                    return true;
+                }).toList();
+            }
+        }
+        List<Path> out = new ArrayList<>();
+        for (Path p : candidates) {
+            if (Files.isRegularFile(p) && isText(p)) {
+                out.add(p);
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    private static boolean isText(Path p) throws IOException {
+        String name = p.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        if (dot > 0) {
+            return TEXT_EXTENSIONS.contains(name.substring(dot + 1).toLowerCase(Locale.ROOT));
+        }
+        try (InputStream in = Files.newInputStream(p)) {
+            byte[] head = in.readNBytes(2);
+            return head.length == 2 && head[0] == '#' && head[1] == '!';
+        }
+    }
+
+    /** {@code git ls-files} from {@code root}, or null when git or the checkout is not there. */
+    private static List<Path> gitTrackedFiles(Path root) {
+        Process git;
+        try {
+            git = new ProcessBuilder("git", "ls-files", "-z").directory(root.toFile())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        } catch (IOException noGit) {
+            return null;
+        }
+        try {
+            ByteArrayOutputStream listing = new ByteArrayOutputStream();
+            try (InputStream in = git.getInputStream()) {
+                in.transferTo(listing);
+            }
+            if (!git.waitFor(30, TimeUnit.SECONDS) || git.exitValue() != 0) {
+                return null;
+            }
+            List<Path> files = new ArrayList<>();
+            for (String rel : listing.toString(StandardCharsets.UTF_8).split("\0")) {
+                if (!rel.isEmpty()) {
+                    files.add(root.resolve(rel));
+                }
+            }
+            return files;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while listing the repository", e);
+        } finally {
+            git.destroy();
+        }
+    }
+
+    /** The file's lines; bytes that are not UTF-8 are replaced, never a reason to fail. */
+    private static List<String> readLines(Path f) throws IOException {
+        return new String(Files.readAllBytes(f), StandardCharsets.UTF_8).lines().toList();
     }
 
     private static String problem(Path root, Path md, String target) {
