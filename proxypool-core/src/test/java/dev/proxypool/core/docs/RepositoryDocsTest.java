@@ -10,9 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -144,6 +146,7 @@ class RepositoryDocsTest {
     void everyCitedDocsAnchorExists() throws IOException {
         Path root = repositoryRoot();
         List<String> broken = new ArrayList<>();
+        Map<Path, Set<String>> anchorsByDoc = new HashMap<>();
         int checked = 0;
         for (Path f : textFiles(root)) {
             List<String> lines = readLines(f);
@@ -155,7 +158,8 @@ class RepositoryDocsTest {
                     String where = root.relativize(f) + ":" + (i + 1) + ": " + m.group();
                     if (!Files.isRegularFile(doc)) {
                         broken.add(where + " (no such file)");
-                    } else if (m.group(2) != null && !anchorsOf(Files.readAllLines(doc)).contains(m.group(2))) {
+                    } else if (m.group(2) != null && !anchorsByDoc.computeIfAbsent(doc, RepositoryDocsTest::anchorsOfFile)
+                            .contains(m.group(2))) {
                         broken.add(where + " (no heading for #" + m.group(2) + ")");
                     }
                 }
@@ -239,6 +243,14 @@ class RepositoryDocsTest {
             throw new IllegalStateException("interrupted while listing the repository", e);
         } finally {
             git.destroy();
+        }
+    }
+
+    private static Set<String> anchorsOfFile(Path md) {
+        try {
+            return anchorsOf(Files.readAllLines(md));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
