@@ -1,4 +1,4 @@
--- ProxyPool admin persistence (SPEC §8, §10): configuration and audit. No per-proxy extraction facts.
+-- ProxyPool admin persistence (docs/architecture.md#storage, docs/design.md#configuration-source): configuration and audit. No per-proxy extraction facts.
 
 -- Bumped by every admin configuration write, in the same transaction: workers and other control
 -- plane processes compare it to know a new routing table / snapshot is needed.
@@ -49,7 +49,7 @@ CREATE TABLE clients (
     updated_at           timestamptz NOT NULL DEFAULT now()
 );
 
--- SPEC §5: where each sequential routing stands, so it survives restarts.
+-- docs/design.md#sequential-switching: where each sequential routing stands, so it survives restarts.
 CREATE TABLE sequential_state (
     routing           text PRIMARY KEY,
     idx               integer NOT NULL CHECK (idx >= 0),
@@ -61,7 +61,7 @@ CREATE TABLE sequential_state (
     changed_at        timestamptz NOT NULL
 );
 
--- Self-hosted ProxyNode agents (SPEC §9), for later: a pre-issued token (hashed) and liveness.
+-- Self-hosted ProxyNode agents (docs/design.md#security), for later: a pre-issued token (hashed) and liveness.
 CREATE TABLE nodes (
     name              text PRIMARY KEY,
     token_hash        text NOT NULL UNIQUE,
@@ -71,7 +71,7 @@ CREATE TABLE nodes (
     revoked_at        timestamptz
 );
 
--- SPEC §10: who, what, before/after (secrets masked), when. Listed newest first by id.
+-- docs/design.md#configuration-source (K7): who, what, before/after (secrets masked), when. Listed newest first by id.
 CREATE TABLE audit_log (
     id          bigserial PRIMARY KEY,
     at          timestamptz NOT NULL,

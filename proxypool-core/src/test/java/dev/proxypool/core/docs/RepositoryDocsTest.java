@@ -117,7 +117,7 @@ class RepositoryDocsTest {
             "SP" + "EC §", ".." + "/shared", "BUILD" + "-NOTES", "ARCHITECTURE" + " decision",
             "ARCHITECTURE" + ".md");
     /** Text files checked for outside references, by extension; extensionless files only with a shebang. */
-    private static final Set<String> TEXT_EXTENSIONS = Set.of("java", "md", "yaml", "yml", "xml", "sh", "lua",
+    private static final Set<String> TEXT_EXTENSIONS = Set.of("java", "md", "yaml", "yml", "xml", "sh", "lua", "sql",
             "html", "js", "css");
     /** {@code docs/design.md#capacity} cited from anywhere, relative to the repository root. */
     private static final Pattern DOCS_CITATION = Pattern.compile("(?<![\\w/.-])docs/([\\w.-]+\\.md)(?:#([\\w-]+))?");

@@ -25,8 +25,10 @@ import javax.sql.DataSource;
  *   <li>Takes a PostgreSQL session advisory lock keyed by the current schema, so two processes
  *       starting together migrate one after the other (the second finds nothing to do).</li>
  *   <li>Creates {@code schema_migrations(version, description, checksum, applied_at)} if missing.</li>
- *   <li>Checks every applied migration against the known files: a changed checksum, or an applied
- *       version this build does not know, stops start with a message saying which file.</li>
+ *   <li>Checks every applied migration against the known files: a changed statement (comments do not
+ *       count), or an applied version this build does not know, stops start with a message saying
+ *       which file. A row recorded by an earlier build, whose checksum covered the whole text, is
+ *       recognised and rewritten to the statements-only checksum.</li>
  *   <li>Applies each missing migration in version order, each in its own transaction together
  *       with its {@code schema_migrations} row (PostgreSQL DDL is transactional: a failing
  *       migration leaves nothing behind).</li>
@@ -40,6 +42,15 @@ public final class Migrator {
     public static final String INDEX = DIRECTORY + "migrations.list";
     /** First key of the advisory lock (the second is the schema's hash): "PP" + 1. */
     static final int LOCK_CLASS = 0x5050_0001;
+
+    /**
+     * Whole-text checksums (comments included) that earlier builds recorded for a migration whose
+     * comments were edited since; only comments differ, so a database carrying one is current and its
+     * row is rewritten to the statements-only checksum. V1: its comments cited documents outside the
+     * repository until they were reworded.
+     */
+    private static final Map<Integer, Set<String>> EARLIER_FULL_TEXT = Map.of(
+            1, Set.of("db0af26bc29d4242f1840f8f8c31e99711cbd2549501394203d315c1e64dc85d"));
 
     private final List<Migration> migrations;
 
@@ -134,7 +145,14 @@ public final class Migrator {
                         + (migrations.isEmpty() ? "none" : migrations.getLast().version())
                         + "): it was migrated by a newer ProxyPool; run that version or restore the database");
             }
-            if (!m.checksum().equals(a.getValue())) {
+            if (!m.checksum().equals(a.getValue()) && recordedByAnEarlierBuild(m, a.getValue())) {
+                try (PreparedStatement ps = c.prepareStatement(
+                        "UPDATE schema_migrations SET checksum = ? WHERE version = ?")) {
+                    ps.setString(1, m.checksum());
+                    ps.setInt(2, m.version());
+                    ps.executeUpdate();
+                }
+            } else if (!m.checksum().equals(a.getValue())) {
                 throw new MigrationException("migration " + m.fileName() + " was changed after it was applied"
                         + " (checksum in schema_migrations " + a.getValue().substring(0, 12) + "..., file "
                         + m.checksum().substring(0, 12) + "...): applied migrations must never be edited;"
@@ -150,6 +168,12 @@ public final class Migrator {
             done.add(m.version());
         }
         return done;
+    }
+
+    /** A whole-text checksum of this file, or of an earlier wording of its comments, recorded before comments stopped counting. */
+    private static boolean recordedByAnEarlierBuild(Migration m, String recorded) {
+        return m.fullTextChecksum().equals(recorded)
+                || EARLIER_FULL_TEXT.getOrDefault(m.version(), Set.of()).contains(recorded);
     }
 
     private static void apply(Connection c, Migration m) throws SQLException {

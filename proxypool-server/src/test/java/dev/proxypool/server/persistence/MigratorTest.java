@@ -62,7 +62,8 @@ class MigratorTest {
     void aChangedAppliedMigrationStopsStartNamingTheFile() {
         Migrator.classpath().migrate(db.dataSource());
         Migration original = Migrator.classpath().migrations().getFirst();
-        Migrator edited = new Migrator(List.of(Migration.of(original.fileName(), original.sql() + "\n-- edited later\n")));
+        Migrator edited = new Migrator(List.of(Migration.of(original.fileName(),
+                original.sql() + "\nCREATE INDEX edited_later ON audit_log (at);\n")));
 
         MigrationException e = assertThrows(MigrationException.class, () -> edited.migrate(db.dataSource()));
         assertTrue(e.getMessage().contains("migration V1__init.sql was changed after it was applied"), e.getMessage());
@@ -74,6 +75,37 @@ class MigratorTest {
         Migration lf = Migration.of("V1__x.sql", "CREATE TABLE a (x int);\nCREATE TABLE b (y int);\n");
         Migration crlf = Migration.of("V1__x.sql", "CREATE TABLE a (x int);\r\nCREATE TABLE b (y int);\r\n");
         assertEquals(lf.checksum(), crlf.checksum());
+    }
+
+    @Test
+    void editedCommentsAndBlankLinesAreNotAChange() {
+        Migration plain = Migration.of("V1__x.sql", "CREATE TABLE a (x int);\nCREATE TABLE b (y int);\n");
+        Migration commented = Migration.of("V1__x.sql",
+                "-- what a is for\nCREATE TABLE a (x int);   \n\n    -- and b\nCREATE TABLE b (y int);\n");
+        assertEquals(plain.checksum(), commented.checksum());
+        assertTrue(!plain.fullTextChecksum().equals(commented.fullTextChecksum()));
+        Migration changed = Migration.of("V1__x.sql", "CREATE TABLE a (x bigint);\nCREATE TABLE b (y int);\n");
+        assertTrue(!plain.checksum().equals(changed.checksum()), "a changed statement is a change");
+    }
+
+    @Test
+    void aDatabaseMigratedByAnEarlierBuildIsRecognisedAndItsChecksumRewritten() {
+        Migrator.classpath().migrate(db.dataSource());
+        // what builds before comments stopped counting recorded for V1: the whole text's checksum of the
+        // file as it was then (its comments cited documents outside the repository)
+        String earlier = "db0af26bc29d4242f1840f8f8c31e99711cbd2549501394203d315c1e64dc85d";
+        schema.execute("UPDATE schema_migrations SET checksum = '" + earlier + "' WHERE version = 1");
+
+        assertEquals(List.of(), Migrator.classpath().migrate(db.dataSource()));
+        assertEquals(Migrator.classpath().migrations().getFirst().checksum(),
+                schema.scalar("SELECT checksum FROM schema_migrations WHERE version = 1"));
+
+        // a row with the whole-text checksum of today's file (recorded by such a build after the rewording) too
+        schema.execute("UPDATE schema_migrations SET checksum = '"
+                + Migrator.classpath().migrations().getFirst().fullTextChecksum() + "' WHERE version = 1");
+        assertEquals(List.of(), Migrator.classpath().migrate(db.dataSource()));
+        assertEquals(Migrator.classpath().migrations().getFirst().checksum(),
+                schema.scalar("SELECT checksum FROM schema_migrations WHERE version = 1"));
     }
 
     @Test
