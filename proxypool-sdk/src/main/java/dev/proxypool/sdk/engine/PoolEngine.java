@@ -63,6 +63,8 @@ public final class PoolEngine {
 
     private static final long WAIT_PARK_MIN_NANOS = 1_000_000;      // 1 ms
     private static final long WAIT_PARK_MAX_NANOS = 25_000_000;     // 25 ms
+    private static final long PINNED_PARK_MIN_NANOS = 100_000;      // 0.1 ms: the holder is usually finishing
+    private static final long PINNED_PARK_MAX_NANOS = 5_000_000;    // 5 ms
 
     private final PoolStore store;
     private final Ticker ticker;
@@ -149,7 +151,9 @@ public final class PoolEngine {
     /**
      * Leases a proxy for one request on {@code rule}: sticky lookup when the routing enables it and
      * the request carries a session id, else a normal pick; {@code onNoCandidate: wait} waits for
-     * capacity up to the routing's wait timeout (parking, so virtual threads cost nothing).
+     * capacity up to the routing's wait timeout (parking, so virtual threads cost nothing). A
+     * session whose bound proxy is busy waits for it up to {@code sticky.busyWait} whatever the
+     * policy: the session's previous request may still be giving its unit back.
      */
     public AcquireResult acquire(RoutingRule rule, AcquireRequest request) {
         RouteRuntime rt = routesNow.byName().get(rule.name());
@@ -160,6 +164,7 @@ public final class PoolEngine {
         long start = ticker.read();
         long deadline = waits ? start + rule.waitTimeout().toNanos() : start;
         long park = WAIT_PARK_MIN_NANOS;
+        long pinnedPark = 0;
         for (;;) {
             long now = ticker.read();
             PoolSnapshot snapshot = live.current();
@@ -190,6 +195,15 @@ public final class PoolEngine {
                         LockSupport.parkNanos(Math.min(park, deadline - now));
                         park = Math.min(park * 2, WAIT_PARK_MAX_NANOS);
                         continue;
+                    }
+                    if (stickyPick instanceof StickyPick.Reused && nc.reason() == NoCandidate.Reason.BUSY) {
+                        long pinnedDeadline = start + rule.sticky().busyWait().toNanos();
+                        if (now < pinnedDeadline) { // wait for the session's own proxy, never past its limit
+                            pinnedPark = pinnedPark == 0 ? PINNED_PARK_MIN_NANOS
+                                    : Math.min(pinnedPark * 2, PINNED_PARK_MAX_NANOS);
+                            LockSupport.parkNanos(Math.min(pinnedPark, pinnedDeadline - now));
+                            continue;
+                        }
                     }
                     if (rule.onNoCandidate() == NoCandidatePolicy.DIRECT) {
                         return new AcquireResult.Direct(detail);
