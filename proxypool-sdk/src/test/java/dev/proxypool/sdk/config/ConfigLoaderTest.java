@@ -142,6 +142,7 @@ class ConfigLoaderTest {
             "bad protocol | 'routings: [{ name: r, filter: { protocol: ftp } }]' | routings[r].filter.protocol",
             "unset token env | 'admin: { tokenEnv: NOPE_NOT_SET }' | admin.tokenEnv",
             "cooldown max below initial | 'health: { cooldown: { initial: 10m, max: 1m } }' | health",
+            "access log not a boolean | 'server: { accessLog: maybe }' | server.accessLog",
             "sticky busyWait too long | 'routings: [{ name: r, sticky: { busyWait: 2m } }]' | routings[r].sticky.busyWait",
             "sticky busyWait negative | 'routings: [{ name: r, sticky: { busyWait: -1s } }]' | routings[r].sticky.busyWait",
     })
@@ -184,6 +185,12 @@ class ConfigLoaderTest {
         assertThrows(ConfigException.class, () -> Durations.parse("k", "-5s"));
         assertEquals("10m", Durations.format(Duration.ofMinutes(10)));
         assertEquals("1500ms", Durations.format(Duration.ofMillis(1500)));
+    }
+
+    @Test
+    void theAccessLogIsOffByDefault() throws IOException {
+        assertFalse(ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of()).server().accessLog());
+        assertTrue(ConfigLoader.load(write("server: { accessLog: true }\n"), Map.of()).server().accessLog());
     }
 
     @Test
