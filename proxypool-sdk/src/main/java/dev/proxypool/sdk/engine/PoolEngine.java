@@ -165,6 +165,7 @@ public final class PoolEngine {
         long deadline = waits ? start + rule.waitTimeout().toNanos() : start;
         long park = WAIT_PARK_MIN_NANOS;
         long pinnedPark = 0;
+        long pinnedParks = 0;
         for (;;) {
             long now = ticker.read();
             PoolSnapshot snapshot = live.current();
@@ -197,12 +198,15 @@ public final class PoolEngine {
                         continue;
                     }
                     if (stickyPick instanceof StickyPick.Reused && nc.reason() == NoCandidate.Reason.BUSY) {
-                        long pinnedDeadline = start + rule.sticky().busyWait().toNanos();
-                        if (now < pinnedDeadline) { // wait for the session's own proxy, never past its limit
+                        long busyWait = rule.sticky().busyWait().toNanos();
+                        long pinnedDeadline = start + busyWait;
+                        // bounded in parks too: a ticker that does not move (a test's) cannot hold us
+                        if (now < pinnedDeadline && pinnedParks < 16 + busyWait / PINNED_PARK_MAX_NANOS) {
                             pinnedPark = pinnedPark == 0 ? PINNED_PARK_MIN_NANOS
                                     : Math.min(pinnedPark * 2, PINNED_PARK_MAX_NANOS);
+                            pinnedParks++;
                             LockSupport.parkNanos(Math.min(pinnedPark, pinnedDeadline - now));
-                            continue;
+                            continue; // wait for the session's own proxy, never past its limit
                         }
                     }
                     if (rule.onNoCandidate() == NoCandidatePolicy.DIRECT) {
