@@ -12,9 +12,9 @@ import java.util.Set;
  * else to us than to whoever checked it before us: every reader of a request body runs this after
  * its parser has accepted the text and refuses the body naming the key.
  *
- * <p>A scan of the text, no tree: keys are compared after unescaping ({@code "a"} and
- * {@code "\u0061"} are the same key). Linear in the input; on malformed input it returns some
- * answer, never an exception (the parser is the judge of syntax).
+ * <p>A scan of the text, no tree: keys are compared after unescaping (a key spelled with JSON
+ * escapes is the same key as spelled plainly). Linear in the input; on malformed input it returns
+ * some answer, never an exception (the parser is the judge of syntax).
  */
 public final class JsonDuplicateKeys {
 
