@@ -76,6 +76,8 @@ public final class GatewayServer implements AutoCloseable {
         private GatewayConfig config = GatewayConfig.DEFAULTS;
         private Duration grace = Duration.ofSeconds(5);
         private boolean platformThreads;
+        private boolean accessLog;
+        private java.time.InstantSource wall = java.time.InstantSource.system();
         private java.util.function.Consumer<io.helidon.webserver.http.HttpRouting.Builder> routes = r -> { };
         private final java.util.List<HealthCheck> checks = new java.util.ArrayList<>();
 
@@ -125,6 +127,13 @@ public final class GatewayServer implements AutoCloseable {
             return this;
         }
 
+        /** The gateway's access log ({@code server.accessLog}), its lines stamped by {@code wall}; off by default. */
+        public Builder accessLog(boolean enabled, java.time.InstantSource wall) {
+            this.accessLog = enabled;
+            this.wall = Objects.requireNonNull(wall, "wall");
+            return this;
+        }
+
         /** One platform thread per gateway connection instead of a virtual thread (for measurements). */
         public Builder platformThreads(boolean platform) {
             this.platformThreads = platform;
@@ -137,6 +146,7 @@ public final class GatewayServer implements AutoCloseable {
                     .authenticator(authenticator)
                     .config(config)
                     .metrics(new HelidonGatewayMetrics(registry))
+                    .accessLog(accessLog, wall)
                     .build();
             GatewayListener listener;
             try {

@@ -315,6 +315,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .apiPort(apiPort)
                         .bindAddress(bind)
                         .authenticator(auth)
+                        .accessLog(config.server().accessLog(), pool.engine().wallClock())
                         // the wire layer's ceiling; each routing's retry policy and budget decide below it
                         .config(GatewayConfig.DEFAULTS.withMaxAttempts(10)
                                 .withIoTimeout(config.gateway().ioTimeout())

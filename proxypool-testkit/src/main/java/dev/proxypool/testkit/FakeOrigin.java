@@ -34,6 +34,8 @@ public final class FakeOrigin extends FakeServer {
     private static final byte[] CRLF = {'\r', '\n'};
 
     private final AtomicLong requests = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger slowNow = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger slowMax = new java.util.concurrent.atomic.AtomicInteger();
 
     private FakeOrigin(Builder b) {
         super(b.tls ? "fake-origin-tls" : "fake-origin", b.bind, b.tls ? TestTls.serverContext() : null, b.faults);
@@ -55,6 +57,16 @@ public final class FakeOrigin extends FakeServer {
 
     public URI uri(String path) {
         return URI.create(url(path));
+    }
+
+    /**
+     * The most {@code /slow} requests that were being answered at the same time since the start,
+     * counted from their arrival to just before their first response byte: each such span lies
+     * wholly inside the time a proxy in front of this origin held the request, so this is a lower
+     * bound of that proxy's concurrency that never over-counts (no lag from closes).
+     */
+    public int maxConcurrentSlow() {
+        return slowMax.get();
     }
 
     /** Requests answered (any status). */
@@ -134,7 +146,12 @@ public final class FakeOrigin extends FakeServer {
                 respond(out, method, 400, "text/plain", bytes("ms must be 0.." + MAX_SLOW_MS + "\n"), true);
                 return false;
             }
-            sleep(Duration.ofMillis(ms));
+            slowMax.accumulateAndGet(slowNow.incrementAndGet(), Math::max);
+            try {
+                sleep(Duration.ofMillis(ms));
+            } finally {
+                slowNow.decrementAndGet();
+            }
             respond(out, method, 200, "text/plain", bytes("slow\n"), close);
         } else if (path.equals("/")) {
             respond(out, method, 200, "text/plain", bytes("proxypool test kit origin: try /echo\n"), close);

@@ -12,9 +12,15 @@ import java.util.Locale;
  * @param idle       a binding unused this long is dropped (60 s)
  * @param onLost     what happens when the bound proxy no longer qualifies
  * @param maxEntries bound of the per-worker binding cache (100,000)
+ * @param busyWait   how long a session's request waits for its bound proxy to free a unit of
+ *                   capacity before it is answered {@code no_candidate} (500 ms; zero: not at all).
+ *                   A client's next request on the session can arrive a moment before the gateway
+ *                   has given back the capacity of the previous one (the client already has the
+ *                   whole response, or closed its tunnel): without this wait such a request would
+ *                   fail at capacity 1. The limit itself is never exceeded: the request waits.
  */
 public record StickyPolicy(boolean enabled, String header, Duration lifetime, Duration idle,
-                           OnLost onLost, int maxEntries) {
+                           OnLost onLost, int maxEntries, Duration busyWait) {
 
     /** When a session's proxy no longer qualifies. */
     public enum OnLost {
@@ -37,11 +43,23 @@ public record StickyPolicy(boolean enabled, String header, Duration lifetime, Du
 
     public static final String DEFAULT_HEADER = "X-ProxyPool-Session";
 
+    /** Default of {@link #busyWait()}. */
+    public static final Duration DEFAULT_BUSY_WAIT = Duration.ofMillis(500);
+
+    /** Upper bound of {@link #busyWait()}: a request must not hang on a busy proxy for long. */
+    public static final Duration MAX_BUSY_WAIT = Duration.ofSeconds(60);
+
     public static final StickyPolicy DISABLED = new StickyPolicy(false, DEFAULT_HEADER,
             Duration.ofMinutes(10), Duration.ofSeconds(60), OnLost.REPIN, 100_000);
 
     public static final StickyPolicy DEFAULTS = new StickyPolicy(true, DEFAULT_HEADER,
             Duration.ofMinutes(10), Duration.ofSeconds(60), OnLost.REPIN, 100_000);
+
+    /** A policy with the default {@link #busyWait()}. */
+    public StickyPolicy(boolean enabled, String header, Duration lifetime, Duration idle, OnLost onLost,
+                        int maxEntries) {
+        this(enabled, header, lifetime, idle, onLost, maxEntries, DEFAULT_BUSY_WAIT);
+    }
 
     public StickyPolicy {
         if (header == null || header.isBlank()) {
@@ -58,6 +76,10 @@ public record StickyPolicy(boolean enabled, String header, Duration lifetime, Du
         }
         if (maxEntries < 1) {
             throw new IllegalArgumentException("sticky.maxEntries must be at least 1, got " + maxEntries);
+        }
+        if (busyWait == null || busyWait.isNegative() || busyWait.compareTo(MAX_BUSY_WAIT) > 0) {
+            throw new IllegalArgumentException("sticky.busyWait must be between 0 and " + MAX_BUSY_WAIT.toSeconds()
+                    + "s, got " + busyWait);
         }
     }
 }

@@ -42,9 +42,17 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
     }
 
 
-    /** {@code server}: listeners. */
-    public record Server(String host, int gatewayPort, int apiPort) {
-        public static final Server DEFAULTS = new Server("127.0.0.1", 8080, 9090);
+    /**
+     * {@code server}: listeners. {@code accessLog} turns on the gateway's access log (one line per
+     * request and tunnel on the logger {@code dev.proxypool.access}); off by default.
+     */
+    public record Server(String host, int gatewayPort, int apiPort, boolean accessLog) {
+        public static final Server DEFAULTS = new Server("127.0.0.1", 8080, 9090, false);
+
+        /** Listeners without the access log. */
+        public Server(String host, int gatewayPort, int apiPort) {
+            this(host, gatewayPort, apiPort, false);
+        }
     }
 
     /** {@code store}: where the pool state lives. */

@@ -68,15 +68,22 @@ final class RoutingConfigReader {
             b.minRemainingTtl(r.duration("minRemainingTtl", Duration.ZERO));
             b.maxHealthAge(r.duration("maxHealthAge", Duration.ZERO));
 
-            Node sticky = r.child("sticky").allowOnly("enabled", "header", "lifetime", "idle", "onLost", "maxEntries");
+            Node sticky = r.child("sticky").allowOnly("enabled", "header", "lifetime", "idle", "onLost", "maxEntries",
+                    "busyWait");
             if (sticky.exists()) {
                 StickyPolicy d = StickyPolicy.DEFAULTS;
                 StickyPolicy.OnLost onLost = parse(sticky, "onLost",
                         () -> StickyPolicy.OnLost.parse(sticky.string("onLost", "repin")));
+                Duration busyWait = sticky.duration("busyWait", d.busyWait());
+                if (busyWait.compareTo(StickyPolicy.MAX_BUSY_WAIT) > 0) {
+                    throw new ConfigException(sticky.key("busyWait"), "must be at most "
+                            + Durations.format(StickyPolicy.MAX_BUSY_WAIT) + ", got " + Durations.format(busyWait));
+                }
                 b.sticky(parse(sticky, "", () -> new StickyPolicy(sticky.bool("enabled", true),
                         sticky.string("header", d.header()), sticky.duration("lifetime", d.lifetime()),
                         sticky.duration("idle", d.idle()), onLost,
-                        sticky.integer("maxEntries", d.maxEntries(), 1, 100_000_000))));
+                        sticky.integer("maxEntries", d.maxEntries(), 1, 100_000_000),
+                        busyWait)));
             }
             Node retry = r.child("retry").allowOnly("maxAttempts", "budgetPercent");
             if (retry.exists()) {

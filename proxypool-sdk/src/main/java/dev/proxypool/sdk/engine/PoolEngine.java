@@ -63,6 +63,8 @@ public final class PoolEngine {
 
     private static final long WAIT_PARK_MIN_NANOS = 1_000_000;      // 1 ms
     private static final long WAIT_PARK_MAX_NANOS = 25_000_000;     // 25 ms
+    private static final long PINNED_PARK_MIN_NANOS = 100_000;      // 0.1 ms: the holder is usually finishing
+    private static final long PINNED_PARK_MAX_NANOS = 5_000_000;    // 5 ms
 
     private final PoolStore store;
     private final Ticker ticker;
@@ -149,7 +151,9 @@ public final class PoolEngine {
     /**
      * Leases a proxy for one request on {@code rule}: sticky lookup when the routing enables it and
      * the request carries a session id, else a normal pick; {@code onNoCandidate: wait} waits for
-     * capacity up to the routing's wait timeout (parking, so virtual threads cost nothing).
+     * capacity up to the routing's wait timeout (parking, so virtual threads cost nothing). A
+     * session whose bound proxy is busy waits for it up to {@code sticky.busyWait} whatever the
+     * policy: the session's previous request may still be giving its unit back.
      */
     public AcquireResult acquire(RoutingRule rule, AcquireRequest request) {
         RouteRuntime rt = routesNow.byName().get(rule.name());
@@ -160,6 +164,8 @@ public final class PoolEngine {
         long start = ticker.read();
         long deadline = waits ? start + rule.waitTimeout().toNanos() : start;
         long park = WAIT_PARK_MIN_NANOS;
+        long pinnedPark = 0;
+        long pinnedParks = 0;
         for (;;) {
             long now = ticker.read();
             PoolSnapshot snapshot = live.current();
@@ -190,6 +196,18 @@ public final class PoolEngine {
                         LockSupport.parkNanos(Math.min(park, deadline - now));
                         park = Math.min(park * 2, WAIT_PARK_MAX_NANOS);
                         continue;
+                    }
+                    if (stickyPick instanceof StickyPick.Reused && nc.reason() == NoCandidate.Reason.BUSY) {
+                        long busyWait = rule.sticky().busyWait().toNanos();
+                        long pinnedDeadline = start + busyWait;
+                        // bounded in parks too: a ticker that does not move (a test's) cannot hold us
+                        if (now < pinnedDeadline && pinnedParks < 16 + busyWait / PINNED_PARK_MAX_NANOS) {
+                            pinnedPark = pinnedPark == 0 ? PINNED_PARK_MIN_NANOS
+                                    : Math.min(pinnedPark * 2, PINNED_PARK_MAX_NANOS);
+                            pinnedParks++;
+                            LockSupport.parkNanos(Math.min(pinnedPark, pinnedDeadline - now));
+                            continue; // wait for the session's own proxy, never past its limit
+                        }
                     }
                     if (rule.onNoCandidate() == NoCandidatePolicy.DIRECT) {
                         return new AcquireResult.Direct(detail);

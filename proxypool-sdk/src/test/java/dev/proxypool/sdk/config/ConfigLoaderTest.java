@@ -55,7 +55,7 @@ class ConfigLoaderTest {
                 emptyThreshold: 3
                 filter: { protocol: http, labels: { type: residential } }
                 minRemainingTtl: 30s
-                sticky: { enabled: true, header: X-ProxyPool-Session, lifetime: 10m, idle: 60s, onLost: repin, maxEntries: 100000 }
+                sticky: { enabled: true, header: X-ProxyPool-Session, lifetime: 10m, idle: 60s, onLost: repin, maxEntries: 100000, busyWait: 250ms }
                 retry: { maxAttempts: 2, budgetPercent: 20 }
                 onNoCandidate: reject
               - name: rest
@@ -99,6 +99,8 @@ class ConfigLoaderTest {
         assertEquals(Duration.ofSeconds(30), shop.filter().minRemainingTtl());
         assertTrue(shop.sticky().enabled());
         assertEquals(StickyPolicy.OnLost.REPIN, shop.sticky().onLost());
+        assertEquals(Duration.ofMillis(250), shop.sticky().busyWait());
+        assertEquals(StickyPolicy.DEFAULT_BUSY_WAIT, c.routings().get(1).sticky().busyWait());
         assertEquals(NoCandidatePolicy.REJECT, shop.onNoCandidate());
         assertEquals("rest", c.routings().get(1).name());
         assertEquals(Duration.ofMinutes(3), c.health().policy().cooldownInitial());
@@ -140,6 +142,9 @@ class ConfigLoaderTest {
             "bad protocol | 'routings: [{ name: r, filter: { protocol: ftp } }]' | routings[r].filter.protocol",
             "unset token env | 'admin: { tokenEnv: NOPE_NOT_SET }' | admin.tokenEnv",
             "cooldown max below initial | 'health: { cooldown: { initial: 10m, max: 1m } }' | health",
+            "access log not a boolean | 'server: { accessLog: maybe }' | server.accessLog",
+            "sticky busyWait too long | 'routings: [{ name: r, sticky: { busyWait: 2m } }]' | routings[r].sticky.busyWait",
+            "sticky busyWait negative | 'routings: [{ name: r, sticky: { busyWait: -1s } }]' | routings[r].sticky.busyWait",
     })
     void badConfigIsRefusedNamingTheKey(String what, String yaml, String key) throws IOException {
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(write(yaml), Map.of()));
@@ -180,6 +185,12 @@ class ConfigLoaderTest {
         assertThrows(ConfigException.class, () -> Durations.parse("k", "-5s"));
         assertEquals("10m", Durations.format(Duration.ofMinutes(10)));
         assertEquals("1500ms", Durations.format(Duration.ofMillis(1500)));
+    }
+
+    @Test
+    void theAccessLogIsOffByDefault() throws IOException {
+        assertFalse(ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of()).server().accessLog());
+        assertTrue(ConfigLoader.load(write("server: { accessLog: true }\n"), Map.of()).server().accessLog());
     }
 
     @Test

@@ -161,6 +161,76 @@ class PoolEngineTest {
         }
     }
 
+    private static StickyPolicy busyWait(Duration d) {
+        StickyPolicy x = StickyPolicy.DEFAULTS;
+        return new StickyPolicy(true, x.header(), x.lifetime(), x.idle(), x.onLost(), x.maxEntries(), d);
+    }
+
+    /** A session's request finds its bound proxy busy (capacity 1) and waits for it rather than failing. */
+    @Test
+    void aStickySessionWaitsForItsBusyProxy() throws Exception {
+        RoutingRule rule = RoutingRule.builder("s").sticky(busyWait(Duration.ofSeconds(5))).build();
+        MemoryPoolStore store = new MemoryPoolStore(StoreSettings.DEFAULTS);
+        store.upsert(List.of(proxy(1, "lab", 1), proxy(2, "lab", 1)), clock.instant());
+        PoolEngine e = new PoolEngine(List.of(rule), HealthPolicy.DEFAULTS, store, Clocks.monotonic(), clock, 1);
+        e.refresh();
+        AcquireRequest s1 = new AcquireRequest("alice", "s1", "shop.example", "", List.of());
+        Lease held = acquired(e.acquire(rule, s1));
+        held.connected();
+        String bound = held.proxyId();
+        CompletableFuture<AcquireResult> next = CompletableFuture.supplyAsync(() -> e.acquire(rule, s1));
+        Thread.sleep(50); // the waiter is parked now (a wall-clock wait is what is under test)
+        assertFalse(next.isDone(), "it waits for its own proxy, it does not take the other one");
+        assertEquals(1, e.inFlight(), "and holds no capacity while it waits");
+        held.close();
+        try (Lease l = acquired(next.get(5, TimeUnit.SECONDS))) {
+            assertEquals(bound, l.proxyId());
+        }
+        assertEquals(0, e.inFlight());
+    }
+
+    @Test
+    void aStickySessionGivesUpOnItsBusyProxyAfterBusyWait() {
+        for (Duration wait : List.of(Duration.ZERO, Duration.ofMillis(80))) {
+            RoutingRule rule = RoutingRule.builder("s").sticky(busyWait(wait)).build();
+            MemoryPoolStore store = new MemoryPoolStore(StoreSettings.DEFAULTS);
+            store.upsert(List.of(proxy(1, "lab", 1)), clock.instant());
+            PoolEngine e = new PoolEngine(List.of(rule), HealthPolicy.DEFAULTS, store, Clocks.monotonic(), clock, 1);
+            e.refresh();
+            AcquireRequest s1 = new AcquireRequest("alice", "s1", "shop.example", "", List.of());
+            try (Lease held = acquired(e.acquire(rule, s1))) {
+                held.connected();
+                long t0 = System.nanoTime();
+                AcquireResult.Rejected r = assertInstanceOf(AcquireResult.Rejected.class, e.acquire(rule, s1));
+                long waitedMs = (System.nanoTime() - t0) / 1_000_000;
+                assertEquals("busy", r.detail());
+                assertTrue(waitedMs >= wait.toMillis() - 5 && waitedMs < 3_000, "busyWait " + wait + ": waited " + waitedMs + " ms");
+            }
+        }
+    }
+
+    @Test
+    void aTickerThatDoesNotMoveCannotHoldABusyWaitForever() {
+        RoutingRule rule = RoutingRule.builder("s").sticky(busyWait(Duration.ofMillis(100))).build();
+        PoolEngine e = engine(List.of(rule), List.of(proxy(1, "lab", 1))); // the manual clock is the ticker
+        AcquireRequest s1 = new AcquireRequest("alice", "s1", "shop.example", "", List.of());
+        try (Lease held = acquired(e.acquire(rule, s1))) {
+            held.connected();
+            CompletableFuture<AcquireResult> next = CompletableFuture.supplyAsync(() -> e.acquire(rule, s1));
+            AcquireResult.Rejected r = assertInstanceOf(AcquireResult.Rejected.class,
+                    assertDoesNotThrowWithin(next));
+            assertEquals("busy", r.detail());
+        }
+    }
+
+    private static AcquireResult assertDoesNotThrowWithin(CompletableFuture<AcquireResult> f) {
+        try {
+            return f.get(10, TimeUnit.SECONDS);
+        } catch (Exception ex) {
+            throw new AssertionError("the busy wait did not end: " + ex, ex);
+        }
+    }
+
     @Test
     void strictStickySessionFailsWithSessionLost() {
         StickyPolicy strict = new StickyPolicy(true, StickyPolicy.DEFAULT_HEADER, Duration.ofMinutes(10),

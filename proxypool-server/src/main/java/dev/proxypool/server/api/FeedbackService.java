@@ -2,6 +2,7 @@ package dev.proxypool.server.api;
 
 import dev.proxypool.sdk.engine.PoolEngine;
 import io.helidon.http.Status;
+import dev.proxypool.sdk.json.JsonDuplicateKeys;
 import io.helidon.json.JsonException;
 import io.helidon.json.JsonObject;
 import io.helidon.json.JsonParser;
@@ -83,6 +84,12 @@ public final class FeedbackService implements Handler {
         } catch (JsonException | IllegalStateException e) {
             res.status(Status.BAD_REQUEST_400);
             Json.error(res, "invalid_request", "body must be a JSON object {\"proxy\", \"domain\", \"kind\"}");
+            return;
+        }
+        String duplicate = JsonDuplicateKeys.problem(body);
+        if (duplicate != null) {
+            res.status(Status.BAD_REQUEST_400);
+            Json.error(res, "invalid_request", duplicate);
             return;
         }
         for (String k : o.keysAsStrings()) {

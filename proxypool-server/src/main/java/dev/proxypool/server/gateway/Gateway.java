@@ -24,6 +24,7 @@ public final class Gateway {
     private final GatewayMetrics metrics;
     private final GatewayConfig config;
     private final Ticker ticker;
+    private final AccessLog accessLog;
     private final Set<GatewayConnection> connections = ConcurrentHashMap.newKeySet();
     private volatile boolean stopping;
 
@@ -33,6 +34,7 @@ public final class Gateway {
         this.metrics = b.metrics;
         this.config = b.config;
         this.ticker = b.ticker;
+        this.accessLog = b.accessLogWall == null ? null : new AccessLog(b.accessLogWall);
     }
 
     public static Builder builder(GatewayEngine engine) {
@@ -103,6 +105,11 @@ public final class Gateway {
         return ticker;
     }
 
+    /** The access log, or {@code null} when it is off. */
+    AccessLog accessLog() {
+        return accessLog;
+    }
+
     /** Builder; only the engine is required. */
     public static final class Builder {
         private final GatewayEngine engine;
@@ -110,6 +117,7 @@ public final class Gateway {
         private GatewayMetrics metrics = GatewayMetrics.NONE;
         private GatewayConfig config = GatewayConfig.DEFAULTS;
         private Ticker ticker = Ticker.system();
+        private java.time.InstantSource accessLogWall;
 
         private Builder(GatewayEngine engine) {
             this.engine = Objects.requireNonNull(engine, "engine");
@@ -132,6 +140,15 @@ public final class Gateway {
 
         public Builder ticker(Ticker t) {
             this.ticker = Objects.requireNonNull(t, "ticker");
+            return this;
+        }
+
+        /**
+         * Turns the access log ({@code server.accessLog}) on or off; {@code wall} stamps its lines.
+         * Off by default.
+         */
+        public Builder accessLog(boolean enabled, java.time.InstantSource wall) {
+            this.accessLogWall = enabled ? Objects.requireNonNull(wall, "wall") : null;
             return this;
         }
 

@@ -38,6 +38,14 @@ final class GatewayConnection {
     private boolean lingerOnClose;
     private ExchangeResult result;
     private FailureKind lastFailure;
+    /** The access log, null when off; the log* fields describe the current exchange for it. */
+    private final AccessLog accessLog;
+    private String logUser;
+    private int logStatus;
+    private String logError;
+    private Explain logExplain;
+    private long logTunnelDown;
+    private long logTunnelUp;
 
     GatewayConnection(Gateway gw, ClientChannel ch) {
         this.gw = gw;
@@ -45,6 +53,7 @@ final class GatewayConnection {
         this.ch = ch;
         this.in = new WireReader(ch.input(), cfg.bufferBytes(), true);
         this.out = new WireWriter(ch.output(), cfg.bufferBytes(), true);
+        this.accessLog = gw.accessLog();
     }
 
     boolean idle() {
@@ -88,8 +97,13 @@ final class GatewayConnection {
                 idle = false;
                 gw.metrics().started(false);
                 long t0 = gw.ticker().read();
+                long w0 = out.written();
                 sendError(true, e.status(), e.reason(), e.getMessage(), Explain.NONE, false);
                 gw.metrics().finished(false, ExchangeResult.BAD_REQUEST, gw.ticker().read() - t0);
+                if (accessLog != null) {
+                    accessLog.write(ch.peer(), null, null, null, e.status(), e.reason(), out.written() - w0, -1,
+                            gw.ticker().read() - t0, Explain.NONE, ExchangeResult.BAD_REQUEST);
+                }
                 return;
             }
             if (head == null) {
@@ -99,17 +113,40 @@ final class GatewayConnection {
             ch.readTimeout(cfg.ioTimeoutMillis());
             gw.metrics().started(head.connect);
             long t0 = gw.ticker().read();
+            long w0 = out.written();
             result = ExchangeResult.ABORTED;
+            if (accessLog != null) {
+                startLogEntry();
+            }
             boolean keep = false;
             try {
                 keep = head.connect ? tunnel(head) : forward(head);
             } finally {
                 gw.metrics().finished(head.connect, result, gw.ticker().read() - t0);
+                if (accessLog != null) {
+                    accessLog.write(ch.peer(), logUser, head.method, logTarget(head.target), logStatus, logError,
+                            out.written() - w0 + logTunnelDown, head.connect ? logTunnelUp : -1,
+                            gw.ticker().read() - t0, logExplain, result);
+                }
             }
             if (!keep) {
                 return;
             }
         }
+    }
+
+    private void startLogEntry() {
+        logUser = null;
+        logStatus = 0;
+        logError = null;
+        logExplain = null;
+        logTunnelDown = 0;
+        logTunnelUp = 0;
+    }
+
+    private static String logTarget(Target t) {
+        String h = t.host();
+        return (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + t.port();
     }
 
     private boolean clientKeepAlive(RequestHead head) {
@@ -127,6 +164,7 @@ final class GatewayConnection {
         boolean hasBody = head.framing != 0;
         boolean keepClient = clientKeepAlive(head);
         String client = gw.authenticator().authenticate(h.first("Proxy-Authorization"));
+        logUser = client;
         if (client == null) {
             result = ExchangeResult.AUTH_REQUIRED;
             return sendError(head.http11, 407, GatewayErrors.AUTH_REQUIRED, "proxy authentication required",
@@ -356,6 +394,8 @@ final class GatewayConnection {
 
     private void writeResponseHead(ResponseHead resp, Explain ex, boolean keep, boolean http11Client, boolean dechunk)
             throws IOException {
+        logStatus = resp.status;
+        logExplain = ex;
         out.writeAscii("HTTP/1.1 ");
         out.writeAscii(Integer.toString(resp.status));
         out.writeByte(' ');
@@ -384,6 +424,7 @@ final class GatewayConnection {
     private boolean tunnel(RequestHead head) throws IOException {
         boolean keepClient = clientKeepAlive(head) && head.framing == 0;
         String client = gw.authenticator().authenticate(head.headers.first("Proxy-Authorization"));
+        logUser = client;
         if (client == null) {
             result = ExchangeResult.AUTH_REQUIRED;
             return sendError(head.http11, 407, GatewayErrors.AUTH_REQUIRED, "proxy authentication required",
@@ -422,9 +463,13 @@ final class GatewayConnection {
             out.flush();
             outcome = AttemptOutcome.SUCCESS; // established: from here on it is never replayed
             result = ExchangeResult.OK;
+            logStatus = 200;
+            logExplain = ex;
             idle = false;
             Tunnel t = new Tunnel(ch, in, link, cfg.tunnelIdleTimeoutMillis(), gw.ticker());
             t.run();
+            logTunnelDown = t.bytesDown();
+            logTunnelUp = t.bytesUp();
             if (t.upstreamBroke()) { // never replayed, but the proxy that reset it is told
                 outcome = fail(FailureKind.CONNECTION_RESET);
             }
@@ -442,6 +487,9 @@ final class GatewayConnection {
     private boolean sendError(boolean http11, int status, String reason, String message, Explain ex, boolean keep)
             throws IOException {
         gw.metrics().error(reason);
+        logStatus = status;
+        logError = reason;
+        logExplain = ex;
         byte[] body = (reason + ": " + message + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
         out.discard();
         out.writeAscii("HTTP/1.1 ");

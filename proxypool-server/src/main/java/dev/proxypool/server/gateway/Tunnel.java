@@ -30,6 +30,8 @@ final class Tunnel {
     private volatile long lastActivity;
     private volatile boolean closing;
     private volatile boolean upstreamBroke;
+    private long bytesDown; // written by the calling thread only
+    private long bytesUp;   // written by the client→upstream thread only, read after it ends
 
     Tunnel(ClientChannel client, WireReader clientReader, UpstreamLink link, int idleMillis, Ticker ticker) {
         this.client = client;
@@ -45,7 +47,7 @@ final class Tunnel {
         client.readTimeout(idleMillis);
         try {
             link.readTimeout(idleMillis);
-            clientReader.drainTo(link.output()); // bytes the client sent right behind its CONNECT
+            clientReader.drainTo(new CountingUp(link.output())); // bytes the client sent right behind its CONNECT
         } catch (IOException e) {
             closeBoth();
             return;
@@ -71,6 +73,16 @@ final class Tunnel {
             Thread.currentThread().interrupt();
             closeBoth();
         }
+    }
+
+    /** Bytes relayed to the client (read after {@link #run()}). */
+    long bytesDown() {
+        return bytesDown;
+    }
+
+    /** Bytes relayed upstream, those the client sent right behind its CONNECT included (read after {@link #run()}). */
+    long bytesUp() {
+        return bytesUp;
     }
 
     /** True when the tunnel ended because a read from the upstream failed (not a timeout, not our own close). */
@@ -101,10 +113,36 @@ final class Tunnel {
                     return true;
                 }
                 dst.write(buf, 0, n);
+                if (fromUpstream) {
+                    bytesDown += n;
+                } else {
+                    bytesUp += n;
+                }
                 lastActivity = ticker.read();
             }
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /** Counts what the client sent right behind its CONNECT into {@link #bytesUp}. */
+    private final class CountingUp extends OutputStream {
+        private final OutputStream out;
+
+        CountingUp(OutputStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            bytesUp++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            bytesUp += len;
         }
     }
 

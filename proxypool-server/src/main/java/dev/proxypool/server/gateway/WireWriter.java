@@ -14,6 +14,7 @@ final class WireWriter {
     private final boolean client;
     private final byte[] buf;
     private int n;
+    private long written;
 
     /** @param client which side {@code out} writes to: failures become {@link PeerIOException}s of that side */
     WireWriter(OutputStream out, int bufferSize, boolean client) {
@@ -84,6 +85,7 @@ final class WireWriter {
     private void writeOut(byte[] b, int off, int len) throws IOException {
         try {
             out.write(b, off, len);
+            written += len;
         } catch (IOException e) {
             throw PeerIOException.wrap(client, e);
         }
@@ -92,6 +94,11 @@ final class WireWriter {
     /** Drops staged bytes (a failed attempt whose head must not reach the client). */
     void discard() {
         n = 0;
+    }
+
+    /** Bytes handed to the stream so far (staged bytes not included). */
+    long written() {
+        return written;
     }
 
     int staged() {

@@ -6,6 +6,7 @@ import dev.proxypool.server.api.Json;
 import dev.proxypool.server.api.distribution.BearerAuth;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
+import dev.proxypool.sdk.json.JsonDuplicateKeys;
 import io.helidon.json.JsonException;
 import io.helidon.json.JsonObject;
 import io.helidon.json.JsonParser;
@@ -251,6 +252,11 @@ public final class NodeService implements HttpService {
             JsonValue v = JsonParser.create(new String(body, StandardCharsets.UTF_8)).readJsonValue();
             if (v.type() != JsonValueType.OBJECT) {
                 throw new JsonException("not an object");
+            }
+            String duplicate = JsonDuplicateKeys.problem(body);
+            if (duplicate != null) {
+                bad(res, duplicate);
+                return null;
             }
             return v.asObject();
         } catch (JsonException | IllegalStateException e) {

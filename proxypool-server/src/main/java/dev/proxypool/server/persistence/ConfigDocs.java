@@ -115,6 +115,7 @@ final class ConfigDocs {
             sticky.put("idle", Durations.format(s.idle()));
             sticky.put("onLost", s.onLost().name().toLowerCase(Locale.ROOT));
             sticky.put("maxEntries", s.maxEntries());
+            sticky.put("busyWait", Durations.format(s.busyWait()));
             d.put("sticky", sticky);
         }
         d.put("retry", Map.of("maxAttempts", r.retry().maxAttempts(), "budgetPercent", r.retry().budgetPercent()));

@@ -1,5 +1,6 @@
 package dev.proxypool.server.persistence;
 
+import dev.proxypool.sdk.json.JsonDuplicateKeys;
 import dev.proxypool.sdk.json.JsonNesting;
 import io.helidon.json.JsonArray;
 import io.helidon.json.JsonException;
@@ -73,6 +74,10 @@ public final class JsonTree {
                 } catch (JsonException whitespaceOnly) {
                     // only whitespace followed
                 }
+            }
+            String duplicate = JsonDuplicateKeys.problem(json);
+            if (duplicate != null) {
+                throw new IllegalArgumentException(duplicate);
             }
             return toTree(value);
         } catch (JsonException | UncheckedIOException | IllegalStateException e) {

@@ -4,6 +4,7 @@ import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.Fulfillment;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.sdk.json.JsonNesting;
+import dev.proxypool.sdk.json.JsonDuplicateKeys;
 import io.helidon.json.JsonException;
 import io.helidon.json.JsonGenerator;
 import io.helidon.json.JsonObject;
@@ -175,6 +176,10 @@ final class ExtractionJson {
             // the preview parser has failed on bad bytes with raw runtime exceptions (an
             // ArrayIndexOutOfBoundsException for a non-ASCII byte after a number): still the body's fault
             throw new InvalidRequestException("request body is not valid JSON: unexpected character");
+        }
+        String duplicate = JsonDuplicateKeys.problem(body);
+        if (duplicate != null) {
+            throw new InvalidRequestException(duplicate);
         }
         if (value.type() != JsonValueType.OBJECT) {
             throw new InvalidRequestException("request body must be a JSON object, got " + typeName(value));
