@@ -118,6 +118,14 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void distinctTargetFailuresIsReadWithItsDefault() throws IOException {
+        assertEquals(10, ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of())
+                .health().policy().distinctTargetFailures());
+        assertEquals(4, ConfigLoader.load(write("health: { passive: { distinctTargetFailures: 4 } }\n"), Map.of())
+                .health().policy().distinctTargetFailures());
+    }
+
+    @Test
     void defaultsNeedNoFile() {
         ProxyPoolConfig c = ConfigLoader.defaults(Map.of());
         assertEquals(ProxyPoolConfig.defaults(), c);
@@ -140,6 +148,7 @@ class ConfigLoaderTest {
             "bad protocol | 'routings: [{ name: r, filter: { protocol: ftp } }]' | routings[r].filter.protocol",
             "unset token env | 'admin: { tokenEnv: NOPE_NOT_SET }' | admin.tokenEnv",
             "cooldown max below initial | 'health: { cooldown: { initial: 10m, max: 1m } }' | health",
+            "distinct target failures 0 | 'health: { passive: { distinctTargetFailures: 0 } }' | health.passive.distinctTargetFailures",
     })
     void badConfigIsRefusedNamingTheKey(String what, String yaml, String key) throws IOException {
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(write(yaml), Map.of()));
