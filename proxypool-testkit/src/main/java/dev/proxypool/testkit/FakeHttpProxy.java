@@ -58,6 +58,7 @@ public final class FakeHttpProxy extends FakeServer {
     private final String expectedAuthorization;
     private final HeaderBehaviour headers;
     private final int forcedStatus;
+    private final java.util.Map<String, Integer> refusals;
     private final List<String[]> extraHeaders;
     private final AtomicLong tunnels = new AtomicLong();
     private final AtomicLong forwarded = new AtomicLong();
@@ -72,6 +73,7 @@ public final class FakeHttpProxy extends FakeServer {
                 .encodeToString((b.username + ":" + b.password).getBytes(StandardCharsets.UTF_8));
         this.headers = b.headers;
         this.forcedStatus = b.forcedStatus;
+        this.refusals = java.util.Map.copyOf(b.refusals);
         this.extraHeaders = List.copyOf(b.extraHeaders);
         outboundFrom(b.outboundFrom);
     }
@@ -189,6 +191,11 @@ public final class FakeHttpProxy extends FakeServer {
             reply(c, 400, "Bad Request", true);
             return;
         }
+        int refused = FakeProxyBuilder.refusal(refusals, stripBrackets(host));
+        if (refused != 0) {
+            reply(c, refused, "Refused", true);
+            return;
+        }
         Socket target;
         try {
             target = openOutbound(stripBrackets(host), port, TARGET_CONNECT_TIMEOUT);
@@ -223,6 +230,12 @@ public final class FakeHttpProxy extends FakeServer {
         }
         String host = stripBrackets(uri.getHost());
         int port = uri.getPort() < 0 ? 80 : uri.getPort();
+        int refused = FakeProxyBuilder.refusal(refusals, host);
+        if (refused != 0) {
+            HttpBody.copyRequestBody(req, c.in(), null);
+            reply(c, refused, "Refused", true);
+            return false;
+        }
         Socket s;
         try {
             s = origin.socketFor(host, port);

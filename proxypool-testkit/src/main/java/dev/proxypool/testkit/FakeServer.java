@@ -49,6 +49,7 @@ public abstract class FakeServer implements AutoCloseable {
     private final Object idle = new Object();
     private int open;
     private int openOutbound;
+    private int maxOpen;
     private volatile Faults faults;
     private volatile InetAddress outboundFrom;
     private volatile boolean closed;
@@ -130,6 +131,13 @@ public abstract class FakeServer implements AutoCloseable {
     public final int openConnections() {
         synchronized (idle) {
             return open;
+        }
+    }
+
+    /** The most client connections that were open at the same time since the start. */
+    public final int maxOpenConnections() {
+        synchronized (idle) {
+            return maxOpen;
         }
     }
 
@@ -276,6 +284,7 @@ public abstract class FakeServer implements AutoCloseable {
             accepted.incrementAndGet();
             synchronized (idle) {
                 open++;
+                maxOpen = Math.max(maxOpen, open);
                 idle.notifyAll(); // awaitOpen(n) waits for a rise too
             }
             sockets.add(s);

@@ -25,6 +25,7 @@ public final class FakeSocks4Proxy extends FakeServer {
 
     private final String userId;
     private final int forcedReply;
+    private final java.util.Map<String, Integer> refusals;
     private final AtomicLong tunnels = new AtomicLong();
     private final AtomicLong domainRequests = new AtomicLong();
     private final AtomicLong rejectedUserIds = new AtomicLong();
@@ -33,6 +34,7 @@ public final class FakeSocks4Proxy extends FakeServer {
         super("fake-socks4-proxy", InetAddress.getLoopbackAddress(), null, b.faults);
         this.userId = b.userId;
         this.forcedReply = b.forcedReply;
+        this.refusals = java.util.Map.copyOf(b.refusals);
         outboundFrom(b.outboundFrom);
     }
 
@@ -91,8 +93,9 @@ public final class FakeSocks4Proxy extends FakeServer {
             reply(c, 93);
             return;
         }
-        if (forcedReply != 0) {
-            reply(c, forcedReply);
+        int refused = FakeProxyBuilder.refusal(refusals, host);
+        if (forcedReply != 0 || refused != 0) {
+            reply(c, forcedReply != 0 ? forcedReply : refused);
             return;
         }
         if (command != 1) {

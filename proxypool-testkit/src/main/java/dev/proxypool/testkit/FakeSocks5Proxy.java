@@ -34,6 +34,7 @@ public final class FakeSocks5Proxy extends FakeServer {
     private final String username;
     private final String password;
     private final int forcedReply;
+    private final java.util.Map<String, Integer> refusals;
     private final AtomicLong tunnels = new AtomicLong();
     private final AtomicLong authFailures = new AtomicLong();
     private final AtomicLong[] byType = {new AtomicLong(), new AtomicLong(), new AtomicLong()};
@@ -43,6 +44,7 @@ public final class FakeSocks5Proxy extends FakeServer {
         this.username = b.username;
         this.password = b.password;
         this.forcedReply = b.forcedReply;
+        this.refusals = java.util.Map.copyOf(b.refusals);
         outboundFrom(b.outboundFrom);
     }
 
@@ -121,8 +123,9 @@ public final class FakeSocks5Proxy extends FakeServer {
         }
         byte[] portBytes = SocksIo.readExactly(in, 2);
         int port = ((portBytes[0] & 0xFF) << 8) | (portBytes[1] & 0xFF);
-        if (forcedReply != 0) {
-            reply(c, forcedReply, null);
+        int refused = FakeProxyBuilder.refusal(refusals, host);
+        if (forcedReply != 0 || refused != 0) {
+            reply(c, forcedReply != 0 ? forcedReply : refused, null);
             return;
         }
         if (command != 1) {

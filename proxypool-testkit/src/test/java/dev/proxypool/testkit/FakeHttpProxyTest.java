@@ -145,6 +145,27 @@ class FakeHttpProxyTest {
     }
 
     @Test
+    void aRefusedTargetGetsItsStatusAndEveryOtherTargetIsServed() throws Exception {
+        try (FakeOrigin origin = FakeOrigin.start();
+             FakeHttpProxy proxy = FakeHttpProxy.builder().refuse("Dead.Invalid", 500).start()) {
+            try (Socket s = new Socket(proxy.host(), proxy.port())) {
+                assertEquals(500, RawHttp.exchange(s.getInputStream(), s.getOutputStream(),
+                        "CONNECT dead.invalid:443 HTTP/1.1\r\n\r\n", false).status());
+            }
+            try (Socket s = new Socket(proxy.host(), proxy.port())) {
+                assertEquals(500, RawHttp.exchange(s.getInputStream(), s.getOutputStream(),
+                        "GET http://DEAD.invalid/x HTTP/1.1\r\nHost: dead.invalid\r\n\r\n", false).status());
+            }
+            try (Socket s = new Socket(proxy.host(), proxy.port())) {
+                assertEquals(200, RawHttp.exchange(s.getInputStream(), s.getOutputStream(),
+                        "CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n", true).status());
+                assertTrue(proxy.maxOpenConnections() >= 1, "the open connection is counted");
+            }
+            assertEquals(1, proxy.tunnels());
+        }
+    }
+
+    @Test
     void originFormAndGarbageAreBadRequests() throws Exception {
         try (FakeHttpProxy proxy = FakeHttpProxy.start()) {
             for (String request : new String[] {"GET /echo HTTP/1.1\r\nHost: x\r\n\r\n", "\u0005\u0001\u0000\r\n\r\n"}) {

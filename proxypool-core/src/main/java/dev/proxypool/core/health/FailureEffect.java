@@ -11,18 +11,23 @@ public enum FailureEffect {
     /** Counts toward both passive rules (consecutive failures and the window's error rate), and toward failed active probes. */
     COOLS,
     /**
-     * Counts toward the window's error rate (and failed active probes), but neither extends nor resets
-     * the consecutive-failure streak: the fault may be the destination's (a dead site answered through a
-     * working proxy), and a streak of them at one dead site must not cool the whole pool.
+     * The proxy worked and the destination failed (it did not resolve, refused, timed out, or the
+     * proxy's policy refused it): a signal about that destination, not about the proxy. It neither
+     * extends nor resets the consecutive-failure streak, is not counted in the error-rate window and
+     * lowers no weight, so a dead site asked for again and again never cools a working proxy. Only
+     * {@code health.passive.distinctTargetFailures} <em>different</em> destinations failing in a row,
+     * with no success between, blame the proxy (then it is its own network that is broken). As a
+     * recovery probe's outcome it is a failed probe (the proxy has not shown it carries traffic);
+     * in active checks it counts as a failed check, as every other kind does.
      */
-    RATE_ONLY;
+    TARGET_SIDE;
 
     /** The effect of {@code kind}. */
     public static FailureEffect of(FailureKind kind) {
         return switch (kind) {
             case PROXY_AUTH_REJECTED -> DISABLES;
             case CONNECTION_REFUSED, CONNECT_TIMEOUT, TLS_FAILURE, PROTOCOL_ERROR, SLOW_BODY, CONNECTION_RESET -> COOLS;
-            case UPSTREAM_UNREACHABLE -> RATE_ONLY;
+            case UPSTREAM_UNREACHABLE -> TARGET_SIDE;
         };
     }
 }

@@ -16,7 +16,11 @@ public enum FailureKind {
     SLOW_BODY,
     /** The proxy reset or closed the connection mid-exchange. */
     CONNECTION_RESET,
-    /** The proxy could not reach the destination (e.g. answered 502/504 itself). */
+    /**
+     * A working proxy could not (or would not) reach the destination: it answered {@code CONNECT} with
+     * 500/502/503/504/403/404, a forwarded request with 502/503/504, or a SOCKS reply naming the
+     * target (SOCKS5 1-6, SOCKS4 91). Target-side: see {@link FailureEffect#TARGET_SIDE}.
+     */
     UPSTREAM_UNREACHABLE;
 
     public String wireName() {

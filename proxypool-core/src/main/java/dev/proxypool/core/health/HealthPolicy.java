@@ -17,18 +17,32 @@ import java.time.Duration;
  * @param maxBansPerProxy     {@code health.domainBan.maxPerProxy}: bound of remembered bans (1000)
  * @param slowStart           {@code health.slowStart}: weight ramp after recovery (60 s)
  * @param failuresToCool      {@code health.active.failuresToCool}: cool after this many failed active probes in a row (2)
+ * @param distinctTargetFailures {@code health.passive.distinctTargetFailures}: cool after this many <em>different</em>
+ *                            destinations in a row failed target-side through the proxy, with no success between (10)
  */
 public record HealthPolicy(int consecutiveFailures, double errorRate, Duration window, int minSamples,
                            Duration cooldownInitial, Duration cooldownMax, Duration probeTimeout,
                            Duration domainBanDuration, int maxBansPerProxy, Duration slowStart,
-                           int failuresToCool) {
+                           int failuresToCool, int distinctTargetFailures) {
 
     /** Default of {@code health.active.failuresToCool}. */
     public static final int DEFAULT_FAILURES_TO_COOL = 2;
 
+    /** Default of {@code health.passive.distinctTargetFailures}. */
+    public static final int DEFAULT_DISTINCT_TARGET_FAILURES = 10;
+
     public static final HealthPolicy DEFAULTS = new HealthPolicy(3, 0.30, Duration.ofSeconds(60), 20,
             Duration.ofMinutes(3), Duration.ofMinutes(30), Duration.ofSeconds(30),
-            Duration.ofMinutes(10), 1000, Duration.ofSeconds(60), DEFAULT_FAILURES_TO_COOL);
+            Duration.ofMinutes(10), 1000, Duration.ofSeconds(60), DEFAULT_FAILURES_TO_COOL,
+            DEFAULT_DISTINCT_TARGET_FAILURES);
+
+    /** The policy without a target-failure setting: {@code distinctTargetFailures} takes its default (10). */
+    public HealthPolicy(int consecutiveFailures, double errorRate, Duration window, int minSamples,
+                        Duration cooldownInitial, Duration cooldownMax, Duration probeTimeout,
+                        Duration domainBanDuration, int maxBansPerProxy, Duration slowStart, int failuresToCool) {
+        this(consecutiveFailures, errorRate, window, minSamples, cooldownInitial, cooldownMax, probeTimeout,
+                domainBanDuration, maxBansPerProxy, slowStart, failuresToCool, DEFAULT_DISTINCT_TARGET_FAILURES);
+    }
 
     /** The policy without an active-probe setting: {@code failuresToCool} takes its default (2). */
     public HealthPolicy(int consecutiveFailures, double errorRate, Duration window, int minSamples,
@@ -66,6 +80,16 @@ public record HealthPolicy(int consecutiveFailures, double errorRate, Duration w
         if (failuresToCool < 1) {
             throw new IllegalArgumentException("health.active.failuresToCool must be at least 1, got " + failuresToCool);
         }
+        if (distinctTargetFailures < 1) {
+            throw new IllegalArgumentException("health.passive.distinctTargetFailures must be at least 1, got "
+                    + distinctTargetFailures);
+        }
+    }
+
+    /** This policy with {@code health.passive.distinctTargetFailures} set to {@code n}. */
+    public HealthPolicy withDistinctTargetFailures(int n) {
+        return new HealthPolicy(consecutiveFailures, errorRate, window, minSamples, cooldownInitial, cooldownMax,
+                probeTimeout, domainBanDuration, maxBansPerProxy, slowStart, failuresToCool, n);
     }
 
     private static void positive(String key, Duration d) {

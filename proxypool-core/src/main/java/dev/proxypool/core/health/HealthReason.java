@@ -22,7 +22,12 @@ public sealed interface HealthReason {
         /** The recovery probe failed: the cooldown doubles. */
         PROBE_FAILED,
         /** {@code health.active.failuresToCool} active probes failed in a row. */
-        ACTIVE_PROBES_FAILED
+        ACTIVE_PROBES_FAILED,
+        /**
+         * {@code health.passive.distinctTargetFailures} different destinations failed target-side
+         * through the proxy in a row: the proxy itself cannot reach anything.
+         */
+        DISTINCT_TARGETS_FAILED
     }
 
     /** A classified proxy failure and the rule it tripped. */

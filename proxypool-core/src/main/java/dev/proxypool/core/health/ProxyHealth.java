@@ -27,7 +27,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p><b>Passive rules</b> (request outcomes while HEALTHY): {@code consecutiveFailures} failures in a row,
  * or an error rate above {@code errorRate} over at least {@code minSamples} requests in the sliding
  * {@code window}, cool the proxy for {@code cooldownInitial}. {@link FailureEffect} says which
- * failures count; a credential rejection disables at once.
+ * failures count; a credential rejection disables at once. A target-side failure (the proxy worked,
+ * the destination did not) counts toward neither rule: only {@code distinctTargetFailures} different
+ * destinations failing in a row, with no success between, cool the proxy.
  *
  * <p><b>Recovery without a herd.</b> After the deadline, the first {@link #tryAdmit(long)} (or
  * {@link #tryAdmitActiveProbe(long)}) wins the single probe permit; everyone else is DENIED until the
@@ -63,6 +65,7 @@ public final class ProxyHealth {
     private final TransitionHistory history = new TransitionHistory();
     private final AtomicInteger passiveStreak = new AtomicInteger();
     private final AtomicInteger activeStreak = new AtomicInteger();
+    private final TargetStreak targetStreak;
     private final AtomicLong lastCheckedNanos;
 
     public ProxyHealth(HealthPolicy policy, long nowNanos) {
@@ -82,6 +85,7 @@ public final class ProxyHealth {
         this.slowStartNanos = policy.slowStart().toNanos();
         this.window = new PassiveWindow(policy.window().toNanos());
         this.bans = new DomainBans(policy.domainBanDuration().toNanos(), policy.maxBansPerProxy());
+        this.targetStreak = new TargetStreak(policy.distinctTargetFailures());
         HealthStatus initial = HealthStatus.initial(nowNanos);
         this.status = new AtomicReference<>(initial);
         this.history.add(initial);
@@ -251,11 +255,23 @@ public final class ProxyHealth {
             if (passiveStreak.get() != 0) {
                 passiveStreak.set(0);
             }
+            targetStreak.reset();
         }
     }
 
-    /** A request admitted with {@code how} failed because of the proxy. Hot path. */
+    /** A request admitted with {@code how} failed; the destination is not known. Hot path. */
     public void recordFailure(Admission how, FailureKind kind, long nowNanos) {
+        recordFailure(how, kind, null, nowNanos);
+    }
+
+    /**
+     * A request admitted with {@code how} to {@code destination} failed. Hot path. A
+     * {@link FailureEffect#TARGET_SIDE} kind is judged per destination: see {@link FailureEffect}.
+     *
+     * @param destination the target host asked for, or {@code null} when unknown (then every
+     *                    target-side failure counts as a different destination)
+     */
+    public void recordFailure(Admission how, FailureKind kind, String destination, long nowNanos) {
         FailureEffect effect = onFailure(how, kind);
         HealthStatus s = settleExpiredProbe(nowNanos);
         if (effect == FailureEffect.DISABLES) {
@@ -263,6 +279,11 @@ public final class ProxyHealth {
                     how == Admission.PROBE ? HealthStage.PROBE : HealthStage.PASSIVE, nowNanos);
         } else if (how == Admission.PROBE) {
             resolveProbe(ProbeHolder.REQUEST, HealthStage.PROBE, kind, nowNanos);
+        } else if (s.state() == HealthState.HEALTHY && effect == FailureEffect.TARGET_SIDE) {
+            if (targetStreak.add(destination) >= policy.distinctTargetFailures()) {
+                cool(new HealthReason.Failure(kind, HealthReason.Trigger.DISTINCT_TARGETS_FAILED), HealthStage.PASSIVE,
+                        nowNanos);
+            }
         } else if (s.state() == HealthState.HEALTHY) {
             window.record(true, nowNanos);
             if (effect == FailureEffect.COOLS && passiveStreak.incrementAndGet() >= policy.consecutiveFailures()) {
@@ -302,6 +323,11 @@ public final class ProxyHealth {
     /** Failed requests in a row while HEALTHY (failures whose effect is {@link FailureEffect#COOLS}). */
     public int passiveFailureStreak() {
         return passiveStreak.get();
+    }
+
+    /** Different destinations that failed target-side in a row while HEALTHY (no success between). */
+    public int targetFailureStreak() {
+        return targetStreak.size();
     }
 
     /** Failed active checks in a row while HEALTHY. */
@@ -365,8 +391,11 @@ public final class ProxyHealth {
         if (kind == null) {
             throw new IllegalArgumentException("failure kind must not be null");
         }
-        weight.onFailure();
-        return FailureEffect.of(kind);
+        FailureEffect effect = FailureEffect.of(kind);
+        if (effect != FailureEffect.TARGET_SIDE) { // the destination's failure says nothing of the proxy's speed
+            weight.onFailure();
+        }
+        return effect;
     }
 
     private static void requireAdmitted(Admission how) {
@@ -449,6 +478,7 @@ public final class ProxyHealth {
         window.reset();
         passiveStreak.set(0);
         activeStreak.set(0);
+        targetStreak.reset();
         weight.resetSuccess();
     }
 

@@ -48,8 +48,8 @@ class FailureClassificationTest {
                         "an overloaded proxy trickles"),
                 new Row(FailureKind.CONNECTION_RESET, FailureEffect.COOLS, HealthState.HEALTHY, HealthState.COOLING, 1,
                         "the proxy dropped the exchange"),
-                new Row(FailureKind.UPSTREAM_UNREACHABLE, FailureEffect.RATE_ONLY, HealthState.HEALTHY, HealthState.HEALTHY, 0,
-                        "may be the destination's fault: only the error rate over many samples judges it"));
+                new Row(FailureKind.UPSTREAM_UNREACHABLE, FailureEffect.TARGET_SIDE, HealthState.HEALTHY, HealthState.HEALTHY, 0,
+                        "a working proxy could not reach this destination: the destination's problem"));
     }
 
     @Test
@@ -87,8 +87,8 @@ class FailureClassificationTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("table")
-    void everyNonDisablingKindCountsTowardTheErrorRate(Row row) {
-        if (row.effect() == FailureEffect.DISABLES) {
+    void everyProxyFaultCountsTowardTheErrorRate(Row row) {
+        if (row.effect() != FailureEffect.COOLS) {
             return;
         }
         Fx fx = new Fx();
@@ -98,26 +98,92 @@ class FailureClassificationTest {
     }
 
     @Test
-    void rateOnlyFailuresNeitherExtendNorResetTheStreak() {
+    void targetSideFailuresNeitherExtendNorResetTheStreakNorCountInTheWindow() {
         Fx fx = new Fx();
         fx.fail(FailureKind.CONNECT_TIMEOUT);
         fx.fail(FailureKind.CONNECT_TIMEOUT);
         fx.fail(FailureKind.UPSTREAM_UNREACHABLE);
         assertEquals(2, fx.health.passiveFailureStreak());
+        assertEquals(2, fx.health.windowFailures(fx.now()), "the destination's failure is not the proxy's");
+        assertEquals(2, fx.health.windowRequests(fx.now()));
         assertEquals(HealthState.HEALTHY, fx.health.state());
         fx.fail(FailureKind.CONNECT_TIMEOUT);
         assertEquals(HealthState.COOLING, fx.health.state());
     }
 
+    /** A dead site asked for again and again (a browser's background connections) never cools a working proxy. */
     @Test
-    void manyRateOnlyFailuresCoolThroughTheErrorRateOnceThereAreEnoughSamples() {
+    void manyTargetSideFailuresAtOneDestinationNeverCool() {
         Fx fx = new Fx();
-        for (int i = 0; i < 19; i++) {
+        for (int i = 0; i < 200; i++) {
+            failAt(fx, i % 2 == 0 ? "nonexistent.invalid" : "NONEXISTENT.invalid");
+        }
+        assertEquals(HealthState.HEALTHY, fx.health.state(), "200 failures at one destination");
+        assertEquals(1, fx.health.targetFailureStreak());
+        assertEquals(1.0, fx.health.weightFactor(), "no weight penalty either");
+    }
+
+    @Test
+    void distinctDestinationsFailingInARowCoolTheProxy() {
+        Fx fx = new Fx();
+        int n = HealthPolicy.DEFAULT_DISTINCT_TARGET_FAILURES;
+        for (int i = 1; i < n; i++) {
+            failAt(fx, "dead-" + i + ".invalid");
+            failAt(fx, "dead-1.invalid"); // a repeat adds nothing
+        }
+        assertEquals(HealthState.HEALTHY, fx.health.state(), (n - 1) + " different destinations");
+        assertEquals(n - 1, fx.health.targetFailureStreak());
+        failAt(fx, "dead-" + n + ".invalid");
+        assertEquals(HealthState.COOLING, fx.health.state());
+        HealthReason.Failure why = (HealthReason.Failure) fx.health.status().reason();
+        assertEquals(HealthReason.Trigger.DISTINCT_TARGETS_FAILED, why.trigger());
+        assertEquals(FailureKind.UPSTREAM_UNREACHABLE, why.kind());
+    }
+
+    @Test
+    void aSuccessBetweenStartsTheDistinctStreakAgain() {
+        Fx fx = new Fx(HealthPolicy.DEFAULTS.withDistinctTargetFailures(3));
+        for (int round = 0; round < 20; round++) {
+            failAt(fx, "a-" + round + ".invalid");
+            failAt(fx, "b-" + round + ".invalid");
+            fx.succeed();
+            assertEquals(0, fx.health.targetFailureStreak());
+        }
+        assertEquals(HealthState.HEALTHY, fx.health.state());
+        failAt(fx, "x.invalid");
+        failAt(fx, "y.invalid");
+        failAt(fx, "z.invalid");
+        assertEquals(HealthState.COOLING, fx.health.state(), "threshold 3 reached");
+    }
+
+    @Test
+    void anUnknownDestinationCountsAsADifferentOne() {
+        Fx fx = new Fx(HealthPolicy.DEFAULTS.withDistinctTargetFailures(4));
+        for (int i = 0; i < 3; i++) {
             fx.fail(FailureKind.UPSTREAM_UNREACHABLE);
         }
-        assertEquals(HealthState.HEALTHY, fx.health.state(), "19 samples < minSamples 20");
+        assertEquals(HealthState.HEALTHY, fx.health.state());
         fx.fail(FailureKind.UPSTREAM_UNREACHABLE);
         assertEquals(HealthState.COOLING, fx.health.state());
-        assertEquals(HealthReason.Trigger.ERROR_RATE, ((HealthReason.Failure) fx.health.status().reason()).trigger());
+    }
+
+    @Test
+    void aTargetSideFailureOfTheRecoveryProbeIsAFailedProbe() {
+        Fx fx = new Fx().cool().probeByRequest();
+        fx.health.recordFailure(Admission.PROBE, FailureKind.UPSTREAM_UNREACHABLE, "nonexistent.invalid", fx.now());
+        assertEquals(HealthState.COOLING, fx.health.state());
+        assertEquals(HealthReason.Trigger.PROBE_FAILED, ((HealthReason.Failure) fx.health.status().reason()).trigger());
+    }
+
+    @Test
+    void theThresholdIsValidatedNamingItsKey() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> HealthPolicy.DEFAULTS.withDistinctTargetFailures(0));
+        assertEquals("health.passive.distinctTargetFailures must be at least 1, got 0", e.getMessage());
+    }
+
+    private static void failAt(Fx fx, String destination) {
+        assertEquals(Admission.ADMITTED, fx.health.tryAdmit(fx.now()));
+        fx.health.recordFailure(Admission.ADMITTED, FailureKind.UPSTREAM_UNREACHABLE, destination, fx.now());
     }
 }

@@ -332,7 +332,8 @@ public final class ConfigLoader {
     private ProxyPoolConfig.Health health(Node n) {
         n.allowOnly("passive", "active", "cooldown", "domainBan", "slowStart", "probeTimeout");
         HealthPolicy d = HealthPolicy.DEFAULTS;
-        Node passive = n.child("passive").allowOnly("consecutiveFailures", "errorRate", "window", "minSamples");
+        Node passive = n.child("passive").allowOnly("consecutiveFailures", "errorRate", "window", "minSamples",
+                "distinctTargetFailures");
         Node active = n.child("active").allowOnly("enabled", "interval", "failuresToCool", "targets");
         Node cooldown = n.child("cooldown").allowOnly("initial", "max");
         Node ban = n.child("domainBan").allowOnly("duration", "maxPerProxy");
@@ -348,7 +349,8 @@ public final class ConfigLoader {
                     n.duration("probeTimeout", d.probeTimeout()),
                     ban.duration("duration", d.domainBanDuration()),
                     ban.integer("maxPerProxy", d.maxBansPerProxy(), 1, 1_000_000),
-                    n.duration("slowStart", d.slowStart()));
+                    n.duration("slowStart", d.slowStart()))
+                    .withDistinctTargetFailures(passive.integer("distinctTargetFailures", d.distinctTargetFailures(), 1, 1000));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("health", e.getMessage(), e);
         }

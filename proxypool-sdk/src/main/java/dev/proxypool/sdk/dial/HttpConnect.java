@@ -8,8 +8,11 @@ import java.nio.charset.StandardCharsets;
 /**
  * The {@code CONNECT} handshake with an HTTP(S) proxy (RFC 9110 §9.3.6). Any 2xx opens the tunnel
  * (its Content-Length/Transfer-Encoding are ignored, as the RFC requires); 407 is a credential
- * rejection; 502/503/504 mean the proxy could not reach the target; anything else is a protocol
- * error (the proxy refused the tunnel for a reason that is neither).
+ * rejection. 500/502/503/504/404 are a working proxy saying it could not reach this target (squid
+ * answers 500 for a name that does not resolve, tinyproxy {@code 500 Unable to connect} for any
+ * unreachable target) and 403 that its policy refuses this target: both target-side
+ * ({@link FailureKind#UPSTREAM_UNREACHABLE}), the 403 also a per-domain ban. Anything else is a
+ * protocol error (the proxy refused the tunnel for a reason that is neither).
  */
 final class HttpConnect {
 
@@ -37,8 +40,10 @@ final class HttpConnect {
             case 407 -> new HandshakeRejected(FailureKind.PROXY_AUTH_REJECTED, credentials == null
                     ? "the proxy requires credentials (407) and the proxy has no credentialRef"
                     : "the proxy rejected the credentials (407)");
-            case 502, 503, 504 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE,
+            case 500, 502, 503, 504, 404 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE,
                     "the proxy could not reach the target (" + status + ")");
+            case 403 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE,
+                    "the proxy refused this target (403)", true);
             default -> new HandshakeRejected(FailureKind.PROTOCOL_ERROR, "the proxy refused CONNECT with " + status);
         };
     }

@@ -10,7 +10,8 @@ import java.nio.charset.StandardCharsets;
  * The SOCKS4 CONNECT handshake; SOCKS4a (DSTIP {@code 0.0.0.1} plus a host name) when the target
  * is a name, so the proxy resolves it. SOCKS4 knows no password: a credential's username is sent
  * as USERID, its password is not used. Replies: 90 granted; 91 rejected or failed (the proxy could
- * not reach the target); 92/93 identd / USERID rejection (credentials).
+ * not reach, or would not serve, this target: target-side); 92/93 identd / USERID rejection
+ * (credentials).
  */
 final class Socks4 {
 

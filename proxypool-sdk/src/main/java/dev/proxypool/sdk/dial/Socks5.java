@@ -95,11 +95,16 @@ final class Socks5 {
         return r.toByteArray();
     }
 
-    /** RFC 1928 §6 reply codes. */
+    /**
+     * RFC 1928 §6 reply codes: 1-6 concern the target (target-side, 2 a per-domain ban); 7 and 8 say
+     * the proxy does not speak our request (a proxy fault).
+     */
     static HandshakeRejected replyFailure(int rep) {
         return switch (rep) {
+            // 1: servers use it for a target that does not resolve (microsocks) or cannot be reached; a proxy
+            // failing every target is caught by health.passive.distinctTargetFailures
             case 1 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "general SOCKS server failure (1)");
-            case 2 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "connection not allowed by ruleset (2)");
+            case 2 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "connection not allowed by ruleset (2)", true);
             case 3 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "network unreachable (3)");
             case 4 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "host unreachable (4)");
             case 5 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "the target refused the connection (5)");

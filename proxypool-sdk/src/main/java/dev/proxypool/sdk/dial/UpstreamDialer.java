@@ -120,7 +120,9 @@ public final class UpstreamDialer {
             return socket;
         } catch (HandshakeRejected e) {
             close(raw); // below TLS: an SSLSocket's close would wait for the peer's close_notify
-            throw failure(e.kind(), DialStage.HANDSHAKE, proxy, target, e.getMessage());
+            DialException f = failure(e.kind(), DialStage.HANDSHAKE, proxy, target, e.getMessage());
+            throw e.destinationForbidden()
+                    ? new DialException(f.kind(), f.stage(), f.proxyId(), f.getMessage(), true) : f;
         } catch (IOException e) {
             close(raw);
             throw classified(e, DialStage.HANDSHAKE, proxy, target);

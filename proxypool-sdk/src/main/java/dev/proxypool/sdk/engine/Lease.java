@@ -123,8 +123,17 @@ public final class Lease implements AutoCloseable {
 
     /** Reaching or speaking to the proxy failed; clears a sticky binding (docs/design.md#sticky-sessions, S3). */
     public void failed(FailureKind kind) {
+        failed(kind, null);
+    }
+
+    /**
+     * The attempt to {@code destination} failed with {@code kind}; clears a sticky binding. Give the
+     * destination whenever it is known: a target-side kind ({@link FailureKind#UPSTREAM_UNREACHABLE})
+     * is judged per destination, and without one every such failure counts as a different destination.
+     */
+    public void failed(FailureKind kind, String destination) {
         if (REPORTED.compareAndSet(this, false, true)) {
-            health.recordFailure(admission, kind, ticker.read());
+            health.recordFailure(admission, kind, destination, ticker.read());
         }
         if (sticky != null && session != null) {
             sticky.connectFailed(session);

@@ -1,9 +1,11 @@
 package dev.proxypool.sdk.probe;
 
+import dev.proxypool.core.capacity.Reservation;
 import dev.proxypool.core.health.Admission;
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.runtime.ProxyRuntime;
 import dev.proxypool.core.runtime.RuntimeRegistry;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.dial.UpstreamDialer;
@@ -49,6 +51,12 @@ import javax.net.ssl.SSLContext;
  * there is nothing to confirm against and failures count directly (configure at least two). A
  * target that was tried in a round and never answered while another did is listed in
  * {@link ProbeRound#deadTargets()}.
+ *
+ * <p><b>Capacity.</b> A probe holds one unit of the proxy's capacity ({@code maxConcurrency}, or
+ * this worker's share of it) for its whole life, the confirming second exchange included, exactly
+ * like a request: a vendor port limited to one connection never sees a probe next to a request.
+ * A proxy whose every unit is in use is {@link ProbeOutcome#SKIPPED} this round (its traffic's
+ * outcomes judge it), and a request finding the unit taken by a probe goes to another proxy.
  *
  * <p><b>Bounded.</b> At most {@code concurrency} probes (two exchanges in sequence when confirming)
  * run at once, on virtual threads pulling from the snapshot's iterator; each exchange has a hard
@@ -211,7 +219,22 @@ public final class ActiveProber implements AutoCloseable {
             skip(proxy, round);
             return;
         }
-        ProxyHealth health = registry.runtimeFor(proxy).health();
+        ProxyRuntime runtime = registry.runtimeFor(proxy);
+        // A probe is one more connection through the proxy: it takes a unit of maxConcurrency like a
+        // request, before the admission (so a full proxy never takes, and then wastes, a recovery permit).
+        Reservation unit = runtime.capacity().tryReserve();
+        if (unit == null) {
+            skip(proxy, round); // every unit carries traffic: its outcomes judge the proxy
+            return;
+        }
+        try {
+            probe(proxy, runtime.health(), reachable, round);
+        } finally {
+            unit.release();
+        }
+    }
+
+    private void probe(Proxy proxy, ProxyHealth health, List<Integer> reachable, Round round) {
         Admission admission = health.tryAdmitActiveProbe(ticker.read());
         if (admission == Admission.DENIED) {
             skip(proxy, round);

@@ -13,7 +13,10 @@ public enum ProbeOutcome {
      * against another target (counted in addition to that {@link #SUCCEEDED}).
      */
     EXCUSED,
-    /** No admission: cooling, disabled, or the recovery permit held elsewhere. Nothing was sent. */
+    /**
+     * No admission: cooling, disabled, the recovery permit held elsewhere, or every unit of the
+     * proxy's capacity in use by traffic. Nothing was sent.
+     */
     SKIPPED;
 
     public String wireName() {

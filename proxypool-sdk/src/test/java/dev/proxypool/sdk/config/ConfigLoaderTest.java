@@ -120,6 +120,14 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void distinctTargetFailuresIsReadWithItsDefault() throws IOException {
+        assertEquals(10, ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of())
+                .health().policy().distinctTargetFailures());
+        assertEquals(4, ConfigLoader.load(write("health: { passive: { distinctTargetFailures: 4 } }\n"), Map.of())
+                .health().policy().distinctTargetFailures());
+    }
+
+    @Test
     void defaultsNeedNoFile() {
         ProxyPoolConfig c = ConfigLoader.defaults(Map.of());
         assertEquals(ProxyPoolConfig.defaults(), c);
@@ -145,6 +153,7 @@ class ConfigLoaderTest {
             "access log not a boolean | 'server: { accessLog: maybe }' | server.accessLog",
             "sticky busyWait too long | 'routings: [{ name: r, sticky: { busyWait: 2m } }]' | routings[r].sticky.busyWait",
             "sticky busyWait negative | 'routings: [{ name: r, sticky: { busyWait: -1s } }]' | routings[r].sticky.busyWait",
+            "distinct target failures 0 | 'health: { passive: { distinctTargetFailures: 0 } }' | health.passive.distinctTargetFailures",
     })
     void badConfigIsRefusedNamingTheKey(String what, String yaml, String key) throws IOException {
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(write(yaml), Map.of()));

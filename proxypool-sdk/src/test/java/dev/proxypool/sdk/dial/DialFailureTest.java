@@ -94,8 +94,18 @@ class DialFailureTest {
                 ProxyKind.HTTP, null, UPSTREAM_UNREACHABLE, DialStage.HANDSHAKE));
         s.add(new Scenario("HTTP CONNECT answered 504", () -> FakeHttpProxy.builder().forceStatus(504).start(),
                 ProxyKind.HTTP, null, UPSTREAM_UNREACHABLE, DialStage.HANDSHAKE));
-        s.add(new Scenario("HTTP CONNECT answered 403", () -> FakeHttpProxy.builder().forceStatus(403).start(),
+        // a working proxy's word about this target (squid 500: the name does not resolve; 403: an ACL)
+        for (int status : new int[] {500, 403, 404}) {
+            s.add(new Scenario("HTTP CONNECT answered " + status, () -> FakeHttpProxy.builder().forceStatus(status).start(),
+                    ProxyKind.HTTP, null, UPSTREAM_UNREACHABLE, DialStage.HANDSHAKE));
+        }
+        s.add(new Scenario("HTTP CONNECT answered 418", () -> FakeHttpProxy.builder().forceStatus(418).start(),
                 ProxyKind.HTTP, null, PROTOCOL_ERROR, DialStage.HANDSHAKE));
+        for (int rep : new int[] {2, 3, 5, 6}) {
+            int code = rep;
+            s.add(new Scenario("SOCKS5 reply " + code, () -> FakeSocks5Proxy.builder().forceReply(code).start(),
+                    ProxyKind.SOCKS5, null, UPSTREAM_UNREACHABLE, DialStage.HANDSHAKE));
+        }
         s.add(new Scenario("SOCKS5 general failure", () -> FakeSocks5Proxy.builder().forceReply(1).start(),
                 ProxyKind.SOCKS5, null, UPSTREAM_UNREACHABLE, DialStage.HANDSHAKE));
         s.add(new Scenario("SOCKS5 host unreachable", () -> FakeSocks5Proxy.builder().forceReply(4).start(),
@@ -132,6 +142,27 @@ class DialFailureTest {
                     () -> ProxyKind.dialer().connect(kind.proxy(fake), "127.0.0.1", TestPorts.closedPort()));
             assertEquals(UPSTREAM_UNREACHABLE, e.kind(), e.getMessage());
             assertTrue(fake.awaitIdle(IDLE));
+        }
+    }
+
+    /** Only a proxy's policy refusing the target (HTTP 403, SOCKS5 2) asks for a per-domain ban. */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.CsvSource({"HTTP 403, true", "HTTP 500, false", "HTTP 502, false", "SOCKS5 2, true",
+            "SOCKS5 4, false", "SOCKS5 5, false", "SOCKS4 91, false"})
+    void onlyAPolicyRefusalBansTheDestination(String reply, boolean bans) throws Exception {
+        String[] r = reply.split(" ");
+        int code = Integer.parseInt(r[1]);
+        ProxyKind kind = ProxyKind.valueOf(r[0]);
+        try (FakeOrigin origin = FakeOrigin.start(); FakeServer fake = switch (kind) {
+            case HTTP -> FakeHttpProxy.builder().forceStatus(code).start();
+            case SOCKS5 -> FakeSocks5Proxy.builder().forceReply(code).start();
+            default -> FakeSocks4Proxy.builder().forceReply(code).start();
+        }) {
+            DialException e = assertThrows(DialException.class,
+                    () -> ProxyKind.dialer().connect(kind.proxy(fake), "127.0.0.1", origin.port()));
+            assertEquals(UPSTREAM_UNREACHABLE, e.kind(), e.getMessage());
+            assertEquals(bans, e.destinationForbidden(), e.getMessage());
+            assertMessageIsClean(e);
         }
     }
 

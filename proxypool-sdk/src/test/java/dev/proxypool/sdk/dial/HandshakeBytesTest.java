@@ -59,7 +59,11 @@ class HandshakeBytesTest {
             "not HTTP           | SSH-2.0-x\\r\\n\\r\\n     | PROTOCOL_ERROR",
             "no status code     | HTTP/1.1 abc\\r\\n\\r\\n  | PROTOCOL_ERROR",
             "407                | HTTP/1.1 407 No\\r\\n\\r\\n | PROXY_AUTH_REJECTED",
-            "502                | HTTP/1.1 502 Bad\\r\\n\\r\\n | UPSTREAM_UNREACHABLE"})
+            "502                | HTTP/1.1 502 Bad\\r\\n\\r\\n | UPSTREAM_UNREACHABLE",
+            "500 (squid, tinyproxy) | HTTP/1.1 500 Unable to connect\\r\\n\\r\\n | UPSTREAM_UNREACHABLE",
+            "403 (an ACL)       | HTTP/1.1 403 Forbidden\\r\\n\\r\\n | UPSTREAM_UNREACHABLE",
+            "404                | HTTP/1.1 404 Not Found\\r\\n\\r\\n | UPSTREAM_UNREACHABLE",
+            "405                | HTTP/1.1 405 No\\r\\n\\r\\n | PROTOCOL_ERROR"})
     void httpRepliesAreParsedStrictly(String name, String reply, FailureKind expected) throws Exception {
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Thread.ofVirtual().start(() -> {

@@ -22,8 +22,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * One try through one leased proxy. Plain HTTP through an HTTP(S) proxy is forwarded in absolute
  * form over a pooled keep-alive link (the proxy's {@code Proxy-Authorization} injected per
  * request); CONNECT, and anything through SOCKS, goes through a fresh tunnel. {@link #complete}
- * reports to health exactly once and releases the lease: a destination's 403/429 bans the proxy
- * for that domain only, as soon as its head arrives ({@link #answered}), before the client sees it.
+ * reports to health exactly once, with the target host (a target-side failure is judged per
+ * destination), and releases the lease: a destination's 403/429, or the proxy's policy refusing a
+ * tunnel to it, bans the proxy for that domain only, as soon as it is known ({@link #answered}),
+ * before the client sees it.
  */
 final class PoolAttempt implements UpstreamAttempt {
 
@@ -94,6 +96,9 @@ final class PoolAttempt implements UpstreamAttempt {
             lease.connected();
             return link;
         } catch (DialException e) {
+            if (e.destinationForbidden() && banned.compareAndSet(false, true)) {
+                lease.banned(request.host()); // the proxy's policy refuses this destination: a per-domain ban
+            }
             throw new UpstreamDialException(e.kind(), e.getMessage());
         }
     }
@@ -118,7 +123,7 @@ final class PoolAttempt implements UpstreamAttempt {
                     lease.succeeded(Duration.ofNanos(latency));
                     answered(ok.status()); // the wire layer usually told us already
                 }
-                case AttemptOutcome.Failure f -> lease.failed(f.kind());
+                case AttemptOutcome.Failure f -> lease.failed(f.kind(), request.host());
                 case AttemptOutcome.Abandoned a -> {
                     // the client left: not the proxy's fault, nothing to report
                 }

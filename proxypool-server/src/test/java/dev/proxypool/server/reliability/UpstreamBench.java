@@ -52,9 +52,14 @@ final class UpstreamBench implements AutoCloseable {
 
     /** @param keys the upstream proxies of any protocol, in round-robin order */
     UpstreamBench(Path dir, String health, List<ProxyKey> keys) {
+        this(dir, health, keys, 256);
+    }
+
+    /** @param maxConcurrency every proxy's {@code maxConcurrency} */
+    UpstreamBench(Path dir, String health, List<ProxyKey> keys, int maxConcurrency) {
         proxies = new ArrayList<>();
         for (ProxyKey key : keys) {
-            proxies.add(Proxy.builder(key).upstream("lab").maxConcurrency(256).build());
+            proxies.add(Proxy.builder(key).upstream("lab").maxConcurrency(maxConcurrency).build());
         }
         Path cfg = dir.resolve("bench-" + System.nanoTime() + ".yaml");
         try {
