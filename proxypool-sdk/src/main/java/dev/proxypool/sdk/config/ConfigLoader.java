@@ -337,6 +337,8 @@ public final class ConfigLoader {
         Node active = n.child("active").allowOnly("enabled", "interval", "failuresToCool", "targets");
         Node cooldown = n.child("cooldown").allowOnly("initial", "max");
         Node ban = n.child("domainBan").allowOnly("duration", "maxPerProxy");
+        ProxyPoolConfig.Health hd = ProxyPoolConfig.Health.DEFAULTS;
+        int failuresToCool = active.integer("failuresToCool", hd.activeFailuresToCool(), 1, 100);
         HealthPolicy policy;
         try {
             policy = new HealthPolicy(
@@ -349,12 +351,11 @@ public final class ConfigLoader {
                     n.duration("probeTimeout", d.probeTimeout()),
                     ban.duration("duration", d.domainBanDuration()),
                     ban.integer("maxPerProxy", d.maxBansPerProxy(), 1, 1_000_000),
-                    n.duration("slowStart", d.slowStart()))
+                    n.duration("slowStart", d.slowStart()), failuresToCool)
                     .withDistinctTargetFailures(passive.integer("distinctTargetFailures", d.distinctTargetFailures(), 1, 1000));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("health", e.getMessage(), e);
         }
-        ProxyPoolConfig.Health hd = ProxyPoolConfig.Health.DEFAULTS;
         List<String> targets = active.has("targets") ? active.strings("targets") : hd.activeTargets();
         for (int i = 0; i < targets.size(); i++) {
             String t = targets.get(i);
@@ -367,7 +368,7 @@ public final class ConfigLoader {
             throw new ConfigException(active.key("targets"), "must name at least one probe target while active probing is enabled");
         }
         return new ProxyPoolConfig.Health(policy, enabled, active.duration("interval", hd.activeInterval()),
-                active.integer("failuresToCool", hd.activeFailuresToCool(), 1, 100), List.copyOf(targets));
+                failuresToCool, List.copyOf(targets));
     }
 
     private ProxyPoolConfig.Pipeline pipeline(Node n, Path baseDir) {

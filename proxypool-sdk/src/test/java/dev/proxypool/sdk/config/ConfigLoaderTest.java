@@ -77,6 +77,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void activeFailuresToCoolReachesTheHealthPolicy() throws IOException {
+        ProxyPoolConfig c = ConfigLoader.load(write("""
+                health:
+                  active: { enabled: true, failuresToCool: 5, targets: ["http://127.0.0.1:9090/v1/echo"] }
+                """), Map.of());
+        assertEquals(5, c.health().activeFailuresToCool());
+        assertEquals(5, c.health().policy().failuresToCool(), "the core's rule must see the configured value");
+        assertEquals(2, ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of()).health().policy().failuresToCool());
+    }
+
+    @Test
     void readsTheSpecExample() throws IOException {
         ProxyPoolConfig c = ConfigLoader.load(write(SPEC_EXAMPLE), Map.of("PROXYPOOL_ADMIN_TOKEN", "admin-token-0123456789"));
         assertEquals(8080, c.server().gatewayPort());
