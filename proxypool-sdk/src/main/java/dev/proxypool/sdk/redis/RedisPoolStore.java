@@ -76,27 +76,27 @@ public final class RedisPoolStore implements PoolStore {
     /** Oldest idempotency records examined per purge. */
     static final int IDEMPOTENCY_PURGE_WINDOW = 1000;
 
-    private static final LuaScript PUBLISH = LuaScript.pool("publish.lua");
-    private static final LuaScript EXTRACT = LuaScript.pool("extract.lua");
-    private static final LuaScript REMOVE = LuaScript.pool("remove.lua");
-    private static final LuaScript PURGE = LuaScript.pool("purge.lua");
-    private static final LuaScript MARK_CHECKED = LuaScript.pool("mark_checked.lua");
-    private static final LuaScript SET_DISABLED = LuaScript.pool("set_disabled.lua");
-    private static final LuaScript COUNTS = LuaScript.pool("counts.lua");
-    private static final LuaScript LIST = LuaScript.pool("list.lua");
-    private static final LuaScript IDEM_BEGIN = LuaScript.standalone("idempotency_begin.lua");
-    private static final LuaScript IDEM_COMPLETE = LuaScript.standalone("idempotency_complete.lua");
-    private static final LuaScript IDEM_ABANDON = LuaScript.standalone("idempotency_abandon.lua");
-    private static final LuaScript IDEM_PURGE = LuaScript.standalone("idempotency_purge.lua");
-    private static final List<LuaScript> ALL = List.of(PUBLISH, EXTRACT, REMOVE, PURGE, MARK_CHECKED, SET_DISABLED,
+    private static final RedisScript PUBLISH = RedisScript.withPrelude("/redis/common.lua", "/redis/publish.lua");
+    private static final RedisScript EXTRACT = RedisScript.withPrelude("/redis/common.lua", "/redis/extract.lua");
+    private static final RedisScript REMOVE = RedisScript.withPrelude("/redis/common.lua", "/redis/remove.lua");
+    private static final RedisScript PURGE = RedisScript.withPrelude("/redis/common.lua", "/redis/purge.lua");
+    private static final RedisScript MARK_CHECKED = RedisScript.withPrelude("/redis/common.lua", "/redis/mark_checked.lua");
+    private static final RedisScript SET_DISABLED = RedisScript.withPrelude("/redis/common.lua", "/redis/set_disabled.lua");
+    private static final RedisScript COUNTS = RedisScript.withPrelude("/redis/common.lua", "/redis/counts.lua");
+    private static final RedisScript LIST = RedisScript.withPrelude("/redis/common.lua", "/redis/list.lua");
+    private static final RedisScript IDEM_BEGIN = RedisScript.resource("/redis/idempotency_begin.lua");
+    private static final RedisScript IDEM_COMPLETE = RedisScript.resource("/redis/idempotency_complete.lua");
+    private static final RedisScript IDEM_ABANDON = RedisScript.resource("/redis/idempotency_abandon.lua");
+    private static final RedisScript IDEM_PURGE = RedisScript.resource("/redis/idempotency_purge.lua");
+    private static final List<RedisScript> ALL = List.of(PUBLISH, EXTRACT, REMOVE, PURGE, MARK_CHECKED, SET_DISABLED,
             COUNTS, LIST, IDEM_BEGIN, IDEM_COMPLETE, IDEM_ABANDON, IDEM_PURGE);
 
-    private final RedisConnection redis;
+    private final RedisAccess redis;
     private final RedisKeys keys;
     private final StoreSettings settings;
     private volatile boolean closed;
 
-    private RedisPoolStore(RedisConnection redis, String keyPrefix, StoreSettings settings) {
+    private RedisPoolStore(RedisAccess redis, String keyPrefix, StoreSettings settings) {
         this.redis = redis;
         this.keys = new RedisKeys(keyPrefix);
         this.settings = settings;
@@ -111,7 +111,7 @@ public final class RedisPoolStore implements PoolStore {
         if (config == null || settings == null) {
             throw new IllegalArgumentException("redis store needs a config and store settings");
         }
-        RedisConnection redis = new RedisConnection(config);
+        RedisAccess redis = RedisAccess.open(config, "store", config.maxConnections());
         try {
             redis.load(ALL);
         } catch (RuntimeException e) {
@@ -186,7 +186,7 @@ public final class RedisPoolStore implements PoolStore {
     }
 
     /** Runs {@code script} over the ids in batches with ARGV {@code prefix, leading..., ids...}; sums the replies. */
-    private long forEachBatch(LuaScript script, List<String> leading, Collection<String> ids) {
+    private long forEachBatch(RedisScript script, List<String> leading, Collection<String> ids) {
         List<String> all = List.copyOf(ids);
         long n = 0;
         for (int from = 0; from < all.size(); from += ID_BATCH) {
