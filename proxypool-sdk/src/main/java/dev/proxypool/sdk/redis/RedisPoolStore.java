@@ -52,8 +52,10 @@ import java.util.TreeMap;
  * "never twice".
  *
  * <p><b>Time</b> is the caller's, at millisecond precision: instants are compared as epoch
- * milliseconds; native key TTLs (tombstones, idempotency records) are set relative to the given
- * {@code now} and only garbage-collect entries already expired by the stored instant.
+ * milliseconds; native key TTLs (tombstones) are set relative to the given {@code now} and only
+ * garbage-collect entries already expired by the stored instant. Idempotency records live in a
+ * few hashes and sorted sets named in each script's {@code KEYS}; {@link #purgeExpired} drops the
+ * dead ones and the size cap evicts the oldest started.
  *
  * <p><b>Deployment.</b> A single Redis (or a primary with replicas); all keys live under
  * {@link RedisStoreConfig#keyPrefix()} with no hash tag. The scripts compute key names from data
@@ -73,7 +75,7 @@ public final class RedisPoolStore implements PoolStore {
     static final int EXTRACT_PURGE_BOUND = 100;
     /** Most ids one listing page examines. */
     static final int LIST_SCAN_CAP = 5000;
-    /** Oldest idempotency records examined per purge. */
+    /** Most dead idempotency records dropped per purge. */
     static final int IDEMPOTENCY_PURGE_WINDOW = 1000;
 
     private static final RedisScript PUBLISH = RedisScript.withPrelude("/redis/common.lua", "/redis/publish.lua");
@@ -170,7 +172,7 @@ public final class RedisPoolStore implements PoolStore {
             dropped += RedisReplies.number(r.get(0));
             more = RedisReplies.number(r.get(1)) == 1;
         }
-        redis.eval(IDEM_PURGE, List.of(keys.idempotencyOrder()),
+        redis.eval(IDEM_PURGE, keys.idempotencyRecords(),
                 List.of(nowMs, Integer.toString(IDEMPOTENCY_PURGE_WINDOW)));
         return (int) dropped;
     }
@@ -260,8 +262,9 @@ public final class RedisPoolStore implements PoolStore {
     @Override
     public IdempotencyStart beginIdempotent(IdempotencyKey key, String fingerprint, Instant now) {
         checkOpen();
-        List<?> r = RedisReplies.list(redis.eval(IDEM_BEGIN, idempotencyKeys(key),
-                List.of(requireFingerprint(fingerprint), Long.toString(ProxyCodec.millis(now)),
+        List<?> r = RedisReplies.list(redis.eval(IDEM_BEGIN, keys.idempotency(),
+                List.of(RedisKeys.idempotencyRecord(key), requireFingerprint(fingerprint),
+                        Long.toString(ProxyCodec.millis(now)),
                         Long.toString(settings.idempotencyInProgressTimeout().toMillis()),
                         Integer.toString(settings.idempotencyMaxEntries()))));
         String answer = RedisReplies.string(r.get(0));
@@ -280,8 +283,8 @@ public final class RedisPoolStore implements PoolStore {
         if (response == null) {
             throw new IllegalArgumentException("idempotent response must not be null");
         }
-        return RedisReplies.number(redis.eval(IDEM_COMPLETE, idempotencyKeys(key),
-                List.of(requireFingerprint(fingerprint), response, Long.toString(ProxyCodec.millis(now)),
+        return RedisReplies.number(redis.eval(IDEM_COMPLETE, keys.idempotency(),
+                List.of(RedisKeys.idempotencyRecord(key), requireFingerprint(fingerprint), response, Long.toString(ProxyCodec.millis(now)),
                         Long.toString(settings.idempotencyRetention().toMillis()),
                         Integer.toString(settings.idempotencyMaxEntries())))) == 1;
     }
@@ -290,11 +293,7 @@ public final class RedisPoolStore implements PoolStore {
     public boolean abandonIdempotent(IdempotencyKey key, String fingerprint) {
         checkOpen();
         return RedisReplies.number(redis.eval(IDEM_ABANDON,
-                List.of(keys.idempotency(key), keys.idempotencyOrder()), List.of(requireFingerprint(fingerprint)))) == 1;
-    }
-
-    private List<String> idempotencyKeys(IdempotencyKey key) {
-        return List.of(keys.idempotency(key), keys.idempotencyOrder(), keys.idempotencySequence());
+                keys.idempotencyRecords(), List.of(RedisKeys.idempotencyRecord(key), requireFingerprint(fingerprint)))) == 1;
     }
 
     private static String requireFingerprint(String fingerprint) {
