@@ -284,7 +284,8 @@ public final class RedisPoolStore implements PoolStore {
             throw new IllegalArgumentException("idempotent response must not be null");
         }
         return RedisReplies.number(redis.eval(IDEM_COMPLETE, keys.idempotency(),
-                List.of(RedisKeys.idempotencyRecord(key), requireFingerprint(fingerprint), response, Long.toString(ProxyCodec.millis(now)),
+                List.of(RedisKeys.idempotencyRecord(key), requireFingerprint(fingerprint), response,
+                        Long.toString(ProxyCodec.millis(now)),
                         Long.toString(settings.idempotencyRetention().toMillis()),
                         Integer.toString(settings.idempotencyMaxEntries())))) == 1;
     }
