@@ -41,7 +41,9 @@ import java.util.TreeMap;
  * total is {@code SCARD} of the all-set minus a {@code ZCOUNT} of expired members, O(log n).
  *
  * <p><b>Scripts</b> are loaded once ({@code SCRIPT LOAD}) and called by SHA; when Redis lost them
- * (restart, failover, {@code SCRIPT FLUSH}) the call loads and retries once, transparently.
+ * (restart, failover, {@code SCRIPT FLUSH}) the call loads and retries once, transparently. The
+ * connections, scripts and error classification are {@link RedisAccess}'s, shared with the other
+ * Redis users of the SDK.
  *
  * <p><b>Failures.</b> A slow or dead Redis surfaces as {@link StoreUnavailableException} within the
  * configured timeouts: at most about {@code 2 x (connectTimeout + socketTimeout)} (waiting for a

@@ -11,8 +11,9 @@ import java.util.HexFormat;
 /**
  * One Lua script run through {@link RedisAccess}: its name (for messages), source and SHA-1, the
  * same digest Redis gives for {@code SCRIPT LOAD}, so {@code EVALSHA} needs no load round trip
- * while Redis still has the script. Every key a script touches is passed to it in {@code KEYS}
- * ({@code RedisScriptKeysTest} enforces this for the bundled scripts).
+ * while Redis still has the script. A script takes the keys it touches in {@code KEYS}, computed
+ * by the Java side ({@code RedisScriptKeysTest} checks the bundled scripts; the pool scripts built
+ * on {@code redis/common.lua} are the listed exception still to be moved).
  *
  * @param name   the resource name, for messages
  * @param source the Lua source as sent to Redis
