@@ -84,7 +84,7 @@ public final class RedisPoolStore implements PoolStore {
     private static final RedisScript EXTRACT = RedisScript.withPrelude("/redis/common.lua", "/redis/extract.lua");
     private static final RedisScript REMOVE = RedisScript.withPrelude("/redis/common.lua", "/redis/remove.lua");
     private static final RedisScript PURGE = RedisScript.withPrelude("/redis/common.lua", "/redis/purge.lua");
-    private static final RedisScript MARK_CHECKED = RedisScript.withPrelude("/redis/common.lua", "/redis/mark_checked.lua");
+    private static final RedisScript MARK_CHECKED = RedisScript.resource("/redis/mark_checked.lua");
     private static final RedisScript SET_DISABLED = RedisScript.withPrelude("/redis/common.lua", "/redis/set_disabled.lua");
     private static final RedisScript COUNTS = RedisScript.withPrelude("/redis/common.lua", "/redis/counts.lua");
     private static final RedisScript LIST = RedisScript.withPrelude("/redis/common.lua", "/redis/list.lua");
@@ -185,8 +185,18 @@ public final class RedisPoolStore implements PoolStore {
             throw new IllegalArgumentException("checkedAt must not be null");
         }
         checkOpen();
-        return (int) forEachBatch(MARK_CHECKED, List.of(Long.toString(ProxyCodec.millis(checkedAt)),
-                Integer.toString(ProxyCodec.subMillisNanos(checkedAt))), proxyIds);
+        List<String> args = List.of(Long.toString(ProxyCodec.millis(checkedAt)),
+                Integer.toString(ProxyCodec.subMillisNanos(checkedAt)));
+        List<String> all = List.copyOf(proxyIds);
+        long n = 0;
+        for (int from = 0; from < all.size(); from += ID_BATCH) {
+            List<String> records = new ArrayList<>(Math.min(ID_BATCH, all.size() - from));
+            for (String id : all.subList(from, Math.min(all.size(), from + ID_BATCH))) {
+                records.add(keys.proxy(id));
+            }
+            n += RedisReplies.number(redis.eval(MARK_CHECKED, records, args));
+        }
+        return (int) n;
     }
 
     /** Runs {@code script} over the ids in batches with ARGV {@code prefix, leading..., ids...}; sums the replies. */

@@ -39,13 +39,11 @@ class RedisScriptKeysTest {
      * list honest (a fixed script must leave it).
      */
     private static final Set<String> PENDING = Set.of("redis/common.lua", "redis/counts.lua", "redis/extract.lua",
-            "redis/list.lua", "redis/mark_checked.lua", "redis/publish.lua", "redis/purge.lua", "redis/remove.lua",
-            "redis/set_disabled.lua");
+            "redis/list.lua", "redis/publish.lua", "redis/purge.lua", "redis/remove.lua", "redis/set_disabled.lua");
 
     /** The pool scripts, which RedisPoolStore runs with {@code redis/common.lua} prepended: checked so. */
     private static final Set<String> WITH_COMMON = Set.of("redis/counts.lua", "redis/extract.lua", "redis/list.lua",
-            "redis/mark_checked.lua", "redis/publish.lua", "redis/purge.lua", "redis/remove.lua",
-            "redis/set_disabled.lua");
+            "redis/publish.lua", "redis/purge.lua", "redis/remove.lua", "redis/set_disabled.lua");
 
     /** Commands whose every argument is a key. */
     private static final Set<String> ALL_KEYS = Set.of("DEL", "UNLINK", "EXISTS", "TOUCH", "MGET", "SINTER", "SUNION",
