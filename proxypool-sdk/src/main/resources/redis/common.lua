@@ -20,6 +20,11 @@ on one layout. Every key lives under the caller's prefix P (ARGV[1] of each pool
   P ups               set    upstream names that have (or recently had) stored proxies
   P x:a / P x:d       zset   expiring available / disabled ids by expiresAt (ms)
   P ids               zset   every stored id, all scores 0, for ZRANGEBYLEX paging
+  P i:f / i:d / i:r   hash   idempotency records (field = the client's length-prefixed key):
+                             fingerprint, deadline (ms), response; idempotency_*.lua, which take
+                             these and the two below in KEYS and do not use this prelude
+  P iz / P i:x        zset   idempotency records by start sequence (size cap) / by deadline (purge)
+  P iseq              string idempotency start sequence counter
 
 Redis Cluster: scripts compute most key names from data (the chosen proxy's labels), so on a
 cluster every key of one prefix must share a slot (a hash tag such as "{pp}:" as the prefix).

@@ -1,27 +1,35 @@
 --[[
 idempotency_begin.lua: claims an Idempotency-Key (PoolStore.beginIdempotent); of many concurrent
 callers exactly one is answered 'started'.
-KEYS: [1] the record hash (fields fp, resp, dl = deadline ms), [2] eviction zset (member = record
-      key, score = start sequence), [3] start sequence counter
-ARGV: [1] fingerprint, [2] now (epoch ms), [3] in-progress timeout (ms), [4] max records
+KEYS: [1] fingerprints hash (record -> fp), [2] deadlines hash (record -> ms), [3] responses hash
+      (record -> response), [4] eviction zset (record by start sequence), [5] start sequence
+      counter, [6] deadline zset (record by deadline ms, for purging)
+ARGV: [1] record (the client's length-prefixed key), [2] fingerprint, [3] now (epoch ms),
+      [4] in-progress timeout (ms), [5] max records
 Returns: {'started'} | {'progress'} | {'mismatch'} | {'replay', response}
 Complexity: O(log m) for m records, plus O(log m) per record evicted by the size cap.
-A record whose deadline has passed at now counts as absent; the key's PX (deadline - now) only
-garbage-collects records that are already logically dead. Evicted records are the oldest started.
+A record whose deadline has passed at now counts as absent; idempotency_purge.lua drops such
+records. Evicted records are the oldest started.
 ]]
-local fp, now, timeout, max = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local h = redis.call('HMGET', KEYS[1], 'fp', 'resp', 'dl')
-if h[1] and tonumber(h[3]) > now then
-  if h[1] ~= fp then return { 'mismatch' } end
-  if not h[2] then return { 'progress' } end
-  return { 'replay', h[2] }
+local rec, fp, now, timeout, max = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local held = redis.call('HGET', KEYS[1], rec)
+if held and tonumber(redis.call('HGET', KEYS[2], rec)) > now then
+  if held ~= fp then return { 'mismatch' } end
+  local resp = redis.call('HGET', KEYS[3], rec)
+  if not resp then return { 'progress' } end
+  return { 'replay', resp }
 end
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'fp', fp, 'dl', string.format('%d', now + timeout))
-redis.call('PEXPIRE', KEYS[1], timeout)
-redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), KEYS[1])
-while redis.call('ZCARD', KEYS[2]) > max do
-  local oldest = redis.call('ZPOPMIN', KEYS[2])
-  redis.call('DEL', oldest[1])
+local deadline = string.format('%d', now + timeout)
+redis.call('HDEL', KEYS[3], rec)
+redis.call('HSET', KEYS[1], rec, fp)
+redis.call('HSET', KEYS[2], rec, deadline)
+redis.call('ZADD', KEYS[6], deadline, rec)
+redis.call('ZADD', KEYS[4], redis.call('INCR', KEYS[5]), rec)
+while redis.call('ZCARD', KEYS[4]) > max do
+  local oldest = redis.call('ZPOPMIN', KEYS[4])[1]
+  redis.call('HDEL', KEYS[1], oldest)
+  redis.call('HDEL', KEYS[2], oldest)
+  redis.call('HDEL', KEYS[3], oldest)
+  redis.call('ZREM', KEYS[6], oldest)
 end
 return { 'started' }

@@ -1,19 +1,18 @@
 --[[
-idempotency_purge.lua: housekeeping of the eviction zset (part of PoolStore.purgeExpired): among
-the oldest started records, drops those dead at now or already gone by their key TTL.
-KEYS: [1] eviction zset
-ARGV: [1] now (epoch ms), [2] how many of the oldest to examine
+idempotency_purge.lua: housekeeping of the idempotency records (part of PoolStore.purgeExpired):
+drops up to a window of records whose deadline has passed at now, earliest deadline first.
+KEYS: [1] fingerprints hash, [2] deadlines hash, [3] responses hash, [4] eviction zset,
+      [5] deadline zset (as in idempotency_begin.lua)
+ARGV: [1] now (epoch ms), [2] most records to drop
 Returns: how many were dropped
-Complexity: O(w log m) for a window of w records; the size cap bounds m in any case.
+Complexity: O(log m + w log m) for w dropped of m records; the size cap bounds m in any case.
 ]]
-local now = tonumber(ARGV[1])
-local n = 0
-for _, rec in ipairs(redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)) do
-  local dl = redis.call('HGET', rec, 'dl')
-  if not dl or tonumber(dl) <= now then
-    redis.call('DEL', rec)
-    redis.call('ZREM', KEYS[1], rec)
-    n = n + 1
-  end
+local dead = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+for _, rec in ipairs(dead) do
+  redis.call('HDEL', KEYS[1], rec)
+  redis.call('HDEL', KEYS[2], rec)
+  redis.call('HDEL', KEYS[3], rec)
+  redis.call('ZREM', KEYS[4], rec)
+  redis.call('ZREM', KEYS[5], rec)
 end
-return n
+return #dead

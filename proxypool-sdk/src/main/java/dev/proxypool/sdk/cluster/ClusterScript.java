@@ -1,39 +1,15 @@
 package dev.proxypool.sdk.cluster;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import dev.proxypool.sdk.redis.RedisScript;
 
-/** One Lua script of the cluster, read from {@code src/main/resources/redis/cluster/}, with its SHA-1. */
-record ClusterScript(String name, String source, String sha) {
+/** The Lua scripts of the cluster, read from {@code src/main/resources/redis/cluster/}. */
+final class ClusterScript {
 
-    static final ClusterScript PUBLISH = load("snapshot_publish.lua");
-    static final ClusterScript HEAD = load("snapshot_head.lua");
-    static final ClusterScript HEARTBEAT = load("worker_heartbeat.lua");
-    static final ClusterScript LIVE = load("worker_live.lua");
+    static final RedisScript PUBLISH = RedisScript.resource("/redis/cluster/snapshot_publish.lua");
+    static final RedisScript HEAD = RedisScript.resource("/redis/cluster/snapshot_head.lua");
+    static final RedisScript HEARTBEAT = RedisScript.resource("/redis/cluster/worker_heartbeat.lua");
+    static final RedisScript LIVE = RedisScript.resource("/redis/cluster/worker_live.lua");
 
-    private static ClusterScript load(String name) {
-        String path = "/redis/cluster/" + name;
-        try (InputStream in = ClusterScript.class.getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalStateException("missing script resource " + path);
-            }
-            String source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            byte[] digest = MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
-            return new ClusterScript(name, source, HexFormat.of().formatHex(digest));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read script " + path, e);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-1 unavailable", e);
-        }
-    }
-
-    @Override
-    public String toString() {
-        return name + "@" + sha.substring(0, 8);
+    private ClusterScript() {
     }
 }

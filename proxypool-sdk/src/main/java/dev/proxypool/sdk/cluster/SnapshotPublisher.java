@@ -3,6 +3,8 @@ package dev.proxypool.sdk.cluster;
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.redis.RedisAccess;
+import dev.proxypool.sdk.redis.RedisCommandException;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +16,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * The control plane's side of snapshot distribution (docs/design.md#snapshots-and-distribution, N3): after each change of the pool the
@@ -43,7 +44,8 @@ public final class SnapshotPublisher implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(SnapshotPublisher.class.getName());
 
-    private final ClusterRedis redis;
+    private final RedisAccess redis;
+    private final ClusterKeys keys;
     private final ClusterSettings settings;
     private final InstantSource wall;
     private final Ticker ticker;
@@ -65,8 +67,9 @@ public final class SnapshotPublisher implements AutoCloseable {
     private boolean failing;
     private Thread maintenance;
 
-    private SnapshotPublisher(ClusterRedis redis, ClusterSettings settings, InstantSource wall, Ticker ticker) {
+    private SnapshotPublisher(RedisAccess redis, ClusterKeys keys, ClusterSettings settings, InstantSource wall, Ticker ticker) {
         this.redis = redis;
+        this.keys = keys;
         this.settings = settings;
         this.wall = wall;
         this.ticker = ticker;
@@ -81,8 +84,8 @@ public final class SnapshotPublisher implements AutoCloseable {
      */
     public static SnapshotPublisher open(RedisStoreConfig redis, ClusterSettings settings, InstantSource wall,
                                          Ticker ticker) {
-        ClusterRedis r = new ClusterRedis(redis, "proxypool-control", 2);
-        SnapshotPublisher p = new SnapshotPublisher(r, settings, wall, ticker);
+        RedisAccess r = RedisAccess.open(redis, "control", 2);
+        SnapshotPublisher p = new SnapshotPublisher(r, new ClusterKeys(redis.keyPrefix()), settings, wall, ticker);
         try {
             p.lock.lock();
             try {
@@ -132,12 +135,12 @@ public final class SnapshotPublisher implements AutoCloseable {
     private PublishReport publishLocked(PoolContent next, boolean force) {
         try {
             return attempt(next, force);
-        } catch (JedisDataException e) {
-            if (e.getMessage() == null || !e.getMessage().startsWith("STALE")) {
+        } catch (RedisCommandException e) {
+            if (!e.reply().startsWith("STALE")) {
                 throw e;
             }
             LOG.log(Level.WARNING, "snapshot version {0} refused ({1}): another control plane published;"
-                    + " continuing after the stored head with a full snapshot", version + 1, e.getMessage());
+                    + " continuing after the stored head with a full snapshot", version + 1, e.reply());
             base = null;
             readHead();
             return attempt(next, true);
@@ -165,11 +168,11 @@ public final class SnapshotPublisher implements AutoCloseable {
         long encoded = ticker.read();
         content = next;
         try {
-            redis.eval(ClusterScript.PUBLISH, List.of(ClusterKeys.bytes(redis.keys.full()),
-                            ClusterKeys.bytes(redis.keys.deltas()), ClusterKeys.bytes(redis.keys.resync())),
+            redis.evalBinary(ClusterScript.PUBLISH, List.of(ClusterKeys.bytes(keys.full()),
+                            ClusterKeys.bytes(keys.deltas()), ClusterKeys.bytes(keys.resync())),
                     List.of(ClusterKeys.bytes(Long.toString(epoch)), ClusterKeys.bytes(Long.toString(v)), deltaFrame,
                             fullFrame, ClusterKeys.bytes(Integer.toString(settings.deltasKept())),
-                            ClusterKeys.bytes(redis.keys.events()), ClusterKeys.bytes(epoch + ":" + v)));
+                            ClusterKeys.bytes(keys.events()), ClusterKeys.bytes(epoch + ":" + v)));
         } catch (StoreUnavailableException e) {
             base = null;  // the script may have run: write a reset next time
             version = v;  // and never reuse a version that may be stored
@@ -194,8 +197,8 @@ public final class SnapshotPublisher implements AutoCloseable {
      * moved the head.
      */
     private void readHead() {
-        List<?> head = (List<?>) redis.eval(ClusterScript.HEAD, List.of(ClusterKeys.bytes(redis.keys.full()),
-                ClusterKeys.bytes(redis.keys.deltas()), ClusterKeys.bytes(redis.keys.resync())), List.of());
+        List<?> head = (List<?>) redis.evalBinary(ClusterScript.HEAD, List.of(ClusterKeys.bytes(keys.full()),
+                ClusterKeys.bytes(keys.deltas()), ClusterKeys.bytes(keys.resync())), List.of());
         String storedEpoch = new String((byte[]) head.get(0), StandardCharsets.UTF_8);
         long full = (Long) head.get(1);
         long stored = Math.max(full, (Long) head.get(2));

@@ -2,6 +2,8 @@ package dev.proxypool.sdk.cluster;
 
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.redis.RedisAccess;
+import dev.proxypool.sdk.redis.RedisCommandException;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +54,8 @@ public final class SnapshotSubscriber implements AutoCloseable {
     private static final int BATCH = 16;
     private static final long RESYNC_REQUEST_TTL_MS = 60_000;
 
-    private final ClusterRedis redis;
+    private final RedisAccess redis;
+    private final ClusterKeys keys;
     private final ClusterSettings settings;
     private final SnapshotConsumer consumer;
     private final InstantSource wall;
@@ -93,15 +96,16 @@ public final class SnapshotSubscriber implements AutoCloseable {
         }
     }
 
-    private SnapshotSubscriber(ClusterRedis redis, ClusterSettings settings, SnapshotConsumer consumer,
+    private SnapshotSubscriber(RedisAccess redis, ClusterKeys keys, ClusterSettings settings, SnapshotConsumer consumer,
                                InstantSource wall, Ticker ticker) {
         this.redis = redis;
+        this.keys = keys;
         this.settings = settings;
         this.consumer = consumer;
         this.wall = wall;
         this.ticker = ticker;
-        this.fullKey = ClusterKeys.bytes(redis.keys.full());
-        this.deltasKey = ClusterKeys.bytes(redis.keys.deltas());
+        this.fullKey = ClusterKeys.bytes(keys.full());
+        this.deltasKey = ClusterKeys.bytes(keys.deltas());
         this.startedNanos = ticker.read();
         this.lastContactNanos = startedNanos;
     }
@@ -116,7 +120,8 @@ public final class SnapshotSubscriber implements AutoCloseable {
         if (redis == null || settings == null || consumer == null || wall == null || ticker == null) {
             throw new IllegalArgumentException("snapshot subscriber needs redis config, settings, consumer and clocks");
         }
-        SnapshotSubscriber s = new SnapshotSubscriber(new ClusterRedis(redis, "proxypool-worker", 2), settings,
+        SnapshotSubscriber s = new SnapshotSubscriber(RedisAccess.open(redis, "worker", 2),
+                new ClusterKeys(redis.keyPrefix()), settings,
                 consumer, wall, ticker);
         s.syncer = Thread.ofVirtual().name("snapshot-sync").start(s::sync);
         s.listener = Thread.ofVirtual().name("snapshot-events").start(s::listen);
@@ -131,15 +136,15 @@ public final class SnapshotSubscriber implements AutoCloseable {
             Jedis j = null;
             Events events = new Events();
             try {
-                j = redis.subscriberConnection();
+                j = redis.dedicatedConnection();
                 subscription = j;
                 if (!running) {
                     break;
                 }
-                j.subscribe(events, redis.keys.events());
+                j.subscribe(events, keys.events());
             } catch (RuntimeException e) {
                 if (running) {
-                    note(e instanceof JedisException je ? redis.unavailable(je) : e);
+                    note(redis.failure(e));
                 }
             } finally {
                 subscribed = false;
@@ -191,7 +196,7 @@ public final class SnapshotSubscriber implements AutoCloseable {
                 reachable = true;
                 lastContactNanos = ticker.read();
                 backoff = settings.backoffMin().toNanos();
-            } catch (StoreUnavailableException | JedisException e) {
+            } catch (StoreUnavailableException | RedisCommandException | JedisException e) {
                 note(e); // first: whoever sees "unreachable" in the status also sees why
                 reachable = false;
                 wait = backoff;
@@ -323,7 +328,7 @@ public final class SnapshotSubscriber implements AutoCloseable {
     }
 
     private void requestResync(String why) {
-        redis.call(c -> c.set(ClusterKeys.bytes(redis.keys.resync()), ClusterKeys.bytes("1"),
+        redis.call(c -> c.set(ClusterKeys.bytes(keys.resync()), ClusterKeys.bytes("1"),
                 new SetParams().px(RESYNC_REQUEST_TTL_MS)));
         resyncRequests.incrementAndGet();
         lastError = "resync requested: " + why;

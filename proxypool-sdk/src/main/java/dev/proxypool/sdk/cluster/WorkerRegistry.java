@@ -1,6 +1,7 @@
 package dev.proxypool.sdk.cluster;
 
 import dev.proxypool.core.extract.StoreUnavailableException;
+import dev.proxypool.sdk.redis.RedisAccess;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
@@ -22,8 +23,9 @@ import java.util.regex.Pattern;
  * {@link ClusterSettings#workerTtl()}, refreshed by {@link #heartbeat()} (every third of the TTL
  * once {@link #start()}ed), and its id in the index set {@code <prefix>workers}. Liveness is Redis'
  * own key expiry — the receiver's clock, never a timestamp the sender wrote — so skewed worker
- * clocks cannot keep a dead worker counted. {@link #count()} walks the index (O(workers)), drops ids
- * whose key expired and counts the rest.
+ * clocks cannot keep a dead worker counted. {@link #count()} reads the index ({@code SMEMBERS}), then one
+ * script checks each id's key (passed in {@code KEYS}), drops ids whose key expired and returns the
+ * rest: two round trips, O(workers).
  *
  * <p>Thread-safe. Heartbeat failures (Redis down) are logged once per outage; the key simply
  * expires if the worker stays cut off, which is what the others should see.
@@ -33,15 +35,17 @@ public final class WorkerRegistry implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(WorkerRegistry.class.getName());
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
 
-    private final ClusterRedis redis;
+    private final RedisAccess redis;
+    private final ClusterKeys keys;
     private final String id;
     private final String description;
     private final Duration ttl;
     private volatile boolean failing;
     private ScheduledExecutorService beat; // guarded by this
 
-    private WorkerRegistry(ClusterRedis redis, String id, String description, Duration ttl) {
+    private WorkerRegistry(RedisAccess redis, ClusterKeys keys, String id, String description, Duration ttl) {
         this.redis = redis;
+        this.keys = keys;
         this.id = id;
         this.description = description;
         this.ttl = ttl;
@@ -59,7 +63,7 @@ public final class WorkerRegistry implements AutoCloseable {
             throw new IllegalArgumentException("worker id '" + workerId
                     + "' is invalid (letters, digits, '.', '_', ':', '-'; at most 128 characters)");
         }
-        return new WorkerRegistry(new ClusterRedis(redis, "proxypool-registry", 1), workerId,
+        return new WorkerRegistry(RedisAccess.open(redis, "registry", 1), new ClusterKeys(redis.keyPrefix()), workerId,
                 description == null ? "" : description, settings.workerTtl());
     }
 
@@ -73,14 +77,22 @@ public final class WorkerRegistry implements AutoCloseable {
      * @throws StoreUnavailableException when Redis is unreachable
      */
     public void heartbeat() {
-        redis.eval(ClusterScript.HEARTBEAT, List.of(bytes(redis.keys.workers()), bytes(redis.keys.worker(id))),
+        redis.evalBinary(ClusterScript.HEARTBEAT, List.of(bytes(keys.workers()), bytes(keys.worker(id))),
                 List.of(bytes(id), bytes(Long.toString(ttl.toMillis())), bytes(description)));
     }
 
     /** Ids of the live workers, sorted. @throws StoreUnavailableException when Redis is unreachable */
     public List<String> live() {
-        Object reply = redis.eval(ClusterScript.LIVE, List.of(bytes(redis.keys.workers())),
-                List.of(bytes(redis.keys.worker(""))));
+        List<byte[]> indexed = redis.call(c -> new ArrayList<>(c.smembers(bytes(keys.workers()))));
+        if (indexed.isEmpty()) {
+            return List.of();
+        }
+        List<byte[]> workerKeys = new ArrayList<>(indexed.size() + 1);
+        workerKeys.add(bytes(keys.workers()));
+        for (byte[] one : indexed) {
+            workerKeys.add(bytes(keys.worker(new String(one, StandardCharsets.UTF_8))));
+        }
+        Object reply = redis.evalBinary(ClusterScript.LIVE, workerKeys, indexed);
         List<String> ids = new ArrayList<>();
         for (Object o : (List<?>) reply) {
             ids.add(new String((byte[]) o, StandardCharsets.UTF_8));
@@ -132,8 +144,8 @@ public final class WorkerRegistry implements AutoCloseable {
         }
         try {
             redis.call(c -> {
-                c.del(redis.keys.worker(id));
-                c.srem(redis.keys.workers(), id);
+                c.del(keys.worker(id));
+                c.srem(keys.workers(), id);
                 return null;
             });
         } catch (RuntimeException e) {

@@ -37,16 +37,22 @@ final class RedisKeys {
         return key.protocol().wireName() + "/" + key.host() + "/" + key.port() + "/" + key.credentialRef().name();
     }
 
-    /** One client's key: the client name is length-prefixed so no two (client, key) pairs collide. */
-    String idempotency(IdempotencyKey key) {
-        return prefix + "i:" + key.client().getBytes(StandardCharsets.UTF_8).length + ":" + key.client() + ":" + key.key();
+    /**
+     * One client's idempotency record: the field naming it in the idempotency hashes. The client
+     * name is length-prefixed so no two (client, key) pairs collide.
+     */
+    static String idempotencyRecord(IdempotencyKey key) {
+        return key.client().getBytes(StandardCharsets.UTF_8).length + ":" + key.client() + ":" + key.key();
     }
 
-    String idempotencyOrder() {
-        return prefix + "iz";
+    /** The keys of the idempotency scripts, in their KEYS order (see idempotency_begin.lua). */
+    java.util.List<String> idempotency() {
+        return java.util.List.of(prefix + "i:f", prefix + "i:d", prefix + "i:r", prefix + "iz", prefix + "iseq",
+                prefix + "i:x");
     }
 
-    String idempotencySequence() {
-        return prefix + "iseq";
+    /** {@link #idempotency()} without the start sequence counter (abandon and purge). */
+    java.util.List<String> idempotencyRecords() {
+        return java.util.List.of(prefix + "i:f", prefix + "i:d", prefix + "i:r", prefix + "iz", prefix + "i:x");
     }
 }

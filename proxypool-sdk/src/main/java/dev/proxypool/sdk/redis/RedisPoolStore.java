@@ -41,7 +41,9 @@ import java.util.TreeMap;
  * total is {@code SCARD} of the all-set minus a {@code ZCOUNT} of expired members, O(log n).
  *
  * <p><b>Scripts</b> are loaded once ({@code SCRIPT LOAD}) and called by SHA; when Redis lost them
- * (restart, failover, {@code SCRIPT FLUSH}) the call loads and retries once, transparently.
+ * (restart, failover, {@code SCRIPT FLUSH}) the call loads and retries once, transparently. The
+ * connections, scripts and error classification are {@link RedisAccess}'s, shared with the other
+ * Redis users of the SDK.
  *
  * <p><b>Failures.</b> A slow or dead Redis surfaces as {@link StoreUnavailableException} within the
  * configured timeouts: at most about {@code 2 x (connectTimeout + socketTimeout)} (waiting for a
@@ -52,8 +54,10 @@ import java.util.TreeMap;
  * "never twice".
  *
  * <p><b>Time</b> is the caller's, at millisecond precision: instants are compared as epoch
- * milliseconds; native key TTLs (tombstones, idempotency records) are set relative to the given
- * {@code now} and only garbage-collect entries already expired by the stored instant.
+ * milliseconds; native key TTLs (tombstones) are set relative to the given {@code now} and only
+ * garbage-collect entries already expired by the stored instant. Idempotency records live in a
+ * few hashes and sorted sets named in each script's {@code KEYS}; {@link #purgeExpired} drops the
+ * dead ones and the size cap evicts the oldest started.
  *
  * <p><b>Deployment.</b> A single Redis (or a primary with replicas); all keys live under
  * {@link RedisStoreConfig#keyPrefix()} with no hash tag. The scripts compute key names from data
@@ -73,30 +77,30 @@ public final class RedisPoolStore implements PoolStore {
     static final int EXTRACT_PURGE_BOUND = 100;
     /** Most ids one listing page examines. */
     static final int LIST_SCAN_CAP = 5000;
-    /** Oldest idempotency records examined per purge. */
+    /** Most dead idempotency records dropped per purge. */
     static final int IDEMPOTENCY_PURGE_WINDOW = 1000;
 
-    private static final LuaScript PUBLISH = LuaScript.pool("publish.lua");
-    private static final LuaScript EXTRACT = LuaScript.pool("extract.lua");
-    private static final LuaScript REMOVE = LuaScript.pool("remove.lua");
-    private static final LuaScript PURGE = LuaScript.pool("purge.lua");
-    private static final LuaScript MARK_CHECKED = LuaScript.pool("mark_checked.lua");
-    private static final LuaScript SET_DISABLED = LuaScript.pool("set_disabled.lua");
-    private static final LuaScript COUNTS = LuaScript.pool("counts.lua");
-    private static final LuaScript LIST = LuaScript.pool("list.lua");
-    private static final LuaScript IDEM_BEGIN = LuaScript.standalone("idempotency_begin.lua");
-    private static final LuaScript IDEM_COMPLETE = LuaScript.standalone("idempotency_complete.lua");
-    private static final LuaScript IDEM_ABANDON = LuaScript.standalone("idempotency_abandon.lua");
-    private static final LuaScript IDEM_PURGE = LuaScript.standalone("idempotency_purge.lua");
-    private static final List<LuaScript> ALL = List.of(PUBLISH, EXTRACT, REMOVE, PURGE, MARK_CHECKED, SET_DISABLED,
+    private static final RedisScript PUBLISH = RedisScript.withPrelude("/redis/common.lua", "/redis/publish.lua");
+    private static final RedisScript EXTRACT = RedisScript.withPrelude("/redis/common.lua", "/redis/extract.lua");
+    private static final RedisScript REMOVE = RedisScript.withPrelude("/redis/common.lua", "/redis/remove.lua");
+    private static final RedisScript PURGE = RedisScript.withPrelude("/redis/common.lua", "/redis/purge.lua");
+    private static final RedisScript MARK_CHECKED = RedisScript.resource("/redis/mark_checked.lua");
+    private static final RedisScript SET_DISABLED = RedisScript.withPrelude("/redis/common.lua", "/redis/set_disabled.lua");
+    private static final RedisScript COUNTS = RedisScript.withPrelude("/redis/common.lua", "/redis/counts.lua");
+    private static final RedisScript LIST = RedisScript.withPrelude("/redis/common.lua", "/redis/list.lua");
+    private static final RedisScript IDEM_BEGIN = RedisScript.resource("/redis/idempotency_begin.lua");
+    private static final RedisScript IDEM_COMPLETE = RedisScript.resource("/redis/idempotency_complete.lua");
+    private static final RedisScript IDEM_ABANDON = RedisScript.resource("/redis/idempotency_abandon.lua");
+    private static final RedisScript IDEM_PURGE = RedisScript.resource("/redis/idempotency_purge.lua");
+    private static final List<RedisScript> ALL = List.of(PUBLISH, EXTRACT, REMOVE, PURGE, MARK_CHECKED, SET_DISABLED,
             COUNTS, LIST, IDEM_BEGIN, IDEM_COMPLETE, IDEM_ABANDON, IDEM_PURGE);
 
-    private final RedisConnection redis;
+    private final RedisAccess redis;
     private final RedisKeys keys;
     private final StoreSettings settings;
     private volatile boolean closed;
 
-    private RedisPoolStore(RedisConnection redis, String keyPrefix, StoreSettings settings) {
+    private RedisPoolStore(RedisAccess redis, String keyPrefix, StoreSettings settings) {
         this.redis = redis;
         this.keys = new RedisKeys(keyPrefix);
         this.settings = settings;
@@ -111,7 +115,7 @@ public final class RedisPoolStore implements PoolStore {
         if (config == null || settings == null) {
             throw new IllegalArgumentException("redis store needs a config and store settings");
         }
-        RedisConnection redis = new RedisConnection(config);
+        RedisAccess redis = RedisAccess.open(config, "store", config.maxConnections());
         try {
             redis.load(ALL);
         } catch (RuntimeException e) {
@@ -170,7 +174,7 @@ public final class RedisPoolStore implements PoolStore {
             dropped += RedisReplies.number(r.get(0));
             more = RedisReplies.number(r.get(1)) == 1;
         }
-        redis.eval(IDEM_PURGE, List.of(keys.idempotencyOrder()),
+        redis.eval(IDEM_PURGE, keys.idempotencyRecords(),
                 List.of(nowMs, Integer.toString(IDEMPOTENCY_PURGE_WINDOW)));
         return (int) dropped;
     }
@@ -181,12 +185,22 @@ public final class RedisPoolStore implements PoolStore {
             throw new IllegalArgumentException("checkedAt must not be null");
         }
         checkOpen();
-        return (int) forEachBatch(MARK_CHECKED, List.of(Long.toString(ProxyCodec.millis(checkedAt)),
-                Integer.toString(ProxyCodec.subMillisNanos(checkedAt))), proxyIds);
+        List<String> args = List.of(Long.toString(ProxyCodec.millis(checkedAt)),
+                Integer.toString(ProxyCodec.subMillisNanos(checkedAt)));
+        List<String> all = List.copyOf(proxyIds);
+        long n = 0;
+        for (int from = 0; from < all.size(); from += ID_BATCH) {
+            List<String> records = new ArrayList<>(Math.min(ID_BATCH, all.size() - from));
+            for (String id : all.subList(from, Math.min(all.size(), from + ID_BATCH))) {
+                records.add(keys.proxy(id));
+            }
+            n += RedisReplies.number(redis.eval(MARK_CHECKED, records, args));
+        }
+        return (int) n;
     }
 
     /** Runs {@code script} over the ids in batches with ARGV {@code prefix, leading..., ids...}; sums the replies. */
-    private long forEachBatch(LuaScript script, List<String> leading, Collection<String> ids) {
+    private long forEachBatch(RedisScript script, List<String> leading, Collection<String> ids) {
         List<String> all = List.copyOf(ids);
         long n = 0;
         for (int from = 0; from < all.size(); from += ID_BATCH) {
@@ -260,8 +274,9 @@ public final class RedisPoolStore implements PoolStore {
     @Override
     public IdempotencyStart beginIdempotent(IdempotencyKey key, String fingerprint, Instant now) {
         checkOpen();
-        List<?> r = RedisReplies.list(redis.eval(IDEM_BEGIN, idempotencyKeys(key),
-                List.of(requireFingerprint(fingerprint), Long.toString(ProxyCodec.millis(now)),
+        List<?> r = RedisReplies.list(redis.eval(IDEM_BEGIN, keys.idempotency(),
+                List.of(RedisKeys.idempotencyRecord(key), requireFingerprint(fingerprint),
+                        Long.toString(ProxyCodec.millis(now)),
                         Long.toString(settings.idempotencyInProgressTimeout().toMillis()),
                         Integer.toString(settings.idempotencyMaxEntries()))));
         String answer = RedisReplies.string(r.get(0));
@@ -280,8 +295,9 @@ public final class RedisPoolStore implements PoolStore {
         if (response == null) {
             throw new IllegalArgumentException("idempotent response must not be null");
         }
-        return RedisReplies.number(redis.eval(IDEM_COMPLETE, idempotencyKeys(key),
-                List.of(requireFingerprint(fingerprint), response, Long.toString(ProxyCodec.millis(now)),
+        return RedisReplies.number(redis.eval(IDEM_COMPLETE, keys.idempotency(),
+                List.of(RedisKeys.idempotencyRecord(key), requireFingerprint(fingerprint), response,
+                        Long.toString(ProxyCodec.millis(now)),
                         Long.toString(settings.idempotencyRetention().toMillis()),
                         Integer.toString(settings.idempotencyMaxEntries())))) == 1;
     }
@@ -290,11 +306,7 @@ public final class RedisPoolStore implements PoolStore {
     public boolean abandonIdempotent(IdempotencyKey key, String fingerprint) {
         checkOpen();
         return RedisReplies.number(redis.eval(IDEM_ABANDON,
-                List.of(keys.idempotency(key), keys.idempotencyOrder()), List.of(requireFingerprint(fingerprint)))) == 1;
-    }
-
-    private List<String> idempotencyKeys(IdempotencyKey key) {
-        return List.of(keys.idempotency(key), keys.idempotencyOrder(), keys.idempotencySequence());
+                keys.idempotencyRecords(), List.of(RedisKeys.idempotencyRecord(key), requireFingerprint(fingerprint)))) == 1;
     }
 
     private static String requireFingerprint(String fingerprint) {

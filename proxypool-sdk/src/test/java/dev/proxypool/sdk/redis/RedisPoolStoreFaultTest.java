@@ -208,7 +208,7 @@ class RedisPoolStoreFaultTest {
         try (PrivateRedisServer redis = PrivateRedisServer.start();
              RedisPoolStore store = connect(redis.port(), TestRedis.randomPrefix(), SOCKET);
              RedisClient admin = RedisClient.builder().hostAndPort("127.0.0.1", redis.port()).build()) {
-            String extractSha = LuaScript.pool("extract.lua").sha();
+            String extractSha = RedisScript.withPrelude("/redis/common.lua", "/redis/extract.lua").sha();
             assertTrue(admin.scriptExists(extractSha, "any"));
             admin.scriptFlush();
             assertFalse(admin.scriptExists(extractSha, "any"));
