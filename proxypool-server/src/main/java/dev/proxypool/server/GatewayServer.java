@@ -1,5 +1,6 @@
 package dev.proxypool.server;
 
+import dev.proxypool.server.gateway.ConnectionLimits;
 import dev.proxypool.server.gateway.Gateway;
 import dev.proxypool.server.gateway.GatewayConfig;
 import dev.proxypool.server.gateway.GatewayEngine;
@@ -31,10 +32,10 @@ import java.util.Objects;
 public final class GatewayServer implements AutoCloseable {
 
     private final GatewayListener gateway;
-    private final WebServer web;
+    private final ApiListenerWatchdog web;
     private final Duration grace;
 
-    private GatewayServer(GatewayListener gateway, WebServer web, Duration grace) {
+    private GatewayServer(GatewayListener gateway, ApiListenerWatchdog web, Duration grace) {
         this.gateway = gateway;
         this.web = web;
         this.grace = grace;
@@ -54,6 +55,16 @@ public final class GatewayServer implements AutoCloseable {
 
     public Gateway gateway() {
         return gateway.gateway();
+    }
+
+    /** The gateway's cap on open client connections (0: none). */
+    public int maxConnections() {
+        return gateway.maxConnections();
+    }
+
+    /** How many times the REST listener was found dead (its accept loop ended) and started again. */
+    public long apiRestarts() {
+        return web.restarts();
     }
 
     public void stop() {
@@ -76,6 +87,8 @@ public final class GatewayServer implements AutoCloseable {
         private GatewayConfig config = GatewayConfig.DEFAULTS;
         private Duration grace = Duration.ofSeconds(5);
         private boolean platformThreads;
+        private Duration apiIdleTimeout = Duration.ofSeconds(60);
+        private Duration watchdogInterval = Duration.ofSeconds(1);
         private java.util.function.Consumer<io.helidon.webserver.http.HttpRouting.Builder> routes = r -> { };
         private final java.util.List<HealthCheck> checks = new java.util.ArrayList<>();
 
@@ -125,6 +138,21 @@ public final class GatewayServer implements AutoCloseable {
             return this;
         }
 
+        /** An idle keep-alive connection on the REST listener is closed after this (default 60 s). */
+        public Builder apiIdleTimeout(Duration d) {
+            if (d == null || d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException("server.apiIdleTimeout must be a positive duration, got " + d);
+            }
+            this.apiIdleTimeout = d;
+            return this;
+        }
+
+        /** How often the REST listener is checked for a dead accept loop (default 1 s). */
+        public Builder watchdogInterval(Duration d) {
+            this.watchdogInterval = Objects.requireNonNull(d, "watchdogInterval");
+            return this;
+        }
+
         /** One platform thread per gateway connection instead of a virtual thread (for measurements). */
         public Builder platformThreads(boolean platform) {
             this.platformThreads = platform;
@@ -160,14 +188,23 @@ public final class GatewayServer implements AutoCloseable {
                     return HealthCheckResponse.builder()
                             .status(!gw.stopping())
                             .detail("openConnections", gw.openConnections())
+                            .detail("maxConnections", listener.maxConnections())
+                            .detail("refusedConnections", listener.refusedConnections())
                             .build();
                 }
             };
+            ConnectionLimits limits = ConnectionLimits.ofThisProcess();
+            // the API's own cap: a flood of API clients waits in the backlog instead of taking every descriptor
+            int apiMax = limits.apiReserve();
+            Duration sweep = Duration.ofMillis(Math.clamp(apiIdleTimeout.toMillis() / 4, 100, 30_000));
             try {
-                WebServer web = WebServer.builder()
+                java.util.function.IntFunction<WebServer> factory = port -> WebServer.builder()
                         .address(bind)
-                        .port(apiPort)
+                        .port(port)
                         .shutdownHook(false)
+                        .maxTcpConnections(apiMax)
+                        .idleConnectionTimeout(apiIdleTimeout)
+                        .idleConnectionPeriod(sweep)
                         .addFeature(ObserveFeature.just(
                                 HealthObserver.builder().details(true).addCheck(gatewayCheck).addChecks(checks.toArray(HealthCheck[]::new)).build(),
                                 MetricsObserver.create()))
@@ -177,6 +214,7 @@ public final class GatewayServer implements AutoCloseable {
                         })
                         .build()
                         .start();
+                ApiListenerWatchdog web = ApiListenerWatchdog.start(factory, apiPort, bind, watchdogInterval);
                 return new GatewayServer(listener, web, grace);
             } catch (RuntimeException e) {
                 listener.stop(Duration.ZERO);

@@ -42,9 +42,21 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
     }
 
 
-    /** {@code server}: listeners. */
-    public record Server(String host, int gatewayPort, int apiPort) {
-        public static final Server DEFAULTS = new Server("127.0.0.1", 8080, 9090);
+    /**
+     * {@code server}: listeners. {@code maxConnections} caps open gateway client connections (0: sized
+     * from the process's descriptor limit at start); {@code requestHeadTimeout} bounds the time from a
+     * request's first byte to the end of its head on both listeners (408 after it);
+     * {@code apiIdleTimeout} closes an idle keep-alive connection on the REST listener.
+     */
+    public record Server(String host, int gatewayPort, int apiPort, int maxConnections, Duration requestHeadTimeout,
+                         Duration apiIdleTimeout) {
+        public static final Server DEFAULTS = new Server("127.0.0.1", 8080, 9090, 0, Duration.ofSeconds(10),
+                Duration.ofSeconds(60));
+
+        public Server(String host, int gatewayPort, int apiPort) {
+            this(host, gatewayPort, apiPort, DEFAULTS.maxConnections(), DEFAULTS.requestHeadTimeout(),
+                    DEFAULTS.apiIdleTimeout());
+        }
     }
 
     /** {@code store}: where the pool state lives. */
