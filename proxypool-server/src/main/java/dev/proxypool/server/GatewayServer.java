@@ -28,16 +28,24 @@ import java.util.Objects;
  * {@code /observe/health}, {@code /observe/metrics} and {@code GET /v1/echo}. Port 0 picks a free
  * port (tests). {@link #stop()} closes the gateway first (idle connections at once, exchanges in
  * progress after a grace period), then the REST listener.
+ *
+ * <p>Limits on the REST listener: at most {@link ConnectionLimits#apiReserve()} connections at once
+ * (more wait in the backlog), a request-head deadline ({@link ApiHeadDeadline}, 408 then close), an
+ * idle keep-alive timeout, and a watchdog that starts the listener again if its accept loop ended
+ * ({@link ApiListenerWatchdog}).
  */
 public final class GatewayServer implements AutoCloseable {
 
     private final GatewayListener gateway;
     private final ApiListenerWatchdog web;
+    private final ApiHeadDeadline headDeadline;
     private final Duration grace;
 
-    private GatewayServer(GatewayListener gateway, ApiListenerWatchdog web, Duration grace) {
+    private GatewayServer(GatewayListener gateway, ApiListenerWatchdog web, ApiHeadDeadline headDeadline,
+                          Duration grace) {
         this.gateway = gateway;
         this.web = web;
+        this.headDeadline = headDeadline;
         this.grace = grace;
     }
 
@@ -62,6 +70,11 @@ public final class GatewayServer implements AutoCloseable {
         return gateway.maxConnections();
     }
 
+    /** Gateway client connections open now, as counted against {@link #maxConnections()}. */
+    public int openGatewayConnections() {
+        return gateway.openConnections();
+    }
+
     /** How many times the REST listener was found dead (its accept loop ended) and started again. */
     public long apiRestarts() {
         return web.restarts();
@@ -70,6 +83,7 @@ public final class GatewayServer implements AutoCloseable {
     public void stop() {
         gateway.stop(grace);
         web.stop();
+        headDeadline.close();
     }
 
     @Override
@@ -197,11 +211,14 @@ public final class GatewayServer implements AutoCloseable {
             // the API's own cap: a flood of API clients waits in the backlog instead of taking every descriptor
             int apiMax = limits.apiReserve();
             Duration sweep = Duration.ofMillis(Math.clamp(apiIdleTimeout.toMillis() / 4, 100, 30_000));
+            ApiHeadDeadline headDeadline = new ApiHeadDeadline(config.requestHeadTimeout());
             try {
                 java.util.function.IntFunction<WebServer> factory = port -> WebServer.builder()
                         .address(bind)
                         .port(port)
                         .shutdownHook(false)
+                        .protocolsDiscoverServices(false) // HTTP/1 through the head deadline only
+                        .addConnectionSelector(headDeadline)
                         .maxTcpConnections(apiMax)
                         .idleConnectionTimeout(apiIdleTimeout)
                         .idleConnectionPeriod(sweep)
@@ -215,8 +232,9 @@ public final class GatewayServer implements AutoCloseable {
                         .build()
                         .start();
                 ApiListenerWatchdog web = ApiListenerWatchdog.start(factory, apiPort, bind, watchdogInterval);
-                return new GatewayServer(listener, web, grace);
+                return new GatewayServer(listener, web, headDeadline, grace);
             } catch (RuntimeException e) {
+                headDeadline.close();
                 listener.stop(Duration.ZERO);
                 throw e;
             }
