@@ -95,7 +95,7 @@ final class ApiListenerWatchdog {
             return;
         }
         LOG.log(System.Logger.Level.WARNING, "the REST listener on port {0} stopped accepting (its accept loop ended,"
-                + " e.g. descriptors exhausted); starting it again", port);
+                + " e.g. descriptors exhausted); starting it again", Integer.toString(port));
         try {
             current.stop();
         } catch (RuntimeException e) {
@@ -104,11 +104,11 @@ final class ApiListenerWatchdog {
         try {
             current = factory.apply(port);
             restarts.incrementAndGet();
-            LOG.log(System.Logger.Level.INFO, "the REST listener on port {0} is accepting again", port);
+            LOG.log(System.Logger.Level.INFO, "the REST listener on port {0} is accepting again", Integer.toString(port));
         } catch (RuntimeException e) {
             // still no descriptors, or the port is not free yet: the next check tries again
             LOG.log(System.Logger.Level.WARNING, "restarting the REST listener on port {0} failed ({1}); retrying",
-                    port, e.getMessage());
+                    Integer.toString(port), e.getMessage());
         }
     }
 }
