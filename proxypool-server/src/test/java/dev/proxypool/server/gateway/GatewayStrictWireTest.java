@@ -67,6 +67,28 @@ class GatewayStrictWireTest {
     }
 
     @Test
+    void aMalformedChunkSizeFromTheUpstreamMidStreamCutsTheClientConnection() throws Exception {
+        try (RawOrigin raw = new RawOrigin(h -> "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "5\r\nhello\r\nffffffffffffffffff\r\nmore");
+             RawClient c = gw.client()) {
+            c.send("GET http://" + raw.authority() + "/ HTTP/1.1\r\nHost: " + raw.authority() + "\r\n\r\n");
+            long t0 = System.nanoTime();
+            String got;
+            try {
+                got = new String(c.in.readAllBytes(), StandardCharsets.ISO_8859_1);
+            } catch (java.net.SocketTimeoutException e) {
+                throw new AssertionError("the client connection was not cut");
+            }
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            // what was staged before the bad line may or may not have been flushed; never a complete message
+            assertTrue(got.isEmpty() || got.startsWith("HTTP/1.1 200 OK\r\n"), got);
+            assertTrue(!got.contains("ffff") && !got.contains("\r\n0\r\n"), "no bad size line, no last chunk: " + got);
+            assertTrue(ms < 5_000, "cut at once, not after a timeout: " + ms + " ms");
+        }
+        GatewayFixture.awaitInFlightZero(engine);
+    }
+
+    @Test
     void aValidChunkedBodyStillPasses() throws IOException {
         try (RawClient c = gw.client()) {
             RawClient.Response r = c.send("POST http://" + origin.authority() + "/echo HTTP/1.1\r\nHost: "
