@@ -35,6 +35,7 @@ import dev.proxypool.server.nodes.NodeSettings;
 import java.net.InetSocketAddress;
 import dev.proxypool.server.engine.AccessControl;
 import dev.proxypool.server.engine.PoolGatewayEngine;
+import dev.proxypool.server.gateway.ConnectionLimits;
 import dev.proxypool.server.gateway.GatewayConfig;
 import dev.proxypool.server.gateway.ProxyAuthenticator;
 import java.io.IOException;
@@ -368,7 +369,7 @@ public final class ProxyPoolServer implements AutoCloseable {
             if (server.maxConnections() > 0) {
                 return server.maxConnections();
             }
-            dev.proxypool.server.gateway.ConnectionLimits limits = dev.proxypool.server.gateway.ConnectionLimits.ofThisProcess();
+            ConnectionLimits limits = ConnectionLimits.ofThisProcess();
             int max = limits.gatewayDefault();
             LOG.info("server.maxConnections: " + max + " (from the descriptor limit " + limits.descriptorLimit()
                     + "; the REST listener keeps " + limits.apiReserve() + ")");

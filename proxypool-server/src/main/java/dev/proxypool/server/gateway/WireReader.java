@@ -1,11 +1,15 @@
 package dev.proxypool.server.gateway;
 
+import dev.proxypool.core.time.Ticker;
+
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.IntConsumer;
 
 /**
  * A buffered reader over one blocking stream that reads HTTP lines with a hard length cap and
@@ -33,8 +37,8 @@ final class WireReader {
 
     private final InputStream in;
     private final boolean client;
-    private dev.proxypool.core.time.Ticker deadlineTicker;
-    private java.util.function.IntConsumer deadlineTimeout;
+    private Ticker deadlineTicker;
+    private IntConsumer deadlineTimeout;
     private long deadline;
     private final byte[] buf;
     private int pos;
@@ -55,7 +59,7 @@ final class WireReader {
      *
      * @param readTimeout sets the underlying read timeout in milliseconds
      */
-    void deadline(dev.proxypool.core.time.Ticker ticker, long deadlineNanos, java.util.function.IntConsumer readTimeout) {
+    void deadline(Ticker ticker, long deadlineNanos, IntConsumer readTimeout) {
         this.deadlineTicker = ticker;
         this.deadline = deadlineNanos;
         this.deadlineTimeout = readTimeout;
@@ -87,7 +91,7 @@ final class WireReader {
             pos = 0;
         }
         int n;
-        dev.proxypool.core.time.Ticker t = deadlineTicker;
+        Ticker t = deadlineTicker;
         if (t != null) {
             long left = deadline - t.read();
             if (left <= 0) {
@@ -97,7 +101,7 @@ final class WireReader {
         }
         try {
             n = in.read(buf, lim, buf.length - lim);
-        } catch (java.net.SocketTimeoutException e) {
+        } catch (SocketTimeoutException e) {
             if (t != null) {
                 throw new HeadTimeoutException();
             }
