@@ -1,5 +1,6 @@
 package dev.proxypool.server;
 
+import dev.proxypool.server.gateway.ConnectionLimits;
 import dev.proxypool.server.gateway.Gateway;
 import dev.proxypool.server.gateway.GatewayConfig;
 import dev.proxypool.server.gateway.GatewayEngine;
@@ -27,16 +28,24 @@ import java.util.Objects;
  * {@code /observe/health}, {@code /observe/metrics} and {@code GET /v1/echo}. Port 0 picks a free
  * port (tests). {@link #stop()} closes the gateway first (idle connections at once, exchanges in
  * progress after a grace period), then the REST listener.
+ *
+ * <p>Limits on the REST listener: at most {@link ConnectionLimits#apiReserve()} connections at once
+ * (more wait in the backlog), a request-head deadline ({@link ApiHeadDeadline}, 408 then close), an
+ * idle keep-alive timeout, and a watchdog that starts the listener again if its accept loop ended
+ * ({@link ApiListenerWatchdog}).
  */
 public final class GatewayServer implements AutoCloseable {
 
     private final GatewayListener gateway;
-    private final WebServer web;
+    private final ApiListenerWatchdog web;
+    private final ApiHeadDeadline headDeadline;
     private final Duration grace;
 
-    private GatewayServer(GatewayListener gateway, WebServer web, Duration grace) {
+    private GatewayServer(GatewayListener gateway, ApiListenerWatchdog web, ApiHeadDeadline headDeadline,
+                          Duration grace) {
         this.gateway = gateway;
         this.web = web;
+        this.headDeadline = headDeadline;
         this.grace = grace;
     }
 
@@ -56,9 +65,25 @@ public final class GatewayServer implements AutoCloseable {
         return gateway.gateway();
     }
 
+    /** The gateway's cap on open client connections (0: none). */
+    public int maxConnections() {
+        return gateway.maxConnections();
+    }
+
+    /** Gateway client connections open now, as counted against {@link #maxConnections()}. */
+    public int openGatewayConnections() {
+        return gateway.openConnections();
+    }
+
+    /** How many times the REST listener was found dead (its accept loop ended) and started again. */
+    public long apiRestarts() {
+        return web.restarts();
+    }
+
     public void stop() {
         gateway.stop(grace);
         web.stop();
+        headDeadline.close();
     }
 
     @Override
@@ -78,6 +103,8 @@ public final class GatewayServer implements AutoCloseable {
         private boolean platformThreads;
         private boolean accessLog;
         private java.time.InstantSource wall = java.time.InstantSource.system();
+        private Duration apiIdleTimeout = Duration.ofSeconds(60);
+        private Duration watchdogInterval = Duration.ofSeconds(1);
         private java.util.function.Consumer<io.helidon.webserver.http.HttpRouting.Builder> routes = r -> { };
         private final java.util.List<HealthCheck> checks = new java.util.ArrayList<>();
 
@@ -134,6 +161,21 @@ public final class GatewayServer implements AutoCloseable {
             return this;
         }
 
+        /** An idle keep-alive connection on the REST listener is closed after this (default 60 s). */
+        public Builder apiIdleTimeout(Duration d) {
+            if (d == null || d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException("server.apiIdleTimeout must be a positive duration, got " + d);
+            }
+            this.apiIdleTimeout = d;
+            return this;
+        }
+
+        /** How often the REST listener is checked for a dead accept loop (default 1 s). */
+        public Builder watchdogInterval(Duration d) {
+            this.watchdogInterval = Objects.requireNonNull(d, "watchdogInterval");
+            return this;
+        }
+
         /** One platform thread per gateway connection instead of a virtual thread (for measurements). */
         public Builder platformThreads(boolean platform) {
             this.platformThreads = platform;
@@ -170,14 +212,26 @@ public final class GatewayServer implements AutoCloseable {
                     return HealthCheckResponse.builder()
                             .status(!gw.stopping())
                             .detail("openConnections", gw.openConnections())
+                            .detail("maxConnections", listener.maxConnections())
+                            .detail("refusedConnections", listener.refusedConnections())
                             .build();
                 }
             };
+            ConnectionLimits limits = ConnectionLimits.ofThisProcess();
+            // the API's own cap: a flood of API clients waits in the backlog instead of taking every descriptor
+            int apiMax = limits.apiReserve();
+            Duration sweep = Duration.ofMillis(Math.clamp(apiIdleTimeout.toMillis() / 4, 100, 30_000));
+            ApiHeadDeadline headDeadline = new ApiHeadDeadline(config.requestHeadTimeout());
             try {
-                WebServer web = WebServer.builder()
+                java.util.function.IntFunction<WebServer> factory = port -> WebServer.builder()
                         .address(bind)
-                        .port(apiPort)
+                        .port(port)
                         .shutdownHook(false)
+                        .protocolsDiscoverServices(false) // HTTP/1 through the head deadline only
+                        .addConnectionSelector(headDeadline)
+                        .maxTcpConnections(apiMax)
+                        .idleConnectionTimeout(apiIdleTimeout)
+                        .idleConnectionPeriod(sweep)
                         .addFeature(ObserveFeature.just(
                                 HealthObserver.builder().details(true).addCheck(gatewayCheck).addChecks(checks.toArray(HealthCheck[]::new)).build(),
                                 MetricsObserver.create()))
@@ -187,8 +241,10 @@ public final class GatewayServer implements AutoCloseable {
                         })
                         .build()
                         .start();
-                return new GatewayServer(listener, web, grace);
+                ApiListenerWatchdog web = ApiListenerWatchdog.start(factory, apiPort, bind, watchdogInterval);
+                return new GatewayServer(listener, web, headDeadline, grace);
             } catch (RuntimeException e) {
+                headDeadline.close();
                 listener.stop(Duration.ZERO);
                 throw e;
             }

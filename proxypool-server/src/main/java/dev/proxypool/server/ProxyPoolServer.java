@@ -35,6 +35,7 @@ import dev.proxypool.server.nodes.NodeSettings;
 import java.net.InetSocketAddress;
 import dev.proxypool.server.engine.AccessControl;
 import dev.proxypool.server.engine.PoolGatewayEngine;
+import dev.proxypool.server.gateway.ConnectionLimits;
 import dev.proxypool.server.gateway.GatewayConfig;
 import dev.proxypool.server.gateway.ProxyAuthenticator;
 import java.io.IOException;
@@ -320,7 +321,10 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .config(GatewayConfig.DEFAULTS.withMaxAttempts(10)
                                 .withIoTimeout(config.gateway().ioTimeout())
                                 .withIdleTimeout(config.gateway().idleTimeout())
-                                .withTunnelIdleTimeout(config.gateway().tunnelIdleTimeout()))
+                                .withTunnelIdleTimeout(config.gateway().tunnelIdleTimeout())
+                                .withRequestHeadTimeout(config.server().requestHeadTimeout())
+                                .withMaxConnections(gatewayMaxConnections(config.server())))
+                        .apiIdleTimeout(config.server().apiIdleTimeout())
                         .routes(r -> {
                             r.post("/v1/feedback", feedback);
                             r.register(DistributionService.PATH, distribution);
@@ -359,6 +363,18 @@ public final class ProxyPoolServer implements AutoCloseable {
                 closeQuietly(configStore);
                 throw e;
             }
+        }
+
+        /** {@code server.maxConnections}, or (0) the default sized from the descriptor limit. */
+        private static int gatewayMaxConnections(ProxyPoolConfig.Server server) {
+            if (server.maxConnections() > 0) {
+                return server.maxConnections();
+            }
+            ConnectionLimits limits = ConnectionLimits.ofThisProcess();
+            int max = limits.gatewayDefault();
+            LOG.info("server.maxConnections: " + max + " (from the descriptor limit " + limits.descriptorLimit()
+                    + "; the REST listener keeps " + limits.apiReserve() + ")");
+            return max;
         }
 
         /** A worker's readiness: holding a snapshot within its validity; details say how it keeps up. */

@@ -155,14 +155,17 @@ public final class ConfigLoader {
     }
 
     private ProxyPoolConfig.Server server(Node n) {
-        n.allowOnly("host", "gatewayPort", "apiPort", "accessLog");
+        n.allowOnly("host", "gatewayPort", "apiPort", "accessLog", "maxConnections", "requestHeadTimeout", "apiIdleTimeout");
         ProxyPoolConfig.Server d = ProxyPoolConfig.Server.DEFAULTS;
         int gw = n.integer("gatewayPort", d.gatewayPort(), 0, 65535);
         int api = n.integer("apiPort", d.apiPort(), 0, 65535);
         if (gw != 0 && gw == api) {
             throw new ConfigException(n.key("apiPort"), "must differ from server.gatewayPort (" + gw + ")");
         }
-        return new ProxyPoolConfig.Server(n.string("host", d.host()), gw, api, n.bool("accessLog", d.accessLog()));
+        return new ProxyPoolConfig.Server(n.string("host", d.host()), gw, api, n.bool("accessLog", d.accessLog()),
+                n.integer("maxConnections", d.maxConnections(), 0, 10_000_000),
+                positive(n, "requestHeadTimeout", d.requestHeadTimeout()),
+                positive(n, "apiIdleTimeout", d.apiIdleTimeout()));
     }
 
     private ProxyPoolConfig.Store store(Node n) {

@@ -45,13 +45,20 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
     /**
      * {@code server}: listeners. {@code accessLog} turns on the gateway's access log (one line per
      * request and tunnel on the logger {@code dev.proxypool.access}); off by default.
+     * {@code maxConnections} caps open gateway client connections (0: sized from the process's
+     * descriptor limit at start); {@code requestHeadTimeout} bounds the time from a request's first
+     * byte to the end of its head on both listeners (408 after it); {@code apiIdleTimeout} closes an
+     * idle keep-alive connection on the REST listener.
      */
-    public record Server(String host, int gatewayPort, int apiPort, boolean accessLog) {
-        public static final Server DEFAULTS = new Server("127.0.0.1", 8080, 9090, false);
+    public record Server(String host, int gatewayPort, int apiPort, boolean accessLog, int maxConnections,
+                         Duration requestHeadTimeout, Duration apiIdleTimeout) {
+        public static final Server DEFAULTS = new Server("127.0.0.1", 8080, 9090, false, 0, Duration.ofSeconds(10),
+                Duration.ofSeconds(60));
 
-        /** Listeners without the access log. */
+        /** Listeners with every other setting at its default. */
         public Server(String host, int gatewayPort, int apiPort) {
-            this(host, gatewayPort, apiPort, false);
+            this(host, gatewayPort, apiPort, false, DEFAULTS.maxConnections(), DEFAULTS.requestHeadTimeout(),
+                    DEFAULTS.apiIdleTimeout());
         }
     }
 

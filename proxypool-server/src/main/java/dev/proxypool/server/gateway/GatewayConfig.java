@@ -7,7 +7,7 @@ import java.time.Duration;
  *
  * <table>
  * <caption>defaults</caption>
- * <tr><td>maxRequestLineBytes</td><td>8192</td><td>longer: 400 request_line_too_long</td></tr>
+ * <tr><td>maxRequestLineBytes</td><td>8192</td><td>longer: 431 request_line_too_long</td></tr>
  * <tr><td>maxHeaderBytes</td><td>65536</td><td>larger header block: 431 headers_too_large</td></tr>
  * <tr><td>maxHeaderCount</td><td>256</td><td>more fields: 431</td></tr>
  * <tr><td>idleTimeout</td><td>60 s</td><td>a keep-alive connection with no new request is closed</td></tr>
@@ -16,14 +16,18 @@ import java.time.Duration;
  * <tr><td>connectTimeout</td><td>10 s</td><td>opening the upstream connection</td></tr>
  * <tr><td>maxAttempts</td><td>2</td><td>GET/HEAD attempts, each on a different proxy</td></tr>
  * <tr><td>bufferBytes</td><td>16384</td><td>per-connection read/write buffers</td></tr>
+ * <tr><td>requestHeadTimeout</td><td>10 s</td><td>from a request's first byte to the end of its head: else 408 and
+ * close (a client trickling header bytes cannot hold a connection)</td></tr>
+ * <tr><td>maxConnections</td><td>0 (no cap)</td><td>open client connections; one more is closed at once.
+ * {@link ConnectionLimits} sizes the server's default from the descriptor limit</td></tr>
  * </table>
  */
 public record GatewayConfig(int maxRequestLineBytes, int maxHeaderBytes, int maxHeaderCount, Duration idleTimeout,
                             Duration ioTimeout, Duration tunnelIdleTimeout, Duration connectTimeout, int maxAttempts,
-                            int bufferBytes) {
+                            int bufferBytes, Duration requestHeadTimeout, int maxConnections) {
 
     public static final GatewayConfig DEFAULTS = new GatewayConfig(8192, 65536, 256, Duration.ofSeconds(60),
-            Duration.ofSeconds(60), Duration.ofMinutes(5), Duration.ofSeconds(10), 2, 16384);
+            Duration.ofSeconds(60), Duration.ofMinutes(5), Duration.ofSeconds(10), 2, 16384, Duration.ofSeconds(10), 0);
 
     public GatewayConfig {
         check("gateway.maxRequestLineBytes", maxRequestLineBytes, 256, 1 << 20);
@@ -35,26 +39,40 @@ public record GatewayConfig(int maxRequestLineBytes, int maxHeaderBytes, int max
         positive("gateway.ioTimeout", ioTimeout);
         positive("gateway.tunnelIdleTimeout", tunnelIdleTimeout);
         positive("gateway.connectTimeout", connectTimeout);
+        positive("server.requestHeadTimeout", requestHeadTimeout);
+        check("server.maxConnections", maxConnections, 0, Integer.MAX_VALUE);
     }
 
     public GatewayConfig withIdleTimeout(Duration d) {
         return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, d, ioTimeout, tunnelIdleTimeout,
-                connectTimeout, maxAttempts, bufferBytes);
+                connectTimeout, maxAttempts, bufferBytes, requestHeadTimeout, maxConnections);
     }
 
     public GatewayConfig withIoTimeout(Duration d) {
         return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, idleTimeout, d, tunnelIdleTimeout,
-                connectTimeout, maxAttempts, bufferBytes);
+                connectTimeout, maxAttempts, bufferBytes, requestHeadTimeout, maxConnections);
     }
 
     public GatewayConfig withTunnelIdleTimeout(Duration d) {
         return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, idleTimeout, ioTimeout, d,
-                connectTimeout, maxAttempts, bufferBytes);
+                connectTimeout, maxAttempts, bufferBytes, requestHeadTimeout, maxConnections);
     }
 
     public GatewayConfig withMaxAttempts(int n) {
         return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, idleTimeout, ioTimeout,
-                tunnelIdleTimeout, connectTimeout, n, bufferBytes);
+                tunnelIdleTimeout, connectTimeout, n, bufferBytes, requestHeadTimeout, maxConnections);
+    }
+
+    /** The deadline from a request's first byte to the end of its head (408 after it). */
+    public GatewayConfig withRequestHeadTimeout(Duration d) {
+        return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, idleTimeout, ioTimeout,
+                tunnelIdleTimeout, connectTimeout, maxAttempts, bufferBytes, d, maxConnections);
+    }
+
+    /** The cap on open client connections; 0: none. */
+    public GatewayConfig withMaxConnections(int n) {
+        return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, idleTimeout, ioTimeout,
+                tunnelIdleTimeout, connectTimeout, maxAttempts, bufferBytes, requestHeadTimeout, n);
     }
 
     int idleTimeoutMillis() {

@@ -27,6 +27,8 @@ final class GatewayConnection {
     private static final int DONE_CLOSE = 1;
     private static final int FAILED = 2;
     private static final int BROKEN = 3;
+    /** The client's own chunked body was malformed before any response byte: answered 400 bad_framing. */
+    private static final int CLIENT_BAD_FRAMING = 4;
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final Gateway gw;
@@ -90,21 +92,39 @@ final class GatewayConnection {
         while (!gw.stopping()) {
             idle = true;
             ch.readTimeout(cfg.idleTimeoutMillis());
+            if (in.buffered() == 0 && !in.fill()) { // idle keep-alive: up to idleTimeout for a first byte
+                return;
+            }
+            // from the first byte on, the whole head has requestHeadTimeout (slow-header clients)
+            in.deadline(gw.ticker(), gw.ticker().read() + cfg.requestHeadTimeout().toNanos(), ch::readTimeout);
             RequestHead head;
             try {
                 head = RequestHead.read(in, cfg);
-            } catch (WireException e) {
+            } catch (WireException | WireReader.HeadTimeoutException e) {
                 idle = false;
                 gw.metrics().started(false);
                 long t0 = gw.ticker().read();
                 long w0 = out.written();
-                sendError(true, e.status(), e.reason(), e.getMessage(), Explain.NONE, false);
+                int status;
+                String reason;
+                if (e instanceof WireException w) {
+                    status = w.status();
+                    reason = w.reason();
+                    sendError(true, status, reason, w.getMessage(), Explain.NONE, false);
+                } else {
+                    status = 408;
+                    reason = GatewayErrors.REQUEST_TIMEOUT;
+                    sendError(true, status, reason, "the request head did not arrive within "
+                            + cfg.requestHeadTimeout().toMillis() + " ms", Explain.NONE, false);
+                }
                 gw.metrics().finished(false, ExchangeResult.BAD_REQUEST, gw.ticker().read() - t0);
                 if (accessLog != null) {
-                    accessLog.write(ch.peer(), null, null, null, e.status(), e.reason(), out.written() - w0, -1,
+                    accessLog.write(ch.peer(), null, null, null, status, reason, out.written() - w0, -1,
                             gw.ticker().read() - t0, Explain.NONE, ExchangeResult.BAD_REQUEST);
                 }
                 return;
+            } finally {
+                in.clearDeadline();
             }
             if (head == null) {
                 return;
@@ -205,6 +225,11 @@ final class GatewayConnection {
                             result = ExchangeResult.ABORTED;
                             return false;
                         }
+                        case CLIENT_BAD_FRAMING -> {
+                            result = ExchangeResult.BAD_REQUEST;
+                            return sendError(head.http11, 400, GatewayErrors.BAD_FRAMING,
+                                    "malformed chunked request body", Explain.NONE, false);
+                        }
                         default -> { // FAILED before any response byte
                             lastTimeout = lastFailure == FailureKind.CONNECT_TIMEOUT || lastFailure == FailureKind.SLOW_BODY;
                             if (!mayRetry) {
@@ -251,7 +276,7 @@ final class GatewayConnection {
                     resp = send(head, link, expectContinue, a.consumedHeader());
                 } catch (PeerIOException e) {
                     if (e.client()) {
-                        return BROKEN;
+                        return e.framing() ? CLIENT_BAD_FRAMING : BROKEN;
                     }
                     if (e.timeout()) {
                         outcome = fail(FailureKind.SLOW_BODY);

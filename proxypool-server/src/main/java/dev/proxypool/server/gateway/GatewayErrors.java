@@ -30,12 +30,14 @@ public final class GatewayErrors {
     public static final String UNSUPPORTED_SCHEME = "unsupported_scheme";
     /** A bad {@code CONNECT} authority. 400. */
     public static final String BAD_CONNECT_TARGET = "bad_connect_target";
-    /** Request line above the limit (8 KiB). 400. */
+    /** Request line above the limit (8 KiB). 431, like an oversized header block. */
     public static final String REQUEST_LINE_TOO_LONG = "request_line_too_long";
     /** Header block above the limit (64 KiB). 431. */
     public static final String HEADERS_TOO_LARGE = "headers_too_large";
-    /** Both Content-Length and Transfer-Encoding, or disagreeing lengths. 400. */
+    /** Both Content-Length and Transfer-Encoding, disagreeing lengths, or a malformed chunked request body. 400. */
     public static final String BAD_FRAMING = "bad_framing";
+    /** The request head did not arrive whole within {@code server.requestHeadTimeout}. 408. */
+    public static final String REQUEST_TIMEOUT = "request_timeout";
     /** The upstream's response could not be parsed. 502. */
     public static final String UPSTREAM_PROTOCOL = "upstream_protocol_error";
     /** The upstream did not answer in time. 504. */

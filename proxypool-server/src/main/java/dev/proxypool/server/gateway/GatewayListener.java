@@ -6,6 +6,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -13,21 +15,34 @@ import java.util.concurrent.locks.LockSupport;
  * thread and hands each connection to a new virtual thread running {@link Gateway#serve}.
  * Chosen over a Helidon connection selector for throughput and full control of socket options
  * and half-close (GATEWAY-DESIGN.md). Started and stopped beside the Helidon WebServer.
+ *
+ * <p>Limits: with {@link GatewayConfig#maxConnections()} above 0, a connection accepted while that
+ * many are open is closed at once (the client sees an immediate close, nothing is read). An accept
+ * that fails (descriptors exhausted: {@code EMFILE}) never ends the loop: it backs off, from
+ * {@value #ACCEPT_BACKOFF_MIN_MILLIS} ms doubling to {@value #ACCEPT_BACKOFF_MAX_MILLIS} ms, and
+ * retries; the first failure of a streak is logged.
  */
 public final class GatewayListener implements AutoCloseable {
 
     private static final int BACKLOG = 1024;
-    private static final long ACCEPT_BACKOFF_NANOS = 50_000_000L;
+    private static final System.Logger LOG = System.getLogger(GatewayListener.class.getName());
+    private static final long ACCEPT_BACKOFF_MIN_MILLIS = 10;
+    private static final long ACCEPT_BACKOFF_MAX_MILLIS = 500;
 
     private final Gateway gateway;
     private final ServerSocket server;
     private final Thread acceptor;
     private final Thread.Builder connectionThreads;
+    private final int maxConnections;
+    private final AtomicInteger open = new AtomicInteger();
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong acceptFailures = new AtomicLong();
     private volatile boolean running = true;
 
     private GatewayListener(Gateway gateway, ServerSocket server, boolean virtualThreads) {
         this.gateway = gateway;
         this.server = server;
+        this.maxConnections = gateway.config().maxConnections();
         this.connectionThreads = virtualThreads ? Thread.ofVirtual().name("gateway-conn")
                 : Thread.ofPlatform().name("gateway-conn").daemon(true);
         // a virtual acceptor hands connections to the scheduler's local queue: no cross-thread wake-up
@@ -66,30 +81,75 @@ public final class GatewayListener implements AutoCloseable {
         return gateway;
     }
 
+    /** The cap on open client connections (0: none). */
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    /** Client connections open now (accepted and not yet closed). */
+    public int openConnections() {
+        return open.get();
+    }
+
+    /** Connections closed at once because {@link #maxConnections()} were open. */
+    public long refusedConnections() {
+        return refused.get();
+    }
+
+    /** Accept calls that failed (descriptors exhausted, ...) and were retried. */
+    public long acceptFailures() {
+        return acceptFailures.get();
+    }
+
     private void acceptLoop() {
+        long backoff = 0;
         while (running) {
             Socket s;
             try {
                 s = server.accept();
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 if (!running || server.isClosed()) {
                     return; // closed by stop()
                 }
                 // e.g. "Too many open files": transient, never a reason to stop listening for good
-                LockSupport.parkNanos(ACCEPT_BACKOFF_NANOS);
+                acceptFailures.incrementAndGet();
+                if (backoff == 0) {
+                    LOG.log(System.Logger.Level.WARNING, "gateway accept failed ({0}); retrying with backoff",
+                            e.getMessage());
+                }
+                backoff = backoff == 0 ? ACCEPT_BACKOFF_MIN_MILLIS : Math.min(backoff * 2, ACCEPT_BACKOFF_MAX_MILLIS);
+                LockSupport.parkNanos(backoff * 1_000_000L);
                 continue;
             }
+            backoff = 0;
+            if (maxConnections > 0 && open.get() >= maxConnections) {
+                refused.incrementAndGet();
+                closeQuietly(s); // over the cap: refused at once, before any byte is read
+                continue;
+            }
+            open.incrementAndGet();
             try {
                 s.setTcpNoDelay(true);
                 SocketClientChannel ch = new SocketClientChannel(s);
-                connectionThreads.start(() -> gateway.serve(ch));
+                connectionThreads.start(() -> {
+                    try {
+                        gateway.serve(ch);
+                    } finally {
+                        open.decrementAndGet();
+                    }
+                });
             } catch (IOException | RuntimeException e) {
-                try {
-                    s.close();
-                } catch (IOException ignored) {
-                    // nothing to do
-                }
+                open.decrementAndGet();
+                closeQuietly(s);
             }
+        }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // nothing to do
         }
     }
 

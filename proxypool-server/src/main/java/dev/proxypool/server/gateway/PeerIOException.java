@@ -29,6 +29,11 @@ final class PeerIOException extends IOException {
         return getCause() instanceof SocketTimeoutException;
     }
 
+    /** The peer broke the message framing (a malformed chunk size line, a missing CRLF, a bad trailer). */
+    boolean framing() {
+        return getCause() instanceof java.net.ProtocolException;
+    }
+
     static PeerIOException wrap(boolean client, IOException e) {
         return e instanceof PeerIOException p ? p : new PeerIOException(client, e);
     }

@@ -47,7 +47,7 @@ final class RequestHead {
                 }
             } while (line.isEmpty() && ++empty <= MAX_EMPTY_LINES);
         } catch (WireReader.LineTooLongException e) {
-            throw WireException.badRequest(GatewayErrors.REQUEST_LINE_TOO_LONG,
+            throw new WireException(431, GatewayErrors.REQUEST_LINE_TOO_LONG,
                     "request line longer than " + cfg.maxRequestLineBytes() + " bytes");
         }
         int sp1 = line.indexOf(' ');
@@ -83,10 +83,23 @@ final class RequestHead {
             throw WireException.badRequest(GatewayErrors.BAD_FRAMING,
                     "conflicting or invalid Content-Length / Transfer-Encoding");
         }
+        if (hostFields(headers) > 1) { // RFC 9112 §3.2: more than one Host field is a 400
+            throw WireException.badRequest(GatewayErrors.BAD_REQUEST, "more than one Host header");
+        }
         if (http11 && !headers.contains("Host") && !method.equals("CONNECT")) {
             throw WireException.badRequest(GatewayErrors.BAD_REQUEST, "HTTP/1.1 request without Host");
         }
         return new RequestHead(method, http11, headers, target, framing);
+    }
+
+    private static int hostFields(HeaderFields h) {
+        int n = 0;
+        for (int i = 0, size = h.size(); i < size; i++) {
+            if (h.name(i).equalsIgnoreCase("Host")) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /**

@@ -1,11 +1,15 @@
 package dev.proxypool.server.gateway;
 
+import dev.proxypool.core.time.Ticker;
+
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.IntConsumer;
 
 /**
  * A buffered reader over one blocking stream that reads HTTP lines with a hard length cap and
@@ -24,8 +28,18 @@ final class WireReader {
         }
     }
 
+    /** The request head did not arrive whole before its deadline; the connection answers 408. */
+    static final class HeadTimeoutException extends IOException {
+        HeadTimeoutException() {
+            super("request head deadline passed", null);
+        }
+    }
+
     private final InputStream in;
     private final boolean client;
+    private Ticker deadlineTicker;
+    private IntConsumer deadlineTimeout;
+    private long deadline;
     private final byte[] buf;
     private int pos;
     private int lim;
@@ -36,6 +50,25 @@ final class WireReader {
         this.in = in;
         this.client = client;
         this.buf = new byte[bufferSize];
+    }
+
+    /**
+     * Bounds every following {@link #fill()} by an absolute deadline: each blocking read gets the
+     * time left as its timeout, and a read after the deadline, or one that times out, throws
+     * {@link HeadTimeoutException}. Used while a request head is read.
+     *
+     * @param readTimeout sets the underlying read timeout in milliseconds
+     */
+    void deadline(Ticker ticker, long deadlineNanos, IntConsumer readTimeout) {
+        this.deadlineTicker = ticker;
+        this.deadline = deadlineNanos;
+        this.deadlineTimeout = readTimeout;
+    }
+
+    /** Ends the bound set by {@link #deadline}. */
+    void clearDeadline() {
+        deadlineTicker = null;
+        deadlineTimeout = null;
     }
 
     /** Bytes already buffered and not yet consumed. */
@@ -58,8 +91,21 @@ final class WireReader {
             pos = 0;
         }
         int n;
+        Ticker t = deadlineTicker;
+        if (t != null) {
+            long left = deadline - t.read();
+            if (left <= 0) {
+                throw new HeadTimeoutException();
+            }
+            deadlineTimeout.accept((int) Math.max(1, Math.min(Integer.MAX_VALUE, (left + 999_999) / 1_000_000)));
+        }
         try {
             n = in.read(buf, lim, buf.length - lim);
+        } catch (SocketTimeoutException e) {
+            if (t != null) {
+                throw new HeadTimeoutException();
+            }
+            throw PeerIOException.wrap(client, e);
         } catch (IOException e) {
             throw PeerIOException.wrap(client, e);
         }

@@ -117,7 +117,7 @@ class GatewayWireTest {
                 Arguments.of("CL + TE", "POST http://a/ HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n"
                         + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400, "bad_framing"),
                 Arguments.of("https absolute-form", "GET https://a/ HTTP/1.1\r\nHost: a\r\n\r\n", 400, "unsupported_scheme"),
-                Arguments.of("request line 9 KiB", "GET http://a/" + "x".repeat(9 * 1024) + " HTTP/1.1\r\n\r\n", 400,
+                Arguments.of("request line 9 KiB", "GET http://a/" + "x".repeat(9 * 1024) + " HTTP/1.1\r\n\r\n", 431,
                         "request_line_too_long"),
                 Arguments.of("headers 70 KiB", "GET http://a/ HTTP/1.1\r\nHost: a\r\n"
                         + ("X-Pad: " + "p".repeat(1000) + "\r\n").repeat(70) + "\r\n", 431, "headers_too_large"));

@@ -89,7 +89,7 @@ class RequestHeadTest {
                 Arguments.of("TE not chunked", "POST http://h/ HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n", 400, "bad_framing"),
                 Arguments.of("HTTP/1.1 without Host", "GET http://h/ HTTP/1.1\r\n\r\n", 400, "bad_request"),
                 Arguments.of("bad CONNECT target", "CONNECT example.com HTTP/1.1\r\n\r\n", 400, "bad_connect_target"),
-                Arguments.of("request line over 8 KiB", "GET " + longTarget + " HTTP/1.1\r\n\r\n", 400, "request_line_too_long"),
+                Arguments.of("request line over 8 KiB", "GET " + longTarget + " HTTP/1.1\r\n\r\n", 431, "request_line_too_long"),
                 Arguments.of("header block over 64 KiB", "GET http://h/ HTTP/1.1\r\nHost: h\r\n" + manyHeaders + "\r\n", 431,
                         "headers_too_large"));
     }
