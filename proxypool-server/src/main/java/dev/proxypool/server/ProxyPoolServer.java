@@ -285,7 +285,8 @@ public final class ProxyPoolServer implements AutoCloseable {
                 pool.engine().registry().healthListener(metrics.healthListener());
                 // Scaled out on Redis: one pipeline writer at a time (the others only refresh their snapshots).
                 StageLease lease = null;
-                if (config.store().type() == ProxyPoolConfig.StoreType.REDIS && pool.pipeline().isPresent()) {
+                if (config.store().type() == ProxyPoolConfig.StoreType.REDIS && role != ClusterRole.WORKER
+                        && pool.pipeline().isPresent()) {
                     lease = RedisStageLease.connect(RedisStoreConfig.fromUri(config.store().uri())
                             .withKeyPrefix(config.store().keyPrefix()));
                     pool.pipeline().get().useLease(lease, StageLease.newHolderId(), Duration.ofSeconds(3));
@@ -308,7 +309,11 @@ public final class ProxyPoolServer implements AutoCloseable {
                 }
                 GatewayServer.Builder gsb = GatewayServer.builder(engine);
                 if (cluster instanceof ClusterWorker worker) {
-                    gsb.healthCheck(snapshotCheck(worker));
+                    gsb.healthCheck(snapshotCheck(worker, pool.engine()));
+                    // the snapshot-version gauges read the same feed as the readiness check
+                    metrics.snapshotFrom(worker::status);
+                } else if (role != ClusterRole.WORKER) {
+                    gsb.healthCheck(new CollectionReadiness(pool)); // DOWN until the first collection
                 }
                 GatewayServer server = gsb
                         .gatewayPort(gatewayPort)
@@ -361,7 +366,8 @@ public final class ProxyPoolServer implements AutoCloseable {
         }
 
         /** A worker's readiness: holding a snapshot within its validity; details say how it keeps up. */
-        private static io.helidon.health.HealthCheck snapshotCheck(ClusterWorker worker) {
+        private static io.helidon.health.HealthCheck snapshotCheck(ClusterWorker worker,
+                                                                   dev.proxypool.sdk.engine.PoolEngine engine) {
             return new io.helidon.health.HealthCheck() {
                 @Override
                 public String name() {
@@ -385,6 +391,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                             .detail("fullLoads", st.fullLoads())
                             .detail("resyncRequests", st.resyncRequests())
                             .detail("storeReachable", st.storeReachable())
+                            .detail("routingsWithoutCandidates", String.join(",", RoutingCandidates.without(engine)))
                             .build();
                 }
             };
