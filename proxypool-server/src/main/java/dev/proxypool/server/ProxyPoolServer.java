@@ -134,6 +134,7 @@ public final class ProxyPoolServer implements AutoCloseable {
         private Consumer<io.helidon.webserver.http.HttpRouting.Builder> routes = r -> { };
         private Path configDir = Path.of("").toAbsolutePath();
         private ClusterRole role = ClusterRole.ALL;
+        private boolean importConfig;
 
         private Builder(ProxyPoolConfig config) {
             this.config = Objects.requireNonNull(config, "config");
@@ -172,6 +173,16 @@ public final class ProxyPoolServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Overwrite the configuration database's providers, upstreams, routings and clients with the
+         * config file's at start ({@code proxypool serve --import-config}); needs {@code database.type: postgres}.
+         * Without it the file only seeds an empty database, and afterwards the database is in force.
+         */
+        public Builder importConfig(boolean on) {
+            importConfig = on;
+            return this;
+        }
+
         /** Where the config file lives: relative paths in admin changes resolve against it. */
         public Builder configDir(Path dir) {
             configDir = Objects.requireNonNull(dir, "configDir");
@@ -205,11 +216,14 @@ public final class ProxyPoolServer implements AutoCloseable {
             ConfigStore configStore = null;
             try {
                 // Admin configuration: PostgreSQL when configured (migrated, seeded once), else memory seeded from the YAML.
-                configStore = ConfigStores.open(effective, pool.engine().wallClock());
+                configStore = ConfigStores.open(effective, pool.engine().wallClock(), importConfig);
                 // the stored configuration wins over the YAML once seeded (admin changes survive restarts)
                 ConfigState storedState = configStore.state();
                 ProxyPoolConfig stored = storedState.applyTo(effective, configDir);
                 pool.engine().reconfigure(stored.routings());
+                if (role != ClusterRole.WORKER) {
+                    pool.reconfigureCollection(stored); // the pipeline collects the stored upstreams, not the file's
+                }
                 // the gateway's clients (Basic auth, rate limits, username options, quotas) follow the
                 // stored configuration, so admin client changes apply without a restart
                 LiveClients clients = LiveClients.create(config.clients(), stored.clients(), config.security(),
