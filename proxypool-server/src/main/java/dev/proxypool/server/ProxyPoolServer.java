@@ -293,7 +293,9 @@ public final class ProxyPoolServer implements AutoCloseable {
                 Optional<dev.proxypool.sdk.credentials.Secret> adminToken = config.admin().token();
                 NodeService nodeService = nodes == null ? null : new NodeService(nodes, header -> adminToken.isPresent()
                         && BearerAuth.bearerToken(header).map(t -> adminToken.get().matches(t)).orElse(false));
-                PoolMetrics metrics = PoolMetrics.bind(pool, Services.get(MeterRegistry.class));
+                PoolMetrics metrics = role == ClusterRole.WORKER // a worker collects nothing: no pipeline meters
+                        ? PoolMetrics.bindWithoutPipeline(pool, Services.get(MeterRegistry.class))
+                        : PoolMetrics.bind(pool, Services.get(MeterRegistry.class));
                 configChanged.set(metrics.bindControlPlane(
                         () -> nodes == null ? 0.0 : (double) nodes.nodes().size(), () -> (double) configVersion.get()));
                 pool.engine().registry().healthListener(metrics.healthListener());

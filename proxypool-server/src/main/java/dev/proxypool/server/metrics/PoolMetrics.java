@@ -111,6 +111,14 @@ public final class PoolMetrics implements AutoCloseable {
         return bind(pool.engine(), pool.pipeline(), registry, DEFAULT_MAX_AGE);
     }
 
+    /**
+     * As {@link #bind(ProxyPool, MeterRegistry)} for a process that does not collect (a worker):
+     * no pipeline meters, even though the pool object carries an idle pipeline.
+     */
+    public static PoolMetrics bindWithoutPipeline(ProxyPool pool, MeterRegistry registry) {
+        return bind(pool.engine(), Optional.empty(), registry, DEFAULT_MAX_AGE);
+    }
+
     /** @param maxAge how long one census serves the gauges (tests pass zero: a fresh count per read) */
     static PoolMetrics bind(PoolEngine engine, Optional<CollectionPipeline> pipeline, MeterRegistry registry, Duration maxAge) {
         if (engine == null || pipeline == null || registry == null || maxAge == null || maxAge.isNegative()) {

@@ -82,6 +82,8 @@ class WorkerSnapshotMetricTest {
                 assertTrue(m.find(), "the gauge is exported: " + metrics.lines().filter(l -> l.contains("snapshot")).toList());
                 assertEquals(published, (long) Double.parseDouble(m.group(1)),
                         "the gauge reads the same version as the readiness check (" + health + ")");
+                assertTrue(metrics.lines().noneMatch(l -> l.startsWith("proxypool_pipeline_writer")),
+                        "a worker collects nothing: no pipeline meters");
                 assertTrue(worker.pool().engine().snapshot().version() != published,
                         "the worker engine's own counter differs, so the test tells the two sources apart");
             }
