@@ -102,7 +102,8 @@ public final class ProxyPool implements AutoCloseable {
         // Always built, even without upstreams: upstreams added later (admin API, shared configuration)
         // are collected live, without a restart. With none configured a round fetches nothing.
         // Each configured provider's type is enabled by naming it; nothing else is loadable.
-        ProviderRegistry registry = registries.apply(providerTypes(config.providers()));
+        // (no upstream yet: nothing to enable, so a provider type unknown here is reported when an upstream uses it)
+        ProviderRegistry registry = registries.apply(config.upstreams().isEmpty() ? Set.of() : providerTypes(config.providers()));
         ProviderEnvironment env = new ProviderEnvironment(b.environment != null ? b.environment : System.getenv(),
                 Path.of("").toAbsolutePath(), b.wall, b.ticker);
         ValidationStage validation = b.validation != null ? b.validation : defaultValidation();
