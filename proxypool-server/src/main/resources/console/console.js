@@ -340,6 +340,12 @@ async function renderOverview(quiet) {
 
 let upstreamDocs = {};
 
+/** "malformed_record 2, validation_connect_timeout 1", or a dash when nothing was dropped. */
+function dropsText(drops) {
+  const entries = Object.entries(drops || {});
+  return entries.length ? entries.map(([reason, n]) => reason + ' ' + n).join(', ') : '–';
+}
+
 async function renderUpstreams(quiet) {
   const seq = ++renderSeq;
   let pipeline, upstreams, providers;
@@ -371,6 +377,7 @@ async function renderUpstreams(quiet) {
       el('td', { class: 'num', 'data-col': 'errors', text: String(s.consecutiveErrors ?? '–') }),
       el('td', { class: 'num', text: s.backoffSeconds ? duration(s.backoffSeconds) : '–' }),
       el('td', { class: 'num', text: String(s.published ?? '–') }),
+      el('td', { 'data-col': 'drops', title: 'candidates left out by the last fetch, by reason', text: dropsText(s.lastDrops) }),
       el('td', { text: (doc.fetch && doc.fetch.interval) || '30s' }),
       el('td', {}, byName[name] ? el('button', { type: 'button', 'data-action': 'fetch',
         onclick: () => act('Fetch of ' + name, 'POST', '/upstreams/' + encodeURIComponent(name) + '/fetch', undefined,

@@ -33,6 +33,11 @@ final class ServeCommand implements Callable<Integer> {
                     "extraction from the control plane's snapshots). control and worker need store.type: redis."})
     String role;
 
+    @Option(names = "--import-config", description = {"With database.type: postgres, overwrite the database's providers,",
+            "upstreams, routings and clients with the config file's (audited config.import). Without it the file",
+            "only seeds an empty database and afterwards the database is in force."})
+    boolean importConfig;
+
     @Override
     public Integer call() throws InterruptedException {
         ProxyPoolConfig cfg;
@@ -52,7 +57,7 @@ final class ServeCommand implements Callable<Integer> {
         ProxyPoolServer server;
         try {
             server = ServerFactory.start(cfg, clusterRole, config == null ? Path.of("").toAbsolutePath()
-                    : config.toAbsolutePath().getParent());
+                    : config.toAbsolutePath().getParent(), importConfig);
         } catch (ConfigException e) {
             spec.commandLine().getErr().println("proxypool serve: bad config: " + e.getMessage());
             return Main.EXIT_USAGE;

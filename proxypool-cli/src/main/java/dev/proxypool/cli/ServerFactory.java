@@ -14,6 +14,12 @@ final class ServerFactory {
     }
 
     static ProxyPoolServer start(ProxyPoolConfig config, dev.proxypool.sdk.cluster.ClusterRole role, java.nio.file.Path configDir) {
-        return ProxyPoolServer.builder(config).role(role).configDir(configDir).start();
+        return start(config, role, configDir, false);
+    }
+
+    /** {@code importConfig}: overwrite the configuration database with the file's entities ({@code serve --import-config}). */
+    static ProxyPoolServer start(ProxyPoolConfig config, dev.proxypool.sdk.cluster.ClusterRole role, java.nio.file.Path configDir,
+                                 boolean importConfig) {
+        return ProxyPoolServer.builder(config).role(role).configDir(configDir).importConfig(importConfig).start();
     }
 }

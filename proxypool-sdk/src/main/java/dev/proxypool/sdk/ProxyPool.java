@@ -99,16 +99,15 @@ public final class ProxyPool implements AutoCloseable {
         this.dialer = UpstreamDialer.create(credentials);
         ProviderRegistry custom = b.registry;
         this.registries = custom != null ? types -> custom : ProviderRegistry::standard;
-        if (config.upstreams().isEmpty()) {
-            pipeline = null;
-        } else {
-            // Each configured provider's type is enabled by naming it; nothing else is loadable.
-            ProviderRegistry registry = registries.apply(providerTypes(config.providers()));
-            ProviderEnvironment env = new ProviderEnvironment(b.environment != null ? b.environment : System.getenv(),
-                    Path.of("").toAbsolutePath(), b.wall, b.ticker);
-            ValidationStage validation = b.validation != null ? b.validation : defaultValidation();
-            pipeline = new CollectionPipeline(config, registry, env, engine, validation);
-        }
+        // Always built, even without upstreams: upstreams added later (admin API, shared configuration)
+        // are collected live, without a restart. With none configured a round fetches nothing.
+        // Each configured provider's type is enabled by naming it; nothing else is loadable.
+        // (no upstream yet: nothing to enable, so a provider type unknown here is reported when an upstream uses it)
+        ProviderRegistry registry = registries.apply(config.upstreams().isEmpty() ? Set.of() : providerTypes(config.providers()));
+        ProviderEnvironment env = new ProviderEnvironment(b.environment != null ? b.environment : System.getenv(),
+                Path.of("").toAbsolutePath(), b.wall, b.ticker);
+        ValidationStage validation = b.validation != null ? b.validation : defaultValidation();
+        pipeline = new CollectionPipeline(config, registry, env, engine, validation);
         if (b.activeProbing && config.health().activeEnabled()) {
             prober = ActiveProber.builder(dialer, () -> engine.snapshot().proxies(), engine.registry())
                     .settings(ProberSettings.from(config.health())).build();
@@ -257,7 +256,7 @@ public final class ProxyPool implements AutoCloseable {
         return config;
     }
 
-    /** The collection pipeline, when the config names upstreams. */
+    /** The collection pipeline (present even while no upstream is configured). */
     public Optional<CollectionPipeline> pipeline() {
         return Optional.ofNullable(pipeline);
     }
@@ -265,19 +264,13 @@ public final class ProxyPool implements AutoCloseable {
     /**
      * Follows a change of {@code next}'s providers and upstreams (the admin API): see
      * {@link CollectionPipeline#reconfigure}; the provider types {@code next} names are the ones
-     * enabled. Without a pipeline (no upstreams configured at start) there is nothing to follow:
-     * upstreams added then are collected from the next start, and this returns false.
+     * enabled. The pipeline exists even when no upstream was configured at start, so upstreams
+     * added later are collected within the pipeline's tick (once {@link #start()} ran).
      *
+     * @return true (the change is followed)
      * @throws IllegalArgumentException naming the upstream whose source cannot be built (nothing changed)
      */
     public boolean reconfigureCollection(ProxyPoolConfig next) {
-        if (pipeline == null) {
-            if (!next.upstreams().isEmpty()) {
-                LOG.warning("upstreams configured while no collection pipeline runs (none at start): "
-                        + "they are collected from the next start");
-            }
-            return false;
-        }
         pipeline.reconfigure(next.providers(), next.upstreams(), registries.apply(providerTypes(next.providers())));
         return true;
     }

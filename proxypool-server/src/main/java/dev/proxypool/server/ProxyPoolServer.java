@@ -135,6 +135,7 @@ public final class ProxyPoolServer implements AutoCloseable {
         private Consumer<io.helidon.webserver.http.HttpRouting.Builder> routes = r -> { };
         private Path configDir = Path.of("").toAbsolutePath();
         private ClusterRole role = ClusterRole.ALL;
+        private boolean importConfig;
 
         private Builder(ProxyPoolConfig config) {
             this.config = Objects.requireNonNull(config, "config");
@@ -173,6 +174,16 @@ public final class ProxyPoolServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Overwrite the configuration database's providers, upstreams, routings and clients with the
+         * config file's at start ({@code proxypool serve --import-config}); needs {@code database.type: postgres}.
+         * Without it the file only seeds an empty database, and afterwards the database is in force.
+         */
+        public Builder importConfig(boolean on) {
+            importConfig = on;
+            return this;
+        }
+
         /** Where the config file lives: relative paths in admin changes resolve against it. */
         public Builder configDir(Path dir) {
             configDir = Objects.requireNonNull(dir, "configDir");
@@ -206,11 +217,14 @@ public final class ProxyPoolServer implements AutoCloseable {
             ConfigStore configStore = null;
             try {
                 // Admin configuration: PostgreSQL when configured (migrated, seeded once), else memory seeded from the YAML.
-                configStore = ConfigStores.open(effective, pool.engine().wallClock());
+                configStore = ConfigStores.open(effective, pool.engine().wallClock(), importConfig);
                 // the stored configuration wins over the YAML once seeded (admin changes survive restarts)
                 ConfigState storedState = configStore.state();
                 ProxyPoolConfig stored = storedState.applyTo(effective, configDir);
                 pool.engine().reconfigure(stored.routings());
+                if (role != ClusterRole.WORKER) {
+                    pool.reconfigureCollection(stored); // the pipeline collects the stored upstreams, not the file's
+                }
                 // the gateway's clients (Basic auth, rate limits, username options, quotas) follow the
                 // stored configuration, so admin client changes apply without a restart
                 LiveClients clients = LiveClients.create(config.clients(), stored.clients(), config.security(),
@@ -280,13 +294,16 @@ public final class ProxyPoolServer implements AutoCloseable {
                 Optional<dev.proxypool.sdk.credentials.Secret> adminToken = config.admin().token();
                 NodeService nodeService = nodes == null ? null : new NodeService(nodes, header -> adminToken.isPresent()
                         && BearerAuth.bearerToken(header).map(t -> adminToken.get().matches(t)).orElse(false));
-                PoolMetrics metrics = PoolMetrics.bind(pool, Services.get(MeterRegistry.class));
+                PoolMetrics metrics = role == ClusterRole.WORKER // a worker collects nothing: no pipeline meters
+                        ? PoolMetrics.bindWithoutPipeline(pool, Services.get(MeterRegistry.class))
+                        : PoolMetrics.bind(pool, Services.get(MeterRegistry.class));
                 configChanged.set(metrics.bindControlPlane(
                         () -> nodes == null ? 0.0 : (double) nodes.nodes().size(), () -> (double) configVersion.get()));
                 pool.engine().registry().healthListener(metrics.healthListener());
                 // Scaled out on Redis: one pipeline writer at a time (the others only refresh their snapshots).
                 StageLease lease = null;
-                if (config.store().type() == ProxyPoolConfig.StoreType.REDIS && pool.pipeline().isPresent()) {
+                if (config.store().type() == ProxyPoolConfig.StoreType.REDIS && role != ClusterRole.WORKER
+                        && pool.pipeline().isPresent()) {
                     lease = RedisStageLease.connect(RedisStoreConfig.fromUri(config.store().uri())
                             .withKeyPrefix(config.store().keyPrefix()));
                     pool.pipeline().get().useLease(lease, StageLease.newHolderId(), Duration.ofSeconds(3));
@@ -309,7 +326,11 @@ public final class ProxyPoolServer implements AutoCloseable {
                 }
                 GatewayServer.Builder gsb = GatewayServer.builder(engine);
                 if (cluster instanceof ClusterWorker worker) {
-                    gsb.healthCheck(snapshotCheck(worker));
+                    gsb.healthCheck(snapshotCheck(worker, pool.engine()));
+                    // the snapshot-version gauges read the same feed as the readiness check
+                    metrics.snapshotFrom(worker::status);
+                } else if (role != ClusterRole.WORKER) {
+                    gsb.healthCheck(new CollectionReadiness(pool)); // DOWN until the first collection
                 }
                 GatewayServer server = gsb
                         .gatewayPort(gatewayPort)
@@ -378,7 +399,8 @@ public final class ProxyPoolServer implements AutoCloseable {
         }
 
         /** A worker's readiness: holding a snapshot within its validity; details say how it keeps up. */
-        private static io.helidon.health.HealthCheck snapshotCheck(ClusterWorker worker) {
+        private static io.helidon.health.HealthCheck snapshotCheck(ClusterWorker worker,
+                                                                   dev.proxypool.sdk.engine.PoolEngine engine) {
             return new io.helidon.health.HealthCheck() {
                 @Override
                 public String name() {
@@ -402,6 +424,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                             .detail("fullLoads", st.fullLoads())
                             .detail("resyncRequests", st.resyncRequests())
                             .detail("storeReachable", st.storeReachable())
+                            .detail("routingsWithoutCandidates", String.join(",", RoutingCandidates.without(engine)))
                             .build();
                 }
             };

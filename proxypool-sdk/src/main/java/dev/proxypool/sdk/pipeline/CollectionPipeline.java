@@ -104,6 +104,8 @@ public final class CollectionPipeline implements AutoCloseable {
     private volatile Thread loop;
     private volatile Leadership leadership;
     private volatile boolean holding;
+    /** Set once the first round ended: every upstream due at start was fetched (or another process writes). */
+    private volatile boolean firstRoundDone;
 
     private static final class Schedule {
         long nextDueNanos;
@@ -273,6 +275,7 @@ public final class CollectionPipeline implements AutoCloseable {
             } else {
                 round = writerRound(lead);
             }
+            firstRoundDone = true;
             for (Listener l : listeners) {
                 try {
                     l.onRound(round);
@@ -302,13 +305,16 @@ public final class CollectionPipeline implements AutoCloseable {
         Set<ProxyKey> known = knownKeys();
         Map<FetchReport, FetchOutcome> outcomes = new LinkedHashMap<>();
         Publication.Builder publication = Publication.builder();
+        Map<String, Map<String, Integer>> drops = new HashMap<>();
         for (FetchReport report : round.reports()) {
             FetchOutcome outcome = FetchReports.classify(report, known);
             engine.sequential().record(report.upstream(), outcome);
             outcomes.put(report, outcome);
             notifyFetch(report.upstream(), outcome);
+            Map<String, Integer> upstreamDrops = new java.util.TreeMap<>(report.drops());
+            drops.put(report.upstream(), upstreamDrops);
             if (!(outcome instanceof FetchOutcome.Error) && !report.candidates().isEmpty()) {
-                publication.publish(report.upstream(), choose(report.upstream(), report.candidates()));
+                publication.publish(report.upstream(), choose(report.upstream(), report.candidates(), upstreamDrops));
             }
         }
         // the slow part (fetch, validation) is over: make sure we still are the writer, then write
@@ -320,8 +326,10 @@ public final class CollectionPipeline implements AutoCloseable {
         }
         for (Map.Entry<FetchReport, FetchOutcome> e : outcomes.entrySet()) {
             String upstream = e.getKey().upstream();
-            update(schedules.get(upstream), e.getKey(), e.getValue(), published == null ? 0 : published.published(upstream), now);
+            update(schedules.get(upstream), e.getKey(), e.getValue(), published == null ? 0 : published.published(upstream),
+                    drops.get(upstream), now);
         }
+        LOG.info(CycleLog.line(outcomes, drops, published, write));
         return new PipelineRound(round.reports(), published == null ? 0 : published.published(), write,
                 engine.snapshot().version());
     }
@@ -381,13 +389,28 @@ public final class CollectionPipeline implements AutoCloseable {
         return !referenced || !onlySequential || sequentialCurrent.contains(upstream);
     }
 
-    /** The candidates to publish: all of them unvalidated, else the validated ones the ranker keeps active. */
-    private List<Proxy> choose(String upstream, List<Proxy> candidates) {
+    /**
+     * The candidates to publish: all of them unvalidated, else the validated ones the ranker keeps
+     * active. Counts the ones left out into {@code drops}: {@code validation_<reason>} (or
+     * {@code validation_failed} without a reason) and {@code rank_<reason>}.
+     */
+    private List<Proxy> choose(String upstream, List<Proxy> candidates, Map<String, Integer> drops) {
         ProxyPoolConfig.Upstream u = upstreams.get(upstream);
         if (!u.validate()) {
             return candidates;
         }
-        List<ValidationStage.Validated> passed = validation.validate(candidates);
+        Map<String, Integer> rejections = new ConcurrentHashMap<>();
+        List<ValidationStage.Validated> passed = validation.validate(candidates,
+                reason -> rejections.merge("validation_" + reason, 1, Integer::sum));
+        int told = 0;
+        for (Map.Entry<String, Integer> r : rejections.entrySet()) {
+            drops.merge(r.getKey(), r.getValue(), Integer::sum);
+            told += r.getValue();
+        }
+        int untold = candidates.size() - passed.size() - told;
+        if (untold > 0) {
+            drops.merge("validation_failed", untold, Integer::sum);
+        }
         Map<String, Proxy> byId = new HashMap<>();
         List<RankCandidate> ranked = new ArrayList<>(passed.size());
         for (ValidationStage.Validated v : passed) {
@@ -395,6 +418,9 @@ public final class CollectionPipeline implements AutoCloseable {
             ranked.add(RankCandidate.of(v.proxy(), v.latencyMs(), 1));
         }
         RankResult result = ranker.rank(ranked);
+        for (RankResult.Dropped d : result.dropped()) {
+            drops.merge("rank_" + d.reason().label(), 1, Integer::sum);
+        }
         List<Proxy> chosen = new ArrayList<>(result.active().size());
         for (RankResult.Ranked r : result.active()) {
             chosen.add(byId.get(r.candidate().proxyId()));
@@ -402,11 +428,12 @@ public final class CollectionPipeline implements AutoCloseable {
         return chosen;
     }
 
-    private void update(Schedule s, FetchReport report, FetchOutcome outcome, int published, long now) {
+    private void update(Schedule s, FetchReport report, FetchOutcome outcome, int published, Map<String, Integer> drops,
+                        long now) {
         ProxyPoolConfig.Upstream u = upstreams.get(report.upstream());
         s.lastOutcome = outcome;
         s.lastFetchAt = wall.instant();
-        s.lastDrops = Map.copyOf(report.drops());
+        s.lastDrops = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(drops == null ? report.drops() : drops));
         s.published = published;
         switch (outcome) {
             case FetchOutcome.Error err -> {
@@ -458,6 +485,16 @@ public final class CollectionPipeline implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /**
+     * Whether the first round has ended: every upstream due at start was fetched once, whatever the
+     * result (true at once after the first round when none is configured; a process that does not
+     * hold the pipeline lease counts its first follower round). Stays true afterwards. Readiness
+     * follows it.
+     */
+    public boolean firstRoundDone() {
+        return firstRoundDone;
     }
 
     /** The engine this pipeline publishes through. */

@@ -17,6 +17,16 @@ public interface ValidationStage {
 
     List<Validated> validate(List<Proxy> candidates);
 
+    /**
+     * Like {@link #validate(List)}, also telling {@code rejected} why candidates were kept out: one
+     * reason code (e.g. {@code connect_timeout}) per rejected candidate, possibly from several
+     * threads. The default tells nothing; the pipeline then counts the missing ones as
+     * {@code validation_failed}.
+     */
+    default List<Validated> validate(List<Proxy> candidates, java.util.function.Consumer<String> rejected) {
+        return validate(candidates);
+    }
+
     /** No validation: every candidate passes with an unknown (zero) latency. */
     ValidationStage NONE = candidates -> {
         List<Validated> out = new java.util.ArrayList<>(candidates.size());

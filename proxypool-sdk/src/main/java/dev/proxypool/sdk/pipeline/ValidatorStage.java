@@ -41,16 +41,23 @@ public final class ValidatorStage implements ValidationStage {
 
     @Override
     public List<Validated> validate(List<Proxy> candidates) {
+        return validate(candidates, reason -> { });
+    }
+
+    @Override
+    public List<Validated> validate(List<Proxy> candidates, java.util.function.Consumer<String> rejected) {
         if (asn.isPresent()) {
             AsnStatus status = asn.get().reload();
             if (!status.publishable()) {
                 LOG.warning("ASN database not usable (" + status.lastError().map(Object::toString).orElse("stale")
                         + "): keeping the previous pool, publishing no newly validated proxies");
+                candidates.forEach(c -> rejected.accept("asn_database_unusable"));
                 return List.of();
             }
         }
         Validator v = validator();
         if (v == null) {
+            candidates.forEach(c -> rejected.accept("echo_unavailable"));
             return List.of();
         }
         List<Validated> passed = Collections.synchronizedList(new ArrayList<>());
@@ -60,6 +67,8 @@ public final class ValidatorStage implements ValidationStage {
                     Proxy p = ok.validatedProxy();
                     ExitNetwork net = asn.map(h -> h.lookup(ok.exitIp())).orElse(p.exitNetwork());
                     passed.add(new Validated(p.toBuilder().exitNetwork(net).build(), ok.latency().toNanos() / 1e6));
+                } else if (result instanceof ValidationResult.Rejected no) {
+                    rejected.accept(no.reason().wireName());
                 }
             }, dev.proxypool.sdk.validate.ValidationProgress.Listener.none());
         } catch (InterruptedException e) {

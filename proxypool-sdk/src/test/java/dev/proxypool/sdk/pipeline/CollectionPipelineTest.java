@@ -75,6 +75,53 @@ class CollectionPipelineTest {
     }
 
     @Test
+    void validationAndRankingDropsAreCountedPerReasonAndTheFirstRoundIsMarked() throws IOException {
+        Files.writeString(dir.resolve("lab.jsonl"), line(1, "US") + line(2, "US") + line(3, "DE") + line(4, "DE"));
+        Path cfg = dir.resolve("proxypool.yaml");
+        Files.writeString(cfg, """
+                providers: [{ name: lab, type: jsonl_inventory, path: lab.jsonl }]
+                upstreams: [{ name: lab, provider: lab, validate: true }]
+                pipeline: { minScore: 0, poolSize: 1, reserveSize: 0 }
+                """);
+        ProxyPoolConfig config = ConfigLoader.load(cfg, Map.of());
+        PoolEngine engine = new PoolEngine(config.routings(), config.health().policy(),
+                new MemoryPoolStore(StoreSettings.DEFAULTS), clock, clock, 1);
+        // passes the first two, says why the third failed, nothing about the fourth
+        ValidationStage stage = new ValidationStage() {
+            @Override
+            public List<Validated> validate(List<dev.proxypool.core.model.Proxy> candidates) {
+                return validate(candidates, reason -> { });
+            }
+
+            @Override
+            public List<Validated> validate(List<dev.proxypool.core.model.Proxy> candidates,
+                                            java.util.function.Consumer<String> rejected) {
+                rejected.accept("connect_timeout");
+                return List.of(new Validated(candidates.get(0), 50), new Validated(candidates.get(1), 60));
+            }
+        };
+        CollectionPipeline p = new CollectionPipeline(config, ProviderRegistry.standard(Set.of("jsonl_inventory")),
+                new ProviderEnvironment(Map.of(), dir, clock, clock), engine, stage);
+        assertFalse(p.firstRoundDone(), "no round yet");
+        p.runOnce();
+        assertTrue(p.firstRoundDone());
+        UpstreamStatus st = p.status().get(0);
+        // poolSize 1 leaves no room for unknown-ASN entries (floor(share x 1) = 0): the ranker drops both
+        // validated ones, the case that showed "published: 0" with no drops before
+        assertEquals(Map.of("validation_connect_timeout", 1, "validation_failed", 1, "rank_unknown_asn_share", 2),
+                st.lastDrops());
+        assertEquals(0, st.published());
+    }
+
+    @Test
+    void withoutUpstreamsTheFirstRoundEndsAtOnce() throws IOException {
+        Setup s = setup("routings: [{ name: all }]\n");
+        assertFalse(s.pipeline().firstRoundDone());
+        assertEquals(0, s.pipeline().runOnce().reports().size());
+        assertTrue(s.pipeline().firstRoundDone(), "nothing to wait for: ready");
+    }
+
+    @Test
     void errorsBackOffAndNeverCountAsEmpty() throws IOException {
         Setup s = setup("""
                 providers: [{ name: gone, type: jsonl_inventory, path: missing.jsonl }]

@@ -20,9 +20,12 @@ import java.util.Optional;
  * 200 {"collecting": true, "writer": true,
  *      "upstreams": [{"upstream": "vendor-a", "lastOutcome": "error", "lastError": {"kind": "http_status", "detail": "..."},
  *                     "newCandidates": null, "lastFetchAt": "..." | null, "consecutiveErrors": 2, "consecutiveEmpty": 0,
- *                     "backoffSeconds": 60, "published": 0, "lastDrops": {"invalid": 3}}, ...],
+ *                     "backoffSeconds": 60, "published": 0,
+ *                     "lastDrops": {"invalid_port": 1, "validation_connect_timeout": 3, "rank_below_min_score": 2}}, ...],
  *      "sequential": [ {the GET /routings/{name}/sequential view}, ... ]}
  * </pre>
+ * {@code lastDrops}: the last fetch's candidates left out, by reason: the source's parse drops,
+ * {@code validation_<reject reason>} and {@code rank_<reason>}.
  * {@code collecting} is false in a process without a pipeline (no upstreams listed then).
  * Needs no database.
  */

@@ -63,6 +63,8 @@ public final class PoolMetrics implements AutoCloseable {
     private long censusAt;
     private boolean taken;
     private volatile boolean closed;
+    /** A worker's snapshot feed, when the served snapshot comes from the control plane (see {@link #snapshotFrom}). */
+    private volatile java.util.function.Supplier<dev.proxypool.sdk.cluster.SubscriberStatus> feed;
 
     private PoolMetrics(PoolEngine engine, Optional<CollectionPipeline> pipeline, MeterRegistry registry, Duration maxAge) {
         this.engine = engine;
@@ -77,9 +79,9 @@ public final class PoolMetrics implements AutoCloseable {
         meters.gauge("proxypool.pool.capacity.limit", "Sum of the snapshot's per-proxy concurrency limits",
                 List.of(), () -> (double) census().capacity());
         meters.gauge("proxypool.snapshot.version", "Version of the snapshot this worker serves",
-                List.of(), () -> (double) census().version());
+                List.of(), this::snapshotVersion);
         meters.gauge("proxypool.snapshot.age.seconds", "Seconds since the served snapshot was built",
-                List.of(), () -> census().ageSeconds());
+                List.of(), this::snapshotAgeSeconds);
         meters.gauge("proxypool.store.up", "1 while the pool store answers, 0 when it cannot be reached",
                 List.of(), () -> census().storeUp() ? 1.0 : 0.0);
         this.roundHook = new CollectionPipeline.Listener() {
@@ -109,6 +111,14 @@ public final class PoolMetrics implements AutoCloseable {
         return bind(pool.engine(), pool.pipeline(), registry, DEFAULT_MAX_AGE);
     }
 
+    /**
+     * As {@link #bind(ProxyPool, MeterRegistry)} for a process that does not collect (a worker):
+     * no pipeline meters, even though the pool object carries an idle pipeline.
+     */
+    public static PoolMetrics bindWithoutPipeline(ProxyPool pool, MeterRegistry registry) {
+        return bind(pool.engine(), Optional.empty(), registry, DEFAULT_MAX_AGE);
+    }
+
     /** @param maxAge how long one census serves the gauges (tests pass zero: a fresh count per read) */
     static PoolMetrics bind(PoolEngine engine, Optional<CollectionPipeline> pipeline, MeterRegistry registry, Duration maxAge) {
         if (engine == null || pipeline == null || registry == null || maxAge == null || maxAge.isNegative()) {
@@ -116,6 +126,26 @@ public final class PoolMetrics implements AutoCloseable {
                     + engine + "/" + pipeline + "/" + registry + "/" + maxAge);
         }
         return new PoolMetrics(engine, pipeline, registry, maxAge);
+    }
+
+    /**
+     * A worker serves the control plane's snapshots: from now on {@code proxypool.snapshot.version}
+     * and {@code proxypool.snapshot.age.seconds} read {@code feed} (the control plane's version and
+     * the age since it was published), the same source as the worker's readiness check, instead of
+     * the local engine's rebuild counter.
+     */
+    public void snapshotFrom(java.util.function.Supplier<dev.proxypool.sdk.cluster.SubscriberStatus> feed) {
+        this.feed = java.util.Objects.requireNonNull(feed, "feed");
+    }
+
+    private double snapshotVersion() {
+        var f = feed;
+        return f == null ? (double) census().version() : (double) f.get().version();
+    }
+
+    private double snapshotAgeSeconds() {
+        var f = feed;
+        return f == null ? census().ageSeconds() : f.get().age().toMillis() / 1000.0;
     }
 
     /**

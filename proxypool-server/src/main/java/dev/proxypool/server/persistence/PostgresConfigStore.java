@@ -99,6 +99,37 @@ public final class PostgresConfigStore implements ConfigStore {
         });
     }
 
+    /**
+     * Replaces the whole stored configuration by {@code file} (a config file's entities; {@code
+     * proxypool serve --import-config}): every provider, upstream, routing and client row is
+     * rewritten, with one audit row {@code config.import} naming what was there before and what is
+     * now, and the next version, in one transaction. Sequential states and the audit log stay.
+     *
+     * @return the new version
+     */
+    public long importState(ConfigState file, String actor) {
+        return db.transaction(tx -> {
+            long version = lockVersion(tx);
+            ConfigState before = load(tx, version);
+            EntityType[] types = EntityType.values();
+            for (int i = types.length - 1; i >= 0; i--) { // dependents first (upstreams name providers)
+                tx.deleteFrom(of(types[i])).execute();
+            }
+            for (EntityType t : types) {
+                List<Entity> list = file.of(t);
+                for (int i = 0; i < list.size(); i++) {
+                    insert(tx, list.get(i), i);
+                }
+            }
+            insertAudit(tx, AuditRecord.of(actor, "config.import", "config", "proxypool.yaml",
+                    Map.of("providers", before.names(EntityType.PROVIDER), "upstreams", before.names(EntityType.UPSTREAM),
+                            "routings", before.names(EntityType.ROUTING), "clients", before.names(EntityType.CLIENT)),
+                    Map.of("providers", file.names(EntityType.PROVIDER), "upstreams", file.names(EntityType.UPSTREAM),
+                            "routings", file.names(EntityType.ROUTING), "clients", file.names(EntityType.CLIENT))));
+            return bumpVersion(tx);
+        });
+    }
+
     @Override
     public ConfigState state() {
         return db.transaction(tx -> load(tx, tx.select(VERSION).from(CONFIG_VERSION).where(ID_SMALL.eq((short) 1))

@@ -262,6 +262,9 @@ class ConsoleBrowserTest {
         assertEquals("admin_advance", state.get("reason"));
         // the upstream table shows the pipeline's view of each upstream
         browser.waiting(30).until(d -> !text("#up-table tr[data-upstream='up-a'] td:nth-child(3)").startsWith("not fetched"));
+        // what the last fetch dropped, by reason (inv-a.jsonl has one line that is not JSON)
+        assertEquals("malformed_record 1", text("#up-table tr[data-upstream='up-a'] td[data-col='drops']"));
+        assertEquals("–", text("#up-table tr[data-upstream='up-b'] td[data-col='drops']"));
         browser.screenshot("upstreams");
         browser.driver.findElement(By.cssSelector("#seq-table tr[data-routing='seq'] button[data-action='reset']")).click();
         browser.waiting(20).until(d -> text("#seq-table tr[data-routing='seq'] td[data-col='position']").startsWith("1 of 2 — up-a"));

@@ -53,6 +53,9 @@ final class ConsoleServer implements AutoCloseable {
                     inv.append("{\"host\": \"198.51.100.").append(name.equals("a") ? 10 + i : 20 + i)
                             .append("\", \"port\": 3128, \"protocol\": \"http\", \"labels\": {\"country\": \"FR\"}}\n");
                 }
+                if (name.equals("a")) {
+                    inv.append("not a json line\n"); // one parse drop the upstream table shows
+                }
                 Files.writeString(dir.resolve("inv-" + name + ".jsonl"), inv);
             }
             Path cfg = dir.resolve("proxypool.yaml");

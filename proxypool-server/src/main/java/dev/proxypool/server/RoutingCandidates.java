@@ -1,0 +1,45 @@
+package dev.proxypool.server;
+
+import dev.proxypool.core.dispatch.CandidateFilter;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.routing.RoutingRule;
+import dev.proxypool.sdk.engine.PoolEngine;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The routings that have no candidate in the served snapshot: no proxy of their upstreams with
+ * their protocols and labels (health, capacity and TTL aside). Readiness names them, so a routing
+ * that can only fail (or go direct) is visible before clients hit it.
+ */
+final class RoutingCandidates {
+
+    private RoutingCandidates() {
+    }
+
+    static List<String> without(PoolEngine engine) {
+        List<Proxy> proxies = engine.snapshot().proxies();
+        List<String> out = new ArrayList<>();
+        for (RoutingRule r : engine.routings()) {
+            boolean any = false;
+            for (Proxy p : proxies) {
+                if (candidate(r, p)) {
+                    any = true;
+                    break;
+                }
+            }
+            if (!any) {
+                out.add(r.name());
+            }
+        }
+        return out;
+    }
+
+    private static boolean candidate(RoutingRule r, Proxy p) {
+        CandidateFilter f = r.filter();
+        return (r.upstreams().isEmpty() || r.upstreams().contains(p.upstream()))
+                && (f.upstreams().isEmpty() || f.upstreams().contains(p.upstream()))
+                && (f.protocols().isEmpty() || f.protocols().contains(p.protocol()))
+                && f.labels().matches(p.labels());
+    }
+}
