@@ -20,6 +20,7 @@ import dev.proxypool.sdk.asn.AsnDatabaseHolder;
 import dev.proxypool.sdk.asn.AsnDatabaseLoader;
 import dev.proxypool.sdk.credentials.CredentialStore;
 import dev.proxypool.sdk.credentials.FileCredentialStore;
+import dev.proxypool.sdk.credentials.InlineCredentials;
 import dev.proxypool.sdk.credentials.StaticCredentialStore;
 import dev.proxypool.sdk.dial.UpstreamDialer;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
@@ -93,9 +94,11 @@ public final class ProxyPool implements AutoCloseable {
             store.upsert(b.proxies, wall.instant());
         }
         engine.refresh();
-        this.credentials = b.credentials != null ? b.credentials
+        // user:pass@ listed by a provider is held here under derived refs, in front of the configured store
+        InlineCredentials inline = new InlineCredentials();
+        this.credentials = inline.over(b.credentials != null ? b.credentials
                 : config.credentials().file().<CredentialStore>map(FileCredentialStore::open)
-                        .orElseGet(StaticCredentialStore::empty);
+                        .orElseGet(StaticCredentialStore::empty));
         this.dialer = UpstreamDialer.create(credentials);
         ProviderRegistry custom = b.registry;
         this.registries = custom != null ? types -> custom : ProviderRegistry::standard;
@@ -105,7 +108,7 @@ public final class ProxyPool implements AutoCloseable {
             // Each configured provider's type is enabled by naming it; nothing else is loadable.
             ProviderRegistry registry = registries.apply(providerTypes(config.providers()));
             ProviderEnvironment env = new ProviderEnvironment(b.environment != null ? b.environment : System.getenv(),
-                    Path.of("").toAbsolutePath(), b.wall, b.ticker);
+                    Path.of("").toAbsolutePath(), b.wall, b.ticker, inline);
             ValidationStage validation = b.validation != null ? b.validation : defaultValidation();
             pipeline = new CollectionPipeline(config, registry, env, engine, validation);
         }
@@ -238,7 +241,7 @@ public final class ProxyPool implements AutoCloseable {
         return engine.reportBan(proxyId, domain);
     }
 
-    /** The proxy credential store (file from {@code credentials.file}, re-read on change). */
+    /** The proxy credential store: inline credentials from provider lists, then {@code credentials.file} (re-read on change). */
     public CredentialStore credentials() {
         return credentials;
     }
