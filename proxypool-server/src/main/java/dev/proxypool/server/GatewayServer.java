@@ -177,6 +177,12 @@ public final class GatewayServer implements AutoCloseable {
                         })
                         .build()
                         .start();
+                if (!web.isRunning() || web.port() < 0) {
+                    // Helidon logs a failed bind and returns a stopped server instead of throwing
+                    web.stop();
+                    throw new IllegalStateException("the API listener could not start on " + bind.getHostAddress() + ":"
+                            + apiPort + " (address already in use?)");
+                }
                 return new GatewayServer(listener, web, grace);
             } catch (RuntimeException e) {
                 listener.stop(Duration.ZERO);
