@@ -106,11 +106,15 @@ public final class ProxyPool implements AutoCloseable {
             pipeline = null;
         } else {
             // Each configured provider's type is enabled by naming it; nothing else is loadable.
-            ProviderRegistry registry = registries.apply(providerTypes(config.providers()));
+            ProviderRegistry registry = registryFor(config.providers());
             ProviderEnvironment env = new ProviderEnvironment(b.environment != null ? b.environment : System.getenv(),
                     Path.of("").toAbsolutePath(), b.wall, b.ticker, inline);
             ValidationStage validation = b.validation != null ? b.validation : defaultValidation();
-            pipeline = new CollectionPipeline(config, registry, env, engine, validation);
+            try {
+                pipeline = new CollectionPipeline(config, registry, env, engine, validation);
+            } catch (IllegalArgumentException e) {
+                throw asConfigError(e);
+            }
         }
         if (b.activeProbing && config.health().activeEnabled()) {
             prober = ActiveProber.builder(dialer, () -> engine.snapshot().proxies(), engine.registry())
@@ -283,6 +287,33 @@ public final class ProxyPool implements AutoCloseable {
         }
         pipeline.reconfigure(next.providers(), next.upstreams(), registries.apply(providerTypes(next.providers())));
         return true;
+    }
+
+    /**
+     * The registry enabling exactly the providers' types.
+     *
+     * @throws dev.proxypool.sdk.config.ConfigException naming {@code providers[<name>].type} for a type no
+     *         adapter is registered for (a typo in the config)
+     */
+    private ProviderRegistry registryFor(List<ProxyPoolConfig.Provider> providers) {
+        Set<String> known = registries.apply(Set.of()).knownTypes();
+        for (ProxyPoolConfig.Provider p : providers) {
+            if (!known.contains(p.type())) {
+                throw new dev.proxypool.sdk.config.ConfigException("providers[" + p.name() + "].type", "unknown type '"
+                        + p.type() + "' (known: " + String.join(", ", new java.util.TreeSet<>(known)) + ")");
+            }
+        }
+        return registries.apply(providerTypes(providers));
+    }
+
+    /** An adapter's refusal of its settings, which names the key first ({@code providers[x].path: ...}), as a config error. */
+    private static RuntimeException asConfigError(IllegalArgumentException e) {
+        String m = e.getMessage() == null ? "" : e.getMessage();
+        int colon = m.indexOf(": ");
+        if (m.startsWith("providers[") && colon > 0) {
+            return new dev.proxypool.sdk.config.ConfigException(m.substring(0, colon), m.substring(colon + 2), e);
+        }
+        return e;
     }
 
     private static Set<String> providerTypes(List<ProxyPoolConfig.Provider> providers) {
