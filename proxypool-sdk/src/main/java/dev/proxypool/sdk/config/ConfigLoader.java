@@ -26,6 +26,8 @@ import java.util.Set;
  */
 public final class ConfigLoader {
 
+    /** The shortest plain client secret accepted, here and by the admin API. */
+    public static final int MIN_CLIENT_SECRET_LENGTH = 8;
 
     /** Read when {@code admin} names no token: the admin token of a config-less start. */
     public static final String DEFAULT_ADMIN_TOKEN_ENV = "PROXYPOOL_ADMIN_TOKEN";
@@ -278,6 +280,10 @@ public final class ConfigLoader {
             Optional<Secret> plain = secret(c, "secret", "secretEnv");
             if (!hash.isEmpty() && plain.isPresent()) {
                 throw new ConfigException(c.key("secret"), "give either secretHash or secret, not both");
+            }
+            if (plain.isPresent() && plain.get().reveal().length() < MIN_CLIENT_SECRET_LENGTH) {
+                throw new ConfigException(c.key(c.fileString("secretEnv").isEmpty() ? "secret" : "secretEnv"),
+                        "must be at least " + MIN_CLIENT_SECRET_LENGTH + " characters");
             }
             Optional<Secret> token = secret(c, "token", "tokenEnv");
             token.ifPresent(t -> {

@@ -186,6 +186,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aPlainClientSecretNeedsEightCharacters() throws IOException {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(write(
+                "clients: [{ name: alice, secret: x }]\n"), Map.of()));
+        assertEquals("clients[alice].secret: must be at least 8 characters", e.getMessage());
+        ConfigException env = assertThrows(ConfigException.class, () -> ConfigLoader.load(write(
+                "clients: [{ name: alice, secretEnv: ALICE_SECRET }]\n"), Map.of("ALICE_SECRET", "1234567")));
+        assertEquals("clients[alice].secretEnv: must be at least 8 characters", env.getMessage());
+        assertEquals(1, ConfigLoader.load(write("clients: [{ name: alice, secret: 12345678 }]\n"), Map.of()).clients().size());
+    }
+
+    @Test
     void durationsReadAsPeopleWriteThem() {
         assertEquals(Duration.ofMillis(500), Durations.parse("k", "500ms"));
         assertEquals(Duration.ofSeconds(30), Durations.parse("k", "30s"));
