@@ -13,8 +13,9 @@ import java.util.Map;
  * is {@code #}) goes into the environment's {@link dev.proxypool.sdk.credentials.InlineCredentials}
  * and the proxy carries only the derived {@code credentialRef} ({@code inline-...}), which wins over
  * a configured {@code credentialRef} for that line; a proxy never carries the secret itself. An
- * empty username or one with a control character is {@code malformed_record}. Settings: {@code path | url (+ tokenEnv | username,
- * passwordEnv, timeout)}, {@code protocol, credentialRef}, and the common ones; no {@code fields}.
+ * empty username or one with a control character is {@code malformed_record}. Settings:
+ * {@code path | url (+ tokenEnv | username, passwordEnv, timeout)}, {@code protocol,
+ * credentialRef}, and the common ones; no {@code fields}.
  */
 final class TextListAdapter implements ProviderAdapter {
 
