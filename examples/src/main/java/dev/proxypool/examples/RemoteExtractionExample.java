@@ -14,18 +14,32 @@ import java.util.List;
  * Extracting proxies from a running server with the remote {@link DistributionClient}: exclusive,
  * idempotent (a retry with the same key replays instead of extracting again), typed errors.
  *
- * <p>Run: {@code java ... RemoteExtractionExample http://127.0.0.1:9090 <client token>}
+ * <p>Run against {@code proxypool demo}: {@code ./proxypool example remote-extraction}, or
+ * {@code java ... RemoteExtractionExample http://127.0.0.1:9090 <client token> [upstream]}.
  */
 public final class RemoteExtractionExample {
 
     private RemoteExtractionExample() {
     }
 
+    /** The line printed when arguments are missing. */
+    public static final String USAGE = "usage: RemoteExtractionExample <api-url> <client-token> [upstream]"
+            + "  (the demo: http://127.0.0.1:9090 demo-token-0123456789 sessions)";
+
     /** Extracts {@code count} US proxies all-or-nothing; returns their ids, or an empty list when the pool is short. */
     public static List<String> run(URI api, String token, int count, String idempotencyKey) {
+        return run(api, token, count, idempotencyKey, null);
+    }
+
+    /** As {@link #run(URI, String, int, String)}, only from {@code upstream} when it is not null. */
+    public static List<String> run(URI api, String token, int count, String idempotencyKey, String upstream) {
         try (DistributionClient client = DistributionClient.builder(api).token(token).timeout(Duration.ofSeconds(10)).build()) {
-            ExtractionResponse response = client.extract(ExtractionCall.builder(count).country("US").allOrNothing()
-                    .idempotencyKey(idempotencyKey).build());
+            ExtractionCall.Builder call = ExtractionCall.builder(count).country("US").allOrNothing()
+                    .idempotencyKey(idempotencyKey);
+            if (upstream != null) {
+                call.upstream(upstream);
+            }
+            ExtractionResponse response = client.extract(call.build());
             List<String> ids = new ArrayList<>();
             for (ExtractedProxyView p : response.proxies()) {
                 ids.add(p.id()); // p.url() carries the credentials: use it to connect, never log it
@@ -37,6 +51,13 @@ public final class RemoteExtractionExample {
     }
 
     public static void main(String[] args) {
-        System.out.println(run(URI.create(args[0]), args[1], 2, "example-" + System.nanoTime()));
+        if (args.length < 2 || args.length > 3) {
+            System.err.println(USAGE);
+            return;
+        }
+        List<String> ids = run(URI.create(args[0]), args[1], 2, "example-" + System.nanoTime(),
+                args.length == 3 ? args[2] : null);
+        System.out.println(ids.isEmpty() ? "not enough US proxies in the pool: nothing extracted"
+                : "extracted for exclusive use (opaque ids): " + ids);
     }
 }

@@ -33,6 +33,22 @@ class ExamplesTest {
     }
 
     @Test
+    void remoteExtractionWithoutArgumentsPrintsItsUsageInsteadOfThrowing() {
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            RemoteExtractionExample.main(new String[0]);
+            RemoteExtractionExample.main(new String[] {"http://127.0.0.1:9090"});
+        } finally {
+            System.setErr(err);
+        }
+        String text = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(2, text.lines().filter(l -> l.equals(RemoteExtractionExample.USAGE)).count(), text);
+        assertTrue(RemoteExtractionExample.USAGE.startsWith("usage: RemoteExtractionExample <api-url> <client-token>"));
+    }
+
+    @Test
     void remoteExtraction() throws Exception {
         StringBuilder inv = new StringBuilder();
         for (int i = 1; i <= 5; i++) {

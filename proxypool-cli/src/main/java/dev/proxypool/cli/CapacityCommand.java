@@ -10,10 +10,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "capacity", mixinStandardHelpOptions = true,
-        description = {"How many gateway workers a peak needs (docs/runbook.md#workers):",
-                "  ceil(peak / (measured_worker_qps * utilization)) + spares",
+        description = {"Compute how many gateway workers a peak needs (docs/runbook.md#workers).",
+                "  workers = ceil(peak / (measured_worker_qps * utilization)) + spares",
                 "measured-worker-qps must come from a load test close to production; judge it by P95/P99."},
-        footer = {"", "Example:", "  proxypool capacity --peak-qps 100000 --measured-worker-qps 12000 --utilization 0.6 --spares 2"})
+        footer = {"", "Example:", "  proxypool capacity --peak-qps 100000 --measured-worker-qps 12000 \\",
+                "      --utilization 0.6 --spares 2"})
 final class CapacityCommand implements Callable<Integer> {
 
     @Spec

@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "hash-secret", mixinStandardHelpOptions = true,
         description = {"Reads a client secret on stdin (one line) and prints its secretHash for proxypool.yaml.",
                 "The secret itself is never printed or stored."},
-        footer = {"", "Example:", "  printf '%s' \"$ALICE_SECRET\" | proxypool hash-secret"})
+        footer = {"", "Example:", "  printf '%%s' \"$ALICE_SECRET\" | proxypool hash-secret"})
 final class HashSecretCommand implements Callable<Integer> {
 
     @Spec

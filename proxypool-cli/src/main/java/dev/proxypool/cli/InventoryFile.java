@@ -3,6 +3,7 @@ package dev.proxypool.cli;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.sequential.FetchOutcome;
 import dev.proxypool.core.time.Clocks;
+import dev.proxypool.sdk.credentials.InlineCredentials;
 import dev.proxypool.sdk.provider.FetchContext;
 import dev.proxypool.sdk.provider.FetchReport;
 import dev.proxypool.sdk.provider.ProviderAdapter;
@@ -105,8 +106,10 @@ final class InventoryFile {
      * Parses {@code file}: the candidates, and the records dropped by reason.
      *
      * @param defaultProtocol the protocol of {@code host:port} lines
+     * @param inline          receives {@code user:pass@} credentials of text lines, under derived refs
      */
-    static FetchReport read(Path file, Format format, Protocol defaultProtocol) throws Unreadable {
+    static FetchReport read(Path file, Format format, Protocol defaultProtocol, InlineCredentials inline)
+            throws Unreadable {
         long size = requireReadable(file);
         if (size >= MAX_BYTES) {
             throw new Unreadable("cannot read " + file + ": " + size + " bytes is over the 1 GiB limit; split it", null);
@@ -118,7 +121,7 @@ final class InventoryFile {
         if (format == Format.TEXT) {
             settings.put("protocol", defaultProtocol.wireName());
         }
-        ProviderEnvironment env = new ProviderEnvironment(Map.of(), abs.getParent(), Clocks.wall(), Clocks.monotonic());
+        ProviderEnvironment env = new ProviderEnvironment(Map.of(), abs.getParent(), Clocks.wall(), Clocks.monotonic(), inline);
         ProviderAdapter adapter = ProviderRegistry.standard(Set.of(format.adapterType))
                 .create(ProviderConfig.of("validate", format.adapterType, settings), env);
         FetchReport report = adapter.fetch(new FetchContext("validate", Map.of(), Duration.ofMinutes(10)));

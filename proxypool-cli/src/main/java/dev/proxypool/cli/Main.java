@@ -14,7 +14,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "proxypool", mixinStandardHelpOptions = true, version = "proxypool 0.1.0-SNAPSHOT",
         description = "One operable pool over dynamic proxies: gateway, distribution API, SDK.",
         subcommands = {ServeCommand.class, DemoCommand.class, ExtractCommand.class, ValidateCommand.class,
-                EchoCommand.class, BenchCommand.class, CapacityCommand.class, HashSecretCommand.class,
+                EchoCommand.class, BenchCommand.class, CapacityCommand.class, HashSecretCommand.class, ExampleCommand.class,
                 dev.proxypool.cli.admin.AdminCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:error (unreachable server, unreadable file, ...)", "2:usage (bad options)",

@@ -62,7 +62,8 @@ final class ServeCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("proxypool serve: bad config: " + e.getMessage());
             return Main.EXIT_USAGE;
         } catch (RuntimeException e) {
-            spec.commandLine().getErr().println("proxypool serve: cannot start: " + e.getMessage());
+            spec.commandLine().getErr().println("proxypool serve: cannot start: " + StartFailure.explain(e,
+                    cfg.server().host(), cfg.server().gatewayPort(), cfg.server().apiPort(), StartFailure.PortNames.CONFIG_KEYS));
             return Main.EXIT_ERROR;
         }
         spec.commandLine().getOut().printf("proxypool: gateway on %s:%d, API on %s:%d (Ctrl-C to stop)%n",

@@ -9,6 +9,7 @@ import dev.proxypool.sdk.asn.AsnDatabaseLoader;
 import dev.proxypool.sdk.asn.AsnLoadResult;
 import dev.proxypool.sdk.credentials.CredentialStore;
 import dev.proxypool.sdk.credentials.FileCredentialStore;
+import dev.proxypool.sdk.credentials.InlineCredentials;
 import dev.proxypool.sdk.credentials.StaticCredentialStore;
 import dev.proxypool.sdk.dial.UpstreamDialer;
 import dev.proxypool.sdk.provider.DropSample;
@@ -42,7 +43,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "validate", mixinStandardHelpOptions = true,
         description = {"Validate a candidate file: elite, anonymous, or rejected with a reason.",
                 "FILE is a JSONL inventory or a plain-text list (host:port or",
-                "scheme://[user:pass@]host:port, # comments), parsed like a provider.",
+                "scheme://[user:pass@]host:port, # comments), parsed like a provider;",
+                "inline user:pass is used for that proxy and never printed.",
                 "Without --echo-url a local echo endpoint is started on 127.0.0.1, which",
                 "only proxies on this machine can reach. For proxies elsewhere, run",
                 "'proxypool echo --bind 0.0.0.0' on a host they can reach (or use a",
@@ -118,9 +120,10 @@ final class ValidateCommand implements Callable<Integer> {
         AsnDatabase asn;
         CredentialStore store;
         try {
-            report = InventoryFile.read(file, fmt != null ? fmt : InventoryFile.detect(file), defaultProtocol);
+            InlineCredentials inline = new InlineCredentials();
+            report = InventoryFile.read(file, fmt != null ? fmt : InventoryFile.detect(file), defaultProtocol, inline);
             asn = asnDatabase();
-            store = credentialStore();
+            store = inline.over(credentialStore());
         } catch (InventoryFile.Unreadable e) {
             return CliErrors.fail(spec, Main.EXIT_ERROR, e.getMessage(), e);
         }

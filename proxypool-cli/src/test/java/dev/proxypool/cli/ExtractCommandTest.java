@@ -193,4 +193,18 @@ class ExtractCommandTest {
         assertTrue(r.out().contains("Exit codes:"), r.out());
         assertTrue(r.out().contains("PROXYPOOL_TOKEN"), r.out());
     }
+
+    @Test
+    void pointedAtTheGatewayPortItSaysSo() {
+        java.util.Map<String, String> env = java.util.Map.of("PROXYPOOL_SERVER_GATEWAYPORT", "0", "PROXYPOOL_SERVER_APIPORT", "0");
+        try (dev.proxypool.server.ProxyPoolServer server = ServerFactory.start(
+                dev.proxypool.sdk.config.ConfigLoader.defaults(env), dir)) {
+            String gateway = "http://127.0.0.1:" + server.gatewayPort();
+            CliRunner.Run r = run("extract", "--count", "1", "--api", gateway, "--token", "t0123456789");
+            assertEquals(Main.EXIT_ERROR, r.exit(), r.err());
+            assertEquals(java.util.List.of("proxypool extract: unexpected response HTTP 400: " + gateway
+                    + " is the gateway listener (a forward proxy), not the REST API: use the server's API port"
+                    + " (server.apiPort, default 9090)"), r.errLines());
+        }
+    }
 }

@@ -150,6 +150,44 @@ class ValidateCommandTest {
     }
 
     @Test
+    void inlineCredentialsAreUsedAndAWrongPasswordIsRejectedWithItsReason() throws IOException {
+        String canary = "inline-canary-" + System.nanoTime();
+        try (dev.proxypool.testkit.FakeSocks5Proxy socks = dev.proxypool.testkit.FakeSocks5Proxy.builder()
+                .userPass("lab-user", canary).start();
+             FakeHttpProxy otherAuth = FakeHttpProxy.builder().outboundFrom(EXIT).basicAuth("lab-user", "other-pass").start()) {
+            Path list = dir.resolve("vendor.txt");
+            Files.writeString(list, "http://lab-user:lab-pass@127.0.0.1:" + withAuth.port() + "\n"
+                    + "http://lab-user:" + canary + "@127.0.0.1:" + otherAuth.port() + "\n"
+                    + "socks5://lab-user:" + canary + "@127.0.0.1:" + socks.port() + "\n");
+            CliRunner.Run r = run("validate", list.toString(), "--json", "--timeout", "5s");
+            assertEquals(Main.EXIT_OK, r.exit(), r.err());
+            JsonValue v = JsonParser.create(r.out()).readJsonValue();
+            Map<String, JsonObject> byAddress = new HashMap<>();
+            for (JsonValue e : v.asArray().values()) {
+                byAddress.put(e.asObject().stringValue("host", "") + ":" + e.asObject().intValue("port", -1), e.asObject());
+            }
+            assertEquals(3, byAddress.size(), r.out());
+            assertEquals("elite", byAddress.get("127.0.0.1:" + withAuth.port()).stringValue("verdict", ""), r.out());
+            JsonObject wrong = byAddress.get("127.0.0.1:" + otherAuth.port());
+            assertEquals("rejected", wrong.stringValue("verdict", ""), r.out());
+            assertEquals("auth_rejected", wrong.stringValue("reason", ""), r.out());
+            // the SOCKS5 proxy accepted the inline credentials (its exit is the validator's own address,
+            // so its verdict is about anonymity, not authentication)
+            assertTrue(socks.tunnels() >= 1 && socks.authFailures() == 0, r.out());
+            assertFalse(byAddress.get("127.0.0.1:" + socks.port()).stringValue("reason", "").startsWith("auth")
+                    || byAddress.get("127.0.0.1:" + socks.port()).stringValue("reason", "").startsWith("credentials"), r.out());
+            assertFalse(r.err().contains("skipped"), r.err());
+            assertFalse(r.out().contains(canary) || r.err().contains(canary), "the password is never printed");
+            assertFalse(r.out().contains("lab-pass") || r.err().contains("lab-pass"), "the password is never printed");
+
+            CliRunner.Run table = run("validate", list.toString(), "--timeout", "5s");
+            assertEquals(Main.EXIT_OK, table.exit(), table.err());
+            assertTrue(table.out().lines().anyMatch(l -> l.contains("rejected") && l.endsWith("auth_rejected")), table.out());
+            assertFalse(table.out().contains(canary) || table.out().contains("lab-pass"), table.out());
+        }
+    }
+
+    @Test
     void aLongRunPrintsProgressOnStderr() throws IOException {
         // a port that accepts (kernel backlog) and never answers: that candidate runs into the 1 s deadline
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {

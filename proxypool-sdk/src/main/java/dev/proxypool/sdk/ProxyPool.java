@@ -20,6 +20,7 @@ import dev.proxypool.sdk.asn.AsnDatabaseHolder;
 import dev.proxypool.sdk.asn.AsnDatabaseLoader;
 import dev.proxypool.sdk.credentials.CredentialStore;
 import dev.proxypool.sdk.credentials.FileCredentialStore;
+import dev.proxypool.sdk.credentials.InlineCredentials;
 import dev.proxypool.sdk.credentials.StaticCredentialStore;
 import dev.proxypool.sdk.dial.UpstreamDialer;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
@@ -93,9 +94,11 @@ public final class ProxyPool implements AutoCloseable {
             store.upsert(b.proxies, wall.instant());
         }
         engine.refresh();
-        this.credentials = b.credentials != null ? b.credentials
+        // user:pass@ listed by a provider is held here under derived refs, in front of the configured store
+        InlineCredentials inline = new InlineCredentials();
+        this.credentials = inline.over(b.credentials != null ? b.credentials
                 : config.credentials().file().<CredentialStore>map(FileCredentialStore::open)
-                        .orElseGet(StaticCredentialStore::empty);
+                        .orElseGet(StaticCredentialStore::empty));
         this.dialer = UpstreamDialer.create(credentials);
         ProviderRegistry custom = b.registry;
         this.registries = custom != null ? types -> custom : ProviderRegistry::standard;
@@ -103,11 +106,16 @@ public final class ProxyPool implements AutoCloseable {
         // are collected live, without a restart. With none configured a round fetches nothing.
         // Each configured provider's type is enabled by naming it; nothing else is loadable.
         // (no upstream yet: nothing to enable, so a provider type unknown here is reported when an upstream uses it)
-        ProviderRegistry registry = registries.apply(config.upstreams().isEmpty() ? Set.of() : providerTypes(config.providers()));
+        ProviderRegistry registry = config.upstreams().isEmpty()
+                ? registries.apply(Set.of()) : registryFor(config.providers());
         ProviderEnvironment env = new ProviderEnvironment(b.environment != null ? b.environment : System.getenv(),
-                Path.of("").toAbsolutePath(), b.wall, b.ticker);
+                Path.of("").toAbsolutePath(), b.wall, b.ticker, inline);
         ValidationStage validation = b.validation != null ? b.validation : defaultValidation();
-        pipeline = new CollectionPipeline(config, registry, env, engine, validation);
+        try {
+            pipeline = new CollectionPipeline(config, registry, env, engine, validation);
+        } catch (IllegalArgumentException e) {
+            throw asConfigError(e);
+        }
         if (b.activeProbing && config.health().activeEnabled()) {
             prober = ActiveProber.builder(dialer, () -> engine.snapshot().proxies(), engine.registry())
                     .settings(ProberSettings.from(config.health())).build();
@@ -237,7 +245,7 @@ public final class ProxyPool implements AutoCloseable {
         return engine.reportBan(proxyId, domain);
     }
 
-    /** The proxy credential store (file from {@code credentials.file}, re-read on change). */
+    /** The proxy credential store: inline credentials from provider lists, then {@code credentials.file} (re-read on change). */
     public CredentialStore credentials() {
         return credentials;
     }
@@ -273,6 +281,33 @@ public final class ProxyPool implements AutoCloseable {
     public boolean reconfigureCollection(ProxyPoolConfig next) {
         pipeline.reconfigure(next.providers(), next.upstreams(), registries.apply(providerTypes(next.providers())));
         return true;
+    }
+
+    /**
+     * The registry enabling exactly the providers' types.
+     *
+     * @throws dev.proxypool.sdk.config.ConfigException naming {@code providers[<name>].type} for a type no
+     *         adapter is registered for (a typo in the config)
+     */
+    private ProviderRegistry registryFor(List<ProxyPoolConfig.Provider> providers) {
+        Set<String> known = registries.apply(Set.of()).knownTypes();
+        for (ProxyPoolConfig.Provider p : providers) {
+            if (!known.contains(p.type())) {
+                throw new dev.proxypool.sdk.config.ConfigException("providers[" + p.name() + "].type", "unknown type '"
+                        + p.type() + "' (known: " + String.join(", ", new java.util.TreeSet<>(known)) + ")");
+            }
+        }
+        return registries.apply(providerTypes(providers));
+    }
+
+    /** An adapter's refusal of its settings, which names the key first ({@code providers[x].path: ...}), as a config error. */
+    private static RuntimeException asConfigError(IllegalArgumentException e) {
+        String m = e.getMessage() == null ? "" : e.getMessage();
+        int colon = m.indexOf(": ");
+        if (m.startsWith("providers[") && colon > 0) {
+            return new dev.proxypool.sdk.config.ConfigException(m.substring(0, colon), m.substring(colon + 2), e);
+        }
+        return e;
     }
 
     private static Set<String> providerTypes(List<ProxyPoolConfig.Provider> providers) {

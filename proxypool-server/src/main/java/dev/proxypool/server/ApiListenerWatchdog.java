@@ -43,9 +43,20 @@ final class ApiListenerWatchdog {
         this.thread = Thread.ofPlatform().daemon(true).name("api-listener-watchdog-" + port).unstarted(this::watch);
     }
 
-    /** Starts the server through {@code factory} (port 0: a free one) and watches it. */
+    /**
+     * Starts the server through {@code factory} (port 0: a free one) and watches it.
+     *
+     * @throws IllegalStateException when the listener could not bind (Helidon logs a failed bind and
+     *                               returns a stopped server instead of throwing)
+     */
     static ApiListenerWatchdog start(IntFunction<WebServer> factory, int port, InetAddress bind, Duration interval) {
-        ApiListenerWatchdog w = new ApiListenerWatchdog(factory, factory.apply(port), bind, interval);
+        WebServer first = factory.apply(port);
+        if (!first.isRunning() || first.port() < 0) {
+            first.stop();
+            throw new IllegalStateException("the API listener could not start on " + bind.getHostAddress() + ":"
+                    + port + " (address already in use?)");
+        }
+        ApiListenerWatchdog w = new ApiListenerWatchdog(factory, first, bind, interval);
         w.thread.start();
         return w;
     }

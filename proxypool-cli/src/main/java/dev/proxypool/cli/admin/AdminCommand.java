@@ -13,9 +13,9 @@ import picocli.CommandLine.Command;
  * Errors are one line on stderr; the global {@code --verbose} adds the stack trace.
  */
 @Command(name = "admin", mixinStandardHelpOptions = true, synopsisSubcommandLabel = "COMMAND",
-        description = {"Administer a running server through its admin API (/v1/admin): configuration",
-                "(providers, upstreams, routings, clients), the pool (proxies, snapshot, fetch),",
-                "sequential routings, and the audit log."},
+        description = {"Administer a running server through its admin API (/v1/admin).",
+                "Configuration (providers, upstreams, routings, clients), the pool (proxies, snapshot,",
+                "fetch), sequential routings, and the audit log."},
         subcommands = {ProvidersCommand.class, UpstreamsCommand.class, RoutingsCommand.class, ClientsCommand.class,
                 ProxiesCommand.class, SequentialCommand.class, SnapshotCommand.class, AuditCommand.class, FetchCommand.class},
         footer = {"", "Every command takes --api URL (default http://127.0.0.1:9090),",

@@ -33,7 +33,7 @@ final class SnapshotCommand implements java.util.concurrent.Callable<Integer> {
             }
             Map<String, Object> s = r.json();
             out.println("snapshot version " + AdminTable.text(s.get("version")) + ", generated " + AdminTable.text(s.get("generatedAt"))
-                    + " (" + AdminTable.text(s.get("ageSeconds")) + "s ago), " + AdminTable.text(s.get("size")) + " proxies");
+                    + " (" + AdminTable.text(s.get("ageSeconds")) + "s ago), " + proxies(s.get("size")));
             Map<?, ?> sizes = s.get("sizesByUpstream") instanceof Map<?, ?> m ? m : Map.of();
             Map<?, ?> store = s.get("store") instanceof Map<?, ?> m ? m : null;
             TreeSet<String> names = new TreeSet<>();
@@ -54,5 +54,15 @@ final class SnapshotCommand implements java.util.concurrent.Callable<Integer> {
                 out.println("(the pool store is unavailable: stored counts unknown)");
             }
         });
+    }
+
+    /** {@code "1 proxy"}, {@code "2 proxies"}, {@code "0 proxies (the pool is empty)"}. */
+    static String proxies(Object size) {
+        String n = AdminTable.text(size);
+        return switch (n) {
+            case "1" -> "1 proxy";
+            case "0" -> "0 proxies (the pool is empty)";
+            default -> n + " proxies";
+        };
     }
 }

@@ -26,6 +26,8 @@ import java.util.Set;
  */
 public final class ConfigLoader {
 
+    /** The shortest plain client secret accepted, here and by the admin API. */
+    public static final int MIN_CLIENT_SECRET_LENGTH = 8;
 
     /** Read when {@code admin} names no token: the admin token of a config-less start. */
     public static final String DEFAULT_ADMIN_TOKEN_ENV = "PROXYPOOL_ADMIN_TOKEN";
@@ -62,7 +64,8 @@ public final class ConfigLoader {
                     .build();
             config.asNodeList(); // force parsing now, so a YAML syntax error surfaces here
         } catch (RuntimeException e) {
-            throw new ConfigException("--config", "cannot parse " + file + " as YAML: " + rootMessage(e), e);
+            throw new ConfigException("--config", "cannot parse " + file + " as YAML" + yamlProblem(e).orElse(": "
+                    + rootMessage(e)), e);
         } catch (StackOverflowError e) {
             // Helidon builds the tree recursively: a key of thousands of '.' or a structure nested
             // thousands deep exhausts the stack; the stack has unwound here, the process is fine
@@ -112,6 +115,27 @@ public final class ConfigLoader {
      */
     public static ProxyPoolConfig read(Config config, Path baseDir) {
         return new ConfigLoader(Map.of()).read(new Node(config, "", Map.of(), false), baseDir);
+    }
+
+    /**
+     * {@code " at line L, column C: <problem>"} from the YAML parser's marked error (1-based, as
+     * editors count), without the echoed source line (it may hold a secret); empty when the error
+     * carries no position.
+     */
+    private static java.util.Optional<String> yamlProblem(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof org.yaml.snakeyaml.error.MarkedYAMLException m && m.getProblemMark() != null) {
+                String problem = m.getProblem() == null ? "syntax error" : m.getProblem().lines().findFirst().orElse("");
+                String context = m.getContext() == null ? "" : " (" + m.getContext().lines().findFirst().orElse("")
+                        + (m.getContextMark() == null ? "" : " started at line " + (m.getContextMark().getLine() + 1)
+                        + ", column " + (m.getContextMark().getColumn() + 1)) + ")";
+                String text = problem + context;
+                return java.util.Optional.of(" at line " + (m.getProblemMark().getLine() + 1) + ", column "
+                        + (m.getProblemMark().getColumn() + 1) + ": "
+                        + (text.length() > MAX_PARSE_MESSAGE ? text.substring(0, MAX_PARSE_MESSAGE) + "..." : text));
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     private static String rootMessage(Throwable e) {
@@ -259,6 +283,10 @@ public final class ConfigLoader {
             Optional<Secret> plain = secret(c, "secret", "secretEnv");
             if (!hash.isEmpty() && plain.isPresent()) {
                 throw new ConfigException(c.key("secret"), "give either secretHash or secret, not both");
+            }
+            if (plain.isPresent() && plain.get().reveal().length() < MIN_CLIENT_SECRET_LENGTH) {
+                throw new ConfigException(c.key(c.fileString("secretEnv").isEmpty() ? "secret" : "secretEnv"),
+                        "must be at least " + MIN_CLIENT_SECRET_LENGTH + " characters");
             }
             Optional<Secret> token = secret(c, "token", "tokenEnv");
             token.ifPresent(t -> {

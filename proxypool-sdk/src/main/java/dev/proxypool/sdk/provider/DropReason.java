@@ -19,7 +19,10 @@ public enum DropReason {
     MISSING_PROTOCOL("missing_protocol"),
     INVALID_PROTOCOL("invalid_protocol"),
     INVALID_CREDENTIAL_REF("invalid_credential_ref"),
-    /** {@code user:pass@} in a line and no {@code credentialRef} configured: secrets are never kept. */
+    /**
+     * No longer produced by the built-in adapters (inline {@code user:pass@} is kept under a derived
+     * ref); kept so reports and metrics naming it still parse.
+     */
     INLINE_CREDENTIALS_UNSUPPORTED("inline_credentials_unsupported"),
     /** {@code ttlSeconds} not a positive integer (at most ten years). */
     INVALID_TTL("invalid_ttl"),

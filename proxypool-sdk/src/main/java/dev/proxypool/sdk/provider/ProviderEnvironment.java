@@ -2,6 +2,7 @@ package dev.proxypool.sdk.provider;
 
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.credentials.InlineCredentials;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.Map;
@@ -15,14 +16,21 @@ import java.util.Map;
  * @param baseDir directory that relative {@code path} settings resolve against
  * @param clock   wall clock, for turning TTLs into {@code expiresAt} and dropping expired records
  * @param ticker  monotonic clock, for fetch durations and deadlines
+ * @param inline  where {@code user:pass@} credentials listed in a source are kept, under derived refs
  */
-public record ProviderEnvironment(Map<String, String> env, Path baseDir, InstantSource clock, Ticker ticker) {
+public record ProviderEnvironment(Map<String, String> env, Path baseDir, InstantSource clock, Ticker ticker,
+                                  InlineCredentials inline) {
 
     public ProviderEnvironment {
-        if (env == null || baseDir == null || clock == null || ticker == null) {
-            throw new IllegalArgumentException("provider environment: env, baseDir, clock and ticker are required");
+        if (env == null || baseDir == null || clock == null || ticker == null || inline == null) {
+            throw new IllegalArgumentException("provider environment: env, baseDir, clock, ticker and inline are required");
         }
         env = Map.copyOf(env);
+    }
+
+    /** An environment with its own, fresh store for inline credentials. */
+    public ProviderEnvironment(Map<String, String> env, Path baseDir, InstantSource clock, Ticker ticker) {
+        this(env, baseDir, clock, ticker, new InlineCredentials());
     }
 
     /** The real process: {@link System#getenv()}, the working directory, the system clocks. */

@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.sdk.credentials.InlineCredentials;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -8,11 +9,13 @@ import java.util.Map;
  * setting or upstream param), {@code [v6]:port}, or {@code scheme://[user:pass@]host:port}; a
  * {@code #} starts a comment. A line of any other shape is {@code malformed_record}.
  *
- * <p>Inline {@code user:pass} is never kept: a proxy carries only a {@code credentialRef}. Without
- * a {@code credentialRef} setting such a line is dropped as {@code inline_credentials_unsupported};
- * with one, the proxy is kept under that ref and the inline secret is discarded (the credential
- * store must hold the same user and password). Settings: {@code path | url (+ tokenEnv | username,
- * passwordEnv, timeout)}, {@code protocol, credentialRef}, and the common ones; no {@code fields}.
+ * <p>Inline {@code user:pass} (percent-encoding decoded, so {@code %40} is {@code @} and {@code %23}
+ * is {@code #}) goes into the environment's {@link dev.proxypool.sdk.credentials.InlineCredentials}
+ * and the proxy carries only the derived {@code credentialRef} ({@code inline-...}), which wins over
+ * a configured {@code credentialRef} for that line; a proxy never carries the secret itself. An
+ * empty username or one with a control character is {@code malformed_record}. Settings:
+ * {@code path | url (+ tokenEnv | username, passwordEnv, timeout)}, {@code protocol,
+ * credentialRef}, and the common ones; no {@code fields}.
  */
 final class TextListAdapter implements ProviderAdapter {
 
@@ -26,9 +29,9 @@ final class TextListAdapter implements ProviderAdapter {
         }
         Settings settings = new Settings(config, Settings.remoteAnd("path"));
         CandidateMapper mapper = new CandidateMapper(config, settings, new FieldMapping(config));
-        boolean refConfigured = settings.credentialRef().isPresent();
+        String scope = config.name();
         this.fetch = new SourceFetch(config, env, SourceFetch.source(settings, env, true), mapper,
-                (in, out) -> Lines.forEach(in, (n, line) -> parseLine(n, line, refConfigured, out)));
+                (in, out) -> Lines.forEach(in, (n, line) -> parseLine(n, line, scope, env.inline(), out)));
     }
 
     @Override
@@ -36,7 +39,7 @@ final class TextListAdapter implements ProviderAdapter {
         return fetch.fetch(ctx);
     }
 
-    static void parseLine(long n, String line, boolean refConfigured, ReportBuilder out) {
+    static void parseLine(long n, String line, String scope, InlineCredentials inline, ReportBuilder out) {
         int hash = line.indexOf('#');
         String s = (hash >= 0 ? line.substring(0, hash) : line).strip();
         if (s.isEmpty()) {
@@ -52,19 +55,68 @@ final class TextListAdapter implements ProviderAdapter {
             }
         }
         int at = s.lastIndexOf('@');
-        boolean inlineCredentials = at >= 0;
-        if (inlineCredentials) {
+        String userInfo = at >= 0 ? s.substring(0, at) : null;
+        if (at >= 0) {
             s = s.substring(at + 1);
         }
         if (!hostPort(s, record) || (scheme == 0)) {
             out.malformed(n);
             return;
         }
-        if (inlineCredentials && !refConfigured) {
-            out.rejected(n, DropReason.INLINE_CREDENTIALS_UNSUPPORTED);
+        if (userInfo != null && !keepCredentials(userInfo, scope, inline, record)) {
+            out.malformed(n);
             return;
         }
         out.record(n, RawRecord.ofMap(record));
+    }
+
+    /** Stores {@code user[:pass]} under a derived ref named in {@code record}; false when unusable. */
+    private static boolean keepCredentials(String userInfo, String scope, InlineCredentials inline,
+                                           Map<String, String> record) {
+        int colon = userInfo.indexOf(':');
+        String user = percentDecode(colon >= 0 ? userInfo.substring(0, colon) : userInfo);
+        String pass = percentDecode(colon >= 0 ? userInfo.substring(colon + 1) : "");
+        int port;
+        try {
+            port = Integer.parseInt(record.get("port"));
+        } catch (NumberFormatException e) {
+            port = -1; // the mapper drops it as invalid_port; the ref only needs to be stable
+        }
+        if (user == null || pass == null) {
+            return false;
+        }
+        try {
+            record.put("credentialRef", inline.put(scope, user, pass, record.get("host"), port).name());
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false; // empty username, or a control character in it
+        }
+    }
+
+    /** Decodes {@code %XX} escapes as UTF-8; null for a broken escape. */
+    static String percentDecode(String s) {
+        if (s.indexOf('%') < 0) {
+            return s;
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= s.length()) {
+                    return null;
+                }
+                int hi = Character.digit(s.charAt(i + 1), 16);
+                int lo = Character.digit(s.charAt(i + 2), 16);
+                if (hi < 0 || lo < 0) {
+                    return null;
+                }
+                bytes.write(hi * 16 + lo);
+                i += 2;
+            } else {
+                bytes.writeBytes(String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        return bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Splits {@code host:port} or {@code [v6]:port}; false when the shape is wrong. */

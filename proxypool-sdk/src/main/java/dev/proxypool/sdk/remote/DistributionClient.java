@@ -119,6 +119,11 @@ public final class DistributionClient implements AutoCloseable {
                     throw new DistributionException.UnexpectedResponse(200, "", e.getMessage());
                 }
             }
+            if (response.headers().first(GATEWAY_ERROR).map(GATEWAY_ORIGIN_FORM::equals).orElse(false)) {
+                throw new DistributionException.UnexpectedResponse(status, GATEWAY_ORIGIN_FORM, apiBase
+                        + " is the gateway listener (a forward proxy), not the REST API: use the server's API port"
+                        + " (server.apiPort, default 9090)");
+            }
             long retryAfter = response.headers().first(HeaderNames.RETRY_AFTER).map(DistributionClient::seconds)
                     .orElse(-1L);
             throw RemoteJson.error(status, answer, retryAfter);
@@ -128,6 +133,10 @@ public final class DistributionClient implements AutoCloseable {
             throw new DistributionException.ServerUnreachable(apiBase, reason(e), e);
         }
     }
+
+    /** The gateway's error header, and its code for a request that is not proxy-shaped (this client's, sent to the gateway port). */
+    private static final HeaderName GATEWAY_ERROR = HeaderNames.create("X-ProxyPool-Error");
+    private static final String GATEWAY_ORIGIN_FORM = "origin_form_not_allowed";
 
     private static byte[] read(HttpClientResponse response) {
         try (InputStream in = response.inputStream()) {

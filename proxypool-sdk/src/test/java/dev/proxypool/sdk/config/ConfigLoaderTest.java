@@ -193,6 +193,35 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aYamlSyntaxErrorNamesItsLineAndColumnButNotTheLine() throws IOException {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(write("""
+                server: { host: 127.0.0.1 }
+                admin: { token: not-shown-0123456789 }
+                providers:
+                  - name: a
+                   type: jsonl_inventory
+                """), Map.of()));
+        assertTrue(e.getMessage().startsWith("--config: cannot parse " + dir.resolve("proxypool.yaml") + " as YAML at line 5, column 4: "),
+                e.getMessage());
+        assertEquals(-1, e.getMessage().indexOf('\n'), e.getMessage());
+        ConfigException flow = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(write("server: { host: 127.0.0.1\nadmin: { token: not-shown-0123456789 }\n"), Map.of()));
+        assertTrue(flow.getMessage().matches(".* as YAML at line 2, column \\d+: .*started at line 1, column \\d+.*"), flow.getMessage());
+        assertTrue(!flow.getMessage().contains("not-shown") && !e.getMessage().contains("not-shown"), flow.getMessage());
+    }
+
+    @Test
+    void aPlainClientSecretNeedsEightCharacters() throws IOException {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(write(
+                "clients: [{ name: alice, secret: x }]\n"), Map.of()));
+        assertEquals("clients[alice].secret: must be at least 8 characters", e.getMessage());
+        ConfigException env = assertThrows(ConfigException.class, () -> ConfigLoader.load(write(
+                "clients: [{ name: alice, secretEnv: ALICE_SECRET }]\n"), Map.of("ALICE_SECRET", "1234567")));
+        assertEquals("clients[alice].secretEnv: must be at least 8 characters", env.getMessage());
+        assertEquals(1, ConfigLoader.load(write("clients: [{ name: alice, secret: 12345678 }]\n"), Map.of()).clients().size());
+    }
+
+    @Test
     void durationsReadAsPeopleWriteThem() {
         assertEquals(Duration.ofMillis(500), Durations.parse("k", "500ms"));
         assertEquals(Duration.ofSeconds(30), Durations.parse("k", "30s"));

@@ -24,6 +24,7 @@ final class Fx {
 
     final ManualClock clock = new ManualClock();
     final Map<String, String> env = new HashMap<>();
+    final dev.proxypool.sdk.credentials.InlineCredentials inline = new dev.proxypool.sdk.credentials.InlineCredentials();
     final Path dir;
 
     Fx(Path dir) {
@@ -31,7 +32,7 @@ final class Fx {
     }
 
     ProviderEnvironment environment() {
-        return new ProviderEnvironment(env, dir, clock, clock);
+        return new ProviderEnvironment(env, dir, clock, clock, inline);
     }
 
     ProviderAdapter adapter(String name, String type, Map<String, String> settings, Map<String, String> fields) {

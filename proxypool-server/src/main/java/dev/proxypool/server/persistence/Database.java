@@ -33,9 +33,54 @@ public final class Database implements AutoCloseable {
     private static final Settings SETTINGS = new Settings().withExecuteLogging(false);
 
     private final HikariDataSource pool;
+    /** {@code host:port} of the JDBC URL, for messages (never the user or password). */
+    private final String address;
 
-    private Database(HikariDataSource pool) {
+    private Database(HikariDataSource pool, String address) {
         this.pool = pool;
+        this.address = address;
+    }
+
+    /**
+     * The {@code host[:port]} part of a {@code jdbc:postgresql://} URL (the first host of a list,
+     * port 5432 when absent), or {@code "the configured database.url"} when it has none.
+     */
+    static String address(String jdbcUrl) {
+        String prefix = "jdbc:postgresql://";
+        if (jdbcUrl == null || !jdbcUrl.startsWith(prefix)) {
+            return "the configured database.url";
+        }
+        String rest = jdbcUrl.substring(prefix.length());
+        int end = rest.length();
+        for (char c : new char[] {'/', '?', ','}) {
+            int i = rest.indexOf(c);
+            if (i >= 0 && i < end) {
+                end = i;
+            }
+        }
+        String hostPort = rest.substring(0, end);
+        int at = hostPort.lastIndexOf('@');
+        hostPort = at >= 0 ? hostPort.substring(at + 1) : hostPort;
+        if (hostPort.isEmpty()) {
+            return "localhost:5432";
+        }
+        boolean hasPort = hostPort.startsWith("[") ? hostPort.contains("]:") : hostPort.indexOf(':') >= 0;
+        return hasPort ? hostPort : hostPort + ":5432";
+    }
+
+    /** The {@code host:port} this pool connects to. */
+    public String address() {
+        return address;
+    }
+
+    /** {@code e} with the address in its message ({@code database unavailable at host:port: ...}). */
+    DatabaseUnavailableException withAddress(DatabaseUnavailableException e) {
+        String m = e.getMessage() == null ? "" : e.getMessage();
+        if (m.contains(address)) {
+            return e;
+        }
+        String rest = m.startsWith("database unavailable: ") ? m.substring("database unavailable: ".length()) : m;
+        return new DatabaseUnavailableException("database unavailable at " + address + " (database.url): " + rest, e);
     }
 
     public static Database open(DatabaseSettings s) {
@@ -57,7 +102,7 @@ public final class Database implements AutoCloseable {
         c.addDataSourceProperty("socketTimeout", "30");
         c.addDataSourceProperty("tcpKeepAlive", "true");
         c.addDataSourceProperty("ApplicationName", "proxypool");
-        return new Database(new HikariDataSource(c));
+        return new Database(new HikariDataSource(c), address(s.url()));
     }
 
     public DataSource dataSource() {
@@ -83,7 +128,8 @@ public final class Database implements AutoCloseable {
         try {
             c = pool.getConnection();
         } catch (SQLException e) {
-            throw unavailable(e) ? new DatabaseUnavailableException("database unavailable: " + rootMessage(e), e)
+            throw unavailable(e) ? new DatabaseUnavailableException("database unavailable at " + address + " (database.url): "
+                    + rootMessage(e), e)
                     : new DataAccessException("cannot get a database connection: " + e.getMessage(), e);
         }
         try (c) {

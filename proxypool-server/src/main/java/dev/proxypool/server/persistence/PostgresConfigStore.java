@@ -60,6 +60,9 @@ public final class PostgresConfigStore implements ConfigStore {
         try {
             Migrator.classpath().migrate(db.dataSource());
             return new PostgresConfigStore(db, clock, true);
+        } catch (DatabaseUnavailableException e) {
+            db.close();
+            throw db.withAddress(e);
         } catch (RuntimeException e) {
             db.close();
             throw e;

@@ -317,6 +317,12 @@ abstract class AdminContract {
         assertEquals("upstreams[x].fetch.interval: must be at least 1s, got 10ms", interval.message());
         AdminFixture.Response token = f.post("/clients", "{\"name\": \"c\", \"token\": \"short\"}");
         assertEquals("clients[c].token: must be at least 16 characters", token.message());
+        // a client created at run time follows the config file's rule for plain secrets
+        AdminFixture.Response secret = f.post("/clients", "{\"name\": \"c\", \"secret\": \"x\"}");
+        assertEquals(400, secret.status(), secret.body());
+        assertEquals("clients[c].secret: must be at least 8 characters", secret.message());
+        assertEquals("clients[c].secret: must be at least 8 characters",
+                f.post("/clients", "{\"name\": \"c\", \"secret\": \"1234567\"}").message());
         AdminFixture.Response hash = f.post("/clients", "{\"name\": \"c\", \"secretHash\": \"plain\"}");
         assertTrue(hash.message().startsWith("clients[c].secretHash: secret hash must look like"), hash.message());
         AdminFixture.Response rename = f.put("/upstreams/lab-us", "{\"name\": \"lab-fr\", \"provider\": \"lab\"}");

@@ -107,10 +107,20 @@ class PostgresConfigStoreTest {
 
     @Test
     void anUnreachableDatabaseFailsStartWithAClearError() {
-        DatabaseSettings dead = DatabaseSettings.of("jdbc:postgresql://127.0.0.1:" + dev.proxypool.testkit.TestPorts.closedPort()
-                + "/test", "postgres");
+        int port = dev.proxypool.testkit.TestPorts.closedPort();
+        DatabaseSettings dead = DatabaseSettings.of("jdbc:postgresql://127.0.0.1:" + port + "/test", "postgres");
         DatabaseUnavailableException e = assertThrows(DatabaseUnavailableException.class,
                 () -> PostgresConfigStore.open(dead, clock));
-        assertTrue(e.getMessage().startsWith("database unavailable"), e.getMessage());
+        // names where it tried, so "PostgreSQL is down" and "the wrong host/port" can be told apart
+        assertTrue(e.getMessage().startsWith("database unavailable at 127.0.0.1:" + port + " (database.url): "), e.getMessage());
+    }
+
+    @Test
+    void theAddressOfAJdbcUrlNeverIncludesCredentials() {
+        assertEquals("db.example:6543", Database.address("jdbc:postgresql://db.example:6543/pp?user=u&password=secret"));
+        assertEquals("db.example:5432", Database.address("jdbc:postgresql://db.example/pp"));
+        assertEquals("[::1]:5433", Database.address("jdbc:postgresql://[::1]:5433/pp"));
+        assertEquals("a.example:5432", Database.address("jdbc:postgresql://a.example,b.example:5433/pp"));
+        assertEquals("the configured database.url", Database.address("jdbc:other://x"));
     }
 }

@@ -1,0 +1,121 @@
+package dev.proxypool.cli;
+
+import dev.proxypool.examples.CustomProviderExample;
+import dev.proxypool.examples.EmbeddedPoolExample;
+import dev.proxypool.examples.RemoteExtractionExample;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code proxypool example NAME}: runs one program of the examples module, with no build tool
+ * needed. {@code remote-extraction} defaults to the demo's API and client token.
+ */
+@Command(name = "example", mixinStandardHelpOptions = true,
+        description = {"Run one of the SDK examples (source: examples/src/main/java/dev/proxypool/examples).",
+                "remote-extraction talks to a running server: by default the one 'proxypool demo' starts."},
+        footer = {"", "Examples:", "  proxypool example embedded-pool", "  proxypool example custom-provider",
+                "  proxypool example remote-extraction",
+                "  proxypool example remote-extraction --api http://127.0.0.1:19090 --token my-client-token"},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the example ran", "1:the example failed", "2:usage (unknown example)"})
+final class ExampleCommand implements Callable<Integer> {
+
+    /** The runnable examples, by name. */
+    static final Map<String, String> EXAMPLES = new LinkedHashMap<>();
+
+    static {
+        EXAMPLES.put("embedded-pool", "EmbeddedPoolExample: lease and extract in-process, no server");
+        EXAMPLES.put("custom-provider", "CustomProviderExample: a provider adapter of your own");
+        EXAMPLES.put("remote-extraction", "RemoteExtractionExample: extract from a running server (the demo)");
+    }
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "embedded-pool, custom-provider or remote-extraction.")
+    String name;
+
+    @Option(names = "--api", paramLabel = "URL", defaultValue = "http://127.0.0.1:9090",
+            description = "remote-extraction: the server's REST URL (default ${DEFAULT-VALUE}, the demo).")
+    String api;
+
+    @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "demo-token-0123456789",
+            description = "remote-extraction: a client token (default: the demo's).")
+    String token;
+
+    @Option(names = "--upstream", paramLabel = "NAME",
+            description = "remote-extraction: extract only from this upstream (default with the demo's API: sessions).")
+    String upstream;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!EXAMPLES.containsKey(name)) {
+            List<String> known = new ArrayList<>(EXAMPLES.keySet());
+            spec.commandLine().getErr().println(spec.qualifiedName() + ": unknown example '" + name + "' (known: "
+                    + String.join(", ", known) + ")");
+            return Main.EXIT_USAGE;
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        out.println("running " + EXAMPLES.get(name));
+        out.flush();
+        PrintStream stdout = System.out;
+        PrintStream stderr = System.err;
+        System.setOut(new PrintStream(new WriterStream(out), true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(new WriterStream(err), true, StandardCharsets.UTF_8));
+        try {
+            switch (name) {
+                case "embedded-pool" -> EmbeddedPoolExample.main(new String[0]);
+                case "custom-provider" -> CustomProviderExample.main(new String[0]);
+                default -> {
+                    String from = upstream != null ? upstream : api.equals("http://127.0.0.1:9090") ? "sessions" : null;
+                    RemoteExtractionExample.main(from == null ? new String[] {api, token} : new String[] {api, token, from});
+                }
+            }
+        } finally {
+            System.out.flush();
+            System.err.flush();
+            System.setOut(stdout);
+            System.setErr(stderr);
+        }
+        out.flush();
+        return Main.EXIT_OK;
+    }
+
+    /** Bytes written by an example's {@code System.out}, passed on to the command's writer. */
+    private static final class WriterStream extends OutputStream {
+        private final PrintWriter to;
+        private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+
+        WriterStream(PrintWriter to) {
+            this.to = to;
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            line.write(b);
+            if (b == '\n') {
+                flush();
+            }
+        }
+
+        @Override
+        public synchronized void flush() {
+            to.print(line.toString(StandardCharsets.UTF_8));
+            to.flush();
+            line.reset();
+        }
+    }
+}

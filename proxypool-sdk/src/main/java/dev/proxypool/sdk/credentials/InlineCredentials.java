@@ -1,0 +1,93 @@
+package dev.proxypool.sdk.credentials;
+
+import dev.proxypool.core.model.CredentialRef;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The credentials a provider listed inline ({@code http://user:pass@host:port}), kept in memory
+ * under a derived {@link CredentialRef}: {@code inline-<16 hex digits>}, a digest of the provider,
+ * the username and the proxy address. Snapshots, Redis, the APIs and logs carry only that ref; the
+ * password never leaves this store except onto the wire to the proxy. A changed password in the
+ * next fetch replaces the old one under the same ref (rotation without restart).
+ *
+ * <p>Only the process that fetched the list holds the secrets: a process that did not (a cluster
+ * worker) fails closed on such a ref, as for any ref its store lacks. Thread-safe.
+ */
+public final class InlineCredentials implements CredentialStore {
+
+    /** The prefix of every derived ref. */
+    public static final String PREFIX = "inline-";
+
+    private final ConcurrentHashMap<String, Credentials> byRef = new ConcurrentHashMap<>();
+
+    /**
+     * Keeps {@code username}/{@code password} for the proxy {@code host:port} of {@code scope} (a
+     * provider name) and returns the ref that resolves to them.
+     *
+     * @throws IllegalArgumentException when the username is not usable ({@link Credentials})
+     */
+    public CredentialRef put(String scope, String username, String password, String host, int port) {
+        Credentials creds = Credentials.of(username, password);
+        String ref = derive(scope, username, host, port);
+        byRef.put(ref, creds);
+        return new CredentialRef(ref);
+    }
+
+    /** How many refs are held (not secret). */
+    public int size() {
+        return byRef.size();
+    }
+
+    @Override
+    public Credentials resolve(CredentialRef ref) throws CredentialsUnavailableException {
+        CredentialStore.requirePresent(ref);
+        Credentials c = byRef.get(ref.name());
+        if (c == null) {
+            throw new CredentialsUnavailableException(ref, "inline credentials not held by this process");
+        }
+        return c;
+    }
+
+    /**
+     * A store that answers refs of this one from here and every other ref from {@code base}.
+     */
+    public CredentialStore over(CredentialStore base) {
+        if (base == null) {
+            throw new IllegalArgumentException("base credential store is required");
+        }
+        InlineCredentials inline = this;
+        return new CredentialStore() {
+            @Override
+            public Credentials resolve(CredentialRef ref) throws CredentialsUnavailableException {
+                CredentialStore.requirePresent(ref);
+                Credentials c = ref.name().startsWith(PREFIX) ? inline.byRef.get(ref.name()) : null;
+                return c != null ? c : base.resolve(ref);
+            }
+
+            @Override
+            public String toString() {
+                return "InlineCredentials[" + inline.size() + " refs] over " + base;
+            }
+        };
+    }
+
+    static String derive(String scope, String username, String host, int port) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            String material = scope + '\0' + username + '\0' + host.toLowerCase(java.util.Locale.ROOT) + '\0' + port;
+            byte[] d = sha.digest(material.getBytes(StandardCharsets.UTF_8));
+            return PREFIX + HexFormat.of().formatHex(d, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is not available", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "InlineCredentials[" + byRef.size() + " refs]";
+    }
+}
