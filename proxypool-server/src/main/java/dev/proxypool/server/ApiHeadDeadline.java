@@ -42,6 +42,8 @@ import java.util.concurrent.TimeUnit;
 final class ApiHeadDeadline implements ServerConnectionSelector, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ApiHeadDeadline.class.getName());
+    /** How long a connection stays open after its 408, its input read and dropped, before it is closed. */
+    private static final long LINGER_MILLIS = 1000;
 
     private final long timeoutNanos;
     private final byte[] response;
@@ -131,6 +133,7 @@ final class ApiHeadDeadline implements ServerConnectionSelector, AutoCloseable {
         private ScheduledFuture<?> pending;
         private boolean inRequest;
         private boolean done;
+        private boolean expired;
 
         Tracked(ConnectionContext ctx) {
             this.ctx = ctx;
@@ -140,6 +143,15 @@ final class ApiHeadDeadline implements ServerConnectionSelector, AutoCloseable {
                     original.pullData(); // blocks; the end of the stream surfaces as Helidon's own exception
                 }
                 byte[] bytes = original.readBytes(original.available());
+                if (draining()) {
+                    // the 408 is on its way: what still arrives is read and dropped until the lingering
+                    // close (or the client's own) ends the connection, so Helidon answers nothing more
+                    // and the close is a FIN, not a reset that could destroy the 408 in the client's buffers
+                    while (true) {
+                        original.pullData();
+                        original.readBytes(original.available());
+                    }
+                }
                 arrived();
                 return bytes;
             });
@@ -164,6 +176,10 @@ final class ApiHeadDeadline implements ServerConnectionSelector, AutoCloseable {
             inRequest = false;
         }
 
+        private synchronized boolean draining() {
+            return expired;
+        }
+
         synchronized void closed() {
             done = true;
             headComplete();
@@ -176,13 +192,16 @@ final class ApiHeadDeadline implements ServerConnectionSelector, AutoCloseable {
                 }
                 pending = null;
                 done = true;
+                expired = true;
             }
             try {
                 ctx.dataWriter().writeNow(BufferData.create(response));
+                // closing at once while the client's bytes keep arriving would reset the connection;
+                // the connection's blocked read fails on this close and it ends
+                timer.schedule(() -> ctx.serverSocket().close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.DEBUG, "408 not delivered: {0}", e.toString());
-            } finally {
-                ctx.serverSocket().close(); // the connection's blocked read fails and it ends
+                ctx.serverSocket().close();
             }
         }
 
