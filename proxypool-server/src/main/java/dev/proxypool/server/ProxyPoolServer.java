@@ -339,7 +339,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .authenticator(auth)
                         .accessLog(config.server().accessLog(), pool.engine().wallClock())
                         // the wire layer's ceiling; each routing's retry policy and budget decide below it
-                        .config(GatewayConfig.DEFAULTS.withMaxAttempts(10)
+                        .config(GatewayConfig.DEFAULTS.withMaxAttempts(dev.proxypool.core.routing.RetryRule.MAX_ATTEMPTS)
                                 .withIoTimeout(config.gateway().ioTimeout())
                                 .withIdleTimeout(config.gateway().idleTimeout())
                                 .withTunnelIdleTimeout(config.gateway().tunnelIdleTimeout())

@@ -1,5 +1,6 @@
 package dev.proxypool.server.access;
 
+import dev.proxypool.core.limits.RateLimiter;
 import dev.proxypool.server.engine.AccessControl;
 import dev.proxypool.server.gateway.HeaderLookup;
 import java.net.InetAddress;

@@ -1,11 +1,11 @@
 package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.health.FailureKind;
+import dev.proxypool.core.routing.RetryRule;
 
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -184,8 +184,8 @@ final class GatewayConnection {
                     Explain.NONE, keepClient && !hasBody);
         }
         boolean expectContinue = head.http11 && hasBody && h.hasToken("Expect", "100-continue");
-        boolean idempotent = !hasBody && (head.method.equals("GET") || head.method.equals("HEAD"));
-        int maxAttempts = idempotent ? cfg.maxAttempts() : 1;
+        boolean idempotent = RetryRule.retryable(head.method, hasBody);
+        int maxAttempts = RetryRule.attemptsAllowed(head.method, hasBody, cfg.maxAttempts());
         List<String> tried = List.of();
         Explain last = Explain.NONE;
         boolean lastTimeout = false;
@@ -224,10 +224,7 @@ final class GatewayConnection {
                             if (!mayRetry) {
                                 return upstreamFailed(head, last, lastTimeout, keepClient && !hasBody);
                             }
-                            List<String> next = new ArrayList<>(tried.size() + 1);
-                            next.addAll(tried);
-                            next.add(a.proxyId());
-                            tried = next;
+                            tried = RetryRule.excluding(tried, a.proxyId());
                             gw.metrics().retried();
                         }
                     }
