@@ -4,7 +4,7 @@ import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.server.access.ClientAuthenticator;
-import dev.proxypool.server.access.DestinationPolicy;
+import dev.proxypool.server.access.DestinationPolicies;
 import dev.proxypool.server.access.LiveClients;
 import dev.proxypool.server.access.ServerAccess;
 import dev.proxypool.sdk.cluster.ClusterControl;
@@ -242,7 +242,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                 ClientTokens clientTokens = new ClientTokens(storedState);
                 AccessControl gate = access != null ? access : new ServerAccess(clients,
                         // both listeners: the gateway must not proxy to itself nor to its own REST API
-                        DestinationPolicy.fromConfig(config.security(),
+                        DestinationPolicies.fromConfig(config.security(),
                                 List.of(new InetSocketAddress(bind, gatewayPort), new InetSocketAddress(bind, apiPort))));
                 PoolGatewayEngine engine = new PoolGatewayEngine(pool.engine(), pool.dialer(), gate);
                 // client tokens follow the stored configuration (a token added through the admin API works at once)

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.server.ProxyPoolServer;
-import dev.proxypool.server.access.DestinationPolicy;
+import dev.proxypool.core.security.DestinationPolicy;
 import dev.proxypool.core.limits.RateLimiter;
 import dev.proxypool.server.access.ServerAccess;
 import dev.proxypool.server.access.UsernameParser;
