@@ -1,5 +1,6 @@
 package dev.proxypool.server;
 
+import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
@@ -10,7 +11,6 @@ import dev.proxypool.server.admin.AdminService;
 import dev.proxypool.server.admin.LiveSeries;
 import dev.proxypool.server.metrics.PoolMetrics;
 import dev.proxypool.server.nodes.NodeRegistry;
-import dev.proxypool.server.nodes.NodeSettings;
 import io.helidon.metrics.api.MeterRegistry;
 import java.net.InetAddress;
 import java.time.Duration;
