@@ -50,7 +50,7 @@ class RoleAssemblyTest {
         try (Stream<Path> all = Files.walk(classes)) {
             assertTrue(all.map(p -> classes.relativize(p).toString())
                     .noneMatch(p -> p.contains("staticupstream") || p.contains("StaticGatewayMain")
-                            || p.contains("HelidonListenerVariant")),
+                            || p.contains("HelidonListenerVariant") || p.contains("GatewayConnectionSelector")),
                     "benchmark-only code belongs to benchmarks/ or the test fixtures");
         }
     }
