@@ -83,12 +83,13 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 # --- build the gateway ------------------------------------------------------------------------
-if [ "$SKIP_BUILD" = 0 ] || [ ! -f "$ROOT/proxypool-server/target/bench-classpath.txt" ]; then
-  (cd "$ROOT" && ./mvnw -B -q -pl proxypool-server -am package -DskipTests \
-      dependency:build-classpath -Dmdep.outputFile="$ROOT/proxypool-server/target/bench-classpath.txt" >/dev/null)
+# the bare wire layer's main class lives in benchmarks/ (it runs the server's static upstream test fixture)
+if [ "$SKIP_BUILD" = 0 ] || [ ! -f "$ROOT/benchmarks/target/gateway-classpath.txt" ]; then
+  (cd "$ROOT" && ./mvnw -B -q -pl benchmarks -am package -DskipTests \
+      dependency:build-classpath -Dmdep.outputFile="$ROOT/benchmarks/target/gateway-classpath.txt" >/dev/null)
   (cd "$ROOT" && ./mvnw -B -q -pl proxypool-cli -am package -DskipTests >/dev/null)
 fi
-CP="$ROOT/proxypool-server/target/classes:$(cat "$ROOT/proxypool-server/target/bench-classpath.txt")"
+CP="$ROOT/benchmarks/target/classes:$(cat "$ROOT/benchmarks/target/gateway-classpath.txt")"
 
 # --- origin -----------------------------------------------------------------------------------
 mkdir -p "$WORK/www"
@@ -132,7 +133,7 @@ YAML
       > "$WORK/gateway-$L.out" 2>&1 &
   else
   # shellcheck disable=SC2086
-  "$JAVA" -Xms512m -Xmx512m -XX:+UseParallelGC $GATEWAY_OPTS -cp "$CP" dev.proxypool.server.StaticGatewayMain \
+  "$JAVA" -Xms512m -Xmx512m -XX:+UseParallelGC $GATEWAY_OPTS -cp "$CP" dev.proxypool.benchmarks.gateway.StaticGatewayMain \
     --gateway-port "${GW_PORT[$L]}" --api-port $((API_PORT + i)) --upstream "127.0.0.1:$SQUID_A_PORT" \
     --listener "$L" > "$WORK/gateway-$L.out" 2>&1 &
   fi

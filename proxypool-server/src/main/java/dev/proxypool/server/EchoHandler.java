@@ -11,7 +11,7 @@ import io.helidon.webserver.http.ServerResponse;
  * {@code {"ip": "<peer>", "headers": {...}}}. The validator and active health checks request it
  * through a proxy to learn the exit IP and which headers the proxy added (anonymity).
  */
-final class EchoHandler implements Handler {
+public final class EchoHandler implements Handler {
 
     @Override
     public void handle(ServerRequest req, ServerResponse res) {

@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ul>
  * Every meter is created up front (closed tag sets), so the hot path only indexes arrays.
  */
-final class HelidonGatewayMetrics implements GatewayMetrics {
+public final class HelidonGatewayMetrics implements GatewayMetrics {
 
     private final Counter[][] requests = new Counter[2][ExchangeResult.values().length];
     private final Timer[] latency = new Timer[2];
@@ -37,7 +37,7 @@ final class HelidonGatewayMetrics implements GatewayMetrics {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final MeterRegistry registry;
 
-    HelidonGatewayMetrics(MeterRegistry registry) {
+    public HelidonGatewayMetrics(MeterRegistry registry) {
         this.registry = registry;
         String[] kinds = {"http", "connect"};
         for (int k = 0; k < 2; k++) {

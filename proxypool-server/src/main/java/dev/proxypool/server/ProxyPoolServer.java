@@ -4,14 +4,10 @@ import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.server.access.ClientAuthenticator;
-import dev.proxypool.server.access.DestinationPolicy;
+import dev.proxypool.server.access.DestinationPolicies;
 import dev.proxypool.server.access.LiveClients;
 import dev.proxypool.server.access.ServerAccess;
-import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.cluster.ClusterRole;
-import dev.proxypool.sdk.cluster.ClusterWorker;
-import dev.proxypool.sdk.cluster.WorkerShare;
-import dev.proxypool.sdk.lock.RedisStageLease;
 import dev.proxypool.sdk.lock.StageLease;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.admin.AdminService;
@@ -26,13 +22,12 @@ import java.nio.file.Path;
 import dev.proxypool.server.metrics.PoolMetrics;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.service.registry.Services;
-import java.time.Duration;
 import dev.proxypool.server.api.distribution.BearerAuth;
 import dev.proxypool.server.api.distribution.DistributionService;
 import dev.proxypool.server.nodes.NodeRegistry;
 import dev.proxypool.server.nodes.NodeService;
-import dev.proxypool.server.nodes.NodeSettings;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import dev.proxypool.server.engine.AccessControl;
 import dev.proxypool.server.engine.PoolGatewayEngine;
 import dev.proxypool.server.gateway.ConnectionLimits;
@@ -211,7 +206,8 @@ public final class ProxyPoolServer implements AutoCloseable {
                 throw new ConfigException("store.type", "--role " + role.name().toLowerCase(java.util.Locale.ROOT)
                         + " needs the shared store: set store.type: redis");
             }
-            ProxyPool.Builder pb = ProxyPool.builder().config(effective).activeProbing(role != ClusterRole.WORKER).deferStart(true);
+            RoleAssembly assembly = RoleAssembly.of(role);
+            ProxyPool.Builder pb = ProxyPool.builder().config(effective).activeProbing(assembly.collects()).deferStart(true);
             poolCustomizer.accept(pb);
             ProxyPool pool = pb.build();
             ConfigStore configStore = null;
@@ -222,9 +218,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                 ConfigState storedState = configStore.state();
                 ProxyPoolConfig stored = storedState.applyTo(effective, configDir);
                 pool.engine().reconfigure(stored.routings());
-                if (role != ClusterRole.WORKER) {
-                    pool.reconfigureCollection(stored); // the pipeline collects the stored upstreams, not the file's
-                }
+                assembly.followCollection(pool, stored); // the pipeline collects the stored upstreams, not the file's
                 // the gateway's clients (Basic auth, rate limits, username options, quotas) follow the
                 // stored configuration, so admin client changes apply without a restart
                 LiveClients clients = LiveClients.create(config.clients(), stored.clients(), config.security(),
@@ -242,7 +236,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                 ClientTokens clientTokens = new ClientTokens(storedState);
                 AccessControl gate = access != null ? access : new ServerAccess(clients,
                         // both listeners: the gateway must not proxy to itself nor to its own REST API
-                        DestinationPolicy.fromConfig(config.security(),
+                        DestinationPolicies.fromConfig(config.security(),
                                 List.of(new InetSocketAddress(bind, gatewayPort), new InetSocketAddress(bind, apiPort))));
                 PoolGatewayEngine engine = new PoolGatewayEngine(pool.engine(), pool.dialer(), gate);
                 // client tokens follow the stored configuration (a token added through the admin API works at once)
@@ -255,8 +249,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                 java.util.concurrent.atomic.AtomicReference<Runnable> configChanged =
                         new java.util.concurrent.atomic.AtomicReference<>(() -> { });
                 // the console's live charts: sampled from this process's engine and meters
-                LiveSeries series = role == ClusterRole.WORKER ? null
-                        : LiveSeries.create(pool.engine(), Services.get(MeterRegistry.class));
+                LiveSeries series = assembly.series(pool, Services.get(MeterRegistry.class));
                 DistributionService distribution = DistributionService.builder(pool, tokens::apply)
                         .quotas(clients.quotas()).build();
                 java.util.function.Consumer<ProxyPoolConfig> applyConfig = next -> {
@@ -268,15 +261,14 @@ public final class ProxyPoolServer implements AutoCloseable {
                     } catch (IllegalArgumentException e) {
                         LOG.warning("clients not updated, the previous ones stay in force: " + e.getMessage());
                     }
-                    if (role != ClusterRole.WORKER) { // workers collect nothing: their content is the control plane's
-                        try {
-                            live.reconfigureCollection(next);
-                        } catch (RuntimeException e) {
-                            LOG.warning("collection not reconfigured, the previous upstreams stay in force: " + e.getMessage());
-                        }
+                    try {
+                        assembly.followCollection(live, next);
+                    } catch (RuntimeException e) {
+                        LOG.warning("collection not reconfigured, the previous upstreams stay in force: " + e.getMessage());
                     }
                 };
-                AdminService admin = role == ClusterRole.WORKER ? null : AdminService.builder(pool, configStore)
+                ConfigStore store = configStore;
+                AdminService admin = assembly.admin(() -> AdminService.builder(pool, store)
                         .series(series)
                         .token(config.admin().token())
                         .baseDir(configDir)
@@ -287,51 +279,20 @@ public final class ProxyPoolServer implements AutoCloseable {
                             // routings and clients take effect live; a new snapshot version follows
                             applyConfig.accept(change.state().applyTo(effective, configDir));
                         })
-                        .build();
-                // self-hosted ProxyNode agents register with pre-issued tokens (control/all roles)
-                NodeRegistry nodes = role == ClusterRole.WORKER ? null
-                        : new NodeRegistry(pool, pool.engine().wallClock(), NodeSettings.DEFAULTS).startSweeping();
+                        .build());
+                NodeRegistry nodes = assembly.nodes(pool);
                 Optional<dev.proxypool.sdk.credentials.Secret> adminToken = config.admin().token();
                 NodeService nodeService = nodes == null ? null : new NodeService(nodes, header -> adminToken.isPresent()
                         && BearerAuth.bearerToken(header).map(t -> adminToken.get().matches(t)).orElse(false));
-                PoolMetrics metrics = role == ClusterRole.WORKER // a worker collects nothing: no pipeline meters
-                        ? PoolMetrics.bindWithoutPipeline(pool, Services.get(MeterRegistry.class))
-                        : PoolMetrics.bind(pool, Services.get(MeterRegistry.class));
+                PoolMetrics metrics = assembly.metrics(pool, Services.get(MeterRegistry.class));
                 configChanged.set(metrics.bindControlPlane(
                         () -> nodes == null ? 0.0 : (double) nodes.nodes().size(), () -> (double) configVersion.get()));
                 pool.engine().registry().healthListener(metrics.healthListener());
-                // Scaled out on Redis: one pipeline writer at a time (the others only refresh their snapshots).
-                StageLease lease = null;
-                if (config.store().type() == ProxyPoolConfig.StoreType.REDIS && role != ClusterRole.WORKER
-                        && pool.pipeline().isPresent()) {
-                    lease = RedisStageLease.connect(RedisStoreConfig.fromUri(config.store().uri())
-                            .withKeyPrefix(config.store().keyPrefix()));
-                    pool.pipeline().get().useLease(lease, StageLease.newHolderId(), Duration.ofSeconds(3));
-                }
-                AutoCloseable cluster = null;
-                if (redis) {
-                    RedisStoreConfig redisConfig = RedisStoreConfig.fromUri(config.store().uri())
-                            .withKeyPrefix(config.store().keyPrefix());
-                    if (role == ClusterRole.WORKER) {
-                        // snapshots come from the control plane; this process collects nothing itself
-                        String workerId = "w-" + gatewayPort + "-" + java.util.HexFormat.of()
-                                .formatHex(java.security.SecureRandom.getSeed(4));
-                        cluster = ClusterWorker.start(redisConfig, config.cluster(), pool.engine(), new WorkerShare.Live(),
-                                workerId, bind.getHostAddress() + ":" + gatewayPort,
-                                pool.engine().wallClock(), pool.engine().ticker());
-                    } else {
-                        cluster = ClusterControl.start(redisConfig, config.cluster(), pool.engine(),
-                                Duration.ofMillis(200), pool.engine().wallClock(), pool.engine().ticker());
-                    }
-                }
+                StageLease lease = assembly.pipelineLease(config, pool);
+                AutoCloseable cluster = !redis ? null : assembly.joinCluster(RedisStoreConfig.fromUri(config.store().uri())
+                        .withKeyPrefix(config.store().keyPrefix()), config, pool, bind, gatewayPort);
                 GatewayServer.Builder gsb = GatewayServer.builder(engine);
-                if (cluster instanceof ClusterWorker worker) {
-                    gsb.healthCheck(snapshotCheck(worker, pool.engine()));
-                    // the snapshot-version gauges read the same feed as the readiness check
-                    metrics.snapshotFrom(worker::status);
-                } else if (role != ClusterRole.WORKER) {
-                    gsb.healthCheck(new CollectionReadiness(pool)); // DOWN until the first collection
-                }
+                assembly.readiness(gsb, cluster, metrics, pool);
                 GatewayServer server = gsb
                         .gatewayPort(gatewayPort)
                         .apiPort(apiPort)
@@ -339,7 +300,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .authenticator(auth)
                         .accessLog(config.server().accessLog(), pool.engine().wallClock())
                         // the wire layer's ceiling; each routing's retry policy and budget decide below it
-                        .config(GatewayConfig.DEFAULTS.withMaxAttempts(10)
+                        .config(GatewayConfig.DEFAULTS.withMaxAttempts(dev.proxypool.core.routing.RetryRule.MAX_ATTEMPTS)
                                 .withIoTimeout(config.gateway().ioTimeout())
                                 .withIdleTimeout(config.gateway().idleTimeout())
                                 .withTunnelIdleTimeout(config.gateway().tunnelIdleTimeout())
@@ -359,10 +320,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                             routes.accept(r);
                         })
                         .start();
-                if (role != ClusterRole.WORKER) {
-                    pool.start();
-                    series.start();
-                }
+                assembly.startCollecting(pool, series);
                 LOG.info("proxypool serving: gateway on port " + server.gatewayPort() + ", API on port " + server.apiPort()
                         + ", " + pool.engine().snapshot().size() + " proxies in the pool");
                 // Other processes' admin changes (shared PostgreSQL) reach this one within a poll interval;
@@ -396,38 +354,6 @@ public final class ProxyPoolServer implements AutoCloseable {
             LOG.info("server.maxConnections: " + max + " (from the descriptor limit " + limits.descriptorLimit()
                     + "; the REST listener keeps " + limits.apiReserve() + ")");
             return max;
-        }
-
-        /** A worker's readiness: holding a snapshot within its validity; details say how it keeps up. */
-        private static io.helidon.health.HealthCheck snapshotCheck(ClusterWorker worker,
-                                                                   dev.proxypool.sdk.engine.PoolEngine engine) {
-            return new io.helidon.health.HealthCheck() {
-                @Override
-                public String name() {
-                    return "snapshot";
-                }
-
-                @Override
-                public io.helidon.health.HealthCheckType type() {
-                    return io.helidon.health.HealthCheckType.READINESS;
-                }
-
-                @Override
-                public io.helidon.health.HealthCheckResponse call() {
-                    var st = worker.status();
-                    return io.helidon.health.HealthCheckResponse.builder()
-                            .status(st.version() > 0 && st.withinValidity())
-                            .detail("version", st.version())
-                            .detail("proxies", st.proxies())
-                            .detail("ageSeconds", st.age().toSeconds())
-                            .detail("deltasApplied", st.deltasApplied())
-                            .detail("fullLoads", st.fullLoads())
-                            .detail("resyncRequests", st.resyncRequests())
-                            .detail("storeReachable", st.storeReachable())
-                            .detail("routingsWithoutCandidates", String.join(",", RoutingCandidates.without(engine)))
-                            .build();
-                }
-            };
         }
 
         private static int freePort(InetAddress bind) {

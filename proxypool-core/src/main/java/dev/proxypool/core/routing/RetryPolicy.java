@@ -13,8 +13,8 @@ public record RetryPolicy(int maxAttempts, int budgetPercent) {
     public static final RetryPolicy NONE = new RetryPolicy(1, 0);
 
     public RetryPolicy {
-        if (maxAttempts < 1 || maxAttempts > 10) {
-            throw new IllegalArgumentException("retry.maxAttempts must be between 1 and 10, got " + maxAttempts);
+        if (maxAttempts < 1 || maxAttempts > RetryRule.MAX_ATTEMPTS) {
+            throw new IllegalArgumentException("retry.maxAttempts must be between 1 and " + RetryRule.MAX_ATTEMPTS + ", got " + maxAttempts);
         }
         if (budgetPercent < 0 || budgetPercent > 100) {
             throw new IllegalArgumentException("retry.budgetPercent must be between 0 and 100, got " + budgetPercent);

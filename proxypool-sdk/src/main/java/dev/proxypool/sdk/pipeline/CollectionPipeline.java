@@ -8,6 +8,7 @@ import dev.proxypool.core.rank.RankPolicy;
 import dev.proxypool.core.rank.RankResult;
 import dev.proxypool.core.rank.Ranker;
 import dev.proxypool.core.routing.RoutingRule;
+import dev.proxypool.core.sequential.FetchBackoff;
 import dev.proxypool.core.sequential.FetchOutcome;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
@@ -79,7 +80,6 @@ public final class CollectionPipeline implements AutoCloseable {
     }
 
     private static final Logger LOG = Logger.getLogger(CollectionPipeline.class.getName());
-    private static final Duration MAX_BACKOFF = Duration.ofMinutes(10);
 
     private record Leadership(StageLease lease, String holderId, Duration ttl) {
     }
@@ -109,9 +109,7 @@ public final class CollectionPipeline implements AutoCloseable {
 
     private static final class Schedule {
         long nextDueNanos;
-        int consecutiveErrors;
-        int consecutiveEmpty;
-        long backoffNanos;
+        final FetchBackoff backoff = new FetchBackoff();
         FetchOutcome lastOutcome;
         Instant lastFetchAt;
         Map<String, Integer> lastDrops = Map.of();
@@ -435,32 +433,13 @@ public final class CollectionPipeline implements AutoCloseable {
         s.lastFetchAt = wall.instant();
         s.lastDrops = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(drops == null ? report.drops() : drops));
         s.published = published;
-        switch (outcome) {
-            case FetchOutcome.Error err -> {
-                s.consecutiveErrors++;
-                long backoff = Math.min(u.fetchInterval().toNanos() * (1L << Math.min(s.consecutiveErrors, 16)),
-                        MAX_BACKOFF.toNanos());
-                s.backoffNanos = backoff;
-                LOG.log(Level.WARNING, "upstream {0}: fetch failed ({1}: {2}); next try in {3}s",
-                        new Object[] {report.upstream(), err.kind().label(), err.detail(), backoff / 1_000_000_000L});
-            }
-            case FetchOutcome.Empty e -> {
-                s.consecutiveErrors = 0;
-                s.consecutiveEmpty++;
-                s.backoffNanos = 0;
-            }
-            case FetchOutcome.Success ok -> {
-                s.consecutiveErrors = 0;
-                s.consecutiveEmpty = 0;
-                s.backoffNanos = 0;
-            }
-            case FetchOutcome.DuplicateOnly d -> {
-                s.consecutiveErrors = 0;
-                s.consecutiveEmpty = 0;
-                s.backoffNanos = 0;
-            }
+        long nextIn = s.backoff.record(outcome, u.fetchInterval());
+        if (outcome instanceof FetchOutcome.Error err) {
+            LOG.log(Level.WARNING, "upstream {0}: fetch failed ({1}: {2}); next try in {3}s",
+                    new Object[] {report.upstream(), err.kind().label(), err.detail(),
+                            s.backoff.backoffNanos() / 1_000_000_000L});
         }
-        s.nextDueNanos = now + u.fetchInterval().toNanos() + s.backoffNanos;
+        s.nextDueNanos = now + nextIn;
     }
 
     private Set<ProxyKey> knownKeys() {
@@ -481,7 +460,8 @@ public final class CollectionPipeline implements AutoCloseable {
                     continue; // removed meanwhile
                 }
                 out.add(new UpstreamStatus(name, Optional.ofNullable(s.lastOutcome), Optional.ofNullable(s.lastFetchAt),
-                        s.consecutiveErrors, s.consecutiveEmpty, s.backoffNanos / 1_000_000_000L, s.lastDrops, s.published));
+                        s.backoff.consecutiveErrors(), s.backoff.consecutiveEmpty(), s.backoff.backoffNanos() / 1_000_000_000L,
+                        s.lastDrops, s.published));
             }
         }
         return out;

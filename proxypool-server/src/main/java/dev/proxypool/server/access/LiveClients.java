@@ -1,5 +1,6 @@
 package dev.proxypool.server.access;
 
+import dev.proxypool.core.limits.RateLimiter;
 import dev.proxypool.core.security.SecretHash;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
@@ -57,7 +58,7 @@ public final class LiveClients implements ProxyAuthenticator {
                                      ProxyPoolConfig.Security security, boolean loopbackOnly, Ticker ticker) {
         LiveClients live = new LiveClients(configured, security, loopbackOnly);
         List<ProxyPoolConfig.Client> clients = live.effective(stored);
-        live.view = live.build(clients, RateLimiter.forClients(clients, ticker));
+        live.view = live.build(clients, new RateLimiter(rates(clients), ticker));
         return live;
     }
 
@@ -74,7 +75,7 @@ public final class LiveClients implements ProxyAuthenticator {
         if (clients.equals(now.clients())) {
             return;
         }
-        view = build(clients, now.rates().updated(clients));
+        view = build(clients, now.rates().updated(rates(clients)));
     }
 
     private View build(List<ProxyPoolConfig.Client> clients, RateLimiter rates) {
@@ -142,5 +143,14 @@ public final class LiveClients implements ProxyAuthenticator {
         Map<String, Integer> q = new HashMap<>();
         view.clients().forEach(c -> q.put(c.name(), c.extractionsPerHour()));
         return q;
+    }
+
+    /** {@code clients[].rateLimit.rps} by client name. */
+    private static Map<String, Double> rates(List<ProxyPoolConfig.Client> clients) {
+        Map<String, Double> m = new HashMap<>();
+        for (ProxyPoolConfig.Client c : clients) {
+            m.put(c.name(), c.rps());
+        }
+        return m;
     }
 }

@@ -1,5 +1,10 @@
 package dev.proxypool.server.access;
 
+import dev.proxypool.core.limits.RateLimiter;
+import dev.proxypool.core.security.DestinationPolicy;
+import dev.proxypool.core.security.DestinationVerdict;
+import dev.proxypool.core.security.DenyReason;
+import dev.proxypool.core.security.DirectDestination;
 import dev.proxypool.server.engine.AccessControl;
 import dev.proxypool.server.gateway.HeaderLookup;
 import java.net.InetAddress;

@@ -8,9 +8,9 @@
  *   <li>{@link dev.proxypool.server.access.UsernameParser} / {@link dev.proxypool.server.access.UsernameOptions}
  *       — the commercial username convention {@code alice-session-abc123-country-us};
  *       {@link dev.proxypool.server.access.SessionChoice} merges it with the session header;</li>
- *   <li>{@link dev.proxypool.server.access.RateLimiter} — per-client token bucket (429 {@code rate_limited});</li>
- *   <li>{@link dev.proxypool.server.access.DestinationPolicy} — the SSRF check (403
- *       {@code destination_denied} with a {@link dev.proxypool.server.access.DenyReason}), and the
+ *   <li>{@link dev.proxypool.core.limits.RateLimiter} — per-client token bucket (429 {@code rate_limited});</li>
+ *   <li>{@link dev.proxypool.core.security.DestinationPolicy} — the SSRF check (403
+ *       {@code destination_denied} with a {@link dev.proxypool.core.security.DenyReason}), and the
  *       resolve-once address for {@code onNoCandidate: direct}.</li>
  * </ul>
  * Order per request: authenticate, rate-limit, check the destination, then route.

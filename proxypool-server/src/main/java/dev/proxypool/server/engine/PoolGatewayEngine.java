@@ -2,6 +2,7 @@ package dev.proxypool.server.engine;
 
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.routing.RequestFacts;
+import dev.proxypool.core.routing.RetryRule;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.core.time.Ticker;
@@ -44,7 +45,7 @@ public final class PoolGatewayEngine implements GatewayEngine {
     private final Ticker ticker;
     private final ConcurrentHashMap<String, IdleLinkPool> idle = new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final ConcurrentHashMap<String, RetryBudget> budgets = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, RetryRule> retryRules = new ConcurrentHashMap<>();
 
     public PoolGatewayEngine(PoolEngine engine, UpstreamDialer dialer, AccessControl access) {
         this.engine = engine;
@@ -89,10 +90,7 @@ public final class PoolGatewayEngine implements GatewayEngine {
         if (rule == null) {
             return new RouteDecision.Rejected(503, GatewayErrors.NO_ROUTE, "none");
         }
-        RetryBudget budget = budgets.computeIfAbsent(rule.name(), n -> new RetryBudget(rule.retry().budgetPercent()));
-        if (request.attempt() == 1) {
-            budget.onRequest();
-        } else if (request.attempt() > rule.retry().maxAttempts() || !budget.tryRetry()) {
+        if (!retryRules.computeIfAbsent(rule.name(), n -> new RetryRule(rule.retry())).admit(request.attempt())) {
             // no retry left: the wire layer answers with the failure of the last attempt
             return new RouteDecision.Rejected(503, GatewayErrors.NO_CANDIDATE, rule.name());
         }

@@ -6,7 +6,8 @@ import java.io.OutputStream;
 
 /**
  * The client side of one gateway connection, whichever listener accepted it (our own
- * {@link GatewayListener}, or a Helidon listener through {@code helidon.GatewayConnectionSelector}).
+ * {@link GatewayListener}, or a Helidon listener through {@code GatewayConnectionSelector}, a test
+ * fixture the load harness runs).
  */
 interface ClientChannel {
 

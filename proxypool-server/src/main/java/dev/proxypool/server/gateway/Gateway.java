@@ -11,7 +11,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The forward-proxy protocol with its collaborators (engine, authenticator, metrics, limits),
  * independent of who accepts connections: {@link GatewayListener} (our own socket listener, the
- * chosen design, see GATEWAY-DESIGN.md) or {@link GatewayConnectionSelector} (a Helidon listener).
+ * chosen design, see GATEWAY-DESIGN.md) or {@code GatewayConnectionSelector} (a Helidon listener,
+ * kept in the test fixtures for the load harness).
  *
  * <p>Each client connection runs {@link GatewayConnection} on its own virtual thread with plain
  * blocking I/O. The gateway tracks open connections so {@link #shutdown(Duration)} can close idle

@@ -1,11 +1,11 @@
 package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.health.FailureKind;
+import dev.proxypool.core.routing.RetryRule;
 
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -23,12 +23,6 @@ final class GatewayConnection {
 
     private static final System.Logger LOG = System.getLogger(GatewayConnection.class.getName());
 
-    private static final int DONE_KEEP = 0;
-    private static final int DONE_CLOSE = 1;
-    private static final int FAILED = 2;
-    private static final int BROKEN = 3;
-    /** The client's own chunked body was malformed before any response byte: answered 400 bad_framing. */
-    private static final int CLIENT_BAD_FRAMING = 4;
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final Gateway gw;
@@ -39,7 +33,6 @@ final class GatewayConnection {
     private volatile boolean idle = true;
     private boolean lingerOnClose;
     private ExchangeResult result;
-    private FailureKind lastFailure;
     /** The access log, null when off; the log* fields describe the current exchange for it. */
     private final AccessLog accessLog;
     private String logUser;
@@ -191,8 +184,8 @@ final class GatewayConnection {
                     Explain.NONE, keepClient && !hasBody);
         }
         boolean expectContinue = head.http11 && hasBody && h.hasToken("Expect", "100-continue");
-        boolean idempotent = !hasBody && (head.method.equals("GET") || head.method.equals("HEAD"));
-        int maxAttempts = idempotent ? cfg.maxAttempts() : 1;
+        boolean idempotent = RetryRule.retryable(head.method, hasBody);
+        int maxAttempts = RetryRule.attemptsAllowed(head.method, hasBody, cfg.maxAttempts());
         List<String> tried = List.of();
         Explain last = Explain.NONE;
         boolean lastTimeout = false;
@@ -211,34 +204,27 @@ final class GatewayConnection {
                 case UpstreamAttempt a -> {
                     last = Explain.of(a, attempt);
                     boolean mayRetry = idempotent && attempt < maxAttempts;
-                    int code = exchange(head, a, last, keepClient, expectContinue, idempotent, mayRetry);
-                    switch (code) {
-                        case DONE_KEEP -> {
+                    AttemptEnd end = exchange(head, a, last, keepClient, expectContinue, idempotent, mayRetry);
+                    switch (end) {
+                        case AttemptEnd.Relayed r -> {
                             result = ExchangeResult.OK;
-                            return true;
+                            return r.keepClient();
                         }
-                        case DONE_CLOSE -> {
-                            result = ExchangeResult.OK;
-                            return false;
-                        }
-                        case BROKEN -> {
+                        case AttemptEnd.Broken b -> {
                             result = ExchangeResult.ABORTED;
                             return false;
                         }
-                        case CLIENT_BAD_FRAMING -> {
+                        case AttemptEnd.ClientBadFraming c -> {
                             result = ExchangeResult.BAD_REQUEST;
                             return sendError(head.http11, 400, GatewayErrors.BAD_FRAMING,
                                     "malformed chunked request body", Explain.NONE, false);
                         }
-                        default -> { // FAILED before any response byte
-                            lastTimeout = lastFailure == FailureKind.CONNECT_TIMEOUT || lastFailure == FailureKind.SLOW_BODY;
+                        case AttemptEnd.Failed f -> { // before any response byte
+                            lastTimeout = f.timeout();
                             if (!mayRetry) {
                                 return upstreamFailed(head, last, lastTimeout, keepClient && !hasBody);
                             }
-                            List<String> next = new ArrayList<>(tried.size() + 1);
-                            next.addAll(tried);
-                            next.add(a.proxyId());
-                            tried = next;
+                            tried = RetryRule.excluding(tried, a.proxyId());
                             gw.metrics().retried();
                         }
                     }
@@ -255,7 +241,7 @@ final class GatewayConnection {
     }
 
     /** One attempt; completes {@code a} and releases its link before returning. */
-    private int exchange(RequestHead head, UpstreamAttempt a, Explain ex, boolean keepClient, boolean expectContinue,
+    private AttemptEnd exchange(RequestHead head, UpstreamAttempt a, Explain ex, boolean keepClient, boolean expectContinue,
                          boolean idempotent, boolean mayRetry) throws IOException {
         UpstreamLink link = null;
         AttemptOutcome outcome = AttemptOutcome.ABANDONED;
@@ -269,18 +255,19 @@ final class GatewayConnection {
                     link = a.open(allowReuse);
                     link.readTimeout(cfg.ioTimeoutMillis());
                 } catch (IOException e) {
-                    outcome = fail(dialFailure(e));
-                    return FAILED;
+                    FailureKind kind = dialFailure(e);
+                    outcome = AttemptOutcome.failure(kind);
+                    return new AttemptEnd.Failed(kind);
                 }
                 try {
                     resp = send(head, link, expectContinue, a.consumedHeader());
                 } catch (PeerIOException e) {
                     if (e.client()) {
-                        return e.framing() ? CLIENT_BAD_FRAMING : BROKEN;
+                        return e.framing() ? new AttemptEnd.ClientBadFraming() : new AttemptEnd.Broken();
                     }
                     if (e.timeout()) {
-                        outcome = fail(FailureKind.SLOW_BODY);
-                        return FAILED;
+                        outcome = AttemptOutcome.failure(FailureKind.SLOW_BODY);
+                        return new AttemptEnd.Failed(FailureKind.SLOW_BODY);
                     }
                 }
                 if (resp == null) { // closed or reset before a status line
@@ -288,21 +275,21 @@ final class GatewayConnection {
                     link.close();
                     link = null;
                     if (!stale) {
-                        outcome = fail(FailureKind.CONNECTION_RESET);
-                        return FAILED;
+                        outcome = AttemptOutcome.failure(FailureKind.CONNECTION_RESET);
+                        return new AttemptEnd.Failed(FailureKind.CONNECTION_RESET);
                     }
                     allowReuse = false; // a pooled link had gone stale: once more on a fresh one
                 }
             }
             boolean forwardMode = link.mode() == UpstreamLink.Mode.FORWARD;
             if (forwardMode && resp.status == 407) {
-                outcome = fail(FailureKind.PROXY_AUTH_REJECTED);
-                return FAILED;
+                outcome = AttemptOutcome.failure(FailureKind.PROXY_AUTH_REJECTED);
+                return new AttemptEnd.Failed(FailureKind.PROXY_AUTH_REJECTED);
             }
             boolean unreachable = forwardMode && (resp.status == 502 || resp.status == 504);
             if (unreachable && mayRetry) {
-                outcome = fail(FailureKind.UPSTREAM_UNREACHABLE);
-                return FAILED;
+                outcome = AttemptOutcome.failure(FailureKind.UPSTREAM_UNREACHABLE);
+                return new AttemptEnd.Failed(FailureKind.UPSTREAM_UNREACHABLE);
             }
             a.answered(resp.status);
             long framing = resp.framing(head.method);
@@ -315,26 +302,22 @@ final class GatewayConnection {
             reusable = framing != Framing.UNTIL_CLOSE && (resp.http11
                     ? !resp.headers.hasToken("Connection", "close")
                     : resp.headers.hasToken("Connection", "keep-alive"));
-            outcome = unreachable ? fail(FailureKind.UPSTREAM_UNREACHABLE) : AttemptOutcome.success(resp.status);
-            return keep ? DONE_KEEP : DONE_CLOSE;
+            outcome = unreachable ? AttemptOutcome.failure(FailureKind.UPSTREAM_UNREACHABLE)
+                    : AttemptOutcome.success(resp.status);
+            return new AttemptEnd.Relayed(keep);
         } catch (PeerIOException e) {
-            outcome = e.client() ? AttemptOutcome.ABANDONED
-                    : fail(e.timeout() ? FailureKind.SLOW_BODY : FailureKind.CONNECTION_RESET);
-            return responseStarted || e.client() ? BROKEN : FAILED;
+            FailureKind kind = e.timeout() ? FailureKind.SLOW_BODY : FailureKind.CONNECTION_RESET;
+            outcome = e.client() ? AttemptOutcome.ABANDONED : AttemptOutcome.failure(kind);
+            return responseStarted || e.client() ? new AttemptEnd.Broken() : new AttemptEnd.Failed(kind);
         } catch (WireException e) {
-            outcome = fail(FailureKind.PROTOCOL_ERROR);
-            return responseStarted ? BROKEN : FAILED;
+            outcome = AttemptOutcome.failure(FailureKind.PROTOCOL_ERROR);
+            return responseStarted ? new AttemptEnd.Broken() : new AttemptEnd.Failed(FailureKind.PROTOCOL_ERROR);
         } finally {
             if (link != null) {
                 link.release(reusable);
             }
             a.complete(outcome);
         }
-    }
-
-    private AttemptOutcome fail(FailureKind kind) {
-        lastFailure = kind;
-        return AttemptOutcome.failure(kind);
     }
 
     private static FailureKind dialFailure(IOException e) {
@@ -475,11 +458,12 @@ final class GatewayConnection {
             try {
                 link = a.open(false);
             } catch (IOException e) {
-                outcome = fail(dialFailure(e));
-                return upstreamFailed(head, ex, lastFailure == FailureKind.CONNECT_TIMEOUT, keepClient);
+                FailureKind kind = dialFailure(e);
+                outcome = AttemptOutcome.failure(kind);
+                return upstreamFailed(head, ex, kind == FailureKind.CONNECT_TIMEOUT, keepClient);
             }
             if (link.mode() != UpstreamLink.Mode.TUNNEL) {
-                outcome = fail(FailureKind.PROTOCOL_ERROR);
+                outcome = AttemptOutcome.failure(FailureKind.PROTOCOL_ERROR);
                 return upstreamFailed(head, ex, false, keepClient);
             }
             out.writeAscii("HTTP/1.1 200 Connection established\r\n");
@@ -496,7 +480,7 @@ final class GatewayConnection {
             logTunnelDown = t.bytesDown();
             logTunnelUp = t.bytesUp();
             if (t.upstreamBroke()) { // never replayed, but the proxy that reset it is told
-                outcome = fail(FailureKind.CONNECTION_RESET);
+                outcome = AttemptOutcome.failure(FailureKind.CONNECTION_RESET);
             }
             return false;
         } finally {

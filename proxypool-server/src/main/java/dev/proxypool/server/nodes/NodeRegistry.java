@@ -10,6 +10,8 @@ import dev.proxypool.core.extract.StoredProxy;
 import dev.proxypool.core.model.AddressMask;
 import dev.proxypool.core.model.LabelSelector;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.nodes.NodeMembership;
+import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
 import java.nio.charset.StandardCharsets;
@@ -199,7 +201,8 @@ public final class NodeRegistry implements AutoCloseable {
             Node previous = null;
             for (Node n : nodes.values()) {
                 if (n.proxy.id().equals(proxy.id())) {
-                    if (!n.tokenName.equals(tokenName) && n.isAlive(now, settings)) {
+                    if (NodeMembership.claim(tokenName, n.tokenName, n.standing, now, settings)
+                            == NodeMembership.Claim.CONFLICT) {
                         throw new IllegalStateException("host/port " + AddressMask.mask(advert.host()) + ":"
                                 + advert.port() + " is registered by a node of another token");
                     }
@@ -224,7 +227,7 @@ public final class NodeRegistry implements AutoCloseable {
             nodes.put(nodeId, node);
             LOG.log(System.Logger.Level.INFO, "node {0} registered with token ''{1}'': {2}", nodeId, tokenName,
                     proxy.key());
-            return Optional.of(new NodeCredential(nodeId, secret, node.credentialExpiresAt));
+            return Optional.of(new NodeCredential(nodeId, secret, node.standing.credentialExpiresAt()));
         } finally {
             lock.unlock();
         }
@@ -249,14 +252,14 @@ public final class NodeRegistry implements AutoCloseable {
                 return Optional.empty();
             }
             Instant now = clock.instant();
-            if (!node.isAlive(now, settings) || !now.isBefore(node.credentialExpiresAt)) {
+            if (!node.standing.acceptsHeartbeat(now, settings)) {
                 nodes.remove(nodeId);
                 removeFromPool(List.of(node.proxy.id()));
                 LOG.log(System.Logger.Level.INFO, "node {0} heartbeat came too late; removed", nodeId);
                 return Optional.empty();
             }
             node.renew(now, settings);
-            return Optional.of(node.credentialExpiresAt);
+            return Optional.of(node.standing.credentialExpiresAt());
         } finally {
             lock.unlock();
         }
@@ -300,7 +303,7 @@ public final class NodeRegistry implements AutoCloseable {
             int dead = 0;
             for (Iterator<Node> it = nodes.values().iterator(); it.hasNext(); ) {
                 Node n = it.next();
-                if (!n.isAlive(now, settings)) {
+                if (!n.standing.alive(now, settings)) {
                     it.remove();
                     remove.add(n.proxy.id());
                     dead++;
@@ -311,23 +314,13 @@ public final class NodeRegistry implements AutoCloseable {
             for (Node n : nodes.values()) {
                 live.put(n.proxy.id(), n.proxy);
             }
-            Set<String> stored = storedNodeProxies();
-            for (String id : stored) {
-                if (!live.containsKey(id) && !remove.contains(id)) {
-                    remove.add(id);
-                }
-            }
-            List<Proxy> missing = new ArrayList<>();
-            for (Proxy p : live.values()) {
-                if (!stored.contains(p.id())) {
-                    missing.add(p);
-                }
-            }
-            if (!remove.isEmpty() || !missing.isEmpty()) {
+            NodeMembership.Reconciliation plan = NodeMembership.reconcile(remove, live.keySet(), storedNodeProxies());
+            List<Proxy> missing = plan.add().stream().map(live::get).toList();
+            if (!plan.isEmpty()) {
                 PoolStore store = pool.engine().store();
                 pool.engine().publish(() -> {
-                    if (!remove.isEmpty()) {
-                        store.remove(remove);
+                    if (!plan.remove().isEmpty()) {
+                        store.remove(plan.remove());
                     }
                     return missing.isEmpty() ? PublishResult.NONE : store.upsert(missing, now);
                 });
@@ -436,8 +429,7 @@ public final class NodeRegistry implements AutoCloseable {
         final Proxy proxy;
         final byte[] secretDigest;
         final Instant registeredAt;
-        Instant lastHeartbeat;
-        Instant credentialExpiresAt;
+        NodeMembership.Standing standing;
 
         Node(String nodeId, String tokenName, NodeAdvert advert, Proxy proxy, byte[] secretDigest, Instant now) {
             this.nodeId = nodeId;
@@ -449,17 +441,13 @@ public final class NodeRegistry implements AutoCloseable {
         }
 
         void renew(Instant now, NodeSettings s) {
-            lastHeartbeat = now;
-            credentialExpiresAt = now.plus(s.credentialTtl());
-        }
-
-        boolean isAlive(Instant now, NodeSettings s) {
-            return !now.isAfter(lastHeartbeat.plus(s.livenessTimeout()));
+            standing = NodeMembership.Standing.renewed(now, s);
         }
 
         NodeView view() {
             return new NodeView(nodeId, tokenName, proxy.id(), advert.protocol(), advert.host(), advert.port(),
-                    advert.labels(), advert.maxConcurrency(), registeredAt, lastHeartbeat, credentialExpiresAt);
+                    advert.labels(), advert.maxConcurrency(), registeredAt, standing.lastHeartbeat(),
+                    standing.credentialExpiresAt());
         }
 
         @Override

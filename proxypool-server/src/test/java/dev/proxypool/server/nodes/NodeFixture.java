@@ -1,6 +1,7 @@
 package dev.proxypool.server.nodes;
 
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.time.ManualClock;
 import dev.proxypool.sdk.ProxyPool;
 import io.helidon.webserver.WebServer;

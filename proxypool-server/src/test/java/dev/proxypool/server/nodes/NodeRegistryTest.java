@@ -9,6 +9,7 @@ import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
+import dev.proxypool.core.nodes.NodeSettings;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

@@ -1,6 +1,7 @@
 package dev.proxypool.server.api.distribution;
 
 import dev.proxypool.core.extract.ExtractedProxy;
+import dev.proxypool.core.limits.QuotaLedger;
 import dev.proxypool.core.extract.ExtractionRequest;
 import dev.proxypool.core.extract.ExtractionResult;
 import dev.proxypool.core.extract.Fulfillment;

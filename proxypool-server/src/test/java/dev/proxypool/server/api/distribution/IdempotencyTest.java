@@ -165,7 +165,7 @@ class IdempotencyTest {
                 .quotas(Map.of("alice", 2)).start()) {
             assertEquals(200, f.alice("{\"count\": 2}").statusCode());
             assertEquals(429, f.alice("{\"count\": 1}", "Idempotency-Key", "q").statusCode());
-            f.clock.advance(QuotaLedger.WINDOW);
+            f.clock.advance(dev.proxypool.core.limits.QuotaLedger.WINDOW);
             HttpResponse<String> retry = f.alice("{\"count\": 1}", "Idempotency-Key", "q");
             assertEquals(200, retry.statusCode());
             assertFalse(retry.headers().firstValue("Idempotent-Replayed").isPresent());

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.server.ProxyPoolServer;
-import dev.proxypool.server.access.DestinationPolicy;
-import dev.proxypool.server.access.RateLimiter;
+import dev.proxypool.core.security.DestinationPolicy;
+import dev.proxypool.core.limits.RateLimiter;
 import dev.proxypool.server.access.ServerAccess;
 import dev.proxypool.server.access.UsernameParser;
 import dev.proxypool.server.engine.AccessControl;
@@ -74,7 +74,7 @@ class GatewaySsrfEndToEndTest {
         DestinationPolicy policy = DestinationPolicy.builder().resolver(TestNames::resolve).allowDestinations(allowDestinations)
                 .ownListeners(List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), gw),
                         new InetSocketAddress(InetAddress.getLoopbackAddress(), api))).build();
-        ServerAccess access = new ServerAccess(RateLimiter.forClients(List.of(), Clocks.monotonic()), policy,
+        ServerAccess access = new ServerAccess(new RateLimiter(java.util.Map.of(), Clocks.monotonic()), policy,
                 UsernameParser.forClients(List.of("alice")));
         return start("", upstreamPort, access, gw, api);
     }

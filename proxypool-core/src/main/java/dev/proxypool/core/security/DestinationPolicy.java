@@ -1,6 +1,5 @@
-package dev.proxypool.server.access;
+package dev.proxypool.core.security;
 
-import dev.proxypool.sdk.config.ProxyPoolConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -44,6 +43,9 @@ import java.util.Set;
  */
 public final class DestinationPolicy {
 
+    /** CONNECT ports allowed when none are configured ({@code security.connectPorts}). */
+    public static final List<Integer> DEFAULT_CONNECT_PORTS = List.of(443, 8443);
+
     /** Resolves a host name to all its addresses; injectable so tests need no DNS. */
     @FunctionalInterface
     public interface Resolver {
@@ -73,15 +75,6 @@ public final class DestinationPolicy {
         this.allowList = AllowList.parse(b.allow);
         this.own = new OwnListeners(b.ownListeners, b.localAddresses);
         this.resolver = b.resolver;
-    }
-
-    /** The policy of {@code security} plus the gateway's own listener sockets. */
-    public static DestinationPolicy fromConfig(ProxyPoolConfig.Security security, Collection<InetSocketAddress> ownListeners) {
-        return builder().allowPrivateDestinations(security.allowPrivateDestinations())
-                .connectPorts(security.connectPorts())
-                .allowDestinations(security.allowDestinations())
-                .ownListeners(ownListeners)
-                .build();
     }
 
     public static Builder builder() {
@@ -301,7 +294,7 @@ public final class DestinationPolicy {
         }
     }
 
-    /** Builder; defaults are {@link ProxyPoolConfig.Security#DEFAULTS} with no own listeners. */
+    /** Builder; defaults: private destinations denied, CONNECT to {@link #DEFAULT_CONNECT_PORTS}, no allow list, no own listeners. */
     public static final class Builder {
         private boolean allowPrivate;
         private boolean anyConnectPort;
@@ -312,7 +305,7 @@ public final class DestinationPolicy {
         private Resolver resolver = Resolver.system();
 
         private Builder() {
-            connectPorts(ProxyPoolConfig.Security.DEFAULTS.connectPorts());
+            connectPorts(DEFAULT_CONNECT_PORTS);
         }
 
         public Builder allowPrivateDestinations(boolean allow) {

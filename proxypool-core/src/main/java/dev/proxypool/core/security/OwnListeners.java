@@ -1,4 +1,4 @@
-package dev.proxypool.server.access;
+package dev.proxypool.core.security;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -1,5 +1,8 @@
-package dev.proxypool.server;
+package dev.proxypool.benchmarks.gateway;
 
+import dev.proxypool.server.EchoHandler;
+import dev.proxypool.server.GatewayServer;
+import dev.proxypool.server.HelidonGatewayMetrics;
 import dev.proxypool.server.gateway.Gateway;
 import dev.proxypool.server.gateway.GatewayConnectionSelector;
 import dev.proxypool.server.gateway.GatewayEngine;

@@ -1,6 +1,7 @@
-package dev.proxypool.server;
+package dev.proxypool.benchmarks.gateway;
 
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.server.GatewayServer;
 import dev.proxypool.server.gateway.DirectEngine;
 import dev.proxypool.server.gateway.GatewayEngine;
 import dev.proxypool.server.gateway.staticupstream.StaticUpstream;

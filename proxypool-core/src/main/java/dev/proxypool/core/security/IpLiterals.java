@@ -1,4 +1,4 @@
-package dev.proxypool.server.access;
+package dev.proxypool.core.security;
 
 /**
  * Parses IP literals in every spelling a resolver, curl or a browser would turn into an address,

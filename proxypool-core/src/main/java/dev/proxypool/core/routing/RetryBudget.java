@@ -1,4 +1,4 @@
-package dev.proxypool.server.engine;
+package dev.proxypool.core.routing;
 
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -9,19 +9,22 @@ import java.util.concurrent.atomic.AtomicLong;
  * the bucket starts full and holds at most {@value #CAP} tokens, so a quiet routing can still
  * retry its occasional failure. Lock-free; tokens kept in thousandths.
  */
-final class RetryBudget {
+public final class RetryBudget {
 
-    static final int CAP = 10;
+    /** Tokens the bucket starts with and holds at most. */
+    public static final int CAP = 10;
     private static final long ONE = 1_000;
 
     private final long earnPerRequest;
     private final AtomicLong milliTokens = new AtomicLong(CAP * ONE);
 
-    RetryBudget(int budgetPercent) {
+    /** @param budgetPercent {@code retry.budgetPercent}, 0..100 */
+    public RetryBudget(int budgetPercent) {
         this.earnPerRequest = budgetPercent * ONE / 100;
     }
 
-    void onRequest() {
+    /** A first attempt: earns {@code budgetPercent/100} of a token. */
+    public void onRequest() {
         if (earnPerRequest == 0) {
             return;
         }
@@ -34,7 +37,8 @@ final class RetryBudget {
         } while (!milliTokens.compareAndSet(cur, Math.min(CAP * ONE, cur + earnPerRequest)));
     }
 
-    boolean tryRetry() {
+    /** A retry: spends one token; false when none is left. */
+    public boolean tryRetry() {
         if (earnPerRequest == 0) {
             return false;
         }

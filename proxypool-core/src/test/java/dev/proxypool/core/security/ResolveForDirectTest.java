@@ -1,4 +1,4 @@
-package dev.proxypool.server.access;
+package dev.proxypool.core.security;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

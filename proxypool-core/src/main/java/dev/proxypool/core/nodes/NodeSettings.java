@@ -1,4 +1,4 @@
-package dev.proxypool.server.nodes;
+package dev.proxypool.core.nodes;
 
 import java.time.Duration;
 

@@ -1,9 +1,7 @@
-package dev.proxypool.server.access;
+package dev.proxypool.core.limits;
 
 import dev.proxypool.core.time.Ticker;
-import dev.proxypool.sdk.config.ProxyPoolConfig;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -21,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * allocation, no background refill.
  *
  * <p>Memory is bounded by the configured clients: a client without a limit ({@code rps: 0}) or
- * not configured at all (e.g. {@link ClientAuthenticator#ANONYMOUS}) is never limited and costs
+ * not configured at all (e.g. the gateway's anonymous client) is never limited and costs
  * nothing. Time comes from the injected {@link Ticker}. Thread-safe.
  */
 public final class RateLimiter {
@@ -70,34 +68,21 @@ public final class RateLimiter {
         this.ticker = ticker;
     }
 
-    /** The limits of {@code clients[].rateLimit.rps}. */
-    public static RateLimiter forClients(List<ProxyPoolConfig.Client> clients, Ticker ticker) {
-        return new RateLimiter(rates(clients), ticker);
-    }
-
     /**
-     * The limits of {@code clients} (the client list changed), keeping the bucket — and so the
+     * The limits of {@code rpsByClient} (the client list changed), keeping the bucket — and so the
      * state of the current second — of every client whose rate did not change: a configuration
      * change does not hand every client a fresh burst.
      *
      * @throws IllegalArgumentException naming the client when a rate is negative or not finite
      */
-    public RateLimiter updated(List<ProxyPoolConfig.Client> clients) {
-        RateLimiter fresh = new RateLimiter(rates(clients), ticker);
+    public RateLimiter updated(Map<String, Double> rpsByClient) {
+        RateLimiter fresh = new RateLimiter(rpsByClient, ticker);
         Map<String, Bucket> m = new HashMap<>(fresh.buckets);
         m.replaceAll((name, b) -> {
             Bucket old = buckets.get(name);
             return old != null && old.interval == b.interval && old.tolerance == b.tolerance ? old : b;
         });
         return new RateLimiter(Map.copyOf(m), ticker, true);
-    }
-
-    private static Map<String, Double> rates(List<ProxyPoolConfig.Client> clients) {
-        Map<String, Double> m = new HashMap<>();
-        for (ProxyPoolConfig.Client c : clients) {
-            m.put(c.name(), c.rps());
-        }
-        return m;
     }
 
     /** Takes one token for {@code client}; false means 429. Lock-free, allocation-free. */

@@ -1,4 +1,4 @@
-package dev.proxypool.server.access;
+package dev.proxypool.core.security;
 
 /**
  * Why the destination check refused a target. {@link #code()} is the detail that goes with

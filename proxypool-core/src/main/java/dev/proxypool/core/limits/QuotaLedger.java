@@ -1,4 +1,4 @@
-package dev.proxypool.server.api.distribution;
+package dev.proxypool.core.limits;
 
 import java.time.Duration;
 import java.time.Instant;

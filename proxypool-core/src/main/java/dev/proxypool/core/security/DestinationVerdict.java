@@ -1,4 +1,4 @@
-package dev.proxypool.server.access;
+package dev.proxypool.core.security;
 
 /** The answer of {@link DestinationPolicy#check}: go ahead, or 403 {@code destination_denied} with a reason. */
 public sealed interface DestinationVerdict permits DestinationVerdict.Allowed, DestinationVerdict.Denied {

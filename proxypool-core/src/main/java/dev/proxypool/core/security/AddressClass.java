@@ -1,4 +1,4 @@
-package dev.proxypool.server.access;
+package dev.proxypool.core.security;
 
 /**
  * Classifies a numeric address: {@code null} for a public destination, otherwise the

@@ -1,4 +1,4 @@
-package dev.proxypool.server.access;
+package dev.proxypool.core.limits;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,13 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.time.ManualClock;
-import dev.proxypool.sdk.config.ProxyPoolConfig;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -80,12 +78,10 @@ class RateLimiterTest {
 
     @Test
     void rpsZeroAndUnknownClientsAreUnlimitedAndCostNoState() {
-        RateLimiter r = RateLimiter.forClients(List.of(
-                new ProxyPoolConfig.Client("free", Optional.empty(), Optional.empty(), Optional.empty(), 0, 0),
-                new ProxyPoolConfig.Client("paid", Optional.empty(), Optional.empty(), Optional.empty(), 0, 10)), clock);
+        RateLimiter r = new RateLimiter(Map.of("free", 0.0, "paid", 10.0), clock);
         for (int i = 0; i < 100_000; i++) {
             assertTrue(r.tryAcquire("free"));
-            assertTrue(r.tryAcquire(ClientAuthenticator.ANONYMOUS));
+            assertTrue(r.tryAcquire("anonymous"));
         }
         assertFalse(r.limits("free"));
         assertFalse(r.limits("anonymous"));

@@ -1,4 +1,4 @@
-package dev.proxypool.server.api.distribution;
+package dev.proxypool.core.limits;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

@@ -1,10 +1,9 @@
-package dev.proxypool.server.access;
+package dev.proxypool.core.security;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proxypool.sdk.config.ProxyPoolConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -356,18 +355,5 @@ class DestinationPolicyTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> DestinationPolicy.builder().allowDestinations(List.of("127.0.0.0/8", entry)).build());
         assertTrue(e.getMessage().startsWith("security.allowDestinations[1]"), e.getMessage());
-    }
-
-    @Test
-    void fromConfigUsesEverySecurityKey() throws Exception {
-        ProxyPoolConfig.Security s = new ProxyPoolConfig.Security(false, List.of(443, 9443), List.of("127.0.0.0/8"), false);
-        DestinationPolicy p = DestinationPolicy.fromConfig(s, List.of(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 8080)));
-        assertEquals("allow", verdict(p, "127.0.0.1", 9443, true));
-        assertEquals("connect_port", verdict(p, "127.0.0.1", 8443, true));
-        assertEquals("own_listener", verdict(p, "127.0.0.1", 8080, false));
-        assertEquals("private", verdict(p, "10.0.0.1", 80, false));
-        DestinationPolicy defaults = DestinationPolicy.fromConfig(ProxyPoolConfig.Security.DEFAULTS, List.of());
-        assertEquals("allow", verdict(defaults, "example.com", 8443, true));
-        assertEquals("loopback", verdict(defaults, "127.0.0.1", 80, false));
     }
 }

@@ -1,0 +1,70 @@
+package dev.proxypool.core.sequential;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * One upstream's fetch schedule rule: after each fetch the next one is due {@code fetchInterval}
+ * later, plus a backoff after errors. The backoff doubles with each consecutive error
+ * ({@code fetchInterval · 2^errors}, the exponent capped at 16) and never exceeds
+ * {@link #MAX_BACKOFF}; any answer that is not an error ends the error streak and the backoff.
+ * Empty answers are counted as their own streak (reported, not backed off).
+ *
+ * <p>Not thread-safe: its owner serialises the calls (the pipeline records under its round lock).
+ */
+public final class FetchBackoff {
+
+    /** The longest extra wait after consecutive errors. */
+    public static final Duration MAX_BACKOFF = Duration.ofMinutes(10);
+
+    private int consecutiveErrors;
+    private int consecutiveEmpty;
+    private long backoffNanos;
+
+    /**
+     * Records the outcome of a fetch.
+     *
+     * @return nanoseconds until the next fetch is due: the interval plus the current backoff
+     * @throws IllegalArgumentException when {@code fetchInterval} is not positive
+     */
+    public long record(FetchOutcome outcome, Duration fetchInterval) {
+        Objects.requireNonNull(outcome, "outcome");
+        if (fetchInterval.isNegative() || fetchInterval.isZero()) {
+            throw new IllegalArgumentException("fetchInterval must be positive, got " + fetchInterval);
+        }
+        switch (outcome) {
+            case FetchOutcome.Error err -> {
+                consecutiveErrors++;
+                backoffNanos = Math.min(fetchInterval.toNanos() * (1L << Math.min(consecutiveErrors, 16)),
+                        MAX_BACKOFF.toNanos());
+            }
+            case FetchOutcome.Empty e -> {
+                consecutiveErrors = 0;
+                consecutiveEmpty++;
+                backoffNanos = 0;
+            }
+            case FetchOutcome.Success ok -> reset();
+            case FetchOutcome.DuplicateOnly d -> reset();
+        }
+        return fetchInterval.toNanos() + backoffNanos;
+    }
+
+    private void reset() {
+        consecutiveErrors = 0;
+        consecutiveEmpty = 0;
+        backoffNanos = 0;
+    }
+
+    public int consecutiveErrors() {
+        return consecutiveErrors;
+    }
+
+    public int consecutiveEmpty() {
+        return consecutiveEmpty;
+    }
+
+    /** The extra wait the last error streak added to the interval; 0 after any other answer. */
+    public long backoffNanos() {
+        return backoffNanos;
+    }
+}
