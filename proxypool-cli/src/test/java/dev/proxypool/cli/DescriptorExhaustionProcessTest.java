@@ -226,6 +226,10 @@ class DescriptorExhaustionProcessTest {
             URI target = origin.uri("/");
             awaitBothServing(n, target, Duration.ofSeconds(30));
             openFlood(n.gatewayPort(), FD_LIMIT + 100);
+            // the kernel completes the flood's handshakes before the gateway accepts them: no descriptor is
+            // free only once the gateway's own accept has failed
+            Await.atMost(Duration.ofSeconds(30)).until("the gateway to run out of descriptors (its log)", this::log,
+                    out -> out.contains("gateway accept failed"));
             // an API client arrives while no descriptor is free: the REST listener's accept fails
             for (int i = 0; i < 3; i++) {
                 try (Socket s = new Socket()) {
