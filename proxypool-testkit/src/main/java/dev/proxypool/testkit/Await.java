@@ -40,7 +40,7 @@ public final class Await {
         void nanos(long n) throws InterruptedException;
     }
 
-    private static final Pause THREAD_SLEEP = n -> Thread.sleep(Duration.ofNanos(n));
+    private static final Pause THREAD_SLEEP = n -> Thread.sleep(Duration.ofNanos(n)); // between probes, bounded
 
     private final Duration timeout;
     private final Duration interval;

@@ -23,7 +23,7 @@ public final class Pace {
             return;
         }
         try {
-            Thread.sleep(d);
+            Thread.sleep(d); // the one intended pause every caller names by calling Pace
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
