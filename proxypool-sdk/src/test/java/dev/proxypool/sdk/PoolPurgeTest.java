@@ -9,6 +9,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.ManualClock;
+import dev.proxypool.testkit.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -32,11 +33,8 @@ class PoolPurgeTest {
             assertEquals(2, available(pool));
             wall.advance(Duration.ofSeconds(61));
             // an expired proxy counts as stored until a purge drops it; the pool's own purge must do that
-            long deadline = System.nanoTime() + ProxyPool.PURGE_INTERVAL.multipliedBy(4).toNanos();
-            while (available(pool) != 1 && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            assertEquals(1, available(pool), "the expired proxy is purged in the background");
+            Await.atMost(ProxyPool.PURGE_INTERVAL.multipliedBy(4))
+                    .until("the expired proxy purged in the background", () -> available(pool), n -> n == 1);
         }
     }
 

@@ -3,6 +3,8 @@ package dev.proxypool.server;
 import dev.proxypool.server.gateway.DirectEngine;
 import dev.proxypool.server.gateway.GatewayConfig;
 import dev.proxypool.server.gateway.Trickle;
+import dev.proxypool.testkit.Await;
+import dev.proxypool.testkit.Pace;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -118,11 +120,7 @@ class ListenerLimitsTest {
     }
 
     private void awaitOpen(int n) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (server.openGatewayConnections() != n && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(n, server.openGatewayConnections(), "open gateway connections");
+        Await.atMost(Duration.ofSeconds(10)).until(n + " open gateway connections", server::openGatewayConnections, o -> o == n);
     }
 
     @Test
@@ -160,7 +158,7 @@ class ListenerLimitsTest {
                 assertTrue(head.startsWith("HTTP/1.1 200 OK"), head);
                 int length = Integer.parseInt(head.replaceAll("(?is).*content-length: *(\\d+).*", "$1"));
                 s.getInputStream().readNBytes(length);
-                Thread.sleep(1_000); // quiet between requests, below both timeouts
+                Pace.sleep(Duration.ofSeconds(1)); // quiet between requests, below both timeouts
             }
             long t0 = System.nanoTime();
             String rest = readToClose(s);

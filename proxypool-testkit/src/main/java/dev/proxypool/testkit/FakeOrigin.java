@@ -251,7 +251,7 @@ public final class FakeOrigin extends FakeServer {
 
     private static void sleep(Duration d) throws IOException {
         try {
-            Thread.sleep(d);
+            Thread.sleep(d); // the delay the request asked for: the behaviour served, not a wait for a condition
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new java.io.InterruptedIOException("interrupted");

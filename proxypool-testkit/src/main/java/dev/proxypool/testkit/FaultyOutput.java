@@ -127,7 +127,7 @@ final class FaultyOutput extends OutputStream {
             return;
         }
         try {
-            Thread.sleep(d);
+            Thread.sleep(d); // the injected fault itself, not a wait for a condition
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new java.io.InterruptedIOException("interrupted while injecting a delay");

@@ -86,7 +86,7 @@ public final class TcpRelay implements AutoCloseable {
             for (int n; (n = in.read(buf)) > 0; ) {
                 long d = delayMillis;
                 if (d > 0) {
-                    Thread.sleep(d);
+                    Thread.sleep(d); // the injected latency, not a wait for a condition
                 }
                 out.write(buf, 0, n);
                 out.flush();

@@ -3,8 +3,10 @@ package dev.proxypool.cli.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
+import dev.proxypool.testkit.Pace;
 import dev.proxypool.testkit.PrivateRedisServer;
 import dev.proxypool.testkit.TcpRelay;
 import java.io.BufferedReader;
@@ -112,21 +114,9 @@ class ServeRolesProcessesTest {
 
     private static HttpResponse<String> awaitServing(Node n, URI target, String route, String routing, long seconds)
             throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        HttpResponse<String> last = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                last = viaGateway(n, target, route);
-                if (last.statusCode() == 200 && routing(last).equals(routing)) {
-                    return last;
-                }
-            } catch (IOException e) {
-                // not up yet
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no 200 via routing " + routing + " from port " + n.gatewayPort() + "; last: "
-                + (last == null ? "none" : last.statusCode() + " " + last.headers().map()));
+        return Await.atMost(Duration.ofSeconds(seconds)).until("a 200 via routing " + routing + " from port "
+                + n.gatewayPort() + " (an IOException: not up yet)", () -> viaGateway(n, target, route),
+                r -> r.statusCode() == 200 && routing(r).equals(routing));
     }
 
     @Test
@@ -206,19 +196,15 @@ class ServeRolesProcessesTest {
                             HttpResponse.BodyHandlers.ofString());
                     assertEquals(202, fetch.statusCode(), fetch.body());
                 }
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (Long.parseLong(j.hget("pp:snapshot:full", "v")) <= headBefore && System.nanoTime() < deadline) {
-                    Thread.sleep(20);
-                }
-                assertTrue(Long.parseLong(j.hget("pp:snapshot:full", "v")) > headBefore, "the control plane published a new version");
+                Await.atMost(Duration.ofSeconds(20)).until("the control plane to publish a version above " + headBefore,
+                        () -> Long.parseLong(j.hget("pp:snapshot:full", "v")), v -> v > headBefore);
                 j.xtrim("pp:snapshot:deltas", 0, false); // the delta is lost
                 workersRedis.resume();
             }
-            long resyncDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while ((fullLoads(w1) <= full1 || fullLoads(w2) <= full2 || proxies(w1) != 2 || proxies(w2) != 2)
-                    && System.nanoTime() < resyncDeadline) {
-                Thread.sleep(100);
-            }
+            Await.atMost(Duration.ofSeconds(30)).every(Duration.ofMillis(100)).until(
+                    "both workers to resync (full loads w1, w2; proxies w1, w2)",
+                    () -> List.of(fullLoads(w1), fullLoads(w2), proxies(w1), proxies(w2)),
+                    l -> l.get(0) > full1 && l.get(1) > full2 && l.get(2) == 2 && l.get(3) == 2);
             assertTrue(fullLoads(w1) > full1 && fullLoads(w2) > full2, "both workers resynced from the full snapshot");
             assertEquals(2, proxies(w1), "worker 1 converged on the new content");
             assertEquals(2, proxies(w2), "worker 2 converged on the new content");
@@ -245,12 +231,9 @@ class ServeRolesProcessesTest {
                 assertEquals("new", routing(viaGateway(n, target)), "no refused change took effect");
             }
             controlDatabase.resume();
-            long recoverDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            HttpResponse<String> shortRouting;
-            do { // the connection pool reconnects to PostgreSQL by itself
-                shortRouting = admin(control, "GET", "/v1/admin/routings/short", null);
-            } while (shortRouting.statusCode() != 200 && System.nanoTime() < recoverDeadline && sleep(100));
-            assertEquals(200, shortRouting.statusCode(), shortRouting.body());
+            // the connection pool reconnects to PostgreSQL by itself
+            Await.atMost(Duration.ofSeconds(30)).every(Duration.ofMillis(100)).until("the admin API to read again",
+                    () -> admin(control, "GET", "/v1/admin/routings/short", null), r -> r.statusCode() == 200);
             assertEquals(before, configuration(control), "after the outage the configuration is exactly the one before");
 
             // a proxy that expires soon reaches both workers; then the control plane dies
@@ -282,11 +265,11 @@ class ServeRolesProcessesTest {
                 HttpResponse<String> b = viaGateway(w2, target, "short");
                 if (a.statusCode() == 200 && b.statusCode() == 200) {
                     servedByShortAfterKill = true;
-                    sleep(100);
+                    Pace.sleepMillis(100); // the pace of this observation loop (it records what it sees on the way)
                 } else if (a.statusCode() == 503 && b.statusCode() == 503) {
                     droppedAt = Instant.now();
                 } else {
-                    sleep(20); // one worker's check ran just before the TTL, the other's just after
+                    Pace.sleepMillis(20); // one worker's check ran just before the TTL, the other's just after
                 }
             }
             assertTrue(droppedAt != null, "the expired proxy dropped out of both workers' pools");
@@ -329,11 +312,6 @@ class ServeRolesProcessesTest {
             out.add(path + " " + r.body());
         }
         return out;
-    }
-
-    private static boolean sleep(long millis) throws InterruptedException {
-        Thread.sleep(millis);
-        return true;
     }
 
     private static String health(Node n) throws Exception {

@@ -9,6 +9,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
+import dev.proxypool.testkit.Await;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -333,13 +334,7 @@ class SnapshotDistributionTest {
     }
 
     static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting: " + what);
-            }
-            Thread.sleep(10);
-        }
+        Await.atMost(WAIT).until(what, condition);
     }
 
     private static void await(CountDownLatch latch) {

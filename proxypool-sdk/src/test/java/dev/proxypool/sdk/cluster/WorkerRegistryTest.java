@@ -10,6 +10,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.runtime.RuntimeRegistry;
 import dev.proxypool.core.time.ManualClock;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
+import dev.proxypool.testkit.Pace;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -48,7 +49,7 @@ class WorkerRegistryTest {
             assertEquals(List.of("worker-a", "worker-c", "worker-silent"), a.live(), "a closed worker leaves at once");
             // the silent worker's key expires on Redis' clock; the heartbeating ones stay (3+ TTLs of waiting)
             awaitTrue(() -> a.count() == 2, "the silent worker expires");
-            Thread.sleep(1_000);
+            Pace.sleep(Duration.ofSeconds(1)); // over a TTL more in which the heartbeating workers must stay
             assertEquals(List.of("worker-a", "worker-c"), c.live());
             assertTrue(!raw.sismember(prefix + "workers", "worker-silent"), "expired ids leave the index");
         }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.time.ManualClock;
+import dev.proxypool.testkit.Pace;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -206,7 +207,7 @@ class FileCredentialStoreTest {
                 Path tmp = dir.resolve("next.tmp");
                 Files.writeString(tmp, creds("vendor-a", "user-" + v, "pass-" + v));
                 Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                Thread.sleep(2);
+                Pace.sleepMillis(2); // let the readers interleave with each replacement
             }
             stop.set(true);
             for (Future<Integer> r : readers) {

@@ -19,6 +19,7 @@ import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.sticky.StickyPolicy;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.ManualClock;
+import dev.proxypool.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -31,6 +32,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 class PoolEngineTest {
@@ -101,9 +103,7 @@ class PoolEngineTest {
         PoolEngine e = new PoolEngine(List.of(waiting), HealthPolicy.DEFAULTS, store, Clocks.monotonic(), clock, 1);
         e.refresh();
         Lease held = acquired(e.acquire(waiting, AcquireRequest.forHost("a.example")));
-        CompletableFuture<AcquireResult> second = CompletableFuture.supplyAsync(
-                () -> e.acquire(waiting, AcquireRequest.forHost("a.example")));
-        Thread.sleep(50); // the waiter is parked now (a wall-clock wait is what is under test)
+        CompletableFuture<AcquireResult> second = acquireParked(() -> e.acquire(waiting, AcquireRequest.forHost("a.example")));
         assertFalse(second.isDone());
         held.close();
         acquired(second.get(5, TimeUnit.SECONDS)).close();
@@ -178,8 +178,7 @@ class PoolEngineTest {
         Lease held = acquired(e.acquire(rule, s1));
         held.connected();
         String bound = held.proxyId();
-        CompletableFuture<AcquireResult> next = CompletableFuture.supplyAsync(() -> e.acquire(rule, s1));
-        Thread.sleep(50); // the waiter is parked now (a wall-clock wait is what is under test)
+        CompletableFuture<AcquireResult> next = acquireParked(() -> e.acquire(rule, s1));
         assertFalse(next.isDone(), "it waits for its own proxy, it does not take the other one");
         assertEquals(1, e.inFlight(), "and holds no capacity while it waits");
         held.close();
@@ -221,6 +220,25 @@ class PoolEngineTest {
                     assertDoesNotThrowWithin(next));
             assertEquals("busy", r.detail());
         }
+    }
+
+    /**
+     * Runs {@code acquire} on a thread of its own and returns once that thread is parked in the
+     * engine's wait for capacity (a timed park), so the caller knows the waiter is waiting.
+     */
+    private static CompletableFuture<AcquireResult> acquireParked(Supplier<AcquireResult> acquire) {
+        CompletableFuture<AcquireResult> result = new CompletableFuture<>();
+        Thread waiter = Thread.ofPlatform().daemon().name("acquire-waiter").start(() -> {
+            try {
+                result.complete(acquire.get());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
+        Await.atMost(Duration.ofSeconds(5)).until("the acquire to park waiting for capacity",
+                () -> result.isDone() ? "done: " + result : waiter.getState(),
+                s -> s == Thread.State.TIMED_WAITING);
+        return result;
     }
 
     private static AcquireResult assertDoesNotThrowWithin(CompletableFuture<AcquireResult> f) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.TestPorts;
 import java.time.Duration;
 import java.util.Optional;
@@ -29,13 +30,8 @@ class RedisStageLeaseTest extends StageLeaseContract {
     /** Redis' own clock expires the key: wait (bounded) until it is gone. */
     @Override
     void lapse(StageLease lease, String stage) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (lease.currentHolder(stage).isPresent()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("lease of " + stage + " did not lapse within 5 s");
-            }
-            Thread.onSpinWait();
-        }
+        Await.atMost(Duration.ofSeconds(5)).until("the lease of " + stage + " to lapse (holder)",
+                () -> lease.currentHolder(stage), holder -> holder.isEmpty());
     }
 
     @AfterEach

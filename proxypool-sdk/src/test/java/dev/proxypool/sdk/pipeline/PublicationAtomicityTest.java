@@ -20,6 +20,7 @@ import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.provider.ProviderEnvironment;
 import dev.proxypool.sdk.provider.ProviderRegistry;
 import dev.proxypool.sdk.redis.RedisPoolStore;
+import dev.proxypool.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,7 +35,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -173,17 +173,11 @@ class PublicationAtomicityTest {
 
     /** Waits (bounded) until {@code t} is parked or done: it reached the engine's lock, or ran to its end. */
     private static void awaitParkedOrDone(Thread t) {
-        BooleanSupplier settled = () -> switch (t.getState()) {
-            case WAITING, TIMED_WAITING, BLOCKED, TERMINATED -> true;
-            default -> false;
-        };
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!settled.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(t.getName() + " neither parked nor finished: " + t.getState());
-            }
-            Thread.onSpinWait();
-        }
+        Await.atMost(Duration.ofSeconds(5)).until(t.getName() + " to park or finish (thread state)", t::getState,
+                state -> switch (state) {
+                    case WAITING, TIMED_WAITING, BLOCKED, TERMINATED -> true;
+                    default -> false;
+                });
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.proxypool.core.time.ManualClock;
 import dev.proxypool.sdk.lock.RedisStageLease;
 import dev.proxypool.sdk.lock.StageLease;
 import dev.proxypool.sdk.redis.RedisPoolStore;
+import dev.proxypool.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -77,14 +78,11 @@ class RedisPipelineLeaseTest {
             assertTrue(a.runOnce().writer());
             long died = System.nanoTime(); // a stops renewing (and never releases)
             assertFalse(b.runOnce().writer());
-            PipelineRound takeover;
-            do {
-                Thread.sleep(20);
+            Await.atMost(Duration.ofSeconds(10)).every(Duration.ofMillis(20)).until("b to take over the lease", () -> {
                 clock.advance(Duration.ofSeconds(1));
-                takeover = b.runOnce();
-            } while (!takeover.writer() && System.nanoTime() - died < TimeUnit.SECONDS.toNanos(10));
+                return b.runOnce();
+            }, PipelineRound::writer);
             long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - died);
-            assertTrue(takeover.writer(), "b never took over");
             assertTrue(waitedMillis >= ttl.toMillis() - 100, "took over after " + waitedMillis + " ms, before the ttl");
             assertTrue(waitedMillis < ttl.toMillis() + 3_000, "took over only after " + waitedMillis + " ms");
             assertEquals(Optional.of("process-b"), leaseB.currentHolder(StageLease.PIPELINE));
@@ -122,10 +120,7 @@ class RedisPipelineLeaseTest {
         });
         a.start(Duration.ofMillis(40));
         b.start(Duration.ofMillis(40));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (rounds.get() < 30 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Await.atMost(Duration.ofSeconds(10)).until("30 pipeline rounds", rounds::get, n -> n >= 30);
         String holder = leaseA.currentHolder(StageLease.PIPELINE).orElseThrow();
         a.close();
         b.close();

@@ -14,6 +14,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.runtime.RuntimeRegistry;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeSocks5Proxy;
 import dev.proxypool.testkit.Faults;
@@ -284,11 +285,7 @@ class ActiveProberTest {
                     .settings(ProberSettings.DEFAULTS.withTargets(List.of(lab.echoA.url())).withInterval(Duration.ofHours(1)))
                     .build();
             slow.start();
-            long start = Ticker.system().read();
-            while (slow.counters().rounds() == 0 && Ticker.system().read() - start < 10_000_000_000L) {
-                Thread.onSpinWait();
-                Thread.yield();
-            }
+            Await.atMost(Duration.ofSeconds(10)).until("the first probe round", () -> slow.counters().rounds(), n -> n > 0);
             long t0 = Ticker.system().read();
             slow.close();
             assertTrue((Ticker.system().read() - t0) < 2_000_000_000L, "close waited for the hour-long interval");

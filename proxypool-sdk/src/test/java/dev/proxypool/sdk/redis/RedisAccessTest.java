@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.extract.StoreUnavailableException;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.PrivateRedisServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
@@ -172,27 +174,29 @@ class RedisAccessTest {
                     return e; // killed
                 }
             });
-            RedisUnavailableException busy = null;
-            while (busy == null && System.nanoTime() < deadline) {
-                try {
-                    redis.call(c -> c.get("k"));
-                    Thread.sleep(20); // the spin script has not started yet
-                } catch (RedisUnavailableException e) {
-                    busy = e;
+            RedisUnavailableException busy;
+            try {
+                busy = Await.atMost(DEADLINE).until("a call to fail while the script spins", () -> {
+                    try {
+                        redis.call(c -> c.get("k"));
+                        return null; // the spin script has not started yet
+                    } catch (RedisUnavailableException e) {
+                        return e;
+                    }
+                }, Objects::nonNull);
+            } finally {
+                try (RedisClient killer = RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
+                    awaitTrue(() -> {
+                        try {
+                            killer.scriptKill();
+                            return true;
+                        } catch (RuntimeException e) {
+                            return false; // not running yet
+                        }
+                    }, deadline);
                 }
             }
-            try (RedisClient killer = RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
-                awaitTrue(() -> {
-                    try {
-                        killer.scriptKill();
-                        return true;
-                    } catch (RuntimeException e) {
-                        return false; // not running yet
-                    }
-                }, deadline);
-            }
             spin.get(DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
-            assertTrue(busy != null, "a call during the script failed");
             assertEquals(RedisFailure.BUSY, busy.failure(), busy.getMessage());
             awaitTrue(() -> {
                 try {
@@ -225,12 +229,8 @@ class RedisAccessTest {
         }
     }
 
-    private static void awaitTrue(BooleanSupplier condition, long deadlineNanos) throws InterruptedException {
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadlineNanos) {
-                throw new AssertionError("condition not met before the deadline");
-            }
-            Thread.sleep(20);
-        }
+    private static void awaitTrue(BooleanSupplier condition, long deadlineNanos) {
+        Duration left = Duration.ofNanos(Math.max(1, deadlineNanos - System.nanoTime()));
+        Await.atMost(left).until("the condition before the test's deadline", condition);
     }
 }

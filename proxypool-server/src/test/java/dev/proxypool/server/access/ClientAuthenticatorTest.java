@@ -10,6 +10,8 @@ import dev.proxypool.core.model.LabelSelector;
 import dev.proxypool.core.security.SecretHash;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.Secret;
+import dev.proxypool.testkit.Await;
+import dev.proxypool.testkit.Pace;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -300,10 +302,8 @@ class ClientAuthenticatorTest {
                 String user = "alice-session-s" + i;
                 burst.add(CompletableFuture.supplyAsync(() -> a.authenticate(basic(user, "alice-pw")), exec));
             }
-            while (calls.get() == 0) {
-                Thread.onSpinWait();
-            }
-            Thread.sleep(200); // let the other 49 queue behind the leader (timing only widens the window)
+            Await.atMost(Duration.ofSeconds(10)).until("the leader's hash check to start", calls::get, n -> n > 0);
+            Pace.sleep(Duration.ofMillis(200)); // let the other 49 queue behind the leader (timing only widens the window)
             release.countDown();
             for (CompletableFuture<String> f : burst) {
                 assertEquals("alice", f.get(10, TimeUnit.SECONDS));

@@ -8,6 +8,7 @@ import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.persistence.JsonTree;
+import dev.proxypool.testkit.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -111,20 +112,9 @@ final class ConsoleServer implements AutoCloseable {
 
     /** The pipeline's first round has fetched up-a into the snapshot (then the pool stays: the inventories do not change). */
     private void awaitFirstFetch() {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (System.nanoTime() < deadline) {
-            var counts = server.pool().engine().store().countsByUpstream();
-            if (counts.containsKey("up-a") && server.pool().engine().snapshot().upstreams().contains("up-a")) {
-                return;
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new AssertionError("the pipeline did not publish up-a within 30 s: " + server.pool().engine().store().countsByUpstream());
+        Await.atMost(Duration.ofSeconds(30)).until("the pipeline to store and publish up-a (stored counts by upstream)",
+                () -> server.pool().engine().store().countsByUpstream(),
+                counts -> counts.containsKey("up-a") && server.pool().engine().snapshot().upstreams().contains("up-a"));
     }
 
     String consoleUrl() {

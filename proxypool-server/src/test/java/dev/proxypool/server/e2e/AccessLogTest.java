@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.e2e.security.LogCapture;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import java.io.ByteArrayOutputStream;
@@ -18,12 +19,12 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -190,13 +191,8 @@ class AccessLogTest {
 
     /** Waits (bounded) for the {@code n}th access line and returns its fields. */
     private static Map<String, String> awaitLine(LogCapture logs, int n) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        List<String> lines = accessLines(logs);
-        while (lines.size() < n && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-            lines = accessLines(logs);
-        }
-        assertTrue(lines.size() >= n, "access line #" + n + " missing: " + lines);
+        List<String> lines = Await.atMost(Duration.ofSeconds(10))
+                .until("access line #" + n, () -> accessLines(logs), l -> l.size() >= n);
         assertEquals(n, lines.size(), "one line per exchange: " + lines);
         return fields(lines.get(n - 1));
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import java.net.InetSocketAddress;
@@ -106,10 +107,8 @@ class AdminClientLiveChangeTest {
     }
 
     private static void awaitPool(ProxyPoolServer server, int proxies) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (server.pool().engine().snapshot().size() < proxies && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Await.atMost(Duration.ofSeconds(20)).until("the inventory loaded (" + proxies + " proxies in the snapshot)",
+                () -> server.pool().engine().snapshot().size(), n -> n >= proxies);
         assertEquals(proxies, server.pool().engine().snapshot().size(), "inventory loaded");
     }
 

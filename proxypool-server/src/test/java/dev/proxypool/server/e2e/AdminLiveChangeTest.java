@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import java.net.InetSocketAddress;
@@ -101,16 +102,8 @@ class AdminLiveChangeTest {
 
     /** Waits (bounded) until the pool holds exactly {@code hosts} for {@code upstream}. */
     private static void awaitHosts(ProxyPoolServer server, String upstream, java.util.Set<String> hosts) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        java.util.Set<String> now = Set.of();
-        while (System.nanoTime() < deadline) {
-            now = hostsOf(server, upstream);
-            if (now.equals(hosts)) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        assertEquals(hosts, now, "upstream " + upstream + " in the pool");
+        Await.atMost(Duration.ofSeconds(15)).until("upstream " + upstream + " in the pool to be " + hosts,
+                () -> hostsOf(server, upstream), hosts::equals);
     }
 
     private static java.util.Set<String> hostsOf(ProxyPoolServer server, String upstream) {

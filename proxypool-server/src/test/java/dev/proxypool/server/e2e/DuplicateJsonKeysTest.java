@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.testkit.Await;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -56,10 +57,8 @@ class DuplicateJsonKeysTest {
                 """);
         server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start();
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (server.pool().engine().snapshot().size() < 3 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Await.atMost(Duration.ofSeconds(20)).until("the inventory loaded (3 proxies in the snapshot)",
+                () -> server.pool().engine().snapshot().size(), n -> n >= 3);
         assertEquals(3, server.pool().engine().snapshot().size(), "inventory loaded");
     }
 

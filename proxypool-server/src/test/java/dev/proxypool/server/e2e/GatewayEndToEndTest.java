@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.FakeSocks4Proxy;
@@ -157,12 +158,10 @@ class GatewayEndToEndTest {
 
     @AfterEach
     void capacityNeverLeaks() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while ((server.gatewayEngine().inFlight() != 0 || server.pool().engine().inFlight() != 0) && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(0, server.gatewayEngine().inFlight(), "gateway attempts in flight");
-        assertEquals(0, server.pool().engine().inFlight(), "capacity reservations in flight");
+        Await.atMost(Duration.ofSeconds(5)).until("no gateway attempt and no capacity reservation in flight",
+                () -> "gateway attempts " + server.gatewayEngine().inFlight() + ", reservations "
+                        + server.pool().engine().inFlight(),
+                s -> s.equals("gateway attempts 0, reservations 0"));
     }
 
     /**

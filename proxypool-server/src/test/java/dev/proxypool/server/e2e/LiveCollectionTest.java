@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import java.net.InetSocketAddress;
@@ -88,15 +89,8 @@ class LiveCollectionTest {
                 : HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /** Polls {@code condition} every 50 ms for at most 15 s. */
-    static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        assertTrue(condition.getAsBoolean(), what + " (waited 15 s)");
+    /** Waits at most 15 s for {@code condition}. */
+    static void await(BooleanSupplier condition, String what) {
+        Await.atMost(Duration.ofSeconds(15)).until(what, condition);
     }
 }

@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.e2e.security.LogCapture;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.TestPorts;
 import java.net.InetAddress;
@@ -150,17 +151,8 @@ class ReadinessAndDropsTest {
 
     /** Polls until the API listener answers (bounded: 30 s). */
     private static HttpResponse<String> awaitAnswer(HttpClient http, URI uri) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        Exception last = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
-                        HttpResponse.BodyHandlers.ofString());
-            } catch (java.io.IOException e) {
-                last = e;
-                Thread.sleep(20);
-            }
-        }
-        throw new AssertionError("the API listener did not answer within 30 s", last);
+        return Await.atMost(Duration.ofSeconds(30)).until("the API listener to answer " + uri,
+                () -> http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
+                        HttpResponse.BodyHandlers.ofString()), r -> true);
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.persistence.PgSchema;
+import dev.proxypool.testkit.Await;
 import java.net.InetSocketAddress;
 import java.net.ProxySelector;
 import java.net.URI;
@@ -18,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,13 +57,12 @@ class SharedConfigPropagationTest {
     }
 
     private static int awaitGateway(ProxyPoolServer server, String user, String secret, int wanted) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        int status = gateway(server, user, secret);
-        while (status != wanted && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-            status = gateway(server, user, secret);
+        try {
+            return Await.atMost(Duration.ofSeconds(15)).until("gateway status " + wanted + " for " + user,
+                    () -> gateway(server, user, secret), s -> s == wanted);
+        } catch (AssertionError timedOut) {
+            return gateway(server, user, secret); // the caller asserts the status and names the case
         }
-        return status;
     }
 
     @Test
@@ -112,11 +111,8 @@ class SharedConfigPropagationTest {
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(201, created.statusCode(), created.body());
                 assertTrue(a.pool().engine().routing("added").isPresent(), "live on the process that took the change");
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-                while (b.pool().engine().routing("added").isEmpty() && System.nanoTime() < deadline) {
-                    Thread.sleep(20);
-                }
-                assertTrue(b.pool().engine().routing("added").isPresent(), "the other process picked it up");
+                Await.atMost(Duration.ofSeconds(15)).until("the other process to pick up routing 'added'",
+                        () -> b.pool().engine().routing("added").isPresent());
                 System.out.printf("config propagation to the second process: %d ms%n", (System.nanoTime() - t0) / 1_000_000);
                 assertEquals("added", b.pool().engine().routings().get(0).name(), "in the stored order");
             }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import java.io.ByteArrayOutputStream;
@@ -16,6 +17,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
@@ -198,12 +200,8 @@ class StickySessionAtCapacityTest {
     }
 
     private static void assertCapacityDrains() {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (server.pool().engine().inFlight() != 0 && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-            Thread.yield();
-        }
-        assertEquals(0, server.pool().engine().inFlight(), "every unit of capacity was given back");
+        Await.atMost(Duration.ofSeconds(10)).until("every unit of capacity given back (in flight)",
+                () -> server.pool().engine().inFlight(), n -> n == 0);
     }
 
     /** One CONNECT to the origin, one request inside it, then the tunnel is closed by the client. */

@@ -10,6 +10,7 @@ import dev.proxypool.server.api.distribution.DistributionService;
 import dev.proxypool.server.fuzz.ExtractionBody.Call;
 import dev.proxypool.server.fuzz.ExtractionBody.Invalid;
 import dev.proxypool.server.fuzz.ExtractionBody.Result;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.fuzz.FuzzRun;
 import dev.proxypool.testkit.fuzz.FuzzRun.Outcome;
 import io.helidon.json.JsonObject;
@@ -200,10 +201,8 @@ class ExtractionJsonFuzzTest {
     }
 
     private static void awaitPool(ProxyPoolServer server, int size) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (server.pool().engine().snapshot().size() < size && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Await.atMost(Duration.ofSeconds(30)).until("the inventory (" + size + " proxies) in the pool",
+                () -> server.pool().engine().snapshot().size(), n -> n >= size);
         assertEquals(size, server.pool().engine().snapshot().size(), "the inventory is in the pool");
     }
 }

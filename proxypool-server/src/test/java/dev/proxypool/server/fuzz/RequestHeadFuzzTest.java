@@ -11,6 +11,7 @@ import dev.proxypool.server.gateway.Gateway;
 import dev.proxypool.server.gateway.GatewayConfig;
 import dev.proxypool.server.gateway.GatewayErrors;
 import dev.proxypool.server.gateway.GatewayListener;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.fuzz.FuzzRun;
 import dev.proxypool.testkit.fuzz.FuzzRun.Outcome;
@@ -183,11 +184,8 @@ class RequestHeadFuzzTest {
     }
 
     static void awaitIdle(Gateway gateway, LoopbackEngine engine) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while ((gateway.openConnections() != 0 || engine.inFlight() != 0) && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(0, gateway.openConnections(), "connection handlers still running after the barrage");
-        assertEquals(0, engine.inFlight(), "attempts not completed after the barrage");
+        Await.atMost(Duration.ofSeconds(10)).until("no connection handler running and no attempt in flight after the barrage",
+                () -> "open connections " + gateway.openConnections() + ", attempts in flight " + engine.inFlight(),
+                s -> s.equals("open connections 0, attempts in flight 0"));
     }
 }

@@ -1,10 +1,10 @@
 package dev.proxypool.server.gateway;
 
+import dev.proxypool.testkit.Await;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** A running gateway on a free loopback port for one test. */
 final class GatewayFixture implements AutoCloseable {
@@ -33,17 +33,8 @@ final class GatewayFixture implements AutoCloseable {
 
     /** Attempts complete in a finally after the response is flushed: allow that moment. */
     static void awaitInFlightZero(GatewayEngine engine) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (engine.inFlight() != 0 && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        assertEquals(0, engine.inFlight(), "engine in-flight count after the test");
+        Await.atMost(Duration.ofSeconds(15)).until("the engine's in-flight count to drop to 0 after the test",
+                engine::inFlight, n -> n == 0);
     }
 
     @Override

@@ -3,6 +3,8 @@ package dev.proxypool.server.gateway;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.server.gateway.staticupstream.StaticUpstream;
 import dev.proxypool.server.gateway.staticupstream.StaticUpstreamEngine;
+import dev.proxypool.testkit.Await;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -10,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -158,18 +159,14 @@ class GatewayRetryTest {
                     }
                     // the link goes back to the pool just after the response is written: let it land
                     // before the next request (regression: under load the next request raced it)
-                    long landed = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-                    while (e.idleConnections() == 0 && System.nanoTime() < landed) {
-                        Thread.sleep(1);
-                    }
+                    Await.atMost(Duration.ofSeconds(5)).until("the upstream link back in the pool",
+                            e::idleConnections, n -> n > 0);
                 }
                 assertEquals(1, e.idleConnections(), "one pooled upstream connection carried all five");
                 assertEquals(1, shortIdle.gateway.openConnections());
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-                while (shortIdle.gateway.openConnections() > 0 && System.nanoTime() < deadline) {
-                    Thread.sleep(20); // the upstream proxy closes its idle side: our pooled link goes stale
-                }
-                assertEquals(0, shortIdle.gateway.openConnections());
+                // the upstream proxy closes its idle side: our pooled link goes stale
+                Await.atMost(Duration.ofSeconds(5)).until("the upstream proxy to close its idle connection",
+                        shortIdle.gateway::openConnections, n -> n == 0);
                 try (RawClient c = gw.client()) {
                     RawClient.Response r = c.send("GET http://" + raw.authority() + "/ HTTP/1.1\r\nHost: x\r\n\r\n")
                             .read();

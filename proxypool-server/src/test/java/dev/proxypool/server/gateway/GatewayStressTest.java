@@ -1,5 +1,6 @@
 package dev.proxypool.server.gateway;
 
+import dev.proxypool.testkit.Await;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -64,11 +65,8 @@ class GatewayStressTest {
             assertEquals(0, failures.get(), "failed client iterations");
             assertTrue(ok.get() > 50, "iterations done: " + ok.get());
             GatewayFixture.awaitInFlightZero(engine);
-            long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (gw.gateway.openConnections() > 0 && System.nanoTime() < end) {
-                Thread.sleep(10);
-            }
-            assertEquals(0, gw.gateway.openConnections(), "client connections still open");
+            Await.atMost(Duration.ofSeconds(5)).until("every client connection closed",
+                    gw.gateway::openConnections, n -> n == 0);
             gw.close();
         }
     }

@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.server.e2e.security.LogCapture;
+import dev.proxypool.testkit.Await;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,10 +49,8 @@ class HandlerDefectTest {
                 }
                 assertFalse(answered, "no answer on the failed connection");
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (logs.lines().stream().noneMatch(l -> l.is("WARNING", logger)) && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            Await.atMost(Duration.ofSeconds(5)).until("a WARNING from " + logger, logs::lines,
+                    lines -> lines.stream().anyMatch(l -> l.is("WARNING", logger)));
             List<String> warnings = logs.lines().stream().filter(l -> l.is("WARNING", logger))
                     .map(LogCapture.Line::text).toList();
             assertEquals(1, warnings.size(), "one warning: " + warnings);

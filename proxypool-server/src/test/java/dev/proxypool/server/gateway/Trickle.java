@@ -1,5 +1,6 @@
 package dev.proxypool.server.gateway;
 
+import dev.proxypool.testkit.Pace;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -32,7 +33,7 @@ public final class Trickle {
                 return sent; // the server closed: what it answered is still readable
             }
             sent++;
-            Thread.sleep(pace.toMillis()); // the pace of the attack, not a wait for a condition
+            Pace.sleep(pace); // the pace of the attack, not a wait for a condition
         }
         return sent;
     }

@@ -20,6 +20,7 @@ import dev.proxypool.sdk.Selection;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.testkit.Await;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Tag;
 import io.helidon.service.registry.Services;
@@ -116,11 +117,9 @@ class PoolMetricsTest {
              PoolMetrics metrics = PoolMetrics.bind(pool.engine(), pool.pipeline(), registry, Duration.ZERO)) {
             pool.addProxies(proxies("late", 4, 3));
             scrape.samples(); // the census sees "late" and registers its gauges beside the scrape
-            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            Optional<Double> late;
-            do {
-                late = value(scrape.samples(), "proxypool_pool_size", "state", "available", "upstream", "late");
-            } while (late.isEmpty() && System.nanoTime() < deadline);
+            Optional<Double> late = Await.atMost(Duration.ofSeconds(5)).until("the gauge of upstream late in a scrape",
+                    () -> value(scrape.samples(), "proxypool_pool_size", "state", "available", "upstream", "late"),
+                    Optional::isPresent);
             assertEquals(Optional.of(3.0), late);
         }
     }

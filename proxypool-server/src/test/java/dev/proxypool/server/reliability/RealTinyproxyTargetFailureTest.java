@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Protocol;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.RawHttp;
 import dev.proxypool.testkit.TestPorts;
@@ -111,17 +112,18 @@ class RealTinyproxyTargetFailureTest {
             throw last;
         }
 
-        private static boolean awaitListening(Process p, int port, Duration timeout) throws InterruptedException {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (System.nanoTime() < deadline && p.isAlive()) {
+        private static boolean awaitListening(Process p, int port, Duration timeout) {
+            String listening = "listening";
+            String exited = "exited";
+            return listening.equals(Await.atMost(timeout).until("tinyproxy to listen on port " + port, () -> {
+                if (!p.isAlive()) {
+                    return exited;
+                }
                 try (Socket s = new Socket()) {
                     s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
-                    return true;
-                } catch (IOException notYet) {
-                    Thread.sleep(20);
+                    return listening;
                 }
-            }
-            return false;
+            }, s -> s.equals(listening) || s.equals(exited)));
         }
 
         @Override

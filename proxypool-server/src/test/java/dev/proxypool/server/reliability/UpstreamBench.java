@@ -1,6 +1,5 @@
 package dev.proxypool.server.reliability;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.CredentialRef;
@@ -13,6 +12,7 @@ import dev.proxypool.server.GatewayServer;
 import dev.proxypool.server.engine.AccessControl;
 import dev.proxypool.server.engine.PoolGatewayEngine;
 import dev.proxypool.server.gateway.GatewayConfig;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.RawHttp;
 import java.io.IOException;
 import java.io.InputStream;
@@ -133,17 +133,9 @@ final class UpstreamBench implements AutoCloseable {
 
     /** Waits (bounded) until no attempt and no capacity unit is in flight, then asserts it. */
     void assertCapacityBackToZero() {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while ((engine.inFlight() != 0 || pool.engine().inFlight() != 0) && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        assertEquals(0, engine.inFlight(), "gateway attempts in flight");
-        assertEquals(0, pool.engine().inFlight(), "capacity units in use");
+        Await.atMost(Duration.ofSeconds(10)).until("no gateway attempt and no capacity unit in flight",
+                () -> "gateway attempts " + engine.inFlight() + ", capacity units " + pool.engine().inFlight(),
+                s -> s.equals("gateway attempts 0, capacity units 0"));
     }
 
     @Override

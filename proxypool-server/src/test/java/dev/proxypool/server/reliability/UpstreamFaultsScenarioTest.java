@@ -11,6 +11,7 @@ import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.ProxyKey;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.FakeServer;
@@ -384,10 +385,8 @@ class UpstreamFaultsScenarioTest {
             assertTrue(new String(got, StandardCharsets.ISO_8859_1).startsWith("HTTP/1.1 200 OK"));
             out.write("GET /status/204 HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
-            long deadline = System.nanoTime() + Duration.ofSeconds(4).toNanos();
-            while (origin.requests() < requestsBefore + 2 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            Await.atMost(Duration.ofSeconds(4)).until("the client's next request at the origin",
+                    origin::requests, n -> n >= requestsBefore + 2);
             assertEquals(requestsBefore + 2, origin.requests(), "the client's bytes still reach the origin after the upstream FIN");
             s.shutdownOutput();
         }
@@ -460,11 +459,12 @@ class UpstreamFaultsScenarioTest {
         }
         long elapsedMs = (System.nanoTime() - t0) / 1_000_000;
         settle(b, servers);
-        long after = openFds();
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (after > baseline + 16 && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-            after = openFds();
+        long after;
+        try {
+            after = Await.atMost(Duration.ofSeconds(15)).until("open fds back near the baseline " + baseline,
+                    UpstreamFaultsScenarioTest::openFds, n -> n <= baseline + 16);
+        } catch (AssertionError notBack) {
+            after = openFds(); // reported below with the run's figures, then asserted
         }
         print("10,000 tunnels: " + TUNNELS + " CONNECTs in " + elapsedMs + " ms (48 at a time): " + run.echoed + " echoed, "
                 + run.cut + " cut by a mid-tunnel reset, " + run.refused + " answered 502 (refused dial), "
@@ -585,7 +585,7 @@ class UpstreamFaultsScenarioTest {
             while (running) {
                 try {
                     peak = Math.max(peak, openFds());
-                    Thread.sleep(20);
+                    Thread.sleep(20); // the sampling pace, not a wait for a condition
                 } catch (IOException | InterruptedException e) {
                     return;
                 }

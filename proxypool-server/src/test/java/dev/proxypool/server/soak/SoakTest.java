@@ -20,8 +20,10 @@ import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.pipeline.PoolPublisher;
 import dev.proxypool.sdk.pipeline.Publication;
 import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
+import dev.proxypool.testkit.Pace;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
@@ -474,12 +476,11 @@ class SoakTest {
         return ids;
     }
 
-    private static void awaitIdle(ProxyPoolServer server) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while ((server.gatewayEngine().inFlight() != 0 || server.pool().engine().inFlight() != 0)
-                && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+    private static void awaitIdle(ProxyPoolServer server) {
+        Await.atMost(Duration.ofSeconds(20)).until("no gateway attempt and no capacity reservation in flight",
+                () -> "gateway attempts " + server.gatewayEngine().inFlight() + ", reservations "
+                        + server.pool().engine().inFlight(),
+                s -> s.equals("gateway attempts 0, reservations 0"));
     }
 
     /** This JVM's CPU time per gateway request in window {@code i}, in microseconds. */
@@ -537,12 +538,9 @@ class SoakTest {
         }
     }
 
+    /** Paces a soak thread: its schedule, not a wait for a condition. */
     static void sleepMs(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Pace.sleepMillis(ms);
     }
 
     /**

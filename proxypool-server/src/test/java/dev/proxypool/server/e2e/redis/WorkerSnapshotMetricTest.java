@@ -10,6 +10,7 @@ import dev.proxypool.sdk.cluster.ClusterSettings;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.testkit.Await;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -62,16 +63,10 @@ class WorkerSnapshotMetricTest {
                     .role(ClusterRole.WORKER).configDir(dir).start();
                  HttpClient http = HttpClient.newHttpClient()) {
                 String base = "http://127.0.0.1:" + worker.apiPort();
-                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-                String health = "";
-                while (System.nanoTime() < deadline) {
-                    health = http.send(HttpRequest.newBuilder(URI.create(base + "/observe/health/ready")).build(),
-                            HttpResponse.BodyHandlers.ofString()).body();
-                    if (health.contains("\"version\":" + published) || health.contains("\"version\": " + published)) {
-                        break;
-                    }
-                    Thread.sleep(50);
-                }
+                String health = Await.atMost(Duration.ofSeconds(20)).until("the worker's readiness to show version " + published,
+                        () -> http.send(HttpRequest.newBuilder(URI.create(base + "/observe/health/ready")).build(),
+                                HttpResponse.BodyHandlers.ofString()).body(),
+                        h -> h.contains("\"version\":" + published) || h.contains("\"version\": " + published));
                 Matcher h = HEALTH_VERSION.matcher(health);
                 assertTrue(h.find(), health);
                 assertEquals(published, Long.parseLong(h.group(1)), "the worker holds the published version: " + health);

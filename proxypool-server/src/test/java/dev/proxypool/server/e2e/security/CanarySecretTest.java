@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import java.net.InetSocketAddress;
@@ -30,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.StreamEntryID;
+import redis.clients.jedis.resps.StreamEntry;
 
 /**
  * docs/design.md#security (X6, X8): canary secrets placed in a proxy credential (credentials file, credentialRef),
@@ -97,18 +100,24 @@ class CanarySecretTest {
                         canaries.scan("in-memory snapshot proxy " + p.id(), p + " " + p.key() + " " + p.key().credentialRef());
                     }
                     canaries.scan("in-memory snapshot", server.pool().engine().snapshot().toString());
+                    long beforeNode = publishedVersion(redis);
                     registerNode(server, node, canaries);
-                    Thread.sleep(800); // a published snapshot version with both proxies and the node
+                    awaitVersionAfter(redis, beforeNode); // a published snapshot version with both proxies and the node
                     scanRedis(redis, canaries, "before extractions");
 
+                    long beforeExtractions = publishedVersion(redis);
+                    PoolSnapshot servedBefore = server.pool().engine().snapshot();
                     String plain = extractOne(server, null, canaries);
                     String idempotent = extractOne(server, "canary-" + UUID.randomUUID(), canaries);
                     for (String url : List.of(plain, idempotent)) {
                         assertTrue(url.contains(proxyPassword), "sanity: the extracted proxy url is the one place the proxy password belongs");
                     }
 
-                    // the control plane publishes a new snapshot version after the extraction
-                    Thread.sleep(800);
+                    // the control plane publishes whenever the engine's snapshot changes: if the extractions
+                    // changed it, the scan below must see that version
+                    if (server.pool().engine().snapshot() != servedBefore) {
+                        awaitVersionAfter(redis, beforeExtractions);
+                    }
                     scannersSeeAPlantedMarker(redis, logs);
                     scanRedis(redis, canaries, "after extractions");
                     assertTrue(RedisDump.keys(redis, prefix).stream().anyMatch(k -> k.endsWith("snapshot:full")),
@@ -312,12 +321,22 @@ class CanarySecretTest {
         return url;
     }
 
-    private static void awaitPool(ProxyPoolServer server) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (server.pool().engine().snapshot().size() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+    private static void awaitPool(ProxyPoolServer server) {
+        Await.atMost(Duration.ofSeconds(15)).until("the 2 inventory proxies in the pool",
+                () -> server.pool().engine().snapshot().size(), n -> n >= 2);
         assertEquals(2, server.pool().engine().snapshot().size(), "the inventory proxies are in the pool");
+    }
+
+    /** The newest cluster snapshot version in Redis: each version appends a delta with id {@code <version>-0}. */
+    private long publishedVersion(RedisClient redis) {
+        List<StreamEntry> top = redis.xrevrange(prefix + "snapshot:deltas", (StreamEntryID) null, (StreamEntryID) null, 1);
+        return top.isEmpty() ? 0 : top.getFirst().getID().getTime();
+    }
+
+    /** Waits until the control plane has published a snapshot version above {@code version}. */
+    private void awaitVersionAfter(RedisClient redis, long version) {
+        Await.atMost(Duration.ofSeconds(15)).until("a cluster snapshot version above " + version,
+                () -> publishedVersion(redis), v -> v > version);
     }
 
     private static void scanConfig(Canaries canaries, ProxyPoolConfig config) {

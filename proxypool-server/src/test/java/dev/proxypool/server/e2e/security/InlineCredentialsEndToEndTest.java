@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.FakeSocks5Proxy;
@@ -132,13 +133,8 @@ class InlineCredentialsEndToEndTest {
     }
 
     private void awaitRedisSnapshot(RedisClient redis) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (RedisDump.keys(redis, prefix).stream().noneMatch(k -> k.endsWith("snapshot:full"))
-                && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertTrue(RedisDump.keys(redis, prefix).stream().anyMatch(k -> k.endsWith("snapshot:full")),
-                "sanity: the cluster snapshot was published under the prefix");
+        Await.atMost(Duration.ofSeconds(10)).until("sanity: the cluster snapshot published under the prefix (keys)",
+                () -> RedisDump.keys(redis, prefix), keys -> keys.stream().anyMatch(k -> k.endsWith("snapshot:full")));
     }
 
     private static HttpResponse<String> admin(ProxyPoolServer server, String path) throws Exception {
@@ -150,10 +146,8 @@ class InlineCredentialsEndToEndTest {
     }
 
     private static void awaitPool(ProxyPoolServer server, int n) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (server.pool().engine().snapshot().size() < n && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Await.atMost(Duration.ofSeconds(15)).until("the " + n + " inline-credential proxies in the pool",
+                () -> server.pool().engine().snapshot().size(), size -> size >= n);
         assertEquals(n, server.pool().engine().snapshot().size(), "both inline-credential proxies are in the pool");
     }
 

@@ -1,8 +1,6 @@
 package dev.proxypool.server.reliability.security;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.core.time.Clocks;
@@ -12,6 +10,7 @@ import dev.proxypool.core.limits.RateLimiter;
 import dev.proxypool.server.access.ServerAccess;
 import dev.proxypool.server.access.UsernameParser;
 import dev.proxypool.server.engine.AccessControl;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.PrivateRedisServer;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
@@ -23,11 +22,11 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,11 +100,8 @@ class GatewaySsrfEndToEndTest {
             builder.access(access);
         }
         ProxyPoolServer server = builder.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (server.pool().engine().snapshot().proxies().isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertFalse(server.pool().engine().snapshot().proxies().isEmpty(), "the upstream proxy is in the pool");
+        Await.atMost(Duration.ofSeconds(20)).until("the upstream proxy in the pool",
+                () -> !server.pool().engine().snapshot().proxies().isEmpty());
         return server;
     }
 

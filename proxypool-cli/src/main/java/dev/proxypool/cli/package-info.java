@@ -1,0 +1,10 @@
+/**
+ * The {@code proxypool} command line ({@link dev.proxypool.cli.Main}, picocli): {@code serve},
+ * {@code demo}, {@code validate}, {@code extract}, {@code echo}, {@code hash-secret},
+ * {@code capacity}, {@code bench}, {@code example}, with {@code admin} in its own package. Commands
+ * parse flags, call the SDK, server or test kit, and print tables for people or JSON for scripts.
+ * Failures are one line on stderr and a documented exit code (stack traces only with
+ * {@code --verbose}); output never shows a secret and masks proxy addresses. No pool or protocol
+ * logic lives here.
+ */
+package dev.proxypool.cli;
