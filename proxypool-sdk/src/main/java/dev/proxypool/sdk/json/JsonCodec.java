@@ -145,6 +145,9 @@ public final class JsonCodec {
             throw syntax(e);
         } catch (JsonProcessingException e) {
             throw syntax(e);
+        } catch (NumberFormatException | ArithmeticException e) {
+            // an exponent beyond what BigDecimal holds (1e9999999999)
+            throw new MalformedJsonException(MalformedJsonException.Reason.SYNTAX, "a number out of range", null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

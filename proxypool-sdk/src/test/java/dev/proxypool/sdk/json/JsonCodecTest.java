@@ -73,6 +73,8 @@ class JsonCodecTest {
         assertTrue(bad.describe("request body").startsWith("request body is not valid JSON: "), bad.getMessage());
         assertFalse(bad.getMessage().contains("hunter2"), bad.getMessage());
         assertEquals(MalformedJsonException.Reason.SYNTAX, refused("NaN", JsonCodec.Nesting.REQUEST).reason());
+        assertEquals("JSON is not valid JSON: a number out of range",
+                refused("{\"port\": 1e9999999993128}", JsonCodec.Nesting.FEED).getMessage());
     }
 
     @Test
