@@ -4,10 +4,13 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -116,6 +119,7 @@ public final class JsonCodec {
                 .addModule(new SimpleModule("proxypool-numbers").addSerializer(BigDecimal.class, new PlainNumbers()))
                 .build();
         m.getFactory().setStreamReadConstraints(limits);
+        m.getFactory().setCharacterEscapes(new Escapes());
         return m;
     }
 
@@ -193,6 +197,29 @@ public final class JsonCodec {
         return Math.abs((long) d.scale()) > 100 || (long) d.precision() - d.scale() > 100 ? d.toString() : d.toPlainString();
     }
 
+    /**
+     * Escapes what the standard writer would emit raw but should not: UTF-16 surrogates (a lone one
+     * decoded from a {@code \\udc00} escape cannot be encoded as UTF-8, so it is written as the same
+     * escape and reads back unchanged) and the line separators U+2028/U+2029 (not line breaks in
+     * JSON, but in a script that embeds it).
+     */
+    private static final class Escapes extends CharacterEscapes {
+        private final int[] ascii = CharacterEscapes.standardAsciiEscapesForJSON();
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return ascii;
+        }
+
+        @Override
+        public SerializableString getEscapeSequence(int ch) {
+            if (Character.isSurrogate((char) ch) || ch == 0x2028 || ch == 0x2029) {
+                return new SerializedString(String.format("\\u%04x", ch));
+            }
+            return null;
+        }
+    }
+
     /** Writes {@code BigDecimal}s with {@link #numberText(BigDecimal)}. */
     private static final class PlainNumbers extends StdSerializer<BigDecimal> {
         PlainNumbers() {
@@ -264,7 +291,7 @@ public final class JsonCodec {
      * be part of a secret) left out.
      */
     private static String detail(String message) {
-        String s = firstLine(message);
+        String s = printable(firstLine(message));
         if (s.startsWith("Unrecognized token")) {
             return "unrecognized token";
         }
@@ -272,6 +299,16 @@ public final class JsonCodec {
             return "invalid UTF-8";
         }
         return s.length() > MAX_DETAIL_CHARS ? s.substring(0, MAX_DETAIL_CHARS) : s;
+    }
+
+    /** Control and non-ASCII characters (the parser quotes the offending one) shown as {@code ?}. */
+    private static String printable(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            out.append(c >= 0x20 && c < 0x7F ? c : '?');
+        }
+        return out.toString();
     }
 
     private static String firstLine(String message) {

@@ -93,10 +93,14 @@ class JsonCodecTest {
         m.put("n", List.of(new BigDecimal("200"), new BigDecimal("0.0000001"), new BigDecimal("1E+999999999")));
         m.put("none", null);
         String json = JsonCodec.write(m);
-        assertEquals("{\"q\\\"\\\\\\n\\u0001\":\"line\\nbreak \\\"quoted\\\" \u2028\","
+        assertEquals("{\"q\\\"\\\\\\n\\u0001\":\"line\\nbreak \\\"quoted\\\" \\u2028\","
                 + "\"n\":[200,0.0000001,1E+999999999],\"none\":null}", json);
         JsonNode back = JsonCodec.read(json, JsonCodec.Nesting.REQUEST);
         assertEquals("line\nbreak \"quoted\" \u2028", back.get("q\"\\\n\u0001").textValue());
         assertEquals("\"a\\tb\"", JsonCodec.quote("a\tb"));
+        // a lone surrogate (from a \\udc00 escape) is written as the same escape, so it reads back unchanged
+        String lone = JsonCodec.read("\"x\\udc00y\"", JsonCodec.Nesting.REQUEST).textValue();
+        assertEquals("\"x\\udc00y\"", JsonCodec.quote(lone));
+        assertEquals(lone, JsonCodec.read(JsonCodec.quote(lone), JsonCodec.Nesting.REQUEST).textValue());
     }
 }
