@@ -1,7 +1,9 @@
 package dev.proxypool.cli;
 
 import dev.proxypool.cli.bench.BenchResult;
+import dev.proxypool.sdk.json.JsonCodec;
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,29 +23,25 @@ final class BenchOutput {
     static int print(CommandSpec spec, boolean json, String what, String target, BenchResult r, Map<String, Long> extra) {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(JsonText.write(g -> {
-                g.writeObjectStart();
-                g.write("bench", what);
-                g.write("target", target);
-                g.write("connections", r.connections());
-                g.write("durationSeconds", round(r.elapsed().toNanos() / 1e9));
-                g.write("requests", r.requests());
-                g.write("ok", r.ok());
-                g.write("errors", r.errors());
-                g.writeKey("errorsByKind").writeObjectStart();
-                r.errorsByKind().forEach(g::write);
-                g.writeObjectEnd();
-                g.write("requestsPerSecond", round(r.requestsPerSecond()));
-                g.writeKey("latencyMs").writeObjectStart();
-                g.write("p50", round(r.percentileMillis(50)));
-                g.write("p95", round(r.percentileMillis(95)));
-                g.write("p99", round(r.percentileMillis(99)));
-                g.write("max", round(r.latencies().maxMicros() / 1000.0));
-                g.write("mean", round(r.latencies().meanMicros() / 1000.0));
-                g.writeObjectEnd();
-                extra.forEach(g::write);
-                g.writeObjectEnd();
-            }));
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("bench", what);
+            body.put("target", target);
+            body.put("connections", r.connections());
+            body.put("durationSeconds", round(r.elapsed().toNanos() / 1e9));
+            body.put("requests", r.requests());
+            body.put("ok", r.ok());
+            body.put("errors", r.errors());
+            body.put("errorsByKind", new LinkedHashMap<>(r.errorsByKind()));
+            body.put("requestsPerSecond", round(r.requestsPerSecond()));
+            Map<String, Object> latency = new LinkedHashMap<>();
+            latency.put("p50", round(r.percentileMillis(50)));
+            latency.put("p95", round(r.percentileMillis(95)));
+            latency.put("p99", round(r.percentileMillis(99)));
+            latency.put("max", round(r.latencies().maxMicros() / 1000.0));
+            latency.put("mean", round(r.latencies().meanMicros() / 1000.0));
+            body.put("latencyMs", latency);
+            body.putAll(extra);
+            out.println(JsonCodec.write(body));
         } else {
             out.printf(Locale.ROOT, "bench %s: %s, %d connections, %.1f s%n", what, target, r.connections(),
                     r.elapsed().toNanos() / 1e9);

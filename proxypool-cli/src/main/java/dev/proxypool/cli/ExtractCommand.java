@@ -7,12 +7,15 @@ import dev.proxypool.sdk.remote.DistributionException;
 import dev.proxypool.sdk.remote.ExtractedProxyView;
 import dev.proxypool.sdk.remote.ExtractionCall;
 import dev.proxypool.sdk.remote.ExtractionResponse;
-import io.helidon.json.JsonGenerator;
+import dev.proxypool.sdk.json.JsonCodec;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.TreeMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -176,18 +179,16 @@ final class ExtractCommand implements Callable<Integer> {
     private void print(ExtractionResponse r) {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(JsonText.write(g -> {
-                g.writeObjectStart();
-                g.write("requested", r.requested());
-                g.write("extracted", r.extracted());
-                g.write("replayed", r.replayed());
-                g.writeKey("proxies").writeArrayStart();
-                for (ExtractedProxyView p : r.proxies()) {
-                    writeProxy(g, p);
-                }
-                g.writeArrayEnd();
-                g.writeObjectEnd();
-            }));
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("requested", r.requested());
+            body.put("extracted", r.extracted());
+            body.put("replayed", r.replayed());
+            List<Map<String, Object>> proxies = new ArrayList<>();
+            for (ExtractedProxyView p : r.proxies()) {
+                proxies.add(proxy(p));
+            }
+            body.put("proxies", proxies);
+            out.println(JsonCodec.write(body));
         } else {
             Table t = showUrls ? new Table("ID", "HOST", "PROTOCOL", "COUNTRY", "TTL", "URL")
                     : new Table("ID", "HOST", "PROTOCOL", "COUNTRY", "TTL");
@@ -210,42 +211,39 @@ final class ExtractCommand implements Callable<Integer> {
         out.flush();
     }
 
-    private static void writeProxy(JsonGenerator g, ExtractedProxyView p) {
-        g.writeObjectStart();
-        g.write("id", p.id());
-        g.write("url", p.url());
-        g.write("protocol", p.protocol().wireName());
-        g.write("host", p.host());
-        g.write("port", p.port());
-        g.writeKey("labels").writeObjectStart();
-        p.labels().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> g.write(e.getKey(), e.getValue()));
-        g.writeObjectEnd();
-        JsonText.stringOrNull(g, "expiresAt", p.expiresAt().map(Instant::toString).orElse(null));
-        if (p.remainingTtlSeconds().isPresent()) {
-            g.write("remainingTtlSeconds", p.remainingTtlSeconds().getAsLong());
-        } else {
-            g.writeKey("remainingTtlSeconds").writeNull();
-        }
-        g.writeObjectEnd();
+    private static Map<String, Object> proxy(ExtractedProxyView p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", p.id());
+        m.put("url", p.url());
+        m.put("protocol", p.protocol().wireName());
+        m.put("host", p.host());
+        m.put("port", p.port());
+        m.put("labels", new TreeMap<>(p.labels()));
+        m.put("expiresAt", p.expiresAt().map(Instant::toString).orElse(null));
+        m.put("remainingTtlSeconds", p.remainingTtlSeconds().isPresent() ? p.remainingTtlSeconds().getAsLong() : null);
+        return m;
     }
 
     /** For scripts: the error as JSON on stdout too (the one-line message goes to stderr). */
     private void printError(DistributionException e) {
         PrintWriter out = spec.commandLine().getOut();
-        out.println(JsonText.write(g -> {
-            g.writeObjectStart();
-            g.write("error", e.errorCode().isEmpty() ? "unexpected_response" : e.errorCode());
-            g.write("status", e.status());
-            g.write("message", e.getMessage());
-            switch (e) {
-                case DistributionException.InsufficientProxies i -> g.write("requested", i.requested())
-                        .write("available", i.available());
-                case DistributionException.QuotaExceeded q -> g.write("limit", q.limit()).write("used", q.used())
-                        .write("retryAfterSeconds", q.retryAfter().toSeconds());
-                default -> { }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("error", e.errorCode().isEmpty() ? "unexpected_response" : e.errorCode());
+        body.put("status", e.status());
+        body.put("message", e.getMessage());
+        switch (e) {
+            case DistributionException.InsufficientProxies i -> {
+                body.put("requested", i.requested());
+                body.put("available", i.available());
             }
-            g.writeObjectEnd();
-        }));
+            case DistributionException.QuotaExceeded q -> {
+                body.put("limit", q.limit());
+                body.put("used", q.used());
+                body.put("retryAfterSeconds", q.retryAfter().toSeconds());
+            }
+            default -> { }
+        }
+        out.println(JsonCodec.write(body));
         out.flush();
     }
 

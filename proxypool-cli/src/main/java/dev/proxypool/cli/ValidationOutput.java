@@ -3,7 +3,12 @@ package dev.proxypool.cli;
 import dev.proxypool.core.model.AddressMask;
 import dev.proxypool.core.model.ExitNetwork;
 import dev.proxypool.sdk.asn.AsnDatabase;
+import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.sdk.validate.ValidationResult;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /** The verdicts of {@code proxypool validate}: a table for people (masked), a JSON array for scripts. */
 final class ValidationOutput {
@@ -27,36 +32,34 @@ final class ValidationOutput {
     }
 
     static String json(ValidationResult[] results, AsnDatabase asn) {
-        return JsonText.write(g -> {
-            g.writeArrayStart();
-            for (ValidationResult r : results) {
-                if (r == null) {
-                    continue;
-                }
-                String exitIp = exitIp(r);
-                g.writeObjectStart();
-                g.write("id", r.proxy().id());
-                g.write("host", r.proxy().host());
-                g.write("port", r.proxy().port());
-                g.write("protocol", r.proxy().protocol().wireName());
-                g.write("verdict", r.verdict().wireName());
-                switch (r) {
-                    case ValidationResult.Accepted a -> {
-                        g.writeKey("reason").writeNull();
-                        g.write("detail", a.marker());
-                    }
-                    case ValidationResult.Rejected x -> {
-                        g.write("reason", x.reason().wireName());
-                        g.write("detail", x.detail());
-                    }
-                }
-                g.write("latencyMs", r.latencyMillis());
-                JsonText.stringOrNull(g, "exitIp", exitIp);
-                g.write("exitAsn", asn(asn, exitIp));
-                g.writeObjectEnd();
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (ValidationResult r : results) {
+            if (r == null) {
+                continue;
             }
-            g.writeArrayEnd();
-        });
+            String exitIp = exitIp(r);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", r.proxy().id());
+            m.put("host", r.proxy().host());
+            m.put("port", r.proxy().port());
+            m.put("protocol", r.proxy().protocol().wireName());
+            m.put("verdict", r.verdict().wireName());
+            switch (r) {
+                case ValidationResult.Accepted a -> {
+                    m.put("reason", null);
+                    m.put("detail", a.marker());
+                }
+                case ValidationResult.Rejected x -> {
+                    m.put("reason", x.reason().wireName());
+                    m.put("detail", x.detail());
+                }
+            }
+            m.put("latencyMs", r.latencyMillis());
+            m.put("exitIp", exitIp);
+            m.put("exitAsn", asn(asn, exitIp));
+            out.add(m);
+        }
+        return JsonCodec.write(out);
     }
 
     private static String exitIp(ValidationResult r) {

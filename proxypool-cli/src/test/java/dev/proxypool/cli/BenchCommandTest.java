@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
-import io.helidon.json.JsonObject;
-import io.helidon.json.JsonParser;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.proxypool.sdk.json.JsonCodec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,8 +48,8 @@ class BenchCommandTest {
         tlsOrigin.close();
     }
 
-    private static JsonObject json(CliRunner.Run r) {
-        return JsonParser.create(r.out()).readJsonValue().asObject();
+    private static JsonNode json(CliRunner.Run r) {
+        return JsonCodec.read(r.out(), JsonCodec.Nesting.FEED);
     }
 
     @Test
@@ -57,20 +57,20 @@ class BenchCommandTest {
         CliRunner.Run r = run("bench", "gateway", "--proxy", api.gatewayUrl(), "--url", origin.url("/"),
                 "--connections", "4", "--duration", "2s", "--json");
         assertEquals(Main.EXIT_OK, r.exit(), r.err());
-        JsonObject o = json(r);
-        assertEquals("gateway", o.stringValue("bench", ""));
-        assertEquals(4, o.intValue("connections", -1));
-        long requests = o.longValue("requests", -1);
+        JsonNode o = json(r);
+        assertEquals("gateway", o.path("bench").asText(""));
+        assertEquals(4, o.path("connections").asInt(-1));
+        long requests = o.path("requests").asLong(-1);
         assertTrue(requests > 20, r.out());
-        assertEquals(requests, o.longValue("ok", -1) + o.longValue("errors", -1));
-        assertEquals(0, o.longValue("errors", -1), r.out());
-        double seconds = o.doubleValue("durationSeconds", -1);
+        assertEquals(requests, o.path("ok").asLong(-1) + o.path("errors").asLong(-1));
+        assertEquals(0, o.path("errors").asLong(-1), r.out());
+        double seconds = o.path("durationSeconds").asDouble(-1);
         assertTrue(seconds >= 2.0 && seconds < 6, r.out());
-        JsonObject latency = o.objectValue("latencyMs").orElseThrow();
-        double p50 = latency.doubleValue("p50", -1);
-        double p99 = latency.doubleValue("p99", -1);
-        assertTrue(p50 > 0 && p50 <= p99 && p99 <= latency.doubleValue("max", -1), latency.toString());
-        assertTrue(o.doubleValue("requestsPerSecond", 0) > 0);
+        JsonNode latency = o.get("latencyMs");
+        double p50 = latency.path("p50").asDouble(-1);
+        double p99 = latency.path("p99").asDouble(-1);
+        assertTrue(p50 > 0 && p50 <= p99 && p99 <= latency.path("max").asDouble(-1), latency.toString());
+        assertTrue(o.path("requestsPerSecond").asDouble(0) > 0);
         assertTrue(r.err().contains("bench 1/2 s: "), r.err());
     }
 
@@ -89,14 +89,14 @@ class BenchCommandTest {
         CliRunner.Run chunked = run("bench", "gateway", "--proxy", api.gatewayUrl(), "--url",
                 origin.url("/chunked?n=20000"), "--connections", "2", "--duration", "1s", "--json");
         assertEquals(Main.EXIT_OK, chunked.exit(), chunked.err());
-        assertEquals(0, json(chunked).longValue("errors", -1), chunked.out());
+        assertEquals(0, json(chunked).path("errors").asLong(-1), chunked.out());
 
         CliRunner.Run tls = run("bench", "gateway", "--proxy", api.gatewayUrl(), "--url", tlsOrigin.url("/bytes?n=100"),
                 "--connections", "2", "--duration", "1s", "--insecure", "--json");
         assertEquals(Main.EXIT_OK, tls.exit(), tls.err() + tls.out());
-        JsonObject o = json(tls);
-        assertEquals(0, o.longValue("errors", -1), tls.out());
-        assertTrue(o.longValue("ok", 0) > 2, tls.out());
+        JsonNode o = json(tls);
+        assertEquals(0, o.path("errors").asLong(-1), tls.out());
+        assertTrue(o.path("ok").asLong(0) > 2, tls.out());
     }
 
     @Test
@@ -108,21 +108,21 @@ class BenchCommandTest {
             CliRunner.Run quota = run("bench", "extraction", "--api", six.apiUrl(), "--token", ApiServer.BOB,
                     "--connections", "1", "--duration", "500ms", "--json");
             assertEquals(Main.EXIT_OK, quota.exit(), quota.err());
-            JsonObject q = json(quota);
-            assertEquals(2, q.longValue("proxiesExtracted", -1), quota.out());
-            long refused = q.objectValue("errorsByKind").orElseThrow().longValue("quota_exceeded", 0);
+            JsonNode q = json(quota);
+            assertEquals(2, q.path("proxiesExtracted").asLong(-1), quota.out());
+            long refused = q.get("errorsByKind").path("quota_exceeded").asLong(0);
             assertTrue(refused > 0, quota.out());
-            assertEquals(refused, q.longValue("errors", -1), quota.out());
+            assertEquals(refused, q.path("errors").asLong(-1), quota.out());
 
             // alice takes the other four, then gets 200s with nothing in them
             CliRunner.Run r = run("bench", "extraction", "--api", six.apiUrl(), "--token", ApiServer.ALICE,
                     "--connections", "2", "--duration", "1s", "--json");
             assertEquals(Main.EXIT_OK, r.exit(), r.err());
-            JsonObject o = json(r);
-            assertEquals("extraction", o.stringValue("bench", ""));
-            assertEquals(4, o.longValue("proxiesExtracted", -1), r.out());
-            assertTrue(o.longValue("short", 0) > 0, r.out());
-            assertEquals(0, o.longValue("errors", -1), r.out());
+            JsonNode o = json(r);
+            assertEquals("extraction", o.path("bench").asText(""));
+            assertEquals(4, o.path("proxiesExtracted").asLong(-1), r.out());
+            assertTrue(o.path("short").asLong(0) > 0, r.out());
+            assertEquals(0, o.path("errors").asLong(-1), r.out());
         }
     }
 

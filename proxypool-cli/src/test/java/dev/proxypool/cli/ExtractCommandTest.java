@@ -6,9 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.testkit.TestPorts;
-import io.helidon.json.JsonObject;
-import io.helidon.json.JsonParser;
-import io.helidon.json.JsonValue;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.proxypool.sdk.json.JsonCodec;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -78,17 +77,17 @@ class ExtractCommandTest {
         CliRunner.Run r = run(extract("--count", "2", "--country", "FR", "--label", "type=dc", "--protocol", "http",
                 "--min-ttl", "60s", "--json"));
         assertEquals(Main.EXIT_OK, r.exit(), r.err());
-        JsonObject o = JsonParser.create(r.out()).readJsonValue().asObject();
-        assertEquals(2, o.intValue("requested", -1));
-        assertEquals(2, o.intValue("extracted", -1));
-        assertFalse(o.booleanValue("replayed", true));
-        var proxies = o.arrayValue("proxies").orElseThrow().values();
+        JsonNode o = JsonCodec.read(r.out(), JsonCodec.Nesting.FEED);
+        assertEquals(2, o.path("requested").asInt(-1));
+        assertEquals(2, o.path("extracted").asInt(-1));
+        assertFalse(o.path("replayed").asBoolean(true));
+        var proxies = o.get("proxies");
         assertEquals(2, proxies.size());
-        for (JsonValue v : proxies) {
-            JsonObject p = v.asObject();
-            assertTrue(p.stringValue("url", "").startsWith("http://192.0.2."), p.toString());
-            assertEquals("FR", p.objectValue("labels").orElseThrow().stringValue("country", ""));
-            assertEquals(3128, p.intValue("port", -1));
+        for (JsonNode v : proxies) {
+            JsonNode p = v;
+            assertTrue(p.path("url").asText("").startsWith("http://192.0.2."), p.toString());
+            assertEquals("FR", p.get("labels").path("country").asText(""));
+            assertEquals(3128, p.path("port").asInt(-1));
         }
     }
 
@@ -106,9 +105,9 @@ class ExtractCommandTest {
         assertEquals(java.util.List.of("proxypool extract: insufficient proxies: requested 5, available 0"), r.errLines());
         CliRunner.Run json = run(extract("--count", "5", "--country", "XX", "--all-or-nothing", "--json"));
         assertEquals(Main.EXIT_PARTIAL, json.exit());
-        JsonObject o = JsonParser.create(json.out()).readJsonValue().asObject();
-        assertEquals("insufficient_proxies", o.stringValue("error", ""));
-        assertEquals(0, o.intValue("available", -1));
+        JsonNode o = JsonCodec.read(json.out(), JsonCodec.Nesting.FEED);
+        assertEquals("insufficient_proxies", o.path("error").asText(""));
+        assertEquals(0, o.path("available").asInt(-1));
     }
 
     @Test
@@ -116,10 +115,10 @@ class ExtractCommandTest {
         CliRunner.Run first = run(extract("--count", "1", "--country", "FR", "--idempotency-key", "cli-job-1", "--json"));
         CliRunner.Run again = run(extract("--count", "1", "--country", "FR", "--idempotency-key", "cli-job-1", "--json"));
         assertEquals(Main.EXIT_OK, again.exit(), again.err());
-        JsonObject a = JsonParser.create(first.out()).readJsonValue().asObject();
-        JsonObject b = JsonParser.create(again.out()).readJsonValue().asObject();
-        assertTrue(b.booleanValue("replayed", false));
-        assertEquals(a.arrayValue("proxies").orElseThrow().toString(), b.arrayValue("proxies").orElseThrow().toString());
+        JsonNode a = JsonCodec.read(first.out(), JsonCodec.Nesting.FEED);
+        JsonNode b = JsonCodec.read(again.out(), JsonCodec.Nesting.FEED);
+        assertTrue(b.path("replayed").asBoolean(false));
+        assertEquals(a.get("proxies").toString(), b.get("proxies").toString());
         CliRunner.Run table = run(extract("--count", "1", "--country", "FR", "--idempotency-key", "cli-job-1"));
         assertTrue(table.out().contains("(replayed answer)"), table.out());
     }

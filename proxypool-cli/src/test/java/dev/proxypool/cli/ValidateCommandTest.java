@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.TestPorts;
-import io.helidon.json.JsonObject;
-import io.helidon.json.JsonParser;
-import io.helidon.json.JsonValue;
-import io.helidon.json.JsonValueType;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.proxypool.sdk.json.JsonCodec;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -69,13 +67,13 @@ class ValidateCommandTest {
         return f;
     }
 
-    private static Map<Integer, JsonObject> byPort(String json) {
-        JsonValue v = JsonParser.create(json).readJsonValue();
-        assertEquals(JsonValueType.ARRAY, v.type(), json);
-        Map<Integer, JsonObject> out = new HashMap<>();
-        for (JsonValue e : v.asArray().values()) {
-            JsonObject o = e.asObject();
-            out.put(o.intValue("port", -1), o);
+    private static Map<Integer, JsonNode> byPort(String json) {
+        JsonNode v = JsonCodec.read(json, JsonCodec.Nesting.FEED);
+        assertTrue(v.isArray(), json);
+        Map<Integer, JsonNode> out = new HashMap<>();
+        for (JsonNode e : v) {
+            JsonNode o = e;
+            out.put(o.path("port").asInt(-1), o);
         }
         return out;
     }
@@ -85,21 +83,21 @@ class ValidateCommandTest {
         CliRunner.Run r = run("validate", inventory().toString(), "--json", "--timeout", "5s",
                 "--credentials", dir.resolve("credentials.properties").toString());
         assertEquals(Main.EXIT_OK, r.exit(), r.err());
-        Map<Integer, JsonObject> v = byPort(r.out());
+        Map<Integer, JsonNode> v = byPort(r.out());
         assertEquals(4, v.size(), r.out());
-        for (JsonObject o : v.values()) {
-            assertEquals("127.0.0.1", o.stringValue("host", ""));
-            assertEquals("http", o.stringValue("protocol", ""));
-            assertTrue(o.containsKey("reason") && o.containsKey("latencyMs") && o.containsKey("exitIp"), o.toString());
+        for (JsonNode o : v.values()) {
+            assertEquals("127.0.0.1", o.path("host").asText(""));
+            assertEquals("http", o.path("protocol").asText(""));
+            assertTrue(o.has("reason") && o.has("latencyMs") && o.has("exitIp"), o.toString());
         }
-        assertEquals("elite", v.get(elite.port()).stringValue("verdict", ""));
-        assertEquals("127.0.0.2", v.get(elite.port()).stringValue("exitIp", ""));
-        assertEquals(JsonValueType.NULL, v.get(elite.port()).value("reason", null).type());
-        assertEquals("anonymous", v.get(anonymous.port()).stringValue("verdict", ""));
-        assertEquals("elite", v.get(withAuth.port()).stringValue("verdict", ""), v.get(withAuth.port()).toString());
-        assertEquals("rejected", v.get(dead).stringValue("verdict", ""));
-        assertEquals("connection_refused", v.get(dead).stringValue("reason", ""));
-        assertEquals(JsonValueType.NULL, v.get(dead).value("exitIp", null).type());
+        assertEquals("elite", v.get(elite.port()).path("verdict").asText(""));
+        assertEquals("127.0.0.2", v.get(elite.port()).path("exitIp").asText(""));
+        assertTrue(v.get(elite.port()).get("reason").isNull());
+        assertEquals("anonymous", v.get(anonymous.port()).path("verdict").asText(""));
+        assertEquals("elite", v.get(withAuth.port()).path("verdict").asText(""), v.get(withAuth.port()).toString());
+        assertEquals("rejected", v.get(dead).path("verdict").asText(""));
+        assertEquals("connection_refused", v.get(dead).path("reason").asText(""));
+        assertTrue(v.get(dead).get("exitIp").isNull());
         // drops and the summary go to stderr; stdout is only the array
         assertTrue(r.err().contains("skipped 1 record(s) {malformed_record=1}: line 6 malformed_record"), r.err());
         assertTrue(r.err().contains("validated 4 in "), r.err());
@@ -110,7 +108,7 @@ class ValidateCommandTest {
     void withoutCredentialsTheAuthProxyIsRejectedNotTriedBare() throws IOException {
         CliRunner.Run r = run("validate", inventory().toString(), "--json");
         assertEquals(Main.EXIT_OK, r.exit(), r.err());
-        assertEquals("credentials_missing", byPort(r.out()).get(withAuth.port()).stringValue("reason", ""));
+        assertEquals("credentials_missing", byPort(r.out()).get(withAuth.port()).path("reason").asText(""));
     }
 
     @Test
@@ -136,9 +134,9 @@ class ValidateCommandTest {
                 + "  # with a scheme\n\n");
         CliRunner.Run r = run("validate", list.toString(), "--json", "--protocol", "http");
         assertEquals(Main.EXIT_OK, r.exit(), r.err());
-        Map<Integer, JsonObject> v = byPort(r.out());
-        assertEquals("elite", v.get(elite.port()).stringValue("verdict", ""));
-        assertEquals("anonymous", v.get(anonymous.port()).stringValue("verdict", ""));
+        Map<Integer, JsonNode> v = byPort(r.out());
+        assertEquals("elite", v.get(elite.port()).path("verdict").asText(""));
+        assertEquals("anonymous", v.get(anonymous.port()).path("verdict").asText(""));
         // the same content without an extension is recognised as text, and as JSONL when it starts with '{'
         Path noExt = dir.resolve("candidates");
         Files.copy(list, noExt, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
@@ -146,7 +144,7 @@ class ValidateCommandTest {
         Path jsonNoExt = dir.resolve("inventory-data");
         Files.writeString(jsonNoExt, line(elite.port(), ""));
         assertEquals("elite", byPort(run("validate", jsonNoExt.toString(), "--json").out()).get(elite.port())
-                .stringValue("verdict", ""));
+                .path("verdict").asText(""));
     }
 
     @Test
@@ -161,21 +159,21 @@ class ValidateCommandTest {
                     + "socks5://lab-user:" + canary + "@127.0.0.1:" + socks.port() + "\n");
             CliRunner.Run r = run("validate", list.toString(), "--json", "--timeout", "5s");
             assertEquals(Main.EXIT_OK, r.exit(), r.err());
-            JsonValue v = JsonParser.create(r.out()).readJsonValue();
-            Map<String, JsonObject> byAddress = new HashMap<>();
-            for (JsonValue e : v.asArray().values()) {
-                byAddress.put(e.asObject().stringValue("host", "") + ":" + e.asObject().intValue("port", -1), e.asObject());
+            JsonNode v = JsonCodec.read(r.out(), JsonCodec.Nesting.FEED);
+            Map<String, JsonNode> byAddress = new HashMap<>();
+            for (JsonNode e : v) {
+                byAddress.put(e.path("host").asText("") + ":" + e.path("port").asInt(-1), e);
             }
             assertEquals(3, byAddress.size(), r.out());
-            assertEquals("elite", byAddress.get("127.0.0.1:" + withAuth.port()).stringValue("verdict", ""), r.out());
-            JsonObject wrong = byAddress.get("127.0.0.1:" + otherAuth.port());
-            assertEquals("rejected", wrong.stringValue("verdict", ""), r.out());
-            assertEquals("auth_rejected", wrong.stringValue("reason", ""), r.out());
+            assertEquals("elite", byAddress.get("127.0.0.1:" + withAuth.port()).path("verdict").asText(""), r.out());
+            JsonNode wrong = byAddress.get("127.0.0.1:" + otherAuth.port());
+            assertEquals("rejected", wrong.path("verdict").asText(""), r.out());
+            assertEquals("auth_rejected", wrong.path("reason").asText(""), r.out());
             // the SOCKS5 proxy accepted the inline credentials (its exit is the validator's own address,
             // so its verdict is about anonymity, not authentication)
             assertTrue(socks.tunnels() >= 1 && socks.authFailures() == 0, r.out());
-            assertFalse(byAddress.get("127.0.0.1:" + socks.port()).stringValue("reason", "").startsWith("auth")
-                    || byAddress.get("127.0.0.1:" + socks.port()).stringValue("reason", "").startsWith("credentials"), r.out());
+            assertFalse(byAddress.get("127.0.0.1:" + socks.port()).path("reason").asText("").startsWith("auth")
+                    || byAddress.get("127.0.0.1:" + socks.port()).path("reason").asText("").startsWith("credentials"), r.out());
             assertFalse(r.err().contains("skipped"), r.err());
             assertFalse(r.out().contains(canary) || r.err().contains(canary), "the password is never printed");
             assertFalse(r.out().contains("lab-pass") || r.err().contains("lab-pass"), "the password is never printed");
@@ -196,7 +194,7 @@ class ValidateCommandTest {
             CliRunner.Run r = run("validate", f.toString(), "--timeout", "1500ms", "--json");
             assertEquals(Main.EXIT_OK, r.exit(), r.err());
             assertTrue(r.err().contains("validated 1/2: elite 1, anonymous 0, rejected 0"), r.err());
-            assertEquals("timeout", byPort(r.out()).get(silent.getLocalPort()).stringValue("reason", ""));
+            assertEquals("timeout", byPort(r.out()).get(silent.getLocalPort()).path("reason").asText(""));
         }
     }
 
@@ -218,7 +216,7 @@ class ValidateCommandTest {
         CliRunner.Run r = run("validate", inventory().toString(), "--json", "--asn-db", db.toString());
         assertEquals(Main.EXIT_OK, r.exit(), r.err());
         // loopback exits are special addresses: no AS, whatever the database holds
-        assertEquals(0, byPort(r.out()).get(elite.port()).intValue("exitAsn", -1));
+        assertEquals(0, byPort(r.out()).get(elite.port()).path("exitAsn").asInt(-1));
 
         Files.delete(dir.resolve("asn").resolve("asn-doc.csv.sha256"));
         CliRunner.Run bad = run("validate", inventory().toString(), "--asn-db", db.toString());

@@ -1,10 +1,13 @@
 package dev.proxypool.server;
 
+import dev.proxypool.sdk.json.JsonCodec;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * {@code GET /v1/echo}: the project's own echo endpoint (docs/api.md#get-v1echo), JSON
@@ -15,22 +18,16 @@ public final class EchoHandler implements Handler {
 
     @Override
     public void handle(ServerRequest req, ServerResponse res) {
-        StringBuilder json = new StringBuilder(512).append("{\"ip\":");
-        Json.string(json, req.remotePeer().host());
-        json.append(",\"headers\":{");
-        boolean first = true;
+        Map<String, String> headers = new LinkedHashMap<>();
         for (Header h : req.headers()) {
-            if (!first) {
-                json.append(',');
-            }
-            first = false;
-            Json.string(json, h.name());
-            json.append(':');
-            Json.string(json, String.join(", ", h.allValues()));
+            headers.merge(h.name(), String.join(", ", h.allValues()), (a, b) -> a + ", " + b);
         }
-        json.append("}}");
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("ip", req.remotePeer().host());
+        body.put("headers", headers);
+        String json = JsonCodec.write(body);
         res.header(HeaderNames.CONTENT_TYPE, "application/json");
         res.header(HeaderNames.CACHE_CONTROL, "no-store");
-        res.send(json.toString());
+        res.send(json);
     }
 }

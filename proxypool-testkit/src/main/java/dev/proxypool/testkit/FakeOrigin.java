@@ -1,5 +1,6 @@
 package dev.proxypool.testkit;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -166,13 +167,18 @@ public final class FakeOrigin extends FakeServer {
         for (String[] f : req.fields()) {
             headers.merge(f[0], f[1], (a, b) -> a + ", " + b);
         }
-        StringBuilder sb = new StringBuilder(256).append("{\"ip\": ").append(Json.quote(ip)).append(", \"headers\": {");
+        StringBuilder sb = new StringBuilder(256).append("{\"ip\": ").append(quote(ip)).append(", \"headers\": {");
         String sep = "";
         for (Map.Entry<String, String> e : headers.entrySet()) {
-            sb.append(sep).append(Json.quote(e.getKey())).append(": ").append(Json.quote(e.getValue()));
+            sb.append(sep).append(quote(e.getKey())).append(": ").append(quote(e.getValue()));
             sep = ", ";
         }
         return sb.append("}}").toString();
+    }
+
+    /** A JSON string literal, escaped by Jackson's encoder. */
+    private static String quote(String s) {
+        return "\"" + new String(JsonStringEncoder.getInstance().quoteAsString(s)) + "\"";
     }
 
     private static void respond(OutputStream out, String method, int status, String type, byte[] body, boolean close)

@@ -2,7 +2,7 @@ package dev.proxypool.sdk.provider;
 
 import dev.proxypool.core.sequential.FetchOutcome;
 
-import io.helidon.json.JsonArray;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 
 /**
  * {@code http_json_feed}: an HTTP(S) GET whose answer is a JSON array of records, or an object
@@ -23,9 +23,9 @@ final class HttpJsonFeedAdapter implements ProviderAdapter {
         CandidateMapper mapper = new CandidateMapper(config, settings, new FieldMapping(config));
         String listField = settings.get("listField").orElse(null);
         this.fetch = new SourceFetch(config, env, SourceFetch.source(settings, env, false), mapper, (in, out) -> {
-            JsonArray list = JsonRecords.list(JsonRecords.parse(in), listField);
+            ArrayNode list = JsonRecords.list(JsonRecords.parse(in), listField);
             long n = 0;
-            for (var element : list.values()) {
+            for (var element : list) {
                 n++;
                 RawRecord r = JsonRecords.element(element);
                 if (r == null) {

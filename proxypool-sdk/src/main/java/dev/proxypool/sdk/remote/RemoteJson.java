@@ -1,20 +1,16 @@
 package dev.proxypool.sdk.remote;
 
 import dev.proxypool.core.model.Protocol;
-import io.helidon.json.JsonException;
-import io.helidon.json.JsonGenerator;
-import io.helidon.json.JsonObject;
-import io.helidon.json.JsonParser;
-import io.helidon.json.JsonValue;
-import io.helidon.json.JsonValueType;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.proxypool.sdk.json.JsonCodec;
+import dev.proxypool.sdk.json.MalformedJsonException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,8 +18,7 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * The remote client's only contact with the JSON library (Helidon's {@code io.helidon.json}):
- * writes a request body, reads a {@code 200} body and maps an error body to its
+ * The remote client's JSON, through {@link JsonCodec}: writes a request body, reads a {@code 200} body and maps an error body to its
  * {@link DistributionException}. Reading is lenient about unknown fields (a newer server may add
  * some) and strict about the ones it needs.
  */
@@ -41,46 +36,50 @@ final class RemoteJson {
 
     /** The request body: count, fulfillment, filter (protocol, upstream, labels), minRemainingTtlSeconds. */
     static byte[] requestBody(ExtractionCall call) {
-        StringWriter out = new StringWriter(128);
-        try (JsonGenerator g = JsonGenerator.create(out)) {
-            g.writeObjectStart();
-            g.write("count", call.count());
-            g.write("fulfillment", call.fulfillment().wireName());
+        return JsonCodec.write(g -> {
+            g.writeStartObject();
+            g.writeNumberField("count", call.count());
+            g.writeStringField("fulfillment", call.fulfillment().wireName());
             if (!call.filter().isAny()) {
-                g.writeKey("filter").writeObjectStart();
-                call.filter().protocol().ifPresent(p -> g.write("protocol", p.wireName()));
-                call.filter().upstream().ifPresent(u -> g.write("upstream", u));
+                g.writeObjectFieldStart("filter");
+                if (call.filter().protocol().isPresent()) {
+                    g.writeStringField("protocol", call.filter().protocol().get().wireName());
+                }
+                if (call.filter().upstream().isPresent()) {
+                    g.writeStringField("upstream", call.filter().upstream().get());
+                }
                 Map<String, String> labels = call.filter().labels().required();
                 if (!labels.isEmpty()) {
-                    g.writeKey("labels").writeObjectStart();
-                    labels.forEach(g::write);
-                    g.writeObjectEnd();
+                    g.writeObjectFieldStart("labels");
+                    for (Map.Entry<String, String> e : labels.entrySet()) {
+                        g.writeStringField(e.getKey(), e.getValue());
+                    }
+                    g.writeEndObject();
                 }
-                g.writeObjectEnd();
+                g.writeEndObject();
             }
             if (call.minRemainingTtlSeconds() > 0) {
-                g.write("minRemainingTtlSeconds", call.minRemainingTtlSeconds());
+                g.writeNumberField("minRemainingTtlSeconds", call.minRemainingTtlSeconds());
             }
-            g.writeObjectEnd();
-        }
-        return out.toString().getBytes(StandardCharsets.UTF_8);
+            g.writeEndObject();
+        }).getBytes(StandardCharsets.UTF_8);
     }
 
     /** A {@code 200} body. */
     static ExtractionResponse response(byte[] body, boolean replayed) throws Malformed {
-        JsonObject root = object(body);
+        JsonNode root = object(body);
         int requested = (int) integer(root, "requested");
         int extracted = (int) integer(root, "extracted");
-        JsonValue list = root.value("proxies", null);
-        if (list == null || list.type() != JsonValueType.ARRAY) {
+        JsonNode list = root.get("proxies");
+        if (list == null || !list.isArray()) {
             throw new Malformed("'proxies' is not a list");
         }
-        List<ExtractedProxyView> proxies = new ArrayList<>(list.asArray().size());
-        for (JsonValue v : list.asArray().values()) {
-            if (v.type() != JsonValueType.OBJECT) {
+        List<ExtractedProxyView> proxies = new ArrayList<>(list.size());
+        for (JsonNode v : list) {
+            if (!v.isObject()) {
                 throw new Malformed("an entry of 'proxies' is not an object");
             }
-            proxies.add(proxy(v.asObject()));
+            proxies.add(proxy(v));
         }
         try {
             return new ExtractionResponse(requested, extracted, proxies, replayed);
@@ -89,7 +88,7 @@ final class RemoteJson {
         }
     }
 
-    private static ExtractedProxyView proxy(JsonObject o) throws Malformed {
+    private static ExtractedProxyView proxy(JsonNode o) throws Malformed {
         Protocol protocol;
         try {
             protocol = Protocol.parse(string(o, "protocol"));
@@ -97,29 +96,28 @@ final class RemoteJson {
             throw new Malformed("proxy protocol: " + e.getMessage());
         }
         Map<String, String> labels = new TreeMap<>();
-        JsonValue lv = o.value("labels", null);
-        if (lv != null && lv.type() == JsonValueType.OBJECT) {
-            JsonObject lo = lv.asObject();
-            for (String k : lo.keysAsStrings()) {
-                JsonValue x = lo.value(k, null);
-                if (x.type() == JsonValueType.STRING) {
-                    labels.put(k, x.asString().value());
+        JsonNode lv = o.get("labels");
+        if (lv != null && lv.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = lv.fields(); it.hasNext();) {
+                Map.Entry<String, JsonNode> x = it.next();
+                if (x.getValue().isTextual()) {
+                    labels.put(x.getKey(), x.getValue().textValue());
                 }
             }
         }
         Optional<Instant> expiresAt = Optional.empty();
-        JsonValue ev = o.value("expiresAt", null);
-        if (ev != null && ev.type() == JsonValueType.STRING) {
+        JsonNode ev = o.get("expiresAt");
+        if (ev != null && ev.isTextual()) {
             try {
-                expiresAt = Optional.of(Instant.parse(ev.asString().value()));
+                expiresAt = Optional.of(Instant.parse(ev.textValue()));
             } catch (DateTimeParseException e) {
                 throw new Malformed("proxy expiresAt is not an ISO-8601 instant");
             }
         }
         OptionalLong remaining = OptionalLong.empty();
-        JsonValue rv = o.value("remainingTtlSeconds", null);
-        if (rv != null && rv.type() == JsonValueType.NUMBER) {
-            remaining = OptionalLong.of(rv.asNumber().longValue());
+        JsonNode rv = o.get("remainingTtlSeconds");
+        if (rv != null && rv.isNumber()) {
+            remaining = OptionalLong.of(rv.decimalValue().longValue());
         }
         try {
             return new ExtractedProxyView(string(o, "id"), string(o, "url"), protocol, string(o, "host"),
@@ -135,26 +133,26 @@ final class RemoteJson {
      * @param retryAfterHeader the {@code Retry-After} header in seconds, or -1
      */
     static DistributionException error(int status, byte[] body, long retryAfterHeader) {
-        JsonObject o;
+        JsonNode o;
         try {
             o = object(body);
         } catch (Malformed e) {
             return new DistributionException.UnexpectedResponse(status, "", e.getMessage());
         }
-        String code = o.stringValue("error", "");
-        String message = o.stringValue("message", code.isEmpty() ? "no message" : code);
+        String code = text(o, "error", "");
+        String message = text(o, "message", code.isEmpty() ? "no message" : code);
         return switch (status) {
             case 400, 413 -> new DistributionException.InvalidRequest(status, message);
             case 401, 403 -> new DistributionException.Unauthorized(status, message);
             case 409 -> switch (code) {
                 case "insufficient_proxies" -> new DistributionException.InsufficientProxies(
-                        o.intValue("requested", 0), o.intValue("available", 0));
+                        (int) number(o, "requested"), (int) number(o, "available"));
                 case "request_in_progress" -> new DistributionException.RequestInProgress();
                 default -> new DistributionException.UnexpectedResponse(status, code, message);
             };
             case 422 -> new DistributionException.IdempotencyMismatch();
-            case 429 -> new DistributionException.QuotaExceeded(message, o.intValue("limit", 0), o.intValue("used", 0),
-                    Duration.ofSeconds(Math.max(0, o.longValue("retryAfterSeconds", Math.max(0, retryAfterHeader)))));
+            case 429 -> new DistributionException.QuotaExceeded(message, (int) number(o, "limit"), (int) number(o, "used"),
+                    Duration.ofSeconds(Math.max(0, o.has("retryAfterSeconds") ? number(o, "retryAfterSeconds") : Math.max(0, retryAfterHeader))));
             case 503 -> switch (code) {
                 case "store_unavailable" -> new DistributionException.StoreUnavailable();
                 case "credentials_unavailable" -> new DistributionException.CredentialsUnavailable(message);
@@ -164,33 +162,45 @@ final class RemoteJson {
         };
     }
 
-    private static JsonObject object(byte[] body) throws Malformed {
+    private static JsonNode object(byte[] body) throws Malformed {
+        JsonNode v;
         try {
-            JsonValue v = JsonParser.create(body).readJsonValue();
-            if (v.type() != JsonValueType.OBJECT) {
-                throw new Malformed("the body is a JSON " + v.type().name().toLowerCase(java.util.Locale.ROOT)
-                        + ", not an object");
-            }
-            return v.asObject();
-        } catch (JsonException | UncheckedIOException | IllegalStateException e) {
+            v = JsonCodec.read(body, JsonCodec.Nesting.FEED);
+        } catch (MalformedJsonException e) {
             throw new Malformed("the body is not JSON" + (body.length == 0 ? " (empty)" : ""));
         }
+        if (!v.isObject()) {
+            throw new Malformed("the body is a JSON " + JsonCodec.typeName(v) + ", not an object");
+        }
+        return v;
     }
 
-    private static String string(JsonObject o, String key) throws Malformed {
-        JsonValue v = o.value(key, null);
-        if (v == null || v.type() != JsonValueType.STRING) {
+    /** A string field, or {@code fallback} when absent or not a string. */
+    private static String text(JsonNode o, String key, String fallback) {
+        JsonNode v = o.get(key);
+        return v != null && v.isTextual() ? v.textValue() : fallback;
+    }
+
+    /** A number field as a long (fractions cut), or 0 when absent or not a number. */
+    private static long number(JsonNode o, String key) {
+        JsonNode v = o.get(key);
+        return v != null && v.isNumber() ? v.decimalValue().longValue() : 0;
+    }
+
+    private static String string(JsonNode o, String key) throws Malformed {
+        JsonNode v = o.get(key);
+        if (v == null || !v.isTextual()) {
             throw new Malformed("'" + key + "' is missing or not a string");
         }
-        return v.asString().value();
+        return v.textValue();
     }
 
-    private static long integer(JsonObject o, String key) throws Malformed {
-        JsonValue v = o.value(key, null);
-        if (v == null || v.type() != JsonValueType.NUMBER) {
+    private static long integer(JsonNode o, String key) throws Malformed {
+        JsonNode v = o.get(key);
+        if (v == null || !v.isNumber()) {
             throw new Malformed("'" + key + "' is missing or not a number");
         }
-        BigDecimal n = v.asNumber().bigDecimalValue();
+        BigDecimal n = v.decimalValue();
         try {
             return n.longValueExact();
         } catch (ArithmeticException e) {

@@ -103,16 +103,7 @@ public final class EchoServer implements AutoCloseable {
      * product (this server, the REST listener's {@code /v1/echo}) writes the same JSON.
      */
     public static String json(String ip, Map<String, List<String>> headers) {
-        StringBuilder sb = new StringBuilder(256).append("{\"ip\": ");
-        EchoJson.quote(sb, ip).append(", \"headers\": {");
-        String sep = "";
-        for (Map.Entry<String, List<String>> e : headers.entrySet()) {
-            sb.append(sep);
-            EchoJson.quote(sb, e.getKey()).append(": ");
-            EchoJson.quote(sb, String.join(", ", e.getValue()));
-            sep = ", ";
-        }
-        return sb.append("}}").toString();
+        return EchoJson.write(ip, headers);
     }
 
     @Override

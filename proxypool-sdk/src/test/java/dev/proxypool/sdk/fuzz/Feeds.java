@@ -1,6 +1,6 @@
 package dev.proxypool.sdk.fuzz;
 
-import dev.proxypool.sdk.json.JsonText;
+import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.testkit.fuzz.Mutator;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -191,15 +191,15 @@ enum Feeds {
                 key = hostKey.equals("ip") ? "cc" : "labels";
             }
             String v = e.getValue();
-            sb.append(sep).append(JsonText.quote(key)).append(": ");
+            sb.append(sep).append(JsonCodec.quote(key)).append(": ");
             if (key.equals("labels")) {
-                sb.append("{\"country\": ").append(JsonText.quote(v)).append('}');
+                sb.append("{\"country\": ").append(JsonCodec.quote(v)).append('}');
             } else if (!strict && r.nextInt(8) == 0) {
                 sb.append(pick(r, new String[]{"null", "true", "[1]", "{}", "{\"a\": [", "1e999999999", "-0"}));
             } else if (isJsonNumber(v) && (strict ? key.equals("port") : r.nextBoolean())) {
                 sb.append(v);
             } else {
-                sb.append(JsonText.quote(v));
+                sb.append(JsonCodec.quote(v));
             }
             sep = ", ";
         }

@@ -2,16 +2,10 @@ package dev.proxypool.server.api;
 
 import dev.proxypool.sdk.engine.PoolEngine;
 import io.helidon.http.Status;
-import dev.proxypool.sdk.json.JsonDuplicateKeys;
-import io.helidon.json.JsonException;
-import io.helidon.json.JsonObject;
-import io.helidon.json.JsonParser;
-import io.helidon.json.JsonValue;
-import io.helidon.json.JsonValueType;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -57,7 +51,7 @@ public final class FeedbackService implements Handler {
             String auth = req.headers().first(io.helidon.http.HeaderNames.AUTHORIZATION).orElse(null);
             if (auth == null || bearer.apply(auth).isEmpty()) {
                 res.status(Status.UNAUTHORIZED_401).header("WWW-Authenticate", "Bearer");
-                Json.error(res, "unauthorized", "a valid client bearer token is required");
+                JsonResponses.error(res, "unauthorized", "a valid client bearer token is required");
                 return;
             }
         }
@@ -66,64 +60,58 @@ public final class FeedbackService implements Handler {
             body = in.readNBytes(MAX_BODY + 1);
         } catch (java.io.IOException e) {
             res.status(Status.BAD_REQUEST_400);
-            Json.error(res, "invalid_request", "could not read the request body");
+            JsonResponses.error(res, "invalid_request", "could not read the request body");
             return;
         }
         if (body.length > MAX_BODY) {
             res.status(Status.BAD_REQUEST_400);
-            Json.error(res, "invalid_request", "body is larger than " + MAX_BODY + " bytes");
+            JsonResponses.error(res, "invalid_request", "body is larger than " + MAX_BODY + " bytes");
             return;
         }
-        JsonObject o;
+        JsonNode o;
         try {
-            JsonValue v = JsonParser.create(new String(body, StandardCharsets.UTF_8)).readJsonValue();
-            if (v.type() != JsonValueType.OBJECT) {
-                throw new JsonException("not an object");
-            }
-            o = v.asObject();
-        } catch (JsonException | IllegalStateException e) {
+            o = JsonResponses.object(body, "body must be a JSON object {\"proxy\", \"domain\", \"kind\"}");
+        } catch (IllegalArgumentException e) {
             res.status(Status.BAD_REQUEST_400);
-            Json.error(res, "invalid_request", "body must be a JSON object {\"proxy\", \"domain\", \"kind\"}");
+            JsonResponses.error(res, "invalid_request", e.getMessage());
             return;
         }
-        String duplicate = JsonDuplicateKeys.problem(body);
-        if (duplicate != null) {
-            res.status(Status.BAD_REQUEST_400);
-            Json.error(res, "invalid_request", duplicate);
-            return;
-        }
-        for (String k : o.keysAsStrings()) {
+        for (java.util.Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
+            String k = keys.next();
             if (!KEYS.contains(k)) {
                 res.status(Status.BAD_REQUEST_400);
-                Json.error(res, "invalid_request", "unknown field '" + k + "'");
+                JsonResponses.error(res, "invalid_request", "unknown field '" + k + "'");
                 return;
             }
         }
-        String proxy = Json.string(o, "proxy");
-        String domain = Json.string(o, "domain");
-        String kind = Json.string(o, "kind");
+        String proxy = JsonResponses.string(o, "proxy");
+        String domain = JsonResponses.string(o, "domain");
+        String kind = JsonResponses.string(o, "kind");
         if (proxy == null || proxy.isBlank()) {
             res.status(Status.BAD_REQUEST_400);
-            Json.error(res, "invalid_request", "proxy is required (the X-ProxyPool-Proxy id)");
+            JsonResponses.error(res, "invalid_request", "proxy is required (the X-ProxyPool-Proxy id)");
             return;
         }
         if (domain == null || !domain.matches("[A-Za-z0-9.-]{1,253}")) {
             res.status(Status.BAD_REQUEST_400);
-            Json.error(res, "invalid_request", "domain must be a host name such as shop.example");
+            JsonResponses.error(res, "invalid_request", "domain must be a host name such as shop.example");
             return;
         }
         if (kind != null && !kind.equals("banned")) {
             res.status(Status.BAD_REQUEST_400);
-            Json.error(res, "invalid_request", "kind must be 'banned'");
+            JsonResponses.error(res, "invalid_request", "kind must be 'banned'");
             return;
         }
         if (!engine.reportBan(proxy, domain.toLowerCase(Locale.ROOT))) {
             res.status(Status.NOT_FOUND_404);
-            Json.error(res, "unknown_proxy", "no proxy with that id serves here");
+            JsonResponses.error(res, "unknown_proxy", "no proxy with that id serves here");
             return;
         }
         res.status(Status.ACCEPTED_202);
-        Json.send(res, "{\"proxy\": " + Json.quote(proxy) + ", \"domain\": " + Json.quote(domain.toLowerCase(Locale.ROOT))
-                + ", \"kind\": \"banned\"}");
+        java.util.Map<String, String> answer = new java.util.LinkedHashMap<>();
+        answer.put("proxy", proxy);
+        answer.put("domain", domain.toLowerCase(Locale.ROOT));
+        answer.put("kind", "banned");
+        JsonResponses.send(res, answer);
     }
 }

@@ -1,17 +1,12 @@
 package dev.proxypool.server.nodes;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
-import dev.proxypool.server.api.Json;
+import dev.proxypool.server.api.JsonResponses;
 import dev.proxypool.server.api.distribution.BearerAuth;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
-import dev.proxypool.sdk.json.JsonDuplicateKeys;
-import io.helidon.json.JsonException;
-import io.helidon.json.JsonObject;
-import io.helidon.json.JsonParser;
-import io.helidon.json.JsonValue;
-import io.helidon.json.JsonValueType;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
@@ -19,9 +14,11 @@ import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
@@ -77,21 +74,22 @@ public final class NodeService implements HttpService {
     }
 
     private void register(ServerRequest req, ServerResponse res) {
-        JsonObject o = body(req, res);
+        JsonNode o = body(req, res);
         if (o == null) {
             return;
         }
         NodeAdvert advert;
         String token;
         try {
-            for (String k : o.keysAsStrings()) {
+            for (java.util.Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
+                String k = keys.next();
                 if (!REGISTER_KEYS.contains(k)) {
                     throw new IllegalArgumentException("unknown field '" + k + "'");
                 }
             }
-            token = Json.string(o, "token");
-            String protocol = Json.string(o, "protocol");
-            advert = new NodeAdvert(Json.string(o, "host"), integer(o, "port", -1),
+            token = JsonResponses.string(o, "token");
+            String protocol = JsonResponses.string(o, "protocol");
+            advert = new NodeAdvert(JsonResponses.string(o, "host"), integer(o, "port", -1),
                     protocol == null ? null : Protocol.parse(protocol), labels(o),
                     integer(o, "maxConcurrency", NodeAdvert.DEFAULT_MAX_CONCURRENCY));
             advert.key();
@@ -111,12 +109,15 @@ public final class NodeService implements HttpService {
             }
             NodeCredential c = credential.get();
             res.status(Status.CREATED_201);
-            Json.send(res, "{\"nodeId\": " + Json.quote(c.nodeId()) + ", \"credential\": " + Json.quote(c.secret())
-                    + ", \"expiresAt\": " + Json.quote(c.expiresAt().toString()) + ", \"heartbeatIntervalSeconds\": "
-                    + registry.settings().heartbeatInterval().toSeconds() + "}");
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("nodeId", c.nodeId());
+            answer.put("credential", c.secret());
+            answer.put("expiresAt", c.expiresAt().toString());
+            answer.put("heartbeatIntervalSeconds", registry.settings().heartbeatInterval().toSeconds());
+            JsonResponses.send(res, answer);
         } catch (IllegalStateException e) {
             res.status(Status.CONFLICT_409);
-            Json.error(res, "conflict", e.getMessage());
+            JsonResponses.error(res, "conflict", e.getMessage());
         }
     }
 
@@ -129,7 +130,7 @@ public final class NodeService implements HttpService {
             unauthorized(res, "the node credential is wrong or lapsed, or the node was dropped: register again");
             return;
         }
-        Json.send(res, "{\"expiresAt\": " + Json.quote(expiresAt.toString()) + "}");
+        JsonResponses.send(res, Map.of("expiresAt", expiresAt.toString()));
     }
 
     private void deregister(ServerRequest req, ServerResponse res) {
@@ -146,24 +147,28 @@ public final class NodeService implements HttpService {
         if (!isAdmin(req, res)) {
             return;
         }
-        JsonObject o = body(req, res);
+        JsonNode o = body(req, res);
         if (o == null) {
             return;
         }
         try {
-            for (String k : o.keysAsStrings()) {
+            for (java.util.Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
+                String k = keys.next();
                 if (!k.equals("name")) {
                     throw new IllegalArgumentException("unknown field '" + k + "'");
                 }
             }
-            IssuedToken t = registry.issueToken(Json.string(o, "name"));
+            IssuedToken t = registry.issueToken(JsonResponses.string(o, "name"));
             res.status(Status.CREATED_201);
-            Json.send(res, "{\"name\": " + Json.quote(t.name()) + ", \"token\": " + Json.quote(t.token()) + "}");
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("name", t.name());
+            answer.put("token", t.token());
+            JsonResponses.send(res, answer);
         } catch (IllegalArgumentException e) {
             bad(res, e.getMessage());
         } catch (IllegalStateException e) {
             res.status(Status.CONFLICT_409);
-            Json.error(res, "conflict", e.getMessage());
+            JsonResponses.error(res, "conflict", e.getMessage());
         }
     }
 
@@ -176,7 +181,7 @@ public final class NodeService implements HttpService {
             res.status(Status.NO_CONTENT_204).send();
         } else {
             res.status(Status.NOT_FOUND_404);
-            Json.error(res, "not_found", "no registration token of that name");
+            JsonResponses.error(res, "not_found", "no registration token of that name");
         }
     }
 
@@ -184,41 +189,34 @@ public final class NodeService implements HttpService {
         if (!isAdmin(req, res)) {
             return;
         }
-        StringBuilder sb = new StringBuilder("{\"tokens\": [");
-        List<String> names = registry.tokenNames();
-        for (int i = 0; i < names.size(); i++) {
-            sb.append(i == 0 ? "" : ", ").append("{\"name\": ").append(Json.quote(names.get(i))).append('}');
+        List<Map<String, String>> tokens = new ArrayList<>();
+        for (String name : registry.tokenNames()) {
+            tokens.add(Map.of("name", name));
         }
-        Json.send(res, sb.append("]}").toString());
+        JsonResponses.send(res, Map.of("tokens", tokens));
     }
 
     private void listNodes(ServerRequest req, ServerResponse res) {
         if (!isAdmin(req, res)) {
             return;
         }
-        StringBuilder sb = new StringBuilder("{\"nodes\": [");
-        List<NodeView> nodes = registry.nodes();
-        for (int i = 0; i < nodes.size(); i++) {
-            NodeView n = nodes.get(i);
-            sb.append(i == 0 ? "" : ", ")
-                    .append("{\"nodeId\": ").append(Json.quote(n.nodeId()))
-                    .append(", \"tokenName\": ").append(Json.quote(n.tokenName()))
-                    .append(", \"proxyId\": ").append(Json.quote(n.proxyId()))
-                    .append(", \"protocol\": ").append(Json.quote(n.protocol().wireName()))
-                    .append(", \"host\": ").append(Json.quote(n.host()))
-                    .append(", \"port\": ").append(n.port())
-                    .append(", \"labels\": {");
-            int j = 0;
-            for (var e : n.labels().values().entrySet()) {
-                sb.append(j++ == 0 ? "" : ", ").append(Json.quote(e.getKey())).append(": ").append(Json.quote(e.getValue()));
-            }
-            sb.append("}, \"maxConcurrency\": ").append(n.maxConcurrency())
-                    .append(", \"registeredAt\": ").append(Json.quote(n.registeredAt().toString()))
-                    .append(", \"lastHeartbeat\": ").append(Json.quote(n.lastHeartbeat().toString()))
-                    .append(", \"credentialExpiresAt\": ").append(Json.quote(n.credentialExpiresAt().toString()))
-                    .append('}');
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        for (NodeView n : registry.nodes()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("nodeId", n.nodeId());
+            m.put("tokenName", n.tokenName());
+            m.put("proxyId", n.proxyId());
+            m.put("protocol", n.protocol().wireName());
+            m.put("host", n.host());
+            m.put("port", n.port());
+            m.put("labels", n.labels().values());
+            m.put("maxConcurrency", n.maxConcurrency());
+            m.put("registeredAt", n.registeredAt().toString());
+            m.put("lastHeartbeat", n.lastHeartbeat().toString());
+            m.put("credentialExpiresAt", n.credentialExpiresAt().toString());
+            nodes.add(m);
         }
-        Json.send(res, sb.append("]}").toString());
+        JsonResponses.send(res, Map.of("nodes", nodes));
     }
 
     private boolean isAdmin(ServerRequest req, ServerResponse res) {
@@ -227,7 +225,7 @@ public final class NodeService implements HttpService {
             return true;
         }
         res.status(Status.UNAUTHORIZED_401).header("WWW-Authenticate", "Bearer");
-        Json.error(res, "unauthorized", "admin credentials are required");
+        JsonResponses.error(res, "unauthorized", "admin credentials are required");
         return false;
     }
 
@@ -236,7 +234,7 @@ public final class NodeService implements HttpService {
     }
 
     /** The JSON object body, or null after answering 400. */
-    private static JsonObject body(ServerRequest req, ServerResponse res) {
+    private static JsonNode body(ServerRequest req, ServerResponse res) {
         byte[] body;
         try (InputStream in = req.content().inputStream()) {
             body = in.readNBytes(MAX_BODY + 1);
@@ -249,18 +247,9 @@ public final class NodeService implements HttpService {
             return null;
         }
         try {
-            JsonValue v = JsonParser.create(new String(body, StandardCharsets.UTF_8)).readJsonValue();
-            if (v.type() != JsonValueType.OBJECT) {
-                throw new JsonException("not an object");
-            }
-            String duplicate = JsonDuplicateKeys.problem(body);
-            if (duplicate != null) {
-                bad(res, duplicate);
-                return null;
-            }
-            return v.asObject();
-        } catch (JsonException | IllegalStateException e) {
-            bad(res, "body must be a JSON object");
+            return JsonResponses.object(body, "body must be a JSON object");
+        } catch (IllegalArgumentException e) {
+            bad(res, e.getMessage());
             return null;
         }
     }
@@ -274,18 +263,18 @@ public final class NodeService implements HttpService {
         }
     }
 
-    private static int integer(JsonObject o, String key, int absent) {
-        JsonValue v = o.value(key, null);
-        if (v == null || v.type() == JsonValueType.NULL) {
+    private static int integer(JsonNode o, String key, int absent) {
+        JsonNode v = o.get(key);
+        if (v == null || v.isNull()) {
             if (absent < 0) {
                 throw new IllegalArgumentException(key + " is missing");
             }
             return absent;
         }
-        if (v.type() != JsonValueType.NUMBER) {
+        if (!v.isNumber()) {
             throw new IllegalArgumentException(key + " must be an integer");
         }
-        BigDecimal n = v.asNumber().bigDecimalValue();
+        BigDecimal n = v.decimalValue();
         try {
             return n.intValueExact();
         } catch (ArithmeticException e) {
@@ -293,22 +282,23 @@ public final class NodeService implements HttpService {
         }
     }
 
-    private static Labels labels(JsonObject o) {
-        JsonValue v = o.value("labels", null);
-        if (v == null || v.type() == JsonValueType.NULL) {
+    private static Labels labels(JsonNode o) {
+        JsonNode v = o.get("labels");
+        if (v == null || v.isNull()) {
             return Labels.EMPTY;
         }
-        if (v.type() != JsonValueType.OBJECT) {
+        if (!v.isObject()) {
             throw new IllegalArgumentException("labels must be an object of string values");
         }
-        JsonObject lo = v.asObject();
         TreeMap<String, String> m = new TreeMap<>();
-        for (String k : lo.keysAsStrings()) {
-            JsonValue lv = lo.value(k, null);
-            if (lv == null || lv.type() != JsonValueType.STRING) {
+        for (java.util.Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext();) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String k = e.getKey();
+            JsonNode lv = e.getValue();
+            if (!lv.isTextual()) {
                 throw new IllegalArgumentException("labels." + k + " must be a string");
             }
-            m.put(k, lv.asString().value());
+            m.put(k, lv.textValue());
         }
         if (m.size() > 64) {
             throw new IllegalArgumentException("labels has " + m.size() + " entries, at most 64 allowed");
@@ -322,11 +312,11 @@ public final class NodeService implements HttpService {
 
     private static void bad(ServerResponse res, String message) {
         res.status(Status.BAD_REQUEST_400);
-        Json.error(res, "invalid_request", message);
+        JsonResponses.error(res, "invalid_request", message);
     }
 
     private static void unauthorized(ServerResponse res, String message) {
         res.status(Status.UNAUTHORIZED_401).header("WWW-Authenticate", "Bearer");
-        Json.error(res, "unauthorized", message);
+        JsonResponses.error(res, "unauthorized", message);
     }
 }

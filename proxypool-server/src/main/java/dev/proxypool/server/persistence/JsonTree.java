@@ -1,17 +1,14 @@
 package dev.proxypool.server.persistence;
 
-import dev.proxypool.sdk.json.JsonDuplicateKeys;
-import dev.proxypool.sdk.json.JsonNesting;
-import io.helidon.json.JsonArray;
-import io.helidon.json.JsonException;
-import io.helidon.json.JsonObject;
-import io.helidon.json.JsonParser;
-import io.helidon.json.JsonValue;
-import java.io.UncheckedIOException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.util.RawValue;
+import dev.proxypool.sdk.json.JsonCodec;
+import dev.proxypool.sdk.json.MalformedJsonException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,13 +19,10 @@ import java.util.Map;
  * {@code Boolean} and {@code null}. Admin entities are stored, audited and answered in this form,
  * so one writer serves the database ({@code jsonb}), the audit log and the HTTP responses.
  *
- * <p>Parsing uses Helidon's JSON parser and refuses nesting deeper than {@value #MAX_DEPTH} levels
- * before it runs (the parser recurses). Trees returned are unmodifiable.
+ * <p>Parsing and writing go through {@link JsonCodec} (nesting limit
+ * {@link JsonCodec.Nesting#REQUEST}, a repeated key refused naming it). Trees returned are unmodifiable.
  */
 public final class JsonTree {
-
-    /** Admin documents nest a few levels (routing, sticky, labels); anything deeper is refused. */
-    public static final int MAX_DEPTH = 16;
 
     private JsonTree() {
     }
@@ -54,62 +48,46 @@ public final class JsonTree {
 
     /** Parses any JSON value. */
     public static Object parse(byte[] json) {
-        int start = 0;
-        while (start < json.length && Character.isWhitespace(json[start])) {
-            start++;
-        }
-        if (start == json.length) {
-            throw new IllegalArgumentException("request body is empty (expected a JSON object)");
-        }
-        if (JsonNesting.depth(json) > MAX_DEPTH) {
-            throw new IllegalArgumentException("JSON nests deeper than " + MAX_DEPTH + " levels");
-        }
         try {
-            JsonParser parser = JsonParser.create(json);
-            JsonValue value = parser.readJsonValue();
-            if (parser.hasNext()) {
-                try {
-                    parser.nextToken();
-                    throw new IllegalArgumentException("request body is not valid JSON: data after the top-level value");
-                } catch (JsonException whitespaceOnly) {
-                    // only whitespace followed
-                }
-            }
-            String duplicate = JsonDuplicateKeys.problem(json);
-            if (duplicate != null) {
-                throw new IllegalArgumentException(duplicate);
-            }
-            return toTree(value);
-        } catch (JsonException | UncheckedIOException | IllegalStateException e) {
-            String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
-            throw new IllegalArgumentException("request body is not valid JSON: " + m, e);
+            return toTree(JsonCodec.read(json, JsonCodec.Nesting.REQUEST));
+        } catch (MalformedJsonException e) {
+            throw new IllegalArgumentException(switch (e.reason()) {
+                case EMPTY -> "request body is empty (expected a JSON object)";
+                case TOO_DEEP -> e.describe("JSON");
+                default -> e.describe("request body");
+            }, e);
         }
     }
 
-    private static Object toTree(JsonValue v) {
-        return switch (v.type()) {
-            case OBJECT -> {
-                JsonObject o = v.asObject();
-                Map<String, Object> m = new LinkedHashMap<>();
-                for (String k : o.keysAsStrings()) {
-                    m.put(k, toTree(o.value(k, null)));
-                }
-                yield Collections.unmodifiableMap(m);
+    private static Object toTree(JsonNode v) {
+        if (v.isObject()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext();) {
+                Map.Entry<String, JsonNode> e = it.next();
+                m.put(e.getKey(), toTree(e.getValue()));
             }
-            case ARRAY -> {
-                JsonArray a = v.asArray();
-                List<Object> l = new ArrayList<>();
-                for (JsonValue item : a.values()) {
-                    l.add(toTree(item));
-                }
-                yield Collections.unmodifiableList(l);
+            return Collections.unmodifiableMap(m);
+        }
+        if (v.isArray()) {
+            List<Object> l = new ArrayList<>(v.size());
+            for (JsonNode item : v) {
+                l.add(toTree(item));
             }
-            case STRING -> v.asString().value();
-            case NUMBER -> number(v.asNumber().bigDecimalValue());
-            case BOOLEAN -> v.asBoolean().value();
-            case NULL -> null;
-            default -> throw new IllegalArgumentException("unsupported JSON value " + v.type());
-        };
+            return Collections.unmodifiableList(l);
+        }
+        if (v.isTextual()) {
+            return v.textValue();
+        }
+        if (v.isNumber()) {
+            return number(v.decimalValue());
+        }
+        if (v.isBoolean()) {
+            return v.booleanValue();
+        }
+        if (v.isNull()) {
+            return null;
+        }
+        throw new IllegalArgumentException("unsupported JSON value " + v.getNodeType());
     }
 
     /** A deep, unmodifiable copy that keeps insertion order and {@code null} values. */
@@ -134,7 +112,7 @@ public final class JsonTree {
 
     /** Plain digits, unless the exponent is huge (then scientific notation, so a tiny input cannot expand). */
     public static String numberText(BigDecimal d) {
-        return Math.abs(d.scale()) > 100 || d.precision() - d.scale() > 100 ? d.toString() : d.toPlainString();
+        return JsonCodec.numberText(d);
     }
 
     private static Object freezeValue(Object v) {
@@ -156,74 +134,40 @@ public final class JsonTree {
 
     /** Writes a tree as compact JSON. */
     public static String write(Object tree) {
-        StringBuilder sb = new StringBuilder(128);
-        write(sb, tree);
-        return sb.toString();
-    }
-
-    public static void write(StringBuilder out, Object v) {
-        switch (v) {
-            case null -> out.append("null");
-            case String s -> quote(out, s);
-            case Boolean b -> out.append(b);
-            case BigDecimal d -> out.append(numberText(d));
-            case Double d -> out.append(d.isNaN() || d.isInfinite() ? "null"
-                    : d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString(d.longValue()) : d.toString());
-            case Float f -> write(out, f.doubleValue());
-            case Number n -> out.append(n.toString());
-            case Map<?, ?> m -> {
-                out.append('{');
-                boolean first = true;
-                for (Map.Entry<?, ?> e : m.entrySet()) {
-                    if (!first) {
-                        out.append(',');
-                    }
-                    first = false;
-                    quote(out, String.valueOf(e.getKey()));
-                    out.append(':');
-                    write(out, e.getValue());
-                }
-                out.append('}');
-            }
-            case List<?> l -> {
-                out.append('[');
-                for (int i = 0; i < l.size(); i++) {
-                    if (i > 0) {
-                        out.append(',');
-                    }
-                    write(out, l.get(i));
-                }
-                out.append(']');
-            }
-            case RawJson raw -> out.append(raw.json());
-            default -> quote(out, v.toString());
-        }
+        return JsonCodec.write(writable(tree));
     }
 
     /** Already-serialized JSON to embed as is (audit before/after stored as jsonb text). */
     public record RawJson(String json) {
     }
 
-    public static void quote(StringBuilder out, String s) {
-        out.append('"');
-        for (int i = 0, n = s.length(); i < n; i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == 0x2028 || c == 0x2029) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
+    /**
+     * The tree in the form the codec writes as this class always has: string keys, a whole
+     * double as an integer, NaN and infinities as null, {@link RawJson} as is, any other object as its text.
+     */
+    private static Object writable(Object v) {
+        return switch (v) {
+            case null -> null;
+            case String s -> s;
+            case Boolean b -> b;
+            case BigDecimal d -> d;
+            case Double d -> d.isNaN() || d.isInfinite() ? null
+                    : d == Math.rint(d) && Math.abs(d) < 1e15 ? (Object) d.longValue() : d;
+            case Float f -> writable(f.doubleValue());
+            case Number n -> n;
+            case Map<?, ?> m -> {
+                Map<String, Object> out = new LinkedHashMap<>();
+                m.forEach((k, x) -> out.put(String.valueOf(k), writable(x)));
+                yield out;
             }
-        }
-        out.append('"');
+            case List<?> l -> {
+                List<Object> out = new ArrayList<>(l.size());
+                l.forEach(x -> out.add(writable(x)));
+                yield out;
+            }
+            case RawJson raw -> new RawValue(raw.json());
+            default -> v.toString();
+        };
     }
 
     /** The JSON type name of a tree value, for messages. */

@@ -1,6 +1,6 @@
 package dev.proxypool.server.fuzz;
 
-import dev.proxypool.sdk.json.JsonText;
+import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.testkit.fuzz.Mutator;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -52,11 +52,11 @@ final class ExtractionBodies {
         for (int i = 0; i < n; i++) {
             String key = r.nextInt(6) == 0 ? RequestHeads.pick(r, KEYS) : RequestHeads.pick(r, new String[]{"count",
                     "count", "fulfillment", "filter", "minRemainingTtlSeconds"});
-            sb.append(i == 0 ? "" : ",").append(JsonText.quote(key)).append(':');
+            sb.append(i == 0 ? "" : ",").append(JsonCodec.quote(key)).append(':');
             switch (key) {
                 case "count", "minRemainingTtlSeconds" -> sb.append(r.nextInt(4) == 0 ? value(r, 1)
                         : RequestHeads.pick(r, NUMBERS));
-                case "fulfillment" -> sb.append(r.nextInt(4) == 0 ? value(r, 1) : JsonText.quote(RequestHeads.pick(r,
+                case "fulfillment" -> sb.append(r.nextInt(4) == 0 ? value(r, 1) : JsonCodec.quote(RequestHeads.pick(r,
                         new String[]{"partial", "allOrNothing", "ALLORNOTHING", " partial ", "some", ""})));
                 case "filter" -> sb.append(r.nextInt(6) == 0 ? value(r, 1) : filter(r));
                 default -> sb.append(value(r, 1));
@@ -70,13 +70,13 @@ final class ExtractionBodies {
         int n = r.nextInt(5);
         for (int i = 0; i < n; i++) {
             String key = RequestHeads.pick(r, FILTER_KEYS);
-            sb.append(i == 0 ? "" : ",").append(JsonText.quote(key)).append(':');
+            sb.append(i == 0 ? "" : ",").append(JsonCodec.quote(key)).append(':');
             if (key.equals("labels")) {
                 sb.append(r.nextInt(5) == 0 ? value(r, 2) : stringObject(r));
             } else if (key.equals("protocol") && r.nextBoolean()) {
-                sb.append(JsonText.quote(RequestHeads.pick(r, new String[]{"http", "https", "socks4", "socks5h", "ftp", ""})));
+                sb.append(JsonCodec.quote(RequestHeads.pick(r, new String[]{"http", "https", "socks4", "socks5h", "ftp", ""})));
             } else {
-                sb.append(r.nextInt(4) == 0 ? value(r, 2) : JsonText.quote(text(r)));
+                sb.append(r.nextInt(4) == 0 ? value(r, 2) : JsonCodec.quote(text(r)));
             }
         }
         return sb.append('}').toString();
@@ -86,7 +86,7 @@ final class ExtractionBodies {
         StringBuilder sb = new StringBuilder("{");
         int n = r.nextInt(4);
         for (int i = 0; i < n; i++) {
-            sb.append(i == 0 ? "" : ",").append(JsonText.quote(text(r))).append(':').append(JsonText.quote(text(r)));
+            sb.append(i == 0 ? "" : ",").append(JsonCodec.quote(text(r))).append(':').append(JsonCodec.quote(text(r)));
         }
         return sb.append('}').toString();
     }
@@ -98,7 +98,7 @@ final class ExtractionBodies {
             case 0 -> "null";
             case 1 -> r.nextBoolean() ? "true" : "false";
             case 2 -> RequestHeads.pick(r, NUMBERS);
-            case 3, 4 -> JsonText.quote(text(r));
+            case 3, 4 -> JsonCodec.quote(text(r));
             case 5 -> {
                 StringBuilder sb = new StringBuilder("[");
                 for (int i = r.nextInt(4); i > 0; i--) {
@@ -109,7 +109,7 @@ final class ExtractionBodies {
             case 6 -> {
                 StringBuilder sb = new StringBuilder("{");
                 for (int i = r.nextInt(4); i > 0; i--) {
-                    sb.append(JsonText.quote(text(r))).append(':').append(value(r, depth + 1)).append(i > 1 ? "," : "");
+                    sb.append(JsonCodec.quote(text(r))).append(':').append(value(r, depth + 1)).append(i > 1 ? "," : "");
                 }
                 yield sb.append('}').toString();
             }
@@ -148,18 +148,18 @@ final class ExtractionBodies {
         StringBuilder filter = new StringBuilder("{");
         String sep = "";
         if (protocol != null) {
-            filter.append("\"protocol\":").append(JsonText.quote(protocol));
+            filter.append("\"protocol\":").append(JsonCodec.quote(protocol));
             sep = ",";
         }
         if (upstream != null) {
-            filter.append(sep).append("\"upstream\":").append(JsonText.quote(upstream));
+            filter.append(sep).append("\"upstream\":").append(JsonCodec.quote(upstream));
             sep = ",";
         }
         for (String named : new String[]{"country", "region", "city", "carrier"}) {
             if (r.nextInt(3) == 0) {
                 String v = labelValue(r);
                 labels.put(named, v);
-                filter.append(sep).append(JsonText.quote(named)).append(':').append(JsonText.quote(v));
+                filter.append(sep).append(JsonCodec.quote(named)).append(':').append(JsonCodec.quote(v));
                 sep = ",";
             }
         }
@@ -173,7 +173,7 @@ final class ExtractionBodies {
                 }
                 String v = labelValue(r);
                 labels.put(k, v);
-                filter.append(lsep).append(JsonText.quote(k)).append(':').append(JsonText.quote(v));
+                filter.append(lsep).append(JsonCodec.quote(k)).append(':').append(JsonCodec.quote(v));
                 lsep = ",";
             }
             filter.append('}');
@@ -181,7 +181,7 @@ final class ExtractionBodies {
         filter.append('}');
         String[] fields = {
                 "\"count\":" + (r.nextInt(8) == 0 ? count + ".0" : Integer.toString(count)),
-                r.nextBoolean() || fulfillment.equals("allOrNothing") ? "\"fulfillment\":" + JsonText.quote(fulfillment) : null,
+                r.nextBoolean() || fulfillment.equals("allOrNothing") ? "\"fulfillment\":" + JsonCodec.quote(fulfillment) : null,
                 minTtl != 0 || r.nextBoolean() ? "\"minRemainingTtlSeconds\":" + minTtl : null,
                 filter.length() > 2 || r.nextBoolean() ? "\"filter\":" + filter : null};
         StringBuilder body = new StringBuilder(r.nextBoolean() ? " {" : "{");

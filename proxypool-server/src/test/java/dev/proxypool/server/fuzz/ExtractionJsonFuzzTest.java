@@ -13,8 +13,8 @@ import dev.proxypool.server.fuzz.ExtractionBody.Result;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.fuzz.FuzzRun;
 import dev.proxypool.testkit.fuzz.FuzzRun.Outcome;
-import io.helidon.json.JsonObject;
-import io.helidon.json.JsonParser;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.proxypool.sdk.json.JsonCodec;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -122,7 +122,7 @@ class ExtractionJsonFuzzTest {
                     .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofString("{\"count\": 1}"))
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, after.statusCode(), "a normal extraction after the barrage: " + after.body());
-            assertEquals(1, object(after.body()).intValue("extracted", -1), "one proxy extracted: " + after.body());
+            assertEquals(1, object(after.body()).path("extracted").asInt(-1), "one proxy extracted: " + after.body());
         }
     }
 
@@ -168,15 +168,15 @@ class ExtractionJsonFuzzTest {
         return switch (expected) {
             case Invalid f -> {
                 assertEquals(400, status, "status: " + answer.body());
-                JsonObject o = object(answer.body());
-                assertEquals("invalid_request", o.stringValue("error", null), "error code");
-                assertEquals(f.message(), o.stringValue("message", null), "the reader's message on the wire");
+                JsonNode o = object(answer.body());
+                assertEquals("invalid_request", o.path("error").asText(null), "error code");
+                assertEquals(f.message(), o.path("message").asText(null), "the reader's message on the wire");
                 yield Outcome.refused("400 " + kind(f.message()));
             }
             case Call c -> {
                 assertTrue(status == 200 || status == 409, "a valid call answered " + status + ": " + answer.body());
                 if (status == 200) {
-                    int extracted = object(answer.body()).intValue("extracted", -1);
+                    int extracted = object(answer.body()).path("extracted").asInt(-1);
                     assertTrue(extracted >= 0 && extracted <= c.count(), "extracted " + extracted);
                 }
                 yield Outcome.parsed(Integer.toString(status));
@@ -196,8 +196,8 @@ class ExtractionJsonFuzzTest {
         return message.substring(0, Math.min(cut, 48));
     }
 
-    static JsonObject object(String json) {
-        return JsonParser.create(json).readJsonValue().asObject();
+    static JsonNode object(String json) {
+        return JsonCodec.read(json, JsonCodec.Nesting.FEED);
     }
 
     private static void awaitPool(ProxyPoolServer server, int size) throws InterruptedException {

@@ -3,37 +3,26 @@ package dev.proxypool.server.api.distribution;
 import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.Fulfillment;
 import dev.proxypool.core.model.Protocol;
-import dev.proxypool.sdk.json.JsonNesting;
-import dev.proxypool.sdk.json.JsonDuplicateKeys;
-import io.helidon.json.JsonException;
-import io.helidon.json.JsonGenerator;
-import io.helidon.json.JsonObject;
-import io.helidon.json.JsonParser;
-import io.helidon.json.JsonValue;
-import io.helidon.json.JsonValueType;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.proxypool.sdk.json.JsonCodec;
+import dev.proxypool.sdk.json.MalformedJsonException;
 import java.math.BigDecimal;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The only place of the Distribution API that touches the JSON library (Helidon's
- * {@code io.helidon.json}, marked preview in 4.5): reads the request body into an
+ * The Distribution API's JSON, through {@link JsonCodec}: reads the request body into an
  * {@link ExtractionCall}, writes every response body and the canonical form that idempotency
  * fingerprints.
  *
- * <p>Reading is strict: unknown keys, wrong types, fractions, out-of-range numbers, trailing data
- * and nesting deeper than {@value #MAX_DEPTH} levels are refused with a message naming the field.
- * Optional fields may be {@code null} (= absent). A key given twice takes its last value (the
- * parser's rule); the fingerprint is taken from the parsed values, so a replay sees the same thing.
+ * <p>Reading is strict: unknown keys, wrong types, fractions, out-of-range numbers, trailing data,
+ * a key given twice and nesting deeper than {@link JsonCodec.Nesting#REQUEST} allows are refused
+ * with a message naming the field. Optional fields may be {@code null} (= absent).
  */
 final class ExtractionJson {
 
-    /** Our schema nests three levels (body, filter, labels); the parser recurses, so depth is capped before it runs. */
-    static final int MAX_DEPTH = 16;
     /** Largest {@code minRemainingTtlSeconds}: ten years. */
     static final long MAX_MIN_TTL_SECONDS = 10L * 366 * 24 * 3600;
 
@@ -51,24 +40,19 @@ final class ExtractionJson {
      * @param maxCount the largest {@code count} allowed (config {@code distribution.maxCount})
      */
     static ExtractionCall parse(byte[] body, int maxCount) throws InvalidRequestException {
-        JsonObject root = parseObject(body);
-        try {
-            return read(root, maxCount);
-        } catch (JsonException e) {
-            // the parser decodes strings lazily: a key or value with bad UTF-8 or a bad escape fails on first use
-            throw new InvalidRequestException("request body is not valid JSON: " + firstLine(e.getMessage()));
-        }
+        return read(parseObject(body), maxCount);
     }
 
-    private static ExtractionCall read(JsonObject root, int maxCount) throws InvalidRequestException {
-        for (String key : root.keysAsStrings()) {
+    private static ExtractionCall read(JsonNode root, int maxCount) throws InvalidRequestException {
+        for (Iterator<String> keys = root.fieldNames(); keys.hasNext();) {
+            String key = keys.next();
             if (!TOP.contains(key)) {
                 throw new InvalidRequestException("unknown field '" + echo(key)
                         + "' (expected count, fulfillment, filter, minRemainingTtlSeconds)");
             }
         }
-        JsonValue countValue = root.value("count", null);
-        if (countValue == null || countValue.type() == JsonValueType.NULL) {
+        JsonNode countValue = root.get("count");
+        if (countValue == null || countValue.isNull()) {
             throw new InvalidRequestException("count is required (1.." + maxCount + ")");
         }
         int count = (int) integer("count", countValue, 1, maxCount);
@@ -84,24 +68,25 @@ final class ExtractionJson {
         }
 
         long minTtl = 0;
-        JsonValue ttl = root.value("minRemainingTtlSeconds", null);
-        if (ttl != null && ttl.type() != JsonValueType.NULL) {
+        JsonNode ttl = root.get("minRemainingTtlSeconds");
+        if (ttl != null && !ttl.isNull()) {
             minTtl = integer("minRemainingTtlSeconds", ttl, 0, MAX_MIN_TTL_SECONDS);
         }
 
         ExtractionFilter filter = ExtractionFilter.ANY;
-        JsonValue fv = root.value("filter", null);
-        if (fv != null && fv.type() != JsonValueType.NULL) {
-            if (fv.type() != JsonValueType.OBJECT) {
+        JsonNode fv = root.get("filter");
+        if (fv != null && !fv.isNull()) {
+            if (!fv.isObject()) {
                 throw new InvalidRequestException("filter must be an object, got " + typeName(fv));
             }
-            filter = filter(fv.asObject());
+            filter = filter(fv);
         }
         return new ExtractionCall(count, fulfillment, filter, minTtl);
     }
 
-    private static ExtractionFilter filter(JsonObject o) throws InvalidRequestException {
-        for (String key : o.keysAsStrings()) {
+    private static ExtractionFilter filter(JsonNode o) throws InvalidRequestException {
+        for (Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
+            String key = keys.next();
             if (!FILTER.contains(key)) {
                 throw new InvalidRequestException("unknown field 'filter." + echo(key)
                         + "' (expected protocol, country, region, city, carrier, upstream, labels)");
@@ -129,20 +114,21 @@ final class ExtractionJson {
                     b.label(named, v);
                 }
             }
-            JsonValue labels = o.value("labels", null);
-            if (labels != null && labels.type() != JsonValueType.NULL) {
-                if (labels.type() != JsonValueType.OBJECT) {
+            JsonNode labels = o.get("labels");
+            if (labels != null && !labels.isNull()) {
+                if (!labels.isObject()) {
                     throw new InvalidRequestException("filter.labels must be an object of strings, got "
                             + typeName(labels));
                 }
-                JsonObject lo = labels.asObject();
-                for (String key : lo.keysAsStrings()) {
-                    JsonValue v = lo.value(key, null);
-                    if (v.type() != JsonValueType.STRING) {
+                for (Iterator<Map.Entry<String, JsonNode>> it = labels.fields(); it.hasNext();) {
+                    Map.Entry<String, JsonNode> e = it.next();
+                    String key = e.getKey();
+                    JsonNode v = e.getValue();
+                    if (!v.isTextual()) {
                         throw new InvalidRequestException("filter.labels." + echo(key) + " must be a string, got "
                                 + typeName(v));
                     }
-                    b.label(key, v.asString().value());
+                    b.label(key, v.textValue());
                 }
             }
             return b.build();
@@ -152,59 +138,26 @@ final class ExtractionJson {
         }
     }
 
-    private static JsonObject parseObject(byte[] body) throws InvalidRequestException {
-        int start = 0;
-        while (start < body.length && isSpace(body[start])) {
-            start++;
-        }
-        if (start == body.length) {
-            throw new InvalidRequestException("request body is empty (expected a JSON object)");
-        }
-        if (JsonNesting.depth(body) > MAX_DEPTH) {
-            throw new InvalidRequestException("request body nests deeper than " + MAX_DEPTH + " levels");
-        }
-        JsonValue value;
+    private static JsonNode parseObject(byte[] body) throws InvalidRequestException {
+        JsonNode value;
         try {
-            JsonParser parser = JsonParser.create(body);
-            value = parser.readJsonValue();
-            if (!atEnd(parser)) {
-                throw new InvalidRequestException("request body is not valid JSON: data after the top-level value");
-            }
-        } catch (JsonException | UncheckedIOException | IllegalStateException e) {
-            throw new InvalidRequestException("request body is not valid JSON: " + firstLine(e.getMessage()));
-        } catch (RuntimeException e) {
-            // the preview parser has failed on bad bytes with raw runtime exceptions (an
-            // ArrayIndexOutOfBoundsException for a non-ASCII byte after a number): still the body's fault
-            throw new InvalidRequestException("request body is not valid JSON: unexpected character");
+            value = JsonCodec.read(body, JsonCodec.Nesting.REQUEST);
+        } catch (MalformedJsonException e) {
+            throw new InvalidRequestException(e.reason() == MalformedJsonException.Reason.EMPTY
+                    ? "request body is empty (expected a JSON object)"
+                    : e.describe("request body"));
         }
-        String duplicate = JsonDuplicateKeys.problem(body);
-        if (duplicate != null) {
-            throw new InvalidRequestException(duplicate);
-        }
-        if (value.type() != JsonValueType.OBJECT) {
+        if (!value.isObject()) {
             throw new InvalidRequestException("request body must be a JSON object, got " + typeName(value));
         }
-        return value.asObject();
+        return value;
     }
 
-    /** True when only whitespace follows the value just read (the parser reports that as an error). */
-    private static boolean atEnd(JsonParser parser) {
-        if (!parser.hasNext()) {
-            return true;
-        }
-        try {
-            parser.nextToken();
-            return false;
-        } catch (JsonException whitespaceOnly) {
-            return true;
-        }
-    }
-
-    private static long integer(String field, JsonValue v, long min, long max) throws InvalidRequestException {
-        if (v.type() != JsonValueType.NUMBER) {
+    private static long integer(String field, JsonNode v, long min, long max) throws InvalidRequestException {
+        if (!v.isNumber()) {
             throw new InvalidRequestException(field + " must be an integer, got " + typeName(v));
         }
-        BigDecimal n = v.asNumber().bigDecimalValue();
+        BigDecimal n = v.decimalValue();
         String shown = echo(n.toString());
         if (n.signum() != 0 && n.stripTrailingZeros().scale() > 0) {
             throw new InvalidRequestException(field + " must be an integer, got " + shown);
@@ -215,19 +168,19 @@ final class ExtractionJson {
         return n.longValueExact();
     }
 
-    private static String optionalString(JsonObject o, String key) throws InvalidRequestException {
+    private static String optionalString(JsonNode o, String key) throws InvalidRequestException {
         return optionalString(o, key, key);
     }
 
-    private static String optionalString(JsonObject o, String field, String key) throws InvalidRequestException {
-        JsonValue v = o.value(key, null);
-        if (v == null || v.type() == JsonValueType.NULL) {
+    private static String optionalString(JsonNode o, String field, String key) throws InvalidRequestException {
+        JsonNode v = o.get(key);
+        if (v == null || v.isNull()) {
             return null;
         }
-        if (v.type() != JsonValueType.STRING) {
+        if (!v.isTextual()) {
             throw new InvalidRequestException(field + " must be a string, got " + typeName(v));
         }
-        return v.asString().value();
+        return v.textValue();
     }
 
     /**
@@ -236,108 +189,102 @@ final class ExtractionJson {
      * extraction have the same form, however they were spelled.
      */
     static String canonical(ExtractionCall call) {
-        return write(g -> {
-            g.writeObjectStart();
-            g.write("count", call.count());
-            g.writeKey("filter").writeObjectStart();
-            g.writeKey("labels").writeObjectStart();
+        return JsonCodec.write(g -> {
+            g.writeStartObject();
+            g.writeNumberField("count", call.count());
+            g.writeObjectFieldStart("filter");
+            g.writeObjectFieldStart("labels");
             for (Map.Entry<String, String> e : call.filter().labels().required().entrySet()) {
-                g.write(e.getKey(), e.getValue());
+                g.writeStringField(e.getKey(), e.getValue());
             }
-            g.writeObjectEnd();
-            g.writeKey("protocol");
-            if (call.filter().protocol().isPresent()) {
-                g.write(call.filter().protocol().get().wireName());
-            } else {
-                g.writeNull();
-            }
-            g.writeKey("upstream");
-            if (call.filter().upstream().isPresent()) {
-                g.write(call.filter().upstream().get());
-            } else {
-                g.writeNull();
-            }
-            g.writeObjectEnd();
-            g.write("fulfillment", call.fulfillment().wireName());
-            g.write("minRemainingTtlSeconds", call.minRemainingTtlSeconds());
-            g.writeObjectEnd();
+            g.writeEndObject();
+            g.writeStringField("protocol", call.filter().protocol().map(Protocol::wireName).orElse(null));
+            g.writeStringField("upstream", call.filter().upstream().orElse(null));
+            g.writeEndObject();
+            g.writeStringField("fulfillment", call.fulfillment().wireName());
+            g.writeNumberField("minRemainingTtlSeconds", call.minRemainingTtlSeconds());
+            g.writeEndObject();
         });
     }
 
     /** {@code 200}: {@code {"requested": n, "extracted": m, "proxies": [...]}}. */
     static String extracted(int requested, List<HandedOutProxy> proxies) {
-        return write(g -> {
-            g.writeObjectStart();
-            g.write("requested", requested);
-            g.write("extracted", proxies.size());
-            g.writeKey("proxies").writeArrayStart();
+        return JsonCodec.write(g -> {
+            g.writeStartObject();
+            g.writeNumberField("requested", requested);
+            g.writeNumberField("extracted", proxies.size());
+            g.writeArrayFieldStart("proxies");
             for (HandedOutProxy p : proxies) {
-                g.writeObjectStart();
-                g.write("id", p.id());
-                g.write("url", p.url());
-                g.write("protocol", p.protocol().wireName());
-                g.write("host", p.host());
-                g.write("port", p.port());
-                g.writeKey("labels").writeObjectStart();
+                g.writeStartObject();
+                g.writeStringField("id", p.id());
+                g.writeStringField("url", p.url());
+                g.writeStringField("protocol", p.protocol().wireName());
+                g.writeStringField("host", p.host());
+                g.writeNumberField("port", p.port());
+                g.writeObjectFieldStart("labels");
                 for (Map.Entry<String, String> e : p.labels().entrySet()) {
-                    g.write(e.getKey(), e.getValue());
+                    g.writeStringField(e.getKey(), e.getValue());
                 }
-                g.writeObjectEnd();
+                g.writeEndObject();
                 if (p.expiresAt().isPresent()) {
-                    g.write("expiresAt", p.expiresAt().get().toString());
-                    g.write("remainingTtlSeconds", p.remainingTtlSeconds());
+                    g.writeStringField("expiresAt", p.expiresAt().get().toString());
+                    g.writeNumberField("remainingTtlSeconds", p.remainingTtlSeconds());
                 } else {
-                    g.writeKey("expiresAt").writeNull();
-                    g.writeKey("remainingTtlSeconds").writeNull();
+                    g.writeNullField("expiresAt");
+                    g.writeNullField("remainingTtlSeconds");
                 }
-                g.writeObjectEnd();
+                g.writeEndObject();
             }
-            g.writeArrayEnd();
-            g.writeObjectEnd();
+            g.writeEndArray();
+            g.writeEndObject();
         });
     }
 
     /** {@code 409}: {@code {"error": "insufficient_proxies", "requested": n, "available": m}}. */
     static String insufficient(int requested, int available) {
-        return write(g -> g.writeObjectStart().write("error", "insufficient_proxies")
-                .write("requested", requested).write("available", available).writeObjectEnd());
+        return JsonCodec.write(g -> {
+            g.writeStartObject();
+            g.writeStringField("error", "insufficient_proxies");
+            g.writeNumberField("requested", requested);
+            g.writeNumberField("available", available);
+            g.writeEndObject();
+        });
     }
 
     /** {@code 429}: {@code {"error": "quota_exceeded", "message", "limit", "used", "retryAfterSeconds"}}. */
     static String quotaExceeded(String message, int limit, int used, long retryAfterSeconds) {
-        return write(g -> g.writeObjectStart().write("error", "quota_exceeded").write("message", message)
-                .write("limit", limit).write("used", used).write("retryAfterSeconds", retryAfterSeconds)
-                .writeObjectEnd());
+        return JsonCodec.write(g -> {
+            g.writeStartObject();
+            g.writeStringField("error", "quota_exceeded");
+            g.writeStringField("message", message);
+            g.writeNumberField("limit", limit);
+            g.writeNumberField("used", used);
+            g.writeNumberField("retryAfterSeconds", retryAfterSeconds);
+            g.writeEndObject();
+        });
     }
 
     /** {@code {"error": code, "message": message}}. */
     static String error(String code, String message) {
-        return write(g -> g.writeObjectStart().write("error", code).write("message", message).writeObjectEnd());
+        return JsonCodec.write(g -> {
+            g.writeStartObject();
+            g.writeStringField("error", code);
+            g.writeStringField("message", message);
+            g.writeEndObject();
+        });
     }
 
     /** {@code {"error": code}}. */
     static String error(String code) {
-        return write(g -> g.writeObjectStart().write("error", code).writeObjectEnd());
+        return JsonCodec.write(g -> {
+            g.writeStartObject();
+            g.writeStringField("error", code);
+            g.writeEndObject();
+        });
     }
 
-    private interface Body {
-        void write(JsonGenerator g);
-    }
-
-    private static String write(Body body) {
-        StringWriter out = new StringWriter(256);
-        try (JsonGenerator g = JsonGenerator.create(out)) {
-            body.write(g);
-        }
-        return out.toString();
-    }
-
-    private static String typeName(JsonValue v) {
-        return v.type().name().toLowerCase(Locale.ROOT);
-    }
-
-    private static boolean isSpace(byte b) {
-        return b == ' ' || b == '\t' || b == '\n' || b == '\r';
+    private static String typeName(JsonNode v) {
+        return JsonCodec.typeName(v);
     }
 
     /** Caller-supplied text shown in an error message, shortened. */
@@ -347,15 +294,5 @@ final class ExtractionJson {
 
     private static String echoMessage(String s) {
         return s == null ? "invalid filter" : s.length() <= 200 ? s : s.substring(0, 200) + "...";
-    }
-
-    /** The parser's first message line only: later lines dump raw input. */
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "unreadable";
-        }
-        int nl = message.indexOf('\n');
-        String s = nl < 0 ? message : message.substring(0, nl);
-        return s.length() > 120 ? s.substring(0, 120) : s;
     }
 }

@@ -14,8 +14,8 @@ import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.credentials.StaticCredentialStore;
-import io.helidon.json.JsonObject;
-import io.helidon.json.JsonValueType;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.proxypool.sdk.json.JsonCodec;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,7 +38,7 @@ class DistributionServiceTest {
             assertEquals(200, r.statusCode(), r.body());
             assertEquals("application/json", r.headers().firstValue("Content-Type").orElseThrow());
             assertEquals("no-store", r.headers().firstValue("Cache-Control").orElseThrow());
-            assertEquals(20, json(r).intValue("requested").orElseThrow());
+            assertEquals(20, json(r).get("requested").asInt());
             assertEquals(8, extracted(r));
             assertEquals(8, new HashSet<>(ids(r)).size());
             assertEquals(2, f.available(), "the reserve stays for the gateway");
@@ -75,26 +75,26 @@ class DistributionServiceTest {
             f.clock.advance(Duration.ofSeconds(100));
             HttpResponse<String> r = f.alice("{\"count\": 3}");
             assertEquals(200, r.statusCode(), r.body());
-            Map<String, JsonObject> byHost = new java.util.HashMap<>();
-            for (JsonObject p : Responses.proxies(r)) {
-                byHost.put(p.stringValue("host").orElseThrow(), p);
+            Map<String, JsonNode> byHost = new java.util.HashMap<>();
+            for (JsonNode p : Responses.proxies(r)) {
+                byHost.put(p.get("host").asText(), p);
             }
-            JsonObject http = byHost.get("203.0.113.7");
-            assertEquals("http://al%20ice%40acme:p%3Ass%2Fw%25rd@203.0.113.7:8000", http.stringValue("url").orElseThrow());
-            assertEquals("http", http.stringValue("protocol").orElseThrow());
-            assertEquals(8000, http.intValue("port").orElseThrow());
-            assertEquals("US", http.objectValue("labels").orElseThrow().stringValue("country").orElseThrow());
-            assertEquals("2026-01-01T00:30:00Z", http.stringValue("expiresAt").orElseThrow());
-            assertEquals(1700, http.longValue("remainingTtlSeconds").orElseThrow());
-            assertEquals(pool.get(0).id(), http.stringValue("id").orElseThrow());
+            JsonNode http = byHost.get("203.0.113.7");
+            assertEquals("http://al%20ice%40acme:p%3Ass%2Fw%25rd@203.0.113.7:8000", http.get("url").asText());
+            assertEquals("http", http.get("protocol").asText());
+            assertEquals(8000, http.get("port").asInt());
+            assertEquals("US", http.get("labels").get("country").asText());
+            assertEquals("2026-01-01T00:30:00Z", http.get("expiresAt").asText());
+            assertEquals(1700, http.get("remainingTtlSeconds").asLong());
+            assertEquals(pool.get(0).id(), http.get("id").asText());
 
-            JsonObject v6 = byHost.get("2001:db8::7");
-            assertEquals("socks5://al%20ice%40acme:p%3Ass%2Fw%25rd@[2001:db8::7]:1080", v6.stringValue("url").orElseThrow());
+            JsonNode v6 = byHost.get("2001:db8::7");
+            assertEquals("socks5://al%20ice%40acme:p%3Ass%2Fw%25rd@[2001:db8::7]:1080", v6.get("url").asText());
 
-            JsonObject forever = byHost.get("198.51.100.9");
-            assertEquals("http://198.51.100.9:3128", forever.stringValue("url").orElseThrow(), "no ref: no userinfo");
-            assertEquals(JsonValueType.NULL, forever.value("expiresAt").orElseThrow().type());
-            assertEquals(JsonValueType.NULL, forever.value("remainingTtlSeconds").orElseThrow().type());
+            JsonNode forever = byHost.get("198.51.100.9");
+            assertEquals("http://198.51.100.9:3128", forever.get("url").asText(), "no ref: no userinfo");
+            assertTrue(forever.get("expiresAt").isNull());
+            assertTrue(forever.get("remainingTtlSeconds").isNull());
         }
     }
 
@@ -110,9 +110,9 @@ class DistributionServiceTest {
                      "minRemainingTtlSeconds": 60}""");
             assertEquals(200, r.statusCode(), r.body());
             assertEquals(4, extracted(r), "the vendor-c proxies expire too soon, vendor-b is socks5 in DE");
-            for (JsonObject p : Responses.proxies(r)) {
-                assertTrue(p.stringValue("url").orElseThrow().startsWith("http://10."), p.toString());
-                assertEquals("US", p.objectValue("labels").orElseThrow().stringValue("country").orElseThrow());
+            for (JsonNode p : Responses.proxies(r)) {
+                assertTrue(p.get("url").asText().startsWith("http://10."), p.toString());
+                assertEquals("US", p.get("labels").get("country").asText());
             }
             HttpResponse<String> byUpstream = f.alice("{\"count\": 20, \"filter\": {\"upstream\": \"vendor-b-de\"}}");
             assertEquals(4, extracted(byUpstream));
@@ -142,15 +142,15 @@ class DistributionServiceTest {
             assertEquals(200, partial.statusCode());
             assertEquals(2, extracted(partial), "the proxy without credentials is withheld");
             assertFalse(partial.body().contains("192.0.2.55"), partial.body());
-            for (JsonObject p : Responses.proxies(partial)) {
-                assertTrue(p.stringValue("url").orElseThrow().startsWith("http://user:secret-pw@"), p.toString());
+            for (JsonNode p : Responses.proxies(partial)) {
+                assertTrue(p.get("url").asText().startsWith("http://user:secret-pw@"), p.toString());
             }
             assertEquals(0, f.available(), "it left the pool all the same (extraction is irreversible)");
         }
         try (DistributionFixture f = DistributionFixture.with(pool).credentials(creds).start()) {
             HttpResponse<String> all = f.alice("{\"count\": 3, \"fulfillment\": \"allOrNothing\"}");
             assertEquals(503, all.statusCode());
-            assertEquals("credentials_unavailable", json(all).stringValue("error").orElseThrow());
+            assertEquals("credentials_unavailable", json(all).get("error").asText());
             assertFalse(all.body().contains("missing-ref") || all.body().contains("192.0.2") || all.body().contains("secret"),
                     "names nothing secret: " + all.body());
         }
@@ -167,7 +167,7 @@ class DistributionServiceTest {
             for (HttpResponse<String> r : answers) {
                 assertEquals(401, r.statusCode(), r.body());
                 assertTrue(r.headers().firstValue("WWW-Authenticate").orElseThrow().startsWith("Bearer"));
-                assertEquals("unauthorized", json(r).stringValue("error").orElseThrow());
+                assertEquals("unauthorized", json(r).get("error").asText());
             }
             assertEquals(3, f.available());
             assertEquals(0, f.store.extractCalls.get());

@@ -72,7 +72,7 @@ class IdempotencyTest {
             assertEquals(200, f.alice("{\"count\": 2}", "Idempotency-Key", "k").statusCode());
             HttpResponse<String> other = f.alice("{\"count\": 3}", "Idempotency-Key", "k");
             assertEquals(422, other.statusCode());
-            assertEquals("idempotency_key_reused", json(other).stringValue("error").orElseThrow());
+            assertEquals("idempotency_key_reused", json(other).get("error").asText());
             assertEquals(8, f.available());
         }
     }
@@ -87,7 +87,7 @@ class IdempotencyTest {
 
             HttpResponse<String> r = f.alice(body, "Idempotency-Key", "running");
             assertEquals(409, r.statusCode());
-            assertEquals("request_in_progress", json(r).stringValue("error").orElseThrow());
+            assertEquals("request_in_progress", json(r).get("error").asText());
             assertEquals(10, f.available());
             assertEquals(0, f.store.extractCalls.get());
 

@@ -1,9 +1,7 @@
 package dev.proxypool.server.api.distribution;
 
-import io.helidon.json.JsonArray;
-import io.helidon.json.JsonObject;
-import io.helidon.json.JsonParser;
-import io.helidon.json.JsonValue;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.proxypool.sdk.json.JsonCodec;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,28 +12,28 @@ final class Responses {
     private Responses() {
     }
 
-    static JsonObject json(HttpResponse<String> r) {
-        return JsonParser.create(r.body()).readJsonObject();
+    static JsonNode json(HttpResponse<String> r) {
+        return JsonCodec.read(r.body(), JsonCodec.Nesting.FEED);
     }
 
-    static List<JsonObject> proxies(HttpResponse<String> r) {
-        JsonArray a = json(r).arrayValue("proxies").orElseThrow();
-        List<JsonObject> out = new ArrayList<>();
-        for (JsonValue v : a.values()) {
-            out.add(v.asObject());
+    static List<JsonNode> proxies(HttpResponse<String> r) {
+        JsonNode a = json(r).get("proxies");
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode v : a) {
+            out.add(v);
         }
         return out;
     }
 
     static List<String> ids(HttpResponse<String> r) {
         List<String> ids = new ArrayList<>();
-        for (JsonObject p : proxies(r)) {
-            ids.add(p.stringValue("id").orElseThrow());
+        for (JsonNode p : proxies(r)) {
+            ids.add(p.get("id").asText());
         }
         return ids;
     }
 
     static int extracted(HttpResponse<String> r) {
-        return json(r).intValue("extracted").orElseThrow();
+        return json(r).get("extracted").asInt();
     }
 }
