@@ -1,5 +1,6 @@
 package dev.proxypool.examples;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
@@ -9,7 +10,7 @@ import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.Selection;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.provider.FetchReport;
 import dev.proxypool.sdk.provider.ProviderAdapter;
 import dev.proxypool.sdk.provider.ProviderRegistry;
@@ -58,7 +59,7 @@ public final class CustomProviderExample {
         try (ProxyPool pool = ProxyPool.builder().config(cfg).providerRegistry(registry).background(false).build();
              Lease lease = pool.acquire(Selection.forHost("api.example"))) {
             lease.succeeded(Duration.ofMillis(50));
-            return pool.engine().snapshot().size();
+            return ProxyPoolInternals.engine(pool).snapshot().size();
         }
     }
 

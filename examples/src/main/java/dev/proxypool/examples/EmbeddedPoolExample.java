@@ -1,5 +1,6 @@
 package dev.proxypool.examples;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.extract.ExtractedProxy;
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Labels;
@@ -9,7 +10,7 @@ import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.sdk.Extraction;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.Selection;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ public final class EmbeddedPoolExample {
             for (ExtractedProxy p : pool.extract(Extraction.of(2).protocol(Protocol.HTTP).country("US").allOrNothing())) {
                 extracted.add(p.proxy().id());
             }
-            return new Outcome(leased, extracted, pool.engine().inFlight());
+            return new Outcome(leased, extracted, ProxyPoolInternals.engine(pool).inFlight());
         }
     }
 

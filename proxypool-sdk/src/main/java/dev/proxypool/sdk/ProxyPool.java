@@ -1,5 +1,6 @@
 package dev.proxypool.sdk;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.extract.ExtractedProxy;
 import dev.proxypool.core.extract.ExtractionResult;
 import dev.proxypool.core.extract.MemoryPoolStore;
@@ -14,7 +15,7 @@ import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.engine.AcquireRequest;
 import dev.proxypool.sdk.engine.AcquireResult;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.asn.AsnDatabaseHolder;
 import dev.proxypool.sdk.asn.AsnDatabaseLoader;
@@ -83,6 +84,25 @@ public final class ProxyPool implements AutoCloseable {
     /** How often the store drops expired proxies, ended tombstones and idempotency records. */
     static final Duration PURGE_INTERVAL = Duration.ofSeconds(5);
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(ProxyPool.class.getName());
+
+    static {
+        ProxyPoolInternals.register(new ProxyPoolInternals.PoolAccess() {
+            @Override
+            public PoolEngine engine(ProxyPool pool) {
+                return pool.engine;
+            }
+
+            @Override
+            public UpstreamDialer dialer(ProxyPool pool) {
+                return pool.dialer;
+            }
+
+            @Override
+            public Optional<CollectionPipeline> pipeline(ProxyPool pool) {
+                return Optional.ofNullable(pool.pipeline);
+            }
+        });
+    }
 
     private ProxyPool(Builder b) {
         this.config = b.config;
@@ -250,24 +270,10 @@ public final class ProxyPool implements AutoCloseable {
         return credentials;
     }
 
-    /** Dials through upstream proxies with credentials from {@link #credentials()}. */
-    public UpstreamDialer dialer() {
-        return dialer;
-    }
-
-    /** The engine, for adapters (ProxySelector, gateway) and inspection. */
-    public PoolEngine engine() {
-        return engine;
-    }
-
     public ProxyPoolConfig config() {
         return config;
     }
 
-    /** The collection pipeline (present even while no upstream is configured). */
-    public Optional<CollectionPipeline> pipeline() {
-        return Optional.ofNullable(pipeline);
-    }
 
     /**
      * Follows a change of {@code next}'s providers and upstreams (the admin API): see

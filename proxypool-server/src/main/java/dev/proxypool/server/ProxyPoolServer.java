@@ -1,5 +1,6 @@
 package dev.proxypool.server;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
@@ -217,18 +218,18 @@ public final class ProxyPoolServer implements AutoCloseable {
             ConfigStore configStore = null;
             try {
                 // Admin configuration: PostgreSQL when configured (migrated, seeded once), else memory seeded from the YAML.
-                configStore = ConfigStores.open(effective, pool.engine().wallClock(), importConfig);
+                configStore = ConfigStores.open(effective, ProxyPoolInternals.engine(pool).wallClock(), importConfig);
                 // the stored configuration wins over the YAML once seeded (admin changes survive restarts)
                 ConfigState storedState = configStore.state();
                 ProxyPoolConfig stored = storedState.applyTo(effective, configDir);
-                pool.engine().reconfigure(stored.routings());
+                ProxyPoolInternals.engine(pool).reconfigure(stored.routings());
                 if (role != ClusterRole.WORKER) {
                     pool.reconfigureCollection(stored); // the pipeline collects the stored upstreams, not the file's
                 }
                 // the gateway's clients (Basic auth, rate limits, username options, quotas) follow the
                 // stored configuration, so admin client changes apply without a restart
                 LiveClients clients = LiveClients.create(config.clients(), stored.clients(), config.security(),
-                        bind.isLoopbackAddress(), pool.engine().ticker());
+                        bind.isLoopbackAddress(), ProxyPoolInternals.engine(pool).ticker());
                 if (authenticator == null && clients.authenticator().mode() == ClientAuthenticator.Mode.CLOSED) {
                     throw new ConfigException("clients", "the gateway listens on " + config.server().host()
                             + " (not loopback) but no client can authenticate: configure clients with a secretHash,"
@@ -238,17 +239,17 @@ public final class ProxyPoolServer implements AutoCloseable {
                         + c.name() + "].secret is a plain secret, for development only: configure secretHash"
                         + " (proxypool hash-secret) instead"));
                 ProxyAuthenticator auth = authenticator != null ? authenticator : clients;
-                pool.engine().sequential().restore(configStore.sequentialStates());
+                ProxyPoolInternals.engine(pool).sequential().restore(configStore.sequentialStates());
                 ClientTokens clientTokens = new ClientTokens(storedState);
                 AccessControl gate = access != null ? access : new ServerAccess(clients,
                         // both listeners: the gateway must not proxy to itself nor to its own REST API
                         DestinationPolicy.fromConfig(config.security(),
                                 List.of(new InetSocketAddress(bind, gatewayPort), new InetSocketAddress(bind, apiPort))));
-                PoolGatewayEngine engine = new PoolGatewayEngine(pool.engine(), pool.dialer(), gate);
+                PoolGatewayEngine engine = new PoolGatewayEngine(ProxyPoolInternals.engine(pool), ProxyPoolInternals.dialer(pool), gate);
                 // client tokens follow the stored configuration (a token added through the admin API works at once)
                 Function<String, Optional<String>> tokens = bearer != null ? bearer : clientTokens::clientForBearer;
                 // feedback asks for a token while any client has one (followed live, like the tokens)
-                FeedbackService feedback = new FeedbackService(pool.engine(), tokens,
+                FeedbackService feedback = new FeedbackService(ProxyPoolInternals.engine(pool), tokens,
                         bearer != null ? () -> true : clientTokens::any);
                 ProxyPool live = pool;
                 java.util.concurrent.atomic.AtomicLong configVersion = new java.util.concurrent.atomic.AtomicLong(storedState.version());
@@ -256,12 +257,12 @@ public final class ProxyPoolServer implements AutoCloseable {
                         new java.util.concurrent.atomic.AtomicReference<>(() -> { });
                 // the console's live charts: sampled from this process's engine and meters
                 LiveSeries series = role == ClusterRole.WORKER ? null
-                        : LiveSeries.create(pool.engine(), Services.get(MeterRegistry.class));
+                        : LiveSeries.create(ProxyPoolInternals.engine(pool), Services.get(MeterRegistry.class));
                 DistributionService distribution = DistributionService.builder(pool, tokens::apply)
                         .quotas(clients.quotas()).build();
                 java.util.function.Consumer<ProxyPoolConfig> applyConfig = next -> {
-                    live.engine().reconfigure(next.routings());
-                    live.engine().refresh();
+                    ProxyPoolInternals.engine(live).reconfigure(next.routings());
+                    ProxyPoolInternals.engine(live).refresh();
                     try {
                         clients.update(next.clients());
                         distribution.updateQuotas(clients.quotas());
@@ -290,7 +291,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .build();
                 // self-hosted ProxyNode agents register with pre-issued tokens (control/all roles)
                 NodeRegistry nodes = role == ClusterRole.WORKER ? null
-                        : new NodeRegistry(pool, pool.engine().wallClock(), NodeSettings.DEFAULTS).startSweeping();
+                        : new NodeRegistry(pool, ProxyPoolInternals.engine(pool).wallClock(), NodeSettings.DEFAULTS).startSweeping();
                 Optional<dev.proxypool.sdk.credentials.Secret> adminToken = config.admin().token();
                 NodeService nodeService = nodes == null ? null : new NodeService(nodes, header -> adminToken.isPresent()
                         && BearerAuth.bearerToken(header).map(t -> adminToken.get().matches(t)).orElse(false));
@@ -299,14 +300,14 @@ public final class ProxyPoolServer implements AutoCloseable {
                         : PoolMetrics.bind(pool, Services.get(MeterRegistry.class));
                 configChanged.set(metrics.bindControlPlane(
                         () -> nodes == null ? 0.0 : (double) nodes.nodes().size(), () -> (double) configVersion.get()));
-                pool.engine().registry().healthListener(metrics.healthListener());
+                ProxyPoolInternals.engine(pool).registry().healthListener(metrics.healthListener());
                 // Scaled out on Redis: one pipeline writer at a time (the others only refresh their snapshots).
                 StageLease lease = null;
                 if (config.store().type() == ProxyPoolConfig.StoreType.REDIS && role != ClusterRole.WORKER
-                        && pool.pipeline().isPresent()) {
+                        && ProxyPoolInternals.pipeline(pool).isPresent()) {
                     lease = RedisStageLease.connect(RedisStoreConfig.fromUri(config.store().uri())
                             .withKeyPrefix(config.store().keyPrefix()));
-                    pool.pipeline().get().useLease(lease, StageLease.newHolderId(), Duration.ofSeconds(3));
+                    ProxyPoolInternals.pipeline(pool).get().useLease(lease, StageLease.newHolderId(), Duration.ofSeconds(3));
                 }
                 AutoCloseable cluster = null;
                 if (redis) {
@@ -316,17 +317,17 @@ public final class ProxyPoolServer implements AutoCloseable {
                         // snapshots come from the control plane; this process collects nothing itself
                         String workerId = "w-" + gatewayPort + "-" + java.util.HexFormat.of()
                                 .formatHex(java.security.SecureRandom.getSeed(4));
-                        cluster = ClusterWorker.start(redisConfig, config.cluster(), pool.engine(), new WorkerShare.Live(),
+                        cluster = ClusterWorker.start(redisConfig, config.cluster(), ProxyPoolInternals.engine(pool), new WorkerShare.Live(),
                                 workerId, bind.getHostAddress() + ":" + gatewayPort,
-                                pool.engine().wallClock(), pool.engine().ticker());
+                                ProxyPoolInternals.engine(pool).wallClock(), ProxyPoolInternals.engine(pool).ticker());
                     } else {
-                        cluster = ClusterControl.start(redisConfig, config.cluster(), pool.engine(),
-                                Duration.ofMillis(200), pool.engine().wallClock(), pool.engine().ticker());
+                        cluster = ClusterControl.start(redisConfig, config.cluster(), ProxyPoolInternals.engine(pool),
+                                Duration.ofMillis(200), ProxyPoolInternals.engine(pool).wallClock(), ProxyPoolInternals.engine(pool).ticker());
                     }
                 }
                 GatewayServer.Builder gsb = GatewayServer.builder(engine);
                 if (cluster instanceof ClusterWorker worker) {
-                    gsb.healthCheck(snapshotCheck(worker, pool.engine()));
+                    gsb.healthCheck(snapshotCheck(worker, ProxyPoolInternals.engine(pool)));
                     // the snapshot-version gauges read the same feed as the readiness check
                     metrics.snapshotFrom(worker::status);
                 } else if (role != ClusterRole.WORKER) {
@@ -337,7 +338,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .apiPort(apiPort)
                         .bindAddress(bind)
                         .authenticator(auth)
-                        .accessLog(config.server().accessLog(), pool.engine().wallClock())
+                        .accessLog(config.server().accessLog(), ProxyPoolInternals.engine(pool).wallClock())
                         // the wire layer's ceiling; each routing's retry policy and budget decide below it
                         .config(GatewayConfig.DEFAULTS.withMaxAttempts(10)
                                 .withIoTimeout(config.gateway().ioTimeout())
@@ -364,7 +365,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                     series.start();
                 }
                 LOG.info("proxypool serving: gateway on port " + server.gatewayPort() + ", API on port " + server.apiPort()
-                        + ", " + pool.engine().snapshot().size() + " proxies in the pool");
+                        + ", " + ProxyPoolInternals.engine(pool).snapshot().size() + " proxies in the pool");
                 // Other processes' admin changes (shared PostgreSQL) reach this one within a poll interval;
                 // while the database is down the last configuration keeps serving.
                 AutoCloseable configPoller = ConfigPoller.start(configStore, storedState.version(), state -> {

@@ -5,7 +5,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.credentials.CredentialStore;
 import dev.proxypool.sdk.credentials.Credentials;
 import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 import java.net.Authenticator;
 import java.net.InetSocketAddress;
 import java.net.PasswordAuthentication;

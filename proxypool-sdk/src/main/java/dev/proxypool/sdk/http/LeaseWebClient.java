@@ -5,7 +5,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.credentials.CredentialStore;
 import dev.proxypool.sdk.credentials.Credentials;
 import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 
 /**
  * Plugs a {@link Lease} into Helidon WebClient: the leased proxy as the client's HTTP proxy, with

@@ -1,5 +1,6 @@
 package dev.proxypool.server.nodes;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.PageRequest;
 import dev.proxypool.core.extract.PoolQuery;
@@ -207,8 +208,8 @@ public final class NodeRegistry implements AutoCloseable {
                     break;
                 }
             }
-            PoolStore store = pool.engine().store();
-            PublishResult r = pool.engine().publish(() -> store.upsert(List.of(proxy), now));
+            PoolStore store = ProxyPoolInternals.engine(pool).store();
+            PublishResult r = ProxyPoolInternals.engine(pool).publish(() -> store.upsert(List.of(proxy), now));
             if (r.added() + r.refreshed() == 0) {
                 throw new IllegalStateException(r.skippedTombstoned() > 0
                         ? "host/port was extracted from the pool and cannot rejoin until its tombstone expires"
@@ -324,8 +325,8 @@ public final class NodeRegistry implements AutoCloseable {
                 }
             }
             if (!remove.isEmpty() || !missing.isEmpty()) {
-                PoolStore store = pool.engine().store();
-                pool.engine().publish(() -> {
+                PoolStore store = ProxyPoolInternals.engine(pool).store();
+                ProxyPoolInternals.engine(pool).publish(() -> {
                     if (!remove.isEmpty()) {
                         store.remove(remove);
                     }
@@ -386,7 +387,7 @@ public final class NodeRegistry implements AutoCloseable {
     }
 
     private Set<String> storedNodeProxies() {
-        PoolStore store = pool.engine().store();
+        PoolStore store = ProxyPoolInternals.engine(pool).store();
         ExtractionFilter filter = new ExtractionFilter(Optional.empty(), Optional.of(UPSTREAM), LabelSelector.ANY);
         PoolQuery query = new PoolQuery(filter, Optional.empty());
         Set<String> ids = new HashSet<>();
@@ -402,8 +403,8 @@ public final class NodeRegistry implements AutoCloseable {
     }
 
     private void removeFromPool(List<String> proxyIds) {
-        PoolStore store = pool.engine().store();
-        pool.engine().publish(() -> store.remove(proxyIds));
+        PoolStore store = ProxyPoolInternals.engine(pool).store();
+        ProxyPoolInternals.engine(pool).publish(() -> store.remove(proxyIds));
     }
 
     private static String randomSecret() {

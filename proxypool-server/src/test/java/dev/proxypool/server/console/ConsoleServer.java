@@ -1,5 +1,6 @@
 package dev.proxypool.server.console;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
@@ -113,8 +114,8 @@ final class ConsoleServer implements AutoCloseable {
     private void awaitFirstFetch() {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (System.nanoTime() < deadline) {
-            var counts = server.pool().engine().store().countsByUpstream();
-            if (counts.containsKey("up-a") && server.pool().engine().snapshot().upstreams().contains("up-a")) {
+            var counts = ProxyPoolInternals.engine(server.pool()).store().countsByUpstream();
+            if (counts.containsKey("up-a") && ProxyPoolInternals.engine(server.pool()).snapshot().upstreams().contains("up-a")) {
                 return;
             }
             try {
@@ -124,7 +125,7 @@ final class ConsoleServer implements AutoCloseable {
                 throw new IllegalStateException(e);
             }
         }
-        throw new AssertionError("the pipeline did not publish up-a within 30 s: " + server.pool().engine().store().countsByUpstream());
+        throw new AssertionError("the pipeline did not publish up-a within 30 s: " + ProxyPoolInternals.engine(server.pool()).store().countsByUpstream());
     }
 
     String consoleUrl() {

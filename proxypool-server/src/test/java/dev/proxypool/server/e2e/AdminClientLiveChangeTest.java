@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -107,10 +108,10 @@ class AdminClientLiveChangeTest {
 
     private static void awaitPool(ProxyPoolServer server, int proxies) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (server.pool().engine().snapshot().size() < proxies && System.nanoTime() < deadline) {
+        while (ProxyPoolInternals.engine(server.pool()).snapshot().size() < proxies && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertEquals(proxies, server.pool().engine().snapshot().size(), "inventory loaded");
+        assertEquals(proxies, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "inventory loaded");
     }
 
     private static int get(HttpClient gw, URI uri, String user, String secret) throws Exception {

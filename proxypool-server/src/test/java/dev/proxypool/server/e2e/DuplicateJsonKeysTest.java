@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -57,10 +58,10 @@ class DuplicateJsonKeysTest {
         server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start();
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (server.pool().engine().snapshot().size() < 3 && System.nanoTime() < deadline) {
+        while (ProxyPoolInternals.engine(server.pool()).snapshot().size() < 3 && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertEquals(3, server.pool().engine().snapshot().size(), "inventory loaded");
+        assertEquals(3, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "inventory loaded");
     }
 
     @AfterAll

@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -158,11 +159,11 @@ class GatewayEndToEndTest {
     @AfterEach
     void capacityNeverLeaks() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while ((server.gatewayEngine().inFlight() != 0 || server.pool().engine().inFlight() != 0) && System.nanoTime() < deadline) {
+        while ((server.gatewayEngine().inFlight() != 0 || ProxyPoolInternals.engine(server.pool()).inFlight() != 0) && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
         assertEquals(0, server.gatewayEngine().inFlight(), "gateway attempts in flight");
-        assertEquals(0, server.pool().engine().inFlight(), "capacity reservations in flight");
+        assertEquals(0, ProxyPoolInternals.engine(server.pool()).inFlight(), "capacity reservations in flight");
     }
 
     /**
@@ -274,7 +275,7 @@ class GatewayEndToEndTest {
         String bound = s1.iterator().next();
 
         String strictBound = get("strict", origin.uri("/echo"), "X-ProxyPool-Session", "k1").headers().firstValue("X-ProxyPool-Proxy").orElseThrow();
-        server.pool().engine().runtime(strictBound).orElseThrow().health().disable("test", server.pool().engine().ticker().read());
+        ProxyPoolInternals.engine(server.pool()).runtime(strictBound).orElseThrow().health().disable("test", ProxyPoolInternals.engine(server.pool()).ticker().read());
         try {
             HttpResponse<String> lost = get("strict", origin.uri("/echo"), "X-ProxyPool-Session", "k1");
             assertEquals(502, lost.statusCode());
@@ -284,7 +285,7 @@ class GatewayEndToEndTest {
                 assertNotEquals(bound, repinned, "repin moves a session off a cooled proxy");
             }
         } finally {
-            server.pool().engine().runtime(strictBound).orElseThrow().health().enable("test", server.pool().engine().ticker().read());
+            ProxyPoolInternals.engine(server.pool()).runtime(strictBound).orElseThrow().health().enable("test", ProxyPoolInternals.engine(server.pool()).ticker().read());
         }
     }
 
@@ -320,8 +321,8 @@ class GatewayEndToEndTest {
 
     @Test
     void aRefusingUpstreamIsRetriedOnAnotherProxyAndCooled() throws Exception {
-        var refusing = server.pool().engine().snapshot().proxies().stream().filter(p -> p.port() == refused).findFirst().orElseThrow();
-        var health = server.pool().engine().runtime(refusing.id()).orElseThrow().health();
+        var refusing = ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream().filter(p -> p.port() == refused).findFirst().orElseThrow();
+        var health = ProxyPoolInternals.engine(server.pool()).runtime(refusing.id()).orElseThrow().health();
         int requests = 0;
         while (health.state() != dev.proxypool.core.health.HealthState.COOLING && requests < 20) {
             HttpResponse<String> r = get("failover", origin.uri("/echo"));

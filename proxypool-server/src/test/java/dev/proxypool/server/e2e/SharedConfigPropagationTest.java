@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -111,17 +112,17 @@ class SharedConfigPropagationTest {
                         .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"added\", \"position\": 0}")).build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(201, created.statusCode(), created.body());
-                assertTrue(a.pool().engine().routing("added").isPresent(), "live on the process that took the change");
+                assertTrue(ProxyPoolInternals.engine(a.pool()).routing("added").isPresent(), "live on the process that took the change");
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-                while (b.pool().engine().routing("added").isEmpty() && System.nanoTime() < deadline) {
+                while (ProxyPoolInternals.engine(b.pool()).routing("added").isEmpty() && System.nanoTime() < deadline) {
                     Thread.sleep(20);
                 }
-                assertTrue(b.pool().engine().routing("added").isPresent(), "the other process picked it up");
+                assertTrue(ProxyPoolInternals.engine(b.pool()).routing("added").isPresent(), "the other process picked it up");
                 System.out.printf("config propagation to the second process: %d ms%n", (System.nanoTime() - t0) / 1_000_000);
-                assertEquals("added", b.pool().engine().routings().get(0).name(), "in the stored order");
+                assertEquals("added", ProxyPoolInternals.engine(b.pool()).routings().get(0).name(), "in the stored order");
             }
             try (ProxyPoolServer restarted = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start()) {
-                assertTrue(restarted.pool().engine().routing("added").isPresent(), "the database wins over the YAML");
+                assertTrue(ProxyPoolInternals.engine(restarted.pool()).routing("added").isPresent(), "the database wins over the YAML");
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -199,11 +200,11 @@ class StickySessionAtCapacityTest {
 
     private static void assertCapacityDrains() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (server.pool().engine().inFlight() != 0 && System.nanoTime() < deadline) {
+        while (ProxyPoolInternals.engine(server.pool()).inFlight() != 0 && System.nanoTime() < deadline) {
             Thread.onSpinWait();
             Thread.yield();
         }
-        assertEquals(0, server.pool().engine().inFlight(), "every unit of capacity was given back");
+        assertEquals(0, ProxyPoolInternals.engine(server.pool()).inFlight(), "every unit of capacity was given back");
     }
 
     /** One CONNECT to the origin, one request inside it, then the tunnel is closed by the client. */

@@ -1,5 +1,6 @@
 package dev.proxypool.server.fuzz;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -201,9 +202,9 @@ class ExtractionJsonFuzzTest {
 
     private static void awaitPool(ProxyPoolServer server, int size) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (server.pool().engine().snapshot().size() < size && System.nanoTime() < deadline) {
+        while (ProxyPoolInternals.engine(server.pool()).snapshot().size() < size && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertEquals(size, server.pool().engine().snapshot().size(), "the inventory is in the pool");
+        assertEquals(size, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "the inventory is in the pool");
     }
 }

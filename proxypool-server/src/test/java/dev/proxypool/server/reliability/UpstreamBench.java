@@ -1,5 +1,6 @@
 package dev.proxypool.server.reliability;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.proxypool.core.health.ProxyHealth;
@@ -73,7 +74,7 @@ final class UpstreamBench implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         pool = ProxyPool.builder().config(ConfigLoader.load(cfg, Map.of())).proxies(proxies).background(false).build();
-        engine = new PoolGatewayEngine(pool.engine(), pool.dialer(), AccessControl.OPEN);
+        engine = new PoolGatewayEngine(ProxyPoolInternals.engine(pool), ProxyPoolInternals.dialer(pool), AccessControl.OPEN);
         server = GatewayServer.builder(engine).gatewayPort(0).apiPort(0).shutdownGrace(Duration.ofSeconds(1))
                 .config(GatewayConfig.DEFAULTS.withMaxAttempts(10).withIoTimeout(IO_TIMEOUT))
                 .start();
@@ -100,7 +101,7 @@ final class UpstreamBench implements AutoCloseable {
     }
 
     ProxyHealth health(int index) {
-        return pool.engine().runtime(id(index)).orElseThrow().health();
+        return ProxyPoolInternals.engine(pool).runtime(id(index)).orElseThrow().health();
     }
 
     /** One request on a fresh client connection; the response as the client reads it. */
@@ -134,7 +135,7 @@ final class UpstreamBench implements AutoCloseable {
     /** Waits (bounded) until no attempt and no capacity unit is in flight, then asserts it. */
     void assertCapacityBackToZero() {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while ((engine.inFlight() != 0 || pool.engine().inFlight() != 0) && System.nanoTime() < deadline) {
+        while ((engine.inFlight() != 0 || ProxyPoolInternals.engine(pool).inFlight() != 0) && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(10);
             } catch (InterruptedException e) {
@@ -143,7 +144,7 @@ final class UpstreamBench implements AutoCloseable {
             }
         }
         assertEquals(0, engine.inFlight(), "gateway attempts in flight");
-        assertEquals(0, pool.engine().inFlight(), "capacity units in use");
+        assertEquals(0, ProxyPoolInternals.engine(pool).inFlight(), "capacity units in use");
     }
 
     @Override

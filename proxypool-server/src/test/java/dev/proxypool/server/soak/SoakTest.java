@@ -1,5 +1,6 @@
 package dev.proxypool.server.soak;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -188,7 +189,7 @@ class SoakTest {
             initial.addAll(seeds.add(EXTRACT_SEED, t0.plus(EXTRACT_TTL)));
             try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
                     .pool(b -> b.proxies(initial)).start()) {
-                PoolEngine engine = server.pool().engine();
+                PoolEngine engine = ProxyPoolInternals.engine(server.pool());
                 assertEquals(GATEWAY_PROXIES + EXTRACT_SEED, engine.snapshot().size(), "pool loaded");
                 PoolPublisher publisher = new PoolPublisher(engine, engine.wallClock());
                 String auth = "Basic " + Base64.getEncoder().encodeToString("alice:alice-secret".getBytes(StandardCharsets.UTF_8));
@@ -476,7 +477,7 @@ class SoakTest {
 
     private static void awaitIdle(ProxyPoolServer server) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while ((server.gatewayEngine().inFlight() != 0 || server.pool().engine().inFlight() != 0)
+        while ((server.gatewayEngine().inFlight() != 0 || ProxyPoolInternals.engine(server.pool()).inFlight() != 0)
                 && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }

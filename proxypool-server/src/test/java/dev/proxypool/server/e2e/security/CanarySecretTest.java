@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e.security;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -91,12 +92,12 @@ class CanarySecretTest {
                     assertTrue(upstream.requestsWithCredentials() + upstream2.requestsWithCredentials() >= 4,
                             "the credential store's password reached the upstreams");
                     createClientThroughAdmin(server);
-                    List<Proxy> live = server.pool().engine().snapshot().proxies();
+                    List<Proxy> live = ProxyPoolInternals.engine(server.pool()).snapshot().proxies();
                     assertEquals(2, live.size(), "both proxies in the snapshot before the extractions");
                     for (Proxy p : live) {
                         canaries.scan("in-memory snapshot proxy " + p.id(), p + " " + p.key() + " " + p.key().credentialRef());
                     }
-                    canaries.scan("in-memory snapshot", server.pool().engine().snapshot().toString());
+                    canaries.scan("in-memory snapshot", ProxyPoolInternals.engine(server.pool()).snapshot().toString());
                     registerNode(server, node, canaries);
                     Thread.sleep(800); // a published snapshot version with both proxies and the node
                     scanRedis(redis, canaries, "before extractions");
@@ -119,7 +120,7 @@ class CanarySecretTest {
                     assertEquals(200, responses.getLast().statusCode());
                     assertTrue(responses.get(responses.size() - 2).body().contains("# TYPE"), "sanity: Prometheus text");
 
-                    canaries.scan("in-memory snapshot after extractions", server.pool().engine().snapshot().toString());
+                    canaries.scan("in-memory snapshot after extractions", ProxyPoolInternals.engine(server.pool()).snapshot().toString());
                     canaries.scan("admin snapshot proxy id used in feedback", proxyId);
                 }
                 scanConfig(canaries, config);
@@ -314,10 +315,10 @@ class CanarySecretTest {
 
     private static void awaitPool(ProxyPoolServer server) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (server.pool().engine().snapshot().size() < 2 && System.nanoTime() < deadline) {
+        while (ProxyPoolInternals.engine(server.pool()).snapshot().size() < 2 && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertEquals(2, server.pool().engine().snapshot().size(), "the inventory proxies are in the pool");
+        assertEquals(2, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "the inventory proxies are in the pool");
     }
 
     private static void scanConfig(Canaries canaries, ProxyPoolConfig config) {

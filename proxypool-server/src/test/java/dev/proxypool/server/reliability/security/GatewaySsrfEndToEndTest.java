@@ -1,5 +1,6 @@
 package dev.proxypool.server.reliability.security;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -102,10 +103,10 @@ class GatewaySsrfEndToEndTest {
         }
         ProxyPoolServer server = builder.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (server.pool().engine().snapshot().proxies().isEmpty() && System.nanoTime() < deadline) {
+        while (ProxyPoolInternals.engine(server.pool()).snapshot().proxies().isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertFalse(server.pool().engine().snapshot().proxies().isEmpty(), "the upstream proxy is in the pool");
+        assertFalse(ProxyPoolInternals.engine(server.pool()).snapshot().proxies().isEmpty(), "the upstream proxy is in the pool");
         return server;
     }
 

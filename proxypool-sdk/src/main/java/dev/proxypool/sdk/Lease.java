@@ -1,4 +1,4 @@
-package dev.proxypool.sdk.engine;
+package dev.proxypool.sdk;
 
 import dev.proxypool.core.capacity.Reservation;
 import dev.proxypool.core.health.Admission;
@@ -10,6 +10,7 @@ import dev.proxypool.core.sticky.StickyDispatch;
 import dev.proxypool.core.sticky.StickyPick;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -33,6 +34,7 @@ public final class Lease implements AutoCloseable {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        ProxyPoolInternals.register(Lease::new);
     }
 
     private final Proxy proxy;
