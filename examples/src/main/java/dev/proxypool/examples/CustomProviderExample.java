@@ -1,6 +1,5 @@
 package dev.proxypool.examples;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
@@ -59,7 +58,7 @@ public final class CustomProviderExample {
         try (ProxyPool pool = ProxyPool.builder().config(cfg).providerRegistry(registry).background(false).build();
              Lease lease = pool.acquire(Selection.forHost("api.example"))) {
             lease.succeeded(Duration.ofMillis(50));
-            return ProxyPoolInternals.engine(pool).snapshot().size();
+            return pool.size();
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.proxypool.examples;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.extract.ExtractedProxy;
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Labels;
@@ -54,7 +53,7 @@ public final class EmbeddedPoolExample {
             for (ExtractedProxy p : pool.extract(Extraction.of(2).protocol(Protocol.HTTP).country("US").allOrNothing())) {
                 extracted.add(p.proxy().id());
             }
-            return new Outcome(leased, extracted, ProxyPoolInternals.engine(pool).inFlight());
+            return new Outcome(leased, extracted, pool.inFlight());
         }
     }
 

@@ -270,6 +270,24 @@ public final class ProxyPool implements AutoCloseable {
         return credentials;
     }
 
+    /**
+     * How many proxies the pool serves from now (its current snapshot's size).
+     *
+     * @return the number of proxies in the current snapshot
+     */
+    public int size() {
+        return engine.snapshot().size();
+    }
+
+    /**
+     * How many leases are open now (acquired and not yet closed), over all proxies.
+     *
+     * @return the number of open leases
+     */
+    public int inFlight() {
+        return engine.inFlight();
+    }
+
     public ProxyPoolConfig config() {
         return config;
     }
