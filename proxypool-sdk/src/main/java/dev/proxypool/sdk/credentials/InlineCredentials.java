@@ -24,7 +24,7 @@ public final class InlineCredentials implements CredentialStore {
 
     private final ConcurrentHashMap<String, Credentials> byRef = new ConcurrentHashMap<>();
 
-    /** An empty store: no ref resolves until {@link #keep} is called. */
+    /** An empty store: no ref resolves until {@link #put} is called. */
     public InlineCredentials() {
     }
 
