@@ -27,6 +27,11 @@ public final class LeaseWebClient {
     }
 
     /**
+     * The Helidon WebClient proxy for the lease: its address and, when needed, its credentials.
+     *
+     * @param lease the lease (an HTTP or HTTPS proxy)
+     * @param store where the proxy's credentials are resolved
+     * @return the WebClient proxy
      * @throws CredentialsUnavailableException when the proxy names credentials the store lacks (fail closed)
      * @throws IllegalArgumentException        for a SOCKS lease
      */
