@@ -9,7 +9,7 @@ import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.Selection;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.provider.FetchReport;
 import dev.proxypool.sdk.provider.ProviderAdapter;
 import dev.proxypool.sdk.provider.ProviderRegistry;
@@ -58,7 +58,7 @@ public final class CustomProviderExample {
         try (ProxyPool pool = ProxyPool.builder().config(cfg).providerRegistry(registry).background(false).build();
              Lease lease = pool.acquire(Selection.forHost("api.example"))) {
             lease.succeeded(Duration.ofMillis(50));
-            return pool.engine().snapshot().size();
+            return pool.size();
         }
     }
 

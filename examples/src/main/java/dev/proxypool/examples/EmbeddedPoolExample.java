@@ -9,7 +9,7 @@ import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.sdk.Extraction;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.Selection;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,7 +53,7 @@ public final class EmbeddedPoolExample {
             for (ExtractedProxy p : pool.extract(Extraction.of(2).protocol(Protocol.HTTP).country("US").allOrNothing())) {
                 extracted.add(p.proxy().id());
             }
-            return new Outcome(leased, extracted, pool.engine().inFlight());
+            return new Outcome(leased, extracted, pool.inFlight());
         }
     }
 

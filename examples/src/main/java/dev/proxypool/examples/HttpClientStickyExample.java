@@ -9,7 +9,7 @@ import dev.proxypool.sdk.Selection;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.CredentialStore;
 import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.http.LeaseHttp;
 import java.io.IOException;
 import java.net.URI;

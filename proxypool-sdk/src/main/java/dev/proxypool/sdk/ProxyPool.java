@@ -1,5 +1,6 @@
 package dev.proxypool.sdk;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.extract.ExtractedProxy;
 import dev.proxypool.core.extract.ExtractionResult;
 import dev.proxypool.core.extract.MemoryPoolStore;
@@ -14,7 +15,7 @@ import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.engine.AcquireRequest;
 import dev.proxypool.sdk.engine.AcquireResult;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.asn.AsnDatabaseHolder;
 import dev.proxypool.sdk.asn.AsnDatabaseLoader;
@@ -83,6 +84,25 @@ public final class ProxyPool implements AutoCloseable {
     /** How often the store drops expired proxies, ended tombstones and idempotency records. */
     static final Duration PURGE_INTERVAL = Duration.ofSeconds(5);
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(ProxyPool.class.getName());
+
+    static {
+        ProxyPoolInternals.register(new ProxyPoolInternals.PoolAccess() {
+            @Override
+            public PoolEngine engine(ProxyPool pool) {
+                return pool.engine;
+            }
+
+            @Override
+            public UpstreamDialer dialer(ProxyPool pool) {
+                return pool.dialer;
+            }
+
+            @Override
+            public Optional<CollectionPipeline> pipeline(ProxyPool pool) {
+                return Optional.ofNullable(pool.pipeline);
+            }
+        });
+    }
 
     private ProxyPool(Builder b) {
         this.config = b.config;
@@ -178,11 +198,21 @@ public final class ProxyPool implements AutoCloseable {
         return new ValidatorStage(() -> Validator.builder(dialer).settings(settings).start(), asn);
     }
 
-    /** Loads {@code proxypool.yaml} (environment variables override) and starts on it. */
+    /**
+     * Loads {@code proxypool.yaml} (environment variables override) and starts on it.
+     *
+     * @param file the configuration file
+     * @return the started pool
+     */
     public static ProxyPool fromConfig(Path file) {
         return builder().config(ConfigLoader.load(file)).build();
     }
 
+    /**
+     * A builder for a pool over an explicit configuration, store, clocks or proxies.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -191,6 +221,8 @@ public final class ProxyPool implements AutoCloseable {
      * Leases a proxy for one request to {@code selection}'s destination. Close the lease
      * (try-with-resources) to release its capacity; report {@code succeeded}/{@code failed} to feed health.
      *
+     * @param selection the destination, session and routing facts
+     * @return the lease, to be closed
      * @throws NoProxyAvailableException when nothing qualifies (reason {@code no_route},
      *                                   {@code no_candidate} or {@code session_lost})
      */
@@ -211,6 +243,8 @@ public final class ProxyPool implements AutoCloseable {
     /**
      * Takes proxies out of the pool for good (docs/design.md#extraction, E2).
      *
+     * @param extraction how many, which, partial or all-or-nothing
+     * @return the extracted proxies (fewer than asked for a partial extraction that could not be met)
      * @throws InsufficientProxiesException for an {@code allOrNothing} extraction that cannot be met
      */
     public List<ExtractedProxy> extract(Extraction extraction) {
@@ -228,45 +262,72 @@ public final class ProxyPool implements AutoCloseable {
         };
     }
 
-    /** Adds or refreshes proxies (e.g. from the application's own inventory) and rebuilds the snapshot. */
+    /**
+     * Adds or refreshes proxies (e.g. from the application's own inventory) and rebuilds the snapshot.
+     *
+     * @param proxies the proxies to add or refresh
+     * @return what the store did
+     */
     public PublishResult addProxies(Collection<Proxy> proxies) {
         PublishResult r = store.upsert(proxies, wall.instant());
         engine.refresh();
         return r;
     }
 
-    /** Called with every new snapshot (version, size, proxies) once it serves; see {@link PoolEngine#addSnapshotListener}. */
+    /**
+     * Called with every new snapshot (version, size, proxies) once it serves; see {@link PoolEngine#addSnapshotListener}.
+     *
+     * @param listener called on the thread that published the snapshot
+     */
     public void addSnapshotListener(java.util.function.Consumer<dev.proxypool.core.snapshot.PoolSnapshot> listener) {
         engine.addSnapshotListener(listener);
     }
 
-    /** Reports that {@code domain} banned the proxy {@code proxyId} (from {@code X-ProxyPool-Proxy}). */
+    /**
+     * Reports that {@code domain} banned the proxy {@code proxyId} (from {@code X-ProxyPool-Proxy}).
+     *
+     * @param proxyId the proxy's opaque id
+     * @param domain  the destination domain that refused it
+     * @return whether the proxy is known
+     */
     public boolean reportBan(String proxyId, String domain) {
         return engine.reportBan(proxyId, domain);
     }
 
-    /** The proxy credential store: inline credentials from provider lists, then {@code credentials.file} (re-read on change). */
+    /**
+     * The proxy credential store: inline credentials from provider lists, then {@code credentials.file} (re-read on change).
+     *
+     * @return the credential store
+     */
     public CredentialStore credentials() {
         return credentials;
     }
 
-    /** Dials through upstream proxies with credentials from {@link #credentials()}. */
-    public UpstreamDialer dialer() {
-        return dialer;
+    /**
+     * How many proxies the pool serves from now (its current snapshot's size).
+     *
+     * @return the number of proxies in the current snapshot
+     */
+    public int size() {
+        return engine.snapshot().size();
     }
 
-    /** The engine, for adapters (ProxySelector, gateway) and inspection. */
-    public PoolEngine engine() {
-        return engine;
+    /**
+     * How many leases are open now (acquired and not yet closed), over all proxies.
+     *
+     * @return the number of open leases
+     */
+    public int inFlight() {
+        return engine.inFlight();
     }
 
+    /**
+     * The configuration the pool runs on.
+     *
+     * @return the configuration
+     */
     public ProxyPoolConfig config() {
         return config;
-    }
-
-    /** The collection pipeline (present even while no upstream is configured). */
-    public Optional<CollectionPipeline> pipeline() {
-        return Optional.ofNullable(pipeline);
     }
 
     /**
@@ -275,6 +336,7 @@ public final class ProxyPool implements AutoCloseable {
      * enabled. The pipeline exists even when no upstream was configured at start, so upstreams
      * added later are collected within the pipeline's tick (once {@link #start()} ran).
      *
+     * @param next the new configuration
      * @return true (the change is followed)
      * @throws IllegalArgumentException naming the upstream whose source cannot be built (nothing changed)
      */
@@ -357,29 +419,58 @@ public final class ProxyPool implements AutoCloseable {
         private Builder() {
         }
 
+        /**
+         * The configuration (required).
+         *
+         * @param c the configuration
+         * @return this builder
+         */
         public Builder config(ProxyPoolConfig c) {
             config = Objects.requireNonNull(c, "config");
             return this;
         }
 
-        /** A store the caller owns (not closed with the pool). */
+        /**
+         * A store the caller owns (not closed with the pool); default: the store the configuration names.
+         *
+         * @param s the store
+         * @return this builder
+         */
         public Builder store(PoolStore s) {
             store = Objects.requireNonNull(s, "store");
             return this;
         }
 
+        /**
+         * The clocks (default: the system's).
+         *
+         * @param t the monotonic clock
+         * @param w the wall clock
+         * @return this builder
+         */
         public Builder clocks(Ticker t, InstantSource w) {
             ticker = Objects.requireNonNull(t, "ticker");
             wall = Objects.requireNonNull(w, "wall clock");
             return this;
         }
 
+        /**
+         * Proxies the pool starts with, besides what its providers collect.
+         *
+         * @param p the proxies
+         * @return this builder
+         */
         public Builder proxies(Collection<Proxy> p) {
             proxies.addAll(p);
             return this;
         }
 
-        /** How {@code validate: true} upstreams are validated. */
+        /**
+         * How {@code validate: true} upstreams are validated.
+         *
+         * @param v the validation stage
+         * @return this builder
+         */
         public Builder validation(ValidationStage v) {
             validation = Objects.requireNonNull(v, "validation");
             return this;
@@ -388,25 +479,43 @@ public final class ProxyPool implements AutoCloseable {
         /**
          * Probe proxies actively ({@code health.active}) against the configured targets. Off by
          * default in an embedding: the default target is the server's own echo endpoint.
+         *
+         * @param on whether to probe
+         * @return this builder
          */
         public Builder activeProbing(boolean on) {
             activeProbing = on;
             return this;
         }
 
-        /** Leave collection (first pipeline round, background rounds, probing) to an explicit {@link ProxyPool#start()}. */
+        /**
+         * Leave collection (first pipeline round, background rounds, probing) to an explicit {@link ProxyPool#start()}.
+         *
+         * @param defer whether to defer
+         * @return this builder
+         */
         public Builder deferStart(boolean defer) {
             deferStart = defer;
             return this;
         }
 
-        /** The proxy credential store (default: {@code credentials.file}, or none). */
+        /**
+         * The proxy credential store (default: {@code credentials.file}, or none).
+         *
+         * @param c the credential store
+         * @return this builder
+         */
         public Builder credentials(CredentialStore c) {
             credentials = Objects.requireNonNull(c, "credentials");
             return this;
         }
 
-        /** Provider adapters, including the application's own types (default: the built-in ones the config names). */
+        /**
+         * Provider adapters, including the application's own types (default: the built-in ones the config names).
+         *
+         * @param r the provider registry
+         * @return this builder
+         */
         public Builder providerRegistry(ProviderRegistry r) {
             registry = Objects.requireNonNull(r, "provider registry");
             return this;
@@ -415,18 +524,32 @@ public final class ProxyPool implements AutoCloseable {
         /**
          * Where providers read their secrets ({@code tokenEnv}, {@code passwordEnv}) at fetch time
          * (default: the process environment).
+         *
+         * @param env the variables
+         * @return this builder
          */
         public Builder environment(Map<String, String> env) {
             environment = Map.copyOf(Objects.requireNonNull(env, "environment"));
             return this;
         }
 
-        /** Whether the pipeline keeps fetching in the background after the initial load (default true). */
+        /**
+         * Whether the pipeline keeps fetching in the background after the initial load (default true).
+         *
+         * @param b whether to fetch in the background
+         * @return this builder
+         */
         public Builder background(boolean b) {
             background = b;
             return this;
         }
 
+        /**
+         * Builds the pool and, unless {@link #deferStart(boolean)}, starts collecting.
+         *
+         * @return the pool
+         * @throws IllegalArgumentException when the configuration is missing or invalid
+         */
         public ProxyPool build() {
             return new ProxyPool(this);
         }

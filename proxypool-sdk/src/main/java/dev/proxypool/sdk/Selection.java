@@ -37,41 +37,85 @@ public final class Selection implements RequestFacts {
         this.headers = headers;
     }
 
-    /** A selection for an HTTPS destination (port 443, method CONNECT). */
+    /**
+     * A selection for an HTTPS destination (port 443, method CONNECT).
+     *
+     * @param host the destination host
+     * @return the selection
+     */
     public static Selection forHost(String host) {
         return new Selection(host, 443, "CONNECT", null, "", "", Map.of());
     }
 
-    /** A selection for {@code url}'s host and port ({@code GET} for http, {@code CONNECT} for https). */
+    /**
+     * A selection for {@code url}'s host and port ({@code GET} for http, {@code CONNECT} for https).
+     *
+     * @param url the destination URL
+     * @return the selection
+     */
     public static Selection forUri(java.net.URI url) {
         boolean https = "https".equalsIgnoreCase(url.getScheme());
         int port = url.getPort() > 0 ? url.getPort() : https ? 443 : 80;
         return new Selection(url.getHost(), port, https ? "CONNECT" : "GET", null, "", "", Map.of());
     }
 
+    /**
+     * The destination port.
+     *
+     * @param p 1..65535
+     * @return a new selection with this port
+     */
     public Selection port(int p) {
         return new Selection(host, p, method, client, session, hashKey, headers);
     }
 
+    /**
+     * The request method routing rules match on.
+     *
+     * @param m the method, e.g. {@code GET}
+     * @return a new selection with this method
+     */
     public Selection method(String m) {
         return new Selection(host, port, m.toUpperCase(Locale.ROOT), client, session, hashKey, headers);
     }
 
-    /** Sticky session id: the same id keeps its proxy while the proxy qualifies (routing must enable sticky). */
+    /**
+     * Sticky session id: the same id keeps its proxy while the proxy qualifies (routing must enable sticky).
+     *
+     * @param id the session id; null or empty for none
+     * @return a new selection with this session
+     */
     public Selection session(String id) {
         return new Selection(host, port, method, client, id == null ? "" : id, hashKey, headers);
     }
 
-    /** The client name routing rules match on ({@code match.clients}). */
+    /**
+     * The client name routing rules match on ({@code match.clients}).
+     *
+     * @param name the client's name
+     * @return a new selection with this client
+     */
     public Selection client(String name) {
         return new Selection(host, port, method, name, session, hashKey, headers);
     }
 
-    /** A consistent-hash key other than the host. */
+    /**
+     * A consistent-hash key other than the host.
+     *
+     * @param key the key; null or empty for the host
+     * @return a new selection with this key
+     */
     public Selection hashKey(String key) {
         return new Selection(host, port, method, client, session, key == null ? "" : key, headers);
     }
 
+    /**
+     * A request header routing rules match on.
+     *
+     * @param name  the header's name (case-insensitive)
+     * @param value its value
+     * @return a new selection with this header
+     */
     public Selection header(String name, String value) {
         TreeMap<String, String> h = new TreeMap<>(headers);
         h.put(name.toLowerCase(Locale.ROOT), value);
@@ -103,10 +147,20 @@ public final class Selection implements RequestFacts {
         return headers.get(lowerCaseName);
     }
 
+    /**
+     * The sticky session id.
+     *
+     * @return the id; empty for none
+     */
     public String sessionId() {
         return session;
     }
 
+    /**
+     * The consistent-hash key.
+     *
+     * @return the key; empty for the host
+     */
     public String hashKeyValue() {
         return hashKey;
     }

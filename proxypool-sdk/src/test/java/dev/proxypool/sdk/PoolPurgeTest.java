@@ -1,5 +1,6 @@
 package dev.proxypool.sdk;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.proxypool.core.extract.UpstreamCounts;
@@ -40,7 +41,7 @@ class PoolPurgeTest {
 
     private static int available(ProxyPool pool) {
         int n = 0;
-        for (UpstreamCounts c : pool.engine().store().countsByUpstream().values()) {
+        for (UpstreamCounts c : ProxyPoolInternals.engine(pool).store().countsByUpstream().values()) {
             n += c.available();
         }
         return n;

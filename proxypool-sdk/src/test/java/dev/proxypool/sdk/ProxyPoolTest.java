@@ -1,5 +1,6 @@
 package dev.proxypool.sdk;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.extract.ExtractedProxy;
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.model.Protocol;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,7 +68,7 @@ class ProxyPoolTest {
                     assertTrue(!taken.contains(l.proxyId()), "an extracted proxy never serves the gateway");
                 }
             }
-            assertEquals(0, pool.engine().inFlight());
+            assertEquals(0, ProxyPoolInternals.engine(pool).inFlight());
         }
     }
 
@@ -99,7 +100,7 @@ class ProxyPoolTest {
             pool.addProxies(java.util.List.of(dev.proxypool.core.model.Proxy.builder(new dev.proxypool.core.model.ProxyKey(
                     Protocol.HTTP, "203.0.113.9", 8000, dev.proxypool.core.model.CredentialRef.NONE)).build()));
             assertEquals(java.util.List.of(1), sizes);
-            assertEquals(pool.engine().snapshot().version(), versions.get(0));
+            assertEquals(ProxyPoolInternals.engine(pool).snapshot().version(), versions.get(0));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.proxypool.sdk;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,8 +42,8 @@ class ValidatedInventoryTest {
             int dead = TestPorts.closedPort();
             try (ProxyPool pool = ProxyPool.builder().background(false)
                     .config(dev.proxypool.sdk.config.ConfigLoader.load(config(echo.url().toString(), good.port(), leaky.port(), dead))).build()) {
-                assertEquals(1, pool.engine().snapshot().size());
-                Proxy served = pool.engine().snapshot().proxy(0);
+                assertEquals(1, ProxyPoolInternals.engine(pool).snapshot().size());
+                Proxy served = ProxyPoolInternals.engine(pool).snapshot().proxy(0);
                 assertEquals(good.port(), served.port());
                 assertEquals(Anonymity.ELITE, served.anonymity());
                 assertEquals("127.0.0.2", served.exitNetwork().exitIp());
@@ -57,8 +58,8 @@ class ValidatedInventoryTest {
             try (ProxyPool pool = ProxyPool.builder().background(false)
                     .config(dev.proxypool.sdk.config.ConfigLoader.load(
                             config("http://127.0.0.1:" + closed + "/v1/echo", good.port(), good.port(), good.port()))).build()) {
-                assertEquals(0, pool.engine().snapshot().size(), "fail closed: no echo, no validated proxies");
-                assertTrue(pool.pipeline().isPresent());
+                assertEquals(0, ProxyPoolInternals.engine(pool).snapshot().size(), "fail closed: no echo, no validated proxies");
+                assertTrue(ProxyPoolInternals.pipeline(pool).isPresent());
             }
         }
     }

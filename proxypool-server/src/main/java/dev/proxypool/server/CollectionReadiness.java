@@ -1,5 +1,6 @@
 package dev.proxypool.server;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import io.helidon.health.HealthCheck;
@@ -34,12 +35,12 @@ final class CollectionReadiness implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        boolean collected = pool.pipeline().map(CollectionPipeline::firstRoundDone).orElse(true);
+        boolean collected = ProxyPoolInternals.pipeline(pool).map(CollectionPipeline::firstRoundDone).orElse(true);
         return HealthCheckResponse.builder()
                 .status(collected)
                 .detail("firstCollectionDone", collected)
-                .detail("proxies", pool.engine().snapshot().size())
-                .detail("routingsWithoutCandidates", String.join(",", RoutingCandidates.without(pool.engine())))
+                .detail("proxies", ProxyPoolInternals.engine(pool).snapshot().size())
+                .detail("routingsWithoutCandidates", String.join(",", RoutingCandidates.without(ProxyPoolInternals.engine(pool))))
                 .build();
     }
 }

@@ -1,5 +1,7 @@
 package dev.proxypool.server;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
+
 import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.cluster.ClusterControl;
@@ -35,7 +37,7 @@ final class ControlPlaneAssembly implements RoleAssembly {
 
     @Override
     public LiveSeries series(ProxyPool pool, MeterRegistry registry) {
-        return LiveSeries.create(pool.engine(), registry);
+        return LiveSeries.create(ProxyPoolInternals.engine(pool), registry);
     }
 
     @Override
@@ -46,7 +48,7 @@ final class ControlPlaneAssembly implements RoleAssembly {
     @Override
     public NodeRegistry nodes(ProxyPool pool) {
         // self-hosted ProxyNode agents register with pre-issued tokens
-        return new NodeRegistry(pool, pool.engine().wallClock(), NodeSettings.DEFAULTS).startSweeping();
+        return new NodeRegistry(pool, ProxyPoolInternals.engine(pool).wallClock(), NodeSettings.DEFAULTS).startSweeping();
     }
 
     @Override
@@ -57,20 +59,20 @@ final class ControlPlaneAssembly implements RoleAssembly {
     @Override
     public StageLease pipelineLease(ProxyPoolConfig config, ProxyPool pool) {
         // scaled out on Redis: one pipeline writer at a time (the others only refresh their snapshots)
-        if (config.store().type() != ProxyPoolConfig.StoreType.REDIS || pool.pipeline().isEmpty()) {
+        if (config.store().type() != ProxyPoolConfig.StoreType.REDIS || ProxyPoolInternals.pipeline(pool).isEmpty()) {
             return null;
         }
         StageLease lease = RedisStageLease.connect(RedisStoreConfig.fromUri(config.store().uri())
                 .withKeyPrefix(config.store().keyPrefix()));
-        pool.pipeline().get().useLease(lease, StageLease.newHolderId(), Duration.ofSeconds(3));
+        ProxyPoolInternals.pipeline(pool).get().useLease(lease, StageLease.newHolderId(), Duration.ofSeconds(3));
         return lease;
     }
 
     @Override
     public AutoCloseable joinCluster(RedisStoreConfig redis, ProxyPoolConfig config, ProxyPool pool, InetAddress bind,
                                      int gatewayPort) {
-        return ClusterControl.start(redis, config.cluster(), pool.engine(),
-                Duration.ofMillis(200), pool.engine().wallClock(), pool.engine().ticker());
+        return ClusterControl.start(redis, config.cluster(), ProxyPoolInternals.engine(pool),
+                Duration.ofMillis(200), ProxyPoolInternals.engine(pool).wallClock(), ProxyPoolInternals.engine(pool).ticker());
     }
 
     @Override

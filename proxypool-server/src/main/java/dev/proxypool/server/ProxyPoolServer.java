@@ -1,5 +1,6 @@
 package dev.proxypool.server;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
@@ -213,16 +214,16 @@ public final class ProxyPoolServer implements AutoCloseable {
             ConfigStore configStore = null;
             try {
                 // Admin configuration: PostgreSQL when configured (migrated, seeded once), else memory seeded from the YAML.
-                configStore = ConfigStores.open(effective, pool.engine().wallClock(), importConfig);
+                configStore = ConfigStores.open(effective, ProxyPoolInternals.engine(pool).wallClock(), importConfig);
                 // the stored configuration wins over the YAML once seeded (admin changes survive restarts)
                 ConfigState storedState = configStore.state();
                 ProxyPoolConfig stored = storedState.applyTo(effective, configDir);
-                pool.engine().reconfigure(stored.routings());
+                ProxyPoolInternals.engine(pool).reconfigure(stored.routings());
                 assembly.followCollection(pool, stored); // the pipeline collects the stored upstreams, not the file's
                 // the gateway's clients (Basic auth, rate limits, username options, quotas) follow the
                 // stored configuration, so admin client changes apply without a restart
                 LiveClients clients = LiveClients.create(config.clients(), stored.clients(), config.security(),
-                        bind.isLoopbackAddress(), pool.engine().ticker());
+                        bind.isLoopbackAddress(), ProxyPoolInternals.engine(pool).ticker());
                 if (authenticator == null && clients.authenticator().mode() == ClientAuthenticator.Mode.CLOSED) {
                     throw new ConfigException("clients", "the gateway listens on " + config.server().host()
                             + " (not loopback) but no client can authenticate: configure clients with a secretHash,"
@@ -232,17 +233,17 @@ public final class ProxyPoolServer implements AutoCloseable {
                         + c.name() + "].secret is a plain secret, for development only: configure secretHash"
                         + " (proxypool hash-secret) instead"));
                 ProxyAuthenticator auth = authenticator != null ? authenticator : clients;
-                pool.engine().sequential().restore(configStore.sequentialStates());
+                ProxyPoolInternals.engine(pool).sequential().restore(configStore.sequentialStates());
                 ClientTokens clientTokens = new ClientTokens(storedState);
                 AccessControl gate = access != null ? access : new ServerAccess(clients,
                         // both listeners: the gateway must not proxy to itself nor to its own REST API
                         DestinationPolicies.fromConfig(config.security(),
                                 List.of(new InetSocketAddress(bind, gatewayPort), new InetSocketAddress(bind, apiPort))));
-                PoolGatewayEngine engine = new PoolGatewayEngine(pool.engine(), pool.dialer(), gate);
+                PoolGatewayEngine engine = new PoolGatewayEngine(ProxyPoolInternals.engine(pool), ProxyPoolInternals.dialer(pool), gate);
                 // client tokens follow the stored configuration (a token added through the admin API works at once)
                 Function<String, Optional<String>> tokens = bearer != null ? bearer : clientTokens::clientForBearer;
                 // feedback asks for a token while any client has one (followed live, like the tokens)
-                FeedbackService feedback = new FeedbackService(pool.engine(), tokens,
+                FeedbackService feedback = new FeedbackService(ProxyPoolInternals.engine(pool), tokens,
                         bearer != null ? () -> true : clientTokens::any);
                 ProxyPool live = pool;
                 java.util.concurrent.atomic.AtomicLong configVersion = new java.util.concurrent.atomic.AtomicLong(storedState.version());
@@ -253,8 +254,8 @@ public final class ProxyPoolServer implements AutoCloseable {
                 DistributionService distribution = DistributionService.builder(pool, tokens::apply)
                         .quotas(clients.quotas()).build();
                 java.util.function.Consumer<ProxyPoolConfig> applyConfig = next -> {
-                    live.engine().reconfigure(next.routings());
-                    live.engine().refresh();
+                    ProxyPoolInternals.engine(live).reconfigure(next.routings());
+                    ProxyPoolInternals.engine(live).refresh();
                     try {
                         clients.update(next.clients());
                         distribution.updateQuotas(clients.quotas());
@@ -287,7 +288,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                 PoolMetrics metrics = assembly.metrics(pool, Services.get(MeterRegistry.class));
                 configChanged.set(metrics.bindControlPlane(
                         () -> nodes == null ? 0.0 : (double) nodes.nodes().size(), () -> (double) configVersion.get()));
-                pool.engine().registry().healthListener(metrics.healthListener());
+                ProxyPoolInternals.engine(pool).registry().healthListener(metrics.healthListener());
                 StageLease lease = assembly.pipelineLease(config, pool);
                 AutoCloseable cluster = !redis ? null : assembly.joinCluster(RedisStoreConfig.fromUri(config.store().uri())
                         .withKeyPrefix(config.store().keyPrefix()), config, pool, bind, gatewayPort);
@@ -298,7 +299,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .apiPort(apiPort)
                         .bindAddress(bind)
                         .authenticator(auth)
-                        .accessLog(config.server().accessLog(), pool.engine().wallClock())
+                        .accessLog(config.server().accessLog(), ProxyPoolInternals.engine(pool).wallClock())
                         // the wire layer's ceiling; each routing's retry policy and budget decide below it
                         .config(GatewayConfig.DEFAULTS.withMaxAttempts(dev.proxypool.core.routing.RetryRule.MAX_ATTEMPTS)
                                 .withIoTimeout(config.gateway().ioTimeout())
@@ -322,7 +323,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .start();
                 assembly.startCollecting(pool, series);
                 LOG.info("proxypool serving: gateway on port " + server.gatewayPort() + ", API on port " + server.apiPort()
-                        + ", " + pool.engine().snapshot().size() + " proxies in the pool");
+                        + ", " + ProxyPoolInternals.engine(pool).snapshot().size() + " proxies in the pool");
                 // Other processes' admin changes (shared PostgreSQL) reach this one within a poll interval;
                 // while the database is down the last configuration keeps serving.
                 AutoCloseable configPoller = ConfigPoller.start(configStore, storedState.version(), state -> {

@@ -1,5 +1,7 @@
 package dev.proxypool.server;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
+
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.cluster.ClusterWorker;
 import dev.proxypool.sdk.cluster.WorkerShare;
@@ -66,15 +68,15 @@ final class WorkerAssembly implements RoleAssembly {
                                      int gatewayPort) {
         // snapshots come from the control plane; this process collects nothing itself
         String workerId = "w-" + gatewayPort + "-" + HexFormat.of().formatHex(SecureRandom.getSeed(4));
-        return ClusterWorker.start(redis, config.cluster(), pool.engine(), new WorkerShare.Live(),
+        return ClusterWorker.start(redis, config.cluster(), ProxyPoolInternals.engine(pool), new WorkerShare.Live(),
                 workerId, bind.getHostAddress() + ":" + gatewayPort,
-                pool.engine().wallClock(), pool.engine().ticker());
+                ProxyPoolInternals.engine(pool).wallClock(), ProxyPoolInternals.engine(pool).ticker());
     }
 
     @Override
     public void readiness(GatewayServer.Builder server, AutoCloseable cluster, PoolMetrics metrics, ProxyPool pool) {
         ClusterWorker worker = (ClusterWorker) cluster;
-        server.healthCheck(snapshotCheck(worker, pool.engine()));
+        server.healthCheck(snapshotCheck(worker, ProxyPoolInternals.engine(pool)));
         // the snapshot-version gauges read the same feed as the readiness check
         metrics.snapshotFrom(worker::status);
     }

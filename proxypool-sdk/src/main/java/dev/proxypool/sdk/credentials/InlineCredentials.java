@@ -24,6 +24,10 @@ public final class InlineCredentials implements CredentialStore {
 
     private final ConcurrentHashMap<String, Credentials> byRef = new ConcurrentHashMap<>();
 
+    /** An empty store: no ref resolves until {@link #put} is called. */
+    public InlineCredentials() {
+    }
+
     /**
      * Keeps {@code username}/{@code password} for the proxy {@code host:port} of {@code scope} (a
      * provider name) and returns the ref that resolves to them.

@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.engine;
 
+import dev.proxypool.sdk.Lease;
+
 /** The answer of {@link PoolEngine#acquire}: a lease, or a rejection with its wire reason. */
 public sealed interface AcquireResult {
 

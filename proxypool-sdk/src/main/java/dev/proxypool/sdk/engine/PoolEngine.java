@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.engine;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.dispatch.Dispatcher;
 import dev.proxypool.core.dispatch.NoCandidate;
 import dev.proxypool.core.dispatch.PickRequest;
@@ -186,7 +187,7 @@ public final class PoolEngine {
             }
             switch (result) {
                 case Picked p -> {
-                    return new AcquireResult.Acquired(new Lease(p.proxy(), rule.name(), p.reservation(), p.admission(),
+                    return new AcquireResult.Acquired(ProxyPoolInternals.newLease(p.proxy(), rule.name(), p.reservation(), p.admission(),
                             p.runtime().health(), ticker, request.excluded().size() + 1,
                             rt.sticky(), session, stickyPick, snapshot));
                 }

@@ -5,7 +5,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.credentials.CredentialStore;
 import dev.proxypool.sdk.credentials.Credentials;
 import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 import java.net.Authenticator;
 import java.net.InetSocketAddress;
 import java.net.PasswordAuthentication;
@@ -34,7 +34,12 @@ public final class LeaseHttp {
     private LeaseHttp() {
     }
 
-    /** A selector that routes every request through the leased proxy. */
+    /**
+     * A selector that routes every request through the leased proxy.
+     *
+     * @param lease the lease
+     * @return the selector
+     */
     public static ProxySelector proxySelector(Lease lease) {
         Proxy p = lease.proxy();
         if (p.protocol() != Protocol.HTTP) {
@@ -48,6 +53,9 @@ public final class LeaseHttp {
      * Answers proxy authentication challenges with the lease's credentials; never answers a
      * server's own challenge. A proxy without a credentialRef gets no credentials.
      *
+     * @param lease the lease
+     * @param store where the proxy's credentials are resolved
+     * @return the authenticator
      * @throws CredentialsUnavailableException when the proxy names credentials the store lacks (fail closed)
      */
     public static Authenticator authenticator(Lease lease, CredentialStore store) throws CredentialsUnavailableException {
@@ -67,7 +75,14 @@ public final class LeaseHttp {
         };
     }
 
-    /** A client builder wired to the lease (proxy and, when needed, proxy credentials). */
+    /**
+     * A client builder wired to the lease (proxy and, when needed, proxy credentials).
+     *
+     * @param lease the lease
+     * @param store where the proxy's credentials are resolved
+     * @return the client builder
+     * @throws CredentialsUnavailableException when the proxy names credentials the store lacks (fail closed)
+     */
     public static HttpClient.Builder clientBuilder(Lease lease, CredentialStore store) throws CredentialsUnavailableException {
         HttpClient.Builder b = HttpClient.newBuilder().proxy(proxySelector(lease));
         Authenticator auth = authenticator(lease, store);

@@ -5,7 +5,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.credentials.CredentialStore;
 import dev.proxypool.sdk.credentials.Credentials;
 import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 
 /**
  * Plugs a {@link Lease} into Helidon WebClient: the leased proxy as the client's HTTP proxy, with
@@ -27,6 +27,11 @@ public final class LeaseWebClient {
     }
 
     /**
+     * The Helidon WebClient proxy for the lease: its address and, when needed, its credentials.
+     *
+     * @param lease the lease (an HTTP or HTTPS proxy)
+     * @param store where the proxy's credentials are resolved
+     * @return the WebClient proxy
      * @throws CredentialsUnavailableException when the proxy names credentials the store lacks (fail closed)
      * @throws IllegalArgumentException        for a SOCKS lease
      */

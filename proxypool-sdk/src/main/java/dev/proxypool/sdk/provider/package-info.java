@@ -10,7 +10,7 @@
  *       mapping (the settings table is there).</li>
  *   <li>{@link dev.proxypool.sdk.provider.ProviderAdapter#fetch}: one upstream fetch →
  *       {@link dev.proxypool.sdk.provider.FetchReport} (candidates, drops by reason, bytes,
- *       duration, {@link dev.proxypool.sdk.provider.FetchOutcome}).</li>
+ *       duration, {@link dev.proxypool.core.sequential.FetchOutcome}).</li>
  *   <li>{@link dev.proxypool.sdk.provider.SourceSet}: all enabled upstreams in parallel on virtual
  *       threads, per-source timeouts, merged and deduplicated into a
  *       {@link dev.proxypool.sdk.provider.FetchRound}.</li>

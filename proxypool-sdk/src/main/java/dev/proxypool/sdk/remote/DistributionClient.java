@@ -73,21 +73,37 @@ public final class DistributionClient implements AutoCloseable {
      * A builder for the server whose REST listener is at {@code apiBase}, e.g.
      * {@code http://127.0.0.1:9090} (a path prefix is kept: {@code https://lb.example/pp} →
      * {@code https://lb.example/pp/v1/extractions}).
+     *
+     * @param apiBase the REST listener's base URI
+     * @return a new builder
      */
     public static Builder builder(URI apiBase) {
         return new Builder(apiBase);
     }
 
-    /** The base URI given to the builder. */
+    /**
+     * The base URI given to the builder.
+     *
+     * @return the API base
+     */
     public URI apiBase() {
         return apiBase;
     }
 
-    /** The full extraction URI. */
+    /**
+     * The full extraction URI.
+     *
+     * @return the endpoint
+     */
     public URI endpoint() {
         return endpoint;
     }
 
+    /**
+     * The connect and read timeout.
+     *
+     * @return the timeout
+     */
     public Duration timeout() {
         return timeout;
     }
@@ -97,6 +113,8 @@ public final class DistributionClient implements AutoCloseable {
      * ({@link ExtractionResponse#complete()} is false), an allOrNothing call throws
      * {@link DistributionException.InsufficientProxies} instead.
      *
+     * @param call what to extract
+     * @return the extracted proxies
      * @throws DistributionException one case per error response, or {@code ServerUnreachable}
      */
     public ExtractionResponse extract(ExtractionCall call) {
@@ -232,7 +250,12 @@ public final class DistributionClient implements AutoCloseable {
             this.apiBase = apiBase;
         }
 
-        /** The client's bearer token ({@code clients[].token}); required. */
+        /**
+         * The client's bearer token ({@code clients[].token}); required.
+         *
+         * @param t the token
+         * @return this builder
+         */
         public Builder token(String t) {
             if (t == null || t.isBlank()) {
                 throw new IllegalArgumentException("the client token must not be blank");
@@ -247,7 +270,12 @@ public final class DistributionClient implements AutoCloseable {
             return this;
         }
 
-        /** Connect and read timeout; default 10 s. */
+        /**
+         * Connect and read timeout; default 10 s.
+         *
+         * @param d 1 ms..10 min
+         * @return this builder
+         */
         public Builder timeout(Duration d) {
             if (d == null || d.toMillis() < 1 || d.compareTo(Duration.ofMinutes(10)) > 0) {
                 throw new IllegalArgumentException("timeout must be between 1 ms and 10 min, got " + d);
@@ -256,6 +284,12 @@ public final class DistributionClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The client.
+         *
+         * @return the client
+         * @throws IllegalArgumentException when no token was given
+         */
         public DistributionClient build() {
             if (token == null) {
                 throw new IllegalArgumentException("the client token is required (token(...))");

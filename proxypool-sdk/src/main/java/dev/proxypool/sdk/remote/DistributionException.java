@@ -31,7 +31,9 @@ public abstract sealed class DistributionException extends ProxyPoolException
         DistributionException.RequestInProgress, DistributionException.IdempotencyMismatch,
         DistributionException.ServerUnreachable, DistributionException.UnexpectedResponse {
 
+    /** The HTTP status; 0 when the server never answered. */
     private final int status;
+    /** The API's or the client's error code. */
     private final String errorCode;
 
     private DistributionException(int status, String errorCode, String message, Throwable cause) {
@@ -40,21 +42,37 @@ public abstract sealed class DistributionException extends ProxyPoolException
         this.errorCode = errorCode;
     }
 
-    /** The HTTP status; 0 when the server never answered. */
+    /**
+     * The HTTP status; 0 when the server never answered.
+     *
+     * @return the status
+     */
     public int status() {
         return status;
     }
 
-    /** The API's {@code error} code ({@code insufficient_proxies}, ...) or a client-side one. */
+    /**
+     * The API's {@code error} code ({@code insufficient_proxies}, ...) or a client-side one.
+     *
+     * @return the error code
+     */
     public String errorCode() {
         return errorCode;
     }
 
     /** {@code 409 insufficient_proxies}: an allOrNothing call could not be met; nothing was extracted. */
     public static final class InsufficientProxies extends DistributionException {
+        /** The count asked for. */
         private final int requested;
+        /** How many qualified. */
         private final int available;
 
+        /**
+         * The {@code 409}.
+         *
+         * @param requested the count asked for
+         * @param available how many qualified
+         */
         public InsufficientProxies(int requested, int available) {
             super(409, "insufficient_proxies", "insufficient proxies: requested " + requested + ", available "
                     + available, null);
@@ -62,10 +80,20 @@ public abstract sealed class DistributionException extends ProxyPoolException
             this.available = available;
         }
 
+        /**
+         * The count asked for.
+         *
+         * @return the requested count
+         */
         public int requested() {
             return requested;
         }
 
+        /**
+         * How many proxies qualified.
+         *
+         * @return the available count
+         */
         public int available() {
             return available;
         }
@@ -73,10 +101,21 @@ public abstract sealed class DistributionException extends ProxyPoolException
 
     /** {@code 429 quota_exceeded}: the client's hourly extraction quota does not allow the call. */
     public static final class QuotaExceeded extends DistributionException {
+        /** Proxies per hour allowed. */
         private final int limit;
+        /** Proxies handed out in the last hour. */
         private final int used;
+        /** When the quota allows the call again. */
         private final Duration retryAfter;
 
+        /**
+         * The {@code 429}.
+         *
+         * @param message    the server's message
+         * @param limit      proxies per hour allowed to this client
+         * @param used       proxies handed out to this client in the last hour
+         * @param retryAfter when the quota allows the call again
+         */
         public QuotaExceeded(String message, int limit, int used, Duration retryAfter) {
             super(429, "quota_exceeded", "quota exceeded: " + message + " (used " + used + " of " + limit
                     + ", retry after " + retryAfter.toSeconds() + " s)", null);
@@ -85,17 +124,29 @@ public abstract sealed class DistributionException extends ProxyPoolException
             this.retryAfter = retryAfter;
         }
 
-        /** Proxies per hour allowed to this client. */
+        /**
+         * Proxies per hour allowed to this client.
+         *
+         * @return the hourly limit
+         */
         public int limit() {
             return limit;
         }
 
-        /** Proxies handed out to this client in the last hour. */
+        /**
+         * Proxies handed out to this client in the last hour.
+         *
+         * @return the count used
+         */
         public int used() {
             return used;
         }
 
-        /** When the quota allows the call again (the body's {@code retryAfterSeconds}, else {@code Retry-After}). */
+        /**
+         * When the quota allows the call again (the body's {@code retryAfterSeconds}, else {@code Retry-After}).
+         *
+         * @return the wait
+         */
         public Duration retryAfter() {
             return retryAfter;
         }
@@ -103,6 +154,12 @@ public abstract sealed class DistributionException extends ProxyPoolException
 
     /** {@code 401}/{@code 403}: the token is missing, unknown or not allowed to extract. */
     public static final class Unauthorized extends DistributionException {
+        /**
+         * The {@code 401} or {@code 403}.
+         *
+         * @param status  401 or 403
+         * @param message the server's message
+         */
         public Unauthorized(int status, String message) {
             super(status, status == 403 ? "forbidden" : "unauthorized", (status == 403 ? "forbidden: " : "unauthorized: ")
                     + message, null);
@@ -111,14 +168,25 @@ public abstract sealed class DistributionException extends ProxyPoolException
 
     /** {@code 400}/{@code 413 invalid_request}: the server refused the call; the message names the field. */
     public static final class InvalidRequest extends DistributionException {
+        /** The server's own message. */
         private final String serverMessage;
 
+        /**
+         * The {@code 400} or {@code 413}.
+         *
+         * @param status        400 or 413
+         * @param serverMessage the server's message, naming the field
+         */
         public InvalidRequest(int status, String serverMessage) {
             super(status, "invalid_request", "invalid request: " + serverMessage, null);
             this.serverMessage = serverMessage;
         }
 
-        /** The server's own message, e.g. {@code count must be between 1 and 1000, got 5000}. */
+        /**
+         * The server's own message, e.g. {@code count must be between 1 and 1000, got 5000}.
+         *
+         * @return the message
+         */
         public String serverMessage() {
             return serverMessage;
         }
@@ -126,6 +194,7 @@ public abstract sealed class DistributionException extends ProxyPoolException
 
     /** {@code 503 store_unavailable}: the shared store is down; nothing was extracted, retrying is safe. */
     public static final class StoreUnavailable extends DistributionException {
+        /** The {@code 503 store_unavailable}. */
         public StoreUnavailable() {
             super(503, "store_unavailable", "the server's store is unavailable; nothing was extracted", null);
         }
@@ -136,6 +205,11 @@ public abstract sealed class DistributionException extends ProxyPoolException
      * the server could not resolve, so none was handed out (an operator must fix the credential file).
      */
     public static final class CredentialsUnavailable extends DistributionException {
+        /**
+         * The {@code 503 credentials_unavailable}.
+         *
+         * @param message the server's message
+         */
         public CredentialsUnavailable(String message) {
             super(503, "credentials_unavailable", "credentials unavailable: " + message, null);
         }
@@ -143,6 +217,7 @@ public abstract sealed class DistributionException extends ProxyPoolException
 
     /** {@code 409 request_in_progress}: a request with the same Idempotency-Key is still running. */
     public static final class RequestInProgress extends DistributionException {
+        /** The {@code 409 request_in_progress}. */
         public RequestInProgress() {
             super(409, "request_in_progress", "a request with this Idempotency-Key is still in progress", null);
         }
@@ -150,6 +225,7 @@ public abstract sealed class DistributionException extends ProxyPoolException
 
     /** {@code 422 idempotency_key_reused}: the Idempotency-Key was used before with a different body. */
     public static final class IdempotencyMismatch extends DistributionException {
+        /** The {@code 422 idempotency_key_reused}. */
         public IdempotencyMismatch() {
             super(422, "idempotency_key_reused", "this Idempotency-Key was used with a different request", null);
         }
@@ -162,21 +238,38 @@ public abstract sealed class DistributionException extends ProxyPoolException
      * extracting again.
      */
     public static final class ServerUnreachable extends DistributionException {
+        /** The API base that could not be reached. */
         private final URI server;
+        /** Why, without secrets. */
         private final String reason;
 
+        /**
+         * No complete response from {@code server}.
+         *
+         * @param server the API base
+         * @param reason why, e.g. {@code connection refused}
+         * @param cause  the I/O failure
+         */
         public ServerUnreachable(URI server, String reason, Throwable cause) {
             super(0, "server_unreachable", "cannot reach " + server + ": " + reason, cause);
             this.server = server;
             this.reason = reason;
         }
 
-        /** The API base that could not be reached. */
+        /**
+         * The API base that could not be reached.
+         *
+         * @return the API base
+         */
         public URI server() {
             return server;
         }
 
-        /** {@code connection refused}, {@code timed out after 10 s}, ... */
+        /**
+         * {@code connection refused}, {@code timed out after 10 s}, ...
+         *
+         * @return the reason
+         */
         public String reason() {
             return reason;
         }
@@ -184,6 +277,13 @@ public abstract sealed class DistributionException extends ProxyPoolException
 
     /** A response outside the contract: another status, a body that is not the API's JSON. */
     public static final class UnexpectedResponse extends DistributionException {
+        /**
+         * A response outside the contract.
+         *
+         * @param status    the HTTP status
+         * @param errorCode the body's {@code error}, or a client-side code
+         * @param message   what was unexpected
+         */
         public UnexpectedResponse(int status, String errorCode, String message) {
             super(status, errorCode, "unexpected response HTTP " + status + ": " + message, null);
         }

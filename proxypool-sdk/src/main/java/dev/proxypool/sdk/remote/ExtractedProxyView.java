@@ -14,6 +14,9 @@ import java.util.OptionalLong;
  *
  * @param id                  the opaque proxy id
  * @param url                 ready to use, with percent-encoded credentials when the proxy needs them
+ * @param protocol            the proxy's protocol
+ * @param host                the proxy's host (never log it unmasked)
+ * @param port                the proxy's port
  * @param labels              country, region, type, ... (sorted)
  * @param expiresAt           empty for a proxy that never expires
  * @param remainingTtlSeconds at extraction, whole seconds rounded down; empty when it never expires
@@ -22,6 +25,11 @@ public record ExtractedProxyView(String id, String url, Protocol protocol, Strin
                                  Map<String, String> labels, Optional<Instant> expiresAt,
                                  OptionalLong remainingTtlSeconds) {
 
+    /**
+     * Validates and copies the fields.
+     *
+     * @throws IllegalArgumentException when a field is null or the port is out of range
+     */
     public ExtractedProxyView {
         if (id == null || url == null || protocol == null || host == null || labels == null || expiresAt == null
                 || remainingTtlSeconds == null) {
@@ -33,14 +41,22 @@ public record ExtractedProxyView(String id, String url, Protocol protocol, Strin
         labels = Map.copyOf(labels);
     }
 
-    /** Whether {@link #url()} carries credentials. */
+    /**
+     * Whether {@link #url()} carries credentials.
+     *
+     * @return true when the URL has a user-info part
+     */
     public boolean hasCredentials() {
         int scheme = url.indexOf("://");
         int at = url.lastIndexOf('@');
         return scheme >= 0 && at > scheme;
     }
 
-    /** {@code http://***@203.0.x.x:8000}: no secret, masked address; safe for logs and tables. */
+    /**
+     * {@code http://***@203.0.x.x:8000}: no secret, masked address; safe for logs and tables.
+     *
+     * @return the masked URL
+     */
     public String maskedUrl() {
         String masked = AddressMask.mask(host);
         return protocol.wireName() + "://" + (hasCredentials() ? "***@" : "")

@@ -14,6 +14,11 @@ import java.util.List;
  */
 public record ExtractionResponse(int requested, int extracted, List<ExtractedProxyView> proxies, boolean replayed) {
 
+    /**
+     * Copies the proxies and checks the count.
+     *
+     * @throws IllegalArgumentException when {@code extracted} is not the number of proxies
+     */
     public ExtractionResponse {
         proxies = List.copyOf(proxies);
         if (extracted != proxies.size()) {
@@ -22,7 +27,11 @@ public record ExtractionResponse(int requested, int extracted, List<ExtractedPro
         }
     }
 
-    /** Whether every requested proxy came back. */
+    /**
+     * Whether every requested proxy came back.
+     *
+     * @return true when nothing is missing
+     */
     public boolean complete() {
         return extracted >= requested;
     }

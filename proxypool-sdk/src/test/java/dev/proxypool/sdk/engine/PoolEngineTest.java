@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.engine;
 
+import dev.proxypool.sdk.Lease;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

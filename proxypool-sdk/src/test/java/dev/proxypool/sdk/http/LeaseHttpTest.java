@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.http;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,7 +12,7 @@ import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.Selection;
 import dev.proxypool.sdk.credentials.StaticCredentialStore;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import java.net.http.HttpClient;
@@ -40,7 +41,7 @@ class LeaseHttpTest {
                 assertTrue(r.body().contains("\"ip\""), r.body());
             }
             assertEquals(1, upstream.forwardedRequests());
-            assertEquals(0, pool.engine().inFlight());
+            assertEquals(0, ProxyPoolInternals.engine(pool).inFlight());
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.http;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,7 +8,7 @@ import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.Selection;
 import dev.proxypool.sdk.credentials.StaticCredentialStore;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import io.helidon.webclient.api.HttpClientResponse;
@@ -34,7 +35,7 @@ class LeaseWebClientTest {
                 lease.succeeded(Duration.ofMillis(10));
             }
             assertTrue(upstream.requestsWithCredentials() >= 1, "the proxy saw our credentials");
-            assertEquals(0, pool.engine().inFlight());
+            assertEquals(0, ProxyPoolInternals.engine(pool).inFlight());
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.proxypool.server.admin;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.credentials.Secret;
@@ -79,9 +80,9 @@ public final class AdminService implements HttpService {
         this.store = b.store;
         this.onConfigChange = b.onConfigChange;
         this.edits = new ConfigEdits(b.baseDir);
-        this.proxies = new ProxyResource(b.pool.engine(), store);
-        this.sequential = new SequentialResource(b.pool.engine(), store);
-        this.status = new StatusResource(b.pool.engine(), store);
+        this.proxies = new ProxyResource(ProxyPoolInternals.engine(b.pool), store);
+        this.sequential = new SequentialResource(ProxyPoolInternals.engine(b.pool), store);
+        this.status = new StatusResource(ProxyPoolInternals.engine(b.pool), store);
         this.fetch = new FetchResource(b.pool, store);
         this.pipeline = new PipelineResource(b.pool, sequential);
         this.series = b.series;

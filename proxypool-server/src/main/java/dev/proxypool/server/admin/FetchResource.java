@@ -1,5 +1,6 @@
 package dev.proxypool.server.admin;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.server.persistence.AuditRecord;
@@ -26,7 +27,7 @@ final class FetchResource {
 
     void fetch(ServerRequest req, ServerResponse res) {
         String name = req.path().pathParameters().get("name");
-        Optional<CollectionPipeline> pipeline = pool.pipeline();
+        Optional<CollectionPipeline> pipeline = ProxyPoolInternals.pipeline(pool);
         boolean known = pipeline.isPresent() && pipeline.get().status().stream().anyMatch(s -> s.upstream().equals(name));
         if (!known) {
             throw AdminException.notFound("no upstream named '" + name + "' is fetched by this process");

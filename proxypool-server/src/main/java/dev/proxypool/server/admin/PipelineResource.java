@@ -1,5 +1,6 @@
 package dev.proxypool.server.admin;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.sequential.FetchOutcome;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
@@ -40,7 +41,7 @@ final class PipelineResource {
     }
 
     void get(ServerRequest req, ServerResponse res) {
-        Optional<CollectionPipeline> pipeline = pool.pipeline();
+        Optional<CollectionPipeline> pipeline = ProxyPoolInternals.pipeline(pool);
         List<Object> upstreams = new ArrayList<>();
         pipeline.ifPresent(p -> p.status().forEach(s -> upstreams.add(view(s))));
         Map<String, Object> m = new LinkedHashMap<>();

@@ -6,7 +6,7 @@ import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.dial.DialException;
 import dev.proxypool.sdk.dial.ForwardingConnection;
 import dev.proxypool.sdk.dial.UpstreamDialer;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.server.gateway.AttemptOutcome;
 import dev.proxypool.server.gateway.IdleLinkPool;
 import dev.proxypool.server.gateway.RouteRequest;

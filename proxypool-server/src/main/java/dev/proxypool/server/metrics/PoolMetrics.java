@@ -1,5 +1,6 @@
 package dev.proxypool.server.metrics;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.health.HealthListener;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.sdk.ProxyPool;
@@ -108,7 +109,7 @@ public final class PoolMetrics implements AutoCloseable {
      * Keep the returned object to {@link #close()} it with the pool.
      */
     public static PoolMetrics bind(ProxyPool pool, MeterRegistry registry) {
-        return bind(pool.engine(), pool.pipeline(), registry, DEFAULT_MAX_AGE);
+        return bind(ProxyPoolInternals.engine(pool), ProxyPoolInternals.pipeline(pool), registry, DEFAULT_MAX_AGE);
     }
 
     /**
@@ -116,7 +117,7 @@ public final class PoolMetrics implements AutoCloseable {
      * no pipeline meters, even though the pool object carries an idle pipeline.
      */
     public static PoolMetrics bindWithoutPipeline(ProxyPool pool, MeterRegistry registry) {
-        return bind(pool.engine(), Optional.empty(), registry, DEFAULT_MAX_AGE);
+        return bind(ProxyPoolInternals.engine(pool), Optional.empty(), registry, DEFAULT_MAX_AGE);
     }
 
     /** @param maxAge how long one census serves the gauges (tests pass zero: a fresh count per read) */

@@ -1,5 +1,6 @@
 package dev.proxypool.server.nodes;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.PageRequest;
 import dev.proxypool.core.extract.PoolQuery;
@@ -53,7 +54,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *       registers again.</li>
  *   <li><b>Pool membership</b>: each live node is one {@link Proxy} of upstream and provider
  *       {@value #UPSTREAM}, id {@code ProxyIds.unsalted(key, "nodes")}, in
- *       {@code pool.engine().store()}; every change is applied with
+ *       {@code ProxyPoolInternals.engine(pool).store()}; every change is applied with
  *       {@link PoolEngine#publish}, so it is in (or out of) the very next snapshot.
  *       {@link #sweep()} drops dead nodes and reconciles the store with the live set (orphans of
  *       a previous process removed, lost entries re-added). This registry owns the
@@ -210,8 +211,8 @@ public final class NodeRegistry implements AutoCloseable {
                     break;
                 }
             }
-            PoolStore store = pool.engine().store();
-            PublishResult r = pool.engine().publish(() -> store.upsert(List.of(proxy), now));
+            PoolStore store = ProxyPoolInternals.engine(pool).store();
+            PublishResult r = ProxyPoolInternals.engine(pool).publish(() -> store.upsert(List.of(proxy), now));
             if (r.added() + r.refreshed() == 0) {
                 throw new IllegalStateException(r.skippedTombstoned() > 0
                         ? "host/port was extracted from the pool and cannot rejoin until its tombstone expires"
@@ -317,8 +318,8 @@ public final class NodeRegistry implements AutoCloseable {
             NodeMembership.Reconciliation plan = NodeMembership.reconcile(remove, live.keySet(), storedNodeProxies());
             List<Proxy> missing = plan.add().stream().map(live::get).toList();
             if (!plan.isEmpty()) {
-                PoolStore store = pool.engine().store();
-                pool.engine().publish(() -> {
+                PoolStore store = ProxyPoolInternals.engine(pool).store();
+                ProxyPoolInternals.engine(pool).publish(() -> {
                     if (!plan.remove().isEmpty()) {
                         store.remove(plan.remove());
                     }
@@ -379,7 +380,7 @@ public final class NodeRegistry implements AutoCloseable {
     }
 
     private Set<String> storedNodeProxies() {
-        PoolStore store = pool.engine().store();
+        PoolStore store = ProxyPoolInternals.engine(pool).store();
         ExtractionFilter filter = new ExtractionFilter(Optional.empty(), Optional.of(UPSTREAM), LabelSelector.ANY);
         PoolQuery query = new PoolQuery(filter, Optional.empty());
         Set<String> ids = new HashSet<>();
@@ -395,8 +396,8 @@ public final class NodeRegistry implements AutoCloseable {
     }
 
     private void removeFromPool(List<String> proxyIds) {
-        PoolStore store = pool.engine().store();
-        pool.engine().publish(() -> store.remove(proxyIds));
+        PoolStore store = ProxyPoolInternals.engine(pool).store();
+        ProxyPoolInternals.engine(pool).publish(() -> store.remove(proxyIds));
     }
 
     private static String randomSecret() {

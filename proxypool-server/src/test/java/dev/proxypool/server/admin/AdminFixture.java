@@ -1,5 +1,6 @@
 package dev.proxypool.server.admin;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.extract.MemoryPoolStore;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.model.CredentialRef;
@@ -65,7 +66,7 @@ final class AdminFixture implements AutoCloseable {
         AdminService.Builder ab = AdminService.builder(pool, store).token(o.token).baseDir(o.baseDir).onConfigChange(changes::add);
         if (o.series) {
             registry = io.helidon.service.registry.Services.get(io.helidon.metrics.api.MeterRegistry.class);
-            series = new LiveSeries(pool.engine(), registry, Duration.ofSeconds(2), 5);
+            series = new LiveSeries(ProxyPoolInternals.engine(pool), registry, Duration.ofSeconds(2), 5);
             ab.series(series);
         } else {
             registry = null;

@@ -1,5 +1,6 @@
 package dev.proxypool.server.admin;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -53,7 +54,7 @@ class ConsoleApiTest {
             assertEquals(new BigDecimal(SIZE), last.get("healthy"));
             assertEquals(new BigDecimal(SIZE * 4), last.get("capacityLimit"), "4 per proxy");
             assertEquals(new BigDecimal(0), last.get("capacityInUse"));
-            assertEquals(new BigDecimal(f.pool.engine().snapshot().version()), last.get("snapshotVersion"));
+            assertEquals(new BigDecimal(ProxyPoolInternals.engine(f.pool).snapshot().version()), last.get("snapshotVersion"));
             assertNull(last.get("p50Ms"), "no gateway latency recorded yet");
             assertEquals(true, body.get("storeUp"));
             @SuppressWarnings("unchecked")
@@ -141,7 +142,7 @@ class ConsoleApiTest {
         try (AdminFixture f = options().start()) {
             AdminFixture.Response r = f.post("/proxies/p00007/reveal", null);
             assertEquals(200, r.status(), r.body());
-            Proxy p = f.pool.engine().store().get("p00007").orElseThrow().proxy();
+            Proxy p = ProxyPoolInternals.engine(f.pool).store().get("p00007").orElseThrow().proxy();
             assertEquals(p.host(), r.json().get("host"));
             assertEquals(new BigDecimal(p.port()), r.json().get("port"));
             assertFalse(r.body().contains("vendor") && r.body().contains("password"));
@@ -155,7 +156,7 @@ class ConsoleApiTest {
     @Test
     void domainBansAreListedWithTheirTimeLeft() {
         try (AdminFixture f = options().start()) {
-            assertTrue(f.pool.engine().reportBan("p00003", "Shop.Example"));
+            assertTrue(ProxyPoolInternals.engine(f.pool).reportBan("p00003", "Shop.Example"));
             f.clock.advance(Duration.ofSeconds(60));
             Map<String, Object> p = f.get("/proxies?limit=5&masked=true").list("proxies").get(3);
             assertEquals("p00003", p.get("id"));

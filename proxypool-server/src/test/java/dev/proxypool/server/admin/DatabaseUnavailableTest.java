@@ -1,5 +1,6 @@
 package dev.proxypool.server.admin;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -65,12 +66,12 @@ class DatabaseUnavailableTest {
 
         AdminFixture.Response disable = f.post("/proxies/p00003/disable", null);
         assertEquals(503, disable.status(), "an action that cannot be audited is not done");
-        assertEquals(ProxyState.AVAILABLE, f.pool.engine().store().get("p00003").orElseThrow().state());
-        assertEquals(HealthState.HEALTHY, f.pool.engine().runtime("p00003").orElseThrow().health().state());
+        assertEquals(ProxyState.AVAILABLE, ProxyPoolInternals.engine(f.pool).store().get("p00003").orElseThrow().state());
+        assertEquals(HealthState.HEALTHY, ProxyPoolInternals.engine(f.pool).runtime("p00003").orElseThrow().health().state());
 
         AdminFixture.Response advance = f.post("/routings/shop/sequential", "{\"action\": \"advance\"}");
         assertEquals(503, advance.status());
-        assertEquals(0, f.pool.engine().sequential().current("shop").index(), "the board is put back");
-        assertEquals("lab", f.pool.engine().sequential().current("shop").upstream());
+        assertEquals(0, ProxyPoolInternals.engine(f.pool).sequential().current("shop").index(), "the board is put back");
+        assertEquals("lab", ProxyPoolInternals.engine(f.pool).sequential().current("shop").upstream());
     }
 }

@@ -1,5 +1,6 @@
 package dev.proxypool.server.admin;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,7 +9,7 @@ import dev.proxypool.core.extract.ProxyState;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.sdk.engine.AcquireRequest;
 import dev.proxypool.sdk.engine.AcquireResult;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,10 +20,10 @@ class DisableProxyTest {
 
     /** Proxy ids returned by {@code n} picks on the first routing, with counts. */
     private static Map<String, Integer> picks(AdminFixture f, int n) {
-        RoutingRule rule = f.pool.engine().routings().getFirst();
+        RoutingRule rule = ProxyPoolInternals.engine(f.pool).routings().getFirst();
         Map<String, Integer> seen = new HashMap<>();
         for (int i = 0; i < n; i++) {
-            AcquireResult r = f.pool.engine().acquire(rule, AcquireRequest.forHost("shop.example"));
+            AcquireResult r = ProxyPoolInternals.engine(f.pool).acquire(rule, AcquireRequest.forHost("shop.example"));
             if (r instanceof AcquireResult.Acquired a) {
                 try (Lease lease = a.lease()) {
                     seen.merge(lease.proxyId(), 1, Integer::sum);
@@ -41,7 +42,7 @@ class DisableProxyTest {
             assertEquals(200, r.status(), r.body());
             assertEquals("disabled", r.json().get("state"));
             assertEquals("DISABLED", ((Map<?, ?>) r.json().get("health")).get("state"));
-            assertEquals(ProxyState.DISABLED, f.pool.engine().store().get("p00001").orElseThrow().state());
+            assertEquals(ProxyState.DISABLED, ProxyPoolInternals.engine(f.pool).store().get("p00001").orElseThrow().state());
 
             Map<String, Integer> after = picks(f, 300);
             assertFalse(after.containsKey("p00001"), "a disabled proxy is never picked: " + after);

@@ -1,5 +1,6 @@
 package dev.proxypool.server.admin;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -101,7 +102,7 @@ class PoolInspectionTest {
 
     @Test
     void eachItemShowsTheProxyAndItsRuntimeButNoCredentials() {
-        AcquireResult held = f.pool.engine().acquire(f.pool.engine().routings().getFirst(), AcquireRequest.forHost("shop.example"));
+        AcquireResult held = ProxyPoolInternals.engine(f.pool).acquire(ProxyPoolInternals.engine(f.pool).routings().getFirst(), AcquireRequest.forHost("shop.example"));
         String leased = ((AcquireResult.Acquired) held).lease().proxyId();
         try {
             AdminFixture.Response r = f.get("/proxies?limit=1000");

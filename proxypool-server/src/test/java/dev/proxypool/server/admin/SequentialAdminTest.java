@@ -1,5 +1,6 @@
 package dev.proxypool.server.admin;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.proxypool.core.dispatch.Strategy;
@@ -34,7 +35,7 @@ class SequentialAdminTest {
             assertEquals(200, adv.status(), adv.body());
             assertEquals("b", adv.json().get("upstream"));
             assertEquals("admin_advance", adv.json().get("reason"));
-            assertEquals(1, f.pool.engine().sequential().current("shop").index(), "the live board moved");
+            assertEquals(1, ProxyPoolInternals.engine(f.pool).sequential().current("shop").index(), "the live board moved");
 
             assertEquals("c", f.post("/routings/shop/sequential", "{\"action\": \"advance\"}").json().get("upstream"));
             Map<String, Object> end = f.post("/routings/shop/sequential", "{\"action\": \"advance\"}").json();
@@ -48,7 +49,7 @@ class SequentialAdminTest {
             assertEquals(reset, f.get("/routings/shop/sequential").json());
 
             SequentialState stored = f.store.sequentialStates().getFirst();
-            assertEquals(f.pool.engine().sequential().current("shop"), stored, "the store holds the board's state");
+            assertEquals(ProxyPoolInternals.engine(f.pool).sequential().current("shop"), stored, "the store holds the board's state");
 
             List<Map<String, Object>> log = f.get("/audit").list("entries");
             assertEquals(List.of("routing.sequential.reset", "routing.sequential.advance", "routing.sequential.advance",
@@ -75,7 +76,7 @@ class SequentialAdminTest {
             assertEquals("unknown field 'steps' (expected action)",
                     f.post("/routings/shop/sequential", "{\"action\": \"advance\", \"steps\": 2}").message());
             assertEquals(400, f.post("/routings/shop/sequential", null).status());
-            assertEquals(0, f.pool.engine().sequential().current("shop").index(), "refused actions move nothing");
+            assertEquals(0, ProxyPoolInternals.engine(f.pool).sequential().current("shop").index(), "refused actions move nothing");
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.proxypool.server.console;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -208,7 +209,7 @@ class ConsoleBrowserTest {
                 By.cssSelector("#px-table tr[data-id='" + id + "']")).getAttribute("data-state")));
         assertTrue(text("#banner").contains("Disable of " + id + ": done"), text("#banner"));
         assertEquals(sizeBefore - 1, ((Number) server.admin("/snapshot").get("size")).longValue(), "it left the snapshot");
-        assertTrue(server.server.pool().engine().snapshot().proxies().stream().noneMatch(p -> p.id().equals(id)));
+        assertTrue(ProxyPoolInternals.engine(server.server.pool()).snapshot().proxies().stream().noneMatch(p -> p.id().equals(id)));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> available = (List<Map<String, Object>>) server.admin(
                 "/proxies?upstream=pool-b&protocol=http&label.country=DE&state=available&limit=1000").get("proxies");
@@ -239,7 +240,7 @@ class ConsoleBrowserTest {
         open("proxies");
         WebElement first = browser.driver.findElement(By.cssSelector("#px-table tbody tr[data-id]"));
         String id = first.getAttribute("data-id");
-        String full = server.server.pool().engine().store().get(id).orElseThrow().proxy().host();
+        String full = ProxyPoolInternals.engine(server.server.pool()).store().get(id).orElseThrow().proxy().host();
         assertFalse(browser.driver.getPageSource().contains(full + ":"), "the full address is not in the page before reveal");
         first.findElement(By.cssSelector("button[data-action='reveal']")).click();
         browser.waiting(20).until(d -> d.findElement(By.cssSelector("#px-table tr[data-id='" + id + "'] .addr"))

@@ -1,5 +1,6 @@
 package dev.proxypool.server.console;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -52,7 +53,7 @@ class ConsoleScaleBrowserTest {
 
     @Test
     void theProxiesPageFirstPaintsUnderOneSecondWithAHundredThousandProxies() {
-        assertTrue(server.server.pool().engine().snapshot().size() >= SEEDED, "the pool holds the seeded proxies");
+        assertTrue(ProxyPoolInternals.engine(server.server.pool()).snapshot().size() >= SEEDED, "the pool holds the seeded proxies");
         browser.driver.get(server.consoleUrl());
         browser.waiting(20).until(ExpectedConditions.visibilityOfElementLocated(By.id("login-form")));
         browser.driver.findElement(By.id("token")).sendKeys(ConsoleServer.TOKEN);

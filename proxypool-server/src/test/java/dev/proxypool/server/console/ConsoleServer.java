@@ -1,5 +1,6 @@
 package dev.proxypool.server.console;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
@@ -113,8 +114,8 @@ final class ConsoleServer implements AutoCloseable {
     /** The pipeline's first round has fetched up-a into the snapshot (then the pool stays: the inventories do not change). */
     private void awaitFirstFetch() {
         Await.atMost(Duration.ofSeconds(30)).until("the pipeline to store and publish up-a (stored counts by upstream)",
-                () -> server.pool().engine().store().countsByUpstream(),
-                counts -> counts.containsKey("up-a") && server.pool().engine().snapshot().upstreams().contains("up-a"));
+                () -> ProxyPoolInternals.engine(server.pool()).store().countsByUpstream(),
+                counts -> counts.containsKey("up-a") && ProxyPoolInternals.engine(server.pool()).snapshot().upstreams().contains("up-a"));
     }
 
     String consoleUrl() {

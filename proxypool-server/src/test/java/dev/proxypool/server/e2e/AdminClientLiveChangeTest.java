@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -108,8 +109,8 @@ class AdminClientLiveChangeTest {
 
     private static void awaitPool(ProxyPoolServer server, int proxies) throws InterruptedException {
         Await.atMost(Duration.ofSeconds(20)).until("the inventory loaded (" + proxies + " proxies in the snapshot)",
-                () -> server.pool().engine().snapshot().size(), n -> n >= proxies);
-        assertEquals(proxies, server.pool().engine().snapshot().size(), "inventory loaded");
+                () -> ProxyPoolInternals.engine(server.pool()).snapshot().size(), n -> n >= proxies);
+        assertEquals(proxies, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "inventory loaded");
     }
 
     private static int get(HttpClient gw, URI uri, String user, String secret) throws Exception {

@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -56,7 +57,7 @@ class AdminLiveChangeTest {
                         .timeout(Duration.ofSeconds(10)).build();
                 assertEquals("all-a", gw.send(viaB, HttpResponse.BodyHandlers.ofString()).headers()
                         .firstValue("X-ProxyPool-Routing").orElse(""));
-                long versionBefore = server.pool().engine().snapshot().version();
+                long versionBefore = ProxyPoolInternals.engine(server.pool()).snapshot().version();
 
                 HttpResponse<String> created = api.send(HttpRequest.newBuilder(
                                 URI.create("http://127.0.0.1:" + server.apiPort() + "/v1/admin/routings"))
@@ -69,7 +70,7 @@ class AdminLiveChangeTest {
                 HttpResponse<String> after = gw.send(viaB, HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, after.statusCode());
                 assertEquals("to-b", after.headers().firstValue("X-ProxyPool-Routing").orElse(""), "live without restart");
-                assertTrue(server.pool().engine().snapshot().version() > versionBefore, "a new snapshot version");
+                assertTrue(ProxyPoolInternals.engine(server.pool()).snapshot().version() > versionBefore, "a new snapshot version");
 
                 HttpResponse<String> audit = api.send(HttpRequest.newBuilder(
                                 URI.create("http://127.0.0.1:" + server.apiPort() + "/v1/admin/audit"))
@@ -108,7 +109,7 @@ class AdminLiveChangeTest {
 
     private static java.util.Set<String> hostsOf(ProxyPoolServer server, String upstream) {
         java.util.Set<String> out = new java.util.TreeSet<>();
-        server.pool().engine().snapshot().proxies().stream().filter(p -> p.upstream().equals(upstream))
+        ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream().filter(p -> p.upstream().equals(upstream))
                 .forEach(p -> out.add(p.key().host()));
         return out;
     }

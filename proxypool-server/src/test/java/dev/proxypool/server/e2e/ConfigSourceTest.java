@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -140,7 +141,7 @@ class ConfigSourceTest {
 
     private static Set<String> hosts(ProxyPoolServer server) {
         Set<String> out = new TreeSet<>();
-        server.pool().engine().snapshot().proxies().forEach(p -> out.add(p.upstream() + ":" + p.key().host()));
+        ProxyPoolInternals.engine(server.pool()).snapshot().proxies().forEach(p -> out.add(p.upstream() + ":" + p.key().host()));
         return out;
     }
 

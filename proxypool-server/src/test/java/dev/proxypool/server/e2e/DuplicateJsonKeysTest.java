@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -58,8 +59,8 @@ class DuplicateJsonKeysTest {
         server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start();
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         Await.atMost(Duration.ofSeconds(20)).until("the inventory loaded (3 proxies in the snapshot)",
-                () -> server.pool().engine().snapshot().size(), n -> n >= 3);
-        assertEquals(3, server.pool().engine().snapshot().size(), "inventory loaded");
+                () -> ProxyPoolInternals.engine(server.pool()).snapshot().size(), n -> n >= 3);
+        assertEquals(3, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "inventory loaded");
     }
 
     @AfterAll

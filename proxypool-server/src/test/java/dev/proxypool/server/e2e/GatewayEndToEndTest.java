@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -160,7 +161,7 @@ class GatewayEndToEndTest {
     void capacityNeverLeaks() throws InterruptedException {
         Await.atMost(Duration.ofSeconds(5)).until("no gateway attempt and no capacity reservation in flight",
                 () -> "gateway attempts " + server.gatewayEngine().inFlight() + ", reservations "
-                        + server.pool().engine().inFlight(),
+                        + ProxyPoolInternals.engine(server.pool()).inFlight(),
                 s -> s.equals("gateway attempts 0, reservations 0"));
     }
 
@@ -273,7 +274,7 @@ class GatewayEndToEndTest {
         String bound = s1.iterator().next();
 
         String strictBound = get("strict", origin.uri("/echo"), "X-ProxyPool-Session", "k1").headers().firstValue("X-ProxyPool-Proxy").orElseThrow();
-        server.pool().engine().runtime(strictBound).orElseThrow().health().disable("test", server.pool().engine().ticker().read());
+        ProxyPoolInternals.engine(server.pool()).runtime(strictBound).orElseThrow().health().disable("test", ProxyPoolInternals.engine(server.pool()).ticker().read());
         try {
             HttpResponse<String> lost = get("strict", origin.uri("/echo"), "X-ProxyPool-Session", "k1");
             assertEquals(502, lost.statusCode());
@@ -283,7 +284,7 @@ class GatewayEndToEndTest {
                 assertNotEquals(bound, repinned, "repin moves a session off a cooled proxy");
             }
         } finally {
-            server.pool().engine().runtime(strictBound).orElseThrow().health().enable("test", server.pool().engine().ticker().read());
+            ProxyPoolInternals.engine(server.pool()).runtime(strictBound).orElseThrow().health().enable("test", ProxyPoolInternals.engine(server.pool()).ticker().read());
         }
     }
 
@@ -319,8 +320,8 @@ class GatewayEndToEndTest {
 
     @Test
     void aRefusingUpstreamIsRetriedOnAnotherProxyAndCooled() throws Exception {
-        var refusing = server.pool().engine().snapshot().proxies().stream().filter(p -> p.port() == refused).findFirst().orElseThrow();
-        var health = server.pool().engine().runtime(refusing.id()).orElseThrow().health();
+        var refusing = ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream().filter(p -> p.port() == refused).findFirst().orElseThrow();
+        var health = ProxyPoolInternals.engine(server.pool()).runtime(refusing.id()).orElseThrow().health();
         int requests = 0;
         while (health.state() != dev.proxypool.core.health.HealthState.COOLING && requests < 20) {
             HttpResponse<String> r = get("failover", origin.uri("/echo"));

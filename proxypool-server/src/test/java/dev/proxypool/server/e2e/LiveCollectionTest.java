@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,13 +51,13 @@ class LiveCollectionTest {
                  HttpClient gw = HttpClient.newBuilder()
                          .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.gatewayPort()))).build();
                  HttpClient api = HttpClient.newHttpClient()) {
-                assertEquals(0, server.pool().engine().snapshot().size(), "nothing configured, nothing collected");
+                assertEquals(0, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "nothing configured, nothing collected");
 
                 assertEquals(201, admin(api, server, "POST", "/v1/admin/providers",
                         "{\"name\": \"lab\", \"type\": \"jsonl_inventory\", \"path\": \"inv.jsonl\"}").statusCode());
                 assertEquals(201, admin(api, server, "POST", "/v1/admin/upstreams",
                         "{\"name\": \"lab\", \"provider\": \"lab\", \"validate\": false}").statusCode());
-                await(() -> server.pool().engine().snapshot().proxies().stream().anyMatch(p -> p.upstream().equals("lab")),
+                await(() -> ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream().anyMatch(p -> p.upstream().equals("lab")),
                         "the upstream added through the admin API is collected without a restart");
                 String status = admin(api, server, "GET", "/v1/admin/pipeline", null).body();
                 assertTrue(status.contains("\"collecting\":true") || status.contains("\"collecting\": true"), status);
@@ -69,7 +70,7 @@ class LiveCollectionTest {
                 assertTrue(proxy.requests() > before, "the gateway request went through the collected proxy");
 
                 assertEquals(204, admin(api, server, "DELETE", "/v1/admin/upstreams/lab", null).statusCode());
-                await(() -> server.pool().engine().snapshot().proxies().stream().noneMatch(p -> p.upstream().equals("lab")),
+                await(() -> ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream().noneMatch(p -> p.upstream().equals("lab")),
                         "the deleted upstream's proxies leave the pool");
                 HttpResponse<String> after = gw.send(HttpRequest.newBuilder(origin.uri("/echo"))
                         .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());

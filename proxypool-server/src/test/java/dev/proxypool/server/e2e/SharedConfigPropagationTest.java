@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -110,14 +111,14 @@ class SharedConfigPropagationTest {
                         .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"added\", \"position\": 0}")).build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(201, created.statusCode(), created.body());
-                assertTrue(a.pool().engine().routing("added").isPresent(), "live on the process that took the change");
+                assertTrue(ProxyPoolInternals.engine(a.pool()).routing("added").isPresent(), "live on the process that took the change");
                 Await.atMost(Duration.ofSeconds(15)).until("the other process to pick up routing 'added'",
-                        () -> b.pool().engine().routing("added").isPresent());
+                        () -> ProxyPoolInternals.engine(b.pool()).routing("added").isPresent());
                 System.out.printf("config propagation to the second process: %d ms%n", (System.nanoTime() - t0) / 1_000_000);
-                assertEquals("added", b.pool().engine().routings().get(0).name(), "in the stored order");
+                assertEquals("added", ProxyPoolInternals.engine(b.pool()).routings().get(0).name(), "in the stored order");
             }
             try (ProxyPoolServer restarted = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start()) {
-                assertTrue(restarted.pool().engine().routing("added").isPresent(), "the database wins over the YAML");
+                assertTrue(ProxyPoolInternals.engine(restarted.pool()).routing("added").isPresent(), "the database wins over the YAML");
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -201,7 +202,7 @@ class StickySessionAtCapacityTest {
 
     private static void assertCapacityDrains() {
         Await.atMost(Duration.ofSeconds(10)).until("every unit of capacity given back (in flight)",
-                () -> server.pool().engine().inFlight(), n -> n == 0);
+                () -> ProxyPoolInternals.engine(server.pool()).inFlight(), n -> n == 0);
     }
 
     /** One CONNECT to the origin, one request inside it, then the tunnel is closed by the client. */

@@ -1,5 +1,6 @@
 package dev.proxypool.server.fuzz;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -202,7 +203,7 @@ class ExtractionJsonFuzzTest {
 
     private static void awaitPool(ProxyPoolServer server, int size) throws InterruptedException {
         Await.atMost(Duration.ofSeconds(30)).until("the inventory (" + size + " proxies) in the pool",
-                () -> server.pool().engine().snapshot().size(), n -> n >= size);
-        assertEquals(size, server.pool().engine().snapshot().size(), "the inventory is in the pool");
+                () -> ProxyPoolInternals.engine(server.pool()).snapshot().size(), n -> n >= size);
+        assertEquals(size, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "the inventory is in the pool");
     }
 }

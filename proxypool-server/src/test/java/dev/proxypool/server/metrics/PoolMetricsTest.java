@@ -1,5 +1,6 @@
 package dev.proxypool.server.metrics;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static dev.proxypool.server.metrics.Scrape.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -19,7 +20,7 @@ import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.Selection;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
-import dev.proxypool.sdk.engine.Lease;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.testkit.Await;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Tag;
@@ -63,8 +64,8 @@ class PoolMetricsTest {
         all.addAll(b);
         try (ProxyPool pool = ProxyPool.builder().clocks(clock, clock).background(false).proxies(all).build();
              Scrape scrape = new Scrape()) {
-            var engine = pool.engine();
-            pool.engine().store().setDisabled(b.get(0).id(), true); // store: b = 3 available + 1 disabled
+            var engine = ProxyPoolInternals.engine(pool);
+            ProxyPoolInternals.engine(pool).store().setDisabled(b.get(0).id(), true); // store: b = 3 available + 1 disabled
             engine.refresh();
             long now = clock.read();
             engine.runtime(a.get(0).id()).orElseThrow().health().disable("maintenance window", now);
@@ -75,7 +76,7 @@ class PoolMetricsTest {
             assertEquals(HealthState.COOLING, cooling.state());
             clock.advance(Duration.ofSeconds(5));
 
-            try (PoolMetrics metrics = PoolMetrics.bind(engine, pool.pipeline(), registry, Duration.ZERO);
+            try (PoolMetrics metrics = PoolMetrics.bind(engine, ProxyPoolInternals.pipeline(pool), registry, Duration.ZERO);
                  Lease lease = pool.acquire(Selection.forHost("shop.example"))) {
                 Map<String, Double> m = scrape.samples();
                 assertEquals(Optional.of(6.0), value(m, "proxypool_pool_size", "state", "available", "upstream", "a"));
@@ -114,7 +115,7 @@ class PoolMetricsTest {
     void anUpstreamThatAppearsAfterBindingGetsItsGaugesWithoutAScrapeRegisteringInsideItself() throws Exception {
         try (ProxyPool pool = ProxyPool.builder().clocks(clock, clock).background(false).proxies(proxies("a", 3, 2)).build();
              Scrape scrape = new Scrape();
-             PoolMetrics metrics = PoolMetrics.bind(pool.engine(), pool.pipeline(), registry, Duration.ZERO)) {
+             PoolMetrics metrics = PoolMetrics.bind(ProxyPoolInternals.engine(pool), ProxyPoolInternals.pipeline(pool), registry, Duration.ZERO)) {
             pool.addProxies(proxies("late", 4, 3));
             scrape.samples(); // the census sees "late" and registers its gauges beside the scrape
             Optional<Double> late = Await.atMost(Duration.ofSeconds(5)).until("the gauge of upstream late in a scrape",

@@ -1,5 +1,6 @@
 package dev.proxypool.server.nodes;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.time.ManualClock;
@@ -76,7 +77,7 @@ final class NodeFixture implements AutoCloseable {
     /** Node proxies in the live snapshot. */
     List<Proxy> inSnapshot() {
         List<Proxy> out = new ArrayList<>();
-        for (Proxy p : pool.engine().snapshot().proxies()) {
+        for (Proxy p : ProxyPoolInternals.engine(pool).snapshot().proxies()) {
             if (p.upstream().equals(NodeRegistry.UPSTREAM)) {
                 out.add(p);
             }

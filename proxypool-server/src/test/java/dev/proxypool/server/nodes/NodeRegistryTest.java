@@ -1,5 +1,6 @@
 package dev.proxypool.server.nodes;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,7 +56,7 @@ class NodeRegistryTest {
         String token = f.registry.issueToken("a").token();
         f.registry.register(token, advert("203.0.113.10", 3128)).orElseThrow();
         String proxyId = f.registry.nodes().getFirst().proxyId();
-        f.pool.engine().publish(() -> f.pool.engine().store().remove(List.of(proxyId)));
+        ProxyPoolInternals.engine(f.pool).publish(() -> ProxyPoolInternals.engine(f.pool).store().remove(List.of(proxyId)));
         assertEquals(List.of(), f.inSnapshot());
 
         f.registry.sweep();

@@ -1,5 +1,6 @@
 package dev.proxypool.server.reliability;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,10 +40,10 @@ class ProbeCapacityTest {
     void aProxyLimitedToOneConnectionIsNeverProbedWhileAGatewayTunnelUsesIt() throws Exception {
         try (FakeOrigin origin = FakeOrigin.start(); FakeHttpProxy vendor = FakeHttpProxy.builder().start();
              UpstreamBench b = new UpstreamBench(dir, "", List.of(UpstreamBench.key(Protocol.HTTP, vendor.port())), 1)) {
-            CapacityCell capacity = b.pool.engine().registry().runtimeFor(b.proxies.getFirst()).capacity();
+            CapacityCell capacity = ProxyPoolInternals.engine(b.pool).registry().runtimeFor(b.proxies.getFirst()).capacity();
             AtomicInteger heldDuringProbe = new AtomicInteger(-1);
-            ActiveProber prober = ActiveProber.builder(b.pool.dialer(), () -> b.pool.engine().snapshot().proxies(),
-                            b.pool.engine().registry())
+            ActiveProber prober = ActiveProber.builder(ProxyPoolInternals.dialer(b.pool), () -> ProxyPoolInternals.engine(b.pool).snapshot().proxies(),
+                            ProxyPoolInternals.engine(b.pool).registry())
                     .settings(ProberSettings.DEFAULTS.withTargets(List.of(URI.create(origin.url("/bytes?n=10"))))
                             .withTimeout(Duration.ofSeconds(5)))
                     .listener(new ProbeListener() {

@@ -1,5 +1,6 @@
 package dev.proxypool.server.reliability;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -124,8 +125,8 @@ class TargetSideFailuresTest {
         assertEquals(200, connectSettled(b, origin.authority()));
         assertEquals(HealthState.HEALTHY, health.state());
         assertEquals(0, health.passiveFailureStreak());
-        assertEquals(0, health.windowFailures(b.pool.engine().ticker().read()));
-        assertFalse(health.isBannedFor("nonexistent.invalid", b.pool.engine().ticker().read()),
+        assertEquals(0, health.windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()));
+        assertFalse(health.isBannedFor("nonexistent.invalid", ProxyPoolInternals.engine(b.pool).ticker().read()),
                 "unreachable is not a ban: the destination may come back");
     }
 
@@ -135,7 +136,7 @@ class TargetSideFailuresTest {
         UpstreamBench b = bench("", key(Protocol.HTTP, acl));
         ProxyHealth health = b.health(0);
         assertEquals(502, connectSettled(b, "blocked.example:443"));
-        long now = b.pool.engine().ticker().read();
+        long now = ProxyPoolInternals.engine(b.pool).ticker().read();
         assertTrue(health.isBannedFor("blocked.example", now), "the ACL's refusal bans the proxy for that domain");
         assertFalse(health.isBannedFor(origin.host(), now));
         assertEquals(HealthState.HEALTHY, health.state());
@@ -163,7 +164,7 @@ class TargetSideFailuresTest {
         }
         assertEquals(200, connectSettled(b, origin.authority()));
         assertEquals(HealthState.HEALTHY, health.state());
-        assertEquals(0, health.windowFailures(b.pool.engine().ticker().read()));
+        assertEquals(0, health.windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()));
     }
 
     @Test

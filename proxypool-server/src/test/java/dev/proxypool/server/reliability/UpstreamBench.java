@@ -1,5 +1,7 @@
 package dev.proxypool.server.reliability;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
+
 
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.CredentialRef;
@@ -73,7 +75,7 @@ final class UpstreamBench implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         pool = ProxyPool.builder().config(ConfigLoader.load(cfg, Map.of())).proxies(proxies).background(false).build();
-        engine = new PoolGatewayEngine(pool.engine(), pool.dialer(), AccessControl.OPEN);
+        engine = new PoolGatewayEngine(ProxyPoolInternals.engine(pool), ProxyPoolInternals.dialer(pool), AccessControl.OPEN);
         server = GatewayServer.builder(engine).gatewayPort(0).apiPort(0).shutdownGrace(Duration.ofSeconds(1))
                 .config(GatewayConfig.DEFAULTS.withMaxAttempts(10).withIoTimeout(IO_TIMEOUT))
                 .start();
@@ -100,7 +102,7 @@ final class UpstreamBench implements AutoCloseable {
     }
 
     ProxyHealth health(int index) {
-        return pool.engine().runtime(id(index)).orElseThrow().health();
+        return ProxyPoolInternals.engine(pool).runtime(id(index)).orElseThrow().health();
     }
 
     /** One request on a fresh client connection; the response as the client reads it. */
@@ -134,7 +136,7 @@ final class UpstreamBench implements AutoCloseable {
     /** Waits (bounded) until no attempt and no capacity unit is in flight, then asserts it. */
     void assertCapacityBackToZero() {
         Await.atMost(Duration.ofSeconds(10)).until("no gateway attempt and no capacity unit in flight",
-                () -> "gateway attempts " + engine.inFlight() + ", capacity units " + pool.engine().inFlight(),
+                () -> "gateway attempts " + engine.inFlight() + ", capacity units " + ProxyPoolInternals.engine(pool).inFlight(),
                 s -> s.equals("gateway attempts 0, capacity units 0"));
     }
 

@@ -1,5 +1,6 @@
 package dev.proxypool.server.reliability;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -302,9 +303,9 @@ class UpstreamFaultsScenarioTest {
         b.assertCapacityBackToZero();
         ProxyHealth h = b.health(0);
         print("1-byte slicing: 3 forwarded + 1 tunnelled exchange intact, " + sliced.acceptedConnections()
-                + " proxy connections, window failures " + h.windowFailures(b.pool.engine().ticker().read()));
+                + " proxy connections, window failures " + h.windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()));
         assertEquals(HealthState.HEALTHY, h.state());
-        assertEquals(0, h.windowFailures(b.pool.engine().ticker().read()));
+        assertEquals(0, h.windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()));
     }
 
     @Test
@@ -337,7 +338,7 @@ class UpstreamFaultsScenarioTest {
         assertEquals(HealthState.COOLING, b.health(0).state());
         assertEquals("slow_body", b.health(0).status().reason().code());
         assertEquals(HealthState.HEALTHY, b.health(1).state());
-        assertEquals(0, b.health(1).windowFailures(b.pool.engine().ticker().read()), "slow is not failed");
+        assertEquals(0, b.health(1).windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()), "slow is not failed");
     }
 
     // ------------------------------------------------------------------ half-close
@@ -413,7 +414,7 @@ class UpstreamFaultsScenarioTest {
             for (int i = 0; i < 4; i++) {
                 assertEquals(200, b.send(UpstreamBench.get(other), false).status(), "other destinations are served");
             }
-            long now = b.pool.engine().ticker().read();
+            long now = ProxyPoolInternals.engine(b.pool).ticker().read();
             for (int i = 0; i < 2; i++) {
                 ProxyHealth h = b.health(i);
                 assertEquals(HealthState.HEALTHY, h.state());
@@ -478,7 +479,7 @@ class UpstreamFaultsScenarioTest {
         assertEquals(run.echoed + run.cut, established, "one upstream CONNECT per established tunnel");
         assertEquals(established, origin.acceptedConnections() - originBefore, "one origin connection per tunnel: none replayed");
         assertEquals(0, b.engine.inFlight());
-        assertEquals(0, b.pool.engine().inFlight());
+        assertEquals(0, ProxyPoolInternals.engine(b.pool).inFlight());
         assertTrue(after <= baseline + 16, "open fds back to the baseline: " + baseline + " -> " + after);
     }
 

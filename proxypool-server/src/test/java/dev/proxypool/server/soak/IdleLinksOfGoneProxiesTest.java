@@ -1,5 +1,6 @@
 package dev.proxypool.server.soak;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -58,7 +59,7 @@ class IdleLinksOfGoneProxiesTest {
                     assertTrue(gone.awaitOpen(1, Duration.ofSeconds(5)), "the gateway keeps an idle link to the proxy");
                     assertEquals(1, gone.openConnections(), "one link, reused by the three requests");
 
-                    PoolEngine engine = server.pool().engine();
+                    PoolEngine engine = ProxyPoolInternals.engine(server.pool());
                     new PoolPublisher(engine, engine.wallClock()).publish(Publication.builder()
                             .publish("soak", List.of(proxy(next))).remove(List.of(proxy(gone).id())).build());
 

@@ -1,5 +1,6 @@
 package dev.proxypool.server.soak;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -190,7 +191,7 @@ class SoakTest {
             initial.addAll(seeds.add(EXTRACT_SEED, t0.plus(EXTRACT_TTL)));
             try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
                     .pool(b -> b.proxies(initial)).start()) {
-                PoolEngine engine = server.pool().engine();
+                PoolEngine engine = ProxyPoolInternals.engine(server.pool());
                 assertEquals(GATEWAY_PROXIES + EXTRACT_SEED, engine.snapshot().size(), "pool loaded");
                 PoolPublisher publisher = new PoolPublisher(engine, engine.wallClock());
                 String auth = "Basic " + Base64.getEncoder().encodeToString("alice:alice-secret".getBytes(StandardCharsets.UTF_8));
@@ -479,7 +480,7 @@ class SoakTest {
     private static void awaitIdle(ProxyPoolServer server) {
         Await.atMost(Duration.ofSeconds(20)).until("no gateway attempt and no capacity reservation in flight",
                 () -> "gateway attempts " + server.gatewayEngine().inFlight() + ", reservations "
-                        + server.pool().engine().inFlight(),
+                        + ProxyPoolInternals.engine(server.pool()).inFlight(),
                 s -> s.equals("gateway attempts 0, reservations 0"));
     }
 

@@ -1,5 +1,6 @@
 package dev.proxypool.server.api.distribution;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.extract.ExtractedProxy;
 import dev.proxypool.core.limits.QuotaLedger;
 import dev.proxypool.core.extract.ExtractionRequest;
@@ -141,7 +142,7 @@ public final class DistributionService implements HttpService, Handler {
     private final int maxCount;
 
     private DistributionService(Builder b) {
-        this.engine = b.pool.engine();
+        this.engine = ProxyPoolInternals.engine(b.pool);
         this.store = engine.store();
         this.credentials = b.pool.credentials();
         this.auth = b.auth;

@@ -1,5 +1,6 @@
 package dev.proxypool.server.api.distribution;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static dev.proxypool.server.api.distribution.DistributionFixture.START;
 import static dev.proxypool.server.api.distribution.DistributionFixture.proxies;
 import static dev.proxypool.server.api.distribution.DistributionFixture.proxy;
@@ -126,7 +127,7 @@ class DistributionServiceTest {
             HttpResponse<String> r = f.alice("{\"count\": 2}");
             assertEquals(200, r.statusCode());
             for (String id : ids(r)) {
-                assertEquals(HealthState.DISABLED, f.pool.engine().runtime(id).orElseThrow().health().state(), id);
+                assertEquals(HealthState.DISABLED, ProxyPoolInternals.engine(f.pool).runtime(id).orElseThrow().health().state(), id);
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e.redis;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,8 +52,8 @@ class WorkerSnapshotMetricTest {
                 """.formatted(prefix));
         var all = RedisE2e.proxies(6, Instant.now());
         try (ProxyPool source = ProxyPool.builder().background(false).build();
-             ClusterControl control = ClusterControl.start(redis, ClusterSettings.DEFAULTS, source.engine(),
-                     Duration.ofHours(1), source.engine().wallClock(), source.engine().ticker())) {
+             ClusterControl control = ClusterControl.start(redis, ClusterSettings.DEFAULTS, ProxyPoolInternals.engine(source),
+                     Duration.ofHours(1), ProxyPoolInternals.engine(source).wallClock(), ProxyPoolInternals.engine(source).ticker())) {
             for (int i = 0; i < all.size(); i++) { // one published version per added proxy
                 source.addProxies(all.subList(i, i + 1));
                 control.publishIfChanged();
@@ -79,7 +80,7 @@ class WorkerSnapshotMetricTest {
                         "the gauge reads the same version as the readiness check (" + health + ")");
                 assertTrue(metrics.lines().noneMatch(l -> l.startsWith("proxypool_pipeline_writer")),
                         "a worker collects nothing: no pipeline meters");
-                assertTrue(worker.pool().engine().snapshot().version() != published,
+                assertTrue(ProxyPoolInternals.engine(worker.pool()).snapshot().version() != published,
                         "the worker engine's own counter differs, so the test tells the two sources apart");
             }
         } finally {

@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e.security;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -94,19 +95,19 @@ class CanarySecretTest {
                     assertTrue(upstream.requestsWithCredentials() + upstream2.requestsWithCredentials() >= 4,
                             "the credential store's password reached the upstreams");
                     createClientThroughAdmin(server);
-                    List<Proxy> live = server.pool().engine().snapshot().proxies();
+                    List<Proxy> live = ProxyPoolInternals.engine(server.pool()).snapshot().proxies();
                     assertEquals(2, live.size(), "both proxies in the snapshot before the extractions");
                     for (Proxy p : live) {
                         canaries.scan("in-memory snapshot proxy " + p.id(), p + " " + p.key() + " " + p.key().credentialRef());
                     }
-                    canaries.scan("in-memory snapshot", server.pool().engine().snapshot().toString());
+                    canaries.scan("in-memory snapshot", ProxyPoolInternals.engine(server.pool()).snapshot().toString());
                     long beforeNode = publishedVersion(redis);
                     registerNode(server, node, canaries);
                     awaitVersionAfter(redis, beforeNode); // a published snapshot version with both proxies and the node
                     scanRedis(redis, canaries, "before extractions");
 
                     long beforeExtractions = publishedVersion(redis);
-                    PoolSnapshot servedBefore = server.pool().engine().snapshot();
+                    PoolSnapshot servedBefore = ProxyPoolInternals.engine(server.pool()).snapshot();
                     String plain = extractOne(server, null, canaries);
                     String idempotent = extractOne(server, "canary-" + UUID.randomUUID(), canaries);
                     for (String url : List.of(plain, idempotent)) {
@@ -115,7 +116,7 @@ class CanarySecretTest {
 
                     // the control plane publishes whenever the engine's snapshot changes: if the extractions
                     // changed it, the scan below must see that version
-                    if (server.pool().engine().snapshot() != servedBefore) {
+                    if (ProxyPoolInternals.engine(server.pool()).snapshot() != servedBefore) {
                         awaitVersionAfter(redis, beforeExtractions);
                     }
                     scannersSeeAPlantedMarker(redis, logs);
@@ -128,7 +129,7 @@ class CanarySecretTest {
                     assertEquals(200, responses.getLast().statusCode());
                     assertTrue(responses.get(responses.size() - 2).body().contains("# TYPE"), "sanity: Prometheus text");
 
-                    canaries.scan("in-memory snapshot after extractions", server.pool().engine().snapshot().toString());
+                    canaries.scan("in-memory snapshot after extractions", ProxyPoolInternals.engine(server.pool()).snapshot().toString());
                     canaries.scan("admin snapshot proxy id used in feedback", proxyId);
                 }
                 scanConfig(canaries, config);
@@ -323,8 +324,8 @@ class CanarySecretTest {
 
     private static void awaitPool(ProxyPoolServer server) {
         Await.atMost(Duration.ofSeconds(15)).until("the 2 inventory proxies in the pool",
-                () -> server.pool().engine().snapshot().size(), n -> n >= 2);
-        assertEquals(2, server.pool().engine().snapshot().size(), "the inventory proxies are in the pool");
+                () -> ProxyPoolInternals.engine(server.pool()).snapshot().size(), n -> n >= 2);
+        assertEquals(2, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "the inventory proxies are in the pool");
     }
 
     /** The newest cluster snapshot version in Redis: each version appends a delta with id {@code <version>-0}. */

@@ -1,5 +1,6 @@
 package dev.proxypool.server.e2e.security;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -82,12 +83,12 @@ class InlineCredentialsEndToEndTest {
                     """.formatted(prefix, feed.getAddress().getPort()));
             try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start()) {
                 awaitPool(server, 2);
-                List<Proxy> live = server.pool().engine().snapshot().proxies();
+                List<Proxy> live = ProxyPoolInternals.engine(server.pool()).snapshot().proxies();
                 for (Proxy p : live) {
                     assertTrue(p.credentialRef().name().startsWith("inline-"), "derived ref: " + p.key());
                     canaries.scan("in-memory snapshot proxy " + p.id(), p + " " + p.key() + " " + p.key().credentialRef());
                 }
-                canaries.scan("in-memory snapshot", server.pool().engine().snapshot().toString());
+                canaries.scan("in-memory snapshot", ProxyPoolInternals.engine(server.pool()).snapshot().toString());
 
                 try (HttpClient gateway = HttpClient.newBuilder()
                         .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.gatewayPort())))
@@ -147,8 +148,8 @@ class InlineCredentialsEndToEndTest {
 
     private static void awaitPool(ProxyPoolServer server, int n) throws InterruptedException {
         Await.atMost(Duration.ofSeconds(15)).until("the " + n + " inline-credential proxies in the pool",
-                () -> server.pool().engine().snapshot().size(), size -> size >= n);
-        assertEquals(n, server.pool().engine().snapshot().size(), "both inline-credential proxies are in the pool");
+                () -> ProxyPoolInternals.engine(server.pool()).snapshot().size(), size -> size >= n);
+        assertEquals(n, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "both inline-credential proxies are in the pool");
     }
 
     static String basic(String user, String password) {

@@ -1,5 +1,6 @@
 package dev.proxypool.server.reliability.security;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.proxypool.sdk.config.ConfigLoader;
@@ -101,7 +102,7 @@ class GatewaySsrfEndToEndTest {
         }
         ProxyPoolServer server = builder.start();
         Await.atMost(Duration.ofSeconds(20)).until("the upstream proxy in the pool",
-                () -> !server.pool().engine().snapshot().proxies().isEmpty());
+                () -> !ProxyPoolInternals.engine(server.pool()).snapshot().proxies().isEmpty());
         return server;
     }
 

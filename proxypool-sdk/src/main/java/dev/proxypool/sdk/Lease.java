@@ -1,4 +1,4 @@
-package dev.proxypool.sdk.engine;
+package dev.proxypool.sdk;
 
 import dev.proxypool.core.capacity.Reservation;
 import dev.proxypool.core.health.Admission;
@@ -10,6 +10,7 @@ import dev.proxypool.core.sticky.StickyDispatch;
 import dev.proxypool.core.sticky.StickyPick;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -33,6 +34,7 @@ public final class Lease implements AutoCloseable {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        ProxyPoolInternals.register(Lease::new);
     }
 
     private final Proxy proxy;
@@ -65,35 +67,65 @@ public final class Lease implements AutoCloseable {
         this.snapshot = snapshot;
     }
 
-    /** The leased proxy (its address is for dialing only: never log it unmasked). */
+    /**
+     * The leased proxy (its address is for dialing only: never log it unmasked).
+     *
+     * @return the proxy
+     */
     public Proxy proxy() {
         return proxy;
     }
 
-    /** The opaque id that goes out in {@code X-ProxyPool-Proxy}. */
+    /**
+     * The opaque id that goes out in {@code X-ProxyPool-Proxy}.
+     *
+     * @return the proxy's id
+     */
     public String proxyId() {
         return proxy.id();
     }
 
+    /**
+     * The upstream (provider source) the proxy came from.
+     *
+     * @return the upstream's name
+     */
     public String upstream() {
         return proxy.upstream();
     }
 
+    /**
+     * The routing that chose the proxy.
+     *
+     * @return the routing's name
+     */
     public String routing() {
         return routing;
     }
 
-    /** 1 for the first attempt of a request, 2 for its first retry, ... */
+    /**
+     * 1 for the first attempt of a request, 2 for its first retry, ...
+     *
+     * @return the attempt number
+     */
     public int attempt() {
         return attempt;
     }
 
-    /** True when this lease is the single recovery probe of a cooled proxy. */
+    /**
+     * Whether this lease is the single recovery probe of a cooled proxy.
+     *
+     * @return true for a probe
+     */
     public boolean isProbe() {
         return admission == Admission.PROBE;
     }
 
-    /** Remaining life of the proxy at this moment ({@code Duration.ZERO} once expired). */
+    /**
+     * Remaining life of the proxy at this moment.
+     *
+     * @return the remaining lifetime; {@code Duration.ZERO} once expired, very long for a proxy that never expires
+     */
     public Duration remainingTtl() {
         long slot = snapshot.slotOf(proxy.id());
         if (slot < 0) {
@@ -114,14 +146,22 @@ public final class Lease implements AutoCloseable {
         }
     }
 
-    /** The request/tunnel through this proxy worked; feeds latency and health. */
+    /**
+     * The request/tunnel through this proxy worked; feeds latency and health.
+     *
+     * @param latency how long the attempt took
+     */
     public void succeeded(Duration latency) {
         if (REPORTED.compareAndSet(this, false, true)) {
             health.recordSuccess(admission, Math.max(0, latency.toNanos()), ticker.read());
         }
     }
 
-    /** Reaching or speaking to the proxy failed; clears a sticky binding (docs/design.md#sticky-sessions, S3). */
+    /**
+     * Reaching or speaking to the proxy failed; clears a sticky binding (docs/design.md#sticky-sessions, S3).
+     *
+     * @param kind what failed
+     */
     public void failed(FailureKind kind) {
         failed(kind, null);
     }
@@ -130,6 +170,9 @@ public final class Lease implements AutoCloseable {
      * The attempt to {@code destination} failed with {@code kind}; clears a sticky binding. Give the
      * destination whenever it is known: a target-side kind ({@link FailureKind#UPSTREAM_UNREACHABLE})
      * is judged per destination, and without one every such failure counts as a different destination.
+     *
+     * @param kind        what failed
+     * @param destination the destination host, or null when unknown
      */
     public void failed(FailureKind kind, String destination) {
         if (REPORTED.compareAndSet(this, false, true)) {
@@ -143,6 +186,8 @@ public final class Lease implements AutoCloseable {
     /**
      * The destination refused traffic through this (working) proxy: exclude it for {@code domain}
      * for the ban period; it stays healthy for every other destination.
+     *
+     * @param domain the destination's domain; blank is ignored
      */
     public void banned(String domain) {
         if (domain != null && !domain.isBlank()) {
@@ -156,7 +201,11 @@ public final class Lease implements AutoCloseable {
         reservation.release();
     }
 
-    /** True while the capacity is held. */
+    /**
+     * Whether the capacity is still held.
+     *
+     * @return true until {@link #close()}
+     */
     public boolean isHeld() {
         return reservation.isHeld();
     }
