@@ -157,7 +157,7 @@ final class GatewayConnection {
         logTunnelUp = 0;
     }
 
-    private static String logTarget(Target t) {
+    private static String logTarget(RequestTarget t) {
         String h = t.host();
         return (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + t.port();
     }
@@ -373,7 +373,7 @@ final class GatewayConnection {
 
     private void writeRequestHead(WireWriter uw, RequestHead head, UpstreamLink link, String consumedHeader)
             throws IOException {
-        Target t = head.target;
+        RequestTarget t = head.target;
         uw.writeAscii(head.method);
         uw.writeByte(' ');
         if (link.mode() == UpstreamLink.Mode.FORWARD) {
