@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -198,7 +199,7 @@ public final class RedisExtractionBenchmark {
     private void resetStats() {
         if (resetStats) {
             try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
-                c.sendCommand(redis.clients.jedis.Protocol.Command.CONFIG, "RESETSTAT");
+                c.sendCommand(Protocol.Command.CONFIG, "RESETSTAT");
             }
         }
     }

@@ -1,5 +1,7 @@
 package dev.proxypool.server.gateway;
 
+import java.util.Locale;
+
 /**
  * Where a request goes: host (IPv6 without brackets), port, and for HTTP the origin-form
  * path-and-query. Parsed from absolute-form ({@code http://host[:port]/path}) or authority-form
@@ -107,7 +109,7 @@ record RequestTarget(String host, int port, String path, String authority) {
             }
             port = (int) p;
         }
-        String lower = host.toLowerCase(java.util.Locale.ROOT);
+        String lower = host.toLowerCase(Locale.ROOT);
         String hostPart = lower.indexOf(':') >= 0 ? "[" + lower + "]" : lower;
         String authority = port == defaultPort ? hostPart : hostPart + ":" + port;
         return new RequestTarget(lower, port, path, authority);
