@@ -12,6 +12,7 @@ import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
 import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.http.LeaseHttp;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -60,7 +61,7 @@ public final class HttpClientStickyExample {
                             lease.connected();
                             lease.succeeded(Duration.ofNanos(System.nanoTime() - t0));
                             hops.add(new Hop(session, lease.proxyId(), resp.statusCode()));
-                        } catch (java.net.ConnectException e) {
+                        } catch (ConnectException e) {
                             lease.failed(FailureKind.CONNECTION_REFUSED);
                         }
                     }

@@ -3,6 +3,7 @@ package dev.proxypool.cli;
 import dev.proxypool.examples.CustomProviderExample;
 import dev.proxypool.examples.EmbeddedPoolExample;
 import dev.proxypool.examples.RemoteExtractionExample;
+import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -97,7 +98,7 @@ final class ExampleCommand implements Callable<Integer> {
     /** Bytes written by an example's {@code System.out}, passed on to the command's writer. */
     private static final class WriterStream extends OutputStream {
         private final PrintWriter to;
-        private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+        private final ByteArrayOutputStream line = new ByteArrayOutputStream();
 
         WriterStream(PrintWriter to) {
             this.to = to;

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.TreeMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -250,10 +251,10 @@ final class ExtractCommand implements Callable<Integer> {
     /** {@code 29m00s}, {@code 1h05m}, {@code 45s}. */
     static String ttl(long seconds) {
         if (seconds >= 3600) {
-            return String.format(java.util.Locale.ROOT, "%dh%02dm", seconds / 3600, seconds % 3600 / 60);
+            return String.format(Locale.ROOT, "%dh%02dm", seconds / 3600, seconds % 3600 / 60);
         }
         if (seconds >= 60) {
-            return String.format(java.util.Locale.ROOT, "%dm%02ds", seconds / 60, seconds % 60);
+            return String.format(Locale.ROOT, "%dm%02ds", seconds / 60, seconds % 60);
         }
         return seconds + "s";
     }

@@ -1,5 +1,6 @@
 package dev.proxypool.cli;
 
+import dev.proxypool.cli.admin.AdminCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -15,7 +16,7 @@ import picocli.CommandLine.ScopeType;
         description = "One operable pool over dynamic proxies: gateway, distribution API, SDK.",
         subcommands = {ServeCommand.class, DemoCommand.class, ExtractCommand.class, ValidateCommand.class,
                 EchoCommand.class, BenchCommand.class, CapacityCommand.class, HashSecretCommand.class, ExampleCommand.class,
-                dev.proxypool.cli.admin.AdminCommand.class},
+                AdminCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:error (unreachable server, unreadable file, ...)", "2:usage (bad options)",
                 "3:partial or insufficient result"})

@@ -14,6 +14,7 @@ import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * One proxy's capacity, held for one request or tunnel (docs/design.md#capacity C2, #sticky-sessions S3, #gateway-flow G8). Report the outcome
@@ -191,7 +192,7 @@ public final class Lease implements AutoCloseable {
      */
     public void banned(String domain) {
         if (domain != null && !domain.isBlank()) {
-            health.banDomain(domain.trim().toLowerCase(java.util.Locale.ROOT), ticker.read());
+            health.banDomain(domain.trim().toLowerCase(Locale.ROOT), ticker.read());
         }
     }
 

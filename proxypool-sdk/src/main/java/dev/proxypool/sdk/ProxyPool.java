@@ -1,5 +1,7 @@
 package dev.proxypool.sdk;
 
+import dev.proxypool.core.snapshot.PoolSnapshot;
+import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.extract.ExtractedProxy;
 import dev.proxypool.core.extract.ExtractionResult;
@@ -46,6 +48,11 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.logging.Logger;
 
 /**
  * The pool embedded in a Java application (docs/architecture.md#modules): the same core engine as the gateway,
@@ -72,18 +79,18 @@ public final class ProxyPool implements AutoCloseable {
     private final boolean ownsStore;
     private final CollectionPipeline pipeline;
     /** The provider adapters a set of provider types may use (the builder's registry, or the standard ones enabled by name). */
-    private final java.util.function.Function<Set<String>, ProviderRegistry> registries;
+    private final Function<Set<String>, ProviderRegistry> registries;
     private final CredentialStore credentials;
     private final UpstreamDialer dialer;
     private final ActiveProber prober;
     private final boolean background;
-    private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Thread purger;
 
     /** How often the store drops expired proxies, ended tombstones and idempotency records. */
     static final Duration PURGE_INTERVAL = Duration.ofSeconds(5);
-    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(ProxyPool.class.getName());
+    private static final Logger LOG = Logger.getLogger(ProxyPool.class.getName());
 
     static {
         ProxyPoolInternals.register(new ProxyPoolInternals.PoolAccess() {
@@ -279,7 +286,7 @@ public final class ProxyPool implements AutoCloseable {
      *
      * @param listener called on the thread that published the snapshot
      */
-    public void addSnapshotListener(java.util.function.Consumer<dev.proxypool.core.snapshot.PoolSnapshot> listener) {
+    public void addSnapshotListener(Consumer<PoolSnapshot> listener) {
         engine.addSnapshotListener(listener);
     }
 
@@ -355,8 +362,8 @@ public final class ProxyPool implements AutoCloseable {
         Set<String> known = registries.apply(Set.of()).knownTypes();
         for (ProxyPoolConfig.Provider p : providers) {
             if (!known.contains(p.type())) {
-                throw new dev.proxypool.sdk.config.ConfigException("providers[" + p.name() + "].type", "unknown type '"
-                        + p.type() + "' (known: " + String.join(", ", new java.util.TreeSet<>(known)) + ")");
+                throw new ConfigException("providers[" + p.name() + "].type", "unknown type '"
+                        + p.type() + "' (known: " + String.join(", ", new TreeSet<>(known)) + ")");
             }
         }
         return registries.apply(providerTypes(providers));
@@ -367,7 +374,7 @@ public final class ProxyPool implements AutoCloseable {
         String m = e.getMessage() == null ? "" : e.getMessage();
         int colon = m.indexOf(": ");
         if (m.startsWith("providers[") && colon > 0) {
-            return new dev.proxypool.sdk.config.ConfigException(m.substring(0, colon), m.substring(colon + 2), e);
+            return new ConfigException(m.substring(0, colon), m.substring(colon + 2), e);
         }
         return e;
     }

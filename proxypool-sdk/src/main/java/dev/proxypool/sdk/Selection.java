@@ -1,6 +1,7 @@
 package dev.proxypool.sdk;
 
 import dev.proxypool.core.routing.RequestFacts;
+import java.net.URI;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -53,7 +54,7 @@ public final class Selection implements RequestFacts {
      * @param url the destination URL
      * @return the selection
      */
-    public static Selection forUri(java.net.URI url) {
+    public static Selection forUri(URI url) {
         boolean https = "https".equalsIgnoreCase(url.getScheme());
         int port = url.getPort() > 0 ? url.getPort() : https ? 443 : 80;
         return new Selection(url.getHost(), port, https ? "CONNECT" : "GET", null, "", "", Map.of());

@@ -12,6 +12,7 @@ import io.helidon.health.HealthCheckType;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.service.registry.Services;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.health.HealthObserver;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
@@ -20,7 +21,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * One process, two listeners (docs/architecture.md#processes-and-roles): the gateway forward proxy (default 8080, our own
@@ -102,11 +108,11 @@ public final class GatewayServer implements AutoCloseable {
         private Duration grace = Duration.ofSeconds(5);
         private boolean platformThreads;
         private boolean accessLog;
-        private java.time.InstantSource wall = java.time.InstantSource.system();
+        private InstantSource wall = InstantSource.system();
         private Duration apiIdleTimeout = Duration.ofSeconds(60);
         private Duration watchdogInterval = Duration.ofSeconds(1);
-        private java.util.function.Consumer<io.helidon.webserver.http.HttpRouting.Builder> routes = r -> { };
-        private final java.util.List<HealthCheck> checks = new java.util.ArrayList<>();
+        private Consumer<HttpRouting.Builder> routes = r -> { };
+        private final List<HealthCheck> checks = new ArrayList<>();
 
         private Builder(GatewayEngine engine) {
             this.engine = Objects.requireNonNull(engine, "engine");
@@ -143,7 +149,7 @@ public final class GatewayServer implements AutoCloseable {
         }
 
         /** More REST routes on the API listener (distribution, admin, feedback). */
-        public Builder routes(java.util.function.Consumer<io.helidon.webserver.http.HttpRouting.Builder> more) {
+        public Builder routes(Consumer<HttpRouting.Builder> more) {
             this.routes = Objects.requireNonNull(more, "routes");
             return this;
         }
@@ -155,7 +161,7 @@ public final class GatewayServer implements AutoCloseable {
         }
 
         /** The gateway's access log ({@code server.accessLog}), its lines stamped by {@code wall}; off by default. */
-        public Builder accessLog(boolean enabled, java.time.InstantSource wall) {
+        public Builder accessLog(boolean enabled, InstantSource wall) {
             this.accessLog = enabled;
             this.wall = Objects.requireNonNull(wall, "wall");
             return this;
@@ -223,7 +229,7 @@ public final class GatewayServer implements AutoCloseable {
             Duration sweep = Duration.ofMillis(Math.clamp(apiIdleTimeout.toMillis() / 4, 100, 30_000));
             ApiHeadDeadline headDeadline = new ApiHeadDeadline(config.requestHeadTimeout());
             try {
-                java.util.function.IntFunction<WebServer> factory = port -> WebServer.builder()
+                IntFunction<WebServer> factory = port -> WebServer.builder()
                         .address(bind)
                         .port(port)
                         .shutdownHook(false)

@@ -1,5 +1,7 @@
 package dev.proxypool.server;
 
+import dev.proxypool.core.routing.RetryRule;
+import dev.proxypool.sdk.credentials.Secret;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.config.ConfigException;
@@ -19,6 +21,7 @@ import dev.proxypool.server.api.FeedbackService;
 import dev.proxypool.server.persistence.ConfigState;
 import dev.proxypool.server.persistence.ConfigStore;
 import dev.proxypool.server.persistence.ConfigStores;
+import io.helidon.webserver.http.HttpRouting;
 import java.nio.file.Path;
 import dev.proxypool.server.metrics.PoolMetrics;
 import io.helidon.metrics.api.MeterRegistry;
@@ -40,8 +43,11 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.logging.Logger;
@@ -128,7 +134,7 @@ public final class ProxyPoolServer implements AutoCloseable {
         private ProxyAuthenticator authenticator;
         private Function<String, Optional<String>> bearer;
         private Consumer<ProxyPool.Builder> poolCustomizer = b -> { };
-        private Consumer<io.helidon.webserver.http.HttpRouting.Builder> routes = r -> { };
+        private Consumer<HttpRouting.Builder> routes = r -> { };
         private Path configDir = Path.of("").toAbsolutePath();
         private ClusterRole role = ClusterRole.ALL;
         private boolean importConfig;
@@ -187,7 +193,7 @@ public final class ProxyPoolServer implements AutoCloseable {
         }
 
         /** More REST routes. */
-        public Builder routes(Consumer<io.helidon.webserver.http.HttpRouting.Builder> more) {
+        public Builder routes(Consumer<HttpRouting.Builder> more) {
             routes = Objects.requireNonNull(more, "routes");
             return this;
         }
@@ -204,7 +210,7 @@ public final class ProxyPoolServer implements AutoCloseable {
             ProxyPoolConfig effective = withOwnEcho(config, bind, apiPort);
             boolean redis = config.store().type() == ProxyPoolConfig.StoreType.REDIS;
             if (role != ClusterRole.ALL && !redis) {
-                throw new ConfigException("store.type", "--role " + role.name().toLowerCase(java.util.Locale.ROOT)
+                throw new ConfigException("store.type", "--role " + role.name().toLowerCase(Locale.ROOT)
                         + " needs the shared store: set store.type: redis");
             }
             RoleAssembly assembly = RoleAssembly.of(role);
@@ -246,14 +252,14 @@ public final class ProxyPoolServer implements AutoCloseable {
                 FeedbackService feedback = new FeedbackService(ProxyPoolInternals.engine(pool), tokens,
                         bearer != null ? () -> true : clientTokens::any);
                 ProxyPool live = pool;
-                java.util.concurrent.atomic.AtomicLong configVersion = new java.util.concurrent.atomic.AtomicLong(storedState.version());
-                java.util.concurrent.atomic.AtomicReference<Runnable> configChanged =
-                        new java.util.concurrent.atomic.AtomicReference<>(() -> { });
+                AtomicLong configVersion = new AtomicLong(storedState.version());
+                AtomicReference<Runnable> configChanged =
+                        new AtomicReference<>(() -> { });
                 // the console's live charts: sampled from this process's engine and meters
                 LiveSeries series = assembly.series(pool, Services.get(MeterRegistry.class));
                 DistributionService distribution = DistributionService.builder(pool, tokens::apply)
                         .quotas(clients.quotas()).build();
-                java.util.function.Consumer<ProxyPoolConfig> applyConfig = next -> {
+                Consumer<ProxyPoolConfig> applyConfig = next -> {
                     ProxyPoolInternals.engine(live).reconfigure(next.routings());
                     ProxyPoolInternals.engine(live).refresh();
                     try {
@@ -282,7 +288,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         })
                         .build());
                 NodeRegistry nodes = assembly.nodes(pool);
-                Optional<dev.proxypool.sdk.credentials.Secret> adminToken = config.admin().token();
+                Optional<Secret> adminToken = config.admin().token();
                 NodeService nodeService = nodes == null ? null : new NodeService(nodes, header -> adminToken.isPresent()
                         && BearerAuth.bearerToken(header).map(t -> adminToken.get().matches(t)).orElse(false));
                 PoolMetrics metrics = assembly.metrics(pool, Services.get(MeterRegistry.class));
@@ -301,7 +307,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .authenticator(auth)
                         .accessLog(config.server().accessLog(), ProxyPoolInternals.engine(pool).wallClock())
                         // the wire layer's ceiling; each routing's retry policy and budget decide below it
-                        .config(GatewayConfig.DEFAULTS.withMaxAttempts(dev.proxypool.core.routing.RetryRule.MAX_ATTEMPTS)
+                        .config(GatewayConfig.DEFAULTS.withMaxAttempts(RetryRule.MAX_ATTEMPTS)
                                 .withIoTimeout(config.gateway().ioTimeout())
                                 .withIdleTimeout(config.gateway().idleTimeout())
                                 .withTunnelIdleTimeout(config.gateway().tunnelIdleTimeout())

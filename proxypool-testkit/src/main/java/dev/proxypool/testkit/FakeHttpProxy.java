@@ -4,6 +4,7 @@ import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -18,6 +19,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -58,7 +61,7 @@ public final class FakeHttpProxy extends FakeServer {
     private final String expectedAuthorization;
     private final HeaderBehaviour headers;
     private final int forcedStatus;
-    private final java.util.Map<String, Integer> refusals;
+    private final Map<String, Integer> refusals;
     private final List<String[]> extraHeaders;
     private final AtomicLong tunnels = new AtomicLong();
     private final AtomicLong forwarded = new AtomicLong();
@@ -73,7 +76,7 @@ public final class FakeHttpProxy extends FakeServer {
                 .encodeToString((b.username + ":" + b.password).getBytes(StandardCharsets.UTF_8));
         this.headers = b.headers;
         this.forcedStatus = b.forcedStatus;
-        this.refusals = java.util.Map.copyOf(b.refusals);
+        this.refusals = Map.copyOf(b.refusals);
         this.extraHeaders = List.copyOf(b.extraHeaders);
         outboundFrom(b.outboundFrom);
     }
@@ -314,7 +317,7 @@ public final class FakeHttpProxy extends FakeServer {
             }
             close();
             socket = openOutbound(host, port, TARGET_CONNECT_TIMEOUT);
-            input = new java.io.BufferedInputStream(socket.getInputStream());
+            input = new BufferedInputStream(socket.getInputStream());
             key = k;
             return socket;
         }
@@ -375,7 +378,7 @@ public final class FakeHttpProxy extends FakeServer {
         }
 
         public Builder headers(HeaderBehaviour behaviour) {
-            this.headers = java.util.Objects.requireNonNull(behaviour, "headers");
+            this.headers = Objects.requireNonNull(behaviour, "headers");
             return this;
         }
 

@@ -2,14 +2,18 @@ package dev.proxypool.testkit;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -35,8 +39,8 @@ public final class FakeOrigin extends FakeServer {
     private static final byte[] CRLF = {'\r', '\n'};
 
     private final AtomicLong requests = new AtomicLong();
-    private final java.util.concurrent.atomic.AtomicInteger slowNow = new java.util.concurrent.atomic.AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicInteger slowMax = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger slowNow = new AtomicInteger();
+    private final AtomicInteger slowMax = new AtomicInteger();
 
     private FakeOrigin(Builder b) {
         super(b.tls ? "fake-origin-tls" : "fake-origin", b.bind, b.tls ? TestTls.serverContext() : null, b.faults);
@@ -260,7 +264,7 @@ public final class FakeOrigin extends FakeServer {
             Thread.sleep(d); // the delay the request asked for: the behaviour served, not a wait for a condition
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted");
+            throw new InterruptedIOException("interrupted");
         }
     }
 
@@ -302,14 +306,14 @@ public final class FakeOrigin extends FakeServer {
         public Builder ipv6() {
             try {
                 this.bind = InetAddress.getByName("::1");
-            } catch (java.net.UnknownHostException e) {
+            } catch (UnknownHostException e) {
                 throw new IllegalStateException("::1 is always a literal", e);
             }
             return this;
         }
 
         public Builder faults(Faults f) {
-            this.faults = java.util.Objects.requireNonNull(f, "faults");
+            this.faults = Objects.requireNonNull(f, "faults");
             return this;
         }
 

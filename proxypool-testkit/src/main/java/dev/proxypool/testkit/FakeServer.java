@@ -13,6 +13,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -76,8 +77,8 @@ public abstract class FakeServer implements AutoCloseable {
     }
 
     /** The local address outbound connections bind to; empty for the system's choice. */
-    public final java.util.Optional<InetAddress> outboundAddress() {
-        return java.util.Optional.ofNullable(outboundFrom);
+    public final Optional<InetAddress> outboundAddress() {
+        return Optional.ofNullable(outboundFrom);
     }
 
     /** Starts accepting; called once by the subclass factory after construction. */

@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -25,7 +26,7 @@ public final class FakeSocks4Proxy extends FakeServer {
 
     private final String userId;
     private final int forcedReply;
-    private final java.util.Map<String, Integer> refusals;
+    private final Map<String, Integer> refusals;
     private final AtomicLong tunnels = new AtomicLong();
     private final AtomicLong domainRequests = new AtomicLong();
     private final AtomicLong rejectedUserIds = new AtomicLong();
@@ -34,7 +35,7 @@ public final class FakeSocks4Proxy extends FakeServer {
         super("fake-socks4-proxy", InetAddress.getLoopbackAddress(), null, b.faults);
         this.userId = b.userId;
         this.forcedReply = b.forcedReply;
-        this.refusals = java.util.Map.copyOf(b.refusals);
+        this.refusals = Map.copyOf(b.refusals);
         outboundFrom(b.outboundFrom);
     }
 

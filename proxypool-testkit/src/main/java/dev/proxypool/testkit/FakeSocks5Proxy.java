@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -34,7 +35,7 @@ public final class FakeSocks5Proxy extends FakeServer {
     private final String username;
     private final String password;
     private final int forcedReply;
-    private final java.util.Map<String, Integer> refusals;
+    private final Map<String, Integer> refusals;
     private final AtomicLong tunnels = new AtomicLong();
     private final AtomicLong authFailures = new AtomicLong();
     private final AtomicLong[] byType = {new AtomicLong(), new AtomicLong(), new AtomicLong()};
@@ -44,7 +45,7 @@ public final class FakeSocks5Proxy extends FakeServer {
         this.username = b.username;
         this.password = b.password;
         this.forcedReply = b.forcedReply;
-        this.refusals = java.util.Map.copyOf(b.refusals);
+        this.refusals = Map.copyOf(b.refusals);
         outboundFrom(b.outboundFrom);
     }
 

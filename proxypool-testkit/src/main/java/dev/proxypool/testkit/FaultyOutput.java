@@ -1,6 +1,7 @@
 package dev.proxypool.testkit;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.time.Duration;
@@ -130,7 +131,7 @@ final class FaultyOutput extends OutputStream {
             Thread.sleep(d); // the injected fault itself, not a wait for a condition
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while injecting a delay");
+            throw new InterruptedIOException("interrupted while injecting a delay");
         }
     }
 }

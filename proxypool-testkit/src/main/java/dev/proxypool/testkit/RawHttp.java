@@ -2,6 +2,7 @@ package dev.proxypool.testkit;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -77,7 +78,7 @@ public final class RawHttp {
     public static Response read(InputStream in, boolean head) throws IOException {
         HttpHead h = HttpHead.read(in);
         if (h == null) {
-            throw new java.io.EOFException("connection closed before a response");
+            throw new EOFException("connection closed before a response");
         }
         int status = h.status();
         ByteArrayOutputStream body = new ByteArrayOutputStream();

@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -101,7 +102,7 @@ public final class RedisExtractionBenchmark {
             String prefix = newPrefix();
             try (RedisPoolStore store = open(prefix)) {
                 long loadStart = ticker.read();
-                BenchPool.load(store, size, now, 2);
+                RedisBenchPool.load(store, size, now, 2);
                 System.err.printf(Locale.ROOT, "loaded %,d proxies in %.1f s%n", size, seconds(loadStart));
                 measure(store, size, 1, 1, 500 / shrink, false);
                 print(measure(store, size, 1, 1, 2_000 / shrink, true).withScenario("pool-size scan"));
@@ -121,7 +122,7 @@ public final class RedisExtractionBenchmark {
         String prefix = newPrefix();
         try (RedisPoolStore store = open(prefix)) {
             long loadStart = ticker.read();
-            BenchPool.load(store, size, now, 2);
+            RedisBenchPool.load(store, size, now, 2);
             System.err.printf(Locale.ROOT, "loaded %,d proxies in %.1f s%n", size, seconds(loadStart));
             if (warmupOps > 0) {
                 measure(store, size, threads, count, warmupOps, false);
@@ -150,7 +151,7 @@ public final class RedisExtractionBenchmark {
                 long[] lat = new long[perThread];
                 go.await();
                 for (int i = 0; i < perThread; i++) {
-                    ExtractionRequest req = ExtractionRequest.builder(count).filter(BenchPool.twoLabelFilter(random)).build();
+                    ExtractionRequest req = ExtractionRequest.builder(count).filter(RedisBenchPool.twoLabelFilter(random)).build();
                     long t0 = ticker.read();
                     ExtractionResult r = store.extract(req, now);
                     lat[i] = ticker.read() - t0;
@@ -198,7 +199,7 @@ public final class RedisExtractionBenchmark {
     private void resetStats() {
         if (resetStats) {
             try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
-                c.sendCommand(redis.clients.jedis.Protocol.Command.CONFIG, "RESETSTAT");
+                c.sendCommand(Protocol.Command.CONFIG, "RESETSTAT");
             }
         }
     }

@@ -4,6 +4,7 @@ import dev.proxypool.cli.Table;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Option;
         footer = {"", "Examples:", "  proxypool admin audit --limit 20", "  proxypool admin audit --json | jq '.entries[0].after'", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:error (unreachable, 401, 503 database_unavailable, ...)", "2:usage (or 400, e.g. a bad --limit)"})
-final class AuditCommand implements java.util.concurrent.Callable<Integer> {
+final class AuditCommand implements Callable<Integer> {
 
     @Mixin
     AdminConnection conn;

@@ -5,6 +5,7 @@ import dev.proxypool.cli.Table;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -151,7 +152,7 @@ abstract class EntityCommand {
             return Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new AdminFailure(AdminExit.USAGE, "--file: cannot read " + file + " ("
-                    + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getClass().getSimpleName()
+                    + (e instanceof NoSuchFileException ? "no such file" : e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage())) + ")", e);
         }
     }

@@ -1,5 +1,6 @@
 package dev.proxypool.cli.admin;
 
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Parameters;
         footer = {"", "Examples:", "  proxypool admin fetch vendor-a-us", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:requested", "1:error (404: this server fetches no such upstream, unreachable, 401, ...)", "2:usage"})
-final class FetchCommand implements java.util.concurrent.Callable<Integer> {
+final class FetchCommand implements Callable<Integer> {
 
     @Mixin
     AdminConnection conn;

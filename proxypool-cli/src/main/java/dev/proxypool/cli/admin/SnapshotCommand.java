@@ -4,6 +4,7 @@ import dev.proxypool.cli.Table;
 
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Option;
         footer = {"", "Examples:", "  proxypool admin snapshot", "  proxypool admin snapshot --json | jq .size", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:error (unreachable, 401, ...)", "2:usage"})
-final class SnapshotCommand implements java.util.concurrent.Callable<Integer> {
+final class SnapshotCommand implements Callable<Integer> {
 
     @Mixin
     AdminConnection conn;

@@ -1,6 +1,7 @@
 package dev.proxypool.cli.bench;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -18,7 +19,7 @@ public record BenchResult(int connections, Duration elapsed, long ok, Map<String
                           LatencyHistogram latencies) {
 
     public BenchResult {
-        errorsByKind = java.util.Collections.unmodifiableMap(new TreeMap<>(errorsByKind));
+        errorsByKind = Collections.unmodifiableMap(new TreeMap<>(errorsByKind));
     }
 
     public long errors() {

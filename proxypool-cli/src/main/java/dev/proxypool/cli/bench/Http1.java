@@ -3,6 +3,7 @@ package dev.proxypool.cli.bench;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Locale;
@@ -163,7 +164,7 @@ final class Http1 {
     }
 
     /** Discards bytes. */
-    private static final class OutputSink extends java.io.OutputStream {
+    private static final class OutputSink extends OutputStream {
         static final OutputSink INSTANCE = new OutputSink();
 
         @Override

@@ -2,6 +2,7 @@ package dev.proxypool.core.dispatch;
 
 import dev.proxypool.core.snapshot.CandidateSet;
 import dev.proxypool.core.snapshot.DerivedKey;
+import java.util.Arrays;
 
 /**
  * A consistent-hash ring with virtual nodes over a candidate set, built once per set.
@@ -88,7 +89,7 @@ final class HashRing {
         for (int b = 0; b < buckets; b++) {
             directory[b + 1] += directory[b];
         }
-        int[] next = java.util.Arrays.copyOf(directory, buckets);
+        int[] next = Arrays.copyOf(directory, buckets);
         long[] sorted = new long[raw.length];
         for (long p : raw) {
             sorted[next[bucket(p, bits)]++] = p;

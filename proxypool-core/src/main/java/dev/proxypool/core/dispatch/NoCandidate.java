@@ -1,5 +1,7 @@
 package dev.proxypool.core.dispatch;
 
+import java.util.Locale;
+
 /**
  * No proxy could be reserved, and why. The instances are shared constants: a failed pick allocates
  * nothing.
@@ -32,7 +34,7 @@ public record NoCandidate(Reason reason) implements PickResult {
 
         /** The wire form, e.g. {@code no_match}. */
         public String wireName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.proxypool.core.health;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -60,9 +61,9 @@ final class DomainBans {
     }
 
     /** The bans in force at {@code nowNanos}: domain → nanoseconds left (a copy; for operators, not the hot path). */
-    java.util.Map<String, Long> active(long nowNanos) {
+    Map<String, Long> active(long nowNanos) {
         ConcurrentHashMap<String, Long> map = bans;
-        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         if (map != null) {
             map.forEach((domain, until) -> {
                 if (nowNanos - until < 0) {

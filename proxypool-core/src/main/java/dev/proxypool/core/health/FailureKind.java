@@ -1,5 +1,7 @@
 package dev.proxypool.core.health;
 
+import java.util.Locale;
+
 /**
  * Classified failures of reaching or speaking to a proxy (the proxy's fault). A destination's
  * 403/429/captcha through a working proxy is not a failure kind: it is a per-domain ban
@@ -24,6 +26,6 @@ public enum FailureKind {
     UPSTREAM_UNREACHABLE;
 
     public String wireName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -1,6 +1,7 @@
 package dev.proxypool.core.health;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -219,7 +220,7 @@ public final class ProxyHealth {
     }
 
     /** The domain bans in force at {@code nowNanos}: domain → nanoseconds left, sorted by domain (a copy, for operators). */
-    public java.util.Map<String, Long> bannedDomains(long nowNanos) {
+    public Map<String, Long> bannedDomains(long nowNanos) {
         return bans.active(nowNanos);
     }
 

@@ -1,5 +1,7 @@
 package dev.proxypool.core.model;
 
+import java.util.Locale;
+
 /** What a validated proxy reveals to the destination (docs/design.md#collection-pipeline, P6). */
 public enum Anonymity {
     /** Neither the client address nor proxy markers reach the destination. */
@@ -10,6 +12,6 @@ public enum Anonymity {
     UNKNOWN;
 
     public String wireName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

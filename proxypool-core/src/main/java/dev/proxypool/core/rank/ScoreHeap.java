@@ -1,5 +1,7 @@
 package dev.proxypool.core.rank;
 
+import java.util.Arrays;
+
 /**
  * A binary max-heap of (score, candidate index) on two primitive arrays: no boxing, no per-entry
  * objects. Order: higher score first, then lower index, so ties rank in input order.
@@ -33,8 +35,8 @@ final class ScoreHeap {
 
     void push(double key, int id) {
         if (size == keys.length) {
-            keys = java.util.Arrays.copyOf(keys, size * 2);
-            ids = java.util.Arrays.copyOf(ids, size * 2);
+            keys = Arrays.copyOf(keys, size * 2);
+            ids = Arrays.copyOf(ids, size * 2);
         }
         int i = size++;
         while (i > 0) {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 
@@ -239,7 +240,7 @@ public final class DestinationPolicy {
                 return null;
             }
         }
-        return label == 0 ? null : upper ? h.toLowerCase(java.util.Locale.ROOT) : h;
+        return label == 0 ? null : upper ? h.toLowerCase(Locale.ROOT) : h;
     }
 
     /** A request host, decoded once. */
@@ -275,7 +276,7 @@ public final class DestinationPolicy {
                 if (h.indexOf('%') >= 0) {
                     return BAD; // zone ids name a local interface: never a proxied destination
                 }
-                byte[] a = IpLiterals.ipv6(h.toLowerCase(java.util.Locale.ROOT));
+                byte[] a = IpLiterals.ipv6(h.toLowerCase(Locale.ROOT));
                 return a == null ? BAD : new Address(a, null);
             }
             String n = normalizeName(h);

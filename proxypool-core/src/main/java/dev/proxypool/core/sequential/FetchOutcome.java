@@ -1,5 +1,7 @@
 package dev.proxypool.core.sequential;
 
+import java.util.Locale;
+
 /**
  * The outcome of one upstream fetch (docs/design.md#collection-pipeline, P5), kept distinct because only {@link Empty} moves a
  * sequential routing:
@@ -95,7 +97,7 @@ public sealed interface FetchOutcome {
 
         /** Metric label: {@code network}, {@code http_status}, ... */
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.proxypool.sdk.asn;
 
 import java.time.Instant;
+import java.util.Locale;
 
 /**
  * Why an ASN database load was refused. The previous database stays in use and the pipeline
@@ -30,7 +31,7 @@ public record AsnLoadError(Reason reason, String detail, Instant at) {
 
         /** Metric label: {@code checksum_mismatch}, ... */
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 }

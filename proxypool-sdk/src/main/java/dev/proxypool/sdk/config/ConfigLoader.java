@@ -8,16 +8,21 @@ import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.security.SecretHash;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * Reads {@code proxypool.yaml} (Helidon config, YAML) into a validated {@link ProxyPoolConfig}.
@@ -82,8 +87,8 @@ public final class ConfigLoader {
     private static void refuseDeepKeys(Path file) {
         List<String> lines;
         try {
-            lines = Files.readAllLines(file, java.nio.charset.StandardCharsets.UTF_8);
-        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException | UncheckedIOException e) {
             return; // unreadable or not UTF-8: the YAML parser reports it
         }
         for (int i = 0; i < lines.size(); i++) {
@@ -122,20 +127,20 @@ public final class ConfigLoader {
      * editors count), without the echoed source line (it may hold a secret); empty when the error
      * carries no position.
      */
-    private static java.util.Optional<String> yamlProblem(Throwable e) {
+    private static Optional<String> yamlProblem(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof org.yaml.snakeyaml.error.MarkedYAMLException m && m.getProblemMark() != null) {
+            if (t instanceof MarkedYAMLException m && m.getProblemMark() != null) {
                 String problem = m.getProblem() == null ? "syntax error" : m.getProblem().lines().findFirst().orElse("");
                 String context = m.getContext() == null ? "" : " (" + m.getContext().lines().findFirst().orElse("")
                         + (m.getContextMark() == null ? "" : " started at line " + (m.getContextMark().getLine() + 1)
                         + ", column " + (m.getContextMark().getColumn() + 1)) + ")";
                 String text = problem + context;
-                return java.util.Optional.of(" at line " + (m.getProblemMark().getLine() + 1) + ", column "
+                return Optional.of(" at line " + (m.getProblemMark().getLine() + 1) + ", column "
                         + (m.getProblemMark().getColumn() + 1) + ": "
                         + (text.length() > MAX_PARSE_MESSAGE ? text.substring(0, MAX_PARSE_MESSAGE) + "..." : text));
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     private static String rootMessage(Throwable e) {
@@ -322,7 +327,7 @@ public final class ConfigLoader {
                     "maxBytes", "timeout", "fields", "labels", "credentialRef");
             String name = name(p, names);
             String type = p.requiredString("type");
-            Map<String, String> settings = new java.util.LinkedHashMap<>();
+            Map<String, String> settings = new LinkedHashMap<>();
             for (String k : List.of("path", "url", "tokenEnv", "username", "passwordEnv", "format", "protocol",
                     "maxBytes", "timeout", "credentialRef")) {
                 String v = p.string(k, "");

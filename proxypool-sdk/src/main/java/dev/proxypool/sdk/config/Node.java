@@ -1,7 +1,6 @@
 package dev.proxypool.sdk.config;
 
 import io.helidon.config.Config;
-import io.helidon.config.ConfigException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * A typed, path-aware view of one config node: every read names its full key in errors
@@ -21,7 +21,7 @@ import java.util.Set;
 final class Node {
 
     /** What an unknown key may look like to be shown in an error; anything else is not echoed. */
-    private static final java.util.regex.Pattern PLAIN_KEY = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    private static final Pattern PLAIN_KEY = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     private final Config config;
     private final String path;
@@ -61,18 +61,18 @@ final class Node {
             return this;
         }
         if (!config.isObject()) {
-            throw new dev.proxypool.sdk.config.ConfigException(path.isEmpty() ? "(root)" : path,
+            throw new ConfigException(path.isEmpty() ? "(root)" : path,
                     "must be a mapping of keys to values");
         }
         Set<String> ok = new LinkedHashSet<>(Arrays.asList(allowed));
         for (Config child : config.asNodeList().orElse(List.of())) {
             if (!ok.contains(child.name()) && !PLAIN_KEY.matcher(child.name()).matches()) {
                 // an empty key, or a YAML mapping/list used as a key: its text would replay values (secrets too)
-                throw new dev.proxypool.sdk.config.ConfigException(path.isEmpty() ? "(root)" : path,
+                throw new ConfigException(path.isEmpty() ? "(root)" : path,
                         "has an empty key or a key that is not a plain name (known here: " + String.join(", ", ok) + ")");
             }
             if (!ok.contains(child.name())) {
-                throw new dev.proxypool.sdk.config.ConfigException(key(child.name()),
+                throw new ConfigException(key(child.name()),
                         "unknown key (known here: " + String.join(", ", ok) + ")");
             }
         }
@@ -97,12 +97,12 @@ final class Node {
             return null;
         }
         if (!c.isLeaf()) {
-            throw new dev.proxypool.sdk.config.ConfigException(key(name), "must be a single value, not a list or mapping");
+            throw new ConfigException(key(name), "must be a single value, not a list or mapping");
         }
         try {
             return c.asString().get();
-        } catch (ConfigException e) {
-            throw new dev.proxypool.sdk.config.ConfigException(key(name), "cannot be read: " + e.getMessage(), e);
+        } catch (io.helidon.config.ConfigException e) {
+            throw new ConfigException(key(name), "cannot be read: " + e.getMessage(), e);
         }
     }
 
@@ -113,7 +113,7 @@ final class Node {
             return "";
         }
         if (!c.isLeaf()) {
-            throw new dev.proxypool.sdk.config.ConfigException(key(name), "must be a single value, not a list or mapping");
+            throw new ConfigException(key(name), "must be a single value, not a list or mapping");
         }
         return c.asString().get().trim();
     }
@@ -126,7 +126,7 @@ final class Node {
     String requiredString(String name) {
         String v = raw(name);
         if (v == null || v.isBlank()) {
-            throw new dev.proxypool.sdk.config.ConfigException(key(name), "is required");
+            throw new ConfigException(key(name), "is required");
         }
         return v.trim();
     }
@@ -139,12 +139,12 @@ final class Node {
         try {
             int i = Integer.parseInt(v.trim());
             if (i < min || i > max) {
-                throw new dev.proxypool.sdk.config.ConfigException(key(name),
+                throw new ConfigException(key(name),
                         "must be between " + min + " and " + max + ", got " + i);
             }
             return i;
         } catch (NumberFormatException e) {
-            throw new dev.proxypool.sdk.config.ConfigException(key(name), "'" + v + "' is not a whole number");
+            throw new ConfigException(key(name), "'" + v + "' is not a whole number");
         }
     }
 
@@ -156,12 +156,12 @@ final class Node {
         try {
             double d = Double.parseDouble(v.trim());
             if (!(d >= min && d <= max)) {
-                throw new dev.proxypool.sdk.config.ConfigException(key(name),
+                throw new ConfigException(key(name),
                         "must be between " + min + " and " + max + ", got " + v.trim());
             }
             return d;
         } catch (NumberFormatException e) {
-            throw new dev.proxypool.sdk.config.ConfigException(key(name), "'" + v + "' is not a number");
+            throw new ConfigException(key(name), "'" + v + "' is not a number");
         }
     }
 
@@ -173,7 +173,7 @@ final class Node {
         return switch (v.trim().toLowerCase(Locale.ROOT)) {
             case "true", "yes", "on" -> true;
             case "false", "no", "off" -> false;
-            default -> throw new dev.proxypool.sdk.config.ConfigException(key(name), "'" + v + "' is not true or false");
+            default -> throw new ConfigException(key(name), "'" + v + "' is not true or false");
         };
     }
 
@@ -202,14 +202,14 @@ final class Node {
             return List.of(c.asString().get().trim());
         }
         if (!c.isList()) {
-            throw new dev.proxypool.sdk.config.ConfigException(key(name), "must be a list");
+            throw new ConfigException(key(name), "must be a list");
         }
         List<String> out = new ArrayList<>();
         List<Config> items = c.asNodeList().orElse(List.of());
         for (int i = 0; i < items.size(); i++) {
             Config item = items.get(i);
             if (!item.isLeaf()) {
-                throw new dev.proxypool.sdk.config.ConfigException(key(name) + "[" + i + "]", "must be a single value");
+                throw new ConfigException(key(name) + "[" + i + "]", "must be a single value");
             }
             out.add(item.asString().get().trim());
         }
@@ -223,12 +223,12 @@ final class Node {
             return Map.of();
         }
         if (!c.isObject()) {
-            throw new dev.proxypool.sdk.config.ConfigException(key(name), "must be a mapping of keys to values");
+            throw new ConfigException(key(name), "must be a mapping of keys to values");
         }
         Map<String, String> out = new LinkedHashMap<>();
         for (Config item : c.asNodeList().orElse(List.of())) {
             if (!item.isLeaf()) {
-                throw new dev.proxypool.sdk.config.ConfigException(key(name) + "." + item.name(), "must be a single value");
+                throw new ConfigException(key(name) + "." + item.name(), "must be a single value");
             }
             out.put(item.name(), item.asString().get().trim());
         }
@@ -242,14 +242,14 @@ final class Node {
             return List.of();
         }
         if (!c.isList()) {
-            throw new dev.proxypool.sdk.config.ConfigException(key(name), "must be a list of mappings");
+            throw new ConfigException(key(name), "must be a list of mappings");
         }
         List<Node> out = new ArrayList<>();
         List<Config> items = c.asNodeList().orElse(List.of());
         for (int i = 0; i < items.size(); i++) {
             Config item = items.get(i);
             if (!item.isObject()) {
-                throw new dev.proxypool.sdk.config.ConfigException(key(name) + "[" + i + "]", "must be a mapping");
+                throw new ConfigException(key(name) + "[" + i + "]", "must be a mapping");
             }
             Config n = item.get("name");
             String label = n.exists() && n.isLeaf() ? n.asString().get().trim() : String.valueOf(i);

@@ -15,6 +15,7 @@ import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /** Reads {@code routings:} into core {@link RoutingRule}s, in order; the core validates, this names keys. */
 final class RoutingConfigReader {
@@ -123,7 +124,7 @@ final class RoutingConfigReader {
         return out;
     }
 
-    private static <T> T parse(Node n, String key, java.util.function.Supplier<T> parser) {
+    private static <T> T parse(Node n, String key, Supplier<T> parser) {
         try {
             return parser.get();
         } catch (ConfigException e) {

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -82,7 +83,7 @@ public final class InlineCredentials implements CredentialStore {
     static String derive(String scope, String username, String host, int port) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            String material = scope + '\0' + username + '\0' + host.toLowerCase(java.util.Locale.ROOT) + '\0' + port;
+            String material = scope + '\0' + username + '\0' + host.toLowerCase(Locale.ROOT) + '\0' + port;
             byte[] d = sha.digest(material.getBytes(StandardCharsets.UTF_8));
             return PREFIX + HexFormat.of().formatHex(d, 0, 8);
         } catch (NoSuchAlgorithmException e) {

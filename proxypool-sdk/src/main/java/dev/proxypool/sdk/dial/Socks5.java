@@ -5,6 +5,7 @@ import dev.proxypool.sdk.credentials.Credentials;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The SOCKS5 CONNECT handshake (RFC 1928) with username/password authentication (RFC 1929).
@@ -68,7 +69,7 @@ final class Socks5 {
         msg[2 + user.length] = (byte) pass.length;
         System.arraycopy(pass, 0, msg, 3 + user.length, pass.length);
         io.write(msg);
-        java.util.Arrays.fill(msg, (byte) 0);
+        Arrays.fill(msg, (byte) 0);
         byte[] status = io.readExactly(2);
         if (status[0] != 1 && status[0] != 5) {
             throw new HandshakeRejected(FailureKind.PROTOCOL_ERROR, "the authentication reply is not RFC 1929");

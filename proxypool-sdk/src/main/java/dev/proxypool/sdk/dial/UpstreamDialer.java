@@ -13,8 +13,10 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;
+import java.util.Locale;
 import java.util.Objects;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -209,7 +211,7 @@ public final class UpstreamDialer {
     }
 
     private static DialException classified(IOException e, DialStage stage, Proxy proxy, Target target) {
-        if (e instanceof InterruptedIOException && !(e instanceof java.net.SocketTimeoutException)) {
+        if (e instanceof InterruptedIOException && !(e instanceof SocketTimeoutException)) {
             Thread.currentThread().interrupt();
         }
         Failures.Classified c = Failures.classify(e, stage);
@@ -222,7 +224,7 @@ public final class UpstreamDialer {
         if (target != null) {
             m.append(" to ").append(AddressMask.mask(target.host())).append(':').append(target.port());
         }
-        m.append(": ").append(kind.wireName()).append(" at ").append(stage.name().toLowerCase(java.util.Locale.ROOT))
+        m.append(": ").append(kind.wireName()).append(" at ").append(stage.name().toLowerCase(Locale.ROOT))
                 .append(": ").append(reason);
         return new DialException(kind, stage, proxy.id(), m.toString());
     }

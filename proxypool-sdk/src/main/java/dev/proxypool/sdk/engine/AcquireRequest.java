@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.engine;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -36,7 +37,7 @@ public record AcquireRequest(String client, String sessionId, String targetHost,
     }
 
     public AcquireRequest excluding(String proxyId) {
-        java.util.ArrayList<String> ids = new java.util.ArrayList<>(excluded);
+        ArrayList<String> ids = new ArrayList<>(excluded);
         ids.add(proxyId);
         return new AcquireRequest(client, sessionId, targetHost, hashKey, ids, labels);
     }

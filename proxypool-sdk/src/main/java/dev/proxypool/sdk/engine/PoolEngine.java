@@ -33,17 +33,25 @@ import dev.proxypool.core.sticky.StickyDispatch;
 import dev.proxypool.core.sticky.StickyPick;
 import dev.proxypool.core.sticky.StickyTable;
 import dev.proxypool.core.time.Ticker;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.logging.Logger;
 
 /**
  * The core engine assembled for one worker: routing table, live snapshot built from the pool
@@ -81,8 +89,8 @@ public final class PoolEngine {
     private volatile Routes routesNow;
     private final SequentialBoard board;
     private final ReentrantLock refreshLock = new ReentrantLock();
-    private final java.util.List<java.util.function.Consumer<PoolSnapshot>> listeners =
-            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Consumer<PoolSnapshot>> listeners =
+            new CopyOnWriteArrayList<>();
 
     public PoolEngine(List<RoutingRule> routings, HealthPolicy policy, PoolStore store, Ticker ticker,
                       InstantSource wall, int workers) {
@@ -223,7 +231,7 @@ public final class PoolEngine {
         PickRequest pick = rt.base();
         RoutingRule rule = rt.rule();
         if (!request.labels().isEmpty()) {
-            Map<String, String> merged = new java.util.TreeMap<>(rule.filter().labels().required());
+            Map<String, String> merged = new TreeMap<>(rule.filter().labels().required());
             merged.putAll(request.labels());
             pick = new PickRequest(rule.filter().withLabels(LabelSelector.of(merged)), pick.strategy(), pick.hashKey(),
                     pick.domain(), pick.excludedProxyIds(), pick.upstreamIndex());
@@ -260,7 +268,7 @@ public final class PoolEngine {
             List<Proxy> proxies = new ArrayList<>();
             PoolQuery available = new PoolQuery(ExtractionFilter.ANY, Optional.of(ProxyState.AVAILABLE));
             String cursor = PageRequest.FIRST;
-            java.time.Instant now = wall.instant();
+            Instant now = wall.instant();
             do {
                 ProxyPage page = store.list(available, new PageRequest(cursor, PageRequest.MAX_LIMIT));
                 for (StoredProxy sp : page.proxies()) {
@@ -285,7 +293,7 @@ public final class PoolEngine {
      *
      * @return what {@code storeChange} returned
      */
-    public <T> T publish(java.util.function.Supplier<? extends T> storeChange) {
+    public <T> T publish(Supplier<? extends T> storeChange) {
         refreshLock.lock();
         try {
             T result = storeChange.get();
@@ -306,7 +314,7 @@ public final class PoolEngine {
     public long refresh(Collection<Proxy> proxies) {
         refreshLock.lock();
         try {
-            java.time.Instant now = wall.instant();
+            Instant now = wall.instant();
             List<Proxy> current = new ArrayList<>(proxies.size());
             Set<String> ids = new HashSet<>(proxies.size() * 2);
             for (Proxy p : proxies) {
@@ -318,11 +326,11 @@ public final class PoolEngine {
             PoolSnapshot next = builder.build(current);
             live.publish(next);
             registry.retainOnly(ids);
-            for (java.util.function.Consumer<PoolSnapshot> l : listeners) {
+            for (Consumer<PoolSnapshot> l : listeners) {
                 try {
                     l.accept(next);
                 } catch (RuntimeException e) {
-                    java.util.logging.Logger.getLogger(PoolEngine.class.getName())
+                    Logger.getLogger(PoolEngine.class.getName())
                             .warning("snapshot listener failed: " + e);
                 }
             }
@@ -352,7 +360,7 @@ public final class PoolEngine {
         if (rt == null) {
             return false;
         }
-        rt.health().banDomain(domain.trim().toLowerCase(java.util.Locale.ROOT), ticker.read());
+        rt.health().banDomain(domain.trim().toLowerCase(Locale.ROOT), ticker.read());
         return true;
     }
 
@@ -364,11 +372,11 @@ public final class PoolEngine {
      * Called with every new snapshot, on the thread that built it, after it is live. Keep it quick;
      * a listener that throws is logged and does not stop the others.
      */
-    public void addSnapshotListener(java.util.function.Consumer<PoolSnapshot> listener) {
-        listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+    public void addSnapshotListener(Consumer<PoolSnapshot> listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
-    public void removeSnapshotListener(java.util.function.Consumer<PoolSnapshot> listener) {
+    public void removeSnapshotListener(Consumer<PoolSnapshot> listener) {
         listeners.remove(listener);
     }
 

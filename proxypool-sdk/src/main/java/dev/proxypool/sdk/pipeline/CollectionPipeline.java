@@ -26,13 +26,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -199,8 +202,8 @@ public final class CollectionPipeline implements AutoCloseable {
             schedules.remove(name);
             fetchNow.remove(name);
         });
-        sources = java.util.Collections.unmodifiableMap(nextSources);
-        upstreams = java.util.Collections.unmodifiableMap(nextUpstreams);
+        sources = Collections.unmodifiableMap(nextSources);
+        upstreams = Collections.unmodifiableMap(nextUpstreams);
         providerOf = Map.copyOf(nextProviders);
         return removed;
     }
@@ -239,7 +242,7 @@ public final class CollectionPipeline implements AutoCloseable {
     }
 
     public void addListener(Listener l) {
-        listeners.add(java.util.Objects.requireNonNull(l, "listener"));
+        listeners.add(Objects.requireNonNull(l, "listener"));
     }
 
     public void removeListener(Listener l) {
@@ -309,7 +312,7 @@ public final class CollectionPipeline implements AutoCloseable {
             engine.sequential().record(report.upstream(), outcome);
             outcomes.put(report, outcome);
             notifyFetch(report.upstream(), outcome);
-            Map<String, Integer> upstreamDrops = new java.util.TreeMap<>(report.drops());
+            Map<String, Integer> upstreamDrops = new TreeMap<>(report.drops());
             drops.put(report.upstream(), upstreamDrops);
             if (!(outcome instanceof FetchOutcome.Error) && !report.candidates().isEmpty()) {
                 publication.publish(report.upstream(), choose(report.upstream(), report.candidates(), upstreamDrops));
@@ -431,7 +434,7 @@ public final class CollectionPipeline implements AutoCloseable {
         ProxyPoolConfig.Upstream u = upstreams.get(report.upstream());
         s.lastOutcome = outcome;
         s.lastFetchAt = wall.instant();
-        s.lastDrops = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(drops == null ? report.drops() : drops));
+        s.lastDrops = Collections.unmodifiableMap(new TreeMap<>(drops == null ? report.drops() : drops));
         s.published = published;
         long nextIn = s.backoff.record(outcome, u.fetchInterval());
         if (outcome instanceof FetchOutcome.Error err) {

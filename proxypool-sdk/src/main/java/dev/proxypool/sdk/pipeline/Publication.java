@@ -3,6 +3,7 @@ package dev.proxypool.sdk.pipeline;
 import dev.proxypool.core.model.Proxy;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,8 +31,8 @@ public record Publication(Map<String, List<Proxy>> upserts, Set<String> removals
             }
             copy.put(upstream, List.copyOf(proxies));
         });
-        upserts = java.util.Collections.unmodifiableMap(copy);
-        removals = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(removals));
+        upserts = Collections.unmodifiableMap(copy);
+        removals = Collections.unmodifiableSet(new LinkedHashSet<>(removals));
     }
 
     public static Builder builder() {

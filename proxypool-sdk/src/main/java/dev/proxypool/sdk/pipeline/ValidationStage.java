@@ -1,7 +1,9 @@
 package dev.proxypool.sdk.pipeline;
 
 import dev.proxypool.core.model.Proxy;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Step 2 of the pipeline (docs/design.md#collection-pipeline, P6–P8): turns fetched candidates into validated proxies with their
@@ -23,13 +25,13 @@ public interface ValidationStage {
      * threads. The default tells nothing; the pipeline then counts the missing ones as
      * {@code validation_failed}.
      */
-    default List<Validated> validate(List<Proxy> candidates, java.util.function.Consumer<String> rejected) {
+    default List<Validated> validate(List<Proxy> candidates, Consumer<String> rejected) {
         return validate(candidates);
     }
 
     /** No validation: every candidate passes with an unknown (zero) latency. */
     ValidationStage NONE = candidates -> {
-        List<Validated> out = new java.util.ArrayList<>(candidates.size());
+        List<Validated> out = new ArrayList<>(candidates.size());
         for (Proxy p : candidates) {
             out.add(new Validated(p, 0));
         }

@@ -5,12 +5,14 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.asn.AsnDatabaseHolder;
 import dev.proxypool.sdk.asn.AsnStatus;
 import dev.proxypool.sdk.validate.EchoUnavailableException;
+import dev.proxypool.sdk.validate.ValidationProgress;
 import dev.proxypool.sdk.validate.ValidationResult;
 import dev.proxypool.sdk.validate.Validator;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -45,7 +47,7 @@ public final class ValidatorStage implements ValidationStage {
     }
 
     @Override
-    public List<Validated> validate(List<Proxy> candidates, java.util.function.Consumer<String> rejected) {
+    public List<Validated> validate(List<Proxy> candidates, Consumer<String> rejected) {
         if (asn.isPresent()) {
             AsnStatus status = asn.get().reload();
             if (!status.publishable()) {
@@ -70,7 +72,7 @@ public final class ValidatorStage implements ValidationStage {
                 } else if (result instanceof ValidationResult.Rejected no) {
                     rejected.accept(no.reason().wireName());
                 }
-            }, dev.proxypool.sdk.validate.ValidationProgress.Listener.none());
+            }, ValidationProgress.Listener.none());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return List.of();

@@ -21,6 +21,7 @@ import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.Condition;
@@ -371,7 +372,7 @@ public final class ActiveProber implements AutoCloseable {
         private ProberSettings settings = ProberSettings.DEFAULTS;
         private SSLContext targetTls;
         private Ticker ticker;
-        private RandomGenerator random = new java.util.Random();
+        private RandomGenerator random = new Random();
         private ProbeListener listener = ProbeListener.none();
 
         private Builder(UpstreamDialer dialer, Supplier<? extends Collection<Proxy>> proxies, RuntimeRegistry registry) {

@@ -2,6 +2,7 @@ package dev.proxypool.sdk.provider;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One fetch request to an adapter: which upstream asks, with what params, and how long the whole
@@ -18,8 +19,8 @@ import java.util.Map;
 public record FetchContext(String upstream, Map<String, String> params, Duration timeout) {
 
     /** Params that name label keys and so become labels: {@code country region city carrier isp type owner}. */
-    public static final java.util.Set<String> LABEL_PARAMS =
-            java.util.Set.of("country", "region", "city", "carrier", "isp", "type", "owner");
+    public static final Set<String> LABEL_PARAMS =
+            Set.of("country", "region", "city", "carrier", "isp", "type", "owner");
 
     /** Default whole-fetch deadline. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);

@@ -67,7 +67,7 @@ final class HttpSource implements ByteSource {
         try {
             response = request.request();
         } catch (RuntimeException e) {
-            throw Failures.network(e);
+            throw FetchFailures.network(e);
         }
         int code = response.status().code();
         if (code == 401 || code == 403) {
@@ -88,7 +88,7 @@ final class HttpSource implements ByteSource {
             return new Opened(new CappedInputStream(response.inputStream(), maxBytes, env.ticker(), deadline), response);
         } catch (RuntimeException e) {
             response.close();
-            throw Failures.network(e);
+            throw FetchFailures.network(e);
         }
     }
 

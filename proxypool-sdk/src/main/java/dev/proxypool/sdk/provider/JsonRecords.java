@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.TreeMap;
@@ -141,7 +142,7 @@ final class JsonRecords {
             return v.textValue();
         }
         if (v.isNumber()) {
-            java.math.BigDecimal n;
+            BigDecimal n;
             try {
                 n = v.decimalValue();
             } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.provider;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -81,7 +82,7 @@ public record ProviderConfig(String name, String type, Map<String, String> setti
                 out.put(e.getKey().trim(), e.getValue().trim());
             }
         }
-        return java.util.Collections.unmodifiableMap(out);
+        return Collections.unmodifiableMap(out);
     }
 
     /** Settings may name env vars but never hold secrets; still, keep values out of logs. */

@@ -82,7 +82,7 @@ final class SourceFetch {
             return out.failure(f.kind(), f.getMessage(), bytes(opened), since(start));
         } catch (IOException | UncheckedIOException e) {
             FetchFailure f = limitFired(opened);
-            f = f != null ? f : Failures.network(e);
+            f = f != null ? f : FetchFailures.network(e);
             return out.failure(f.kind(), f.getMessage(), bytes(opened), since(start));
         } catch (RuntimeException e) {
             FetchFailure f = limitFired(opened);

@@ -7,8 +7,10 @@ import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,7 +39,7 @@ public final class SourceSet {
     public SourceSet(List<UpstreamSource> sources, Ticker ticker) {
         this.sources = List.copyOf(sources);
         this.ticker = ticker;
-        java.util.Set<String> names = new java.util.HashSet<>();
+        Set<String> names = new HashSet<>();
         for (UpstreamSource s : this.sources) {
             if (!names.add(s.upstream())) {
                 throw new IllegalArgumentException("upstreams[" + s.upstream() + "]: listed twice");

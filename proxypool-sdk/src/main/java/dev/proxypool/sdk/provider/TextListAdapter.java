@@ -1,6 +1,8 @@
 package dev.proxypool.sdk.provider;
 
 import dev.proxypool.sdk.credentials.InlineCredentials;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -98,7 +100,7 @@ final class TextListAdapter implements ProviderAdapter {
         if (s.indexOf('%') < 0) {
             return s;
         }
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(s.length());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(s.length());
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c == '%') {
@@ -113,10 +115,10 @@ final class TextListAdapter implements ProviderAdapter {
                 bytes.write(hi * 16 + lo);
                 i += 2;
             } else {
-                bytes.writeBytes(String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                bytes.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
             }
         }
-        return bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 
     /** Splits {@code host:port} or {@code [v6]:port}; false when the shape is wrong. */

@@ -2,6 +2,7 @@ package dev.proxypool.sdk.provider;
 
 import dev.proxypool.core.sequential.FetchOutcome;
 
+import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +56,7 @@ final class UrlTemplate {
         if (parts.size() == 1) {
             try {
                 URI.create(template).toURL();
-            } catch (IllegalArgumentException | java.net.MalformedURLException e) {
+            } catch (IllegalArgumentException | MalformedURLException e) {
                 throw new IllegalArgumentException(key + ": not a valid URL", e);
             }
         }

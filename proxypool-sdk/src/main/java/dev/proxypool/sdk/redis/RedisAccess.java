@@ -1,7 +1,9 @@
 package dev.proxypool.sdk.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -130,7 +132,7 @@ public final class RedisAccess implements AutoCloseable {
 
     /** {@link #eval} with binary keys and arguments (frames, digests). */
     public Object evalBinary(RedisScript script, List<byte[]> keys, List<byte[]> args) {
-        byte[] sha = script.sha().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] sha = script.sha().getBytes(StandardCharsets.US_ASCII);
         return call(c -> {
             try {
                 return c.evalsha(sha, keys, args);
@@ -141,7 +143,7 @@ public final class RedisAccess implements AutoCloseable {
         });
     }
 
-    private Object retried(RedisScript script, java.util.function.Supplier<Object> evalsha) {
+    private Object retried(RedisScript script, Supplier<Object> evalsha) {
         try {
             return evalsha.get();
         } catch (JedisNoScriptException e) {

@@ -2,6 +2,7 @@ package dev.proxypool.sdk.redis;
 
 import java.net.SocketTimeoutException;
 import java.util.List;
+import java.util.Locale;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisBusyException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -99,6 +100,6 @@ public enum RedisFailure {
 
     @Override
     public String toString() {
-        return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 }

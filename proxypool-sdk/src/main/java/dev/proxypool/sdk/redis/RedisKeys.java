@@ -3,6 +3,7 @@ package dev.proxypool.sdk.redis;
 import dev.proxypool.core.extract.IdempotencyKey;
 import dev.proxypool.core.model.ProxyKey;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * The key names the Java side reads directly; the full layout, and the names the scripts compute,
@@ -46,13 +47,13 @@ final class RedisKeys {
     }
 
     /** The keys of the idempotency scripts, in their KEYS order (see idempotency_begin.lua). */
-    java.util.List<String> idempotency() {
-        return java.util.List.of(prefix + "i:f", prefix + "i:d", prefix + "i:r", prefix + "iz", prefix + "iseq",
+    List<String> idempotency() {
+        return List.of(prefix + "i:f", prefix + "i:d", prefix + "i:r", prefix + "iz", prefix + "iseq",
                 prefix + "i:x");
     }
 
     /** {@link #idempotency()} without the start sequence counter (abandon and purge). */
-    java.util.List<String> idempotencyRecords() {
-        return java.util.List.of(prefix + "i:f", prefix + "i:d", prefix + "i:r", prefix + "iz", prefix + "i:x");
+    List<String> idempotencyRecords() {
+        return List.of(prefix + "i:f", prefix + "i:d", prefix + "i:r", prefix + "iz", prefix + "i:x");
     }
 }

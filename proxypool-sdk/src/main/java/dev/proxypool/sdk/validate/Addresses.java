@@ -3,6 +3,7 @@ package dev.proxypool.sdk.validate;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * IP literals found in header values, without DNS: {@code X-Forwarded-For: a, b},
@@ -14,8 +15,8 @@ import java.util.List;
  */
 final class Addresses {
 
-    private static final java.util.regex.Pattern DOTTED_QUAD =
-            java.util.regex.Pattern.compile("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+    private static final Pattern DOTTED_QUAD =
+            Pattern.compile("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
 
     private Addresses() {
     }

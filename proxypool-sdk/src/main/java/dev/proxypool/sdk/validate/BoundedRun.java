@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.validate;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -64,7 +65,7 @@ final class BoundedRun<T, R> {
                 t.interrupt();
             }
             for (Thread t : threads) {
-                t.join(java.time.Duration.ofSeconds(5));
+                t.join(Duration.ofSeconds(5));
             }
             throw e;
         }

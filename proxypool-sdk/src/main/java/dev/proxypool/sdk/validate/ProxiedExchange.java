@@ -19,7 +19,9 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
@@ -133,7 +135,7 @@ public final class ProxiedExchange {
         private volatile Socket socket;
         private volatile boolean aborted;
         private int status;
-        private java.util.List<java.util.Map.Entry<String, String>> fields;
+        private List<Map.Entry<String, String>> fields;
         private byte[] body;
         private ExchangeException failure;
 
@@ -246,7 +248,7 @@ public final class ProxiedExchange {
             SSLParameters p = ssl.getSSLParameters();
             p.setEndpointIdentificationAlgorithm("HTTPS");
             if (!target.literal()) {
-                p.setServerNames(java.util.List.of(new SNIHostName(target.host())));
+                p.setServerNames(List.of(new SNIHostName(target.host())));
             }
             ssl.setSSLParameters(p);
             ssl.setSoTimeout(left());

@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -63,7 +64,7 @@ final class ReplyReader {
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         String te = h.field("Transfer-Encoding");
-        if (te != null && te.toLowerCase(java.util.Locale.ROOT).contains("chunked")) {
+        if (te != null && te.toLowerCase(Locale.ROOT).contains("chunked")) {
             dechunk(in, out, limit);
             return out.toByteArray();
         }

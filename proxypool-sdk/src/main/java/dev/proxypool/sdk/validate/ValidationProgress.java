@@ -1,6 +1,7 @@
 package dev.proxypool.sdk.validate;
 
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * Where a {@link Validator#validateAll} run stands, for progress lines.
@@ -24,7 +25,7 @@ public record ValidationProgress(long done, long total, long elite, long anonymo
     /** {@code validated 1200/2000: elite 300, anonymous 100, rejected 800 (12.3 s)}. */
     public String line() {
         return "validated " + done + (total >= 0 ? "/" + total : "") + ": elite " + elite + ", anonymous " + anonymous
-                + ", rejected " + rejected + " (" + String.format(java.util.Locale.ROOT, "%.1f", elapsed.toMillis() / 1000.0)
+                + ", rejected " + rejected + " (" + String.format(Locale.ROOT, "%.1f", elapsed.toMillis() / 1000.0)
                 + " s)";
     }
 }

@@ -6,10 +6,12 @@ import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.server.gateway.ProxyAuthenticator;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The gateway's clients as the admin configuration holds them, followed live: {@code Basic}
@@ -93,7 +95,7 @@ public final class LiveClients implements ProxyAuthenticator {
                     && s.secretHash().isPresent() && s.plainSecret().isEmpty()
                     && plainStillValid.computeIfAbsent(s.name() + "\n" + s.secretHash().get(),
                             k -> verifies(c, s.secretHash().get()))) {
-                out.add(new ProxyPoolConfig.Client(s.name(), java.util.Optional.empty(), c.plainSecret(), s.token(),
+                out.add(new ProxyPoolConfig.Client(s.name(), Optional.empty(), c.plainSecret(), s.token(),
                         s.extractionsPerHour(), s.rps()));
             } else {
                 out.add(s);
@@ -109,7 +111,7 @@ public final class LiveClients implements ProxyAuthenticator {
         } catch (RuntimeException e) {
             return false; // not a hash this build reads: the stored entry is used as it is (and refused there)
         } finally {
-            java.util.Arrays.fill(plain, '\0');
+            Arrays.fill(plain, '\0');
         }
     }
 

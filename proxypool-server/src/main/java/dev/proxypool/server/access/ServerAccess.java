@@ -9,6 +9,7 @@ import dev.proxypool.server.engine.AccessControl;
 import dev.proxypool.server.gateway.HeaderLookup;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
@@ -63,7 +64,7 @@ public final class ServerAccess implements AccessControl {
         if (basic == null) {
             return Options.NONE;
         }
-        java.util.Arrays.fill(basic.secret(), '\0');
+        Arrays.fill(basic.secret(), '\0');
         if (!(usernames.get().parse(basic.username()) instanceof UsernameParser.Parsed parsed)) {
             return Options.NONE;
         }

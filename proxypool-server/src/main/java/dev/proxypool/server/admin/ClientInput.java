@@ -1,6 +1,7 @@
 package dev.proxypool.server.admin;
 
 import dev.proxypool.core.security.SecretHash;
+import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.persistence.ClientDocs;
 import dev.proxypool.server.persistence.Entity;
 import dev.proxypool.server.persistence.EntityType;
@@ -68,12 +69,12 @@ record ClientInput(Map<String, Object> rest, Change secretHash, Change tokenHash
             Object v = body.get("secret");
             if (v == null) {
                 secret = new Change.Remove();
-            } else if (v instanceof String s && s.length() >= dev.proxypool.sdk.config.ConfigLoader.MIN_CLIENT_SECRET_LENGTH) {
+            } else if (v instanceof String s && s.length() >= ConfigLoader.MIN_CLIENT_SECRET_LENGTH) {
                 secret = new Change.Set(SecretHash.hash(s.toCharArray()));
             } else if (v instanceof String) {
                 // the config file's rule (clients[].secret)
                 throw AdminException.invalid(key + ".secret: must be at least "
-                        + dev.proxypool.sdk.config.ConfigLoader.MIN_CLIENT_SECRET_LENGTH + " characters");
+                        + ConfigLoader.MIN_CLIENT_SECRET_LENGTH + " characters");
             } else {
                 throw AdminException.invalid(key + ".secret: must be a non-empty string, got " + JsonTree.typeName(v));
             }

@@ -6,6 +6,7 @@ import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.sdk.engine.PoolEngine;
 import io.helidon.metrics.api.Counter;
+import io.helidon.metrics.api.Gauge;
 import io.helidon.metrics.api.Meter;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Timer;
@@ -220,7 +221,7 @@ public final class LiveSeries implements AutoCloseable {
     private double gaugeValue(String name) {
         double v = 0;
         for (Meter m : registry.meters(m -> m.id().name().equals(name))) {
-            if (m instanceof io.helidon.metrics.api.Gauge<?> g) {
+            if (m instanceof Gauge<?> g) {
                 v += g.value().doubleValue();
             }
         }

@@ -10,6 +10,7 @@ import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -62,7 +63,7 @@ final class PipelineResource {
             switch (s.lastOutcome().get()) {
                 case FetchOutcome.Error e -> {
                     error = new LinkedHashMap<>();
-                    error.put("kind", e.kind().name().toLowerCase(java.util.Locale.ROOT));
+                    error.put("kind", e.kind().name().toLowerCase(Locale.ROOT));
                     error.put("detail", e.detail());
                 }
                 case FetchOutcome.Success ok -> fresh = ok.newCandidates();

@@ -7,6 +7,7 @@ import dev.proxypool.core.extract.ProxyPage;
 import dev.proxypool.core.extract.ProxyState;
 import dev.proxypool.core.extract.StoredProxy;
 import dev.proxypool.core.extract.UpstreamCounts;
+import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.runtime.ProxyRuntime;
 import dev.proxypool.sdk.engine.PoolEngine;
@@ -165,7 +166,7 @@ final class ProxyResource {
         ProxyState target = disable ? ProxyState.DISABLED : ProxyState.AVAILABLE;
         Optional<ProxyRuntime> runtime = engine.runtime(id);
         boolean healthChanges = runtime.isPresent()
-                && (disable != (runtime.get().health().state() == dev.proxypool.core.health.HealthState.DISABLED));
+                && (disable != (runtime.get().health().state() == HealthState.DISABLED));
         if (sp.state() != target || healthChanges) {
             Map<String, Object> before = ProxyView.auditState(sp.state(), runtime);
             apply(id, disable, runtime);

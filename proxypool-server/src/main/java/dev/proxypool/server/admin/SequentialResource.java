@@ -9,6 +9,7 @@ import dev.proxypool.server.persistence.ConfigStore;
 import dev.proxypool.server.persistence.JsonTree;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +72,7 @@ final class SequentialResource {
 
     /** Every sequential routing's state, in the board's order (for {@code GET /v1/admin/pipeline}). */
     List<Object> all() {
-        List<Object> out = new java.util.ArrayList<>();
+        List<Object> out = new ArrayList<>();
         for (SequentialState s : engine.sequential().snapshot()) {
             out.add(view(s));
         }

@@ -1,14 +1,20 @@
 package dev.proxypool.server.api;
 
 import dev.proxypool.sdk.engine.PoolEngine;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
@@ -25,7 +31,7 @@ public final class FeedbackService implements Handler {
 
     private final PoolEngine engine;
     private final Function<String, Optional<String>> bearer;
-    private final java.util.function.BooleanSupplier required;
+    private final BooleanSupplier required;
 
     /**
      * @param bearer the client for an {@code Authorization} header value, or empty when it is not
@@ -39,7 +45,7 @@ public final class FeedbackService implements Handler {
      * @param bearer   the client for an {@code Authorization} header value, or empty when it is not valid
      * @param required asked per request: whether a token is needed now (e.g. while any client has one)
      */
-    public FeedbackService(PoolEngine engine, Function<String, Optional<String>> bearer, java.util.function.BooleanSupplier required) {
+    public FeedbackService(PoolEngine engine, Function<String, Optional<String>> bearer, BooleanSupplier required) {
         this.engine = engine;
         this.bearer = bearer;
         this.required = required;
@@ -48,7 +54,7 @@ public final class FeedbackService implements Handler {
     @Override
     public void handle(ServerRequest req, ServerResponse res) {
         if (bearer != null && required.getAsBoolean()) {
-            String auth = req.headers().first(io.helidon.http.HeaderNames.AUTHORIZATION).orElse(null);
+            String auth = req.headers().first(HeaderNames.AUTHORIZATION).orElse(null);
             if (auth == null || bearer.apply(auth).isEmpty()) {
                 res.status(Status.UNAUTHORIZED_401).header("WWW-Authenticate", "Bearer");
                 JsonResponses.error(res, "unauthorized", "a valid client bearer token is required");
@@ -58,7 +64,7 @@ public final class FeedbackService implements Handler {
         byte[] body;
         try (var in = req.content().inputStream()) {
             body = in.readNBytes(MAX_BODY + 1);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             res.status(Status.BAD_REQUEST_400);
             JsonResponses.error(res, "invalid_request", "could not read the request body");
             return;
@@ -76,7 +82,7 @@ public final class FeedbackService implements Handler {
             JsonResponses.error(res, "invalid_request", e.getMessage());
             return;
         }
-        for (java.util.Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
+        for (Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
             String k = keys.next();
             if (!KEYS.contains(k)) {
                 res.status(Status.BAD_REQUEST_400);
@@ -108,7 +114,7 @@ public final class FeedbackService implements Handler {
             return;
         }
         res.status(Status.ACCEPTED_202);
-        java.util.Map<String, String> answer = new java.util.LinkedHashMap<>();
+        Map<String, String> answer = new LinkedHashMap<>();
         answer.put("proxy", proxy);
         answer.put("domain", domain.toLowerCase(Locale.ROOT));
         answer.put("kind", "banned");

@@ -1,5 +1,6 @@
 package dev.proxypool.server.gateway;
 
+import java.io.EOFException;
 import java.io.IOException;
 
 /**
@@ -91,7 +92,7 @@ final class BodyRelay {
             line = src.readLine(max);
         } catch (WireReader.LineTooLongException e) {
             throw src.protocolError("chunk framing line too long");
-        } catch (java.io.EOFException e) {
+        } catch (EOFException e) {
             throw src.unexpectedEnd("stream ended inside chunk framing");
         }
         if (line == null) {

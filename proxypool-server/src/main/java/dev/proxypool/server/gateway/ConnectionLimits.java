@@ -1,5 +1,6 @@
 package dev.proxypool.server.gateway;
 
+import com.sun.management.UnixOperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 
@@ -32,7 +33,7 @@ public final class ConnectionLimits {
     /** The limits of this process, read now. */
     public static ConnectionLimits ofThisProcess() {
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        if (os instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+        if (os instanceof UnixOperatingSystemMXBean unix) {
             return new ConnectionLimits(unix.getMaxFileDescriptorCount(), unix.getOpenFileDescriptorCount());
         }
         return new ConnectionLimits(-1, -1);

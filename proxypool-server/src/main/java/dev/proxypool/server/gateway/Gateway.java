@@ -3,6 +3,7 @@ package dev.proxypool.server.gateway;
 import dev.proxypool.core.time.Ticker;
 
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -118,7 +119,7 @@ public final class Gateway {
         private GatewayMetrics metrics = GatewayMetrics.NONE;
         private GatewayConfig config = GatewayConfig.DEFAULTS;
         private Ticker ticker = Ticker.system();
-        private java.time.InstantSource accessLogWall;
+        private InstantSource accessLogWall;
 
         private Builder(GatewayEngine engine) {
             this.engine = Objects.requireNonNull(engine, "engine");
@@ -148,7 +149,7 @@ public final class Gateway {
          * Turns the access log ({@code server.accessLog}) on or off; {@code wall} stamps its lines.
          * Off by default.
          */
-        public Builder accessLog(boolean enabled, java.time.InstantSource wall) {
+        public Builder accessLog(boolean enabled, InstantSource wall) {
             this.accessLogWall = enabled ? Objects.requireNonNull(wall, "wall") : null;
             return this;
         }

@@ -1,5 +1,6 @@
 package dev.proxypool.server.gateway;
 
+import dev.proxypool.core.routing.RetryRule;
 import java.time.Duration;
 
 /**
@@ -33,7 +34,7 @@ public record GatewayConfig(int maxRequestLineBytes, int maxHeaderBytes, int max
         check("gateway.maxRequestLineBytes", maxRequestLineBytes, 256, 1 << 20);
         check("gateway.maxHeaderBytes", maxHeaderBytes, 1024, 1 << 24);
         check("gateway.maxHeaderCount", maxHeaderCount, 8, 10_000);
-        check("gateway.maxAttempts", maxAttempts, 1, dev.proxypool.core.routing.RetryRule.MAX_ATTEMPTS);
+        check("gateway.maxAttempts", maxAttempts, 1, RetryRule.MAX_ATTEMPTS);
         check("gateway.bufferBytes", bufferBytes, 1024, 1 << 22);
         positive("gateway.idleTimeout", idleTimeout);
         positive("gateway.ioTimeout", ioTimeout);

@@ -6,6 +6,7 @@ import dev.proxypool.core.routing.RetryRule;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -23,7 +24,7 @@ final class GatewayConnection {
 
     private static final System.Logger LOG = System.getLogger(GatewayConnection.class.getName());
 
-    private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final Gateway gw;
     private final GatewayConfig cfg;
@@ -157,7 +158,7 @@ final class GatewayConnection {
         logTunnelUp = 0;
     }
 
-    private static String logTarget(Target t) {
+    private static String logTarget(RequestTarget t) {
         String h = t.host();
         return (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + t.port();
     }
@@ -373,7 +374,7 @@ final class GatewayConnection {
 
     private void writeRequestHead(WireWriter uw, RequestHead head, UpstreamLink link, String consumedHeader)
             throws IOException {
-        Target t = head.target;
+        RequestTarget t = head.target;
         uw.writeAscii(head.method);
         uw.writeByte(' ');
         if (link.mode() == UpstreamLink.Mode.FORWARD) {
@@ -499,7 +500,7 @@ final class GatewayConnection {
         logStatus = status;
         logError = reason;
         logExplain = ex;
-        byte[] body = (reason + ": " + message + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] body = (reason + ": " + message + "\n").getBytes(StandardCharsets.UTF_8);
         out.discard();
         out.writeAscii("HTTP/1.1 ");
         out.writeAscii(Integer.toString(status));

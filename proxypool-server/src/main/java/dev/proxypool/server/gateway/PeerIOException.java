@@ -1,6 +1,7 @@
 package dev.proxypool.server.gateway;
 
 import java.io.IOException;
+import java.net.ProtocolException;
 import java.net.SocketTimeoutException;
 
 /**
@@ -31,7 +32,7 @@ final class PeerIOException extends IOException {
 
     /** The peer broke the message framing (a malformed chunk size line, a missing CRLF, a bad trailer). */
     boolean framing() {
-        return getCause() instanceof java.net.ProtocolException;
+        return getCause() instanceof ProtocolException;
     }
 
     static PeerIOException wrap(boolean client, IOException e) {

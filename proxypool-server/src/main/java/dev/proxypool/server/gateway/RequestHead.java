@@ -18,11 +18,11 @@ final class RequestHead {
     final String method;
     final boolean http11;
     final HeaderFields headers;
-    final Target target;
+    final RequestTarget target;
     final boolean connect;
     final long framing;
 
-    private RequestHead(String method, boolean http11, HeaderFields headers, Target target, long framing) {
+    private RequestHead(String method, boolean http11, HeaderFields headers, RequestTarget target, long framing) {
         this.method = method;
         this.http11 = http11;
         this.headers = headers;
@@ -74,7 +74,7 @@ final class RequestHead {
             throw WireException.badRequest(GatewayErrors.UNSUPPORTED_METHOD, "method not supported by the gateway");
         }
         String rawTarget = line.substring(sp1 + 1, sp2);
-        Target target = method.equals("CONNECT") ? Target.connect(rawTarget) : Target.absolute(rawTarget);
+        RequestTarget target = method.equals("CONNECT") ? RequestTarget.connect(rawTarget) : RequestTarget.absolute(rawTarget);
 
         HeaderFields headers = new HeaderFields();
         readFields(in, headers, cfg.maxHeaderBytes(), cfg.maxHeaderCount(), true);

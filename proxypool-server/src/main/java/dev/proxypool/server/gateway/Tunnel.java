@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -65,7 +66,7 @@ final class Tunnel {
             closeBoth();
         }
         try {
-            if (!up.join(java.time.Duration.ofMillis(Math.min(idleMillis, CLOSE_GRACE_MILLIS)))) {
+            if (!up.join(Duration.ofMillis(Math.min(idleMillis, CLOSE_GRACE_MILLIS)))) {
                 closeBoth();
                 up.join();
             }

@@ -6,6 +6,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.ProtocolException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -213,7 +214,7 @@ final class WireReader {
 
     /** The peer broke the protocol mid-body; attributed to this reader's side. */
     PeerIOException protocolError(String what) {
-        return PeerIOException.wrap(client, new java.net.ProtocolException(what));
+        return PeerIOException.wrap(client, new ProtocolException(what));
     }
 
     /** The stream under this reader. */

@@ -1,5 +1,6 @@
 package dev.proxypool.server.metrics;
 
+import dev.proxypool.sdk.cluster.SubscriberStatus;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.health.HealthListener;
 import dev.proxypool.core.health.HealthState;
@@ -15,9 +16,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * The pool's meters (docs/design.md#observability, O1) in a Helidon {@link MeterRegistry}, all low-cardinality: by
@@ -65,7 +68,7 @@ public final class PoolMetrics implements AutoCloseable {
     private boolean taken;
     private volatile boolean closed;
     /** A worker's snapshot feed, when the served snapshot comes from the control plane (see {@link #snapshotFrom}). */
-    private volatile java.util.function.Supplier<dev.proxypool.sdk.cluster.SubscriberStatus> feed;
+    private volatile Supplier<SubscriberStatus> feed;
 
     private PoolMetrics(PoolEngine engine, Optional<CollectionPipeline> pipeline, MeterRegistry registry, Duration maxAge) {
         this.engine = engine;
@@ -135,8 +138,8 @@ public final class PoolMetrics implements AutoCloseable {
      * the age since it was published), the same source as the worker's readiness check, instead of
      * the local engine's rebuild counter.
      */
-    public void snapshotFrom(java.util.function.Supplier<dev.proxypool.sdk.cluster.SubscriberStatus> feed) {
-        this.feed = java.util.Objects.requireNonNull(feed, "feed");
+    public void snapshotFrom(Supplier<SubscriberStatus> feed) {
+        this.feed = Objects.requireNonNull(feed, "feed");
     }
 
     private double snapshotVersion() {
@@ -154,8 +157,8 @@ public final class PoolMetrics implements AutoCloseable {
      * {@code proxypool.config.version} (the configuration version this process applies) and
      * {@code proxypool.config.changes} (admin changes applied here). Returns what to call on each change.
      */
-    public Runnable bindControlPlane(java.util.function.Supplier<Double> liveNodes,
-                                     java.util.function.Supplier<Double> configVersion) {
+    public Runnable bindControlPlane(Supplier<Double> liveNodes,
+                                     Supplier<Double> configVersion) {
         meters.gauge("proxypool.nodes.live", "Self-hosted nodes registered and alive", List.of(), liveNodes);
         meters.gauge("proxypool.config.version", "Version of the configuration this process applies", List.of(), configVersion);
         Counter changes = meters.counter("proxypool.config.changes", "Configuration changes applied by this process", List.of());

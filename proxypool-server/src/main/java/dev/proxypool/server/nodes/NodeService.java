@@ -16,6 +16,7 @@ import java.io.InputStream;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,7 +82,7 @@ public final class NodeService implements HttpService {
         NodeAdvert advert;
         String token;
         try {
-            for (java.util.Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
+            for (Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
                 String k = keys.next();
                 if (!REGISTER_KEYS.contains(k)) {
                     throw new IllegalArgumentException("unknown field '" + k + "'");
@@ -152,7 +153,7 @@ public final class NodeService implements HttpService {
             return;
         }
         try {
-            for (java.util.Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
+            for (Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
                 String k = keys.next();
                 if (!k.equals("name")) {
                     throw new IllegalArgumentException("unknown field '" + k + "'");
@@ -291,7 +292,7 @@ public final class NodeService implements HttpService {
             throw new IllegalArgumentException("labels must be an object of string values");
         }
         TreeMap<String, String> m = new TreeMap<>();
-        for (java.util.Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext();) {
             Map.Entry<String, JsonNode> e = it.next();
             String k = e.getKey();
             JsonNode lv = e.getValue();

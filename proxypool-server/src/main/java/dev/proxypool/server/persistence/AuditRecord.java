@@ -1,5 +1,6 @@
 package dev.proxypool.server.persistence;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -36,7 +37,7 @@ public record AuditRecord(String actor, String action, String entityType, String
 
     private static Optional<Map<String, Object>> view(ConfigState s, EntityType t, String name) {
         return s.find(t, name).map(e -> {
-            Map<String, Object> m = new java.util.LinkedHashMap<>(e.publicDoc());
+            Map<String, Object> m = new LinkedHashMap<>(e.publicDoc());
             if (t == EntityType.ROUTING) {
                 m.put("position", s.indexOf(t, name));
             }

@@ -1,5 +1,6 @@
 package dev.proxypool.server.persistence;
 
+import dev.proxypool.core.security.SecretHash;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -52,7 +53,7 @@ public final class ClientDocs {
      */
     static Map<String, Object> fromConfig(ProxyPoolConfig.Client c) {
         Optional<String> secretHash = c.secretHash().isPresent() ? c.secretHash()
-                : c.plainSecret().map(s -> dev.proxypool.core.security.SecretHash.hash(s.revealChars()));
+                : c.plainSecret().map(s -> SecretHash.hash(s.revealChars()));
         return doc(c.name(), secretHash, c.token().map(t -> tokenHash(t.reveal())), c.extractionsPerHour(), c.rps());
     }
 }

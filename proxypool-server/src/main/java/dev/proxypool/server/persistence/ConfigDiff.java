@@ -4,8 +4,10 @@ import dev.proxypool.core.security.SecretHash;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -43,7 +45,7 @@ public final class ConfigDiff {
         }
         List<String> fileOrder = fileState.names(EntityType.ROUTING);
         List<String> dbOrder = stored.names(EntityType.ROUTING);
-        if (fileOrder.size() == dbOrder.size() && new java.util.HashSet<>(fileOrder).equals(new java.util.HashSet<>(dbOrder))
+        if (fileOrder.size() == dbOrder.size() && new HashSet<>(fileOrder).equals(new HashSet<>(dbOrder))
                 && !fileOrder.equals(dbOrder)) {
             out.add("routings: order differs");
         }
@@ -65,6 +67,6 @@ public final class ConfigDiff {
         if (c.isPresent() && c.get().plainSecret().isPresent()) { // hashed with a fresh salt: verify instead
             return dh instanceof String h && SecretHash.verify(c.get().plainSecret().get().revealChars(), h);
         }
-        return java.util.Objects.equals(fh, dh);
+        return Objects.equals(fh, dh);
     }
 }

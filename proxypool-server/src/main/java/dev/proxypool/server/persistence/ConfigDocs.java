@@ -3,6 +3,7 @@ package dev.proxypool.server.persistence;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.routing.Match;
 import dev.proxypool.core.routing.RoutingRule;
+import dev.proxypool.core.sequential.Exhaustion;
 import dev.proxypool.core.sticky.StickyPolicy;
 import dev.proxypool.sdk.config.Durations;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
@@ -83,7 +84,7 @@ final class ConfigDocs {
         if (!r.upstreams().isEmpty()) {
             d.put("upstreams", r.upstreams());
         }
-        if (r.isSequential() || r.exhaustion() != dev.proxypool.core.sequential.Exhaustion.STOP
+        if (r.isSequential() || r.exhaustion() != Exhaustion.STOP
                 || r.emptyThreshold() != RoutingRule.DEFAULT_EMPTY_THRESHOLD) {
             d.put("exhaustion", r.exhaustion().configName());
             d.put("emptyThreshold", r.emptyThreshold());

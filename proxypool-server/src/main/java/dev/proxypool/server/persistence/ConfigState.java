@@ -2,12 +2,17 @@ package dev.proxypool.server.persistence;
 
 import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The admin configuration at one version: providers, upstreams and clients (sorted by name) and
@@ -32,7 +37,7 @@ public record ConfigState(long version, List<Entity> providers, List<Entity> ups
 
     /** Providers, upstreams and clients are kept sorted by name; routings keep their order. */
     private static List<Entity> check(EntityType type, List<Entity> list) {
-        java.util.Set<String> names = new java.util.HashSet<>();
+        Set<String> names = new HashSet<>();
         for (Entity e : list) {
             if (e.type() != type) {
                 throw new IllegalArgumentException(type.plural() + " holds " + e);
@@ -45,7 +50,7 @@ public record ConfigState(long version, List<Entity> providers, List<Entity> ups
             return List.copyOf(list);
         }
         List<Entity> sorted = new ArrayList<>(list);
-        sorted.sort(java.util.Comparator.comparing(Entity::name));
+        sorted.sort(Comparator.comparing(Entity::name));
         return List.copyOf(sorted);
     }
 
@@ -132,11 +137,11 @@ public record ConfigState(long version, List<Entity> providers, List<Entity> ups
      * every stored hash in constant time.
      */
     public Optional<String> clientForTokenHash(String tokenHash) {
-        byte[] presented = tokenHash.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] presented = tokenHash.getBytes(StandardCharsets.US_ASCII);
         String found = null;
         for (Entity c : clients) {
             if (c.doc().get(Entity.TOKEN_HASH) instanceof String h
-                    && java.security.MessageDigest.isEqual(presented, h.getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+                    && MessageDigest.isEqual(presented, h.getBytes(StandardCharsets.US_ASCII))
                     && found == null) {
                 found = c.name();
             }

@@ -7,6 +7,7 @@ import io.helidon.config.ConfigSources;
 import io.helidon.config.spi.ConfigNode;
 import java.math.BigDecimal;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -42,7 +43,7 @@ final class ConfigTree {
     }
 
     private static Map<String, Object> withoutTokenHash(Map<String, Object> doc) {
-        Map<String, Object> m = new java.util.LinkedHashMap<>(doc);
+        Map<String, Object> m = new LinkedHashMap<>(doc);
         m.remove(Entity.TOKEN_HASH);
         return m;
     }

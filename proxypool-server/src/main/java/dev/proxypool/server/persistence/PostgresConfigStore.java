@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import org.jooq.DSLContext;
 import org.jooq.JSONB;
+import org.jooq.Record2;
 import org.jooq.Record8;
 import org.jooq.Result;
 import org.jooq.impl.DSL;
@@ -240,7 +241,7 @@ public final class PostgresConfigStore implements ConfigStore {
         return new ConfigState(version, providers, upstreams, routings, clients);
     }
 
-    private static List<Entity> docs(DSLContext tx, EntityType type, Result<? extends org.jooq.Record2<String, JSONB>> rows) {
+    private static List<Entity> docs(DSLContext tx, EntityType type, Result<? extends Record2<String, JSONB>> rows) {
         List<Entity> out = new ArrayList<>(rows.size());
         for (var r : rows) {
             out.add(new Entity(type, r.value1(), JsonTree.parseObject(r.value2().data())));

@@ -25,7 +25,7 @@ final class ExtractionBody {
     static {
         try {
             Class<?> json = Class.forName(PKG + "ExtractionJson");
-            Class<?> call = Class.forName(PKG + "ExtractionCall");
+            Class<?> call = Class.forName(PKG + "ParsedExtraction");
             INVALID = Class.forName(PKG + "InvalidRequestException");
             MethodHandles.Lookup l = MethodHandles.privateLookupIn(json, MethodHandles.lookup());
             PARSE = l.findStatic(json, "parse", MethodType.methodType(call, byte[].class, int.class))

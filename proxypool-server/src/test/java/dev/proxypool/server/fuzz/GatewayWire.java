@@ -40,7 +40,7 @@ final class GatewayWire {
             Class<?> reader = Class.forName(PKG + "WireReader");
             Class<?> head = Class.forName(PKG + "RequestHead");
             Class<?> fields = Class.forName(PKG + "HeaderFields");
-            Class<?> target = Class.forName(PKG + "Target");
+            Class<?> target = Class.forName(PKG + "RequestTarget");
             WIRE_EXCEPTION = Class.forName(PKG + "WireException");
             PEER_IO_EXCEPTION = Class.forName(PKG + "PeerIOException");
             MethodHandles.Lookup l = MethodHandles.privateLookupIn(head, MethodHandles.lookup());

@@ -1,5 +1,7 @@
 package dev.proxypool.testkit.fuzz;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -31,7 +33,7 @@ public final class FuzzRun {
     public static final String ONLY_PROPERTY = "proxypool.fuzz.only";
 
     private static final int SHOWN_BYTES = 300;
-    private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
     /** What one input did: parsed (accepted) or refused the documented way (rejected), with a kind for the counts. */
     public record Outcome(boolean accepted, String kind) {

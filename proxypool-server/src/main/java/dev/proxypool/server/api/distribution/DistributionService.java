@@ -194,7 +194,7 @@ public final class DistributionService implements HttpService, Handler {
                     ExtractionOutcome.UNAUTHORIZED));
             return;
         }
-        ExtractionCall call;
+        ParsedExtraction call;
         IdempotencyKey key;
         try {
             key = idempotencyKey(req, client.get());
@@ -228,7 +228,7 @@ public final class DistributionService implements HttpService, Handler {
     }
 
     /** Claims the key, runs the extraction once, stores its outcome; see the class doc. */
-    private Answer idempotent(IdempotencyKey key, ExtractionCall call) {
+    private Answer idempotent(IdempotencyKey key, ParsedExtraction call) {
         String fingerprint = fingerprint(call);
         IdempotencyStart start;
         try {
@@ -256,7 +256,7 @@ public final class DistributionService implements HttpService, Handler {
         };
     }
 
-    private Answer runClaimed(IdempotencyKey key, String fingerprint, ExtractionCall call) {
+    private Answer runClaimed(IdempotencyKey key, String fingerprint, ParsedExtraction call) {
         boolean settled = false;
         try {
             Answer a = run(key.client(), call);
@@ -290,7 +290,7 @@ public final class DistributionService implements HttpService, Handler {
     }
 
     /** Quota, extraction, credentials: the answer of one call. */
-    private Answer run(String client, ExtractionCall call) {
+    private Answer run(String client, ParsedExtraction call) {
         boolean all = call.fulfillment() == Fulfillment.ALL_OR_NOTHING;
         QuotaLedger.Decision decision = quotas.reserve(client, call.count(), all ? call.count() : 1);
         QuotaLedger.Granted grant;
@@ -337,7 +337,7 @@ public final class DistributionService implements HttpService, Handler {
         }
     }
 
-    private static Answer quotaExceeded(ExtractionCall call, QuotaLedger.Exceeded e) {
+    private static Answer quotaExceeded(ParsedExtraction call, QuotaLedger.Exceeded e) {
         String message = call.count() > e.limit() && call.fulfillment() == Fulfillment.ALL_OR_NOTHING
                 ? "count " + call.count() + " exceeds the hourly quota of " + e.limit() + " proxies"
                 : "hourly extraction quota of " + e.limit() + " proxies is used up";
@@ -400,7 +400,7 @@ public final class DistributionService implements HttpService, Handler {
     }
 
     /** SHA-256 (hex) of the call's canonical form: the idempotency fingerprint. */
-    static String fingerprint(ExtractionCall call) {
+    static String fingerprint(ParsedExtraction call) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             return HexFormat.of().formatHex(sha.digest(ExtractionJson.canonical(call).getBytes(StandardCharsets.UTF_8)));

@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The Distribution API's JSON, through {@link JsonCodec}: reads the request body into an
- * {@link ExtractionCall}, writes every response body and the canonical form that idempotency
+ * The Distribution API's JSON, through {@link JsonCodec}: reads the request body into a
+ * {@link ParsedExtraction}, writes every response body and the canonical form that idempotency
  * fingerprints.
  *
  * <p>Reading is strict: unknown keys, wrong types, fractions, out-of-range numbers, trailing data,
@@ -39,11 +39,11 @@ final class ExtractionJson {
      *
      * @param maxCount the largest {@code count} allowed (config {@code distribution.maxCount})
      */
-    static ExtractionCall parse(byte[] body, int maxCount) throws InvalidRequestException {
+    static ParsedExtraction parse(byte[] body, int maxCount) throws InvalidRequestException {
         return read(parseObject(body), maxCount);
     }
 
-    private static ExtractionCall read(JsonNode root, int maxCount) throws InvalidRequestException {
+    private static ParsedExtraction read(JsonNode root, int maxCount) throws InvalidRequestException {
         for (Iterator<String> keys = root.fieldNames(); keys.hasNext();) {
             String key = keys.next();
             if (!TOP.contains(key)) {
@@ -81,7 +81,7 @@ final class ExtractionJson {
             }
             filter = filter(fv);
         }
-        return new ExtractionCall(count, fulfillment, filter, minTtl);
+        return new ParsedExtraction(count, fulfillment, filter, minTtl);
     }
 
     private static ExtractionFilter filter(JsonNode o) throws InvalidRequestException {
@@ -188,7 +188,7 @@ final class ExtractionJson {
      * applied, named filters folded into labels, keys sorted. Two bodies that ask for the same
      * extraction have the same form, however they were spelled.
      */
-    static String canonical(ExtractionCall call) {
+    static String canonical(ParsedExtraction call) {
         return JsonCodec.write(g -> {
             g.writeStartObject();
             g.writeNumberField("count", call.count());

@@ -7,9 +7,9 @@ import java.net.SocketTimeoutException;
 import java.net.http.HttpTimeoutException;
 
 /** Classifies I/O exceptions into fetch errors by their cause chain, keeping only class names. */
-final class Failures {
+final class FetchFailures {
 
-    private Failures() {
+    private FetchFailures() {
     }
 
     static FetchFailure network(Throwable e) {

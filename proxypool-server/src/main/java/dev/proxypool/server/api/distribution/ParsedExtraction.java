@@ -13,7 +13,7 @@ import java.time.Duration;
  * @param filter                 protocol, upstream and labels (country/region/city/carrier are labels)
  * @param minRemainingTtlSeconds 0 (default) = any unexpired proxy
  */
-record ExtractionCall(int count, Fulfillment fulfillment, ExtractionFilter filter, long minRemainingTtlSeconds) {
+record ParsedExtraction(int count, Fulfillment fulfillment, ExtractionFilter filter, long minRemainingTtlSeconds) {
 
     /** The store request for {@code granted} proxies (the quota may lower a partial count). */
     ExtractionRequest toRequest(int granted, int gatewayReserve) {

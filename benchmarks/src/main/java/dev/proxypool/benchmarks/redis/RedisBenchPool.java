@@ -21,13 +21,13 @@ import java.util.concurrent.Future;
  * 8 countries and one of 2 types, so each 2-label filter (country, type) matches 1/16 of the pool,
  * its smallest index set (the country) holds 1/8 and half of that set passes the other label.
  */
-final class BenchPool {
+final class RedisBenchPool {
 
     static final String[] COUNTRIES = {"US", "DE", "FR", "JP", "GB", "BR", "IN", "CA"};
     static final String[] TYPES = {"residential", "datacenter"};
     private static final int LOAD_CHUNK = 5000;
 
-    private BenchPool() {
+    private RedisBenchPool() {
     }
 
     static Proxy proxy(int n, Instant expiresAt) {

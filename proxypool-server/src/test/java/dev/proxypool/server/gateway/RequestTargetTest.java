@@ -6,7 +6,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-class TargetTest {
+class RequestTargetTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
@@ -18,8 +18,8 @@ class TargetTest {
         "http://127.0.0.1:9/             | 127.0.0.1   | 9    | /        | 127.0.0.1:9",
     })
     void parsesAbsoluteForm(String raw, String host, int port, String path, String authority) throws WireException {
-        Target t = Target.absolute(raw.strip());
-        assertEquals(new Target(host, port, path, authority), t);
+        RequestTarget t = RequestTarget.absolute(raw.strip());
+        assertEquals(new RequestTarget(host, port, path, authority), t);
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
@@ -38,7 +38,7 @@ class TargetTest {
         "http://[zz]/               | bad_request",
     })
     void rejectsBadAbsoluteForm(String raw, String reason) {
-        WireException e = assertThrows(WireException.class, () -> Target.absolute(raw.strip()));
+        WireException e = assertThrows(WireException.class, () -> RequestTarget.absolute(raw.strip()));
         assertEquals(400, e.status());
         assertEquals(reason, e.reason());
     }
@@ -50,7 +50,7 @@ class TargetTest {
         "127.0.0.1:1 | 127.0.0.1 | 1",
     })
     void parsesConnectTarget(String raw, String host, int port) throws WireException {
-        Target t = Target.connect(raw.strip());
+        RequestTarget t = RequestTarget.connect(raw.strip());
         assertEquals(host, t.host());
         assertEquals(port, t.port());
     }
@@ -59,7 +59,7 @@ class TargetTest {
     @CsvSource(delimiter = '|', value = {"example.com", "example.com:", ":443", "example.com:99999",
         "http://example.com:443", "a@b:443", "[::1]443", "exa mple.com:443"})
     void rejectsBadConnectTarget(String raw) {
-        WireException e = assertThrows(WireException.class, () -> Target.connect(raw.strip()));
+        WireException e = assertThrows(WireException.class, () -> RequestTarget.connect(raw.strip()));
         assertEquals("bad_connect_target", e.reason());
     }
 }

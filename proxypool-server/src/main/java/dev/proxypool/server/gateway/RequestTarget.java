@@ -1,5 +1,7 @@
 package dev.proxypool.server.gateway;
 
+import java.util.Locale;
+
 /**
  * Where a request goes: host (IPv6 without brackets), port, and for HTTP the origin-form
  * path-and-query. Parsed from absolute-form ({@code http://host[:port]/path}) or authority-form
@@ -10,10 +12,10 @@ package dev.proxypool.server.gateway;
  * @param path      origin-form path and query ("/" at least); empty for CONNECT
  * @param authority the host[:port] text for the Host header (IPv6 bracketed)
  */
-record Target(String host, int port, String path, String authority) {
+record RequestTarget(String host, int port, String path, String authority) {
 
     /** Parses {@code http://authority[/path][?query]}; {@code #fragment} is dropped. */
-    static Target absolute(String t) throws WireException {
+    static RequestTarget absolute(String t) throws WireException {
         if (t.isEmpty() || t.charAt(0) == '/' || t.equals("*")) {
             throw WireException.badRequest(GatewayErrors.ORIGIN_FORM,
                     "the gateway is a forward proxy: send absolute-form (GET http://host/path) or CONNECT");
@@ -50,11 +52,11 @@ record Target(String host, int port, String path, String authority) {
     }
 
     /** Parses a CONNECT target {@code host:port} (the port is required). */
-    static Target connect(String t) throws WireException {
+    static RequestTarget connect(String t) throws WireException {
         return parseAuthority(t, -1, "", GatewayErrors.BAD_CONNECT_TARGET);
     }
 
-    private static Target parseAuthority(String a, int defaultPort, String path, String reason) throws WireException {
+    private static RequestTarget parseAuthority(String a, int defaultPort, String path, String reason) throws WireException {
         if (a.isEmpty() || a.indexOf('@') >= 0) {
             throw WireException.badRequest(reason, "bad authority in request target");
         }
@@ -107,10 +109,10 @@ record Target(String host, int port, String path, String authority) {
             }
             port = (int) p;
         }
-        String lower = host.toLowerCase(java.util.Locale.ROOT);
+        String lower = host.toLowerCase(Locale.ROOT);
         String hostPart = lower.indexOf(':') >= 0 ? "[" + lower + "]" : lower;
         String authority = port == defaultPort ? hostPart : hostPart + ":" + port;
-        return new Target(lower, port, path, authority);
+        return new RequestTarget(lower, port, path, authority);
     }
 
     private static boolean isHex(char c) {
