@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,37 +31,21 @@ class MainSourceNamesTest {
     private static final Pattern DECLARED = Pattern.compile("\\b(?:class|interface|record|enum)\\s+([A-Z]\\w*)");
     private static final Pattern HEADER_LINE = Pattern.compile("(?m)^\\s*(?:import|package)\\b.*$");
 
-    private static Path repositoryRoot() {
-        Path here = Path.of("").toAbsolutePath();
-        for (Path p = here; p != null; p = p.getParent()) {
-            if (Files.isRegularFile(p.resolve("README.md")) && Files.isDirectory(p.resolve("proxypool-core"))) {
-                return p;
-            }
-        }
-        throw new IllegalStateException("repository root not found above " + here);
-    }
-
     /** Every {@code .java} file under a {@code src/main/java} directory, outside build output. */
     private static List<Path> mainSources(Path root) throws IOException {
-        try (Stream<Path> s = Files.walk(root)) {
-            return s.filter(p -> p.toString().endsWith(".java"))
-                    .filter(p -> {
-                        String rel = root.relativize(p).toString().replace('\\', '/');
-                        return rel.contains("/src/main/java/") && !rel.startsWith(".")
-                                && !rel.contains("/target/") && !rel.contains("/.");
-                    })
-                    .filter(p -> {
-                        String n = p.getFileName().toString();
-                        return !n.equals("package-info.java") && !n.equals("module-info.java");
-                    })
-                    .sorted()
-                    .toList();
-        }
+        return RepositoryTree.files(root).stream()
+                .filter(p -> p.toString().endsWith(".java"))
+                .filter(p -> root.relativize(p).toString().replace('\\', '/').contains("/src/main/java/"))
+                .filter(p -> {
+                    String n = p.getFileName().toString();
+                    return !n.equals("package-info.java") && !n.equals("module-info.java");
+                })
+                .toList();
     }
 
     @Test
     void noTwoMainClassesShareASimpleName() throws IOException {
-        Path root = repositoryRoot();
+        Path root = RepositoryTree.root();
         Map<String, List<String>> byName = new TreeMap<>();
         List<Path> sources = mainSources(root);
         assertTrue(sources.size() > 100, "main sources not found under " + root);
@@ -81,7 +64,7 @@ class MainSourceNamesTest {
 
     @Test
     void mainCodeNamesTypesThroughImports() throws IOException {
-        Path root = repositoryRoot();
+        Path root = RepositoryTree.root();
         List<String> hits = new ArrayList<>();
         for (Path p : mainSources(root)) {
             String src = Files.readString(p, StandardCharsets.UTF_8);

@@ -19,7 +19,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,37 +36,13 @@ class RepositoryDocsTest {
     private static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.+?)\\s*#*\\s*$");
     private static final Pattern FENCE = Pattern.compile("^\\s*(```|~~~)");
 
-    private static Path repositoryRoot() {
-        Path here = Path.of("").toAbsolutePath();
-        for (Path p = here; p != null; p = p.getParent()) {
-            if (Files.isRegularFile(p.resolve("README.md")) && Files.isDirectory(p.resolve("proxypool-core"))) {
-                return p;
-            }
-        }
-        throw new IllegalStateException("repository root not found above " + here);
-    }
-
     private static List<Path> markdownFiles(Path root) throws IOException {
-        try (Stream<Path> s = Files.walk(root)) {
-            return s.filter(p -> p.toString().endsWith(".md"))
-                    .filter(p -> {
-                        Path rel = root.relativize(p);
-                        for (Path part : rel) {
-                            String n = part.toString();
-                            if (n.equals("target") || n.equals("node_modules") || n.startsWith(".")) {
-                                return false;
-                            }
-                        }
-                        return true;
-                    })
-                    .sorted()
-                    .toList();
-        }
+        return RepositoryTree.files(root).stream().filter(p -> p.toString().endsWith(".md")).toList();
     }
 
     @Test
     void everyRelativeMarkdownLinkResolves() throws IOException {
-        Path root = repositoryRoot();
+        Path root = RepositoryTree.root();
         List<Path> files = markdownFiles(root);
         assertTrue(files.size() >= 5, "expected the repository's Markdown files, found " + files);
         List<String> broken = new ArrayList<>();
@@ -124,7 +99,7 @@ class RepositoryDocsTest {
 
     @Test
     void nothingPointsOutsideTheRepository() throws IOException {
-        Path root = repositoryRoot();
+        Path root = RepositoryTree.root();
         List<Path> files = textFiles(root);
         assertTrue(files.size() >= 100, "expected the repository's text files, found " + files.size());
         List<String> hits = new ArrayList<>();
@@ -144,7 +119,7 @@ class RepositoryDocsTest {
 
     @Test
     void everyCitedDocsAnchorExists() throws IOException {
-        Path root = repositoryRoot();
+        Path root = RepositoryTree.root();
         List<String> broken = new ArrayList<>();
         Map<Path, Set<String>> anchorsByDoc = new HashMap<>();
         int checked = 0;
@@ -177,18 +152,7 @@ class RepositoryDocsTest {
     private static List<Path> textFiles(Path root) throws IOException {
         List<Path> candidates = gitTrackedFiles(root);
         if (candidates == null) {
-            try (Stream<Path> s = Files.walk(root)) {
-                candidates = s.filter(Files::isRegularFile).filter(p -> {
-                    Path rel = root.relativize(p);
-                    for (int i = 0; i < rel.getNameCount() - 1; i++) {
-                        String n = rel.getName(i).toString();
-                        if (n.equals("target") || n.equals("node_modules") || n.startsWith(".")) {
-                            return false;
-                        }
-                    }
-                    return true;
-                }).toList();
-            }
+            candidates = RepositoryTree.files(root);
         }
         List<Path> out = new ArrayList<>();
         for (Path p : candidates) {
