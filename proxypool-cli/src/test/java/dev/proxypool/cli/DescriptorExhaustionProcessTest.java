@@ -8,9 +8,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.ProxySelector;
 import java.net.Socket;
@@ -25,7 +23,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -49,7 +46,7 @@ class DescriptorExhaustionProcessTest {
 
     private final List<Process> processes = new ArrayList<>();
     private final List<Socket> flood = new ArrayList<>();
-    private final StringBuilder log = new StringBuilder();
+    private volatile ServeProcess server;
 
     @AfterEach
     void cleanUp() throws Exception {
@@ -76,41 +73,17 @@ class DescriptorExhaustionProcessTest {
                 """.formatted(serverExtra));
         int gw = PrivateRedisServer.freePort();
         int api = PrivateRedisServer.freePort();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder("bash", "-c", "ulimit -n " + FD_LIMIT + " && exec \"$@\"", "serve",
-                java, "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
-                "dev.proxypool.cli.Main", "serve", "--config", cfg.toString())
-                .directory(dir.toFile())
-                .redirectErrorStream(true);
-        pb.environment().put("PROXYPOOL_SERVER_GATEWAYPORT", Integer.toString(gw));
-        pb.environment().put("PROXYPOOL_SERVER_APIPORT", Integer.toString(api));
-        Process p = pb.start();
-        processes.add(p);
-        CountDownLatch up = new CountDownLatch(1);
-        Thread.ofVirtual().start(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    synchronized (log) {
-                        log.append(line).append('\n');
-                    }
-                    if (line.startsWith("proxypool: gateway on")) {
-                        up.countDown();
-                    }
-                }
-            } catch (IOException ignored) {
-                // the process ended
-            }
-        });
-        if (!up.await(60, TimeUnit.SECONDS)) {
-            throw new AssertionError("serve did not start:\n" + log());
-        }
+        ServeProcess started = ServeProcess.start(
+                List.of("bash", "-c", "ulimit -n " + FD_LIMIT + " && exec \"$@\"", "serve"), dir, gw, api,
+                List.of("--config", cfg.toString()));
+        processes.add(started.process());
+        server = started;
         return new Node(gw, api);
     }
 
     private String log() {
-        synchronized (log) {
-            return log.toString();
-        }
+        ServeProcess s = server;
+        return s == null ? "" : s.log();
     }
 
     private static HttpResponse<String> health(HttpClient c, Node n) throws Exception {

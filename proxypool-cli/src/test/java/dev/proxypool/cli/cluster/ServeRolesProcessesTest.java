@@ -1,5 +1,7 @@
 package dev.proxypool.cli.cluster;
 
+import dev.proxypool.cli.ServeProcess;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,16 +11,13 @@ import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.Pace;
 import dev.proxypool.testkit.PrivateRedisServer;
 import dev.proxypool.testkit.TcpRelay;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.ProxySelector;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -30,7 +29,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,35 +58,10 @@ class ServeRolesProcessesTest {
     private Node serve(Path cfg, String role) throws Exception {
         int gw = PrivateRedisServer.freePort();
         int api = PrivateRedisServer.freePort();
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
-                "dev.proxypool.cli.Main", "serve", "--config", cfg.toString(), "--role", role)
-                .redirectErrorStream(true);
-        pb.environment().put("PROXYPOOL_SERVER_GATEWAYPORT", Integer.toString(gw));
-        pb.environment().put("PROXYPOOL_SERVER_APIPORT", Integer.toString(api));
-        Process p = pb.start();
+        ServeProcess started = ServeProcess.start(List.of(), null, gw, api,
+                List.of("--config", cfg.toString(), "--role", role));
+        Process p = started.process();
         processes.add(p);
-        CountDownLatch up = new CountDownLatch(1);
-        StringBuilder log = new StringBuilder();
-        Thread.ofVirtual().start(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    synchronized (log) {
-                        log.append(line).append('\n');
-                    }
-                    if (line.startsWith("proxypool: gateway on")) {
-                        up.countDown();
-                    }
-                }
-            } catch (IOException ignored) {
-                // process ended
-            }
-        });
-        if (!up.await(60, TimeUnit.SECONDS)) {
-            synchronized (log) {
-                throw new AssertionError(role + " did not start:\n" + log);
-            }
-        }
         return new Node(p, gw, api);
     }
 
