@@ -17,7 +17,6 @@ module dev.proxypool.sdk {
     requires org.yaml.snakeyaml;
     requires io.helidon.http;
     requires redis.clients.jedis;
-    requires java.logging;
     requires java.management;
     requires transitive java.net.http;
     requires jdk.httpserver;

@@ -52,7 +52,8 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.logging.Logger;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 
 /**
  * The pool embedded in a Java application (docs/architecture.md#modules): the same core engine as the gateway,
@@ -90,7 +91,7 @@ public final class ProxyPool implements AutoCloseable {
 
     /** How often the store drops expired proxies, ended tombstones and idempotency records. */
     static final Duration PURGE_INTERVAL = Duration.ofSeconds(5);
-    private static final Logger LOG = Logger.getLogger(ProxyPool.class.getName());
+    private static final Logger LOG = System.getLogger(ProxyPool.class.getName());
 
     static {
         ProxyPoolInternals.register(new ProxyPoolInternals.PoolAccess() {
@@ -191,7 +192,7 @@ public final class ProxyPool implements AutoCloseable {
             try {
                 store.purgeExpired(wall.instant());
             } catch (RuntimeException e) {
-                LOG.warning("purging expired proxies and tombstones failed (next try in " + PURGE_INTERVAL.toSeconds()
+                LOG.log(Level.WARNING, "purging expired proxies and tombstones failed (next try in " + PURGE_INTERVAL.toSeconds()
                         + " s): " + e);
             }
         }

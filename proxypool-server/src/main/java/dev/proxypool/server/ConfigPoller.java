@@ -5,8 +5,8 @@ import dev.proxypool.server.persistence.ConfigStore;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import java.lang.System.Logger.Level;
+import java.lang.System.Logger;
 
 /**
  * Follows the configuration store's version: when another process (a control plane sharing the
@@ -16,7 +16,7 @@ import java.util.logging.Logger;
  */
 final class ConfigPoller implements AutoCloseable {
 
-    private static final Logger LOG = Logger.getLogger(ConfigPoller.class.getName());
+    private static final Logger LOG = System.getLogger(ConfigPoller.class.getName());
 
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Thread thread;
@@ -35,10 +35,10 @@ final class ConfigPoller implements AutoCloseable {
                     if (state.version() != applied) {
                         apply.accept(state);
                         applied = state.version();
-                        LOG.info("configuration version " + applied + " applied");
+                        LOG.log(Level.INFO, "configuration version " + applied + " applied");
                     }
                 } catch (RuntimeException e) {
-                    LOG.log(Level.FINE, "configuration poll failed, keeping version " + applied + ": " + e);
+                    LOG.log(Level.DEBUG, "configuration poll failed, keeping version " + applied + ": " + e);
                 }
             }
         });

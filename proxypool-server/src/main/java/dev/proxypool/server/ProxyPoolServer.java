@@ -50,7 +50,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.logging.Logger;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 
 /**
  * The {@code proxypool serve} process (docs/architecture.md#processes-and-roles): the SDK's {@link ProxyPool} (store, engine,
@@ -62,7 +63,7 @@ import java.util.logging.Logger;
  */
 public final class ProxyPoolServer implements AutoCloseable {
 
-    private static final Logger LOG = Logger.getLogger(ProxyPoolServer.class.getName());
+    private static final Logger LOG = System.getLogger(ProxyPoolServer.class.getName());
 
     private final ProxyPool pool;
     private final PoolGatewayEngine engine;
@@ -122,7 +123,7 @@ public final class ProxyPoolServer implements AutoCloseable {
             try {
                 a.close();
             } catch (Exception e) {
-                LOG.fine(() -> "close failed: " + e);
+                LOG.log(Level.DEBUG, () -> "close failed: " + e);
             }
         }
     }
@@ -235,7 +236,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                             + " (not loopback) but no client can authenticate: configure clients with a secretHash,"
                             + " bind server.host to 127.0.0.1, or set security.allowAnonymous: true");
                 }
-                config.clients().stream().filter(c -> c.plainSecret().isPresent()).forEach(c -> LOG.warning("clients["
+                config.clients().stream().filter(c -> c.plainSecret().isPresent()).forEach(c -> LOG.log(Level.WARNING, "clients["
                         + c.name() + "].secret is a plain secret, for development only: configure secretHash"
                         + " (proxypool hash-secret) instead"));
                 ProxyAuthenticator auth = authenticator != null ? authenticator : clients;
@@ -266,12 +267,12 @@ public final class ProxyPoolServer implements AutoCloseable {
                         clients.update(next.clients());
                         distribution.updateQuotas(clients.quotas());
                     } catch (IllegalArgumentException e) {
-                        LOG.warning("clients not updated, the previous ones stay in force: " + e.getMessage());
+                        LOG.log(Level.WARNING, "clients not updated, the previous ones stay in force: " + e.getMessage());
                     }
                     try {
                         assembly.followCollection(live, next);
                     } catch (RuntimeException e) {
-                        LOG.warning("collection not reconfigured, the previous upstreams stay in force: " + e.getMessage());
+                        LOG.log(Level.WARNING, "collection not reconfigured, the previous upstreams stay in force: " + e.getMessage());
                     }
                 };
                 ConfigStore store = configStore;
@@ -328,7 +329,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         })
                         .start();
                 assembly.startCollecting(pool, series);
-                LOG.info("proxypool serving: gateway on port " + server.gatewayPort() + ", API on port " + server.apiPort()
+                LOG.log(Level.INFO, "proxypool serving: gateway on port " + server.gatewayPort() + ", API on port " + server.apiPort()
                         + ", " + ProxyPoolInternals.engine(pool).snapshot().size() + " proxies in the pool");
                 // Other processes' admin changes (shared PostgreSQL) reach this one within a poll interval;
                 // while the database is down the last configuration keeps serving.
@@ -358,7 +359,7 @@ public final class ProxyPoolServer implements AutoCloseable {
             }
             ConnectionLimits limits = ConnectionLimits.ofThisProcess();
             int max = limits.gatewayDefault();
-            LOG.info("server.maxConnections: " + max + " (from the descriptor limit " + limits.descriptorLimit()
+            LOG.log(Level.INFO, "server.maxConnections: " + max + " (from the descriptor limit " + limits.descriptorLimit()
                     + "; the REST listener keeps " + limits.apiReserve() + ")");
             return max;
         }

@@ -98,6 +98,30 @@ class MainSourceNamesTest {
     }
 
     /**
+     * One logging API in main code: {@code System.Logger}, which Helidon uses too (its default
+     * backend is java.util.logging, so one logging configuration covers the product and Helidon).
+     * No code logs through java.util.logging, SLF4J, Log4j or Commons Logging directly.
+     */
+    @Test
+    void mainCodeLogsThroughSystemLoggerOnly() throws IOException {
+        Path root = RepositoryTree.root();
+        Pattern other = Pattern.compile("(?m)^import\\s+(?:static\\s+)?(java\\.util\\.logging|org\\.slf4j"
+                + "|org\\.apache\\.logging|org\\.apache\\.commons\\.logging|org\\.apache\\.log4j)\\.");
+        List<String> hits = new ArrayList<>();
+        for (Path p : mainSources(root)) {
+            String src = Files.readString(p, StandardCharsets.UTF_8);
+            Matcher m = other.matcher(src);
+            while (m.find()) {
+                hits.add(root.relativize(p) + ": " + m.group(1));
+            }
+            if (HEADER_LINE.matcher(codeOnly(src)).replaceAll("").contains("java.util.logging.")) {
+                hits.add(root.relativize(p) + ": java.util.logging named inline");
+            }
+        }
+        assertTrue(hits.isEmpty(), "main code logging through another API than System.Logger:\n" + String.join("\n", hits));
+    }
+
+    /**
      * The source with comments, string and character literals and text blocks blanked out
      * (newlines kept, so line numbers still match).
      */

@@ -51,7 +51,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import java.util.logging.Logger;
 
 /**
  * The core engine assembled for one worker: routing table, live snapshot built from the pool
@@ -330,8 +329,8 @@ public final class PoolEngine {
                 try {
                     l.accept(next);
                 } catch (RuntimeException e) {
-                    Logger.getLogger(PoolEngine.class.getName())
-                            .warning("snapshot listener failed: " + e);
+                    System.getLogger(PoolEngine.class.getName())
+                            .log(System.Logger.Level.WARNING, "snapshot listener failed: " + e);
                 }
             }
             return next.version();

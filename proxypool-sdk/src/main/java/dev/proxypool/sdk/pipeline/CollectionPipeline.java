@@ -39,8 +39,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import java.lang.System.Logger.Level;
+import java.lang.System.Logger;
 
 /**
  * The collection pipeline (docs/design.md#collection-pipeline): fetch due upstreams in parallel → classify each answer
@@ -82,7 +82,7 @@ public final class CollectionPipeline implements AutoCloseable {
         }
     }
 
-    private static final Logger LOG = Logger.getLogger(CollectionPipeline.class.getName());
+    private static final Logger LOG = System.getLogger(CollectionPipeline.class.getName());
 
     private record Leadership(StageLease lease, String holderId, Duration ttl) {
     }
@@ -330,7 +330,7 @@ public final class CollectionPipeline implements AutoCloseable {
             update(schedules.get(upstream), e.getKey(), e.getValue(), published == null ? 0 : published.published(upstream),
                     drops.get(upstream), now);
         }
-        LOG.info(CycleLog.line(outcomes, drops, published, write));
+        LOG.log(Level.INFO, CycleLog.line(outcomes, drops, published, write));
         return new PipelineRound(round.reports(), published == null ? 0 : published.published(), write,
                 engine.snapshot().version());
     }

@@ -13,8 +13,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import java.lang.System.Logger.Level;
+import java.lang.System.Logger;
 
 /**
  * Steps 2 and 3 of the pipeline: the full-path {@link Validator}, then the exit network from the
@@ -24,7 +24,7 @@ import java.util.logging.Logger;
  */
 public final class ValidatorStage implements ValidationStage {
 
-    private static final Logger LOG = Logger.getLogger(ValidatorStage.class.getName());
+    private static final Logger LOG = System.getLogger(ValidatorStage.class.getName());
 
     /** Starts a validator on demand (it needs the echo endpoint up, which may start after us). */
     @FunctionalInterface
@@ -51,7 +51,7 @@ public final class ValidatorStage implements ValidationStage {
         if (asn.isPresent()) {
             AsnStatus status = asn.get().reload();
             if (!status.publishable()) {
-                LOG.warning("ASN database not usable (" + status.lastError().map(Object::toString).orElse("stale")
+                LOG.log(Level.WARNING, "ASN database not usable (" + status.lastError().map(Object::toString).orElse("stale")
                         + "): keeping the previous pool, publishing no newly validated proxies");
                 candidates.forEach(c -> rejected.accept("asn_database_unusable"));
                 return List.of();
