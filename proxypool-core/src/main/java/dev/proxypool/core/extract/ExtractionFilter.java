@@ -24,21 +24,13 @@ import java.util.TreeMap;
  */
 public record ExtractionFilter(Optional<Protocol> protocol, Optional<String> upstream, LabelSelector labels) {
 
-    /**
-     * The label behind the {@code country} filter (ISO 3166-1 alpha-2 by convention, e.g. {@code US}).
-     */
+    /** The label behind the {@code country} filter (ISO 3166-1 alpha-2 by convention, e.g. {@code US}). */
     public static final String COUNTRY = "country";
-    /**
-     * The label behind the {@code region} filter.
-     */
+    /** The label behind the {@code region} filter. */
     public static final String REGION = "region";
-    /**
-     * The label behind the {@code city} filter.
-     */
+    /** The label behind the {@code city} filter. */
     public static final String CITY = "city";
-    /**
-     * The label behind the {@code carrier} filter; vendors' {@code isp} is normalized to it.
-     */
+    /** The label behind the {@code carrier} filter; vendors' {@code isp} is normalized to it. */
     public static final String CARRIER = "carrier";
 
     /** Matches every proxy. */

@@ -27,9 +27,7 @@ import java.time.Instant;
 public record ExtractionRequest(int count, Fulfillment fulfillment, ExtractionFilter filter,
                                 Duration minRemainingTtl, Duration maxHealthAge, int gatewayReserve) {
 
-    /**
-     * The most proxies one extraction may ask for.
-     */
+    /** The most proxies one extraction may ask for. */
     public static final int MAX_COUNT = 1000;
 
     /**

@@ -15,9 +15,7 @@ public sealed interface ExtractionResult {
      * @param proxies the extracted proxies, at most the requested count; an unmodifiable copy
      */
     record Extracted(List<ExtractedProxy> proxies) implements ExtractionResult {
-        /**
-         * Copies the list.
-         */
+        /** Copies the list. */
         public Extracted {
             proxies = List.copyOf(proxies);
         }

@@ -7,17 +7,11 @@ package dev.proxypool.core.extract;
  */
 public sealed interface IdempotencyStart {
 
-    /**
-     * The shared {@link Started} answer (the record has no state).
-     */
+    /** The shared {@link Started} answer (the record has no state). */
     Started STARTED = new Started();
-    /**
-     * The shared {@link InProgress} answer.
-     */
+    /** The shared {@link InProgress} answer. */
     InProgress IN_PROGRESS = new InProgress();
-    /**
-     * The shared {@link Mismatch} answer.
-     */
+    /** The shared {@link Mismatch} answer. */
     Mismatch MISMATCH = new Mismatch();
 
     /** The key was free (or its record expired): it is now held in progress for this caller. */

@@ -48,9 +48,7 @@ public final class MemoryPoolStore implements PoolStore {
     private final IdempotencyTable idempotency;
     private volatile boolean closed;
 
-    /**
-     * An empty store with {@link StoreSettings#DEFAULTS}.
-     */
+    /** An empty store with {@link StoreSettings#DEFAULTS}. */
     public MemoryPoolStore() {
         this(StoreSettings.DEFAULTS);
     }

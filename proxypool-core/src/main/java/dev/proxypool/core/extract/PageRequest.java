@@ -14,20 +14,16 @@ import java.util.Optional;
  */
 public record PageRequest(String cursor, int limit) {
 
-    /**
-     * The cursor of the first page: empty.
-     */
+    /** The cursor of the first page: empty. */
     public static final String FIRST = "";
-    /**
-     * The largest page a caller may ask for.
-     */
+    /** The largest page a caller may ask for. */
     public static final int MAX_LIMIT = 1000;
 
     /**
      * Validates the limit and that the cursor is one a store issued.
      *
      * @throws IllegalArgumentException if the cursor is null or not canonical base64url of an id,
-     * or the limit is out of range
+     *     or the limit is out of range
      */
     public PageRequest {
         if (cursor == null) {

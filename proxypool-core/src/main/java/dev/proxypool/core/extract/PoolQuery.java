@@ -11,9 +11,7 @@ import java.util.Optional;
  */
 public record PoolQuery(ExtractionFilter filter, Optional<ProxyState> state) {
 
-    /**
-     * Every stored proxy, both states.
-     */
+    /** Every stored proxy, both states. */
     public static final PoolQuery ALL = new PoolQuery(ExtractionFilter.ANY, Optional.empty());
 
     /**

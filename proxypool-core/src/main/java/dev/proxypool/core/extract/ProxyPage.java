@@ -16,7 +16,7 @@ public record ProxyPage(List<StoredProxy> proxies, String nextCursor) {
      * Copies the list.
      *
      * @throws IllegalArgumentException if {@code nextCursor} is null
-     * (a null list or element throws {@link NullPointerException})
+     *     (a null list or element throws {@link NullPointerException})
      */
     public ProxyPage {
         proxies = List.copyOf(proxies);

@@ -15,9 +15,7 @@ package dev.proxypool.core.extract;
 public record PublishResult(int added, int refreshed, int skippedTombstoned, int skippedExpired,
                             int skippedDuplicate) {
 
-    /**
-     * Nothing published: every count 0.
-     */
+    /** Nothing published: every count 0. */
     public static final PublishResult NONE = new PublishResult(0, 0, 0, 0, 0);
 
     /**

@@ -21,9 +21,7 @@ import java.time.Duration;
 public record StoreSettings(Duration tombstoneRetentionForNoExpiry, Duration idempotencyRetention,
                             Duration idempotencyInProgressTimeout, int idempotencyMaxEntries) {
 
-    /**
-     * The defaults given on the components: 7 days, 24 h, 60 s, 100,000.
-     */
+    /** The defaults given on the components: 7 days, 24 h, 60 s, 100,000. */
     public static final StoreSettings DEFAULTS = new StoreSettings(Duration.ofDays(7), Duration.ofHours(24),
             Duration.ofSeconds(60), 100_000);
 

@@ -8,23 +8,15 @@ import java.util.Locale;
  * ({@link ProxyHealth#banDomain(String, long)}). What each kind does to health: {@link FailureEffect}.
  */
 public enum FailureKind {
-    /**
-     * The proxy's port refused the TCP connection. Cools.
-     */
+    /** The proxy's port refused the TCP connection. Cools. */
     CONNECTION_REFUSED,
-    /**
-     * The TCP connection to the proxy did not complete within the connect timeout. Cools.
-     */
+    /** The TCP connection to the proxy did not complete within the connect timeout. Cools. */
     CONNECT_TIMEOUT,
     /** The proxy answered 407 / refused our credentials: a lasting condition, disables. */
     PROXY_AUTH_REJECTED,
-    /**
-     * The TLS handshake with an HTTPS proxy failed. Cools.
-     */
+    /** The TLS handshake with an HTTPS proxy failed. Cools. */
     TLS_FAILURE,
-    /**
-     * The proxy answered something that is not valid HTTP or SOCKS. Cools.
-     */
+    /** The proxy answered something that is not valid HTTP or SOCKS. Cools. */
     PROTOCOL_ERROR,
     /** Connected, but the response stalled or trickled below the minimum rate. */
     SLOW_BODY,

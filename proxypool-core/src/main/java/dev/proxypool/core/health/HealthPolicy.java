@@ -31,9 +31,7 @@ public record HealthPolicy(int consecutiveFailures, double errorRate, Duration w
     /** Default of {@code health.passive.distinctTargetFailures}. */
     public static final int DEFAULT_DISTINCT_TARGET_FAILURES = 10;
 
-    /**
-     * Every default of docs/configuration.md#health, as listed on the components.
-     */
+    /** Every default of docs/configuration.md#health, as listed on the components. */
     public static final HealthPolicy DEFAULTS = new HealthPolicy(3, 0.30, Duration.ofSeconds(60), 20,
             Duration.ofMinutes(3), Duration.ofMinutes(30), Duration.ofSeconds(30),
             Duration.ofMinutes(10), 1000, Duration.ofSeconds(60), DEFAULT_FAILURES_TO_COOL,

@@ -170,7 +170,8 @@ public record Proxy(String id, ProxyKey key, String provider, String upstream, L
         }
 
         /**
-         * Sets the id. Without one, {@link #build()} derives {@link ProxyIds#unsalted(ProxyKey, String)}; servers set {@link ProxyIds#opaque(ProxyKey, String, byte[])}.
+         * Sets the id. Without one, {@link #build()} derives {@link ProxyIds#unsalted(ProxyKey, String)};
+         * servers set {@link ProxyIds#opaque(ProxyKey, String, byte[])}.
          *
          * @param id the opaque id, non-blank
          * @return this builder

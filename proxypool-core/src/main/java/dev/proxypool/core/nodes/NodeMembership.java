@@ -114,9 +114,7 @@ public final class NodeMembership {
      * @param add    proxy ids of live nodes to put back
      */
     public record Reconciliation(List<String> remove, List<String> add) {
-        /**
-         * Copies both lists (unmodifiable).
-         */
+        /** Copies both lists (unmodifiable). */
         public Reconciliation {
             remove = List.copyOf(remove);
             add = List.copyOf(add);

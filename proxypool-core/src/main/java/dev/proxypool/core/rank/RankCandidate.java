@@ -18,7 +18,7 @@ public record RankCandidate(String proxyId, double latencyMs, int successStreak,
      * Validates the figures; a null exit network becomes {@link ExitNetwork#UNKNOWN}.
      *
      * @throws IllegalArgumentException naming the proxy id and the first invalid figure, or an exit
-     * address that is not an IP literal
+     *     address that is not an IP literal
      */
     public RankCandidate {
         if (proxyId == null || proxyId.isBlank()) {

@@ -17,14 +17,10 @@ package dev.proxypool.core.rank;
 public record RankPolicy(double minScore, int poolSize, int reserveSize, double unknownAsnPenalty,
                          double unknownAsnMaxShare) {
 
-    /**
-     * The largest pool or reserve size accepted.
-     */
+    /** The largest pool or reserve size accepted. */
     public static final int MAX_SIZE = 1_000_000;
 
-    /**
-     * The defaults given on the components: 18, 150, 700, 0.5, 0.2.
-     */
+    /** The defaults given on the components: 18, 150, 700, 0.5, 0.2. */
     public static final RankPolicy DEFAULTS = new RankPolicy(18, 150, 700, 0.5, 0.2);
 
     /**

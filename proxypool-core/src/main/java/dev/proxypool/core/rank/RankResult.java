@@ -12,9 +12,7 @@ import java.util.List;
  */
 public record RankResult(List<Ranked> active, List<Ranked> reserve, List<Dropped> dropped) {
 
-    /**
-     * Copies the three lists (unmodifiable).
-     */
+    /** Copies the three lists (unmodifiable). */
     public RankResult {
         active = List.copyOf(active);
         reserve = List.copyOf(reserve);

@@ -9,13 +9,9 @@ package dev.proxypool.core.routing;
  */
 public record RetryPolicy(int maxAttempts, int budgetPercent) {
 
-    /**
-     * Two attempts, retries at most 20% extra load.
-     */
+    /** Two attempts, retries at most 20% extra load. */
     public static final RetryPolicy DEFAULTS = new RetryPolicy(2, 20);
-    /**
-     * One attempt: never retry.
-     */
+    /** One attempt: never retry. */
     public static final RetryPolicy NONE = new RetryPolicy(1, 0);
 
     /**

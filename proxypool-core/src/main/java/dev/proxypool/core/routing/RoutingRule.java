@@ -44,13 +44,9 @@ public record RoutingRule(String name, Match match, Strategy strategy, List<Stri
                           StickyPolicy sticky, RetryPolicy retry, NoCandidatePolicy onNoCandidate,
                           Duration waitTimeout, HashKey hashKey) {
 
-    /**
-     * How long {@code onNoCandidate: wait} waits when {@code waitTimeout} is not set.
-     */
+    /** How long {@code onNoCandidate: wait} waits when {@code waitTimeout} is not set. */
     public static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(5);
-    /**
-     * Consecutive Empty fetches that advance a sequential routing when {@code emptyThreshold} is not set.
-     */
+    /** Consecutive Empty fetches that advance a sequential routing when {@code emptyThreshold} is not set. */
     public static final int DEFAULT_EMPTY_THRESHOLD = SequentialRouting.DEFAULT_EMPTY_THRESHOLD;
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
@@ -59,7 +55,7 @@ public record RoutingRule(String name, Match match, Strategy strategy, List<Stri
      * Validates the rule and fills the defaults named on the components.
      *
      * @throws IllegalArgumentException naming the config key ({@code routings[<name>].<key>}) of the
-     * first invalid part
+     *     first invalid part
      */
     public RoutingRule {
         if (name == null || name.isBlank()) {
@@ -289,7 +285,8 @@ public record RoutingRule(String name, Match match, Strategy strategy, List<Stri
          */
         public Builder exhaustion(Exhaustion v) { exhaustion = v; return this; }
         /**
-         * Sets {@code emptyThreshold} ({@code sequential} only); defaults to {@value RoutingRule#DEFAULT_EMPTY_THRESHOLD}.
+         * Sets {@code emptyThreshold} ({@code sequential} only); defaults to
+         * {@value RoutingRule#DEFAULT_EMPTY_THRESHOLD}.
          *
          * @param v consecutive Empty fetches that advance, at least 1
          * @return this builder

@@ -18,13 +18,9 @@ import java.util.Locale;
  */
 public sealed interface FetchOutcome {
 
-    /**
-     * The shared {@link Empty} outcome (the record has no state).
-     */
+    /** The shared {@link Empty} outcome (the record has no state). */
     Empty EMPTY = new Empty();
-    /**
-     * The shared {@link DuplicateOnly} outcome.
-     */
+    /** The shared {@link DuplicateOnly} outcome. */
     DuplicateOnly DUPLICATE_ONLY = new DuplicateOnly();
 
     /**
@@ -108,9 +104,7 @@ public sealed interface FetchOutcome {
      *               keep secrets (tokens, credentials, full URLs with keys) out of it
      */
     record Error(ErrorKind kind, String detail) implements FetchOutcome {
-        /**
-         * The longest {@code detail} kept, in characters.
-         */
+        /** The longest {@code detail} kept, in characters. */
         public static final int MAX_DETAIL = 512;
 
         /**

@@ -9,9 +9,7 @@ package dev.proxypool.core.sequential;
 @FunctionalInterface
 public interface SequentialListener {
 
-    /**
-     * A listener that ignores every change.
-     */
+    /** A listener that ignores every change. */
     SequentialListener NONE = (before, after, transition) -> { };
 
     /**

@@ -22,7 +22,7 @@ public record SequentialRouting(String name, List<String> upstreams, Exhaustion 
      * Validates the routing; the upstream list becomes an unmodifiable copy.
      *
      * @throws IllegalArgumentException naming the config key ({@code routings[<name>].<key>}) of the first
-     * invalid part
+     *     invalid part
      */
     public SequentialRouting {
         if (name == null || name.isBlank()) {

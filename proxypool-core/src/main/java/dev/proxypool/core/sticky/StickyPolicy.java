@@ -48,9 +48,7 @@ public record StickyPolicy(boolean enabled, String header, Duration lifetime, Du
         }
     }
 
-    /**
-     * The header carrying the session id unless {@code sticky.header} says otherwise.
-     */
+    /** The header carrying the session id unless {@code sticky.header} says otherwise. */
     public static final String DEFAULT_HEADER = "X-ProxyPool-Session";
 
     /** Default of {@link #busyWait()}. */
@@ -59,15 +57,11 @@ public record StickyPolicy(boolean enabled, String header, Duration lifetime, Du
     /** Upper bound of {@link #busyWait()}: a request must not hang on a busy proxy for long. */
     public static final Duration MAX_BUSY_WAIT = Duration.ofSeconds(60);
 
-    /**
-     * Sticky sessions off (every other setting at its default): the routing default.
-     */
+    /** Sticky sessions off (every other setting at its default): the routing default. */
     public static final StickyPolicy DISABLED = new StickyPolicy(false, DEFAULT_HEADER,
             Duration.ofMinutes(10), Duration.ofSeconds(60), OnLost.REPIN, 100_000);
 
-    /**
-     * Sticky sessions on, every setting at its default.
-     */
+    /** Sticky sessions on, every setting at its default. */
     public static final StickyPolicy DEFAULTS = new StickyPolicy(true, DEFAULT_HEADER,
             Duration.ofMinutes(10), Duration.ofSeconds(60), OnLost.REPIN, 100_000);
 
