@@ -229,7 +229,6 @@ public interface PoolStore extends AutoCloseable {
 
     /**
      * Releases the store's resources; every later call throws {@link IllegalStateException}.
-     * Idempotent.
      */
     @Override
     void close();

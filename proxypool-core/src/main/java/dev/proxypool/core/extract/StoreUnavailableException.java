@@ -9,7 +9,7 @@ package dev.proxypool.core.extract;
 public class StoreUnavailableException extends RuntimeException {
 
     /**
-     * An outage without an underlying exception (a timeout seen by the store itself).
+     * An outage described by a message only.
      *
      * @param message what was unreachable; never a secret or an unmasked address
      */

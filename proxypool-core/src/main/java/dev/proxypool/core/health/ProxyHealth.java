@@ -283,7 +283,7 @@ public final class ProxyHealth {
      * The domain bans in force at {@code nowNanos}: domain → nanoseconds left, sorted by domain (a copy, for operators).
      *
      * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
-     * @return an unmodifiable sorted copy; empty when none
+     * @return a sorted copy; empty when none
      */
     public Map<String, Long> bannedDomains(long nowNanos) {
         return bans.active(nowNanos);

@@ -81,7 +81,7 @@ public record LabelSelector(Map<String, String> required) {
     }
 
     /**
-     * Whether a proxy's labels satisfy the selector. Allocation-free: it runs on every candidate.
+     * Whether a proxy's labels satisfy the selector.
      *
      * @param labels the proxy's labels; not null
      * @return true if every required key is present with exactly the required value

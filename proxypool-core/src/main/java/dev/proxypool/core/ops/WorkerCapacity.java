@@ -38,8 +38,8 @@ public record WorkerCapacity(double peakQps, double measuredWorkerQps, double ut
     /**
      * Workers needed to carry the peak at the target utilization, before spares.
      *
-     * @return {@code ceil(peakQps / (measuredWorkerQps * utilization))}, at least 1; an exact
-     *     quotient is not rounded up by floating-point noise
+     * @return {@code ceil(peakQps / (measuredWorkerQps * utilization))}; an exact quotient is not
+     *     rounded up by floating-point noise
      */
     public long baseWorkers() {
         // Subtract a hair so that exact quotients (e.g. 100000 / (12500 * 0.8) = 10) are not rounded
@@ -60,7 +60,8 @@ public record WorkerCapacity(double peakQps, double measuredWorkerQps, double ut
     /**
      * Utilization each worker runs at with {@link #baseWorkers()} workers carrying the peak.
      *
-     * @return a fraction in (0, {@link #utilization()}]: rounding up the worker count only lowers it
+     * @return a fraction, at most {@link #utilization()} up to floating-point noise: rounding the
+     *     worker count up only lowers it
      */
     public double utilizationAtPeak() {
         return peakQps / (baseWorkers() * measuredWorkerQps);

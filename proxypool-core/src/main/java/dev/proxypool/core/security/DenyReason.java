@@ -51,7 +51,7 @@ public enum DenyReason {
     /**
      * The wire/metric code, e.g. {@code link_local}.
      *
-     * @return the lower-case code, stable across releases
+     * @return the lower-case code, the detail a client sees and the metric tag
      */
     public String code() {
         return code;

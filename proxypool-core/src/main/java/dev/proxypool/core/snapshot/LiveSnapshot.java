@@ -58,7 +58,7 @@ public final class LiveSnapshot {
     }
 
     /**
-     * The current snapshot's version (readiness, metrics, followers' lag).
+     * The current snapshot's version.
      *
      * @return {@code current().version()}
      */

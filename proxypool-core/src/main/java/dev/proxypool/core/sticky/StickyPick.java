@@ -43,7 +43,7 @@ public sealed interface StickyPick {
         }
 
         /**
-         * Whether the session moved to a new proxy (metrics: sticky repins by reason).
+         * Whether the session moved to a new proxy.
          *
          * @return true if a previous binding was lost
          */
