@@ -36,11 +36,23 @@ public final class CapacityCell {
     @SuppressWarnings("unused") // accessed through ACTIVE
     private volatile int active;
 
+    /**
+     * An empty ledger.
+     *
+     * @param limit the most holders at once, at least 1
+     * @throws IllegalArgumentException if {@code limit} is below 1
+     */
     public CapacityCell(int limit) {
         setLimit(limit);
     }
 
-    /** Changes the limit (a new snapshot with a new max concurrency or worker share). */
+    /**
+     * Changes the limit (a new snapshot with a new max concurrency or worker share). Current holders
+     * keep their units even when the new limit is below {@link #inFlight()}.
+     *
+     * @param limit the new most holders at once, at least 1
+     * @throws IllegalArgumentException if {@code limit} is below 1
+     */
     public void setLimit(int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("capacity limit must be at least 1, got " + limit);
@@ -48,26 +60,47 @@ public final class CapacityCell {
         this.limit = limit;
     }
 
+    /**
+     * The most holders at once.
+     *
+     * @return the current limit, at least 1
+     */
     public int limit() {
         return limit;
     }
 
-    /** Reserved or active holders right now. */
+    /**
+     * Reserved or active holders right now.
+     *
+     * @return a count in [0, limit] unless the limit was just lowered below it
+     */
     public int inFlight() {
         return (int) IN_FLIGHT.getVolatile(this);
     }
 
-    /** Holders whose reservation became active (connected upstream). */
+    /**
+     * Holders whose reservation became active (connected upstream).
+     *
+     * @return a count, at most {@link #inFlight()} once concurrent transitions settle
+     */
     public int active() {
         return (int) ACTIVE.getVolatile(this);
     }
 
-    /** Free units right now (a hint: it may change the next instant). */
+    /**
+     * Free units right now (a hint: it may change the next instant).
+     *
+     * @return {@code max(0, limit - inFlight)}
+     */
     public int available() {
         return Math.max(0, limit - inFlight());
     }
 
-    /** Takes one unit if one is free; never exceeds the limit. */
+    /**
+     * Takes one unit if one is free; never exceeds the limit.
+     *
+     * @return true if a unit was taken: the caller must {@link #releaseAcquired()} it exactly once
+     */
     public boolean tryAcquire() {
         for (;;) {
             int current = (int) IN_FLIGHT.getVolatile(this);
@@ -81,7 +114,11 @@ public final class CapacityCell {
         }
     }
 
-    /** Gives back a unit taken by {@link #tryAcquire()}. Calling it without a matching acquire is a bug. */
+    /**
+     * Gives back a unit taken by {@link #tryAcquire()}. Calling it without a matching acquire is a bug.
+     *
+     * @throws IllegalStateException if nothing is held (the count is left unchanged)
+     */
     public void releaseAcquired() {
         int after = (int) IN_FLIGHT.getAndAdd(this, -1) - 1;
         if (after < 0) {
@@ -90,7 +127,12 @@ public final class CapacityCell {
         }
     }
 
-    /** Takes one unit as a {@link Reservation}, or returns {@code null} when the proxy is full. */
+    /**
+     * Takes one unit as a {@link Reservation}, which gives it back exactly once however it ends.
+     *
+     * @return a {@link Reservation.State#RESERVED RESERVED} reservation, or {@code null} when the
+     *     proxy is full on this worker
+     */
     public Reservation tryReserve() {
         return tryAcquire() ? new Reservation(this) : null;
     }

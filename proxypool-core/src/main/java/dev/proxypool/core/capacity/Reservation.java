@@ -18,7 +18,17 @@ import java.lang.invoke.VarHandle;
  */
 public final class Reservation {
 
-    public enum State { RESERVED, ACTIVE, RELEASED, CANCELLED }
+    /** Where a reservation is in its life; the two terminal states both mean the unit is back. */
+    public enum State {
+        /** Holding a unit; the upstream connection is not up yet. */
+        RESERVED,
+        /** Holding a unit and carrying traffic: counted in {@link CapacityCell#active()}. */
+        ACTIVE,
+        /** Ended normally; the unit is back. Terminal. */
+        RELEASED,
+        /** Ended by a failed attempt; the unit is back. Terminal. */
+        CANCELLED
+    }
 
     private static final int RESERVED = 0;
     private static final int ACTIVE = 1;
@@ -43,7 +53,11 @@ public final class Reservation {
         this.cell = cell;
     }
 
-    /** The upstream connection is up: the reservation now carries traffic. False if already ended. */
+    /**
+     * The upstream connection is up: the reservation now carries traffic.
+     *
+     * @return true if it moved from RESERVED to ACTIVE; false if it was already active or ended
+     */
     public boolean activate() {
         // Count first, then flip: a concurrent release that sees ACTIVE always finds the count it
         // decrements, so the cell's active() never reads below zero.
@@ -55,12 +69,21 @@ public final class Reservation {
         return false;
     }
 
-    /** The request/tunnel ended: give the unit back. True only for the call that actually released it. */
+    /**
+     * The request/tunnel ended: give the unit back. Safe to call from any thread, any number of times.
+     *
+     * @return true only for the call that actually gave the unit back
+     */
     public boolean release() {
         return end(RELEASED);
     }
 
-    /** The attempt failed before or while connecting: give the unit back. Same exactly-once rule. */
+    /**
+     * The attempt failed before or while connecting: give the unit back. Same exactly-once rule as
+     * {@link #release()}; which of the two ends it decides the terminal state.
+     *
+     * @return true only for the call that actually gave the unit back
+     */
     public boolean cancel() {
         return end(CANCELLED);
     }
@@ -83,15 +106,30 @@ public final class Reservation {
 
     private static final State[] STATES = State.values();
 
+    /**
+     * Where the reservation is now.
+     *
+     * @return the current state; a terminal state never changes again
+     */
     public State state() {
         return STATES[(int) STATE.getVolatile(this)];
     }
 
+    /**
+     * Whether the unit is still taken.
+     *
+     * @return true while RESERVED or ACTIVE
+     */
     public boolean isHeld() {
         int s = (int) STATE.getVolatile(this);
         return s == RESERVED || s == ACTIVE;
     }
 
+    /**
+     * The ledger the unit was taken from.
+     *
+     * @return the proxy's cell on this worker
+     */
     public CapacityCell cell() {
         return cell;
     }

@@ -27,8 +27,14 @@ import java.time.Instant;
 public record ExtractionRequest(int count, Fulfillment fulfillment, ExtractionFilter filter,
                                 Duration minRemainingTtl, Duration maxHealthAge, int gatewayReserve) {
 
+    /** The most proxies one extraction may ask for. */
     public static final int MAX_COUNT = 1000;
 
+    /**
+     * Validates every part.
+     *
+     * @throws IllegalArgumentException naming the first part that is missing or out of range
+     */
     public ExtractionRequest {
         if (count < 1 || count > MAX_COUNT) {
             throw new IllegalArgumentException("count must be between 1 and " + MAX_COUNT + ", got " + count);
@@ -56,6 +62,9 @@ public record ExtractionRequest(int count, Fulfillment fulfillment, ExtractionFi
      * reach this test.
      *
      * @param checkedAt the proxy's last health check, or {@code null} when never checked (hot path: no Optional)
+     * @param proxy     an available stored proxy
+     * @param now       the store call's wall-clock time
+     * @return true if the proxy may be extracted by this request
      */
     public boolean admits(Proxy proxy, Instant checkedAt, Instant now) {
         if (!filter.matches(proxy)) {
@@ -73,12 +82,22 @@ public record ExtractionRequest(int count, Fulfillment fulfillment, ExtractionFi
         return true;
     }
 
-    /** The most this request may extract from a pool of {@code total} available, unexpired proxies. */
+    /**
+     * The most this request may extract from a pool of {@code total} available, unexpired proxies.
+     *
+     * @param total available, unexpired proxies in the whole pool, whatever the filter
+     * @return {@code max(0, min(count, total - gatewayReserve))}
+     */
     public int maxExtractable(int total) {
         return Math.max(0, Math.min(count, total - gatewayReserve));
     }
 
-    /** A partial request for {@code count} proxies, no filter, no TTL/health limits, no reserve. */
+    /**
+     * A partial request for {@code count} proxies, no filter, no TTL/health limits, no reserve.
+     *
+     * @param count how many proxies, 1..{@value #MAX_COUNT}, checked by {@link Builder#build()}
+     * @return a new builder
+     */
     public static Builder builder(int count) {
         return new Builder(count);
     }
@@ -96,14 +115,60 @@ public record ExtractionRequest(int count, Fulfillment fulfillment, ExtractionFi
             this.count = count;
         }
 
+        /**
+         * Sets the fulfillment; defaults to {@link Fulfillment#PARTIAL}.
+         *
+         * @param f the fulfillment; not null
+         * @return this builder
+         */
         public Builder fulfillment(Fulfillment f) { this.fulfillment = f; return this; }
+        /**
+         * Sets {@link Fulfillment#PARTIAL}: take as many as possible.
+         *
+         * @return this builder
+         */
         public Builder partial() { return fulfillment(Fulfillment.PARTIAL); }
+        /**
+         * Sets {@link Fulfillment#ALL_OR_NOTHING}: the whole count or nothing.
+         *
+         * @return this builder
+         */
         public Builder allOrNothing() { return fulfillment(Fulfillment.ALL_OR_NOTHING); }
+        /**
+         * Sets the filter; defaults to {@link ExtractionFilter#ANY}.
+         *
+         * @param f the filter; not null
+         * @return this builder
+         */
         public Builder filter(ExtractionFilter f) { this.filter = f; return this; }
+        /**
+         * Sets the least life a proxy must have left; defaults to zero (any unexpired).
+         *
+         * @param d zero or positive
+         * @return this builder
+         */
         public Builder minRemainingTtl(Duration d) { this.minRemainingTtl = d; return this; }
+        /**
+         * Sets how recent a proxy's last health check must be; defaults to zero (no limit).
+         *
+         * @param d zero or positive
+         * @return this builder
+         */
         public Builder maxHealthAge(Duration d) { this.maxHealthAge = d; return this; }
+        /**
+         * Sets the proxies kept for the gateway; defaults to 0.
+         *
+         * @param n at least 0, normally from config
+         * @return this builder
+         */
         public Builder gatewayReserve(int n) { this.gatewayReserve = n; return this; }
 
+        /**
+         * Builds and validates the request.
+         *
+         * @return the request
+         * @throws IllegalArgumentException as the constructor does
+         */
         public ExtractionRequest build() {
             return new ExtractionRequest(count, fulfillment, filter, minRemainingTtl, maxHealthAge, gatewayReserve);
         }

@@ -15,7 +15,11 @@ public enum Fulfillment {
         this.wireName = wireName;
     }
 
-    /** The JSON/CLI name: {@code partial} or {@code allOrNothing}. */
+    /**
+     * The JSON/CLI name: {@code partial} or {@code allOrNothing}.
+     *
+     * @return the name {@link #parse(String)} accepts
+     */
     public String wireName() {
         return wireName;
     }
@@ -24,6 +28,8 @@ public enum Fulfillment {
      * Parses {@code partial} or {@code allOrNothing}, case-insensitively.
      *
      * @throws IllegalArgumentException naming the bad value and the accepted ones
+     * @param value the name, surrounding whitespace ignored
+     * @return the fulfillment
      */
     public static Fulfillment parse(String value) {
         if (value != null) {

@@ -10,8 +10,15 @@ package dev.proxypool.core.extract;
  */
 public record IdempotencyKey(String client, String key) {
 
+    /** The longest {@code Idempotency-Key} accepted, in characters. */
     public static final int MAX_LENGTH = 255;
 
+    /**
+     * Validates both parts.
+     *
+     * @throws IllegalArgumentException if the client is blank, or the key is empty, too long or
+     *     contains a control character
+     */
     public IdempotencyKey {
         if (client == null || client.isBlank()) {
             throw new IllegalArgumentException("idempotency client name must not be blank");

@@ -7,8 +7,11 @@ package dev.proxypool.core.extract;
  */
 public sealed interface IdempotencyStart {
 
+    /** The shared {@link Started} answer (the record has no state). */
     Started STARTED = new Started();
+    /** The shared {@link InProgress} answer. */
     InProgress IN_PROGRESS = new InProgress();
+    /** The shared {@link Mismatch} answer. */
     Mismatch MISMATCH = new Mismatch();
 
     /** The key was free (or its record expired): it is now held in progress for this caller. */
@@ -19,8 +22,17 @@ public sealed interface IdempotencyStart {
     record InProgress() implements IdempotencyStart {
     }
 
-    /** The same key and request completed: answer with the stored response, extract nothing. */
+    /**
+     * The same key and request completed: answer with the stored response, extract nothing.
+     *
+     * @param storedResponse the response stored by {@link PoolStore#completeIdempotent}, replayed verbatim
+     */
     record Replay(String storedResponse) implements IdempotencyStart {
+        /**
+         * Checks the response is present.
+         *
+         * @throws IllegalArgumentException if it is null
+         */
         public Replay {
             if (storedResponse == null) {
                 throw new IllegalArgumentException("stored response must not be null");

@@ -48,10 +48,17 @@ public final class MemoryPoolStore implements PoolStore {
     private final IdempotencyTable idempotency;
     private volatile boolean closed;
 
+    /** An empty store with {@link StoreSettings#DEFAULTS}. */
     public MemoryPoolStore() {
         this(StoreSettings.DEFAULTS);
     }
 
+    /**
+     * An empty store.
+     *
+     * @param settings tombstone retention and idempotency limits; not null
+     * @throws IllegalArgumentException if {@code settings} is null
+     */
     public MemoryPoolStore(StoreSettings settings) {
         if (settings == null) {
             throw new IllegalArgumentException("store settings must not be null");

@@ -14,9 +14,17 @@ import java.util.Optional;
  */
 public record PageRequest(String cursor, int limit) {
 
+    /** The cursor of the first page: empty. */
     public static final String FIRST = "";
+    /** The largest page a caller may ask for. */
     public static final int MAX_LIMIT = 1000;
 
+    /**
+     * Validates the limit and that the cursor is one a store issued.
+     *
+     * @throws IllegalArgumentException if the cursor is null or not canonical base64url of an id,
+     *     or the limit is out of range
+     */
     public PageRequest {
         if (cursor == null) {
             throw new IllegalArgumentException("cursor must not be null (use PageRequest.FIRST)");
@@ -27,16 +35,33 @@ public record PageRequest(String cursor, int limit) {
         decode(cursor);
     }
 
+    /**
+     * The first page.
+     *
+     * @param limit 1..{@value #MAX_LIMIT}
+     * @return the request
+     * @throws IllegalArgumentException if the limit is out of range
+     */
     public static PageRequest first(int limit) {
         return new PageRequest(FIRST, limit);
     }
 
-    /** The id after which this page starts; empty for the first page. */
+    /**
+     * The id after which this page starts; empty for the first page.
+     *
+     * @return the decoded id, or empty for {@link #FIRST}
+     */
     public Optional<String> afterId() {
         return cursor.isEmpty() ? Optional.empty() : Optional.of(decode(cursor));
     }
 
-    /** The cursor of the page that follows {@code lastId}: what a store puts in {@link ProxyPage#nextCursor()}. */
+    /**
+     * The cursor of the page that follows {@code lastId}: what a store puts in {@link ProxyPage#nextCursor()}.
+     *
+     * @param lastId the last id of the current page, non-empty
+     * @return base64url (no padding) of the id
+     * @throws IllegalArgumentException if {@code lastId} is null or empty
+     */
     public static String cursorAfter(String lastId) {
         if (lastId == null || lastId.isEmpty()) {
             throw new IllegalArgumentException("a cursor needs the last id of a page");

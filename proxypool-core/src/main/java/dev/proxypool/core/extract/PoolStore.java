@@ -66,6 +66,8 @@ public interface PoolStore extends AutoCloseable {
      * by TTL or {@link #remove}.
      *
      * @return what happened to each proxy (counts add up to {@code proxies.size()})
+     * @param proxies the proxies to add or refresh; not null, no null element
+     * @param now     the caller's wall-clock time, the only time the store compares against
      */
     PublishResult upsert(Collection<Proxy> proxies, Instant now);
 
@@ -73,6 +75,10 @@ public interface PoolStore extends AutoCloseable {
      * {@link #upsert} of one upstream's fetch result.
      *
      * @throws IllegalArgumentException when a proxy belongs to another upstream
+     * @param upstream the upstream that was fetched; every proxy's {@link Proxy#upstream()} must equal it
+     * @param proxies  the fetch result; not null, no null element
+     * @param now      the caller's wall-clock time
+     * @return what happened to each proxy, as {@link #upsert} reports it
      */
     default PublishResult publish(String upstream, Collection<Proxy> proxies, Instant now) {
         if (upstream == null || upstream.isBlank()) {
@@ -90,7 +96,12 @@ public interface PoolStore extends AutoCloseable {
         return upsert(proxies, now);
     }
 
-    /** Removes these proxies (any state) without tombstoning them; unknown ids are ignored. @return how many were removed */
+    /**
+     * Removes these proxies (any state) without tombstoning them; unknown ids are ignored.
+     *
+     * @param proxyIds ids of stored proxies; not null
+     * @return how many were removed
+     */
     int remove(Collection<String> proxyIds);
 
     /**
@@ -99,6 +110,7 @@ public interface PoolStore extends AutoCloseable {
      * background threads of their own.
      *
      * @return how many proxies were dropped
+     * @param now the caller's wall-clock time
      */
     int purgeExpired(Instant now);
 
@@ -106,24 +118,49 @@ public interface PoolStore extends AutoCloseable {
      * Records a health check (wall clock) of these proxies; a stored checkedAt never moves back.
      *
      * @return how many of the ids are stored
+     * @param proxyIds  ids of the checked proxies; unknown ids are ignored
+     * @param checkedAt when the check ran (wall clock); an older value than the stored one is ignored
      */
     int markChecked(Collection<String> proxyIds, Instant checkedAt);
 
-    /** {@link #markChecked(Collection, Instant)} of one proxy; false when it is not stored. */
+    /**
+     * {@link #markChecked(Collection, Instant)} of one proxy; false when it is not stored.
+     *
+     * @param proxyId   the checked proxy's id
+     * @param checkedAt when the check ran (wall clock)
+     * @return true if the proxy is stored
+     */
     default boolean markChecked(String proxyId, Instant checkedAt) {
         return markChecked(List.of(proxyId), checkedAt) == 1;
     }
 
-    /** Disables (never extractable) or re-enables a proxy; false when it is not stored. */
+    /**
+     * Disables (never extractable) or re-enables a proxy; false when it is not stored.
+     *
+     * @param proxyId  a stored proxy's id
+     * @param disabled true to disable, false to re-enable
+     * @return true if the proxy is stored (also when its state did not change)
+     */
     boolean setDisabled(String proxyId, boolean disabled);
 
-    /** Selects and extracts atomically; see the class rules and {@link ExtractionRequest}. */
+    /**
+     * Selects and extracts atomically; see the class rules and {@link ExtractionRequest}.
+     *
+     * @param request what to extract, how many and with what reserve; not null
+     * @param now     the caller's wall-clock time: decides expiry and the TTL/health limits
+     * @return the extracted proxies, now tombstoned, and the fulfillment
+     */
     ExtractionResult extract(ExtractionRequest request, Instant now);
 
     /**
      * Claims {@code key} for a request whose body hashes to {@code fingerprint}, atomically: of many
      * concurrent callers exactly one gets {@link IdempotencyStart.Started}. A record whose retention
      * (completed) or in-progress timeout (started) has passed at {@code now} counts as absent.
+     *
+     * @param key         the client and its {@code Idempotency-Key}
+     * @param fingerprint a hash of the request body; a reused key with another body is a conflict
+     * @param now         the caller's wall-clock time
+     * @return Started for the one caller that runs the request, else the replay, in-progress or conflict answer
      */
     IdempotencyStart beginIdempotent(IdempotencyKey key, String fingerprint, Instant now);
 
@@ -131,26 +168,68 @@ public interface PoolStore extends AutoCloseable {
      * Stores the response of a started request, replayed until {@code now +}
      * {@link StoreSettings#idempotencyRetention()}. False (and nothing stored) when the key is held
      * for another fingerprint.
+     *
+     * @param key         the key claimed by {@link #beginIdempotent}
+     * @param fingerprint the fingerprint it was claimed with
+     * @param response    the serialized response to replay
+     * @param now         the caller's wall-clock time
+     * @return true if the response was stored
      */
     boolean completeIdempotent(IdempotencyKey key, String fingerprint, String response, Instant now);
 
-    /** Releases a started key after a failure so a retry can run; false when not held in progress with this fingerprint. */
+    /**
+     * Releases a started key after a failure so a retry can run; false when not held in progress with this fingerprint.
+     *
+     * @param key         the key claimed by {@link #beginIdempotent}
+     * @param fingerprint the fingerprint it was claimed with
+     * @return true if the claim was released
+     */
     boolean abandonIdempotent(IdempotencyKey key, String fingerprint);
 
-    /** Available (not disabled) proxies of {@code upstream}, as stored. */
+    /**
+     * Available (not disabled) proxies of {@code upstream}, as stored.
+     *
+     * @param upstream an upstream name
+     * @return the count, expired proxies included until purged; 0 for an unknown upstream
+     */
     int available(String upstream);
 
-    /** Counts of every upstream that has stored proxies, as stored. */
+    /**
+     * Counts of every upstream that has stored proxies, as stored.
+     *
+     * @return upstream name to counts; a copy
+     */
     Map<String, UpstreamCounts> countsByUpstream();
 
+    /**
+     * One stored proxy, in any state, with its state and last check.
+     *
+     * @param proxyId the proxy's id
+     * @return the proxy, or empty when not stored
+     */
     Optional<StoredProxy> get(String proxyId);
 
-    /** One page of stored proxies matching {@code query}, ascending by id. */
+    /**
+     * One page of stored proxies matching {@code query}, ascending by id.
+     *
+     * @param query which proxies; not null
+     * @param page  where to start and how many
+     * @return the page and the cursor of the next one
+     */
     ProxyPage list(PoolQuery query, PageRequest page);
 
-    /** Whether {@code key} was extracted and its tombstone is still in force at {@code now}. */
+    /**
+     * Whether {@code key} was extracted and its tombstone is still in force at {@code now}.
+     *
+     * @param key the proxy's dedupe identity
+     * @param now the caller's wall-clock time
+     * @return true while re-publishing the key would be skipped
+     */
     boolean isTombstoned(ProxyKey key, Instant now);
 
+    /**
+     * Releases the store's resources; every later call throws {@link IllegalStateException}.
+     */
     @Override
     void close();
 }

@@ -12,6 +12,12 @@ import java.util.List;
  */
 public record ProxyPage(List<StoredProxy> proxies, String nextCursor) {
 
+    /**
+     * Copies the list.
+     *
+     * @throws IllegalArgumentException if {@code nextCursor} is null
+     *     (a null list or element throws {@link NullPointerException})
+     */
     public ProxyPage {
         proxies = List.copyOf(proxies);
         if (nextCursor == null) {
@@ -19,6 +25,11 @@ public record ProxyPage(List<StoredProxy> proxies, String nextCursor) {
         }
     }
 
+    /**
+     * Whether to ask for another page.
+     *
+     * @return true unless {@link #nextCursor()} is empty
+     */
     public boolean hasMore() {
         return !nextCursor.isEmpty();
     }

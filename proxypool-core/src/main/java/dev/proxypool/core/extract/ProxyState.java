@@ -12,12 +12,22 @@ public enum ProxyState {
     /** Taken out by an operator: kept, but never extracted. */
     DISABLED;
 
-    /** The lower-case name used in the admin API ({@code ?state=available}). */
+    /**
+     * The lower-case name used in the admin API ({@code ?state=available}).
+     *
+     * @return {@code available} or {@code disabled}
+     */
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Parses {@code available} or {@code disabled}, case-insensitively. */
+    /**
+     * Parses {@code available} or {@code disabled}, case-insensitively.
+     *
+     * @param value the name, surrounding whitespace ignored
+     * @return the state
+     * @throws IllegalArgumentException if the value is null or neither name
+     */
     public static ProxyState parse(String value) {
         if (value != null) {
             String v = value.trim().toUpperCase(Locale.ROOT);

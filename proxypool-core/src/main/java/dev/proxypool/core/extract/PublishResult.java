@@ -15,15 +15,25 @@ package dev.proxypool.core.extract;
 public record PublishResult(int added, int refreshed, int skippedTombstoned, int skippedExpired,
                             int skippedDuplicate) {
 
+    /** Nothing published: every count 0. */
     public static final PublishResult NONE = new PublishResult(0, 0, 0, 0, 0);
 
+    /**
+     * Checks the counts.
+     *
+     * @throws IllegalArgumentException if a count is negative
+     */
     public PublishResult {
         if (added < 0 || refreshed < 0 || skippedTombstoned < 0 || skippedExpired < 0 || skippedDuplicate < 0) {
             throw new IllegalArgumentException("publish counts must not be negative");
         }
     }
 
-    /** All proxies this result accounts for. */
+    /**
+     * All proxies this result accounts for.
+     *
+     * @return the sum of the five counts
+     */
     public int total() {
         return added + refreshed + skippedTombstoned + skippedExpired + skippedDuplicate;
     }

@@ -21,9 +21,15 @@ import java.time.Duration;
 public record StoreSettings(Duration tombstoneRetentionForNoExpiry, Duration idempotencyRetention,
                             Duration idempotencyInProgressTimeout, int idempotencyMaxEntries) {
 
+    /** The defaults given on the components: 7 days, 24 h, 60 s, 100,000. */
     public static final StoreSettings DEFAULTS = new StoreSettings(Duration.ofDays(7), Duration.ofHours(24),
             Duration.ofSeconds(60), 100_000);
 
+    /**
+     * Validates every bound.
+     *
+     * @throws IllegalArgumentException naming the config key of the first value out of range
+     */
     public StoreSettings {
         positive("store.tombstoneRetentionForNoExpiry", tombstoneRetentionForNoExpiry);
         positive("store.idempotency.retention", idempotencyRetention);
@@ -40,18 +46,46 @@ public record StoreSettings(Duration tombstoneRetentionForNoExpiry, Duration ide
         }
     }
 
+    /**
+     * These settings with one bound changed.
+     *
+     * @param d the new {@code store.tombstoneRetentionForNoExpiry}, positive
+     * @return new settings; these are unchanged
+     * @throws IllegalArgumentException if the value is out of range
+     */
     public StoreSettings withTombstoneRetentionForNoExpiry(Duration d) {
         return new StoreSettings(d, idempotencyRetention, idempotencyInProgressTimeout, idempotencyMaxEntries);
     }
 
+    /**
+     * These settings with one bound changed.
+     *
+     * @param d the new {@code store.idempotency.retention}, positive
+     * @return new settings; these are unchanged
+     * @throws IllegalArgumentException if the value is out of range
+     */
     public StoreSettings withIdempotencyRetention(Duration d) {
         return new StoreSettings(tombstoneRetentionForNoExpiry, d, idempotencyInProgressTimeout, idempotencyMaxEntries);
     }
 
+    /**
+     * These settings with one bound changed.
+     *
+     * @param d the new {@code store.idempotency.inProgressTimeout}, positive
+     * @return new settings; these are unchanged
+     * @throws IllegalArgumentException if the value is out of range
+     */
     public StoreSettings withIdempotencyInProgressTimeout(Duration d) {
         return new StoreSettings(tombstoneRetentionForNoExpiry, idempotencyRetention, d, idempotencyMaxEntries);
     }
 
+    /**
+     * These settings with one bound changed.
+     *
+     * @param n the new {@code store.idempotency.maxEntries}, at least 1
+     * @return new settings; these are unchanged
+     * @throws IllegalArgumentException if the value is out of range
+     */
     public StoreSettings withIdempotencyMaxEntries(int n) {
         return new StoreSettings(tombstoneRetentionForNoExpiry, idempotencyRetention, idempotencyInProgressTimeout, n);
     }

@@ -8,10 +8,21 @@ package dev.proxypool.core.extract;
  */
 public class StoreUnavailableException extends RuntimeException {
 
+    /**
+     * An outage described by a message only.
+     *
+     * @param message what was unreachable; never a secret or an unmasked address
+     */
     public StoreUnavailableException(String message) {
         super(message);
     }
 
+    /**
+     * An outage caused by a client error.
+     *
+     * @param message what was unreachable; never a secret or an unmasked address
+     * @param cause   the client's exception
+     */
     public StoreUnavailableException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -13,12 +13,22 @@ import java.util.Optional;
  */
 public record StoredProxy(Proxy proxy, ProxyState state, Optional<Instant> checkedAt) {
 
+    /**
+     * Checks every part is present.
+     *
+     * @throws IllegalArgumentException if a part is null
+     */
     public StoredProxy {
         if (proxy == null || state == null || checkedAt == null) {
             throw new IllegalArgumentException("stored proxy needs a proxy, a state and a checkedAt (maybe empty)");
         }
     }
 
+    /**
+     * The stored proxy's opaque id.
+     *
+     * @return {@code proxy().id()}
+     */
     public String id() {
         return proxy.id();
     }

@@ -9,6 +9,11 @@ public enum Admission {
     /** Cooling, disabled, or the probe permit is already taken. */
     DENIED;
 
+    /**
+     * Whether the caller may send the request.
+     *
+     * @return true for ADMITTED and PROBE
+     */
     public boolean admitted() {
         return this != DENIED;
     }

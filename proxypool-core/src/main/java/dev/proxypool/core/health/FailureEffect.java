@@ -22,7 +22,12 @@ public enum FailureEffect {
      */
     TARGET_SIDE;
 
-    /** The effect of {@code kind}. */
+    /**
+     * The effect of {@code kind}.
+     *
+     * @param kind a classified failure; not null
+     * @return its effect, never null
+     */
     public static FailureEffect of(FailureKind kind) {
         return switch (kind) {
             case PROXY_AUTH_REJECTED -> DISABLES;

@@ -8,11 +8,15 @@ import java.util.Locale;
  * ({@link ProxyHealth#banDomain(String, long)}). What each kind does to health: {@link FailureEffect}.
  */
 public enum FailureKind {
+    /** The proxy's port refused the TCP connection. Cools. */
     CONNECTION_REFUSED,
+    /** The TCP connection to the proxy did not complete within the connect timeout. Cools. */
     CONNECT_TIMEOUT,
     /** The proxy answered 407 / refused our credentials: a lasting condition, disables. */
     PROXY_AUTH_REJECTED,
+    /** The TLS handshake with an HTTPS proxy failed. Cools. */
     TLS_FAILURE,
+    /** The proxy answered something that is not valid HTTP or SOCKS. Cools. */
     PROTOCOL_ERROR,
     /** Connected, but the response stalled or trickled below the minimum rate. */
     SLOW_BODY,
@@ -25,6 +29,11 @@ public enum FailureKind {
      */
     UPSTREAM_UNREACHABLE;
 
+    /**
+     * The name used in metrics labels, JSON and {@link HealthReason#code()}.
+     *
+     * @return the lower-case constant name, such as {@code connect_timeout}
+     */
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -11,9 +11,19 @@ package dev.proxypool.core.health;
 @FunctionalInterface
 public interface HealthListener {
 
+    /**
+     * One transition, just published.
+     *
+     * @param from the status replaced
+     * @param to   the status now current; {@code to.sequence() == from.sequence() + 1}
+     */
     void onTransition(HealthStatus from, HealthStatus to);
 
-    /** A listener that ignores everything. */
+    /**
+     * A listener that ignores everything.
+     *
+     * @return a shared no-op listener
+     */
     static HealthListener none() {
         return (from, to) -> {
         };

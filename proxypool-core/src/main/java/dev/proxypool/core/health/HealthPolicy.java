@@ -31,12 +31,28 @@ public record HealthPolicy(int consecutiveFailures, double errorRate, Duration w
     /** Default of {@code health.passive.distinctTargetFailures}. */
     public static final int DEFAULT_DISTINCT_TARGET_FAILURES = 10;
 
+    /** Every default of docs/configuration.md#health, as listed on the components. */
     public static final HealthPolicy DEFAULTS = new HealthPolicy(3, 0.30, Duration.ofSeconds(60), 20,
             Duration.ofMinutes(3), Duration.ofMinutes(30), Duration.ofSeconds(30),
             Duration.ofMinutes(10), 1000, Duration.ofSeconds(60), DEFAULT_FAILURES_TO_COOL,
             DEFAULT_DISTINCT_TARGET_FAILURES);
 
-    /** The policy without a target-failure setting: {@code distinctTargetFailures} takes its default (10). */
+    /**
+     * The policy without a target-failure setting: {@code distinctTargetFailures} takes its default (10).
+     *
+     * @param consecutiveFailures {@code health.passive.consecutiveFailures}, at least 1
+     * @param errorRate           {@code health.passive.errorRate}, in (0, 1]
+     * @param window              {@code health.passive.window}, positive
+     * @param minSamples          {@code health.passive.minSamples}, at least 1
+     * @param cooldownInitial     {@code health.cooldown.initial}, positive
+     * @param cooldownMax         {@code health.cooldown.max}, not below {@code cooldownInitial}
+     * @param probeTimeout        {@code health.probeTimeout}, positive
+     * @param domainBanDuration   {@code health.domainBan.duration}, positive
+     * @param maxBansPerProxy     {@code health.domainBan.maxPerProxy}, at least 1
+     * @param slowStart           {@code health.slowStart}, zero (no ramp) or positive
+     * @param failuresToCool      {@code health.active.failuresToCool}, at least 1
+     * @throws IllegalArgumentException as the canonical constructor does
+     */
     public HealthPolicy(int consecutiveFailures, double errorRate, Duration window, int minSamples,
                         Duration cooldownInitial, Duration cooldownMax, Duration probeTimeout,
                         Duration domainBanDuration, int maxBansPerProxy, Duration slowStart, int failuresToCool) {
@@ -44,7 +60,21 @@ public record HealthPolicy(int consecutiveFailures, double errorRate, Duration w
                 domainBanDuration, maxBansPerProxy, slowStart, failuresToCool, DEFAULT_DISTINCT_TARGET_FAILURES);
     }
 
-    /** The policy without an active-probe setting: {@code failuresToCool} takes its default (2). */
+    /**
+     * The policy without an active-probe setting: {@code failuresToCool} takes its default (2).
+     *
+     * @param consecutiveFailures {@code health.passive.consecutiveFailures}, at least 1
+     * @param errorRate           {@code health.passive.errorRate}, in (0, 1]
+     * @param window              {@code health.passive.window}, positive
+     * @param minSamples          {@code health.passive.minSamples}, at least 1
+     * @param cooldownInitial     {@code health.cooldown.initial}, positive
+     * @param cooldownMax         {@code health.cooldown.max}, not below {@code cooldownInitial}
+     * @param probeTimeout        {@code health.probeTimeout}, positive
+     * @param domainBanDuration   {@code health.domainBan.duration}, positive
+     * @param maxBansPerProxy     {@code health.domainBan.maxPerProxy}, at least 1
+     * @param slowStart           {@code health.slowStart}, zero (no ramp) or positive
+     * @throws IllegalArgumentException as the canonical constructor does
+     */
     public HealthPolicy(int consecutiveFailures, double errorRate, Duration window, int minSamples,
                         Duration cooldownInitial, Duration cooldownMax, Duration probeTimeout,
                         Duration domainBanDuration, int maxBansPerProxy, Duration slowStart) {
@@ -52,6 +82,11 @@ public record HealthPolicy(int consecutiveFailures, double errorRate, Duration w
                 domainBanDuration, maxBansPerProxy, slowStart, DEFAULT_FAILURES_TO_COOL);
     }
 
+    /**
+     * Validates every threshold.
+     *
+     * @throws IllegalArgumentException naming the config key of the first value out of range
+     */
     public HealthPolicy {
         if (consecutiveFailures < 1) {
             throw new IllegalArgumentException("health.passive.consecutiveFailures must be at least 1, got " + consecutiveFailures);
@@ -86,7 +121,13 @@ public record HealthPolicy(int consecutiveFailures, double errorRate, Duration w
         }
     }
 
-    /** This policy with {@code health.passive.distinctTargetFailures} set to {@code n}. */
+    /**
+     * This policy with {@code health.passive.distinctTargetFailures} set to {@code n}.
+     *
+     * @param n the new threshold, at least 1
+     * @return a new policy; this one is unchanged
+     * @throws IllegalArgumentException if {@code n} is below 1
+     */
     public HealthPolicy withDistinctTargetFailures(int n) {
         return new HealthPolicy(consecutiveFailures, errorRate, window, minSamples, cooldownInitial, cooldownMax,
                 probeTimeout, domainBanDuration, maxBansPerProxy, slowStart, failuresToCool, n);

@@ -8,7 +8,11 @@ import java.util.Locale;
  */
 public sealed interface HealthReason {
 
-    /** A stable, low-cardinality name: a {@link FailureKind#wireName()}, {@code operator}, or a lifecycle event. */
+    /**
+     * A stable, low-cardinality name: a {@link FailureKind#wireName()}, {@code operator}, or a lifecycle event.
+     *
+     * @return lower-case, no spaces; never an operator's free text
+     */
     String code();
 
     /** Which rule turned failures into a transition. */
@@ -30,8 +34,18 @@ public sealed interface HealthReason {
         DISTINCT_TARGETS_FAILED
     }
 
-    /** A classified proxy failure and the rule it tripped. */
+    /**
+     * A classified proxy failure and the rule it tripped.
+     *
+     * @param kind    the classified failure that tripped the rule
+     * @param trigger the rule it tripped
+     */
     record Failure(FailureKind kind, Trigger trigger) implements HealthReason {
+        /**
+         * Checks both parts are present.
+         *
+         * @throws IllegalArgumentException if either is null
+         */
         public Failure {
             if (kind == null || trigger == null) {
                 throw new IllegalArgumentException("failure reason needs a kind and a trigger, got " + kind + "/" + trigger);
@@ -44,8 +58,17 @@ public sealed interface HealthReason {
         }
     }
 
-    /** An operator's decision, with the operator's words (free text, never a metrics label). */
+    /**
+     * An operator's decision, with the operator's words (free text, never a metrics label).
+     *
+     * @param text the operator's words, non-blank
+     */
     record Operator(String text) implements HealthReason {
+        /**
+         * Checks the operator gave a reason.
+         *
+         * @throws IllegalArgumentException if the text is null or blank
+         */
         public Operator {
             if (text == null || text.isBlank()) {
                 throw new IllegalArgumentException("operator reason must not be blank, got '" + text + "'");

@@ -15,6 +15,11 @@ public enum HealthStage {
     /** An operator through the admin API. */
     OPERATOR;
 
+    /**
+     * The name used as a metrics label and in JSON.
+     *
+     * @return the lower-case constant name
+     */
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -20,6 +20,11 @@ public record HealthStatus(long sequence, HealthState state, HealthReason reason
                            long sinceNanos, long cooldownUntilNanos, long backoffNanos,
                            ProbeHolder probeHolder, long probeDeadlineNanos, boolean slowStart) {
 
+    /**
+     * Checks the parts fit together.
+     *
+     * @throws IllegalArgumentException if a part is null or the probe holder does not fit the state
+     */
     public HealthStatus {
         if (state == null || reason == null || stage == null || probeHolder == null) {
             throw new IllegalArgumentException("health status needs state, reason, stage and probeHolder, got "

@@ -69,11 +69,25 @@ public final class ProxyHealth {
     private final TargetStreak targetStreak;
     private final AtomicLong lastCheckedNanos;
 
+    /**
+     * A HEALTHY proxy that tells no one about its transitions.
+     *
+     * @param policy   the thresholds; not null; its durations are read once, here
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading: the start of the
+     *                 first HEALTHY period
+     */
     public ProxyHealth(HealthPolicy policy, long nowNanos) {
         this(policy, nowNanos, HealthListener.none());
     }
 
-    /** @param listener told about every transition (metrics, audit); see {@link HealthListener} for its contract */
+    /**
+     * A HEALTHY proxy that reports its transitions.
+     *
+     * @param policy   the thresholds; not null; its durations are read once, here
+     * @param nowNanos the current ticker reading: the start of the first HEALTHY period
+     * @param listener told about every transition (metrics, audit); see {@link HealthListener} for its contract
+     * @throws IllegalArgumentException if the policy or the listener is null
+     */
     public ProxyHealth(HealthPolicy policy, long nowNanos, HealthListener listener) {
         if (policy == null || listener == null) {
             throw new IllegalArgumentException("health needs a policy and a listener, got " + policy + "/" + listener);
@@ -93,20 +107,39 @@ public final class ProxyHealth {
         this.lastCheckedNanos = new AtomicLong(nowNanos);
     }
 
+    /**
+     * The thresholds this proxy is judged by.
+     *
+     * @return the policy given at construction
+     */
     public HealthPolicy policy() {
         return policy;
     }
 
+    /**
+     * The current state, without its reason or deadlines. For display: to route, ask
+     * {@link #tryAdmit(long)}, which also notices an elapsed cooldown.
+     *
+     * @return the state as of the last transition
+     */
     public HealthState state() {
         return status.get().state();
     }
 
-    /** The current status: state with its reason, stage, deadlines and probe permit. */
+    /**
+     * The current status: state with its reason, stage, deadlines and probe permit.
+     *
+     * @return an immutable status; a later transition publishes a new one
+     */
     public HealthStatus status() {
         return status.get();
     }
 
-    /** The most recent statuses, oldest first (at most 32), the initial one included while it fits. */
+    /**
+     * The most recent statuses, oldest first (at most 32), the initial one included while it fits.
+     *
+     * @return an unmodifiable copy
+     */
     public List<HealthStatus> history() {
         return history.snapshot();
     }
@@ -119,6 +152,9 @@ public final class ProxyHealth {
      * (or the probe expires after {@code probeTimeout} and counts as failed). Callers should ask
      * this rather than pre-filter on {@link #state()}: a cooling proxy returns to service only
      * through a probe granted here or by {@link #tryAdmitActiveProbe(long)}.
+     *
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
+     * @return ADMITTED, PROBE (this caller holds the recovery permit) or DENIED
      */
     public Admission tryAdmit(long nowNanos) {
         return admit(ProbeHolder.REQUEST, HealthStage.PROBE, nowNanos);
@@ -129,6 +165,9 @@ public final class ProxyHealth {
      * proxy, {@link Admission#PROBE} when it won the recovery permit, {@link Admission#DENIED} when
      * there is nothing to check now (cooling, disabled, permit held elsewhere). Report with
      * {@link #recordActiveSuccess} / {@link #recordActiveFailure}.
+     *
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
+     * @return ADMITTED, PROBE or DENIED, as above
      */
     public Admission tryAdmitActiveProbe(long nowNanos) {
         return admit(ProbeHolder.PROBER, HealthStage.ACTIVE, nowNanos);
@@ -166,6 +205,11 @@ public final class ProxyHealth {
     /**
      * Selection weight now: {@code baseWeight} × the dynamic factor (in [0.1, 1]) × the slow-start
      * ramp (10% → 100% linearly over {@code slowStart} after a return to service), rounded, at least 1.
+     *
+     * @param baseWeight the proxy's configured weight, at least 1
+     * @param nowNanos   the current ticker reading
+     * @return the weight to select by, in [1, baseWeight]
+     * @throws IllegalArgumentException if {@code baseWeight} is below 1
      */
     public int effectiveWeight(int baseWeight, long nowNanos) {
         if (baseWeight < 1) {
@@ -183,6 +227,9 @@ public final class ProxyHealth {
      * The share of its base weight this proxy should carry now, in [0.01, 1]: the dynamic factor ×
      * the slow-start ramp, unrounded. Selection thins a proxy's turns by it, so slow start and the
      * dynamic factor also act on proxies of weight 1 (whose {@link #effectiveWeight} rounds to 1). Hot path.
+     *
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
+     * @return the share, in [0.01, 1]
      */
     public double weightShare(long nowNanos) {
         return weight.factor() * slowStartPermille(nowNanos) / 1000.0;
@@ -201,12 +248,22 @@ public final class ProxyHealth {
         return elapsed <= 0 ? 100 : 100 + (long) (900.0 * elapsed / slowStartNanos);
     }
 
-    /** The dynamic weight factor now, in [0.1, 1] (1 = no penalty). */
+    /**
+     * The dynamic weight factor now, in [0.1, 1] (1 = no penalty).
+     *
+     * @return the factor, lowered by failures and slow answers, raised again by successes
+     */
     public double weightFactor() {
         return weight.factor();
     }
 
-    /** True while the proxy is banned for {@code domain} (a destination signal, not a proxy fault). Hot path. */
+    /**
+     * True while the proxy is banned for {@code domain} (a destination signal, not a proxy fault). Hot path.
+     *
+     * @param domain   the destination host, any case
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
+     * @return true while an unexpired ban for the domain exists
+     */
     public boolean isBannedFor(String domain, long nowNanos) {
         return bans.isBanned(domain, nowNanos);
     }
@@ -214,27 +271,47 @@ public final class ProxyHealth {
     /**
      * Excludes this proxy for {@code domain} (case-insensitive) for {@code domainBanDuration}; a repeated
      * ban extends it. Never changes the proxy's state. Bounded to {@code maxBansPerProxy}.
+     *
+     * @param domain   the destination host, any case
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
      */
     public void banDomain(String domain, long nowNanos) {
         bans.ban(domain, nowNanos);
     }
 
-    /** The domain bans in force at {@code nowNanos}: domain → nanoseconds left, sorted by domain (a copy, for operators). */
+    /**
+     * The domain bans in force at {@code nowNanos}: domain → nanoseconds left, sorted by domain (a copy, for operators).
+     *
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
+     * @return a sorted copy; empty when none
+     */
     public Map<String, Long> bannedDomains(long nowNanos) {
         return bans.active(nowNanos);
     }
 
-    /** Bans remembered now (expired ones are dropped lazily, so this may count a few). */
+    /**
+     * Bans remembered now (expired ones are dropped lazily, so this may count a few).
+     *
+     * @return at most {@code maxBansPerProxy}
+     */
     public int bannedDomainCount() {
         return bans.size();
     }
 
-    /** EWMA of success latencies in nanoseconds; 0 while unknown. */
+    /**
+     * EWMA of success latencies in nanoseconds; 0 while unknown.
+     *
+     * @return nanoseconds, 0 while no success was measured
+     */
     public long latencyEwmaNanos() {
         return weight.latencyNanos();
     }
 
-    /** Ticker reading of the last success (request or probe): the age of this health verdict. */
+    /**
+     * Ticker reading of the last success (request or probe): the age of this health verdict.
+     *
+     * @return a ticker reading; the construction time until the first success
+     */
     public long lastCheckedNanos() {
         return lastCheckedNanos.get();
     }
@@ -245,6 +322,8 @@ public final class ProxyHealth {
      * A request admitted with {@code how} succeeded. Hot path.
      *
      * @param latencyNanos time to the proxy's answer; 0 when not measured
+     * @param how          the admission the request ran under ({@link Admission#PROBE} settles the probe)
+     * @param nowNanos     the current ticker reading
      */
     public void recordSuccess(Admission how, long latencyNanos, long nowNanos) {
         onSuccess(how, latencyNanos, nowNanos);
@@ -260,7 +339,13 @@ public final class ProxyHealth {
         }
     }
 
-    /** A request admitted with {@code how} failed; the destination is not known. Hot path. */
+    /**
+     * A request admitted with {@code how} failed; the destination is not known. Hot path.
+     *
+     * @param how      the admission the request ran under ({@link Admission#PROBE} settles the probe)
+     * @param kind     what went wrong; its {@link FailureEffect} decides what it counts toward
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
+     */
     public void recordFailure(Admission how, FailureKind kind, long nowNanos) {
         recordFailure(how, kind, null, nowNanos);
     }
@@ -271,6 +356,9 @@ public final class ProxyHealth {
      *
      * @param destination the target host asked for, or {@code null} when unknown (then every
      *                    target-side failure counts as a different destination)
+     * @param how         the admission the request ran under ({@link Admission#PROBE} settles the probe)
+     * @param kind        what went wrong; its {@link FailureEffect} decides what it counts toward
+     * @param nowNanos    the current ticker reading
      */
     public void recordFailure(Admission how, FailureKind kind, String destination, long nowNanos) {
         FailureEffect effect = onFailure(how, kind);
@@ -297,7 +385,13 @@ public final class ProxyHealth {
 
     // ---- active outcomes ------------------------------------------------------------------------
 
-    /** An active check admitted by {@link #tryAdmitActiveProbe(long)} succeeded. */
+    /**
+     * An active check admitted by {@link #tryAdmitActiveProbe(long)} succeeded.
+     *
+     * @param how          the admission {@link #tryAdmitActiveProbe(long)} granted
+     * @param latencyNanos time to the check's answer; 0 when not measured
+     * @param nowNanos     the current ticker reading
+     */
     public void recordActiveSuccess(Admission how, long latencyNanos, long nowNanos) {
         onSuccess(how, latencyNanos, nowNanos);
         HealthStatus s = settleExpiredProbe(nowNanos);
@@ -308,7 +402,13 @@ public final class ProxyHealth {
         }
     }
 
-    /** An active check admitted by {@link #tryAdmitActiveProbe(long)} failed. */
+    /**
+     * An active check admitted by {@link #tryAdmitActiveProbe(long)} failed.
+     *
+     * @param how      the admission {@link #tryAdmitActiveProbe(long)} granted
+     * @param kind     what went wrong; its {@link FailureEffect} decides what it counts toward
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
+     */
     public void recordActiveFailure(Admission how, FailureKind kind, long nowNanos) {
         FailureEffect effect = onFailure(how, kind);
         HealthStatus s = settleExpiredProbe(nowNanos);
@@ -321,34 +421,61 @@ public final class ProxyHealth {
         }
     }
 
-    /** Failed requests in a row while HEALTHY (failures whose effect is {@link FailureEffect#COOLS}). */
+    /**
+     * Failed requests in a row while HEALTHY (failures whose effect is {@link FailureEffect#COOLS}).
+     *
+     * @return the count; reset by a success or a return to service
+     */
     public int passiveFailureStreak() {
         return passiveStreak.get();
     }
 
-    /** Different destinations that failed target-side in a row while HEALTHY (no success between). */
+    /**
+     * Different destinations that failed target-side in a row while HEALTHY (no success between).
+     *
+     * @return the count of distinct destinations
+     */
     public int targetFailureStreak() {
         return targetStreak.size();
     }
 
-    /** Failed active checks in a row while HEALTHY. */
+    /**
+     * Failed active checks in a row while HEALTHY.
+     *
+     * @return the count; cools the proxy at {@code failuresToCool}
+     */
     public int activeFailureStreak() {
         return activeStreak.get();
     }
 
-    /** Requests counted in the passive window ending at {@code nowNanos}. */
+    /**
+     * Requests counted in the passive window ending at {@code nowNanos}.
+     *
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
+     * @return requests, failures included
+     */
     public long windowRequests(long nowNanos) {
         return window.requests(nowNanos);
     }
 
-    /** Failures counted in the passive window ending at {@code nowNanos}. */
+    /**
+     * Failures counted in the passive window ending at {@code nowNanos}.
+     *
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
+     * @return failures that count toward the error rate
+     */
     public long windowFailures(long nowNanos) {
         return window.failures(nowNanos);
     }
 
     // ---- operator -------------------------------------------------------------------------------
 
-    /** Takes the proxy out until {@link #enable}; a no-op when already DISABLED. */
+    /**
+     * Takes the proxy out until {@link #enable}; a no-op when already DISABLED.
+     *
+     * @param reason   the operator's words, kept in the status and history
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
+     */
     public void disable(String reason, long nowNanos) {
         disableFor(new HealthReason.Operator(reason), HealthStage.OPERATOR, nowNanos);
     }
@@ -356,6 +483,9 @@ public final class ProxyHealth {
     /**
      * Returns the proxy to service from any other state (DISABLED, or an operator overriding a
      * cooldown), with a clean window and a slow start; a no-op when already HEALTHY.
+     *
+     * @param reason   the operator's words, kept in the status and history
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
      */
     public void enable(String reason, long nowNanos) {
         HealthReason why = new HealthReason.Operator(reason);

@@ -39,7 +39,10 @@ public final class QuotaLedger {
     private final InstantSource clock;
 
     /**
+     * A ledger with empty windows.
+     *
      * @param extractionsPerHour client name → proxies per hour, 0 = unlimited
+     * @param clock              wall clock the window slides on; not null
      * @throws IllegalArgumentException naming the client whose limit is negative
      */
     public QuotaLedger(Map<String, Integer> extractionsPerHour, InstantSource clock) {
@@ -53,6 +56,7 @@ public final class QuotaLedger {
      * is no longer tracked (added back later, it starts with an empty window).
      *
      * @throws IllegalArgumentException naming the client whose limit is negative; the ledger is unchanged then
+     * @param extractionsPerHour client name → proxies per hour, 0 = unlimited
      */
     public synchronized void update(Map<String, Integer> extractionsPerHour) {
         windows = windows(extractionsPerHour, windows);
@@ -85,7 +89,12 @@ public final class QuotaLedger {
         return Map.copyOf(w);
     }
 
-    /** A ledger without limits. */
+    /**
+     * A ledger without limits.
+     *
+     * @param clock wall clock; not null
+     * @return a ledger that grants every reservation in full
+     */
     public static QuotaLedger unlimited(InstantSource clock) {
         return new QuotaLedger(Map.of(), clock);
     }
@@ -94,6 +103,12 @@ public final class QuotaLedger {
      * Reserves up to {@code wanted} proxies for {@code client}, refusing when fewer than
      * {@code atLeast} are left in its window ({@code 1} for a partial extraction, the count for
      * allOrNothing). Settle the grant once the extraction is over.
+     *
+     * @param client  the authenticated client's name
+     * @param wanted  how many proxies the extraction asks for, at least 1
+     * @param atLeast the fewest that still serve the request, 1..wanted
+     * @return Granted with {@code min(wanted, limit - used)} proxies, or Exceeded
+     * @throws IllegalArgumentException unless {@code 1 <= atLeast <= wanted}
      */
     public Decision reserve(String client, int wanted, int atLeast) {
         if (wanted < 1 || atLeast < 1 || atLeast > wanted) {
@@ -107,13 +122,23 @@ public final class QuotaLedger {
         return w.reserve(wanted, atLeast, clock.instant());
     }
 
-    /** Proxies counted against {@code client} in the current window (reservations in flight included). */
+    /**
+     * Proxies counted against {@code client} in the current window (reservations in flight included).
+     *
+     * @param client the client's name
+     * @return proxies counted; 0 for an unlimited client
+     */
     public int used(String client) {
         Window w = windows.get(client);
         return w == null ? 0 : w.used(clock.instant());
     }
 
-    /** The limit of {@code client}; 0 = unlimited. */
+    /**
+     * The limit of {@code client}; 0 = unlimited.
+     *
+     * @param client the client's name
+     * @return proxies per hour
+     */
     public int limit(String client) {
         Window w = windows.get(client);
         return w == null ? 0 : w.limit;
@@ -138,11 +163,21 @@ public final class QuotaLedger {
             this.proxies = proxies;
         }
 
+        /**
+         * The most proxies the extraction may hand out.
+         *
+         * @return the grant: {@code wanted} for an unlimited client, else at least {@code atLeast}
+         */
         public int proxies() {
             return proxies;
         }
 
-        /** Keeps {@code handedOut} (0..{@link #proxies()}) of the reservation in the window, frees the rest. */
+        /**
+         * Keeps {@code handedOut} (0..{@link #proxies()}) of the reservation in the window, frees the rest.
+         *
+         * @param handedOut proxies really extracted
+         * @throws IllegalArgumentException if {@code handedOut} is outside 0..proxies()
+         */
         public void settle(int handedOut) {
             if (handedOut < 0 || handedOut > proxies) {
                 throw new IllegalArgumentException("handedOut must be 0.." + proxies + ", got " + handedOut);
@@ -157,6 +192,10 @@ public final class QuotaLedger {
      * Refused: the window holds {@code used} of {@code limit}; enough of it frees up in
      * {@code retryAfterSeconds} (at least 1). When the request can never fit (an allOrNothing
      * count above the limit) it is the time until the whole window is free.
+     *
+     * @param limit             the client's proxies per hour
+     * @param used              proxies counted in the window now
+     * @param retryAfterSeconds the {@code Retry-After} value, at least 1
      */
     public record Exceeded(int limit, int used, long retryAfterSeconds) implements Decision {
     }

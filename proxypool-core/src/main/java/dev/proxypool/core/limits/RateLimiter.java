@@ -43,7 +43,10 @@ public final class RateLimiter {
     private final Ticker ticker;
 
     /**
+     * A limiter whose every bucket starts full.
+     *
      * @param rpsByClient requests per second per client name; 0 = unlimited
+     * @param ticker      monotonic clock the buckets refill on; not null
      * @throws IllegalArgumentException naming the client when a rate is negative or not finite
      */
     public RateLimiter(Map<String, Double> rpsByClient, Ticker ticker) {
@@ -74,6 +77,8 @@ public final class RateLimiter {
      * change does not hand every client a fresh burst.
      *
      * @throws IllegalArgumentException naming the client when a rate is negative or not finite
+     * @param rpsByClient requests per second per client name; 0 = unlimited
+     * @return a new limiter sharing this one's ticker; this one is unchanged
      */
     public RateLimiter updated(Map<String, Double> rpsByClient) {
         RateLimiter fresh = new RateLimiter(rpsByClient, ticker);
@@ -85,7 +90,12 @@ public final class RateLimiter {
         return new RateLimiter(Map.copyOf(m), ticker, true);
     }
 
-    /** Takes one token for {@code client}; false means 429. Lock-free, allocation-free. */
+    /**
+     * Takes one token for {@code client}; false means 429. Lock-free, allocation-free.
+     *
+     * @param client the authenticated client's name; an unknown one is never limited
+     * @return true if the request may go ahead
+     */
     public boolean tryAcquire(String client) {
         Bucket b = buckets.get(client);
         if (b == null) {
@@ -104,7 +114,12 @@ public final class RateLimiter {
         }
     }
 
-    /** Nanoseconds until {@link #tryAcquire} would pass for {@code client}; 0 when it would now (for {@code Retry-After}). */
+    /**
+     * Nanoseconds until {@link #tryAcquire} would pass for {@code client}; 0 when it would now (for {@code Retry-After}).
+     *
+     * @param client the client's name
+     * @return nanoseconds, 0 for an unlimited client
+     */
     public long nanosUntilAvailable(String client) {
         Bucket b = buckets.get(client);
         if (b == null) {
@@ -114,7 +129,12 @@ public final class RateLimiter {
         return Math.max(0, wait);
     }
 
-    /** True when {@code client} has a limit. */
+    /**
+     * True when {@code client} has a limit.
+     *
+     * @param client the client's name
+     * @return true if a positive rate is configured for it
+     */
     public boolean limits(String client) {
         return buckets.containsKey(client);
     }

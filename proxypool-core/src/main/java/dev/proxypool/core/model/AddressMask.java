@@ -9,6 +9,13 @@ public final class AddressMask {
     private AddressMask() {
     }
 
+    /**
+     * Masks one host for a log line or error message.
+     *
+     * @param host an IPv4 or IPv6 address (without brackets) or a host name; may be null
+     * @return the masked host, such as {@code 203.0.x.x}, {@code 2001:db8:x:x} or
+     *     {@code x.example.com}; {@code ?} for null or empty
+     */
     public static String mask(String host) {
         if (host == null || host.isEmpty()) {
             return "?";

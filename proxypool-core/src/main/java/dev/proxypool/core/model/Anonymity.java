@@ -11,6 +11,11 @@ public enum Anonymity {
     /** Not validated (inventory with {@code validate: false}, or not yet checked). */
     UNKNOWN;
 
+    /**
+     * The name used in config, JSON and query parameters.
+     *
+     * @return the lower-case constant name ({@code elite}, {@code anonymous}, {@code unknown})
+     */
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -5,6 +5,9 @@ import java.util.regex.Pattern;
 /**
  * A reference to proxy credentials held in the credential store. Never the secret itself: this is
  * what snapshots, Redis and the API carry. {@link #NONE} means the proxy needs no credentials.
+ *
+ * @param name the credential store's name for the secret: empty for {@link #NONE}, else letters,
+ *             digits, '.', '_', '-', at most 128 characters, starting with a letter or digit
  */
 public record CredentialRef(String name) {
 
@@ -13,6 +16,11 @@ public record CredentialRef(String name) {
     /** No credentials. */
     public static final CredentialRef NONE = new CredentialRef("");
 
+    /**
+     * Validates the name.
+     *
+     * @throws IllegalArgumentException if the name is null or not a valid ref
+     */
     public CredentialRef {
         if (name == null) {
             throw new IllegalArgumentException("credentialRef must not be null (use CredentialRef.NONE)");
@@ -23,11 +31,22 @@ public record CredentialRef(String name) {
         }
     }
 
-    /** The ref named {@code name}, or {@link #NONE} for null/blank. */
+    /**
+     * A ref from user input, trimmed.
+     *
+     * @param name the ref's name; null or blank means none
+     * @return the ref named {@code name}, or {@link #NONE} for null/blank
+     * @throws IllegalArgumentException if the trimmed name is not a valid ref
+     */
     public static CredentialRef of(String name) {
         return name == null || name.isBlank() ? NONE : new CredentialRef(name.trim());
     }
 
+    /**
+     * Whether the proxy needs credentials.
+     *
+     * @return false for {@link #NONE}
+     */
     public boolean isPresent() {
         return !name.isEmpty();
     }

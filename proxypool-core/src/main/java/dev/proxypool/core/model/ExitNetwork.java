@@ -11,8 +11,14 @@ package dev.proxypool.core.model;
  */
 public record ExitNetwork(String exitIp, long asn, String organization, String prefix) {
 
+    /** Never validated, or nothing known: every field empty, asn 0. */
     public static final ExitNetwork UNKNOWN = new ExitNetwork("", 0, "", "");
 
+    /**
+     * Validates the fields.
+     *
+     * @throws IllegalArgumentException if a text field is null or the asn is outside 0..2^32-1
+     */
     public ExitNetwork {
         if (exitIp == null || organization == null || prefix == null) {
             throw new IllegalArgumentException("exit network fields must not be null (use empty strings)");
@@ -22,6 +28,11 @@ public record ExitNetwork(String exitIp, long asn, String organization, String p
         }
     }
 
+    /**
+     * Whether the ASN lookup found the exit address, so diversity rules can use it.
+     *
+     * @return true when {@code asn != 0}
+     */
     public boolean isKnown() {
         return asn != 0;
     }

@@ -9,6 +9,10 @@ public final class InetText {
     /**
      * RFC 5952 text of an IPv6 address given as its 8 16-bit groups: lower-case hex, no leading
      * zeros, the longest run (of two or more) of zero groups written as {@code ::}.
+     *
+     * @param groups the address's eight groups in order, each 0..0xFFFF
+     * @return the canonical text, such as {@code 2001:db8::1}
+     * @throws IllegalArgumentException if there are not exactly 8 groups
      */
     public static String ipv6(int[] groups) {
         if (groups.length != 8) {

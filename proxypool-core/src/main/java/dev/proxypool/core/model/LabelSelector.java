@@ -7,11 +7,20 @@ import java.util.TreeMap;
 /**
  * An equality label selector such as {@code type=residential,country=US}: a proxy matches when it
  * carries every required label with exactly that value. The empty selector matches everything.
+ *
+ * @param required the labels a proxy must carry, key to exact value; trimmed, non-blank, an
+ *                 unmodifiable sorted copy
  */
 public record LabelSelector(Map<String, String> required) {
 
+    /** The empty selector: matches every proxy. */
     public static final LabelSelector ANY = new LabelSelector(Map.of());
 
+    /**
+     * Copies, trims and sorts the required labels.
+     *
+     * @throws IllegalArgumentException if the map is null, or a key or value is blank
+     */
     public LabelSelector {
         if (required == null) {
             throw new IllegalArgumentException("label selector must not be null");
@@ -31,6 +40,13 @@ public record LabelSelector(Map<String, String> required) {
         required = Collections.unmodifiableMap(copy);
     }
 
+    /**
+     * A selector from a map, sharing {@link #ANY} for an empty one.
+     *
+     * @param required key to exact value; not null
+     * @return the selector
+     * @throws IllegalArgumentException as the constructor does
+     */
     public static LabelSelector of(Map<String, String> required) {
         return required.isEmpty() ? ANY : new LabelSelector(required);
     }
@@ -38,6 +54,8 @@ public record LabelSelector(Map<String, String> required) {
     /**
      * Parses {@code k=v[,k=v...]}. Blank input is {@link #ANY}.
      *
+     * @param text the selector as users write it (query parameter, config); may be null
+     * @return the selector
      * @throws IllegalArgumentException naming the bad term
      */
     public static LabelSelector parse(String text) {
@@ -62,6 +80,12 @@ public record LabelSelector(Map<String, String> required) {
         return new LabelSelector(m);
     }
 
+    /**
+     * Whether a proxy's labels satisfy the selector.
+     *
+     * @param labels the proxy's labels; not null
+     * @return true if every required key is present with exactly the required value
+     */
     public boolean matches(Labels labels) {
         for (Map.Entry<String, String> e : required.entrySet()) {
             if (!e.getValue().equals(labels.get(e.getKey()))) {
@@ -71,6 +95,11 @@ public record LabelSelector(Map<String, String> required) {
         return true;
     }
 
+    /**
+     * Whether the selector requires nothing.
+     *
+     * @return true if it matches every proxy
+     */
     public boolean isEmpty() {
         return required.isEmpty();
     }

@@ -8,11 +8,19 @@ import java.util.TreeMap;
  * Free key/value labels of a proxy ({@code country}, {@code region}, {@code city}, {@code carrier},
  * {@code asn}, {@code type}, {@code owner}, ...). Immutable; keys are non-blank, values non-null.
  * Ordered by key so equal label sets print and hash identically.
+ *
+ * @param values the labels by key; keys and values are trimmed, the map is an unmodifiable sorted copy
  */
 public record Labels(Map<String, String> values) {
 
+    /** No labels. */
     public static final Labels EMPTY = new Labels(Map.of());
 
+    /**
+     * Copies, trims and sorts the labels.
+     *
+     * @throws IllegalArgumentException if the map is null, a key is blank or a value is null
+     */
     public Labels {
         if (values == null) {
             throw new IllegalArgumentException("labels must not be null");
@@ -31,11 +39,24 @@ public record Labels(Map<String, String> values) {
         values = Collections.unmodifiableMap(copy);
     }
 
+    /**
+     * Labels from a map, sharing {@link #EMPTY} for an empty one.
+     *
+     * @param values the labels by key; not null
+     * @return the labels
+     * @throws IllegalArgumentException as the constructor does
+     */
     public static Labels of(Map<String, String> values) {
         return values.isEmpty() ? EMPTY : new Labels(values);
     }
 
-    /** Labels from alternating key, value arguments: {@code Labels.of("country", "US", "type", "residential")}. */
+    /**
+     * Labels from alternating key, value arguments: {@code Labels.of("country", "US", "type", "residential")}.
+     *
+     * @param keyValues key, value, key, value, ...; a repeated key keeps its last value
+     * @return the labels
+     * @throws IllegalArgumentException on an odd count, a blank key or a null value
+     */
     public static Labels of(String... keyValues) {
         if (keyValues.length % 2 != 0) {
             throw new IllegalArgumentException("labels need key/value pairs, got an odd count: " + keyValues.length);
@@ -47,15 +68,30 @@ public record Labels(Map<String, String> values) {
         return new Labels(m);
     }
 
-    /** The value of {@code key}, or {@code null} when absent (hot-path friendly: no Optional). */
+    /**
+     * Looks up one label (hot-path friendly: no Optional).
+     *
+     * @param key the label key, as stored (trimmed)
+     * @return the value, or {@code null} when absent
+     */
     public String get(String key) {
         return values.get(key);
     }
 
+    /**
+     * Whether there are no labels.
+     *
+     * @return true for {@link #EMPTY} and any equal instance
+     */
     public boolean isEmpty() {
         return values.isEmpty();
     }
 
+    /**
+     * How many labels there are.
+     *
+     * @return the count of keys
+     */
     public int size() {
         return values.size();
     }

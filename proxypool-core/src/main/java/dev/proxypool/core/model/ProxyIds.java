@@ -20,7 +20,15 @@ public final class ProxyIds {
     private ProxyIds() {
     }
 
-    /** The id of {@code key} fetched for {@code upstream} under {@code secret} (at least 16 bytes). */
+    /**
+     * The id servers use: stable for the same key, upstream and secret, unguessable without the secret.
+     *
+     * @param key      the proxy's dedupe identity; not null
+     * @param upstream the upstream it was fetched for; null is treated as empty
+     * @param secret   the installation secret, at least 16 bytes; not retained
+     * @return {@code p-} followed by 16 base32 characters
+     * @throws IllegalArgumentException if the secret is null or shorter than 16 bytes
+     */
     public static String opaque(ProxyKey key, String upstream, byte[] secret) {
         if (secret == null || secret.length < 16) {
             throw new IllegalArgumentException("proxy id secret must be at least 16 bytes");
@@ -37,6 +45,10 @@ public final class ProxyIds {
     /**
      * A stable id without an installation secret: for tests and inventories whose addresses are not
      * secret. Servers use {@link #opaque(ProxyKey, String, byte[])}.
+     *
+     * @param key      the proxy's dedupe identity; not null
+     * @param upstream the upstream it was fetched for; null is treated as empty
+     * @return {@code p-} followed by 16 base32 characters of a plain SHA-256
      */
     public static String unsalted(ProxyKey key, String upstream) {
         try {

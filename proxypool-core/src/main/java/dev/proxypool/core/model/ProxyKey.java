@@ -5,9 +5,20 @@ import java.util.Locale;
 /**
  * The dedupe identity of a proxy: (protocol, host, port, credentialRef). Two candidates with the
  * same key are the same proxy whatever source listed them. Host is normalized to lower case.
+ *
+ * @param protocol      the protocol spoken to the proxy; not null
+ * @param host          host name or IP address; trimmed, lower-cased, IPv6 brackets removed
+ * @param port          TCP port, 1..65535
+ * @param credentialRef the credentials' reference; null becomes {@link CredentialRef#NONE}
  */
 public record ProxyKey(Protocol protocol, String host, int port, CredentialRef credentialRef) {
 
+    /**
+     * Validates and normalizes the key.
+     *
+     * @throws IllegalArgumentException if the protocol or host is missing, the host contains
+     *     whitespace, '/' or '@', or the port is out of range
+     */
     public ProxyKey {
         if (protocol == null) {
             throw new IllegalArgumentException("protocol is missing");
@@ -30,7 +41,11 @@ public record ProxyKey(Protocol protocol, String host, int port, CredentialRef c
         }
     }
 
-    /** {@code host:port}, with IPv6 hosts in brackets. Unmasked: never for logs (see {@link AddressMask}). */
+    /**
+     * The address to connect to. Unmasked: never for logs (see {@link AddressMask}).
+     *
+     * @return {@code host:port}, with IPv6 hosts in brackets
+     */
     public String authority() {
         return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
     }

@@ -15,9 +15,17 @@ import java.time.Duration;
 public record NodeSettings(Duration heartbeatInterval, Duration livenessTimeout, Duration credentialTtl,
                            Duration sweepInterval) {
 
+    /** The defaults given on the components: 10 s, 30 s, 10 min, 2 s. */
     public static final NodeSettings DEFAULTS = new NodeSettings(Duration.ofSeconds(10), Duration.ofSeconds(30),
             Duration.ofMinutes(10), Duration.ofSeconds(2));
 
+    /**
+     * Validates the timing.
+     *
+     * @throws IllegalArgumentException naming the config key when a duration is not positive, the
+     *     liveness timeout is not longer than the heartbeat interval, or the credential TTL is shorter
+     *     than the liveness timeout
+     */
     public NodeSettings {
         positive("nodes.heartbeatInterval", heartbeatInterval);
         positive("nodes.livenessTimeout", livenessTimeout);

@@ -14,6 +14,12 @@ package dev.proxypool.core.ops;
  */
 public record WorkerCapacity(double peakQps, double measuredWorkerQps, double utilization, int spares) {
 
+    /**
+     * Validates the figures.
+     *
+     * @throws IllegalArgumentException if a figure is out of the range given for its component,
+     *     naming the figure as the CLI flag spells it ({@code peak-qps}, ...)
+     */
     public WorkerCapacity {
         if (!(peakQps > 0) || Double.isInfinite(peakQps)) {
             throw new IllegalArgumentException("peak-qps must be a positive number, got " + peakQps);
@@ -29,7 +35,12 @@ public record WorkerCapacity(double peakQps, double measuredWorkerQps, double ut
         }
     }
 
-    /** Workers needed to carry the peak at the target utilization, before spares. */
+    /**
+     * Workers needed to carry the peak at the target utilization, before spares.
+     *
+     * @return {@code ceil(peakQps / (measuredWorkerQps * utilization))}; an exact quotient is not
+     *     rounded up by floating-point noise
+     */
     public long baseWorkers() {
         // Subtract a hair so that exact quotients (e.g. 100000 / (12500 * 0.8) = 10) are not rounded
         // up by binary floating-point noise.
@@ -37,11 +48,21 @@ public record WorkerCapacity(double peakQps, double measuredWorkerQps, double ut
         return (long) Math.ceil(exact - 1e-9);
     }
 
+    /**
+     * The runbook's answer: the workers to deploy.
+     *
+     * @return {@link #baseWorkers()} plus {@link #spares()}
+     */
     public long requiredWorkers() {
         return baseWorkers() + spares;
     }
 
-    /** Utilization each worker runs at with {@link #baseWorkers()} workers carrying the peak. */
+    /**
+     * Utilization each worker runs at with {@link #baseWorkers()} workers carrying the peak.
+     *
+     * @return a fraction, at most {@link #utilization()} up to floating-point noise: rounding the
+     *     worker count up only lowers it
+     */
     public double utilizationAtPeak() {
         return peakQps / (baseWorkers() * measuredWorkerQps);
     }

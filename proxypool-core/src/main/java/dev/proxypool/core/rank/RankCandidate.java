@@ -14,6 +14,12 @@ import dev.proxypool.core.model.Proxy;
  */
 public record RankCandidate(String proxyId, double latencyMs, int successStreak, ExitNetwork exitNetwork) {
 
+    /**
+     * Validates the figures; a null exit network becomes {@link ExitNetwork#UNKNOWN}.
+     *
+     * @throws IllegalArgumentException naming the proxy id and the first invalid figure, or an exit
+     *     address that is not an IP literal
+     */
     public RankCandidate {
         if (proxyId == null || proxyId.isBlank()) {
             throw new IllegalArgumentException("candidate proxy id is missing");
@@ -34,11 +40,23 @@ public record RankCandidate(String proxyId, double latencyMs, int successStreak,
         }
     }
 
+    /**
+     * A candidate from a validated proxy, with its exit network.
+     *
+     * @param proxy         the validated proxy; not null
+     * @param latencyMs     full validation latency in milliseconds, finite and {@code >= 0}
+     * @param successStreak consecutive successful validation cycles, {@code >= 0}
+     * @return the candidate
+     */
     public static RankCandidate of(Proxy proxy, double latencyMs, int successStreak) {
         return new RankCandidate(proxy.id(), latencyMs, successStreak, proxy.exitNetwork());
     }
 
-    /** The base score of docs/design.md#collection-pipeline (P10): {@code 1000 / (1 + latency_ms) + 2 × min(success_streak, 10)}. */
+    /**
+     * The base score of docs/design.md#collection-pipeline (P10): {@code 1000 / (1 + latency_ms) + 2 × min(success_streak, 10)}.
+     *
+     * @return a score in (0, 1020]; higher is better
+     */
     public double baseScore() {
         return 1000.0 / (1.0 + latencyMs) + 2.0 * Math.min(successStreak, 10);
     }

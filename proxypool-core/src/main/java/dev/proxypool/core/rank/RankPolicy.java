@@ -17,10 +17,17 @@ package dev.proxypool.core.rank;
 public record RankPolicy(double minScore, int poolSize, int reserveSize, double unknownAsnPenalty,
                          double unknownAsnMaxShare) {
 
+    /** The largest pool or reserve size accepted. */
     public static final int MAX_SIZE = 1_000_000;
 
+    /** The defaults given on the components: 18, 150, 700, 0.5, 0.2. */
     public static final RankPolicy DEFAULTS = new RankPolicy(18, 150, 700, 0.5, 0.2);
 
+    /**
+     * Validates every figure.
+     *
+     * @throws IllegalArgumentException naming the first figure out of its range
+     */
     public RankPolicy {
         if (!Double.isFinite(minScore) || minScore < 0) {
             throw new IllegalArgumentException("minScore must be a finite number >= 0, got " + minScore);
@@ -39,14 +46,37 @@ public record RankPolicy(double minScore, int poolSize, int reserveSize, double 
         }
     }
 
+    /**
+     * This policy with another quality threshold.
+     *
+     * @param v the new {@code minScore}, finite and {@code >= 0}
+     * @return a new policy
+     * @throws IllegalArgumentException if the value is out of range
+     */
     public RankPolicy withMinScore(double v) {
         return new RankPolicy(v, poolSize, reserveSize, unknownAsnPenalty, unknownAsnMaxShare);
     }
 
+    /**
+     * This policy with other pool sizes.
+     *
+     * @param pool    the new {@code poolSize}, 1..{@value #MAX_SIZE}
+     * @param reserve the new {@code reserveSize}, 0..{@value #MAX_SIZE}
+     * @return a new policy
+     * @throws IllegalArgumentException if a size is out of range
+     */
     public RankPolicy withSizes(int pool, int reserve) {
         return new RankPolicy(minScore, pool, reserve, unknownAsnPenalty, unknownAsnMaxShare);
     }
 
+    /**
+     * This policy with other unknown-ASN rules.
+     *
+     * @param penalty  the new {@code unknownAsnPenalty}, in (0, 1]
+     * @param maxShare the new {@code unknownAsnMaxShare}, in [0, 1]
+     * @return a new policy
+     * @throws IllegalArgumentException if a value is out of range
+     */
     public RankPolicy withUnknownAsn(double penalty, double maxShare) {
         return new RankPolicy(minScore, poolSize, reserveSize, penalty, maxShare);
     }

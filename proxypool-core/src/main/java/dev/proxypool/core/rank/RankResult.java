@@ -5,9 +5,14 @@ import java.util.List;
 /**
  * What one ranking produced: the active pool and the reserve, each best first, and every dropped
  * candidate with its reason. Every input candidate appears in exactly one of the three lists.
+ *
+ * @param active  the active pool, best first, at most {@code poolSize}
+ * @param reserve the reserve, best first, at most {@code reserveSize}
+ * @param dropped the candidates in neither pool, in the order they were dropped
  */
 public record RankResult(List<Ranked> active, List<Ranked> reserve, List<Dropped> dropped) {
 
+    /** Copies the three lists (unmodifiable). */
     public RankResult {
         active = List.copyOf(active);
         reserve = List.copyOf(reserve);
@@ -25,7 +30,13 @@ public record RankResult(List<Ranked> active, List<Ranked> reserve, List<Dropped
     public record Ranked(RankCandidate candidate, int position, double baseScore, double score) {
     }
 
-    /** A candidate left out, with its adjusted score when it was dropped. */
+    /**
+     * A candidate left out, with its adjusted score when it was dropped.
+     *
+     * @param candidate the input
+     * @param reason    why it is in neither pool
+     * @param score     its adjusted score when it was dropped
+     */
     public record Dropped(RankCandidate candidate, Reason reason, double score) {
     }
 
@@ -44,12 +55,22 @@ public record RankResult(List<Ranked> active, List<Ranked> reserve, List<Dropped
             this.label = label;
         }
 
-        /** Metric label. */
+        /**
+         * Metric label.
+         *
+         * @return the lower-case label, such as {@code below_min_score}
+         */
         public String label() {
             return label;
         }
     }
 
+    /**
+     * How many candidates were dropped for one reason (metrics).
+     *
+     * @param reason the reason
+     * @return the count
+     */
     public long droppedCount(Reason reason) {
         long n = 0;
         for (Dropped d : dropped) {

@@ -35,6 +35,12 @@ public final class Ranker {
 
     private final RankPolicy policy;
 
+    /**
+     * A ranker applying one policy.
+     *
+     * @param policy sizes, threshold and unknown-ASN rules; not null
+     * @throws IllegalArgumentException if the policy is null
+     */
     public Ranker(RankPolicy policy) {
         if (policy == null) {
             throw new IllegalArgumentException("rank policy is missing");
@@ -42,6 +48,11 @@ public final class Ranker {
         this.policy = policy;
     }
 
+    /**
+     * The policy every {@link #rank} call applies.
+     *
+     * @return the policy given at construction
+     */
     public RankPolicy policy() {
         return policy;
     }
@@ -51,6 +62,8 @@ public final class Ranker {
      *
      * @return results by profile name, in profile order
      * @throws IllegalArgumentException when two profiles share a name
+     * @param candidates the validated candidates, shared by every profile; not modified
+     * @param profiles   the profiles, each with its own policy
      */
     public static Map<String, RankResult> rankProfiles(List<RankCandidate> candidates, List<PoolProfile> profiles) {
         LinkedHashMap<String, RankResult> out = new LinkedHashMap<>();
@@ -67,6 +80,10 @@ public final class Ranker {
     }
 
     /**
+     * Ranks candidates into an active pool and a reserve, as the class comment describes.
+     *
+     * @param candidates the validated candidates, in input order (ties go to the earlier); not modified
+     * @return the active pool, the reserve and the dropped candidates; every input in exactly one
      * @throws IllegalArgumentException when two candidates carry the same proxy id
      */
     public RankResult rank(List<RankCandidate> candidates) {

@@ -14,6 +14,11 @@ public record HashKey(String header) {
     /** Hash on the request's target host (default). */
     public static final HashKey TARGET_HOST = new HashKey("");
 
+    /**
+     * Normalizes the header name to lower case; null becomes the target host.
+     *
+     * @throws IllegalArgumentException if the name contains a space or a colon
+     */
     public HashKey {
         header = header == null ? "" : header.trim().toLowerCase(Locale.ROOT);
         if (header.indexOf(' ') >= 0 || header.indexOf(':') >= 0) {
@@ -21,7 +26,13 @@ public record HashKey(String header) {
         }
     }
 
-    /** Hash on request header {@code name}. */
+    /**
+     * Hash on request header {@code name}.
+     *
+     * @param name the header's name, any case
+     * @return the key source
+     * @throws IllegalArgumentException if the name is blank or not a header name
+     */
     public static HashKey header(String name) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("hashKey: header name must not be empty");
@@ -29,7 +40,13 @@ public record HashKey(String header) {
         return new HashKey(name);
     }
 
-    /** Parses {@code host} or {@code header:<Name>}. */
+    /**
+     * Parses {@code host} or {@code header:<Name>}.
+     *
+     * @param value the config value, {@code host} case-insensitively
+     * @return the key source
+     * @throws IllegalArgumentException if the value is neither form
+     */
     public static HashKey parse(String value) {
         if (value != null) {
             String v = value.trim();
@@ -43,10 +60,20 @@ public record HashKey(String header) {
         throw new IllegalArgumentException("hashKey: unknown key source '" + value + "' (expected host or header:<Name>)");
     }
 
+    /**
+     * Whether the key is the target host.
+     *
+     * @return true when no header is named
+     */
     public boolean isTargetHost() {
         return header.isEmpty();
     }
 
+    /**
+     * The config spelling, which {@link #parse(String)} accepts.
+     *
+     * @return {@code host} or {@code header:<name>} with the name in lower case
+     */
     public String configName() {
         return isTargetHost() ? "host" : "header:" + header;
     }

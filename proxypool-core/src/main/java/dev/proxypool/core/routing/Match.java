@@ -30,6 +30,12 @@ import java.util.Set;
  * Invalid values throw {@link IllegalArgumentException} naming the key, e.g.
  * {@code match.ports[0]: port 0 is out of range 1..65535}; {@link RoutingRule.Builder} prefixes
  * the routing, e.g. {@code routings[shop].match.ports[0]: ...}.
+ *
+ * @param clients client names; null or empty = any client
+ * @param hosts   host patterns, stored canonical; null or empty = any host
+ * @param ports   target ports; null or empty = any port
+ * @param methods HTTP methods, stored upper case; null or empty = any method
+ * @param headers header name (stored lower case) to exact value; null or empty = no constraint
  */
 public record Match(List<String> clients, List<String> hosts, List<Integer> ports, List<String> methods,
                     Map<String, String> headers) {
@@ -37,6 +43,11 @@ public record Match(List<String> clients, List<String> hosts, List<Integer> port
     /** Matches every request. */
     public static final Match ANY = new Match(List.of(), List.of(), List.of(), List.of(), Map.of());
 
+    /**
+     * Validates and normalizes every key; the lists and map become unmodifiable copies.
+     *
+     * @throws IllegalArgumentException naming the key and index of the first invalid or repeated value
+     */
     public Match {
         clients = names(clients, "match.clients", false);
         hosts = hostPatterns(hosts);
@@ -45,7 +56,11 @@ public record Match(List<String> clients, List<String> hosts, List<Integer> port
         headers = headers(headers);
     }
 
-    /** True when no key constrains: the rule takes every request. */
+    /**
+     * True when no key constrains: the rule takes every request.
+     *
+     * @return true if every key is empty
+     */
     public boolean isCatchAll() {
         return clients.isEmpty() && hosts.isEmpty() && ports.isEmpty() && methods.isEmpty() && headers.isEmpty();
     }

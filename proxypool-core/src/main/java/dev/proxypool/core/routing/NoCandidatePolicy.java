@@ -11,6 +11,13 @@ public enum NoCandidatePolicy {
     /** Connect to the destination directly (only when explicitly configured). */
     DIRECT;
 
+    /**
+     * Parses the config value, case-insensitively.
+     *
+     * @param value {@code reject}, {@code wait} or {@code direct}
+     * @return the policy
+     * @throws IllegalArgumentException if the value is null or none of those
+     */
     public static NoCandidatePolicy parse(String value) {
         if (value != null) {
             switch (value.trim().toLowerCase(Locale.ROOT)) {
@@ -23,6 +30,11 @@ public enum NoCandidatePolicy {
         throw new IllegalArgumentException("unknown onNoCandidate '" + value + "' (expected reject, wait or direct)");
     }
 
+    /**
+     * The name used in config and admin output.
+     *
+     * @return the lower-case constant name, which {@link #parse(String)} accepts
+     */
     public String configName() {
         return name().toLowerCase(Locale.ROOT);
     }

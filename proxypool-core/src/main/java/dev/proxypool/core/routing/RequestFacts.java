@@ -10,24 +10,41 @@ package dev.proxypool.core.routing;
  */
 public interface RequestFacts {
 
-    /** The authenticated client name, or {@code null} when the request is anonymous. */
+    /**
+     * The authenticated client name, or {@code null} when the request is anonymous.
+     *
+     * @return the client name, or {@code null}
+     */
     String client();
 
     /**
      * The target host as the client sent it: a name or an IP literal, without the port. Case, a
      * trailing dot and IPv6 brackets are tolerated (routing normalizes while comparing).
+     *
+     * @return the host, never null for a routable request
      */
     String host();
 
-    /** The target port (1..65535). */
+    /**
+     * The target port (1..65535).
+     *
+     * @return the port
+     */
     int port();
 
-    /** The request method ({@code GET}, {@code CONNECT}, ...), compared case-insensitively. */
+    /**
+     * The request method ({@code GET}, {@code CONNECT}, ...), compared case-insensitively.
+     *
+     * @return the method as received
+     */
     String method();
 
     /**
      * The first value of request header {@code name}, or {@code null} when absent. Routing passes
      * names in lower case; the implementation must look them up case-insensitively, as HTTP does.
+     *
+     * @param name the header name, lower case
+     * @return the first value, or {@code null}
      */
     String header(String name);
 }

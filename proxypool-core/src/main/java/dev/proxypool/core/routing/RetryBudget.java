@@ -18,7 +18,12 @@ public final class RetryBudget {
     private final long earnPerRequest;
     private final AtomicLong milliTokens = new AtomicLong(CAP * ONE);
 
-    /** @param budgetPercent {@code retry.budgetPercent}, 0..100 */
+    /**
+     * A full bucket.
+     *
+     * @param budgetPercent {@code retry.budgetPercent}, 0..100 (validated by {@link RetryPolicy}); 0 refuses
+     *                      every retry
+     */
     public RetryBudget(int budgetPercent) {
         this.earnPerRequest = budgetPercent * ONE / 100;
     }
@@ -37,7 +42,11 @@ public final class RetryBudget {
         } while (!milliTokens.compareAndSet(cur, Math.min(CAP * ONE, cur + earnPerRequest)));
     }
 
-    /** A retry: spends one token; false when none is left. */
+    /**
+     * A retry: spends one token; false when none is left.
+     *
+     * @return true if a token was spent and the retry may go ahead
+     */
     public boolean tryRetry() {
         if (earnPerRequest == 0) {
             return false;

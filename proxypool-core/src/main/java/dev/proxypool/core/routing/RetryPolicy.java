@@ -9,9 +9,16 @@ package dev.proxypool.core.routing;
  */
 public record RetryPolicy(int maxAttempts, int budgetPercent) {
 
+    /** Two attempts, retries at most 20% extra load. */
     public static final RetryPolicy DEFAULTS = new RetryPolicy(2, 20);
+    /** One attempt: never retry. */
     public static final RetryPolicy NONE = new RetryPolicy(1, 0);
 
+    /**
+     * Validates both bounds.
+     *
+     * @throws IllegalArgumentException naming the config key out of range
+     */
     public RetryPolicy {
         if (maxAttempts < 1 || maxAttempts > RetryRule.MAX_ATTEMPTS) {
             throw new IllegalArgumentException("retry.maxAttempts must be between 1 and " + RetryRule.MAX_ATTEMPTS + ", got " + maxAttempts);

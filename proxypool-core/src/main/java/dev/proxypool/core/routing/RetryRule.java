@@ -28,16 +28,32 @@ public final class RetryRule {
     private final RetryPolicy policy;
     private final RetryBudget budget;
 
+    /**
+     * The rule of one routing, with a full retry budget.
+     *
+     * @param policy the routing's {@code retry} block; not null
+     */
     public RetryRule(RetryPolicy policy) {
         this.policy = Objects.requireNonNull(policy, "policy");
         this.budget = new RetryBudget(policy.budgetPercent());
     }
 
+    /**
+     * The routing's retry settings.
+     *
+     * @return the policy given at construction
+     */
     public RetryPolicy policy() {
         return policy;
     }
 
-    /** True when a request may be tried more than once at all: GET or HEAD without a body. */
+    /**
+     * True when a request may be tried more than once at all: GET or HEAD without a body.
+     *
+     * @param method  the request method, upper case as the wire layer parsed it
+     * @param hasBody whether the request carries a body (a body cannot be replayed)
+     * @return true for a body-less GET or HEAD
+     */
     public static boolean retryable(String method, boolean hasBody) {
         return !hasBody && (method.equals("GET") || method.equals("HEAD"));
     }
@@ -47,6 +63,10 @@ public final class RetryRule {
      * request, else 1. Each routing's {@link #admit} decides below that ceiling.
      *
      * @throws IllegalArgumentException when {@code ceiling} is outside 1..{@value #MAX_ATTEMPTS}
+     * @param method  the request method, upper case
+     * @param hasBody whether the request carries a body
+     * @param ceiling the server-wide attempt ceiling, 1..{@value #MAX_ATTEMPTS}
+     * @return the number of attempts, 1 or {@code ceiling}
      */
     public static int attemptsAllowed(String method, boolean hasBody, int ceiling) {
         if (ceiling < 1 || ceiling > MAX_ATTEMPTS) {
@@ -60,6 +80,10 @@ public final class RetryRule {
      * Whether attempt number {@code attempt} (1 = the first) may go ahead on this routing. A first
      * attempt always may, and earns retry budget; a retry needs {@code attempt <= maxAttempts}
      * and a budget token.
+     *
+     * @param attempt the attempt's number, 1 for the first
+     * @return true if the attempt may be made
+     * @throws IllegalArgumentException if {@code attempt} is below 1
      */
     public boolean admit(int attempt) {
         if (attempt < 1) {
@@ -72,7 +96,13 @@ public final class RetryRule {
         return attempt <= policy.maxAttempts() && budget.tryRetry();
     }
 
-    /** The proxies the next attempt must avoid: those already tried plus the one that just failed. */
+    /**
+     * The proxies the next attempt must avoid: those already tried plus the one that just failed.
+     *
+     * @param tried         ids of proxies tried before; not null
+     * @param failedProxyId the id of the proxy that just failed; not null
+     * @return an unmodifiable list: {@code tried} followed by {@code failedProxyId}
+     */
     public static List<String> excluding(List<String> tried, String failedProxyId) {
         List<String> next = new ArrayList<>(tried.size() + 1);
         next.addAll(tried);

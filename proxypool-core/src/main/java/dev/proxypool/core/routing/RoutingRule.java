@@ -44,11 +44,19 @@ public record RoutingRule(String name, Match match, Strategy strategy, List<Stri
                           StickyPolicy sticky, RetryPolicy retry, NoCandidatePolicy onNoCandidate,
                           Duration waitTimeout, HashKey hashKey) {
 
+    /** How long {@code onNoCandidate: wait} waits when {@code waitTimeout} is not set. */
     public static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(5);
+    /** Consecutive Empty fetches that advance a sequential routing when {@code emptyThreshold} is not set. */
     public static final int DEFAULT_EMPTY_THRESHOLD = SequentialRouting.DEFAULT_EMPTY_THRESHOLD;
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
+    /**
+     * Validates the rule and fills the defaults named on the components.
+     *
+     * @throws IllegalArgumentException naming the config key ({@code routings[<name>].<key>}) of the
+     *     first invalid part
+     */
     public RoutingRule {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("routings[].name: a routing needs a name");
@@ -88,6 +96,12 @@ public record RoutingRule(String name, Match match, Strategy strategy, List<Stri
         hashKey = hashKey == null ? HashKey.TARGET_HOST : hashKey;
     }
 
+    /**
+     * Whether the rule switches upstreams in order (docs/design.md#sequential-switching)
+     * instead of picking per request.
+     *
+     * @return true for the {@code sequential} strategy
+     */
     public boolean isSequential() {
         return strategy == Strategy.SEQUENTIAL;
     }
@@ -96,6 +110,7 @@ public record RoutingRule(String name, Match match, Strategy strategy, List<Stri
      * This rule as the sequential board sees it.
      *
      * @throws IllegalStateException when the rule's strategy is not {@code sequential}
+     * @return the name, upstreams in order, exhaustion and empty threshold
      */
     public SequentialRouting sequentialRouting() {
         if (!isSequential()) {
@@ -124,6 +139,12 @@ public record RoutingRule(String name, Match match, Strategy strategy, List<Stri
         return List.copyOf(out);
     }
 
+    /**
+     * A builder with every default of docs/configuration.md.
+     *
+     * @param name the routing's name, validated by {@link Builder#build()}
+     * @return a new builder
+     */
     public static Builder builder(String name) {
         return new Builder(name);
     }
@@ -158,15 +179,75 @@ public record RoutingRule(String name, Match match, Strategy strategy, List<Stri
             this.name = name;
         }
 
+        /**
+         * Sets {@code routings[].match.clients}: the client names the rule takes; empty = any client.
+         *
+         * @param v client names
+         * @return this builder
+         */
         public Builder clients(String... v) { clients = List.of(v); return this; }
+        /**
+         * Sets {@code routings[].match.clients}, as {@link #clients(String...)} does.
+         *
+         * @param v client names; not null
+         * @return this builder
+         */
         public Builder clients(List<String> v) { clients = v; return this; }
+        /**
+         * Sets {@code routings[].match.hosts}: destination host patterns; empty = any host.
+         *
+         * @param v host names or {@code *.suffix} patterns
+         * @return this builder
+         */
         public Builder hosts(String... v) { hosts = List.of(v); return this; }
+        /**
+         * Sets {@code routings[].match.hosts}, as {@link #hosts(String...)} does.
+         *
+         * @param v host names or patterns; not null
+         * @return this builder
+         */
         public Builder hosts(List<String> v) { hosts = v; return this; }
+        /**
+         * Sets {@code routings[].match.ports}: destination ports; empty = any port.
+         *
+         * @param v ports, 1..65535
+         * @return this builder
+         */
         public Builder ports(Integer... v) { ports = List.of(v); return this; }
+        /**
+         * Sets {@code routings[].match.ports}, as {@link #ports(Integer...)} does.
+         *
+         * @param v ports, 1..65535; not null
+         * @return this builder
+         */
         public Builder ports(List<Integer> v) { ports = v; return this; }
+        /**
+         * Sets {@code routings[].match.methods}: HTTP methods ({@code CONNECT} for tunnels); empty = any.
+         *
+         * @param v method names
+         * @return this builder
+         */
         public Builder methods(String... v) { methods = List.of(v); return this; }
+        /**
+         * Sets {@code routings[].match.methods}, as {@link #methods(String...)} does.
+         *
+         * @param v method names; not null
+         * @return this builder
+         */
         public Builder methods(List<String> v) { methods = v; return this; }
+        /**
+         * Sets {@code routings[].match.headers}: request headers that must carry exactly these values.
+         *
+         * @param v header name to value; not null
+         * @return this builder
+         */
         public Builder headers(Map<String, String> v) { headers = v; return this; }
+        /**
+         * Sets every {@code match} term from an existing {@link Match}.
+         *
+         * @param m the match to copy; not null
+         * @return this builder
+         */
         public Builder match(Match m) {
             clients = m.clients();
             hosts = m.hosts();
@@ -175,22 +256,112 @@ public record RoutingRule(String name, Match match, Strategy strategy, List<Stri
             headers = m.headers();
             return this;
         }
+        /**
+         * Sets {@code strategy}; defaults to {@code roundRobin}.
+         *
+         * @param v the strategy
+         * @return this builder
+         */
         public Builder strategy(Strategy v) { strategy = v; return this; }
+        /**
+         * Sets {@code upstreams}, in order; empty = every upstream.
+         *
+         * @param v distinct upstream names
+         * @return this builder
+         */
         public Builder upstreams(String... v) { upstreams = List.of(v); return this; }
+        /**
+         * Sets {@code upstreams}, as {@link #upstreams(String...)} does.
+         *
+         * @param v distinct upstream names; not null
+         * @return this builder
+         */
         public Builder upstreams(List<String> v) { upstreams = v; return this; }
+        /**
+         * Sets {@code exhaustion} ({@code sequential} only); defaults to {@code stop}.
+         *
+         * @param v what happens after the last upstream
+         * @return this builder
+         */
         public Builder exhaustion(Exhaustion v) { exhaustion = v; return this; }
+        /**
+         * Sets {@code emptyThreshold} ({@code sequential} only); defaults to
+         * {@value RoutingRule#DEFAULT_EMPTY_THRESHOLD}.
+         *
+         * @param v consecutive Empty fetches that advance, at least 1
+         * @return this builder
+         */
         public Builder emptyThreshold(int v) { emptyThreshold = v; return this; }
+        /**
+         * Sets {@code filter.protocols}; empty = any protocol.
+         *
+         * @param v the protocols candidates may speak; not null
+         * @return this builder
+         */
         public Builder protocols(Set<Protocol> v) { protocols = v; return this; }
+        /**
+         * Sets {@code filter.labels}; defaults to {@link LabelSelector#ANY}.
+         *
+         * @param v the labels candidates must carry
+         * @return this builder
+         */
         public Builder labels(LabelSelector v) { labels = v; return this; }
+        /**
+         * Sets {@code filter.minRemainingTtl}; defaults to zero (any unexpired).
+         *
+         * @param v zero or positive
+         * @return this builder
+         */
         public Builder minRemainingTtl(Duration v) { minRemainingTtl = v; return this; }
+        /**
+         * Sets {@code filter.maxHealthAge}; defaults to zero (no limit).
+         *
+         * @param v zero or positive
+         * @return this builder
+         */
         public Builder maxHealthAge(Duration v) { maxHealthAge = v; return this; }
+        /**
+         * Sets {@code sticky}; defaults to {@link StickyPolicy#DISABLED}.
+         *
+         * @param v the sticky-session policy
+         * @return this builder
+         */
         public Builder sticky(StickyPolicy v) { sticky = v; return this; }
+        /**
+         * Sets {@code retry}; defaults to {@link RetryPolicy#DEFAULTS}.
+         *
+         * @param v the retry policy
+         * @return this builder
+         */
         public Builder retry(RetryPolicy v) { retry = v; return this; }
+        /**
+         * Sets {@code onNoCandidate}; defaults to {@code reject}.
+         *
+         * @param v what to do when no proxy qualifies
+         * @return this builder
+         */
         public Builder onNoCandidate(NoCandidatePolicy v) { onNoCandidate = v; return this; }
+        /**
+         * Sets {@code waitTimeout}; defaults to 5 s.
+         *
+         * @param v positive with {@code onNoCandidate: wait}, else zero or positive
+         * @return this builder
+         */
         public Builder waitTimeout(Duration v) { waitTimeout = v; return this; }
+        /**
+         * Sets {@code hashKey} ({@code consistentHash} only); defaults to the target host.
+         *
+         * @param v the key source
+         * @return this builder
+         */
         public Builder hashKey(HashKey v) { hashKey = v; return this; }
 
-        /** @throws IllegalArgumentException naming the key, prefixed {@code routings[<name>].} */
+        /**
+         * Builds and validates the rule.
+         *
+         * @return the rule
+         * @throws IllegalArgumentException naming the key, prefixed {@code routings[<name>].}
+         */
         public RoutingRule build() {
             Match m;
             CandidateFilter f;

@@ -24,6 +24,9 @@ public final class RoutingTable {
     private final Map<String, RoutingRule> byName;
 
     /**
+     * Compiles the rules' matches.
+     *
+     * @param rules the rules in match order; not null, copied
      * @throws IllegalArgumentException when two rules share a name:
      *                                  {@code routings[2].name: 'shop' is also routings[0]}
      */
@@ -53,13 +56,21 @@ public final class RoutingTable {
      * The first rule that takes the request, or {@code null} when none does: the gateway then
      * answers {@code 503} with {@code X-ProxyPool-Error: no_route}. Null (not {@code Optional}) so
      * the hot path allocates nothing. Hot path.
+     *
+     * @param request the request's facts
+     * @return the matching rule, or {@code null}
      */
     public RoutingRule route(RequestFacts request) {
         int i = indexOf(request);
         return i < 0 ? null : ruleArray[i];
     }
 
-    /** Position of the first rule that takes the request, or -1 for no route. Hot path. */
+    /**
+     * Position of the first rule that takes the request, or -1 for no route. Hot path.
+     *
+     * @param request the request's facts
+     * @return an index into {@link #rules()}, or -1
+     */
     public int indexOf(RequestFacts request) {
         CompiledMatch[] m = matches;
         for (int i = 0; i < m.length; i++) {
@@ -70,15 +81,30 @@ public final class RoutingTable {
         return -1;
     }
 
-    /** The rules in match order. */
+    /**
+     * The rules in match order.
+     *
+     * @return an unmodifiable list
+     */
     public List<RoutingRule> rules() {
         return rules;
     }
 
+    /**
+     * Looks a rule up by name (admin API, sequential state).
+     *
+     * @param name the routing's name
+     * @return the rule, or empty when no rule has that name
+     */
     public Optional<RoutingRule> rule(String name) {
         return Optional.ofNullable(byName.get(name));
     }
 
+    /**
+     * How many rules there are.
+     *
+     * @return the rule count; 0 for {@link #EMPTY}
+     */
     public int size() {
         return ruleArray.length;
     }

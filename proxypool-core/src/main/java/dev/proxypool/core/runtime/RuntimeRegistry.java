@@ -29,13 +29,24 @@ public final class RuntimeRegistry {
         }
     };
 
+    /**
+     * A registry for a single worker, which owns every proxy's whole concurrency.
+     *
+     * @param policy the health thresholds every new {@link ProxyHealth} uses; not null
+     * @param ticker the monotonic clock health reads for cooldowns and windows; not null
+     */
     public RuntimeRegistry(HealthPolicy policy, Ticker ticker) {
         this(policy, ticker, 1);
     }
 
     /**
+     * A registry for one of {@code workers} workers that split every proxy's concurrency.
+     *
+     * @param policy  the health thresholds every new {@link ProxyHealth} uses; not null
+     * @param ticker  the monotonic clock health reads for cooldowns and windows; not null
      * @param workers how many workers share every proxy's concurrency; each gets
      *                {@code max(1, maxConcurrency / workers)} (docs/design.md#capacity, C5)
+     * @throws IllegalArgumentException if {@code workers} is below 1
      */
     public RuntimeRegistry(HealthPolicy policy, Ticker ticker, int workers) {
         if (workers < 1) {
@@ -46,7 +57,14 @@ public final class RuntimeRegistry {
         this.concurrencyShareDivisor = workers;
     }
 
-    /** The runtime of {@code proxy}, created if new; its capacity limit follows the proxy's current max concurrency. */
+    /**
+     * The runtime of {@code proxy}, created if new; its capacity limit follows the proxy's current
+     * max concurrency. Safe to call concurrently: two callers for the same id get the same runtime.
+     *
+     * @param proxy the proxy as the snapshot being built lists it; not null
+     * @return the proxy's runtime, whose capacity limit is now this worker's share of
+     *     {@code proxy.maxConcurrency()}
+     */
     public ProxyRuntime runtimeFor(Proxy proxy) {
         int share = Math.max(1, proxy.maxConcurrency() / concurrencyShareDivisor);
         ProxyRuntime rt = runtimes.computeIfAbsent(proxy.id(),
@@ -57,33 +75,68 @@ public final class RuntimeRegistry {
         return rt;
     }
 
-    /** Receives every health transition of every proxy (metrics: transitions by reason); {@code null} to stop. */
+    /**
+     * Receives every health transition of every proxy (metrics: transitions by reason), including
+     * proxies whose runtime already exists: the listener can be bound late.
+     *
+     * @param l the listener, called on the thread that caused the transition; {@code null} to stop
+     */
     public void healthListener(HealthListener l) {
         listener = l;
     }
 
-    /** The runtime of a known proxy id, or {@code null}. */
+    /**
+     * Looks a runtime up without creating one.
+     *
+     * @param proxyId a proxy's stable id
+     * @return its runtime, or {@code null} if the proxy is in no snapshot this registry has seen
+     */
     public ProxyRuntime find(String proxyId) {
         return runtimes.get(proxyId);
     }
 
-    /** Forgets runtimes whose proxies left every snapshot. Holders of a reservation keep their own reference. */
+    /**
+     * Forgets runtimes whose proxies left every snapshot. Holders of a reservation keep their own
+     * reference, so a request in flight on a removed proxy still releases into its cell.
+     *
+     * @param liveIds ids of every proxy in some current snapshot; not null
+     */
     public void retainOnly(Set<String> liveIds) {
         runtimes.keySet().retainAll(liveIds);
     }
 
+    /**
+     * Every runtime, for admin listings and metrics.
+     *
+     * @return a live, weakly consistent view (never throws {@code ConcurrentModificationException})
+     */
     public Collection<ProxyRuntime> all() {
         return runtimes.values();
     }
 
+    /**
+     * How many proxies have a runtime.
+     *
+     * @return the count right now
+     */
     public int size() {
         return runtimes.size();
     }
 
+    /**
+     * The clock given at construction, for callers that must read the same time health does.
+     *
+     * @return the monotonic ticker
+     */
     public Ticker ticker() {
         return ticker;
     }
 
+    /**
+     * The health thresholds every runtime of this registry uses.
+     *
+     * @return the policy given at construction
+     */
     public HealthPolicy policy() {
         return policy;
     }

@@ -48,12 +48,20 @@ public enum DenyReason {
         this.privateScope = privateScope;
     }
 
-    /** The wire/metric code, e.g. {@code link_local}. */
+    /**
+     * The wire/metric code, e.g. {@code link_local}.
+     *
+     * @return the lower-case code, the detail a client sees and the metric tag
+     */
     public String code() {
         return code;
     }
 
-    /** True for the classes {@code security.allowPrivateDestinations: true} lets through. */
+    /**
+     * True for the classes {@code security.allowPrivateDestinations: true} lets through.
+     *
+     * @return true for private-scope classes (loopback, RFC 1918, ...)
+     */
     public boolean privateScope() {
         return privateScope;
     }

@@ -50,8 +50,20 @@ public final class DestinationPolicy {
     /** Resolves a host name to all its addresses; injectable so tests need no DNS. */
     @FunctionalInterface
     public interface Resolver {
+        /**
+         * Resolves one name.
+         *
+         * @param host a host name (never an IP literal: those are decoded, not resolved)
+         * @return every address of the name, at least one
+         * @throws UnknownHostException when the name does not resolve
+         */
         InetAddress[] resolve(String host) throws UnknownHostException;
 
+        /**
+         * The JVM's resolver.
+         *
+         * @return {@link InetAddress#getAllByName(String)} as a resolver
+         */
         static Resolver system() {
             return InetAddress::getAllByName;
         }
@@ -78,6 +90,12 @@ public final class DestinationPolicy {
         this.resolver = b.resolver;
     }
 
+    /**
+     * A builder with the secure defaults: private destinations refused, CONNECT to 443
+     * and 8443 only, no allow-list, no own listeners, the system resolver.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -88,6 +106,8 @@ public final class DestinationPolicy {
      * @param host    as in the request target: a name, an IPv4 literal in any spelling, an IPv6
      *                literal with or without brackets
      * @param connect true for a {@code CONNECT} tunnel (port restricted to {@code connectPorts})
+     * @param port    the target port; outside 1..65535 is {@link DenyReason#BAD_TARGET}
+     * @return Allowed, or Denied with the first reason that applies
      */
     public DestinationVerdict check(String host, int port, boolean connect) {
         if (port < 1 || port > 65535) {
@@ -112,6 +132,12 @@ public final class DestinationPolicy {
      * address it resolves to (any denied address refuses the whole name — a name that mixes public
      * and private addresses is a rebinding setup), and returns the address to dial. A name on the
      * allow-list skips the address classes but not the own-listener check.
+     *
+     * @param host    as in the request target
+     * @param port    the target port
+     * @param connect true for a {@code CONNECT} tunnel
+     * @return Dial with the checked address, or Refused ({@link DenyReason#UNRESOLVABLE} when the name
+     *         does not resolve)
      */
     public DirectDestination resolveForDirect(String host, int port, boolean connect) {
         DestinationVerdict first = check(host, port, connect);
@@ -309,12 +335,24 @@ public final class DestinationPolicy {
             connectPorts(DEFAULT_CONNECT_PORTS);
         }
 
+        /**
+         * Sets {@code security.allowPrivateDestinations}; defaults to false.
+         *
+         * @param allow true to let the private-scope classes through
+         * @return this builder
+         */
         public Builder allowPrivateDestinations(boolean allow) {
             this.allowPrivate = allow;
             return this;
         }
 
-        /** Replaces the CONNECT ports; empty refuses every CONNECT. */
+        /**
+         * Replaces the CONNECT ports; empty refuses every CONNECT.
+         *
+         * @param ports {@code security.connectPorts}, each 1..65535
+         * @return this builder
+         * @throws IllegalArgumentException naming the index of a value that is not a port
+         */
         public Builder connectPorts(Collection<Integer> ports) {
             connectPorts.clear();
             anyConnectPort = false;
@@ -329,28 +367,57 @@ public final class DestinationPolicy {
             return this;
         }
 
-        /** CONNECT to any port (tests with origins on ephemeral ports; never in production). */
+        /**
+         * CONNECT to any port (tests with origins on ephemeral ports; never in production).
+         *
+         * @return this builder
+         */
         public Builder anyConnectPort() {
             this.anyConnectPort = true;
             return this;
         }
 
-        /** {@code security.allowDestinations}; validated at {@link #build()}. */
+        /**
+         * {@code security.allowDestinations}; validated at {@link #build()}.
+         *
+         * @param entries CIDRs, exact names and {@code *.suffix} patterns; not null
+         * @return this builder
+         */
         public Builder allowDestinations(List<String> entries) {
             this.allow = List.copyOf(Objects.requireNonNull(entries, "allowDestinations"));
             return this;
         }
 
+        /**
+         * Adds a socket the gateway itself listens on: always refused as a destination,
+         * whatever the allow-list says (a request must not loop into the gateway). A wildcard address
+         * covers every local interface.
+         *
+         * @param listener the bound address; not null
+         * @return this builder
+         */
         public Builder ownListener(InetSocketAddress listener) {
             ownListeners.add(Objects.requireNonNull(listener, "ownListener"));
             return this;
         }
 
+        /**
+         * Adds several own listeners, as {@link #ownListener} does.
+         *
+         * @param listeners the bound addresses; no null element
+         * @return this builder
+         */
         public Builder ownListeners(Collection<InetSocketAddress> listeners) {
             listeners.forEach(this::ownListener);
             return this;
         }
 
+        /**
+         * Sets the resolver {@link DestinationPolicy#resolveForDirect} uses; defaults to the system's.
+         *
+         * @param r the resolver; not null
+         * @return this builder
+         */
         public Builder resolver(Resolver r) {
             this.resolver = Objects.requireNonNull(r, "resolver");
             return this;
@@ -362,7 +429,12 @@ public final class DestinationPolicy {
             return this;
         }
 
-        /** @throws IllegalArgumentException naming the bad {@code security.allowDestinations[i]} entry */
+        /**
+         * Builds the policy.
+         *
+         * @return an immutable policy
+         * @throws IllegalArgumentException naming the bad {@code security.allowDestinations[i]} entry
+         */
         public DestinationPolicy build() {
             return new DestinationPolicy(this);
         }

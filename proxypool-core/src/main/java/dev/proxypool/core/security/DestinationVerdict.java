@@ -10,10 +10,19 @@ public sealed interface DestinationVerdict permits DestinationVerdict.Allowed, D
     record Allowed() implements DestinationVerdict {
     }
 
-    /** The gateway must refuse; {@code reason.code()} is the detail for the client and the metric tag. */
+    /**
+     * The gateway must refuse; {@code reason.code()} is the detail for the client and the metric tag.
+     *
+     * @param reason the first rule that refused the destination
+     */
     record Denied(DenyReason reason) implements DestinationVerdict {
     }
 
+    /**
+     * Whether the gateway may go ahead.
+     *
+     * @return true for {@link Allowed}
+     */
     default boolean allowed() {
         return this instanceof Allowed;
     }

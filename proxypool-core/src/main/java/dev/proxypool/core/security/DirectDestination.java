@@ -9,11 +9,19 @@ import java.net.InetAddress;
  */
 public sealed interface DirectDestination permits DirectDestination.Dial, DirectDestination.Refused {
 
-    /** Connect to this address (it carries the host name, resolved once, for logs and TLS). */
+    /**
+     * Connect to this address (it carries the host name, resolved once, for logs and TLS).
+     *
+     * @param address the checked address, never null
+     */
     record Dial(InetAddress address) implements DirectDestination {
     }
 
-    /** Do not connect; answer 403 {@code destination_denied} (or 502 for {@link DenyReason#UNRESOLVABLE}). */
+    /**
+     * Do not connect; answer 403 {@code destination_denied} (or 502 for {@link DenyReason#UNRESOLVABLE}).
+     *
+     * @param reason why the destination is refused
+     */
     record Refused(DenyReason reason) implements DirectDestination {
     }
 }

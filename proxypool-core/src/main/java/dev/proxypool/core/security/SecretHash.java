@@ -28,11 +28,26 @@ public final class SecretHash {
     private SecretHash() {
     }
 
-    /** Hashes {@code secret} with a fresh random salt and the default iteration count. */
+    /**
+     * Hashes {@code secret} with a fresh random salt and the default iteration count.
+     *
+     * @param secret the client secret, non-empty; not retained (the caller may wipe it)
+     * @return the stored form, {@code pbkdf2-sha256$600000$...}
+     * @throws IllegalArgumentException if the secret is null or empty
+     */
     public static String hash(char[] secret) {
         return hash(secret, DEFAULT_ITERATIONS);
     }
 
+    /**
+     * Hashes {@code secret} with a fresh random salt and a chosen iteration count
+     * (tests use a low count to stay fast).
+     *
+     * @param secret     the client secret, non-empty; not retained
+     * @param iterations PBKDF2 iterations, at least 1000; stored in the result
+     * @return the stored form
+     * @throws IllegalArgumentException if the secret is empty or the count below 1000
+     */
     public static String hash(char[] secret, int iterations) {
         if (secret == null || secret.length == 0) {
             throw new IllegalArgumentException("secret must not be empty");
@@ -51,6 +66,9 @@ public final class SecretHash {
      * True when {@code secret} matches {@code stored}.
      *
      * @throws IllegalArgumentException when {@code stored} is not a hash this class wrote
+     * @param secret the presented secret; null counts as empty (and never matches)
+     * @param stored a value from {@link #hash(char[])}
+     * @return true if the secret matches; takes the same time either way
      */
     public static boolean verify(char[] secret, String stored) {
         Parsed p = parse(stored);
@@ -58,7 +76,13 @@ public final class SecretHash {
         return MessageDigest.isEqual(actual, p.hash);
     }
 
-    /** Checks the format of a configured {@code secretHash} without a secret (config validation). */
+    /**
+     * Checks the format of a configured {@code secretHash} without a secret (config validation).
+     *
+     * @param stored the configured value
+     * @param key    the config key, prefixed to the error message
+     * @throws IllegalArgumentException naming the key when the value is not a hash this class writes
+     */
     public static void requireValid(String stored, String key) {
         try {
             parse(stored);

@@ -17,10 +17,22 @@ public enum Exhaustion {
         this.configName = configName;
     }
 
+    /**
+     * The config spelling.
+     *
+     * @return {@code stop}, {@code loop} or {@code stayLast}
+     */
     public String configName() {
         return configName;
     }
 
+    /**
+     * Parses {@code routings[].exhaustion}, case-insensitively.
+     *
+     * @param value the config value
+     * @return the choice
+     * @throws IllegalArgumentException if the value is null or unknown
+     */
     public static Exhaustion parse(String value) {
         if (value != null) {
             for (Exhaustion e : values()) {

@@ -21,11 +21,18 @@ public final class FetchBackoff {
     private int consecutiveEmpty;
     private long backoffNanos;
 
+    /** A schedule with no error or Empty streak: the first fetch waits the plain interval. */
+    public FetchBackoff() {
+        // the implicit constructor, made explicit only to carry its comment
+    }
+
     /**
      * Records the outcome of a fetch.
      *
      * @return nanoseconds until the next fetch is due: the interval plus the current backoff
      * @throws IllegalArgumentException when {@code fetchInterval} is not positive
+     * @param outcome       what the fetch returned; not null
+     * @param fetchInterval the upstream's {@code fetchInterval}, positive
      */
     public long record(FetchOutcome outcome, Duration fetchInterval) {
         Objects.requireNonNull(outcome, "outcome");
@@ -55,15 +62,29 @@ public final class FetchBackoff {
         backoffNanos = 0;
     }
 
+    /**
+     * Errors in a row, the exponent of the backoff before its cap.
+     *
+     * @return the count; 0 after any other answer
+     */
     public int consecutiveErrors() {
         return consecutiveErrors;
     }
 
+    /**
+     * Empty answers in a row; an error neither counts nor resets it.
+     *
+     * @return the count; 0 after a Success or DuplicateOnly
+     */
     public int consecutiveEmpty() {
         return consecutiveEmpty;
     }
 
-    /** The extra wait the last error streak added to the interval; 0 after any other answer. */
+    /**
+     * The extra wait the last error streak added to the interval; 0 after any other answer.
+     *
+     * @return nanoseconds, at most {@link #MAX_BACKOFF}
+     */
     public long backoffNanos() {
         return backoffNanos;
     }

@@ -52,11 +52,21 @@ public final class SequentialBoard {
     private record Change(SequentialState before, SequentialState after, boolean transition) {
     }
 
+    /**
+     * A board with no routings and no listener.
+     *
+     * @param clock wall clock for {@link SequentialState#changedAt()}; not null
+     */
     public SequentialBoard(InstantSource clock) {
         this(clock, SequentialListener.NONE);
     }
 
-    /** @param clock wall clock for {@link SequentialState#changedAt()} */
+    /**
+     * A board with no routings.
+     *
+     * @param clock    wall clock for {@link SequentialState#changedAt()}; not null
+     * @param listener hears every change; see {@link SequentialListener} for its contract
+     */
     public SequentialBoard(InstantSource clock, SequentialListener listener) {
         if (clock == null || listener == null) {
             throw new IllegalArgumentException("clock and listener are required");
@@ -71,6 +81,9 @@ public final class SequentialBoard {
      * listed (new index, reason {@code config_change}), else restarts on the first. The
      * {@code exhausted} flag survives only while the routing is still on its last upstream under
      * {@code stop}.
+     *
+     * @param routing the routing as configured now; not null
+     * @return the routing's state after registration
      */
     public SequentialState register(SequentialRouting routing) {
         lock.lock();
@@ -82,7 +95,11 @@ public final class SequentialBoard {
         }
     }
 
-    /** Makes {@code all} the registered set: registers each, drops the routings not listed. */
+    /**
+     * Makes {@code all} the registered set: registers each, drops the routings not listed.
+     *
+     * @param all every sequential routing of the new config; not null
+     */
     public void configure(List<SequentialRouting> all) {
         Set<String> names = new HashSet<>();
         for (SequentialRouting r : all) {
@@ -103,7 +120,12 @@ public final class SequentialBoard {
         }
     }
 
-    /** Forgets a routing; returns false when it was not registered. */
+    /**
+     * Forgets a routing; returns false when it was not registered.
+     *
+     * @param routing the routing's name
+     * @return true if it was registered
+     */
     public boolean unregister(String routing) {
         lock.lock();
         try {
@@ -140,6 +162,10 @@ public final class SequentialBoard {
     /**
      * Feeds one fetch outcome of {@code upstream}. Returns the states of the routings whose
      * position changed because of it (usually none: an empty list).
+     *
+     * @param upstream the upstream that was fetched
+     * @param outcome  what the fetch returned; not null
+     * @return the changed states, in registration order; empty when no position moved
      */
     public List<SequentialState> record(String upstream, FetchOutcome outcome) {
         if (upstream == null || outcome == null) {
@@ -235,6 +261,8 @@ public final class SequentialBoard {
      * The routing's state: current index and upstream, exhaustion, count. Lock-free.
      *
      * @throws IllegalArgumentException when the routing is not registered as sequential
+     * @param routing the routing's name
+     * @return the state
      */
     public SequentialState current(String routing) {
         SequentialState s = states.get(routing);
@@ -244,12 +272,21 @@ public final class SequentialBoard {
         return s;
     }
 
-    /** Like {@link #current(String)}, empty for an unknown routing (the admin API's 404). */
+    /**
+     * Like {@link #current(String)}, empty for an unknown routing (the admin API's 404).
+     *
+     * @param routing the routing's name
+     * @return the state, or empty
+     */
     public Optional<SequentialState> state(String routing) {
         return Optional.ofNullable(states.get(routing));
     }
 
-    /** Upstreams that are current for at least one routing: the ones a fetch scheduler should feed. */
+    /**
+     * Upstreams that are current for at least one routing: the ones a fetch scheduler should feed.
+     *
+     * @return an unmodifiable set of upstream names
+     */
     public Set<String> currentUpstreams() {
         Set<String> out = new HashSet<>();
         for (SequentialState s : states.values()) {
@@ -258,7 +295,13 @@ public final class SequentialBoard {
         return Set.copyOf(out);
     }
 
-    /** Admin {@code {"action":"reset"}}: back to the first upstream, not exhausted, count 0. */
+    /**
+     * Admin {@code {"action":"reset"}}: back to the first upstream, not exhausted, count 0.
+     *
+     * @param routing the routing's name
+     * @return the new state
+     * @throws IllegalArgumentException when the routing is not registered
+     */
     public SequentialState reset(String routing) {
         lock.lock();
         try {
@@ -276,6 +319,10 @@ public final class SequentialBoard {
     /**
      * Admin {@code {"action":"advance"}}: one step, with the exhaustion policy at the end; an
      * exhausted {@code stop} routing stays as it is (returned unchanged).
+     *
+     * @param routing the routing's name
+     * @return the new state
+     * @throws IllegalArgumentException when the routing is not registered
      */
     public SequentialState advance(String routing) {
         lock.lock();
@@ -288,7 +335,11 @@ public final class SequentialBoard {
         }
     }
 
-    /** The registered routings, in registration order. */
+    /**
+     * The registered routings, in registration order.
+     *
+     * @return an unmodifiable copy
+     */
     public List<SequentialRouting> routings() {
         lock.lock();
         try {
@@ -298,7 +349,11 @@ public final class SequentialBoard {
         }
     }
 
-    /** Every routing's state at one instant (a consistent cut), in registration order. */
+    /**
+     * Every routing's state at one instant (a consistent cut), in registration order.
+     *
+     * @return an unmodifiable list
+     */
     public List<SequentialState> snapshot() {
         lock.lock();
         try {
@@ -320,6 +375,7 @@ public final class SequentialBoard {
      * other states are skipped. Listeners are not called: nothing changed, it was remembered.
      *
      * @return the states applied
+     * @param saved states from {@link #snapshot()}, e.g. persisted; not null
      */
     public List<SequentialState> restore(List<SequentialState> saved) {
         List<SequentialState> applied = new ArrayList<>();

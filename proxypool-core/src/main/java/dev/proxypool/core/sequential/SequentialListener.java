@@ -9,9 +9,12 @@ package dev.proxypool.core.sequential;
 @FunctionalInterface
 public interface SequentialListener {
 
+    /** A listener that ignores every change. */
     SequentialListener NONE = (before, after, transition) -> { };
 
     /**
+     * One change, already applied.
+     *
      * @param before     the state before the change
      * @param after      the state after it ({@code after.version() == before.version() + 1})
      * @param transition true for a position change (advance, wrap, exhaustion, a {@code stayLast}

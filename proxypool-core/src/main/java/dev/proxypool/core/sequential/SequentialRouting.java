@@ -18,6 +18,12 @@ public record SequentialRouting(String name, List<String> upstreams, Exhaustion 
     /** The default {@code emptyThreshold}. */
     public static final int DEFAULT_EMPTY_THRESHOLD = 3;
 
+    /**
+     * Validates the routing; the upstream list becomes an unmodifiable copy.
+     *
+     * @throws IllegalArgumentException naming the config key ({@code routings[<name>].<key>}) of the first
+     *     invalid part
+     */
     public SequentialRouting {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("routings[].name: a sequential routing needs a name");

@@ -21,6 +21,11 @@ import java.time.Instant;
 public record SequentialState(String routing, int index, String upstream, boolean exhausted,
                               int consecutiveEmpty, long version, SwitchReason reason, Instant changedAt) {
 
+    /**
+     * Validates the state.
+     *
+     * @throws IllegalArgumentException naming the routing and the first invalid part
+     */
     public SequentialState {
         if (routing == null || routing.isBlank()) {
             throw new IllegalArgumentException("sequential state: routing is missing");

@@ -19,10 +19,22 @@ public enum SwitchReason {
         this.label = label;
     }
 
+    /**
+     * The JSON and metrics name.
+     *
+     * @return the lower-case label, such as {@code empty_threshold}
+     */
     public String label() {
         return label;
     }
 
+    /**
+     * Parses a stored label (persisted state), exactly.
+     *
+     * @param value a {@link #label()}
+     * @return the reason
+     * @throws IllegalArgumentException if the value is not a label
+     */
     public static SwitchReason parse(String value) {
         for (SwitchReason r : values()) {
             if (r.label.equals(value)) {

@@ -67,48 +67,97 @@ public final class CandidateSet {
         }
     }
 
+    /**
+     * The snapshot the slots refer to.
+     *
+     * @return the snapshot that computed this set
+     */
     public PoolSnapshot snapshot() {
         return snapshot;
     }
 
+    /**
+     * The filter this set was computed for (the snapshot's identity cache compares it by reference).
+     *
+     * @return the filter
+     */
     public CandidateFilter filter() {
         return filter;
     }
 
+    /**
+     * How many candidates there are, across all segments.
+     *
+     * @return the count
+     */
     public int size() {
         return slots.length;
     }
 
+    /**
+     * Whether no proxy passes the filter's static part.
+     *
+     * @return true if {@link #size()} is 0
+     */
     public boolean isEmpty() {
         return slots.length == 0;
     }
 
-    /** The snapshot slot of candidate {@code index} (0 ≤ index &lt; {@link #size()}). */
+    /**
+     * The snapshot slot of candidate {@code index} (0 ≤ index &lt; {@link #size()}).
+     *
+     * @param index a candidate index
+     * @return a slot of {@link #snapshot()}
+     */
     public int slotAt(int index) {
         return slots[index];
     }
 
-    /** One segment per upstream of the filter, in routing order; 1 when the filter names none. */
+    /**
+     * One segment per upstream of the filter, in routing order; 1 when the filter names none.
+     *
+     * @return the number of segments, at least 1
+     */
     public int segmentCount() {
         return segmentStarts.length - 1;
     }
 
-    /** First candidate index of segment {@code segment}. */
+    /**
+     * First candidate index of segment {@code segment}.
+     *
+     * @param segment 0..segmentCount()-1
+     * @return a candidate index
+     */
     public int segmentStart(int segment) {
         return segmentStarts[segment];
     }
 
-    /** One past the last candidate index of segment {@code segment}. */
+    /**
+     * One past the last candidate index of segment {@code segment}.
+     *
+     * @param segment 0..segmentCount()-1
+     * @return a candidate index; equal to the start for an empty segment
+     */
     public int segmentEnd(int segment) {
         return segmentStarts[segment + 1];
     }
 
-    /** Whether snapshot slot {@code slot} is a candidate. */
+    /**
+     * Whether snapshot slot {@code slot} is a candidate.
+     *
+     * @param slot a slot of {@link #snapshot()}
+     * @return true if it is a candidate
+     */
     public boolean contains(int slot) {
         return indexOf(slot) >= 0;
     }
 
-    /** The candidate index of snapshot slot {@code slot}, or -1. */
+    /**
+     * The candidate index of snapshot slot {@code slot}, or -1.
+     *
+     * @param slot a slot of {@link #snapshot()}
+     * @return its candidate index, or -1
+     */
     public int indexOf(int slot) {
         for (int s = 0; s < segmentStarts.length - 1; s++) {
             int at = Arrays.binarySearch(slots, segmentStarts[s], segmentStarts[s + 1], slot);
@@ -119,22 +168,38 @@ public final class CandidateSet {
         return -1;
     }
 
-    /** Sum of the candidates' base weights. */
+    /**
+     * Sum of the candidates' base weights.
+     *
+     * @return the sum, before health adjustments
+     */
     public long totalWeight() {
         return totalWeight;
     }
 
-    /** The filter's minimum remaining TTL in nanoseconds, at least 1 (an expired proxy never qualifies). */
+    /**
+     * The filter's minimum remaining TTL in nanoseconds, at least 1 (an expired proxy never qualifies).
+     *
+     * @return nanoseconds, saturated at {@link Long#MAX_VALUE}
+     */
     public long minRemainingTtlNanos() {
         return minRemainingTtlNanos;
     }
 
-    /** The filter's maximum health age in nanoseconds; 0 = no limit. */
+    /**
+     * The filter's maximum health age in nanoseconds; 0 = no limit.
+     *
+     * @return nanoseconds, saturated at {@link Long#MAX_VALUE}
+     */
     public long maxHealthAgeNanos() {
         return maxHealthAgeNanos;
     }
 
-    /** A copy of the candidate slots in candidate order (tests, admin views). */
+    /**
+     * A copy of the candidate slots in candidate order (tests, admin views).
+     *
+     * @return a new array
+     */
     public int[] toSlotArray() {
         return slots.clone();
     }
@@ -142,6 +207,10 @@ public final class CandidateSet {
     /**
      * The value {@code key} derives from this set, computed on first use (under this set's lock, so
      * at most once) and kept for the life of the set.
+     *
+     * @param <T> the derived value's type
+     * @param key the kind of value
+     * @return the value, never null
      */
     @SuppressWarnings("unchecked")
     public <T> T derived(DerivedKey<T> key) {

@@ -37,6 +37,10 @@ public final class DerivedKey<T> {
      * A new key. Call once per kind of derived value (a static constant).
      *
      * @throws IllegalStateException when more than {@value #MAX_KEYS} keys are created
+     * @param <T>     the derived value's type
+     * @param name    a name for messages and {@code toString()}; not null
+     * @param compute derives the value from a candidate set; not null, must not return null
+     * @return the key
      */
     public static <T> DerivedKey<T> of(String name, Function<CandidateSet, T> compute) {
         Objects.requireNonNull(name, "name");

@@ -20,11 +20,20 @@ public final class LiveSnapshot {
 
     private final AtomicReference<PoolSnapshot> current;
 
+    /**
+     * Starts with a first snapshot, typically {@link PoolSnapshot#empty}.
+     *
+     * @param initial the snapshot served until the first publish; not null
+     */
     public LiveSnapshot(PoolSnapshot initial) {
         this.current = new AtomicReference<>(Objects.requireNonNull(initial, "initial"));
     }
 
-    /** The snapshot to pick from now. One volatile read. */
+    /**
+     * The snapshot to pick from now. One volatile read.
+     *
+     * @return the current snapshot, never null
+     */
     public PoolSnapshot current() {
         return current.get();
     }
@@ -33,6 +42,7 @@ public final class LiveSnapshot {
      * Swaps in {@code next} if its version is above the current one.
      *
      * @return true if {@code next} is now current; false if a same or newer version already was
+     * @param next the new snapshot; not null
      */
     public boolean publish(PoolSnapshot next) {
         Objects.requireNonNull(next, "next");
@@ -47,6 +57,11 @@ public final class LiveSnapshot {
         }
     }
 
+    /**
+     * The current snapshot's version.
+     *
+     * @return {@code current().version()}
+     */
     public long version() {
         return current.get().version();
     }

@@ -100,83 +100,165 @@ public final class PoolSnapshot {
         }
     }
 
-    /** An empty snapshot of version 0: what a worker serves before the first real build. */
+    /**
+     * An empty snapshot of version 0: what a worker serves before the first real build.
+     *
+     * @param generatedAt the wall-clock time to report as the build time
+     * @param nowNanos    the current {@link dev.proxypool.core.time.Ticker} reading
+     * @return a snapshot with no proxies, whose every candidate set is empty
+     */
     public static PoolSnapshot empty(Instant generatedAt, long nowNanos) {
         return new PoolSnapshot(0, generatedAt, nowNanos, new Proxy[0], new ProxyRuntime[0], new long[0],
                 Map.of(), Map.of(), new int[Protocol.values().length][0], Map.of());
     }
 
+    /**
+     * The snapshot's version: increases with every build that replaces it, so
+     * {@link LiveSnapshot} and followers can tell newer from older.
+     *
+     * @return the version, 0 for {@link #empty}
+     */
     public long version() {
         return version;
     }
 
-    /** Wall-clock time of the build. */
+    /**
+     * Wall-clock time of the build.
+     *
+     * @return the instant passed to the builder
+     */
     public Instant generatedAt() {
         return generatedAt;
     }
 
-    /** Ticker reading at build time: the origin of every deadline. */
+    /**
+     * Ticker reading at build time: the origin of every deadline.
+     *
+     * @return a ticker reading
+     */
     public long builtAtNanos() {
         return builtAtNanos;
     }
 
+    /**
+     * How many proxies (slots) the snapshot holds.
+     *
+     * @return the slot count
+     */
     public int size() {
         return proxies.length;
     }
 
+    /**
+     * The proxy in a slot.
+     *
+     * @param slot a slot in {@code 0..size()-1}
+     * @return the proxy
+     * @throws ArrayIndexOutOfBoundsException if the slot is out of range
+     */
     public Proxy proxy(int slot) {
         return proxies[slot];
     }
 
+    /**
+     * The long-lived runtime of the proxy in a slot.
+     *
+     * @param slot a slot in {@code 0..size()-1}
+     * @return the runtime, shared with every other snapshot that lists the proxy
+     */
     public ProxyRuntime runtime(int slot) {
         return runtimes[slot];
     }
 
-    /** {@code runtime(slot).capacity()} without the hop through the runtime (hot path). */
+    /**
+     * {@code runtime(slot).capacity()} without the hop through the runtime (hot path).
+     *
+     * @param slot a slot in {@code 0..size()-1}
+     * @return the proxy's capacity cell on this worker
+     */
     public CapacityCell capacity(int slot) {
         return capacities[slot];
     }
 
-    /** {@code runtime(slot).health()} without the hop through the runtime (hot path). */
+    /**
+     * {@code runtime(slot).health()} without the hop through the runtime (hot path).
+     *
+     * @param slot a slot in {@code 0..size()-1}
+     * @return the proxy's live health
+     */
     public ProxyHealth health(int slot) {
         return healths[slot];
     }
 
-    /** Ticker deadline of the proxy's expiry, or {@link #NO_DEADLINE}. */
+    /**
+     * Ticker deadline of the proxy's expiry, or {@link #NO_DEADLINE}.
+     *
+     * @param slot a slot in {@code 0..size()-1}
+     * @return a ticker reading, or {@link #NO_DEADLINE}
+     */
     public long deadlineNanos(int slot) {
         return deadlines[slot];
     }
 
-    /** Nanoseconds of life left at ticker reading {@code nowNanos} ({@link #NO_DEADLINE} when it never expires). */
+    /**
+     * Nanoseconds of life left at ticker reading {@code nowNanos} ({@link #NO_DEADLINE} when it never expires).
+     *
+     * @param slot a slot in {@code 0..size()-1}
+     * @param nowNanos the current ticker reading
+     * @return nanoseconds, negative once expired; {@link #NO_DEADLINE} for a proxy that never expires
+     */
     public long remainingNanos(int slot, long nowNanos) {
         long d = deadlines[slot];
         return d == NO_DEADLINE ? NO_DEADLINE : d - nowNanos;
     }
 
-    /** Base selection weight of the proxy in {@code slot}. */
+    /**
+     * Base selection weight of the proxy in {@code slot}.
+     *
+     * @param slot a slot in {@code 0..size()-1}
+     * @return the configured weight, at least 1 (health adjusts it per pick)
+     */
     public int weight(int slot) {
         return weights[slot];
     }
 
-    /** The slot of proxy {@code id}, or -1 when it is not in this snapshot. */
+    /**
+     * The slot of proxy {@code id}, or -1 when it is not in this snapshot.
+     *
+     * @param id a proxy's opaque id
+     * @return the slot, or -1
+     */
     public int slotOf(String id) {
         Integer slot = slotById.get(id);
         return slot == null ? -1 : slot;
     }
 
-    /** All proxies in slot order (a copy; not for the hot path). */
+    /**
+     * All proxies in slot order (a copy; not for the hot path).
+     *
+     * @return an unmodifiable list
+     */
     public List<Proxy> proxies() {
         return List.of(proxies);
     }
 
-    /** Upstream names present, sorted. */
+    /**
+     * Upstream names present, sorted.
+     *
+     * @return a new, modifiable list, sorted by name
+     */
     public List<String> upstreams() {
         List<String> names = new ArrayList<>(byUpstream.keySet());
         names.sort(Comparator.naturalOrder());
         return names;
     }
 
-    /** Proxies per upstream (admin views, low-water marks). */
+    /**
+     * Proxies per upstream (admin views, low-water marks).
+     *
+     * @param upstream an upstream name
+     * @return the count; 0 for an unknown upstream
+     */
     public int sizeOfUpstream(String upstream) {
         int[] slots = byUpstream.get(upstream);
         return slots == null ? 0 : slots.length;
@@ -185,6 +267,9 @@ public final class PoolSnapshot {
     /**
      * The candidates passing {@code filter}'s upstreams, protocols and labels: memoized per distinct
      * filter for the life of this snapshot. Remaining TTL and health age are checked per pick.
+     *
+     * @param filter a routing's filter; reuse one instance per routing for the identity cache
+     * @return the candidate slots, in segments per upstream in the filter's order; never null
      */
     public CandidateSet candidates(CandidateFilter filter) {
         int at = System.identityHashCode(filter) & (RECENT_SIZE - 1);
@@ -208,7 +293,11 @@ public final class PoolSnapshot {
         return set;
     }
 
-    /** How many distinct filters are memoized now. */
+    /**
+     * How many distinct filters are memoized now.
+     *
+     * @return at most {@value #MAX_MEMOIZED_FILTERS}
+     */
     public int memoizedFilters() {
         return memo.size();
     }

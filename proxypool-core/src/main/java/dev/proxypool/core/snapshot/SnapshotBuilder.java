@@ -34,13 +34,26 @@ public final class SnapshotBuilder {
     private final Ticker ticker;
     private long lastVersion;
 
+    /**
+     * A builder whose first {@link #build(Collection)} makes version 1.
+     *
+     * @param registry  where runtimes come from (created on first sight); not null
+     * @param wallClock read once per build for {@code generatedAt} and expiry conversion; not null
+     * @param ticker    read once per build, at the same moment; not null
+     */
     public SnapshotBuilder(RuntimeRegistry registry, InstantSource wallClock, Ticker ticker) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
     }
 
-    /** Builds the next version (one above the last one built here). */
+    /**
+     * Builds the next version (one above the last one built here).
+     *
+     * @param proxies the whole pool of this worker, in the slot order wanted; not null
+     * @return the new snapshot, not yet published
+     * @throws IllegalArgumentException when two proxies share an id
+     */
     public synchronized PoolSnapshot build(Collection<Proxy> proxies) {
         return build(lastVersion + 1, proxies);
     }
@@ -50,6 +63,9 @@ public final class SnapshotBuilder {
      *
      * @throws IllegalArgumentException when {@code version} does not exceed the last one built here,
      *                                  or two proxies share an id
+     * @param version the version to give the snapshot, above {@link #lastVersion()}
+     * @param proxies the whole pool of this worker, in the slot order wanted; not null
+     * @return the new snapshot, not yet published
      */
     public synchronized PoolSnapshot build(long version, Collection<Proxy> proxies) {
         if (version <= lastVersion) {
@@ -104,7 +120,11 @@ public final class SnapshotBuilder {
                 byProtocol, byLabel);
     }
 
-    /** The last version built here (0 before the first build). */
+    /**
+     * The last version built here (0 before the first build).
+     *
+     * @return the version of the newest snapshot built here
+     */
     public synchronized long lastVersion() {
         return lastVersion;
     }

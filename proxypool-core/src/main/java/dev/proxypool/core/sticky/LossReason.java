@@ -26,6 +26,11 @@ public enum LossReason {
     /** The request excludes the proxy (a retry after it failed). */
     EXCLUDED;
 
+    /**
+     * The name used as a metrics label and in logs.
+     *
+     * @return the lower-case constant name
+     */
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }

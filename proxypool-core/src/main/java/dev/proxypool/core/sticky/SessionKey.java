@@ -11,6 +11,11 @@ package dev.proxypool.core.sticky;
  */
 public record SessionKey(String client, String routing, String sessionId) {
 
+    /**
+     * Checks every part is present.
+     *
+     * @throws IllegalArgumentException naming the empty part
+     */
     public SessionKey {
         require("client", client);
         require("routing", routing);

@@ -33,16 +33,35 @@ public final class StickyDispatch {
     private final StickyTable table;
     private final Dispatcher dispatcher;
 
+    /**
+     * The flow of one routing.
+     *
+     * @param table      the routing's bindings; not null
+     * @param dispatcher the routing's dispatcher; not null
+     */
     public StickyDispatch(StickyTable table, Dispatcher dispatcher) {
         this.table = Objects.requireNonNull(table, "table");
         this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
     }
 
+    /**
+     * The bindings this flow reads and writes.
+     *
+     * @return the table
+     */
     public StickyTable table() {
         return table;
     }
 
-    /** Chooses the proxy for a request of session {@code key}; see the class comment. */
+    /**
+     * Chooses the proxy for a request of session {@code key}; see the class comment.
+     *
+     * @param key      the session
+     * @param snapshot the snapshot to pick from
+     * @param request  the pick request of the routing
+     * @param now      the current {@link dev.proxypool.core.time.Ticker} reading
+     * @return Reused, Fresh or SessionLost
+     */
     public StickyPick pick(SessionKey key, PoolSnapshot snapshot, PickRequest request, long now) {
         StickyLookup found = table.lookup(key, snapshot, request, now);
         return switch (found) {
@@ -75,6 +94,11 @@ public final class StickyDispatch {
     /**
      * The upstream connect of {@code pick} succeeded: a {@link StickyPick.Fresh} pick becomes the
      * session's binding. A reused binding only had its last-use time refreshed by the lookup.
+     *
+     * @param key      the session
+     * @param pick     what {@link #pick} returned
+     * @param snapshot the snapshot the pick came from
+     * @param now      the current {@link dev.proxypool.core.time.Ticker} reading
      */
     public void connected(SessionKey key, StickyPick pick, PoolSnapshot snapshot, long now) {
         if (pick instanceof StickyPick.Fresh fresh && fresh.pick() instanceof Picked p) {
@@ -82,7 +106,11 @@ public final class StickyDispatch {
         }
     }
 
-    /** The upstream connect failed: the session's binding is cleared (docs/design.md#sticky-sessions, S3). */
+    /**
+     * The upstream connect failed: the session's binding is cleared (docs/design.md#sticky-sessions, S3).
+     *
+     * @param key the session
+     */
     public void connectFailed(SessionKey key) {
         table.clear(key);
     }

@@ -6,7 +6,11 @@ import java.util.Optional;
 /** The outcome of {@link StickyDispatch#pick}. Switch on it exhaustively. */
 public sealed interface StickyPick {
 
-    /** The pick result to serve the request with, or empty for {@link SessionLost}. */
+    /**
+     * The pick result to serve the request with, or empty for {@link SessionLost}.
+     *
+     * @return the result, or empty when the session is lost
+     */
     Optional<PickResult> result();
 
     /**
@@ -15,6 +19,8 @@ public sealed interface StickyPick {
      * kept (a momentarily full proxy does not change the session's exit IP) and the routing's
      * no-candidate policy applies to this request ({@code wait} retries the sticky pick).
      * Nothing to bind after connecting; on a connect failure call {@link StickyDispatch#connectFailed}.
+     *
+     * @param pick the bound proxy's pick: Picked or NoCandidate(BUSY)
      */
     record Reused(PickResult pick) implements StickyPick {
         @Override
@@ -36,6 +42,11 @@ public sealed interface StickyPick {
             return Optional.of(pick);
         }
 
+        /**
+         * Whether the session moved to a new proxy.
+         *
+         * @return true if a previous binding was lost
+         */
         public boolean repinned() {
             return lost.isPresent();
         }

@@ -29,6 +29,13 @@ public record StickyPolicy(boolean enabled, String header, Duration lifetime, Du
         /** Fail the request with 502 {@code session_lost}: the exit IP must never change mid-session. */
         STRICT;
 
+        /**
+         * Parses {@code sticky.onLost}, case-insensitively.
+         *
+         * @param value {@code repin} or {@code strict}
+         * @return the choice
+         * @throws IllegalArgumentException if the value is null or neither
+         */
         public static OnLost parse(String value) {
             if (value != null) {
                 switch (value.trim().toLowerCase(Locale.ROOT)) {
@@ -41,6 +48,7 @@ public record StickyPolicy(boolean enabled, String header, Duration lifetime, Du
         }
     }
 
+    /** The header carrying the session id unless {@code sticky.header} says otherwise. */
     public static final String DEFAULT_HEADER = "X-ProxyPool-Session";
 
     /** Default of {@link #busyWait()}. */
@@ -49,18 +57,35 @@ public record StickyPolicy(boolean enabled, String header, Duration lifetime, Du
     /** Upper bound of {@link #busyWait()}: a request must not hang on a busy proxy for long. */
     public static final Duration MAX_BUSY_WAIT = Duration.ofSeconds(60);
 
+    /** Sticky sessions off (every other setting at its default): the routing default. */
     public static final StickyPolicy DISABLED = new StickyPolicy(false, DEFAULT_HEADER,
             Duration.ofMinutes(10), Duration.ofSeconds(60), OnLost.REPIN, 100_000);
 
+    /** Sticky sessions on, every setting at its default. */
     public static final StickyPolicy DEFAULTS = new StickyPolicy(true, DEFAULT_HEADER,
             Duration.ofMinutes(10), Duration.ofSeconds(60), OnLost.REPIN, 100_000);
 
-    /** A policy with the default {@link #busyWait()}. */
+    /**
+     * A policy with the default {@link #busyWait()}.
+     *
+     * @param enabled    whether the routing pins sessions
+     * @param header     request header carrying the session id, non-blank
+     * @param lifetime   longest life of a binding, positive
+     * @param idle       a binding unused this long is dropped, positive
+     * @param onLost     what happens when the bound proxy no longer qualifies; null = repin
+     * @param maxEntries bound of the per-worker binding cache, at least 1
+     * @throws IllegalArgumentException as the canonical constructor does
+     */
     public StickyPolicy(boolean enabled, String header, Duration lifetime, Duration idle, OnLost onLost,
                         int maxEntries) {
         this(enabled, header, lifetime, idle, onLost, maxEntries, DEFAULT_BUSY_WAIT);
     }
 
+    /**
+     * Validates every setting; a null {@code onLost} becomes {@link OnLost#REPIN}.
+     *
+     * @throws IllegalArgumentException naming the config key of the first invalid setting
+     */
     public StickyPolicy {
         if (header == null || header.isBlank()) {
             throw new IllegalArgumentException("sticky.header must not be empty");

@@ -37,7 +37,14 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class StickyTable {
 
-    /** A read-only view of one binding (tests, admin). Times are ticker nanoseconds. */
+    /**
+     * A read-only view of one binding (tests, admin). Times are ticker nanoseconds.
+     *
+     * @param proxyId       the proxy the session is pinned to
+     * @param createdNanos  when the binding was made
+     * @param lastUsedNanos the last lookup that returned it (or its creation)
+     * @param expiresNanos  {@code min(created + lifetime, proxy expiry)}
+     */
     public record BindingView(String proxyId, long createdNanos, long lastUsedNanos, long expiresNanos) {
     }
 
@@ -50,6 +57,11 @@ public final class StickyTable {
     private final ConcurrentHashMap<SessionKey, Binding> bindings = new ConcurrentHashMap<>();
     private final Object sweepLock = new Object();
 
+    /**
+     * An empty table.
+     *
+     * @param policy the routing's sticky settings (lifetime, idle, bound); not null
+     */
     public StickyTable(StickyPolicy policy) {
         this.policy = Objects.requireNonNull(policy, "policy");
         this.lifetimeNanos = policy.lifetime().toNanos();
@@ -57,6 +69,11 @@ public final class StickyTable {
         this.maxEntries = policy.maxEntries();
     }
 
+    /**
+     * The settings this table enforces.
+     *
+     * @return the policy given at construction
+     */
     public StickyPolicy policy() {
         return policy;
     }
@@ -67,6 +84,12 @@ public final class StickyTable {
      * enough health verdict, and not banned for the request's domain. A hit refreshes the last-use
      * time. A binding that fails any check is removed. Capacity and health admission are not taken
      * here: reserve the proxy with {@code Dispatcher.pickSlot} (no side effects in a lookup).
+     *
+     * @param key      the session
+     * @param snapshot the snapshot the request picks from
+     * @param request  the request's filter, domain and exclusions
+     * @param now      the current {@link dev.proxypool.core.time.Ticker} reading
+     * @return Bound with the proxy's slot, Unbound, or Lost with the reason
      */
     public StickyLookup lookup(SessionKey key, PoolSnapshot snapshot, PickRequest request, long now) {
         Binding b = bindings.get(key);
@@ -122,6 +145,11 @@ public final class StickyTable {
     /**
      * Pins the session to the proxy in {@code slot} of {@code snapshot}, after a successful
      * connect. Replaces any earlier binding of the session.
+     *
+     * @param key      the session
+     * @param snapshot the snapshot the pick came from
+     * @param slot     the picked proxy's slot in it
+     * @param now      the current {@link dev.proxypool.core.time.Ticker} reading
      */
     public void bind(SessionKey key, PoolSnapshot snapshot, int slot, long now) {
         bind(key, snapshot.proxy(slot).id(), snapshot.deadlineNanos(slot), now);
@@ -131,6 +159,11 @@ public final class StickyTable {
      * Pins the session to {@code proxyId}, whose expiry is at ticker reading
      * {@code proxyDeadlineNanos} ({@link PoolSnapshot#NO_DEADLINE} if it never expires). The binding
      * expires at {@code min(now + lifetime, proxyDeadlineNanos)}.
+     *
+     * @param key                the session; not null
+     * @param proxyId            the proxy's id; not null
+     * @param proxyDeadlineNanos the proxy's expiry as a ticker reading
+     * @param now                the current ticker reading
      */
     public void bind(SessionKey key, String proxyId, long proxyDeadlineNanos, long now) {
         Objects.requireNonNull(key, "key");
@@ -143,23 +176,43 @@ public final class StickyTable {
         }
     }
 
-    /** Drops the session's binding (its connect failed). */
+    /**
+     * Drops the session's binding (its connect failed).
+     *
+     * @param key the session
+     */
     public void clear(SessionKey key) {
         bindings.remove(key);
     }
 
-    /** Drops the session's binding only if it still points to {@code proxyId}. */
+    /**
+     * Drops the session's binding only if it still points to {@code proxyId}.
+     *
+     * @param key     the session
+     * @param proxyId the proxy the caller found bound
+     * @return true if this call removed the binding
+     */
     public boolean clear(SessionKey key, String proxyId) {
         Binding b = bindings.get(key);
         return b != null && b.proxyId.equals(proxyId) && bindings.remove(key, b);
     }
 
-    /** The session's binding as stored (expired or not), for inspection. */
+    /**
+     * The session's binding as stored (expired or not), for inspection.
+     *
+     * @param key the session
+     * @return the binding, or empty
+     */
     public Optional<BindingView> find(SessionKey key) {
         Binding b = bindings.get(key);
         return b == null ? Optional.empty() : Optional.of(b.view());
     }
 
+    /**
+     * Bindings held now, expired ones included until a sweep or lookup drops them.
+     *
+     * @return the count, about {@code maxEntries} at most
+     */
     public int size() {
         return bindings.size();
     }

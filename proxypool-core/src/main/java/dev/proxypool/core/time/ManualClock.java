@@ -20,6 +20,11 @@ public final class ManualClock implements Ticker, InstantSource {
         this(Instant.parse("2026-01-01T00:00:00Z"));
     }
 
+    /**
+     * Starts at a given wall-clock instant, with a ticker reading of 1 s.
+     *
+     * @param start what {@link #instant()} returns until the clock is advanced; not null
+     */
     public ManualClock(Instant start) {
         this.origin = start;
         this.originNanos = 1_000_000_000L;
@@ -36,6 +41,13 @@ public final class ManualClock implements Ticker, InstantSource {
         return origin.plusNanos(nanos.get() - originNanos);
     }
 
+    /**
+     * Moves both the ticker and the instant forward by the same amount.
+     *
+     * @param d how far to move, zero or positive; not null
+     * @return this clock, for chaining
+     * @throws IllegalArgumentException if {@code d} is negative: a monotonic clock never goes back
+     */
     public ManualClock advance(Duration d) {
         if (d.isNegative()) {
             throw new IllegalArgumentException("a monotonic clock never goes back: " + d);
@@ -44,6 +56,13 @@ public final class ManualClock implements Ticker, InstantSource {
         return this;
     }
 
+    /**
+     * Moves the clock forward by a number of nanoseconds, as {@link #advance(Duration)} does.
+     *
+     * @param n nanoseconds to move, zero or positive
+     * @return this clock, for chaining
+     * @throws IllegalArgumentException if {@code n} is negative
+     */
     public ManualClock advanceNanos(long n) {
         return advance(Duration.ofNanos(n));
     }

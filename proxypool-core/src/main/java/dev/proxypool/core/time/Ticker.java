@@ -8,9 +8,19 @@ package dev.proxypool.core.time;
 @FunctionalInterface
 public interface Ticker {
 
+    /**
+     * Reads the clock.
+     *
+     * @return nanoseconds since an arbitrary, fixed origin; never decreases within one process, and
+     *     only differences between two readings mean anything
+     */
     long read();
 
-    /** {@link System#nanoTime()}: the only production ticker. */
+    /**
+     * {@link System#nanoTime()}: the only production ticker.
+     *
+     * @return a stateless singleton ticker, safe to share between threads
+     */
     static Ticker system() {
         return SystemTicker.INSTANCE;
     }
