@@ -43,6 +43,22 @@ public record FetchReport(String provider, String upstream, FetchOutcome outcome
         }
     }
 
+    /**
+     * A successful fetch of an adapter that reads no records of its own format (an in-house
+     * registry, an SDK call): {@code Success(candidates.size())}, or {@code Empty} for no
+     * candidates, nothing dropped, nothing counted as read.
+     *
+     * @param provider   provider name
+     * @param upstream   upstream name
+     * @param candidates the normalized candidates
+     * @param duration   how long the fetch took
+     * @return the report
+     */
+    public static FetchReport of(String provider, String upstream, List<Proxy> candidates, Duration duration) {
+        FetchOutcome outcome = candidates.isEmpty() ? FetchOutcome.EMPTY : new FetchOutcome.Success(candidates.size());
+        return new FetchReport(provider, upstream, outcome, candidates, Map.of(), List.of(), 0, duration);
+    }
+
     /** A failed fetch with nothing read. */
     public static FetchReport failed(String provider, String upstream, FetchOutcome.ErrorKind kind, String detail,
                                      Duration duration) {
