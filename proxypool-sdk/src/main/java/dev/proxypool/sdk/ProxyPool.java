@@ -319,7 +319,7 @@ public final class ProxyPool implements AutoCloseable {
 
     /**
      * A JDK {@link HttpClient} builder that sends every request through the leased proxy and answers
-     * its proxy-authentication challenges from the pool's credentials (docs/architecture.md#sdk-surface).
+     * its proxy-authentication challenges from the pool's credentials (docs/architecture.md#public-sdk-surface).
      * The JDK client speaks HTTP proxies only: lease with {@code Selection...protocol(HTTP)} or a pool
      * of HTTP proxies.
      *

@@ -10,7 +10,7 @@
  *
  * <p>This is the public surface applications compile against, with {@code dev.proxypool.sdk.remote},
  * the provider SPI {@code dev.proxypool.sdk.provider} and the core's value types
- * ({@code dev.proxypool.core.model}); see docs/architecture.md#sdk-surface. Its exceptions and log
+ * ({@code dev.proxypool.core.model}); see docs/architecture.md#public-sdk-surface. Its exceptions and log
  * lines never carry a proxy address or a secret.
  */
 package dev.proxypool.sdk;

@@ -1,6 +1,5 @@
 package dev.proxypool.sdk.config;
 
-import dev.proxypool.sdk.cluster.ClusterSettings;
 import dev.proxypool.sdk.credentials.Secret;
 
 import dev.proxypool.core.health.HealthPolicy;

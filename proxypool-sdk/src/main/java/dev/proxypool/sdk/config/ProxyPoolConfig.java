@@ -1,6 +1,6 @@
 package dev.proxypool.sdk.config;
 
-import dev.proxypool.sdk.cluster.ClusterSettings;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.credentials.Secret;
 
 import dev.proxypool.core.health.HealthPolicy;
