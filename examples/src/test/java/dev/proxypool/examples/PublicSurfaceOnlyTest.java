@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The examples are what an embedding application writes, so they may use the public SDK surface
- * only (docs/architecture.md#sdk-surface): the facade {@code dev.proxypool.sdk}, the remote client
+ * only (docs/architecture.md#public-sdk-surface): the facade {@code dev.proxypool.sdk}, the remote client
  * {@code dev.proxypool.sdk.remote}, the provider SPI {@code dev.proxypool.sdk.provider}, the core's
  * value types {@code dev.proxypool.core.model}, and the JDK. Every import and every other mention of
  * a project package in the examples' main sources is checked.
