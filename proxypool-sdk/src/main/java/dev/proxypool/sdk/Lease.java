@@ -24,6 +24,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * One proxy's capacity, held for one request or tunnel (docs/design.md#capacity C2, #sticky-sessions S3, #gateway-flow G8). Report the outcome
@@ -181,7 +182,7 @@ public final class Lease implements AutoCloseable {
      * @param cause what the attempt threw
      */
     public void failed(Throwable cause) {
-        failed(kindOf(cause), null);
+        failed(kindOf(Objects.requireNonNull(cause, "cause")), null);
     }
 
     /**
