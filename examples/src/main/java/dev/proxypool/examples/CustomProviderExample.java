@@ -4,12 +4,9 @@ import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
-import dev.proxypool.core.sequential.FetchOutcome;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.Selection;
-import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.config.ProxyPoolConfig;
-import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.provider.FetchReport;
 import dev.proxypool.sdk.provider.ProviderAdapter;
 import dev.proxypool.sdk.provider.ProviderRegistry;
@@ -19,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A provider adapter of the application's own, registered explicitly in code and enabled by the
@@ -39,8 +35,7 @@ public final class CustomProviderExample {
                 candidates.add(Proxy.builder(new ProxyKey(Protocol.SOCKS5, "198.51.100." + i, 1080, CredentialRef.NONE))
                         .provider(provider).upstream(context.upstream()).build());
             }
-            FetchOutcome outcome = candidates.isEmpty() ? FetchOutcome.EMPTY : new FetchOutcome.Success(candidates.size());
-            return new FetchReport(provider, context.upstream(), outcome, candidates, Map.of(), List.of(), 0, Duration.ZERO);
+            return FetchReport.of(provider, context.upstream(), candidates, Duration.ZERO);
         };
     }
 
@@ -50,12 +45,11 @@ public final class CustomProviderExample {
                 providers: [{ name: in-house, type: in_house_registry }]
                 upstreams: [{ name: in-house, provider: in-house, validate: false }]
                 """);
-        ProxyPoolConfig cfg = ConfigLoader.load(config);
         ProviderRegistry registry = ProviderRegistry.builtIns()
                 .register("in_house_registry", (providerConfig, env) -> inHouseRegistry(providerConfig.name(), 3))
                 .enable("in_house_registry")
                 .build();
-        try (ProxyPool pool = ProxyPool.builder().config(cfg).providerRegistry(registry).background(false).build();
+        try (ProxyPool pool = ProxyPool.builder().config(config).providerRegistry(registry).background(false).build();
              Lease lease = pool.acquire(Selection.forHost("api.example"))) {
             lease.succeeded(Duration.ofMillis(50));
             return pool.size();

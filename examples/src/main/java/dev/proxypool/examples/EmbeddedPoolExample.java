@@ -1,15 +1,15 @@
 package dev.proxypool.examples;
 
-import dev.proxypool.core.extract.ExtractedProxy;
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
+import dev.proxypool.sdk.ExtractedProxyView;
 import dev.proxypool.sdk.Extraction;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.Selection;
-import dev.proxypool.sdk.Lease;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,8 +50,9 @@ public final class EmbeddedPoolExample {
                     leased.add(lease.proxyId());
                 }
             }
-            for (ExtractedProxy p : pool.extract(Extraction.of(2).protocol(Protocol.HTTP).country("US").allOrNothing())) {
-                extracted.add(p.proxy().id());
+            for (ExtractedProxyView p : pool.extract(Extraction.of(2).protocol(Protocol.HTTP).country("US").allOrNothing())
+                    .proxies()) {
+                extracted.add(p.id()); // p.url() is ready to use (credentials included): never log it
             }
             return new Outcome(leased, extracted, pool.inFlight());
         }

@@ -1,10 +1,10 @@
 package dev.proxypool.examples;
 
+import dev.proxypool.sdk.ExtractedProxyView;
+import dev.proxypool.sdk.Extraction;
+import dev.proxypool.sdk.ExtractionResponse;
 import dev.proxypool.sdk.remote.DistributionClient;
 import dev.proxypool.sdk.remote.DistributionException;
-import dev.proxypool.sdk.remote.ExtractedProxyView;
-import dev.proxypool.sdk.remote.ExtractionCall;
-import dev.proxypool.sdk.remote.ExtractionResponse;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,7 +12,9 @@ import java.util.List;
 
 /**
  * Extracting proxies from a running server with the remote {@link DistributionClient}: exclusive,
- * idempotent (a retry with the same key replays instead of extracting again), typed errors.
+ * idempotent (a retry with the same key replays instead of extracting again), typed errors. The
+ * request and result are the same {@link Extraction} and {@link ExtractionResponse} as an embedded
+ * pool's {@code ProxyPool.extract}.
  *
  * <p>Run against {@code proxypool demo}: {@code ./proxypool example remote-extraction}, or
  * {@code java ... RemoteExtractionExample http://127.0.0.1:9090 <client token> [upstream]}.
@@ -34,12 +36,11 @@ public final class RemoteExtractionExample {
     /** As {@link #run(URI, String, int, String)}, only from {@code upstream} when it is not null. */
     public static List<String> run(URI api, String token, int count, String idempotencyKey, String upstream) {
         try (DistributionClient client = DistributionClient.builder(api).token(token).timeout(Duration.ofSeconds(10)).build()) {
-            ExtractionCall.Builder call = ExtractionCall.builder(count).country("US").allOrNothing()
-                    .idempotencyKey(idempotencyKey);
+            Extraction extraction = Extraction.of(count).country("US").allOrNothing().idempotencyKey(idempotencyKey);
             if (upstream != null) {
-                call.upstream(upstream);
+                extraction = extraction.upstream(upstream);
             }
-            ExtractionResponse response = client.extract(call.build());
+            ExtractionResponse response = client.extract(extraction);
             List<String> ids = new ArrayList<>();
             for (ExtractedProxyView p : response.proxies()) {
                 ids.add(p.id()); // p.url() carries the credentials: use it to connect, never log it

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Proxy;
-import dev.proxypool.sdk.credentials.StaticCredentialStore;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
+import java.net.PasswordAuthentication;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -88,8 +88,8 @@ class ExamplesTest {
              FakeHttpProxy c = FakeHttpProxy.builder().basicAuth("u", "p").start()) {
             List<Proxy> inventory = List.of(a.asProxy(CredentialRef.of("lab")), b.asProxy(CredentialRef.of("lab")),
                     c.asProxy(CredentialRef.of("lab")));
-            List<HttpClientStickyExample.Hop> hops = HttpClientStickyExample.run(inventory,
-                    StaticCredentialStore.empty().with("lab", "u", "p"), origin.uri("/echo"), 4, 3);
+            List<HttpClientStickyExample.Hop> hops = HttpClientStickyExample.run(dir, inventory,
+                    Map.of("lab", new PasswordAuthentication("u", "p".toCharArray())), origin.uri("/echo"), 4, 3);
             assertEquals(12, hops.size());
             Map<String, Set<String>> proxiesBySession = new HashMap<>();
             for (HttpClientStickyExample.Hop h : hops) {

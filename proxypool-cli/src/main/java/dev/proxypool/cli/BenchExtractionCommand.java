@@ -3,10 +3,10 @@ package dev.proxypool.cli;
 import dev.proxypool.cli.bench.BenchResult;
 import dev.proxypool.cli.bench.LoadRun;
 import dev.proxypool.core.time.Clocks;
+import dev.proxypool.sdk.Extraction;
+import dev.proxypool.sdk.ExtractionResponse;
 import dev.proxypool.sdk.remote.DistributionClient;
 import dev.proxypool.sdk.remote.DistributionException;
-import dev.proxypool.sdk.remote.ExtractionCall;
-import dev.proxypool.sdk.remote.ExtractionResponse;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -65,9 +65,9 @@ final class BenchExtractionCommand implements Callable<Integer> {
             return CliErrors.fail(spec, Main.EXIT_USAGE, "no token: pass --token or set " + ExtractCommand.TOKEN_ENV, null);
         }
         DistributionClient client;
-        ExtractionCall call;
+        Extraction call;
         try {
-            call = ExtractionCall.of(count);
+            call = Extraction.of(count);
             client = DistributionClient.builder(URI.create(api.strip())).token(token).timeout(timeout).build();
         } catch (IllegalArgumentException e) {
             return CliErrors.fail(spec, Main.EXIT_USAGE, e.getMessage(), e);

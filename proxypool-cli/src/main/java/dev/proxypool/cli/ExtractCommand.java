@@ -2,11 +2,11 @@ package dev.proxypool.cli;
 
 import dev.proxypool.core.model.AddressMask;
 import dev.proxypool.core.model.Protocol;
+import dev.proxypool.sdk.ExtractedProxyView;
+import dev.proxypool.sdk.Extraction;
+import dev.proxypool.sdk.ExtractionResponse;
 import dev.proxypool.sdk.remote.DistributionClient;
 import dev.proxypool.sdk.remote.DistributionException;
-import dev.proxypool.sdk.remote.ExtractedProxyView;
-import dev.proxypool.sdk.remote.ExtractionCall;
-import dev.proxypool.sdk.remote.ExtractionResponse;
 import dev.proxypool.sdk.json.JsonCodec;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -106,10 +106,10 @@ final class ExtractCommand implements Callable<Integer> {
         if (token == null || token.isBlank()) {
             return CliErrors.fail(spec, Main.EXIT_USAGE, "no token: pass --token or set " + TOKEN_ENV, null);
         }
-        ExtractionCall extraction;
+        Extraction extraction;
         DistributionClient client;
         try {
-            extraction = extractionCall();
+            extraction = extraction();
             client = DistributionClient.builder(apiUri()).token(token).timeout(timeout).build();
         } catch (IllegalArgumentException e) {
             return CliErrors.fail(spec, Main.EXIT_USAGE, e.getMessage(), e);
@@ -146,35 +146,37 @@ final class ExtractCommand implements Callable<Integer> {
         }
     }
 
-    private ExtractionCall extractionCall() {
-        ExtractionCall.Builder b = ExtractionCall.builder(count);
+    private Extraction extraction() {
+        Extraction e = Extraction.of(count);
         if (protocol != null) {
-            b.protocol(Protocol.parse(protocol));
+            e = e.protocol(Protocol.parse(protocol));
         }
         if (country != null) {
-            b.country(country);
+            e = e.country(country);
         }
         if (region != null) {
-            b.region(region);
+            e = e.region(region);
         }
         if (city != null) {
-            b.city(city);
+            e = e.city(city);
         }
         if (carrier != null) {
-            b.carrier(carrier);
+            e = e.carrier(carrier);
         }
         if (upstream != null) {
-            b.upstream(upstream);
+            e = e.upstream(upstream);
         }
-        labels.forEach(b::label);
-        b.minRemainingTtl(minTtl);
+        for (Map.Entry<String, String> label : labels.entrySet()) {
+            e = e.label(label.getKey(), label.getValue());
+        }
+        e = e.minRemainingTtl(minTtl);
         if (allOrNothing) {
-            b.allOrNothing();
+            e = e.allOrNothing();
         }
         if (idempotencyKey != null) {
-            b.idempotencyKey(idempotencyKey);
+            e = e.idempotencyKey(idempotencyKey);
         }
-        return b.build();
+        return e;
     }
 
     private void print(ExtractionResponse r) {

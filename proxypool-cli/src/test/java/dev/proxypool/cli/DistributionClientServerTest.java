@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.Protocol;
+import dev.proxypool.sdk.ExtractedProxyView;
+import dev.proxypool.sdk.Extraction;
+import dev.proxypool.sdk.ExtractionResponse;
 import dev.proxypool.sdk.remote.DistributionClient;
 import dev.proxypool.sdk.remote.DistributionException;
-import dev.proxypool.sdk.remote.ExtractedProxyView;
-import dev.proxypool.sdk.remote.ExtractionCall;
-import dev.proxypool.sdk.remote.ExtractionResponse;
 import dev.proxypool.testkit.TestPorts;
 import java.io.IOException;
 import java.net.URI;
@@ -60,7 +60,7 @@ class DistributionClientServerTest {
 
     @Test
     void extractsWithFiltersAndTheUrlCarriesPercentEncodedCredentials() {
-        ExtractionResponse r = alice.extract(ExtractionCall.builder(4).protocol(Protocol.HTTP).country("US").build());
+        ExtractionResponse r = alice.extract(Extraction.of(4).protocol(Protocol.HTTP).country("US"));
         assertEquals(4, r.requested());
         assertEquals(4, r.extracted());
         assertTrue(r.complete());
@@ -86,7 +86,7 @@ class DistributionClientServerTest {
         }
         assertEquals(4, ids.size());
         // exclusive: they are gone, the rest is socks5 from DE
-        ExtractionResponse rest = alice.extract(ExtractionCall.of(10));
+        ExtractionResponse rest = alice.extract(Extraction.of(10));
         assertEquals(2, rest.extracted());
         assertFalse(rest.complete());
         rest.proxies().forEach(p -> assertEquals(Protocol.SOCKS5, p.protocol()));
@@ -95,16 +95,16 @@ class DistributionClientServerTest {
     @Test
     void allOrNothingThatCannotBeMetIsInsufficientAndExtractsNothing() {
         var e = assertThrows(DistributionException.InsufficientProxies.class,
-                () -> alice.extract(ExtractionCall.builder(3).country("DE").allOrNothing().build()));
+                () -> alice.extract(Extraction.of(3).country("DE").allOrNothing()));
         assertEquals(3, e.requested());
         assertEquals(2, e.available());
-        assertEquals(2, alice.extract(ExtractionCall.builder(2).country("DE").allOrNothing().build()).extracted());
+        assertEquals(2, alice.extract(Extraction.of(2).country("DE").allOrNothing()).extracted());
     }
 
     @Test
     void unknownTokenIsUnauthorized() {
         try (DistributionClient stranger = client("not-a-known-token")) {
-            var e = assertThrows(DistributionException.Unauthorized.class, () -> stranger.extract(ExtractionCall.of(1)));
+            var e = assertThrows(DistributionException.Unauthorized.class, () -> stranger.extract(Extraction.of(1)));
             assertEquals(401, e.status());
             assertFalse(e.getMessage().contains("not-a-known-token"));
         }
@@ -112,7 +112,7 @@ class DistributionClientServerTest {
 
     @Test
     void aCountAboveTheServersMaximumIsAnInvalidRequestNamingTheField() {
-        var e = assertThrows(DistributionException.InvalidRequest.class, () -> alice.extract(ExtractionCall.of(500)));
+        var e = assertThrows(DistributionException.InvalidRequest.class, () -> alice.extract(Extraction.of(500)));
         assertEquals(400, e.status());
         assertTrue(e.serverMessage().contains("count"), e.serverMessage());
     }
@@ -120,8 +120,8 @@ class DistributionClientServerTest {
     @Test
     void quotaExceededCarriesLimitUsedAndRetryAfter() {
         try (DistributionClient bob = client(ApiServer.BOB)) {
-            assertEquals(2, bob.extract(ExtractionCall.of(2)).extracted());
-            var e = assertThrows(DistributionException.QuotaExceeded.class, () -> bob.extract(ExtractionCall.of(1)));
+            assertEquals(2, bob.extract(Extraction.of(2)).extracted());
+            var e = assertThrows(DistributionException.QuotaExceeded.class, () -> bob.extract(Extraction.of(1)));
             assertEquals(429, e.status());
             assertEquals(2, e.limit());
             assertEquals(2, e.used());
@@ -132,10 +132,10 @@ class DistributionClientServerTest {
     @Test
     void aStoreThatIsDownIsStoreUnavailable() {
         api.store.down = true;
-        var e = assertThrows(DistributionException.StoreUnavailable.class, () -> alice.extract(ExtractionCall.of(1)));
+        var e = assertThrows(DistributionException.StoreUnavailable.class, () -> alice.extract(Extraction.of(1)));
         assertEquals(503, e.status());
         api.store.down = false;
-        assertEquals(1, alice.extract(ExtractionCall.of(1)).extracted());
+        assertEquals(1, alice.extract(Extraction.of(1)).extracted());
     }
 
     @Test
@@ -143,7 +143,7 @@ class DistributionClientServerTest {
         api.store.holdExtractions();
         ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
         try {
-            ExtractionCall call = ExtractionCall.builder(1).idempotencyKey("job-1").build();
+            Extraction call = Extraction.of(1).idempotencyKey("job-1");
             Future<ExtractionResponse> first = pool.submit(() -> alice.extract(call));
             assertTrue(api.store.extractEntered.await(10, TimeUnit.SECONDS));
             try (DistributionClient second = client(ApiServer.ALICE)) {
@@ -161,7 +161,7 @@ class DistributionClientServerTest {
 
     @Test
     void theSameKeyAndBodyReplaysTheStoredAnswerWithoutExtractingAgain() {
-        ExtractionCall call = ExtractionCall.builder(2).country("US").idempotencyKey("retry-safe-7").build();
+        Extraction call = Extraction.of(2).country("US").idempotencyKey("retry-safe-7");
         ExtractionResponse first = alice.extract(call);
         ExtractionResponse again = alice.extract(call);
         assertFalse(first.replayed());
@@ -169,14 +169,14 @@ class DistributionClientServerTest {
         assertEquals(ids(first), ids(again));
         assertEquals(first.proxies().get(0).url(), again.proxies().get(0).url());
         // only two were taken: four remain
-        assertEquals(4, alice.extract(ExtractionCall.of(10)).extracted());
+        assertEquals(4, alice.extract(Extraction.of(10)).extracted());
     }
 
     @Test
     void theSameKeyWithAnotherBodyIsIdempotencyMismatch() {
-        alice.extract(ExtractionCall.builder(1).idempotencyKey("k-422").build());
+        alice.extract(Extraction.of(1).idempotencyKey("k-422"));
         var e = assertThrows(DistributionException.IdempotencyMismatch.class,
-                () -> alice.extract(ExtractionCall.builder(2).idempotencyKey("k-422").build()));
+                () -> alice.extract(Extraction.of(2).idempotencyKey("k-422")));
         assertEquals(422, e.status());
     }
 
@@ -184,7 +184,7 @@ class DistributionClientServerTest {
     void aClosedPortIsServerUnreachable() {
         URI nowhere = URI.create("http://127.0.0.1:" + TestPorts.closedPort());
         try (DistributionClient c = DistributionClient.builder(nowhere).token(ApiServer.ALICE).build()) {
-            var e = assertThrows(DistributionException.ServerUnreachable.class, () -> c.extract(ExtractionCall.of(1)));
+            var e = assertThrows(DistributionException.ServerUnreachable.class, () -> c.extract(Extraction.of(1)));
             assertEquals("connection refused", e.reason());
         }
     }
@@ -195,7 +195,7 @@ class DistributionClientServerTest {
         try {
             List<CompletableFuture<ExtractionResponse>> calls = new java.util.ArrayList<>();
             for (int i = 0; i < 8; i++) {
-                calls.add(CompletableFuture.supplyAsync(() -> alice.extract(ExtractionCall.of(1)), pool));
+                calls.add(CompletableFuture.supplyAsync(() -> alice.extract(Extraction.of(1)), pool));
             }
             Set<String> ids = new HashSet<>();
             int total = 0;

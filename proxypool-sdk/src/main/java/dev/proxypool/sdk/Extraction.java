@@ -7,6 +7,7 @@ import dev.proxypool.core.model.Protocol;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -14,11 +15,19 @@ import java.util.function.Consumer;
  * {@code Extraction.of(5).protocol(HTTP).country("US").allOrNothing()}. Extracted proxies leave the
  * pool for good (docs/design.md#extraction, E2).
  *
+ * <p>The one request type of both extraction paths: {@link ProxyPool#extract(Extraction)} in
+ * process, and {@link dev.proxypool.sdk.remote.DistributionClient#extract(Extraction)} against a
+ * running server ({@code POST /v1/extractions}). Both answer an {@link ExtractionResponse}.
+ *
  * <p>Immutable, like {@link Selection}: every method returns a new extraction and leaves this one
- * unchanged, so a base extraction can be shared and refined by many threads. Filter terms are
- * validated as they are set.
+ * unchanged, so a base extraction can be shared and refined by many threads. The count and the
+ * filter terms are validated as they are set, with the server's own limits, so a bad value fails
+ * here naming it instead of as a {@code 400} later.
  */
 public final class Extraction {
+
+    /** Longest {@code Idempotency-Key} the server accepts. */
+    public static final int MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
     private final int count;
     private final Fulfillment fulfillment;
@@ -26,24 +35,59 @@ public final class Extraction {
     private final List<Consumer<ExtractionFilter.Builder>> terms;
     private final Duration minRemainingTtl;
     private final Duration maxHealthAge;
+    /** Null for none. */
+    private final String idempotencyKey;
 
     private Extraction(int count, Fulfillment fulfillment, List<Consumer<ExtractionFilter.Builder>> terms,
-                       Duration minRemainingTtl, Duration maxHealthAge) {
+                       Duration minRemainingTtl, Duration maxHealthAge, String idempotencyKey) {
         this.count = count;
         this.fulfillment = fulfillment;
         this.terms = terms;
         this.minRemainingTtl = minRemainingTtl;
         this.maxHealthAge = maxHealthAge;
+        this.idempotencyKey = idempotencyKey;
     }
 
     /**
-     * Extract up to {@code count} proxies (1..1000), any filter, partial.
+     * Extract up to {@code count} proxies, any filter, partial.
      *
-     * @param count how many proxies to extract
+     * @param count how many proxies to extract, 1..{@value ExtractionRequest#MAX_COUNT} (a server may allow fewer)
      * @return the extraction
+     * @throws IllegalArgumentException when {@code count} is out of range
      */
     public static Extraction of(int count) {
-        return new Extraction(count, Fulfillment.PARTIAL, List.of(), Duration.ZERO, Duration.ZERO);
+        if (count < 1 || count > ExtractionRequest.MAX_COUNT) {
+            throw new IllegalArgumentException("count must be between 1 and " + ExtractionRequest.MAX_COUNT + ", got "
+                    + count);
+        }
+        return new Extraction(count, Fulfillment.PARTIAL, List.of(), Duration.ZERO, Duration.ZERO, null);
+    }
+
+    /**
+     * How many proxies this extraction asks for.
+     *
+     * @return the count, 1..{@value ExtractionRequest#MAX_COUNT}
+     */
+    public int count() {
+        return count;
+    }
+
+    /**
+     * Whether exactly {@link #count()} proxies or nothing are extracted.
+     *
+     * @return true after {@link #allOrNothing()}, false for a partial extraction (the default)
+     */
+    public boolean isAllOrNothing() {
+        return fulfillment == Fulfillment.ALL_OR_NOTHING;
+    }
+
+    /**
+     * The idempotency key a remote extraction sends as {@code Idempotency-Key}.
+     *
+     * @return the key, or empty when none was set
+     */
+    public Optional<String> idempotencyKey() {
+        return Optional.ofNullable(idempotencyKey);
     }
 
     /**
@@ -124,17 +168,49 @@ public final class Extraction {
      * @return a new extraction with this bound
      */
     public Extraction minRemainingTtl(Duration d) {
-        return new Extraction(count, fulfillment, terms, d, maxHealthAge);
+        if (d == null || d.isNegative()) {
+            throw new IllegalArgumentException("minRemainingTtl must not be negative, got " + d);
+        }
+        return new Extraction(count, fulfillment, terms, d, maxHealthAge, idempotencyKey);
     }
 
     /**
-     * Only proxies whose health was confirmed within {@code d}.
+     * Only proxies whose health was confirmed within {@code d}. In process only: the Distribution
+     * API has no such field, so {@link dev.proxypool.sdk.remote.DistributionClient} refuses an
+     * extraction that sets it.
      *
      * @param d the maximum health age; zero for no bound
      * @return a new extraction with this bound
      */
     public Extraction maxHealthAge(Duration d) {
-        return new Extraction(count, fulfillment, terms, minRemainingTtl, d);
+        if (d == null || d.isNegative()) {
+            throw new IllegalArgumentException("maxHealthAge must not be negative, got " + d);
+        }
+        return new Extraction(count, fulfillment, terms, minRemainingTtl, d, idempotencyKey);
+    }
+
+    /**
+     * For a remote extraction: the same key and body later returns the stored response instead of
+     * extracting again, so a call whose outcome is unknown (a timeout) can be retried safely. An
+     * in-process extraction ({@link ProxyPool#extract}) has no lost response to replay and ignores it.
+     *
+     * @param key 1..{@value #MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters
+     * @return a new extraction with this key
+     * @throws IllegalArgumentException when the key is empty, too long or not printable ASCII
+     */
+    public Extraction idempotencyKey(String key) {
+        if (key == null || key.isEmpty() || key.length() > MAX_IDEMPOTENCY_KEY_LENGTH) {
+            throw new IllegalArgumentException("Idempotency-Key must be 1.." + MAX_IDEMPOTENCY_KEY_LENGTH
+                    + " characters, got " + (key == null ? "null" : key.length()));
+        }
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (Character.isISOControl(c) || c > 0x7E) {
+                throw new IllegalArgumentException("Idempotency-Key must be printable ASCII (bad character at index "
+                        + i + ")");
+            }
+        }
+        return new Extraction(count, fulfillment, terms, minRemainingTtl, maxHealthAge, key);
     }
 
     /**
@@ -143,7 +219,7 @@ public final class Extraction {
      * @return a new, all-or-nothing extraction
      */
     public Extraction allOrNothing() {
-        return new Extraction(count, Fulfillment.ALL_OR_NOTHING, terms, minRemainingTtl, maxHealthAge);
+        return new Extraction(count, Fulfillment.ALL_OR_NOTHING, terms, minRemainingTtl, maxHealthAge, idempotencyKey);
     }
 
     /**
@@ -152,11 +228,12 @@ public final class Extraction {
      * @return a new, partial extraction
      */
     public Extraction partial() {
-        return new Extraction(count, Fulfillment.PARTIAL, terms, minRemainingTtl, maxHealthAge);
+        return new Extraction(count, Fulfillment.PARTIAL, terms, minRemainingTtl, maxHealthAge, idempotencyKey);
     }
 
     /**
-     * The validated core request; bad values throw {@link IllegalArgumentException} naming them.
+     * The validated core request (what a store extracts by; the remote client writes its body
+     * from it); bad values throw {@link IllegalArgumentException} naming them.
      *
      * @param gatewayReserve how many proxies stay in the pool for the gateway
      * @return the request
@@ -169,7 +246,7 @@ public final class Extraction {
         List<Consumer<ExtractionFilter.Builder>> next = new ArrayList<>(terms);
         next.add(term);
         filter(next); // a bad value fails here, naming it, as the term is set
-        return new Extraction(count, fulfillment, List.copyOf(next), minRemainingTtl, maxHealthAge);
+        return new Extraction(count, fulfillment, List.copyOf(next), minRemainingTtl, maxHealthAge, idempotencyKey);
     }
 
     private static ExtractionFilter filter(List<Consumer<ExtractionFilter.Builder>> terms) {

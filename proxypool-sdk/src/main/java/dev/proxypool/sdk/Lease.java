@@ -10,11 +10,21 @@ import dev.proxypool.core.sticky.StickyDispatch;
 import dev.proxypool.core.sticky.StickyPick;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.ProtocolException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
+import javax.net.ssl.SSLException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * One proxy's capacity, held for one request or tunnel (docs/design.md#capacity C2, #sticky-sessions S3, #gateway-flow G8). Report the outcome
@@ -159,6 +169,61 @@ public final class Lease implements AutoCloseable {
     }
 
     /**
+     * Reaching or speaking to the proxy failed with {@code cause} (what the HTTP client or socket
+     * threw); clears a sticky binding. The failure kind health needs is read from the cause chain:
+     * unavailable credentials (a {@link ProxyPoolException} of {@link ProxyPool#httpClientBuilder})
+     * count as {@link FailureKind#PROXY_AUTH_REJECTED}, a connect timeout as
+     * {@link FailureKind#CONNECT_TIMEOUT}, a refused or unroutable connection as
+     * {@link FailureKind#CONNECTION_REFUSED}, a TLS failure as {@link FailureKind#TLS_FAILURE}, a
+     * response timeout as {@link FailureKind#SLOW_BODY}, a malformed answer as
+     * {@link FailureKind#PROTOCOL_ERROR}, anything else (a reset or closed connection) as
+     * {@link FailureKind#CONNECTION_RESET}.
+     *
+     * @param cause what the attempt threw
+     */
+    public void failed(Throwable cause) {
+        failed(kindOf(Objects.requireNonNull(cause, "cause")), null);
+    }
+
+    /**
+     * The failure kind {@link #failed(Throwable)} reports for {@code cause}.
+     *
+     * @param cause what an attempt threw
+     * @return its kind
+     */
+    static FailureKind kindOf(Throwable cause) {
+        if (has(cause, CredentialsUnavailableException.class)) {
+            return FailureKind.PROXY_AUTH_REJECTED;
+        }
+        if (has(cause, HttpConnectTimeoutException.class) || has(cause, SocketTimeoutException.class)) {
+            return FailureKind.CONNECT_TIMEOUT;
+        }
+        if (has(cause, HttpTimeoutException.class)) {
+            return FailureKind.SLOW_BODY;
+        }
+        if (has(cause, ConnectException.class) || has(cause, NoRouteToHostException.class)
+                || has(cause, UnknownHostException.class)) {
+            return FailureKind.CONNECTION_REFUSED;
+        }
+        if (has(cause, SSLException.class)) {
+            return FailureKind.TLS_FAILURE;
+        }
+        if (has(cause, ProtocolException.class)) {
+            return FailureKind.PROTOCOL_ERROR;
+        }
+        return FailureKind.CONNECTION_RESET;
+    }
+
+    private static boolean has(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Reaching or speaking to the proxy failed; clears a sticky binding (docs/design.md#sticky-sessions, S3).
      *
      * @param kind what failed
@@ -211,6 +276,11 @@ public final class Lease implements AutoCloseable {
         return reservation.isHeld();
     }
 
+    /**
+     * The proxy's opaque id, upstream, routing and attempt; never its address.
+     *
+     * @return a description safe for logs
+     */
     @Override
     public String toString() {
         return "Lease[" + proxy.id() + " upstream=" + proxy.upstream() + " routing=" + routing + " attempt=" + attempt + "]";

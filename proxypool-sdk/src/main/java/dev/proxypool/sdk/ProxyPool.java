@@ -4,6 +4,7 @@ import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.extract.ExtractedProxy;
+import dev.proxypool.core.extract.ExtractionRequest;
 import dev.proxypool.core.extract.ExtractionResult;
 import dev.proxypool.core.extract.MemoryPoolStore;
 import dev.proxypool.core.extract.PoolStore;
@@ -24,7 +25,9 @@ import dev.proxypool.sdk.asn.AsnDatabaseLoader;
 import dev.proxypool.sdk.credentials.CredentialStore;
 import dev.proxypool.sdk.credentials.FileCredentialStore;
 import dev.proxypool.sdk.credentials.InlineCredentials;
+import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
 import dev.proxypool.sdk.credentials.StaticCredentialStore;
+import dev.proxypool.sdk.http.LeaseHttp;
 import dev.proxypool.sdk.dial.UpstreamDialer;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.sdk.redis.RedisPoolStore;
@@ -37,8 +40,10 @@ import dev.proxypool.sdk.validate.ValidatorSettings;
 import dev.proxypool.sdk.pipeline.ValidationStage;
 import dev.proxypool.sdk.provider.ProviderEnvironment;
 import dev.proxypool.sdk.provider.ProviderRegistry;
+import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -62,10 +67,15 @@ import java.lang.System.Logger.Level;
  * <pre>{@code
  * try (ProxyPool pool = ProxyPool.fromConfig(Path.of("proxypool.yaml"))) {
  *     try (Lease lease = pool.acquire(Selection.forHost("shop.example").session("s1"))) {
- *         // connect through lease.proxy() ...
- *         lease.succeeded(Duration.ofMillis(120));   // or lease.failed(FailureKind.CONNECT_TIMEOUT)
+ *         try {
+ *             HttpClient client = pool.httpClientBuilder(lease).build();  // or connect to lease.proxy()
+ *             // ... send the request ...
+ *             lease.succeeded(Duration.ofMillis(120));
+ *         } catch (IOException e) {
+ *             lease.failed(e);                                            // classified for health
+ *         }
  *     }
- *     List<ExtractedProxy> mine = pool.extract(Extraction.of(5).protocol(HTTP).country("US").allOrNothing());
+ *     ExtractionResponse mine = pool.extract(Extraction.of(5).protocol(HTTP).country("US").allOrNothing());
  * }
  * }</pre>
  *
@@ -124,9 +134,11 @@ public final class ProxyPool implements AutoCloseable {
         engine.refresh();
         // user:pass@ listed by a provider is held here under derived refs, in front of the configured store
         InlineCredentials inline = new InlineCredentials();
-        this.credentials = inline.over(b.credentials != null ? b.credentials
+        CredentialStore configured = b.credentials != null ? b.credentials
                 : config.credentials().file().<CredentialStore>map(FileCredentialStore::open)
-                        .orElseGet(StaticCredentialStore::empty));
+                        .orElseGet(StaticCredentialStore::empty);
+        this.credentials = inline.over(b.inCode.refs().isEmpty() ? configured : ref ->
+                b.inCode.refs().contains(ref.name()) ? b.inCode.resolve(ref) : configured.resolve(ref));
         this.dialer = UpstreamDialer.create(credentials);
         ProviderRegistry custom = b.registry;
         this.registries = custom != null ? types -> custom : ProviderRegistry::standard;
@@ -213,7 +225,7 @@ public final class ProxyPool implements AutoCloseable {
      * @return the started pool
      */
     public static ProxyPool fromConfig(Path file) {
-        return builder().config(ConfigLoader.load(file)).build();
+        return builder().config(file).build();
     }
 
     /**
@@ -249,25 +261,82 @@ public final class ProxyPool implements AutoCloseable {
     }
 
     /**
-     * Takes proxies out of the pool for good (docs/design.md#extraction, E2).
+     * Takes proxies out of the pool for good (docs/design.md#extraction, E2). Each proxy comes back
+     * with its URL; a proxy that needs credentials carries them from {@link Builder#credential} or
+     * the credential store, percent-encoded. A proxy whose credentials cannot be resolved is never
+     * handed out without them (docs/design.md#extraction, E10: fail closed): a partial extraction
+     * returns the others, an all-or-nothing extraction throws. The extraction's idempotency key is
+     * ignored in process (there is no lost response to replay).
      *
      * @param extraction how many, which, partial or all-or-nothing
-     * @return the extracted proxies (fewer than asked for a partial extraction that could not be met)
+     * @return the extracted proxies (fewer than asked for a partial extraction that could not be met);
+     *         {@link ExtractionResponse#replayed()} is false
      * @throws InsufficientProxiesException for an {@code allOrNothing} extraction that cannot be met
+     * @throws ProxyPoolException           for an {@code allOrNothing} extraction of a proxy whose
+     *                                      credentials are unavailable (it is gone; none is handed out)
      */
-    public List<ExtractedProxy> extract(Extraction extraction) {
+    public ExtractionResponse extract(Extraction extraction) {
         Objects.requireNonNull(extraction, "extraction");
-        ExtractionResult result = store.extract(extraction.toRequest(config.distribution().gatewayReserve()), wall.instant());
+        ExtractionRequest request = extraction.toRequest(config.distribution().gatewayReserve());
+        ExtractionResult result = store.extract(request, wall.instant());
         return switch (result) {
             case ExtractionResult.Extracted e -> {
                 List<Proxy> gone = new ArrayList<>(e.proxies().size());
                 e.proxies().forEach(x -> gone.add(x.proxy()));
                 engine.extracted(gone);
-                yield e.proxies();
+                yield handOut(extraction, e.proxies());
             }
-            case ExtractionResult.Insufficient i ->
-                    throw new InsufficientProxiesException(extraction.toRequest(0).count(), i.available());
+            case ExtractionResult.Insufficient i -> throw new InsufficientProxiesException(request.count(), i.available());
         };
+    }
+
+    /** The views of the extracted proxies whose credentials resolve; the others are withheld. */
+    private ExtractionResponse handOut(Extraction extraction, List<ExtractedProxy> extracted) {
+        List<ExtractedProxyView> views = new ArrayList<>(extracted.size());
+        int withheld = 0;
+        for (ExtractedProxy x : extracted) {
+            Proxy p = x.proxy();
+            String userInfo = "";
+            if (p.credentialRef().isPresent()) {
+                try {
+                    userInfo = credentials.resolve(p.credentialRef()).userInfo() + "@";
+                } catch (CredentialsUnavailableException e) {
+                    withheld++;
+                    continue;
+                }
+            }
+            views.add(ExtractedProxyView.of(p, p.protocol().wireName() + "://" + userInfo + p.key().authority(),
+                    x.extractedAt()));
+        }
+        if (withheld > 0) {
+            LOG.warning(withheld + " extracted proxies were withheld: their credentials are unavailable");
+            if (extraction.isAllOrNothing()) {
+                throw new ProxyPoolException(withheld + " of the extracted proxies have no resolvable credentials;"
+                        + " none was handed out");
+            }
+        }
+        return new ExtractionResponse(extraction.count(), views.size(), views, false);
+    }
+
+    /**
+     * A JDK {@link HttpClient} builder that sends every request through the leased proxy and answers
+     * its proxy-authentication challenges from the pool's credentials (docs/architecture.md#public-sdk-surface).
+     * The JDK client speaks HTTP proxies only: lease with {@code Selection...protocol(HTTP)} or a pool
+     * of HTTP proxies.
+     *
+     * @param lease a lease of this pool
+     * @return the client builder, ready for timeouts and the like
+     * @throws ProxyPoolException       when the proxy names credentials the pool cannot resolve
+     *                                  (fail closed; report it with {@link Lease#failed(Throwable)})
+     * @throws IllegalArgumentException when the leased proxy is not an HTTP proxy
+     */
+    public HttpClient.Builder httpClientBuilder(Lease lease) {
+        Objects.requireNonNull(lease, "lease");
+        try {
+            return LeaseHttp.clientBuilder(lease, credentials);
+        } catch (CredentialsUnavailableException e) {
+            throw new ProxyPoolException(e.getMessage(), e);
+        }
     }
 
     /**
@@ -421,6 +490,7 @@ public final class ProxyPool implements AutoCloseable {
         private boolean activeProbing;
         private boolean deferStart;
         private CredentialStore credentials;
+        private StaticCredentialStore inCode = StaticCredentialStore.empty();
         private ProviderRegistry registry;
         private Map<String, String> environment;
 
@@ -436,6 +506,19 @@ public final class ProxyPool implements AutoCloseable {
         public Builder config(ProxyPoolConfig c) {
             config = Objects.requireNonNull(c, "config");
             return this;
+        }
+
+        /**
+         * Loads the configuration from {@code proxypool.yaml} (environment variables override, as
+         * {@code proxypool serve} reads it): providers, upstreams, routings with their strategies and
+         * sticky sessions, health, distribution.
+         *
+         * @param file the configuration file
+         * @return this builder
+         * @throws dev.proxypool.sdk.config.ConfigException naming the key of a bad value
+         */
+        public Builder config(Path file) {
+            return config(ConfigLoader.load(Objects.requireNonNull(file, "config file")));
         }
 
         /**
@@ -479,7 +562,7 @@ public final class ProxyPool implements AutoCloseable {
          * @param v the validation stage
          * @return this builder
          */
-        public Builder validation(ValidationStage v) {
+        Builder validation(ValidationStage v) {
             validation = Objects.requireNonNull(v, "validation");
             return this;
         }
@@ -515,6 +598,21 @@ public final class ProxyPool implements AutoCloseable {
          */
         public Builder credentials(CredentialStore c) {
             credentials = Objects.requireNonNull(c, "credentials");
+            return this;
+        }
+
+        /**
+         * Credentials for the proxies naming {@code ref} as their {@code credentialRef}, held in
+         * memory in front of {@link #credentials(CredentialStore)} (or {@code credentials.file}).
+         *
+         * @param ref      the credential ref the proxies name
+         * @param username the username
+         * @param password the password, possibly empty
+         * @return this builder
+         * @throws IllegalArgumentException for a blank ref or an invalid username
+         */
+        public Builder credential(String ref, String username, String password) {
+            inCode = inCode.with(ref, username, password);
             return this;
         }
 

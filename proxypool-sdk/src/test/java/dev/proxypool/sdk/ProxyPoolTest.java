@@ -6,11 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proxypool.core.extract.ExtractedProxy;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
 import dev.proxypool.core.health.FailureKind;
+import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Protocol;
-import dev.proxypool.sdk.Lease;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.model.ProxyKey;
+import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
+import java.io.EOFException;
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.ProtocolException;
+import java.net.SocketTimeoutException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
+import javax.net.ssl.SSLHandshakeException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,10 +70,18 @@ class ProxyPoolTest {
                 assertEquals(first, again.proxyId(), "sticky session keeps its proxy");
                 again.failed(FailureKind.CONNECT_TIMEOUT);
             }
-            List<ExtractedProxy> mine = pool.extract(Extraction.of(3).protocol(Protocol.HTTP).country("US").allOrNothing());
-            assertEquals(3, mine.size());
+            ExtractionResponse mine = pool.extract(Extraction.of(3).protocol(Protocol.HTTP).country("US").allOrNothing());
+            assertEquals(3, mine.extracted());
+            assertTrue(mine.complete());
+            assertFalse(mine.replayed());
             Set<String> taken = new HashSet<>();
-            mine.forEach(x -> taken.add(x.proxy().id()));
+            for (ExtractedProxyView x : mine.proxies()) {
+                taken.add(x.id());
+                assertEquals(Protocol.HTTP, x.protocol());
+                assertEquals("US", x.labels().get("country"));
+                assertEquals("http://" + x.host() + ":8000", x.url(), "no credentials: a plain URL");
+                assertTrue(x.remainingTtlSeconds().getAsLong() > 3500, x.toString());
+            }
             for (int i = 0; i < 50; i++) {
                 try (Lease l = pool.acquire(Selection.forHost("news.example"))) {
                     assertTrue(!taken.contains(l.proxyId()), "an extracted proxy never serves the gateway");
@@ -80,9 +99,67 @@ class ProxyPoolTest {
                     () -> pool.extract(Extraction.of(5).allOrNothing()));
             assertEquals(5, e.requested());
             assertEquals(4, e.available());
-            assertEquals(4, pool.extract(Extraction.of(10)).size(), "partial takes what the reserve allows");
-            assertEquals(0, pool.extract(Extraction.of(1)).size());
+            assertEquals(4, pool.extract(Extraction.of(10)).extracted(), "partial takes what the reserve allows");
+            assertEquals(0, pool.extract(Extraction.of(1)).extracted());
         }
+    }
+
+    private static Proxy proxy(int i, String credentialRef) {
+        return Proxy.builder(new ProxyKey(Protocol.HTTP, "203.0.113." + i, 8000,
+                credentialRef == null ? CredentialRef.NONE : CredentialRef.of(credentialRef))).upstream("app").build();
+    }
+
+    @Test
+    void localExtractionHandsOutUrlsWithPercentEncodedCredentialsLikeTheServer() {
+        try (ProxyPool pool = ProxyPool.builder().background(false).credential("vendor", "us@er", "p:ss w")
+                .proxies(List.of(proxy(1, "vendor"))).build()) {
+            ExtractedProxyView x = pool.extract(Extraction.of(1)).proxies().get(0);
+            assertEquals("http://us%40er:p%3Ass%20w@203.0.113.1:8000", x.url());
+            assertTrue(x.hasCredentials());
+            assertTrue(x.expiresAt().isEmpty(), "never expires");
+            assertTrue(x.remainingTtlSeconds().isEmpty());
+            assertFalse(x.toString().contains("p%3Ass"), x.toString());
+        }
+    }
+
+    @Test
+    void aProxyWhoseCredentialsAreUnavailableIsNeverHandedOutWithoutThem() {
+        try (ProxyPool pool = ProxyPool.builder().background(false)
+                .proxies(List.of(proxy(1, "missing"), proxy(2, null), proxy(3, "missing"), proxy(4, null))).build()) {
+            ProxyPoolException e = assertThrows(ProxyPoolException.class,
+                    () -> pool.extract(Extraction.of(4).allOrNothing()));
+            assertTrue(e.getMessage().contains("2 of the extracted proxies"), e.getMessage());
+        }
+        try (ProxyPool pool = ProxyPool.builder().background(false)
+                .proxies(List.of(proxy(1, "missing"), proxy(2, null))).build()) {
+            ExtractionResponse r = pool.extract(Extraction.of(2));
+            assertEquals(2, r.requested());
+            assertEquals(1, r.extracted(), "withheld, not handed out without credentials");
+            assertEquals("http://203.0.113.2:8000", r.proxies().get(0).url());
+        }
+    }
+
+    @Test
+    void httpClientBuilderFailsClosedWhenTheLeasedProxysCredentialsAreUnavailable() {
+        try (ProxyPool pool = ProxyPool.builder().background(false).proxies(List.of(proxy(1, "missing"))).build();
+             Lease lease = pool.acquire(Selection.forHost("shop.example"))) {
+            ProxyPoolException e = assertThrows(ProxyPoolException.class, () -> pool.httpClientBuilder(lease));
+            assertTrue(e.getMessage().contains("missing"), e.getMessage());
+            assertEquals(FailureKind.PROXY_AUTH_REJECTED, Lease.kindOf(e));
+        }
+    }
+
+    @Test
+    void aFailureIsClassifiedFromWhatTheAttemptThrew() {
+        assertEquals(FailureKind.PROXY_AUTH_REJECTED,
+                Lease.kindOf(new CredentialsUnavailableException(CredentialRef.of("x"), "unknown ref")));
+        assertEquals(FailureKind.CONNECT_TIMEOUT, Lease.kindOf(new HttpConnectTimeoutException("connect timed out")));
+        assertEquals(FailureKind.CONNECT_TIMEOUT, Lease.kindOf(new IOException(new SocketTimeoutException())));
+        assertEquals(FailureKind.SLOW_BODY, Lease.kindOf(new HttpTimeoutException("request timed out")));
+        assertEquals(FailureKind.CONNECTION_REFUSED, Lease.kindOf(new ConnectException()));
+        assertEquals(FailureKind.TLS_FAILURE, Lease.kindOf(new IOException(new SSLHandshakeException("bad cert"))));
+        assertEquals(FailureKind.PROTOCOL_ERROR, Lease.kindOf(new ProtocolException("bad status line")));
+        assertEquals(FailureKind.CONNECTION_RESET, Lease.kindOf(new EOFException()));
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.sdk.remote.DistributionClient;
 import java.lang.module.ModuleDescriptor;
 import java.lang.module.ModuleFinder;
 import java.lang.reflect.Method;
@@ -60,6 +61,14 @@ class SdkSurfaceTest {
             assertFalse(methods.contains(internal), "ProxyPool." + internal + "() is public: " + methods);
         }
         assertTrue(methods.containsAll(Set.of("acquire", "extract", "size", "inFlight")), methods.toString());
+    }
+
+    @Test
+    void localAndRemoteExtractionShareOneRequestAndOneResultType() throws Exception {
+        Method local = ProxyPool.class.getMethod("extract", Extraction.class);
+        Method remote = DistributionClient.class.getMethod("extract", Extraction.class);
+        assertEquals(ExtractionResponse.class, local.getReturnType());
+        assertEquals(ExtractionResponse.class, remote.getReturnType());
     }
 
     @Test

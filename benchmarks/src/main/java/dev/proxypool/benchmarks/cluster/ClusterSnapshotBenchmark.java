@@ -5,7 +5,7 @@ import dev.proxypool.core.health.HealthPolicy;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
-import dev.proxypool.sdk.cluster.ClusterSettings;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.cluster.ContentDigest;
 import dev.proxypool.sdk.cluster.PublishReport;
 import dev.proxypool.sdk.cluster.SnapshotCodec;

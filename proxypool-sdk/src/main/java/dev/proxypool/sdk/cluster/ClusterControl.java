@@ -2,6 +2,7 @@ package dev.proxypool.sdk.cluster;
 
 import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.lang.System.Logger.Level;

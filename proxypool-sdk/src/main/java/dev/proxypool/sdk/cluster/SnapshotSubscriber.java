@@ -2,6 +2,7 @@ package dev.proxypool.sdk.cluster;
 
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.redis.RedisAccess;
 import dev.proxypool.sdk.redis.RedisCommandException;
 import dev.proxypool.sdk.redis.RedisStoreConfig;

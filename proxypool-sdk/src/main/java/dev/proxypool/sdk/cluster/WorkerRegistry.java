@@ -1,6 +1,7 @@
 package dev.proxypool.sdk.cluster;
 
 import dev.proxypool.core.extract.StoreUnavailableException;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.redis.RedisAccess;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.lang.System.Logger.Level;

@@ -7,19 +7,39 @@ package dev.proxypool.sdk.config;
  */
 public final class ConfigException extends RuntimeException {
 
+    /**
+     * The dotted key that is wrong (part of the serialized form).
+     */
     private final String key;
 
+    /**
+     * A bad value at {@code key}.
+     *
+     * @param key     the dotted config key, e.g. {@code routings[shop].strategy}
+     * @param problem what is wrong with it (no secret)
+     */
     public ConfigException(String key, String problem) {
         super(oneLine(key + ": " + problem));
         this.key = oneLine(key);
     }
 
+    /**
+     * A bad value at {@code key}, found through {@code cause}.
+     *
+     * @param key     the dotted config key
+     * @param problem what is wrong with it (no secret)
+     * @param cause   the underlying failure
+     */
     public ConfigException(String key, String problem, Throwable cause) {
         super(oneLine(key + ": " + problem), cause);
         this.key = oneLine(key);
     }
 
-    /** The dotted config key that is wrong, e.g. {@code routings[shop].strategy} (control characters escaped). */
+    /**
+     * The dotted config key that is wrong, e.g. {@code routings[shop].strategy} (control characters escaped).
+     *
+     * @return the key
+     */
     public String key() {
         return key;
     }

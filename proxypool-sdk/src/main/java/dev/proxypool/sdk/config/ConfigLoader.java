@@ -1,6 +1,5 @@
 package dev.proxypool.sdk.config;
 
-import dev.proxypool.sdk.cluster.ClusterSettings;
 import dev.proxypool.sdk.credentials.Secret;
 
 import dev.proxypool.core.health.HealthPolicy;
@@ -47,11 +46,25 @@ public final class ConfigLoader {
         this.env = env;
     }
 
-    /** Loads {@code file}, with the process environment as overrides. */
+    /**
+     * Loads {@code file}, with the process environment as overrides.
+     *
+     * @param file the configuration file
+     * @return the validated configuration
+     * @throws ConfigException naming the key of a bad value, or {@code --config} for an unreadable file
+     */
     public static ProxyPoolConfig load(Path file) {
         return load(file, System.getenv());
     }
 
+    /**
+     * Loads {@code file}, with {@code env} as the environment variables that override it.
+     *
+     * @param file the configuration file
+     * @param env  the environment variables ({@code PROXYPOOL_...} overrides and the variables secrets are read from)
+     * @return the validated configuration
+     * @throws ConfigException naming the key of a bad value, or {@code --config} for an unreadable file
+     */
     public static ProxyPoolConfig load(Path file, Map<String, String> env) {
         if (!Files.isRegularFile(file)) {
             throw new ConfigException("--config", "file " + file + " does not exist or is not a file");
@@ -106,7 +119,12 @@ public final class ConfigLoader {
         }
     }
 
-    /** The embedded defaults with environment overrides applied (no file). */
+    /**
+     * The embedded defaults with environment overrides applied (no file).
+     *
+     * @param env the environment variables
+     * @return the validated configuration
+     */
     public static ProxyPoolConfig defaults(Map<String, String> env) {
         Config empty = Config.builder().disableEnvironmentVariablesSource().disableSystemPropertiesSource()
                 .sources(List.of()).build();
@@ -117,6 +135,10 @@ public final class ConfigLoader {
      * Validates a configuration already held as a Helidon {@link Config} tree (the admin API builds
      * one from its stored entities), with the same rules and messages as a file and no environment
      * overrides; relative paths resolve against {@code baseDir}.
+     *
+     * @param config  the configuration tree
+     * @param baseDir the directory relative paths resolve against
+     * @return the validated configuration
      */
     public static ProxyPoolConfig read(Config config, Path baseDir) {
         return new ConfigLoader(Map.of()).read(new Node(config, "", Map.of(), false), baseDir);

@@ -13,6 +13,15 @@ public final class Durations {
     private Durations() {
     }
 
+    /**
+     * Parses a configured duration: a number and a unit ({@code ms}, {@code s}, {@code m}, {@code h},
+     * {@code d}), e.g. {@code 30s}, {@code 10m}, {@code 1500ms}.
+     *
+     * @param key  the config key, for the message
+     * @param text the configured text
+     * @return the duration, zero or positive
+     * @throws ConfigException naming {@code key} for an empty, malformed or negative duration
+     */
     public static Duration parse(String key, String text) {
         if (text == null || text.isBlank()) {
             throw new ConfigException(key, "duration is empty (write e.g. 30s, 10m, 24h)");
@@ -53,7 +62,12 @@ public final class Durations {
         return d;
     }
 
-    /** The shortest human form of {@code d}: {@code 30s}, {@code 10m}, {@code 1500ms}. */
+    /**
+     * The shortest human form of {@code d}: {@code 30s}, {@code 10m}, {@code 1500ms}.
+     *
+     * @param d the duration
+     * @return its shortest form
+     */
     public static String format(Duration d) {
         long ms = d.toMillis();
         if (ms % 86_400_000 == 0 && ms > 0) {

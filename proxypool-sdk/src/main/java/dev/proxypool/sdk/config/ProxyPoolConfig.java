@@ -1,6 +1,6 @@
 package dev.proxypool.sdk.config;
 
-import dev.proxypool.sdk.cluster.ClusterSettings;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.credentials.Secret;
 
 import dev.proxypool.core.health.HealthPolicy;
@@ -16,6 +16,22 @@ import java.util.Optional;
  * The whole of {@code proxypool.yaml} (docs/configuration.md), immutable and validated. Defaults live in one
  * place each: the {@code DEFAULTS} constants below, documented in {@code docs/configuration.md}.
  * Load it with {@link ConfigLoader}.
+ *
+ * @param server       {@code server}: the listeners
+ * @param store        {@code store}: where the pool state lives
+ * @param database     {@code database}: admin persistence
+ * @param credentials  {@code credentials}: the proxy credential file
+ * @param admin        {@code admin}: the admin API token
+ * @param clients      {@code clients[]}: gateway and API callers
+ * @param providers    {@code providers[]}: candidate sources
+ * @param upstreams    {@code upstreams[]}: configured uses of the providers
+ * @param routings     {@code routings[]}: first match wins; none = one catch-all routing
+ * @param health       {@code health}: the health policy and active probing
+ * @param pipeline     {@code pipeline}: validation and ranking
+ * @param security     {@code security}: the gateway's destination checks
+ * @param distribution {@code distribution}: exclusive extraction
+ * @param gateway      {@code gateway}: the forward proxy's timeouts
+ * @param cluster      {@code cluster}: snapshot distribution between control plane and workers
  */
 public record ProxyPoolConfig(Server server, Store store, Database database, Credentials credentials,
                               Admin admin, List<Client> clients, List<Provider> providers,
@@ -23,6 +39,11 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
                               Pipeline pipeline, Security security, Distribution distribution, Gateway gateway,
                               ClusterSettings cluster) {
 
+    /**
+     * Copies the lists.
+     *
+     * @throws NullPointerException when {@code gateway} or {@code cluster} is null
+     */
     public ProxyPoolConfig {
         clients = List.copyOf(clients);
         providers = List.copyOf(providers);
@@ -32,7 +53,24 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
         Objects.requireNonNull(cluster, "cluster");
     }
 
-    /** Without a {@code cluster} section: {@link ClusterSettings#DEFAULTS}. */
+    /**
+     * Without a {@code cluster} section: {@link ClusterSettings#DEFAULTS}.
+     *
+     * @param server       the listeners
+     * @param store        where the pool state lives
+     * @param database     admin persistence
+     * @param credentials  the proxy credential file
+     * @param admin        the admin API token
+     * @param clients      gateway and API callers
+     * @param providers    candidate sources
+     * @param upstreams    configured uses of the providers
+     * @param routings     first match wins
+     * @param health       the health policy and active probing
+     * @param pipeline     validation and ranking
+     * @param security     the gateway's destination checks
+     * @param distribution exclusive extraction
+     * @param gateway      the forward proxy's timeouts
+     */
     public ProxyPoolConfig(Server server, Store store, Database database, Credentials credentials, Admin admin,
                            List<Client> clients, List<Provider> providers, List<Upstream> upstreams,
                            List<RoutingRule> routings, Health health, Pipeline pipeline, Security security,
@@ -49,46 +87,99 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
      * descriptor limit at start); {@code requestHeadTimeout} bounds the time from a request's first
      * byte to the end of its head on both listeners (408 after it); {@code apiIdleTimeout} closes an
      * idle keep-alive connection on the REST listener.
+     *
+     * @param host               bind address of both listeners
+     * @param gatewayPort        the forward proxy's port (0: any free port)
+     * @param apiPort            the REST listener's port (0: any free port)
+     * @param accessLog          whether the gateway logs one line per request and tunnel
+     * @param maxConnections     cap on open gateway client connections; 0 sizes it from the descriptor limit
+     * @param requestHeadTimeout longest time from a request's first byte to the end of its head
+     * @param apiIdleTimeout     an idle keep-alive connection on the REST listener closes after this
      */
     public record Server(String host, int gatewayPort, int apiPort, boolean accessLog, int maxConnections,
                          Duration requestHeadTimeout, Duration apiIdleTimeout) {
+        /** The defaults: loopback, 8080 and 9090, no access log, sized connection cap, 10 s head, 60 s idle. */
         public static final Server DEFAULTS = new Server("127.0.0.1", 8080, 9090, false, 0, Duration.ofSeconds(10),
                 Duration.ofSeconds(60));
 
-        /** Listeners with every other setting at its default. */
+        /**
+         * Listeners with every other setting at its default.
+         *
+         * @param host        bind address
+         * @param gatewayPort the forward proxy's port
+         * @param apiPort     the REST listener's port
+         */
         public Server(String host, int gatewayPort, int apiPort) {
             this(host, gatewayPort, apiPort, false, DEFAULTS.maxConnections(), DEFAULTS.requestHeadTimeout(),
                     DEFAULTS.apiIdleTimeout());
         }
     }
 
-    /** {@code store}: where the pool state lives. */
+    /**
+     * {@code store}: where the pool state lives.
+     *
+     * @param type      in memory (one process) or Redis (shared)
+     * @param uri       the Redis URI, for {@link StoreType#REDIS}
+     * @param keyPrefix every Redis key starts with it
+     */
     public record Store(StoreType type, String uri, String keyPrefix) {
+        /** In memory; the Redis defaults {@code redis://127.0.0.1:6379} and {@code pp:} for when it is switched. */
         public static final Store DEFAULTS = new Store(StoreType.MEMORY, "redis://127.0.0.1:6379", "pp:");
     }
 
-    public enum StoreType { MEMORY, REDIS }
+    /** {@code store.type}. */
+    public enum StoreType {
+        /** In this process only. */
+        MEMORY,
+        /** In Redis, shared by every process of a deployment. */
+        REDIS
+    }
 
-    /** {@code database}: admin persistence. */
+    /**
+     * {@code database}: admin persistence.
+     *
+     * @param type     none (configuration from the file only) or PostgreSQL
+     * @param url      the JDBC URL
+     * @param user     the database user
+     * @param password the database password, when it needs one
+     */
     public record Database(DatabaseType type, String url, String user, Optional<Secret> password) {
+        /** No database. */
         public static final Database DEFAULTS = new Database(DatabaseType.NONE, "", "", Optional.empty());
     }
 
-    public enum DatabaseType { NONE, POSTGRES }
+    /** {@code database.type}. */
+    public enum DatabaseType {
+        /** No admin persistence: the file is the configuration. */
+        NONE,
+        /** PostgreSQL holds the admin-managed configuration and the audit log. */
+        POSTGRES
+    }
 
-    /** {@code credentials}: the proxy credential store file (properties: {@code <ref>.username}, {@code <ref>.password}). */
+    /**
+     * {@code credentials}: the proxy credential store file (properties: {@code <ref>.username}, {@code <ref>.password}).
+     *
+     * @param file the file, re-read on change; empty for none
+     */
     public record Credentials(Optional<Path> file) {
+        /** No credential file. */
         public static final Credentials DEFAULTS = new Credentials(Optional.empty());
     }
 
-    /** {@code admin}: the admin API token, separate from clients' credentials. Absent = admin API disabled. */
+    /**
+     * {@code admin}: the admin API token, separate from clients' credentials. Absent = admin API disabled.
+     *
+     * @param token the bearer token of the admin API
+     */
     public record Admin(Optional<Secret> token) {
+        /** No token: the admin API is disabled. */
         public static final Admin DEFAULTS = new Admin(Optional.empty());
     }
 
     /**
      * {@code clients[]}: gateway and API callers.
      *
+     * @param name               the client's name, unique
      * @param secretHash         {@code pbkdf2-sha256$...} from {@code proxypool hash-secret}; or empty
      * @param plainSecret        dev only ({@code secret:}); the server warns at start
      * @param token              bearer token for the Distribution API; or empty
@@ -99,52 +190,113 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
                          Optional<Secret> token, int extractionsPerHour, double rps) {
     }
 
-    /** {@code providers[]}: a source of candidates, of an explicitly registered adapter type. */
+    /**
+     * {@code providers[]}: a source of candidates, of an explicitly registered adapter type.
+     *
+     * @param name     the provider's name, unique
+     * @param type     the adapter type, e.g. {@code jsonl_inventory}
+     * @param settings the adapter's settings
+     * @param fields   the field mapping, normalized name to source name
+     */
     public record Provider(String name, String type, Map<String, String> settings, Map<String, String> fields) {
     }
 
-    /** {@code upstreams[]}: one configured use of a provider. */
+    /**
+     * {@code upstreams[]}: one configured use of a provider.
+     *
+     * @param name          the upstream's name, unique
+     * @param provider      the provider it uses
+     * @param params        its params (filters the provider understands, label params)
+     * @param fetchInterval how often it is fetched
+     * @param lowWaterMark  when above 0, fetch only while fewer of its proxies are available
+     * @param validate      whether its candidates are validated before they serve
+     */
     public record Upstream(String name, String provider, Map<String, String> params, Duration fetchInterval,
                            int lowWaterMark, boolean validate) {
     }
 
-    /** {@code health}: the core policy plus active probing. */
+    /**
+     * {@code health}: the core policy plus active probing.
+     *
+     * @param policy               passive health: failure windows, cooling, bans
+     * @param activeEnabled        whether proxies are probed actively
+     * @param activeInterval       how often each proxy is probed
+     * @param activeFailuresToCool failed probes in a row that cool a proxy
+     * @param activeTargets        the URLs probes fetch through the proxy
+     */
     public record Health(HealthPolicy policy, boolean activeEnabled, Duration activeInterval,
                          int activeFailuresToCool, List<String> activeTargets) {
+        /** The core policy's defaults; probing on, every 30 s, 2 failures cool, against the local echo endpoint. */
         public static final Health DEFAULTS = new Health(HealthPolicy.DEFAULTS, true, Duration.ofSeconds(30), 2,
                 List.of("http://127.0.0.1:9090/v1/echo"));
     }
 
-    /** {@code pipeline}: validation and ranking. */
+    /**
+     * {@code pipeline}: validation and ranking.
+     *
+     * @param echoUrl               the echo endpoint validation requests go to through each candidate
+     * @param validationConcurrency candidates validated at once
+     * @param validationTimeout     longest validation of one candidate
+     * @param minScore              quality threshold of the ranker
+     * @param poolSize              active pool upper bound
+     * @param reserveSize           sorted reserve size
+     * @param asnDatabase           the ASN database file, when configured
+     * @param asnMaxAge             an ASN database older than this is reported stale
+     */
     public record Pipeline(String echoUrl, int validationConcurrency, Duration validationTimeout, double minScore,
                            int poolSize, int reserveSize, Optional<Path> asnDatabase, Duration asnMaxAge) {
+        /** The local echo endpoint, 100 at once, 8 s, score 18, 150 active, 700 reserve, no ASN database. */
         public static final Pipeline DEFAULTS = new Pipeline("http://127.0.0.1:9090/v1/echo", 100,
                 Duration.ofSeconds(8), 18, 150, 700, Optional.empty(), Duration.ofDays(30));
     }
 
-    /** {@code security}: destination checks of the gateway. */
+    /**
+     * {@code security}: destination checks of the gateway.
+     *
+     * @param allowPrivateDestinations whether private, loopback and link-local destinations may be reached
+     * @param connectPorts             the ports {@code CONNECT} may reach
+     * @param allowDestinations        allow-list of CIDRs, exact hosts and {@code *.suffix} patterns
+     * @param allowAnonymous           whether callers without credentials are admitted
+     */
     public record Security(boolean allowPrivateDestinations, List<Integer> connectPorts, List<String> allowDestinations,
                            boolean allowAnonymous) {
+        /** Secure defaults: no private destinations, {@code CONNECT} to 443 and 8443, no anonymous callers. */
         public static final Security DEFAULTS = new Security(false, List.of(443, 8443), List.of(), false);
     }
 
-    /** {@code distribution}: exclusive extraction. */
     /**
      * {@code gateway}: the forward proxy's timeouts. {@code ioTimeout} bounds every read and write on a
      * request (a proxy that accepts and then hangs holds a GET this long before the retry);
      * {@code idleTimeout} closes an idle client keep-alive connection; {@code tunnelIdleTimeout} closes
      * a CONNECT tunnel with no traffic either way.
+     *
+     * @param ioTimeout         bound on every read and write of a request
+     * @param idleTimeout       an idle client keep-alive connection closes after this
+     * @param tunnelIdleTimeout a tunnel without traffic either way closes after this
      */
     public record Gateway(Duration ioTimeout, Duration idleTimeout, Duration tunnelIdleTimeout) {
+        /** 60 s I/O, 60 s idle, 5 min tunnel idle. */
         public static final Gateway DEFAULTS = new Gateway(Duration.ofSeconds(60), Duration.ofSeconds(60),
                 Duration.ofMinutes(5));
     }
 
+    /**
+     * {@code distribution}: exclusive extraction.
+     *
+     * @param gatewayReserve extraction never takes the pool below this many proxies
+     * @param idempotencyTtl how long {@code Idempotency-Key} results are kept
+     * @param maxCount       largest {@code count} of one extraction
+     */
     public record Distribution(int gatewayReserve, Duration idempotencyTtl, int maxCount) {
+        /** No reserve, 24 h, 1000. */
         public static final Distribution DEFAULTS = new Distribution(0, Duration.ofHours(24), 1000);
     }
 
-    /** The embedded defaults: in-memory store, no database, no providers. */
+    /**
+     * The embedded defaults: in-memory store, no database, no providers.
+     *
+     * @return the default configuration
+     */
     public static ProxyPoolConfig defaults() {
         return new ProxyPoolConfig(Server.DEFAULTS, Store.DEFAULTS, Database.DEFAULTS, Credentials.DEFAULTS,
                 Admin.DEFAULTS, List.of(), List.of(), List.of(), List.of(), Health.DEFAULTS, Pipeline.DEFAULTS,

@@ -9,13 +9,27 @@ import dev.proxypool.core.model.CredentialRef;
  */
 public final class CredentialsUnavailableException extends Exception {
 
+    /**
+     * The ref that could not be resolved (part of the serialized form).
+     */
     private final CredentialRef ref;
 
+    /**
+     * The credentials {@code ref} names cannot be resolved.
+     *
+     * @param ref    the ref
+     * @param reason why (never a secret)
+     */
     public CredentialsUnavailableException(CredentialRef ref, String reason) {
         super("credentials for ref '" + ref.name() + "' are unavailable: " + reason);
         this.ref = ref;
     }
 
+    /**
+     * The ref that could not be resolved.
+     *
+     * @return the ref
+     */
     public CredentialRef ref() {
         return ref;
     }

@@ -67,6 +67,11 @@ public final class FileCredentialStore implements CredentialStore {
     /**
      * Reads the file now (a failure is reported through {@link #lastError()}, not thrown: the
      * store then fails closed until the file becomes readable).
+     *
+     * @param file          the credentials file ({@code credentials.file})
+     * @param ticker        the monotonic clock the checks are timed by
+     * @param checkInterval how often a resolve may check the file for a change; zero checks on every resolve
+     * @throws IllegalArgumentException for a negative interval
      */
     public FileCredentialStore(Path file, Ticker ticker, Duration checkInterval) {
         this.file = Objects.requireNonNull(file, "credentials.file");
@@ -78,7 +83,12 @@ public final class FileCredentialStore implements CredentialStore {
         refresh();
     }
 
-    /** The file at {@code file}, checked at most every {@link #DEFAULT_CHECK_INTERVAL}. */
+    /**
+     * The file at {@code file}, checked at most every {@link #DEFAULT_CHECK_INTERVAL}.
+     *
+     * @param file the credentials file
+     * @return the store
+     */
     public static FileCredentialStore open(Path file) {
         return new FileCredentialStore(file, Ticker.system(), DEFAULT_CHECK_INTERVAL);
     }
@@ -120,21 +130,38 @@ public final class FileCredentialStore implements CredentialStore {
         }
     }
 
-    /** The problem with the file's current state, if it could not be (re)loaded; empty when in sync. */
+    /**
+     * The problem with the file's current state, if it could not be (re)loaded; empty when in sync.
+     *
+     * @return the problem, or empty
+     */
     public Optional<String> lastError() {
         return Optional.ofNullable(loaded.error);
     }
 
-    /** The refs currently loaded (names only). */
+    /**
+     * The refs currently loaded (names only).
+     *
+     * @return the ref names, sorted
+     */
     public Set<String> refs() {
         return new TreeSet<>(loaded.byRef.keySet());
     }
 
-    /** Successful loads so far, the first included. */
+    /**
+     * Successful loads so far, the first included.
+     *
+     * @return the number of successful loads
+     */
     public long reloads() {
         return reloads;
     }
 
+    /**
+     * The credentials file this store reads.
+     *
+     * @return the file
+     */
     public Path file() {
         return file;
     }

@@ -33,6 +33,12 @@ public final class InlineCredentials implements CredentialStore {
      * Keeps {@code username}/{@code password} for the proxy {@code host:port} of {@code scope} (a
      * provider name) and returns the ref that resolves to them.
      *
+     * @param scope    the provider name
+     * @param username the username
+     * @param password the password, possibly empty
+     * @param host     the proxy host
+     * @param port     the proxy port
+     * @return the derived ref
      * @throws IllegalArgumentException when the username is not usable ({@link Credentials})
      */
     public CredentialRef put(String scope, String username, String password, String host, int port) {
@@ -42,7 +48,11 @@ public final class InlineCredentials implements CredentialStore {
         return new CredentialRef(ref);
     }
 
-    /** How many refs are held (not secret). */
+    /**
+     * How many refs are held (not secret).
+     *
+     * @return the number of refs
+     */
     public int size() {
         return byRef.size();
     }
@@ -59,6 +69,10 @@ public final class InlineCredentials implements CredentialStore {
 
     /**
      * A store that answers refs of this one from here and every other ref from {@code base}.
+     *
+     * @param base the store for every other ref
+     * @return the layered store
+     * @throws IllegalArgumentException when {@code base} is null
      */
     public CredentialStore over(CredentialStore base) {
         if (base == null) {

@@ -17,6 +17,13 @@ public final class Secret {
         this.value = value;
     }
 
+    /**
+     * A secret holding {@code value}.
+     *
+     * @param value the secret text; empty gives {@link #EMPTY}
+     * @return the secret
+     * @throws IllegalArgumentException for null
+     */
     public static Secret of(String value) {
         if (value == null) {
             throw new IllegalArgumentException("secret must not be null (use Secret.EMPTY)");
@@ -24,6 +31,13 @@ public final class Secret {
         return value.isEmpty() ? EMPTY : new Secret(value.toCharArray());
     }
 
+    /**
+     * A secret holding a copy of {@code value}; the caller may wipe its array.
+     *
+     * @param value the secret characters; empty gives {@link #EMPTY}
+     * @return the secret
+     * @throws IllegalArgumentException for null
+     */
     public static Secret of(char[] value) {
         if (value == null) {
             throw new IllegalArgumentException("secret must not be null (use Secret.EMPTY)");
@@ -31,21 +45,39 @@ public final class Secret {
         return value.length == 0 ? EMPTY : new Secret(value.clone());
     }
 
-    /** The secret as a String. Call it only where the value is put on the wire. */
+    /**
+     * The secret as a String. Call it only where the value is put on the wire.
+     *
+     * @return the secret text
+     */
     public String reveal() {
         return new String(value);
     }
 
-    /** A copy of the secret's characters; the caller may wipe it after use. */
+    /**
+     * A copy of the secret's characters; the caller may wipe it after use.
+     *
+     * @return a fresh copy of the characters
+     */
     public char[] revealChars() {
         return value.clone();
     }
 
-    /** Constant-time comparison with a presented value (a bearer token, a password). */
+    /**
+     * Constant-time comparison with a presented value (a bearer token, a password).
+     *
+     * @param presented the value presented, may be null
+     * @return whether it equals this secret
+     */
     public boolean matches(String presented) {
         return presented != null && equals(Secret.of(presented));
     }
 
+    /**
+     * Whether the secret has no characters (a username-only credential).
+     *
+     * @return true for {@link #EMPTY}
+     */
     public boolean isEmpty() {
         return value.length == 0;
     }

@@ -16,11 +16,22 @@ public final class StaticCredentialStore implements CredentialStore {
         this.byRef = byRef;
     }
 
+    /**
+     * The store that knows no ref.
+     *
+     * @return the empty store
+     */
     public static StaticCredentialStore empty() {
         return EMPTY;
     }
 
-    /** A store of {@code ref name → credentials}; every name must be a valid {@link CredentialRef}. */
+    /**
+     * A store of {@code ref name → credentials}; every name must be a valid {@link CredentialRef}.
+     *
+     * @param byRef the credentials by ref name
+     * @return the store
+     * @throws IllegalArgumentException for an invalid name or missing credentials
+     */
     public static StaticCredentialStore of(Map<String, Credentials> byRef) {
         Map<String, Credentials> copy = new LinkedHashMap<>();
         byRef.forEach((name, creds) -> {
@@ -32,14 +43,26 @@ public final class StaticCredentialStore implements CredentialStore {
         return new StaticCredentialStore(Map.copyOf(copy));
     }
 
-    /** This store plus {@code ref → (username, password)}. */
+    /**
+     * This store plus {@code ref → (username, password)}.
+     *
+     * @param ref      the ref name
+     * @param username the username
+     * @param password the password, possibly empty
+     * @return a new store; this one is unchanged
+     * @throws IllegalArgumentException for an invalid ref or username
+     */
     public StaticCredentialStore with(String ref, String username, String password) {
         Map<String, Credentials> copy = new LinkedHashMap<>(byRef);
         copy.put(ref, Credentials.of(username, password));
         return of(copy);
     }
 
-    /** The ref names known (not secret). */
+    /**
+     * The ref names known (not secret).
+     *
+     * @return the ref names
+     */
     public Set<String> refs() {
         return byRef.keySet();
     }

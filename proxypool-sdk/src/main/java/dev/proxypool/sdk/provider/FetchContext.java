@@ -25,6 +25,11 @@ public record FetchContext(String upstream, Map<String, String> params, Duration
     /** Default whole-fetch deadline. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
+    /**
+     * Copies the params and validates.
+     *
+     * @throws IllegalArgumentException for a blank upstream name or a timeout that is not positive
+     */
     public FetchContext {
         if (upstream == null || upstream.isBlank()) {
             throw new IllegalArgumentException("fetch context: upstream name is missing");
@@ -35,6 +40,13 @@ public record FetchContext(String upstream, Map<String, String> params, Duration
         }
     }
 
+    /**
+     * A context with the {@link #DEFAULT_TIMEOUT}.
+     *
+     * @param upstream the upstream name
+     * @param params   the upstream's params
+     * @return the context
+     */
     public static FetchContext of(String upstream, Map<String, String> params) {
         return new FetchContext(upstream, params, DEFAULT_TIMEOUT);
     }

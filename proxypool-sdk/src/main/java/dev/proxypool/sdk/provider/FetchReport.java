@@ -31,6 +31,11 @@ public record FetchReport(String provider, String upstream, FetchOutcome outcome
     /** Drop samples kept per report. */
     public static final int MAX_SAMPLES = 50;
 
+    /**
+     * Copies the collections and validates.
+     *
+     * @throws IllegalArgumentException when a required field is missing or an error carries candidates
+     */
     public FetchReport {
         if (provider == null || upstream == null || outcome == null || duration == null) {
             throw new IllegalArgumentException("fetch report: provider, upstream, outcome and duration are required");
@@ -43,18 +48,52 @@ public record FetchReport(String provider, String upstream, FetchOutcome outcome
         }
     }
 
-    /** A failed fetch with nothing read. */
+    /**
+     * A successful fetch of an adapter that reads no records of its own format (an in-house
+     * registry, an SDK call): {@code Success(candidates.size())}, or {@code Empty} for no
+     * candidates, nothing dropped, nothing counted as read.
+     *
+     * @param provider   provider name
+     * @param upstream   upstream name
+     * @param candidates the normalized candidates
+     * @param duration   how long the fetch took
+     * @return the report
+     */
+    public static FetchReport of(String provider, String upstream, List<Proxy> candidates, Duration duration) {
+        FetchOutcome outcome = candidates.isEmpty() ? FetchOutcome.EMPTY : new FetchOutcome.Success(candidates.size());
+        return new FetchReport(provider, upstream, outcome, candidates, Map.of(), List.of(), 0, duration);
+    }
+
+    /**
+     * A failed fetch with nothing read.
+     *
+     * @param provider provider name
+     * @param upstream upstream name
+     * @param kind     what failed
+     * @param detail   a short reason, no address and no secret
+     * @param duration how long the attempt took
+     * @return the report
+     */
     public static FetchReport failed(String provider, String upstream, FetchOutcome.ErrorKind kind, String detail,
                                      Duration duration) {
         return new FetchReport(provider, upstream, new FetchOutcome.Error(kind, detail), List.of(), Map.of(),
                 List.of(), 0, duration);
     }
 
+    /**
+     * Whether the fetch failed.
+     *
+     * @return true for an {@link FetchOutcome.Error}
+     */
     public boolean isError() {
         return outcome instanceof FetchOutcome.Error;
     }
 
-    /** Total dropped records. */
+    /**
+     * Total dropped records.
+     *
+     * @return the sum over all reasons
+     */
     public int dropped() {
         int n = 0;
         for (int v : drops.values()) {
@@ -63,7 +102,12 @@ public record FetchReport(String provider, String upstream, FetchOutcome outcome
         return n;
     }
 
-    /** How many records were dropped for {@code reason}. */
+    /**
+     * How many records were dropped for {@code reason}.
+     *
+     * @param reason the reason
+     * @return the count, 0 when none
+     */
     public int dropped(DropReason reason) {
         return drops.getOrDefault(reason.code(), 0);
     }

@@ -15,6 +15,10 @@ public final class FetchReports {
      * The outcome of {@code report} against the keys already in the pool: errors stay errors;
      * otherwise {@code Success(new)} when some candidates are new, {@code DuplicateOnly} when all
      * were known, {@code Empty} when there were none (docs/design.md#collection-pipeline, P5).
+     *
+     * @param report the adapter's report
+     * @param known  the keys in the pool
+     * @return the outcome the sequential strategy acts on
      */
     public static FetchOutcome classify(FetchReport report, Set<ProxyKey> known) {
         if (report.outcome() instanceof FetchOutcome.Error) {

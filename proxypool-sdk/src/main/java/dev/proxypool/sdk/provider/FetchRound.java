@@ -14,6 +14,9 @@ import java.util.List;
  */
 public record FetchRound(List<FetchReport> reports, List<Proxy> candidates, int duplicates) {
 
+    /**
+     * Copies the lists.
+     */
     public FetchRound {
         reports = List.copyOf(reports);
         candidates = List.copyOf(candidates);

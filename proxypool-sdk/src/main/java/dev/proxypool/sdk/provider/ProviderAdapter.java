@@ -15,5 +15,11 @@ import dev.proxypool.core.sequential.FetchOutcome;
 @FunctionalInterface
 public interface ProviderAdapter {
 
+    /**
+     * Fetches one upstream once; blocks until done or the context's timeout.
+     *
+     * @param ctx the upstream, its params and the deadline
+     * @return the report; never null, never thrown
+     */
     FetchReport fetch(FetchContext ctx);
 }

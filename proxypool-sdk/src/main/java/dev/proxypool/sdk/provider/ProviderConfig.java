@@ -47,6 +47,11 @@ public record ProviderConfig(String name, String type, Map<String, String> setti
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
+    /**
+     * Copies the maps and validates.
+     *
+     * @throws IllegalArgumentException naming {@code providers[<name>]...} for an invalid name, a missing type or an empty key or value
+     */
     public ProviderConfig {
         if (name == null || !NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("providers[" + name + "].name: '" + name
@@ -59,12 +64,24 @@ public record ProviderConfig(String name, String type, Map<String, String> setti
         fields = copy(name, "fields.", fields);
     }
 
-    /** A config without a field mapping (source names equal the normalized names). */
+    /**
+     * A config without a field mapping (source names equal the normalized names).
+     *
+     * @param name     the provider name
+     * @param type     the adapter type
+     * @param settings the adapter settings
+     * @return the config
+     */
     public static ProviderConfig of(String name, String type, Map<String, String> settings) {
         return new ProviderConfig(name, type, settings, Map.of());
     }
 
-    /** {@code providers[<name>].<key>}: how messages name a setting of this provider. */
+    /**
+     * {@code providers[<name>].<key>}: how messages name a setting of this provider.
+     *
+     * @param key the setting
+     * @return the key as messages name it
+     */
     public String keyName(String key) {
         return "providers[" + name + "]." + key;
     }

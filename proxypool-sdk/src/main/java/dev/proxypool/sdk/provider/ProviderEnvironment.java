@@ -21,6 +21,11 @@ import java.util.Map;
 public record ProviderEnvironment(Map<String, String> env, Path baseDir, InstantSource clock, Ticker ticker,
                                   InlineCredentials inline) {
 
+    /**
+     * Copies the variables and validates.
+     *
+     * @throws IllegalArgumentException when a component is null
+     */
     public ProviderEnvironment {
         if (env == null || baseDir == null || clock == null || ticker == null || inline == null) {
             throw new IllegalArgumentException("provider environment: env, baseDir, clock, ticker and inline are required");
@@ -28,12 +33,23 @@ public record ProviderEnvironment(Map<String, String> env, Path baseDir, Instant
         env = Map.copyOf(env);
     }
 
-    /** An environment with its own, fresh store for inline credentials. */
+    /**
+     * An environment with its own, fresh store for inline credentials.
+     *
+     * @param env     environment variables
+     * @param baseDir directory that relative {@code path} settings resolve against
+     * @param clock   wall clock
+     * @param ticker  monotonic clock
+     */
     public ProviderEnvironment(Map<String, String> env, Path baseDir, InstantSource clock, Ticker ticker) {
         this(env, baseDir, clock, ticker, new InlineCredentials());
     }
 
-    /** The real process: {@link System#getenv()}, the working directory, the system clocks. */
+    /**
+     * The real process: {@link System#getenv()}, the working directory, the system clocks.
+     *
+     * @return the process environment
+     */
     public static ProviderEnvironment system() {
         return new ProviderEnvironment(System.getenv(), Path.of("").toAbsolutePath(), Clocks.wall(), Clocks.monotonic());
     }

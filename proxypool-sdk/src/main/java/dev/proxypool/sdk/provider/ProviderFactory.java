@@ -7,5 +7,13 @@ package dev.proxypool.sdk.provider;
 @FunctionalInterface
 public interface ProviderFactory {
 
+    /**
+     * The adapter for one configured provider.
+     *
+     * @param config the provider's name, type, settings and field mapping
+     * @param env    the environment variables, base directory, clocks and inline credential store
+     * @return the adapter
+     * @throws IllegalArgumentException naming {@code providers[<name>].<key>} for a bad setting
+     */
     ProviderAdapter create(ProviderConfig config, ProviderEnvironment env);
 }

@@ -25,12 +25,21 @@ public final class ProviderRegistry {
         this.enabled = Collections.unmodifiableSet(new TreeSet<>(enabled));
     }
 
-    /** The four built-in types, with only {@code enabledTypes} allowed. */
+    /**
+     * The four built-in types, with only {@code enabledTypes} allowed.
+     *
+     * @param enabledTypes the types to allow
+     * @return the registry
+     */
     public static ProviderRegistry standard(Set<String> enabledTypes) {
         return builtIns().enable(enabledTypes).build();
     }
 
-    /** A builder holding the four built-in types, none enabled yet. */
+    /**
+     * A builder holding the four built-in types, none enabled yet.
+     *
+     * @return the builder
+     */
     public static Builder builtIns() {
         return builder()
                 .register(JsonlInventoryAdapter.TYPE, JsonlInventoryAdapter::new)
@@ -39,7 +48,11 @@ public final class ProviderRegistry {
                 .register(CsvAdapter.TYPE, CsvAdapter::new);
     }
 
-    /** An empty builder: register your own types, then enable some. */
+    /**
+     * An empty builder: register your own types, then enable some.
+     *
+     * @return the builder
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -47,6 +60,9 @@ public final class ProviderRegistry {
     /**
      * The adapter for {@code config}.
      *
+     * @param config the provider's config
+     * @param env    the process environment for the adapter
+     * @return the adapter
      * @throws IllegalArgumentException naming {@code providers[<name>].type} when the type is unknown
      *                                  or not enabled, or a setting when it is invalid
      */
@@ -64,10 +80,20 @@ public final class ProviderRegistry {
         return factory.create(config, env);
     }
 
+    /**
+     * Every registered type, enabled or not.
+     *
+     * @return the types, sorted
+     */
     public Set<String> knownTypes() {
         return factories.keySet();
     }
 
+    /**
+     * The types a provider may use.
+     *
+     * @return the types, sorted
+     */
     public Set<String> enabledTypes() {
         return enabled;
     }
@@ -80,7 +106,14 @@ public final class ProviderRegistry {
         private Builder() {
         }
 
-        /** Registers {@code type}; registering a type twice is a programming error. */
+        /**
+         * Registers {@code type}; registering a type twice is a programming error.
+         *
+         * @param type    the snake_case type name providers name in {@code providers[].type}
+         * @param factory creates the adapter
+         * @return this builder
+         * @throws IllegalArgumentException for a bad or duplicate type, or a missing factory
+         */
         public Builder register(String type, ProviderFactory factory) {
             if (type == null || !type.matches("[a-z][a-z0-9_]{0,63}")) {
                 throw new IllegalArgumentException("provider type '" + type + "' must be snake_case");
@@ -94,7 +127,13 @@ public final class ProviderRegistry {
             return this;
         }
 
-        /** Allows {@code types}; each must be registered. */
+        /**
+         * Allows {@code types}; each must be registered.
+         *
+         * @param types registered types
+         * @return this builder
+         * @throws IllegalArgumentException naming a type that is not registered
+         */
         public Builder enable(Set<String> types) {
             for (String t : types) {
                 if (!factories.containsKey(t)) {
@@ -106,10 +145,22 @@ public final class ProviderRegistry {
             return this;
         }
 
+        /**
+         * Allows {@code types}; each must be registered.
+         *
+         * @param types registered types
+         * @return this builder
+         * @throws IllegalArgumentException naming a type that is not registered
+         */
         public Builder enable(String... types) {
             return enable(Set.of(types));
         }
 
+        /**
+         * The registry: the registered types, the enabled ones allowed.
+         *
+         * @return the registry
+         */
         public ProviderRegistry build() {
             return new ProviderRegistry(factories, enabled);
         }

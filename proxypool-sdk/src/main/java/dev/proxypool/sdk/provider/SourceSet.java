@@ -36,6 +36,13 @@ public final class SourceSet {
     private final List<UpstreamSource> sources;
     private final Ticker ticker;
 
+    /**
+     * The upstreams fetched together in one round.
+     *
+     * @param sources the sources, in configured order
+     * @param ticker  the monotonic clock for durations
+     * @throws IllegalArgumentException when an upstream is listed twice
+     */
     public SourceSet(List<UpstreamSource> sources, Ticker ticker) {
         this.sources = List.copyOf(sources);
         this.ticker = ticker;
@@ -47,11 +54,20 @@ public final class SourceSet {
         }
     }
 
+    /**
+     * The sources, in configured order.
+     *
+     * @return the sources
+     */
     public List<UpstreamSource> sources() {
         return sources;
     }
 
-    /** Fetches every source once and merges the candidates. */
+    /**
+     * Fetches every source once and merges the candidates.
+     *
+     * @return the round: a report per source and the merged candidates
+     */
     public FetchRound fetchAll() {
         long start = ticker.read();
         List<Future<FetchReport>> futures = new ArrayList<>(sources.size());

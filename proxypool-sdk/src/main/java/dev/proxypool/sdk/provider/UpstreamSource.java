@@ -16,6 +16,11 @@ import java.util.Map;
 public record UpstreamSource(String upstream, String provider, ProviderAdapter adapter, Map<String, String> params,
                              Duration timeout) {
 
+    /**
+     * Copies the params and validates.
+     *
+     * @throws IllegalArgumentException for a missing name or adapter, or a timeout that is not positive
+     */
     public UpstreamSource {
         if (upstream == null || upstream.isBlank() || provider == null || provider.isBlank() || adapter == null) {
             throw new IllegalArgumentException("upstream source needs an upstream name, a provider name and an adapter");

@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.remote;
 
+import dev.proxypool.sdk.Extraction;
+import dev.proxypool.sdk.ExtractionResponse;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webclient.api.HttpClientRequest;
@@ -25,7 +27,7 @@ import javax.net.ssl.SSLException;
  * <pre>{@code
  * try (DistributionClient client = DistributionClient.builder(URI.create("http://127.0.0.1:9090"))
  *         .token(System.getenv("PROXYPOOL_TOKEN")).build()) {
- *     ExtractionResponse r = client.extract(ExtractionCall.builder(5).protocol(HTTP).country("US").build());
+ *     ExtractionResponse r = client.extract(Extraction.of(5).protocol(HTTP).country("US"));
  *     r.proxies().forEach(p -> use(p.url()));
  * }
  * }</pre>
@@ -34,7 +36,7 @@ import javax.net.ssl.SSLException;
  * a server that does not answer (connection refused, timeout) as
  * {@link DistributionException.ServerUnreachable}. A call is never retried by the client: an
  * extraction is irreversible, so a retry after an unknown outcome must carry an
- * {@link ExtractionCall#idempotencyKey() Idempotency-Key} to be safe, and that choice is the caller's.
+ * {@link Extraction#idempotencyKey(String) Idempotency-Key} to be safe, and that choice is the caller's.
  *
  * <p>Built on Helidon WebClient (blocking; meant for virtual threads), no redirects (a redirect could
  * carry the token elsewhere), a connect and a read timeout. Thread-safe; one client may serve many
@@ -110,22 +112,26 @@ public final class DistributionClient implements AutoCloseable {
     }
 
     /**
-     * Extracts proxies. They leave the pool for good; a partial call may return fewer than asked
-     * ({@link ExtractionResponse#complete()} is false), an allOrNothing call throws
-     * {@link DistributionException.InsufficientProxies} instead.
+     * Extracts proxies: the same {@link Extraction} and {@link ExtractionResponse} as
+     * {@link dev.proxypool.sdk.ProxyPool#extract(Extraction)} in process. They leave the pool for
+     * good; a partial call may return fewer than asked ({@link ExtractionResponse#complete()} is
+     * false), an allOrNothing call throws {@link DistributionException.InsufficientProxies} instead.
+     * The extraction's idempotency key goes out as {@code Idempotency-Key}.
      *
      * @param call what to extract
      * @return the extracted proxies
-     * @throws DistributionException one case per error response, or {@code ServerUnreachable}
+     * @throws DistributionException    one case per error response, or {@code ServerUnreachable}
+     * @throws IllegalArgumentException when the extraction sets a {@code maxHealthAge} (not part of
+     *                                  the Distribution API)
      */
-    public ExtractionResponse extract(ExtractionCall call) {
+    public ExtractionResponse extract(Extraction call) {
         Objects.requireNonNull(call, "call");
         HttpClientRequest request = client.post().uri(endpoint)
                 .header(HeaderNames.AUTHORIZATION, authorization)
                 .header(HeaderNames.CONTENT_TYPE, "application/json")
                 .header(HeaderNames.ACCEPT, "application/json");
-        call.idempotencyKey().ifPresent(k -> request.header(IDEMPOTENCY_KEY, k));
         byte[] body = RemoteJson.requestBody(call);
+        call.idempotencyKey().ifPresent(k -> request.header(IDEMPOTENCY_KEY, k));
         try (HttpClientResponse response = request.submit(body)) {
             int status = response.status().code();
             byte[] answer = read(response);

@@ -1,7 +1,11 @@
 package dev.proxypool.sdk.remote;
 
+import dev.proxypool.core.extract.ExtractionRequest;
 import dev.proxypool.core.model.Protocol;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.proxypool.sdk.ExtractedProxyView;
+import dev.proxypool.sdk.Extraction;
+import dev.proxypool.sdk.ExtractionResponse;
 import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.sdk.json.MalformedJsonException;
 import java.math.BigDecimal;
@@ -34,8 +38,19 @@ final class RemoteJson {
         }
     }
 
-    /** The request body: count, fulfillment, filter (protocol, upstream, labels), minRemainingTtlSeconds. */
-    static byte[] requestBody(ExtractionCall call) {
+    /**
+     * The request body: count, fulfillment, filter (protocol, upstream, labels), minRemainingTtlSeconds
+     * (whole seconds, rounded down).
+     *
+     * @throws IllegalArgumentException for a {@code maxHealthAge}, which the API has no field for
+     */
+    static byte[] requestBody(Extraction extraction) {
+        ExtractionRequest call = extraction.toRequest(0);
+        if (!call.maxHealthAge().isZero()) {
+            throw new IllegalArgumentException("maxHealthAge is not part of the Distribution API (in process only:"
+                    + " ProxyPool.extract)");
+        }
+        long minRemainingTtlSeconds = call.minRemainingTtl().toSeconds();
         return JsonCodec.write(g -> {
             g.writeStartObject();
             g.writeNumberField("count", call.count());
@@ -58,8 +73,8 @@ final class RemoteJson {
                 }
                 g.writeEndObject();
             }
-            if (call.minRemainingTtlSeconds() > 0) {
-                g.writeNumberField("minRemainingTtlSeconds", call.minRemainingTtlSeconds());
+            if (minRemainingTtlSeconds > 0) {
+                g.writeNumberField("minRemainingTtlSeconds", minRemainingTtlSeconds);
             }
             g.writeEndObject();
         }).getBytes(StandardCharsets.UTF_8);

@@ -12,6 +12,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.engine.AcquireRequest;
 import dev.proxypool.sdk.engine.AcquireResult;
 import dev.proxypool.sdk.Lease;

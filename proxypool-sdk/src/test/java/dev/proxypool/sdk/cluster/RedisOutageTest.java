@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.cluster;
 
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.testkit.PrivateRedisServer;
 
 import static dev.proxypool.sdk.cluster.SnapshotDistributionTest.awaitTrue;

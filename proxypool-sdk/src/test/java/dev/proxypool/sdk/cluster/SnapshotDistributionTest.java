@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.testkit.Await;
 import java.time.Duration;

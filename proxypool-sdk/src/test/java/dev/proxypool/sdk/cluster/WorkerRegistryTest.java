@@ -9,6 +9,7 @@ import dev.proxypool.core.health.HealthPolicy;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.runtime.RuntimeRegistry;
 import dev.proxypool.core.time.ManualClock;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.testkit.Pace;
 import java.time.Duration;

@@ -264,14 +264,14 @@ class ConfigLoaderTest {
 
     @Test
     void clusterSettingsAreReadWithDefaultsAndCheckedNamingTheKey() throws IOException {
-        assertEquals(dev.proxypool.sdk.cluster.ClusterSettings.DEFAULTS,
+        assertEquals(ClusterSettings.DEFAULTS,
                 ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of()).cluster());
 
         ProxyPoolConfig c = ConfigLoader.load(write("""
                 cluster: { validity: 2m, renewAfter: 30s, deltasKept: 16, fullEvery: 4, deflate: true,
                            pollInterval: 2s, backoffMin: 50ms, backoffMax: 2s }
                 """), Map.of("PROXYPOOL_CLUSTER_WORKERTTL", "9s"));
-        assertEquals(new dev.proxypool.sdk.cluster.ClusterSettings(Duration.ofMinutes(2), Duration.ofSeconds(30), 16, 4, true,
+        assertEquals(new ClusterSettings(Duration.ofMinutes(2), Duration.ofSeconds(30), 16, 4, true,
                 Duration.ofSeconds(2), Duration.ofMillis(50), Duration.ofSeconds(2), Duration.ofSeconds(9)), c.cluster());
 
         ConfigException renew = assertThrows(ConfigException.class,

@@ -7,7 +7,7 @@ import dev.proxypool.core.extract.IdempotencyKey;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.time.Ticker;
-import dev.proxypool.sdk.cluster.ClusterSettings;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.cluster.SnapshotPublisher;
 import dev.proxypool.sdk.cluster.WorkerRegistry;
 import dev.proxypool.sdk.lock.RedisStageLease;

@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.proxypool.core.extract.Fulfillment;
 import dev.proxypool.core.model.Protocol;
+import dev.proxypool.sdk.ExtractedProxyView;
+import dev.proxypool.sdk.Extraction;
+import dev.proxypool.sdk.ExtractionResponse;
 import dev.proxypool.testkit.TestPorts;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -106,9 +108,9 @@ class DistributionClientTest {
     void sendsTheBodyTokenAndIdempotencyKeyAndReadsAPartialAnswer() {
         answer(200, TWO);
         try (DistributionClient c = client()) {
-            ExtractionResponse r = c.extract(ExtractionCall.builder(3).protocol(Protocol.HTTP).country("US")
+            ExtractionResponse r = c.extract(Extraction.of(3).protocol(Protocol.HTTP).country("US")
                     .label("type", "residential").upstream("vendor-a").minRemainingTtl(Duration.ofSeconds(60))
-                    .allOrNothing().idempotencyKey("key-1").build());
+                    .allOrNothing().idempotencyKey("key-1"));
             Seen s = seen.get();
             assertEquals("POST", s.method());
             assertEquals("/v1/extractions", s.path());
@@ -140,7 +142,7 @@ class DistributionClientTest {
     void aMinimalCallSendsOnlyCountAndFulfillment() {
         answer(200, "{\"requested\": 1, \"extracted\": 0, \"proxies\": []}");
         try (DistributionClient c = client()) {
-            ExtractionResponse r = c.extract(ExtractionCall.of(1));
+            ExtractionResponse r = c.extract(Extraction.of(1));
             assertEquals("{\"count\":1,\"fulfillment\":\"partial\"}", seen.get().body().replace(" ", ""));
             assertEquals(null, seen.get().idempotencyKey());
             assertEquals(0, r.extracted());
@@ -152,7 +154,7 @@ class DistributionClientTest {
     void replayedHeaderIsReported() {
         answer(200, "{\"requested\": 1, \"extracted\": 0, \"proxies\": []}", Map.of("Idempotent-Replayed", "true"));
         try (DistributionClient c = client()) {
-            assertTrue(c.extract(ExtractionCall.of(1)).replayed());
+            assertTrue(c.extract(Extraction.of(1)).replayed());
         }
     }
 
@@ -160,7 +162,7 @@ class DistributionClientTest {
     void theViewsToStringNeverShowsTheSecretOrTheAddress() {
         answer(200, TWO);
         try (DistributionClient c = client()) {
-            ExtractionResponse r = c.extract(ExtractionCall.of(3));
+            ExtractionResponse r = c.extract(Extraction.of(3));
             for (String text : List.of(r.toString(), r.proxies().get(0).toString())) {
                 assertFalse(text.contains("p%3Ass"), text);
                 assertFalse(text.contains("us%40er"), text);
@@ -208,7 +210,7 @@ class DistributionClientTest {
         try (DistributionClient c = client()) {
             for (Row row : rows) {
                 answer(row.status(), row.body(), row.headers());
-                DistributionException e = assertThrows(DistributionException.class, () -> c.extract(ExtractionCall.of(5)),
+                DistributionException e = assertThrows(DistributionException.class, () -> c.extract(Extraction.of(5)),
                         row.toString());
                 assertInstanceOf(row.type(), e, row.toString());
                 assertEquals(row.status(), e.status(), row.toString());
@@ -223,24 +225,24 @@ class DistributionClientTest {
     void errorFieldsAreRead() {
         try (DistributionClient c = client()) {
             answer(409, "{\"error\": \"insufficient_proxies\", \"requested\": 5, \"available\": 3}");
-            var i = assertThrows(DistributionException.InsufficientProxies.class, () -> c.extract(ExtractionCall.of(5)));
+            var i = assertThrows(DistributionException.InsufficientProxies.class, () -> c.extract(Extraction.of(5)));
             assertEquals(5, i.requested());
             assertEquals(3, i.available());
 
             answer(429, "{\"error\": \"quota_exceeded\", \"message\": \"m\", \"limit\": 10, \"used\": 9,"
                     + " \"retryAfterSeconds\": 1200}");
-            var q = assertThrows(DistributionException.QuotaExceeded.class, () -> c.extract(ExtractionCall.of(5)));
+            var q = assertThrows(DistributionException.QuotaExceeded.class, () -> c.extract(Extraction.of(5)));
             assertEquals(10, q.limit());
             assertEquals(9, q.used());
             assertEquals(Duration.ofSeconds(1200), q.retryAfter());
 
             answer(429, "{\"error\": \"quota_exceeded\", \"message\": \"m\", \"limit\": 10, \"used\": 10}",
                     Map.of("Retry-After", "77"));
-            var header = assertThrows(DistributionException.QuotaExceeded.class, () -> c.extract(ExtractionCall.of(5)));
+            var header = assertThrows(DistributionException.QuotaExceeded.class, () -> c.extract(Extraction.of(5)));
             assertEquals(Duration.ofSeconds(77), header.retryAfter());
 
             answer(400, "{\"error\": \"invalid_request\", \"message\": \"filter.protocol must be http\"}");
-            var bad = assertThrows(DistributionException.InvalidRequest.class, () -> c.extract(ExtractionCall.of(5)));
+            var bad = assertThrows(DistributionException.InvalidRequest.class, () -> c.extract(Extraction.of(5)));
             assertEquals("filter.protocol must be http", bad.serverMessage());
         }
     }
@@ -250,7 +252,7 @@ class DistributionClientTest {
         int port = TestPorts.closedPort();
         URI base = URI.create("http://127.0.0.1:" + port);
         try (DistributionClient c = DistributionClient.builder(base).token("t").timeout(Duration.ofSeconds(2)).build()) {
-            var e = assertThrows(DistributionException.ServerUnreachable.class, () -> c.extract(ExtractionCall.of(1)));
+            var e = assertThrows(DistributionException.ServerUnreachable.class, () -> c.extract(Extraction.of(1)));
             assertEquals("connection refused", e.reason());
             assertEquals(base, e.server());
             assertEquals(0, e.status());
@@ -274,7 +276,7 @@ class DistributionClientTest {
         try (DistributionClient c = DistributionClient.builder(base).token("t").timeout(Duration.ofMillis(300)).build()) {
             var ticker = dev.proxypool.core.time.Clocks.monotonic();
             long t0 = ticker.read();
-            var e = assertThrows(DistributionException.ServerUnreachable.class, () -> c.extract(ExtractionCall.of(1)));
+            var e = assertThrows(DistributionException.ServerUnreachable.class, () -> c.extract(Extraction.of(1)));
             assertTrue(e.reason().startsWith("timed out"), e.reason());
             assertTrue(ticker.read() - t0 < TimeUnit.SECONDS.toNanos(5));
         } finally {
@@ -283,18 +285,29 @@ class DistributionClientTest {
     }
 
     @Test
+    void anInProcessOnlyMaxHealthAgeIsRefusedBeforeAnythingIsSent() {
+        answer(200, "{\"requested\": 1, \"extracted\": 0, \"proxies\": []}");
+        try (DistributionClient c = client()) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> c.extract(Extraction.of(1).maxHealthAge(Duration.ofMinutes(5))));
+            assertTrue(e.getMessage().contains("maxHealthAge"), e.getMessage());
+            assertEquals(null, seen.get(), "nothing was sent");
+        }
+    }
+
+    @Test
     void callsAndBuildersRefuseBadValuesNamingThem() {
         record Bad(Runnable r, String fragment) {
         }
         List<Bad> bad = List.of(
-                new Bad(() -> ExtractionCall.of(0), "count"),
-                new Bad(() -> ExtractionCall.of(1001), "count"),
-                new Bad(() -> ExtractionCall.builder(1).idempotencyKey("").build(), "Idempotency-Key"),
-                new Bad(() -> ExtractionCall.builder(1).idempotencyKey("x".repeat(256)).build(), "Idempotency-Key"),
-                new Bad(() -> ExtractionCall.builder(1).idempotencyKey("a\nb").build(), "Idempotency-Key"),
-                new Bad(() -> ExtractionCall.builder(1).minRemainingTtl(Duration.ofSeconds(-1)), "minRemainingTtl"),
-                new Bad(() -> ExtractionCall.builder(1).country(" "), "filter.country"),
-                new Bad(() -> ExtractionCall.builder(1).country("US").label("country", "DE"), "filter.country"),
+                new Bad(() -> Extraction.of(0), "count"),
+                new Bad(() -> Extraction.of(1001), "count"),
+                new Bad(() -> Extraction.of(1).idempotencyKey(""), "Idempotency-Key"),
+                new Bad(() -> Extraction.of(1).idempotencyKey("x".repeat(256)), "Idempotency-Key"),
+                new Bad(() -> Extraction.of(1).idempotencyKey("a\nb"), "Idempotency-Key"),
+                new Bad(() -> Extraction.of(1).minRemainingTtl(Duration.ofSeconds(-1)), "minRemainingTtl"),
+                new Bad(() -> Extraction.of(1).country(" "), "filter.country"),
+                new Bad(() -> Extraction.of(1).country("US").label("country", "DE"), "filter.country"),
                 new Bad(() -> DistributionClient.builder(URI.create("ftp://x")), "http://"),
                 new Bad(() -> DistributionClient.builder(URI.create("http://u:p@x")), "user info"),
                 new Bad(() -> DistributionClient.builder(URI.create("http://x")).build(), "token"),
@@ -304,7 +317,7 @@ class DistributionClientTest {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b.r()::run, b.fragment());
             assertTrue(e.getMessage().contains(b.fragment()), e.getMessage());
         }
-        assertEquals(Fulfillment.PARTIAL, ExtractionCall.of(2).fulfillment());
+        assertFalse(Extraction.of(2).isAllOrNothing());
         assertEquals(URI.create("https://lb.example/pp/v1/extractions"),
                 DistributionClient.endpoint(URI.create("https://lb.example/pp/")));
     }

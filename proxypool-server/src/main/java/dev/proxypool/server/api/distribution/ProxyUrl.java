@@ -6,7 +6,6 @@ import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
 
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.sdk.credentials.Credentials;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Builds the URL an extraction hands out: {@code scheme://user:pass@host:port}, the scheme being
@@ -17,8 +16,6 @@ import java.nio.charset.StandardCharsets;
  */
 final class ProxyUrl {
 
-    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
-
     private ProxyUrl() {
     }
 
@@ -27,14 +24,9 @@ final class ProxyUrl {
         return key.protocol().wireName() + "://" + key.authority();
     }
 
+    /** With the credentials as percent-encoded userinfo ({@link Credentials#userInfo()}). */
     static String of(ProxyKey key, Credentials credentials) {
-        StringBuilder sb = new StringBuilder(64).append(key.protocol().wireName()).append("://");
-        encode(sb, credentials.username());
-        if (!credentials.password().isEmpty()) {
-            sb.append(':');
-            encode(sb, credentials.password().reveal());
-        }
-        return sb.append('@').append(key.authority()).toString();
+        return key.protocol().wireName() + "://" + credentials.userInfo() + "@" + key.authority();
     }
 
     private static final String PLACEHOLDER_START = "{{credential:";
@@ -64,28 +56,10 @@ final class ProxyUrl {
             }
             String ref = body.substring(at + PLACEHOLDER_START.length(), end);
             Credentials c = store.resolve(CredentialRef.of(ref));
-            sb.append(body, from, at);
-            encode(sb, c.username());
-            if (!c.password().isEmpty()) {
-                sb.append(':');
-                encode(sb, c.password().reveal());
-            }
-            sb.append('@');
+            sb.append(body, from, at).append(c.userInfo()).append('@');
             from = end + PLACEHOLDER_END.length();
             at = body.indexOf(PLACEHOLDER_START, from);
         }
         return sb.append(body, from, body.length()).toString();
-    }
-
-    static void encode(StringBuilder sb, String s) {
-        for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
-            int c = b & 0xFF;
-            if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-                    || c == '-' || c == '.' || c == '_' || c == '~') {
-                sb.append((char) c);
-            } else {
-                sb.append('%').append(HEX[c >> 4]).append(HEX[c & 0xF]);
-            }
-        }
     }
 }

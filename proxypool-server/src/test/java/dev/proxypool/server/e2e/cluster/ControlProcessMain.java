@@ -9,7 +9,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.sdk.cluster.ClusterControl;
-import dev.proxypool.sdk.cluster.ClusterSettings;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.io.BufferedReader;

@@ -4,7 +4,7 @@ import dev.proxypool.core.extract.MemoryPoolStore;
 import dev.proxypool.core.health.HealthPolicy;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.time.Clocks;
-import dev.proxypool.sdk.cluster.ClusterSettings;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.cluster.ClusterSnapshot;
 import dev.proxypool.sdk.cluster.ClusterWorker;
 import dev.proxypool.sdk.cluster.SubscriberStatus;

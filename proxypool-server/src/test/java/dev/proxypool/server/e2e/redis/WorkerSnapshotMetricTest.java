@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.cluster.ClusterRole;
-import dev.proxypool.sdk.cluster.ClusterSettings;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.ProxyPoolServer;

@@ -1,11 +1,11 @@
-package dev.proxypool.sdk.cluster;
+package dev.proxypool.sdk.config;
 
 import java.time.Duration;
 
 /**
  * How snapshots travel between the control plane and the workers, and how workers count each
  * other. Redis location, credentials, timeouts and the key prefix come from the store's
- * {@link dev.proxypool.sdk.redis.RedisStoreConfig}; these are the cluster's own knobs (proposed
+ * {@code dev.proxypool.sdk.redis.RedisStoreConfig}; these are the cluster's own knobs (proposed
  * config keys {@code cluster.*}). Defaults in {@link #DEFAULTS}; the constructor validates and names
  * the key in its message.
  *
@@ -31,9 +31,17 @@ import java.time.Duration;
 public record ClusterSettings(Duration validity, Duration renewAfter, int deltasKept, int fullEvery, boolean deflate,
                               Duration pollInterval, Duration backoffMin, Duration backoffMax, Duration workerTtl) {
 
+    /**
+     * The defaults named with each component above.
+     */
     public static final ClusterSettings DEFAULTS = new ClusterSettings(Duration.ofMinutes(10), Duration.ofMinutes(1),
             64, 1, false, Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(15));
 
+    /**
+     * Validates the settings.
+     *
+     * @throws IllegalArgumentException naming the {@code cluster.*} key of a bad value
+     */
     public ClusterSettings {
         positive("cluster.validity", validity);
         positive("cluster.renewAfter", renewAfter);
@@ -60,26 +68,64 @@ public record ClusterSettings(Duration validity, Duration renewAfter, int deltas
         }
     }
 
+    /**
+     * These settings with another validity and renewal.
+     *
+     * @param validity   how long workers may serve a snapshot without news
+     * @param renewAfter an empty version renews validity after this long without a change
+     * @return the new settings
+     * @throws IllegalArgumentException naming the bad key
+     */
     public ClusterSettings withValidity(Duration validity, Duration renewAfter) {
         return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
                 backoffMax, workerTtl);
     }
 
+    /**
+     * These settings with another delta retention.
+     *
+     * @param deltasKept deltas kept for workers to catch up from
+     * @param fullEvery  the full snapshot is rewritten every this many versions
+     * @return the new settings
+     * @throws IllegalArgumentException naming the bad key
+     */
     public ClusterSettings withDeltas(int deltasKept, int fullEvery) {
         return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
                 backoffMax, workerTtl);
     }
 
+    /**
+     * These settings with full snapshot bodies deflated or not.
+     *
+     * @param deflate whether to deflate
+     * @return the new settings
+     */
     public ClusterSettings withDeflate(boolean deflate) {
         return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
                 backoffMax, workerTtl);
     }
 
+    /**
+     * These settings with another polling and reconnect backoff.
+     *
+     * @param pollInterval how often a worker checks for missed versions
+     * @param backoffMin   first wait before reconnecting
+     * @param backoffMax   the longest wait
+     * @return the new settings
+     * @throws IllegalArgumentException naming the bad key
+     */
     public ClusterSettings withPolling(Duration pollInterval, Duration backoffMin, Duration backoffMax) {
         return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
                 backoffMax, workerTtl);
     }
 
+    /**
+     * These settings with another worker liveness window.
+     *
+     * @param workerTtl a worker counts as alive this long after its last heartbeat
+     * @return the new settings
+     * @throws IllegalArgumentException naming the bad key
+     */
     public ClusterSettings withWorkerTtl(Duration workerTtl) {
         return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
                 backoffMax, workerTtl);

@@ -1,14 +1,17 @@
-package dev.proxypool.sdk.remote;
+package dev.proxypool.sdk;
 
 import dev.proxypool.core.model.AddressMask;
 import dev.proxypool.core.model.Protocol;
+import dev.proxypool.core.model.Proxy;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * One proxy of an {@link ExtractionResponse}, as the server described it. The {@link #url()}
+ * One extracted proxy of an {@link ExtractionResponse}: the same immutable value whether it came
+ * from {@link ProxyPool#extract(Extraction)} in process or from a server through
+ * {@link dev.proxypool.sdk.remote.DistributionClient} (whose JSON fields it mirrors). The {@link #url()}
  * carries the proxy's credentials ({@code scheme://user:pass@host:port}), so {@link #toString()}
  * shows {@link #maskedUrl()} and a masked host only; print {@code url()} on purpose or not at all.
  *
@@ -42,6 +45,22 @@ public record ExtractedProxyView(String id, String url, Protocol protocol, Strin
     }
 
     /**
+     * The view of a proxy extracted in process at {@code extractedAt}.
+     *
+     * @param proxy       the extracted proxy
+     * @param url         its URL, with percent-encoded credentials when it needs them
+     * @param extractedAt when it left the pool
+     * @return the view
+     */
+    static ExtractedProxyView of(Proxy proxy, String url, Instant extractedAt) {
+        Optional<Instant> expires = proxy.expires() ? Optional.of(proxy.expiresAt()) : Optional.empty();
+        OptionalLong remaining = proxy.expires()
+                ? OptionalLong.of(Math.max(0, proxy.remainingTtl(extractedAt).toSeconds())) : OptionalLong.empty();
+        return new ExtractedProxyView(proxy.id(), url, proxy.protocol(), proxy.host(), proxy.port(),
+                proxy.labels().values(), expires, remaining);
+    }
+
+    /**
      * Whether {@link #url()} carries credentials.
      *
      * @return true when the URL has a user-info part
@@ -63,6 +82,11 @@ public record ExtractedProxyView(String id, String url, Protocol protocol, Strin
                 + (masked.indexOf(':') >= 0 ? "[" + masked + "]" : masked) + ":" + port;
     }
 
+    /**
+     * The id, masked URL, labels and expiry; never the credentials or the unmasked host.
+     *
+     * @return a description safe for logs
+     */
     @Override
     public String toString() {
         return "ExtractedProxyView[id=" + id + ", url=" + maskedUrl() + ", labels=" + labels

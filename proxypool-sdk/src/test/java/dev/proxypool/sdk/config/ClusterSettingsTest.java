@@ -1,4 +1,4 @@
-package dev.proxypool.sdk.cluster;
+package dev.proxypool.sdk.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
