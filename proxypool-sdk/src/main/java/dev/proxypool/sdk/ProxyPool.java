@@ -309,7 +309,7 @@ public final class ProxyPool implements AutoCloseable {
                     x.extractedAt()));
         }
         if (withheld > 0) {
-            LOG.warning(withheld + " extracted proxies were withheld: their credentials are unavailable");
+            LOG.log(Level.WARNING, withheld + " extracted proxies were withheld: their credentials are unavailable");
             if (extraction.isAllOrNothing()) {
                 throw new ProxyPoolException(withheld + " of the extracted proxies have no resolvable credentials;"
                         + " none was handed out");
