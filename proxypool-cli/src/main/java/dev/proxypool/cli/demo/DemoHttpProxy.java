@@ -121,13 +121,8 @@ public final class DemoHttpProxy extends LoopbackService {
 
     private static void forward(Socket client, InputStream in, OutputStream out, String[] line, List<String> head)
             throws IOException {
-        URI uri;
-        try {
-            uri = new URI(line[1]);
-        } catch (URISyntaxException e) {
-            uri = null;
-        }
-        if (uri == null || !"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
+        URI uri = absoluteHttp(line[1]);
+        if (uri == null) {
             answer(out, 400, "Bad Request", "a forward proxy needs an absolute http:// target\n");
             return;
         }
@@ -153,6 +148,16 @@ public final class DemoHttpProxy extends LoopbackService {
             relayResponse(fromOrigin, out);
         } catch (SocketTimeoutException e) {
             client.close(); // the origin stopped answering mid-response: nothing sane left to send
+        }
+    }
+
+    /** The request target as an absolute {@code http://} URI with a host, or null. */
+    private static URI absoluteHttp(String target) {
+        try {
+            URI uri = new URI(target);
+            return "http".equalsIgnoreCase(uri.getScheme()) && uri.getHost() != null ? uri : null;
+        } catch (URISyntaxException e) {
+            return null;
         }
     }
 

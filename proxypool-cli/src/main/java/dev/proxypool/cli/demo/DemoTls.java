@@ -43,14 +43,10 @@ public final class DemoTls {
         Path store = workDir.resolve("demo-origin.p12");
         try {
             runKeytool(store, password);
-            KeyStore keys = KeyStore.getInstance("PKCS12");
-            try (InputStream in = Files.newInputStream(store)) {
-                keys.load(in, password);
-            }
-            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(keys, password);
+            KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keyManagers.init(KeyStore.getInstance(store.toFile(), password), password);
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(kmf.getKeyManagers(), null, new SecureRandom());
+            context.init(keyManagers.getKeyManagers(), null, new SecureRandom());
             return context;
         } catch (GeneralSecurityException e) {
             throw new IOException("cannot load the demo origin's key: " + e.getMessage(), e);

@@ -17,7 +17,6 @@ abstract class LoopbackService implements AutoCloseable {
 
     private final ServerSocket listener;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
-    private volatile boolean closed;
 
     LoopbackService(String name) {
         try {
@@ -37,30 +36,30 @@ abstract class LoopbackService implements AutoCloseable {
     abstract void handle(Socket client) throws IOException;
 
     private void acceptLoop() {
-        while (!closed) {
-            Socket s;
-            try {
-                s = listener.accept();
-            } catch (IOException e) {
-                return; // closed
+        try {
+            while (true) {
+                Socket accepted = listener.accept();
+                open.add(accepted);
+                Thread.ofVirtual().start(() -> serve(accepted));
             }
-            open.add(s);
-            Thread.ofVirtual().start(() -> {
-                try (s) {
-                    handle(s);
-                } catch (IOException e) {
-                    // the peer went away or sent garbage: this connection ends, the service goes on
-                } finally {
-                    open.remove(s);
-                }
-            });
+        } catch (IOException e) {
+            // the listener was closed: the service has stopped
+        }
+    }
+
+    private void serve(Socket connection) {
+        try (connection) {
+            handle(connection);
+        } catch (IOException e) {
+            // the peer went away or sent garbage: this connection ends, the service goes on
+        } finally {
+            open.remove(connection);
         }
     }
 
     /** Stops accepting and closes the open connections. Idempotent. */
     @Override
     public void close() {
-        closed = true;
         try {
             listener.close();
         } catch (IOException ignored) {
