@@ -146,7 +146,8 @@ final class BenchGatewayCommand implements Callable<Integer> {
         return u;
     }
 
-    private static SSLSocketFactory trustAll() throws GeneralSecurityException {
+    /** What {@code --insecure} (and {@code curl -k}) does: TLS that accepts any server certificate. */
+    static SSLSocketFactory trustAll() throws GeneralSecurityException {
         TrustManager[] any = {new X509TrustManager() {
             @Override
             public void checkClientTrusted(X509Certificate[] chain, String authType) {

@@ -2,9 +2,10 @@ package dev.proxypool.cli;
 
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
-import dev.proxypool.testkit.FakeHttpProxy;
-import dev.proxypool.testkit.FakeOrigin;
-import dev.proxypool.testkit.FakeSocks5Proxy;
+import dev.proxypool.cli.demo.DemoHttpProxy;
+import dev.proxypool.cli.demo.DemoOrigin;
+import dev.proxypool.cli.demo.DemoSocksProxy;
+import dev.proxypool.cli.demo.DemoTls;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -31,11 +32,11 @@ final class Demo implements AutoCloseable {
     private final Path dir;
     private final Path config;
     private final ProxyPoolServer server;
-    private final FakeOrigin origin;
-    private final FakeOrigin tlsOrigin;
+    private final DemoOrigin origin;
+    private final DemoOrigin tlsOrigin;
 
-    private Demo(List<AutoCloseable> parts, Path dir, Path config, ProxyPoolServer server, FakeOrigin origin,
-                 FakeOrigin tlsOrigin) {
+    private Demo(List<AutoCloseable> parts, Path dir, Path config, ProxyPoolServer server, DemoOrigin origin,
+                 DemoOrigin tlsOrigin) {
         this.parts = parts;
         this.dir = dir;
         this.config = config;
@@ -54,13 +55,14 @@ final class Demo implements AutoCloseable {
         List<AutoCloseable> parts = new ArrayList<>();
         Path dir = null;
         try {
-            FakeOrigin origin = add(parts, FakeOrigin.start());
-            FakeOrigin tlsOrigin = add(parts, FakeOrigin.builder().tls().start());
-            FakeHttpProxy http = add(parts, FakeHttpProxy.start());
-            FakeHttpProxy httpAuth = add(parts, FakeHttpProxy.builder().basicAuth("demo-user", "demo-pass").start());
-            FakeSocks5Proxy socks = add(parts, FakeSocks5Proxy.start());
-            FakeHttpProxy sessions = add(parts, FakeHttpProxy.start());
             dir = Files.createTempDirectory("proxypool-demo");
+            DemoOrigin origin = add(parts, DemoOrigin.http());
+            DemoOrigin tlsOrigin = add(parts, DemoOrigin.https(DemoTls.selfSignedServer(dir)));
+            DemoHttpProxy http = add(parts, DemoHttpProxy.open());
+            DemoHttpProxy httpAuth = add(parts, DemoHttpProxy.withBasicAuth("demo-user", "demo-pass"));
+            DemoSocksProxy socks = add(parts, DemoSocksProxy.open());
+            // the vendor-style session gateway: admits any session-N user, so every listed session works
+            DemoHttpProxy sessions = add(parts, DemoHttpProxy.open());
             Files.writeString(dir.resolve("credentials.properties"), "demo.username=demo-user\ndemo.password=demo-pass\n");
             Files.writeString(dir.resolve("inventory.jsonl"),
                     proxy(http.port(), "http", "", "US") + proxy(httpAuth.port(), "http", "demo", "US")
@@ -103,7 +105,7 @@ final class Demo implements AutoCloseable {
         return server;
     }
 
-    FakeOrigin origin() {
+    DemoOrigin origin() {
         return origin;
     }
 

@@ -1,12 +1,12 @@
 package dev.proxypool.cli;
 
-import dev.proxypool.examples.CustomProviderExample;
-import dev.proxypool.examples.EmbeddedPoolExample;
-import dev.proxypool.examples.RemoteExtractionExample;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,6 +22,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code proxypool example NAME}: runs one program of the examples module, with no build tool
  * needed. {@code remote-extraction} defaults to the demo's API and client token.
+ *
+ * <p>The examples are programs the CLI runs, not code it is built on: the {@code examples} jar is a
+ * runtime dependency (it ships in {@code lib/}) and each program's {@code main} is found by class
+ * name, so no CLI class compiles against them (docs/architecture.md#dependency-direction).
  */
 @Command(name = "example", mixinStandardHelpOptions = true,
         description = {"Run one of the SDK examples (source: examples/src/main/java/dev/proxypool/examples).",
@@ -33,13 +37,19 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:the example ran", "1:the example failed", "2:usage (unknown example)"})
 final class ExampleCommand implements Callable<Integer> {
 
+    /** A runnable example: its program (a class of the examples module, loaded when run) and what it shows. */
+    record Example(String program, String description) {
+    }
+
     /** The runnable examples, by name. */
-    static final Map<String, String> EXAMPLES = new LinkedHashMap<>();
+    static final Map<String, Example> EXAMPLES = new LinkedHashMap<>();
 
     static {
-        EXAMPLES.put("embedded-pool", "EmbeddedPoolExample: lease and extract in-process, no server");
-        EXAMPLES.put("custom-provider", "CustomProviderExample: a provider adapter of your own");
-        EXAMPLES.put("remote-extraction", "RemoteExtractionExample: extract from a running server (the demo)");
+        String pkg = "dev.proxypool.examples.";
+        EXAMPLES.put("embedded-pool", new Example(pkg + "EmbeddedPoolExample", "lease and extract in-process, no server"));
+        EXAMPLES.put("custom-provider", new Example(pkg + "CustomProviderExample", "a provider adapter of your own"));
+        EXAMPLES.put("remote-extraction",
+                new Example(pkg + "RemoteExtractionExample", "extract from a running server (the demo)"));
     }
 
     @Spec
@@ -70,21 +80,39 @@ final class ExampleCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        out.println("running " + EXAMPLES.get(name));
+        Example example = EXAMPLES.get(name);
+        Method main;
+        try {
+            main = program(example.program());
+        } catch (ReflectiveOperationException e) {
+            return CliErrors.fail(spec, Main.EXIT_ERROR, "the examples are not installed (no " + example.program()
+                    + " on the class path; build with ./mvnw -pl proxypool-cli -am package)", e);
+        }
+        String[] args = switch (name) {
+            case "remote-extraction" -> {
+                String from = upstream != null ? upstream : api.equals("http://127.0.0.1:9090") ? "sessions" : null;
+                yield from == null ? new String[] {api, token} : new String[] {api, token, from};
+            }
+            default -> new String[0];
+        };
+        out.println("running " + example.program().substring(example.program().lastIndexOf('.') + 1) + ": "
+                + example.description());
         out.flush();
         PrintStream stdout = System.out;
         PrintStream stderr = System.err;
         System.setOut(new PrintStream(new WriterStream(out), true, StandardCharsets.UTF_8));
         System.setErr(new PrintStream(new WriterStream(err), true, StandardCharsets.UTF_8));
         try {
-            switch (name) {
-                case "embedded-pool" -> EmbeddedPoolExample.main(new String[0]);
-                case "custom-provider" -> CustomProviderExample.main(new String[0]);
-                default -> {
-                    String from = upstream != null ? upstream : api.equals("http://127.0.0.1:9090") ? "sessions" : null;
-                    RemoteExtractionExample.main(from == null ? new String[] {api, token} : new String[] {api, token, from});
-                }
+            main.invoke(null, (Object) args);
+        } catch (InvocationTargetException e) {
+            // the example's own failure, thrown as it was (as when it ran as a program)
+            if (e.getCause() instanceof Exception thrown) {
+                throw thrown;
             }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
         } finally {
             System.out.flush();
             System.err.flush();
@@ -93,6 +121,16 @@ final class ExampleCommand implements Callable<Integer> {
         }
         out.flush();
         return Main.EXIT_OK;
+    }
+
+    /** The {@code public static void main(String[])} of a class of the examples module. */
+    private static Method program(String className) throws ReflectiveOperationException {
+        Method main = Class.forName(className, true, ExampleCommand.class.getClassLoader())
+                .getMethod("main", String[].class);
+        if (!Modifier.isStatic(main.getModifiers())) {
+            throw new NoSuchMethodException(className + ".main is not static");
+        }
+        return main;
     }
 
     /** Bytes written by an example's {@code System.out}, passed on to the command's writer. */

@@ -6,14 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ProxySelector;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +24,7 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,6 +69,57 @@ class DemoTest {
                         .build(), HttpResponse.BodyHandlers.ofString()).statusCode());
             }
         }
+    }
+
+    /**
+     * The banner's {@code curl -x GATEWAY -k https://127.0.0.1:PORT/echo}, done by hand: {@code CONNECT}
+     * through the gateway, TLS accepting the demo's self-signed certificate, {@code GET /echo}. Round
+     * robin sends successive tunnels through each of the three gateway upstreams (HTTP, HTTP with
+     * auth, SOCKS5); each must carry the tunnel to the HTTPS origin.
+     */
+    @Test
+    void theHttpsLineTunnelsThroughEachOfTheThreeUpstreams() throws Exception {
+        try (Demo demo = Demo.start(0, 0)) {
+            Matcher line = Pattern.compile("curl -x http://127.0.0.1:(\\d+) -k https://127.0.0.1:(\\d+)/echo")
+                    .matcher(demo.banner());
+            assertTrue(line.find(), "the banner shows the HTTPS line: " + demo.banner());
+            int gatewayPort = Integer.parseInt(line.group(1));
+            String target = "127.0.0.1:" + line.group(2);
+            Set<String> proxies = new HashSet<>();
+            for (int i = 0; i < 6 && proxies.size() < 3; i++) {
+                try (Socket s = new Socket("127.0.0.1", gatewayPort)) {
+                    s.setSoTimeout(10_000);
+                    s.getOutputStream().write(("CONNECT " + target + " HTTP/1.1\r\nHost: " + target + "\r\n\r\n")
+                            .getBytes(StandardCharsets.ISO_8859_1));
+                    String head = readHead(s.getInputStream());
+                    assertTrue(head.startsWith("HTTP/1.1 200"), "CONNECT " + i + ": " + head);
+                    Matcher proxy = Pattern.compile("(?im)^X-ProxyPool-Proxy: (\\S+)").matcher(head);
+                    assertTrue(proxy.find(), head);
+                    proxies.add(proxy.group(1));
+                    try (SSLSocket tls = (SSLSocket) BenchGatewayCommand.trustAll()
+                            .createSocket(s, "127.0.0.1", Integer.parseInt(line.group(2)), true)) {
+                        tls.getOutputStream().write(("GET /echo HTTP/1.1\r\nHost: " + target
+                                + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                        String answer = new String(tls.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                        assertTrue(answer.startsWith("HTTP/1.1 200"), "through " + proxy.group(1) + ": " + answer);
+                        assertTrue(answer.contains("\"ip\""), answer);
+                    }
+                }
+            }
+            assertEquals(3, proxies.size(), "tunnels through all three gateway upstreams: " + proxies);
+        }
+    }
+
+    private static String readHead(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            head.append((char) b);
+        }
+        return head.toString();
     }
 
     @Test
