@@ -18,9 +18,19 @@ final class WireWriter {
 
     /** @param client which side {@code out} writes to: failures become {@link PeerIOException}s of that side */
     WireWriter(OutputStream out, int bufferSize, boolean client) {
+        this(out, new byte[bufferSize], client);
+    }
+
+    /** Over a given (possibly recycled) buffer: only the staged bytes are ever written. */
+    WireWriter(OutputStream out, byte[] buffer, boolean client) {
         this.out = out;
         this.client = client;
-        this.buf = new byte[bufferSize];
+        this.buf = buffer;
+    }
+
+    /** The buffer, for a tunnel to relay through once flushed, and to recycle. */
+    byte[] buffer() {
+        return buf;
     }
 
     void write(byte[] b, int off, int len) throws IOException {
