@@ -5,7 +5,7 @@
 // earlier ones. Its latency is measured from that intended send time, not from when a connection
 // became free, so a stalled proxy is charged for the whole queue it builds (no coordinated
 // omission, as in wrk2). Each due request goes to an idle keep-alive connection, or a new one when
-// all are busy (up to MAX_CONNECTIONS; beyond that the request waits for one, and the wait counts).
+// all are busy (up to MAX_CONNECTIONS; beyond that the request waits for a free one, and the wait counts).
 // Prints: rate=... sent=... ok=... errors=... p50ms=... p99ms=... p999ms=... maxms=... conns=...
 import java.io.*;
 import java.net.*;
@@ -33,7 +33,7 @@ public class OpenLoop {
         String authLine = auth == null || auth.isEmpty() ? "" : "Proxy-Authorization: " + auth + "\r\n";
         byte[] request = ("GET " + url + " HTTP/1.1\r\nHost: " + authority + "\r\n" + authLine + "\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1);
-        ConcurrentLinkedDeque<Conn> idle = new ConcurrentLinkedDeque<>();
+        LinkedBlockingDeque<Conn> idle = new LinkedBlockingDeque<>();
         Semaphore connSlots = new Semaphore(MAX_CONNECTIONS);
         AtomicInteger opened = new AtomicInteger();
         long total = (long) (rate * (seconds + warmup));
@@ -41,6 +41,7 @@ public class OpenLoop {
         long[] lat = new long[(int) (total - measuredFrom)];
         Arrays.fill(lat, -1);
         LongAdder errors = new LongAdder();
+        ConcurrentHashMap<String, LongAdder> errorKinds = new ConcurrentHashMap<>();
         CountDownLatch done = new CountDownLatch((int) total);
         ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
         long intervalNanos = (long) (1e9 / rate);
@@ -57,18 +58,22 @@ public class OpenLoop {
             workers.execute(() -> {
                 try {
                     Conn c = idle.pollFirst();
-                    if (c == null) {
-                        connSlots.acquire();
+                    if (c == null && connSlots.tryAcquire()) {
                         c = open(host, port);
                         opened.incrementAndGet();
+                    } else if (c == null) { // all MAX_CONNECTIONS busy: wait for one (the wait counts)
+                        c = idle.takeFirst();
                     }
                     boolean ok = false;
                     try {
                         c.out().write(request);
                         c.out().flush();
                         ok = readResponse(c.in());
+                        if (!ok) {
+                            errorKinds.computeIfAbsent("not a keep-alive 200", k -> new LongAdder()).increment();
+                        }
                     } catch (IOException e) {
-                        ok = false;
+                        errorKinds.computeIfAbsent(e.getClass().getSimpleName(), k -> new LongAdder()).increment();
                     }
                     long took = System.nanoTime() - due;
                     if (ok) {
@@ -83,6 +88,8 @@ public class OpenLoop {
                     }
                 } catch (Exception e) {
                     errors.increment();
+                    errorKinds.computeIfAbsent("connect: " + e.getClass().getSimpleName(), k -> new LongAdder())
+                            .increment();
                 } finally {
                     done.countDown();
                 }
@@ -98,6 +105,9 @@ public class OpenLoop {
                 "rate=%.0f sent=%d ok=%d errors=%d p50ms=%.3f p99ms=%.3f p999ms=%.3f maxms=%.3f conns=%d%n",
                 rate, lat.length, ok.length, errors.sum(), pct(ok, 0.50), pct(ok, 0.99), pct(ok, 0.999),
                 ok.length == 0 ? 0 : ok[ok.length - 1] / 1e6, opened.get());
+        if (!errorKinds.isEmpty()) {
+            System.err.println("errors by kind: " + errorKinds);
+        }
     }
 
     static double pct(long[] sorted, double q) {

@@ -325,7 +325,9 @@ done
 
 # --- the issue's table: gateway (first listener) vs squid front (c) and vs direct (a) -------------
 B="b-${LISTENER_LIST[0]}"
-field() { echo "$1" | sed -n "s/.*$2=\([0-9.]*\).*/\1/p"; }
+field() { # "k1=v1 k2=v2 ..." key -> value
+  echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k { print $2; exit }'
+}
 ratio() { awk -v x="$1" -v y="$2" 'BEGIN{ if (y > 0) printf "%.2fx", x / y; else print "n/a" }'; }
 echo
 echo "== summary: gateway ($(label "$B")) vs squid front (c) and direct to squid A (a), same run =="
