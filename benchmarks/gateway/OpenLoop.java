@@ -18,8 +18,8 @@ import java.util.concurrent.locks.LockSupport;
 public class OpenLoop {
     /**
      * A cap near wrk's 50 connections: enough for the offered rate at tens of ms of latency, and a
-     * stalled proxy is not answered with hundreds of new connections (squid's descriptor limit would
-     * then decide the result).
+     * stalled proxy is not answered with hundreds of new connections (with 512 allowed, squid B's
+     * latency ran into seconds while it served far below its wrk peak: not the measure wanted).
      */
     static final int MAX_CONNECTIONS = 64;
 
