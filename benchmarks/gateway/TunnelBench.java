@@ -17,6 +17,8 @@ public class TunnelBench {
         int seconds = Integer.parseInt(a[4]);
         int threads = Integer.parseInt(a[5]);
         String path = a[6];
+        String auth = System.getenv("PROXY_AUTH"); // the gateway client's credentials (run.sh), sent to every proxy
+        String authLine = auth == null || auth.isEmpty() ? "" : "Proxy-Authorization: " + auth + "\r\n";
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         LongAdder count = new LongAdder();
         LongAdder bytes = new LongAdder();
@@ -37,7 +39,7 @@ public class TunnelBench {
                         sock.setSoTimeout(10000);
                         OutputStream out = sock.getOutputStream();
                         InputStream in = new BufferedInputStream(sock.getInputStream(), 64 * 1024);
-                        out.write(("CONNECT " + target + " HTTP/1.1\r\nHost: " + target + "\r\n\r\n")
+                        out.write(("CONNECT " + target + " HTTP/1.1\r\nHost: " + target + "\r\n" + authLine + "\r\n")
                                 .getBytes(StandardCharsets.ISO_8859_1));
                         out.flush();
                         String status = readHead(in);

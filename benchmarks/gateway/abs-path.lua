@@ -5,3 +5,8 @@ local authority = url:match("^http://([^/]+)")
 wrk.method = "GET"
 wrk.path = url
 wrk.headers["Host"] = authority
+-- PROXY_AUTH (set by run.sh): the gateway client's credentials, sent to every proxy alike
+local auth = os.getenv("PROXY_AUTH")
+if auth and auth ~= "" then
+  wrk.headers["Proxy-Authorization"] = auth
+end

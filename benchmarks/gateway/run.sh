@@ -9,6 +9,7 @@
 #
 # Usage: benchmarks/gateway/run.sh [--duration 15] [--connections 50] [--threads 2] [--rounds 1]
 #                                  [--listeners product[,own,own-platform,helidon]] [--tunnel-seconds 8] [--skip-build]
+#                                  [--tunnel-threads 16] [--open-loop-seconds 15] [--open-loop-rate R] [--profile DIR]
 #                                  [--gateway-opts "-Djdk.virtualThreadScheduler.parallelism=1"]
 # With several listeners, one gateway per listener kind runs (ports 18080, 18081, ...) and each is
 # measured as its own (b) row in the same interleaved rounds; the b/c ratio uses the first one.
@@ -21,9 +22,13 @@ CONNECTIONS=50
 THREADS=2
 SKIP_BUILD=0
 TUNNEL_SECONDS=8
+TUNNEL_THREADS=16
+OPEN_LOOP_SECONDS=15
+OPEN_LOOP_RATE=""
 LISTENERS=product
 ROUNDS=1
 GATEWAY_OPTS=""
+PROFILE_DIR=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) DURATION="$2"; shift 2 ;;
@@ -33,7 +38,11 @@ while [ $# -gt 0 ]; do
     --listeners) LISTENERS="$2"; shift 2 ;;    # comma list of product (default) | own | own-platform | helidon
     --rounds) ROUNDS="$2"; shift 2 ;;          # interleaved rounds; the table shows the median round
     --tunnel-seconds) TUNNEL_SECONDS="$2"; shift 2 ;;
+    --tunnel-threads) TUNNEL_THREADS="$2"; shift 2 ;;
+    --open-loop-seconds) OPEN_LOOP_SECONDS="$2"; shift 2 ;;   # 0 skips the open-loop latency phase
+    --open-loop-rate) OPEN_LOOP_RATE="$2"; shift 2 ;;         # default: 50% of squid B's measured peak
     --gateway-opts) GATEWAY_OPTS="$2"; shift 2 ;;  # extra JVM options for the gateway(s)
+    --profile) PROFILE_DIR="$2"; shift 2 ;;    # JFR of the first gateway: DIR/http.jfr, DIR/tunnel.jfr + hot methods
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -112,6 +121,11 @@ PIDS+=($!)
 declare -A PID_OF
 PID_OF[a]=$!
 IFS=',' read -r -a LISTENER_LIST <<< "$LISTENERS"
+# every client (wrk, TunnelBench, OpenLoop) sends these credentials to every proxy; the squids ignore them
+CLIENT_NAME=bench
+CLIENT_SECRET=bench-secret-0123456789
+PROXY_AUTH="Basic $(printf '%s:%s' "$CLIENT_NAME" "$CLIENT_SECRET" | base64 -w0)"
+export PROXY_AUTH
 declare -A GW_PORT
 i=0
 for L in "${LISTENER_LIST[@]}"; do
@@ -120,12 +134,18 @@ for L in "${LISTENER_LIST[@]}"; do
     # the real product: routing, dispatcher, capacity, health, destination policy, SDK dialer
     printf '{"host": "127.0.0.1", "port": %d, "protocol": "http", "maxConcurrency": 100000}\n' "$SQUID_A_PORT" \
       > "$WORK/inventory.jsonl"
+    # a client with a PBKDF2 secret hash, as a production config has it: every request authenticates
+    if [ -z "${SECRET_HASH:-}" ]; then
+      SECRET_HASH=$(printf '%s' "$CLIENT_SECRET" | "$JAVA" --sun-misc-unsafe-memory-access=allow \
+        -jar "$ROOT/proxypool-cli/target/proxypool.jar" hash-secret | tail -1)
+    fi
     cat > "$WORK/proxypool.yaml" <<YAML
 server: { host: 127.0.0.1, gatewayPort: ${GW_PORT[$L]}, apiPort: $((API_PORT + i)) }
 providers: [{ name: squid, type: jsonl_inventory, path: inventory.jsonl }]
 upstreams: [{ name: squid-a, provider: squid, validate: false }]
 health: { active: { enabled: false } }
 security: { allowDestinations: ["127.0.0.0/8"], connectPorts: [443, $ORIGIN_PORT, $ORIGIN_TLS_PORT] }
+clients: [{ name: $CLIENT_NAME, secretHash: "$SECRET_HASH" }]
 YAML
     # shellcheck disable=SC2086
     "$JAVA" -Xms512m -Xmx512m -XX:+UseParallelGC $GATEWAY_OPTS --sun-misc-unsafe-memory-access=allow \
@@ -164,7 +184,9 @@ ORIGIN_URL="http://127.0.0.1:$ORIGIN_PORT/small.txt"
 export ORIGIN_URL
 check() { # proxy-port name (retries for up to 10 s while the proxy settles)
   for _ in $(seq 1 50); do
-    if curl -sf -o /dev/null -x "http://127.0.0.1:$1" "$ORIGIN_URL"; then return 0; fi
+    if curl -sf -o /dev/null -H "Proxy-Authorization: $PROXY_AUTH" -x "http://127.0.0.1:$1" "$ORIGIN_URL"; then
+      return 0
+    fi
     sleep 0.2
   done
   echo "$2 does not forward $ORIGIN_URL" >&2; exit 1
@@ -172,12 +194,27 @@ check() { # proxy-port name (retries for up to 10 s while the proxy settles)
 check $SQUID_A_PORT "squid A"; check $SQUID_B_PORT "squid B"
 for L in "${LISTENER_LIST[@]}"; do check "${GW_PORT[$L]}" "gateway ($L)"; done
 echo "sanity: gateway headers:"
-curl -s -D - -o /dev/null -x "http://127.0.0.1:$GATEWAY_PORT" "$ORIGIN_URL" | grep -i '^x-proxypool' | tr -d '\r' | sed 's/^/  /'
+curl -s -D - -o /dev/null -H "Proxy-Authorization: $PROXY_AUTH" -x "http://127.0.0.1:$GATEWAY_PORT" "$ORIGIN_URL" | grep -i '^x-proxypool' | tr -d '\r' | sed 's/^/  /'
 
 # --- HTTP throughput --------------------------------------------------------------------------
 declare -A RPS P50 P99 CPU
 CLK_TCK=$(getconf CLK_TCK)
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# --profile: a JFR recording (settings=profile) of the first gateway around one phase, then its hot methods
+profile_start() { # name
+  [ -n "$PROFILE_DIR" ] || return 0
+  "$JAVA_HOME_SEL/bin/jcmd" "${PID_OF[b-${LISTENER_LIST[0]}]}" JFR.start name="$1" settings=profile \
+    'jdk.CPUTimeSample#enabled=true' 'jdk.CPUTimeSample#throttle=2ms' >/dev/null
+}
+profile_stop() { # name
+  [ -n "$PROFILE_DIR" ] || return 0
+  mkdir -p "$PROFILE_DIR"
+  "$JAVA_HOME_SEL/bin/jcmd" "${PID_OF[b-${LISTENER_LIST[0]}]}" JFR.stop name="$1" filename="$PROFILE_DIR/$1.jfr" >/dev/null
+  # CPU-time samples (JDK 25, Linux) count time in system calls too, unlike execution samples
+  "$JAVA_HOME_SEL/bin/jfr" view --width 160 cpu-time-hot-methods "$PROFILE_DIR/$1.jfr" \
+    > "$PROFILE_DIR/$1-hot-methods.txt" 2>&1 || true
+  echo "  profile: $PROFILE_DIR/$1.jfr (hot methods: $PROFILE_DIR/$1-hot-methods.txt)"
+}
 to_ms() { # wrk latency like 812.00us / 1.20ms / 1.01s -> ms
   awk -v v="$1" 'BEGIN{ n=v; sub(/[a-z]+$/,"",n); u=v; sub(/^[0-9.]+/,"",u);
     if (u=="us") n=n/1000; else if (u=="s") n=n*1000; printf "%.3f", n }'
@@ -212,9 +249,11 @@ done
 wrk -t"$THREADS" -c"$CONNECTIONS" -d5s -s "$HERE/abs-path.lua" "http://127.0.0.1:$SQUID_B_PORT" >/dev/null
 echo "measuring ${DURATION}s each at $CONNECTIONS connections, $THREADS wrk threads, $ROUNDS interleaved round(s)"
 for r in $(seq 1 "$ROUNDS"); do
+  [ "$r" = 1 ] && profile_start http
   run_wrk a $SQUID_A_PORT "$r"
   for L in "${LISTENER_LIST[@]}"; do run_wrk "b-$L" "${GW_PORT[$L]}" "$r"; done
   run_wrk c $SQUID_B_PORT "$r"
+  [ "$r" = 1 ] && profile_stop http
 done
 KEYS=(a)
 for L in "${LISTENER_LIST[@]}"; do KEYS+=("b-$L"); done
@@ -225,17 +264,36 @@ for k in "${KEYS[@]}"; do median_round "$k"; done
 declare -A TUN BULK
 tunnel() { # key port
   local pid=${PID_OF[$1]} t0 t1
+  [ "$1" = "b-${LISTENER_LIST[0]}" ] && profile_start tunnel
   t0=$(cpu_ticks "$pid")
-  TUN[$1]=$("$JAVA" "$HERE/TunnelBench.java" 127.0.0.1 "$2" "127.0.0.1:$ORIGIN_PORT" setup "$TUNNEL_SECONDS" 8 /small.txt)
+  TUN[$1]=$("$JAVA" "$HERE/TunnelBench.java" 127.0.0.1 "$2" "127.0.0.1:$ORIGIN_PORT" setup "$TUNNEL_SECONDS" \
+    "$TUNNEL_THREADS" /small.txt)
   t1=$(cpu_ticks "$pid")
   local n; n=$(echo "${TUN[$1]}" | sed -n 's/.*count=\([0-9]*\).*/\1/p')
+  [ "$1" = "b-${LISTENER_LIST[0]}" ] && profile_stop tunnel
   TUN[$1]="${TUN[$1]} hopCPUus/tunnel=$(awk -v t=$((t1 - t0)) -v n="$n" -v hz="$CLK_TCK" 'BEGIN{ printf "%.0f", n ? t / hz * 1e6 / n : 0 }')"
   BULK[$1]=$("$JAVA" "$HERE/TunnelBench.java" 127.0.0.1 "$2" "127.0.0.1:$ORIGIN_PORT" bulk "$TUNNEL_SECONDS" 1 /big.bin)
 }
-echo "measuring CONNECT tunnels (${TUNNEL_SECONDS}s each: 8 clients set-up loop; 1 client bulk 64 MiB loop)"
+echo "measuring CONNECT tunnels (${TUNNEL_SECONDS}s each: $TUNNEL_THREADS clients set-up loop; 1 client bulk 64 MiB loop)"
 tunnel a $SQUID_A_PORT
 for L in "${LISTENER_LIST[@]}"; do tunnel "b-$L" "${GW_PORT[$L]}"; done
 tunnel c $SQUID_B_PORT
+
+# --- open-loop latency -------------------------------------------------------------------------
+# a fixed offered rate (default 50% of squid B's wrk peak), sent by the clock; latency from the intended
+# send time (OpenLoop.java). Added latency = the path's percentile minus the direct path's (a).
+declare -A OL
+if [ "$OPEN_LOOP_SECONDS" != 0 ]; then
+  RATE=${OPEN_LOOP_RATE:-$(awk -v c="${RPS[c]}" 'BEGIN{ printf "%d", c / 2 }')}
+  echo "measuring open-loop latency at $RATE req/s, ${OPEN_LOOP_SECONDS}s each (+2 s unmeasured start)"
+  open_loop() { # key port
+    OL[$1]=$("$JAVA" "$HERE/OpenLoop.java" 127.0.0.1 "$2" "$ORIGIN_URL" "$RATE" "$OPEN_LOOP_SECONDS" 2)
+    echo "  $1: ${OL[$1]}"
+  }
+  open_loop a $SQUID_A_PORT
+  for L in "${LISTENER_LIST[@]}"; do open_loop "b-$L" "${GW_PORT[$L]}"; done
+  open_loop c $SQUID_B_PORT
+fi
 
 # --- report -----------------------------------------------------------------------------------
 echo
@@ -264,3 +322,32 @@ echo "CONNECT tunnels (TunnelBench.java)"
 for k in "${KEYS[@]}"; do
   printf '%-36s set-up: %s | bulk: %s\n' "$(label "$k")" "${TUN[$k]}" "${BULK[$k]}"
 done
+
+# --- the issue's table: gateway (first listener) vs squid front (c) and vs direct (a) -------------
+B="b-${LISTENER_LIST[0]}"
+field() { # "k1=v1 k2=v2 ..." key -> value
+  echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k { print $2; exit }'
+}
+ratio() { awk -v x="$1" -v y="$2" 'BEGIN{ if (y > 0) printf "%.2fx", x / y; else print "n/a" }'; }
+echo
+echo "== summary: gateway ($(label "$B")) vs squid front (c) and direct to squid A (a), same run =="
+printf '%-58s %12s %12s %12s %9s %9s\n' "measure" "gateway" "squid front" "direct" "gw/front" "gw/direct"
+tb=$(field "${TUN[$B]}" tunnels/s); tc=$(field "${TUN[c]}" tunnels/s); ta=$(field "${TUN[a]}" tunnels/s)
+printf '%-58s %12s %12s %12s %9s %9s\n' "CONNECT tunnels/s ($TUNNEL_THREADS threads, CONNECT+GET+close)" "$tb" "$tc" "$ta" \
+  "$(ratio "$tb" "$tc")" "$(ratio "$tb" "$ta")"
+printf '%-58s %12s %12s %12s %9s %9s\n' "HTTP req/s (wrk -t$THREADS -c$CONNECTIONS)" "${RPS[$B]}" "${RPS[c]}" "${RPS[a]}" \
+  "$(ratio "${RPS[$B]}" "${RPS[c]}")" "$(ratio "${RPS[$B]}" "${RPS[a]}")"
+cb=$(field "${TUN[$B]}" hopCPUus/tunnel); cc=$(field "${TUN[c]}" hopCPUus/tunnel); ca=$(field "${TUN[a]}" hopCPUus/tunnel)
+printf '%-58s %12s %12s %12s %9s %9s\n' "middle-hop CPU us per tunnel" "$cb" "$cc" "$ca" "$(ratio "$cb" "$cc")" ""
+printf '%-58s %12s %12s %12s %9s %9s\n' "middle-hop CPU us per HTTP request" "${CPU[$B]}" "${CPU[c]}" "${CPU[a]}" \
+  "$(ratio "${CPU[$B]}" "${CPU[c]}")" ""
+if [ "$OPEN_LOOP_SECONDS" != 0 ]; then
+  for q in p50ms p99ms p999ms; do
+    la=$(field "${OL[a]}" $q); lb=$(field "${OL[$B]}" $q); lc=$(field "${OL[c]}" $q)
+    added_b=$(awk -v x="$lb" -v y="$la" 'BEGIN{ printf "%.3f", x - y }')
+    added_c=$(awk -v x="$lc" -v y="$la" 'BEGIN{ printf "%.3f", x - y }')
+    printf '%-58s %12s %12s %12s %9s %9s\n' "open-loop @ $RATE req/s: added ${q%ms} ms over direct" "$added_b" "$added_c" \
+      "($la)" "" ""
+  done
+  echo "(open loop: latency from the intended send time; 'direct' shows squid A's own percentile)"
+fi

@@ -11,8 +11,11 @@ import java.net.SocketTimeoutException;
 import java.util.Arrays;
 
 /**
- * Blocking reads and writes of a proxy handshake under one deadline. Reads never take a byte past
- * the handshake's last one, so the socket is handed over with nothing of the tunnel consumed.
+ * Blocking reads and writes of a proxy handshake under one deadline. In exact mode reads never
+ * take a byte past the handshake's last one, so the socket is handed over with nothing of the
+ * tunnel consumed. In buffered mode {@link #readHttpHead()} reads whatever has arrived, in as few
+ * reads as the peer's segments allow, and keeps the bytes past the head in {@link #early()} for the
+ * caller to serve before the socket's own stream.
  */
 final class HandshakeIo {
 
@@ -25,8 +28,17 @@ final class HandshakeIo {
     private final OutputStream out;
     private final Ticker ticker;
     private final long deadline;
+    private final boolean buffered;
+    private byte[] early = EMPTY;
+    private static final byte[] EMPTY = new byte[0];
 
     HandshakeIo(Socket socket, Ticker ticker, long deadline) throws IOException {
+        this(socket, ticker, deadline, false);
+    }
+
+    /** @param buffered read HTTP heads in large reads and keep what follows them ({@link #early()}) */
+    HandshakeIo(Socket socket, Ticker ticker, long deadline, boolean buffered) throws IOException {
+        this.buffered = buffered;
         this.socket = socket;
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
@@ -69,6 +81,57 @@ final class HandshakeIo {
      * ends its head with bare LFs could make a read overshoot; that is detected and refused.
      */
     byte[] readHttpHead() throws IOException {
+        return buffered ? readHttpHeadBuffered() : readHttpHeadExact();
+    }
+
+    /** Bytes read past the last HTTP head in buffered mode (the first bytes of the tunnel); empty otherwise. */
+    byte[] early() {
+        return early;
+    }
+
+    /**
+     * Reads an HTTP response head with reads as large as the buffer: one read for a typical
+     * {@code 200 Connection established}. Bytes after the blank line are the tunnel's: they are
+     * kept in {@link #early()}, in front of anything a following head read takes.
+     */
+    private byte[] readHttpHeadBuffered() throws IOException {
+        byte[] buf = new byte[Math.max(512, early.length)];
+        int len = early.length;
+        System.arraycopy(early, 0, buf, 0, len);
+        early = EMPTY;
+        int from = 0;
+        while (true) {
+            for (int i = 0; i < Math.min(len, HTTP.length); i++) {
+                if (buf[i] != HTTP[i]) { // fail fast: a banner or binary reply may never send a blank line
+                    throw new HandshakeRejected(FailureKind.PROTOCOL_ERROR, "the reply is not HTTP");
+                }
+            }
+            int end = headEnd(buf, from, len);
+            if (end >= 0) {
+                if (end > MAX_HTTP_HEAD) {
+                    break;
+                }
+                early = end == len ? EMPTY : Arrays.copyOfRange(buf, end, len);
+                return Arrays.copyOf(buf, end);
+            }
+            if (len >= MAX_HTTP_HEAD) {
+                break;
+            }
+            if (len == buf.length) {
+                buf = Arrays.copyOf(buf, Math.min(buf.length * 2, MAX_HTTP_HEAD + 4));
+            }
+            arm();
+            int r = in.read(buf, len, buf.length - len);
+            if (r < 0) {
+                throw new EOFException("the proxy closed the connection mid-handshake");
+            }
+            from = Math.max(0, len - 3);
+            len += r;
+        }
+        throw new HandshakeRejected(FailureKind.PROTOCOL_ERROR, "reply head longer than " + MAX_HTTP_HEAD + " bytes");
+    }
+
+    private byte[] readHttpHeadExact() throws IOException {
         byte[] buf = new byte[256];
         int len = 0;
         while (true) {

@@ -103,6 +103,26 @@ public final class UpstreamDialer {
      * @throws IllegalArgumentException for an invalid target, or an IPv6 target through SOCKS4
      */
     public Socket connect(Proxy proxy, String targetHost, int targetPort) throws DialException {
+        return dial(proxy, targetHost, targetPort, false).socket();
+    }
+
+    /**
+     * Opens a tunnel like {@link #connect}, but reads the proxy's reply in as few reads as it
+     * arrives in (one for a typical {@code 200 Connection established}) instead of a few bytes at
+     * a time: bytes the proxy sent right behind its reply (a server-first protocol's greeting) are
+     * not lost but served first by {@link TunnelConnection#input()}. For callers that read the tunnel
+     * through that stream, not the socket's own (the gateway); a caller that layers TLS on the
+     * socket uses {@link #connect}.
+     *
+     * @throws DialException            classified; nothing is left open
+     * @throws IllegalArgumentException as {@link #connect}
+     */
+    public TunnelConnection openTunnel(Proxy proxy, String targetHost, int targetPort) throws DialException {
+        return dial(proxy, targetHost, targetPort, true);
+    }
+
+    private TunnelConnection dial(Proxy proxy, String targetHost, int targetPort, boolean buffered)
+            throws DialException {
         Target target = Target.of(targetHost, targetPort);
         if (proxy.protocol() == Protocol.SOCKS4 && !Socks4.supports(target)) {
             throw new IllegalArgumentException("a socks4 proxy cannot reach an IPv6 target");
@@ -112,14 +132,14 @@ public final class UpstreamDialer {
         long deadline = ticker.read() + policy.handshakeTimeout().toNanos();
         Socket socket = proxy.protocol() == Protocol.HTTPS ? tls(raw, proxy, target, deadline) : raw;
         try {
-            HandshakeIo io = new HandshakeIo(socket, ticker, deadline);
+            HandshakeIo io = new HandshakeIo(socket, ticker, deadline, buffered);
             switch (proxy.protocol()) {
                 case HTTP, HTTPS -> HttpConnect.handshake(io, target, creds);
                 case SOCKS4 -> Socks4.handshake(io, target, creds);
                 case SOCKS5 -> Socks5.handshake(io, target, creds);
             }
             socket.setSoTimeout(0);
-            return socket;
+            return TunnelConnection.of(socket, io.early());
         } catch (HandshakeRejected e) {
             close(raw); // below TLS: an SSLSocket's close would wait for the peer's close_notify
             DialException f = failure(e.kind(), DialStage.HANDSHAKE, proxy, target, e.getMessage());

@@ -5,6 +5,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.dial.DialException;
 import dev.proxypool.sdk.dial.ForwardingConnection;
+import dev.proxypool.sdk.dial.TunnelConnection;
 import dev.proxypool.sdk.dial.UpstreamDialer;
 import dev.proxypool.sdk.Lease;
 import dev.proxypool.server.gateway.AttemptOutcome;
@@ -14,7 +15,6 @@ import dev.proxypool.server.gateway.UpstreamAttempt;
 import dev.proxypool.server.gateway.UpstreamDialException;
 import dev.proxypool.server.gateway.UpstreamLink;
 import java.io.IOException;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -89,8 +89,9 @@ final class PoolAttempt implements UpstreamAttempt {
                     dialNanos = ticker.read() - t0;
                 }
             } else {
-                Socket tunnel = dialer.connect(p, request.host(), request.port());
-                link = UpstreamLink.of(tunnel, UpstreamLink.Mode.TUNNEL, null, null);
+                // the tunnel is read through tc.input(): the dialer may have read its first bytes already
+                TunnelConnection tc = dialer.openTunnel(p, request.host(), request.port());
+                link = new UpstreamLink(tc.socket(), tc.input(), tc.output(), UpstreamLink.Mode.TUNNEL, null, null);
                 dialNanos = ticker.read() - t0;
             }
             lease.connected();

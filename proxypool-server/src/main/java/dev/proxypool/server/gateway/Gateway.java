@@ -27,6 +27,7 @@ public final class Gateway {
     private final GatewayConfig config;
     private final Ticker ticker;
     private final AccessLog accessLog;
+    private final BufferPool buffers;
     private final Set<GatewayConnection> connections = ConcurrentHashMap.newKeySet();
     private volatile boolean stopping;
 
@@ -37,7 +38,12 @@ public final class Gateway {
         this.config = b.config;
         this.ticker = b.ticker;
         this.accessLog = b.accessLogWall == null ? null : new AccessLog(b.accessLogWall);
+        // two buffers per connection; enough kept for ~BUFFER_POOL_CONNECTIONS connections' churn
+        this.buffers = new BufferPool(config.bufferBytes(), 2 * BUFFER_POOL_CONNECTIONS);
     }
+
+    /** Connections whose buffers the pool keeps for reuse (a pool of 16 KiB buffers: 8 MiB). */
+    private static final int BUFFER_POOL_CONNECTIONS = 256;
 
     public static Builder builder(GatewayEngine engine) {
         return new Builder(engine);
@@ -105,6 +111,10 @@ public final class Gateway {
 
     Ticker ticker() {
         return ticker;
+    }
+
+    BufferPool buffers() {
+        return buffers;
     }
 
     /** The access log, or {@code null} when it is off. */

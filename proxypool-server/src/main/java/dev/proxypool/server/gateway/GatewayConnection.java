@@ -42,13 +42,15 @@ final class GatewayConnection {
     private Explain logExplain;
     private long logTunnelDown;
     private long logTunnelUp;
+    /** False while a thread other than this connection's may still use the buffers (a tunnel that did not end). */
+    private boolean buffersFree = true;
 
     GatewayConnection(Gateway gw, ClientChannel ch) {
         this.gw = gw;
         this.cfg = gw.config();
         this.ch = ch;
-        this.in = new WireReader(ch.input(), cfg.bufferBytes(), true);
-        this.out = new WireWriter(ch.output(), cfg.bufferBytes(), true);
+        this.in = new WireReader(ch.input(), gw.buffers().take(), true);
+        this.out = new WireWriter(ch.output(), gw.buffers().take(), true);
         this.accessLog = gw.accessLog();
     }
 
@@ -78,6 +80,10 @@ final class GatewayConnection {
                 ch.closeGracefully();
             } else {
                 ch.close();
+            }
+            if (buffersFree) {
+                gw.buffers().give(in.buffer());
+                gw.buffers().give(out.buffer());
             }
         }
     }
@@ -476,8 +482,11 @@ final class GatewayConnection {
             logStatus = 200;
             logExplain = ex;
             idle = false;
-            Tunnel t = new Tunnel(ch, in, link, cfg.tunnelIdleTimeoutMillis(), gw.ticker());
+            // the connection's own buffers carry the tunnel: `in` is drained into it first, `out` is flushed
+            Tunnel t = new Tunnel(ch, in, link, cfg.tunnelIdleTimeoutMillis(), gw.ticker(), out.buffer());
+            buffersFree = false;
             t.run();
+            buffersFree = t.ended();
             logTunnelDown = t.bytesDown();
             logTunnelUp = t.bytesUp();
             if (t.upstreamBroke()) { // never replayed, but the proxy that reset it is told

@@ -19,7 +19,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class Tunnel {
 
-    private static final int BUFFER = 32 * 1024;
     private static final long CLOSE_GRACE_MILLIS = 5_000;
 
     private final ClientChannel client;
@@ -33,8 +32,17 @@ final class Tunnel {
     private volatile boolean upstreamBroke;
     private long bytesDown; // written by the calling thread only
     private long bytesUp;   // written by the client→upstream thread only, read after it ends
+    private final byte[] downBuffer;
+    private Thread up;
+    private volatile boolean downEnded;
 
-    Tunnel(ClientChannel client, WireReader clientReader, UpstreamLink link, int idleMillis, Ticker ticker) {
+    /**
+     * @param downBuffer the buffer to relay upstream→client through (the client writer's, flushed);
+     *                   client→upstream goes through {@code clientReader}'s own buffer once drained
+     */
+    Tunnel(ClientChannel client, WireReader clientReader, UpstreamLink link, int idleMillis, Ticker ticker,
+           byte[] downBuffer) {
+        this.downBuffer = downBuffer;
         this.client = client;
         this.clientReader = clientReader;
         this.link = link;
@@ -53,18 +61,21 @@ final class Tunnel {
             closeBoth();
             return;
         }
-        Thread up = Thread.ofVirtual().name("gateway-tunnel-up").start(() -> {
-            if (pump(clientReader.stream(), link.output(), false)) {
-                link.shutdownOutput();
+        up = Thread.ofVirtual().name("gateway-tunnel-up").start(() -> {
+            if (pump(clientReader.stream(), link.output(), false, clientReader.buffer())) {
+                if (!downEnded) { // else both directions are done and the caller closes the link at once
+                    link.shutdownOutput();
+                }
             } else {
                 closeBoth();
             }
         });
-        if (pump(link.input(), client.output(), true)) {
+        if (pump(link.input(), client.output(), true, downBuffer)) {
             client.shutdownOutput();
         } else {
             closeBoth();
         }
+        downEnded = true;
         try {
             if (!up.join(Duration.ofMillis(Math.min(idleMillis, CLOSE_GRACE_MILLIS)))) {
                 closeBoth();
@@ -74,6 +85,11 @@ final class Tunnel {
             Thread.currentThread().interrupt();
             closeBoth();
         }
+    }
+
+    /** True when both relay threads have ended (after {@link #run()}): the buffers are free again. */
+    boolean ended() {
+        return up == null || !up.isAlive();
     }
 
     /** Bytes relayed to the client (read after {@link #run()}). */
@@ -92,8 +108,7 @@ final class Tunnel {
     }
 
     /** Copies until end of stream (true) or an error / idle timeout (false). */
-    private boolean pump(InputStream src, OutputStream dst, boolean fromUpstream) {
-        byte[] buf = new byte[BUFFER];
+    private boolean pump(InputStream src, OutputStream dst, boolean fromUpstream, byte[] buf) {
         try {
             while (true) {
                 int n;

@@ -48,9 +48,19 @@ final class WireReader {
 
     /** @param client which side {@code in} reads from: failures become {@link PeerIOException}s of that side */
     WireReader(InputStream in, int bufferSize, boolean client) {
+        this(in, new byte[bufferSize], client);
+    }
+
+    /** Over a given (possibly recycled) buffer: only bytes this reader fills are ever read. */
+    WireReader(InputStream in, byte[] buffer, boolean client) {
         this.in = in;
         this.client = client;
-        this.buf = new byte[bufferSize];
+        this.buf = buffer;
+    }
+
+    /** The buffer, for a tunnel to relay through once the reader is drained, and to recycle. */
+    byte[] buffer() {
+        return buf;
     }
 
     /**

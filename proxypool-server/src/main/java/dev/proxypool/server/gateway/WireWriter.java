@@ -18,9 +18,19 @@ final class WireWriter {
 
     /** @param client which side {@code out} writes to: failures become {@link PeerIOException}s of that side */
     WireWriter(OutputStream out, int bufferSize, boolean client) {
+        this(out, new byte[bufferSize], client);
+    }
+
+    /** Over a given (possibly recycled) buffer: only the staged bytes are ever written. */
+    WireWriter(OutputStream out, byte[] buffer, boolean client) {
         this.out = out;
         this.client = client;
-        this.buf = new byte[bufferSize];
+        this.buf = buffer;
+    }
+
+    /** The buffer, for a tunnel to relay through once flushed, and to recycle. */
+    byte[] buffer() {
+        return buf;
     }
 
     void write(byte[] b, int off, int len) throws IOException {
@@ -43,7 +53,12 @@ final class WireWriter {
         buf[n++] = (byte) b;
     }
 
-    /** Writes ISO-8859-1 text (header names and values are octets on the wire). */
+    /**
+     * Writes ISO-8859-1 text (header names and values are octets on the wire): each char's low 8
+     * bits, copied by the JDK's bulk Latin-1 copy (an array copy for the compact strings header
+     * text always is) rather than char by char.
+     */
+    @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): exactly the low-8-bit copy wanted
     void writeAscii(String s) throws IOException {
         int len = s.length();
         int i = 0;
@@ -52,12 +67,9 @@ final class WireWriter {
                 flush();
             }
             int end = Math.min(len, i + buf.length - n);
-            byte[] b = buf;
-            int k = n;
-            for (; i < end; i++) {
-                b[k++] = (byte) s.charAt(i);
-            }
-            n = k;
+            s.getBytes(i, end, buf, n);
+            n += end - i;
+            i = end;
         }
     }
 
