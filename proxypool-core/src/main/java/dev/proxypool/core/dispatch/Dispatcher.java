@@ -49,16 +49,8 @@ public final class Dispatcher {
      */
     public PickResult pick(PoolSnapshot snapshot, PickRequest request, long nowNanos) {
         CandidateSet set = snapshot.candidates(request.filter());
-        if (set.isEmpty()) {
-            return NoCandidate.of(NoCandidate.Reason.NO_MATCH);
-        }
-        Selector selector = selector(request.strategy());
-        int taken = selector.select(snapshot, set, request, nowNanos);
-        if (taken != CandidateGate.NONE) {
-            return picked(snapshot, taken);
-        }
-        return CandidateGate.diagnose(snapshot, set, selector.rangeFrom(set, request),
-                selector.rangeTo(set, request), request, nowNanos);
+        int taken = take(snapshot, set, request, nowNanos);
+        return taken != CandidateGate.NONE ? picked(snapshot, taken) : failure(snapshot, set, request, nowNanos);
     }
 
     /**
@@ -77,19 +69,8 @@ public final class Dispatcher {
     public boolean pick(PoolSnapshot snapshot, PickRequest request, long nowNanos, ReusablePick out) {
         requireEnded(out);
         CandidateSet set = snapshot.candidates(request.filter());
-        if (set.isEmpty()) {
-            out.fail(NoCandidate.of(NoCandidate.Reason.NO_MATCH));
-            return false;
-        }
-        Selector selector = selector(request.strategy());
-        int taken = selector.select(snapshot, set, request, nowNanos);
-        if (taken != CandidateGate.NONE) {
-            fill(out, snapshot, taken);
-            return true;
-        }
-        out.fail(CandidateGate.diagnose(snapshot, set, selector.rangeFrom(set, request),
-                selector.rangeTo(set, request), request, nowNanos));
-        return false;
+        int taken = take(snapshot, set, request, nowNanos);
+        return taken != CandidateGate.NONE ? fill(out, snapshot, taken) : fail(out, failure(snapshot, set, request, nowNanos));
     }
 
     /**
@@ -105,12 +86,8 @@ public final class Dispatcher {
      */
     public PickResult pickSlot(PoolSnapshot snapshot, PickRequest request, int slot, long nowNanos) {
         CandidateSet set = snapshot.candidates(request.filter());
-        if (slot < 0 || slot >= snapshot.size() || !set.contains(slot)) {
-            return NoCandidate.of(NoCandidate.Reason.NO_MATCH);
-        }
-        int taken = CandidateGate.tryTake(snapshot, set, slot, request, nowNanos);
-        return taken != CandidateGate.NONE ? picked(snapshot, taken)
-                : NoCandidate.of(CandidateGate.reasonOf(snapshot, set, slot, request, nowNanos));
+        int taken = takeSlot(snapshot, set, slot, request, nowNanos);
+        return taken != CandidateGate.NONE ? picked(snapshot, taken) : slotFailure(snapshot, set, slot, request, nowNanos);
     }
 
     /**
@@ -127,17 +104,39 @@ public final class Dispatcher {
     public boolean pickSlot(PoolSnapshot snapshot, PickRequest request, int slot, long nowNanos, ReusablePick out) {
         requireEnded(out);
         CandidateSet set = snapshot.candidates(request.filter());
-        if (slot < 0 || slot >= snapshot.size() || !set.contains(slot)) {
-            out.fail(NoCandidate.of(NoCandidate.Reason.NO_MATCH));
-            return false;
+        int taken = takeSlot(snapshot, set, slot, request, nowNanos);
+        return taken != CandidateGate.NONE ? fill(out, snapshot, taken)
+                : fail(out, slotFailure(snapshot, set, slot, request, nowNanos));
+    }
+
+    /** The strategy's choice, its unit taken: a {@link CandidateGate#taken} value or {@link CandidateGate#NONE}. */
+    private static int take(PoolSnapshot snapshot, CandidateSet set, PickRequest request, long nowNanos) {
+        return set.isEmpty() ? CandidateGate.NONE : selector(request.strategy()).select(snapshot, set, request, nowNanos);
+    }
+
+    /** Why {@link #take} found nothing (the failure path: may scan the set). */
+    private static NoCandidate failure(PoolSnapshot snapshot, CandidateSet set, PickRequest request, long nowNanos) {
+        if (set.isEmpty()) {
+            return NoCandidate.of(NoCandidate.Reason.NO_MATCH);
         }
-        int taken = CandidateGate.tryTake(snapshot, set, slot, request, nowNanos);
-        if (taken != CandidateGate.NONE) {
-            fill(out, snapshot, taken);
-            return true;
-        }
-        out.fail(NoCandidate.of(CandidateGate.reasonOf(snapshot, set, slot, request, nowNanos)));
-        return false;
+        Selector selector = selector(request.strategy());
+        return CandidateGate.diagnose(snapshot, set, selector.rangeFrom(set, request),
+                selector.rangeTo(set, request), request, nowNanos);
+    }
+
+    private static boolean inFilter(PoolSnapshot snapshot, CandidateSet set, int slot) {
+        return slot >= 0 && slot < snapshot.size() && set.contains(slot);
+    }
+
+    private static int takeSlot(PoolSnapshot snapshot, CandidateSet set, int slot, PickRequest request, long nowNanos) {
+        return inFilter(snapshot, set, slot) ? CandidateGate.tryTake(snapshot, set, slot, request, nowNanos)
+                : CandidateGate.NONE;
+    }
+
+    private static NoCandidate slotFailure(PoolSnapshot snapshot, CandidateSet set, int slot, PickRequest request,
+                                           long nowNanos) {
+        return NoCandidate.of(inFilter(snapshot, set, slot)
+                ? CandidateGate.reasonOf(snapshot, set, slot, request, nowNanos) : NoCandidate.Reason.NO_MATCH);
     }
 
     private static Picked picked(PoolSnapshot snapshot, int taken) {
@@ -146,10 +145,16 @@ public final class Dispatcher {
                 Reservation.adopt(snapshot.capacity(slot)), CandidateGate.admissionOf(taken));
     }
 
-    private static void fill(ReusablePick out, PoolSnapshot snapshot, int taken) {
+    private static boolean fill(ReusablePick out, PoolSnapshot snapshot, int taken) {
         int slot = CandidateGate.slotOf(taken);
         out.reservation().rebind(snapshot.capacity(slot));
         out.succeed(slot, snapshot.proxy(slot), snapshot.runtime(slot), CandidateGate.admissionOf(taken));
+        return true;
+    }
+
+    private static boolean fail(ReusablePick out, NoCandidate reason) {
+        out.fail(reason);
+        return false;
     }
 
     private static void requireEnded(ReusablePick out) {
