@@ -92,9 +92,12 @@ public final class Reservation {
         if (s == RESERVED || s == ACTIVE) {
             throw new IllegalStateException("reservation still holds a unit of " + cell + "; release it before reuse");
         }
-        cell = acquired;
-        // the owner is the only writer while the reservation is ended, so a plain CAS-free publish suffices
-        STATE.setVolatile(this, RESERVED);
+        if (cell != acquired) { // a reference store into a long-lived object costs a G1 barrier fence
+            cell = acquired;
+        }
+        // the owner is the only writer while the reservation is ended: a release store publishes the
+        // cell to any thread that then reads the state (all reads of it are volatile), without a fence
+        STATE.setRelease(this, RESERVED);
     }
 
     /** The upstream connection is up: the reservation now carries traffic. False if already ended. */

@@ -1,6 +1,7 @@
 package dev.proxypool.core.dispatch;
 
 import dev.proxypool.core.capacity.Reservation;
+import dev.proxypool.core.health.Admission;
 import dev.proxypool.core.snapshot.CandidateSet;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 
@@ -148,7 +149,7 @@ public final class Dispatcher {
     private static boolean fill(ReusablePick out, PoolSnapshot snapshot, int taken) {
         int slot = CandidateGate.slotOf(taken);
         out.reservation().rebind(snapshot.capacity(slot));
-        out.succeed(slot, snapshot.proxy(slot), snapshot.runtime(slot), CandidateGate.admissionOf(taken));
+        out.succeed(snapshot, slot, CandidateGate.admissionOf(taken) == Admission.PROBE);
         return true;
     }
 

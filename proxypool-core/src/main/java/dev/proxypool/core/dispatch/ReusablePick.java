@@ -4,6 +4,7 @@ import dev.proxypool.core.capacity.Reservation;
 import dev.proxypool.core.health.Admission;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.runtime.ProxyRuntime;
+import dev.proxypool.core.snapshot.PoolSnapshot;
 
 /**
  * A caller-owned, reusable pick result, filled by
@@ -17,33 +18,41 @@ import dev.proxypool.core.runtime.ProxyRuntime;
  * picking while it is still held throws {@link IllegalStateException} and reserves nothing. The
  * reservation may be released from another thread (e.g. the one closing a tunnel) as long as that
  * happens before the owner's next pick.
+ *
+ * <p>Why it keeps a slot and not the proxy: a long-lived result sits in the old generation, and
+ * under G1 every reference store into an old object from another region costs a StoreLoad fence
+ * in the write barrier, several per pick if it stored proxy, runtime and admission, which cost more
+ * than the allocation saved. A pick stores only {@code int}s here (and the snapshot when it
+ * changes); the proxy and runtime are read from the snapshot on demand. So a result keeps the
+ * snapshot of its last successful pick reachable until a pick from a newer one: hold one per thread
+ * or per busy connection, not one per idle object.
  */
 public final class ReusablePick {
 
     private final Reservation reservation = Reservation.unbound();
+    private PoolSnapshot snapshot;
     private int slot = -1;
-    private Proxy proxy;
-    private ProxyRuntime runtime;
-    private Admission admission;
+    private boolean probe;
     private NoCandidate failure;
 
     /** An empty result: neither picked nor failed yet, its reservation unbound. */
     public ReusablePick() {
     }
 
-    void succeed(int slot, Proxy proxy, ProxyRuntime runtime, Admission admission) {
+    /** Conditional reference stores: in steady state a pick stores nothing but primitives. */
+    void succeed(PoolSnapshot from, int slot, boolean probe) {
+        if (snapshot != from) {
+            snapshot = from;
+        }
         this.slot = slot;
-        this.proxy = proxy;
-        this.runtime = runtime;
-        this.admission = admission;
-        this.failure = null;
+        this.probe = probe;
+        if (failure != null) {
+            failure = null;
+        }
     }
 
     void fail(NoCandidate reason) {
         this.slot = -1;
-        this.proxy = null;
-        this.runtime = null;
-        this.admission = null;
         this.failure = reason;
     }
 
@@ -53,7 +62,7 @@ public final class ReusablePick {
      * @return true after a successful pick, false after a failed one or before the first
      */
     public boolean picked() {
-        return proxy != null;
+        return slot >= 0;
     }
 
     /**
@@ -85,7 +94,7 @@ public final class ReusablePick {
      */
     public Proxy proxy() {
         requirePicked();
-        return proxy;
+        return snapshot.proxy(slot);
     }
 
     /**
@@ -96,7 +105,7 @@ public final class ReusablePick {
      */
     public ProxyRuntime runtime() {
         requirePicked();
-        return runtime;
+        return snapshot.runtime(slot);
     }
 
     /**
@@ -107,7 +116,7 @@ public final class ReusablePick {
      */
     public Admission admission() {
         requirePicked();
-        return admission;
+        return probe ? Admission.PROBE : Admission.ADMITTED;
     }
 
     /**
@@ -121,14 +130,14 @@ public final class ReusablePick {
     }
 
     private void requirePicked() {
-        if (proxy == null) {
+        if (slot < 0) {
             throw new IllegalStateException(failure == null ? "nothing picked yet" : "the pick failed: " + failure.reason());
         }
     }
 
     @Override
     public String toString() {
-        return proxy != null ? "ReusablePick[slot " + slot + ", " + admission + ", " + reservation.state() + "]"
+        return slot >= 0 ? "ReusablePick[slot " + slot + ", " + (probe ? Admission.PROBE : Admission.ADMITTED) + ", " + reservation.state() + "]"
                 : "ReusablePick[" + (failure == null ? "empty" : failure.reason().wireName()) + "]";
     }
 }
