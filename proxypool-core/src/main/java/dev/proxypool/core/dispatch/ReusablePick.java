@@ -8,7 +8,7 @@ import dev.proxypool.core.snapshot.PoolSnapshot;
 
 /**
  * A caller-owned, reusable pick result, filled by
- * {@link Dispatcher#pick(dev.proxypool.core.snapshot.PoolSnapshot, PickRequest, long, ReusablePick)}:
+ * {@link Dispatcher#pick(PoolSnapshot, PickRequest, long, ReusablePick)}:
  * the allocation-free form of {@link Picked} / {@link NoCandidate}. It owns one reusable
  * {@link Reservation}, rebound to each picked proxy's unit, so a pick allocates nothing at all.
  *
