@@ -15,6 +15,12 @@ import java.lang.invoke.VarHandle;
  * Every transition is a CAS on this object's state, so concurrent or repeated {@code release()}
  * and {@code cancel()} calls give the unit back exactly once: the capacity counter can never leak
  * nor go below zero, whatever path a request takes.
+ *
+ * <p>Reuse: a hot path that picks many times from one thread or connection can own one reservation
+ * made by {@link #unbound()} and {@link #rebind} it to each new unit once the previous one has
+ * ended, so a pick allocates nothing. Rebinding a reservation that still holds a unit throws; a
+ * reference kept from an earlier binding must not be used to release the new one (the owner of a
+ * reusable reservation is the only one that ends it).
  */
 public final class Reservation {
 
@@ -45,12 +51,63 @@ public final class Reservation {
         }
     }
 
-    private final CapacityCell cell;
+    /** Written only before the volatile write of {@link #state} that makes it RESERVED, read after reading it. */
+    private CapacityCell cell;
     @SuppressWarnings("unused") // accessed through STATE
     private volatile int state;
 
     Reservation(CapacityCell cell) {
         this.cell = cell;
+    }
+
+    /**
+     * Wraps a unit the caller already took with {@link CapacityCell#tryAcquire()}: the returned
+     * reservation is RESERVED and gives that unit back exactly once.
+     *
+     * @param cell the cell the unit was acquired from
+     * @return a new reservation holding that unit
+     */
+    public static Reservation adopt(CapacityCell cell) {
+        if (cell == null) {
+            throw new IllegalArgumentException("reservation: capacity cell is missing");
+        }
+        return new Reservation(cell);
+    }
+
+    /**
+     * A reusable reservation that holds nothing yet (state {@link State#RELEASED}, no cell) until
+     * {@link #rebind} gives it a unit.
+     *
+     * @return a new unbound reservation
+     */
+    public static Reservation unbound() {
+        Reservation r = new Reservation(null);
+        STATE.setVolatile(r, RELEASED);
+        return r;
+    }
+
+    /**
+     * Makes this ended (or unbound) reservation hold a new unit the caller already took with
+     * {@link CapacityCell#tryAcquire()}; it is RESERVED again. Allocates nothing.
+     *
+     * @param acquired the cell the unit was acquired from
+     * @throws IllegalStateException when this reservation still holds a unit (release it first);
+     *                               the acquired unit is then still the caller's to give back
+     */
+    public void rebind(CapacityCell acquired) {
+        if (acquired == null) {
+            throw new IllegalArgumentException("reservation: capacity cell is missing");
+        }
+        int s = (int) STATE.getVolatile(this);
+        if (s == RESERVED || s == ACTIVE) {
+            throw new IllegalStateException("reservation still holds a unit of " + cell + "; release it before reuse");
+        }
+        if (cell != acquired) { // a reference store into a long-lived object costs a G1 barrier fence
+            cell = acquired;
+        }
+        // the owner is the only writer while the reservation is ended: a release store publishes the
+        // cell to any thread that then reads the state (all reads of it are volatile), without a fence
+        STATE.setRelease(this, RESERVED);
     }
 
     /**
@@ -126,7 +183,7 @@ public final class Reservation {
     }
 
     /**
-     * The ledger the unit was taken from.
+     * The ledger the unit was taken from; null only for a never-bound {@link #unbound()} one.
      *
      * @return the proxy's cell on this worker
      */

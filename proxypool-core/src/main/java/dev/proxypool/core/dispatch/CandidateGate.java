@@ -1,6 +1,6 @@
 package dev.proxypool.core.dispatch;
 
-import dev.proxypool.core.capacity.Reservation;
+import dev.proxypool.core.capacity.CapacityCell;
 import dev.proxypool.core.health.Admission;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.health.ProxyHealth;
@@ -13,52 +13,75 @@ import dev.proxypool.core.snapshot.PoolSnapshot;
  * so a full proxy never consumes the single recovery probe permit; a denied admission cancels the
  * reservation. Plus the bounded fallback scan and the failure diagnosis.
  *
- * <p>Allocation: a successful {@link #tryTake} allocates the {@link Reservation} and the
- * {@link Picked}; everything else allocates nothing. Disabled proxies are skipped before reserving
- * so they do not cost a throw-away reservation on every pick.
+ * <p>Allocation: none. A taken candidate is one {@code int} ({@link #taken}: the slot and whether
+ * the admission is a probe) holding one raw unit of the slot's {@link CapacityCell}; the
+ * {@link Dispatcher} turns it into a result (a new {@link Picked}, or a caller-owned
+ * {@link ReusablePick}). Disabled proxies are skipped before reserving so they do not cost a
+ * throw-away reservation on every pick.
  */
 final class CandidateGate {
+
+    /** No candidate taken. */
+    static final int NONE = -1;
 
     private CandidateGate() {
     }
 
-    /** Reserves candidate {@code slot} if it is usable now, else returns null. */
-    static Picked tryTake(PoolSnapshot s, CandidateSet set, int slot, PickRequest r, long now) {
+    /** A taken candidate: {@code slot} with its unit acquired, admitted as a probe or normally. */
+    static int taken(int slot, boolean probe) {
+        return slot << 1 | (probe ? 1 : 0);
+    }
+
+    /** The slot of a {@link #taken} value. */
+    static int slotOf(int taken) {
+        return taken >>> 1;
+    }
+
+    /** The admission of a {@link #taken} value: {@link Admission#PROBE} or {@link Admission#ADMITTED}. */
+    static Admission admissionOf(int taken) {
+        return (taken & 1) != 0 ? Admission.PROBE : Admission.ADMITTED;
+    }
+
+    /**
+     * Takes one unit of candidate {@code slot}'s capacity if it is usable now, else returns
+     * {@link #NONE}. The caller owns the unit of a returned {@link #taken} value.
+     */
+    static int tryTake(PoolSnapshot s, CandidateSet set, int slot, PickRequest r, long now) {
         long deadline = s.deadlineNanos(slot);
         if (deadline != PoolSnapshot.NO_DEADLINE && deadline - now < set.minRemainingTtlNanos()) {
-            return null;
+            return NONE;
         }
         ProxyHealth health = s.health(slot);
         long maxAge = set.maxHealthAgeNanos();
         if (maxAge > 0 && now - health.lastCheckedNanos() > maxAge) {
-            return null;
+            return NONE;
         }
         if (!r.excludedProxyIds().isEmpty() && r.excludes(s.proxy(slot).id())) {
-            return null;
+            return NONE;
         }
         if (r.hasDomain() && health.isBannedFor(r.domain(), now)) {
-            return null;
+            return NONE;
         }
         if (health.state() == HealthState.DISABLED) {
-            return null;
+            return NONE;
         }
-        Reservation reservation = s.capacity(slot).tryReserve();
-        if (reservation == null) {
-            return null;
+        CapacityCell cell = s.capacity(slot);
+        if (!cell.tryAcquire()) {
+            return NONE;
         }
         Admission admission = health.tryAdmit(now);
         if (admission == Admission.DENIED) {
-            reservation.cancel();
-            return null;
+            cell.releaseAcquired();
+            return NONE;
         }
-        return new Picked(slot, s.proxy(slot), s.runtime(slot), reservation, admission);
+        return taken(slot, admission == Admission.PROBE);
     }
 
     /**
      * Tries every candidate index in {@code [from, to)} once, starting at {@code start} and
      * wrapping: deterministic, and a pick fails only if no candidate of the range is usable.
      */
-    static Picked scan(PoolSnapshot s, CandidateSet set, int from, int to, int start, PickRequest r, long now) {
+    static int scan(PoolSnapshot s, CandidateSet set, int from, int to, int start, PickRequest r, long now) {
         int len = to - from;
         int offset = start - from;
         for (int k = 0; k < len; k++) {
@@ -66,12 +89,12 @@ final class CandidateGate {
             if (i >= len) {
                 i -= len;
             }
-            Picked p = tryTake(s, set, set.slotAt(from + i), r, now);
-            if (p != null) {
-                return p;
+            int t = tryTake(s, set, set.slotAt(from + i), r, now);
+            if (t != NONE) {
+                return t;
             }
         }
-        return null;
+        return NONE;
     }
 
     /**

@@ -11,7 +11,7 @@ import dev.proxypool.core.snapshot.PoolSnapshot;
  * {@value #RING_WALK} further points (a deterministic order: other keys' owners, spread over the
  * set, rather than one neighbour in candidate order), then scans the candidates linearly from the
  * owner. Deterministic for a given key and pool state. Cost: one string hash plus one directory lookup,
- * O(len(key)) plus an O(1) ring lookup; lock-free; no allocation beyond the result.
+ * O(len(key)) plus an O(1) ring lookup; lock-free; no allocation.
  */
 final class ConsistentHashSelector implements Selector {
 
@@ -23,15 +23,15 @@ final class ConsistentHashSelector implements Selector {
     }
 
     @Override
-    public Picked select(PoolSnapshot s, CandidateSet set, PickRequest r, long now) {
+    public int select(PoolSnapshot s, CandidateSet set, PickRequest r, long now) {
         HashRing ring = set.derived(HashRing.KEY);
         int position = ring.positionOf(Hash64.of(r.hashKey()));
         int owner = ring.candidateAt(position);
         int walk = Math.min(RING_WALK, ring.size());
         for (int k = 0; k < walk; k++) {
-            Picked p = CandidateGate.tryTake(s, set, set.slotAt(ring.candidateAt(position + k)), r, now);
-            if (p != null) {
-                return p;
+            int t = CandidateGate.tryTake(s, set, set.slotAt(ring.candidateAt(position + k)), r, now);
+            if (t != CandidateGate.NONE) {
+                return t;
             }
         }
         return CandidateGate.scan(s, set, 0, set.size(), owner, r, now);

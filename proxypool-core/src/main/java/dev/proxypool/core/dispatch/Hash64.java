@@ -13,14 +13,26 @@ final class Hash64 {
     private Hash64() {
     }
 
+    /** FNV_PRIME²: a code unit below 256 has a zero high byte, whose xor is a no-op, so its two multiplies fold into one. */
+    private static final long FNV_PRIME_SQUARED = FNV_PRIME * FNV_PRIME;
+
+    /**
+     * The hash of {@code s}. Same value as hashing each code unit's low then high byte with FNV-1a;
+     * a code unit below 256 (every character of an ASCII host name) costs one multiply instead of
+     * two, which halves the serial multiply chain of a typical key.
+     */
     static long of(String s) {
         long h = FNV_OFFSET;
         for (int i = 0, n = s.length(); i < n; i++) {
             char c = s.charAt(i);
-            h ^= c & 0xFF;
-            h *= FNV_PRIME;
-            h ^= c >>> 8;
-            h *= FNV_PRIME;
+            if (c < 256) {
+                h = (h ^ c) * FNV_PRIME_SQUARED;
+            } else {
+                h ^= c & 0xFF;
+                h *= FNV_PRIME;
+                h ^= c >>> 8;
+                h *= FNV_PRIME;
+            }
         }
         return mix(h);
     }

@@ -7,7 +7,7 @@ import dev.proxypool.core.snapshot.PoolSnapshot;
  * {@link Strategy#LATENCY}: power of two choices on {@code ProxyHealth.latencyEwmaNanos}, so faster
  * proxies win most comparisons but the fastest one is not flooded (it is chosen only when drawn,
  * at most about 2/n of picks). An unknown latency (0, never measured) counts as the best, so new
- * proxies get measured. O(1) per pick, lock-free, no allocation beyond the result.
+ * proxies get measured. O(1) per pick, lock-free, no allocation.
  */
 final class LatencySelector extends TwoChoices {
 
@@ -22,7 +22,7 @@ final class LatencySelector extends TwoChoices {
     }
 
     @Override
-    public Picked select(PoolSnapshot s, CandidateSet set, PickRequest r, long now) {
+    public int select(PoolSnapshot s, CandidateSet set, PickRequest r, long now) {
         return selectIn(s, set, 0, set.size(), r, now);
     }
 }

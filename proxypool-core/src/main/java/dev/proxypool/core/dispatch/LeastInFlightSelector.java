@@ -6,7 +6,7 @@ import dev.proxypool.core.snapshot.PoolSnapshot;
 /**
  * {@link Strategy#LEAST_IN_FLIGHT}: power of two choices on the live in-flight count (reserved or
  * active requests on this worker), so idle proxies are preferred without a global scan. O(1) per
- * pick, lock-free, no allocation beyond the result.
+ * pick, lock-free, no allocation.
  */
 final class LeastInFlightSelector extends TwoChoices {
 
@@ -21,7 +21,7 @@ final class LeastInFlightSelector extends TwoChoices {
     }
 
     @Override
-    public Picked select(PoolSnapshot s, CandidateSet set, PickRequest r, long now) {
+    public int select(PoolSnapshot s, CandidateSet set, PickRequest r, long now) {
         return selectIn(s, set, 0, set.size(), r, now);
     }
 }

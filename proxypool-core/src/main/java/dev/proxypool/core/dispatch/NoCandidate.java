@@ -32,7 +32,11 @@ public record NoCandidate(Reason reason) implements PickResult {
         /** Excluded by the request (already tried in this request's earlier attempts). */
         EXCLUDED;
 
-        /** The wire form, e.g. {@code no_match}. */
+        /**
+         * The wire form, e.g. {@code no_match}.
+         *
+         * @return the lower-case name
+         */
         public String wireName() {
             return name().toLowerCase(Locale.ROOT);
         }
@@ -46,18 +50,32 @@ public record NoCandidate(Reason reason) implements PickResult {
         }
     }
 
+    /**
+     * Prefer {@link #of}, which returns the shared instance.
+     *
+     * @throws IllegalArgumentException when {@code reason} is null
+     */
     public NoCandidate {
         if (reason == null) {
             throw new IllegalArgumentException("no-candidate reason is missing");
         }
     }
 
-    /** The shared instance for {@code reason}. */
+    /**
+     * The shared instance for {@code reason}: no allocation.
+     *
+     * @param reason why the pick found nothing
+     * @return the constant of that reason
+     */
     public static NoCandidate of(Reason reason) {
         return BY_REASON[reason.ordinal()];
     }
 
-    /** True unless no proxy matched the filter: some candidates exist but none was usable now. */
+    /**
+     * Whether waiting can help: some candidates exist but none was usable now.
+     *
+     * @return true unless the reason is {@link Reason#NO_MATCH}
+     */
     public boolean candidatesExist() {
         return reason != Reason.NO_MATCH;
     }

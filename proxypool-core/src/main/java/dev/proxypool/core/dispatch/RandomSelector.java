@@ -7,7 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * {@link Strategy#RANDOM}: a uniformly random candidate. Up to {@value #DRAWS} independent draws
  * (so a busy proxy does not push its load onto its neighbour in candidate order), then a linear scan
- * from the last draw. O(1) expected per pick, lock-free, no allocation beyond the result.
+ * from the last draw. O(1) expected per pick, lock-free, no allocation.
  */
 final class RandomSelector implements Selector {
 
@@ -19,15 +19,15 @@ final class RandomSelector implements Selector {
     }
 
     @Override
-    public Picked select(PoolSnapshot s, CandidateSet set, PickRequest r, long now) {
+    public int select(PoolSnapshot s, CandidateSet set, PickRequest r, long now) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         int n = set.size();
         int index = 0;
         for (int draw = 0; draw < DRAWS; draw++) {
             index = random.nextInt(n);
-            Picked p = CandidateGate.tryTake(s, set, set.slotAt(index), r, now);
-            if (p != null) {
-                return p;
+            int t = CandidateGate.tryTake(s, set, set.slotAt(index), r, now);
+            if (t != CandidateGate.NONE) {
+                return t;
             }
         }
         return CandidateGate.scan(s, set, 0, n, index, r, now);

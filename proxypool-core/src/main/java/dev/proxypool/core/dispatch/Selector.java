@@ -11,10 +11,11 @@ import dev.proxypool.core.snapshot.PoolSnapshot;
 interface Selector {
 
     /**
-     * Reserves a usable candidate of the non-empty {@code set}, trying the strategy's choice first
-     * and then a bounded deterministic scan; null only when no candidate in {@link #range} is usable.
+     * Takes a unit of a usable candidate of the non-empty {@code set}, trying the strategy's choice
+     * first and then a bounded deterministic scan: a {@link CandidateGate#taken} value, or
+     * {@link CandidateGate#NONE} only when no candidate in [{@link #rangeFrom}, {@link #rangeTo}) is usable.
      */
-    Picked select(PoolSnapshot snapshot, CandidateSet set, PickRequest request, long nowNanos);
+    int select(PoolSnapshot snapshot, CandidateSet set, PickRequest request, long nowNanos);
 
     /** First candidate index this strategy may use for {@code request} (for the failure diagnosis). */
     default int rangeFrom(CandidateSet set, PickRequest request) {

@@ -14,7 +14,7 @@ import dev.proxypool.core.snapshot.PoolSnapshot;
  * <p>Within one upstream the choice is least-in-flight by power of two choices. Each upstream's
  * proxies are one contiguous segment of the candidate set, so the whole walk is O(1) expected and
  * O(candidates of the current and earlier upstreams) when all are unusable. Lock-free, no
- * allocation beyond the result.
+ * allocation.
  */
 final class SequentialSelector extends TwoChoices {
 
@@ -29,19 +29,19 @@ final class SequentialSelector extends TwoChoices {
     }
 
     @Override
-    public Picked select(PoolSnapshot s, CandidateSet set, PickRequest r, long now) {
+    public int select(PoolSnapshot s, CandidateSet set, PickRequest r, long now) {
         int current = r.upstreamIndex();
-        Picked p = selectInSegment(s, set, current, r, now);
-        for (int segment = 0; p == null && segment < current; segment++) {
-            p = selectInSegment(s, set, segment, r, now);
+        int t = selectInSegment(s, set, current, r, now);
+        for (int segment = 0; t == CandidateGate.NONE && segment < current; segment++) {
+            t = selectInSegment(s, set, segment, r, now);
         }
-        return p;
+        return t;
     }
 
-    private Picked selectInSegment(PoolSnapshot s, CandidateSet set, int segment, PickRequest r, long now) {
+    private int selectInSegment(PoolSnapshot s, CandidateSet set, int segment, PickRequest r, long now) {
         int from = set.segmentStart(segment);
         int to = set.segmentEnd(segment);
-        return from == to ? null : selectIn(s, set, from, to, r, now);
+        return from == to ? CandidateGate.NONE : selectIn(s, set, from, to, r, now);
     }
 
     @Override

@@ -20,7 +20,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * pick fails only when no candidate is usable.
  *
  * <p>Cost: O(1) per pick in the common case (one CAS on the shared cursor); thread-safe and
- * lock-free; allocates nothing beyond the result.
+ * lock-free; allocates nothing.
  */
 final class SmoothWeightedSelector implements Selector {
 
@@ -32,7 +32,7 @@ final class SmoothWeightedSelector implements Selector {
     }
 
     @Override
-    public Picked select(PoolSnapshot s, CandidateSet set, PickRequest r, long now) {
+    public int select(PoolSnapshot s, CandidateSet set, PickRequest r, long now) {
         WeightedSchedule schedule = set.derived(WeightedSchedule.KEY);
         int index = 0;
         for (int turn = 0; turn < MAX_TURNS; turn++) {
@@ -41,9 +41,9 @@ final class SmoothWeightedSelector implements Selector {
             if (thinnedOut(s, slot, now)) {
                 continue;
             }
-            Picked p = CandidateGate.tryTake(s, set, slot, r, now);
-            if (p != null) {
-                return p;
+            int t = CandidateGate.tryTake(s, set, slot, r, now);
+            if (t != CandidateGate.NONE) {
+                return t;
             }
         }
         return CandidateGate.scan(s, set, 0, set.size(), index, r, now);

@@ -8,6 +8,7 @@ public enum Strategy {
     ROUND_ROBIN("roundRobin"),
     /** Smooth weighted round robin, weights from the proxies (and health: slow start, EWMA). */
     WEIGHTED("weighted"),
+    /** A uniformly random candidate (up to three draws, then a scan). */
     RANDOM("random"),
     /** Power of two choices on in-flight count. */
     LEAST_IN_FLIGHT("leastInFlight"),
@@ -24,11 +25,22 @@ public enum Strategy {
         this.configName = configName;
     }
 
+    /**
+     * The name used in configuration and on the wire.
+     *
+     * @return e.g. {@code roundRobin}
+     */
     public String configName() {
         return configName;
     }
 
-    /** Parses the config name ({@code roundRobin}, ...), case-insensitively. */
+    /**
+     * Parses the config name ({@code roundRobin}, ...), case-insensitively.
+     *
+     * @param value the configured name (surrounding blanks ignored)
+     * @return the strategy of that name
+     * @throws IllegalArgumentException naming the expected values when {@code value} is null or unknown
+     */
     public static Strategy parse(String value) {
         if (value != null) {
             String v = value.trim().toLowerCase(Locale.ROOT);
@@ -42,6 +54,11 @@ public enum Strategy {
                 + "' (expected roundRobin, weighted, random, leastInFlight, latency, consistentHash or sequential)");
     }
 
+    /**
+     * The config name, so messages and logs show what the configuration says.
+     *
+     * @return {@link #configName()}
+     */
     @Override
     public String toString() {
         return configName;

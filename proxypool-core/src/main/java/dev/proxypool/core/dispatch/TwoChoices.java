@@ -21,7 +21,7 @@ abstract class TwoChoices implements Selector {
     abstract long cost(PoolSnapshot s, int slot);
 
     /** Picks from candidate indices {@code [from, to)} (non-empty). */
-    final Picked selectIn(PoolSnapshot s, CandidateSet set, int from, int to, PickRequest r, long now) {
+    final int selectIn(PoolSnapshot s, CandidateSet set, int from, int to, PickRequest r, long now) {
         int n = to - from;
         if (n == 1) {
             return CandidateGate.tryTake(s, set, set.slotAt(from), r, now);
@@ -43,12 +43,12 @@ abstract class TwoChoices implements Selector {
                 a = b;
             }
             first = from + a;
-            Picked p = CandidateGate.tryTake(s, set, slotA, r, now);
-            if (p == null) {
-                p = CandidateGate.tryTake(s, set, slotB, r, now);
+            int t = CandidateGate.tryTake(s, set, slotA, r, now);
+            if (t == CandidateGate.NONE) {
+                t = CandidateGate.tryTake(s, set, slotB, r, now);
             }
-            if (p != null) {
-                return p;
+            if (t != CandidateGate.NONE) {
+                return t;
             }
         }
         return CandidateGate.scan(s, set, from, to, first, r, now);

@@ -1,10 +1,11 @@
 package dev.proxypool.core.health;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The live health of one proxy on this worker (docs/design.md#health). Long-lived (survives snapshot swaps),
@@ -19,7 +20,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *   any --auth rejected / operator disable--&gt; DISABLED --operator enable--&gt; HEALTHY (slow start)
  * </pre>
  *
- * <p><b>State.</b> One immutable {@link HealthStatus} behind one {@link AtomicReference}; every
+ * <p><b>State.</b> One immutable {@link HealthStatus} in one volatile field (compare-and-set through a
+ * {@link VarHandle}, so the hot path reads it without the extra hop of an {@code AtomicReference}); every
  * transition builds the next status and publishes it by compare-and-set, so a deadline, a backoff
  * and a probe permit always change together, and exactly one of racing callers wins a transition
  * (the winner tells the {@link HealthListener}). Nothing runs on a timer: deadlines are checked by
@@ -59,7 +61,18 @@ public final class ProxyHealth {
     private final long probeTimeoutNanos;
     private final long slowStartNanos;
 
-    private final AtomicReference<HealthStatus> status;
+    private static final VarHandle STATUS;
+
+    static {
+        try {
+            STATUS = MethodHandles.lookup().findVarHandle(ProxyHealth.class, "status", HealthStatus.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Written only by {@link #transition} (CAS through {@link #STATUS}) and the constructor. */
+    private volatile HealthStatus status;
     private final PassiveWindow window;
     private final DomainBans bans;
     private final DynamicWeight weight = new DynamicWeight();
@@ -102,7 +115,7 @@ public final class ProxyHealth {
         this.bans = new DomainBans(policy.domainBanDuration().toNanos(), policy.maxBansPerProxy());
         this.targetStreak = new TargetStreak(policy.distinctTargetFailures());
         HealthStatus initial = HealthStatus.initial(nowNanos);
-        this.status = new AtomicReference<>(initial);
+        this.status = initial;
         this.history.add(initial);
         this.lastCheckedNanos = new AtomicLong(nowNanos);
     }
@@ -123,7 +136,7 @@ public final class ProxyHealth {
      * @return the state as of the last transition
      */
     public HealthState state() {
-        return status.get().state();
+        return status.state();
     }
 
     /**
@@ -132,7 +145,7 @@ public final class ProxyHealth {
      * @return an immutable status; a later transition publishes a new one
      */
     public HealthStatus status() {
-        return status.get();
+        return status;
     }
 
     /**
@@ -175,7 +188,7 @@ public final class ProxyHealth {
 
     private Admission admit(ProbeHolder who, HealthStage stage, long nowNanos) {
         for (;;) {
-            HealthStatus s = status.get();
+            HealthStatus s = status;
             Admission answer = switch (s.state()) {
                 case HEALTHY -> Admission.ADMITTED;
                 case DISABLED -> Admission.DENIED;
@@ -237,7 +250,7 @@ public final class ProxyHealth {
 
     /** The slow-start ramp now in permille: 100 → 1000 linearly over {@code slowStart} after a return to service. */
     private long slowStartPermille(long nowNanos) {
-        HealthStatus s = status.get();
+        HealthStatus s = status;
         if (!s.slowStart() || s.state() != HealthState.HEALTHY) {
             return 1000;
         }
@@ -490,7 +503,7 @@ public final class ProxyHealth {
     public void enable(String reason, long nowNanos) {
         HealthReason why = new HealthReason.Operator(reason);
         for (;;) {
-            HealthStatus s = status.get();
+            HealthStatus s = status;
             if (s.state() == HealthState.HEALTHY) {
                 return;
             }
@@ -537,10 +550,10 @@ public final class ProxyHealth {
 
     /** Turns an unanswered probe whose deadline passed into a failed one; returns the status after that. */
     private HealthStatus settleExpiredProbe(long nowNanos) {
-        HealthStatus s = status.get();
+        HealthStatus s = status;
         while (s.state() == HealthState.PROBE_ALLOWED && nowNanos - s.probeDeadlineNanos() >= 0) {
             expireProbe(s);
-            s = status.get();
+            s = status;
         }
         return s;
     }
@@ -555,7 +568,7 @@ public final class ProxyHealth {
     /** Settles the probe held by {@code holder}: {@code failure == null} means it succeeded. Stale reports are ignored. */
     private void resolveProbe(ProbeHolder holder, HealthStage stage, FailureKind failure, long nowNanos) {
         for (;;) {
-            HealthStatus s = status.get();
+            HealthStatus s = status;
             if (s.state() != HealthState.PROBE_ALLOWED || s.probeHolder() != holder) {
                 return;
             }
@@ -575,7 +588,7 @@ public final class ProxyHealth {
 
     private void cool(HealthReason why, HealthStage stage, long nowNanos) {
         for (;;) {
-            HealthStatus s = status.get();
+            HealthStatus s = status;
             if (s.state() != HealthState.HEALTHY) {
                 return;
             }
@@ -587,7 +600,7 @@ public final class ProxyHealth {
 
     private void disableFor(HealthReason why, HealthStage stage, long nowNanos) {
         for (;;) {
-            HealthStatus s = status.get();
+            HealthStatus s = status;
             if (s.state() == HealthState.DISABLED) {
                 return;
             }
@@ -614,7 +627,7 @@ public final class ProxyHealth {
     }
 
     private boolean transition(HealthStatus from, HealthStatus to) {
-        if (!status.compareAndSet(from, to)) {
+        if (!STATUS.compareAndSet(this, from, to)) {
             return false;
         }
         history.add(to);

@@ -1,6 +1,7 @@
 package dev.proxypool.sdk.engine;
 
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.core.dispatch.CandidateFilter;
 import dev.proxypool.core.dispatch.Dispatcher;
 import dev.proxypool.core.dispatch.NoCandidate;
 import dev.proxypool.core.dispatch.PickRequest;
@@ -15,7 +16,6 @@ import dev.proxypool.core.extract.ProxyState;
 import dev.proxypool.core.extract.StoredProxy;
 import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.health.HealthPolicy;
-import dev.proxypool.core.model.LabelSelector;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.routing.NoCandidatePolicy;
 import dev.proxypool.core.routing.RequestFacts;
@@ -45,7 +45,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -120,7 +119,7 @@ public final class PoolEngine {
                     : new StickyDispatch(new StickyTable(rule.sticky()), dispatcher);
             PickRequest base = rule.strategy() == Strategy.CONSISTENT_HASH
                     ? PickRequest.consistentHash(rule.filter(), "-") : PickRequest.of(rule.filter(), rule.strategy());
-            byName.put(rule.name(), new RouteRuntime(rule, base, sticky));
+            byName.put(rule.name(), new RouteRuntime(rule, base, new LabelFilterCache(rule.filter()), sticky));
         }
         board.configure(sequential);
         return new Routes(table, Map.copyOf(byName));
@@ -226,33 +225,33 @@ public final class PoolEngine {
         }
     }
 
+    /** The pick request {@link #acquire} would use for {@code request} on {@code rule} (tests). */
+    PickRequest pickRequestFor(RoutingRule rule, AcquireRequest request) {
+        return requestFor(routesNow.byName().get(rule.name()), request);
+    }
+
+    /**
+     * The pick request for one acquire: the routing's base request when nothing varies, else one
+     * new request (not a chain of copies). Request labels map to the routing's cached filter for
+     * that label set, so the snapshot finds its candidate set by identity.
+     */
     private PickRequest requestFor(RouteRuntime rt, AcquireRequest request) {
-        PickRequest pick = rt.base();
+        PickRequest base = rt.base();
         RoutingRule rule = rt.rule();
-        if (!request.labels().isEmpty()) {
-            Map<String, String> merged = new TreeMap<>(rule.filter().labels().required());
-            merged.putAll(request.labels());
-            pick = new PickRequest(rule.filter().withLabels(LabelSelector.of(merged)), pick.strategy(), pick.hashKey(),
-                    pick.domain(), pick.excludedProxyIds(), pick.upstreamIndex());
-        }
-        if (rule.isSequential()) {
-            int index = board.current(rule.name()).index();
-            if (index != pick.upstreamIndex()) {
-                pick = pick.withUpstreamIndex(index);
-            }
-        }
+        CandidateFilter filter = rt.labelFilters().withLabels(request.labels());
+        int upstreamIndex = rule.isSequential() ? board.current(rule.name()).index() : base.upstreamIndex();
+        String hashKey = base.hashKey();
         if (rule.strategy() == Strategy.CONSISTENT_HASH) {
-            String key = !request.hashKey().isEmpty() ? request.hashKey()
+            hashKey = !request.hashKey().isEmpty() ? request.hashKey()
                     : !request.targetHost().isEmpty() ? request.targetHost() : "-";
-            pick = pick.withHashKey(key);
         }
-        if (!request.targetHost().isEmpty()) {
-            pick = pick.withDomain(request.targetHost());
+        String domain = request.targetHost();
+        List<String> excluded = request.excluded();
+        if (filter == base.filter() && upstreamIndex == base.upstreamIndex() && hashKey.equals(base.hashKey())
+                && domain.equals(base.domain()) && excluded.isEmpty()) {
+            return base;
         }
-        if (!request.excluded().isEmpty()) {
-            pick = pick.withExcluded(request.excluded());
-        }
-        return pick;
+        return new PickRequest(filter, base.strategy(), hashKey, domain, excluded, upstreamIndex);
     }
 
     /**

@@ -11,19 +11,34 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
  * The access layer as the gateway engine sees it: per-client rate limit, destination policy, and
  * the options a client put in its username ({@code alice-session-s1-country-us}). The username was
  * already verified by {@link ClientAuthenticator}; here it is only parsed for its options.
+ *
+ * <p>Parsed options are cached per username (at most {@value #MAX_CACHED_USERNAMES}; further ones
+ * are parsed per request) for as long as the client list is the same: a repeat request gets the
+ * same {@link Options} instance, whose label map the engine then maps to one cached filter. The
+ * username is not a secret; the password is never kept.
  */
 public final class ServerAccess implements AccessControl {
 
     private final Supplier<RateLimiter> rates;
     private final DestinationPolicy destinations;
     private final Supplier<UsernameParser> usernames;
+    private volatile OptionsCache optionsCache = new OptionsCache(null);
+
+    static final int MAX_CACHED_USERNAMES = 4096;
+
+    /** Options by username, valid for one parser (a client-list change brings a new parser, so a new cache). */
+    private record OptionsCache(UsernameParser parser, ConcurrentHashMap<String, Options> byUsername) {
+        OptionsCache(UsernameParser parser) {
+            this(parser, new ConcurrentHashMap<>());
+        }
+    }
 
     /** Fixed clients. */
     public ServerAccess(RateLimiter rates, DestinationPolicy destinations, UsernameParser usernames) {
@@ -33,6 +48,11 @@ public final class ServerAccess implements AccessControl {
     /** The clients in force at each request ({@link LiveClients}: admin changes apply without a restart). */
     public ServerAccess(LiveClients clients, DestinationPolicy destinations) {
         this(clients::rates, destinations, clients::usernames);
+    }
+
+    /** A changing client list without {@link LiveClients} (tests). */
+    static ServerAccess withParser(RateLimiter rates, DestinationPolicy destinations, Supplier<UsernameParser> usernames) {
+        return new ServerAccess(() -> rates, destinations, usernames);
     }
 
     private ServerAccess(Supplier<RateLimiter> rates, DestinationPolicy destinations, Supplier<UsernameParser> usernames) {
@@ -65,11 +85,32 @@ public final class ServerAccess implements AccessControl {
             return Options.NONE;
         }
         Arrays.fill(basic.secret(), '\0');
-        if (!(usernames.get().parse(basic.username()) instanceof UsernameParser.Parsed parsed)) {
+        UsernameParser parser = usernames.get();
+        OptionsCache cache = optionsCache;
+        if (cache.parser() != parser) {
+            cache = new OptionsCache(parser);
+            optionsCache = cache;
+        }
+        String username = basic.username();
+        Options options = cache.byUsername().get(username);
+        if (options == null) {
+            options = parse(parser, username);
+            if (cache.byUsername().size() < MAX_CACHED_USERNAMES) {
+                cache.byUsername().putIfAbsent(username, options);
+            }
+        }
+        return options;
+    }
+
+    private static Options parse(UsernameParser parser, String username) {
+        if (!(parser.parse(username) instanceof UsernameParser.Parsed parsed)) {
             return Options.NONE;
         }
         UsernameOptions o = parsed.options();
-        Map<String, String> labels = o.labels().isEmpty() ? Map.of() : new TreeMap<>(o.labels().required());
+        if (o.isEmpty()) {
+            return Options.NONE;
+        }
+        Map<String, String> labels = o.labels().isEmpty() ? Map.of() : Map.copyOf(o.labels().required());
         return new Options(o.sessionId().orElse(""), labels);
     }
 
