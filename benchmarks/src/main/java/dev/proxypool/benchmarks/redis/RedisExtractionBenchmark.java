@@ -236,9 +236,15 @@ public final class RedisExtractionBenchmark {
         return -1;
     }
 
+    /** Deletes the pool of {@code prefix}: keys under it and its hash-tagged keys {@code {<prefix>...}}. */
     private void deletePrefix(String prefix) {
+        deleteMatching(prefix + "*");
+        deleteMatching("{" + prefix + "*");
+    }
+
+    private void deleteMatching(String pattern) {
         try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
-            ScanParams params = new ScanParams().match(prefix + "*").count(10_000);
+            ScanParams params = new ScanParams().match(pattern).count(10_000);
             String cursor = ScanParams.SCAN_POINTER_START;
             do {
                 ScanResult<String> page = c.scan(cursor, params);

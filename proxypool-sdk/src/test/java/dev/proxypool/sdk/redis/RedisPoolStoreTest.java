@@ -27,6 +27,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /** What the Redis store adds to the contract: its key layout, precision, isolation and failure mapping. */
 class RedisPoolStoreTest {
@@ -49,27 +50,60 @@ class RedisPoolStoreTest {
     }
 
     @Test
-    void everyKeyLivesUnderThePrefixAndHoldsNoSecret() {
+    void everyKeySharesTheHashTagOfThePrefixAndHoldsNoSecret() {
         RedisPoolStore s = open();
         Proxy p = ProxyFixtures.rich(1);
         Proxy other = ProxyFixtures.builder(2).labels(Labels.of("type", "dc")).expiresAt(NOW.plus(Duration.ofHours(2))).build();
         s.upsert(List.of(p, other), NOW);
         extractedIds(s.extract(ExtractionRequest.builder(1).filter(ExtractionFilter.builder().country("US").build()).build(), NOW));
+        String tag = "{" + s.keyPrefix() + "0}:";
         try (RedisClient c = RedisClient.builder().hostAndPort(TestRedis.HOST, TestRedis.PORT).build()) {
-            TreeSet<String> kinds = new TreeSet<>();
-            for (String key : LayoutAudit.scan(c, s.keyPrefix() + "*")) {
-                String rest = key.substring(s.keyPrefix().length());
-                kinds.add(rest.startsWith("a:all") ? "a:all"
-                        : rest.matches("^[adx]:.*") ? rest.substring(0, 3)
-                        : rest.contains(":") ? rest.substring(0, rest.indexOf(':')) : rest);
+            assertEquals(List.of(), LayoutAudit.scan(c, s.keyPrefix() + "*"), "nothing under the bare prefix");
+            TreeSet<String> names = new TreeSet<>();
+            for (String key : LayoutAudit.scan(c, "{" + s.keyPrefix() + "*")) {
+                assertTrue(key.startsWith(tag), key);
+                names.add(key.substring(tag.length()));
             }
-            assertEquals(Set.of("a:all", "a:l", "a:p", "a:u", "ids", "k", "p", "t", "ups", "x:a"), kinds);
-            Map<String, String> h = c.hgetAll(s.keyPrefix() + "p:" + other.id());
-            assertEquals(Set.of("r", "k", "u", "ix", "s", "e"), h.keySet(), "a proxy never checked");
-            assertEquals("http/10.0.0.2/8000/", h.get("k"));
-            assertTrue(c.pttl(s.keyPrefix() + "t:" + RedisKeys.physical(p.key())) > Duration.ofHours(6).toMillis(),
-                    "the tombstone key lives at least until the proxy's expiry");
+            assertEquals(Set.of("i", "k", "n", "r", "s", "t", "xa"), names, "a fixed set of keys, whatever the labels");
+            String stored = c.hget(tag + "r", other.id());
+            assertTrue(stored.startsWith(ProxyCodec.utf8Length("http/10.0.0.2/8000/") + ":http/10.0.0.2/8000/"), stored);
+            assertEquals(null, c.hget(tag + "r", p.id()), "the extracted proxy left the records");
+            assertTrue(c.zscore(tag + "t", RedisKeys.physical(p.key())) > NOW.plus(Duration.ofHours(6)).toEpochMilli(),
+                    "the tombstone lasts at least until the proxy's expiry");
             assertEquals("socks5/192.0.2.1/1081/vendor-a", RedisKeys.physical(p.key()), "the reference, no secret");
+        }
+        RedisKeys keys = new RedisKeys(s.keyPrefix());
+        Set<Integer> poolSlots = new java.util.HashSet<>();
+        keys.pool().forEach(k -> poolSlots.add(JedisClusterCRC16.getSlot(k)));
+        Set<Integer> idempotencySlots = new java.util.HashSet<>();
+        keys.idempotency().forEach(k -> idempotencySlots.add(JedisClusterCRC16.getSlot(k)));
+        assertEquals(Set.of(JedisClusterCRC16.getSlot(s.keyPrefix() + "0")), poolSlots, "one slot: the tag {<prefix>0}");
+        assertEquals(Set.of(JedisClusterCRC16.getSlot(s.keyPrefix() + "i")), idempotencySlots, "one slot: the tag {<prefix>i}");
+    }
+
+    @Test
+    void dataOfThePreviousLayoutIsRefusedAtStartNamingThePrefix() {
+        for (String oldKey : List.of("ids", "t:http/10.0.0.9/80/", "iseq")) {
+            String prefix = TestRedis.randomPrefix();
+            try (RedisClient c = RedisClient.builder().hostAndPort(TestRedis.HOST, TestRedis.PORT).build()) {
+                c.set(prefix + "snapshot:full", "x"); // other users of the prefix are no reason to refuse
+                assertEquals(List.of(), connectAndClose(prefix));
+                c.set(prefix + oldKey, "1");
+                PreviousLayoutException e = assertThrows(PreviousLayoutException.class,
+                        () -> RedisPoolStore.connect(TestRedis.config(prefix), StoreSettings.DEFAULTS));
+                assertTrue(e.getMessage().contains("store.keyPrefix '" + prefix + "'")
+                        && e.getMessage().contains("key '" + prefix + oldKey + "'")
+                        && e.getMessage().contains("configure a new store.keyPrefix"), e.getMessage());
+                assertEquals("1", c.get(prefix + oldKey), "nothing of the old data is touched");
+            } finally {
+                TestRedis.deleteKeys(TestRedis.HOST, TestRedis.PORT, prefix);
+            }
+        }
+    }
+
+    private static List<String> connectAndClose(String prefix) {
+        try (RedisPoolStore s = RedisPoolStore.connect(TestRedis.config(prefix), StoreSettings.DEFAULTS)) {
+            return List.copyOf(s.countsByUpstream().keySet());
         }
     }
 
