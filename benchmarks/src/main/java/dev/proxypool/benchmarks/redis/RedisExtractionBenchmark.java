@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import redis.clients.jedis.Protocol;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -243,7 +244,9 @@ public final class RedisExtractionBenchmark {
     }
 
     private void deleteMatching(String pattern) {
-        try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
+        // a long read timeout: deleting a large pool on a busy machine may take seconds, and is not measured
+        try (RedisClient c = RedisClient.builder().hostAndPort(host, port)
+                .clientConfig(DefaultJedisClientConfig.builder().socketTimeoutMillis(120_000).build()).build()) {
             ScanParams params = new ScanParams().match(pattern).count(10_000);
             String cursor = ScanParams.SCAN_POINTER_START;
             do {

@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.ExtractionRequest;
+import dev.proxypool.core.extract.PageRequest;
+import dev.proxypool.core.extract.PoolQuery;
 import dev.proxypool.core.extract.ProxyFixtures;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.extract.StoredProxy;
@@ -137,6 +139,26 @@ class RedisPoolStoreTest {
                 .filter(ExtractionFilter.builder().label("st\u00e4dt", "M\u00fcnchen").build()).build(), NOW)));
         assertEquals(Set.of(colon.id()), extractedIds(s.extract(ExtractionRequest.builder(10)
                 .filter(ExtractionFilter.builder().label("a:b", "c=d").build()).build(), NOW)));
+    }
+
+    @Test
+    void indexTermsThatExtendEachOtherAreDifferentRanges() {
+        // members are "<term>|<id>": without the term's length prefix, k=v's range would include
+        // k=v|x's members, and "}" (the range's upper bound) must not cut one off
+        RedisPoolStore s = open();
+        Proxy plain = ProxyFixtures.builder(1).labels(Labels.of("k", "v")).build();
+        Proxy bar = ProxyFixtures.builder(2).labels(Labels.of("k", "v|x")).build();
+        Proxy brace = ProxyFixtures.builder(3).labels(Labels.of("k", "v}")).build();
+        Proxy longer = ProxyFixtures.builder(4).labels(Labels.of("k", "vv")).build();
+        s.upsert(List.of(plain, bar, brace, longer), NOW);
+        for (Proxy p : List.of(plain, bar, brace, longer)) {
+            String value = p.labels().values().get("k");
+            assertEquals(1, s.list(PoolQuery.of(ExtractionFilter.builder().label("k", value).build()), PageRequest.first(10))
+                    .proxies().size(), value);
+            assertEquals(Set.of(p.id()), extractedIds(s.extract(ExtractionRequest.builder(10)
+                    .filter(ExtractionFilter.builder().label("k", value).build()).build(), NOW)), value);
+        }
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
     }
 
     @Test
