@@ -7,6 +7,7 @@ import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.redis.RedisPoolStore;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -185,7 +186,8 @@ public final class RedisExtractionBenchmark {
 
     private RedisPoolStore open(String prefix) {
         return RedisPoolStore.connect(new RedisStoreConfig(host, port, "", "", 0, prefix,
-                RedisStoreConfig.DEFAULTS.connectTimeout(), RedisStoreConfig.DEFAULTS.socketTimeout(), 16),
+                // a long read timeout: on a machine shared with other builds a stall must slow the run, not end it
+                RedisStoreConfig.DEFAULTS.connectTimeout(), Duration.ofSeconds(30), 16),
                 StoreSettings.DEFAULTS);
     }
 

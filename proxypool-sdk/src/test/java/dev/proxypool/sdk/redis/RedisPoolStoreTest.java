@@ -128,35 +128,23 @@ class RedisPoolStoreTest {
 
     @Test
     void labelsWithSeparatorCharactersAreIndexedExactly() {
+        // index members are "<term>|<id>": without the term's length prefix, k=v's range would
+        // include k=v|x's members, and "}" (the range's upper bound) must not cut one off
         RedisPoolStore s = open();
-        Proxy colon = ProxyFixtures.builder(1).labels(Labels.of("a:b", "c=d")).build();
-        Proxy equals = ProxyFixtures.builder(2).labels(Labels.of("a", "b:c=d")).build();
-        Proxy unicode = ProxyFixtures.builder(3).labels(Labels.of("st\u00e4dt", "M\u00fcnchen")).build();
-        s.upsert(List.of(colon, equals, unicode), NOW);
-        assertEquals(Set.of(equals.id()), extractedIds(s.extract(ExtractionRequest.builder(10)
-                .filter(ExtractionFilter.builder().label("a", "b:c=d").build()).build(), NOW)));
-        assertEquals(Set.of(unicode.id()), extractedIds(s.extract(ExtractionRequest.builder(10)
-                .filter(ExtractionFilter.builder().label("st\u00e4dt", "M\u00fcnchen").build()).build(), NOW)));
-        assertEquals(Set.of(colon.id()), extractedIds(s.extract(ExtractionRequest.builder(10)
-                .filter(ExtractionFilter.builder().label("a:b", "c=d").build()).build(), NOW)));
-    }
-
-    @Test
-    void indexTermsThatExtendEachOtherAreDifferentRanges() {
-        // members are "<term>|<id>": without the term's length prefix, k=v's range would include
-        // k=v|x's members, and "}" (the range's upper bound) must not cut one off
-        RedisPoolStore s = open();
-        Proxy plain = ProxyFixtures.builder(1).labels(Labels.of("k", "v")).build();
-        Proxy bar = ProxyFixtures.builder(2).labels(Labels.of("k", "v|x")).build();
-        Proxy brace = ProxyFixtures.builder(3).labels(Labels.of("k", "v}")).build();
-        Proxy longer = ProxyFixtures.builder(4).labels(Labels.of("k", "vv")).build();
-        s.upsert(List.of(plain, bar, brace, longer), NOW);
-        for (Proxy p : List.of(plain, bar, brace, longer)) {
-            String value = p.labels().values().get("k");
-            assertEquals(1, s.list(PoolQuery.of(ExtractionFilter.builder().label("k", value).build()), PageRequest.first(10))
-                    .proxies().size(), value);
-            assertEquals(Set.of(p.id()), extractedIds(s.extract(ExtractionRequest.builder(10)
-                    .filter(ExtractionFilter.builder().label("k", value).build()).build(), NOW)), value);
+        List<Labels> labels = List.of(Labels.of("a:b", "c=d"), Labels.of("a", "b:c=d"),
+                Labels.of("st\u00e4dt", "M\u00fcnchen"), Labels.of("k", "v"), Labels.of("k", "v|x"), Labels.of("k", "v}"),
+                Labels.of("k", "vv"));
+        List<Proxy> proxies = new ArrayList<>();
+        for (int n = 0; n < labels.size(); n++) {
+            proxies.add(ProxyFixtures.builder(n + 1).labels(labels.get(n)).build());
+        }
+        s.upsert(proxies, NOW);
+        for (Proxy p : proxies) {
+            Map.Entry<String, String> label = p.labels().values().entrySet().iterator().next();
+            ExtractionFilter filter = ExtractionFilter.builder().label(label.getKey(), label.getValue()).build();
+            assertEquals(1, s.list(PoolQuery.of(filter), PageRequest.first(10)).proxies().size(), label.toString());
+            assertEquals(Set.of(p.id()), extractedIds(s.extract(ExtractionRequest.builder(10).filter(filter).build(), NOW)),
+                    label.toString());
         }
         assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
     }
