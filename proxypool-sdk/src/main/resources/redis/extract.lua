@@ -24,7 +24,8 @@ Algorithm and complexity (n = pool size, never scanned; T i holds available prox
      exact counts require proving that no more match;
   7. per chosen proxy: its record, every index member (one ZREM), its counter, key holder,
      listing entry and check, and the tombstone (ZADD T t): 8 commands, O(L log n).
-A count=1 extraction with a 2-label filter runs 14 commands, without a filter 12.
+A count=1 extraction with a 2-label filter runs 14 commands when its first window matches, without
+a filter 11 (one more for a proxy that expires, ZREM T xa, and one more with a reserve).
 ]]
 local now, count, all_or_nothing = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3] == '1'
 local reserve, min_ttl, max_age = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
