@@ -1,39 +1,46 @@
 --[[
 common.lua: the key layout and the index bookkeeping shared by every pool script. It is not
 loaded alone: RedisPoolStore prepends it to each pool script before SCRIPT LOAD, so all scripts
-agree on one layout. Every pool script takes the same ten keys in KEYS (RedisKeys.pool(), in this
-order) and computes no key name: the pool lives in a fixed number of keys that share one hash tag,
-T = "{<keyPrefix>0}:" (shard 0; a later partitioned pool adds shards "{<keyPrefix><n>}:"), so a
-script touches one slot of Redis Cluster.
+agree on one layout. Every pool script takes the same twelve keys in KEYS (RedisKeys.pool(), in
+this order) and computes no key name: the pool lives in a fixed number of keys that share one hash
+tag, T = "{<keyPrefix>0}:" (shard 0; a later partitioned pool adds shards "{<keyPrefix><n>}:"), so
+a script touches one slot of Redis Cluster.
 
   [1]  T r   hash  id -> the stored proxy: tokens "<bytes>:<text>" of k, u, e, en, ix, rec
-                   (ProxyCodec.stored): k = physical key proto/host/port/credRef, u = upstream,
-                   e = expiresAt (ms, '' = never), en = '1' when e was rounded down, ix = its
-                   index terms, rec = the record the Java side decodes (no secret, only the
-                   credentialRef name). Immutable until the proxy is published again.
+                   (ProxyCodec.storedValue): k = physical key proto/host/port/credRef,
+                   u = upstream, e = expiresAt (ms, '' = never), en = '1' when e was rounded down,
+                   ix = its index terms, rec = the record the Java side decodes (no secret, only
+                   the credentialRef name). Immutable until the proxy is published again.
   [2]  T c   hash  id -> last health check "<ms>" or "<ms>:<ns>" (absent = never checked)
-  [3]  T d   set   ids of the disabled proxies (a stored id not in it is available)
+  [3]  T d   set   ids of the disabled proxies
   [4]  T xa  zset  available ids that expire, by expiresAt (ms)
   [5]  T xd  zset  disabled ids that expire, by expiresAt (ms)
-  [6]  T i   zset  the availability index, all scores 0, ordered by member: "<term>|<id>" for
-                   every index term of every AVAILABLE proxy, where a term is "<bytes>:<item>",
-                   item "u:<upstream>" | "p:<protocol>" | "l:<n>:<k>=<v>" (n = byte length of k),
-                   plus the term "0:" of every available proxy (the all-available range, first
-                   in the set). The length prefix makes a term's members exactly the range
-                   ["<term>|", "<term>}"), counted with ZLEXCOUNT and sampled by rank.
+  [6]  T i   zset  the index, all scores 0, ordered by member: "<term>|<id>" for every index term
+                   of every available proxy, a term being "<bytes>:<item>" with item
+                   "u:<upstream>" | "p:<protocol>" | "l:<n>:<k>=<v>" (n = byte length of k).
+                   The length prefix makes a term's members exactly the range
+                   ["<term>|", "<term>}"), counted with ZLEXCOUNT and read by rank.
+                   May also hold members of extracted ids (listed in T g): readers test T a.
   [7]  T k   hash  physical key -> the id holding it (one stored id per physical proxy, E3)
   [8]  T t   zset  tombstones: physical key by end (epoch ms) of an extracted proxy
   [9]  T n   hash  "a:<upstream>" / "d:<upstream>" -> available / disabled count of the upstream
-  [10] T s   zset  every stored id, all scores 0, for listing in id order (ZRANGEBYLEX)
+  [10] T s   zset  stored ids, all scores 0, for listing in id order (ZRANGEBYLEX); may also
+                   hold ids of T g: readers skip ids without a record
+  [11] T a   set   ids of the available proxies, exact: extraction samples it unfiltered, every
+                   reader of T i tests candidates against it
+  [12] T g   hash  id -> ix of extracted proxies whose T i members and T s entry are still to be
+                   removed (lazy cleanup: an extraction writes one field instead of removing L+1
+                   sorted-set members); drained by purge.lua, and by publish.lua before the same
+                   id is stored again. No stored id is in it.
 
 Idempotency records use their own keys (idempotency_*.lua, KEYS there), tagged "{<keyPrefix>i}:".
 Keys of the previous layout (computed under the bare prefix) are refused at start: RedisPoolStore.
 Complexity of each helper: O(1) commands per proxy, each O(1) or O(log n) (ZADD / ZREM of the L
-index members of a proxy are one command each, O(L log n)).
+index members of a proxy are one command, O(L log n)).
 ]]
 
-local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
+local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
 
 -- the length-prefixed tokens of a string ("<bytes>:<text>" repeated), as a list
 local function tokens(v)
@@ -78,10 +85,10 @@ local function terms(ix)
   return out
 end
 
--- the members of T i of an available proxy
-local function members(id, h)
-  local out = { '0:|' .. id }
-  for _, term in ipairs(terms(h.ix)) do out[#out + 1] = term .. '|' .. id end
+-- the members of T i of an available proxy with index terms ix
+local function members(id, ix)
+  local out = {}
+  for _, term in ipairs(terms(ix)) do out[#out + 1] = term .. '|' .. id end
   return out
 end
 
@@ -92,12 +99,13 @@ local function enter(id, h, st)
     if h.e then redis.call('ZADD', K_XD, h.e, id) end
     redis.call('HINCRBY', K_CNT, 'd:' .. h.u, 1)
   else
+    redis.call('SADD', K_AV, id)
     local zadd = {}
-    for _, m in ipairs(members(id, h)) do
+    for _, m in ipairs(members(id, h.ix)) do
       zadd[#zadd + 1] = 0
       zadd[#zadd + 1] = m
     end
-    redis.call('ZADD', K_IDX, unpack(zadd))
+    if #zadd > 0 then redis.call('ZADD', K_IDX, unpack(zadd)) end
     if h.e then redis.call('ZADD', K_XA, h.e, id) end
     redis.call('HINCRBY', K_CNT, 'a:' .. h.u, 1)
   end
@@ -110,7 +118,9 @@ local function leave(id, h, st)
     if h.e then redis.call('ZREM', K_XD, id) end
     redis.call('HINCRBY', K_CNT, 'd:' .. h.u, -1)
   else
-    redis.call('ZREM', K_IDX, unpack(members(id, h)))
+    redis.call('SREM', K_AV, id)
+    local m = members(id, h.ix)
+    if #m > 0 then redis.call('ZREM', K_IDX, unpack(m)) end
     if h.e then redis.call('ZREM', K_XA, id) end
     redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
   end
@@ -124,6 +134,26 @@ local function detach(id, h, st)
   redis.call('HDEL', K_KEY, h.k)
   redis.call('HDEL', K_REC, id)
   redis.call('HDEL', K_CHK, id)
+end
+
+-- removes an available proxy as an extraction does: its record, counter, key holder, check and
+-- availability now (O(1) commands each), its index members and listing entry later (T g)
+local function retire(id, h)
+  redis.call('SREM', K_AV, id)
+  if h.e then redis.call('ZREM', K_XA, id) end
+  redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
+  redis.call('HSET', K_GC, id, h.ix)
+  redis.call('HDEL', K_KEY, h.k)
+  redis.call('HDEL', K_REC, id)
+  redis.call('HDEL', K_CHK, id)
+end
+
+-- finishes the cleanup of a retired id (its T g field ix): index members and listing entry
+local function collect(id, ix)
+  local m = members(id, ix)
+  if #m > 0 then redis.call('ZREM', K_IDX, unpack(m)) end
+  redis.call('ZREM', K_IDS, id)
+  redis.call('HDEL', K_GC, id)
 end
 
 -- drops up to `limit` proxies expired at `now` of one state (the ids of T xa or T xd); returns

@@ -1,7 +1,7 @@
 --[[
 publish.lua: upsert a batch of proxies (PoolStore.upsert), atomically per batch, so the tombstone
 and duplicate checks and the insert cannot interleave with an extraction.
-KEYS: the pool keys of common.lua, [1..10]
+KEYS: the pool keys of common.lua, [1..12]
 ARGV: [1] now (epoch ms), then 2 per proxy: id, its value of T r (ProxyCodec.stored)
 Returns: {added, refreshed, skippedTombstoned, skippedExpired, skippedDuplicate}
 Complexity: O(b) commands for b proxies, each O(1) or O(L log n) for L labels.
@@ -24,6 +24,8 @@ for i = 2, #ARGV, 2 do
         duplicate = duplicate + 1
       else
         if tomb then redis.call('ZREM', K_TOMB, h.k) end -- ended at now: only purge was left
+        local retired = redis.call('HGET', K_GC, id)
+        if retired then collect(id, retired) end -- extracted before: no stale index member may stay
         local old = fetch(id)
         local st = 'available'
         if old then

@@ -14,7 +14,7 @@ import java.util.List;
 final class RedisKeys {
 
     /** The names of the pool keys below the tag, in the KEYS order of every pool script. */
-    private static final List<String> POOL = List.of("r", "c", "d", "xa", "xd", "i", "k", "t", "n", "s");
+    private static final List<String> POOL = List.of("r", "c", "d", "xa", "xd", "i", "k", "t", "n", "s", "a", "g");
 
     private final String prefix;
     private final String pool;

@@ -22,11 +22,26 @@ final class LayoutAudit {
         String t = new RedisKeys(prefix).poolTag();
         try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
             Map<String, String> records = c.hgetAll(t + "r");
+            Map<String, String> retired = c.hgetAll(t + "g");
+            java.util.TreeSet<String> listed = new java.util.TreeSet<>(records.keySet());
+            listed.addAll(retired.keySet());
             List<String> ids = c.zrange(t + "s", 0, -1);
-            if (!new java.util.TreeSet<>(ids).equals(new java.util.TreeSet<>(records.keySet()))) {
-                problems.add("listing " + ids + " differs from the records " + records.keySet());
+            if (!new java.util.TreeSet<>(ids).equals(listed)) {
+                problems.add("listing " + ids + " differs from the records and retired ids " + listed);
             }
             long indexMembers = 0, availableExpiring = 0, disabledExpiring = 0, disabled = 0;
+            for (Map.Entry<String, String> g : retired.entrySet()) {
+                if (records.containsKey(g.getKey())) {
+                    problems.add(g.getKey() + " is stored and retired");
+                }
+                for (String item : items(g.getValue())) { // left in the index until collected
+                    indexMembers++;
+                    if (c.zscore(t + "i", ProxyCodec.utf8Length(item) + ":" + item + "|" + g.getKey()) == null) {
+                        problems.add(g.getKey() + " is retired but lost its index member " + item + " early");
+                    }
+                }
+            }
+            java.util.TreeSet<String> availableIds = new java.util.TreeSet<>();
             Map<String, Long> counts = new java.util.TreeMap<>();
             for (Map.Entry<String, String> e : records.entrySet()) {
                 String id = e.getKey();
@@ -49,7 +64,10 @@ final class LayoutAudit {
                     problems.add(id + ": fields k/u/ix disagree with the record");
                 }
                 boolean isAvailable = !c.sismember(t + "d", id);
-                List<String> members = new ArrayList<>(List.of("0:|" + id));
+                if (isAvailable) {
+                    availableIds.add(id);
+                }
+                List<String> members = new ArrayList<>();
                 for (String item : items(ix)) {
                     members.add(ProxyCodec.utf8Length(item) + ":" + item + "|" + id);
                 }
@@ -75,6 +93,9 @@ final class LayoutAudit {
                 }
             }
             check(problems, "index members", indexMembers, c.zcard(t + "i"));
+            if (!availableIds.equals(new java.util.TreeSet<>(c.smembers(t + "a")))) {
+                problems.add("available set " + c.smembers(t + "a") + ", expected " + availableIds);
+            }
             check(problems, "disabled set", disabled, c.scard(t + "d"));
             check(problems, "xa", availableExpiring, c.zcard(t + "xa"));
             check(problems, "xd", disabledExpiring, c.zcard(t + "xd"));

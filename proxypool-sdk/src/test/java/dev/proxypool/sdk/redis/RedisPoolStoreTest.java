@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.ExtractionRequest;
+import dev.proxypool.core.extract.ExtractionResult;
 import dev.proxypool.core.extract.PageRequest;
 import dev.proxypool.core.extract.PoolQuery;
 import dev.proxypool.core.extract.ProxyFixtures;
@@ -66,7 +67,7 @@ class RedisPoolStoreTest {
                 assertTrue(key.startsWith(tag), key);
                 names.add(key.substring(tag.length()));
             }
-            assertEquals(Set.of("i", "k", "n", "r", "s", "t", "xa"), names, "a fixed set of keys, whatever the labels");
+            assertEquals(Set.of("a", "g", "i", "k", "n", "r", "s", "t", "xa"), names, "a fixed set of keys, whatever the labels");
             String stored = c.hget(tag + "r", other.id());
             assertTrue(stored.startsWith(ProxyCodec.utf8Length("http/10.0.0.2/8000/") + ":http/10.0.0.2/8000/"), stored);
             assertEquals(null, c.hget(tag + "r", p.id()), "the extracted proxy left the records");
@@ -145,6 +146,43 @@ class RedisPoolStoreTest {
             assertEquals(1, s.list(PoolQuery.of(filter), PageRequest.first(10)).proxies().size(), label.toString());
             assertEquals(Set.of(p.id()), extractedIds(s.extract(ExtractionRequest.builder(10).filter(filter).build(), NOW)),
                     label.toString());
+        }
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+    }
+
+    @Test
+    void extractedProxiesLeaveTheIndexLazilyAndNeverMatchThroughIt() {
+        // an extraction leaves its index members to the purge (T g): readers must skip them, and a
+        // proxy stored again under the same id must not match its former labels
+        RedisPoolStore s = open();
+        Proxy old = ProxyFixtures.builder(1).labels(Labels.of("k", "old")).expiresAt(NOW.plus(Duration.ofHours(1))).build();
+        List<Proxy> crowd = new ArrayList<>();
+        for (int n = 2; n <= 40; n++) {
+            crowd.add(ProxyFixtures.builder(n).labels(Labels.of("k", "crowd")).build());
+        }
+        s.upsert(List.of(old), NOW);
+        s.upsert(crowd, NOW);
+        ExtractionFilter crowdFilter = ExtractionFilter.builder().label("k", "crowd").build();
+        assertEquals(38, ProxyFixtures.extracted(s.extract(ExtractionRequest.builder(38).filter(crowdFilter).build(), NOW)).size());
+        assertEquals(List.of(old), ProxyFixtures.extracted(s.extract(ExtractionRequest.builder(1)
+                .filter(ExtractionFilter.builder().label("k", "old").build()).build(), NOW)).stream().map(e -> e.proxy()).toList());
+        assertEquals(new ExtractionResult.Insufficient(1),
+                s.extract(ExtractionRequest.builder(2).filter(crowdFilter).allOrNothing().build(), NOW),
+                "38 extracted members still in the range, 1 proxy left");
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+
+        Instant later = NOW.plus(Duration.ofHours(2)); // the tombstone of `old` has ended
+        Proxy again = ProxyFixtures.builder(1).labels(Labels.of("k", "new")).expiresAt(later.plus(Duration.ofHours(1))).build();
+        assertEquals(old.id(), again.id());
+        assertEquals(1, s.upsert(List.of(again), later).added());
+        assertEquals(List.of(), ProxyFixtures.extracted(s.extract(ExtractionRequest.builder(1)
+                .filter(ExtractionFilter.builder().label("k", "old").build()).build(), later)), "no stale label match");
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+        s.purgeExpired(later);
+        try (RedisClient c = RedisClient.builder().hostAndPort(TestRedis.HOST, TestRedis.PORT).build()) {
+            String tag = new RedisKeys(s.keyPrefix()).poolTag();
+            assertEquals(0, c.hlen(tag + "g"), "the purge finished every cleanup");
+            assertEquals(2 * 3, c.zcard(tag + "i"), "index members of the 2 stored proxies only (u, p, one label each)");
         }
         assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
     }
