@@ -34,17 +34,21 @@ import redis.clients.jedis.resps.ScanResult;
  * the SPI holds across processes because each state change is one Lua script, run atomically by
  * Redis: selection plus AVAILABLE → EXTRACTED plus tombstone ({@code extract.lua}), tombstone and
  * duplicate check plus insert ({@code publish.lua}), and so on. The key layout — a fixed set of
- * keys per pool (one record hash, a lexicographic index sorted set of the available proxies by
- * {@code term|id}, the disabled set, expiry and tombstone sorted sets, key holders, per-upstream
- * counters, the id listing) plus the idempotency records — is documented in
+ * keys per pool (one record hash, the available and disabled sets, a lexicographic index sorted set
+ * of the available proxies by {@code term|id}, expiry and tombstone sorted sets, key holders,
+ * per-upstream counters, the id listing, the pending index cleanups) plus the idempotency records
+ * — is documented in
  * {@code src/main/resources/redis/common.lua} and {@link RedisKeys}; each script's header lists its
  * KEYS, ARGV and complexity. Every script takes every key it touches in {@code KEYS}.
  *
- * <p><b>Extraction never scans the pool.</b> It starts from the smallest index range of the filter
+ * <p><b>Extraction never scans the pool.</b> Without a filter it samples the set of available ids
+ * ({@code SRANDMEMBER}); with one it starts from the smallest index range of the filter
  * ({@code ZLEXCOUNT}), reads windows of it at random ranks ({@code ZRANGE}) and tests each candidate
- * against the other terms ({@code ZMSCORE}), TTL and health; only when sampling falls short does it
- * walk the base range to prove the count exact. The reserve's total is the all-available range's
- * size minus a {@code ZCOUNT} of expired members, O(log n).
+ * for availability ({@code SMISMEMBER}), the other terms ({@code ZMSCORE}), TTL and health; only when
+ * sampling falls short does it walk the base to prove the count exact. The reserve's total is
+ * {@code SCARD} of the available set minus a {@code ZCOUNT} of expired members, O(log n). An
+ * extracted proxy's index members are removed later, by {@link #purgeExpired} or a publish of the
+ * same id (lazy cleanup: readers skip ids that are not available).
  *
  * <p><b>Scripts</b> are loaded once ({@code SCRIPT LOAD}) and called by SHA; when Redis lost them
  * (restart, failover, {@code SCRIPT FLUSH}) the call loads and retries once, transparently. The
