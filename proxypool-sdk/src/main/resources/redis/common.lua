@@ -1,126 +1,197 @@
 --[[
 common.lua: the key layout and the index bookkeeping shared by every pool script. It is not
-loaded alone: RedisPoolStore prepends it to each script before SCRIPT LOAD, so all scripts agree
-on one layout. Every key lives under the caller's prefix P (ARGV[1] of each pool script):
+loaded alone: RedisPoolStore prepends it to each pool script before SCRIPT LOAD, so all scripts
+agree on one layout. Every pool script takes the same twelve keys in KEYS (RedisKeys.pool(), in
+this order) and computes no key name: the pool lives in a fixed number of keys that share one hash
+tag, T = "{<keyPrefix>0}:" (shard 0; a later partitioned pool adds shards "{<keyPrefix><n>}:"), so
+a script touches one slot of Redis Cluster.
 
-  P p:<id>            hash   r  = the whole record, encoded by the Java side (ProxyCodec), returned
-                                  as is: no secret, only the credentialRef name
-                             k  = its physical key, u = upstream, e = expiresAt (ms, absent when
-                                  it never expires), en = '1' when e was rounded down
-                             ix = its availability sets below P a:, each "<bytes>:<suffix>"
-                                  ("u:<upstream>", "p:<protocol>", "l:<n>:<k>=<v>")
-                             s  = state 'available' | 'disabled', c/cn = last check (ms, ns)
-  P k:<key>           string id holding the physical proxy <key> = proto/host/port/credRef
-  P t:<key>           string tombstone end (epoch ms) of an extracted proxy; PX = end - now
-  P a:all             set    ids of all available proxies
-  P a:u:<upstream>    set    available ids per upstream
-  P a:p:<protocol>    set    available ids per protocol
-  P a:l:<n>:<k>=<v>   set    available ids per label k=v (n = byte length of k: unambiguous)
-  P d:u:<upstream>    set    disabled ids per upstream
-  P ups               set    upstream names that have (or recently had) stored proxies
-  P x:a / P x:d       zset   expiring available / disabled ids by expiresAt (ms)
-  P ids               zset   every stored id, all scores 0, for ZRANGEBYLEX paging
-  P i:f / i:d / i:r   hash   idempotency records (field = the client's length-prefixed key):
-                             fingerprint, deadline (ms), response; idempotency_*.lua, which take
-                             these and the two below in KEYS and do not use this prelude
-  P iz / P i:x        zset   idempotency records by start sequence (size cap) / by deadline (purge)
-  P iseq              string idempotency start sequence counter
+  [1]  T r   hash  id -> the stored proxy: tokens "<bytes>:<text>" of k, u, e, en, ix, rec
+                   (ProxyCodec.storedValue): k = physical key proto/host/port/credRef,
+                   u = upstream, e = expiresAt (ms, '' = never), en = '1' when e was rounded down,
+                   ix = its index terms, rec = the record the Java side decodes (no secret, only
+                   the credentialRef name). Immutable until the proxy is published again.
+  [2]  T c   hash  id -> last health check "<ms>" or "<ms>:<ns>" (absent = never checked)
+  [3]  T d   set   ids of the disabled proxies
+  [4]  T xa  zset  available ids that expire, by expiresAt (ms)
+  [5]  T xd  zset  disabled ids that expire, by expiresAt (ms)
+  [6]  T i   zset  the index, all scores 0, ordered by member: "<term>|<id>" for every index term
+                   of every available proxy, a term being "<bytes>:<item>" with item
+                   "u:<upstream>" | "p:<protocol>" | "l:<n>:<k>=<v>" (n = byte length of k).
+                   The length prefix makes a term's members exactly the range
+                   ["<term>|", "<term>}"), counted with ZLEXCOUNT and read by rank.
+                   May also hold members of extracted ids (listed in T g): readers test T a.
+  [7]  T k   hash  physical key -> the id holding it (one stored id per physical proxy, E3)
+  [8]  T t   zset  tombstones: physical key by end (epoch ms) of an extracted proxy
+  [9]  T n   hash  "a:<upstream>" / "d:<upstream>" -> available / disabled count of the upstream
+  [10] T s   zset  stored ids, all scores 0, for listing in id order (ZRANGEBYLEX); may also
+                   hold ids of T g: readers skip ids without a record
+  [11] T a   set   ids of the available proxies, exact: extraction samples it unfiltered, every
+                   reader of T i tests candidates against it
+  [12] T g   hash  id -> ix of extracted proxies whose T i members and T s entry are still to be
+                   removed (lazy cleanup: an extraction writes one field instead of removing L+1
+                   sorted-set members); drained by purge.lua, and by publish.lua before the same
+                   id is stored again. No stored id is in it.
 
-Redis Cluster: scripts compute most key names from data (the chosen proxy's labels), so on a
-cluster every key of one prefix must share a slot (a hash tag such as "{pp}:" as the prefix).
-On a single Redis, which is the supported deployment, no hash tag is used.
-Complexity of each helper: O(L) commands for a proxy with L labels, each O(1) or O(log n).
+Idempotency records use their own keys (idempotency_*.lua, KEYS there), tagged "{<keyPrefix>i}:".
+Keys of the previous layout (computed under the bare prefix) are refused at start: RedisPoolStore.
+Complexity of each helper: O(1) commands per proxy, each O(1) or O(log n) (ZADD / ZREM of the L
+index members of a proxy are one command, O(L log n)).
 ]]
 
--- the fields of a stored proxy the scripts work with; nil when id is not stored
-local function fetch(P, id)
-  local v = redis.call('HMGET', P .. 'p:' .. id, 'r', 'k', 'u', 'e', 'en', 'ix', 's')
-  if not v[1] then return nil end
-  return { r = v[1], k = v[2], u = v[3], e = v[4] or nil, en = v[5] or nil, ix = v[6], s = v[7] }
-end
+local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
 
--- the length-prefixed items of an ix field ("<bytes>:<item>" repeated), each as pre .. item
-local function items(ix, pre)
+-- the length-prefixed tokens of a string ("<bytes>:<text>" repeated), as a list
+local function tokens(v)
   local out, pos = {}, 1
-  while pos <= #ix do
-    local colon = string.find(ix, ':', pos, true)
-    local n = tonumber(string.sub(ix, pos, colon - 1))
-    out[#out + 1] = pre .. string.sub(ix, colon + 1, colon + n)
+  while pos <= #v do
+    local colon = string.find(v, ':', pos, true)
+    local n = tonumber(string.sub(v, pos, colon - 1))
+    out[#out + 1] = string.sub(v, colon + 1, colon + n)
     pos = colon + n + 1
   end
   return out
 end
 
--- every availability set an available proxy belongs to
-local function avail_sets(P, h)
-  local sets = items(h.ix, P .. 'a:')
-  sets[#sets + 1] = P .. 'a:all'
-  return sets
+-- a stored value of T r as a table (k, u, e, en, ix, r); e and en nil when absent
+local function parse(v)
+  local t = tokens(v)
+  return { k = t[1], u = t[2], e = t[3] ~= '' and t[3] or nil, en = t[4] ~= '' and t[4] or nil,
+           ix = t[5], r = t[6], v = v }
 end
 
--- adds id to the sets and expiry zset of its state
-local function index(P, id, h)
-  if h.s == 'disabled' then
-    redis.call('SADD', P .. 'd:u:' .. h.u, id)
-    if h.e then redis.call('ZADD', P .. 'x:d', h.e, id) end
+-- the stored proxy id, or nil
+local function fetch(id)
+  local v = redis.call('HGET', K_REC, id)
+  if not v then return nil end
+  return parse(v)
+end
+
+-- 'disabled' or 'available' for a stored id
+local function state_of(id)
+  return redis.call('SISMEMBER', K_DIS, id) == 1 and 'disabled' or 'available'
+end
+
+-- the index terms of an ix field ("<bytes>:<item>" repeated), each as it is written in T i
+local function terms(ix)
+  local out, pos = {}, 1
+  while pos <= #ix do
+    local colon = string.find(ix, ':', pos, true)
+    local n = tonumber(string.sub(ix, pos, colon - 1))
+    out[#out + 1] = string.sub(ix, pos, colon + n)
+    pos = colon + n + 1
+  end
+  return out
+end
+
+-- the members of T i of an available proxy with index terms ix
+local function members(id, ix)
+  local out = {}
+  for _, term in ipairs(terms(ix)) do out[#out + 1] = term .. '|' .. id end
+  return out
+end
+
+-- makes a stored proxy count, and be found, in state st ('available' | 'disabled')
+local function enter(id, h, st)
+  if st == 'disabled' then
+    redis.call('SADD', K_DIS, id)
+    if h.e then redis.call('ZADD', K_XD, h.e, id) end
+    redis.call('HINCRBY', K_CNT, 'd:' .. h.u, 1)
   else
-    for _, s in ipairs(avail_sets(P, h)) do redis.call('SADD', s, id) end
-    if h.e then redis.call('ZADD', P .. 'x:a', h.e, id) end
+    redis.call('SADD', K_AV, id)
+    local zadd = {}
+    for _, m in ipairs(members(id, h.ix)) do
+      zadd[#zadd + 1] = 0
+      zadd[#zadd + 1] = m
+    end
+    if #zadd > 0 then redis.call('ZADD', K_IDX, unpack(zadd)) end
+    if h.e then redis.call('ZADD', K_XA, h.e, id) end
+    redis.call('HINCRBY', K_CNT, 'a:' .. h.u, 1)
   end
 end
 
-local function unindex(P, id, h)
-  if h.s == 'disabled' then
-    redis.call('SREM', P .. 'd:u:' .. h.u, id)
-    if h.e then redis.call('ZREM', P .. 'x:d', id) end
+-- the reverse of enter
+local function leave(id, h, st)
+  if st == 'disabled' then
+    redis.call('SREM', K_DIS, id)
+    if h.e then redis.call('ZREM', K_XD, id) end
+    redis.call('HINCRBY', K_CNT, 'd:' .. h.u, -1)
   else
-    for _, s in ipairs(avail_sets(P, h)) do redis.call('SREM', s, id) end
-    if h.e then redis.call('ZREM', P .. 'x:a', id) end
+    redis.call('SREM', K_AV, id)
+    local m = members(id, h.ix)
+    if #m > 0 then redis.call('ZREM', K_IDX, unpack(m)) end
+    if h.e then redis.call('ZREM', K_XA, id) end
+    redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
   end
 end
 
--- the record is in P p:<id> already; makes it visible everywhere (but P ups: the caller's job)
-local function attach(P, id, h)
-  index(P, id, h)
-  redis.call('ZADD', P .. 'ids', 0, id)
-  redis.call('SET', P .. 'k:' .. h.k, id)
+-- removes a stored proxy in state st and every trace of it (no tombstone). T k names the stored
+-- proxy of each key (publish keeps it so), hence a plain HDEL.
+local function detach(id, h, st)
+  leave(id, h, st)
+  redis.call('ZREM', K_IDS, id)
+  redis.call('HDEL', K_KEY, h.k)
+  redis.call('HDEL', K_REC, id)
+  redis.call('HDEL', K_CHK, id)
 end
 
--- removes a stored proxy and every trace of it (no tombstone). P k:<key> always names the stored
--- proxy of that key (publish keeps it so), hence a plain DEL. An upstream left without proxies
--- stays in P ups until counts.lua drops it: two SCARDs less per extracted proxy.
-local function detach(P, id, h)
-  unindex(P, id, h)
-  redis.call('ZREM', P .. 'ids', id)
-  redis.call('DEL', P .. 'k:' .. h.k, P .. 'p:' .. id)
+-- removes an available proxy as an extraction does: its record, counter, key holder, check and
+-- availability now (O(1) commands each), its index members and listing entry later (T g)
+local function retire(id, h)
+  redis.call('SREM', K_AV, id)
+  if h.e then redis.call('ZREM', K_XA, id) end
+  redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
+  redis.call('HSET', K_GC, id, h.ix)
+  redis.call('HDEL', K_KEY, h.k)
+  redis.call('HDEL', K_REC, id)
+  redis.call('HDEL', K_CHK, id)
 end
 
--- drops up to `limit` proxies of expiry zset `zkey` expired at `now`; returns how many
-local function purge_zset(P, zkey, now, limit)
-  local ids = redis.call('ZRANGEBYSCORE', zkey, '-inf', now, 'LIMIT', 0, limit)
+-- finishes the cleanup of a retired id (its T g field ix): index members and listing entry
+local function collect(id, ix)
+  local m = members(id, ix)
+  if #m > 0 then redis.call('ZREM', K_IDX, unpack(m)) end
+  redis.call('ZREM', K_IDS, id)
+  redis.call('HDEL', K_GC, id)
+end
+
+-- drops up to `limit` proxies expired at `now` of one state (the ids of T xa or T xd); returns
+-- how many ids it looked at
+local function purge_expired(st, now, limit)
+  local ids
+  if st == 'disabled' then
+    ids = redis.call('ZRANGEBYSCORE', K_XD, '-inf', now, 'LIMIT', 0, limit)
+  else
+    ids = redis.call('ZRANGEBYSCORE', K_XA, '-inf', now, 'LIMIT', 0, limit)
+  end
   for _, id in ipairs(ids) do
-    local h = fetch(P, id)
+    local h = fetch(id)
     if h then
-      detach(P, id, h)
+      detach(id, h, st)
+    elseif st == 'disabled' then
+      redis.call('ZREM', K_XD, id)
     else
-      redis.call('ZREM', zkey, id)
+      redis.call('ZREM', K_XA, id)
     end
   end
   return #ids
 end
 
 -- filter terms from ARGV[first ...]: n, then n triples kind ('u'|'p'|'l'), a, b; returns the
--- availability set suffixes below P a: (the same items as an ix field)
-local function term_items(first)
+-- index terms as written in T i ("<bytes>:<item>")
+local function term_args(first)
   local n = tonumber(ARGV[first])
   local out = {}
   for i = 0, n - 1 do
     local kind, a, b = ARGV[first + 1 + 3 * i], ARGV[first + 2 + 3 * i], ARGV[first + 3 + 3 * i]
+    local item
     if kind == 'l' then
-      out[#out + 1] = 'l:' .. #a .. ':' .. a .. '=' .. b
+      item = 'l:' .. #a .. ':' .. a .. '=' .. b
     else
-      out[#out + 1] = kind .. ':' .. a
+      item = kind .. ':' .. a
     end
+    out[#out + 1] = #item .. ':' .. item
   end
   return out
 end

@@ -1,33 +1,24 @@
 --[[
 list.lua: one page of stored proxies in ascending id order (PoolStore.list, admin inspection).
-KEYS: none (keys computed under the prefix; see common.lua)
-ARGV: [1] prefix P, [2] id to start after ('' = from the first), [3] page limit, [4] scan cap
-      (most ids examined per page), [5] state ('' | 'available' | 'disabled'), [6] n filter
-      terms, then n triples kind ('u' | 'p' | 'l'), a, b
+KEYS: the pool keys of common.lua, [1..12]
+ARGV: [1] id to start after ('' = from the first), [2] page limit, [3] scan cap (most ids examined
+      per page), [4] state ('' | 'available' | 'disabled'), [5] n filter terms, then n triples
+      kind ('u' | 'p' | 'l'), a, b
 Returns: {next, {r, s, c, cn}...}: next is the id the following page starts after ('' = listing
          done); per proxy its record, state and last check (ms, ns; '' when absent)
-Complexity: O(log n + c) for c <= scan cap ids examined (ZRANGEBYLEX + HMGET each); a page may
+Complexity: O(log n + c) for c <= scan cap ids examined (ZRANGEBYLEX + HGET each); a page may
 hold fewer than the limit while more follow when the cap stops the scan.
 ]]
-local P, after, limit, cap, state = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
-local want_up = nil
-local want_items = {}
-for _, item in ipairs(term_items(6)) do
-  if string.sub(item, 1, 2) == 'u:' then
-    want_up = string.sub(item, 3)
-  else
-    want_items[#want_items + 1] = item
-  end
-end
+local after, limit, cap, state = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+local wanted = term_args(5)
 
-local function matches(v)
-  if state ~= '' and v[4] ~= state then return false end
-  if want_up and v[2] ~= want_up then return false end
-  if #want_items > 0 then
+local function matches(h, st)
+  if state ~= '' and st ~= state then return false end
+  if #wanted > 0 then
     local have = {}
-    for _, item in ipairs(items(v[3], '')) do have[item] = true end
-    for _, item in ipairs(want_items) do
-      if not have[item] then return false end
+    for _, term in ipairs(terms(h.ix)) do have[term] = true end
+    for _, term in ipairs(wanted) do
+      if not have[term] then return false end
     end
   end
   return true
@@ -38,17 +29,23 @@ local last_returned = nil
 local from = after == '' and '-' or '(' .. after
 local scanned = 0
 while true do
-  local ids = redis.call('ZRANGEBYLEX', P .. 'ids', from, '+', 'LIMIT', 0, 256)
+  local ids = redis.call('ZRANGEBYLEX', K_IDS, from, '+', 'LIMIT', 0, 256)
   if #ids == 0 then return out end
   for _, id in ipairs(ids) do
-    local v = redis.call('HMGET', P .. 'p:' .. id, 'r', 'u', 'ix', 's', 'c', 'cn')
-    if v[1] and matches(v) then
-      if #out - 1 == limit then
-        out[1] = last_returned -- a further match exists: the next page starts after this one's last
-        return out
+    local h = fetch(id)
+    if h then
+      local st = state_of(id)
+      if matches(h, st) then
+        if #out - 1 == limit then
+          out[1] = last_returned -- a further match exists: the next page starts after this one's last
+          return out
+        end
+        local c, cn = redis.call('HGET', K_CHK, id) or '', ''
+        local colon = string.find(c, ':', 1, true)
+        if colon then c, cn = string.sub(c, 1, colon - 1), string.sub(c, colon + 1) end
+        out[#out + 1] = { h.r, st, c, cn }
+        last_returned = id
       end
-      out[#out + 1] = { v[1], v[4], v[5] or '', v[6] or '' }
-      last_returned = id
     end
     scanned = scanned + 1
     if scanned >= cap then

@@ -1,12 +1,22 @@
 --[[
-purge.lua: drops stored proxies (both states) expired at now, one bounded batch per call
+purge.lua: drops stored proxies (both states) expired at now and tombstones ended at now, and
+finishes the cleanup of extracted proxies (T g), one bounded batch per call
 (PoolStore.purgeExpired); the caller repeats while a batch came back full.
-KEYS: none (keys computed under the prefix; see common.lua)
-ARGV: [1] prefix P, [2] now (epoch ms), [3] batch size per state
-Returns: {dropped, 1 when a batch was full (more may be expired) else 0}
-Complexity: O(log n + b * L) for b dropped proxies of L labels.
+KEYS: the pool keys of common.lua, [1..12]
+ARGV: [1] now (epoch ms), [2] batch size per state, for tombstones and for T g
+Returns: {dropped proxies, 1 when a batch was full (more may be left) else 0}
+Complexity: O(log n + b L log n) for b proxies of L labels.
 ]]
-local P, now, batch = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
-local a = purge_zset(P, P .. 'x:a', now, batch)
-local d = purge_zset(P, P .. 'x:d', now, batch)
-return { a + d, (a == batch or d == batch) and 1 or 0 }
+local now, batch = tonumber(ARGV[1]), tonumber(ARGV[2])
+local a = purge_expired('available', now, batch)
+local d = purge_expired('disabled', now, batch)
+local ended = redis.call('ZCOUNT', K_TOMB, '-inf', now) -- ended tombstones are the lowest ranks
+if ended > 0 then
+  redis.call('ZREMRANGEBYRANK', K_TOMB, 0, math.min(ended, batch) - 1)
+end
+local retired = redis.call('HRANDFIELD', K_GC, batch, 'WITHVALUES')
+for i = 1, #retired, 2 do
+  collect(retired[i], retired[i + 1])
+end
+local more = a == batch or d == batch or ended > batch or redis.call('HLEN', K_GC) > 0
+return { a + d, more and 1 or 0 }

@@ -1,16 +1,15 @@
 --[[
 remove.lua: removes proxies in any state without tombstoning them (PoolStore.remove).
-KEYS: none (keys computed under the prefix; see common.lua)
-ARGV: [1] prefix P, [2..] proxy ids
+KEYS: the pool keys of common.lua, [1..12]
+ARGV: [1..] proxy ids
 Returns: how many were stored and are now removed
-Complexity: O(r * L) commands for r ids of L labels.
+Complexity: O(r) commands for r ids, each O(1) or O(L log n) for L labels.
 ]]
-local P = ARGV[1]
 local n = 0
-for i = 2, #ARGV do
-  local h = fetch(P, ARGV[i])
+for i = 1, #ARGV do
+  local h = fetch(ARGV[i])
   if h then
-    detach(P, ARGV[i], h)
+    detach(ARGV[i], h, state_of(ARGV[i]))
     n = n + 1
   end
 end

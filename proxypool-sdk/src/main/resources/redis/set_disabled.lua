@@ -1,18 +1,17 @@
 --[[
 set_disabled.lua: moves one proxy between AVAILABLE and DISABLED (PoolStore.setDisabled).
-KEYS: none (keys computed under the prefix; see common.lua)
-ARGV: [1] prefix P, [2] id, [3] '1' to disable, '0' to enable
+KEYS: the pool keys of common.lua, [1..12]
+ARGV: [1] id, [2] '1' to disable, '0' to enable
 Returns: 1 when the proxy is stored, else 0
-Complexity: O(L) commands for a proxy of L labels.
+Complexity: O(1) commands, O(L log n) for a proxy of L labels.
 ]]
-local P, id = ARGV[1], ARGV[2]
-local h = fetch(P, id)
+local id = ARGV[1]
+local h = fetch(id)
 if not h then return 0 end
-local want = ARGV[3] == '1' and 'disabled' or 'available'
-if h.s ~= want then
-  unindex(P, id, h)
-  h.s = want
-  redis.call('HSET', P .. 'p:' .. id, 's', want)
-  index(P, id, h)
+local st = state_of(id)
+local want = ARGV[2] == '1' and 'disabled' or 'available'
+if st ~= want then
+  leave(id, h, st)
+  enter(id, h, want)
 end
 return 1

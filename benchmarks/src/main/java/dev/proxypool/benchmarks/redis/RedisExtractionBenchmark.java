@@ -7,6 +7,7 @@ import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.redis.RedisPoolStore;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import redis.clients.jedis.Protocol;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -184,7 +186,8 @@ public final class RedisExtractionBenchmark {
 
     private RedisPoolStore open(String prefix) {
         return RedisPoolStore.connect(new RedisStoreConfig(host, port, "", "", 0, prefix,
-                RedisStoreConfig.DEFAULTS.connectTimeout(), RedisStoreConfig.DEFAULTS.socketTimeout(), 16),
+                // a long read timeout: on a machine shared with other builds a stall must slow the run, not end it
+                RedisStoreConfig.DEFAULTS.connectTimeout(), Duration.ofSeconds(30), 16),
                 StoreSettings.DEFAULTS);
     }
 
@@ -236,9 +239,17 @@ public final class RedisExtractionBenchmark {
         return -1;
     }
 
+    /** Deletes the pool of {@code prefix}: keys under it and its hash-tagged keys {@code {<prefix>...}}. */
     private void deletePrefix(String prefix) {
-        try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
-            ScanParams params = new ScanParams().match(prefix + "*").count(10_000);
+        deleteMatching(prefix + "*");
+        deleteMatching("{" + prefix + "*");
+    }
+
+    private void deleteMatching(String pattern) {
+        // a long read timeout: deleting a large pool on a busy machine may take seconds, and is not measured
+        try (RedisClient c = RedisClient.builder().hostAndPort(host, port)
+                .clientConfig(DefaultJedisClientConfig.builder().socketTimeoutMillis(120_000).build()).build()) {
+            ScanParams params = new ScanParams().match(pattern).count(10_000);
             String cursor = ScanParams.SCAN_POINTER_START;
             do {
                 ScanResult<String> page = c.scan(cursor, params);

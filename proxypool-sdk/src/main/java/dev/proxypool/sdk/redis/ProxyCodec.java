@@ -17,16 +17,16 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * A proxy as the fields of its Redis hash {@code P p:<id>} (layout in {@code redis/common.lua}).
+ * A proxy as its value in the pool's record hash (layout in {@code redis/common.lua}).
  *
- * <p>The record itself is one string field {@code r} that only Java reads: a sequence of
+ * <p>The record itself is one token {@code rec} that only Java reads: a sequence of
  * {@code <length>:<text>} tokens (length in chars), so any text round-trips and an extraction
  * returns one bulk string per proxy instead of a field list — the scripts' reply and this decoding
  * are the largest per-proxy costs after the index updates. It carries the credentialRef name only,
- * never a secret (docs/design.md#security, X6). Beside it, the scripts get what they compare or index: the physical key,
- * the upstream, {@code expiresAt} as epoch milliseconds (rounded down; {@code en} marks a dropped
- * sub-millisecond part), and {@code ix}: the availability set suffixes, each prefixed by its UTF-8
- * byte length (Lua counts bytes).
+ * never a secret (docs/design.md#security, X6). Before it, in the same value ({@link #storedValue}),
+ * the scripts get what they compare or index: the physical key, the upstream, {@code expiresAt} as
+ * epoch milliseconds (rounded down; {@code en} marks a dropped sub-millisecond part), and
+ * {@code ix}: the index terms, each prefixed by its UTF-8 byte length (Lua counts bytes).
  */
 final class ProxyCodec {
 
@@ -35,20 +35,32 @@ final class ProxyCodec {
     private ProxyCodec() {
     }
 
-    /** The 7 publish arguments of {@code p}: id, r, k, u, e, en, ix (see publish.lua). */
+    /** The 2 publish arguments of {@code p}: its id and its {@link #storedValue} (see publish.lua). */
     static void publishArgs(Proxy p, List<String> out) {
         out.add(p.id());
-        out.add(record(p));
-        out.add(RedisKeys.physical(p.key()));
-        out.add(p.upstream());
+        out.add(storedValue(p));
+    }
+
+    /**
+     * The value of {@code p} in the pool's record hash ({@code T r} of {@code redis/common.lua}):
+     * tokens {@code <bytes>:<text>} (UTF-8 byte lengths: Lua counts bytes) of the physical key,
+     * the upstream, expiresAt ms ({@code ""} = never), {@code "1"} when a sub-millisecond part was
+     * dropped (else {@code ""}), the index terms and the {@link #record}.
+     */
+    static String storedValue(Proxy p) {
+        StringBuilder sb = new StringBuilder(320);
+        item(sb, RedisKeys.physical(p.key()));
+        item(sb, p.upstream());
         if (p.expires()) {
-            out.add(Long.toString(millis(p.expiresAt())));
-            out.add(subMillisNanos(p.expiresAt()) == 0 ? "" : "1");
+            item(sb, Long.toString(millis(p.expiresAt())));
+            item(sb, subMillisNanos(p.expiresAt()) == 0 ? "" : "1");
         } else {
-            out.add("");
-            out.add("");
+            item(sb, "");
+            item(sb, "");
         }
-        out.add(indexItems(p));
+        item(sb, indexItems(p));
+        item(sb, record(p));
+        return sb.toString();
     }
 
     static String record(Proxy p) {
@@ -84,7 +96,11 @@ final class ProxyCodec {
         return sb.toString();
     }
 
-    /** Availability sets below {@code P a:}: {@code u:<upstream>}, {@code p:<protocol>}, {@code l:<n>:<k>=<v>}. */
+    /**
+     * The index terms of {@code p}, each {@code <bytes>:<item>}: {@code u:<upstream>},
+     * {@code p:<protocol>}, {@code l:<n>:<k>=<v>} per label (the members of the index are
+     * {@code <term>|<id>}).
+     */
     static String indexItems(Proxy p) {
         StringBuilder sb = new StringBuilder(96);
         item(sb, "u:" + p.upstream());
@@ -95,7 +111,7 @@ final class ProxyCodec {
         return sb.toString();
     }
 
-    /** The set suffix of label {@code k=v}; {@code n} is k's UTF-8 length, so no two labels share a name. */
+    /** The index item of label {@code k=v}; {@code n} is k's UTF-8 length, so no two labels share a name. */
     static String labelItem(String k, String v) {
         return "l:" + utf8Length(k) + ":" + k + "=" + v;
     }

@@ -6,31 +6,56 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The key names the Java side reads directly; the full layout, and the names the scripts compute,
- * are documented in {@code redis/common.lua}. Both must agree: the contract tests prove they do.
+ * The key names of a {@link RedisPoolStore}; the layout is documented in {@code redis/common.lua}.
+ * Every script takes its keys from here in {@code KEYS} and computes none. The pool's keys share
+ * the hash tag {@code {<keyPrefix>0}} (shard 0 of a pool that may later be partitioned), the
+ * idempotency records the tag {@code {<keyPrefix>i}}: each script touches one Redis Cluster slot.
  */
 final class RedisKeys {
 
+    /** The names of the pool keys below the tag, in the KEYS order of every pool script. */
+    private static final List<String> POOL = List.of("r", "c", "d", "xa", "xd", "i", "k", "t", "n", "s", "a", "g");
+
     private final String prefix;
+    private final String pool;
+    private final List<String> poolKeys;
+    private final List<String> idempotency;
 
     RedisKeys(String prefix) {
         this.prefix = prefix;
+        this.pool = "{" + prefix + "0}:";
+        this.poolKeys = POOL.stream().map(name -> pool + name).toList();
+        String tag = "{" + prefix + "i}:";
+        this.idempotency = List.of(tag + "f", tag + "d", tag + "r", tag + "z", tag + "seq", tag + "x");
     }
 
     String prefix() {
         return prefix;
     }
 
-    String proxy(String id) {
-        return prefix + "p:" + id;
+    /** The start every pool key shares: {@code {<keyPrefix>0}:}. */
+    String poolTag() {
+        return pool;
     }
 
-    String availableOf(String upstream) {
-        return prefix + "a:u:" + upstream;
+    /** The KEYS of every pool script (common.lua's list). */
+    List<String> pool() {
+        return poolKeys;
     }
 
-    String tombstone(ProxyKey key) {
-        return prefix + "t:" + physical(key);
+    /** The tombstone sorted set (physical key by end, ms). */
+    String tombstones() {
+        return pool + "t";
+    }
+
+    /** The per-upstream counters hash. */
+    String counts() {
+        return pool + "n";
+    }
+
+    /** The counter field of the available proxies of {@code upstream} in {@link #counts()}. */
+    static String availableField(String upstream) {
+        return "a:" + upstream;
     }
 
     /** {@code proto/host/port/credRef}: '/' never occurs in a host, protocol or ref name. */
@@ -48,12 +73,29 @@ final class RedisKeys {
 
     /** The keys of the idempotency scripts, in their KEYS order (see idempotency_begin.lua). */
     List<String> idempotency() {
-        return List.of(prefix + "i:f", prefix + "i:d", prefix + "i:r", prefix + "iz", prefix + "iseq",
-                prefix + "i:x");
+        return idempotency;
     }
 
     /** {@link #idempotency()} without the start sequence counter (abandon and purge). */
     List<String> idempotencyRecords() {
-        return List.of(prefix + "i:f", prefix + "i:d", prefix + "i:r", prefix + "iz", prefix + "i:x");
+        return List.of(idempotency.get(0), idempotency.get(1), idempotency.get(2), idempotency.get(3),
+                idempotency.get(5));
+    }
+
+    /**
+     * Keys only the previous layout (before the pool moved into hash-tagged keys) had under the
+     * bare prefix: any of them present means data this version would not see.
+     */
+    List<String> previousLayoutKeys() {
+        return List.of(prefix + "ids", prefix + "ups", prefix + "a:all", prefix + "x:a", prefix + "x:d",
+                prefix + "i:f", prefix + "iz", prefix + "iseq");
+    }
+
+    /**
+     * SCAN pattern of the previous layout's per-proxy keys under the bare prefix: records
+     * {@code p:<id>}, key holders {@code k:<key>} and tombstones {@code t:<key>}.
+     */
+    String previousLayoutPattern() {
+        return prefix.replaceAll("([*?\\[\\]\\\\])", "\\\\$1") + "[pkt]:*";
     }
 }

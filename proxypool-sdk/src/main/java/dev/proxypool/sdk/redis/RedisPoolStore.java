@@ -25,20 +25,30 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
 /**
  * The {@link PoolStore} on Redis, for pools shared by several workers (docs/design.md#extraction, docs/architecture.md#storage). Every rule of
  * the SPI holds across processes because each state change is one Lua script, run atomically by
  * Redis: selection plus AVAILABLE → EXTRACTED plus tombstone ({@code extract.lua}), tombstone and
- * duplicate check plus insert ({@code publish.lua}), and so on. The key layout (hashes per proxy,
- * availability sets per upstream / protocol / label, expiry sorted sets, tombstone strings with TTL,
- * idempotency records) is documented in {@code src/main/resources/redis/common.lua}; each script's
- * header lists its KEYS, ARGV and complexity.
+ * duplicate check plus insert ({@code publish.lua}), and so on. The key layout — a fixed set of
+ * keys per pool (one record hash, the available and disabled sets, a lexicographic index sorted set
+ * of the available proxies by {@code term|id}, expiry and tombstone sorted sets, key holders,
+ * per-upstream counters, the id listing, the pending index cleanups) plus the idempotency records
+ * — is documented in
+ * {@code src/main/resources/redis/common.lua} and {@link RedisKeys}; each script's header lists its
+ * KEYS, ARGV and complexity. Every script takes every key it touches in {@code KEYS}.
  *
- * <p><b>Extraction never scans the pool.</b> It starts from the smallest index set of the filter,
- * samples it ({@code SRANDMEMBER}) and tests each candidate against the other sets, TTL and health;
- * only when sampling falls short does it walk the base set to prove the count exact. The reserve's
- * total is {@code SCARD} of the all-set minus a {@code ZCOUNT} of expired members, O(log n).
+ * <p><b>Extraction never scans the pool.</b> Without a filter it samples the set of available ids
+ * ({@code SRANDMEMBER}); with one it starts from the smallest index range of the filter
+ * ({@code ZLEXCOUNT}), reads windows of it at random ranks ({@code ZRANGE}) and tests each candidate
+ * for availability ({@code SMISMEMBER}), the other terms ({@code ZMSCORE}), TTL and health; only when
+ * sampling falls short does it walk the base to prove the count exact. The reserve's total is
+ * {@code SCARD} of the available set minus a {@code ZCOUNT} of expired members, O(log n). An
+ * extracted proxy's index members are removed later, by {@link #purgeExpired} or a publish of the
+ * same id (lazy cleanup: readers skip ids that are not available).
  *
  * <p><b>Scripts</b> are loaded once ({@code SCRIPT LOAD}) and called by SHA; when Redis lost them
  * (restart, failover, {@code SCRIPT FLUSH}) the call loads and retries once, transparently. The
@@ -54,15 +64,16 @@ import java.util.TreeMap;
  * "never twice".
  *
  * <p><b>Time</b> is the caller's, at millisecond precision: instants are compared as epoch
- * milliseconds; native key TTLs (tombstones) are set relative to the given {@code now} and only
- * garbage-collect entries already expired by the stored instant. Idempotency records live in a
+ * milliseconds; tombstones are scored by their end and dropped by {@link #purgeExpired} once ended
+ * at the given {@code now}. Idempotency records live in a
  * few hashes and sorted sets named in each script's {@code KEYS}; {@link #purgeExpired} drops the
  * dead ones and the size cap evicts the oldest started.
  *
- * <p><b>Deployment.</b> A single Redis (or a primary with replicas); all keys live under
- * {@link RedisStoreConfig#keyPrefix()} with no hash tag. The scripts compute key names from data
- * (the chosen proxy's label sets), so Redis Cluster would need every key of a prefix in one slot
- * (a hash-tagged prefix such as {@code {pp}:}) — not supported as configured.
+ * <p><b>Deployment.</b> A single Redis (or a primary with replicas). The pool's keys share the hash
+ * tag {@code {<keyPrefix>0}} and the idempotency records {@code {<keyPrefix>i}}, so every script
+ * touches one Redis Cluster slot (shard 0 of a pool that a later version partitions). A Redis
+ * holding keys of the previous layout under the prefix is refused at start
+ * ({@link PreviousLayoutException}).
  *
  * <p>Thread-safe: calls share a pool of connections and hold no lock in the JVM. Runs no threads of
  * its own; the owner calls {@link #purgeExpired} periodically.
@@ -84,7 +95,8 @@ public final class RedisPoolStore implements PoolStore {
     private static final RedisScript EXTRACT = RedisScript.withPrelude("/redis/common.lua", "/redis/extract.lua");
     private static final RedisScript REMOVE = RedisScript.withPrelude("/redis/common.lua", "/redis/remove.lua");
     private static final RedisScript PURGE = RedisScript.withPrelude("/redis/common.lua", "/redis/purge.lua");
-    private static final RedisScript MARK_CHECKED = RedisScript.resource("/redis/mark_checked.lua");
+    private static final RedisScript MARK_CHECKED = RedisScript.withPrelude("/redis/common.lua", "/redis/mark_checked.lua");
+    private static final RedisScript GET = RedisScript.withPrelude("/redis/common.lua", "/redis/get.lua");
     private static final RedisScript SET_DISABLED = RedisScript.withPrelude("/redis/common.lua", "/redis/set_disabled.lua");
     private static final RedisScript COUNTS = RedisScript.withPrelude("/redis/common.lua", "/redis/counts.lua");
     private static final RedisScript LIST = RedisScript.withPrelude("/redis/common.lua", "/redis/list.lua");
@@ -93,7 +105,7 @@ public final class RedisPoolStore implements PoolStore {
     private static final RedisScript IDEM_ABANDON = RedisScript.resource("/redis/idempotency_abandon.lua");
     private static final RedisScript IDEM_PURGE = RedisScript.resource("/redis/idempotency_purge.lua");
     private static final List<RedisScript> ALL = List.of(PUBLISH, EXTRACT, REMOVE, PURGE, MARK_CHECKED, SET_DISABLED,
-            COUNTS, LIST, IDEM_BEGIN, IDEM_COMPLETE, IDEM_ABANDON, IDEM_PURGE);
+            COUNTS, LIST, GET, IDEM_BEGIN, IDEM_COMPLETE, IDEM_ABANDON, IDEM_PURGE);
 
     private final RedisAccess redis;
     private final RedisKeys keys;
@@ -118,6 +130,7 @@ public final class RedisPoolStore implements PoolStore {
         RedisAccess redis = RedisAccess.open(config, "store", config.maxConnections());
         try {
             redis.load(ALL);
+            refusePreviousLayout(redis, new RedisKeys(config.keyPrefix()));
         } catch (RuntimeException e) {
             redis.close();
             throw e;
@@ -125,7 +138,42 @@ public final class RedisPoolStore implements PoolStore {
         return new RedisPoolStore(redis, config.keyPrefix(), settings);
     }
 
-    /** The key prefix every key of this store starts with. */
+    /**
+     * Refuses to start over data of the previous key layout (per-proxy keys under the bare prefix,
+     * before every key moved into {@code KEYS} under one hash tag): this version would not see
+     * those proxies, and silently serving an empty pool beside them would lose their tombstones.
+     * One {@code EXISTS} of the previous layout's fixed keys, then a {@code SCAN} for its per-proxy
+     * keys (a pass over the keyspace at start only).
+     *
+     * @throws PreviousLayoutException when such keys exist
+     */
+    private static void refusePreviousLayout(RedisAccess redis, RedisKeys keys) {
+        String found = redis.call(c -> {
+            List<String> fixed = keys.previousLayoutKeys();
+            if (c.exists(fixed.toArray(String[]::new)) > 0) {
+                for (String k : fixed) {
+                    if (c.exists(k)) {
+                        return k;
+                    }
+                }
+            }
+            ScanParams params = new ScanParams().match(keys.previousLayoutPattern()).count(1000);
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<String> page = c.scan(cursor, params);
+                if (!page.getResult().isEmpty()) {
+                    return page.getResult().get(0);
+                }
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            return null;
+        });
+        if (found != null) {
+            throw new PreviousLayoutException(redis.toString(), keys.prefix(), keys.poolTag(), found);
+        }
+    }
+
+    /** The key prefix the store's keys are built from (pool keys start with {@code {<keyPrefix>0}:}). */
     public String keyPrefix() {
         return keys.prefix();
     }
@@ -143,12 +191,11 @@ public final class RedisPoolStore implements PoolStore {
         long[] sum = new long[5];
         for (int from = 0; from < all.size(); from += PUBLISH_BATCH) {
             List<String> args = new ArrayList<>();
-            args.add(keys.prefix());
             args.add(Long.toString(ProxyCodec.millis(now)));
             for (Proxy p : all.subList(from, Math.min(all.size(), from + PUBLISH_BATCH))) {
                 ProxyCodec.publishArgs(p, args);
             }
-            List<?> r = RedisReplies.list(redis.eval(PUBLISH, List.of(), args));
+            List<?> r = RedisReplies.list(redis.eval(PUBLISH, keys.pool(), args));
             for (int i = 0; i < 5; i++) {
                 sum[i] += RedisReplies.number(r.get(i));
             }
@@ -169,8 +216,7 @@ public final class RedisPoolStore implements PoolStore {
         long dropped = 0;
         boolean more = true;
         while (more) {
-            List<?> r = RedisReplies.list(redis.eval(PURGE, List.of(),
-                    List.of(keys.prefix(), nowMs, Integer.toString(ID_BATCH))));
+            List<?> r = RedisReplies.list(redis.eval(PURGE, keys.pool(), List.of(nowMs, Integer.toString(ID_BATCH))));
             dropped += RedisReplies.number(r.get(0));
             more = RedisReplies.number(r.get(1)) == 1;
         }
@@ -185,30 +231,19 @@ public final class RedisPoolStore implements PoolStore {
             throw new IllegalArgumentException("checkedAt must not be null");
         }
         checkOpen();
-        List<String> args = List.of(Long.toString(ProxyCodec.millis(checkedAt)),
-                Integer.toString(ProxyCodec.subMillisNanos(checkedAt)));
-        List<String> all = List.copyOf(proxyIds);
-        long n = 0;
-        for (int from = 0; from < all.size(); from += ID_BATCH) {
-            List<String> records = new ArrayList<>(Math.min(ID_BATCH, all.size() - from));
-            for (String id : all.subList(from, Math.min(all.size(), from + ID_BATCH))) {
-                records.add(keys.proxy(id));
-            }
-            n += RedisReplies.number(redis.eval(MARK_CHECKED, records, args));
-        }
-        return (int) n;
+        return (int) forEachBatch(MARK_CHECKED, List.of(Long.toString(ProxyCodec.millis(checkedAt)),
+                Integer.toString(ProxyCodec.subMillisNanos(checkedAt))), proxyIds);
     }
 
-    /** Runs {@code script} over the ids in batches with ARGV {@code prefix, leading..., ids...}; sums the replies. */
+    /** Runs pool {@code script} over the ids in batches with ARGV {@code leading..., ids...}; sums the replies. */
     private long forEachBatch(RedisScript script, List<String> leading, Collection<String> ids) {
         List<String> all = List.copyOf(ids);
         long n = 0;
         for (int from = 0; from < all.size(); from += ID_BATCH) {
-            List<String> args = new ArrayList<>(2 + leading.size() + ID_BATCH);
-            args.add(keys.prefix());
+            List<String> args = new ArrayList<>(leading.size() + ID_BATCH);
             args.addAll(leading);
             args.addAll(all.subList(from, Math.min(all.size(), from + ID_BATCH)));
-            n += RedisReplies.number(redis.eval(script, List.of(), args));
+            n += RedisReplies.number(redis.eval(script, keys.pool(), args));
         }
         return n;
     }
@@ -216,15 +251,13 @@ public final class RedisPoolStore implements PoolStore {
     @Override
     public boolean setDisabled(String proxyId, boolean disabled) {
         checkOpen();
-        return RedisReplies.number(redis.eval(SET_DISABLED, List.of(),
-                List.of(keys.prefix(), proxyId, disabled ? "1" : "0"))) == 1;
+        return RedisReplies.number(redis.eval(SET_DISABLED, keys.pool(), List.of(proxyId, disabled ? "1" : "0"))) == 1;
     }
 
     @Override
     public ExtractionResult extract(ExtractionRequest request, Instant now) {
         checkOpen();
         List<String> args = new ArrayList<>(16);
-        args.add(keys.prefix());
         args.add(Long.toString(ProxyCodec.millis(now)));
         args.add(Integer.toString(request.count()));
         args.add(request.fulfillment() == Fulfillment.ALL_OR_NOTHING ? "1" : "0");
@@ -233,8 +266,9 @@ public final class RedisPoolStore implements PoolStore {
         args.add(Long.toString(request.maxHealthAge().toMillis()));
         args.add(Long.toString(settings.tombstoneRetentionForNoExpiry().toMillis()));
         args.add(Integer.toString(EXTRACT_PURGE_BOUND));
+        args.add(Integer.toString(ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE))); // the script's sampling seed
         addTerms(request.filter(), args);
-        List<?> r = RedisReplies.list(redis.eval(EXTRACT, List.of(), args));
+        List<?> r = RedisReplies.list(redis.eval(EXTRACT, keys.pool(), args));
         if (RedisReplies.number(r.get(0)) == 0) {
             return new ExtractionResult.Insufficient((int) RedisReplies.number(r.get(1)));
         }
@@ -319,13 +353,14 @@ public final class RedisPoolStore implements PoolStore {
     @Override
     public int available(String upstream) {
         checkOpen();
-        return (int) (long) redis.call(c -> c.scard(keys.availableOf(upstream)));
+        String n = redis.call(c -> c.hget(keys.counts(), RedisKeys.availableField(upstream)));
+        return n == null ? 0 : Integer.parseInt(n);
     }
 
     @Override
     public Map<String, UpstreamCounts> countsByUpstream() {
         checkOpen();
-        List<?> r = RedisReplies.list(redis.eval(COUNTS, List.of(), List.of(keys.prefix())));
+        List<?> r = RedisReplies.list(redis.eval(COUNTS, keys.pool(), List.of()));
         TreeMap<String, UpstreamCounts> counts = new TreeMap<>();
         for (int i = 0; i + 2 < r.size(); i += 3) {
             counts.put(RedisReplies.string(r.get(i)), new UpstreamCounts((int) RedisReplies.number(r.get(i + 1)),
@@ -337,21 +372,21 @@ public final class RedisPoolStore implements PoolStore {
     @Override
     public Optional<StoredProxy> get(String proxyId) {
         checkOpen();
-        List<String> v = redis.call(c -> c.hmget(keys.proxy(proxyId), "r", "s", "c", "cn"));
-        return v.get(0) == null ? Optional.empty() : Optional.of(ProxyCodec.stored(v.get(0), v.get(1), v.get(2), v.get(3)));
+        List<?> v = RedisReplies.list(redis.eval(GET, keys.pool(), List.of(proxyId)));
+        return v.isEmpty() ? Optional.empty() : Optional.of(ProxyCodec.stored(RedisReplies.string(v.get(0)),
+                RedisReplies.string(v.get(1)), RedisReplies.string(v.get(2)), RedisReplies.string(v.get(3))));
     }
 
     @Override
     public ProxyPage list(PoolQuery query, PageRequest page) {
         checkOpen();
         List<String> args = new ArrayList<>(16);
-        args.add(keys.prefix());
         args.add(page.afterId().orElse(""));
         args.add(Integer.toString(page.limit()));
         args.add(Integer.toString(LIST_SCAN_CAP));
         args.add(query.state().map(s -> s.wireName()).orElse(""));
         addTerms(query.filter(), args);
-        List<?> r = RedisReplies.list(redis.eval(LIST, List.of(), args));
+        List<?> r = RedisReplies.list(redis.eval(LIST, keys.pool(), args));
         List<StoredProxy> proxies = new ArrayList<>(r.size() - 1);
         for (int i = 1; i < r.size(); i++) {
             List<?> v = RedisReplies.list(r.get(i));
@@ -365,8 +400,8 @@ public final class RedisPoolStore implements PoolStore {
     @Override
     public boolean isTombstoned(ProxyKey key, Instant now) {
         checkOpen();
-        String ends = redis.call(c -> c.get(keys.tombstone(key)));
-        return ends != null && Long.parseLong(ends) > ProxyCodec.millis(now);
+        Double ends = redis.call(c -> c.zscore(keys.tombstones(), RedisKeys.physical(key)));
+        return ends != null && ends.longValue() > ProxyCodec.millis(now);
     }
 
     @Override

@@ -12,8 +12,8 @@ import java.util.HexFormat;
  * One Lua script run through {@link RedisAccess}: its name (for messages), source and SHA-1, the
  * same digest Redis gives for {@code SCRIPT LOAD}, so {@code EVALSHA} needs no load round trip
  * while Redis still has the script. A script takes the keys it touches in {@code KEYS}, computed
- * by the Java side ({@code RedisScriptKeysTest} checks the bundled scripts; the pool scripts built
- * on {@code redis/common.lua} are the listed exception still to be moved).
+ * by the Java side ({@code RedisScriptKeysTest} checks every bundled script, the pool scripts with
+ * their {@code redis/common.lua} prelude).
  *
  * @param name   the resource name, for messages
  * @param source the Lua source as sent to Redis

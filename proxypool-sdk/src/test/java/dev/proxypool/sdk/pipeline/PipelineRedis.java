@@ -27,10 +27,18 @@ final class PipelineRedis {
         return RedisPoolStore.connect(config(prefix), StoreSettings.DEFAULTS);
     }
 
-    /** SCAN + UNLINK of every key under {@code prefix} (which holds no glob specials). */
+    /**
+     * SCAN + UNLINK of every key of {@code prefix} (which holds no glob specials): under it, and the
+     * pool store's hash-tagged keys {@code {<prefix>...}}.
+     */
     static void deleteKeys(String prefix) {
+        deleteMatching(prefix + "*");
+        deleteMatching("{" + prefix + "*");
+    }
+
+    private static void deleteMatching(String pattern) {
         try (RedisClient c = RedisClient.builder().hostAndPort("127.0.0.1", 6379).build()) {
-            ScanParams params = new ScanParams().match(prefix + "*").count(1000);
+            ScanParams params = new ScanParams().match(pattern).count(1000);
             String cursor = ScanParams.SCAN_POINTER_START;
             do {
                 ScanResult<String> page = c.scan(cursor, params);

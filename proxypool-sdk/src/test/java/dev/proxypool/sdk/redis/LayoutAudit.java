@@ -7,98 +7,123 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * Checks the store's Redis layout against itself after a test (see {@code redis/common.lua}):
- * every stored proxy is in exactly the sets and sorted sets of its state, no set holds an id that
- * is not stored, no stored proxy is tombstoned. A half-done extraction or publish would break one
- * of these. O(n) commands: test use only.
+ * every stored proxy is in exactly the index members, sets and sorted sets of its state, no index
+ * or set holds an id that is not stored, the counters agree, no stored proxy is tombstoned. A
+ * half-done extraction or publish would break one of these. O(n) commands: test use only.
  */
 final class LayoutAudit {
 
     private LayoutAudit() {
     }
 
-    /** Problems found (empty when consistent). */
-    static List<String> problems(String host, int port, String p) {
+    /** Problems found (empty when consistent) in the store of key prefix {@code prefix}. */
+    static List<String> problems(String host, int port, String prefix) {
         List<String> problems = new ArrayList<>();
+        String t = new RedisKeys(prefix).poolTag();
         try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
-            List<String> ids = c.zrange(p + "ids", 0, -1);
-            long available = 0, disabled = 0, availableExpiring = 0, disabledExpiring = 0;
-            for (String id : ids) {
-                Map<String, String> h = c.hgetAll(p + "p:" + id);
-                if (h.isEmpty()) {
-                    problems.add(id + " is listed but has no record");
-                    continue;
+            Map<String, String> records = c.hgetAll(t + "r");
+            Map<String, String> retired = c.hgetAll(t + "g");
+            java.util.TreeSet<String> listed = new java.util.TreeSet<>(records.keySet());
+            listed.addAll(retired.keySet());
+            List<String> ids = c.zrange(t + "s", 0, -1);
+            if (!new java.util.TreeSet<>(ids).equals(listed)) {
+                problems.add("listing " + ids + " differs from the records and retired ids " + listed);
+            }
+            long indexMembers = 0, availableExpiring = 0, disabledExpiring = 0, disabled = 0;
+            for (Map.Entry<String, String> g : retired.entrySet()) {
+                if (records.containsKey(g.getKey())) {
+                    problems.add(g.getKey() + " is stored and retired");
                 }
-                String key = h.get("k");
-                if (!id.equals(c.get(p + "k:" + key))) {
-                    problems.add(id + " does not hold its key " + key);
-                }
-                if (c.exists(p + "t:" + key)) {
-                    problems.add(id + " is stored and tombstoned");
-                }
-                dev.proxypool.core.model.Proxy record = ProxyCodec.decode(h.get("r"));
-                if (!record.id().equals(id) || !RedisKeys.physical(record.key()).equals(key)
-                        || !record.upstream().equals(h.get("u"))
-                        || !ProxyCodec.indexItems(record).equals(h.get("ix"))) {
-                    problems.add(id + ": fields k/u/ix disagree with the record");
-                }
-                boolean isAvailable = "available".equals(h.get("s"));
-                List<String> availSets = new ArrayList<>(List.of(p + "a:all"));
-                for (String item : items(h.get("ix"))) {
-                    availSets.add(p + "a:" + item);
-                }
-                for (String s : availSets) {
-                    if (c.sismember(s, id) != isAvailable) {
-                        problems.add(id + (isAvailable ? " missing from " : " wrongly in ") + s);
+                for (String item : items(g.getValue())) { // left in the index until collected
+                    indexMembers++;
+                    if (c.zscore(t + "i", ProxyCodec.utf8Length(item) + ":" + item + "|" + g.getKey()) == null) {
+                        problems.add(g.getKey() + " is retired but lost its index member " + item + " early");
                     }
                 }
-                if (c.sismember(p + "d:u:" + h.get("u"), id) == isAvailable) {
-                    problems.add(id + " has the wrong disabled-set membership");
+            }
+            java.util.TreeSet<String> availableIds = new java.util.TreeSet<>();
+            Map<String, Long> counts = new java.util.TreeMap<>();
+            for (Map.Entry<String, String> e : records.entrySet()) {
+                String id = e.getKey();
+                List<String> v = items(e.getValue());
+                if (v.size() != 6) {
+                    problems.add(id + ": stored value has " + v.size() + " tokens");
+                    continue;
                 }
-                Double ax = c.zscore(p + "x:a", id);
-                Double dx = c.zscore(p + "x:d", id);
-                Double want = h.containsKey("e") ? Double.valueOf(h.get("e")) : null;
+                String key = v.get(0), upstream = v.get(1), expires = v.get(2), ix = v.get(4);
+                if (!id.equals(c.hget(t + "k", key))) {
+                    problems.add(id + " does not hold its key " + key);
+                }
+                if (c.zscore(t + "t", key) != null) {
+                    problems.add(id + " is stored and tombstoned");
+                }
+                dev.proxypool.core.model.Proxy record = ProxyCodec.decode(v.get(5));
+                if (!record.id().equals(id) || !RedisKeys.physical(record.key()).equals(key)
+                        || !record.upstream().equals(upstream) || !ProxyCodec.indexItems(record).equals(ix)
+                        || !ProxyCodec.storedValue(record).equals(e.getValue())) {
+                    problems.add(id + ": fields k/u/ix disagree with the record");
+                }
+                boolean isAvailable = !c.sismember(t + "d", id);
+                if (isAvailable) {
+                    availableIds.add(id);
+                }
+                List<String> members = new ArrayList<>();
+                for (String item : items(ix)) {
+                    members.add(ProxyCodec.utf8Length(item) + ":" + item + "|" + id);
+                }
+                for (String m : members) {
+                    if ((c.zscore(t + "i", m) != null) != isAvailable) {
+                        problems.add(id + (isAvailable ? " missing from " : " wrongly in ") + "the index as " + m);
+                    }
+                }
+                Double ax = c.zscore(t + "xa", id);
+                Double dx = c.zscore(t + "xd", id);
+                Double want = expires.isEmpty() ? null : Double.valueOf(expires);
                 if (!java.util.Objects.equals(isAvailable ? want : null, ax)
                         || !java.util.Objects.equals(isAvailable ? null : want, dx)) {
                     problems.add(id + " has wrong expiry entries " + ax + "/" + dx + " for " + want);
                 }
-                if (!c.sismember(p + "ups", h.get("u"))) {
-                    problems.add(id + ": upstream " + h.get("u") + " not in ups");
-                }
+                counts.merge((isAvailable ? "a:" : "d:") + upstream, 1L, Long::sum);
                 if (isAvailable) {
-                    available++;
+                    indexMembers += members.size();
                     availableExpiring += want == null ? 0 : 1;
                 } else {
                     disabled++;
                     disabledExpiring += want == null ? 0 : 1;
                 }
             }
-            check(problems, "a:all", available, c.scard(p + "a:all"));
-            check(problems, "x:a", availableExpiring, c.zcard(p + "x:a"));
-            check(problems, "x:d", disabledExpiring, c.zcard(p + "x:d"));
-            long perUpstreamAvailable = 0, perUpstreamDisabled = 0;
-            for (String u : c.smembers(p + "ups")) {
-                long a = c.scard(p + "a:u:" + u);
-                long d = c.scard(p + "d:u:" + u);
-                perUpstreamAvailable += a;
-                perUpstreamDisabled += d;
+            check(problems, "index members", indexMembers, c.zcard(t + "i"));
+            if (!availableIds.equals(new java.util.TreeSet<>(c.smembers(t + "a")))) {
+                problems.add("available set " + c.smembers(t + "a") + ", expected " + availableIds);
             }
-            check(problems, "sum of a:u:*", available, perUpstreamAvailable);
-            check(problems, "sum of d:u:*", disabled, perUpstreamDisabled);
-            long keyHolders = 0;
-            for (String k : scan(c, p + "k:*")) {
-                keyHolders++;
-                String id = c.get(k);
-                if (!c.exists(p + "p:" + id)) {
-                    problems.add(k + " points at " + id + ", which is not stored");
+            check(problems, "disabled set", disabled, c.scard(t + "d"));
+            check(problems, "xa", availableExpiring, c.zcard(t + "xa"));
+            check(problems, "xd", disabledExpiring, c.zcard(t + "xd"));
+            check(problems, "key holders", records.size(), c.hlen(t + "k"));
+            Map<String, Long> stored = new java.util.TreeMap<>();
+            c.hgetAll(t + "n").forEach((field, n) -> {
+                if (Long.parseLong(n) != 0) {
+                    stored.put(field, Long.parseLong(n));
+                }
+            });
+            if (!stored.equals(counts)) {
+                problems.add("counters " + stored + ", expected " + counts);
+            }
+            for (String id : c.hkeys(t + "c")) {
+                if (!records.containsKey(id)) {
+                    problems.add("check of " + id + ", which is not stored");
                 }
             }
-            check(problems, "k:* keys", ids.size(), keyHolders);
-            check(problems, "p:* records", ids.size(), scan(c, p + "p:*").size());
+            List<String> outside = scan(c, prefix + "*");
+            outside.removeIf(k -> k.startsWith(prefix + "snapshot:") || k.startsWith(prefix + "workers"));
+            if (!outside.isEmpty()) {
+                problems.add("keys under the bare prefix: " + outside);
+            }
         }
         return problems;
     }
 
-    /** The items of an ix field: {@code <bytes>:<item>} repeated (byte lengths: decode as UTF-8). */
+    /** The items of a length-prefixed field: {@code <bytes>:<item>} repeated (byte lengths: decode as UTF-8). */
     static List<String> items(String ix) {
         byte[] b = ix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         List<String> out = new ArrayList<>();

@@ -64,10 +64,12 @@ class ProxyCodecTest {
         Proxy p = ProxyFixtures.rich(1);
         List<String> args = new ArrayList<>();
         ProxyCodec.publishArgs(p, args);
-        assertEquals(7, args.size());
-        assertEquals(List.of(p.id(), "socks5/192.0.2.1/1081/vendor-a", "vendor-a-us", "1767249000000", ""),
-                List.of(args.get(0), args.get(2), args.get(3), args.get(4), args.get(5)));
+        assertEquals(2, args.size());
+        assertEquals(p.id(), args.get(0));
+        List<String> fields = LayoutAudit.items(args.get(1));
+        assertEquals(List.of("socks5/192.0.2.1/1081/vendor-a", "vendor-a-us", "1767249000000", "", ProxyCodec.indexItems(p),
+                ProxyCodec.record(p)), fields, "k, u, e, en, ix, record (common.lua's T r)");
         String head = "1:1" + "18:" + p.id() + "6:socks5" + "9:192.0.2.1" + "4:1081" + "8:vendor-a" + "8:vendor-a" + "11:vendor-a-us";
-        assertEquals(head, args.get(1).substring(0, head.length()));
+        assertEquals(head, fields.get(5).substring(0, head.length()));
     }
 }

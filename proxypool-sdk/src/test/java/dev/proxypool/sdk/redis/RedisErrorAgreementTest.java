@@ -70,7 +70,7 @@ class RedisErrorAgreementTest {
              RedisPoolStore store = RedisPoolStore.connect(config, StoreSettings.DEFAULTS);
              RedisStageLease lease = RedisStageLease.connect(config);
              WorkerRegistry registry = WorkerRegistry.open(config, ClusterSettings.DEFAULTS, "w1", "test")) {
-            admin.set(prefix + "i:f", "not a hash");
+            admin.set(new RedisKeys(prefix).idempotency().get(0), "not a hash");
             admin.hset(lease.key("stage"), "not", "a string");
             admin.set(prefix + "workers", "not a set");
 

@@ -11,6 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.ExtractionRequest;
+import dev.proxypool.core.extract.ExtractionResult;
+import dev.proxypool.core.extract.PageRequest;
+import dev.proxypool.core.extract.PoolQuery;
 import dev.proxypool.core.extract.ProxyFixtures;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.extract.StoredProxy;
@@ -27,6 +30,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /** What the Redis store adds to the contract: its key layout, precision, isolation and failure mapping. */
 class RedisPoolStoreTest {
@@ -49,27 +53,60 @@ class RedisPoolStoreTest {
     }
 
     @Test
-    void everyKeyLivesUnderThePrefixAndHoldsNoSecret() {
+    void everyKeySharesTheHashTagOfThePrefixAndHoldsNoSecret() {
         RedisPoolStore s = open();
         Proxy p = ProxyFixtures.rich(1);
         Proxy other = ProxyFixtures.builder(2).labels(Labels.of("type", "dc")).expiresAt(NOW.plus(Duration.ofHours(2))).build();
         s.upsert(List.of(p, other), NOW);
         extractedIds(s.extract(ExtractionRequest.builder(1).filter(ExtractionFilter.builder().country("US").build()).build(), NOW));
+        String tag = "{" + s.keyPrefix() + "0}:";
         try (RedisClient c = RedisClient.builder().hostAndPort(TestRedis.HOST, TestRedis.PORT).build()) {
-            TreeSet<String> kinds = new TreeSet<>();
-            for (String key : LayoutAudit.scan(c, s.keyPrefix() + "*")) {
-                String rest = key.substring(s.keyPrefix().length());
-                kinds.add(rest.startsWith("a:all") ? "a:all"
-                        : rest.matches("^[adx]:.*") ? rest.substring(0, 3)
-                        : rest.contains(":") ? rest.substring(0, rest.indexOf(':')) : rest);
+            assertEquals(List.of(), LayoutAudit.scan(c, s.keyPrefix() + "*"), "nothing under the bare prefix");
+            TreeSet<String> names = new TreeSet<>();
+            for (String key : LayoutAudit.scan(c, "{" + s.keyPrefix() + "*")) {
+                assertTrue(key.startsWith(tag), key);
+                names.add(key.substring(tag.length()));
             }
-            assertEquals(Set.of("a:all", "a:l", "a:p", "a:u", "ids", "k", "p", "t", "ups", "x:a"), kinds);
-            Map<String, String> h = c.hgetAll(s.keyPrefix() + "p:" + other.id());
-            assertEquals(Set.of("r", "k", "u", "ix", "s", "e"), h.keySet(), "a proxy never checked");
-            assertEquals("http/10.0.0.2/8000/", h.get("k"));
-            assertTrue(c.pttl(s.keyPrefix() + "t:" + RedisKeys.physical(p.key())) > Duration.ofHours(6).toMillis(),
-                    "the tombstone key lives at least until the proxy's expiry");
+            assertEquals(Set.of("a", "g", "i", "k", "n", "r", "s", "t", "xa"), names, "a fixed set of keys, whatever the labels");
+            String stored = c.hget(tag + "r", other.id());
+            assertTrue(stored.startsWith(ProxyCodec.utf8Length("http/10.0.0.2/8000/") + ":http/10.0.0.2/8000/"), stored);
+            assertEquals(null, c.hget(tag + "r", p.id()), "the extracted proxy left the records");
+            assertTrue(c.zscore(tag + "t", RedisKeys.physical(p.key())) > NOW.plus(Duration.ofHours(6)).toEpochMilli(),
+                    "the tombstone lasts at least until the proxy's expiry");
             assertEquals("socks5/192.0.2.1/1081/vendor-a", RedisKeys.physical(p.key()), "the reference, no secret");
+        }
+        RedisKeys keys = new RedisKeys(s.keyPrefix());
+        Set<Integer> poolSlots = new java.util.HashSet<>();
+        keys.pool().forEach(k -> poolSlots.add(JedisClusterCRC16.getSlot(k)));
+        Set<Integer> idempotencySlots = new java.util.HashSet<>();
+        keys.idempotency().forEach(k -> idempotencySlots.add(JedisClusterCRC16.getSlot(k)));
+        assertEquals(Set.of(JedisClusterCRC16.getSlot(s.keyPrefix() + "0")), poolSlots, "one slot: the tag {<prefix>0}");
+        assertEquals(Set.of(JedisClusterCRC16.getSlot(s.keyPrefix() + "i")), idempotencySlots, "one slot: the tag {<prefix>i}");
+    }
+
+    @Test
+    void dataOfThePreviousLayoutIsRefusedAtStartNamingThePrefix() {
+        for (String oldKey : List.of("ids", "t:http/10.0.0.9/80/", "iseq")) {
+            String prefix = TestRedis.randomPrefix();
+            try (RedisClient c = RedisClient.builder().hostAndPort(TestRedis.HOST, TestRedis.PORT).build()) {
+                c.set(prefix + "snapshot:full", "x"); // other users of the prefix are no reason to refuse
+                assertEquals(List.of(), connectAndClose(prefix));
+                c.set(prefix + oldKey, "1");
+                PreviousLayoutException e = assertThrows(PreviousLayoutException.class,
+                        () -> RedisPoolStore.connect(TestRedis.config(prefix), StoreSettings.DEFAULTS));
+                assertTrue(e.getMessage().contains("store.keyPrefix '" + prefix + "'")
+                        && e.getMessage().contains("key '" + prefix + oldKey + "'")
+                        && e.getMessage().contains("configure a new store.keyPrefix"), e.getMessage());
+                assertEquals("1", c.get(prefix + oldKey), "nothing of the old data is touched");
+            } finally {
+                TestRedis.deleteKeys(TestRedis.HOST, TestRedis.PORT, prefix);
+            }
+        }
+    }
+
+    private static List<String> connectAndClose(String prefix) {
+        try (RedisPoolStore s = RedisPoolStore.connect(TestRedis.config(prefix), StoreSettings.DEFAULTS)) {
+            return List.copyOf(s.countsByUpstream().keySet());
         }
     }
 
@@ -92,17 +129,62 @@ class RedisPoolStoreTest {
 
     @Test
     void labelsWithSeparatorCharactersAreIndexedExactly() {
+        // index members are "<term>|<id>": without the term's length prefix, k=v's range would
+        // include k=v|x's members, and "}" (the range's upper bound) must not cut one off
         RedisPoolStore s = open();
-        Proxy colon = ProxyFixtures.builder(1).labels(Labels.of("a:b", "c=d")).build();
-        Proxy equals = ProxyFixtures.builder(2).labels(Labels.of("a", "b:c=d")).build();
-        Proxy unicode = ProxyFixtures.builder(3).labels(Labels.of("st\u00e4dt", "M\u00fcnchen")).build();
-        s.upsert(List.of(colon, equals, unicode), NOW);
-        assertEquals(Set.of(equals.id()), extractedIds(s.extract(ExtractionRequest.builder(10)
-                .filter(ExtractionFilter.builder().label("a", "b:c=d").build()).build(), NOW)));
-        assertEquals(Set.of(unicode.id()), extractedIds(s.extract(ExtractionRequest.builder(10)
-                .filter(ExtractionFilter.builder().label("st\u00e4dt", "M\u00fcnchen").build()).build(), NOW)));
-        assertEquals(Set.of(colon.id()), extractedIds(s.extract(ExtractionRequest.builder(10)
-                .filter(ExtractionFilter.builder().label("a:b", "c=d").build()).build(), NOW)));
+        List<Labels> labels = List.of(Labels.of("a:b", "c=d"), Labels.of("a", "b:c=d"),
+                Labels.of("st\u00e4dt", "M\u00fcnchen"), Labels.of("k", "v"), Labels.of("k", "v|x"), Labels.of("k", "v}"),
+                Labels.of("k", "vv"));
+        List<Proxy> proxies = new ArrayList<>();
+        for (int n = 0; n < labels.size(); n++) {
+            proxies.add(ProxyFixtures.builder(n + 1).labels(labels.get(n)).build());
+        }
+        s.upsert(proxies, NOW);
+        for (Proxy p : proxies) {
+            Map.Entry<String, String> label = p.labels().values().entrySet().iterator().next();
+            ExtractionFilter filter = ExtractionFilter.builder().label(label.getKey(), label.getValue()).build();
+            assertEquals(1, s.list(PoolQuery.of(filter), PageRequest.first(10)).proxies().size(), label.toString());
+            assertEquals(Set.of(p.id()), extractedIds(s.extract(ExtractionRequest.builder(10).filter(filter).build(), NOW)),
+                    label.toString());
+        }
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+    }
+
+    @Test
+    void extractedProxiesLeaveTheIndexLazilyAndNeverMatchThroughIt() {
+        // an extraction leaves its index members to the purge (T g): readers must skip them, and a
+        // proxy stored again under the same id must not match its former labels
+        RedisPoolStore s = open();
+        Proxy old = ProxyFixtures.builder(1).labels(Labels.of("k", "old")).expiresAt(NOW.plus(Duration.ofHours(1))).build();
+        List<Proxy> crowd = new ArrayList<>();
+        for (int n = 2; n <= 40; n++) {
+            crowd.add(ProxyFixtures.builder(n).labels(Labels.of("k", "crowd")).build());
+        }
+        s.upsert(List.of(old), NOW);
+        s.upsert(crowd, NOW);
+        ExtractionFilter crowdFilter = ExtractionFilter.builder().label("k", "crowd").build();
+        assertEquals(38, ProxyFixtures.extracted(s.extract(ExtractionRequest.builder(38).filter(crowdFilter).build(), NOW)).size());
+        assertEquals(List.of(old), ProxyFixtures.extracted(s.extract(ExtractionRequest.builder(1)
+                .filter(ExtractionFilter.builder().label("k", "old").build()).build(), NOW)).stream().map(e -> e.proxy()).toList());
+        assertEquals(new ExtractionResult.Insufficient(1),
+                s.extract(ExtractionRequest.builder(2).filter(crowdFilter).allOrNothing().build(), NOW),
+                "38 extracted members still in the range, 1 proxy left");
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+
+        Instant later = NOW.plus(Duration.ofHours(2)); // the tombstone of `old` has ended
+        Proxy again = ProxyFixtures.builder(1).labels(Labels.of("k", "new")).expiresAt(later.plus(Duration.ofHours(1))).build();
+        assertEquals(old.id(), again.id());
+        assertEquals(1, s.upsert(List.of(again), later).added());
+        assertEquals(List.of(), ProxyFixtures.extracted(s.extract(ExtractionRequest.builder(1)
+                .filter(ExtractionFilter.builder().label("k", "old").build()).build(), later)), "no stale label match");
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+        s.purgeExpired(later);
+        try (RedisClient c = RedisClient.builder().hostAndPort(TestRedis.HOST, TestRedis.PORT).build()) {
+            String tag = new RedisKeys(s.keyPrefix()).poolTag();
+            assertEquals(0, c.hlen(tag + "g"), "the purge finished every cleanup");
+            assertEquals(2 * 3, c.zcard(tag + "i"), "index members of the 2 stored proxies only (u, p, one label each)");
+        }
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
     }
 
     @Test

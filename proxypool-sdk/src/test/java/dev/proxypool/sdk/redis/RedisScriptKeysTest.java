@@ -1,7 +1,6 @@
 package dev.proxypool.sdk.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -32,18 +31,10 @@ class RedisScriptKeysTest {
 
     private static final Path RESOURCES = Path.of("src/main/resources");
 
-    /**
-     * The pool scripts still compute per-proxy key names from data inside Lua (common.lua's layout:
-     * per-proxy hashes, per-label sets); they are being moved to a layout with every key in KEYS.
-     * Listed so the check runs on everything else; {@link #pendingScriptsAreStillFlagged} keeps the
-     * list honest (a fixed script must leave it).
-     */
-    private static final Set<String> PENDING = Set.of("redis/common.lua", "redis/counts.lua", "redis/extract.lua",
-            "redis/list.lua", "redis/publish.lua", "redis/purge.lua", "redis/remove.lua", "redis/set_disabled.lua");
-
     /** The pool scripts, which RedisPoolStore runs with {@code redis/common.lua} prepended: checked so. */
-    private static final Set<String> WITH_COMMON = Set.of("redis/counts.lua", "redis/extract.lua", "redis/list.lua",
-            "redis/publish.lua", "redis/purge.lua", "redis/remove.lua", "redis/set_disabled.lua");
+    private static final Set<String> WITH_COMMON = Set.of("redis/counts.lua", "redis/extract.lua", "redis/get.lua",
+            "redis/list.lua", "redis/mark_checked.lua", "redis/publish.lua", "redis/purge.lua", "redis/remove.lua",
+            "redis/set_disabled.lua");
 
     /** Commands whose every argument is a key. */
     private static final Set<String> ALL_KEYS = Set.of("DEL", "UNLINK", "EXISTS", "TOUCH", "MGET", "SINTER", "SUNION",
@@ -54,23 +45,15 @@ class RedisScriptKeysTest {
     @Test
     void everyScriptTakesItsKeysFromKEYS() throws IOException {
         Map<String, List<String>> found = violationsByScript();
-        assertTrue(found.size() >= 19, "all scripts found: " + found.keySet());
+        assertTrue(found.size() >= 20, "all scripts found: " + found.keySet());
+        assertTrue(found.keySet().containsAll(WITH_COMMON), "the pool scripts are checked: " + found.keySet());
         Map<String, List<String>> bad = new TreeMap<>();
         found.forEach((script, problems) -> {
-            if (!PENDING.contains(script) && !problems.isEmpty()) {
+            if (!problems.isEmpty()) {
                 bad.put(script, problems);
             }
         });
         assertEquals(Map.of(), bad, "scripts that compute key names instead of taking them from KEYS");
-    }
-
-    @Test
-    void pendingScriptsAreStillFlagged() throws IOException {
-        Map<String, List<String>> found = violationsByScript();
-        for (String script : PENDING) {
-            assertTrue(found.containsKey(script), script + " exists");
-            assertFalse(found.get(script).isEmpty(), script + " passes the check now: remove it from PENDING");
-        }
     }
 
     @Test

@@ -31,11 +31,18 @@ final class TestRedis {
         return RedisPoolStore.connect(config(randomPrefix()), settings);
     }
 
-    /** Deletes every key under {@code prefix} on host:port; returns how many. */
+    /**
+     * Deletes every key of the store of {@code prefix} on host:port (under the prefix, and under
+     * the tags {@code {<prefix>...}} of the pool and idempotency keys); returns how many.
+     */
     static long deleteKeys(String host, int port, String prefix) {
+        return deleteMatching(host, port, glob(prefix) + "*") + deleteMatching(host, port, "{" + glob(prefix) + "*");
+    }
+
+    private static long deleteMatching(String host, int port, String pattern) {
         long n = 0;
         try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
-            ScanParams params = new ScanParams().match(glob(prefix) + "*").count(1000);
+            ScanParams params = new ScanParams().match(pattern).count(1000);
             String cursor = ScanParams.SCAN_POINTER_START;
             do {
                 ScanResult<String> page = c.scan(cursor, params);
@@ -49,10 +56,15 @@ final class TestRedis {
         return n;
     }
 
+    /** How many keys of the store of {@code prefix} (as {@link #deleteKeys} counts them) exist. */
     static long countKeys(String host, int port, String prefix) {
+        return countMatching(host, port, glob(prefix) + "*") + countMatching(host, port, "{" + glob(prefix) + "*");
+    }
+
+    private static long countMatching(String host, int port, String pattern) {
         long n = 0;
         try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
-            ScanParams params = new ScanParams().match(glob(prefix) + "*").count(1000);
+            ScanParams params = new ScanParams().match(pattern).count(1000);
             String cursor = ScanParams.SCAN_POINTER_START;
             do {
                 ScanResult<String> page = c.scan(cursor, params);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proxypool.server.e2e.redis.RedisE2e;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,9 +13,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 
 /**
  * One control process and two worker processes on loopback, sharing the machine's Redis under a
@@ -32,17 +30,7 @@ class ClusterProcessesTest {
 
     @AfterEach
     void deleteKeys() {
-        try (RedisClient c = RedisClient.builder().hostAndPort("127.0.0.1", REDIS_PORT).build()) {
-            ScanParams params = new ScanParams().match(prefix + "*").count(1000);
-            String cursor = ScanParams.SCAN_POINTER_START;
-            do {
-                ScanResult<String> page = c.scan(cursor, params);
-                if (!page.getResult().isEmpty()) {
-                    c.unlink(page.getResult().toArray(String[]::new));
-                }
-                cursor = page.getCursor();
-            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
-        }
+        RedisE2e.deleteKeys(REDIS_PORT, prefix);
     }
 
     @Test

@@ -98,10 +98,18 @@ public final class RedisE2e {
         return URI.create("http://127.0.0.1:" + apiPort + "/v1/extractions");
     }
 
-    /** SCAN + UNLINK of every key under {@code prefix} on host:port. */
+    /**
+     * SCAN + UNLINK of every key of {@code prefix} on host:port: under the prefix, and the pool
+     * store's hash-tagged keys {@code {<prefix>...}}.
+     */
     public static void deleteKeys(int port, String prefix) {
+        deleteMatching(port, prefix + "*");
+        deleteMatching(port, "{" + prefix + "*");
+    }
+
+    private static void deleteMatching(int port, String pattern) {
         try (RedisClient c = RedisClient.builder().hostAndPort("127.0.0.1", port).build()) {
-            ScanParams params = new ScanParams().match(prefix + "*").count(1000);
+            ScanParams params = new ScanParams().match(pattern).count(1000);
             String cursor = ScanParams.SCAN_POINTER_START;
             do {
                 ScanResult<String> page = c.scan(cursor, params);

@@ -229,6 +229,8 @@ class CanarySecretTest {
         }
         assertTrue(stored.stream().anyMatch(i -> i.where().endsWith("(decoded snapshot frame)")),
                 "sanity: a cluster snapshot frame was decoded and scanned");
+        assertTrue(stored.stream().anyMatch(i -> i.where().startsWith("redis hash {" + prefix + "0}:r ")),
+                "sanity: the pool store's records were scanned");
     }
 
     /**

@@ -55,20 +55,25 @@ final class RedisDump {
         return out;
     }
 
-    /** Sorted key names under the prefix (SCAN MATCH, never KEYS). */
+    /**
+     * Sorted key names of the prefix (SCAN MATCH, never KEYS): under it, and the pool store's
+     * hash-tagged keys {@code {<prefix>...}}.
+     */
     static TreeSet<String> keys(RedisClient redis, String prefix) {
         TreeSet<String> keys = new TreeSet<>();
-        ScanParams params = new ScanParams().match(prefix + "*").count(1000);
-        String cursor = ScanParams.SCAN_POINTER_START;
-        do {
-            ScanResult<String> page = redis.scan(cursor, params);
-            keys.addAll(page.getResult());
-            cursor = page.getCursor();
-        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        for (String pattern : new String[] {prefix + "*", "{" + prefix + "*"}) {
+            ScanParams params = new ScanParams().match(pattern).count(1000);
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<String> page = redis.scan(cursor, params);
+                keys.addAll(page.getResult());
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        }
         return keys;
     }
 
-    /** SCAN + UNLINK of every key under the prefix. */
+    /** SCAN + UNLINK of every key of the prefix ({@link #keys}). */
     static void delete(RedisClient redis, String prefix) {
         TreeSet<String> keys = keys(redis, prefix);
         if (!keys.isEmpty()) {
