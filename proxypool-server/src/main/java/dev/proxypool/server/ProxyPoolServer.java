@@ -28,7 +28,11 @@ import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.service.registry.Services;
 import dev.proxypool.server.api.distribution.BearerAuth;
 import dev.proxypool.server.api.distribution.DistributionService;
+import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.server.nodes.NodeRegistry;
+import dev.proxypool.server.nodes.NodeStore;
+import dev.proxypool.server.nodes.PostgresNodeStore;
+import dev.proxypool.server.persistence.PostgresConfigStore;
 import dev.proxypool.server.nodes.NodeService;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -287,7 +291,12 @@ public final class ProxyPoolServer implements AutoCloseable {
                             applyConfig.accept(change.state().applyTo(effective, configDir));
                         })
                         .build());
-                NodeRegistry nodes = assembly.nodes(pool);
+                // nodes and tokens live in the configuration database when there is one (they survive restarts)
+                NodeStore nodeStore = configStore instanceof PostgresConfigStore pg
+                        ? new PostgresNodeStore(pg.database()) : NodeStore.NONE;
+                ProxyPoolConfig.Nodes nt = config.nodes();
+                NodeRegistry nodes = assembly.nodes(pool, new NodeSettings(nt.heartbeatInterval(), nt.livenessTimeout(),
+                        nt.credentialTtl(), nt.sweepInterval()), nodeStore);
                 Optional<Secret> adminToken = config.admin().token();
                 NodeService nodeService = nodes == null ? null : new NodeService(nodes, header -> adminToken.isPresent()
                         && BearerAuth.bearerToken(header).map(t -> adminToken.get().matches(t)).orElse(false));
@@ -390,7 +399,8 @@ public final class ProxyPoolServer implements AutoCloseable {
                         List.of(own));
             }
             return new ProxyPoolConfig(c.server(), c.store(), c.database(), c.credentials(), c.admin(), c.clients(),
-                    c.providers(), c.upstreams(), c.routings(), h, p, c.security(), c.distribution(), c.gateway(), c.cluster());
+                    c.providers(), c.upstreams(), c.routings(), h, p, c.security(), c.distribution(), c.gateway(), c.cluster(),
+                    c.nodes());
         }
     }
 }

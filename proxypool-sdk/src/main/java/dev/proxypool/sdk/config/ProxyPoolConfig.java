@@ -21,7 +21,7 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
                               Admin admin, List<Client> clients, List<Provider> providers,
                               List<Upstream> upstreams, List<RoutingRule> routings, Health health,
                               Pipeline pipeline, Security security, Distribution distribution, Gateway gateway,
-                              ClusterSettings cluster) {
+                              ClusterSettings cluster, Nodes nodes) {
 
     public ProxyPoolConfig {
         clients = List.copyOf(clients);
@@ -30,6 +30,16 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
         routings = List.copyOf(routings);
         Objects.requireNonNull(gateway, "gateway");
         Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(nodes, "nodes");
+    }
+
+    /** Without a {@code nodes} section: {@link Nodes#DEFAULTS}. */
+    public ProxyPoolConfig(Server server, Store store, Database database, Credentials credentials, Admin admin,
+                           List<Client> clients, List<Provider> providers, List<Upstream> upstreams,
+                           List<RoutingRule> routings, Health health, Pipeline pipeline, Security security,
+                           Distribution distribution, Gateway gateway, ClusterSettings cluster) {
+        this(server, store, database, credentials, admin, clients, providers, upstreams, routings, health, pipeline,
+                security, distribution, gateway, cluster, Nodes.DEFAULTS);
     }
 
     /** Without a {@code cluster} section: {@link ClusterSettings#DEFAULTS}. */
@@ -106,6 +116,22 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
     /** {@code upstreams[]}: one configured use of a provider. */
     public record Upstream(String name, String provider, Map<String, String> params, Duration fetchInterval,
                            int lowWaterMark, boolean validate) {
+    }
+
+    /**
+     * {@code nodes}: timing of self-hosted ProxyNode agents, judged on the control plane's clock
+     * (docs/configuration.md#nodes). Validated by the loader: {@code livenessTimeout} longer than
+     * {@code heartbeatInterval}, {@code credentialTtl} at least {@code livenessTimeout}.
+     *
+     * @param heartbeatInterval how often a node is told to heartbeat (10 s)
+     * @param livenessTimeout   a node silent this long is dead and leaves the pool (30 s)
+     * @param credentialTtl     lifetime of a node credential, renewed by each heartbeat (10 min)
+     * @param sweepInterval     how often dead nodes are looked for (2 s)
+     */
+    public record Nodes(Duration heartbeatInterval, Duration livenessTimeout, Duration credentialTtl,
+                        Duration sweepInterval) {
+        public static final Nodes DEFAULTS = new Nodes(Duration.ofSeconds(10), Duration.ofSeconds(30),
+                Duration.ofMinutes(10), Duration.ofSeconds(2));
     }
 
     /** {@code health}: the core policy plus active probing. */
