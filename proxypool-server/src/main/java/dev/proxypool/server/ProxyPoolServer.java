@@ -46,6 +46,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -394,9 +395,13 @@ public final class ProxyPoolServer implements AutoCloseable {
                         p.poolSize(), p.reserveSize(), p.asnDatabase(), p.asnMaxAge());
             }
             ProxyPoolConfig.Health h = c.health();
-            if (h.activeTargets().equals(ProxyPoolConfig.Health.DEFAULTS.activeTargets())) {
+            List<String> defaultTargets = ProxyPoolConfig.Health.DEFAULTS.activeTargets();
+            if (h.activeTargets().equals(defaultTargets)) {
+                // the default echo target is ours; the default public targets stay (probes rotate over all)
+                List<String> targets = new ArrayList<>(defaultTargets);
+                targets.set(0, own);
                 h = new ProxyPoolConfig.Health(h.policy(), h.activeEnabled(), h.activeInterval(), h.activeFailuresToCool(),
-                        List.of(own));
+                        List.copyOf(targets));
             }
             return new ProxyPoolConfig(c.server(), c.store(), c.database(), c.credentials(), c.admin(), c.clients(),
                     c.providers(), c.upstreams(), c.routings(), h, p, c.security(), c.distribution(), c.gateway(), c.cluster(),
