@@ -31,7 +31,7 @@ import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
- * The node registration API (docs/design.md#security, X11, X12; docs/api.md#nodes), registered at {@value #PATH}:
+ * The node registration API (docs/design.md#security, X11, X12; docs/api.md, "Nodes"), registered at {@value #PATH}:
  * <ul>
  *   <li>{@code POST /v1/nodes} {@code {"token", "host", "port", "protocol", "labels", "maxConcurrency",
  *       "weight", "metadata"}} → 201 {@code {"nodeId", "credential", "expiresAt", "heartbeatIntervalSeconds",
