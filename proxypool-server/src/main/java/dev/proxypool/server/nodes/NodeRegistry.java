@@ -310,15 +310,15 @@ public final class NodeRegistry implements AutoCloseable {
      *         credential lapsed or the node already dead (it must register again)
      */
     public Optional<Instant> heartbeat(String nodeId, String secret) {
-        if (nodeId == null || secret == null || secret.isEmpty()) {
+        byte[] presented = presented(nodeId, secret);
+        if (presented == null) {
             return Optional.empty();
         }
-        byte[] presented = digestBytes(secret);
         NodeMembership.Standing renewed;
         lock.lock();
         try {
-            Node node = nodes.get(nodeId);
-            if (node == null || !MessageDigest.isEqual(presented, node.secretDigest)) {
+            Node node = holder(nodeId, presented);
+            if (node == null) {
                 return Optional.empty();
             }
             Instant now = clock.instant();
@@ -349,14 +349,14 @@ public final class NodeRegistry implements AutoCloseable {
      * @return whether the node existed and the secret matched
      */
     public boolean deregister(String nodeId, String secret) {
-        if (nodeId == null || secret == null || secret.isEmpty()) {
+        byte[] presented = presented(nodeId, secret);
+        if (presented == null) {
             return false;
         }
-        byte[] presented = digestBytes(secret);
         lock.lock();
         try {
-            Node node = nodes.get(nodeId);
-            if (node == null || !MessageDigest.isEqual(presented, node.secretDigest)) {
+            Node node = holder(nodeId, presented);
+            if (node == null) {
                 return false;
             }
             nodeStore.deleteNode(nodeId);
@@ -472,15 +472,14 @@ public final class NodeRegistry implements AutoCloseable {
      * credential has not lapsed.
      */
     public boolean holdsCredential(String nodeId, String secret) {
-        if (nodeId == null || secret == null || secret.isEmpty()) {
+        byte[] presented = presented(nodeId, secret);
+        if (presented == null) {
             return false;
         }
-        byte[] presented = digestBytes(secret);
         lock.lock();
         try {
-            Node node = nodes.get(nodeId);
-            return node != null && MessageDigest.isEqual(presented, node.secretDigest)
-                    && clock.instant().isBefore(node.standing.credentialExpiresAt());
+            Node node = holder(nodeId, presented);
+            return node != null && clock.instant().isBefore(node.standing.credentialExpiresAt());
         } finally {
             lock.unlock();
         }
@@ -500,6 +499,17 @@ public final class NodeRegistry implements AutoCloseable {
     /** The pool engine's ticker now (the time base of health statuses). */
     long ticker() {
         return ProxyPoolInternals.engine(pool).ticker().read();
+    }
+
+    /** The digest of a presented credential, or null when the call names no node or carries no secret. */
+    private static byte[] presented(String nodeId, String secret) {
+        return nodeId == null || secret == null || secret.isEmpty() ? null : digestBytes(secret);
+    }
+
+    /** Under the lock: node {@code nodeId} when its credential's digest is {@code presented} (constant time), else null. */
+    private Node holder(String nodeId, byte[] presented) {
+        Node node = nodes.get(nodeId);
+        return node != null && MessageDigest.isEqual(presented, node.secretDigest) ? node : null;
     }
 
     private static Proxy proxyOf(NodeAdvert advert) {

@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * The node registration API (docs/design.md#security, X11, X12; docs/api.md, "Nodes"), registered at {@value #PATH}:
@@ -98,12 +99,7 @@ public final class NodeService implements HttpService {
         NodeAdvert advert;
         String token;
         try {
-            for (Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
-                String k = keys.next();
-                if (!REGISTER_KEYS.contains(k)) {
-                    throw new IllegalArgumentException("unknown field '" + k + "'");
-                }
-            }
+            allowOnly(o, REGISTER_KEYS, k -> "unknown field '" + k + "'");
             token = JsonResponses.string(o, "token");
             String protocol = JsonResponses.string(o, "protocol");
             advert = new NodeAdvert(JsonResponses.string(o, "host"), integer(o, "port", -1),
@@ -152,14 +148,9 @@ public final class NodeService implements HttpService {
             return;
         }
         try {
-            for (Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
-                String k = keys.next();
-                if (!UPDATE_KEYS.contains(k)) {
-                    throw new IllegalArgumentException(REGISTER_KEYS.contains(k)
-                            ? k + " cannot be changed: a node that moves deregisters and registers again"
-                            : "unknown field '" + k + "' (expected labels, weight, maxConcurrency or metadata)");
-                }
-            }
+            allowOnly(o, UPDATE_KEYS, k -> REGISTER_KEYS.contains(k)
+                    ? k + " cannot be changed: a node that moves deregisters and registers again"
+                    : "unknown field '" + k + "' (expected labels, weight, maxConcurrency or metadata)");
             Optional<NodeView> changed = registry.update(id, a -> a.with(labels(o, a.labels()),
                     integer(o, "maxConcurrency", a.maxConcurrency()), integer(o, "weight", a.weight()),
                     metadata(o, a.metadata())));
@@ -245,12 +236,7 @@ public final class NodeService implements HttpService {
             return;
         }
         try {
-            for (Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
-                String k = keys.next();
-                if (!k.equals("name")) {
-                    throw new IllegalArgumentException("unknown field '" + k + "'");
-                }
-            }
+            allowOnly(o, Set.of("name"), k -> "unknown field '" + k + "'");
             IssuedToken t = registry.issueToken(JsonResponses.string(o, "name"));
             res.status(Status.CREATED_201);
             Map<String, Object> answer = new LinkedHashMap<>();
@@ -437,6 +423,16 @@ public final class NodeService implements HttpService {
             return Labels.of(m);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("labels: " + e.getMessage(), e);
+        }
+    }
+
+    /** @throws IllegalArgumentException with {@code problem} of the first key of {@code o} not in {@code allowed} */
+    private static void allowOnly(JsonNode o, Set<String> allowed, UnaryOperator<String> problem) {
+        for (Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
+            String k = keys.next();
+            if (!allowed.contains(k)) {
+                throw new IllegalArgumentException(problem.apply(k));
+            }
         }
     }
 
