@@ -397,7 +397,7 @@ public final class ProxyPoolServer implements AutoCloseable {
             ProxyPoolConfig.Health h = c.health();
             List<String> defaultTargets = ProxyPoolConfig.Health.DEFAULTS.activeTargets();
             if (h.activeTargets().equals(defaultTargets)) {
-                // the default echo target is ours; the default public targets stay (probes rotate over all)
+                // the default echo target is ours
                 List<String> targets = new ArrayList<>(defaultTargets);
                 targets.set(0, own);
                 h = new ProxyPoolConfig.Health(h.policy(), h.activeEnabled(), h.activeInterval(), h.activeFailuresToCool(),

@@ -7,17 +7,16 @@ import java.net.InetAddress;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The default active-check targets of {@code proxypool serve}: its own echo plus the public defaults. */
+/** The default active-check target of {@code proxypool serve}: its own echo, nothing outside it. */
 class OwnEchoTargetsTest {
 
     @Test
-    void theDefaultTargetsAreOurEchoAndMoreThanIt() throws Exception {
+    void theDefaultTargetIsOurOwnEcho() throws Exception {
         ProxyPoolConfig c = ProxyPoolServer.Builder.withOwnEcho(ProxyPoolConfig.defaults(),
                 InetAddress.getByName("127.0.0.1"), 9191);
 
         List<String> targets = c.health().activeTargets();
-        assertEquals(List.of("http://127.0.0.1:9191/v1/echo", "http://www.gstatic.com/generate_204",
-                "http://cp.cloudflare.com/generate_204"), targets);
+        assertEquals(List.of("http://127.0.0.1:9191/v1/echo"), targets);
         assertEquals("http://127.0.0.1:9191/v1/echo", c.pipeline().echoUrl());
     }
 

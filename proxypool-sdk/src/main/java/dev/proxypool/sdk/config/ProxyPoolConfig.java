@@ -135,16 +135,15 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
     }
 
     /**
-     * {@code health}: the core policy plus active probing. The default {@code activeTargets} are the
-     * server's own echo (the first; {@code proxypool serve} points it at its REST listener) and two
-     * public endpoints that answer {@code 204}, so the rotating probes measure more than one
-     * destination (docs/design.md#probes, H9).
+     * {@code health}: the core policy plus active probing. The default {@code activeTargets} is the
+     * server's own echo only ({@code proxypool serve} points it at its REST listener): a fresh server
+     * sends nothing to third parties unasked. Probes rotate over the configured list, so listing two
+     * or more destinations makes them measure more than one (docs/design.md H9).
      */
     public record Health(HealthPolicy policy, boolean activeEnabled, Duration activeInterval,
                          int activeFailuresToCool, List<String> activeTargets) {
         public static final Health DEFAULTS = new Health(HealthPolicy.DEFAULTS, true, Duration.ofSeconds(30), 2,
-                List.of("http://127.0.0.1:9090/v1/echo", "http://www.gstatic.com/generate_204",
-                        "http://cp.cloudflare.com/generate_204"));
+                List.of("http://127.0.0.1:9090/v1/echo"));
     }
 
     /** {@code pipeline}: validation and ranking. */
