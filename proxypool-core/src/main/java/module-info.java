@@ -25,4 +25,5 @@ module dev.proxypool.core {
     exports dev.proxypool.core.runtime to dev.proxypool.sdk;
     exports dev.proxypool.core.security to dev.proxypool.sdk;
     exports dev.proxypool.core.ops to dev.proxypool.sdk;
+    exports dev.proxypool.core.nodes to dev.proxypool.sdk;
 }

@@ -605,6 +605,25 @@ function proxyRow(p) {
     if (!ok) toggle.disabled = false;
   });
   const bans = Object.entries(p.bannedDomains || {});
+  // the health record (GET /v1/admin/proxies/{id}): status, backoff and the last transitions, in a row below
+  const historyBtn = el('button', { type: 'button', 'data-action': 'history', title: 'Health record and last transitions' }, 'History');
+  historyBtn.addEventListener('click', async () => {
+    const row = historyBtn.closest('tr');
+    const open = row.nextElementSibling;
+    if (open && open.dataset.historyOf === p.id) { open.remove(); return; }
+    try {
+      const d = await api('GET', '/proxies/' + encodeURIComponent(p.id) + '?masked=true&transitions=10');
+      const h = d.healthRecord;
+      const lines = h ? [el('div', { text: h.state + ' (' + h.reason + ', ' + h.stage + ') since ' + h.since
+          + (h.cooldownUntil ? ' · cooldown until ' + h.cooldownUntil + ' · backoff step ' + h.backoffStep : '') })]
+          .concat(h.transitions.slice().reverse().map((t) => el('div', { class: 'muted', 'data-transition': t.sequence,
+            text: t.at + ' → ' + t.state + ' (' + t.reason + ', ' + t.stage + ')' })))
+        : [el('div', { class: 'muted', text: 'not in this process\'s snapshot: no health record' })];
+      row.after(el('tr', { 'data-history-of': p.id }, el('td', { colspan: 11 }, ...lines)));
+    } catch (e) {
+      showError('History of ' + p.id + ' failed', e);
+    }
+  });
   return el('tr', { 'data-id': p.id, 'data-state': p.state },
     el('td', { text: p.id }),
     el('td', {}, address, p.masked ? ' ' : null, p.masked ? revealBtn : null),
@@ -616,7 +635,7 @@ function proxyRow(p) {
     el('td', { class: 'num', text: duration(p.remainingTtlSeconds) }),
     el('td', { class: 'num', text: p.inFlight + ' / ' + p.maxConcurrency }),
     el('td', {}, ...(bans.length ? bans.map(([d, s]) => el('span', { class: 'tag', text: d + ' ' + duration(s) })) : ['–'])),
-    el('td', {}, toggle));
+    el('td', {}, toggle, ' ', historyBtn));
 }
 
 // ---- Routings -------------------------------------------------------------------------------------

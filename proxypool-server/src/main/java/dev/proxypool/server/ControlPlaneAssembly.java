@@ -13,6 +13,7 @@ import dev.proxypool.server.admin.AdminService;
 import dev.proxypool.server.admin.LiveSeries;
 import dev.proxypool.server.metrics.PoolMetrics;
 import dev.proxypool.server.nodes.NodeRegistry;
+import dev.proxypool.server.nodes.NodeStore;
 import io.helidon.metrics.api.MeterRegistry;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -46,9 +47,10 @@ final class ControlPlaneAssembly implements RoleAssembly {
     }
 
     @Override
-    public NodeRegistry nodes(ProxyPool pool) {
-        // self-hosted ProxyNode agents register with pre-issued tokens
-        return new NodeRegistry(pool, ProxyPoolInternals.engine(pool).wallClock(), NodeSettings.DEFAULTS).startSweeping();
+    public NodeRegistry nodes(ProxyPool pool, NodeSettings settings, NodeStore store) {
+        // self-hosted ProxyNode agents register with pre-issued tokens; registrations kept in the store survive restarts
+        return new NodeRegistry(pool, ProxyPoolInternals.engine(pool).wallClock(), settings, store).restore()
+                .startSweeping();
     }
 
     @Override

@@ -28,7 +28,11 @@ import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.service.registry.Services;
 import dev.proxypool.server.api.distribution.BearerAuth;
 import dev.proxypool.server.api.distribution.DistributionService;
+import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.server.nodes.NodeRegistry;
+import dev.proxypool.server.nodes.NodeStore;
+import dev.proxypool.server.nodes.PostgresNodeStore;
+import dev.proxypool.server.persistence.PostgresConfigStore;
 import dev.proxypool.server.nodes.NodeService;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -42,6 +46,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -288,7 +293,12 @@ public final class ProxyPoolServer implements AutoCloseable {
                             applyConfig.accept(change.state().applyTo(effective, configDir));
                         })
                         .build());
-                NodeRegistry nodes = assembly.nodes(pool);
+                // nodes and tokens live in the configuration database when there is one (they survive restarts)
+                NodeStore nodeStore = configStore instanceof PostgresConfigStore pg
+                        ? new PostgresNodeStore(pg.database()) : NodeStore.NONE;
+                ProxyPoolConfig.Nodes nt = config.nodes();
+                NodeRegistry nodes = assembly.nodes(pool, new NodeSettings(nt.heartbeatInterval(), nt.livenessTimeout(),
+                        nt.credentialTtl(), nt.sweepInterval()), nodeStore);
                 Optional<Secret> adminToken = config.admin().token();
                 NodeService nodeService = nodes == null ? null : new NodeService(nodes, header -> adminToken.isPresent()
                         && BearerAuth.bearerToken(header).map(t -> adminToken.get().matches(t)).orElse(false));
@@ -386,12 +396,17 @@ public final class ProxyPoolServer implements AutoCloseable {
                         p.poolSize(), p.reserveSize(), p.asnDatabase(), p.asnMaxAge());
             }
             ProxyPoolConfig.Health h = c.health();
-            if (h.activeTargets().equals(ProxyPoolConfig.Health.DEFAULTS.activeTargets())) {
+            List<String> defaultTargets = ProxyPoolConfig.Health.DEFAULTS.activeTargets();
+            if (h.activeTargets().equals(defaultTargets)) {
+                // the default echo target is ours
+                List<String> targets = new ArrayList<>(defaultTargets);
+                targets.set(0, own);
                 h = new ProxyPoolConfig.Health(h.policy(), h.activeEnabled(), h.activeInterval(), h.activeFailuresToCool(),
-                        List.of(own));
+                        List.copyOf(targets));
             }
             return new ProxyPoolConfig(c.server(), c.store(), c.database(), c.credentials(), c.admin(), c.clients(),
-                    c.providers(), c.upstreams(), c.routings(), h, p, c.security(), c.distribution(), c.gateway(), c.cluster());
+                    c.providers(), c.upstreams(), c.routings(), h, p, c.security(), c.distribution(), c.gateway(), c.cluster(),
+                    c.nodes());
         }
     }
 }

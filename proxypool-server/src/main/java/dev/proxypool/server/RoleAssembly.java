@@ -8,7 +8,9 @@ import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.admin.AdminService;
 import dev.proxypool.server.admin.LiveSeries;
 import dev.proxypool.server.metrics.PoolMetrics;
+import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.server.nodes.NodeRegistry;
+import dev.proxypool.server.nodes.NodeStore;
 import io.helidon.metrics.api.MeterRegistry;
 import java.net.InetAddress;
 import java.util.function.Supplier;
@@ -41,8 +43,11 @@ sealed interface RoleAssembly permits ControlPlaneAssembly, WorkerAssembly {
     /** The admin API, or null when this role takes no admin writes. */
     AdminService admin(Supplier<AdminService> build);
 
-    /** The ProxyNode registry, or null when self-hosted nodes do not register here. */
-    NodeRegistry nodes(ProxyPool pool);
+    /**
+     * The ProxyNode registry (restored from {@code store}), or null when self-hosted nodes do not
+     * register here.
+     */
+    NodeRegistry nodes(ProxyPool pool, NodeSettings settings, NodeStore store);
 
     /** This process's meters (a process that collects nothing has no pipeline meters). */
     PoolMetrics metrics(ProxyPool pool, MeterRegistry registry);

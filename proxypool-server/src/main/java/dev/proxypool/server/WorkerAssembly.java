@@ -12,7 +12,9 @@ import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.admin.AdminService;
 import dev.proxypool.server.admin.LiveSeries;
 import dev.proxypool.server.metrics.PoolMetrics;
+import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.server.nodes.NodeRegistry;
+import dev.proxypool.server.nodes.NodeStore;
 import io.helidon.health.HealthCheck;
 import io.helidon.health.HealthCheckResponse;
 import io.helidon.health.HealthCheckType;
@@ -49,7 +51,7 @@ final class WorkerAssembly implements RoleAssembly {
     }
 
     @Override
-    public NodeRegistry nodes(ProxyPool pool) {
+    public NodeRegistry nodes(ProxyPool pool, NodeSettings settings, NodeStore store) {
         return null;
     }
 

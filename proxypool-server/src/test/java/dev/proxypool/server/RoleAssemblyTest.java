@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.server.gateway.GatewayEngine;
+import dev.proxypool.server.nodes.NodeStore;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -37,7 +39,7 @@ class RoleAssemblyTest {
             assertNull(worker.admin(() -> {
                 throw new AssertionError("a worker builds no admin API");
             }));
-            assertNull(worker.nodes(pool));
+            assertNull(worker.nodes(pool, NodeSettings.DEFAULTS, NodeStore.NONE));
             assertNull(worker.pipelineLease(ProxyPoolConfig.defaults(), pool));
             worker.followCollection(pool, ProxyPoolConfig.defaults()); // a no-op, even for the defaults
         }

@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.config;
 
+import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.sdk.credentials.Secret;
 
 import dev.proxypool.core.health.HealthPolicy;
@@ -185,7 +186,8 @@ public final class ConfigLoader {
 
     private ProxyPoolConfig read(Node root, Path baseDir) {
         root.allowOnly("server", "store", "database", "credentials", "admin", "clients", "providers",
-                "upstreams", "routings", "health", "pipeline", "security", "distribution", "gateway", "cluster");
+                "upstreams", "routings", "health", "pipeline", "security", "distribution", "gateway", "cluster",
+                "nodes");
         ProxyPoolConfig.Server server = server(root.child("server"));
         ProxyPoolConfig.Store store = store(root.child("store"));
         ProxyPoolConfig.Database database = database(root.child("database"));
@@ -201,8 +203,9 @@ public final class ConfigLoader {
         ProxyPoolConfig.Distribution distribution = distribution(root.child("distribution"));
         ProxyPoolConfig.Gateway gateway = gateway(root.child("gateway"));
         ClusterSettings cluster = cluster(root.child("cluster"));
+        ProxyPoolConfig.Nodes nodes = nodes(root.child("nodes"));
         return new ProxyPoolConfig(server, store, database, credentials, admin, clients, providers, upstreams,
-                routings, health, pipeline, security, distribution, gateway, cluster);
+                routings, health, pipeline, security, distribution, gateway, cluster, nodes);
     }
 
     private ProxyPoolConfig.Server server(Node n) {
@@ -513,6 +516,26 @@ public final class ConfigLoader {
             int space = m.indexOf(' ');
             String key = space > 0 && m.startsWith("cluster.") ? m.substring(0, space) : "cluster";
             throw new ConfigException(key, space > 0 && m.startsWith("cluster.") ? m.substring(space + 1) : m, e);
+        }
+    }
+
+    /** {@code nodes}: timing of self-hosted ProxyNode agents (heartbeats, liveness, credentials). */
+    private ProxyPoolConfig.Nodes nodes(Node n) {
+        n.allowOnly("heartbeatInterval", "livenessTimeout", "credentialTtl", "sweepInterval");
+        ProxyPoolConfig.Nodes d = ProxyPoolConfig.Nodes.DEFAULTS;
+        Duration heartbeat = positive(n, "heartbeatInterval", d.heartbeatInterval());
+        Duration liveness = positive(n, "livenessTimeout", d.livenessTimeout());
+        Duration credential = positive(n, "credentialTtl", d.credentialTtl());
+        Duration sweep = positive(n, "sweepInterval", d.sweepInterval());
+        try {
+            new NodeSettings(heartbeat, liveness, credential, sweep); // the rules between the keys
+            return new ProxyPoolConfig.Nodes(heartbeat, liveness, credential, sweep);
+        } catch (IllegalArgumentException e) {
+            // the message starts with the key ("nodes.livenessTimeout PT5S must be longer than ...")
+            String m = e.getMessage();
+            int space = m.indexOf(' ');
+            String key = space > 0 && m.startsWith("nodes.") ? m.substring(0, space) : "nodes";
+            throw new ConfigException(key, space > 0 && m.startsWith("nodes.") ? m.substring(space + 1) : m, e);
         }
     }
 

@@ -32,12 +32,13 @@ import java.util.Optional;
  * @param distribution {@code distribution}: exclusive extraction
  * @param gateway      {@code gateway}: the forward proxy's timeouts
  * @param cluster      {@code cluster}: snapshot distribution between control plane and workers
+ * @param nodes        {@code nodes}: timing of self-hosted ProxyNode agents
  */
 public record ProxyPoolConfig(Server server, Store store, Database database, Credentials credentials,
                               Admin admin, List<Client> clients, List<Provider> providers,
                               List<Upstream> upstreams, List<RoutingRule> routings, Health health,
                               Pipeline pipeline, Security security, Distribution distribution, Gateway gateway,
-                              ClusterSettings cluster) {
+                              ClusterSettings cluster, Nodes nodes) {
 
     /**
      * Copies the lists.
@@ -51,6 +52,34 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
         routings = List.copyOf(routings);
         Objects.requireNonNull(gateway, "gateway");
         Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(nodes, "nodes");
+    }
+
+    /**
+     * Without a {@code nodes} section: {@link Nodes#DEFAULTS}.
+     *
+     * @param server       the listeners
+     * @param store        where the pool state lives
+     * @param database     admin persistence
+     * @param credentials  the proxy credential file
+     * @param admin        the admin API token
+     * @param clients      gateway and API callers
+     * @param providers    candidate sources
+     * @param upstreams    configured uses of the providers
+     * @param routings     first match wins
+     * @param health       the health policy and active probing
+     * @param pipeline     validation and ranking
+     * @param security     the gateway's destination checks
+     * @param distribution exclusive extraction
+     * @param gateway      the forward proxy's timeouts
+     * @param cluster      snapshot distribution between control plane and workers
+     */
+    public ProxyPoolConfig(Server server, Store store, Database database, Credentials credentials, Admin admin,
+                           List<Client> clients, List<Provider> providers, List<Upstream> upstreams,
+                           List<RoutingRule> routings, Health health, Pipeline pipeline, Security security,
+                           Distribution distribution, Gateway gateway, ClusterSettings cluster) {
+        this(server, store, database, credentials, admin, clients, providers, upstreams, routings, health, pipeline,
+                security, distribution, gateway, cluster, Nodes.DEFAULTS);
     }
 
     /**
@@ -216,13 +245,33 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
     }
 
     /**
-     * {@code health}: the core policy plus active probing.
+     * {@code nodes}: timing of self-hosted ProxyNode agents, judged on the control plane's clock
+     * (docs/configuration.md#nodes). Validated by the loader: {@code livenessTimeout} longer than
+     * {@code heartbeatInterval}, {@code credentialTtl} at least {@code livenessTimeout}.
+     *
+     * @param heartbeatInterval how often a node is told to heartbeat (10 s)
+     * @param livenessTimeout   a node silent this long is dead and leaves the pool (30 s)
+     * @param credentialTtl     lifetime of a node credential, renewed by each heartbeat (10 min)
+     * @param sweepInterval     how often dead nodes are looked for (2 s)
+     */
+    public record Nodes(Duration heartbeatInterval, Duration livenessTimeout, Duration credentialTtl,
+                        Duration sweepInterval) {
+        /** The defaults: 10 s heartbeats, 30 s liveness, 10 min credentials, a sweep every 2 s. */
+        public static final Nodes DEFAULTS = new Nodes(Duration.ofSeconds(10), Duration.ofSeconds(30),
+                Duration.ofMinutes(10), Duration.ofSeconds(2));
+    }
+
+    /**
+     * {@code health}: the core policy plus active probing. The default {@code activeTargets} is the
+     * server's own echo only ({@code proxypool serve} points it at its REST listener): a fresh server
+     * sends nothing to third parties unasked. Probes rotate over the configured list, so listing two
+     * or more destinations makes them measure more than one (docs/design.md H9).
      *
      * @param policy               passive health: failure windows, cooling, bans
      * @param activeEnabled        whether proxies are probed actively
      * @param activeInterval       how often each proxy is probed
      * @param activeFailuresToCool failed probes in a row that cool a proxy
-     * @param activeTargets        the URLs probes fetch through the proxy
+     * @param activeTargets        the URLs probes fetch through the proxy, rotated per proxy
      */
     public record Health(HealthPolicy policy, boolean activeEnabled, Duration activeInterval,
                          int activeFailuresToCool, List<String> activeTargets) {

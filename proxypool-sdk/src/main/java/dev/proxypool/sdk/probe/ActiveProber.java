@@ -24,6 +24,7 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -40,12 +41,15 @@ import javax.net.ssl.SSLContext;
  * classified {@link FailureKind}. The core decides what that means ({@code failuresToCool}
  * failures in a row cool a proxy; the recovery probe restores or extends the cooldown).
  *
- * <p><b>Targets.</b> Each probe picks its target at random from the configured set (among those
- * the proxy's protocol can reach). <em>Rule for a dead target:</em> a failure is counted at once
+ * <p><b>Targets.</b> Probes rotate over the configured set (among the targets the proxy's protocol
+ * can reach): round {@code k} probes a proxy against target {@code (phase(proxy) + k) mod n}, so
+ * successive probes of one proxy visit every target in turn (a check never measures one
+ * destination only), and within a round the proxies spread evenly over the targets (the phase is
+ * the proxy id's hash plus a random start). <em>Rule for a dead target:</em> a failure is counted at once
  * only when the target was not involved yet: missing credentials, the TCP connect or TLS to the
  * proxy, or credentials rejected. Any later failure (the proxy could not reach the target, the
  * tunnel or reply failed, a bad status) is confirmed by a second probe of the same proxy against a
- * different target, chosen at random; if that one works, the first failure is
+ * different target, the next one in the proxy's rotation; if that one works, the first failure is
  * {@link ProbeOutcome#EXCUSED} (not reported) and the success is reported; only a failure on both
  * is reported. So a target that fails for every proxy in a round, while others work, never counts
  * against any proxy, and neither does a target that merely blocks some exits. With a single target
@@ -78,7 +82,10 @@ public final class ActiveProber implements AutoCloseable {
     private final RuntimeRegistry registry;
     private final ProberSettings settings;
     private final Ticker ticker;
-    private final RandomGenerator random;
+    /** The rotation's start, drawn once from the builder's random. */
+    private final int phase;
+    /** Rounds started: the rotation step. */
+    private final AtomicLong rounds = new AtomicLong();
     private final ProbeListener listener;
     private final ProbeCounters counters = new ProbeCounters();
     private final ReentrantLock scheduleLock = new ReentrantLock();
@@ -91,7 +98,7 @@ public final class ActiveProber implements AutoCloseable {
         this.registry = b.registry;
         this.settings = b.settings;
         this.ticker = b.ticker != null ? b.ticker : b.registry.ticker();
-        this.random = b.random;
+        this.phase = b.random.nextInt(1 << 20);
         this.listener = b.listener;
         this.exchange = new ProxiedExchange(b.dialer, tls, ticker);
     }
@@ -118,7 +125,7 @@ public final class ActiveProber implements AutoCloseable {
     public ProbeRound runOnce() {
         long start = ticker.read();
         Collection<Proxy> snapshot = proxies.get();
-        Round round = new Round(settings.targets().size());
+        Round round = new Round(settings.targets().size(), rounds.getAndIncrement());
         Iterator<Proxy> it = snapshot.iterator();
         int workers = Math.min(settings.concurrency(), snapshot.size());
         List<Thread> threads = new ArrayList<>(workers);
@@ -241,11 +248,11 @@ public final class ActiveProber implements AutoCloseable {
             skip(proxy, round);
             return;
         }
-        int first = pick(reachable, -1);
+        int first = rotation(proxy, reachable, round.number, 0);
         Attempt a = attempt(proxy, first, round);
         if (!a.ok() && reachable.size() > 1 && targetMayBeAtFault(a)) {
             Attempt failedFirst = a;
-            a = attempt(proxy, pick(reachable, first), round);
+            a = attempt(proxy, rotation(proxy, reachable, round.number, 1), round);
             if (a.ok()) {
                 round.excused.incrementAndGet();
                 counters.outcome(ProbeOutcome.EXCUSED);
@@ -309,18 +316,13 @@ public final class ActiveProber implements AutoCloseable {
         return ok;
     }
 
-    /** A random index of {@code from}, other than {@code not} when there is a choice. */
-    private int pick(List<Integer> from, int not) {
-        List<Integer> choice = from;
-        if (not >= 0 && from.size() > 1) {
-            choice = new ArrayList<>(from);
-            choice.remove(Integer.valueOf(not));
-        }
-        int i;
-        synchronized (random) {
-            i = random.nextInt(choice.size());
-        }
-        return choice.get(i);
+    /**
+     * The target index {@code step} places after this round's target of {@code proxy} in its rotation
+     * over {@code from} (step 1: the confirming target, a different one when there is a choice).
+     */
+    private int rotation(Proxy proxy, List<Integer> from, long roundNumber, int step) {
+        long position = (long) proxy.id().hashCode() + phase + roundNumber + step;
+        return from.get((int) Math.floorMod(position, (long) from.size()));
     }
 
     private static void quietly(Runnable r) {
@@ -343,8 +345,11 @@ public final class ActiveProber implements AutoCloseable {
         final AtomicInteger skipped = new AtomicInteger();
         final AtomicIntegerArray attempts;
         final AtomicIntegerArray successes;
+        /** This round's step in every proxy's target rotation. */
+        final long number;
 
-        Round(int targets) {
+        Round(int targets, long number) {
+            this.number = number;
             attempts = new AtomicIntegerArray(targets);
             successes = new AtomicIntegerArray(targets);
         }
@@ -398,7 +403,7 @@ public final class ActiveProber implements AutoCloseable {
             return this;
         }
 
-        /** The target choice; default a fresh {@link java.util.Random}. Used under a lock. */
+        /** Draws the start of the target rotation once; default a fresh {@link java.util.Random}. */
         public Builder random(RandomGenerator r) {
             this.random = Objects.requireNonNull(r, "random");
             return this;

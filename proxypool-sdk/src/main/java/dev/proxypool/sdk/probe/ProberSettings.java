@@ -16,15 +16,17 @@ import java.util.List;
  * @param timeout     hard deadline of one exchange (10 s); a probe confirmed on a second target takes
  *                    two, so keep twice this below {@code health.probeTimeout} (30 s): a recovery probe
  *                    then reports before its permit expires
- * @param targets     {@code health.active.targets}: {@code http(s)://} URLs, one picked at random per
- *                    probe; give at least two so that a dead target cannot be blamed on proxies
+ * @param targets     {@code health.active.targets}: {@code http(s)://} URLs, rotated per proxy from one
+ *                    round to the next (see {@link ActiveProber}); give at least two so that a dead
+ *                    target cannot be blamed on proxies (the default has three)
  */
 public record ProberSettings(Duration interval, int concurrency, Duration timeout, List<URI> targets) {
 
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(30);
     public static final int DEFAULT_CONCURRENCY = 32;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
-    public static final List<URI> DEFAULT_TARGETS = List.of(URI.create("http://127.0.0.1:9090/v1/echo"));
+    public static final List<URI> DEFAULT_TARGETS = ProxyPoolConfig.Health.DEFAULTS.activeTargets().stream()
+            .map(URI::create).toList();
     private static final Duration MAX = Duration.ofDays(1);
 
     public static final ProberSettings DEFAULTS = new ProberSettings(DEFAULT_INTERVAL, DEFAULT_CONCURRENCY,

@@ -263,6 +263,32 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void nodeTimingsAreReadWithDefaultsAndCheckedNamingTheKey() throws IOException {
+        assertEquals(ProxyPoolConfig.Nodes.DEFAULTS,
+                ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of()).nodes());
+
+        ProxyPoolConfig c = ConfigLoader.load(write("""
+                nodes: { heartbeatInterval: 5s, livenessTimeout: 20s, credentialTtl: 2m }
+                """), Map.of("PROXYPOOL_NODES_SWEEPINTERVAL", "1s"));
+        assertEquals(new ProxyPoolConfig.Nodes(Duration.ofSeconds(5), Duration.ofSeconds(20), Duration.ofMinutes(2),
+                Duration.ofSeconds(1)), c.nodes());
+
+        ConfigException liveness = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(write("nodes: { heartbeatInterval: 30s, livenessTimeout: 30s }\n"), Map.of()));
+        assertEquals("nodes.livenessTimeout", liveness.key());
+        assertTrue(liveness.getMessage().contains("must be longer than nodes.heartbeatInterval"), liveness.getMessage());
+        ConfigException ttl = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(write("nodes: { credentialTtl: 10s }\n"), Map.of()));
+        assertEquals("nodes.credentialTtl", ttl.key());
+        ConfigException zero = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(write("nodes: { heartbeatInterval: 0s }\n"), Map.of()));
+        assertEquals("nodes.heartbeatInterval", zero.key());
+        ConfigException unknown = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(write("nodes: { heartbeat: 5s }\n"), Map.of()));
+        assertTrue(unknown.getMessage().contains("heartbeat"), unknown.getMessage());
+    }
+
+    @Test
     void clusterSettingsAreReadWithDefaultsAndCheckedNamingTheKey() throws IOException {
         assertEquals(ClusterSettings.DEFAULTS,
                 ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of()).cluster());

@@ -21,8 +21,11 @@ import dev.proxypool.testkit.Faults;
 import dev.proxypool.testkit.TestPorts;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -184,7 +187,41 @@ class ActiveProberTest {
     }
 
     @Test
-    void probesRotateRandomlyOverTheTargets() throws Exception {
+    void successiveProbesOfAProxyRotateOverEveryTarget() throws Exception {
+        try (ProbeLab lab = new ProbeLab()) {
+            FakeHttpProxy http = lab.fake(FakeHttpProxy.start());
+            List<Proxy> proxies = lab.at(http, Protocol.HTTP, CredentialRef.NONE, 12);
+            URI a = lab.echoA.url();
+            URI b = lab.echoB.url();
+            URI c = URI.create(lab.echoA.url() + "?third");
+            Map<String, List<URI>> seen = new ConcurrentHashMap<>();
+            ActiveProber prober = lab.prober(a, b, c).listener(new ProbeListener() {
+                @Override
+                public void succeeded(Proxy proxy, URI target, Duration latency) {
+                    seen.computeIfAbsent(proxy.id(), k -> Collections.synchronizedList(new ArrayList<>())).add(target);
+                }
+            }).build();
+
+            for (int round = 0; round < 6; round++) {
+                assertEquals(12, prober.runOnce().succeeded());
+                lab.clock.advance(Duration.ofSeconds(30));
+            }
+
+            for (Proxy p : proxies) {
+                List<URI> targets = seen.get(p.id());
+                assertEquals(6, targets.size(), p.id());
+                for (int i = 1; i < targets.size(); i++) {
+                    assertTrue(!targets.get(i).equals(targets.get(i - 1)), p.id() + " probed one target twice in a row: "
+                            + targets);
+                }
+                assertEquals(Set.of(a, b, c), Set.copyOf(targets.subList(0, 3)), p.id() + " visits every target: " + targets);
+                assertEquals(targets.subList(0, 3), targets.subList(3, 6), p.id() + " in a fixed order: " + targets);
+            }
+        }
+    }
+
+    @Test
+    void probesSpreadOverTheTargetsWithinARound() throws Exception {
         try (ProbeLab lab = new ProbeLab()) {
             FakeHttpProxy http = lab.fake(FakeHttpProxy.start());
             lab.at(http, Protocol.HTTP, CredentialRef.NONE, 200);
@@ -193,7 +230,7 @@ class ActiveProberTest {
             long a = lab.echoA.requests();
             long b = lab.echoB.requests();
             assertEquals(200, a + b);
-            assertTrue(a > 60 && b > 60, "a " + a + " / b " + b + " is not a random spread");
+            assertTrue(a > 60 && b > 60, "a " + a + " / b " + b + " is not an even spread");
         }
     }
 

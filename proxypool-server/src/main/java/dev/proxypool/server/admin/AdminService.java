@@ -26,6 +26,7 @@ import java.util.function.Consumer;
  * <pre>
  * /v1/admin/{providers|upstreams|routings|clients}[/{name}]   CRUD             ({@link EntityResource})
  * GET  /v1/admin/proxies?...                                   inspection       ({@link ProxyResource})
+ * GET  /v1/admin/proxies/{id}?transitions=20                   one proxy with its health record and history
  * POST /v1/admin/proxies/{id}/disable | /enable | /reveal      operator actions
  * POST /v1/admin/upstreams/{name}/fetch                        fetch now (202)  ({@link FetchResource})
  * GET|POST /v1/admin/routings/{name}/sequential                sequential state ({@link SequentialResource})
@@ -114,6 +115,7 @@ public final class AdminService implements HttpService {
             rules.delete(base + "/{name}", guard(r::delete));
         }
         rules.get("/proxies", guard(proxies::list));
+        rules.get("/proxies/{id}", guard(proxies::get));
         rules.post("/proxies/{id}/disable", guard(proxies::disable));
         rules.post("/proxies/{id}/enable", guard(proxies::enable));
         rules.post("/proxies/{id}/reveal", guard(proxies::reveal));

@@ -11,6 +11,7 @@ import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.runtime.ProxyRuntime;
 import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.server.api.HealthRecord;
 import dev.proxypool.server.persistence.AuditRecord;
 import dev.proxypool.server.persistence.ConfigStore;
 import io.helidon.common.uri.UriQuery;
@@ -30,6 +31,9 @@ import java.util.Optional;
  * GET  /v1/admin/proxies?upstream=&amp;state=available|disabled&amp;protocol=&amp;label.country=US&amp;limit=100&amp;cursor=
  *      &amp;masked=true
  *      200 {"proxies": [...], "nextCursor": "..." | null, "total": 2500 | null}   (ascending id; see {@link ProxyView})
+ * GET  /v1/admin/proxies/{id}?transitions=20&amp;masked=true
+ *      200 the proxy ({@link ProxyView}) plus "healthRecord": {@link HealthRecord} (null when this process has no
+ *      runtime for it); 404 unknown id; 400 a bad parameter, naming it
  * POST /v1/admin/proxies/{id}/disable   200 the proxy            (404 unknown id; ?masked=true as above)
  * POST /v1/admin/proxies/{id}/enable    200 the proxy
  * POST /v1/admin/proxies/{id}/reveal    200 {"id", "protocol", "host", "port"}   (audited: proxy.reveal)
@@ -50,6 +54,8 @@ import java.util.Optional;
 final class ProxyResource {
 
     static final int DEFAULT_LIMIT = 100;
+    /** The core keeps the last 32 transitions of each proxy. */
+    static final int MAX_TRANSITIONS = 32;
     private static final List<String> PARAMS = List.of("upstream", "state", "protocol", "limit", "cursor", "masked");
 
     private final PoolEngine engine;
@@ -115,6 +121,50 @@ final class ProxyResource {
         } catch (IllegalArgumentException e) {
             throw AdminException.invalid(e.getMessage());
         }
+    }
+
+    /**
+     * {@code GET /proxies/{id}}: one proxy as listed, plus its health record: current state, reason,
+     * stage, since when, cooldown end, backoff step, counters and the last {@code transitions}
+     * (default {@value HealthRecord#DEFAULT_TRANSITIONS}, 0..{@value #MAX_TRANSITIONS}) transitions.
+     */
+    void get(ServerRequest req, ServerResponse res) {
+        String id = req.path().pathParameters().get("id");
+        int transitions = HealthRecord.DEFAULT_TRANSITIONS;
+        boolean masked = false;
+        for (String name : req.query().names()) {
+            List<String> values = req.query().all(name);
+            if (values.size() != 1) {
+                throw AdminException.invalid("query parameter '" + name + "' must be given once");
+            }
+            switch (name) {
+                case "transitions" -> transitions = transitions(values.getFirst());
+                case "masked" -> masked = bool(name, values.getFirst());
+                default -> throw AdminException.invalid("unknown query parameter '" + name
+                        + "' (expected transitions or masked)");
+            }
+        }
+        StoredProxy sp = engine.store().get(id).orElseThrow(() -> AdminException.notFound("no proxy with id '" + id + "'"));
+        Instant now = engine.wallClock().instant();
+        long nowNanos = engine.ticker().read();
+        Optional<ProxyRuntime> runtime = engine.runtime(id);
+        Map<String, Object> body = ProxyView.of(sp, runtime, now, masked, nowNanos);
+        int shown = transitions;
+        body.put("healthRecord", runtime.map(rt -> HealthRecord.of(rt, now, nowNanos, shown)).orElse(null));
+        AdminJson.send(res, 200, body);
+    }
+
+    private static int transitions(String v) {
+        try {
+            int n = Integer.parseInt(v.strip());
+            if (n >= 0 && n <= MAX_TRANSITIONS) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw AdminException.invalid("transitions must be a whole number between 0 and " + MAX_TRANSITIONS + ", got '"
+                + v + "'");
     }
 
     /** Matching proxies from the store's per-upstream counts (O(upstreams)), or null when they cannot say. */

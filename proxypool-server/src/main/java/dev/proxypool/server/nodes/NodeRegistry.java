@@ -13,6 +13,7 @@ import dev.proxypool.core.model.LabelSelector;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.nodes.NodeMembership;
 import dev.proxypool.core.nodes.NodeSettings;
+import dev.proxypool.core.runtime.ProxyRuntime;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +34,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 
 /**
  * Self-hosted proxy nodes (the ProxyNode "agents", docs/design.md#security X11): pre-issued registration tokens, the
@@ -65,8 +67,14 @@ import java.util.concurrent.locks.ReentrantLock;
  *       extracted (tombstoned), is refused too.</li>
  * </ul>
  *
- * <p><b>Persistence is out of scope:</b> tokens and nodes live in memory; after a restart tokens
- * must be issued again and nodes register again (their proxies are removed by the first sweep).
+ * <p><b>Persistence</b> ({@link NodeStore}, docs/design.md#security X12): token digests and nodes
+ * are written through to the store before a change is answered, so with {@link PostgresNodeStore}
+ * they survive a control-plane restart: {@link #restore()} loads them, gives every restored node one
+ * fresh liveness timeout from the restart (the control plane being down is not the node's missed
+ * heartbeat) and keeps its credential's expiry, so the agent heartbeats on with the credential it
+ * holds. With {@link NodeStore#NONE} (no configuration database) they live in memory: after a
+ * restart tokens must be issued again and nodes register again (their proxies are removed by the
+ * first sweep). Heartbeats and sweeps write best-effort: the store being down never stops liveness.
  *
  * <p>Thread-safe: one lock guards tokens and nodes; pool changes run under it so the store always
  * follows the registry's order of events. Registration and heartbeats are rare (seconds per node),
@@ -84,6 +92,7 @@ public final class NodeRegistry implements AutoCloseable {
     private final ProxyPool pool;
     private final InstantSource clock;
     private final NodeSettings settings;
+    private final NodeStore nodeStore;
     private final ReentrantLock lock = new ReentrantLock();
     /** token digest (base64) → token name */
     private final Map<String, String> tokensByDigest = new HashMap<>();
@@ -98,9 +107,57 @@ public final class NodeRegistry implements AutoCloseable {
      * @param settings timing
      */
     public NodeRegistry(ProxyPool pool, InstantSource clock, NodeSettings settings) {
+        this(pool, clock, settings, NodeStore.NONE);
+    }
+
+    /**
+     * @param store where tokens and nodes are kept across restarts; call {@link #restore()} to load them
+     */
+    public NodeRegistry(ProxyPool pool, InstantSource clock, NodeSettings settings, NodeStore store) {
         this.pool = Objects.requireNonNull(pool, "pool");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.nodeStore = Objects.requireNonNull(store, "store");
+    }
+
+    /**
+     * Loads the store's tokens and nodes (replacing nothing already registered) and reconciles the
+     * pool with them ({@link #sweep()}). Each restored node is alive for one
+     * {@link NodeSettings#livenessTimeout()} from now and keeps its stored credential expiry.
+     *
+     * @return this registry
+     */
+    public NodeRegistry restore() {
+        List<NodeStore.TokenRow> tokens = nodeStore.tokens();
+        List<NodeStore.NodeRow> rows = nodeStore.nodes();
+        lock.lock();
+        try {
+            Instant now = clock.instant();
+            for (NodeStore.TokenRow t : tokens) {
+                tokensByName.putIfAbsent(t.name(), t.digest());
+                tokensByDigest.putIfAbsent(t.digest(), t.name());
+            }
+            for (NodeStore.NodeRow r : rows) {
+                if (!tokensByName.containsKey(r.tokenName()) || nodes.containsKey(r.nodeId())) {
+                    continue;
+                }
+                Node node = new Node(r.nodeId(), r.tokenName(), r.advert(), proxyOf(r.advert()), r.secretDigest(),
+                        r.registeredAt());
+                node.standing = new NodeMembership.Standing(now, r.credentialExpiresAt());
+                nodes.put(r.nodeId(), node);
+            }
+            LOG.log(System.Logger.Level.INFO, "node registry restored: {0} token(s), {1} node(s)",
+                    tokensByName.size(), nodes.size());
+        } finally {
+            lock.unlock();
+        }
+        sweep();
+        return this;
+    }
+
+    /** Whether tokens and nodes survive a restart (a persistent {@link NodeStore}). */
+    public boolean persistent() {
+        return nodeStore.persistent();
     }
 
     public NodeSettings settings() {
@@ -125,6 +182,7 @@ public final class NodeRegistry implements AutoCloseable {
                 throw new IllegalStateException("a token named '" + name + "' exists; revoke it first");
             }
             String digest = digest(token);
+            nodeStore.saveToken(new NodeStore.TokenRow(name, digest));
             tokensByName.put(name, digest);
             tokensByDigest.put(digest, name);
         } finally {
@@ -143,10 +201,12 @@ public final class NodeRegistry implements AutoCloseable {
     public boolean revokeToken(String name) {
         lock.lock();
         try {
-            String digest = tokensByName.remove(name);
+            String digest = tokensByName.get(name);
             if (digest == null) {
                 return false;
             }
+            nodeStore.deleteToken(name);
+            tokensByName.remove(name);
             tokensByDigest.remove(digest);
             List<String> gone = new ArrayList<>();
             for (Iterator<Node> it = nodes.values().iterator(); it.hasNext(); ) {
@@ -189,8 +249,7 @@ public final class NodeRegistry implements AutoCloseable {
         if (token == null || token.isEmpty()) {
             return Optional.empty();
         }
-        Proxy proxy = Proxy.builder(advert.key()).provider(UPSTREAM).upstream(UPSTREAM).labels(advert.labels())
-                .maxConcurrency(advert.maxConcurrency()).build();
+        Proxy proxy = proxyOf(advert);
         String tokenDigest = digest(token);
         lock.lock();
         try {
@@ -218,13 +277,22 @@ public final class NodeRegistry implements AutoCloseable {
                         ? "host/port was extracted from the pool and cannot rejoin until its tombstone expires"
                         : "host/port is already in the pool through a configured upstream");
             }
-            if (previous != null) {
-                nodes.remove(previous.nodeId);
-            }
             String secret = randomSecret();
             String nodeId = "n-" + B64.encodeToString(randomBytes(12));
             Node node = new Node(nodeId, tokenName, advert, proxy, digestBytes(secret), now);
             node.renew(now, settings);
+            try {
+                nodeStore.saveNode(node.row(), previous == null ? null : previous.nodeId);
+            } catch (RuntimeException e) {
+                // not kept: the pool goes back to what it was, the caller sees the store's failure
+                Proxy before = previous == null ? null : previous.proxy;
+                ProxyPoolInternals.engine(pool).publish(() -> before == null ? removed(store(), proxy.id())
+                        : store().upsert(List.of(before), now));
+                throw e;
+            }
+            if (previous != null) {
+                nodes.remove(previous.nodeId);
+            }
             nodes.put(nodeId, node);
             LOG.log(System.Logger.Level.INFO, "node {0} registered with token ''{1}'': {2}", nodeId, tokenName,
                     proxy.key());
@@ -242,28 +310,37 @@ public final class NodeRegistry implements AutoCloseable {
      *         credential lapsed or the node already dead (it must register again)
      */
     public Optional<Instant> heartbeat(String nodeId, String secret) {
-        if (nodeId == null || secret == null || secret.isEmpty()) {
+        byte[] presented = presented(nodeId, secret);
+        if (presented == null) {
             return Optional.empty();
         }
-        byte[] presented = digestBytes(secret);
+        NodeMembership.Standing renewed;
         lock.lock();
         try {
-            Node node = nodes.get(nodeId);
-            if (node == null || !MessageDigest.isEqual(presented, node.secretDigest)) {
+            Node node = holder(nodeId, presented);
+            if (node == null) {
                 return Optional.empty();
             }
             Instant now = clock.instant();
             if (!node.standing.acceptsHeartbeat(now, settings)) {
                 nodes.remove(nodeId);
+                forget(List.of(nodeId));
                 removeFromPool(List.of(node.proxy.id()));
                 LOG.log(System.Logger.Level.INFO, "node {0} heartbeat came too late; removed", nodeId);
                 return Optional.empty();
             }
             node.renew(now, settings);
-            return Optional.of(node.standing.credentialExpiresAt());
+            renewed = node.standing;
         } finally {
             lock.unlock();
         }
+        try {
+            nodeStore.heartbeat(nodeId, renewed.lastHeartbeat(), renewed.credentialExpiresAt());
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "node {0}: heartbeat not stored (liveness unaffected): {1}", nodeId,
+                    e.getMessage());
+        }
+        return Optional.of(renewed.credentialExpiresAt());
     }
 
     /**
@@ -272,16 +349,17 @@ public final class NodeRegistry implements AutoCloseable {
      * @return whether the node existed and the secret matched
      */
     public boolean deregister(String nodeId, String secret) {
-        if (nodeId == null || secret == null || secret.isEmpty()) {
+        byte[] presented = presented(nodeId, secret);
+        if (presented == null) {
             return false;
         }
-        byte[] presented = digestBytes(secret);
         lock.lock();
         try {
-            Node node = nodes.get(nodeId);
-            if (node == null || !MessageDigest.isEqual(presented, node.secretDigest)) {
+            Node node = holder(nodeId, presented);
+            if (node == null) {
                 return false;
             }
+            nodeStore.deleteNode(nodeId);
             nodes.remove(nodeId);
             removeFromPool(List.of(node.proxy.id()));
             return true;
@@ -301,12 +379,14 @@ public final class NodeRegistry implements AutoCloseable {
         try {
             Instant now = clock.instant();
             List<String> remove = new ArrayList<>();
+            List<String> deadIds = new ArrayList<>();
             int dead = 0;
             for (Iterator<Node> it = nodes.values().iterator(); it.hasNext(); ) {
                 Node n = it.next();
                 if (!n.standing.alive(now, settings)) {
                     it.remove();
                     remove.add(n.proxy.id());
+                    deadIds.add(n.nodeId);
                     dead++;
                     LOG.log(System.Logger.Level.INFO, "node {0} missed its heartbeats; removed", n.nodeId);
                 }
@@ -326,10 +406,124 @@ public final class NodeRegistry implements AutoCloseable {
                     return missing.isEmpty() ? PublishResult.NONE : store.upsert(missing, now);
                 });
             }
+            forget(deadIds);
             return dead;
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Deletes dropped nodes from the store, best-effort (a restored dead node is dropped again by a sweep). */
+    private void forget(List<String> nodeIds) {
+        for (String id : nodeIds) {
+            try {
+                nodeStore.deleteNode(id);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "node {0}: removal not stored: {1}", id, e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Changes what a node may change of its advert: labels, concurrency, weight, metadata (the
+     * address and protocol stay; a node that moves registers again). The pool follows at once (the
+     * next snapshot has the new labels and weight).
+     *
+     * @param change the advert's new values, built from the current one
+     * @return the node as changed, or empty when no such node is registered
+     * @throws IllegalArgumentException from {@code change} for a bad value
+     */
+    public Optional<NodeView> update(String nodeId, UnaryOperator<NodeAdvert> change) {
+        lock.lock();
+        try {
+            Node node = nodes.get(nodeId);
+            if (node == null) {
+                return Optional.empty();
+            }
+            NodeAdvert next = change.apply(node.advert);
+            Proxy proxy = proxyOf(next);
+            Instant now = clock.instant();
+            NodeStore.NodeRow row = new NodeStore.NodeRow(node.nodeId, node.tokenName, next, node.secretDigest,
+                    node.registeredAt, node.standing.lastHeartbeat(), node.standing.credentialExpiresAt());
+            nodeStore.saveNode(row, null);
+            ProxyPoolInternals.engine(pool).publish(() -> store().upsert(List.of(proxy), now));
+            node.advert = next;
+            node.proxy = proxy;
+            LOG.log(System.Logger.Level.INFO, "node {0} updated: labels {1}, weight {2}, maxConcurrency {3}", nodeId,
+                    next.labels(), next.weight(), next.maxConcurrency());
+            return Optional.of(node.view());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** One registered node, or empty. */
+    public Optional<NodeView> node(String nodeId) {
+        lock.lock();
+        try {
+            return Optional.ofNullable(nodes.get(nodeId)).map(Node::view);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Whether {@code secret} is node {@code nodeId}'s current credential (constant-time), and the
+     * credential has not lapsed.
+     */
+    public boolean holdsCredential(String nodeId, String secret) {
+        byte[] presented = presented(nodeId, secret);
+        if (presented == null) {
+            return false;
+        }
+        lock.lock();
+        try {
+            Node node = holder(nodeId, presented);
+            return node != null && clock.instant().isBefore(node.standing.credentialExpiresAt());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The live runtime (health, capacity) of node {@code nodeId}'s proxy in this process, or empty. */
+    public Optional<ProxyRuntime> runtime(String nodeId) {
+        Optional<NodeView> n = node(nodeId);
+        return n.flatMap(v -> ProxyPoolInternals.engine(pool).runtime(v.proxyId()));
+    }
+
+    /** The registry's (the control plane's) clock now. */
+    Instant now() {
+        return clock.instant();
+    }
+
+    /** The pool engine's ticker now (the time base of health statuses). */
+    long ticker() {
+        return ProxyPoolInternals.engine(pool).ticker().read();
+    }
+
+    /** The digest of a presented credential, or null when the call names no node or carries no secret. */
+    private static byte[] presented(String nodeId, String secret) {
+        return nodeId == null || secret == null || secret.isEmpty() ? null : digestBytes(secret);
+    }
+
+    /** Under the lock: node {@code nodeId} when its credential's digest is {@code presented} (constant time), else null. */
+    private Node holder(String nodeId, byte[] presented) {
+        Node node = nodes.get(nodeId);
+        return node != null && MessageDigest.isEqual(presented, node.secretDigest) ? node : null;
+    }
+
+    private static Proxy proxyOf(NodeAdvert advert) {
+        return Proxy.builder(advert.key()).provider(UPSTREAM).upstream(UPSTREAM).labels(advert.labels())
+                .maxConcurrency(advert.maxConcurrency()).weight(advert.weight()).build();
+    }
+
+    private PoolStore store() {
+        return ProxyPoolInternals.engine(pool).store();
+    }
+
+    private static PublishResult removed(PoolStore s, String proxyId) {
+        s.remove(List.of(proxyId));
+        return PublishResult.NONE;
     }
 
     /** The registered nodes (live until the next sweep says otherwise), without credentials. */
@@ -426,8 +620,8 @@ public final class NodeRegistry implements AutoCloseable {
     private static final class Node {
         final String nodeId;
         final String tokenName;
-        final NodeAdvert advert;
-        final Proxy proxy;
+        NodeAdvert advert;
+        Proxy proxy;
         final byte[] secretDigest;
         final Instant registeredAt;
         NodeMembership.Standing standing;
@@ -447,7 +641,12 @@ public final class NodeRegistry implements AutoCloseable {
 
         NodeView view() {
             return new NodeView(nodeId, tokenName, proxy.id(), advert.protocol(), advert.host(), advert.port(),
-                    advert.labels(), advert.maxConcurrency(), registeredAt, standing.lastHeartbeat(),
+                    advert.labels(), advert.maxConcurrency(), advert.weight(), advert.metadata(), registeredAt,
+                    standing.lastHeartbeat(), standing.credentialExpiresAt());
+        }
+
+        NodeStore.NodeRow row() {
+            return new NodeStore.NodeRow(nodeId, tokenName, advert, secretDigest, registeredAt, standing.lastHeartbeat(),
                     standing.credentialExpiresAt());
         }
 

@@ -118,7 +118,7 @@ public record ConfigState(long version, List<Entity> providers, List<Entity> ups
         ProxyPoolConfig c = validate(baseDir);
         return new ProxyPoolConfig(base.server(), base.store(), base.database(), base.credentials(), base.admin(),
                 c.clients(), c.providers(), c.upstreams(), c.routings(), base.health(), base.pipeline(),
-                base.security(), base.distribution(), base.gateway(), base.cluster());
+                base.security(), base.distribution(), base.gateway(), base.cluster(), base.nodes());
     }
 
     /** SHA-256 hex of each client's bearer token → client name. */

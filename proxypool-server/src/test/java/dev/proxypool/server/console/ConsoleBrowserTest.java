@@ -251,6 +251,20 @@ class ConsoleBrowserTest {
     }
 
     @Test
+    void aProxyRowLinksToItsHealthRecordAndTransitions() {
+        signedIn();
+        open("proxies");
+        WebElement first = browser.driver.findElement(By.cssSelector("#px-table tbody tr[data-id]"));
+        String id = first.getAttribute("data-id");
+        first.findElement(By.cssSelector("button[data-action='history']")).click();
+        browser.waiting(20).until(d -> !d.findElements(By.cssSelector("#px-table tr[data-history-of='" + id + "']")).isEmpty());
+        String shown = text("#px-table tr[data-history-of='" + id + "']");
+        assertTrue(shown.contains("HEALTHY (created, initial) since"), shown);
+        assertEquals(1, browser.driver.findElements(By.cssSelector("#px-table tr[data-history-of='" + id + "'] [data-transition]"))
+                .size(), shown);
+    }
+
+    @Test
     void advancingASequentialRoutingMovesItToTheNextUpstream() {
         signedIn();
         open("upstreams");

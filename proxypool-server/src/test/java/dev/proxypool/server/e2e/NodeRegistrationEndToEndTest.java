@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.server.persistence.PgSchema;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import java.net.InetSocketAddress;
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A self-hosted node registers with a pre-issued token, serves gateway traffic, and leaves at once when revoked. */
 class NodeRegistrationEndToEndTest {
+
+    private static final String ADMIN = "Bearer admin-token-0123456789";
 
     @TempDir
     Path dir;
@@ -80,5 +83,57 @@ class NodeRegistrationEndToEndTest {
                 assertEquals(503, after.statusCode(), "the revoked node left the pool at once");
             }
         }
+    }
+
+    /**
+     * {@code nodes.*} timings reach the registration answer, and with {@code database.type: postgres}
+     * a registered node and its token are served again by a restarted control plane.
+     */
+    @Test
+    void nodeTimingsAreConfigurableAndRegistrationsSurviveARestartWithPostgres() throws Exception {
+        try (PgSchema schema = PgSchema.create(); FakeHttpProxy node = FakeHttpProxy.start()) {
+            Path cfg = dir.resolve("proxypool.yaml");
+            Files.writeString(cfg, """
+                    server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
+                    admin: { token: admin-token-0123456789 }
+                    database: { type: postgres, url: "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=%s", user: postgres }
+                    health: { active: { enabled: false } }
+                    security: { allowDestinations: ["127.0.0.0/8"] }
+                    nodes: { heartbeatInterval: 4s, livenessTimeout: 15s, credentialTtl: 1m }
+                    """.formatted(schema.name()));
+            String nodeId;
+            String credential;
+            try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start();
+                 HttpClient api = HttpClient.newHttpClient()) {
+                String base = "http://127.0.0.1:" + server.apiPort() + "/v1/nodes";
+                String token = field(send(api, "POST", base + "/tokens", ADMIN, "{\"name\": \"rack-1\"}", 201), "token");
+                String registered = send(api, "POST", base, null, "{\"token\": \"" + token + "\", \"host\": \"127.0.0.1\", \"port\": "
+                        + node.port() + ", \"protocol\": \"http\", \"labels\": {\"country\": \"US\"}, \"weight\": 2}", 201);
+                assertTrue(registered.contains("\"heartbeatIntervalSeconds\":4"), registered);
+                assertTrue(registered.contains("\"livenessTimeoutSeconds\":15"), registered);
+                nodeId = field(registered, "nodeId");
+                credential = field(registered, "credential");
+            }
+            try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start();
+                 HttpClient api = HttpClient.newHttpClient()) {
+                String base = "http://127.0.0.1:" + server.apiPort() + "/v1/nodes";
+                send(api, "POST", base + "/" + nodeId + "/heartbeat", "Bearer " + credential, "{}", 200);
+                String listed = send(api, "GET", base + "?label.country=US", ADMIN, null, 200);
+                assertTrue(listed.contains(nodeId) && listed.contains("\"weight\":2"), listed);
+                assertTrue(send(api, "GET", base + "/tokens", ADMIN, null, 200).contains("rack-1"));
+            }
+        }
+    }
+
+    private static String send(HttpClient api, String method, String uri, String auth, String body, int expected)
+            throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(10))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (auth != null) {
+            b.header("Authorization", auth);
+        }
+        HttpResponse<String> r = api.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(expected, r.statusCode(), method + " " + uri + ": " + r.body());
+        return r.body();
     }
 }

@@ -30,14 +30,22 @@ final class NodeFixture implements AutoCloseable {
     static final NodeSettings SETTINGS = new NodeSettings(Duration.ofSeconds(10), Duration.ofSeconds(30),
             Duration.ofMinutes(10), Duration.ofSeconds(2));
 
-    final ManualClock clock = new ManualClock(START);
-    final ProxyPool pool = ProxyPool.builder().background(false).clocks(clock, clock).build();
-    final NodeRegistry registry = new NodeRegistry(pool, clock, SETTINGS);
+    final ManualClock clock;
+    final ProxyPool pool;
+    final NodeRegistry registry;
     final WebServer server;
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     final URI base;
 
     NodeFixture() {
+        this(NodeStore.NONE, new ManualClock(START));
+    }
+
+    /** A control plane over {@code store} (restored from it), judging time by {@code clock}. */
+    NodeFixture(NodeStore store, ManualClock clock) {
+        this.clock = clock;
+        pool = ProxyPool.builder().background(false).clocks(clock, clock).build();
+        registry = new NodeRegistry(pool, clock, SETTINGS, store).restore();
         NodeService service = new NodeService(registry, ADMIN::equals);
         server = WebServer.builder().address(InetAddress.getLoopbackAddress()).port(0).shutdownHook(false)
                 .routing(r -> r.register(NodeService.PATH, service)).build().start();
@@ -68,6 +76,18 @@ final class NodeFixture implements AutoCloseable {
     HttpResponse<String> register(String token, String host, int port) throws Exception {
         return send("POST", "", null, "{\"token\": \"" + token + "\", \"host\": \"" + host + "\", \"port\": " + port
                 + ", \"protocol\": \"http\", \"labels\": {\"region\": \"eu\"}, \"maxConcurrency\": 5}");
+    }
+
+    /** A registration with {@code extra} JSON members appended (e.g. {@code "weight": 3}). */
+    HttpResponse<String> register(String token, String host, int port, String labels, String extra) throws Exception {
+        return send("POST", "", null, "{\"token\": \"" + token + "\", \"host\": \"" + host + "\", \"port\": " + port
+                + ", \"protocol\": \"http\", \"labels\": " + labels + (extra.isEmpty() ? "" : ", " + extra) + "}");
+    }
+
+    /** The node proxy {@code proxyId} in the live snapshot. */
+    Proxy inSnapshot(String proxyId) {
+        return inSnapshot().stream().filter(p -> p.id().equals(proxyId)).findFirst()
+                .orElseThrow(() -> new AssertionError("not in the snapshot: " + proxyId));
     }
 
     HttpResponse<String> heartbeat(String nodeId, String credential, String body) throws Exception {

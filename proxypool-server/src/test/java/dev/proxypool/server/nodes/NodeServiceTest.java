@@ -170,7 +170,8 @@ class NodeServiceTest {
                 {"{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\", \"maxConcurrency\": 0}", "maxConcurrency"},
                 {"{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\", \"labels\": [1]}", "labels"},
                 {"{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\", \"labels\": {\"a\": 1}}", "labels.a"},
-                {"{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\", \"weight\": 3}", "weight"},
+                {"{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\", \"weight\": 0}", "weight"},
+                {"{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\", \"colour\": 3}", "unknown field 'colour'"},
                 {"[1, 2]", "JSON object"},
                 {"{not json", "JSON object"},
         };

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class MigratorTest {
 
     private static final List<String> TABLES = List.of("schema_migrations", "config_version", "providers", "upstreams",
-            "routings", "clients", "sequential_state", "nodes", "audit_log");
+            "routings", "clients", "sequential_state", "node_tokens", "node_members", "audit_log");
 
     private PgSchema schema;
     private Database db;
@@ -46,7 +46,7 @@ class MigratorTest {
     @Test
     void migratesAnEmptySchemaAndRerunsAsANoOp() {
         assertEquals(List.of(), tables());
-        assertEquals(List.of(1), Migrator.classpath().migrate(db.dataSource()));
+        assertEquals(List.of(1, 2), Migrator.classpath().migrate(db.dataSource()));
         assertTrue(tables().containsAll(TABLES), "tables: " + tables());
         assertEquals("0", schema.scalar("SELECT version FROM config_version"));
         String applied = schema.scalar("SELECT checksum FROM schema_migrations WHERE version = 1");
@@ -54,7 +54,7 @@ class MigratorTest {
 
         assertEquals(List.of(), Migrator.classpath().migrate(db.dataSource()));
         assertEquals(List.of(), Migrator.classpath().migrate(db.dataSource()));
-        assertEquals("1", schema.scalar("SELECT count(*) FROM schema_migrations"));
+        assertEquals("2", schema.scalar("SELECT count(*) FROM schema_migrations"));
         assertEquals("1", schema.scalar("SELECT count(*) FROM config_version"));
     }
 
@@ -111,22 +111,22 @@ class MigratorTest {
     @Test
     void aNewerSchemaThanThisBuildKnowsIsRefused() {
         List<Migration> more = new ArrayList<>(Migrator.classpath().migrations());
-        more.add(Migration.of("V2__later.sql", "CREATE TABLE later (x int);"));
+        more.add(Migration.of("V3__later.sql", "CREATE TABLE later (x int);"));
         new Migrator(more).migrate(db.dataSource());
 
         MigrationException e = assertThrows(MigrationException.class, () -> Migrator.classpath().migrate(db.dataSource()));
-        assertTrue(e.getMessage().contains("version 2 applied, which this build does not know"), e.getMessage());
+        assertTrue(e.getMessage().contains("version 3 applied, which this build does not know"), e.getMessage());
     }
 
     @Test
     void aFailingMigrationLeavesNothingBehind() {
         List<Migration> more = new ArrayList<>(Migrator.classpath().migrations());
-        more.add(Migration.of("V2__broken.sql", "CREATE TABLE half_done (x int);\nSELECT 1 / 0;"));
+        more.add(Migration.of("V3__broken.sql", "CREATE TABLE half_done (x int);\nSELECT 1 / 0;"));
 
         MigrationException e = assertThrows(MigrationException.class, () -> new Migrator(more).migrate(db.dataSource()));
-        assertTrue(e.getMessage().contains("V2__broken.sql failed and was rolled back"), e.getMessage());
+        assertTrue(e.getMessage().contains("V3__broken.sql failed and was rolled back"), e.getMessage());
         assertTrue(!tables().contains("half_done"), "tables: " + tables());
-        assertEquals("1", schema.scalar("SELECT max(version) FROM schema_migrations"), "V1 stays applied");
+        assertEquals("2", schema.scalar("SELECT max(version) FROM schema_migrations"), "V1 and V2 stay applied");
     }
 
     @Test
@@ -158,8 +158,8 @@ class MigratorTest {
             for (Future<List<Integer>> f : results) {
                 applied.addAll(f.get(20, TimeUnit.SECONDS));
             }
-            assertEquals(List.of(1), applied, "exactly one process applies V1");
-            assertEquals("1", schema.scalar("SELECT count(*) FROM schema_migrations"));
+            assertEquals(List.of(1, 2), applied, "exactly one process applies V1 and V2");
+            assertEquals("2", schema.scalar("SELECT count(*) FROM schema_migrations"));
         } finally {
             pool.shutdownNow();
             dbs.forEach(Database::close);
