@@ -28,6 +28,7 @@ public final class Gateway {
     private final Ticker ticker;
     private final AccessLog accessLog;
     private final BufferPool buffers;
+    private final IdleWatchdog tunnelWatchdog;
     private final Set<GatewayConnection> connections = ConcurrentHashMap.newKeySet();
     private volatile boolean stopping;
 
@@ -40,6 +41,7 @@ public final class Gateway {
         this.accessLog = b.accessLogWall == null ? null : new AccessLog(b.accessLogWall);
         // two buffers per connection; enough kept for ~BUFFER_POOL_CONNECTIONS connections' churn
         this.buffers = new BufferPool(config.bufferBytes(), 2 * BUFFER_POOL_CONNECTIONS);
+        this.tunnelWatchdog = new IdleWatchdog(ticker, config.tunnelIdleTimeout());
     }
 
     /** Connections whose buffers the pool keeps for reuse (a pool of 16 KiB buffers: 8 MiB). */
@@ -115,6 +117,11 @@ public final class Gateway {
 
     BufferPool buffers() {
         return buffers;
+    }
+
+    /** Closes established tunnels idle for {@code tunnelIdleTimeout} (their reads have no timeout). */
+    IdleWatchdog tunnelWatchdog() {
+        return tunnelWatchdog;
     }
 
     /** The access log, or {@code null} when it is off. */

@@ -483,7 +483,8 @@ final class GatewayConnection {
             logExplain = ex;
             idle = false;
             // the connection's own buffers carry the tunnel: `in` is drained into it first, `out` is flushed
-            Tunnel t = new Tunnel(ch, in, link, cfg.tunnelIdleTimeoutMillis(), gw.ticker(), out.buffer());
+            Tunnel t = new Tunnel(ch, in, link, cfg.tunnelIdleTimeoutMillis(), gw.ticker(), gw.tunnelWatchdog(),
+                    out.buffer());
             buffersFree = false;
             t.run();
             buffersFree = t.ended();

@@ -5,7 +5,6 @@ import dev.proxypool.core.time.Ticker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -13,11 +12,13 @@ import java.util.concurrent.TimeUnit;
  * Relays raw bytes both ways between the client and an established upstream link: the calling
  * thread carries upstream→client, one extra virtual thread client→upstream. An end of stream on
  * one side half-closes the other (TLS close_notify and HTTP/1.0 bodies need that); an error on
- * either side closes both. The tunnel ends when no byte has moved either way for the idle timeout.
+ * either side closes both. The tunnel ends when no byte has moved either way for the idle timeout:
+ * the gateway's {@link IdleWatchdog} closes it, so the reads of both directions block without a
+ * timeout (no timer armed and cancelled per read; each transfer only stamps {@code lastActivity}).
  * {@link #upstreamBroke()} tells whether it ended because reading from the upstream failed (a reset),
  * which the caller reports against the proxy; a timeout or a close of our own making does not count.
  */
-final class Tunnel {
+final class Tunnel implements IdleWatchdog.Watched {
 
     private static final long CLOSE_GRACE_MILLIS = 5_000;
 
@@ -27,6 +28,7 @@ final class Tunnel {
     private final int idleMillis;
     private final long idleNanos;
     private final Ticker ticker;
+    private final IdleWatchdog watchdog;
     private volatile long lastActivity;
     private volatile boolean closing;
     private volatile boolean upstreamBroke;
@@ -41,7 +43,8 @@ final class Tunnel {
      *                   client→upstream goes through {@code clientReader}'s own buffer once drained
      */
     Tunnel(ClientChannel client, WireReader clientReader, UpstreamLink link, int idleMillis, Ticker ticker,
-           byte[] downBuffer) {
+           IdleWatchdog watchdog, byte[] downBuffer) {
+        this.watchdog = watchdog;
         this.downBuffer = downBuffer;
         this.client = client;
         this.clientReader = clientReader;
@@ -53,9 +56,18 @@ final class Tunnel {
 
     void run() {
         lastActivity = ticker.read();
-        client.readTimeout(idleMillis);
+        client.readTimeout(0); // idleness is the watchdog's: reads block without a timer
+        watchdog.watch(this);
         try {
-            link.readTimeout(idleMillis);
+            relay();
+        } finally {
+            watchdog.unwatch(this);
+        }
+    }
+
+    private void relay() {
+        try {
+            link.readTimeout(0);
             clientReader.drainTo(new CountingUp(link.output())); // bytes the client sent right behind its CONNECT
         } catch (IOException e) {
             closeBoth();
@@ -87,6 +99,22 @@ final class Tunnel {
         }
     }
 
+    @Override
+    public long lastActivity() {
+        return lastActivity;
+    }
+
+    @Override
+    public long idleNanos() {
+        return idleNanos;
+    }
+
+    /** Idle for the timeout: closes both sides, which ends both relay threads (not counted as a break). */
+    @Override
+    public void expire() {
+        closeBoth();
+    }
+
     /** True when both relay threads have ended (after {@link #run()}): the buffers are free again. */
     boolean ended() {
         return up == null || !up.isAlive();
@@ -107,18 +135,13 @@ final class Tunnel {
         return upstreamBroke;
     }
 
-    /** Copies until end of stream (true) or an error / idle timeout (false). */
+    /** Copies until end of stream (true) or an error, or a close by the watchdog or the other side (false). */
     private boolean pump(InputStream src, OutputStream dst, boolean fromUpstream, byte[] buf) {
         try {
             while (true) {
                 int n;
                 try {
                     n = src.read(buf);
-                } catch (SocketTimeoutException e) {
-                    if (ticker.read() - lastActivity < idleNanos) {
-                        continue; // the other direction is busy: the tunnel is not idle
-                    }
-                    return false;
                 } catch (IOException e) {
                     if (fromUpstream && !closing) {
                         upstreamBroke = true;

@@ -1,5 +1,6 @@
 package dev.proxypool.server.gateway;
 
+import dev.proxypool.testkit.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -290,6 +291,44 @@ class GatewayWireTest {
             assertTrue(c.closedByServer());
             assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(5).toNanos());
         }
+    }
+
+    @Test
+    void silentTunnelIsClosedAfterTheTunnelIdleTimeout() throws Exception {
+        try (GatewayFixture quick = new GatewayFixture(engine, ProxyAuthenticator.anonymous(),
+                GatewayConfig.DEFAULTS.withTunnelIdleTimeout(Duration.ofMillis(300)));
+             RawClient c = new RawClient(quick.port())) {
+            assertEquals(200, c.send("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n").read(true).status());
+            long t0 = System.nanoTime();
+            assertTrue(c.closedByServer(), "the idle tunnel is closed, not left to the client's 10 s read timeout");
+            long waited = System.nanoTime() - t0;
+            assertTrue(waited >= Duration.ofMillis(250).toNanos(), "not closed before the idle timeout: " + waited);
+            assertTrue(waited < Duration.ofSeconds(5).toNanos(), "closed soon after the idle timeout: " + waited);
+            Await.atMost(Duration.ofSeconds(5)).until("the ended tunnel to leave the watchdog",
+                    quick.gateway.tunnelWatchdog()::watching, n -> n == 0);
+        }
+        GatewayFixture.awaitInFlightZero(engine);
+    }
+
+    @Test
+    void tunnelBusyInOneDirectionOnlyIsNotIdle() throws Exception {
+        try (GatewayFixture quick = new GatewayFixture(engine, ProxyAuthenticator.anonymous(),
+                GatewayConfig.DEFAULTS.withTunnelIdleTimeout(Duration.ofMillis(300)));
+             RawClient c = new RawClient(quick.port())) {
+            assertEquals(200, c.send("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n").read(true).status());
+            c.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
+            // for 1.5 s (five idle timeouts) only the client sends: the origin answers after the last chunk
+            StringBuilder sent = new StringBuilder();
+            for (int i = 0; i < 15; i++) {
+                c.send("1\r\n" + (char) ('a' + i) + "\r\n");
+                sent.append((char) ('a' + i));
+                Thread.sleep(100); // paces the upload: bytes must keep moving one way only, across the idle timeout
+            }
+            RawClient.Response r = c.send("0\r\n\r\n").read();
+            assertEquals(200, r.status());
+            assertEquals(sent.toString(), r.text());
+        }
+        GatewayFixture.awaitInFlightZero(engine);
     }
 
     @Test
