@@ -20,10 +20,16 @@ module dev.proxypool.core {
     exports dev.proxypool.core.dispatch;
 
     // The engine's internals: for the SDK's implementation only.
-    exports dev.proxypool.core.capacity to dev.proxypool.sdk;
-    exports dev.proxypool.core.rank to dev.proxypool.sdk;
-    exports dev.proxypool.core.runtime to dev.proxypool.sdk;
-    exports dev.proxypool.core.security to dev.proxypool.sdk;
-    exports dev.proxypool.core.ops to dev.proxypool.sdk;
-    exports dev.proxypool.core.nodes to dev.proxypool.sdk;
+    exports dev.proxypool.core.capacity to
+            dev.proxypool.sdk;
+    exports dev.proxypool.core.rank to
+            dev.proxypool.sdk;
+    exports dev.proxypool.core.runtime to
+            dev.proxypool.sdk;
+    exports dev.proxypool.core.security to
+            dev.proxypool.sdk;
+    exports dev.proxypool.core.ops to
+            dev.proxypool.sdk;
+    exports dev.proxypool.core.nodes to
+            dev.proxypool.sdk;
 }

@@ -27,18 +27,20 @@ import java.util.TreeMap;
 final class BenchPool {
 
     static final List<String> UPSTREAMS = List.of("vendor-a", "vendor-b", "vendor-c", "vendor-d");
-    static final String[] COUNTRIES = {"US", "DE", "GB", "FR", "JP", "BR", "IN", "CA", "AU", "NL",
-        "ES", "IT", "PL", "SE", "KR", "MX", "TR", "ID", "SG", "ZA"};
+    static final String[] COUNTRIES = {
+        "US", "DE", "GB", "FR", "JP", "BR", "IN", "CA", "AU", "NL", "ES", "IT", "PL", "SE", "KR", "MX", "TR", "ID",
+        "SG", "ZA"
+    };
 
-    private BenchPool() {
-    }
+    private BenchPool() {}
 
     static List<Proxy> proxies(int n, Instant now, long seed) {
         SplittableRandom r = new SplittableRandom(seed);
         List<Proxy> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             int p = r.nextInt(100);
-            Protocol protocol = p < 60 ? Protocol.HTTP : p < 85 ? Protocol.SOCKS5 : p < 95 ? Protocol.HTTPS : Protocol.SOCKS4;
+            Protocol protocol =
+                    p < 60 ? Protocol.HTTP : p < 85 ? Protocol.SOCKS5 : p < 95 ? Protocol.HTTPS : Protocol.SOCKS4;
             int t = r.nextInt(100);
             Map<String, String> labels = new TreeMap<>();
             labels.put("country", r.nextInt(100) < 20 ? "US" : COUNTRIES[1 + r.nextInt(19)]);
@@ -51,8 +53,10 @@ final class BenchPool {
             labels.put("ipv", r.nextInt(100) < 90 ? "4" : "6");
             labels.put("rotation", r.nextInt(100) < 70 ? "sticky" : "rotating");
             labels.put("level", r.nextInt(100) < 80 ? "elite" : "anonymous");
-            Proxy.Builder b = Proxy.builder(new ProxyKey(protocol,
-                            "10." + (i >>> 16 & 255) + "." + (i >>> 8 & 255) + "." + (i & 255), 8000 + r.nextInt(1000),
+            Proxy.Builder b = Proxy.builder(new ProxyKey(
+                            protocol,
+                            "10." + (i >>> 16 & 255) + "." + (i >>> 8 & 255) + "." + (i & 255),
+                            8000 + r.nextInt(1000),
                             CredentialRef.NONE))
                     .id("p-" + Integer.toString(i, 36) + "-" + Long.toString(r.nextLong() & 0xFFFFFFFFL, 36))
                     .provider("bench")
@@ -73,7 +77,8 @@ final class BenchPool {
         return switch (labels) {
             case 0 -> LabelSelector.ANY;
             case 2 -> LabelSelector.parse("country=US,type=residential");
-            case 6 -> LabelSelector.parse("country=US,type=residential,tier=standard,ipv=4,rotation=sticky,level=elite");
+            case 6 ->
+                LabelSelector.parse("country=US,type=residential,tier=standard,ipv=4,rotation=sticky,level=elite");
             default -> throw new IllegalArgumentException("filterLabels must be 0, 2 or 6, got " + labels);
         };
     }

@@ -47,8 +47,11 @@ public class ContendedDispatchBenchmark {
 
     @Setup
     public void setup() {
-        snapshot = new SnapshotBuilder(new RuntimeRegistry(HealthPolicy.DEFAULTS, Clocks.monotonic()),
-                Clocks.wall(), Clocks.monotonic()).build(BenchPool.proxies(1000, Clocks.wall().instant(), 42));
+        snapshot = new SnapshotBuilder(
+                        new RuntimeRegistry(HealthPolicy.DEFAULTS, Clocks.monotonic()),
+                        Clocks.wall(),
+                        Clocks.monotonic())
+                .build(BenchPool.proxies(1000, Clocks.wall().instant(), 42));
         now = Clocks.monotonic().read();
         weighted = PickRequest.of(CandidateFilter.ANY, Strategy.WEIGHTED);
         random = PickRequest.of(CandidateFilter.ANY, Strategy.RANDOM);

@@ -44,7 +44,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--sun-misc-unsafe-memory-access=allow", "-Xmx2g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--sun-misc-unsafe-memory-access=allow", "-Xmx2g"})
 public class DispatchBenchmark {
 
     private static final int KEYS = 1024;
@@ -77,8 +79,8 @@ public class DispatchBenchmark {
         now = ticker.read();
         BenchPool.measureLatencies(snapshot, now, 7);
 
-        CandidateFilter filter = new CandidateFilter(List.of(), Set.of(), BenchPool.selector(filterLabels),
-                Duration.ofSeconds(30), Duration.ZERO);
+        CandidateFilter filter = new CandidateFilter(
+                List.of(), Set.of(), BenchPool.selector(filterLabels), Duration.ofSeconds(30), Duration.ZERO);
         roundRobin = PickRequest.of(filter, Strategy.ROUND_ROBIN);
         weighted = PickRequest.of(filter, Strategy.WEIGHTED);
         random = PickRequest.of(filter, Strategy.RANDOM);
@@ -98,9 +100,13 @@ public class DispatchBenchmark {
             }
             firstPicks.append(String.format(" %s %.1f ms", r.strategy(), (ticker.read() - t0) / 1e6));
         }
-        System.out.printf("%n[setup] %d proxies, filter %s: %d candidates; first picks (candidate set,"
-                + " then schedule/ring):%s%n", proxies, BenchPool.selector(filterLabels),
-                snapshot.candidates(filter).size(), firstPicks);
+        System.out.printf(
+                "%n[setup] %d proxies, filter %s: %d candidates; first picks (candidate set,"
+                        + " then schedule/ring):%s%n",
+                proxies,
+                BenchPool.selector(filterLabels),
+                snapshot.candidates(filter).size(),
+                firstPicks);
     }
 
     private PickResult pickAndRelease(PickRequest r) {

@@ -31,7 +31,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--sun-misc-unsafe-memory-access=allow", "-Xmx2g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--sun-misc-unsafe-memory-access=allow", "-Xmx2g"})
 public class SnapshotBuildBenchmark {
 
     private List<Proxy> proxies;
@@ -47,8 +49,8 @@ public class SnapshotBuildBenchmark {
     }
 
     private static SnapshotBuilder newBuilder() {
-        return new SnapshotBuilder(new RuntimeRegistry(HealthPolicy.DEFAULTS, Clocks.monotonic()),
-                Clocks.wall(), Clocks.monotonic());
+        return new SnapshotBuilder(
+                new RuntimeRegistry(HealthPolicy.DEFAULTS, Clocks.monotonic()), Clocks.wall(), Clocks.monotonic());
     }
 
     @Benchmark

@@ -29,7 +29,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 0)
 @Measurement(iterations = 1)
-@Fork(value = 5, jvmArgsAppend = {"--sun-misc-unsafe-memory-access=allow", "-Xmx2g"})
+@Fork(
+        value = 5,
+        jvmArgsAppend = {"--sun-misc-unsafe-memory-access=allow", "-Xmx2g"})
 public class SnapshotColdBuildBenchmark {
 
     private List<Proxy> proxies;
@@ -41,7 +43,10 @@ public class SnapshotColdBuildBenchmark {
 
     @Benchmark
     public PoolSnapshot coldFirstBuild() {
-        return new SnapshotBuilder(new RuntimeRegistry(HealthPolicy.DEFAULTS, Clocks.monotonic()),
-                Clocks.wall(), Clocks.monotonic()).build(proxies);
+        return new SnapshotBuilder(
+                        new RuntimeRegistry(HealthPolicy.DEFAULTS, Clocks.monotonic()),
+                        Clocks.wall(),
+                        Clocks.monotonic())
+                .build(proxies);
     }
 }

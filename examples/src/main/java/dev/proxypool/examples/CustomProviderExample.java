@@ -24,8 +24,7 @@ import java.util.List;
  */
 public final class CustomProviderExample {
 
-    private CustomProviderExample() {
-    }
+    private CustomProviderExample() {}
 
     /** The adapter: here it "fetches" from an in-house registry; a real one would call the vendor. */
     static ProviderAdapter inHouseRegistry(String provider, int size) {
@@ -33,7 +32,9 @@ public final class CustomProviderExample {
             List<Proxy> candidates = new ArrayList<>();
             for (int i = 1; i <= size; i++) {
                 candidates.add(Proxy.builder(new ProxyKey(Protocol.SOCKS5, "198.51.100." + i, 1080, CredentialRef.NONE))
-                        .provider(provider).upstream(context.upstream()).build());
+                        .provider(provider)
+                        .upstream(context.upstream())
+                        .build());
             }
             return FetchReport.of(provider, context.upstream(), candidates, Duration.ZERO);
         };
@@ -49,8 +50,12 @@ public final class CustomProviderExample {
                 .register("in_house_registry", (providerConfig, env) -> inHouseRegistry(providerConfig.name(), 3))
                 .enable("in_house_registry")
                 .build();
-        try (ProxyPool pool = ProxyPool.builder().config(config).providerRegistry(registry).background(false).build();
-             Lease lease = pool.acquire(Selection.forHost("api.example"))) {
+        try (ProxyPool pool = ProxyPool.builder()
+                        .config(config)
+                        .providerRegistry(registry)
+                        .background(false)
+                        .build();
+                Lease lease = pool.acquire(Selection.forHost("api.example"))) {
             lease.succeeded(Duration.ofMillis(50));
             return pool.size();
         }

@@ -23,25 +23,26 @@ import java.util.List;
  */
 public final class EmbeddedPoolExample {
 
-    private EmbeddedPoolExample() {
-    }
+    private EmbeddedPoolExample() {}
 
     /** What the example did, for its test. */
-    public record Outcome(List<String> leasedIds, List<String> extractedIds, int inFlightAfter) {
-    }
+    public record Outcome(List<String> leasedIds, List<String> extractedIds, int inFlightAfter) {}
 
     public static Outcome run() {
         List<Proxy> inventory = new ArrayList<>();
         for (int i = 1; i <= 10; i++) {
             inventory.add(Proxy.builder(new ProxyKey(Protocol.HTTP, "203.0.113." + i, 8000, CredentialRef.NONE))
-                    .upstream("own-inventory").provider("app")
+                    .upstream("own-inventory")
+                    .provider("app")
                     .labels(Labels.of("country", i <= 5 ? "US" : "DE", "type", "datacenter"))
                     .expiresAt(Instant.now().plus(Duration.ofHours(1)))
-                    .maxConcurrency(4).build());
+                    .maxConcurrency(4)
+                    .build());
         }
         List<String> leased = new ArrayList<>();
         List<String> extracted = new ArrayList<>();
-        try (ProxyPool pool = ProxyPool.builder().proxies(inventory).background(false).build()) {
+        try (ProxyPool pool =
+                ProxyPool.builder().proxies(inventory).background(false).build()) {
             for (int request = 0; request < 5; request++) {
                 try (Lease lease = pool.acquire(Selection.forHost("shop.example"))) {
                     // ... connect to lease.proxy().host():port() and do the request ...
@@ -50,7 +51,10 @@ public final class EmbeddedPoolExample {
                     leased.add(lease.proxyId());
                 }
             }
-            for (ExtractedProxyView p : pool.extract(Extraction.of(2).protocol(Protocol.HTTP).country("US").allOrNothing())
+            for (ExtractedProxyView p : pool.extract(Extraction.of(2)
+                            .protocol(Protocol.HTTP)
+                            .country("US")
+                            .allOrNothing())
                     .proxies()) {
                 extracted.add(p.id()); // p.url() is ready to use (credentials included): never log it
             }

@@ -26,20 +26,25 @@ import java.util.Map;
  */
 public final class HttpClientStickyExample {
 
-    private HttpClientStickyExample() {
-    }
+    private HttpClientStickyExample() {}
 
     /** One request's result: which session, through which proxy (opaque id), what status. */
-    public record Hop(String session, String proxyId, int status) {
-    }
+    public record Hop(String session, String proxyId, int status) {}
 
-    public static List<Hop> run(Path workDir, List<Proxy> inventory, Map<String, PasswordAuthentication> credentials,
-                                URI url, int sessions, int requestsPerSession) throws IOException, InterruptedException {
+    public static List<Hop> run(
+            Path workDir,
+            List<Proxy> inventory,
+            Map<String, PasswordAuthentication> credentials,
+            URI url,
+            int sessions,
+            int requestsPerSession)
+            throws IOException, InterruptedException {
         Path config = workDir.resolve("proxypool.yaml");
         Files.writeString(config, """
                 routings: [{ name: sessions, sticky: { enabled: true } }]
                 """);
-        ProxyPool.Builder builder = ProxyPool.builder().config(config).proxies(inventory).background(false);
+        ProxyPool.Builder builder =
+                ProxyPool.builder().config(config).proxies(inventory).background(false);
         credentials.forEach((ref, c) -> builder.credential(ref, c.getUserName(), new String(c.getPassword())));
         List<Hop> hops = new ArrayList<>();
         try (ProxyPool pool = builder.build()) {
@@ -49,9 +54,14 @@ public final class HttpClientStickyExample {
                     try (Lease lease = pool.acquire(Selection.forUri(url).session(session))) {
                         long t0 = System.nanoTime();
                         try {
-                            HttpClient client = pool.httpClientBuilder(lease).connectTimeout(Duration.ofSeconds(5)).build();
-                            HttpResponse<Void> resp = client.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(10))
-                                    .build(), HttpResponse.BodyHandlers.discarding());
+                            HttpClient client = pool.httpClientBuilder(lease)
+                                    .connectTimeout(Duration.ofSeconds(5))
+                                    .build();
+                            HttpResponse<Void> resp = client.send(
+                                    HttpRequest.newBuilder(url)
+                                            .timeout(Duration.ofSeconds(10))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.discarding());
                             lease.connected();
                             lease.succeeded(Duration.ofNanos(System.nanoTime() - t0));
                             hops.add(new Hop(session, lease.proxyId(), resp.statusCode()));

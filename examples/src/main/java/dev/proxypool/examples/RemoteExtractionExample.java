@@ -21,8 +21,7 @@ import java.util.List;
  */
 public final class RemoteExtractionExample {
 
-    private RemoteExtractionExample() {
-    }
+    private RemoteExtractionExample() {}
 
     /** The line printed when arguments are missing. */
     public static final String USAGE = "usage: RemoteExtractionExample <api-url> <client-token> [upstream]"
@@ -35,8 +34,12 @@ public final class RemoteExtractionExample {
 
     /** As {@link #run(URI, String, int, String)}, only from {@code upstream} when it is not null. */
     public static List<String> run(URI api, String token, int count, String idempotencyKey, String upstream) {
-        try (DistributionClient client = DistributionClient.builder(api).token(token).timeout(Duration.ofSeconds(10)).build()) {
-            Extraction extraction = Extraction.of(count).country("US").allOrNothing().idempotencyKey(idempotencyKey);
+        try (DistributionClient client = DistributionClient.builder(api)
+                .token(token)
+                .timeout(Duration.ofSeconds(10))
+                .build()) {
+            Extraction extraction =
+                    Extraction.of(count).country("US").allOrNothing().idempotencyKey(idempotencyKey);
             if (upstream != null) {
                 extraction = extraction.upstream(upstream);
             }
@@ -56,9 +59,11 @@ public final class RemoteExtractionExample {
             System.err.println(USAGE);
             return;
         }
-        List<String> ids = run(URI.create(args[0]), args[1], 2, "example-" + System.nanoTime(),
-                args.length == 3 ? args[2] : null);
-        System.out.println(ids.isEmpty() ? "not enough US proxies in the pool: nothing extracted"
-                : "extracted for exclusive use (opaque ids): " + ids);
+        List<String> ids =
+                run(URI.create(args[0]), args[1], 2, "example-" + System.nanoTime(), args.length == 3 ? args[2] : null);
+        System.out.println(
+                ids.isEmpty()
+                        ? "not enough US proxies in the pool: nothing extracted"
+                        : "extracted for exclusive use (opaque ids): " + ids);
     }
 }

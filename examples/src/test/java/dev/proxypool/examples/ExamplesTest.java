@@ -44,7 +44,12 @@ class ExamplesTest {
             System.setErr(err);
         }
         String text = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
-        assertEquals(2, text.lines().filter(l -> l.equals(RemoteExtractionExample.USAGE)).count(), text);
+        assertEquals(
+                2,
+                text.lines()
+                        .filter(l -> l.equals(RemoteExtractionExample.USAGE))
+                        .count(),
+                text);
         assertTrue(RemoteExtractionExample.USAGE.startsWith("usage: RemoteExtractionExample <api-url> <client-token>"));
     }
 
@@ -52,7 +57,9 @@ class ExamplesTest {
     void remoteExtraction() throws Exception {
         StringBuilder inv = new StringBuilder();
         for (int i = 1; i <= 5; i++) {
-            inv.append("{\"host\": \"203.0.113.").append(i).append("\", \"port\": 8000, \"protocol\": \"http\",")
+            inv.append("{\"host\": \"203.0.113.")
+                    .append(i)
+                    .append("\", \"port\": 8000, \"protocol\": \"http\",")
                     .append(" \"labels\": {\"country\": \"US\"}}\n");
         }
         java.nio.file.Files.writeString(dir.resolve("inv.jsonl"), inv);
@@ -64,14 +71,22 @@ class ExamplesTest {
                 upstreams: [{ name: lab, provider: lab, validate: false }]
                 health: { active: { enabled: false } }
                 """);
-        try (dev.proxypool.server.ProxyPoolServer server = dev.proxypool.server.ProxyPoolServer
-                .builder(dev.proxypool.sdk.config.ConfigLoader.load(cfg, Map.of())).start()) {
+        try (dev.proxypool.server.ProxyPoolServer server = dev.proxypool.server.ProxyPoolServer.builder(
+                        dev.proxypool.sdk.config.ConfigLoader.load(cfg, Map.of()))
+                .start()) {
             java.net.URI api = java.net.URI.create("http://127.0.0.1:" + server.apiPort());
             List<String> first = RemoteExtractionExample.run(api, "app-token-0123456789", 2, "order-1");
             assertEquals(2, first.size());
-            assertEquals(first, RemoteExtractionExample.run(api, "app-token-0123456789", 2, "order-1"), "replayed, not re-extracted");
-            assertEquals(2, RemoteExtractionExample.run(api, "app-token-0123456789", 2, "order-2").size());
-            assertEquals(List.of(), RemoteExtractionExample.run(api, "app-token-0123456789", 2, "order-3"), "only 1 left");
+            assertEquals(
+                    first,
+                    RemoteExtractionExample.run(api, "app-token-0123456789", 2, "order-1"),
+                    "replayed, not re-extracted");
+            assertEquals(
+                    2,
+                    RemoteExtractionExample.run(api, "app-token-0123456789", 2, "order-2")
+                            .size());
+            assertEquals(
+                    List.of(), RemoteExtractionExample.run(api, "app-token-0123456789", 2, "order-3"), "only 1 left");
         }
     }
 
@@ -83,20 +98,30 @@ class ExamplesTest {
     @Test
     void httpClientWithStickySessions() throws Exception {
         try (FakeOrigin origin = FakeOrigin.start();
-             FakeHttpProxy a = FakeHttpProxy.builder().basicAuth("u", "p").start();
-             FakeHttpProxy b = FakeHttpProxy.builder().basicAuth("u", "p").start();
-             FakeHttpProxy c = FakeHttpProxy.builder().basicAuth("u", "p").start()) {
-            List<Proxy> inventory = List.of(a.asProxy(CredentialRef.of("lab")), b.asProxy(CredentialRef.of("lab")),
+                FakeHttpProxy a = FakeHttpProxy.builder().basicAuth("u", "p").start();
+                FakeHttpProxy b = FakeHttpProxy.builder().basicAuth("u", "p").start();
+                FakeHttpProxy c = FakeHttpProxy.builder().basicAuth("u", "p").start()) {
+            List<Proxy> inventory = List.of(
+                    a.asProxy(CredentialRef.of("lab")),
+                    b.asProxy(CredentialRef.of("lab")),
                     c.asProxy(CredentialRef.of("lab")));
-            List<HttpClientStickyExample.Hop> hops = HttpClientStickyExample.run(dir, inventory,
-                    Map.of("lab", new PasswordAuthentication("u", "p".toCharArray())), origin.uri("/echo"), 4, 3);
+            List<HttpClientStickyExample.Hop> hops = HttpClientStickyExample.run(
+                    dir,
+                    inventory,
+                    Map.of("lab", new PasswordAuthentication("u", "p".toCharArray())),
+                    origin.uri("/echo"),
+                    4,
+                    3);
             assertEquals(12, hops.size());
             Map<String, Set<String>> proxiesBySession = new HashMap<>();
             for (HttpClientStickyExample.Hop h : hops) {
                 assertEquals(200, h.status());
-                proxiesBySession.computeIfAbsent(h.session(), k -> new HashSet<>()).add(h.proxyId());
+                proxiesBySession
+                        .computeIfAbsent(h.session(), k -> new HashSet<>())
+                        .add(h.proxyId());
             }
-            proxiesBySession.forEach((session, ids) -> assertEquals(1, ids.size(), session + " changed exit proxy: " + ids));
+            proxiesBySession.forEach(
+                    (session, ids) -> assertEquals(1, ids.size(), session + " changed exit proxy: " + ids));
             assertEquals(12, a.forwardedRequests() + b.forwardedRequests() + c.forwardedRequests());
         }
     }

@@ -24,10 +24,15 @@ import org.junit.jupiter.api.Test;
 class PublicSurfaceOnlyTest {
 
     /** The project packages an application needs; nothing else of the project. */
-    static final Set<String> PUBLIC_PACKAGES = Set.of("dev.proxypool.sdk", "dev.proxypool.sdk.remote",
-            "dev.proxypool.sdk.provider", "dev.proxypool.core.model", "dev.proxypool.examples");
+    static final Set<String> PUBLIC_PACKAGES = Set.of(
+            "dev.proxypool.sdk",
+            "dev.proxypool.sdk.remote",
+            "dev.proxypool.sdk.provider",
+            "dev.proxypool.core.model",
+            "dev.proxypool.examples");
 
-    private static final Pattern IMPORT = Pattern.compile("(?m)^\\s*import\\s+(?:static\\s+)?([\\w.]+?)(?:\\.\\*)?\\s*;");
+    private static final Pattern IMPORT =
+            Pattern.compile("(?m)^\\s*import\\s+(?:static\\s+)?([\\w.]+?)(?:\\.\\*)?\\s*;");
     /** A project package: {@code dev.proxypool} and its lower-case segments, up to a type name or the end. */
     private static final Pattern PROJECT_PACKAGE = Pattern.compile("\\bdev\\.proxypool(?:\\.[a-z_][a-z0-9_]*)*");
 
@@ -62,7 +67,9 @@ class PublicSurfaceOnlyTest {
                     dev.proxypool.sdk.engine.PoolEngine engine;
                 }
                 """;
-        assertEquals(List.of("X.java imports dev.proxypool.core.health.FailureKind",
+        assertEquals(
+                List.of(
+                        "X.java imports dev.proxypool.core.health.FailureKind",
                         "X.java imports dev.proxypool.sdk.config.ConfigLoader.load",
                         "X.java imports io.helidon.webclient.api.WebClient",
                         "X.java names dev.proxypool.sdk.engine"),
@@ -75,7 +82,8 @@ class PublicSurfaceOnlyTest {
         Matcher imports = IMPORT.matcher(source);
         while (imports.find()) {
             String imported = imports.group(1);
-            if (!(imported.startsWith("java.") || imported.startsWith("javax.")
+            if (!(imported.startsWith("java.")
+                    || imported.startsWith("javax.")
                     || PUBLIC_PACKAGES.contains(packageOf(imported)))) {
                 found.add(name + " imports " + imported);
             }

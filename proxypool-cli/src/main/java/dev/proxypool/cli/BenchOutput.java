@@ -11,8 +11,7 @@ import picocli.CommandLine.Model.CommandSpec;
 /** Prints a {@link BenchResult}: lines for people or one JSON object for scripts. */
 final class BenchOutput {
 
-    private BenchOutput() {
-    }
+    private BenchOutput() {}
 
     /**
      * @param what   e.g. {@code gateway}
@@ -20,7 +19,8 @@ final class BenchOutput {
      * @param extra  more counters for this kind of bench (e.g. proxies extracted)
      * @return the exit code: 0 when something succeeded, 1 when nothing did
      */
-    static int print(CommandSpec spec, boolean json, String what, String target, BenchResult r, Map<String, Long> extra) {
+    static int print(
+            CommandSpec spec, boolean json, String what, String target, BenchResult r, Map<String, Long> extra) {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> body = new LinkedHashMap<>();
@@ -43,28 +43,49 @@ final class BenchOutput {
             body.putAll(extra);
             out.println(JsonCodec.write(body));
         } else {
-            out.printf(Locale.ROOT, "bench %s: %s, %d connections, %.1f s%n", what, target, r.connections(),
+            out.printf(
+                    Locale.ROOT,
+                    "bench %s: %s, %d connections, %.1f s%n",
+                    what,
+                    target,
+                    r.connections(),
                     r.elapsed().toNanos() / 1e9);
             out.printf(Locale.ROOT, "requests    %d (%.1f req/s)%n", r.requests(), r.requestsPerSecond());
             out.printf(Locale.ROOT, "ok          %d%n", r.ok());
             StringBuilder kinds = new StringBuilder();
-            r.errorsByKind().forEach((k, v) -> kinds.append(kinds.isEmpty() ? " (" : ", ").append(k).append(' ').append(v));
+            r.errorsByKind()
+                    .forEach((k, v) -> kinds.append(kinds.isEmpty() ? " (" : ", ")
+                            .append(k)
+                            .append(' ')
+                            .append(v));
             out.printf(Locale.ROOT, "errors      %d%s%n", r.errors(), kinds.isEmpty() ? "" : kinds + ")");
-            out.printf(Locale.ROOT, "latency ms  p50 %.2f  p95 %.2f  p99 %.2f  max %.2f  mean %.2f (successful requests)%n",
-                    r.percentileMillis(50), r.percentileMillis(95), r.percentileMillis(99),
-                    r.latencies().maxMicros() / 1000.0, r.latencies().meanMicros() / 1000.0);
+            out.printf(
+                    Locale.ROOT,
+                    "latency ms  p50 %.2f  p95 %.2f  p99 %.2f  max %.2f  mean %.2f (successful requests)%n",
+                    r.percentileMillis(50),
+                    r.percentileMillis(95),
+                    r.percentileMillis(99),
+                    r.latencies().maxMicros() / 1000.0,
+                    r.latencies().meanMicros() / 1000.0);
             extra.forEach((k, v) -> out.printf(Locale.ROOT, "%-11s %d%n", k, v));
         }
         out.flush();
         if (r.ok() == 0) {
-            return CliErrors.fail(spec, Main.EXIT_ERROR, "no request succeeded (" + r.errors() + " failed"
-                    + (r.errorsByKind().isEmpty() ? "" : ", mostly " + mostCommon(r.errorsByKind())) + ")", null);
+            return CliErrors.fail(
+                    spec,
+                    Main.EXIT_ERROR,
+                    "no request succeeded (" + r.errors() + " failed"
+                            + (r.errorsByKind().isEmpty() ? "" : ", mostly " + mostCommon(r.errorsByKind())) + ")",
+                    null);
         }
         return Main.EXIT_OK;
     }
 
     private static String mostCommon(Map<String, Long> kinds) {
-        return kinds.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse("?");
+        return kinds.entrySet().stream()
+                .max(Map.Entry.comparingByValue())
+                .map(Map.Entry::getKey)
+                .orElse("?");
     }
 
     private static double round(double d) {

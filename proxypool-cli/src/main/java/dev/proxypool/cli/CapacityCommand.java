@@ -9,12 +9,20 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "capacity", mixinStandardHelpOptions = true,
-        description = {"Compute how many gateway workers a peak needs (docs/runbook.md#workers).",
-                "  workers = ceil(peak / (measured_worker_qps * utilization)) + spares",
-                "measured-worker-qps must come from a load test close to production; judge it by P95/P99."},
-        footer = {"", "Example:", "  proxypool capacity --peak-qps 100000 --measured-worker-qps 12000 \\",
-                "      --utilization 0.6 --spares 2"})
+@Command(
+        name = "capacity",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Compute how many gateway workers a peak needs (docs/runbook.md#workers).",
+            "  workers = ceil(peak / (measured_worker_qps * utilization)) + spares",
+            "measured-worker-qps must come from a load test close to production; judge it by P95/P99."
+        },
+        footer = {
+            "",
+            "Example:",
+            "  proxypool capacity --peak-qps 100000 --measured-worker-qps 12000 \\",
+            "      --utilization 0.6 --spares 2"
+        })
 final class CapacityCommand implements Callable<Integer> {
 
     @Spec
@@ -23,13 +31,22 @@ final class CapacityCommand implements Callable<Integer> {
     @Option(names = "--peak-qps", required = true, description = "Expected cluster peak (requests/s).")
     double peakQps;
 
-    @Option(names = "--measured-worker-qps", required = true, description = "What one worker sustained in a realistic load test.")
+    @Option(
+            names = "--measured-worker-qps",
+            required = true,
+            description = "What one worker sustained in a realistic load test.")
     double measuredWorkerQps;
 
-    @Option(names = "--utilization", defaultValue = "0.6", description = "Target utilization in (0, 1] (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--utilization",
+            defaultValue = "0.6",
+            description = "Target utilization in (0, 1] (default ${DEFAULT-VALUE}).")
     double utilization;
 
-    @Option(names = "--spares", defaultValue = "1", description = "Spare workers for a failure domain (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--spares",
+            defaultValue = "1",
+            description = "Spare workers for a failure domain (default ${DEFAULT-VALUE}).")
     int spares;
 
     @Option(names = "--json", description = "Print JSON for scripts.")
@@ -46,13 +63,28 @@ final class CapacityCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.printf(Locale.ROOT, "{\"peakQps\": %s, \"measuredWorkerQps\": %s, \"utilization\": %s, \"spares\": %d, "
+            out.printf(
+                    Locale.ROOT,
+                    "{\"peakQps\": %s, \"measuredWorkerQps\": %s, \"utilization\": %s, \"spares\": %d, "
                             + "\"baseWorkers\": %d, \"requiredWorkers\": %d}%n",
-                    num(peakQps), num(measuredWorkerQps), num(utilization), spares, plan.baseWorkers(), plan.requiredWorkers());
+                    num(peakQps),
+                    num(measuredWorkerQps),
+                    num(utilization),
+                    spares,
+                    plan.baseWorkers(),
+                    plan.requiredWorkers());
         } else {
             out.printf(Locale.ROOT, "peak                 %,.0f req/s%n", peakQps);
-            out.printf(Locale.ROOT, "per worker           %,.0f req/s measured, run at %.0f%%%n", measuredWorkerQps, utilization * 100);
-            out.printf(Locale.ROOT, "workers for the peak %d (each at %.0f%% of its measured rate)%n", plan.baseWorkers(), plan.utilizationAtPeak() * 100);
+            out.printf(
+                    Locale.ROOT,
+                    "per worker           %,.0f req/s measured, run at %.0f%%%n",
+                    measuredWorkerQps,
+                    utilization * 100);
+            out.printf(
+                    Locale.ROOT,
+                    "workers for the peak %d (each at %.0f%% of its measured rate)%n",
+                    plan.baseWorkers(),
+                    plan.utilizationAtPeak() * 100);
             out.printf(Locale.ROOT, "spares               %d%n", spares);
             out.printf(Locale.ROOT, "required workers     %d%n", plan.requiredWorkers());
         }

@@ -7,8 +7,7 @@ import picocli.CommandLine.ParseResult;
 /** How commands report failure: one line on stderr, the stack trace only with {@code --verbose}. */
 final class CliErrors {
 
-    private CliErrors() {
-    }
+    private CliErrors() {}
 
     /**
      * Prints {@code <qualified command name>: message} on the command's stderr (plus the stack trace

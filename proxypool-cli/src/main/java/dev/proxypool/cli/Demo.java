@@ -1,11 +1,11 @@
 package dev.proxypool.cli;
 
-import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.cli.demo.DemoHttpProxy;
 import dev.proxypool.cli.demo.DemoOrigin;
 import dev.proxypool.cli.demo.DemoSocksProxy;
 import dev.proxypool.cli.demo.DemoTls;
+import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.server.ProxyPoolServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -35,8 +35,13 @@ final class Demo implements AutoCloseable {
     private final DemoOrigin origin;
     private final DemoOrigin tlsOrigin;
 
-    private Demo(List<AutoCloseable> parts, Path dir, Path config, ProxyPoolServer server, DemoOrigin origin,
-                 DemoOrigin tlsOrigin) {
+    private Demo(
+            List<AutoCloseable> parts,
+            Path dir,
+            Path config,
+            ProxyPoolServer server,
+            DemoOrigin origin,
+            DemoOrigin tlsOrigin) {
         this.parts = parts;
         this.dir = dir;
         this.config = config;
@@ -63,13 +68,21 @@ final class Demo implements AutoCloseable {
             DemoSocksProxy socks = add(parts, DemoSocksProxy.open());
             // the vendor-style session gateway: admits any session-N user, so every listed session works
             DemoHttpProxy sessions = add(parts, DemoHttpProxy.open());
-            Files.writeString(dir.resolve("credentials.properties"), "demo.username=demo-user\ndemo.password=demo-pass\n");
-            Files.writeString(dir.resolve("inventory.jsonl"),
-                    proxy(http.port(), "http", "", "US") + proxy(httpAuth.port(), "http", "demo", "US")
+            Files.writeString(
+                    dir.resolve("credentials.properties"), "demo.username=demo-user\ndemo.password=demo-pass\n");
+            Files.writeString(
+                    dir.resolve("inventory.jsonl"),
+                    proxy(http.port(), "http", "", "US")
+                            + proxy(httpAuth.port(), "http", "demo", "US")
                             + proxy(socks.port(), "socks5", "", "DE"));
-            StringBuilder list = new StringBuilder("# extraction inventory: one session user per line, like a residential vendor\n");
+            StringBuilder list =
+                    new StringBuilder("# extraction inventory: one session user per line, like a residential vendor\n");
             for (int i = 1; i <= SESSIONS; i++) {
-                list.append("http://session-").append(i).append(":demo-pass@127.0.0.1:").append(sessions.port()).append('\n');
+                list.append("http://session-")
+                        .append(i)
+                        .append(":demo-pass@127.0.0.1:")
+                        .append(sessions.port())
+                        .append('\n');
             }
             Files.writeString(dir.resolve("sessions.txt"), list.toString());
             Path config = dir.resolve("proxypool.yaml");
@@ -141,8 +154,25 @@ final class Demo implements AutoCloseable {
                 Console: http://127.0.0.1:%d/console/  (admin token: demo-admin-0123456789)
 
                 Ctrl-C stops everything and deletes %s.
-                """.formatted(config, gw, api, SESSIONS, gw, echo, gw, echo, gw, tlsOrigin.port(), gw, echo, api, api, api,
-                SESSIONS, api, dir);
+                """.formatted(
+                        config,
+                        gw,
+                        api,
+                        SESSIONS,
+                        gw,
+                        echo,
+                        gw,
+                        echo,
+                        gw,
+                        tlsOrigin.port(),
+                        gw,
+                        echo,
+                        api,
+                        api,
+                        api,
+                        SESSIONS,
+                        api,
+                        dir);
     }
 
     /** Stops the server and the local proxies, then deletes the temporary directory. Idempotent. */

@@ -8,11 +8,15 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Start the server with local test proxies and a local origin, all on 127.0.0.1, and print curl lines to try.",
-                "The gateway uses three proxies (HTTP, HTTP with auth, SOCKS5); the Distribution API has its own",
-                "inventory of session proxies, since extraction is permanent. Nothing leaves the machine;",
-                "Ctrl-C stops everything and deletes the demo's temporary directory."},
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Start the server with local test proxies and a local origin, all on 127.0.0.1, and print curl lines to try.",
+            "The gateway uses three proxies (HTTP, HTTP with auth, SOCKS5); the Distribution API has its own",
+            "inventory of session proxies, since extraction is permanent. Nothing leaves the machine;",
+            "Ctrl-C stops everything and deletes the demo's temporary directory."
+        },
         footer = {"", "Examples:", "  proxypool demo", "  proxypool demo --gateway-port 18080 --api-port 19090"})
 final class DemoCommand implements Callable<Integer> {
 
@@ -31,7 +35,9 @@ final class DemoCommand implements Callable<Integer> {
         try {
             demo = Demo.start(gatewayPort, apiPort);
         } catch (RuntimeException e) {
-            spec.commandLine().getErr().println("proxypool demo: cannot start: " + StartFailure.explain(e, gatewayPort, apiPort));
+            spec.commandLine()
+                    .getErr()
+                    .println("proxypool demo: cannot start: " + StartFailure.explain(e, gatewayPort, apiPort));
             return Main.EXIT_ERROR;
         }
         PrintWriter out = spec.commandLine().getOut();

@@ -12,7 +12,8 @@ final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         try {
             return Durations.parse("duration", value);
         } catch (RuntimeException e) {
-            throw new CommandLine.TypeConversionException("'" + value + "' is not a duration (write e.g. 500ms, 8s, 2m)");
+            throw new CommandLine.TypeConversionException(
+                    "'" + value + "' is not a duration (write e.g. 500ms, 8s, 2m)");
         }
     }
 }

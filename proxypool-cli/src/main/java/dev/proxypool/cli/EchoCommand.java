@@ -11,15 +11,23 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "echo", mixinStandardHelpOptions = true,
-        description = {"Run the standalone echo endpoint (GET /v1/echo) until Ctrl-C.",
-                "It answers {\"ip\": <peer address>, \"headers\": {...}}. The validator requests it",
-                "through each candidate proxy and judges the address and headers that",
-                "arrive. Bind it where the proxies can reach it, and reach it directly,",
-                "not through a reverse proxy (it reports the TCP peer)."},
-        footer = {"", "Examples:", "  proxypool echo --port 9091",
-                "  proxypool echo --port 9091 --bind 0.0.0.0     # reachable by remote proxies",
-                "  proxypool validate proxies.txt --echo-url http://<this host>:9091/v1/echo"},
+@Command(
+        name = "echo",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the standalone echo endpoint (GET /v1/echo) until Ctrl-C.",
+            "It answers {\"ip\": <peer address>, \"headers\": {...}}. The validator requests it",
+            "through each candidate proxy and judges the address and headers that",
+            "arrive. Bind it where the proxies can reach it, and reach it directly,",
+            "not through a reverse proxy (it reports the TCP peer)."
+        },
+        footer = {
+            "",
+            "Examples:",
+            "  proxypool echo --port 9091",
+            "  proxypool echo --port 9091 --bind 0.0.0.0     # reachable by remote proxies",
+            "  proxypool validate proxies.txt --echo-url http://<this host>:9091/v1/echo"
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped", "1:cannot bind", "2:usage (bad options)"})
 final class EchoCommand implements Callable<Integer> {
@@ -30,7 +38,10 @@ final class EchoCommand implements Callable<Integer> {
     @Option(names = "--port", required = true, paramLabel = "N", description = "Port to listen on (0 = any free port).")
     int port;
 
-    @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+    @Option(
+            names = "--bind",
+            paramLabel = "ADDRESS",
+            defaultValue = "127.0.0.1",
             description = "Address to listen on (default ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
     String bind;
 
@@ -46,7 +57,8 @@ final class EchoCommand implements Callable<Integer> {
         try {
             server = builder.start();
         } catch (UncheckedIOException e) {
-            return CliErrors.fail(spec, Main.EXIT_ERROR, e.getMessage() + " (" + CliErrors.oneLine(e.getCause()) + ")", e);
+            return CliErrors.fail(
+                    spec, Main.EXIT_ERROR, e.getMessage() + " (" + CliErrors.oneLine(e.getCause()) + ")", e);
         }
         try (server) {
             spec.commandLine().getOut().println("proxypool echo: serving " + server.url() + " (Ctrl-C to stop)");

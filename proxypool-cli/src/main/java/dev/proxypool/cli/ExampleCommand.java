@@ -27,28 +27,38 @@ import picocli.CommandLine.Spec;
  * runtime dependency (it ships in {@code lib/}) and each program's {@code main} is found by class
  * name, so no CLI class compiles against them (docs/architecture.md#dependency-direction).
  */
-@Command(name = "example", mixinStandardHelpOptions = true,
-        description = {"Run one of the SDK examples (source: examples/src/main/java/dev/proxypool/examples).",
-                "remote-extraction talks to a running server: by default the one 'proxypool demo' starts."},
-        footer = {"", "Examples:", "  proxypool example embedded-pool", "  proxypool example custom-provider",
-                "  proxypool example remote-extraction",
-                "  proxypool example remote-extraction --api http://127.0.0.1:19090 --token my-client-token"},
+@Command(
+        name = "example",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run one of the SDK examples (source: examples/src/main/java/dev/proxypool/examples).",
+            "remote-extraction talks to a running server: by default the one 'proxypool demo' starts."
+        },
+        footer = {
+            "",
+            "Examples:",
+            "  proxypool example embedded-pool",
+            "  proxypool example custom-provider",
+            "  proxypool example remote-extraction",
+            "  proxypool example remote-extraction --api http://127.0.0.1:19090 --token my-client-token"
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the example ran", "1:the example failed", "2:usage (unknown example)"})
 final class ExampleCommand implements Callable<Integer> {
 
     /** A runnable example: its program (a class of the examples module, loaded when run) and what it shows. */
-    record Example(String program, String description) {
-    }
+    record Example(String program, String description) {}
 
     /** The runnable examples, by name. */
     static final Map<String, Example> EXAMPLES = new LinkedHashMap<>();
 
     static {
         String pkg = "dev.proxypool.examples.";
-        EXAMPLES.put("embedded-pool", new Example(pkg + "EmbeddedPoolExample", "lease and extract in-process, no server"));
+        EXAMPLES.put(
+                "embedded-pool", new Example(pkg + "EmbeddedPoolExample", "lease and extract in-process, no server"));
         EXAMPLES.put("custom-provider", new Example(pkg + "CustomProviderExample", "a provider adapter of your own"));
-        EXAMPLES.put("remote-extraction",
+        EXAMPLES.put(
+                "remote-extraction",
                 new Example(pkg + "RemoteExtractionExample", "extract from a running server (the demo)"));
     }
 
@@ -58,15 +68,23 @@ final class ExampleCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "embedded-pool, custom-provider or remote-extraction.")
     String name;
 
-    @Option(names = "--api", paramLabel = "URL", defaultValue = "http://127.0.0.1:9090",
+    @Option(
+            names = "--api",
+            paramLabel = "URL",
+            defaultValue = "http://127.0.0.1:9090",
             description = "remote-extraction: the server's REST URL (default ${DEFAULT-VALUE}, the demo).")
     String api;
 
-    @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "demo-token-0123456789",
+    @Option(
+            names = "--token",
+            paramLabel = "TOKEN",
+            defaultValue = "demo-token-0123456789",
             description = "remote-extraction: a client token (default: the demo's).")
     String token;
 
-    @Option(names = "--upstream", paramLabel = "NAME",
+    @Option(
+            names = "--upstream",
+            paramLabel = "NAME",
             description = "remote-extraction: extract only from this upstream (default with the demo's API: sessions).")
     String upstream;
 
@@ -74,8 +92,10 @@ final class ExampleCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (!EXAMPLES.containsKey(name)) {
             List<String> known = new ArrayList<>(EXAMPLES.keySet());
-            spec.commandLine().getErr().println(spec.qualifiedName() + ": unknown example '" + name + "' (known: "
-                    + String.join(", ", known) + ")");
+            spec.commandLine()
+                    .getErr()
+                    .println(spec.qualifiedName() + ": unknown example '" + name + "' (known: "
+                            + String.join(", ", known) + ")");
             return Main.EXIT_USAGE;
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -85,8 +105,12 @@ final class ExampleCommand implements Callable<Integer> {
         try {
             main = program(example.program());
         } catch (ReflectiveOperationException e) {
-            return CliErrors.fail(spec, Main.EXIT_ERROR, "the examples are not installed (no " + example.program()
-                    + " on the class path; build with ./mvnw -pl proxypool-cli -am package)", e);
+            return CliErrors.fail(
+                    spec,
+                    Main.EXIT_ERROR,
+                    "the examples are not installed (no " + example.program()
+                            + " on the class path; build with ./mvnw -pl proxypool-cli -am package)",
+                    e);
         }
         String[] args = switch (name) {
             case "remote-extraction" -> {

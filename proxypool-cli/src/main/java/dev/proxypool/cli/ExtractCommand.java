@@ -5,9 +5,9 @@ import dev.proxypool.core.model.Protocol;
 import dev.proxypool.sdk.ExtractedProxyView;
 import dev.proxypool.sdk.Extraction;
 import dev.proxypool.sdk.ExtractionResponse;
+import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.sdk.remote.DistributionClient;
 import dev.proxypool.sdk.remote.DistributionException;
-import dev.proxypool.sdk.json.JsonCodec;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.time.Duration;
@@ -16,31 +16,40 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.TreeMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "extract", mixinStandardHelpOptions = true,
-        description = {"Extract proxies exclusively from a running server (POST /v1/extractions).",
-                "Extracted proxies leave the pool for good. The table masks addresses and",
-                "hides the URLs, which carry credentials: add --show-urls to print them,",
-                "or use --json in scripts (it includes the URLs)."},
-        footer = {"", "Examples:",
-                "  export PROXYPOOL_TOKEN=...",
-                "  proxypool extract --count 5 --protocol http --country US",
-                "  proxypool extract --count 10 --label type=residential --min-ttl 10m \\",
-                "      --all-or-nothing --json",
-                "  proxypool extract --count 1 --idempotency-key job-42 \\",
-                "      --api http://10.0.0.5:9090 --show-urls"},
+@Command(
+        name = "extract",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Extract proxies exclusively from a running server (POST /v1/extractions).",
+            "Extracted proxies leave the pool for good. The table masks addresses and",
+            "hides the URLs, which carry credentials: add --show-urls to print them,",
+            "or use --json in scripts (it includes the URLs)."
+        },
+        footer = {
+            "",
+            "Examples:",
+            "  export PROXYPOOL_TOKEN=...",
+            "  proxypool extract --count 5 --protocol http --country US",
+            "  proxypool extract --count 10 --label type=residential --min-ttl 10m \\",
+            "      --all-or-nothing --json",
+            "  proxypool extract --count 1 --idempotency-key job-42 \\",
+            "      --api http://10.0.0.5:9090 --show-urls"
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:all requested proxies extracted",
-                "1:error (server unreachable, unauthorized, quota exceeded, store unavailable, ...)",
-                "2:usage (bad options, or the server refused the request as invalid)",
-                "3:fewer than requested (partial result, or insufficient proxies for --all-or-nothing)"})
+        exitCodeList = {
+            "0:all requested proxies extracted",
+            "1:error (server unreachable, unauthorized, quota exceeded, store unavailable, ...)",
+            "2:usage (bad options, or the server refused the request as invalid)",
+            "3:fewer than requested (partial result, or insufficient proxies for --all-or-nothing)"
+        })
 final class ExtractCommand implements Callable<Integer> {
 
     static final String TOKEN_ENV = "PROXYPOOL_TOKEN";
@@ -72,26 +81,44 @@ final class ExtractCommand implements Callable<Integer> {
     @Option(names = "--label", paramLabel = "KEY=VALUE", description = "A required label; repeatable.")
     Map<String, String> labels = new LinkedHashMap<>();
 
-    @Option(names = "--min-ttl", paramLabel = "DURATION", converter = DurationConverter.class,
+    @Option(
+            names = "--min-ttl",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
             description = "Minimum remaining lifetime, e.g. 60s, 10m (default: any unexpired proxy).")
     Duration minTtl = Duration.ZERO;
 
-    @Option(names = "--all-or-nothing", description = "Extract exactly --count or nothing (default: as many as possible).")
+    @Option(
+            names = "--all-or-nothing",
+            description = "Extract exactly --count or nothing (default: as many as possible).")
     boolean allOrNothing;
 
-    @Option(names = "--idempotency-key", paramLabel = "K",
-            description = "Retry-safe key: the same key and options return the first answer instead of extracting again.")
+    @Option(
+            names = "--idempotency-key",
+            paramLabel = "K",
+            description =
+                    "Retry-safe key: the same key and options return the first answer instead of extracting again.")
     String idempotencyKey;
 
-    @Option(names = "--api", paramLabel = "URL", defaultValue = "http://127.0.0.1:9090",
+    @Option(
+            names = "--api",
+            paramLabel = "URL",
+            defaultValue = "http://127.0.0.1:9090",
             description = "The server's REST listener (default ${DEFAULT-VALUE}).")
     String api;
 
-    @Option(names = "--token", paramLabel = "T", defaultValue = "${env:" + TOKEN_ENV + "}",
+    @Option(
+            names = "--token",
+            paramLabel = "T",
+            defaultValue = "${env:" + TOKEN_ENV + "}",
             description = "Client token (default: the " + TOKEN_ENV + " environment variable).")
     String token;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "10s",
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            defaultValue = "10s",
             description = "Connect and read timeout (default ${DEFAULT-VALUE}).")
     Duration timeout;
 
@@ -110,7 +137,10 @@ final class ExtractCommand implements Callable<Integer> {
         DistributionClient client;
         try {
             extraction = extraction();
-            client = DistributionClient.builder(apiUri()).token(token).timeout(timeout).build();
+            client = DistributionClient.builder(apiUri())
+                    .token(token)
+                    .timeout(timeout)
+                    .build();
         } catch (IllegalArgumentException e) {
             return CliErrors.fail(spec, Main.EXIT_USAGE, e.getMessage(), e);
         }
@@ -193,11 +223,14 @@ final class ExtractCommand implements Callable<Integer> {
             body.put("proxies", proxies);
             out.println(JsonCodec.write(body));
         } else {
-            Table t = showUrls ? new Table("ID", "HOST", "PROTOCOL", "COUNTRY", "TTL", "URL")
+            Table t = showUrls
+                    ? new Table("ID", "HOST", "PROTOCOL", "COUNTRY", "TTL", "URL")
                     : new Table("ID", "HOST", "PROTOCOL", "COUNTRY", "TTL");
             for (ExtractedProxyView p : r.proxies()) {
                 String host = AddressMask.mask(p.host()) + ":" + p.port();
-                String ttl = p.remainingTtlSeconds().isPresent() ? ttl(p.remainingTtlSeconds().getAsLong()) : "never";
+                String ttl = p.remainingTtlSeconds().isPresent()
+                        ? ttl(p.remainingTtlSeconds().getAsLong())
+                        : "never";
                 String cc = p.labels().getOrDefault("country", "-");
                 if (showUrls) {
                     t.row(p.id(), host, p.protocol().wireName(), cc, ttl, p.url());
@@ -223,7 +256,9 @@ final class ExtractCommand implements Callable<Integer> {
         m.put("port", p.port());
         m.put("labels", new TreeMap<>(p.labels()));
         m.put("expiresAt", p.expiresAt().map(Instant::toString).orElse(null));
-        m.put("remainingTtlSeconds", p.remainingTtlSeconds().isPresent() ? p.remainingTtlSeconds().getAsLong() : null);
+        m.put(
+                "remainingTtlSeconds",
+                p.remainingTtlSeconds().isPresent() ? p.remainingTtlSeconds().getAsLong() : null);
         return m;
     }
 
@@ -244,7 +279,7 @@ final class ExtractCommand implements Callable<Integer> {
                 body.put("used", q.used());
                 body.put("retryAfterSeconds", q.retryAfter().toSeconds());
             }
-            default -> { }
+            default -> {}
         }
         out.println(JsonCodec.write(body));
         out.flush();

@@ -11,9 +11,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-@Command(name = "hash-secret", mixinStandardHelpOptions = true,
-        description = {"Reads a client secret on stdin (one line) and prints its secretHash for proxypool.yaml.",
-                "The secret itself is never printed or stored."},
+@Command(
+        name = "hash-secret",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Reads a client secret on stdin (one line) and prints its secretHash for proxypool.yaml.",
+            "The secret itself is never printed or stored."
+        },
         footer = {"", "Example:", "  printf '%%s' \"$ALICE_SECRET\" | proxypool hash-secret"})
 final class HashSecretCommand implements Callable<Integer> {
 

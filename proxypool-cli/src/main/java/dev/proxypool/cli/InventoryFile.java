@@ -34,7 +34,8 @@ final class InventoryFile {
 
     /** The file formats of docs/configuration.md#file-formats. */
     enum Format {
-        JSONL("jsonl_inventory"), TEXT("text_list");
+        JSONL("jsonl_inventory"),
+        TEXT("text_list");
 
         final String adapterType;
 
@@ -61,15 +62,15 @@ final class InventoryFile {
     /** The adapters read into memory; 1 GiB is the adapters' own cap. */
     static final long MAX_BYTES = 1024L * 1024 * 1024;
 
-    private InventoryFile() {
-    }
+    private InventoryFile() {}
 
     /** Checks that {@code file} is a readable regular file; returns its size. */
     static long requireReadable(Path file) throws Unreadable {
         try {
             if (!Files.isRegularFile(file)) {
-                throw new Unreadable("cannot read " + file + ": " + (Files.exists(file) ? "not a regular file"
-                        : "no such file"), null);
+                throw new Unreadable(
+                        "cannot read " + file + ": " + (Files.exists(file) ? "not a regular file" : "no such file"),
+                        null);
             }
             long size = Files.size(file);
             Files.newInputStream(file).close(); // permission check with a clear message
@@ -112,7 +113,8 @@ final class InventoryFile {
             throws Unreadable {
         long size = requireReadable(file);
         if (size >= MAX_BYTES) {
-            throw new Unreadable("cannot read " + file + ": " + size + " bytes is over the 1 GiB limit; split it", null);
+            throw new Unreadable(
+                    "cannot read " + file + ": " + size + " bytes is over the 1 GiB limit; split it", null);
         }
         Path abs = file.toAbsolutePath();
         Map<String, String> settings = new HashMap<>();
@@ -121,7 +123,8 @@ final class InventoryFile {
         if (format == Format.TEXT) {
             settings.put("protocol", defaultProtocol.wireName());
         }
-        ProviderEnvironment env = new ProviderEnvironment(Map.of(), abs.getParent(), Clocks.wall(), Clocks.monotonic(), inline);
+        ProviderEnvironment env =
+                new ProviderEnvironment(Map.of(), abs.getParent(), Clocks.wall(), Clocks.monotonic(), inline);
         ProviderAdapter adapter = ProviderRegistry.standard(Set.of(format.adapterType))
                 .create(ProviderConfig.of("validate", format.adapterType, settings), env);
         FetchReport report = adapter.fetch(new FetchContext("validate", Map.of(), Duration.ofMinutes(10)));
@@ -132,9 +135,11 @@ final class InventoryFile {
     }
 
     private static Unreadable unreadable(Path file, IOException e) {
-        String why = e instanceof NoSuchFileException ? "no such file"
-                : e instanceof AccessDeniedException ? "permission denied"
-                : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        String why = e instanceof NoSuchFileException
+                ? "no such file"
+                : e instanceof AccessDeniedException
+                        ? "permission denied"
+                        : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         return new Unreadable("cannot read " + file + ": " + why, e);
     }
 }

@@ -12,14 +12,30 @@ import picocli.CommandLine.ScopeType;
  * Errors are one line on stderr ({@code proxypool <command>: <what went wrong>}); {@code --verbose}
  * (any position) adds the stack trace.
  */
-@Command(name = "proxypool", mixinStandardHelpOptions = true, version = "proxypool 0.1.0-SNAPSHOT",
+@Command(
+        name = "proxypool",
+        mixinStandardHelpOptions = true,
+        version = "proxypool 0.1.0-SNAPSHOT",
         description = "One operable pool over dynamic proxies: gateway, distribution API, SDK.",
-        subcommands = {ServeCommand.class, DemoCommand.class, ExtractCommand.class, ValidateCommand.class,
-                EchoCommand.class, BenchCommand.class, CapacityCommand.class, HashSecretCommand.class, ExampleCommand.class,
-                AdminCommand.class},
+        subcommands = {
+            ServeCommand.class,
+            DemoCommand.class,
+            ExtractCommand.class,
+            ValidateCommand.class,
+            EchoCommand.class,
+            BenchCommand.class,
+            CapacityCommand.class,
+            HashSecretCommand.class,
+            ExampleCommand.class,
+            AdminCommand.class
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:ok", "1:error (unreachable server, unreadable file, ...)", "2:usage (bad options)",
-                "3:partial or insufficient result"})
+        exitCodeList = {
+            "0:ok",
+            "1:error (unreachable server, unreadable file, ...)",
+            "2:usage (bad options)",
+            "3:partial or insufficient result"
+        })
 public final class Main implements Runnable {
 
     public static final int EXIT_OK = 0;
@@ -30,7 +46,9 @@ public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--verbose", scope = ScopeType.INHERIT,
+    @Option(
+            names = "--verbose",
+            scope = ScopeType.INHERIT,
             description = "On errors, print the stack trace too (default: one line).")
     boolean verbose;
 

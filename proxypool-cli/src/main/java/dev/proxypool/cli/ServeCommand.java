@@ -13,13 +13,22 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Run the gateway (default :8080) and the REST listener (default :9090).",
-                "Without --config it starts on the embedded defaults: in-memory store, no external service,",
-                "listening on 127.0.0.1. PROXYPOOL_<KEY> environment variables override config scalars."},
-        footer = {"", "Examples:", "  proxypool serve", "  proxypool serve --config proxypool.yaml",
-                "  PROXYPOOL_SERVER_GATEWAYPORT=18080 proxypool serve",
-                "  proxypool serve --config cluster.yaml --role worker"})
+@Command(
+        name = "serve",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the gateway (default :8080) and the REST listener (default :9090).",
+            "Without --config it starts on the embedded defaults: in-memory store, no external service,",
+            "listening on 127.0.0.1. PROXYPOOL_<KEY> environment variables override config scalars."
+        },
+        footer = {
+            "",
+            "Examples:",
+            "  proxypool serve",
+            "  proxypool serve --config proxypool.yaml",
+            "  PROXYPOOL_SERVER_GATEWAYPORT=18080 proxypool serve",
+            "  proxypool serve --config cluster.yaml --role worker"
+        })
 final class ServeCommand implements Callable<Integer> {
 
     @Spec
@@ -28,14 +37,23 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "proxypool.yaml (default: embedded defaults)")
     Path config;
 
-    @Option(names = "--role", paramLabel = "ROLE", defaultValue = "all",
-            description = {"all (default), control (pipeline, admin, snapshot publishing) or worker (gateway and",
-                    "extraction from the control plane's snapshots). control and worker need store.type: redis."})
+    @Option(
+            names = "--role",
+            paramLabel = "ROLE",
+            defaultValue = "all",
+            description = {
+                "all (default), control (pipeline, admin, snapshot publishing) or worker (gateway and",
+                "extraction from the control plane's snapshots). control and worker need store.type: redis."
+            })
     String role;
 
-    @Option(names = "--import-config", description = {"With database.type: postgres, overwrite the database's providers,",
-            "upstreams, routings and clients with the config file's (audited config.import). Without it the file",
-            "only seeds an empty database and afterwards the database is in force."})
+    @Option(
+            names = "--import-config",
+            description = {
+                "With database.type: postgres, overwrite the database's providers,",
+                "upstreams, routings and clients with the config file's (audited config.import). Without it the file",
+                "only seeds an empty database and afterwards the database is in force."
+            })
     boolean importConfig;
 
     @Override
@@ -56,18 +74,33 @@ final class ServeCommand implements Callable<Integer> {
         }
         ProxyPoolServer server;
         try {
-            server = ServerFactory.start(cfg, clusterRole, config == null ? Path.of("").toAbsolutePath()
-                    : config.toAbsolutePath().getParent(), importConfig);
+            server = ServerFactory.start(
+                    cfg,
+                    clusterRole,
+                    config == null
+                            ? Path.of("").toAbsolutePath()
+                            : config.toAbsolutePath().getParent(),
+                    importConfig);
         } catch (ConfigException e) {
             spec.commandLine().getErr().println("proxypool serve: bad config: " + e.getMessage());
             return Main.EXIT_USAGE;
         } catch (RuntimeException e) {
-            spec.commandLine().getErr().println("proxypool serve: cannot start: " + StartFailure.explain(e,
-                    cfg.server().host(), cfg.server().gatewayPort(), cfg.server().apiPort(), StartFailure.PortNames.CONFIG_KEYS));
+            spec.commandLine()
+                    .getErr()
+                    .println("proxypool serve: cannot start: "
+                            + StartFailure.explain(
+                                    e,
+                                    cfg.server().host(),
+                                    cfg.server().gatewayPort(),
+                                    cfg.server().apiPort(),
+                                    StartFailure.PortNames.CONFIG_KEYS));
             return Main.EXIT_ERROR;
         }
-        spec.commandLine().getOut().printf("proxypool: gateway on %s:%d, API on %s:%d (Ctrl-C to stop)%n",
-                cfg.server().host(), server.gatewayPort(), cfg.server().host(), server.apiPort());
+        spec.commandLine()
+                .getOut()
+                .printf(
+                        "proxypool: gateway on %s:%d, API on %s:%d (Ctrl-C to stop)%n",
+                        cfg.server().host(), server.gatewayPort(), cfg.server().host(), server.apiPort());
         spec.commandLine().getOut().flush();
         awaitShutdown(server);
         return Main.EXIT_OK;
@@ -76,15 +109,18 @@ final class ServeCommand implements Callable<Integer> {
     /** Blocks until the JVM is asked to stop, then stops the server in order. */
     static void awaitShutdown(AutoCloseable server) throws InterruptedException {
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                server.close();
-            } catch (Exception ignored) {
-                // stopping anyway
-            } finally {
-                stopped.countDown();
-            }
-        }, "proxypool-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                server.close();
+                            } catch (Exception ignored) {
+                                // stopping anyway
+                            } finally {
+                                stopped.countDown();
+                            }
+                        },
+                        "proxypool-shutdown"));
         stopped.await();
     }
 }

@@ -8,8 +8,7 @@ import java.nio.file.Path;
 /** Starts the server the way {@code serve} and {@code demo} both do. */
 final class ServerFactory {
 
-    private ServerFactory() {
-    }
+    private ServerFactory() {}
 
     static ProxyPoolServer start(ProxyPoolConfig config, Path configDir) {
         return start(config, ClusterRole.ALL, configDir);
@@ -20,8 +19,11 @@ final class ServerFactory {
     }
 
     /** {@code importConfig}: overwrite the configuration database with the file's entities ({@code serve --import-config}). */
-    static ProxyPoolServer start(ProxyPoolConfig config, ClusterRole role, Path configDir,
-                                 boolean importConfig) {
-        return ProxyPoolServer.builder(config).role(role).configDir(configDir).importConfig(importConfig).start();
+    static ProxyPoolServer start(ProxyPoolConfig config, ClusterRole role, Path configDir, boolean importConfig) {
+        return ProxyPoolServer.builder(config)
+                .role(role)
+                .configDir(configDir)
+                .importConfig(importConfig)
+                .start();
     }
 }

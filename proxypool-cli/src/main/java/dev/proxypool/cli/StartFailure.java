@@ -22,8 +22,7 @@ final class StartFailure {
                 "server.apiPort in the config (or PROXYPOOL_SERVER_APIPORT)");
     }
 
-    private StartFailure() {
-    }
+    private StartFailure() {}
 
     /** The demo's message: the flags. */
     static String explain(RuntimeException e, int gatewayPort, int apiPort) {
@@ -38,20 +37,28 @@ final class StartFailure {
         }
         StringBuilder sb = new StringBuilder();
         if (gatewayPort > 0 && !free(host, gatewayPort)) {
-            sb.append("gateway port ").append(gatewayPort).append(" is already in use; choose another with ")
+            sb.append("gateway port ")
+                    .append(gatewayPort)
+                    .append(" is already in use; choose another with ")
                     .append(names.gateway());
         }
         if (apiPort > 0 && !free(host, apiPort)) {
-            sb.append(sb.isEmpty() ? "" : "; ").append("API port ").append(apiPort)
-                    .append(" is already in use; choose another with ").append(names.api());
+            sb.append(sb.isEmpty() ? "" : "; ")
+                    .append("API port ")
+                    .append(apiPort)
+                    .append(" is already in use; choose another with ")
+                    .append(names.api());
         }
-        return sb.isEmpty() ? message + " (a port is already in use; choose others with " + names.gateway() + " and "
-                + names.api() + ")" : sb.toString();
+        return sb.isEmpty()
+                ? message + " (a port is already in use; choose others with " + names.gateway() + " and " + names.api()
+                        + ")"
+                : sb.toString();
     }
 
     private static boolean portInUse(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof BindException || (t.getMessage() != null && t.getMessage().contains("in use"))) {
+            if (t instanceof BindException
+                    || (t.getMessage() != null && t.getMessage().contains("in use"))) {
                 return true;
             }
         }

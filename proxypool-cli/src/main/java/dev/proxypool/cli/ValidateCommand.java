@@ -40,26 +40,36 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "validate", mixinStandardHelpOptions = true,
-        description = {"Validate a candidate file: elite, anonymous, or rejected with a reason.",
-                "FILE is a JSONL inventory or a plain-text list (host:port or",
-                "scheme://[user:pass@]host:port, # comments), parsed like a provider;",
-                "inline user:pass is used for that proxy and never printed.",
-                "Without --echo-url a local echo endpoint is started on 127.0.0.1, which",
-                "only proxies on this machine can reach. For proxies elsewhere, run",
-                "'proxypool echo --bind 0.0.0.0' on a host they can reach (or use a",
-                "server's /v1/echo) and pass its URL.",
-                "Progress goes to stderr every 500 ms; the table (or --json) to stdout."},
-        footer = {"", "Examples:",
-                "  proxypool validate inventory/upstreams.jsonl",
-                "  proxypool validate proxies.txt --protocol socks5 --concurrency 200",
-                "  proxypool validate vendor.jsonl --json \\",
-                "      --credentials secrets/credentials.properties > verdicts.json",
-                "  proxypool validate list.txt --asn-db data/asn-ipv4.csv \\",
-                "      --echo-url http://203.0.113.10:9091/v1/echo"},
+@Command(
+        name = "validate",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Validate a candidate file: elite, anonymous, or rejected with a reason.",
+            "FILE is a JSONL inventory or a plain-text list (host:port or",
+            "scheme://[user:pass@]host:port, # comments), parsed like a provider;",
+            "inline user:pass is used for that proxy and never printed.",
+            "Without --echo-url a local echo endpoint is started on 127.0.0.1, which",
+            "only proxies on this machine can reach. For proxies elsewhere, run",
+            "'proxypool echo --bind 0.0.0.0' on a host they can reach (or use a",
+            "server's /v1/echo) and pass its URL.",
+            "Progress goes to stderr every 500 ms; the table (or --json) to stdout."
+        },
+        footer = {
+            "",
+            "Examples:",
+            "  proxypool validate inventory/upstreams.jsonl",
+            "  proxypool validate proxies.txt --protocol socks5 --concurrency 200",
+            "  proxypool validate vendor.jsonl --json \\",
+            "      --credentials secrets/credentials.properties > verdicts.json",
+            "  proxypool validate list.txt --asn-db data/asn-ipv4.csv \\",
+            "      --echo-url http://203.0.113.10:9091/v1/echo"
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:every candidate was judged (even if all were rejected)",
-                "1:error (unreadable file, echo endpoint unusable, bad ASN database)", "2:usage (bad options)"})
+        exitCodeList = {
+            "0:every candidate was judged (even if all were rejected)",
+            "1:error (unreadable file, echo endpoint unusable, bad ASN database)",
+            "2:usage (bad options)"
+        })
 final class ValidateCommand implements Callable<Integer> {
 
     @Spec
@@ -68,34 +78,53 @@ final class ValidateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "Candidates: JSONL inventory or plain-text list.")
     Path file;
 
-    @Option(names = "--echo-url", paramLabel = "URL",
+    @Option(
+            names = "--echo-url",
+            paramLabel = "URL",
             description = "Echo endpoint the proxies can reach (default: start one on 127.0.0.1).")
     String echoUrl;
 
     @Option(names = "--json", description = "Print one JSON array of verdicts for scripts.")
     boolean json;
 
-    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "100",
+    @Option(
+            names = "--concurrency",
+            paramLabel = "N",
+            defaultValue = "100",
             description = "Candidates validated at once (default ${DEFAULT-VALUE}).")
     int concurrency;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "8s",
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            defaultValue = "8s",
             description = "Deadline of one candidate (default ${DEFAULT-VALUE}).")
     Duration timeout;
 
-    @Option(names = "--credentials", paramLabel = "FILE",
+    @Option(
+            names = "--credentials",
+            paramLabel = "FILE",
             description = "Credentials file (<ref>.username=..., <ref>.password=...) for records with a credentialRef.")
     Path credentials;
 
-    @Option(names = "--protocol", paramLabel = "P", defaultValue = "http",
+    @Option(
+            names = "--protocol",
+            paramLabel = "P",
+            defaultValue = "http",
             description = "Protocol of host:port lines in a text list (default ${DEFAULT-VALUE}).")
     String protocol;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "auto",
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "auto",
             description = "auto (by extension, then content), jsonl or text (default ${DEFAULT-VALUE}).")
     String format;
 
-    @Option(names = "--asn-db", paramLabel = "FILE",
+    @Option(
+            names = "--asn-db",
+            paramLabel = "FILE",
             description = "ASN CSV (with its .sha256 sidecar) to look up each exit address; default: no lookup.")
     Path asnDb;
 
@@ -110,11 +139,18 @@ final class ValidateCommand implements Callable<Integer> {
                 fmt = InventoryFile.Format.parse(format);
             }
             settings = ValidatorSettings.of(echoUrl == null ? ValidatorSettings.DEFAULT_ECHO_URL : URI.create(echoUrl))
-                    .withConcurrency(concurrency).withQueueCapacity(Math.min(1_000_000, 2 * concurrency))
+                    .withConcurrency(concurrency)
+                    .withQueueCapacity(Math.min(1_000_000, 2 * concurrency))
                     .withTimeout(timeout);
         } catch (IllegalArgumentException e) {
-            return CliErrors.fail(spec, Main.EXIT_USAGE, e.getMessage().replace("pipeline.validationConcurrency", "--concurrency")
-                    .replace("pipeline.validationTimeout", "--timeout").replace("pipeline.echoUrl", "--echo-url"), e);
+            return CliErrors.fail(
+                    spec,
+                    Main.EXIT_USAGE,
+                    e.getMessage()
+                            .replace("pipeline.validationConcurrency", "--concurrency")
+                            .replace("pipeline.validationTimeout", "--timeout")
+                            .replace("pipeline.echoUrl", "--echo-url"),
+                    e);
         }
         FetchReport report;
         AsnDatabase asn;
@@ -135,7 +171,9 @@ final class ValidateCommand implements Callable<Integer> {
             }
             Validator validator;
             try {
-                validator = Validator.builder(UpstreamDialer.create(store)).settings(settings).start();
+                validator = Validator.builder(UpstreamDialer.create(store))
+                        .settings(settings)
+                        .start();
             } catch (EchoUnavailableException e) {
                 return CliErrors.fail(spec, Main.EXIT_ERROR, "echo endpoint unusable: " + e.getMessage(), e);
             }
@@ -156,10 +194,15 @@ final class ValidateCommand implements Callable<Integer> {
         AtomicReference<ValidationProgress> latest = new AtomicReference<>();
         PrintWriter err = spec.commandLine().getErr();
         ValidationSummary summary;
-        try (ProgressTicker ignored = new ProgressTicker(err, Duration.ofMillis(500),
+        try (ProgressTicker ignored = new ProgressTicker(
+                err,
+                Duration.ofMillis(500),
                 () -> latest.get() == null ? null : latest.get().line())) {
-            summary = validator.validateAll(candidates.iterator(), candidates.size(),
-                    r -> results[order.get(r.proxy().id())] = r, latest::set);
+            summary = validator.validateAll(
+                    candidates.iterator(),
+                    candidates.size(),
+                    r -> results[order.get(r.proxy().id())] = r,
+                    latest::set);
         }
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
@@ -175,12 +218,21 @@ final class ValidateCommand implements Callable<Integer> {
     }
 
     private static String summaryLine(ValidationSummary s) {
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "validated %d in %.1f s: elite %d, anonymous %d, rejected %d",
-                s.total(), s.elapsed().toMillis() / 1000.0, s.elite(), s.anonymous(), s.rejected()));
+        StringBuilder sb = new StringBuilder(String.format(
+                Locale.ROOT,
+                "validated %d in %.1f s: elite %d, anonymous %d, rejected %d",
+                s.total(),
+                s.elapsed().toMillis() / 1000.0,
+                s.elite(),
+                s.anonymous(),
+                s.rejected()));
         if (!s.rejectedByReason().isEmpty()) {
             StringBuilder reasons = new StringBuilder();
-            new TreeMap<>(s.rejectedByReason()).forEach((r, n) -> reasons.append(reasons.isEmpty() ? "" : ", ")
-                    .append(r.wireName()).append(' ').append(n));
+            new TreeMap<>(s.rejectedByReason())
+                    .forEach((r, n) -> reasons.append(reasons.isEmpty() ? "" : ", ")
+                            .append(r.wireName())
+                            .append(' ')
+                            .append(n));
             sb.append(" (").append(reasons).append(')');
         }
         return sb.toString();
@@ -212,8 +264,9 @@ final class ValidateCommand implements Callable<Integer> {
         AsnLoadResult r = new AsnDatabaseLoader(Duration.ofDays(365L * 100), Clocks.wall()).load(asnDb);
         return switch (r) {
             case AsnLoadResult.Loaded l -> l.database();
-            case AsnLoadResult.Failed f -> throw new InventoryFile.Unreadable("cannot use --asn-db " + asnDb + ": "
-                    + f.error().detail(), null);
+            case AsnLoadResult.Failed f ->
+                throw new InventoryFile.Unreadable(
+                        "cannot use --asn-db " + asnDb + ": " + f.error().detail(), null);
         };
     }
 
@@ -222,12 +275,17 @@ final class ValidateCommand implements Callable<Integer> {
             return StaticCredentialStore.empty();
         }
         if (!Files.isRegularFile(credentials) || !Files.isReadable(credentials)) {
-            throw new InventoryFile.Unreadable("cannot read --credentials " + credentials + ": "
-                    + (Files.exists(credentials) ? "not a readable file" : "no such file"), null);
+            throw new InventoryFile.Unreadable(
+                    "cannot read --credentials " + credentials + ": "
+                            + (Files.exists(credentials) ? "not a readable file" : "no such file"),
+                    null);
         }
         FileCredentialStore s = FileCredentialStore.open(credentials);
         if (s.lastError().isPresent()) {
-            throw new InventoryFile.Unreadable("cannot use --credentials " + credentials + ": " + s.lastError().get(), null);
+            throw new InventoryFile.Unreadable(
+                    "cannot use --credentials " + credentials + ": "
+                            + s.lastError().get(),
+                    null);
         }
         return s;
     }

@@ -13,8 +13,7 @@ import java.util.Map;
 /** The verdicts of {@code proxypool validate}: a table for people (masked), a JSON array for scripts. */
 final class ValidationOutput {
 
-    private ValidationOutput() {
-    }
+    private ValidationOutput() {}
 
     static Table table(ValidationResult[] results, AsnDatabase asn) {
         Table t = new Table("PROTOCOL", "ADDRESS", "VERDICT", "LATENCY_MS", "EXIT_IP", "EXIT_ASN", "REASON");
@@ -24,9 +23,14 @@ final class ValidationOutput {
             }
             String exitIp = exitIp(r);
             long exitAsn = asn(asn, exitIp);
-            t.row(r.proxy().protocol().wireName(), ValidateCommand.masked(r.proxy()), r.verdict().wireName(),
-                    Long.toString(r.latencyMillis()), exitIp == null ? "-" : AddressMask.mask(exitIp),
-                    exitAsn == 0 ? "-" : "AS" + exitAsn, reason(r));
+            t.row(
+                    r.proxy().protocol().wireName(),
+                    ValidateCommand.masked(r.proxy()),
+                    r.verdict().wireName(),
+                    Long.toString(r.latencyMillis()),
+                    exitIp == null ? "-" : AddressMask.mask(exitIp),
+                    exitAsn == 0 ? "-" : "AS" + exitAsn,
+                    reason(r));
         }
         return t;
     }

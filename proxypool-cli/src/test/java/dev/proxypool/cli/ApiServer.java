@@ -43,11 +43,17 @@ final class ApiServer implements AutoCloseable {
         sb.append("{\"host\": \"203.0.113.1\", \"port\": 8001, \"protocol\": \"http\", \"credentialRef\": \"vendor\","
                 + " \"labels\": {\"country\": \"US\"}, \"ttlSeconds\": 1800}\n");
         for (int i = 2; i <= 4; i++) {
-            sb.append("{\"host\": \"203.0.113.").append(i).append("\", \"port\": ").append(8000 + i)
+            sb.append("{\"host\": \"203.0.113.")
+                    .append(i)
+                    .append("\", \"port\": ")
+                    .append(8000 + i)
                     .append(", \"protocol\": \"http\", \"labels\": {\"country\": \"US\"}}\n");
         }
         for (int i = 5; i <= 6; i++) {
-            sb.append("{\"host\": \"203.0.113.").append(i).append("\", \"port\": ").append(1080 + i)
+            sb.append("{\"host\": \"203.0.113.")
+                    .append(i)
+                    .append("\", \"port\": ")
+                    .append(1080 + i)
                     .append(", \"protocol\": \"socks5\", \"labels\": {\"country\": \"DE\"}}\n");
         }
         return sb.toString();
@@ -70,10 +76,11 @@ final class ApiServer implements AutoCloseable {
                 distribution: { maxCount: 100 }
                 """.formatted(ALICE, BOB) + extraYaml);
         Store store = new Store();
-        PoolStore proxied = (PoolStore) java.lang.reflect.Proxy.newProxyInstance(PoolStore.class.getClassLoader(),
-                new Class<?>[] {PoolStore.class}, store::invoke);
+        PoolStore proxied = (PoolStore) java.lang.reflect.Proxy.newProxyInstance(
+                PoolStore.class.getClassLoader(), new Class<?>[] {PoolStore.class}, store::invoke);
         ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                .pool(b -> b.store(proxied)).start();
+                .pool(b -> b.store(proxied))
+                .start();
         return new ApiServer(server, store);
     }
 

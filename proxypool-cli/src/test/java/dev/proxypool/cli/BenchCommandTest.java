@@ -4,10 +4,10 @@ import static dev.proxypool.cli.CliRunner.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proxypool.testkit.FakeHttpProxy;
-import dev.proxypool.testkit.FakeOrigin;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.proxypool.sdk.json.JsonCodec;
+import dev.proxypool.testkit.FakeHttpProxy;
+import dev.proxypool.testkit.FakeOrigin;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,8 +33,11 @@ class BenchCommandTest {
         tlsOrigin = FakeOrigin.builder().tls().start();
         upstream = FakeHttpProxy.start();
         Files.createDirectories(dir.resolve("gw"));
-        api = ApiServer.start(dir.resolve("gw"), "{\"host\": \"127.0.0.1\", \"port\": " + upstream.port()
-                + ", \"protocol\": \"http\", \"maxConcurrency\": 50}\n", """
+        api = ApiServer.start(
+                dir.resolve("gw"),
+                "{\"host\": \"127.0.0.1\", \"port\": " + upstream.port()
+                        + ", \"protocol\": \"http\", \"maxConcurrency\": 50}\n",
+                """
                 security: { allowDestinations: ["127.0.0.0/8"], allowAnonymous: true, connectPorts: [443, %d] }
                 routings: [{ name: all, strategy: roundRobin }]
                 """.formatted(tlsOrigin.port()));
@@ -54,8 +57,18 @@ class BenchCommandTest {
 
     @Test
     void gatewayForTwoSecondsWithFourConnectionsPrintsAResult() {
-        CliRunner.Run r = run("bench", "gateway", "--proxy", api.gatewayUrl(), "--url", origin.url("/"),
-                "--connections", "4", "--duration", "2s", "--json");
+        CliRunner.Run r = run(
+                "bench",
+                "gateway",
+                "--proxy",
+                api.gatewayUrl(),
+                "--url",
+                origin.url("/"),
+                "--connections",
+                "4",
+                "--duration",
+                "2s",
+                "--json");
         assertEquals(Main.EXIT_OK, r.exit(), r.err());
         JsonNode o = json(r);
         assertEquals("gateway", o.path("bench").asText(""));
@@ -76,8 +89,17 @@ class BenchCommandTest {
 
     @Test
     void gatewayErrorsAreCountedByKind() {
-        CliRunner.Run r = run("bench", "gateway", "--proxy", api.gatewayUrl(), "--url", origin.url("/status/500"),
-                "--connections", "2", "--duration", "1s");
+        CliRunner.Run r = run(
+                "bench",
+                "gateway",
+                "--proxy",
+                api.gatewayUrl(),
+                "--url",
+                origin.url("/status/500"),
+                "--connections",
+                "2",
+                "--duration",
+                "1s");
         assertEquals(Main.EXIT_ERROR, r.exit(), "nothing succeeded: " + r.out());
         assertTrue(r.out().matches("(?s).*errors\\s+\\d+ \\(http_500 \\d+\\).*"), r.out());
         assertTrue(r.out().contains("ok          0"), r.out());
@@ -86,13 +108,34 @@ class BenchCommandTest {
 
     @Test
     void gatewayChunkedBodiesAndHttpsTunnels() {
-        CliRunner.Run chunked = run("bench", "gateway", "--proxy", api.gatewayUrl(), "--url",
-                origin.url("/chunked?n=20000"), "--connections", "2", "--duration", "1s", "--json");
+        CliRunner.Run chunked = run(
+                "bench",
+                "gateway",
+                "--proxy",
+                api.gatewayUrl(),
+                "--url",
+                origin.url("/chunked?n=20000"),
+                "--connections",
+                "2",
+                "--duration",
+                "1s",
+                "--json");
         assertEquals(Main.EXIT_OK, chunked.exit(), chunked.err());
         assertEquals(0, json(chunked).path("errors").asLong(-1), chunked.out());
 
-        CliRunner.Run tls = run("bench", "gateway", "--proxy", api.gatewayUrl(), "--url", tlsOrigin.url("/bytes?n=100"),
-                "--connections", "2", "--duration", "1s", "--insecure", "--json");
+        CliRunner.Run tls = run(
+                "bench",
+                "gateway",
+                "--proxy",
+                api.gatewayUrl(),
+                "--url",
+                tlsOrigin.url("/bytes?n=100"),
+                "--connections",
+                "2",
+                "--duration",
+                "1s",
+                "--insecure",
+                "--json");
         assertEquals(Main.EXIT_OK, tls.exit(), tls.err() + tls.out());
         JsonNode o = json(tls);
         assertEquals(0, o.path("errors").asLong(-1), tls.out());
@@ -105,8 +148,18 @@ class BenchCommandTest {
         Files.createDirectories(d);
         try (ApiServer six = ApiServer.start(d, ApiServer.sixProxies(), "")) {
             // bob's quota is 2 proxies an hour: two come back, then every call is refused
-            CliRunner.Run quota = run("bench", "extraction", "--api", six.apiUrl(), "--token", ApiServer.BOB,
-                    "--connections", "1", "--duration", "500ms", "--json");
+            CliRunner.Run quota = run(
+                    "bench",
+                    "extraction",
+                    "--api",
+                    six.apiUrl(),
+                    "--token",
+                    ApiServer.BOB,
+                    "--connections",
+                    "1",
+                    "--duration",
+                    "500ms",
+                    "--json");
             assertEquals(Main.EXIT_OK, quota.exit(), quota.err());
             JsonNode q = json(quota);
             assertEquals(2, q.path("proxiesExtracted").asLong(-1), quota.out());
@@ -115,8 +168,18 @@ class BenchCommandTest {
             assertEquals(refused, q.path("errors").asLong(-1), quota.out());
 
             // alice takes the other four, then gets 200s with nothing in them
-            CliRunner.Run r = run("bench", "extraction", "--api", six.apiUrl(), "--token", ApiServer.ALICE,
-                    "--connections", "2", "--duration", "1s", "--json");
+            CliRunner.Run r = run(
+                    "bench",
+                    "extraction",
+                    "--api",
+                    six.apiUrl(),
+                    "--token",
+                    ApiServer.ALICE,
+                    "--connections",
+                    "2",
+                    "--duration",
+                    "1s",
+                    "--json");
             assertEquals(Main.EXIT_OK, r.exit(), r.err());
             JsonNode o = json(r);
             assertEquals("extraction", o.path("bench").asText(""));
@@ -129,15 +192,15 @@ class BenchCommandTest {
     @Test
     void usageErrorsExitTwo() {
         String[][] cases = {
-                {"bench"},
-                {"bench", "gateway"},
-                {"bench", "gateway", "--url", "ftp://x/"},
-                {"bench", "gateway", "--url", "http://127.0.0.1/", "--connections", "0"},
-                {"bench", "gateway", "--url", "http://127.0.0.1/", "--duration", "2h"},
-                {"bench", "gateway", "--url", "http://127.0.0.1/", "--proxy", "socks5://127.0.0.1:1080"},
-                {"bench", "gateway", "--url", "http://127.0.0.1/", "--user", "nocolon"},
-                {"bench", "extraction", "--api", "http://127.0.0.1:1"},
-                {"bench", "extraction", "--token", "t", "--count", "0"},
+            {"bench"},
+            {"bench", "gateway"},
+            {"bench", "gateway", "--url", "ftp://x/"},
+            {"bench", "gateway", "--url", "http://127.0.0.1/", "--connections", "0"},
+            {"bench", "gateway", "--url", "http://127.0.0.1/", "--duration", "2h"},
+            {"bench", "gateway", "--url", "http://127.0.0.1/", "--proxy", "socks5://127.0.0.1:1080"},
+            {"bench", "gateway", "--url", "http://127.0.0.1/", "--user", "nocolon"},
+            {"bench", "extraction", "--api", "http://127.0.0.1:1"},
+            {"bench", "extraction", "--token", "t", "--count", "0"},
         };
         for (String[] args : cases) {
             CliRunner.Run r = run(args);

@@ -15,8 +15,7 @@ final class CliRunner {
         }
     }
 
-    private CliRunner() {
-    }
+    private CliRunner() {}
 
     static Run run(String... args) {
         StringWriter out = new StringWriter();

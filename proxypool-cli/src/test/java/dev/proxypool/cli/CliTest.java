@@ -16,8 +16,7 @@ import picocli.CommandLine.Command;
 
 class CliTest {
 
-    private record Run(int exit, String out, String err) {
-    }
+    private record Run(int exit, String out, String err) {}
 
     private static Run run(String... args) {
         StringWriter out = new StringWriter();
@@ -31,10 +30,29 @@ class CliTest {
 
     @Test
     void capacityReproducesTheFormula() {
-        Run r = run("capacity", "--peak-qps", "100000", "--measured-worker-qps", "12000", "--utilization", "0.6", "--spares", "2", "--json");
+        Run r = run(
+                "capacity",
+                "--peak-qps",
+                "100000",
+                "--measured-worker-qps",
+                "12000",
+                "--utilization",
+                "0.6",
+                "--spares",
+                "2",
+                "--json");
         assertEquals(0, r.exit, r.err);
         assertTrue(r.out.contains("\"requiredWorkers\": 16"), r.out);
-        Run table = run("capacity", "--peak-qps", "100000", "--measured-worker-qps", "12000", "--utilization", "0.6", "--spares", "2");
+        Run table = run(
+                "capacity",
+                "--peak-qps",
+                "100000",
+                "--measured-worker-qps",
+                "12000",
+                "--utilization",
+                "0.6",
+                "--spares",
+                "2");
         assertTrue(table.out.contains("required workers     16"), table.out);
     }
 
@@ -56,7 +74,8 @@ class CliTest {
     void helpListsTheCommands() {
         Run r = run("--help");
         assertEquals(0, r.exit);
-        for (String cmd : new String[] {"serve", "demo", "extract", "validate", "echo", "bench", "capacity", "hash-secret"}) {
+        for (String cmd :
+                new String[] {"serve", "demo", "extract", "validate", "echo", "bench", "capacity", "hash-secret"}) {
             assertTrue(r.out.contains(cmd), r.out);
         }
         assertTrue(r.out.contains("--verbose"), r.out);

@@ -36,27 +36,37 @@ class DemoTest {
     @Test
     void repeatedExtractionsNeverDrainTheGateway() throws Exception {
         try (Demo demo = Demo.start(0, 0);
-             HttpClient api = HttpClient.newHttpClient();
-             HttpClient gateway = HttpClient.newBuilder()
-                     .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", demo.server().gatewayPort()))).build()) {
+                HttpClient api = HttpClient.newHttpClient();
+                HttpClient gateway = HttpClient.newBuilder()
+                        .proxy(ProxySelector.of(
+                                new InetSocketAddress("127.0.0.1", demo.server().gatewayPort())))
+                        .build()) {
             String banner = demo.banner();
             assertTrue(banner.contains("Extraction is permanent"), banner);
-            Matcher line = Pattern.compile("-d '(\\{\"count\": 1[^']*)' http://127.0.0.1:\\d+/v1/extractions").matcher(banner);
+            Matcher line = Pattern.compile("-d '(\\{\"count\": 1[^']*)' http://127.0.0.1:\\d+/v1/extractions")
+                    .matcher(banner);
             assertTrue(line.find(), "the banner shows an extraction line: " + banner);
             String body = line.group(1);
             Set<String> urls = new HashSet<>();
             for (int i = 0; i < 12; i++) {
-                HttpResponse<String> r = api.send(HttpRequest.newBuilder(
-                                URI.create("http://127.0.0.1:" + demo.server().apiPort() + "/v1/extractions"))
-                        .header("Authorization", "Bearer demo-token-0123456789").timeout(Duration.ofSeconds(10))
-                        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = api.send(
+                        HttpRequest.newBuilder(URI.create(
+                                        "http://127.0.0.1:" + demo.server().apiPort() + "/v1/extractions"))
+                                .header("Authorization", "Bearer demo-token-0123456789")
+                                .timeout(Duration.ofSeconds(10))
+                                .POST(HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, r.statusCode(), "extraction " + i + ": " + r.body());
                 Matcher m = URL.matcher(r.body());
                 assertTrue(m.find(), "extraction " + i + " returned a proxy: " + r.body());
                 urls.add(m.group(1));
                 // the gateway keeps serving after every extraction
-                HttpResponse<String> g = gateway.send(HttpRequest.newBuilder(demo.origin().uri("/echo?after=" + i))
-                        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> g = gateway.send(
+                        HttpRequest.newBuilder(demo.origin().uri("/echo?after=" + i))
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, g.statusCode(), "gateway request after extraction " + i + ": " + g.body());
             }
             assertEquals(12, urls.size(), "each extraction is a different proxy: " + urls);
@@ -64,9 +74,16 @@ class DemoTest {
             String first = urls.iterator().next();
             URI proxy = URI.create(first);
             try (HttpClient through = HttpClient.newBuilder()
-                    .proxy(ProxySelector.of(new InetSocketAddress(proxy.getHost(), proxy.getPort()))).build()) {
-                assertEquals(200, through.send(HttpRequest.newBuilder(demo.origin().uri("/echo")).timeout(Duration.ofSeconds(10))
-                        .build(), HttpResponse.BodyHandlers.ofString()).statusCode());
+                    .proxy(ProxySelector.of(new InetSocketAddress(proxy.getHost(), proxy.getPort())))
+                    .build()) {
+                assertEquals(
+                        200,
+                        through.send(
+                                        HttpRequest.newBuilder(demo.origin().uri("/echo"))
+                                                .timeout(Duration.ofSeconds(10))
+                                                .build(),
+                                        HttpResponse.BodyHandlers.ofString())
+                                .statusCode());
             }
         }
     }
@@ -89,17 +106,20 @@ class DemoTest {
             for (int i = 0; i < 6 && proxies.size() < 3; i++) {
                 try (Socket s = new Socket("127.0.0.1", gatewayPort)) {
                     s.setSoTimeout(10_000);
-                    s.getOutputStream().write(("CONNECT " + target + " HTTP/1.1\r\nHost: " + target + "\r\n\r\n")
-                            .getBytes(StandardCharsets.ISO_8859_1));
+                    s.getOutputStream()
+                            .write(("CONNECT " + target + " HTTP/1.1\r\nHost: " + target + "\r\n\r\n")
+                                    .getBytes(StandardCharsets.ISO_8859_1));
                     String head = readHead(s.getInputStream());
                     assertTrue(head.startsWith("HTTP/1.1 200"), "CONNECT " + i + ": " + head);
-                    Matcher proxy = Pattern.compile("(?im)^X-ProxyPool-Proxy: (\\S+)").matcher(head);
+                    Matcher proxy =
+                            Pattern.compile("(?im)^X-ProxyPool-Proxy: (\\S+)").matcher(head);
                     assertTrue(proxy.find(), head);
                     proxies.add(proxy.group(1));
                     try (SSLSocket tls = (SSLSocket) BenchGatewayCommand.trustAll()
                             .createSocket(s, "127.0.0.1", Integer.parseInt(line.group(2)), true)) {
-                        tls.getOutputStream().write(("GET /echo HTTP/1.1\r\nHost: " + target
-                                + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                        tls.getOutputStream()
+                                .write(("GET /echo HTTP/1.1\r\nHost: " + target + "\r\nConnection: close\r\n\r\n")
+                                        .getBytes(StandardCharsets.ISO_8859_1));
                         String answer = new String(tls.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
                         assertTrue(answer.startsWith("HTTP/1.1 200"), "through " + proxy.group(1) + ": " + answer);
                         assertTrue(answer.contains("\"ip\""), answer);
@@ -127,7 +147,9 @@ class DemoTest {
         Path dir;
         try (Demo demo = Demo.start(0, 0)) {
             dir = demo.dir();
-            assertTrue(Files.isRegularFile(dir.resolve("credentials.properties")), "sanity: the demo wrote its credentials");
+            assertTrue(
+                    Files.isRegularFile(dir.resolve("credentials.properties")),
+                    "sanity: the demo wrote its credentials");
             assertTrue(demo.banner().contains("deletes " + dir), demo.banner());
         }
         assertFalse(Files.exists(dir), dir + " is left behind");
@@ -136,10 +158,15 @@ class DemoTest {
     @Test
     void aBusyGatewayPortNamesTheFlagToChangeIt() throws IOException {
         try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            CliRunner.Run r = assertTimeoutPreemptively(Duration.ofSeconds(60),
-                    () -> CliRunner.run("demo", "--gateway-port", Integer.toString(busy.getLocalPort()), "--api-port", "0"));
+            CliRunner.Run r = assertTimeoutPreemptively(
+                    Duration.ofSeconds(60),
+                    () -> CliRunner.run(
+                            "demo", "--gateway-port", Integer.toString(busy.getLocalPort()), "--api-port", "0"));
             assertEquals(Main.EXIT_ERROR, r.exit(), r.out() + r.err());
-            assertTrue(r.err().contains("gateway port " + busy.getLocalPort() + " is already in use; choose another with --gateway-port"),
+            assertTrue(
+                    r.err()
+                            .contains("gateway port " + busy.getLocalPort()
+                                    + " is already in use; choose another with --gateway-port"),
                     r.err());
         }
     }
@@ -148,11 +175,15 @@ class DemoTest {
     void aBusyApiPortInServeNamesTheConfigKey(@TempDir Path dir) throws IOException {
         try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Path cfg = dir.resolve("proxypool.yaml");
-            Files.writeString(cfg, "server: { host: 127.0.0.1, gatewayPort: 0, apiPort: " + busy.getLocalPort() + " }\n");
-            CliRunner.Run r = assertTimeoutPreemptively(Duration.ofSeconds(60),
-                    () -> CliRunner.run("serve", "--config", cfg.toString()));
+            Files.writeString(
+                    cfg, "server: { host: 127.0.0.1, gatewayPort: 0, apiPort: " + busy.getLocalPort() + " }\n");
+            CliRunner.Run r = assertTimeoutPreemptively(
+                    Duration.ofSeconds(60), () -> CliRunner.run("serve", "--config", cfg.toString()));
             assertEquals(Main.EXIT_ERROR, r.exit(), r.out() + r.err());
-            assertTrue(r.err().contains("API port " + busy.getLocalPort() + " is already in use; choose another with server.apiPort"),
+            assertTrue(
+                    r.err()
+                            .contains("API port " + busy.getLocalPort()
+                                    + " is already in use; choose another with server.apiPort"),
                     r.err());
         }
     }

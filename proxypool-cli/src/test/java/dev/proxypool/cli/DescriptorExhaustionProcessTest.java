@@ -1,13 +1,12 @@
 package dev.proxypool.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.PrivateRedisServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ProxySelector;
@@ -26,9 +25,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real {@code proxypool serve} in a child process with {@code ulimit -n 512}, flooded with idle
@@ -57,12 +56,13 @@ class DescriptorExhaustionProcessTest {
         }
     }
 
-    private record Node(int gatewayPort, int apiPort) {
-    }
+    private record Node(int gatewayPort, int apiPort) {}
 
     private Node serve(String serverExtra, FakeHttpProxy upstream) throws Exception {
-        Files.writeString(dir.resolve("inv.jsonl"), "{\"host\": \"127.0.0.1\", \"port\": " + upstream.port()
-                + ", \"protocol\": \"http\", \"maxConcurrency\": 100}\n");
+        Files.writeString(
+                dir.resolve("inv.jsonl"),
+                "{\"host\": \"127.0.0.1\", \"port\": " + upstream.port()
+                        + ", \"protocol\": \"http\", \"maxConcurrency\": 100}\n");
         Path cfg = dir.resolve("proxypool.yaml");
         Files.writeString(cfg, """
                 server: { host: 127.0.0.1%s }
@@ -74,7 +74,10 @@ class DescriptorExhaustionProcessTest {
         int gw = PrivateRedisServer.freePort();
         int api = PrivateRedisServer.freePort();
         ServeProcess started = ServeProcess.start(
-                List.of("bash", "-c", "ulimit -n " + FD_LIMIT + " && exec \"$@\"", "serve"), dir, gw, api,
+                List.of("bash", "-c", "ulimit -n " + FD_LIMIT + " && exec \"$@\"", "serve"),
+                dir,
+                gw,
+                api,
                 List.of("--config", cfg.toString()));
         processes.add(started.process());
         server = started;
@@ -87,21 +90,33 @@ class DescriptorExhaustionProcessTest {
     }
 
     private static HttpResponse<String> health(HttpClient c, Node n) throws Exception {
-        return c.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.apiPort() + "/observe/health"))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        return c.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.apiPort() + "/observe/health"))
+                        .timeout(Duration.ofSeconds(5))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /** Polls until the API's health and a request through the gateway both answer 200. */
     private static void awaitBothServing(Node n, URI target, Duration max) throws Exception {
         try (HttpClient direct = HttpClient.newHttpClient();
-             HttpClient via = HttpClient.newBuilder()
-                     .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", n.gatewayPort()))).build()) {
-            Await.atMost(max).every(Duration.ofMillis(200)).until("both listeners to answer 200", () -> {
-                HttpResponse<String> h = health(direct, n);
-                HttpResponse<String> g = via.send(HttpRequest.newBuilder(target).timeout(Duration.ofSeconds(5))
-                        .build(), HttpResponse.BodyHandlers.ofString());
-                return "health " + h.statusCode() + ", gateway " + g.statusCode() + " " + g.body();
-            }, seen -> seen.startsWith("health 200, gateway 200 "));
+                HttpClient via = HttpClient.newBuilder()
+                        .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", n.gatewayPort())))
+                        .build()) {
+            Await.atMost(max)
+                    .every(Duration.ofMillis(200))
+                    .until(
+                            "both listeners to answer 200",
+                            () -> {
+                                HttpResponse<String> h = health(direct, n);
+                                HttpResponse<String> g = via.send(
+                                        HttpRequest.newBuilder(target)
+                                                .timeout(Duration.ofSeconds(5))
+                                                .build(),
+                                        HttpResponse.BodyHandlers.ofString());
+                                return "health " + h.statusCode() + ", gateway " + g.statusCode() + " " + g.body();
+                            },
+                            seen -> seen.startsWith("health 200, gateway 200 "));
         }
     }
 
@@ -119,9 +134,11 @@ class DescriptorExhaustionProcessTest {
 
     /** Waits until the gateway has accepted (held or refused) every flood connection. */
     private static void awaitAllAccepted(HttpClient c, Node n, int count) throws Exception {
-        Await.atMost(Duration.ofSeconds(30)).until("the gateway to take all " + count + " connections (health)",
-                () -> health(c, n).body(),
-                body -> number(body, "openConnections") + number(body, "refusedConnections") >= count);
+        Await.atMost(Duration.ofSeconds(30))
+                .until(
+                        "the gateway to take all " + count + " connections (health)",
+                        () -> health(c, n).body(),
+                        body -> number(body, "openConnections") + number(body, "refusedConnections") >= count);
     }
 
     private static long number(String json, String field) {
@@ -160,8 +177,9 @@ class DescriptorExhaustionProcessTest {
 
     @Test
     void aFloodBeyondTheDescriptorLimitIsCappedAndTheApiKeepsAnsweringDuringAndAfter() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.start(); FakeHttpProxy upstream = FakeHttpProxy.start();
-             HttpClient direct = HttpClient.newHttpClient()) {
+        try (FakeOrigin origin = FakeOrigin.start();
+                FakeHttpProxy upstream = FakeHttpProxy.start();
+                HttpClient direct = HttpClient.newHttpClient()) {
             Node n = serve("", upstream);
             URI target = origin.uri("/");
             awaitBothServing(n, target, Duration.ofSeconds(30));
@@ -175,8 +193,9 @@ class DescriptorExhaustionProcessTest {
             List<Socket> batch = openFlood(n.gatewayPort(), count);
             awaitAllAccepted(direct, n, count);
             int closed = closedByServer(batch);
-            assertTrue(closed >= count - max, "connections over the cap of " + max + " are closed at once: "
-                    + closed + " of " + count);
+            assertTrue(
+                    closed >= count - max,
+                    "connections over the cap of " + max + " are closed at once: " + closed + " of " + count);
             assertTrue(closed <= count - max + 5, "connections under the cap are held: " + closed + " closed");
 
             // during the flood: the API still answers (its descriptors were never taken by the gateway)
@@ -193,7 +212,8 @@ class DescriptorExhaustionProcessTest {
 
     @Test
     void whenDescriptorsRunOutBothListenersComeBackByThemselves() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.start(); FakeHttpProxy upstream = FakeHttpProxy.start()) {
+        try (FakeOrigin origin = FakeOrigin.start();
+                FakeHttpProxy upstream = FakeHttpProxy.start()) {
             // a cap above the limit: the gateway's idle connections take every descriptor
             Node n = serve(", maxConnections: 5000", upstream);
             URI target = origin.uri("/");
@@ -201,15 +221,19 @@ class DescriptorExhaustionProcessTest {
             openFlood(n.gatewayPort(), FD_LIMIT + 100);
             // the kernel completes the flood's handshakes before the gateway accepts them: no descriptor is
             // free only once the gateway's own accept has failed
-            Await.atMost(Duration.ofSeconds(30)).until("the gateway to run out of descriptors (its log)", this::log,
-                    out -> out.contains("gateway accept failed"));
+            Await.atMost(Duration.ofSeconds(30))
+                    .until(
+                            "the gateway to run out of descriptors (its log)",
+                            this::log,
+                            out -> out.contains("gateway accept failed"));
             // an API client arrives while no descriptor is free: the REST listener's accept fails
             for (int i = 0; i < 3; i++) {
                 try (Socket s = new Socket()) {
                     s.connect(new InetSocketAddress("127.0.0.1", n.apiPort()), 2_000);
                     s.setSoTimeout(1_000);
-                    s.getOutputStream().write("GET /observe/health HTTP/1.1\r\nHost: x\r\n\r\n"
-                            .getBytes(StandardCharsets.US_ASCII));
+                    s.getOutputStream()
+                            .write("GET /observe/health HTTP/1.1\r\nHost: x\r\n\r\n"
+                                    .getBytes(StandardCharsets.US_ASCII));
                     s.getInputStream().read();
                 } catch (IOException expected) {
                     // refused, reset or no answer: descriptors are exhausted
@@ -220,7 +244,8 @@ class DescriptorExhaustionProcessTest {
             String out = log();
             assertTrue(out.contains("gateway accept failed"), "the gateway did hit the limit:\n" + out);
             // Helidon's own accept loop did end on EMFILE; the listener answers again only because it was restarted
-            assertTrue(out.contains("this server socket is terminating now"), "the REST listener hit the limit:\n" + out);
+            assertTrue(
+                    out.contains("this server socket is terminating now"), "the REST listener hit the limit:\n" + out);
             assertTrue(out.contains("is accepting again"), "the watchdog restarted it:\n" + out);
         }
     }

@@ -45,7 +45,10 @@ class DistributionClientServerTest {
     @BeforeEach
     void start() throws IOException {
         api = ApiServer.start(dir, ApiServer.sixProxies(), "");
-        alice = DistributionClient.builder(api.api()).token(ApiServer.ALICE).timeout(Duration.ofSeconds(10)).build();
+        alice = DistributionClient.builder(api.api())
+                .token(ApiServer.ALICE)
+                .timeout(Duration.ofSeconds(10))
+                .build();
     }
 
     @AfterEach
@@ -55,12 +58,16 @@ class DistributionClientServerTest {
     }
 
     private DistributionClient client(String token) {
-        return DistributionClient.builder(api.api()).token(token).timeout(Duration.ofSeconds(10)).build();
+        return DistributionClient.builder(api.api())
+                .token(token)
+                .timeout(Duration.ofSeconds(10))
+                .build();
     }
 
     @Test
     void extractsWithFiltersAndTheUrlCarriesPercentEncodedCredentials() {
-        ExtractionResponse r = alice.extract(Extraction.of(4).protocol(Protocol.HTTP).country("US"));
+        ExtractionResponse r =
+                alice.extract(Extraction.of(4).protocol(Protocol.HTTP).country("US"));
         assertEquals(4, r.requested());
         assertEquals(4, r.extracted());
         assertTrue(r.complete());
@@ -94,11 +101,13 @@ class DistributionClientServerTest {
 
     @Test
     void allOrNothingThatCannotBeMetIsInsufficientAndExtractsNothing() {
-        var e = assertThrows(DistributionException.InsufficientProxies.class,
+        var e = assertThrows(
+                DistributionException.InsufficientProxies.class,
                 () -> alice.extract(Extraction.of(3).country("DE").allOrNothing()));
         assertEquals(3, e.requested());
         assertEquals(2, e.available());
-        assertEquals(2, alice.extract(Extraction.of(2).country("DE").allOrNothing()).extracted());
+        assertEquals(
+                2, alice.extract(Extraction.of(2).country("DE").allOrNothing()).extracted());
     }
 
     @Test
@@ -125,7 +134,9 @@ class DistributionClientServerTest {
             assertEquals(429, e.status());
             assertEquals(2, e.limit());
             assertEquals(2, e.used());
-            assertTrue(e.retryAfter().toSeconds() > 0 && e.retryAfter().toSeconds() <= 3600, e.retryAfter().toString());
+            assertTrue(
+                    e.retryAfter().toSeconds() > 0 && e.retryAfter().toSeconds() <= 3600,
+                    e.retryAfter().toString());
         }
     }
 
@@ -175,7 +186,8 @@ class DistributionClientServerTest {
     @Test
     void theSameKeyWithAnotherBodyIsIdempotencyMismatch() {
         alice.extract(Extraction.of(1).idempotencyKey("k-422"));
-        var e = assertThrows(DistributionException.IdempotencyMismatch.class,
+        var e = assertThrows(
+                DistributionException.IdempotencyMismatch.class,
                 () -> alice.extract(Extraction.of(2).idempotencyKey("k-422")));
         assertEquals(422, e.status());
     }
@@ -183,7 +195,8 @@ class DistributionClientServerTest {
     @Test
     void aClosedPortIsServerUnreachable() {
         URI nowhere = URI.create("http://127.0.0.1:" + TestPorts.closedPort());
-        try (DistributionClient c = DistributionClient.builder(nowhere).token(ApiServer.ALICE).build()) {
+        try (DistributionClient c =
+                DistributionClient.builder(nowhere).token(ApiServer.ALICE).build()) {
             var e = assertThrows(DistributionException.ServerUnreachable.class, () -> c.extract(Extraction.of(1)));
             assertEquals("connection refused", e.reason());
         }

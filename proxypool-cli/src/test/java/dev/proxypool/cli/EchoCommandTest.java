@@ -42,8 +42,7 @@ class EchoCommandTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     @Test
@@ -55,29 +54,44 @@ class EchoCommandTest {
         AtomicInteger exit = new AtomicInteger(-1);
         Thread t = Thread.ofVirtual().start(() -> exit.set(cl.execute("echo", "--port", "0", "--bind", "127.0.0.1")));
         assertTrue(out.printed.await(10, TimeUnit.SECONDS), "no start line");
-        Matcher m = Pattern.compile("serving (http://127\\.0\\.0\\.1:\\d+/v1/echo) \\(Ctrl-C to stop\\)").matcher(out.text);
+        Matcher m = Pattern.compile("serving (http://127\\.0\\.0\\.1:\\d+/v1/echo) \\(Ctrl-C to stop\\)")
+                .matcher(out.text);
         assertTrue(m.find(), out.text.toString());
         URI url = URI.create(m.group(1));
-        try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(url).header("X-Probe", "yes").build(),
-                    HttpResponse.BodyHandlers.ofString());
+        try (HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(url).header("X-Probe", "yes").build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, r.statusCode());
             // whatever the JSON's spacing: the caller's address and its header come back
-            assertTrue(Pattern.compile("\"ip\"\\s*:\\s*\"127\\.0\\.0\\.1\"").matcher(r.body()).find(), r.body());
-            assertTrue(Pattern.compile("\"X-probe\"\\s*:\\s*\"yes\"").matcher(r.body()).find(), r.body());
+            assertTrue(
+                    Pattern.compile("\"ip\"\\s*:\\s*\"127\\.0\\.0\\.1\"")
+                            .matcher(r.body())
+                            .find(),
+                    r.body());
+            assertTrue(
+                    Pattern.compile("\"X-probe\"\\s*:\\s*\"yes\"")
+                            .matcher(r.body())
+                            .find(),
+                    r.body());
 
             t.interrupt();
             t.join(Duration.ofSeconds(10));
             assertEquals(Main.EXIT_OK, exit.get());
-            assertThrows(ConnectException.class, () -> http.send(HttpRequest.newBuilder(url).build(),
-                    HttpResponse.BodyHandlers.ofString()));
+            assertThrows(
+                    ConnectException.class,
+                    () -> http.send(HttpRequest.newBuilder(url).build(), HttpResponse.BodyHandlers.ofString()));
         }
     }
 
     @Test
     void usageErrorsExitTwo() {
-        for (String[] args : new String[][] {{"echo"}, {"echo", "--port", "70000"}, {"echo", "--port", "x"},
-                {"echo", "--port", "0", "--bind", "no-such-host.invalid"}}) {
+        for (String[] args : new String[][] {
+            {"echo"},
+            {"echo", "--port", "70000"},
+            {"echo", "--port", "x"},
+            {"echo", "--port", "0", "--bind", "no-such-host.invalid"}
+        }) {
             CliRunner.Run r = CliRunner.run(args);
             assertEquals(Main.EXIT_USAGE, r.exit(), String.join(" ", args) + " -> " + r.err());
             assertEquals(1, r.errLines().size(), r.err());

@@ -11,11 +11,18 @@ class ExampleCommandTest {
     @Test
     void remoteExtractionRunsAgainstTheDemo() throws Exception {
         try (Demo demo = Demo.start(0, 0)) {
-            CliRunner.Run r = CliRunner.run("example", "remote-extraction", "--api",
-                    "http://127.0.0.1:" + demo.server().apiPort(), "--upstream", "sessions");
+            CliRunner.Run r = CliRunner.run(
+                    "example",
+                    "remote-extraction",
+                    "--api",
+                    "http://127.0.0.1:" + demo.server().apiPort(),
+                    "--upstream",
+                    "sessions");
             assertEquals(Main.EXIT_OK, r.exit(), r.out() + r.err());
             assertTrue(r.out().contains("running RemoteExtractionExample"), r.out());
-            assertTrue(r.out().matches("(?s).*extracted for exclusive use \\(opaque ids\\): \\[p-\\S+, p-\\S+\\].*"), r.out());
+            assertTrue(
+                    r.out().matches("(?s).*extracted for exclusive use \\(opaque ids\\): \\[p-\\S+, p-\\S+\\].*"),
+                    r.out());
         }
     }
 
@@ -30,7 +37,9 @@ class ExampleCommandTest {
     void anUnknownExampleIsAUsageErrorListingTheKnownOnes() {
         CliRunner.Run r = CliRunner.run("example", "remote-extractoin");
         assertEquals(Main.EXIT_USAGE, r.exit());
-        assertEquals("proxypool example: unknown example 'remote-extractoin' (known: embedded-pool, custom-provider, "
-                + "remote-extraction)", r.errLines().getFirst());
+        assertEquals(
+                "proxypool example: unknown example 'remote-extractoin' (known: embedded-pool, custom-provider, "
+                        + "remote-extraction)",
+                r.errLines().getFirst());
     }
 }

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proxypool.testkit.TestPorts;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.proxypool.sdk.json.JsonCodec;
+import dev.proxypool.testkit.TestPorts;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -28,12 +28,17 @@ class ExtractCommandTest {
         // plenty of proxies so the tests can share one server: 4 of US/http with credentials, 200 of FR
         StringBuilder inv = new StringBuilder();
         for (int i = 1; i <= 4; i++) {
-            inv.append("{\"host\": \"198.51.100.").append(i).append("\", \"port\": 8080, \"protocol\": \"http\","
-                    + " \"credentialRef\": \"vendor\", \"labels\": {\"country\": \"US\"}, \"ttlSeconds\": 3600}\n");
+            inv.append("{\"host\": \"198.51.100.")
+                    .append(i)
+                    .append(
+                            "\", \"port\": 8080, \"protocol\": \"http\","
+                                    + " \"credentialRef\": \"vendor\", \"labels\": {\"country\": \"US\"}, \"ttlSeconds\": 3600}\n");
         }
         for (int i = 1; i <= 200; i++) {
-            inv.append("{\"host\": \"192.0.2.").append(i).append("\", \"port\": 3128, \"protocol\": \"http\","
-                    + " \"labels\": {\"country\": \"FR\", \"type\": \"dc\"}}\n");
+            inv.append("{\"host\": \"192.0.2.")
+                    .append(i)
+                    .append("\", \"port\": 3128, \"protocol\": \"http\","
+                            + " \"labels\": {\"country\": \"FR\", \"type\": \"dc\"}}\n");
         }
         api = ApiServer.start(dir, inv.toString(), "");
     }
@@ -58,7 +63,8 @@ class ExtractCommandTest {
         assertTrue(r.out().contains("198.51.x.x:8080"), r.out());
         assertFalse(r.out().contains("198.51.100."), r.out());
         assertFalse(r.out().contains("p%3Ass"), r.out());
-        assertTrue(r.out().lines().findFirst().orElseThrow().matches("ID\\s+HOST\\s+PROTOCOL\\s+COUNTRY\\s+TTL"), r.out());
+        assertTrue(
+                r.out().lines().findFirst().orElseThrow().matches("ID\\s+HOST\\s+PROTOCOL\\s+COUNTRY\\s+TTL"), r.out());
         assertTrue(r.out().contains(" US "), r.out());
         assertTrue(r.out().matches("(?s).*\\b(59m\\d\\ds|1h00m)\\b.*"), r.out());
         assertTrue(r.out().contains("extracted 1 of 1"), r.out());
@@ -74,8 +80,18 @@ class ExtractCommandTest {
 
     @Test
     void jsonIsOneObjectWithTheProxies() {
-        CliRunner.Run r = run(extract("--count", "2", "--country", "FR", "--label", "type=dc", "--protocol", "http",
-                "--min-ttl", "60s", "--json"));
+        CliRunner.Run r = run(extract(
+                "--count",
+                "2",
+                "--country",
+                "FR",
+                "--label",
+                "type=dc",
+                "--protocol",
+                "http",
+                "--min-ttl",
+                "60s",
+                "--json"));
         assertEquals(Main.EXIT_OK, r.exit(), r.err());
         JsonNode o = JsonCodec.read(r.out(), JsonCodec.Nesting.FEED);
         assertEquals(2, o.path("requested").asInt(-1));
@@ -102,7 +118,8 @@ class ExtractCommandTest {
     void insufficientForAllOrNothingExitsThreeWithOneLine() {
         CliRunner.Run r = run(extract("--count", "5", "--country", "XX", "--all-or-nothing"));
         assertEquals(Main.EXIT_PARTIAL, r.exit());
-        assertEquals(java.util.List.of("proxypool extract: insufficient proxies: requested 5, available 0"), r.errLines());
+        assertEquals(
+                java.util.List.of("proxypool extract: insufficient proxies: requested 5, available 0"), r.errLines());
         CliRunner.Run json = run(extract("--count", "5", "--country", "XX", "--all-or-nothing", "--json"));
         assertEquals(Main.EXIT_PARTIAL, json.exit());
         JsonNode o = JsonCodec.read(json.out(), JsonCodec.Nesting.FEED);
@@ -112,8 +129,10 @@ class ExtractCommandTest {
 
     @Test
     void theSameIdempotencyKeyReplays() {
-        CliRunner.Run first = run(extract("--count", "1", "--country", "FR", "--idempotency-key", "cli-job-1", "--json"));
-        CliRunner.Run again = run(extract("--count", "1", "--country", "FR", "--idempotency-key", "cli-job-1", "--json"));
+        CliRunner.Run first =
+                run(extract("--count", "1", "--country", "FR", "--idempotency-key", "cli-job-1", "--json"));
+        CliRunner.Run again =
+                run(extract("--count", "1", "--country", "FR", "--idempotency-key", "cli-job-1", "--json"));
         assertEquals(Main.EXIT_OK, again.exit(), again.err());
         JsonNode a = JsonCodec.read(first.out(), JsonCodec.Nesting.FEED);
         JsonNode b = JsonCodec.read(again.out(), JsonCodec.Nesting.FEED);
@@ -128,7 +147,8 @@ class ExtractCommandTest {
         String nowhere = "http://127.0.0.1:" + TestPorts.closedPort();
         CliRunner.Run r = run("extract", "--count", "1", "--api", nowhere, "--token", "t0k");
         assertEquals(Main.EXIT_ERROR, r.exit());
-        assertEquals(java.util.List.of("proxypool extract: cannot reach " + nowhere + ": connection refused"), r.errLines());
+        assertEquals(
+                java.util.List.of("proxypool extract: cannot reach " + nowhere + ": connection refused"), r.errLines());
         assertEquals("", r.out());
 
         CliRunner.Run verbose = run("--verbose", "extract", "--count", "1", "--api", nowhere, "--token", "t0k");
@@ -151,7 +171,8 @@ class ExtractCommandTest {
         try {
             CliRunner.Run down = run(extract("--count", "1"));
             assertEquals(Main.EXIT_ERROR, down.exit());
-            assertEquals(java.util.List.of("proxypool extract: the server's store is unavailable; nothing was extracted"),
+            assertEquals(
+                    java.util.List.of("proxypool extract: the server's store is unavailable; nothing was extracted"),
                     down.errLines());
         } finally {
             api.store.down = false;
@@ -161,15 +182,15 @@ class ExtractCommandTest {
     @Test
     void usageErrorsExitTwoWithOneLine() {
         String[][] cases = {
-                {"extract", "--api", "http://127.0.0.1:1", "--token", "t"},                        // no --count
-                {"extract", "--count", "x", "--token", "t"},                                       // not a number
-                {"extract", "--count", "0", "--token", "t"},                                       // out of range
-                {"extract", "--count", "1", "--protocol", "ftp", "--token", "t"},                  // bad protocol
-                {"extract", "--count", "1", "--min-ttl", "soon", "--token", "t"},                  // bad duration
-                {"extract", "--count", "1", "--label", "novalue", "--token", "t"},                 // bad label
-                {"extract", "--count", "1", "--api", "ftp://x", "--token", "t"},                   // bad api
-                {"extract", "--count", "1", "--api", api.apiUrl()},                                // no token
-                {"extract", "--count", "1", "--bogus", "--token", "t"},                            // unknown option
+            {"extract", "--api", "http://127.0.0.1:1", "--token", "t"}, // no --count
+            {"extract", "--count", "x", "--token", "t"}, // not a number
+            {"extract", "--count", "0", "--token", "t"}, // out of range
+            {"extract", "--count", "1", "--protocol", "ftp", "--token", "t"}, // bad protocol
+            {"extract", "--count", "1", "--min-ttl", "soon", "--token", "t"}, // bad duration
+            {"extract", "--count", "1", "--label", "novalue", "--token", "t"}, // bad label
+            {"extract", "--count", "1", "--api", "ftp://x", "--token", "t"}, // bad api
+            {"extract", "--count", "1", "--api", api.apiUrl()}, // no token
+            {"extract", "--count", "1", "--bogus", "--token", "t"}, // unknown option
         };
         for (String[] args : cases) {
             CliRunner.Run r = run(args);
@@ -195,15 +216,18 @@ class ExtractCommandTest {
 
     @Test
     void pointedAtTheGatewayPortItSaysSo() {
-        java.util.Map<String, String> env = java.util.Map.of("PROXYPOOL_SERVER_GATEWAYPORT", "0", "PROXYPOOL_SERVER_APIPORT", "0");
-        try (dev.proxypool.server.ProxyPoolServer server = ServerFactory.start(
-                dev.proxypool.sdk.config.ConfigLoader.defaults(env), dir)) {
+        java.util.Map<String, String> env =
+                java.util.Map.of("PROXYPOOL_SERVER_GATEWAYPORT", "0", "PROXYPOOL_SERVER_APIPORT", "0");
+        try (dev.proxypool.server.ProxyPoolServer server =
+                ServerFactory.start(dev.proxypool.sdk.config.ConfigLoader.defaults(env), dir)) {
             String gateway = "http://127.0.0.1:" + server.gatewayPort();
             CliRunner.Run r = run("extract", "--count", "1", "--api", gateway, "--token", "t0123456789");
             assertEquals(Main.EXIT_ERROR, r.exit(), r.err());
-            assertEquals(java.util.List.of("proxypool extract: unexpected response HTTP 400: " + gateway
-                    + " is the gateway listener (a forward proxy), not the REST API: use the server's API port"
-                    + " (server.apiPort, default 9090)"), r.errLines());
+            assertEquals(
+                    java.util.List.of("proxypool extract: unexpected response HTTP 400: " + gateway
+                            + " is the gateway listener (a forward proxy), not the REST API: use the server's API port"
+                            + " (server.apiPort, default 9090)"),
+                    r.errLines());
         }
     }
 }

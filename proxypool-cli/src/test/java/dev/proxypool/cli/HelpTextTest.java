@@ -16,8 +16,11 @@ class HelpTextTest {
     void everyCommandSummaryIsACompleteSentence() {
         List<String> cut = new ArrayList<>();
         walk(Main.commandLine(), cut);
-        assertEquals(List.of(), cut, "summaries (the first description line, shown in the parent's command list) "
-                + "must be whole sentences");
+        assertEquals(
+                List.of(),
+                cut,
+                "summaries (the first description line, shown in the parent's command list) "
+                        + "must be whole sentences");
     }
 
     private static void walk(CommandLine cl, List<String> cut) {
@@ -55,7 +58,9 @@ class HelpTextTest {
         assertTrue(commands.size() > 20, "sanity: the whole command tree was walked: " + commands.size());
         assertEquals(List.of(), warned);
         assertEquals("", stderr, "picocli wrote to System.err");
-        assertTrue(CliRunner.run("hash-secret", "--help").out().contains("printf '%s' \"$ALICE_SECRET\" | proxypool hash-secret"));
+        assertTrue(CliRunner.run("hash-secret", "--help")
+                .out()
+                .contains("printf '%s' \"$ALICE_SECRET\" | proxypool hash-secret"));
     }
 
     private static void collect(CommandLine cl, List<String> path, List<String[]> out) {
@@ -77,13 +82,19 @@ class HelpTextTest {
         assertTrue(at >= 0, help);
         // what a user copies: the example lines, joined at the shell's line continuation
         // as a shell reads it: a line ends the command unless it ends with a backslash
-        String example = help.substring(at + "Example:".length()).strip().replace("\\\n", " ").lines().findFirst()
+        String example = help.substring(at + "Example:".length())
+                .strip()
+                .replace("\\\n", " ")
+                .lines()
+                .findFirst()
                 .orElse("");
         assertTrue(example.startsWith("proxypool capacity "), example);
         String[] words = example.substring("proxypool ".length()).trim().split("\\s+");
         CliRunner.Run r = CliRunner.run(words);
         assertEquals(Main.EXIT_OK, r.exit(), example + " -> " + r.err());
         assertTrue(r.out().contains("16"), r.out());
-        assertTrue(example.contains("--spares 2"), "the whole example is one shell command: " + example); // ceil(100000 / (12000 * 0.6)) + 2 = 14 + 2
+        assertTrue(
+                example.contains("--spares 2"),
+                "the whole example is one shell command: " + example); // ceil(100000 / (12000 * 0.6)) + 2 = 14 + 2
     }
 }

@@ -25,10 +25,13 @@ class ServeCommandTest {
                 providers: [{ name: vendor-a, type: jsonl_inventroy, path: inventory.jsonl }]
                 upstreams: [{ name: vendor-a, provider: vendor-a }]
                 """);
-        CliRunner.Run r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> CliRunner.run("serve", "--config", cfg.toString()));
+        CliRunner.Run r = assertTimeoutPreemptively(
+                Duration.ofSeconds(60), () -> CliRunner.run("serve", "--config", cfg.toString()));
         assertEquals(Main.EXIT_USAGE, r.exit(), r.out() + r.err());
-        assertEquals(List.of("proxypool serve: bad config: providers[vendor-a].type: unknown type 'jsonl_inventroy' "
-                + "(known: csv, http_json_feed, jsonl_inventory, text_list)"), r.errLines());
+        assertEquals(
+                List.of("proxypool serve: bad config: providers[vendor-a].type: unknown type 'jsonl_inventroy' "
+                        + "(known: csv, http_json_feed, jsonl_inventory, text_list)"),
+                r.errLines());
     }
 
     @Test
@@ -39,9 +42,12 @@ class ServeCommandTest {
                 providers: [{ name: vendor-a, type: text_list }]
                 upstreams: [{ name: vendor-a, provider: vendor-a }]
                 """);
-        CliRunner.Run r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> CliRunner.run("serve", "--config", cfg.toString()));
+        CliRunner.Run r = assertTimeoutPreemptively(
+                Duration.ofSeconds(60), () -> CliRunner.run("serve", "--config", cfg.toString()));
         assertEquals(Main.EXIT_USAGE, r.exit(), r.out() + r.err());
-        assertEquals(List.of("proxypool serve: bad config: providers[vendor-a].path or providers[vendor-a].url: set exactly one"),
+        assertEquals(
+                List.of(
+                        "proxypool serve: bad config: providers[vendor-a].path or providers[vendor-a].url: set exactly one"),
                 r.errLines());
     }
 }

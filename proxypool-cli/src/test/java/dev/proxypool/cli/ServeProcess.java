@@ -28,12 +28,17 @@ public final class ServeProcess {
      *
      * @param launcher words before the java command (e.g. a shell that lowers {@code ulimit -n}), or none
      */
-    public static ServeProcess start(List<String> launcher, Path dir, int gatewayPort, int apiPort,
-                                     List<String> serveArgs) throws IOException, InterruptedException {
+    public static ServeProcess start(
+            List<String> launcher, Path dir, int gatewayPort, int apiPort, List<String> serveArgs)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(launcher);
-        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
-                "dev.proxypool.cli.Main", "serve"));
+        command.addAll(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--sun-misc-unsafe-memory-access=allow",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.proxypool.cli.Main",
+                "serve"));
         command.addAll(serveArgs);
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         if (dir != null) {
@@ -44,8 +49,8 @@ public final class ServeProcess {
         ServeProcess s = new ServeProcess(pb.start());
         CountDownLatch up = new CountDownLatch(1);
         Thread.ofVirtual().start(() -> {
-            try (BufferedReader in = new BufferedReader(
-                    new InputStreamReader(s.process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader in =
+                    new BufferedReader(new InputStreamReader(s.process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = in.readLine()) != null; ) {
                     synchronized (s.log) {
                         s.log.append(line).append('\n');

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proxypool.testkit.FakeHttpProxy;
-import dev.proxypool.testkit.TestPorts;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.proxypool.sdk.json.JsonCodec;
+import dev.proxypool.testkit.FakeHttpProxy;
+import dev.proxypool.testkit.TestPorts;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -42,8 +42,14 @@ class ValidateCommandTest {
     @BeforeAll
     static void start() {
         elite = FakeHttpProxy.builder().outboundFrom(EXIT).start();
-        anonymous = FakeHttpProxy.builder().outboundFrom(EXIT).headers(FakeHttpProxy.HeaderBehaviour.ADD_VIA).start();
-        withAuth = FakeHttpProxy.builder().outboundFrom(EXIT).basicAuth("lab-user", "lab-pass").start();
+        anonymous = FakeHttpProxy.builder()
+                .outboundFrom(EXIT)
+                .headers(FakeHttpProxy.HeaderBehaviour.ADD_VIA)
+                .start();
+        withAuth = FakeHttpProxy.builder()
+                .outboundFrom(EXIT)
+                .basicAuth("lab-user", "lab-pass")
+                .start();
         dead = TestPorts.closedPort();
     }
 
@@ -60,9 +66,11 @@ class ValidateCommandTest {
 
     private static Path inventory() throws IOException {
         Path f = dir.resolve("inventory.jsonl");
-        Files.writeString(f, "# lab proxies\n" + line(elite.port(), "") + line(anonymous.port(), "")
-                + line(withAuth.port(), ", \"credentialRef\": \"lab\"") + line(dead, "")
-                + "this line is not JSON\n");
+        Files.writeString(
+                f,
+                "# lab proxies\n" + line(elite.port(), "") + line(anonymous.port(), "")
+                        + line(withAuth.port(), ", \"credentialRef\": \"lab\"") + line(dead, "")
+                        + "this line is not JSON\n");
         Files.writeString(dir.resolve("credentials.properties"), "lab.username=lab-user\nlab.password=lab-pass\n");
         return f;
     }
@@ -80,8 +88,14 @@ class ValidateCommandTest {
 
     @Test
     void jsonIsOneArrayWithAVerdictPerCandidate() throws IOException {
-        CliRunner.Run r = run("validate", inventory().toString(), "--json", "--timeout", "5s",
-                "--credentials", dir.resolve("credentials.properties").toString());
+        CliRunner.Run r = run(
+                "validate",
+                inventory().toString(),
+                "--json",
+                "--timeout",
+                "5s",
+                "--credentials",
+                dir.resolve("credentials.properties").toString());
         assertEquals(Main.EXIT_OK, r.exit(), r.err());
         Map<Integer, JsonNode> v = byPort(r.out());
         assertEquals(4, v.size(), r.out());
@@ -94,7 +108,10 @@ class ValidateCommandTest {
         assertEquals("127.0.0.2", v.get(elite.port()).path("exitIp").asText(""));
         assertTrue(v.get(elite.port()).get("reason").isNull());
         assertEquals("anonymous", v.get(anonymous.port()).path("verdict").asText(""));
-        assertEquals("elite", v.get(withAuth.port()).path("verdict").asText(""), v.get(withAuth.port()).toString());
+        assertEquals(
+                "elite",
+                v.get(withAuth.port()).path("verdict").asText(""),
+                v.get(withAuth.port()).toString());
         assertEquals("rejected", v.get(dead).path("verdict").asText(""));
         assertEquals("connection_refused", v.get(dead).path("reason").asText(""));
         assertTrue(v.get(dead).get("exitIp").isNull());
@@ -108,30 +125,42 @@ class ValidateCommandTest {
     void withoutCredentialsTheAuthProxyIsRejectedNotTriedBare() throws IOException {
         CliRunner.Run r = run("validate", inventory().toString(), "--json");
         assertEquals(Main.EXIT_OK, r.exit(), r.err());
-        assertEquals("credentials_missing", byPort(r.out()).get(withAuth.port()).path("reason").asText(""));
+        assertEquals(
+                "credentials_missing",
+                byPort(r.out()).get(withAuth.port()).path("reason").asText(""));
     }
 
     @Test
     void theTableMasksAddresses() throws IOException {
-        CliRunner.Run r = run("validate", inventory().toString(), "--credentials", dir.resolve("credentials.properties").toString());
+        CliRunner.Run r = run(
+                "validate",
+                inventory().toString(),
+                "--credentials",
+                dir.resolve("credentials.properties").toString());
         assertEquals(Main.EXIT_OK, r.exit(), r.err());
         List<String> lines = r.out().lines().toList();
-        assertTrue(lines.get(0).matches("PROTOCOL\\s+ADDRESS\\s+VERDICT\\s+LATENCY_MS\\s+EXIT_IP\\s+EXIT_ASN\\s+REASON"),
+        assertTrue(
+                lines.get(0).matches("PROTOCOL\\s+ADDRESS\\s+VERDICT\\s+LATENCY_MS\\s+EXIT_IP\\s+EXIT_ASN\\s+REASON"),
                 r.out());
         assertEquals(6, lines.size(), r.out());
         assertFalse(r.out().contains("127.0.0.1"), r.out());
         assertFalse(r.out().contains("127.0.0.2"), r.out());
         assertTrue(r.out().contains("127.0.x.x:" + elite.port()), r.out());
-        assertTrue(lines.stream().anyMatch(l -> l.contains(":" + dead) && l.contains("rejected")
-                && l.endsWith("connection_refused")), r.out());
+        assertTrue(
+                lines.stream()
+                        .anyMatch(l ->
+                                l.contains(":" + dead) && l.contains("rejected") && l.endsWith("connection_refused")),
+                r.out());
         assertTrue(lines.getLast().startsWith("validated 4 in "), r.out());
     }
 
     @Test
     void aPlainTextListIsReadWithTheDefaultProtocol() throws IOException {
         Path list = dir.resolve("list.txt");
-        Files.writeString(list, "# two proxies\n127.0.0.1:" + elite.port() + "\nhttp://127.0.0.1:" + anonymous.port()
-                + "  # with a scheme\n\n");
+        Files.writeString(
+                list,
+                "# two proxies\n127.0.0.1:" + elite.port() + "\nhttp://127.0.0.1:" + anonymous.port()
+                        + "  # with a scheme\n\n");
         CliRunner.Run r = run("validate", list.toString(), "--json", "--protocol", "http");
         assertEquals(Main.EXIT_OK, r.exit(), r.err());
         Map<Integer, JsonNode> v = byPort(r.out());
@@ -140,23 +169,34 @@ class ValidateCommandTest {
         // the same content without an extension is recognised as text, and as JSONL when it starts with '{'
         Path noExt = dir.resolve("candidates");
         Files.copy(list, noExt, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        assertEquals(2, byPort(run("validate", noExt.toString(), "--json").out()).size());
+        assertEquals(
+                2, byPort(run("validate", noExt.toString(), "--json").out()).size());
         Path jsonNoExt = dir.resolve("inventory-data");
         Files.writeString(jsonNoExt, line(elite.port(), ""));
-        assertEquals("elite", byPort(run("validate", jsonNoExt.toString(), "--json").out()).get(elite.port())
-                .path("verdict").asText(""));
+        assertEquals(
+                "elite",
+                byPort(run("validate", jsonNoExt.toString(), "--json").out())
+                        .get(elite.port())
+                        .path("verdict")
+                        .asText(""));
     }
 
     @Test
     void inlineCredentialsAreUsedAndAWrongPasswordIsRejectedWithItsReason() throws IOException {
         String canary = "inline-canary-" + System.nanoTime();
         try (dev.proxypool.testkit.FakeSocks5Proxy socks = dev.proxypool.testkit.FakeSocks5Proxy.builder()
-                .userPass("lab-user", canary).start();
-             FakeHttpProxy otherAuth = FakeHttpProxy.builder().outboundFrom(EXIT).basicAuth("lab-user", "other-pass").start()) {
+                        .userPass("lab-user", canary)
+                        .start();
+                FakeHttpProxy otherAuth = FakeHttpProxy.builder()
+                        .outboundFrom(EXIT)
+                        .basicAuth("lab-user", "other-pass")
+                        .start()) {
             Path list = dir.resolve("vendor.txt");
-            Files.writeString(list, "http://lab-user:lab-pass@127.0.0.1:" + withAuth.port() + "\n"
-                    + "http://lab-user:" + canary + "@127.0.0.1:" + otherAuth.port() + "\n"
-                    + "socks5://lab-user:" + canary + "@127.0.0.1:" + socks.port() + "\n");
+            Files.writeString(
+                    list,
+                    "http://lab-user:lab-pass@127.0.0.1:" + withAuth.port() + "\n"
+                            + "http://lab-user:" + canary + "@127.0.0.1:" + otherAuth.port() + "\n"
+                            + "socks5://lab-user:" + canary + "@127.0.0.1:" + socks.port() + "\n");
             CliRunner.Run r = run("validate", list.toString(), "--json", "--timeout", "5s");
             assertEquals(Main.EXIT_OK, r.exit(), r.err());
             JsonNode v = JsonCodec.read(r.out(), JsonCodec.Nesting.FEED);
@@ -165,22 +205,40 @@ class ValidateCommandTest {
                 byAddress.put(e.path("host").asText("") + ":" + e.path("port").asInt(-1), e);
             }
             assertEquals(3, byAddress.size(), r.out());
-            assertEquals("elite", byAddress.get("127.0.0.1:" + withAuth.port()).path("verdict").asText(""), r.out());
+            assertEquals(
+                    "elite",
+                    byAddress
+                            .get("127.0.0.1:" + withAuth.port())
+                            .path("verdict")
+                            .asText(""),
+                    r.out());
             JsonNode wrong = byAddress.get("127.0.0.1:" + otherAuth.port());
             assertEquals("rejected", wrong.path("verdict").asText(""), r.out());
             assertEquals("auth_rejected", wrong.path("reason").asText(""), r.out());
             // the SOCKS5 proxy accepted the inline credentials (its exit is the validator's own address,
             // so its verdict is about anonymity, not authentication)
             assertTrue(socks.tunnels() >= 1 && socks.authFailures() == 0, r.out());
-            assertFalse(byAddress.get("127.0.0.1:" + socks.port()).path("reason").asText("").startsWith("auth")
-                    || byAddress.get("127.0.0.1:" + socks.port()).path("reason").asText("").startsWith("credentials"), r.out());
+            assertFalse(
+                    byAddress
+                                    .get("127.0.0.1:" + socks.port())
+                                    .path("reason")
+                                    .asText("")
+                                    .startsWith("auth")
+                            || byAddress
+                                    .get("127.0.0.1:" + socks.port())
+                                    .path("reason")
+                                    .asText("")
+                                    .startsWith("credentials"),
+                    r.out());
             assertFalse(r.err().contains("skipped"), r.err());
             assertFalse(r.out().contains(canary) || r.err().contains(canary), "the password is never printed");
             assertFalse(r.out().contains("lab-pass") || r.err().contains("lab-pass"), "the password is never printed");
 
             CliRunner.Run table = run("validate", list.toString(), "--timeout", "5s");
             assertEquals(Main.EXIT_OK, table.exit(), table.err());
-            assertTrue(table.out().lines().anyMatch(l -> l.contains("rejected") && l.endsWith("auth_rejected")), table.out());
+            assertTrue(
+                    table.out().lines().anyMatch(l -> l.contains("rejected") && l.endsWith("auth_rejected")),
+                    table.out());
             assertFalse(table.out().contains(canary) || table.out().contains("lab-pass"), table.out());
         }
     }
@@ -194,7 +252,9 @@ class ValidateCommandTest {
             CliRunner.Run r = run("validate", f.toString(), "--timeout", "1500ms", "--json");
             assertEquals(Main.EXIT_OK, r.exit(), r.err());
             assertTrue(r.err().contains("validated 1/2: elite 1, anonymous 0, rejected 0"), r.err());
-            assertEquals("timeout", byPort(r.out()).get(silent.getLocalPort()).path("reason").asText(""));
+            assertEquals(
+                    "timeout",
+                    byPort(r.out()).get(silent.getLocalPort()).path("reason").asText(""));
         }
     }
 
@@ -212,7 +272,8 @@ class ValidateCommandTest {
 
     @Test
     void anAsnDatabaseIsLoadedAndABadOneIsExitOne() throws IOException {
-        Path db = dev.proxypool.sdk.asn.AsnDatabaseLoader.extractDocumentationDatabase(Files.createDirectories(dir.resolve("asn")));
+        Path db = dev.proxypool.sdk.asn.AsnDatabaseLoader.extractDocumentationDatabase(
+                Files.createDirectories(dir.resolve("asn")));
         CliRunner.Run r = run("validate", inventory().toString(), "--json", "--asn-db", db.toString());
         assertEquals(Main.EXIT_OK, r.exit(), r.err());
         // loopback exits are special addresses: no AS, whatever the database holds
@@ -221,14 +282,20 @@ class ValidateCommandTest {
         Files.delete(dir.resolve("asn").resolve("asn-doc.csv.sha256"));
         CliRunner.Run bad = run("validate", inventory().toString(), "--asn-db", db.toString());
         assertEquals(Main.EXIT_ERROR, bad.exit());
-        assertTrue(bad.errLines().getLast().startsWith("proxypool validate: cannot use --asn-db " + db + ": checksum file"),
+        assertTrue(
+                bad.errLines()
+                        .getLast()
+                        .startsWith("proxypool validate: cannot use --asn-db " + db + ": checksum file"),
                 bad.err());
         assertEquals("", bad.out());
     }
 
     @Test
     void anUnusableEchoEndpointIsExitOne() throws IOException {
-        CliRunner.Run r = run("validate", inventory().toString(), "--echo-url",
+        CliRunner.Run r = run(
+                "validate",
+                inventory().toString(),
+                "--echo-url",
                 "http://127.0.0.1:" + TestPorts.closedPort() + "/v1/echo");
         assertEquals(Main.EXIT_ERROR, r.exit());
         assertEquals(1, r.errLines().size() - 1, r.err()); // the drop notice, then the error
@@ -239,12 +306,12 @@ class ValidateCommandTest {
     void usageErrorsExitTwo() throws IOException {
         String file = inventory().toString();
         String[][] cases = {
-                {"validate"},
-                {"validate", file, "--concurrency", "0"},
-                {"validate", file, "--timeout", "later"},
-                {"validate", file, "--protocol", "gopher"},
-                {"validate", file, "--format", "xml"},
-                {"validate", file, "--echo-url", "ftp://x/v1/echo"},
+            {"validate"},
+            {"validate", file, "--concurrency", "0"},
+            {"validate", file, "--timeout", "later"},
+            {"validate", file, "--protocol", "gopher"},
+            {"validate", file, "--format", "xml"},
+            {"validate", file, "--echo-url", "ftp://x/v1/echo"},
         };
         for (String[] args : cases) {
             CliRunner.Run r = run(args);

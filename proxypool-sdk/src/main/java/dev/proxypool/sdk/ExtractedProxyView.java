@@ -24,9 +24,15 @@ import java.util.OptionalLong;
  * @param expiresAt           empty for a proxy that never expires
  * @param remainingTtlSeconds at extraction, whole seconds rounded down; empty when it never expires
  */
-public record ExtractedProxyView(String id, String url, Protocol protocol, String host, int port,
-                                 Map<String, String> labels, Optional<Instant> expiresAt,
-                                 OptionalLong remainingTtlSeconds) {
+public record ExtractedProxyView(
+        String id,
+        String url,
+        Protocol protocol,
+        String host,
+        int port,
+        Map<String, String> labels,
+        Optional<Instant> expiresAt,
+        OptionalLong remainingTtlSeconds) {
 
     /**
      * Validates and copies the fields.
@@ -34,7 +40,12 @@ public record ExtractedProxyView(String id, String url, Protocol protocol, Strin
      * @throws IllegalArgumentException when a field is null or the port is out of range
      */
     public ExtractedProxyView {
-        if (id == null || url == null || protocol == null || host == null || labels == null || expiresAt == null
+        if (id == null
+                || url == null
+                || protocol == null
+                || host == null
+                || labels == null
+                || expiresAt == null
                 || remainingTtlSeconds == null) {
             throw new IllegalArgumentException("extracted proxy fields must not be null (use empty optionals)");
         }
@@ -55,9 +66,17 @@ public record ExtractedProxyView(String id, String url, Protocol protocol, Strin
     static ExtractedProxyView of(Proxy proxy, String url, Instant extractedAt) {
         Optional<Instant> expires = proxy.expires() ? Optional.of(proxy.expiresAt()) : Optional.empty();
         OptionalLong remaining = proxy.expires()
-                ? OptionalLong.of(Math.max(0, proxy.remainingTtl(extractedAt).toSeconds())) : OptionalLong.empty();
-        return new ExtractedProxyView(proxy.id(), url, proxy.protocol(), proxy.host(), proxy.port(),
-                proxy.labels().values(), expires, remaining);
+                ? OptionalLong.of(Math.max(0, proxy.remainingTtl(extractedAt).toSeconds()))
+                : OptionalLong.empty();
+        return new ExtractedProxyView(
+                proxy.id(),
+                url,
+                proxy.protocol(),
+                proxy.host(),
+                proxy.port(),
+                proxy.labels().values(),
+                expires,
+                remaining);
     }
 
     /**
@@ -89,7 +108,7 @@ public record ExtractedProxyView(String id, String url, Protocol protocol, Strin
      */
     @Override
     public String toString() {
-        return "ExtractedProxyView[id=" + id + ", url=" + maskedUrl() + ", labels=" + labels
-                + ", expiresAt=" + expiresAt.map(Instant::toString).orElse("never") + "]";
+        return "ExtractedProxyView[id=" + id + ", url=" + maskedUrl() + ", labels=" + labels + ", expiresAt="
+                + expiresAt.map(Instant::toString).orElse("never") + "]";
     }
 }

@@ -33,13 +33,19 @@ public final class Extraction {
     private final Fulfillment fulfillment;
     /** The filter terms in the order they were set; replayed on a fresh builder for each request. */
     private final List<Consumer<ExtractionFilter.Builder>> terms;
+
     private final Duration minRemainingTtl;
     private final Duration maxHealthAge;
     /** Null for none. */
     private final String idempotencyKey;
 
-    private Extraction(int count, Fulfillment fulfillment, List<Consumer<ExtractionFilter.Builder>> terms,
-                       Duration minRemainingTtl, Duration maxHealthAge, String idempotencyKey) {
+    private Extraction(
+            int count,
+            Fulfillment fulfillment,
+            List<Consumer<ExtractionFilter.Builder>> terms,
+            Duration minRemainingTtl,
+            Duration maxHealthAge,
+            String idempotencyKey) {
         this.count = count;
         this.fulfillment = fulfillment;
         this.terms = terms;
@@ -57,8 +63,8 @@ public final class Extraction {
      */
     public static Extraction of(int count) {
         if (count < 1 || count > ExtractionRequest.MAX_COUNT) {
-            throw new IllegalArgumentException("count must be between 1 and " + ExtractionRequest.MAX_COUNT + ", got "
-                    + count);
+            throw new IllegalArgumentException(
+                    "count must be between 1 and " + ExtractionRequest.MAX_COUNT + ", got " + count);
         }
         return new Extraction(count, Fulfillment.PARTIAL, List.of(), Duration.ZERO, Duration.ZERO, null);
     }
@@ -206,8 +212,8 @@ public final class Extraction {
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
             if (Character.isISOControl(c) || c > 0x7E) {
-                throw new IllegalArgumentException("Idempotency-Key must be printable ASCII (bad character at index "
-                        + i + ")");
+                throw new IllegalArgumentException(
+                        "Idempotency-Key must be printable ASCII (bad character at index " + i + ")");
             }
         }
         return new Extraction(count, fulfillment, terms, minRemainingTtl, maxHealthAge, key);

@@ -26,8 +26,8 @@ public record ExtractionResponse(int requested, int extracted, List<ExtractedPro
     public ExtractionResponse {
         proxies = List.copyOf(proxies);
         if (extracted != proxies.size()) {
-            throw new IllegalArgumentException("extracted is " + extracted + " but " + proxies.size()
-                    + " proxies came back");
+            throw new IllegalArgumentException(
+                    "extracted is " + extracted + " but " + proxies.size() + " proxies came back");
         }
     }
 

@@ -5,13 +5,15 @@ import dev.proxypool.core.health.Admission;
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.core.sticky.SessionKey;
 import dev.proxypool.core.sticky.StickyDispatch;
 import dev.proxypool.core.sticky.StickyPick;
-import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.ProtocolException;
@@ -19,12 +21,10 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
-import javax.net.ssl.SSLException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import javax.net.ssl.SSLException;
 
 /**
  * One proxy's capacity, held for one request or tunnel (docs/design.md#capacity C2, #sticky-sessions S3, #gateway-flow G8). Report the outcome
@@ -59,12 +59,22 @@ public final class Lease implements AutoCloseable {
     private final SessionKey session;
     private final StickyPick stickyPick;
     private final PoolSnapshot snapshot;
+
     @SuppressWarnings("unused") // through REPORTED
     private volatile boolean reported;
 
-    Lease(Proxy proxy, String routing, Reservation reservation, Admission admission, ProxyHealth health,
-          Ticker ticker, int attempt, StickyDispatch sticky, SessionKey session, StickyPick stickyPick,
-          PoolSnapshot snapshot) {
+    Lease(
+            Proxy proxy,
+            String routing,
+            Reservation reservation,
+            Admission admission,
+            ProxyHealth health,
+            Ticker ticker,
+            int attempt,
+            StickyDispatch sticky,
+            SessionKey session,
+            StickyPick stickyPick,
+            PoolSnapshot snapshot) {
         this.proxy = proxy;
         this.routing = routing;
         this.reservation = reservation;
@@ -201,7 +211,8 @@ public final class Lease implements AutoCloseable {
         if (has(cause, HttpTimeoutException.class)) {
             return FailureKind.SLOW_BODY;
         }
-        if (has(cause, ConnectException.class) || has(cause, NoRouteToHostException.class)
+        if (has(cause, ConnectException.class)
+                || has(cause, NoRouteToHostException.class)
                 || has(cause, UnknownHostException.class)) {
             return FailureKind.CONNECTION_REFUSED;
         }
@@ -283,6 +294,7 @@ public final class Lease implements AutoCloseable {
      */
     @Override
     public String toString() {
-        return "Lease[" + proxy.id() + " upstream=" + proxy.upstream() + " routing=" + routing + " attempt=" + attempt + "]";
+        return "Lease[" + proxy.id() + " upstream=" + proxy.upstream() + " routing=" + routing + " attempt=" + attempt
+                + "]";
     }
 }

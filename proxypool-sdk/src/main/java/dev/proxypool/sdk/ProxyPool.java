@@ -1,8 +1,5 @@
 package dev.proxypool.sdk;
 
-import dev.proxypool.core.snapshot.PoolSnapshot;
-import dev.proxypool.sdk.config.ConfigException;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.extract.ExtractedProxy;
 import dev.proxypool.core.extract.ExtractionRequest;
 import dev.proxypool.core.extract.ExtractionResult;
@@ -12,53 +9,54 @@ import dev.proxypool.core.extract.PublishResult;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.routing.RoutingRule;
+import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
-import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.config.ProxyPoolConfig;
-import dev.proxypool.sdk.engine.AcquireRequest;
-import dev.proxypool.sdk.engine.AcquireResult;
-import dev.proxypool.sdk.Lease;
-import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.asn.AsnDatabaseHolder;
 import dev.proxypool.sdk.asn.AsnDatabaseLoader;
+import dev.proxypool.sdk.config.ConfigException;
+import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.CredentialStore;
+import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
 import dev.proxypool.sdk.credentials.FileCredentialStore;
 import dev.proxypool.sdk.credentials.InlineCredentials;
-import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
 import dev.proxypool.sdk.credentials.StaticCredentialStore;
-import dev.proxypool.sdk.http.LeaseHttp;
 import dev.proxypool.sdk.dial.UpstreamDialer;
+import dev.proxypool.sdk.engine.AcquireRequest;
+import dev.proxypool.sdk.engine.AcquireResult;
+import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.sdk.http.LeaseHttp;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
-import dev.proxypool.sdk.redis.RedisPoolStore;
-import dev.proxypool.sdk.redis.RedisStoreConfig;
+import dev.proxypool.sdk.pipeline.ValidationStage;
 import dev.proxypool.sdk.pipeline.ValidatorStage;
 import dev.proxypool.sdk.probe.ActiveProber;
 import dev.proxypool.sdk.probe.ProberSettings;
-import dev.proxypool.sdk.validate.Validator;
-import dev.proxypool.sdk.validate.ValidatorSettings;
-import dev.proxypool.sdk.pipeline.ValidationStage;
 import dev.proxypool.sdk.provider.ProviderEnvironment;
 import dev.proxypool.sdk.provider.ProviderRegistry;
+import dev.proxypool.sdk.redis.RedisPoolStore;
+import dev.proxypool.sdk.redis.RedisStoreConfig;
+import dev.proxypool.sdk.validate.Validator;
+import dev.proxypool.sdk.validate.ValidatorSettings;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.HashSet;
-import java.util.Optional;
-import java.util.Set;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
 
 /**
  * The pool embedded in a Java application (docs/architecture.md#modules): the same core engine as the gateway,
@@ -91,6 +89,7 @@ public final class ProxyPool implements AutoCloseable {
     private final CollectionPipeline pipeline;
     /** The provider adapters a set of provider types may use (the builder's registry, or the standard ones enabled by name). */
     private final Function<Set<String>, ProviderRegistry> registries;
+
     private final CredentialStore credentials;
     private final UpstreamDialer dialer;
     private final ActiveProber prober;
@@ -101,6 +100,7 @@ public final class ProxyPool implements AutoCloseable {
 
     /** How often the store drops expired proxies, ended tombstones and idempotency records. */
     static final Duration PURGE_INTERVAL = Duration.ofSeconds(5);
+
     private static final Logger LOG = System.getLogger(ProxyPool.class.getName());
 
     static {
@@ -134,11 +134,17 @@ public final class ProxyPool implements AutoCloseable {
         engine.refresh();
         // user:pass@ listed by a provider is held here under derived refs, in front of the configured store
         InlineCredentials inline = new InlineCredentials();
-        CredentialStore configured = b.credentials != null ? b.credentials
-                : config.credentials().file().<CredentialStore>map(FileCredentialStore::open)
+        CredentialStore configured = b.credentials != null
+                ? b.credentials
+                : config.credentials()
+                        .file()
+                        .<CredentialStore>map(FileCredentialStore::open)
                         .orElseGet(StaticCredentialStore::empty);
-        this.credentials = inline.over(b.inCode.refs().isEmpty() ? configured : ref ->
-                b.inCode.refs().contains(ref.name()) ? b.inCode.resolve(ref) : configured.resolve(ref));
+        this.credentials = inline.over(
+                b.inCode.refs().isEmpty()
+                        ? configured
+                        : ref ->
+                                b.inCode.refs().contains(ref.name()) ? b.inCode.resolve(ref) : configured.resolve(ref));
         this.dialer = UpstreamDialer.create(credentials);
         ProviderRegistry custom = b.registry;
         this.registries = custom != null ? types -> custom : ProviderRegistry::standard;
@@ -146,10 +152,14 @@ public final class ProxyPool implements AutoCloseable {
         // are collected live, without a restart. With none configured a round fetches nothing.
         // Each configured provider's type is enabled by naming it; nothing else is loadable.
         // (no upstream yet: nothing to enable, so a provider type unknown here is reported when an upstream uses it)
-        ProviderRegistry registry = config.upstreams().isEmpty()
-                ? registries.apply(Set.of()) : registryFor(config.providers());
-        ProviderEnvironment env = new ProviderEnvironment(b.environment != null ? b.environment : System.getenv(),
-                Path.of("").toAbsolutePath(), b.wall, b.ticker, inline);
+        ProviderRegistry registry =
+                config.upstreams().isEmpty() ? registries.apply(Set.of()) : registryFor(config.providers());
+        ProviderEnvironment env = new ProviderEnvironment(
+                b.environment != null ? b.environment : System.getenv(),
+                Path.of("").toAbsolutePath(),
+                b.wall,
+                b.ticker,
+                inline);
         ValidationStage validation = b.validation != null ? b.validation : defaultValidation();
         try {
             pipeline = new CollectionPipeline(config, registry, env, engine, validation);
@@ -158,7 +168,8 @@ public final class ProxyPool implements AutoCloseable {
         }
         if (b.activeProbing && config.health().activeEnabled()) {
             prober = ActiveProber.builder(dialer, () -> engine.snapshot().proxies(), engine.registry())
-                    .settings(ProberSettings.from(config.health())).build();
+                    .settings(ProberSettings.from(config.health()))
+                    .build();
         } else {
             prober = null;
         }
@@ -204,8 +215,10 @@ public final class ProxyPool implements AutoCloseable {
             try {
                 store.purgeExpired(wall.instant());
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "purging expired proxies and tombstones failed (next try in " + PURGE_INTERVAL.toSeconds()
-                        + " s): " + e);
+                LOG.log(
+                        Level.WARNING,
+                        "purging expired proxies and tombstones failed (next try in " + PURGE_INTERVAL.toSeconds()
+                                + " s): " + e);
             }
         }
     }
@@ -213,9 +226,12 @@ public final class ProxyPool implements AutoCloseable {
     /** The full-path validator against {@code pipeline.echoUrl}, with the ASN database when configured. */
     private ValidationStage defaultValidation() {
         ValidatorSettings settings = ValidatorSettings.from(config.pipeline());
-        Optional<AsnDatabaseHolder> asn = config.pipeline().asnDatabase().map(path -> new AsnDatabaseHolder(path,
-                new AsnDatabaseLoader(config.pipeline().asnMaxAge(), wall)));
-        return new ValidatorStage(() -> Validator.builder(dialer).settings(settings).start(), asn);
+        Optional<AsnDatabaseHolder> asn = config.pipeline()
+                .asnDatabase()
+                .map(path -> new AsnDatabaseHolder(
+                        path, new AsnDatabaseLoader(config.pipeline().asnMaxAge(), wall)));
+        return new ValidatorStage(
+                () -> Validator.builder(dialer).settings(settings).start(), asn);
     }
 
     /**
@@ -251,8 +267,12 @@ public final class ProxyPool implements AutoCloseable {
         if (rule == null) {
             throw new NoProxyAvailableException("no_route", "");
         }
-        AcquireRequest request = new AcquireRequest(selection.client() == null ? "" : selection.client(),
-                selection.sessionId(), selection.host(), selection.hashKeyValue(), List.of());
+        AcquireRequest request = new AcquireRequest(
+                selection.client() == null ? "" : selection.client(),
+                selection.sessionId(),
+                selection.host(),
+                selection.hashKeyValue(),
+                List.of());
         return switch (engine.acquire(rule, request)) {
             case AcquireResult.Acquired a -> a.lease();
             case AcquireResult.Rejected r -> throw new NoProxyAvailableException(r.reason(), r.detail());
@@ -286,7 +306,8 @@ public final class ProxyPool implements AutoCloseable {
                 engine.extracted(gone);
                 yield handOut(extraction, e.proxies());
             }
-            case ExtractionResult.Insufficient i -> throw new InsufficientProxiesException(request.count(), i.available());
+            case ExtractionResult.Insufficient i ->
+                throw new InsufficientProxiesException(request.count(), i.available());
         };
     }
 
@@ -305,8 +326,8 @@ public final class ProxyPool implements AutoCloseable {
                     continue;
                 }
             }
-            views.add(ExtractedProxyView.of(p, p.protocol().wireName() + "://" + userInfo + p.key().authority(),
-                    x.extractedAt()));
+            views.add(ExtractedProxyView.of(
+                    p, p.protocol().wireName() + "://" + userInfo + p.key().authority(), x.extractedAt()));
         }
         if (withheld > 0) {
             LOG.log(Level.WARNING, withheld + " extracted proxies were withheld: their credentials are unavailable");
@@ -432,8 +453,9 @@ public final class ProxyPool implements AutoCloseable {
         Set<String> known = registries.apply(Set.of()).knownTypes();
         for (ProxyPoolConfig.Provider p : providers) {
             if (!known.contains(p.type())) {
-                throw new ConfigException("providers[" + p.name() + "].type", "unknown type '"
-                        + p.type() + "' (known: " + String.join(", ", new TreeSet<>(known)) + ")");
+                throw new ConfigException(
+                        "providers[" + p.name() + "].type",
+                        "unknown type '" + p.type() + "' (known: " + String.join(", ", new TreeSet<>(known)) + ")");
             }
         }
         return registries.apply(providerTypes(providers));
@@ -494,8 +516,7 @@ public final class ProxyPool implements AutoCloseable {
         private ProviderRegistry registry;
         private Map<String, String> environment;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * The configuration (required).
@@ -663,20 +684,25 @@ public final class ProxyPool implements AutoCloseable {
 
     /** Opens the store the config names. */
     static final class Stores {
-        private Stores() {
-        }
+        private Stores() {}
 
         static StoreSettings settings(ProxyPoolConfig config) {
             StoreSettings d = StoreSettings.DEFAULTS;
-            return new StoreSettings(d.tombstoneRetentionForNoExpiry(), config.distribution().idempotencyTtl(),
-                    d.idempotencyInProgressTimeout(), d.idempotencyMaxEntries());
+            return new StoreSettings(
+                    d.tombstoneRetentionForNoExpiry(),
+                    config.distribution().idempotencyTtl(),
+                    d.idempotencyInProgressTimeout(),
+                    d.idempotencyMaxEntries());
         }
 
         static PoolStore open(ProxyPoolConfig config) {
             return switch (config.store().type()) {
                 case MEMORY -> new MemoryPoolStore(settings(config));
-                case REDIS -> RedisPoolStore.connect(RedisStoreConfig.fromUri(config.store().uri())
-                        .withKeyPrefix(config.store().keyPrefix()), settings(config));
+                case REDIS ->
+                    RedisPoolStore.connect(
+                            RedisStoreConfig.fromUri(config.store().uri())
+                                    .withKeyPrefix(config.store().keyPrefix()),
+                            settings(config));
             };
         }
     }

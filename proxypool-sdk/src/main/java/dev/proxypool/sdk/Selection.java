@@ -21,8 +21,14 @@ public final class Selection implements RequestFacts {
     private final String hashKey;
     private final Map<String, String> headers;
 
-    private Selection(String host, int port, String method, String client, String session, String hashKey,
-                      Map<String, String> headers) {
+    private Selection(
+            String host,
+            int port,
+            String method,
+            String client,
+            String session,
+            String hashKey,
+            Map<String, String> headers) {
         if (host == null || host.isBlank()) {
             throw new IllegalArgumentException("selection host must not be empty");
         }

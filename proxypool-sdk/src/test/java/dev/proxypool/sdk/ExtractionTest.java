@@ -17,7 +17,9 @@ class ExtractionTest {
     @Test
     void refiningReturnsANewExtractionAndLeavesTheBaseUnchanged() {
         Extraction base = Extraction.of(3);
-        Extraction us = base.protocol(Protocol.HTTP).country("US").minRemainingTtl(Duration.ofSeconds(30))
+        Extraction us = base.protocol(Protocol.HTTP)
+                .country("US")
+                .minRemainingTtl(Duration.ofSeconds(30))
                 .allOrNothing();
         assertNotSame(base, us);
 
@@ -37,15 +39,29 @@ class ExtractionTest {
         Extraction base = Extraction.of(2).protocol(Protocol.HTTP);
         Extraction us = base.country("US");
         Extraction de = base.country("DE");
-        assertEquals(us.toRequest(0).filter(), Extraction.of(2).protocol(Protocol.HTTP).country("US").toRequest(0).filter());
-        assertEquals(de.toRequest(0).filter(), Extraction.of(2).protocol(Protocol.HTTP).country("DE").toRequest(0).filter());
-        assertEquals(base.toRequest(0).filter(), Extraction.of(2).protocol(Protocol.HTTP).toRequest(0).filter());
+        assertEquals(
+                us.toRequest(0).filter(),
+                Extraction.of(2)
+                        .protocol(Protocol.HTTP)
+                        .country("US")
+                        .toRequest(0)
+                        .filter());
+        assertEquals(
+                de.toRequest(0).filter(),
+                Extraction.of(2)
+                        .protocol(Protocol.HTTP)
+                        .country("DE")
+                        .toRequest(0)
+                        .filter());
+        assertEquals(
+                base.toRequest(0).filter(),
+                Extraction.of(2).protocol(Protocol.HTTP).toRequest(0).filter());
     }
 
     @Test
     void aBadTermFailsWhenSetNamingIt() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Extraction.of(1).label("", "x"));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> Extraction.of(1).label("", "x"));
         assertTrue(e.getMessage().toLowerCase().contains("label"), e.getMessage());
     }
 }

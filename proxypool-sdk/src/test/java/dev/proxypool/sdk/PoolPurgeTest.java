@@ -1,6 +1,5 @@
 package dev.proxypool.sdk;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.proxypool.core.extract.UpstreamCounts;
@@ -10,6 +9,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.ManualClock;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.testkit.Await;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +30,10 @@ class PoolPurgeTest {
         ManualClock wall = new ManualClock(START);
         Proxy soon = proxy("203.0.113.1", START.plusSeconds(60));
         Proxy later = proxy("203.0.113.2", START.plusSeconds(3600));
-        try (ProxyPool pool = ProxyPool.builder().clocks(Clocks.monotonic(), wall).proxies(List.of(soon, later)).build()) {
+        try (ProxyPool pool = ProxyPool.builder()
+                .clocks(Clocks.monotonic(), wall)
+                .proxies(List.of(soon, later))
+                .build()) {
             assertEquals(2, available(pool));
             wall.advance(Duration.ofSeconds(61));
             // an expired proxy counts as stored until a purge drops it; the pool's own purge must do that
@@ -41,7 +44,8 @@ class PoolPurgeTest {
 
     private static int available(ProxyPool pool) {
         int n = 0;
-        for (UpstreamCounts c : ProxyPoolInternals.engine(pool).store().countsByUpstream().values()) {
+        for (UpstreamCounts c :
+                ProxyPoolInternals.engine(pool).store().countsByUpstream().values()) {
             n += c.available();
         }
         return n;
@@ -49,6 +53,9 @@ class PoolPurgeTest {
 
     private static Proxy proxy(String host, Instant expiresAt) {
         return Proxy.builder(new ProxyKey(Protocol.HTTP, host, 8000, CredentialRef.NONE))
-                .provider("test").upstream("u").expiresAt(expiresAt).build();
+                .provider("test")
+                .upstream("u")
+                .expiresAt(expiresAt)
+                .build();
     }
 }

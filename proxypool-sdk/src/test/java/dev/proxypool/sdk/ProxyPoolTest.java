@@ -1,12 +1,10 @@
 package dev.proxypool.sdk;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.model.CredentialRef;
@@ -14,6 +12,7 @@ import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -21,13 +20,13 @@ import java.net.ProtocolException;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
-import javax.net.ssl.SSLHandshakeException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,9 +38,13 @@ class ProxyPoolTest {
     private Path config(int proxies) throws IOException {
         StringBuilder inv = new StringBuilder();
         for (int i = 1; i <= proxies; i++) {
-            inv.append("{\"host\": \"203.0.113.").append(i).append("\", \"port\": 8000, \"protocol\": \"")
-                    .append(i % 2 == 0 ? "http" : "socks5").append("\", \"labels\": {\"country\": \"")
-                    .append(i % 3 == 0 ? "DE" : "US").append("\"}, \"ttlSeconds\": 3600, \"maxConcurrency\": 2}\n");
+            inv.append("{\"host\": \"203.0.113.")
+                    .append(i)
+                    .append("\", \"port\": 8000, \"protocol\": \"")
+                    .append(i % 2 == 0 ? "http" : "socks5")
+                    .append("\", \"labels\": {\"country\": \"")
+                    .append(i % 3 == 0 ? "DE" : "US")
+                    .append("\"}, \"ttlSeconds\": 3600, \"maxConcurrency\": 2}\n");
         }
         Files.writeString(dir.resolve("inventory.jsonl"), inv);
         Path cfg = dir.resolve("proxypool.yaml");
@@ -70,7 +73,8 @@ class ProxyPoolTest {
                 assertEquals(first, again.proxyId(), "sticky session keeps its proxy");
                 again.failed(FailureKind.CONNECT_TIMEOUT);
             }
-            ExtractionResponse mine = pool.extract(Extraction.of(3).protocol(Protocol.HTTP).country("US").allOrNothing());
+            ExtractionResponse mine = pool.extract(
+                    Extraction.of(3).protocol(Protocol.HTTP).country("US").allOrNothing());
             assertEquals(3, mine.extracted());
             assertTrue(mine.complete());
             assertFalse(mine.replayed());
@@ -95,7 +99,8 @@ class ProxyPoolTest {
     void allOrNothingThatCannotBeMetExtractsNothing() throws IOException {
         try (ProxyPool pool = ProxyPool.fromConfig(config(6))) {
             // 6 proxies, reserve 2: at most 4 extractable
-            InsufficientProxiesException e = assertThrows(InsufficientProxiesException.class,
+            InsufficientProxiesException e = assertThrows(
+                    InsufficientProxiesException.class,
                     () -> pool.extract(Extraction.of(5).allOrNothing()));
             assertEquals(5, e.requested());
             assertEquals(4, e.available());
@@ -105,14 +110,22 @@ class ProxyPoolTest {
     }
 
     private static Proxy proxy(int i, String credentialRef) {
-        return Proxy.builder(new ProxyKey(Protocol.HTTP, "203.0.113." + i, 8000,
-                credentialRef == null ? CredentialRef.NONE : CredentialRef.of(credentialRef))).upstream("app").build();
+        return Proxy.builder(new ProxyKey(
+                        Protocol.HTTP,
+                        "203.0.113." + i,
+                        8000,
+                        credentialRef == null ? CredentialRef.NONE : CredentialRef.of(credentialRef)))
+                .upstream("app")
+                .build();
     }
 
     @Test
     void localExtractionHandsOutUrlsWithPercentEncodedCredentialsLikeTheServer() {
-        try (ProxyPool pool = ProxyPool.builder().background(false).credential("vendor", "us@er", "p:ss w")
-                .proxies(List.of(proxy(1, "vendor"))).build()) {
+        try (ProxyPool pool = ProxyPool.builder()
+                .background(false)
+                .credential("vendor", "us@er", "p:ss w")
+                .proxies(List.of(proxy(1, "vendor")))
+                .build()) {
             ExtractedProxyView x = pool.extract(Extraction.of(1)).proxies().get(0);
             assertEquals("http://us%40er:p%3Ass%20w@203.0.113.1:8000", x.url());
             assertTrue(x.hasCredentials());
@@ -124,14 +137,19 @@ class ProxyPoolTest {
 
     @Test
     void aProxyWhoseCredentialsAreUnavailableIsNeverHandedOutWithoutThem() {
-        try (ProxyPool pool = ProxyPool.builder().background(false)
-                .proxies(List.of(proxy(1, "missing"), proxy(2, null), proxy(3, "missing"), proxy(4, null))).build()) {
-            ProxyPoolException e = assertThrows(ProxyPoolException.class,
+        try (ProxyPool pool = ProxyPool.builder()
+                .background(false)
+                .proxies(List.of(proxy(1, "missing"), proxy(2, null), proxy(3, "missing"), proxy(4, null)))
+                .build()) {
+            ProxyPoolException e = assertThrows(
+                    ProxyPoolException.class,
                     () -> pool.extract(Extraction.of(4).allOrNothing()));
             assertTrue(e.getMessage().contains("2 of the extracted proxies"), e.getMessage());
         }
-        try (ProxyPool pool = ProxyPool.builder().background(false)
-                .proxies(List.of(proxy(1, "missing"), proxy(2, null))).build()) {
+        try (ProxyPool pool = ProxyPool.builder()
+                .background(false)
+                .proxies(List.of(proxy(1, "missing"), proxy(2, null)))
+                .build()) {
             ExtractionResponse r = pool.extract(Extraction.of(2));
             assertEquals(2, r.requested());
             assertEquals(1, r.extracted(), "withheld, not handed out without credentials");
@@ -141,8 +159,11 @@ class ProxyPoolTest {
 
     @Test
     void httpClientBuilderFailsClosedWhenTheLeasedProxysCredentialsAreUnavailable() {
-        try (ProxyPool pool = ProxyPool.builder().background(false).proxies(List.of(proxy(1, "missing"))).build();
-             Lease lease = pool.acquire(Selection.forHost("shop.example"))) {
+        try (ProxyPool pool = ProxyPool.builder()
+                        .background(false)
+                        .proxies(List.of(proxy(1, "missing")))
+                        .build();
+                Lease lease = pool.acquire(Selection.forHost("shop.example"))) {
             ProxyPoolException e = assertThrows(ProxyPoolException.class, () -> pool.httpClientBuilder(lease));
             assertTrue(e.getMessage().contains("missing"), e.getMessage());
             assertEquals(FailureKind.PROXY_AUTH_REJECTED, Lease.kindOf(e));
@@ -151,7 +172,8 @@ class ProxyPoolTest {
 
     @Test
     void aFailureIsClassifiedFromWhatTheAttemptThrew() {
-        assertEquals(FailureKind.PROXY_AUTH_REJECTED,
+        assertEquals(
+                FailureKind.PROXY_AUTH_REJECTED,
                 Lease.kindOf(new CredentialsUnavailableException(CredentialRef.of("x"), "unknown ref")));
         assertEquals(FailureKind.CONNECT_TIMEOUT, Lease.kindOf(new HttpConnectTimeoutException("connect timed out")));
         assertEquals(FailureKind.CONNECT_TIMEOUT, Lease.kindOf(new IOException(new SocketTimeoutException())));
@@ -174,8 +196,10 @@ class ProxyPoolTest {
             pool.addSnapshotListener(s -> {
                 throw new IllegalStateException("a broken listener does not stop the others");
             });
-            pool.addProxies(java.util.List.of(dev.proxypool.core.model.Proxy.builder(new dev.proxypool.core.model.ProxyKey(
-                    Protocol.HTTP, "203.0.113.9", 8000, dev.proxypool.core.model.CredentialRef.NONE)).build()));
+            pool.addProxies(
+                    java.util.List.of(dev.proxypool.core.model.Proxy.builder(new dev.proxypool.core.model.ProxyKey(
+                                    Protocol.HTTP, "203.0.113.9", 8000, dev.proxypool.core.model.CredentialRef.NONE))
+                            .build()));
             assertEquals(java.util.List.of(1), sizes);
             assertEquals(ProxyPoolInternals.engine(pool).snapshot().version(), versions.get(0));
         }
@@ -184,8 +208,8 @@ class ProxyPoolTest {
     @Test
     void nothingToLeaseIsATypedError() {
         try (ProxyPool pool = ProxyPool.builder().background(false).build()) {
-            NoProxyAvailableException e = assertThrows(NoProxyAvailableException.class,
-                    () -> pool.acquire(Selection.forHost("a.example")));
+            NoProxyAvailableException e =
+                    assertThrows(NoProxyAvailableException.class, () -> pool.acquire(Selection.forHost("a.example")));
             assertEquals("no_candidate", e.reason());
             assertEquals("no_match", e.detail());
         }
@@ -193,10 +217,16 @@ class ProxyPoolTest {
 
     @Test
     void badSelectionsAndExtractionsNameTheProblem() {
-        assertEquals("selection host must not be empty",
-                assertThrows(IllegalArgumentException.class, () -> Selection.forHost(" ")).getMessage());
-        assertEquals("count must be between 1 and 1000, got 0",
-                assertThrows(IllegalArgumentException.class, () -> Extraction.of(0).toRequest(0)).getMessage());
+        assertEquals(
+                "selection host must not be empty",
+                assertThrows(IllegalArgumentException.class, () -> Selection.forHost(" "))
+                        .getMessage());
+        assertEquals(
+                "count must be between 1 and 1000, got 0",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> Extraction.of(0).toRequest(0))
+                        .getMessage());
     }
 
     @Test

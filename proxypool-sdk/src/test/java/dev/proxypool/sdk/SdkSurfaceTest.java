@@ -28,10 +28,17 @@ class SdkSurfaceTest {
     @Test
     void sdkModuleExportsOnlyThePublicPackages() throws Exception {
         ModuleDescriptor sdk = descriptorOf(ProxyPool.class, "dev.proxypool.sdk");
-        assertEquals(Set.of("dev.proxypool.sdk", "dev.proxypool.sdk.remote", "dev.proxypool.sdk.provider",
-                        "dev.proxypool.sdk.config", "dev.proxypool.sdk.credentials", "dev.proxypool.sdk.http"),
+        assertEquals(
+                Set.of(
+                        "dev.proxypool.sdk",
+                        "dev.proxypool.sdk.remote",
+                        "dev.proxypool.sdk.provider",
+                        "dev.proxypool.sdk.config",
+                        "dev.proxypool.sdk.credentials",
+                        "dev.proxypool.sdk.http"),
                 unqualifiedExports(sdk));
-        assertTrue(sdk.exports().stream().noneMatch(ModuleDescriptor.Exports::isQualified),
+        assertTrue(
+                sdk.exports().stream().noneMatch(ModuleDescriptor.Exports::isQualified),
                 "the sdk exports nothing to particular modules");
         assertFalse(unqualifiedExports(sdk).contains("dev.proxypool.sdk.engine"));
         assertFalse(unqualifiedExports(sdk).contains("dev.proxypool.sdk.internal"));
@@ -44,19 +51,27 @@ class SdkSurfaceTest {
         for (String internal : Set.of("capacity", "rank", "runtime", "security", "ops")) {
             String pkg = "dev.proxypool.core." + internal;
             assertFalse(everyone.contains(pkg), pkg + " is exported to everyone");
-            ModuleDescriptor.Exports e = core.exports().stream().filter(x -> x.source().equals(pkg)).findFirst()
+            ModuleDescriptor.Exports e = core.exports().stream()
+                    .filter(x -> x.source().equals(pkg))
+                    .findFirst()
                     .orElseThrow(() -> new AssertionError(pkg + " is not exported to the sdk"));
             assertEquals(Set.of("dev.proxypool.sdk"), e.targets(), pkg);
         }
-        assertTrue(everyone.containsAll(Set.of("dev.proxypool.core.model", "dev.proxypool.core.extract",
-                "dev.proxypool.core.health", "dev.proxypool.core.routing")), everyone.toString());
+        assertTrue(
+                everyone.containsAll(Set.of(
+                        "dev.proxypool.core.model",
+                        "dev.proxypool.core.extract",
+                        "dev.proxypool.core.health",
+                        "dev.proxypool.core.routing")),
+                everyone.toString());
     }
 
     @Test
     void facadeExposesNoEngineDialerOrPipeline() {
         Set<String> methods = Arrays.stream(ProxyPool.class.getMethods())
                 .filter(m -> Modifier.isPublic(m.getModifiers()))
-                .map(Method::getName).collect(Collectors.toCollection(TreeSet::new));
+                .map(Method::getName)
+                .collect(Collectors.toCollection(TreeSet::new));
         for (String internal : Set.of("engine", "dialer", "pipeline")) {
             assertFalse(methods.contains(internal), "ProxyPool." + internal + "() is public: " + methods);
         }
@@ -78,13 +93,18 @@ class SdkSurfaceTest {
     }
 
     private static ModuleDescriptor descriptorOf(Class<?> type, String module) throws URISyntaxException {
-        Path classes = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
-        return ModuleFinder.of(classes).find(module)
-                .orElseThrow(() -> new AssertionError(classes + " holds no module " + module)).descriptor();
+        Path classes =
+                Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return ModuleFinder.of(classes)
+                .find(module)
+                .orElseThrow(() -> new AssertionError(classes + " holds no module " + module))
+                .descriptor();
     }
 
     private static Set<String> unqualifiedExports(ModuleDescriptor d) {
-        return d.exports().stream().filter(e -> !e.isQualified()).map(ModuleDescriptor.Exports::source)
+        return d.exports().stream()
+                .filter(e -> !e.isQualified())
+                .map(ModuleDescriptor.Exports::source)
                 .collect(Collectors.toSet());
     }
 }

@@ -1,11 +1,11 @@
 package dev.proxypool.sdk;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.Anonymity;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.validate.EchoServer;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.TestPorts;
@@ -22,7 +22,9 @@ class ValidatedInventoryTest {
     Path dir;
 
     private Path config(String echoUrl, int goodPort, int leakyPort, int deadPort) throws Exception {
-        Files.writeString(dir.resolve("inv.txt"), "127.0.0.1:" + goodPort + "\n127.0.0.1:" + leakyPort + "\n127.0.0.1:" + deadPort + "\n");
+        Files.writeString(
+                dir.resolve("inv.txt"),
+                "127.0.0.1:" + goodPort + "\n127.0.0.1:" + leakyPort + "\n127.0.0.1:" + deadPort + "\n");
         Path cfg = dir.resolve("proxypool.yaml");
         Files.writeString(cfg, """
                 providers: [{ name: lab, type: text_list, path: inv.txt, protocol: http }]
@@ -36,12 +38,17 @@ class ValidatedInventoryTest {
     void onlyProxiesThatPassTheFullPathServe() throws Exception {
         InetAddress other = InetAddress.getByName("127.0.0.2");
         try (EchoServer echo = EchoServer.start();
-             FakeHttpProxy good = FakeHttpProxy.builder().outboundFrom(other).start();
-             FakeHttpProxy leaky = FakeHttpProxy.builder().outboundFrom(other)
-                     .headers(FakeHttpProxy.HeaderBehaviour.LEAK_FORWARDED_FOR).start()) {
+                FakeHttpProxy good = FakeHttpProxy.builder().outboundFrom(other).start();
+                FakeHttpProxy leaky = FakeHttpProxy.builder()
+                        .outboundFrom(other)
+                        .headers(FakeHttpProxy.HeaderBehaviour.LEAK_FORWARDED_FOR)
+                        .start()) {
             int dead = TestPorts.closedPort();
-            try (ProxyPool pool = ProxyPool.builder().background(false)
-                    .config(dev.proxypool.sdk.config.ConfigLoader.load(config(echo.url().toString(), good.port(), leaky.port(), dead))).build()) {
+            try (ProxyPool pool = ProxyPool.builder()
+                    .background(false)
+                    .config(dev.proxypool.sdk.config.ConfigLoader.load(
+                            config(echo.url().toString(), good.port(), leaky.port(), dead)))
+                    .build()) {
                 assertEquals(1, ProxyPoolInternals.engine(pool).snapshot().size());
                 Proxy served = ProxyPoolInternals.engine(pool).snapshot().proxy(0);
                 assertEquals(good.port(), served.port());
@@ -53,12 +60,19 @@ class ValidatedInventoryTest {
 
     @Test
     void withoutAnEchoEndpointNothingUnvalidatedIsPublished() throws Exception {
-        try (FakeHttpProxy good = FakeHttpProxy.builder().outboundFrom(InetAddress.getByName("127.0.0.2")).start()) {
+        try (FakeHttpProxy good = FakeHttpProxy.builder()
+                .outboundFrom(InetAddress.getByName("127.0.0.2"))
+                .start()) {
             int closed = TestPorts.closedPort();
-            try (ProxyPool pool = ProxyPool.builder().background(false)
+            try (ProxyPool pool = ProxyPool.builder()
+                    .background(false)
                     .config(dev.proxypool.sdk.config.ConfigLoader.load(
-                            config("http://127.0.0.1:" + closed + "/v1/echo", good.port(), good.port(), good.port()))).build()) {
-                assertEquals(0, ProxyPoolInternals.engine(pool).snapshot().size(), "fail closed: no echo, no validated proxies");
+                            config("http://127.0.0.1:" + closed + "/v1/echo", good.port(), good.port(), good.port())))
+                    .build()) {
+                assertEquals(
+                        0,
+                        ProxyPoolInternals.engine(pool).snapshot().size(),
+                        "fail closed: no echo, no validated proxies");
                 assertTrue(ProxyPoolInternals.pipeline(pool).isPresent());
             }
         }

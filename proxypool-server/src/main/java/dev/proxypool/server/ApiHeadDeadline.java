@@ -17,7 +17,6 @@ import io.helidon.webserver.http1.Http1ConnectionListener;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
 import io.helidon.webserver.spi.ServerConnection;
 import io.helidon.webserver.spi.ServerConnectionSelector;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
@@ -55,10 +54,11 @@ final class ApiHeadDeadline implements ServerConnectionSelector, AutoCloseable {
         byte[] body = ("request_timeout: the request head did not arrive within " + timeout.toMillis() + " ms\n")
                 .getBytes(StandardCharsets.US_ASCII);
         this.response = ("HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
-                + body.length + "\r\nConnection: close\r\n\r\n" + new String(body, StandardCharsets.US_ASCII))
+                        + body.length + "\r\nConnection: close\r\n\r\n" + new String(body, StandardCharsets.US_ASCII))
                 .getBytes(StandardCharsets.US_ASCII);
-        this.timer = new ScheduledThreadPoolExecutor(1, r -> Thread.ofPlatform().daemon(true)
-                .name("api-head-deadline").unstarted(r));
+        this.timer = new ScheduledThreadPoolExecutor(
+                1,
+                r -> Thread.ofPlatform().daemon(true).name("api-head-deadline").unstarted(r));
         this.timer.setRemoveOnCancelPolicy(true);
         Http1ConnectionListener events = new Http1ConnectionListener() {
             @Override
@@ -76,7 +76,10 @@ final class ApiHeadDeadline implements ServerConnectionSelector, AutoCloseable {
             }
         };
         this.http1 = Http1ConnectionSelector.builder()
-                .config(Http1Config.builder().addReceiveListener(events).addSendListener(events).build())
+                .config(Http1Config.builder()
+                        .addReceiveListener(events)
+                        .addSendListener(events)
+                        .build())
                 .build();
     }
 

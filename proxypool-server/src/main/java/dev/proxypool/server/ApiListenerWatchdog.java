@@ -1,7 +1,6 @@
 package dev.proxypool.server;
 
 import io.helidon.webserver.WebServer;
-
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -40,7 +39,10 @@ final class ApiListenerWatchdog {
         this.port = first.port();
         this.probeAddress = bind.isAnyLocalAddress() ? InetAddress.getLoopbackAddress() : bind;
         this.intervalNanos = interval.toNanos();
-        this.thread = Thread.ofPlatform().daemon(true).name("api-listener-watchdog-" + port).unstarted(this::watch);
+        this.thread = Thread.ofPlatform()
+                .daemon(true)
+                .name("api-listener-watchdog-" + port)
+                .unstarted(this::watch);
     }
 
     /**
@@ -53,8 +55,8 @@ final class ApiListenerWatchdog {
         WebServer first = factory.apply(port);
         if (!first.isRunning() || first.port() < 0) {
             first.stop();
-            throw new IllegalStateException("the API listener could not start on " + bind.getHostAddress() + ":"
-                    + port + " (address already in use?)");
+            throw new IllegalStateException("the API listener could not start on " + bind.getHostAddress() + ":" + port
+                    + " (address already in use?)");
         }
         ApiListenerWatchdog w = new ApiListenerWatchdog(factory, first, bind, interval);
         w.thread.start();
@@ -105,8 +107,11 @@ final class ApiListenerWatchdog {
         if (!running) {
             return;
         }
-        LOG.log(System.Logger.Level.WARNING, "the REST listener on port {0} stopped accepting (its accept loop ended,"
-                + " e.g. descriptors exhausted); starting it again", Integer.toString(port));
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "the REST listener on port {0} stopped accepting (its accept loop ended,"
+                        + " e.g. descriptors exhausted); starting it again",
+                Integer.toString(port));
         try {
             current.stop();
         } catch (RuntimeException e) {
@@ -115,11 +120,17 @@ final class ApiListenerWatchdog {
         try {
             current = factory.apply(port);
             restarts.incrementAndGet();
-            LOG.log(System.Logger.Level.INFO, "the REST listener on port {0} is accepting again", Integer.toString(port));
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "the REST listener on port {0} is accepting again",
+                    Integer.toString(port));
         } catch (RuntimeException e) {
             // still no descriptors, or the port is not free yet: the next check tries again
-            LOG.log(System.Logger.Level.WARNING, "restarting the REST listener on port {0} failed ({1}); retrying",
-                    Integer.toString(port), e.getMessage());
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "restarting the REST listener on port {0} failed ({1}); retrying",
+                    Integer.toString(port),
+                    e.getMessage());
         }
     }
 }

@@ -1,7 +1,7 @@
 package dev.proxypool.server;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import io.helidon.health.HealthCheck;
 import io.helidon.health.HealthCheckResponse;
@@ -35,12 +35,16 @@ final class CollectionReadiness implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        boolean collected = ProxyPoolInternals.pipeline(pool).map(CollectionPipeline::firstRoundDone).orElse(true);
+        boolean collected = ProxyPoolInternals.pipeline(pool)
+                .map(CollectionPipeline::firstRoundDone)
+                .orElse(true);
         return HealthCheckResponse.builder()
                 .status(collected)
                 .detail("firstCollectionDone", collected)
                 .detail("proxies", ProxyPoolInternals.engine(pool).snapshot().size())
-                .detail("routingsWithoutCandidates", String.join(",", RoutingCandidates.without(ProxyPoolInternals.engine(pool))))
+                .detail(
+                        "routingsWithoutCandidates",
+                        String.join(",", RoutingCandidates.without(ProxyPoolInternals.engine(pool))))
                 .build();
     }
 }

@@ -2,11 +2,11 @@ package dev.proxypool.server;
 
 import dev.proxypool.server.persistence.ConfigState;
 import dev.proxypool.server.persistence.ConfigStore;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import java.lang.System.Logger.Level;
-import java.lang.System.Logger;
 
 /**
  * Follows the configuration store's version: when another process (a control plane sharing the

@@ -1,11 +1,10 @@
 package dev.proxypool.server;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
-
 import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.lock.RedisStageLease;
 import dev.proxypool.sdk.lock.StageLease;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
@@ -48,8 +47,10 @@ final class ControlPlaneAssembly implements RoleAssembly {
 
     @Override
     public NodeRegistry nodes(ProxyPool pool, NodeSettings settings, NodeStore store) {
-        // self-hosted ProxyNode agents register with pre-issued tokens; registrations kept in the store survive restarts
-        return new NodeRegistry(pool, ProxyPoolInternals.engine(pool).wallClock(), settings, store).restore()
+        // self-hosted ProxyNode agents register with pre-issued tokens; registrations kept in the store survive
+        // restarts
+        return new NodeRegistry(pool, ProxyPoolInternals.engine(pool).wallClock(), settings, store)
+                .restore()
                 .startSweeping();
     }
 
@@ -61,20 +62,27 @@ final class ControlPlaneAssembly implements RoleAssembly {
     @Override
     public StageLease pipelineLease(ProxyPoolConfig config, ProxyPool pool) {
         // scaled out on Redis: one pipeline writer at a time (the others only refresh their snapshots)
-        if (config.store().type() != ProxyPoolConfig.StoreType.REDIS || ProxyPoolInternals.pipeline(pool).isEmpty()) {
+        if (config.store().type() != ProxyPoolConfig.StoreType.REDIS
+                || ProxyPoolInternals.pipeline(pool).isEmpty()) {
             return null;
         }
-        StageLease lease = RedisStageLease.connect(RedisStoreConfig.fromUri(config.store().uri())
-                .withKeyPrefix(config.store().keyPrefix()));
+        StageLease lease =
+                RedisStageLease.connect(RedisStoreConfig.fromUri(config.store().uri())
+                        .withKeyPrefix(config.store().keyPrefix()));
         ProxyPoolInternals.pipeline(pool).get().useLease(lease, StageLease.newHolderId(), Duration.ofSeconds(3));
         return lease;
     }
 
     @Override
-    public AutoCloseable joinCluster(RedisStoreConfig redis, ProxyPoolConfig config, ProxyPool pool, InetAddress bind,
-                                     int gatewayPort) {
-        return ClusterControl.start(redis, config.cluster(), ProxyPoolInternals.engine(pool),
-                Duration.ofMillis(200), ProxyPoolInternals.engine(pool).wallClock(), ProxyPoolInternals.engine(pool).ticker());
+    public AutoCloseable joinCluster(
+            RedisStoreConfig redis, ProxyPoolConfig config, ProxyPool pool, InetAddress bind, int gatewayPort) {
+        return ClusterControl.start(
+                redis,
+                config.cluster(),
+                ProxyPoolInternals.engine(pool),
+                Duration.ofMillis(200),
+                ProxyPoolInternals.engine(pool).wallClock(),
+                ProxyPoolInternals.engine(pool).ticker());
     }
 
     @Override

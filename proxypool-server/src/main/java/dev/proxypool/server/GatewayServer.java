@@ -16,7 +16,6 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.health.HealthObserver;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -47,8 +46,8 @@ public final class GatewayServer implements AutoCloseable {
     private final ApiHeadDeadline headDeadline;
     private final Duration grace;
 
-    private GatewayServer(GatewayListener gateway, ApiListenerWatchdog web, ApiHeadDeadline headDeadline,
-                          Duration grace) {
+    private GatewayServer(
+            GatewayListener gateway, ApiListenerWatchdog web, ApiHeadDeadline headDeadline, Duration grace) {
         this.gateway = gateway;
         this.web = web;
         this.headDeadline = headDeadline;
@@ -111,7 +110,7 @@ public final class GatewayServer implements AutoCloseable {
         private InstantSource wall = InstantSource.system();
         private Duration apiIdleTimeout = Duration.ofSeconds(60);
         private Duration watchdogInterval = Duration.ofSeconds(1);
-        private Consumer<HttpRouting.Builder> routes = r -> { };
+        private Consumer<HttpRouting.Builder> routes = r -> {};
         private final List<HealthCheck> checks = new ArrayList<>();
 
         private Builder(GatewayEngine engine) {
@@ -239,7 +238,11 @@ public final class GatewayServer implements AutoCloseable {
                         .idleConnectionTimeout(apiIdleTimeout)
                         .idleConnectionPeriod(sweep)
                         .addFeature(ObserveFeature.just(
-                                HealthObserver.builder().details(true).addCheck(gatewayCheck).addChecks(checks.toArray(HealthCheck[]::new)).build(),
+                                HealthObserver.builder()
+                                        .details(true)
+                                        .addCheck(gatewayCheck)
+                                        .addChecks(checks.toArray(HealthCheck[]::new))
+                                        .build(),
                                 MetricsObserver.create()))
                         .routing(r -> {
                             r.get("/v1/echo", new EchoHandler());

@@ -8,7 +8,6 @@ import io.helidon.metrics.api.Gauge;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Tag;
 import io.helidon.metrics.api.Timer;
-
 import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.List;
@@ -63,16 +62,18 @@ public final class HelidonGatewayMetrics implements GatewayMetrics {
                 }
             }
         }
-        retries = registry.getOrCreate(Counter.builder("proxypool.gateway.retries")
-                .description("Gateway retries on another proxy"));
+        retries = registry.getOrCreate(
+                Counter.builder("proxypool.gateway.retries").description("Gateway retries on another proxy"));
         registry.getOrCreate(Gauge.builder("proxypool.gateway.inflight", inFlight, AtomicInteger::get)
                 .description("Gateway requests and tunnels in progress"));
     }
 
     private Counter counter(String reason) {
-        return errors.computeIfAbsent(reason, r -> registry.getOrCreate(Counter.builder("proxypool.gateway.errors")
-                .description("Gateway error responses by X-ProxyPool-Error reason")
-                .tags(List.of(Tag.create("reason", r)))));
+        return errors.computeIfAbsent(
+                reason,
+                r -> registry.getOrCreate(Counter.builder("proxypool.gateway.errors")
+                        .description("Gateway error responses by X-ProxyPool-Error reason")
+                        .tags(List.of(Tag.create("reason", r)))));
     }
 
     @Override

@@ -1,51 +1,53 @@
 package dev.proxypool.server;
 
+import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.routing.RetryRule;
-import dev.proxypool.sdk.credentials.Secret;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.credentials.Secret;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.lock.StageLease;
+import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.access.ClientAuthenticator;
 import dev.proxypool.server.access.DestinationPolicies;
 import dev.proxypool.server.access.LiveClients;
 import dev.proxypool.server.access.ServerAccess;
-import dev.proxypool.sdk.cluster.ClusterRole;
-import dev.proxypool.sdk.lock.StageLease;
-import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.admin.AdminService;
 import dev.proxypool.server.admin.ClientTokens;
 import dev.proxypool.server.admin.LiveSeries;
-import dev.proxypool.server.console.Console;
 import dev.proxypool.server.api.FeedbackService;
-import dev.proxypool.server.persistence.ConfigState;
-import dev.proxypool.server.persistence.ConfigStore;
-import dev.proxypool.server.persistence.ConfigStores;
-import io.helidon.webserver.http.HttpRouting;
-import java.nio.file.Path;
-import dev.proxypool.server.metrics.PoolMetrics;
-import io.helidon.metrics.api.MeterRegistry;
-import io.helidon.service.registry.Services;
 import dev.proxypool.server.api.distribution.BearerAuth;
 import dev.proxypool.server.api.distribution.DistributionService;
-import dev.proxypool.core.nodes.NodeSettings;
-import dev.proxypool.server.nodes.NodeRegistry;
-import dev.proxypool.server.nodes.NodeStore;
-import dev.proxypool.server.nodes.PostgresNodeStore;
-import dev.proxypool.server.persistence.PostgresConfigStore;
-import dev.proxypool.server.nodes.NodeService;
-import java.net.InetSocketAddress;
-import java.time.Duration;
+import dev.proxypool.server.console.Console;
 import dev.proxypool.server.engine.AccessControl;
 import dev.proxypool.server.engine.PoolGatewayEngine;
 import dev.proxypool.server.gateway.ConnectionLimits;
 import dev.proxypool.server.gateway.GatewayConfig;
 import dev.proxypool.server.gateway.ProxyAuthenticator;
+import dev.proxypool.server.metrics.PoolMetrics;
+import dev.proxypool.server.nodes.NodeRegistry;
+import dev.proxypool.server.nodes.NodeService;
+import dev.proxypool.server.nodes.NodeStore;
+import dev.proxypool.server.nodes.PostgresNodeStore;
+import dev.proxypool.server.persistence.ConfigState;
+import dev.proxypool.server.persistence.ConfigStore;
+import dev.proxypool.server.persistence.ConfigStores;
+import dev.proxypool.server.persistence.PostgresConfigStore;
+import io.helidon.metrics.api.MeterRegistry;
+import io.helidon.service.registry.Services;
+import io.helidon.webserver.http.HttpRouting;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -55,8 +57,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
 
 /**
  * The {@code proxypool serve} process (docs/architecture.md#processes-and-roles): the SDK's {@link ProxyPool} (store, engine,
@@ -79,8 +79,15 @@ public final class ProxyPoolServer implements AutoCloseable {
     private final AutoCloseable cluster;
     private final AutoCloseable nodes;
 
-    private ProxyPoolServer(ProxyPool pool, PoolGatewayEngine engine, GatewayServer server, AutoCloseable metrics,
-                            StageLease lease, ConfigStore configStore, AutoCloseable cluster, AutoCloseable nodes) {
+    private ProxyPoolServer(
+            ProxyPool pool,
+            PoolGatewayEngine engine,
+            GatewayServer server,
+            AutoCloseable metrics,
+            StageLease lease,
+            ConfigStore configStore,
+            AutoCloseable cluster,
+            AutoCloseable nodes) {
         this.configStore = configStore;
         this.cluster = cluster;
         this.nodes = nodes;
@@ -139,8 +146,8 @@ public final class ProxyPoolServer implements AutoCloseable {
         private AccessControl access;
         private ProxyAuthenticator authenticator;
         private Function<String, Optional<String>> bearer;
-        private Consumer<ProxyPool.Builder> poolCustomizer = b -> { };
-        private Consumer<HttpRouting.Builder> routes = r -> { };
+        private Consumer<ProxyPool.Builder> poolCustomizer = b -> {};
+        private Consumer<HttpRouting.Builder> routes = r -> {};
         private Path configDir = Path.of("").toAbsolutePath();
         private ClusterRole role = ClusterRole.ALL;
         private boolean importConfig;
@@ -211,22 +218,33 @@ public final class ProxyPoolServer implements AutoCloseable {
             } catch (UnknownHostException e) {
                 throw new ConfigException("server.host", "'" + config.server().host() + "' does not resolve");
             }
-            int apiPort = config.server().apiPort() == 0 ? freePort(bind) : config.server().apiPort();
-            int gatewayPort = config.server().gatewayPort() == 0 ? freePort(bind) : config.server().gatewayPort();
+            int apiPort = config.server().apiPort() == 0
+                    ? freePort(bind)
+                    : config.server().apiPort();
+            int gatewayPort = config.server().gatewayPort() == 0
+                    ? freePort(bind)
+                    : config.server().gatewayPort();
             ProxyPoolConfig effective = withOwnEcho(config, bind, apiPort);
             boolean redis = config.store().type() == ProxyPoolConfig.StoreType.REDIS;
             if (role != ClusterRole.ALL && !redis) {
-                throw new ConfigException("store.type", "--role " + role.name().toLowerCase(Locale.ROOT)
-                        + " needs the shared store: set store.type: redis");
+                throw new ConfigException(
+                        "store.type",
+                        "--role " + role.name().toLowerCase(Locale.ROOT)
+                                + " needs the shared store: set store.type: redis");
             }
             RoleAssembly assembly = RoleAssembly.of(role);
-            ProxyPool.Builder pb = ProxyPool.builder().config(effective).activeProbing(assembly.collects()).deferStart(true);
+            ProxyPool.Builder pb = ProxyPool.builder()
+                    .config(effective)
+                    .activeProbing(assembly.collects())
+                    .deferStart(true);
             poolCustomizer.accept(pb);
             ProxyPool pool = pb.build();
             ConfigStore configStore = null;
             try {
-                // Admin configuration: PostgreSQL when configured (migrated, seeded once), else memory seeded from the YAML.
-                configStore = ConfigStores.open(effective, ProxyPoolInternals.engine(pool).wallClock(), importConfig);
+                // Admin configuration: PostgreSQL when configured (migrated, seeded once), else memory seeded from the
+                // YAML.
+                configStore = ConfigStores.open(
+                        effective, ProxyPoolInternals.engine(pool).wallClock(), importConfig);
                 // the stored configuration wins over the YAML once seeded (admin changes survive restarts)
                 ConfigState storedState = configStore.state();
                 ProxyPoolConfig stored = storedState.applyTo(effective, configDir);
@@ -234,37 +252,55 @@ public final class ProxyPoolServer implements AutoCloseable {
                 assembly.followCollection(pool, stored); // the pipeline collects the stored upstreams, not the file's
                 // the gateway's clients (Basic auth, rate limits, username options, quotas) follow the
                 // stored configuration, so admin client changes apply without a restart
-                LiveClients clients = LiveClients.create(config.clients(), stored.clients(), config.security(),
-                        bind.isLoopbackAddress(), ProxyPoolInternals.engine(pool).ticker());
+                LiveClients clients = LiveClients.create(
+                        config.clients(),
+                        stored.clients(),
+                        config.security(),
+                        bind.isLoopbackAddress(),
+                        ProxyPoolInternals.engine(pool).ticker());
                 if (authenticator == null && clients.authenticator().mode() == ClientAuthenticator.Mode.CLOSED) {
-                    throw new ConfigException("clients", "the gateway listens on " + config.server().host()
-                            + " (not loopback) but no client can authenticate: configure clients with a secretHash,"
-                            + " bind server.host to 127.0.0.1, or set security.allowAnonymous: true");
+                    throw new ConfigException(
+                            "clients",
+                            "the gateway listens on " + config.server().host()
+                                    + " (not loopback) but no client can authenticate: configure clients with a secretHash,"
+                                    + " bind server.host to 127.0.0.1, or set security.allowAnonymous: true");
                 }
-                config.clients().stream().filter(c -> c.plainSecret().isPresent()).forEach(c -> LOG.log(Level.WARNING, "clients["
-                        + c.name() + "].secret is a plain secret, for development only: configure secretHash"
-                        + " (proxypool hash-secret) instead"));
+                config.clients().stream()
+                        .filter(c -> c.plainSecret().isPresent())
+                        .forEach(c -> LOG.log(
+                                Level.WARNING,
+                                "clients["
+                                        + c.name()
+                                        + "].secret is a plain secret, for development only: configure secretHash"
+                                        + " (proxypool hash-secret) instead"));
                 ProxyAuthenticator auth = authenticator != null ? authenticator : clients;
                 ProxyPoolInternals.engine(pool).sequential().restore(configStore.sequentialStates());
                 ClientTokens clientTokens = new ClientTokens(storedState);
-                AccessControl gate = access != null ? access : new ServerAccess(clients,
-                        // both listeners: the gateway must not proxy to itself nor to its own REST API
-                        DestinationPolicies.fromConfig(config.security(),
-                                List.of(new InetSocketAddress(bind, gatewayPort), new InetSocketAddress(bind, apiPort))));
-                PoolGatewayEngine engine = new PoolGatewayEngine(ProxyPoolInternals.engine(pool), ProxyPoolInternals.dialer(pool), gate);
+                AccessControl gate = access != null
+                        ? access
+                        : new ServerAccess(
+                                clients,
+                                // both listeners: the gateway must not proxy to itself nor to its own REST API
+                                DestinationPolicies.fromConfig(
+                                        config.security(),
+                                        List.of(
+                                                new InetSocketAddress(bind, gatewayPort),
+                                                new InetSocketAddress(bind, apiPort))));
+                PoolGatewayEngine engine =
+                        new PoolGatewayEngine(ProxyPoolInternals.engine(pool), ProxyPoolInternals.dialer(pool), gate);
                 // client tokens follow the stored configuration (a token added through the admin API works at once)
                 Function<String, Optional<String>> tokens = bearer != null ? bearer : clientTokens::clientForBearer;
                 // feedback asks for a token while any client has one (followed live, like the tokens)
-                FeedbackService feedback = new FeedbackService(ProxyPoolInternals.engine(pool), tokens,
-                        bearer != null ? () -> true : clientTokens::any);
+                FeedbackService feedback = new FeedbackService(
+                        ProxyPoolInternals.engine(pool), tokens, bearer != null ? () -> true : clientTokens::any);
                 ProxyPool live = pool;
                 AtomicLong configVersion = new AtomicLong(storedState.version());
-                AtomicReference<Runnable> configChanged =
-                        new AtomicReference<>(() -> { });
+                AtomicReference<Runnable> configChanged = new AtomicReference<>(() -> {});
                 // the console's live charts: sampled from this process's engine and meters
                 LiveSeries series = assembly.series(pool, Services.get(MeterRegistry.class));
                 DistributionService distribution = DistributionService.builder(pool, tokens::apply)
-                        .quotas(clients.quotas()).build();
+                        .quotas(clients.quotas())
+                        .build();
                 Consumer<ProxyPoolConfig> applyConfig = next -> {
                     ProxyPoolInternals.engine(live).reconfigure(next.routings());
                     ProxyPoolInternals.engine(live).refresh();
@@ -272,12 +308,16 @@ public final class ProxyPoolServer implements AutoCloseable {
                         clients.update(next.clients());
                         distribution.updateQuotas(clients.quotas());
                     } catch (IllegalArgumentException e) {
-                        LOG.log(Level.WARNING, "clients not updated, the previous ones stay in force: " + e.getMessage());
+                        LOG.log(
+                                Level.WARNING,
+                                "clients not updated, the previous ones stay in force: " + e.getMessage());
                     }
                     try {
                         assembly.followCollection(live, next);
                     } catch (RuntimeException e) {
-                        LOG.log(Level.WARNING, "collection not reconfigured, the previous upstreams stay in force: " + e.getMessage());
+                        LOG.log(
+                                Level.WARNING,
+                                "collection not reconfigured, the previous upstreams stay in force: " + e.getMessage());
                     }
                 };
                 ConfigStore store = configStore;
@@ -295,30 +335,49 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .build());
                 // nodes and tokens live in the configuration database when there is one (they survive restarts)
                 NodeStore nodeStore = configStore instanceof PostgresConfigStore pg
-                        ? new PostgresNodeStore(pg.database()) : NodeStore.NONE;
+                        ? new PostgresNodeStore(pg.database())
+                        : NodeStore.NONE;
                 ProxyPoolConfig.Nodes nt = config.nodes();
-                NodeRegistry nodes = assembly.nodes(pool, new NodeSettings(nt.heartbeatInterval(), nt.livenessTimeout(),
-                        nt.credentialTtl(), nt.sweepInterval()), nodeStore);
+                NodeRegistry nodes = assembly.nodes(
+                        pool,
+                        new NodeSettings(
+                                nt.heartbeatInterval(), nt.livenessTimeout(), nt.credentialTtl(), nt.sweepInterval()),
+                        nodeStore);
                 Optional<Secret> adminToken = config.admin().token();
-                NodeService nodeService = nodes == null ? null : new NodeService(nodes, header -> adminToken.isPresent()
-                        && BearerAuth.bearerToken(header).map(t -> adminToken.get().matches(t)).orElse(false));
+                NodeService nodeService = nodes == null
+                        ? null
+                        : new NodeService(
+                                nodes,
+                                header -> adminToken.isPresent()
+                                        && BearerAuth.bearerToken(header)
+                                                .map(t -> adminToken.get().matches(t))
+                                                .orElse(false));
                 PoolMetrics metrics = assembly.metrics(pool, Services.get(MeterRegistry.class));
                 configChanged.set(metrics.bindControlPlane(
                         () -> nodes == null ? 0.0 : (double) nodes.nodes().size(), () -> (double) configVersion.get()));
                 ProxyPoolInternals.engine(pool).registry().healthListener(metrics.healthListener());
                 StageLease lease = assembly.pipelineLease(config, pool);
-                AutoCloseable cluster = !redis ? null : assembly.joinCluster(RedisStoreConfig.fromUri(config.store().uri())
-                        .withKeyPrefix(config.store().keyPrefix()), config, pool, bind, gatewayPort);
+                AutoCloseable cluster = !redis
+                        ? null
+                        : assembly.joinCluster(
+                                RedisStoreConfig.fromUri(config.store().uri())
+                                        .withKeyPrefix(config.store().keyPrefix()),
+                                config,
+                                pool,
+                                bind,
+                                gatewayPort);
                 GatewayServer.Builder gsb = GatewayServer.builder(engine);
                 assembly.readiness(gsb, cluster, metrics, pool);
-                GatewayServer server = gsb
-                        .gatewayPort(gatewayPort)
+                GatewayServer server = gsb.gatewayPort(gatewayPort)
                         .apiPort(apiPort)
                         .bindAddress(bind)
                         .authenticator(auth)
-                        .accessLog(config.server().accessLog(), ProxyPoolInternals.engine(pool).wallClock())
+                        .accessLog(
+                                config.server().accessLog(),
+                                ProxyPoolInternals.engine(pool).wallClock())
                         // the wire layer's ceiling; each routing's retry policy and budget decide below it
-                        .config(GatewayConfig.DEFAULTS.withMaxAttempts(RetryRule.MAX_ATTEMPTS)
+                        .config(GatewayConfig.DEFAULTS
+                                .withMaxAttempts(RetryRule.MAX_ATTEMPTS)
                                 .withIoTimeout(config.gateway().ioTimeout())
                                 .withIdleTimeout(config.gateway().idleTimeout())
                                 .withTunnelIdleTimeout(config.gateway().tunnelIdleTimeout())
@@ -339,16 +398,23 @@ public final class ProxyPoolServer implements AutoCloseable {
                         })
                         .start();
                 assembly.startCollecting(pool, series);
-                LOG.log(Level.INFO, "proxypool serving: gateway on port " + server.gatewayPort() + ", API on port " + server.apiPort()
-                        + ", " + ProxyPoolInternals.engine(pool).snapshot().size() + " proxies in the pool");
+                LOG.log(
+                        Level.INFO,
+                        "proxypool serving: gateway on port " + server.gatewayPort() + ", API on port "
+                                + server.apiPort() + ", "
+                                + ProxyPoolInternals.engine(pool).snapshot().size() + " proxies in the pool");
                 // Other processes' admin changes (shared PostgreSQL) reach this one within a poll interval;
                 // while the database is down the last configuration keeps serving.
-                AutoCloseable configPoller = ConfigPoller.start(configStore, storedState.version(), state -> {
-                    configVersion.set(state.version());
-                    configChanged.get().run();
-                    clientTokens.update(state);
-                    applyConfig.accept(state.applyTo(effective, configDir));
-                }, Duration.ofSeconds(2));
+                AutoCloseable configPoller = ConfigPoller.start(
+                        configStore,
+                        storedState.version(),
+                        state -> {
+                            configVersion.set(state.version());
+                            configChanged.get().run();
+                            clientTokens.update(state);
+                            applyConfig.accept(state.applyTo(effective, configDir));
+                        },
+                        Duration.ofSeconds(2));
                 AutoCloseable nodesAndPoller = () -> {
                     closeQuietly(configPoller);
                     closeQuietly(nodes);
@@ -369,8 +435,10 @@ public final class ProxyPoolServer implements AutoCloseable {
             }
             ConnectionLimits limits = ConnectionLimits.ofThisProcess();
             int max = limits.gatewayDefault();
-            LOG.log(Level.INFO, "server.maxConnections: " + max + " (from the descriptor limit " + limits.descriptorLimit()
-                    + "; the REST listener keeps " + limits.apiReserve() + ")");
+            LOG.log(
+                    Level.INFO,
+                    "server.maxConnections: " + max + " (from the descriptor limit " + limits.descriptorLimit()
+                            + "; the REST listener keeps " + limits.apiReserve() + ")");
             return max;
         }
 
@@ -387,13 +455,21 @@ public final class ProxyPoolServer implements AutoCloseable {
          * elsewhere than the default, follow it (an explicit URL is left alone).
          */
         static ProxyPoolConfig withOwnEcho(ProxyPoolConfig c, InetAddress bind, int apiPort) {
-            String host = bind.isAnyLocalAddress() ? "127.0.0.1"
+            String host = bind.isAnyLocalAddress()
+                    ? "127.0.0.1"
                     : bind.getHostAddress().contains(":") ? "[" + bind.getHostAddress() + "]" : bind.getHostAddress();
             String own = "http://" + host + ":" + apiPort + "/v1/echo";
             ProxyPoolConfig.Pipeline p = c.pipeline();
             if (p.echoUrl().equals(ProxyPoolConfig.Pipeline.DEFAULTS.echoUrl())) {
-                p = new ProxyPoolConfig.Pipeline(own, p.validationConcurrency(), p.validationTimeout(), p.minScore(),
-                        p.poolSize(), p.reserveSize(), p.asnDatabase(), p.asnMaxAge());
+                p = new ProxyPoolConfig.Pipeline(
+                        own,
+                        p.validationConcurrency(),
+                        p.validationTimeout(),
+                        p.minScore(),
+                        p.poolSize(),
+                        p.reserveSize(),
+                        p.asnDatabase(),
+                        p.asnMaxAge());
             }
             ProxyPoolConfig.Health h = c.health();
             List<String> defaultTargets = ProxyPoolConfig.Health.DEFAULTS.activeTargets();
@@ -401,11 +477,29 @@ public final class ProxyPoolServer implements AutoCloseable {
                 // the default echo target is ours
                 List<String> targets = new ArrayList<>(defaultTargets);
                 targets.set(0, own);
-                h = new ProxyPoolConfig.Health(h.policy(), h.activeEnabled(), h.activeInterval(), h.activeFailuresToCool(),
+                h = new ProxyPoolConfig.Health(
+                        h.policy(),
+                        h.activeEnabled(),
+                        h.activeInterval(),
+                        h.activeFailuresToCool(),
                         List.copyOf(targets));
             }
-            return new ProxyPoolConfig(c.server(), c.store(), c.database(), c.credentials(), c.admin(), c.clients(),
-                    c.providers(), c.upstreams(), c.routings(), h, p, c.security(), c.distribution(), c.gateway(), c.cluster(),
+            return new ProxyPoolConfig(
+                    c.server(),
+                    c.store(),
+                    c.database(),
+                    c.credentials(),
+                    c.admin(),
+                    c.clients(),
+                    c.providers(),
+                    c.upstreams(),
+                    c.routings(),
+                    h,
+                    p,
+                    c.security(),
+                    c.distribution(),
+                    c.gateway(),
+                    c.cluster(),
                     c.nodes());
         }
     }

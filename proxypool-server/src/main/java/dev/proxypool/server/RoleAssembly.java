@@ -1,5 +1,6 @@
 package dev.proxypool.server;
 
+import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
@@ -8,7 +9,6 @@ import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.admin.AdminService;
 import dev.proxypool.server.admin.LiveSeries;
 import dev.proxypool.server.metrics.PoolMetrics;
-import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.server.nodes.NodeRegistry;
 import dev.proxypool.server.nodes.NodeStore;
 import io.helidon.metrics.api.MeterRegistry;
@@ -56,8 +56,8 @@ sealed interface RoleAssembly permits ControlPlaneAssembly, WorkerAssembly {
     StageLease pipelineLease(ProxyPoolConfig config, ProxyPool pool);
 
     /** Joins the cluster on the shared store (snapshot publishing, or following). */
-    AutoCloseable joinCluster(RedisStoreConfig redis, ProxyPoolConfig config, ProxyPool pool, InetAddress bind,
-                              int gatewayPort);
+    AutoCloseable joinCluster(
+            RedisStoreConfig redis, ProxyPoolConfig config, ProxyPool pool, InetAddress bind, int gatewayPort);
 
     /** The readiness check of this role and the meters that follow the cluster feed. */
     void readiness(GatewayServer.Builder server, AutoCloseable cluster, PoolMetrics metrics, ProxyPool pool);

@@ -14,8 +14,7 @@ import java.util.List;
  */
 final class RoutingCandidates {
 
-    private RoutingCandidates() {
-    }
+    private RoutingCandidates() {}
 
     static List<String> without(PoolEngine engine) {
         List<Proxy> proxies = engine.snapshot().proxies();

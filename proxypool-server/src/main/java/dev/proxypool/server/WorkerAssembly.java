@@ -1,18 +1,17 @@
 package dev.proxypool.server;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
-
+import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.cluster.ClusterWorker;
 import dev.proxypool.sdk.cluster.WorkerShare;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.lock.StageLease;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.admin.AdminService;
 import dev.proxypool.server.admin.LiveSeries;
 import dev.proxypool.server.metrics.PoolMetrics;
-import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.server.nodes.NodeRegistry;
 import dev.proxypool.server.nodes.NodeStore;
 import io.helidon.health.HealthCheck;
@@ -66,13 +65,19 @@ final class WorkerAssembly implements RoleAssembly {
     }
 
     @Override
-    public AutoCloseable joinCluster(RedisStoreConfig redis, ProxyPoolConfig config, ProxyPool pool, InetAddress bind,
-                                     int gatewayPort) {
+    public AutoCloseable joinCluster(
+            RedisStoreConfig redis, ProxyPoolConfig config, ProxyPool pool, InetAddress bind, int gatewayPort) {
         // snapshots come from the control plane; this process collects nothing itself
         String workerId = "w-" + gatewayPort + "-" + HexFormat.of().formatHex(SecureRandom.getSeed(4));
-        return ClusterWorker.start(redis, config.cluster(), ProxyPoolInternals.engine(pool), new WorkerShare.Live(),
-                workerId, bind.getHostAddress() + ":" + gatewayPort,
-                ProxyPoolInternals.engine(pool).wallClock(), ProxyPoolInternals.engine(pool).ticker());
+        return ClusterWorker.start(
+                redis,
+                config.cluster(),
+                ProxyPoolInternals.engine(pool),
+                new WorkerShare.Live(),
+                workerId,
+                bind.getHostAddress() + ":" + gatewayPort,
+                ProxyPoolInternals.engine(pool).wallClock(),
+                ProxyPoolInternals.engine(pool).ticker());
     }
 
     @Override

@@ -1,14 +1,13 @@
 package dev.proxypool.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.proxypool.server.gateway.DirectEngine;
 import dev.proxypool.server.gateway.GatewayConfig;
 import dev.proxypool.server.gateway.Trickle;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.Pace;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,9 +21,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * Connection limits of both listeners, in process: the gateway's {@code server.maxConnections}
@@ -38,8 +37,12 @@ class ListenerLimitsTest {
     @BeforeEach
     void start() {
         engine = new DirectEngine();
-        server = GatewayServer.builder(engine).gatewayPort(0).apiPort(0)
-                .config(GatewayConfig.DEFAULTS.withRequestHeadTimeout(Duration.ofSeconds(2)).withMaxConnections(5))
+        server = GatewayServer.builder(engine)
+                .gatewayPort(0)
+                .apiPort(0)
+                .config(GatewayConfig.DEFAULTS
+                        .withRequestHeadTimeout(Duration.ofSeconds(2))
+                        .withMaxConnections(5))
                 // longer than the 2 s head deadline: a trickled head must meet the deadline's 408, not
                 // Helidon's idle sweep (equal values raced, and the sweep's silent close won under load)
                 .apiIdleTimeout(Duration.ofSeconds(4))
@@ -101,14 +104,20 @@ class ListenerLimitsTest {
             held.removeFirst().close();
             awaitOpen(4);
             try (Socket again = connect(server.gatewayPort())) {
-                again.getOutputStream().write(("GET http://127.0.0.1:" + server.apiPort() + "/v1/echo HTTP/1.1\r\n"
-                        + "Host: 127.0.0.1\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                again.getOutputStream()
+                        .write(("GET http://127.0.0.1:" + server.apiPort() + "/v1/echo HTTP/1.1\r\n"
+                                        + "Host: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                                .getBytes(StandardCharsets.US_ASCII));
                 String answer = readToClose(again);
                 assertTrue(answer.startsWith("HTTP/1.1 200 "), answer);
             }
             try (HttpClient c = HttpClient.newHttpClient()) {
-                String health = c.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.apiPort()
-                        + "/observe/health")).build(), HttpResponse.BodyHandlers.ofString()).body();
+                String health = c.send(
+                                HttpRequest.newBuilder(
+                                                URI.create("http://127.0.0.1:" + server.apiPort() + "/observe/health"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body();
                 assertTrue(health.contains("\"maxConnections\":5"), health);
                 assertTrue(health.contains("\"refusedConnections\":3"), health);
             }
@@ -120,7 +129,8 @@ class ListenerLimitsTest {
     }
 
     private void awaitOpen(int n) throws InterruptedException {
-        Await.atMost(Duration.ofSeconds(10)).until(n + " open gateway connections", server::openGatewayConnections, o -> o == n);
+        Await.atMost(Duration.ofSeconds(10))
+                .until(n + " open gateway connections", server::openGatewayConnections, o -> o == n);
     }
 
     @Test
@@ -129,8 +139,8 @@ class ListenerLimitsTest {
                 .getBytes(StandardCharsets.US_ASCII);
         try (Socket s = connect(server.apiPort())) {
             long t0 = System.nanoTime();
-            int sent = Trickle.bytes(s.getInputStream(), s.getOutputStream(), head, Duration.ofMillis(300),
-                    Duration.ofSeconds(20));
+            int sent = Trickle.bytes(
+                    s.getInputStream(), s.getOutputStream(), head, Duration.ofMillis(300), Duration.ofSeconds(20));
             assertTrue(sent < head.length, "the head was cut short, sent " + sent + " of " + head.length);
             String answer = readToClose(s);
             long ms = (System.nanoTime() - t0) / 1_000_000;
@@ -142,7 +152,8 @@ class ListenerLimitsTest {
         try (Socket s = connect(server.apiPort())) {
             byte[] quick = "GET /observe/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII);
-            Trickle.bytes(s.getInputStream(), s.getOutputStream(), quick, Duration.ofMillis(10), Duration.ofSeconds(10));
+            Trickle.bytes(
+                    s.getInputStream(), s.getOutputStream(), quick, Duration.ofMillis(10), Duration.ofSeconds(10));
             String answer = readToClose(s);
             assertTrue(answer.startsWith("HTTP/1.1 200 OK"), answer);
         }
@@ -152,8 +163,8 @@ class ListenerLimitsTest {
     void keepAliveRequestsOnTheApiWorkAndAnIdleConnectionIsClosedAfterTheIdleTimeout() throws Exception {
         try (Socket s = connect(server.apiPort())) {
             for (int i = 0; i < 3; i++) { // the head deadline is re-armed per request, never fires between them
-                s.getOutputStream().write("GET /v1/echo HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-                        .getBytes(StandardCharsets.US_ASCII));
+                s.getOutputStream()
+                        .write("GET /v1/echo HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 String head = readHead(s.getInputStream());
                 assertTrue(head.startsWith("HTTP/1.1 200 OK"), head);
                 int length = Integer.parseInt(head.replaceAll("(?is).*content-length: *(\\d+).*", "$1"));

@@ -33,8 +33,11 @@ class RoleAssemblyTest {
     @Test
     void aWorkerServesNoControlPlanePartsAndCollectsNothing() {
         RoleAssembly worker = RoleAssembly.of(ClusterRole.WORKER);
-        try (ProxyPool pool = ProxyPool.builder().config(ProxyPoolConfig.defaults()).activeProbing(false)
-                .deferStart(true).build()) {
+        try (ProxyPool pool = ProxyPool.builder()
+                .config(ProxyPoolConfig.defaults())
+                .activeProbing(false)
+                .deferStart(true)
+                .build()) {
             assertNull(worker.series(pool, null));
             assertNull(worker.admin(() -> {
                 throw new AssertionError("a worker builds no admin API");
@@ -47,12 +50,19 @@ class RoleAssemblyTest {
 
     @Test
     void theServersMainCodeCarriesNoHarness() throws IOException, URISyntaxException {
-        Path classes = Path.of(GatewayEngine.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path classes = Path.of(GatewayEngine.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
         assertTrue(Files.isDirectory(classes.resolve("dev/proxypool/server/gateway")), classes.toString());
         try (Stream<Path> all = Files.walk(classes)) {
-            assertTrue(all.map(p -> classes.relativize(p).toString())
-                    .noneMatch(p -> p.contains("staticupstream") || p.contains("StaticGatewayMain")
-                            || p.contains("HelidonListenerVariant") || p.contains("GatewayConnectionSelector")),
+            assertTrue(
+                    all.map(p -> classes.relativize(p).toString())
+                            .noneMatch(p -> p.contains("staticupstream")
+                                    || p.contains("StaticGatewayMain")
+                                    || p.contains("HelidonListenerVariant")
+                                    || p.contains("GatewayConnectionSelector")),
                     "benchmark-only code belongs to benchmarks/ or the test fixtures");
         }
     }

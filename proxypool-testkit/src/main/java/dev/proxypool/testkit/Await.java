@@ -129,8 +129,8 @@ public final class Await {
                 pause.nanos(Math.min(nextPause, left));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted while waiting for " + what + "; last seen: "
-                        + describe(lastSeen), e);
+                throw new AssertionError(
+                        "interrupted while waiting for " + what + "; last seen: " + describe(lastSeen), e);
             }
             nextPause = Math.min(maxPause, nextPause * 2);
         }

@@ -56,6 +56,7 @@ public final class FakeHttpProxy extends FakeServer {
     static final String REALM = "proxypool-testkit";
     /** In an {@link Builder#addHeader(String, String)} value: replaced by the client's address. */
     public static final String CLIENT_IP = "{client}";
+
     private static final Duration TARGET_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
     private final String expectedAuthorization;
@@ -70,10 +71,16 @@ public final class FakeHttpProxy extends FakeServer {
     private final AtomicLong requests = new AtomicLong();
 
     private FakeHttpProxy(Builder b) {
-        super(b.tls ? "fake-https-proxy" : "fake-http-proxy", InetAddress.getLoopbackAddress(),
-                b.tls ? TestTls.serverContext() : null, b.faults);
-        this.expectedAuthorization = b.username == null ? null : "Basic " + Base64.getEncoder()
-                .encodeToString((b.username + ":" + b.password).getBytes(StandardCharsets.UTF_8));
+        super(
+                b.tls ? "fake-https-proxy" : "fake-http-proxy",
+                InetAddress.getLoopbackAddress(),
+                b.tls ? TestTls.serverContext() : null,
+                b.faults);
+        this.expectedAuthorization = b.username == null
+                ? null
+                : "Basic "
+                        + Base64.getEncoder()
+                                .encodeToString((b.username + ":" + b.password).getBytes(StandardCharsets.UTF_8));
         this.headers = b.headers;
         this.forcedStatus = b.forcedStatus;
         this.refusals = Map.copyOf(b.refusals);
@@ -153,9 +160,11 @@ public final class FakeHttpProxy extends FakeServer {
                 if (expectedAuthorization != null && !expectedAuthorization.equals(req.field("Proxy-Authorization"))) {
                     challenges.incrementAndGet();
                     HttpBody.copyRequestBody(req, c.in(), null);
-                    c.out().write(("HTTP/1.1 407 Proxy Authentication Required\r\n"
-                            + "Proxy-Authenticate: Basic realm=\"" + REALM + "\"\r\n"
-                            + "Content-Length: 0\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                    c.out()
+                            .write(("HTTP/1.1 407 Proxy Authentication Required\r\n"
+                                            + "Proxy-Authenticate: Basic realm=\"" + REALM + "\"\r\n"
+                                            + "Content-Length: 0\r\n\r\n")
+                                    .getBytes(StandardCharsets.ISO_8859_1));
                     if (req.wantsClose(line[2]) || line[0].equals("CONNECT")) {
                         // a CONNECT client may send tunnel bytes right away: do not read them as a request
                         return;
@@ -268,7 +277,7 @@ public final class FakeHttpProxy extends FakeServer {
             fields.add(new String[] {"Host", uri.getRawAuthority()});
         }
         switch (headers) {
-            case CLEAN -> { }
+            case CLEAN -> {}
             case ADD_VIA -> fields.add(new String[] {"Via", "1.1 " + REALM});
             case LEAK_FORWARDED_FOR -> fields.add(new String[] {"X-Forwarded-For", c.peerAddress()});
         }
@@ -296,8 +305,10 @@ public final class FakeHttpProxy extends FakeServer {
     }
 
     private static void reply(Connection c, int status, String reason, boolean close) throws IOException {
-        c.out().write(("HTTP/1.1 " + status + " " + reason + "\r\nContent-Length: 0\r\n"
-                + (close ? "Connection: close\r\n" : "") + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        c.out()
+                .write(("HTTP/1.1 " + status + " " + reason + "\r\nContent-Length: 0\r\n"
+                                + (close ? "Connection: close\r\n" : "") + "\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1));
     }
 
     private static String stripBrackets(String host) {
@@ -343,6 +354,7 @@ public final class FakeHttpProxy extends FakeServer {
         Builder self() {
             return this;
         }
+
         private String username;
         private String password;
         private HeaderBehaviour headers = HeaderBehaviour.CLEAN;
@@ -350,8 +362,7 @@ public final class FakeHttpProxy extends FakeServer {
         private int forcedStatus;
         private final List<String[]> extraHeaders = new ArrayList<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Adds a header to every forwarded request, after the {@link HeaderBehaviour}'s; {@link #CLIENT_IP}
@@ -359,7 +370,10 @@ public final class FakeHttpProxy extends FakeServer {
          * or {@code addHeader("X-Real-IP", CLIENT_IP)} for the other ways a proxy leaks.
          */
         public Builder addHeader(String name, String value) {
-            if (name == null || !name.matches("[A-Za-z0-9-]+") || value == null || value.indexOf('\r') >= 0
+            if (name == null
+                    || !name.matches("[A-Za-z0-9-]+")
+                    || value == null
+                    || value.indexOf('\r') >= 0
                     || value.indexOf('\n') >= 0) {
                 throw new IllegalArgumentException("addHeader needs a token name and a one-line value, got " + name);
             }
@@ -387,8 +401,6 @@ public final class FakeHttpProxy extends FakeServer {
             this.tls = true;
             return this;
         }
-
-
 
         /** Answers every authorised request (CONNECT or forward) with this status and closes. */
         public Builder forceStatus(int status) {

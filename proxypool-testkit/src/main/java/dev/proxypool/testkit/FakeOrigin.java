@@ -106,8 +106,7 @@ public final class FakeOrigin extends FakeServer {
     }
 
     /** Answers one request; false when the connection must close. */
-    private boolean answer(Connection c, HttpHead req, String method, String target, boolean close)
-            throws IOException {
+    private boolean answer(Connection c, HttpHead req, String method, String target, boolean close) throws IOException {
         URI uri;
         try {
             uri = new URI(target);
@@ -171,7 +170,8 @@ public final class FakeOrigin extends FakeServer {
         for (String[] f : req.fields()) {
             headers.merge(f[0], f[1], (a, b) -> a + ", " + b);
         }
-        StringBuilder sb = new StringBuilder(256).append("{\"ip\": ").append(quote(ip)).append(", \"headers\": {");
+        StringBuilder sb =
+                new StringBuilder(256).append("{\"ip\": ").append(quote(ip)).append(", \"headers\": {");
         String sep = "";
         for (Map.Entry<String, String> e : headers.entrySet()) {
             sb.append(sep).append(quote(e.getKey())).append(": ").append(quote(e.getValue()));
@@ -200,7 +200,8 @@ public final class FakeOrigin extends FakeServer {
 
     private static byte[] head(int status, String type, String framing, boolean close) {
         return ("HTTP/1.1 " + status + " " + reason(status) + "\r\nContent-Type: " + type + "\r\n" + framing + "\r\n"
-                + (close ? "Connection: close\r\n" : "") + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+                        + (close ? "Connection: close\r\n" : "") + "\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
     }
 
     private static void writePattern(OutputStream out, long n, boolean chunked) throws IOException {
@@ -293,8 +294,7 @@ public final class FakeOrigin extends FakeServer {
         private InetAddress bind = InetAddress.getLoopbackAddress();
         private Faults faults = Faults.NONE;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Serves HTTPS with the test kit's self-signed certificate. */
         public Builder tls() {

@@ -33,7 +33,8 @@ abstract class FakeProxyBuilder<B extends FakeProxyBuilder<B>> {
      */
     public B refuse(String host, int reply) {
         if (host == null || host.isBlank() || reply < 1 || reply > 599) {
-            throw new IllegalArgumentException("refuse needs a host and a reply code 1..599, got " + host + "/" + reply);
+            throw new IllegalArgumentException(
+                    "refuse needs a host and a reply code 1..599, got " + host + "/" + reply);
         }
         refusals.put(host.toLowerCase(Locale.ROOT), reply);
         return self();

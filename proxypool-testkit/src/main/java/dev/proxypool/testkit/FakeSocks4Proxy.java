@@ -130,11 +130,11 @@ public final class FakeSocks4Proxy extends FakeServer {
         Builder self() {
             return this;
         }
+
         private String userId;
         private int forcedReply;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Answers {@code 93} unless the request's USERID equals {@code id}. */
         public Builder requireUserId(String id) {
@@ -144,8 +144,6 @@ public final class FakeSocks4Proxy extends FakeServer {
             this.userId = id;
             return this;
         }
-
-
 
         /** Answers every (authorised) request with this reply code (91, 92, 93 or garbage) and closes. */
         public Builder forceReply(int code) {

@@ -28,7 +28,11 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class FakeSocks5Proxy extends FakeServer {
 
     /** The address type of a request (ATYP). */
-    public enum AddressType { IPV4, DOMAIN, IPV6 }
+    public enum AddressType {
+        IPV4,
+        DOMAIN,
+        IPV6
+    }
 
     private static final Duration TARGET_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
@@ -88,8 +92,8 @@ public final class FakeSocks5Proxy extends FakeServer {
         byte[] methods = SocksIo.readExactly(in, SocksIo.readByte(in));
         boolean offersNone = contains(methods, 0x00);
         boolean offersUserPass = contains(methods, 0x02);
-        int method = username != null ? (offersUserPass ? 0x02 : 0xFF)
-                : offersNone ? 0x00 : offersUserPass ? 0x02 : 0xFF;
+        int method =
+                username != null ? (offersUserPass ? 0x02 : 0xFF) : offersNone ? 0x00 : offersUserPass ? 0x02 : 0xFF;
         c.out().write(new byte[] {5, (byte) method});
         if (method == 0xFF) {
             return;
@@ -194,12 +198,12 @@ public final class FakeSocks5Proxy extends FakeServer {
         Builder self() {
             return this;
         }
+
         private String username;
         private String password;
         private int forcedReply;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Requires RFC 1929 username/password authentication with these credentials. */
         public Builder userPass(String user, String pass) {
@@ -210,8 +214,6 @@ public final class FakeSocks5Proxy extends FakeServer {
             this.password = pass;
             return this;
         }
-
-
 
         /** Answers every (authenticated) request with this reply code and closes. */
         public Builder forceReply(int code) {

@@ -30,8 +30,15 @@ import java.time.Duration;
  * @param tricklePause       pause after each trickled write
  * @param sliceWrites        one byte per write
  */
-public record Faults(Duration latency, boolean hanging, long resetAfterBytes, long halfCloseAfterBytes,
-                     long trickleAfterBytes, int trickleChunk, Duration tricklePause, boolean sliceWrites) {
+public record Faults(
+        Duration latency,
+        boolean hanging,
+        long resetAfterBytes,
+        long halfCloseAfterBytes,
+        long trickleAfterBytes,
+        int trickleChunk,
+        Duration tricklePause,
+        boolean sliceWrites) {
 
     /** No fault: a well-behaved server. */
     public static final Faults NONE = new Faults(Duration.ZERO, false, -1, -1, -1, 0, Duration.ZERO, false);
@@ -57,25 +64,46 @@ public record Faults(Duration latency, boolean hanging, long resetAfterBytes, lo
     }
 
     public Faults latency(Duration delay) {
-        return new Faults(delay, hanging, resetAfterBytes, halfCloseAfterBytes, trickleAfterBytes, trickleChunk,
-                tricklePause, sliceWrites);
+        return new Faults(
+                delay,
+                hanging,
+                resetAfterBytes,
+                halfCloseAfterBytes,
+                trickleAfterBytes,
+                trickleChunk,
+                tricklePause,
+                sliceWrites);
     }
 
     public Faults hang() {
-        return new Faults(latency, true, resetAfterBytes, halfCloseAfterBytes, trickleAfterBytes, trickleChunk,
-                tricklePause, sliceWrites);
+        return new Faults(
+                latency,
+                true,
+                resetAfterBytes,
+                halfCloseAfterBytes,
+                trickleAfterBytes,
+                trickleChunk,
+                tricklePause,
+                sliceWrites);
     }
 
     public Faults resetAfter(long bytes) {
         requireOffset("resetAfter", bytes);
-        return new Faults(latency, hanging, bytes, halfCloseAfterBytes, trickleAfterBytes, trickleChunk,
-                tricklePause, sliceWrites);
+        return new Faults(
+                latency,
+                hanging,
+                bytes,
+                halfCloseAfterBytes,
+                trickleAfterBytes,
+                trickleChunk,
+                tricklePause,
+                sliceWrites);
     }
 
     public Faults halfCloseAfter(long bytes) {
         requireOffset("halfCloseAfter", bytes);
-        return new Faults(latency, hanging, resetAfterBytes, bytes, trickleAfterBytes, trickleChunk,
-                tricklePause, sliceWrites);
+        return new Faults(
+                latency, hanging, resetAfterBytes, bytes, trickleAfterBytes, trickleChunk, tricklePause, sliceWrites);
     }
 
     public Faults trickle(int chunk, Duration pause) {
@@ -88,13 +116,23 @@ public record Faults(Duration latency, boolean hanging, long resetAfterBytes, lo
     }
 
     public Faults slicedWrites() {
-        return new Faults(latency, hanging, resetAfterBytes, halfCloseAfterBytes, trickleAfterBytes, trickleChunk,
-                tricklePause, true);
+        return new Faults(
+                latency,
+                hanging,
+                resetAfterBytes,
+                halfCloseAfterBytes,
+                trickleAfterBytes,
+                trickleChunk,
+                tricklePause,
+                true);
     }
 
     /** True when no write needs to be intercepted. */
     boolean passThrough() {
-        return latency.isZero() && resetAfterBytes < 0 && halfCloseAfterBytes < 0 && trickleAfterBytes < 0
+        return latency.isZero()
+                && resetAfterBytes < 0
+                && halfCloseAfterBytes < 0
+                && trickleAfterBytes < 0
                 && !sliceWrites;
     }
 

@@ -9,8 +9,7 @@ import java.nio.charset.StandardCharsets;
 /** Copies HTTP/1.1 message bodies by their framing (Content-Length, chunked, or until close). */
 final class HttpBody {
 
-    private HttpBody() {
-    }
+    private HttpBody() {}
 
     /** Copies (or, with a null {@code out}, discards) a request body. */
     static void copyRequestBody(HttpHead head, InputStream in, OutputStream out) throws IOException {

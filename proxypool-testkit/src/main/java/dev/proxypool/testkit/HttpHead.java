@@ -30,7 +30,9 @@ record HttpHead(String startLine, List<String[]> fields) {
             if (colon <= 0 || fields.size() >= MAX_FIELDS) {
                 throw new HttpParseException("bad header field line");
             }
-            fields.add(new String[] {line.substring(0, colon).trim(), line.substring(colon + 1).trim()});
+            fields.add(new String[] {
+                line.substring(0, colon).trim(), line.substring(colon + 1).trim()
+            });
         }
         return new HttpHead(start, fields);
     }

@@ -5,7 +5,10 @@ import java.io.IOException;
 /** Thrown to unwind a connection handler once a fault has cut the connection. */
 final class InjectedFault extends IOException {
 
-    enum Kind { RESET, HALF_CLOSED }
+    enum Kind {
+        RESET,
+        HALF_CLOSED
+    }
 
     private final Kind kind;
 

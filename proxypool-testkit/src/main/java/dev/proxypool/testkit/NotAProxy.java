@@ -21,13 +21,18 @@ import java.nio.charset.StandardCharsets;
  */
 public final class NotAProxy extends FakeServer {
 
-    public enum Behaviour { GARBAGE, HTTP_200, CLOSE }
+    public enum Behaviour {
+        GARBAGE,
+        HTTP_200,
+        CLOSE
+    }
 
     static final byte[] GARBAGE = ("SSH-2.0-NotAProxy_0.1\r\n\u0000\u00ff\u00fe\u0001garbage\u0007\u0000")
             .getBytes(StandardCharsets.ISO_8859_1);
     static final String PAGE = "<html>this is not a proxy</html>";
     static final byte[] HTTP_200 = ("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + PAGE.length()
-            + "\r\nConnection: close\r\n\r\n" + PAGE).getBytes(StandardCharsets.ISO_8859_1);
+                    + "\r\nConnection: close\r\n\r\n" + PAGE)
+            .getBytes(StandardCharsets.ISO_8859_1);
 
     private final Behaviour behaviour;
 
@@ -58,7 +63,7 @@ public final class NotAProxy extends FakeServer {
     void serve(Connection c) throws IOException {
         byte[] buf = new byte[4096];
         switch (behaviour) {
-            case CLOSE -> { }
+            case CLOSE -> {}
             case GARBAGE -> {
                 c.out().write(GARBAGE);
                 while (c.in().read(buf) >= 0) {

@@ -11,8 +11,7 @@ import java.time.Duration;
  */
 public final class Pace {
 
-    private Pace() {
-    }
+    private Pace() {}
 
     /**
      * Sleeps for {@code d} (nothing when it is zero or negative). An interrupt ends the pause early

@@ -62,8 +62,8 @@ public final class PrivateRedisServer implements AutoCloseable {
 
     /** Starts the server (again) on {@link #port()}; returns once it accepts connections. */
     public void launch() {
-        List<String> cmd = new ArrayList<>(List.of(BINARY, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--save", "", "--daemonize", "no"));
+        List<String> cmd = new ArrayList<>(List.of(
+                BINARY, "--port", Integer.toString(port), "--bind", "127.0.0.1", "--save", "", "--daemonize", "no"));
         if (dataDir == null) {
             cmd.addAll(List.of("--appendonly", "no"));
         } else {
@@ -78,7 +78,8 @@ public final class PrivateRedisServer implements AutoCloseable {
         StringBuilder log = new StringBuilder();
         Process p = process;
         Thread.ofVirtual().start(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader in =
+                    new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = in.readLine()) != null; ) {
                     synchronized (log) {
                         log.append(line).append('\n');

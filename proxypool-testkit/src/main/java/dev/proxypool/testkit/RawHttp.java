@@ -19,8 +19,7 @@ import java.util.List;
  */
 public final class RawHttp {
 
-    private RawHttp() {
-    }
+    private RawHttp() {}
 
     /**
      * A response.
@@ -57,8 +56,11 @@ public final class RawHttp {
 
     /** Sends {@code GET target} with {@code Host: host} on the socket and reads the response. */
     public static Response get(Socket socket, String host, String target) throws IOException {
-        return exchange(socket.getInputStream(), socket.getOutputStream(),
-                "GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n", false);
+        return exchange(
+                socket.getInputStream(),
+                socket.getOutputStream(),
+                "GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n",
+                false);
     }
 
     /**
@@ -67,8 +69,7 @@ public final class RawHttp {
      *
      * @param head true when the request was {@code HEAD} (no body follows)
      */
-    public static Response exchange(InputStream in, OutputStream out, String request, boolean head)
-            throws IOException {
+    public static Response exchange(InputStream in, OutputStream out, String request, boolean head) throws IOException {
         out.write(request.getBytes(StandardCharsets.ISO_8859_1));
         out.flush();
         return read(in, head);

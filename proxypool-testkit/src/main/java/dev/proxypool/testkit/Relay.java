@@ -12,8 +12,7 @@ import java.net.Socket;
  */
 final class Relay {
 
-    private Relay() {
-    }
+    private Relay() {}
 
     static void run(FakeServer.Connection client, Socket target) throws IOException {
         InputStream fromTarget = target.getInputStream();

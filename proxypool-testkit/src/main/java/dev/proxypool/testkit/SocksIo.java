@@ -12,8 +12,7 @@ import java.nio.charset.StandardCharsets;
 /** Byte reading shared by the SOCKS fakes. */
 final class SocksIo {
 
-    private SocksIo() {
-    }
+    private SocksIo() {}
 
     static int readByte(InputStream in) throws IOException {
         int b = in.read();
@@ -47,11 +46,11 @@ final class SocksIo {
     /** Why a target connect failed, in SOCKS5 reply codes (SOCKS4 has only one failure code). */
     static int socks5Reply(IOException e) {
         return switch (e) {
-            case ConnectException _ -> 0x05;           // connection refused
-            case NoRouteToHostException _ -> 0x04;     // host unreachable
+            case ConnectException _ -> 0x05; // connection refused
+            case NoRouteToHostException _ -> 0x04; // host unreachable
             case UnknownHostException _ -> 0x04;
             case SocketTimeoutException _ -> 0x04;
-            default -> 0x01;                                 // general failure
+            default -> 0x01; // general failure
         };
     }
 }

@@ -82,7 +82,8 @@ public final class TcpRelay implements AutoCloseable {
 
     private void pump(Socket from, Socket to) {
         byte[] buf = new byte[16 * 1024];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
             for (int n; (n = in.read(buf)) > 0; ) {
                 long d = delayMillis;
                 if (d > 0) {

@@ -19,8 +19,7 @@ public final class TestPorts {
     private static final List<Socket> RESERVED = new ArrayList<>();
     private static int nextReserved;
 
-    private TestPorts() {
-    }
+    private TestPorts() {}
 
     /**
      * A loopback port with no listener: a connect is refused. The port stays reserved for the

@@ -29,8 +29,7 @@ public final class TestTls {
 
     static final String ALIAS = "proxypool-testkit";
 
-    private TestTls() {
-    }
+    private TestTls() {}
 
     private static final class Material {
         static final KeyStore KEYS;
@@ -84,13 +83,36 @@ public final class TestTls {
     private static KeyStore generate(char[] password) throws IOException, GeneralSecurityException {
         Path dir = Files.createTempDirectory("proxypool-testkit-tls");
         Path file = dir.resolve("testkit.p12");
-        String keytool = Path.of(System.getProperty("java.home"), "bin",
-                System.getProperty("os.name", "").startsWith("Windows") ? "keytool.exe" : "keytool").toString();
+        String keytool = Path.of(
+                        System.getProperty("java.home"),
+                        "bin",
+                        System.getProperty("os.name", "").startsWith("Windows") ? "keytool.exe" : "keytool")
+                .toString();
         String pass = new String(password);
-        List<String> cmd = List.of(keytool, "-genkeypair", "-alias", ALIAS, "-keyalg", "EC", "-groupname", "secp256r1",
-                "-dname", "CN=localhost, O=ProxyPool test kit", "-ext", "SAN=ip:127.0.0.1,ip:::1,dns:localhost",
-                "-validity", "3650", "-storetype", "PKCS12", "-keystore", file.toString(),
-                "-storepass", pass, "-keypass", pass, "-noprompt");
+        List<String> cmd = List.of(
+                keytool,
+                "-genkeypair",
+                "-alias",
+                ALIAS,
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=localhost, O=ProxyPool test kit",
+                "-ext",
+                "SAN=ip:127.0.0.1,ip:::1,dns:localhost",
+                "-validity",
+                "3650",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                file.toString(),
+                "-storepass",
+                pass,
+                "-keypass",
+                pass,
+                "-noprompt");
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             String output;

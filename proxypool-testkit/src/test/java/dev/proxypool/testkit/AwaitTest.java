@@ -60,7 +60,8 @@ class AwaitTest {
         ManualClock clock = new ManualClock();
         List<Long> pauses = new ArrayList<>();
         AtomicInteger calls = new AtomicInteger();
-        AssertionError e = assertThrows(AssertionError.class,
+        AssertionError e = assertThrows(
+                AssertionError.class,
                 () -> manual(clock, pauses, Duration.ofSeconds(2), Duration.ofMillis(100))
                         .until("in-flight to drop to 0", () -> "in-flight=" + calls.incrementAndGet(), s -> false));
         String m = e.getMessage();
@@ -76,18 +77,27 @@ class AwaitTest {
         ManualClock clock = new ManualClock();
         List<Long> pauses = new ArrayList<>();
         AtomicInteger calls = new AtomicInteger();
-        String ok = manual(clock, pauses, Duration.ofSeconds(1), Duration.ofMillis(10)).until("a connection",
-                () -> {
-                    if (calls.incrementAndGet() < 3) {
-                        throw new IOException("refused #" + calls.get());
-                    }
-                    return "connected";
-                }, s -> true);
+        String ok = manual(clock, pauses, Duration.ofSeconds(1), Duration.ofMillis(10))
+                .until(
+                        "a connection",
+                        () -> {
+                            if (calls.incrementAndGet() < 3) {
+                                throw new IOException("refused #" + calls.get());
+                            }
+                            return "connected";
+                        },
+                        s -> true);
         assertEquals("connected", ok);
 
-        AssertionError e = assertThrows(AssertionError.class,
-                () -> manual(clock, pauses, Duration.ofMillis(100), Duration.ofMillis(10)).until("a connection",
-                        () -> { throw new IOException("refused"); }, s -> true));
+        AssertionError e = assertThrows(
+                AssertionError.class,
+                () -> manual(clock, pauses, Duration.ofMillis(100), Duration.ofMillis(10))
+                        .until(
+                                "a connection",
+                                () -> {
+                                    throw new IOException("refused");
+                                },
+                                s -> true));
         assertTrue(e.getMessage().contains("last seen: java.io.IOException: refused"), e.getMessage());
         assertInstanceOf(IOException.class, e.getCause());
     }
@@ -97,7 +107,8 @@ class AwaitTest {
         ManualClock clock = new ManualClock();
         List<Long> pauses = new ArrayList<>();
         Duration bound = Duration.ofMillis(20);
-        assertThrows(AssertionError.class,
+        assertThrows(
+                AssertionError.class,
                 () -> manual(clock, pauses, Duration.ofMillis(205), bound).until("never", () -> false));
         assertEquals(1_000_000L, pauses.getFirst(), "the first pause is 1 ms");
         for (long p : pauses) {
@@ -113,12 +124,16 @@ class AwaitTest {
     void theDefaultBoundIsFiftyMilliseconds() {
         ManualClock clock = new ManualClock();
         List<Long> pauses = new ArrayList<>();
-        assertThrows(AssertionError.class, () -> new Await(Duration.ofSeconds(1),
-                Duration.ofMillis(Await.DEFAULT_INTERVAL_MS), clock, n -> {
-                    pauses.add(n);
-                    clock.advanceNanos(n);
-                }).until("never", () -> false));
-        assertEquals(Duration.ofMillis(50).toNanos(), pauses.stream().mapToLong(Long::longValue).max().orElseThrow());
+        assertThrows(
+                AssertionError.class,
+                () -> new Await(Duration.ofSeconds(1), Duration.ofMillis(Await.DEFAULT_INTERVAL_MS), clock, n -> {
+                            pauses.add(n);
+                            clock.advanceNanos(n);
+                        })
+                        .until("never", () -> false));
+        assertEquals(
+                Duration.ofMillis(50).toNanos(),
+                pauses.stream().mapToLong(Long::longValue).max().orElseThrow());
     }
 
     @Test
@@ -135,7 +150,8 @@ class AwaitTest {
     void rejectsANonPositiveTimeoutOrInterval() {
         IllegalArgumentException t = assertThrows(IllegalArgumentException.class, () -> Await.atMost(Duration.ZERO));
         assertTrue(t.getMessage().contains("timeout"), t.getMessage());
-        IllegalArgumentException i = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException i = assertThrows(
+                IllegalArgumentException.class,
                 () -> Await.atMost(Duration.ofSeconds(1)).every(Duration.ofMillis(-1)));
         assertTrue(i.getMessage().contains("interval"), i.getMessage());
         assertFalse(Thread.currentThread().isInterrupted());

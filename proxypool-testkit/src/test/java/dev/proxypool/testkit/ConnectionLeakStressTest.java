@@ -20,9 +20,11 @@ class ConnectionLeakStressTest {
 
     @Test
     void countersReturnToZeroAfterConcurrentTunnelsThroughEveryProxy() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.start(); FakeHttpProxy http = FakeHttpProxy.start();
-             FakeSocks4Proxy socks4 = FakeSocks4Proxy.start(); FakeSocks5Proxy socks5 = FakeSocks5Proxy.start();
-             ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+        try (FakeOrigin origin = FakeOrigin.start();
+                FakeHttpProxy http = FakeHttpProxy.start();
+                FakeSocks4Proxy socks4 = FakeSocks4Proxy.start();
+                FakeSocks5Proxy socks5 = FakeSocks5Proxy.start();
+                ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> done = new ArrayList<>();
             for (int c = 0; c < CLIENTS; c++) {
                 int which = c % 3;
@@ -31,8 +33,15 @@ class ConnectionLeakStressTest {
                         FakeServer proxy = which == 0 ? http : which == 1 ? socks4 : socks5;
                         try (Socket s = new Socket(proxy.host(), proxy.port())) {
                             switch (which) {
-                                case 0 -> assertEquals(200, RawHttp.exchange(s.getInputStream(), s.getOutputStream(),
-                                        "CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n", true).status());
+                                case 0 ->
+                                    assertEquals(
+                                            200,
+                                            RawHttp.exchange(
+                                                            s.getInputStream(),
+                                                            s.getOutputStream(),
+                                                            "CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n",
+                                                            true)
+                                                    .status());
                                 case 1 -> assertEquals(90, SocksClient.socks4(s, "127.0.0.1", origin.port(), ""));
                                 default -> {
                                     SocksClient.socks5Greeting(s, 0);
@@ -54,7 +63,8 @@ class ConnectionLeakStressTest {
             }
             assertEquals((long) CLIENTS * ROUNDS, origin.acceptedConnections());
             assertEquals((long) CLIENTS * ROUNDS, origin.requests());
-            assertEquals(http.acceptedConnections() + socks4.acceptedConnections() + socks5.acceptedConnections(),
+            assertEquals(
+                    http.acceptedConnections() + socks4.acceptedConnections() + socks5.acceptedConnections(),
                     origin.acceptedConnections());
         }
     }

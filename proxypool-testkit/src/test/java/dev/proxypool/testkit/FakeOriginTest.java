@@ -23,8 +23,11 @@ class FakeOriginTest {
 
     @Test
     void echoShowsPeerAddressAndHeadersAsSent() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.start(); Socket s = new Socket(origin.host(), origin.port())) {
-            RawHttp.Response r = RawHttp.exchange(s.getInputStream(), s.getOutputStream(),
+        try (FakeOrigin origin = FakeOrigin.start();
+                Socket s = new Socket(origin.host(), origin.port())) {
+            RawHttp.Response r = RawHttp.exchange(
+                    s.getInputStream(),
+                    s.getOutputStream(),
                     "GET /echo HTTP/1.1\r\nHost: example.test\r\nX-Trace: a\r\nX-Trace: b\r\nConnection: close\r\n\r\n",
                     false);
             assertEquals(200, r.status());
@@ -38,11 +41,12 @@ class FakeOriginTest {
 
     @Test
     void keepAliveServesSeveralRequestsOnOneConnection() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.start(); Socket s = new Socket(origin.host(), origin.port())) {
+        try (FakeOrigin origin = FakeOrigin.start();
+                Socket s = new Socket(origin.host(), origin.port())) {
             InputStream in = RawHttp.buffered(s);
             for (int i = 0; i < 3; i++) {
-                RawHttp.Response r = RawHttp.exchange(in, s.getOutputStream(),
-                        "GET /bytes?n=10 HTTP/1.1\r\nHost: o\r\n\r\n", false);
+                RawHttp.Response r =
+                        RawHttp.exchange(in, s.getOutputStream(), "GET /bytes?n=10 HTTP/1.1\r\nHost: o\r\n\r\n", false);
                 assertEquals("abcdefghij", r.bodyText());
             }
             assertEquals(1, origin.acceptedConnections());
@@ -53,7 +57,8 @@ class FakeOriginTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"/bytes?n=100000, 100000", "/chunked?n=20000, 20000", "/bytes?n=0, 0", "/chunked?n=0, 0"})
     void bodiesHaveTheAnnouncedLengthAndPattern(String path, int n) throws Exception {
-        try (FakeOrigin origin = FakeOrigin.start(); Socket s = new Socket(origin.host(), origin.port())) {
+        try (FakeOrigin origin = FakeOrigin.start();
+                Socket s = new Socket(origin.host(), origin.port())) {
             RawHttp.Response r = RawHttp.get(s, "o", path);
             assertEquals(200, r.status());
             assertEquals(n, r.body().length);
@@ -68,26 +73,36 @@ class FakeOriginTest {
 
     @Test
     void headHasNoBodyAndStatusEndpointsAnswerThatStatus() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.start(); Socket s = new Socket(origin.host(), origin.port())) {
+        try (FakeOrigin origin = FakeOrigin.start();
+                Socket s = new Socket(origin.host(), origin.port())) {
             InputStream in = RawHttp.buffered(s);
-            RawHttp.Response head = RawHttp.exchange(in, s.getOutputStream(),
-                    "HEAD /bytes?n=500 HTTP/1.1\r\nHost: o\r\n\r\n", true);
+            RawHttp.Response head =
+                    RawHttp.exchange(in, s.getOutputStream(), "HEAD /bytes?n=500 HTTP/1.1\r\nHost: o\r\n\r\n", true);
             assertEquals("500", head.header("Content-Length"));
             assertEquals(0, head.body().length);
-            assertEquals(503, RawHttp.exchange(in, s.getOutputStream(),
-                    "GET /status/503 HTTP/1.1\r\nHost: o\r\n\r\n", false).status());
-            assertEquals(204, RawHttp.exchange(in, s.getOutputStream(),
-                    "GET /status/204 HTTP/1.1\r\nHost: o\r\n\r\n", false).status());
-            assertEquals(404, RawHttp.exchange(in, s.getOutputStream(),
-                    "GET /nope HTTP/1.1\r\nHost: o\r\n\r\n", false).status());
-            assertEquals(400, RawHttp.exchange(in, s.getOutputStream(),
-                    "GET /bytes?n=-1 HTTP/1.1\r\nHost: o\r\n\r\n", false).status());
+            assertEquals(
+                    503,
+                    RawHttp.exchange(in, s.getOutputStream(), "GET /status/503 HTTP/1.1\r\nHost: o\r\n\r\n", false)
+                            .status());
+            assertEquals(
+                    204,
+                    RawHttp.exchange(in, s.getOutputStream(), "GET /status/204 HTTP/1.1\r\nHost: o\r\n\r\n", false)
+                            .status());
+            assertEquals(
+                    404,
+                    RawHttp.exchange(in, s.getOutputStream(), "GET /nope HTTP/1.1\r\nHost: o\r\n\r\n", false)
+                            .status());
+            assertEquals(
+                    400,
+                    RawHttp.exchange(in, s.getOutputStream(), "GET /bytes?n=-1 HTTP/1.1\r\nHost: o\r\n\r\n", false)
+                            .status());
         }
     }
 
     @Test
     void slowWaitsBeforeAnswering() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.start(); Socket s = new Socket(origin.host(), origin.port())) {
+        try (FakeOrigin origin = FakeOrigin.start();
+                Socket s = new Socket(origin.host(), origin.port())) {
             long start = Ticker.system().read();
             assertEquals("slow\n", RawHttp.get(s, "o", "/slow?ms=150").bodyText());
             assertTrue(Ticker.system().read() - start >= Duration.ofMillis(150).toNanos());
@@ -96,11 +111,13 @@ class FakeOriginTest {
 
     @Test
     void realClientOverPlainAndTls() throws Exception {
-        try (FakeOrigin plain = FakeOrigin.start(); FakeOrigin tls = FakeOrigin.builder().tls().start()) {
-            HttpClient client = HttpClient.newBuilder().sslContext(TestTls.clientContext()).build();
+        try (FakeOrigin plain = FakeOrigin.start();
+                FakeOrigin tls = FakeOrigin.builder().tls().start()) {
+            HttpClient client =
+                    HttpClient.newBuilder().sslContext(TestTls.clientContext()).build();
             for (FakeOrigin o : new FakeOrigin[] {plain, tls}) {
-                HttpResponse<String> r = client.send(HttpRequest.newBuilder(o.uri("/echo")).build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = client.send(
+                        HttpRequest.newBuilder(o.uri("/echo")).build(), HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, r.statusCode());
                 assertEquals("127.0.0.1", EchoResponse.parse(r.body()).ip());
             }
@@ -111,9 +128,12 @@ class FakeOriginTest {
     @Test
     void tlsOriginIsRejectedByTheDefaultTrustStore() throws Exception {
         try (FakeOrigin tls = FakeOrigin.builder().tls().start()) {
-            HttpClient client = HttpClient.newBuilder().sslContext(SSLContext.getDefault()).build();
-            assertThrows(SSLHandshakeException.class, () -> client.send(
-                    HttpRequest.newBuilder(tls.uri("/")).build(), HttpResponse.BodyHandlers.ofString()));
+            HttpClient client =
+                    HttpClient.newBuilder().sslContext(SSLContext.getDefault()).build();
+            assertThrows(
+                    SSLHandshakeException.class,
+                    () -> client.send(
+                            HttpRequest.newBuilder(tls.uri("/")).build(), HttpResponse.BodyHandlers.ofString()));
         }
     }
 
@@ -121,8 +141,8 @@ class FakeOriginTest {
     void ipv6OriginSeesAnIpv6Peer() throws Exception {
         try (FakeOrigin origin = FakeOrigin.builder().ipv6().start()) {
             assertTrue(origin.url("/echo").startsWith("http://[0:0:0:0:0:0:0:1]:"), origin.url("/echo"));
-            HttpResponse<String> r = HttpClient.newHttpClient().send(
-                    HttpRequest.newBuilder(origin.uri("/echo")).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = HttpClient.newHttpClient()
+                    .send(HttpRequest.newBuilder(origin.uri("/echo")).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals("0:0:0:0:0:0:0:1", EchoResponse.parse(r.body()).ip());
         }
     }
@@ -159,7 +179,8 @@ class FakeOriginTest {
 
     @Test
     void echoJsonEscapesAndParsesBack() {
-        HttpHead head = new HttpHead("GET / HTTP/1.1", java.util.List.<String[]>of(new String[] {"X-Q", "a\"b\\c\u0001"}));
+        HttpHead head =
+                new HttpHead("GET / HTTP/1.1", java.util.List.<String[]>of(new String[] {"X-Q", "a\"b\\c\u0001"}));
         EchoResponse e = EchoResponse.parse(FakeOrigin.echoJson("::1", head));
         assertEquals("::1", e.ip());
         assertEquals("a\"b\\c\u0001", e.header("x-q"));

@@ -17,7 +17,8 @@ class FakeSocksProxyTest {
     @ParameterizedTest(name = "target {0}")
     @CsvSource({"127.0.0.1, 0", "localhost, 1"})
     void socks4AndSocks4aConnect(String host, long domainRequests) throws Exception {
-        try (FakeOrigin origin = FakeOrigin.start(); FakeSocks4Proxy proxy = FakeSocks4Proxy.start()) {
+        try (FakeOrigin origin = FakeOrigin.start();
+                FakeSocks4Proxy proxy = FakeSocks4Proxy.start()) {
             try (Socket s = new Socket(proxy.host(), proxy.port())) {
                 assertEquals(90, SocksClient.socks4(s, host, origin.port(), ""));
                 assertEquals(200, SocksClient.echo(s, origin).status());
@@ -33,8 +34,9 @@ class FakeSocksProxyTest {
     @CsvSource({"alice, 90", "mallory, 93", "'', 93"})
     void socks4UserIdIsChecked(String userId, int reply) throws Exception {
         try (FakeOrigin origin = FakeOrigin.start();
-             FakeSocks4Proxy proxy = FakeSocks4Proxy.builder().requireUserId("alice").start();
-             Socket s = new Socket(proxy.host(), proxy.port())) {
+                FakeSocks4Proxy proxy =
+                        FakeSocks4Proxy.builder().requireUserId("alice").start();
+                Socket s = new Socket(proxy.host(), proxy.port())) {
             assertEquals(reply, SocksClient.socks4(s, "127.0.0.1", origin.port(), userId));
         }
     }
@@ -42,7 +44,8 @@ class FakeSocksProxyTest {
     @Test
     void socks4UnreachableTargetAndForcedReplyAreRejected() throws Exception {
         try (FakeSocks4Proxy proxy = FakeSocks4Proxy.start();
-             FakeSocks4Proxy forced = FakeSocks4Proxy.builder().forceReply(92).start()) {
+                FakeSocks4Proxy forced =
+                        FakeSocks4Proxy.builder().forceReply(92).start()) {
             try (Socket s = new Socket(proxy.host(), proxy.port())) {
                 assertEquals(91, SocksClient.socks4(s, "127.0.0.1", TestPorts.closedPort(), ""));
             }
@@ -57,7 +60,8 @@ class FakeSocksProxyTest {
     void socks5ConnectsWithEveryAddressType(int atyp, String host, AddressType type, boolean ipv6Origin)
             throws Exception {
         FakeOrigin.Builder ob = FakeOrigin.builder();
-        try (FakeOrigin origin = (ipv6Origin ? ob.ipv6() : ob).start(); FakeSocks5Proxy proxy = FakeSocks5Proxy.start()) {
+        try (FakeOrigin origin = (ipv6Origin ? ob.ipv6() : ob).start();
+                FakeSocks5Proxy proxy = FakeSocks5Proxy.start()) {
             try (Socket s = new Socket(proxy.host(), proxy.port())) {
                 assertEquals(0x00, SocksClient.socks5Greeting(s, 0x00));
                 assertEquals(0x00, SocksClient.socks5Connect(s, atyp, host, origin.port()));
@@ -71,7 +75,8 @@ class FakeSocksProxyTest {
     @Test
     void socks5UsernamePassword() throws Exception {
         try (FakeOrigin origin = FakeOrigin.start();
-             FakeSocks5Proxy proxy = FakeSocks5Proxy.builder().userPass("alice", "s3cret").start()) {
+                FakeSocks5Proxy proxy =
+                        FakeSocks5Proxy.builder().userPass("alice", "s3cret").start()) {
             try (Socket s = new Socket(proxy.host(), proxy.port())) {
                 assertEquals(0xFF, SocksClient.socks5Greeting(s, 0x00), "no-auth is not acceptable");
             }
@@ -96,11 +101,12 @@ class FakeSocksProxyTest {
     void socks5FailureReplies(String what, int reply) throws Exception {
         FakeSocks5Proxy.Builder b = FakeSocks5Proxy.builder();
         try (FakeSocks5Proxy proxy = (what.startsWith("forced") ? b.forceReply(1) : b).start();
-             Socket s = new Socket(proxy.host(), proxy.port())) {
+                Socket s = new Socket(proxy.host(), proxy.port())) {
             SocksClient.socks5Greeting(s, 0x00);
             String host = what.equals("unresolvable") ? "no-such-host.invalid" : "127.0.0.1";
-            assertEquals(reply, SocksClient.socks5Connect(s, what.equals("unresolvable") ? 3 : 1, host,
-                    TestPorts.closedPort()));
+            assertEquals(
+                    reply,
+                    SocksClient.socks5Connect(s, what.equals("unresolvable") ? 3 : 1, host, TestPorts.closedPort()));
         }
     }
 }

@@ -25,8 +25,10 @@ class FaultsTest {
 
     @Test
     void latencyDelaysTheFirstByte() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.builder().faults(Faults.NONE.latency(Duration.ofMillis(200))).start();
-             Socket s = new Socket(origin.host(), origin.port())) {
+        try (FakeOrigin origin = FakeOrigin.builder()
+                        .faults(Faults.NONE.latency(Duration.ofMillis(200)))
+                        .start();
+                Socket s = new Socket(origin.host(), origin.port())) {
             long start = Ticker.system().read();
             assertEquals(200, RawHttp.get(s, "o", "/").status());
             assertTrue(Ticker.system().read() - start >= Duration.ofMillis(200).toNanos());
@@ -35,8 +37,10 @@ class FaultsTest {
 
     @Test
     void latencyAppliesToSocksHandshakeReplies() throws Exception {
-        try (FakeSocks5Proxy proxy = FakeSocks5Proxy.builder().faults(Faults.NONE.latency(Duration.ofMillis(150))).start();
-             Socket s = new Socket(proxy.host(), proxy.port())) {
+        try (FakeSocks5Proxy proxy = FakeSocks5Proxy.builder()
+                        .faults(Faults.NONE.latency(Duration.ofMillis(150)))
+                        .start();
+                Socket s = new Socket(proxy.host(), proxy.port())) {
             long start = Ticker.system().read();
             assertEquals(0, SocksClient.socks5Greeting(s, 0));
             assertTrue(Ticker.system().read() - start >= Duration.ofMillis(150).toNanos());
@@ -45,11 +49,13 @@ class FaultsTest {
 
     @Test
     void hangAcceptsButNeverAnswersUntilTheClientCloses() throws Exception {
-        try (FakeHttpProxy proxy = FakeHttpProxy.builder().faults(Faults.NONE.hang()).start()) {
+        try (FakeHttpProxy proxy =
+                FakeHttpProxy.builder().faults(Faults.NONE.hang()).start()) {
             try (Socket s = new Socket(proxy.host(), proxy.port())) {
                 s.setSoTimeout(300);
                 s.getOutputStream().write("CONNECT 127.0.0.1:1 HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-                assertThrows(SocketTimeoutException.class, () -> s.getInputStream().read());
+                assertThrows(
+                        SocketTimeoutException.class, () -> s.getInputStream().read());
                 assertEquals(1, proxy.openConnections());
             }
             assertTrue(proxy.awaitIdle(IDLE));
@@ -58,8 +64,10 @@ class FaultsTest {
 
     @Test
     void hangAlsoStallsTheTlsHandshake() throws Exception {
-        try (FakeHttpProxy proxy = FakeHttpProxy.builder().tls().faults(Faults.NONE.hang()).start();
-             SSLSocket s = (SSLSocket) TestTls.clientContext().getSocketFactory().createSocket(proxy.host(), proxy.port())) {
+        try (FakeHttpProxy proxy =
+                        FakeHttpProxy.builder().tls().faults(Faults.NONE.hang()).start();
+                SSLSocket s = (SSLSocket)
+                        TestTls.clientContext().getSocketFactory().createSocket(proxy.host(), proxy.port())) {
             s.setSoTimeout(300);
             assertThrows(SocketTimeoutException.class, s::startHandshake);
         }
@@ -67,8 +75,9 @@ class FaultsTest {
 
     @Test
     void resetAfterSendsThatManyBytesThenAReset() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.builder().faults(Faults.NONE.resetAfter(50)).start();
-             Socket s = new Socket(origin.host(), origin.port())) {
+        try (FakeOrigin origin =
+                        FakeOrigin.builder().faults(Faults.NONE.resetAfter(50)).start();
+                Socket s = new Socket(origin.host(), origin.port())) {
             s.getOutputStream().write(GET_BYTES.getBytes(StandardCharsets.US_ASCII));
             ByteArrayOutputStream got = new ByteArrayOutputStream();
             SocketException reset = assertThrows(SocketException.class, () -> readAll(s.getInputStream(), got));
@@ -82,8 +91,10 @@ class FaultsTest {
     void resetMidTunnelClosesBothSides() throws Exception {
         // 2 (method) + 10 (connect reply) handshake bytes, then 100 bytes of the tunnelled response
         try (FakeOrigin origin = FakeOrigin.start();
-             FakeSocks5Proxy proxy = FakeSocks5Proxy.builder().faults(Faults.NONE.resetAfter(112)).start();
-             Socket s = new Socket(proxy.host(), proxy.port())) {
+                FakeSocks5Proxy proxy = FakeSocks5Proxy.builder()
+                        .faults(Faults.NONE.resetAfter(112))
+                        .start();
+                Socket s = new Socket(proxy.host(), proxy.port())) {
             assertEquals(0, SocksClient.socks5Greeting(s, 0));
             assertEquals(0, SocksClient.socks5Connect(s, 1, "127.0.0.1", origin.port()));
             s.getOutputStream().write(GET_BYTES.getBytes(StandardCharsets.US_ASCII));
@@ -97,7 +108,8 @@ class FaultsTest {
 
     @Test
     void halfCloseEndsTheOutputButKeepsReading() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.builder().faults(Faults.NONE.halfCloseAfter(30)).start()) {
+        try (FakeOrigin origin =
+                FakeOrigin.builder().faults(Faults.NONE.halfCloseAfter(30)).start()) {
             try (Socket s = new Socket(origin.host(), origin.port())) {
                 s.getOutputStream().write(GET_BYTES.getBytes(StandardCharsets.US_ASCII));
                 ByteArrayOutputStream got = new ByteArrayOutputStream();
@@ -113,21 +125,26 @@ class FaultsTest {
 
     @Test
     void trickleSendsASlowBody() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.builder().faults(Faults.NONE.trickleAfter(0, 40, Duration.ofMillis(25)))
-                .start(); Socket s = new Socket(origin.host(), origin.port())) {
+        try (FakeOrigin origin = FakeOrigin.builder()
+                        .faults(Faults.NONE.trickleAfter(0, 40, Duration.ofMillis(25)))
+                        .start();
+                Socket s = new Socket(origin.host(), origin.port())) {
             long start = Ticker.system().read();
             RawHttp.Response r = RawHttp.get(s, "o", "/bytes?n=200"); // 79 head + 200 body: 7 chunks, 6 pauses between
             assertEquals(200, r.body().length);
-            assertTrue(Ticker.system().read() - start >= Duration.ofMillis(6 * 25).toNanos());
+            assertTrue(
+                    Ticker.system().read() - start >= Duration.ofMillis(6 * 25).toNanos());
         }
     }
 
     @Test
     void slicedWritesArriveIntactInManyReads() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.builder().faults(Faults.NONE.slicedWrites()).start();
-             Socket s = new Socket(origin.host(), origin.port())) {
-            s.getOutputStream().write("GET /bytes?n=300 HTTP/1.1\r\nHost: o\r\nConnection: close\r\n\r\n"
-                    .getBytes(StandardCharsets.US_ASCII));
+        try (FakeOrigin origin =
+                        FakeOrigin.builder().faults(Faults.NONE.slicedWrites()).start();
+                Socket s = new Socket(origin.host(), origin.port())) {
+            s.getOutputStream()
+                    .write("GET /bytes?n=300 HTTP/1.1\r\nHost: o\r\nConnection: close\r\n\r\n"
+                            .getBytes(StandardCharsets.US_ASCII));
             ByteArrayOutputStream got = new ByteArrayOutputStream();
             int reads = readAll(s.getInputStream(), got);
             String text = got.toString(StandardCharsets.US_ASCII);
@@ -139,16 +156,21 @@ class FaultsTest {
 
     @Test
     void changedFaultsApplyToNewConnectionsOnly() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.start(); Socket first = new Socket(origin.host(), origin.port())) {
+        try (FakeOrigin origin = FakeOrigin.start();
+                Socket first = new Socket(origin.host(), origin.port())) {
             assertEquals(200, RawHttp.get(first, "o", "/").status());
             origin.faults(Faults.NONE.hang());
             InputStream in = RawHttp.buffered(first);
-            assertEquals(200, RawHttp.exchange(in, first.getOutputStream(), "GET / HTTP/1.1\r\nHost: o\r\n\r\n", false)
-                    .status());
+            assertEquals(
+                    200,
+                    RawHttp.exchange(in, first.getOutputStream(), "GET / HTTP/1.1\r\nHost: o\r\n\r\n", false)
+                            .status());
             try (Socket second = new Socket(origin.host(), origin.port())) {
                 second.setSoTimeout(200);
                 second.getOutputStream().write("GET / HTTP/1.1\r\nHost: o\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-                assertThrows(SocketTimeoutException.class, () -> second.getInputStream().read());
+                assertThrows(
+                        SocketTimeoutException.class,
+                        () -> second.getInputStream().read());
             }
             origin.faults(Faults.NONE);
             assertEquals(Faults.NONE, origin.faults());

@@ -28,10 +28,14 @@ class NoBareSleepInTestsTest {
         Path root = repositoryRoot();
         List<Path> sourceRoots = new ArrayList<>();
         try (Stream<Path> modules = Files.list(root)) {
-            modules.map(m -> m.resolve("src/test/java")).filter(Files::isDirectory).forEach(sourceRoots::add);
+            modules.map(m -> m.resolve("src/test/java"))
+                    .filter(Files::isDirectory)
+                    .forEach(sourceRoots::add);
         }
         sourceRoots.add(root.resolve("proxypool-testkit/src/main/java"));
-        assertTrue(sourceRoots.size() >= 5, "sanity: the modules' test sources were found under " + root + ": " + sourceRoots);
+        assertTrue(
+                sourceRoots.size() >= 5,
+                "sanity: the modules' test sources were found under " + root + ": " + sourceRoots);
         List<String> bare = new ArrayList<>();
         int scanned = 0;
         for (Path sources : sourceRoots) {
@@ -45,7 +49,9 @@ class NoBareSleepInTestsTest {
                 for (int i = 0; i < lines.size(); i++) {
                     String line = lines.get(i);
                     int at = line.indexOf(SLEEP_CALL);
-                    if (at >= 0 && line.indexOf("//", at) < 0 && !line.stripLeading().startsWith("*")) {
+                    if (at >= 0
+                            && line.indexOf("//", at) < 0
+                            && !line.stripLeading().startsWith("*")) {
                         bare.add(root.relativize(f) + ":" + (i + 1) + ": " + line.strip());
                     }
                 }
@@ -64,6 +70,7 @@ class NoBareSleepInTestsTest {
                 return dir;
             }
         }
-        throw new IllegalStateException("no parent pom listing proxypool-testkit above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "no parent pom listing proxypool-testkit above " + Path.of("").toAbsolutePath());
     }
 }

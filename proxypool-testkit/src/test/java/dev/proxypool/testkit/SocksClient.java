@@ -11,8 +11,7 @@ import java.nio.charset.StandardCharsets;
 /** Hand-rolled SOCKS client steps for wire tests of the fakes. */
 final class SocksClient {
 
-    private SocksClient() {
-    }
+    private SocksClient() {}
 
     /** Sends a SOCKS4 CONNECT (4a when {@code host} is not an IPv4 literal); returns the reply code. */
     static int socks4(Socket s, String host, int port, String userId) throws IOException {
@@ -92,7 +91,10 @@ final class SocksClient {
 
     static RawHttp.Response echo(Socket s, FakeOrigin origin) throws IOException {
         InputStream in = s.getInputStream();
-        return RawHttp.exchange(in, s.getOutputStream(),
-                "GET /echo HTTP/1.1\r\nHost: " + origin.authority() + "\r\nConnection: close\r\n\r\n", false);
+        return RawHttp.exchange(
+                in,
+                s.getOutputStream(),
+                "GET /echo HTTP/1.1\r\nHost: " + origin.authority() + "\r\nConnection: close\r\n\r\n",
+                false);
     }
 }

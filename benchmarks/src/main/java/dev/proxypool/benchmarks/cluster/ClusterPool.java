@@ -24,12 +24,13 @@ import java.util.TreeMap;
  */
 final class ClusterPool {
 
-    private static final String[] COUNTRIES = {"US", "DE", "GB", "FR", "JP", "BR", "IN", "CA", "AU", "NL",
-        "ES", "IT", "PL", "SE", "KR", "MX", "TR", "ID", "SG", "ZA"};
+    private static final String[] COUNTRIES = {
+        "US", "DE", "GB", "FR", "JP", "BR", "IN", "CA", "AU", "NL", "ES", "IT", "PL", "SE", "KR", "MX", "TR", "ID",
+        "SG", "ZA"
+    };
     private static final String BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
 
-    private ClusterPool() {
-    }
+    private ClusterPool() {}
 
     static List<Proxy> proxies(int n, Instant now, long seed) {
         SplittableRandom r = new SplittableRandom(seed);
@@ -42,7 +43,8 @@ final class ClusterPool {
 
     static Proxy proxy(int i, Instant now, SplittableRandom r) {
         int p = r.nextInt(100);
-        Protocol protocol = p < 60 ? Protocol.HTTP : p < 85 ? Protocol.SOCKS5 : p < 95 ? Protocol.HTTPS : Protocol.SOCKS4;
+        Protocol protocol =
+                p < 60 ? Protocol.HTTP : p < 85 ? Protocol.SOCKS5 : p < 95 ? Protocol.HTTPS : Protocol.SOCKS4;
         int u = r.nextInt(4);
         Map<String, String> labels = new TreeMap<>();
         labels.put("country", r.nextInt(100) < 20 ? "US" : COUNTRIES[1 + r.nextInt(19)]);
@@ -57,9 +59,11 @@ final class ClusterPool {
         for (int k = 0; k < 16; k++) {
             id.append(BASE32.charAt(r.nextInt(32)));
         }
-        Proxy.Builder b = Proxy.builder(new ProxyKey(protocol,
+        Proxy.Builder b = Proxy.builder(new ProxyKey(
+                        protocol,
                         (11 + (i >>> 24 & 63)) + "." + (i >>> 16 & 255) + "." + (i >>> 8 & 255) + "." + (i & 255),
-                        8000 + r.nextInt(1000), CredentialRef.of("vendor-" + (char) ('a' + r.nextInt(3)))))
+                        8000 + r.nextInt(1000),
+                        CredentialRef.of("vendor-" + (char) ('a' + r.nextInt(3)))))
                 .id(id.toString())
                 .provider("provider-" + u)
                 .upstream("upstream-" + u)
@@ -73,8 +77,12 @@ final class ClusterPool {
             int asn = 64_000 + r.nextInt(1000);
             int a = r.nextInt(223) + 1;
             int c = r.nextInt(256);
-            b.exitNetwork(new ExitNetwork(a + "." + c + "." + r.nextInt(256) + "." + r.nextInt(256), asn, "AS" + asn + " Org",
-                    a + "." + c + ".0.0/16")).anonymity(r.nextInt(100) < 80 ? Anonymity.ELITE : Anonymity.ANONYMOUS);
+            b.exitNetwork(new ExitNetwork(
+                            a + "." + c + "." + r.nextInt(256) + "." + r.nextInt(256),
+                            asn,
+                            "AS" + asn + " Org",
+                            a + "." + c + ".0.0/16"))
+                    .anonymity(r.nextInt(100) < 80 ? Anonymity.ELITE : Anonymity.ANONYMOUS);
         }
         return b.build();
     }

@@ -5,7 +5,6 @@ import dev.proxypool.core.health.HealthPolicy;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
-import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.cluster.ContentDigest;
 import dev.proxypool.sdk.cluster.PublishReport;
 import dev.proxypool.sdk.cluster.SnapshotCodec;
@@ -13,6 +12,7 @@ import dev.proxypool.sdk.cluster.SnapshotFrame;
 import dev.proxypool.sdk.cluster.SnapshotHeader;
 import dev.proxypool.sdk.cluster.SnapshotPublisher;
 import dev.proxypool.sdk.cluster.SnapshotSubscriber;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.time.Duration;
@@ -68,14 +68,16 @@ public final class ClusterSnapshotBenchmark {
         StringBuilder redis = new StringBuilder();
         StringBuilder deltas = new StringBuilder();
         for (int n : sizes) {
-            List<Proxy> pool = ClusterPool.proxies(n, Instant.parse("2026-11-30T12:00:00Z").plusSeconds(0), 42);
+            List<Proxy> pool =
+                    ClusterPool.proxies(n, Instant.parse("2026-11-30T12:00:00Z").plusSeconds(0), 42);
             b.stages(n, pool, stages);
             b.throughRedis(n, pool, redis, deltas);
             System.err.println("done: " + n);
         }
         System.out.println("## Stages in one JVM (no I/O), median ms\n");
-        System.out.println("| proxies | engine snapshot build | content digest | encode plain | full plain bytes (B/proxy)"
-                + " | decode plain | encode deflated | full deflated bytes (B/proxy) | decode deflated |");
+        System.out.println(
+                "| proxies | engine snapshot build | content digest | encode plain | full plain bytes (B/proxy)"
+                        + " | decode plain | encode deflated | full deflated bytes (B/proxy) | decode deflated |");
         System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         System.out.print(stages);
         System.out.println("\n## Through Redis (publisher and subscriber in one JVM, loopback), median ms\n");
@@ -104,28 +106,44 @@ public final class ClusterSnapshotBenchmark {
             double decPlain = median(() -> SnapshotCodec.decode(p).version());
             double encDefl = median(() -> deflated.encode(full).length);
             double decDefl = median(() -> SnapshotCodec.decode(d).version());
-            out.append(String.format(Locale.ROOT, "| %,d | %.1f | %.1f | %.1f | %,d (%.1f) | %.1f | %.1f | %,d (%.1f) | %.1f |%n",
-                    n, build, digest, encPlain, p.length, p.length / (double) n, decPlain, encDefl, d.length,
-                    d.length / (double) n, decDefl));
+            out.append(String.format(
+                    Locale.ROOT,
+                    "| %,d | %.1f | %.1f | %.1f | %,d (%.1f) | %.1f | %.1f | %,d (%.1f) | %.1f |%n",
+                    n,
+                    build,
+                    digest,
+                    encPlain,
+                    p.length,
+                    p.length / (double) n,
+                    decPlain,
+                    encDefl,
+                    d.length,
+                    d.length / (double) n,
+                    decDefl));
         }
     }
 
     private void throughRedis(int n, List<Proxy> pool, StringBuilder out, StringBuilder deltas) throws Exception {
-        ClusterSettings every = ClusterSettings.DEFAULTS.withPolling(Duration.ofMillis(500), Duration.ofMillis(50),
-                Duration.ofMillis(500));
+        ClusterSettings every = ClusterSettings.DEFAULTS.withPolling(
+                Duration.ofMillis(500), Duration.ofMillis(50), Duration.ofMillis(500));
         ClusterSettings lazy = every.withDeltas(64, 64);
         for (ClusterSettings settings : List.of(every, lazy)) {
             String prefix = "ppbench:cluster:" + UUID.randomUUID() + ":";
-            RedisStoreConfig redis = new RedisStoreConfig("127.0.0.1", port, "", "", 0, prefix, Duration.ofSeconds(2),
-                    Duration.ofSeconds(10), 4);
+            RedisStoreConfig redis = new RedisStoreConfig(
+                    "127.0.0.1", port, "", "", 0, prefix, Duration.ofSeconds(2), Duration.ofSeconds(10), 4);
             long[] buildNanos = new long[1];
             try (MemoryPoolStore unused = new MemoryPoolStore()) {
                 PoolEngine worker = new PoolEngine(List.of(), HealthPolicy.DEFAULTS, unused, ticker, wall, 1);
-                try (SnapshotSubscriber sub = SnapshotSubscriber.start(redis, settings, s -> {
-                    long t0 = ticker.read();
-                    worker.refresh(s.proxies());
-                    buildNanos[0] = ticker.read() - t0;
-                }, wall, ticker)) {
+                try (SnapshotSubscriber sub = SnapshotSubscriber.start(
+                        redis,
+                        settings,
+                        s -> {
+                            long t0 = ticker.read();
+                            worker.refresh(s.proxies());
+                            buildNanos[0] = ticker.read() - t0;
+                        },
+                        wall,
+                        ticker)) {
                     waitSubscribed(sub);
                     if (settings == every) {
                         // full: each new publisher instance starts with a reset + full snapshot
@@ -147,7 +165,11 @@ public final class ClusterSnapshotBenchmark {
                         Row change = new Row();
                         for (int i = 0; i < reps * 3 + 3; i++) {
                             int at = rnd.nextInt(current.size());
-                            current.set(at, current.get(at).toBuilder().weight(current.get(at).weight() % 10 + 1).build());
+                            current.set(
+                                    at,
+                                    current.get(at).toBuilder()
+                                            .weight(current.get(at).weight() % 10 + 1)
+                                            .build());
                             long t0 = ticker.read();
                             PublishReport r = pub.publish(current);
                             awaitVersion(sub, r.version());
@@ -165,9 +187,14 @@ public final class ClusterSnapshotBenchmark {
         }
     }
 
-    private String frameSizes(int n, SnapshotPublisher pub, List<Proxy> current, SnapshotSubscriber sub) throws Exception {
+    private String frameSizes(int n, SnapshotPublisher pub, List<Proxy> current, SnapshotSubscriber sub)
+            throws Exception {
         List<Proxy> next = new ArrayList<>(current);
-        next.set(0, next.getFirst().toBuilder().weight(next.getFirst().weight() % 10 + 1).build());
+        next.set(
+                0,
+                next.getFirst().toBuilder()
+                        .weight(next.getFirst().weight() % 10 + 1)
+                        .build());
         PublishReport weight = pub.publish(next);
         Proxy removed = next.remove(n / 2);
         PublishReport removal = pub.publish(next);
@@ -175,10 +202,18 @@ public final class ClusterSnapshotBenchmark {
         PublishReport addition = pub.publish(next);
         PublishReport renewal = pub.renew();
         awaitVersion(sub, renewal.version());
-        byte[] full = SnapshotCodec.plain().encode(new SnapshotFrame.Full(new SnapshotHeader(1, 1, 0, 0, next.size(),
-                ContentDigest.of(next)), next));
-        return String.format(Locale.ROOT, "| %,d | %d | %d | %d | %d | %,d |%n", n, weight.deltaBytes(), removal.deltaBytes(),
-                addition.deltaBytes(), renewal.deltaBytes(), full.length);
+        byte[] full = SnapshotCodec.plain()
+                .encode(new SnapshotFrame.Full(
+                        new SnapshotHeader(1, 1, 0, 0, next.size(), ContentDigest.of(next)), next));
+        return String.format(
+                Locale.ROOT,
+                "| %,d | %d | %d | %d | %d | %,d |%n",
+                n,
+                weight.deltaBytes(),
+                removal.deltaBytes(),
+                addition.deltaBytes(),
+                renewal.deltaBytes(),
+                full.length);
     }
 
     /** Medians of one Redis case. */
@@ -203,9 +238,18 @@ public final class ClusterSnapshotBenchmark {
         }
 
         String markdown(int n, String name) {
-            return String.format(Locale.ROOT, "| %,d | %s | %.1f (%.1f / %.1f) | %,d | %,d | %.1f | %.1f |%n", n, name,
-                    ms(median(encode) + median(redis)), ms(median(encode)), ms(median(redis)), fullBytes, deltaBytes,
-                    ms(median(total)), ms(median(build)));
+            return String.format(
+                    Locale.ROOT,
+                    "| %,d | %s | %.1f (%.1f / %.1f) | %,d | %,d | %.1f | %.1f |%n",
+                    n,
+                    name,
+                    ms(median(encode) + median(redis)),
+                    ms(median(encode)),
+                    ms(median(redis)),
+                    fullBytes,
+                    deltaBytes,
+                    ms(median(total)),
+                    ms(median(build)));
         }
     }
 
@@ -249,7 +293,8 @@ public final class ClusterSnapshotBenchmark {
     }
 
     private void deleteKeys(String prefix) {
-        try (RedisClient c = RedisClient.builder().hostAndPort("127.0.0.1", port).build()) {
+        try (RedisClient c =
+                RedisClient.builder().hostAndPort("127.0.0.1", port).build()) {
             ScanParams params = new ScanParams().match(prefix + "*").count(1000);
             String cursor = ScanParams.SCAN_POINTER_START;
             do {

@@ -11,7 +11,6 @@ import io.helidon.service.registry.Services;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
-
 import java.net.InetAddress;
 
 /**
@@ -21,22 +20,26 @@ import java.net.InetAddress;
  */
 final class HelidonListenerVariant {
 
-    private HelidonListenerVariant() {
-    }
+    private HelidonListenerVariant() {}
 
     /** Starts both sockets; returns the stop action. */
     static Runnable start(GatewayEngine engine, int gatewayPort, int apiPort) {
         MeterRegistry registry = Services.get(MeterRegistry.class);
-        Gateway gw = Gateway.builder(engine).metrics(new HelidonGatewayMetrics(registry)).build();
+        Gateway gw = Gateway.builder(engine)
+                .metrics(new HelidonGatewayMetrics(registry))
+                .build();
         InetAddress loopback = InetAddress.getLoopbackAddress();
         WebServer web = WebServer.builder()
                 .address(loopback)
                 .port(apiPort)
                 .shutdownHook(false)
-                .putSocket("gateway", s -> s.address(loopback).port(gatewayPort)
-                        .protocolsDiscoverServices(false)
-                        .connectionOptions(o -> o.tcpNoDelay(true))
-                        .addConnectionSelector(new GatewayConnectionSelector(gw)))
+                .putSocket(
+                        "gateway",
+                        s -> s.address(loopback)
+                                .port(gatewayPort)
+                                .protocolsDiscoverServices(false)
+                                .connectionOptions(o -> o.tcpNoDelay(true))
+                                .addConnectionSelector(new GatewayConnectionSelector(gw)))
                 .addFeature(ObserveFeature.just(MetricsObserver.create()))
                 .routing(r -> r.get("/v1/echo", new EchoHandler()))
                 .build()

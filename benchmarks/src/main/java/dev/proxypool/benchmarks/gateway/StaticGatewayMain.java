@@ -6,7 +6,6 @@ import dev.proxypool.server.gateway.DirectEngine;
 import dev.proxypool.server.gateway.GatewayEngine;
 import dev.proxypool.server.gateway.staticupstream.StaticUpstream;
 import dev.proxypool.server.gateway.staticupstream.StaticUpstreamEngine;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -24,8 +23,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class StaticGatewayMain {
 
-    private StaticGatewayMain() {
-    }
+    private StaticGatewayMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         int gatewayPort = 8080;
@@ -44,7 +42,9 @@ public final class StaticGatewayMain {
                 case "--upstream" -> {
                     for (String hp : args[++i].split(",")) {
                         int colon = hp.lastIndexOf(':');
-                        upstreams.add(StaticUpstream.of("p" + (upstreams.size() + 1), hp.substring(0, colon),
+                        upstreams.add(StaticUpstream.of(
+                                "p" + (upstreams.size() + 1),
+                                hp.substring(0, colon),
                                 Integer.parseInt(hp.substring(colon + 1))));
                     }
                 }
@@ -54,13 +54,17 @@ public final class StaticGatewayMain {
         if (!direct && upstreams.isEmpty()) {
             throw new IllegalArgumentException("--upstream host:port (or --direct) is required");
         }
-        GatewayEngine engine = direct ? new DirectEngine()
+        GatewayEngine engine = direct
+                ? new DirectEngine()
                 : new StaticUpstreamEngine("static", upstreams, 5_000, pool, Ticker.system());
         Runnable stop;
         switch (listener) {
             case "own", "own-platform" -> {
-                GatewayServer server = GatewayServer.builder(engine).gatewayPort(gatewayPort).apiPort(apiPort)
-                        .platformThreads(listener.equals("own-platform")).start();
+                GatewayServer server = GatewayServer.builder(engine)
+                        .gatewayPort(gatewayPort)
+                        .apiPort(apiPort)
+                        .platformThreads(listener.equals("own-platform"))
+                        .start();
                 stop = server::stop;
             }
             case "helidon" -> stop = HelidonListenerVariant.start(engine, gatewayPort, apiPort);

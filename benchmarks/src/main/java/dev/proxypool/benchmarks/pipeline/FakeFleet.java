@@ -31,12 +31,36 @@ final class FakeFleet implements AutoCloseable {
     static final long SLOW_MILLIS = 100;
     static final InetAddress EXIT = InetAddress.ofLiteral("127.0.0.2");
 
-    enum Kind { GOOD_HTTP, GOOD_SOCKS5, SLOW, LEAKING, TRANSPARENT, DEAD }
+    enum Kind {
+        GOOD_HTTP,
+        GOOD_SOCKS5,
+        SLOW,
+        LEAKING,
+        TRANSPARENT,
+        DEAD
+    }
 
     private static final Kind[] MIX = {
-        Kind.GOOD_HTTP, Kind.GOOD_HTTP, Kind.GOOD_HTTP, Kind.GOOD_HTTP, Kind.GOOD_HTTP, Kind.GOOD_HTTP, Kind.GOOD_HTTP,
-        Kind.GOOD_HTTP, Kind.GOOD_SOCKS5, Kind.GOOD_SOCKS5, Kind.SLOW, Kind.SLOW, Kind.SLOW, Kind.LEAKING, Kind.LEAKING,
-        Kind.LEAKING, Kind.TRANSPARENT, Kind.DEAD, Kind.DEAD, Kind.DEAD,
+        Kind.GOOD_HTTP,
+        Kind.GOOD_HTTP,
+        Kind.GOOD_HTTP,
+        Kind.GOOD_HTTP,
+        Kind.GOOD_HTTP,
+        Kind.GOOD_HTTP,
+        Kind.GOOD_HTTP,
+        Kind.GOOD_HTTP,
+        Kind.GOOD_SOCKS5,
+        Kind.GOOD_SOCKS5,
+        Kind.SLOW,
+        Kind.SLOW,
+        Kind.SLOW,
+        Kind.LEAKING,
+        Kind.LEAKING,
+        Kind.LEAKING,
+        Kind.TRANSPARENT,
+        Kind.DEAD,
+        Kind.DEAD,
+        Kind.DEAD,
     };
 
     private final List<FakeServer> servers = new ArrayList<>();
@@ -53,12 +77,20 @@ final class FakeFleet implements AutoCloseable {
             add(Kind.GOOD_SOCKS5, FakeSocks5Proxy.builder().outboundFrom(EXIT).start());
         }
         for (int i = 0; i < 6; i++) {
-            add(Kind.SLOW, FakeHttpProxy.builder().outboundFrom(EXIT)
-                    .faults(Faults.none().latency(Duration.ofMillis(SLOW_MILLIS))).start());
+            add(
+                    Kind.SLOW,
+                    FakeHttpProxy.builder()
+                            .outboundFrom(EXIT)
+                            .faults(Faults.none().latency(Duration.ofMillis(SLOW_MILLIS)))
+                            .start());
         }
         for (int i = 0; i < 6; i++) {
-            add(Kind.LEAKING, FakeHttpProxy.builder().outboundFrom(EXIT)
-                    .headers(FakeHttpProxy.HeaderBehaviour.LEAK_FORWARDED_FOR).start());
+            add(
+                    Kind.LEAKING,
+                    FakeHttpProxy.builder()
+                            .outboundFrom(EXIT)
+                            .headers(FakeHttpProxy.HeaderBehaviour.LEAK_FORWARDED_FOR)
+                            .start());
         }
         for (int i = 0; i < 2; i++) {
             add(Kind.TRANSPARENT, FakeHttpProxy.builder().start());
@@ -88,7 +120,10 @@ final class FakeFleet implements AutoCloseable {
         List<int[]> of = endpoints.get(kindOf(index).ordinal());
         int[] e = of.get((int) ((index / MIX.length) % of.size()));
         return Proxy.builder(new ProxyKey(Protocol.values()[e[0]], "127.0.0.1", e[1], CredentialRef.NONE))
-                .id("c" + index).provider("bench").upstream("bench").build();
+                .id("c" + index)
+                .provider("bench")
+                .upstream("bench")
+                .build();
     }
 
     /** {@code count} candidates made on demand. */

@@ -22,8 +22,7 @@ import javax.management.openmbean.CompositeData;
  */
 final class HeapWatch implements AutoCloseable {
 
-    record Peaks(long baselineBytes, long peakUsedBytes, long peakLiveAfterGcBytes, int gcs) {
-    }
+    record Peaks(long baselineBytes, long peakUsedBytes, long peakLiveAfterGcBytes, int gcs) {}
 
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     private final AtomicLong peakUsed = new AtomicLong();
@@ -46,7 +45,8 @@ final class HeapWatch implements AutoCloseable {
             if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
                 return;
             }
-            var info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData()).getGcInfo();
+            var info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData())
+                    .getGcInfo();
             peakUsed.accumulateAndGet(heapOf(info.getMemoryUsageBeforeGc()), Math::max);
             peakLive.accumulateAndGet(heapOf(info.getMemoryUsageAfterGc()), Math::max);
             gcs.incrementAndGet();
@@ -80,8 +80,13 @@ final class HeapWatch implements AutoCloseable {
         long sum = 0;
         for (var e : pools.entrySet()) {
             String name = e.getKey();
-            if (name.contains("Eden") || name.contains("Survivor") || name.contains("Old") || name.contains("Tenured")
-                    || name.contains("Humongous") || name.contains("ZHeap") || name.contains("Shenandoah")) {
+            if (name.contains("Eden")
+                    || name.contains("Survivor")
+                    || name.contains("Old")
+                    || name.contains("Tenured")
+                    || name.contains("Humongous")
+                    || name.contains("ZHeap")
+                    || name.contains("Shenandoah")) {
                 sum += e.getValue().getUsed();
             }
         }

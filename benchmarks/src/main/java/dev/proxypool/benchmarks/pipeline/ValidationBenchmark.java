@@ -30,8 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ValidationBenchmark {
 
-    private ValidationBenchmark() {
-    }
+    private ValidationBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         List<Long> sizes = List.of(10_000L, 100_000L);
@@ -50,20 +49,32 @@ public final class ValidationBenchmark {
                 case "--concurrency" -> concurrency = Integer.parseInt(args[++i]);
                 case "--queue" -> queue = Integer.parseInt(args[++i]);
                 case "--timeout" -> timeout = Duration.parse("PT" + args[++i].toUpperCase(Locale.ROOT));
-                default -> throw new IllegalArgumentException("unknown argument '" + args[i]
-                        + "' (use --sizes N,M --concurrency C --queue Q --timeout 5s)");
+                default ->
+                    throw new IllegalArgumentException("unknown argument '" + args[i]
+                            + "' (use --sizes N,M --concurrency C --queue Q --timeout 5s)");
             }
         }
-        try (EchoServer echo = EchoServer.start(); FakeFleet fleet = new FakeFleet()) {
+        try (EchoServer echo = EchoServer.start();
+                FakeFleet fleet = new FakeFleet()) {
             Validator validator = Validator.builder(UpstreamDialer.create(StaticCredentialStore.empty()))
-                    .settings(ValidatorSettings.of(echo.url()).withConcurrency(concurrency).withQueueCapacity(queue)
-                            .withTimeout(timeout)).start();
-            System.out.printf("# %d fake proxy servers + 6 dead ports, echo at %s, concurrency %d, queue %d, timeout %s, "
-                    + "max heap %d MiB%n", fleet.servers(), echo.url(), concurrency, queue, timeout,
+                    .settings(ValidatorSettings.of(echo.url())
+                            .withConcurrency(concurrency)
+                            .withQueueCapacity(queue)
+                            .withTimeout(timeout))
+                    .start();
+            System.out.printf(
+                    "# %d fake proxy servers + 6 dead ports, echo at %s, concurrency %d, queue %d, timeout %s, "
+                            + "max heap %d MiB%n",
+                    fleet.servers(),
+                    echo.url(),
+                    concurrency,
+                    queue,
+                    timeout,
                     Runtime.getRuntime().maxMemory() >> 20);
             run(validator, fleet, 2_000, true); // warm-up: JIT and connection paths
-            System.out.println("| candidates | candidates/s | elapsed s | elite | anonymous | rejected (leak / direct / refused / other) "
-                    + "| max held | heap baseline MiB | peak heap used MiB | peak live after GC MiB | GCs |");
+            System.out.println(
+                    "| candidates | candidates/s | elapsed s | elite | anonymous | rejected (leak / direct / refused / other) "
+                            + "| max held | heap baseline MiB | peak heap used MiB | peak live after GC MiB | GCs |");
             System.out.println("|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|");
             for (long n : sizes) {
                 run(validator, fleet, n, false);
@@ -77,21 +88,26 @@ public final class ValidationBenchmark {
         HeapWatch.Peaks peaks;
         try (HeapWatch heap = new HeapWatch()) {
             Iterator<Proxy> source = fleet.candidates(n);
-            s = validator.validateAll(source, n, r -> {
-                long index = Long.parseLong(r.proxy().id().substring(1));
-                boolean accepted = r.verdict() != Verdict.REJECTED;
-                boolean shouldPass = switch (FakeFleet.kindOf(index)) {
-                    case GOOD_HTTP, GOOD_SOCKS5, SLOW -> true;
-                    case LEAKING, TRANSPARENT, DEAD -> false;
-                };
-                if (accepted != shouldPass) {
-                    wrongVerdicts.incrementAndGet();
-                }
-            }, p -> { });
+            s = validator.validateAll(
+                    source,
+                    n,
+                    r -> {
+                        long index = Long.parseLong(r.proxy().id().substring(1));
+                        boolean accepted = r.verdict() != Verdict.REJECTED;
+                        boolean shouldPass = switch (FakeFleet.kindOf(index)) {
+                            case GOOD_HTTP, GOOD_SOCKS5, SLOW -> true;
+                            case LEAKING, TRANSPARENT, DEAD -> false;
+                        };
+                        if (accepted != shouldPass) {
+                            wrongVerdicts.incrementAndGet();
+                        }
+                    },
+                    p -> {});
             peaks = heap.peaks();
         }
         if (wrongVerdicts.get() != 0) {
-            throw new IllegalStateException(wrongVerdicts.get() + " candidates got the wrong verdict in the run of " + n);
+            throw new IllegalStateException(
+                    wrongVerdicts.get() + " candidates got the wrong verdict in the run of " + n);
         }
         if (warmUp) {
             return;
@@ -101,11 +117,26 @@ public final class ValidationBenchmark {
         long direct = why.getOrDefault(RejectReason.DIRECT_ADDRESS_SEEN, 0L);
         long refused = why.getOrDefault(RejectReason.CONNECTION_REFUSED, 0L);
         long other = s.rejected() - leak - direct - refused;
-        String live = peaks.gcs() == 0 ? "no GC" : String.format(Locale.ROOT, "%.1f", mib(peaks.peakLiveAfterGcBytes()));
-        System.out.printf(Locale.ROOT, "| %,d | %,.0f | %.1f | %,d | %,d | %,d (%,d / %,d / %,d / %,d) | %d | %.1f | %.1f | %s | %d |%n",
-                n, s.candidatesPerSecond(), s.elapsed().toMillis() / 1000.0, s.elite(), s.anonymous(), s.rejected(),
-                leak, direct, refused, other, s.maxHeldCandidates(), mib(peaks.baselineBytes()), mib(peaks.peakUsedBytes()),
-                live, peaks.gcs());
+        String live =
+                peaks.gcs() == 0 ? "no GC" : String.format(Locale.ROOT, "%.1f", mib(peaks.peakLiveAfterGcBytes()));
+        System.out.printf(
+                Locale.ROOT,
+                "| %,d | %,.0f | %.1f | %,d | %,d | %,d (%,d / %,d / %,d / %,d) | %d | %.1f | %.1f | %s | %d |%n",
+                n,
+                s.candidatesPerSecond(),
+                s.elapsed().toMillis() / 1000.0,
+                s.elite(),
+                s.anonymous(),
+                s.rejected(),
+                leak,
+                direct,
+                refused,
+                other,
+                s.maxHeldCandidates(),
+                mib(peaks.baselineBytes()),
+                mib(peaks.peakUsedBytes()),
+                live,
+                peaks.gcs());
     }
 
     private static double mib(long bytes) {

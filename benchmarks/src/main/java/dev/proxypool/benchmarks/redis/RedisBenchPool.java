@@ -27,15 +27,21 @@ final class RedisBenchPool {
     static final String[] TYPES = {"residential", "datacenter"};
     private static final int LOAD_CHUNK = 5000;
 
-    private RedisBenchPool() {
-    }
+    private RedisBenchPool() {}
 
     static Proxy proxy(int n, Instant expiresAt) {
-        ProxyKey key = new ProxyKey(n % 2 == 0 ? Protocol.HTTP : Protocol.SOCKS5,
-                "10." + ((n >> 16) & 255) + "." + ((n >> 8) & 255) + "." + (n & 255), 8000 + (n >>> 24), CredentialRef.NONE);
-        return Proxy.builder(key).provider("bench").upstream("up-" + (n % 4))
-                .labels(Labels.of("country", COUNTRIES[(n / 4) % COUNTRIES.length], "type", TYPES[(n / 32) % TYPES.length]))
-                .expiresAt(expiresAt).build();
+        ProxyKey key = new ProxyKey(
+                n % 2 == 0 ? Protocol.HTTP : Protocol.SOCKS5,
+                "10." + ((n >> 16) & 255) + "." + ((n >> 8) & 255) + "." + (n & 255),
+                8000 + (n >>> 24),
+                CredentialRef.NONE);
+        return Proxy.builder(key)
+                .provider("bench")
+                .upstream("up-" + (n % 4))
+                .labels(Labels.of(
+                        "country", COUNTRIES[(n / 4) % COUNTRIES.length], "type", TYPES[(n / 32) % TYPES.length]))
+                .expiresAt(expiresAt)
+                .build();
     }
 
     /** Publishes proxies {@code 0..size-1} expiring 1 to 24 hours after {@code now}, from {@code loaders} threads. */
@@ -67,7 +73,9 @@ final class RedisBenchPool {
 
     /** A random 2-label filter: country and type. */
     static ExtractionFilter twoLabelFilter(SplittableRandom random) {
-        return ExtractionFilter.builder().country(COUNTRIES[random.nextInt(COUNTRIES.length)])
-                .label("type", TYPES[random.nextInt(TYPES.length)]).build();
+        return ExtractionFilter.builder()
+                .country(COUNTRIES[random.nextInt(COUNTRIES.length)])
+                .label("type", TYPES[random.nextInt(TYPES.length)])
+                .build();
     }
 }

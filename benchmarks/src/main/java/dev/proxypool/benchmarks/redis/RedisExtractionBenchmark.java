@@ -18,8 +18,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import redis.clients.jedis.Protocol;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -51,17 +51,38 @@ public final class RedisExtractionBenchmark {
     }
 
     /** One measured scenario. */
-    record Row(String scenario, int poolSize, int threads, int count, int ops, long proxies, double seconds,
-               Latencies latencies, double scriptMicros, double cpuMicros) {
+    record Row(
+            String scenario,
+            int poolSize,
+            int threads,
+            int count,
+            int ops,
+            long proxies,
+            double seconds,
+            Latencies latencies,
+            double scriptMicros,
+            double cpuMicros) {
 
         Row withScenario(String name) {
             return new Row(name, poolSize, threads, count, ops, proxies, seconds, latencies, scriptMicros, cpuMicros);
         }
 
         String markdown() {
-            return String.format(Locale.ROOT, "| %s | %,d | %d | %d | %,d | %,.0f | %,.0f | %.0f | %.0f | %.0f | %s | %s |",
-                    scenario, poolSize, threads, count, ops, ops / seconds, proxies / seconds,
-                    latencies.micros(0.50), latencies.micros(0.99), latencies.maxMicros(), orNa(scriptMicros), orNa(cpuMicros));
+            return String.format(
+                    Locale.ROOT,
+                    "| %s | %,d | %d | %d | %,d | %,.0f | %,.0f | %.0f | %.0f | %.0f | %s | %s |",
+                    scenario,
+                    poolSize,
+                    threads,
+                    count,
+                    ops,
+                    ops / seconds,
+                    proxies / seconds,
+                    latencies.micros(0.50),
+                    latencies.micros(0.99),
+                    latencies.maxMicros(),
+                    orNa(scriptMicros),
+                    orNa(cpuMicros));
         }
 
         private static String orNa(double v) {
@@ -69,9 +90,10 @@ public final class RedisExtractionBenchmark {
         }
     }
 
-    static final String HEADER = "| scenario | pool | threads | count | calls | extractions/s | proxies/s | P50 µs | P99 µs | max µs"
-            + " | script µs/call | Redis CPU µs/call |\n"
-            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+    static final String HEADER =
+            "| scenario | pool | threads | count | calls | extractions/s | proxies/s | P50 µs | P99 µs | max µs"
+                    + " | script µs/call | Redis CPU µs/call |\n"
+                    + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
 
     public static void main(String[] args) throws Exception {
         String host = "127.0.0.1";
@@ -84,8 +106,9 @@ public final class RedisExtractionBenchmark {
                 case "--port" -> port = Integer.parseInt(args[++i]);
                 case "--reset-stats" -> reset = true;
                 case "--quick" -> quick = true;
-                default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (expected --host H --port P [--reset-stats] [--quick])");
+                default ->
+                    throw new IllegalArgumentException(
+                            "unknown argument " + args[i] + " (expected --host H --port P [--reset-stats] [--quick])");
             }
         }
         new RedisExtractionBenchmark(host, port, reset).runAll(quick ? 10 : 1);
@@ -153,7 +176,9 @@ public final class RedisExtractionBenchmark {
                 long[] lat = new long[perThread];
                 go.await();
                 for (int i = 0; i < perThread; i++) {
-                    ExtractionRequest req = ExtractionRequest.builder(count).filter(RedisBenchPool.twoLabelFilter(random)).build();
+                    ExtractionRequest req = ExtractionRequest.builder(count)
+                            .filter(RedisBenchPool.twoLabelFilter(random))
+                            .build();
                     long t0 = ticker.read();
                     ExtractionResult r = store.extract(req, now);
                     lat[i] = ticker.read() - t0;
@@ -178,16 +203,36 @@ public final class RedisExtractionBenchmark {
             proxies += e;
         }
         if (proxies < (long) perThread * threads * count * 95 / 100) {
-            throw new IllegalStateException("the pool ran dry: " + proxies + " proxies for " + perThread * threads + " calls");
+            throw new IllegalStateException(
+                    "the pool ran dry: " + proxies + " proxies for " + perThread * threads + " calls");
         }
-        return new Row("", size, threads, count, perThread * threads, proxies, secs, new Latencies(all),
-                report ? serverMicrosPerEvalsha() : -1, cpu);
+        return new Row(
+                "",
+                size,
+                threads,
+                count,
+                perThread * threads,
+                proxies,
+                secs,
+                new Latencies(all),
+                report ? serverMicrosPerEvalsha() : -1,
+                cpu);
     }
 
     private RedisPoolStore open(String prefix) {
-        return RedisPoolStore.connect(new RedisStoreConfig(host, port, "", "", 0, prefix,
-                // a long read timeout: on a machine shared with other builds a stall must slow the run, not end it
-                RedisStoreConfig.DEFAULTS.connectTimeout(), Duration.ofSeconds(30), 16),
+        return RedisPoolStore.connect(
+                new RedisStoreConfig(
+                        host,
+                        port,
+                        "",
+                        "",
+                        0,
+                        prefix,
+                        // a long read timeout: on a machine shared with other builds a stall must slow the run, not end
+                        // it
+                        RedisStoreConfig.DEFAULTS.connectTimeout(),
+                        Duration.ofSeconds(30),
+                        16),
                 StoreSettings.DEFAULTS);
     }
 
@@ -213,7 +258,8 @@ public final class RedisExtractionBenchmark {
         try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
             for (String line : c.info("cpu").split("\r?\n")) {
                 if (line.startsWith("used_cpu_sys_main_thread:") || line.startsWith("used_cpu_user_main_thread:")) {
-                    sum += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+                    sum += Double.parseDouble(
+                            line.substring(line.indexOf(':') + 1).trim());
                 }
             }
         }
@@ -247,8 +293,12 @@ public final class RedisExtractionBenchmark {
 
     private void deleteMatching(String pattern) {
         // a long read timeout: deleting a large pool on a busy machine may take seconds, and is not measured
-        try (RedisClient c = RedisClient.builder().hostAndPort(host, port)
-                .clientConfig(DefaultJedisClientConfig.builder().socketTimeoutMillis(120_000).build()).build()) {
+        try (RedisClient c = RedisClient.builder()
+                .hostAndPort(host, port)
+                .clientConfig(DefaultJedisClientConfig.builder()
+                        .socketTimeoutMillis(120_000)
+                        .build())
+                .build()) {
             ScanParams params = new ScanParams().match(pattern).count(10_000);
             String cursor = ScanParams.SCAN_POINTER_START;
             do {

@@ -30,7 +30,10 @@ final class AdminClient implements AutoCloseable {
         this.api = api;
         this.token = token;
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+        this.http = HttpClient.newBuilder()
+                .connectTimeout(timeout)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
     }
 
     /** A path segment (entity name, proxy id) safe to put in a URL. */
@@ -78,11 +81,19 @@ final class AdminClient implements AutoCloseable {
         } catch (HttpTimeoutException e) {
             throw new AdminFailure(AdminExit.ERROR, "no answer from " + api + " within " + seconds(timeout), e);
         } catch (ConnectException e) {
-            throw new AdminFailure(AdminExit.ERROR, "cannot reach " + api + " (connection refused or timed out;"
-                    + " is the server running? --api sets its URL)", e);
+            throw new AdminFailure(
+                    AdminExit.ERROR,
+                    "cannot reach " + api + " (connection refused or timed out;"
+                            + " is the server running? --api sets its URL)",
+                    e);
         } catch (IOException e) {
-            String why = e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName() : e.getMessage();
-            throw new AdminFailure(AdminExit.ERROR, "cannot talk to " + api + ": " + why.lines().findFirst().orElse(""), e);
+            String why = e.getMessage() == null || e.getMessage().isBlank()
+                    ? e.getClass().getSimpleName()
+                    : e.getMessage();
+            throw new AdminFailure(
+                    AdminExit.ERROR,
+                    "cannot talk to " + api + ": " + why.lines().findFirst().orElse(""),
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AdminFailure(AdminExit.ERROR, "interrupted while waiting for " + api, e);

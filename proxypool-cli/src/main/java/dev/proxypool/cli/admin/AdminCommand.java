@@ -12,26 +12,46 @@ import picocli.CommandLine.Command;
  * bad flags, an unreadable {@code --file}, and {@code 400 invalid_request} (the caller's input).
  * Errors are one line on stderr; the global {@code --verbose} adds the stack trace.
  */
-@Command(name = "admin", mixinStandardHelpOptions = true, synopsisSubcommandLabel = "COMMAND",
-        description = {"Administer a running server through its admin API (/v1/admin).",
-                "Configuration (providers, upstreams, routings, clients), the pool (proxies, snapshot,",
-                "fetch), sequential routings, and the audit log."},
-        subcommands = {ProvidersCommand.class, UpstreamsCommand.class, RoutingsCommand.class, ClientsCommand.class,
-                ProxiesCommand.class, SequentialCommand.class, SnapshotCommand.class, AuditCommand.class, FetchCommand.class},
-        footer = {"", "Every command takes --api URL (default http://127.0.0.1:9090),",
-                "--token T (the server's admin.token; default: $PROXYPOOL_ADMIN_TOKEN)",
-                "and --timeout DURATION. Tables for people; --json prints the server's JSON.",
-                "", "Examples:",
-                "  export PROXYPOOL_ADMIN_TOKEN=...",
-                "  proxypool admin routings list",
-                "  proxypool admin routings create --file shop.json",
-                "  proxypool admin proxies list --upstream vendor-a-us --all",
-                "  proxypool admin proxies disable ID",
-                "  proxypool admin sequential advance shop",
-                "  proxypool admin audit --limit 20", ""},
+@Command(
+        name = "admin",
+        mixinStandardHelpOptions = true,
+        synopsisSubcommandLabel = "COMMAND",
+        description = {
+            "Administer a running server through its admin API (/v1/admin).",
+            "Configuration (providers, upstreams, routings, clients), the pool (proxies, snapshot,",
+            "fetch), sequential routings, and the audit log."
+        },
+        subcommands = {
+            ProvidersCommand.class,
+            UpstreamsCommand.class,
+            RoutingsCommand.class,
+            ClientsCommand.class,
+            ProxiesCommand.class,
+            SequentialCommand.class,
+            SnapshotCommand.class,
+            AuditCommand.class,
+            FetchCommand.class
+        },
+        footer = {
+            "",
+            "Every command takes --api URL (default http://127.0.0.1:9090),",
+            "--token T (the server's admin.token; default: $PROXYPOOL_ADMIN_TOKEN)",
+            "and --timeout DURATION. Tables for people; --json prints the server's JSON.",
+            "",
+            "Examples:",
+            "  export PROXYPOOL_ADMIN_TOKEN=...",
+            "  proxypool admin routings list",
+            "  proxypool admin routings create --file shop.json",
+            "  proxypool admin proxies list --upstream vendor-a-us --all",
+            "  proxypool admin proxies disable ID",
+            "  proxypool admin sequential advance shop",
+            "  proxypool admin audit --limit 20",
+            ""
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:ok",
+        exitCodeList = {
+            "0:ok",
             "1:error: unreachable server, 401 wrong token, 404 not found, 409 conflict, 422, 5xx",
-            "2:usage: bad options, unreadable --file, or 400 invalid_request from the server"})
-public final class AdminCommand {
-}
+            "2:usage: bad options, unreadable --file, or 400 invalid_request from the server"
+        })
+public final class AdminCommand {}

@@ -28,15 +28,24 @@ final class AdminConnection {
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
 
-    @Option(names = "--api", paramLabel = "URL", defaultValue = "http://127.0.0.1:9090",
+    @Option(
+            names = "--api",
+            paramLabel = "URL",
+            defaultValue = "http://127.0.0.1:9090",
             description = "The server's REST listener (default ${DEFAULT-VALUE}).")
     String api;
 
-    @Option(names = "--token", paramLabel = "T", defaultValue = "${env:" + TOKEN_ENV + "}",
+    @Option(
+            names = "--token",
+            paramLabel = "T",
+            defaultValue = "${env:" + TOKEN_ENV + "}",
             description = "Admin bearer token (admin.token; default: the " + TOKEN_ENV + " environment variable).")
     String token;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s",
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            defaultValue = "10s",
             description = "Connect and request timeout, e.g. 500ms, 10s, 1m (default ${DEFAULT-VALUE}).")
     String timeout;
 
@@ -84,7 +93,8 @@ final class AdminConnection {
             }
             return d;
         } catch (RuntimeException e) {
-            throw AdminFailure.usage("--timeout: '" + timeout + "' is not a positive duration (write e.g. 500ms, 10s, 1m)");
+            throw AdminFailure.usage(
+                    "--timeout: '" + timeout + "' is not a positive duration (write e.g. 500ms, 10s, 1m)");
         }
     }
 

@@ -11,8 +11,7 @@ final class AdminExit {
     static final int ERROR = 1;
     static final int USAGE = 2;
 
-    private AdminExit() {
-    }
+    private AdminExit() {}
 
     /** The exit code of a non-2xx HTTP status. */
     static int ofStatus(int status) {

@@ -1,8 +1,6 @@
 package dev.proxypool.cli.admin;
 
-import java.io.PrintWriter;
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -10,8 +8,7 @@ import java.util.Map;
 /** Cell text of JSON tree values for the admin tables (the tables themselves are {@link dev.proxypool.cli.Table}). */
 final class AdminTable {
 
-    private AdminTable() {
-    }
+    private AdminTable() {}
 
     /** A JSON tree value as one cell: {@code -} for null/absent, lists comma-joined, objects as k=v. */
     static String text(Object v) {
@@ -19,9 +16,18 @@ final class AdminTable {
             case null -> "-";
             case String s -> s.isEmpty() ? "-" : s;
             case BigDecimal d -> d.stripTrailingZeros().toPlainString();
-            case List<?> l -> l.isEmpty() ? "-" : String.join(",", l.stream().map(AdminTable::text).toList());
-            case Map<?, ?> m -> m.isEmpty() ? "-" : String.join(",", m.entrySet().stream()
-                    .map(e -> e.getKey() + "=" + text(e.getValue())).toList());
+            case List<?> l ->
+                l.isEmpty()
+                        ? "-"
+                        : String.join(",", l.stream().map(AdminTable::text).toList());
+            case Map<?, ?> m ->
+                m.isEmpty()
+                        ? "-"
+                        : String.join(
+                                ",",
+                                m.entrySet().stream()
+                                        .map(e -> e.getKey() + "=" + text(e.getValue()))
+                                        .toList());
             default -> String.valueOf(v);
         };
     }

@@ -7,13 +7,21 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code proxypool admin fetch UPSTREAM}: ask the server to fetch an upstream now ({@code POST /v1/admin/upstreams/{name}/fetch}). */
-@Command(name = "fetch", mixinStandardHelpOptions = true,
-        description = {"Ask the server to fetch an upstream now.",
-                "POST /v1/admin/upstreams/UPSTREAM/fetch; asynchronous: the answer means",
-                "requested, watch 'proxypool admin snapshot' for the result."},
+@Command(
+        name = "fetch",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Ask the server to fetch an upstream now.",
+            "POST /v1/admin/upstreams/UPSTREAM/fetch; asynchronous: the answer means",
+            "requested, watch 'proxypool admin snapshot' for the result."
+        },
         footer = {"", "Examples:", "  proxypool admin fetch vendor-a-us", ""},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:requested", "1:error (404: this server fetches no such upstream, unreachable, 401, ...)", "2:usage"})
+        exitCodeList = {
+            "0:requested",
+            "1:error (404: this server fetches no such upstream, unreachable, 401, ...)",
+            "2:usage"
+        })
 final class FetchCommand implements Callable<Integer> {
 
     @Mixin
@@ -28,7 +36,8 @@ final class FetchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return conn.run((client, out) -> {
-            AdminResponse r = client.post("/upstreams/" + AdminClient.segment(upstream) + "/fetch", null).expectOk();
+            AdminResponse r = client.post("/upstreams/" + AdminClient.segment(upstream) + "/fetch", null)
+                    .expectOk();
             out.println(json ? r.body() : "fetch of upstream '" + upstream + "' requested (it runs in the background)");
         });
     }

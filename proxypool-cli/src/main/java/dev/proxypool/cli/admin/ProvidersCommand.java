@@ -4,14 +4,23 @@ import java.util.Map;
 import picocli.CommandLine.Command;
 
 /** {@code proxypool admin providers ...}: where candidate proxies come from. */
-@Command(name = "providers", mixinStandardHelpOptions = true, synopsisSubcommandLabel = "COMMAND",
-        description = {"Providers: where candidate proxies come from.",
-                "Types: jsonl_inventory, text_list, http_json_feed, csv (docs/configuration.md)."},
-        footer = {"", "Examples:",
-                "  proxypool admin providers list",
-                "  proxypool admin providers create --json '{\"name\": \"lab\",",
-                "      \"type\": \"jsonl_inventory\", \"path\": \"inventory/lab.jsonl\"}'",
-                "  proxypool admin providers delete lab", ""})
+@Command(
+        name = "providers",
+        mixinStandardHelpOptions = true,
+        synopsisSubcommandLabel = "COMMAND",
+        description = {
+            "Providers: where candidate proxies come from.",
+            "Types: jsonl_inventory, text_list, http_json_feed, csv (docs/configuration.md)."
+        },
+        footer = {
+            "",
+            "Examples:",
+            "  proxypool admin providers list",
+            "  proxypool admin providers create --json '{\"name\": \"lab\",",
+            "      \"type\": \"jsonl_inventory\", \"path\": \"inventory/lab.jsonl\"}'",
+            "  proxypool admin providers delete lab",
+            ""
+        })
 final class ProvidersCommand extends EntityCommand {
 
     @Override

@@ -15,8 +15,8 @@ import java.util.TreeMap;
  * @param errorsByKind  failed requests by kind (sorted)
  * @param latencies     latencies of the successful requests
  */
-public record BenchResult(int connections, Duration elapsed, long ok, Map<String, Long> errorsByKind,
-                          LatencyHistogram latencies) {
+public record BenchResult(
+        int connections, Duration elapsed, long ok, Map<String, Long> errorsByKind, LatencyHistogram latencies) {
 
     public BenchResult {
         errorsByKind = Collections.unmodifiableMap(new TreeMap<>(errorsByKind));

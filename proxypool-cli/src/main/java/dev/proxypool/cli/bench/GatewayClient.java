@@ -49,11 +49,13 @@ public final class GatewayClient implements AutoCloseable {
     /**
      * @param user {@code name:password} for {@code Proxy-Authorization}, or null
      */
-    public GatewayClient(InetSocketAddress proxy, URI target, String user, Duration timeout, SSLSocketFactory tlsFactory) {
+    public GatewayClient(
+            InetSocketAddress proxy, URI target, String user, Duration timeout, SSLSocketFactory tlsFactory) {
         this.proxy = proxy;
         this.target = target;
         this.tls = "https".equalsIgnoreCase(target.getScheme());
-        this.proxyAuthorization = user == null ? null
+        this.proxyAuthorization = user == null
+                ? null
                 : "Basic " + Base64.getEncoder().encodeToString(user.getBytes(StandardCharsets.UTF_8));
         this.timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
         this.tlsFactory = tlsFactory;
@@ -66,7 +68,9 @@ public final class GatewayClient implements AutoCloseable {
             path += "?" + target.getRawQuery();
         }
         StringBuilder sb = new StringBuilder(256);
-        sb.append("GET ").append(tls ? path : target.getScheme() + "://" + authority() + path).append(" HTTP/1.1\r\n");
+        sb.append("GET ")
+                .append(tls ? path : target.getScheme() + "://" + authority() + path)
+                .append(" HTTP/1.1\r\n");
         sb.append("Host: ").append(authority()).append("\r\n");
         if (!tls && proxyAuthorization != null) {
             sb.append("Proxy-Authorization: ").append(proxyAuthorization).append("\r\n");
@@ -118,10 +122,16 @@ public final class GatewayClient implements AutoCloseable {
             in = new BufferedInputStream(s.getInputStream(), 16 * 1024);
             out = s.getOutputStream();
             if (tls) {
-                StringBuilder connect = new StringBuilder(128).append("CONNECT ").append(authority())
-                        .append(" HTTP/1.1\r\nHost: ").append(authority()).append("\r\n");
+                StringBuilder connect = new StringBuilder(128)
+                        .append("CONNECT ")
+                        .append(authority())
+                        .append(" HTTP/1.1\r\nHost: ")
+                        .append(authority())
+                        .append("\r\n");
                 if (proxyAuthorization != null) {
-                    connect.append("Proxy-Authorization: ").append(proxyAuthorization).append("\r\n");
+                    connect.append("Proxy-Authorization: ")
+                            .append(proxyAuthorization)
+                            .append("\r\n");
                 }
                 out.write(Http1.ascii(connect.append("\r\n").toString()));
                 out.flush();
@@ -130,8 +140,8 @@ public final class GatewayClient implements AutoCloseable {
                     close();
                     return statusKind("connect_", head);
                 }
-                SSLSocket ssl = (SSLSocket) tlsFactory.createSocket(s, target.getHost(), target.getPort() > 0
-                        ? target.getPort() : 443, true);
+                SSLSocket ssl = (SSLSocket) tlsFactory.createSocket(
+                        s, target.getHost(), target.getPort() > 0 ? target.getPort() : 443, true);
                 ssl.setSoTimeout(timeoutMillis);
                 ssl.startHandshake();
                 socket = ssl;
@@ -152,8 +162,11 @@ public final class GatewayClient implements AutoCloseable {
 
     private static String statusKind(String prefix, Http1.Head head) {
         String reason = head.field("x-proxypool-error");
-        return prefix + head.status() + (reason == null || reason.isBlank() ? ""
-                : "_" + reason.strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_"));
+        return prefix
+                + head.status()
+                + (reason == null || reason.isBlank()
+                        ? ""
+                        : "_" + reason.strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_"));
     }
 
     static String kind(IOException e) {

@@ -19,8 +19,7 @@ final class Http1 {
     static final int MAX_LINE = 16 * 1024;
     static final int MAX_FIELDS = 200;
 
-    private Http1() {
-    }
+    private Http1() {}
 
     /** A response head. */
     record Head(int status, Map<String, String> fields) {
@@ -58,7 +57,9 @@ final class Http1 {
             }
             int colon = line.indexOf(':');
             if (colon > 0) {
-                fields.putIfAbsent(line.substring(0, colon).strip().toLowerCase(Locale.ROOT), line.substring(colon + 1).strip());
+                fields.putIfAbsent(
+                        line.substring(0, colon).strip().toLowerCase(Locale.ROOT),
+                        line.substring(colon + 1).strip());
             }
         }
         return new Head(code, fields);
@@ -168,11 +169,9 @@ final class Http1 {
         static final OutputSink INSTANCE = new OutputSink();
 
         @Override
-        public void write(int b) {
-        }
+        public void write(int b) {}
 
         @Override
-        public void write(byte[] b, int off, int len) {
-        }
+        public void write(byte[] b, int off, int len) {}
     }
 }

@@ -14,8 +14,8 @@ package dev.proxypool.cli.bench;
 public final class LatencyHistogram {
 
     static final int SUB_BITS = 7;
-    static final int FULL = 1 << SUB_BITS;        // 128
-    static final int HALF = FULL >> 1;            // 64
+    static final int FULL = 1 << SUB_BITS; // 128
+    static final int HALF = FULL >> 1; // 64
     static final int MAX_MSB = 36;
     static final int BUCKETS = (MAX_MSB - SUB_BITS + 1) * HALF + FULL;
 

@@ -27,6 +27,7 @@ public final class LoadRun {
 
     /** Bounds: a bench is a tool, not a soak test. */
     public static final int MAX_WORKERS = 10_000;
+
     public static final Duration MAX_DURATION = Duration.ofHours(1);
 
     /** One connection's requests. Not shared between threads. */
@@ -38,8 +39,7 @@ public final class LoadRun {
         void close();
     }
 
-    private LoadRun() {
-    }
+    private LoadRun() {}
 
     /**
      * Runs the load and returns its result.
@@ -50,8 +50,13 @@ public final class LoadRun {
      * @param factory  creates worker {@code i}
      * @param progress receives a line every second while running
      */
-    public static BenchResult run(int workers, Duration duration, Duration grace, Ticker ticker,
-                                  IntFunction<? extends Worker> factory, Consumer<String> progress)
+    public static BenchResult run(
+            int workers,
+            Duration duration,
+            Duration grace,
+            Ticker ticker,
+            IntFunction<? extends Worker> factory,
+            Consumer<String> progress)
             throws InterruptedException {
         if (workers < 1 || workers > MAX_WORKERS) {
             throw new IllegalArgumentException("--connections must be 1.." + MAX_WORKERS + ", got " + workers);
@@ -68,7 +73,9 @@ public final class LoadRun {
         for (int i = 0; i < workers; i++) {
             Slot slot = new Slot(factory.apply(i));
             slots.add(slot);
-            slot.thread = Thread.ofVirtual().name("bench-worker-" + i).start(() -> slot.loop(ticker, deadline, requests, errors));
+            slot.thread = Thread.ofVirtual()
+                    .name("bench-worker-" + i)
+                    .start(() -> slot.loop(ticker, deadline, requests, errors));
         }
         try {
             long lastRequests = 0;
@@ -84,8 +91,14 @@ public final class LoadRun {
                 if (left >= 1_000_000_000L) {
                     long total = requests.sum();
                     double rate = (total - lastRequests) * 1e9 / Math.max(1, at - lastAt);
-                    progress.accept(String.format(Locale.ROOT, "bench %d/%d s: %d requests (%.0f req/s now), %d errors",
-                            (at - start) / 1_000_000_000L, duration.toSeconds(), total, rate, errors.sum()));
+                    progress.accept(String.format(
+                            Locale.ROOT,
+                            "bench %d/%d s: %d requests (%.0f req/s now), %d errors",
+                            (at - start) / 1_000_000_000L,
+                            duration.toSeconds(),
+                            total,
+                            rate,
+                            errors.sum()));
                     lastRequests = total;
                     lastAt = at;
                 }

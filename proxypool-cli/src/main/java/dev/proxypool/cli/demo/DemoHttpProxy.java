@@ -38,16 +38,26 @@ public final class DemoHttpProxy extends LoopbackService {
     private static final int MAX_HEAD = 64 * 1024;
     private static final int CONNECT_TIMEOUT_MS = 5_000;
     private static final int ORIGIN_READ_TIMEOUT_MS = 60_000;
-    private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection",
-            "proxy-authorization", "proxy-authenticate", "te", "trailer", "upgrade");
+    private static final Set<String> HOP_BY_HOP = Set.of(
+            "connection",
+            "keep-alive",
+            "proxy-connection",
+            "proxy-authorization",
+            "proxy-authenticate",
+            "te",
+            "trailer",
+            "upgrade");
 
     private final byte[] expectedAuthorization;
 
     private DemoHttpProxy(String user, String password) {
         super(user == null ? "http-proxy" : "http-proxy-auth");
-        this.expectedAuthorization = user == null ? null : ("Basic " + Base64.getEncoder()
-                .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)))
-                .getBytes(StandardCharsets.ISO_8859_1);
+        this.expectedAuthorization = user == null
+                ? null
+                : ("Basic "
+                                + Base64.getEncoder()
+                                        .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)))
+                        .getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** A proxy that admits every request. */
@@ -78,8 +88,9 @@ public final class DemoHttpProxy extends LoopbackService {
         }
         if (!authorized(head)) {
             out.write(("HTTP/1.1 407 Proxy Authentication Required\r\n"
-                    + "Proxy-Authenticate: Basic realm=\"proxypool demo\"\r\n"
-                    + "Content-Length: 0\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                            + "Proxy-Authenticate: Basic realm=\"proxypool demo\"\r\n"
+                            + "Content-Length: 0\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
             return;
         }
@@ -95,7 +106,8 @@ public final class DemoHttpProxy extends LoopbackService {
             return true;
         }
         String given = field(head, "proxy-authorization");
-        return given != null && MessageDigest.isEqual(expectedAuthorization, given.getBytes(StandardCharsets.ISO_8859_1));
+        return given != null
+                && MessageDigest.isEqual(expectedAuthorization, given.getBytes(StandardCharsets.ISO_8859_1));
     }
 
     private static void tunnel(Socket client, InputStream in, OutputStream out, String authority) throws IOException {
@@ -135,7 +147,11 @@ public final class DemoHttpProxy extends LoopbackService {
             }
             origin.setSoTimeout(ORIGIN_READ_TIMEOUT_MS);
             OutputStream toOrigin = origin.getOutputStream();
-            StringBuilder request = new StringBuilder(line[0]).append(' ').append(path).append(' ').append(line[2])
+            StringBuilder request = new StringBuilder(line[0])
+                    .append(' ')
+                    .append(path)
+                    .append(' ')
+                    .append(line[2])
                     .append("\r\n");
             appendEndToEnd(request, head);
             if (field(head, "host") == null) {
@@ -267,7 +283,8 @@ public final class DemoHttpProxy extends LoopbackService {
     private static void answer(OutputStream out, int status, String reason, String body) throws IOException {
         byte[] b = body.getBytes(StandardCharsets.UTF_8);
         out.write(("HTTP/1.1 " + status + " " + reason + "\r\nContent-Type: text/plain\r\nContent-Length: " + b.length
-                + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                        + "\r\nConnection: close\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1));
         out.write(b);
         out.flush();
     }

@@ -84,7 +84,11 @@ public final class DemoOrigin implements AutoCloseable {
             exchange.getRequestBody().readAllBytes();
             if (path.equals("/echo")) {
                 String ip = exchange.getRemoteAddress().getAddress().getHostAddress();
-                send(exchange, 200, "application/json", EchoServer.json(ip, new TreeMap<>(exchange.getRequestHeaders())),
+                send(
+                        exchange,
+                        200,
+                        "application/json",
+                        EchoServer.json(ip, new TreeMap<>(exchange.getRequestHeaders())),
                         head);
             } else if (path.equals("/")) {
                 send(exchange, 200, "text/plain", "proxypool demo origin: try /echo\n", head);

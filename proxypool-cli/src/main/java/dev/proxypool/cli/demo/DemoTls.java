@@ -27,8 +27,7 @@ public final class DemoTls {
     /** The store password reaches keytool through its environment, not its command line (visible to {@code ps}). */
     private static final String PASSWORD_VARIABLE = "PROXYPOOL_DEMO_STOREPASS";
 
-    private DemoTls() {
-    }
+    private DemoTls() {}
 
     /**
      * A server context holding a new key. The key store passes through {@code workDir} (the demo's
@@ -39,7 +38,8 @@ public final class DemoTls {
     public static SSLContext selfSignedServer(Path workDir) throws IOException {
         byte[] secret = new byte[18];
         new SecureRandom().nextBytes(secret);
-        char[] password = Base64.getUrlEncoder().withoutPadding().encodeToString(secret).toCharArray();
+        char[] password =
+                Base64.getUrlEncoder().withoutPadding().encodeToString(secret).toCharArray();
         Path store = workDir.resolve("demo-origin.p12");
         try {
             runKeytool(store, password);
@@ -56,15 +56,36 @@ public final class DemoTls {
     }
 
     private static void runKeytool(Path store, char[] password) throws IOException {
-        boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win");
+        boolean windows =
+                System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win");
         Path keytool = Path.of(System.getProperty("java.home"), "bin", windows ? "keytool.exe" : "keytool");
         if (!Files.isExecutable(keytool)) {
             throw new IOException("the demo's HTTPS origin needs the JDK's keytool, not found at " + keytool);
         }
-        ProcessBuilder keygen = new ProcessBuilder(keytool.toString(), "-genkeypair", "-noprompt",
-                "-alias", ALIAS, "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "30",
-                "-dname", "CN=127.0.0.1, O=proxypool demo", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
-                "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass:env", PASSWORD_VARIABLE, "-keypass:env", PASSWORD_VARIABLE)
+        ProcessBuilder keygen = new ProcessBuilder(
+                        keytool.toString(),
+                        "-genkeypair",
+                        "-noprompt",
+                        "-alias",
+                        ALIAS,
+                        "-keyalg",
+                        "EC",
+                        "-groupname",
+                        "secp256r1",
+                        "-validity",
+                        "30",
+                        "-dname",
+                        "CN=127.0.0.1, O=proxypool demo",
+                        "-ext",
+                        "SAN=ip:127.0.0.1,dns:localhost",
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        store.toString(),
+                        "-storepass:env",
+                        PASSWORD_VARIABLE,
+                        "-keypass:env",
+                        PASSWORD_VARIABLE)
                 .redirectErrorStream(true);
         keygen.environment().put(PASSWORD_VARIABLE, new String(password));
         Process p = keygen.start();

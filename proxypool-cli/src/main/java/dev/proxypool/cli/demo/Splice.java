@@ -10,8 +10,7 @@ final class Splice {
 
     private static final int BUFFER = 16 * 1024;
 
-    private Splice() {
-    }
+    private Splice() {}
 
     /**
      * Copies {@code a}'s input (starting with what {@code aIn} has buffered) to {@code b} and

@@ -43,9 +43,14 @@ class AdminCommandTest {
         StringBuilder lab = new StringBuilder();
         for (int i = 0; i < 250; i++) {
             String host = i < 200 ? "198.51.100." + (i + 1) : "192.0.2." + (i - 199);
-            lab.append("{\"host\": \"").append(host).append("\", \"port\": ").append(8000 + i % 7)
-                    .append(", \"protocol\": \"").append(i % 2 == 0 ? "http" : "socks5")
-                    .append("\", \"labels\": {\"country\": \"").append(i % 5 == 0 ? "DE" : "US")
+            lab.append("{\"host\": \"")
+                    .append(host)
+                    .append("\", \"port\": ")
+                    .append(8000 + i % 7)
+                    .append(", \"protocol\": \"")
+                    .append(i % 2 == 0 ? "http" : "socks5")
+                    .append("\", \"labels\": {\"country\": \"")
+                    .append(i % 5 == 0 ? "DE" : "US")
                     .append("\"}, \"ttlSeconds\": 3600}\n");
         }
         Files.writeString(dir.resolve("lab.jsonl"), lab.toString());
@@ -70,7 +75,9 @@ class AdminCommandTest {
                   - { name: plain2, match: { hosts: [lab2.example] }, upstreams: [lab2] }
                 health: { active: { enabled: false } }
                 """.formatted(TOKEN));
-        server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start();
+        server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                .configDir(dir)
+                .start();
     }
 
     @AfterAll
@@ -116,11 +123,14 @@ class AdminCommandTest {
     void routingRoundTripListCreateGetUpdateDelete() throws IOException {
         AdminRun before = admin("routings", "list");
         ok(before);
-        assertTrue(before.outLines().getFirst().matches("NAME\\s+POSITION\\s+STRATEGY\\s+MATCH\\s+UPSTREAMS"), before.out());
+        assertTrue(
+                before.outLines().getFirst().matches("NAME\\s+POSITION\\s+STRATEGY\\s+MATCH\\s+UPSTREAMS"),
+                before.out());
         assertTrue(before.out().contains("seq"), before.out());
 
         Path file = dir.resolve("shop.json");
-        Files.writeString(file, "{\"name\": \"shop\", \"match\": {\"hosts\": [\"*.shop.example\"]}, \"upstreams\": [\"lab2\"]}");
+        Files.writeString(
+                file, "{\"name\": \"shop\", \"match\": {\"hosts\": [\"*.shop.example\"]}, \"upstreams\": [\"lab2\"]}");
         AdminRun created = admin("routings", "create", "--file", file.toString());
         ok(created);
         assertEquals("shop", json(created).get("name"));
@@ -132,16 +142,20 @@ class AdminCommandTest {
 
         AdminRun listed = admin("routings", "list");
         ok(listed);
-        assertTrue(listed.out().matches("(?s).*\\bshop\\s+2\\s+roundRobin\\s+hosts=\\*\\.shop\\.example\\s+lab2.*"), listed.out());
+        assertTrue(
+                listed.out().matches("(?s).*\\bshop\\s+2\\s+roundRobin\\s+hosts=\\*\\.shop\\.example\\s+lab2.*"),
+                listed.out());
 
-        AdminRun updated = admin("routings", "update", "shop", "--json", "{\"upstreams\": [\"lab\", \"lab2\"], \"position\": 0}");
+        AdminRun updated =
+                admin("routings", "update", "shop", "--json", "{\"upstreams\": [\"lab\", \"lab2\"], \"position\": 0}");
         ok(updated);
         assertEquals(List.of("lab", "lab2"), json(updated).get("upstreams"));
         assertEquals(new BigDecimal(0), json(admin("routings", "get", "shop")).get("position"));
 
         AdminRun asJson = admin("routings", "list", "--json");
         ok(asJson);
-        List<?> names = ((List<?>) json(asJson).get("routings")).stream().map(m -> ((Map<?, ?>) m).get("name")).toList();
+        List<?> names = ((List<?>) json(asJson).get("routings"))
+                .stream().map(m -> ((Map<?, ?>) m).get("name")).toList();
         assertEquals(List.of("shop", "seq", "plain2"), names);
 
         AdminRun deleted = admin("routings", "delete", "shop");
@@ -165,8 +179,10 @@ class AdminCommandTest {
 
     @Test
     void anInvalidDocumentIs400Exit2NamingTheField() {
-        String line = oneLineError(admin("routings", "create", "--json", "{\"name\": \"bad\", \"upstreams\": [\"nope\"]}"), 2);
-        assertTrue(line.startsWith("proxypool admin routings create: 400 invalid_request: routings[bad].upstreams"), line);
+        String line = oneLineError(
+                admin("routings", "create", "--json", "{\"name\": \"bad\", \"upstreams\": [\"nope\"]}"), 2);
+        assertTrue(
+                line.startsWith("proxypool admin routings create: 400 invalid_request: routings[bad].upstreams"), line);
         assertTrue(line.contains("nope"), line);
         assertEquals(2, admin("routings", "create", "--json", "not json").exit());
     }
@@ -176,7 +192,13 @@ class AdminCommandTest {
         String none = oneLineError(admin("routings", "create"), 2);
         assertTrue(none.contains("--file") && none.contains("--json"), none);
         oneLineError(admin("routings", "update", "seq", "--json", "{}", "--file", "x.json"), 2);
-        String missing = oneLineError(admin("providers", "create", "--file", dir.resolve("absent.json").toString()), 2);
+        String missing = oneLineError(
+                admin(
+                        "providers",
+                        "create",
+                        "--file",
+                        dir.resolve("absent.json").toString()),
+                2);
         assertTrue(missing.contains("absent.json") && missing.contains("no such file"), missing);
         oneLineError(AdminRun.run("admin", "routings", "list", "--bogus"), 2);
         assertEquals(2, AdminRun.run("admin").exit(), "a group alone is a missing subcommand");
@@ -192,7 +214,11 @@ class AdminCommandTest {
     void proxiesAreMaskedByDefaultAndShownOnRequest() {
         AdminRun r = admin("proxies", "list", "--upstream", "lab", "--limit", "5");
         ok(r);
-        assertTrue(r.outLines().getFirst().matches("ID\\s+HOST\\s+PROTOCOL\\s+UPSTREAM\\s+STATE\\s+HEALTH\\s+IN-FLIGHT\\s+TTL"), r.out());
+        assertTrue(
+                r.outLines()
+                        .getFirst()
+                        .matches("ID\\s+HOST\\s+PROTOCOL\\s+UPSTREAM\\s+STATE\\s+HEALTH\\s+IN-FLIGHT\\s+TTL"),
+                r.out());
         assertEquals(7, r.outLines().size(), r.out());
         assertFalse(r.out().matches("(?s).*(198\\.51\\.100\\.|192\\.0\\.2\\.)\\d.*"), r.out());
         assertTrue(r.out().matches("(?s).*(198\\.51|192\\.0)\\.x\\.x:80\\d\\d\\s.*"), r.out());
@@ -242,13 +268,16 @@ class AdminCommandTest {
         ok(off);
         assertTrue(off.out().matches("proxy " + id + " \\(203\\.0\\.x\\.x:3128, lab2\\) is disabled\\s*"), off.out());
         AdminRun disabled = admin("proxies", "list", "--state", "disabled", "--json");
-        List<?> ids = ((List<?>) json(disabled).get("proxies")).stream().map(m -> ((Map<?, ?>) m).get("id")).toList();
+        List<?> ids = ((List<?>) json(disabled).get("proxies"))
+                .stream().map(m -> ((Map<?, ?>) m).get("id")).toList();
         assertEquals(List.of(id), ids);
 
         AdminRun on = admin("proxies", "enable", id, "--json");
         ok(on);
         assertEquals("available", json(on).get("state"));
-        assertEquals(List.of(), json(admin("proxies", "list", "--state", "disabled", "--json")).get("proxies"));
+        assertEquals(
+                List.of(),
+                json(admin("proxies", "list", "--state", "disabled", "--json")).get("proxies"));
         String unknown = oneLineError(admin("proxies", "disable", "no-such-id"), 1);
         assertTrue(unknown.startsWith("proxypool admin proxies disable: 404 not_found"), unknown);
     }
@@ -260,7 +289,9 @@ class AdminCommandTest {
         ok(admin("sequential", "reset", "seq"));
         AdminRun got = admin("sequential", "get", "seq");
         ok(got);
-        assertTrue(got.outLines().get(1).matches("seq\\s+lab\\s+0\\s+false\\s+lab,lab2\\s+loop\\s+admin_reset\\s.*"), got.out());
+        assertTrue(
+                got.outLines().get(1).matches("seq\\s+lab\\s+0\\s+false\\s+lab,lab2\\s+loop\\s+admin_reset\\s.*"),
+                got.out());
 
         AdminRun adv = admin("sequential", "advance", "seq", "--json");
         ok(adv);
@@ -278,13 +309,16 @@ class AdminCommandTest {
     void snapshotAndFetch() {
         AdminRun s = admin("snapshot");
         ok(s);
-        assertTrue(s.outLines().getFirst().matches("snapshot version \\d+, generated .* \\d+ (proxy|proxies).*"), s.out());
+        assertTrue(
+                s.outLines().getFirst().matches("snapshot version \\d+, generated .* \\d+ (proxy|proxies).*"), s.out());
         assertTrue(s.out().matches("(?s).*\\nlab\\s+\\d+\\s+\\d+\\s+\\d+\\n.*"), s.out());
         assertTrue(json(admin("snapshot", "--json")).containsKey("sizesByUpstream"));
 
         AdminRun f = admin("fetch", "lab2");
         ok(f);
-        assertEquals("fetch of upstream 'lab2' requested (it runs in the background)", f.out().strip());
+        assertEquals(
+                "fetch of upstream 'lab2' requested (it runs in the background)",
+                f.out().strip());
         assertTrue(oneLineError(admin("fetch", "nope"), 1).contains("404"));
     }
 
@@ -312,10 +346,15 @@ class AdminCommandTest {
 
     @Test
     void helpShowsExamplesOnEverySubcommand() {
-        for (String[] cmd : List.of(new String[] {"admin"}, new String[] {"admin", "routings", "create"},
-                new String[] {"admin", "clients", "update"}, new String[] {"admin", "proxies", "list"},
-                new String[] {"admin", "sequential", "advance"}, new String[] {"admin", "audit"},
-                new String[] {"admin", "fetch"}, new String[] {"admin", "upstreams", "delete"})) {
+        for (String[] cmd : List.of(
+                new String[] {"admin"},
+                new String[] {"admin", "routings", "create"},
+                new String[] {"admin", "clients", "update"},
+                new String[] {"admin", "proxies", "list"},
+                new String[] {"admin", "sequential", "advance"},
+                new String[] {"admin", "audit"},
+                new String[] {"admin", "fetch"},
+                new String[] {"admin", "upstreams", "delete"})) {
             List<String> args = new ArrayList<>(List.of(cmd));
             args.add("--help");
             AdminRun r = AdminRun.run(args.toArray(String[]::new));

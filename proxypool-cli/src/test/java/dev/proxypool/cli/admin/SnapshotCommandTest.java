@@ -24,13 +24,26 @@ class SnapshotCommandTest {
     @Test
     void anEmptyPoolSaysSo(@TempDir Path dir) throws Exception {
         Path cfg = dir.resolve("proxypool.yaml");
-        Files.writeString(cfg, "server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }\nadmin: { token: admin-0123456789abcdef }\n");
-        try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg)).configDir(dir).start()) {
-            AdminRun r = AdminRun.run("admin", "snapshot", "--api", "http://127.0.0.1:" + server.apiPort(),
-                    "--token", "admin-0123456789abcdef");
+        Files.writeString(
+                cfg,
+                "server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }\nadmin: { token: admin-0123456789abcdef }\n");
+        try (ProxyPoolServer server =
+                ProxyPoolServer.builder(ConfigLoader.load(cfg)).configDir(dir).start()) {
+            AdminRun r = AdminRun.run(
+                    "admin",
+                    "snapshot",
+                    "--api",
+                    "http://127.0.0.1:" + server.apiPort(),
+                    "--token",
+                    "admin-0123456789abcdef");
             assertEquals(0, r.exit(), r.err());
-            assertTrue(r.out().lines().findFirst().orElse("").matches(
-                    "snapshot version \\d+, generated .* 0 proxies \\(the pool is empty\\)"), r.out());
+            assertTrue(
+                    r.out()
+                            .lines()
+                            .findFirst()
+                            .orElse("")
+                            .matches("snapshot version \\d+, generated .* 0 proxies \\(the pool is empty\\)"),
+                    r.out());
         }
     }
 }

@@ -49,7 +49,9 @@ class GatewayClientTest {
                             out.write(r.getBytes(StandardCharsets.ISO_8859_1));
                             out.flush();
                             if (r.contains("Connection: close")
-                                    || !(r.contains("Content-Length") || r.contains("chunked") || r.startsWith("HTTP/1.1 204"))) {
+                                    || !(r.contains("Content-Length")
+                                            || r.contains("chunked")
+                                            || r.startsWith("HTTP/1.1 204"))) {
                                 break;
                             }
                         }
@@ -89,19 +91,19 @@ class GatewayClientTest {
     @Test
     void framingsAreReadAndTheConnectionIsReused() throws Exception {
         try (Scripted s = new Scripted(
-                "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
-                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nX-Trailer: t\r\n\r\n",
-                "HTTP/1.1 204 No Content\r\n\r\n",
-                "HTTP/1.1 503 Service Unavailable\r\nX-ProxyPool-Error: no_candidate\r\nContent-Length: 0\r\n\r\n",
-                "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok",
-                "HTTP/1.1 200 OK\r\n\r\nuntil close");
-             GatewayClient c = client(s, "http://origin.test:8081/path?q=1", "alice:s3cret")) {
-            assertNull(c.attempt());                               // Content-Length
-            assertNull(c.attempt());                               // chunked with an extension and a trailer
-            assertNull(c.attempt());                               // 204, no body
-            assertEquals("http_503_no_candidate", c.attempt());    // the gateway's reason header
-            assertNull(c.attempt());                               // Connection: close ...
-            assertNull(c.attempt());                               // ... so a new connection; body until close
+                        "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
+                        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nX-Trailer: t\r\n\r\n",
+                        "HTTP/1.1 204 No Content\r\n\r\n",
+                        "HTTP/1.1 503 Service Unavailable\r\nX-ProxyPool-Error: no_candidate\r\nContent-Length: 0\r\n\r\n",
+                        "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok",
+                        "HTTP/1.1 200 OK\r\n\r\nuntil close");
+                GatewayClient c = client(s, "http://origin.test:8081/path?q=1", "alice:s3cret")) {
+            assertNull(c.attempt()); // Content-Length
+            assertNull(c.attempt()); // chunked with an extension and a trailer
+            assertNull(c.attempt()); // 204, no body
+            assertEquals("http_503_no_candidate", c.attempt()); // the gateway's reason header
+            assertNull(c.attempt()); // Connection: close ...
+            assertNull(c.attempt()); // ... so a new connection; body until close
             assertEquals(6, s.heads.size());
             assertEquals(2, s.connections.get());
             String first = s.heads.getFirst();
@@ -114,25 +116,29 @@ class GatewayClientTest {
     @Test
     void errorKindsNameWhatWentWrong() throws Exception {
         try (Scripted s = new Scripted(
-                "HTTP/1.1 503 Service Unavailable\r\nX-ProxyPool-Error: no_candidate\r\nContent-Length: 0\r\n\r\n",
-                "HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n",
-                "garbage\r\n\r\n");
-             GatewayClient c = client(s, "http://origin.test/", null)) {
+                        "HTTP/1.1 503 Service Unavailable\r\nX-ProxyPool-Error: no_candidate\r\nContent-Length: 0\r\n\r\n",
+                        "HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n",
+                        "garbage\r\n\r\n");
+                GatewayClient c = client(s, "http://origin.test/", null)) {
             assertEquals("http_503_no_candidate", c.attempt());
             assertEquals("http_407", c.attempt());
             assertEquals("protocol", c.attempt());
             assertEquals(1, s.connections.get());
         }
-        GatewayClient refused = new GatewayClient(new InetSocketAddress(InetAddress.getLoopbackAddress(),
-                TestPorts.closedPort()), URI.create("http://x/"), null, Duration.ofSeconds(2), null);
+        GatewayClient refused = new GatewayClient(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), TestPorts.closedPort()),
+                URI.create("http://x/"),
+                null,
+                Duration.ofSeconds(2),
+                null);
         assertEquals("connect_refused", refused.attempt());
     }
 
     @Test
     void aRefusedConnectIsReportedWithoutATunnel() throws Exception {
         try (Scripted s = new Scripted("HTTP/1.1 403 Forbidden\r\nX-ProxyPool-Error: destination_denied\r\n"
-                + "Content-Length: 0\r\n\r\n");
-             GatewayClient c = client(s, "https://secure.test/", "bob:pw")) {
+                        + "Content-Length: 0\r\n\r\n");
+                GatewayClient c = client(s, "https://secure.test/", "bob:pw")) {
             assertEquals("connect_403_destination_denied", c.attempt());
             String head = s.heads.getFirst();
             assertTrue(head.startsWith("CONNECT secure.test:443 HTTP/1.1\r\n"), head);

@@ -52,7 +52,8 @@ class LatencyHistogramTest {
         for (double p : new double[] {50, 90, 95, 99, 99.9}) {
             long exact = samples[(int) Math.ceil(p / 100 * n) - 1];
             long got = h.percentileMicros(p);
-            assertTrue(Math.abs(got - exact) <= Math.max(1, exact / 64.0), "p" + p + ": exact " + exact + ", got " + got);
+            assertTrue(
+                    Math.abs(got - exact) <= Math.max(1, exact / 64.0), "p" + p + ": exact " + exact + ", got " + got);
         }
         assertEquals(samples[n - 1], h.maxMicros());
     }

@@ -1,17 +1,15 @@
 package dev.proxypool.cli.cluster;
 
-import dev.proxypool.cli.ServeProcess;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proxypool.cli.ServeProcess;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.Pace;
 import dev.proxypool.testkit.PrivateRedisServer;
 import dev.proxypool.testkit.TcpRelay;
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ProxySelector;
 import java.net.URI;
@@ -52,14 +50,13 @@ class ServeRolesProcessesTest {
 
     private final List<Process> processes = new ArrayList<>();
 
-    private record Node(Process process, int gatewayPort, int apiPort) {
-    }
+    private record Node(Process process, int gatewayPort, int apiPort) {}
 
     private Node serve(Path cfg, String role) throws Exception {
         int gw = PrivateRedisServer.freePort();
         int api = PrivateRedisServer.freePort();
-        ServeProcess started = ServeProcess.start(List.of(), null, gw, api,
-                List.of("--config", cfg.toString(), "--role", role));
+        ServeProcess started =
+                ServeProcess.start(List.of(), null, gw, api, List.of("--config", cfg.toString(), "--role", role));
         Process p = started.process();
         processes.add(p);
         return new Node(p, gw, api);
@@ -71,8 +68,13 @@ class ServeRolesProcessesTest {
 
     private static HttpResponse<String> viaGateway(Node n, URI target, String route) throws Exception {
         try (HttpClient c = HttpClient.newBuilder()
-                .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", n.gatewayPort()))).build()) {
-            return c.send(HttpRequest.newBuilder(target).header("X-Route", route).timeout(Duration.ofSeconds(5)).build(),
+                .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", n.gatewayPort())))
+                .build()) {
+            return c.send(
+                    HttpRequest.newBuilder(target)
+                            .header("X-Route", route)
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
         }
     }
@@ -81,15 +83,19 @@ class ServeRolesProcessesTest {
         return r.headers().firstValue("X-ProxyPool-Routing").orElse("");
     }
 
-    private static HttpResponse<String> awaitServing(Node n, URI target, String routing, long seconds) throws Exception {
+    private static HttpResponse<String> awaitServing(Node n, URI target, String routing, long seconds)
+            throws Exception {
         return awaitServing(n, target, "new", routing, seconds);
     }
 
     private static HttpResponse<String> awaitServing(Node n, URI target, String route, String routing, long seconds)
             throws Exception {
-        return Await.atMost(Duration.ofSeconds(seconds)).until("a 200 via routing " + routing + " from port "
-                + n.gatewayPort() + " (an IOException: not up yet)", () -> viaGateway(n, target, route),
-                r -> r.statusCode() == 200 && routing(r).equals(routing));
+        return Await.atMost(Duration.ofSeconds(seconds))
+                .until(
+                        "a 200 via routing " + routing + " from port " + n.gatewayPort()
+                                + " (an IOException: not up yet)",
+                        () -> viaGateway(n, target, route),
+                        r -> r.statusCode() == 200 && routing(r).equals(routing));
     }
 
     @Test
@@ -97,13 +103,15 @@ class ServeRolesProcessesTest {
         String schema = "pp_test_" + HexFormat.of().formatHex(SecureRandom.getSeed(6));
         sql("CREATE SCHEMA " + schema);
         try (PrivateRedisServer redis = PrivateRedisServer.start();
-             TcpRelay workersRedis = new TcpRelay(redis.port());
-             TcpRelay controlDatabase = new TcpRelay(5432);
-             FakeOrigin origin = FakeOrigin.start();
-             FakeHttpProxy upstream = FakeHttpProxy.start();
-             FakeHttpProxy shortLived = FakeHttpProxy.start()) {
-            Files.writeString(dir.resolve("inv.jsonl"),
-                    "{\"host\": \"127.0.0.1\", \"port\": " + upstream.port() + ", \"protocol\": \"http\", \"maxConcurrency\": 100}\n");
+                TcpRelay workersRedis = new TcpRelay(redis.port());
+                TcpRelay controlDatabase = new TcpRelay(5432);
+                FakeOrigin origin = FakeOrigin.start();
+                FakeHttpProxy upstream = FakeHttpProxy.start();
+                FakeHttpProxy shortLived = FakeHttpProxy.start()) {
+            Files.writeString(
+                    dir.resolve("inv.jsonl"),
+                    "{\"host\": \"127.0.0.1\", \"port\": " + upstream.port()
+                            + ", \"protocol\": \"http\", \"maxConcurrency\": 100}\n");
             Path cfg = dir.resolve("proxypool.yaml");
             Files.writeString(cfg, """
                     server: { host: 127.0.0.1 }
@@ -119,37 +127,50 @@ class ServeRolesProcessesTest {
                     """.formatted(redis.port(), schema));
             // the control plane reaches PostgreSQL through a relay the test can cut
             Path controlCfg = dir.resolve("control.yaml");
-            Files.writeString(controlCfg, Files.readString(cfg).replace("127.0.0.1:5432", "127.0.0.1:" + controlDatabase.port()));
+            Files.writeString(
+                    controlCfg, Files.readString(cfg).replace("127.0.0.1:5432", "127.0.0.1:" + controlDatabase.port()));
             Node control = serve(controlCfg, "control");
             // the workers reach Redis through a relay the test can cut (to make them miss a delta)
             Path workerCfg = dir.resolve("worker.yaml");
-            Files.writeString(workerCfg, Files.readString(cfg)
-                    .replace("redis://127.0.0.1:" + redis.port(), "redis://127.0.0.1:" + workersRedis.port()));
+            Files.writeString(
+                    workerCfg,
+                    Files.readString(cfg)
+                            .replace("redis://127.0.0.1:" + redis.port(), "redis://127.0.0.1:" + workersRedis.port()));
             Node w1 = serve(workerCfg, "worker");
             Node w2 = serve(workerCfg, "worker");
             URI target = origin.uri("/echo");
             awaitServing(w1, target, "first", 30);
             awaitServing(w2, target, "first", 30);
             try (HttpClient api = HttpClient.newHttpClient()) {
-                String health = api.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + w1.apiPort() + "/observe/health"))
-                        .build(), HttpResponse.BodyHandlers.ofString()).body();
-                assertTrue(health.contains("\"snapshot\"") && health.contains("\"fullLoads\""),
+                String health = api.send(
+                                HttpRequest.newBuilder(
+                                                URI.create("http://127.0.0.1:" + w1.apiPort() + "/observe/health"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body();
+                assertTrue(
+                        health.contains("\"snapshot\"") && health.contains("\"fullLoads\""),
                         "a worker reports its snapshot in /observe/health: " + health);
             }
 
             long t0 = System.nanoTime();
             try (HttpClient api = HttpClient.newHttpClient()) {
-                HttpResponse<String> created = api.send(HttpRequest.newBuilder(
-                                URI.create("http://127.0.0.1:" + control.apiPort() + "/v1/admin/routings"))
-                        .header("Authorization", ADMIN).header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(
-                                "{\"name\": \"new\", \"position\": 0, \"match\": {\"headers\": {\"X-Route\": \"new\"}}}")).build(),
+                HttpResponse<String> created = api.send(
+                        HttpRequest.newBuilder(
+                                        URI.create("http://127.0.0.1:" + control.apiPort() + "/v1/admin/routings"))
+                                .header("Authorization", ADMIN)
+                                .header("Content-Type", "application/json")
+                                .POST(
+                                        HttpRequest.BodyPublishers.ofString(
+                                                "{\"name\": \"new\", \"position\": 0, \"match\": {\"headers\": {\"X-Route\": \"new\"}}}"))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(201, created.statusCode(), created.body());
             }
             awaitServing(w1, target, "new", 20);
             awaitServing(w2, target, "new", 20);
-            System.out.printf("routing change propagation to both workers: %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+            System.out.printf(
+                    "routing change propagation to both workers: %d ms%n", (System.nanoTime() - t0) / 1_000_000);
 
             // A dropped delta: with the workers cut off from Redis, the control plane publishes a new
             // version and its delta is deleted from the stream; back online, the workers find the gap
@@ -159,25 +180,35 @@ class ServeRolesProcessesTest {
             try (redis.clients.jedis.Jedis j = new redis.clients.jedis.Jedis("127.0.0.1", redis.port())) {
                 long headBefore = Long.parseLong(j.hget("pp:snapshot:full", "v"));
                 workersRedis.cut();
-                Files.writeString(dir.resolve("inv.jsonl"), "{\"host\": \"127.0.0.1\", \"port\": " + upstream.port()
-                        + ", \"protocol\": \"http\", \"maxConcurrency\": 100}\n{\"host\": \"localhost\", \"port\": "
-                        + upstream.port() + ", \"protocol\": \"http\", \"maxConcurrency\": 100}\n");
+                Files.writeString(
+                        dir.resolve("inv.jsonl"),
+                        "{\"host\": \"127.0.0.1\", \"port\": " + upstream.port()
+                                + ", \"protocol\": \"http\", \"maxConcurrency\": 100}\n{\"host\": \"localhost\", \"port\": "
+                                + upstream.port() + ", \"protocol\": \"http\", \"maxConcurrency\": 100}\n");
                 try (HttpClient api = HttpClient.newHttpClient()) {
-                    HttpResponse<String> fetch = api.send(HttpRequest.newBuilder(
-                                    URI.create("http://127.0.0.1:" + control.apiPort() + "/v1/admin/upstreams/lab/fetch"))
-                            .header("Authorization", ADMIN).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                    HttpResponse<String> fetch = api.send(
+                            HttpRequest.newBuilder(URI.create(
+                                            "http://127.0.0.1:" + control.apiPort() + "/v1/admin/upstreams/lab/fetch"))
+                                    .header("Authorization", ADMIN)
+                                    .POST(HttpRequest.BodyPublishers.noBody())
+                                    .build(),
                             HttpResponse.BodyHandlers.ofString());
                     assertEquals(202, fetch.statusCode(), fetch.body());
                 }
-                Await.atMost(Duration.ofSeconds(20)).until("the control plane to publish a version above " + headBefore,
-                        () -> Long.parseLong(j.hget("pp:snapshot:full", "v")), v -> v > headBefore);
+                Await.atMost(Duration.ofSeconds(20))
+                        .until(
+                                "the control plane to publish a version above " + headBefore,
+                                () -> Long.parseLong(j.hget("pp:snapshot:full", "v")),
+                                v -> v > headBefore);
                 j.xtrim("pp:snapshot:deltas", 0, false); // the delta is lost
                 workersRedis.resume();
             }
-            Await.atMost(Duration.ofSeconds(30)).every(Duration.ofMillis(100)).until(
-                    "both workers to resync (full loads w1, w2; proxies w1, w2)",
-                    () -> List.of(fullLoads(w1), fullLoads(w2), proxies(w1), proxies(w2)),
-                    l -> l.get(0) > full1 && l.get(1) > full2 && l.get(2) == 2 && l.get(3) == 2);
+            Await.atMost(Duration.ofSeconds(30))
+                    .every(Duration.ofMillis(100))
+                    .until(
+                            "both workers to resync (full loads w1, w2; proxies w1, w2)",
+                            () -> List.of(fullLoads(w1), fullLoads(w2), proxies(w1), proxies(w2)),
+                            l -> l.get(0) > full1 && l.get(1) > full2 && l.get(2) == 2 && l.get(3) == 2);
             assertTrue(fullLoads(w1) > full1 && fullLoads(w2) > full2, "both workers resynced from the full snapshot");
             assertEquals(2, proxies(w1), "worker 1 converged on the new content");
             assertEquals(2, proxies(w2), "worker 2 converged on the new content");
@@ -188,9 +219,14 @@ class ServeRolesProcessesTest {
             controlDatabase.cut();
             long slowestRefusal = 0;
             for (String[] write : new String[][] {
-                    {"POST", "/v1/admin/routings", "{\"name\": \"while-down\"}"},
-                    {"PUT", "/v1/admin/routings/new", "{\"name\": \"new\", \"position\": 0, \"match\": {\"headers\": {\"X-Route\": \"other\"}}}"},
-                    {"DELETE", "/v1/admin/upstreams/lab", null}}) {
+                {"POST", "/v1/admin/routings", "{\"name\": \"while-down\"}"},
+                {
+                    "PUT",
+                    "/v1/admin/routings/new",
+                    "{\"name\": \"new\", \"position\": 0, \"match\": {\"headers\": {\"X-Route\": \"other\"}}}"
+                },
+                {"DELETE", "/v1/admin/upstreams/lab", null}
+            }) {
                 long t1 = System.nanoTime();
                 HttpResponse<String> refused = admin(control, write[0], write[1], write[2]);
                 long millis = (System.nanoTime() - t1) / 1_000_000;
@@ -198,23 +234,37 @@ class ServeRolesProcessesTest {
                 assertEquals(503, refused.statusCode(), write[0] + " " + write[1] + ": " + refused.body());
                 assertTrue(refused.body().contains("database_unavailable"), refused.body());
             }
-            System.out.printf("3 admin writes (POST, PUT, DELETE) with PostgreSQL down answered 503, slowest in %d ms%n", slowestRefusal);
+            System.out.printf(
+                    "3 admin writes (POST, PUT, DELETE) with PostgreSQL down answered 503, slowest in %d ms%n",
+                    slowestRefusal);
             for (Node n : List.of(control, w1, w2)) {
-                assertEquals(200, viaGateway(n, target).statusCode(), "gateway traffic unaffected by the database outage");
+                assertEquals(
+                        200, viaGateway(n, target).statusCode(), "gateway traffic unaffected by the database outage");
                 assertEquals("new", routing(viaGateway(n, target)), "no refused change took effect");
             }
             controlDatabase.resume();
             // the connection pool reconnects to PostgreSQL by itself
-            Await.atMost(Duration.ofSeconds(30)).every(Duration.ofMillis(100)).until("the admin API to read again",
-                    () -> admin(control, "GET", "/v1/admin/routings/short", null), r -> r.statusCode() == 200);
-            assertEquals(before, configuration(control), "after the outage the configuration is exactly the one before");
+            Await.atMost(Duration.ofSeconds(30))
+                    .every(Duration.ofMillis(100))
+                    .until(
+                            "the admin API to read again",
+                            () -> admin(control, "GET", "/v1/admin/routings/short", null),
+                            r -> r.statusCode() == 200);
+            assertEquals(
+                    before, configuration(control), "after the outage the configuration is exactly the one before");
 
             // a proxy that expires soon reaches both workers; then the control plane dies
             Instant expiresAt = Instant.now().plusSeconds(15);
-            Files.writeString(dir.resolve("inv.jsonl"), Files.readString(dir.resolve("inv.jsonl"))
-                    + "{\"host\": \"127.0.0.1\", \"port\": " + shortLived.port() + ", \"protocol\": \"http\","
-                    + " \"maxConcurrency\": 100, \"labels\": {\"kind\": \"short\"}, \"expiresAt\": \"" + expiresAt + "\"}\n");
-            assertEquals(202, admin(control, "POST", "/v1/admin/upstreams/lab/fetch", null).statusCode());
+            Files.writeString(
+                    dir.resolve("inv.jsonl"),
+                    Files.readString(dir.resolve("inv.jsonl"))
+                            + "{\"host\": \"127.0.0.1\", \"port\": " + shortLived.port() + ", \"protocol\": \"http\","
+                            + " \"maxConcurrency\": 100, \"labels\": {\"kind\": \"short\"}, \"expiresAt\": \""
+                            + expiresAt + "\"}\n");
+            assertEquals(
+                    202,
+                    admin(control, "POST", "/v1/admin/upstreams/lab/fetch", null)
+                            .statusCode());
             awaitServing(w1, target, "short", "short", 12);
             awaitServing(w2, target, "short", "short", 12);
             long shortBefore = shortLived.requests();
@@ -227,7 +277,8 @@ class ServeRolesProcessesTest {
             }
             for (Node w : List.of(w1, w2)) {
                 String health = health(w);
-                assertTrue(health.contains("\"snapshot\"") && health.contains("\"status\":\"UP\""),
+                assertTrue(
+                        health.contains("\"snapshot\"") && health.contains("\"status\":\"UP\""),
                         "the snapshot check is UP (within its validity period) without the control plane: " + health);
             }
             boolean servedByShortAfterKill = false;
@@ -246,16 +297,22 @@ class ServeRolesProcessesTest {
                 }
             }
             assertTrue(droppedAt != null, "the expired proxy dropped out of both workers' pools");
-            assertTrue(servedByShortAfterKill && shortLived.requests() > shortBefore,
+            assertTrue(
+                    servedByShortAfterKill && shortLived.requests() > shortBefore,
                     "the short-lived proxy served after the control plane died, until its TTL");
-            assertTrue(!droppedAt.isBefore(expiresAt.minusSeconds(1)), "dropped at " + droppedAt + ", expiry " + expiresAt);
+            assertTrue(
+                    !droppedAt.isBefore(expiresAt.minusSeconds(1)),
+                    "dropped at " + droppedAt + ", expiry " + expiresAt);
             for (Node w : List.of(w1, w2)) {
                 HttpResponse<String> gone = viaGateway(w, target, "short");
                 assertEquals(503, gone.statusCode());
-                assertEquals("no_candidate", gone.headers().firstValue("X-ProxyPool-Error").orElse(""));
+                assertEquals(
+                        "no_candidate",
+                        gone.headers().firstValue("X-ProxyPool-Error").orElse(""));
                 assertEquals(200, viaGateway(w, target).statusCode(), "the unexpired proxies still serve");
             }
-            System.out.printf("control plane killed: workers kept serving; a proxy expiring at %s dropped out %d ms after its TTL%n",
+            System.out.printf(
+                    "control plane killed: workers kept serving; a proxy expiring at %s dropped out %d ms after its TTL%n",
                     expiresAt, java.time.Duration.between(expiresAt, droppedAt).toMillis());
         } finally {
             for (Process p : processes) {
@@ -268,17 +325,29 @@ class ServeRolesProcessesTest {
 
     private static HttpResponse<String> admin(Node n, String method, String path, String body) throws Exception {
         try (HttpClient api = HttpClient.newHttpClient()) {
-            return api.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.apiPort() + path))
-                    .header("Authorization", ADMIN).header("Content-Type", "application/json").timeout(Duration.ofSeconds(20))
-                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            return api.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.apiPort() + path))
+                            .header("Authorization", ADMIN)
+                            .header("Content-Type", "application/json")
+                            .timeout(Duration.ofSeconds(20))
+                            .method(
+                                    method,
+                                    body == null
+                                            ? HttpRequest.BodyPublishers.noBody()
+                                            : HttpRequest.BodyPublishers.ofString(body))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
         }
     }
 
     /** Every admin list the control plane serves, and the audit log: what "no partial config" compares. */
     private static List<String> configuration(Node control) throws Exception {
         List<String> out = new ArrayList<>();
-        for (String path : List.of("/v1/admin/routings", "/v1/admin/upstreams", "/v1/admin/providers", "/v1/admin/clients",
+        for (String path : List.of(
+                "/v1/admin/routings",
+                "/v1/admin/upstreams",
+                "/v1/admin/providers",
+                "/v1/admin/clients",
                 "/v1/admin/audit")) {
             HttpResponse<String> r = admin(control, "GET", path, null);
             assertEquals(200, r.statusCode(), path + ": " + r.body());
@@ -289,13 +358,17 @@ class ServeRolesProcessesTest {
 
     private static String health(Node n) throws Exception {
         try (HttpClient api = HttpClient.newHttpClient()) {
-            return api.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.apiPort() + "/observe/health")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
+            return api.send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.apiPort() + "/observe/health"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
         }
     }
 
     private static long detail(Node n, String name) throws Exception {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + name + "\"\\s*:\\s*(\\d+)").matcher(health(n));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + name + "\"\\s*:\\s*(\\d+)")
+                .matcher(health(n));
         return m.find() ? Long.parseLong(m.group(1)) : -1;
     }
 
@@ -309,7 +382,7 @@ class ServeRolesProcessesTest {
 
     private static void sql(String statement) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "");
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute(statement);
         }
     }

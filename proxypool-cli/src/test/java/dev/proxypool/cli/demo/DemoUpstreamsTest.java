@@ -32,12 +32,16 @@ class DemoUpstreamsTest {
 
     @Test
     void theHttpProxyForwardsEndToEndFieldsOnlyAndClosesAfterTheAnswer() throws IOException {
-        try (DemoOrigin origin = DemoOrigin.http(); DemoHttpProxy proxy = DemoHttpProxy.open();
-             Socket s = connect(proxy.port())) {
-            RawHttp.Response r = RawHttp.exchange(RawHttp.buffered(s), s.getOutputStream(),
+        try (DemoOrigin origin = DemoOrigin.http();
+                DemoHttpProxy proxy = DemoHttpProxy.open();
+                Socket s = connect(proxy.port())) {
+            RawHttp.Response r = RawHttp.exchange(
+                    RawHttp.buffered(s),
+                    s.getOutputStream(),
                     "GET " + origin.url("/echo?x=1") + " HTTP/1.1\r\nHost: 127.0.0.1:" + origin.port()
                             + "\r\nProxy-Authorization: Basic c2Vzc2lvbi0xOmRlbW8tcGFzcw==\r\nConnection: keep-alive, X-Hop"
-                            + "\r\nX-Hop: dropped\r\nX-Kept: yes\r\n\r\n", false);
+                            + "\r\nX-Hop: dropped\r\nX-Kept: yes\r\n\r\n",
+                    false);
             assertEquals(200, r.status(), r.bodyText());
             assertEquals("close", r.header("Connection"));
             EchoResponse echo = r.echo();
@@ -51,10 +55,14 @@ class DemoUpstreamsTest {
 
     @Test
     void theHttpProxyPassesARequestBodyOn() throws IOException {
-        try (DemoOrigin origin = DemoOrigin.http(); DemoHttpProxy proxy = DemoHttpProxy.open();
-             Socket s = connect(proxy.port())) {
-            RawHttp.Response r = RawHttp.exchange(RawHttp.buffered(s), s.getOutputStream(),
-                    "POST " + origin.url("/echo") + " HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello", false);
+        try (DemoOrigin origin = DemoOrigin.http();
+                DemoHttpProxy proxy = DemoHttpProxy.open();
+                Socket s = connect(proxy.port())) {
+            RawHttp.Response r = RawHttp.exchange(
+                    RawHttp.buffered(s),
+                    s.getOutputStream(),
+                    "POST " + origin.url("/echo") + " HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello",
+                    false);
             assertEquals(200, r.status(), r.bodyText());
             assertEquals("5", r.echo().header("Content-Length"), r.bodyText());
         }
@@ -62,7 +70,8 @@ class DemoUpstreamsTest {
 
     @Test
     void basicAuthIsRequiredWhenConfigured() throws IOException {
-        try (DemoOrigin origin = DemoOrigin.http(); DemoHttpProxy proxy = DemoHttpProxy.withBasicAuth("demo-user", "demo-pass")) {
+        try (DemoOrigin origin = DemoOrigin.http();
+                DemoHttpProxy proxy = DemoHttpProxy.withBasicAuth("demo-user", "demo-pass")) {
             String target = origin.url("/echo");
             RawHttp.Response none = get(proxy.port(), target, null);
             assertEquals(407, none.status());
@@ -74,20 +83,25 @@ class DemoUpstreamsTest {
 
     @Test
     void connectOpensATunnelAndAnUnreachableTargetIs502() throws IOException {
-        try (DemoOrigin origin = DemoOrigin.http(); DemoHttpProxy proxy = DemoHttpProxy.open()) {
+        try (DemoOrigin origin = DemoOrigin.http();
+                DemoHttpProxy proxy = DemoHttpProxy.open()) {
             try (Socket s = connect(proxy.port())) {
                 String target = "127.0.0.1:" + origin.port();
-                s.getOutputStream().write(("CONNECT " + target + " HTTP/1.1\r\nHost: " + target + "\r\n\r\n")
-                        .getBytes(StandardCharsets.ISO_8859_1));
+                s.getOutputStream()
+                        .write(("CONNECT " + target + " HTTP/1.1\r\nHost: " + target + "\r\n\r\n")
+                                .getBytes(StandardCharsets.ISO_8859_1));
                 InputStream in = RawHttp.buffered(s);
                 assertEquals(ESTABLISHED, new String(in.readNBytes(ESTABLISHED.length()), StandardCharsets.ISO_8859_1));
-                RawHttp.Response r = RawHttp.exchange(in, s.getOutputStream(), "GET /echo HTTP/1.1\r\nHost: " + target
-                        + "\r\n\r\n", false);
+                RawHttp.Response r = RawHttp.exchange(
+                        in, s.getOutputStream(), "GET /echo HTTP/1.1\r\nHost: " + target + "\r\n\r\n", false);
                 assertEquals(200, r.status(), "through the tunnel: " + r.bodyText());
             }
             try (Socket s = connect(proxy.port())) {
-                RawHttp.Response r = RawHttp.exchange(RawHttp.buffered(s), s.getOutputStream(),
-                        "CONNECT 127.0.0.1:" + TestPorts.closedPort() + " HTTP/1.1\r\n\r\n", false);
+                RawHttp.Response r = RawHttp.exchange(
+                        RawHttp.buffered(s),
+                        s.getOutputStream(),
+                        "CONNECT 127.0.0.1:" + TestPorts.closedPort() + " HTTP/1.1\r\n\r\n",
+                        false);
                 assertEquals(502, r.status(), r.bodyText());
             }
         }
@@ -95,8 +109,9 @@ class DemoUpstreamsTest {
 
     @Test
     void theJdksSocksClientReachesTheOriginThroughTheSocks5Proxy() throws IOException {
-        try (DemoOrigin origin = DemoOrigin.http(); DemoSocksProxy proxy = DemoSocksProxy.open();
-             Socket s = new Socket(new Proxy(Proxy.Type.SOCKS, new InetSocketAddress("127.0.0.1", proxy.port())))) {
+        try (DemoOrigin origin = DemoOrigin.http();
+                DemoSocksProxy proxy = DemoSocksProxy.open();
+                Socket s = new Socket(new Proxy(Proxy.Type.SOCKS, new InetSocketAddress("127.0.0.1", proxy.port())))) {
             s.setSoTimeout(10_000);
             s.connect(new InetSocketAddress("127.0.0.1", origin.port()), 10_000);
             RawHttp.Response r = RawHttp.get(s, "127.0.0.1", "/echo");
@@ -110,7 +125,8 @@ class DemoUpstreamsTest {
         try (DemoSocksProxy proxy = DemoSocksProxy.open()) {
             try (Socket s = connect(proxy.port())) {
                 s.getOutputStream().write(new byte[] {5, 1, 2}); // username/password only
-                assertArrayEquals(new byte[] {5, (byte) 0xFF}, s.getInputStream().readNBytes(2));
+                assertArrayEquals(
+                        new byte[] {5, (byte) 0xFF}, s.getInputStream().readNBytes(2));
             }
             try (Socket s = connect(proxy.port())) {
                 assertEquals(7, request(s, 2, 80), "BIND: command not supported");
@@ -147,10 +163,15 @@ class DemoUpstreamsTest {
 
     private static RawHttp.Response get(int proxyPort, String target, String credentials) throws IOException {
         try (Socket s = connect(proxyPort)) {
-            String auth = credentials == null ? "" : "Proxy-Authorization: Basic "
-                    + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)) + "\r\n";
-            return RawHttp.exchange(RawHttp.buffered(s), s.getOutputStream(),
-                    "GET " + target + " HTTP/1.1\r\nHost: x\r\n" + auth + "\r\n", false);
+            String auth = credentials == null
+                    ? ""
+                    : "Proxy-Authorization: Basic "
+                            + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)) + "\r\n";
+            return RawHttp.exchange(
+                    RawHttp.buffered(s),
+                    s.getOutputStream(),
+                    "GET " + target + " HTTP/1.1\r\nHost: x\r\n" + auth + "\r\n",
+                    false);
         }
     }
 

@@ -31,8 +31,10 @@ public final class CapacityCell {
     }
 
     private volatile int limit;
+
     @SuppressWarnings("unused") // accessed through IN_FLIGHT
     private volatile int inFlight;
+
     @SuppressWarnings("unused") // accessed through ACTIVE
     private volatile int active;
 
@@ -102,7 +104,7 @@ public final class CapacityCell {
      * @return true if a unit was taken: the caller must {@link #releaseAcquired()} it exactly once
      */
     public boolean tryAcquire() {
-        for (;;) {
+        for (; ; ) {
             int current = (int) IN_FLIGHT.getVolatile(this);
             if (current >= limit) {
                 return false;

@@ -53,6 +53,7 @@ public final class Reservation {
 
     /** Written only before the volatile write of {@link #state} that makes it RESERVED, read after reading it. */
     private CapacityCell cell;
+
     @SuppressWarnings("unused") // accessed through STATE
     private volatile int state;
 
@@ -146,7 +147,7 @@ public final class Reservation {
     }
 
     private boolean end(int terminal) {
-        for (;;) {
+        for (; ; ) {
             int s = (int) STATE.getVolatile(this);
             if (s == RELEASED || s == CANCELLED) {
                 return false;

@@ -19,12 +19,16 @@ import java.util.Set;
  * @param minRemainingTtl a proxy must have at least this much life left; zero = any unexpired
  * @param maxHealthAge    the last successful check must be at most this old; zero = no limit
  */
-public record CandidateFilter(List<String> upstreams, Set<Protocol> protocols, LabelSelector labels,
-                              Duration minRemainingTtl, Duration maxHealthAge) {
+public record CandidateFilter(
+        List<String> upstreams,
+        Set<Protocol> protocols,
+        LabelSelector labels,
+        Duration minRemainingTtl,
+        Duration maxHealthAge) {
 
     /** Every proxy of the snapshot that has not expired: no upstream, protocol, label, TTL or health-age condition. */
-    public static final CandidateFilter ANY = new CandidateFilter(List.of(), Set.of(), LabelSelector.ANY,
-            Duration.ZERO, Duration.ZERO);
+    public static final CandidateFilter ANY =
+            new CandidateFilter(List.of(), Set.of(), LabelSelector.ANY, Duration.ZERO, Duration.ZERO);
 
     /**
      * Validates and normalises: null lists, sets, selectors and durations mean "any"; the
@@ -46,7 +50,8 @@ public record CandidateFilter(List<String> upstreams, Set<Protocol> protocols, L
         }
         upstreams = List.copyOf(upstreams);
         protocols = protocols == null || protocols.isEmpty()
-                ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(protocols));
+                ? Set.of()
+                : Collections.unmodifiableSet(EnumSet.copyOf(protocols));
         labels = labels == null ? LabelSelector.ANY : labels;
         minRemainingTtl = minRemainingTtl == null ? Duration.ZERO : minRemainingTtl;
         maxHealthAge = maxHealthAge == null ? Duration.ZERO : maxHealthAge;

@@ -24,8 +24,7 @@ final class CandidateGate {
     /** No candidate taken. */
     static final int NONE = -1;
 
-    private CandidateGate() {
-    }
+    private CandidateGate() {}
 
     /** A taken candidate: {@code slot} with its unit acquired, admitted as a probe or normally. */
     static int taken(int slot, boolean probe) {

@@ -19,8 +19,7 @@ final class ConsistentHashSelector implements Selector {
 
     private static final int RING_WALK = 32;
 
-    private ConsistentHashSelector() {
-    }
+    private ConsistentHashSelector() {}
 
     @Override
     public int select(PoolSnapshot s, CandidateSet set, PickRequest r, long now) {

@@ -37,8 +37,7 @@ import dev.proxypool.core.snapshot.PoolSnapshot;
 public final class Dispatcher {
 
     /** A dispatcher; it has no state, so one instance can serve every thread. */
-    public Dispatcher() {
-    }
+    public Dispatcher() {}
 
     /**
      * Chooses and reserves a proxy.
@@ -71,7 +70,9 @@ public final class Dispatcher {
         requireEnded(out);
         CandidateSet set = snapshot.candidates(request.filter());
         int taken = take(snapshot, set, request, nowNanos);
-        return taken != CandidateGate.NONE ? fill(out, snapshot, taken) : fail(out, failure(snapshot, set, request, nowNanos));
+        return taken != CandidateGate.NONE
+                ? fill(out, snapshot, taken)
+                : fail(out, failure(snapshot, set, request, nowNanos));
     }
 
     /**
@@ -88,7 +89,9 @@ public final class Dispatcher {
     public PickResult pickSlot(PoolSnapshot snapshot, PickRequest request, int slot, long nowNanos) {
         CandidateSet set = snapshot.candidates(request.filter());
         int taken = takeSlot(snapshot, set, slot, request, nowNanos);
-        return taken != CandidateGate.NONE ? picked(snapshot, taken) : slotFailure(snapshot, set, slot, request, nowNanos);
+        return taken != CandidateGate.NONE
+                ? picked(snapshot, taken)
+                : slotFailure(snapshot, set, slot, request, nowNanos);
     }
 
     /**
@@ -106,13 +109,16 @@ public final class Dispatcher {
         requireEnded(out);
         CandidateSet set = snapshot.candidates(request.filter());
         int taken = takeSlot(snapshot, set, slot, request, nowNanos);
-        return taken != CandidateGate.NONE ? fill(out, snapshot, taken)
+        return taken != CandidateGate.NONE
+                ? fill(out, snapshot, taken)
                 : fail(out, slotFailure(snapshot, set, slot, request, nowNanos));
     }
 
     /** The strategy's choice, its unit taken: a {@link CandidateGate#taken} value or {@link CandidateGate#NONE}. */
     private static int take(PoolSnapshot snapshot, CandidateSet set, PickRequest request, long nowNanos) {
-        return set.isEmpty() ? CandidateGate.NONE : selector(request.strategy()).select(snapshot, set, request, nowNanos);
+        return set.isEmpty()
+                ? CandidateGate.NONE
+                : selector(request.strategy()).select(snapshot, set, request, nowNanos);
     }
 
     /** Why {@link #take} found nothing (the failure path: may scan the set). */
@@ -121,8 +127,8 @@ public final class Dispatcher {
             return NoCandidate.of(NoCandidate.Reason.NO_MATCH);
         }
         Selector selector = selector(request.strategy());
-        return CandidateGate.diagnose(snapshot, set, selector.rangeFrom(set, request),
-                selector.rangeTo(set, request), request, nowNanos);
+        return CandidateGate.diagnose(
+                snapshot, set, selector.rangeFrom(set, request), selector.rangeTo(set, request), request, nowNanos);
     }
 
     private static boolean inFilter(PoolSnapshot snapshot, CandidateSet set, int slot) {
@@ -130,20 +136,27 @@ public final class Dispatcher {
     }
 
     private static int takeSlot(PoolSnapshot snapshot, CandidateSet set, int slot, PickRequest request, long nowNanos) {
-        return inFilter(snapshot, set, slot) ? CandidateGate.tryTake(snapshot, set, slot, request, nowNanos)
+        return inFilter(snapshot, set, slot)
+                ? CandidateGate.tryTake(snapshot, set, slot, request, nowNanos)
                 : CandidateGate.NONE;
     }
 
-    private static NoCandidate slotFailure(PoolSnapshot snapshot, CandidateSet set, int slot, PickRequest request,
-                                           long nowNanos) {
-        return NoCandidate.of(inFilter(snapshot, set, slot)
-                ? CandidateGate.reasonOf(snapshot, set, slot, request, nowNanos) : NoCandidate.Reason.NO_MATCH);
+    private static NoCandidate slotFailure(
+            PoolSnapshot snapshot, CandidateSet set, int slot, PickRequest request, long nowNanos) {
+        return NoCandidate.of(
+                inFilter(snapshot, set, slot)
+                        ? CandidateGate.reasonOf(snapshot, set, slot, request, nowNanos)
+                        : NoCandidate.Reason.NO_MATCH);
     }
 
     private static Picked picked(PoolSnapshot snapshot, int taken) {
         int slot = CandidateGate.slotOf(taken);
-        return new Picked(slot, snapshot.proxy(slot), snapshot.runtime(slot),
-                Reservation.adopt(snapshot.capacity(slot)), CandidateGate.admissionOf(taken));
+        return new Picked(
+                slot,
+                snapshot.proxy(slot),
+                snapshot.runtime(slot),
+                Reservation.adopt(snapshot.capacity(slot)),
+                CandidateGate.admissionOf(taken));
     }
 
     private static boolean fill(ReusablePick out, PoolSnapshot snapshot, int taken) {

@@ -10,8 +10,7 @@ final class Hash64 {
     private static final long FNV_OFFSET = 0xcbf29ce484222325L;
     private static final long FNV_PRIME = 0x100000001b3L;
 
-    private Hash64() {
-    }
+    private Hash64() {}
 
     /** FNV_PRIME²: a code unit below 256 has a zero high byte, whose xor is a no-op, so its two multiplies fold into one. */
     private static final long FNV_PRIME_SQUARED = FNV_PRIME * FNV_PRIME;

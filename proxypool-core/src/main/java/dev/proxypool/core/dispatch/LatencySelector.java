@@ -13,8 +13,7 @@ final class LatencySelector extends TwoChoices {
 
     static final LatencySelector INSTANCE = new LatencySelector();
 
-    private LatencySelector() {
-    }
+    private LatencySelector() {}
 
     @Override
     long cost(PoolSnapshot s, int slot) {

@@ -12,8 +12,7 @@ final class LeastInFlightSelector extends TwoChoices {
 
     static final LeastInFlightSelector INSTANCE = new LeastInFlightSelector();
 
-    private LeastInFlightSelector() {
-    }
+    private LeastInFlightSelector() {}
 
     @Override
     long cost(PoolSnapshot s, int slot) {

@@ -21,8 +21,13 @@ import java.util.List;
  * @param upstreamIndex    {@link Strategy#SEQUENTIAL}: index of the current upstream in
  *                         {@code filter.upstreams()}; 0 when the filter names no upstream
  */
-public record PickRequest(CandidateFilter filter, Strategy strategy, String hashKey, String domain,
-                          List<String> excludedProxyIds, int upstreamIndex) {
+public record PickRequest(
+        CandidateFilter filter,
+        Strategy strategy,
+        String hashKey,
+        String domain,
+        List<String> excludedProxyIds,
+        int upstreamIndex) {
 
     /**
      * Validates and normalises: null strings mean "", null exclusions mean none (the list is copied).
@@ -41,7 +46,8 @@ public record PickRequest(CandidateFilter filter, Strategy strategy, String hash
         domain = domain == null ? "" : domain;
         excludedProxyIds = excludedProxyIds == null ? List.of() : List.copyOf(excludedProxyIds);
         if (strategy == Strategy.CONSISTENT_HASH && hashKey.isEmpty()) {
-            throw new IllegalArgumentException("pick request: strategy consistentHash needs a hashKey (target host or caller key)");
+            throw new IllegalArgumentException(
+                    "pick request: strategy consistentHash needs a hashKey (target host or caller key)");
         }
         int upstreams = Math.max(1, filter.upstreams().size());
         if (upstreamIndex < 0 || upstreamIndex >= upstreams) {

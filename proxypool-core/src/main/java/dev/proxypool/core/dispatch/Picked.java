@@ -20,5 +20,4 @@ import dev.proxypool.core.runtime.ProxyRuntime;
  * @param admission   {@link Admission#ADMITTED} or {@link Admission#PROBE}, never DENIED
  */
 public record Picked(int slot, Proxy proxy, ProxyRuntime runtime, Reservation reservation, Admission admission)
-        implements PickResult {
-}
+        implements PickResult {}

@@ -15,8 +15,7 @@ final class RandomSelector implements Selector {
 
     private static final int DRAWS = 3;
 
-    private RandomSelector() {
-    }
+    private RandomSelector() {}
 
     @Override
     public int select(PoolSnapshot s, CandidateSet set, PickRequest r, long now) {

@@ -36,8 +36,7 @@ public final class ReusablePick {
     private NoCandidate failure;
 
     /** An empty result: neither picked nor failed yet, its reservation unbound. */
-    public ReusablePick() {
-    }
+    public ReusablePick() {}
 
     /** Conditional reference stores: in steady state a pick stores nothing but primitives. */
     void succeed(PoolSnapshot from, int slot, boolean probe) {
@@ -131,13 +130,17 @@ public final class ReusablePick {
 
     private void requirePicked() {
         if (slot < 0) {
-            throw new IllegalStateException(failure == null ? "nothing picked yet" : "the pick failed: " + failure.reason());
+            throw new IllegalStateException(
+                    failure == null ? "nothing picked yet" : "the pick failed: " + failure.reason());
         }
     }
 
     @Override
     public String toString() {
-        return slot >= 0 ? "ReusablePick[slot " + slot + ", " + (probe ? Admission.PROBE : Admission.ADMITTED) + ", " + reservation.state() + "]"
-                : "ReusablePick[" + (failure == null ? "empty" : failure.reason().wireName()) + "]";
+        return slot >= 0
+                ? "ReusablePick[slot " + slot + ", " + (probe ? Admission.PROBE : Admission.ADMITTED) + ", "
+                        + reservation.state() + "]"
+                : "ReusablePick["
+                        + (failure == null ? "empty" : failure.reason().wireName()) + "]";
     }
 }

@@ -20,8 +20,7 @@ final class SequentialSelector extends TwoChoices {
 
     static final SequentialSelector INSTANCE = new SequentialSelector();
 
-    private SequentialSelector() {
-    }
+    private SequentialSelector() {}
 
     @Override
     long cost(PoolSnapshot s, int slot) {

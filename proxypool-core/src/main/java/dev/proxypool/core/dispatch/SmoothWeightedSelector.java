@@ -28,8 +28,7 @@ final class SmoothWeightedSelector implements Selector {
 
     private static final int MAX_TURNS = 8;
 
-    private SmoothWeightedSelector() {
-    }
+    private SmoothWeightedSelector() {}
 
     @Override
     public int select(PoolSnapshot s, CandidateSet set, PickRequest r, long now) {

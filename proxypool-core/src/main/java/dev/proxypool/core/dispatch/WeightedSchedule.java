@@ -39,6 +39,7 @@ final class WeightedSchedule {
 
     /** Candidate indices in smooth WRR order, one period. */
     private final int[] order;
+
     private final AtomicLong cursor = new AtomicLong();
 
     private WeightedSchedule(int[] order) {
@@ -78,8 +79,8 @@ final class WeightedSchedule {
             }
         }
         int period = (int) total;
-        return new WeightedSchedule((long) n * period <= EXACT_WORK_LIMIT
-                ? exact(weights, period) : spread(weights, period));
+        return new WeightedSchedule(
+                (long) n * period <= EXACT_WORK_LIMIT ? exact(weights, period) : spread(weights, period));
     }
 
     /** nginx smooth weighted round robin, one full period. */

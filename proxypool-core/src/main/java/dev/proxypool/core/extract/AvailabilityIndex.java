@@ -22,11 +22,16 @@ final class AvailabilityIndex {
 
     void add(Slot s) {
         all.add(s);
-        byUpstream.computeIfAbsent(s.proxy.upstream(), k -> new LinkedHashSet<>()).add(s);
-        byProtocol.computeIfAbsent(s.proxy.protocol(), k -> new LinkedHashSet<>()).add(s);
+        byUpstream
+                .computeIfAbsent(s.proxy.upstream(), k -> new LinkedHashSet<>())
+                .add(s);
+        byProtocol
+                .computeIfAbsent(s.proxy.protocol(), k -> new LinkedHashSet<>())
+                .add(s);
         for (Map.Entry<String, String> label : s.proxy.labels().values().entrySet()) {
             byLabel.computeIfAbsent(label.getKey(), k -> new HashMap<>())
-                    .computeIfAbsent(label.getValue(), v -> new LinkedHashSet<>()).add(s);
+                    .computeIfAbsent(label.getValue(), v -> new LinkedHashSet<>())
+                    .add(s);
         }
     }
 

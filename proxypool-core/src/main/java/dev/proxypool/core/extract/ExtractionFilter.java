@@ -34,7 +34,8 @@ public record ExtractionFilter(Optional<Protocol> protocol, Optional<String> ups
     public static final String CARRIER = "carrier";
 
     /** Matches every proxy. */
-    public static final ExtractionFilter ANY = new ExtractionFilter(Optional.empty(), Optional.empty(), LabelSelector.ANY);
+    public static final ExtractionFilter ANY =
+            new ExtractionFilter(Optional.empty(), Optional.empty(), LabelSelector.ANY);
 
     /**
      * Checks the terms and trims the upstream.
@@ -43,7 +44,8 @@ public record ExtractionFilter(Optional<Protocol> protocol, Optional<String> ups
      */
     public ExtractionFilter {
         if (protocol == null || upstream == null || labels == null) {
-            throw new IllegalArgumentException("filter terms must not be null (use Optional.empty() / LabelSelector.ANY)");
+            throw new IllegalArgumentException(
+                    "filter terms must not be null (use Optional.empty() / LabelSelector.ANY)");
         }
         if (upstream.isPresent() && upstream.get().isBlank()) {
             throw new IllegalArgumentException("filter.upstream must not be blank");
@@ -91,8 +93,7 @@ public record ExtractionFilter(Optional<Protocol> protocol, Optional<String> ups
         private String upstream;
         private final TreeMap<String, String> labels = new TreeMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Requires a protocol.
@@ -195,8 +196,8 @@ public record ExtractionFilter(Optional<Protocol> protocol, Optional<String> ups
             String v = value.trim();
             String before = labels.putIfAbsent(k, v);
             if (before != null && !before.equals(v)) {
-                throw new IllegalArgumentException("filter." + k + " is given twice with different values: '"
-                        + before + "' and '" + v + "'");
+                throw new IllegalArgumentException(
+                        "filter." + k + " is given twice with different values: '" + before + "' and '" + v + "'");
             }
             return this;
         }
@@ -207,8 +208,8 @@ public record ExtractionFilter(Optional<Protocol> protocol, Optional<String> ups
          * @return the filter; {@link #isAny()} when no term was given
          */
         public ExtractionFilter build() {
-            return new ExtractionFilter(Optional.ofNullable(protocol), Optional.ofNullable(upstream),
-                    LabelSelector.of(labels));
+            return new ExtractionFilter(
+                    Optional.ofNullable(protocol), Optional.ofNullable(upstream), LabelSelector.of(labels));
         }
     }
 }

@@ -24,8 +24,13 @@ import java.time.Instant;
  *                        A proxy never checked fails any non-zero limit
  * @param gatewayReserve  proxies kept for the gateway (from config), at least 0
  */
-public record ExtractionRequest(int count, Fulfillment fulfillment, ExtractionFilter filter,
-                                Duration minRemainingTtl, Duration maxHealthAge, int gatewayReserve) {
+public record ExtractionRequest(
+        int count,
+        Fulfillment fulfillment,
+        ExtractionFilter filter,
+        Duration minRemainingTtl,
+        Duration maxHealthAge,
+        int gatewayReserve) {
 
     /** The most proxies one extraction may ask for. */
     public static final int MAX_COUNT = 1000;
@@ -121,47 +126,66 @@ public record ExtractionRequest(int count, Fulfillment fulfillment, ExtractionFi
          * @param f the fulfillment; not null
          * @return this builder
          */
-        public Builder fulfillment(Fulfillment f) { this.fulfillment = f; return this; }
+        public Builder fulfillment(Fulfillment f) {
+            this.fulfillment = f;
+            return this;
+        }
         /**
          * Sets {@link Fulfillment#PARTIAL}: take as many as possible.
          *
          * @return this builder
          */
-        public Builder partial() { return fulfillment(Fulfillment.PARTIAL); }
+        public Builder partial() {
+            return fulfillment(Fulfillment.PARTIAL);
+        }
         /**
          * Sets {@link Fulfillment#ALL_OR_NOTHING}: the whole count or nothing.
          *
          * @return this builder
          */
-        public Builder allOrNothing() { return fulfillment(Fulfillment.ALL_OR_NOTHING); }
+        public Builder allOrNothing() {
+            return fulfillment(Fulfillment.ALL_OR_NOTHING);
+        }
         /**
          * Sets the filter; defaults to {@link ExtractionFilter#ANY}.
          *
          * @param f the filter; not null
          * @return this builder
          */
-        public Builder filter(ExtractionFilter f) { this.filter = f; return this; }
+        public Builder filter(ExtractionFilter f) {
+            this.filter = f;
+            return this;
+        }
         /**
          * Sets the least life a proxy must have left; defaults to zero (any unexpired).
          *
          * @param d zero or positive
          * @return this builder
          */
-        public Builder minRemainingTtl(Duration d) { this.minRemainingTtl = d; return this; }
+        public Builder minRemainingTtl(Duration d) {
+            this.minRemainingTtl = d;
+            return this;
+        }
         /**
          * Sets how recent a proxy's last health check must be; defaults to zero (no limit).
          *
          * @param d zero or positive
          * @return this builder
          */
-        public Builder maxHealthAge(Duration d) { this.maxHealthAge = d; return this; }
+        public Builder maxHealthAge(Duration d) {
+            this.maxHealthAge = d;
+            return this;
+        }
         /**
          * Sets the proxies kept for the gateway; defaults to 0.
          *
          * @param n at least 0, normally from config
          * @return this builder
          */
-        public Builder gatewayReserve(int n) { this.gatewayReserve = n; return this; }
+        public Builder gatewayReserve(int n) {
+            this.gatewayReserve = n;
+            return this;
+        }
 
         /**
          * Builds and validates the request.

@@ -27,12 +27,13 @@ public record IdempotencyKey(String client, String key) {
             throw new IllegalArgumentException("Idempotency-Key must not be empty");
         }
         if (key.length() > MAX_LENGTH) {
-            throw new IllegalArgumentException("Idempotency-Key must be at most " + MAX_LENGTH
-                    + " characters, got " + key.length());
+            throw new IllegalArgumentException(
+                    "Idempotency-Key must be at most " + MAX_LENGTH + " characters, got " + key.length());
         }
         for (int i = 0; i < key.length(); i++) {
             if (Character.isISOControl(key.charAt(i))) {
-                throw new IllegalArgumentException("Idempotency-Key must not contain control characters (at index " + i + ")");
+                throw new IllegalArgumentException(
+                        "Idempotency-Key must not contain control characters (at index " + i + ")");
             }
         }
     }

@@ -15,12 +15,10 @@ public sealed interface IdempotencyStart {
     Mismatch MISMATCH = new Mismatch();
 
     /** The key was free (or its record expired): it is now held in progress for this caller. */
-    record Started() implements IdempotencyStart {
-    }
+    record Started() implements IdempotencyStart {}
 
     /** The same key and request are still running elsewhere. */
-    record InProgress() implements IdempotencyStart {
-    }
+    record InProgress() implements IdempotencyStart {}
 
     /**
      * The same key and request completed: answer with the stored response, extract nothing.
@@ -41,6 +39,5 @@ public sealed interface IdempotencyStart {
     }
 
     /** The key is held (running or completed) for a different request body. */
-    record Mismatch() implements IdempotencyStart {
-    }
+    record Mismatch() implements IdempotencyStart {}
 }

@@ -99,7 +99,8 @@ public final class MemoryPoolStore implements PoolStore {
     }
 
     private void refresh(Slot s, Proxy p) {
-        boolean sameIndexing = s.proxy.upstream().equals(p.upstream()) && s.proxy.protocol() == p.protocol()
+        boolean sameIndexing = s.proxy.upstream().equals(p.upstream())
+                && s.proxy.protocol() == p.protocol()
                 && s.proxy.labels().equals(p.labels());
         if (sameIndexing) { // keep the slot's place in publish order
             byExpiry.remove(s);
@@ -300,8 +301,9 @@ public final class MemoryPoolStore implements PoolStore {
         try {
             TreeMap<String, UpstreamCounts> counts = new TreeMap<>();
             for (String upstream : upstreamNames()) {
-                counts.put(upstream, new UpstreamCounts(index.upstream(upstream),
-                        disabledByUpstream.getOrDefault(upstream, 0)));
+                counts.put(
+                        upstream,
+                        new UpstreamCounts(index.upstream(upstream), disabledByUpstream.getOrDefault(upstream, 0)));
             }
             return counts;
         } finally {
@@ -330,7 +332,8 @@ public final class MemoryPoolStore implements PoolStore {
     public ProxyPage list(PoolQuery query, PageRequest page) {
         lock();
         try {
-            Map<String, Slot> tail = page.afterId().isPresent() ? byId.tailMap(page.afterId().get(), false) : byId;
+            Map<String, Slot> tail =
+                    page.afterId().isPresent() ? byId.tailMap(page.afterId().get(), false) : byId;
             List<StoredProxy> out = new ArrayList<>(Math.min(page.limit(), 64));
             String next = PageRequest.FIRST;
             for (Slot s : tail.values()) {

@@ -80,7 +80,8 @@ public record PageRequest(String cursor, int limit) {
             }
             return id;
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("cursor '" + cursor + "' is invalid (use the nextCursor of a previous page)");
+            throw new IllegalArgumentException(
+                    "cursor '" + cursor + "' is invalid (use the nextCursor of a previous page)");
         }
     }
 }

@@ -89,8 +89,8 @@ public interface PoolStore extends AutoCloseable {
                 throw new IllegalArgumentException("proxies must not contain null");
             }
             if (!upstream.equals(p.upstream())) {
-                throw new IllegalArgumentException("proxy " + p.id() + " belongs to upstream '" + p.upstream()
-                        + "', not '" + upstream + "'");
+                throw new IllegalArgumentException(
+                        "proxy " + p.id() + " belongs to upstream '" + p.upstream() + "', not '" + upstream + "'");
             }
         }
         return upsert(proxies, now);

@@ -12,8 +12,7 @@ package dev.proxypool.core.extract;
  *                          id (another upstream listed the same proxy first): one physical proxy is
  *                          held once, so it can never be extracted twice
  */
-public record PublishResult(int added, int refreshed, int skippedTombstoned, int skippedExpired,
-                            int skippedDuplicate) {
+public record PublishResult(int added, int refreshed, int skippedTombstoned, int skippedExpired, int skippedDuplicate) {
 
     /** Nothing published: every count 0. */
     public static final PublishResult NONE = new PublishResult(0, 0, 0, 0, 0);

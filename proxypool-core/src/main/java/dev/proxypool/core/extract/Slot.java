@@ -13,8 +13,8 @@ import java.util.Optional;
 final class Slot {
 
     /** Purge order: soonest expiry first, ties by id so distinct slots never compare equal. */
-    static final Comparator<Slot> BY_EXPIRY = Comparator.<Slot, Instant>comparing(s -> s.proxy.expiresAt())
-            .thenComparing(s -> s.proxy.id());
+    static final Comparator<Slot> BY_EXPIRY =
+            Comparator.<Slot, Instant>comparing(s -> s.proxy.expiresAt()).thenComparing(s -> s.proxy.id());
 
     Proxy proxy;
     boolean disabled;

@@ -18,12 +18,15 @@ import java.time.Duration;
  * @param idempotencyMaxEntries         most idempotency records kept; beyond it the oldest started is
  *                                      evicted, whatever its state [{@code store.idempotency.maxEntries}, 100,000]
  */
-public record StoreSettings(Duration tombstoneRetentionForNoExpiry, Duration idempotencyRetention,
-                            Duration idempotencyInProgressTimeout, int idempotencyMaxEntries) {
+public record StoreSettings(
+        Duration tombstoneRetentionForNoExpiry,
+        Duration idempotencyRetention,
+        Duration idempotencyInProgressTimeout,
+        int idempotencyMaxEntries) {
 
     /** The defaults given on the components: 7 days, 24 h, 60 s, 100,000. */
-    public static final StoreSettings DEFAULTS = new StoreSettings(Duration.ofDays(7), Duration.ofHours(24),
-            Duration.ofSeconds(60), 100_000);
+    public static final StoreSettings DEFAULTS =
+            new StoreSettings(Duration.ofDays(7), Duration.ofHours(24), Duration.ofSeconds(60), 100_000);
 
     /**
      * Validates every bound.
@@ -35,8 +38,8 @@ public record StoreSettings(Duration tombstoneRetentionForNoExpiry, Duration ide
         positive("store.idempotency.retention", idempotencyRetention);
         positive("store.idempotency.inProgressTimeout", idempotencyInProgressTimeout);
         if (idempotencyMaxEntries < 1) {
-            throw new IllegalArgumentException("store.idempotency.maxEntries must be at least 1, got "
-                    + idempotencyMaxEntries);
+            throw new IllegalArgumentException(
+                    "store.idempotency.maxEntries must be at least 1, got " + idempotencyMaxEntries);
         }
     }
 

@@ -13,8 +13,7 @@ import java.util.PriorityQueue;
  */
 final class TombstoneTable {
 
-    private record Ending(Instant until, ProxyKey key) {
-    }
+    private record Ending(Instant until, ProxyKey key) {}
 
     private final HashMap<ProxyKey, Instant> until = new HashMap<>();
     private final PriorityQueue<Ending> queue = new PriorityQueue<>(Comparator.comparing(Ending::until));

@@ -42,10 +42,13 @@ final class DynamicWeight {
 
     @SuppressWarnings("unused") // accessed through SUCCESS
     private volatile double successEwma = 1.0;
+
     @SuppressWarnings("unused") // accessed through RECENT; 0 = no sample yet
     private volatile double recentLatency;
+
     @SuppressWarnings("unused") // accessed through BASELINE; 0 = no sample yet
     private volatile double baselineLatency;
+
     @SuppressWarnings("unused") // accessed through FACTOR
     private volatile double factor = 1.0;
 
@@ -92,7 +95,7 @@ final class DynamicWeight {
 
     private void step() {
         double target = target();
-        for (;;) {
+        for (; ; ) {
             double current = (double) FACTOR.getVolatile(this);
             double next = clamp(clamp(target, current * (1 - MAX_STEP), current * (1 + MAX_STEP)), MIN_FACTOR, 1.0);
             if (next == current || FACTOR.compareAndSet(this, current, next)) {
@@ -102,7 +105,7 @@ final class DynamicWeight {
     }
 
     private void blend(VarHandle field, double sample, double alpha) {
-        for (;;) {
+        for (; ; ) {
             double current = (double) field.getVolatile(this);
             double next = current == 0 && field != SUCCESS ? sample : current + alpha * (sample - current);
             if (next == current || field.compareAndSet(this, current, next)) {

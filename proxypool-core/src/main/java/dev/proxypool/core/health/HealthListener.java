@@ -25,7 +25,6 @@ public interface HealthListener {
      * @return a shared no-op listener
      */
     static HealthListener none() {
-        return (from, to) -> {
-        };
+        return (from, to) -> {};
     }
 }

@@ -20,10 +20,19 @@ import java.time.Duration;
  * @param distinctTargetFailures {@code health.passive.distinctTargetFailures}: cool after this many <em>different</em>
  *                            destinations in a row failed target-side through the proxy, with no success between (10)
  */
-public record HealthPolicy(int consecutiveFailures, double errorRate, Duration window, int minSamples,
-                           Duration cooldownInitial, Duration cooldownMax, Duration probeTimeout,
-                           Duration domainBanDuration, int maxBansPerProxy, Duration slowStart,
-                           int failuresToCool, int distinctTargetFailures) {
+public record HealthPolicy(
+        int consecutiveFailures,
+        double errorRate,
+        Duration window,
+        int minSamples,
+        Duration cooldownInitial,
+        Duration cooldownMax,
+        Duration probeTimeout,
+        Duration domainBanDuration,
+        int maxBansPerProxy,
+        Duration slowStart,
+        int failuresToCool,
+        int distinctTargetFailures) {
 
     /** Default of {@code health.active.failuresToCool}. */
     public static final int DEFAULT_FAILURES_TO_COOL = 2;
@@ -32,9 +41,18 @@ public record HealthPolicy(int consecutiveFailures, double errorRate, Duration w
     public static final int DEFAULT_DISTINCT_TARGET_FAILURES = 10;
 
     /** Every default of docs/configuration.md#health, as listed on the components. */
-    public static final HealthPolicy DEFAULTS = new HealthPolicy(3, 0.30, Duration.ofSeconds(60), 20,
-            Duration.ofMinutes(3), Duration.ofMinutes(30), Duration.ofSeconds(30),
-            Duration.ofMinutes(10), 1000, Duration.ofSeconds(60), DEFAULT_FAILURES_TO_COOL,
+    public static final HealthPolicy DEFAULTS = new HealthPolicy(
+            3,
+            0.30,
+            Duration.ofSeconds(60),
+            20,
+            Duration.ofMinutes(3),
+            Duration.ofMinutes(30),
+            Duration.ofSeconds(30),
+            Duration.ofMinutes(10),
+            1000,
+            Duration.ofSeconds(60),
+            DEFAULT_FAILURES_TO_COOL,
             DEFAULT_DISTINCT_TARGET_FAILURES);
 
     /**
@@ -53,11 +71,31 @@ public record HealthPolicy(int consecutiveFailures, double errorRate, Duration w
      * @param failuresToCool      {@code health.active.failuresToCool}, at least 1
      * @throws IllegalArgumentException as the canonical constructor does
      */
-    public HealthPolicy(int consecutiveFailures, double errorRate, Duration window, int minSamples,
-                        Duration cooldownInitial, Duration cooldownMax, Duration probeTimeout,
-                        Duration domainBanDuration, int maxBansPerProxy, Duration slowStart, int failuresToCool) {
-        this(consecutiveFailures, errorRate, window, minSamples, cooldownInitial, cooldownMax, probeTimeout,
-                domainBanDuration, maxBansPerProxy, slowStart, failuresToCool, DEFAULT_DISTINCT_TARGET_FAILURES);
+    public HealthPolicy(
+            int consecutiveFailures,
+            double errorRate,
+            Duration window,
+            int minSamples,
+            Duration cooldownInitial,
+            Duration cooldownMax,
+            Duration probeTimeout,
+            Duration domainBanDuration,
+            int maxBansPerProxy,
+            Duration slowStart,
+            int failuresToCool) {
+        this(
+                consecutiveFailures,
+                errorRate,
+                window,
+                minSamples,
+                cooldownInitial,
+                cooldownMax,
+                probeTimeout,
+                domainBanDuration,
+                maxBansPerProxy,
+                slowStart,
+                failuresToCool,
+                DEFAULT_DISTINCT_TARGET_FAILURES);
     }
 
     /**
@@ -75,11 +113,29 @@ public record HealthPolicy(int consecutiveFailures, double errorRate, Duration w
      * @param slowStart           {@code health.slowStart}, zero (no ramp) or positive
      * @throws IllegalArgumentException as the canonical constructor does
      */
-    public HealthPolicy(int consecutiveFailures, double errorRate, Duration window, int minSamples,
-                        Duration cooldownInitial, Duration cooldownMax, Duration probeTimeout,
-                        Duration domainBanDuration, int maxBansPerProxy, Duration slowStart) {
-        this(consecutiveFailures, errorRate, window, minSamples, cooldownInitial, cooldownMax, probeTimeout,
-                domainBanDuration, maxBansPerProxy, slowStart, DEFAULT_FAILURES_TO_COOL);
+    public HealthPolicy(
+            int consecutiveFailures,
+            double errorRate,
+            Duration window,
+            int minSamples,
+            Duration cooldownInitial,
+            Duration cooldownMax,
+            Duration probeTimeout,
+            Duration domainBanDuration,
+            int maxBansPerProxy,
+            Duration slowStart) {
+        this(
+                consecutiveFailures,
+                errorRate,
+                window,
+                minSamples,
+                cooldownInitial,
+                cooldownMax,
+                probeTimeout,
+                domainBanDuration,
+                maxBansPerProxy,
+                slowStart,
+                DEFAULT_FAILURES_TO_COOL);
     }
 
     /**
@@ -89,7 +145,8 @@ public record HealthPolicy(int consecutiveFailures, double errorRate, Duration w
      */
     public HealthPolicy {
         if (consecutiveFailures < 1) {
-            throw new IllegalArgumentException("health.passive.consecutiveFailures must be at least 1, got " + consecutiveFailures);
+            throw new IllegalArgumentException(
+                    "health.passive.consecutiveFailures must be at least 1, got " + consecutiveFailures);
         }
         if (!(errorRate > 0 && errorRate <= 1)) {
             throw new IllegalArgumentException("health.passive.errorRate must be in (0, 1], got " + errorRate);
@@ -107,17 +164,19 @@ public record HealthPolicy(int consecutiveFailures, double errorRate, Duration w
         positive("health.probeTimeout", probeTimeout);
         positive("health.domainBan.duration", domainBanDuration);
         if (maxBansPerProxy < 1) {
-            throw new IllegalArgumentException("health.domainBan.maxPerProxy must be at least 1, got " + maxBansPerProxy);
+            throw new IllegalArgumentException(
+                    "health.domainBan.maxPerProxy must be at least 1, got " + maxBansPerProxy);
         }
         if (slowStart == null || slowStart.isNegative()) {
             throw new IllegalArgumentException("health.slowStart must be zero or positive, got " + slowStart);
         }
         if (failuresToCool < 1) {
-            throw new IllegalArgumentException("health.active.failuresToCool must be at least 1, got " + failuresToCool);
+            throw new IllegalArgumentException(
+                    "health.active.failuresToCool must be at least 1, got " + failuresToCool);
         }
         if (distinctTargetFailures < 1) {
-            throw new IllegalArgumentException("health.passive.distinctTargetFailures must be at least 1, got "
-                    + distinctTargetFailures);
+            throw new IllegalArgumentException(
+                    "health.passive.distinctTargetFailures must be at least 1, got " + distinctTargetFailures);
         }
     }
 
@@ -129,8 +188,19 @@ public record HealthPolicy(int consecutiveFailures, double errorRate, Duration w
      * @throws IllegalArgumentException if {@code n} is below 1
      */
     public HealthPolicy withDistinctTargetFailures(int n) {
-        return new HealthPolicy(consecutiveFailures, errorRate, window, minSamples, cooldownInitial, cooldownMax,
-                probeTimeout, domainBanDuration, maxBansPerProxy, slowStart, failuresToCool, n);
+        return new HealthPolicy(
+                consecutiveFailures,
+                errorRate,
+                window,
+                minSamples,
+                cooldownInitial,
+                cooldownMax,
+                probeTimeout,
+                domainBanDuration,
+                maxBansPerProxy,
+                slowStart,
+                failuresToCool,
+                n);
     }
 
     private static void positive(String key, Duration d) {

@@ -48,7 +48,8 @@ public sealed interface HealthReason {
          */
         public Failure {
             if (kind == null || trigger == null) {
-                throw new IllegalArgumentException("failure reason needs a kind and a trigger, got " + kind + "/" + trigger);
+                throw new IllegalArgumentException(
+                        "failure reason needs a kind and a trigger, got " + kind + "/" + trigger);
             }
         }
 

@@ -16,9 +16,17 @@ package dev.proxypool.core.health;
  * @param probeDeadlineNanos when an unanswered probe counts as failed (PROBE_ALLOWED); 0 otherwise
  * @param slowStart          true when this HEALTHY status is a return to service whose weight ramps up from {@code sinceNanos}
  */
-public record HealthStatus(long sequence, HealthState state, HealthReason reason, HealthStage stage,
-                           long sinceNanos, long cooldownUntilNanos, long backoffNanos,
-                           ProbeHolder probeHolder, long probeDeadlineNanos, boolean slowStart) {
+public record HealthStatus(
+        long sequence,
+        HealthState state,
+        HealthReason reason,
+        HealthStage stage,
+        long sinceNanos,
+        long cooldownUntilNanos,
+        long backoffNanos,
+        ProbeHolder probeHolder,
+        long probeDeadlineNanos,
+        boolean slowStart) {
 
     /**
      * Checks the parts fit together.
@@ -27,8 +35,8 @@ public record HealthStatus(long sequence, HealthState state, HealthReason reason
      */
     public HealthStatus {
         if (state == null || reason == null || stage == null || probeHolder == null) {
-            throw new IllegalArgumentException("health status needs state, reason, stage and probeHolder, got "
-                    + state + "/" + reason + "/" + stage + "/" + probeHolder);
+            throw new IllegalArgumentException("health status needs state, reason, stage and probeHolder, got " + state
+                    + "/" + reason + "/" + stage + "/" + probeHolder);
         }
         if ((state == HealthState.PROBE_ALLOWED) != (probeHolder != ProbeHolder.NONE)) {
             throw new IllegalArgumentException("probeHolder " + probeHolder + " does not fit state " + state);
@@ -36,18 +44,45 @@ public record HealthStatus(long sequence, HealthState state, HealthReason reason
     }
 
     static HealthStatus initial(long nowNanos) {
-        return new HealthStatus(0, HealthState.HEALTHY, HealthReason.Lifecycle.CREATED, HealthStage.INITIAL,
-                nowNanos, 0, 0, ProbeHolder.NONE, 0, false);
+        return new HealthStatus(
+                0,
+                HealthState.HEALTHY,
+                HealthReason.Lifecycle.CREATED,
+                HealthStage.INITIAL,
+                nowNanos,
+                0,
+                0,
+                ProbeHolder.NONE,
+                0,
+                false);
     }
 
     HealthStatus toCooling(HealthReason why, HealthStage by, long nowNanos, long backoff) {
-        return new HealthStatus(sequence + 1, HealthState.COOLING, why, by, nowNanos, nowNanos + backoff, backoff,
-                ProbeHolder.NONE, 0, false);
+        return new HealthStatus(
+                sequence + 1,
+                HealthState.COOLING,
+                why,
+                by,
+                nowNanos,
+                nowNanos + backoff,
+                backoff,
+                ProbeHolder.NONE,
+                0,
+                false);
     }
 
     HealthStatus toProbeAllowed(ProbeHolder holder, HealthStage by, long nowNanos, long probeDeadline) {
-        return new HealthStatus(sequence + 1, HealthState.PROBE_ALLOWED, HealthReason.Lifecycle.COOLDOWN_ELAPSED, by,
-                nowNanos, cooldownUntilNanos, backoffNanos, holder, probeDeadline, false);
+        return new HealthStatus(
+                sequence + 1,
+                HealthState.PROBE_ALLOWED,
+                HealthReason.Lifecycle.COOLDOWN_ELAPSED,
+                by,
+                nowNanos,
+                cooldownUntilNanos,
+                backoffNanos,
+                holder,
+                probeDeadline,
+                false);
     }
 
     HealthStatus toHealthy(HealthReason why, HealthStage by, long nowNanos) {
@@ -55,6 +90,7 @@ public record HealthStatus(long sequence, HealthState state, HealthReason reason
     }
 
     HealthStatus toDisabled(HealthReason why, HealthStage by, long nowNanos) {
-        return new HealthStatus(sequence + 1, HealthState.DISABLED, why, by, nowNanos, 0, 0, ProbeHolder.NONE, 0, false);
+        return new HealthStatus(
+                sequence + 1, HealthState.DISABLED, why, by, nowNanos, 0, 0, ProbeHolder.NONE, 0, false);
     }
 }

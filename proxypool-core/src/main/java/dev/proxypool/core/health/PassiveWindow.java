@@ -34,11 +34,13 @@ final class PassiveWindow {
         long epoch = Math.floorDiv(nowNanos, bucketNanos);
         int slot = (int) Math.floorMod(epoch, BUCKETS);
         long tag = epoch & EPOCH_MASK;
-        for (;;) {
+        for (; ; ) {
             long packed = buckets.get(slot);
             long next;
             if (epochOf(packed) == tag && packed != 0) {
-                next = pack(tag, Math.min(COUNT_MAX, requestsOf(packed) + 1),
+                next = pack(
+                        tag,
+                        Math.min(COUNT_MAX, requestsOf(packed) + 1),
                         Math.min(COUNT_MAX, failuresOf(packed) + (failed ? 1 : 0)));
             } else {
                 next = pack(tag, 1, failed ? 1 : 0);

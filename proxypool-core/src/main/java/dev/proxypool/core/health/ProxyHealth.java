@@ -73,6 +73,7 @@ public final class ProxyHealth {
 
     /** Written only by {@link #transition} (CAS through {@link #STATUS}) and the constructor. */
     private volatile HealthStatus status;
+
     private final PassiveWindow window;
     private final DomainBans bans;
     private final DynamicWeight weight = new DynamicWeight();
@@ -187,7 +188,7 @@ public final class ProxyHealth {
     }
 
     private Admission admit(ProbeHolder who, HealthStage stage, long nowNanos) {
-        for (;;) {
+        for (; ; ) {
             HealthStatus s = status;
             Admission answer = switch (s.state()) {
                 case HEALTHY -> Admission.ADMITTED;
@@ -377,19 +378,26 @@ public final class ProxyHealth {
         FailureEffect effect = onFailure(how, kind);
         HealthStatus s = settleExpiredProbe(nowNanos);
         if (effect == FailureEffect.DISABLES) {
-            disableFor(new HealthReason.Failure(kind, HealthReason.Trigger.LASTING_CONDITION),
-                    how == Admission.PROBE ? HealthStage.PROBE : HealthStage.PASSIVE, nowNanos);
+            disableFor(
+                    new HealthReason.Failure(kind, HealthReason.Trigger.LASTING_CONDITION),
+                    how == Admission.PROBE ? HealthStage.PROBE : HealthStage.PASSIVE,
+                    nowNanos);
         } else if (how == Admission.PROBE) {
             resolveProbe(ProbeHolder.REQUEST, HealthStage.PROBE, kind, nowNanos);
         } else if (s.state() == HealthState.HEALTHY && effect == FailureEffect.TARGET_SIDE) {
             if (targetStreak.add(destination) >= policy.distinctTargetFailures()) {
-                cool(new HealthReason.Failure(kind, HealthReason.Trigger.DISTINCT_TARGETS_FAILED), HealthStage.PASSIVE,
+                cool(
+                        new HealthReason.Failure(kind, HealthReason.Trigger.DISTINCT_TARGETS_FAILED),
+                        HealthStage.PASSIVE,
                         nowNanos);
             }
         } else if (s.state() == HealthState.HEALTHY) {
             window.record(true, nowNanos);
             if (effect == FailureEffect.COOLS && passiveStreak.incrementAndGet() >= policy.consecutiveFailures()) {
-                cool(new HealthReason.Failure(kind, HealthReason.Trigger.CONSECUTIVE_FAILURES), HealthStage.PASSIVE, nowNanos);
+                cool(
+                        new HealthReason.Failure(kind, HealthReason.Trigger.CONSECUTIVE_FAILURES),
+                        HealthStage.PASSIVE,
+                        nowNanos);
             } else if (window.errorRateExceeded(nowNanos, policy.minSamples(), policy.errorRate())) {
                 cool(new HealthReason.Failure(kind, HealthReason.Trigger.ERROR_RATE), HealthStage.PASSIVE, nowNanos);
             }
@@ -426,11 +434,17 @@ public final class ProxyHealth {
         FailureEffect effect = onFailure(how, kind);
         HealthStatus s = settleExpiredProbe(nowNanos);
         if (effect == FailureEffect.DISABLES) {
-            disableFor(new HealthReason.Failure(kind, HealthReason.Trigger.LASTING_CONDITION), HealthStage.ACTIVE, nowNanos);
+            disableFor(
+                    new HealthReason.Failure(kind, HealthReason.Trigger.LASTING_CONDITION),
+                    HealthStage.ACTIVE,
+                    nowNanos);
         } else if (how == Admission.PROBE) {
             resolveProbe(ProbeHolder.PROBER, HealthStage.ACTIVE, kind, nowNanos);
         } else if (s.state() == HealthState.HEALTHY && activeStreak.incrementAndGet() >= policy.failuresToCool()) {
-            cool(new HealthReason.Failure(kind, HealthReason.Trigger.ACTIVE_PROBES_FAILED), HealthStage.ACTIVE, nowNanos);
+            cool(
+                    new HealthReason.Failure(kind, HealthReason.Trigger.ACTIVE_PROBES_FAILED),
+                    HealthStage.ACTIVE,
+                    nowNanos);
         }
     }
 
@@ -502,7 +516,7 @@ public final class ProxyHealth {
      */
     public void enable(String reason, long nowNanos) {
         HealthReason why = new HealthReason.Operator(reason);
-        for (;;) {
+        for (; ; ) {
             HealthStatus s = status;
             if (s.state() == HealthState.HEALTHY) {
                 return;
@@ -522,7 +536,7 @@ public final class ProxyHealth {
             throw new IllegalArgumentException("latencyNanos must not be negative, got " + latencyNanos);
         }
         weight.onSuccess(latencyNanos);
-        for (;;) {
+        for (; ; ) {
             long last = lastCheckedNanos.get();
             if (nowNanos - last <= 0 || lastCheckedNanos.compareAndSet(last, nowNanos)) {
                 return;
@@ -561,13 +575,18 @@ public final class ProxyHealth {
     /** Counts the unanswered probe of {@code s} as failed, as of its deadline (a lost CAS means someone else did). */
     private void expireProbe(HealthStatus s) {
         HealthStage stage = s.probeHolder() == ProbeHolder.PROBER ? HealthStage.ACTIVE : HealthStage.PROBE;
-        transition(s, s.toCooling(HealthReason.Lifecycle.PROBE_EXPIRED, stage, s.probeDeadlineNanos(),
-                nextBackoff(s.backoffNanos())));
+        transition(
+                s,
+                s.toCooling(
+                        HealthReason.Lifecycle.PROBE_EXPIRED,
+                        stage,
+                        s.probeDeadlineNanos(),
+                        nextBackoff(s.backoffNanos())));
     }
 
     /** Settles the probe held by {@code holder}: {@code failure == null} means it succeeded. Stale reports are ignored. */
     private void resolveProbe(ProbeHolder holder, HealthStage stage, FailureKind failure, long nowNanos) {
-        for (;;) {
+        for (; ; ) {
             HealthStatus s = status;
             if (s.state() != HealthState.PROBE_ALLOWED || s.probeHolder() != holder) {
                 return;
@@ -577,7 +596,10 @@ public final class ProxyHealth {
                 resetRecord();
                 next = s.toHealthy(HealthReason.Lifecycle.PROBE_SUCCEEDED, stage, nowNanos);
             } else {
-                next = s.toCooling(new HealthReason.Failure(failure, HealthReason.Trigger.PROBE_FAILED), stage, nowNanos,
+                next = s.toCooling(
+                        new HealthReason.Failure(failure, HealthReason.Trigger.PROBE_FAILED),
+                        stage,
+                        nowNanos,
                         nextBackoff(s.backoffNanos()));
             }
             if (transition(s, next)) {
@@ -587,7 +609,7 @@ public final class ProxyHealth {
     }
 
     private void cool(HealthReason why, HealthStage stage, long nowNanos) {
-        for (;;) {
+        for (; ; ) {
             HealthStatus s = status;
             if (s.state() != HealthState.HEALTHY) {
                 return;
@@ -599,7 +621,7 @@ public final class ProxyHealth {
     }
 
     private void disableFor(HealthReason why, HealthStage stage, long nowNanos) {
-        for (;;) {
+        for (; ; ) {
             HealthStatus s = status;
             if (s.state() == HealthState.DISABLED) {
                 return;

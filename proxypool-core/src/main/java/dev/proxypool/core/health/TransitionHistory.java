@@ -19,7 +19,7 @@ final class TransitionHistory {
 
     void add(HealthStatus status) {
         int slot = (int) Math.floorMod(status.sequence(), (long) CAPACITY);
-        for (;;) {
+        for (; ; ) {
             HealthStatus existing = ring.get(slot);
             if (existing != null && existing.sequence() >= status.sequence()) {
                 return;

@@ -69,8 +69,8 @@ public final class QuotaLedger {
                 throw new IllegalArgumentException("clients[].name must not be blank");
             }
             if (limit == null || limit < 0) {
-                throw new IllegalArgumentException("clients[" + client
-                        + "].quota.extractionsPerHour must be 0 (unlimited) or more, got " + limit);
+                throw new IllegalArgumentException(
+                        "clients[" + client + "].quota.extractionsPerHour must be 0 (unlimited) or more, got " + limit);
             }
             if (limit > 0) {
                 limits.put(client, limit);
@@ -112,8 +112,8 @@ public final class QuotaLedger {
      */
     public Decision reserve(String client, int wanted, int atLeast) {
         if (wanted < 1 || atLeast < 1 || atLeast > wanted) {
-            throw new IllegalArgumentException("quota reservation needs 1 <= atLeast <= wanted, got "
-                    + atLeast + " and " + wanted);
+            throw new IllegalArgumentException(
+                    "quota reservation needs 1 <= atLeast <= wanted, got " + atLeast + " and " + wanted);
         }
         Window w = windows.get(client);
         if (w == null) {
@@ -145,8 +145,7 @@ public final class QuotaLedger {
     }
 
     /** The answer of {@link #reserve}. */
-    public sealed interface Decision permits Granted, Exceeded {
-    }
+    public sealed interface Decision permits Granted, Exceeded {}
 
     /**
      * Up to {@link #proxies()} proxies may be extracted. Call {@link #settle} exactly once with the
@@ -197,8 +196,7 @@ public final class QuotaLedger {
      * @param used              proxies counted in the window now
      * @param retryAfterSeconds the {@code Retry-After} value, at least 1
      */
-    public record Exceeded(int limit, int used, long retryAfterSeconds) implements Decision {
-    }
+    public record Exceeded(int limit, int used, long retryAfterSeconds) implements Decision {}
 
     private static final class Entry {
         final Instant at;

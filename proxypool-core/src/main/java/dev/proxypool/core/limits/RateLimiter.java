@@ -56,8 +56,8 @@ public final class RateLimiter {
         for (Map.Entry<String, Double> e : rpsByClient.entrySet()) {
             double rps = e.getValue();
             if (!(rps >= 0) || Double.isInfinite(rps)) {
-                throw new IllegalArgumentException("clients[" + e.getKey() + "].rateLimit.rps must be 0 or a positive number, got "
-                        + rps);
+                throw new IllegalArgumentException(
+                        "clients[" + e.getKey() + "].rateLimit.rps must be 0 or a positive number, got " + rps);
             }
             if (rps > 0) {
                 m.put(e.getKey(), new Bucket(rps, now));
@@ -102,7 +102,7 @@ public final class RateLimiter {
             return true;
         }
         long now = ticker.read();
-        for (;;) {
+        for (; ; ) {
             long tat = b.tat.get();
             long start = tat - now > 0 ? tat : now;
             if (start - now > b.tolerance) {

@@ -6,8 +6,7 @@ package dev.proxypool.core.model;
  */
 public final class AddressMask {
 
-    private AddressMask() {
-    }
+    private AddressMask() {}
 
     /**
      * Masks one host for a log line or error message.
@@ -32,6 +31,8 @@ public final class AddressMask {
         if (ipv4) {
             return parts[0] + "." + parts[1] + ".x.x";
         }
-        return parts.length <= 2 ? "x." + parts[parts.length - 1] : "x." + parts[parts.length - 2] + "." + parts[parts.length - 1];
+        return parts.length <= 2
+                ? "x." + parts[parts.length - 1]
+                : "x." + parts[parts.length - 2] + "." + parts[parts.length - 1];
     }
 }

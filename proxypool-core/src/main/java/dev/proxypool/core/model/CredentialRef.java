@@ -26,8 +26,8 @@ public record CredentialRef(String name) {
             throw new IllegalArgumentException("credentialRef must not be null (use CredentialRef.NONE)");
         }
         if (!name.isEmpty() && !VALID.matcher(name).matches()) {
-            throw new IllegalArgumentException("credentialRef '" + name
-                    + "' is invalid (letters, digits, '.', '_', '-'; at most 128 characters)");
+            throw new IllegalArgumentException(
+                    "credentialRef '" + name + "' is invalid (letters, digits, '.', '_', '-'; at most 128 characters)");
         }
     }
 

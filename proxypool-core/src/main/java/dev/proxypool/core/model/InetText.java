@@ -3,8 +3,7 @@ package dev.proxypool.core.model;
 /** Canonical text of addresses, so different spellings of one address compare equal. */
 public final class InetText {
 
-    private InetText() {
-    }
+    private InetText() {}
 
     /**
      * RFC 5952 text of an IPv6 address given as its 8 16-bit groups: lower-case hex, no leading

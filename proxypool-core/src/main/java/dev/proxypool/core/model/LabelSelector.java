@@ -107,7 +107,8 @@ public record LabelSelector(Map<String, String> required) {
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();
-        required.forEach((k, v) -> sb.append(sb.isEmpty() ? "" : ",").append(k).append('=').append(v));
+        required.forEach((k, v) ->
+                sb.append(sb.isEmpty() ? "" : ",").append(k).append('=').append(v));
         return sb.toString();
     }
 }

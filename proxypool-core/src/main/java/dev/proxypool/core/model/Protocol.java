@@ -57,8 +57,9 @@ public enum Protocol {
             case "https" -> HTTPS;
             case "socks4", "socks4a" -> SOCKS4;
             case "socks5", "socks5h" -> SOCKS5;
-            default -> throw new IllegalArgumentException(
-                    "unknown protocol '" + value + "' (expected http, https, socks4 or socks5)");
+            default ->
+                throw new IllegalArgumentException(
+                        "unknown protocol '" + value + "' (expected http, https, socks4 or socks5)");
         };
     }
 

@@ -19,9 +19,17 @@ import java.time.Instant;
  * @param exitNetwork    observed exit network, {@link ExitNetwork#UNKNOWN} when not validated
  * @param anonymity      validated anonymity level
  */
-public record Proxy(String id, ProxyKey key, String provider, String upstream, Labels labels,
-                    Instant expiresAt, int maxConcurrency, int weight,
-                    ExitNetwork exitNetwork, Anonymity anonymity) {
+public record Proxy(
+        String id,
+        ProxyKey key,
+        String provider,
+        String upstream,
+        Labels labels,
+        Instant expiresAt,
+        int maxConcurrency,
+        int weight,
+        ExitNetwork exitNetwork,
+        Anonymity anonymity) {
 
     /** The expiry of a proxy that never expires. */
     public static final Instant NO_EXPIRY = Instant.MAX;
@@ -47,7 +55,8 @@ public record Proxy(String id, ProxyKey key, String provider, String upstream, L
             throw new IllegalArgumentException("proxy " + id + ": upstream is missing");
         }
         if (maxConcurrency < 1) {
-            throw new IllegalArgumentException("proxy " + id + ": maxConcurrency must be at least 1, got " + maxConcurrency);
+            throw new IllegalArgumentException(
+                    "proxy " + id + ": maxConcurrency must be at least 1, got " + maxConcurrency);
         }
         if (weight < 1) {
             throw new IllegalArgumentException("proxy " + id + ": weight must be at least 1, got " + weight);
@@ -142,9 +151,16 @@ public record Proxy(String id, ProxyKey key, String provider, String upstream, L
      * @return a new builder; the id is kept, not re-derived
      */
     public Builder toBuilder() {
-        return new Builder(key).id(id).provider(provider).upstream(upstream).labels(labels)
-                .expiresAt(expiresAt).maxConcurrency(maxConcurrency).weight(weight)
-                .exitNetwork(exitNetwork).anonymity(anonymity);
+        return new Builder(key)
+                .id(id)
+                .provider(provider)
+                .upstream(upstream)
+                .labels(labels)
+                .expiresAt(expiresAt)
+                .maxConcurrency(maxConcurrency)
+                .weight(weight)
+                .exitNetwork(exitNetwork)
+                .anonymity(anonymity);
     }
 
     @Override
@@ -176,63 +192,90 @@ public record Proxy(String id, ProxyKey key, String provider, String upstream, L
          * @param id the opaque id, non-blank
          * @return this builder
          */
-        public Builder id(String id) { this.id = id; return this; }
+        public Builder id(String id) {
+            this.id = id;
+            return this;
+        }
         /**
          * Sets the provider that listed the proxy; defaults to {@code static}.
          *
          * @param provider the provider (source) name, non-blank
          * @return this builder
          */
-        public Builder provider(String provider) { this.provider = provider; return this; }
+        public Builder provider(String provider) {
+            this.provider = provider;
+            return this;
+        }
         /**
          * Sets the upstream the proxy was fetched for; defaults to {@code default}.
          *
          * @param upstream the upstream name, non-blank; part of the derived id
          * @return this builder
          */
-        public Builder upstream(String upstream) { this.upstream = upstream; return this; }
+        public Builder upstream(String upstream) {
+            this.upstream = upstream;
+            return this;
+        }
         /**
          * Sets the labels; defaults to {@link Labels#EMPTY}.
          *
          * @param labels the labels; null means none
          * @return this builder
          */
-        public Builder labels(Labels labels) { this.labels = labels; return this; }
+        public Builder labels(Labels labels) {
+            this.labels = labels;
+            return this;
+        }
         /**
          * Sets the provider's wall-clock expiry; defaults to {@link Proxy#NO_EXPIRY}.
          *
          * @param expiresAt the expiry; null means it never expires
          * @return this builder
          */
-        public Builder expiresAt(Instant expiresAt) { this.expiresAt = expiresAt; return this; }
+        public Builder expiresAt(Instant expiresAt) {
+            this.expiresAt = expiresAt;
+            return this;
+        }
         /**
          * Sets how many requests/tunnels may hold the proxy at once; defaults to 10.
          *
          * @param maxConcurrency at least 1, checked by {@link #build()}
          * @return this builder
          */
-        public Builder maxConcurrency(int maxConcurrency) { this.maxConcurrency = maxConcurrency; return this; }
+        public Builder maxConcurrency(int maxConcurrency) {
+            this.maxConcurrency = maxConcurrency;
+            return this;
+        }
         /**
          * Sets the selection weight; defaults to 1.
          *
          * @param weight at least 1, checked by {@link #build()}
          * @return this builder
          */
-        public Builder weight(int weight) { this.weight = weight; return this; }
+        public Builder weight(int weight) {
+            this.weight = weight;
+            return this;
+        }
         /**
          * Sets the observed exit network; defaults to {@link ExitNetwork#UNKNOWN}.
          *
          * @param exitNetwork the exit network; null means unknown
          * @return this builder
          */
-        public Builder exitNetwork(ExitNetwork exitNetwork) { this.exitNetwork = exitNetwork; return this; }
+        public Builder exitNetwork(ExitNetwork exitNetwork) {
+            this.exitNetwork = exitNetwork;
+            return this;
+        }
         /**
          * Sets the validated anonymity; defaults to {@link Anonymity#UNKNOWN}.
          *
          * @param anonymity the anonymity; null means unknown
          * @return this builder
          */
-        public Builder anonymity(Anonymity anonymity) { this.anonymity = anonymity; return this; }
+        public Builder anonymity(Anonymity anonymity) {
+            this.anonymity = anonymity;
+            return this;
+        }
 
         /**
          * Builds and validates the proxy.
@@ -242,8 +285,8 @@ public record Proxy(String id, ProxyKey key, String provider, String upstream, L
          */
         public Proxy build() {
             String theId = id != null ? id : ProxyIds.unsalted(key, upstream);
-            return new Proxy(theId, key, provider, upstream, labels, expiresAt, maxConcurrency, weight,
-                    exitNetwork, anonymity);
+            return new Proxy(
+                    theId, key, provider, upstream, labels, expiresAt, maxConcurrency, weight, exitNetwork, anonymity);
         }
     }
 }

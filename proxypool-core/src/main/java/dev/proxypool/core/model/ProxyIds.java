@@ -17,8 +17,7 @@ public final class ProxyIds {
 
     private static final char[] BASE32 = "abcdefghijklmnopqrstuvwxyz234567".toCharArray();
 
-    private ProxyIds() {
-    }
+    private ProxyIds() {}
 
     /**
      * The id servers use: stable for the same key, upstream and secret, unguessable without the secret.

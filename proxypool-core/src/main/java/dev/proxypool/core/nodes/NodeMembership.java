@@ -24,8 +24,7 @@ import java.util.Set;
  */
 public final class NodeMembership {
 
-    private NodeMembership() {
-    }
+    private NodeMembership() {}
 
     /**
      * A node's liveness and credential expiry, both on the control plane's clock.

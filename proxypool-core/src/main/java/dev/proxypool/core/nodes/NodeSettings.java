@@ -12,12 +12,12 @@ import java.time.Duration;
  *                          at least the liveness timeout
  * @param sweepInterval     how often the background sweeper looks for dead nodes (default 2 s)
  */
-public record NodeSettings(Duration heartbeatInterval, Duration livenessTimeout, Duration credentialTtl,
-                           Duration sweepInterval) {
+public record NodeSettings(
+        Duration heartbeatInterval, Duration livenessTimeout, Duration credentialTtl, Duration sweepInterval) {
 
     /** The defaults given on the components: 10 s, 30 s, 10 min, 2 s. */
-    public static final NodeSettings DEFAULTS = new NodeSettings(Duration.ofSeconds(10), Duration.ofSeconds(30),
-            Duration.ofMinutes(10), Duration.ofSeconds(2));
+    public static final NodeSettings DEFAULTS = new NodeSettings(
+            Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofSeconds(2));
 
     /**
      * Validates the timing.

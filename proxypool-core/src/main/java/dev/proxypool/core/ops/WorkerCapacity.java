@@ -25,7 +25,8 @@ public record WorkerCapacity(double peakQps, double measuredWorkerQps, double ut
             throw new IllegalArgumentException("peak-qps must be a positive number, got " + peakQps);
         }
         if (!(measuredWorkerQps > 0) || Double.isInfinite(measuredWorkerQps)) {
-            throw new IllegalArgumentException("measured-worker-qps must be a positive number, got " + measuredWorkerQps);
+            throw new IllegalArgumentException(
+                    "measured-worker-qps must be a positive number, got " + measuredWorkerQps);
         }
         if (!(utilization > 0 && utilization <= 1)) {
             throw new IllegalArgumentException("utilization must be in (0, 1], got " + utilization);

@@ -52,8 +52,15 @@ final class GreedyPass {
      * @param asnGroup    dense ASN index per candidate, -1 for an unknown ASN
      * @param subnetGroup dense subnet index per candidate, -1 for an unknown exit address
      */
-    GreedyPass(RankPolicy policy, RankCandidate[] c, double[] base, double[] weighted, int[] asnGroup,
-               int[] subnetGroup, int asnGroups, int subnetGroups) {
+    GreedyPass(
+            RankPolicy policy,
+            RankCandidate[] c,
+            double[] base,
+            double[] weighted,
+            int[] asnGroup,
+            int[] subnetGroup,
+            int asnGroups,
+            int subnetGroups) {
         this.policy = policy;
         this.c = c;
         this.base = base;
@@ -139,7 +146,8 @@ final class GreedyPass {
             int i = g.bestId;
             if (v < min) {
                 g.dropAll(); // v is the group's best, and scores only fall
-            } else if ((v == key && i == keyId) || global.size() == 0
+            } else if ((v == key && i == keyId)
+                    || global.size() == 0
                     || ScoreHeap.before(v, i, global.topKey(), global.topId())) {
                 g.removeBest();
                 choose(i, v);
@@ -166,8 +174,8 @@ final class GreedyPass {
             reserve.add(r);
             reserveUnknown += unknown ? 1 : 0;
         } else {
-            dropped.add(new RankResult.Dropped(c[i], unknown ? RankResult.Reason.UNKNOWN_ASN_SHARE
-                    : RankResult.Reason.RESERVE_FULL, score));
+            dropped.add(new RankResult.Dropped(
+                    c[i], unknown ? RankResult.Reason.UNKNOWN_ASN_SHARE : RankResult.Reason.RESERVE_FULL, score));
             return;
         }
         if (asnGroup[i] >= 0) {
@@ -245,8 +253,8 @@ final class GreedyPass {
                     for (int m = 0; m < members.size(); m++) {
                         int i = members.idAt(m);
                         double s = adjusted(i);
-                        dropped.add(new RankResult.Dropped(c[i], s < min ? RankResult.Reason.BELOW_MIN_SCORE
-                                : RankResult.Reason.RESERVE_FULL, s));
+                        dropped.add(new RankResult.Dropped(
+                                c[i], s < min ? RankResult.Reason.BELOW_MIN_SCORE : RankResult.Reason.RESERVE_FULL, s));
                     }
                     members.clear();
                 }

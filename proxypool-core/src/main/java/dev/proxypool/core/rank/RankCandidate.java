@@ -25,12 +25,12 @@ public record RankCandidate(String proxyId, double latencyMs, int successStreak,
             throw new IllegalArgumentException("candidate proxy id is missing");
         }
         if (!Double.isFinite(latencyMs) || latencyMs < 0) {
-            throw new IllegalArgumentException("candidate " + proxyId + ": latencyMs must be a finite number >= 0, got "
-                    + latencyMs);
+            throw new IllegalArgumentException(
+                    "candidate " + proxyId + ": latencyMs must be a finite number >= 0, got " + latencyMs);
         }
         if (successStreak < 0) {
-            throw new IllegalArgumentException("candidate " + proxyId + ": successStreak must not be negative, got "
-                    + successStreak);
+            throw new IllegalArgumentException(
+                    "candidate " + proxyId + ": successStreak must not be negative, got " + successStreak);
         }
         exitNetwork = exitNetwork == null ? ExitNetwork.UNKNOWN : exitNetwork;
         try {

@@ -14,8 +14,8 @@ package dev.proxypool.core.rank;
  *                           active pool and {@code floor(share × reserveSize)} to the reserve; in
  *                           [0, 1] (0.2)
  */
-public record RankPolicy(double minScore, int poolSize, int reserveSize, double unknownAsnPenalty,
-                         double unknownAsnMaxShare) {
+public record RankPolicy(
+        double minScore, int poolSize, int reserveSize, double unknownAsnPenalty, double unknownAsnMaxShare) {
 
     /** The largest pool or reserve size accepted. */
     public static final int MAX_SIZE = 1_000_000;
@@ -36,7 +36,8 @@ public record RankPolicy(double minScore, int poolSize, int reserveSize, double 
             throw new IllegalArgumentException("poolSize must be between 1 and " + MAX_SIZE + ", got " + poolSize);
         }
         if (reserveSize < 0 || reserveSize > MAX_SIZE) {
-            throw new IllegalArgumentException("reserveSize must be between 0 and " + MAX_SIZE + ", got " + reserveSize);
+            throw new IllegalArgumentException(
+                    "reserveSize must be between 0 and " + MAX_SIZE + ", got " + reserveSize);
         }
         if (!(unknownAsnPenalty > 0 && unknownAsnPenalty <= 1)) {
             throw new IllegalArgumentException("unknownAsnPenalty must be in (0, 1], got " + unknownAsnPenalty);

@@ -27,8 +27,7 @@ public record RankResult(List<Ranked> active, List<Ranked> reserve, List<Dropped
      * @param baseScore score before penalties
      * @param score     adjusted score when chosen (after the diversity and unknown-ASN penalties)
      */
-    public record Ranked(RankCandidate candidate, int position, double baseScore, double score) {
-    }
+    public record Ranked(RankCandidate candidate, int position, double baseScore, double score) {}
 
     /**
      * A candidate left out, with its adjusted score when it was dropped.
@@ -37,8 +36,7 @@ public record RankResult(List<Ranked> active, List<Ranked> reserve, List<Dropped
      * @param reason    why it is in neither pool
      * @param score     its adjusted score when it was dropped
      */
-    public record Dropped(RankCandidate candidate, Reason reason, double score) {
-    }
+    public record Dropped(RankCandidate candidate, Reason reason, double score) {}
 
     /** Why a candidate is in neither pool. */
     public enum Reason {

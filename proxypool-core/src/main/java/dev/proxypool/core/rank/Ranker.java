@@ -99,8 +99,8 @@ public final class Ranker {
         for (int i = 0; i < n; i++) {
             Integer earlier = ids.putIfAbsent(c[i].proxyId(), i);
             if (earlier != null) {
-                throw new IllegalArgumentException("candidates[" + i + "]: proxy id '" + c[i].proxyId()
-                        + "' is also candidates[" + earlier + "]");
+                throw new IllegalArgumentException(
+                        "candidates[" + i + "]: proxy id '" + c[i].proxyId() + "' is also candidates[" + earlier + "]");
             }
             long asn = c[i].exitNetwork().asn();
             base[i] = c[i].baseScore();

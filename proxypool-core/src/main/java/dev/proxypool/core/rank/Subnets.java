@@ -13,8 +13,7 @@ final class Subnets {
     private static final long V4 = 1L << 48;
     private static final long V6 = 2L << 48;
 
-    private Subnets() {
-    }
+    private Subnets() {}
 
     /**
      * The subnet key of {@code ip}; {@link #NONE} for an empty string.

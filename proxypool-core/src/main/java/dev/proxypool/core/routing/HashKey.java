@@ -57,7 +57,8 @@ public record HashKey(String header) {
                 return header(v.substring(7));
             }
         }
-        throw new IllegalArgumentException("hashKey: unknown key source '" + value + "' (expected host or header:<Name>)");
+        throw new IllegalArgumentException(
+                "hashKey: unknown key source '" + value + "' (expected host or header:<Name>)");
     }
 
     /**

@@ -113,15 +113,15 @@ sealed interface HostPattern {
         for (int i = 0; i < p.length(); i++) {
             char c = p.charAt(i);
             if (c <= ' ' || c == '/' || c == '@' || c == ',' || c == '\u007f') {
-                throw new IllegalArgumentException(key + ": '" + pattern + "' is not a host pattern"
-                        + " (character '" + c + "' at " + i + ")");
+                throw new IllegalArgumentException(
+                        key + ": '" + pattern + "' is not a host pattern" + " (character '" + c + "' at " + i + ")");
             }
             sb.append(fold(c));
         }
         String out = sb.toString();
         if (out.indexOf(':') >= 0 && !isIpv6Like(out)) {
-            throw new IllegalArgumentException(key + ": '" + pattern + "' is not a host pattern"
-                    + " (a port belongs in match.ports)");
+            throw new IllegalArgumentException(
+                    key + ": '" + pattern + "' is not a host pattern" + " (a port belongs in match.ports)");
         }
         if (out.isEmpty() || out.equals(".") || out.startsWith(".") || out.contains("..")) {
             throw new IllegalArgumentException(key + ": '" + pattern + "' is not a host pattern"

@@ -37,8 +37,12 @@ import java.util.Set;
  * @param methods HTTP methods, stored upper case; null or empty = any method
  * @param headers header name (stored lower case) to exact value; null or empty = no constraint
  */
-public record Match(List<String> clients, List<String> hosts, List<Integer> ports, List<String> methods,
-                    Map<String, String> headers) {
+public record Match(
+        List<String> clients,
+        List<String> hosts,
+        List<Integer> ports,
+        List<String> methods,
+        Map<String, String> headers) {
 
     /** Matches every request. */
     public static final Match ANY = new Match(List.of(), List.of(), List.of(), List.of(), Map.of());
@@ -127,7 +131,8 @@ public record Match(List<String> clients, List<String> hosts, List<Integer> port
         List<String> out = names(in, "match.methods", true);
         for (int i = 0; i < out.size(); i++) {
             if (!isToken(out.get(i))) {
-                throw new IllegalArgumentException("match.methods[" + i + "]: '" + out.get(i) + "' is not an HTTP method");
+                throw new IllegalArgumentException(
+                        "match.methods[" + i + "]: '" + out.get(i) + "' is not an HTTP method");
             }
         }
         return out;
@@ -148,7 +153,8 @@ public record Match(List<String> clients, List<String> hosts, List<Integer> port
                 throw new IllegalArgumentException("match.headers." + name + ": value must not be null");
             }
             if (out.put(lower, e.getValue().trim()) != null) {
-                throw new IllegalArgumentException("match.headers." + name + ": header is listed twice (names are case-insensitive)");
+                throw new IllegalArgumentException(
+                        "match.headers." + name + ": header is listed twice (names are case-insensitive)");
             }
         }
         return Collections.unmodifiableMap(out);
@@ -158,7 +164,9 @@ public record Match(List<String> clients, List<String> hosts, List<Integer> port
     private static boolean isToken(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+            boolean ok = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
                     || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
             if (!ok) {
                 return false;

@@ -21,10 +21,14 @@ public enum NoCandidatePolicy {
     public static NoCandidatePolicy parse(String value) {
         if (value != null) {
             switch (value.trim().toLowerCase(Locale.ROOT)) {
-                case "reject": return REJECT;
-                case "wait": return WAIT;
-                case "direct": return DIRECT;
-                default: break;
+                case "reject":
+                    return REJECT;
+                case "wait":
+                    return WAIT;
+                case "direct":
+                    return DIRECT;
+                default:
+                    break;
             }
         }
         throw new IllegalArgumentException("unknown onNoCandidate '" + value + "' (expected reject, wait or direct)");

@@ -13,6 +13,7 @@ public final class RetryBudget {
 
     /** Tokens the bucket starts with and holds at most. */
     public static final int CAP = 10;
+
     private static final long ONE = 1_000;
 
     private final long earnPerRequest;

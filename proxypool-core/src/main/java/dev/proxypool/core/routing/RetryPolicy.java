@@ -21,7 +21,8 @@ public record RetryPolicy(int maxAttempts, int budgetPercent) {
      */
     public RetryPolicy {
         if (maxAttempts < 1 || maxAttempts > RetryRule.MAX_ATTEMPTS) {
-            throw new IllegalArgumentException("retry.maxAttempts must be between 1 and " + RetryRule.MAX_ATTEMPTS + ", got " + maxAttempts);
+            throw new IllegalArgumentException(
+                    "retry.maxAttempts must be between 1 and " + RetryRule.MAX_ATTEMPTS + ", got " + maxAttempts);
         }
         if (budgetPercent < 0 || budgetPercent > 100) {
             throw new IllegalArgumentException("retry.budgetPercent must be between 0 and 100, got " + budgetPercent);

@@ -70,8 +70,8 @@ public final class RetryRule {
      */
     public static int attemptsAllowed(String method, boolean hasBody, int ceiling) {
         if (ceiling < 1 || ceiling > MAX_ATTEMPTS) {
-            throw new IllegalArgumentException("the attempt ceiling must be between 1 and " + MAX_ATTEMPTS
-                    + ", got " + ceiling);
+            throw new IllegalArgumentException(
+                    "the attempt ceiling must be between 1 and " + MAX_ATTEMPTS + ", got " + ceiling);
         }
         return retryable(method, hasBody) ? ceiling : 1;
     }

@@ -39,10 +39,19 @@ import java.util.regex.Pattern;
  * @param waitTimeout    how long {@code onNoCandidate: wait} waits; 5 s when null; positive for wait
  * @param hashKey        {@code consistentHash} key source; the target host when null
  */
-public record RoutingRule(String name, Match match, Strategy strategy, List<String> upstreams,
-                          Exhaustion exhaustion, int emptyThreshold, CandidateFilter filter,
-                          StickyPolicy sticky, RetryPolicy retry, NoCandidatePolicy onNoCandidate,
-                          Duration waitTimeout, HashKey hashKey) {
+public record RoutingRule(
+        String name,
+        Match match,
+        Strategy strategy,
+        List<String> upstreams,
+        Exhaustion exhaustion,
+        int emptyThreshold,
+        CandidateFilter filter,
+        StickyPolicy sticky,
+        RetryPolicy retry,
+        NoCandidatePolicy onNoCandidate,
+        Duration waitTimeout,
+        HashKey hashKey) {
 
     /** How long {@code onNoCandidate: wait} waits when {@code waitTimeout} is not set. */
     public static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(5);
@@ -70,8 +79,8 @@ public record RoutingRule(String name, Match match, Strategy strategy, List<Stri
         strategy = strategy == null ? Strategy.ROUND_ROBIN : strategy;
         upstreams = upstreams(upstreams, key);
         if (strategy == Strategy.SEQUENTIAL && upstreams.size() < 2) {
-            throw new IllegalArgumentException(key + ".upstreams: a sequential routing needs at least two upstreams, got "
-                    + upstreams.size());
+            throw new IllegalArgumentException(
+                    key + ".upstreams: a sequential routing needs at least two upstreams, got " + upstreams.size());
         }
         exhaustion = exhaustion == null ? Exhaustion.STOP : exhaustion;
         if (emptyThreshold < 1) {
@@ -185,63 +194,90 @@ public record RoutingRule(String name, Match match, Strategy strategy, List<Stri
          * @param v client names
          * @return this builder
          */
-        public Builder clients(String... v) { clients = List.of(v); return this; }
+        public Builder clients(String... v) {
+            clients = List.of(v);
+            return this;
+        }
         /**
          * Sets {@code routings[].match.clients}, as {@link #clients(String...)} does.
          *
          * @param v client names; not null
          * @return this builder
          */
-        public Builder clients(List<String> v) { clients = v; return this; }
+        public Builder clients(List<String> v) {
+            clients = v;
+            return this;
+        }
         /**
          * Sets {@code routings[].match.hosts}: destination host patterns; empty = any host.
          *
          * @param v host names or {@code *.suffix} patterns
          * @return this builder
          */
-        public Builder hosts(String... v) { hosts = List.of(v); return this; }
+        public Builder hosts(String... v) {
+            hosts = List.of(v);
+            return this;
+        }
         /**
          * Sets {@code routings[].match.hosts}, as {@link #hosts(String...)} does.
          *
          * @param v host names or patterns; not null
          * @return this builder
          */
-        public Builder hosts(List<String> v) { hosts = v; return this; }
+        public Builder hosts(List<String> v) {
+            hosts = v;
+            return this;
+        }
         /**
          * Sets {@code routings[].match.ports}: destination ports; empty = any port.
          *
          * @param v ports, 1..65535
          * @return this builder
          */
-        public Builder ports(Integer... v) { ports = List.of(v); return this; }
+        public Builder ports(Integer... v) {
+            ports = List.of(v);
+            return this;
+        }
         /**
          * Sets {@code routings[].match.ports}, as {@link #ports(Integer...)} does.
          *
          * @param v ports, 1..65535; not null
          * @return this builder
          */
-        public Builder ports(List<Integer> v) { ports = v; return this; }
+        public Builder ports(List<Integer> v) {
+            ports = v;
+            return this;
+        }
         /**
          * Sets {@code routings[].match.methods}: HTTP methods ({@code CONNECT} for tunnels); empty = any.
          *
          * @param v method names
          * @return this builder
          */
-        public Builder methods(String... v) { methods = List.of(v); return this; }
+        public Builder methods(String... v) {
+            methods = List.of(v);
+            return this;
+        }
         /**
          * Sets {@code routings[].match.methods}, as {@link #methods(String...)} does.
          *
          * @param v method names; not null
          * @return this builder
          */
-        public Builder methods(List<String> v) { methods = v; return this; }
+        public Builder methods(List<String> v) {
+            methods = v;
+            return this;
+        }
         /**
          * Sets {@code routings[].match.headers}: request headers that must carry exactly these values.
          *
          * @param v header name to value; not null
          * @return this builder
          */
-        public Builder headers(Map<String, String> v) { headers = v; return this; }
+        public Builder headers(Map<String, String> v) {
+            headers = v;
+            return this;
+        }
         /**
          * Sets every {@code match} term from an existing {@link Match}.
          *
@@ -262,28 +298,40 @@ public record RoutingRule(String name, Match match, Strategy strategy, List<Stri
          * @param v the strategy
          * @return this builder
          */
-        public Builder strategy(Strategy v) { strategy = v; return this; }
+        public Builder strategy(Strategy v) {
+            strategy = v;
+            return this;
+        }
         /**
          * Sets {@code upstreams}, in order; empty = every upstream.
          *
          * @param v distinct upstream names
          * @return this builder
          */
-        public Builder upstreams(String... v) { upstreams = List.of(v); return this; }
+        public Builder upstreams(String... v) {
+            upstreams = List.of(v);
+            return this;
+        }
         /**
          * Sets {@code upstreams}, as {@link #upstreams(String...)} does.
          *
          * @param v distinct upstream names; not null
          * @return this builder
          */
-        public Builder upstreams(List<String> v) { upstreams = v; return this; }
+        public Builder upstreams(List<String> v) {
+            upstreams = v;
+            return this;
+        }
         /**
          * Sets {@code exhaustion} ({@code sequential} only); defaults to {@code stop}.
          *
          * @param v what happens after the last upstream
          * @return this builder
          */
-        public Builder exhaustion(Exhaustion v) { exhaustion = v; return this; }
+        public Builder exhaustion(Exhaustion v) {
+            exhaustion = v;
+            return this;
+        }
         /**
          * Sets {@code emptyThreshold} ({@code sequential} only); defaults to
          * {@value RoutingRule#DEFAULT_EMPTY_THRESHOLD}.
@@ -291,70 +339,100 @@ public record RoutingRule(String name, Match match, Strategy strategy, List<Stri
          * @param v consecutive Empty fetches that advance, at least 1
          * @return this builder
          */
-        public Builder emptyThreshold(int v) { emptyThreshold = v; return this; }
+        public Builder emptyThreshold(int v) {
+            emptyThreshold = v;
+            return this;
+        }
         /**
          * Sets {@code filter.protocols}; empty = any protocol.
          *
          * @param v the protocols candidates may speak; not null
          * @return this builder
          */
-        public Builder protocols(Set<Protocol> v) { protocols = v; return this; }
+        public Builder protocols(Set<Protocol> v) {
+            protocols = v;
+            return this;
+        }
         /**
          * Sets {@code filter.labels}; defaults to {@link LabelSelector#ANY}.
          *
          * @param v the labels candidates must carry
          * @return this builder
          */
-        public Builder labels(LabelSelector v) { labels = v; return this; }
+        public Builder labels(LabelSelector v) {
+            labels = v;
+            return this;
+        }
         /**
          * Sets {@code filter.minRemainingTtl}; defaults to zero (any unexpired).
          *
          * @param v zero or positive
          * @return this builder
          */
-        public Builder minRemainingTtl(Duration v) { minRemainingTtl = v; return this; }
+        public Builder minRemainingTtl(Duration v) {
+            minRemainingTtl = v;
+            return this;
+        }
         /**
          * Sets {@code filter.maxHealthAge}; defaults to zero (no limit).
          *
          * @param v zero or positive
          * @return this builder
          */
-        public Builder maxHealthAge(Duration v) { maxHealthAge = v; return this; }
+        public Builder maxHealthAge(Duration v) {
+            maxHealthAge = v;
+            return this;
+        }
         /**
          * Sets {@code sticky}; defaults to {@link StickyPolicy#DISABLED}.
          *
          * @param v the sticky-session policy
          * @return this builder
          */
-        public Builder sticky(StickyPolicy v) { sticky = v; return this; }
+        public Builder sticky(StickyPolicy v) {
+            sticky = v;
+            return this;
+        }
         /**
          * Sets {@code retry}; defaults to {@link RetryPolicy#DEFAULTS}.
          *
          * @param v the retry policy
          * @return this builder
          */
-        public Builder retry(RetryPolicy v) { retry = v; return this; }
+        public Builder retry(RetryPolicy v) {
+            retry = v;
+            return this;
+        }
         /**
          * Sets {@code onNoCandidate}; defaults to {@code reject}.
          *
          * @param v what to do when no proxy qualifies
          * @return this builder
          */
-        public Builder onNoCandidate(NoCandidatePolicy v) { onNoCandidate = v; return this; }
+        public Builder onNoCandidate(NoCandidatePolicy v) {
+            onNoCandidate = v;
+            return this;
+        }
         /**
          * Sets {@code waitTimeout}; defaults to 5 s.
          *
          * @param v positive with {@code onNoCandidate: wait}, else zero or positive
          * @return this builder
          */
-        public Builder waitTimeout(Duration v) { waitTimeout = v; return this; }
+        public Builder waitTimeout(Duration v) {
+            waitTimeout = v;
+            return this;
+        }
         /**
          * Sets {@code hashKey} ({@code consistentHash} only); defaults to the target host.
          *
          * @param v the key source
          * @return this builder
          */
-        public Builder hashKey(HashKey v) { hashKey = v; return this; }
+        public Builder hashKey(HashKey v) {
+            hashKey = v;
+            return this;
+        }
 
         /**
          * Builds and validates the rule.
@@ -375,8 +453,19 @@ public record RoutingRule(String name, Match match, Strategy strategy, List<Stri
             } catch (IllegalArgumentException e) {
                 throw prefixed(e, "");
             }
-            return new RoutingRule(name, m, strategy, upstreams, exhaustion, emptyThreshold, f, sticky, retry,
-                    onNoCandidate, waitTimeout, hashKey);
+            return new RoutingRule(
+                    name,
+                    m,
+                    strategy,
+                    upstreams,
+                    exhaustion,
+                    emptyThreshold,
+                    f,
+                    sticky,
+                    retry,
+                    onNoCandidate,
+                    waitTimeout,
+                    hashKey);
         }
 
         private IllegalArgumentException prefixed(IllegalArgumentException e, String block) {

@@ -43,8 +43,8 @@ public final class RoutingTable {
             RoutingRule r = ruleArray[i];
             Integer earlier = positions.putIfAbsent(r.name(), i);
             if (earlier != null) {
-                throw new IllegalArgumentException("routings[" + i + "].name: '" + r.name()
-                        + "' is also routings[" + earlier + "]; routing names must be unique");
+                throw new IllegalArgumentException("routings[" + i + "].name: '" + r.name() + "' is also routings["
+                        + earlier + "]; routing names must be unique");
             }
             names.put(r.name(), r);
             matches[i] = new CompiledMatch(r.match());

@@ -67,7 +67,8 @@ public final class RuntimeRegistry {
      */
     public ProxyRuntime runtimeFor(Proxy proxy) {
         int share = Math.max(1, proxy.maxConcurrency() / concurrencyShareDivisor);
-        ProxyRuntime rt = runtimes.computeIfAbsent(proxy.id(),
+        ProxyRuntime rt = runtimes.computeIfAbsent(
+                proxy.id(),
                 id -> new ProxyRuntime(id, new CapacityCell(share), new ProxyHealth(policy, ticker.read(), forward)));
         if (rt.capacity().limit() != share) {
             rt.capacity().setLimit(share);

@@ -11,8 +11,7 @@ package dev.proxypool.core.security;
  */
 final class AddressClass {
 
-    private AddressClass() {
-    }
+    private AddressClass() {}
 
     static DenyReason classify(byte[] a) {
         return a.length == 4 ? v4(toInt(a, 0)) : v6(a);
@@ -21,11 +20,11 @@ final class AddressClass {
     static DenyReason v4(int v) {
         int a = v >>> 24;
         int b = (v >>> 16) & 0xFF;
-        if (v == 0xA9FE_A9FE            // 169.254.169.254: AWS, GCP, Azure, OCI, DigitalOcean ...
-                || v == 0xA9FE_AA02     // 169.254.170.2: AWS ECS task metadata
-                || v == 0xA9FE_0017     // 169.254.0.23: Tencent Cloud
-                || v == 0x6464_64C8     // 100.100.100.200: Alibaba Cloud
-                || v == 0xC000_00C0) {  // 192.0.0.192: Oracle Cloud (legacy)
+        if (v == 0xA9FE_A9FE // 169.254.169.254: AWS, GCP, Azure, OCI, DigitalOcean ...
+                || v == 0xA9FE_AA02 // 169.254.170.2: AWS ECS task metadata
+                || v == 0xA9FE_0017 // 169.254.0.23: Tencent Cloud
+                || v == 0x6464_64C8 // 100.100.100.200: Alibaba Cloud
+                || v == 0xC000_00C0) { // 192.0.0.192: Oracle Cloud (legacy)
             return DenyReason.METADATA;
         }
         if (v == 0xFFFF_FFFF) {
@@ -50,12 +49,12 @@ final class AddressClass {
             return DenyReason.MULTICAST;
         }
         int c = (v >>> 8) & 0xFF;
-        if (a >= 240                                   // 240/4 future use
+        if (a >= 240 // 240/4 future use
                 || a == 192 && b == 0 && (c == 0 || c == 2) // 192.0.0/24 IETF, 192.0.2/24 TEST-NET-1
-                || a == 192 && b == 88 && c == 99           // 6to4 relay anycast (deprecated)
-                || a == 198 && (b & 0xFE) == 18             // 198.18/15 benchmarking
-                || a == 198 && b == 51 && c == 100          // TEST-NET-2
-                || a == 203 && b == 0 && c == 113) {        // TEST-NET-3
+                || a == 192 && b == 88 && c == 99 // 6to4 relay anycast (deprecated)
+                || a == 198 && (b & 0xFE) == 18 // 198.18/15 benchmarking
+                || a == 198 && b == 51 && c == 100 // TEST-NET-2
+                || a == 203 && b == 0 && c == 113) { // TEST-NET-3
             return DenyReason.RESERVED;
         }
         return null;
@@ -64,14 +63,14 @@ final class AddressClass {
     private static DenyReason v6(byte[] a) {
         if (zero(a, 0, 10)) {
             int g5 = u16(a, 10);
-            if (g5 == 0xFFFF) {                 // ::ffff:a.b.c.d mapped: the IPv4 itself
+            if (g5 == 0xFFFF) { // ::ffff:a.b.c.d mapped: the IPv4 itself
                 return v4(toInt(a, 12));
             }
             if (g5 == 0) {
                 if (zero(a, 12, 15)) {
                     return a[15] == 0 ? DenyReason.UNSPECIFIED : a[15] == 1 ? DenyReason.LOOPBACK : DenyReason.RESERVED;
                 }
-                return embeddedNeverPublic(toInt(a, 12));  // ::a.b.c.d compatible (deprecated)
+                return embeddedNeverPublic(toInt(a, 12)); // ::a.b.c.d compatible (deprecated)
             }
             return DenyReason.RESERVED;
         }
@@ -82,15 +81,15 @@ final class AddressClass {
         int g1 = u16(a, 2);
         if (g0 == 0x0064 && g1 == 0xFF9B) {
             if (zero(a, 4, 12)) {
-                return v4(toInt(a, 12));        // 64:ff9b::/96 NAT64 well-known prefix
+                return v4(toInt(a, 12)); // 64:ff9b::/96 NAT64 well-known prefix
             }
             if (u16(a, 4) == 0x0001) {
-                return DenyReason.PRIVATE;      // 64:ff9b:1::/48 local-use NAT64
+                return DenyReason.PRIVATE; // 64:ff9b:1::/48 local-use NAT64
             }
             return DenyReason.RESERVED;
         }
         if (g0 == 0xFD00 && g1 == 0x0EC2 && zero(a, 4, 14) && u16(a, 14) == 0x0254) {
-            return DenyReason.METADATA;         // fd00:ec2::254 AWS IMDS over IPv6
+            return DenyReason.METADATA; // fd00:ec2::254 AWS IMDS over IPv6
         }
         if ((g0 & 0xFE00) == 0xFC00) {
             return DenyReason.UNIQUE_LOCAL;
@@ -105,19 +104,19 @@ final class AddressClass {
             return DenyReason.MULTICAST;
         }
         if ((g0 & 0xE000) != 0x2000) {
-            return DenyReason.RESERVED;         // not global unicast (100::/64 discard and the rest)
+            return DenyReason.RESERVED; // not global unicast (100::/64 discard and the rest)
         }
         if (g0 == 0x2002) {
-            return v4(toInt(a, 2));             // 6to4: 2002:AABB:CCDD::/48 embeds AA.BB.CC.DD
+            return v4(toInt(a, 2)); // 6to4: 2002:AABB:CCDD::/48 embeds AA.BB.CC.DD
         }
-        if (g0 == 0x2001 && g1 == 0x0000) {     // Teredo: server at 32..63, client inverted at 96..127
+        if (g0 == 0x2001 && g1 == 0x0000) { // Teredo: server at 32..63, client inverted at 96..127
             DenyReason server = v4(toInt(a, 4));
             return server != null ? server : v4(~toInt(a, 12));
         }
-        if (g0 == 0x2001 && g1 == 0x0DB8        // documentation
-                || g0 == 0x2001 && g1 == 0x0002 && u16(a, 4) == 0  // 2001:2::/48 benchmarking
-                || g0 == 0x2001 && (g1 & 0xFFF0) == 0x0010   // 2001:10::/28 ORCHID (deprecated)
-                || (g0 & 0xFFF0) == 0x3FF0) {   // 3fff::/20 documentation (RFC 9637)
+        if (g0 == 0x2001 && g1 == 0x0DB8 // documentation
+                || g0 == 0x2001 && g1 == 0x0002 && u16(a, 4) == 0 // 2001:2::/48 benchmarking
+                || g0 == 0x2001 && (g1 & 0xFFF0) == 0x0010 // 2001:10::/28 ORCHID (deprecated)
+                || (g0 & 0xFFF0) == 0x3FF0) { // 3fff::/20 documentation (RFC 9637)
             return DenyReason.RESERVED;
         }
         return null;

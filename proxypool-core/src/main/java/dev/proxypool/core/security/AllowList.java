@@ -71,8 +71,8 @@ final class AllowList {
             } else {
                 String host = DestinationPolicy.normalizeName(e);
                 if (host == null || IpLiterals.ipv4(host) != IpLiterals.NOT_IPV4) {
-                    throw new IllegalArgumentException(key + ": '" + raw
-                            + "' is not a CIDR, a canonical IP address, a host name or *.suffix");
+                    throw new IllegalArgumentException(
+                            key + ": '" + raw + "' is not a CIDR, a canonical IP address, a host name or *.suffix");
                 }
                 hosts.add(host);
             }
@@ -84,7 +84,8 @@ final class AllowList {
         String addr = unbracket(slash < 0 ? e : e.substring(0, slash));
         byte[] net = IpLiterals.canonical(addr);
         if (net == null) {
-            throw new IllegalArgumentException(key + ": '" + e + "' has no canonical IP address (write 127.0.0.1, not 127.1 or 0x7f.1)");
+            throw new IllegalArgumentException(
+                    key + ": '" + e + "' has no canonical IP address (write 127.0.0.1, not 127.1 or 0x7f.1)");
         }
         int max = net.length * 8;
         int prefix = max;
@@ -103,7 +104,9 @@ final class AllowList {
     }
 
     private static String unbracket(String s) {
-        return s.length() > 2 && s.charAt(0) == '[' && s.charAt(s.length() - 1) == ']' ? s.substring(1, s.length() - 1) : s;
+        return s.length() > 2 && s.charAt(0) == '[' && s.charAt(s.length() - 1) == ']'
+                ? s.substring(1, s.length() - 1)
+                : s;
     }
 
     /** True when a CIDR entry covers the address (an IPv4-mapped IPv6 address also matches IPv4 entries). */

@@ -69,10 +69,17 @@ public final class DestinationPolicy {
         }
     }
 
-    private static final Set<String> METADATA_NAMES = Set.of("metadata", "metadata.google.internal", "metadata.goog",
-            "instance-data", "instance-data.ec2.internal", "metadata.tencentyun.com", "metadata.platformequinix.com");
-    private static final String[] LOCAL_SUFFIXES = {".local", ".internal", ".home.arpa", ".localdomain", ".svc",
-            ".intranet", ".lan"};
+    private static final Set<String> METADATA_NAMES = Set.of(
+            "metadata",
+            "metadata.google.internal",
+            "metadata.goog",
+            "instance-data",
+            "instance-data.ec2.internal",
+            "metadata.tencentyun.com",
+            "metadata.platformequinix.com");
+    private static final String[] LOCAL_SUFFIXES = {
+        ".local", ".internal", ".home.arpa", ".localdomain", ".svc", ".intranet", ".lan"
+    };
 
     private final boolean allowPrivate;
     private final boolean anyConnectPort;
@@ -207,8 +214,11 @@ public final class DestinationPolicy {
         if (METADATA_NAMES.contains(n)) {
             return DenyReason.METADATA;
         }
-        if (n.equals("localhost") || n.endsWith(".localhost") || n.equals("localhost.localdomain")
-                || n.equals("ip6-localhost") || n.equals("ip6-loopback")) {
+        if (n.equals("localhost")
+                || n.endsWith(".localhost")
+                || n.equals("localhost.localdomain")
+                || n.equals("ip6-localhost")
+                || n.equals("ip6-loopback")) {
             return DenyReason.LOOPBACK;
         }
         if (n.indexOf('.') < 0 || n.equals("kubernetes.default")) {
@@ -272,15 +282,12 @@ public final class DestinationPolicy {
     /** A request host, decoded once. */
     private sealed interface Literal {
 
-        record Bad() implements Literal {
-        }
+        record Bad() implements Literal {}
 
         /** {@code alt}: the decimal reading of a leading-zero IPv4 spelling, else null. */
-        record Address(byte[] address, byte[] alt) implements Literal {
-        }
+        record Address(byte[] address, byte[] alt) implements Literal {}
 
-        record Name(String name) implements Literal {
-        }
+        record Name(String name) implements Literal {}
 
         Bad BAD = new Bad();
 
@@ -359,7 +366,8 @@ public final class DestinationPolicy {
             int i = 0;
             for (Integer p : ports) {
                 if (p == null || p < 1 || p > 65535) {
-                    throw new IllegalArgumentException("security.connectPorts[" + i + "]: '" + p + "' is not a port (1..65535)");
+                    throw new IllegalArgumentException(
+                            "security.connectPorts[" + i + "]: '" + p + "' is not a port (1..65535)");
                 }
                 connectPorts.set(p);
                 i++;

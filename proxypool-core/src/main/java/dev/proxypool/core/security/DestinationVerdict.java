@@ -7,16 +7,14 @@ public sealed interface DestinationVerdict permits DestinationVerdict.Allowed, D
     Allowed ALLOWED = new Allowed();
 
     /** The gateway may forward to this destination. */
-    record Allowed() implements DestinationVerdict {
-    }
+    record Allowed() implements DestinationVerdict {}
 
     /**
      * The gateway must refuse; {@code reason.code()} is the detail for the client and the metric tag.
      *
      * @param reason the first rule that refused the destination
      */
-    record Denied(DenyReason reason) implements DestinationVerdict {
-    }
+    record Denied(DenyReason reason) implements DestinationVerdict {}
 
     /**
      * Whether the gateway may go ahead.

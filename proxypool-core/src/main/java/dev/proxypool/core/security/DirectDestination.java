@@ -14,14 +14,12 @@ public sealed interface DirectDestination permits DirectDestination.Dial, Direct
      *
      * @param address the checked address, never null
      */
-    record Dial(InetAddress address) implements DirectDestination {
-    }
+    record Dial(InetAddress address) implements DirectDestination {}
 
     /**
      * Do not connect; answer 403 {@code destination_denied} (or 502 for {@link DenyReason#UNRESOLVABLE}).
      *
      * @param reason why the destination is refused
      */
-    record Refused(DenyReason reason) implements DirectDestination {
-    }
+    record Refused(DenyReason reason) implements DirectDestination {}
 }

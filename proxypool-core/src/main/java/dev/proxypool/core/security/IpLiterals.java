@@ -18,8 +18,7 @@ final class IpLiterals {
 
     private static final long MAX32 = 0xFFFF_FFFFL;
 
-    private IpLiterals() {
-    }
+    private IpLiterals() {}
 
     /** The {@code inet_aton} reading: a 32-bit address, {@link #NOT_IPV4} or {@link #AMBIGUOUS}. */
     static long ipv4(String h) {

@@ -19,8 +19,7 @@ import java.util.List;
  */
 final class OwnListeners {
 
-    private record Listener(byte[] address, int port) {
-    }
+    private record Listener(byte[] address, int port) {}
 
     private final List<Listener> listeners;
     private final List<byte[]> localAddresses;
@@ -86,7 +85,8 @@ final class OwnListeners {
     /** True when a loopback name ({@code localhost}) on {@code port} reaches one of our listeners. */
     boolean isOwnLoopbackPort(int port) {
         for (Listener l : listeners) {
-            if (l.port() == port && (l.address() == null || AddressClass.classify(l.address()) == DenyReason.LOOPBACK)) {
+            if (l.port() == port
+                    && (l.address() == null || AddressClass.classify(l.address()) == DenyReason.LOOPBACK)) {
                 return true;
             }
         }

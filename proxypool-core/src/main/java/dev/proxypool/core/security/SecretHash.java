@@ -21,12 +21,12 @@ public final class SecretHash {
     public static final String SCHEME = "pbkdf2-sha256";
     /** OWASP's 2023 guidance for PBKDF2-HMAC-SHA256. */
     public static final int DEFAULT_ITERATIONS = 600_000;
+
     private static final int SALT_BYTES = 16;
     private static final int HASH_BITS = 256;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private SecretHash() {
-    }
+    private SecretHash() {}
 
     /**
      * Hashes {@code secret} with a fresh random salt and the default iteration count.
@@ -91,8 +91,7 @@ public final class SecretHash {
         }
     }
 
-    private record Parsed(int iterations, byte[] salt, byte[] hash) {
-    }
+    private record Parsed(int iterations, byte[] salt, byte[] hash) {}
 
     private static Parsed parse(String stored) {
         if (stored == null) {
@@ -120,12 +119,13 @@ public final class SecretHash {
     private static byte[] derive(char[] secret, byte[] salt, int iterations) {
         PBEKeySpec spec = new PBEKeySpec(secret, salt, iterations, HASH_BITS);
         try {
-            return SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256").generateSecret(spec).getEncoded();
+            return SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256")
+                    .generateSecret(spec)
+                    .getEncoded();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("PBKDF2WithHmacSHA256 unavailable", e);
         } finally {
             spec.clearPassword();
         }
     }
-
 }

@@ -1,7 +1,5 @@
 package dev.proxypool.core.sequential;
 
-import java.util.Locale;
-
 /** What a sequential routing does after its last upstream ({@code routings[].exhaustion}). */
 public enum Exhaustion {
     /** Stay exhausted on the last upstream and advance no further (default). */

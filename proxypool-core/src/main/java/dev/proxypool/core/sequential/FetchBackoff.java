@@ -42,8 +42,8 @@ public final class FetchBackoff {
         switch (outcome) {
             case FetchOutcome.Error err -> {
                 consecutiveErrors++;
-                backoffNanos = Math.min(fetchInterval.toNanos() * (1L << Math.min(consecutiveErrors, 16)),
-                        MAX_BACKOFF.toNanos());
+                backoffNanos = Math.min(
+                        fetchInterval.toNanos() * (1L << Math.min(consecutiveErrors, 16)), MAX_BACKOFF.toNanos());
             }
             case FetchOutcome.Empty e -> {
                 consecutiveErrors = 0;

@@ -40,8 +40,8 @@ public sealed interface FetchOutcome {
      */
     static FetchOutcome classify(int newCandidates, int knownCandidates) {
         if (newCandidates < 0 || knownCandidates < 0) {
-            throw new IllegalArgumentException("candidate counts must not be negative, got new=" + newCandidates
-                    + " known=" + knownCandidates);
+            throw new IllegalArgumentException(
+                    "candidate counts must not be negative, got new=" + newCandidates + " known=" + knownCandidates);
         }
         if (newCandidates > 0) {
             return new Success(newCandidates);

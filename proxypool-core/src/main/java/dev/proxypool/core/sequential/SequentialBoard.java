@@ -49,8 +49,7 @@ public final class SequentialBoard {
     private final ConcurrentLinkedQueue<Change> pending = new ConcurrentLinkedQueue<>();
     private final ReentrantLock delivery = new ReentrantLock();
 
-    private record Change(SequentialState before, SequentialState after, boolean transition) {
-    }
+    private record Change(SequentialState before, SequentialState after, boolean transition) {}
 
     /**
      * A board with no routings and no listener.
@@ -140,8 +139,8 @@ public final class SequentialBoard {
         SequentialRouting old = routings.put(r.name(), r);
         SequentialState s = states.get(r.name());
         if (old == null || s == null) {
-            SequentialState fresh = new SequentialState(r.name(), 0, r.upstreams().getFirst(), false, 0, 0,
-                    SwitchReason.INITIAL, clock.instant());
+            SequentialState fresh = new SequentialState(
+                    r.name(), 0, r.upstreams().getFirst(), false, 0, 0, SwitchReason.INITIAL, clock.instant());
             states.put(r.name(), fresh);
             return fresh;
         }
@@ -153,8 +152,15 @@ public final class SequentialBoard {
         }
         SequentialState next = idx < 0
                 ? s.moved(0, r.upstreams().getFirst(), false, SwitchReason.CONFIG_CHANGE, clock.instant())
-                : new SequentialState(r.name(), idx, s.upstream(), exhausted, s.consecutiveEmpty(), s.version() + 1,
-                        SwitchReason.CONFIG_CHANGE, clock.instant());
+                : new SequentialState(
+                        r.name(),
+                        idx,
+                        s.upstream(),
+                        exhausted,
+                        s.consecutiveEmpty(),
+                        s.version() + 1,
+                        SwitchReason.CONFIG_CHANGE,
+                        clock.instant());
         publish(s, next, true);
         return next;
     }
@@ -247,8 +253,11 @@ public final class SequentialBoard {
                     try {
                         listener.onChange(c.before(), c.after(), c.transition());
                     } catch (RuntimeException e) {
-                        LOG.log(System.Logger.Level.WARNING, "sequential listener failed for routing "
-                                + c.after().routing(), e);
+                        LOG.log(
+                                System.Logger.Level.WARNING,
+                                "sequential listener failed for routing "
+                                        + c.after().routing(),
+                                e);
                     }
                 }
             } finally {
@@ -307,7 +316,8 @@ public final class SequentialBoard {
         try {
             SequentialState s = current(routing);
             SequentialRouting r = routings.get(routing);
-            SequentialState next = s.moved(0, r.upstreams().getFirst(), false, SwitchReason.ADMIN_RESET, clock.instant());
+            SequentialState next =
+                    s.moved(0, r.upstreams().getFirst(), false, SwitchReason.ADMIN_RESET, clock.instant());
             publish(s, next, true);
             return next;
         } finally {
@@ -390,9 +400,17 @@ public final class SequentialBoard {
                 if (idx < 0) {
                     continue;
                 }
-                boolean exhausted = s.exhausted() && idx == r.upstreams().size() - 1 && r.exhaustion() == Exhaustion.STOP;
-                SequentialState taken = new SequentialState(s.routing(), idx, s.upstream(), exhausted,
-                        s.consecutiveEmpty(), s.version(), s.reason(), s.changedAt());
+                boolean exhausted =
+                        s.exhausted() && idx == r.upstreams().size() - 1 && r.exhaustion() == Exhaustion.STOP;
+                SequentialState taken = new SequentialState(
+                        s.routing(),
+                        idx,
+                        s.upstream(),
+                        exhausted,
+                        s.consecutiveEmpty(),
+                        s.version(),
+                        s.reason(),
+                        s.changedAt());
                 states.put(s.routing(), taken);
                 applied.add(taken);
             }

@@ -10,7 +10,7 @@ package dev.proxypool.core.sequential;
 public interface SequentialListener {
 
     /** A listener that ignores every change. */
-    SequentialListener NONE = (before, after, transition) -> { };
+    SequentialListener NONE = (before, after, transition) -> {};
 
     /**
      * One change, already applied.

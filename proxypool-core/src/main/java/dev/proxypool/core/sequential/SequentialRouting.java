@@ -30,8 +30,9 @@ public record SequentialRouting(String name, List<String> upstreams, Exhaustion 
         }
         String key = "routings[" + name + "]";
         if (upstreams == null || upstreams.size() < 2) {
-            throw new IllegalArgumentException(key + ".upstreams: a sequential routing needs at least two upstreams, got "
-                    + (upstreams == null ? 0 : upstreams.size()));
+            throw new IllegalArgumentException(
+                    key + ".upstreams: a sequential routing needs at least two upstreams, got "
+                            + (upstreams == null ? 0 : upstreams.size()));
         }
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < upstreams.size(); i++) {

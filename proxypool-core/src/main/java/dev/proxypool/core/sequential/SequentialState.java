@@ -18,8 +18,15 @@ import java.time.Instant;
  * @param reason           why the position (index or exhausted flag) last changed
  * @param changedAt        wall-clock time of that change
  */
-public record SequentialState(String routing, int index, String upstream, boolean exhausted,
-                              int consecutiveEmpty, long version, SwitchReason reason, Instant changedAt) {
+public record SequentialState(
+        String routing,
+        int index,
+        String upstream,
+        boolean exhausted,
+        int consecutiveEmpty,
+        long version,
+        SwitchReason reason,
+        Instant changedAt) {
 
     /**
      * Validates the state.
@@ -31,17 +38,19 @@ public record SequentialState(String routing, int index, String upstream, boolea
             throw new IllegalArgumentException("sequential state: routing is missing");
         }
         if (index < 0) {
-            throw new IllegalArgumentException("sequential state " + routing + ": index must not be negative, got " + index);
+            throw new IllegalArgumentException(
+                    "sequential state " + routing + ": index must not be negative, got " + index);
         }
         if (upstream == null || upstream.isBlank()) {
             throw new IllegalArgumentException("sequential state " + routing + ": upstream is missing");
         }
         if (consecutiveEmpty < 0) {
-            throw new IllegalArgumentException("sequential state " + routing
-                    + ": consecutiveEmpty must not be negative, got " + consecutiveEmpty);
+            throw new IllegalArgumentException(
+                    "sequential state " + routing + ": consecutiveEmpty must not be negative, got " + consecutiveEmpty);
         }
         if (version < 0) {
-            throw new IllegalArgumentException("sequential state " + routing + ": version must not be negative, got " + version);
+            throw new IllegalArgumentException(
+                    "sequential state " + routing + ": version must not be negative, got " + version);
         }
         if (reason == null || changedAt == null) {
             throw new IllegalArgumentException("sequential state " + routing + ": reason and changedAt are required");

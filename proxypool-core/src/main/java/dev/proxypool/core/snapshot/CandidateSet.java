@@ -234,7 +234,7 @@ public final class CandidateSet {
 
     @Override
     public String toString() {
-        return "CandidateSet[" + slots.length + " of snapshot v" + snapshot.version() + ", "
-                + segmentCount() + " segment(s)]";
+        return "CandidateSet[" + slots.length + " of snapshot v" + snapshot.version() + ", " + segmentCount()
+                + " segment(s)]";
     }
 }

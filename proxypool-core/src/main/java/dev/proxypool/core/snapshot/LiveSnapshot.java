@@ -46,7 +46,7 @@ public final class LiveSnapshot {
      */
     public boolean publish(PoolSnapshot next) {
         Objects.requireNonNull(next, "next");
-        for (;;) {
+        for (; ; ) {
             PoolSnapshot now = current.get();
             if (next.version() <= now.version()) {
                 return false;

@@ -71,9 +71,17 @@ public final class PoolSnapshot {
     private final ConcurrentHashMap<CandidateFilter, CandidateSet> memo = new ConcurrentHashMap<>();
     private final CandidateSet[] recent = new CandidateSet[RECENT_SIZE];
 
-    PoolSnapshot(long version, Instant generatedAt, long builtAtNanos, Proxy[] proxies, ProxyRuntime[] runtimes,
-                 long[] deadlines, Map<String, Integer> slotById, Map<String, int[]> byUpstream,
-                 int[][] byProtocol, Map<String, Map<String, int[]>> byLabel) {
+    PoolSnapshot(
+            long version,
+            Instant generatedAt,
+            long builtAtNanos,
+            Proxy[] proxies,
+            ProxyRuntime[] runtimes,
+            long[] deadlines,
+            Map<String, Integer> slotById,
+            Map<String, int[]> byUpstream,
+            int[][] byProtocol,
+            Map<String, Map<String, int[]>> byLabel) {
         this.version = version;
         this.generatedAt = generatedAt;
         this.builtAtNanos = builtAtNanos;
@@ -108,8 +116,17 @@ public final class PoolSnapshot {
      * @return a snapshot with no proxies, whose every candidate set is empty
      */
     public static PoolSnapshot empty(Instant generatedAt, long nowNanos) {
-        return new PoolSnapshot(0, generatedAt, nowNanos, new Proxy[0], new ProxyRuntime[0], new long[0],
-                Map.of(), Map.of(), new int[Protocol.values().length][0], Map.of());
+        return new PoolSnapshot(
+                0,
+                generatedAt,
+                nowNanos,
+                new Proxy[0],
+                new ProxyRuntime[0],
+                new long[0],
+                Map.of(),
+                Map.of(),
+                new int[Protocol.values().length][0],
+                Map.of());
     }
 
     /**

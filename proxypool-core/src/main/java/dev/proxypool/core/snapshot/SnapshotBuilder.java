@@ -69,8 +69,8 @@ public final class SnapshotBuilder {
      */
     public synchronized PoolSnapshot build(long version, Collection<Proxy> proxies) {
         if (version <= lastVersion) {
-            throw new IllegalArgumentException("snapshot version must increase: " + version
-                    + " is not above " + lastVersion);
+            throw new IllegalArgumentException(
+                    "snapshot version must increase: " + version + " is not above " + lastVersion);
         }
         Instant wallNow = wallClock.instant();
         long tickNow = ticker.read();
@@ -94,11 +94,14 @@ public final class SnapshotBuilder {
             slots[slot] = proxy;
             runtimes[slot] = registry.runtimeFor(proxy);
             deadlines[slot] = deadline(proxy.expiresAt(), wallNow, tickNow);
-            upstreams.computeIfAbsent(proxy.upstream(), u -> new SortedSlots.Builder()).add(slot);
+            upstreams
+                    .computeIfAbsent(proxy.upstream(), u -> new SortedSlots.Builder())
+                    .add(slot);
             protocols[proxy.protocol().ordinal()].add(slot);
             for (Map.Entry<String, String> label : proxy.labels().values().entrySet()) {
                 labels.computeIfAbsent(label.getKey(), k -> new HashMap<>())
-                        .computeIfAbsent(label.getValue(), v -> new SortedSlots.Builder()).add(slot);
+                        .computeIfAbsent(label.getValue(), v -> new SortedSlots.Builder())
+                        .add(slot);
             }
             slot++;
         }
@@ -116,8 +119,8 @@ public final class SnapshotBuilder {
             byLabel.put(k, frozen);
         });
         lastVersion = version;
-        return new PoolSnapshot(version, wallNow, tickNow, slots, runtimes, deadlines, slotById, byUpstream,
-                byProtocol, byLabel);
+        return new PoolSnapshot(
+                version, wallNow, tickNow, slots, runtimes, deadlines, slotById, byUpstream, byProtocol, byLabel);
     }
 
     /**

@@ -10,8 +10,7 @@ final class SortedSlots {
 
     static final int[] EMPTY = new int[0];
 
-    private SortedSlots() {
-    }
+    private SortedSlots() {}
 
     /** Slots in both lists. Merges, or gallops by binary search when one list is much shorter. */
     static int[] intersect(int[] a, int[] b) {

@@ -12,6 +12,7 @@ final class Binding {
     final long expiresNanos;
     /** True when the proxy's deadline, not the lifetime, set {@link #expiresNanos}. */
     final boolean cappedByProxy;
+
     volatile long lastUsedNanos;
 
     Binding(String proxyId, long createdNanos, long expiresNanos, boolean cappedByProxy) {

@@ -65,14 +65,15 @@ public final class StickyDispatch {
     public StickyPick pick(SessionKey key, PoolSnapshot snapshot, PickRequest request, long now) {
         StickyLookup found = table.lookup(key, snapshot, request, now);
         return switch (found) {
-            case StickyLookup.Unbound u -> new StickyPick.Fresh(dispatcher.pick(snapshot, request, now), Optional.empty());
+            case StickyLookup.Unbound u ->
+                new StickyPick.Fresh(dispatcher.pick(snapshot, request, now), Optional.empty());
             case StickyLookup.Lost lost -> onLost(lost.proxyId(), lost.reason(), snapshot, request, now);
             case StickyLookup.Bound bound -> reserveBound(key, bound, snapshot, request, now);
         };
     }
 
-    private StickyPick reserveBound(SessionKey key, StickyLookup.Bound bound, PoolSnapshot snapshot,
-                                    PickRequest request, long now) {
+    private StickyPick reserveBound(
+            SessionKey key, StickyLookup.Bound bound, PoolSnapshot snapshot, PickRequest request, long now) {
         PickResult result = dispatcher.pickSlot(snapshot, request, bound.slot(), now);
         return switch (result) {
             case Picked p -> new StickyPick.Reused(p);

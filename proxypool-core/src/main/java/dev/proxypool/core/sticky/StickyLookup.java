@@ -14,8 +14,7 @@ public sealed interface StickyLookup {
      * @param slot    its slot in the snapshot passed to the lookup
      * @param proxyId its id
      */
-    record Bound(int slot, String proxyId) implements StickyLookup {
-    }
+    record Bound(int slot, String proxyId) implements StickyLookup {}
 
     /**
      * There was a binding but it no longer holds; it has been cleared. With {@code onLost: repin}
@@ -24,6 +23,5 @@ public sealed interface StickyLookup {
      * @param proxyId the proxy the session was bound to
      * @param reason  why the binding was dropped
      */
-    record Lost(String proxyId, LossReason reason) implements StickyLookup {
-    }
+    record Lost(String proxyId, LossReason reason) implements StickyLookup {}
 }

@@ -19,8 +19,14 @@ import java.util.Locale;
  *                   whole response, or closed its tunnel): without this wait such a request would
  *                   fail at capacity 1. The limit itself is never exceeded: the request waits.
  */
-public record StickyPolicy(boolean enabled, String header, Duration lifetime, Duration idle,
-                           OnLost onLost, int maxEntries, Duration busyWait) {
+public record StickyPolicy(
+        boolean enabled,
+        String header,
+        Duration lifetime,
+        Duration idle,
+        OnLost onLost,
+        int maxEntries,
+        Duration busyWait) {
 
     /** When a session's proxy no longer qualifies. */
     public enum OnLost {
@@ -39,9 +45,12 @@ public record StickyPolicy(boolean enabled, String header, Duration lifetime, Du
         public static OnLost parse(String value) {
             if (value != null) {
                 switch (value.trim().toLowerCase(Locale.ROOT)) {
-                    case "repin": return REPIN;
-                    case "strict": return STRICT;
-                    default: break;
+                    case "repin":
+                        return REPIN;
+                    case "strict":
+                        return STRICT;
+                    default:
+                        break;
                 }
             }
             throw new IllegalArgumentException("unknown sticky.onLost '" + value + "' (expected repin or strict)");
@@ -58,12 +67,12 @@ public record StickyPolicy(boolean enabled, String header, Duration lifetime, Du
     public static final Duration MAX_BUSY_WAIT = Duration.ofSeconds(60);
 
     /** Sticky sessions off (every other setting at its default): the routing default. */
-    public static final StickyPolicy DISABLED = new StickyPolicy(false, DEFAULT_HEADER,
-            Duration.ofMinutes(10), Duration.ofSeconds(60), OnLost.REPIN, 100_000);
+    public static final StickyPolicy DISABLED = new StickyPolicy(
+            false, DEFAULT_HEADER, Duration.ofMinutes(10), Duration.ofSeconds(60), OnLost.REPIN, 100_000);
 
     /** Sticky sessions on, every setting at its default. */
-    public static final StickyPolicy DEFAULTS = new StickyPolicy(true, DEFAULT_HEADER,
-            Duration.ofMinutes(10), Duration.ofSeconds(60), OnLost.REPIN, 100_000);
+    public static final StickyPolicy DEFAULTS = new StickyPolicy(
+            true, DEFAULT_HEADER, Duration.ofMinutes(10), Duration.ofSeconds(60), OnLost.REPIN, 100_000);
 
     /**
      * A policy with the default {@link #busyWait()}.
@@ -76,8 +85,8 @@ public record StickyPolicy(boolean enabled, String header, Duration lifetime, Du
      * @param maxEntries bound of the per-worker binding cache, at least 1
      * @throws IllegalArgumentException as the canonical constructor does
      */
-    public StickyPolicy(boolean enabled, String header, Duration lifetime, Duration idle, OnLost onLost,
-                        int maxEntries) {
+    public StickyPolicy(
+            boolean enabled, String header, Duration lifetime, Duration idle, OnLost onLost, int maxEntries) {
         this(enabled, header, lifetime, idle, onLost, maxEntries, DEFAULT_BUSY_WAIT);
     }
 
@@ -103,8 +112,8 @@ public record StickyPolicy(boolean enabled, String header, Duration lifetime, Du
             throw new IllegalArgumentException("sticky.maxEntries must be at least 1, got " + maxEntries);
         }
         if (busyWait == null || busyWait.isNegative() || busyWait.compareTo(MAX_BUSY_WAIT) > 0) {
-            throw new IllegalArgumentException("sticky.busyWait must be between 0 and " + MAX_BUSY_WAIT.toSeconds()
-                    + "s, got " + busyWait);
+            throw new IllegalArgumentException(
+                    "sticky.busyWait must be between 0 and " + MAX_BUSY_WAIT.toSeconds() + "s, got " + busyWait);
         }
     }
 }

@@ -45,8 +45,7 @@ public final class StickyTable {
      * @param lastUsedNanos the last lookup that returned it (or its creation)
      * @param expiresNanos  {@code min(created + lifetime, proxy expiry)}
      */
-    public record BindingView(String proxyId, long createdNanos, long lastUsedNanos, long expiresNanos) {
-    }
+    public record BindingView(String proxyId, long createdNanos, long lastUsedNanos, long expiresNanos) {}
 
     private static final int SAMPLE = 1024;
 
@@ -226,20 +225,23 @@ public final class StickyTable {
     }
 
     private void sweep(long now) {
-        bindings.entrySet().removeIf(e -> e.getValue().expired(now) || e.getValue().idle(now, idleNanos));
+        bindings.entrySet()
+                .removeIf(e -> e.getValue().expired(now) || e.getValue().idle(now, idleNanos));
         int target = maxEntries - Math.max(1, maxEntries / 10);
         int excess = bindings.size() - target;
         if (excess <= 0) {
             return;
         }
         long cutoff = lastUsedQuantile((double) excess / bindings.size());
-        for (Iterator<Map.Entry<SessionKey, Binding>> it = bindings.entrySet().iterator(); it.hasNext() && excess > 0; ) {
+        for (Iterator<Map.Entry<SessionKey, Binding>> it = bindings.entrySet().iterator();
+                it.hasNext() && excess > 0; ) {
             Map.Entry<SessionKey, Binding> e = it.next();
             if (e.getValue().lastUsedNanos - cutoff <= 0 && bindings.remove(e.getKey(), e.getValue())) {
                 excess--;
             }
         }
-        for (Iterator<Map.Entry<SessionKey, Binding>> it = bindings.entrySet().iterator(); it.hasNext() && excess > 0; ) {
+        for (Iterator<Map.Entry<SessionKey, Binding>> it = bindings.entrySet().iterator();
+                it.hasNext() && excess > 0; ) {
             Map.Entry<SessionKey, Binding> e = it.next();
             if (bindings.remove(e.getKey(), e.getValue())) {
                 excess--; // ties at the cut-off, or bindings used since the sample: drop arbitrary ones

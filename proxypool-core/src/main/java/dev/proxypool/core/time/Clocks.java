@@ -5,8 +5,7 @@ import java.time.InstantSource;
 /** The production clocks, in one place: nothing outside this package reads the system time. */
 public final class Clocks {
 
-    private Clocks() {
-    }
+    private Clocks() {}
 
     /**
      * Wall-clock time for facts that are stored or sent ({@code expiresAt}, audit times).

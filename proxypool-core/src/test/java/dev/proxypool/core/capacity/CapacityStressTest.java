@@ -93,17 +93,24 @@ class CapacityStressTest {
         assertEquals((long) THREADS * CYCLES, granted.get() + refused.get());
         assertTrue(refused.get() > 0, "the limits were actually contended");
         for (int c = 0; c < cells.length; c++) {
-            assertTrue(maxHolders.get(c) <= LIMITS[c], "cell " + c + ": " + maxHolders.get(c) + " holders > limit " + LIMITS[c]);
-            assertTrue(maxInFlight.get(c) <= LIMITS[c], "cell " + c + ": in-flight " + maxInFlight.get(c) + " > limit " + LIMITS[c]);
+            assertTrue(
+                    maxHolders.get(c) <= LIMITS[c],
+                    "cell " + c + ": " + maxHolders.get(c) + " holders > limit " + LIMITS[c]);
+            assertTrue(
+                    maxInFlight.get(c) <= LIMITS[c],
+                    "cell " + c + ": in-flight " + maxInFlight.get(c) + " > limit " + LIMITS[c]);
             assertEquals(0, cells[c].inFlight(), "cell " + c + " leaked " + cells[c]);
             assertEquals(0, cells[c].active(), "cell " + c + " active " + cells[c]);
         }
-        assertEquals(LIMITS[LIMITS.length - 1], maxHolders.get(LIMITS.length - 1), "the largest cell was filled to its limit");
+        assertEquals(
+                LIMITS[LIMITS.length - 1],
+                maxHolders.get(LIMITS.length - 1),
+                "the largest cell was filled to its limit");
         assertEquals(0, negativeActive.get(), "active count observed below zero");
     }
 
     private static void accumulateMax(AtomicIntegerArray max, int i, int value) {
-        for (;;) {
+        for (; ; ) {
             int m = max.get(i);
             if (value <= m || max.compareAndSet(i, m, value)) {
                 return;

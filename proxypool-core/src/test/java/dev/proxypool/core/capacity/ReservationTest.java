@@ -114,9 +114,21 @@ class ReservationTest {
                         barrier.await(10, TimeUnit.SECONDS); // round start: the reservation is set
                         Reservation r = current.get();
                         switch (role) {
-                            case 0 -> { if (r.release()) { releaseWins.incrementAndGet(); } }
-                            case 1 -> { if (r.cancel()) { cancelWins.incrementAndGet(); } }
-                            default -> { if (r.activate()) { activateWins.incrementAndGet(); } }
+                            case 0 -> {
+                                if (r.release()) {
+                                    releaseWins.incrementAndGet();
+                                }
+                            }
+                            case 1 -> {
+                                if (r.cancel()) {
+                                    cancelWins.incrementAndGet();
+                                }
+                            }
+                            default -> {
+                                if (r.activate()) {
+                                    activateWins.incrementAndGet();
+                                }
+                            }
                         }
                         if (cell.active() < 0) {
                             negativeActive.incrementAndGet();
@@ -147,8 +159,9 @@ class ReservationTest {
             throw new AssertionError(failure.get());
         }
         assertEquals(rounds, releaseWins.get() + cancelWins.get(), "exactly one ending per reservation");
-        assertTrue(releaseWins.get() > 0 && cancelWins.get() > 0, "both sides won sometimes: "
-                + releaseWins.get() + "/" + cancelWins.get());
+        assertTrue(
+                releaseWins.get() > 0 && cancelWins.get() > 0,
+                "both sides won sometimes: " + releaseWins.get() + "/" + cancelWins.get());
         assertTrue(activateWins.get() > 0, "activation raced in too");
         assertEquals(0, cell.inFlight());
         assertEquals(0, cell.active());

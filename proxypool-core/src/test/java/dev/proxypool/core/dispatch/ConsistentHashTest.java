@@ -23,8 +23,8 @@ class ConsistentHashTest {
     private final Dispatcher dispatcher = new Dispatcher();
 
     private String owner(PoolSnapshot s, String key) {
-        Picked p = assertInstanceOf(Picked.class,
-                dispatcher.pick(s, PickRequest.consistentHash(CandidateFilter.ANY, key), f.now()));
+        Picked p = assertInstanceOf(
+                Picked.class, dispatcher.pick(s, PickRequest.consistentHash(CandidateFilter.ANY, key), f.now()));
         p.reservation().release();
         return p.proxy().id();
     }
@@ -83,8 +83,9 @@ class ConsistentHashTest {
             }
         }
         double moduloShare = moduloMoved / (double) KEYS;
-        System.out.printf("consistent hash: 1 of 100 proxies left, %.2f%% of %d keys remapped"
-                + " (modulo hashing: %.2f%%)%n", 100 * share, KEYS, 100 * moduloShare);
+        System.out.printf(
+                "consistent hash: 1 of 100 proxies left, %.2f%% of %d keys remapped" + " (modulo hashing: %.2f%%)%n",
+                100 * share, KEYS, 100 * moduloShare);
         assertEquals(0, movedFromOthers, "keys of the remaining proxies stay put");
         assertTrue(share > 0 && share < 0.03, "remapped share " + share);
         assertTrue(moduloShare > 0.90, "modulo remapped share " + moduloShare);
@@ -93,7 +94,8 @@ class ConsistentHashTest {
     @Test
     void aBusyOwnerSendsTheKeyToTheSameNextProxyEveryTime() {
         PoolSnapshot s = f.build(PoolFixture.proxies("p", 20).stream()
-                .map(p -> p.toBuilder().maxConcurrency(1).build()).toList());
+                .map(p -> p.toBuilder().maxConcurrency(1).build())
+                .toList());
         String key = "shop.example";
         String ownerId = owner(s, key);
         Reservation hold = s.runtime(s.slotOf(ownerId)).capacity().tryReserve();

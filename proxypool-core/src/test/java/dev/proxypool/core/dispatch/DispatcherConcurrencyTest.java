@@ -48,8 +48,11 @@ class DispatcherConcurrencyTest {
         PoolFixture f = new PoolFixture();
         List<Proxy> proxies = new ArrayList<>();
         for (int i = 0; i < 4; i++) { // 5 units of capacity for 8 threads: picks do find everything busy
-            proxies.add(PoolFixture.proxy("p" + i).upstream(i < 2 ? "A" : "B").maxConcurrency(i == 1 ? 2 : 1)
-                    .weight(1 + i).build());
+            proxies.add(PoolFixture.proxy("p" + i)
+                    .upstream(i < 2 ? "A" : "B")
+                    .maxConcurrency(i == 1 ? 2 : 1)
+                    .weight(1 + i)
+                    .build());
         }
         LiveSnapshot live = new LiveSnapshot(f.build(proxies));
         CandidateFilter filter = CandidateFilter.ANY.withUpstreams(List.of("A", "B"));
@@ -76,7 +79,8 @@ class DispatcherConcurrencyTest {
                         if (seed == 0 && i % 100 == 0) { // worker 0 swaps snapshots while the others pick
                             live.publish(f.build(variant(proxies, i / 100)));
                         }
-                        PickRequest r = strategy == Strategy.CONSISTENT_HASH ? base.withHashKey("k" + (i + seed) % 64) : base;
+                        PickRequest r =
+                                strategy == Strategy.CONSISTENT_HASH ? base.withHashKey("k" + (i + seed) % 64) : base;
                         PoolSnapshot s = live.current();
                         PickResult result = dispatcher.pick(s, r, f.now());
                         if (result instanceof Picked p) {
@@ -107,13 +111,15 @@ class DispatcherConcurrencyTest {
         if (failure.get() != null) {
             throw new AssertionError(failure.get());
         }
-        System.out.printf("%s: %d picks, %d no-candidate (all busy), %d snapshot versions%n",
+        System.out.printf(
+                "%s: %d picks, %d no-candidate (all busy), %d snapshot versions%n",
                 strategy, picks.get(), misses.get(), live.version());
         assertEquals((long) THREADS * CYCLES, picks.get() + misses.get());
         assertTrue(picks.get() > 10_000 && misses.get() > 0, "capacity was contended");
         for (Proxy p : proxies) {
             ProxyRuntime rt = f.runtime(p.id());
-            assertTrue(maxSeen.get(p.id()).get() <= p.maxConcurrency(),
+            assertTrue(
+                    maxSeen.get(p.id()).get() <= p.maxConcurrency(),
                     p.id() + " carried " + maxSeen.get(p.id()) + " > limit " + p.maxConcurrency());
             assertEquals(0, rt.capacity().inFlight(), p.id() + " in-flight after the run");
         }

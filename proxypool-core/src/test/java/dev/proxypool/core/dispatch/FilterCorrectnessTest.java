@@ -46,16 +46,21 @@ class FilterCorrectnessTest {
             for (int q = 0; q < 25; q++) {
                 CandidateFilter filter = randomFilter(random);
                 for (Strategy strategy : Strategy.values()) {
-                    int index = strategy == Strategy.SEQUENTIAL && !filter.upstreams().isEmpty()
-                            ? random.nextInt(filter.upstreams().size()) : 0;
+                    int index = strategy == Strategy.SEQUENTIAL
+                                    && !filter.upstreams().isEmpty()
+                            ? random.nextInt(filter.upstreams().size())
+                            : 0;
                     PickRequest r = new PickRequest(filter, strategy, "k" + random.nextInt(1000), "", List.of(), index);
                     Map<String, Integer> expected = usable(s, r, wallNow, true);
-                    NoCandidate.Reason expectedEnd = !expected.isEmpty() ? NoCandidate.Reason.BUSY
-                            : usable(s, r, wallNow, false).isEmpty() ? NoCandidate.Reason.NO_MATCH
-                            : NoCandidate.Reason.EXPIRING;
+                    NoCandidate.Reason expectedEnd = !expected.isEmpty()
+                            ? NoCandidate.Reason.BUSY
+                            : usable(s, r, wallNow, false).isEmpty()
+                                    ? NoCandidate.Reason.NO_MATCH
+                                    : NoCandidate.Reason.EXPIRING;
                     Map<String, Integer> got = drain(s, r, expectedEnd);
                     assertEquals(expected, got, strategy + " " + filter + " index " + index);
-                    checkedPicks += got.values().stream().mapToInt(Integer::intValue).sum();
+                    checkedPicks +=
+                            got.values().stream().mapToInt(Integer::intValue).sum();
                 }
             }
         }
@@ -73,11 +78,13 @@ class FilterCorrectnessTest {
         }
         Map<String, Integer> out = new HashMap<>();
         for (Proxy p : s.proxies()) {
-            boolean ttlOk = !checkTtl || !p.expires()
+            boolean ttlOk = !checkTtl
+                    || !p.expires()
                     || p.remainingTtl(wallNow).compareTo(filter.minRemainingTtl()) >= 0 && !p.isExpired(wallNow);
             if ((allowedUpstreams.isEmpty() || allowedUpstreams.contains(p.upstream()))
                     && (filter.protocols().isEmpty() || filter.protocols().contains(p.protocol()))
-                    && filter.labels().matches(p.labels()) && ttlOk) {
+                    && filter.labels().matches(p.labels())
+                    && ttlOk) {
                 out.put(p.id(), p.maxConcurrency());
             }
         }
@@ -88,7 +95,7 @@ class FilterCorrectnessTest {
     private Map<String, Integer> drain(PoolSnapshot s, PickRequest r, NoCandidate.Reason end) {
         Map<String, Integer> counts = new HashMap<>();
         List<Reservation> held = new ArrayList<>();
-        for (;;) {
+        for (; ; ) {
             PickResult result = dispatcher.pick(s, r, f.now());
             if (result instanceof NoCandidate nc) {
                 assertEquals(end, nc.reason(), r.toString());
@@ -122,7 +129,11 @@ class FilterCorrectnessTest {
             labels.put("rotation", random.nextBoolean() ? "sticky" : "rotating");
             labels.put("level", "elite");
         }
-        return new CandidateFilter(upstreams, protocols, LabelSelector.of(labels),
-                Duration.ofSeconds(random.nextInt(4) * 60L), Duration.ZERO);
+        return new CandidateFilter(
+                upstreams,
+                protocols,
+                LabelSelector.of(labels),
+                Duration.ofSeconds(random.nextInt(4) * 60L),
+                Duration.ZERO);
     }
 }

@@ -31,15 +31,18 @@ class Hash64Test {
         for (int i = 0; i < 20_000; i++) {
             char[] chars = new char[random.nextInt(40)];
             int range = switch (i % 3) {
-                case 0 -> 128;   // ASCII host names
-                case 1 -> 512;   // Latin-1 and just above
+                case 0 -> 128; // ASCII host names
+                case 1 -> 512; // Latin-1 and just above
                 default -> 65536;
             };
             for (int k = 0; k < chars.length; k++) {
                 chars[k] = (char) random.nextInt(range);
             }
             String s = new String(chars);
-            assertEquals(reference(s), Hash64.of(s), () -> "hash of " + s.chars().boxed().toList());
+            assertEquals(
+                    reference(s),
+                    Hash64.of(s),
+                    () -> "hash of " + s.chars().boxed().toList());
         }
     }
 

@@ -52,7 +52,8 @@ class PickChecksTest {
     }
 
     private NoCandidate.Reason failure(PoolSnapshot s, PickRequest r) {
-        return assertInstanceOf(NoCandidate.class, dispatcher.pick(s, r, f.now())).reason();
+        return assertInstanceOf(NoCandidate.class, dispatcher.pick(s, r, f.now()))
+                .reason();
     }
 
     @ParameterizedTest
@@ -78,8 +79,11 @@ class PickChecksTest {
     @ParameterizedTest
     @EnumSource(Strategy.class)
     void allExpiringIsReportedAsExpiring(Strategy strategy) {
-        PoolSnapshot s = f.build(PoolFixture.proxy("soon").expiresAt(f.clock.instant().plusSeconds(10)).build());
-        assertEquals(NoCandidate.Reason.EXPIRING,
+        PoolSnapshot s = f.build(PoolFixture.proxy("soon")
+                .expiresAt(f.clock.instant().plusSeconds(10))
+                .build());
+        assertEquals(
+                NoCandidate.Reason.EXPIRING,
                 failure(s, request(CandidateFilter.ANY.withMinRemainingTtl(Duration.ofSeconds(30)), strategy)));
     }
 
@@ -95,7 +99,9 @@ class PickChecksTest {
         Picked third = assertInstanceOf(Picked.class, dispatcher.pick(s, r, f.now()));
         assertEquals(NoCandidate.Reason.BUSY, failure(s, r));
         for (String id : List.of("a", "b")) {
-            assertEquals(s.runtime(s.slotOf(id)).capacity().limit(), s.runtime(s.slotOf(id)).capacity().inFlight());
+            assertEquals(
+                    s.runtime(s.slotOf(id)).capacity().limit(),
+                    s.runtime(s.slotOf(id)).capacity().inFlight());
         }
         first.reservation().release();
         second.reservation().release();
@@ -124,8 +130,8 @@ class PickChecksTest {
         ProxyHealth banned = s.runtime(s.slotOf("p1")).health();
         banned.banDomain("shop.example", f.now());
         PickRequest forShop = request(CandidateFilter.ANY, strategy).withDomain("shop.example");
-        Set<String> expected = banned.isBannedFor("shop.example", f.now())
-                ? Set.of("p0", "p2") : Set.of("p0", "p1", "p2");
+        Set<String> expected =
+                banned.isBannedFor("shop.example", f.now()) ? Set.of("p0", "p2") : Set.of("p0", "p1", "p2");
         assertEquals(expected, picked(s, forShop, 300));
         assertEquals(Set.of("p0", "p1", "p2"), picked(s, forShop.withDomain("other.example"), 300));
     }
@@ -163,10 +169,12 @@ class PickChecksTest {
     @EnumSource(Strategy.class)
     void noMatchingProxyIsNoMatch(Strategy strategy) {
         PoolSnapshot s = f.build(PoolFixture.proxies("p", 3));
-        NoCandidate.Reason reason = failure(s, request(CandidateFilter.ANY.withLabels(LabelSelector.parse("country=ZZ")), strategy));
+        NoCandidate.Reason reason =
+                failure(s, request(CandidateFilter.ANY.withLabels(LabelSelector.parse("country=ZZ")), strategy));
         assertEquals(NoCandidate.Reason.NO_MATCH, reason);
-        assertEquals(NoCandidate.Reason.NO_MATCH, failure(PoolSnapshot.empty(f.clock.instant(), f.now()),
-                request(CandidateFilter.ANY, strategy)));
+        assertEquals(
+                NoCandidate.Reason.NO_MATCH,
+                failure(PoolSnapshot.empty(f.clock.instant(), f.now()), request(CandidateFilter.ANY, strategy)));
     }
 
     @ParameterizedTest
@@ -175,10 +183,13 @@ class PickChecksTest {
         PoolSnapshot s = f.build(
                 PoolFixture.proxy("full").maxConcurrency(1).build(),
                 PoolFixture.proxy("off").build(),
-                PoolFixture.proxy("old").expiresAt(f.clock.instant().plusSeconds(1)).build());
+                PoolFixture.proxy("old")
+                        .expiresAt(f.clock.instant().plusSeconds(1))
+                        .build());
         Reservation hold = s.runtime(s.slotOf("full")).capacity().tryReserve();
         s.runtime(s.slotOf("off")).health().disable("test", f.now());
-        assertEquals(NoCandidate.Reason.BUSY,
+        assertEquals(
+                NoCandidate.Reason.BUSY,
                 failure(s, request(CandidateFilter.ANY.withMinRemainingTtl(Duration.ofSeconds(5)), strategy)));
         hold.release();
     }
@@ -187,25 +198,35 @@ class PickChecksTest {
     @EnumSource(Strategy.class)
     void pickSlotReservesExactlyThatProxyOrSaysWhyNot(Strategy strategy) {
         PoolSnapshot s = f.build(
-                PoolFixture.proxy("us").labels(dev.proxypool.core.model.Labels.of("country", "US")).maxConcurrency(1).build(),
-                PoolFixture.proxy("de").labels(dev.proxypool.core.model.Labels.of("country", "DE")).build());
+                PoolFixture.proxy("us")
+                        .labels(dev.proxypool.core.model.Labels.of("country", "US"))
+                        .maxConcurrency(1)
+                        .build(),
+                PoolFixture.proxy("de")
+                        .labels(dev.proxypool.core.model.Labels.of("country", "DE"))
+                        .build());
         PickRequest us = request(CandidateFilter.ANY.withLabels(LabelSelector.parse("country=US")), strategy);
         Picked p = assertInstanceOf(Picked.class, dispatcher.pickSlot(s, us, s.slotOf("us"), f.now()));
         assertEquals("us", p.proxy().id());
         assertEquals(Admission.ADMITTED, p.admission());
-        assertEquals(NoCandidate.Reason.BUSY,
-                assertInstanceOf(NoCandidate.class, dispatcher.pickSlot(s, us, s.slotOf("us"), f.now())).reason());
-        assertEquals(NoCandidate.Reason.NO_MATCH,
-                assertInstanceOf(NoCandidate.class, dispatcher.pickSlot(s, us, s.slotOf("de"), f.now())).reason());
+        assertEquals(
+                NoCandidate.Reason.BUSY,
+                assertInstanceOf(NoCandidate.class, dispatcher.pickSlot(s, us, s.slotOf("us"), f.now()))
+                        .reason());
+        assertEquals(
+                NoCandidate.Reason.NO_MATCH,
+                assertInstanceOf(NoCandidate.class, dispatcher.pickSlot(s, us, s.slotOf("de"), f.now()))
+                        .reason());
         p.reservation().release();
     }
 
     @org.junit.jupiter.api.Test
     void consistentHashNeedsAKeyAndSequentialAnIndexInsideTheUpstreams() {
-        IllegalArgumentException noKey = assertThrows(IllegalArgumentException.class,
-                () -> PickRequest.of(CandidateFilter.ANY, Strategy.CONSISTENT_HASH));
+        IllegalArgumentException noKey = assertThrows(
+                IllegalArgumentException.class, () -> PickRequest.of(CandidateFilter.ANY, Strategy.CONSISTENT_HASH));
         assertTrue(noKey.getMessage().contains("hashKey"), noKey.getMessage());
-        IllegalArgumentException badIndex = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException badIndex = assertThrows(
+                IllegalArgumentException.class,
                 () -> PickRequest.of(CandidateFilter.ANY.withUpstreams(List.of("a", "b")), Strategy.SEQUENTIAL)
                         .withUpstreamIndex(2));
         assertTrue(badIndex.getMessage().contains("upstreamIndex 2"), badIndex.getMessage());

@@ -68,7 +68,8 @@ class ReusablePickTest {
         PickRequest r = request(filter, strategy);
         Set<String> expected = new HashSet<>();
         for (int slot = 0; slot < s.size(); slot++) {
-            if ("US".equals(s.proxy(slot).labels().get("country")) && !s.proxy(slot).isExpired(f.clock.instant())) {
+            if ("US".equals(s.proxy(slot).labels().get("country"))
+                    && !s.proxy(slot).isExpired(f.clock.instant())) {
                 expected.add(s.proxy(slot).id());
             }
         }
@@ -79,7 +80,9 @@ class ReusablePickTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Strategy.class, names = {"ROUND_ROBIN", "WEIGHTED", "CONSISTENT_HASH"})
+    @EnumSource(
+            value = Strategy.class,
+            names = {"ROUND_ROBIN", "WEIGHTED", "CONSISTENT_HASH"})
     void deterministicStrategiesChooseExactlyAsThePickedValueDoes(Strategy strategy) {
         PoolFixture other = new PoolFixture();
         PoolSnapshot a = f.build(f.randomPool(new Random(11), 200));
@@ -172,9 +175,13 @@ class ReusablePickTest {
 
     @Test
     void pickSlotIntoAppliesTheSameChecks() {
-        PoolSnapshot s = f.build(PoolFixture.proxy("a").build(),
-                PoolFixture.proxy("b").expiresAt(f.clock.instant().plusSeconds(10)).build());
-        PickRequest r = PickRequest.of(CandidateFilter.ANY.withMinRemainingTtl(Duration.ofSeconds(30)), Strategy.RANDOM);
+        PoolSnapshot s = f.build(
+                PoolFixture.proxy("a").build(),
+                PoolFixture.proxy("b")
+                        .expiresAt(f.clock.instant().plusSeconds(10))
+                        .build());
+        PickRequest r =
+                PickRequest.of(CandidateFilter.ANY.withMinRemainingTtl(Duration.ofSeconds(30)), Strategy.RANDOM);
         ReusablePick out = new ReusablePick();
         int a = s.slotOf("a");
         int b = s.slotOf("b");
@@ -229,11 +236,16 @@ class ReusablePickTest {
     @EnumSource(Strategy.class)
     void aFilteredPickIntoAReusableResultAllocatesNothing(Strategy strategy) {
         PoolSnapshot s = f.build(f.randomPool(new Random(3), 4000));
-        CandidateFilter filter = new CandidateFilter(strategy == Strategy.SEQUENTIAL ? List.of("up-a", "up-b") : List.of(),
-                null, LabelSelector.of(Map.of("country", "US", "type", "residential")), Duration.ofSeconds(30), null);
+        CandidateFilter filter = new CandidateFilter(
+                strategy == Strategy.SEQUENTIAL ? List.of("up-a", "up-b") : List.of(),
+                null,
+                LabelSelector.of(Map.of("country", "US", "type", "residential")),
+                Duration.ofSeconds(30),
+                null);
         PickRequest[] requests = new PickRequest[64];
         for (int i = 0; i < requests.length; i++) {
-            requests[i] = strategy == Strategy.CONSISTENT_HASH ? PickRequest.consistentHash(filter, "host-" + i + ".shop.example")
+            requests[i] = strategy == Strategy.CONSISTENT_HASH
+                    ? PickRequest.consistentHash(filter, "host-" + i + ".shop.example")
                     : PickRequest.of(filter, strategy).withUpstreamIndex(strategy == Strategy.SEQUENTIAL ? 1 : 0);
         }
         ReusablePick out = new ReusablePick();

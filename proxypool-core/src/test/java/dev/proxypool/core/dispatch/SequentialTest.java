@@ -50,8 +50,10 @@ class SequentialTest {
         assertEquals("c1", order.get(0));
         assertEquals(Set.of("a1", "a2"), new HashSet<>(order.subList(1, 3)), "A (first in the list) drains next");
         assertEquals(Set.of("b1", "b2"), new HashSet<>(order.subList(3, 5)));
-        assertEquals(NoCandidate.Reason.BUSY,
-                assertInstanceOf(NoCandidate.class, dispatcher.pick(s, at(2), f.now())).reason());
+        assertEquals(
+                NoCandidate.Reason.BUSY,
+                assertInstanceOf(NoCandidate.class, dispatcher.pick(s, at(2), f.now()))
+                        .reason());
         held.forEach(Reservation::release);
     }
 
@@ -83,8 +85,10 @@ class SequentialTest {
         assertEquals("a1", p.proxy().id());
         p.reservation().release();
         PoolSnapshot onlyC = f.build(PoolFixture.proxy("c1").upstream("C").build());
-        assertEquals(NoCandidate.Reason.NO_MATCH,
-                assertInstanceOf(NoCandidate.class, dispatcher.pick(onlyC, at(1), f.now())).reason(),
+        assertEquals(
+                NoCandidate.Reason.NO_MATCH,
+                assertInstanceOf(NoCandidate.class, dispatcher.pick(onlyC, at(1), f.now()))
+                        .reason(),
                 "C is later than the current upstream B: not eligible");
     }
 
@@ -92,7 +96,10 @@ class SequentialTest {
     void withoutUpstreamsInTheFilterTheWholePoolIsOneUpstream() {
         PoolSnapshot s = pool();
         List<Reservation> held = new ArrayList<>();
-        assertEquals(5, drainOrder(s, PickRequest.of(CandidateFilter.ANY, Strategy.SEQUENTIAL), held).size());
+        assertEquals(
+                5,
+                drainOrder(s, PickRequest.of(CandidateFilter.ANY, Strategy.SEQUENTIAL), held)
+                        .size());
         held.forEach(Reservation::release);
     }
 }

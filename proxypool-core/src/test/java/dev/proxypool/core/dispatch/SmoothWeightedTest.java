@@ -14,9 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 class SmoothWeightedTest {
 
@@ -30,7 +30,9 @@ class SmoothWeightedTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Strategy.class, names = {"ROUND_ROBIN", "WEIGHTED"})
+    @EnumSource(
+            value = Strategy.class,
+            names = {"ROUND_ROBIN", "WEIGHTED"})
     void weights511GiveTheNginxSequence(Strategy strategy) {
         PoolSnapshot s = f.build(
                 PoolFixture.proxy("a").weight(5).build(),
@@ -122,8 +124,9 @@ class SmoothWeightedTest {
         for (int i = 0; i < weights.length; i++) {
             assertEquals(weights[i], count[i], "picks of candidate " + i + " per period");
             double ideal = period / (double) weights[i];
-            assertTrue(maxGap[i] <= ideal * 1.5 + 2, "candidate " + i + " (weight " + weights[i] + ") gap "
-                    + maxGap[i] + " vs ideal " + ideal);
+            assertTrue(
+                    maxGap[i] <= ideal * 1.5 + 2,
+                    "candidate " + i + " (weight " + weights[i] + ") gap " + maxGap[i] + " vs ideal " + ideal);
         }
     }
 
@@ -147,7 +150,10 @@ class SmoothWeightedTest {
         List<Proxy> proxies = new ArrayList<>();
         int period = 0;
         for (int i = 0; i < 20; i++) {
-            proxies.add(PoolFixture.proxy("c" + i).weight(1 + i % 4).maxConcurrency(1000).build());
+            proxies.add(PoolFixture.proxy("c" + i)
+                    .weight(1 + i % 4)
+                    .maxConcurrency(1000)
+                    .build());
             period += 1 + i % 4;
         }
         PoolSnapshot s = f.build(proxies);
@@ -159,7 +165,8 @@ class SmoothWeightedTest {
         for (int t = 0; t < threads; t++) {
             workers.add(Thread.ofPlatform().start(() -> {
                 for (int i = 0; i < perThread; i++) {
-                    counts.computeIfAbsent(pickAndRelease(s, r), k -> new AtomicInteger()).incrementAndGet();
+                    counts.computeIfAbsent(pickAndRelease(s, r), k -> new AtomicInteger())
+                            .incrementAndGet();
                 }
             }));
         }

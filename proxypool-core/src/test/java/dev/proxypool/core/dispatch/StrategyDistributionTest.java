@@ -46,7 +46,8 @@ class StrategyDistributionTest {
                 load.add(s.runtime(s.slotOf("p" + i)).capacity().tryReserve());
             }
         }
-        Map<String, Integer> counts = histogram(s, PickRequest.of(CandidateFilter.ANY, Strategy.LEAST_IN_FLIGHT), 20_000);
+        Map<String, Integer> counts =
+                histogram(s, PickRequest.of(CandidateFilter.ANY, Strategy.LEAST_IN_FLIGHT), 20_000);
         // p0 wins every pair it is drawn in: P = 1 - (3/4)(2/3) = 1/2; the others 1/6 each
         assertEquals(0.5, counts.get("p0") / 20_000.0, 0.03);
         load.forEach(Reservation::release);
@@ -66,7 +67,9 @@ class StrategyDistributionTest {
         PoolSnapshot s = f.build(PoolFixture.proxies("p", 4));
         long[] latenciesMs = {10, 20, 40, 80};
         for (int i = 0; i < 4; i++) {
-            s.runtime(s.slotOf("p" + i)).health().recordSuccess(Admission.ADMITTED, latenciesMs[i] * 1_000_000, f.now());
+            s.runtime(s.slotOf("p" + i))
+                    .health()
+                    .recordSuccess(Admission.ADMITTED, latenciesMs[i] * 1_000_000, f.now());
         }
         Map<String, Integer> counts = histogram(s, PickRequest.of(CandidateFilter.ANY, Strategy.LATENCY), 20_000);
         // two choices: rank k of 4 wins with probability (4-k-1)·2/12 → 1/2, 1/3, 1/6, 0

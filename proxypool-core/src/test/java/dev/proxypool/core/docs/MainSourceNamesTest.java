@@ -1,6 +1,6 @@
 package dev.proxypool.core.docs;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,8 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * Names in the main sources of every module: no two classes share a simple name (so a name in a
@@ -59,7 +58,8 @@ class MainSourceNamesTest {
                 clashes.add(name + ": " + paths);
             }
         });
-        assertTrue(clashes.isEmpty(), "main classes sharing a simple name (rename one):\n" + String.join("\n", clashes));
+        assertTrue(
+                clashes.isEmpty(), "main classes sharing a simple name (rename one):\n" + String.join("\n", clashes));
     }
 
     @Test
@@ -89,12 +89,17 @@ class MainSourceNamesTest {
                         || Files.isRegularFile(p.resolveSibling(simple + ".java"))
                         || imported.stream().anyMatch(n -> n.endsWith("." + simple) && !n.equals(qualified));
                 if (!clash) {
-                    int line = 1 + (int) code.substring(0, m.start()).chars().filter(c -> c == '\n').count();
+                    int line = 1
+                            + (int) code.substring(0, m.start())
+                                    .chars()
+                                    .filter(c -> c == '\n')
+                                    .count();
                     hits.add(root.relativize(p) + ":" + line + " " + qualified);
                 }
             }
         }
-        assertTrue(hits.isEmpty(), "fully-qualified type names in main code (import them):\n" + String.join("\n", hits));
+        assertTrue(
+                hits.isEmpty(), "fully-qualified type names in main code (import them):\n" + String.join("\n", hits));
     }
 
     /**
@@ -118,7 +123,9 @@ class MainSourceNamesTest {
                 hits.add(root.relativize(p) + ": java.util.logging named inline");
             }
         }
-        assertTrue(hits.isEmpty(), "main code logging through another API than System.Logger:\n" + String.join("\n", hits));
+        assertTrue(
+                hits.isEmpty(),
+                "main code logging through another API than System.Logger:\n" + String.join("\n", hits));
     }
 
     /**

@@ -35,8 +35,7 @@ import org.xml.sax.SAXException;
 class ModuleGraphTest {
 
     /** A project module: its directory (= artifactId) and the package prefix its main code declares. */
-    private record Module(String artifact, String packagePrefix) {
-    }
+    private record Module(String artifact, String packagePrefix) {}
 
     private static final Module CORE = new Module("proxypool-core", "dev.proxypool.core");
     private static final Module SDK = new Module("proxypool-sdk", "dev.proxypool.sdk");
@@ -56,7 +55,8 @@ class ModuleGraphTest {
     /** Product module -> project modules it may have at runtime scope only (shipped, never compiled against). */
     private static final Map<Module, Set<Module>> RUNTIME_ONLY = Map.of(CLI, Set.of(EXAMPLES));
 
-    private static final Pattern IMPORT = Pattern.compile("(?m)^import\\s+(?:static\\s+)?(dev\\.proxypool\\.[\\w.]+)\\s*;");
+    private static final Pattern IMPORT =
+            Pattern.compile("(?m)^import\\s+(?:static\\s+)?(dev\\.proxypool\\.[\\w.]+)\\s*;");
 
     @Test
     void theProjectHasTheModulesThisTestKnows() throws Exception {
@@ -65,7 +65,9 @@ class ModuleGraphTest {
         for (Element m : children(child(root.getDocumentElement(), "modules"), "module")) {
             modules.add(m.getTextContent().strip());
         }
-        assertEquals(ALL.stream().map(Module::artifact).sorted().toList(), modules.stream().sorted().toList(),
+        assertEquals(
+                ALL.stream().map(Module::artifact).sorted().toList(),
+                modules.stream().sorted().toList(),
                 "a module was added or removed: place it in this test's graph and in docs/architecture.md");
     }
 
@@ -74,7 +76,8 @@ class ModuleGraphTest {
         Path root = RepositoryTree.root();
         List<String> violations = new ArrayList<>();
         for (Module m : COMPILE.keySet()) {
-            violations.addAll(pomViolations(m, Files.readString(root.resolve(m.artifact()).resolve("pom.xml"))));
+            violations.addAll(
+                    pomViolations(m, Files.readString(root.resolve(m.artifact()).resolve("pom.xml"))));
         }
         assertEquals(List.of(), violations);
     }
@@ -110,14 +113,23 @@ class ModuleGraphTest {
                   <dependency><groupId>dev.proxypool</groupId><artifactId>benchmarks</artifactId><scope>test</scope></dependency>
                 </dependencies></project>
                 """;
-        assertEquals(List.of("proxypool-cli depends on proxypool-testkit at compile scope (allowed: test scope only)",
-                "proxypool-cli depends on examples at compile scope (allowed: runtime, test)"), pomViolations(CLI, pom));
-        assertEquals(List.of("proxypool-core depends on proxypool-sdk at runtime scope (allowed: test scope only)"),
-                pomViolations(CORE, "<project><dependencies><dependency><groupId>dev.proxypool</groupId>"
-                        + "<artifactId>proxypool-sdk</artifactId><scope>runtime</scope></dependency></dependencies></project>"));
-        assertEquals(List.of("X.java imports dev.proxypool.examples.EmbeddedPoolExample (proxypool-cli may not compile "
-                        + "against examples)", "X.java imports dev.proxypool.testkit.FakeOrigin (proxypool-cli may not "
-                        + "compile against proxypool-testkit)"),
+        assertEquals(
+                List.of(
+                        "proxypool-cli depends on proxypool-testkit at compile scope (allowed: test scope only)",
+                        "proxypool-cli depends on examples at compile scope (allowed: runtime, test)"),
+                pomViolations(CLI, pom));
+        assertEquals(
+                List.of("proxypool-core depends on proxypool-sdk at runtime scope (allowed: test scope only)"),
+                pomViolations(
+                        CORE,
+                        "<project><dependencies><dependency><groupId>dev.proxypool</groupId>"
+                                + "<artifactId>proxypool-sdk</artifactId><scope>runtime</scope></dependency></dependencies></project>"));
+        assertEquals(
+                List.of(
+                        "X.java imports dev.proxypool.examples.EmbeddedPoolExample (proxypool-cli may not compile "
+                                + "against examples)",
+                        "X.java imports dev.proxypool.testkit.FakeOrigin (proxypool-cli may not "
+                                + "compile against proxypool-testkit)"),
                 importViolations(CLI, "X.java", """
                         package dev.proxypool.cli;
                         import dev.proxypool.sdk.ProxyPool;
@@ -174,7 +186,10 @@ class ModuleGraphTest {
     }
 
     private static Module byArtifact(String artifact) {
-        return ALL.stream().filter(m -> m.artifact().equals(artifact)).findFirst().orElse(null);
+        return ALL.stream()
+                .filter(m -> m.artifact().equals(artifact))
+                .findFirst()
+                .orElse(null);
     }
 
     private static Document parse(String xml) throws ParserConfigurationException, SAXException, IOException {

@@ -1,6 +1,6 @@
 package dev.proxypool.core.docs;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,8 +19,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * The repository carries its own documentation: every relative link in every Markdown file
@@ -33,11 +32,14 @@ class RepositoryDocsTest {
 
     /** {@code [text](target)} and {@code ![alt](target)}; the target ends at whitespace or ')'. */
     private static final Pattern LINK = Pattern.compile("!?\\[[^\\]]*]\\(([^)\\s]+)(?:\\s+\"[^\"]*\")?\\)");
+
     private static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.+?)\\s*#*\\s*$");
     private static final Pattern FENCE = Pattern.compile("^\\s*(```|~~~)");
 
     private static List<Path> markdownFiles(Path root) throws IOException {
-        return RepositoryTree.files(root).stream().filter(p -> p.toString().endsWith(".md")).toList();
+        return RepositoryTree.files(root).stream()
+                .filter(p -> p.toString().endsWith(".md"))
+                .toList();
     }
 
     @Test
@@ -79,9 +81,13 @@ class RepositoryDocsTest {
 
     @Test
     void theAnchorRuleFollowsGitHub() {
-        assertTrue(anchorsOf(List.of("## Health states and transitions", "### `server.maxConnections`",
-                "## Capacity (C)", "## Capacity (C)")).containsAll(
-                Set.of("health-states-and-transitions", "servermaxconnections", "capacity-c", "capacity-c-1")));
+        assertTrue(anchorsOf(List.of(
+                        "## Health states and transitions",
+                        "### `server.maxConnections`",
+                        "## Capacity (C)",
+                        "## Capacity (C)"))
+                .containsAll(
+                        Set.of("health-states-and-transitions", "servermaxconnections", "capacity-c", "capacity-c-1")));
     }
 
     /**
@@ -89,11 +95,10 @@ class RepositoryDocsTest {
      * this file does not match itself.
      */
     private static final List<String> OUTSIDE = List.of(
-            "SP" + "EC §", ".." + "/shared", "BUILD" + "-NOTES", "ARCHITECTURE" + " decision",
-            "ARCHITECTURE" + ".md");
+            "SP" + "EC §", ".." + "/shared", "BUILD" + "-NOTES", "ARCHITECTURE" + " decision", "ARCHITECTURE" + ".md");
     /** Text files checked for outside references, by extension; extensionless files only with a shebang. */
-    private static final Set<String> TEXT_EXTENSIONS = Set.of("java", "md", "yaml", "yml", "xml", "sh", "lua", "sql",
-            "html", "js", "css");
+    private static final Set<String> TEXT_EXTENSIONS =
+            Set.of("java", "md", "yaml", "yml", "xml", "sh", "lua", "sql", "html", "js", "css");
     /** {@code docs/design.md#capacity} cited from anywhere, relative to the repository root. */
     private static final Pattern DOCS_CITATION = Pattern.compile("(?<![\\w/.-])docs/([\\w.-]+\\.md)(?:#([\\w-]+))?");
 
@@ -113,8 +118,10 @@ class RepositoryDocsTest {
                 }
             }
         }
-        assertTrue(hits.isEmpty(), "references to documents outside the repository (cite docs/design.md#<section>, "
-                + "another file of docs/, or the owning class instead):\n" + String.join("\n", hits));
+        assertTrue(
+                hits.isEmpty(),
+                "references to documents outside the repository (cite docs/design.md#<section>, "
+                        + "another file of docs/, or the owning class instead):\n" + String.join("\n", hits));
     }
 
     @Test
@@ -133,8 +140,10 @@ class RepositoryDocsTest {
                     String where = root.relativize(f) + ":" + (i + 1) + ": " + m.group();
                     if (!Files.isRegularFile(doc)) {
                         broken.add(where + " (no such file)");
-                    } else if (m.group(2) != null && !anchorsByDoc.computeIfAbsent(doc, RepositoryDocsTest::anchorsOfFile)
-                            .contains(m.group(2))) {
+                    } else if (m.group(2) != null
+                            && !anchorsByDoc
+                                    .computeIfAbsent(doc, RepositoryDocsTest::anchorsOfFile)
+                                    .contains(m.group(2))) {
                         broken.add(where + " (no heading for #" + m.group(2) + ")");
                     }
                 }
@@ -180,8 +189,10 @@ class RepositoryDocsTest {
     private static List<Path> gitTrackedFiles(Path root) {
         Process git;
         try {
-            git = new ProcessBuilder("git", "ls-files", "-z").directory(root.toFile())
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            git = new ProcessBuilder("git", "ls-files", "-z")
+                    .directory(root.toFile())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
         } catch (IOException noGit) {
             return null;
         }
@@ -266,7 +277,8 @@ class RepositoryDocsTest {
             if (!h.matches()) {
                 continue;
             }
-            String text = h.group(1).replaceAll("\\[([^\\]]*)]\\([^)]*\\)", "$1").toLowerCase(Locale.ROOT);
+            String text =
+                    h.group(1).replaceAll("\\[([^\\]]*)]\\([^)]*\\)", "$1").toLowerCase(Locale.ROOT);
             StringBuilder slug = new StringBuilder();
             for (int i = 0; i < text.length(); i++) {
                 char c = text.charAt(i);

@@ -61,8 +61,10 @@ public interface ConcurrencyContract extends StoreUnderTest {
         Protocol[] protocols = Protocol.values();
         List<Proxy> ps = new ArrayList<>(size);
         for (int n = 0; n < size; n++) {
-            ps.add(builder(n, protocols[n % protocols.length]).upstream("up-" + (n % 4))
-                    .expiresAt(now.plus(Duration.ofHours(1))).build());
+            ps.add(builder(n, protocols[n % protocols.length])
+                    .upstream("up-" + (n % 4))
+                    .expiresAt(now.plus(Duration.ofHours(1)))
+                    .build());
         }
         for (int from = 0; from < size; from += 1000) {
             store().upsert(ps.subList(from, Math.min(size, from + 1000)), now);
@@ -91,9 +93,15 @@ public interface ConcurrencyContract extends StoreUnderTest {
                     int count = 1 + random.nextInt(20);
                     boolean allOrNothing = random.nextInt(3) == 0;
                     ExtractionFilter filter = random.nextInt(4) == 0
-                            ? ExtractionFilter.builder().upstream("up-" + random.nextInt(4)).build() : ExtractionFilter.ANY;
-                    ExtractionRequest req = ExtractionRequest.builder(count).filter(filter).gatewayReserve(reserve)
-                            .fulfillment(allOrNothing ? Fulfillment.ALL_OR_NOTHING : Fulfillment.PARTIAL).build();
+                            ? ExtractionFilter.builder()
+                                    .upstream("up-" + random.nextInt(4))
+                                    .build()
+                            : ExtractionFilter.ANY;
+                    ExtractionRequest req = ExtractionRequest.builder(count)
+                            .filter(filter)
+                            .gatewayReserve(reserve)
+                            .fulfillment(allOrNothing ? Fulfillment.ALL_OR_NOTHING : Fulfillment.PARTIAL)
+                            .build();
                     switch (store().extract(req, now)) {
                         case ExtractionResult.Extracted e -> {
                             if (e.count() > count || (allOrNothing && e.count() != count)) {
@@ -165,8 +173,10 @@ public interface ConcurrencyContract extends StoreUnderTest {
             extractors.add(() -> {
                 SplittableRandom random = new SplittableRandom(104_729L * (me + 1));
                 for (int round = 0; round < 4 * size; round++) {
-                    List<ExtractedProxy> got = ProxyFixtures.extracted(
-                            store().extract(ExtractionRequest.builder(1 + random.nextInt(20)).build(), now));
+                    List<ExtractedProxy> got = ProxyFixtures.extracted(store().extract(
+                                    ExtractionRequest.builder(1 + random.nextInt(20))
+                                            .build(),
+                                    now));
                     for (ExtractedProxy p : got) {
                         if (owner.putIfAbsent(p.id(), me) != null) {
                             problems.add(p.id() + " extracted twice");
@@ -202,7 +212,9 @@ public interface ConcurrencyContract extends StoreUnderTest {
 
     private static void assertNoProblems(Queue<String> problems) {
         List<String> all = List.copyOf(problems);
-        assertTrue(all.isEmpty(), all.size() + " invariant violations, first ones: " + all.subList(0, Math.min(5, all.size())));
+        assertTrue(
+                all.isEmpty(),
+                all.size() + " invariant violations, first ones: " + all.subList(0, Math.min(5, all.size())));
     }
 
     /** Runs {@code tasks} from one start signal beside {@code background}, which runs until they end. */

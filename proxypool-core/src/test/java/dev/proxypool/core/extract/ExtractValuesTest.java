@@ -23,19 +23,32 @@ class ExtractValuesTest {
     @Test
     void storeSettingsNameTheConfigKey() {
         assertAll(
-                () -> assertEquals("store.tombstoneRetentionForNoExpiry must be a positive duration, got PT0S",
-                        assertThrows(IllegalArgumentException.class,
-                                () -> StoreSettings.DEFAULTS.withTombstoneRetentionForNoExpiry(Duration.ZERO)).getMessage()),
-                () -> assertEquals("store.idempotency.retention must be a positive duration, got PT-1S",
-                        assertThrows(IllegalArgumentException.class,
-                                () -> StoreSettings.DEFAULTS.withIdempotencyRetention(Duration.ofSeconds(-1))).getMessage()),
-                () -> assertEquals("store.idempotency.inProgressTimeout must be a positive duration, got null",
-                        assertThrows(IllegalArgumentException.class,
-                                () -> StoreSettings.DEFAULTS.withIdempotencyInProgressTimeout(null)).getMessage()),
-                () -> assertEquals("store.idempotency.maxEntries must be at least 1, got 0",
-                        assertThrows(IllegalArgumentException.class,
-                                () -> StoreSettings.DEFAULTS.withIdempotencyMaxEntries(0)).getMessage()),
-                () -> assertEquals(new StoreSettings(Duration.ofDays(7), Duration.ofHours(24), Duration.ofSeconds(60), 100_000),
+                () -> assertEquals(
+                        "store.tombstoneRetentionForNoExpiry must be a positive duration, got PT0S",
+                        assertThrows(
+                                        IllegalArgumentException.class,
+                                        () -> StoreSettings.DEFAULTS.withTombstoneRetentionForNoExpiry(Duration.ZERO))
+                                .getMessage()),
+                () -> assertEquals(
+                        "store.idempotency.retention must be a positive duration, got PT-1S",
+                        assertThrows(
+                                        IllegalArgumentException.class,
+                                        () -> StoreSettings.DEFAULTS.withIdempotencyRetention(Duration.ofSeconds(-1)))
+                                .getMessage()),
+                () -> assertEquals(
+                        "store.idempotency.inProgressTimeout must be a positive duration, got null",
+                        assertThrows(
+                                        IllegalArgumentException.class,
+                                        () -> StoreSettings.DEFAULTS.withIdempotencyInProgressTimeout(null))
+                                .getMessage()),
+                () -> assertEquals(
+                        "store.idempotency.maxEntries must be at least 1, got 0",
+                        assertThrows(
+                                        IllegalArgumentException.class,
+                                        () -> StoreSettings.DEFAULTS.withIdempotencyMaxEntries(0))
+                                .getMessage()),
+                () -> assertEquals(
+                        new StoreSettings(Duration.ofDays(7), Duration.ofHours(24), Duration.ofSeconds(60), 100_000),
                         StoreSettings.DEFAULTS));
     }
 
@@ -43,29 +56,33 @@ class ExtractValuesTest {
     void proxyStateParsesAdminNames() {
         assertEquals(ProxyState.DISABLED, ProxyState.parse(" Disabled "));
         assertEquals("available", ProxyState.AVAILABLE.wireName());
-        assertEquals("unknown state 'extracted' (expected available or disabled)",
-                assertThrows(IllegalArgumentException.class, () -> ProxyState.parse("extracted")).getMessage());
+        assertEquals(
+                "unknown state 'extracted' (expected available or disabled)",
+                assertThrows(IllegalArgumentException.class, () -> ProxyState.parse("extracted"))
+                        .getMessage());
     }
 
     /** Rows: expiresAt (null = never), checkedAt (null = never), minRemainingTtl, maxHealthAge, admitted. */
     @Test
     void admissionRuleTable() {
         Object[][] rows = {
-                {null, null, Duration.ZERO, Duration.ZERO, true},
-                {null, null, Duration.ofDays(365), Duration.ZERO, true},
-                {T, null, Duration.ZERO, Duration.ZERO, false},
-                {T.plusSeconds(1), null, Duration.ZERO, Duration.ZERO, true},
-                {T.plusSeconds(59), null, Duration.ofSeconds(60), Duration.ZERO, false},
-                {T.plusSeconds(60), null, Duration.ofSeconds(60), Duration.ZERO, true},
-                {null, null, Duration.ZERO, Duration.ofMinutes(1), false},
-                {null, T.minusSeconds(60), Duration.ZERO, Duration.ofMinutes(1), true},
-                {null, T.minusSeconds(61), Duration.ZERO, Duration.ofMinutes(1), false},
-                {null, T.plusSeconds(5), Duration.ZERO, Duration.ofMinutes(1), true},
+            {null, null, Duration.ZERO, Duration.ZERO, true},
+            {null, null, Duration.ofDays(365), Duration.ZERO, true},
+            {T, null, Duration.ZERO, Duration.ZERO, false},
+            {T.plusSeconds(1), null, Duration.ZERO, Duration.ZERO, true},
+            {T.plusSeconds(59), null, Duration.ofSeconds(60), Duration.ZERO, false},
+            {T.plusSeconds(60), null, Duration.ofSeconds(60), Duration.ZERO, true},
+            {null, null, Duration.ZERO, Duration.ofMinutes(1), false},
+            {null, T.minusSeconds(60), Duration.ZERO, Duration.ofMinutes(1), true},
+            {null, T.minusSeconds(61), Duration.ZERO, Duration.ofMinutes(1), false},
+            {null, T.plusSeconds(5), Duration.ZERO, Duration.ofMinutes(1), true},
         };
         for (Object[] row : rows) {
             Proxy p = ProxyFixtures.builder(1).expiresAt((Instant) row[0]).build();
-            ExtractionRequest req = ExtractionRequest.builder(1).minRemainingTtl((Duration) row[2])
-                    .maxHealthAge((Duration) row[3]).build();
+            ExtractionRequest req = ExtractionRequest.builder(1)
+                    .minRemainingTtl((Duration) row[2])
+                    .maxHealthAge((Duration) row[3])
+                    .build();
             assertEquals(row[4], req.admits(p, (Instant) row[1], T), java.util.Arrays.toString(row));
         }
     }
@@ -73,19 +90,35 @@ class ExtractValuesTest {
     @Test
     void maxExtractableHonoursCountAndReserve() {
         ExtractionRequest req = ExtractionRequest.builder(5).gatewayReserve(7).build();
-        assertEquals(List.of(0, 0, 1, 5, 5), List.of(req.maxExtractable(0), req.maxExtractable(7),
-                req.maxExtractable(8), req.maxExtractable(12), req.maxExtractable(100)));
+        assertEquals(
+                List.of(0, 0, 1, 5, 5),
+                List.of(
+                        req.maxExtractable(0),
+                        req.maxExtractable(7),
+                        req.maxExtractable(8),
+                        req.maxExtractable(12),
+                        req.maxExtractable(100)));
     }
 
     @Test
     void filterMatchesEveryTerm() {
-        Proxy p = ProxyFixtures.builder(1, Protocol.SOCKS5).upstream("u").labels(Labels.of("country", "US", "isp", "x")).build();
+        Proxy p = ProxyFixtures.builder(1, Protocol.SOCKS5)
+                .upstream("u")
+                .labels(Labels.of("country", "US", "isp", "x"))
+                .build();
         assertTrue(ExtractionFilter.ANY.matches(p));
         assertTrue(ExtractionFilter.ANY.isAny());
-        assertTrue(ExtractionFilter.builder().protocol(Protocol.SOCKS5).upstream("u").country("US").build().matches(p));
+        assertTrue(ExtractionFilter.builder()
+                .protocol(Protocol.SOCKS5)
+                .upstream("u")
+                .country("US")
+                .build()
+                .matches(p));
         assertFalse(ExtractionFilter.builder().carrier("x").build().matches(p));
         assertFalse(ExtractionFilter.builder().upstream("v").build().matches(p));
-        assertEquals(Optional.of("u"), ExtractionFilter.builder().upstream(" u ").build().upstream());
+        assertEquals(
+                Optional.of("u"),
+                ExtractionFilter.builder().upstream(" u ").build().upstream());
     }
 
     @Test
@@ -94,7 +127,8 @@ class ExtractValuesTest {
         assertThrows(IllegalArgumentException.class, () -> new ExtractionResult.Insufficient(-1));
         assertThrows(IllegalArgumentException.class, () -> new ProxyPage(List.of(), null));
         assertThrows(IllegalArgumentException.class, () -> new IdempotencyStart.Replay(null));
-        ExtractedProxy e = new ExtractedProxy(ProxyFixtures.builder(1).expiresAt(T.plusSeconds(90)).build(), T);
+        ExtractedProxy e = new ExtractedProxy(
+                ProxyFixtures.builder(1).expiresAt(T.plusSeconds(90)).build(), T);
         assertEquals(Duration.ofSeconds(90), e.remainingTtl());
     }
 

@@ -26,7 +26,9 @@ import org.junit.jupiter.api.function.Executable;
 public interface ExtractionContract extends StoreUnderTest {
 
     private List<Proxy> publishNumbered(PoolStore store, int from, int count, String upstream) {
-        List<Proxy> ps = IntStream.range(from, from + count).mapToObj(n -> builder(n).upstream(upstream).build()).toList();
+        List<Proxy> ps = IntStream.range(from, from + count)
+                .mapToObj(n -> builder(n).upstream(upstream).build())
+                .toList();
         store.upsert(ps, now());
         return ps;
     }
@@ -38,7 +40,9 @@ public interface ExtractionContract extends StoreUnderTest {
         for (int[] row : rows) {
             PoolStore s = newStore(StoreSettings.DEFAULTS);
             publishNumbered(s, 0, row[0], ProxyFixtures.UPSTREAM);
-            int got = extracted(s.extract(ExtractionRequest.builder(row[1]).partial().build(), now())).size();
+            int got = extracted(s.extract(
+                            ExtractionRequest.builder(row[1]).partial().build(), now()))
+                    .size();
             checks.add(() -> assertEquals(row[2], got, "pool " + row[0] + ", partial " + row[1]));
             checks.add(() -> assertEquals(row[0] - row[2], totalAvailable(s), "left in pool " + row[0] + "/" + row[1]));
         }
@@ -51,26 +55,40 @@ public interface ExtractionContract extends StoreUnderTest {
         store().markChecked(proxy(1).id(), now());
         List<StoredProxy> before = listAll(store());
 
-        assertEquals(new ExtractionResult.Insufficient(3), extract(ExtractionRequest.builder(5).allOrNothing().build()));
+        assertEquals(
+                new ExtractionResult.Insufficient(3),
+                extract(ExtractionRequest.builder(5).allOrNothing().build()));
         assertEquals(before, listAll(store()));
         assertEquals(false, store().isTombstoned(proxy(0).key(), now()));
-        assertEquals(3, extracted(extract(ExtractionRequest.builder(5).partial().build())).size());
+        assertEquals(
+                3,
+                extracted(extract(ExtractionRequest.builder(5).partial().build()))
+                        .size());
     }
 
     @Test
     default void allOrNothingTakesExactlyTheCount() {
         publishNumbered(store(), 0, 10, ProxyFixtures.UPSTREAM);
-        assertEquals(4, extractedIds(extract(ExtractionRequest.builder(4).allOrNothing().build())).size());
+        assertEquals(
+                4,
+                extractedIds(extract(ExtractionRequest.builder(4).allOrNothing().build()))
+                        .size());
         assertEquals(6, store().available(ProxyFixtures.UPSTREAM));
-        assertEquals(6, extractedIds(extract(ExtractionRequest.builder(6).allOrNothing().build())).size());
-        assertEquals(new ExtractionResult.Insufficient(0), extract(ExtractionRequest.builder(1).allOrNothing().build()));
+        assertEquals(
+                6,
+                extractedIds(extract(ExtractionRequest.builder(6).allOrNothing().build()))
+                        .size());
+        assertEquals(
+                new ExtractionResult.Insufficient(0),
+                extract(ExtractionRequest.builder(1).allOrNothing().build()));
     }
 
     @Test
     default void extractedProxiesLeaveThePoolWithTheirWholeRecord() {
         Proxy r = rich(1);
         publish(r);
-        List<ExtractedProxy> out = extracted(extract(ExtractionRequest.builder(1).allOrNothing().build()));
+        List<ExtractedProxy> out =
+                extracted(extract(ExtractionRequest.builder(1).allOrNothing().build()));
 
         assertEquals(List.of(new ExtractedProxy(r, now())), out);
         assertEquals(Duration.ofMinutes(390), out.getFirst().remainingTtl());
@@ -82,18 +100,24 @@ public interface ExtractionContract extends StoreUnderTest {
     @Test
     default void minRemainingTtlKeepsShortLivedProxies() {
         Instant t = now();
-        List<Proxy> ps = List.of(builder(0).expiresAt(t.plus(Duration.ofMinutes(10))).build(),
+        List<Proxy> ps = List.of(
+                builder(0).expiresAt(t.plus(Duration.ofMinutes(10))).build(),
                 builder(1).expiresAt(t.plus(Duration.ofHours(1))).build(),
                 builder(2).build());
-        Object[][] rows = {{Duration.ZERO, Set.of(0, 1, 2)}, {Duration.ofMinutes(10), Set.of(0, 1, 2)},
-                {Duration.ofMinutes(30), Set.of(1, 2)}, {Duration.ofHours(1), Set.of(1, 2)},
-                {Duration.ofHours(2), Set.of(2)}};
+        Object[][] rows = {
+            {Duration.ZERO, Set.of(0, 1, 2)},
+            {Duration.ofMinutes(10), Set.of(0, 1, 2)},
+            {Duration.ofMinutes(30), Set.of(1, 2)},
+            {Duration.ofHours(1), Set.of(1, 2)},
+            {Duration.ofHours(2), Set.of(2)}
+        };
         List<Executable> checks = new ArrayList<>();
         for (Object[] row : rows) {
             PoolStore s = newStore(StoreSettings.DEFAULTS);
             s.upsert(ps, t);
             Duration min = (Duration) row[0];
-            Set<String> got = extractedIds(s.extract(ExtractionRequest.builder(100).minRemainingTtl(min).build(), t));
+            Set<String> got = extractedIds(s.extract(
+                    ExtractionRequest.builder(100).minRemainingTtl(min).build(), t));
             checks.add(() -> assertEquals(idsOf(ps, row[1]), got, "minRemainingTtl " + min));
         }
         assertAll(checks);
@@ -103,8 +127,12 @@ public interface ExtractionContract extends StoreUnderTest {
     default void maxHealthAgeRequiresARecentCheck() {
         Instant t = now();
         List<Proxy> ps = IntStream.range(0, 4).mapToObj(ProxyFixtures::proxy).toList();
-        Object[][] rows = {{Duration.ZERO, Set.of(0, 1, 2, 3)}, {Duration.ofMinutes(5), Set.of(0, 3)},
-                {Duration.ofMinutes(10), Set.of(0, 3)}, {Duration.ofHours(1), Set.of(0, 1, 3)}};
+        Object[][] rows = {
+            {Duration.ZERO, Set.of(0, 1, 2, 3)},
+            {Duration.ofMinutes(5), Set.of(0, 3)},
+            {Duration.ofMinutes(10), Set.of(0, 3)},
+            {Duration.ofHours(1), Set.of(0, 1, 3)}
+        };
         List<Executable> checks = new ArrayList<>();
         for (Object[] row : rows) {
             PoolStore s = newStore(StoreSettings.DEFAULTS);
@@ -114,7 +142,8 @@ public interface ExtractionContract extends StoreUnderTest {
             // ps[2] never checked
             s.markChecked(ps.get(3).id(), t);
             Duration max = (Duration) row[0];
-            Set<String> got = extractedIds(s.extract(ExtractionRequest.builder(100).maxHealthAge(max).build(), t));
+            Set<String> got = extractedIds(
+                    s.extract(ExtractionRequest.builder(100).maxHealthAge(max).build(), t));
             checks.add(() -> assertEquals(idsOf(ps, row[1]), got, "maxHealthAge " + max));
         }
         assertAll(checks);
@@ -124,28 +153,40 @@ public interface ExtractionContract extends StoreUnderTest {
     default void disabledProxiesAreNotExtractedUntilEnabled() {
         publish(proxy(1), proxy(2));
         store().setDisabled(proxy(1).id(), true);
-        assertEquals(new ExtractionResult.Insufficient(1), extract(ExtractionRequest.builder(2).allOrNothing().build()));
-        assertEquals(Set.of(proxy(2).id()), extractedIds(extract(ExtractionRequest.builder(2).build())));
+        assertEquals(
+                new ExtractionResult.Insufficient(1),
+                extract(ExtractionRequest.builder(2).allOrNothing().build()));
+        assertEquals(
+                Set.of(proxy(2).id()),
+                extractedIds(extract(ExtractionRequest.builder(2).build())));
 
         store().setDisabled(proxy(1).id(), false);
-        assertEquals(Set.of(proxy(1).id()), extractedIds(extract(ExtractionRequest.builder(2).build())));
+        assertEquals(
+                Set.of(proxy(1).id()),
+                extractedIds(extract(ExtractionRequest.builder(2).build())));
     }
 
     @Test
     default void expiredProxiesAreNeverExtracted() {
-        Proxy shortLived = builder(1).expiresAt(now().plus(Duration.ofMinutes(10))).build();
+        Proxy shortLived =
+                builder(1).expiresAt(now().plus(Duration.ofMinutes(10))).build();
         publish(shortLived, proxy(2));
         clock().advance(Duration.ofMinutes(10));
 
-        assertEquals(new ExtractionResult.Insufficient(1), extract(ExtractionRequest.builder(2).allOrNothing().build()));
-        assertEquals(Set.of(proxy(2).id()), extractedIds(extract(ExtractionRequest.builder(2).build())));
+        assertEquals(
+                new ExtractionResult.Insufficient(1),
+                extract(ExtractionRequest.builder(2).allOrNothing().build()));
+        assertEquals(
+                Set.of(proxy(2).id()),
+                extractedIds(extract(ExtractionRequest.builder(2).build())));
         assertEquals(false, store().isTombstoned(shortLived.key(), now().minusSeconds(1)));
     }
 
     @Test
     default void gatewayReserveCapsPartial() {
         publishNumbered(store(), 0, 10, ProxyFixtures.UPSTREAM);
-        ExtractionRequest req = ExtractionRequest.builder(5).partial().gatewayReserve(7).build();
+        ExtractionRequest req =
+                ExtractionRequest.builder(5).partial().gatewayReserve(7).build();
         assertEquals(3, extractedIds(extract(req)).size());
         assertEquals(0, extractedIds(extract(req)).size());
         assertEquals(7, totalAvailable(store()));
@@ -155,12 +196,26 @@ public interface ExtractionContract extends StoreUnderTest {
     default void gatewayReserveFailsAllOrNothingWithoutTouchingThePool() {
         publishNumbered(store(), 0, 10, ProxyFixtures.UPSTREAM);
         List<StoredProxy> before = listAll(store());
-        assertEquals(new ExtractionResult.Insufficient(3),
-                extract(ExtractionRequest.builder(4).allOrNothing().gatewayReserve(7).build()));
+        assertEquals(
+                new ExtractionResult.Insufficient(3),
+                extract(ExtractionRequest.builder(4)
+                        .allOrNothing()
+                        .gatewayReserve(7)
+                        .build()));
         assertEquals(before, listAll(store()));
-        assertEquals(3, extractedIds(extract(ExtractionRequest.builder(3).allOrNothing().gatewayReserve(7).build())).size());
-        assertEquals(new ExtractionResult.Insufficient(0),
-                extract(ExtractionRequest.builder(1).allOrNothing().gatewayReserve(7).build()));
+        assertEquals(
+                3,
+                extractedIds(extract(ExtractionRequest.builder(3)
+                                .allOrNothing()
+                                .gatewayReserve(7)
+                                .build()))
+                        .size());
+        assertEquals(
+                new ExtractionResult.Insufficient(0),
+                extract(ExtractionRequest.builder(1)
+                        .allOrNothing()
+                        .gatewayReserve(7)
+                        .build()));
         assertEquals(7, totalAvailable(store()));
     }
 
@@ -169,7 +224,13 @@ public interface ExtractionContract extends StoreUnderTest {
         publishNumbered(store(), 0, 5, "up-a");
         publishNumbered(store(), 5, 5, "up-b");
         ExtractionFilter upA = ExtractionFilter.builder().upstream("up-a").build();
-        assertEquals(4, extractedIds(extract(ExtractionRequest.builder(5).filter(upA).gatewayReserve(6).build())).size());
+        assertEquals(
+                4,
+                extractedIds(extract(ExtractionRequest.builder(5)
+                                .filter(upA)
+                                .gatewayReserve(6)
+                                .build()))
+                        .size());
         assertEquals(new UpstreamCounts(1, 0), store().countsByUpstream().get("up-a"));
         assertEquals(new UpstreamCounts(5, 0), store().countsByUpstream().get("up-b"));
     }
@@ -179,26 +240,46 @@ public interface ExtractionContract extends StoreUnderTest {
         publishNumbered(store(), 0, 6, ProxyFixtures.UPSTREAM);
         store().setDisabled(proxy(0).id(), true);
         store().setDisabled(proxy(1).id(), true);
-        publish(builder(6).expiresAt(now().plus(Duration.ofMinutes(5))).build(),
+        publish(
+                builder(6).expiresAt(now().plus(Duration.ofMinutes(5))).build(),
                 builder(7).expiresAt(now().plus(Duration.ofMinutes(5))).build());
         clock().advance(Duration.ofMinutes(5));
         // 4 available and unexpired, reserve 2: at most 2
-        assertEquals(new ExtractionResult.Insufficient(2),
-                extract(ExtractionRequest.builder(3).allOrNothing().gatewayReserve(2).build()));
-        assertEquals(2, extractedIds(extract(ExtractionRequest.builder(10).gatewayReserve(2).build())).size());
+        assertEquals(
+                new ExtractionResult.Insufficient(2),
+                extract(ExtractionRequest.builder(3)
+                        .allOrNothing()
+                        .gatewayReserve(2)
+                        .build()));
+        assertEquals(
+                2,
+                extractedIds(extract(
+                                ExtractionRequest.builder(10).gatewayReserve(2).build()))
+                        .size());
     }
 
     @Test
     default void insufficientReportsWhatPartialWouldHaveTaken() {
         publishNumbered(store(), 0, 20, ProxyFixtures.UPSTREAM);
-        publish(builder(20).labels(Labels.of("country", "US")).build(),
+        publish(
+                builder(20).labels(Labels.of("country", "US")).build(),
                 builder(21).labels(Labels.of("country", "US")).build(),
                 builder(22).labels(Labels.of("country", "US")).build());
         ExtractionFilter us = ExtractionFilter.builder().country("US").build();
-        assertEquals(new ExtractionResult.Insufficient(3),
-                extract(ExtractionRequest.builder(5).allOrNothing().filter(us).gatewayReserve(1).build()));
-        assertEquals(new ExtractionResult.Insufficient(2),
-                extract(ExtractionRequest.builder(5).allOrNothing().filter(us).gatewayReserve(21).build()));
+        assertEquals(
+                new ExtractionResult.Insufficient(3),
+                extract(ExtractionRequest.builder(5)
+                        .allOrNothing()
+                        .filter(us)
+                        .gatewayReserve(1)
+                        .build()));
+        assertEquals(
+                new ExtractionResult.Insufficient(2),
+                extract(ExtractionRequest.builder(5)
+                        .allOrNothing()
+                        .filter(us)
+                        .gatewayReserve(21)
+                        .build()));
         assertEquals(23, totalAvailable(store()));
     }
 

@@ -23,25 +23,66 @@ public interface FilterContract extends StoreUnderTest {
 
     private static List<Proxy> sevenProxies() {
         return List.of(
-                builder(0, Protocol.HTTP).labels(Labels.of("country", "US", "region", "CA", "city", "LA",
-                        "carrier", "att", "type", "residential")).build(),
-                builder(1, Protocol.HTTP).labels(Labels.of("country", "US", "region", "NY", "city", "NYC",
-                        "carrier", "verizon", "type", "datacenter")).build(),
-                builder(2, Protocol.SOCKS5).labels(Labels.of("country", "US", "region", "CA", "city", "SF",
-                        "carrier", "att", "type", "residential")).build(),
-                builder(3, Protocol.HTTPS).upstream("up-b").labels(Labels.of("country", "DE", "region", "BE",
-                        "city", "Berlin", "carrier", "telekom", "type", "residential")).build(),
-                builder(4, Protocol.SOCKS5).upstream("up-b").labels(Labels.of("country", "DE", "region", "BY",
-                        "city", "Munich", "carrier", "vodafone", "type", "datacenter")).build(),
+                builder(0, Protocol.HTTP)
+                        .labels(Labels.of(
+                                "country", "US", "region", "CA", "city", "LA", "carrier", "att", "type", "residential"))
+                        .build(),
+                builder(1, Protocol.HTTP)
+                        .labels(Labels.of(
+                                "country",
+                                "US",
+                                "region",
+                                "NY",
+                                "city",
+                                "NYC",
+                                "carrier",
+                                "verizon",
+                                "type",
+                                "datacenter"))
+                        .build(),
+                builder(2, Protocol.SOCKS5)
+                        .labels(Labels.of(
+                                "country", "US", "region", "CA", "city", "SF", "carrier", "att", "type", "residential"))
+                        .build(),
+                builder(3, Protocol.HTTPS)
+                        .upstream("up-b")
+                        .labels(Labels.of(
+                                "country",
+                                "DE",
+                                "region",
+                                "BE",
+                                "city",
+                                "Berlin",
+                                "carrier",
+                                "telekom",
+                                "type",
+                                "residential"))
+                        .build(),
+                builder(4, Protocol.SOCKS5)
+                        .upstream("up-b")
+                        .labels(Labels.of(
+                                "country",
+                                "DE",
+                                "region",
+                                "BY",
+                                "city",
+                                "Munich",
+                                "carrier",
+                                "vodafone",
+                                "type",
+                                "datacenter"))
+                        .build(),
                 // isp, not carrier: the carrier filter does not look at isp
-                builder(5, Protocol.HTTP).upstream("up-b").labels(Labels.of("country", "US", "region", "CA",
-                        "city", "LA", "isp", "att", "type", "residential")).build(),
+                builder(5, Protocol.HTTP)
+                        .upstream("up-b")
+                        .labels(Labels.of(
+                                "country", "US", "region", "CA", "city", "LA", "isp", "att", "type", "residential"))
+                        .build(),
                 builder(6, Protocol.SOCKS4).upstream("up-c").build());
     }
 
     /** One filter row. */
-    record Row(String name, ExtractionFilter filter, Set<Integer> expected) {
-    }
+    record Row(String name, ExtractionFilter filter, Set<Integer> expected) {}
 
     private static ExtractionFilter.Builder f() {
         return ExtractionFilter.builder();
@@ -64,11 +105,25 @@ public interface FilterContract extends StoreUnderTest {
                 new Row("label isp=att", f().label("isp", "att").build(), Set.of(5)),
                 new Row("upstream up-b", f().upstream("up-b").build(), Set.of(3, 4, 5)),
                 new Row("upstream unknown", f().upstream("nope").build(), Set.of()),
-                new Row("label type=residential", f().label("type", "residential").build(), Set.of(0, 2, 3, 5)),
+                new Row(
+                        "label type=residential",
+                        f().label("type", "residential").build(),
+                        Set.of(0, 2, 3, 5)),
                 new Row("label unknown key", f().label("owner", "x").build(), Set.of()),
-                new Row("http+US+CA+residential", f().protocol(Protocol.HTTP).country("US").region("CA")
-                        .label("type", "residential").build(), Set.of(0, 5)),
-                new Row("up-a+carrier att+socks5", f().upstream("up-a").carrier("att").protocol(Protocol.SOCKS5).build(),
+                new Row(
+                        "http+US+CA+residential",
+                        f().protocol(Protocol.HTTP)
+                                .country("US")
+                                .region("CA")
+                                .label("type", "residential")
+                                .build(),
+                        Set.of(0, 5)),
+                new Row(
+                        "up-a+carrier att+socks5",
+                        f().upstream("up-a")
+                                .carrier("att")
+                                .protocol(Protocol.SOCKS5)
+                                .build(),
                         Set.of(2)),
                 new Row("up-b+country US", f().upstream("up-b").country("US").build(), Set.of(5)),
                 new Row("contradiction", f().country("US").city("Berlin").build(), Set.of()));
@@ -77,7 +132,8 @@ public interface FilterContract extends StoreUnderTest {
         for (Row row : rows) {
             PoolStore s = newStore(StoreSettings.DEFAULTS);
             s.upsert(ps, now());
-            Set<String> got = extractedIds(s.extract(ExtractionRequest.builder(1000).filter(row.filter()).build(), now()));
+            Set<String> got = extractedIds(s.extract(
+                    ExtractionRequest.builder(1000).filter(row.filter()).build(), now()));
             TreeSet<String> want = new TreeSet<>();
             row.expected().forEach(i -> want.add(ps.get(i).id()));
             checks.add(() -> assertEquals(want, got, row.name()));
@@ -92,9 +148,16 @@ public interface FilterContract extends StoreUnderTest {
         List<Proxy> ps = sevenProxies();
         store().upsert(ps, now());
         ExtractionFilter us = f().country("US").build();
-        assertEquals(new ExtractionResult.Insufficient(4),
+        assertEquals(
+                new ExtractionResult.Insufficient(4),
                 extract(ExtractionRequest.builder(5).allOrNothing().filter(us).build()));
-        assertEquals(4, extractedIds(extract(ExtractionRequest.builder(4).allOrNothing().filter(us).build())).size());
+        assertEquals(
+                4,
+                extractedIds(extract(ExtractionRequest.builder(4)
+                                .allOrNothing()
+                                .filter(us)
+                                .build()))
+                        .size());
         assertEquals(3, totalAvailable(store()));
     }
 }

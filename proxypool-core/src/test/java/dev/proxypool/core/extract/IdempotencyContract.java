@@ -76,7 +76,10 @@ public interface IdempotencyContract extends StoreUnderTest {
         Instant t0 = now();
         store().beginIdempotent(K1, "fp-a", t0);
         store().completeIdempotent(K1, "fp-a", "r", t0);
-        assertEquals(new IdempotencyStart.Replay("r"), store().beginIdempotent(K1, "fp-a", t0.plus(Duration.ofHours(24)).minusSeconds(1)));
+        assertEquals(
+                new IdempotencyStart.Replay("r"),
+                store().beginIdempotent(
+                                K1, "fp-a", t0.plus(Duration.ofHours(24)).minusSeconds(1)));
         assertEquals(IdempotencyStart.STARTED, store().beginIdempotent(K1, "fp-a", t0.plus(Duration.ofHours(24))));
     }
 
@@ -85,7 +88,9 @@ public interface IdempotencyContract extends StoreUnderTest {
         PoolStore s = newStore(StoreSettings.DEFAULTS.withIdempotencyInProgressTimeout(Duration.ofMinutes(2)));
         Instant t0 = now();
         assertEquals(IdempotencyStart.STARTED, s.beginIdempotent(K1, "fp-a", t0));
-        assertEquals(IdempotencyStart.IN_PROGRESS, s.beginIdempotent(K1, "fp-a", t0.plus(Duration.ofMinutes(2)).minusSeconds(1)));
+        assertEquals(
+                IdempotencyStart.IN_PROGRESS,
+                s.beginIdempotent(K1, "fp-a", t0.plus(Duration.ofMinutes(2)).minusSeconds(1)));
         assertEquals(IdempotencyStart.STARTED, s.beginIdempotent(K1, "fp-a", t0.plus(Duration.ofMinutes(2))));
     }
 
@@ -93,21 +98,27 @@ public interface IdempotencyContract extends StoreUnderTest {
     default void sizeCapEvictsTheOldestKeys() {
         PoolStore s = newStore(StoreSettings.DEFAULTS.withIdempotencyMaxEntries(3));
         for (int i = 1; i <= 4; i++) {
-            assertEquals(IdempotencyStart.STARTED, s.beginIdempotent(new IdempotencyKey("alice", "k" + i), "fp", now()));
+            assertEquals(
+                    IdempotencyStart.STARTED, s.beginIdempotent(new IdempotencyKey("alice", "k" + i), "fp", now()));
         }
         s.completeIdempotent(new IdempotencyKey("alice", "k2"), "fp", "r2", now());
-        assertEquals(new IdempotencyStart.Replay("r2"), s.beginIdempotent(new IdempotencyKey("alice", "k2"), "fp", now()));
+        assertEquals(
+                new IdempotencyStart.Replay("r2"), s.beginIdempotent(new IdempotencyKey("alice", "k2"), "fp", now()));
         assertEquals(IdempotencyStart.IN_PROGRESS, s.beginIdempotent(new IdempotencyKey("alice", "k3"), "fp", now()));
         assertEquals(IdempotencyStart.IN_PROGRESS, s.beginIdempotent(new IdempotencyKey("alice", "k4"), "fp", now()));
-        assertEquals(IdempotencyStart.STARTED, s.beginIdempotent(new IdempotencyKey("alice", "k1"), "fp", now()),
+        assertEquals(
+                IdempotencyStart.STARTED,
+                s.beginIdempotent(new IdempotencyKey("alice", "k1"), "fp", now()),
                 "the oldest key was evicted");
     }
 
     @Test
     default void keysAreSeparatePerClient() {
         store().beginIdempotent(new IdempotencyKey("alice", "same"), "fp-a", now());
-        assertEquals(IdempotencyStart.STARTED, store().beginIdempotent(new IdempotencyKey("bob", "same"), "fp-b", now()));
-        assertEquals(IdempotencyStart.STARTED, store().beginIdempotent(new IdempotencyKey("alice", "Same"), "fp-b", now()));
+        assertEquals(
+                IdempotencyStart.STARTED, store().beginIdempotent(new IdempotencyKey("bob", "same"), "fp-b", now()));
+        assertEquals(
+                IdempotencyStart.STARTED, store().beginIdempotent(new IdempotencyKey("alice", "Same"), "fp-b", now()));
     }
 
     @Test
@@ -117,8 +128,8 @@ public interface IdempotencyContract extends StoreUnderTest {
         assertTrue(store().completeIdempotent(longest, "fp", "r", now()));
         assertEquals(new IdempotencyStart.Replay("r"), store().beginIdempotent(longest, "fp", now()));
 
-        IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
-                () -> new IdempotencyKey("alice", "k".repeat(256)));
+        IllegalArgumentException tooLong =
+                assertThrows(IllegalArgumentException.class, () -> new IdempotencyKey("alice", "k".repeat(256)));
         assertEquals("Idempotency-Key must be at most 255 characters, got 256", tooLong.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new IdempotencyKey("alice", ""));
         assertThrows(IllegalArgumentException.class, () -> new IdempotencyKey("alice", "a\nb"));

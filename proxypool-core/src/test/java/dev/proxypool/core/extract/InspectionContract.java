@@ -25,8 +25,10 @@ public interface InspectionContract extends StoreUnderTest {
         List<Proxy> ps = new ArrayList<>();
         Protocol[] protocols = {Protocol.HTTP, Protocol.SOCKS5, Protocol.HTTPS};
         for (int n = 0; n < 53; n++) {
-            ps.add(builder(n, protocols[n % 3]).upstream("up-" + (n % 3 == 0 ? "a" : n % 3 == 1 ? "b" : "c"))
-                    .labels(Labels.of("country", n % 2 == 0 ? "US" : "DE")).build());
+            ps.add(builder(n, protocols[n % 3])
+                    .upstream("up-" + (n % 3 == 0 ? "a" : n % 3 == 1 ? "b" : "c"))
+                    .labels(Labels.of("country", n % 2 == 0 ? "US" : "DE"))
+                    .build());
         }
         store().upsert(ps, now());
         for (int n = 0; n < 53; n += 5) {
@@ -38,13 +40,24 @@ public interface InspectionContract extends StoreUnderTest {
     @Test
     default void countsByUpstreamSplitAvailableAndDisabled() {
         assertEquals(Map.of(), store().countsByUpstream());
-        publish(builder(1).build(), builder(2).build(), builder(3).build(), builder(4).upstream("up-b").build(),
+        publish(
+                builder(1).build(),
+                builder(2).build(),
+                builder(3).build(),
+                builder(4).upstream("up-b").build(),
                 builder(5).upstream("up-c").build());
         store().setDisabled(builder(1).build().id(), true);
         store().setDisabled(builder(5).upstream("up-c").build().id(), true);
 
-        assertEquals(Map.of("up-a", new UpstreamCounts(2, 1), "up-b", new UpstreamCounts(1, 0),
-                "up-c", new UpstreamCounts(0, 1)), store().countsByUpstream());
+        assertEquals(
+                Map.of(
+                        "up-a",
+                        new UpstreamCounts(2, 1),
+                        "up-b",
+                        new UpstreamCounts(1, 0),
+                        "up-c",
+                        new UpstreamCounts(0, 1)),
+                store().countsByUpstream());
         assertEquals(2, store().available("up-a"));
         assertEquals(0, store().available("up-c"));
         assertEquals(0, store().available("nope"));
@@ -87,7 +100,10 @@ public interface InspectionContract extends StoreUnderTest {
                 PoolQuery.of(ExtractionFilter.builder().upstream("up-b").build()),
                 PoolQuery.ALL.withState(ProxyState.DISABLED),
                 PoolQuery.ALL.withState(ProxyState.AVAILABLE),
-                PoolQuery.of(ExtractionFilter.builder().protocol(Protocol.SOCKS5).country("DE").build()),
+                PoolQuery.of(ExtractionFilter.builder()
+                        .protocol(Protocol.SOCKS5)
+                        .country("DE")
+                        .build()),
                 PoolQuery.of(ExtractionFilter.builder().country("US").build()).withState(ProxyState.DISABLED),
                 PoolQuery.of(ExtractionFilter.builder().country("FR").build()));
         List<Executable> checks = new ArrayList<>();

@@ -25,8 +25,11 @@ public interface LifecycleContract extends StoreUnderTest {
         Instant t0 = now();
         Proxy p = builder(1).expiresAt(t0.plus(Duration.ofHours(1))).build();
         publish(p);
-        assertEquals(Set.of(p.id()), extractedIds(extract(ExtractionRequest.builder(1).build())));
-        Proxy listedAgain = p.toBuilder().expiresAt(t0.plus(Duration.ofHours(3))).build();
+        assertEquals(
+                Set.of(p.id()),
+                extractedIds(extract(ExtractionRequest.builder(1).build())));
+        Proxy listedAgain =
+                p.toBuilder().expiresAt(t0.plus(Duration.ofHours(3))).build();
 
         assertTrue(store().isTombstoned(p.key(), now()));
         assertEquals(new PublishResult(0, 0, 1, 0, 0), publish(listedAgain));
@@ -37,7 +40,9 @@ public interface LifecycleContract extends StoreUnderTest {
         clock().advance(Duration.ofSeconds(1)); // the original expiry: the tombstone ends
         assertFalse(store().isTombstoned(p.key(), now()));
         assertEquals(new PublishResult(1, 0, 0, 0, 0), publish(listedAgain));
-        assertEquals(Set.of(p.id()), extractedIds(extract(ExtractionRequest.builder(1).build())));
+        assertEquals(
+                Set.of(p.id()),
+                extractedIds(extract(ExtractionRequest.builder(1).build())));
     }
 
     @Test
@@ -45,7 +50,10 @@ public interface LifecycleContract extends StoreUnderTest {
         Proxy p = builder(1).expiresAt(now().plus(Duration.ofHours(1))).build();
         publish(p);
         extractedIds(extract(ExtractionRequest.builder(1).build()));
-        Proxy viaB = builder(1).upstream("up-b").expiresAt(now().plus(Duration.ofHours(2))).build();
+        Proxy viaB = builder(1)
+                .upstream("up-b")
+                .expiresAt(now().plus(Duration.ofHours(2)))
+                .build();
         assertEquals(new PublishResult(0, 0, 1, 0, 0), publish(viaB));
         assertEquals(0, store().available("up-b"));
     }
@@ -56,7 +64,9 @@ public interface LifecycleContract extends StoreUnderTest {
         Instant t0 = now();
         Proxy p = proxy(1);
         s.upsert(List.of(p), t0);
-        assertEquals(Set.of(p.id()), extractedIds(s.extract(ExtractionRequest.builder(1).build(), t0)));
+        assertEquals(
+                Set.of(p.id()),
+                extractedIds(s.extract(ExtractionRequest.builder(1).build(), t0)));
 
         Instant justBefore = t0.plus(Duration.ofDays(2)).minusSeconds(1);
         assertTrue(s.isTombstoned(p.key(), justBefore));
@@ -88,7 +98,8 @@ public interface LifecycleContract extends StoreUnderTest {
     default void purgeDropsExpiredProxiesOfEveryState() {
         Instant t0 = now();
         Proxy soon = builder(1).expiresAt(t0.plus(Duration.ofMinutes(10))).build();
-        Proxy soonDisabled = builder(2).expiresAt(t0.plus(Duration.ofMinutes(10))).build();
+        Proxy soonDisabled =
+                builder(2).expiresAt(t0.plus(Duration.ofMinutes(10))).build();
         Proxy later = builder(3).expiresAt(t0.plus(Duration.ofHours(1))).build();
         Proxy never = proxy(4);
         publish(soon, soonDisabled, later, never);
@@ -134,7 +145,9 @@ public interface LifecycleContract extends StoreUnderTest {
         assertEquals(Optional.of(t1), store().get(proxy(1).id()).orElseThrow().checkedAt());
         assertFalse(store().markChecked("p-unknown", t1));
         assertEquals(2, store().markChecked(List.of(proxy(1).id(), proxy(2).id(), "p-unknown"), t1.plusSeconds(5)));
-        assertEquals(Optional.of(t1.plusSeconds(5)), store().get(proxy(2).id()).orElseThrow().checkedAt());
+        assertEquals(
+                Optional.of(t1.plusSeconds(5)),
+                store().get(proxy(2).id()).orElseThrow().checkedAt());
     }
 
     @Test
@@ -143,7 +156,8 @@ public interface LifecycleContract extends StoreUnderTest {
         assertTrue(store().setDisabled(proxy(1).id(), true));
         assertTrue(store().setDisabled(proxy(1).id(), true));
         assertEquals(Map.of(ProxyFixtures.UPSTREAM, new UpstreamCounts(1, 1)), store().countsByUpstream());
-        assertEquals(ProxyState.DISABLED, store().get(proxy(1).id()).orElseThrow().state());
+        assertEquals(
+                ProxyState.DISABLED, store().get(proxy(1).id()).orElseThrow().state());
         assertTrue(store().setDisabled(proxy(1).id(), false));
         assertEquals(Map.of(ProxyFixtures.UPSTREAM, new UpstreamCounts(2, 0)), store().countsByUpstream());
         assertFalse(store().setDisabled("p-unknown", true));
@@ -154,10 +168,12 @@ public interface LifecycleContract extends StoreUnderTest {
         PoolStore s = newStore(StoreSettings.DEFAULTS);
         s.upsert(List.of(proxy(1)), now());
         s.close();
-        assertThrows(IllegalStateException.class, () -> s.extract(ExtractionRequest.builder(1).build(), now()));
+        assertThrows(
+                IllegalStateException.class,
+                () -> s.extract(ExtractionRequest.builder(1).build(), now()));
         assertThrows(IllegalStateException.class, () -> s.upsert(List.of(proxy(2)), now()));
         assertThrows(IllegalStateException.class, () -> s.get(proxy(1).id()));
-        assertThrows(IllegalStateException.class,
-                () -> s.beginIdempotent(new IdempotencyKey("alice", "k"), "f", now()));
+        assertThrows(
+                IllegalStateException.class, () -> s.beginIdempotent(new IdempotencyKey("alice", "k"), "f", now()));
     }
 }

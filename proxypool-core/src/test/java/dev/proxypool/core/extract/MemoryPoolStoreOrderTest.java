@@ -22,7 +22,8 @@ class MemoryPoolStoreOrderTest {
 
     private List<String> extractIds(int count, ExtractionFilter filter) {
         List<String> ids = new ArrayList<>();
-        extracted(store.extract(ExtractionRequest.builder(count).filter(filter).build(), now)).forEach(p -> ids.add(p.id()));
+        extracted(store.extract(ExtractionRequest.builder(count).filter(filter).build(), now))
+                .forEach(p -> ids.add(p.id()));
         return ids;
     }
 
@@ -45,7 +46,9 @@ class MemoryPoolStoreOrderTest {
     void filteredExtractionFindsRareMatchesInALargePool() {
         List<Proxy> pool = new ArrayList<>();
         for (int n = 0; n < 10_000; n++) {
-            pool.add(builder(n).labels(Labels.of("country", n % 500 == 0 ? "IS" : "US")).build());
+            pool.add(builder(n)
+                    .labels(Labels.of("country", n % 500 == 0 ? "IS" : "US"))
+                    .build());
         }
         store.upsert(pool, now);
         ExtractionFilter iceland = ExtractionFilter.builder().country("IS").build();

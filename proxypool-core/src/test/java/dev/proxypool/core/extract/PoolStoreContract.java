@@ -15,8 +15,15 @@ import org.junit.jupiter.api.BeforeEach;
  * tests use is whole seconds, and every TTL is minutes or longer, so a store with millisecond
  * precision or native key TTLs (set relative to the given {@code now}) passes.
  */
-public abstract class PoolStoreContract implements PublishContract, ExtractionContract, FilterContract, LifecycleContract,
-        IdempotencyContract, InspectionContract, ValidationContract, ConcurrencyContract {
+public abstract class PoolStoreContract
+        implements PublishContract,
+                ExtractionContract,
+                FilterContract,
+                LifecycleContract,
+                IdempotencyContract,
+                InspectionContract,
+                ValidationContract,
+                ConcurrencyContract {
 
     private final ManualClock clock = new ManualClock();
     private final List<PoolStore> opened = new ArrayList<>();

@@ -20,12 +20,14 @@ public final class ProxyFixtures {
 
     public static final String UPSTREAM = "up-a";
 
-    private ProxyFixtures() {
-    }
+    private ProxyFixtures() {}
 
     /** A distinct key per {@code n} (0..16,777,215): {@code 10.x.y.z:8000}. */
     public static ProxyKey key(int n, Protocol protocol) {
-        return new ProxyKey(protocol, "10." + ((n >> 16) & 255) + "." + ((n >> 8) & 255) + "." + (n & 255), 8000,
+        return new ProxyKey(
+                protocol,
+                "10." + ((n >> 16) & 255) + "." + ((n >> 8) & 255) + "." + (n & 255),
+                8000,
                 CredentialRef.NONE);
     }
 
@@ -44,11 +46,14 @@ public final class ProxyFixtures {
 
     /** A proxy with every field set away from its default, to prove a store keeps the whole record. */
     public static Proxy rich(int n) {
-        return Proxy.builder(new ProxyKey(Protocol.SOCKS5, "192.0.2." + (n & 255), 1080 + n, CredentialRef.of("vendor-a")))
-                .provider("vendor-a").upstream("vendor-a-us")
+        return Proxy.builder(
+                        new ProxyKey(Protocol.SOCKS5, "192.0.2." + (n & 255), 1080 + n, CredentialRef.of("vendor-a")))
+                .provider("vendor-a")
+                .upstream("vendor-a-us")
                 .labels(Labels.of("country", "US", "type", "residential", "asn", "64500"))
                 .expiresAt(java.time.Instant.parse("2026-01-01T06:30:00Z"))
-                .maxConcurrency(7).weight(3)
+                .maxConcurrency(7)
+                .weight(3)
                 .exitNetwork(new ExitNetwork("198.51.100.9", 64500, "Example Net", "198.51.100.0/24"))
                 .anonymity(Anonymity.ELITE)
                 .build();
@@ -85,7 +90,9 @@ public final class ProxyFixtures {
                 fail("listing never ends");
             }
             ProxyPage page = store.list(query, new PageRequest(cursor, limit));
-            assertTrue(page.proxies().size() <= limit, "page larger than its limit: " + page.proxies().size());
+            assertTrue(
+                    page.proxies().size() <= limit,
+                    "page larger than its limit: " + page.proxies().size());
             all.addAll(page.proxies());
             if (!page.hasMore()) {
                 return all;

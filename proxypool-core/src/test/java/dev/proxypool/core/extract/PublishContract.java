@@ -36,11 +36,14 @@ public interface PublishContract extends StoreUnderTest {
         publish(first);
         store().setDisabled(first.id(), true);
         store().markChecked(first.id(), now());
-        Proxy later = first.toBuilder().expiresAt(now().plus(Duration.ofHours(2))).weight(5).build();
+        Proxy later = first.toBuilder()
+                .expiresAt(now().plus(Duration.ofHours(2)))
+                .weight(5)
+                .build();
 
         assertEquals(new PublishResult(0, 1, 0, 0, 0), publish(later));
-        assertEquals(Optional.of(new StoredProxy(later, ProxyState.DISABLED, Optional.of(now()))),
-                store().get(first.id()));
+        assertEquals(
+                Optional.of(new StoredProxy(later, ProxyState.DISABLED, Optional.of(now()))), store().get(first.id()));
     }
 
     @Test
@@ -50,8 +53,12 @@ public interface PublishContract extends StoreUnderTest {
         ExtractionFilter us = ExtractionFilter.builder().country("US").build();
         ExtractionFilter de = ExtractionFilter.builder().country("DE").build();
 
-        assertEquals(Set.of(), extractedIds(extract(ExtractionRequest.builder(10).filter(us).build())));
-        assertEquals(Set.of(proxy(1).id()), extractedIds(extract(ExtractionRequest.builder(10).filter(de).build())));
+        assertEquals(
+                Set.of(),
+                extractedIds(extract(ExtractionRequest.builder(10).filter(us).build())));
+        assertEquals(
+                Set.of(proxy(1).id()),
+                extractedIds(extract(ExtractionRequest.builder(10).filter(de).build())));
     }
 
     @Test
@@ -81,13 +88,16 @@ public interface PublishContract extends StoreUnderTest {
         assertEquals(new PublishResult(0, 0, 0, 0, 1), publish(viaB));
         assertEquals(Optional.empty(), store().get(viaB.id()));
         assertEquals(0, store().available("up-b"));
-        assertEquals(Set.of(viaA.id()), extractedIds(extract(ExtractionRequest.builder(10).build())));
+        assertEquals(
+                Set.of(viaA.id()),
+                extractedIds(extract(ExtractionRequest.builder(10).build())));
     }
 
     @Test
     default void publishOfOneUpstreamRefusesAProxyOfAnother() {
         Proxy foreign = builder(2).upstream("up-b").build();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> store().publish(ProxyFixtures.UPSTREAM, List.of(proxy(1), foreign), now()));
         assertTrue(e.getMessage().contains(foreign.id()) && e.getMessage().contains("up-b"), e.getMessage());
         assertEquals(List.of(), listAll(store()));
@@ -96,7 +106,8 @@ public interface PublishContract extends StoreUnderTest {
     @Test
     default void publishNeverRemovesProxiesItDoesNotList() {
         publish(proxy(1), proxy(2));
-        assertEquals(new PublishResult(0, 1, 0, 0, 0), store().publish(ProxyFixtures.UPSTREAM, List.of(proxy(1)), now()));
+        assertEquals(
+                new PublishResult(0, 1, 0, 0, 0), store().publish(ProxyFixtures.UPSTREAM, List.of(proxy(1)), now()));
         assertEquals(2, store().available(ProxyFixtures.UPSTREAM));
     }
 }

@@ -34,7 +34,8 @@ class ActiveProbingTest {
         activeFailure(fx, FailureKind.CONNECT_TIMEOUT);
         assertEquals(HealthState.COOLING, fx.health.state());
         assertEquals(HealthStage.ACTIVE, fx.health.status().stage());
-        assertEquals(new HealthReason.Failure(FailureKind.CONNECT_TIMEOUT, HealthReason.Trigger.ACTIVE_PROBES_FAILED),
+        assertEquals(
+                new HealthReason.Failure(FailureKind.CONNECT_TIMEOUT, HealthReason.Trigger.ACTIVE_PROBES_FAILED),
                 fx.health.status().reason());
     }
 

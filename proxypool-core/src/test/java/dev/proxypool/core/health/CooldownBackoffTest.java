@@ -27,8 +27,15 @@ class CooldownBackoffTest {
             assertEquals(s.sinceNanos() + s.backoffNanos(), s.cooldownUntilNanos());
             cooldowns.add(Duration.ofNanos(s.backoffNanos()));
         }
-        assertEquals(List.of(Duration.ofMinutes(3), Duration.ofMinutes(6), Duration.ofMinutes(12),
-                Duration.ofMinutes(24), Duration.ofMinutes(30), Duration.ofMinutes(30)), cooldowns);
+        assertEquals(
+                List.of(
+                        Duration.ofMinutes(3),
+                        Duration.ofMinutes(6),
+                        Duration.ofMinutes(12),
+                        Duration.ofMinutes(24),
+                        Duration.ofMinutes(30),
+                        Duration.ofMinutes(30)),
+                cooldowns);
     }
 
     @Test
@@ -59,7 +66,10 @@ class CooldownBackoffTest {
         HealthStatus s = fx.health.status();
         assertEquals(HealthState.COOLING, s.state());
         assertEquals(HealthReason.Lifecycle.PROBE_EXPIRED, s.reason());
-        assertEquals(Duration.ofMinutes(6).toNanos(), s.backoffNanos(), "an expired probe is a failed probe: backoff doubles");
+        assertEquals(
+                Duration.ofMinutes(6).toNanos(),
+                s.backoffNanos(),
+                "an expired probe is a failed probe: backoff doubles");
         assertEquals(probeDeadline + Duration.ofMinutes(6).toNanos(), s.cooldownUntilNanos());
 
         fx.advance(Duration.ofMinutes(6).minusNanos(1));
@@ -73,7 +83,8 @@ class CooldownBackoffTest {
         Fx fx = new Fx().cool().probeByRequest();
         fx.advance(Duration.ofHours(2)); // the probe expired and the 6 min cooldown after it passed too
         assertEquals(Admission.PROBE, fx.health.tryAdmit(fx.now()));
-        List<String> codes = fx.transitions.stream().map(t -> t.to().reason().code()).toList();
+        List<String> codes =
+                fx.transitions.stream().map(t -> t.to().reason().code()).toList();
         assertEquals(List.of("connect_timeout", "cooldown_elapsed", "probe_expired", "cooldown_elapsed"), codes);
     }
 

@@ -21,7 +21,7 @@ class DomainBanTest {
         for (HealthState target : HealthState.values()) {
             Fx fx = new Fx();
             switch (target) {
-                case HEALTHY -> { }
+                case HEALTHY -> {}
                 case COOLING -> fx.cool();
                 case PROBE_ALLOWED -> fx.cool().probeByRequest();
                 case DISABLED -> fx.health.disable("x", fx.now());
@@ -159,7 +159,8 @@ class DomainBanTest {
     @Test
     void aBlankDomainIsRejected() {
         Fx fx = new Fx();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> fx.health.banDomain("", fx.now()));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> fx.health.banDomain("", fx.now()));
         assertEquals("ban domain must not be blank, got ''", e.getMessage());
         assertFalse(fx.health.isBannedFor("anything.example", fx.now()));
     }

@@ -24,8 +24,13 @@ class FailureClassificationTest {
      * @param streakAfterOne   the passive streak after one failure
      * @param why              why this kind has this effect
      */
-    record Row(FailureKind kind, FailureEffect effect, HealthState afterOne, HealthState afterThreeInARow,
-               int streakAfterOne, String why) {
+    record Row(
+            FailureKind kind,
+            FailureEffect effect,
+            HealthState afterOne,
+            HealthState afterThreeInARow,
+            int streakAfterOne,
+            String why) {
         @Override
         public String toString() {
             return kind + " " + effect;
@@ -34,21 +39,61 @@ class FailureClassificationTest {
 
     static List<Row> table() {
         return List.of(
-                new Row(FailureKind.PROXY_AUTH_REJECTED, FailureEffect.DISABLES, HealthState.DISABLED, HealthState.DISABLED, 0,
+                new Row(
+                        FailureKind.PROXY_AUTH_REJECTED,
+                        FailureEffect.DISABLES,
+                        HealthState.DISABLED,
+                        HealthState.DISABLED,
+                        0,
                         "revoked credentials do not heal by waiting"),
-                new Row(FailureKind.CONNECTION_REFUSED, FailureEffect.COOLS, HealthState.HEALTHY, HealthState.COOLING, 1,
+                new Row(
+                        FailureKind.CONNECTION_REFUSED,
+                        FailureEffect.COOLS,
+                        HealthState.HEALTHY,
+                        HealthState.COOLING,
+                        1,
                         "the proxy port is closed: likely down for a while"),
-                new Row(FailureKind.CONNECT_TIMEOUT, FailureEffect.COOLS, HealthState.HEALTHY, HealthState.COOLING, 1,
+                new Row(
+                        FailureKind.CONNECT_TIMEOUT,
+                        FailureEffect.COOLS,
+                        HealthState.HEALTHY,
+                        HealthState.COOLING,
+                        1,
                         "a timeout cools (docs/design.md#failure-classification, F1)"),
-                new Row(FailureKind.TLS_FAILURE, FailureEffect.COOLS, HealthState.HEALTHY, HealthState.COOLING, 1,
+                new Row(
+                        FailureKind.TLS_FAILURE,
+                        FailureEffect.COOLS,
+                        HealthState.HEALTHY,
+                        HealthState.COOLING,
+                        1,
                         "the proxy broke the TLS handshake"),
-                new Row(FailureKind.PROTOCOL_ERROR, FailureEffect.COOLS, HealthState.HEALTHY, HealthState.COOLING, 1,
+                new Row(
+                        FailureKind.PROTOCOL_ERROR,
+                        FailureEffect.COOLS,
+                        HealthState.HEALTHY,
+                        HealthState.COOLING,
+                        1,
                         "the proxy spoke garbage"),
-                new Row(FailureKind.SLOW_BODY, FailureEffect.COOLS, HealthState.HEALTHY, HealthState.COOLING, 1,
+                new Row(
+                        FailureKind.SLOW_BODY,
+                        FailureEffect.COOLS,
+                        HealthState.HEALTHY,
+                        HealthState.COOLING,
+                        1,
                         "an overloaded proxy trickles"),
-                new Row(FailureKind.CONNECTION_RESET, FailureEffect.COOLS, HealthState.HEALTHY, HealthState.COOLING, 1,
+                new Row(
+                        FailureKind.CONNECTION_RESET,
+                        FailureEffect.COOLS,
+                        HealthState.HEALTHY,
+                        HealthState.COOLING,
+                        1,
                         "the proxy dropped the exchange"),
-                new Row(FailureKind.UPSTREAM_UNREACHABLE, FailureEffect.TARGET_SIDE, HealthState.HEALTHY, HealthState.HEALTHY, 0,
+                new Row(
+                        FailureKind.UPSTREAM_UNREACHABLE,
+                        FailureEffect.TARGET_SIDE,
+                        HealthState.HEALTHY,
+                        HealthState.HEALTHY,
+                        0,
                         "a working proxy could not reach this destination: the destination's problem"));
     }
 
@@ -80,7 +125,8 @@ class FailureClassificationTest {
         }
         assertEquals(row.afterThreeInARow(), three.health.state(), row.why());
         if (row.afterThreeInARow() != HealthState.HEALTHY) {
-            HealthReason.Failure reason = (HealthReason.Failure) three.health.status().reason();
+            HealthReason.Failure reason =
+                    (HealthReason.Failure) three.health.status().reason();
             assertEquals(row.kind(), reason.kind());
         }
     }
@@ -172,13 +218,15 @@ class FailureClassificationTest {
         Fx fx = new Fx().cool().probeByRequest();
         fx.health.recordFailure(Admission.PROBE, FailureKind.UPSTREAM_UNREACHABLE, "nonexistent.invalid", fx.now());
         assertEquals(HealthState.COOLING, fx.health.state());
-        assertEquals(HealthReason.Trigger.PROBE_FAILED, ((HealthReason.Failure) fx.health.status().reason()).trigger());
+        assertEquals(
+                HealthReason.Trigger.PROBE_FAILED,
+                ((HealthReason.Failure) fx.health.status().reason()).trigger());
     }
 
     @Test
     void theThresholdIsValidatedNamingItsKey() {
-        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                () -> HealthPolicy.DEFAULTS.withDistinctTargetFailures(0));
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> HealthPolicy.DEFAULTS.withDistinctTargetFailures(0));
         assertEquals("health.passive.distinctTargetFailures must be at least 1, got 0", e.getMessage());
     }
 

@@ -10,8 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /** Test fixture: one ProxyHealth on a ManualClock with a listener that records every transition. */
 final class Fx {
 
-    record Transition(HealthStatus from, HealthStatus to) {
-    }
+    record Transition(HealthStatus from, HealthStatus to) {}
 
     final ManualClock clock = new ManualClock();
     final List<Transition> transitions = new CopyOnWriteArrayList<>();
@@ -93,8 +92,18 @@ final class Fx {
         int failuresToCool = 2;
 
         HealthPolicy build() {
-            return new HealthPolicy(consecutiveFailures, errorRate, window, minSamples, cooldownInitial, cooldownMax,
-                    probeTimeout, banDuration, maxBans, slowStart, failuresToCool);
+            return new HealthPolicy(
+                    consecutiveFailures,
+                    errorRate,
+                    window,
+                    minSamples,
+                    cooldownInitial,
+                    cooldownMax,
+                    probeTimeout,
+                    banDuration,
+                    maxBans,
+                    slowStart,
+                    failuresToCool);
         }
     }
 }

@@ -15,39 +15,43 @@ import org.junit.jupiter.api.Test;
 class HealthListenerTest {
 
     private static String describe(Fx.Transition t) {
-        return t.from().state() + "->" + t.to().state() + " " + t.to().reason().code() + "/" + t.to().stage().wireName();
+        return t.from().state() + "->" + t.to().state() + " " + t.to().reason().code() + "/"
+                + t.to().stage().wireName();
     }
 
     @Test
     void aFullLifecycleIsReportedTransitionByTransition() {
         Fx fx = new Fx();
-        fx.cool();                                                                  // 1
-        fx.probeByRequest();                                                        // 2
+        fx.cool(); // 1
+        fx.probeByRequest(); // 2
         fx.health.recordFailure(Admission.PROBE, FailureKind.CONNECTION_REFUSED, fx.now()); // 3
-        fx.probeByProber();                                                         // 4
-        fx.advance(Duration.ofSeconds(31)).health.tryAdmit(fx.now());               // 5 expired
-        fx.probeByRequest();                                                        // 6
-        fx.health.recordSuccess(Admission.PROBE, 1_000, fx.now());                  // 7
+        fx.probeByProber(); // 4
+        fx.advance(Duration.ofSeconds(31)).health.tryAdmit(fx.now()); // 5 expired
+        fx.probeByRequest(); // 6
+        fx.health.recordSuccess(Admission.PROBE, 1_000, fx.now()); // 7
         for (int i = 0; i < 2; i++) {
             fx.health.recordActiveFailure(Admission.ADMITTED, FailureKind.CONNECT_TIMEOUT, fx.now());
-        }                                                                           // 8
-        fx.health.disable("audit", fx.now());                                       // 9
-        fx.health.enable("audit done", fx.now());                                   // 10
-        fx.fail(FailureKind.PROXY_AUTH_REJECTED);                                   // 11
+        } // 8
+        fx.health.disable("audit", fx.now()); // 9
+        fx.health.enable("audit done", fx.now()); // 10
+        fx.fail(FailureKind.PROXY_AUTH_REJECTED); // 11
 
-        List<String> seen = fx.transitions.stream().map(HealthListenerTest::describe).toList();
-        assertEquals(List.of(
-                "HEALTHY->COOLING connect_timeout/passive",
-                "COOLING->PROBE_ALLOWED cooldown_elapsed/probe",
-                "PROBE_ALLOWED->COOLING connection_refused/probe",
-                "COOLING->PROBE_ALLOWED cooldown_elapsed/active",
-                "PROBE_ALLOWED->COOLING probe_expired/active",
-                "COOLING->PROBE_ALLOWED cooldown_elapsed/probe",
-                "PROBE_ALLOWED->HEALTHY probe_succeeded/probe",
-                "HEALTHY->COOLING connect_timeout/active",
-                "COOLING->DISABLED operator/operator",
-                "DISABLED->HEALTHY operator/operator",
-                "HEALTHY->DISABLED proxy_auth_rejected/passive"), seen);
+        List<String> seen =
+                fx.transitions.stream().map(HealthListenerTest::describe).toList();
+        assertEquals(
+                List.of(
+                        "HEALTHY->COOLING connect_timeout/passive",
+                        "COOLING->PROBE_ALLOWED cooldown_elapsed/probe",
+                        "PROBE_ALLOWED->COOLING connection_refused/probe",
+                        "COOLING->PROBE_ALLOWED cooldown_elapsed/active",
+                        "PROBE_ALLOWED->COOLING probe_expired/active",
+                        "COOLING->PROBE_ALLOWED cooldown_elapsed/probe",
+                        "PROBE_ALLOWED->HEALTHY probe_succeeded/probe",
+                        "HEALTHY->COOLING connect_timeout/active",
+                        "COOLING->DISABLED operator/operator",
+                        "DISABLED->HEALTHY operator/operator",
+                        "HEALTHY->DISABLED proxy_auth_rejected/passive"),
+                seen);
         for (int i = 0; i < fx.transitions.size(); i++) {
             Fx.Transition t = fx.transitions.get(i);
             assertEquals(i, t.from().sequence());
@@ -56,7 +60,8 @@ class HealthListenerTest {
                 assertEquals(fx.transitions.get(i - 1).to(), t.from(), "each transition starts where the last ended");
             }
         }
-        assertEquals("audit", ((HealthReason.Operator) fx.transitions.get(8).to().reason()).text());
+        assertEquals(
+                "audit", ((HealthReason.Operator) fx.transitions.get(8).to().reason()).text());
 
         List<HealthStatus> history = fx.health.history();
         assertEquals(12, history.size(), "initial status + 11 transitions");
@@ -122,7 +127,8 @@ class HealthListenerTest {
         }
         long last = health.status().sequence();
         assertEquals(last, seen.size(), "one call per transition");
-        assertEquals(last, seen.stream().mapToLong(HealthStatus::sequence).distinct().count());
+        assertEquals(
+                last, seen.stream().mapToLong(HealthStatus::sequence).distinct().count());
         assertTrue(seen.stream().allMatch(s -> s.sequence() >= 1 && s.sequence() <= last));
     }
 }

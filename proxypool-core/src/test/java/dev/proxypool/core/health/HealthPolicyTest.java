@@ -25,8 +25,17 @@ class HealthPolicyTest {
 
     @Test
     void theTenArgumentConstructorDefaultsFailuresToCool() {
-        HealthPolicy p = new HealthPolicy(3, 0.3, Duration.ofSeconds(60), 20, Duration.ofMinutes(3), Duration.ofMinutes(30),
-                Duration.ofSeconds(30), Duration.ofMinutes(10), 1000, Duration.ofSeconds(60));
+        HealthPolicy p = new HealthPolicy(
+                3,
+                0.3,
+                Duration.ofSeconds(60),
+                20,
+                Duration.ofMinutes(3),
+                Duration.ofMinutes(30),
+                Duration.ofSeconds(30),
+                Duration.ofMinutes(10),
+                1000,
+                Duration.ofSeconds(60));
         assertEquals(HealthPolicy.DEFAULTS, p);
     }
 

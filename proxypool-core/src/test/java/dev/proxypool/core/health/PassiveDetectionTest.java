@@ -21,7 +21,9 @@ class PassiveDetectionTest {
 
         HealthStatus s = fx.health.status();
         assertEquals(HealthState.COOLING, s.state());
-        assertEquals(new HealthReason.Failure(FailureKind.TLS_FAILURE, HealthReason.Trigger.CONSECUTIVE_FAILURES), s.reason());
+        assertEquals(
+                new HealthReason.Failure(FailureKind.TLS_FAILURE, HealthReason.Trigger.CONSECUTIVE_FAILURES),
+                s.reason());
         assertEquals(HealthStage.PASSIVE, s.stage());
         assertEquals(fx.now(), s.sinceNanos());
         assertEquals(fx.now() + Duration.ofMinutes(3).toNanos(), s.cooldownUntilNanos());
@@ -59,14 +61,16 @@ class PassiveDetectionTest {
     /** failures are spread so no streak forms; the verdict comes from rate and sample count only. */
     @ParameterizedTest(name = "{0} requests, {1} failed, minSamples {2}, errorRate {3} -> {4}")
     @CsvSource({
-            "19, 19, 20, 0.30, HEALTHY",  // all failed, but too few samples
-            "20, 7,  20, 0.30, COOLING",  // 35% > 30% on exactly minSamples
-            "20, 6,  20, 0.30, HEALTHY",  // 30% is not above 30%
-            "100, 31, 20, 0.30, COOLING",
-            "100, 30, 20, 0.30, HEALTHY",
-            "40, 10, 50, 0.10, HEALTHY",  // 25% > 10% but 40 < 50 samples
-            "60, 10, 50, 0.10, COOLING"})
-    void errorRateRespectsMinSamples(int requests, int failures, int minSamples, double errorRate, HealthState expected) {
+        "19, 19, 20, 0.30, HEALTHY", // all failed, but too few samples
+        "20, 7,  20, 0.30, COOLING", // 35% > 30% on exactly minSamples
+        "20, 6,  20, 0.30, HEALTHY", // 30% is not above 30%
+        "100, 31, 20, 0.30, COOLING",
+        "100, 30, 20, 0.30, HEALTHY",
+        "40, 10, 50, 0.10, HEALTHY", // 25% > 10% but 40 < 50 samples
+        "60, 10, 50, 0.10, COOLING"
+    })
+    void errorRateRespectsMinSamples(
+            int requests, int failures, int minSamples, double errorRate, HealthState expected) {
         Fx.Policy p = new Fx.Policy();
         p.consecutiveFailures = 1000;
         p.minSamples = minSamples;
@@ -81,7 +85,9 @@ class PassiveDetectionTest {
         }
         assertEquals(expected, fx.health.state());
         if (expected == HealthState.COOLING) {
-            assertEquals(HealthReason.Trigger.ERROR_RATE, ((HealthReason.Failure) fx.health.status().reason()).trigger());
+            assertEquals(
+                    HealthReason.Trigger.ERROR_RATE,
+                    ((HealthReason.Failure) fx.health.status().reason()).trigger());
         }
     }
 
@@ -138,9 +144,12 @@ class PassiveDetectionTest {
         fx.succeed();
         fx.fail(FailureKind.PROXY_AUTH_REJECTED);
         assertEquals(HealthState.DISABLED, fx.health.state());
-        assertEquals(new HealthReason.Failure(FailureKind.PROXY_AUTH_REJECTED, HealthReason.Trigger.LASTING_CONDITION),
+        assertEquals(
+                new HealthReason.Failure(FailureKind.PROXY_AUTH_REJECTED, HealthReason.Trigger.LASTING_CONDITION),
                 fx.health.status().reason());
-        assertEquals(Admission.DENIED, fx.health.tryAdmit(fx.advance(Duration.ofHours(5)).now()));
+        assertEquals(
+                Admission.DENIED,
+                fx.health.tryAdmit(fx.advance(Duration.ofHours(5)).now()));
     }
 
     @Test
@@ -148,7 +157,9 @@ class PassiveDetectionTest {
         Fx fx = new Fx();
         fx.health.disable("provider contract ended", fx.now());
         assertEquals(HealthState.DISABLED, fx.health.state());
-        assertEquals(new HealthReason.Operator("provider contract ended"), fx.health.status().reason());
+        assertEquals(
+                new HealthReason.Operator("provider contract ended"),
+                fx.health.status().reason());
         assertEquals(Admission.DENIED, fx.health.tryAdmit(fx.now()));
 
         fx.advance(Duration.ofMinutes(1));
@@ -162,7 +173,8 @@ class PassiveDetectionTest {
     @Test
     void operatorReasonMustNotBeBlank() {
         Fx fx = new Fx();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> fx.health.disable(" ", fx.now()));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> fx.health.disable(" ", fx.now()));
         assertEquals("operator reason must not be blank, got ' '", e.getMessage());
         assertEquals(HealthState.HEALTHY, fx.health.state());
     }
@@ -170,7 +182,8 @@ class PassiveDetectionTest {
     @Test
     void reportingADeniedAdmissionIsAnError() {
         Fx fx = new Fx();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> fx.health.recordFailure(Admission.DENIED, FailureKind.CONNECT_TIMEOUT, fx.now()));
         assertEquals("admission must be ADMITTED or PROBE to report an outcome, got DENIED", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> fx.health.recordSuccess(Admission.ADMITTED, -1, fx.now()));

@@ -45,10 +45,11 @@ class ProbePermitRaceTest {
                     }
                     Admission a = prober ? fx.health.tryAdmitActiveProbe(now) : fx.health.tryAdmit(now);
                     (switch (a) {
-                        case PROBE -> probes;
-                        case DENIED -> denied;
-                        case ADMITTED -> admitted;
-                    }).incrementAndGet();
+                                case PROBE -> probes;
+                                case DENIED -> denied;
+                                case ADMITTED -> admitted;
+                            })
+                            .incrementAndGet();
                 });
                 threads.add(t);
             }
@@ -61,7 +62,11 @@ class ProbePermitRaceTest {
             assertEquals(THREADS - 1, denied.get(), "round " + round);
             assertEquals(0, admitted.get());
             assertEquals(HealthState.PROBE_ALLOWED, fx.health.state());
-            assertEquals(1, fx.transitions.stream().filter(tr -> tr.to().state() == HealthState.PROBE_ALLOWED).count(),
+            assertEquals(
+                    1,
+                    fx.transitions.stream()
+                            .filter(tr -> tr.to().state() == HealthState.PROBE_ALLOWED)
+                            .count(),
                     "one COOLING -> PROBE_ALLOWED transition");
         }
     }
@@ -140,7 +145,9 @@ class ProbePermitRaceTest {
         assertEquals(1, maxOutstanding.get(), "at most one probe at a time, and the test did exercise probes");
         // how many probes a run grants depends on scheduling (99 seen on a loaded 2-core box); the invariant is above
         assertTrue(probesGranted.get() >= 10, "probes granted: " + probesGranted.get());
-        long transitionsToProbe = health.history().stream().filter(s -> s.state() == HealthState.PROBE_ALLOWED).count();
+        long transitionsToProbe = health.history().stream()
+                .filter(s -> s.state() == HealthState.PROBE_ALLOWED)
+                .count();
         assertTrue(transitionsToProbe > 0);
         HealthState end = health.state();
         assertTrue(end != HealthState.DISABLED, "no auth failures were reported, got " + end);

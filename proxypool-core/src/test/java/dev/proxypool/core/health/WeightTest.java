@@ -22,18 +22,19 @@ class WeightTest {
 
     @ParameterizedTest(name = "base {0} at {1}s of 60s -> {2}")
     @CsvSource({
-            "1000,  0, 100",
-            "1000, 15, 325",  // 25%: 10% + 90% x 0.25
-            "1000, 30, 550",  // 50%
-            "1000, 45, 775",  // 75%
-            "1000, 60, 1000",
-            "1000, 600, 1000",
-            "100,  15, 33",   // 32.5 rounds half up
-            "100,  30, 55",
-            "100,  45, 78",
-            "1,     0, 1",    // never below 1
-            "5,     0, 1",
-            "5,    45, 4"})
+        "1000,  0, 100",
+        "1000, 15, 325", // 25%: 10% + 90% x 0.25
+        "1000, 30, 550", // 50%
+        "1000, 45, 775", // 75%
+        "1000, 60, 1000",
+        "1000, 600, 1000",
+        "100,  15, 33", // 32.5 rounds half up
+        "100,  30, 55",
+        "100,  45, 78",
+        "1,     0, 1", // never below 1
+        "5,     0, 1",
+        "5,    45, 4"
+    })
     void slowStartRampsLinearlyFromTenPercent(int base, int seconds, int expected) {
         Fx fx = recovered();
         fx.advance(Duration.ofSeconds(seconds));
@@ -62,7 +63,8 @@ class WeightTest {
     @Test
     void baseWeightMustBePositive() {
         Fx fx = new Fx();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> fx.health.effectiveWeight(0, fx.now()));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> fx.health.effectiveWeight(0, fx.now()));
         assertEquals("baseWeight must be at least 1, got 0", e.getMessage());
     }
 
@@ -86,7 +88,8 @@ class WeightTest {
                 fx.health.recordFailure(Admission.ADMITTED, FailureKind.SLOW_BODY, fx.now());
             }
             double f = fx.health.weightFactor();
-            assertTrue(f >= previous * 0.9 - 1e-12 && f <= previous * 1.1 + 1e-12,
+            assertTrue(
+                    f >= previous * 0.9 - 1e-12 && f <= previous * 1.1 + 1e-12,
                     "step " + i + ": " + previous + " -> " + f);
             previous = f;
             lowest = Math.min(lowest, f);
@@ -96,7 +99,8 @@ class WeightTest {
         for (int i = 0; i < 200; i++) { // back to normal: the climb is bounded too
             fx.health.recordSuccess(Admission.ADMITTED, 10_000_000, fx.now());
             double f = fx.health.weightFactor();
-            assertTrue(f >= previous * 0.9 - 1e-12 && f <= previous * 1.1 + 1e-12,
+            assertTrue(
+                    f >= previous * 0.9 - 1e-12 && f <= previous * 1.1 + 1e-12,
                     "climb " + i + ": " + previous + " -> " + f);
             previous = f;
         }

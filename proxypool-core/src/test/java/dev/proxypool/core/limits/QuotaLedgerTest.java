@@ -92,9 +92,9 @@ class QuotaLedgerTest {
     @Test
     void windowSlidesOneHourExactly() {
         QuotaLedger ledger = new QuotaLedger(Map.of("alice", 5), clock);
-        granted(ledger.reserve("alice", 3, 3)).settle(3);           // t0
+        granted(ledger.reserve("alice", 3, 3)).settle(3); // t0
         clock.advance(Duration.ofMinutes(10));
-        granted(ledger.reserve("alice", 2, 2)).settle(2);           // t0 + 10 min
+        granted(ledger.reserve("alice", 2, 2)).settle(2); // t0 + 10 min
         clock.advance(Duration.ofMinutes(50).minusNanos(1));
         assertEquals(5, ledger.used("alice"), "t0 + 1 h - 1 ns: both entries count");
         clock.advanceNanos(1);
@@ -106,22 +106,24 @@ class QuotaLedgerTest {
     @Test
     void retryAfterIsWhenEnoughOfTheWindowFreesUp() {
         QuotaLedger ledger = new QuotaLedger(Map.of("alice", 10), clock);
-        granted(ledger.reserve("alice", 4, 4)).settle(4);           // frees at t0 + 60 min
+        granted(ledger.reserve("alice", 4, 4)).settle(4); // frees at t0 + 60 min
         clock.advance(Duration.ofMinutes(20));
-        granted(ledger.reserve("alice", 6, 6)).settle(6);           // frees at t0 + 80 min
-        clock.advance(Duration.ofMinutes(10).plusMillis(500));      // now t0 + 30 min 0.5 s
+        granted(ledger.reserve("alice", 6, 6)).settle(6); // frees at t0 + 80 min
+        clock.advance(Duration.ofMinutes(10).plusMillis(500)); // now t0 + 30 min 0.5 s
 
         assertEquals(1800, exceeded(ledger.reserve("alice", 1, 1)).retryAfterSeconds(), "rounded up");
         assertEquals(1800, exceeded(ledger.reserve("alice", 4, 4)).retryAfterSeconds());
         assertEquals(3000, exceeded(ledger.reserve("alice", 5, 5)).retryAfterSeconds(), "needs the second entry too");
-        assertEquals(3000, exceeded(ledger.reserve("alice", 11, 11)).retryAfterSeconds(),
+        assertEquals(
+                3000,
+                exceeded(ledger.reserve("alice", 11, 11)).retryAfterSeconds(),
                 "more than the limit: never fits, so the time until the window is empty");
     }
 
     @Test
     void negativeLimitIsRefusedNamingTheClient() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new QuotaLedger(Map.of("alice", -1), clock));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> new QuotaLedger(Map.of("alice", -1), clock));
         assertTrue(e.getMessage().contains("clients[alice].quota.extractionsPerHour"), e.getMessage());
     }
 
@@ -131,7 +133,7 @@ class QuotaLedgerTest {
         InstantSource wall = now::get;
         QuotaLedger ledger = new QuotaLedger(Map.of("alice", 5), wall);
         granted(ledger.reserve("alice", 3, 3)).settle(3);
-        now.set(Instant.parse("2026-01-01T00:30:00Z"));             // NTP stepped back 30 min
+        now.set(Instant.parse("2026-01-01T00:30:00Z")); // NTP stepped back 30 min
         granted(ledger.reserve("alice", 2, 2)).settle(2);
         now.set(Instant.parse("2026-01-01T02:00:00Z"));
         assertEquals(0, ledger.used("alice"), "both entries leave: the second was recorded at 01:00, not 00:30");
@@ -154,7 +156,7 @@ class QuotaLedgerTest {
                 for (int i = 0; i < 400; i++) {
                     int wanted = 1 + (seed + i) % 7;
                     if (ledger.reserve("alice", wanted, i % 2 == 0 ? wanted : 1) instanceof QuotaLedger.Granted g) {
-                        int keep = (seed + i) % 3 == 0 ? 0 : g.proxies();   // some extractions fail
+                        int keep = (seed + i) % 3 == 0 ? 0 : g.proxies(); // some extractions fail
                         g.settle(keep);
                         handedOut.addAndGet(keep);
                     }

@@ -92,11 +92,13 @@ class RateLimiterTest {
 
     @Test
     void badRatesAreRefusedNamingTheClient() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new RateLimiter(Map.of("alice", -1.0), clock));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> new RateLimiter(Map.of("alice", -1.0), clock));
         assertTrue(e.getMessage().contains("alice") && e.getMessage().contains("rps"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new RateLimiter(Map.of("alice", Double.NaN), clock));
-        assertThrows(IllegalArgumentException.class, () -> new RateLimiter(Map.of("alice", Double.POSITIVE_INFINITY), clock));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new RateLimiter(Map.of("alice", Double.POSITIVE_INFINITY), clock));
     }
 
     @Test

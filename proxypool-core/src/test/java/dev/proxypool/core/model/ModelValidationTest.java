@@ -19,7 +19,9 @@ class ModelValidationTest {
 
     private static void rejects(String expectedFragment, org.junit.jupiter.api.function.Executable e) {
         IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, e);
-        assertTrue(ex.getMessage().contains(expectedFragment), () -> "message '" + ex.getMessage() + "' lacks '" + expectedFragment + "'");
+        assertTrue(
+                ex.getMessage().contains(expectedFragment),
+                () -> "message '" + ex.getMessage() + "' lacks '" + expectedFragment + "'");
     }
 
     @Test
@@ -29,9 +31,15 @@ class ModelValidationTest {
         rejects("names key 'country' twice", () -> LabelSelector.parse("country=US,country=DE"));
         rejects("empty value", () -> LabelSelector.parse("country="));
         rejects("label key must not be empty", () -> Labels.of(" ", "x"));
-        rejects("weight must be at least 1, got 0", () -> Proxy.builder(KEY).weight(0).build());
-        rejects("weight must be at least 1, got -3", () -> Proxy.builder(KEY).weight(-3).build());
-        rejects("maxConcurrency must be at least 1", () -> Proxy.builder(KEY).maxConcurrency(0).build());
+        rejects(
+                "weight must be at least 1, got 0",
+                () -> Proxy.builder(KEY).weight(0).build());
+        rejects(
+                "weight must be at least 1, got -3",
+                () -> Proxy.builder(KEY).weight(-3).build());
+        rejects(
+                "maxConcurrency must be at least 1",
+                () -> Proxy.builder(KEY).maxConcurrency(0).build());
         rejects("port 0 is out of range", () -> new ProxyKey(Protocol.HTTP, "h", 0, CredentialRef.NONE));
         rejects("port 70000 is out of range", () -> new ProxyKey(Protocol.HTTP, "h", 70000, CredentialRef.NONE));
         rejects("host is missing", () -> new ProxyKey(Protocol.HTTP, " ", 80, CredentialRef.NONE));
@@ -62,7 +70,8 @@ class ModelValidationTest {
 
     @Test
     void proxyKeyNormalizesHostsSoDuplicatesCollapse() {
-        assertEquals(new ProxyKey(Protocol.HTTP, "Example.COM", 80, null),
+        assertEquals(
+                new ProxyKey(Protocol.HTTP, "Example.COM", 80, null),
                 new ProxyKey(Protocol.HTTP, "example.com", 80, CredentialRef.NONE));
         assertEquals("2001:db8::1", new ProxyKey(Protocol.SOCKS5, "[2001:DB8::1]", 1080, null).host());
         assertNotEquals(KEY, new ProxyKey(Protocol.HTTP, "203.0.113.7", 8000, CredentialRef.NONE));

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 class NodeMembershipTest {
 
-    private static final NodeSettings S = new NodeSettings(Duration.ofSeconds(10), Duration.ofSeconds(30),
-            Duration.ofMinutes(1), Duration.ofSeconds(2));
+    private static final NodeSettings S = new NodeSettings(
+            Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofSeconds(2));
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
     @Test
@@ -51,10 +51,12 @@ class NodeMembershipTest {
 
     @Test
     void reconcilingMakesTheStoreHoldExactlyTheLiveNodes() {
-        Reconciliation r = NodeMembership.reconcile(List.of("dead"), Set.of("p1", "p2"), Set.of("p1", "orphan", "dead"));
+        Reconciliation r =
+                NodeMembership.reconcile(List.of("dead"), Set.of("p1", "p2"), Set.of("p1", "orphan", "dead"));
         assertEquals(List.of("dead", "orphan"), r.remove());
         assertEquals(List.of("p2"), r.add());
         assertFalse(r.isEmpty());
-        assertTrue(NodeMembership.reconcile(List.of(), Set.of("p1"), Set.of("p1")).isEmpty());
+        assertTrue(
+                NodeMembership.reconcile(List.of(), Set.of("p1"), Set.of("p1")).isEmpty());
     }
 }

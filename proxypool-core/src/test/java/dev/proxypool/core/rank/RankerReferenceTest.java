@@ -31,8 +31,12 @@ class RankerReferenceTest {
         for (int seed = 1; seed <= 40; seed++) {
             SplittableRandom rnd = new SplittableRandom(seed);
             List<RankCandidate> in = randomCandidates(rnd, 200 + rnd.nextInt(400), asns, subnets);
-            RankPolicy policy = new RankPolicy(rnd.nextInt(4) == 0 ? 0 : rnd.nextDouble(5, 40),
-                    1 + rnd.nextInt(80), rnd.nextInt(200), rnd.nextDouble(0.1, 1.0), rnd.nextDouble(0, 1));
+            RankPolicy policy = new RankPolicy(
+                    rnd.nextInt(4) == 0 ? 0 : rnd.nextDouble(5, 40),
+                    1 + rnd.nextInt(80),
+                    rnd.nextInt(200),
+                    rnd.nextDouble(0.1, 1.0),
+                    rnd.nextDouble(0, 1));
             RankResult fast = new Ranker(policy).rank(in);
             RankResult slow = naive(in, policy);
             String ctx = "seed " + seed + " " + policy;
@@ -59,7 +63,9 @@ class RankerReferenceTest {
     }
 
     private static List<String> summary(List<RankResult.Ranked> r) {
-        return r.stream().map(x -> x.candidate().proxyId() + "@" + x.position() + "=" + x.score()).toList();
+        return r.stream()
+                .map(x -> x.candidate().proxyId() + "@" + x.position() + "=" + x.score())
+                .toList();
     }
 
     private static Map<String, RankResult.Reason> reasons(RankResult r) {
@@ -95,15 +101,18 @@ class RankerReferenceTest {
             if (bestScore < p.minScore() || full) {
                 for (int i : left) {
                     double s = score(in.get(i), p, asnCount, subnetCount);
-                    dropped.add(new RankResult.Dropped(in.get(i), s < p.minScore()
-                            ? RankResult.Reason.BELOW_MIN_SCORE : RankResult.Reason.RESERVE_FULL, s));
+                    dropped.add(new RankResult.Dropped(
+                            in.get(i),
+                            s < p.minScore() ? RankResult.Reason.BELOW_MIN_SCORE : RankResult.Reason.RESERVE_FULL,
+                            s));
                 }
                 break;
             }
             left.remove(Integer.valueOf(best));
             RankCandidate c = in.get(best);
             boolean unknown = c.exitNetwork().asn() == 0;
-            RankResult.Ranked r = new RankResult.Ranked(c, active.size() + reserve.size() + 1, c.baseScore(), bestScore);
+            RankResult.Ranked r =
+                    new RankResult.Ranked(c, active.size() + reserve.size() + 1, c.baseScore(), bestScore);
             if (active.size() < p.poolSize() && (!unknown || activeUnknown < p.maxUnknownActive())) {
                 active.add(r);
                 activeUnknown += unknown ? 1 : 0;
@@ -111,8 +120,8 @@ class RankerReferenceTest {
                 reserve.add(r);
                 reserveUnknown += unknown ? 1 : 0;
             } else {
-                dropped.add(new RankResult.Dropped(c, unknown ? RankResult.Reason.UNKNOWN_ASN_SHARE
-                        : RankResult.Reason.RESERVE_FULL, bestScore));
+                dropped.add(new RankResult.Dropped(
+                        c, unknown ? RankResult.Reason.UNKNOWN_ASN_SHARE : RankResult.Reason.RESERVE_FULL, bestScore));
                 continue;
             }
             if (!unknown) {
@@ -126,7 +135,8 @@ class RankerReferenceTest {
         return new RankResult(active, reserve, dropped);
     }
 
-    private static double score(RankCandidate c, RankPolicy p, Map<Long, Integer> asnCount, Map<Long, Integer> subnetCount) {
+    private static double score(
+            RankCandidate c, RankPolicy p, Map<Long, Integer> asnCount, Map<Long, Integer> subnetCount) {
         boolean unknown = c.exitNetwork().asn() == 0;
         double w = unknown ? c.baseScore() * p.unknownAsnPenalty() : c.baseScore();
         int same = unknown ? 0 : asnCount.getOrDefault(c.exitNetwork().asn(), 0);

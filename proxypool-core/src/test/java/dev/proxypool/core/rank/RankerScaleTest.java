@@ -31,10 +31,17 @@ class RankerScaleTest {
         long start = t.read();
         RankResult r = new Ranker(policy).rank(in);
         double ms = (t.read() - start) / 1e6;
-        System.out.printf("rank %,d candidates [%s]: %.1f ms (active %d, reserve %d, dropped %d)%n",
-                in.size(), name, ms, r.active().size(), r.reserve().size(), r.dropped().size());
+        System.out.printf(
+                "rank %,d candidates [%s]: %.1f ms (active %d, reserve %d, dropped %d)%n",
+                in.size(),
+                name,
+                ms,
+                r.active().size(),
+                r.reserve().size(),
+                r.dropped().size());
         assertTrue(ms < 5_000, name + " took " + ms + " ms");
-        assertEquals(in.size(), r.active().size() + r.reserve().size() + r.dropped().size());
+        assertEquals(
+                in.size(), r.active().size() + r.reserve().size() + r.dropped().size());
         return r;
     }
 
@@ -45,7 +52,8 @@ class RankerScaleTest {
             long asn = rnd.nextInt(20) == 0 ? 0 : 1 + (long) (Math.pow(rnd.nextDouble(), 3) * 3000); // a few big ASNs
             double latency = Math.exp(rnd.nextDouble(Math.log(5), Math.log(3000)));
             String ip = rnd.nextInt(5) == 0
-                    ? "2a02:" + Integer.toHexString(rnd.nextInt(4096)) + ":" + Integer.toHexString(rnd.nextInt(16)) + "::" + Integer.toHexString(i & 0xffff)
+                    ? "2a02:" + Integer.toHexString(rnd.nextInt(4096)) + ":" + Integer.toHexString(rnd.nextInt(16))
+                            + "::" + Integer.toHexString(i & 0xffff)
                     : (100 + rnd.nextInt(50)) + "." + rnd.nextInt(256) + "." + rnd.nextInt(64) + "." + rnd.nextInt(256);
             return new RankCandidate("p" + i, latency, rnd.nextInt(15), new ExitNetwork(ip, asn, "", ""));
         });
@@ -58,7 +66,10 @@ class RankerScaleTest {
     @Test
     void oneCrowdedAsnWithoutThreshold() {
         SplittableRandom rnd = new SplittableRandom(7);
-        List<RankCandidate> in = build(i -> new RankCandidate("p" + i, 5 + rnd.nextInt(2000), rnd.nextInt(11),
+        List<RankCandidate> in = build(i -> new RankCandidate(
+                "p" + i,
+                5 + rnd.nextInt(2000),
+                rnd.nextInt(11),
                 new ExitNetwork("10." + (i % 100) + "." + (i / 100 % 256) + ".1", 64500, "", "")));
         timed("one ASN, defaults", in, RankPolicy.DEFAULTS);
         timed("one ASN, minScore 0", in, RankPolicy.DEFAULTS.withMinScore(0));
@@ -69,7 +80,10 @@ class RankerScaleTest {
     @Test
     void oneCrowdedSubnetWithoutThreshold() {
         SplittableRandom rnd = new SplittableRandom(11);
-        List<RankCandidate> in = build(i -> new RankCandidate("p" + i, 5 + rnd.nextInt(2000), rnd.nextInt(11),
+        List<RankCandidate> in = build(i -> new RankCandidate(
+                "p" + i,
+                5 + rnd.nextInt(2000),
+                rnd.nextInt(11),
                 new ExitNetwork("203.0.113." + (i % 256), i % 50 == 0 ? 0 : 64500, "", "")));
         RankResult r = timed("one /24, minScore 0, 20k+20k pools", in, new RankPolicy(0, 20_000, 20_000, 0.5, 0.2));
         for (int k = 1; k < r.active().size(); k++) {

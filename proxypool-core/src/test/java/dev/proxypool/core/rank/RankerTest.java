@@ -39,7 +39,9 @@ class RankerTest {
         assertEquals(49.619048, r.active().get(1).score(), 1e-6);
         assertEquals(28.444444, r.active().get(2).score(), 1e-6);
         assertEquals(85.333333, r.active().get(2).baseScore(), 1e-6);
-        assertEquals(List.of(1, 2, 3), r.active().stream().map(RankResult.Ranked::position).toList());
+        assertEquals(
+                List.of(1, 2, 3),
+                r.active().stream().map(RankResult.Ranked::position).toList());
         assertEquals(List.of(), r.reserve());
         assertEquals(List.of(), r.dropped());
     }
@@ -106,8 +108,16 @@ class RankerTest {
         assertEquals(expected("unknown2 unknown3", "known", 8, 16), ids(r.reserve()));
         assertEquals(4, r.droppedCount(RankResult.Reason.RESERVE_FULL));
         assertEquals(250.0, r.active().get(0).score(), 1e-9, "unknown ASN scores base x penalty");
-        assertEquals(2, r.active().stream().filter(x -> x.candidate().exitNetwork().asn() == 0).count());
-        assertEquals(2, r.reserve().stream().filter(x -> x.candidate().exitNetwork().asn() == 0).count());
+        assertEquals(
+                2,
+                r.active().stream()
+                        .filter(x -> x.candidate().exitNetwork().asn() == 0)
+                        .count());
+        assertEquals(
+                2,
+                r.reserve().stream()
+                        .filter(x -> x.candidate().exitNetwork().asn() == 0)
+                        .count());
         assertEquals(16, r.droppedCount(RankResult.Reason.UNKNOWN_ASN_SHARE));
         assertEquals(10, r.reserve().size());
         assertEveryCandidateOnce(in, r);
@@ -133,8 +143,8 @@ class RankerTest {
     void ipv6GroupsBySlash48() {
         List<RankCandidate> in = List.of(
                 cand("a", 10, 0, 1, "2001:db8:1:1::1"),
-                cand("b", 10, 0, 2, "2001:db8:1:ff::1"),   // same /48 as a, other ASN
-                cand("c", 12, 0, 3, "2001:db8:2::1"));      // other /48
+                cand("b", 10, 0, 2, "2001:db8:1:ff::1"), // same /48 as a, other ASN
+                cand("c", 12, 0, 3, "2001:db8:2::1")); // other /48
         RankResult r = new Ranker(RankPolicy.DEFAULTS).rank(in);
         assertEquals(List.of("a", "c", "b"), ids(r.active()));
         assertEquals(1000.0 / 11 / 2, r.active().get(2).score(), 1e-9);
@@ -153,9 +163,13 @@ class RankerTest {
         for (int i = 0; i < 50; i++) {
             in.add(cand("p" + i, 5 + i * 3, 3, 64500 + i % 7, "100.64." + i + ".1"));
         }
-        Map<String, RankResult> byProfile = Ranker.rankProfiles(in, List.of(
-                new PoolProfile("small-hq", RankPolicy.DEFAULTS.withMinScore(40).withSizes(5, 0)),
-                new PoolProfile("bulk", RankPolicy.DEFAULTS.withMinScore(0).withSizes(30, 100))));
+        Map<String, RankResult> byProfile = Ranker.rankProfiles(
+                in,
+                List.of(
+                        new PoolProfile(
+                                "small-hq", RankPolicy.DEFAULTS.withMinScore(40).withSizes(5, 0)),
+                        new PoolProfile(
+                                "bulk", RankPolicy.DEFAULTS.withMinScore(0).withSizes(30, 100))));
         assertEquals(List.of("small-hq", "bulk"), List.copyOf(byProfile.keySet()));
         RankResult hq = byProfile.get("small-hq");
         RankResult bulk = byProfile.get("bulk");
@@ -165,8 +179,11 @@ class RankerTest {
         assertEquals(20, bulk.reserve().size());
         assertEquals(ids(hq.active()), ids(bulk.active()).subList(0, 5), "same greedy order, different cut");
         assertEquals("p0", bulk.active().getFirst().candidate().proxyId());
-        assertThrows(IllegalArgumentException.class, () -> Ranker.rankProfiles(in, List.of(
-                new PoolProfile("x", RankPolicy.DEFAULTS), new PoolProfile("x", RankPolicy.DEFAULTS))));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Ranker.rankProfiles(
+                        in,
+                        List.of(new PoolProfile("x", RankPolicy.DEFAULTS), new PoolProfile("x", RankPolicy.DEFAULTS))));
     }
 
     @Test
@@ -178,23 +195,32 @@ class RankerTest {
     static Stream<Arguments> badInput() {
         return Stream.of(
                 bad("minScore must be a finite number >= 0, got -1.0", () -> RankPolicy.DEFAULTS.withMinScore(-1)),
-                bad("minScore must be a finite number >= 0, got NaN", () -> RankPolicy.DEFAULTS.withMinScore(Double.NaN)),
+                bad(
+                        "minScore must be a finite number >= 0, got NaN",
+                        () -> RankPolicy.DEFAULTS.withMinScore(Double.NaN)),
                 bad("poolSize must be between 1 and 1000000, got 0", () -> RankPolicy.DEFAULTS.withSizes(0, 700)),
                 bad("reserveSize must be between 0 and 1000000, got -1", () -> RankPolicy.DEFAULTS.withSizes(150, -1)),
                 bad("unknownAsnPenalty must be in (0, 1], got 0.0", () -> RankPolicy.DEFAULTS.withUnknownAsn(0, 0.2)),
                 bad("unknownAsnPenalty must be in (0, 1], got 1.5", () -> RankPolicy.DEFAULTS.withUnknownAsn(1.5, 0.2)),
-                bad("unknownAsnMaxShare must be in [0, 1], got 1.2", () -> RankPolicy.DEFAULTS.withUnknownAsn(0.5, 1.2)),
+                bad(
+                        "unknownAsnMaxShare must be in [0, 1], got 1.2",
+                        () -> RankPolicy.DEFAULTS.withUnknownAsn(0.5, 1.2)),
                 bad("pool profile name 'a b' must be", () -> new PoolProfile("a b", RankPolicy.DEFAULTS)),
                 bad("pool profile x: policy is missing", () -> new PoolProfile("x", null)),
                 bad("candidate p: latencyMs must be a finite number >= 0, got -1.0", () -> cand("p", -1, 0, 1, "")),
-                bad("candidate p: latencyMs must be a finite number >= 0, got Infinity",
+                bad(
+                        "candidate p: latencyMs must be a finite number >= 0, got Infinity",
                         () -> cand("p", Double.POSITIVE_INFINITY, 0, 1, "")),
                 bad("candidate p: successStreak must not be negative, got -2", () -> cand("p", 1, -2, 1, "")),
-                bad("candidate p: exitIp 'shop.example' is not an IPv4 or IPv6 address",
+                bad(
+                        "candidate p: exitIp 'shop.example' is not an IPv4 or IPv6 address",
                         () -> cand("p", 1, 0, 1, "shop.example")),
                 bad("candidate proxy id is missing", () -> cand(" ", 1, 0, 1, "")),
-                bad("candidates[2]: proxy id 'a' is also candidates[0]", () -> new Ranker(RankPolicy.DEFAULTS)
-                        .rank(List.of(cand("a", 1, 0, 1, ""), cand("b", 1, 0, 1, ""), cand("a", 2, 0, 1, "")))));
+                bad(
+                        "candidates[2]: proxy id 'a' is also candidates[0]",
+                        () -> new Ranker(RankPolicy.DEFAULTS)
+                                .rank(List.of(
+                                        cand("a", 1, 0, 1, ""), cand("b", 1, 0, 1, ""), cand("a", 2, 0, 1, "")))));
     }
 
     private static Arguments bad(String message, Supplier<Object> s) {
@@ -210,9 +236,11 @@ class RankerTest {
 
     static void assertEveryCandidateOnce(List<RankCandidate> in, RankResult r) {
         Set<String> seen = new HashSet<>();
-        Stream.concat(Stream.concat(r.active().stream().map(RankResult.Ranked::candidate),
-                        r.reserve().stream().map(RankResult.Ranked::candidate)),
-                r.dropped().stream().map(RankResult.Dropped::candidate))
+        Stream.concat(
+                        Stream.concat(
+                                r.active().stream().map(RankResult.Ranked::candidate),
+                                r.reserve().stream().map(RankResult.Ranked::candidate)),
+                        r.dropped().stream().map(RankResult.Dropped::candidate))
                 .forEach(c -> assertTrue(seen.add(c.proxyId()), "twice: " + c.proxyId()));
         assertEquals(in.size(), seen.size());
     }

@@ -78,7 +78,8 @@ class HealthSemanticsScenarioTest {
             for (int i = 1; i < P.consecutiveFailures(); i++) {
                 fail(FailureKind.CONNECTION_RESET);
             }
-            assertEquals(HealthState.HEALTHY, health.state(), (P.consecutiveFailures() - 1) + " failures are not enough");
+            assertEquals(
+                    HealthState.HEALTHY, health.state(), (P.consecutiveFailures() - 1) + " failures are not enough");
             assertEquals(Admission.ADMITTED, health.tryAdmit(now()));
             health.recordSuccess(Admission.ADMITTED, 1_000_000, now());
             assertEquals(0, health.passiveFailureStreak());
@@ -88,7 +89,8 @@ class HealthSemanticsScenarioTest {
         }
         HealthStatus s = health.status();
         assertEquals(HealthState.COOLING, s.state());
-        assertEquals(new HealthReason.Failure(FailureKind.CONNECTION_RESET, HealthReason.Trigger.CONSECUTIVE_FAILURES),
+        assertEquals(
+                new HealthReason.Failure(FailureKind.CONNECTION_RESET, HealthReason.Trigger.CONSECUTIVE_FAILURES),
                 s.reason());
         assertEquals(P.cooldownInitial().toNanos(), s.cooldownUntilNanos() - now());
         assertEquals(Admission.DENIED, health.tryAdmit(now()), "a cooling proxy carries no request");
@@ -110,8 +112,17 @@ class HealthSemanticsScenarioTest {
         }
         cooldowns.add(Duration.ofNanos(health.status().backoffNanos()));
         System.out.println("[reliability] scenario 2 cooldowns after 0..7 failed probes: " + cooldowns);
-        assertEquals(List.of(Duration.ofMinutes(3), Duration.ofMinutes(6), Duration.ofMinutes(12), Duration.ofMinutes(24),
-                P.cooldownMax(), P.cooldownMax(), P.cooldownMax(), P.cooldownMax()), cooldowns);
+        assertEquals(
+                List.of(
+                        Duration.ofMinutes(3),
+                        Duration.ofMinutes(6),
+                        Duration.ofMinutes(12),
+                        Duration.ofMinutes(24),
+                        P.cooldownMax(),
+                        P.cooldownMax(),
+                        P.cooldownMax(),
+                        P.cooldownMax()),
+                cooldowns);
     }
 
     /** One round of {@code ProbePermitRaceTest}'s race (which runs three, plus a moving-clock variant). */
@@ -148,7 +159,8 @@ class HealthSemanticsScenarioTest {
         HealthStatus s = health.status();
         assertEquals(HealthState.COOLING, s.state());
         assertEquals(HealthReason.Lifecycle.PROBE_EXPIRED, s.reason());
-        assertEquals(2 * P.cooldownInitial().toNanos(), s.backoffNanos(), "counted as a failed probe: the backoff doubles");
+        assertEquals(
+                2 * P.cooldownInitial().toNanos(), s.backoffNanos(), "counted as a failed probe: the backoff doubles");
         assertEquals(probeDeadline + s.backoffNanos(), s.cooldownUntilNanos());
 
         health.recordSuccess(Admission.PROBE, 1_000, now()); // the straggler finally reports: too late
@@ -164,12 +176,17 @@ class HealthSemanticsScenarioTest {
     @Test
     void aDestinations403Or429NeverCoolsTheProxyItOnlyBansItForThatDomain() {
         PoolFixture f = new PoolFixture();
-        PoolSnapshot snapshot = f.build(PoolFixture.proxy("a").build(), PoolFixture.proxy("b").build());
+        PoolSnapshot snapshot =
+                f.build(PoolFixture.proxy("a").build(), PoolFixture.proxy("b").build());
         ProxyHealth a = f.runtime("a").health();
         Dispatcher dispatcher = new Dispatcher();
-        PickRequest shop = PickRequest.of(CandidateFilter.ANY, Strategy.ROUND_ROBIN).withDomain("shop.example");
-        PickRequest other = PickRequest.of(CandidateFilter.ANY, Strategy.ROUND_ROBIN).withDomain("other.example");
-        for (int i = 0; i < 1_000; i++) { // each answer is a success of the proxy plus a ban (how the gateway reports it)
+        PickRequest shop =
+                PickRequest.of(CandidateFilter.ANY, Strategy.ROUND_ROBIN).withDomain("shop.example");
+        PickRequest other =
+                PickRequest.of(CandidateFilter.ANY, Strategy.ROUND_ROBIN).withDomain("other.example");
+        for (int i = 0;
+                i < 1_000;
+                i++) { // each answer is a success of the proxy plus a ban (how the gateway reports it)
             a.recordSuccess(Admission.ADMITTED, 1_000_000, f.now());
             a.banDomain(i % 2 == 0 ? "shop.example" : "SHOP.example", f.now());
         }
@@ -189,8 +206,10 @@ class HealthSemanticsScenarioTest {
         assertEquals(10, aForOthers, "full share for every other destination");
 
         f.runtime("b").health().banDomain("shop.example", f.now());
-        assertEquals(NoCandidate.Reason.BANNED, assertInstanceOf(NoCandidate.class,
-                dispatcher.pick(snapshot, shop, f.now())).reason());
+        assertEquals(
+                NoCandidate.Reason.BANNED,
+                assertInstanceOf(NoCandidate.class, dispatcher.pick(snapshot, shop, f.now()))
+                        .reason());
         f.clock.advance(P.domainBanDuration());
         assertFalse(a.isBannedFor("shop.example", f.now()), "a ban expires");
         pickAndRelease(dispatcher, snapshot, shop, f.now());
@@ -230,7 +249,10 @@ class HealthSemanticsScenarioTest {
                 double expected = ramp / (ramp + n - 1);
                 int mine = 0;
                 for (int i = 0; i < picks; i++) {
-                    mine += pickAndRelease(dispatcher, snapshot, request, f.now()).equals("p0") ? 1 : 0;
+                    mine += pickAndRelease(dispatcher, snapshot, request, f.now())
+                                    .equals("p0")
+                            ? 1
+                            : 0;
                 }
                 double share = mine / (double) picks;
                 report.append(String.format(" %d%% -> %.4f (expected %.4f)", quarter * 25, share, expected));
@@ -267,10 +289,11 @@ class HealthSemanticsScenarioTest {
                     return;
                 }
                 (switch (health.tryAdmit(at)) {
-                    case PROBE -> probe;
-                    case DENIED -> denied;
-                    case ADMITTED -> admitted;
-                }).incrementAndGet();
+                            case PROBE -> probe;
+                            case DENIED -> denied;
+                            case ADMITTED -> admitted;
+                        })
+                        .incrementAndGet();
             }));
         }
         assertTrue(ready.await(20, TimeUnit.SECONDS), "callers ready");

@@ -76,7 +76,10 @@ class MatchTest {
         RoutingRule.Builder clients = RoutingRule.builder("r").clients("alice", "bob");
         RoutingRule.Builder headers = RoutingRule.builder("r").headers(Map.of("X-Tenant", "blue"));
         RoutingRule.Builder twoHeaders = RoutingRule.builder("r").headers(Map.of("X-Tenant", "blue", "x-tier", "gold"));
-        RoutingRule.Builder all = RoutingRule.builder("r").hosts("*.shop.example").ports(443).methods("CONNECT")
+        RoutingRule.Builder all = RoutingRule.builder("r")
+                .hosts("*.shop.example")
+                .ports(443)
+                .methods("CONNECT")
                 .clients("alice");
         Req base = Req.to("a.shop.example");
         return Stream.of(
@@ -98,13 +101,21 @@ class MatchTest {
                 Arguments.of("header value case", headers, base.header("X-Tenant", "Blue"), false),
                 Arguments.of("header other value", headers, base.header("X-Tenant", "blueish"), false),
                 Arguments.of("header absent", headers, base, false),
-                Arguments.of("two headers both", twoHeaders, base.header("x-tenant", "blue").header("X-Tier", "gold"), true),
+                Arguments.of(
+                        "two headers both",
+                        twoHeaders,
+                        base.header("x-tenant", "blue").header("X-Tier", "gold"),
+                        true),
                 Arguments.of("two headers one", twoHeaders, base.header("x-tenant", "blue"), false),
                 Arguments.of("all keys", all, base.client("alice"), true),
                 Arguments.of("all keys but client", all, base.client("bob"), false),
                 Arguments.of("all keys but port", all, base.client("alice").port(8443), false),
                 Arguments.of("all keys but host", all, Req.to("shop.example").client("alice"), false),
-                Arguments.of("catch-all, anonymous, no host", RoutingRule.builder("r"), new Req(null, null, 80, null, Map.of()), true));
+                Arguments.of(
+                        "catch-all, anonymous, no host",
+                        RoutingRule.builder("r"),
+                        new Req(null, null, 80, null, Map.of()),
+                        true));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -116,7 +127,9 @@ class MatchTest {
     @ParameterizedTest(name = "{0} -> {1}")
     @MethodSource
     void canonicalForm(String given, String stored) {
-        assertEquals(List.of(stored), RoutingRule.builder("r").hosts(given).build().match().hosts());
+        assertEquals(
+                List.of(stored),
+                RoutingRule.builder("r").hosts(given).build().match().hosts());
     }
 
     static Stream<Arguments> canonicalForm() {

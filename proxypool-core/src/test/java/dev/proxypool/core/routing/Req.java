@@ -4,8 +4,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** A test request: headers looked up case-insensitively, as a gateway adapter must. */
-record Req(String client, String host, int port, String method, Map<String, String> headers)
-        implements RequestFacts {
+record Req(String client, String host, int port, String method, Map<String, String> headers) implements RequestFacts {
 
     static Req to(String host) {
         return new Req(null, host, 443, "CONNECT", Map.of());

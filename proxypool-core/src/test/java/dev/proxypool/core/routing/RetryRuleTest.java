@@ -25,8 +25,8 @@ class RetryRuleTest {
 
     @Test
     void attemptCeilingIsBounded() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> RetryRule.attemptsAllowed("GET", false, 11));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> RetryRule.attemptsAllowed("GET", false, 11));
         assertTrue(e.getMessage().contains("11"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> RetryRule.attemptsAllowed("GET", false, 0));
         IllegalArgumentException p = assertThrows(IllegalArgumentException.class, () -> new RetryPolicy(11, 20));

@@ -55,7 +55,8 @@ class ResolveForDirectTest {
     void publicNameResolvesOnceAndDialsTheCheckedAddress() {
         DirectDestination d = policy().build().resolveForDirect("public.example", 80, false);
         DirectDestination.Dial dial = assertInstanceOf(DirectDestination.Dial.class, d);
-        assertArrayEquals(new byte[] {93, (byte) 184, (byte) 216, 34}, dial.address().getAddress());
+        assertArrayEquals(
+                new byte[] {93, (byte) 184, (byte) 216, 34}, dial.address().getAddress());
         assertEquals("public.example", dial.address().getHostName()); // carried, not looked up again
         assertEquals(1, lookups.get());
     }
@@ -95,7 +96,8 @@ class ResolveForDirectTest {
     @Test
     void allowListedNameSkipsAddressClassesButNotTheOwnListener() throws Exception {
         DestinationPolicy p = policy().allowDestinations(List.of("localhost", "self.example"))
-                .ownListener(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 8080)).build();
+                .ownListener(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 8080))
+                .build();
         assertEquals("127.0.0.1", outcome(p.resolveForDirect("localhost", 9000, false)));
         assertEquals("own_listener", outcome(p.resolveForDirect("self.example", 8080, false)));
         assertEquals("127.0.0.1", outcome(p.resolveForDirect("self.example", 8081, false)));
@@ -105,12 +107,14 @@ class ResolveForDirectTest {
     @Test
     void aRebindingResolverIsAskedOncePerDecision() {
         AtomicInteger calls = new AtomicInteger();
-        DestinationPolicy p = DestinationPolicy.builder().resolver(host -> {
-            int n = calls.incrementAndGet();
-            return new InetAddress[] {InetAddress.getByName(n == 1 ? "93.184.216.34" : "127.0.0.1")};
-        }).build();
-        DirectDestination.Dial dial = assertInstanceOf(DirectDestination.Dial.class,
-                p.resolveForDirect("flip.example", 80, false));
+        DestinationPolicy p = DestinationPolicy.builder()
+                .resolver(host -> {
+                    int n = calls.incrementAndGet();
+                    return new InetAddress[] {InetAddress.getByName(n == 1 ? "93.184.216.34" : "127.0.0.1")};
+                })
+                .build();
+        DirectDestination.Dial dial =
+                assertInstanceOf(DirectDestination.Dial.class, p.resolveForDirect("flip.example", 80, false));
         assertEquals(1, calls.get());
         assertEquals("93.184.216.34", dial.address().getHostAddress()); // the checked address, not a second answer
         assertEquals("loopback", outcome(p.resolveForDirect("flip.example", 80, false)));

@@ -25,9 +25,11 @@ class SecretHashTest {
 
     @Test
     void rejectsMalformedStoredHashesWithAClearMessage() {
-        for (String bad : new String[] {"", "plain", "md5$1$a$b", "pbkdf2-sha256$x$AAAA$AAAA", "pbkdf2-sha256$10$AAAAAAAAAAA$AAAA"}) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> SecretHash.requireValid(bad, "clients[alice].secretHash"));
+        for (String bad :
+                new String[] {"", "plain", "md5$1$a$b", "pbkdf2-sha256$x$AAAA$AAAA", "pbkdf2-sha256$10$AAAAAAAAAAA$AAAA"
+                }) {
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class, () -> SecretHash.requireValid(bad, "clients[alice].secretHash"));
             assertTrue(e.getMessage().startsWith("clients[alice].secretHash: "), e.getMessage());
         }
         assertThrows(IllegalArgumentException.class, () -> SecretHash.hash(new char[0]));

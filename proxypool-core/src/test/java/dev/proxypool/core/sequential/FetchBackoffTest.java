@@ -19,7 +19,8 @@ class FetchBackoffTest {
         assertEquals(MINUTE.toNanos() * 2, b.backoffNanos());
         assertEquals(MINUTE.toNanos() * 5, b.record(ERROR, MINUTE), "+ 4 min");
         assertEquals(MINUTE.toNanos() * 9, b.record(ERROR, MINUTE), "+ 8 min");
-        assertEquals(MINUTE.toNanos() + FetchBackoff.MAX_BACKOFF.toNanos(), b.record(ERROR, MINUTE), "capped at 10 min");
+        assertEquals(
+                MINUTE.toNanos() + FetchBackoff.MAX_BACKOFF.toNanos(), b.record(ERROR, MINUTE), "capped at 10 min");
         for (int i = 0; i < 100; i++) { // the shift never overflows however long the streak
             b.record(ERROR, Duration.ofDays(1));
         }
@@ -55,8 +56,8 @@ class FetchBackoffTest {
     @Test
     void aNonPositiveIntervalIsRefused() {
         FetchBackoff b = new FetchBackoff();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> b.record(FetchOutcome.EMPTY, Duration.ZERO));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> b.record(FetchOutcome.EMPTY, Duration.ZERO));
         assertEquals("fetchInterval must be positive, got PT0S", e.getMessage());
     }
 }

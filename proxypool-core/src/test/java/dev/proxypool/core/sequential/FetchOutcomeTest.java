@@ -18,13 +18,17 @@ class FetchOutcomeTest {
     @Test
     void successNeedsNewCandidates() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new FetchOutcome.Success(0));
-        assertEquals("Success needs at least one new candidate, got 0 (zero is Empty or DuplicateOnly)", e.getMessage());
+        assertEquals(
+                "Success needs at least one new candidate, got 0 (zero is Empty or DuplicateOnly)", e.getMessage());
     }
 
     @Test
     void errorDetailIsBoundedAndKindRequired() {
-        assertEquals(FetchOutcome.Error.MAX_DETAIL,
-                new FetchOutcome.Error(FetchOutcome.ErrorKind.PARSE, "x".repeat(2000)).detail().length());
+        assertEquals(
+                FetchOutcome.Error.MAX_DETAIL,
+                new FetchOutcome.Error(FetchOutcome.ErrorKind.PARSE, "x".repeat(2000))
+                        .detail()
+                        .length());
         assertEquals("", new FetchOutcome.Error(FetchOutcome.ErrorKind.TIMEOUT, null).detail());
         assertThrows(IllegalArgumentException.class, () -> new FetchOutcome.Error(null, "x"));
     }

@@ -24,8 +24,7 @@ class SequentialBoardConcurrencyTest {
 
     private static final int THREADS = 16;
 
-    private record Heard(SequentialState before, SequentialState after, boolean transition) {
-    }
+    private record Heard(SequentialState before, SequentialState after, boolean transition) {}
 
     private static void hammer(int perThread, IntTask task) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);

@@ -57,23 +57,64 @@ class SequentialBoardTest {
         return Stream.of(
                 Arguments.of("three Empty advance exactly once", Exhaustion.STOP, "a:E:3", 1, false, 0, 1),
                 Arguments.of("two Empty do not advance", Exhaustion.STOP, "a:E:2", 0, false, 2, 0),
-                Arguments.of("a fourth Empty of the old upstream does not count for the new one",
-                        Exhaustion.STOP, "a:E:4", 1, false, 0, 1),
-                Arguments.of("Error between Empties neither counts nor resets", Exhaustion.STOP, "a:E:2 a:X a:E", 1, false, 0, 1),
+                Arguments.of(
+                        "a fourth Empty of the old upstream does not count for the new one",
+                        Exhaustion.STOP,
+                        "a:E:4",
+                        1,
+                        false,
+                        0,
+                        1),
+                Arguments.of(
+                        "Error between Empties neither counts nor resets",
+                        Exhaustion.STOP,
+                        "a:E:2 a:X a:E",
+                        1,
+                        false,
+                        0,
+                        1),
                 Arguments.of("Errors alone never advance", Exhaustion.STOP, "a:X:10", 0, false, 0, 0),
                 Arguments.of("Errors keep the streak", Exhaustion.STOP, "a:E a:X:5 a:E", 0, false, 2, 0),
                 Arguments.of("DuplicateOnly resets", Exhaustion.STOP, "a:E:2 a:D a:E:2", 0, false, 2, 0),
                 Arguments.of("Success resets", Exhaustion.STOP, "a:E:2 a:S a:E", 0, false, 1, 0),
-                Arguments.of("Empties of a non-current upstream do not count", Exhaustion.STOP, "b:E:5 c:E:5", 0, false, 0, 0),
-                Arguments.of("the count starts when the upstream becomes current", Exhaustion.STOP, "b:E:2 a:E:3 b:E", 1, false, 1, 1),
+                Arguments.of(
+                        "Empties of a non-current upstream do not count",
+                        Exhaustion.STOP,
+                        "b:E:5 c:E:5",
+                        0,
+                        false,
+                        0,
+                        0),
+                Arguments.of(
+                        "the count starts when the upstream becomes current",
+                        Exhaustion.STOP,
+                        "b:E:2 a:E:3 b:E",
+                        1,
+                        false,
+                        1,
+                        1),
                 Arguments.of("six Empty advance twice", Exhaustion.STOP, "a:E:3 b:E:3", 2, false, 0, 2),
                 Arguments.of("stop: exhausted on the last", Exhaustion.STOP, "a:E:3 b:E:3 c:E:3", 2, true, 0, 3),
                 Arguments.of("stop: no further advance", Exhaustion.STOP, "a:E:3 b:E:3 c:E:9 a:E:9", 2, true, 0, 3),
-                Arguments.of("stop: Success does not lift exhaustion", Exhaustion.STOP, "a:E:3 b:E:3 c:E:3 c:S", 2, true, 0, 3),
+                Arguments.of(
+                        "stop: Success does not lift exhaustion",
+                        Exhaustion.STOP,
+                        "a:E:3 b:E:3 c:E:3 c:S",
+                        2,
+                        true,
+                        0,
+                        3),
                 Arguments.of("loop: back to the first", Exhaustion.LOOP, "a:E:3 b:E:3 c:E:3", 0, false, 0, 3),
                 Arguments.of("loop: and on again", Exhaustion.LOOP, "a:E:3 b:E:3 c:E:3 a:E:3", 1, false, 0, 4),
                 Arguments.of("stayLast: stays, count reset", Exhaustion.STAY_LAST, "a:E:3 b:E:3 c:E:3", 2, false, 0, 3),
-                Arguments.of("stayLast: each crossing is a transition", Exhaustion.STAY_LAST, "a:E:3 b:E:3 c:E:8", 2, false, 2, 4));
+                Arguments.of(
+                        "stayLast: each crossing is a transition",
+                        Exhaustion.STAY_LAST,
+                        "a:E:3 b:E:3 c:E:8",
+                        2,
+                        false,
+                        2,
+                        4));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -98,7 +139,9 @@ class SequentialBoardTest {
         assertEquals(List.of(), board.record("a", FetchOutcome.EMPTY));
         assertEquals(List.of(), board.record("a", FetchOutcome.EMPTY));
         List<SequentialState> moved = board.record("a", FetchOutcome.EMPTY);
-        assertEquals(List.of("r1", "r2"), moved.stream().map(SequentialState::routing).toList());
+        assertEquals(
+                List.of("r1", "r2"),
+                moved.stream().map(SequentialState::routing).toList());
         assertEquals("b", board.current("r1").upstream());
         assertEquals("c", board.current("r2").upstream());
         assertEquals("x", board.current("r3").upstream());
@@ -209,12 +252,14 @@ class SequentialBoardTest {
         board.register(abc(Exhaustion.STOP, 3));
         play("a:E:3 b:E");
         assertSame(board.current("shop"), board.register(abc(Exhaustion.STOP, 5)), "same list: kept");
-        SequentialState moved = board.register(new SequentialRouting("shop", List.of("b", "c", "a"), Exhaustion.STOP, 3));
+        SequentialState moved =
+                board.register(new SequentialRouting("shop", List.of("b", "c", "a"), Exhaustion.STOP, 3));
         assertEquals(0, moved.index());
         assertEquals("b", moved.upstream());
         assertEquals(1, moved.consecutiveEmpty());
         assertEquals(SwitchReason.CONFIG_CHANGE, moved.reason());
-        SequentialState restarted = board.register(new SequentialRouting("shop", List.of("d", "e"), Exhaustion.STOP, 3));
+        SequentialState restarted =
+                board.register(new SequentialRouting("shop", List.of("d", "e"), Exhaustion.STOP, 3));
         assertEquals("d", restarted.upstream());
         assertEquals(0, restarted.consecutiveEmpty());
     }
@@ -224,7 +269,9 @@ class SequentialBoardTest {
         board.register(abc(Exhaustion.STOP, 3));
         board.register(new SequentialRouting("old", List.of("x", "y"), Exhaustion.STOP, 3));
         board.configure(List.of(abc(Exhaustion.LOOP, 3)));
-        assertEquals(List.of("shop"), board.snapshot().stream().map(SequentialState::routing).toList());
+        assertEquals(
+                List.of("shop"),
+                board.snapshot().stream().map(SequentialState::routing).toList());
         assertEquals(Exhaustion.LOOP, board.routings().getFirst().exhaustion());
         assertTrue(board.unregister("shop"));
         assertFalse(board.unregister("shop"));
@@ -253,8 +300,10 @@ class SequentialBoardTest {
 
     static Stream<Arguments> invalidRoutings() {
         return Stream.of(
-                Arguments.of("routings[shop].upstreams: a sequential routing needs at least two upstreams, got 1",
-                        List.of("a"), 3),
+                Arguments.of(
+                        "routings[shop].upstreams: a sequential routing needs at least two upstreams, got 1",
+                        List.of("a"),
+                        3),
                 Arguments.of("routings[shop].upstreams[1]: 'a' is listed twice", List.of("a", "a"), 3),
                 Arguments.of("routings[shop].emptyThreshold: must be at least 1, got 0", List.of("a", "b"), 0));
     }
@@ -262,7 +311,8 @@ class SequentialBoardTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource
     void invalidRoutings(String message, List<String> upstreams, int threshold) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> new SequentialRouting("shop", upstreams, Exhaustion.STOP, threshold));
         assertEquals(message, e.getMessage());
     }

@@ -45,8 +45,11 @@ public final class PoolFixture {
     /** A proxy builder with id {@code id}, a unique address, upstream up-a, http, limit 10, weight 1. */
     public static Proxy.Builder proxy(String id) {
         int h = Math.floorMod(id.hashCode(), 250 * 250);
-        ProxyKey key = new ProxyKey(Protocol.HTTP, "10.0." + (h / 250) + "." + (h % 250 + 1),
-                1024 + Math.floorMod(id.hashCode() * 31, 60000), CredentialRef.NONE);
+        ProxyKey key = new ProxyKey(
+                Protocol.HTTP,
+                "10.0." + (h / 250) + "." + (h % 250 + 1),
+                1024 + Math.floorMod(id.hashCode() * 31, 60000),
+                CredentialRef.NONE);
         return Proxy.builder(key).id(id).upstream("up-a");
     }
 
@@ -67,16 +70,26 @@ public final class PoolFixture {
         List<Proxy> out = new ArrayList<>(n);
         Protocol[] protocols = Protocol.values();
         for (int i = 0; i < n; i++) {
-            Proxy.Builder b = Proxy.builder(new ProxyKey(protocols[random.nextInt(protocols.length)],
-                            "10.1." + (i / 250) + "." + (i % 250 + 1), 8000, CredentialRef.NONE))
+            Proxy.Builder b = Proxy.builder(new ProxyKey(
+                            protocols[random.nextInt(protocols.length)],
+                            "10.1." + (i / 250) + "." + (i % 250 + 1),
+                            8000,
+                            CredentialRef.NONE))
                     .id("r" + i)
                     .upstream(UPSTREAMS.get(random.nextInt(UPSTREAMS.size())))
-                    .labels(Labels.of("country", COUNTRIES.get(random.nextInt(COUNTRIES.size())),
-                            "type", TYPES.get(random.nextInt(TYPES.size())),
-                            "tier", random.nextInt(4) == 0 ? "premium" : "standard",
-                            "ipv", random.nextInt(10) == 0 ? "6" : "4",
-                            "rotation", random.nextBoolean() ? "sticky" : "rotating",
-                            "level", random.nextInt(5) == 0 ? "anonymous" : "elite"))
+                    .labels(Labels.of(
+                            "country",
+                            COUNTRIES.get(random.nextInt(COUNTRIES.size())),
+                            "type",
+                            TYPES.get(random.nextInt(TYPES.size())),
+                            "tier",
+                            random.nextInt(4) == 0 ? "premium" : "standard",
+                            "ipv",
+                            random.nextInt(10) == 0 ? "6" : "4",
+                            "rotation",
+                            random.nextBoolean() ? "sticky" : "rotating",
+                            "level",
+                            random.nextInt(5) == 0 ? "anonymous" : "elite"))
                     .maxConcurrency(1 + random.nextInt(3))
                     .weight(1 + random.nextInt(5));
             if (random.nextInt(3) != 0) {

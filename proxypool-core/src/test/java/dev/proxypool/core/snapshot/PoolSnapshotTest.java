@@ -37,7 +37,9 @@ class PoolSnapshotTest {
             for (int q = 0; q < 30; q++) {
                 CandidateFilter filter = randomFilter(random);
                 int[] expected = bruteForce(s, filter);
-                assertArrayEquals(expected, f.build(s.proxies()).candidates(filter).toSlotArray(),
+                assertArrayEquals(
+                        expected,
+                        f.build(s.proxies()).candidates(filter).toSlotArray(),
                         "fresh snapshot, filter " + filter);
                 assertArrayEquals(expected, s.candidates(filter).toSlotArray(), "filter " + filter);
             }
@@ -69,14 +71,15 @@ class PoolSnapshotTest {
             labels.put("rotation", random.nextBoolean() ? "sticky" : "rotating");
             labels.put("level", "elite");
         }
-        return new CandidateFilter(upstreams, protocols, LabelSelector.of(labels),
-                Duration.ofSeconds(random.nextInt(120)), Duration.ZERO);
+        return new CandidateFilter(
+                upstreams, protocols, LabelSelector.of(labels), Duration.ofSeconds(random.nextInt(120)), Duration.ZERO);
     }
 
     /** The candidates by definition: upstream segments in filter order, slots ascending within. */
     static int[] bruteForce(PoolSnapshot s, CandidateFilter filter) {
         List<Integer> out = new ArrayList<>();
-        List<String> segments = filter.upstreams().isEmpty() ? java.util.Collections.singletonList(null) : filter.upstreams();
+        List<String> segments =
+                filter.upstreams().isEmpty() ? java.util.Collections.singletonList(null) : filter.upstreams();
         for (String upstream : segments) {
             for (int slot = 0; slot < s.size(); slot++) {
                 Proxy p = s.proxy(slot);
@@ -135,7 +138,8 @@ class PoolSnapshotTest {
             s.candidates(CandidateFilter.ANY.withMinRemainingTtl(Duration.ofMillis(i)));
         }
         assertEquals(PoolSnapshot.MAX_MEMOIZED_FILTERS, s.memoizedFilters());
-        CandidateFilter late = CandidateFilter.ANY.withMinRemainingTtl(Duration.ofMillis(distinct - 1))
+        CandidateFilter late = CandidateFilter.ANY
+                .withMinRemainingTtl(Duration.ofMillis(distinct - 1))
                 .withProtocols(Set.of(Protocol.SOCKS5));
         assertArrayEquals(bruteForce(s, late), s.candidates(late).toSlotArray());
     }
@@ -147,7 +151,9 @@ class PoolSnapshotTest {
                 PoolFixture.proxy("in60s").expiresAt(now.plusSeconds(60)).build(),
                 PoolFixture.proxy("never").build(),
                 PoolFixture.proxy("gone").expiresAt(now.minusSeconds(5)).build(),
-                PoolFixture.proxy("far").expiresAt(Instant.parse("+1000000-01-01T00:00:00Z")).build());
+                PoolFixture.proxy("far")
+                        .expiresAt(Instant.parse("+1000000-01-01T00:00:00Z"))
+                        .build());
         assertEquals(f.now() + 60_000_000_000L, s.deadlineNanos(s.slotOf("in60s")));
         assertEquals(PoolSnapshot.NO_DEADLINE, s.deadlineNanos(s.slotOf("never")));
         assertEquals(-5_000_000_000L, s.remainingNanos(s.slotOf("gone"), f.now()));
@@ -164,8 +170,8 @@ class PoolSnapshotTest {
         assertEquals(2, v2.version());
         PoolSnapshot v10 = f.builder.build(10, PoolFixture.proxies("p", 2));
         assertEquals(10, v10.version());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> f.builder.build(10, PoolFixture.proxies("p", 2)));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> f.builder.build(10, PoolFixture.proxies("p", 2)));
         assertTrue(e.getMessage().contains("10"), e.getMessage());
         assertEquals(11, f.build(PoolFixture.proxies("p", 2)).version());
     }
@@ -183,8 +189,13 @@ class PoolSnapshotTest {
 
     @Test
     void aDuplicateProxyIdIsRefusedNamingTheId() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> f.build(PoolFixture.proxy("dup").build(), Proxy.builder(new ProxyKey(Protocol.SOCKS5, "10.9.9.9", 1080, CredentialRef.NONE)).id("dup").build()));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> f.build(
+                        PoolFixture.proxy("dup").build(),
+                        Proxy.builder(new ProxyKey(Protocol.SOCKS5, "10.9.9.9", 1080, CredentialRef.NONE))
+                                .id("dup")
+                                .build()));
         assertTrue(e.getMessage().contains("dup"), e.getMessage());
     }
 
@@ -201,11 +212,25 @@ class PoolSnapshotTest {
     @Test
     void labelsIndexEveryKeyValue() {
         PoolSnapshot s = f.build(
-                PoolFixture.proxy("x").labels(Labels.of("country", "US", "type", "mobile")).build(),
+                PoolFixture.proxy("x")
+                        .labels(Labels.of("country", "US", "type", "mobile"))
+                        .build(),
                 PoolFixture.proxy("y").labels(Labels.of("country", "US")).build());
-        assertEquals(2, s.candidates(CandidateFilter.ANY.withLabels(LabelSelector.parse("country=US"))).size());
-        assertEquals(1, s.candidates(CandidateFilter.ANY.withLabels(LabelSelector.parse("country=US,type=mobile"))).size());
-        assertEquals(0, s.candidates(CandidateFilter.ANY.withLabels(LabelSelector.parse("type=datacenter"))).size());
-        assertEquals(0, s.candidates(CandidateFilter.ANY.withLabels(LabelSelector.parse("city=Paris"))).size());
+        assertEquals(
+                2,
+                s.candidates(CandidateFilter.ANY.withLabels(LabelSelector.parse("country=US")))
+                        .size());
+        assertEquals(
+                1,
+                s.candidates(CandidateFilter.ANY.withLabels(LabelSelector.parse("country=US,type=mobile")))
+                        .size());
+        assertEquals(
+                0,
+                s.candidates(CandidateFilter.ANY.withLabels(LabelSelector.parse("type=datacenter")))
+                        .size());
+        assertEquals(
+                0,
+                s.candidates(CandidateFilter.ANY.withLabels(LabelSelector.parse("city=Paris")))
+                        .size());
     }
 }

@@ -33,8 +33,8 @@ class StickyDispatchTest {
     private final PickRequest request = PickRequest.of(CandidateFilter.ANY, Strategy.ROUND_ROBIN);
 
     private StickyDispatch sticky(StickyPolicy.OnLost onLost) {
-        StickyPolicy policy = new StickyPolicy(true, StickyPolicy.DEFAULT_HEADER, Duration.ofMinutes(10),
-                Duration.ofSeconds(60), onLost, 1000);
+        StickyPolicy policy = new StickyPolicy(
+                true, StickyPolicy.DEFAULT_HEADER, Duration.ofMinutes(10), Duration.ofSeconds(60), onLost, 1000);
         return new StickyDispatch(new StickyTable(policy), dispatcher);
     }
 
@@ -95,14 +95,18 @@ class StickyDispatchTest {
                     assertNotEquals(p.proxy().id(), repinned.proxy().id());
                     sd.connected(S1, next, s, fx.now());
                     repinned.reservation().release();
-                    assertEquals(repinned.proxy().id(), sd.table().find(S1).orElseThrow().proxyId());
+                    assertEquals(
+                            repinned.proxy().id(),
+                            sd.table().find(S1).orElseThrow().proxyId());
                 }
                 case StickyPick.SessionLost lost -> {
                     assertEquals(StickyPolicy.OnLost.STRICT, onLost);
                     assertEquals(p.proxy().id(), lost.proxyId());
                     assertEquals(LossReason.UNHEALTHY, lost.reason());
                     assertTrue(sd.table().find(S1).isEmpty(), "the lost binding is cleared");
-                    assertInstanceOf(StickyPick.Fresh.class, sd.pick(S1, s, request, fx.now()),
+                    assertInstanceOf(
+                            StickyPick.Fresh.class,
+                            sd.pick(S1, s, request, fx.now()),
                             "the next request starts a new binding");
                 }
                 case StickyPick.Reused reused -> throw new AssertionError("kept a disabled proxy: " + reused);
@@ -127,12 +131,15 @@ class StickyDispatchTest {
     @Test
     void aProxyThatNoLongerPassesTheRoutingsFilterIsLost() {
         StickyDispatch sd = sticky(StickyPolicy.OnLost.STRICT);
-        PoolSnapshot v1 = f.build(PoolFixture.proxy("p0").labels(Labels.of("type", "residential")).build());
-        PickRequest residential = PickRequest.of(CandidateFilter.ANY.withLabels(LabelSelector.parse("type=residential")),
-                Strategy.RANDOM);
+        PoolSnapshot v1 = f.build(
+                PoolFixture.proxy("p0").labels(Labels.of("type", "residential")).build());
+        PickRequest residential = PickRequest.of(
+                CandidateFilter.ANY.withLabels(LabelSelector.parse("type=residential")), Strategy.RANDOM);
         request(sd, S1, v1, residential);
-        PoolSnapshot v2 = f.build(PoolFixture.proxy("p0").labels(Labels.of("type", "datacenter")).build());
-        StickyPick.SessionLost lost = assertInstanceOf(StickyPick.SessionLost.class, sd.pick(S1, v2, residential, f.now()));
+        PoolSnapshot v2 = f.build(
+                PoolFixture.proxy("p0").labels(Labels.of("type", "datacenter")).build());
+        StickyPick.SessionLost lost =
+                assertInstanceOf(StickyPick.SessionLost.class, sd.pick(S1, v2, residential, f.now()));
         assertEquals(LossReason.FILTERED_OUT, lost.reason());
     }
 
@@ -143,7 +150,8 @@ class StickyDispatchTest {
         PoolSnapshot s = f.build(
                 PoolFixture.proxy("short").expiresAt(now.plusSeconds(120)).build(),
                 PoolFixture.proxy("long").build());
-        PickRequest ttl30 = PickRequest.of(CandidateFilter.ANY.withMinRemainingTtl(Duration.ofSeconds(30)), Strategy.ROUND_ROBIN);
+        PickRequest ttl30 =
+                PickRequest.of(CandidateFilter.ANY.withMinRemainingTtl(Duration.ofSeconds(30)), Strategy.ROUND_ROBIN);
         assertEquals("short", proxyOf(request(sd, S1, s, ttl30)));
         f.clock.advance(Duration.ofSeconds(50));
         assertEquals("short", proxyOf(request(sd, S1, s, ttl30)));
@@ -158,11 +166,14 @@ class StickyDispatchTest {
     void theBindingLifetimeIsCappedByTheProxyExpiryAtBindTime() {
         StickyDispatch sd = sticky(StickyPolicy.OnLost.STRICT);
         Instant now = f.clock.instant();
-        PoolSnapshot v1 = f.build(PoolFixture.proxy("p0").expiresAt(now.plus(Duration.ofMinutes(5))).build());
+        PoolSnapshot v1 = f.build(PoolFixture.proxy("p0")
+                .expiresAt(now.plus(Duration.ofMinutes(5)))
+                .build());
         request(sd, S1, v1, request);
         StickyTable.BindingView view = sd.table().find(S1).orElseThrow();
         assertEquals(Duration.ofMinutes(5).toNanos(), view.expiresNanos() - view.createdNanos());
-        PoolSnapshot v2 = f.build(PoolFixture.proxy("p0").expiresAt(now.plus(Duration.ofHours(1))).build());
+        PoolSnapshot v2 = f.build(
+                PoolFixture.proxy("p0").expiresAt(now.plus(Duration.ofHours(1))).build());
         for (int i = 0; i < 5; i++) {
             f.clock.advance(Duration.ofSeconds(50));
             assertInstanceOf(StickyPick.Reused.class, request(sd, S1, v2, request));
@@ -201,11 +212,15 @@ class StickyDispatchTest {
     @Test
     void aMomentarilyFullProxyKeepsTheBinding() {
         StickyDispatch sd = sticky(StickyPolicy.OnLost.STRICT);
-        PoolSnapshot s = f.build(PoolFixture.proxy("p0").maxConcurrency(1).build(), PoolFixture.proxy("p1").build());
+        PoolSnapshot s = f.build(
+                PoolFixture.proxy("p0").maxConcurrency(1).build(),
+                PoolFixture.proxy("p1").build());
         String bound = proxyOf(request(sd, S1, s, request));
         Reservation hold = s.runtime(s.slotOf(bound)).capacity().tryReserve();
         StickyPick.Reused busy = assertInstanceOf(StickyPick.Reused.class, sd.pick(S1, s, request, f.now()));
-        assertEquals(NoCandidate.Reason.BUSY, assertInstanceOf(NoCandidate.class, busy.pick()).reason());
+        assertEquals(
+                NoCandidate.Reason.BUSY,
+                assertInstanceOf(NoCandidate.class, busy.pick()).reason());
         hold.release();
         assertEquals(bound, proxyOf(request(sd, S1, s, request)));
     }

@@ -20,8 +20,13 @@ class StickyTableBoundTest {
     private final PoolFixture f = new PoolFixture();
 
     private StickyTable table(int maxEntries, Duration idle) {
-        return new StickyTable(new StickyPolicy(true, StickyPolicy.DEFAULT_HEADER, Duration.ofMinutes(10), idle,
-                StickyPolicy.OnLost.REPIN, maxEntries));
+        return new StickyTable(new StickyPolicy(
+                true,
+                StickyPolicy.DEFAULT_HEADER,
+                Duration.ofMinutes(10),
+                idle,
+                StickyPolicy.OnLost.REPIN,
+                maxEntries));
     }
 
     @Test

@@ -21,16 +21,17 @@ final class AsnCsvParser {
 
     private static final long MAX_ASN = 0xFFFF_FFFFL;
 
-    private AsnCsvParser() {
-    }
+    private AsnCsvParser() {}
 
     static AsnDatabase parse(byte[] content) throws AsnFormatException {
         AsnTableBuilder table = new AsnTableBuilder();
-        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+        var decoder = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
         long n = 0;
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(new ByteArrayInputStream(content),
-                decoder))) {
+        try (BufferedReader reader =
+                new BufferedReader(new InputStreamReader(new ByteArrayInputStream(content), decoder))) {
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                 n++;
                 if (n == 1 && !line.isEmpty() && line.charAt(0) == '\uFEFF') {

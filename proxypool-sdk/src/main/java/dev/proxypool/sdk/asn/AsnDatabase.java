@@ -39,8 +39,18 @@ public final class AsnDatabase {
     private final int[] v6Org;
     private final String[] orgs;
 
-    AsnDatabase(int[] v4Start, int[] v4End, int[] v4Asn, int[] v4Org, long[] v6StartHi, long[] v6StartLo,
-                long[] v6EndHi, long[] v6EndLo, int[] v6Asn, int[] v6Org, String[] orgs) {
+    AsnDatabase(
+            int[] v4Start,
+            int[] v4End,
+            int[] v4Asn,
+            int[] v4Org,
+            long[] v6StartHi,
+            long[] v6StartLo,
+            long[] v6EndHi,
+            long[] v6EndLo,
+            int[] v6Asn,
+            int[] v6Org,
+            String[] orgs) {
         this.v4Start = v4Start;
         this.v4End = v4End;
         this.v4Asn = v4Asn;
@@ -75,7 +85,8 @@ public final class AsnDatabase {
             String text = IpAddresses.v4Text(ip);
             String prefix = IpAddresses.v4Prefix(ip);
             int i = IpAddresses.isSpecialV4(ip) ? -1 : indexV4(ip);
-            return i < 0 ? new ExitNetwork(text, 0, "", prefix)
+            return i < 0
+                    ? new ExitNetwork(text, 0, "", prefix)
                     : new ExitNetwork(text, Integer.toUnsignedLong(v4Asn[i]), orgs[v4Org[i]], prefix);
         }
         long hi = IpAddresses.high(b);
@@ -83,7 +94,8 @@ public final class AsnDatabase {
         String text = IpAddresses.v6Text(hi, lo);
         String prefix = IpAddresses.v6Prefix(hi);
         int i = IpAddresses.isSpecialV6(hi) ? -1 : indexV6(hi, lo);
-        return i < 0 ? new ExitNetwork(text, 0, "", prefix)
+        return i < 0
+                ? new ExitNetwork(text, 0, "", prefix)
                 : new ExitNetwork(text, Integer.toUnsignedLong(v6Asn[i]), orgs[v6Org[i]], prefix);
     }
 

@@ -18,8 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class AsnDatabaseHolder {
 
-    private record State(AsnDatabase database, AsnSource source, AsnLoadError lastError) {
-    }
+    private record State(AsnDatabase database, AsnSource source, AsnLoadError lastError) {}
 
     private final Path file;
     private final AsnDatabaseLoader loader;
@@ -61,8 +60,10 @@ public final class AsnDatabaseHolder {
     /** The status now: freshness is judged against the clock at this call. */
     public AsnStatus status() {
         State s = state.get();
-        boolean fresh = s.source() != null && Duration.between(s.source().fileModifiedAt(), loader.clock().instant())
-                .compareTo(loader.maxAge()) <= 0;
+        boolean fresh = s.source() != null
+                && Duration.between(s.source().fileModifiedAt(), loader.clock().instant())
+                                .compareTo(loader.maxAge())
+                        <= 0;
         return new AsnStatus(Optional.ofNullable(s.source()), Optional.ofNullable(s.lastError()), fresh);
     }
 }

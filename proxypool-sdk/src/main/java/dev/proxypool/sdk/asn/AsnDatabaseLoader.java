@@ -76,24 +76,32 @@ public final class AsnDatabaseLoader {
             } catch (NoSuchFileException e) {
                 return failed(Reason.CHECKSUM_MISSING, "checksum file " + name + ".sha256 does not exist", now);
             } catch (IllegalArgumentException e) {
-                return failed(e.getMessage().startsWith("names") ? Reason.CHECKSUM_MISMATCH : Reason.CHECKSUM_MISSING,
-                        "checksum file " + name + ".sha256 " + e.getMessage(), now);
+                return failed(
+                        e.getMessage().startsWith("names") ? Reason.CHECKSUM_MISMATCH : Reason.CHECKSUM_MISSING,
+                        "checksum file " + name + ".sha256 " + e.getMessage(),
+                        now);
             }
             Instant modified = Files.getLastModifiedTime(file).toInstant();
             if (Duration.between(modified, now).compareTo(maxAge) > 0) {
-                return failed(Reason.STALE, "file " + name + " was modified at " + modified + ", older than maxAge "
-                        + maxAge, now);
+                return failed(
+                        Reason.STALE,
+                        "file " + name + " was modified at " + modified + ", older than maxAge " + maxAge,
+                        now);
             }
             long size = Files.size(file);
             if (size > maxFileBytes) {
-                return failed(Reason.TOO_LARGE, "file " + name + " has " + size + " bytes, over the limit of "
-                        + maxFileBytes, now);
+                return failed(
+                        Reason.TOO_LARGE,
+                        "file " + name + " has " + size + " bytes, over the limit of " + maxFileBytes,
+                        now);
             }
             byte[] content = Files.readAllBytes(file);
             String actual = sha256(content);
             if (!actual.equals(expected)) {
-                return failed(Reason.CHECKSUM_MISMATCH, "file " + name + " has SHA-256 " + actual + ", its .sha256 says "
-                        + expected, now);
+                return failed(
+                        Reason.CHECKSUM_MISMATCH,
+                        "file " + name + " has SHA-256 " + actual + ", its .sha256 says " + expected,
+                        now);
             }
             AsnDatabase db;
             try {
@@ -106,7 +114,9 @@ public final class AsnDatabaseLoader {
             }
             return new AsnLoadResult.Loaded(db, new AsnSource(file, actual, modified, now, db.size()));
         } catch (IOException | UncheckedIOException e) {
-            return failed(Reason.UNREADABLE, "file " + name + " cannot be read (" + e.getClass().getSimpleName() + ")",
+            return failed(
+                    Reason.UNREADABLE,
+                    "file " + name + " cannot be read (" + e.getClass().getSimpleName() + ")",
                     now);
         }
     }

@@ -4,9 +4,7 @@ package dev.proxypool.sdk.asn;
 public sealed interface AsnLoadResult {
 
     /** A fully verified database: checksum matched, every line parsed, fresh. */
-    record Loaded(AsnDatabase database, AsnSource source) implements AsnLoadResult {
-    }
+    record Loaded(AsnDatabase database, AsnSource source) implements AsnLoadResult {}
 
-    record Failed(AsnLoadError error) implements AsnLoadResult {
-    }
+    record Failed(AsnLoadError error) implements AsnLoadResult {}
 }

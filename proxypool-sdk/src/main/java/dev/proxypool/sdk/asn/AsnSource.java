@@ -12,5 +12,4 @@ import java.time.Instant;
  * @param loadedAt       when it was loaded
  * @param entries        number of ranges
  */
-public record AsnSource(Path file, String sha256, Instant fileModifiedAt, Instant loadedAt, int entries) {
-}
+public record AsnSource(Path file, String sha256, Instant fileModifiedAt, Instant loadedAt, int entries) {}

@@ -100,9 +100,18 @@ final class AsnTableBuilder {
                 throw overlap(v6line[i], v6line[i - 1]);
             }
         }
-        return new AsnDatabase(Arrays.copyOf(v4s, n4), Arrays.copyOf(v4e, n4), Arrays.copyOf(v4a, n4),
-                Arrays.copyOf(v4o, n4), Arrays.copyOf(v6sh, n6), Arrays.copyOf(v6sl, n6), Arrays.copyOf(v6eh, n6),
-                Arrays.copyOf(v6el, n6), Arrays.copyOf(v6a, n6), Arrays.copyOf(v6o, n6), orgs.toArray(String[]::new));
+        return new AsnDatabase(
+                Arrays.copyOf(v4s, n4),
+                Arrays.copyOf(v4e, n4),
+                Arrays.copyOf(v4a, n4),
+                Arrays.copyOf(v4o, n4),
+                Arrays.copyOf(v6sh, n6),
+                Arrays.copyOf(v6sl, n6),
+                Arrays.copyOf(v6eh, n6),
+                Arrays.copyOf(v6el, n6),
+                Arrays.copyOf(v6a, n6),
+                Arrays.copyOf(v6o, n6),
+                orgs.toArray(String[]::new));
     }
 
     private static AsnFormatException overlap(long line, long other) {
@@ -146,7 +155,8 @@ final class AsnTableBuilder {
         for (int i = 0; i < n6; i++) {
             boxed[i] = i;
         }
-        Arrays.sort(boxed, (x, y) -> v6sh[x] != v6sh[y] ? Long.compare(v6sh[x], v6sh[y]) : Long.compare(v6sl[x], v6sl[y]));
+        Arrays.sort(
+                boxed, (x, y) -> v6sh[x] != v6sh[y] ? Long.compare(v6sh[x], v6sh[y]) : Long.compare(v6sl[x], v6sl[y]));
         int[] order = new int[n6];
         for (int i = 0; i < n6; i++) {
             order[i] = boxed[i];

@@ -1,7 +1,6 @@
 package dev.proxypool.sdk.asn;
 
 import dev.proxypool.core.model.InetText;
-
 import java.net.InetAddress;
 
 /**
@@ -13,21 +12,20 @@ final class IpAddresses {
 
     /** IPv4 special-purpose blocks (RFC 6890) that are never a public exit: base, prefix length. */
     private static final int[][] V4_SPECIAL = {
-            {v4(0, 0, 0, 0), 8},        // "this network"
-            {v4(10, 0, 0, 0), 8},       // private
-            {v4(100, 64, 0, 0), 10},    // carrier-grade NAT
-            {v4(127, 0, 0, 0), 8},      // loopback
-            {v4(169, 254, 0, 0), 16},   // link-local
-            {v4(172, 16, 0, 0), 12},    // private
-            {v4(192, 0, 0, 0), 24},     // IETF protocol assignments
-            {v4(192, 168, 0, 0), 16},   // private
-            {v4(198, 18, 0, 0), 15},    // benchmarking
-            {v4(224, 0, 0, 0), 4},      // multicast
-            {v4(240, 0, 0, 0), 4},      // reserved, broadcast
+        {v4(0, 0, 0, 0), 8}, // "this network"
+        {v4(10, 0, 0, 0), 8}, // private
+        {v4(100, 64, 0, 0), 10}, // carrier-grade NAT
+        {v4(127, 0, 0, 0), 8}, // loopback
+        {v4(169, 254, 0, 0), 16}, // link-local
+        {v4(172, 16, 0, 0), 12}, // private
+        {v4(192, 0, 0, 0), 24}, // IETF protocol assignments
+        {v4(192, 168, 0, 0), 16}, // private
+        {v4(198, 18, 0, 0), 15}, // benchmarking
+        {v4(224, 0, 0, 0), 4}, // multicast
+        {v4(240, 0, 0, 0), 4}, // reserved, broadcast
     };
 
-    private IpAddresses() {
-    }
+    private IpAddresses() {}
 
     static int v4(int a, int b, int c, int d) {
         return (a << 24) | (b << 16) | (c << 8) | d;

@@ -29,8 +29,8 @@ public final class ClusterControl implements AutoCloseable {
     private final SnapshotPublisher publisher;
     private final Duration checkEvery;
     private final ReentrantLock lock = new ReentrantLock();
-    private final ScheduledExecutorService watch =
-            Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("snapshot-watch").factory());
+    private final ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofVirtual().name("snapshot-watch").factory());
     private PoolSnapshot lastPublished;
     private boolean failing;
 
@@ -46,8 +46,13 @@ public final class ClusterControl implements AutoCloseable {
      * @param checkEvery how often the engine's snapshot is compared with the last published one (e.g. 200 ms)
      * @throws dev.proxypool.core.extract.StoreUnavailableException when Redis is unreachable at start
      */
-    public static ClusterControl start(RedisStoreConfig redis, ClusterSettings settings, PoolEngine engine,
-                                       Duration checkEvery, InstantSource wall, Ticker ticker) {
+    public static ClusterControl start(
+            RedisStoreConfig redis,
+            ClusterSettings settings,
+            PoolEngine engine,
+            Duration checkEvery,
+            InstantSource wall,
+            Ticker ticker) {
         if (checkEvery == null || checkEvery.isNegative() || checkEvery.isZero()) {
             throw new IllegalArgumentException("checkEvery must be a positive duration, got " + checkEvery);
         }

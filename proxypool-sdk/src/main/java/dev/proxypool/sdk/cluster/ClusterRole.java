@@ -14,7 +14,9 @@ import java.util.Locale;
  * </ul>
  */
 public enum ClusterRole {
-    CONTROL, WORKER, ALL;
+    CONTROL,
+    WORKER,
+    ALL;
 
     /** Runs the pipeline, admin writes and snapshot publishing. */
     public boolean runsControlPlane() {
@@ -44,7 +46,9 @@ public enum ClusterRole {
             case "control" -> CONTROL;
             case "worker" -> WORKER;
             case "all" -> ALL;
-            default -> throw new IllegalArgumentException("--role '" + value + "' is unknown (expected control, worker or all)");
+            default ->
+                throw new IllegalArgumentException(
+                        "--role '" + value + "' is unknown (expected control, worker or all)");
         };
     }
 }

@@ -10,6 +10,5 @@ final class ClusterScript {
     static final RedisScript HEARTBEAT = RedisScript.resource("/redis/cluster/worker_heartbeat.lua");
     static final RedisScript LIVE = RedisScript.resource("/redis/cluster/worker_live.lua");
 
-    private ClusterScript() {
-    }
+    private ClusterScript() {}
 }

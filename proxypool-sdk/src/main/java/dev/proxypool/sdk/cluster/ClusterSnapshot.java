@@ -16,8 +16,8 @@ import java.util.List;
  * @param resynced    true when it came from a full snapshot (first load, version gap, reset),
  *                    false when from a delta applied to the previous version
  */
-public record ClusterSnapshot(long epoch, long version, Instant publishedAt, Instant validUntil, List<Proxy> proxies,
-                              boolean resynced) {
+public record ClusterSnapshot(
+        long epoch, long version, Instant publishedAt, Instant validUntil, List<Proxy> proxies, boolean resynced) {
 
     public ClusterSnapshot {
         proxies = List.copyOf(proxies);

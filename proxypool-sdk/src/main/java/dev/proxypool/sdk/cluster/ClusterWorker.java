@@ -50,15 +50,23 @@ public final class ClusterWorker implements AutoCloseable {
      * @param workerId    unique per worker process (e.g. host name and gateway port)
      * @param description stored with the heartbeat (e.g. {@code host:port}); no secrets
      */
-    public static ClusterWorker start(RedisStoreConfig redis, ClusterSettings settings, PoolEngine engine,
-                                      WorkerShare share, String workerId, String description, InstantSource wall,
-                                      Ticker ticker) {
+    public static ClusterWorker start(
+            RedisStoreConfig redis,
+            ClusterSettings settings,
+            PoolEngine engine,
+            WorkerShare share,
+            String workerId,
+            String description,
+            InstantSource wall,
+            Ticker ticker) {
         WorkerRegistry registry = WorkerRegistry.open(redis, settings, workerId, description);
-        ClusterWorker w = new ClusterWorker(engine, share, registry, settings.workerTtl().dividedBy(3));
+        ClusterWorker w =
+                new ClusterWorker(engine, share, registry, settings.workerTtl().dividedBy(3));
         registry.start();
         if (share instanceof WorkerShare.Live) {
             w.sharedAmong = w.liveCountOr(1);
-            w.recount = Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("worker-recount").factory());
+            w.recount = Executors.newSingleThreadScheduledExecutor(
+                    Thread.ofVirtual().name("worker-recount").factory());
             long every = w.recountEvery.toNanos();
             w.recount.scheduleWithFixedDelay(w::recount, every, every, TimeUnit.NANOSECONDS);
         }
@@ -78,10 +86,11 @@ public final class ClusterWorker implements AutoCloseable {
 
     private void rebuild() {
         int n = sharedAmong;
-        engine.refresh(switch (share) {
-            case WorkerShare.Fixed f -> last.proxies();
-            case WorkerShare.Live l -> WorkerShare.divide(last.proxies(), n);
-        });
+        engine.refresh(
+                switch (share) {
+                    case WorkerShare.Fixed f -> last.proxies();
+                    case WorkerShare.Live l -> WorkerShare.divide(last.proxies(), n);
+                });
     }
 
     private void recount() {

@@ -25,8 +25,7 @@ public final class ContentDigest {
     private static final long OFFSET = 0xcbf29ce484222325L;
     private static final long PRIME = 0x9E3779B97F4A7C15L;
 
-    private ContentDigest() {
-    }
+    private ContentDigest() {}
 
     /** The digest of a whole content. */
     public static long of(Collection<Proxy> proxies) {

@@ -90,8 +90,8 @@ final class FrameReader {
             return s;
         }
         if (ref > dictionary.size()) {
-            throw new SnapshotFormatException("dictionary reference " + ref + " is past the "
-                    + dictionary.size() + " strings seen");
+            throw new SnapshotFormatException(
+                    "dictionary reference " + ref + " is past the " + dictionary.size() + " strings seen");
         }
         return dictionary.get((int) ref - 1);
     }

@@ -22,8 +22,7 @@ final class PoolContent {
     private final LinkedHashMap<String, Slot> byId;
     private long digest;
 
-    private record Slot(Proxy proxy, long hash) {
-    }
+    private record Slot(Proxy proxy, long hash) {}
 
     private PoolContent(LinkedHashMap<String, Slot> byId, long digest) {
         this.byId = byId;
@@ -83,8 +82,8 @@ final class PoolContent {
         for (Map.Entry<String, Slot> e : next.byId.entrySet()) {
             Slot mine = byId.get(e.getKey());
             Slot theirs = e.getValue();
-            if (mine == null || mine.proxy != theirs.proxy
-                    && (mine.hash != theirs.hash || !mine.proxy.equals(theirs.proxy))) {
+            if (mine == null
+                    || mine.proxy != theirs.proxy && (mine.hash != theirs.hash || !mine.proxy.equals(theirs.proxy))) {
                 upserts.add(theirs.proxy);
             }
         }

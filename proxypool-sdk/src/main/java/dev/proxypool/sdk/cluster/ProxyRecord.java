@@ -41,8 +41,7 @@ final class ProxyRecord {
     private static final int KNOWN_SHAPE = HOST_V4 | EXPIRES | EXIT | EXIT_V4;
     private static final int MAX_LABELS = 4096;
 
-    private ProxyRecord() {
-    }
+    private ProxyRecord() {}
 
     static void write(FrameWriter w, Proxy p) {
         w.string(p.id());
@@ -51,7 +50,9 @@ final class ProxyRecord {
         ExitNetwork x = p.exitNetwork();
         boolean exit = !ExitNetwork.UNKNOWN.equals(x);
         byte[] exitIp = exit ? Ipv4.parse(x.exitIp()) : null;
-        int shape = (host != null ? HOST_V4 : 0) | (p.expires() ? EXPIRES : 0) | (exit ? EXIT : 0)
+        int shape = (host != null ? HOST_V4 : 0)
+                | (p.expires() ? EXPIRES : 0)
+                | (exit ? EXIT : 0)
                 | (exitIp != null ? EXIT_V4 : 0);
         w.byte1(shape);
         if (host != null) {
@@ -167,8 +168,7 @@ final class ProxyRecord {
     /** Dotted-quad IPv4 in its canonical text only (no leading zeros), so text → bytes → text is exact. */
     static final class Ipv4 {
 
-        private Ipv4() {
-        }
+        private Ipv4() {}
 
         /** The 4 bytes of a canonical dotted quad, or {@code null} for anything else. */
         static byte[] parse(String s) {

@@ -14,11 +14,29 @@ package dev.proxypool.sdk.cluster;
  * @param encodeNanos time spent hashing the content, diffing and encoding
  * @param redisNanos  time spent in the publish script round trip
  */
-public record PublishReport(boolean published, long epoch, long version, int upserts, int removed, boolean reset,
-                            int deltaBytes, int fullBytes, long encodeNanos, long redisNanos) {
+public record PublishReport(
+        boolean published,
+        long epoch,
+        long version,
+        int upserts,
+        int removed,
+        boolean reset,
+        int deltaBytes,
+        int fullBytes,
+        long encodeNanos,
+        long redisNanos) {
 
     PublishReport plusEncodeNanos(long nanos) {
-        return new PublishReport(published, epoch, version, upserts, removed, reset, deltaBytes, fullBytes,
-                encodeNanos + nanos, redisNanos);
+        return new PublishReport(
+                published,
+                epoch,
+                version,
+                upserts,
+                removed,
+                reset,
+                deltaBytes,
+                fullBytes,
+                encodeNanos + nanos,
+                redisNanos);
     }
 }

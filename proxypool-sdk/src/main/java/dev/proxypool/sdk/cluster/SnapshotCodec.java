@@ -73,7 +73,8 @@ public final class SnapshotCodec {
     public byte[] encode(SnapshotFrame frame) {
         int estimate = switch (frame) {
             case SnapshotFrame.Full f -> 64 + f.proxies().size() * 48;
-            case SnapshotFrame.Delta d -> 64 + d.upserts().size() * 96 + d.removed().size() * 24;
+            case SnapshotFrame.Delta d ->
+                64 + d.upserts().size() * 96 + d.removed().size() * 24;
             case SnapshotFrame.Reset r -> 64;
         };
         FrameWriter body = new FrameWriter(estimate);
@@ -149,7 +150,8 @@ public final class SnapshotCodec {
         }
         int format = in.byte1();
         if (format != FORMAT) {
-            throw new SnapshotFormatException("unknown snapshot frame format " + format + " (this build reads " + FORMAT + ")");
+            throw new SnapshotFormatException(
+                    "unknown snapshot frame format " + format + " (this build reads " + FORMAT + ")");
         }
         int kind = in.byte1();
         if (kind < FULL || kind > RESET) {
@@ -203,14 +205,16 @@ public final class SnapshotCodec {
             int len = in.count("body length", in.remaining());
             int start = in.position();
             if (len != in.remaining()) {
-                throw new SnapshotFormatException("body length " + len + " does not match the " + in.remaining() + " bytes left");
+                throw new SnapshotFormatException(
+                        "body length " + len + " does not match the " + in.remaining() + " bytes left");
             }
             return new FrameReader(frame, start, start + len);
         }
         int plain = in.count("inflated body length", MAX_BODY_BYTES);
         int len = in.count("deflated body length", in.remaining());
         if (len != in.remaining()) {
-            throw new SnapshotFormatException("body length " + len + " does not match the " + in.remaining() + " bytes left");
+            throw new SnapshotFormatException(
+                    "body length " + len + " does not match the " + in.remaining() + " bytes left");
         }
         byte[] out = new byte[plain];
         Inflater inflater = new Inflater();

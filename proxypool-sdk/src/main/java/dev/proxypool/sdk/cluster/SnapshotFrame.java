@@ -23,8 +23,8 @@ public sealed interface SnapshotFrame {
         public Full {
             proxies = List.copyOf(proxies);
             if (proxies.size() != header.size()) {
-                throw new IllegalArgumentException("full snapshot lists " + proxies.size()
-                        + " proxies but its header says " + header.size());
+                throw new IllegalArgumentException(
+                        "full snapshot lists " + proxies.size() + " proxies but its header says " + header.size());
             }
         }
     }
@@ -39,8 +39,8 @@ public sealed interface SnapshotFrame {
             upserts = List.copyOf(upserts);
             removed = List.copyOf(removed);
             if (fromVersion != header.version() - 1) {
-                throw new IllegalArgumentException("delta to version " + header.version()
-                        + " must start at " + (header.version() - 1) + ", not " + fromVersion);
+                throw new IllegalArgumentException("delta to version " + header.version() + " must start at "
+                        + (header.version() - 1) + ", not " + fromVersion);
             }
         }
 
@@ -53,8 +53,8 @@ public sealed interface SnapshotFrame {
     record Reset(SnapshotHeader header, long fromVersion) implements SnapshotFrame {
         public Reset {
             if (fromVersion != header.version() - 1) {
-                throw new IllegalArgumentException("reset to version " + header.version()
-                        + " must start at " + (header.version() - 1) + ", not " + fromVersion);
+                throw new IllegalArgumentException("reset to version " + header.version() + " must start at "
+                        + (header.version() - 1) + ", not " + fromVersion);
             }
         }
     }

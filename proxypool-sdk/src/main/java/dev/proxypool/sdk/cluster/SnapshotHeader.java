@@ -15,16 +15,16 @@ import java.time.Instant;
  * @param size              proxies in the content
  * @param digest            {@link ContentDigest} of the content: a worker checks it after every delta
  */
-public record SnapshotHeader(long epoch, long version, long publishedAtMillis, long validUntilMillis, int size,
-                             long digest) {
+public record SnapshotHeader(
+        long epoch, long version, long publishedAtMillis, long validUntilMillis, int size, long digest) {
 
     public SnapshotHeader {
         if (version < 1) {
             throw new IllegalArgumentException("snapshot version must be at least 1, got " + version);
         }
         if (validUntilMillis < publishedAtMillis) {
-            throw new IllegalArgumentException("snapshot validUntil " + validUntilMillis
-                    + " is before its publish time " + publishedAtMillis);
+            throw new IllegalArgumentException(
+                    "snapshot validUntil " + validUntilMillis + " is before its publish time " + publishedAtMillis);
         }
         if (size < 0) {
             throw new IllegalArgumentException("snapshot size must not be negative, got " + size);

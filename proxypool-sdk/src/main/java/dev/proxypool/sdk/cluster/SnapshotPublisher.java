@@ -61,6 +61,7 @@ public final class SnapshotPublisher implements AutoCloseable {
     private PoolContent base;
     /** The last content the owner published, or null before the first publish. */
     private PoolContent content;
+
     private int versionsSinceFull;
     private boolean fullRequested;
     private long lastPublishNanos;
@@ -68,7 +69,8 @@ public final class SnapshotPublisher implements AutoCloseable {
     private boolean failing;
     private Thread maintenance;
 
-    private SnapshotPublisher(RedisAccess redis, ClusterKeys keys, ClusterSettings settings, InstantSource wall, Ticker ticker) {
+    private SnapshotPublisher(
+            RedisAccess redis, ClusterKeys keys, ClusterSettings settings, InstantSource wall, Ticker ticker) {
         this.redis = redis;
         this.keys = keys;
         this.settings = settings;
@@ -83,8 +85,8 @@ public final class SnapshotPublisher implements AutoCloseable {
      *
      * @throws StoreUnavailableException when Redis cannot be reached within the store's timeouts
      */
-    public static SnapshotPublisher open(RedisStoreConfig redis, ClusterSettings settings, InstantSource wall,
-                                         Ticker ticker) {
+    public static SnapshotPublisher open(
+            RedisStoreConfig redis, ClusterSettings settings, InstantSource wall, Ticker ticker) {
         RedisAccess r = RedisAccess.open(redis, "control", 2);
         SnapshotPublisher p = new SnapshotPublisher(r, new ClusterKeys(redis.keyPrefix()), settings, wall, ticker);
         try {
@@ -140,8 +142,12 @@ public final class SnapshotPublisher implements AutoCloseable {
             if (!e.reply().startsWith("STALE")) {
                 throw e;
             }
-            LOG.log(Level.WARNING, "snapshot version {0} refused ({1}): another control plane published;"
-                    + " continuing after the stored head with a full snapshot", version + 1, e.reply());
+            LOG.log(
+                    Level.WARNING,
+                    "snapshot version {0} refused ({1}): another control plane published;"
+                            + " continuing after the stored head with a full snapshot",
+                    version + 1,
+                    e.reply());
             base = null;
             readHead();
             return attempt(next, true);
@@ -158,25 +164,35 @@ public final class SnapshotPublisher implements AutoCloseable {
         }
         long v = version + 1;
         long now = wall.millis();
-        SnapshotHeader header = new SnapshotHeader(epoch, v, now, now + settings.validity().toMillis(), next.size(),
-                next.digest());
+        SnapshotHeader header =
+                new SnapshotHeader(epoch, v, now, now + settings.validity().toMillis(), next.size(), next.digest());
         boolean reset = change == null;
         boolean writeFull = reset || fullRequested || versionsSinceFull + 1 >= settings.fullEvery();
-        SnapshotFrame delta = reset ? new SnapshotFrame.Reset(header, v - 1)
+        SnapshotFrame delta = reset
+                ? new SnapshotFrame.Reset(header, v - 1)
                 : new SnapshotFrame.Delta(header, v - 1, change.upserts(), change.removed());
         byte[] deltaFrame = deltaCodec.encode(delta);
         byte[] fullFrame = writeFull ? fullCodec.encode(new SnapshotFrame.Full(header, next.proxies())) : new byte[0];
         long encoded = ticker.read();
         content = next;
         try {
-            redis.evalBinary(ClusterScript.PUBLISH, List.of(ClusterKeys.bytes(keys.full()),
-                            ClusterKeys.bytes(keys.deltas()), ClusterKeys.bytes(keys.resync())),
-                    List.of(ClusterKeys.bytes(Long.toString(epoch)), ClusterKeys.bytes(Long.toString(v)), deltaFrame,
-                            fullFrame, ClusterKeys.bytes(Integer.toString(settings.deltasKept())),
-                            ClusterKeys.bytes(keys.events()), ClusterKeys.bytes(epoch + ":" + v)));
+            redis.evalBinary(
+                    ClusterScript.PUBLISH,
+                    List.of(
+                            ClusterKeys.bytes(keys.full()),
+                            ClusterKeys.bytes(keys.deltas()),
+                            ClusterKeys.bytes(keys.resync())),
+                    List.of(
+                            ClusterKeys.bytes(Long.toString(epoch)),
+                            ClusterKeys.bytes(Long.toString(v)),
+                            deltaFrame,
+                            fullFrame,
+                            ClusterKeys.bytes(Integer.toString(settings.deltasKept())),
+                            ClusterKeys.bytes(keys.events()),
+                            ClusterKeys.bytes(epoch + ":" + v)));
         } catch (StoreUnavailableException e) {
-            base = null;  // the script may have run: write a reset next time
-            version = v;  // and never reuse a version that may be stored
+            base = null; // the script may have run: write a reset next time
+            version = v; // and never reuse a version that may be stored
             throw e;
         }
         long done = ticker.read();
@@ -187,8 +203,16 @@ public final class SnapshotPublisher implements AutoCloseable {
         if (writeFull) {
             fullRequested = false;
         }
-        return new PublishReport(true, epoch, v, reset ? next.size() : change.upserts().size(),
-                reset ? 0 : change.removed().size(), reset, deltaFrame.length, fullFrame.length, encoded - started,
+        return new PublishReport(
+                true,
+                epoch,
+                v,
+                reset ? next.size() : change.upserts().size(),
+                reset ? 0 : change.removed().size(),
+                reset,
+                deltaFrame.length,
+                fullFrame.length,
+                encoded - started,
                 done - encoded);
     }
 
@@ -198,8 +222,13 @@ public final class SnapshotPublisher implements AutoCloseable {
      * moved the head.
      */
     private void readHead() {
-        List<?> head = (List<?>) redis.evalBinary(ClusterScript.HEAD, List.of(ClusterKeys.bytes(keys.full()),
-                ClusterKeys.bytes(keys.deltas()), ClusterKeys.bytes(keys.resync())), List.of());
+        List<?> head = (List<?>) redis.evalBinary(
+                ClusterScript.HEAD,
+                List.of(
+                        ClusterKeys.bytes(keys.full()),
+                        ClusterKeys.bytes(keys.deltas()),
+                        ClusterKeys.bytes(keys.resync())),
+                List.of());
         String storedEpoch = new String((byte[]) head.get(0), StandardCharsets.UTF_8);
         long full = (Long) head.get(1);
         long stored = Math.max(full, (Long) head.get(2));
@@ -243,7 +272,8 @@ public final class SnapshotPublisher implements AutoCloseable {
     }
 
     private void maintain() {
-        long checkNanos = Math.min(TimeUnit.SECONDS.toNanos(1), settings.renewAfter().toNanos() / 2);
+        long checkNanos =
+                Math.min(TimeUnit.SECONDS.toNanos(1), settings.renewAfter().toNanos() / 2);
         lock.lock();
         try {
             while (running) {
@@ -257,10 +287,15 @@ public final class SnapshotPublisher implements AutoCloseable {
                 }
                 try {
                     readHead();
-                    boolean due = ticker.read() - lastPublishNanos >= settings.renewAfter().toNanos();
+                    boolean due = ticker.read() - lastPublishNanos
+                            >= settings.renewAfter().toNanos();
                     if (fullRequested || due || base == null) {
                         PublishReport r = publishLocked(content, true);
-                        LOG.log(Level.DEBUG, "snapshot version {0} renewed (full: {1} bytes)", r.version(), r.fullBytes());
+                        LOG.log(
+                                Level.DEBUG,
+                                "snapshot version {0} renewed (full: {1} bytes)",
+                                r.version(),
+                                r.fullBytes());
                     }
                     if (failing) {
                         failing = false;
@@ -269,7 +304,10 @@ public final class SnapshotPublisher implements AutoCloseable {
                 } catch (RuntimeException e) {
                     if (!failing) {
                         failing = true;
-                        LOG.log(Level.WARNING, "snapshot maintenance failed (retrying every second): {0}", e.getMessage());
+                        LOG.log(
+                                Level.WARNING,
+                                "snapshot maintenance failed (retrying every second): {0}",
+                                e.getMessage());
                     }
                 }
             }

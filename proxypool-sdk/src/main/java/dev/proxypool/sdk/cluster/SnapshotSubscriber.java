@@ -73,6 +73,7 @@ public final class SnapshotSubscriber implements AutoCloseable {
 
     /** The content and header the worker serves; owned by the syncer thread. */
     private Cursor live;
+
     private volatile ClusterSnapshot last;
     private volatile boolean subscribed;
     private volatile boolean reachable;
@@ -97,8 +98,13 @@ public final class SnapshotSubscriber implements AutoCloseable {
         }
     }
 
-    private SnapshotSubscriber(RedisAccess redis, ClusterKeys keys, ClusterSettings settings, SnapshotConsumer consumer,
-                               InstantSource wall, Ticker ticker) {
+    private SnapshotSubscriber(
+            RedisAccess redis,
+            ClusterKeys keys,
+            ClusterSettings settings,
+            SnapshotConsumer consumer,
+            InstantSource wall,
+            Ticker ticker) {
         this.redis = redis;
         this.keys = keys;
         this.settings = settings;
@@ -116,14 +122,22 @@ public final class SnapshotSubscriber implements AutoCloseable {
      * content arrives on the consumer when loaded (see {@link #awaitVersion}); a Redis that is down
      * now is retried with backoff.
      */
-    public static SnapshotSubscriber start(RedisStoreConfig redis, ClusterSettings settings, SnapshotConsumer consumer,
-                                           InstantSource wall, Ticker ticker) {
+    public static SnapshotSubscriber start(
+            RedisStoreConfig redis,
+            ClusterSettings settings,
+            SnapshotConsumer consumer,
+            InstantSource wall,
+            Ticker ticker) {
         if (redis == null || settings == null || consumer == null || wall == null || ticker == null) {
             throw new IllegalArgumentException("snapshot subscriber needs redis config, settings, consumer and clocks");
         }
-        SnapshotSubscriber s = new SnapshotSubscriber(RedisAccess.open(redis, "worker", 2),
-                new ClusterKeys(redis.keyPrefix()), settings,
-                consumer, wall, ticker);
+        SnapshotSubscriber s = new SnapshotSubscriber(
+                RedisAccess.open(redis, "worker", 2),
+                new ClusterKeys(redis.keyPrefix()),
+                settings,
+                consumer,
+                wall,
+                ticker);
         s.syncer = Thread.ofVirtual().name("snapshot-sync").start(s::sync);
         s.listener = Thread.ofVirtual().name("snapshot-events").start(s::listen);
         return s;
@@ -225,7 +239,8 @@ public final class SnapshotSubscriber implements AutoCloseable {
         boolean gap = !advance(live, true) || headVersion > live.header.version() && headEpoch == live.header.epoch();
         if (gap && running) {
             if (!loadFull() || !advance(live, true)) {
-                requestResync("version " + (live.header.version() + 1) + " cannot be reached from the stream or the full");
+                requestResync(
+                        "version " + (live.header.version() + 1) + " cannot be reached from the stream or the full");
             }
         }
     }
@@ -237,8 +252,8 @@ public final class SnapshotSubscriber implements AutoCloseable {
     private boolean advance(Cursor c, boolean deliver) {
         while (running) {
             long from = c.header.version() + 1;
-            List<Object> raw = redis.call(r -> r.xrange(deltasKey, ClusterKeys.bytes(from + "-0"),
-                    ClusterKeys.bytes("+"), BATCH));
+            List<Object> raw =
+                    redis.call(r -> r.xrange(deltasKey, ClusterKeys.bytes(from + "-0"), ClusterKeys.bytes("+"), BATCH));
             for (Object o : raw) {
                 if (!applyEntry(c, (List<?>) o)) {
                     return false;
@@ -279,8 +294,11 @@ public final class SnapshotSubscriber implements AutoCloseable {
         return switch (frame) {
             case SnapshotFrame.Delta d -> {
                 if (!c.content.apply(d.upserts(), d.removed(), h.size(), h.digest())) {
-                    LOG.log(Level.WARNING, "snapshot delta {0} does not fit version {1} (digest or size mismatch)",
-                            version, c.header.version());
+                    LOG.log(
+                            Level.WARNING,
+                            "snapshot delta {0} does not fit version {1} (digest or size mismatch)",
+                            version,
+                            c.header.version());
                     yield false;
                 }
                 c.header = h;
@@ -308,7 +326,8 @@ public final class SnapshotSubscriber implements AutoCloseable {
             }
             full = f;
             content = PoolContent.of(full.proxies());
-            if (content.size() != full.header().size() || content.digest() != full.header().digest()) {
+            if (content.size() != full.header().size()
+                    || content.digest() != full.header().digest()) {
                 throw new SnapshotFormatException("full snapshot " + full.version() + " does not match its digest");
             }
         } catch (IllegalArgumentException e) {
@@ -318,7 +337,8 @@ public final class SnapshotSubscriber implements AutoCloseable {
         }
         Cursor scratch = new Cursor(content, full.header());
         advance(scratch, false);
-        if (live != null && scratch.header.epoch() == live.header.epoch()
+        if (live != null
+                && scratch.header.epoch() == live.header.epoch()
                 && scratch.header.version() <= live.header.version()) {
             return false;
         }
@@ -329,18 +349,21 @@ public final class SnapshotSubscriber implements AutoCloseable {
     }
 
     private void requestResync(String why) {
-        redis.call(c -> c.set(ClusterKeys.bytes(keys.resync()), ClusterKeys.bytes("1"),
-                new SetParams().px(RESYNC_REQUEST_TTL_MS)));
+        redis.call(c -> c.set(
+                ClusterKeys.bytes(keys.resync()), ClusterKeys.bytes("1"), new SetParams().px(RESYNC_REQUEST_TTL_MS)));
         resyncRequests.incrementAndGet();
         lastError = "resync requested: " + why;
-        LOG.log(Level.WARNING, "snapshot gap: {0}; keeping version {1} and asking the control plane for a full snapshot",
-                why, live == null ? 0 : live.header.version());
+        LOG.log(
+                Level.WARNING,
+                "snapshot gap: {0}; keeping version {1} and asking the control plane for a full snapshot",
+                why,
+                live == null ? 0 : live.header.version());
     }
 
     private void deliver(boolean resynced) {
         SnapshotHeader h = live.header;
-        ClusterSnapshot snapshot = new ClusterSnapshot(h.epoch(), h.version(), h.publishedAt(), h.validUntil(),
-                live.content.proxies(), resynced);
+        ClusterSnapshot snapshot = new ClusterSnapshot(
+                h.epoch(), h.version(), h.publishedAt(), h.validUntil(), live.content.proxies(), resynced);
         last = snapshot;
         try {
             consumer.accept(snapshot);
@@ -426,14 +449,38 @@ public final class SnapshotSubscriber implements AutoCloseable {
         Instant now = wall.instant();
         long sinceContact = ticker.read() - lastContactNanos;
         if (s == null) {
-            return new SubscriberStatus(0, 0, 0, Instant.EPOCH, Instant.EPOCH, Duration.ZERO, false, subscribed,
-                    reachable, Duration.ofNanos(sinceContact), deltasApplied.get(), fullLoads.get(),
-                    resyncRequests.get(), lastError);
+            return new SubscriberStatus(
+                    0,
+                    0,
+                    0,
+                    Instant.EPOCH,
+                    Instant.EPOCH,
+                    Duration.ZERO,
+                    false,
+                    subscribed,
+                    reachable,
+                    Duration.ofNanos(sinceContact),
+                    deltasApplied.get(),
+                    fullLoads.get(),
+                    resyncRequests.get(),
+                    lastError);
         }
         Duration age = Duration.between(s.publishedAt(), now);
-        return new SubscriberStatus(s.epoch(), s.version(), s.proxies().size(), s.publishedAt(), s.validUntil(),
-                age.isNegative() ? Duration.ZERO : age, now.isBefore(s.validUntil()), subscribed, reachable,
-                Duration.ofNanos(sinceContact), deltasApplied.get(), fullLoads.get(), resyncRequests.get(), lastError);
+        return new SubscriberStatus(
+                s.epoch(),
+                s.version(),
+                s.proxies().size(),
+                s.publishedAt(),
+                s.validUntil(),
+                age.isNegative() ? Duration.ZERO : age,
+                now.isBefore(s.validUntil()),
+                subscribed,
+                reachable,
+                Duration.ofNanos(sinceContact),
+                deltasApplied.get(),
+                fullLoads.get(),
+                resyncRequests.get(),
+                lastError);
     }
 
     /** Stops both threads promptly (closing the subscription socket) and the Redis connections. Idempotent. */

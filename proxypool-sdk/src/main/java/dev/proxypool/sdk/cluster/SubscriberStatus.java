@@ -22,10 +22,21 @@ import java.time.Instant;
  * @param resyncRequests   times this worker asked the control plane for a full rewrite
  * @param lastError        the last failure, empty when none
  */
-public record SubscriberStatus(long epoch, long version, int proxies, Instant publishedAt, Instant validUntil,
-                               Duration age, boolean withinValidity, boolean subscribed, boolean storeReachable,
-                               Duration sinceLastContact, long deltasApplied, long fullLoads, long resyncRequests,
-                               String lastError) {
+public record SubscriberStatus(
+        long epoch,
+        long version,
+        int proxies,
+        Instant publishedAt,
+        Instant validUntil,
+        Duration age,
+        boolean withinValidity,
+        boolean subscribed,
+        boolean storeReachable,
+        Duration sinceLastContact,
+        long deltasApplied,
+        long fullLoads,
+        long resyncRequests,
+        String lastError) {
 
     /** Whether the worker holds content but it is past its validity: serve it, and say so. */
     public boolean stale() {

@@ -58,14 +58,18 @@ public final class WorkerRegistry implements AutoCloseable {
      *
      * @param description a short text stored in the worker's key (e.g. host and port); no secrets
      */
-    public static WorkerRegistry open(RedisStoreConfig redis, ClusterSettings settings, String workerId,
-                                      String description) {
+    public static WorkerRegistry open(
+            RedisStoreConfig redis, ClusterSettings settings, String workerId, String description) {
         if (workerId == null || !ID.matcher(workerId).matches()) {
             throw new IllegalArgumentException("worker id '" + workerId
                     + "' is invalid (letters, digits, '.', '_', ':', '-'; at most 128 characters)");
         }
-        return new WorkerRegistry(RedisAccess.open(redis, "registry", 1), new ClusterKeys(redis.keyPrefix()), workerId,
-                description == null ? "" : description, settings.workerTtl());
+        return new WorkerRegistry(
+                RedisAccess.open(redis, "registry", 1),
+                new ClusterKeys(redis.keyPrefix()),
+                workerId,
+                description == null ? "" : description,
+                settings.workerTtl());
     }
 
     public String workerId() {
@@ -78,7 +82,9 @@ public final class WorkerRegistry implements AutoCloseable {
      * @throws StoreUnavailableException when Redis is unreachable
      */
     public void heartbeat() {
-        redis.evalBinary(ClusterScript.HEARTBEAT, List.of(bytes(keys.workers()), bytes(keys.worker(id))),
+        redis.evalBinary(
+                ClusterScript.HEARTBEAT,
+                List.of(bytes(keys.workers()), bytes(keys.worker(id))),
                 List.of(bytes(id), bytes(Long.toString(ttl.toMillis())), bytes(description)));
     }
 
@@ -113,7 +119,8 @@ public final class WorkerRegistry implements AutoCloseable {
             return;
         }
         beatOnce();
-        beat = Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("worker-heartbeat").factory());
+        beat = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofVirtual().name("worker-heartbeat").factory());
         long period = ttl.toNanos() / 3;
         beat.scheduleWithFixedDelay(this::beatOnce, period, period, TimeUnit.NANOSECONDS);
     }

@@ -15,8 +15,7 @@ public sealed interface WorkerShare {
      * {@code RuntimeRegistry} gives {@code max(1, maxConcurrency / workers)}), typically with the
      * planned worker count from config. Content reaches the engine unchanged.
      */
-    record Fixed() implements WorkerShare {
-    }
+    record Fixed() implements WorkerShare {}
 
     /**
      * The live worker count from the {@link WorkerRegistry} divides: the engine must be built with
@@ -24,8 +23,7 @@ public sealed interface WorkerShare {
      * and when the count changes the last content is handed over again, so the engine's
      * {@code RuntimeRegistry} moves every capacity limit to the new share (in-flight work is kept).
      */
-    record Live() implements WorkerShare {
-    }
+    record Live() implements WorkerShare {}
 
     /** The content with each proxy's concurrency divided among {@code workers} (the same list when 1). */
     static List<Proxy> divide(List<Proxy> proxies, int workers) {
@@ -35,7 +33,10 @@ public sealed interface WorkerShare {
         List<Proxy> out = new ArrayList<>(proxies.size());
         for (Proxy p : proxies) {
             int share = Math.max(1, p.maxConcurrency() / workers);
-            out.add(share == p.maxConcurrency() ? p : p.toBuilder().maxConcurrency(share).build());
+            out.add(
+                    share == p.maxConcurrency()
+                            ? p
+                            : p.toBuilder().maxConcurrency(share).build());
         }
         return out;
     }

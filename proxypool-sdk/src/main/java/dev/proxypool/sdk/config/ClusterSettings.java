@@ -28,14 +28,30 @@ import java.time.Duration;
  *                         Redis' clock (key TTL) [{@code cluster.workerTtl}, 15 s]; heartbeats go
  *                         every third of it
  */
-public record ClusterSettings(Duration validity, Duration renewAfter, int deltasKept, int fullEvery, boolean deflate,
-                              Duration pollInterval, Duration backoffMin, Duration backoffMax, Duration workerTtl) {
+public record ClusterSettings(
+        Duration validity,
+        Duration renewAfter,
+        int deltasKept,
+        int fullEvery,
+        boolean deflate,
+        Duration pollInterval,
+        Duration backoffMin,
+        Duration backoffMax,
+        Duration workerTtl) {
 
     /**
      * The defaults named with each component above.
      */
-    public static final ClusterSettings DEFAULTS = new ClusterSettings(Duration.ofMinutes(10), Duration.ofMinutes(1),
-            64, 1, false, Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(15));
+    public static final ClusterSettings DEFAULTS = new ClusterSettings(
+            Duration.ofMinutes(10),
+            Duration.ofMinutes(1),
+            64,
+            1,
+            false,
+            Duration.ofSeconds(5),
+            Duration.ofMillis(100),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(15));
 
     /**
      * Validates the settings.
@@ -46,8 +62,9 @@ public record ClusterSettings(Duration validity, Duration renewAfter, int deltas
         positive("cluster.validity", validity);
         positive("cluster.renewAfter", renewAfter);
         if (renewAfter.multipliedBy(2).compareTo(validity) > 0) {
-            throw new IllegalArgumentException("cluster.renewAfter " + renewAfter + " must be at most half of cluster.validity "
-                    + validity + " (a live control plane must renew before workers go stale)");
+            throw new IllegalArgumentException(
+                    "cluster.renewAfter " + renewAfter + " must be at most half of cluster.validity " + validity
+                            + " (a live control plane must renew before workers go stale)");
         }
         if (deltasKept < 1 || deltasKept > 100_000) {
             throw new IllegalArgumentException("cluster.deltasKept must be between 1 and 100000, got " + deltasKept);
@@ -60,7 +77,8 @@ public record ClusterSettings(Duration validity, Duration renewAfter, int deltas
         positive("cluster.backoffMin", backoffMin);
         positive("cluster.backoffMax", backoffMax);
         if (backoffMax.compareTo(backoffMin) < 0) {
-            throw new IllegalArgumentException("cluster.backoffMax " + backoffMax + " is below cluster.backoffMin " + backoffMin);
+            throw new IllegalArgumentException(
+                    "cluster.backoffMax " + backoffMax + " is below cluster.backoffMin " + backoffMin);
         }
         positive("cluster.workerTtl", workerTtl);
         if (workerTtl.toMillis() < 300) {
@@ -77,8 +95,8 @@ public record ClusterSettings(Duration validity, Duration renewAfter, int deltas
      * @throws IllegalArgumentException naming the bad key
      */
     public ClusterSettings withValidity(Duration validity, Duration renewAfter) {
-        return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
-                backoffMax, workerTtl);
+        return new ClusterSettings(
+                validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin, backoffMax, workerTtl);
     }
 
     /**
@@ -90,8 +108,8 @@ public record ClusterSettings(Duration validity, Duration renewAfter, int deltas
      * @throws IllegalArgumentException naming the bad key
      */
     public ClusterSettings withDeltas(int deltasKept, int fullEvery) {
-        return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
-                backoffMax, workerTtl);
+        return new ClusterSettings(
+                validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin, backoffMax, workerTtl);
     }
 
     /**
@@ -101,8 +119,8 @@ public record ClusterSettings(Duration validity, Duration renewAfter, int deltas
      * @return the new settings
      */
     public ClusterSettings withDeflate(boolean deflate) {
-        return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
-                backoffMax, workerTtl);
+        return new ClusterSettings(
+                validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin, backoffMax, workerTtl);
     }
 
     /**
@@ -115,8 +133,8 @@ public record ClusterSettings(Duration validity, Duration renewAfter, int deltas
      * @throws IllegalArgumentException naming the bad key
      */
     public ClusterSettings withPolling(Duration pollInterval, Duration backoffMin, Duration backoffMax) {
-        return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
-                backoffMax, workerTtl);
+        return new ClusterSettings(
+                validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin, backoffMax, workerTtl);
     }
 
     /**
@@ -127,8 +145,8 @@ public record ClusterSettings(Duration validity, Duration renewAfter, int deltas
      * @throws IllegalArgumentException naming the bad key
      */
     public ClusterSettings withWorkerTtl(Duration workerTtl) {
-        return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
-                backoffMax, workerTtl);
+        return new ClusterSettings(
+                validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin, backoffMax, workerTtl);
     }
 
     private static void positive(String key, Duration d) {

@@ -1,11 +1,10 @@
 package dev.proxypool.sdk.config;
 
-import dev.proxypool.core.nodes.NodeSettings;
-import dev.proxypool.sdk.credentials.Secret;
-
 import dev.proxypool.core.health.HealthPolicy;
+import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.security.SecretHash;
+import dev.proxypool.sdk.credentials.Secret;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import java.io.IOException;
@@ -83,14 +82,18 @@ public final class ConfigLoader {
                     .build();
             config.asNodeList(); // force parsing now, so a YAML syntax error surfaces here
         } catch (RuntimeException e) {
-            throw new ConfigException("--config", "cannot parse " + file + " as YAML" + yamlProblem(e).orElse(": "
-                    + rootMessage(e)), e);
+            throw new ConfigException(
+                    "--config",
+                    "cannot parse " + file + " as YAML" + yamlProblem(e).orElse(": " + rootMessage(e)),
+                    e);
         } catch (StackOverflowError e) {
             // Helidon builds the tree recursively: a key of thousands of '.' or a structure nested
             // thousands deep exhausts the stack; the stack has unwound here, the process is fine
-            throw new ConfigException("--config", "cannot parse " + file + " as YAML: keys or structures nest too deeply");
+            throw new ConfigException(
+                    "--config", "cannot parse " + file + " as YAML: keys or structures nest too deeply");
         }
-        return new ConfigLoader(env).read(new Node(config, "", env, true), file.toAbsolutePath().getParent());
+        return new ConfigLoader(env)
+                .read(new Node(config, "", env, true), file.toAbsolutePath().getParent());
     }
 
     /**
@@ -114,8 +117,10 @@ public final class ConfigLoader {
                 }
             }
             if (dots > MAX_DOTS_PER_LINE) {
-                throw new ConfigException("--config", "line " + (i + 1) + " of " + file + " has " + dots + " '.' (more than "
-                        + MAX_DOTS_PER_LINE + "): keys nest by '.', so this nests too deeply; write long lists one item a line");
+                throw new ConfigException(
+                        "--config",
+                        "line " + (i + 1) + " of " + file + " has " + dots + " '.' (more than " + MAX_DOTS_PER_LINE
+                                + "): keys nest by '.', so this nests too deeply; write long lists one item a line");
             }
         }
     }
@@ -127,8 +132,11 @@ public final class ConfigLoader {
      * @return the validated configuration
      */
     public static ProxyPoolConfig defaults(Map<String, String> env) {
-        Config empty = Config.builder().disableEnvironmentVariablesSource().disableSystemPropertiesSource()
-                .sources(List.of()).build();
+        Config empty = Config.builder()
+                .disableEnvironmentVariablesSource()
+                .disableSystemPropertiesSource()
+                .sources(List.of())
+                .build();
         return new ConfigLoader(env).read(new Node(empty, "", env, true), Path.of("."));
     }
 
@@ -153,10 +161,18 @@ public final class ConfigLoader {
     private static Optional<String> yamlProblem(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof MarkedYAMLException m && m.getProblemMark() != null) {
-                String problem = m.getProblem() == null ? "syntax error" : m.getProblem().lines().findFirst().orElse("");
-                String context = m.getContext() == null ? "" : " (" + m.getContext().lines().findFirst().orElse("")
-                        + (m.getContextMark() == null ? "" : " started at line " + (m.getContextMark().getLine() + 1)
-                        + ", column " + (m.getContextMark().getColumn() + 1)) + ")";
+                String problem = m.getProblem() == null
+                        ? "syntax error"
+                        : m.getProblem().lines().findFirst().orElse("");
+                String context = m.getContext() == null
+                        ? ""
+                        : " (" + m.getContext().lines().findFirst().orElse("")
+                                + (m.getContextMark() == null
+                                        ? ""
+                                        : " started at line "
+                                                + (m.getContextMark().getLine() + 1) + ", column "
+                                                + (m.getContextMark().getColumn() + 1))
+                                + ")";
                 String text = problem + context;
                 return Optional.of(" at line " + (m.getProblemMark().getLine() + 1) + ", column "
                         + (m.getProblemMark().getColumn() + 1) + ": "
@@ -185,8 +201,22 @@ public final class ConfigLoader {
     }
 
     private ProxyPoolConfig read(Node root, Path baseDir) {
-        root.allowOnly("server", "store", "database", "credentials", "admin", "clients", "providers",
-                "upstreams", "routings", "health", "pipeline", "security", "distribution", "gateway", "cluster",
+        root.allowOnly(
+                "server",
+                "store",
+                "database",
+                "credentials",
+                "admin",
+                "clients",
+                "providers",
+                "upstreams",
+                "routings",
+                "health",
+                "pipeline",
+                "security",
+                "distribution",
+                "gateway",
+                "cluster",
                 "nodes");
         ProxyPoolConfig.Server server = server(root.child("server"));
         ProxyPoolConfig.Store store = store(root.child("store"));
@@ -204,19 +234,45 @@ public final class ConfigLoader {
         ProxyPoolConfig.Gateway gateway = gateway(root.child("gateway"));
         ClusterSettings cluster = cluster(root.child("cluster"));
         ProxyPoolConfig.Nodes nodes = nodes(root.child("nodes"));
-        return new ProxyPoolConfig(server, store, database, credentials, admin, clients, providers, upstreams,
-                routings, health, pipeline, security, distribution, gateway, cluster, nodes);
+        return new ProxyPoolConfig(
+                server,
+                store,
+                database,
+                credentials,
+                admin,
+                clients,
+                providers,
+                upstreams,
+                routings,
+                health,
+                pipeline,
+                security,
+                distribution,
+                gateway,
+                cluster,
+                nodes);
     }
 
     private ProxyPoolConfig.Server server(Node n) {
-        n.allowOnly("host", "gatewayPort", "apiPort", "accessLog", "maxConnections", "requestHeadTimeout", "apiIdleTimeout");
+        n.allowOnly(
+                "host",
+                "gatewayPort",
+                "apiPort",
+                "accessLog",
+                "maxConnections",
+                "requestHeadTimeout",
+                "apiIdleTimeout");
         ProxyPoolConfig.Server d = ProxyPoolConfig.Server.DEFAULTS;
         int gw = n.integer("gatewayPort", d.gatewayPort(), 0, 65535);
         int api = n.integer("apiPort", d.apiPort(), 0, 65535);
         if (gw != 0 && gw == api) {
             throw new ConfigException(n.key("apiPort"), "must differ from server.gatewayPort (" + gw + ")");
         }
-        return new ProxyPoolConfig.Server(n.string("host", d.host()), gw, api, n.bool("accessLog", d.accessLog()),
+        return new ProxyPoolConfig.Server(
+                n.string("host", d.host()),
+                gw,
+                api,
+                n.bool("accessLog", d.accessLog()),
                 n.integer("maxConnections", d.maxConnections(), 0, 10_000_000),
                 positive(n, "requestHeadTimeout", d.requestHeadTimeout()),
                 positive(n, "apiIdleTimeout", d.apiIdleTimeout()));
@@ -229,7 +285,9 @@ public final class ConfigLoader {
         ProxyPoolConfig.StoreType t = switch (type) {
             case "memory" -> ProxyPoolConfig.StoreType.MEMORY;
             case "redis" -> ProxyPoolConfig.StoreType.REDIS;
-            default -> throw new ConfigException(n.key("type"), "unknown store type '" + type + "' (expected memory or redis)");
+            default ->
+                throw new ConfigException(
+                        n.key("type"), "unknown store type '" + type + "' (expected memory or redis)");
         };
         String uri = n.string("uri", d.uri());
         if (t == ProxyPoolConfig.StoreType.REDIS && !(uri.startsWith("redis://") || uri.startsWith("rediss://"))) {
@@ -252,10 +310,15 @@ public final class ConfigLoader {
                 if (!url.startsWith("jdbc:postgresql:")) {
                     throw new ConfigException(n.key("url"), "must be a jdbc:postgresql: URL, got '" + url + "'");
                 }
-                yield new ProxyPoolConfig.Database(ProxyPoolConfig.DatabaseType.POSTGRES, url,
-                        n.string("user", ""), secret(n, "password", "passwordEnv"));
+                yield new ProxyPoolConfig.Database(
+                        ProxyPoolConfig.DatabaseType.POSTGRES,
+                        url,
+                        n.string("user", ""),
+                        secret(n, "password", "passwordEnv"));
             }
-            default -> throw new ConfigException(n.key("type"), "unknown database type '" + type + "' (expected none or postgres)");
+            default ->
+                throw new ConfigException(
+                        n.key("type"), "unknown database type '" + type + "' (expected none or postgres)");
         };
     }
 
@@ -268,7 +331,9 @@ public final class ConfigLoader {
     private ProxyPoolConfig.Admin admin(Node n) {
         n.allowOnly("token", "tokenEnv");
         Optional<Secret> token = secret(n, "token", "tokenEnv");
-        if (token.isEmpty() && env.get(DEFAULT_ADMIN_TOKEN_ENV) != null && !env.get(DEFAULT_ADMIN_TOKEN_ENV).isEmpty()) {
+        if (token.isEmpty()
+                && env.get(DEFAULT_ADMIN_TOKEN_ENV) != null
+                && !env.get(DEFAULT_ADMIN_TOKEN_ENV).isEmpty()) {
             token = Optional.of(Secret.of(env.get(DEFAULT_ADMIN_TOKEN_ENV)));
         }
         token.ifPresent(t -> {
@@ -307,7 +372,8 @@ public final class ConfigLoader {
                 try {
                     SecretHash.requireValid(hash, "secretHash");
                 } catch (IllegalArgumentException e) {
-                    throw new ConfigException(c.key("secretHash"), e.getMessage().substring("secretHash: ".length()));
+                    throw new ConfigException(
+                            c.key("secretHash"), e.getMessage().substring("secretHash: ".length()));
                 }
             }
             Optional<Secret> plain = secret(c, "secret", "secretEnv");
@@ -315,7 +381,8 @@ public final class ConfigLoader {
                 throw new ConfigException(c.key("secret"), "give either secretHash or secret, not both");
             }
             if (plain.isPresent() && plain.get().reveal().length() < MIN_CLIENT_SECRET_LENGTH) {
-                throw new ConfigException(c.key(c.fileString("secretEnv").isEmpty() ? "secret" : "secretEnv"),
+                throw new ConfigException(
+                        c.key(c.fileString("secretEnv").isEmpty() ? "secret" : "secretEnv"),
                         "must be at least " + MIN_CLIENT_SECRET_LENGTH + " characters");
             }
             Optional<Secret> token = secret(c, "token", "tokenEnv");
@@ -326,7 +393,11 @@ public final class ConfigLoader {
             });
             Node quota = c.child("quota").allowOnly("extractionsPerHour");
             Node rate = c.child("rateLimit").allowOnly("rps");
-            out.add(new ProxyPoolConfig.Client(name, hash.isEmpty() ? Optional.empty() : Optional.of(hash), plain, token,
+            out.add(new ProxyPoolConfig.Client(
+                    name,
+                    hash.isEmpty() ? Optional.empty() : Optional.of(hash),
+                    plain,
+                    token,
                     quota.integer("extractionsPerHour", 0, 0, Integer.MAX_VALUE),
                     rate.decimal("rps", 0, 0, 1_000_000)));
         }
@@ -336,7 +407,8 @@ public final class ConfigLoader {
     static String name(Node n, Set<String> seen) {
         String name = n.requiredString("name");
         if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
-            throw new ConfigException(n.key("name"), "'" + name + "' is not a valid name (letters, digits, '.', '_', '-'; at most 64)");
+            throw new ConfigException(
+                    n.key("name"), "'" + name + "' is not a valid name (letters, digits, '.', '_', '-'; at most 64)");
         }
         if (!seen.add(name)) {
             throw new ConfigException(n.key("name"), "'" + name + "' is defined twice");
@@ -348,13 +420,35 @@ public final class ConfigLoader {
         List<ProxyPoolConfig.Provider> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (Node p : root.objects("providers")) {
-            p.allowOnly("name", "type", "path", "url", "tokenEnv", "username", "passwordEnv", "format", "protocol",
-                    "maxBytes", "timeout", "fields", "labels", "credentialRef");
+            p.allowOnly(
+                    "name",
+                    "type",
+                    "path",
+                    "url",
+                    "tokenEnv",
+                    "username",
+                    "passwordEnv",
+                    "format",
+                    "protocol",
+                    "maxBytes",
+                    "timeout",
+                    "fields",
+                    "labels",
+                    "credentialRef");
             String name = name(p, names);
             String type = p.requiredString("type");
             Map<String, String> settings = new LinkedHashMap<>();
-            for (String k : List.of("path", "url", "tokenEnv", "username", "passwordEnv", "format", "protocol",
-                    "maxBytes", "timeout", "credentialRef")) {
+            for (String k : List.of(
+                    "path",
+                    "url",
+                    "tokenEnv",
+                    "username",
+                    "passwordEnv",
+                    "format",
+                    "protocol",
+                    "maxBytes",
+                    "timeout",
+                    "credentialRef")) {
                 String v = p.string(k, "");
                 if (!v.isEmpty()) {
                     // file paths are relative to the config file, like every other path in it
@@ -377,15 +471,22 @@ public final class ConfigLoader {
             String name = name(u, names);
             String provider = u.requiredString("provider");
             if (!providerNames.contains(provider)) {
-                throw new ConfigException(u.key("provider"), "names provider '" + provider + "', which is not defined under providers");
+                throw new ConfigException(
+                        u.key("provider"), "names provider '" + provider + "', which is not defined under providers");
             }
             Node fetch = u.child("fetch").allowOnly("interval", "lowWaterMark");
             Duration interval = fetch.duration("interval", Duration.ofSeconds(30));
             if (interval.compareTo(Duration.ofSeconds(1)) < 0) {
-                throw new ConfigException(fetch.key("interval"), "must be at least 1s, got " + Durations.format(interval));
+                throw new ConfigException(
+                        fetch.key("interval"), "must be at least 1s, got " + Durations.format(interval));
             }
-            out.add(new ProxyPoolConfig.Upstream(name, provider, u.map("params"), interval,
-                    fetch.integer("lowWaterMark", 0, 0, Integer.MAX_VALUE), u.bool("validate", true)));
+            out.add(new ProxyPoolConfig.Upstream(
+                    name,
+                    provider,
+                    u.map("params"),
+                    interval,
+                    fetch.integer("lowWaterMark", 0, 0, Integer.MAX_VALUE),
+                    u.bool("validate", true)));
         }
         return out;
     }
@@ -393,8 +494,8 @@ public final class ConfigLoader {
     private ProxyPoolConfig.Health health(Node n) {
         n.allowOnly("passive", "active", "cooldown", "domainBan", "slowStart", "probeTimeout");
         HealthPolicy d = HealthPolicy.DEFAULTS;
-        Node passive = n.child("passive").allowOnly("consecutiveFailures", "errorRate", "window", "minSamples",
-                "distinctTargetFailures");
+        Node passive = n.child("passive")
+                .allowOnly("consecutiveFailures", "errorRate", "window", "minSamples", "distinctTargetFailures");
         Node active = n.child("active").allowOnly("enabled", "interval", "failuresToCool", "targets");
         Node cooldown = n.child("cooldown").allowOnly("initial", "max");
         Node ban = n.child("domainBan").allowOnly("duration", "maxPerProxy");
@@ -403,17 +504,19 @@ public final class ConfigLoader {
         HealthPolicy policy;
         try {
             policy = new HealthPolicy(
-                    passive.integer("consecutiveFailures", d.consecutiveFailures(), 1, 1000),
-                    passive.decimal("errorRate", d.errorRate(), 0.000001, 1),
-                    passive.duration("window", d.window()),
-                    passive.integer("minSamples", d.minSamples(), 1, 1_000_000),
-                    cooldown.duration("initial", d.cooldownInitial()),
-                    cooldown.duration("max", d.cooldownMax()),
-                    n.duration("probeTimeout", d.probeTimeout()),
-                    ban.duration("duration", d.domainBanDuration()),
-                    ban.integer("maxPerProxy", d.maxBansPerProxy(), 1, 1_000_000),
-                    n.duration("slowStart", d.slowStart()), failuresToCool)
-                    .withDistinctTargetFailures(passive.integer("distinctTargetFailures", d.distinctTargetFailures(), 1, 1000));
+                            passive.integer("consecutiveFailures", d.consecutiveFailures(), 1, 1000),
+                            passive.decimal("errorRate", d.errorRate(), 0.000001, 1),
+                            passive.duration("window", d.window()),
+                            passive.integer("minSamples", d.minSamples(), 1, 1_000_000),
+                            cooldown.duration("initial", d.cooldownInitial()),
+                            cooldown.duration("max", d.cooldownMax()),
+                            n.duration("probeTimeout", d.probeTimeout()),
+                            ban.duration("duration", d.domainBanDuration()),
+                            ban.integer("maxPerProxy", d.maxBansPerProxy(), 1, 1_000_000),
+                            n.duration("slowStart", d.slowStart()),
+                            failuresToCool)
+                    .withDistinctTargetFailures(
+                            passive.integer("distinctTargetFailures", d.distinctTargetFailures(), 1, 1000));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("health", e.getMessage(), e);
         }
@@ -421,19 +524,32 @@ public final class ConfigLoader {
         for (int i = 0; i < targets.size(); i++) {
             String t = targets.get(i);
             if (!(t.startsWith("http://") || t.startsWith("https://"))) {
-                throw new ConfigException(active.key("targets") + "[" + i + "]", "must be an http:// or https:// URL, got '" + t + "'");
+                throw new ConfigException(
+                        active.key("targets") + "[" + i + "]", "must be an http:// or https:// URL, got '" + t + "'");
             }
         }
         boolean enabled = active.bool("enabled", hd.activeEnabled());
         if (enabled && targets.isEmpty()) {
-            throw new ConfigException(active.key("targets"), "must name at least one probe target while active probing is enabled");
+            throw new ConfigException(
+                    active.key("targets"), "must name at least one probe target while active probing is enabled");
         }
-        return new ProxyPoolConfig.Health(policy, enabled, active.duration("interval", hd.activeInterval()),
-                failuresToCool, List.copyOf(targets));
+        return new ProxyPoolConfig.Health(
+                policy,
+                enabled,
+                active.duration("interval", hd.activeInterval()),
+                failuresToCool,
+                List.copyOf(targets));
     }
 
     private ProxyPoolConfig.Pipeline pipeline(Node n, Path baseDir) {
-        n.allowOnly("echoUrl", "validationConcurrency", "validationTimeout", "minScore", "poolSize", "reserveSize", "asnDatabase",
+        n.allowOnly(
+                "echoUrl",
+                "validationConcurrency",
+                "validationTimeout",
+                "minScore",
+                "poolSize",
+                "reserveSize",
+                "asnDatabase",
                 "asnMaxAge");
         ProxyPoolConfig.Pipeline d = ProxyPoolConfig.Pipeline.DEFAULTS;
         String echo = n.string("echoUrl", d.echoUrl());
@@ -441,7 +557,8 @@ public final class ConfigLoader {
             throw new ConfigException(n.key("echoUrl"), "must be an http:// or https:// URL, got '" + echo + "'");
         }
         String asn = n.string("asnDatabase", "");
-        return new ProxyPoolConfig.Pipeline(echo,
+        return new ProxyPoolConfig.Pipeline(
+                echo,
                 n.integer("validationConcurrency", d.validationConcurrency(), 1, 10_000),
                 n.duration("validationTimeout", d.validationTimeout()),
                 n.decimal("minScore", d.minScore(), 0, 1_000_000),
@@ -465,14 +582,18 @@ public final class ConfigLoader {
                     }
                     ports.add(p);
                 } catch (NumberFormatException e) {
-                    throw new ConfigException(n.key("connectPorts") + "[" + i + "]", "'" + raw.get(i) + "' is not a port (1..65535)");
+                    throw new ConfigException(
+                            n.key("connectPorts") + "[" + i + "]", "'" + raw.get(i) + "' is not a port (1..65535)");
                 }
             }
         } else {
             ports.addAll(d.connectPorts());
         }
-        return new ProxyPoolConfig.Security(n.bool("allowPrivateDestinations", d.allowPrivateDestinations()),
-                List.copyOf(ports), n.strings("allowDestinations"), n.bool("allowAnonymous", d.allowAnonymous()));
+        return new ProxyPoolConfig.Security(
+                n.bool("allowPrivateDestinations", d.allowPrivateDestinations()),
+                List.copyOf(ports),
+                n.strings("allowDestinations"),
+                n.bool("allowAnonymous", d.allowAnonymous()));
     }
 
     private ProxyPoolConfig.Distribution distribution(Node n) {
@@ -482,21 +603,33 @@ public final class ConfigLoader {
         if (ttl.isZero()) {
             throw new ConfigException(n.key("idempotencyTtl"), "must be positive");
         }
-        return new ProxyPoolConfig.Distribution(n.integer("gatewayReserve", d.gatewayReserve(), 0, Integer.MAX_VALUE),
-                ttl, n.integer("maxCount", d.maxCount(), 1, 100_000));
+        return new ProxyPoolConfig.Distribution(
+                n.integer("gatewayReserve", d.gatewayReserve(), 0, Integer.MAX_VALUE),
+                ttl,
+                n.integer("maxCount", d.maxCount(), 1, 100_000));
     }
 
     private ProxyPoolConfig.Gateway gateway(Node n) {
         n.allowOnly("ioTimeout", "idleTimeout", "tunnelIdleTimeout");
         ProxyPoolConfig.Gateway d = ProxyPoolConfig.Gateway.DEFAULTS;
-        return new ProxyPoolConfig.Gateway(positive(n, "ioTimeout", d.ioTimeout()),
-                positive(n, "idleTimeout", d.idleTimeout()), positive(n, "tunnelIdleTimeout", d.tunnelIdleTimeout()));
+        return new ProxyPoolConfig.Gateway(
+                positive(n, "ioTimeout", d.ioTimeout()),
+                positive(n, "idleTimeout", d.idleTimeout()),
+                positive(n, "tunnelIdleTimeout", d.tunnelIdleTimeout()));
     }
 
     /** {@code cluster}: snapshot distribution between the control plane and the workers (store.type: redis). */
     private ClusterSettings cluster(Node n) {
-        n.allowOnly("validity", "renewAfter", "deltasKept", "fullEvery", "deflate", "pollInterval", "backoffMin",
-                "backoffMax", "workerTtl");
+        n.allowOnly(
+                "validity",
+                "renewAfter",
+                "deltasKept",
+                "fullEvery",
+                "deflate",
+                "pollInterval",
+                "backoffMin",
+                "backoffMax",
+                "workerTtl");
         ClusterSettings d = ClusterSettings.DEFAULTS;
         Duration validity = positive(n, "validity", d.validity());
         Duration renewAfter = positive(n, "renewAfter", d.renewAfter());
@@ -508,8 +641,16 @@ public final class ConfigLoader {
         Duration backoffMax = positive(n, "backoffMax", d.backoffMax());
         Duration workerTtl = positive(n, "workerTtl", d.workerTtl());
         try {
-            return new ClusterSettings(validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin,
-                    backoffMax, workerTtl);
+            return new ClusterSettings(
+                    validity,
+                    renewAfter,
+                    deltasKept,
+                    fullEvery,
+                    deflate,
+                    pollInterval,
+                    backoffMin,
+                    backoffMax,
+                    workerTtl);
         } catch (IllegalArgumentException e) {
             // the message names the keys ("cluster.renewAfter 6m must be at most half of cluster.validity 10m ...")
             String m = e.getMessage();

@@ -10,8 +10,7 @@ import java.util.Locale;
  */
 public final class Durations {
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /**
      * Parses a configured duration: a number and a unit ({@code ms}, {@code s}, {@code m}, {@code h},
@@ -46,8 +45,9 @@ public final class Durations {
                 case "m", "min" -> amount * 60_000;
                 case "h" -> amount * 3_600_000;
                 case "d" -> amount * 86_400_000;
-                default -> throw new ConfigException(key, "unknown duration unit '" + unit + "' in '" + text
-                        + "' (use ms, s, m, h or d)");
+                default ->
+                    throw new ConfigException(
+                            key, "unknown duration unit '" + unit + "' in '" + text + "' (use ms, s, m, h or d)");
             };
             return Duration.ofNanos(Math.round(millis * 1_000_000));
         } catch (NumberFormatException | DateTimeParseException | ArithmeticException e) {

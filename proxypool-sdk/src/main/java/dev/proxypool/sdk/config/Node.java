@@ -61,19 +61,19 @@ final class Node {
             return this;
         }
         if (!config.isObject()) {
-            throw new ConfigException(path.isEmpty() ? "(root)" : path,
-                    "must be a mapping of keys to values");
+            throw new ConfigException(path.isEmpty() ? "(root)" : path, "must be a mapping of keys to values");
         }
         Set<String> ok = new LinkedHashSet<>(Arrays.asList(allowed));
         for (Config child : config.asNodeList().orElse(List.of())) {
             if (!ok.contains(child.name()) && !PLAIN_KEY.matcher(child.name()).matches()) {
                 // an empty key, or a YAML mapping/list used as a key: its text would replay values (secrets too)
-                throw new ConfigException(path.isEmpty() ? "(root)" : path,
-                        "has an empty key or a key that is not a plain name (known here: " + String.join(", ", ok) + ")");
+                throw new ConfigException(
+                        path.isEmpty() ? "(root)" : path,
+                        "has an empty key or a key that is not a plain name (known here: " + String.join(", ", ok)
+                                + ")");
             }
             if (!ok.contains(child.name())) {
-                throw new ConfigException(key(child.name()),
-                        "unknown key (known here: " + String.join(", ", ok) + ")");
+                throw new ConfigException(key(child.name()), "unknown key (known here: " + String.join(", ", ok) + ")");
             }
         }
         return this;
@@ -139,8 +139,7 @@ final class Node {
         try {
             int i = Integer.parseInt(v.trim());
             if (i < min || i > max) {
-                throw new ConfigException(key(name),
-                        "must be between " + min + " and " + max + ", got " + i);
+                throw new ConfigException(key(name), "must be between " + min + " and " + max + ", got " + i);
             }
             return i;
         } catch (NumberFormatException e) {
@@ -156,8 +155,7 @@ final class Node {
         try {
             double d = Double.parseDouble(v.trim());
             if (!(d >= min && d <= max)) {
-                throw new ConfigException(key(name),
-                        "must be between " + min + " and " + max + ", got " + v.trim());
+                throw new ConfigException(key(name), "must be between " + min + " and " + max + ", got " + v.trim());
             }
             return d;
         } catch (NumberFormatException e) {

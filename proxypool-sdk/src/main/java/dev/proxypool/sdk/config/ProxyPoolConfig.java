@@ -1,10 +1,8 @@
 package dev.proxypool.sdk.config;
 
-import dev.proxypool.sdk.config.ClusterSettings;
-import dev.proxypool.sdk.credentials.Secret;
-
 import dev.proxypool.core.health.HealthPolicy;
 import dev.proxypool.core.routing.RoutingRule;
+import dev.proxypool.sdk.credentials.Secret;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -34,11 +32,23 @@ import java.util.Optional;
  * @param cluster      {@code cluster}: snapshot distribution between control plane and workers
  * @param nodes        {@code nodes}: timing of self-hosted ProxyNode agents
  */
-public record ProxyPoolConfig(Server server, Store store, Database database, Credentials credentials,
-                              Admin admin, List<Client> clients, List<Provider> providers,
-                              List<Upstream> upstreams, List<RoutingRule> routings, Health health,
-                              Pipeline pipeline, Security security, Distribution distribution, Gateway gateway,
-                              ClusterSettings cluster, Nodes nodes) {
+public record ProxyPoolConfig(
+        Server server,
+        Store store,
+        Database database,
+        Credentials credentials,
+        Admin admin,
+        List<Client> clients,
+        List<Provider> providers,
+        List<Upstream> upstreams,
+        List<RoutingRule> routings,
+        Health health,
+        Pipeline pipeline,
+        Security security,
+        Distribution distribution,
+        Gateway gateway,
+        ClusterSettings cluster,
+        Nodes nodes) {
 
     /**
      * Copies the lists.
@@ -74,12 +84,39 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
      * @param gateway      the forward proxy's timeouts
      * @param cluster      snapshot distribution between control plane and workers
      */
-    public ProxyPoolConfig(Server server, Store store, Database database, Credentials credentials, Admin admin,
-                           List<Client> clients, List<Provider> providers, List<Upstream> upstreams,
-                           List<RoutingRule> routings, Health health, Pipeline pipeline, Security security,
-                           Distribution distribution, Gateway gateway, ClusterSettings cluster) {
-        this(server, store, database, credentials, admin, clients, providers, upstreams, routings, health, pipeline,
-                security, distribution, gateway, cluster, Nodes.DEFAULTS);
+    public ProxyPoolConfig(
+            Server server,
+            Store store,
+            Database database,
+            Credentials credentials,
+            Admin admin,
+            List<Client> clients,
+            List<Provider> providers,
+            List<Upstream> upstreams,
+            List<RoutingRule> routings,
+            Health health,
+            Pipeline pipeline,
+            Security security,
+            Distribution distribution,
+            Gateway gateway,
+            ClusterSettings cluster) {
+        this(
+                server,
+                store,
+                database,
+                credentials,
+                admin,
+                clients,
+                providers,
+                upstreams,
+                routings,
+                health,
+                pipeline,
+                security,
+                distribution,
+                gateway,
+                cluster,
+                Nodes.DEFAULTS);
     }
 
     /**
@@ -100,14 +137,38 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
      * @param distribution exclusive extraction
      * @param gateway      the forward proxy's timeouts
      */
-    public ProxyPoolConfig(Server server, Store store, Database database, Credentials credentials, Admin admin,
-                           List<Client> clients, List<Provider> providers, List<Upstream> upstreams,
-                           List<RoutingRule> routings, Health health, Pipeline pipeline, Security security,
-                           Distribution distribution, Gateway gateway) {
-        this(server, store, database, credentials, admin, clients, providers, upstreams, routings, health, pipeline,
-                security, distribution, gateway, ClusterSettings.DEFAULTS);
+    public ProxyPoolConfig(
+            Server server,
+            Store store,
+            Database database,
+            Credentials credentials,
+            Admin admin,
+            List<Client> clients,
+            List<Provider> providers,
+            List<Upstream> upstreams,
+            List<RoutingRule> routings,
+            Health health,
+            Pipeline pipeline,
+            Security security,
+            Distribution distribution,
+            Gateway gateway) {
+        this(
+                server,
+                store,
+                database,
+                credentials,
+                admin,
+                clients,
+                providers,
+                upstreams,
+                routings,
+                health,
+                pipeline,
+                security,
+                distribution,
+                gateway,
+                ClusterSettings.DEFAULTS);
     }
-
 
     /**
      * {@code server}: listeners. {@code accessLog} turns on the gateway's access log (one line per
@@ -125,11 +186,17 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
      * @param requestHeadTimeout longest time from a request's first byte to the end of its head
      * @param apiIdleTimeout     an idle keep-alive connection on the REST listener closes after this
      */
-    public record Server(String host, int gatewayPort, int apiPort, boolean accessLog, int maxConnections,
-                         Duration requestHeadTimeout, Duration apiIdleTimeout) {
+    public record Server(
+            String host,
+            int gatewayPort,
+            int apiPort,
+            boolean accessLog,
+            int maxConnections,
+            Duration requestHeadTimeout,
+            Duration apiIdleTimeout) {
         /** The defaults: loopback, 8080 and 9090, no access log, sized connection cap, 10 s head, 60 s idle. */
-        public static final Server DEFAULTS = new Server("127.0.0.1", 8080, 9090, false, 0, Duration.ofSeconds(10),
-                Duration.ofSeconds(60));
+        public static final Server DEFAULTS =
+                new Server("127.0.0.1", 8080, 9090, false, 0, Duration.ofSeconds(10), Duration.ofSeconds(60));
 
         /**
          * Listeners with every other setting at its default.
@@ -139,7 +206,13 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
          * @param apiPort     the REST listener's port
          */
         public Server(String host, int gatewayPort, int apiPort) {
-            this(host, gatewayPort, apiPort, false, DEFAULTS.maxConnections(), DEFAULTS.requestHeadTimeout(),
+            this(
+                    host,
+                    gatewayPort,
+                    apiPort,
+                    false,
+                    DEFAULTS.maxConnections(),
+                    DEFAULTS.requestHeadTimeout(),
                     DEFAULTS.apiIdleTimeout());
         }
     }
@@ -215,9 +288,13 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
      * @param extractionsPerHour quota, 0 = unlimited
      * @param rps                gateway rate limit (token bucket), 0 = unlimited
      */
-    public record Client(String name, Optional<String> secretHash, Optional<Secret> plainSecret,
-                         Optional<Secret> token, int extractionsPerHour, double rps) {
-    }
+    public record Client(
+            String name,
+            Optional<String> secretHash,
+            Optional<Secret> plainSecret,
+            Optional<Secret> token,
+            int extractionsPerHour,
+            double rps) {}
 
     /**
      * {@code providers[]}: a source of candidates, of an explicitly registered adapter type.
@@ -227,8 +304,7 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
      * @param settings the adapter's settings
      * @param fields   the field mapping, normalized name to source name
      */
-    public record Provider(String name, String type, Map<String, String> settings, Map<String, String> fields) {
-    }
+    public record Provider(String name, String type, Map<String, String> settings, Map<String, String> fields) {}
 
     /**
      * {@code upstreams[]}: one configured use of a provider.
@@ -240,9 +316,13 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
      * @param lowWaterMark  when above 0, fetch only while fewer of its proxies are available
      * @param validate      whether its candidates are validated before they serve
      */
-    public record Upstream(String name, String provider, Map<String, String> params, Duration fetchInterval,
-                           int lowWaterMark, boolean validate) {
-    }
+    public record Upstream(
+            String name,
+            String provider,
+            Map<String, String> params,
+            Duration fetchInterval,
+            int lowWaterMark,
+            boolean validate) {}
 
     /**
      * {@code nodes}: timing of self-hosted ProxyNode agents, judged on the control plane's clock
@@ -254,11 +334,11 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
      * @param credentialTtl     lifetime of a node credential, renewed by each heartbeat (10 min)
      * @param sweepInterval     how often dead nodes are looked for (2 s)
      */
-    public record Nodes(Duration heartbeatInterval, Duration livenessTimeout, Duration credentialTtl,
-                        Duration sweepInterval) {
+    public record Nodes(
+            Duration heartbeatInterval, Duration livenessTimeout, Duration credentialTtl, Duration sweepInterval) {
         /** The defaults: 10 s heartbeats, 30 s liveness, 10 min credentials, a sweep every 2 s. */
-        public static final Nodes DEFAULTS = new Nodes(Duration.ofSeconds(10), Duration.ofSeconds(30),
-                Duration.ofMinutes(10), Duration.ofSeconds(2));
+        public static final Nodes DEFAULTS = new Nodes(
+                Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofSeconds(2));
     }
 
     /**
@@ -273,11 +353,15 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
      * @param activeFailuresToCool failed probes in a row that cool a proxy
      * @param activeTargets        the URLs probes fetch through the proxy, rotated per proxy
      */
-    public record Health(HealthPolicy policy, boolean activeEnabled, Duration activeInterval,
-                         int activeFailuresToCool, List<String> activeTargets) {
+    public record Health(
+            HealthPolicy policy,
+            boolean activeEnabled,
+            Duration activeInterval,
+            int activeFailuresToCool,
+            List<String> activeTargets) {
         /** The core policy's defaults; probing on, every 30 s, 2 failures cool, against the local echo endpoint. */
-        public static final Health DEFAULTS = new Health(HealthPolicy.DEFAULTS, true, Duration.ofSeconds(30), 2,
-                List.of("http://127.0.0.1:9090/v1/echo"));
+        public static final Health DEFAULTS = new Health(
+                HealthPolicy.DEFAULTS, true, Duration.ofSeconds(30), 2, List.of("http://127.0.0.1:9090/v1/echo"));
     }
 
     /**
@@ -292,11 +376,25 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
      * @param asnDatabase           the ASN database file, when configured
      * @param asnMaxAge             an ASN database older than this is reported stale
      */
-    public record Pipeline(String echoUrl, int validationConcurrency, Duration validationTimeout, double minScore,
-                           int poolSize, int reserveSize, Optional<Path> asnDatabase, Duration asnMaxAge) {
+    public record Pipeline(
+            String echoUrl,
+            int validationConcurrency,
+            Duration validationTimeout,
+            double minScore,
+            int poolSize,
+            int reserveSize,
+            Optional<Path> asnDatabase,
+            Duration asnMaxAge) {
         /** The local echo endpoint, 100 at once, 8 s, score 18, 150 active, 700 reserve, no ASN database. */
-        public static final Pipeline DEFAULTS = new Pipeline("http://127.0.0.1:9090/v1/echo", 100,
-                Duration.ofSeconds(8), 18, 150, 700, Optional.empty(), Duration.ofDays(30));
+        public static final Pipeline DEFAULTS = new Pipeline(
+                "http://127.0.0.1:9090/v1/echo",
+                100,
+                Duration.ofSeconds(8),
+                18,
+                150,
+                700,
+                Optional.empty(),
+                Duration.ofDays(30));
     }
 
     /**
@@ -307,8 +405,11 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
      * @param allowDestinations        allow-list of CIDRs, exact hosts and {@code *.suffix} patterns
      * @param allowAnonymous           whether callers without credentials are admitted
      */
-    public record Security(boolean allowPrivateDestinations, List<Integer> connectPorts, List<String> allowDestinations,
-                           boolean allowAnonymous) {
+    public record Security(
+            boolean allowPrivateDestinations,
+            List<Integer> connectPorts,
+            List<String> allowDestinations,
+            boolean allowAnonymous) {
         /** Secure defaults: no private destinations, {@code CONNECT} to 443 and 8443, no anonymous callers. */
         public static final Security DEFAULTS = new Security(false, List.of(443, 8443), List.of(), false);
     }
@@ -325,8 +426,8 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
      */
     public record Gateway(Duration ioTimeout, Duration idleTimeout, Duration tunnelIdleTimeout) {
         /** 60 s I/O, 60 s idle, 5 min tunnel idle. */
-        public static final Gateway DEFAULTS = new Gateway(Duration.ofSeconds(60), Duration.ofSeconds(60),
-                Duration.ofMinutes(5));
+        public static final Gateway DEFAULTS =
+                new Gateway(Duration.ofSeconds(60), Duration.ofSeconds(60), Duration.ofMinutes(5));
     }
 
     /**
@@ -347,8 +448,21 @@ public record ProxyPoolConfig(Server server, Store store, Database database, Cre
      * @return the default configuration
      */
     public static ProxyPoolConfig defaults() {
-        return new ProxyPoolConfig(Server.DEFAULTS, Store.DEFAULTS, Database.DEFAULTS, Credentials.DEFAULTS,
-                Admin.DEFAULTS, List.of(), List.of(), List.of(), List.of(), Health.DEFAULTS, Pipeline.DEFAULTS,
-                Security.DEFAULTS, Distribution.DEFAULTS, Gateway.DEFAULTS, ClusterSettings.DEFAULTS);
+        return new ProxyPoolConfig(
+                Server.DEFAULTS,
+                Store.DEFAULTS,
+                Database.DEFAULTS,
+                Credentials.DEFAULTS,
+                Admin.DEFAULTS,
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                Health.DEFAULTS,
+                Pipeline.DEFAULTS,
+                Security.DEFAULTS,
+                Distribution.DEFAULTS,
+                Gateway.DEFAULTS,
+                ClusterSettings.DEFAULTS);
     }
 }

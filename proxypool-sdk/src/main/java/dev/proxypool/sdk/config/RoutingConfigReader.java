@@ -20,8 +20,7 @@ import java.util.function.Supplier;
 /** Reads {@code routings:} into core {@link RoutingRule}s, in order; the core validates, this names keys. */
 final class RoutingConfigReader {
 
-    private RoutingConfigReader() {
-    }
+    private RoutingConfigReader() {}
 
     static List<RoutingRule> read(Node root, List<ProxyPoolConfig.Upstream> upstreams) {
         Set<String> known = new HashSet<>();
@@ -29,14 +28,30 @@ final class RoutingConfigReader {
         List<RoutingRule> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (Node r : root.objects("routings")) {
-            r.allowOnly("name", "match", "strategy", "upstreams", "exhaustion", "emptyThreshold", "filter",
-                    "minRemainingTtl", "maxHealthAge", "sticky", "retry", "onNoCandidate", "waitTimeout", "hashKey");
+            r.allowOnly(
+                    "name",
+                    "match",
+                    "strategy",
+                    "upstreams",
+                    "exhaustion",
+                    "emptyThreshold",
+                    "filter",
+                    "minRemainingTtl",
+                    "maxHealthAge",
+                    "sticky",
+                    "retry",
+                    "onNoCandidate",
+                    "waitTimeout",
+                    "hashKey");
             String name = ConfigLoader.name(r, names);
             RoutingRule.Builder b = RoutingRule.builder(name);
 
             Node match = r.child("match").allowOnly("clients", "hosts", "ports", "methods", "headers");
-            b.clients(match.strings("clients")).hosts(match.strings("hosts")).methods(match.strings("methods"))
-                    .headers(match.map("headers")).ports(ints(match, "ports"));
+            b.clients(match.strings("clients"))
+                    .hosts(match.strings("hosts"))
+                    .methods(match.strings("methods"))
+                    .headers(match.map("headers"))
+                    .ports(ints(match, "ports"));
 
             String strategy = r.string("strategy", "roundRobin");
             try {
@@ -47,7 +62,8 @@ final class RoutingConfigReader {
             List<String> ups = r.strings("upstreams");
             for (int i = 0; i < ups.size(); i++) {
                 if (!known.contains(ups.get(i))) {
-                    throw new ConfigException(r.key("upstreams") + "[" + i + "]",
+                    throw new ConfigException(
+                            r.key("upstreams") + "[" + i + "]",
                             "names upstream '" + ups.get(i) + "', which is not defined under upstreams");
                 }
             }
@@ -69,31 +85,41 @@ final class RoutingConfigReader {
             b.minRemainingTtl(r.duration("minRemainingTtl", Duration.ZERO));
             b.maxHealthAge(r.duration("maxHealthAge", Duration.ZERO));
 
-            Node sticky = r.child("sticky").allowOnly("enabled", "header", "lifetime", "idle", "onLost", "maxEntries",
-                    "busyWait");
+            Node sticky = r.child("sticky")
+                    .allowOnly("enabled", "header", "lifetime", "idle", "onLost", "maxEntries", "busyWait");
             if (sticky.exists()) {
                 StickyPolicy d = StickyPolicy.DEFAULTS;
-                StickyPolicy.OnLost onLost = parse(sticky, "onLost",
-                        () -> StickyPolicy.OnLost.parse(sticky.string("onLost", "repin")));
+                StickyPolicy.OnLost onLost =
+                        parse(sticky, "onLost", () -> StickyPolicy.OnLost.parse(sticky.string("onLost", "repin")));
                 Duration busyWait = sticky.duration("busyWait", d.busyWait());
                 if (busyWait.compareTo(StickyPolicy.MAX_BUSY_WAIT) > 0) {
-                    throw new ConfigException(sticky.key("busyWait"), "must be at most "
-                            + Durations.format(StickyPolicy.MAX_BUSY_WAIT) + ", got " + Durations.format(busyWait));
+                    throw new ConfigException(
+                            sticky.key("busyWait"),
+                            "must be at most " + Durations.format(StickyPolicy.MAX_BUSY_WAIT) + ", got "
+                                    + Durations.format(busyWait));
                 }
-                b.sticky(parse(sticky, "", () -> new StickyPolicy(sticky.bool("enabled", true),
-                        sticky.string("header", d.header()), sticky.duration("lifetime", d.lifetime()),
-                        sticky.duration("idle", d.idle()), onLost,
-                        sticky.integer("maxEntries", d.maxEntries(), 1, 100_000_000),
-                        busyWait)));
+                b.sticky(parse(
+                        sticky,
+                        "",
+                        () -> new StickyPolicy(
+                                sticky.bool("enabled", true),
+                                sticky.string("header", d.header()),
+                                sticky.duration("lifetime", d.lifetime()),
+                                sticky.duration("idle", d.idle()),
+                                onLost,
+                                sticky.integer("maxEntries", d.maxEntries(), 1, 100_000_000),
+                                busyWait)));
             }
             Node retry = r.child("retry").allowOnly("maxAttempts", "budgetPercent");
             if (retry.exists()) {
                 RetryPolicy d = RetryPolicy.DEFAULTS;
-                b.retry(new RetryPolicy(retry.integer("maxAttempts", d.maxAttempts(), 1, 10),
+                b.retry(new RetryPolicy(
+                        retry.integer("maxAttempts", d.maxAttempts(), 1, 10),
                         retry.integer("budgetPercent", d.budgetPercent(), 0, 100)));
             }
             if (r.has("onNoCandidate")) {
-                b.onNoCandidate(parse(r, "onNoCandidate", () -> NoCandidatePolicy.parse(r.string("onNoCandidate", ""))));
+                b.onNoCandidate(
+                        parse(r, "onNoCandidate", () -> NoCandidatePolicy.parse(r.string("onNoCandidate", ""))));
             }
             b.waitTimeout(r.duration("waitTimeout", RoutingRule.DEFAULT_WAIT_TIMEOUT));
             if (r.has("hashKey")) {
@@ -104,7 +130,8 @@ final class RoutingConfigReader {
             } catch (IllegalArgumentException e) {
                 String msg = e.getMessage();
                 int colon = msg.indexOf(": ");
-                throw colon > 0 ? new ConfigException(msg.substring(0, colon), msg.substring(colon + 2))
+                throw colon > 0
+                        ? new ConfigException(msg.substring(0, colon), msg.substring(colon + 2))
                         : new ConfigException(r.path(), msg);
             }
         }

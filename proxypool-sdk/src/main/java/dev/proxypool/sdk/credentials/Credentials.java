@@ -25,7 +25,8 @@ public record Credentials(String username, Secret password) {
             throw new IllegalArgumentException("credentials username must not be empty");
         }
         if (username.indexOf(':') >= 0) {
-            throw new IllegalArgumentException("credentials username must not contain ':' (HTTP Basic cannot carry it)");
+            throw new IllegalArgumentException(
+                    "credentials username must not contain ':' (HTTP Basic cannot carry it)");
         }
         if (username.chars().anyMatch(c -> c < 0x20 || c == 0x7F)) {
             throw new IllegalArgumentException("credentials username must not contain control characters");
@@ -68,8 +69,13 @@ public record Credentials(String username, Secret password) {
     private static void encode(StringBuilder sb, String s) {
         for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
             int c = b & 0xFF;
-            if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-                    || c == '-' || c == '.' || c == '_' || c == '~') {
+            if ((c >= 'A' && c <= 'Z')
+                    || (c >= 'a' && c <= 'z')
+                    || (c >= '0' && c <= '9')
+                    || c == '-'
+                    || c == '.'
+                    || c == '_'
+                    || c == '~') {
                 sb.append((char) c);
             } else {
                 sb.append('%').append(HEX[c >> 4]).append(HEX[c & 0xF]);

@@ -77,7 +77,8 @@ public final class FileCredentialStore implements CredentialStore {
         this.file = Objects.requireNonNull(file, "credentials.file");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         if (checkInterval == null || checkInterval.isNegative()) {
-            throw new IllegalArgumentException("credentials check interval must be zero or positive, got " + checkInterval);
+            throw new IllegalArgumentException(
+                    "credentials check interval must be zero or positive, got " + checkInterval);
         }
         this.intervalNanos = checkInterval.toNanos();
         refresh();
@@ -108,9 +109,10 @@ public final class FileCredentialStore implements CredentialStore {
         Loaded l = loaded;
         Credentials c = l.byRef.get(ref.name());
         if (c == null) {
-            String why = reloads == 0 ? "credentials file " + file + " has not loaded"
-                    : "not in credentials file " + file;
-            throw new CredentialsUnavailableException(ref, l.error == null ? why : why + " (last error: " + l.error + ")");
+            String why =
+                    reloads == 0 ? "credentials file " + file + " has not loaded" : "not in credentials file " + file;
+            throw new CredentialsUnavailableException(
+                    ref, l.error == null ? why : why + " (last error: " + l.error + ")");
         }
         return c;
     }
@@ -181,19 +183,30 @@ public final class FileCredentialStore implements CredentialStore {
         } catch (NoSuchFileException e) {
             return fail(current, null, null, "credentials file " + file + " does not exist");
         } catch (IOException e) {
-            return fail(current, null, null, "credentials file " + file + " is unreadable: " + e.getClass().getSimpleName());
+            return fail(
+                    current,
+                    null,
+                    null,
+                    "credentials file " + file + " is unreadable: "
+                            + e.getClass().getSimpleName());
         }
         if (stamp.equals(current.stamp)) {
             return false;
         }
         if (stamp.size > MAX_FILE_BYTES) {
-            return fail(current, stamp, null, "credentials file " + file + " is larger than " + MAX_FILE_BYTES + " bytes");
+            return fail(
+                    current, stamp, null, "credentials file " + file + " is larger than " + MAX_FILE_BYTES + " bytes");
         }
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            return fail(current, null, null, "credentials file " + file + " is unreadable: " + e.getClass().getSimpleName());
+            return fail(
+                    current,
+                    null,
+                    null,
+                    "credentials file " + file + " is unreadable: "
+                            + e.getClass().getSimpleName());
         }
         byte[] digest = sha256(bytes);
         if (Arrays.equals(digest, current.digest)) {
@@ -215,8 +228,12 @@ public final class FileCredentialStore implements CredentialStore {
     /** Keeps the content, records the error; the stamp and digest are kept so one bad version is reported once. */
     private boolean fail(Loaded current, Stamp stamp, byte[] digest, String error) {
         if (!error.equals(current.error)) {
-            LOG.log(Level.WARNING, error + (current.stamp == null ? "; no credentials loaded, every ref fails closed"
-                    : "; keeping the previous content"));
+            LOG.log(
+                    Level.WARNING,
+                    error
+                            + (current.stamp == null
+                                    ? "; no credentials loaded, every ref fails closed"
+                                    : "; keeping the previous content"));
         }
         loaded = new Loaded(current.byRef, stamp, digest, error);
         return false;
@@ -226,8 +243,12 @@ public final class FileCredentialStore implements CredentialStore {
     static Map<String, Credentials> parse(byte[] bytes) {
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new IllegalArgumentException("not valid UTF-8");
         }
@@ -284,8 +305,7 @@ public final class FileCredentialStore implements CredentialStore {
     }
 
     /** What identifies one version of the file without reading it. */
-    private record Stamp(FileTime mtime, long size, Object fileKey) {
-    }
+    private record Stamp(FileTime mtime, long size, Object fileKey) {}
 
     private record Loaded(Map<String, Credentials> byRef, Stamp stamp, byte[] digest, String error) {
         static final Loaded NOTHING = new Loaded(Map.of(), null, null, null);

@@ -26,8 +26,7 @@ public final class InlineCredentials implements CredentialStore {
     private final ConcurrentHashMap<String, Credentials> byRef = new ConcurrentHashMap<>();
 
     /** An empty store: no ref resolves until {@link #put} is called. */
-    public InlineCredentials() {
-    }
+    public InlineCredentials() {}
 
     /**
      * Keeps {@code username}/{@code password} for the proxy {@code host:port} of {@code scope} (a

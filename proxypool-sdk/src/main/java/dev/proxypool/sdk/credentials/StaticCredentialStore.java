@@ -36,7 +36,8 @@ public final class StaticCredentialStore implements CredentialStore {
         Map<String, Credentials> copy = new LinkedHashMap<>();
         byRef.forEach((name, creds) -> {
             if (!new CredentialRef(name).isPresent() || creds == null) {
-                throw new IllegalArgumentException("credential store entry '" + name + "' needs a name and credentials");
+                throw new IllegalArgumentException(
+                        "credential store entry '" + name + "' needs a name and credentials");
             }
             copy.put(name, creds);
         });

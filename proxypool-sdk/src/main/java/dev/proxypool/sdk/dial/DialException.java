@@ -26,7 +26,8 @@ public final class DialException extends IOException {
      * @param destinationForbidden the proxy's policy refused this destination (HTTP 403 to {@code CONNECT},
      *                             SOCKS5 reply 2): the caller bans the proxy for that domain
      */
-    public DialException(FailureKind kind, DialStage stage, String proxyId, String message, boolean destinationForbidden) {
+    public DialException(
+            FailureKind kind, DialStage stage, String proxyId, String message, boolean destinationForbidden) {
         super(message);
         this.destinationForbidden = destinationForbidden;
         if (kind == null || stage == null) {

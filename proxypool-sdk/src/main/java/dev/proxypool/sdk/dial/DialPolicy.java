@@ -19,8 +19,8 @@ public record DialPolicy(Duration connectTimeout, Duration handshakeTimeout) {
     public static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
 
     /** The defaults: 5 s to connect, 5 s to finish the handshake. */
-    public static final DialPolicy DEFAULTS = new DialPolicy(Duration.ofMillis(DEFAULT_CONNECT_TIMEOUT_MS),
-            Duration.ofMillis(DEFAULT_HANDSHAKE_TIMEOUT_MS));
+    public static final DialPolicy DEFAULTS = new DialPolicy(
+            Duration.ofMillis(DEFAULT_CONNECT_TIMEOUT_MS), Duration.ofMillis(DEFAULT_HANDSHAKE_TIMEOUT_MS));
 
     public DialPolicy {
         check("connectTimeout", connectTimeout);

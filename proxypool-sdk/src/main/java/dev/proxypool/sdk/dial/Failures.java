@@ -14,19 +14,19 @@ import javax.net.ssl.SSLException;
  */
 final class Failures {
 
-    private Failures() {
-    }
+    private Failures() {}
 
-    record Classified(FailureKind kind, String reason) {
-    }
+    record Classified(FailureKind kind, String reason) {}
 
     static Classified classify(IOException e, DialStage stage) {
         if (has(e, SocketTimeoutException.class)) {
-            return new Classified(FailureKind.CONNECT_TIMEOUT, switch (stage) {
-                case CONNECT -> "connect timed out";
-                case TLS -> "TLS handshake timed out";
-                default -> "handshake timed out";
-            });
+            return new Classified(
+                    FailureKind.CONNECT_TIMEOUT,
+                    switch (stage) {
+                        case CONNECT -> "connect timed out";
+                        case TLS -> "TLS handshake timed out";
+                        default -> "handshake timed out";
+                    });
         }
         if (has(e, InterruptedIOException.class)) {
             return new Classified(FailureKind.CONNECT_TIMEOUT, "interrupted");

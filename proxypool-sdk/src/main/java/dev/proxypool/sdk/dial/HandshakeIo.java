@@ -137,8 +137,8 @@ final class HandshakeIo {
         while (true) {
             int need = CRLFCRLF.length - partialMatch(buf, len);
             if (len + need > MAX_HTTP_HEAD) {
-                throw new HandshakeRejected(FailureKind.PROTOCOL_ERROR,
-                        "reply head longer than " + MAX_HTTP_HEAD + " bytes");
+                throw new HandshakeRejected(
+                        FailureKind.PROTOCOL_ERROR, "reply head longer than " + MAX_HTTP_HEAD + " bytes");
             }
             if (len + need > buf.length) {
                 buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + need));
@@ -158,7 +158,8 @@ final class HandshakeIo {
             int end = headEnd(buf, from, len);
             if (end >= 0) {
                 if (end != len) {
-                    throw new HandshakeRejected(FailureKind.PROTOCOL_ERROR,
+                    throw new HandshakeRejected(
+                            FailureKind.PROTOCOL_ERROR,
                             "reply head ended with bare line feeds and tunnel bytes followed it at once");
                 }
                 return Arrays.copyOf(buf, len);

@@ -18,15 +18,20 @@ final class HttpConnect {
 
     private static final int MAX_INTERIM = 4;
 
-    private HttpConnect() {
-    }
+    private HttpConnect() {}
 
     static void handshake(HandshakeIo io, Target target, Credentials credentials) throws IOException {
         StringBuilder req = new StringBuilder(128)
-                .append("CONNECT ").append(target.authority()).append(" HTTP/1.1\r\n")
-                .append("Host: ").append(target.authority()).append("\r\n");
+                .append("CONNECT ")
+                .append(target.authority())
+                .append(" HTTP/1.1\r\n")
+                .append("Host: ")
+                .append(target.authority())
+                .append("\r\n");
         if (credentials != null) {
-            req.append("Proxy-Authorization: ").append(credentials.basicAuthorization().reveal()).append("\r\n");
+            req.append("Proxy-Authorization: ")
+                    .append(credentials.basicAuthorization().reveal())
+                    .append("\r\n");
         }
         io.write(req.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
         int status = status(io.readHttpHead());
@@ -37,13 +42,17 @@ final class HttpConnect {
             return;
         }
         throw switch (status) {
-            case 407 -> new HandshakeRejected(FailureKind.PROXY_AUTH_REJECTED, credentials == null
-                    ? "the proxy requires credentials (407) and the proxy has no credentialRef"
-                    : "the proxy rejected the credentials (407)");
-            case 500, 502, 503, 504, 404 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE,
-                    "the proxy could not reach the target (" + status + ")");
-            case 403 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE,
-                    "the proxy refused this target (403)", true);
+            case 407 ->
+                new HandshakeRejected(
+                        FailureKind.PROXY_AUTH_REJECTED,
+                        credentials == null
+                                ? "the proxy requires credentials (407) and the proxy has no credentialRef"
+                                : "the proxy rejected the credentials (407)");
+            case 500, 502, 503, 504, 404 ->
+                new HandshakeRejected(
+                        FailureKind.UPSTREAM_UNREACHABLE, "the proxy could not reach the target (" + status + ")");
+            case 403 ->
+                new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "the proxy refused this target (403)", true);
             default -> new HandshakeRejected(FailureKind.PROTOCOL_ERROR, "the proxy refused CONNECT with " + status);
         };
     }

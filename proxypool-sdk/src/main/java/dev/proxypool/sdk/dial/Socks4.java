@@ -17,8 +17,7 @@ final class Socks4 {
 
     static final int MAX_FIELD = 255;
 
-    private Socks4() {
-    }
+    private Socks4() {}
 
     static boolean supports(Target target) {
         return target.kind() != Target.Kind.IPV6;
@@ -32,11 +31,14 @@ final class Socks4 {
         }
         int code = reply[1] & 0xFF;
         switch (code) {
-            case 90 -> { }
-            case 91 -> throw new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE,
-                    "the proxy rejected the request or could not reach the target (91)");
-            case 92, 93 -> throw new HandshakeRejected(FailureKind.PROXY_AUTH_REJECTED,
-                    "the proxy rejected the USERID (" + code + ")");
+            case 90 -> {}
+            case 91 ->
+                throw new HandshakeRejected(
+                        FailureKind.UPSTREAM_UNREACHABLE,
+                        "the proxy rejected the request or could not reach the target (91)");
+            case 92, 93 ->
+                throw new HandshakeRejected(
+                        FailureKind.PROXY_AUTH_REJECTED, "the proxy rejected the USERID (" + code + ")");
             default -> throw new HandshakeRejected(FailureKind.PROTOCOL_ERROR, "unknown SOCKS4 reply code " + code);
         }
     }

@@ -21,8 +21,7 @@ final class Socks5 {
     private static final int USER_PASS = 0x02;
     private static final int NONE_ACCEPTABLE = 0xFF;
 
-    private Socks5() {
-    }
+    private Socks5() {}
 
     static void handshake(HandshakeIo io, Target target, Credentials credentials) throws IOException {
         io.write(credentials == null ? new byte[] {5, 1, NO_AUTH} : new byte[] {5, 2, NO_AUTH, USER_PASS});
@@ -32,9 +31,11 @@ final class Socks5 {
         }
         int method = choice[1] & 0xFF;
         if (method == NONE_ACCEPTABLE) {
-            throw new HandshakeRejected(FailureKind.PROXY_AUTH_REJECTED, credentials == null
-                    ? "the proxy requires authentication and the proxy has no credentialRef"
-                    : "the proxy accepted none of the offered authentication methods");
+            throw new HandshakeRejected(
+                    FailureKind.PROXY_AUTH_REJECTED,
+                    credentials == null
+                            ? "the proxy requires authentication and the proxy has no credentialRef"
+                            : "the proxy accepted none of the offered authentication methods");
         }
         if (method == USER_PASS && credentials != null) {
             authenticate(io, credentials);
@@ -105,7 +106,8 @@ final class Socks5 {
             // 1: servers use it for a target that does not resolve (microsocks) or cannot be reached; a proxy
             // failing every target is caught by health.passive.distinctTargetFailures
             case 1 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "general SOCKS server failure (1)");
-            case 2 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "connection not allowed by ruleset (2)", true);
+            case 2 ->
+                new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "connection not allowed by ruleset (2)", true);
             case 3 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "network unreachable (3)");
             case 4 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "host unreachable (4)");
             case 5 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "the target refused the connection (5)");

@@ -12,7 +12,11 @@ import java.nio.charset.StandardCharsets;
  */
 record Target(String host, int port, Kind kind, byte[] address) {
 
-    enum Kind { IPV4, IPV6, DOMAIN }
+    enum Kind {
+        IPV4,
+        IPV6,
+        DOMAIN
+    }
 
     static final int MAX_DOMAIN = 255;
 
@@ -31,7 +35,8 @@ record Target(String host, int port, Kind kind, byte[] address) {
             }
             return new Target(h, port, Kind.IPV6, a.getAddress());
         }
-        if (h.chars().allMatch(c -> (c >= '0' && c <= '9') || c == '.') && h.chars().filter(c -> c == '.').count() == 3) {
+        if (h.chars().allMatch(c -> (c >= '0' && c <= '9') || c == '.')
+                && h.chars().filter(c -> c == '.').count() == 3) {
             InetAddress a = literal(h);
             return new Target(h, port, Kind.IPV4, a.getAddress());
         }
@@ -60,7 +65,11 @@ record Target(String host, int port, Kind kind, byte[] address) {
     }
 
     private static boolean hostChar(int c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.'
+        return (c >= 'a' && c <= 'z')
+                || (c >= 'A' && c <= 'Z')
+                || (c >= '0' && c <= '9')
+                || c == '-'
+                || c == '.'
                 || c == '_';
     }
 }

@@ -25,8 +25,8 @@ public record TunnelConnection(Socket socket, InputStream input, OutputStream ou
 
     static TunnelConnection of(Socket socket, byte[] early) throws IOException {
         InputStream in = socket.getInputStream();
-        return new TunnelConnection(socket, early.length == 0 ? in : new EarlyBytesInput(early, in),
-                socket.getOutputStream());
+        return new TunnelConnection(
+                socket, early.length == 0 ? in : new EarlyBytesInput(early, in), socket.getOutputStream());
     }
 
     @Override

@@ -144,7 +144,8 @@ public final class UpstreamDialer {
             close(raw); // below TLS: an SSLSocket's close would wait for the peer's close_notify
             DialException f = failure(e.kind(), DialStage.HANDSHAKE, proxy, target, e.getMessage());
             throw e.destinationForbidden()
-                    ? new DialException(f.kind(), f.stage(), f.proxyId(), f.getMessage(), true) : f;
+                    ? new DialException(f.kind(), f.stage(), f.proxyId(), f.getMessage(), true)
+                    : f;
         } catch (IOException e) {
             close(raw);
             throw classified(e, DialStage.HANDSHAKE, proxy, target);
@@ -185,9 +186,15 @@ public final class UpstreamDialer {
             throw failure(FailureKind.PROXY_AUTH_REJECTED, DialStage.CREDENTIALS, proxy, target, e.getMessage());
         }
         boolean socks = proxy.protocol() == Protocol.SOCKS4 || proxy.protocol() == Protocol.SOCKS5;
-        if (socks && (bytes(c.username()) > Socks5.MAX_FIELD
-                || (proxy.protocol() == Protocol.SOCKS5 && bytes(c.password().reveal()) > Socks5.MAX_FIELD))) {
-            throw failure(FailureKind.PROXY_AUTH_REJECTED, DialStage.CREDENTIALS, proxy, target,
+        if (socks
+                && (bytes(c.username()) > Socks5.MAX_FIELD
+                        || (proxy.protocol() == Protocol.SOCKS5
+                                && bytes(c.password().reveal()) > Socks5.MAX_FIELD))) {
+            throw failure(
+                    FailureKind.PROXY_AUTH_REJECTED,
+                    DialStage.CREDENTIALS,
+                    proxy,
+                    target,
                     "credentials for ref '" + proxy.credentialRef().name() + "' exceed 255 bytes, the SOCKS limit");
         }
         return c;
@@ -196,7 +203,11 @@ public final class UpstreamDialer {
     private Socket tcpConnect(Proxy proxy, Target target) throws DialException {
         InetSocketAddress address = new InetSocketAddress(proxy.host(), proxy.port());
         if (address.isUnresolved()) {
-            throw failure(FailureKind.CONNECTION_REFUSED, DialStage.CONNECT, proxy, target,
+            throw failure(
+                    FailureKind.CONNECTION_REFUSED,
+                    DialStage.CONNECT,
+                    proxy,
+                    target,
                     "the proxy host name does not resolve");
         }
         // NO_PROXY: a plain socket. new Socket() wraps it in the JDK's SOCKS layer, which builds a URI and
@@ -242,13 +253,24 @@ public final class UpstreamDialer {
     }
 
     private static DialException failure(FailureKind kind, DialStage stage, Proxy proxy, Target target, String reason) {
-        StringBuilder m = new StringBuilder(160).append(proxy.protocol().wireName()).append(" proxy ").append(proxy.id())
-                .append(" (").append(AddressMask.mask(proxy.host())).append(':').append(proxy.port()).append(')');
+        StringBuilder m = new StringBuilder(160)
+                .append(proxy.protocol().wireName())
+                .append(" proxy ")
+                .append(proxy.id())
+                .append(" (")
+                .append(AddressMask.mask(proxy.host()))
+                .append(':')
+                .append(proxy.port())
+                .append(')');
         if (target != null) {
             m.append(" to ").append(AddressMask.mask(target.host())).append(':').append(target.port());
         }
-        m.append(": ").append(kind.wireName()).append(" at ").append(stage.name().toLowerCase(Locale.ROOT))
-                .append(": ").append(reason);
+        m.append(": ")
+                .append(kind.wireName())
+                .append(" at ")
+                .append(stage.name().toLowerCase(Locale.ROOT))
+                .append(": ")
+                .append(reason);
         return new DialException(kind, stage, proxy.id(), m.toString());
     }
 

@@ -16,8 +16,13 @@ import java.util.Map;
  * @param labels     extra required labels from the request itself (username options such as
  *                   {@code -country-us}), added to the routing's label filter
  */
-public record AcquireRequest(String client, String sessionId, String targetHost, String hashKey, List<String> excluded,
-                             Map<String, String> labels) {
+public record AcquireRequest(
+        String client,
+        String sessionId,
+        String targetHost,
+        String hashKey,
+        List<String> excluded,
+        Map<String, String> labels) {
 
     public AcquireRequest {
         client = client == null ? "" : client;

@@ -6,12 +6,10 @@ import dev.proxypool.sdk.Lease;
 public sealed interface AcquireResult {
 
     /** A proxy is reserved for this request; the lease must be closed. */
-    record Acquired(Lease lease) implements AcquireResult {
-    }
+    record Acquired(Lease lease) implements AcquireResult {}
 
     /** The routing says {@code onNoCandidate: direct} and nothing qualified: connect without a proxy. */
-    record Direct(String detail) implements AcquireResult {
-    }
+    record Direct(String detail) implements AcquireResult {}
 
     /**
      * Nothing to serve with.

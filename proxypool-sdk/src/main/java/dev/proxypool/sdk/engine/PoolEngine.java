@@ -1,6 +1,5 @@
 package dev.proxypool.sdk.engine;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.dispatch.CandidateFilter;
 import dev.proxypool.core.dispatch.Dispatcher;
 import dev.proxypool.core.dispatch.NoCandidate;
@@ -8,13 +7,13 @@ import dev.proxypool.core.dispatch.PickRequest;
 import dev.proxypool.core.dispatch.PickResult;
 import dev.proxypool.core.dispatch.Picked;
 import dev.proxypool.core.dispatch.Strategy;
+import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.PageRequest;
 import dev.proxypool.core.extract.PoolQuery;
 import dev.proxypool.core.extract.PoolStore;
 import dev.proxypool.core.extract.ProxyPage;
 import dev.proxypool.core.extract.ProxyState;
 import dev.proxypool.core.extract.StoredProxy;
-import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.health.HealthPolicy;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.routing.NoCandidatePolicy;
@@ -33,6 +32,7 @@ import dev.proxypool.core.sticky.StickyDispatch;
 import dev.proxypool.core.sticky.StickyPick;
 import dev.proxypool.core.sticky.StickyTable;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -68,10 +68,10 @@ public final class PoolEngine {
     /** The catch-all routing used when the config names none. */
     public static final String DEFAULT_ROUTING = "default";
 
-    private static final long WAIT_PARK_MIN_NANOS = 1_000_000;      // 1 ms
-    private static final long WAIT_PARK_MAX_NANOS = 25_000_000;     // 25 ms
-    private static final long PINNED_PARK_MIN_NANOS = 100_000;      // 0.1 ms: the holder is usually finishing
-    private static final long PINNED_PARK_MAX_NANOS = 5_000_000;    // 5 ms
+    private static final long WAIT_PARK_MIN_NANOS = 1_000_000; // 1 ms
+    private static final long WAIT_PARK_MAX_NANOS = 25_000_000; // 25 ms
+    private static final long PINNED_PARK_MIN_NANOS = 100_000; // 0.1 ms: the holder is usually finishing
+    private static final long PINNED_PARK_MAX_NANOS = 5_000_000; // 5 ms
 
     private final PoolStore store;
     private final Ticker ticker;
@@ -81,17 +81,20 @@ public final class PoolEngine {
     private final LiveSnapshot live;
     private final Dispatcher dispatcher = new Dispatcher();
     /** Routing table and per-routing runtimes, swapped together by {@link #reconfigure}. */
-    private record Routes(RoutingTable table, Map<String, RouteRuntime> byName) {
-    }
+    private record Routes(RoutingTable table, Map<String, RouteRuntime> byName) {}
 
     private volatile Routes routesNow;
     private final SequentialBoard board;
     private final ReentrantLock refreshLock = new ReentrantLock();
-    private final List<Consumer<PoolSnapshot>> listeners =
-            new CopyOnWriteArrayList<>();
+    private final List<Consumer<PoolSnapshot>> listeners = new CopyOnWriteArrayList<>();
 
-    public PoolEngine(List<RoutingRule> routings, HealthPolicy policy, PoolStore store, Ticker ticker,
-                      InstantSource wall, int workers) {
+    public PoolEngine(
+            List<RoutingRule> routings,
+            HealthPolicy policy,
+            PoolStore store,
+            Ticker ticker,
+            InstantSource wall,
+            int workers) {
         this.store = store;
         this.ticker = ticker;
         this.wall = wall;
@@ -104,7 +107,8 @@ public final class PoolEngine {
 
     private Routes buildRoutes(List<RoutingRule> routings, Map<String, RouteRuntime> previous) {
         List<RoutingRule> rules = routings.isEmpty()
-                ? List.of(RoutingRule.builder(DEFAULT_ROUTING).build()) : routings;
+                ? List.of(RoutingRule.builder(DEFAULT_ROUTING).build())
+                : routings;
         RoutingTable table = new RoutingTable(rules);
         List<SequentialRouting> sequential = new ArrayList<>();
         Map<String, RouteRuntime> byName = new LinkedHashMap<>();
@@ -113,12 +117,14 @@ public final class PoolEngine {
                 sequential.add(rule.sequentialRouting());
             }
             RouteRuntime old = previous.get(rule.name());
-            StickyDispatch sticky = !rule.sticky().enabled() ? null
+            StickyDispatch sticky = !rule.sticky().enabled()
+                    ? null
                     : old != null && old.sticky() != null && old.rule().sticky().equals(rule.sticky())
-                    ? old.sticky() // same policy: sessions keep their bindings across a reconfiguration
-                    : new StickyDispatch(new StickyTable(rule.sticky()), dispatcher);
+                            ? old.sticky() // same policy: sessions keep their bindings across a reconfiguration
+                            : new StickyDispatch(new StickyTable(rule.sticky()), dispatcher);
             PickRequest base = rule.strategy() == Strategy.CONSISTENT_HASH
-                    ? PickRequest.consistentHash(rule.filter(), "-") : PickRequest.of(rule.filter(), rule.strategy());
+                    ? PickRequest.consistentHash(rule.filter(), "-")
+                    : PickRequest.of(rule.filter(), rule.strategy());
             byName.put(rule.name(), new RouteRuntime(rule, base, new LabelFilterCache(rule.filter()), sticky));
         }
         board.configure(sequential);
@@ -173,7 +179,7 @@ public final class PoolEngine {
         long park = WAIT_PARK_MIN_NANOS;
         long pinnedPark = 0;
         long pinnedParks = 0;
-        for (;;) {
+        for (; ; ) {
             long now = ticker.read();
             PoolSnapshot snapshot = live.current();
             PickRequest pick = requestFor(rt, request);
@@ -181,11 +187,12 @@ public final class PoolEngine {
             StickyPick stickyPick = null;
             PickResult result;
             if (rt.sticky() != null && !request.sessionId().isEmpty()) {
-                session = new SessionKey(request.client().isEmpty() ? "anonymous" : request.client(), rule.name(),
-                        request.sessionId());
+                session = new SessionKey(
+                        request.client().isEmpty() ? "anonymous" : request.client(), rule.name(), request.sessionId());
                 stickyPick = rt.sticky().pick(session, snapshot, pick, now);
                 if (stickyPick instanceof StickyPick.SessionLost lost) {
-                    return new AcquireResult.Rejected(AcquireResult.Rejected.SESSION_LOST, lost.reason().toString());
+                    return new AcquireResult.Rejected(
+                            AcquireResult.Rejected.SESSION_LOST, lost.reason().toString());
                 }
                 result = stickyPick.result().orElseThrow();
             } else {
@@ -193,9 +200,18 @@ public final class PoolEngine {
             }
             switch (result) {
                 case Picked p -> {
-                    return new AcquireResult.Acquired(ProxyPoolInternals.newLease(p.proxy(), rule.name(), p.reservation(), p.admission(),
-                            p.runtime().health(), ticker, request.excluded().size() + 1,
-                            rt.sticky(), session, stickyPick, snapshot));
+                    return new AcquireResult.Acquired(ProxyPoolInternals.newLease(
+                            p.proxy(),
+                            rule.name(),
+                            p.reservation(),
+                            p.admission(),
+                            p.runtime().health(),
+                            ticker,
+                            request.excluded().size() + 1,
+                            rt.sticky(),
+                            session,
+                            stickyPick,
+                            snapshot));
                 }
                 case NoCandidate nc -> {
                     String detail = nc.reason().wireName();
@@ -209,7 +225,8 @@ public final class PoolEngine {
                         long pinnedDeadline = start + busyWait;
                         // bounded in parks too: a ticker that does not move (a test's) cannot hold us
                         if (now < pinnedDeadline && pinnedParks < 16 + busyWait / PINNED_PARK_MAX_NANOS) {
-                            pinnedPark = pinnedPark == 0 ? PINNED_PARK_MIN_NANOS
+                            pinnedPark = pinnedPark == 0
+                                    ? PINNED_PARK_MIN_NANOS
                                     : Math.min(pinnedPark * 2, PINNED_PARK_MAX_NANOS);
                             pinnedParks++;
                             LockSupport.parkNanos(Math.min(pinnedPark, pinnedDeadline - now));
@@ -242,13 +259,17 @@ public final class PoolEngine {
         int upstreamIndex = rule.isSequential() ? board.current(rule.name()).index() : base.upstreamIndex();
         String hashKey = base.hashKey();
         if (rule.strategy() == Strategy.CONSISTENT_HASH) {
-            hashKey = !request.hashKey().isEmpty() ? request.hashKey()
+            hashKey = !request.hashKey().isEmpty()
+                    ? request.hashKey()
                     : !request.targetHost().isEmpty() ? request.targetHost() : "-";
         }
         String domain = request.targetHost();
         List<String> excluded = request.excluded();
-        if (filter == base.filter() && upstreamIndex == base.upstreamIndex() && hashKey.equals(base.hashKey())
-                && domain.equals(base.domain()) && excluded.isEmpty()) {
+        if (filter == base.filter()
+                && upstreamIndex == base.upstreamIndex()
+                && hashKey.equals(base.hashKey())
+                && domain.equals(base.domain())
+                && excluded.isEmpty()) {
             return base;
         }
         return new PickRequest(filter, base.strategy(), hashKey, domain, excluded, upstreamIndex);

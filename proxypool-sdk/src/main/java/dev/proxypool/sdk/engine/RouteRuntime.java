@@ -8,5 +8,4 @@ import dev.proxypool.core.sticky.StickyDispatch;
  * Per-routing state the engine keeps: the reusable base pick request, the routing's filters for
  * request labels (one instance per distinct label set), and the sticky table, if any.
  */
-record RouteRuntime(RoutingRule rule, PickRequest base, LabelFilterCache labelFilters, StickyDispatch sticky) {
-}
+record RouteRuntime(RoutingRule rule, PickRequest base, LabelFilterCache labelFilters, StickyDispatch sticky) {}

@@ -2,10 +2,10 @@ package dev.proxypool.sdk.http;
 
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.credentials.CredentialStore;
 import dev.proxypool.sdk.credentials.Credentials;
 import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
-import dev.proxypool.sdk.Lease;
 import java.net.Authenticator;
 import java.net.InetSocketAddress;
 import java.net.PasswordAuthentication;
@@ -31,8 +31,7 @@ import java.net.http.HttpClient;
  */
 public final class LeaseHttp {
 
-    private LeaseHttp() {
-    }
+    private LeaseHttp() {}
 
     /**
      * A selector that routes every request through the leased proxy.
@@ -58,7 +57,8 @@ public final class LeaseHttp {
      * @return the authenticator
      * @throws CredentialsUnavailableException when the proxy names credentials the store lacks (fail closed)
      */
-    public static Authenticator authenticator(Lease lease, CredentialStore store) throws CredentialsUnavailableException {
+    public static Authenticator authenticator(Lease lease, CredentialStore store)
+            throws CredentialsUnavailableException {
         Proxy p = lease.proxy();
         if (!p.credentialRef().isPresent()) {
             return null;
@@ -83,7 +83,8 @@ public final class LeaseHttp {
      * @return the client builder
      * @throws CredentialsUnavailableException when the proxy names credentials the store lacks (fail closed)
      */
-    public static HttpClient.Builder clientBuilder(Lease lease, CredentialStore store) throws CredentialsUnavailableException {
+    public static HttpClient.Builder clientBuilder(Lease lease, CredentialStore store)
+            throws CredentialsUnavailableException {
         HttpClient.Builder b = HttpClient.newBuilder().proxy(proxySelector(lease));
         Authenticator auth = authenticator(lease, store);
         if (auth != null) {

@@ -2,10 +2,10 @@ package dev.proxypool.sdk.http;
 
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.credentials.CredentialStore;
 import dev.proxypool.sdk.credentials.Credentials;
 import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
-import dev.proxypool.sdk.Lease;
 
 /**
  * Plugs a {@link Lease} into Helidon WebClient: the leased proxy as the client's HTTP proxy, with
@@ -23,8 +23,7 @@ import dev.proxypool.sdk.Lease;
  */
 public final class LeaseWebClient {
 
-    private LeaseWebClient() {
-    }
+    private LeaseWebClient() {}
 
     /**
      * The Helidon WebClient proxy for the lease: its address and, when needed, its credentials.
@@ -35,11 +34,12 @@ public final class LeaseWebClient {
      * @throws CredentialsUnavailableException when the proxy names credentials the store lacks (fail closed)
      * @throws IllegalArgumentException        for a SOCKS lease
      */
-    public static io.helidon.webclient.api.Proxy proxy(Lease lease, CredentialStore store) throws CredentialsUnavailableException {
+    public static io.helidon.webclient.api.Proxy proxy(Lease lease, CredentialStore store)
+            throws CredentialsUnavailableException {
         Proxy p = lease.proxy();
         if (p.protocol() != Protocol.HTTP) {
-            throw new IllegalArgumentException("Helidon WebClient supports HTTP proxies only; lease "
-                    + lease.proxyId() + " is " + p.protocol().wireName());
+            throw new IllegalArgumentException("Helidon WebClient supports HTTP proxies only; lease " + lease.proxyId()
+                    + " is " + p.protocol().wireName());
         }
         io.helidon.webclient.api.Proxy.Builder b = io.helidon.webclient.api.Proxy.builder()
                 .type(io.helidon.webclient.api.Proxy.ProxyType.HTTP)

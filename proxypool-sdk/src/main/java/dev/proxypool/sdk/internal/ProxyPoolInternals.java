@@ -68,16 +68,24 @@ public final class ProxyPoolInternals {
          * @param snapshot    the snapshot the proxy was picked from
          * @return the lease
          */
-        Lease create(Proxy proxy, String routing, Reservation reservation, Admission admission, ProxyHealth health,
-                     Ticker ticker, int attempt, StickyDispatch sticky, SessionKey session, StickyPick stickyPick,
-                     PoolSnapshot snapshot);
+        Lease create(
+                Proxy proxy,
+                String routing,
+                Reservation reservation,
+                Admission admission,
+                ProxyHealth health,
+                Ticker ticker,
+                int attempt,
+                StickyDispatch sticky,
+                SessionKey session,
+                StickyPick stickyPick,
+                PoolSnapshot snapshot);
     }
 
     private static volatile PoolAccess poolAccess;
     private static volatile LeaseFactory leaseFactory;
 
-    private ProxyPoolInternals() {
-    }
+    private ProxyPoolInternals() {}
 
     /**
      * Registers the pool side; only {@code ProxyPool} calls this, once.
@@ -151,16 +159,25 @@ public final class ProxyPoolInternals {
      * @param snapshot    the snapshot the proxy was picked from
      * @return the lease
      */
-    public static Lease newLease(Proxy proxy, String routing, Reservation reservation, Admission admission,
-                                 ProxyHealth health, Ticker ticker, int attempt, StickyDispatch sticky,
-                                 SessionKey session, StickyPick stickyPick, PoolSnapshot snapshot) {
+    public static Lease newLease(
+            Proxy proxy,
+            String routing,
+            Reservation reservation,
+            Admission admission,
+            ProxyHealth health,
+            Ticker ticker,
+            int attempt,
+            StickyDispatch sticky,
+            SessionKey session,
+            StickyPick stickyPick,
+            PoolSnapshot snapshot) {
         LeaseFactory f = leaseFactory;
         if (f == null) {
             initialise(Lease.class);
             f = leaseFactory;
         }
-        return f.create(proxy, routing, reservation, admission, health, ticker, attempt, sticky, session, stickyPick,
-                snapshot);
+        return f.create(
+                proxy, routing, reservation, admission, health, ticker, attempt, sticky, session, stickyPick, snapshot);
     }
 
     private static void initialise(Class<?> type) {

@@ -14,8 +14,8 @@ import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
@@ -97,8 +97,7 @@ public final class JsonCodec {
 
     private static final JsonMapper WRITER = mapper(32);
 
-    private JsonCodec() {
-    }
+    private JsonCodec() {}
 
     private static JsonMapper mapper(int maxDepth) {
         StreamReadConstraints limits = StreamReadConstraints.builder()
@@ -194,7 +193,9 @@ public final class JsonCodec {
 
     /** Plain digits, unless the exponent is huge (then scientific notation, so a tiny input cannot expand). */
     public static String numberText(BigDecimal d) {
-        return Math.abs((long) d.scale()) > 100 || (long) d.precision() - d.scale() > 100 ? d.toString() : d.toPlainString();
+        return Math.abs((long) d.scale()) > 100 || (long) d.precision() - d.scale() > 100
+                ? d.toString()
+                : d.toPlainString();
     }
 
     /**
@@ -267,21 +268,26 @@ public final class JsonCodec {
     private static MalformedJsonException limit(StreamConstraintsException e, Nesting nesting) {
         String m = String.valueOf(e.getOriginalMessage());
         if (m.contains("nesting depth")) {
-            return new MalformedJsonException(MalformedJsonException.Reason.TOO_DEEP,
-                    "nests deeper than " + nesting.maxDepth + " levels", null);
+            return new MalformedJsonException(
+                    MalformedJsonException.Reason.TOO_DEEP, "nests deeper than " + nesting.maxDepth + " levels", null);
         }
-        String what = m.contains("String value length") ? "a string longer than " + MAX_STRING_CHARS + " characters"
-                : m.contains("Number value length") ? "a number longer than " + MAX_NUMBER_CHARS + " characters"
-                : m.contains("Name length") ? "a key longer than " + MAX_STRING_CHARS + " characters"
-                : m.contains("Document length") ? "longer than " + MAX_DOCUMENT_BYTES + " bytes"
-                : "over a size limit";
+        String what = m.contains("String value length")
+                ? "a string longer than " + MAX_STRING_CHARS + " characters"
+                : m.contains("Number value length")
+                        ? "a number longer than " + MAX_NUMBER_CHARS + " characters"
+                        : m.contains("Name length")
+                                ? "a key longer than " + MAX_STRING_CHARS + " characters"
+                                : m.contains("Document length")
+                                        ? "longer than " + MAX_DOCUMENT_BYTES + " bytes"
+                                        : "over a size limit";
         return new MalformedJsonException(MalformedJsonException.Reason.TOO_LONG, what, null);
     }
 
     private static MalformedJsonException syntax(JsonProcessingException e) {
         String m = String.valueOf(e.getOriginalMessage());
         if (m.startsWith("Trailing token")) {
-            return new MalformedJsonException(MalformedJsonException.Reason.TRAILING, "data after the top-level value", null);
+            return new MalformedJsonException(
+                    MalformedJsonException.Reason.TRAILING, "data after the top-level value", null);
         }
         return new MalformedJsonException(MalformedJsonException.Reason.SYNTAX, detail(m), null);
     }

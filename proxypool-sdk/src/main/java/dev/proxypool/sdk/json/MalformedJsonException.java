@@ -60,7 +60,8 @@ public final class MalformedJsonException extends IllegalArgumentException {
                 case TRAILING -> subject + " is not valid JSON: data after the top-level value";
                 case TOO_DEEP -> subject + " " + detail;
                 case TOO_LONG -> subject + " is too long: " + detail;
-                case DUPLICATE_KEY -> "duplicate key '" + detail + "' in the " + subject + " (each key may appear once)";
+                case DUPLICATE_KEY ->
+                    "duplicate key '" + detail + "' in the " + subject + " (each key may appear once)";
             };
         }
     }

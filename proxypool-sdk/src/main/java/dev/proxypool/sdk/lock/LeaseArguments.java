@@ -8,8 +8,7 @@ final class LeaseArguments {
     /** Stage names become key suffixes: short, printable, no blanks. */
     static final int MAX_NAME = 200;
 
-    private LeaseArguments() {
-    }
+    private LeaseArguments() {}
 
     static String stage(String stage) {
         return name("stage", stage);
@@ -36,7 +35,8 @@ final class LeaseArguments {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c <= ' ' || Character.isISOControl(c)) {
-                throw new IllegalArgumentException(what + " '" + value + "' must not contain blanks or control characters");
+                throw new IllegalArgumentException(
+                        what + " '" + value + "' must not contain blanks or control characters");
             }
         }
         return value;

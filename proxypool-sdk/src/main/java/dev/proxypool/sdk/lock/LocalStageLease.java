@@ -13,8 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class LocalStageLease implements StageLease {
 
-    private record Held(String holder, long deadlineNanos) {
-    }
+    private record Held(String holder, long deadlineNanos) {}
 
     private final Ticker ticker;
     private final ConcurrentHashMap<String, Held> leases = new ConcurrentHashMap<>();

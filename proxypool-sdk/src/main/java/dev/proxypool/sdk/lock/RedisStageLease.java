@@ -42,8 +42,8 @@ public final class RedisStageLease implements StageLease {
         if (config == null) {
             throw new IllegalArgumentException("lease needs a Redis config, got null");
         }
-        return new RedisStageLease(RedisAccess.open(config, "lease", Math.min(4, config.maxConnections())),
-                config.keyPrefix());
+        return new RedisStageLease(
+                RedisAccess.open(config, "lease", Math.min(4, config.maxConnections())), config.keyPrefix());
     }
 
     /** The key of {@code stage}'s lease. */
@@ -56,7 +56,8 @@ public final class RedisStageLease implements StageLease {
         String key = key(stage);
         LeaseArguments.holder(holderId);
         long ttlMillis = LeaseArguments.ttlMillis(ttl);
-        String ok = redis.call(c -> c.set(key, holderId, SetParams.setParams().nx().px(ttlMillis)));
+        String ok =
+                redis.call(c -> c.set(key, holderId, SetParams.setParams().nx().px(ttlMillis)));
         return ok != null || renewKey(key, holderId, ttlMillis);
     }
 

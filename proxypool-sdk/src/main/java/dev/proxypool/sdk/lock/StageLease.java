@@ -59,6 +59,7 @@ public interface StageLease extends AutoCloseable {
             int at = host.indexOf('@');
             host = at >= 0 ? host.substring(at + 1) : host;
         }
-        return host + "/" + ProcessHandle.current().pid() + "/" + UUID.randomUUID().toString().substring(0, 8);
+        return host + "/" + ProcessHandle.current().pid() + "/"
+                + UUID.randomUUID().toString().substring(0, 8);
     }
 }

@@ -22,6 +22,8 @@ import dev.proxypool.sdk.provider.ProviderEnvironment;
 import dev.proxypool.sdk.provider.ProviderRegistry;
 import dev.proxypool.sdk.provider.SourceSet;
 import dev.proxypool.sdk.provider.UpstreamSource;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -39,8 +41,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.lang.System.Logger.Level;
-import java.lang.System.Logger;
 
 /**
  * The collection pipeline (docs/design.md#collection-pipeline): fetch due upstreams in parallel → classify each answer
@@ -74,18 +74,15 @@ public final class CollectionPipeline implements AutoCloseable {
      */
     public interface Listener {
         /** One upstream's fetch was classified (only in rounds this process writes). */
-        default void onFetch(String upstream, FetchOutcome outcome) {
-        }
+        default void onFetch(String upstream, FetchOutcome outcome) {}
 
         /** A round ended (writer or follower). */
-        default void onRound(PipelineRound round) {
-        }
+        default void onRound(PipelineRound round) {}
     }
 
     private static final Logger LOG = System.getLogger(CollectionPipeline.class.getName());
 
-    private record Leadership(StageLease lease, String holderId, Duration ttl) {
-    }
+    private record Leadership(StageLease lease, String holderId, Duration ttl) {}
 
     private final ProxyPoolConfig config;
     private final PoolEngine engine;
@@ -96,6 +93,7 @@ public final class CollectionPipeline implements AutoCloseable {
     private final ProviderEnvironment env;
     /** Upstream name → its source, upstream config and provider config; replaced whole by {@link #reconfigure}. */
     private volatile Map<String, UpstreamSource> sources = Map.of();
+
     private volatile Map<String, ProxyPoolConfig.Upstream> upstreams = Map.of();
     private volatile Map<String, ProxyPoolConfig.Provider> providerOf = Map.of();
     private final Map<String, Schedule> schedules = new ConcurrentHashMap<>();
@@ -119,15 +117,20 @@ public final class CollectionPipeline implements AutoCloseable {
         int published;
     }
 
-    public CollectionPipeline(ProxyPoolConfig config, ProviderRegistry registry, ProviderEnvironment env,
-                              PoolEngine engine, ValidationStage validation) {
+    public CollectionPipeline(
+            ProxyPoolConfig config,
+            ProviderRegistry registry,
+            ProviderEnvironment env,
+            PoolEngine engine,
+            ValidationStage validation) {
         this.config = config;
         this.engine = engine;
         this.publisher = new PoolPublisher(engine, env.clock());
         this.validation = validation;
         this.ticker = env.ticker();
         this.wall = env.clock();
-        this.ranker = new Ranker(RankPolicy.DEFAULTS.withMinScore(config.pipeline().minScore())
+        this.ranker = new Ranker(RankPolicy.DEFAULTS
+                .withMinScore(config.pipeline().minScore())
                 .withSizes(config.pipeline().poolSize(), config.pipeline().reserveSize()));
         this.env = env;
         apply(config.providers(), config.upstreams(), registry);
@@ -145,8 +148,8 @@ public final class CollectionPipeline implements AutoCloseable {
      * @return the upstreams removed
      * @throws IllegalArgumentException naming the upstream whose source cannot be built
      */
-    public List<String> reconfigure(List<ProxyPoolConfig.Provider> providers, List<ProxyPoolConfig.Upstream> next,
-                                    ProviderRegistry registry) {
+    public List<String> reconfigure(
+            List<ProxyPoolConfig.Provider> providers, List<ProxyPoolConfig.Upstream> next, ProviderRegistry registry) {
         List<String> removed;
         synchronized (roundLock) {
             removed = apply(providers, next, registry);
@@ -161,8 +164,8 @@ public final class CollectionPipeline implements AutoCloseable {
     }
 
     /** Builds every source first, then swaps them in; returns the names that left. Callers hold {@code roundLock} (or construct). */
-    private List<String> apply(List<ProxyPoolConfig.Provider> providers, List<ProxyPoolConfig.Upstream> next,
-                               ProviderRegistry registry) {
+    private List<String> apply(
+            List<ProxyPoolConfig.Provider> providers, List<ProxyPoolConfig.Upstream> next, ProviderRegistry registry) {
         Map<String, ProxyPoolConfig.Provider> byName = new HashMap<>();
         providers.forEach(p -> byName.put(p.name(), p));
         Map<String, UpstreamSource> nextSources = new LinkedHashMap<>();
@@ -172,15 +175,16 @@ public final class CollectionPipeline implements AutoCloseable {
         for (ProxyPoolConfig.Upstream u : next) {
             ProxyPoolConfig.Provider p = byName.get(u.provider());
             if (p == null) {
-                throw new IllegalArgumentException("upstreams[" + u.name() + "].provider: names provider '" + u.provider()
-                        + "', which is not defined");
+                throw new IllegalArgumentException("upstreams[" + u.name() + "].provider: names provider '"
+                        + u.provider() + "', which is not defined");
             }
             UpstreamSource old = sources.get(u.name());
             if (old != null && u.equals(upstreams.get(u.name())) && p.equals(providerOf.get(u.name()))) {
                 nextSources.put(u.name(), old);
             } else {
                 var adapter = registry.create(new ProviderConfig(p.name(), p.type(), p.settings(), p.fields()), env);
-                nextSources.put(u.name(), new UpstreamSource(u.name(), p.name(), adapter, u.params(), FetchTimeout.of(u)));
+                nextSources.put(
+                        u.name(), new UpstreamSource(u.name(), p.name(), adapter, u.params(), FetchTimeout.of(u)));
                 fresh.add(u.name());
             }
             nextUpstreams.put(u.name(), u);
@@ -229,7 +233,12 @@ public final class CollectionPipeline implements AutoCloseable {
      * Call before {@link #start}; the first round acquires.
      */
     public void useLease(StageLease lease, String holderId, Duration ttl) {
-        if (lease == null || holderId == null || holderId.isBlank() || ttl == null || ttl.isNegative() || ttl.isZero()) {
+        if (lease == null
+                || holderId == null
+                || holderId.isBlank()
+                || ttl == null
+                || ttl.isNegative()
+                || ttl.isZero()) {
             throw new IllegalArgumentException("pipeline lease needs a lease, a holder id and a positive ttl, got "
                     + lease + "/'" + holderId + "'/" + ttl);
         }
@@ -327,11 +336,19 @@ public final class CollectionPipeline implements AutoCloseable {
         }
         for (Map.Entry<FetchReport, FetchOutcome> e : outcomes.entrySet()) {
             String upstream = e.getKey().upstream();
-            update(schedules.get(upstream), e.getKey(), e.getValue(), published == null ? 0 : published.published(upstream),
-                    drops.get(upstream), now);
+            update(
+                    schedules.get(upstream),
+                    e.getKey(),
+                    e.getValue(),
+                    published == null ? 0 : published.published(upstream),
+                    drops.get(upstream),
+                    now);
         }
         LOG.log(Level.INFO, CycleLog.line(outcomes, drops, published, write));
-        return new PipelineRound(round.reports(), published == null ? 0 : published.published(), write,
+        return new PipelineRound(
+                round.reports(),
+                published == null ? 0 : published.published(),
+                write,
                 engine.snapshot().version());
     }
 
@@ -347,8 +364,12 @@ public final class CollectionPipeline implements AutoCloseable {
         }
         if (ok != holding) {
             holding = ok;
-            LOG.log(Level.INFO, ok ? "pipeline lease taken by {0}: this process writes the pool"
-                    : "pipeline lease no longer held by {0}: this process stops writing", lead.holderId());
+            LOG.log(
+                    Level.INFO,
+                    ok
+                            ? "pipeline lease taken by {0}: this process writes the pool"
+                            : "pipeline lease no longer held by {0}: this process stops writing",
+                    lead.holderId());
         }
         return ok;
     }
@@ -401,8 +422,8 @@ public final class CollectionPipeline implements AutoCloseable {
             return candidates;
         }
         Map<String, Integer> rejections = new ConcurrentHashMap<>();
-        List<ValidationStage.Validated> passed = validation.validate(candidates,
-                reason -> rejections.merge("validation_" + reason, 1, Integer::sum));
+        List<ValidationStage.Validated> passed =
+                validation.validate(candidates, reason -> rejections.merge("validation_" + reason, 1, Integer::sum));
         int told = 0;
         for (Map.Entry<String, Integer> r : rejections.entrySet()) {
             drops.merge(r.getKey(), r.getValue(), Integer::sum);
@@ -429,8 +450,8 @@ public final class CollectionPipeline implements AutoCloseable {
         return chosen;
     }
 
-    private void update(Schedule s, FetchReport report, FetchOutcome outcome, int published, Map<String, Integer> drops,
-                        long now) {
+    private void update(
+            Schedule s, FetchReport report, FetchOutcome outcome, int published, Map<String, Integer> drops, long now) {
         ProxyPoolConfig.Upstream u = upstreams.get(report.upstream());
         s.lastOutcome = outcome;
         s.lastFetchAt = wall.instant();
@@ -438,9 +459,9 @@ public final class CollectionPipeline implements AutoCloseable {
         s.published = published;
         long nextIn = s.backoff.record(outcome, u.fetchInterval());
         if (outcome instanceof FetchOutcome.Error err) {
-            LOG.log(Level.WARNING, "upstream {0}: fetch failed ({1}: {2}); next try in {3}s",
-                    new Object[] {report.upstream(), err.kind().label(), err.detail(),
-                            s.backoff.backoffNanos() / 1_000_000_000L});
+            LOG.log(Level.WARNING, "upstream {0}: fetch failed ({1}: {2}); next try in {3}s", new Object[] {
+                report.upstream(), err.kind().label(), err.detail(), s.backoff.backoffNanos() / 1_000_000_000L
+            });
         }
         s.nextDueNanos = now + nextIn;
     }
@@ -462,9 +483,15 @@ public final class CollectionPipeline implements AutoCloseable {
                 if (s == null) {
                     continue; // removed meanwhile
                 }
-                out.add(new UpstreamStatus(name, Optional.ofNullable(s.lastOutcome), Optional.ofNullable(s.lastFetchAt),
-                        s.backoff.consecutiveErrors(), s.backoff.consecutiveEmpty(), s.backoff.backoffNanos() / 1_000_000_000L,
-                        s.lastDrops, s.published));
+                out.add(new UpstreamStatus(
+                        name,
+                        Optional.ofNullable(s.lastOutcome),
+                        Optional.ofNullable(s.lastFetchAt),
+                        s.backoff.consecutiveErrors(),
+                        s.backoff.consecutiveEmpty(),
+                        s.backoff.backoffNanos() / 1_000_000_000L,
+                        s.lastDrops,
+                        s.published));
             }
         }
         return out;
@@ -537,7 +564,10 @@ public final class CollectionPipeline implements AutoCloseable {
                     try {
                         lead.lease().release(StageLease.PIPELINE, lead.holderId());
                     } catch (RuntimeException e) {
-                        LOG.log(Level.WARNING, "pipeline lease not released ({0}); it lapses after its ttl", e.getMessage());
+                        LOG.log(
+                                Level.WARNING,
+                                "pipeline lease not released ({0}); it lapses after its ttl",
+                                e.getMessage());
                     }
                 }
             }
@@ -546,8 +576,7 @@ public final class CollectionPipeline implements AutoCloseable {
 
     /** The whole-fetch deadline of an upstream: its interval, between 5 s and 60 s. */
     static final class FetchTimeout {
-        private FetchTimeout() {
-        }
+        private FetchTimeout() {}
 
         static Duration of(ProxyPoolConfig.Upstream u) {
             Duration d = u.fetchInterval();

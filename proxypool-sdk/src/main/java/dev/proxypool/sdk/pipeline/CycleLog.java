@@ -12,13 +12,15 @@ import java.util.Map;
  */
 final class CycleLog {
 
-    private CycleLog() {
-    }
+    private CycleLog() {}
 
-    static String line(Map<FetchReport, FetchOutcome> outcomes, Map<String, Map<String, Integer>> drops,
-                       PoolPublisher.Published published, boolean wrote) {
-        StringBuilder b = new StringBuilder("collection cycle: published ")
-                .append(published == null ? 0 : published.published());
+    static String line(
+            Map<FetchReport, FetchOutcome> outcomes,
+            Map<String, Map<String, Integer>> drops,
+            PoolPublisher.Published published,
+            boolean wrote) {
+        StringBuilder b =
+                new StringBuilder("collection cycle: published ").append(published == null ? 0 : published.published());
         if (!wrote) {
             b.append(" (not the pipeline writer: nothing written)");
         }
@@ -28,8 +30,11 @@ final class CycleLog {
             if (e.getValue() instanceof FetchOutcome.Error err) {
                 b.append(" (").append(err.kind().label()).append(')');
             }
-            b.append(", ").append(e.getKey().candidates().size()).append(" candidates, ")
-                    .append(published == null ? 0 : published.published(upstream)).append(" published, drops ")
+            b.append(", ")
+                    .append(e.getKey().candidates().size())
+                    .append(" candidates, ")
+                    .append(published == null ? 0 : published.published(upstream))
+                    .append(" published, drops ")
                     .append(drops.getOrDefault(upstream, Map.of()));
         }
         return b.toString();

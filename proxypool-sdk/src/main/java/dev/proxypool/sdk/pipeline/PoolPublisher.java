@@ -59,7 +59,8 @@ public final class PoolPublisher {
 
     public PoolPublisher(PoolEngine engine, InstantSource wall) {
         if (engine == null || wall == null) {
-            throw new IllegalArgumentException("publisher needs an engine and a wall clock, got " + engine + "/" + wall);
+            throw new IllegalArgumentException(
+                    "publisher needs an engine and a wall clock, got " + engine + "/" + wall);
         }
         this.engine = engine;
         this.wall = wall;
@@ -67,8 +68,7 @@ public final class PoolPublisher {
 
     /** Applies {@code publication} to the store and swaps in the snapshot built from the result, as one step. */
     public Published publish(Publication publication) {
-        record Applied(Map<String, PublishResult> results, int removed) {
-        }
+        record Applied(Map<String, PublishResult> results, int removed) {}
         Applied applied = engine.publish(() -> {
             Map<String, PublishResult> results = new LinkedHashMap<>();
             var now = wall.instant();
@@ -80,6 +80,7 @@ public final class PoolPublisher {
             int removed = publication.removals().isEmpty() ? 0 : engine.store().remove(publication.removals());
             return new Applied(results, removed);
         });
-        return new Published(applied.results(), applied.removed(), engine.snapshot().version());
+        return new Published(
+                applied.results(), applied.removed(), engine.snapshot().version());
     }
 }

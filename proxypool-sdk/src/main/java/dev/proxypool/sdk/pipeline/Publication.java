@@ -22,7 +22,8 @@ public record Publication(Map<String, List<Proxy>> upserts, Set<String> removals
 
     public Publication {
         if (upserts == null || removals == null) {
-            throw new IllegalArgumentException("publication needs upserts and removals, got " + upserts + "/" + removals);
+            throw new IllegalArgumentException(
+                    "publication needs upserts and removals, got " + upserts + "/" + removals);
         }
         Map<String, List<Proxy>> copy = new LinkedHashMap<>();
         upserts.forEach((upstream, proxies) -> {
@@ -49,8 +50,7 @@ public record Publication(Map<String, List<Proxy>> upserts, Set<String> removals
         private final Map<String, List<Proxy>> upserts = new LinkedHashMap<>();
         private final Set<String> removals = new LinkedHashSet<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Adds {@code proxies} to {@code upstream}'s part. */
         public Builder publish(String upstream, Collection<Proxy> proxies) {

@@ -18,7 +18,12 @@ import java.util.Optional;
  * @param lastDrops         records dropped by reason in the last fetch
  * @param published         proxies published by the last fetch
  */
-public record UpstreamStatus(String upstream, Optional<FetchOutcome> lastOutcome, Optional<Instant> lastFetchAt,
-                             int consecutiveErrors, int consecutiveEmpty, long backoffSeconds,
-                             Map<String, Integer> lastDrops, int published) {
-}
+public record UpstreamStatus(
+        String upstream,
+        Optional<FetchOutcome> lastOutcome,
+        Optional<Instant> lastFetchAt,
+        int consecutiveErrors,
+        int consecutiveEmpty,
+        long backoffSeconds,
+        Map<String, Integer> lastDrops,
+        int published) {}

@@ -14,8 +14,7 @@ import java.util.function.Consumer;
 public interface ValidationStage {
 
     /** One candidate that passed: the proxy (exit network and anonymity filled in) and its latency. */
-    record Validated(Proxy proxy, double latencyMs) {
-    }
+    record Validated(Proxy proxy, double latencyMs) {}
 
     List<Validated> validate(List<Proxy> candidates);
 

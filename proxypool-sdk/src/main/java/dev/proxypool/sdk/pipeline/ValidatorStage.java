@@ -8,13 +8,13 @@ import dev.proxypool.sdk.validate.EchoUnavailableException;
 import dev.proxypool.sdk.validate.ValidationProgress;
 import dev.proxypool.sdk.validate.ValidationResult;
 import dev.proxypool.sdk.validate.Validator;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.lang.System.Logger.Level;
-import java.lang.System.Logger;
 
 /**
  * Steps 2 and 3 of the pipeline: the full-path {@link Validator}, then the exit network from the
@@ -43,7 +43,7 @@ public final class ValidatorStage implements ValidationStage {
 
     @Override
     public List<Validated> validate(List<Proxy> candidates) {
-        return validate(candidates, reason -> { });
+        return validate(candidates, reason -> {});
     }
 
     @Override
@@ -51,8 +51,11 @@ public final class ValidatorStage implements ValidationStage {
         if (asn.isPresent()) {
             AsnStatus status = asn.get().reload();
             if (!status.publishable()) {
-                LOG.log(Level.WARNING, "ASN database not usable (" + status.lastError().map(Object::toString).orElse("stale")
-                        + "): keeping the previous pool, publishing no newly validated proxies");
+                LOG.log(
+                        Level.WARNING,
+                        "ASN database not usable ("
+                                + status.lastError().map(Object::toString).orElse("stale")
+                                + "): keeping the previous pool, publishing no newly validated proxies");
                 candidates.forEach(c -> rejected.accept("asn_database_unusable"));
                 return List.of();
             }
@@ -64,15 +67,21 @@ public final class ValidatorStage implements ValidationStage {
         }
         List<Validated> passed = Collections.synchronizedList(new ArrayList<>());
         try {
-            v.validateAll(candidates, result -> {
-                if (result instanceof ValidationResult.Accepted ok) {
-                    Proxy p = ok.validatedProxy();
-                    ExitNetwork net = asn.map(h -> h.lookup(ok.exitIp())).orElse(p.exitNetwork());
-                    passed.add(new Validated(p.toBuilder().exitNetwork(net).build(), ok.latency().toNanos() / 1e6));
-                } else if (result instanceof ValidationResult.Rejected no) {
-                    rejected.accept(no.reason().wireName());
-                }
-            }, ValidationProgress.Listener.none());
+            v.validateAll(
+                    candidates,
+                    result -> {
+                        if (result instanceof ValidationResult.Accepted ok) {
+                            Proxy p = ok.validatedProxy();
+                            ExitNetwork net =
+                                    asn.map(h -> h.lookup(ok.exitIp())).orElse(p.exitNetwork());
+                            passed.add(new Validated(
+                                    p.toBuilder().exitNetwork(net).build(),
+                                    ok.latency().toNanos() / 1e6));
+                        } else if (result instanceof ValidationResult.Rejected no) {
+                            rejected.accept(no.reason().wireName());
+                        }
+                    },
+                    ValidationProgress.Listener.none());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return List.of();
@@ -90,8 +99,11 @@ public final class ValidatorStage implements ValidationStage {
                 try {
                     validator = factory.start();
                 } catch (EchoUnavailableException e) {
-                    LOG.log(Level.WARNING, "validator cannot start: echo endpoint unavailable ({0}); "
-                            + "publishing no newly validated proxies this round", e.getMessage());
+                    LOG.log(
+                            Level.WARNING,
+                            "validator cannot start: echo endpoint unavailable ({0}); "
+                                    + "publishing no newly validated proxies this round",
+                            e.getMessage());
                     return null;
                 }
             }

@@ -86,6 +86,7 @@ public final class ActiveProber implements AutoCloseable {
     private final int phase;
     /** Rounds started: the rotation step. */
     private final AtomicLong rounds = new AtomicLong();
+
     private final ProbeListener listener;
     private final ProbeCounters counters = new ProbeCounters();
     private final ReentrantLock scheduleLock = new ReentrantLock();
@@ -107,8 +108,8 @@ public final class ActiveProber implements AutoCloseable {
      * @param proxies  the current snapshot's proxies, asked once per round
      * @param registry where each proxy's {@link ProxyHealth} lives
      */
-    public static Builder builder(UpstreamDialer dialer, Supplier<? extends Collection<Proxy>> proxies,
-                                  RuntimeRegistry registry) {
+    public static Builder builder(
+            UpstreamDialer dialer, Supplier<? extends Collection<Proxy>> proxies, RuntimeRegistry registry) {
         return new Builder(dialer, proxies, registry);
     }
 
@@ -148,7 +149,8 @@ public final class ActiveProber implements AutoCloseable {
             threads.forEach(Thread::interrupt);
             Thread.currentThread().interrupt();
         }
-        ProbeRound r = round.summary(snapshot.size(), settings.targets(), Duration.ofNanos(Math.max(0, ticker.read() - start)));
+        ProbeRound r = round.summary(
+                snapshot.size(), settings.targets(), Duration.ofNanos(Math.max(0, ticker.read() - start)));
         counters.round();
         quietly(() -> listener.roundCompleted(r));
         return r;
@@ -264,7 +266,8 @@ public final class ActiveProber implements AutoCloseable {
             round.succeeded.incrementAndGet();
             counters.outcome(ProbeOutcome.SUCCEEDED);
             Attempt done = a;
-            quietly(() -> listener.succeeded(proxy, settings.targets().get(done.target()), Duration.ofNanos(done.latencyNanos())));
+            quietly(() -> listener.succeeded(
+                    proxy, settings.targets().get(done.target()), Duration.ofNanos(done.latencyNanos())));
         } else {
             health.recordActiveFailure(admission, a.kind(), ticker.read());
             round.failed.incrementAndGet();
@@ -287,10 +290,11 @@ public final class ActiveProber implements AutoCloseable {
             HttpReply reply = exchange.get(proxy, settings.targets().get(t), settings.timeout(), false);
             if (reply.delivered()) {
                 round.successes.incrementAndGet(t);
-                return new Attempt(t, true, null, ExchangeStep.RESPONSE, reply.latency().toNanos());
+                return new Attempt(
+                        t, true, null, ExchangeStep.RESPONSE, reply.latency().toNanos());
             }
-            return new Attempt(t, false, reply.proxyFailure().orElse(FailureKind.UPSTREAM_UNREACHABLE),
-                    ExchangeStep.RESPONSE, 0);
+            return new Attempt(
+                    t, false, reply.proxyFailure().orElse(FailureKind.UPSTREAM_UNREACHABLE), ExchangeStep.RESPONSE, 0);
         } catch (ExchangeException e) {
             return new Attempt(t, false, e.kind(), e.step(), 0);
         }
@@ -309,7 +313,8 @@ public final class ActiveProber implements AutoCloseable {
         List<Integer> ok = new ArrayList<>(targets.size());
         for (int i = 0; i < targets.size(); i++) {
             String host = targets.get(i).getHost();
-            if (UpstreamDialer.supports(proxy.protocol(), host.startsWith("[") ? host.substring(1, host.length() - 1) : host)) {
+            if (UpstreamDialer.supports(
+                    proxy.protocol(), host.startsWith("[") ? host.substring(1, host.length() - 1) : host)) {
                 ok.add(i);
             }
         }
@@ -334,8 +339,7 @@ public final class ActiveProber implements AutoCloseable {
     }
 
     /** One exchange's outcome: {@code kind} null when it worked. */
-    private record Attempt(int target, boolean ok, FailureKind kind, ExchangeStep step, long latencyNanos) {
-    }
+    private record Attempt(int target, boolean ok, FailureKind kind, ExchangeStep step, long latencyNanos) {}
 
     /** Tallies of one round. */
     private static final class Round {
@@ -380,7 +384,8 @@ public final class ActiveProber implements AutoCloseable {
         private RandomGenerator random = new Random();
         private ProbeListener listener = ProbeListener.none();
 
-        private Builder(UpstreamDialer dialer, Supplier<? extends Collection<Proxy>> proxies, RuntimeRegistry registry) {
+        private Builder(
+                UpstreamDialer dialer, Supplier<? extends Collection<Proxy>> proxies, RuntimeRegistry registry) {
             this.dialer = Objects.requireNonNull(dialer, "dialer");
             this.proxies = Objects.requireNonNull(proxies, "proxies");
             this.registry = Objects.requireNonNull(registry, "runtime registry");

@@ -13,24 +13,18 @@ import java.time.Duration;
  */
 public interface ProbeListener {
 
-    default void succeeded(Proxy proxy, URI target, Duration latency) {
-    }
+    default void succeeded(Proxy proxy, URI target, Duration latency) {}
 
-    default void failed(Proxy proxy, URI target, FailureKind kind) {
-    }
+    default void failed(Proxy proxy, URI target, FailureKind kind) {}
 
     /** A failure against {@code target} not counted: the proxy then worked against another target. */
-    default void excused(Proxy proxy, URI target, FailureKind kind) {
-    }
+    default void excused(Proxy proxy, URI target, FailureKind kind) {}
 
-    default void skipped(Proxy proxy) {
-    }
+    default void skipped(Proxy proxy) {}
 
-    default void roundCompleted(ProbeRound round) {
-    }
+    default void roundCompleted(ProbeRound round) {}
 
     static ProbeListener none() {
-        return new ProbeListener() {
-        };
+        return new ProbeListener() {};
     }
 }

@@ -12,8 +12,8 @@ import java.util.List;
  *                    failures were excused; operators should look at them
  * @param elapsed     by the prober's ticker
  */
-public record ProbeRound(int proxies, int succeeded, int failed, int excused, int skipped, List<URI> deadTargets,
-                         Duration elapsed) {
+public record ProbeRound(
+        int proxies, int succeeded, int failed, int excused, int skipped, List<URI> deadTargets, Duration elapsed) {
 
     public ProbeRound {
         deadTargets = List.copyOf(deadTargets);

@@ -1,12 +1,11 @@
 package dev.proxypool.sdk.provider;
 
-import dev.proxypool.core.sequential.FetchOutcome;
-
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
+import dev.proxypool.core.sequential.FetchOutcome;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Map;
@@ -42,8 +41,8 @@ final class CandidateMapper {
         this.staticLabels = settings.staticLabels();
         this.defaultMaxConcurrency = settings.positiveInt("maxConcurrency", 10);
         this.defaultWeight = settings.positiveInt("weight", 1);
-        this.expiryFormat = ExpiryFormat.parse(settings.key("expiresAtFormat"),
-                settings.get("expiresAtFormat").orElse("auto"));
+        this.expiryFormat = ExpiryFormat.parse(
+                settings.key("expiresAtFormat"), settings.get("expiresAtFormat").orElse("auto"));
     }
 
     /** The mapper bound to one fetch: its upstream, its params, and the time it started. */
@@ -54,8 +53,9 @@ final class CandidateMapper {
             try {
                 protocol = Protocol.parse(p);
             } catch (IllegalArgumentException e) {
-                throw new FetchFailure(FetchOutcome.ErrorKind.TEMPLATE, "upstreams[" + ctx.upstream() + "].params.protocol: "
-                        + e.getMessage());
+                throw new FetchFailure(
+                        FetchOutcome.ErrorKind.TEMPLATE,
+                        "upstreams[" + ctx.upstream() + "].params.protocol: " + e.getMessage());
             }
         }
         TreeMap<String, String> base = new TreeMap<>(staticLabels);
@@ -63,8 +63,9 @@ final class CandidateMapper {
             String v = ctx.params().get(key);
             if (v != null && !v.isBlank()) {
                 if (!LabelRules.validValue(v)) {
-                    throw new FetchFailure(FetchOutcome.ErrorKind.TEMPLATE, "upstreams[" + ctx.upstream() + "].params." + key
-                            + ": not a valid label value");
+                    throw new FetchFailure(
+                            FetchOutcome.ErrorKind.TEMPLATE,
+                            "upstreams[" + ctx.upstream() + "].params." + key + ": not a valid label value");
                 }
                 base.put(key, v.trim());
             }
@@ -97,14 +98,19 @@ final class CandidateMapper {
             }
             int port = port(r.scalar(fields.source("port"), DropReason.INVALID_PORT));
             Protocol proto = protocol(r.scalar(fields.source("protocol"), DropReason.INVALID_PROTOCOL));
-            CredentialRef ref = credentialRef(r.scalar(fields.source("credentialRef"),
-                    DropReason.INVALID_CREDENTIAL_REF));
+            CredentialRef ref =
+                    credentialRef(r.scalar(fields.source("credentialRef"), DropReason.INVALID_CREDENTIAL_REF));
             Labels labels = labels(r);
-            Instant expiresAt = expiry(r.scalar(fields.source("expiresAt"), DropReason.INVALID_EXPIRES_AT),
+            Instant expiresAt = expiry(
+                    r.scalar(fields.source("expiresAt"), DropReason.INVALID_EXPIRES_AT),
                     r.scalar(fields.source("ttlSeconds"), DropReason.INVALID_TTL));
-            int maxConcurrency = positive(r.scalar(fields.source("maxConcurrency"),
-                    DropReason.INVALID_MAX_CONCURRENCY), defaultMaxConcurrency, DropReason.INVALID_MAX_CONCURRENCY);
-            int weight = positive(r.scalar(fields.source("weight"), DropReason.INVALID_WEIGHT), defaultWeight,
+            int maxConcurrency = positive(
+                    r.scalar(fields.source("maxConcurrency"), DropReason.INVALID_MAX_CONCURRENCY),
+                    defaultMaxConcurrency,
+                    DropReason.INVALID_MAX_CONCURRENCY);
+            int weight = positive(
+                    r.scalar(fields.source("weight"), DropReason.INVALID_WEIGHT),
+                    defaultWeight,
                     DropReason.INVALID_WEIGHT);
             ProxyKey key;
             try {
@@ -112,8 +118,14 @@ final class CandidateMapper {
             } catch (IllegalArgumentException e) {
                 throw new Drop(DropReason.INVALID_HOST);
             }
-            return Proxy.builder(key).provider(provider).upstream(upstream).labels(labels).expiresAt(expiresAt)
-                    .maxConcurrency(maxConcurrency).weight(weight).build();
+            return Proxy.builder(key)
+                    .provider(provider)
+                    .upstream(upstream)
+                    .labels(labels)
+                    .expiresAt(expiresAt)
+                    .maxConcurrency(maxConcurrency)
+                    .weight(weight)
+                    .build();
         }
 
         private int port(String s) throws Drop {

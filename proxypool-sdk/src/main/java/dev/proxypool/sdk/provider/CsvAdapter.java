@@ -1,7 +1,6 @@
 package dev.proxypool.sdk.provider;
 
 import dev.proxypool.core.sequential.FetchOutcome;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.HashMap;
@@ -30,11 +29,16 @@ final class CsvAdapter implements ProviderAdapter {
             d = "\t";
         }
         if (d.length() != 1 || d.charAt(0) == '"') {
-            throw new IllegalArgumentException(settings.key("delimiter") + ": '" + d + "' must be one character, not '\"'");
+            throw new IllegalArgumentException(
+                    settings.key("delimiter") + ": '" + d + "' must be one character, not '\"'");
         }
         char delimiter = d.charAt(0);
         CandidateMapper mapper = new CandidateMapper(config, settings, new FieldMapping(config));
-        this.fetch = new SourceFetch(config, env, SourceFetch.source(settings, env, true), mapper,
+        this.fetch = new SourceFetch(
+                config,
+                env,
+                SourceFetch.source(settings, env, true),
+                mapper,
                 (in, out) -> new Rows(delimiter, out).read(in));
     }
 

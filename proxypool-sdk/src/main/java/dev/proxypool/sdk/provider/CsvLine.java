@@ -10,8 +10,7 @@ import java.util.List;
  */
 final class CsvLine {
 
-    private CsvLine() {
-    }
+    private CsvLine() {}
 
     /** The fields of {@code line}, or null when it is broken (unclosed quote, text after a closing quote). */
     static List<String> split(String line, char delimiter) {

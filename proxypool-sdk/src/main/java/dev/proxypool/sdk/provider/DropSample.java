@@ -8,5 +8,4 @@ package dev.proxypool.sdk.provider;
  * @param position the 1-based line or element number
  * @param reason   the {@link DropReason#code()}
  */
-public record DropSample(long position, String reason) {
-}
+public record DropSample(long position, String reason) {}

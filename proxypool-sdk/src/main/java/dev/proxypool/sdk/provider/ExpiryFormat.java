@@ -13,7 +13,10 @@ import java.time.format.DateTimeParseException;
  * a time without an offset is refused rather than guessed.
  */
 enum ExpiryFormat {
-    AUTO("auto"), EPOCH_SECONDS("epochSeconds"), EPOCH_MILLIS("epochMillis"), ISO8601("iso8601");
+    AUTO("auto"),
+    EPOCH_SECONDS("epochSeconds"),
+    EPOCH_MILLIS("epochMillis"),
+    ISO8601("iso8601");
 
     private static final BigDecimal MILLIS_THRESHOLD = BigDecimal.valueOf(100_000_000_000L);
     private static final long MAX_EPOCH_SECOND = 253_402_300_799L; // 9999-12-31T23:59:59Z
@@ -32,16 +35,18 @@ enum ExpiryFormat {
                 return f;
             }
         }
-        throw new IllegalArgumentException(key + ": unknown format '" + value
-                + "' (expected auto, epochSeconds, epochMillis or iso8601)");
+        throw new IllegalArgumentException(
+                key + ": unknown format '" + value + "' (expected auto, epochSeconds, epochMillis or iso8601)");
     }
 
     /** The instant {@code text} denotes, or null when it does not read in this format. */
     Instant read(String text) {
         BigDecimal number = number(text);
         return switch (this) {
-            case AUTO -> number == null ? iso(text)
-                    : number.compareTo(MILLIS_THRESHOLD) >= 0 ? epoch(number, true) : epoch(number, false);
+            case AUTO ->
+                number == null
+                        ? iso(text)
+                        : number.compareTo(MILLIS_THRESHOLD) >= 0 ? epoch(number, true) : epoch(number, false);
             case EPOCH_SECONDS -> number == null ? null : epoch(number, false);
             case EPOCH_MILLIS -> number == null ? null : epoch(number, true);
             case ISO8601 -> iso(text);

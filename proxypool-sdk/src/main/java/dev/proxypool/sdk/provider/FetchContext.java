@@ -36,7 +36,8 @@ public record FetchContext(String upstream, Map<String, String> params, Duration
         }
         params = params == null ? Map.of() : Map.copyOf(params);
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("upstreams[" + upstream + "]: fetch timeout must be positive, got " + timeout);
+            throw new IllegalArgumentException(
+                    "upstreams[" + upstream + "]: fetch timeout must be positive, got " + timeout);
         }
     }
 

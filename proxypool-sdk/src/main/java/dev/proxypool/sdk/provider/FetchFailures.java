@@ -1,7 +1,6 @@
 package dev.proxypool.sdk.provider;
 
 import dev.proxypool.core.sequential.FetchOutcome;
-
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpTimeoutException;
@@ -9,15 +8,17 @@ import java.net.http.HttpTimeoutException;
 /** Classifies I/O exceptions into fetch errors by their cause chain, keeping only class names. */
 final class FetchFailures {
 
-    private FetchFailures() {
-    }
+    private FetchFailures() {}
 
     static FetchFailure network(Throwable e) {
         Throwable root = e;
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SocketTimeoutException || t instanceof HttpTimeoutException
+            if (t instanceof SocketTimeoutException
+                    || t instanceof HttpTimeoutException
                     || t instanceof InterruptedIOException) {
-                return new FetchFailure(FetchOutcome.ErrorKind.TIMEOUT, "timed out (" + t.getClass().getSimpleName() + ")");
+                return new FetchFailure(
+                        FetchOutcome.ErrorKind.TIMEOUT,
+                        "timed out (" + t.getClass().getSimpleName() + ")");
             }
             root = t;
             if (t.getCause() == t) {

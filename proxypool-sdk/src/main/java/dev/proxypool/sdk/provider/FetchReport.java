@@ -1,8 +1,7 @@
 package dev.proxypool.sdk.provider;
 
-import dev.proxypool.core.sequential.FetchOutcome;
-
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.sequential.FetchOutcome;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
@@ -24,9 +23,15 @@ import java.util.TreeMap;
  * @param bytesRead   bytes read from the source (at most {@code maxBytes + 1})
  * @param duration    wall time of the fetch, from the injected ticker
  */
-public record FetchReport(String provider, String upstream, FetchOutcome outcome, List<Proxy> candidates,
-                          Map<String, Integer> drops, List<DropSample> dropSamples, long bytesRead,
-                          Duration duration) {
+public record FetchReport(
+        String provider,
+        String upstream,
+        FetchOutcome outcome,
+        List<Proxy> candidates,
+        Map<String, Integer> drops,
+        List<DropSample> dropSamples,
+        long bytesRead,
+        Duration duration) {
 
     /** Drop samples kept per report. */
     public static final int MAX_SAMPLES = 50;
@@ -74,10 +79,10 @@ public record FetchReport(String provider, String upstream, FetchOutcome outcome
      * @param duration how long the attempt took
      * @return the report
      */
-    public static FetchReport failed(String provider, String upstream, FetchOutcome.ErrorKind kind, String detail,
-                                     Duration duration) {
-        return new FetchReport(provider, upstream, new FetchOutcome.Error(kind, detail), List.of(), Map.of(),
-                List.of(), 0, duration);
+    public static FetchReport failed(
+            String provider, String upstream, FetchOutcome.ErrorKind kind, String detail, Duration duration) {
+        return new FetchReport(
+                provider, upstream, new FetchOutcome.Error(kind, detail), List.of(), Map.of(), List.of(), 0, duration);
     }
 
     /**

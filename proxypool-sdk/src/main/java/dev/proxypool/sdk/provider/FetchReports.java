@@ -8,8 +8,7 @@ import java.util.Set;
 /** Classification of a fetch against the pool, which an adapter cannot know. */
 public final class FetchReports {
 
-    private FetchReports() {
-    }
+    private FetchReports() {}
 
     /**
      * The outcome of {@code report} against the keys already in the pool: errors stay errors;

@@ -12,8 +12,17 @@ import java.util.TreeMap;
  */
 final class FieldMapping {
 
-    static final List<String> KNOWN = List.of("host", "port", "protocol", "credentialRef", "expiresAt",
-            "ttlSeconds", "maxConcurrency", "weight", "labels", "labels.<key>");
+    static final List<String> KNOWN = List.of(
+            "host",
+            "port",
+            "protocol",
+            "credentialRef",
+            "expiresAt",
+            "ttlSeconds",
+            "maxConcurrency",
+            "weight",
+            "labels",
+            "labels.<key>");
 
     private final Map<String, String> fields;
     private final Map<String, String> labelFields = new TreeMap<>();

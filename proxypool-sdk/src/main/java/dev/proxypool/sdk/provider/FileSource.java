@@ -1,7 +1,6 @@
 package dev.proxypool.sdk.provider;
 
 import dev.proxypool.core.sequential.FetchOutcome;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -27,16 +26,18 @@ final class FileSource implements ByteSource {
         try {
             long size = Files.size(path);
             if (size > maxBytes) {
-                throw new FetchFailure(FetchOutcome.ErrorKind.SIZE_LIMIT, "file " + name + " has " + size
-                        + " bytes, over maxBytes " + maxBytes);
+                throw new FetchFailure(
+                        FetchOutcome.ErrorKind.SIZE_LIMIT,
+                        "file " + name + " has " + size + " bytes, over maxBytes " + maxBytes);
             }
             InputStream in = Files.newInputStream(path);
             return new Opened(new CappedInputStream(in, maxBytes, env.ticker(), deadline), in);
         } catch (NoSuchFileException e) {
             throw new FetchFailure(FetchOutcome.ErrorKind.NETWORK, "file " + name + " does not exist");
         } catch (IOException e) {
-            throw new FetchFailure(FetchOutcome.ErrorKind.NETWORK, "file " + name + " is not readable ("
-                    + e.getClass().getSimpleName() + ")");
+            throw new FetchFailure(
+                    FetchOutcome.ErrorKind.NETWORK,
+                    "file " + name + " is not readable (" + e.getClass().getSimpleName() + ")");
         }
     }
 }

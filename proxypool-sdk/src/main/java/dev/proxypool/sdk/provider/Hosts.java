@@ -1,7 +1,6 @@
 package dev.proxypool.sdk.provider;
 
 import dev.proxypool.core.model.InetText;
-
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.util.Locale;
@@ -16,8 +15,7 @@ final class Hosts {
 
     private static final Pattern LABEL = Pattern.compile("[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?");
 
-    private Hosts() {
-    }
+    private Hosts() {}
 
     /** The normalized host, or null when {@code raw} is not a valid host. */
     static String normalize(String raw) {

@@ -1,8 +1,7 @@
 package dev.proxypool.sdk.provider;
 
-import dev.proxypool.core.sequential.FetchOutcome;
-
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.proxypool.core.sequential.FetchOutcome;
 
 /**
  * {@code http_json_feed}: an HTTP(S) GET whose answer is a JSON array of records, or an object

@@ -1,7 +1,6 @@
 package dev.proxypool.sdk.provider;
 
 import dev.proxypool.core.sequential.FetchOutcome;
-
 import io.helidon.http.HeaderNames;
 import io.helidon.webclient.api.HttpClientRequest;
 import io.helidon.webclient.api.HttpClientResponse;
@@ -22,8 +21,8 @@ import java.util.OptionalLong;
 final class HttpSource implements ByteSource {
 
     private final UrlTemplate url;
-    private final String tokenEnv;     // null: no bearer token
-    private final String username;     // null: no basic auth
+    private final String tokenEnv; // null: no bearer token
+    private final String username; // null: no basic auth
     private final String passwordEnv;
     private final long maxBytes;
     private final Duration timeout;
@@ -36,8 +35,8 @@ final class HttpSource implements ByteSource {
         this.username = settings.get("username").orElse(null);
         this.passwordEnv = settings.get("passwordEnv").orElse(null);
         if (tokenEnv != null && (username != null || passwordEnv != null)) {
-            throw new IllegalArgumentException(settings.key("tokenEnv") + ": set either tokenEnv or username/passwordEnv,"
-                    + " not both");
+            throw new IllegalArgumentException(
+                    settings.key("tokenEnv") + ": set either tokenEnv or username/passwordEnv," + " not both");
         }
         if ((username == null) != (passwordEnv == null)) {
             throw new IllegalArgumentException(settings.key(username == null ? "username" : "passwordEnv")
@@ -58,7 +57,9 @@ final class HttpSource implements ByteSource {
     public Opened open(FetchContext ctx, long deadline) throws FetchFailure {
         URI uri = url.fill(ctx.params());
         String authorization = authorization();
-        HttpClientRequest request = client.get().uri(uri).readTimeout(timeout)
+        HttpClientRequest request = client.get()
+                .uri(uri)
+                .readTimeout(timeout)
                 .header(HeaderNames.ACCEPT, "application/json, text/plain, text/csv;q=0.9, */*;q=0.5");
         if (authorization != null) {
             request.header(HeaderNames.AUTHORIZATION, authorization);
@@ -81,11 +82,13 @@ final class HttpSource implements ByteSource {
         OptionalLong declared = response.headers().contentLength();
         if (declared.isPresent() && declared.getAsLong() > maxBytes) {
             response.close();
-            throw new FetchFailure(FetchOutcome.ErrorKind.SIZE_LIMIT, "declared Content-Length " + declared.getAsLong()
-                    + " is over maxBytes " + maxBytes);
+            throw new FetchFailure(
+                    FetchOutcome.ErrorKind.SIZE_LIMIT,
+                    "declared Content-Length " + declared.getAsLong() + " is over maxBytes " + maxBytes);
         }
         try {
-            return new Opened(new CappedInputStream(response.inputStream(), maxBytes, env.ticker(), deadline), response);
+            return new Opened(
+                    new CappedInputStream(response.inputStream(), maxBytes, env.ticker(), deadline), response);
         } catch (RuntimeException e) {
             response.close();
             throw FetchFailures.network(e);

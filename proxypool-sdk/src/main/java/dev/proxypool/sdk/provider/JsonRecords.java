@@ -1,11 +1,10 @@
 package dev.proxypool.sdk.provider;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.proxypool.core.sequential.FetchOutcome;
 import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.sdk.json.MalformedJsonException;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -24,8 +23,7 @@ final class JsonRecords {
     /** Numbers with a larger scale (either sign) are not written out digit by digit. */
     private static final int MAX_PLAIN_SCALE = 64;
 
-    private JsonRecords() {
-    }
+    private JsonRecords() {}
 
     /**
      * Parses one JSON document from a (capped) stream, read whole first (the cap bounds it). I/O
@@ -68,15 +66,18 @@ final class JsonRecords {
             return (ArrayNode) answer;
         }
         if (!answer.isObject()) {
-            throw new FetchFailure(FetchOutcome.ErrorKind.PARSE, "answer is a JSON " + typeName(answer) + ", not a list");
+            throw new FetchFailure(
+                    FetchOutcome.ErrorKind.PARSE, "answer is a JSON " + typeName(answer) + ", not a list");
         }
         if (listField == null) {
-            throw new FetchFailure(FetchOutcome.ErrorKind.PARSE, "answer is a JSON object and no listField is configured");
+            throw new FetchFailure(
+                    FetchOutcome.ErrorKind.PARSE, "answer is a JSON object and no listField is configured");
         }
         JsonNode v = at(answer, listField);
         if (v == null || !v.isArray()) {
-            throw new FetchFailure(FetchOutcome.ErrorKind.PARSE, "answer has no list at '" + listField + "'"
-                    + (v == null ? "" : " (found a " + typeName(v) + ")"));
+            throw new FetchFailure(
+                    FetchOutcome.ErrorKind.PARSE,
+                    "answer has no list at '" + listField + "'" + (v == null ? "" : " (found a " + typeName(v) + ")"));
         }
         return (ArrayNode) v;
     }
@@ -111,7 +112,7 @@ final class JsonRecords {
                     throw new Drop(DropReason.INVALID_LABEL);
                 }
                 Map<String, String> out = new TreeMap<>();
-                for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext();) {
+                for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> entry = it.next();
                     String k = entry.getKey();
                     JsonNode lv = entry.getValue();

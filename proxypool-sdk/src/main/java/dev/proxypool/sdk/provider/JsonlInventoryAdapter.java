@@ -16,7 +16,11 @@ final class JsonlInventoryAdapter implements ProviderAdapter {
     JsonlInventoryAdapter(ProviderConfig config, ProviderEnvironment env) {
         Settings settings = new Settings(config, Settings.remoteAnd("path"));
         CandidateMapper mapper = new CandidateMapper(config, settings, new FieldMapping(config));
-        this.fetch = new SourceFetch(config, env, SourceFetch.source(settings, env, true), mapper,
+        this.fetch = new SourceFetch(
+                config,
+                env,
+                SourceFetch.source(settings, env, true),
+                mapper,
                 (in, out) -> Lines.forEach(in, (n, line) -> {
                     if (Lines.skippable(line)) {
                         return;

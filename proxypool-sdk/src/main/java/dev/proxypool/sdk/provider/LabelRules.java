@@ -8,8 +8,7 @@ final class LabelRules {
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
     static final int MAX_VALUE = 256;
 
-    private LabelRules() {
-    }
+    private LabelRules() {}
 
     static boolean validKey(String key) {
         return key != null && KEY.matcher(key).matches();

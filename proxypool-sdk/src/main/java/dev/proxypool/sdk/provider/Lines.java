@@ -14,8 +14,7 @@ final class Lines {
         void line(long number, String line) throws FetchFailure;
     }
 
-    private Lines() {
-    }
+    private Lines() {}
 
     static void forEach(InputStream in, Consumer consumer) throws IOException, FetchFailure {
         BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));

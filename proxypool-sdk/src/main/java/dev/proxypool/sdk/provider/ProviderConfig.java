@@ -94,7 +94,8 @@ public record ProviderConfig(String name, String type, Map<String, String> setti
                     throw new IllegalArgumentException("providers[" + name + "]." + prefix + ": empty key");
                 }
                 if (e.getValue() == null) {
-                    throw new IllegalArgumentException("providers[" + name + "]." + prefix + e.getKey() + " has no value");
+                    throw new IllegalArgumentException(
+                            "providers[" + name + "]." + prefix + e.getKey() + " has no value");
                 }
                 out.put(e.getKey().trim(), e.getValue().trim());
             }

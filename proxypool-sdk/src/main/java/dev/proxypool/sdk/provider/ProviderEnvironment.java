@@ -18,8 +18,8 @@ import java.util.Map;
  * @param ticker  monotonic clock, for fetch durations and deadlines
  * @param inline  where {@code user:pass@} credentials listed in a source are kept, under derived refs
  */
-public record ProviderEnvironment(Map<String, String> env, Path baseDir, InstantSource clock, Ticker ticker,
-                                  InlineCredentials inline) {
+public record ProviderEnvironment(
+        Map<String, String> env, Path baseDir, InstantSource clock, Ticker ticker, InlineCredentials inline) {
 
     /**
      * Copies the variables and validates.
@@ -28,7 +28,8 @@ public record ProviderEnvironment(Map<String, String> env, Path baseDir, Instant
      */
     public ProviderEnvironment {
         if (env == null || baseDir == null || clock == null || ticker == null || inline == null) {
-            throw new IllegalArgumentException("provider environment: env, baseDir, clock, ticker and inline are required");
+            throw new IllegalArgumentException(
+                    "provider environment: env, baseDir, clock, ticker and inline are required");
         }
         env = Map.copyOf(env);
     }
@@ -51,7 +52,8 @@ public record ProviderEnvironment(Map<String, String> env, Path baseDir, Instant
      * @return the process environment
      */
     public static ProviderEnvironment system() {
-        return new ProviderEnvironment(System.getenv(), Path.of("").toAbsolutePath(), Clocks.wall(), Clocks.monotonic());
+        return new ProviderEnvironment(
+                System.getenv(), Path.of("").toAbsolutePath(), Clocks.wall(), Clocks.monotonic());
     }
 
     /** Never prints the variables' values. */

@@ -103,8 +103,7 @@ public final class ProviderRegistry {
         private final Map<String, ProviderFactory> factories = new LinkedHashMap<>();
         private final Set<String> enabled = new TreeSet<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Registers {@code type}; registering a type twice is a programming error.

@@ -1,9 +1,8 @@
 package dev.proxypool.sdk.provider;
 
-import dev.proxypool.core.sequential.FetchOutcome;
-
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
+import dev.proxypool.core.sequential.FetchOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -74,8 +73,11 @@ final class ReportBuilder {
 
     FetchReport finish(long bytesRead, Duration duration) {
         if (records > 0 && malformed == records) {
-            return failure(FetchOutcome.ErrorKind.PARSE, "no record could be read (" + malformed + " malformed, first at "
-                    + firstMalformed + ")", bytesRead, duration);
+            return failure(
+                    FetchOutcome.ErrorKind.PARSE,
+                    "no record could be read (" + malformed + " malformed, first at " + firstMalformed + ")",
+                    bytesRead,
+                    duration);
         }
         List<Proxy> list = List.copyOf(candidates.values());
         FetchOutcome outcome = list.isEmpty() ? FetchOutcome.EMPTY : new FetchOutcome.Success(list.size());
@@ -84,7 +86,14 @@ final class ReportBuilder {
 
     /** A failed fetch; drops seen before the failure stay in the report for diagnostics. */
     FetchReport failure(FetchOutcome.ErrorKind kind, String detail, long bytesRead, Duration duration) {
-        return new FetchReport(provider, upstream, new FetchOutcome.Error(kind, detail), List.of(), drops, samples,
-                bytesRead, duration);
+        return new FetchReport(
+                provider,
+                upstream,
+                new FetchOutcome.Error(kind, detail),
+                List.of(),
+                drops,
+                samples,
+                bytesRead,
+                duration);
     }
 }

@@ -20,8 +20,8 @@ final class Settings {
 
     static final long DEFAULT_MAX_BYTES = 5L * 1024 * 1024;
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
-    static final Set<String> COMMON = Set.of("protocol", "credentialRef", "maxBytes", "timeout", "maxConcurrency",
-            "weight", "expiresAtFormat");
+    static final Set<String> COMMON =
+            Set.of("protocol", "credentialRef", "maxBytes", "timeout", "maxConcurrency", "weight", "expiresAtFormat");
     static final Set<String> REMOTE = Set.of("url", "tokenEnv", "username", "passwordEnv");
 
     private final ProviderConfig config;
@@ -43,8 +43,8 @@ final class Settings {
                 TreeSet<String> all = new TreeSet<>(accepted);
                 all.addAll(COMMON);
                 all.add("labels.<key>");
-                throw new IllegalArgumentException(config.keyName(key) + ": unknown setting for type '"
-                        + config.type() + "' (accepted: " + String.join(", ", all) + ")");
+                throw new IllegalArgumentException(config.keyName(key) + ": unknown setting for type '" + config.type()
+                        + "' (accepted: " + String.join(", ", all) + ")");
             }
         }
     }
@@ -59,8 +59,8 @@ final class Settings {
     }
 
     String require(String key) {
-        return get(key).orElseThrow(() -> new IllegalArgumentException(key(key) + " is required for type '"
-                + config.type() + "'"));
+        return get(key).orElseThrow(
+                        () -> new IllegalArgumentException(key(key) + " is required for type '" + config.type() + "'"));
     }
 
     Protocol protocolOrNull() {
@@ -123,8 +123,8 @@ final class Settings {
         } catch (NumberFormatException ignored) {
             // fall through
         }
-        throw new IllegalArgumentException(key(key) + ": '" + v.get() + "' is not a size between 1 byte and 1GB"
-                + " (e.g. 5MB, 512KB, 1048576)");
+        throw new IllegalArgumentException(
+                key(key) + ": '" + v.get() + "' is not a size between 1 byte and 1GB" + " (e.g. 5MB, 512KB, 1048576)");
     }
 
     Duration duration(String key, Duration dflt) {
@@ -134,8 +134,8 @@ final class Settings {
         }
         Duration d = parseDuration(v.get());
         if (d == null || d.isZero() || d.isNegative()) {
-            throw new IllegalArgumentException(key(key) + ": '" + v.get() + "' is not a positive duration"
-                    + " (e.g. 10s, 500ms, 2m, PT10S)");
+            throw new IllegalArgumentException(
+                    key(key) + ": '" + v.get() + "' is not a positive duration" + " (e.g. 10s, 500ms, 2m, PT10S)");
         }
         return d;
     }

@@ -1,7 +1,6 @@
 package dev.proxypool.sdk.provider;
 
 import dev.proxypool.core.sequential.FetchOutcome;
-
 import dev.proxypool.core.time.Ticker;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,8 +27,8 @@ final class SourceFetch {
     private final CandidateMapper mapper;
     private final Format format;
 
-    SourceFetch(ProviderConfig config, ProviderEnvironment env, ByteSource source, CandidateMapper mapper,
-                Format format) {
+    SourceFetch(
+            ProviderConfig config, ProviderEnvironment env, ByteSource source, CandidateMapper mapper, Format format) {
         this.config = config;
         this.env = env;
         this.source = source;
@@ -43,9 +42,10 @@ final class SourceFetch {
         boolean hasPath = settings.get("path").isPresent();
         boolean hasUrl = settings.get("url").isPresent();
         if (hasPath == hasUrl || (hasPath && !fileAllowed)) {
-            throw new IllegalArgumentException(fileAllowed
-                    ? settings.key("path") + " or " + settings.key("url") + ": set exactly one"
-                    : settings.key("url") + " is required");
+            throw new IllegalArgumentException(
+                    fileAllowed
+                            ? settings.key("path") + " or " + settings.key("url") + ": set exactly one"
+                            : settings.key("url") + " is required");
         }
         if (hasUrl) {
             return new HttpSource(settings, maxBytes, env);
@@ -87,7 +87,9 @@ final class SourceFetch {
         } catch (RuntimeException e) {
             FetchFailure f = limitFired(opened);
             FetchOutcome.ErrorKind kind = f != null ? f.kind() : FetchOutcome.ErrorKind.PARSE;
-            String detail = f != null ? f.getMessage() : "unreadable answer (" + e.getClass().getSimpleName() + ")";
+            String detail = f != null
+                    ? f.getMessage()
+                    : "unreadable answer (" + e.getClass().getSimpleName() + ")";
             return out.failure(kind, detail, bytes(opened), since(start));
         } finally {
             if (opened != null) {
@@ -101,8 +103,10 @@ final class SourceFetch {
             return null;
         }
         if (opened.stream().overCap()) {
-            return new FetchFailure(FetchOutcome.ErrorKind.SIZE_LIMIT, "answer is over maxBytes; stopped reading at "
-                    + opened.stream().count() + " bytes");
+            return new FetchFailure(
+                    FetchOutcome.ErrorKind.SIZE_LIMIT,
+                    "answer is over maxBytes; stopped reading at "
+                            + opened.stream().count() + " bytes");
         }
         if (opened.stream().pastDeadline()) {
             return new FetchFailure(FetchOutcome.ErrorKind.TIMEOUT, "fetch deadline passed while reading");

@@ -1,9 +1,8 @@
 package dev.proxypool.sdk.provider;
 
-import dev.proxypool.core.sequential.FetchOutcome;
-
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
+import dev.proxypool.core.sequential.FetchOutcome;
 import dev.proxypool.core.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -93,20 +92,33 @@ public final class SourceSet {
             report = future.get(Math.max(0, deadline - ticker.read()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             future.cancel(true);
-            report = FetchReport.failed(s.provider(), s.upstream(), FetchOutcome.ErrorKind.TIMEOUT,
-                    "no answer within " + s.timeout().toMillis() + "ms", elapsed(start));
+            report = FetchReport.failed(
+                    s.provider(),
+                    s.upstream(),
+                    FetchOutcome.ErrorKind.TIMEOUT,
+                    "no answer within " + s.timeout().toMillis() + "ms",
+                    elapsed(start));
         } catch (ExecutionException e) {
-            report = FetchReport.failed(s.provider(), s.upstream(), FetchOutcome.ErrorKind.NETWORK,
-                    "adapter failed (" + e.getCause().getClass().getSimpleName() + ")", elapsed(start));
+            report = FetchReport.failed(
+                    s.provider(),
+                    s.upstream(),
+                    FetchOutcome.ErrorKind.NETWORK,
+                    "adapter failed (" + e.getCause().getClass().getSimpleName() + ")",
+                    elapsed(start));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             future.cancel(true);
-            report = FetchReport.failed(s.provider(), s.upstream(), FetchOutcome.ErrorKind.TIMEOUT, "round interrupted",
-                    elapsed(start));
+            report = FetchReport.failed(
+                    s.provider(), s.upstream(), FetchOutcome.ErrorKind.TIMEOUT, "round interrupted", elapsed(start));
         }
         if (report.outcome() instanceof FetchOutcome.Error(FetchOutcome.ErrorKind kind, String detail)) {
-            LOG.log(System.Logger.Level.WARNING, "upstream {0} (provider {1}) fetch failed: {2} {3}",
-                    s.upstream(), s.provider(), kind.label(), detail);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "upstream {0} (provider {1}) fetch failed: {2} {3}",
+                    s.upstream(),
+                    s.provider(),
+                    kind.label(),
+                    detail);
         }
         return report;
     }

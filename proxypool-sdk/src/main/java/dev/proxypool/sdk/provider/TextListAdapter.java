@@ -32,7 +32,11 @@ final class TextListAdapter implements ProviderAdapter {
         Settings settings = new Settings(config, Settings.remoteAnd("path"));
         CandidateMapper mapper = new CandidateMapper(config, settings, new FieldMapping(config));
         String scope = config.name();
-        this.fetch = new SourceFetch(config, env, SourceFetch.source(settings, env, true), mapper,
+        this.fetch = new SourceFetch(
+                config,
+                env,
+                SourceFetch.source(settings, env, true),
+                mapper,
                 (in, out) -> Lines.forEach(in, (n, line) -> parseLine(n, line, scope, env.inline(), out)));
     }
 
@@ -73,8 +77,8 @@ final class TextListAdapter implements ProviderAdapter {
     }
 
     /** Stores {@code user[:pass]} under a derived ref named in {@code record}; false when unusable. */
-    private static boolean keepCredentials(String userInfo, String scope, InlineCredentials inline,
-                                           Map<String, String> record) {
+    private static boolean keepCredentials(
+            String userInfo, String scope, InlineCredentials inline, Map<String, String> record) {
         int colon = userInfo.indexOf(':');
         String user = percentDecode(colon >= 0 ? userInfo.substring(0, colon) : userInfo);
         String pass = percentDecode(colon >= 0 ? userInfo.substring(colon + 1) : "");
@@ -88,7 +92,9 @@ final class TextListAdapter implements ProviderAdapter {
             return false;
         }
         try {
-            record.put("credentialRef", inline.put(scope, user, pass, record.get("host"), port).name());
+            record.put(
+                    "credentialRef",
+                    inline.put(scope, user, pass, record.get("host"), port).name());
             return true;
         } catch (IllegalArgumentException e) {
             return false; // empty username, or a control character in it

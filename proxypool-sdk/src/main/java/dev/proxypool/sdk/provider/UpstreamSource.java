@@ -13,8 +13,8 @@ import java.util.Map;
  * @param params   the upstream's params
  * @param timeout  whole-fetch deadline, positive
  */
-public record UpstreamSource(String upstream, String provider, ProviderAdapter adapter, Map<String, String> params,
-                             Duration timeout) {
+public record UpstreamSource(
+        String upstream, String provider, ProviderAdapter adapter, Map<String, String> params, Duration timeout) {
 
     /**
      * Copies the params and validates.
@@ -23,7 +23,8 @@ public record UpstreamSource(String upstream, String provider, ProviderAdapter a
      */
     public UpstreamSource {
         if (upstream == null || upstream.isBlank() || provider == null || provider.isBlank() || adapter == null) {
-            throw new IllegalArgumentException("upstream source needs an upstream name, a provider name and an adapter");
+            throw new IllegalArgumentException(
+                    "upstream source needs an upstream name, a provider name and an adapter");
         }
         params = params == null ? Map.of() : Map.copyOf(params);
         if (timeout == null || timeout.isZero() || timeout.isNegative()) {

@@ -1,7 +1,6 @@
 package dev.proxypool.sdk.provider;
 
 import dev.proxypool.core.sequential.FetchOutcome;
-
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -45,7 +44,8 @@ final class UrlTemplate {
             }
             String name = template.substring(i + 1, end);
             if (!name.matches("[A-Za-z0-9_]+")) {
-                throw new IllegalArgumentException(key + ": placeholder '{" + name + "}' must be letters, digits or '_'");
+                throw new IllegalArgumentException(
+                        key + ": placeholder '{" + name + "}' must be letters, digits or '_'");
             }
             parts.add(literal.toString());
             parts.add(name);
@@ -73,8 +73,9 @@ final class UrlTemplate {
             String name = parts.get(i);
             String value = params.get(name);
             if (value == null) {
-                throw new FetchFailure(FetchOutcome.ErrorKind.TEMPLATE, key + ": placeholder {" + name
-                        + "} has no upstream param '" + name + "'");
+                throw new FetchFailure(
+                        FetchOutcome.ErrorKind.TEMPLATE,
+                        key + ": placeholder {" + name + "} has no upstream param '" + name + "'");
             }
             sb.append(URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20"));
         }

@@ -23,5 +23,3 @@
  * kept as {@code source_asn}; the exit network comes from the validator and {@code sdk.asn}.
  */
 package dev.proxypool.sdk.provider;
-
-import dev.proxypool.core.sequential.FetchOutcome;

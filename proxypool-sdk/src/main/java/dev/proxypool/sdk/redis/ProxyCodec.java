@@ -32,8 +32,7 @@ final class ProxyCodec {
 
     private static final String VERSION = "1";
 
-    private ProxyCodec() {
-    }
+    private ProxyCodec() {}
 
     /** The 2 publish arguments of {@code p}: its id and its {@link #storedValue} (see publish.lua). */
     static void publishArgs(Proxy p, List<String> out) {
@@ -140,8 +139,12 @@ final class ProxyCodec {
         String host = in.next();
         int port = Integer.parseInt(in.next());
         ProxyKey key = new ProxyKey(protocol, host, port, CredentialRef.of(in.next()));
-        Proxy.Builder b = Proxy.builder(key).id(id).provider(in.next()).upstream(in.next())
-                .maxConcurrency(Integer.parseInt(in.next())).weight(Integer.parseInt(in.next()))
+        Proxy.Builder b = Proxy.builder(key)
+                .id(id)
+                .provider(in.next())
+                .upstream(in.next())
+                .maxConcurrency(Integer.parseInt(in.next()))
+                .weight(Integer.parseInt(in.next()))
                 .anonymity(Anonymity.valueOf(in.next()));
         String expMs = in.next();
         String expNs = in.next();

@@ -52,8 +52,12 @@ public final class RedisAccess implements AutoCloseable {
     private final JedisClientConfig dedicatedConfig;
     private final String purpose;
 
-    private RedisAccess(UnifiedJedis client, Runnable dropIdle, HostAndPort where, JedisClientConfig dedicatedConfig,
-                        String purpose) {
+    private RedisAccess(
+            UnifiedJedis client,
+            Runnable dropIdle,
+            HostAndPort where,
+            JedisClientConfig dedicatedConfig,
+            String purpose) {
         this.client = client;
         this.dropIdle = dropIdle;
         this.where = where;
@@ -74,7 +78,8 @@ public final class RedisAccess implements AutoCloseable {
             throw new IllegalArgumentException("redis access needs a Redis config, got null");
         }
         if (purpose == null || !purpose.matches("[a-z][a-z0-9-]*")) {
-            throw new IllegalArgumentException("redis access purpose '" + purpose + "' must be lower-case letters, digits, '-'");
+            throw new IllegalArgumentException(
+                    "redis access purpose '" + purpose + "' must be lower-case letters, digits, '-'");
         }
         if (maxConnections < 1) {
             throw new IllegalArgumentException("redis access maxConnections must be at least 1, got " + maxConnections);
@@ -87,11 +92,18 @@ public final class RedisAccess implements AutoCloseable {
         pool.setMaxWait(config.connectTimeout());
         pool.setTestOnBorrow(false);
         pool.setJmxEnabled(false);
-        RedisClient client = RedisClient.builder().hostAndPort(config.host(), config.port())
-                .clientConfig(clientConfig(config, "proxypool-" + purpose)).poolConfig(pool).build();
+        RedisClient client = RedisClient.builder()
+                .hostAndPort(config.host(), config.port())
+                .clientConfig(clientConfig(config, "proxypool-" + purpose))
+                .poolConfig(pool)
+                .build();
         Runnable dropIdle = () -> client.getPool().clear();
-        return new RedisAccess(client, dropIdle, new HostAndPort(config.host(), config.port()),
-                clientConfig(config, "proxypool-" + purpose + "-sub"), purpose);
+        return new RedisAccess(
+                client,
+                dropIdle,
+                new HostAndPort(config.host(), config.port()),
+                clientConfig(config, "proxypool-" + purpose + "-sub"),
+                purpose);
     }
 
     private static JedisClientConfig clientConfig(RedisStoreConfig config, String clientName) {
@@ -147,8 +159,11 @@ public final class RedisAccess implements AutoCloseable {
         try {
             return evalsha.get();
         } catch (JedisNoScriptException e) {
-            throw new RedisUnavailableException(RedisFailure.NOSCRIPT, "Redis at " + where
-                    + " is unavailable (noscript): lost script " + script + " again right after loading it", e);
+            throw new RedisUnavailableException(
+                    RedisFailure.NOSCRIPT,
+                    "Redis at " + where + " is unavailable (noscript): lost script " + script
+                            + " again right after loading it",
+                    e);
         }
     }
 
@@ -165,7 +180,8 @@ public final class RedisAccess implements AutoCloseable {
     private void load(UnifiedJedis c, RedisScript s) {
         String sha = c.scriptLoad(s.source());
         if (!s.sha().equals(sha)) {
-            throw new IllegalStateException("Redis at " + where + " gave SHA " + sha + " for " + s + ", expected " + s.sha());
+            throw new IllegalStateException(
+                    "Redis at " + where + " gave SHA " + sha + " for " + s + ", expected " + s.sha());
         }
     }
 
@@ -196,11 +212,14 @@ public final class RedisAccess implements AutoCloseable {
             dropIdleConnections();
         }
         if (kind.unavailable()) {
-            return new RedisUnavailableException(kind, "Redis at " + where + " is unavailable (" + kind + "): "
-                    + e.getMessage(), e);
+            return new RedisUnavailableException(
+                    kind, "Redis at " + where + " is unavailable (" + kind + "): " + e.getMessage(), e);
         }
-        return new RedisCommandException(kind, "Redis at " + where + " rejected a " + purpose + " command (" + kind
-                + "): " + e.getMessage(), e.getMessage(), e);
+        return new RedisCommandException(
+                kind,
+                "Redis at " + where + " rejected a " + purpose + " command (" + kind + "): " + e.getMessage(),
+                e.getMessage(),
+                e);
     }
 
     /**

@@ -84,8 +84,12 @@ public enum RedisFailure {
             case "NOSCRIPT" -> NOSCRIPT;
             case "WRONGTYPE" -> WRONG_TYPE;
             case "NOAUTH", "WRONGPASS", "NOPERM" -> AUTH;
-            default -> m.contains("user_script:") || m.startsWith("ERR Error running script")
-                    || m.startsWith("ERR Error compiling script") ? SCRIPT_ERROR : REJECTED;
+            default ->
+                m.contains("user_script:")
+                                || m.startsWith("ERR Error running script")
+                                || m.startsWith("ERR Error compiling script")
+                        ? SCRIPT_ERROR
+                        : REJECTED;
         };
     }
 

@@ -60,7 +60,8 @@ final class RedisKeys {
 
     /** {@code proto/host/port/credRef}: '/' never occurs in a host, protocol or ref name. */
     static String physical(ProxyKey key) {
-        return key.protocol().wireName() + "/" + key.host() + "/" + key.port() + "/" + key.credentialRef().name();
+        return key.protocol().wireName() + "/" + key.host() + "/" + key.port() + "/"
+                + key.credentialRef().name();
     }
 
     /**
@@ -78,8 +79,8 @@ final class RedisKeys {
 
     /** {@link #idempotency()} without the start sequence counter (abandon and purge). */
     List<String> idempotencyRecords() {
-        return List.of(idempotency.get(0), idempotency.get(1), idempotency.get(2), idempotency.get(3),
-                idempotency.get(5));
+        return List.of(
+                idempotency.get(0), idempotency.get(1), idempotency.get(2), idempotency.get(3), idempotency.get(5));
     }
 
     /**
@@ -87,8 +88,15 @@ final class RedisKeys {
      * bare prefix: any of them present means data this version would not see.
      */
     List<String> previousLayoutKeys() {
-        return List.of(prefix + "ids", prefix + "ups", prefix + "a:all", prefix + "x:a", prefix + "x:d",
-                prefix + "i:f", prefix + "iz", prefix + "iseq");
+        return List.of(
+                prefix + "ids",
+                prefix + "ups",
+                prefix + "a:all",
+                prefix + "x:a",
+                prefix + "x:d",
+                prefix + "i:f",
+                prefix + "iz",
+                prefix + "iseq");
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.proxypool.sdk.redis;
 
-import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.extract.ExtractedProxy;
 import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.ExtractionRequest;
@@ -14,6 +13,7 @@ import dev.proxypool.core.extract.PoolStore;
 import dev.proxypool.core.extract.ProxyPage;
 import dev.proxypool.core.extract.PublishResult;
 import dev.proxypool.core.extract.StoreSettings;
+import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.extract.StoredProxy;
 import dev.proxypool.core.extract.UpstreamCounts;
 import dev.proxypool.core.model.Proxy;
@@ -95,17 +95,31 @@ public final class RedisPoolStore implements PoolStore {
     private static final RedisScript EXTRACT = RedisScript.withPrelude("/redis/common.lua", "/redis/extract.lua");
     private static final RedisScript REMOVE = RedisScript.withPrelude("/redis/common.lua", "/redis/remove.lua");
     private static final RedisScript PURGE = RedisScript.withPrelude("/redis/common.lua", "/redis/purge.lua");
-    private static final RedisScript MARK_CHECKED = RedisScript.withPrelude("/redis/common.lua", "/redis/mark_checked.lua");
+    private static final RedisScript MARK_CHECKED =
+            RedisScript.withPrelude("/redis/common.lua", "/redis/mark_checked.lua");
     private static final RedisScript GET = RedisScript.withPrelude("/redis/common.lua", "/redis/get.lua");
-    private static final RedisScript SET_DISABLED = RedisScript.withPrelude("/redis/common.lua", "/redis/set_disabled.lua");
+    private static final RedisScript SET_DISABLED =
+            RedisScript.withPrelude("/redis/common.lua", "/redis/set_disabled.lua");
     private static final RedisScript COUNTS = RedisScript.withPrelude("/redis/common.lua", "/redis/counts.lua");
     private static final RedisScript LIST = RedisScript.withPrelude("/redis/common.lua", "/redis/list.lua");
     private static final RedisScript IDEM_BEGIN = RedisScript.resource("/redis/idempotency_begin.lua");
     private static final RedisScript IDEM_COMPLETE = RedisScript.resource("/redis/idempotency_complete.lua");
     private static final RedisScript IDEM_ABANDON = RedisScript.resource("/redis/idempotency_abandon.lua");
     private static final RedisScript IDEM_PURGE = RedisScript.resource("/redis/idempotency_purge.lua");
-    private static final List<RedisScript> ALL = List.of(PUBLISH, EXTRACT, REMOVE, PURGE, MARK_CHECKED, SET_DISABLED,
-            COUNTS, LIST, GET, IDEM_BEGIN, IDEM_COMPLETE, IDEM_ABANDON, IDEM_PURGE);
+    private static final List<RedisScript> ALL = List.of(
+            PUBLISH,
+            EXTRACT,
+            REMOVE,
+            PURGE,
+            MARK_CHECKED,
+            SET_DISABLED,
+            COUNTS,
+            LIST,
+            GET,
+            IDEM_BEGIN,
+            IDEM_COMPLETE,
+            IDEM_ABANDON,
+            IDEM_PURGE);
 
     private final RedisAccess redis;
     private final RedisKeys keys;
@@ -157,7 +171,8 @@ public final class RedisPoolStore implements PoolStore {
                     }
                 }
             }
-            ScanParams params = new ScanParams().match(keys.previousLayoutPattern()).count(1000);
+            ScanParams params =
+                    new ScanParams().match(keys.previousLayoutPattern()).count(1000);
             String cursor = ScanParams.SCAN_POINTER_START;
             do {
                 ScanResult<String> page = c.scan(cursor, params);
@@ -220,8 +235,7 @@ public final class RedisPoolStore implements PoolStore {
             dropped += RedisReplies.number(r.get(0));
             more = RedisReplies.number(r.get(1)) == 1;
         }
-        redis.eval(IDEM_PURGE, keys.idempotencyRecords(),
-                List.of(nowMs, Integer.toString(IDEMPOTENCY_PURGE_WINDOW)));
+        redis.eval(IDEM_PURGE, keys.idempotencyRecords(), List.of(nowMs, Integer.toString(IDEMPOTENCY_PURGE_WINDOW)));
         return (int) dropped;
     }
 
@@ -231,8 +245,12 @@ public final class RedisPoolStore implements PoolStore {
             throw new IllegalArgumentException("checkedAt must not be null");
         }
         checkOpen();
-        return (int) forEachBatch(MARK_CHECKED, List.of(Long.toString(ProxyCodec.millis(checkedAt)),
-                Integer.toString(ProxyCodec.subMillisNanos(checkedAt))), proxyIds);
+        return (int) forEachBatch(
+                MARK_CHECKED,
+                List.of(
+                        Long.toString(ProxyCodec.millis(checkedAt)),
+                        Integer.toString(ProxyCodec.subMillisNanos(checkedAt))),
+                proxyIds);
     }
 
     /** Runs pool {@code script} over the ids in batches with ARGV {@code leading..., ids...}; sums the replies. */
@@ -266,7 +284,8 @@ public final class RedisPoolStore implements PoolStore {
         args.add(Long.toString(request.maxHealthAge().toMillis()));
         args.add(Long.toString(settings.tombstoneRetentionForNoExpiry().toMillis()));
         args.add(Integer.toString(EXTRACT_PURGE_BOUND));
-        args.add(Integer.toString(ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE))); // the script's sampling seed
+        args.add(
+                Integer.toString(ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE))); // the script's sampling seed
         addTerms(request.filter(), args);
         List<?> r = RedisReplies.list(redis.eval(EXTRACT, keys.pool(), args));
         if (RedisReplies.number(r.get(0)) == 0) {
@@ -308,8 +327,12 @@ public final class RedisPoolStore implements PoolStore {
     @Override
     public IdempotencyStart beginIdempotent(IdempotencyKey key, String fingerprint, Instant now) {
         checkOpen();
-        List<?> r = RedisReplies.list(redis.eval(IDEM_BEGIN, keys.idempotency(),
-                List.of(RedisKeys.idempotencyRecord(key), requireFingerprint(fingerprint),
+        List<?> r = RedisReplies.list(redis.eval(
+                IDEM_BEGIN,
+                keys.idempotency(),
+                List.of(
+                        RedisKeys.idempotencyRecord(key),
+                        requireFingerprint(fingerprint),
                         Long.toString(ProxyCodec.millis(now)),
                         Long.toString(settings.idempotencyInProgressTimeout().toMillis()),
                         Integer.toString(settings.idempotencyMaxEntries()))));
@@ -329,18 +352,27 @@ public final class RedisPoolStore implements PoolStore {
         if (response == null) {
             throw new IllegalArgumentException("idempotent response must not be null");
         }
-        return RedisReplies.number(redis.eval(IDEM_COMPLETE, keys.idempotency(),
-                List.of(RedisKeys.idempotencyRecord(key), requireFingerprint(fingerprint), response,
-                        Long.toString(ProxyCodec.millis(now)),
-                        Long.toString(settings.idempotencyRetention().toMillis()),
-                        Integer.toString(settings.idempotencyMaxEntries())))) == 1;
+        return RedisReplies.number(redis.eval(
+                        IDEM_COMPLETE,
+                        keys.idempotency(),
+                        List.of(
+                                RedisKeys.idempotencyRecord(key),
+                                requireFingerprint(fingerprint),
+                                response,
+                                Long.toString(ProxyCodec.millis(now)),
+                                Long.toString(settings.idempotencyRetention().toMillis()),
+                                Integer.toString(settings.idempotencyMaxEntries()))))
+                == 1;
     }
 
     @Override
     public boolean abandonIdempotent(IdempotencyKey key, String fingerprint) {
         checkOpen();
-        return RedisReplies.number(redis.eval(IDEM_ABANDON,
-                keys.idempotencyRecords(), List.of(RedisKeys.idempotencyRecord(key), requireFingerprint(fingerprint)))) == 1;
+        return RedisReplies.number(redis.eval(
+                        IDEM_ABANDON,
+                        keys.idempotencyRecords(),
+                        List.of(RedisKeys.idempotencyRecord(key), requireFingerprint(fingerprint))))
+                == 1;
     }
 
     private static String requireFingerprint(String fingerprint) {
@@ -363,8 +395,8 @@ public final class RedisPoolStore implements PoolStore {
         List<?> r = RedisReplies.list(redis.eval(COUNTS, keys.pool(), List.of()));
         TreeMap<String, UpstreamCounts> counts = new TreeMap<>();
         for (int i = 0; i + 2 < r.size(); i += 3) {
-            counts.put(RedisReplies.string(r.get(i)), new UpstreamCounts((int) RedisReplies.number(r.get(i + 1)),
-                    (int) RedisReplies.number(r.get(i + 2))));
+            counts.put(RedisReplies.string(r.get(i)), new UpstreamCounts((int) RedisReplies.number(r.get(i + 1)), (int)
+                    RedisReplies.number(r.get(i + 2))));
         }
         return counts;
     }
@@ -373,8 +405,13 @@ public final class RedisPoolStore implements PoolStore {
     public Optional<StoredProxy> get(String proxyId) {
         checkOpen();
         List<?> v = RedisReplies.list(redis.eval(GET, keys.pool(), List.of(proxyId)));
-        return v.isEmpty() ? Optional.empty() : Optional.of(ProxyCodec.stored(RedisReplies.string(v.get(0)),
-                RedisReplies.string(v.get(1)), RedisReplies.string(v.get(2)), RedisReplies.string(v.get(3))));
+        return v.isEmpty()
+                ? Optional.empty()
+                : Optional.of(ProxyCodec.stored(
+                        RedisReplies.string(v.get(0)),
+                        RedisReplies.string(v.get(1)),
+                        RedisReplies.string(v.get(2)),
+                        RedisReplies.string(v.get(3))));
     }
 
     @Override
@@ -390,8 +427,11 @@ public final class RedisPoolStore implements PoolStore {
         List<StoredProxy> proxies = new ArrayList<>(r.size() - 1);
         for (int i = 1; i < r.size(); i++) {
             List<?> v = RedisReplies.list(r.get(i));
-            proxies.add(ProxyCodec.stored(RedisReplies.string(v.get(0)), RedisReplies.string(v.get(1)),
-                    RedisReplies.string(v.get(2)), RedisReplies.string(v.get(3))));
+            proxies.add(ProxyCodec.stored(
+                    RedisReplies.string(v.get(0)),
+                    RedisReplies.string(v.get(1)),
+                    RedisReplies.string(v.get(2)),
+                    RedisReplies.string(v.get(3))));
         }
         String next = RedisReplies.string(r.get(0));
         return new ProxyPage(proxies, next.isEmpty() ? PageRequest.FIRST : PageRequest.cursorAfter(next));

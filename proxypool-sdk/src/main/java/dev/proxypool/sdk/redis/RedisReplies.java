@@ -6,8 +6,7 @@ import java.util.List;
 /** Reading script replies, whose bulk strings Jedis may hand over as {@code byte[]} or {@code String}. */
 final class RedisReplies {
 
-    private RedisReplies() {
-    }
+    private RedisReplies() {}
 
     static String string(Object o) {
         return switch (o) {
@@ -30,6 +29,7 @@ final class RedisReplies {
         if (o instanceof List<?> l) {
             return l;
         }
-        throw new IllegalStateException("expected an array from Redis, got " + (o == null ? "nothing" : o.getClass().getSimpleName()));
+        throw new IllegalStateException("expected an array from Redis, got "
+                + (o == null ? "nothing" : o.getClass().getSimpleName()));
     }
 }

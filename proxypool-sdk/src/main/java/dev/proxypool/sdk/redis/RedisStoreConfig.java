@@ -23,12 +23,19 @@ import java.time.Duration;
  * @param maxConnections pooled connections [{@code store.maxConnections}, 16]; a caller waits at most
  *                       {@code connectTimeout} for a free one
  */
-public record RedisStoreConfig(String host, int port, String user, String password, int database,
-                               String keyPrefix, Duration connectTimeout, Duration socketTimeout,
-                               int maxConnections) {
+public record RedisStoreConfig(
+        String host,
+        int port,
+        String user,
+        String password,
+        int database,
+        String keyPrefix,
+        Duration connectTimeout,
+        Duration socketTimeout,
+        int maxConnections) {
 
-    public static final RedisStoreConfig DEFAULTS = new RedisStoreConfig("127.0.0.1", 6379, "", "", 0, "pp:",
-            Duration.ofSeconds(2), Duration.ofSeconds(2), 16);
+    public static final RedisStoreConfig DEFAULTS =
+            new RedisStoreConfig("127.0.0.1", 6379, "", "", 0, "pp:", Duration.ofSeconds(2), Duration.ofSeconds(2), 16);
 
     public RedisStoreConfig {
         if (host == null || host.isBlank()) {
@@ -46,7 +53,8 @@ public record RedisStoreConfig(String host, int port, String user, String passwo
         positive("store.connectTimeout", connectTimeout);
         positive("store.socketTimeout", socketTimeout);
         if (maxConnections < 1 || maxConnections > 1024) {
-            throw new IllegalArgumentException("store.maxConnections must be between 1 and 1024, got " + maxConnections);
+            throw new IllegalArgumentException(
+                    "store.maxConnections must be between 1 and 1024, got " + maxConnections);
         }
     }
 
@@ -79,13 +87,21 @@ public record RedisStoreConfig(String host, int port, String user, String passwo
             }
         }
         RedisStoreConfig d = DEFAULTS;
-        return new RedisStoreConfig(u.getHost(), u.getPort() < 0 ? 6379 : u.getPort(), user, password, database,
-                d.keyPrefix, d.connectTimeout, d.socketTimeout, d.maxConnections);
+        return new RedisStoreConfig(
+                u.getHost(),
+                u.getPort() < 0 ? 6379 : u.getPort(),
+                user,
+                password,
+                database,
+                d.keyPrefix,
+                d.connectTimeout,
+                d.socketTimeout,
+                d.maxConnections);
     }
 
     public RedisStoreConfig withKeyPrefix(String prefix) {
-        return new RedisStoreConfig(host, port, user, password, database, prefix, connectTimeout, socketTimeout,
-                maxConnections);
+        return new RedisStoreConfig(
+                host, port, user, password, database, prefix, connectTimeout, socketTimeout, maxConnections);
     }
 
     public RedisStoreConfig withTimeouts(Duration connect, Duration socket) {
@@ -103,8 +119,8 @@ public record RedisStoreConfig(String host, int port, String user, String passwo
         for (int i = 0; i < prefix.length(); i++) {
             char c = prefix.charAt(i);
             if (c <= ' ' || c == '{' || c == '}' || Character.isISOControl(c)) {
-                throw new IllegalArgumentException("store.keyPrefix '" + prefix
-                        + "' must not contain blanks, control characters or braces");
+                throw new IllegalArgumentException(
+                        "store.keyPrefix '" + prefix + "' must not contain blanks, control characters or braces");
             }
         }
     }

@@ -126,7 +126,8 @@ public final class DistributionClient implements AutoCloseable {
      */
     public ExtractionResponse extract(Extraction call) {
         Objects.requireNonNull(call, "call");
-        HttpClientRequest request = client.post().uri(endpoint)
+        HttpClientRequest request = client.post()
+                .uri(endpoint)
                 .header(HeaderNames.AUTHORIZATION, authorization)
                 .header(HeaderNames.CONTENT_TYPE, "application/json")
                 .header(HeaderNames.ACCEPT, "application/json");
@@ -136,20 +137,30 @@ public final class DistributionClient implements AutoCloseable {
             int status = response.status().code();
             byte[] answer = read(response);
             if (status == 200) {
-                boolean replayed = response.headers().first(IDEMPOTENT_REPLAYED)
-                        .map(v -> v.equalsIgnoreCase("true")).orElse(false);
+                boolean replayed = response.headers()
+                        .first(IDEMPOTENT_REPLAYED)
+                        .map(v -> v.equalsIgnoreCase("true"))
+                        .orElse(false);
                 try {
                     return RemoteJson.response(answer, replayed);
                 } catch (RemoteJson.Malformed e) {
                     throw new DistributionException.UnexpectedResponse(200, "", e.getMessage());
                 }
             }
-            if (response.headers().first(GATEWAY_ERROR).map(GATEWAY_ORIGIN_FORM::equals).orElse(false)) {
-                throw new DistributionException.UnexpectedResponse(status, GATEWAY_ORIGIN_FORM, apiBase
-                        + " is the gateway listener (a forward proxy), not the REST API: use the server's API port"
-                        + " (server.apiPort, default 9090)");
+            if (response.headers()
+                    .first(GATEWAY_ERROR)
+                    .map(GATEWAY_ORIGIN_FORM::equals)
+                    .orElse(false)) {
+                throw new DistributionException.UnexpectedResponse(
+                        status,
+                        GATEWAY_ORIGIN_FORM,
+                        apiBase
+                                + " is the gateway listener (a forward proxy), not the REST API: use the server's API port"
+                                + " (server.apiPort, default 9090)");
             }
-            long retryAfter = response.headers().first(HeaderNames.RETRY_AFTER).map(DistributionClient::seconds)
+            long retryAfter = response.headers()
+                    .first(HeaderNames.RETRY_AFTER)
+                    .map(DistributionClient::seconds)
                     .orElse(-1L);
             throw RemoteJson.error(status, answer, retryAfter);
         } catch (DistributionException e) {
@@ -161,14 +172,15 @@ public final class DistributionClient implements AutoCloseable {
 
     /** The gateway's error header, and its code for a request that is not proxy-shaped (this client's, sent to the gateway port). */
     private static final HeaderName GATEWAY_ERROR = HeaderNames.create("X-ProxyPool-Error");
+
     private static final String GATEWAY_ORIGIN_FORM = "origin_form_not_allowed";
 
     private static byte[] read(HttpClientResponse response) {
         try (InputStream in = response.inputStream()) {
             byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
             if (bytes.length > MAX_BODY_BYTES) {
-                throw new DistributionException.UnexpectedResponse(response.status().code(), "",
-                        "response body exceeds " + MAX_BODY_BYTES + " bytes");
+                throw new DistributionException.UnexpectedResponse(
+                        response.status().code(), "", "response body exceeds " + MAX_BODY_BYTES + " bytes");
             }
             return bytes;
         } catch (IOException e) {
@@ -194,7 +206,8 @@ public final class DistributionClient implements AutoCloseable {
                 String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
                 return m.contains("timed out") ? "timed out after " + timeout.toMillis() + " ms" : "connection refused";
             }
-            if (t instanceof SocketTimeoutException || t.getClass().getSimpleName().contains("Timeout")) {
+            if (t instanceof SocketTimeoutException
+                    || t.getClass().getSimpleName().contains("Timeout")) {
                 return "timed out after " + timeout.toMillis() + " ms";
             }
             if (t instanceof UnknownHostException) {
@@ -245,10 +258,13 @@ public final class DistributionClient implements AutoCloseable {
         private Duration timeout = DEFAULT_TIMEOUT;
 
         private Builder(URI apiBase) {
-            if (apiBase == null || apiBase.getScheme() == null || apiBase.getHost() == null
-                    || !(apiBase.getScheme().equalsIgnoreCase("http") || apiBase.getScheme().equalsIgnoreCase("https"))) {
-                throw new IllegalArgumentException("the API base must be an http:// or https:// URL with a host, got '"
-                        + apiBase + "'");
+            if (apiBase == null
+                    || apiBase.getScheme() == null
+                    || apiBase.getHost() == null
+                    || !(apiBase.getScheme().equalsIgnoreCase("http")
+                            || apiBase.getScheme().equalsIgnoreCase("https"))) {
+                throw new IllegalArgumentException(
+                        "the API base must be an http:// or https:// URL with a host, got '" + apiBase + "'");
             }
             if (apiBase.getRawQuery() != null || apiBase.getRawFragment() != null || apiBase.getRawUserInfo() != null) {
                 throw new IllegalArgumentException("the API base must not carry a query, fragment or user info, got '"

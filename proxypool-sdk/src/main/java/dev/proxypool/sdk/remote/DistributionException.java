@@ -25,11 +25,16 @@ import java.time.Duration;
  * body's {@code error} value (or a client-side code such as {@code server_unreachable}).
  */
 public abstract sealed class DistributionException extends ProxyPoolException
-        permits DistributionException.InsufficientProxies, DistributionException.QuotaExceeded,
-        DistributionException.Unauthorized, DistributionException.InvalidRequest,
-        DistributionException.StoreUnavailable, DistributionException.CredentialsUnavailable,
-        DistributionException.RequestInProgress, DistributionException.IdempotencyMismatch,
-        DistributionException.ServerUnreachable, DistributionException.UnexpectedResponse {
+        permits DistributionException.InsufficientProxies,
+                DistributionException.QuotaExceeded,
+                DistributionException.Unauthorized,
+                DistributionException.InvalidRequest,
+                DistributionException.StoreUnavailable,
+                DistributionException.CredentialsUnavailable,
+                DistributionException.RequestInProgress,
+                DistributionException.IdempotencyMismatch,
+                DistributionException.ServerUnreachable,
+                DistributionException.UnexpectedResponse {
 
     /** The HTTP status; 0 when the server never answered. */
     private final int status;
@@ -74,8 +79,11 @@ public abstract sealed class DistributionException extends ProxyPoolException
          * @param available how many qualified
          */
         public InsufficientProxies(int requested, int available) {
-            super(409, "insufficient_proxies", "insufficient proxies: requested " + requested + ", available "
-                    + available, null);
+            super(
+                    409,
+                    "insufficient_proxies",
+                    "insufficient proxies: requested " + requested + ", available " + available,
+                    null);
             this.requested = requested;
             this.available = available;
         }
@@ -117,8 +125,12 @@ public abstract sealed class DistributionException extends ProxyPoolException
          * @param retryAfter when the quota allows the call again
          */
         public QuotaExceeded(String message, int limit, int used, Duration retryAfter) {
-            super(429, "quota_exceeded", "quota exceeded: " + message + " (used " + used + " of " + limit
-                    + ", retry after " + retryAfter.toSeconds() + " s)", null);
+            super(
+                    429,
+                    "quota_exceeded",
+                    "quota exceeded: " + message + " (used " + used + " of " + limit + ", retry after "
+                            + retryAfter.toSeconds() + " s)",
+                    null);
             this.limit = limit;
             this.used = used;
             this.retryAfter = retryAfter;
@@ -161,8 +173,11 @@ public abstract sealed class DistributionException extends ProxyPoolException
          * @param message the server's message
          */
         public Unauthorized(int status, String message) {
-            super(status, status == 403 ? "forbidden" : "unauthorized", (status == 403 ? "forbidden: " : "unauthorized: ")
-                    + message, null);
+            super(
+                    status,
+                    status == 403 ? "forbidden" : "unauthorized",
+                    (status == 403 ? "forbidden: " : "unauthorized: ") + message,
+                    null);
         }
     }
 

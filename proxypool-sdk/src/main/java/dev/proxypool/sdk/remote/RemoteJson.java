@@ -1,8 +1,8 @@
 package dev.proxypool.sdk.remote;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.proxypool.core.extract.ExtractionRequest;
 import dev.proxypool.core.model.Protocol;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.proxypool.sdk.ExtractedProxyView;
 import dev.proxypool.sdk.Extraction;
 import dev.proxypool.sdk.ExtractionResponse;
@@ -28,8 +28,7 @@ import java.util.TreeMap;
  */
 final class RemoteJson {
 
-    private RemoteJson() {
-    }
+    private RemoteJson() {}
 
     /** A body that is not what the contract says; becomes {@link DistributionException.UnexpectedResponse}. */
     static final class Malformed extends Exception {
@@ -47,37 +46,40 @@ final class RemoteJson {
     static byte[] requestBody(Extraction extraction) {
         ExtractionRequest call = extraction.toRequest(0);
         if (!call.maxHealthAge().isZero()) {
-            throw new IllegalArgumentException("maxHealthAge is not part of the Distribution API (in process only:"
-                    + " ProxyPool.extract)");
+            throw new IllegalArgumentException(
+                    "maxHealthAge is not part of the Distribution API (in process only:" + " ProxyPool.extract)");
         }
         long minRemainingTtlSeconds = call.minRemainingTtl().toSeconds();
         return JsonCodec.write(g -> {
-            g.writeStartObject();
-            g.writeNumberField("count", call.count());
-            g.writeStringField("fulfillment", call.fulfillment().wireName());
-            if (!call.filter().isAny()) {
-                g.writeObjectFieldStart("filter");
-                if (call.filter().protocol().isPresent()) {
-                    g.writeStringField("protocol", call.filter().protocol().get().wireName());
-                }
-                if (call.filter().upstream().isPresent()) {
-                    g.writeStringField("upstream", call.filter().upstream().get());
-                }
-                Map<String, String> labels = call.filter().labels().required();
-                if (!labels.isEmpty()) {
-                    g.writeObjectFieldStart("labels");
-                    for (Map.Entry<String, String> e : labels.entrySet()) {
-                        g.writeStringField(e.getKey(), e.getValue());
+                    g.writeStartObject();
+                    g.writeNumberField("count", call.count());
+                    g.writeStringField("fulfillment", call.fulfillment().wireName());
+                    if (!call.filter().isAny()) {
+                        g.writeObjectFieldStart("filter");
+                        if (call.filter().protocol().isPresent()) {
+                            g.writeStringField(
+                                    "protocol", call.filter().protocol().get().wireName());
+                        }
+                        if (call.filter().upstream().isPresent()) {
+                            g.writeStringField(
+                                    "upstream", call.filter().upstream().get());
+                        }
+                        Map<String, String> labels = call.filter().labels().required();
+                        if (!labels.isEmpty()) {
+                            g.writeObjectFieldStart("labels");
+                            for (Map.Entry<String, String> e : labels.entrySet()) {
+                                g.writeStringField(e.getKey(), e.getValue());
+                            }
+                            g.writeEndObject();
+                        }
+                        g.writeEndObject();
+                    }
+                    if (minRemainingTtlSeconds > 0) {
+                        g.writeNumberField("minRemainingTtlSeconds", minRemainingTtlSeconds);
                     }
                     g.writeEndObject();
-                }
-                g.writeEndObject();
-            }
-            if (minRemainingTtlSeconds > 0) {
-                g.writeNumberField("minRemainingTtlSeconds", minRemainingTtlSeconds);
-            }
-            g.writeEndObject();
-        }).getBytes(StandardCharsets.UTF_8);
+                })
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     /** A {@code 200} body. */
@@ -113,7 +115,7 @@ final class RemoteJson {
         Map<String, String> labels = new TreeMap<>();
         JsonNode lv = o.get("labels");
         if (lv != null && lv.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = lv.fields(); it.hasNext();) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = lv.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> x = it.next();
                 if (x.getValue().isTextual()) {
                     labels.put(x.getKey(), x.getValue().textValue());
@@ -135,8 +137,15 @@ final class RemoteJson {
             remaining = OptionalLong.of(rv.decimalValue().longValue());
         }
         try {
-            return new ExtractedProxyView(string(o, "id"), string(o, "url"), protocol, string(o, "host"),
-                    (int) integer(o, "port"), labels, expiresAt, remaining);
+            return new ExtractedProxyView(
+                    string(o, "id"),
+                    string(o, "url"),
+                    protocol,
+                    string(o, "host"),
+                    (int) integer(o, "port"),
+                    labels,
+                    expiresAt,
+                    remaining);
         } catch (IllegalArgumentException e) {
             throw new Malformed(e.getMessage());
         }
@@ -159,20 +168,31 @@ final class RemoteJson {
         return switch (status) {
             case 400, 413 -> new DistributionException.InvalidRequest(status, message);
             case 401, 403 -> new DistributionException.Unauthorized(status, message);
-            case 409 -> switch (code) {
-                case "insufficient_proxies" -> new DistributionException.InsufficientProxies(
-                        (int) number(o, "requested"), (int) number(o, "available"));
-                case "request_in_progress" -> new DistributionException.RequestInProgress();
-                default -> new DistributionException.UnexpectedResponse(status, code, message);
-            };
+            case 409 ->
+                switch (code) {
+                    case "insufficient_proxies" ->
+                        new DistributionException.InsufficientProxies(
+                                (int) number(o, "requested"), (int) number(o, "available"));
+                    case "request_in_progress" -> new DistributionException.RequestInProgress();
+                    default -> new DistributionException.UnexpectedResponse(status, code, message);
+                };
             case 422 -> new DistributionException.IdempotencyMismatch();
-            case 429 -> new DistributionException.QuotaExceeded(message, (int) number(o, "limit"), (int) number(o, "used"),
-                    Duration.ofSeconds(Math.max(0, o.has("retryAfterSeconds") ? number(o, "retryAfterSeconds") : Math.max(0, retryAfterHeader))));
-            case 503 -> switch (code) {
-                case "store_unavailable" -> new DistributionException.StoreUnavailable();
-                case "credentials_unavailable" -> new DistributionException.CredentialsUnavailable(message);
-                default -> new DistributionException.UnexpectedResponse(status, code, message);
-            };
+            case 429 ->
+                new DistributionException.QuotaExceeded(
+                        message,
+                        (int) number(o, "limit"),
+                        (int) number(o, "used"),
+                        Duration.ofSeconds(Math.max(
+                                0,
+                                o.has("retryAfterSeconds")
+                                        ? number(o, "retryAfterSeconds")
+                                        : Math.max(0, retryAfterHeader))));
+            case 503 ->
+                switch (code) {
+                    case "store_unavailable" -> new DistributionException.StoreUnavailable();
+                    case "credentials_unavailable" -> new DistributionException.CredentialsUnavailable(message);
+                    default -> new DistributionException.UnexpectedResponse(status, code, message);
+                };
             default -> new DistributionException.UnexpectedResponse(status, code, message);
         };
     }

@@ -15,11 +15,9 @@ import java.util.regex.Pattern;
  */
 final class Addresses {
 
-    private static final Pattern DOTTED_QUAD =
-            Pattern.compile("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+    private static final Pattern DOTTED_QUAD = Pattern.compile("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
 
-    private Addresses() {
-    }
+    private Addresses() {}
 
     /** The address of an IP literal (brackets, a zone, or an IPv4 {@code :port} tolerated), or null. */
     static InetAddress literal(String token) {

@@ -18,8 +18,7 @@ import java.util.TreeMap;
  */
 final class EchoJson {
 
-    private EchoJson() {
-    }
+    private EchoJson() {}
 
     /** What an echo endpoint saw: the peer and the headers, looked up case-insensitively. */
     record Echo(String ip, Map<String, String> headers) {
@@ -50,9 +49,10 @@ final class EchoJson {
         try {
             top = JsonCodec.read(json, JsonCodec.Nesting.ECHO);
         } catch (MalformedJsonException e) {
-            throw new IllegalArgumentException(e.reason() == MalformedJsonException.Reason.DUPLICATE_KEY
-                    ? "the echo body repeats the key '" + e.duplicateKey() + "'"
-                    : "the " + e.describe("echo body"));
+            throw new IllegalArgumentException(
+                    e.reason() == MalformedJsonException.Reason.DUPLICATE_KEY
+                            ? "the echo body repeats the key '" + e.duplicateKey() + "'"
+                            : "the " + e.describe("echo body"));
         }
         if (!top.isObject()) {
             throw new IllegalArgumentException("the echo body is not a JSON object");
@@ -66,7 +66,7 @@ final class EchoJson {
             throw new IllegalArgumentException("the echo body has no object 'headers'");
         }
         Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-        for (Iterator<Map.Entry<String, JsonNode>> it = raw.fields(); it.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = raw.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             headers.merge(e.getKey(), headerValue(e.getKey(), e.getValue()), (a, b) -> a + ", " + b);
         }

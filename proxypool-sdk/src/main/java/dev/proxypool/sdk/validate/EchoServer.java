@@ -88,8 +88,8 @@ public final class EchoServer implements AutoCloseable {
     /** {@code http(s)://host:port/v1/echo}. */
     public URI url() {
         String h = host();
-        return URI.create((tls ? "https://" : "http://") + (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + port()
-                + PATH);
+        return URI.create(
+                (tls ? "https://" : "http://") + (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + port() + PATH);
     }
 
     /** Echo requests answered. */
@@ -132,7 +132,11 @@ public final class EchoServer implements AutoCloseable {
             requests.incrementAndGet();
             Map<String, List<String>> headers = new TreeMap<>(ex.getRequestHeaders());
             ex.getResponseHeaders().set("Cache-Control", "no-store");
-            send(ex, 200, "application/json", json(peer(ex.getRemoteAddress().getAddress()), headers),
+            send(
+                    ex,
+                    200,
+                    "application/json",
+                    json(peer(ex.getRemoteAddress().getAddress()), headers),
                     method.equals("HEAD"));
         }
     }
@@ -165,8 +169,7 @@ public final class EchoServer implements AutoCloseable {
         private int backlog = 1024;
         private SSLContext tls;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The address to listen on; default loopback (the CLI passes the wildcard address to serve others). */
         public Builder bind(InetAddress address) {

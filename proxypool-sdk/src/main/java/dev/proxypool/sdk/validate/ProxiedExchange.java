@@ -54,6 +54,7 @@ public final class ProxiedExchange {
 
     /** The largest body read; a larger one is a protocol error. */
     public static final int MAX_BODY = 64 * 1024;
+
     static final String USER_AGENT = "proxypool-validator/1";
     private static final Duration UNWIND = Duration.ofSeconds(2);
 
@@ -164,7 +165,8 @@ public final class ProxiedExchange {
                     step = ExchangeStep.CONNECT;
                     ForwardingConnection f = dialer.openForwarding(proxy);
                     s = track(f.socket());
-                    request = target.absoluteForm(f.hasProxyAuthorization() ? f.proxyAuthorization().reveal() : null);
+                    request = target.absoluteForm(
+                            f.hasProxyAuthorization() ? f.proxyAuthorization().reveal() : null);
                 }
                 if (target.https()) {
                     step = ExchangeStep.TARGET_TLS;
@@ -244,7 +246,8 @@ public final class ProxiedExchange {
         }
 
         private Socket tls(Socket tunnel) throws IOException {
-            SSLSocket ssl = (SSLSocket) targetTls.getSocketFactory().createSocket(tunnel, target.host(), target.port(), true);
+            SSLSocket ssl =
+                    (SSLSocket) targetTls.getSocketFactory().createSocket(tunnel, target.host(), target.port(), true);
             SSLParameters p = ssl.getSSLParameters();
             p.setEndpointIdentificationAlgorithm("HTTPS");
             if (!target.literal()) {
@@ -285,14 +288,27 @@ public final class ProxiedExchange {
         private String describe(FailureKind kind, ExchangeStep at, String why) {
             StringBuilder m = new StringBuilder(160);
             if (proxy != null) {
-                m.append(proxy.protocol().wireName()).append(" proxy ").append(proxy.id()).append(" (")
-                        .append(AddressMask.mask(proxy.host())).append(':').append(proxy.port()).append(") to ");
+                m.append(proxy.protocol().wireName())
+                        .append(" proxy ")
+                        .append(proxy.id())
+                        .append(" (")
+                        .append(AddressMask.mask(proxy.host()))
+                        .append(':')
+                        .append(proxy.port())
+                        .append(") to ");
             } else {
                 m.append("direct to ");
             }
-            return m.append(AddressMask.mask(target.host())).append(':').append(target.port()).append(": ")
-                    .append(kind.wireName()).append(" at ").append(at.name().toLowerCase(Locale.ROOT)).append(": ")
-                    .append(why).toString();
+            return m.append(AddressMask.mask(target.host()))
+                    .append(':')
+                    .append(target.port())
+                    .append(": ")
+                    .append(kind.wireName())
+                    .append(" at ")
+                    .append(at.name().toLowerCase(Locale.ROOT))
+                    .append(": ")
+                    .append(why)
+                    .toString();
         }
     }
 
@@ -341,7 +357,8 @@ public final class ProxiedExchange {
 
         String absoluteForm(String proxyAuthorization) {
             return "GET http://" + authority + pathAndQuery + " HTTP/1.1\r\n" + commonFields()
-                    + (proxyAuthorization != null ? "Proxy-Authorization: " + proxyAuthorization + "\r\n" : "") + "\r\n";
+                    + (proxyAuthorization != null ? "Proxy-Authorization: " + proxyAuthorization + "\r\n" : "")
+                    + "\r\n";
         }
 
         private String commonFields() {

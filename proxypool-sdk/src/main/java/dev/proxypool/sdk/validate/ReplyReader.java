@@ -42,8 +42,7 @@ final class ReplyReader {
         }
     }
 
-    private ReplyReader() {
-    }
+    private ReplyReader() {}
 
     /** Reads the final (non-1xx) head. */
     static Head head(InputStream in) throws IOException {
@@ -113,7 +112,8 @@ final class ReplyReader {
             if (colon <= 0 || l.charAt(0) == ' ' || l.charAt(0) == '\t') {
                 throw new NotHttp("a malformed header field");
             }
-            fields.add(Map.entry(l.substring(0, colon).trim(), l.substring(colon + 1).trim()));
+            fields.add(Map.entry(
+                    l.substring(0, colon).trim(), l.substring(colon + 1).trim()));
         }
     }
 
@@ -174,8 +174,10 @@ final class ReplyReader {
         while (true) {
             int b = in.read();
             if (b < 0) {
-                throw new EOFException(first && sb.isEmpty() ? "the connection ended before a response"
-                        : "the connection ended inside the response head");
+                throw new EOFException(
+                        first && sb.isEmpty()
+                                ? "the connection ended before a response"
+                                : "the connection ended inside the response head");
             }
             if (b == '\n') {
                 int len = sb.length();

@@ -18,7 +18,7 @@ public record ValidationProgress(long done, long total, long elite, long anonymo
         void onProgress(ValidationProgress progress);
 
         static Listener none() {
-            return p -> { };
+            return p -> {};
         }
     }
 

@@ -38,7 +38,8 @@ public sealed interface ValidationResult permits ValidationResult.Accepted, Vali
 
         public Accepted {
             if (proxy == null || exitIp == null || latency == null || marker == null) {
-                throw new IllegalArgumentException("an accepted result needs a proxy, exit address, latency and marker");
+                throw new IllegalArgumentException(
+                        "an accepted result needs a proxy, exit address, latency and marker");
             }
             if (anonymity != Anonymity.ELITE && anonymity != Anonymity.ANONYMOUS) {
                 throw new IllegalArgumentException("an accepted proxy is elite or anonymous, got " + anonymity);
@@ -52,7 +53,10 @@ public sealed interface ValidationResult permits ValidationResult.Accepted, Vali
 
         /** The candidate with its anonymity and exit address recorded (ASN lookup comes later, docs/design.md#collection-pipeline P9). */
         public Proxy validatedProxy() {
-            return proxy.toBuilder().anonymity(anonymity).exitNetwork(new ExitNetwork(exitIp, 0, "", "")).build();
+            return proxy.toBuilder()
+                    .anonymity(anonymity)
+                    .exitNetwork(new ExitNetwork(exitIp, 0, "", ""))
+                    .build();
         }
     }
 
@@ -64,11 +68,21 @@ public sealed interface ValidationResult permits ValidationResult.Accepted, Vali
      * @param exitIp      the address the echo endpoint saw, when it answered
      * @param detail      one line for people: the step, the header, the status (no secret, masked address)
      */
-    record Rejected(Proxy proxy, RejectReason reason, Optional<FailureKind> failureKind, Optional<String> exitIp,
-                    Duration latency, String detail) implements ValidationResult {
+    record Rejected(
+            Proxy proxy,
+            RejectReason reason,
+            Optional<FailureKind> failureKind,
+            Optional<String> exitIp,
+            Duration latency,
+            String detail)
+            implements ValidationResult {
 
         public Rejected {
-            if (proxy == null || reason == null || failureKind == null || exitIp == null || latency == null
+            if (proxy == null
+                    || reason == null
+                    || failureKind == null
+                    || exitIp == null
+                    || latency == null
                     || detail == null) {
                 throw new IllegalArgumentException("a rejected result needs every field (Optional.empty() for none)");
             }

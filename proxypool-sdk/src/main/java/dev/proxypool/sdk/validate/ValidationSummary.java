@@ -11,8 +11,14 @@ import java.util.Map;
  *                          never above queue capacity + concurrency
  * @param elapsed           wall time of the run, by the validator's ticker
  */
-public record ValidationSummary(long total, long elite, long anonymous, long rejected,
-                                Map<RejectReason, Long> rejectedByReason, int maxHeldCandidates, Duration elapsed) {
+public record ValidationSummary(
+        long total,
+        long elite,
+        long anonymous,
+        long rejected,
+        Map<RejectReason, Long> rejectedByReason,
+        int maxHeldCandidates,
+        Duration elapsed) {
 
     public ValidationSummary {
         rejectedByReason = Map.copyOf(rejectedByReason);

@@ -106,27 +106,42 @@ public final class Validator {
      * @param progress      told after each result, one call at a time
      * @throws InterruptedException when the calling thread is interrupted (the workers are stopped)
      */
-    public ValidationSummary validateAll(Iterator<? extends Proxy> candidates, long expectedTotal,
-                                         Consumer<? super ValidationResult> results,
-                                         ValidationProgress.Listener progress) throws InterruptedException {
+    public ValidationSummary validateAll(
+            Iterator<? extends Proxy> candidates,
+            long expectedTotal,
+            Consumer<? super ValidationResult> results,
+            ValidationProgress.Listener progress)
+            throws InterruptedException {
         Objects.requireNonNull(candidates, "candidates");
         Objects.requireNonNull(results, "results");
         Objects.requireNonNull(progress, "progress");
         ValidationCounters run = new ValidationCounters();
         long start = ticker.read();
-        BoundedRun<Proxy, ValidationResult> bounded = new BoundedRun<>(settings.concurrency(), settings.queueCapacity(),
-                this::validate, r -> {
+        BoundedRun<Proxy, ValidationResult> bounded =
+                new BoundedRun<>(settings.concurrency(), settings.queueCapacity(), this::validate, r -> {
                     run.record(r);
                     results.accept(r);
-                    progress.onProgress(new ValidationProgress(run.total(), expectedTotal, run.count(Verdict.ELITE),
-                            run.count(Verdict.ANONYMOUS), run.count(Verdict.REJECTED), since(start)));
+                    progress.onProgress(new ValidationProgress(
+                            run.total(),
+                            expectedTotal,
+                            run.count(Verdict.ELITE),
+                            run.count(Verdict.ANONYMOUS),
+                            run.count(Verdict.REJECTED),
+                            since(start)));
                 });
         int maxHeld = bounded.run(candidates);
-        return new ValidationSummary(run.total(), run.count(Verdict.ELITE), run.count(Verdict.ANONYMOUS),
-                run.count(Verdict.REJECTED), run.rejectedByReason(), maxHeld, since(start));
+        return new ValidationSummary(
+                run.total(),
+                run.count(Verdict.ELITE),
+                run.count(Verdict.ANONYMOUS),
+                run.count(Verdict.REJECTED),
+                run.rejectedByReason(),
+                maxHeld,
+                since(start));
     }
 
-    public ValidationSummary validateAll(Iterator<? extends Proxy> candidates, Consumer<? super ValidationResult> results)
+    public ValidationSummary validateAll(
+            Iterator<? extends Proxy> candidates, Consumer<? super ValidationResult> results)
             throws InterruptedException {
         return validateAll(candidates, -1, results, ValidationProgress.Listener.none());
     }
@@ -137,8 +152,11 @@ public final class Validator {
         return validateAll(candidates.iterator(), -1, results, ValidationProgress.Listener.none());
     }
 
-    public ValidationSummary validateAll(Collection<? extends Proxy> candidates, Consumer<? super ValidationResult> results,
-                                         ValidationProgress.Listener progress) throws InterruptedException {
+    public ValidationSummary validateAll(
+            Collection<? extends Proxy> candidates,
+            Consumer<? super ValidationResult> results,
+            ValidationProgress.Listener progress)
+            throws InterruptedException {
         return validateAll(candidates.iterator(), candidates.size(), results, progress);
     }
 
@@ -148,18 +166,30 @@ public final class Validator {
         try {
             reply = exchange.get(proxy, settings.echoUrl(), settings.timeout(), true);
         } catch (ExchangeException e) {
-            return new ValidationResult.Rejected(proxy, reasonFor(e), Optional.of(e.kind()), Optional.empty(),
-                    since(start), e.getMessage());
+            return new ValidationResult.Rejected(
+                    proxy, reasonFor(e), Optional.of(e.kind()), Optional.empty(), since(start), e.getMessage());
         } catch (IllegalArgumentException e) { // a socks4 proxy and an IPv6 echo endpoint
-            return new ValidationResult.Rejected(proxy, RejectReason.PROTOCOL_ERROR, Optional.empty(), Optional.empty(),
-                    since(start), e.getMessage());
+            return new ValidationResult.Rejected(
+                    proxy,
+                    RejectReason.PROTOCOL_ERROR,
+                    Optional.empty(),
+                    Optional.empty(),
+                    since(start),
+                    e.getMessage());
         }
         if (reply.status() != 200) {
             Optional<FailureKind> kind = reply.proxyFailure();
-            RejectReason reason = kind.map(k -> k == FailureKind.PROXY_AUTH_REJECTED ? RejectReason.AUTH_REJECTED
-                    : RejectReason.UPSTREAM_UNREACHABLE).orElse(RejectReason.BAD_ECHO_RESPONSE);
-            return new ValidationResult.Rejected(proxy, reason, Optional.of(kind.orElse(FailureKind.PROTOCOL_ERROR)),
-                    Optional.empty(), reply.latency(), "the echo request got HTTP " + reply.status());
+            RejectReason reason = kind.map(k -> k == FailureKind.PROXY_AUTH_REJECTED
+                            ? RejectReason.AUTH_REJECTED
+                            : RejectReason.UPSTREAM_UNREACHABLE)
+                    .orElse(RejectReason.BAD_ECHO_RESPONSE);
+            return new ValidationResult.Rejected(
+                    proxy,
+                    reason,
+                    Optional.of(kind.orElse(FailureKind.PROTOCOL_ERROR)),
+                    Optional.empty(),
+                    reply.latency(),
+                    "the echo request got HTTP " + reply.status());
         }
         EchoJson.Echo echo;
         InetAddress exit;
@@ -170,13 +200,18 @@ public final class Validator {
                 throw new IllegalArgumentException("the echo 'ip' is not an IP address");
             }
         } catch (IllegalArgumentException e) {
-            return new ValidationResult.Rejected(proxy, RejectReason.BAD_ECHO_RESPONSE,
-                    Optional.of(FailureKind.PROTOCOL_ERROR), Optional.empty(), reply.latency(), e.getMessage());
+            return new ValidationResult.Rejected(
+                    proxy,
+                    RejectReason.BAD_ECHO_RESPONSE,
+                    Optional.of(FailureKind.PROTOCOL_ERROR),
+                    Optional.empty(),
+                    reply.latency(),
+                    e.getMessage());
         }
         Exposure.Finding f = Exposure.judge(exit, echo, direct);
         if (f.reason() != null) {
-            return new ValidationResult.Rejected(proxy, f.reason(), Optional.empty(), Optional.of(echo.ip()),
-                    reply.latency(), f.detail());
+            return new ValidationResult.Rejected(
+                    proxy, f.reason(), Optional.empty(), Optional.of(echo.ip()), reply.latency(), f.detail());
         }
         return new ValidationResult.Accepted(proxy, f.anonymity(), echo.ip(), reply.latency(), f.detail());
     }
@@ -189,8 +224,10 @@ public final class Validator {
         return switch (e.kind()) {
             case PROXY_AUTH_REJECTED -> RejectReason.AUTH_REJECTED;
             case CONNECTION_REFUSED -> RejectReason.CONNECTION_REFUSED;
-            case CONNECT_TIMEOUT -> e.step() == ExchangeStep.CONNECT && !e.deadlineExceeded()
-                    ? RejectReason.CONNECT_TIMEOUT : RejectReason.TIMEOUT;
+            case CONNECT_TIMEOUT ->
+                e.step() == ExchangeStep.CONNECT && !e.deadlineExceeded()
+                        ? RejectReason.CONNECT_TIMEOUT
+                        : RejectReason.TIMEOUT;
             case SLOW_BODY -> RejectReason.TIMEOUT;
             case TLS_FAILURE -> RejectReason.TLS_FAILURE;
             case PROTOCOL_ERROR -> RejectReason.PROTOCOL_ERROR;

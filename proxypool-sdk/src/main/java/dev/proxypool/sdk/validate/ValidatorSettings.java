@@ -19,8 +19,8 @@ import java.util.List;
  * @param extraDirectAddresses IP literals that are also the validator's own (other interfaces, the NAT's
  *                             public address), added to the one learned from the echo endpoint
  */
-public record ValidatorSettings(URI echoUrl, int concurrency, int queueCapacity, Duration timeout,
-                                List<String> extraDirectAddresses) {
+public record ValidatorSettings(
+        URI echoUrl, int concurrency, int queueCapacity, Duration timeout, List<String> extraDirectAddresses) {
 
     public static final int DEFAULT_CONCURRENCY = 100;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(8);
@@ -35,25 +35,25 @@ public record ValidatorSettings(URI echoUrl, int concurrency, int queueCapacity,
             throw new IllegalArgumentException("pipeline.echoUrl is missing");
         }
         if (!ProxiedExchange.isTarget(echoUrl)) {
-            throw new IllegalArgumentException("pipeline.echoUrl must be an http:// or https:// URL with a host, got '"
-                    + echoUrl + "'");
+            throw new IllegalArgumentException(
+                    "pipeline.echoUrl must be an http:// or https:// URL with a host, got '" + echoUrl + "'");
         }
         if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-            throw new IllegalArgumentException("pipeline.validationConcurrency must be 1.." + MAX_CONCURRENCY + ", got "
-                    + concurrency);
+            throw new IllegalArgumentException(
+                    "pipeline.validationConcurrency must be 1.." + MAX_CONCURRENCY + ", got " + concurrency);
         }
         if (queueCapacity < 1 || queueCapacity > 1_000_000) {
             throw new IllegalArgumentException("validator queueCapacity must be 1..1000000, got " + queueCapacity);
         }
         if (timeout == null || timeout.toMillis() < 1 || timeout.compareTo(MAX_TIMEOUT) > 0) {
-            throw new IllegalArgumentException("pipeline.validationTimeout must be between 1 ms and " + MAX_TIMEOUT
-                    + ", got " + timeout);
+            throw new IllegalArgumentException(
+                    "pipeline.validationTimeout must be between 1 ms and " + MAX_TIMEOUT + ", got " + timeout);
         }
         extraDirectAddresses = List.copyOf(extraDirectAddresses == null ? List.of() : extraDirectAddresses);
         for (int i = 0; i < extraDirectAddresses.size(); i++) {
             if (Addresses.literal(extraDirectAddresses.get(i)) == null) {
-                throw new IllegalArgumentException("validator extraDirectAddresses[" + i + "] must be an IP literal, got '"
-                        + extraDirectAddresses.get(i) + "'");
+                throw new IllegalArgumentException("validator extraDirectAddresses[" + i
+                        + "] must be an IP literal, got '" + extraDirectAddresses.get(i) + "'");
             }
         }
     }
@@ -65,8 +65,12 @@ public record ValidatorSettings(URI echoUrl, int concurrency, int queueCapacity,
 
     /** From the loaded {@code pipeline:} section; the queue holds twice the concurrency. */
     public static ValidatorSettings from(ProxyPoolConfig.Pipeline p) {
-        return new ValidatorSettings(URI.create(p.echoUrl()), p.validationConcurrency(), 2 * p.validationConcurrency(),
-                p.validationTimeout(), List.of());
+        return new ValidatorSettings(
+                URI.create(p.echoUrl()),
+                p.validationConcurrency(),
+                2 * p.validationConcurrency(),
+                p.validationTimeout(),
+                List.of());
     }
 
     public ValidatorSettings withEchoUrl(URI u) {

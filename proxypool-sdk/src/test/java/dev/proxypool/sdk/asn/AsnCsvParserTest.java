@@ -31,7 +31,9 @@ class AsnCsvParserTest {
         assertEquals(2519, db.lookup("1.0.16.1").asn());
         assertEquals(2500, db.lookup("2001:200::1").asn());
         assertEquals(4, parse("1.0.0.0,1.0.0.255,4,X\n").lookup("1.0.0.1").asn(), "header is optional");
-        assertEquals(4294967295L, parse("1.0.0.0,1.0.0.255,4294967295,MAX\n").lookup("1.0.0.1").asn());
+        assertEquals(
+                4294967295L,
+                parse("1.0.0.0,1.0.0.255,4294967295,MAX\n").lookup("1.0.0.1").asn());
     }
 
     @Test
@@ -69,14 +71,36 @@ class AsnCsvParserTest {
     void aCorruptLineFailsTheWholeLoadWithItsLineNumber(String name, String line, String message) {
         String csv = "1.0.0.0,1.0.0.255,13335,CLOUDFLARENET\n" + line + "\n3.0.0.0,3.0.0.255,1,OK\n";
         AsnFormatException e = assertThrows(AsnFormatException.class, () -> parse(csv));
-        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().startsWith(message),
+        org.junit.jupiter.api.Assertions.assertTrue(
+                e.getMessage().startsWith(message),
                 () -> "'" + e.getMessage() + "' should start with '" + message + "'");
     }
 
     @Test
     void nonUtf8IsCorrupt() {
-        byte[] bad = {'1', '.', '0', '.', '0', '.', '0', ',', '1', '.', '0', '.', '0', '.', '1', ',', '1', ',', (byte) 0xC3,
-                (byte) 0x28, '\n'};
+        byte[] bad = {
+            '1',
+            '.',
+            '0',
+            '.',
+            '0',
+            '.',
+            '0',
+            ',',
+            '1',
+            '.',
+            '0',
+            '.',
+            '0',
+            '.',
+            '1',
+            ',',
+            '1',
+            ',',
+            (byte) 0xC3,
+            (byte) 0x28,
+            '\n'
+        };
         AsnFormatException e = assertThrows(AsnFormatException.class, () -> AsnCsvParser.parse(bad));
         assertEquals("line 1: not UTF-8 text", e.getMessage());
     }

@@ -29,6 +29,7 @@ class AsnDatabaseHolderTest {
 
     @TempDir
     Path dir;
+
     ManualClock clock;
     Path csv;
     AsnDatabaseHolder holder;
@@ -55,7 +56,9 @@ class AsnDatabaseHolderTest {
 
     private void assertKeptPrevious(Reason reason, String detailFragment, AsnStatus status, String sha) {
         assertEquals(reason, status.lastError().orElseThrow().reason(), status::toString);
-        assertTrue(status.lastError().get().detail().contains(detailFragment), status.lastError().get()::detail);
+        assertTrue(
+                status.lastError().get().detail().contains(detailFragment),
+                status.lastError().get()::detail);
         assertFalse(status.publishable(), "no new validated snapshot while the database is " + reason);
         assertEquals(sha, status.sha256().orElseThrow(), "the previous database stays in service");
         assertEquals(64496, holder.lookup("192.0.2.1").asn());
@@ -73,7 +76,9 @@ class AsnDatabaseHolderTest {
         assertTrue(status.publishable(), status::toString);
         assertEquals(4, status.entries());
         assertEquals(clock.instant(), status.loadedAt().orElseThrow());
-        assertEquals(AsnDatabaseLoader.sha256(content.getBytes(StandardCharsets.UTF_8)), status.sha256().orElseThrow());
+        assertEquals(
+                AsnDatabaseLoader.sha256(content.getBytes(StandardCharsets.UTF_8)),
+                status.sha256().orElseThrow());
         assertEquals(64496, holder.lookup("192.0.2.1").asn());
     }
 
@@ -103,7 +108,8 @@ class AsnDatabaseHolderTest {
         assertKeptPrevious(Reason.CHECKSUM_MISMATCH, "names other.csv", holder.reload(), sha);
 
         publish(good);
-        Files.setLastModifiedTime(csv, FileTime.from(clock.instant().minus(MAX_AGE).minusSeconds(1)));
+        Files.setLastModifiedTime(
+                csv, FileTime.from(clock.instant().minus(MAX_AGE).minusSeconds(1)));
         assertKeptPrevious(Reason.STALE, "older than maxAge", holder.reload(), sha);
 
         Files.delete(csv);

@@ -17,8 +17,8 @@ class AsnLookupPerformanceTest {
 
     private static final int RANGES = 500_000;
     private static final int LOOKUPS = 1_000_000;
-    private static final long BASE = 1L << 24;  // 1.0.0.0
-    private static final long STRIDE = 8_000;   // a range of 4000 addresses, then a gap of 4000
+    private static final long BASE = 1L << 24; // 1.0.0.0
+    private static final long STRIDE = 8_000; // a range of 4000 addresses, then a gap of 4000
     private static final long SIZE = 4_000;
 
     private static long expectedAsn(long ip) {
@@ -34,8 +34,14 @@ class AsnLookupPerformanceTest {
         StringBuilder csv = new StringBuilder(RANGES * 48);
         for (int i = 0; i < RANGES; i++) {
             long start = BASE + i * STRIDE;
-            csv.append(IpAddresses.v4Text((int) start)).append(',').append(IpAddresses.v4Text((int) (start + SIZE - 1)))
-                    .append(',').append(1 + i % 400_000).append(",ORG-").append(i % 80_000).append('\n');
+            csv.append(IpAddresses.v4Text((int) start))
+                    .append(',')
+                    .append(IpAddresses.v4Text((int) (start + SIZE - 1)))
+                    .append(',')
+                    .append(1 + i % 400_000)
+                    .append(",ORG-")
+                    .append(i % 80_000)
+                    .append('\n');
         }
         byte[] bytes = csv.toString().getBytes(StandardCharsets.UTF_8);
         Ticker ticker = Ticker.system();
@@ -53,7 +59,10 @@ class AsnLookupPerformanceTest {
         }
         for (int i = 0; i < 10_000; i++) {
             assertEquals(expectedAsn(Integer.toUnsignedLong(ips[i])), db.asnOfIpv4(ips[i]), texts[i]);
-            assertEquals(expectedAsn(Integer.toUnsignedLong(ips[i])), db.lookup(texts[i]).asn(), texts[i]);
+            assertEquals(
+                    expectedAsn(Integer.toUnsignedLong(ips[i])),
+                    db.lookup(texts[i]).asn(),
+                    texts[i]);
         }
 
         // best of three passes: the first one also pays for JIT compilation, and the cores are shared
@@ -78,12 +87,15 @@ class AsnLookupPerformanceTest {
 
         double primitiveRate = LOOKUPS / (primitiveNanos / 1e9);
         double fullRate = LOOKUPS / (fullNanos / 1e9);
-        System.out.printf("ASN table: %d ranges (%.1f MB CSV) parsed in %d ms%n", RANGES, bytes.length / 1e6,
-                loadNanos / 1_000_000);
-        System.out.printf("asnOfIpv4(int): %d lookups in %d ms = %.2f M/s (%d hits)%n", LOOKUPS,
-                primitiveNanos / 1_000_000, primitiveRate / 1e6, hits);
-        System.out.printf("lookup(String) -> ExitNetwork: %d lookups in %d ms = %.2f M/s%n", LOOKUPS,
-                fullNanos / 1_000_000, fullRate / 1e6);
+        System.out.printf(
+                "ASN table: %d ranges (%.1f MB CSV) parsed in %d ms%n",
+                RANGES, bytes.length / 1e6, loadNanos / 1_000_000);
+        System.out.printf(
+                "asnOfIpv4(int): %d lookups in %d ms = %.2f M/s (%d hits)%n",
+                LOOKUPS, primitiveNanos / 1_000_000, primitiveRate / 1e6, hits);
+        System.out.printf(
+                "lookup(String) -> ExitNetwork: %d lookups in %d ms = %.2f M/s%n",
+                LOOKUPS, fullNanos / 1_000_000, fullRate / 1e6);
         assertEquals(hits, full);
         // a linear scan of 500k ranges would manage a few thousand a second
         assertTrue(primitiveRate > 200_000, "binary search should manage well over 200k/s, got " + primitiveRate);

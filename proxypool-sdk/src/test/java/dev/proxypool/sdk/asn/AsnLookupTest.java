@@ -127,6 +127,7 @@ class AsnLookupTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DOC.lookup("example.com"));
         org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("example.com"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> DOC.lookup("fe80::1%eth0"));
-        assertEquals(ExitNetwork.UNKNOWN.asn(), AsnDatabase.EMPTY.lookup("192.0.2.1").asn());
+        assertEquals(
+                ExitNetwork.UNKNOWN.asn(), AsnDatabase.EMPTY.lookup("192.0.2.1").asn());
     }
 }

@@ -22,10 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
 class DocumentationDatabaseTest {
 
     static final String[][] ROWS = {
-            {"192.0.2.0", "192.0.2.255", "64496", "DOC-NET-1"},
-            {"198.51.100.0", "198.51.100.255", "64497", "DOC-NET-2"},
-            {"203.0.113.0", "203.0.113.255", "64498", "DOC-NET-3"},
-            {"2001:db8::", "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff", "64499", "DOC-NET-6"},
+        {"192.0.2.0", "192.0.2.255", "64496", "DOC-NET-1"},
+        {"198.51.100.0", "198.51.100.255", "64497", "DOC-NET-2"},
+        {"203.0.113.0", "203.0.113.255", "64498", "DOC-NET-3"},
+        {"2001:db8::", "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff", "64499", "DOC-NET-6"},
     };
 
     static String generate() {
@@ -47,19 +47,22 @@ class DocumentationDatabaseTest {
     void theShippedFileIsTheGeneratedTableAndItsChecksumMatches() throws IOException {
         String expected = generate();
         byte[] shipped = resource(AsnDatabaseLoader.DOCUMENTATION_DATABASE);
-        assertEquals(expected, new String(shipped, StandardCharsets.UTF_8),
+        assertEquals(
+                expected,
+                new String(shipped, StandardCharsets.UTF_8),
                 "regenerate src/main/resources/asn/asn-doc.csv with this content");
-        String sidecar = new String(resource(AsnDatabaseLoader.DOCUMENTATION_DATABASE + ".sha256"),
-                StandardCharsets.UTF_8);
-        assertEquals(AsnDatabaseLoader.sha256(expected.getBytes(StandardCharsets.UTF_8)) + "  asn-doc.csv\n", sidecar,
+        String sidecar =
+                new String(resource(AsnDatabaseLoader.DOCUMENTATION_DATABASE + ".sha256"), StandardCharsets.UTF_8);
+        assertEquals(
+                AsnDatabaseLoader.sha256(expected.getBytes(StandardCharsets.UTF_8)) + "  asn-doc.csv\n",
+                sidecar,
                 "run: sha256sum asn-doc.csv > asn-doc.csv.sha256");
     }
 
     @Test
     void itLoadsThroughTheVerifyingLoader(@TempDir Path dir) throws IOException {
         Path csv = AsnDatabaseLoader.extractDocumentationDatabase(dir);
-        AsnLoadResult result = new AsnDatabaseLoader(Duration.ofDays(3650), Clocks.wall())
-                .load(csv);
+        AsnLoadResult result = new AsnDatabaseLoader(Duration.ofDays(3650), Clocks.wall()).load(csv);
         AsnLoadResult.Loaded loaded = assertInstanceOf(AsnLoadResult.Loaded.class, result, result::toString);
         assertEquals(4, loaded.source().entries());
         assertEquals(3, loaded.database().ipv4Ranges());

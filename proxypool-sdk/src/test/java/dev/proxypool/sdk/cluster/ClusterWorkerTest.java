@@ -12,10 +12,10 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.engine.AcquireRequest;
 import dev.proxypool.sdk.engine.AcquireResult;
-import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.time.Duration;
@@ -52,19 +52,28 @@ class ClusterWorkerTest {
             pool.add(p.toBuilder().expiresAt(Proxy.NO_EXPIRY).build());
         }
         try (MemoryPoolStore controlStore = new MemoryPoolStore();
-             MemoryPoolStore unused = new MemoryPoolStore()) {
+                MemoryPoolStore unused = new MemoryPoolStore()) {
             PoolEngine control = engine(controlStore, 1);
             controlStore.upsert(pool, wall.instant());
             control.refresh();
             PoolEngine workerEngine = engine(unused, 1);
-            try (ClusterControl cc = ClusterControl.start(redis, settings, control, Duration.ofMillis(50), wall, ticker);
-                 ClusterWorker worker = ClusterWorker.start(redis, settings, workerEngine, new WorkerShare.Fixed(),
-                         "w1", "127.0.0.1:18080", wall, ticker)) {
+            try (ClusterControl cc =
+                            ClusterControl.start(redis, settings, control, Duration.ofMillis(50), wall, ticker);
+                    ClusterWorker worker = ClusterWorker.start(
+                            redis,
+                            settings,
+                            workerEngine,
+                            new WorkerShare.Fixed(),
+                            "w1",
+                            "127.0.0.1:18080",
+                            wall,
+                            ticker)) {
                 assertTrue(worker.awaitFirstSnapshot(Duration.ofSeconds(10)));
                 assertEquals(20, workerEngine.snapshot().size());
                 Set<String> ids = new HashSet<>();
                 pool.forEach(p -> ids.add(p.id()));
-                assertTrue(ids.contains(acquire(workerEngine)), "the worker leases proxies of the control plane's pool");
+                assertTrue(
+                        ids.contains(acquire(workerEngine)), "the worker leases proxies of the control plane's pool");
 
                 // an admin disables one proxy on the control plane: it leaves the workers' snapshots
                 Proxy gone = pool.getFirst();
@@ -79,21 +88,30 @@ class ClusterWorkerTest {
 
     @Test
     void liveShareFollowsTheWorkerCount() throws Exception {
-        Proxy p = Proxies.pool(1, 32).getFirst().toBuilder().maxConcurrency(10).expiresAt(Proxy.NO_EXPIRY).build();
-        try (MemoryPoolStore controlStore = new MemoryPoolStore(); MemoryPoolStore unused = new MemoryPoolStore()) {
+        Proxy p = Proxies.pool(1, 32).getFirst().toBuilder()
+                .maxConcurrency(10)
+                .expiresAt(Proxy.NO_EXPIRY)
+                .build();
+        try (MemoryPoolStore controlStore = new MemoryPoolStore();
+                MemoryPoolStore unused = new MemoryPoolStore()) {
             PoolEngine control = engine(controlStore, 1);
             controlStore.upsert(List.of(p), wall.instant());
             control.refresh();
             PoolEngine e1 = engine(unused, 1);
             PoolEngine e2 = engine(unused, 1);
             PoolEngine e3 = engine(unused, 1);
-            try (ClusterControl cc = ClusterControl.start(redis, settings, control, Duration.ofMillis(50), wall, ticker);
-                 ClusterWorker w1 = ClusterWorker.start(redis, settings, e1, new WorkerShare.Live(), "w1", "", wall, ticker);
-                 ClusterWorker w2 = ClusterWorker.start(redis, settings, e2, new WorkerShare.Live(), "w2", "", wall, ticker)) {
+            try (ClusterControl cc =
+                            ClusterControl.start(redis, settings, control, Duration.ofMillis(50), wall, ticker);
+                    ClusterWorker w1 =
+                            ClusterWorker.start(redis, settings, e1, new WorkerShare.Live(), "w1", "", wall, ticker);
+                    ClusterWorker w2 =
+                            ClusterWorker.start(redis, settings, e2, new WorkerShare.Live(), "w2", "", wall, ticker)) {
                 awaitTrue(() -> limit(e1, p) == 5 && limit(e2, p) == 5, "two workers: 10 / 2 each");
-                ClusterWorker w3 = ClusterWorker.start(redis, settings, e3, new WorkerShare.Live(), "w3", "", wall, ticker);
+                ClusterWorker w3 =
+                        ClusterWorker.start(redis, settings, e3, new WorkerShare.Live(), "w3", "", wall, ticker);
                 try {
-                    awaitTrue(() -> limit(e1, p) == 3 && limit(e2, p) == 3 && limit(e3, p) == 3, "three workers: 10 / 3");
+                    awaitTrue(
+                            () -> limit(e1, p) == 3 && limit(e2, p) == 3 && limit(e3, p) == 3, "three workers: 10 / 3");
                     // hold two of w1's three units, then re-share: in-flight work keeps its reservations
                     Lease l1 = lease(e1);
                     Lease l2 = lease(e1);
@@ -128,7 +146,8 @@ class ClusterWorkerTest {
 
     private static Lease lease(PoolEngine engine) {
         RoutingRule rule = engine.routing(PoolEngine.DEFAULT_ROUTING).orElseThrow();
-        return assertInstanceOf(AcquireResult.Acquired.class, engine.acquire(rule, AcquireRequest.forHost("example.com")))
+        return assertInstanceOf(
+                        AcquireResult.Acquired.class, engine.acquire(rule, AcquireRequest.forHost("example.com")))
                 .lease();
     }
 

@@ -22,14 +22,21 @@ class PoolContentTest {
         Collections.shuffle(shuffled, new java.util.Random(1));
         assertEquals(ContentDigest.of(pool), ContentDigest.of(shuffled));
         Proxy p = pool.get(0);
-        List<Proxy> variants = List.of(p.toBuilder().weight(p.weight() + 1).build(),
+        List<Proxy> variants = List.of(
+                p.toBuilder().weight(p.weight() + 1).build(),
                 p.toBuilder().maxConcurrency(p.maxConcurrency() + 1).build(),
                 p.toBuilder().upstream("other").build(),
                 p.toBuilder().provider("other").build(),
-                p.toBuilder().labels(dev.proxypool.core.model.Labels.of("country", "ZZ")).build(),
+                p.toBuilder()
+                        .labels(dev.proxypool.core.model.Labels.of("country", "ZZ"))
+                        .build(),
                 p.toBuilder().expiresAt(p.expiresAt().minusNanos(1)).build(),
-                p.toBuilder().anonymity(dev.proxypool.core.model.Anonymity.UNKNOWN == p.anonymity()
-                        ? dev.proxypool.core.model.Anonymity.ELITE : dev.proxypool.core.model.Anonymity.UNKNOWN).build());
+                p.toBuilder()
+                        .anonymity(
+                                dev.proxypool.core.model.Anonymity.UNKNOWN == p.anonymity()
+                                        ? dev.proxypool.core.model.Anonymity.ELITE
+                                        : dev.proxypool.core.model.Anonymity.UNKNOWN)
+                        .build());
         for (Proxy v : variants) {
             assertNotEquals(ContentDigest.of(p), ContentDigest.of(v), v.toString());
         }
@@ -46,13 +53,19 @@ class PoolContentTest {
                 int i = rnd.nextInt(next.size());
                 switch (rnd.nextInt(3)) {
                     case 0 -> next.remove(i);
-                    case 1 -> next.set(i, next.get(i).toBuilder().weight(1 + rnd.nextInt(9)).build());
+                    case 1 ->
+                        next.set(
+                                i,
+                                next.get(i).toBuilder()
+                                        .weight(1 + rnd.nextInt(9))
+                                        .build());
                     default -> next.add(Proxies.proxy(10_000 + round * 100 + k, 1000 + round, rnd));
                 }
             }
             PoolContent target = PoolContent.of(next);
             PoolContent.Change change = PoolContent.of(current).diff(target);
-            assertTrue(worker.apply(change.upserts(), change.removed(), target.size(), target.digest()), "round " + round);
+            assertTrue(
+                    worker.apply(change.upserts(), change.removed(), target.size(), target.digest()), "round " + round);
             assertEquals(target.digest(), worker.digest());
             assertEquals(new java.util.HashSet<>(next), new java.util.HashSet<>(worker.proxies()));
             current = next;

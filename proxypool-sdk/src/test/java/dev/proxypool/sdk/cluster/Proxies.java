@@ -19,8 +19,7 @@ final class Proxies {
     private static final String[] COUNTRIES = {"US", "DE", "FR", "GB", "JP", "BR", "IN", "NL"};
     private static final Protocol[] PROTOCOLS = Protocol.values();
 
-    private Proxies() {
-    }
+    private Proxies() {}
 
     /** {@code n} proxies, deterministic for a seed; ids are {@code p-<seed>-<i>}. */
     static List<Proxy> pool(int n, long seed) {
@@ -33,7 +32,8 @@ final class Proxies {
     }
 
     static Proxy proxy(int i, long seed, SplittableRandom rnd) {
-        String host = (10 + (i >>> 16) % 200) + "." + ((i >>> 8) & 0xFF) + "." + (i & 0xFF) + "." + (1 + (int) (seed & 0x7F));
+        String host =
+                (10 + (i >>> 16) % 200) + "." + ((i >>> 8) & 0xFF) + "." + (i & 0xFF) + "." + (1 + (int) (seed & 0x7F));
         Protocol protocol = PROTOCOLS[rnd.nextInt(PROTOCOLS.length)];
         CredentialRef cred = rnd.nextInt(3) == 0 ? CredentialRef.NONE : CredentialRef.of("vendor-" + rnd.nextInt(4));
         int upstream = rnd.nextInt(8);
@@ -41,8 +41,11 @@ final class Proxies {
                 .id("p-" + seed + "-" + i)
                 .provider("provider-" + (upstream / 2))
                 .upstream("upstream-" + upstream)
-                .labels(Labels.of("country", COUNTRIES[rnd.nextInt(COUNTRIES.length)],
-                        "type", rnd.nextBoolean() ? "residential" : "datacenter"))
+                .labels(Labels.of(
+                        "country",
+                        COUNTRIES[rnd.nextInt(COUNTRIES.length)],
+                        "type",
+                        rnd.nextBoolean() ? "residential" : "datacenter"))
                 .maxConcurrency(1 + rnd.nextInt(20))
                 .weight(1 + rnd.nextInt(5));
         if (rnd.nextInt(4) != 0) {
@@ -50,8 +53,9 @@ final class Proxies {
         }
         if (rnd.nextBoolean()) {
             int asn = 64_500 + rnd.nextInt(20);
-            b.exitNetwork(new ExitNetwork("198.51." + rnd.nextInt(256) + "." + rnd.nextInt(256), asn,
-                    "Org " + asn, "198.51.0.0/16")).anonymity(rnd.nextBoolean() ? Anonymity.ELITE : Anonymity.ANONYMOUS);
+            b.exitNetwork(new ExitNetwork(
+                            "198.51." + rnd.nextInt(256) + "." + rnd.nextInt(256), asn, "Org " + asn, "198.51.0.0/16"))
+                    .anonymity(rnd.nextBoolean() ? Anonymity.ELITE : Anonymity.ANONYMOUS);
         }
         return b.build();
     }

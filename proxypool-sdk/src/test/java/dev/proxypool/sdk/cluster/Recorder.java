@@ -7,8 +7,7 @@ import java.util.List;
 /** A {@link SnapshotConsumer} that records every delivery with the ticker reading at arrival. */
 final class Recorder implements SnapshotConsumer {
 
-    record Arrival(ClusterSnapshot snapshot, long atNanos) {
-    }
+    record Arrival(ClusterSnapshot snapshot, long atNanos) {}
 
     private final Ticker ticker;
     private final List<Arrival> arrivals = new ArrayList<>();

@@ -1,18 +1,13 @@
 package dev.proxypool.sdk.cluster;
 
 import dev.proxypool.sdk.redis.RedisStoreConfig;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -26,15 +21,15 @@ final class RedisFixture {
 
     static final int SHARED_PORT = 6379;
 
-    private RedisFixture() {
-    }
+    private RedisFixture() {}
 
     static String randomPrefix() {
         return "pptest:cluster:" + UUID.randomUUID() + ":";
     }
 
     static RedisStoreConfig config(int port, String prefix) {
-        return new RedisStoreConfig("127.0.0.1", port, "", "", 0, prefix, Duration.ofMillis(500), Duration.ofSeconds(2), 4);
+        return new RedisStoreConfig(
+                "127.0.0.1", port, "", "", 0, prefix, Duration.ofMillis(500), Duration.ofSeconds(2), 4);
     }
 
     static RedisClient client(int port) {
@@ -45,7 +40,9 @@ final class RedisFixture {
     static long deleteKeys(int port, String prefix) {
         long n = 0;
         try (RedisClient c = client(port)) {
-            ScanParams params = new ScanParams().match(prefix.replaceAll("([*?\\[\\]\\\\])", "\\\\$1") + "*").count(1000);
+            ScanParams params = new ScanParams()
+                    .match(prefix.replaceAll("([*?\\[\\]\\\\])", "\\\\$1") + "*")
+                    .count(1000);
             String cursor = ScanParams.SCAN_POINTER_START;
             do {
                 ScanResult<String> page = c.scan(cursor, params);

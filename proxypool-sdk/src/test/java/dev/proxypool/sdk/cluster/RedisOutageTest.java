@@ -1,8 +1,5 @@
 package dev.proxypool.sdk.cluster;
 
-import dev.proxypool.sdk.config.ClusterSettings;
-import dev.proxypool.testkit.PrivateRedisServer;
-
 import static dev.proxypool.sdk.cluster.SnapshotDistributionTest.awaitTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,7 +10,9 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.ManualClock;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
+import dev.proxypool.testkit.PrivateRedisServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -38,7 +37,7 @@ class RedisOutageTest {
         try (PrivateRedisServer server = PrivateRedisServer.start()) {
             RedisStoreConfig redis = RedisFixture.config(server.port(), "pp:");
             try (SnapshotPublisher publisher = SnapshotPublisher.open(redis, settings, wall, ticker);
-                 SnapshotSubscriber sub = SnapshotSubscriber.start(redis, settings, rec, wall, ticker)) {
+                    SnapshotSubscriber sub = SnapshotSubscriber.start(redis, settings, rec, wall, ticker)) {
                 publisher.start();
                 long v1 = publisher.publish(pool).version();
                 assertTrue(sub.awaitVersion(v1, Duration.ofSeconds(10)));
@@ -73,8 +72,8 @@ class RedisOutageTest {
                 // the control plane still knows what version v1 held, so it continues with a delta (and a full)
                 ClusterSnapshot after = sub.current().orElseThrow();
                 assertEquals(new HashSet<>(pool), new HashSet<>(after.proxies()));
-                System.out.println("recovery after Redis returned (empty): " + recoveryMs + " ms to version "
-                        + up.version());
+                System.out.println(
+                        "recovery after Redis returned (empty): " + recoveryMs + " ms to version " + up.version());
             }
         }
     }
@@ -87,12 +86,14 @@ class RedisOutageTest {
         try (PrivateRedisServer server = PrivateRedisServer.start()) {
             RedisStoreConfig redis = RedisFixture.config(server.port(), "pp:");
             server.kill();
-            try (SnapshotSubscriber sub = SnapshotSubscriber.start(redis, SnapshotDistributionTest.FAST, rec, wall, ticker)) {
+            try (SnapshotSubscriber sub =
+                    SnapshotSubscriber.start(redis, SnapshotDistributionTest.FAST, rec, wall, ticker)) {
                 awaitTrue(() -> !sub.status().lastError().isEmpty(), "the first attempt fails");
                 assertEquals(0, sub.status().version());
                 assertFalse(sub.status().stale(), "nothing held, so nothing stale");
                 server.launch();
-                try (SnapshotPublisher publisher = SnapshotPublisher.open(redis, SnapshotDistributionTest.FAST, wall, ticker)) {
+                try (SnapshotPublisher publisher =
+                        SnapshotPublisher.open(redis, SnapshotDistributionTest.FAST, wall, ticker)) {
                     long v = publisher.publish(Proxies.pool(100, 22)).version();
                     assertTrue(sub.awaitVersion(v, Duration.ofSeconds(10)));
                 }

@@ -31,8 +31,8 @@ import redis.clients.jedis.params.XAddParams;
 class SnapshotDistributionTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
-    static final ClusterSettings FAST = ClusterSettings.DEFAULTS.withPolling(Duration.ofMillis(500),
-            Duration.ofMillis(50), Duration.ofMillis(500));
+    static final ClusterSettings FAST =
+            ClusterSettings.DEFAULTS.withPolling(Duration.ofMillis(500), Duration.ofMillis(50), Duration.ofMillis(500));
 
     private final String prefix = RedisFixture.randomPrefix();
     private final RedisStoreConfig redis = RedisFixture.config(RedisFixture.SHARED_PORT, prefix);
@@ -53,8 +53,8 @@ class SnapshotDistributionTest {
         List<Long> latencies = new ArrayList<>();
         long last;
         try (SnapshotPublisher publisher = SnapshotPublisher.open(redis, FAST, wall, ticker);
-             SnapshotSubscriber sa = SnapshotSubscriber.start(redis, FAST, a, wall, ticker);
-             SnapshotSubscriber sb = SnapshotSubscriber.start(redis, FAST, b, wall, ticker)) {
+                SnapshotSubscriber sa = SnapshotSubscriber.start(redis, FAST, a, wall, ticker);
+                SnapshotSubscriber sb = SnapshotSubscriber.start(redis, FAST, b, wall, ticker)) {
             awaitTrue(() -> sa.status().subscribed() && sb.status().subscribed(), "both subscribed");
             PublishReport first = publisher.publish(pool);
             assertTrue(first.reset(), "a fresh publisher's first version is a reset with a full snapshot");
@@ -64,7 +64,9 @@ class SnapshotDistributionTest {
                 long t0 = ticker.read();
                 PublishReport r = publisher.publish(pool);
                 assertTrue(r.published() && !r.reset(), r.toString());
-                assertTrue(sa.awaitVersion(r.version(), WAIT) && sb.awaitVersion(r.version(), WAIT), "version " + r.version());
+                assertTrue(
+                        sa.awaitVersion(r.version(), WAIT) && sb.awaitVersion(r.version(), WAIT),
+                        "version " + r.version());
                 latencies.add(Math.max(a.arrivalOf(r.version()), b.arrivalOf(r.version())) - t0);
             }
             last = publisher.version();
@@ -88,12 +90,19 @@ class SnapshotDistributionTest {
             assertEquals(last, versions.getLast());
             assertTrue(r.arrivals().getFirst().snapshot().resynced());
             assertFalse(r.arrivals().getLast().snapshot().resynced());
-            assertEquals(new HashSet<>(pool), new HashSet<>(r.arrivals().getLast().snapshot().proxies()));
+            assertEquals(
+                    new HashSet<>(pool),
+                    new HashSet<>(r.arrivals().getLast().snapshot().proxies()));
         }
         long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
-        System.out.printf(Locale.ROOT, "propagation publish -> both subscribers applied (5,000 proxies, %d versions):"
-                        + " P50 %.2f ms, P95 %.2f ms, max %.2f ms%n", sorted.length, sorted[sorted.length / 2] / 1e6,
-                sorted[(int) (sorted.length * 0.95)] / 1e6, sorted[sorted.length - 1] / 1e6);
+        System.out.printf(
+                Locale.ROOT,
+                "propagation publish -> both subscribers applied (5,000 proxies, %d versions):"
+                        + " P50 %.2f ms, P95 %.2f ms, max %.2f ms%n",
+                sorted.length,
+                sorted[sorted.length / 2] / 1e6,
+                sorted[(int) (sorted.length * 0.95)] / 1e6,
+                sorted[sorted.length - 1] / 1e6);
     }
 
     @Test
@@ -110,8 +119,8 @@ class SnapshotDistributionTest {
         };
         List<Proxy> pool = Proxies.pool(1_000, 2);
         try (SnapshotPublisher publisher = SnapshotPublisher.open(redis, FAST, wall, ticker);
-             SnapshotSubscriber sub = SnapshotSubscriber.start(redis, FAST, blocking, wall, ticker);
-             RedisClient raw = RedisFixture.client(RedisFixture.SHARED_PORT)) {
+                SnapshotSubscriber sub = SnapshotSubscriber.start(redis, FAST, blocking, wall, ticker);
+                RedisClient raw = RedisFixture.client(RedisFixture.SHARED_PORT)) {
             awaitTrue(() -> sub.status().subscribed(), "subscribed");
             for (int v = 1; v <= 5; v++) {
                 pool = mutate(pool, 2);
@@ -152,25 +161,27 @@ class SnapshotDistributionTest {
         };
         List<Proxy> pool = Proxies.pool(500, 3);
         try (SnapshotPublisher publisher = SnapshotPublisher.open(redis, lazyFull, wall, ticker);
-             SnapshotSubscriber sub = SnapshotSubscriber.start(redis, lazyFull, blocking, wall, ticker);
-             RedisClient raw = RedisFixture.client(RedisFixture.SHARED_PORT)) {
+                SnapshotSubscriber sub = SnapshotSubscriber.start(redis, lazyFull, blocking, wall, ticker);
+                RedisClient raw = RedisFixture.client(RedisFixture.SHARED_PORT)) {
             awaitTrue(() -> sub.status().subscribed(), "subscribed");
             publisher.start();
-            assertEquals(1, publisher.publish(pool).version());      // reset + full v1
+            assertEquals(1, publisher.publish(pool).version()); // reset + full v1
             pool = mutate(pool, 3);
-            assertEquals(0, publisher.publish(pool).fullBytes());     // v2: delta only
+            assertEquals(0, publisher.publish(pool).fullBytes()); // v2: delta only
             assertTrue(entered.await(10, TimeUnit.SECONDS));
             pool = mutate(pool, 3);
-            publisher.publish(pool);                                  // v3, then dropped
+            publisher.publish(pool); // v3, then dropped
             pool = mutate(pool, 3);
-            publisher.publish(pool);                                  // v4
+            publisher.publish(pool); // v4
             assertEquals(1, raw.xdel(prefix + "snapshot:deltas", new StreamEntryID(3, 0)));
             release.countDown();
             // the full (v1) cannot bridge past the hole at 3: the worker asks, the control plane rewrites
             awaitTrue(() -> sub.status().version() >= 5, "converged after the control plane rewrote the full");
             SubscriberStatus st = sub.status();
             assertTrue(st.resyncRequests() >= 1, st.toString());
-            assertEquals(new HashSet<>(pool), new HashSet<>(sub.current().orElseThrow().proxies()));
+            assertEquals(
+                    new HashSet<>(pool),
+                    new HashSet<>(sub.current().orElseThrow().proxies()));
         }
         assertFalse(rec.versions().contains(3L));
         assertFalse(rec.versions().contains(4L), "never applied 4 on top of a missing 3: " + rec.versions());
@@ -181,27 +192,39 @@ class SnapshotDistributionTest {
         Recorder rec = new Recorder(ticker);
         List<Proxy> pool = Proxies.pool(800, 4);
         try (SnapshotPublisher publisher = SnapshotPublisher.open(redis, FAST, wall, ticker);
-             SnapshotSubscriber sub = SnapshotSubscriber.start(redis, FAST, rec, wall, ticker);
-             RedisClient raw = RedisFixture.client(RedisFixture.SHARED_PORT)) {
+                SnapshotSubscriber sub = SnapshotSubscriber.start(redis, FAST, rec, wall, ticker);
+                RedisClient raw = RedisFixture.client(RedisFixture.SHARED_PORT)) {
             long v = publisher.publish(pool).version();
             assertTrue(sub.awaitVersion(v, WAIT));
             // a delta for v+1 that claims the wrong resulting digest (valid CRC: only the content check can see it)
             List<Proxy> changed = mutate(pool, 1);
             PoolContent.Change change = PoolContent.of(pool).diff(PoolContent.of(changed));
-            SnapshotHeader lie = new SnapshotHeader(publisher.epoch(), v + 1, wall.millis(), wall.millis() + 60_000,
-                    changed.size(), ContentDigest.of(changed) ^ 1);
-            byte[] frame = SnapshotCodec.plain().encode(new SnapshotFrame.Delta(lie, v, change.upserts(), change.removed()));
-            raw.xadd((prefix + "snapshot:deltas").getBytes(), XAddParams.xAddParams().id(new StreamEntryID(v + 1, 0)),
+            SnapshotHeader lie = new SnapshotHeader(
+                    publisher.epoch(),
+                    v + 1,
+                    wall.millis(),
+                    wall.millis() + 60_000,
+                    changed.size(),
+                    ContentDigest.of(changed) ^ 1);
+            byte[] frame =
+                    SnapshotCodec.plain().encode(new SnapshotFrame.Delta(lie, v, change.upserts(), change.removed()));
+            raw.xadd(
+                    (prefix + "snapshot:deltas").getBytes(),
+                    XAddParams.xAddParams().id(new StreamEntryID(v + 1, 0)),
                     java.util.Map.of("d".getBytes(), frame));
             raw.publish(prefix + "snapshot:events", publisher.epoch() + ":" + (v + 1));
             awaitTrue(() -> sub.status().resyncRequests() >= 1, "the worker refused the delta and asked for a full");
             assertEquals(v, sub.status().version(), "kept its last complete snapshot");
-            assertEquals(new HashSet<>(pool), new HashSet<>(sub.current().orElseThrow().proxies()));
+            assertEquals(
+                    new HashSet<>(pool),
+                    new HashSet<>(sub.current().orElseThrow().proxies()));
             // the control plane's next version collides with the forged one: it continues after it, as a reset
             PublishReport r = publisher.publish(changed);
             assertTrue(r.reset() && r.version() == v + 2, r.toString());
             assertTrue(sub.awaitVersion(v + 2, WAIT));
-            assertEquals(new HashSet<>(changed), new HashSet<>(sub.current().orElseThrow().proxies()));
+            assertEquals(
+                    new HashSet<>(changed),
+                    new HashSet<>(sub.current().orElseThrow().proxies()));
         }
         assertFalse(rec.versions().contains(2L), "the forged version was never delivered: " + rec.versions());
     }
@@ -221,7 +244,7 @@ class SnapshotDistributionTest {
                 assertEquals(3, first.version());
             }
             try (SnapshotPublisher restarted = SnapshotPublisher.open(redis, FAST, wall, ticker);
-                 SnapshotPublisher rival = SnapshotPublisher.open(redis, FAST, wall, ticker)) {
+                    SnapshotPublisher rival = SnapshotPublisher.open(redis, FAST, wall, ticker)) {
                 assertEquals(epoch, restarted.epoch(), "a restarted control plane continues the stored lineage");
                 assertEquals(3, restarted.version());
                 pool = mutate(pool, 2);
@@ -235,7 +258,9 @@ class SnapshotDistributionTest {
                 assertEquals(6, restarted.publish(pool).version());
                 assertTrue(sub.awaitVersion(6, WAIT));
             }
-            assertEquals(new HashSet<>(pool), new HashSet<>(sub.current().orElseThrow().proxies()));
+            assertEquals(
+                    new HashSet<>(pool),
+                    new HashSet<>(sub.current().orElseThrow().proxies()));
             List<Long> versions = rec.versions();
             for (int i = 1; i < versions.size(); i++) {
                 assertTrue(versions.get(i) > versions.get(i - 1), "strictly increasing: " + versions);
@@ -247,7 +272,9 @@ class SnapshotDistributionTest {
                 List<Proxy> next = Proxies.pool(50, 6);
                 assertEquals(1, fresh.publish(next).version());
                 awaitTrue(() -> sub.status().epoch() == fresh.epoch(), "the worker follows the new epoch");
-                assertEquals(new HashSet<>(next), new HashSet<>(sub.current().orElseThrow().proxies()));
+                assertEquals(
+                        new HashSet<>(next),
+                        new HashSet<>(sub.current().orElseThrow().proxies()));
             }
         }
     }
@@ -256,10 +283,11 @@ class SnapshotDistributionTest {
     @Test
     void concurrentPublishersStillDeliverExactlyWhatEachVersionHeld() throws Exception {
         Recorder rec = new Recorder(ticker);
-        java.util.concurrent.ConcurrentHashMap<Long, HashSet<Proxy>> published = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.ConcurrentHashMap<Long, HashSet<Proxy>> published =
+                new java.util.concurrent.ConcurrentHashMap<>();
         List<Proxy> base = Proxies.pool(400, 9);
         try (SnapshotPublisher publisher = SnapshotPublisher.open(redis, FAST, wall, ticker);
-             SnapshotSubscriber sub = SnapshotSubscriber.start(redis, FAST, rec, wall, ticker)) {
+                SnapshotSubscriber sub = SnapshotSubscriber.start(redis, FAST, rec, wall, ticker)) {
             awaitTrue(() -> sub.status().subscribed(), "subscribed");
             publisher.start();
             List<Thread> threads = new ArrayList<>();
@@ -269,7 +297,11 @@ class SnapshotDistributionTest {
                     List<Proxy> mine = new ArrayList<>(base);
                     for (int i = 0; i < 25; i++) {
                         int at = own.nextInt(mine.size());
-                        mine.set(at, mine.get(at).toBuilder().weight(own.nextInt(1, 60)).build());
+                        mine.set(
+                                at,
+                                mine.get(at).toBuilder()
+                                        .weight(own.nextInt(1, 60))
+                                        .build());
                         synchronized (published) { // the report's version and the content must pair up
                             PublishReport r = i % 10 == 9 ? publisher.renew() : publisher.publish(mine);
                             if (r.published() && i % 10 != 9) {
@@ -299,7 +331,7 @@ class SnapshotDistributionTest {
 
     @Test
     void closeIsPrompt() throws Exception {
-        SnapshotSubscriber sub = SnapshotSubscriber.start(redis, FAST, s -> { }, wall, ticker);
+        SnapshotSubscriber sub = SnapshotSubscriber.start(redis, FAST, s -> {}, wall, ticker);
         awaitTrue(() -> sub.status().subscribed(), "subscribed");
         long t0 = ticker.read();
         sub.close();
@@ -316,7 +348,12 @@ class SnapshotDistributionTest {
             int i = rnd.nextInt(next.size());
             switch (rnd.nextInt(3)) {
                 case 0 -> next.remove(i);
-                case 1 -> next.set(i, next.get(i).toBuilder().weight(next.get(i).weight() % 50 + 1).build());
+                case 1 ->
+                    next.set(
+                            i,
+                            next.get(i).toBuilder()
+                                    .weight(next.get(i).weight() % 50 + 1)
+                                    .build());
                 default -> next.add(Proxies.proxy(1_000_000 + rnd.nextInt(1_000_000), 99, rnd));
             }
         }

@@ -5,8 +5,7 @@ import java.util.zip.CRC32C;
 /** Frame surgery for tests. */
 final class SnapshotTestFrames {
 
-    private SnapshotTestFrames() {
-    }
+    private SnapshotTestFrames() {}
 
     /** Rewrites the trailing CRC so a deliberately damaged frame passes the CRC check. */
     static void fixCrc(byte[] frame) {

@@ -32,10 +32,10 @@ class WorkerRegistryTest {
     @Test
     void liveWorkersAreCountedAndLeaveOnCloseOrByTtl() throws Exception {
         try (WorkerRegistry a = WorkerRegistry.open(redis, settings, "worker-a", "127.0.0.1:8080");
-             WorkerRegistry b = WorkerRegistry.open(redis, settings, "worker-b", "127.0.0.1:8081");
-             WorkerRegistry c = WorkerRegistry.open(redis, settings, "worker-c", "127.0.0.1:8082");
-             WorkerRegistry silent = WorkerRegistry.open(redis, settings, "worker-silent", "");
-             RedisClient raw = RedisFixture.client(RedisFixture.SHARED_PORT)) {
+                WorkerRegistry b = WorkerRegistry.open(redis, settings, "worker-b", "127.0.0.1:8081");
+                WorkerRegistry c = WorkerRegistry.open(redis, settings, "worker-c", "127.0.0.1:8082");
+                WorkerRegistry silent = WorkerRegistry.open(redis, settings, "worker-silent", "");
+                RedisClient raw = RedisFixture.client(RedisFixture.SHARED_PORT)) {
             assertEquals(0, a.count());
             a.start();
             b.start();
@@ -62,7 +62,8 @@ class WorkerRegistryTest {
         ManualClock clock = new ManualClock();
         Proxy p = Proxies.pool(1, 1).getFirst().toBuilder().maxConcurrency(10).build();
         int[][] table = { // workers, share
-                {1, 10}, {2, 5}, {3, 3}, {4, 2}, {10, 1}, {16, 1}, {100, 1}};
+            {1, 10}, {2, 5}, {3, 3}, {4, 2}, {10, 1}, {16, 1}, {100, 1}
+        };
         for (int[] row : table) {
             RuntimeRegistry registry = new RuntimeRegistry(HealthPolicy.DEFAULTS, clock, row[0]);
             assertEquals(row[1], registry.runtimeFor(p).capacity().limit(), row[0] + " workers");
@@ -71,8 +72,8 @@ class WorkerRegistryTest {
 
     @Test
     void badWorkerIdsNameTheProblem() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> WorkerRegistry.open(redis, settings, "bad id", ""));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> WorkerRegistry.open(redis, settings, "bad id", ""));
         assertTrue(e.getMessage().contains("'bad id'"), e.getMessage());
     }
 }

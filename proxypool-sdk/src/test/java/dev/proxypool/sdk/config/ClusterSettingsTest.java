@@ -23,8 +23,7 @@ class ClusterSettingsTest {
         assertEquals(Duration.ofSeconds(15), D.workerTtl());
     }
 
-    record Bad(String key, Supplier<ClusterSettings> build) {
-    }
+    record Bad(String key, Supplier<ClusterSettings> build) {}
 
     @Test
     void badValuesNameTheirKey() {
@@ -35,8 +34,12 @@ class ClusterSettingsTest {
                 new Bad("cluster.deltasKept", () -> D.withDeltas(0, 1)),
                 new Bad("cluster.fullEvery", () -> D.withDeltas(8, 9)),
                 new Bad("cluster.fullEvery", () -> D.withDeltas(8, 0)),
-                new Bad("cluster.pollInterval", () -> D.withPolling(Duration.ZERO, Duration.ofMillis(1), Duration.ofSeconds(1))),
-                new Bad("cluster.backoffMax", () -> D.withPolling(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(1))),
+                new Bad(
+                        "cluster.pollInterval",
+                        () -> D.withPolling(Duration.ZERO, Duration.ofMillis(1), Duration.ofSeconds(1))),
+                new Bad(
+                        "cluster.backoffMax",
+                        () -> D.withPolling(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(1))),
                 new Bad("cluster.workerTtl", () -> D.withWorkerTtl(Duration.ofMillis(100))),
                 new Bad("cluster.workerTtl", () -> D.withWorkerTtl(null)));
         for (Bad bad : table) {

@@ -84,12 +84,18 @@ class ConfigLoaderTest {
                 """), Map.of());
         assertEquals(5, c.health().activeFailuresToCool());
         assertEquals(5, c.health().policy().failuresToCool(), "the core's rule must see the configured value");
-        assertEquals(2, ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of()).health().policy().failuresToCool());
+        assertEquals(
+                2,
+                ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of())
+                        .health()
+                        .policy()
+                        .failuresToCool());
     }
 
     @Test
     void readsTheSpecExample() throws IOException {
-        ProxyPoolConfig c = ConfigLoader.load(write(SPEC_EXAMPLE), Map.of("PROXYPOOL_ADMIN_TOKEN", "admin-token-0123456789"));
+        ProxyPoolConfig c =
+                ConfigLoader.load(write(SPEC_EXAMPLE), Map.of("PROXYPOOL_ADMIN_TOKEN", "admin-token-0123456789"));
         assertEquals(8080, c.server().gatewayPort());
         assertEquals(ProxyPoolConfig.StoreType.MEMORY, c.store().type());
         assertEquals("admin-token-0123456789", c.admin().token().orElseThrow().reveal());
@@ -111,19 +117,24 @@ class ConfigLoaderTest {
         assertTrue(shop.sticky().enabled());
         assertEquals(StickyPolicy.OnLost.REPIN, shop.sticky().onLost());
         assertEquals(Duration.ofMillis(250), shop.sticky().busyWait());
-        assertEquals(StickyPolicy.DEFAULT_BUSY_WAIT, c.routings().get(1).sticky().busyWait());
+        assertEquals(
+                StickyPolicy.DEFAULT_BUSY_WAIT, c.routings().get(1).sticky().busyWait());
         assertEquals(NoCandidatePolicy.REJECT, shop.onNoCandidate());
         assertEquals("rest", c.routings().get(1).name());
         assertEquals(Duration.ofMinutes(3), c.health().policy().cooldownInitial());
         assertEquals(150, c.pipeline().poolSize());
-        assertEquals(dir.resolve("data/asn-ipv4.csv"), c.pipeline().asnDatabase().orElseThrow());
-        assertEquals(dir.resolve("secrets/credentials.properties"), c.credentials().file().orElseThrow());
+        assertEquals(
+                dir.resolve("data/asn-ipv4.csv"), c.pipeline().asnDatabase().orElseThrow());
+        assertEquals(
+                dir.resolve("secrets/credentials.properties"),
+                c.credentials().file().orElseThrow());
         assertEquals(java.util.List.of(443, 8443), c.security().connectPorts());
     }
 
     @Test
     void environmentVariablesOverrideScalars() throws IOException {
-        ProxyPoolConfig c = ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"),
+        ProxyPoolConfig c = ConfigLoader.load(
+                write("server: { gatewayPort: 8080 }\n"),
                 Map.of("PROXYPOOL_SERVER_GATEWAYPORT", "18080", "PROXYPOOL_HEALTH_PASSIVE_CONSECUTIVEFAILURES", "5"));
         assertEquals(18080, c.server().gatewayPort());
         assertEquals(5, c.health().policy().consecutiveFailures());
@@ -132,10 +143,18 @@ class ConfigLoaderTest {
 
     @Test
     void distinctTargetFailuresIsReadWithItsDefault() throws IOException {
-        assertEquals(10, ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of())
-                .health().policy().distinctTargetFailures());
-        assertEquals(4, ConfigLoader.load(write("health: { passive: { distinctTargetFailures: 4 } }\n"), Map.of())
-                .health().policy().distinctTargetFailures());
+        assertEquals(
+                10,
+                ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of())
+                        .health()
+                        .policy()
+                        .distinctTargetFailures());
+        assertEquals(
+                4,
+                ConfigLoader.load(write("health: { passive: { distinctTargetFailures: 4 } }\n"), Map.of())
+                        .health()
+                        .policy()
+                        .distinctTargetFailures());
     }
 
     @Test
@@ -145,27 +164,29 @@ class ConfigLoaderTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "unknown top-level key | servr: { gatewayPort: 1 } | servr",
-            "typo in a section | server: { gatewayPrt: 1 } | server.gatewayPrt",
-            "port out of range | server: { gatewayPort: 70000 } | server.gatewayPort",
-            "port not a number | server: { apiPort: abc } | server.apiPort",
-            "unknown store | store: { type: mongo } | store.type",
-            "unknown strategy | 'routings: [{ name: r, strategy: fastest }]' | routings[r].strategy",
-            "missing upstream | 'routings: [{ name: r, upstreams: [nope] }]' | routings[r].upstreams[0]",
-            "bad duration | 'routings: [{ name: r, minRemainingTtl: soon }]' | routings[r].minRemainingTtl",
-            "bad label selector | 'routings: [{ name: r, filter: { labels: { country: \"\" } } }]' | routings[r].filter.labels",
-            "duplicate routing | 'routings: [{ name: r }, { name: r }]' | routings[r].name",
-            "unknown provider | 'upstreams: [{ name: u, provider: ghost }]' | upstreams[u].provider",
-            "bad secret hash | 'clients: [{ name: a, secretHash: md5 }]' | clients[a].secretHash",
-            "bad protocol | 'routings: [{ name: r, filter: { protocol: ftp } }]' | routings[r].filter.protocol",
-            "unset token env | 'admin: { tokenEnv: NOPE_NOT_SET }' | admin.tokenEnv",
-            "cooldown max below initial | 'health: { cooldown: { initial: 10m, max: 1m } }' | health",
-            "access log not a boolean | 'server: { accessLog: maybe }' | server.accessLog",
-            "sticky busyWait too long | 'routings: [{ name: r, sticky: { busyWait: 2m } }]' | routings[r].sticky.busyWait",
-            "sticky busyWait negative | 'routings: [{ name: r, sticky: { busyWait: -1s } }]' | routings[r].sticky.busyWait",
-            "distinct target failures 0 | 'health: { passive: { distinctTargetFailures: 0 } }' | health.passive.distinctTargetFailures",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "unknown top-level key | servr: { gatewayPort: 1 } | servr",
+                "typo in a section | server: { gatewayPrt: 1 } | server.gatewayPrt",
+                "port out of range | server: { gatewayPort: 70000 } | server.gatewayPort",
+                "port not a number | server: { apiPort: abc } | server.apiPort",
+                "unknown store | store: { type: mongo } | store.type",
+                "unknown strategy | 'routings: [{ name: r, strategy: fastest }]' | routings[r].strategy",
+                "missing upstream | 'routings: [{ name: r, upstreams: [nope] }]' | routings[r].upstreams[0]",
+                "bad duration | 'routings: [{ name: r, minRemainingTtl: soon }]' | routings[r].minRemainingTtl",
+                "bad label selector | 'routings: [{ name: r, filter: { labels: { country: \"\" } } }]' | routings[r].filter.labels",
+                "duplicate routing | 'routings: [{ name: r }, { name: r }]' | routings[r].name",
+                "unknown provider | 'upstreams: [{ name: u, provider: ghost }]' | upstreams[u].provider",
+                "bad secret hash | 'clients: [{ name: a, secretHash: md5 }]' | clients[a].secretHash",
+                "bad protocol | 'routings: [{ name: r, filter: { protocol: ftp } }]' | routings[r].filter.protocol",
+                "unset token env | 'admin: { tokenEnv: NOPE_NOT_SET }' | admin.tokenEnv",
+                "cooldown max below initial | 'health: { cooldown: { initial: 10m, max: 1m } }' | health",
+                "access log not a boolean | 'server: { accessLog: maybe }' | server.accessLog",
+                "sticky busyWait too long | 'routings: [{ name: r, sticky: { busyWait: 2m } }]' | routings[r].sticky.busyWait",
+                "sticky busyWait negative | 'routings: [{ name: r, sticky: { busyWait: -1s } }]' | routings[r].sticky.busyWait",
+                "distinct target failures 0 | 'health: { passive: { distinctTargetFailures: 0 } }' | health.passive.distinctTargetFailures",
+            })
     void badConfigIsRefusedNamingTheKey(String what, String yaml, String key) throws IOException {
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(write(yaml), Map.of()));
         assertEquals(key, e.key(), e.getMessage());
@@ -185,9 +206,11 @@ class ConfigLoaderTest {
 
     @Test
     void unreadableOrBrokenFilesAreClearErrors() throws IOException {
-        ConfigException missing = assertThrows(ConfigException.class, () -> ConfigLoader.load(dir.resolve("nope.yaml"), Map.of()));
+        ConfigException missing =
+                assertThrows(ConfigException.class, () -> ConfigLoader.load(dir.resolve("nope.yaml"), Map.of()));
         assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
-        ConfigException broken = assertThrows(ConfigException.class,
+        ConfigException broken = assertThrows(
+                ConfigException.class,
                 () -> ConfigLoader.load(write("server: { gatewayPort: 8080\n  - ]: :"), Map.of()));
         assertTrue(broken.getMessage().startsWith("--config: cannot parse"), broken.getMessage());
     }
@@ -201,24 +224,40 @@ class ConfigLoaderTest {
                   - name: a
                    type: jsonl_inventory
                 """), Map.of()));
-        assertTrue(e.getMessage().startsWith("--config: cannot parse " + dir.resolve("proxypool.yaml") + " as YAML at line 5, column 4: "),
+        assertTrue(
+                e.getMessage()
+                        .startsWith("--config: cannot parse " + dir.resolve("proxypool.yaml")
+                                + " as YAML at line 5, column 4: "),
                 e.getMessage());
         assertEquals(-1, e.getMessage().indexOf('\n'), e.getMessage());
-        ConfigException flow = assertThrows(ConfigException.class,
-                () -> ConfigLoader.load(write("server: { host: 127.0.0.1\nadmin: { token: not-shown-0123456789 }\n"), Map.of()));
-        assertTrue(flow.getMessage().matches(".* as YAML at line 2, column \\d+: .*started at line 1, column \\d+.*"), flow.getMessage());
-        assertTrue(!flow.getMessage().contains("not-shown") && !e.getMessage().contains("not-shown"), flow.getMessage());
+        ConfigException flow = assertThrows(
+                ConfigException.class,
+                () -> ConfigLoader.load(
+                        write("server: { host: 127.0.0.1\nadmin: { token: not-shown-0123456789 }\n"), Map.of()));
+        assertTrue(
+                flow.getMessage().matches(".* as YAML at line 2, column \\d+: .*started at line 1, column \\d+.*"),
+                flow.getMessage());
+        assertTrue(
+                !flow.getMessage().contains("not-shown") && !e.getMessage().contains("not-shown"), flow.getMessage());
     }
 
     @Test
     void aPlainClientSecretNeedsEightCharacters() throws IOException {
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(write(
-                "clients: [{ name: alice, secret: x }]\n"), Map.of()));
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> ConfigLoader.load(write("clients: [{ name: alice, secret: x }]\n"), Map.of()));
         assertEquals("clients[alice].secret: must be at least 8 characters", e.getMessage());
-        ConfigException env = assertThrows(ConfigException.class, () -> ConfigLoader.load(write(
-                "clients: [{ name: alice, secretEnv: ALICE_SECRET }]\n"), Map.of("ALICE_SECRET", "1234567")));
+        ConfigException env = assertThrows(
+                ConfigException.class,
+                () -> ConfigLoader.load(
+                        write("clients: [{ name: alice, secretEnv: ALICE_SECRET }]\n"),
+                        Map.of("ALICE_SECRET", "1234567")));
         assertEquals("clients[alice].secretEnv: must be at least 8 characters", env.getMessage());
-        assertEquals(1, ConfigLoader.load(write("clients: [{ name: alice, secret: 12345678 }]\n"), Map.of()).clients().size());
+        assertEquals(
+                1,
+                ConfigLoader.load(write("clients: [{ name: alice, secret: 12345678 }]\n"), Map.of())
+                        .clients()
+                        .size());
     }
 
     @Test
@@ -229,8 +268,10 @@ class ConfigLoaderTest {
         assertEquals(Duration.ofMinutes(10), Durations.parse("k", "10m"));
         assertEquals(Duration.ofHours(24), Durations.parse("k", "24h"));
         assertEquals(Duration.ofSeconds(90), Durations.parse("k", "PT1M30S"));
-        assertEquals("k: unknown duration unit 'w' in '2w' (use ms, s, m, h or d)",
-                assertThrows(ConfigException.class, () -> Durations.parse("k", "2w")).getMessage());
+        assertEquals(
+                "k: unknown duration unit 'w' in '2w' (use ms, s, m, h or d)",
+                assertThrows(ConfigException.class, () -> Durations.parse("k", "2w"))
+                        .getMessage());
         assertThrows(ConfigException.class, () -> Durations.parse("k", "-5s"));
         assertEquals("10m", Durations.format(Duration.ofMinutes(10)));
         assertEquals("1500ms", Durations.format(Duration.ofMillis(1500)));
@@ -238,8 +279,12 @@ class ConfigLoaderTest {
 
     @Test
     void theAccessLogIsOffByDefault() throws IOException {
-        assertFalse(ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of()).server().accessLog());
-        assertTrue(ConfigLoader.load(write("server: { accessLog: true }\n"), Map.of()).server().accessLog());
+        assertFalse(ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of())
+                .server()
+                .accessLog());
+        assertTrue(ConfigLoader.load(write("server: { accessLog: true }\n"), Map.of())
+                .server()
+                .accessLog());
     }
 
     @Test
@@ -248,70 +293,92 @@ class ConfigLoaderTest {
         assertEquals(ProxyPoolConfig.Gateway.DEFAULTS, defaults.gateway());
         assertEquals(Duration.ofSeconds(60), defaults.gateway().ioTimeout());
 
-        ProxyPoolConfig c = ConfigLoader.load(write("gateway: { ioTimeout: 5s, tunnelIdleTimeout: 2m }\n"),
+        ProxyPoolConfig c = ConfigLoader.load(
+                write("gateway: { ioTimeout: 5s, tunnelIdleTimeout: 2m }\n"),
                 Map.of("PROXYPOOL_GATEWAY_IDLETIMEOUT", "15s"));
-        assertEquals(new ProxyPoolConfig.Gateway(Duration.ofSeconds(5), Duration.ofSeconds(15), Duration.ofMinutes(2)),
+        assertEquals(
+                new ProxyPoolConfig.Gateway(Duration.ofSeconds(5), Duration.ofSeconds(15), Duration.ofMinutes(2)),
                 c.gateway());
 
-        ConfigException zero = assertThrows(ConfigException.class,
-                () -> ConfigLoader.load(write("gateway: { ioTimeout: 0s }\n"), Map.of()));
+        ConfigException zero = assertThrows(
+                ConfigException.class, () -> ConfigLoader.load(write("gateway: { ioTimeout: 0s }\n"), Map.of()));
         assertEquals("gateway.ioTimeout", zero.key());
         assertTrue(zero.getMessage().contains("must be positive"), zero.getMessage());
-        ConfigException unknown = assertThrows(ConfigException.class,
-                () -> ConfigLoader.load(write("gateway: { readTimeout: 5s }\n"), Map.of()));
+        ConfigException unknown = assertThrows(
+                ConfigException.class, () -> ConfigLoader.load(write("gateway: { readTimeout: 5s }\n"), Map.of()));
         assertTrue(unknown.getMessage().contains("readTimeout"), unknown.getMessage());
     }
 
     @Test
     void nodeTimingsAreReadWithDefaultsAndCheckedNamingTheKey() throws IOException {
-        assertEquals(ProxyPoolConfig.Nodes.DEFAULTS,
-                ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of()).nodes());
+        assertEquals(
+                ProxyPoolConfig.Nodes.DEFAULTS,
+                ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of())
+                        .nodes());
 
         ProxyPoolConfig c = ConfigLoader.load(write("""
                 nodes: { heartbeatInterval: 5s, livenessTimeout: 20s, credentialTtl: 2m }
                 """), Map.of("PROXYPOOL_NODES_SWEEPINTERVAL", "1s"));
-        assertEquals(new ProxyPoolConfig.Nodes(Duration.ofSeconds(5), Duration.ofSeconds(20), Duration.ofMinutes(2),
-                Duration.ofSeconds(1)), c.nodes());
+        assertEquals(
+                new ProxyPoolConfig.Nodes(
+                        Duration.ofSeconds(5), Duration.ofSeconds(20), Duration.ofMinutes(2), Duration.ofSeconds(1)),
+                c.nodes());
 
-        ConfigException liveness = assertThrows(ConfigException.class,
+        ConfigException liveness = assertThrows(
+                ConfigException.class,
                 () -> ConfigLoader.load(write("nodes: { heartbeatInterval: 30s, livenessTimeout: 30s }\n"), Map.of()));
         assertEquals("nodes.livenessTimeout", liveness.key());
-        assertTrue(liveness.getMessage().contains("must be longer than nodes.heartbeatInterval"), liveness.getMessage());
-        ConfigException ttl = assertThrows(ConfigException.class,
-                () -> ConfigLoader.load(write("nodes: { credentialTtl: 10s }\n"), Map.of()));
+        assertTrue(
+                liveness.getMessage().contains("must be longer than nodes.heartbeatInterval"), liveness.getMessage());
+        ConfigException ttl = assertThrows(
+                ConfigException.class, () -> ConfigLoader.load(write("nodes: { credentialTtl: 10s }\n"), Map.of()));
         assertEquals("nodes.credentialTtl", ttl.key());
-        ConfigException zero = assertThrows(ConfigException.class,
-                () -> ConfigLoader.load(write("nodes: { heartbeatInterval: 0s }\n"), Map.of()));
+        ConfigException zero = assertThrows(
+                ConfigException.class, () -> ConfigLoader.load(write("nodes: { heartbeatInterval: 0s }\n"), Map.of()));
         assertEquals("nodes.heartbeatInterval", zero.key());
-        ConfigException unknown = assertThrows(ConfigException.class,
-                () -> ConfigLoader.load(write("nodes: { heartbeat: 5s }\n"), Map.of()));
+        ConfigException unknown = assertThrows(
+                ConfigException.class, () -> ConfigLoader.load(write("nodes: { heartbeat: 5s }\n"), Map.of()));
         assertTrue(unknown.getMessage().contains("heartbeat"), unknown.getMessage());
     }
 
     @Test
     void clusterSettingsAreReadWithDefaultsAndCheckedNamingTheKey() throws IOException {
-        assertEquals(ClusterSettings.DEFAULTS,
-                ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of()).cluster());
+        assertEquals(
+                ClusterSettings.DEFAULTS,
+                ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of())
+                        .cluster());
 
         ProxyPoolConfig c = ConfigLoader.load(write("""
                 cluster: { validity: 2m, renewAfter: 30s, deltasKept: 16, fullEvery: 4, deflate: true,
                            pollInterval: 2s, backoffMin: 50ms, backoffMax: 2s }
                 """), Map.of("PROXYPOOL_CLUSTER_WORKERTTL", "9s"));
-        assertEquals(new ClusterSettings(Duration.ofMinutes(2), Duration.ofSeconds(30), 16, 4, true,
-                Duration.ofSeconds(2), Duration.ofMillis(50), Duration.ofSeconds(2), Duration.ofSeconds(9)), c.cluster());
+        assertEquals(
+                new ClusterSettings(
+                        Duration.ofMinutes(2),
+                        Duration.ofSeconds(30),
+                        16,
+                        4,
+                        true,
+                        Duration.ofSeconds(2),
+                        Duration.ofMillis(50),
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(9)),
+                c.cluster());
 
-        ConfigException renew = assertThrows(ConfigException.class,
+        ConfigException renew = assertThrows(
+                ConfigException.class,
                 () -> ConfigLoader.load(write("cluster: { validity: 10m, renewAfter: 6m }\n"), Map.of()));
         assertEquals("cluster.renewAfter", renew.key());
         assertTrue(renew.getMessage().contains("at most half of cluster.validity"), renew.getMessage());
-        ConfigException full = assertThrows(ConfigException.class,
+        ConfigException full = assertThrows(
+                ConfigException.class,
                 () -> ConfigLoader.load(write("cluster: { deltasKept: 8, fullEvery: 9 }\n"), Map.of()));
         assertEquals("cluster.fullEvery", full.key());
-        ConfigException zero = assertThrows(ConfigException.class,
-                () -> ConfigLoader.load(write("cluster: { pollInterval: 0s }\n"), Map.of()));
+        ConfigException zero = assertThrows(
+                ConfigException.class, () -> ConfigLoader.load(write("cluster: { pollInterval: 0s }\n"), Map.of()));
         assertEquals("cluster.pollInterval", zero.key());
-        ConfigException unknown = assertThrows(ConfigException.class,
-                () -> ConfigLoader.load(write("cluster: { validty: 5m }\n"), Map.of()));
+        ConfigException unknown = assertThrows(
+                ConfigException.class, () -> ConfigLoader.load(write("cluster: { validty: 5m }\n"), Map.of()));
         assertTrue(unknown.getMessage().contains("validty"), unknown.getMessage());
     }
 }

@@ -60,8 +60,8 @@ class FileCredentialStoreTest {
     @Test
     void missingRefFailsClosedNamingTheRefOnly() throws Exception {
         FileCredentialStore store = new FileCredentialStore(write(creds("vendor-a", "alice", "pw-1")), clock, INTERVAL);
-        CredentialsUnavailableException e = assertThrows(CredentialsUnavailableException.class,
-                () -> store.resolve(new CredentialRef("vendor-b")));
+        CredentialsUnavailableException e =
+                assertThrows(CredentialsUnavailableException.class, () -> store.resolve(new CredentialRef("vendor-b")));
         assertTrue(e.getMessage().contains("'vendor-b'"), e.getMessage());
         assertFalse(e.getMessage().contains("pw-1"));
         assertFalse(e.getMessage().contains("alice"));
@@ -95,7 +95,8 @@ class FileCredentialStoreTest {
     void touchWithoutContentChangeDoesNotReload() throws Exception {
         Path f = write(creds("vendor-a", "alice", "pw"));
         FileCredentialStore store = new FileCredentialStore(f, clock, INTERVAL);
-        Files.setLastModifiedTime(f, FileTime.fromMillis(Files.getLastModifiedTime(f).toMillis() + 5000));
+        Files.setLastModifiedTime(
+                f, FileTime.fromMillis(Files.getLastModifiedTime(f).toMillis() + 5000));
         clock.advance(INTERVAL);
         store.resolve(VENDOR_A);
         assertEquals(1, store.reloads());
@@ -115,14 +116,17 @@ class FileCredentialStoreTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "not a ref key      | vendor-a.user=alice                                   | 'vendor-a.user'",
-            "username only      | vendor-a.username=alice                               | password",
-            "password only      | vendor-a.password=secret-value                        | username",
-            "bad unicode escape | vendor-a.username=\\u12x4                             | properties",
-            "bad ref name       | bad\\ ref.username=u\\nbad\\ ref.password=secret-value | 'bad ref'",
-            "colon in username  | vendor-a.username=al:ice\\nvendor-a.password=secret-value | ':'",
-            "empty ref          | .username=u\\n.password=secret-value                  | empty ref"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "not a ref key      | vendor-a.user=alice                                   | 'vendor-a.user'",
+                "username only      | vendor-a.username=alice                               | password",
+                "password only      | vendor-a.password=secret-value                        | username",
+                "bad unicode escape | vendor-a.username=\\u12x4                             | properties",
+                "bad ref name       | bad\\ ref.username=u\\nbad\\ ref.password=secret-value | 'bad ref'",
+                "colon in username  | vendor-a.username=al:ice\\nvendor-a.password=secret-value | ':'",
+                "empty ref          | .username=u\\n.password=secret-value                  | empty ref"
+            })
     void malformedRewriteKeepsThePreviousContentAndReportsIt(String name, String content, String expected)
             throws Exception {
         Path f = write(creds("vendor-a", "alice", "good-pw"));
@@ -156,8 +160,8 @@ class FileCredentialStoreTest {
         Path f = dir.resolve("later.properties");
         FileCredentialStore store = new FileCredentialStore(f, clock, INTERVAL);
         assertTrue(store.lastError().orElseThrow().contains("does not exist"));
-        CredentialsUnavailableException e = assertThrows(CredentialsUnavailableException.class,
-                () -> store.resolve(VENDOR_A));
+        CredentialsUnavailableException e =
+                assertThrows(CredentialsUnavailableException.class, () -> store.resolve(VENDOR_A));
         assertTrue(e.getMessage().contains("has not loaded"), e.getMessage());
         Files.writeString(f, creds("vendor-a", "alice", "pw"));
         clock.advance(INTERVAL);
@@ -176,7 +180,8 @@ class FileCredentialStoreTest {
 
     @Test
     void badIntervalIsRejectedWithItsName() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> new FileCredentialStore(dir.resolve("x"), clock, Duration.ofSeconds(-1)));
         assertTrue(e.getMessage().contains("interval"));
     }

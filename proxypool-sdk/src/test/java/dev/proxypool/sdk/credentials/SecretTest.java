@@ -22,14 +22,14 @@ class SecretTest {
                 + String.format(" %s", c) + " " + c.basicAuthorization();
         assertFalse(everywhere.contains("hunter2"), everywhere);
         assertFalse(everywhere.contains("alice"), everywhere);
-        assertFalse(everywhere.contains(Base64.getEncoder().encodeToString("alice-account-42:hunter2".getBytes())),
+        assertFalse(
+                everywhere.contains(Base64.getEncoder().encodeToString("alice-account-42:hunter2".getBytes())),
                 everywhere);
         assertEquals("***", s.toString());
         assertEquals("Credentials[***]", c.toString());
     }
 
-    record Holder(Secret secret) {
-    }
+    record Holder(Secret secret) {}
 
     @Test
     void revealGivesTheValueAndCopies() {
@@ -56,15 +56,19 @@ class SecretTest {
 
     @Test
     void basicAuthorizationIsBase64OfUserColonPassword() {
-        String expected = "Basic " + Base64.getEncoder()
-                .encodeToString("j\u00fcrgen:p\u00e4ss:word".getBytes(StandardCharsets.UTF_8));
-        assertEquals(expected, Credentials.of("j\u00fcrgen", "p\u00e4ss:word").basicAuthorization().reveal());
+        String expected = "Basic "
+                + Base64.getEncoder().encodeToString("j\u00fcrgen:p\u00e4ss:word".getBytes(StandardCharsets.UTF_8));
+        assertEquals(
+                expected,
+                Credentials.of("j\u00fcrgen", "p\u00e4ss:word")
+                        .basicAuthorization()
+                        .reveal());
     }
 
     @Test
     void badCredentialsNameTheFieldNotTheValue() {
-        IllegalArgumentException colon = assertThrows(IllegalArgumentException.class,
-                () -> Credentials.of("ali:ce", "pw"));
+        IllegalArgumentException colon =
+                assertThrows(IllegalArgumentException.class, () -> Credentials.of("ali:ce", "pw"));
         assertTrue(colon.getMessage().contains("username"));
         assertFalse(colon.getMessage().contains("ali:ce"));
         assertThrows(IllegalArgumentException.class, () -> Credentials.of("", "pw"));

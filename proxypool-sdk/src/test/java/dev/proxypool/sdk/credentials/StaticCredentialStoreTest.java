@@ -13,20 +13,25 @@ class StaticCredentialStoreTest {
 
     @Test
     void resolvesKnownRefsAndFailsClosedOnOthers() throws Exception {
-        StaticCredentialStore store = StaticCredentialStore.empty().with("vendor-a", "alice", "pw-a")
-                .with("vendor-b", "bob", "pw-b");
+        StaticCredentialStore store =
+                StaticCredentialStore.empty().with("vendor-a", "alice", "pw-a").with("vendor-b", "bob", "pw-b");
         assertEquals(Credentials.of("alice", "pw-a"), store.resolve(new CredentialRef("vendor-a")));
         assertEquals(Set.of("vendor-a", "vendor-b"), store.refs());
-        CredentialsUnavailableException e = assertThrows(CredentialsUnavailableException.class,
-                () -> store.resolve(new CredentialRef("vendor-c")));
+        CredentialsUnavailableException e =
+                assertThrows(CredentialsUnavailableException.class, () -> store.resolve(new CredentialRef("vendor-c")));
         assertTrue(e.getMessage().contains("'vendor-c'"));
-        assertThrows(CredentialsUnavailableException.class,
+        assertThrows(
+                CredentialsUnavailableException.class,
                 () -> CredentialStore.empty().resolve(new CredentialRef("vendor-a")));
     }
 
     @Test
     void noneIsNotSomethingToResolve() {
-        assertThrows(IllegalArgumentException.class, () -> StaticCredentialStore.empty().resolve(CredentialRef.NONE));
-        assertThrows(IllegalArgumentException.class, () -> StaticCredentialStore.of(Map.of("bad ref", Credentials.of("u", "p"))));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> StaticCredentialStore.empty().resolve(CredentialRef.NONE));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> StaticCredentialStore.of(Map.of("bad ref", Credentials.of("u", "p"))));
     }
 }

@@ -43,16 +43,20 @@ class DialBypassesJvmProxyTest {
         try (FakeOrigin origin = FakeOrigin.start()) {
             for (ProxyKind kind : ProxyKind.values()) {
                 try (FakeServer fake = kind.start();
-                     Socket tunnel = ProxyKind.dialer().connect(kind.proxy(fake), "127.0.0.1", origin.port())) {
+                        Socket tunnel = ProxyKind.dialer().connect(kind.proxy(fake), "127.0.0.1", origin.port())) {
                     proxyPorts.add(fake.port());
-                    assertEquals(200, RawHttp.get(tunnel, origin.authority(), "/echo").status(), kind.name());
+                    assertEquals(
+                            200,
+                            RawHttp.get(tunnel, origin.authority(), "/echo").status(),
+                            kind.name());
                 }
             }
         } finally {
             ProxySelector.setDefault(before);
         }
         // the fakes' own sockets to the origin do ask (they are plain new Socket()s); the dialer's to a fake must not
-        List<URI> aboutProxies = asked.stream().filter(u -> proxyPorts.contains(u.getPort())).toList();
+        List<URI> aboutProxies =
+                asked.stream().filter(u -> proxyPorts.contains(u.getPort())).toList();
         assertTrue(aboutProxies.isEmpty(), "the dialer asked the JVM's proxy selector about " + aboutProxies);
         assertEquals(ProxyKind.values().length, proxyPorts.size());
     }

@@ -46,7 +46,10 @@ class DialConcurrencyStressTest {
                             var proxy = wrong ? k.proxy(fakes.get(k), ProxyKind.WRONG) : k.proxy(fakes.get(k));
                             try (Socket s = dialer.connect(proxy, "127.0.0.1", origin.port())) {
                                 assertEquals(false, wrong, k + " accepted wrong credentials");
-                                assertEquals(200, RawHttp.get(s, origin.authority(), "/echo").status());
+                                assertEquals(
+                                        200,
+                                        RawHttp.get(s, origin.authority(), "/echo")
+                                                .status());
                             } catch (DialException e) {
                                 assertTrue(wrong, k + ": " + e.getMessage());
                                 assertEquals(FailureKind.PROXY_AUTH_REJECTED, e.kind());

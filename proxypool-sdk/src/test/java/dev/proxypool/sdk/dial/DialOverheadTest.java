@@ -32,12 +32,14 @@ class DialOverheadTest {
                     s.connect(new InetSocketAddress(origin.host(), origin.port()));
                 }
             });
-            StringBuilder table = new StringBuilder("\ndial overhead on loopback (us): median p90 | median over direct\n");
+            StringBuilder table =
+                    new StringBuilder("\ndial overhead on loopback (us): median p90 | median over direct\n");
             table.append(String.format("%-12s %7d %7d |%n", "direct", median(direct), p90(direct)));
             UpstreamDialer dialer = ProxyKind.dialer();
             try (FakeServer fake = ProxyKind.HTTP.start()) {
                 // a minimal client: one write, one read, no validation: what the dialer's care costs on top
-                byte[] connect = ("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+                byte[] connect =
+                        ("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
                 long[] raw = measure(() -> {
                     try (Socket s = new Socket()) {
                         s.connect(new InetSocketAddress(fake.host(), fake.port()));
@@ -45,16 +47,25 @@ class DialOverheadTest {
                         s.getInputStream().read(new byte[512]);
                     }
                 });
-                table.append(String.format("%-12s %7d %7d | %7d%n", "raw CONNECT", median(raw), p90(raw),
-                        median(raw) - median(direct)));
+                table.append(String.format(
+                        "%-12s %7d %7d | %7d%n", "raw CONNECT", median(raw), p90(raw), median(raw) - median(direct)));
             }
-            for (ProxyKind kind : new ProxyKind[] {ProxyKind.HTTP, ProxyKind.HTTP_AUTH, ProxyKind.HTTPS,
-                    ProxyKind.SOCKS4, ProxyKind.SOCKS5, ProxyKind.SOCKS5_AUTH}) {
+            for (ProxyKind kind : new ProxyKind[] {
+                ProxyKind.HTTP,
+                ProxyKind.HTTP_AUTH,
+                ProxyKind.HTTPS,
+                ProxyKind.SOCKS4,
+                ProxyKind.SOCKS5,
+                ProxyKind.SOCKS5_AUTH
+            }) {
                 try (FakeServer fake = kind.start()) {
                     Proxy proxy = kind.proxy(fake);
-                    long[] t = measure(() -> dialer.connect(proxy, "127.0.0.1", origin.port()).close());
-                    table.append(String.format("%-12s %7d %7d | %7d%n", kind, median(t), p90(t), median(t) - median(direct)));
-                    assertTrue(median(t) < Duration.ofMillis(50).toNanos() / 1000, kind + " median " + median(t) + " us");
+                    long[] t = measure(() ->
+                            dialer.connect(proxy, "127.0.0.1", origin.port()).close());
+                    table.append(String.format(
+                            "%-12s %7d %7d | %7d%n", kind, median(t), p90(t), median(t) - median(direct)));
+                    assertTrue(
+                            median(t) < Duration.ofMillis(50).toNanos() / 1000, kind + " median " + median(t) + " us");
                     assertTrue(fake.awaitIdle(Duration.ofSeconds(10)));
                 }
             }

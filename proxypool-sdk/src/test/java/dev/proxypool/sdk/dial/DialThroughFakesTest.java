@@ -48,7 +48,8 @@ class DialThroughFakesTest {
     @MethodSource("kindsAndTargets")
     void echoThroughTheTunnel(ProxyKind kind, String targetHost) throws Exception {
         FakeOrigin.Builder ob = FakeOrigin.builder();
-        try (FakeOrigin origin = (targetHost.equals("::1") ? ob.ipv6() : ob).start(); FakeServer fake = kind.start()) {
+        try (FakeOrigin origin = (targetHost.equals("::1") ? ob.ipv6() : ob).start();
+                FakeServer fake = kind.start()) {
             try (Socket tunnel = ProxyKind.dialer().connect(kind.proxy(fake), targetHost, origin.port())) {
                 assertEquals(0, tunnel.getSoTimeout(), "no read timeout left behind");
                 RawHttp.Response r = RawHttp.get(tunnel, origin.authority(), "/echo");
@@ -68,8 +69,9 @@ class DialThroughFakesTest {
 
     @Test
     void socks5SendsTheAddressTypeOfTheTarget() throws Exception {
-        try (FakeOrigin v4 = FakeOrigin.start(); FakeOrigin v6 = FakeOrigin.builder().ipv6().start();
-             FakeSocks5Proxy proxy = FakeSocks5Proxy.start()) {
+        try (FakeOrigin v4 = FakeOrigin.start();
+                FakeOrigin v6 = FakeOrigin.builder().ipv6().start();
+                FakeSocks5Proxy proxy = FakeSocks5Proxy.start()) {
             UpstreamDialer dialer = ProxyKind.dialer();
             dialer.connect(proxy.asProxy(), "127.0.0.1", v4.port()).close();
             dialer.connect(proxy.asProxy(), "localhost", v4.port()).close();
@@ -83,10 +85,12 @@ class DialThroughFakesTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(ProxyKind.class)
     void tlsOriginInsideTheTunnel(ProxyKind kind) throws Exception {
-        try (FakeOrigin origin = FakeOrigin.builder().tls().start(); FakeServer fake = kind.start();
-             Socket tunnel = ProxyKind.dialer().connect(kind.proxy(fake), "127.0.0.1", origin.port());
-             SSLSocket tls = (SSLSocket) TestTls.clientContext().getSocketFactory()
-                     .createSocket(tunnel, "127.0.0.1", origin.port(), true)) {
+        try (FakeOrigin origin = FakeOrigin.builder().tls().start();
+                FakeServer fake = kind.start();
+                Socket tunnel = ProxyKind.dialer().connect(kind.proxy(fake), "127.0.0.1", origin.port());
+                SSLSocket tls = (SSLSocket) TestTls.clientContext()
+                        .getSocketFactory()
+                        .createSocket(tunnel, "127.0.0.1", origin.port(), true)) {
             tls.startHandshake();
             RawHttp.Response r = RawHttp.get(tls, origin.authority(), "/echo");
             assertEquals(200, r.status());
@@ -95,19 +99,26 @@ class DialThroughFakesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = ProxyKind.class, names = {"HTTP", "HTTP_AUTH", "HTTPS", "HTTPS_AUTH"})
+    @EnumSource(
+            value = ProxyKind.class,
+            names = {"HTTP", "HTTP_AUTH", "HTTPS", "HTTPS_AUTH"})
     void forwardingInjectsProxyAuthorization(ProxyKind kind) throws Exception {
-        try (FakeOrigin origin = FakeOrigin.start(); FakeServer fake = kind.start();
-             ForwardingConnection fwd = ProxyKind.dialer().openForwarding(kind.proxy(fake))) {
+        try (FakeOrigin origin = FakeOrigin.start();
+                FakeServer fake = kind.start();
+                ForwardingConnection fwd = ProxyKind.dialer().openForwarding(kind.proxy(fake))) {
             assertEquals(kind.auth, fwd.hasProxyAuthorization());
             assertFalse(fwd.toString().contains(ProxyKind.PASSWORD));
             InputStream in = RawHttp.buffered(fwd.socket());
             for (int i = 0; i < 2; i++) { // keep-alive: the same connection serves both
                 String auth = fwd.hasProxyAuthorization()
-                        ? "Proxy-Authorization: " + fwd.proxyAuthorization().reveal() + "\r\n" : "";
-                RawHttp.Response r = RawHttp.exchange(in, fwd.socket().getOutputStream(),
+                        ? "Proxy-Authorization: " + fwd.proxyAuthorization().reveal() + "\r\n"
+                        : "";
+                RawHttp.Response r = RawHttp.exchange(
+                        in,
+                        fwd.socket().getOutputStream(),
                         "GET " + origin.url("/echo") + " HTTP/1.1\r\nHost: " + origin.authority() + "\r\n" + auth
-                                + "\r\n", false);
+                                + "\r\n",
+                        false);
                 assertEquals(200, r.status());
                 assertEquals(null, r.echo().header("Proxy-Authorization"));
             }
@@ -119,7 +130,8 @@ class DialThroughFakesTest {
     @Test
     void forwardingNeedsAnHttpProxy() {
         try (FakeSocks5Proxy proxy = FakeSocks5Proxy.start()) {
-            assertThrows(IllegalArgumentException.class, () -> ProxyKind.dialer().openForwarding(proxy.asProxy()));
+            assertThrows(
+                    IllegalArgumentException.class, () -> ProxyKind.dialer().openForwarding(proxy.asProxy()));
         }
     }
 
@@ -129,7 +141,8 @@ class DialThroughFakesTest {
         assertTrue(UpstreamDialer.supports(Protocol.SOCKS4, "example.com"));
         assertTrue(UpstreamDialer.supports(Protocol.SOCKS5, "::1"));
         try (FakeServer fake = ProxyKind.SOCKS4.start()) {
-            assertThrows(IllegalArgumentException.class,
+            assertThrows(
+                    IllegalArgumentException.class,
                     () -> ProxyKind.dialer().connect(ProxyKind.SOCKS4.proxy(fake), "::1", 80));
             assertEquals(0, fake.acceptedConnections());
         }

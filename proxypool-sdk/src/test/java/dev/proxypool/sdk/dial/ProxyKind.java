@@ -31,7 +31,8 @@ enum ProxyKind {
     static final CredentialRef MISSING = new CredentialRef("missing");
     /** good: the fakes' credentials; wrong: the right user, a wrong password (and USERID for SOCKS4). */
     static final StaticCredentialStore STORE = StaticCredentialStore.empty()
-            .with(GOOD.name(), USER, PASSWORD).with(WRONG.name(), "mallory", "not-the-password");
+            .with(GOOD.name(), USER, PASSWORD)
+            .with(WRONG.name(), "mallory", "not-the-password");
 
     final Protocol protocol;
     final boolean auth;
@@ -72,7 +73,8 @@ enum ProxyKind {
 
     /** Whatever listens at the fake's port, presented as a proxy of this kind's protocol. */
     Proxy proxy(FakeServer fake, CredentialRef ref) {
-        return Proxy.builder(new ProxyKey(protocol, fake.host(), fake.port(), ref)).build();
+        return Proxy.builder(new ProxyKey(protocol, fake.host(), fake.port(), ref))
+                .build();
     }
 
     static UpstreamDialer dialer() {
@@ -80,7 +82,10 @@ enum ProxyKind {
     }
 
     static UpstreamDialer dialer(DialPolicy policy) {
-        return UpstreamDialer.builder(STORE).policy(policy).proxyTls(TestTls.clientContext()).build();
+        return UpstreamDialer.builder(STORE)
+                .policy(policy)
+                .proxyTls(TestTls.clientContext())
+                .build();
     }
 
     static DialPolicy shortTimeouts() {

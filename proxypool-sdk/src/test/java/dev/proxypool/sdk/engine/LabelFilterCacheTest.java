@@ -40,7 +40,9 @@ class LabelFilterCacheTest {
         CandidateFilter first = cache.withLabels(Map.of("country", "US"));
         CandidateFilter second = cache.withLabels(new HashMap<>(Map.of("country", "US"))); // equal, not identical
         assertSame(first, second);
-        assertEquals(Map.of("type", "residential", "country", "US"), first.labels().required(),
+        assertEquals(
+                Map.of("type", "residential", "country", "US"),
+                first.labels().required(),
                 "a request label overrides the routing's value for its key, the rest stays");
         assertEquals(ROUTING.minRemainingTtl(), first.minRemainingTtl());
         assertSame(ROUTING, cache.withLabels(Map.of()), "no request labels: the routing's own filter");
@@ -71,19 +73,25 @@ class LabelFilterCacheTest {
         PoolEngine e = new PoolEngine(List.of(rule), HealthPolicy.DEFAULTS, store, clock, clock, 1);
         e.refresh();
         for (int i = 0; i < 50; i++) {
-            AcquireRequest us = new AcquireRequest("alice", "", "shop.example", "", List.of(),
-                    new HashMap<>(Map.of("country", "US")));
+            AcquireRequest us = new AcquireRequest(
+                    "alice", "", "shop.example", "", List.of(), new HashMap<>(Map.of("country", "US")));
             try (Lease lease = assertAcquired(e.acquire(rule, us))) {
                 assertEquals("US", lease.proxy().labels().get("country"));
             }
         }
         assertEquals(1, e.snapshot().memoizedFilters(), "50 requests with the same labels: one filter memoized");
         AcquireRequest one = new AcquireRequest("alice", "", "a.example", "", List.of(), Map.of("country", "US"));
-        AcquireRequest two = new AcquireRequest("bob", "", "b.example", "", List.of(), new HashMap<>(Map.of("country", "US")));
-        assertSame(e.pickRequestFor(rule, one).filter(), e.pickRequestFor(rule, two).filter(),
+        AcquireRequest two =
+                new AcquireRequest("bob", "", "b.example", "", List.of(), new HashMap<>(Map.of("country", "US")));
+        assertSame(
+                e.pickRequestFor(rule, one).filter(),
+                e.pickRequestFor(rule, two).filter(),
                 "the same filter instance, so the snapshot's identity cache finds its candidate set");
         AcquireRequest plain = new AcquireRequest("alice", "", "", "", List.of());
-        assertSame(e.pickRequestFor(rule, plain), e.pickRequestFor(rule, plain), "nothing varies: the routing's base request");
+        assertSame(
+                e.pickRequestFor(rule, plain),
+                e.pickRequestFor(rule, plain),
+                "nothing varies: the routing's base request");
     }
 
     private static Lease assertAcquired(AcquireResult r) {
@@ -92,6 +100,9 @@ class LabelFilterCacheTest {
 
     private static Proxy proxy(int i, String country) {
         return Proxy.builder(new ProxyKey(Protocol.HTTP, "198.51.100." + i, 8000 + i, CredentialRef.NONE))
-                .upstream("lab").provider("lab").labels(Labels.of("country", country)).build();
+                .upstream("lab")
+                .provider("lab")
+                .labels(Labels.of("country", country))
+                .build();
     }
 }

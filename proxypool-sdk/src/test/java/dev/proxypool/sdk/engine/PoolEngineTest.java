@@ -1,6 +1,5 @@
 package dev.proxypool.sdk.engine;
 
-import dev.proxypool.sdk.Lease;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -20,6 +19,7 @@ import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.sticky.StickyPolicy;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.ManualClock;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,7 +42,10 @@ class PoolEngineTest {
 
     private static Proxy proxy(int i, String upstream, int maxConcurrency) {
         return Proxy.builder(new ProxyKey(Protocol.HTTP, "198.51.100." + i, 8000 + i, CredentialRef.NONE))
-                .upstream(upstream).provider("lab").maxConcurrency(maxConcurrency).build();
+                .upstream(upstream)
+                .provider("lab")
+                .maxConcurrency(maxConcurrency)
+                .build();
     }
 
     private PoolEngine engine(List<RoutingRule> rules, List<Proxy> proxies) {
@@ -63,7 +66,7 @@ class PoolEngineTest {
         RoutingRule rule = e.route(new Facts("shop.example", 443, "CONNECT"));
         assertEquals(PoolEngine.DEFAULT_ROUTING, rule.name());
         try (Lease a = acquired(e.acquire(rule, AcquireRequest.forHost("shop.example")));
-             Lease b = acquired(e.acquire(rule, AcquireRequest.forHost("shop.example")))) {
+                Lease b = acquired(e.acquire(rule, AcquireRequest.forHost("shop.example")))) {
             a.connected();
             assertEquals(2, e.inFlight());
             assertEquals("lab", a.upstream());
@@ -87,7 +90,8 @@ class PoolEngineTest {
         PoolEngine e = engine(List.of(), List.of(proxy(1, "lab", 1)));
         RoutingRule rule = e.routingTable().rules().get(0);
         Lease held = acquired(e.acquire(rule, AcquireRequest.forHost("a.example")));
-        AcquireResult.Rejected busy = assertInstanceOf(AcquireResult.Rejected.class, e.acquire(rule, AcquireRequest.forHost("a.example")));
+        AcquireResult.Rejected busy =
+                assertInstanceOf(AcquireResult.Rejected.class, e.acquire(rule, AcquireRequest.forHost("a.example")));
         assertEquals("busy", busy.detail());
         held.close();
         held.close(); // twice: released once
@@ -97,14 +101,17 @@ class PoolEngineTest {
 
     @Test
     void waitPolicyGetsCapacityReleasedByAnotherRequest() throws Exception {
-        RoutingRule waiting = RoutingRule.builder("w").onNoCandidate(NoCandidatePolicy.WAIT)
-                .waitTimeout(Duration.ofSeconds(5)).build();
+        RoutingRule waiting = RoutingRule.builder("w")
+                .onNoCandidate(NoCandidatePolicy.WAIT)
+                .waitTimeout(Duration.ofSeconds(5))
+                .build();
         MemoryPoolStore store = new MemoryPoolStore(StoreSettings.DEFAULTS);
         store.upsert(List.of(proxy(1, "lab", 1)), clock.instant());
         PoolEngine e = new PoolEngine(List.of(waiting), HealthPolicy.DEFAULTS, store, Clocks.monotonic(), clock, 1);
         e.refresh();
         Lease held = acquired(e.acquire(waiting, AcquireRequest.forHost("a.example")));
-        CompletableFuture<AcquireResult> second = acquireParked(() -> e.acquire(waiting, AcquireRequest.forHost("a.example")));
+        CompletableFuture<AcquireResult> second =
+                acquireParked(() -> e.acquire(waiting, AcquireRequest.forHost("a.example")));
         assertFalse(second.isDone());
         held.close();
         acquired(second.get(5, TimeUnit.SECONDS)).close();
@@ -113,15 +120,18 @@ class PoolEngineTest {
 
     @Test
     void waitPolicyGivesUpAfterItsTimeout() {
-        RoutingRule waiting = RoutingRule.builder("w").onNoCandidate(NoCandidatePolicy.WAIT)
-                .waitTimeout(Duration.ofMillis(60)).build();
+        RoutingRule waiting = RoutingRule.builder("w")
+                .onNoCandidate(NoCandidatePolicy.WAIT)
+                .waitTimeout(Duration.ofMillis(60))
+                .build();
         MemoryPoolStore store = new MemoryPoolStore(StoreSettings.DEFAULTS);
         store.upsert(List.of(proxy(1, "lab", 1)), clock.instant());
         PoolEngine e = new PoolEngine(List.of(waiting), HealthPolicy.DEFAULTS, store, Clocks.monotonic(), clock, 1);
         e.refresh();
         try (Lease held = acquired(e.acquire(waiting, AcquireRequest.forHost("a.example")))) {
             long t0 = System.nanoTime();
-            AcquireResult.Rejected r = assertInstanceOf(AcquireResult.Rejected.class, e.acquire(waiting, AcquireRequest.forHost("a.example")));
+            AcquireResult.Rejected r = assertInstanceOf(
+                    AcquireResult.Rejected.class, e.acquire(waiting, AcquireRequest.forHost("a.example")));
             long waitedMs = (System.nanoTime() - t0) / 1_000_000;
             assertEquals("busy", r.detail());
             assertTrue(waitedMs >= 50 && waitedMs < 2_000, "waited " + waitedMs + " ms");
@@ -130,14 +140,16 @@ class PoolEngineTest {
 
     @Test
     void directPolicyAnswersDirectWhenNothingQualifies() {
-        RoutingRule direct = RoutingRule.builder("d").onNoCandidate(NoCandidatePolicy.DIRECT).build();
+        RoutingRule direct =
+                RoutingRule.builder("d").onNoCandidate(NoCandidatePolicy.DIRECT).build();
         PoolEngine e = engine(List.of(direct), List.of());
         assertInstanceOf(AcquireResult.Direct.class, e.acquire(direct, AcquireRequest.forHost("a.example")));
     }
 
     @Test
     void stickySessionKeepsItsProxyAndRepinsAfterAConnectFailure() {
-        RoutingRule sticky = RoutingRule.builder("s").sticky(StickyPolicy.DEFAULTS).build();
+        RoutingRule sticky =
+                RoutingRule.builder("s").sticky(StickyPolicy.DEFAULTS).build();
         List<Proxy> pool = new ArrayList<>();
         for (int i = 1; i <= 8; i++) {
             pool.add(proxy(i, "lab", 10));
@@ -170,7 +182,8 @@ class PoolEngineTest {
     /** A session's request finds its bound proxy busy (capacity 1) and waits for it rather than failing. */
     @Test
     void aStickySessionWaitsForItsBusyProxy() throws Exception {
-        RoutingRule rule = RoutingRule.builder("s").sticky(busyWait(Duration.ofSeconds(5))).build();
+        RoutingRule rule =
+                RoutingRule.builder("s").sticky(busyWait(Duration.ofSeconds(5))).build();
         MemoryPoolStore store = new MemoryPoolStore(StoreSettings.DEFAULTS);
         store.upsert(List.of(proxy(1, "lab", 1), proxy(2, "lab", 1)), clock.instant());
         PoolEngine e = new PoolEngine(List.of(rule), HealthPolicy.DEFAULTS, store, Clocks.monotonic(), clock, 1);
@@ -204,21 +217,24 @@ class PoolEngineTest {
                 AcquireResult.Rejected r = assertInstanceOf(AcquireResult.Rejected.class, e.acquire(rule, s1));
                 long waitedMs = (System.nanoTime() - t0) / 1_000_000;
                 assertEquals("busy", r.detail());
-                assertTrue(waitedMs >= wait.toMillis() - 5 && waitedMs < 3_000, "busyWait " + wait + ": waited " + waitedMs + " ms");
+                assertTrue(
+                        waitedMs >= wait.toMillis() - 5 && waitedMs < 3_000,
+                        "busyWait " + wait + ": waited " + waitedMs + " ms");
             }
         }
     }
 
     @Test
     void aTickerThatDoesNotMoveCannotHoldABusyWaitForever() {
-        RoutingRule rule = RoutingRule.builder("s").sticky(busyWait(Duration.ofMillis(100))).build();
+        RoutingRule rule = RoutingRule.builder("s")
+                .sticky(busyWait(Duration.ofMillis(100)))
+                .build();
         PoolEngine e = engine(List.of(rule), List.of(proxy(1, "lab", 1))); // the manual clock is the ticker
         AcquireRequest s1 = new AcquireRequest("alice", "s1", "shop.example", "", List.of());
         try (Lease held = acquired(e.acquire(rule, s1))) {
             held.connected();
             CompletableFuture<AcquireResult> next = CompletableFuture.supplyAsync(() -> e.acquire(rule, s1));
-            AcquireResult.Rejected r = assertInstanceOf(AcquireResult.Rejected.class,
-                    assertDoesNotThrowWithin(next));
+            AcquireResult.Rejected r = assertInstanceOf(AcquireResult.Rejected.class, assertDoesNotThrowWithin(next));
             assertEquals("busy", r.detail());
         }
     }
@@ -236,9 +252,11 @@ class PoolEngineTest {
                 result.completeExceptionally(t);
             }
         });
-        Await.atMost(Duration.ofSeconds(5)).until("the acquire to park waiting for capacity",
-                () -> result.isDone() ? "done: " + result : waiter.getState(),
-                s -> s == Thread.State.TIMED_WAITING);
+        Await.atMost(Duration.ofSeconds(5))
+                .until(
+                        "the acquire to park waiting for capacity",
+                        () -> result.isDone() ? "done: " + result : waiter.getState(),
+                        s -> s == Thread.State.TIMED_WAITING);
         return result;
     }
 
@@ -252,8 +270,13 @@ class PoolEngineTest {
 
     @Test
     void strictStickySessionFailsWithSessionLost() {
-        StickyPolicy strict = new StickyPolicy(true, StickyPolicy.DEFAULT_HEADER, Duration.ofMinutes(10),
-                Duration.ofSeconds(60), StickyPolicy.OnLost.STRICT, 1000);
+        StickyPolicy strict = new StickyPolicy(
+                true,
+                StickyPolicy.DEFAULT_HEADER,
+                Duration.ofMinutes(10),
+                Duration.ofSeconds(60),
+                StickyPolicy.OnLost.STRICT,
+                1000);
         RoutingRule rule = RoutingRule.builder("strict").sticky(strict).build();
         PoolEngine e = engine(List.of(rule), List.of(proxy(1, "lab", 10), proxy(2, "lab", 10)));
         AcquireRequest s = new AcquireRequest("alice", "abc", "shop.example", "", List.of());
@@ -297,8 +320,11 @@ class PoolEngineTest {
             assertNotEquals(first.proxyId(), retry.proxyId());
             assertEquals(2, retry.attempt());
         }
-        AcquireResult none = e.acquire(rule, req.excluding(first.proxyId()).excluding(proxy(2, "lab", 10).id()));
-        assertEquals("excluded", assertInstanceOf(AcquireResult.Rejected.class, none).detail());
+        AcquireResult none = e.acquire(
+                rule,
+                req.excluding(first.proxyId()).excluding(proxy(2, "lab", 10).id()));
+        assertEquals(
+                "excluded", assertInstanceOf(AcquireResult.Rejected.class, none).detail());
     }
 
     @Test
@@ -306,7 +332,9 @@ class PoolEngineTest {
         Proxy only = proxy(1, "lab", 10);
         PoolEngine e = engine(List.of(), List.of(only));
         e.extracted(List.of(only));
-        assertInstanceOf(AcquireResult.Rejected.class, e.acquire(e.routingTable().rules().get(0), AcquireRequest.forHost("a.example")));
+        assertInstanceOf(
+                AcquireResult.Rejected.class,
+                e.acquire(e.routingTable().rules().get(0), AcquireRequest.forHost("a.example")));
     }
 
     @Test

@@ -31,8 +31,20 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ConfigLoaderFuzzTest {
 
-    static final Set<String> SECTIONS = Set.of("server", "store", "database", "credentials", "admin", "clients",
-            "providers", "upstreams", "routings", "health", "pipeline", "security", "distribution");
+    static final Set<String> SECTIONS = Set.of(
+            "server",
+            "store",
+            "database",
+            "credentials",
+            "admin",
+            "clients",
+            "providers",
+            "upstreams",
+            "routings",
+            "health",
+            "pipeline",
+            "security",
+            "distribution");
 
     @TempDir
     Path dir;
@@ -55,25 +67,34 @@ class ConfigLoaderFuzzTest {
                 run.check(i, bytes, () -> Outcome.refused("--config (too many '.')"), o -> o);
                 return;
             }
-            run.<Object>check(i, bytes, () -> {
-                Config tree;
-                // returns an Outcome (YAML refused), a ProxyPoolConfig or a ConfigException
-                try {
-                    tree = Config.builder().disableEnvironmentVariablesSource().disableSystemPropertiesSource()
-                            .disableParserServices().disableMapperServices().disableFilterServices()
-                            .addParser(YamlConfigParser.create())
-                            .addSource(ConfigSources.create(in.yaml(), MediaTypes.APPLICATION_X_YAML)).build();
-                    tree.asNodeList();
-                } catch (RuntimeException | StackOverflowError notYaml) {
-                    // what ConfigLoader.load turns into a --config error; the file run checks that
-                    return Outcome.refused("--config (YAML, checked in the file run)");
-                }
-                try {
-                    return ConfigLoader.read(tree, dir);
-                } catch (ConfigException e) {
-                    return e;
-                }
-            }, result -> result instanceof Outcome o ? o : verdict(result, in));
+            run.<Object>check(
+                    i,
+                    bytes,
+                    () -> {
+                        Config tree;
+                        // returns an Outcome (YAML refused), a ProxyPoolConfig or a ConfigException
+                        try {
+                            tree = Config.builder()
+                                    .disableEnvironmentVariablesSource()
+                                    .disableSystemPropertiesSource()
+                                    .disableParserServices()
+                                    .disableMapperServices()
+                                    .disableFilterServices()
+                                    .addParser(YamlConfigParser.create())
+                                    .addSource(ConfigSources.create(in.yaml(), MediaTypes.APPLICATION_X_YAML))
+                                    .build();
+                            tree.asNodeList();
+                        } catch (RuntimeException | StackOverflowError notYaml) {
+                            // what ConfigLoader.load turns into a --config error; the file run checks that
+                            return Outcome.refused("--config (YAML, checked in the file run)");
+                        }
+                        try {
+                            return ConfigLoader.read(tree, dir);
+                        } catch (ConfigException e) {
+                            return e;
+                        }
+                    },
+                    result -> result instanceof Outcome o ? o : verdict(result, in));
         });
         run.finish();
         run.require(run.accepted() > run.inputs() / 100, "too few configs valid (" + run.accepted() + ")");
@@ -88,14 +109,18 @@ class ConfigLoaderFuzzTest {
         run.forEach((i, r) -> {
             ConfigTexts.Input in = ConfigTexts.next(r);
             byte[] bytes = in.yaml().getBytes(StandardCharsets.UTF_8);
-            run.check(i, bytes, () -> {
-                Files.write(file, bytes);
-                try {
-                    return ConfigLoader.load(file, in.env());
-                } catch (ConfigException e) {
-                    return e;
-                }
-            }, result -> verdict(result, in));
+            run.check(
+                    i,
+                    bytes,
+                    () -> {
+                        Files.write(file, bytes);
+                        try {
+                            return ConfigLoader.load(file, in.env());
+                        } catch (ConfigException e) {
+                            return e;
+                        }
+                    },
+                    result -> verdict(result, in));
         });
         run.finish();
         run.require(run.accepted() > 0, "no config loaded");
@@ -106,10 +131,11 @@ class ConfigLoaderFuzzTest {
     void aYamlTreeErrorDoesNotRepeatTheConfigsValues() throws Exception {
         Path file = dir.resolve("dup.yaml");
         Files.writeString(file, "admin: { token: \"" + ConfigTexts.TOKEN + "\",\n   .   x: 1 }\n");
-        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
-                () -> ConfigLoader.load(file, java.util.Map.of()));
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(
+                ConfigException.class, () -> ConfigLoader.load(file, java.util.Map.of()));
         assertEquals("--config", e.key(), e.getMessage());
-        assertTrue(!e.getMessage().contains(ConfigTexts.CANARY), "the error repeats the admin token: " + e.getMessage());
+        assertTrue(
+                !e.getMessage().contains(ConfigTexts.CANARY), "the error repeats the admin token: " + e.getMessage());
     }
 
     /** Found by this fuzz test: a key of thousands of dots overflowed the stack in Helidon's tree building. */
@@ -117,8 +143,8 @@ class ConfigLoaderFuzzTest {
     void aKeyOfThousandsOfDotsIsAConfigErrorNotAStackOverflow() throws Exception {
         Path file = dir.resolve("dots.yaml");
         Files.writeString(file, "server: { gatewayPort" + ".".repeat(5_000) + ": 8080 }\n");
-        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
-                () -> ConfigLoader.load(file, java.util.Map.of()));
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(
+                ConfigException.class, () -> ConfigLoader.load(file, java.util.Map.of()));
         assertEquals("--config", e.key(), e.getMessage());
     }
 
@@ -126,17 +152,22 @@ class ConfigLoaderFuzzTest {
     @Test
     void anEchoedValueWithLineBreaksKeepsTheErrorOnOneLine() throws Exception {
         Path file = dir.resolve("multiline.yaml");
-        Files.writeString(file, "store: { type: redis, uri: \"rediPG_PASSWORD|\\n\\nstore: { type: rediss://127.0.0.1:6379\" }\n");
-        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
-                () -> ConfigLoader.load(file, java.util.Map.of()));
+        Files.writeString(
+                file,
+                "store: { type: redis, uri: \"rediPG_PASSWORD|\\n\\nstore: { type: rediss://127.0.0.1:6379\" }\n");
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(
+                ConfigException.class, () -> ConfigLoader.load(file, java.util.Map.of()));
         assertEquals("store.uri", e.key(), e.getMessage());
         assertEquals(-1, e.getMessage().indexOf('\n'), e.getMessage());
-        assertTrue(e.getMessage().contains("rediPG_PASSWORD|\\n\\nstore"), "the value is shown escaped: " + e.getMessage());
+        assertTrue(
+                e.getMessage().contains("rediPG_PASSWORD|\\n\\nstore"),
+                "the value is shown escaped: " + e.getMessage());
     }
 
     static Outcome verdict(Object result, ConfigTexts.Input in) {
         if (result instanceof ProxyPoolConfig c) {
-            assertTrue(!c.toString().contains(ConfigTexts.CANARY) || !in.secretsInPlace(),
+            assertTrue(
+                    !c.toString().contains(ConfigTexts.CANARY) || !in.secretsInPlace(),
                     "a secret in ProxyPoolConfig.toString()");
             assertTrue(c.server().gatewayPort() >= 0 && c.server().gatewayPort() <= 65535, "gateway port");
             assertTrue(c.server().apiPort() >= 0 && c.server().apiPort() <= 65535, "api port");
@@ -145,17 +176,23 @@ class ConfigLoaderFuzzTest {
         ConfigException e = (ConfigException) result;
         String key = e.key();
         assertTrue(key != null && !key.isBlank(), "a config error without a key");
-        assertTrue(e.getMessage().startsWith(key + ": ") && e.getMessage().length() > key.length() + 2,
+        assertTrue(
+                e.getMessage().startsWith(key + ": ") && e.getMessage().length() > key.length() + 2,
                 "a config error that does not say what is wrong: " + e.getMessage());
         String section = key.split("[.\\[]", 2)[0];
-        boolean unknownTopLevelKey = !key.contains(".") && e.getMessage().startsWith(key + ": unknown key (known here: ");
-        assertTrue(key.equals("--config") || key.equals("(root)") || SECTIONS.contains(section) || unknownTopLevelKey,
+        boolean unknownTopLevelKey =
+                !key.contains(".") && e.getMessage().startsWith(key + ": unknown key (known here: ");
+        assertTrue(
+                key.equals("--config") || key.equals("(root)") || SECTIONS.contains(section) || unknownTopLevelKey,
                 "a config error naming no known place: " + e.getMessage());
-        assertTrue(!e.getMessage().contains(ConfigTexts.CANARY) || !in.secretsInPlace(),
+        assertTrue(
+                !e.getMessage().contains(ConfigTexts.CANARY) || !in.secretsInPlace(),
                 "a config error repeats a secret: " + e.getMessage());
         assertEquals(-1, e.getMessage().indexOf('\n'), "a multi-line config error (parser dump?): " + e.getMessage());
-        return Outcome.refused(key.equals("--config") ? "--config " + detail(e.getMessage())
-                : unknownTopLevelKey ? "unknown top-level key" : section);
+        return Outcome.refused(
+                key.equals("--config")
+                        ? "--config " + detail(e.getMessage())
+                        : unknownTopLevelKey ? "unknown top-level key" : section);
     }
 
     private static String detail(String message) {

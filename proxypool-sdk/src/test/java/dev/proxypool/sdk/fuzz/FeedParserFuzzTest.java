@@ -20,7 +20,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -60,16 +59,16 @@ class FeedParserFuzzTest {
     }
 
     ProviderAdapter adapter(Feeds f, String pathOrUrl) {
-        return ProviderRegistry.standard(ALL).create(new ProviderConfig("fuzz", f.type, f.settings(pathOrUrl), f.fields),
-                env());
+        return ProviderRegistry.standard(ALL)
+                .create(new ProviderConfig("fuzz", f.type, f.settings(pathOrUrl), f.fields), env());
     }
 
     @ParameterizedTest
     @EnumSource(Feeds.class)
     @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void everyAnswerBecomesAReportNeverAnException(Feeds format) throws Throwable {
-        InMemoryFeed feed = new InMemoryFeed(adapter(format, format == Feeds.JSON ? "http://127.0.0.1:9/feed" : "feed.txt"),
-                env(), Feeds.MAX_BYTES);
+        InMemoryFeed feed = new InMemoryFeed(
+                adapter(format, format == Feeds.JSON ? "http://127.0.0.1:9/feed" : "feed.txt"), env(), Feeds.MAX_BYTES);
         FuzzRun run = FuzzRun.inProcess("feed." + format.type, 100_000);
         run.forEach((i, r) -> {
             byte[] answer = format.next(r);
@@ -83,8 +82,8 @@ class FeedParserFuzzTest {
     @EnumSource(Feeds.class)
     @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void validAnswersYieldExactlyTheProxiesTheyList(Feeds format) throws Throwable {
-        InMemoryFeed feed = new InMemoryFeed(adapter(format, format == Feeds.JSON ? "http://127.0.0.1:9/feed" : "feed.txt"),
-                env(), Feeds.MAX_BYTES);
+        InMemoryFeed feed = new InMemoryFeed(
+                adapter(format, format == Feeds.JSON ? "http://127.0.0.1:9/feed" : "feed.txt"), env(), Feeds.MAX_BYTES);
         FuzzRun run = FuzzRun.inProcess("feed." + format.type + ".valid", 5_000);
         run.forEach((i, r) -> {
             List<Map<String, String>> records = validRecords(r, format);
@@ -154,13 +153,16 @@ class FeedParserFuzzTest {
         assertEquals(CTX.upstream(), report.upstream());
         assertTrue(report.dropSamples().size() <= FetchReport.MAX_SAMPLES, "drop samples");
         if (report.outcome() instanceof FetchOutcome.Error e) {
-            assertTrue(e.kind() == FetchOutcome.ErrorKind.PARSE || e.kind() == FetchOutcome.ErrorKind.SIZE_LIMIT,
+            assertTrue(
+                    e.kind() == FetchOutcome.ErrorKind.PARSE || e.kind() == FetchOutcome.ErrorKind.SIZE_LIMIT,
                     "error kind " + e.kind() + ": " + e.detail());
             assertTrue(!e.detail().isBlank(), "an error without a detail");
             assertTrue(!e.detail().startsWith("unreadable answer ("), "a parser threw: " + e.detail());
-            assertTrue(e.kind() != FetchOutcome.ErrorKind.SIZE_LIMIT || answer.length > Feeds.MAX_BYTES,
+            assertTrue(
+                    e.kind() != FetchOutcome.ErrorKind.SIZE_LIMIT || answer.length > Feeds.MAX_BYTES,
                     "size limit under maxBytes");
-            assertTrue(report.bytesRead() <= Feeds.MAX_BYTES + 1, "read " + report.bytesRead() + " bytes, over maxBytes");
+            assertTrue(
+                    report.bytesRead() <= Feeds.MAX_BYTES + 1, "read " + report.bytesRead() + " bytes, over maxBytes");
             return Outcome.refused(e.kind().label() + " " + detailKind(e.detail()));
         }
         assertTrue(answer.length <= Feeds.MAX_BYTES, "an answer over maxBytes was read: " + report);
@@ -169,7 +171,9 @@ class FeedParserFuzzTest {
         for (Proxy p : report.candidates()) {
             assertTrue(keys.add(p.key()), "duplicate candidate " + p.key());
             assertTrue(p.port() >= 1 && p.port() <= 65535, "port " + p.port());
-            assertTrue(p.host().indexOf(':') >= 0 || text.contains(p.host()), "host '" + p.host() + "' is not in the answer");
+            assertTrue(
+                    p.host().indexOf(':') >= 0 || text.contains(p.host()),
+                    "host '" + p.host() + "' is not in the answer");
             p.labels().values().forEach((k, v) -> {
                 assertTrue(v.length() <= 256, "label value length");
                 v.chars().forEach(c -> assertTrue(!Character.isISOControl(c), "control character in a label"));
@@ -185,7 +189,7 @@ class FeedParserFuzzTest {
 
     private static String detailKind(String detail) {
         int cut = detail.length();
-        for (String stop : new String[]{":", "(", "'"}) {
+        for (String stop : new String[] {":", "(", "'"}) {
             int at = detail.indexOf(stop);
             if (at > 0 && at < cut) {
                 cut = at;
@@ -206,7 +210,7 @@ class FeedParserFuzzTest {
                 default -> "2001:db8::" + Integer.toHexString(1 + r.nextInt(0xffff));
             };
             String port = Integer.toString(1 + r.nextInt(65535));
-            String protocol = Feeds.pick(r, new String[]{"http", "https", "socks4", "socks5"});
+            String protocol = Feeds.pick(r, new String[] {"http", "https", "socks4", "socks5"});
             if (!keys.add(protocol + host + port)) {
                 continue;
             }
@@ -214,7 +218,9 @@ class FeedParserFuzzTest {
             rec.put("port", port);
             rec.put("protocol", protocol);
             if (format != Feeds.TEXT && r.nextBoolean()) {
-                rec.put("country", Feeds.pick(r, new String[]{"US", "DE", "S\u00e3o Paulo", "D, E", "say \"hi\"", "\u4e2d"}));
+                rec.put(
+                        "country",
+                        Feeds.pick(r, new String[] {"US", "DE", "S\u00e3o Paulo", "D, E", "say \"hi\"", "\u4e2d"}));
             }
             out.add(rec);
         }

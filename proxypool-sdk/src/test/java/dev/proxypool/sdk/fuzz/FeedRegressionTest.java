@@ -1,7 +1,6 @@
 package dev.proxypool.sdk.fuzz;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.sequential.FetchOutcome;
 import dev.proxypool.core.time.ManualClock;
@@ -27,18 +26,28 @@ class FeedRegressionTest {
     private FetchReport fetch(Feeds format, String answer) throws Throwable {
         ManualClock clock = new ManualClock();
         ProviderEnvironment env = new ProviderEnvironment(Map.of(), dir, clock, clock);
-        InMemoryFeed feed = new InMemoryFeed(ProviderRegistry.standard(FeedParserFuzzTest.ALL).create(
-                new ProviderConfig("fuzz", format.type, format.settings(format == Feeds.JSON ? "http://127.0.0.1:9/f"
-                        : "feed.txt"), format.fields), env), env, Feeds.MAX_BYTES);
+        InMemoryFeed feed = new InMemoryFeed(
+                ProviderRegistry.standard(FeedParserFuzzTest.ALL)
+                        .create(
+                                new ProviderConfig(
+                                        "fuzz",
+                                        format.type,
+                                        format.settings(format == Feeds.JSON ? "http://127.0.0.1:9/f" : "feed.txt"),
+                                        format.fields),
+                                env),
+                env,
+                Feeds.MAX_BYTES);
         return feed.fetch(answer.getBytes(StandardCharsets.UTF_8), FetchContext.of("up", Map.of()));
     }
 
     @Test
     @Timeout(value = 10, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aHugeJsonNumberInARecordDropsThatRecordInsteadOfWritingABillionDigits() throws Throwable {
-        FetchReport r = fetch(Feeds.JSONL, "{\"host\": \"h.example\", \"port\": 8080, \"protocol\": 1e999999999}\n"
-                + "{\"host\": \"h.example\", \"port\": 1e-999999999, \"protocol\": \"http\"}\n"
-                + "{\"host\": \"ok.example\", \"port\": 8080, \"protocol\": \"http\"}\n");
+        FetchReport r = fetch(
+                Feeds.JSONL,
+                "{\"host\": \"h.example\", \"port\": 8080, \"protocol\": 1e999999999}\n"
+                        + "{\"host\": \"h.example\", \"port\": 1e-999999999, \"protocol\": \"http\"}\n"
+                        + "{\"host\": \"ok.example\", \"port\": 8080, \"protocol\": \"http\"}\n");
         assertEquals(1, r.candidates().size(), r.toString());
         assertEquals(1, r.dropped(DropReason.INVALID_PROTOCOL), r.toString());
         assertEquals(1, r.dropped(DropReason.INVALID_PORT), r.toString());
@@ -46,16 +55,20 @@ class FeedRegressionTest {
 
     @Test
     void aBadStringInOneJsonlLineDropsOnlyThatLine() throws Throwable {
-        FetchReport r = fetch(Feeds.JSONL, "{\"host\": \"a.example\", \"port\": 1, \"protocol\": \"http\", \"labels\": {\"x\": \"a\tb\"}}\n"
-                + "{\"host\": \"b.example\", \"port\": 1, \"protocol\": \"http\"}\n");
+        FetchReport r = fetch(
+                Feeds.JSONL,
+                "{\"host\": \"a.example\", \"port\": 1, \"protocol\": \"http\", \"labels\": {\"x\": \"a\tb\"}}\n"
+                        + "{\"host\": \"b.example\", \"port\": 1, \"protocol\": \"http\"}\n");
         assertEquals(1, r.candidates().size(), r.toString());
         assertEquals(1, r.dropped(DropReason.MALFORMED_RECORD), r.toString());
     }
 
     @Test
     void aNonAsciiByteAfterANumberIsAMalformedLineNotAFailedFetch() throws Throwable {
-        FetchReport r = fetch(Feeds.JSONL, "{\"host\": \"a.example\", \"port\": 1\u00e9, \"protocol\": \"http\"}\n"
-                + "{\"host\": \"b.example\", \"port\": 1, \"protocol\": \"http\"}\n");
+        FetchReport r = fetch(
+                Feeds.JSONL,
+                "{\"host\": \"a.example\", \"port\": 1\u00e9, \"protocol\": \"http\"}\n"
+                        + "{\"host\": \"b.example\", \"port\": 1, \"protocol\": \"http\"}\n");
         assertEquals(1, r.candidates().size(), r.toString());
         assertEquals(1, r.dropped(DropReason.MALFORMED_RECORD), r.toString());
     }
@@ -78,8 +91,10 @@ class FeedRegressionTest {
     @Test
     @Timeout(value = 10, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aHugeEpochExpiryDropsTheRecordInsteadOfFailingTheFetch() throws Throwable {
-        FetchReport r = fetch(Feeds.CSV, "ip,port,protocol,expiresAt\na.example,1,http,1e999999999\n"
-                + "b.example,1,http,1e99999999\nc.example,1,http,\n");
+        FetchReport r = fetch(
+                Feeds.CSV,
+                "ip,port,protocol,expiresAt\na.example,1,http,1e999999999\n"
+                        + "b.example,1,http,1e99999999\nc.example,1,http,\n");
         assertEquals(1, r.candidates().size(), r.toString());
         assertEquals(2, r.dropped(DropReason.INVALID_EXPIRES_AT), r.toString());
     }

@@ -40,12 +40,15 @@ final class InMemoryFeed {
             Class<?> opened = Class.forName(PKG + "ByteSource$Opened");
             Class<?> ticker = Class.forName("dev.proxypool.core.time.Ticker");
             LOOKUP = MethodHandles.privateLookupIn(SOURCE_FETCH, MethodHandles.lookup());
-            NEW_SOURCE_FETCH = LOOKUP.findConstructor(SOURCE_FETCH, MethodType.methodType(void.class,
-                    ProviderConfig.class, ProviderEnvironment.class, BYTE_SOURCE, mapper, format));
-            FETCH = LOOKUP.findVirtual(SOURCE_FETCH, "fetch", MethodType.methodType(FetchReport.class, FetchContext.class))
+            NEW_SOURCE_FETCH = LOOKUP.findConstructor(
+                    SOURCE_FETCH,
+                    MethodType.methodType(
+                            void.class, ProviderConfig.class, ProviderEnvironment.class, BYTE_SOURCE, mapper, format));
+            FETCH = LOOKUP.findVirtual(
+                            SOURCE_FETCH, "fetch", MethodType.methodType(FetchReport.class, FetchContext.class))
                     .asType(MethodType.methodType(FetchReport.class, Object.class, FetchContext.class));
-            NEW_CAPPED = LOOKUP.findConstructor(capped, MethodType.methodType(void.class, InputStream.class, long.class,
-                    ticker, long.class));
+            NEW_CAPPED = LOOKUP.findConstructor(
+                    capped, MethodType.methodType(void.class, InputStream.class, long.class, ticker, long.class));
             NEW_OPENED = LOOKUP.findConstructor(opened, MethodType.methodType(void.class, capped, AutoCloseable.class));
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -62,8 +65,8 @@ final class InMemoryFeed {
      */
     InMemoryFeed(ProviderAdapter adapter, ProviderEnvironment env, long maxBytes) throws Throwable {
         Object real = field(adapter.getClass(), "fetch").invoke(adapter);
-        Object source = Proxy.newProxyInstance(BYTE_SOURCE.getClassLoader(), new Class<?>[]{BYTE_SOURCE},
-                (proxy, method, args) -> {
+        Object source = Proxy.newProxyInstance(
+                BYTE_SOURCE.getClassLoader(), new Class<?>[] {BYTE_SOURCE}, (proxy, method, args) -> {
                     if (!method.getName().equals("open")) {
                         throw new UnsupportedOperationException(method.getName());
                     }
@@ -71,8 +74,11 @@ final class InMemoryFeed {
                     Object capped = NEW_CAPPED.invoke(in, maxBytes, env.ticker(), (long) args[1]);
                     return NEW_OPENED.invoke(capped, (AutoCloseable) in);
                 });
-        this.fetch = NEW_SOURCE_FETCH.invoke(field(SOURCE_FETCH, "config").invoke(real),
-                field(SOURCE_FETCH, "env").invoke(real), source, field(SOURCE_FETCH, "mapper").invoke(real),
+        this.fetch = NEW_SOURCE_FETCH.invoke(
+                field(SOURCE_FETCH, "config").invoke(real),
+                field(SOURCE_FETCH, "env").invoke(real),
+                source,
+                field(SOURCE_FETCH, "mapper").invoke(real),
                 field(SOURCE_FETCH, "format").invoke(real));
     }
 

@@ -20,7 +20,8 @@ import redis.clients.jedis.RedisClient;
 class RedisStageLeaseTest extends StageLeaseContract {
 
     private final String prefix = "pptest:" + UUID.randomUUID() + ":";
-    private final RedisClient admin = RedisClient.builder().hostAndPort("127.0.0.1", 6379).build();
+    private final RedisClient admin =
+            RedisClient.builder().hostAndPort("127.0.0.1", 6379).build();
 
     @Override
     StageLease create() {
@@ -30,8 +31,11 @@ class RedisStageLeaseTest extends StageLeaseContract {
     /** Redis' own clock expires the key: wait (bounded) until it is gone. */
     @Override
     void lapse(StageLease lease, String stage) {
-        Await.atMost(Duration.ofSeconds(5)).until("the lease of " + stage + " to lapse (holder)",
-                () -> lease.currentHolder(stage), holder -> holder.isEmpty());
+        Await.atMost(Duration.ofSeconds(5))
+                .until(
+                        "the lease of " + stage + " to lapse (holder)",
+                        () -> lease.currentHolder(stage),
+                        holder -> holder.isEmpty());
     }
 
     @AfterEach
@@ -67,8 +71,8 @@ class RedisStageLeaseTest extends StageLeaseContract {
     @Test
     void anUnreachableRedisIsStoreUnavailable() throws Exception {
         int closed = TestPorts.closedPort();
-        RedisStoreConfig cfg = new RedisStoreConfig("127.0.0.1", closed, "", "", 0, prefix,
-                Duration.ofMillis(500), Duration.ofMillis(500), 2);
+        RedisStoreConfig cfg = new RedisStoreConfig(
+                "127.0.0.1", closed, "", "", 0, prefix, Duration.ofMillis(500), Duration.ofMillis(500), 2);
         try (RedisStageLease down = RedisStageLease.connect(cfg)) {
             assertThrows(StoreUnavailableException.class, () -> down.tryAcquire(stage, "a", TTL));
             assertThrows(StoreUnavailableException.class, () -> down.renew(stage, "a", TTL));

@@ -126,10 +126,13 @@ abstract class StageLeaseContract {
     @Test
     void badArgumentsAreRefusedByName() {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> lease.tryAcquire("", "a", TTL))
-                .getMessage().contains("stage"));
+                .getMessage()
+                .contains("stage"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> lease.tryAcquire(stage, "a b", TTL))
-                .getMessage().contains("holderId"));
+                .getMessage()
+                .contains("holderId"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> lease.renew(stage, "a", Duration.ZERO))
-                .getMessage().contains("ttl"));
+                .getMessage()
+                .contains("ttl"));
     }
 }

@@ -38,18 +38,26 @@ class CollectionPipelineTest {
                 + ", \"protocol\": \"http\", \"labels\": {\"country\": \"" + country + "\"}, \"ttlSeconds\": 3600}\n";
     }
 
-    private record Setup(CollectionPipeline pipeline, PoolEngine engine) {
-    }
+    private record Setup(CollectionPipeline pipeline, PoolEngine engine) {}
 
     private Setup setup(String yaml) throws IOException {
         Path cfg = dir.resolve("proxypool.yaml");
         Files.writeString(cfg, yaml);
         ProxyPoolConfig config = ConfigLoader.load(cfg, Map.of());
-        PoolEngine engine = new PoolEngine(config.routings(), config.health().policy(),
-                new MemoryPoolStore(StoreSettings.DEFAULTS), clock, clock, 1);
+        PoolEngine engine = new PoolEngine(
+                config.routings(),
+                config.health().policy(),
+                new MemoryPoolStore(StoreSettings.DEFAULTS),
+                clock,
+                clock,
+                1);
         ProviderEnvironment env = new ProviderEnvironment(Map.of(), dir, clock, clock);
-        CollectionPipeline p = new CollectionPipeline(config, ProviderRegistry.standard(Set.of("jsonl_inventory", "text_list")),
-                env, engine, ValidationStage.NONE);
+        CollectionPipeline p = new CollectionPipeline(
+                config,
+                ProviderRegistry.standard(Set.of("jsonl_inventory", "text_list")),
+                env,
+                engine,
+                ValidationStage.NONE);
         return new Setup(p, engine);
     }
 
@@ -65,13 +73,18 @@ class CollectionPipelineTest {
         assertEquals(2, s.engine().snapshot().size());
         UpstreamStatus status = s.pipeline().status().get(0);
         assertInstanceOf(FetchOutcome.Success.class, status.lastOutcome().orElseThrow());
-        assertEquals(1, status.lastDrops().values().stream().mapToInt(Integer::intValue).sum(), status.lastDrops().toString());
+        assertEquals(
+                1,
+                status.lastDrops().values().stream().mapToInt(Integer::intValue).sum(),
+                status.lastDrops().toString());
 
         // not due again until the interval passes; then the same list is DuplicateOnly
         assertEquals(0, s.pipeline().runOnce().reports().size());
         clock.advance(Duration.ofSeconds(31));
         s.pipeline().runOnce();
-        assertInstanceOf(FetchOutcome.DuplicateOnly.class, s.pipeline().status().get(0).lastOutcome().orElseThrow());
+        assertInstanceOf(
+                FetchOutcome.DuplicateOnly.class,
+                s.pipeline().status().get(0).lastOutcome().orElseThrow());
     }
 
     @Test
@@ -84,31 +97,41 @@ class CollectionPipelineTest {
                 pipeline: { minScore: 0, poolSize: 1, reserveSize: 0 }
                 """);
         ProxyPoolConfig config = ConfigLoader.load(cfg, Map.of());
-        PoolEngine engine = new PoolEngine(config.routings(), config.health().policy(),
-                new MemoryPoolStore(StoreSettings.DEFAULTS), clock, clock, 1);
+        PoolEngine engine = new PoolEngine(
+                config.routings(),
+                config.health().policy(),
+                new MemoryPoolStore(StoreSettings.DEFAULTS),
+                clock,
+                clock,
+                1);
         // passes the first two, says why the third failed, nothing about the fourth
         ValidationStage stage = new ValidationStage() {
             @Override
             public List<Validated> validate(List<dev.proxypool.core.model.Proxy> candidates) {
-                return validate(candidates, reason -> { });
+                return validate(candidates, reason -> {});
             }
 
             @Override
-            public List<Validated> validate(List<dev.proxypool.core.model.Proxy> candidates,
-                                            java.util.function.Consumer<String> rejected) {
+            public List<Validated> validate(
+                    List<dev.proxypool.core.model.Proxy> candidates, java.util.function.Consumer<String> rejected) {
                 rejected.accept("connect_timeout");
                 return List.of(new Validated(candidates.get(0), 50), new Validated(candidates.get(1), 60));
             }
         };
-        CollectionPipeline p = new CollectionPipeline(config, ProviderRegistry.standard(Set.of("jsonl_inventory")),
-                new ProviderEnvironment(Map.of(), dir, clock, clock), engine, stage);
+        CollectionPipeline p = new CollectionPipeline(
+                config,
+                ProviderRegistry.standard(Set.of("jsonl_inventory")),
+                new ProviderEnvironment(Map.of(), dir, clock, clock),
+                engine,
+                stage);
         assertFalse(p.firstRoundDone(), "no round yet");
         p.runOnce();
         assertTrue(p.firstRoundDone());
         UpstreamStatus st = p.status().get(0);
         // poolSize 1 leaves no room for unknown-ASN entries (floor(share x 1) = 0): the ranker drops both
         // validated ones, the case that showed "published: 0" with no drops before
-        assertEquals(Map.of("validation_connect_timeout", 1, "validation_failed", 1, "rank_unknown_asn_share", 2),
+        assertEquals(
+                Map.of("validation_connect_timeout", 1, "validation_failed", 1, "rank_unknown_asn_share", 2),
                 st.lastDrops());
         assertEquals(0, st.published());
     }
@@ -235,7 +258,8 @@ class CollectionPipelineTest {
                 """);
         s.pipeline().reconfigure(changed.providers(), changed.upstreams(), registry);
         assertEquals(List.of("a"), reported(s.pipeline().runOnce()), "the changed upstream is fetched at once");
-        assertTrue(s.engine().snapshot().proxies().stream().anyMatch(p -> p.key().host().equals("198.51.100.4")));
+        assertTrue(s.engine().snapshot().proxies().stream()
+                .anyMatch(p -> p.key().host().equals("198.51.100.4")));
 
         // removed: no longer fetched, its proxies leave the pool
         ProxyPoolConfig removed = config("""
@@ -244,9 +268,14 @@ class CollectionPipelineTest {
                 """);
         assertEquals(List.of("b"), s.pipeline().reconfigure(removed.providers(), removed.upstreams(), registry));
         assertEquals(List.of("a"), s.pipeline().upstreamNames());
-        assertEquals(List.of("a"), s.pipeline().status().stream().map(UpstreamStatus::upstream).toList());
+        assertEquals(
+                List.of("a"),
+                s.pipeline().status().stream().map(UpstreamStatus::upstream).toList());
         assertFalse(s.pipeline().requestFetch("b"));
-        assertTrue(s.engine().snapshot().proxies().stream().noneMatch(p -> p.upstream().equals("b")), "b's proxy withdrawn");
+        assertTrue(
+                s.engine().snapshot().proxies().stream()
+                        .noneMatch(p -> p.upstream().equals("b")),
+                "b's proxy withdrawn");
         assertEquals(4, s.engine().snapshot().size(), "a's four proxies stay");
 
         // a source that cannot be built: nothing changes

@@ -27,9 +27,9 @@ import java.util.function.Consumer;
 final class HookedStore implements PoolStore {
 
     private final PoolStore store;
-    volatile Runnable beforeRemove = () -> { };
-    volatile Runnable afterUpsert = () -> { };
-    volatile Consumer<ProxyPage> onList = page -> { };
+    volatile Runnable beforeRemove = () -> {};
+    volatile Runnable afterUpsert = () -> {};
+    volatile Consumer<ProxyPage> onList = page -> {};
 
     HookedStore(PoolStore store) {
         this.store = store;

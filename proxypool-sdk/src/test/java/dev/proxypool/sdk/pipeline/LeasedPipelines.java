@@ -35,7 +35,9 @@ final class LeasedPipelines {
         try {
             StringBuilder inv = new StringBuilder();
             for (int i = 1; i <= PROXIES; i++) {
-                inv.append("{\"host\": \"192.0.2.").append(i).append("\", \"port\": 3128, \"protocol\": \"http\", \"ttlSeconds\": 3600}\n");
+                inv.append("{\"host\": \"192.0.2.")
+                        .append(i)
+                        .append("\", \"port\": 3128, \"protocol\": \"http\", \"ttlSeconds\": 3600}\n");
             }
             Files.writeString(dir.resolve("lab.jsonl"), inv);
             Path cfg = dir.resolve("proxypool.yaml");
@@ -51,10 +53,15 @@ final class LeasedPipelines {
     }
 
     /** One process' pipeline over {@code store}, writing only while it holds {@code lease} as {@code holder}. */
-    CollectionPipeline pipeline(PoolStore store, StageLease lease, String holder, Duration ttl, ValidationStage validation) {
+    CollectionPipeline pipeline(
+            PoolStore store, StageLease lease, String holder, Duration ttl, ValidationStage validation) {
         PoolEngine engine = new PoolEngine(config.routings(), config.health().policy(), store, clock, clock, 1);
-        CollectionPipeline p = new CollectionPipeline(config, ProviderRegistry.standard(Set.of("jsonl_inventory")),
-                new ProviderEnvironment(Map.of(), dir, clock, clock), engine, validation);
+        CollectionPipeline p = new CollectionPipeline(
+                config,
+                ProviderRegistry.standard(Set.of("jsonl_inventory")),
+                new ProviderEnvironment(Map.of(), dir, clock, clock),
+                engine,
+                validation);
         p.useLease(lease, holder, ttl);
         return p;
     }

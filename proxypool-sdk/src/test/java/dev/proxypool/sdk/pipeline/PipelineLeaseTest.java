@@ -32,7 +32,7 @@ class PipelineLeaseTest {
     void ofTwoPipelinesSharingALeaseExactlyOnePublishesEachRoundAndTheOtherFollows() {
         LeasedPipelines setup = new LeasedPipelines(dir, clock);
         try (CollectionPipeline a = setup.pipeline(store, lease, "a", TTL);
-             CollectionPipeline b = setup.pipeline(store, lease, "b", TTL)) {
+                CollectionPipeline b = setup.pipeline(store, lease, "b", TTL)) {
             for (int round = 0; round < 6; round++) {
                 boolean aFirst = round % 2 == 0;
                 PipelineRound first = (aFirst ? a : b).runOnce();
@@ -47,7 +47,10 @@ class PipelineLeaseTest {
                 assertTrue(a.isWriter() && !b.isWriter());
                 clock.advance(Duration.ofSeconds(1));
             }
-            assertEquals(LeasedPipelines.PROXIES, b.engine().snapshot().size(), "the follower serves what the writer published");
+            assertEquals(
+                    LeasedPipelines.PROXIES,
+                    b.engine().snapshot().size(),
+                    "the follower serves what the writer published");
         }
     }
 
@@ -55,7 +58,7 @@ class PipelineLeaseTest {
     void whenTheWriterStopsRenewingTheOtherTakesOverExactlyAfterTheTtl() {
         LeasedPipelines setup = new LeasedPipelines(dir, clock);
         try (CollectionPipeline a = setup.pipeline(store, lease, "a", TTL);
-             CollectionPipeline b = setup.pipeline(store, lease, "b", TTL)) {
+                CollectionPipeline b = setup.pipeline(store, lease, "b", TTL)) {
             assertTrue(a.runOnce().writer());
             // a dies here: no more rounds, no release
             clock.advance(TTL.minusMillis(1));
@@ -98,7 +101,8 @@ class PipelineLeaseTest {
             assertEquals(0, store.available("lab"), "nothing written after the lease was lost");
             assertFalse(a.isWriter());
         }
-        assertEquals(Optional.of("b"), lease.currentHolder(StageLease.PIPELINE), "a's close does not release b's lease");
+        assertEquals(
+                Optional.of("b"), lease.currentHolder(StageLease.PIPELINE), "a's close does not release b's lease");
     }
 
     @Test
@@ -136,8 +140,7 @@ class PipelineLeaseTest {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         try (CollectionPipeline a = setup.pipeline(store, flaky, "a", TTL)) {
             assertTrue(a.runOnce().writer());

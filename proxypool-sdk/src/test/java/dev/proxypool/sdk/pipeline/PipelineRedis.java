@@ -12,8 +12,7 @@ import redis.clients.jedis.resps.ScanResult;
 /** The machine's Redis (127.0.0.1:6379) for this package's tests: a random key prefix per use, deleted after. */
 final class PipelineRedis {
 
-    private PipelineRedis() {
-    }
+    private PipelineRedis() {}
 
     static String randomPrefix() {
         return "pptest:" + UUID.randomUUID() + ":";
@@ -37,7 +36,8 @@ final class PipelineRedis {
     }
 
     private static void deleteMatching(String pattern) {
-        try (RedisClient c = RedisClient.builder().hostAndPort("127.0.0.1", 6379).build()) {
+        try (RedisClient c =
+                RedisClient.builder().hostAndPort("127.0.0.1", 6379).build()) {
             ScanParams params = new ScanParams().match(pattern).count(1000);
             String cursor = ScanParams.SCAN_POINTER_START;
             do {

@@ -60,8 +60,11 @@ class PublicationAtomicityTest {
         for (int i = 0; i < n; i++) {
             // the port differs per generation: gen k and gen k-1 are distinct physical proxies
             out.add(Proxy.builder(new ProxyKey(Protocol.HTTP, "198.51.100." + (i + 1), 10_000 + k, CredentialRef.NONE))
-                    .provider("gen").upstream("gen").labels(Labels.of("gen", Integer.toString(k)))
-                    .expiresAt(START.plus(Duration.ofHours(1))).build());
+                    .provider("gen")
+                    .upstream("gen")
+                    .labels(Labels.of("gen", Integer.toString(k)))
+                    .expiresAt(START.plus(Duration.ofHours(1)))
+                    .build());
         }
         return out;
     }
@@ -91,8 +94,7 @@ class PublicationAtomicityTest {
         return null;
     }
 
-    private record Run(int generationsSeen, long refreshes) {
-    }
+    private record Run(int generationsSeen, long refreshes) {}
 
     private Run replaceGenerations(PoolEngine engine, int n) throws InterruptedException {
         PoolPublisher publisher = new PoolPublisher(engine, clock);
@@ -131,8 +133,10 @@ class PublicationAtomicityTest {
         try {
             for (int k = 1; k <= GENERATIONS && problems.isEmpty(); k++) {
                 List<Proxy> next = generation(k, n);
-                PoolPublisher.Published p = publisher.publish(Publication.builder().publish("gen", next)
-                        .remove(ids(previous)).build());
+                PoolPublisher.Published p = publisher.publish(Publication.builder()
+                        .publish("gen", next)
+                        .remove(ids(previous))
+                        .build());
                 assertEquals(n, p.published("gen"));
                 assertEquals(n, p.removed());
                 previous = next;
@@ -145,7 +149,9 @@ class PublicationAtomicityTest {
         }
         assertEquals(List.of(), List.copyOf(problems));
         assertEquals(null, problem(engine.snapshot(), n));
-        assertEquals(Integer.toString(GENERATIONS), engine.snapshot().proxy(0).labels().get("gen"));
+        assertEquals(
+                Integer.toString(GENERATIONS),
+                engine.snapshot().proxy(0).labels().get("gen"));
         assertTrue(refreshes.get() > 0, "the other refresher ran");
         return new Run(generationsSeen.size(), refreshes.get());
     }
@@ -154,7 +160,8 @@ class PublicationAtomicityTest {
     void readersOfAMemoryBackedEngineNeverSeeAPartialOrMixedSnapshotDuring1000Publishes() throws Exception {
         Run run = replaceGenerations(engine(new MemoryPoolStore(StoreSettings.DEFAULTS)), 50);
         assertTrue(run.generationsSeen() > 1, "readers saw the pool change");
-        System.out.printf("atomicity (memory): readers saw %d of %d generations; %d concurrent refreshes%n",
+        System.out.printf(
+                "atomicity (memory): readers saw %d of %d generations; %d concurrent refreshes%n",
                 run.generationsSeen(), GENERATIONS + 1, run.refreshes());
     }
 
@@ -164,7 +171,8 @@ class PublicationAtomicityTest {
         try (RedisPoolStore store = PipelineRedis.store(prefix)) {
             Run run = replaceGenerations(engine(store), 20);
             assertTrue(run.generationsSeen() > 1, "readers saw the pool change");
-            System.out.printf("atomicity (redis): readers saw %d of %d generations; %d concurrent refreshes%n",
+            System.out.printf(
+                    "atomicity (redis): readers saw %d of %d generations; %d concurrent refreshes%n",
                     run.generationsSeen(), GENERATIONS + 1, run.refreshes());
         } finally {
             PipelineRedis.deleteKeys(prefix);
@@ -173,8 +181,8 @@ class PublicationAtomicityTest {
 
     /** Waits (bounded) until {@code t} is parked or done: it reached the engine's lock, or ran to its end. */
     private static void awaitParkedOrDone(Thread t) {
-        Await.atMost(Duration.ofSeconds(5)).until(t.getName() + " to park or finish (thread state)", t::getState,
-                state -> switch (state) {
+        Await.atMost(Duration.ofSeconds(5))
+                .until(t.getName() + " to park or finish (thread state)", t::getState, state -> switch (state) {
                     case WAITING, TIMED_WAITING, BLOCKED, TERMINATED -> true;
                     default -> false;
                 });
@@ -202,7 +210,10 @@ class PublicationAtomicityTest {
             other.start();
             awaitParkedOrDone(other);
         };
-        publisher.publish(Publication.builder().publish("gen", generation(1, 10)).remove(ids(gen0)).build());
+        publisher.publish(Publication.builder()
+                .publish("gen", generation(1, 10))
+                .remove(ids(gen0))
+                .build());
         other.join(5_000);
         assertEquals(List.of(10), pagesReadByOther, "the other refresh read the store only after the removal");
         assertEquals(null, problem(engine.snapshot(), 10));
@@ -231,9 +242,12 @@ class PublicationAtomicityTest {
         ProxyPoolConfig config = ConfigLoader.load(cfg, Map.of());
         HookedStore store = new HookedStore(new MemoryPoolStore(StoreSettings.DEFAULTS));
         PoolEngine engine = engine(store);
-        CollectionPipeline pipeline = new CollectionPipeline(config,
-                ProviderRegistry.standard(Set.of("jsonl_inventory")), new ProviderEnvironment(Map.of(), dir, clock, clock),
-                engine, ValidationStage.NONE);
+        CollectionPipeline pipeline = new CollectionPipeline(
+                config,
+                ProviderRegistry.standard(Set.of("jsonl_inventory")),
+                new ProviderEnvironment(Map.of(), dir, clock, clock),
+                engine,
+                ValidationStage.NONE);
         Thread other = Thread.ofPlatform().name("other-refresher").unstarted(engine::refresh);
         List<Integer> pagesReadByOther = Collections.synchronizedList(new ArrayList<>());
         store.onList = page -> {

@@ -49,7 +49,7 @@ class RedisPipelineLeaseTest {
     void ofTwoPipelinesSharingARedisLeaseExactlyOnePublishesEachRound() {
         LeasedPipelines setup = new LeasedPipelines(dir, clock);
         try (CollectionPipeline a = setup.pipeline(storeA, leaseA, "process-a", Duration.ofSeconds(10));
-             CollectionPipeline b = setup.pipeline(storeB, leaseB, "process-b", Duration.ofSeconds(10))) {
+                CollectionPipeline b = setup.pipeline(storeB, leaseB, "process-b", Duration.ofSeconds(10))) {
             int writesA = 0;
             int writesB = 0;
             for (int round = 0; round < 6; round++) {
@@ -65,7 +65,10 @@ class RedisPipelineLeaseTest {
             }
             assertEquals(6, writesB, "b took the lease in the first round and kept it");
             assertEquals(0, writesA);
-            assertEquals(LeasedPipelines.PROXIES, a.engine().snapshot().size(), "the follower serves what the writer published");
+            assertEquals(
+                    LeasedPipelines.PROXIES,
+                    a.engine().snapshot().size(),
+                    "the follower serves what the writer published");
         }
     }
 
@@ -78,17 +81,25 @@ class RedisPipelineLeaseTest {
             assertTrue(a.runOnce().writer());
             long died = System.nanoTime(); // a stops renewing (and never releases)
             assertFalse(b.runOnce().writer());
-            Await.atMost(Duration.ofSeconds(10)).every(Duration.ofMillis(20)).until("b to take over the lease", () -> {
-                clock.advance(Duration.ofSeconds(1));
-                return b.runOnce();
-            }, PipelineRound::writer);
+            Await.atMost(Duration.ofSeconds(10))
+                    .every(Duration.ofMillis(20))
+                    .until(
+                            "b to take over the lease",
+                            () -> {
+                                clock.advance(Duration.ofSeconds(1));
+                                return b.runOnce();
+                            },
+                            PipelineRound::writer);
             long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - died);
             assertTrue(waitedMillis >= ttl.toMillis() - 100, "took over after " + waitedMillis + " ms, before the ttl");
             assertTrue(waitedMillis < ttl.toMillis() + 3_000, "took over only after " + waitedMillis + " ms");
             assertEquals(Optional.of("process-b"), leaseB.currentHolder(StageLease.PIPELINE));
             assertFalse(a.runOnce().writer(), "the old holder comes back as a follower");
             a.close();
-            assertEquals(Optional.of("process-b"), leaseB.currentHolder(StageLease.PIPELINE), "a's close releases nothing of b's");
+            assertEquals(
+                    Optional.of("process-b"),
+                    leaseB.currentHolder(StageLease.PIPELINE),
+                    "a's close releases nothing of b's");
         }
     }
 
@@ -125,10 +136,13 @@ class RedisPipelineLeaseTest {
         a.close();
         b.close();
         assertTrue(rounds.get() >= 30, "rounds: " + rounds.get());
-        assertTrue(writerRoundsA.get() == 0 || writerRoundsB.get() == 0,
+        assertTrue(
+                writerRoundsA.get() == 0 || writerRoundsB.get() == 0,
                 "both wrote: a " + writerRoundsA.get() + ", b " + writerRoundsB.get());
-        assertEquals(holder.equals("process-a") ? writerRoundsA.get() : writerRoundsB.get(),
-                writerRoundsA.get() + writerRoundsB.get(), "the holder wrote every writer round");
+        assertEquals(
+                holder.equals("process-a") ? writerRoundsA.get() : writerRoundsB.get(),
+                writerRoundsA.get() + writerRoundsB.get(),
+                "the holder wrote every writer round");
         assertEquals(Optional.empty(), leaseA.currentHolder(StageLease.PIPELINE), "released on close");
     }
 }

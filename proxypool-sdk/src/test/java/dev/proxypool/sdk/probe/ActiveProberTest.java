@@ -44,28 +44,32 @@ class ActiveProberTest {
 
             ProbeRound first = prober.runOnce();
             assertEquals(1, first.failed());
-            assertEquals(HealthState.HEALTHY, lab.health(p).state(), "one failed probe is not enough (failuresToCool 2)");
+            assertEquals(
+                    HealthState.HEALTHY, lab.health(p).state(), "one failed probe is not enough (failuresToCool 2)");
             assertEquals(1, lab.health(p).activeFailureStreak());
 
             lab.clock.advance(Duration.ofSeconds(30));
             assertEquals(1, prober.runOnce().failed());
             ProxyHealth h = lab.health(p);
             assertEquals(HealthState.COOLING, h.state());
-            assertEquals(new HealthReason.Failure(FailureKind.CONNECTION_REFUSED, HealthReason.Trigger.ACTIVE_PROBES_FAILED),
+            assertEquals(
+                    new HealthReason.Failure(FailureKind.CONNECTION_REFUSED, HealthReason.Trigger.ACTIVE_PROBES_FAILED),
                     h.status().reason());
 
             lab.clock.advance(Duration.ofSeconds(30));
             ProbeRound cooling = prober.runOnce();
             assertEquals(1, cooling.skipped(), "a cooling proxy is not probed");
             assertEquals(2, prober.counters().failedWith(FailureKind.CONNECTION_REFUSED));
-            assertEquals(0, prober.counters().count(ProbeOutcome.EXCUSED), "a refused connect is the proxy's own fault");
+            assertEquals(
+                    0, prober.counters().count(ProbeOutcome.EXCUSED), "a refused connect is the proxy's own fault");
         }
     }
 
     @Test
     void afterTheCooldownExactlyOneProbeIsGrantedAndSuccessRestoresHealthy() throws Exception {
         try (ProbeLab lab = new ProbeLab()) {
-            FakeHttpProxy fake = lab.fake(FakeHttpProxy.builder().faults(Faults.NONE.resetAfter(0)).start());
+            FakeHttpProxy fake = lab.fake(
+                    FakeHttpProxy.builder().faults(Faults.NONE.resetAfter(0)).start());
             Proxy p = lab.at(fake, Protocol.HTTP, CredentialRef.NONE, 1).getFirst();
             ActiveProber prober = lab.prober(lab.echoA.url(), lab.echoB.url()).build();
             prober.runOnce();
@@ -135,7 +139,9 @@ class ActiveProberTest {
                 assertEquals(HealthState.HEALTHY, lab.health(p).state(), p.id());
                 assertEquals(0, lab.health(p).activeFailureStreak(), p.id());
             }
-            assertTrue(prober.counters().count(ProbeOutcome.EXCUSED) > 0, "the dead target was drawn: " + prober.counters());
+            assertTrue(
+                    prober.counters().count(ProbeOutcome.EXCUSED) > 0,
+                    "the dead target was drawn: " + prober.counters());
             assertEquals(5, deadRounds, "the dead target is reported every round");
             assertEquals(100, prober.counters().count(ProbeOutcome.SUCCEEDED));
         }
@@ -161,7 +167,8 @@ class ActiveProberTest {
     @Test
     void rejectedCredentialsDisableAtOnceWithoutConfirmation() throws Exception {
         try (ProbeLab lab = new ProbeLab()) {
-            FakeHttpProxy fake = lab.fake(FakeHttpProxy.builder().basicAuth("alice", "pw").start());
+            FakeHttpProxy fake =
+                    lab.fake(FakeHttpProxy.builder().basicAuth("alice", "pw").start());
             Proxy good = lab.at(fake, Protocol.HTTP, ProbeLab.GOOD, 1).getFirst();
             Proxy wrong = lab.at(fake, Protocol.HTTP, ProbeLab.WRONG, 1).getFirst();
             ProbeRound r = lab.prober(lab.echoA.url(), lab.echoB.url()).build().runOnce();
@@ -195,12 +202,15 @@ class ActiveProberTest {
             URI b = lab.echoB.url();
             URI c = URI.create(lab.echoA.url() + "?third");
             Map<String, List<URI>> seen = new ConcurrentHashMap<>();
-            ActiveProber prober = lab.prober(a, b, c).listener(new ProbeListener() {
-                @Override
-                public void succeeded(Proxy proxy, URI target, Duration latency) {
-                    seen.computeIfAbsent(proxy.id(), k -> Collections.synchronizedList(new ArrayList<>())).add(target);
-                }
-            }).build();
+            ActiveProber prober = lab.prober(a, b, c)
+                    .listener(new ProbeListener() {
+                        @Override
+                        public void succeeded(Proxy proxy, URI target, Duration latency) {
+                            seen.computeIfAbsent(proxy.id(), k -> Collections.synchronizedList(new ArrayList<>()))
+                                    .add(target);
+                        }
+                    })
+                    .build();
 
             for (int round = 0; round < 6; round++) {
                 assertEquals(12, prober.runOnce().succeeded());
@@ -211,10 +221,14 @@ class ActiveProberTest {
                 List<URI> targets = seen.get(p.id());
                 assertEquals(6, targets.size(), p.id());
                 for (int i = 1; i < targets.size(); i++) {
-                    assertTrue(!targets.get(i).equals(targets.get(i - 1)), p.id() + " probed one target twice in a row: "
-                            + targets);
+                    assertTrue(
+                            !targets.get(i).equals(targets.get(i - 1)),
+                            p.id() + " probed one target twice in a row: " + targets);
                 }
-                assertEquals(Set.of(a, b, c), Set.copyOf(targets.subList(0, 3)), p.id() + " visits every target: " + targets);
+                assertEquals(
+                        Set.of(a, b, c),
+                        Set.copyOf(targets.subList(0, 3)),
+                        p.id() + " visits every target: " + targets);
                 assertEquals(targets.subList(0, 3), targets.subList(3, 6), p.id() + " in a fixed order: " + targets);
             }
         }
@@ -237,10 +251,14 @@ class ActiveProberTest {
     @Test
     void probesRunWithBoundedConcurrency() throws Exception {
         try (ProbeLab lab = new ProbeLab()) {
-            FakeHttpProxy slow = lab.fake(FakeHttpProxy.builder().faults(Faults.NONE.latency(Duration.ofMillis(100))).start());
+            FakeHttpProxy slow = lab.fake(FakeHttpProxy.builder()
+                    .faults(Faults.NONE.latency(Duration.ofMillis(100)))
+                    .start());
             lab.at(slow, Protocol.HTTP, CredentialRef.NONE, 48);
             ActiveProber prober = lab.prober(lab.echoA.url(), lab.echoB.url())
-                    .settings(ProberSettings.DEFAULTS.withTargets(List.of(lab.echoA.url(), lab.echoB.url())).withConcurrency(8))
+                    .settings(ProberSettings.DEFAULTS
+                            .withTargets(List.of(lab.echoA.url(), lab.echoB.url()))
+                            .withConcurrency(8))
                     .build();
             ProbeRound r = prober.runOnce();
             assertEquals(48, r.succeeded());
@@ -264,17 +282,20 @@ class ActiveProberTest {
             ProbeListener listener = new ProbeListener() {
                 @Override
                 public void succeeded(Proxy proxy, URI target, Duration latency) {
-                    heard.computeIfAbsent(ProbeOutcome.SUCCEEDED, k -> new AtomicInteger()).incrementAndGet();
+                    heard.computeIfAbsent(ProbeOutcome.SUCCEEDED, k -> new AtomicInteger())
+                            .incrementAndGet();
                 }
 
                 @Override
                 public void failed(Proxy proxy, URI target, FailureKind kind) {
-                    heard.computeIfAbsent(ProbeOutcome.FAILED, k -> new AtomicInteger()).incrementAndGet();
+                    heard.computeIfAbsent(ProbeOutcome.FAILED, k -> new AtomicInteger())
+                            .incrementAndGet();
                 }
 
                 @Override
                 public void excused(Proxy proxy, URI target, FailureKind kind) {
-                    heard.computeIfAbsent(ProbeOutcome.EXCUSED, k -> new AtomicInteger()).incrementAndGet();
+                    heard.computeIfAbsent(ProbeOutcome.EXCUSED, k -> new AtomicInteger())
+                            .incrementAndGet();
                 }
 
                 @Override
@@ -283,13 +304,17 @@ class ActiveProberTest {
                     throw new IllegalStateException("a failing listener must not break probing");
                 }
             };
-            ActiveProber prober = lab.prober(lab.echoA.url(), lab.dead).listener(listener).build();
+            ActiveProber prober =
+                    lab.prober(lab.echoA.url(), lab.dead).listener(listener).build();
             ProbeRound r = prober.runOnce();
             assertEquals(6, r.succeeded());
             assertEquals(1, r.failed());
             assertEquals(6, heard.get(ProbeOutcome.SUCCEEDED).get());
             assertEquals(1, heard.get(ProbeOutcome.FAILED).get());
-            assertEquals(r.excused(), heard.getOrDefault(ProbeOutcome.EXCUSED, new AtomicInteger()).get());
+            assertEquals(
+                    r.excused(),
+                    heard.getOrDefault(ProbeOutcome.EXCUSED, new AtomicInteger())
+                            .get());
             assertEquals(prober.counters().count(ProbeOutcome.EXCUSED), r.excused());
             assertEquals(1, rounds.get());
             assertEquals(1, prober.counters().rounds());
@@ -301,16 +326,20 @@ class ActiveProberTest {
         try (ProbeLab lab = new ProbeLab()) {
             FakeSocks5Proxy socks = lab.fake(FakeSocks5Proxy.start());
             lab.at(socks, Protocol.SOCKS5, CredentialRef.NONE, 2);
-            RuntimeRegistry realTime = new RuntimeRegistry(dev.proxypool.core.health.HealthPolicy.DEFAULTS, Ticker.system());
+            RuntimeRegistry realTime =
+                    new RuntimeRegistry(dev.proxypool.core.health.HealthPolicy.DEFAULTS, Ticker.system());
             CountDownLatch threeRounds = new CountDownLatch(3);
             ActiveProber fast = ActiveProber.builder(ProbeLab.dialer(), () -> lab.proxies, realTime)
-                    .settings(ProberSettings.DEFAULTS.withTargets(List.of(lab.echoA.url())).withInterval(Duration.ofMillis(20)))
+                    .settings(ProberSettings.DEFAULTS
+                            .withTargets(List.of(lab.echoA.url()))
+                            .withInterval(Duration.ofMillis(20)))
                     .listener(new ProbeListener() {
                         @Override
                         public void roundCompleted(ProbeRound round) {
                             threeRounds.countDown();
                         }
-                    }).build();
+                    })
+                    .build();
             fast.start();
             assertTrue(threeRounds.await(10, TimeUnit.SECONDS), "rounds did not repeat on the interval");
             fast.close();
@@ -319,10 +348,13 @@ class ActiveProberTest {
             assertEquals(after, fast.counters().rounds(), "a round ran after close");
 
             ActiveProber slow = ActiveProber.builder(ProbeLab.dialer(), () -> lab.proxies, realTime)
-                    .settings(ProberSettings.DEFAULTS.withTargets(List.of(lab.echoA.url())).withInterval(Duration.ofHours(1)))
+                    .settings(ProberSettings.DEFAULTS
+                            .withTargets(List.of(lab.echoA.url()))
+                            .withInterval(Duration.ofHours(1)))
                     .build();
             slow.start();
-            Await.atMost(Duration.ofSeconds(10)).until("the first probe round", () -> slow.counters().rounds(), n -> n > 0);
+            Await.atMost(Duration.ofSeconds(10))
+                    .until("the first probe round", () -> slow.counters().rounds(), n -> n > 0);
             long t0 = Ticker.system().read();
             slow.close();
             assertTrue((Ticker.system().read() - t0) < 2_000_000_000L, "close waited for the hour-long interval");
@@ -331,21 +363,27 @@ class ActiveProberTest {
 
     @Test
     void settingsAreValidatedWithTheirKey() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> ProberSettings.DEFAULTS.withTargets(List.of(URI.create("ftp://x/"))));
         assertTrue(e.getMessage().contains("health.active.targets[0]"), e.getMessage());
         assertTrue(assertThrows(IllegalArgumentException.class, () -> ProberSettings.DEFAULTS.withTargets(List.of()))
-                .getMessage().contains("health.active.targets"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> ProberSettings.DEFAULTS.withInterval(Duration.ZERO))
-                .getMessage().contains("health.active.interval"));
+                .getMessage()
+                .contains("health.active.targets"));
+        assertTrue(
+                assertThrows(IllegalArgumentException.class, () -> ProberSettings.DEFAULTS.withInterval(Duration.ZERO))
+                        .getMessage()
+                        .contains("health.active.interval"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> ProberSettings.DEFAULTS.withConcurrency(0))
-                .getMessage().contains("concurrency"));
+                .getMessage()
+                .contains("concurrency"));
     }
 
     /** A proxy at an address with no fake behind it. */
     private record ProxyFixture(Protocol protocol, String host, int port) {
         Proxy proxy() {
-            return Proxy.builder(new ProxyKey(protocol, host, port, CredentialRef.NONE)).build();
+            return Proxy.builder(new ProxyKey(protocol, host, port, CredentialRef.NONE))
+                    .build();
         }
     }
 }

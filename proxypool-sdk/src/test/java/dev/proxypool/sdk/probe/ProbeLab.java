@@ -25,8 +25,8 @@ final class ProbeLab implements AutoCloseable {
 
     static final CredentialRef GOOD = new CredentialRef("good");
     static final CredentialRef WRONG = new CredentialRef("wrong");
-    static final StaticCredentialStore STORE = StaticCredentialStore.empty().with("good", "alice", "pw")
-            .with("wrong", "alice", "nope");
+    static final StaticCredentialStore STORE =
+            StaticCredentialStore.empty().with("good", "alice", "pw").with("wrong", "alice", "nope");
     static final Duration COOLDOWN = HealthPolicy.DEFAULTS.cooldownInitial();
 
     final ManualClock clock = new ManualClock();
@@ -42,7 +42,8 @@ final class ProbeLab implements AutoCloseable {
     }
 
     ActiveProber.Builder prober(URI... targets) {
-        return ActiveProber.builder(dialer(), () -> proxies, registry).random(new Random(42))
+        return ActiveProber.builder(dialer(), () -> proxies, registry)
+                .random(new Random(42))
                 .settings(ProberSettings.DEFAULTS.withTargets(List.of(targets)).withTimeout(Duration.ofSeconds(5)));
     }
 
@@ -56,7 +57,8 @@ final class ProbeLab implements AutoCloseable {
         List<Proxy> made = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             made.add(Proxy.builder(new ProxyKey(protocol, fake.host(), fake.port(), ref))
-                    .id("p-" + fake.port() + "-" + proxies.size()).build());
+                    .id("p-" + fake.port() + "-" + proxies.size())
+                    .build());
             proxies.add(made.getLast());
         }
         return made;

@@ -17,8 +17,7 @@ import java.util.concurrent.Executors;
 final class FeedServer implements AutoCloseable {
 
     /** What the server saw of one request. */
-    record Seen(String path, URI uri, String authorization) {
-    }
+    record Seen(String path, URI uri, String authorization) {}
 
     private final HttpServer server;
     final List<Seen> seen = new CopyOnWriteArrayList<>();

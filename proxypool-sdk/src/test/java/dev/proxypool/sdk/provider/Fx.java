@@ -1,11 +1,10 @@
 package dev.proxypool.sdk.provider;
 
-import dev.proxypool.core.sequential.FetchOutcome;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.sequential.FetchOutcome;
 import dev.proxypool.core.time.ManualClock;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,7 +23,8 @@ final class Fx {
 
     final ManualClock clock = new ManualClock();
     final Map<String, String> env = new HashMap<>();
-    final dev.proxypool.sdk.credentials.InlineCredentials inline = new dev.proxypool.sdk.credentials.InlineCredentials();
+    final dev.proxypool.sdk.credentials.InlineCredentials inline =
+            new dev.proxypool.sdk.credentials.InlineCredentials();
     final Path dir;
 
     Fx(Path dir) {
@@ -36,8 +36,8 @@ final class Fx {
     }
 
     ProviderAdapter adapter(String name, String type, Map<String, String> settings, Map<String, String> fields) {
-        return ProviderRegistry.standard(ALL_TYPES).create(new ProviderConfig(name, type, settings, fields),
-                environment());
+        return ProviderRegistry.standard(ALL_TYPES)
+                .create(new ProviderConfig(name, type, settings, fields), environment());
     }
 
     ProviderAdapter adapter(String type, Map<String, String> settings) {

@@ -1,7 +1,5 @@
 package dev.proxypool.sdk.provider;
 
-import dev.proxypool.core.sequential.FetchOutcome;
-
 import static dev.proxypool.sdk.provider.Fx.assertError;
 import static dev.proxypool.sdk.provider.Fx.fetch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,6 +10,7 @@ import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.sequential.FetchOutcome;
 import dev.proxypool.testkit.TestPorts;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -43,6 +42,7 @@ class HttpJsonFeedAdapterTest {
 
     @TempDir
     Path dir;
+
     Fx fx;
     FeedServer server;
     final CountDownLatch release = new CountDownLatch(1);
@@ -72,7 +72,9 @@ class HttpJsonFeedAdapterTest {
     @Test
     void mapsVendorFieldsFromANestedListWithEveryExpiryForm() {
         server.json("/v1/proxies", VENDOR_FEED);
-        ProviderAdapter adapter = feed("/v1/proxies", Map.of("listField", "data.proxies", "labels.type", "mobile"),
+        ProviderAdapter adapter = feed(
+                "/v1/proxies",
+                Map.of("listField", "data.proxies", "labels.type", "mobile"),
                 Map.of("host", "ip", "expiresAt", "expire_time", "labels.country", "geo.cc", "labels.carrier", "isp"));
 
         FetchReport report = adapter.fetch(FetchContext.of("vendor-a-us", Map.of()));
@@ -86,7 +88,10 @@ class HttpJsonFeedAdapterTest {
         assertEquals(Protocol.SOCKS5, b.protocol());
         assertEquals(1080, b.port());
         assertEquals(Instant.parse("2026-01-01T00:30:00Z"), b.expiresAt(), "ISO-8601");
-        assertEquals(Instant.parse("2026-01-01T00:30:00Z"), report.candidates().get(2).expiresAt(), "epoch millis");
+        assertEquals(
+                Instant.parse("2026-01-01T00:30:00Z"),
+                report.candidates().get(2).expiresAt(),
+                "epoch millis");
         assertEquals("vendor-a", a.provider());
         assertEquals("vendor-a-us", a.upstream());
         assertEquals(VENDOR_FEED.getBytes(StandardCharsets.UTF_8).length, report.bytesRead());
@@ -98,7 +103,8 @@ class HttpJsonFeedAdapterTest {
                 [{"host": "203.0.113.10", "port": 8080, "protocol": "http", "ttl": 600}]""");
         FetchReport report = fetch(feed("/list", Map.of(), Map.of("ttlSeconds", "ttl")));
         assertEquals(new FetchOutcome.Success(1), report.outcome());
-        assertEquals(fx.clock.instant().plusSeconds(600), report.candidates().get(0).expiresAt());
+        assertEquals(
+                fx.clock.instant().plusSeconds(600), report.candidates().get(0).expiresAt());
     }
 
     @Test
@@ -116,8 +122,25 @@ class HttpJsonFeedAdapterTest {
         FetchReport report = fetch(feed("/mixed", Map.of()));
 
         assertEquals(List.of("203.0.113.1"), Fx.hosts(report));
-        assertEquals(Map.of("missing_host", 1, "missing_port", 1, "invalid_protocol", 1, "missing_protocol", 1,
-                "invalid_host", 1, "malformed_record", 1, "invalid_ttl", 1, "expired", 1), report.drops());
+        assertEquals(
+                Map.of(
+                        "missing_host",
+                        1,
+                        "missing_port",
+                        1,
+                        "invalid_protocol",
+                        1,
+                        "missing_protocol",
+                        1,
+                        "invalid_host",
+                        1,
+                        "malformed_record",
+                        1,
+                        "invalid_ttl",
+                        1,
+                        "expired",
+                        1),
+                report.drops());
         assertEquals(new DropSample(7, "malformed_record"), report.dropSamples().get(5));
     }
 
@@ -152,7 +175,8 @@ class HttpJsonFeedAdapterTest {
         assertError(FetchOutcome.ErrorKind.PARSE, fetch(feed("/html", Map.of())));
         assertError(FetchOutcome.ErrorKind.PARSE, fetch(feed("/strings", Map.of())));
         assertError(FetchOutcome.ErrorKind.PARSE, fetch(feed("/trailing", Map.of())));
-        assertEquals(new FetchOutcome.Success(1), fetch(feed("/spaces", Map.of())).outcome());
+        assertEquals(
+                new FetchOutcome.Success(1), fetch(feed("/spaces", Map.of())).outcome());
     }
 
     @Test
@@ -172,7 +196,9 @@ class HttpJsonFeedAdapterTest {
         assertError(FetchOutcome.ErrorKind.AUTH, fetch(feed("/401", Map.of())));
         assertError(FetchOutcome.ErrorKind.AUTH, fetch(feed("/403", Map.of())));
         assertError(FetchOutcome.ErrorKind.HTTP_STATUS, fetch(feed("/302", Map.of())));
-        assertEquals(0, server.seen.stream().filter(s -> s.path().equals("/elsewhere")).count(),
+        assertEquals(
+                0,
+                server.seen.stream().filter(s -> s.path().equals("/elsewhere")).count(),
                 "redirects are not followed");
     }
 
@@ -242,8 +268,15 @@ class HttpJsonFeedAdapterTest {
         try {
             FetchReport failed = fetch(feed("/auth", Map.of("tokenEnv", "VENDOR_A_TOKEN")));
             FetchReport ok = fetch(feed("/ok", Map.of("tokenEnv", "VENDOR_A_TOKEN")));
-            new SourceSet(List.of(new UpstreamSource("u", "vendor-a", feed("/auth", Map.of("tokenEnv", "VENDOR_A_TOKEN")),
-                    Map.of(), java.time.Duration.ofSeconds(5))), fx.clock).fetchAll();
+            new SourceSet(
+                            List.of(new UpstreamSource(
+                                    "u",
+                                    "vendor-a",
+                                    feed("/auth", Map.of("tokenEnv", "VENDOR_A_TOKEN")),
+                                    Map.of(),
+                                    java.time.Duration.ofSeconds(5))),
+                            fx.clock)
+                    .fetchAll();
             assertEquals("Bearer " + token, server.seen.get(0).authorization());
             assertEquals("Bearer " + token, server.seen.get(1).authorization());
             assertFalse(failed.toString().contains(token));
@@ -261,7 +294,8 @@ class HttpJsonFeedAdapterTest {
         server.json("/ok", "[]");
         FetchReport report = fetch(feed("/ok", Map.of("tokenEnv", "VENDOR_A_TOKEN")));
         assertError(FetchOutcome.ErrorKind.AUTH, report);
-        assertEquals("environment variable VENDOR_A_TOKEN is not set", ((FetchOutcome.Error) report.outcome()).detail());
+        assertEquals(
+                "environment variable VENDOR_A_TOKEN is not set", ((FetchOutcome.Error) report.outcome()).detail());
         assertTrue(server.seen.isEmpty(), "no unauthenticated request is sent");
     }
 
@@ -270,8 +304,8 @@ class HttpJsonFeedAdapterTest {
         fx.env.put("VENDOR_B_PASSWORD", "pw:with:colons");
         server.json("/basic", "[]");
         fetch(feed("/basic", Map.of("username", "acct", "passwordEnv", "VENDOR_B_PASSWORD")));
-        String expected = "Basic " + Base64.getEncoder()
-                .encodeToString("acct:pw:with:colons".getBytes(StandardCharsets.UTF_8));
+        String expected =
+                "Basic " + Base64.getEncoder().encodeToString("acct:pw:with:colons".getBytes(StandardCharsets.UTF_8));
         assertEquals(expected, server.seen.get(0).authorization());
     }
 
@@ -282,13 +316,15 @@ class HttpJsonFeedAdapterTest {
         settings.put("url", server.url("/api") + "?country={country}&count={count}&city={city}");
         ProviderAdapter adapter = fx.adapter("vendor-a", "http_json_feed", settings, Map.of());
 
-        FetchReport report = fetch(adapter, Map.of("country", "US", "count", "50", "city", "New York&x=1",
-                "protocol", "socks5"));
+        FetchReport report =
+                fetch(adapter, Map.of("country", "US", "count", "50", "city", "New York&x=1", "protocol", "socks5"));
 
         assertEquals(new FetchOutcome.Success(1), report.outcome(), report::toString);
         String query = server.seen.get(0).uri().getRawQuery();
-        assertEquals(java.util.Set.of("country=US", "count=50", "city=New%20York%26x%3D1"),
-                java.util.Set.of(query.split("&")), "each value encoded, so it cannot add parameters: " + query);
+        assertEquals(
+                java.util.Set.of("country=US", "count=50", "city=New%20York%26x%3D1"),
+                java.util.Set.of(query.split("&")),
+                "each value encoded, so it cannot add parameters: " + query);
         Proxy p = report.candidates().get(0);
         assertEquals(Protocol.SOCKS5, p.protocol(), "the protocol param is the default protocol");
         assertEquals(Labels.of("country", "US", "city", "New York&x=1"), p.labels(), "count is no label key");
@@ -309,8 +345,10 @@ class HttpJsonFeedAdapterTest {
         server.json("/refs", """
                 [{"host": "203.0.113.60", "port": 8000, "protocol": "http", "account": "vendor-a-acct2"},
                  {"host": "203.0.113.61", "port": 8000, "protocol": "http"}]""");
-        FetchReport report = fetch(feed("/refs", Map.of("credentialRef", "vendor-a"), Map.of("credentialRef", "account")));
-        assertEquals(CredentialRef.of("vendor-a-acct2"), report.candidates().get(0).credentialRef());
+        FetchReport report =
+                fetch(feed("/refs", Map.of("credentialRef", "vendor-a"), Map.of("credentialRef", "account")));
+        assertEquals(
+                CredentialRef.of("vendor-a-acct2"), report.candidates().get(0).credentialRef());
         assertEquals(CredentialRef.of("vendor-a"), report.candidates().get(1).credentialRef());
     }
 }

@@ -1,7 +1,5 @@
 package dev.proxypool.sdk.provider;
 
-import dev.proxypool.core.sequential.FetchOutcome;
-
 import static dev.proxypool.sdk.provider.Fx.assertError;
 import static dev.proxypool.sdk.provider.Fx.fetch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,6 +10,7 @@ import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.sequential.FetchOutcome;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,8 +27,8 @@ class JsonlInventoryAdapterTest {
     @Test
     void readsTheSpecInventoryFormatSkippingCommentsAndBlankLines() {
         Fx fx = new Fx(dir);
-        ProviderAdapter adapter = fx.adapter("lab", "jsonl_inventory", Map.of("path", fx.resource("inventory.jsonl")),
-                Map.of());
+        ProviderAdapter adapter =
+                fx.adapter("lab", "jsonl_inventory", Map.of("path", fx.resource("inventory.jsonl")), Map.of());
         FetchReport report = adapter.fetch(FetchContext.of("lab-up", Map.of()));
 
         assertEquals(new FetchOutcome.Success(4), report.outcome());
@@ -60,7 +59,10 @@ class JsonlInventoryAdapterTest {
 
         Proxy d = report.candidates().get(3);
         assertEquals(8080, d.port());
-        assertEquals(Labels.of("source_asn", "AS64500", "owner", "lab"), d.labels(), "a feed's asn is kept only as source_asn");
+        assertEquals(
+                Labels.of("source_asn", "AS64500", "owner", "lab"),
+                d.labels(),
+                "a feed's asn is kept only as source_asn");
         assertTrue(report.bytesRead() > 0);
     }
 
@@ -71,22 +73,30 @@ class JsonlInventoryAdapterTest {
 
         assertEquals(new FetchOutcome.Success(2), report.outcome());
         assertEquals(List.of("203.0.113.20", "203.0.113.27"), Fx.hosts(report));
-        assertEquals(Map.of(
-                "malformed_record", 2,
-                "missing_host", 1,
-                "missing_port", 1,
-                "port_out_of_range", 1,
-                "invalid_protocol", 1,
-                "invalid_ttl", 1,
-                "invalid_label", 1,
-                "duplicate", 1), report.drops());
+        assertEquals(
+                Map.of(
+                        "malformed_record", 2,
+                        "missing_host", 1,
+                        "missing_port", 1,
+                        "port_out_of_range", 1,
+                        "invalid_protocol", 1,
+                        "invalid_ttl", 1,
+                        "invalid_label", 1,
+                        "duplicate", 1),
+                report.drops());
         assertEquals(9, report.dropped());
-        assertEquals(List.of(
-                new DropSample(2, "malformed_record"), new DropSample(3, "missing_host"),
-                new DropSample(4, "missing_port"), new DropSample(5, "port_out_of_range"),
-                new DropSample(6, "invalid_protocol"), new DropSample(7, "malformed_record"),
-                new DropSample(8, "invalid_ttl"), new DropSample(9, "invalid_label"),
-                new DropSample(10, "duplicate")), report.dropSamples());
+        assertEquals(
+                List.of(
+                        new DropSample(2, "malformed_record"),
+                        new DropSample(3, "missing_host"),
+                        new DropSample(4, "missing_port"),
+                        new DropSample(5, "port_out_of_range"),
+                        new DropSample(6, "invalid_protocol"),
+                        new DropSample(7, "malformed_record"),
+                        new DropSample(8, "invalid_ttl"),
+                        new DropSample(9, "invalid_label"),
+                        new DropSample(10, "duplicate")),
+                report.dropSamples());
     }
 
     @Test
@@ -114,7 +124,9 @@ class JsonlInventoryAdapterTest {
     void anEmptyFileIsEmpty() {
         Fx fx = new Fx(dir);
         String name = fx.file("inv.jsonl", "# nothing yet\n\n");
-        assertEquals(FetchOutcome.EMPTY, fetch(fx.adapter("jsonl_inventory", Map.of("path", name))).outcome());
+        assertEquals(
+                FetchOutcome.EMPTY,
+                fetch(fx.adapter("jsonl_inventory", Map.of("path", name))).outcome());
     }
 
     @Test

@@ -40,10 +40,8 @@ final class LogCapture extends Handler {
     }
 
     @Override
-    public void flush() {
-    }
+    public void flush() {}
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

@@ -1,12 +1,11 @@
 package dev.proxypool.sdk.provider;
 
-import dev.proxypool.core.sequential.FetchOutcome;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proxypool.core.sequential.FetchOutcome;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -24,18 +23,21 @@ class ProviderRegistryTest {
 
     private static void rejects(String fragment, org.junit.jupiter.api.function.Executable e) {
         IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, e);
-        assertTrue(ex.getMessage().contains(fragment), () -> "message '" + ex.getMessage() + "' lacks '" + fragment + "'");
+        assertTrue(
+                ex.getMessage().contains(fragment), () -> "message '" + ex.getMessage() + "' lacks '" + fragment + "'");
     }
 
     @Test
     void unknownAndNotEnabledTypesAreRefusedNamingTheKeyAndTheKnownTypes() {
         Fx fx = new Fx(dir);
         ProviderRegistry registry = ProviderRegistry.standard(Set.of("jsonl_inventory"));
-        rejects("providers[x].type: unknown type 'xml_feed' (known: csv, http_json_feed, jsonl_inventory, text_list)",
+        rejects(
+                "providers[x].type: unknown type 'xml_feed' (known: csv, http_json_feed, jsonl_inventory, text_list)",
                 () -> registry.create(ProviderConfig.of("x", "xml_feed", Map.of()), fx.environment()));
-        rejects("providers[y].type: type 'csv' is not enabled (enabled: jsonl_inventory; known: csv, http_json_feed,"
-                + " jsonl_inventory, text_list)", () -> registry.create(ProviderConfig.of("y", "csv", Map.of("path", "a")),
-                fx.environment()));
+        rejects(
+                "providers[y].type: type 'csv' is not enabled (enabled: jsonl_inventory; known: csv, http_json_feed,"
+                        + " jsonl_inventory, text_list)",
+                () -> registry.create(ProviderConfig.of("y", "csv", Map.of("path", "a")), fx.environment()));
         assertEquals(Set.of("csv", "http_json_feed", "jsonl_inventory", "text_list"), registry.knownTypes());
         assertEquals(Set.of("jsonl_inventory"), registry.enabledTypes());
     }
@@ -43,12 +45,17 @@ class ProviderRegistryTest {
     @Test
     void typesAreRegisteredExplicitlyInCode() {
         Fx fx = new Fx(dir);
-        ProviderAdapter mine = ctx -> FetchReport.failed("m", ctx.upstream(), FetchOutcome.ErrorKind.NETWORK, "", Duration.ZERO);
-        ProviderRegistry registry = ProviderRegistry.builtIns().register("my_vendor", (c, e) -> mine)
-                .enable("my_vendor").build();
+        ProviderAdapter mine =
+                ctx -> FetchReport.failed("m", ctx.upstream(), FetchOutcome.ErrorKind.NETWORK, "", Duration.ZERO);
+        ProviderRegistry registry = ProviderRegistry.builtIns()
+                .register("my_vendor", (c, e) -> mine)
+                .enable("my_vendor")
+                .build();
         assertSame(mine, registry.create(ProviderConfig.of("m", "my_vendor", Map.of()), fx.environment()));
         rejects("registered twice", () -> ProviderRegistry.builtIns().register("csv", (c, e) -> mine));
-        rejects("enabled provider type 'nope' is unknown", () -> ProviderRegistry.builtIns().enable("nope"));
+        rejects(
+                "enabled provider type 'nope' is unknown",
+                () -> ProviderRegistry.builtIns().enable("nope"));
         rejects("must be snake_case", () -> ProviderRegistry.builder().register("My-Type", (c, e) -> mine));
     }
 
@@ -78,15 +85,17 @@ class ProviderRegistryTest {
             fields on a text list    | text_list       | path=a                        | host=ip        | providers[p].fields: type 'text_list' has no fields to map
             bad credentialRef        | csv             | path=a;credentialRef=a b      |                | providers[p].credentialRef: credentialRef 'a b' is invalid
             """)
-    void badSettingsAreRefusedAtCreationNamingTheKey(String name, String type, String settings, String fields,
-                                                     String message) {
+    void badSettingsAreRefusedAtCreationNamingTheKey(
+            String name, String type, String settings, String fields, String message) {
         Fx fx = new Fx(dir);
         rejects(message, () -> fx.adapter("p", type, pairs(settings), pairs(fields)));
     }
 
     @Test
     void configNamesAndValuesAreChecked() {
-        rejects("providers[bad name].name: 'bad name' is invalid", () -> ProviderConfig.of("bad name", "csv", Map.of()));
+        rejects(
+                "providers[bad name].name: 'bad name' is invalid",
+                () -> ProviderConfig.of("bad name", "csv", Map.of()));
         rejects("providers[p].type is missing", () -> ProviderConfig.of("p", " ", Map.of()));
         ProviderConfig c = new ProviderConfig("p", "csv", Map.of("path", " a.csv "), Map.of("host", "ip"));
         assertEquals("a.csv", c.settings().get("path"));
@@ -102,8 +111,8 @@ class ProviderRegistryTest {
         assertEquals(Duration.ofHours(1), Settings.parseDuration("1h"));
         assertEquals(Duration.ofSeconds(10), Settings.parseDuration("PT10S"));
         assertEquals(null, Settings.parseDuration("10x"));
-        Settings s = new Settings(ProviderConfig.of("p", "csv", Map.of("maxBytes", "512KB", "timeout", "2MB")),
-                Set.of());
+        Settings s =
+                new Settings(ProviderConfig.of("p", "csv", Map.of("maxBytes", "512KB", "timeout", "2MB")), Set.of());
         assertEquals(512 * 1024, s.bytes("maxBytes", 1));
         assertEquals(2 * 1024 * 1024, s.bytes("timeout", 1));
     }

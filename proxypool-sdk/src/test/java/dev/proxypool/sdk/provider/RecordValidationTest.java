@@ -1,11 +1,10 @@
 package dev.proxypool.sdk.provider;
 
-import dev.proxypool.core.sequential.FetchOutcome;
-
 import static dev.proxypool.sdk.provider.Fx.fetch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.proxypool.core.model.Labels;
+import dev.proxypool.core.sequential.FetchOutcome;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
@@ -67,8 +66,12 @@ class RecordValidationTest {
             assertEquals(1, report.candidates().size(), report::toString);
         } else {
             assertEquals(Map.of(expected, 1), report.drops(), report::toString);
-            assertEquals(expected.equals("malformed_record") ? new FetchOutcome.Error(FetchOutcome.ErrorKind.PARSE,
-                    "no record could be read (1 malformed, first at 1)") : FetchOutcome.EMPTY, report.outcome());
+            assertEquals(
+                    expected.equals("malformed_record")
+                            ? new FetchOutcome.Error(
+                                    FetchOutcome.ErrorKind.PARSE, "no record could be read (1 malformed, first at 1)")
+                            : FetchOutcome.EMPTY,
+                    report.outcome());
         }
     }
 
@@ -88,8 +91,8 @@ class RecordValidationTest {
     void expiryFormsAndTheEarlierOfTtlAndExpiresAtWins(String fields, String format, String expected) {
         Fx fx = new Fx(dir);
         String line = "{\"host\": \"203.0.113.1\", \"port\": 80, \"protocol\": \"http\", " + fields + "}\n";
-        FetchReport report = fetch(fx.adapter("jsonl_inventory", Map.of("path", fx.file("r.jsonl", line),
-                "expiresAtFormat", format)));
+        FetchReport report = fetch(
+                fx.adapter("jsonl_inventory", Map.of("path", fx.file("r.jsonl", line), "expiresAtFormat", format)));
         assertEquals(Instant.parse(expected), report.candidates().get(0).expiresAt(), report::toString);
     }
 
@@ -116,9 +119,11 @@ class RecordValidationTest {
             """)
     void labelPrecedenceIsStaticThenParamThenRecord(String name, String recordLabels, String param, String expected) {
         Fx fx = new Fx(dir);
-        String line = "{\"host\": \"203.0.113.1\", \"port\": 80, \"protocol\": \"http\", \"labels\": " + recordLabels + "}\n";
-        ProviderAdapter adapter = fx.adapter("jsonl_inventory", Map.of("path", fx.file("r.jsonl", line),
-                "labels.type", "residential", "labels.country", "DE"));
+        String line =
+                "{\"host\": \"203.0.113.1\", \"port\": 80, \"protocol\": \"http\", \"labels\": " + recordLabels + "}\n";
+        ProviderAdapter adapter = fx.adapter(
+                "jsonl_inventory",
+                Map.of("path", fx.file("r.jsonl", line), "labels.type", "residential", "labels.country", "DE"));
         FetchReport report = fetch(adapter, param == null ? Map.of() : Map.of("country", param));
         Map<String, String> labels = new java.util.HashMap<>();
         for (String kv : expected.split(",")) {

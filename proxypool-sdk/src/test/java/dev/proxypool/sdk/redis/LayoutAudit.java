@@ -13,8 +13,7 @@ import redis.clients.jedis.RedisClient;
  */
 final class LayoutAudit {
 
-    private LayoutAudit() {
-    }
+    private LayoutAudit() {}
 
     /** Problems found (empty when consistent) in the store of key prefix {@code prefix}. */
     static List<String> problems(String host, int port, String prefix) {
@@ -58,8 +57,10 @@ final class LayoutAudit {
                     problems.add(id + " is stored and tombstoned");
                 }
                 dev.proxypool.core.model.Proxy record = ProxyCodec.decode(v.get(5));
-                if (!record.id().equals(id) || !RedisKeys.physical(record.key()).equals(key)
-                        || !record.upstream().equals(upstream) || !ProxyCodec.indexItems(record).equals(ix)
+                if (!record.id().equals(id)
+                        || !RedisKeys.physical(record.key()).equals(key)
+                        || !record.upstream().equals(upstream)
+                        || !ProxyCodec.indexItems(record).equals(ix)
                         || !ProxyCodec.storedValue(record).equals(e.getValue())) {
                     problems.add(id + ": fields k/u/ix disagree with the record");
                 }
@@ -142,7 +143,8 @@ final class LayoutAudit {
 
     static List<String> scan(RedisClient c, String pattern) {
         List<String> out = new ArrayList<>();
-        redis.clients.jedis.params.ScanParams params = new redis.clients.jedis.params.ScanParams().match(pattern).count(1000);
+        redis.clients.jedis.params.ScanParams params =
+                new redis.clients.jedis.params.ScanParams().match(pattern).count(1000);
         String cursor = "0";
         do {
             var page = c.scan(cursor, params);

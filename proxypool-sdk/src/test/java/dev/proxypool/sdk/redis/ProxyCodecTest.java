@@ -26,14 +26,24 @@ class ProxyCodecTest {
         return List.of(
                 ProxyFixtures.proxy(1),
                 base,
-                base.toBuilder().expiresAt(Instant.parse("2026-01-01T06:30:00.123456789Z")).build(),
-                base.toBuilder().expiresAt(Instant.parse("1969-12-31T23:59:59.999999999Z")).build(),
-                base.toBuilder().labels(Labels.of("a:b", "c=d", "x", "", "9:", "\u00e9t\u00e9 \u6771\u4eac", "nl", "one\ntwo"))
+                base.toBuilder()
+                        .expiresAt(Instant.parse("2026-01-01T06:30:00.123456789Z"))
                         .build(),
-                base.toBuilder().provider("p:1:2").anonymity(Anonymity.ANONYMOUS)
-                        .exitNetwork(new ExitNetwork("2001:db8::1", 0, "", "")).build(),
+                base.toBuilder()
+                        .expiresAt(Instant.parse("1969-12-31T23:59:59.999999999Z"))
+                        .build(),
+                base.toBuilder()
+                        .labels(Labels.of("a:b", "c=d", "x", "", "9:", "\u00e9t\u00e9 \u6771\u4eac", "nl", "one\ntwo"))
+                        .build(),
+                base.toBuilder()
+                        .provider("p:1:2")
+                        .anonymity(Anonymity.ANONYMOUS)
+                        .exitNetwork(new ExitNetwork("2001:db8::1", 0, "", ""))
+                        .build(),
                 Proxy.builder(new ProxyKey(Protocol.SOCKS4, "[2001:DB8::7]", 65535, CredentialRef.of("ref_1.x-y")))
-                        .id("custom:id with spaces").upstream("up:stream").build());
+                        .id("custom:id with spaces")
+                        .upstream("up:stream")
+                        .build());
     }
 
     @Test
@@ -47,7 +57,10 @@ class ProxyCodecTest {
 
     @Test
     void indexItemsArePrefixedByTheirUtf8Length() {
-        Proxy p = ProxyFixtures.builder(1).upstream("up-\u00e9").labels(Labels.of("caf\u00e9", "x=y")).build();
+        Proxy p = ProxyFixtures.builder(1)
+                .upstream("up-\u00e9")
+                .labels(Labels.of("caf\u00e9", "x=y"))
+                .build();
         String ix = ProxyCodec.indexItems(p);
         assertEquals("7:u:up-\u00e9" + "6:p:http" + "13:l:5:caf\u00e9=x=y", ix);
         assertEquals(List.of("u:up-\u00e9", "p:http", "l:5:caf\u00e9=x=y"), LayoutAudit.items(ix));
@@ -67,9 +80,18 @@ class ProxyCodecTest {
         assertEquals(2, args.size());
         assertEquals(p.id(), args.get(0));
         List<String> fields = LayoutAudit.items(args.get(1));
-        assertEquals(List.of("socks5/192.0.2.1/1081/vendor-a", "vendor-a-us", "1767249000000", "", ProxyCodec.indexItems(p),
-                ProxyCodec.record(p)), fields, "k, u, e, en, ix, record (common.lua's T r)");
-        String head = "1:1" + "18:" + p.id() + "6:socks5" + "9:192.0.2.1" + "4:1081" + "8:vendor-a" + "8:vendor-a" + "11:vendor-a-us";
+        assertEquals(
+                List.of(
+                        "socks5/192.0.2.1/1081/vendor-a",
+                        "vendor-a-us",
+                        "1767249000000",
+                        "",
+                        ProxyCodec.indexItems(p),
+                        ProxyCodec.record(p)),
+                fields,
+                "k, u, e, en, ix, record (common.lua's T r)");
+        String head = "1:1" + "18:" + p.id() + "6:socks5" + "9:192.0.2.1" + "4:1081" + "8:vendor-a" + "8:vendor-a"
+                + "11:vendor-a-us";
         assertEquals(head, fields.get(5).substring(0, head.length()));
     }
 }

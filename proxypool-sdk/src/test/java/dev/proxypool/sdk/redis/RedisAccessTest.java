@@ -47,11 +47,13 @@ class RedisAccessTest {
     @Test
     void aScriptLostBySCRIPT_FLUSHIsLoadedAgainAndRunOnce() {
         // unique source: this test's own SHA, so no other test's load can hide the flush
-        RedisScript incr = RedisScript.of("incr-test",
-                "-- " + UUID.randomUUID() + "\nreturn redis.call('INCRBY', KEYS[1], ARGV[1])");
+        RedisScript incr = RedisScript.of(
+                "incr-test", "-- " + UUID.randomUUID() + "\nreturn redis.call('INCRBY', KEYS[1], ARGV[1])");
         String key = prefix + "counter";
         try (RedisAccess redis = RedisAccess.open(TestRedis.config(prefix), "test", 2);
-             RedisClient admin = RedisClient.builder().hostAndPort(TestRedis.HOST, TestRedis.PORT).build()) {
+                RedisClient admin = RedisClient.builder()
+                        .hostAndPort(TestRedis.HOST, TestRedis.PORT)
+                        .build()) {
             assertFalse(admin.scriptExists(List.of(incr.sha())).get(0), "never loaded yet");
             assertEquals(5L, redis.eval(incr, List.of(key), List.of("5")), "NOSCRIPT on first use: loaded, run once");
             assertTrue(admin.scriptExists(List.of(incr.sha())).get(0));
@@ -72,7 +74,9 @@ class RedisAccessTest {
     void preloadedScriptsRunWithoutALoad() {
         RedisScript get = RedisScript.of("get-test", "-- " + UUID.randomUUID() + "\nreturn redis.call('GET', KEYS[1])");
         try (RedisAccess redis = RedisAccess.open(TestRedis.config(prefix), "test", 1);
-             RedisClient admin = RedisClient.builder().hostAndPort(TestRedis.HOST, TestRedis.PORT).build()) {
+                RedisClient admin = RedisClient.builder()
+                        .hostAndPort(TestRedis.HOST, TestRedis.PORT)
+                        .build()) {
             redis.load(List.of(get));
             assertTrue(admin.scriptExists(List.of(get.sha())).get(0));
             admin.set(prefix + "k", "v");
@@ -84,13 +88,15 @@ class RedisAccessTest {
     void aClosedPortIsUnreachable() {
         int port = PrivateRedisServer.freePort();
         try (RedisAccess redis = RedisAccess.open(at(port), "test", 1)) {
-            RedisUnavailableException e = assertThrows(RedisUnavailableException.class,
-                    () -> redis.call(c -> c.get("k")));
+            RedisUnavailableException e =
+                    assertThrows(RedisUnavailableException.class, () -> redis.call(c -> c.get("k")));
             assertEquals(RedisFailure.UNREACHABLE, e.failure());
-            assertTrue(e.getMessage().startsWith("Redis at 127.0.0.1:" + port + " is unavailable (unreachable)"),
+            assertTrue(
+                    e.getMessage().startsWith("Redis at 127.0.0.1:" + port + " is unavailable (unreachable)"),
                     e.getMessage());
             assertTrue(e instanceof StoreUnavailableException);
-            RedisUnavailableException s = assertThrows(RedisUnavailableException.class,
+            RedisUnavailableException s = assertThrows(
+                    RedisUnavailableException.class,
                     () -> redis.eval(RedisScript.of("x", "return 1"), List.of(), List.of()));
             assertEquals(RedisFailure.UNREACHABLE, s.failure());
             RedisUnavailableException d = assertThrows(RedisUnavailableException.class, redis::dedicatedConnection);
@@ -101,12 +107,13 @@ class RedisAccessTest {
     @Test
     void aServerThatNeverAnswersIsATimeout() throws IOException {
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-             RedisAccess redis = RedisAccess.open(at(silent.getLocalPort()), "test", 1)) {
+                RedisAccess redis = RedisAccess.open(at(silent.getLocalPort()), "test", 1)) {
             long started = System.nanoTime();
-            RedisUnavailableException e = assertThrows(RedisUnavailableException.class,
-                    () -> redis.call(c -> c.get("k")));
+            RedisUnavailableException e =
+                    assertThrows(RedisUnavailableException.class, () -> redis.call(c -> c.get("k")));
             assertEquals(RedisFailure.TIMEOUT, e.failure(), e.getMessage());
-            assertTrue(Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofSeconds(5)) < 0,
+            assertTrue(
+                    Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofSeconds(5)) < 0,
                     "within the timeouts");
         }
     }
@@ -117,24 +124,30 @@ class RedisAccessTest {
             String key = prefix + "string";
             redis.call(c -> c.set(key, "v"));
 
-            RedisCommandException wrong = assertThrows(RedisCommandException.class,
-                    () -> redis.eval(RedisScript.of("hget", "return redis.call('HGET', KEYS[1], 'f')"),
-                            List.of(key), List.of()));
+            RedisCommandException wrong = assertThrows(
+                    RedisCommandException.class,
+                    () -> redis.eval(
+                            RedisScript.of("hget", "return redis.call('HGET', KEYS[1], 'f')"),
+                            List.of(key),
+                            List.of()));
             assertEquals(RedisFailure.WRONG_TYPE, wrong.failure(), wrong.getMessage());
-            assertTrue(wrong.getMessage().startsWith("Redis at 127.0.0.1:6379 rejected a test command (wrong-type): "),
+            assertTrue(
+                    wrong.getMessage().startsWith("Redis at 127.0.0.1:6379 rejected a test command (wrong-type): "),
                     wrong.getMessage());
 
-            RedisCommandException direct = assertThrows(RedisCommandException.class,
-                    () -> redis.call(c -> c.hget(key, "f")));
+            RedisCommandException direct =
+                    assertThrows(RedisCommandException.class, () -> redis.call(c -> c.hget(key, "f")));
             assertEquals(RedisFailure.WRONG_TYPE, direct.failure());
 
-            RedisCommandException boom = assertThrows(RedisCommandException.class,
+            RedisCommandException boom = assertThrows(
+                    RedisCommandException.class,
                     () -> redis.eval(RedisScript.of("boom", "error('boom')"), List.of(), List.of()));
             assertEquals(RedisFailure.SCRIPT_ERROR, boom.failure(), boom.getMessage());
 
-            RedisCommandException stale = assertThrows(RedisCommandException.class,
-                    () -> redis.eval(RedisScript.of("stale", "return redis.error_reply('STALE 7 9')"),
-                            List.of(), List.of()));
+            RedisCommandException stale = assertThrows(
+                    RedisCommandException.class,
+                    () -> redis.eval(
+                            RedisScript.of("stale", "return redis.error_reply('STALE 7 9')"), List.of(), List.of()));
             assertEquals(RedisFailure.REJECTED, stale.failure());
             assertTrue(stale.reply().startsWith("STALE 7 9"), stale.reply());
             assertFalse(stale.failure().unavailable());
@@ -144,14 +157,15 @@ class RedisAccessTest {
     @Test
     void aReadOnlyReplicaIsUnavailable() {
         try (PrivateRedisServer server = PrivateRedisServer.start();
-             RedisAccess redis = RedisAccess.open(at(server.port()), "test", 1);
-             RedisClient admin = RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
+                RedisAccess redis = RedisAccess.open(at(server.port()), "test", 1);
+                RedisClient admin = RedisClient.builder()
+                        .hostAndPort("127.0.0.1", server.port())
+                        .build()) {
             assertEquals("OK", redis.call(c -> c.set("k", "v")));
             // a replica of a primary that does not exist: reads served, writes refused
-            admin.sendCommand(Protocol.Command.REPLICAOF, "127.0.0.1",
-                    Integer.toString(PrivateRedisServer.freePort()));
-            RedisUnavailableException e = assertThrows(RedisUnavailableException.class,
-                    () -> redis.call(c -> c.set("k", "w")));
+            admin.sendCommand(Protocol.Command.REPLICAOF, "127.0.0.1", Integer.toString(PrivateRedisServer.freePort()));
+            RedisUnavailableException e =
+                    assertThrows(RedisUnavailableException.class, () -> redis.call(c -> c.set("k", "w")));
             assertEquals(RedisFailure.READONLY, e.failure(), e.getMessage());
             assertEquals("v", redis.call(c -> c.get("k")));
         }
@@ -160,11 +174,17 @@ class RedisAccessTest {
     @Test
     void aBusyScriptMakesRedisUnavailableUntilKilled() throws Exception {
         try (PrivateRedisServer server = PrivateRedisServer.start();
-             RedisAccess redis = RedisAccess.open(RedisStoreConfig.fromUri("redis://127.0.0.1:" + server.port())
-                     .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(10)), "test", 2);
-             RedisClient admin = RedisClient.builder().hostAndPort("127.0.0.1", server.port())
-                     .clientConfig(DefaultJedisClientConfig.builder()
-                             .socketTimeoutMillis(30_000).build()).build()) {
+                RedisAccess redis = RedisAccess.open(
+                        RedisStoreConfig.fromUri("redis://127.0.0.1:" + server.port())
+                                .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(10)),
+                        "test",
+                        2);
+                RedisClient admin = RedisClient.builder()
+                        .hostAndPort("127.0.0.1", server.port())
+                        .clientConfig(DefaultJedisClientConfig.builder()
+                                .socketTimeoutMillis(30_000)
+                                .build())
+                        .build()) {
             admin.configSet("busy-reply-threshold", "50");
             long deadline = System.nanoTime() + DEADLINE.toNanos();
             CompletableFuture<Object> spin = CompletableFuture.supplyAsync(() -> {
@@ -176,35 +196,45 @@ class RedisAccessTest {
             });
             RedisUnavailableException busy;
             try {
-                busy = Await.atMost(DEADLINE).until("a call to fail while the script spins", () -> {
-                    try {
-                        redis.call(c -> c.get("k"));
-                        return null; // the spin script has not started yet
-                    } catch (RedisUnavailableException e) {
-                        return e;
-                    }
-                }, Objects::nonNull);
+                busy = Await.atMost(DEADLINE)
+                        .until(
+                                "a call to fail while the script spins",
+                                () -> {
+                                    try {
+                                        redis.call(c -> c.get("k"));
+                                        return null; // the spin script has not started yet
+                                    } catch (RedisUnavailableException e) {
+                                        return e;
+                                    }
+                                },
+                                Objects::nonNull);
             } finally {
-                try (RedisClient killer = RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
-                    awaitTrue(() -> {
-                        try {
-                            killer.scriptKill();
-                            return true;
-                        } catch (RuntimeException e) {
-                            return false; // not running yet
-                        }
-                    }, deadline);
+                try (RedisClient killer = RedisClient.builder()
+                        .hostAndPort("127.0.0.1", server.port())
+                        .build()) {
+                    awaitTrue(
+                            () -> {
+                                try {
+                                    killer.scriptKill();
+                                    return true;
+                                } catch (RuntimeException e) {
+                                    return false; // not running yet
+                                }
+                            },
+                            deadline);
                 }
             }
             spin.get(DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
             assertEquals(RedisFailure.BUSY, busy.failure(), busy.getMessage());
-            awaitTrue(() -> {
-                try {
-                    return redis.call(c -> c.get("k")) == null;
-                } catch (RedisUnavailableException e) {
-                    return false;
-                }
-            }, deadline);
+            awaitTrue(
+                    () -> {
+                        try {
+                            return redis.call(c -> c.get("k")) == null;
+                        } catch (RedisUnavailableException e) {
+                            return false;
+                        }
+                    },
+                    deadline);
         }
     }
 
@@ -214,8 +244,11 @@ class RedisAccessTest {
         assertEquals(RedisFailure.BUSY, RedisFailure.ofReply("MASTERDOWN Link with MASTER is down"));
         assertEquals(RedisFailure.BUSY, RedisFailure.ofReply("TRYAGAIN Multiple keys request during rehashing"));
         assertEquals(RedisFailure.BUSY, RedisFailure.ofReply("NOREPLICAS Not enough good replicas to write."));
-        assertEquals(RedisFailure.OUT_OF_MEMORY, RedisFailure.ofReply("OOM command not allowed when used memory > 'maxmemory'."));
-        assertEquals(RedisFailure.READONLY, RedisFailure.ofReply("READONLY You can't write against a read only replica."));
+        assertEquals(
+                RedisFailure.OUT_OF_MEMORY,
+                RedisFailure.ofReply("OOM command not allowed when used memory > 'maxmemory'."));
+        assertEquals(
+                RedisFailure.READONLY, RedisFailure.ofReply("READONLY You can't write against a read only replica."));
         assertEquals(RedisFailure.NOSCRIPT, RedisFailure.ofReply("NOSCRIPT No matching script."));
         assertEquals(RedisFailure.AUTH, RedisFailure.ofReply("WRONGPASS invalid username-password pair"));
         assertEquals(RedisFailure.REJECTED, RedisFailure.ofReply("ERR unknown command 'FOO'"));

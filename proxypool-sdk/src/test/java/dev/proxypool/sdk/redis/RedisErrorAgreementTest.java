@@ -7,9 +7,9 @@ import dev.proxypool.core.extract.IdempotencyKey;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.time.Ticker;
-import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.cluster.SnapshotPublisher;
 import dev.proxypool.sdk.cluster.WorkerRegistry;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.lock.RedisStageLease;
 import dev.proxypool.testkit.PrivateRedisServer;
 import java.time.Duration;
@@ -40,16 +40,19 @@ class RedisErrorAgreementTest {
     @Test
     void aPrimaryWithoutItsReplicasIsAnOutageForEveryUser() {
         try (PrivateRedisServer server = PrivateRedisServer.start();
-             RedisClient admin = RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
+                RedisClient admin = RedisClient.builder()
+                        .hostAndPort("127.0.0.1", server.port())
+                        .build()) {
             admin.configSet("min-replicas-to-write", "1"); // no replica: every write is refused
             RedisStoreConfig config = RedisStoreConfig.fromUri("redis://127.0.0.1:" + server.port())
                     .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(2));
             try (RedisPoolStore store = RedisPoolStore.connect(config, StoreSettings.DEFAULTS);
-                 RedisStageLease lease = RedisStageLease.connect(config);
-                 WorkerRegistry registry = WorkerRegistry.open(config, ClusterSettings.DEFAULTS, "w1", "test");
-                 SnapshotPublisher publisher = SnapshotPublisher.open(config, ClusterSettings.DEFAULTS,
-                         InstantSource.system(), Ticker.system())) {
-                assertBusy(assertThrows(StoreUnavailableException.class,
+                    RedisStageLease lease = RedisStageLease.connect(config);
+                    WorkerRegistry registry = WorkerRegistry.open(config, ClusterSettings.DEFAULTS, "w1", "test");
+                    SnapshotPublisher publisher = SnapshotPublisher.open(
+                            config, ClusterSettings.DEFAULTS, InstantSource.system(), Ticker.system())) {
+                assertBusy(assertThrows(
+                        StoreUnavailableException.class,
                         () -> store.beginIdempotent(new IdempotencyKey("c", "k"), "fp", Instant.now())));
                 assertBusy(assertThrows(StoreUnavailableException.class, () -> lease.tryAcquire("stage", "a", TTL)));
                 assertBusy(assertThrows(StoreUnavailableException.class, registry::heartbeat));
@@ -66,15 +69,18 @@ class RedisErrorAgreementTest {
     @Test
     void foreignDataOfTheWrongTypeIsARejectionForEveryUser() {
         RedisStoreConfig config = TestRedis.config(prefix);
-        try (RedisClient admin = RedisClient.builder().hostAndPort(TestRedis.HOST, TestRedis.PORT).build();
-             RedisPoolStore store = RedisPoolStore.connect(config, StoreSettings.DEFAULTS);
-             RedisStageLease lease = RedisStageLease.connect(config);
-             WorkerRegistry registry = WorkerRegistry.open(config, ClusterSettings.DEFAULTS, "w1", "test")) {
+        try (RedisClient admin = RedisClient.builder()
+                        .hostAndPort(TestRedis.HOST, TestRedis.PORT)
+                        .build();
+                RedisPoolStore store = RedisPoolStore.connect(config, StoreSettings.DEFAULTS);
+                RedisStageLease lease = RedisStageLease.connect(config);
+                WorkerRegistry registry = WorkerRegistry.open(config, ClusterSettings.DEFAULTS, "w1", "test")) {
             admin.set(new RedisKeys(prefix).idempotency().get(0), "not a hash");
             admin.hset(lease.key("stage"), "not", "a string");
             admin.set(prefix + "workers", "not a set");
 
-            assertWrongType(assertThrows(RedisCommandException.class,
+            assertWrongType(assertThrows(
+                    RedisCommandException.class,
                     () -> store.beginIdempotent(new IdempotencyKey("c", "k"), "fp", Instant.now())));
             assertWrongType(assertThrows(RedisCommandException.class, () -> lease.tryAcquire("stage", "a", TTL)));
             assertWrongType(assertThrows(RedisCommandException.class, registry::heartbeat));

@@ -70,9 +70,12 @@ class RedisPoolStoreConcurrencyTest {
         Map<String, Proxy> byId = new HashMap<>();
         List<Proxy> batch = new ArrayList<>();
         for (int n = 0; n < POOL; n++) {
-            Proxy p = ProxyFixtures.builder(n, protocols[(n / 8) % 4]).upstream("up-" + (n / 3) % 4)
-                    .labels(Labels.of("country", countries[n % 4], "type", (n / 4) % 2 == 0 ? "residential" : "datacenter"))
-                    .expiresAt(NOW.plus(Duration.ofMinutes(20 + 20L * (n % 12)))).build();
+            Proxy p = ProxyFixtures.builder(n, protocols[(n / 8) % 4])
+                    .upstream("up-" + (n / 3) % 4)
+                    .labels(Labels.of(
+                            "country", countries[n % 4], "type", (n / 4) % 2 == 0 ? "residential" : "datacenter"))
+                    .expiresAt(NOW.plus(Duration.ofMinutes(20 + 20L * (n % 12))))
+                    .build();
             byId.put(p.id(), p);
             batch.add(p);
         }
@@ -93,8 +96,16 @@ class RedisPoolStoreConcurrencyTest {
         ExtractionFilter filter = switch (random.nextInt(5)) {
             case 0 -> ExtractionFilter.ANY;
             case 1 -> ExtractionFilter.builder().country("US").build();
-            case 2 -> ExtractionFilter.builder().country(random.nextBoolean() ? "DE" : "JP").label("type", "residential").build();
-            case 3 -> ExtractionFilter.builder().upstream("up-" + random.nextInt(4)).protocol(Protocol.SOCKS5).build();
+            case 2 ->
+                ExtractionFilter.builder()
+                        .country(random.nextBoolean() ? "DE" : "JP")
+                        .label("type", "residential")
+                        .build();
+            case 3 ->
+                ExtractionFilter.builder()
+                        .upstream("up-" + random.nextInt(4))
+                        .protocol(Protocol.SOCKS5)
+                        .build();
             default -> ExtractionFilter.builder().label("type", "datacenter").build();
         };
         return ExtractionRequest.builder(1 + random.nextInt(20))
@@ -102,7 +113,8 @@ class RedisPoolStoreConcurrencyTest {
                 .filter(filter)
                 .minRemainingTtl(random.nextInt(4) == 0 ? Duration.ofMinutes(90) : Duration.ZERO)
                 .maxHealthAge(random.nextInt(5) == 0 ? Duration.ofHours(1) : Duration.ZERO)
-                .gatewayReserve(RESERVE).build();
+                .gatewayReserve(RESERVE)
+                .build();
     }
 
     @Test
@@ -126,7 +138,9 @@ class RedisPoolStoreConcurrencyTest {
                         ExtractionRequest req = randomRequest(random);
                         switch (store.extract(req, NOW)) {
                             case ExtractionResult.Extracted e -> {
-                                if (e.count() > req.count() || (req.fulfillment() == Fulfillment.ALL_OR_NOTHING && e.count() != req.count())) {
+                                if (e.count() > req.count()
+                                        || (req.fulfillment() == Fulfillment.ALL_OR_NOTHING
+                                                && e.count() != req.count())) {
                                     problems.add(req + " returned " + e.count());
                                 }
                                 for (ExtractedProxy p : e.proxies()) {
@@ -134,7 +148,8 @@ class RedisPoolStoreConcurrencyTest {
                                     if (before != null) {
                                         problems.add(p.id() + " went to threads " + before + " and " + me);
                                     }
-                                    if (!p.proxy().equals(byId.get(p.id())) || !req.admits(p.proxy(), checkedAt.get(p.id()), NOW)) {
+                                    if (!p.proxy().equals(byId.get(p.id()))
+                                            || !req.admits(p.proxy(), checkedAt.get(p.id()), NOW)) {
                                         problems.add(p.id() + " is not admitted by " + req);
                                     }
                                 }
@@ -175,8 +190,12 @@ class RedisPoolStoreConcurrencyTest {
             assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
         }
 
-        assertTrue(problems.isEmpty(), problems.size() + " violations, first: " + problems.stream().limit(5).toList());
-        int remaining = store.available("up-0") + store.available("up-1") + store.available("up-2") + store.available("up-3");
+        assertTrue(
+                problems.isEmpty(),
+                problems.size() + " violations, first: "
+                        + problems.stream().limit(5).toList());
+        int remaining =
+                store.available("up-0") + store.available("up-1") + store.available("up-2") + store.available("up-3");
         assertEquals(POOL, extracted.get() + remaining, "extracted + remaining = initial");
         assertEquals(extracted.get(), owner.size());
         assertTrue(remaining >= RESERVE, "remaining " + remaining);
@@ -186,7 +205,12 @@ class RedisPoolStoreConcurrencyTest {
         // drain what is left down to exactly the reserve
         int more;
         do {
-            more = ProxyFixtures.extracted(store.extract(ExtractionRequest.builder(1000).gatewayReserve(RESERVE).build(), NOW)).size();
+            more = ProxyFixtures.extracted(store.extract(
+                            ExtractionRequest.builder(1000)
+                                    .gatewayReserve(RESERVE)
+                                    .build(),
+                            NOW))
+                    .size();
             remaining -= more;
         } while (more > 0);
         assertEquals(RESERVE, remaining);

@@ -23,7 +23,9 @@ class RedisPoolStoreContractTest extends PoolStoreContract {
         RedisPoolStore store = (RedisPoolStore) s;
         store.close();
         try {
-            assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, store.keyPrefix()),
+            assertEquals(
+                    List.of(),
+                    LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, store.keyPrefix()),
                     "Redis layout after the test");
         } finally {
             TestRedis.deleteKeys(TestRedis.HOST, TestRedis.PORT, store.keyPrefix());

@@ -1,9 +1,5 @@
 package dev.proxypool.sdk.redis;
 
-import dev.proxypool.testkit.PrivateRedisServer;
-import dev.proxypool.testkit.TcpRelay;
-
-import dev.proxypool.core.extract.StoreUnavailableException;
 import static dev.proxypool.core.extract.ProxyFixtures.extracted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -17,9 +13,12 @@ import dev.proxypool.core.extract.IdempotencyStart;
 import dev.proxypool.core.extract.ProxyFixtures;
 import dev.proxypool.core.extract.PublishResult;
 import dev.proxypool.core.extract.StoreSettings;
+import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.testkit.PrivateRedisServer;
+import dev.proxypool.testkit.TcpRelay;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,19 +53,23 @@ class RedisPoolStoreFaultTest {
      * timeout), then the pool opens the broken connection's replacement in the caller's thread
      * (connect + one handshake read); plus slack for two busy cores.
      */
-    private static final Duration DEADLINE = CONNECT.multipliedBy(2).plus(SOCKET.multipliedBy(2)).plusSeconds(1);
+    private static final Duration DEADLINE =
+            CONNECT.multipliedBy(2).plus(SOCKET.multipliedBy(2)).plusSeconds(1);
 
     private final Ticker ticker = Clocks.monotonic();
 
     private static RedisPoolStore connect(int port, String prefix, Duration socketTimeout) {
-        return RedisPoolStore.connect(new RedisStoreConfig("127.0.0.1", port, "", "", 0, prefix, CONNECT, socketTimeout, 16),
+        return RedisPoolStore.connect(
+                new RedisStoreConfig("127.0.0.1", port, "", "", 0, prefix, CONNECT, socketTimeout, 16),
                 StoreSettings.DEFAULTS);
     }
 
     private static List<Proxy> pool(int from, int count) {
         List<Proxy> ps = new ArrayList<>(count);
         for (int n = from; n < from + count; n++) {
-            ps.add(ProxyFixtures.builder(n).expiresAt(NOW.plus(Duration.ofHours(1))).build());
+            ps.add(ProxyFixtures.builder(n)
+                    .expiresAt(NOW.plus(Duration.ofHours(1)))
+                    .build());
         }
         return ps;
     }
@@ -78,7 +81,7 @@ class RedisPoolStoreFaultTest {
     @Test
     void killedRedisFailsFastAndTheStoreRecoversWhenItReturns() throws Exception {
         try (PrivateRedisServer redis = PrivateRedisServer.start();
-             RedisPoolStore store = connect(redis.port(), TestRedis.randomPrefix(), SOCKET)) {
+                RedisPoolStore store = connect(redis.port(), TestRedis.randomPrefix(), SOCKET)) {
             store.upsert(pool(0, 3000), NOW);
             AtomicInteger succeeded = new AtomicInteger();
             AtomicLong slowestMillis = new AtomicLong();
@@ -94,7 +97,10 @@ class RedisPoolStoreFaultTest {
                     for (int call = 0; call < 50_000 && mine < 3; call++) {
                         long start = ticker.read();
                         try {
-                            store.extract(ExtractionRequest.builder(1 + random.nextInt(5)).build(), NOW);
+                            store.extract(
+                                    ExtractionRequest.builder(1 + random.nextInt(5))
+                                            .build(),
+                                    NOW);
                             if (succeeded.incrementAndGet() == 100) {
                                 redis.kill(); // from a worker: the other three are mid-call right now
                             }
@@ -122,7 +128,11 @@ class RedisPoolStoreFaultTest {
 
             redis.launch(); // same port, empty, no scripts loaded
             assertEquals(new PublishResult(10, 0, 0, 0, 0), store.upsert(pool(100_000, 10), NOW));
-            assertEquals(10, extracted(store.extract(ExtractionRequest.builder(10).allOrNothing().build(), NOW)).size());
+            assertEquals(
+                    10,
+                    extracted(store.extract(
+                                    ExtractionRequest.builder(10).allOrNothing().build(), NOW))
+                            .size());
         }
     }
 
@@ -131,9 +141,10 @@ class RedisPoolStoreFaultTest {
         int size = 5000;
         int count = 7;
         String prefix = TestRedis.randomPrefix();
-        try (PrivateRedisServer redis = PrivateRedisServer.start(); TcpRelay relay = new TcpRelay(redis.port());
-             RedisPoolStore direct = connect(redis.port(), prefix, SOCKET);
-             RedisPoolStore viaRelay = connect(relay.port(), prefix, SOCKET)) {
+        try (PrivateRedisServer redis = PrivateRedisServer.start();
+                TcpRelay relay = new TcpRelay(redis.port());
+                RedisPoolStore direct = connect(redis.port(), prefix, SOCKET);
+                RedisPoolStore viaRelay = connect(relay.port(), prefix, SOCKET)) {
             List<Proxy> all = pool(0, size);
             direct.upsert(all, NOW);
             Map<String, Boolean> delivered = new ConcurrentHashMap<>();
@@ -149,7 +160,10 @@ class RedisPoolStoreFaultTest {
                         long start = ticker.read();
                         try {
                             for (ExtractedProxy p : extracted(viaRelay.extract(
-                                    ExtractionRequest.builder(count).allOrNothing().build(), NOW))) {
+                                    ExtractionRequest.builder(count)
+                                            .allOrNothing()
+                                            .build(),
+                                    NOW))) {
                                 if (delivered.put(p.id(), true) != null) {
                                     problems.add(p.id() + " delivered twice");
                                 }
@@ -182,7 +196,8 @@ class RedisPoolStoreFaultTest {
 
             assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", redis.port(), prefix), "layout after the cut");
             int tombstones;
-            try (RedisClient c = RedisClient.builder().hostAndPort("127.0.0.1", redis.port()).build()) {
+            try (RedisClient c =
+                    RedisClient.builder().hostAndPort("127.0.0.1", redis.port()).build()) {
                 tombstones = (int) c.zcard(new RedisKeys(prefix).tombstones());
             }
             int stored = direct.available(ProxyFixtures.UPSTREAM);
@@ -195,25 +210,39 @@ class RedisPoolStoreFaultTest {
                 }
             }
             int lost = tombstones - delivered.size();
-            assertTrue(lost >= 0 && lost <= count * failedCalls.get(),
+            assertTrue(
+                    lost >= 0 && lost <= count * failedCalls.get(),
                     "extracted but undelivered " + lost + " with " + failedCalls.get() + " failed calls");
 
             relay.resume();
-            assertEquals(count, extracted(viaRelay.extract(ExtractionRequest.builder(count).allOrNothing().build(), NOW)).size());
+            assertEquals(
+                    count,
+                    extracted(viaRelay.extract(
+                                    ExtractionRequest.builder(count)
+                                            .allOrNothing()
+                                            .build(),
+                                    NOW))
+                            .size());
         }
     }
 
     @Test
     void flushedScriptsAreReloadedTransparently() {
         try (PrivateRedisServer redis = PrivateRedisServer.start();
-             RedisPoolStore store = connect(redis.port(), TestRedis.randomPrefix(), SOCKET);
-             RedisClient admin = RedisClient.builder().hostAndPort("127.0.0.1", redis.port()).build()) {
-            String extractSha = RedisScript.withPrelude("/redis/common.lua", "/redis/extract.lua").sha();
+                RedisPoolStore store = connect(redis.port(), TestRedis.randomPrefix(), SOCKET);
+                RedisClient admin = RedisClient.builder()
+                        .hostAndPort("127.0.0.1", redis.port())
+                        .build()) {
+            String extractSha = RedisScript.withPrelude("/redis/common.lua", "/redis/extract.lua")
+                    .sha();
             assertTrue(admin.scriptExists(extractSha, "any"));
             admin.scriptFlush();
             assertFalse(admin.scriptExists(extractSha, "any"));
             assertEquals(new PublishResult(100, 0, 0, 0, 0), store.upsert(pool(0, 100), NOW));
-            assertEquals(5, extracted(store.extract(ExtractionRequest.builder(5).build(), NOW)).size());
+            assertEquals(
+                    5,
+                    extracted(store.extract(ExtractionRequest.builder(5).build(), NOW))
+                            .size());
             assertTrue(admin.scriptExists(extractSha, "any"));
 
             admin.scriptFlush();
@@ -233,17 +262,22 @@ class RedisPoolStoreFaultTest {
     void redisOutOfMemoryRefusesPublishingWholeAndStillExtracts() {
         String prefix = TestRedis.randomPrefix();
         try (PrivateRedisServer redis = PrivateRedisServer.start();
-             RedisPoolStore store = connect(redis.port(), prefix, SOCKET);
-             RedisClient admin = RedisClient.builder().hostAndPort("127.0.0.1", redis.port()).build()) {
+                RedisPoolStore store = connect(redis.port(), prefix, SOCKET);
+                RedisClient admin = RedisClient.builder()
+                        .hostAndPort("127.0.0.1", redis.port())
+                        .build()) {
             store.upsert(pool(0, 50), NOW);
             admin.configSet("maxmemory-policy", "noeviction");
             admin.configSet("maxmemory", "1");
             try {
-                StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
-                        () -> store.upsert(pool(100, 5), NOW));
+                StoreUnavailableException e =
+                        assertThrows(StoreUnavailableException.class, () -> store.upsert(pool(100, 5), NOW));
                 assertTrue(e.getMessage().contains("OOM"), e.getMessage());
                 assertEquals(50, store.available(ProxyFixtures.UPSTREAM), "the refused publish wrote nothing");
-                assertEquals(5, extracted(store.extract(ExtractionRequest.builder(5).build(), NOW)).size());
+                assertEquals(
+                        5,
+                        extracted(store.extract(ExtractionRequest.builder(5).build(), NOW))
+                                .size());
             } finally {
                 admin.configSet("maxmemory", "0");
             }
@@ -255,22 +289,30 @@ class RedisPoolStoreFaultTest {
     @Test
     void slowRedisAnswersWithinTheSocketTimeoutOrFailsAfterIt() {
         String prefix = TestRedis.randomPrefix();
-        try (PrivateRedisServer redis = PrivateRedisServer.start(); TcpRelay relay = new TcpRelay(redis.port());
-             RedisPoolStore patient = connect(relay.port(), prefix, Duration.ofSeconds(2));
-             RedisPoolStore impatient = connect(relay.port(), prefix, Duration.ofMillis(300))) {
+        try (PrivateRedisServer redis = PrivateRedisServer.start();
+                TcpRelay relay = new TcpRelay(redis.port());
+                RedisPoolStore patient = connect(relay.port(), prefix, Duration.ofSeconds(2));
+                RedisPoolStore impatient = connect(relay.port(), prefix, Duration.ofMillis(300))) {
             patient.upsert(pool(0, 100), NOW);
             relay.delay(200); // every chunk, each way: a round trip takes about 400 ms
 
             long start = ticker.read();
-            assertEquals(3, extracted(patient.extract(ExtractionRequest.builder(3).allOrNothing().build(), NOW)).size());
+            assertEquals(
+                    3,
+                    extracted(patient.extract(
+                                    ExtractionRequest.builder(3).allOrNothing().build(), NOW))
+                            .size());
             long patientMillis = millisSince(start);
             assertTrue(patientMillis >= 350 && patientMillis < 2000, "patient call took " + patientMillis + " ms");
 
             start = ticker.read();
-            assertThrows(StoreUnavailableException.class,
-                    () -> impatient.extract(ExtractionRequest.builder(3).allOrNothing().build(), NOW));
+            assertThrows(
+                    StoreUnavailableException.class,
+                    () -> impatient.extract(
+                            ExtractionRequest.builder(3).allOrNothing().build(), NOW));
             long impatientMillis = millisSince(start);
-            assertTrue(impatientMillis >= 250 && impatientMillis < 1300, "impatient call took " + impatientMillis + " ms");
+            assertTrue(
+                    impatientMillis >= 250 && impatientMillis < 1300, "impatient call took " + impatientMillis + " ms");
 
             relay.delay(0);
             // the timed-out script either ran whole (3 more gone, undelivered) or not at all

@@ -1,8 +1,5 @@
 package dev.proxypool.sdk.redis;
 
-import dev.proxypool.testkit.PrivateRedisServer;
-
-import dev.proxypool.core.extract.StoreUnavailableException;
 import static dev.proxypool.core.extract.ProxyFixtures.extractedIds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,9 +13,11 @@ import dev.proxypool.core.extract.PageRequest;
 import dev.proxypool.core.extract.PoolQuery;
 import dev.proxypool.core.extract.ProxyFixtures;
 import dev.proxypool.core.extract.StoreSettings;
+import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.extract.StoredProxy;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.testkit.PrivateRedisServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -56,22 +55,37 @@ class RedisPoolStoreTest {
     void everyKeySharesTheHashTagOfThePrefixAndHoldsNoSecret() {
         RedisPoolStore s = open();
         Proxy p = ProxyFixtures.rich(1);
-        Proxy other = ProxyFixtures.builder(2).labels(Labels.of("type", "dc")).expiresAt(NOW.plus(Duration.ofHours(2))).build();
+        Proxy other = ProxyFixtures.builder(2)
+                .labels(Labels.of("type", "dc"))
+                .expiresAt(NOW.plus(Duration.ofHours(2)))
+                .build();
         s.upsert(List.of(p, other), NOW);
-        extractedIds(s.extract(ExtractionRequest.builder(1).filter(ExtractionFilter.builder().country("US").build()).build(), NOW));
+        extractedIds(s.extract(
+                ExtractionRequest.builder(1)
+                        .filter(ExtractionFilter.builder().country("US").build())
+                        .build(),
+                NOW));
         String tag = "{" + s.keyPrefix() + "0}:";
-        try (RedisClient c = RedisClient.builder().hostAndPort(TestRedis.HOST, TestRedis.PORT).build()) {
+        try (RedisClient c = RedisClient.builder()
+                .hostAndPort(TestRedis.HOST, TestRedis.PORT)
+                .build()) {
             assertEquals(List.of(), LayoutAudit.scan(c, s.keyPrefix() + "*"), "nothing under the bare prefix");
             TreeSet<String> names = new TreeSet<>();
             for (String key : LayoutAudit.scan(c, "{" + s.keyPrefix() + "*")) {
                 assertTrue(key.startsWith(tag), key);
                 names.add(key.substring(tag.length()));
             }
-            assertEquals(Set.of("a", "g", "i", "k", "n", "r", "s", "t", "xa"), names, "a fixed set of keys, whatever the labels");
+            assertEquals(
+                    Set.of("a", "g", "i", "k", "n", "r", "s", "t", "xa"),
+                    names,
+                    "a fixed set of keys, whatever the labels");
             String stored = c.hget(tag + "r", other.id());
-            assertTrue(stored.startsWith(ProxyCodec.utf8Length("http/10.0.0.2/8000/") + ":http/10.0.0.2/8000/"), stored);
+            assertTrue(
+                    stored.startsWith(ProxyCodec.utf8Length("http/10.0.0.2/8000/") + ":http/10.0.0.2/8000/"), stored);
             assertEquals(null, c.hget(tag + "r", p.id()), "the extracted proxy left the records");
-            assertTrue(c.zscore(tag + "t", RedisKeys.physical(p.key())) > NOW.plus(Duration.ofHours(6)).toEpochMilli(),
+            assertTrue(
+                    c.zscore(tag + "t", RedisKeys.physical(p.key()))
+                            > NOW.plus(Duration.ofHours(6)).toEpochMilli(),
                     "the tombstone lasts at least until the proxy's expiry");
             assertEquals("socks5/192.0.2.1/1081/vendor-a", RedisKeys.physical(p.key()), "the reference, no secret");
         }
@@ -80,23 +94,32 @@ class RedisPoolStoreTest {
         keys.pool().forEach(k -> poolSlots.add(JedisClusterCRC16.getSlot(k)));
         Set<Integer> idempotencySlots = new java.util.HashSet<>();
         keys.idempotency().forEach(k -> idempotencySlots.add(JedisClusterCRC16.getSlot(k)));
-        assertEquals(Set.of(JedisClusterCRC16.getSlot(s.keyPrefix() + "0")), poolSlots, "one slot: the tag {<prefix>0}");
-        assertEquals(Set.of(JedisClusterCRC16.getSlot(s.keyPrefix() + "i")), idempotencySlots, "one slot: the tag {<prefix>i}");
+        assertEquals(
+                Set.of(JedisClusterCRC16.getSlot(s.keyPrefix() + "0")), poolSlots, "one slot: the tag {<prefix>0}");
+        assertEquals(
+                Set.of(JedisClusterCRC16.getSlot(s.keyPrefix() + "i")),
+                idempotencySlots,
+                "one slot: the tag {<prefix>i}");
     }
 
     @Test
     void dataOfThePreviousLayoutIsRefusedAtStartNamingThePrefix() {
         for (String oldKey : List.of("ids", "t:http/10.0.0.9/80/", "iseq")) {
             String prefix = TestRedis.randomPrefix();
-            try (RedisClient c = RedisClient.builder().hostAndPort(TestRedis.HOST, TestRedis.PORT).build()) {
+            try (RedisClient c = RedisClient.builder()
+                    .hostAndPort(TestRedis.HOST, TestRedis.PORT)
+                    .build()) {
                 c.set(prefix + "snapshot:full", "x"); // other users of the prefix are no reason to refuse
                 assertEquals(List.of(), connectAndClose(prefix));
                 c.set(prefix + oldKey, "1");
-                PreviousLayoutException e = assertThrows(PreviousLayoutException.class,
+                PreviousLayoutException e = assertThrows(
+                        PreviousLayoutException.class,
                         () -> RedisPoolStore.connect(TestRedis.config(prefix), StoreSettings.DEFAULTS));
-                assertTrue(e.getMessage().contains("store.keyPrefix '" + prefix + "'")
-                        && e.getMessage().contains("key '" + prefix + oldKey + "'")
-                        && e.getMessage().contains("configure a new store.keyPrefix"), e.getMessage());
+                assertTrue(
+                        e.getMessage().contains("store.keyPrefix '" + prefix + "'")
+                                && e.getMessage().contains("key '" + prefix + oldKey + "'")
+                                && e.getMessage().contains("configure a new store.keyPrefix"),
+                        e.getMessage());
                 assertEquals("1", c.get(prefix + oldKey), "nothing of the old data is touched");
             } finally {
                 TestRedis.deleteKeys(TestRedis.HOST, TestRedis.PORT, prefix);
@@ -118,10 +141,15 @@ class RedisPoolStoreTest {
         s.upsert(List.of(p), NOW);
         Instant checked = NOW.minusNanos(123_456);
         s.markChecked(p.id(), checked);
-        assertEquals(Optional.of(new StoredProxy(p, dev.proxypool.core.extract.ProxyState.AVAILABLE, Optional.of(checked))),
+        assertEquals(
+                Optional.of(new StoredProxy(p, dev.proxypool.core.extract.ProxyState.AVAILABLE, Optional.of(checked))),
                 s.get(p.id()));
 
-        assertEquals(p, ProxyFixtures.extracted(s.extract(ExtractionRequest.builder(1).build(), NOW)).getFirst().proxy());
+        assertEquals(
+                p,
+                ProxyFixtures.extracted(s.extract(ExtractionRequest.builder(1).build(), NOW))
+                        .getFirst()
+                        .proxy());
         assertTrue(s.isTombstoned(p.key(), expiry.minusNanos(1)));
         assertTrue(s.isTombstoned(p.key(), expiry), "rounded up to the next millisecond: the safe side");
         assertFalse(s.isTombstoned(p.key(), expiry.plusMillis(1)));
@@ -132,8 +160,13 @@ class RedisPoolStoreTest {
         // index members are "<term>|<id>": without the term's length prefix, k=v's range would
         // include k=v|x's members, and "}" (the range's upper bound) must not cut one off
         RedisPoolStore s = open();
-        List<Labels> labels = List.of(Labels.of("a:b", "c=d"), Labels.of("a", "b:c=d"),
-                Labels.of("st\u00e4dt", "M\u00fcnchen"), Labels.of("k", "v"), Labels.of("k", "v|x"), Labels.of("k", "v}"),
+        List<Labels> labels = List.of(
+                Labels.of("a:b", "c=d"),
+                Labels.of("a", "b:c=d"),
+                Labels.of("st\u00e4dt", "M\u00fcnchen"),
+                Labels.of("k", "v"),
+                Labels.of("k", "v|x"),
+                Labels.of("k", "v}"),
                 Labels.of("k", "vv"));
         List<Proxy> proxies = new ArrayList<>();
         for (int n = 0; n < labels.size(); n++) {
@@ -141,10 +174,21 @@ class RedisPoolStoreTest {
         }
         s.upsert(proxies, NOW);
         for (Proxy p : proxies) {
-            Map.Entry<String, String> label = p.labels().values().entrySet().iterator().next();
-            ExtractionFilter filter = ExtractionFilter.builder().label(label.getKey(), label.getValue()).build();
-            assertEquals(1, s.list(PoolQuery.of(filter), PageRequest.first(10)).proxies().size(), label.toString());
-            assertEquals(Set.of(p.id()), extractedIds(s.extract(ExtractionRequest.builder(10).filter(filter).build(), NOW)),
+            Map.Entry<String, String> label =
+                    p.labels().values().entrySet().iterator().next();
+            ExtractionFilter filter = ExtractionFilter.builder()
+                    .label(label.getKey(), label.getValue())
+                    .build();
+            assertEquals(
+                    1,
+                    s.list(PoolQuery.of(filter), PageRequest.first(10))
+                            .proxies()
+                            .size(),
+                    label.toString());
+            assertEquals(
+                    Set.of(p.id()),
+                    extractedIds(s.extract(
+                            ExtractionRequest.builder(10).filter(filter).build(), NOW)),
                     label.toString());
         }
         assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
@@ -155,34 +199,75 @@ class RedisPoolStoreTest {
         // an extraction leaves its index members to the purge (T g): readers must skip them, and a
         // proxy stored again under the same id must not match its former labels
         RedisPoolStore s = open();
-        Proxy old = ProxyFixtures.builder(1).labels(Labels.of("k", "old")).expiresAt(NOW.plus(Duration.ofHours(1))).build();
+        Proxy old = ProxyFixtures.builder(1)
+                .labels(Labels.of("k", "old"))
+                .expiresAt(NOW.plus(Duration.ofHours(1)))
+                .build();
         List<Proxy> crowd = new ArrayList<>();
         for (int n = 2; n <= 40; n++) {
             crowd.add(ProxyFixtures.builder(n).labels(Labels.of("k", "crowd")).build());
         }
         s.upsert(List.of(old), NOW);
         s.upsert(crowd, NOW);
-        ExtractionFilter crowdFilter = ExtractionFilter.builder().label("k", "crowd").build();
-        assertEquals(38, ProxyFixtures.extracted(s.extract(ExtractionRequest.builder(38).filter(crowdFilter).build(), NOW)).size());
-        assertEquals(List.of(old), ProxyFixtures.extracted(s.extract(ExtractionRequest.builder(1)
-                .filter(ExtractionFilter.builder().label("k", "old").build()).build(), NOW)).stream().map(e -> e.proxy()).toList());
-        assertEquals(new ExtractionResult.Insufficient(1),
-                s.extract(ExtractionRequest.builder(2).filter(crowdFilter).allOrNothing().build(), NOW),
+        ExtractionFilter crowdFilter =
+                ExtractionFilter.builder().label("k", "crowd").build();
+        assertEquals(
+                38,
+                ProxyFixtures.extracted(s.extract(
+                                ExtractionRequest.builder(38)
+                                        .filter(crowdFilter)
+                                        .build(),
+                                NOW))
+                        .size());
+        assertEquals(
+                List.of(old),
+                ProxyFixtures.extracted(s.extract(
+                                ExtractionRequest.builder(1)
+                                        .filter(ExtractionFilter.builder()
+                                                .label("k", "old")
+                                                .build())
+                                        .build(),
+                                NOW))
+                        .stream()
+                        .map(e -> e.proxy())
+                        .toList());
+        assertEquals(
+                new ExtractionResult.Insufficient(1),
+                s.extract(
+                        ExtractionRequest.builder(2)
+                                .filter(crowdFilter)
+                                .allOrNothing()
+                                .build(),
+                        NOW),
                 "38 extracted members still in the range, 1 proxy left");
         assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
 
         Instant later = NOW.plus(Duration.ofHours(2)); // the tombstone of `old` has ended
-        Proxy again = ProxyFixtures.builder(1).labels(Labels.of("k", "new")).expiresAt(later.plus(Duration.ofHours(1))).build();
+        Proxy again = ProxyFixtures.builder(1)
+                .labels(Labels.of("k", "new"))
+                .expiresAt(later.plus(Duration.ofHours(1)))
+                .build();
         assertEquals(old.id(), again.id());
         assertEquals(1, s.upsert(List.of(again), later).added());
-        assertEquals(List.of(), ProxyFixtures.extracted(s.extract(ExtractionRequest.builder(1)
-                .filter(ExtractionFilter.builder().label("k", "old").build()).build(), later)), "no stale label match");
+        assertEquals(
+                List.of(),
+                ProxyFixtures.extracted(s.extract(
+                        ExtractionRequest.builder(1)
+                                .filter(ExtractionFilter.builder()
+                                        .label("k", "old")
+                                        .build())
+                                .build(),
+                        later)),
+                "no stale label match");
         assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
         s.purgeExpired(later);
-        try (RedisClient c = RedisClient.builder().hostAndPort(TestRedis.HOST, TestRedis.PORT).build()) {
+        try (RedisClient c = RedisClient.builder()
+                .hostAndPort(TestRedis.HOST, TestRedis.PORT)
+                .build()) {
             String tag = new RedisKeys(s.keyPrefix()).poolTag();
             assertEquals(0, c.hlen(tag + "g"), "the purge finished every cleanup");
-            assertEquals(2 * 3, c.zcard(tag + "i"), "index members of the 2 stored proxies only (u, p, one label each)");
+            assertEquals(
+                    2 * 3, c.zcard(tag + "i"), "index members of the 2 stored proxies only (u, p, one label each)");
         }
         assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
     }
@@ -193,7 +278,9 @@ class RedisPoolStoreTest {
         RedisPoolStore b = open();
         a.upsert(List.of(ProxyFixtures.proxy(1)), NOW);
         assertEquals(Map.of(), b.countsByUpstream());
-        assertEquals(List.of(), ProxyFixtures.extracted(b.extract(ExtractionRequest.builder(1).build(), NOW)));
+        assertEquals(
+                List.of(),
+                ProxyFixtures.extracted(b.extract(ExtractionRequest.builder(1).build(), NOW)));
         assertEquals(1, a.available(ProxyFixtures.UPSTREAM));
         assertEquals(1, b.upsert(List.of(ProxyFixtures.proxy(1)), NOW).added(), "the same proxy, another pool");
     }
@@ -203,13 +290,19 @@ class RedisPoolStoreTest {
         RedisPoolStore s = open();
         List<Proxy> shortLived = new ArrayList<>();
         for (int n = 0; n < 250; n++) { // more than one extraction's purge bound
-            shortLived.add(ProxyFixtures.builder(n).expiresAt(NOW.plus(Duration.ofMinutes(1))).build());
+            shortLived.add(ProxyFixtures.builder(n)
+                    .expiresAt(NOW.plus(Duration.ofMinutes(1)))
+                    .build());
         }
         s.upsert(shortLived, NOW);
         s.upsert(List.of(ProxyFixtures.proxy(1000), ProxyFixtures.proxy(1001)), NOW);
         Instant later = NOW.plus(Duration.ofMinutes(2));
         // 2 alive: reserve 1 leaves exactly 1, although 150 expired ones are still stored after the call
-        assertEquals(1, ProxyFixtures.extracted(s.extract(ExtractionRequest.builder(5).gatewayReserve(1).build(), later)).size());
+        assertEquals(
+                1,
+                ProxyFixtures.extracted(s.extract(
+                                ExtractionRequest.builder(5).gatewayReserve(1).build(), later))
+                        .size());
         assertEquals(150 + 1, s.available(ProxyFixtures.UPSTREAM), "inspection counts as stored until purged");
         assertEquals(150, s.purgeExpired(later));
         assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
@@ -218,10 +311,10 @@ class RedisPoolStoreTest {
     @Test
     void unreachableRedisIsStoreUnavailableAtConnect() {
         int port = PrivateRedisServer.freePort();
-        RedisStoreConfig config = new RedisStoreConfig("127.0.0.1", port, "", "", 0, "x:", Duration.ofMillis(500),
-                Duration.ofMillis(500), 2);
-        StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
-                () -> RedisPoolStore.connect(config, StoreSettings.DEFAULTS));
+        RedisStoreConfig config = new RedisStoreConfig(
+                "127.0.0.1", port, "", "", 0, "x:", Duration.ofMillis(500), Duration.ofMillis(500), 2);
+        StoreUnavailableException e = assertThrows(
+                StoreUnavailableException.class, () -> RedisPoolStore.connect(config, StoreSettings.DEFAULTS));
         assertTrue(e.getMessage().startsWith("Redis at 127.0.0.1:" + port + " is unavailable"), e.getMessage());
     }
 }

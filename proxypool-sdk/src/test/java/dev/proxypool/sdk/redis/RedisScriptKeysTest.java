@@ -32,13 +32,20 @@ class RedisScriptKeysTest {
     private static final Path RESOURCES = Path.of("src/main/resources");
 
     /** The pool scripts, which RedisPoolStore runs with {@code redis/common.lua} prepended: checked so. */
-    private static final Set<String> WITH_COMMON = Set.of("redis/counts.lua", "redis/extract.lua", "redis/get.lua",
-            "redis/list.lua", "redis/mark_checked.lua", "redis/publish.lua", "redis/purge.lua", "redis/remove.lua",
+    private static final Set<String> WITH_COMMON = Set.of(
+            "redis/counts.lua",
+            "redis/extract.lua",
+            "redis/get.lua",
+            "redis/list.lua",
+            "redis/mark_checked.lua",
+            "redis/publish.lua",
+            "redis/purge.lua",
+            "redis/remove.lua",
             "redis/set_disabled.lua");
 
     /** Commands whose every argument is a key. */
-    private static final Set<String> ALL_KEYS = Set.of("DEL", "UNLINK", "EXISTS", "TOUCH", "MGET", "SINTER", "SUNION",
-            "SDIFF", "WATCH", "PFCOUNT");
+    private static final Set<String> ALL_KEYS =
+            Set.of("DEL", "UNLINK", "EXISTS", "TOUCH", "MGET", "SINTER", "SUNION", "SDIFF", "WATCH", "PFCOUNT");
     /** Commands with no key argument. */
     private static final Set<String> NO_KEYS = Set.of("PUBLISH", "TIME", "PING", "ECHO");
 
@@ -59,12 +66,28 @@ class RedisScriptKeysTest {
     @Test
     void theCheckRecognisesKeyConstruction() {
         assertEquals(1, violations("redis.call('GET', P .. 'p:' .. id)").size());
-        assertEquals(1, violations("local k = ARGV[1] .. id\nredis.call('HGET', k, 'f')").size());
-        assertEquals(1, violations("for _, id in ipairs(x) do redis.call('DEL', KEYS[1], id) end").size());
-        assertEquals(1, violations("local o = redis.call('ZPOPMIN', KEYS[2])\nredis.call('DEL', o[1])").size());
-        assertEquals(1, violations("local function f(key) return redis.call('GET', key) end").size());
-        assertEquals(1, violations("redis.pcall('SINTER', KEYS[1], unpack(others))").size());
-        assertEquals(1, violations("local k = KEYS[1]\nk = ARGV[2]\nredis.call('GET', k)").size());
+        assertEquals(
+                1,
+                violations("local k = ARGV[1] .. id\nredis.call('HGET', k, 'f')")
+                        .size());
+        assertEquals(
+                1,
+                violations("for _, id in ipairs(x) do redis.call('DEL', KEYS[1], id) end")
+                        .size());
+        assertEquals(
+                1,
+                violations("local o = redis.call('ZPOPMIN', KEYS[2])\nredis.call('DEL', o[1])")
+                        .size());
+        assertEquals(
+                1,
+                violations("local function f(key) return redis.call('GET', key) end")
+                        .size());
+        assertEquals(
+                1, violations("redis.pcall('SINTER', KEYS[1], unpack(others))").size());
+        assertEquals(
+                1,
+                violations("local k = KEYS[1]\nk = ARGV[2]\nredis.call('GET', k)")
+                        .size());
 
         assertEquals(List.of(), violations("-- redis.call('GET', P .. 'x')\nredis.call('GET', KEYS[1])"));
         assertEquals(List.of(), violations("--[[ redis.call('GET', P .. 'x') ]]\nreturn 1"));
@@ -81,8 +104,8 @@ class RedisScriptKeysTest {
                 String name = RESOURCES.relativize(f).toString().replace('\\', '/');
                 String source = Files.readString(f, StandardCharsets.UTF_8);
                 if (WITH_COMMON.contains(name)) {
-                    source = Files.readString(RESOURCES.resolve("redis/common.lua"), StandardCharsets.UTF_8)
-                            + "\n" + source;
+                    source = Files.readString(RESOURCES.resolve("redis/common.lua"), StandardCharsets.UTF_8) + "\n"
+                            + source;
                 }
                 out.put(name, violations(source));
             }
@@ -91,8 +114,8 @@ class RedisScriptKeysTest {
     }
 
     private static final Pattern CALL = Pattern.compile("\\bredis\\.p?call\\s*\\(");
-    private static final Pattern ASSIGNMENT = Pattern.compile(
-            "(?m)^\\s*(?:local\\s+)?([A-Za-z_][\\w]*(?:\\s*,\\s*[A-Za-z_][\\w]*)*)\\s*=(?!=)\\s*(.+)$");
+    private static final Pattern ASSIGNMENT =
+            Pattern.compile("(?m)^\\s*(?:local\\s+)?([A-Za-z_][\\w]*(?:\\s*,\\s*[A-Za-z_][\\w]*)*)\\s*=(?!=)\\s*(.+)$");
     private static final Pattern KEYS_REF = Pattern.compile("KEYS\\s*\\[[^\\]]+\\]");
     private static final Pattern KEYS_UNPACK = Pattern.compile("unpack\\s*\\(\\s*KEYS\\b[^)]*\\)");
     private static final Pattern NAME = Pattern.compile("[A-Za-z_]\\w*");
@@ -124,7 +147,8 @@ class RedisScriptKeysTest {
             if (NO_KEYS.contains(command)) {
                 continue;
             }
-            List<String> keyArgs = ALL_KEYS.contains(command) ? args.subList(1, args.size())
+            List<String> keyArgs = ALL_KEYS.contains(command)
+                    ? args.subList(1, args.size())
                     : args.subList(1, Math.min(2, args.size()));
             for (String key : keyArgs) {
                 if (!fromKeys(key.trim(), assigned)) {

@@ -16,8 +16,7 @@ final class TestRedis {
     static final String HOST = "127.0.0.1";
     static final int PORT = 6379;
 
-    private TestRedis() {
-    }
+    private TestRedis() {}
 
     static String randomPrefix() {
         return "pptest:" + UUID.randomUUID() + ":";

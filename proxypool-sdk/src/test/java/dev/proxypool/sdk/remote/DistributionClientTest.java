@@ -44,12 +44,10 @@ class DistributionClientTest {
     private final AtomicReference<Canned> next = new AtomicReference<>();
     private final AtomicReference<Seen> seen = new AtomicReference<>();
 
-    private record Canned(int status, String body, Map<String, String> headers) {
-    }
+    private record Canned(int status, String body, Map<String, String> headers) {}
 
-    private record Seen(String method, String path, String authorization, String idempotencyKey, String contentType,
-                        String body) {
-    }
+    private record Seen(
+            String method, String path, String authorization, String idempotencyKey, String contentType, String body) {}
 
     @BeforeEach
     void start() throws IOException {
@@ -69,9 +67,13 @@ class DistributionClientTest {
     private void handle(HttpExchange ex) throws IOException {
         try (ex) {
             String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            seen.set(new Seen(ex.getRequestMethod(), ex.getRequestURI().getPath(),
-                    ex.getRequestHeaders().getFirst("Authorization"), ex.getRequestHeaders().getFirst("Idempotency-Key"),
-                    ex.getRequestHeaders().getFirst("Content-Type"), body));
+            seen.set(new Seen(
+                    ex.getRequestMethod(),
+                    ex.getRequestURI().getPath(),
+                    ex.getRequestHeaders().getFirst("Authorization"),
+                    ex.getRequestHeaders().getFirst("Idempotency-Key"),
+                    ex.getRequestHeaders().getFirst("Content-Type"),
+                    body));
             Canned c = next.get();
             c.headers().forEach((k, v) -> ex.getResponseHeaders().set(k, v));
             ex.getResponseHeaders().set("Content-Type", "application/json");
@@ -84,8 +86,11 @@ class DistributionClientTest {
     }
 
     private DistributionClient client() {
-        return DistributionClient.builder(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"))
-                .token("tok-123").timeout(Duration.ofSeconds(5)).build();
+        return DistributionClient.builder(
+                        URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"))
+                .token("tok-123")
+                .timeout(Duration.ofSeconds(5))
+                .build();
     }
 
     private void answer(int status, String body) {
@@ -108,18 +113,25 @@ class DistributionClientTest {
     void sendsTheBodyTokenAndIdempotencyKeyAndReadsAPartialAnswer() {
         answer(200, TWO);
         try (DistributionClient c = client()) {
-            ExtractionResponse r = c.extract(Extraction.of(3).protocol(Protocol.HTTP).country("US")
-                    .label("type", "residential").upstream("vendor-a").minRemainingTtl(Duration.ofSeconds(60))
-                    .allOrNothing().idempotencyKey("key-1"));
+            ExtractionResponse r = c.extract(Extraction.of(3)
+                    .protocol(Protocol.HTTP)
+                    .country("US")
+                    .label("type", "residential")
+                    .upstream("vendor-a")
+                    .minRemainingTtl(Duration.ofSeconds(60))
+                    .allOrNothing()
+                    .idempotencyKey("key-1"));
             Seen s = seen.get();
             assertEquals("POST", s.method());
             assertEquals("/v1/extractions", s.path());
             assertEquals("Bearer tok-123", s.authorization());
             assertEquals("key-1", s.idempotencyKey());
             assertEquals("application/json", s.contentType());
-            assertEquals("{\"count\":3,\"fulfillment\":\"allOrNothing\",\"filter\":{\"protocol\":\"http\","
-                    + "\"upstream\":\"vendor-a\",\"labels\":{\"country\":\"US\",\"type\":\"residential\"}},"
-                    + "\"minRemainingTtlSeconds\":60}", s.body().replace(" ", ""));
+            assertEquals(
+                    "{\"count\":3,\"fulfillment\":\"allOrNothing\",\"filter\":{\"protocol\":\"http\","
+                            + "\"upstream\":\"vendor-a\",\"labels\":{\"country\":\"US\",\"type\":\"residential\"}},"
+                            + "\"minRemainingTtlSeconds\":60}",
+                    s.body().replace(" ", ""));
             assertEquals(3, r.requested());
             assertEquals(2, r.extracted());
             assertFalse(r.complete());
@@ -143,7 +155,9 @@ class DistributionClientTest {
         answer(200, "{\"requested\": 1, \"extracted\": 0, \"proxies\": []}");
         try (DistributionClient c = client()) {
             ExtractionResponse r = c.extract(Extraction.of(1));
-            assertEquals("{\"count\":1,\"fulfillment\":\"partial\"}", seen.get().body().replace(" ", ""));
+            assertEquals(
+                    "{\"count\":1,\"fulfillment\":\"partial\"}",
+                    seen.get().body().replace(" ", ""));
             assertEquals(null, seen.get().idempotencyKey());
             assertEquals(0, r.extracted());
             assertTrue(r.proxies().isEmpty());
@@ -177,41 +191,88 @@ class DistributionClientTest {
     /** status, body, headers → the exception's type, status and code. */
     @Test
     void everyErrorBodyBecomesItsTypedException() {
-        record Row(int status, String body, Map<String, String> headers, Class<? extends DistributionException> type,
-                   String code) {
-        }
+        record Row(
+                int status,
+                String body,
+                Map<String, String> headers,
+                Class<? extends DistributionException> type,
+                String code) {}
         List<Row> rows = List.of(
-                new Row(400, "{\"error\": \"invalid_request\", \"message\": \"count must be between 1 and 1000, got 5000\"}",
-                        Map.of(), DistributionException.InvalidRequest.class, "invalid_request"),
-                new Row(413, "{\"error\": \"invalid_request\", \"message\": \"request body exceeds 65536 bytes\"}",
-                        Map.of(), DistributionException.InvalidRequest.class, "invalid_request"),
-                new Row(401, "{\"error\": \"unauthorized\", \"message\": \"a valid bearer token is required\"}",
-                        Map.of("WWW-Authenticate", "Bearer realm=\"proxypool\""), DistributionException.Unauthorized.class,
+                new Row(
+                        400,
+                        "{\"error\": \"invalid_request\", \"message\": \"count must be between 1 and 1000, got 5000\"}",
+                        Map.of(),
+                        DistributionException.InvalidRequest.class,
+                        "invalid_request"),
+                new Row(
+                        413,
+                        "{\"error\": \"invalid_request\", \"message\": \"request body exceeds 65536 bytes\"}",
+                        Map.of(),
+                        DistributionException.InvalidRequest.class,
+                        "invalid_request"),
+                new Row(
+                        401,
+                        "{\"error\": \"unauthorized\", \"message\": \"a valid bearer token is required\"}",
+                        Map.of("WWW-Authenticate", "Bearer realm=\"proxypool\""),
+                        DistributionException.Unauthorized.class,
                         "unauthorized"),
-                new Row(403, "{\"error\": \"forbidden\"}", Map.of(), DistributionException.Unauthorized.class, "forbidden"),
-                new Row(409, "{\"error\": \"insufficient_proxies\", \"requested\": 5, \"available\": 3}", Map.of(),
-                        DistributionException.InsufficientProxies.class, "insufficient_proxies"),
-                new Row(409, "{\"error\": \"request_in_progress\", \"message\": \"...\"}", Map.of(),
-                        DistributionException.RequestInProgress.class, "request_in_progress"),
-                new Row(422, "{\"error\": \"idempotency_key_reused\", \"message\": \"...\"}", Map.of(),
-                        DistributionException.IdempotencyMismatch.class, "idempotency_key_reused"),
-                new Row(429, "{\"error\": \"quota_exceeded\", \"message\": \"hourly extraction quota of 10 proxies is used up\","
-                        + " \"limit\": 10, \"used\": 10, \"retryAfterSeconds\": 1200}", Map.of("Retry-After", "1200"),
-                        DistributionException.QuotaExceeded.class, "quota_exceeded"),
-                new Row(503, "{\"error\": \"store_unavailable\"}", Map.of(), DistributionException.StoreUnavailable.class,
+                new Row(
+                        403,
+                        "{\"error\": \"forbidden\"}",
+                        Map.of(),
+                        DistributionException.Unauthorized.class,
+                        "forbidden"),
+                new Row(
+                        409,
+                        "{\"error\": \"insufficient_proxies\", \"requested\": 5, \"available\": 3}",
+                        Map.of(),
+                        DistributionException.InsufficientProxies.class,
+                        "insufficient_proxies"),
+                new Row(
+                        409,
+                        "{\"error\": \"request_in_progress\", \"message\": \"...\"}",
+                        Map.of(),
+                        DistributionException.RequestInProgress.class,
+                        "request_in_progress"),
+                new Row(
+                        422,
+                        "{\"error\": \"idempotency_key_reused\", \"message\": \"...\"}",
+                        Map.of(),
+                        DistributionException.IdempotencyMismatch.class,
+                        "idempotency_key_reused"),
+                new Row(
+                        429,
+                        "{\"error\": \"quota_exceeded\", \"message\": \"hourly extraction quota of 10 proxies is used up\","
+                                + " \"limit\": 10, \"used\": 10, \"retryAfterSeconds\": 1200}",
+                        Map.of("Retry-After", "1200"),
+                        DistributionException.QuotaExceeded.class,
+                        "quota_exceeded"),
+                new Row(
+                        503,
+                        "{\"error\": \"store_unavailable\"}",
+                        Map.of(),
+                        DistributionException.StoreUnavailable.class,
                         "store_unavailable"),
-                new Row(503, "{\"error\": \"credentials_unavailable\", \"message\": \"1 of the extracted proxies ...\"}",
-                        Map.of(), DistributionException.CredentialsUnavailable.class, "credentials_unavailable"),
-                new Row(500, "{\"error\": \"internal\", \"message\": \"boom\"}", Map.of(),
-                        DistributionException.UnexpectedResponse.class, "internal"),
+                new Row(
+                        503,
+                        "{\"error\": \"credentials_unavailable\", \"message\": \"1 of the extracted proxies ...\"}",
+                        Map.of(),
+                        DistributionException.CredentialsUnavailable.class,
+                        "credentials_unavailable"),
+                new Row(
+                        500,
+                        "{\"error\": \"internal\", \"message\": \"boom\"}",
+                        Map.of(),
+                        DistributionException.UnexpectedResponse.class,
+                        "internal"),
                 new Row(502, "<html>bad gateway</html>", Map.of(), DistributionException.UnexpectedResponse.class, ""),
                 new Row(200, "{\"requested\": 1}", Map.of(), DistributionException.UnexpectedResponse.class, ""),
                 new Row(200, "[]", Map.of(), DistributionException.UnexpectedResponse.class, ""));
         try (DistributionClient c = client()) {
             for (Row row : rows) {
                 answer(row.status(), row.body(), row.headers());
-                DistributionException e = assertThrows(DistributionException.class, () -> c.extract(Extraction.of(5)),
-                        row.toString());
+                DistributionException e =
+                        assertThrows(DistributionException.class, () -> c.extract(Extraction.of(5)), row.toString());
                 assertInstanceOf(row.type(), e, row.toString());
                 assertEquals(row.status(), e.status(), row.toString());
                 assertEquals(row.code(), e.errorCode(), row.toString());
@@ -229,14 +290,18 @@ class DistributionClientTest {
             assertEquals(5, i.requested());
             assertEquals(3, i.available());
 
-            answer(429, "{\"error\": \"quota_exceeded\", \"message\": \"m\", \"limit\": 10, \"used\": 9,"
-                    + " \"retryAfterSeconds\": 1200}");
+            answer(
+                    429,
+                    "{\"error\": \"quota_exceeded\", \"message\": \"m\", \"limit\": 10, \"used\": 9,"
+                            + " \"retryAfterSeconds\": 1200}");
             var q = assertThrows(DistributionException.QuotaExceeded.class, () -> c.extract(Extraction.of(5)));
             assertEquals(10, q.limit());
             assertEquals(9, q.used());
             assertEquals(Duration.ofSeconds(1200), q.retryAfter());
 
-            answer(429, "{\"error\": \"quota_exceeded\", \"message\": \"m\", \"limit\": 10, \"used\": 10}",
+            answer(
+                    429,
+                    "{\"error\": \"quota_exceeded\", \"message\": \"m\", \"limit\": 10, \"used\": 10}",
                     Map.of("Retry-After", "77"));
             var header = assertThrows(DistributionException.QuotaExceeded.class, () -> c.extract(Extraction.of(5)));
             assertEquals(Duration.ofSeconds(77), header.retryAfter());
@@ -251,7 +316,10 @@ class DistributionClientTest {
     void aClosedPortIsServerUnreachableWithConnectionRefused() {
         int port = TestPorts.closedPort();
         URI base = URI.create("http://127.0.0.1:" + port);
-        try (DistributionClient c = DistributionClient.builder(base).token("t").timeout(Duration.ofSeconds(2)).build()) {
+        try (DistributionClient c = DistributionClient.builder(base)
+                .token("t")
+                .timeout(Duration.ofSeconds(2))
+                .build()) {
             var e = assertThrows(DistributionException.ServerUnreachable.class, () -> c.extract(Extraction.of(1)));
             assertEquals("connection refused", e.reason());
             assertEquals(base, e.server());
@@ -273,7 +341,10 @@ class DistributionClientTest {
             ex.close();
         });
         URI base = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
-        try (DistributionClient c = DistributionClient.builder(base).token("t").timeout(Duration.ofMillis(300)).build()) {
+        try (DistributionClient c = DistributionClient.builder(base)
+                .token("t")
+                .timeout(Duration.ofMillis(300))
+                .build()) {
             var ticker = dev.proxypool.core.time.Clocks.monotonic();
             long t0 = ticker.read();
             var e = assertThrows(DistributionException.ServerUnreachable.class, () -> c.extract(Extraction.of(1)));
@@ -288,7 +359,8 @@ class DistributionClientTest {
     void anInProcessOnlyMaxHealthAgeIsRefusedBeforeAnythingIsSent() {
         answer(200, "{\"requested\": 1, \"extracted\": 0, \"proxies\": []}");
         try (DistributionClient c = client()) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
                     () -> c.extract(Extraction.of(1).maxHealthAge(Duration.ofMinutes(5))));
             assertTrue(e.getMessage().contains("maxHealthAge"), e.getMessage());
             assertEquals(null, seen.get(), "nothing was sent");
@@ -297,8 +369,7 @@ class DistributionClientTest {
 
     @Test
     void callsAndBuildersRefuseBadValuesNamingThem() {
-        record Bad(Runnable r, String fragment) {
-        }
+        record Bad(Runnable r, String fragment) {}
         List<Bad> bad = List.of(
                 new Bad(() -> Extraction.of(0), "count"),
                 new Bad(() -> Extraction.of(1001), "count"),
@@ -318,7 +389,8 @@ class DistributionClientTest {
             assertTrue(e.getMessage().contains(b.fragment()), e.getMessage());
         }
         assertFalse(Extraction.of(2).isAllOrNothing());
-        assertEquals(URI.create("https://lb.example/pp/v1/extractions"),
+        assertEquals(
+                URI.create("https://lb.example/pp/v1/extractions"),
                 DistributionClient.endpoint(URI.create("https://lb.example/pp/")));
     }
 }

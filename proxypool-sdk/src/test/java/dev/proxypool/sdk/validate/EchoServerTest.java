@@ -28,10 +28,15 @@ class EchoServerTest {
     void echoesThePeerAndTheHeadersAsJson() throws Exception {
         try (EchoServer echo = EchoServer.start()) {
             HttpClient client = HttpClient.newHttpClient();
-            HttpResponse<String> r = client.send(HttpRequest.newBuilder(echo.url()).header("X-Probe", "one")
-                    .header("X-Probe", "two").build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = client.send(
+                    HttpRequest.newBuilder(echo.url())
+                            .header("X-Probe", "one")
+                            .header("X-Probe", "two")
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertEquals(200, r.statusCode());
-            assertEquals("application/json", r.headers().firstValue("Content-Type").orElseThrow());
+            assertEquals(
+                    "application/json", r.headers().firstValue("Content-Type").orElseThrow());
             EchoJson.Echo e = EchoJson.parse(r.body());
             assertEquals("127.0.0.1", e.ip());
             assertEquals("one, two", e.header("x-probe"));
@@ -58,7 +63,10 @@ class EchoServerTest {
                 port = s.getLocalPort();
             }
             try {
-                echo = EchoServer.builder().bind(InetAddress.ofLiteral("127.0.0.2")).port(port).start();
+                echo = EchoServer.builder()
+                        .bind(InetAddress.ofLiteral("127.0.0.2"))
+                        .port(port)
+                        .start();
             } catch (UncheckedIOException e) {
                 if (!(e.getCause() instanceof BindException) || attempt >= 20) {
                     throw e;
@@ -66,7 +74,8 @@ class EchoServerTest {
             }
         }
         EchoServer started = echo;
-        try (started; Socket s = new Socket("127.0.0.2", port)) {
+        try (started;
+                Socket s = new Socket("127.0.0.2", port)) {
             assertEquals("127.0.0.2", started.host());
             RawHttp.Response r = RawHttp.get(s, started.host() + ":" + port, "/v1/echo");
             assertEquals(200, r.status());
@@ -79,16 +88,28 @@ class EchoServerTest {
         try (EchoServer echo = EchoServer.start()) {
             HttpClient client = HttpClient.newHttpClient();
             URI base = echo.url();
-            assertEquals(404, client.send(HttpRequest.newBuilder(base.resolve("/v1/echo/x")).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode());
-            assertEquals(404, client.send(HttpRequest.newBuilder(base.resolve("/")).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode());
-            HttpResponse<Void> post = client.send(HttpRequest.newBuilder(base)
-                    .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.discarding());
+            assertEquals(
+                    404,
+                    client.send(
+                                    HttpRequest.newBuilder(base.resolve("/v1/echo/x"))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.discarding())
+                            .statusCode());
+            assertEquals(
+                    404,
+                    client.send(
+                                    HttpRequest.newBuilder(base.resolve("/")).build(),
+                                    HttpResponse.BodyHandlers.discarding())
+                            .statusCode());
+            HttpResponse<Void> post = client.send(
+                    HttpRequest.newBuilder(base)
+                            .POST(HttpRequest.BodyPublishers.ofString("x"))
+                            .build(),
+                    HttpResponse.BodyHandlers.discarding());
             assertEquals(405, post.statusCode());
             assertEquals("GET, HEAD", post.headers().firstValue("Allow").orElseThrow());
-            HttpResponse<String> head = client.send(HttpRequest.newBuilder(base).HEAD().build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> head =
+                    client.send(HttpRequest.newBuilder(base).HEAD().build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, head.statusCode());
             assertEquals("", head.body());
             assertEquals(1, echo.requests(), "HEAD counts, refusals do not");
@@ -99,9 +120,10 @@ class EchoServerTest {
     void servesHttpsWithTheGivenKey() throws Exception {
         try (EchoServer echo = EchoServer.builder().tls(TestTls.serverContext()).start()) {
             assertEquals("https", echo.url().getScheme());
-            HttpClient client = HttpClient.newBuilder().sslContext(TestTls.clientContext()).build();
-            HttpResponse<String> r = client.send(HttpRequest.newBuilder(echo.url()).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpClient client =
+                    HttpClient.newBuilder().sslContext(TestTls.clientContext()).build();
+            HttpResponse<String> r =
+                    client.send(HttpRequest.newBuilder(echo.url()).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, r.statusCode());
             assertEquals("127.0.0.1", EchoJson.parse(r.body()).ip());
         }
@@ -123,7 +145,8 @@ class EchoServerTest {
 
     @Test
     void badOptionsAreRefusedWithTheirName() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EchoServer.builder().port(70000));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> EchoServer.builder().port(70000));
         assertTrue(e.getMessage().contains("port") && e.getMessage().contains("70000"), e.getMessage());
     }
 

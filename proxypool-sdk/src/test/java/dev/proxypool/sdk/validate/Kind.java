@@ -28,6 +28,7 @@ enum Kind {
 
     /** The exit address of a well-behaved fake: not the validator's own 127.0.0.1. */
     static final InetAddress EXIT = InetAddress.ofLiteral("127.0.0.2");
+
     static final String USER = "alice";
     static final String PASSWORD = "s3cret-Pw";
     static final CredentialRef GOOD = new CredentialRef("good");
@@ -35,7 +36,8 @@ enum Kind {
     static final CredentialRef MISSING = new CredentialRef("missing");
     /** good: the fakes' credentials; wrong: another user and password (a wrong USERID for SOCKS4). */
     static final StaticCredentialStore STORE = StaticCredentialStore.empty()
-            .with(GOOD.name(), USER, PASSWORD).with(WRONG.name(), "mallory", "not-the-password");
+            .with(GOOD.name(), USER, PASSWORD)
+            .with(WRONG.name(), "mallory", "not-the-password");
 
     final Protocol protocol;
     final boolean auth;
@@ -98,6 +100,9 @@ enum Kind {
     }
 
     static UpstreamDialer dialer(DialPolicy policy) {
-        return UpstreamDialer.builder(STORE).policy(policy).proxyTls(TestTls.clientContext()).build();
+        return UpstreamDialer.builder(STORE)
+                .policy(policy)
+                .proxyTls(TestTls.clientContext())
+                .build();
     }
 }

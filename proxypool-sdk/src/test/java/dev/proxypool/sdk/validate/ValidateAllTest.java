@@ -71,19 +71,31 @@ class ValidateAllTest {
     }
 
     private static Proxy candidate(Protocol protocol, String host, int port, CredentialRef ref, int i) {
-        return Proxy.builder(new ProxyKey(protocol, host, port, ref)).id("c" + i).build();
+        return Proxy.builder(new ProxyKey(protocol, host, port, ref))
+                .id("c" + i)
+                .build();
     }
 
     @Test
     void twoThousandCandidatesThroughASmallQueueCompleteWithCorrectCounts() throws Exception {
-        try (EchoServer echo = EchoServer.start(); FakeServer http = Kind.HTTP.start(); FakeServer socks = Kind.SOCKS5_AUTH.start();
-             FakeHttpProxy via = FakeHttpProxy.builder().outboundFrom(Kind.EXIT)
-                     .headers(FakeHttpProxy.HeaderBehaviour.ADD_VIA).start();
-             FakeHttpProxy leak = FakeHttpProxy.builder().outboundFrom(Kind.EXIT)
-                     .headers(FakeHttpProxy.HeaderBehaviour.LEAK_FORWARDED_FOR).start()) {
+        try (EchoServer echo = EchoServer.start();
+                FakeServer http = Kind.HTTP.start();
+                FakeServer socks = Kind.SOCKS5_AUTH.start();
+                FakeHttpProxy via = FakeHttpProxy.builder()
+                        .outboundFrom(Kind.EXIT)
+                        .headers(FakeHttpProxy.HeaderBehaviour.ADD_VIA)
+                        .start();
+                FakeHttpProxy leak = FakeHttpProxy.builder()
+                        .outboundFrom(Kind.EXIT)
+                        .headers(FakeHttpProxy.HeaderBehaviour.LEAK_FORWARDED_FOR)
+                        .start()) {
             int closed = TestPorts.closedPort();
-            Validator v = Validator.builder(Kind.dialer()).settings(ValidatorSettings.of(echo.url())
-                    .withConcurrency(WORKERS).withQueueCapacity(QUEUE).withTimeout(Duration.ofSeconds(8))).start();
+            Validator v = Validator.builder(Kind.dialer())
+                    .settings(ValidatorSettings.of(echo.url())
+                            .withConcurrency(WORKERS)
+                            .withQueueCapacity(QUEUE)
+                            .withTimeout(Duration.ofSeconds(8)))
+                    .start();
             int n = 2_000;
             CountingSource source = new CountingSource(n, i -> switch (i % 5) {
                 case 0 -> candidate(Protocol.HTTP, http.host(), http.port(), CredentialRef.NONE, i);
@@ -96,31 +108,39 @@ class ValidateAllTest {
             AtomicInteger concurrentSinkCalls = new AtomicInteger();
             AtomicInteger maxConcurrentSinkCalls = new AtomicInteger();
             List<ValidationProgress> progress = new ArrayList<>();
-            ValidationSummary s = v.validateAll(source, n, r -> {
-                maxConcurrentSinkCalls.accumulateAndGet(concurrentSinkCalls.incrementAndGet(), Math::max);
-                assertTrue(seen.add(r.proxy().id()), "a result twice for " + r.proxy().id());
-                int i = Integer.parseInt(r.proxy().id().substring(1));
-                Object expected = switch (i % 5) {
-                    case 0, 1 -> Verdict.ELITE;
-                    case 2 -> Verdict.ANONYMOUS;
-                    case 3 -> RejectReason.ADDRESS_LEAKED;
-                    default -> RejectReason.CONNECTION_REFUSED;
-                };
-                Object got = r instanceof ValidationResult.Rejected rej ? rej.reason() : r.verdict();
-                assertEquals(expected, got, r.toString());
-                source.returned();
-                concurrentSinkCalls.decrementAndGet();
-            }, progress::add);
+            ValidationSummary s = v.validateAll(
+                    source,
+                    n,
+                    r -> {
+                        maxConcurrentSinkCalls.accumulateAndGet(concurrentSinkCalls.incrementAndGet(), Math::max);
+                        assertTrue(
+                                seen.add(r.proxy().id()),
+                                "a result twice for " + r.proxy().id());
+                        int i = Integer.parseInt(r.proxy().id().substring(1));
+                        Object expected = switch (i % 5) {
+                            case 0, 1 -> Verdict.ELITE;
+                            case 2 -> Verdict.ANONYMOUS;
+                            case 3 -> RejectReason.ADDRESS_LEAKED;
+                            default -> RejectReason.CONNECTION_REFUSED;
+                        };
+                        Object got = r instanceof ValidationResult.Rejected rej ? rej.reason() : r.verdict();
+                        assertEquals(expected, got, r.toString());
+                        source.returned();
+                        concurrentSinkCalls.decrementAndGet();
+                    },
+                    progress::add);
 
             assertEquals(n, seen.size());
             assertEquals(n, s.total());
             assertEquals(800, s.elite());
             assertEquals(400, s.anonymous());
             assertEquals(800, s.rejected());
-            assertEquals(Map.of(RejectReason.ADDRESS_LEAKED, 400L, RejectReason.CONNECTION_REFUSED, 400L),
+            assertEquals(
+                    Map.of(RejectReason.ADDRESS_LEAKED, 400L, RejectReason.CONNECTION_REFUSED, 400L),
                     s.rejectedByReason());
             assertEquals(1, maxConcurrentSinkCalls.get(), "results are delivered one at a time");
-            assertTrue(source.maxOutstanding.get() <= QUEUE + WORKERS,
+            assertTrue(
+                    source.maxOutstanding.get() <= QUEUE + WORKERS,
                     "held " + source.maxOutstanding.get() + " candidates at once, more than queue + workers");
             assertTrue(s.maxHeldCandidates() <= QUEUE + WORKERS, "validator's own count " + s.maxHeldCandidates());
             assertEquals(n, progress.size());
@@ -131,21 +151,25 @@ class ValidateAllTest {
             ValidationProgress last = progress.get(n - 1);
             assertEquals(800 + 400 + 800, last.elite() + last.anonymous() + last.rejected());
             assertEquals(n, v.counters().total());
-            System.out.printf("validateAll: %d candidates, queue %d, concurrency %d: %.0f candidates/s (%d ms), "
-                            + "at most %d held%n", n, QUEUE, WORKERS, s.candidatesPerSecond(), s.elapsed().toMillis(),
-                    source.maxOutstanding.get());
+            System.out.printf(
+                    "validateAll: %d candidates, queue %d, concurrency %d: %.0f candidates/s (%d ms), "
+                            + "at most %d held%n",
+                    n, QUEUE, WORKERS, s.candidatesPerSecond(), s.elapsed().toMillis(), source.maxOutstanding.get());
         }
     }
 
     @Test
     void aHundredThousandCandidatesRunInConstantMemory() throws Exception {
         try (EchoServer echo = EchoServer.start()) {
-            Validator v = Validator.builder(Kind.dialer()).settings(ValidatorSettings.of(echo.url())
-                    .withConcurrency(WORKERS).withQueueCapacity(QUEUE)).start();
+            Validator v = Validator.builder(Kind.dialer())
+                    .settings(ValidatorSettings.of(echo.url())
+                            .withConcurrency(WORKERS)
+                            .withQueueCapacity(QUEUE))
+                    .start();
             int n = 100_000;
             // credentials missing: the full pipeline (queue, workers, deadline thread) without sockets
-            CountingSource source = new CountingSource(n,
-                    i -> candidate(Protocol.SOCKS5, "192.0.2.1", 1080, Kind.MISSING, i));
+            CountingSource source =
+                    new CountingSource(n, i -> candidate(Protocol.SOCKS5, "192.0.2.1", 1080, Kind.MISSING, i));
             AtomicLong results = new AtomicLong();
             ValidationSummary s = v.validateAll(source, r -> {
                 results.incrementAndGet();
@@ -154,23 +178,28 @@ class ValidateAllTest {
             assertEquals(n, results.get());
             assertEquals(Map.of(RejectReason.CREDENTIALS_MISSING, (long) n), s.rejectedByReason());
             assertTrue(source.maxOutstanding.get() <= QUEUE + WORKERS, "held " + source.maxOutstanding.get());
-            System.out.printf("validateAll: %d candidates without sockets: %.0f candidates/s, at most %d held%n", n,
-                    s.candidatesPerSecond(), source.maxOutstanding.get());
+            System.out.printf(
+                    "validateAll: %d candidates without sockets: %.0f candidates/s, at most %d held%n",
+                    n, s.candidatesPerSecond(), source.maxOutstanding.get());
         }
     }
 
     @Test
     void aStreamSourceIsConsumedLazily() throws Exception {
         try (EchoServer echo = EchoServer.start()) {
-            Validator v = Validator.builder(Kind.dialer()).settings(ValidatorSettings.of(echo.url())
-                    .withConcurrency(2).withQueueCapacity(3)).start();
+            Validator v = Validator.builder(Kind.dialer())
+                    .settings(
+                            ValidatorSettings.of(echo.url()).withConcurrency(2).withQueueCapacity(3))
+                    .start();
             AtomicInteger made = new AtomicInteger();
             AtomicInteger maxAhead = new AtomicInteger();
             AtomicInteger delivered = new AtomicInteger();
-            ValidationSummary s = v.validateAll(IntStream.range(0, 500).mapToObj(i -> {
-                maxAhead.accumulateAndGet(made.incrementAndGet() - delivered.get(), Math::max);
-                return candidate(Protocol.HTTP, "192.0.2.1", 8080, Kind.MISSING, i);
-            }), r -> delivered.incrementAndGet());
+            ValidationSummary s = v.validateAll(
+                    IntStream.range(0, 500).mapToObj(i -> {
+                        maxAhead.accumulateAndGet(made.incrementAndGet() - delivered.get(), Math::max);
+                        return candidate(Protocol.HTTP, "192.0.2.1", 8080, Kind.MISSING, i);
+                    }),
+                    r -> delivered.incrementAndGet());
             assertEquals(500, s.total());
             assertTrue(maxAhead.get() <= 5, "the stream ran " + maxAhead.get() + " ahead of the results");
         }
@@ -179,17 +208,21 @@ class ValidateAllTest {
     @Test
     void aFailingSinkStopsTheRunAndItsExceptionComesBack() throws Exception {
         try (EchoServer echo = EchoServer.start()) {
-            Validator v = Validator.builder(Kind.dialer()).settings(ValidatorSettings.of(echo.url())
-                    .withConcurrency(4).withQueueCapacity(4)).start();
-            CountingSource source = new CountingSource(10_000,
-                    i -> candidate(Protocol.HTTP, "192.0.2.1", 8080, Kind.MISSING, i));
+            Validator v = Validator.builder(Kind.dialer())
+                    .settings(
+                            ValidatorSettings.of(echo.url()).withConcurrency(4).withQueueCapacity(4))
+                    .start();
+            CountingSource source =
+                    new CountingSource(10_000, i -> candidate(Protocol.HTTP, "192.0.2.1", 8080, Kind.MISSING, i));
             IllegalStateException boom = new IllegalStateException("sink failed");
             AtomicInteger calls = new AtomicInteger();
-            IllegalStateException e = assertThrows(IllegalStateException.class, () -> v.validateAll(source, r -> {
-                if (calls.incrementAndGet() == 10) {
-                    throw boom;
-                }
-            }));
+            IllegalStateException e = assertThrows(
+                    IllegalStateException.class,
+                    () -> v.validateAll(source, r -> {
+                        if (calls.incrementAndGet() == 10) {
+                            throw boom;
+                        }
+                    }));
             assertSame(boom, e);
             assertEquals(10, calls.get(), "no delivery after the failure");
             assertTrue(source.next < 100, "the source was pulled on after the failure: " + source.next);
@@ -199,7 +232,9 @@ class ValidateAllTest {
     @Test
     void aFailingSourceStopsTheRun() throws Exception {
         try (EchoServer echo = EchoServer.start()) {
-            Validator v = Validator.builder(Kind.dialer()).settings(ValidatorSettings.of(echo.url())).start();
+            Validator v = Validator.builder(Kind.dialer())
+                    .settings(ValidatorSettings.of(echo.url()))
+                    .start();
             Iterator<Proxy> broken = new Iterator<>() {
                 int i;
 
@@ -216,25 +251,32 @@ class ValidateAllTest {
                     return candidate(Protocol.HTTP, "192.0.2.1", 8080, Kind.MISSING, i);
                 }
             };
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> v.validateAll(broken, r -> { }));
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> v.validateAll(broken, r -> {}));
             assertEquals("line 50 is not a proxy", e.getMessage());
         }
     }
 
     @Test
     void anInterruptStopsTheWorkersAndTheRun() throws Exception {
-        try (EchoServer echo = EchoServer.start(); FakeServer hang = Kind.SOCKS5.start(Kind.EXIT,
-                dev.proxypool.testkit.Faults.NONE.hang())) {
+        try (EchoServer echo = EchoServer.start();
+                FakeServer hang = Kind.SOCKS5.start(Kind.EXIT, dev.proxypool.testkit.Faults.NONE.hang())) {
             UpstreamDialer patient = Kind.dialer(new DialPolicy(Duration.ofSeconds(30), Duration.ofSeconds(30)));
-            Validator v = Validator.builder(patient).settings(ValidatorSettings.of(echo.url())
-                    .withConcurrency(4).withQueueCapacity(4).withTimeout(Duration.ofSeconds(30))).start();
+            Validator v = Validator.builder(patient)
+                    .settings(ValidatorSettings.of(echo.url())
+                            .withConcurrency(4)
+                            .withQueueCapacity(4)
+                            .withTimeout(Duration.ofSeconds(30)))
+                    .start();
             AtomicInteger results = new AtomicInteger();
             java.util.concurrent.CompletableFuture<Throwable> outcome = new java.util.concurrent.CompletableFuture<>();
             Thread runner = Thread.ofVirtual().start(() -> {
                 try {
-                    v.validateAll(new CountingSource(100, i -> candidate(Protocol.SOCKS5, hang.host(), hang.port(),
-                            CredentialRef.NONE, i)), r -> results.incrementAndGet());
+                    v.validateAll(
+                            new CountingSource(
+                                    100,
+                                    i -> candidate(Protocol.SOCKS5, hang.host(), hang.port(), CredentialRef.NONE, i)),
+                            r -> results.incrementAndGet());
                     outcome.complete(null);
                 } catch (Throwable t) {
                     outcome.complete(t);

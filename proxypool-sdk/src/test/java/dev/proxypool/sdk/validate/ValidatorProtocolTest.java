@@ -25,14 +25,17 @@ class ValidatorProtocolTest {
     private static final Duration IDLE = Duration.ofSeconds(5);
 
     static Validator validator(EchoServer echo) throws EchoUnavailableException {
-        return Validator.builder(Kind.dialer()).settings(ValidatorSettings.of(echo.url()).withTimeout(Duration.ofSeconds(5)))
-                .echoTls(TestTls.clientContext()).start();
+        return Validator.builder(Kind.dialer())
+                .settings(ValidatorSettings.of(echo.url()).withTimeout(Duration.ofSeconds(5)))
+                .echoTls(TestTls.clientContext())
+                .start();
     }
 
     @ParameterizedTest(name = "{0} to an http:// echo")
     @EnumSource(Kind.class)
     void everyProtocolIsEliteThroughAPlainEcho(Kind kind) throws Exception {
-        try (EchoServer echo = EchoServer.start(); FakeServer fake = kind.start()) {
+        try (EchoServer echo = EchoServer.start();
+                FakeServer fake = kind.start()) {
             Validator v = validator(echo);
             assertEquals(Set.of(InetAddress.ofLiteral("127.0.0.1")), v.directAddresses());
             ValidationResult r = v.validate(kind.proxy(fake));
@@ -45,7 +48,8 @@ class ValidatorProtocolTest {
             assertEquals("127.0.0.2", validated.exitNetwork().exitIp());
             assertEquals(kind.proxy(fake).id(), validated.id());
             if (fake instanceof FakeHttpProxy http) {
-                assertEquals(1, http.forwardedRequests(), "plain HTTP goes in absolute form, as the gateway forwards it");
+                assertEquals(
+                        1, http.forwardedRequests(), "plain HTTP goes in absolute form, as the gateway forwards it");
                 assertEquals(0, http.tunnels());
             }
             assertEquals(1, fake.acceptedConnections());
@@ -57,7 +61,8 @@ class ValidatorProtocolTest {
     @ParameterizedTest(name = "{0} to an https:// echo")
     @EnumSource(Kind.class)
     void everyProtocolIsEliteWithTlsInsideTheTunnel(Kind kind) throws Exception {
-        try (EchoServer echo = EchoServer.builder().tls(TestTls.serverContext()).start(); FakeServer fake = kind.start()) {
+        try (EchoServer echo = EchoServer.builder().tls(TestTls.serverContext()).start();
+                FakeServer fake = kind.start()) {
             ValidationResult r = validator(echo).validate(kind.proxy(fake));
             ValidationResult.Accepted a = assertInstanceOf(ValidationResult.Accepted.class, r, r.toString());
             assertEquals(Verdict.ELITE, a.verdict());
@@ -71,8 +76,11 @@ class ValidatorProtocolTest {
 
     @Test
     void theTestKitOriginsEchoHasTheSameShape() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.start(); FakeServer fake = Kind.SOCKS5.start()) {
-            Validator v = Validator.builder(Kind.dialer()).settings(ValidatorSettings.of(origin.uri("/echo"))).start();
+        try (FakeOrigin origin = FakeOrigin.start();
+                FakeServer fake = Kind.SOCKS5.start()) {
+            Validator v = Validator.builder(Kind.dialer())
+                    .settings(ValidatorSettings.of(origin.uri("/echo")))
+                    .start();
             assertEquals(Verdict.ELITE, v.validate(Kind.SOCKS5.proxy(fake)).verdict());
         }
     }
@@ -81,22 +89,30 @@ class ValidatorProtocolTest {
     void latencyIsMeasuredWithTheInjectedTicker() throws Exception {
         long step = 3_000_000;
         AtomicLong now = new AtomicLong(1_000_000_000L);
-        try (EchoServer echo = EchoServer.start(); FakeServer fake = Kind.HTTP.start()) {
-            Validator v = Validator.builder(Kind.dialer()).settings(ValidatorSettings.of(echo.url()))
-                    .ticker(() -> now.addAndGet(step)).start();
+        try (EchoServer echo = EchoServer.start();
+                FakeServer fake = Kind.HTTP.start()) {
+            Validator v = Validator.builder(Kind.dialer())
+                    .settings(ValidatorSettings.of(echo.url()))
+                    .ticker(() -> now.addAndGet(step))
+                    .start();
             ValidationResult r = v.validate(Kind.HTTP.proxy(fake));
             assertEquals(Verdict.ELITE, r.verdict(), r.toString());
             long nanos = r.latency().toNanos();
-            assertTrue(nanos > 0 && nanos % step == 0 && nanos < 100 * step, "latency " + nanos + " is not in ticker steps");
+            assertTrue(
+                    nanos > 0 && nanos % step == 0 && nanos < 100 * step,
+                    "latency " + nanos + " is not in ticker steps");
         }
     }
 
     @Test
     void anHttpsProxyIsDialledWithTls() throws Exception {
-        try (EchoServer echo = EchoServer.start(); FakeServer fake = Kind.HTTPS.start()) {
+        try (EchoServer echo = EchoServer.start();
+                FakeServer fake = Kind.HTTPS.start()) {
             assertEquals(Protocol.HTTPS, Kind.HTTPS.proxy(fake).protocol());
             assertTrue(fake.isTls());
-            assertEquals(Verdict.ELITE, validator(echo).validate(Kind.HTTPS.proxy(fake)).verdict());
+            assertEquals(
+                    Verdict.ELITE,
+                    validator(echo).validate(Kind.HTTPS.proxy(fake)).verdict());
         }
     }
 }

@@ -39,9 +39,12 @@ class ValidatorRejectionTest {
 
     private static final Duration IDLE = Duration.ofSeconds(5);
 
-    private static Validator validator(URI echo, UpstreamDialer dialer, Duration timeout) throws EchoUnavailableException {
-        return Validator.builder(dialer).settings(ValidatorSettings.of(echo).withTimeout(timeout))
-                .echoTls(TestTls.clientContext()).start();
+    private static Validator validator(URI echo, UpstreamDialer dialer, Duration timeout)
+            throws EchoUnavailableException {
+        return Validator.builder(dialer)
+                .settings(ValidatorSettings.of(echo).withTimeout(timeout))
+                .echoTls(TestTls.clientContext())
+                .start();
     }
 
     private static Validator validator(EchoServer echo) throws EchoUnavailableException {
@@ -56,17 +59,19 @@ class ValidatorRejectionTest {
     }
 
     static Stream<Arguments> authKindsAndEchoSchemes() {
-        return Stream.of(Kind.values()).filter(k -> k.auth).flatMap(k -> Stream.of(Arguments.of(k, false),
-                Arguments.of(k, true)));
+        return Stream.of(Kind.values())
+                .filter(k -> k.auth)
+                .flatMap(k -> Stream.of(Arguments.of(k, false), Arguments.of(k, true)));
     }
 
     @ParameterizedTest(name = "{0}, https echo {1}")
     @MethodSource("authKindsAndEchoSchemes")
     void aWrongPasswordIsRejectedWithoutAnUnauthenticatedRetry(Kind kind, boolean tlsEcho) throws Exception {
         EchoServer.Builder eb = EchoServer.builder();
-        try (EchoServer echo = (tlsEcho ? eb.tls(TestTls.serverContext()) : eb).start(); FakeServer fake = kind.start()) {
-            ValidationResult.Rejected r = rejected(validator(echo).validate(kind.proxy(fake, Kind.WRONG)),
-                    RejectReason.AUTH_REJECTED);
+        try (EchoServer echo = (tlsEcho ? eb.tls(TestTls.serverContext()) : eb).start();
+                FakeServer fake = kind.start()) {
+            ValidationResult.Rejected r =
+                    rejected(validator(echo).validate(kind.proxy(fake, Kind.WRONG)), RejectReason.AUTH_REJECTED);
             assertEquals(Optional.of(FailureKind.PROXY_AUTH_REJECTED), r.failureKind());
             assertFalse(r.detail().contains("not-the-password") || r.detail().contains("mallory"), r.detail());
             assertEquals(1, fake.acceptedConnections(), "exactly one attempt, no retry");
@@ -76,7 +81,8 @@ class ValidatorRejectionTest {
                     assertEquals(1, http.requestsWithCredentials(), "the one attempt carried credentials");
                     assertEquals(1, http.authChallenges());
                 }
-                case FakeSocks5Proxy s5 -> assertEquals(1, s5.authFailures(), "the one attempt authenticated (RFC 1929)");
+                case FakeSocks5Proxy s5 ->
+                    assertEquals(1, s5.authFailures(), "the one attempt authenticated (RFC 1929)");
                 case FakeSocks4Proxy s4 -> assertEquals(1, s4.rejectedUserIds());
                 default -> throw new AssertionError(fake);
             }
@@ -85,9 +91,12 @@ class ValidatorRejectionTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = Kind.class, names = {"HTTP_AUTH", "HTTPS_AUTH", "SOCKS5_AUTH"})
+    @EnumSource(
+            value = Kind.class,
+            names = {"HTTP_AUTH", "HTTPS_AUTH", "SOCKS5_AUTH"})
     void aProxyThatWantsCredentialsTheCandidateLacksIsAuthRejected(Kind kind) throws Exception {
-        try (EchoServer echo = EchoServer.start(); FakeServer fake = kind.start()) {
+        try (EchoServer echo = EchoServer.start();
+                FakeServer fake = kind.start()) {
             rejected(validator(echo).validate(kind.proxy(fake, CredentialRef.NONE)), RejectReason.AUTH_REJECTED);
         }
     }
@@ -95,9 +104,10 @@ class ValidatorRejectionTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(Kind.class)
     void aMissingCredentialRefFailsClosedBeforeAnyPacket(Kind kind) throws Exception {
-        try (EchoServer echo = EchoServer.start(); FakeServer fake = kind.start()) {
-            ValidationResult.Rejected r = rejected(validator(echo).validate(kind.proxy(fake, Kind.MISSING)),
-                    RejectReason.CREDENTIALS_MISSING);
+        try (EchoServer echo = EchoServer.start();
+                FakeServer fake = kind.start()) {
+            ValidationResult.Rejected r = rejected(
+                    validator(echo).validate(kind.proxy(fake, Kind.MISSING)), RejectReason.CREDENTIALS_MISSING);
             assertTrue(r.detail().contains("missing"), r.detail());
             assertEquals(0, fake.acceptedConnections(), "nothing may be sent without the credentials");
         }
@@ -105,9 +115,13 @@ class ValidatorRejectionTest {
 
     @Test
     void xForwardedForCarryingTheValidatorsAddressIsALeak() throws Exception {
-        try (EchoServer echo = EchoServer.start(); FakeHttpProxy proxy = FakeHttpProxy.builder().outboundFrom(Kind.EXIT)
-                .headers(FakeHttpProxy.HeaderBehaviour.LEAK_FORWARDED_FOR).start()) {
-            ValidationResult.Rejected r = rejected(validator(echo).validate(proxy.asProxy()), RejectReason.ADDRESS_LEAKED);
+        try (EchoServer echo = EchoServer.start();
+                FakeHttpProxy proxy = FakeHttpProxy.builder()
+                        .outboundFrom(Kind.EXIT)
+                        .headers(FakeHttpProxy.HeaderBehaviour.LEAK_FORWARDED_FOR)
+                        .start()) {
+            ValidationResult.Rejected r =
+                    rejected(validator(echo).validate(proxy.asProxy()), RejectReason.ADDRESS_LEAKED);
             assertEquals(Optional.of("127.0.0.2"), r.exitIp());
             assertEquals(Optional.empty(), r.failureKind(), "a leak is a judgement, not a network failure");
             assertTrue(r.detail().contains("X-Forwarded-For"), r.detail());
@@ -115,26 +129,35 @@ class ValidatorRejectionTest {
     }
 
     @ParameterizedTest(name = "{0}: {1}")
-    @CsvSource(delimiter = '|', value = {
-        "X-Real-IP       | {client}",
-        "Client-IP       | {client}",
-        "True-Client-IP  | {client}",
-        "Forwarded       | for={client};proto=http",
-        "Forwarded       | for=\"{client}:50123\"",
-        "X-Forwarded-For | 10.9.8.7, {client}",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "X-Real-IP       | {client}",
+                "Client-IP       | {client}",
+                "True-Client-IP  | {client}",
+                "Forwarded       | for={client};proto=http",
+                "Forwarded       | for=\"{client}:50123\"",
+                "X-Forwarded-For | 10.9.8.7, {client}",
+            })
     void everyForwardingHeaderIsSearchedForTheValidatorsAddress(String header, String value) throws Exception {
         try (EchoServer echo = EchoServer.start();
-             FakeHttpProxy proxy = FakeHttpProxy.builder().outboundFrom(Kind.EXIT).addHeader(header, value).start()) {
-            ValidationResult.Rejected r = rejected(validator(echo).validate(proxy.asProxy()), RejectReason.ADDRESS_LEAKED);
+                FakeHttpProxy proxy = FakeHttpProxy.builder()
+                        .outboundFrom(Kind.EXIT)
+                        .addHeader(header, value)
+                        .start()) {
+            ValidationResult.Rejected r =
+                    rejected(validator(echo).validate(proxy.asProxy()), RejectReason.ADDRESS_LEAKED);
             assertTrue(r.detail().toLowerCase().contains(header.toLowerCase()), r.detail());
         }
     }
 
     @Test
     void viaWithoutALeakIsAnonymous() throws Exception {
-        try (EchoServer echo = EchoServer.start(); FakeHttpProxy proxy = FakeHttpProxy.builder().outboundFrom(Kind.EXIT)
-                .headers(FakeHttpProxy.HeaderBehaviour.ADD_VIA).start()) {
+        try (EchoServer echo = EchoServer.start();
+                FakeHttpProxy proxy = FakeHttpProxy.builder()
+                        .outboundFrom(Kind.EXIT)
+                        .headers(FakeHttpProxy.HeaderBehaviour.ADD_VIA)
+                        .start()) {
             ValidationResult r = validator(echo).validate(proxy.asProxy());
             ValidationResult.Accepted a = assertInstanceOf(ValidationResult.Accepted.class, r, r.toString());
             assertEquals(Verdict.ANONYMOUS, a.verdict());
@@ -145,27 +168,34 @@ class ValidatorRejectionTest {
 
     @Test
     void aForwardingHeaderWithAnotherAddressIsOnlyAMarker() throws Exception {
-        try (EchoServer echo = EchoServer.start(); FakeHttpProxy proxy = FakeHttpProxy.builder().outboundFrom(Kind.EXIT)
-                .addHeader("X-Forwarded-For", "192.0.2.44").start()) {
-            assertEquals(Verdict.ANONYMOUS, validator(echo).validate(proxy.asProxy()).verdict());
+        try (EchoServer echo = EchoServer.start();
+                FakeHttpProxy proxy = FakeHttpProxy.builder()
+                        .outboundFrom(Kind.EXIT)
+                        .addHeader("X-Forwarded-For", "192.0.2.44")
+                        .start()) {
+            assertEquals(
+                    Verdict.ANONYMOUS, validator(echo).validate(proxy.asProxy()).verdict());
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(Kind.class)
     void aProxyExitingFromTheValidatorsOwnAddressIsTransparent(Kind kind) throws Exception {
-        try (EchoServer echo = EchoServer.start(); FakeServer fake = kind.start(null, Faults.NONE)) {
-            ValidationResult.Rejected r = rejected(validator(echo).validate(kind.proxy(fake)),
-                    RejectReason.DIRECT_ADDRESS_SEEN);
+        try (EchoServer echo = EchoServer.start();
+                FakeServer fake = kind.start(null, Faults.NONE)) {
+            ValidationResult.Rejected r =
+                    rejected(validator(echo).validate(kind.proxy(fake)), RejectReason.DIRECT_ADDRESS_SEEN);
             assertEquals(Optional.of("127.0.0.1"), r.exitIp());
         }
     }
 
     @Test
     void configuredExtraAddressesAlsoCountAsTheValidatorsOwn() throws Exception {
-        try (EchoServer echo = EchoServer.start(); FakeServer fake = Kind.SOCKS5.start()) {
+        try (EchoServer echo = EchoServer.start();
+                FakeServer fake = Kind.SOCKS5.start()) {
             Validator v = Validator.builder(Kind.dialer())
-                    .settings(ValidatorSettings.of(echo.url()).withExtraDirectAddresses(List.of("127.0.0.2"))).start();
+                    .settings(ValidatorSettings.of(echo.url()).withExtraDirectAddresses(List.of("127.0.0.2")))
+                    .start();
             assertEquals(2, v.directAddresses().size());
             rejected(v.validate(Kind.SOCKS5.proxy(fake)), RejectReason.DIRECT_ADDRESS_SEEN);
         }
@@ -174,7 +204,8 @@ class ValidatorRejectionTest {
     @ParameterizedTest(name = "{0} at a port that is not a proxy")
     @CsvSource({"HTTP, PROTOCOL_ERROR", "SOCKS4, PROTOCOL_ERROR", "SOCKS5, PROTOCOL_ERROR", "HTTPS, TLS_FAILURE"})
     void anOpenPortThatIsNotAProxyIsRejected(Protocol protocol, RejectReason reason) throws Exception {
-        try (EchoServer echo = EchoServer.start(); NotAProxy port = NotAProxy.start(NotAProxy.Behaviour.GARBAGE)) {
+        try (EchoServer echo = EchoServer.start();
+                NotAProxy port = NotAProxy.start(NotAProxy.Behaviour.GARBAGE)) {
             rejected(validator(echo).validate(port.asProxy(protocol)), reason);
         }
     }
@@ -182,14 +213,16 @@ class ValidatorRejectionTest {
     @ParameterizedTest(name = "{0} at a web server")
     @CsvSource({"HTTP, BAD_ECHO_RESPONSE", "SOCKS4, PROTOCOL_ERROR", "SOCKS5, PROTOCOL_ERROR"})
     void aWebServerThatAnswers200ToEverythingIsRejected(Protocol protocol, RejectReason reason) throws Exception {
-        try (EchoServer echo = EchoServer.start(); NotAProxy port = NotAProxy.start(NotAProxy.Behaviour.HTTP_200)) {
+        try (EchoServer echo = EchoServer.start();
+                NotAProxy port = NotAProxy.start(NotAProxy.Behaviour.HTTP_200)) {
             rejected(validator(echo).validate(port.asProxy(protocol)), reason);
         }
     }
 
     @Test
     void aPortThatClosesAtOnceIsAReset() throws Exception {
-        try (EchoServer echo = EchoServer.start(); NotAProxy port = NotAProxy.start(NotAProxy.Behaviour.CLOSE)) {
+        try (EchoServer echo = EchoServer.start();
+                NotAProxy port = NotAProxy.start(NotAProxy.Behaviour.CLOSE)) {
             rejected(validator(echo).validate(port.asProxy(Protocol.SOCKS5)), RejectReason.CONNECTION_RESET);
         }
     }
@@ -205,7 +238,8 @@ class ValidatorRejectionTest {
 
     @Test
     void aConnectThatTimesOutInTheDialerIsAConnectTimeout() throws Exception {
-        try (EchoServer echo = EchoServer.start(); TestPorts.Blackhole hole = TestPorts.blackhole()) {
+        try (EchoServer echo = EchoServer.start();
+                TestPorts.Blackhole hole = TestPorts.blackhole()) {
             UpstreamDialer dialer = Kind.dialer(DialPolicy.DEFAULTS.withConnectTimeout(Duration.ofMillis(300)));
             Proxy p = Kind.proxyAt(Protocol.SOCKS5, hole.host(), hole.port(), CredentialRef.NONE);
             rejected(validator(echo.url(), dialer, Duration.ofSeconds(5)).validate(p), RejectReason.CONNECT_TIMEOUT);
@@ -214,7 +248,8 @@ class ValidatorRejectionTest {
 
     @Test
     void aConnectLongerThanTheDeadlineIsCutAtTheDeadline() throws Exception {
-        try (EchoServer echo = EchoServer.start(); TestPorts.Blackhole hole = TestPorts.blackhole()) {
+        try (EchoServer echo = EchoServer.start();
+                TestPorts.Blackhole hole = TestPorts.blackhole()) {
             Validator v = validator(echo.url(), Kind.dialer(), Duration.ofMillis(500)); // dialer connect timeout: 5 s
             Proxy p = Kind.proxyAt(Protocol.HTTP, hole.host(), hole.port(), CredentialRef.NONE);
             long start = Ticker.system().read();
@@ -226,9 +261,12 @@ class ValidatorRejectionTest {
     }
 
     @ParameterizedTest(name = "{0} that hangs")
-    @EnumSource(value = Kind.class, names = {"HTTP", "HTTPS", "SOCKS4", "SOCKS5_AUTH"})
+    @EnumSource(
+            value = Kind.class,
+            names = {"HTTP", "HTTPS", "SOCKS4", "SOCKS5_AUTH"})
     void aProxyThatHangsTimesOutWithinTheDeadline(Kind kind) throws Exception {
-        try (EchoServer echo = EchoServer.start(); FakeServer fake = kind.start(Kind.EXIT, Faults.NONE.hang())) {
+        try (EchoServer echo = EchoServer.start();
+                FakeServer fake = kind.start(Kind.EXIT, Faults.NONE.hang())) {
             Validator v = validator(echo.url(), Kind.dialer(), Duration.ofMillis(600)); // dialer handshake timeout: 5 s
             long start = Ticker.system().read();
             rejected(v.validate(kind.proxy(fake)), RejectReason.TIMEOUT);
@@ -241,7 +279,7 @@ class ValidatorRejectionTest {
     @Test
     void aTricklingReplyIsCutAtTheDeadline() throws Exception {
         try (EchoServer echo = EchoServer.start();
-             FakeServer fake = Kind.HTTP.start(Kind.EXIT, Faults.NONE.trickle(1, Duration.ofMillis(50)))) {
+                FakeServer fake = Kind.HTTP.start(Kind.EXIT, Faults.NONE.trickle(1, Duration.ofMillis(50)))) {
             Validator v = validator(echo.url(), Kind.dialer(), Duration.ofMillis(700));
             long start = Ticker.system().read();
             ValidationResult.Rejected r = rejected(v.validate(Kind.HTTP.proxy(fake)), RejectReason.TIMEOUT);
@@ -252,10 +290,18 @@ class ValidatorRejectionTest {
     }
 
     @ParameterizedTest(name = "forced {0}")
-    @CsvSource({"502, UPSTREAM_UNREACHABLE", "504, UPSTREAM_UNREACHABLE", "403, BAD_ECHO_RESPONSE", "404, BAD_ECHO_RESPONSE"})
+    @CsvSource({
+        "502, UPSTREAM_UNREACHABLE",
+        "504, UPSTREAM_UNREACHABLE",
+        "403, BAD_ECHO_RESPONSE",
+        "404, BAD_ECHO_RESPONSE"
+    })
     void aProxyErrorStatusHasItsReason(int status, RejectReason reason) throws Exception {
         try (EchoServer echo = EchoServer.start();
-             FakeHttpProxy proxy = FakeHttpProxy.builder().outboundFrom(Kind.EXIT).forceStatus(status).start()) {
+                FakeHttpProxy proxy = FakeHttpProxy.builder()
+                        .outboundFrom(Kind.EXIT)
+                        .forceStatus(status)
+                        .start()) {
             ValidationResult.Rejected r = rejected(validator(echo).validate(proxy.asProxy()), reason);
             assertTrue(r.detail().contains(Integer.toString(status)), r.detail());
         }
@@ -264,18 +310,20 @@ class ValidatorRejectionTest {
     @Test
     void anEchoEndpointThatIsDownMeansNoValidator() {
         URI down = URI.create("http://127.0.0.1:" + TestPorts.closedPort() + "/v1/echo");
-        EchoUnavailableException e = assertThrows(EchoUnavailableException.class,
-                () -> validator(down, Kind.dialer(), Duration.ofSeconds(2)));
+        EchoUnavailableException e = assertThrows(
+                EchoUnavailableException.class, () -> validator(down, Kind.dialer(), Duration.ofSeconds(2)));
         assertTrue(e.getMessage().contains("own address"), e.getMessage());
     }
 
     @Test
     void anEchoEndpointThatIsNotAnEchoMeansNoValidator() {
         try (FakeOrigin origin = FakeOrigin.start()) {
-            EchoUnavailableException e = assertThrows(EchoUnavailableException.class,
+            EchoUnavailableException e = assertThrows(
+                    EchoUnavailableException.class,
                     () -> validator(origin.uri("/"), Kind.dialer(), Duration.ofSeconds(2)));
             assertTrue(e.getMessage().contains("echo JSON"), e.getMessage());
-            EchoUnavailableException missing = assertThrows(EchoUnavailableException.class,
+            EchoUnavailableException missing = assertThrows(
+                    EchoUnavailableException.class,
                     () -> validator(origin.uri("/nothing"), Kind.dialer(), Duration.ofSeconds(2)));
             assertTrue(missing.getMessage().contains("404"), missing.getMessage());
         }
@@ -283,8 +331,9 @@ class ValidatorRejectionTest {
 
     @Test
     void countersAddUpByVerdictAndReason() throws Exception {
-        try (EchoServer echo = EchoServer.start(); FakeServer good = Kind.SOCKS5.start();
-             FakeServer transparent = Kind.SOCKS5.start(null, Faults.NONE)) {
+        try (EchoServer echo = EchoServer.start();
+                FakeServer good = Kind.SOCKS5.start();
+                FakeServer transparent = Kind.SOCKS5.start(null, Faults.NONE)) {
             Validator v = validator(echo);
             v.validate(Kind.SOCKS5.proxy(good));
             v.validate(Kind.SOCKS5.proxy(transparent));

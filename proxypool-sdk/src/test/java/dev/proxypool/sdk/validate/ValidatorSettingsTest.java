@@ -21,15 +21,16 @@ class ValidatorSettingsTest {
         ValidatorSettings d = ValidatorSettings.DEFAULTS;
         return Stream.of(
                 Arguments.of("pipeline.echoUrl", (Supplier<?>) () -> d.withEchoUrl(URI.create("ftp://127.0.0.1/echo"))),
-                Arguments.of("pipeline.echoUrl", (Supplier<?>) () -> d.withEchoUrl(URI.create("http://u:p@127.0.0.1/"))),
+                Arguments.of(
+                        "pipeline.echoUrl", (Supplier<?>) () -> d.withEchoUrl(URI.create("http://u:p@127.0.0.1/"))),
                 Arguments.of("pipeline.echoUrl", (Supplier<?>) () -> d.withEchoUrl(URI.create("/v1/echo"))),
                 Arguments.of("pipeline.validationConcurrency", (Supplier<?>) () -> d.withConcurrency(0)),
                 Arguments.of("pipeline.validationConcurrency", (Supplier<?>) () -> d.withConcurrency(10_001)),
                 Arguments.of("queueCapacity", (Supplier<?>) () -> d.withQueueCapacity(0)),
                 Arguments.of("pipeline.validationTimeout", (Supplier<?>) () -> d.withTimeout(Duration.ZERO)),
                 Arguments.of("pipeline.validationTimeout", (Supplier<?>) () -> d.withTimeout(Duration.ofHours(1))),
-                Arguments.of("extraDirectAddresses[1]",
-                        (Supplier<?>) () -> d.withExtraDirectAddresses(List.of("192.0.2.1", "my-host"))));
+                Arguments.of("extraDirectAddresses[1]", (Supplier<?>)
+                        () -> d.withExtraDirectAddresses(List.of("192.0.2.1", "my-host"))));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -33,8 +33,10 @@ record BasicCredentials(String username, char[] secret) {
             if (colon <= 0) {
                 return null;
             }
-            var decoder = StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+            var decoder = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT);
             String user = decoder.decode(ByteBuffer.wrap(raw, 0, colon)).toString();
             CharBuffer secret = decoder.reset().decode(ByteBuffer.wrap(raw, colon + 1, raw.length - colon - 1));
             char[] chars = new char[secret.remaining()];

@@ -84,16 +84,16 @@ public final class ClientAuthenticator implements ProxyAuthenticator {
      * @param verifyWait                 how long an attempt may wait for a slot before 407, default 200 ms
      */
     public record Settings(int cacheEntries, int maxConcurrentVerifications, Duration verifyWait) {
-        public static final Settings DEFAULTS = new Settings(10_000,
-                2 * Runtime.getRuntime().availableProcessors(), Duration.ofMillis(200));
+        public static final Settings DEFAULTS =
+                new Settings(10_000, 2 * Runtime.getRuntime().availableProcessors(), Duration.ofMillis(200));
 
         public Settings {
             if (cacheEntries < 1) {
                 throw new IllegalArgumentException("cacheEntries must be at least 1, got " + cacheEntries);
             }
             if (maxConcurrentVerifications < 1) {
-                throw new IllegalArgumentException("maxConcurrentVerifications must be at least 1, got "
-                        + maxConcurrentVerifications);
+                throw new IllegalArgumentException(
+                        "maxConcurrentVerifications must be at least 1, got " + maxConcurrentVerifications);
             }
             if (verifyWait == null || verifyWait.isNegative()) {
                 throw new IllegalArgumentException("verifyWait must be zero or positive, got " + verifyWait);
@@ -102,17 +102,13 @@ public final class ClientAuthenticator implements ProxyAuthenticator {
     }
 
     /** A client's gateway secret: a PBKDF2 hash, or the SHA-256 of a dev-only plain secret. */
-    private sealed interface Credential permits Hashed, Plain {
-    }
+    private sealed interface Credential permits Hashed, Plain {}
 
-    private record Hashed(String stored) implements Credential {
-    }
+    private record Hashed(String stored) implements Credential {}
 
-    private record Plain(byte[] digest) implements Credential {
-    }
+    private record Plain(byte[] digest) implements Credential {}
 
-    private record Token(String client, byte[] digest) {
-    }
+    private record Token(String client, byte[] digest) {}
 
     private final Mode mode;
     private final Map<String, Credential> credentials;
@@ -120,6 +116,7 @@ public final class ClientAuthenticator implements ProxyAuthenticator {
     private final UsernameParser parser;
     /** PBKDF2 hash of a random secret at the highest configured iteration count; null without hashed clients. */
     private final String dummyHash;
+
     private final byte[] dummyDigest;
     private final VerifiedCache cache;
     private final Semaphore slots;
@@ -127,8 +124,12 @@ public final class ClientAuthenticator implements ProxyAuthenticator {
     private final ConcurrentHashMap<VerifiedCache.Key, CompletableFuture<Boolean>> inFlight = new ConcurrentHashMap<>();
     private final BiPredicate<char[], String> pbkdf2;
 
-    private ClientAuthenticator(List<ProxyPoolConfig.Client> clients, boolean allowAnonymous, boolean loopbackOnly,
-                                Settings settings, BiPredicate<char[], String> pbkdf2) {
+    private ClientAuthenticator(
+            List<ProxyPoolConfig.Client> clients,
+            boolean allowAnonymous,
+            boolean loopbackOnly,
+            Settings settings,
+            BiPredicate<char[], String> pbkdf2) {
         Map<String, Credential> creds = new HashMap<>();
         List<Token> toks = new ArrayList<>();
         Set<String> seen = new HashSet<>();
@@ -162,13 +163,14 @@ public final class ClientAuthenticator implements ProxyAuthenticator {
         } else {
             mode = allowAnonymous ? Mode.CREDENTIALS_OR_ANONYMOUS : Mode.CREDENTIALS_REQUIRED;
             if (allowAnonymous && creds.containsKey(ANONYMOUS)) {
-                throw new IllegalArgumentException("clients[].name: '" + ANONYMOUS
-                        + "' is reserved while security.allowAnonymous is true");
+                throw new IllegalArgumentException(
+                        "clients[].name: '" + ANONYMOUS + "' is reserved while security.allowAnonymous is true");
             }
         }
         this.credentials = Map.copyOf(creds);
         this.tokens = List.copyOf(toks);
-        this.parser = mode == Mode.ANONYMOUS_ONLY ? UsernameParser.anyBase() : UsernameParser.forClients(creds.keySet());
+        this.parser =
+                mode == Mode.ANONYMOUS_ONLY ? UsernameParser.anyBase() : UsernameParser.forClients(creds.keySet());
         char[] random = randomSecret();
         this.dummyHash = maxIterations > 0 ? SecretHash.hash(random.clone(), maxIterations) : null;
         this.dummyDigest = sha256Wiping(random);
@@ -184,19 +186,26 @@ public final class ClientAuthenticator implements ProxyAuthenticator {
      * @param loopbackOnly true when the gateway listener accepts loopback connections only
      * @throws IllegalArgumentException naming the client key when a client entry is invalid
      */
-    public static ClientAuthenticator create(List<ProxyPoolConfig.Client> clients, ProxyPoolConfig.Security security,
-                                             boolean loopbackOnly) {
+    public static ClientAuthenticator create(
+            List<ProxyPoolConfig.Client> clients, ProxyPoolConfig.Security security, boolean loopbackOnly) {
         return create(clients, security, loopbackOnly, Settings.DEFAULTS);
     }
 
-    public static ClientAuthenticator create(List<ProxyPoolConfig.Client> clients, ProxyPoolConfig.Security security,
-                                             boolean loopbackOnly, Settings settings) {
+    public static ClientAuthenticator create(
+            List<ProxyPoolConfig.Client> clients,
+            ProxyPoolConfig.Security security,
+            boolean loopbackOnly,
+            Settings settings) {
         return new ClientAuthenticator(clients, security.allowAnonymous(), loopbackOnly, settings, SecretHash::verify);
     }
 
     /** Test hook: a PBKDF2 function that can count its calls. */
-    static ClientAuthenticator create(List<ProxyPoolConfig.Client> clients, boolean allowAnonymous, boolean loopbackOnly,
-                                      Settings settings, BiPredicate<char[], String> pbkdf2) {
+    static ClientAuthenticator create(
+            List<ProxyPoolConfig.Client> clients,
+            boolean allowAnonymous,
+            boolean loopbackOnly,
+            Settings settings,
+            BiPredicate<char[], String> pbkdf2) {
         return new ClientAuthenticator(clients, allowAnonymous, loopbackOnly, settings, pbkdf2);
     }
 
@@ -224,7 +233,8 @@ public final class ClientAuthenticator implements ProxyAuthenticator {
             return null;
         }
         if (header == null || header.isBlank()) {
-            return mode == Mode.CREDENTIALS_REQUIRED ? null
+            return mode == Mode.CREDENTIALS_REQUIRED
+                    ? null
                     : new AuthenticatedClient(ANONYMOUS, UsernameOptions.none(ANONYMOUS));
         }
         BasicCredentials basic = BasicCredentials.parse(header, MAX_HEADER);
@@ -235,11 +245,13 @@ public final class ClientAuthenticator implements ProxyAuthenticator {
             UsernameParser.Result parsed = parser.parse(basic.username());
             if (mode == Mode.ANONYMOUS_ONLY) {
                 return parsed instanceof UsernameParser.Parsed(UsernameOptions o)
-                        ? new AuthenticatedClient(ANONYMOUS, o.withClient(ANONYMOUS)) : null;
+                        ? new AuthenticatedClient(ANONYMOUS, o.withClient(ANONYMOUS))
+                        : null;
             }
             if (parsed instanceof UsernameParser.Parsed(UsernameOptions o)) {
                 return verify(o.client(), credentials.get(o.client()), basic.secret())
-                        ? new AuthenticatedClient(o.client(), o) : null;
+                        ? new AuthenticatedClient(o.client(), o)
+                        : null;
             }
             verify("?" + basic.username(), null, basic.secret());
             return null;
@@ -306,7 +318,8 @@ public final class ClientAuthenticator implements ProxyAuthenticator {
      * the time taken says nothing about which token or prefix was close.
      */
     public Optional<String> clientForBearer(String authorization) {
-        if (authorization == null || authorization.length() > MAX_HEADER
+        if (authorization == null
+                || authorization.length() > MAX_HEADER
                 || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return Optional.empty();
         }

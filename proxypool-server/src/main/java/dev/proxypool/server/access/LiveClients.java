@@ -33,18 +33,22 @@ import java.util.Optional;
  */
 public final class LiveClients implements ProxyAuthenticator {
 
-    private record View(List<ProxyPoolConfig.Client> clients, ClientAuthenticator auth, RateLimiter rates,
-                        UsernameParser usernames) {
-    }
+    private record View(
+            List<ProxyPoolConfig.Client> clients,
+            ClientAuthenticator auth,
+            RateLimiter rates,
+            UsernameParser usernames) {}
 
     private final Map<String, ProxyPoolConfig.Client> configured = new HashMap<>();
     private final ProxyPoolConfig.Security security;
     private final boolean loopbackOnly;
     /** "name\nstored hash" → whether the config file's plain secret of that client verifies against it. */
     private final Map<String, Boolean> plainStillValid = new HashMap<>();
+
     private volatile View view;
 
-    private LiveClients(List<ProxyPoolConfig.Client> configured, ProxyPoolConfig.Security security, boolean loopbackOnly) {
+    private LiveClients(
+            List<ProxyPoolConfig.Client> configured, ProxyPoolConfig.Security security, boolean loopbackOnly) {
         configured.forEach(c -> this.configured.put(c.name(), c));
         this.security = Objects.requireNonNull(security, "security");
         this.loopbackOnly = loopbackOnly;
@@ -56,8 +60,12 @@ public final class LiveClients implements ProxyAuthenticator {
      * @param loopbackOnly true when the gateway listener accepts loopback connections only
      * @throws IllegalArgumentException naming the client key when a client entry is invalid
      */
-    public static LiveClients create(List<ProxyPoolConfig.Client> configured, List<ProxyPoolConfig.Client> stored,
-                                     ProxyPoolConfig.Security security, boolean loopbackOnly, Ticker ticker) {
+    public static LiveClients create(
+            List<ProxyPoolConfig.Client> configured,
+            List<ProxyPoolConfig.Client> stored,
+            ProxyPoolConfig.Security security,
+            boolean loopbackOnly,
+            Ticker ticker) {
         LiveClients live = new LiveClients(configured, security, loopbackOnly);
         List<ProxyPoolConfig.Client> clients = live.effective(stored);
         live.view = live.build(clients, new RateLimiter(rates(clients), ticker));
@@ -82,7 +90,8 @@ public final class LiveClients implements ProxyAuthenticator {
 
     private View build(List<ProxyPoolConfig.Client> clients, RateLimiter rates) {
         ClientAuthenticator auth = ClientAuthenticator.create(clients, security, loopbackOnly);
-        UsernameParser usernames = UsernameParser.forClients(clients.stream().map(ProxyPoolConfig.Client::name).toList());
+        UsernameParser usernames = UsernameParser.forClients(
+                clients.stream().map(ProxyPoolConfig.Client::name).toList());
         return new View(List.copyOf(clients), auth, rates, usernames);
     }
 
@@ -91,12 +100,16 @@ public final class LiveClients implements ProxyAuthenticator {
         List<ProxyPoolConfig.Client> out = new ArrayList<>(stored.size());
         for (ProxyPoolConfig.Client s : stored) {
             ProxyPoolConfig.Client c = configured.get(s.name());
-            if (c != null && c.plainSecret().isPresent() && !c.plainSecret().get().isEmpty()
-                    && s.secretHash().isPresent() && s.plainSecret().isEmpty()
-                    && plainStillValid.computeIfAbsent(s.name() + "\n" + s.secretHash().get(),
+            if (c != null
+                    && c.plainSecret().isPresent()
+                    && !c.plainSecret().get().isEmpty()
+                    && s.secretHash().isPresent()
+                    && s.plainSecret().isEmpty()
+                    && plainStillValid.computeIfAbsent(
+                            s.name() + "\n" + s.secretHash().get(),
                             k -> verifies(c, s.secretHash().get()))) {
-                out.add(new ProxyPoolConfig.Client(s.name(), Optional.empty(), c.plainSecret(), s.token(),
-                        s.extractionsPerHour(), s.rps()));
+                out.add(new ProxyPoolConfig.Client(
+                        s.name(), Optional.empty(), c.plainSecret(), s.token(), s.extractionsPerHour(), s.rps()));
             } else {
                 out.add(s);
             }

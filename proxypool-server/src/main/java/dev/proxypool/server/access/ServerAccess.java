@@ -1,9 +1,9 @@
 package dev.proxypool.server.access;
 
 import dev.proxypool.core.limits.RateLimiter;
+import dev.proxypool.core.security.DenyReason;
 import dev.proxypool.core.security.DestinationPolicy;
 import dev.proxypool.core.security.DestinationVerdict;
-import dev.proxypool.core.security.DenyReason;
 import dev.proxypool.core.security.DirectDestination;
 import dev.proxypool.server.engine.AccessControl;
 import dev.proxypool.server.gateway.HeaderLookup;
@@ -51,11 +51,13 @@ public final class ServerAccess implements AccessControl {
     }
 
     /** A changing client list without {@link LiveClients} (tests). */
-    static ServerAccess withParser(RateLimiter rates, DestinationPolicy destinations, Supplier<UsernameParser> usernames) {
+    static ServerAccess withParser(
+            RateLimiter rates, DestinationPolicy destinations, Supplier<UsernameParser> usernames) {
         return new ServerAccess(() -> rates, destinations, usernames);
     }
 
-    private ServerAccess(Supplier<RateLimiter> rates, DestinationPolicy destinations, Supplier<UsernameParser> usernames) {
+    private ServerAccess(
+            Supplier<RateLimiter> rates, DestinationPolicy destinations, Supplier<UsernameParser> usernames) {
         this.rates = rates;
         this.destinations = destinations;
         this.usernames = usernames;
@@ -110,7 +112,8 @@ public final class ServerAccess implements AccessControl {
         if (o.isEmpty()) {
             return Options.NONE;
         }
-        Map<String, String> labels = o.labels().isEmpty() ? Map.of() : Map.copyOf(o.labels().required());
+        Map<String, String> labels =
+                o.labels().isEmpty() ? Map.of() : Map.copyOf(o.labels().required());
         return new Options(o.sessionId().orElse(""), labels);
     }
 
@@ -118,9 +121,10 @@ public final class ServerAccess implements AccessControl {
     public InetAddress resolveForDirect(String host, int port, boolean connect) throws UnknownHostException {
         return switch (destinations.resolveForDirect(host, port, connect)) {
             case DirectDestination.Dial d -> d.address();
-            case DirectDestination.Refused r -> throw r.reason() == DenyReason.UNRESOLVABLE
-                    ? new UnknownHostException("destination did not resolve")
-                    : new AccessControl.DestinationDenied(r.reason().code());
+            case DirectDestination.Refused r ->
+                throw r.reason() == DenyReason.UNRESOLVABLE
+                        ? new UnknownHostException("destination did not resolve")
+                        : new AccessControl.DestinationDenied(r.reason().code());
         };
     }
 }

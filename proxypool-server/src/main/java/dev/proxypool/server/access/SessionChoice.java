@@ -8,24 +8,20 @@ package dev.proxypool.server.access;
  * <p>Both given and equal is fine; both given and different is {@link Conflict} (the gateway
  * answers 400 rather than guessing which one the caller meant).
  */
-public sealed interface SessionChoice permits SessionChoice.None, SessionChoice.Session,
-        SessionChoice.Invalid, SessionChoice.Conflict {
+public sealed interface SessionChoice
+        permits SessionChoice.None, SessionChoice.Session, SessionChoice.Invalid, SessionChoice.Conflict {
 
     /** No session requested: normal selection. */
-    record None() implements SessionChoice {
-    }
+    record None() implements SessionChoice {}
 
     /** Pin to this session id. */
-    record Session(String id) implements SessionChoice {
-    }
+    record Session(String id) implements SessionChoice {}
 
     /** The header value breaks the session-id rules. */
-    record Invalid() implements SessionChoice {
-    }
+    record Invalid() implements SessionChoice {}
 
     /** The username and the header name different sessions. */
-    record Conflict() implements SessionChoice {
-    }
+    record Conflict() implements SessionChoice {}
 
     /**
      * @param options     the request's username options ({@link UsernameOptions#none} for none)
@@ -36,7 +32,8 @@ public sealed interface SessionChoice permits SessionChoice.None, SessionChoice.
         if (header != null && header.isEmpty()) {
             header = null;
         }
-        if (header != null && (header.length() > UsernameParser.MAX_VALUE_LENGTH || !UsernameParser.validValue(header))) {
+        if (header != null
+                && (header.length() > UsernameParser.MAX_VALUE_LENGTH || !UsernameParser.validValue(header))) {
             return new Invalid();
         }
         String fromName = options.sessionId().orElse(null);

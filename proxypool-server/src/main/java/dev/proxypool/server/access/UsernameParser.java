@@ -64,7 +64,8 @@ public final class UsernameParser {
                         + "' is not a valid client name (letters, digits, '.', '_', '-'; at most 64)");
             }
         }
-        Arrays.sort(sorted, Comparator.comparingInt(String::length).reversed().thenComparing(Comparator.naturalOrder()));
+        Arrays.sort(
+                sorted, Comparator.comparingInt(String::length).reversed().thenComparing(Comparator.naturalOrder()));
         return new UsernameParser(sorted);
     }
 
@@ -77,24 +78,20 @@ public final class UsernameParser {
     }
 
     /** The outcome of {@link #parse}. */
-    public sealed interface Result permits Parsed, UnknownClient, Malformed {
-    }
+    public sealed interface Result permits Parsed, UnknownClient, Malformed {}
 
     /** The username named a client and every option parsed. */
-    public record Parsed(UsernameOptions options) implements Result {
-    }
+    public record Parsed(UsernameOptions options) implements Result {}
 
     /** No configured client name is a base of this username. */
-    public record UnknownClient() implements Result {
-    }
+    public record UnknownClient() implements Result {}
 
     /**
      * The options after a known base did not parse.
      *
      * @param reason what is wrong, for logs; never echoes the username
      */
-    public record Malformed(String reason) implements Result {
-    }
+    public record Malformed(String reason) implements Result {}
 
     private static final UnknownClient UNKNOWN = new UnknownClient();
 
@@ -122,7 +119,8 @@ public final class UsernameParser {
     /** End of the longest configured name that is the whole username or is followed by -key. */
     private int longestKnownBase(String u) {
         for (String n : names) {
-            if (u.startsWith(n) && (u.length() == n.length() || u.charAt(n.length()) == '-' && keyAt(u, n.length() + 1))) {
+            if (u.startsWith(n)
+                    && (u.length() == n.length() || u.charAt(n.length()) == '-' && keyAt(u, n.length() + 1))) {
                 return n.length();
             }
         }
@@ -167,7 +165,8 @@ public final class UsernameParser {
             }
             String value = u.substring(keyEnd + 1, valueEnd);
             if (!isKey(key)) {
-                return new Malformed("option " + pair + " has an unknown key (known: session, country, region, city, carrier, type)");
+                return new Malformed("option " + pair
+                        + " has an unknown key (known: session, country, region, city, carrier, type)");
             }
             if (value.isEmpty()) {
                 return new Malformed("option '" + key + "' has an empty value");
@@ -185,7 +184,9 @@ public final class UsernameParser {
                 session = value;
             } else {
                 if (key.equals("country")) {
-                    if (value.length() != 2 || !Character.isLetter(value.charAt(0)) || !Character.isLetter(value.charAt(1))) {
+                    if (value.length() != 2
+                            || !Character.isLetter(value.charAt(0))
+                            || !Character.isLetter(value.charAt(1))) {
                         return new Malformed("option 'country' must be a two-letter code");
                     }
                     value = value.toUpperCase(Locale.ROOT);

@@ -23,8 +23,7 @@ import javax.crypto.spec.SecretKeySpec;
 final class VerifiedCache {
 
     /** A 256-bit HMAC as four longs: value equality without a byte[] wrapper. */
-    record Key(long a, long b, long c, long d) {
-    }
+    record Key(long a, long b, long c, long d) {}
 
     private final Mac prototype;
     private final int maxEntries;

@@ -15,12 +15,17 @@ import java.util.Optional;
  */
 final class AdminAuth {
 
-    enum Verdict { ALLOWED, DISABLED, DENIED }
+    enum Verdict {
+        ALLOWED,
+        DISABLED,
+        DENIED
+    }
 
     private final byte[] digest; // null = disabled
 
     AdminAuth(Optional<Secret> token) {
-        this.digest = token.filter(t -> !t.isEmpty()).map(t -> sha256(t.reveal())).orElse(null);
+        this.digest =
+                token.filter(t -> !t.isEmpty()).map(t -> sha256(t.reveal())).orElse(null);
     }
 
     boolean enabled() {
@@ -40,7 +45,9 @@ final class AdminAuth {
             return Verdict.DENIED;
         }
         String presented = h.substring(7).strip();
-        return MessageDigest.isEqual(sha256(presented), digest) && !presented.isEmpty() ? Verdict.ALLOWED : Verdict.DENIED;
+        return MessageDigest.isEqual(sha256(presented), digest) && !presented.isEmpty()
+                ? Verdict.ALLOWED
+                : Verdict.DENIED;
     }
 
     private static byte[] sha256(String s) {

@@ -20,8 +20,7 @@ final class AdminJson {
     /** Largest admin request body. */
     static final int MAX_BODY_BYTES = 256 * 1024;
 
-    private AdminJson() {
-    }
+    private AdminJson() {}
 
     static void send(ServerResponse res, int status, Object tree) {
         res.status(status);

@@ -1,9 +1,9 @@
 package dev.proxypool.server.admin;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.credentials.Secret;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.persistence.ConfigChange;
 import dev.proxypool.server.persistence.ConfigStore;
 import dev.proxypool.server.persistence.DatabaseUnavailableException;
@@ -120,15 +120,22 @@ public final class AdminService implements HttpService {
         rules.post("/proxies/{id}/enable", guard(proxies::enable));
         rules.post("/proxies/{id}/reveal", guard(proxies::reveal));
         rules.get("/pipeline", guard(pipeline::get));
-        rules.get("/series", guard((req, res) -> AdminJson.send(res, 200, series.orElseThrow(
-                () -> AdminException.notFound("this process keeps no live series")).view())));
+        rules.get(
+                "/series",
+                guard((req, res) -> AdminJson.send(
+                        res,
+                        200,
+                        series.orElseThrow(() -> AdminException.notFound("this process keeps no live series"))
+                                .view())));
         rules.post("/upstreams/{name}/fetch", guard(fetch::fetch));
         rules.get("/routings/{name}/sequential", guard(sequential::get));
         rules.post("/routings/{name}/sequential", guard(sequential::post));
         rules.get("/snapshot", guard(status::snapshot));
         rules.get("/audit", guard(status::audit));
         rules.any(guard((req, res) -> {
-            throw AdminException.notFound("no admin resource " + req.prologue().method().text() + " " + req.path().absolute().path());
+            throw AdminException.notFound(
+                    "no admin resource " + req.prologue().method().text() + " "
+                            + req.path().absolute().path());
         }));
     }
 
@@ -137,8 +144,12 @@ public final class AdminService implements HttpService {
             case ALLOWED -> res.next();
             case DISABLED -> {
                 closeIfUnread(req, res);
-                AdminJson.error(res, 404, "admin_disabled", "the admin API is disabled: configure admin.token "
-                        + "(or the PROXYPOOL_ADMIN_TOKEN environment variable) and restart");
+                AdminJson.error(
+                        res,
+                        404,
+                        "admin_disabled",
+                        "the admin API is disabled: configure admin.token "
+                                + "(or the PROXYPOOL_ADMIN_TOKEN environment variable) and restart");
             }
             case DENIED -> {
                 closeIfUnread(req, res);
@@ -152,8 +163,11 @@ public final class AdminService implements HttpService {
         try {
             onConfigChange.accept(c);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "configuration version " + c.version() + " (" + c.type().singular() + " '"
-                    + c.name() + "' " + c.kind().wireName() + ") is stored but applying it failed: " + e.getMessage(), e);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "configuration version " + c.version() + " (" + c.type().singular() + " '" + c.name() + "' "
+                            + c.kind().wireName() + ") is stored but applying it failed: " + e.getMessage(),
+                    e);
         }
     }
 
@@ -167,16 +181,26 @@ public final class AdminService implements HttpService {
             } catch (DatabaseUnavailableException e) {
                 LOG.log(System.Logger.Level.WARNING, "admin request refused: " + e.getMessage());
                 closeIfUnread(req, res);
-                AdminJson.error(res, 503, "database_unavailable", "the configuration database cannot be reached; nothing was changed");
+                AdminJson.error(
+                        res,
+                        503,
+                        "database_unavailable",
+                        "the configuration database cannot be reached; nothing was changed");
             } catch (StoreUnavailableException e) {
-                LOG.log(System.Logger.Level.WARNING, "admin request refused, pool store unavailable: " + e.getMessage());
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "admin request refused, pool store unavailable: " + e.getMessage());
                 closeIfUnread(req, res);
                 AdminJson.error(res, 503, "store_unavailable", "the pool store cannot be reached");
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.ERROR, "admin request " + req.prologue().method().text() + " " + req.path().absolute().path()
-                        + " failed", e);
+                LOG.log(
+                        System.Logger.Level.ERROR,
+                        "admin request " + req.prologue().method().text() + " "
+                                + req.path().absolute().path() + " failed",
+                        e);
                 closeIfUnread(req, res);
-                AdminJson.error(res, 500, "internal_error", "the request failed; nothing was changed (see the server log)");
+                AdminJson.error(
+                        res, 500, "internal_error", "the request failed; nothing was changed (see the server log)");
             }
         };
     }
@@ -193,7 +217,7 @@ public final class AdminService implements HttpService {
         private final ConfigStore store;
         private Optional<Secret> token = Optional.empty();
         private Path baseDir = Path.of("").toAbsolutePath();
-        private Consumer<ConfigChange> onConfigChange = c -> { };
+        private Consumer<ConfigChange> onConfigChange = c -> {};
         private Optional<LiveSeries> series = Optional.empty();
 
         private Builder(ProxyPool pool, ConfigStore store) {

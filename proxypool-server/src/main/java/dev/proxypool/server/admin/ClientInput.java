@@ -28,16 +28,19 @@ record ClientInput(Map<String, Object> rest, Change secretHash, Change tokenHash
 
     /** What to do with one stored hash. */
     sealed interface Change {
-        record Keep() implements Change { }
-        record Remove() implements Change { }
-        record Set(String hash) implements Change { }
+        record Keep() implements Change {}
+
+        record Remove() implements Change {}
+
+        record Set(String hash) implements Change {}
     }
 
     static ClientInput from(String name, Map<String, Object> body) {
         String key = EntityType.CLIENT.key(name);
         for (String k : body.keySet()) {
             if (!KEYS.contains(k)) {
-                throw AdminException.invalid(key + "." + k + ": unknown key (known here: " + String.join(", ", KEYS) + ")");
+                throw AdminException.invalid(
+                        key + "." + k + ": unknown key (known here: " + String.join(", ", KEYS) + ")");
             }
         }
         Map<String, Object> rest = new LinkedHashMap<>(body);
@@ -62,7 +65,8 @@ record ClientInput(Map<String, Object> rest, Change secretHash, Change tokenHash
                 }
                 secret = new Change.Set(s.strip());
             } else {
-                throw AdminException.invalid(key + ".secretHash: must be a non-empty string, got " + JsonTree.typeName(v));
+                throw AdminException.invalid(
+                        key + ".secretHash: must be a non-empty string, got " + JsonTree.typeName(v));
             }
         }
         if (hasSecret && !(secret instanceof Change.Set)) {
@@ -73,8 +77,8 @@ record ClientInput(Map<String, Object> rest, Change secretHash, Change tokenHash
                 secret = new Change.Set(SecretHash.hash(s.toCharArray()));
             } else if (v instanceof String) {
                 // the config file's rule (clients[].secret)
-                throw AdminException.invalid(key + ".secret: must be at least "
-                        + ConfigLoader.MIN_CLIENT_SECRET_LENGTH + " characters");
+                throw AdminException.invalid(
+                        key + ".secret: must be at least " + ConfigLoader.MIN_CLIENT_SECRET_LENGTH + " characters");
             } else {
                 throw AdminException.invalid(key + ".secret: must be a non-empty string, got " + JsonTree.typeName(v));
             }
@@ -108,7 +112,8 @@ record ClientInput(Map<String, Object> rest, Change secretHash, Change tokenHash
 
     private static Optional<String> resolve(Change c, Optional<Entity> existing, String key) {
         return switch (c) {
-            case Change.Keep k -> existing.flatMap(e -> e.doc().get(key) instanceof String s ? Optional.of(s) : Optional.empty());
+            case Change.Keep k ->
+                existing.flatMap(e -> e.doc().get(key) instanceof String s ? Optional.of(s) : Optional.empty());
             case Change.Remove r -> Optional.empty();
             case Change.Set s -> Optional.of(s.hash());
         };

@@ -32,7 +32,8 @@ public final class ClientTokens {
 
     /** The client named by {@code Authorization: Bearer <token>}, if any. */
     public Optional<String> clientForBearer(String authorization) {
-        if (authorization == null || authorization.length() > MAX_HEADER
+        if (authorization == null
+                || authorization.length() > MAX_HEADER
                 || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return Optional.empty();
         }

@@ -38,8 +38,7 @@ final class ConfigEdits {
     }
 
     /** A parsed create/update body. {@code client} is set for clients only. */
-    record Draft(EntityType type, String name, Map<String, Object> doc, ClientInput client, OptionalInt position) {
-    }
+    record Draft(EntityType type, String name, Map<String, Object> doc, ClientInput client, OptionalInt position) {}
 
     /**
      * @param pathName the name in the URL for an update, empty for a create
@@ -56,8 +55,11 @@ final class ConfigEdits {
         } else {
             if (!(bodyName instanceof String s) || s.isBlank()) {
                 throw AdminException.invalid(type.plural() + "[].name: is required"
-                        + (bodyName == null ? "" : bodyName instanceof String ? " (got an empty name)"
-                        : " as a string, got " + JsonTree.typeName(bodyName)));
+                        + (bodyName == null
+                                ? ""
+                                : bodyName instanceof String
+                                        ? " (got an empty name)"
+                                        : " as a string, got " + JsonTree.typeName(bodyName)));
             }
             name = s.strip();
         }
@@ -87,7 +89,8 @@ final class ConfigEdits {
                 // fall through
             }
         }
-        throw AdminException.invalid(key + ": must be a whole number, got " + (v instanceof BigDecimal d ? d : JsonTree.typeName(v)));
+        throw AdminException.invalid(
+                key + ": must be a whole number, got " + (v instanceof BigDecimal d ? d : JsonTree.typeName(v)));
     }
 
     ConfigEdit create(Draft d) {
@@ -100,7 +103,8 @@ final class ConfigEdits {
             int at = d.position().orElse(list.size());
             checkPosition(d, at, list.size());
             list.add(at, entity(d, Optional.empty()));
-            return new PendingChange(ChangeKind.CREATE, t, d.name(), validated(current.with(t, list), d, Optional.empty()));
+            return new PendingChange(
+                    ChangeKind.CREATE, t, d.name(), validated(current.with(t, list), d, Optional.empty()));
         };
     }
 
@@ -114,7 +118,8 @@ final class ConfigEdits {
             int at = d.position().orElse(index);
             checkPosition(d, at, list.size());
             list.add(at, entity(d, Optional.of(old)));
-            return new PendingChange(ChangeKind.UPDATE, t, d.name(), validated(current.with(t, list), d, Optional.of(old)));
+            return new PendingChange(
+                    ChangeKind.UPDATE, t, d.name(), validated(current.with(t, list), d, Optional.of(old)));
         };
     }
 
@@ -123,15 +128,19 @@ final class ConfigEdits {
             current.find(t, name).orElseThrow(() -> notFound(t, name));
             List<String> users = users(current, t, name);
             if (!users.isEmpty()) {
-                throw AdminException.conflict(switch (t) {
-                    case PROVIDER -> "provider '" + name + "' is used by upstream" + quoted(users)
-                            + "; change or delete " + (users.size() == 1 ? "that upstream" : "those upstreams") + " first";
-                    case UPSTREAM -> "upstream '" + name + "' is used by routing" + quoted(users)
-                            + "; remove it from " + (users.size() == 1 ? "that routing" : "those routings") + " first";
-                    case CLIENT -> "client '" + name + "' is named by routing" + quoted(users)
-                            + " (match.clients); remove it there first";
-                    case ROUTING -> "routing '" + name + "' is in use";
-                });
+                throw AdminException.conflict(
+                        switch (t) {
+                            case PROVIDER ->
+                                "provider '" + name + "' is used by upstream" + quoted(users) + "; change or delete "
+                                        + (users.size() == 1 ? "that upstream" : "those upstreams") + " first";
+                            case UPSTREAM ->
+                                "upstream '" + name + "' is used by routing" + quoted(users) + "; remove it from "
+                                        + (users.size() == 1 ? "that routing" : "those routings") + " first";
+                            case CLIENT ->
+                                "client '" + name + "' is named by routing" + quoted(users)
+                                        + " (match.clients); remove it there first";
+                            case ROUTING -> "routing '" + name + "' is in use";
+                        });
             }
             List<Entity> list = new ArrayList<>(current.of(t));
             list.remove(current.indexOf(t, name));
@@ -139,8 +148,8 @@ final class ConfigEdits {
             try {
                 next.validate(baseDir);
             } catch (ConfigException e) {
-                throw AdminException.conflict("deleting " + t.singular() + " '" + name + "' would leave an invalid configuration: "
-                        + e.getMessage());
+                throw AdminException.conflict("deleting " + t.singular() + " '" + name
+                        + "' would leave an invalid configuration: " + e.getMessage());
             }
             return new PendingChange(ChangeKind.DELETE, t, name, next);
         };
@@ -151,10 +160,19 @@ final class ConfigEdits {
         ProxyPoolConfig c = current.validate(baseDir);
         List<String> out = new ArrayList<>();
         switch (t) {
-            case PROVIDER -> c.upstreams().stream().filter(u -> u.provider().equals(name)).forEach(u -> out.add(u.name()));
-            case UPSTREAM -> c.routings().stream().filter(r -> r.upstreams().contains(name)).map(RoutingRule::name).forEach(out::add);
-            case CLIENT -> c.routings().stream().filter(r -> r.match().clients().contains(name)).map(RoutingRule::name).forEach(out::add);
-            case ROUTING -> { }
+            case PROVIDER ->
+                c.upstreams().stream().filter(u -> u.provider().equals(name)).forEach(u -> out.add(u.name()));
+            case UPSTREAM ->
+                c.routings().stream()
+                        .filter(r -> r.upstreams().contains(name))
+                        .map(RoutingRule::name)
+                        .forEach(out::add);
+            case CLIENT ->
+                c.routings().stream()
+                        .filter(r -> r.match().clients().contains(name))
+                        .map(RoutingRule::name)
+                        .forEach(out::add);
+            case ROUTING -> {}
         }
         return out;
     }
@@ -165,7 +183,8 @@ final class ConfigEdits {
 
     private static void checkPosition(Draft d, int at, int max) {
         if (at < 0 || at > max) {
-            throw AdminException.invalid(d.type().key(d.name()) + ".position: must be between 0 and " + max + ", got " + at);
+            throw AdminException.invalid(
+                    d.type().key(d.name()) + ".position: must be between 0 and " + max + ", got " + at);
         }
     }
 
@@ -188,18 +207,24 @@ final class ConfigEdits {
         if (d.type() != EntityType.CLIENT) {
             return next;
         }
-        ProxyPoolConfig.Client typed = c.clients().stream().filter(x -> x.name().equals(d.name())).findFirst().orElseThrow();
+        ProxyPoolConfig.Client typed = c.clients().stream()
+                .filter(x -> x.name().equals(d.name()))
+                .findFirst()
+                .orElseThrow();
         Optional<String> tokenHash = d.client().tokenHashFor(existing);
         if (tokenHash.isPresent()) {
             for (Entity other : next.clients()) {
-                if (!other.name().equals(d.name()) && tokenHash.get().equals(other.doc().get(Entity.TOKEN_HASH))) {
+                if (!other.name().equals(d.name())
+                        && tokenHash.get().equals(other.doc().get(Entity.TOKEN_HASH))) {
                     throw AdminException.conflict(EntityType.CLIENT.key(d.name())
                             + ".token: another client already has this token; tokens must be unique");
                 }
             }
         }
-        Entity canonical = new Entity(EntityType.CLIENT, d.name(), ClientDocs.doc(d.name(), typed.secretHash(), tokenHash,
-                typed.extractionsPerHour(), typed.rps()));
+        Entity canonical = new Entity(
+                EntityType.CLIENT,
+                d.name(),
+                ClientDocs.doc(d.name(), typed.secretHash(), tokenHash, typed.extractionsPerHour(), typed.rps()));
         List<Entity> clients = new ArrayList<>(next.clients());
         clients.set(next.indexOf(EntityType.CLIENT, d.name()), canonical);
         return next.with(EntityType.CLIENT, clients);

@@ -1,7 +1,7 @@
 package dev.proxypool.server.admin;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.server.persistence.AuditRecord;
 import dev.proxypool.server.persistence.ConfigStore;
@@ -28,11 +28,13 @@ final class FetchResource {
     void fetch(ServerRequest req, ServerResponse res) {
         String name = req.path().pathParameters().get("name");
         Optional<CollectionPipeline> pipeline = ProxyPoolInternals.pipeline(pool);
-        boolean known = pipeline.isPresent() && pipeline.get().status().stream().anyMatch(s -> s.upstream().equals(name));
+        boolean known = pipeline.isPresent()
+                && pipeline.get().status().stream().anyMatch(s -> s.upstream().equals(name));
         if (!known) {
             throw AdminException.notFound("no upstream named '" + name + "' is fetched by this process");
         }
-        store.audit(AuditRecord.of(AdminService.ACTOR, "upstream.fetch", "upstream", name, null, Map.of("requested", true)));
+        store.audit(AuditRecord.of(
+                AdminService.ACTOR, "upstream.fetch", "upstream", name, null, Map.of("requested", true)));
         if (!pipeline.get().requestFetch(name)) {
             throw AdminException.notFound("no upstream named '" + name + "' is fetched by this process");
         }

@@ -48,9 +48,21 @@ public final class LiveSeries implements AutoCloseable {
     static final int DEFAULT_CAPACITY = 300;
 
     /** One point of the series. */
-    record Sample(Instant at, double requestsPerSecond, double errorsPerSecond, Double p50Ms, Double p99Ms,
-                  double extractionsPerSecond, int gatewayInFlight, int capacityInUse, long capacityLimit,
-                  int healthy, int cooling, int disabled, long snapshotVersion, double snapshotAgeSeconds) {
+    record Sample(
+            Instant at,
+            double requestsPerSecond,
+            double errorsPerSecond,
+            Double p50Ms,
+            Double p99Ms,
+            double extractionsPerSecond,
+            int gatewayInFlight,
+            int capacityInUse,
+            long capacityLimit,
+            int healthy,
+            int cooling,
+            int disabled,
+            long snapshotVersion,
+            double snapshotAgeSeconds) {
 
         Map<String, Object> json() {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -88,8 +100,8 @@ public final class LiveSeries implements AutoCloseable {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.registry = Objects.requireNonNull(registry, "registry");
         if (interval.isNegative() || interval.isZero() || capacity < 1) {
-            throw new IllegalArgumentException("series interval must be positive and capacity at least 1, got "
-                    + interval + "/" + capacity);
+            throw new IllegalArgumentException(
+                    "series interval must be positive and capacity at least 1, got " + interval + "/" + capacity);
         }
         this.interval = interval;
         this.ring = new Sample[capacity];
@@ -104,7 +116,8 @@ public final class LiveSeries implements AutoCloseable {
     public synchronized LiveSeries start() {
         if (scheduler == null) {
             sample();
-            scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("live-series").factory());
+            scheduler = Executors.newSingleThreadScheduledExecutor(
+                    Thread.ofVirtual().name("live-series").factory());
             long ms = interval.toMillis();
             scheduler.scheduleAtFixedRate(this::sampleQuietly, ms, ms, TimeUnit.MILLISECONDS);
         }
@@ -141,10 +154,21 @@ public final class LiveSeries implements AutoCloseable {
             health[s.runtime(slot).health().state().ordinal()]++;
             limit += s.runtime(slot).capacity().limit();
         }
-        Sample sample = new Sample(engine.wallClock().instant(), rps, eps, pct[0], pct[1], xps, (int) gaugeValue("proxypool.gateway.inflight"),
-                engine.inFlight(), limit, health[HealthState.HEALTHY.ordinal()],
+        Sample sample = new Sample(
+                engine.wallClock().instant(),
+                rps,
+                eps,
+                pct[0],
+                pct[1],
+                xps,
+                (int) gaugeValue("proxypool.gateway.inflight"),
+                engine.inFlight(),
+                limit,
+                health[HealthState.HEALTHY.ordinal()],
                 health[HealthState.COOLING.ordinal()] + health[HealthState.PROBE_ALLOWED.ordinal()],
-                health[HealthState.DISABLED.ordinal()], s.version(), Math.max(0, now - s.builtAtNanos()) / 1e9);
+                health[HealthState.DISABLED.ordinal()],
+                s.version(),
+                Math.max(0, now - s.builtAtNanos()) / 1e9);
         ring[next] = sample;
         next = (next + 1) % ring.length;
         size = Math.min(size + 1, ring.length);
@@ -185,7 +209,8 @@ public final class LiveSeries implements AutoCloseable {
         }
         boolean storeUp = true;
         try {
-            for (Map.Entry<String, UpstreamCounts> e : engine.store().countsByUpstream().entrySet()) {
+            for (Map.Entry<String, UpstreamCounts> e :
+                    engine.store().countsByUpstream().entrySet()) {
                 Map<String, Object> u = pool.computeIfAbsent(e.getKey(), LiveSeries::emptyCounts);
                 u.put("stored", e.getValue().available());
                 u.put("storedDisabled", e.getValue().disabled());

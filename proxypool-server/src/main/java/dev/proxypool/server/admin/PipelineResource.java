@@ -1,8 +1,8 @@
 package dev.proxypool.server.admin;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.sequential.FetchOutcome;
 import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.sdk.pipeline.UpstreamStatus;
 import io.helidon.webserver.http.ServerRequest;

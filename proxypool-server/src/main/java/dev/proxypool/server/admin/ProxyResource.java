@@ -56,6 +56,7 @@ final class ProxyResource {
     static final int DEFAULT_LIMIT = 100;
     /** The core keeps the last 32 transitions of each proxy. */
     static final int MAX_TRANSITIONS = 32;
+
     private static final List<String> PARAMS = List.of("upstream", "state", "protocol", "limit", "cursor", "masked");
 
     private final PoolEngine engine;
@@ -100,8 +101,9 @@ final class ProxyResource {
                     case "limit" -> limit = limit(v);
                     case "cursor" -> cursor = v;
                     case "masked" -> masked = bool(name, v);
-                    default -> throw AdminException.invalid("unknown query parameter '" + name
-                            + "' (expected " + String.join(", ", PARAMS) + " or label.<key>)");
+                    default ->
+                        throw AdminException.invalid("unknown query parameter '" + name + "' (expected "
+                                + String.join(", ", PARAMS) + " or label.<key>)");
                 }
             }
             PoolQuery query = new PoolQuery(filter.build(), state);
@@ -140,17 +142,21 @@ final class ProxyResource {
             switch (name) {
                 case "transitions" -> transitions = transitions(values.getFirst());
                 case "masked" -> masked = bool(name, values.getFirst());
-                default -> throw AdminException.invalid("unknown query parameter '" + name
-                        + "' (expected transitions or masked)");
+                default ->
+                    throw AdminException.invalid(
+                            "unknown query parameter '" + name + "' (expected transitions or masked)");
             }
         }
-        StoredProxy sp = engine.store().get(id).orElseThrow(() -> AdminException.notFound("no proxy with id '" + id + "'"));
+        StoredProxy sp =
+                engine.store().get(id).orElseThrow(() -> AdminException.notFound("no proxy with id '" + id + "'"));
         Instant now = engine.wallClock().instant();
         long nowNanos = engine.ticker().read();
         Optional<ProxyRuntime> runtime = engine.runtime(id);
         Map<String, Object> body = ProxyView.of(sp, runtime, now, masked, nowNanos);
         int shown = transitions;
-        body.put("healthRecord", runtime.map(rt -> HealthRecord.of(rt, now, nowNanos, shown)).orElse(null));
+        body.put(
+                "healthRecord",
+                runtime.map(rt -> HealthRecord.of(rt, now, nowNanos, shown)).orElse(null));
         AdminJson.send(res, 200, body);
     }
 
@@ -163,19 +169,21 @@ final class ProxyResource {
         } catch (NumberFormatException e) {
             // answered below
         }
-        throw AdminException.invalid("transitions must be a whole number between 0 and " + MAX_TRANSITIONS + ", got '"
-                + v + "'");
+        throw AdminException.invalid(
+                "transitions must be a whole number between 0 and " + MAX_TRANSITIONS + ", got '" + v + "'");
     }
 
     /** Matching proxies from the store's per-upstream counts (O(upstreams)), or null when they cannot say. */
     private Long total(String upstream, Optional<ProxyState> state) {
         long n = 0;
-        for (Map.Entry<String, UpstreamCounts> e : engine.store().countsByUpstream().entrySet()) {
+        for (Map.Entry<String, UpstreamCounts> e :
+                engine.store().countsByUpstream().entrySet()) {
             if (upstream != null && !upstream.equals(e.getKey())) {
                 continue;
             }
             UpstreamCounts c = e.getValue();
-            n += state.isEmpty() ? (long) c.available() + c.disabled()
+            n += state.isEmpty()
+                    ? (long) c.available() + c.disabled()
                     : state.get() == ProxyState.DISABLED ? c.disabled() : c.available();
         }
         return n;
@@ -194,7 +202,8 @@ final class ProxyResource {
         try {
             n = Integer.parseInt(v.strip());
         } catch (NumberFormatException e) {
-            throw AdminException.invalid("limit must be a whole number between 1 and " + PageRequest.MAX_LIMIT + ", got '" + v + "'");
+            throw AdminException.invalid(
+                    "limit must be a whole number between 1 and " + PageRequest.MAX_LIMIT + ", got '" + v + "'");
         }
         if (n < 1 || n > PageRequest.MAX_LIMIT) {
             throw AdminException.invalid("limit must be between 1 and " + PageRequest.MAX_LIMIT + ", got " + n);
@@ -212,25 +221,34 @@ final class ProxyResource {
 
     private void setDisabled(ServerRequest req, ServerResponse res, boolean disable) {
         String id = req.path().pathParameters().get("id");
-        StoredProxy sp = engine.store().get(id).orElseThrow(() -> AdminException.notFound("no proxy with id '" + id + "'"));
+        StoredProxy sp =
+                engine.store().get(id).orElseThrow(() -> AdminException.notFound("no proxy with id '" + id + "'"));
         ProxyState target = disable ? ProxyState.DISABLED : ProxyState.AVAILABLE;
         Optional<ProxyRuntime> runtime = engine.runtime(id);
-        boolean healthChanges = runtime.isPresent()
-                && (disable != (runtime.get().health().state() == HealthState.DISABLED));
+        boolean healthChanges =
+                runtime.isPresent() && (disable != (runtime.get().health().state() == HealthState.DISABLED));
         if (sp.state() != target || healthChanges) {
             Map<String, Object> before = ProxyView.auditState(sp.state(), runtime);
             apply(id, disable, runtime);
             Map<String, Object> after = ProxyView.auditState(target, engine.runtime(id));
             try {
-                store.audit(AuditRecord.of(AdminService.ACTOR, "proxy." + (disable ? "disable" : "enable"), "proxy", id,
-                        before, after));
+                store.audit(AuditRecord.of(
+                        AdminService.ACTOR, "proxy." + (disable ? "disable" : "enable"), "proxy", id, before, after));
             } catch (RuntimeException e) {
                 apply(id, !disable, engine.runtime(id));
                 throw e;
             }
         }
         StoredProxy now = engine.store().get(id).orElse(sp);
-        AdminJson.send(res, 200, ProxyView.of(now, engine.runtime(id), engine.wallClock().instant(), masked(req), engine.ticker().read()));
+        AdminJson.send(
+                res,
+                200,
+                ProxyView.of(
+                        now,
+                        engine.runtime(id),
+                        engine.wallClock().instant(),
+                        masked(req),
+                        engine.ticker().read()));
     }
 
     /**
@@ -240,8 +258,10 @@ final class ProxyResource {
      */
     void reveal(ServerRequest req, ServerResponse res) {
         String id = req.path().pathParameters().get("id");
-        StoredProxy sp = engine.store().get(id).orElseThrow(() -> AdminException.notFound("no proxy with id '" + id + "'"));
-        store.audit(AuditRecord.of(AdminService.ACTOR, "proxy.reveal", "proxy", id, null, Map.of("revealed", "address")));
+        StoredProxy sp =
+                engine.store().get(id).orElseThrow(() -> AdminException.notFound("no proxy with id '" + id + "'"));
+        store.audit(
+                AuditRecord.of(AdminService.ACTOR, "proxy.reveal", "proxy", id, null, Map.of("revealed", "address")));
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", id);
         m.put("protocol", sp.proxy().protocol().wireName());

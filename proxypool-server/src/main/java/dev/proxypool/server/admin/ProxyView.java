@@ -33,14 +33,14 @@ import java.util.Optional;
  */
 final class ProxyView {
 
-    private ProxyView() {
-    }
+    private ProxyView() {}
 
     /**
      * @param masked    show the host masked ({@link AddressMask}: {@code 203.0.x.x}) and add {@code "masked": true}
      * @param nowNanos  the engine's ticker now, for the remaining time of domain bans
      */
-    static Map<String, Object> of(StoredProxy sp, Optional<ProxyRuntime> runtime, Instant now, boolean masked, long nowNanos) {
+    static Map<String, Object> of(
+            StoredProxy sp, Optional<ProxyRuntime> runtime, Instant now, boolean masked, long nowNanos) {
         Proxy p = sp.proxy();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", p.id());
@@ -55,16 +55,22 @@ final class ProxyView {
         m.put("credentialRef", p.credentialRef().isPresent() ? p.credentialRef().name() : null);
         m.put("labels", p.labels().values());
         m.put("expiresAt", p.expires() ? p.expiresAt().toString() : null);
-        m.put("remainingTtlSeconds", p.expires() ? Math.max(0, Duration.between(now, p.expiresAt()).getSeconds()) : null);
+        m.put(
+                "remainingTtlSeconds",
+                p.expires() ? Math.max(0, Duration.between(now, p.expiresAt()).getSeconds()) : null);
         m.put("state", sp.state().wireName());
         m.put("checkedAt", sp.checkedAt().map(Instant::toString).orElse(null));
         m.put("health", health(sp, runtime));
         m.put("inFlight", runtime.map(rt -> rt.capacity().inFlight()).orElse(0));
         m.put("maxConcurrency", p.maxConcurrency());
         m.put("weight", p.weight());
-        m.put("latencyEwmaMs", runtime.map(rt -> Math.round(rt.health().latencyEwmaNanos() / 100_000.0) / 10.0).orElse(null));
+        m.put(
+                "latencyEwmaMs",
+                runtime.map(rt -> Math.round(rt.health().latencyEwmaNanos() / 100_000.0) / 10.0)
+                        .orElse(null));
         Map<String, Object> bans = new LinkedHashMap<>();
-        runtime.ifPresent(rt -> rt.health().bannedDomains(nowNanos)
+        runtime.ifPresent(rt -> rt.health()
+                .bannedDomains(nowNanos)
                 .forEach((domain, left) -> bans.put(domain, Math.max(1, left / 1_000_000_000L))));
         m.put("bannedDomains", bans);
         return m;

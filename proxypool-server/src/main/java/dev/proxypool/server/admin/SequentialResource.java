@@ -57,12 +57,20 @@ final class SequentialResource {
         SequentialState after = switch (action instanceof String a ? a : "") {
             case "reset" -> board.reset(name);
             case "advance" -> board.advance(name);
-            default -> throw AdminException.invalid("action must be reset or advance, got "
-                    + (action instanceof String a ? "'" + a + "'" : JsonTree.typeName(action)));
+            default ->
+                throw AdminException.invalid("action must be reset or advance, got "
+                        + (action instanceof String a ? "'" + a + "'" : JsonTree.typeName(action)));
         };
         try {
-            store.saveSequential(after, AuditRecord.of(AdminService.ACTOR, "routing.sequential." + action, "routing", name,
-                    view(before), view(after)));
+            store.saveSequential(
+                    after,
+                    AuditRecord.of(
+                            AdminService.ACTOR,
+                            "routing.sequential." + action,
+                            "routing",
+                            name,
+                            view(before),
+                            view(after)));
         } catch (RuntimeException e) {
             board.restore(List.of(before));
             throw e;
@@ -80,10 +88,12 @@ final class SequentialResource {
     }
 
     private SequentialState state(String name) {
-        return engine.sequential().state(name).orElseThrow(() -> AdminException.notFound(
-                engine.routing(name).isPresent()
-                        ? "routing '" + name + "' is not a sequential routing"
-                        : "no routing named '" + name + "'"));
+        return engine.sequential()
+                .state(name)
+                .orElseThrow(() -> AdminException.notFound(
+                        engine.routing(name).isPresent()
+                                ? "routing '" + name + "' is not a sequential routing"
+                                : "no routing named '" + name + "'"));
     }
 
     private Map<String, Object> view(SequentialState s) {

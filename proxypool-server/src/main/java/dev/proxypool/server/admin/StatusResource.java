@@ -57,8 +57,15 @@ final class StatusResource {
         m.put("sizesByUpstream", sizes);
         Map<String, Object> stored = new TreeMap<>();
         try {
-            for (Map.Entry<String, UpstreamCounts> e : engine.store().countsByUpstream().entrySet()) {
-                stored.put(e.getKey(), Map.of("available", e.getValue().available(), "disabled", e.getValue().disabled()));
+            for (Map.Entry<String, UpstreamCounts> e :
+                    engine.store().countsByUpstream().entrySet()) {
+                stored.put(
+                        e.getKey(),
+                        Map.of(
+                                "available",
+                                e.getValue().available(),
+                                "disabled",
+                                e.getValue().disabled()));
             }
             m.put("store", stored);
         } catch (StoreUnavailableException e) {
@@ -82,7 +89,8 @@ final class StatusResource {
                     }
                 }
                 case "cursor" -> cursor = v;
-                default -> throw AdminException.invalid("unknown query parameter '" + name + "' (expected limit, cursor)");
+                default ->
+                    throw AdminException.invalid("unknown query parameter '" + name + "' (expected limit, cursor)");
             }
         }
         AuditPage page;

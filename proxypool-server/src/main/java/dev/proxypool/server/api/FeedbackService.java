@@ -1,9 +1,9 @@
 package dev.proxypool.server.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.proxypool.sdk.engine.PoolEngine;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -82,7 +82,7 @@ public final class FeedbackService implements Handler {
             JsonResponses.error(res, "invalid_request", e.getMessage());
             return;
         }
-        for (Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
+        for (Iterator<String> keys = o.fieldNames(); keys.hasNext(); ) {
             String k = keys.next();
             if (!KEYS.contains(k)) {
                 res.status(Status.BAD_REQUEST_400);

@@ -34,8 +34,7 @@ public final class HealthRecord {
     /** How many transitions a record shows by default (the core keeps the last 32). */
     public static final int DEFAULT_TRANSITIONS = 20;
 
-    private HealthRecord() {
-    }
+    private HealthRecord() {}
 
     /**
      * @param runtime     the proxy's live runtime
@@ -51,7 +50,11 @@ public final class HealthRecord {
         m.put("since", at(s.sinceNanos(), now, nowNanos));
         m.put("cooldownUntil", s.cooldownUntilNanos() == 0 ? null : at(s.cooldownUntilNanos(), now, nowNanos));
         m.put("backoffStep", backoffStep(s.backoffNanos(), health.policy()));
-        m.put("probeHolder", s.probeHolder() == ProbeHolder.NONE ? null : s.probeHolder().name().toLowerCase(Locale.ROOT));
+        m.put(
+                "probeHolder",
+                s.probeHolder() == ProbeHolder.NONE
+                        ? null
+                        : s.probeHolder().name().toLowerCase(Locale.ROOT));
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("passiveFailureStreak", health.passiveFailureStreak());
         c.put("activeFailureStreak", health.activeFailureStreak());

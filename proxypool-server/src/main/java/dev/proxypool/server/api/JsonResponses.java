@@ -11,8 +11,7 @@ import java.util.Map;
 /** Small JSON helpers for the REST handlers: bodies written through {@link JsonCodec}, typed field reads. */
 public final class JsonResponses {
 
-    private JsonResponses() {
-    }
+    private JsonResponses() {}
 
     /** Sends {@code body} (JSON text) as {@code application/json}. */
     public static void send(ServerResponse res, String body) {
@@ -44,8 +43,11 @@ public final class JsonResponses {
         try {
             v = JsonCodec.read(body, JsonCodec.Nesting.REQUEST);
         } catch (MalformedJsonException e) {
-            throw new IllegalArgumentException(e.reason() == MalformedJsonException.Reason.DUPLICATE_KEY
-                    ? e.describe("request body") : notAnObject, e);
+            throw new IllegalArgumentException(
+                    e.reason() == MalformedJsonException.Reason.DUPLICATE_KEY
+                            ? e.describe("request body")
+                            : notAnObject,
+                    e);
         }
         if (!v.isObject()) {
             throw new IllegalArgumentException(notAnObject);

@@ -28,8 +28,7 @@ public final class Console {
     public static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
             + "img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-    private Console() {
-    }
+    private Console() {}
 
     /** Registers the console on {@code routing}: {@code /console} redirects to {@code /console/}. */
     public static void register(HttpRouting.Builder routing) {
@@ -46,9 +45,11 @@ public final class Console {
             res.header(HeaderNames.CACHE_CONTROL, "no-cache");
             res.next();
         });
-        routing.register(PATH, StaticContentFeature.createService(ClasspathHandlerConfig.builder()
-                .location("console")
-                .welcome("index.html")
-                .build()));
+        routing.register(
+                PATH,
+                StaticContentFeature.createService(ClasspathHandlerConfig.builder()
+                        .location("console")
+                        .welcome("index.html")
+                        .build()));
     }
 }

@@ -32,7 +32,8 @@ final class DirectAttempt implements UpstreamAttempt {
     private final AtomicBoolean done = new AtomicBoolean();
     private final String consumedHeader;
 
-    DirectAttempt(String routing, RouteRequest request, InetAddress address, PoolGatewayEngine owner, String consumedHeader) {
+    DirectAttempt(
+            String routing, RouteRequest request, InetAddress address, PoolGatewayEngine owner, String consumedHeader) {
         this.consumedHeader = consumedHeader;
         this.routing = routing;
         this.request = request;

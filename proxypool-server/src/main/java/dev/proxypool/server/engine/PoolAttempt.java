@@ -3,11 +3,11 @@ package dev.proxypool.server.engine;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.dial.DialException;
 import dev.proxypool.sdk.dial.ForwardingConnection;
 import dev.proxypool.sdk.dial.TunnelConnection;
 import dev.proxypool.sdk.dial.UpstreamDialer;
-import dev.proxypool.sdk.Lease;
 import dev.proxypool.server.gateway.AttemptOutcome;
 import dev.proxypool.server.gateway.IdleLinkPool;
 import dev.proxypool.server.gateway.RouteRequest;
@@ -40,8 +40,13 @@ final class PoolAttempt implements UpstreamAttempt {
     private volatile long dialNanos = -1;
     private final String consumedHeader;
 
-    PoolAttempt(Lease lease, RouteRequest request, UpstreamDialer dialer, PoolGatewayEngine owner, Ticker ticker,
-                String consumedHeader) {
+    PoolAttempt(
+            Lease lease,
+            RouteRequest request,
+            UpstreamDialer dialer,
+            PoolGatewayEngine owner,
+            Ticker ticker,
+            String consumedHeader) {
         this.consumedHeader = consumedHeader;
         this.lease = lease;
         this.request = request;
@@ -84,7 +89,10 @@ final class PoolAttempt implements UpstreamAttempt {
                 if (link == null) {
                     ForwardingConnection fc = dialer.openForwarding(p);
                     UpstreamLink.InjectedHeader auth = fc.hasProxyAuthorization()
-                            ? new UpstreamLink.InjectedHeader("Proxy-Authorization", fc.proxyAuthorization().reveal()) : null;
+                            ? new UpstreamLink.InjectedHeader(
+                                    "Proxy-Authorization",
+                                    fc.proxyAuthorization().reveal())
+                            : null;
                     link = UpstreamLink.of(fc.socket(), UpstreamLink.Mode.FORWARD, auth, pool::give);
                     dialNanos = ticker.read() - t0;
                 }

@@ -90,7 +90,9 @@ public final class PoolGatewayEngine implements GatewayEngine {
         if (rule == null) {
             return new RouteDecision.Rejected(503, GatewayErrors.NO_ROUTE, "none");
         }
-        if (!retryRules.computeIfAbsent(rule.name(), n -> new RetryRule(rule.retry())).admit(request.attempt())) {
+        if (!retryRules
+                .computeIfAbsent(rule.name(), n -> new RetryRule(rule.retry()))
+                .admit(request.attempt())) {
             // no retry left: the wire layer answers with the failure of the last attempt
             return new RouteDecision.Rejected(503, GatewayErrors.NO_CANDIDATE, rule.name());
         }
@@ -109,16 +111,22 @@ public final class PoolGatewayEngine implements GatewayEngine {
         }
         // the sticky-session header is the gateway's to read, not the destination's (docs/design.md#gateway-flow, G5)
         String consumed = rule.sticky().enabled() ? rule.sticky().header() : null;
-        AcquireRequest acquire = new AcquireRequest(request.client(), rule.sticky().enabled() ? session : "",
-                request.host(), hashKey, request.triedProxyIds(), options.labels());
+        AcquireRequest acquire = new AcquireRequest(
+                request.client(),
+                rule.sticky().enabled() ? session : "",
+                request.host(),
+                hashKey,
+                request.triedProxyIds(),
+                options.labels());
         return switch (engine.acquire(rule, acquire)) {
             case AcquireResult.Acquired a -> {
                 inFlight.incrementAndGet();
                 yield new PoolAttempt(a.lease(), request, dialer, this, ticker, consumed);
             }
-            case AcquireResult.Rejected r -> r.reason().equals(AcquireResult.Rejected.SESSION_LOST)
-                    ? new RouteDecision.Rejected(502, GatewayErrors.SESSION_LOST, rule.name())
-                    : new RouteDecision.Rejected(503, GatewayErrors.NO_CANDIDATE, rule.name());
+            case AcquireResult.Rejected r ->
+                r.reason().equals(AcquireResult.Rejected.SESSION_LOST)
+                        ? new RouteDecision.Rejected(502, GatewayErrors.SESSION_LOST, rule.name())
+                        : new RouteDecision.Rejected(503, GatewayErrors.NO_CANDIDATE, rule.name());
             case AcquireResult.Direct d -> {
                 InetAddress address;
                 try { // resolved and checked once, here, so a denial is a 403 like any other

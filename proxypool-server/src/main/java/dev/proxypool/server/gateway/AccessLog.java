@@ -40,8 +40,18 @@ final class AccessLog {
      * @param status  the status sent to the client, 0 when none was
      * @param bytesUp bytes a tunnel carried upstream, or -1 for a plain request
      */
-    void write(String clientAddress, String user, String method, String target, int status, String error,
-               long bytes, long bytesUp, long nanos, Explain ex, ExchangeResult result) {
+    void write(
+            String clientAddress,
+            String user,
+            String method,
+            String target,
+            int status,
+            String error,
+            long bytes,
+            long bytesUp,
+            long nanos,
+            Explain ex,
+            ExchangeResult result) {
         if (!LOG.isLoggable(System.Logger.Level.INFO)) {
             return;
         }

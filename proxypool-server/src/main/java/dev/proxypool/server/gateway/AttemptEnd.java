@@ -11,8 +11,7 @@ import dev.proxypool.core.health.FailureKind;
 sealed interface AttemptEnd {
 
     /** A response was relayed to the client; {@code keepClient}: the client connection stays open. */
-    record Relayed(boolean keepClient) implements AttemptEnd {
-    }
+    record Relayed(boolean keepClient) implements AttemptEnd {}
 
     /** Failed before any response byte reached the client: retryable, or answered 502/504. */
     record Failed(FailureKind kind) implements AttemptEnd {
@@ -23,10 +22,8 @@ sealed interface AttemptEnd {
     }
 
     /** Broke after the response had started, or the client went away: the connection is cut. */
-    record Broken() implements AttemptEnd {
-    }
+    record Broken() implements AttemptEnd {}
 
     /** The client's own chunked request body was malformed before any response byte: answered 400. */
-    record ClientBadFraming() implements AttemptEnd {
-    }
+    record ClientBadFraming() implements AttemptEnd {}
 }

@@ -11,22 +11,20 @@ public sealed interface AttemptOutcome {
      * @param status the destination's response status, 0 for a tunnel (opaque bytes); a 403 or 429
      *               is a destination's signal about this proxy (a per-domain ban), not a proxy fault
      */
-    record Success(int status) implements AttemptOutcome {
-    }
+    record Success(int status) implements AttemptOutcome {}
 
     /** The proxy failed; {@code kind} feeds passive health. */
-    record Failure(FailureKind kind) implements AttemptOutcome {
-    }
+    record Failure(FailureKind kind) implements AttemptOutcome {}
 
     /** Neither: the client went away or the gateway stopped; not the proxy's fault. */
-    record Abandoned() implements AttemptOutcome {
-    }
+    record Abandoned() implements AttemptOutcome {}
 
     AttemptOutcome SUCCESS = new Success(0);
 
     static AttemptOutcome success(int status) {
         return new Success(status);
     }
+
     AttemptOutcome ABANDONED = new Abandoned();
 
     static AttemptOutcome failure(FailureKind kind) {

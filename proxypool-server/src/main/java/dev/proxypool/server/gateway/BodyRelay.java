@@ -12,8 +12,7 @@ final class BodyRelay {
 
     private static final int MAX_CHUNK_LINE = 4096;
 
-    private BodyRelay() {
-    }
+    private BodyRelay() {}
 
     /** Relays a body of the given {@link Framing}. */
     static void relay(WireReader src, WireWriter dst, long framing, boolean dechunk, int maxTrailerBytes)

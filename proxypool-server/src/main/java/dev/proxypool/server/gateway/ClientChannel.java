@@ -1,6 +1,5 @@
 package dev.proxypool.server.gateway;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 

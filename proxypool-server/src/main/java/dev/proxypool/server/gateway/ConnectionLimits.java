@@ -20,6 +20,7 @@ public final class ConnectionLimits {
     static final int HEADROOM = 64;
     /** The least the gateway is ever capped at by default. */
     static final int MIN_GATEWAY = 16;
+
     static final int UNKNOWN_LIMIT_CAP = 10_000;
 
     private final long limit;

@@ -11,8 +11,7 @@ final class Framing {
     /** A response delimited by the server closing the connection. */
     static final long UNTIL_CLOSE = -3;
 
-    private Framing() {
-    }
+    private Framing() {}
 
     /**
      * The framing a set of headers declares; {@code onMissing} applies when neither

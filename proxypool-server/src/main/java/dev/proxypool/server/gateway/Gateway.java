@@ -1,7 +1,6 @@
 package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.time.Ticker;
-
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;

@@ -23,12 +23,31 @@ import java.time.Duration;
  * {@link ConnectionLimits} sizes the server's default from the descriptor limit</td></tr>
  * </table>
  */
-public record GatewayConfig(int maxRequestLineBytes, int maxHeaderBytes, int maxHeaderCount, Duration idleTimeout,
-                            Duration ioTimeout, Duration tunnelIdleTimeout, Duration connectTimeout, int maxAttempts,
-                            int bufferBytes, Duration requestHeadTimeout, int maxConnections) {
+public record GatewayConfig(
+        int maxRequestLineBytes,
+        int maxHeaderBytes,
+        int maxHeaderCount,
+        Duration idleTimeout,
+        Duration ioTimeout,
+        Duration tunnelIdleTimeout,
+        Duration connectTimeout,
+        int maxAttempts,
+        int bufferBytes,
+        Duration requestHeadTimeout,
+        int maxConnections) {
 
-    public static final GatewayConfig DEFAULTS = new GatewayConfig(8192, 65536, 256, Duration.ofSeconds(60),
-            Duration.ofSeconds(60), Duration.ofMinutes(5), Duration.ofSeconds(10), 2, 16384, Duration.ofSeconds(10), 0);
+    public static final GatewayConfig DEFAULTS = new GatewayConfig(
+            8192,
+            65536,
+            256,
+            Duration.ofSeconds(60),
+            Duration.ofSeconds(60),
+            Duration.ofMinutes(5),
+            Duration.ofSeconds(10),
+            2,
+            16384,
+            Duration.ofSeconds(10),
+            0);
 
     public GatewayConfig {
         check("gateway.maxRequestLineBytes", maxRequestLineBytes, 256, 1 << 20);
@@ -45,35 +64,95 @@ public record GatewayConfig(int maxRequestLineBytes, int maxHeaderBytes, int max
     }
 
     public GatewayConfig withIdleTimeout(Duration d) {
-        return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, d, ioTimeout, tunnelIdleTimeout,
-                connectTimeout, maxAttempts, bufferBytes, requestHeadTimeout, maxConnections);
+        return new GatewayConfig(
+                maxRequestLineBytes,
+                maxHeaderBytes,
+                maxHeaderCount,
+                d,
+                ioTimeout,
+                tunnelIdleTimeout,
+                connectTimeout,
+                maxAttempts,
+                bufferBytes,
+                requestHeadTimeout,
+                maxConnections);
     }
 
     public GatewayConfig withIoTimeout(Duration d) {
-        return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, idleTimeout, d, tunnelIdleTimeout,
-                connectTimeout, maxAttempts, bufferBytes, requestHeadTimeout, maxConnections);
+        return new GatewayConfig(
+                maxRequestLineBytes,
+                maxHeaderBytes,
+                maxHeaderCount,
+                idleTimeout,
+                d,
+                tunnelIdleTimeout,
+                connectTimeout,
+                maxAttempts,
+                bufferBytes,
+                requestHeadTimeout,
+                maxConnections);
     }
 
     public GatewayConfig withTunnelIdleTimeout(Duration d) {
-        return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, idleTimeout, ioTimeout, d,
-                connectTimeout, maxAttempts, bufferBytes, requestHeadTimeout, maxConnections);
+        return new GatewayConfig(
+                maxRequestLineBytes,
+                maxHeaderBytes,
+                maxHeaderCount,
+                idleTimeout,
+                ioTimeout,
+                d,
+                connectTimeout,
+                maxAttempts,
+                bufferBytes,
+                requestHeadTimeout,
+                maxConnections);
     }
 
     public GatewayConfig withMaxAttempts(int n) {
-        return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, idleTimeout, ioTimeout,
-                tunnelIdleTimeout, connectTimeout, n, bufferBytes, requestHeadTimeout, maxConnections);
+        return new GatewayConfig(
+                maxRequestLineBytes,
+                maxHeaderBytes,
+                maxHeaderCount,
+                idleTimeout,
+                ioTimeout,
+                tunnelIdleTimeout,
+                connectTimeout,
+                n,
+                bufferBytes,
+                requestHeadTimeout,
+                maxConnections);
     }
 
     /** The deadline from a request's first byte to the end of its head (408 after it). */
     public GatewayConfig withRequestHeadTimeout(Duration d) {
-        return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, idleTimeout, ioTimeout,
-                tunnelIdleTimeout, connectTimeout, maxAttempts, bufferBytes, d, maxConnections);
+        return new GatewayConfig(
+                maxRequestLineBytes,
+                maxHeaderBytes,
+                maxHeaderCount,
+                idleTimeout,
+                ioTimeout,
+                tunnelIdleTimeout,
+                connectTimeout,
+                maxAttempts,
+                bufferBytes,
+                d,
+                maxConnections);
     }
 
     /** The cap on open client connections; 0: none. */
     public GatewayConfig withMaxConnections(int n) {
-        return new GatewayConfig(maxRequestLineBytes, maxHeaderBytes, maxHeaderCount, idleTimeout, ioTimeout,
-                tunnelIdleTimeout, connectTimeout, maxAttempts, bufferBytes, requestHeadTimeout, n);
+        return new GatewayConfig(
+                maxRequestLineBytes,
+                maxHeaderBytes,
+                maxHeaderCount,
+                idleTimeout,
+                ioTimeout,
+                tunnelIdleTimeout,
+                connectTimeout,
+                maxAttempts,
+                bufferBytes,
+                requestHeadTimeout,
+                n);
     }
 
     int idleTimeoutMillis() {

@@ -2,7 +2,6 @@ package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.routing.RetryRule;
-
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
@@ -36,6 +35,7 @@ final class GatewayConnection {
     private ExchangeResult result;
     /** The access log, null when off; the log* fields describe the current exchange for it. */
     private final AccessLog accessLog;
+
     private String logUser;
     private int logStatus;
     private String logError;
@@ -72,8 +72,11 @@ final class GatewayConnection {
             // not the client's doing: a defect. This connection ends, the gateway keeps serving; the
             // type and where it was thrown are logged, not the message (it may carry a target)
             StackTraceElement[] at = e.getStackTrace();
-            LOG.log(System.Logger.Level.WARNING, "gateway connection handler failed: {0} at {1}",
-                    e.getClass().getName(), at.length > 0 ? at[0] : "?");
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "gateway connection handler failed: {0} at {1}",
+                    e.getClass().getName(),
+                    at.length > 0 ? at[0] : "?");
         } finally {
             idle = false;
             if (lingerOnClose) {
@@ -96,7 +99,8 @@ final class GatewayConnection {
                 return;
             }
             // from the first byte on, the whole head has requestHeadTimeout (slow-header clients)
-            in.deadline(gw.ticker(), gw.ticker().read() + cfg.requestHeadTimeout().toNanos(), ch::readTimeout);
+            in.deadline(
+                    gw.ticker(), gw.ticker().read() + cfg.requestHeadTimeout().toNanos(), ch::readTimeout);
             RequestHead head;
             try {
                 head = RequestHead.read(in, cfg);
@@ -114,13 +118,30 @@ final class GatewayConnection {
                 } else {
                     status = 408;
                     reason = GatewayErrors.REQUEST_TIMEOUT;
-                    sendError(true, status, reason, "the request head did not arrive within "
-                            + cfg.requestHeadTimeout().toMillis() + " ms", Explain.NONE, false);
+                    sendError(
+                            true,
+                            status,
+                            reason,
+                            "the request head did not arrive within "
+                                    + cfg.requestHeadTimeout().toMillis() + " ms",
+                            Explain.NONE,
+                            false);
                 }
-                gw.metrics().finished(false, ExchangeResult.BAD_REQUEST, gw.ticker().read() - t0);
+                gw.metrics()
+                        .finished(false, ExchangeResult.BAD_REQUEST, gw.ticker().read() - t0);
                 if (accessLog != null) {
-                    accessLog.write(ch.peer(), null, null, null, status, reason, out.written() - w0, -1,
-                            gw.ticker().read() - t0, Explain.NONE, ExchangeResult.BAD_REQUEST);
+                    accessLog.write(
+                            ch.peer(),
+                            null,
+                            null,
+                            null,
+                            status,
+                            reason,
+                            out.written() - w0,
+                            -1,
+                            gw.ticker().read() - t0,
+                            Explain.NONE,
+                            ExchangeResult.BAD_REQUEST);
                 }
                 return;
             } finally {
@@ -144,9 +165,18 @@ final class GatewayConnection {
             } finally {
                 gw.metrics().finished(head.connect, result, gw.ticker().read() - t0);
                 if (accessLog != null) {
-                    accessLog.write(ch.peer(), logUser, head.method, logTarget(head.target), logStatus, logError,
-                            out.written() - w0 + logTunnelDown, head.connect ? logTunnelUp : -1,
-                            gw.ticker().read() - t0, logExplain, result);
+                    accessLog.write(
+                            ch.peer(),
+                            logUser,
+                            head.method,
+                            logTarget(head.target),
+                            logStatus,
+                            logError,
+                            out.written() - w0 + logTunnelDown,
+                            head.connect ? logTunnelUp : -1,
+                            gw.ticker().read() - t0,
+                            logExplain,
+                            result);
                 }
             }
             if (!keep) {
@@ -173,7 +203,8 @@ final class GatewayConnection {
         if (gw.stopping()) {
             return false;
         }
-        return head.http11 ? !head.headers.hasToken("Connection", "close")
+        return head.http11
+                ? !head.headers.hasToken("Connection", "close")
                 : head.headers.hasToken("Connection", "keep-alive");
     }
 
@@ -187,8 +218,13 @@ final class GatewayConnection {
         logUser = client;
         if (client == null) {
             result = ExchangeResult.AUTH_REQUIRED;
-            return sendError(head.http11, 407, GatewayErrors.AUTH_REQUIRED, "proxy authentication required",
-                    Explain.NONE, keepClient && !hasBody);
+            return sendError(
+                    head.http11,
+                    407,
+                    GatewayErrors.AUTH_REQUIRED,
+                    "proxy authentication required",
+                    Explain.NONE,
+                    keepClient && !hasBody);
         }
         boolean expectContinue = head.http11 && hasBody && h.hasToken("Expect", "100-continue");
         boolean idempotent = RetryRule.retryable(head.method, hasBody);
@@ -197,16 +233,22 @@ final class GatewayConnection {
         Explain last = Explain.NONE;
         boolean lastTimeout = false;
         for (int attempt = 1; ; attempt++) {
-            RouteDecision d = gw.engine().route(new RouteRequest(client, head.target.host(), head.target.port(),
-                    head.method, false, h, attempt, tried));
+            RouteDecision d = gw.engine()
+                    .route(new RouteRequest(
+                            client, head.target.host(), head.target.port(), head.method, false, h, attempt, tried));
             switch (d) {
                 case RouteDecision.Rejected r -> {
                     if (attempt > 1) { // nothing left to retry on: report the failure we had
                         return upstreamFailed(head, last, lastTimeout, keepClient && !hasBody);
                     }
                     result = ExchangeResult.REJECTED;
-                    return sendError(head.http11, r.status(), r.reason(), "the gateway rejected the request",
-                            new Explain("none", "none", r.routing(), 0), keepClient && !hasBody);
+                    return sendError(
+                            head.http11,
+                            r.status(),
+                            r.reason(),
+                            "the gateway rejected the request",
+                            new Explain("none", "none", r.routing(), 0),
+                            keepClient && !hasBody);
                 }
                 case UpstreamAttempt a -> {
                     last = Explain.of(a, attempt);
@@ -223,8 +265,13 @@ final class GatewayConnection {
                         }
                         case AttemptEnd.ClientBadFraming c -> {
                             result = ExchangeResult.BAD_REQUEST;
-                            return sendError(head.http11, 400, GatewayErrors.BAD_FRAMING,
-                                    "malformed chunked request body", Explain.NONE, false);
+                            return sendError(
+                                    head.http11,
+                                    400,
+                                    GatewayErrors.BAD_FRAMING,
+                                    "malformed chunked request body",
+                                    Explain.NONE,
+                                    false);
                         }
                         case AttemptEnd.Failed f -> { // before any response byte
                             lastTimeout = f.timeout();
@@ -243,13 +290,26 @@ final class GatewayConnection {
     private boolean upstreamFailed(RequestHead head, Explain last, boolean timeout, boolean keep) throws IOException {
         result = ExchangeResult.UPSTREAM_FAILED;
         return timeout
-                ? sendError(head.http11, 504, GatewayErrors.UPSTREAM_TIMEOUT, "the upstream did not answer in time", last, keep)
+                ? sendError(
+                        head.http11,
+                        504,
+                        GatewayErrors.UPSTREAM_TIMEOUT,
+                        "the upstream did not answer in time",
+                        last,
+                        keep)
                 : sendError(head.http11, 502, GatewayErrors.UPSTREAM_FAILED, "the upstream proxy failed", last, keep);
     }
 
     /** One attempt; completes {@code a} and releases its link before returning. */
-    private AttemptEnd exchange(RequestHead head, UpstreamAttempt a, Explain ex, boolean keepClient, boolean expectContinue,
-                         boolean idempotent, boolean mayRetry) throws IOException {
+    private AttemptEnd exchange(
+            RequestHead head,
+            UpstreamAttempt a,
+            Explain ex,
+            boolean keepClient,
+            boolean expectContinue,
+            boolean idempotent,
+            boolean mayRetry)
+            throws IOException {
         UpstreamLink link = null;
         AttemptOutcome outcome = AttemptOutcome.ABANDONED;
         boolean reusable = false;
@@ -306,10 +366,12 @@ final class GatewayConnection {
             writeResponseHead(resp, ex, keep, head.http11, dechunk);
             BodyRelay.relay(link.reader(cfg.bufferBytes()), out, framing, dechunk, cfg.maxHeaderBytes());
             out.flush();
-            reusable = framing != Framing.UNTIL_CLOSE && (resp.http11
-                    ? !resp.headers.hasToken("Connection", "close")
-                    : resp.headers.hasToken("Connection", "keep-alive"));
-            outcome = unreachable ? AttemptOutcome.failure(FailureKind.UPSTREAM_UNREACHABLE)
+            reusable = framing != Framing.UNTIL_CLOSE
+                    && (resp.http11
+                            ? !resp.headers.hasToken("Connection", "close")
+                            : resp.headers.hasToken("Connection", "keep-alive"));
+            outcome = unreachable
+                    ? AttemptOutcome.failure(FailureKind.UPSTREAM_UNREACHABLE)
                     : AttemptOutcome.success(resp.status);
             return new AttemptEnd.Relayed(keep);
         } catch (PeerIOException e) {
@@ -398,7 +460,9 @@ final class GatewayConnection {
         String connection = HopByHop.connection(h);
         for (int i = 0, n = h.size(); i < n; i++) {
             String name = h.name(i);
-            if (HopByHop.skip(name, connection) || name.equalsIgnoreCase("Host") || name.equalsIgnoreCase("Expect")
+            if (HopByHop.skip(name, connection)
+                    || name.equalsIgnoreCase("Host")
+                    || name.equalsIgnoreCase("Expect")
                     || name.equalsIgnoreCase(consumedHeader)) {
                 continue;
             }
@@ -442,16 +506,27 @@ final class GatewayConnection {
         logUser = client;
         if (client == null) {
             result = ExchangeResult.AUTH_REQUIRED;
-            return sendError(head.http11, 407, GatewayErrors.AUTH_REQUIRED, "proxy authentication required",
-                    Explain.NONE, keepClient);
+            return sendError(
+                    head.http11,
+                    407,
+                    GatewayErrors.AUTH_REQUIRED,
+                    "proxy authentication required",
+                    Explain.NONE,
+                    keepClient);
         }
-        RouteDecision d = gw.engine().route(new RouteRequest(client, head.target.host(), head.target.port(),
-                head.method, true, head.headers, 1, List.of()));
+        RouteDecision d = gw.engine()
+                .route(new RouteRequest(
+                        client, head.target.host(), head.target.port(), head.method, true, head.headers, 1, List.of()));
         return switch (d) {
             case RouteDecision.Rejected r -> {
                 result = ExchangeResult.REJECTED;
-                yield sendError(head.http11, r.status(), r.reason(), "the gateway rejected the tunnel",
-                        new Explain("none", "none", r.routing(), 0), keepClient);
+                yield sendError(
+                        head.http11,
+                        r.status(),
+                        r.reason(),
+                        "the gateway rejected the tunnel",
+                        new Explain("none", "none", r.routing(), 0),
+                        keepClient);
             }
             case UpstreamAttempt a -> runTunnel(head, a, keepClient);
         };
@@ -483,8 +558,8 @@ final class GatewayConnection {
             logExplain = ex;
             idle = false;
             // the connection's own buffers carry the tunnel: `in` is drained into it first, `out` is flushed
-            Tunnel t = new Tunnel(ch, in, link, cfg.tunnelIdleTimeoutMillis(), gw.ticker(), gw.tunnelWatchdog(),
-                    out.buffer());
+            Tunnel t = new Tunnel(
+                    ch, in, link, cfg.tunnelIdleTimeoutMillis(), gw.ticker(), gw.tunnelWatchdog(), out.buffer());
             buffersFree = false;
             t.run();
             buffersFree = t.ended();

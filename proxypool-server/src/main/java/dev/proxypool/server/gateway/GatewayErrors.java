@@ -45,6 +45,5 @@ public final class GatewayErrors {
     /** The gateway is shutting down. 503. */
     public static final String SHUTTING_DOWN = "shutting_down";
 
-    private GatewayErrors() {
-    }
+    private GatewayErrors() {}
 }

@@ -43,11 +43,15 @@ public final class GatewayListener implements AutoCloseable {
         this.gateway = gateway;
         this.server = server;
         this.maxConnections = gateway.config().maxConnections();
-        this.connectionThreads = virtualThreads ? Thread.ofVirtual().name("gateway-conn")
+        this.connectionThreads = virtualThreads
+                ? Thread.ofVirtual().name("gateway-conn")
                 : Thread.ofPlatform().name("gateway-conn").daemon(true);
         // a virtual acceptor hands connections to the scheduler's local queue: no cross-thread wake-up
-        this.acceptor = (virtualThreads ? Thread.ofVirtual() : Thread.ofPlatform().daemon(true))
-                .name("gateway-accept-" + server.getLocalPort()).unstarted(this::acceptLoop);
+        this.acceptor = (virtualThreads
+                        ? Thread.ofVirtual()
+                        : Thread.ofPlatform().daemon(true))
+                .name("gateway-accept-" + server.getLocalPort())
+                .unstarted(this::acceptLoop);
     }
 
     /**
@@ -114,7 +118,9 @@ public final class GatewayListener implements AutoCloseable {
                 // e.g. "Too many open files": transient, never a reason to stop listening for good
                 acceptFailures.incrementAndGet();
                 if (backoff == 0) {
-                    LOG.log(System.Logger.Level.WARNING, "gateway accept failed ({0}); retrying with backoff",
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "gateway accept failed ({0}); retrying with backoff",
                             e.getMessage());
                 }
                 backoff = backoff == 0 ? ACCEPT_BACKOFF_MIN_MILLIS : Math.min(backoff * 2, ACCEPT_BACKOFF_MAX_MILLIS);

@@ -21,19 +21,15 @@ public interface GatewayMetrics {
 
     GatewayMetrics NONE = new GatewayMetrics() {
         @Override
-        public void started(boolean tunnel) {
-        }
+        public void started(boolean tunnel) {}
 
         @Override
-        public void finished(boolean tunnel, ExchangeResult result, long nanos) {
-        }
+        public void finished(boolean tunnel, ExchangeResult result, long nanos) {}
 
         @Override
-        public void error(String reason) {
-        }
+        public void error(String reason) {}
 
         @Override
-        public void retried() {
-        }
+        public void retried() {}
     };
 }

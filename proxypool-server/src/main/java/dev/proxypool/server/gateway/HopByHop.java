@@ -8,12 +8,19 @@ package dev.proxypool.server.gateway;
  */
 final class HopByHop {
 
-    private static final String[] ALWAYS = {"Connection", "Proxy-Connection", "Keep-Alive", "TE", "Trailer",
-        "Upgrade", "Proxy-Authorization", "Proxy-Authenticate"};
+    private static final String[] ALWAYS = {
+        "Connection",
+        "Proxy-Connection",
+        "Keep-Alive",
+        "TE",
+        "Trailer",
+        "Upgrade",
+        "Proxy-Authorization",
+        "Proxy-Authenticate"
+    };
     private static final String OWN_PREFIX = "X-ProxyPool-";
 
-    private HopByHop() {
-    }
+    private HopByHop() {}
 
     /**
      * @param connection the combined Connection header value(s), or {@code null}

@@ -1,7 +1,6 @@
 package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.time.Ticker;
-
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -17,8 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class IdleLinkPool {
 
-    private record Idle(UpstreamLink link, long since) {
-    }
+    private record Idle(UpstreamLink link, long since) {}
 
     private final ConcurrentLinkedDeque<Idle> idle = new ConcurrentLinkedDeque<>();
     private final AtomicInteger size = new AtomicInteger();

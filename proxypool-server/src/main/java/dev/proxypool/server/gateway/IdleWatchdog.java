@@ -1,7 +1,6 @@
 package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.time.Ticker;
-
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

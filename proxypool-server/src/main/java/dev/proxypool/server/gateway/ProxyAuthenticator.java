@@ -38,7 +38,8 @@ public interface ProxyAuthenticator {
             }
             String decoded;
             try {
-                decoded = new String(Base64.getDecoder().decode(header.substring(6).strip()), StandardCharsets.UTF_8);
+                decoded = new String(
+                        Base64.getDecoder().decode(header.substring(6).strip()), StandardCharsets.UTF_8);
             } catch (IllegalArgumentException e) {
                 return null;
             }

@@ -10,9 +10,25 @@ import java.util.Set;
  */
 final class RequestHead {
 
-    private static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS",
-            "PATCH", "TRACE", "CONNECT", "PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK",
-            "REPORT", "SEARCH");
+    private static final Set<String> METHODS = Set.of(
+            "GET",
+            "HEAD",
+            "POST",
+            "PUT",
+            "DELETE",
+            "OPTIONS",
+            "PATCH",
+            "TRACE",
+            "CONNECT",
+            "PROPFIND",
+            "PROPPATCH",
+            "MKCOL",
+            "COPY",
+            "MOVE",
+            "LOCK",
+            "UNLOCK",
+            "REPORT",
+            "SEARCH");
     private static final int MAX_EMPTY_LINES = 4;
 
     final String method;
@@ -47,7 +63,9 @@ final class RequestHead {
                 }
             } while (line.isEmpty() && ++empty <= MAX_EMPTY_LINES);
         } catch (WireReader.LineTooLongException e) {
-            throw new WireException(431, GatewayErrors.REQUEST_LINE_TOO_LONG,
+            throw new WireException(
+                    431,
+                    GatewayErrors.REQUEST_LINE_TOO_LONG,
                     "request line longer than " + cfg.maxRequestLineBytes() + " bytes");
         }
         int sp1 = line.indexOf(' ');
@@ -74,14 +92,15 @@ final class RequestHead {
             throw WireException.badRequest(GatewayErrors.UNSUPPORTED_METHOD, "method not supported by the gateway");
         }
         String rawTarget = line.substring(sp1 + 1, sp2);
-        RequestTarget target = method.equals("CONNECT") ? RequestTarget.connect(rawTarget) : RequestTarget.absolute(rawTarget);
+        RequestTarget target =
+                method.equals("CONNECT") ? RequestTarget.connect(rawTarget) : RequestTarget.absolute(rawTarget);
 
         HeaderFields headers = new HeaderFields();
         readFields(in, headers, cfg.maxHeaderBytes(), cfg.maxHeaderCount(), true);
         long framing = Framing.of(headers, 0, true);
         if (framing == Long.MIN_VALUE) {
-            throw WireException.badRequest(GatewayErrors.BAD_FRAMING,
-                    "conflicting or invalid Content-Length / Transfer-Encoding");
+            throw WireException.badRequest(
+                    GatewayErrors.BAD_FRAMING, "conflicting or invalid Content-Length / Transfer-Encoding");
         }
         if (hostFields(headers) > 1) { // RFC 9112 §3.2: more than one Host field is a 400
             throw WireException.badRequest(GatewayErrors.BAD_REQUEST, "more than one Host header");
@@ -156,7 +175,8 @@ final class RequestHead {
 
     private static WireException tooLarge(boolean client, int maxBytes) {
         return client
-                ? new WireException(431, GatewayErrors.HEADERS_TOO_LARGE, "header block larger than " + maxBytes + " bytes")
+                ? new WireException(
+                        431, GatewayErrors.HEADERS_TOO_LARGE, "header block larger than " + maxBytes + " bytes")
                 : new WireException(502, GatewayErrors.UPSTREAM_PROTOCOL, "upstream header block too large");
     }
 

@@ -17,7 +17,8 @@ record RequestTarget(String host, int port, String path, String authority) {
     /** Parses {@code http://authority[/path][?query]}; {@code #fragment} is dropped. */
     static RequestTarget absolute(String t) throws WireException {
         if (t.isEmpty() || t.charAt(0) == '/' || t.equals("*")) {
-            throw WireException.badRequest(GatewayErrors.ORIGIN_FORM,
+            throw WireException.badRequest(
+                    GatewayErrors.ORIGIN_FORM,
                     "the gateway is a forward proxy: send absolute-form (GET http://host/path) or CONNECT");
         }
         int colon = t.indexOf("://");
@@ -25,7 +26,8 @@ record RequestTarget(String host, int port, String path, String authority) {
             throw WireException.badRequest(GatewayErrors.BAD_REQUEST, "request target is not absolute-form");
         }
         if (!t.regionMatches(true, 0, "http", 0, 4) || colon != 4) {
-            throw WireException.badRequest(GatewayErrors.UNSUPPORTED_SCHEME,
+            throw WireException.badRequest(
+                    GatewayErrors.UNSUPPORTED_SCHEME,
                     "only http:// is forwarded in absolute-form; use CONNECT for https");
         }
         int start = colon + 3;
@@ -56,7 +58,8 @@ record RequestTarget(String host, int port, String path, String authority) {
         return parseAuthority(t, -1, "", GatewayErrors.BAD_CONNECT_TARGET);
     }
 
-    private static RequestTarget parseAuthority(String a, int defaultPort, String path, String reason) throws WireException {
+    private static RequestTarget parseAuthority(String a, int defaultPort, String path, String reason)
+            throws WireException {
         if (a.isEmpty() || a.indexOf('@') >= 0) {
             throw WireException.badRequest(reason, "bad authority in request target");
         }
@@ -90,7 +93,11 @@ record RequestTarget(String host, int port, String path, String authority) {
             }
             for (int i = 0; i < host.length(); i++) {
                 char c = host.charAt(i);
-                if (!(c == '.' || c == '-' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z'
+                if (!(c == '.'
+                        || c == '-'
+                        || c == '_'
+                        || c >= '0' && c <= '9'
+                        || c >= 'a' && c <= 'z'
                         || c >= 'A' && c <= 'Z')) {
                     throw WireException.badRequest(reason, "bad host in request target");
                 }

@@ -14,6 +14,12 @@ import java.util.List;
  * @param attempt       1 for the first attempt, 2.. for retries
  * @param triedProxyIds opaque ids already tried for this request: a retry must pick another proxy
  */
-public record RouteRequest(String client, String host, int port, String method, boolean tunnel,
-                           HeaderLookup headers, int attempt, List<String> triedProxyIds) {
-}
+public record RouteRequest(
+        String client,
+        String host,
+        int port,
+        String method,
+        boolean tunnel,
+        HeaderLookup headers,
+        int attempt,
+        List<String> triedProxyIds) {}

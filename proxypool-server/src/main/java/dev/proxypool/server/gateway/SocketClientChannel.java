@@ -79,6 +79,8 @@ final class SocketClientChannel implements ClientChannel {
 
     @Override
     public String peer() {
-        return socket.getRemoteSocketAddress() instanceof InetSocketAddress a ? a.getAddress().getHostAddress() : "?";
+        return socket.getRemoteSocketAddress() instanceof InetSocketAddress a
+                ? a.getAddress().getHostAddress()
+                : "?";
     }
 }

@@ -3,8 +3,7 @@ package dev.proxypool.server.gateway;
 /** Reason phrases for the statuses the gateway generates itself. */
 final class StatusText {
 
-    private StatusText() {
-    }
+    private StatusText() {}
 
     static String of(int status) {
         return switch (status) {

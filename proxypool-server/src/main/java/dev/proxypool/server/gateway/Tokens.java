@@ -18,8 +18,7 @@ final class Tokens {
         }
     }
 
-    private Tokens() {
-    }
+    private Tokens() {}
 
     static boolean isToken(String s, int from, int to) {
         if (from >= to) {

@@ -1,7 +1,6 @@
 package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.time.Ticker;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -33,7 +32,7 @@ final class Tunnel implements IdleWatchdog.Watched {
     private volatile boolean closing;
     private volatile boolean upstreamBroke;
     private long bytesDown; // written by the calling thread only
-    private long bytesUp;   // written by the client→upstream thread only, read after it ends
+    private long bytesUp; // written by the client→upstream thread only, read after it ends
     private final byte[] downBuffer;
     private Thread up;
     private volatile boolean downEnded;
@@ -42,8 +41,14 @@ final class Tunnel implements IdleWatchdog.Watched {
      * @param downBuffer the buffer to relay upstream→client through (the client writer's, flushed);
      *                   client→upstream goes through {@code clientReader}'s own buffer once drained
      */
-    Tunnel(ClientChannel client, WireReader clientReader, UpstreamLink link, int idleMillis, Ticker ticker,
-           IdleWatchdog watchdog, byte[] downBuffer) {
+    Tunnel(
+            ClientChannel client,
+            WireReader clientReader,
+            UpstreamLink link,
+            int idleMillis,
+            Ticker ticker,
+            IdleWatchdog watchdog,
+            byte[] downBuffer) {
         this.watchdog = watchdog;
         this.downBuffer = downBuffer;
         this.client = client;

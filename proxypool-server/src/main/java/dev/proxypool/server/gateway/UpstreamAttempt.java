@@ -45,8 +45,7 @@ public non-sealed interface UpstreamAttempt extends RouteDecision {
      * The final response head arrived with {@code status}, before any of it is relayed to the client.
      * Lets a destination's refusal (403/429) take effect before the client can retry. Default: nothing.
      */
-    default void answered(int status) {
-    }
+    default void answered(int status) {}
 
     /** Ends the attempt and releases its capacity; feeds passive health. Idempotent. */
     void complete(AttemptOutcome outcome);

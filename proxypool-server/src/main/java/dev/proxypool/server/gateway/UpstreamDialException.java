@@ -1,7 +1,6 @@
 package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.health.FailureKind;
-
 import java.io.IOException;
 
 /**

@@ -21,7 +21,10 @@ import java.net.SocketException;
  */
 public final class UpstreamLink {
 
-    public enum Mode { FORWARD, TUNNEL }
+    public enum Mode {
+        FORWARD,
+        TUNNEL
+    }
 
     /** A header the gateway adds to requests on a FORWARD link; its toString hides the value. */
     public record InjectedHeader(String name, String value) {
@@ -53,8 +56,13 @@ public final class UpstreamLink {
      * @param injectedHeader header for FORWARD requests, or {@code null}
      * @param recycler       where a reusable link goes, or {@code null} to always close
      */
-    public UpstreamLink(Socket socket, InputStream in, OutputStream out, Mode mode, InjectedHeader injectedHeader,
-                        Recycler recycler) {
+    public UpstreamLink(
+            Socket socket,
+            InputStream in,
+            OutputStream out,
+            Mode mode,
+            InjectedHeader injectedHeader,
+            Recycler recycler) {
         this.socket = socket;
         this.in = in;
         this.out = out;
@@ -66,8 +74,8 @@ public final class UpstreamLink {
     /** A link over a plain socket's own streams. */
     public static UpstreamLink of(Socket socket, Mode mode, InjectedHeader injectedHeader, Recycler recycler)
             throws IOException {
-        return new UpstreamLink(socket, socket.getInputStream(), socket.getOutputStream(), mode, injectedHeader,
-                recycler);
+        return new UpstreamLink(
+                socket, socket.getInputStream(), socket.getOutputStream(), mode, injectedHeader, recycler);
     }
 
     public Socket socket() {

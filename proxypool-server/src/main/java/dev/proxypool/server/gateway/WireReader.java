@@ -1,7 +1,6 @@
 package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.time.Ticker;
-
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;

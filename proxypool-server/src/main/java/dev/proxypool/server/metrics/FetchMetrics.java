@@ -32,22 +32,32 @@ final class FetchMetrics implements CollectionPipeline.Listener {
                 fetches(u, o);
             }
         }
-        writerRounds = meters.counter("proxypool.pipeline.rounds", "Pipeline rounds by role (writer holds the pipeline lease)",
+        writerRounds = meters.counter(
+                "proxypool.pipeline.rounds",
+                "Pipeline rounds by role (writer holds the pipeline lease)",
                 List.of(Tag.create("role", "writer")));
-        followerRounds = meters.counter("proxypool.pipeline.rounds", "Pipeline rounds by role (writer holds the pipeline lease)",
+        followerRounds = meters.counter(
+                "proxypool.pipeline.rounds",
+                "Pipeline rounds by role (writer holds the pipeline lease)",
                 List.of(Tag.create("role", "follower")));
     }
 
     private Counter fetches(String upstream, String outcome) {
-        return counters.computeIfAbsent("f\u0000" + upstream + "\u0000" + outcome, k -> meters.counter(
-                "proxypool.pipeline.fetches", "Upstream fetches by outcome",
-                List.of(Tag.create("upstream", upstream), Tag.create("outcome", outcome))));
+        return counters.computeIfAbsent(
+                "f\u0000" + upstream + "\u0000" + outcome,
+                k -> meters.counter(
+                        "proxypool.pipeline.fetches",
+                        "Upstream fetches by outcome",
+                        List.of(Tag.create("upstream", upstream), Tag.create("outcome", outcome))));
     }
 
     private Counter errors(String upstream, String kind) {
-        return counters.computeIfAbsent("e\u0000" + upstream + "\u0000" + kind, k -> meters.counter(
-                "proxypool.pipeline.fetch.errors", "Failed upstream fetches by kind",
-                List.of(Tag.create("upstream", upstream), Tag.create("kind", kind))));
+        return counters.computeIfAbsent(
+                "e\u0000" + upstream + "\u0000" + kind,
+                k -> meters.counter(
+                        "proxypool.pipeline.fetch.errors",
+                        "Failed upstream fetches by kind",
+                        List.of(Tag.create("upstream", upstream), Tag.create("kind", kind))));
     }
 
     @Override

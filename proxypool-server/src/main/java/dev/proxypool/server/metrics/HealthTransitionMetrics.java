@@ -30,9 +30,15 @@ final class HealthTransitionMetrics implements HealthListener {
         String state = to.state().name().toLowerCase(Locale.ROOT);
         String reason = to.reason().code();
         String stage = to.stage().wireName();
-        counters.computeIfAbsent(state + "\u0000" + reason + "\u0000" + stage, k -> meters.counter(
-                "proxypool.health.transitions", "Proxy health transitions by state entered, reason and stage",
-                List.of(Tag.create("state", state), Tag.create("reason", reason), Tag.create("stage", stage))))
+        counters.computeIfAbsent(
+                        state + "\u0000" + reason + "\u0000" + stage,
+                        k -> meters.counter(
+                                "proxypool.health.transitions",
+                                "Proxy health transitions by state entered, reason and stage",
+                                List.of(
+                                        Tag.create("state", state),
+                                        Tag.create("reason", reason),
+                                        Tag.create("stage", stage))))
                 .increment();
     }
 }

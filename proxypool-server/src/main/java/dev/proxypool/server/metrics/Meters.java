@@ -25,14 +25,16 @@ final class Meters {
     }
 
     Counter counter(String name, String description, List<Tag> tags) {
-        Counter c = registry.getOrCreate(Counter.builder(name).description(description).tags(tags));
+        Counter c = registry.getOrCreate(
+                Counter.builder(name).description(description).tags(tags));
         created.add(c);
         return c;
     }
 
     /** A supplier-based gauge (held strongly by the registry, so it never reads a collected object). */
     void gauge(String name, String description, List<Tag> tags, Supplier<Double> value) {
-        created.add(registry.getOrCreate(Gauge.builder(name, value).description(description).tags(tags)));
+        created.add(registry.getOrCreate(
+                Gauge.builder(name, value).description(description).tags(tags)));
     }
 
     void removeAll() {

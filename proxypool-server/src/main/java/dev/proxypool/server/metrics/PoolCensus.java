@@ -22,8 +22,8 @@ import java.util.TreeMap;
  * @param version       the snapshot's version
  * @param ageSeconds    seconds since the snapshot was built (monotonic clock)
  */
-record PoolCensus(Map<String, Counts> upstreams, boolean storeUp, int inFlight, long capacity, long version,
-                  double ageSeconds) {
+record PoolCensus(
+        Map<String, Counts> upstreams, boolean storeUp, int inFlight, long capacity, long version, double ageSeconds) {
 
     /** Per upstream: store states and health states. */
     record Counts(int available, int disabled, int[] health) {
@@ -63,8 +63,12 @@ record PoolCensus(Map<String, Counts> upstreams, boolean storeUp, int inFlight, 
         }
         Map<String, Counts> out = new TreeMap<>();
         for (Map.Entry<String, UpstreamCounts> e : stored.entrySet()) {
-            out.put(e.getKey(), new Counts(e.getValue().available(), e.getValue().disabled(),
-                    health.getOrDefault(e.getKey(), new int[HealthState.values().length])));
+            out.put(
+                    e.getKey(),
+                    new Counts(
+                            e.getValue().available(),
+                            e.getValue().disabled(),
+                            health.getOrDefault(e.getKey(), new int[HealthState.values().length])));
         }
         for (Map.Entry<String, int[]> e : health.entrySet()) {
             out.putIfAbsent(e.getKey(), new Counts(0, 0, e.getValue()));

@@ -1,11 +1,11 @@
 package dev.proxypool.server.metrics;
 
-import dev.proxypool.sdk.cluster.SubscriberStatus;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.health.HealthListener;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.cluster.SubscriberStatus;
 import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.sdk.pipeline.PipelineRound;
 import io.helidon.metrics.api.Counter;
@@ -70,24 +70,39 @@ public final class PoolMetrics implements AutoCloseable {
     /** A worker's snapshot feed, when the served snapshot comes from the control plane (see {@link #snapshotFrom}). */
     private volatile Supplier<SubscriberStatus> feed;
 
-    private PoolMetrics(PoolEngine engine, Optional<CollectionPipeline> pipeline, MeterRegistry registry, Duration maxAge) {
+    private PoolMetrics(
+            PoolEngine engine, Optional<CollectionPipeline> pipeline, MeterRegistry registry, Duration maxAge) {
         this.engine = engine;
         this.pipeline = pipeline;
         this.meters = new Meters(registry);
         this.maxAgeNanos = maxAge.toNanos();
         this.transitions = new HealthTransitionMetrics(meters);
-        List<String> configured = pipeline.map(CollectionPipeline::upstreamNames).orElse(List.of());
+        List<String> configured =
+                pipeline.map(CollectionPipeline::upstreamNames).orElse(List.of());
         this.fetches = pipeline.map(p -> new FetchMetrics(meters, configured));
-        meters.gauge("proxypool.pool.capacity.inuse", "Capacity in use: in-flight reservations over every proxy",
-                List.of(), () -> (double) census().inFlight());
-        meters.gauge("proxypool.pool.capacity.limit", "Sum of the snapshot's per-proxy concurrency limits",
-                List.of(), () -> (double) census().capacity());
-        meters.gauge("proxypool.snapshot.version", "Version of the snapshot this worker serves",
-                List.of(), this::snapshotVersion);
-        meters.gauge("proxypool.snapshot.age.seconds", "Seconds since the served snapshot was built",
-                List.of(), this::snapshotAgeSeconds);
-        meters.gauge("proxypool.store.up", "1 while the pool store answers, 0 when it cannot be reached",
-                List.of(), () -> census().storeUp() ? 1.0 : 0.0);
+        meters.gauge(
+                "proxypool.pool.capacity.inuse",
+                "Capacity in use: in-flight reservations over every proxy",
+                List.of(),
+                () -> (double) census().inFlight());
+        meters.gauge(
+                "proxypool.pool.capacity.limit", "Sum of the snapshot's per-proxy concurrency limits", List.of(), () ->
+                        (double) census().capacity());
+        meters.gauge(
+                "proxypool.snapshot.version",
+                "Version of the snapshot this worker serves",
+                List.of(),
+                this::snapshotVersion);
+        meters.gauge(
+                "proxypool.snapshot.age.seconds",
+                "Seconds since the served snapshot was built",
+                List.of(),
+                this::snapshotAgeSeconds);
+        meters.gauge(
+                "proxypool.store.up",
+                "1 while the pool store answers, 0 when it cannot be reached",
+                List.of(),
+                () -> census().storeUp() ? 1.0 : 0.0);
         this.roundHook = new CollectionPipeline.Listener() {
             @Override
             public void onRound(PipelineRound round) {
@@ -97,8 +112,11 @@ public final class PoolMetrics implements AutoCloseable {
             }
         };
         pipeline.ifPresent(p -> {
-            meters.gauge("proxypool.pipeline.writer", "1 while this process writes the pool (holds the pipeline lease)",
-                    List.of(), () -> p.isWriter() ? 1.0 : 0.0);
+            meters.gauge(
+                    "proxypool.pipeline.writer",
+                    "1 while this process writes the pool (holds the pipeline lease)",
+                    List.of(),
+                    () -> p.isWriter() ? 1.0 : 0.0);
             p.addListener(fetches.orElseThrow());
             p.addListener(roundHook);
         });
@@ -124,10 +142,12 @@ public final class PoolMetrics implements AutoCloseable {
     }
 
     /** @param maxAge how long one census serves the gauges (tests pass zero: a fresh count per read) */
-    static PoolMetrics bind(PoolEngine engine, Optional<CollectionPipeline> pipeline, MeterRegistry registry, Duration maxAge) {
+    static PoolMetrics bind(
+            PoolEngine engine, Optional<CollectionPipeline> pipeline, MeterRegistry registry, Duration maxAge) {
         if (engine == null || pipeline == null || registry == null || maxAge == null || maxAge.isNegative()) {
-            throw new IllegalArgumentException("pool metrics need an engine, a pipeline option, a registry and a max age, got "
-                    + engine + "/" + pipeline + "/" + registry + "/" + maxAge);
+            throw new IllegalArgumentException(
+                    "pool metrics need an engine, a pipeline option, a registry and a max age, got " + engine + "/"
+                            + pipeline + "/" + registry + "/" + maxAge);
         }
         return new PoolMetrics(engine, pipeline, registry, maxAge);
     }
@@ -157,11 +177,15 @@ public final class PoolMetrics implements AutoCloseable {
      * {@code proxypool.config.version} (the configuration version this process applies) and
      * {@code proxypool.config.changes} (admin changes applied here). Returns what to call on each change.
      */
-    public Runnable bindControlPlane(Supplier<Double> liveNodes,
-                                     Supplier<Double> configVersion) {
+    public Runnable bindControlPlane(Supplier<Double> liveNodes, Supplier<Double> configVersion) {
         meters.gauge("proxypool.nodes.live", "Self-hosted nodes registered and alive", List.of(), liveNodes);
-        meters.gauge("proxypool.config.version", "Version of the configuration this process applies", List.of(), configVersion);
-        Counter changes = meters.counter("proxypool.config.changes", "Configuration changes applied by this process", List.of());
+        meters.gauge(
+                "proxypool.config.version",
+                "Version of the configuration this process applies",
+                List.of(),
+                configVersion);
+        Counter changes =
+                meters.counter("proxypool.config.changes", "Configuration changes applied by this process", List.of());
         return changes::increment;
     }
 
@@ -211,15 +235,22 @@ public final class PoolMetrics implements AutoCloseable {
             }
             for (String state : List.of("available", "disabled")) {
                 boolean available = state.equals("available");
-                meters.gauge("proxypool.pool.size", "Stored proxies by upstream and state",
-                        List.of(Tag.create("upstream", u), Tag.create("state", state)), () -> {
+                meters.gauge(
+                        "proxypool.pool.size",
+                        "Stored proxies by upstream and state",
+                        List.of(Tag.create("upstream", u), Tag.create("state", state)),
+                        () -> {
                             PoolCensus.Counts c = census().of(u);
                             return (double) (available ? c.available() : c.disabled());
                         });
             }
             for (HealthState h : HealthState.values()) {
-                meters.gauge("proxypool.pool.health", "Snapshot proxies by upstream and health state",
-                        List.of(Tag.create("upstream", u), Tag.create("state", h.name().toLowerCase(Locale.ROOT))),
+                meters.gauge(
+                        "proxypool.pool.health",
+                        "Snapshot proxies by upstream and health state",
+                        List.of(
+                                Tag.create("upstream", u),
+                                Tag.create("state", h.name().toLowerCase(Locale.ROOT))),
                         () -> (double) census().of(u).health(h));
             }
         }

@@ -23,8 +23,14 @@ import java.util.TreeMap;
  *                       routing: at most {@value #MAX_METADATA} entries, keys {@code [A-Za-z0-9._-]{1,64}},
  *                       values at most {@value #MAX_METADATA_VALUE} characters
  */
-public record NodeAdvert(String host, int port, Protocol protocol, Labels labels, int maxConcurrency, int weight,
-                         Map<String, String> metadata) {
+public record NodeAdvert(
+        String host,
+        int port,
+        Protocol protocol,
+        Labels labels,
+        int maxConcurrency,
+        int weight,
+        Map<String, String> metadata) {
 
     /** Upper bound of {@link #weight()}: a sanity limit. */
     public static final int MAX_WEIGHT = 10_000;
@@ -60,19 +66,21 @@ public record NodeAdvert(String host, int port, Protocol protocol, Labels labels
         }
         labels = labels == null ? Labels.EMPTY : labels;
         if (maxConcurrency < 1 || maxConcurrency > MAX_CONCURRENCY) {
-            throw new IllegalArgumentException("maxConcurrency " + maxConcurrency + " is out of range 1.." + MAX_CONCURRENCY);
+            throw new IllegalArgumentException(
+                    "maxConcurrency " + maxConcurrency + " is out of range 1.." + MAX_CONCURRENCY);
         }
         if (weight < 1 || weight > MAX_WEIGHT) {
             throw new IllegalArgumentException("weight " + weight + " is out of range 1.." + MAX_WEIGHT);
         }
         metadata = metadata == null ? Map.of() : metadata;
         if (metadata.size() > MAX_METADATA) {
-            throw new IllegalArgumentException("metadata has " + metadata.size() + " entries, at most " + MAX_METADATA
-                    + " allowed");
+            throw new IllegalArgumentException(
+                    "metadata has " + metadata.size() + " entries, at most " + MAX_METADATA + " allowed");
         }
         for (Map.Entry<String, String> e : metadata.entrySet()) {
             if (e.getKey() == null || !e.getKey().matches("[A-Za-z0-9._-]{1,64}")) {
-                throw new IllegalArgumentException("metadata key '" + e.getKey() + "' must be 1 to 64 of A-Z a-z 0-9 . _ -");
+                throw new IllegalArgumentException(
+                        "metadata key '" + e.getKey() + "' must be 1 to 64 of A-Z a-z 0-9 . _ -");
             }
             if (e.getValue() == null || e.getValue().length() > MAX_METADATA_VALUE) {
                 throw new IllegalArgumentException("metadata." + e.getKey() + " must be a string of at most "

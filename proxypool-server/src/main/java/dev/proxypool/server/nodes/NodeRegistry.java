@@ -1,6 +1,5 @@
 package dev.proxypool.server.nodes;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.PageRequest;
 import dev.proxypool.core.extract.PoolQuery;
@@ -16,6 +15,7 @@ import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.runtime.ProxyRuntime;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -98,6 +98,7 @@ public final class NodeRegistry implements AutoCloseable {
     private final Map<String, String> tokensByDigest = new HashMap<>();
     /** token name → token digest (base64) */
     private final Map<String, String> tokensByName = new TreeMap<>();
+
     private final Map<String, Node> nodes = new HashMap<>();
     private volatile Thread sweeper;
 
@@ -141,13 +142,16 @@ public final class NodeRegistry implements AutoCloseable {
                 if (!tokensByName.containsKey(r.tokenName()) || nodes.containsKey(r.nodeId())) {
                     continue;
                 }
-                Node node = new Node(r.nodeId(), r.tokenName(), r.advert(), proxyOf(r.advert()), r.secretDigest(),
-                        r.registeredAt());
+                Node node = new Node(
+                        r.nodeId(), r.tokenName(), r.advert(), proxyOf(r.advert()), r.secretDigest(), r.registeredAt());
                 node.standing = new NodeMembership.Standing(now, r.credentialExpiresAt());
                 nodes.put(r.nodeId(), node);
             }
-            LOG.log(System.Logger.Level.INFO, "node registry restored: {0} token(s), {1} node(s)",
-                    tokensByName.size(), nodes.size());
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "node registry restored: {0} token(s), {1} node(s)",
+                    tokensByName.size(),
+                    nodes.size());
         } finally {
             lock.unlock();
         }
@@ -219,8 +223,11 @@ public final class NodeRegistry implements AutoCloseable {
             if (!gone.isEmpty()) {
                 removeFromPool(gone);
             }
-            LOG.log(System.Logger.Level.INFO, "node registration token ''{0}'' revoked; {1} node(s) removed",
-                    name, gone.size());
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "node registration token ''{0}'' revoked; {1} node(s) removed",
+                    name,
+                    gone.size());
             return true;
         } finally {
             lock.unlock();
@@ -273,9 +280,10 @@ public final class NodeRegistry implements AutoCloseable {
             PoolStore store = ProxyPoolInternals.engine(pool).store();
             PublishResult r = ProxyPoolInternals.engine(pool).publish(() -> store.upsert(List.of(proxy), now));
             if (r.added() + r.refreshed() == 0) {
-                throw new IllegalStateException(r.skippedTombstoned() > 0
-                        ? "host/port was extracted from the pool and cannot rejoin until its tombstone expires"
-                        : "host/port is already in the pool through a configured upstream");
+                throw new IllegalStateException(
+                        r.skippedTombstoned() > 0
+                                ? "host/port was extracted from the pool and cannot rejoin until its tombstone expires"
+                                : "host/port is already in the pool through a configured upstream");
             }
             String secret = randomSecret();
             String nodeId = "n-" + B64.encodeToString(randomBytes(12));
@@ -286,15 +294,20 @@ public final class NodeRegistry implements AutoCloseable {
             } catch (RuntimeException e) {
                 // not kept: the pool goes back to what it was, the caller sees the store's failure
                 Proxy before = previous == null ? null : previous.proxy;
-                ProxyPoolInternals.engine(pool).publish(() -> before == null ? removed(store(), proxy.id())
-                        : store().upsert(List.of(before), now));
+                ProxyPoolInternals.engine(pool)
+                        .publish(() ->
+                                before == null ? removed(store(), proxy.id()) : store().upsert(List.of(before), now));
                 throw e;
             }
             if (previous != null) {
                 nodes.remove(previous.nodeId);
             }
             nodes.put(nodeId, node);
-            LOG.log(System.Logger.Level.INFO, "node {0} registered with token ''{1}'': {2}", nodeId, tokenName,
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "node {0} registered with token ''{1}'': {2}",
+                    nodeId,
+                    tokenName,
                     proxy.key());
             return Optional.of(new NodeCredential(nodeId, secret, node.standing.credentialExpiresAt()));
         } finally {
@@ -337,7 +350,10 @@ public final class NodeRegistry implements AutoCloseable {
         try {
             nodeStore.heartbeat(nodeId, renewed.lastHeartbeat(), renewed.credentialExpiresAt());
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "node {0}: heartbeat not stored (liveness unaffected): {1}", nodeId,
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "node {0}: heartbeat not stored (liveness unaffected): {1}",
+                    nodeId,
                     e.getMessage());
         }
         return Optional.of(renewed.credentialExpiresAt());
@@ -443,14 +459,25 @@ public final class NodeRegistry implements AutoCloseable {
             NodeAdvert next = change.apply(node.advert);
             Proxy proxy = proxyOf(next);
             Instant now = clock.instant();
-            NodeStore.NodeRow row = new NodeStore.NodeRow(node.nodeId, node.tokenName, next, node.secretDigest,
-                    node.registeredAt, node.standing.lastHeartbeat(), node.standing.credentialExpiresAt());
+            NodeStore.NodeRow row = new NodeStore.NodeRow(
+                    node.nodeId,
+                    node.tokenName,
+                    next,
+                    node.secretDigest,
+                    node.registeredAt,
+                    node.standing.lastHeartbeat(),
+                    node.standing.credentialExpiresAt());
             nodeStore.saveNode(row, null);
             ProxyPoolInternals.engine(pool).publish(() -> store().upsert(List.of(proxy), now));
             node.advert = next;
             node.proxy = proxy;
-            LOG.log(System.Logger.Level.INFO, "node {0} updated: labels {1}, weight {2}, maxConcurrency {3}", nodeId,
-                    next.labels(), next.weight(), next.maxConcurrency());
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "node {0} updated: labels {1}, weight {2}, maxConcurrency {3}",
+                    nodeId,
+                    next.labels(),
+                    next.weight(),
+                    next.maxConcurrency());
             return Optional.of(node.view());
         } finally {
             lock.unlock();
@@ -513,8 +540,13 @@ public final class NodeRegistry implements AutoCloseable {
     }
 
     private static Proxy proxyOf(NodeAdvert advert) {
-        return Proxy.builder(advert.key()).provider(UPSTREAM).upstream(UPSTREAM).labels(advert.labels())
-                .maxConcurrency(advert.maxConcurrency()).weight(advert.weight()).build();
+        return Proxy.builder(advert.key())
+                .provider(UPSTREAM)
+                .upstream(UPSTREAM)
+                .labels(advert.labels())
+                .maxConcurrency(advert.maxConcurrency())
+                .weight(advert.weight())
+                .build();
     }
 
     private PoolStore store() {
@@ -640,13 +672,30 @@ public final class NodeRegistry implements AutoCloseable {
         }
 
         NodeView view() {
-            return new NodeView(nodeId, tokenName, proxy.id(), advert.protocol(), advert.host(), advert.port(),
-                    advert.labels(), advert.maxConcurrency(), advert.weight(), advert.metadata(), registeredAt,
-                    standing.lastHeartbeat(), standing.credentialExpiresAt());
+            return new NodeView(
+                    nodeId,
+                    tokenName,
+                    proxy.id(),
+                    advert.protocol(),
+                    advert.host(),
+                    advert.port(),
+                    advert.labels(),
+                    advert.maxConcurrency(),
+                    advert.weight(),
+                    advert.metadata(),
+                    registeredAt,
+                    standing.lastHeartbeat(),
+                    standing.credentialExpiresAt());
         }
 
         NodeStore.NodeRow row() {
-            return new NodeStore.NodeRow(nodeId, tokenName, advert, secretDigest, registeredAt, standing.lastHeartbeat(),
+            return new NodeStore.NodeRow(
+                    nodeId,
+                    tokenName,
+                    advert,
+                    secretDigest,
+                    registeredAt,
+                    standing.lastHeartbeat(),
                     standing.credentialExpiresAt());
         }
 

@@ -60,8 +60,8 @@ public final class NodeService implements HttpService {
     public static final String PATH = "/v1/nodes";
 
     private static final int MAX_BODY = 16 * 1024;
-    private static final Set<String> REGISTER_KEYS = Set.of("token", "host", "port", "protocol", "labels", "maxConcurrency",
-            "weight", "metadata");
+    private static final Set<String> REGISTER_KEYS =
+            Set.of("token", "host", "port", "protocol", "labels", "maxConcurrency", "weight", "metadata");
     private static final Set<String> UPDATE_KEYS = Set.of("labels", "weight", "maxConcurrency", "metadata");
 
     private final NodeRegistry registry;
@@ -102,10 +102,14 @@ public final class NodeService implements HttpService {
             allowOnly(o, REGISTER_KEYS, k -> "unknown field '" + k + "'");
             token = JsonResponses.string(o, "token");
             String protocol = JsonResponses.string(o, "protocol");
-            advert = new NodeAdvert(JsonResponses.string(o, "host"), integer(o, "port", -1),
-                    protocol == null ? null : Protocol.parse(protocol), labels(o, Labels.EMPTY),
+            advert = new NodeAdvert(
+                    JsonResponses.string(o, "host"),
+                    integer(o, "port", -1),
+                    protocol == null ? null : Protocol.parse(protocol),
+                    labels(o, Labels.EMPTY),
                     integer(o, "maxConcurrency", NodeAdvert.DEFAULT_MAX_CONCURRENCY),
-                    integer(o, "weight", NodeAdvert.DEFAULT_WEIGHT), metadata(o, Map.of()));
+                    integer(o, "weight", NodeAdvert.DEFAULT_WEIGHT),
+                    metadata(o, Map.of()));
             advert.key();
         } catch (IllegalArgumentException | IllegalStateException e) {
             bad(res, e.getMessage());
@@ -127,8 +131,12 @@ public final class NodeService implements HttpService {
             answer.put("nodeId", c.nodeId());
             answer.put("credential", c.secret());
             answer.put("expiresAt", c.expiresAt().toString());
-            answer.put("heartbeatIntervalSeconds", registry.settings().heartbeatInterval().toSeconds());
-            answer.put("livenessTimeoutSeconds", registry.settings().livenessTimeout().toSeconds());
+            answer.put(
+                    "heartbeatIntervalSeconds",
+                    registry.settings().heartbeatInterval().toSeconds());
+            answer.put(
+                    "livenessTimeoutSeconds",
+                    registry.settings().livenessTimeout().toSeconds());
             JsonResponses.send(res, answer);
         } catch (DatabaseUnavailableException e) {
             unavailable(res, e);
@@ -148,12 +156,19 @@ public final class NodeService implements HttpService {
             return;
         }
         try {
-            allowOnly(o, UPDATE_KEYS, k -> REGISTER_KEYS.contains(k)
-                    ? k + " cannot be changed: a node that moves deregisters and registers again"
-                    : "unknown field '" + k + "' (expected labels, weight, maxConcurrency or metadata)");
-            Optional<NodeView> changed = registry.update(id, a -> a.with(labels(o, a.labels()),
-                    integer(o, "maxConcurrency", a.maxConcurrency()), integer(o, "weight", a.weight()),
-                    metadata(o, a.metadata())));
+            allowOnly(
+                    o,
+                    UPDATE_KEYS,
+                    k -> REGISTER_KEYS.contains(k)
+                            ? k + " cannot be changed: a node that moves deregisters and registers again"
+                            : "unknown field '" + k + "' (expected labels, weight, maxConcurrency or metadata)");
+            Optional<NodeView> changed = registry.update(
+                    id,
+                    a -> a.with(
+                            labels(o, a.labels()),
+                            integer(o, "maxConcurrency", a.maxConcurrency()),
+                            integer(o, "weight", a.weight()),
+                            metadata(o, a.metadata())));
             if (changed.isEmpty()) {
                 notFound(res);
                 return;
@@ -194,14 +209,19 @@ public final class NodeService implements HttpService {
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("nodeId", v.nodeId());
         answer.put("proxyId", v.proxyId());
-        answer.put("alive", !now.isAfter(v.lastHeartbeat().plus(registry.settings().livenessTimeout())));
+        answer.put(
+                "alive", !now.isAfter(v.lastHeartbeat().plus(registry.settings().livenessTimeout())));
         answer.put("lastHeartbeat", v.lastHeartbeat().toString());
-        answer.put("secondsSinceHeartbeat", Math.max(0, Duration.between(v.lastHeartbeat(), now).toSeconds()));
+        answer.put(
+                "secondsSinceHeartbeat",
+                Math.max(0, Duration.between(v.lastHeartbeat(), now).toSeconds()));
         answer.put("credentialExpiresAt", v.credentialExpiresAt().toString());
         Optional<ProxyRuntime> runtime = registry.runtime(id);
         // no runtime: the proxy is not (yet) in this process's snapshot, so nothing has judged it
-        answer.put("health", runtime.map(rt -> HealthRecord.of(rt, now, registry.ticker(), HealthRecord.DEFAULT_TRANSITIONS))
-                .orElse(null));
+        answer.put(
+                "health",
+                runtime.map(rt -> HealthRecord.of(rt, now, registry.ticker(), HealthRecord.DEFAULT_TRANSITIONS))
+                        .orElse(null));
         JsonResponses.send(res, answer);
     }
 
@@ -209,7 +229,8 @@ public final class NodeService implements HttpService {
         drain(req);
         String id = req.path().pathParameters().get("id");
         String secret = credential(req);
-        Instant expiresAt = secret == null ? null : registry.heartbeat(id, secret).orElse(null);
+        Instant expiresAt =
+                secret == null ? null : registry.heartbeat(id, secret).orElse(null);
         if (expiresAt == null) {
             unauthorized(res, "the node credential is wrong or lapsed, or the node was dropped: register again");
             return;
@@ -359,7 +380,10 @@ public final class NodeService implements HttpService {
     }
 
     private static String credential(ServerRequest req) {
-        return req.headers().first(HeaderNames.AUTHORIZATION).flatMap(BearerAuth::bearerToken).orElse(null);
+        return req.headers()
+                .first(HeaderNames.AUTHORIZATION)
+                .flatMap(BearerAuth::bearerToken)
+                .orElse(null);
     }
 
     /** The JSON object body, or null after answering 400. */
@@ -428,7 +452,7 @@ public final class NodeService implements HttpService {
 
     /** @throws IllegalArgumentException with {@code problem} of the first key of {@code o} not in {@code allowed} */
     private static void allowOnly(JsonNode o, Set<String> allowed, UnaryOperator<String> problem) {
-        for (Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
+        for (Iterator<String> keys = o.fieldNames(); keys.hasNext(); ) {
             String k = keys.next();
             if (!allowed.contains(k)) {
                 throw new IllegalArgumentException(problem.apply(k));
@@ -450,7 +474,7 @@ public final class NodeService implements HttpService {
             throw new IllegalArgumentException(key + " must be an object of string values");
         }
         TreeMap<String, String> m = new TreeMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             if (!e.getValue().isTextual()) {
                 throw new IllegalArgumentException(key + "." + e.getKey() + " must be a string");

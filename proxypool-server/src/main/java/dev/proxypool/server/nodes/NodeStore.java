@@ -28,24 +28,19 @@ public interface NodeStore extends AutoCloseable {
         }
 
         @Override
-        public void saveToken(TokenRow token) {
-        }
+        public void saveToken(TokenRow token) {}
 
         @Override
-        public void deleteToken(String name) {
-        }
+        public void deleteToken(String name) {}
 
         @Override
-        public void saveNode(NodeRow node, String replaces) {
-        }
+        public void saveNode(NodeRow node, String replaces) {}
 
         @Override
-        public void deleteNode(String nodeId) {
-        }
+        public void deleteNode(String nodeId) {}
 
         @Override
-        public void heartbeat(String nodeId, Instant lastHeartbeat, Instant credentialExpiresAt) {
-        }
+        public void heartbeat(String nodeId, Instant lastHeartbeat, Instant credentialExpiresAt) {}
 
         @Override
         public boolean persistent() {
@@ -59,8 +54,7 @@ public interface NodeStore extends AutoCloseable {
      * @param name   its name
      * @param digest base64 of the SHA-256 of the token
      */
-    record TokenRow(String name, String digest) {
-    }
+    record TokenRow(String name, String digest) {}
 
     /**
      * A stored node.
@@ -73,9 +67,14 @@ public interface NodeStore extends AutoCloseable {
      * @param lastHeartbeat       its last accepted heartbeat
      * @param credentialExpiresAt when its credential lapses
      */
-    record NodeRow(String nodeId, String tokenName, NodeAdvert advert, byte[] secretDigest, Instant registeredAt,
-                   Instant lastHeartbeat, Instant credentialExpiresAt) {
-    }
+    record NodeRow(
+            String nodeId,
+            String tokenName,
+            NodeAdvert advert,
+            byte[] secretDigest,
+            Instant registeredAt,
+            Instant lastHeartbeat,
+            Instant credentialExpiresAt) {}
 
     /** Every stored token. */
     List<TokenRow> tokens();
@@ -105,6 +104,5 @@ public interface NodeStore extends AutoCloseable {
     }
 
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

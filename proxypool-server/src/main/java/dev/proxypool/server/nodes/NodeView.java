@@ -23,7 +23,17 @@ import java.util.Map;
  * @param lastHeartbeat       its last heartbeat (control-plane clock)
  * @param credentialExpiresAt when its credential lapses without another heartbeat
  */
-public record NodeView(String nodeId, String tokenName, String proxyId, Protocol protocol, String host, int port,
-                       Labels labels, int maxConcurrency, int weight, Map<String, String> metadata, Instant registeredAt, Instant lastHeartbeat,
-                       Instant credentialExpiresAt) {
-}
+public record NodeView(
+        String nodeId,
+        String tokenName,
+        String proxyId,
+        Protocol protocol,
+        String host,
+        int port,
+        Labels labels,
+        int maxConcurrency,
+        int weight,
+        Map<String, String> metadata,
+        Instant registeredAt,
+        Instant lastHeartbeat,
+        Instant credentialExpiresAt) {}

@@ -36,24 +36,34 @@ public final class PostgresNodeStore implements NodeStore {
     @Override
     public List<NodeRow> nodes() {
         return db.read(tx -> tx.fetch("SELECT node_id, token_name, protocol, host, port, labels, metadata,"
-                + " max_concurrency, weight, secret_digest, registered_at, last_heartbeat, credential_expires_at"
-                + " FROM node_members ORDER BY node_id").map(PostgresNodeStore::node));
+                        + " max_concurrency, weight, secret_digest, registered_at, last_heartbeat, credential_expires_at"
+                        + " FROM node_members ORDER BY node_id")
+                .map(PostgresNodeStore::node));
     }
 
     private static NodeRow node(Record r) {
-        NodeAdvert advert = new NodeAdvert(r.get("host", String.class), r.get("port", Integer.class),
-                Protocol.parse(r.get("protocol", String.class)), Labels.of(strings(r.get("labels", JSONB.class))),
-                r.get("max_concurrency", Integer.class), r.get("weight", Integer.class),
+        NodeAdvert advert = new NodeAdvert(
+                r.get("host", String.class),
+                r.get("port", Integer.class),
+                Protocol.parse(r.get("protocol", String.class)),
+                Labels.of(strings(r.get("labels", JSONB.class))),
+                r.get("max_concurrency", Integer.class),
+                r.get("weight", Integer.class),
                 strings(r.get("metadata", JSONB.class)));
-        return new NodeRow(r.get("node_id", String.class), r.get("token_name", String.class), advert,
-                r.get("secret_digest", byte[].class), instant(r, "registered_at"), instant(r, "last_heartbeat"),
+        return new NodeRow(
+                r.get("node_id", String.class),
+                r.get("token_name", String.class),
+                advert,
+                r.get("secret_digest", byte[].class),
+                instant(r, "registered_at"),
+                instant(r, "last_heartbeat"),
                 instant(r, "credential_expires_at"));
     }
 
     @Override
     public void saveToken(TokenRow token) {
-        db.transaction(tx -> tx.execute("INSERT INTO node_tokens (name, token_digest) VALUES (?, ?)",
-                token.name(), token.digest()));
+        db.transaction(tx ->
+                tx.execute("INSERT INTO node_tokens (name, token_digest) VALUES (?, ?)", token.name(), token.digest()));
     }
 
     @Override
@@ -68,7 +78,8 @@ public final class PostgresNodeStore implements NodeStore {
             if (replaces != null && !replaces.equals(n.nodeId())) {
                 tx.execute("DELETE FROM node_members WHERE node_id = ?", replaces);
             }
-            return tx.execute("INSERT INTO node_members (node_id, token_name, protocol, host, port, labels, metadata,"
+            return tx.execute(
+                    "INSERT INTO node_members (node_id, token_name, protocol, host, port, labels, metadata,"
                             + " max_concurrency, weight, secret_digest, registered_at, last_heartbeat, credential_expires_at)"
                             + " VALUES (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz)"
                             + " ON CONFLICT (node_id) DO UPDATE SET labels = excluded.labels, metadata = excluded.metadata,"
@@ -76,9 +87,18 @@ public final class PostgresNodeStore implements NodeStore {
                             + " last_heartbeat = greatest(node_members.last_heartbeat, excluded.last_heartbeat),"
                             + " credential_expires_at = greatest(node_members.credential_expires_at,"
                             + " excluded.credential_expires_at)",
-                    n.nodeId(), n.tokenName(), a.protocol().wireName(), a.host(), a.port(),
-                    JsonTree.write(a.labels().values()), JsonTree.write(a.metadata()), a.maxConcurrency(), a.weight(),
-                    n.secretDigest(), offset(n.registeredAt()), offset(n.lastHeartbeat()),
+                    n.nodeId(),
+                    n.tokenName(),
+                    a.protocol().wireName(),
+                    a.host(),
+                    a.port(),
+                    JsonTree.write(a.labels().values()),
+                    JsonTree.write(a.metadata()),
+                    a.maxConcurrency(),
+                    a.weight(),
+                    n.secretDigest(),
+                    offset(n.registeredAt()),
+                    offset(n.lastHeartbeat()),
                     offset(n.credentialExpiresAt()));
         });
     }
@@ -90,9 +110,12 @@ public final class PostgresNodeStore implements NodeStore {
 
     @Override
     public void heartbeat(String nodeId, Instant lastHeartbeat, Instant credentialExpiresAt) {
-        db.transaction(tx -> tx.execute("UPDATE node_members SET last_heartbeat = greatest(last_heartbeat, ?::timestamptz),"
-                + " credential_expires_at = greatest(credential_expires_at, ?::timestamptz) WHERE node_id = ?",
-                offset(lastHeartbeat), offset(credentialExpiresAt), nodeId));
+        db.transaction(tx -> tx.execute(
+                "UPDATE node_members SET last_heartbeat = greatest(last_heartbeat, ?::timestamptz),"
+                        + " credential_expires_at = greatest(credential_expires_at, ?::timestamptz) WHERE node_id = ?",
+                offset(lastHeartbeat),
+                offset(credentialExpiresAt),
+                nodeId));
     }
 
     private static OffsetDateTime offset(Instant i) {

@@ -43,7 +43,8 @@ public record AuditPage(List<AuditEntry> entries, String nextCursor) {
             }
             return OptionalLong.of(id);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("cursor '" + cursor + "' is invalid (use the nextCursor of a previous page)");
+            throw new IllegalArgumentException(
+                    "cursor '" + cursor + "' is invalid (use the nextCursor of a previous page)");
         }
     }
 

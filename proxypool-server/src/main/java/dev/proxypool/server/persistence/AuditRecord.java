@@ -11,8 +11,13 @@ import java.util.Optional;
  *
  * @param action {@code <entityType>.<verb>}: {@code routing.create}, {@code proxy.disable}, ...
  */
-public record AuditRecord(String actor, String action, String entityType, String entityName,
-                          Optional<Map<String, Object>> before, Optional<Map<String, Object>> after) {
+public record AuditRecord(
+        String actor,
+        String action,
+        String entityType,
+        String entityName,
+        Optional<Map<String, Object>> before,
+        Optional<Map<String, Object>> after) {
 
     public AuditRecord {
         Objects.requireNonNull(actor, "actor");
@@ -23,16 +28,27 @@ public record AuditRecord(String actor, String action, String entityType, String
         after = after.map(JsonTree::freeze);
     }
 
-    public static AuditRecord of(String actor, String action, String entityType, String entityName,
-                                 Map<String, Object> before, Map<String, Object> after) {
-        return new AuditRecord(actor, action, entityType, entityName, Optional.ofNullable(before), Optional.ofNullable(after));
+    public static AuditRecord of(
+            String actor,
+            String action,
+            String entityType,
+            String entityName,
+            Map<String, Object> before,
+            Map<String, Object> after) {
+        return new AuditRecord(
+                actor, action, entityType, entityName, Optional.ofNullable(before), Optional.ofNullable(after));
     }
 
     /** The audit row of an admin configuration write: public documents, routings with their position. */
     static AuditRecord of(String actor, ConfigState current, PendingChange change) {
         EntityType t = change.type();
-        return new AuditRecord(actor, t.singular() + "." + change.kind().wireName(), t.singular(), change.name(),
-                view(current, t, change.name()), view(change.next(), t, change.name()));
+        return new AuditRecord(
+                actor,
+                t.singular() + "." + change.kind().wireName(),
+                t.singular(),
+                change.name(),
+                view(current, t, change.name()),
+                view(change.next(), t, change.name()));
     }
 
     private static Optional<Map<String, Object>> view(ConfigState s, EntityType t, String name) {

@@ -18,13 +18,13 @@ import java.util.Optional;
  */
 public final class ClientDocs {
 
-    private ClientDocs() {
-    }
+    private ClientDocs() {}
 
     /** SHA-256 hex of a bearer token: the stored {@code tokenHash}. */
     public static String tokenHash(String token) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
@@ -36,8 +36,8 @@ public final class ClientDocs {
     }
 
     /** The canonical stored document. */
-    public static Map<String, Object> doc(String name, Optional<String> secretHash, Optional<String> tokenHash,
-                                          int extractionsPerHour, double rps) {
+    public static Map<String, Object> doc(
+            String name, Optional<String> secretHash, Optional<String> tokenHash, int extractionsPerHour, double rps) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("name", name);
         secretHash.ifPresent(h -> d.put(Entity.SECRET_HASH, h));
@@ -52,7 +52,8 @@ public final class ClientDocs {
      * plain token is reduced to its hash.
      */
     static Map<String, Object> fromConfig(ProxyPoolConfig.Client c) {
-        Optional<String> secretHash = c.secretHash().isPresent() ? c.secretHash()
+        Optional<String> secretHash = c.secretHash().isPresent()
+                ? c.secretHash()
                 : c.plainSecret().map(s -> SecretHash.hash(s.revealChars()));
         return doc(c.name(), secretHash, c.token().map(t -> tokenHash(t.reveal())), c.extractionsPerHour(), c.rps());
     }

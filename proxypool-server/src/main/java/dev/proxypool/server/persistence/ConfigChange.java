@@ -12,6 +12,12 @@ import java.util.Optional;
  * @param state   the whole configuration after the write
  * @param auditId the audit row written with it
  */
-public record ConfigChange(long version, ChangeKind kind, EntityType type, String name, Optional<Entity> before,
-                           Optional<Entity> after, ConfigState state, long auditId) {
-}
+public record ConfigChange(
+        long version,
+        ChangeKind kind,
+        EntityType type,
+        String name,
+        Optional<Entity> before,
+        Optional<Entity> after,
+        ConfigState state,
+        long auditId) {}

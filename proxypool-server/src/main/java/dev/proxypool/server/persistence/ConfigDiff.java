@@ -18,8 +18,7 @@ import java.util.Optional;
  */
 public final class ConfigDiff {
 
-    private ConfigDiff() {
-    }
+    private ConfigDiff() {}
 
     /**
      * @param file       the config file (for its clients' plain secrets)
@@ -40,12 +39,14 @@ public final class ConfigDiff {
                     out.add(type.key(f.name()) + " differs");
                 }
             }
-            stored.of(type).stream().filter(e -> inDb.containsKey(e.name()))
+            stored.of(type).stream()
+                    .filter(e -> inDb.containsKey(e.name()))
                     .forEach(e -> out.add(type.key(e.name()) + " only in the database"));
         }
         List<String> fileOrder = fileState.names(EntityType.ROUTING);
         List<String> dbOrder = stored.names(EntityType.ROUTING);
-        if (fileOrder.size() == dbOrder.size() && new HashSet<>(fileOrder).equals(new HashSet<>(dbOrder))
+        if (fileOrder.size() == dbOrder.size()
+                && new HashSet<>(fileOrder).equals(new HashSet<>(dbOrder))
                 && !fileOrder.equals(dbOrder)) {
             out.add("routings: order differs");
         }
@@ -63,9 +64,11 @@ public final class ConfigDiff {
         if (!fd.equals(dd)) {
             return false;
         }
-        Optional<ProxyPoolConfig.Client> c = file.clients().stream().filter(x -> x.name().equals(f.name())).findFirst();
+        Optional<ProxyPoolConfig.Client> c =
+                file.clients().stream().filter(x -> x.name().equals(f.name())).findFirst();
         if (c.isPresent() && c.get().plainSecret().isPresent()) { // hashed with a fresh salt: verify instead
-            return dh instanceof String h && SecretHash.verify(c.get().plainSecret().get().revealChars(), h);
+            return dh instanceof String h
+                    && SecretHash.verify(c.get().plainSecret().get().revealChars(), h);
         }
         return Objects.equals(fh, dh);
     }

@@ -22,8 +22,7 @@ import java.util.TreeMap;
  */
 final class ConfigDocs {
 
-    private ConfigDocs() {
-    }
+    private ConfigDocs() {}
 
     static ConfigState state(ProxyPoolConfig c) {
         List<Entity> providers = new ArrayList<>();
@@ -84,7 +83,8 @@ final class ConfigDocs {
         if (!r.upstreams().isEmpty()) {
             d.put("upstreams", r.upstreams());
         }
-        if (r.isSequential() || r.exhaustion() != Exhaustion.STOP
+        if (r.isSequential()
+                || r.exhaustion() != Exhaustion.STOP
                 || r.emptyThreshold() != RoutingRule.DEFAULT_EMPTY_THRESHOLD) {
             d.put("exhaustion", r.exhaustion().configName());
             d.put("emptyThreshold", r.emptyThreshold());
@@ -119,7 +119,13 @@ final class ConfigDocs {
             sticky.put("busyWait", Durations.format(s.busyWait()));
             d.put("sticky", sticky);
         }
-        d.put("retry", Map.of("maxAttempts", r.retry().maxAttempts(), "budgetPercent", r.retry().budgetPercent()));
+        d.put(
+                "retry",
+                Map.of(
+                        "maxAttempts",
+                        r.retry().maxAttempts(),
+                        "budgetPercent",
+                        r.retry().budgetPercent()));
         d.put("onNoCandidate", r.onNoCandidate().configName());
         d.put("waitTimeout", Durations.format(r.waitTimeout()));
         if (!r.hashKey().isTargetHost()) {

@@ -20,8 +20,8 @@ import java.util.Set;
  *
  * @param version 0 for a configuration nobody changed through the admin API, +1 per admin write
  */
-public record ConfigState(long version, List<Entity> providers, List<Entity> upstreams, List<Entity> routings,
-                          List<Entity> clients) {
+public record ConfigState(
+        long version, List<Entity> providers, List<Entity> upstreams, List<Entity> routings, List<Entity> clients) {
 
     public static final ConfigState EMPTY = new ConfigState(0, List.of(), List.of(), List.of(), List.of());
 
@@ -86,7 +86,8 @@ public record ConfigState(long version, List<Entity> providers, List<Entity> ups
 
     /** This state with the entities of {@code type} replaced. */
     public ConfigState with(EntityType type, List<Entity> entities) {
-        return new ConfigState(version,
+        return new ConfigState(
+                version,
                 type == EntityType.PROVIDER ? entities : providers,
                 type == EntityType.UPSTREAM ? entities : upstreams,
                 type == EntityType.ROUTING ? entities : routings,
@@ -116,9 +117,23 @@ public record ConfigState(long version, List<Entity> providers, List<Entity> ups
      */
     public ProxyPoolConfig applyTo(ProxyPoolConfig base, Path baseDir) {
         ProxyPoolConfig c = validate(baseDir);
-        return new ProxyPoolConfig(base.server(), base.store(), base.database(), base.credentials(), base.admin(),
-                c.clients(), c.providers(), c.upstreams(), c.routings(), base.health(), base.pipeline(),
-                base.security(), base.distribution(), base.gateway(), base.cluster(), base.nodes());
+        return new ProxyPoolConfig(
+                base.server(),
+                base.store(),
+                base.database(),
+                base.credentials(),
+                base.admin(),
+                c.clients(),
+                c.providers(),
+                c.upstreams(),
+                c.routings(),
+                base.health(),
+                base.pipeline(),
+                base.security(),
+                base.distribution(),
+                base.gateway(),
+                base.cluster(),
+                base.nodes());
     }
 
     /** SHA-256 hex of each client's bearer token → client name. */

@@ -13,8 +13,7 @@ public final class ConfigStores {
 
     private static final System.Logger LOG = System.getLogger(ConfigStores.class.getName());
 
-    private ConfigStores() {
-    }
+    private ConfigStores() {}
 
     /**
      * {@code database.type: none}: a {@link MemoryConfigStore} holding the file's entities.
@@ -40,8 +39,10 @@ public final class ConfigStores {
      */
     public static ConfigStore open(ProxyPoolConfig config, InstantSource clock, boolean importFile) {
         if (importFile && config.database().type() != ProxyPoolConfig.DatabaseType.POSTGRES) {
-            throw new ConfigException("database.type", "--import-config imports the file into the configuration database,"
-                    + " but none is configured (set database.type: postgres); without one the file is the configuration");
+            throw new ConfigException(
+                    "database.type",
+                    "--import-config imports the file into the configuration database,"
+                            + " but none is configured (set database.type: postgres); without one the file is the configuration");
         }
         return switch (config.database().type()) {
             case NONE -> new MemoryConfigStore(ConfigState.from(config), clock);
@@ -51,14 +52,20 @@ public final class ConfigStores {
                     ConfigState file = ConfigState.from(config);
                     if (importFile) {
                         long version = store.importState(file, CONFIG_ACTOR);
-                        LOG.log(System.Logger.Level.INFO, "configuration imported from the file into the database"
-                                + " (version {0}): it is the configuration in force", version);
+                        LOG.log(
+                                System.Logger.Level.INFO,
+                                "configuration imported from the file into the database"
+                                        + " (version {0}): it is the configuration in force",
+                                version);
                     } else if (!store.seedIfEmpty(file, CONFIG_ACTOR)) {
                         List<String> differ = ConfigDiff.between(config, file, store.state());
                         if (!differ.isEmpty()) {
-                            LOG.log(System.Logger.Level.WARNING, "the config file and the configuration database differ;"
-                                    + " the database is in force (the file only seeds an empty database; proxypool serve"
-                                    + " --import-config overwrites the database with the file): " + String.join(", ", differ));
+                            LOG.log(
+                                    System.Logger.Level.WARNING,
+                                    "the config file and the configuration database differ;"
+                                            + " the database is in force (the file only seeds an empty database; proxypool serve"
+                                            + " --import-config overwrites the database with the file): "
+                                            + String.join(", ", differ));
                         }
                     }
                     yield store;

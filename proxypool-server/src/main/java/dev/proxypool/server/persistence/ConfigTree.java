@@ -18,8 +18,7 @@ import java.util.Map;
  */
 final class ConfigTree {
 
-    private ConfigTree() {
-    }
+    private ConfigTree() {}
 
     static ProxyPoolConfig validate(ConfigState state, Path baseDir) {
         ConfigNode.ObjectNode.Builder root = ConfigNode.ObjectNode.builder();
@@ -53,7 +52,7 @@ final class ConfigTree {
         doc.forEach((k, v) -> {
             String key = Config.Key.escapeName(k);
             switch (v) {
-                case null -> { }
+                case null -> {}
                 case Map<?, ?> m -> {
                     if (!m.isEmpty()) {
                         @SuppressWarnings("unchecked")

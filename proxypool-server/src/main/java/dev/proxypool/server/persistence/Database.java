@@ -128,8 +128,9 @@ public final class Database implements AutoCloseable {
         try {
             c = pool.getConnection();
         } catch (SQLException e) {
-            throw unavailable(e) ? new DatabaseUnavailableException("database unavailable at " + address + " (database.url): "
-                    + rootMessage(e), e)
+            throw unavailable(e)
+                    ? new DatabaseUnavailableException(
+                            "database unavailable at " + address + " (database.url): " + rootMessage(e), e)
                     : new DataAccessException("cannot get a database connection: " + e.getMessage(), e);
         }
         try (c) {

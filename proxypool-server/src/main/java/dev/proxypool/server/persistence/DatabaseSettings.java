@@ -17,8 +17,13 @@ import java.util.Optional;
  *                          (default 2 s: an admin write to a dead database fails fast)
  * @param maxPoolSize       connections at most (default 4: admin traffic is light)
  */
-public record DatabaseSettings(String url, String user, Optional<Secret> password, Optional<String> schema,
-                               Duration connectionTimeout, int maxPoolSize) {
+public record DatabaseSettings(
+        String url,
+        String user,
+        Optional<Secret> password,
+        Optional<String> schema,
+        Duration connectionTimeout,
+        int maxPoolSize) {
 
     public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(2);
     public static final int DEFAULT_MAX_POOL_SIZE = 4;
@@ -33,7 +38,8 @@ public record DatabaseSettings(String url, String user, Optional<Secret> passwor
         schema = schema == null ? Optional.empty() : schema;
         Objects.requireNonNull(connectionTimeout, "connectionTimeout");
         if (connectionTimeout.toMillis() < 250) {
-            throw new IllegalArgumentException("database connection timeout must be at least 250ms, got " + connectionTimeout);
+            throw new IllegalArgumentException(
+                    "database connection timeout must be at least 250ms, got " + connectionTimeout);
         }
         if (maxPoolSize < 1) {
             throw new IllegalArgumentException("database pool size must be at least 1, got " + maxPoolSize);
@@ -41,8 +47,8 @@ public record DatabaseSettings(String url, String user, Optional<Secret> passwor
     }
 
     public static DatabaseSettings of(String url, String user) {
-        return new DatabaseSettings(url, user, Optional.empty(), Optional.empty(), DEFAULT_CONNECTION_TIMEOUT,
-                DEFAULT_MAX_POOL_SIZE);
+        return new DatabaseSettings(
+                url, user, Optional.empty(), Optional.empty(), DEFAULT_CONNECTION_TIMEOUT, DEFAULT_MAX_POOL_SIZE);
     }
 
     /** The {@code database:} section of the config ({@code type: postgres}). */
@@ -50,8 +56,8 @@ public record DatabaseSettings(String url, String user, Optional<Secret> passwor
         if (d.type() != ProxyPoolConfig.DatabaseType.POSTGRES) {
             throw new IllegalArgumentException("database.type: is " + d.type() + ", not postgres");
         }
-        return new DatabaseSettings(d.url(), d.user(), d.password(), Optional.empty(), DEFAULT_CONNECTION_TIMEOUT,
-                DEFAULT_MAX_POOL_SIZE);
+        return new DatabaseSettings(
+                d.url(), d.user(), d.password(), Optional.empty(), DEFAULT_CONNECTION_TIMEOUT, DEFAULT_MAX_POOL_SIZE);
     }
 
     public DatabaseSettings withSchema(String s) {

@@ -44,7 +44,8 @@ public record Entity(EntityType type, String name, Map<String, Object> doc) {
                 out.put("hasSecret", doc.get(SECRET_HASH) != null);
                 out.put("hasToken", doc.get(TOKEN_HASH) != null);
             }
-            case PROVIDER -> doc.forEach((k, v) -> out.put(k, k.equals("url") && v instanceof String s ? maskUrl(s) : v));
+            case PROVIDER ->
+                doc.forEach((k, v) -> out.put(k, k.equals("url") && v instanceof String s ? maskUrl(s) : v));
             case UPSTREAM, ROUTING -> out.putAll(doc);
         }
         return JsonTree.freeze(out);

@@ -24,8 +24,7 @@ import java.util.Map;
  */
 public final class JsonTree {
 
-    private JsonTree() {
-    }
+    private JsonTree() {}
 
     /**
      * Parses a JSON object.
@@ -51,18 +50,20 @@ public final class JsonTree {
         try {
             return toTree(JsonCodec.read(json, JsonCodec.Nesting.REQUEST));
         } catch (MalformedJsonException e) {
-            throw new IllegalArgumentException(switch (e.reason()) {
-                case EMPTY -> "request body is empty (expected a JSON object)";
-                case TOO_DEEP -> e.describe("JSON");
-                default -> e.describe("request body");
-            }, e);
+            throw new IllegalArgumentException(
+                    switch (e.reason()) {
+                        case EMPTY -> "request body is empty (expected a JSON object)";
+                        case TOO_DEEP -> e.describe("JSON");
+                        default -> e.describe("request body");
+                    },
+                    e);
         }
     }
 
     private static Object toTree(JsonNode v) {
         if (v.isObject()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext();) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 m.put(e.getKey(), toTree(e.getValue()));
             }
@@ -103,9 +104,11 @@ public final class JsonTree {
      * ({@code 200.0}, {@code 200} and {@code 2E+2} all become {@code 200}).
      */
     public static BigDecimal number(Number n) {
-        BigDecimal d = n instanceof BigDecimal b ? b
-                : n instanceof Double || n instanceof Float ? new BigDecimal(Double.toString(n.doubleValue()))
-                : new BigDecimal(n.toString());
+        BigDecimal d = n instanceof BigDecimal b
+                ? b
+                : n instanceof Double || n instanceof Float
+                        ? new BigDecimal(Double.toString(n.doubleValue()))
+                        : new BigDecimal(n.toString());
         d = d.stripTrailingZeros();
         return d.scale() < 0 && d.scale() >= -100 ? d.setScale(0) : d;
     }
@@ -138,8 +141,7 @@ public final class JsonTree {
     }
 
     /** Already-serialized JSON to embed as is (audit before/after stored as jsonb text). */
-    public record RawJson(String json) {
-    }
+    public record RawJson(String json) {}
 
     /**
      * The tree in the form the codec writes as this class always has: string keys, a whole
@@ -151,8 +153,10 @@ public final class JsonTree {
             case String s -> s;
             case Boolean b -> b;
             case BigDecimal d -> d;
-            case Double d -> d.isNaN() || d.isInfinite() ? null
-                    : d == Math.rint(d) && Math.abs(d) < 1e15 ? (Object) d.longValue() : d;
+            case Double d ->
+                d.isNaN() || d.isInfinite()
+                        ? null
+                        : d == Math.rint(d) && Math.abs(d) < 1e15 ? (Object) d.longValue() : d;
             case Float f -> writable(f.doubleValue());
             case Number n -> n;
             case Map<?, ?> m -> {

@@ -65,8 +65,15 @@ public final class MemoryConfigStore implements ConfigStore {
             PendingChange versioned = new PendingChange(change.kind(), change.type(), change.name(), next);
             AuditEntry entry = append(AuditRecord.of(actor, current, versioned));
             state = next;
-            return new ConfigChange(next.version(), change.kind(), change.type(), change.name(),
-                    current.find(change.type(), change.name()), next.find(change.type(), change.name()), next, entry.id());
+            return new ConfigChange(
+                    next.version(),
+                    change.kind(),
+                    change.type(),
+                    change.name(),
+                    current.find(change.type(), change.name()),
+                    next.find(change.type(), change.name()),
+                    next,
+                    entry.id());
         } finally {
             lock.unlock();
         }
@@ -84,8 +91,15 @@ public final class MemoryConfigStore implements ConfigStore {
     }
 
     private AuditEntry append(AuditRecord r) {
-        AuditEntry e = new AuditEntry(nextAuditId++, clock.instant(), r.actor(), r.action(), r.entityType(),
-                r.entityName(), r.before().map(JsonTree::write), r.after().map(JsonTree::write));
+        AuditEntry e = new AuditEntry(
+                nextAuditId++,
+                clock.instant(),
+                r.actor(),
+                r.action(),
+                r.entityType(),
+                r.entityName(),
+                r.before().map(JsonTree::write),
+                r.after().map(JsonTree::write));
         audit.addLast(e);
         while (audit.size() > auditCapacity) {
             audit.removeFirst();

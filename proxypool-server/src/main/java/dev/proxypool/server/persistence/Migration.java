@@ -17,8 +17,8 @@ import java.util.regex.Pattern;
  *                 recorded by builds before comments stopped counting; a database migrated by one of
  *                 them is recognised by it (see {@link Migrator})
  */
-public record Migration(int version, String description, String fileName, String sql, String checksum,
-                        String fullTextChecksum) {
+public record Migration(
+        int version, String description, String fileName, String sql, String checksum, String fullTextChecksum) {
 
     private static final Pattern NAME = Pattern.compile("V([1-9][0-9]{0,8})__([A-Za-z0-9_]+)\\.sql");
 
@@ -32,12 +32,17 @@ public record Migration(int version, String description, String fileName, String
     public static Migration of(String fileName, String sql) {
         Matcher m = NAME.matcher(fileName);
         if (!m.matches()) {
-            throw new IllegalArgumentException("migration file '" + fileName
-                    + "' is not named V<version>__<description>.sql");
+            throw new IllegalArgumentException(
+                    "migration file '" + fileName + "' is not named V<version>__<description>.sql");
         }
         String normalized = sql.replace("\r\n", "\n");
-        return new Migration(Integer.parseInt(m.group(1)), m.group(2).replace('_', ' '), fileName, normalized,
-                checksum(statements(normalized)), checksum(normalized));
+        return new Migration(
+                Integer.parseInt(m.group(1)),
+                m.group(2).replace('_', ' '),
+                fileName,
+                normalized,
+                checksum(statements(normalized)),
+                checksum(normalized));
     }
 
     /** The text that counts: every line but whole-line {@code --} comments and blank lines, trailing blanks cut. */
@@ -56,7 +61,8 @@ public record Migration(int version, String description, String fileName, String
 
     static String checksum(String sql) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(sql.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(sql.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }

@@ -49,8 +49,8 @@ public final class Migrator {
      * row is rewritten to the statements-only checksum. V1: its comments cited documents outside the
      * repository until they were reworded.
      */
-    private static final Map<Integer, Set<String>> EARLIER_FULL_TEXT = Map.of(
-            1, Set.of("db0af26bc29d4242f1840f8f8c31e99711cbd2549501394203d315c1e64dc85d"));
+    private static final Map<Integer, Set<String>> EARLIER_FULL_TEXT =
+            Map.of(1, Set.of("db0af26bc29d4242f1840f8f8c31e99711cbd2549501394203d315c1e64dc85d"));
 
     private final List<Migration> migrations;
 
@@ -111,7 +111,8 @@ public final class Migrator {
                 return migrateLocked(c);
             } finally {
                 try (Statement st = c.createStatement()) {
-                    st.execute("SELECT pg_advisory_unlock(" + LOCK_CLASS + ", hashtext(coalesce(current_schema(), '')))");
+                    st.execute(
+                            "SELECT pg_advisory_unlock(" + LOCK_CLASS + ", hashtext(coalesce(current_schema(), '')))");
                 }
             }
         } catch (SQLException e) {
@@ -130,7 +131,7 @@ public final class Migrator {
         }
         Map<Integer, String> applied = new TreeMap<>();
         try (Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT version, checksum FROM schema_migrations ORDER BY version")) {
+                ResultSet rs = st.executeQuery("SELECT version, checksum FROM schema_migrations ORDER BY version")) {
             while (rs.next()) {
                 applied.put(rs.getInt(1), rs.getString(2));
             }
@@ -146,8 +147,8 @@ public final class Migrator {
                         + "): it was migrated by a newer ProxyPool; run that version or restore the database");
             }
             if (!m.checksum().equals(a.getValue()) && recordedByAnEarlierBuild(m, a.getValue())) {
-                try (PreparedStatement ps = c.prepareStatement(
-                        "UPDATE schema_migrations SET checksum = ? WHERE version = ?")) {
+                try (PreparedStatement ps =
+                        c.prepareStatement("UPDATE schema_migrations SET checksum = ? WHERE version = ?")) {
                     ps.setString(1, m.checksum());
                     ps.setInt(2, m.version());
                     ps.executeUpdate();
@@ -199,7 +200,8 @@ public final class Migrator {
             if (Database.unavailable(e)) {
                 throw e;
             }
-            throw new MigrationException("migration " + m.fileName() + " failed and was rolled back: " + e.getMessage(), e);
+            throw new MigrationException(
+                    "migration " + m.fileName() + " failed and was rolled back: " + e.getMessage(), e);
         } finally {
             c.setAutoCommit(true);
         }

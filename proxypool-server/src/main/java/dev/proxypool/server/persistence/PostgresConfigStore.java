@@ -84,8 +84,11 @@ public final class PostgresConfigStore implements ConfigStore {
         return db.transaction(tx -> {
             long version = lockVersion(tx);
             ConfigState current = load(tx, version);
-            boolean empty = version == 0 && current.providers().isEmpty() && current.upstreams().isEmpty()
-                    && current.routings().isEmpty() && current.clients().isEmpty();
+            boolean empty = version == 0
+                    && current.providers().isEmpty()
+                    && current.upstreams().isEmpty()
+                    && current.routings().isEmpty()
+                    && current.clients().isEmpty();
             if (!empty) {
                 return false;
             }
@@ -95,9 +98,23 @@ public final class PostgresConfigStore implements ConfigStore {
                     insert(tx, list.get(i), i);
                 }
             }
-            insertAudit(tx, AuditRecord.of(actor, "config.seed", "config", "proxypool.yaml", null,
-                    Map.of("providers", seed.names(EntityType.PROVIDER), "upstreams", seed.names(EntityType.UPSTREAM),
-                            "routings", seed.names(EntityType.ROUTING), "clients", seed.names(EntityType.CLIENT))));
+            insertAudit(
+                    tx,
+                    AuditRecord.of(
+                            actor,
+                            "config.seed",
+                            "config",
+                            "proxypool.yaml",
+                            null,
+                            Map.of(
+                                    "providers",
+                                    seed.names(EntityType.PROVIDER),
+                                    "upstreams",
+                                    seed.names(EntityType.UPSTREAM),
+                                    "routings",
+                                    seed.names(EntityType.ROUTING),
+                                    "clients",
+                                    seed.names(EntityType.CLIENT))));
             bumpVersion(tx);
             return true;
         });
@@ -125,19 +142,43 @@ public final class PostgresConfigStore implements ConfigStore {
                     insert(tx, list.get(i), i);
                 }
             }
-            insertAudit(tx, AuditRecord.of(actor, "config.import", "config", "proxypool.yaml",
-                    Map.of("providers", before.names(EntityType.PROVIDER), "upstreams", before.names(EntityType.UPSTREAM),
-                            "routings", before.names(EntityType.ROUTING), "clients", before.names(EntityType.CLIENT)),
-                    Map.of("providers", file.names(EntityType.PROVIDER), "upstreams", file.names(EntityType.UPSTREAM),
-                            "routings", file.names(EntityType.ROUTING), "clients", file.names(EntityType.CLIENT))));
+            insertAudit(
+                    tx,
+                    AuditRecord.of(
+                            actor,
+                            "config.import",
+                            "config",
+                            "proxypool.yaml",
+                            Map.of(
+                                    "providers",
+                                    before.names(EntityType.PROVIDER),
+                                    "upstreams",
+                                    before.names(EntityType.UPSTREAM),
+                                    "routings",
+                                    before.names(EntityType.ROUTING),
+                                    "clients",
+                                    before.names(EntityType.CLIENT)),
+                            Map.of(
+                                    "providers",
+                                    file.names(EntityType.PROVIDER),
+                                    "upstreams",
+                                    file.names(EntityType.UPSTREAM),
+                                    "routings",
+                                    file.names(EntityType.ROUTING),
+                                    "clients",
+                                    file.names(EntityType.CLIENT))));
             return bumpVersion(tx);
         });
     }
 
     @Override
     public ConfigState state() {
-        return db.transaction(tx -> load(tx, tx.select(VERSION).from(CONFIG_VERSION).where(ID_SMALL.eq((short) 1))
-                .fetchSingle(VERSION)));
+        return db.transaction(tx -> load(
+                tx,
+                tx.select(VERSION)
+                        .from(CONFIG_VERSION)
+                        .where(ID_SMALL.eq((short) 1))
+                        .fetchSingle(VERSION)));
     }
 
     @Override
@@ -152,10 +193,18 @@ public final class PostgresConfigStore implements ConfigStore {
             long auditId = insertAudit(tx, AuditRecord.of(actor, current, versioned));
             long stored = bumpVersion(tx);
             if (stored != next.version()) {
-                throw new IllegalStateException("config version moved under the lock: " + stored + " != " + next.version());
+                throw new IllegalStateException(
+                        "config version moved under the lock: " + stored + " != " + next.version());
             }
-            return new ConfigChange(next.version(), change.kind(), change.type(), change.name(),
-                    current.find(change.type(), change.name()), next.find(change.type(), change.name()), next, auditId);
+            return new ConfigChange(
+                    next.version(),
+                    change.kind(),
+                    change.type(),
+                    change.name(),
+                    current.find(change.type(), change.name()),
+                    next.find(change.type(), change.name()),
+                    next,
+                    auditId);
         });
     }
 
@@ -163,8 +212,10 @@ public final class PostgresConfigStore implements ConfigStore {
     public AuditEntry audit(AuditRecord record) {
         return db.transaction(tx -> {
             long id = insertAudit(tx, record);
-            return tx.select(ID, AT, ACTOR, ACTION, ENTITY_TYPE, ENTITY_NAME, BEFORE, AFTER).from(AUDIT_LOG)
-                    .where(ID.eq(id)).fetchSingle(PostgresConfigStore::auditEntry);
+            return tx.select(ID, AT, ACTOR, ACTION, ENTITY_TYPE, ENTITY_NAME, BEFORE, AFTER)
+                    .from(AUDIT_LOG)
+                    .where(ID.eq(id))
+                    .fetchSingle(PostgresConfigStore::auditEntry);
         });
     }
 
@@ -190,10 +241,19 @@ public final class PostgresConfigStore implements ConfigStore {
 
     @Override
     public List<SequentialState> sequentialStates() {
-        return db.read(tx -> tx.select(ROUTING, IDX, UPSTREAM, EXHAUSTED, CONSECUTIVE_EMPTY, VERSION, REASON, CHANGED_AT)
-                .from(SEQUENTIAL_STATE).orderBy(ROUTING)
-                .fetch(r -> new SequentialState(r.value1(), r.value2(), r.value3(), r.value4(), r.value5(), r.value6(),
-                        SwitchReason.parse(r.value7()), r.value8().toInstant())));
+        return db.read(tx -> tx.select(
+                        ROUTING, IDX, UPSTREAM, EXHAUSTED, CONSECUTIVE_EMPTY, VERSION, REASON, CHANGED_AT)
+                .from(SEQUENTIAL_STATE)
+                .orderBy(ROUTING)
+                .fetch(r -> new SequentialState(
+                        r.value1(),
+                        r.value2(),
+                        r.value3(),
+                        r.value4(),
+                        r.value5(),
+                        r.value6(),
+                        SwitchReason.parse(r.value7()),
+                        r.value8().toInstant())));
     }
 
     @Override
@@ -223,21 +283,48 @@ public final class PostgresConfigStore implements ConfigStore {
     // ---- rows -----------------------------------------------------------------------------------
 
     private static long lockVersion(DSLContext tx) {
-        return tx.select(VERSION).from(CONFIG_VERSION).where(ID_SMALL.eq((short) 1)).forUpdate().fetchSingle(VERSION);
+        return tx.select(VERSION)
+                .from(CONFIG_VERSION)
+                .where(ID_SMALL.eq((short) 1))
+                .forUpdate()
+                .fetchSingle(VERSION);
     }
 
     private static long bumpVersion(DSLContext tx) {
-        return tx.update(CONFIG_VERSION).set(VERSION, VERSION.plus(1L)).set(CHANGED_AT, DSL.currentOffsetDateTime())
-                .where(ID_SMALL.eq((short) 1)).returningResult(VERSION).fetchSingle().value1();
+        return tx.update(CONFIG_VERSION)
+                .set(VERSION, VERSION.plus(1L))
+                .set(CHANGED_AT, DSL.currentOffsetDateTime())
+                .where(ID_SMALL.eq((short) 1))
+                .returningResult(VERSION)
+                .fetchSingle()
+                .value1();
     }
 
     private static ConfigState load(DSLContext tx, long version) {
-        List<Entity> providers = docs(tx, EntityType.PROVIDER, tx.select(NAME, DOC).from(PROVIDERS).orderBy(NAME).fetch());
-        List<Entity> upstreams = docs(tx, EntityType.UPSTREAM, tx.select(NAME, DOC).from(UPSTREAMS).orderBy(NAME).fetch());
-        List<Entity> routings = docs(tx, EntityType.ROUTING, tx.select(NAME, DOC).from(ROUTINGS).orderBy(POSITION).fetch());
-        List<Entity> clients = tx.select(NAME, SECRET_HASH, TOKEN_HASH, EXTRACTIONS_PER_HOUR, RPS).from(CLIENTS).orderBy(NAME)
-                .fetch(r -> new Entity(EntityType.CLIENT, r.value1(), ClientDocs.doc(r.value1(),
-                        Optional.ofNullable(r.value2()), Optional.ofNullable(r.value3()), r.value4(), r.value5())));
+        List<Entity> providers = docs(
+                tx,
+                EntityType.PROVIDER,
+                tx.select(NAME, DOC).from(PROVIDERS).orderBy(NAME).fetch());
+        List<Entity> upstreams = docs(
+                tx,
+                EntityType.UPSTREAM,
+                tx.select(NAME, DOC).from(UPSTREAMS).orderBy(NAME).fetch());
+        List<Entity> routings = docs(
+                tx,
+                EntityType.ROUTING,
+                tx.select(NAME, DOC).from(ROUTINGS).orderBy(POSITION).fetch());
+        List<Entity> clients = tx.select(NAME, SECRET_HASH, TOKEN_HASH, EXTRACTIONS_PER_HOUR, RPS)
+                .from(CLIENTS)
+                .orderBy(NAME)
+                .fetch(r -> new Entity(
+                        EntityType.CLIENT,
+                        r.value1(),
+                        ClientDocs.doc(
+                                r.value1(),
+                                Optional.ofNullable(r.value2()),
+                                Optional.ofNullable(r.value3()),
+                                r.value4(),
+                                r.value5())));
         return new ConfigState(version, providers, upstreams, routings, clients);
     }
 
@@ -262,7 +349,8 @@ public final class PostgresConfigStore implements ConfigStore {
             List<Entity> routings = next.routings();
             for (int i = 0; i < routings.size(); i++) {
                 String name = routings.get(i).name();
-                if (current.indexOf(t, name) != i && !(change.kind() == ChangeKind.CREATE && name.equals(change.name()))) {
+                if (current.indexOf(t, name) != i
+                        && !(change.kind() == ChangeKind.CREATE && name.equals(change.name()))) {
                     tx.update(ROUTINGS).set(POSITION, i).where(NAME.eq(name)).execute();
                 }
             }
@@ -271,30 +359,61 @@ public final class PostgresConfigStore implements ConfigStore {
 
     private static void insert(DSLContext tx, Entity e, int position) {
         switch (e.type()) {
-            case PROVIDER -> tx.insertInto(PROVIDERS, NAME, PROVIDER_TYPE, DOC)
-                    .values(e.name(), string(e, "type"), jsonb(e)).execute();
-            case UPSTREAM -> tx.insertInto(UPSTREAMS, NAME, UPSTREAM_PROVIDER, DOC)
-                    .values(e.name(), string(e, "provider"), jsonb(e)).execute();
-            case ROUTING -> tx.insertInto(ROUTINGS, NAME, POSITION, DOC).values(e.name(), position, jsonb(e)).execute();
-            case CLIENT -> tx.insertInto(CLIENTS, NAME, SECRET_HASH, TOKEN_HASH, EXTRACTIONS_PER_HOUR, RPS)
-                    .values(e.name(), optional(e, Entity.SECRET_HASH), optional(e, Entity.TOKEN_HASH),
-                            (int) number(e, "quota", "extractionsPerHour"), number(e, "rateLimit", "rps")).execute();
+            case PROVIDER ->
+                tx.insertInto(PROVIDERS, NAME, PROVIDER_TYPE, DOC)
+                        .values(e.name(), string(e, "type"), jsonb(e))
+                        .execute();
+            case UPSTREAM ->
+                tx.insertInto(UPSTREAMS, NAME, UPSTREAM_PROVIDER, DOC)
+                        .values(e.name(), string(e, "provider"), jsonb(e))
+                        .execute();
+            case ROUTING ->
+                tx.insertInto(ROUTINGS, NAME, POSITION, DOC)
+                        .values(e.name(), position, jsonb(e))
+                        .execute();
+            case CLIENT ->
+                tx.insertInto(CLIENTS, NAME, SECRET_HASH, TOKEN_HASH, EXTRACTIONS_PER_HOUR, RPS)
+                        .values(
+                                e.name(),
+                                optional(e, Entity.SECRET_HASH),
+                                optional(e, Entity.TOKEN_HASH),
+                                (int) number(e, "quota", "extractionsPerHour"),
+                                number(e, "rateLimit", "rps"))
+                        .execute();
         }
     }
 
     private static void update(DSLContext tx, Entity e) {
         int n = switch (e.type()) {
-            case PROVIDER -> tx.update(PROVIDERS).set(PROVIDER_TYPE, string(e, "type")).set(DOC, jsonb(e))
-                    .set(UPDATED_AT, DSL.currentOffsetDateTime()).where(NAME.eq(e.name())).execute();
-            case UPSTREAM -> tx.update(UPSTREAMS).set(UPSTREAM_PROVIDER, string(e, "provider")).set(DOC, jsonb(e))
-                    .set(UPDATED_AT, DSL.currentOffsetDateTime()).where(NAME.eq(e.name())).execute();
-            case ROUTING -> tx.update(ROUTINGS).set(DOC, jsonb(e))
-                    .set(UPDATED_AT, DSL.currentOffsetDateTime()).where(NAME.eq(e.name())).execute();
-            case CLIENT -> tx.update(CLIENTS).set(SECRET_HASH, optional(e, Entity.SECRET_HASH))
-                    .set(TOKEN_HASH, optional(e, Entity.TOKEN_HASH))
-                    .set(EXTRACTIONS_PER_HOUR, (int) number(e, "quota", "extractionsPerHour"))
-                    .set(RPS, number(e, "rateLimit", "rps"))
-                    .set(UPDATED_AT, DSL.currentOffsetDateTime()).where(NAME.eq(e.name())).execute();
+            case PROVIDER ->
+                tx.update(PROVIDERS)
+                        .set(PROVIDER_TYPE, string(e, "type"))
+                        .set(DOC, jsonb(e))
+                        .set(UPDATED_AT, DSL.currentOffsetDateTime())
+                        .where(NAME.eq(e.name()))
+                        .execute();
+            case UPSTREAM ->
+                tx.update(UPSTREAMS)
+                        .set(UPSTREAM_PROVIDER, string(e, "provider"))
+                        .set(DOC, jsonb(e))
+                        .set(UPDATED_AT, DSL.currentOffsetDateTime())
+                        .where(NAME.eq(e.name()))
+                        .execute();
+            case ROUTING ->
+                tx.update(ROUTINGS)
+                        .set(DOC, jsonb(e))
+                        .set(UPDATED_AT, DSL.currentOffsetDateTime())
+                        .where(NAME.eq(e.name()))
+                        .execute();
+            case CLIENT ->
+                tx.update(CLIENTS)
+                        .set(SECRET_HASH, optional(e, Entity.SECRET_HASH))
+                        .set(TOKEN_HASH, optional(e, Entity.TOKEN_HASH))
+                        .set(EXTRACTIONS_PER_HOUR, (int) number(e, "quota", "extractionsPerHour"))
+                        .set(RPS, number(e, "rateLimit", "rps"))
+                        .set(UPDATED_AT, DSL.currentOffsetDateTime())
+                        .where(NAME.eq(e.name()))
+                        .execute();
         };
         if (n != 1) {
             throw new IllegalStateException(e + " was not found to update");
@@ -303,26 +422,62 @@ public final class PostgresConfigStore implements ConfigStore {
 
     private long insertAudit(DSLContext tx, AuditRecord r) {
         return tx.insertInto(AUDIT_LOG, AT, ACTOR, ACTION, ENTITY_TYPE, ENTITY_NAME, BEFORE, AFTER)
-                .values(OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC), r.actor(), r.action(), r.entityType(),
-                        r.entityName(), r.before().map(b -> JSONB.valueOf(JsonTree.write(b))).orElse(null),
+                .values(
+                        OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC),
+                        r.actor(),
+                        r.action(),
+                        r.entityType(),
+                        r.entityName(),
+                        r.before().map(b -> JSONB.valueOf(JsonTree.write(b))).orElse(null),
                         r.after().map(a -> JSONB.valueOf(JsonTree.write(a))).orElse(null))
-                .returningResult(ID).fetchSingle().value1();
+                .returningResult(ID)
+                .fetchSingle()
+                .value1();
     }
 
     private static void upsertSequential(DSLContext tx, SequentialState s) {
-        tx.insertInto(SEQUENTIAL_STATE, ROUTING, IDX, UPSTREAM, EXHAUSTED, CONSECUTIVE_EMPTY, VERSION, REASON, CHANGED_AT)
-                .values(s.routing(), s.index(), s.upstream(), s.exhausted(), s.consecutiveEmpty(), s.version(),
-                        s.reason().label(), OffsetDateTime.ofInstant(s.changedAt(), ZoneOffset.UTC))
-                .onConflict(ROUTING).doUpdate()
-                .set(IDX, s.index()).set(UPSTREAM, s.upstream()).set(EXHAUSTED, s.exhausted())
-                .set(CONSECUTIVE_EMPTY, s.consecutiveEmpty()).set(VERSION, s.version()).set(REASON, s.reason().label())
+        tx.insertInto(
+                        SEQUENTIAL_STATE,
+                        ROUTING,
+                        IDX,
+                        UPSTREAM,
+                        EXHAUSTED,
+                        CONSECUTIVE_EMPTY,
+                        VERSION,
+                        REASON,
+                        CHANGED_AT)
+                .values(
+                        s.routing(),
+                        s.index(),
+                        s.upstream(),
+                        s.exhausted(),
+                        s.consecutiveEmpty(),
+                        s.version(),
+                        s.reason().label(),
+                        OffsetDateTime.ofInstant(s.changedAt(), ZoneOffset.UTC))
+                .onConflict(ROUTING)
+                .doUpdate()
+                .set(IDX, s.index())
+                .set(UPSTREAM, s.upstream())
+                .set(EXHAUSTED, s.exhausted())
+                .set(CONSECUTIVE_EMPTY, s.consecutiveEmpty())
+                .set(VERSION, s.version())
+                .set(REASON, s.reason().label())
                 .set(CHANGED_AT, OffsetDateTime.ofInstant(s.changedAt(), ZoneOffset.UTC))
                 .execute();
     }
 
-    private static AuditEntry auditEntry(Record8<Long, OffsetDateTime, String, String, String, String, JSONB, JSONB> r) {
-        return new AuditEntry(r.value1(), r.value2().toInstant(), r.value3(), r.value4(), r.value5(), r.value6(),
-                Optional.ofNullable(r.value7()).map(JSONB::data), Optional.ofNullable(r.value8()).map(JSONB::data));
+    private static AuditEntry auditEntry(
+            Record8<Long, OffsetDateTime, String, String, String, String, JSONB, JSONB> r) {
+        return new AuditEntry(
+                r.value1(),
+                r.value2().toInstant(),
+                r.value3(),
+                r.value4(),
+                r.value5(),
+                r.value6(),
+                Optional.ofNullable(r.value7()).map(JSONB::data),
+                Optional.ofNullable(r.value8()).map(JSONB::data));
     }
 
     private static JSONB jsonb(Entity e) {

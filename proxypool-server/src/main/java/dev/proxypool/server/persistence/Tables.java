@@ -14,8 +14,7 @@ import org.jooq.impl.SQLDataType;
 /** Tables and columns of {@code V1__init.sql} for jOOQ's DSL (no code generation: names typed once here). */
 final class Tables {
 
-    private Tables() {
-    }
+    private Tables() {}
 
     static final Field<String> NAME = field(name("name"), SQLDataType.CLOB);
     static final Field<JSONB> DOC = field(name("doc"), SQLDataType.JSONB);

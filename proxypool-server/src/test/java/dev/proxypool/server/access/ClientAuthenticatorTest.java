@@ -31,6 +31,7 @@ class ClientAuthenticatorTest {
 
     /** Low iteration count keeps most tests fast; the measured tests use realistic counts. */
     private static final int FAST = 2_000;
+
     private static final String ALICE_HASH = SecretHash.hash("alice-pw".toCharArray(), FAST);
     private static final String TEAM_HASH = SecretHash.hash("team-pw".toCharArray(), FAST);
     private static final String TOKEN_A = "tok-alice-0123456789abcdef";
@@ -56,11 +57,13 @@ class ClientAuthenticatorTest {
     }
 
     static ProxyPoolConfig.Client plain(String name, String secret) {
-        return new ProxyPoolConfig.Client(name, Optional.empty(), Optional.of(Secret.of(secret)), Optional.empty(), 0, 0);
+        return new ProxyPoolConfig.Client(
+                name, Optional.empty(), Optional.of(Secret.of(secret)), Optional.empty(), 0, 0);
     }
 
     static ProxyPoolConfig.Client tokenOnly(String name, String token) {
-        return new ProxyPoolConfig.Client(name, Optional.empty(), Optional.empty(), Optional.of(Secret.of(token)), 0, 0);
+        return new ProxyPoolConfig.Client(
+                name, Optional.empty(), Optional.empty(), Optional.of(Secret.of(token)), 0, 0);
     }
 
     static String basic(String user, String secret) {
@@ -68,9 +71,13 @@ class ClientAuthenticatorTest {
     }
 
     private List<ProxyPoolConfig.Client> clients() {
-        return List.of(hashed("alice", ALICE_HASH), hashed("team-a", TEAM_HASH), plain("dev", "dev-pw"),
+        return List.of(
+                hashed("alice", ALICE_HASH),
+                hashed("team-a", TEAM_HASH),
+                plain("dev", "dev-pw"),
                 tokenOnly("bob", TOKEN_B),
-                new ProxyPoolConfig.Client("carol", Optional.empty(), Optional.empty(), Optional.of(Secret.of(TOKEN_A)), 0, 0));
+                new ProxyPoolConfig.Client(
+                        "carol", Optional.empty(), Optional.empty(), Optional.of(Secret.of(TOKEN_A)), 0, 0));
     }
 
     private ClientAuthenticator counting(List<ProxyPoolConfig.Client> clients, ClientAuthenticator.Settings s) {
@@ -82,24 +89,27 @@ class ClientAuthenticatorTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', nullValues = "NULL", value = {
-        "alice:alice-pw                  | alice",
-        "team-a:team-pw                  | team-a",
-        "dev:dev-pw                      | dev",
-        "alice:wrong                     | NULL",
-        "alice:                          | NULL",
-        "alice:alice-pw2                 | NULL",
-        "team-a:alice-pw                 | NULL",
-        "dev:wrong                       | NULL",
-        "dev:dev-pw-longer               | NULL",
-        "mallory:alice-pw                | NULL",
-        "bob:anything                    | NULL",
-        "Alice:alice-pw                  | NULL",
-        "alice-session-s1:alice-pw       | alice",
-        "alice-sesion-s1:alice-pw        | NULL",
-        "alice-session-s$1:alice-pw      | NULL",
-        "alice-session-s1-country:alice-pw | NULL",
-    })
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "NULL",
+            value = {
+                "alice:alice-pw                  | alice",
+                "team-a:team-pw                  | team-a",
+                "dev:dev-pw                      | dev",
+                "alice:wrong                     | NULL",
+                "alice:                          | NULL",
+                "alice:alice-pw2                 | NULL",
+                "team-a:alice-pw                 | NULL",
+                "dev:wrong                       | NULL",
+                "dev:dev-pw-longer               | NULL",
+                "mallory:alice-pw                | NULL",
+                "bob:anything                    | NULL",
+                "Alice:alice-pw                  | NULL",
+                "alice-session-s1:alice-pw       | alice",
+                "alice-sesion-s1:alice-pw        | NULL",
+                "alice-session-s$1:alice-pw      | NULL",
+                "alice-session-s1-country:alice-pw | NULL",
+            })
     void basicCredentialsTable(String userColonSecret, String expected) {
         int colon = userColonSecret.indexOf(':');
         String header = basic(userColonSecret.substring(0, colon), userColonSecret.substring(colon + 1));
@@ -107,12 +117,21 @@ class ClientAuthenticatorTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', nullValues = "NULL", value = {
-        "NULL", "''", "Basic", "Basic ", "Basic !!!notbase64", "Bearer abc", "Digest username=alice",
-        "Basic YWxpY2U=",          // "alice" without a colon
-        "Basic OmFsaWNlLXB3",      // ":alice-pw", empty user
-        "Basic /w==",              // invalid UTF-8
-    })
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "NULL",
+            value = {
+                "NULL",
+                "''",
+                "Basic",
+                "Basic ",
+                "Basic !!!notbase64",
+                "Bearer abc",
+                "Digest username=alice",
+                "Basic YWxpY2U=", // "alice" without a colon
+                "Basic OmFsaWNlLXB3", // ":alice-pw", empty user
+                "Basic /w==", // invalid UTF-8
+            })
     void malformedHeadersAreRefused(String header) {
         ClientAuthenticator a = authenticator();
         assertNull(a.authenticate(header));
@@ -128,7 +147,8 @@ class ClientAuthenticatorTest {
 
     @Test
     void secretsMayContainColonsAndUnicode() {
-        ClientAuthenticator a = counting(List.of(hashed("u", SecretHash.hash("p:ä:ß".toCharArray(), FAST))),
+        ClientAuthenticator a = counting(
+                List.of(hashed("u", SecretHash.hash("p:ä:ß".toCharArray(), FAST))),
                 ClientAuthenticator.Settings.DEFAULTS);
         assertEquals("u", a.authenticate(basic("u", "p:ä:ß")));
         assertNull(a.authenticate(basic("u", "p:a:ß")));
@@ -137,12 +157,18 @@ class ClientAuthenticatorTest {
     @Test
     void usernameOptionsComeBackWithTheClient() {
         AuthenticatedClient c = authenticator()
-                .authenticateClient(basic("team-a-session-abc123-country-us-type-residential", "team-pw")).orElseThrow();
+                .authenticateClient(basic("team-a-session-abc123-country-us-type-residential", "team-pw"))
+                .orElseThrow();
         assertEquals("team-a", c.name());
         assertEquals(Optional.of("abc123"), c.options().sessionId());
-        assertEquals(LabelSelector.parse("country=US,type=residential"), c.options().labels());
-        assertEquals(UsernameOptions.none("alice"),
-                authenticator().authenticateClient(basic("alice", "alice-pw")).orElseThrow().options());
+        assertEquals(
+                LabelSelector.parse("country=US,type=residential"), c.options().labels());
+        assertEquals(
+                UsernameOptions.none("alice"),
+                authenticator()
+                        .authenticateClient(basic("alice", "alice-pw"))
+                        .orElseThrow()
+                        .options());
     }
 
     @Test
@@ -174,8 +200,8 @@ class ClientAuthenticatorTest {
     @Test
     void unknownAndMalformedUsersCostOnePbkdf2AtTheConfiguredIterationCount() {
         String strong = SecretHash.hash("s".toCharArray(), 3_000);
-        ClientAuthenticator a = counting(List.of(hashed("alice", ALICE_HASH), hashed("zed", strong)),
-                ClientAuthenticator.Settings.DEFAULTS);
+        ClientAuthenticator a = counting(
+                List.of(hashed("alice", ALICE_HASH), hashed("zed", strong)), ClientAuthenticator.Settings.DEFAULTS);
         pbkdf2Hashes.clear();
         assertNull(a.authenticate(basic("alice", "wrong")));
         assertNull(a.authenticate(basic("mallory", "wrong")));
@@ -215,7 +241,8 @@ class ClientAuthenticatorTest {
             }
             best = Math.min(best, (System.nanoTime() - t) / 2_000);
         }
-        System.out.printf("PBKDF2 600k: first verify %.1f ms; cached verify %.2f µs (best batch mean)%n",
+        System.out.printf(
+                "PBKDF2 600k: first verify %.1f ms; cached verify %.2f µs (best batch mean)%n",
                 first / 1e6, best / 1e3);
         assertTrue(first > 1_000 * best, "first " + first + " ns vs cached " + best + " ns");
     }
@@ -241,7 +268,8 @@ class ClientAuthenticatorTest {
         }
         double mk = median(k);
         double mu = median(u);
-        System.out.printf("wrong password median %.2f ms, unknown user median %.2f ms (ratio %.2f)%n",
+        System.out.printf(
+                "wrong password median %.2f ms, unknown user median %.2f ms (ratio %.2f)%n",
                 mk / 1e6, mu / 1e6, mu / mk);
         assertTrue(mu / mk > 0.4 && mu / mk < 2.5, "known " + mk + " ns, unknown " + mu + " ns");
     }
@@ -267,9 +295,14 @@ class ClientAuthenticatorTest {
             }
             return SecretHash.verify(secret, stored);
         };
-        ClientAuthenticator a = ClientAuthenticator.create(List.of(hashed("alice", ALICE_HASH), hashed("team-a", TEAM_HASH)),
-                false, false, new ClientAuthenticator.Settings(100, 1, Duration.ZERO), slow);
-        CompletableFuture<String> busy = CompletableFuture.supplyAsync(() -> a.authenticate(basic("alice", "alice-pw")));
+        ClientAuthenticator a = ClientAuthenticator.create(
+                List.of(hashed("alice", ALICE_HASH), hashed("team-a", TEAM_HASH)),
+                false,
+                false,
+                new ClientAuthenticator.Settings(100, 1, Duration.ZERO),
+                slow);
+        CompletableFuture<String> busy =
+                CompletableFuture.supplyAsync(() -> a.authenticate(basic("alice", "alice-pw")));
         assertTrue(inside.await(10, TimeUnit.SECONDS));
         assertNull(a.authenticate(basic("team-a", "team-pw")), "no slot: 407 at once");
         assertNull(a.authenticate(basic("mallory", "x")));
@@ -294,8 +327,12 @@ class ClientAuthenticatorTest {
             }
             return SecretHash.verify(secret, stored);
         };
-        ClientAuthenticator a = ClientAuthenticator.create(List.of(hashed("alice", ALICE_HASH)), false, false,
-                new ClientAuthenticator.Settings(100, 1, Duration.ZERO), gated);
+        ClientAuthenticator a = ClientAuthenticator.create(
+                List.of(hashed("alice", ALICE_HASH)),
+                false,
+                false,
+                new ClientAuthenticator.Settings(100, 1, Duration.ZERO),
+                gated);
         List<CompletableFuture<String>> burst = new ArrayList<>();
         try (var exec = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 50; i++) {
@@ -303,7 +340,8 @@ class ClientAuthenticatorTest {
                 burst.add(CompletableFuture.supplyAsync(() -> a.authenticate(basic(user, "alice-pw")), exec));
             }
             Await.atMost(Duration.ofSeconds(10)).until("the leader's hash check to start", calls::get, n -> n > 0);
-            Pace.sleep(Duration.ofMillis(200)); // let the other 49 queue behind the leader (timing only widens the window)
+            Pace.sleep(
+                    Duration.ofMillis(200)); // let the other 49 queue behind the leader (timing only widens the window)
             release.countDown();
             for (CompletableFuture<String> f : burst) {
                 assertEquals("alice", f.get(10, TimeUnit.SECONDS));
@@ -359,18 +397,21 @@ class ClientAuthenticatorTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', nullValues = "NULL", value = {
-        "Bearer tok-alice-0123456789abcdef  | carol",
-        "bearer tok-alice-0123456789abcdef  | carol",
-        "Bearer  tok-bob-0123456789abcdef00 | bob",
-        "Bearer tok-alice-0123456789abcdeF  | NULL",
-        "Bearer tok-alice-0123456789abcde   | NULL",
-        "Bearer tok-alice-0123456789abcdef0 | NULL",
-        "Bearer                             | NULL",
-        "Basic tok-alice-0123456789abcdef   | NULL",
-        "tok-alice-0123456789abcdef         | NULL",
-        "NULL                               | NULL",
-    })
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "NULL",
+            value = {
+                "Bearer tok-alice-0123456789abcdef  | carol",
+                "bearer tok-alice-0123456789abcdef  | carol",
+                "Bearer  tok-bob-0123456789abcdef00 | bob",
+                "Bearer tok-alice-0123456789abcdeF  | NULL",
+                "Bearer tok-alice-0123456789abcde   | NULL",
+                "Bearer tok-alice-0123456789abcdef0 | NULL",
+                "Bearer                             | NULL",
+                "Basic tok-alice-0123456789abcdef   | NULL",
+                "tok-alice-0123456789abcdef         | NULL",
+                "NULL                               | NULL",
+            })
     void bearerTokens(String header, String expected) {
         assertEquals(Optional.ofNullable(expected), authenticator().clientForBearer(header));
     }
@@ -380,11 +421,14 @@ class ClientAuthenticatorTest {
         ClientAuthenticator open = ClientAuthenticator.create(List.of(tokenOnly("bob", TOKEN_B)), NO_ANON, true);
         assertEquals(ClientAuthenticator.Mode.ANONYMOUS_ONLY, open.mode());
         assertEquals("anonymous", open.authenticate(null));
-        AuthenticatedClient s = open.authenticateClient(basic("whoever-session-s9-country-de", "ignored")).orElseThrow();
+        AuthenticatedClient s = open.authenticateClient(basic("whoever-session-s9-country-de", "ignored"))
+                .orElseThrow();
         assertEquals("anonymous", s.name());
         assertEquals("anonymous", s.options().client());
         assertEquals(Optional.of("s9"), s.options().sessionId());
-        assertNull(open.authenticate(basic("whoever-session-s9-bogus-x", "ignored")), "malformed options: 407, not a partial parse");
+        assertNull(
+                open.authenticate(basic("whoever-session-s9-bogus-x", "ignored")),
+                "malformed options: 407, not a partial parse");
         assertNull(open.authenticate("Bearer xyz"));
         assertEquals(Optional.of("bob"), open.clientForBearer("Bearer " + TOKEN_B));
 
@@ -410,23 +454,33 @@ class ClientAuthenticatorTest {
 
     @Test
     void badClientEntriesAreRefusedNamingTheKey() {
-        ProxyPoolConfig.Client both = new ProxyPoolConfig.Client("x", Optional.of(ALICE_HASH), Optional.of(Secret.of("p")),
-                Optional.empty(), 0, 0);
-        assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> ClientAuthenticator.create(List.of(hashed("a", ALICE_HASH), both), NO_ANON, false))
-                .getMessage().startsWith("clients[1]"));
-        assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> ClientAuthenticator.create(List.of(hashed("a", "md5$abc")), NO_ANON, false))
-                .getMessage().startsWith("clients[0].secretHash"));
-        assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> ClientAuthenticator.create(List.of(hashed("a", ALICE_HASH), plain("a", "p")), NO_ANON, false))
-                .getMessage().contains("twice"));
-        assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> ClientAuthenticator.create(List.of(plain("anonymous", "p")), ANON, false))
-                .getMessage().contains("reserved"));
+        ProxyPoolConfig.Client both = new ProxyPoolConfig.Client(
+                "x", Optional.of(ALICE_HASH), Optional.of(Secret.of("p")), Optional.empty(), 0, 0);
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class,
+                        () -> ClientAuthenticator.create(List.of(hashed("a", ALICE_HASH), both), NO_ANON, false))
+                .getMessage()
+                .startsWith("clients[1]"));
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class,
+                        () -> ClientAuthenticator.create(List.of(hashed("a", "md5$abc")), NO_ANON, false))
+                .getMessage()
+                .startsWith("clients[0].secretHash"));
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class,
+                        () -> ClientAuthenticator.create(
+                                List.of(hashed("a", ALICE_HASH), plain("a", "p")), NO_ANON, false))
+                .getMessage()
+                .contains("twice"));
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class,
+                        () -> ClientAuthenticator.create(List.of(plain("anonymous", "p")), ANON, false))
+                .getMessage()
+                .contains("reserved"));
         assertThrows(IllegalArgumentException.class, () -> new ClientAuthenticator.Settings(0, 1, Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> new ClientAuthenticator.Settings(1, 0, Duration.ZERO));
-        assertThrows(IllegalArgumentException.class, () -> new ClientAuthenticator.Settings(1, 1, Duration.ofMillis(-1)));
+        assertThrows(
+                IllegalArgumentException.class, () -> new ClientAuthenticator.Settings(1, 1, Duration.ofMillis(-1)));
     }
 
     @Test

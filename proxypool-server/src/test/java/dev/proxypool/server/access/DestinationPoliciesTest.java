@@ -21,9 +21,10 @@ class DestinationPoliciesTest {
 
     @Test
     void fromConfigUsesEverySecurityKey() throws Exception {
-        ProxyPoolConfig.Security s = new ProxyPoolConfig.Security(false, List.of(443, 9443), List.of("127.0.0.0/8"), false);
-        DestinationPolicy p = DestinationPolicies.fromConfig(s,
-                List.of(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 8080)));
+        ProxyPoolConfig.Security s =
+                new ProxyPoolConfig.Security(false, List.of(443, 9443), List.of("127.0.0.0/8"), false);
+        DestinationPolicy p = DestinationPolicies.fromConfig(
+                s, List.of(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 8080)));
         assertEquals("allow", verdict(p, "127.0.0.1", 9443, true));
         assertEquals("connect_port", verdict(p, "127.0.0.1", 8443, true));
         assertEquals("own_listener", verdict(p, "127.0.0.1", 8080, false));

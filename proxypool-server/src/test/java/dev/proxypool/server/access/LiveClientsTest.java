@@ -27,19 +27,25 @@ class LiveClientsTest {
     private final ManualClock clock = new ManualClock();
 
     private static ProxyPoolConfig.Client stored(String name, String secret, double rps, int quota) {
-        return new ProxyPoolConfig.Client(name, Optional.of(SecretHash.hash(secret.toCharArray(), FAST)), Optional.empty(),
-                Optional.empty(), quota, rps);
+        return new ProxyPoolConfig.Client(
+                name,
+                Optional.of(SecretHash.hash(secret.toCharArray(), FAST)),
+                Optional.empty(),
+                Optional.empty(),
+                quota,
+                rps);
     }
 
     private static ProxyPoolConfig.Client configuredPlain(String name, String secret) {
-        return new ProxyPoolConfig.Client(name, Optional.empty(), Optional.of(Secret.of(secret)), Optional.empty(), 0, 0);
+        return new ProxyPoolConfig.Client(
+                name, Optional.empty(), Optional.of(Secret.of(secret)), Optional.empty(), 0, 0);
     }
 
     @Test
     void theConfigFilesPlainSecretStaysInForceWhileTheStoredHashStillVerifiesIt() {
         ProxyPoolConfig.Client seeded = stored("alice", "alice-pw", 0, 0);
-        LiveClients live = LiveClients.create(List.of(configuredPlain("alice", "alice-pw")), List.of(seeded), SECURITY,
-                false, clock);
+        LiveClients live = LiveClients.create(
+                List.of(configuredPlain("alice", "alice-pw")), List.of(seeded), SECURITY, false, clock);
         ProxyPoolConfig.Client inForce = live.clients().getFirst();
         assertTrue(inForce.plainSecret().isPresent(), "the plain dev secret (fast compare) is used");
         assertTrue(inForce.secretHash().isEmpty());
@@ -96,8 +102,8 @@ class LiveClientsTest {
         live.update(List.of(alice));
         assertSame(before, live.authenticator(), "an equal list: nothing rebuilt (no PBKDF2, cache kept)");
 
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> live.update(List.of(alice, stored("alice", "other", 0, 0))));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> live.update(List.of(alice, stored("alice", "other", 0, 0))));
         assertTrue(e.getMessage().contains("defined twice"), e.getMessage());
         assertSame(before, live.authenticator());
         assertEquals("alice", live.authenticate(basic("alice", "alice-pw")));
@@ -108,7 +114,9 @@ class LiveClientsTest {
         LiveClients live = LiveClients.create(List.of(), List.of(), SECURITY, false, clock);
         assertEquals(ClientAuthenticator.Mode.CLOSED, live.authenticator().mode());
         live.update(List.of(stored("alice", "alice-pw", 0, 0)));
-        assertEquals(ClientAuthenticator.Mode.CREDENTIALS_REQUIRED, live.authenticator().mode());
+        assertEquals(
+                ClientAuthenticator.Mode.CREDENTIALS_REQUIRED,
+                live.authenticator().mode());
         assertEquals("alice", live.authenticate(basic("alice", "alice-pw")));
     }
 }

@@ -20,12 +20,16 @@ import org.junit.jupiter.api.Test;
 class ServerAccessTest {
 
     private static HeaderLookup basic(String user, String password) {
-        String value = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        String value =
+                "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
         return name -> name.equalsIgnoreCase("Proxy-Authorization") ? value : null;
     }
 
     private static ServerAccess access(UsernameParser parser) {
-        return new ServerAccess(new RateLimiter(Map.of(), Clocks.monotonic()), DestinationPolicy.builder().build(), parser);
+        return new ServerAccess(
+                new RateLimiter(Map.of(), Clocks.monotonic()),
+                DestinationPolicy.builder().build(),
+                parser);
     }
 
     @Test
@@ -36,7 +40,10 @@ class ServerAccessTest {
         assertEquals(Map.of("country", "US"), first.labels());
         Options again = access.options("alice", basic("alice-session-s1-country-us", "another password"));
         assertSame(first, again, "parsed once; the password plays no part");
-        assertSame(first.labels(), again.labels(), "one label map instance, so the engine's filter lookup is an identity hit");
+        assertSame(
+                first.labels(),
+                again.labels(),
+                "one label map instance, so the engine's filter lookup is an identity hit");
         Options other = access.options("alice", basic("alice-country-de", "pw1"));
         assertEquals(Map.of("country", "DE"), other.labels());
         assertEquals("", other.sessionId());
@@ -61,8 +68,10 @@ class ServerAccessTest {
         final ServerAccess access;
 
         ServerAccessForTest(AtomicReference<UsernameParser> parser) {
-            this.access = ServerAccess.withParser(new RateLimiter(Map.of(), Clocks.monotonic()),
-                    DestinationPolicy.builder().build(), parser::get);
+            this.access = ServerAccess.withParser(
+                    new RateLimiter(Map.of(), Clocks.monotonic()),
+                    DestinationPolicy.builder().build(),
+                    parser::get);
         }
     }
 }

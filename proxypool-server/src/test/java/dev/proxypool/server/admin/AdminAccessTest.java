@@ -18,10 +18,13 @@ class AdminAccessTest {
                     AdminFixture.Response r = f.send("GET", path, null, token);
                     assertEquals(401, r.status(), path + " with " + token);
                     assertEquals("unauthorized", r.error());
-                    assertEquals("Bearer realm=\"proxypool-admin\"", r.headers().firstValue("WWW-Authenticate").orElseThrow());
+                    assertEquals(
+                            "Bearer realm=\"proxypool-admin\"",
+                            r.headers().firstValue("WWW-Authenticate").orElseThrow());
                 }
             }
-            AdminFixture.Response write = f.send("POST", "/providers", "{\"name\": \"p\", \"type\": \"x\"}", "wrong-token-0123456789");
+            AdminFixture.Response write =
+                    f.send("POST", "/providers", "{\"name\": \"p\", \"type\": \"x\"}", "wrong-token-0123456789");
             assertEquals(401, write.status());
             assertTrue(f.store.state().providers().isEmpty(), "nothing written without the token");
             assertEquals(200, f.get("/providers").status());
@@ -31,8 +34,13 @@ class AdminAccessTest {
     @Test
     void aClientTokenIsNotAnAdminToken() {
         try (AdminFixture f = AdminFixture.options().start()) {
-            assertEquals(201, f.post("/clients", "{\"name\": \"alice\", \"token\": \"alice-token-0123456789\"}").status());
-            assertEquals(401, f.send("GET", "/clients", null, "alice-token-0123456789").status());
+            assertEquals(
+                    201,
+                    f.post("/clients", "{\"name\": \"alice\", \"token\": \"alice-token-0123456789\"}")
+                            .status());
+            assertEquals(
+                    401,
+                    f.send("GET", "/clients", null, "alice-token-0123456789").status());
         }
     }
 
@@ -54,7 +62,8 @@ class AdminAccessTest {
             assertEquals(404, r.status());
             assertEquals("not_found", r.error());
             assertEquals("no admin resource GET /v1/admin/nowhere", r.message());
-            assertEquals(404, f.send("PATCH", "/providers", "{}", AdminFixture.TOKEN).status());
+            assertEquals(
+                    404, f.send("PATCH", "/providers", "{}", AdminFixture.TOKEN).status());
         }
     }
 }

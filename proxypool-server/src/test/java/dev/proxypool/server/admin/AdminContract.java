@@ -37,8 +37,7 @@ abstract class AdminContract {
     abstract ConfigStore newStore(InstantSource clock);
 
     /** Called after the fixture closed (drop a schema). */
-    void cleanUp() {
-    }
+    void cleanUp() {}
 
     @BeforeEach
     void start() {
@@ -60,9 +59,12 @@ abstract class AdminContract {
     }
 
     void baseline() {
-        created(f.post("/providers", "{\"name\": \"lab\", \"type\": \"jsonl_inventory\", \"path\": \"inventory/lab.jsonl\"}"));
-        created(f.post("/upstreams", "{\"name\": \"lab-us\", \"provider\": \"lab\", \"params\": {\"country\": \"US\"}}"));
-        created(f.post("/upstreams", "{\"name\": \"lab-de\", \"provider\": \"lab\", \"params\": {\"country\": \"DE\"}}"));
+        created(f.post(
+                "/providers", "{\"name\": \"lab\", \"type\": \"jsonl_inventory\", \"path\": \"inventory/lab.jsonl\"}"));
+        created(f.post(
+                "/upstreams", "{\"name\": \"lab-us\", \"provider\": \"lab\", \"params\": {\"country\": \"US\"}}"));
+        created(f.post(
+                "/upstreams", "{\"name\": \"lab-de\", \"provider\": \"lab\", \"params\": {\"country\": \"DE\"}}"));
     }
 
     List<String> routingOrder() {
@@ -82,20 +84,25 @@ abstract class AdminContract {
 
     @Test
     void providersRoundTrip() {
-        AdminFixture.Response c = f.post("/providers",
+        AdminFixture.Response c = f.post(
+                "/providers",
                 "{\"name\": \"vendor-a\", \"type\": \"http_json_feed\", \"url\": \"https://u:pw@feed.example/list\","
                         + " \"fields\": {\"host\": \"ip\"}, \"labels\": {\"type\": \"residential\"}}");
         created(c);
-        assertEquals("/v1/admin/providers/vendor-a", c.headers().firstValue("Location").orElseThrow());
+        assertEquals(
+                "/v1/admin/providers/vendor-a",
+                c.headers().firstValue("Location").orElseThrow());
         assertEquals("https://u:***@feed.example/list", c.json().get("url"), "passwords in URLs are masked");
         Map<String, Object> got = f.get("/providers/vendor-a").json();
         assertEquals("http_json_feed", got.get("type"));
         assertEquals(Map.of("host", "ip"), got.get("fields"));
         assertEquals(1, f.get("/providers").list("providers").size());
 
-        AdminFixture.Response u = f.put("/providers/vendor-a", "{\"type\": \"http_json_feed\", \"url\": \"https://feed.example/v2\"}");
+        AdminFixture.Response u =
+                f.put("/providers/vendor-a", "{\"type\": \"http_json_feed\", \"url\": \"https://feed.example/v2\"}");
         assertEquals(200, u.status(), u.body());
-        assertEquals("https://feed.example/v2", f.get("/providers/vendor-a").json().get("url"));
+        assertEquals(
+                "https://feed.example/v2", f.get("/providers/vendor-a").json().get("url"));
         assertNull(f.get("/providers/vendor-a").json().get("fields"), "PUT replaces the whole document");
 
         assertEquals(204, f.delete("/providers/vendor-a").status());
@@ -106,13 +113,20 @@ abstract class AdminContract {
     @Test
     void upstreamsRoundTrip() {
         created(f.post("/providers", "{\"name\": \"lab\", \"type\": \"jsonl_inventory\", \"path\": \"lab.jsonl\"}"));
-        created(f.post("/upstreams", "{\"name\": \"lab-us\", \"provider\": \"lab\", \"params\": {\"country\": \"US\"},"
-                + " \"fetch\": {\"interval\": \"45s\", \"lowWaterMark\": 5}, \"validate\": false}"));
+        created(f.post(
+                "/upstreams",
+                "{\"name\": \"lab-us\", \"provider\": \"lab\", \"params\": {\"country\": \"US\"},"
+                        + " \"fetch\": {\"interval\": \"45s\", \"lowWaterMark\": 5}, \"validate\": false}"));
         Map<String, Object> got = f.get("/upstreams/lab-us").json();
         assertEquals("lab", got.get("provider"));
         assertEquals(Map.of("interval", "45s", "lowWaterMark", new java.math.BigDecimal(5)), got.get("fetch"));
 
-        assertEquals(200, f.put("/upstreams/lab-us", "{\"name\": \"lab-us\", \"provider\": \"lab\", \"fetch\": {\"interval\": \"2m\"}}").status());
+        assertEquals(
+                200,
+                f.put(
+                                "/upstreams/lab-us",
+                                "{\"name\": \"lab-us\", \"provider\": \"lab\", \"fetch\": {\"interval\": \"2m\"}}")
+                        .status());
         assertEquals("2m", ((Map<?, ?>) f.get("/upstreams/lab-us").json().get("fetch")).get("interval"));
         assertEquals(204, f.delete("/upstreams/lab-us").status());
         assertEquals(404, f.get("/upstreams/lab-us").status());
@@ -126,13 +140,20 @@ abstract class AdminContract {
         created(f.post("/routings", "{\"name\": \"c\", \"upstreams\": [\"lab-us\"]}"));
         assertEquals(List.of("a", "b", "c"), routingOrder());
 
-        AdminFixture.Response first = f.post("/routings", "{\"name\": \"shop\", \"position\": 0, \"strategy\": \"sequential\","
-                + " \"upstreams\": [\"lab-us\", \"lab-de\"], \"exhaustion\": \"loop\"}");
+        AdminFixture.Response first = f.post(
+                "/routings",
+                "{\"name\": \"shop\", \"position\": 0, \"strategy\": \"sequential\","
+                        + " \"upstreams\": [\"lab-us\", \"lab-de\"], \"exhaustion\": \"loop\"}");
         created(first);
         assertEquals(0, ((Number) first.json().get("position")).intValue());
         assertEquals(List.of("shop", "a", "b", "c"), routingOrder());
 
-        assertEquals(200, f.put("/routings/shop", "{\"strategy\": \"sequential\", \"upstreams\": [\"lab-de\", \"lab-us\"], \"position\": 3}").status());
+        assertEquals(
+                200,
+                f.put(
+                                "/routings/shop",
+                                "{\"strategy\": \"sequential\", \"upstreams\": [\"lab-de\", \"lab-us\"], \"position\": 3}")
+                        .status());
         assertEquals(List.of("a", "b", "c", "shop"), routingOrder());
         assertEquals(List.of("lab-de", "lab-us"), f.get("/routings/shop").json().get("upstreams"));
 
@@ -141,20 +162,38 @@ abstract class AdminContract {
 
         assertEquals(204, f.delete("/routings/a").status());
         assertEquals(List.of("b", "c", "shop"), routingOrder());
-        assertEquals(200, f.put("/routings/shop", "{\"strategy\": \"sequential\", \"upstreams\": [\"lab-de\", \"lab-us\"], \"position\": 0}").status());
+        assertEquals(
+                200,
+                f.put(
+                                "/routings/shop",
+                                "{\"strategy\": \"sequential\", \"upstreams\": [\"lab-de\", \"lab-us\"], \"position\": 0}")
+                        .status());
         assertEquals(List.of("shop", "b", "c"), routingOrder());
         assertEquals(List.of("shop", "b", "c"), f.store.state().names(EntityType.ROUTING));
     }
 
     @Test
     void clientsNeverShowTheirSecrets() {
-        AdminFixture.Response c = f.post("/clients", "{\"name\": \"alice\", \"secretHash\": \"" + LOW_COST_HASH + "\", \"token\": \""
-                + ALICE_TOKEN + "\", \"quota\": {\"extractionsPerHour\": 1000}, \"rateLimit\": {\"rps\": 200}}");
+        AdminFixture.Response c = f.post(
+                "/clients",
+                "{\"name\": \"alice\", \"secretHash\": \"" + LOW_COST_HASH + "\", \"token\": \"" + ALICE_TOKEN
+                        + "\", \"quota\": {\"extractionsPerHour\": 1000}, \"rateLimit\": {\"rps\": 200}}");
         created(c);
-        assertEquals(Map.of("name", "alice", "hasSecret", true, "hasToken", true,
-                "quota", Map.of("extractionsPerHour", new java.math.BigDecimal(1000)),
-                "rateLimit", Map.of("rps", new java.math.BigDecimal(200))), c.json());
-        for (String leak : List.of(LOW_COST_HASH, ALICE_TOKEN, ClientDocs.tokenHash(ALICE_TOKEN), "secretHash", "tokenHash")) {
+        assertEquals(
+                Map.of(
+                        "name",
+                        "alice",
+                        "hasSecret",
+                        true,
+                        "hasToken",
+                        true,
+                        "quota",
+                        Map.of("extractionsPerHour", new java.math.BigDecimal(1000)),
+                        "rateLimit",
+                        Map.of("rps", new java.math.BigDecimal(200))),
+                c.json());
+        for (String leak :
+                List.of(LOW_COST_HASH, ALICE_TOKEN, ClientDocs.tokenHash(ALICE_TOKEN), "secretHash", "tokenHash")) {
             assertFalse(c.body().contains(leak), leak);
             assertFalse(f.get("/clients").body().contains(leak), leak);
             assertFalse(f.get("/clients/alice").body().contains(leak), leak);
@@ -164,14 +203,19 @@ abstract class AdminContract {
         assertTrue(tokens.clientForBearer("Bearer wrong-token-0123456789").isEmpty());
 
         // secret and token left out: kept; null: removed
-        assertEquals(200, f.put("/clients/alice", "{\"quota\": {\"extractionsPerHour\": 5}}").status());
+        assertEquals(
+                200,
+                f.put("/clients/alice", "{\"quota\": {\"extractionsPerHour\": 5}}")
+                        .status());
         Map<String, Object> kept = f.get("/clients/alice").json();
         assertEquals(true, kept.get("hasSecret"));
         assertEquals(true, kept.get("hasToken"));
         assertEquals(Map.of("extractionsPerHour", new java.math.BigDecimal(5)), kept.get("quota"));
         assertEquals(200, f.put("/clients/alice", "{\"token\": null}").status());
         assertEquals(false, f.get("/clients/alice").json().get("hasToken"));
-        assertTrue(new ClientTokens(f.store.state()).clientForBearer("Bearer " + ALICE_TOKEN).isEmpty());
+        assertTrue(new ClientTokens(f.store.state())
+                .clientForBearer("Bearer " + ALICE_TOKEN)
+                .isEmpty());
         assertEquals(true, f.get("/clients/alice").json().get("hasSecret"));
 
         assertEquals(204, f.delete("/clients/alice").status());
@@ -181,7 +225,12 @@ abstract class AdminContract {
     @Test
     void aPlainSecretIsStoredAsAVerifiableHash() {
         created(f.post("/clients", "{\"name\": \"bob\", \"secret\": \"bob-plain-secret\"}"));
-        Object stored = f.store.state().find(EntityType.CLIENT, "bob").orElseThrow().doc().get("secretHash");
+        Object stored = f.store
+                .state()
+                .find(EntityType.CLIENT, "bob")
+                .orElseThrow()
+                .doc()
+                .get("secretHash");
         assertTrue(SecretHash.verify("bob-plain-secret".toCharArray(), (String) stored));
         for (Map<String, Object> e : audit()) {
             assertFalse(String.valueOf(e).contains("bob-plain-secret"));
@@ -195,16 +244,32 @@ abstract class AdminContract {
     void everyChangeIsAuditedWithBeforeAndAfter() {
         baseline();
         created(f.post("/routings", "{\"name\": \"shop\", \"upstreams\": [\"lab-us\"]}"));
-        assertEquals(200, f.put("/routings/shop", "{\"upstreams\": [\"lab-de\"]}").status());
-        created(f.post("/clients", "{\"name\": \"alice\", \"secretHash\": \"" + LOW_COST_HASH + "\", \"token\": \"" + ALICE_TOKEN + "\"}"));
-        assertEquals(200, f.put("/clients/alice", "{\"rateLimit\": {\"rps\": 5}}").status());
+        assertEquals(
+                200, f.put("/routings/shop", "{\"upstreams\": [\"lab-de\"]}").status());
+        created(f.post(
+                "/clients",
+                "{\"name\": \"alice\", \"secretHash\": \"" + LOW_COST_HASH + "\", \"token\": \"" + ALICE_TOKEN
+                        + "\"}"));
+        assertEquals(
+                200, f.put("/clients/alice", "{\"rateLimit\": {\"rps\": 5}}").status());
         assertEquals(204, f.delete("/clients/alice").status());
         assertEquals(204, f.delete("/routings/shop").status());
 
         List<Map<String, Object>> log = audit();
         List<String> actions = log.stream().map(e -> (String) e.get("action")).toList();
-        assertEquals(List.of("routing.delete", "client.delete", "client.update", "client.create", "routing.update",
-                "routing.create", "upstream.create", "upstream.create", "provider.create"), actions, "newest first");
+        assertEquals(
+                List.of(
+                        "routing.delete",
+                        "client.delete",
+                        "client.update",
+                        "client.create",
+                        "routing.update",
+                        "routing.create",
+                        "upstream.create",
+                        "upstream.create",
+                        "provider.create"),
+                actions,
+                "newest first");
         for (Map<String, Object> e : log) {
             assertEquals("admin", e.get("actor"));
             assertTrue(e.get("at") instanceof String);
@@ -221,7 +286,8 @@ abstract class AdminContract {
         Map<String, Object> clientUpdate = log.get(2);
         assertEquals(true, ((Map<?, ?>) clientUpdate.get("before")).get("hasToken"));
         String all = f.get("/audit?limit=1000").body();
-        for (String leak : List.of(LOW_COST_HASH, ALICE_TOKEN, ClientDocs.tokenHash(ALICE_TOKEN), "secretHash", "tokenHash")) {
+        for (String leak :
+                List.of(LOW_COST_HASH, ALICE_TOKEN, ClientDocs.tokenHash(ALICE_TOKEN), "secretHash", "tokenHash")) {
             assertFalse(all.contains(leak), "audit leaks " + leak);
         }
     }
@@ -230,7 +296,10 @@ abstract class AdminContract {
     void auditPagesCoverEveryRowOnceNewestFirst() {
         created(f.post("/providers", "{\"name\": \"lab\", \"type\": \"jsonl_inventory\", \"path\": \"x\"}"));
         for (int i = 0; i < 24; i++) {
-            assertEquals(200, f.put("/providers/lab", "{\"type\": \"jsonl_inventory\", \"path\": \"p" + i + "\"}").status());
+            assertEquals(
+                    200,
+                    f.put("/providers/lab", "{\"type\": \"jsonl_inventory\", \"path\": \"p" + i + "\"}")
+                            .status());
         }
         Set<Object> ids = new HashSet<>();
         List<Long> order = new ArrayList<>();
@@ -270,15 +339,19 @@ abstract class AdminContract {
 
         AdminFixture.Response usedProvider = f.delete("/providers/lab");
         assertEquals(409, usedProvider.status());
-        assertEquals("provider 'lab' is used by upstreams 'lab-de', 'lab-us'; change or delete those upstreams first",
+        assertEquals(
+                "provider 'lab' is used by upstreams 'lab-de', 'lab-us'; change or delete those upstreams first",
                 usedProvider.message());
 
         AdminFixture.Response usedUpstream = f.delete("/upstreams/lab-us");
         assertEquals(409, usedUpstream.status());
-        assertEquals("upstream 'lab-us' is used by routing 'shop'; remove it from that routing first", usedUpstream.message());
+        assertEquals(
+                "upstream 'lab-us' is used by routing 'shop'; remove it from that routing first",
+                usedUpstream.message());
         assertEquals(204, f.delete("/upstreams/lab-de").status(), "an unreferenced upstream can go");
 
-        for (AdminFixture.Response r : List.of(f.get("/routings/nope"), f.put("/routings/nope", "{}"), f.delete("/routings/nope"))) {
+        for (AdminFixture.Response r :
+                List.of(f.get("/routings/nope"), f.put("/routings/nope", "{}"), f.delete("/routings/nope"))) {
             assertEquals(404, r.status(), r.body());
             assertEquals("not_found", r.error());
             assertEquals("no routing named 'nope'", r.message());
@@ -291,13 +364,17 @@ abstract class AdminContract {
     void invalidBodiesAreRefusedNamingTheField() {
         baseline();
         Map<String, String> cases = new java.util.LinkedHashMap<>();
-        cases.put("{\"name\": \"shop\", \"upstreams\": [\"lab-us\", \"nope\"]}",
+        cases.put(
+                "{\"name\": \"shop\", \"upstreams\": [\"lab-us\", \"nope\"]}",
                 "routings[shop].upstreams[1]: names upstream 'nope', which is not defined under upstreams");
-        cases.put("{\"name\": \"seq\", \"strategy\": \"sequential\", \"upstreams\": [\"lab-us\"]}",
+        cases.put(
+                "{\"name\": \"seq\", \"strategy\": \"sequential\", \"upstreams\": [\"lab-us\"]}",
                 "routings[seq].upstreams: a sequential routing needs at least two upstreams, got 1");
         cases.put("{\"name\": \"s\", \"strategy\": \"fastest\"}", "routings[s].strategy: unknown strategy 'fastest'");
         cases.put("{\"name\": \"s\", \"colour\": \"red\"}", "routings[s].colour: unknown key");
-        cases.put("{\"name\": \"s\", \"match\": {\"ports\": [0]}}", "routings[s].match.ports[0]: port 0 is out of range 1..65535");
+        cases.put(
+                "{\"name\": \"s\", \"match\": {\"ports\": [0]}}",
+                "routings[s].match.ports[0]: port 0 is out of range 1..65535");
         cases.put("{\"name\": \"s\", \"position\": 7}", "routings[s].position: must be between 0 and 0, got 7");
         cases.put("{\"name\": \"s\", \"position\": 1.5}", "routings[s].position: must be a whole number, got 1.5");
         cases.put("{\"name\": \"bad name!\"}", "routings[bad name!].name: 'bad name!' is not a valid name");
@@ -312,8 +389,11 @@ abstract class AdminContract {
         });
 
         AdminFixture.Response upstream = f.post("/upstreams", "{\"name\": \"x\", \"provider\": \"nope\"}");
-        assertEquals("upstreams[x].provider: names provider 'nope', which is not defined under providers", upstream.message());
-        AdminFixture.Response interval = f.post("/upstreams", "{\"name\": \"x\", \"provider\": \"lab\", \"fetch\": {\"interval\": \"10ms\"}}");
+        assertEquals(
+                "upstreams[x].provider: names provider 'nope', which is not defined under providers",
+                upstream.message());
+        AdminFixture.Response interval =
+                f.post("/upstreams", "{\"name\": \"x\", \"provider\": \"lab\", \"fetch\": {\"interval\": \"10ms\"}}");
         assertEquals("upstreams[x].fetch.interval: must be at least 1s, got 10ms", interval.message());
         AdminFixture.Response token = f.post("/clients", "{\"name\": \"c\", \"token\": \"short\"}");
         assertEquals("clients[c].token: must be at least 16 characters", token.message());
@@ -321,7 +401,8 @@ abstract class AdminContract {
         AdminFixture.Response secret = f.post("/clients", "{\"name\": \"c\", \"secret\": \"x\"}");
         assertEquals(400, secret.status(), secret.body());
         assertEquals("clients[c].secret: must be at least 8 characters", secret.message());
-        assertEquals("clients[c].secret: must be at least 8 characters",
+        assertEquals(
+                "clients[c].secret: must be at least 8 characters",
                 f.post("/clients", "{\"name\": \"c\", \"secret\": \"1234567\"}").message());
         AdminFixture.Response hash = f.post("/clients", "{\"name\": \"c\", \"secretHash\": \"plain\"}");
         assertTrue(hash.message().startsWith("clients[c].secretHash: secret hash must look like"), hash.message());
@@ -341,8 +422,13 @@ abstract class AdminContract {
         long v0 = f.store.state().version();
         baseline();
         assertEquals(v0 + 3, f.store.state().version());
-        assertEquals(409, f.post("/providers", "{\"name\": \"lab\", \"type\": \"x\"}").status());
-        assertEquals(400, f.post("/routings", "{\"name\": \"r\", \"upstreams\": [\"nope\"]}").status());
+        assertEquals(
+                409,
+                f.post("/providers", "{\"name\": \"lab\", \"type\": \"x\"}").status());
+        assertEquals(
+                400,
+                f.post("/routings", "{\"name\": \"r\", \"upstreams\": [\"nope\"]}")
+                        .status());
         assertEquals(v0 + 3, f.store.state().version(), "refused writes change no version");
         created(f.post("/routings", "{\"name\": \"r\", \"upstreams\": [\"lab-de\"]}"));
         assertEquals(v0 + 4, ((Number) f.get("/routings").json().get("version")).longValue());
@@ -354,7 +440,13 @@ abstract class AdminContract {
         assertEquals(EntityType.ROUTING, last.type());
         assertEquals("r", last.name());
         assertEquals(List.of("r"), last.state().names(EntityType.ROUTING));
-        assertEquals(List.of("lab-de"), last.state().validate(java.nio.file.Path.of(".")).routings().getFirst().upstreams(),
+        assertEquals(
+                List.of("lab-de"),
+                last.state()
+                        .validate(java.nio.file.Path.of("."))
+                        .routings()
+                        .getFirst()
+                        .upstreams(),
                 "the hook gets a state it can build the routing table from");
         for (int i = 0; i < f.changes.size(); i++) {
             assertEquals(v0 + 1 + i, f.changes.get(i).version());
@@ -363,15 +455,43 @@ abstract class AdminContract {
 
     @Test
     void sequentialStatesAreStoredAndReadBack() {
-        var s1 = new dev.proxypool.core.sequential.SequentialState("shop", 1, "b", false, 2, 7,
-                dev.proxypool.core.sequential.SwitchReason.EMPTY_THRESHOLD, AdminFixture.START);
-        var s2 = new dev.proxypool.core.sequential.SequentialState("other", 0, "x", true, 0, 1,
-                dev.proxypool.core.sequential.SwitchReason.ADMIN_RESET, AdminFixture.START.plusSeconds(5));
+        var s1 = new dev.proxypool.core.sequential.SequentialState(
+                "shop",
+                1,
+                "b",
+                false,
+                2,
+                7,
+                dev.proxypool.core.sequential.SwitchReason.EMPTY_THRESHOLD,
+                AdminFixture.START);
+        var s2 = new dev.proxypool.core.sequential.SequentialState(
+                "other",
+                0,
+                "x",
+                true,
+                0,
+                1,
+                dev.proxypool.core.sequential.SwitchReason.ADMIN_RESET,
+                AdminFixture.START.plusSeconds(5));
         f.store.saveSequential(List.of(s1, s2));
-        var s1b = new dev.proxypool.core.sequential.SequentialState("shop", 0, "a", false, 0, 8,
-                dev.proxypool.core.sequential.SwitchReason.ADMIN_RESET, AdminFixture.START.plusSeconds(9));
-        f.store.saveSequential(s1b, dev.proxypool.server.persistence.AuditRecord.of("admin", "routing.sequential.reset",
-                "routing", "shop", Map.of("index", 1), Map.of("index", 0)));
+        var s1b = new dev.proxypool.core.sequential.SequentialState(
+                "shop",
+                0,
+                "a",
+                false,
+                0,
+                8,
+                dev.proxypool.core.sequential.SwitchReason.ADMIN_RESET,
+                AdminFixture.START.plusSeconds(9));
+        f.store.saveSequential(
+                s1b,
+                dev.proxypool.server.persistence.AuditRecord.of(
+                        "admin",
+                        "routing.sequential.reset",
+                        "routing",
+                        "shop",
+                        Map.of("index", 1),
+                        Map.of("index", 0)));
         Set<Object> states = new HashSet<>(f.store.sequentialStates());
         assertEquals(Set.of(s1b, s2), states);
         assertEquals("routing.sequential.reset", audit().getFirst().get("action"));
@@ -395,8 +515,12 @@ abstract class AdminContract {
                     for (int i = 0; i < each; i++) {
                         // every other write inserts at the top, so positions shift under concurrent appends
                         String position = i % 2 == 0 ? ", \"position\": 0" : "";
-                        if (f.post("/routings", "{\"name\": \"r" + thread + "-" + i + "\", \"upstreams\": [\"lab-us\"]" + position + "}")
-                                .status() == 201) {
+                        if (f.post(
+                                                "/routings",
+                                                "{\"name\": \"r" + thread + "-" + i + "\", \"upstreams\": [\"lab-us\"]"
+                                                        + position + "}")
+                                        .status()
+                                == 201) {
                             ok++;
                         }
                     }

@@ -1,6 +1,5 @@
 package dev.proxypool.server.admin;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.extract.MemoryPoolStore;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.model.CredentialRef;
@@ -13,6 +12,7 @@ import dev.proxypool.core.time.ManualClock;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.Secret;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.persistence.ConfigChange;
 import dev.proxypool.server.persistence.ConfigState;
 import dev.proxypool.server.persistence.ConfigStore;
@@ -55,15 +55,25 @@ final class AdminFixture implements AutoCloseable {
     final List<ConfigChange> changes = new CopyOnWriteArrayList<>();
     /** With {@link Options#series()}: the process's meter registry and a live series over it (not started: tests call {@code series.sample()}); else null. */
     final io.helidon.metrics.api.MeterRegistry registry;
+
     final LiveSeries series;
-    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     final String base;
 
     private AdminFixture(Options o) {
-        pool = ProxyPool.builder().config(o.config).background(false).store(new MemoryPoolStore(StoreSettings.DEFAULTS))
-                .clocks(clock, clock).proxies(o.proxies).build();
+        pool = ProxyPool.builder()
+                .config(o.config)
+                .background(false)
+                .store(new MemoryPoolStore(StoreSettings.DEFAULTS))
+                .clocks(clock, clock)
+                .proxies(o.proxies)
+                .build();
         store = o.store.apply(clock);
-        AdminService.Builder ab = AdminService.builder(pool, store).token(o.token).baseDir(o.baseDir).onConfigChange(changes::add);
+        AdminService.Builder ab = AdminService.builder(pool, store)
+                .token(o.token)
+                .baseDir(o.baseDir)
+                .onConfigChange(changes::add);
         if (o.series) {
             registry = io.helidon.service.registry.Services.get(io.helidon.metrics.api.MeterRegistry.class);
             series = new LiveSeries(ProxyPoolInternals.engine(pool), registry, Duration.ofSeconds(2), 5);
@@ -73,8 +83,13 @@ final class AdminFixture implements AutoCloseable {
             series = null;
         }
         service = ab.build();
-        server = WebServer.builder().address(InetAddress.getLoopbackAddress()).port(0).shutdownHook(false)
-                .routing(r -> r.register(AdminService.PATH, service)).build().start();
+        server = WebServer.builder()
+                .address(InetAddress.getLoopbackAddress())
+                .port(0)
+                .shutdownHook(false)
+                .routing(r -> r.register(AdminService.PATH, service))
+                .build()
+                .start();
         base = "http://127.0.0.1:" + server.port() + AdminService.PATH;
     }
 
@@ -98,8 +113,21 @@ final class AdminFixture implements AutoCloseable {
 
         Options routings(RoutingRule... rules) {
             ProxyPoolConfig d = config;
-            config = new ProxyPoolConfig(d.server(), d.store(), d.database(), d.credentials(), d.admin(), d.clients(),
-                    d.providers(), d.upstreams(), List.of(rules), d.health(), d.pipeline(), d.security(), d.distribution(), d.gateway());
+            config = new ProxyPoolConfig(
+                    d.server(),
+                    d.store(),
+                    d.database(),
+                    d.credentials(),
+                    d.admin(),
+                    d.clients(),
+                    d.providers(),
+                    d.upstreams(),
+                    List.of(rules),
+                    d.health(),
+                    d.pipeline(),
+                    d.security(),
+                    d.distribution(),
+                    d.gateway());
             return this;
         }
 
@@ -144,9 +172,13 @@ final class AdminFixture implements AutoCloseable {
             Protocol protocol = i % 3 == 0 ? Protocol.SOCKS5 : Protocol.HTTP;
             CredentialRef ref = i % 5 == 0 ? CredentialRef.of("vendor") : CredentialRef.NONE;
             out.add(Proxy.builder(new ProxyKey(protocol, "10.0." + (i / 250) + "." + (i % 250), 8000, ref))
-                    .id(String.format("p%05d", i)).provider("lab").upstream(upstream)
+                    .id(String.format("p%05d", i))
+                    .provider("lab")
+                    .upstream(upstream)
                     .labels(Labels.of("country", i % 2 == 0 ? "US" : "DE"))
-                    .expiresAt(START.plus(Duration.ofHours(1))).maxConcurrency(4).build());
+                    .expiresAt(START.plus(Duration.ofHours(1)))
+                    .maxConcurrency(4)
+                    .build());
         }
         return out;
     }
@@ -187,8 +219,11 @@ final class AdminFixture implements AutoCloseable {
     }
 
     Response send(String method, String path, String json, String token) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(20))
-                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(20))
+                .method(
+                        method,
+                        json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
         if (json != null) {
             b.header("Content-Type", "application/json");
         }

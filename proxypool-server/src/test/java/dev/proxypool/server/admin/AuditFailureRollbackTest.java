@@ -20,13 +20,28 @@ class AuditFailureRollbackTest {
     @BeforeEach
     void start() {
         schema = PgSchema.create();
-        f = AdminFixture.options().store(clock -> PostgresConfigStore.open(schema.settings(), clock)).start();
-        assertEquals(201, f.post("/providers", "{\"name\": \"lab\", \"type\": \"jsonl_inventory\", \"path\": \"x\"}").status());
-        assertEquals(201, f.post("/upstreams", "{\"name\": \"lab\", \"provider\": \"lab\"}").status());
-        assertEquals(201, f.post("/routings", "{\"name\": \"first\", \"upstreams\": [\"lab\"]}").status());
-        assertEquals(201, f.post("/routings", "{\"name\": \"poison\", \"upstreams\": [\"lab\"]}").status());
+        f = AdminFixture.options()
+                .store(clock -> PostgresConfigStore.open(schema.settings(), clock))
+                .start();
+        assertEquals(
+                201,
+                f.post("/providers", "{\"name\": \"lab\", \"type\": \"jsonl_inventory\", \"path\": \"x\"}")
+                        .status());
+        assertEquals(
+                201,
+                f.post("/upstreams", "{\"name\": \"lab\", \"provider\": \"lab\"}")
+                        .status());
+        assertEquals(
+                201,
+                f.post("/routings", "{\"name\": \"first\", \"upstreams\": [\"lab\"]}")
+                        .status());
+        assertEquals(
+                201,
+                f.post("/routings", "{\"name\": \"poison\", \"upstreams\": [\"lab\"]}")
+                        .status());
         // from now on, every audit row about an entity named 'poison' fails to insert
-        schema.execute("ALTER TABLE audit_log ADD CONSTRAINT injected_failure CHECK (entity_name <> 'poison') NOT VALID");
+        schema.execute(
+                "ALTER TABLE audit_log ADD CONSTRAINT injected_failure CHECK (entity_name <> 'poison') NOT VALID");
     }
 
     @AfterEach
@@ -36,15 +51,17 @@ class AuditFailureRollbackTest {
     }
 
     private String snapshot() {
-        return schema.scalar("SELECT (SELECT version FROM config_version) || '|' || "
-                + "(SELECT string_agg(name || '@' || position || '=' || doc::text, ';' ORDER BY name) FROM routings) || '|' || "
-                + "(SELECT string_agg(name, ';' ORDER BY name) FROM providers) || '|' || (SELECT count(*) FROM audit_log)");
+        return schema.scalar(
+                "SELECT (SELECT version FROM config_version) || '|' || "
+                        + "(SELECT string_agg(name || '@' || position || '=' || doc::text, ';' ORDER BY name) FROM routings) || '|' || "
+                        + "(SELECT string_agg(name, ';' ORDER BY name) FROM providers) || '|' || (SELECT count(*) FROM audit_log)");
     }
 
     @Test
     void aFailedAuditInsertRollsBackTheCreate() {
         String before = snapshot();
-        AdminFixture.Response r = f.post("/providers", "{\"name\": \"poison\", \"type\": \"jsonl_inventory\", \"path\": \"y\"}");
+        AdminFixture.Response r =
+                f.post("/providers", "{\"name\": \"poison\", \"type\": \"jsonl_inventory\", \"path\": \"y\"}");
         assertEquals(500, r.status(), r.body());
         assertEquals("internal_error", r.error());
         assertEquals(before, snapshot());
@@ -58,7 +75,9 @@ class AuditFailureRollbackTest {
         AdminFixture.Response r = f.put("/routings/poison", "{\"upstreams\": [], \"position\": 0}");
         assertEquals(500, r.status(), r.body());
         assertEquals(before, snapshot(), "neither the document nor any position changed");
-        assertEquals(java.util.List.of("first", "poison"), f.store.state().names(dev.proxypool.server.persistence.EntityType.ROUTING));
+        assertEquals(
+                java.util.List.of("first", "poison"),
+                f.store.state().names(dev.proxypool.server.persistence.EntityType.ROUTING));
     }
 
     @Test
@@ -67,7 +86,11 @@ class AuditFailureRollbackTest {
         assertEquals(500, f.delete("/routings/poison").status());
         assertEquals(before, snapshot());
         assertEquals(200, f.get("/routings/poison").status());
-        assertEquals(0, f.changes.stream().filter(c -> c.name().equals("poison") && c.version() > 4).count(),
+        assertEquals(
+                0,
+                f.changes.stream()
+                        .filter(c -> c.name().equals("poison") && c.version() > 4)
+                        .count(),
                 "the hook hears only of committed writes");
     }
 }

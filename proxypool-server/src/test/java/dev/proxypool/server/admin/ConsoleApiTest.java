@@ -1,6 +1,5 @@
 package dev.proxypool.server.admin;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.dispatch.Strategy;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.routing.RoutingRule;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import io.helidon.metrics.api.Counter;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -25,8 +25,13 @@ class ConsoleApiTest {
     static final int SIZE = 300;
 
     static AdminFixture.Options options() {
-        return AdminFixture.options().proxies(AdminFixture.proxies(SIZE, "up-a", "up-b", "up-c"))
-                .routings(RoutingRule.builder("shop").strategy(Strategy.SEQUENTIAL).upstreams("up-a", "up-b").build(),
+        return AdminFixture.options()
+                .proxies(AdminFixture.proxies(SIZE, "up-a", "up-b", "up-c"))
+                .routings(
+                        RoutingRule.builder("shop")
+                                .strategy(Strategy.SEQUENTIAL)
+                                .upstreams("up-a", "up-b")
+                                .build(),
                         RoutingRule.builder("plain").build());
     }
 
@@ -35,7 +40,9 @@ class ConsoleApiTest {
         try (AdminFixture f = options().series().start()) {
             // the meters the gateway and the distribution service record into (same names and tags)
             Counter requests = f.registry.getOrCreate(Counter.builder("proxypool.gateway.requests")
-                    .tags(List.of(io.helidon.metrics.api.Tag.create("kind", "http"), io.helidon.metrics.api.Tag.create("result", "ok"))));
+                    .tags(List.of(
+                            io.helidon.metrics.api.Tag.create("kind", "http"),
+                            io.helidon.metrics.api.Tag.create("result", "ok"))));
             Counter extracted = f.registry.getOrCreate(Counter.builder("proxypool.extraction.proxies"));
             f.series.sample();
             requests.increment(30);
@@ -49,12 +56,16 @@ class ConsoleApiTest {
             List<Map<String, Object>> samples = (List<Map<String, Object>>) body.get("samples");
             assertEquals(2, samples.size());
             Map<String, Object> last = samples.getLast();
-            assertEquals(0, new BigDecimal("15.0").compareTo((BigDecimal) last.get("requestsPerSecond")), last.toString());
-            assertEquals(0, new BigDecimal("2.5").compareTo((BigDecimal) last.get("extractionsPerSecond")), last.toString());
+            assertEquals(
+                    0, new BigDecimal("15.0").compareTo((BigDecimal) last.get("requestsPerSecond")), last.toString());
+            assertEquals(
+                    0, new BigDecimal("2.5").compareTo((BigDecimal) last.get("extractionsPerSecond")), last.toString());
             assertEquals(new BigDecimal(SIZE), last.get("healthy"));
             assertEquals(new BigDecimal(SIZE * 4), last.get("capacityLimit"), "4 per proxy");
             assertEquals(new BigDecimal(0), last.get("capacityInUse"));
-            assertEquals(new BigDecimal(ProxyPoolInternals.engine(f.pool).snapshot().version()), last.get("snapshotVersion"));
+            assertEquals(
+                    new BigDecimal(ProxyPoolInternals.engine(f.pool).snapshot().version()),
+                    last.get("snapshotVersion"));
             assertNull(last.get("p50Ms"), "no gateway latency recorded yet");
             assertEquals(true, body.get("storeUp"));
             @SuppressWarnings("unchecked")
@@ -95,7 +106,10 @@ class ConsoleApiTest {
     @Test
     void thePipelineViewListsSequentialPositions() {
         try (AdminFixture f = options().start()) {
-            assertEquals(200, f.post("/routings/shop/sequential", "{\"action\": \"advance\"}").status());
+            assertEquals(
+                    200,
+                    f.post("/routings/shop/sequential", "{\"action\": \"advance\"}")
+                            .status());
             Map<String, Object> body = f.get("/pipeline").json();
             @SuppressWarnings("unchecked")
             List<Map<String, Object>> seq = (List<Map<String, Object>>) body.get("sequential");
@@ -121,16 +135,31 @@ class ConsoleApiTest {
             }
             assertFalse(r.body().contains("\"10.0.0.1\""), "no full address in a masked answer");
             assertEquals(new BigDecimal(SIZE), r.json().get("total"));
-            assertEquals(new BigDecimal(SIZE / 3), f.get("/proxies?upstream=up-b&limit=1").json().get("total"));
-            assertEquals(new BigDecimal(SIZE), f.get("/proxies?state=available&limit=1").json().get("total"));
-            assertEquals(new BigDecimal(0), f.get("/proxies?state=disabled&limit=1").json().get("total"));
-            assertNull(f.get("/proxies?protocol=socks5&limit=1").json().get("total"), "not countable from the store's counts");
+            assertEquals(
+                    new BigDecimal(SIZE / 3),
+                    f.get("/proxies?upstream=up-b&limit=1").json().get("total"));
+            assertEquals(
+                    new BigDecimal(SIZE),
+                    f.get("/proxies?state=available&limit=1").json().get("total"));
+            assertEquals(
+                    new BigDecimal(0),
+                    f.get("/proxies?state=disabled&limit=1").json().get("total"));
+            assertNull(
+                    f.get("/proxies?protocol=socks5&limit=1").json().get("total"),
+                    "not countable from the store's counts");
             assertNull(f.get("/proxies?label.country=US&limit=1").json().get("total"));
-            assertEquals("10.0.0.1", f.get("/proxies?limit=2").list("proxies").get(1).get("host"), "unmasked by default (API unchanged)");
+            assertEquals(
+                    "10.0.0.1",
+                    f.get("/proxies?limit=2").list("proxies").get(1).get("host"),
+                    "unmasked by default (API unchanged)");
 
             assertEquals(200, f.post("/proxies/p00001/disable", null).status());
-            assertEquals(new BigDecimal(1), f.get("/proxies?state=disabled&limit=1").json().get("total"));
-            assertEquals(new BigDecimal(SIZE - 1), f.get("/proxies?state=available&limit=1").json().get("total"));
+            assertEquals(
+                    new BigDecimal(1),
+                    f.get("/proxies?state=disabled&limit=1").json().get("total"));
+            assertEquals(
+                    new BigDecimal(SIZE - 1),
+                    f.get("/proxies?state=available&limit=1").json().get("total"));
             AdminFixture.Response bad = f.get("/proxies?masked=yes");
             assertEquals(400, bad.status());
             assertEquals("masked must be true or false, got 'yes'", bad.message());
@@ -142,7 +171,11 @@ class ConsoleApiTest {
         try (AdminFixture f = options().start()) {
             AdminFixture.Response r = f.post("/proxies/p00007/reveal", null);
             assertEquals(200, r.status(), r.body());
-            Proxy p = ProxyPoolInternals.engine(f.pool).store().get("p00007").orElseThrow().proxy();
+            Proxy p = ProxyPoolInternals.engine(f.pool)
+                    .store()
+                    .get("p00007")
+                    .orElseThrow()
+                    .proxy();
             assertEquals(p.host(), r.json().get("host"));
             assertEquals(new BigDecimal(p.port()), r.json().get("port"));
             assertFalse(r.body().contains("vendor") && r.body().contains("password"));
@@ -158,14 +191,19 @@ class ConsoleApiTest {
         try (AdminFixture f = options().start()) {
             assertTrue(ProxyPoolInternals.engine(f.pool).reportBan("p00003", "Shop.Example"));
             f.clock.advance(Duration.ofSeconds(60));
-            Map<String, Object> p = f.get("/proxies?limit=5&masked=true").list("proxies").get(3);
+            Map<String, Object> p =
+                    f.get("/proxies?limit=5&masked=true").list("proxies").get(3);
             assertEquals("p00003", p.get("id"));
             Map<?, ?> bans = (Map<?, ?>) p.get("bannedDomains");
             assertEquals(List.of("shop.example"), List.copyOf(bans.keySet()));
             long left = ((BigDecimal) bans.get("shop.example")).longValue();
-            long full = dev.proxypool.core.health.HealthPolicy.DEFAULTS.domainBanDuration().toSeconds();
+            long full = dev.proxypool.core.health.HealthPolicy.DEFAULTS
+                    .domainBanDuration()
+                    .toSeconds();
             assertEquals(full - 60, left, "the default ban duration minus the minute gone by");
-            assertEquals(Map.of(), f.get("/proxies?limit=1").list("proxies").getFirst().get("bannedDomains"));
+            assertEquals(
+                    Map.of(),
+                    f.get("/proxies?limit=1").list("proxies").getFirst().get("bannedDomains"));
         }
     }
 
@@ -176,7 +214,9 @@ class ConsoleApiTest {
             AdminFixture.Response r = f.post("/upstreams", "{\"name\": \" \", \"provider\": \"lab\"}");
             assertEquals(400, r.status());
             assertEquals("upstreams[].name: is required (got an empty name)", r.message());
-            assertEquals("upstreams[].name: is required as a string, got a number", f.post("/upstreams", "{\"name\": 5}").message());
+            assertEquals(
+                    "upstreams[].name: is required as a string, got a number",
+                    f.post("/upstreams", "{\"name\": 5}").message());
         }
     }
 }

@@ -1,6 +1,5 @@
 package dev.proxypool.server.admin;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +7,7 @@ import dev.proxypool.core.dispatch.Strategy;
 import dev.proxypool.core.extract.ProxyState;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.routing.RoutingRule;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.persistence.Database;
 import dev.proxypool.server.persistence.DatabaseSettings;
 import dev.proxypool.server.persistence.PostgresConfigStore;
@@ -29,11 +29,16 @@ class DatabaseUnavailableTest {
 
     @BeforeEach
     void start() {
-        db = Database.open(DatabaseSettings.of("jdbc:postgresql://127.0.0.1:" + TestPorts.closedPort() + "/test", "postgres"));
+        db = Database.open(
+                DatabaseSettings.of("jdbc:postgresql://127.0.0.1:" + TestPorts.closedPort() + "/test", "postgres"));
         f = AdminFixture.options()
-                .routings(RoutingRule.builder("shop").strategy(Strategy.SEQUENTIAL).upstreams("lab", "lab2").build())
+                .routings(RoutingRule.builder("shop")
+                        .strategy(Strategy.SEQUENTIAL)
+                        .upstreams("lab", "lab2")
+                        .build())
                 .proxies(AdminFixture.proxies(10, "lab"))
-                .store(clock -> new PostgresConfigStore(db, clock)).start();
+                .store(clock -> new PostgresConfigStore(db, clock))
+                .start();
     }
 
     @AfterEach
@@ -66,12 +71,29 @@ class DatabaseUnavailableTest {
 
         AdminFixture.Response disable = f.post("/proxies/p00003/disable", null);
         assertEquals(503, disable.status(), "an action that cannot be audited is not done");
-        assertEquals(ProxyState.AVAILABLE, ProxyPoolInternals.engine(f.pool).store().get("p00003").orElseThrow().state());
-        assertEquals(HealthState.HEALTHY, ProxyPoolInternals.engine(f.pool).runtime("p00003").orElseThrow().health().state());
+        assertEquals(
+                ProxyState.AVAILABLE,
+                ProxyPoolInternals.engine(f.pool)
+                        .store()
+                        .get("p00003")
+                        .orElseThrow()
+                        .state());
+        assertEquals(
+                HealthState.HEALTHY,
+                ProxyPoolInternals.engine(f.pool)
+                        .runtime("p00003")
+                        .orElseThrow()
+                        .health()
+                        .state());
 
         AdminFixture.Response advance = f.post("/routings/shop/sequential", "{\"action\": \"advance\"}");
         assertEquals(503, advance.status());
-        assertEquals(0, ProxyPoolInternals.engine(f.pool).sequential().current("shop").index(), "the board is put back");
-        assertEquals("lab", ProxyPoolInternals.engine(f.pool).sequential().current("shop").upstream());
+        assertEquals(
+                0,
+                ProxyPoolInternals.engine(f.pool).sequential().current("shop").index(),
+                "the board is put back");
+        assertEquals(
+                "lab",
+                ProxyPoolInternals.engine(f.pool).sequential().current("shop").upstream());
     }
 }

@@ -1,15 +1,15 @@
 package dev.proxypool.server.admin;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.extract.ProxyState;
 import dev.proxypool.core.routing.RoutingRule;
+import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.engine.AcquireRequest;
 import dev.proxypool.sdk.engine.AcquireResult;
-import dev.proxypool.sdk.Lease;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,18 +35,26 @@ class DisableProxyTest {
 
     @Test
     void disableRemovesTheProxyFromPicksAndIsAudited() {
-        try (AdminFixture f = AdminFixture.options().proxies(AdminFixture.proxies(3, "lab")).start()) {
+        try (AdminFixture f =
+                AdminFixture.options().proxies(AdminFixture.proxies(3, "lab")).start()) {
             assertEquals(3, picks(f, 300).size(), "all three serve before");
 
             AdminFixture.Response r = f.post("/proxies/p00001/disable", null);
             assertEquals(200, r.status(), r.body());
             assertEquals("disabled", r.json().get("state"));
             assertEquals("DISABLED", ((Map<?, ?>) r.json().get("health")).get("state"));
-            assertEquals(ProxyState.DISABLED, ProxyPoolInternals.engine(f.pool).store().get("p00001").orElseThrow().state());
+            assertEquals(
+                    ProxyState.DISABLED,
+                    ProxyPoolInternals.engine(f.pool)
+                            .store()
+                            .get("p00001")
+                            .orElseThrow()
+                            .state());
 
             Map<String, Integer> after = picks(f, 300);
             assertFalse(after.containsKey("p00001"), "a disabled proxy is never picked: " + after);
-            assertEquals(300, after.values().stream().mapToInt(Integer::intValue).sum(), "the others carry everything");
+            assertEquals(
+                    300, after.values().stream().mapToInt(Integer::intValue).sum(), "the others carry everything");
             assertEquals(1, f.get("/proxies?state=disabled").list("proxies").size());
 
             Map<String, Object> audit = f.get("/audit").list("entries").getFirst();
@@ -65,13 +73,16 @@ class DisableProxyTest {
             assertEquals("HEALTHY", ((Map<?, ?>) e.json().get("health")).get("state"));
             assertTrue(picks(f, 300).containsKey("p00001"), "enabled again, it serves again");
             List<Map<String, Object>> log = f.get("/audit").list("entries");
-            assertEquals(List.of("proxy.enable", "proxy.disable"), log.stream().map(x -> x.get("action")).toList());
+            assertEquals(
+                    List.of("proxy.enable", "proxy.disable"),
+                    log.stream().map(x -> x.get("action")).toList());
         }
     }
 
     @Test
     void unknownProxiesAre404() {
-        try (AdminFixture f = AdminFixture.options().proxies(AdminFixture.proxies(1, "lab")).start()) {
+        try (AdminFixture f =
+                AdminFixture.options().proxies(AdminFixture.proxies(1, "lab")).start()) {
             AdminFixture.Response r = f.post("/proxies/nope/disable", null);
             assertEquals(404, r.status());
             assertEquals("no proxy with id 'nope'", r.message());

@@ -24,7 +24,8 @@ class FetchNowTest {
                 upstreams: [{ name: lab, provider: lab, validate: false }]
                 health: { active: { enabled: false } }
                 """);
-        try (AdminFixture f = AdminFixture.options().config(ConfigLoader.load(cfg, Map.of())).start()) {
+        try (AdminFixture f =
+                AdminFixture.options().config(ConfigLoader.load(cfg, Map.of())).start()) {
             AdminFixture.Response r = f.post("/upstreams/lab/fetch", null);
             assertEquals(202, r.status(), r.body());
             assertEquals(Map.of("upstream", "lab", "status", "requested"), r.json());

@@ -1,6 +1,5 @@
 package dev.proxypool.server.admin;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -10,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.engine.AcquireRequest;
 import dev.proxypool.sdk.engine.AcquireResult;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -45,7 +45,8 @@ class PoolInspectionTest {
         Set<Object> seen = new HashSet<>();
         String cursor = null;
         do {
-            AdminFixture.Response r = f.get("/proxies?limit=" + limit + query + (cursor == null ? "" : "&cursor=" + cursor));
+            AdminFixture.Response r =
+                    f.get("/proxies?limit=" + limit + query + (cursor == null ? "" : "&cursor=" + cursor));
             assertEquals(200, r.status(), r.body());
             List<Map<String, Object>> page = r.list("proxies");
             assertTrue(page.size() <= limit);
@@ -71,7 +72,11 @@ class PoolInspectionTest {
         listed.forEach(p -> got.add(p.get("id")));
         assertEquals(expected, got);
         for (int i = 1; i < listed.size(); i++) {
-            assertTrue(((String) listed.get(i - 1).get("id")).compareTo((String) listed.get(i).get("id")) < 0, "ascending id");
+            assertTrue(
+                    ((String) listed.get(i - 1).get("id"))
+                                    .compareTo((String) listed.get(i).get("id"))
+                            < 0,
+                    "ascending id");
         }
 
         int[] small = {0};
@@ -84,8 +89,11 @@ class PoolInspectionTest {
         check("&upstream=up-b", p -> p.upstream().equals("up-b"));
         check("&protocol=socks5", p -> p.protocol().wireName().equals("socks5"));
         check("&label.country=US", p -> "US".equals(p.labels().get("country")));
-        check("&upstream=up-a&protocol=http&label.country=DE",
-                p -> p.upstream().equals("up-a") && p.protocol().wireName().equals("http") && "DE".equals(p.labels().get("country")));
+        check(
+                "&upstream=up-a&protocol=http&label.country=DE",
+                p -> p.upstream().equals("up-a")
+                        && p.protocol().wireName().equals("http")
+                        && "DE".equals(p.labels().get("country")));
         check("&state=available", p -> true);
         check("&state=disabled", p -> false);
         check("&upstream=none-such", p -> false);
@@ -102,14 +110,36 @@ class PoolInspectionTest {
 
     @Test
     void eachItemShowsTheProxyAndItsRuntimeButNoCredentials() {
-        AcquireResult held = ProxyPoolInternals.engine(f.pool).acquire(ProxyPoolInternals.engine(f.pool).routings().getFirst(), AcquireRequest.forHost("shop.example"));
+        AcquireResult held = ProxyPoolInternals.engine(f.pool)
+                .acquire(
+                        ProxyPoolInternals.engine(f.pool).routings().getFirst(),
+                        AcquireRequest.forHost("shop.example"));
         String leased = ((AcquireResult.Acquired) held).lease().proxyId();
         try {
             AdminFixture.Response r = f.get("/proxies?limit=1000");
             Map<String, Object> item = r.list("proxies").getFirst();
-            assertEquals(List.of("id", "protocol", "host", "port", "upstream", "provider", "credentialRef", "labels", "expiresAt",
-                    "remainingTtlSeconds", "state", "checkedAt", "health", "inFlight", "maxConcurrency", "weight",
-                    "latencyEwmaMs", "bannedDomains"), new ArrayList<>(item.keySet()), "exactly these fields");
+            assertEquals(
+                    List.of(
+                            "id",
+                            "protocol",
+                            "host",
+                            "port",
+                            "upstream",
+                            "provider",
+                            "credentialRef",
+                            "labels",
+                            "expiresAt",
+                            "remainingTtlSeconds",
+                            "state",
+                            "checkedAt",
+                            "health",
+                            "inFlight",
+                            "maxConcurrency",
+                            "weight",
+                            "latencyEwmaMs",
+                            "bannedDomains"),
+                    new ArrayList<>(item.keySet()),
+                    "exactly these fields");
             assertEquals("p00000", item.get("id"));
             assertEquals("socks5", item.get("protocol"));
             assertEquals("10.0.0.0", item.get("host"), "admins see the address unmasked");
@@ -117,7 +147,8 @@ class PoolInspectionTest {
             assertEquals("vendor", item.get("credentialRef"), "the credential's name, never its value");
             assertEquals(Map.of("country", "US"), item.get("labels"));
             assertEquals("2026-01-01T01:00:00Z", item.get("expiresAt"));
-            long remaining = java.time.Duration.between(f.clock.instant(), AdminFixture.START.plusSeconds(3600)).getSeconds();
+            long remaining = java.time.Duration.between(f.clock.instant(), AdminFixture.START.plusSeconds(3600))
+                    .getSeconds();
             assertEquals(new BigDecimal(remaining), item.get("remainingTtlSeconds"));
             assertEquals("available", item.get("state"));
             assertEquals("HEALTHY", ((Map<?, ?>) item.get("health")).get("state"));
@@ -127,7 +158,10 @@ class PoolInspectionTest {
             for (String leak : List.of("password", "username", "secret")) {
                 assertFalse(r.body().toLowerCase(java.util.Locale.ROOT).contains(leak), leak);
             }
-            Map<String, Object> held1 = r.list("proxies").stream().filter(p -> p.get("id").equals(leased)).findFirst().orElseThrow();
+            Map<String, Object> held1 = r.list("proxies").stream()
+                    .filter(p -> p.get("id").equals(leased))
+                    .findFirst()
+                    .orElseThrow();
             assertEquals(new BigDecimal(1), held1.get("inFlight"), "a held lease shows in flight");
         } finally {
             ((AcquireResult.Acquired) held).lease().close();
@@ -144,7 +178,8 @@ class PoolInspectionTest {
                 "?cursor=@@", "cursor '@@' is invalid (use the nextCursor of a previous page)",
                 "?state=gone", "unknown state 'gone' (expected available or disabled)",
                 "?protocol=ftp", "unknown protocol 'ftp'",
-                "?colour=red", "unknown query parameter 'colour' (expected upstream, state, protocol, limit, cursor, masked or label.<key>)",
+                "?colour=red",
+                        "unknown query parameter 'colour' (expected upstream, state, protocol, limit, cursor, masked or label.<key>)",
                 "?upstream=a&upstream=b", "query parameter 'upstream' must be given once");
         cases.forEach((q, message) -> {
             AdminFixture.Response r = f.get("/proxies" + q);
@@ -164,6 +199,8 @@ class PoolInspectionTest {
         Map<?, ?> sizes = (Map<?, ?>) s.get("sizesByUpstream");
         assertEquals(new BigDecimal(834), sizes.get("up-a"));
         assertEquals(new BigDecimal(833), sizes.get("up-b"));
-        assertEquals(Map.of("available", new BigDecimal(833), "disabled", new BigDecimal(0)), ((Map<?, ?>) s.get("store")).get("up-c"));
+        assertEquals(
+                Map.of("available", new BigDecimal(833), "disabled", new BigDecimal(0)),
+                ((Map<?, ?>) s.get("store")).get("up-c"));
     }
 }

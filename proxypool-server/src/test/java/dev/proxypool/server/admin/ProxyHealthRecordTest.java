@@ -30,8 +30,12 @@ class ProxyHealthRecordTest {
 
     @Test
     void showsTheCurrentStatusTheBackoffAndTheTransitionsWithTimestamps() {
-        try (AdminFixture f = AdminFixture.options().proxies(AdminFixture.proxies(2, "lab")).start()) {
-            ProxyHealth h = ProxyPoolInternals.engine(f.pool).runtime("p00001").orElseThrow().health();
+        try (AdminFixture f =
+                AdminFixture.options().proxies(AdminFixture.proxies(2, "lab")).start()) {
+            ProxyHealth h = ProxyPoolInternals.engine(f.pool)
+                    .runtime("p00001")
+                    .orElseThrow()
+                    .health();
             Instant t0 = f.clock.instant();
 
             Map<String, Object> fresh = record(f.get("/proxies/p00001").json());
@@ -62,21 +66,31 @@ class ProxyHealthRecordTest {
             assertTrue(rec.get("counters") instanceof Map<?, ?>, rec.toString());
 
             List<Map<String, Object>> transitions = transitions(rec);
-            assertEquals(List.of("HEALTHY", "COOLING", "PROBE_ALLOWED", "COOLING"),
+            assertEquals(
+                    List.of("HEALTHY", "COOLING", "PROBE_ALLOWED", "COOLING"),
                     transitions.stream().map(t -> t.get("state")).toList());
-            assertEquals(List.of(t0.toString(), cooled.toString(), cooled.plus(Duration.ofMinutes(3)).toString(),
-                    again.toString()), transitions.stream().map(t -> t.get("at")).toList());
+            assertEquals(
+                    List.of(
+                            t0.toString(),
+                            cooled.toString(),
+                            cooled.plus(Duration.ofMinutes(3)).toString(),
+                            again.toString()),
+                    transitions.stream().map(t -> t.get("at")).toList());
             assertEquals("passive", transitions.get(1).get("stage"));
 
-            List<Map<String, Object>> lastTwo = transitions(record(f.get("/proxies/p00001?transitions=2").json()));
-            assertEquals(List.of("PROBE_ALLOWED", "COOLING"), lastTwo.stream().map(t -> t.get("state")).toList());
+            List<Map<String, Object>> lastTwo =
+                    transitions(record(f.get("/proxies/p00001?transitions=2").json()));
+            assertEquals(
+                    List.of("PROBE_ALLOWED", "COOLING"),
+                    lastTwo.stream().map(t -> t.get("state")).toList());
             assertEquals(true, f.get("/proxies/p00001?masked=true").json().get("masked"));
         }
     }
 
     @Test
     void unknownIdsAre404AndBadParametersAre400NamingThem() {
-        try (AdminFixture f = AdminFixture.options().proxies(AdminFixture.proxies(1, "lab")).start()) {
+        try (AdminFixture f =
+                AdminFixture.options().proxies(AdminFixture.proxies(1, "lab")).start()) {
             AdminFixture.Response missing = f.get("/proxies/nope");
             assertEquals(404, missing.status());
             assertEquals("no proxy with id 'nope'", missing.message());

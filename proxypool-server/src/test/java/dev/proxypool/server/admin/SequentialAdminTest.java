@@ -1,11 +1,11 @@
 package dev.proxypool.server.admin;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.proxypool.core.dispatch.Strategy;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.sequential.SequentialState;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +15,14 @@ import org.junit.jupiter.api.Test;
 class SequentialAdminTest {
 
     static AdminFixture start() {
-        return AdminFixture.options().routings(
-                RoutingRule.builder("shop").strategy(Strategy.SEQUENTIAL).upstreams("a", "b", "c").build(),
-                RoutingRule.builder("plain").build()).start();
+        return AdminFixture.options()
+                .routings(
+                        RoutingRule.builder("shop")
+                                .strategy(Strategy.SEQUENTIAL)
+                                .upstreams("a", "b", "c")
+                                .build(),
+                        RoutingRule.builder("plain").build())
+                .start();
     }
 
     @Test
@@ -35,25 +40,45 @@ class SequentialAdminTest {
             assertEquals(200, adv.status(), adv.body());
             assertEquals("b", adv.json().get("upstream"));
             assertEquals("admin_advance", adv.json().get("reason"));
-            assertEquals(1, ProxyPoolInternals.engine(f.pool).sequential().current("shop").index(), "the live board moved");
+            assertEquals(
+                    1,
+                    ProxyPoolInternals.engine(f.pool)
+                            .sequential()
+                            .current("shop")
+                            .index(),
+                    "the live board moved");
 
-            assertEquals("c", f.post("/routings/shop/sequential", "{\"action\": \"advance\"}").json().get("upstream"));
-            Map<String, Object> end = f.post("/routings/shop/sequential", "{\"action\": \"advance\"}").json();
+            assertEquals(
+                    "c",
+                    f.post("/routings/shop/sequential", "{\"action\": \"advance\"}")
+                            .json()
+                            .get("upstream"));
+            Map<String, Object> end = f.post("/routings/shop/sequential", "{\"action\": \"advance\"}")
+                    .json();
             assertEquals("c", end.get("upstream"));
             assertEquals(true, end.get("exhausted"), "stop: past the last upstream it is exhausted");
 
-            Map<String, Object> reset = f.post("/routings/shop/sequential", "{\"action\": \"reset\"}").json();
+            Map<String, Object> reset = f.post("/routings/shop/sequential", "{\"action\": \"reset\"}")
+                    .json();
             assertEquals("a", reset.get("upstream"));
             assertEquals(false, reset.get("exhausted"));
             assertEquals("admin_reset", reset.get("reason"));
             assertEquals(reset, f.get("/routings/shop/sequential").json());
 
             SequentialState stored = f.store.sequentialStates().getFirst();
-            assertEquals(ProxyPoolInternals.engine(f.pool).sequential().current("shop"), stored, "the store holds the board's state");
+            assertEquals(
+                    ProxyPoolInternals.engine(f.pool).sequential().current("shop"),
+                    stored,
+                    "the store holds the board's state");
 
             List<Map<String, Object>> log = f.get("/audit").list("entries");
-            assertEquals(List.of("routing.sequential.reset", "routing.sequential.advance", "routing.sequential.advance",
-                    "routing.sequential.advance"), log.stream().map(e -> e.get("action")).toList());
+            assertEquals(
+                    List.of(
+                            "routing.sequential.reset",
+                            "routing.sequential.advance",
+                            "routing.sequential.advance",
+                            "routing.sequential.advance"),
+                    log.stream().map(e -> e.get("action")).toList());
             assertEquals("c", ((Map<?, ?>) log.getFirst().get("before")).get("upstream"));
             assertEquals("a", ((Map<?, ?>) log.getFirst().get("after")).get("upstream"));
         }
@@ -65,7 +90,10 @@ class SequentialAdminTest {
             AdminFixture.Response plain = f.get("/routings/plain/sequential");
             assertEquals(404, plain.status());
             assertEquals("routing 'plain' is not a sequential routing", plain.message());
-            assertEquals(404, f.post("/routings/plain/sequential", "{\"action\": \"reset\"}").status());
+            assertEquals(
+                    404,
+                    f.post("/routings/plain/sequential", "{\"action\": \"reset\"}")
+                            .status());
             AdminFixture.Response none = f.get("/routings/nope/sequential");
             assertEquals(404, none.status());
             assertEquals("no routing named 'nope'", none.message());
@@ -73,10 +101,18 @@ class SequentialAdminTest {
             AdminFixture.Response bad = f.post("/routings/shop/sequential", "{\"action\": \"jump\"}");
             assertEquals(400, bad.status());
             assertEquals("action must be reset or advance, got 'jump'", bad.message());
-            assertEquals("unknown field 'steps' (expected action)",
-                    f.post("/routings/shop/sequential", "{\"action\": \"advance\", \"steps\": 2}").message());
+            assertEquals(
+                    "unknown field 'steps' (expected action)",
+                    f.post("/routings/shop/sequential", "{\"action\": \"advance\", \"steps\": 2}")
+                            .message());
             assertEquals(400, f.post("/routings/shop/sequential", null).status());
-            assertEquals(0, ProxyPoolInternals.engine(f.pool).sequential().current("shop").index(), "refused actions move nothing");
+            assertEquals(
+                    0,
+                    ProxyPoolInternals.engine(f.pool)
+                            .sequential()
+                            .current("shop")
+                            .index(),
+                    "refused actions move nothing");
         }
     }
 }

@@ -1,9 +1,9 @@
 package dev.proxypool.server.console;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +28,7 @@ class ConsoleScaleBrowserTest {
 
     @TempDir
     static Path dir;
+
     static ConsoleServer server;
     static HeadlessChromium browser;
 
@@ -53,7 +54,9 @@ class ConsoleScaleBrowserTest {
 
     @Test
     void theProxiesPageFirstPaintsUnderOneSecondWithAHundredThousandProxies() {
-        assertTrue(ProxyPoolInternals.engine(server.server.pool()).snapshot().size() >= SEEDED, "the pool holds the seeded proxies");
+        assertTrue(
+                ProxyPoolInternals.engine(server.server.pool()).snapshot().size() >= SEEDED,
+                "the pool holds the seeded proxies");
         browser.driver.get(server.consoleUrl());
         browser.waiting(20).until(ExpectedConditions.visibilityOfElementLocated(By.id("login-form")));
         browser.driver.findElement(By.id("token")).sendKeys(ConsoleServer.TOKEN);
@@ -71,32 +74,53 @@ class ConsoleScaleBrowserTest {
                 runs[i] = ((Number) js("return window.__proxiesFirstRender")).doubleValue();
             }
         }
-        Object fcp = js("const e = performance.getEntriesByName('first-contentful-paint')[0]; return e ? e.startTime : null;");
+        Object fcp = js(
+                "const e = performance.getEntriesByName('first-contentful-paint')[0]; return e ? e.startTime : null;");
         double[] sorted = runs.clone();
         java.util.Arrays.sort(sorted);
         double median = sorted[1];
-        Object api = js("const e = performance.getEntriesByType('resource').filter(r => r.name.includes('/v1/admin/proxies'))[0];"
-                + " return e ? e.duration : null;");
-        System.out.printf("console proxies page with %,d proxies: table rendered %.1f / %.1f / %.1f ms after navigation start"
-                + " (last run: first contentful paint %s ms, GET /v1/admin/proxies %s ms)%n", SEEDED, runs[0], runs[1], runs[2], fcp, api);
+        Object api = js(
+                "const e = performance.getEntriesByType('resource').filter(r => r.name.includes('/v1/admin/proxies'))[0];"
+                        + " return e ? e.duration : null;");
+        System.out.printf(
+                "console proxies page with %,d proxies: table rendered %.1f / %.1f / %.1f ms after navigation start"
+                        + " (last run: first contentful paint %s ms, GET /v1/admin/proxies %s ms)%n",
+                SEEDED, runs[0], runs[1], runs[2], fcp, api);
         // the median of three loads: one slow load on a box shared with other builds is noise, two are a regression
-        assertTrue(median < FIRST_PAINT_LIMIT_MS, "first paint of the Proxies page: median " + median + " ms of "
-                + java.util.Arrays.toString(runs) + ", limit " + FIRST_PAINT_LIMIT_MS + " ms");
+        assertTrue(
+                median < FIRST_PAINT_LIMIT_MS,
+                "first paint of the Proxies page: median " + median + " ms of " + java.util.Arrays.toString(runs)
+                        + ", limit " + FIRST_PAINT_LIMIT_MS + " ms");
 
-        assertEquals(100, browser.driver.findElements(By.cssSelector("#px-table tbody tr[data-id]")).size());
-        long total = SEEDED + ((Number) ((Map<?, ?>) ((Map<?, ?>) server.admin("/snapshot").get("store")).get("up-a"))
-                .get("available")).longValue() + upB();
-        assertEquals("1–100 of " + total, browser.driver.findElement(By.id("px-range")).getText().strip());
+        assertEquals(
+                100,
+                browser.driver
+                        .findElements(By.cssSelector("#px-table tbody tr[data-id]"))
+                        .size());
+        long total = SEEDED
+                + ((Number) ((Map<?, ?>) ((Map<?, ?>) server.admin("/snapshot").get("store")).get("up-a"))
+                                .get("available"))
+                        .longValue()
+                + upB();
+        assertEquals(
+                "1–100 of " + total,
+                browser.driver.findElement(By.id("px-range")).getText().strip());
         browser.screenshot("proxies-100k");
 
         // next page, server-side
-        String firstOfPage1 = browser.driver.findElement(By.cssSelector("#px-table tbody tr[data-id]")).getAttribute("data-id");
+        String firstOfPage1 = browser.driver
+                .findElement(By.cssSelector("#px-table tbody tr[data-id]"))
+                .getAttribute("data-id");
         browser.driver.findElement(By.id("px-next")).click();
-        browser.waiting(20).until(d -> d.findElement(By.id("px-range")).getText().startsWith("101–200"));
+        browser.waiting(20)
+                .until(d -> d.findElement(By.id("px-range")).getText().startsWith("101–200"));
         List<String> page2 = browser.driver.findElements(By.cssSelector("#px-table tbody tr[data-id]")).stream()
-                .map(e -> e.getAttribute("data-id")).toList();
+                .map(e -> e.getAttribute("data-id"))
+                .toList();
         assertEquals(100, page2.size());
-        assertTrue(page2.getFirst().compareTo(firstOfPage1) > 0, "ascending ids: " + firstOfPage1 + " then " + page2.getFirst());
+        assertTrue(
+                page2.getFirst().compareTo(firstOfPage1) > 0,
+                "ascending ids: " + firstOfPage1 + " then " + page2.getFirst());
     }
 
     private static long upB() {

@@ -1,12 +1,12 @@
 package dev.proxypool.server.console;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.persistence.JsonTree;
 import dev.proxypool.testkit.Await;
@@ -39,8 +39,10 @@ final class ConsoleServer implements AutoCloseable {
 
     final ProxyPoolServer server;
     final String base;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
 
     private ConsoleServer(ProxyPoolServer server) {
         this.server = server;
@@ -52,7 +54,8 @@ final class ConsoleServer implements AutoCloseable {
             for (String name : List.of("a", "b")) {
                 StringBuilder inv = new StringBuilder();
                 for (int i = 0; i < 4; i++) {
-                    inv.append("{\"host\": \"198.51.100.").append(name.equals("a") ? 10 + i : 20 + i)
+                    inv.append("{\"host\": \"198.51.100.")
+                            .append(name.equals("a") ? 10 + i : 20 + i)
                             .append("\", \"port\": 3128, \"protocol\": \"http\", \"labels\": {\"country\": \"FR\"}}\n");
                 }
                 if (name.equals("a")) {
@@ -78,12 +81,15 @@ final class ConsoleServer implements AutoCloseable {
             long t0 = System.nanoTime();
             List<Proxy> proxies = proxies(seeded);
             long t1 = System.nanoTime();
-            ProxyPoolServer s = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir)
-                    .pool(b -> b.proxies(proxies)).start();
+            ProxyPoolServer s = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                    .configDir(dir)
+                    .pool(b -> b.proxies(proxies))
+                    .start();
             long t2 = System.nanoTime();
             ConsoleServer c = new ConsoleServer(s);
             c.awaitFirstFetch();
-            System.out.printf("console test server: %,d proxies built in %d ms, server started in %d ms, first fetch after %d ms%n",
+            System.out.printf(
+                    "console test server: %,d proxies built in %d ms, server started in %d ms, first fetch after %d ms%n",
                     seeded, (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000);
             return c;
         } catch (IOException e) {
@@ -104,18 +110,28 @@ final class ConsoleServer implements AutoCloseable {
             CredentialRef ref = i % 7 == 0 ? CredentialRef.of("vendor") : CredentialRef.NONE;
             String host = "203.0." + (113 + (i / 60000)) + "." + (i % 250);
             out.add(Proxy.builder(new ProxyKey(protocol, host, 10000 + (i / 250) % 50000, ref))
-                    .id(String.format("s%06d", i)).provider("seed").upstream(upstreams[i % 3])
+                    .id(String.format("s%06d", i))
+                    .provider("seed")
+                    .upstream(upstreams[i % 3])
                     .labels(Labels.of("country", i % 2 == 0 ? "US" : "DE"))
-                    .expiresAt(expires).maxConcurrency(4).build());
+                    .expiresAt(expires)
+                    .maxConcurrency(4)
+                    .build());
         }
         return out;
     }
 
     /** The pipeline's first round has fetched up-a into the snapshot (then the pool stays: the inventories do not change). */
     private void awaitFirstFetch() {
-        Await.atMost(Duration.ofSeconds(30)).until("the pipeline to store and publish up-a (stored counts by upstream)",
-                () -> ProxyPoolInternals.engine(server.pool()).store().countsByUpstream(),
-                counts -> counts.containsKey("up-a") && ProxyPoolInternals.engine(server.pool()).snapshot().upstreams().contains("up-a"));
+        Await.atMost(Duration.ofSeconds(30))
+                .until(
+                        "the pipeline to store and publish up-a (stored counts by upstream)",
+                        () -> ProxyPoolInternals.engine(server.pool()).store().countsByUpstream(),
+                        counts -> counts.containsKey("up-a")
+                                && ProxyPoolInternals.engine(server.pool())
+                                        .snapshot()
+                                        .upstreams()
+                                        .contains("up-a"));
     }
 
     String consoleUrl() {
@@ -132,9 +148,12 @@ final class ConsoleServer implements AutoCloseable {
     }
 
     HttpResponse<String> send(String method, String path, String json) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + "/v1/admin" + path)).timeout(Duration.ofSeconds(20))
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + "/v1/admin" + path))
+                .timeout(Duration.ofSeconds(20))
                 .header("Authorization", "Bearer " + TOKEN)
-                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+                .method(
+                        method,
+                        json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
         if (json != null) {
             b.header("Content-Type", "application/json");
         }

@@ -53,9 +53,18 @@ final class HeadlessChromium implements AutoCloseable {
         }
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1440,1000", "--user-data-dir=" + profile);
+        options.addArguments(
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
+                "--window-size=1440,1000",
+                "--user-data-dir=" + profile);
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort()
@@ -68,7 +77,8 @@ final class HeadlessChromium implements AutoCloseable {
         } catch (RuntimeException e) {
             service.stop();
             deleteQuietly(profile);
-            throw new AssertionError("headless Chromium (" + CHROMIUM + ") did not start through " + CHROMEDRIVER + ": " + e, e);
+            throw new AssertionError(
+                    "headless Chromium (" + CHROMIUM + ") did not start through " + CHROMEDRIVER + ": " + e, e);
         }
     }
 

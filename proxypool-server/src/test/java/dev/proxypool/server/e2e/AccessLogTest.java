@@ -56,10 +56,14 @@ class AccessLogTest {
     static void start() throws IOException {
         origin = FakeOrigin.start();
         proxy = FakeHttpProxy.start();
-        Files.writeString(dir.resolve("inventory.jsonl"), "{\"host\": \"127.0.0.1\", \"port\": " + proxy.port()
-                + ", \"protocol\": \"http\", \"labels\": {\"kind\": \"lab\"}}\n");
-        on = ProxyPoolServer.builder(ConfigLoader.load(config("on.yaml", "accessLog: true, "), Map.of())).start();
-        off = ProxyPoolServer.builder(ConfigLoader.load(config("off.yaml", ""), Map.of())).start();
+        Files.writeString(
+                dir.resolve("inventory.jsonl"),
+                "{\"host\": \"127.0.0.1\", \"port\": " + proxy.port()
+                        + ", \"protocol\": \"http\", \"labels\": {\"kind\": \"lab\"}}\n");
+        on = ProxyPoolServer.builder(ConfigLoader.load(config("on.yaml", "accessLog: true, "), Map.of()))
+                .start();
+        off = ProxyPoolServer.builder(ConfigLoader.load(config("off.yaml", ""), Map.of()))
+                .start();
     }
 
     private static Path config(String name, String accessLog) throws IOException {
@@ -185,7 +189,9 @@ class AccessLogTest {
     }
 
     private static List<String> accessLines(LogCapture logs) {
-        return logs.lines().stream().filter(l -> l.is("INFO", LOGGER)).map(l -> l.text().lines().findFirst().orElse(""))
+        return logs.lines().stream()
+                .filter(l -> l.is("INFO", LOGGER))
+                .map(l -> l.text().lines().findFirst().orElse(""))
                 .toList();
     }
 
@@ -206,8 +212,19 @@ class AccessLogTest {
         while (x.find()) {
             m.put(x.group(1), x.group(2));
         }
-        for (String k : List.of("time", "client", "user", "method", "target", "status", "error", "bytes", "ms", "proxy",
-                "attempts", "result")) {
+        for (String k : List.of(
+                "time",
+                "client",
+                "user",
+                "method",
+                "target",
+                "status",
+                "error",
+                "bytes",
+                "ms",
+                "proxy",
+                "attempts",
+                "result")) {
             assertTrue(m.containsKey(k), k + " in " + line);
         }
         return m;
@@ -246,7 +263,8 @@ class AccessLogTest {
 
         private static String auth(String user, String password) {
             return "Proxy-Authorization: Basic "
-                    + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)) + "\r\n";
+                    + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8))
+                    + "\r\n";
         }
 
         void send(String text) throws IOException {
@@ -263,7 +281,9 @@ class AccessLogTest {
             Map<String, String> h = new LinkedHashMap<>();
             for (String l = line(); l != null && !l.isEmpty(); l = line()) {
                 int colon = l.indexOf(':');
-                h.put(l.substring(0, colon).trim().toLowerCase(Locale.ROOT), l.substring(colon + 1).trim());
+                h.put(
+                        l.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                        l.substring(colon + 1).trim());
             }
             headers = h;
             if (!(connect && code == 200)) {

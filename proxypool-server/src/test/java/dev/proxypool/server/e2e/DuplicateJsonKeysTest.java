@@ -1,11 +1,11 @@
 package dev.proxypool.server.e2e;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import java.io.IOException;
@@ -43,7 +43,10 @@ class DuplicateJsonKeysTest {
     static void start() throws IOException, InterruptedException {
         StringBuilder inventory = new StringBuilder();
         for (int i = 1; i <= 3; i++) {
-            inventory.append("{\"host\": \"10.9.0.").append(i).append("\", \"port\": 8000, \"protocol\": \"http\",")
+            inventory
+                    .append("{\"host\": \"10.9.0.")
+                    .append(i)
+                    .append("\", \"port\": 8000, \"protocol\": \"http\",")
                     .append(" \"labels\": {\"kind\": \"ex\"}}\n");
         }
         Files.writeString(dir.resolve("ex.jsonl"), inventory.toString());
@@ -56,10 +59,17 @@ class DuplicateJsonKeysTest {
                 upstreams: [{ name: lab, provider: lab, validate: false }]
                 health: { active: { enabled: false } }
                 """);
-        server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start();
+        server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                .configDir(dir)
+                .start();
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        Await.atMost(Duration.ofSeconds(20)).until("the inventory loaded (3 proxies in the snapshot)",
-                () -> ProxyPoolInternals.engine(server.pool()).snapshot().size(), n -> n >= 3);
+        Await.atMost(Duration.ofSeconds(20))
+                .until(
+                        "the inventory loaded (3 proxies in the snapshot)",
+                        () -> ProxyPoolInternals.engine(server.pool())
+                                .snapshot()
+                                .size(),
+                        n -> n >= 3);
         assertEquals(3, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "inventory loaded");
     }
 
@@ -75,51 +85,84 @@ class DuplicateJsonKeysTest {
 
     @Test
     void extractionsRefuseARepeatedKey() throws Exception {
-        HttpResponse<String> twice = send("POST", "/v1/extractions", ALICE,
+        HttpResponse<String> twice = send(
+                "POST",
+                "/v1/extractions",
+                ALICE,
                 "{\"count\": 1, \"count\": 2, \"filter\": {\"labels\": {\"kind\": \"ex\"}}}");
         assertRefused(twice, "count");
-        HttpResponse<String> nested = send("POST", "/v1/extractions", ALICE,
+        HttpResponse<String> nested = send(
+                "POST",
+                "/v1/extractions",
+                ALICE,
                 "{\"count\": 1, \"filter\": {\"labels\": {\"kind\": \"ex\", \"kind\": \"other\"}}}");
         assertRefused(nested, "filter.labels.kind");
-        assertEquals(200, send("POST", "/v1/extractions", ALICE,
-                "{\"count\": 1, \"filter\": {\"labels\": {\"kind\": \"ex\"}}}").statusCode(), "without the duplicate");
+        assertEquals(
+                200,
+                send("POST", "/v1/extractions", ALICE, "{\"count\": 1, \"filter\": {\"labels\": {\"kind\": \"ex\"}}}")
+                        .statusCode(),
+                "without the duplicate");
     }
 
     @Test
     void feedbackRefusesARepeatedKey() throws Exception {
-        HttpResponse<String> twice = send("POST", "/v1/feedback", ALICE,
+        HttpResponse<String> twice = send(
+                "POST",
+                "/v1/feedback",
+                ALICE,
                 "{\"proxy\": \"p-unknown\", \"domain\": \"shop.example\", \"kind\": \"banned\", \"domain\": \"other.example\"}");
         assertRefused(twice, "domain");
-        assertEquals(404, send("POST", "/v1/feedback", ALICE,
-                "{\"proxy\": \"p-unknown\", \"domain\": \"shop.example\", \"kind\": \"banned\"}").statusCode(),
+        assertEquals(
+                404,
+                send(
+                                "POST",
+                                "/v1/feedback",
+                                ALICE,
+                                "{\"proxy\": \"p-unknown\", \"domain\": \"shop.example\", \"kind\": \"banned\"}")
+                        .statusCode(),
                 "without the duplicate: read, and the proxy is unknown");
     }
 
     @Test
     void theAdminApiRefusesARepeatedKeyAndChangesNothing() throws Exception {
-        HttpResponse<String> twice = send("POST", "/v1/admin/clients", ADMIN,
+        HttpResponse<String> twice = send(
+                "POST",
+                "/v1/admin/clients",
+                ADMIN,
                 "{\"name\": \"bob\", \"secret\": \"bob-canary-secret-1\", \"secret\": \"bob-canary-secret-2\"}");
         assertRefused(twice, "secret");
         assertFalse(twice.body().contains("bob-canary-secret"), "the values are not echoed: " + twice.body());
         assertEquals(404, send("GET", "/v1/admin/clients/bob", ADMIN, null).statusCode(), "nothing was created");
-        assertEquals(201, send("POST", "/v1/admin/clients", ADMIN,
-                "{\"name\": \"bob\", \"secret\": \"bob-canary-secret-1\"}").statusCode(), "without the duplicate");
+        assertEquals(
+                201,
+                send("POST", "/v1/admin/clients", ADMIN, "{\"name\": \"bob\", \"secret\": \"bob-canary-secret-1\"}")
+                        .statusCode(),
+                "without the duplicate");
     }
 
     private static void assertRefused(HttpResponse<String> r, String key) {
         assertEquals(400, r.statusCode(), r.body());
-        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/json"), r.headers().toString());
+        assertTrue(
+                r.headers().firstValue("Content-Type").orElse("").startsWith("application/json"),
+                r.headers().toString());
         assertTrue(r.body().contains("\"error\"") && r.body().contains("invalid_request"), r.body());
         assertTrue(r.body().contains("duplicate key '" + key + "'"), r.body());
     }
 
     private static HttpResponse<String> send(String method, String path, String auth, String body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.apiPort() + path))
-                .timeout(Duration.ofSeconds(30)).header("Authorization", auth);
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", auth);
         if (body != null) {
             b.header("Content-Type", "application/json");
         }
-        return http.send(b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                b.method(
+                                method,
+                                body == null
+                                        ? HttpRequest.BodyPublishers.noBody()
+                                        : HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -1,12 +1,12 @@
 package dev.proxypool.server.e2e;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -71,7 +71,8 @@ class GatewayEndToEndTest {
         tlsOrigin = FakeOrigin.builder().tls().start();
         http1 = FakeHttpProxy.start();
         http2 = FakeHttpProxy.start();
-        httpAuth = FakeHttpProxy.builder().basicAuth("vendor-user", "vendor-pass").start();
+        httpAuth =
+                FakeHttpProxy.builder().basicAuth("vendor-user", "vendor-pass").start();
         socks4 = FakeSocks4Proxy.builder().start();
         socks5 = FakeSocks5Proxy.start();
         socks5Auth = FakeSocks5Proxy.builder().userPass("s5user", "s5pass").start();
@@ -95,7 +96,8 @@ class GatewayEndToEndTest {
         inv.append(line(socks5Auth.port(), "socks5", "s5", "socks5auth", 50));
         inv.append(line(single.port(), "http", "", "single", 1));
         inv.append(line(refused, "http", "", "failover", 50));
-        inv.append(line(http1.port() , "http", "", "failover-good", 50).replace("\"host\": \"127.0.0.1\"", "\"host\": \"localhost\""));
+        inv.append(line(http1.port(), "http", "", "failover-good", 50)
+                .replace("\"host\": \"127.0.0.1\"", "\"host\": \"localhost\""));
         inv.append(line(banProxy.port(), "http", "", "ban403", 50));
         inv.append(line(noRetryGood.port(), "http", "", "noretry", 50));
         inv.append(line(refusedNoRetry, "http", "", "noretry", 50));
@@ -137,7 +139,8 @@ class GatewayEndToEndTest {
         String group = kind.startsWith("failover") ? "failover" : kind;
         return "{\"host\": \"127.0.0.1\", \"port\": " + port + ", \"protocol\": \"" + protocol + "\""
                 + (credentialRef.isEmpty() ? "" : ", \"credentialRef\": \"" + credentialRef + "\"")
-                + ", \"labels\": {\"kind\": \"" + kind + "\", \"group\": \"" + group + "\"}, \"maxConcurrency\": " + maxConcurrency + "}\n";
+                + ", \"labels\": {\"kind\": \"" + kind + "\", \"group\": \"" + group + "\"}, \"maxConcurrency\": "
+                + maxConcurrency + "}\n";
     }
 
     @AfterAll
@@ -145,8 +148,9 @@ class GatewayEndToEndTest {
         if (server != null) {
             server.close();
         }
-        for (AutoCloseable c : new AutoCloseable[] {origin, tlsOrigin, http1, http2, httpAuth, socks4, socks5, socks5Auth, single,
-                banProxy, noRetryGood}) {
+        for (AutoCloseable c : new AutoCloseable[] {
+            origin, tlsOrigin, http1, http2, httpAuth, socks4, socks5, socks5Auth, single, banProxy, noRetryGood
+        }) {
             try {
                 if (c != null) {
                     c.close();
@@ -159,10 +163,12 @@ class GatewayEndToEndTest {
 
     @AfterEach
     void capacityNeverLeaks() throws InterruptedException {
-        Await.atMost(Duration.ofSeconds(5)).until("no gateway attempt and no capacity reservation in flight",
-                () -> "gateway attempts " + server.gatewayEngine().inFlight() + ", reservations "
-                        + ProxyPoolInternals.engine(server.pool()).inFlight(),
-                s -> s.equals("gateway attempts 0, reservations 0"));
+        Await.atMost(Duration.ofSeconds(5))
+                .until(
+                        "no gateway attempt and no capacity reservation in flight",
+                        () -> "gateway attempts " + server.gatewayEngine().inFlight() + ", reservations "
+                                + ProxyPoolInternals.engine(server.pool()).inFlight(),
+                        s -> s.equals("gateway attempts 0, reservations 0"));
     }
 
     /**
@@ -176,7 +182,8 @@ class GatewayEndToEndTest {
                     @Override
                     protected java.net.PasswordAuthentication getPasswordAuthentication() {
                         return getRequestorType() == RequestorType.PROXY
-                                ? new java.net.PasswordAuthentication("alice", "alice-secret".toCharArray()) : null;
+                                ? new java.net.PasswordAuthentication("alice", "alice-secret".toCharArray())
+                                : null;
                     }
                 })
                 .sslContext(TestTls.clientContext())
@@ -184,10 +191,12 @@ class GatewayEndToEndTest {
                 .build();
     }
 
-    private static final String ALICE = "Basic " + java.util.Base64.getEncoder().encodeToString("alice:alice-secret".getBytes());
+    private static final String ALICE =
+            "Basic " + java.util.Base64.getEncoder().encodeToString("alice:alice-secret".getBytes());
 
     private static HttpResponse<String> get(String route, URI uri, String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(15)).header("Proxy-Authorization", ALICE);
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(15)).header("Proxy-Authorization", ALICE);
         if (route != null) {
             b.header("X-Route", route);
         }
@@ -207,7 +216,8 @@ class GatewayEndToEndTest {
         assertEquals(routing, r.headers().firstValue("X-ProxyPool-Routing").orElse(""));
         assertEquals("lab", r.headers().firstValue("X-ProxyPool-Upstream").orElse(""));
         assertTrue(r.headers().firstValue("X-ProxyPool-Attempts").isPresent());
-        for (String h : List.of("X-ProxyPool-Proxy", "X-ProxyPool-Upstream", "X-ProxyPool-Routing", "X-ProxyPool-Attempts")) {
+        for (String h :
+                List.of("X-ProxyPool-Proxy", "X-ProxyPool-Upstream", "X-ProxyPool-Routing", "X-ProxyPool-Attempts")) {
             String v = r.headers().firstValue(h).orElse("");
             assertFalse(v.contains("127.0.0.1") || v.contains("vendor-pass") || v.contains(":"), h + " leaks: " + v);
         }
@@ -233,13 +243,22 @@ class GatewayEndToEndTest {
     @Test
     void proxyAuthIsRequired() throws Exception {
         HttpClient noAuth = HttpClient.newBuilder()
-                .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.gatewayPort()))).build();
-        HttpResponse<String> r = noAuth.send(HttpRequest.newBuilder(origin.uri("/echo")).timeout(Duration.ofSeconds(10)).build(),
+                .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.gatewayPort())))
+                .build();
+        HttpResponse<String> r = noAuth.send(
+                HttpRequest.newBuilder(origin.uri("/echo"))
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(407, r.statusCode());
         assertTrue(r.headers().firstValue("Proxy-Authenticate").orElse("").startsWith("Basic"));
-        HttpResponse<String> wrong = noAuth.send(HttpRequest.newBuilder(origin.uri("/echo")).timeout(Duration.ofSeconds(10))
-                .header("Proxy-Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString("alice:nope".getBytes())).build(),
+        HttpResponse<String> wrong = noAuth.send(
+                HttpRequest.newBuilder(origin.uri("/echo"))
+                        .timeout(Duration.ofSeconds(10))
+                        .header(
+                                "Proxy-Authorization",
+                                "Basic " + java.util.Base64.getEncoder().encodeToString("alice:nope".getBytes()))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(407, wrong.statusCode());
         noAuth.close();
@@ -268,23 +287,46 @@ class GatewayEndToEndTest {
     void stickySessionsKeepTheirProxyAndStrictOnesFailWhenItIsLost() throws Exception {
         Set<String> s1 = new HashSet<>();
         for (int i = 0; i < 6; i++) {
-            s1.add(get("sticky", origin.uri("/echo"), "X-ProxyPool-Session", "s1").headers().firstValue("X-ProxyPool-Proxy").orElseThrow());
+            s1.add(get("sticky", origin.uri("/echo"), "X-ProxyPool-Session", "s1")
+                    .headers()
+                    .firstValue("X-ProxyPool-Proxy")
+                    .orElseThrow());
         }
         assertEquals(1, s1.size(), "same session, same proxy");
         String bound = s1.iterator().next();
 
-        String strictBound = get("strict", origin.uri("/echo"), "X-ProxyPool-Session", "k1").headers().firstValue("X-ProxyPool-Proxy").orElseThrow();
-        ProxyPoolInternals.engine(server.pool()).runtime(strictBound).orElseThrow().health().disable("test", ProxyPoolInternals.engine(server.pool()).ticker().read());
+        String strictBound = get("strict", origin.uri("/echo"), "X-ProxyPool-Session", "k1")
+                .headers()
+                .firstValue("X-ProxyPool-Proxy")
+                .orElseThrow();
+        ProxyPoolInternals.engine(server.pool())
+                .runtime(strictBound)
+                .orElseThrow()
+                .health()
+                .disable(
+                        "test",
+                        ProxyPoolInternals.engine(server.pool()).ticker().read());
         try {
             HttpResponse<String> lost = get("strict", origin.uri("/echo"), "X-ProxyPool-Session", "k1");
             assertEquals(502, lost.statusCode());
-            assertEquals("session_lost", lost.headers().firstValue("X-ProxyPool-Error").orElse(""));
+            assertEquals(
+                    "session_lost",
+                    lost.headers().firstValue("X-ProxyPool-Error").orElse(""));
             if (strictBound.equals(bound)) {
-                String repinned = get("sticky", origin.uri("/echo"), "X-ProxyPool-Session", "s1").headers().firstValue("X-ProxyPool-Proxy").orElseThrow();
+                String repinned = get("sticky", origin.uri("/echo"), "X-ProxyPool-Session", "s1")
+                        .headers()
+                        .firstValue("X-ProxyPool-Proxy")
+                        .orElseThrow();
                 assertNotEquals(bound, repinned, "repin moves a session off a cooled proxy");
             }
         } finally {
-            ProxyPoolInternals.engine(server.pool()).runtime(strictBound).orElseThrow().health().enable("test", ProxyPoolInternals.engine(server.pool()).ticker().read());
+            ProxyPoolInternals.engine(server.pool())
+                    .runtime(strictBound)
+                    .orElseThrow()
+                    .health()
+                    .enable(
+                            "test",
+                            ProxyPoolInternals.engine(server.pool()).ticker().read());
         }
     }
 
@@ -307,11 +349,15 @@ class GatewayEndToEndTest {
         HttpResponse<String> first = get("single", origin.uri("/echo"));
         assertEquals(200, first.statusCode());
         String id = first.headers().firstValue("X-ProxyPool-Proxy").orElseThrow();
-        HttpResponse<String> fb = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + server.apiPort() + "/v1/feedback"))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"proxy\": \"" + id + "\", \"domain\": \"127.0.0.1\", \"kind\": \"banned\"}"))
-                .header("Content-Type", "application/json").header("Authorization", "Bearer alice-token-0123456789").build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> fb = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.apiPort() + "/v1/feedback"))
+                                .POST(HttpRequest.BodyPublishers.ofString(
+                                        "{\"proxy\": \"" + id + "\", \"domain\": \"127.0.0.1\", \"kind\": \"banned\"}"))
+                                .header("Content-Type", "application/json")
+                                .header("Authorization", "Bearer alice-token-0123456789")
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertEquals(202, fb.statusCode(), fb.body());
         assertEquals(503, get("single", origin.uri("/echo")).statusCode(), "banned for 127.0.0.1");
         HttpResponse<String> other = get("single", URI.create("http://localhost:" + origin.port() + "/echo"));
@@ -320,15 +366,24 @@ class GatewayEndToEndTest {
 
     @Test
     void aRefusingUpstreamIsRetriedOnAnotherProxyAndCooled() throws Exception {
-        var refusing = ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream().filter(p -> p.port() == refused).findFirst().orElseThrow();
-        var health = ProxyPoolInternals.engine(server.pool()).runtime(refusing.id()).orElseThrow().health();
+        var refusing = ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream()
+                .filter(p -> p.port() == refused)
+                .findFirst()
+                .orElseThrow();
+        var health = ProxyPoolInternals.engine(server.pool())
+                .runtime(refusing.id())
+                .orElseThrow()
+                .health();
         int requests = 0;
         while (health.state() != dev.proxypool.core.health.HealthState.COOLING && requests < 20) {
             HttpResponse<String> r = get("failover", origin.uri("/echo"));
             assertEquals(200, r.statusCode(), "GET retried on the other proxy within the retry budget");
             requests++;
         }
-        assertEquals(dev.proxypool.core.health.HealthState.COOLING, health.state(), "cooled after " + requests + " requests");
+        assertEquals(
+                dev.proxypool.core.health.HealthState.COOLING,
+                health.state(),
+                "cooled after " + requests + " requests");
         assertEquals("connection_refused", health.status().reason().code(), "cooled for the classified reason");
     }
 
@@ -342,11 +397,15 @@ class GatewayEndToEndTest {
                 ok++;
             } else {
                 assertEquals(502, r.statusCode());
-                assertEquals("upstream_failed", r.headers().firstValue("X-ProxyPool-Error").orElse(""));
+                assertEquals(
+                        "upstream_failed",
+                        r.headers().firstValue("X-ProxyPool-Error").orElse(""));
                 failed++;
             }
         }
-        assertTrue(ok >= 1 && failed >= 1, "round robin over a good and a refusing proxy, no retry: ok=" + ok + " failed=" + failed);
+        assertTrue(
+                ok >= 1 && failed >= 1,
+                "round robin over a good and a refusing proxy, no retry: ok=" + ok + " failed=" + failed);
     }
 
     @Test
@@ -355,7 +414,10 @@ class GatewayEndToEndTest {
         assertEquals(403, forbidden.statusCode(), "the destination's answer is relayed");
         HttpResponse<String> again = get("ban403", origin.uri("/echo"));
         assertEquals(503, again.statusCode(), "the proxy is banned for 127.0.0.1");
-        assertEquals(200, get("ban403", URI.create("http://localhost:" + origin.port() + "/echo")).statusCode(),
+        assertEquals(
+                200,
+                get("ban403", URI.create("http://localhost:" + origin.port() + "/echo"))
+                        .statusCode(),
                 "and still healthy for other destinations");
     }
 
@@ -392,13 +454,31 @@ class GatewayEndToEndTest {
     void theUsernameCarriesTheSessionCommercialStyle() throws Exception {
         Set<String> ids = new HashSet<>();
         for (int i = 0; i < 4; i++) {
-            Process p = new ProcessBuilder("curl", "-sS", "-m", "15", "-o", "/dev/null", "-D", "-",
-                    "-x", "http://127.0.0.1:" + server.gatewayPort(), "-U", "alice-session-u42:alice-secret",
-                    "-H", "X-Route: sticky", origin.url("/echo")).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(
+                            "curl",
+                            "-sS",
+                            "-m",
+                            "15",
+                            "-o",
+                            "/dev/null",
+                            "-D",
+                            "-",
+                            "-x",
+                            "http://127.0.0.1:" + server.gatewayPort(),
+                            "-U",
+                            "alice-session-u42:alice-secret",
+                            "-H",
+                            "X-Route: sticky",
+                            origin.url("/echo"))
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes());
             assertTrue(p.waitFor(20, TimeUnit.SECONDS));
             assertTrue(out.startsWith("HTTP/1.1 200"), out);
-            ids.add(out.lines().filter(l -> l.startsWith("X-ProxyPool-Proxy:")).findFirst().orElseThrow());
+            ids.add(out.lines()
+                    .filter(l -> l.startsWith("X-ProxyPool-Proxy:"))
+                    .findFirst()
+                    .orElseThrow());
         }
         assertEquals(1, ids.size(), "session from the username keeps its proxy: " + ids);
     }
@@ -407,16 +487,29 @@ class GatewayEndToEndTest {
     void destinationsAreCheckedBeforeAnyProxyIsUsed() throws Exception {
         HttpResponse<String> metadata = get(null, URI.create("http://169.254.169.254/latest/meta-data/"));
         assertEquals(403, metadata.statusCode());
-        assertEquals("destination_denied", metadata.headers().firstValue("X-ProxyPool-Error").orElse(""));
+        assertEquals(
+                "destination_denied",
+                metadata.headers().firstValue("X-ProxyPool-Error").orElse(""));
         HttpResponse<String> privateNet = get(null, URI.create("http://10.1.2.3/"));
         assertEquals(403, privateNet.statusCode());
     }
 
     @Test
     void curlWorksThroughTheGateway() throws Exception {
-        Process p = new ProcessBuilder("curl", "-sS", "-m", "15", "-x", "http://127.0.0.1:" + server.gatewayPort(),
-                "-U", "alice:alice-secret", "-D", "-", origin.url("/echo"))
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        "curl",
+                        "-sS",
+                        "-m",
+                        "15",
+                        "-x",
+                        "http://127.0.0.1:" + server.gatewayPort(),
+                        "-U",
+                        "alice:alice-secret",
+                        "-D",
+                        "-",
+                        origin.url("/echo"))
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes());
         assertTrue(p.waitFor(20, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), out);

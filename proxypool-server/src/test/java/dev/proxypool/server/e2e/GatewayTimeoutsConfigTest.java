@@ -34,8 +34,9 @@ class GatewayTimeoutsConfigTest {
     @Test
     void theConfiguredIoTimeoutDecidesWhenAHangingProxyIsGivenUp() throws Exception {
         try (FakeOrigin origin = FakeOrigin.start();
-             FakeHttpProxy hanging = FakeHttpProxy.builder().faults(Faults.none().hang()).start();
-             FakeHttpProxy good = FakeHttpProxy.start()) {
+                FakeHttpProxy hanging =
+                        FakeHttpProxy.builder().faults(Faults.none().hang()).start();
+                FakeHttpProxy good = FakeHttpProxy.start()) {
             Files.writeString(dir.resolve("inventory.jsonl"), line(hanging.port()) + line(good.port()));
             Path cfg = dir.resolve("proxypool.yaml");
             Files.writeString(cfg, """
@@ -47,15 +48,20 @@ class GatewayTimeoutsConfigTest {
                     routings: [{ name: all, strategy: roundRobin, retry: { maxAttempts: 2, budgetPercent: 100 } }]
                     gateway: { ioTimeout: 1s, idleTimeout: 30s, tunnelIdleTimeout: 2m }
                     """);
-            try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).start()) {
+            try (ProxyPoolServer server =
+                    ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).start()) {
                 HttpClient client = HttpClient.newBuilder()
                         .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.gatewayPort())))
-                        .connectTimeout(Duration.ofSeconds(10)).build();
+                        .connectTimeout(Duration.ofSeconds(10))
+                        .build();
                 // round robin over two proxies: within two requests one goes to the hanging proxy first
                 for (int i = 0; i < 2; i++) {
                     long start = System.nanoTime();
-                    HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(origin.url("/echo")))
-                            .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+                    HttpResponse<String> r = client.send(
+                            HttpRequest.newBuilder(URI.create(origin.url("/echo")))
+                                    .timeout(Duration.ofSeconds(30))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
                     long ms = Duration.ofNanos(System.nanoTime() - start).toMillis();
                     assertEquals(200, r.statusCode(), r.body());
                     // 1 s to give up on the hanging proxy plus a retry; far below the 60 s default

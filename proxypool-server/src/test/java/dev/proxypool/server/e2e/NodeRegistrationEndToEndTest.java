@@ -39,7 +39,8 @@ class NodeRegistrationEndToEndTest {
 
     @Test
     void aRegisteredNodeServesAndARevokedOneLeavesAtOnce() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.start(); FakeHttpProxy node = FakeHttpProxy.start()) {
+        try (FakeOrigin origin = FakeOrigin.start();
+                FakeHttpProxy node = FakeHttpProxy.start()) {
             Path cfg = dir.resolve("proxypool.yaml");
             Files.writeString(cfg, """
                     server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
@@ -47,38 +48,69 @@ class NodeRegistrationEndToEndTest {
                     health: { active: { enabled: false } }
                     security: { allowDestinations: ["127.0.0.0/8"] }
                     """);
-            try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start();
-                 HttpClient api = HttpClient.newHttpClient();
-                 HttpClient gw = HttpClient.newBuilder()
-                         .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.gatewayPort()))).build()) {
+            try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                            .configDir(dir)
+                            .start();
+                    HttpClient api = HttpClient.newHttpClient();
+                    HttpClient gw = HttpClient.newBuilder()
+                            .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.gatewayPort())))
+                            .build()) {
                 String base = "http://127.0.0.1:" + server.apiPort() + "/v1/nodes";
-                HttpResponse<String> issued = api.send(HttpRequest.newBuilder(URI.create(base + "/tokens"))
-                        .header("Authorization", "Bearer admin-token-0123456789")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"rack-1\"}")).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> issued = api.send(
+                        HttpRequest.newBuilder(URI.create(base + "/tokens"))
+                                .header("Authorization", "Bearer admin-token-0123456789")
+                                .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"rack-1\"}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 assertEquals(201, issued.statusCode(), issued.body());
                 String token = field(issued.body(), "token");
 
-                HttpResponse<String> registered = api.send(HttpRequest.newBuilder(URI.create(base))
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"token\": \"" + token + "\", \"host\": \"127.0.0.1\", \"port\": "
-                                + node.port() + ", \"protocol\": \"http\", \"labels\": {\"country\": \"US\"}}")).build(),
+                HttpResponse<String> registered = api.send(
+                        HttpRequest.newBuilder(URI.create(base))
+                                .POST(HttpRequest.BodyPublishers.ofString("{\"token\": \"" + token
+                                        + "\", \"host\": \"127.0.0.1\", \"port\": " + node.port()
+                                        + ", \"protocol\": \"http\", \"labels\": {\"country\": \"US\"}}"))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(201, registered.statusCode(), registered.body());
 
-                HttpResponse<String> served = gw.send(HttpRequest.newBuilder(origin.uri("/echo")).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse<String> served = gw.send(
+                        HttpRequest.newBuilder(origin.uri("/echo"))
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, served.statusCode());
-                assertEquals("nodes", served.headers().firstValue("X-ProxyPool-Upstream").orElse(""));
+                assertEquals(
+                        "nodes",
+                        served.headers().firstValue("X-ProxyPool-Upstream").orElse(""));
                 assertEquals(1, node.forwardedRequests());
-                HttpResponse<String> metrics = api.send(HttpRequest.newBuilder(
-                                URI.create("http://127.0.0.1:" + server.apiPort() + "/observe/metrics"))
-                        .header("Accept", "text/plain").build(), HttpResponse.BodyHandlers.ofString());
-                assertTrue(metrics.body().lines().anyMatch(l -> l.startsWith("proxypool_nodes_live") && l.trim().endsWith(" 1.0")),
-                        "node count gauge: " + metrics.body().lines().filter(l -> l.contains("nodes")).toList());
+                HttpResponse<String> metrics = api.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.apiPort() + "/observe/metrics"))
+                                .header("Accept", "text/plain")
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertTrue(
+                        metrics.body()
+                                .lines()
+                                .anyMatch(l -> l.startsWith("proxypool_nodes_live")
+                                        && l.trim().endsWith(" 1.0")),
+                        "node count gauge: "
+                                + metrics.body()
+                                        .lines()
+                                        .filter(l -> l.contains("nodes"))
+                                        .toList());
 
-                HttpResponse<String> revoked = api.send(HttpRequest.newBuilder(URI.create(base + "/tokens/rack-1"))
-                        .header("Authorization", "Bearer admin-token-0123456789").DELETE().build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> revoked = api.send(
+                        HttpRequest.newBuilder(URI.create(base + "/tokens/rack-1"))
+                                .header("Authorization", "Bearer admin-token-0123456789")
+                                .DELETE()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 assertEquals(204, revoked.statusCode());
-                HttpResponse<String> after = gw.send(HttpRequest.newBuilder(origin.uri("/echo")).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse<String> after = gw.send(
+                        HttpRequest.newBuilder(origin.uri("/echo"))
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(503, after.statusCode(), "the revoked node left the pool at once");
             }
@@ -91,7 +123,8 @@ class NodeRegistrationEndToEndTest {
      */
     @Test
     void nodeTimingsAreConfigurableAndRegistrationsSurviveARestartWithPostgres() throws Exception {
-        try (PgSchema schema = PgSchema.create(); FakeHttpProxy node = FakeHttpProxy.start()) {
+        try (PgSchema schema = PgSchema.create();
+                FakeHttpProxy node = FakeHttpProxy.start()) {
             Path cfg = dir.resolve("proxypool.yaml");
             Files.writeString(cfg, """
                     server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
@@ -103,19 +136,30 @@ class NodeRegistrationEndToEndTest {
                     """.formatted(schema.name()));
             String nodeId;
             String credential;
-            try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start();
-                 HttpClient api = HttpClient.newHttpClient()) {
+            try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                            .configDir(dir)
+                            .start();
+                    HttpClient api = HttpClient.newHttpClient()) {
                 String base = "http://127.0.0.1:" + server.apiPort() + "/v1/nodes";
-                String token = field(send(api, "POST", base + "/tokens", ADMIN, "{\"name\": \"rack-1\"}", 201), "token");
-                String registered = send(api, "POST", base, null, "{\"token\": \"" + token + "\", \"host\": \"127.0.0.1\", \"port\": "
-                        + node.port() + ", \"protocol\": \"http\", \"labels\": {\"country\": \"US\"}, \"weight\": 2}", 201);
+                String token =
+                        field(send(api, "POST", base + "/tokens", ADMIN, "{\"name\": \"rack-1\"}", 201), "token");
+                String registered = send(
+                        api,
+                        "POST",
+                        base,
+                        null,
+                        "{\"token\": \"" + token + "\", \"host\": \"127.0.0.1\", \"port\": " + node.port()
+                                + ", \"protocol\": \"http\", \"labels\": {\"country\": \"US\"}, \"weight\": 2}",
+                        201);
                 assertTrue(registered.contains("\"heartbeatIntervalSeconds\":4"), registered);
                 assertTrue(registered.contains("\"livenessTimeoutSeconds\":15"), registered);
                 nodeId = field(registered, "nodeId");
                 credential = field(registered, "credential");
             }
-            try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start();
-                 HttpClient api = HttpClient.newHttpClient()) {
+            try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                            .configDir(dir)
+                            .start();
+                    HttpClient api = HttpClient.newHttpClient()) {
                 String base = "http://127.0.0.1:" + server.apiPort() + "/v1/nodes";
                 send(api, "POST", base + "/" + nodeId + "/heartbeat", "Bearer " + credential, "{}", 200);
                 String listed = send(api, "GET", base + "?label.country=US", ADMIN, null, 200);
@@ -127,8 +171,11 @@ class NodeRegistrationEndToEndTest {
 
     private static String send(HttpClient api, String method, String uri, String auth, String body, int expected)
             throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(10))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(uri))
+                .timeout(Duration.ofSeconds(10))
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (auth != null) {
             b.header("Authorization", auth);
         }

@@ -25,7 +25,8 @@ class PlainSecretWarningTest {
     @Test
     void aPlainSecretIsWarnedAboutByNameOnly() throws Exception {
         Path cfg = dir.resolve("proxypool.yaml");
-        Files.writeString(cfg, """
+        Files.writeString(
+                cfg, """
                 server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
                 clients:
                   - { name: alice, secret: %s }
@@ -34,9 +35,14 @@ class PlainSecretWarningTest {
                 """.formatted(SECRET, dev.proxypool.core.security.SecretHash.hash("bob-pw".toCharArray(), 2_000)));
         String logger = ProxyPoolServer.class.getName();
         try (LogCapture logs = LogCapture.install();
-             ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start()) {
-            List<String> warnings = logs.lines().stream().filter(l -> l.is("WARNING", logger))
-                    .map(LogCapture.Line::text).filter(m -> m.contains("plain secret")).toList();
+                ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                        .configDir(dir)
+                        .start()) {
+            List<String> warnings = logs.lines().stream()
+                    .filter(l -> l.is("WARNING", logger))
+                    .map(LogCapture.Line::text)
+                    .filter(m -> m.contains("plain secret"))
+                    .toList();
             assertEquals(1, warnings.size(), "one warning, for alice only: " + warnings);
             assertTrue(warnings.getFirst().contains("clients[alice].secret"), warnings.getFirst());
             for (LogCapture.Line l : logs.lines()) {

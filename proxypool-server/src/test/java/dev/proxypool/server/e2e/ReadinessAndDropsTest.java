@@ -47,14 +47,16 @@ class ReadinessAndDropsTest {
         CountDownLatch release = new CountDownLatch(1);
         int dead = TestPorts.closedPort();
         HttpServer list = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        try (FakeHttpProxy good = FakeHttpProxy.start(); LogCapture logs = LogCapture.install()) {
+        try (FakeHttpProxy good = FakeHttpProxy.start();
+                LogCapture logs = LogCapture.install()) {
             list.createContext("/list", ex -> {
                 try {
                     release.await(30, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                byte[] body = ("http://127.0.0.1:" + good.port() + "\nhttp://127.0.0.1:" + dead + "\nthis is not a proxy\n")
+                byte[] body = ("http://127.0.0.1:" + good.port() + "\nhttp://127.0.0.1:" + dead
+                                + "\nthis is not a proxy\n")
                         .getBytes(StandardCharsets.UTF_8);
                 ex.sendResponseHeaders(200, body.length);
                 ex.getResponseBody().write(body);
@@ -62,8 +64,9 @@ class ReadinessAndDropsTest {
             });
             list.start();
             int apiPort = freePort();
-            Files.writeString(dir.resolve("inv.jsonl"), "{\"host\": \"127.0.0.1\", \"port\": " + good.port()
-                    + ", \"protocol\": \"http\"}\n");
+            Files.writeString(
+                    dir.resolve("inv.jsonl"),
+                    "{\"host\": \"127.0.0.1\", \"port\": " + good.port() + ", \"protocol\": \"http\"}\n");
             Path cfg = dir.resolve("proxypool.yaml");
             Files.writeString(cfg, """
                     server: { host: 127.0.0.1, gatewayPort: 0, apiPort: %d }
@@ -81,7 +84,9 @@ class ReadinessAndDropsTest {
                     """.formatted(apiPort, list.getAddress().getPort()));
             CompletableFuture<ProxyPoolServer> starting = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start();
+                    return ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                            .configDir(dir)
+                            .start();
                 } catch (RuntimeException e) {
                     throw e;
                 }
@@ -94,27 +99,36 @@ class ReadinessAndDropsTest {
 
                 release.countDown();
                 try (ProxyPoolServer server = starting.get(60, TimeUnit.SECONDS)) {
-                    HttpResponse<String> after = http.send(HttpRequest.newBuilder(ready).build(),
-                            HttpResponse.BodyHandlers.ofString());
+                    HttpResponse<String> after =
+                            http.send(HttpRequest.newBuilder(ready).build(), HttpResponse.BodyHandlers.ofString());
                     assertEquals(200, after.statusCode(), "ready once the first collection ended: " + after.body());
-                    assertTrue(after.body().replace(" ", "").contains("\"routingsWithoutCandidates\":\"nowhere\""),
-                            "the routing no proxy can serve is named, the default one (lab's proxy) is not: " + after.body());
+                    assertTrue(
+                            after.body().replace(" ", "").contains("\"routingsWithoutCandidates\":\"nowhere\""),
+                            "the routing no proxy can serve is named, the default one (lab's proxy) is not: "
+                                    + after.body());
 
-                    HttpResponse<String> pipeline = http.send(HttpRequest.newBuilder(
-                                    URI.create("http://127.0.0.1:" + apiPort + "/v1/admin/pipeline"))
-                            .header("Authorization", ADMIN).build(), HttpResponse.BodyHandlers.ofString());
+                    HttpResponse<String> pipeline = http.send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + apiPort + "/v1/admin/pipeline"))
+                                    .header("Authorization", ADMIN)
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
                     String body = pipeline.body().replace(" ", "");
                     // the validator sees the fake proxy's loopback exit as its own address (a transparent proxy)
-                    assertTrue(body.contains("\"lastDrops\":{\"malformed_record\":1,\"validation_connection_refused\":1,"
-                            + "\"validation_direct_address_seen\":1}"), "the parse drop and the validator's rejections: " + body);
+                    assertTrue(
+                            body.contains("\"lastDrops\":{\"malformed_record\":1,\"validation_connection_refused\":1,"
+                                    + "\"validation_direct_address_seen\":1}"),
+                            "the parse drop and the validator's rejections: " + body);
                     assertTrue(body.contains("\"published\":0"), "nothing of vendor published: " + body);
 
                     List<LogCapture.Line> cycles = logs.lines().stream()
-                            .filter(l -> l.text().contains("collection cycle:")).toList();
+                            .filter(l -> l.text().contains("collection cycle:"))
+                            .toList();
                     assertEquals(1, cycles.size(), "one log line for the one cycle: " + cycles);
                     String line = cycles.getFirst().text();
-                    assertTrue(line.contains("vendor: success, 2 candidates, 0 published, drops {malformed_record=1,"
-                            + " validation_connection_refused=1, validation_direct_address_seen=1}"), line);
+                    assertTrue(
+                            line.contains("vendor: success, 2 candidates, 0 published, drops {malformed_record=1,"
+                                    + " validation_connection_refused=1, validation_direct_address_seen=1}"),
+                            line);
                     assertTrue(line.contains("lab: success, 1 candidates, 1 published, drops {}"), line);
                     assertTrue(!line.contains(String.valueOf(dead)), "no proxy address in the log line: " + line);
                 }
@@ -132,10 +146,13 @@ class ReadinessAndDropsTest {
                 server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
                 health: { active: { enabled: false } }
                 """);
-        try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start();
-             HttpClient http = HttpClient.newHttpClient()) {
-            HttpResponse<String> ready = http.send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + server.apiPort() + "/observe/health/ready")).build(),
+        try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                        .configDir(dir)
+                        .start();
+                HttpClient http = HttpClient.newHttpClient()) {
+            HttpResponse<String> ready = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.apiPort() + "/observe/health/ready"))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, ready.statusCode(), ready.body());
             assertTrue(ready.body().contains("firstCollectionDone"), "the collection check answers: " + ready.body());
@@ -151,8 +168,14 @@ class ReadinessAndDropsTest {
 
     /** Polls until the API listener answers (bounded: 30 s). */
     private static HttpResponse<String> awaitAnswer(HttpClient http, URI uri) throws Exception {
-        return Await.atMost(Duration.ofSeconds(30)).until("the API listener to answer " + uri,
-                () -> http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
-                        HttpResponse.BodyHandlers.ofString()), r -> true);
+        return Await.atMost(Duration.ofSeconds(30))
+                .until(
+                        "the API listener to answer " + uri,
+                        () -> http.send(
+                                HttpRequest.newBuilder(uri)
+                                        .timeout(Duration.ofSeconds(5))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString()),
+                        r -> true);
     }
 }

@@ -1,10 +1,10 @@
 package dev.proxypool.server.e2e;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.persistence.PgSchema;
 import dev.proxypool.testkit.Await;
@@ -50,17 +50,27 @@ class SharedConfigPropagationTest {
     /** The gateway's answer to a request with {@code user:secret} (407: not a client there; 403: a client, destination denied). */
     private static int gateway(ProxyPoolServer server, String user, String secret) throws Exception {
         try (HttpClient gw = HttpClient.newBuilder()
-                .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.gatewayPort()))).build()) {
-            String basic = "Basic " + Base64.getEncoder().encodeToString((user + ":" + secret).getBytes(StandardCharsets.UTF_8));
-            return gw.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:9/")).timeout(Duration.ofSeconds(15))
-                    .header("Proxy-Authorization", basic).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+                .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.gatewayPort())))
+                .build()) {
+            String basic = "Basic "
+                    + Base64.getEncoder().encodeToString((user + ":" + secret).getBytes(StandardCharsets.UTF_8));
+            return gw.send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:9/"))
+                                    .timeout(Duration.ofSeconds(15))
+                                    .header("Proxy-Authorization", basic)
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
         }
     }
 
     private static int awaitGateway(ProxyPoolServer server, String user, String secret, int wanted) throws Exception {
         try {
-            return Await.atMost(Duration.ofSeconds(15)).until("gateway status " + wanted + " for " + user,
-                    () -> gateway(server, user, secret), s -> s == wanted);
+            return Await.atMost(Duration.ofSeconds(15))
+                    .until(
+                            "gateway status " + wanted + " for " + user,
+                            () -> gateway(server, user, secret),
+                            s -> s == wanted);
         } catch (AssertionError timedOut) {
             return gateway(server, user, secret); // the caller asserts the status and names the case
         }
@@ -68,30 +78,45 @@ class SharedConfigPropagationTest {
 
     @Test
     void aClientManagedOnOneProcessAuthenticatesOnTheOtherAndAfterARestart() throws Exception {
-        try (PgSchema schema = PgSchema.create(); HttpClient api = HttpClient.newHttpClient()) {
+        try (PgSchema schema = PgSchema.create();
+                HttpClient api = HttpClient.newHttpClient()) {
             Path cfg = config(schema.name());
             String adminUrl = "/v1/admin/clients";
-            try (ProxyPoolServer a = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start();
-                 ProxyPoolServer b = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start()) {
+            try (ProxyPoolServer a = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                            .configDir(dir)
+                            .start();
+                    ProxyPoolServer b = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                            .configDir(dir)
+                            .start()) {
                 assertEquals(403, gateway(b, "alice", "alice-secret-0"), "alice authenticates; 127.0.0.1 is denied");
                 assertEquals(407, gateway(b, "bob", "bob-secret-0"));
-                HttpResponse<String> created = api.send(HttpRequest.newBuilder(
-                                URI.create("http://127.0.0.1:" + a.apiPort() + adminUrl))
-                        .header("Authorization", "Bearer admin-token-0123456789").header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"bob\", \"secret\": \"bob-secret-0\"}")).build(),
+                HttpResponse<String> created = api.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + a.apiPort() + adminUrl))
+                                .header("Authorization", "Bearer admin-token-0123456789")
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(
+                                        "{\"name\": \"bob\", \"secret\": \"bob-secret-0\"}"))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(201, created.statusCode(), created.body());
                 assertEquals(403, gateway(a, "bob", "bob-secret-0"), "in force on the process that took the change");
                 assertEquals(403, awaitGateway(b, "bob", "bob-secret-0", 403), "in force on the other within its poll");
 
-                HttpResponse<String> deleted = api.send(HttpRequest.newBuilder(
-                                URI.create("http://127.0.0.1:" + a.apiPort() + adminUrl + "/alice"))
-                        .header("Authorization", "Bearer admin-token-0123456789").DELETE().build(),
+                HttpResponse<String> deleted = api.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + a.apiPort() + adminUrl + "/alice"))
+                                .header("Authorization", "Bearer admin-token-0123456789")
+                                .DELETE()
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(204, deleted.statusCode(), deleted.body());
-                assertEquals(407, awaitGateway(b, "alice", "alice-secret-0", 407), "the config file's client, deleted by an admin");
+                assertEquals(
+                        407,
+                        awaitGateway(b, "alice", "alice-secret-0", 407),
+                        "the config file's client, deleted by an admin");
             }
-            try (ProxyPoolServer restarted = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start()) {
+            try (ProxyPoolServer restarted = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                    .configDir(dir)
+                    .start()) {
                 assertEquals(403, gateway(restarted, "bob", "bob-secret-0"), "the stored client after a restart");
                 assertEquals(407, gateway(restarted, "alice", "alice-secret-0"), "the database wins over the YAML");
             }
@@ -100,25 +125,48 @@ class SharedConfigPropagationTest {
 
     @Test
     void anAdminChangeOnOneProcessReachesTheOtherAndSurvivesARestart() throws Exception {
-        try (PgSchema schema = PgSchema.create(); HttpClient api = HttpClient.newHttpClient()) {
+        try (PgSchema schema = PgSchema.create();
+                HttpClient api = HttpClient.newHttpClient()) {
             Path cfg = config(schema.name());
-            try (ProxyPoolServer a = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start();
-                 ProxyPoolServer b = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start()) {
+            try (ProxyPoolServer a = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                            .configDir(dir)
+                            .start();
+                    ProxyPoolServer b = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                            .configDir(dir)
+                            .start()) {
                 long t0 = System.nanoTime();
-                HttpResponse<String> created = api.send(HttpRequest.newBuilder(
-                                URI.create("http://127.0.0.1:" + a.apiPort() + "/v1/admin/routings"))
-                        .header("Authorization", "Bearer admin-token-0123456789").header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"added\", \"position\": 0}")).build(),
+                HttpResponse<String> created = api.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + a.apiPort() + "/v1/admin/routings"))
+                                .header("Authorization", "Bearer admin-token-0123456789")
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"added\", \"position\": 0}"))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(201, created.statusCode(), created.body());
-                assertTrue(ProxyPoolInternals.engine(a.pool()).routing("added").isPresent(), "live on the process that took the change");
-                Await.atMost(Duration.ofSeconds(15)).until("the other process to pick up routing 'added'",
-                        () -> ProxyPoolInternals.engine(b.pool()).routing("added").isPresent());
-                System.out.printf("config propagation to the second process: %d ms%n", (System.nanoTime() - t0) / 1_000_000);
-                assertEquals("added", ProxyPoolInternals.engine(b.pool()).routings().get(0).name(), "in the stored order");
+                assertTrue(
+                        ProxyPoolInternals.engine(a.pool()).routing("added").isPresent(),
+                        "live on the process that took the change");
+                Await.atMost(Duration.ofSeconds(15))
+                        .until(
+                                "the other process to pick up routing 'added'",
+                                () -> ProxyPoolInternals.engine(b.pool())
+                                        .routing("added")
+                                        .isPresent());
+                System.out.printf(
+                        "config propagation to the second process: %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+                assertEquals(
+                        "added",
+                        ProxyPoolInternals.engine(b.pool()).routings().get(0).name(),
+                        "in the stored order");
             }
-            try (ProxyPoolServer restarted = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start()) {
-                assertTrue(ProxyPoolInternals.engine(restarted.pool()).routing("added").isPresent(), "the database wins over the YAML");
+            try (ProxyPoolServer restarted = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                    .configDir(dir)
+                    .start()) {
+                assertTrue(
+                        ProxyPoolInternals.engine(restarted.pool())
+                                .routing("added")
+                                .isPresent(),
+                        "the database wins over the YAML");
             }
         }
     }

@@ -1,10 +1,10 @@
 package dev.proxypool.server.e2e;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -60,8 +60,10 @@ class StickySessionAtCapacityTest {
     static void start() throws IOException {
         origin = FakeOrigin.start();
         single = FakeHttpProxy.start();
-        Files.writeString(dir.resolve("inventory.jsonl"), "{\"host\": \"127.0.0.1\", \"port\": " + single.port()
-                + ", \"protocol\": \"http\", \"labels\": {\"kind\": \"single\"}, \"maxConcurrency\": 1}\n");
+        Files.writeString(
+                dir.resolve("inventory.jsonl"),
+                "{\"host\": \"127.0.0.1\", \"port\": " + single.port()
+                        + ", \"protocol\": \"http\", \"labels\": {\"kind\": \"single\"}, \"maxConcurrency\": 1}\n");
         Path cfg = dir.resolve("proxypool.yaml");
         Files.writeString(cfg, """
                 server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
@@ -165,7 +167,11 @@ class StickySessionAtCapacityTest {
         assertCapacityDrains();
     }
 
-    private enum Mode { KEEP_ALIVE, NEW_CONNECTION, TUNNEL }
+    private enum Mode {
+        KEEP_ALIVE,
+        NEW_CONNECTION,
+        TUNNEL
+    }
 
     private void sequence(Mode mode, Session session) throws IOException {
         List<String> failures = new ArrayList<>();
@@ -193,7 +199,9 @@ class StickySessionAtCapacityTest {
                 keepAlive.close();
             }
         }
-        assertEquals(List.of(), failures.size() > 10 ? failures.subList(0, 10) : failures,
+        assertEquals(
+                List.of(),
+                failures.size() > 10 ? failures.subList(0, 10) : failures,
                 failures.size() + " of " + SEQUENTIAL + " requests failed");
         assertEquals(1, proxies.size(), "the session kept its proxy: " + proxies);
         assertEquals(1, origin.maxConcurrentSlow(), "capacity 1 was never exceeded");
@@ -201,8 +209,11 @@ class StickySessionAtCapacityTest {
     }
 
     private static void assertCapacityDrains() {
-        Await.atMost(Duration.ofSeconds(10)).until("every unit of capacity given back (in flight)",
-                () -> ProxyPoolInternals.engine(server.pool()).inFlight(), n -> n == 0);
+        Await.atMost(Duration.ofSeconds(10))
+                .until(
+                        "every unit of capacity given back (in flight)",
+                        () -> ProxyPoolInternals.engine(server.pool()).inFlight(),
+                        n -> n == 0);
     }
 
     /** One CONNECT to the origin, one request inside it, then the tunnel is closed by the client. */
@@ -232,7 +243,8 @@ class StickySessionAtCapacityTest {
         }
 
         String headers() {
-            String basic = Base64.getEncoder().encodeToString((username + ":alice-secret").getBytes(StandardCharsets.UTF_8));
+            String basic =
+                    Base64.getEncoder().encodeToString((username + ":alice-secret").getBytes(StandardCharsets.UTF_8));
             return "Proxy-Authorization: Basic " + basic + "\r\n"
                     + (sessionHeader == null ? "" : "X-ProxyPool-Session: " + sessionHeader + "\r\n");
         }
@@ -282,7 +294,8 @@ class StickySessionAtCapacityTest {
 
         Response get(Session session, String path) throws IOException {
             String authority = "127.0.0.1:" + origin.port();
-            send("GET http://" + authority + path + " HTTP/1.1\r\nHost: " + authority + "\r\n" + session.headers() + "\r\n");
+            send("GET http://" + authority + path + " HTTP/1.1\r\nHost: " + authority + "\r\n" + session.headers()
+                    + "\r\n");
             return readHead(false);
         }
 
@@ -301,7 +314,9 @@ class StickySessionAtCapacityTest {
             Map<String, String> headers = new LinkedHashMap<>();
             for (String l = line(); l != null && !l.isEmpty(); l = line()) {
                 int colon = l.indexOf(':');
-                headers.put(l.substring(0, colon).trim().toLowerCase(Locale.ROOT), l.substring(colon + 1).trim());
+                headers.put(
+                        l.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                        l.substring(colon + 1).trim());
             }
             if (connect && status == 200) {
                 return new Response(status, headers, "");

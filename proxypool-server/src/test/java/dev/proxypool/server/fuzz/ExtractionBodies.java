@@ -11,30 +11,79 @@ import java.util.TreeMap;
 final class ExtractionBodies {
 
     static final String[] SEEDS = {
-            "{\"count\": 1}",
-            "{\"count\": 5, \"fulfillment\": \"allOrNothing\"}",
-            "{\"count\": 3, \"fulfillment\": \"partial\", \"minRemainingTtlSeconds\": 300, \"filter\": {\"protocol\": \"http\","
-                    + " \"country\": \"US\", \"region\": \"CA\", \"city\": \"San Jose\", \"carrier\": \"x\", \"upstream\": \"lab\","
-                    + " \"labels\": {\"type\": \"residential\", \"owner\": \"\\u00e9quipe\"}}}",
-            "{\"filter\": null, \"count\": 2, \"fulfillment\": null, \"minRemainingTtlSeconds\": null}",
-            " \n{\"count\":1e0,\"filter\":{\"labels\":{}}}\r\n\t",
-            "{\"count\": 10, \"filter\": {\"protocol\": \"SOCKS5h\", \"labels\": {\"k\": \"v\\\"\\\\\\/\\b\\f\\n\\r\\t\"}}}",
+        "{\"count\": 1}",
+        "{\"count\": 5, \"fulfillment\": \"allOrNothing\"}",
+        "{\"count\": 3, \"fulfillment\": \"partial\", \"minRemainingTtlSeconds\": 300, \"filter\": {\"protocol\": \"http\","
+                + " \"country\": \"US\", \"region\": \"CA\", \"city\": \"San Jose\", \"carrier\": \"x\", \"upstream\": \"lab\","
+                + " \"labels\": {\"type\": \"residential\", \"owner\": \"\\u00e9quipe\"}}}",
+        "{\"filter\": null, \"count\": 2, \"fulfillment\": null, \"minRemainingTtlSeconds\": null}",
+        " \n{\"count\":1e0,\"filter\":{\"labels\":{}}}\r\n\t",
+        "{\"count\": 10, \"filter\": {\"protocol\": \"SOCKS5h\", \"labels\": {\"k\": \"v\\\"\\\\\\/\\b\\f\\n\\r\\t\"}}}",
     };
 
-    static final Mutator MUTATOR = Mutator.of(80 * 1024, "{", "}", "[", "]", ":", ",", "\"", "\\", "\\u", "\\ud83d",
-            "null", "true", "false", "\"count\"", "\"filter\"", "\"labels\"", "\"fulfillment\"",
-            "\"minRemainingTtlSeconds\"", "\"protocol\"", "\"upstream\"", "\"country\"", "1e3", "-0", "2.5", "1E+30");
+    static final Mutator MUTATOR = Mutator.of(
+            80 * 1024,
+            "{",
+            "}",
+            "[",
+            "]",
+            ":",
+            ",",
+            "\"",
+            "\\",
+            "\\u",
+            "\\ud83d",
+            "null",
+            "true",
+            "false",
+            "\"count\"",
+            "\"filter\"",
+            "\"labels\"",
+            "\"fulfillment\"",
+            "\"minRemainingTtlSeconds\"",
+            "\"protocol\"",
+            "\"upstream\"",
+            "\"country\"",
+            "1e3",
+            "-0",
+            "2.5",
+            "1E+30");
 
-    private static final String[] KEYS = {"count", "fulfillment", "filter", "minRemainingTtlSeconds", "colour", "Count",
-            "", "count\u0000", "\u00e9"};
-    private static final String[] FILTER_KEYS = {"protocol", "country", "region", "city", "carrier", "upstream", "labels",
-            "asn", ""};
-    private static final String[] NUMBERS = {"0", "1", "2", "-1", "1000", "1001", "2147483647", "2147483648",
-            "9223372036854775807", "9223372036854775808", "1e0", "1.0", "1.5", "1e3", "1E+30", "1e-7", "-0", "0.0",
-            "1e999999999", "1e-999999999", "1e2147483648", "1" + "0".repeat(300), "316224000", "316224001", "3.16224e8"};
+    private static final String[] KEYS = {
+        "count", "fulfillment", "filter", "minRemainingTtlSeconds", "colour", "Count", "", "count\u0000", "\u00e9"
+    };
+    private static final String[] FILTER_KEYS = {
+        "protocol", "country", "region", "city", "carrier", "upstream", "labels", "asn", ""
+    };
+    private static final String[] NUMBERS = {
+        "0",
+        "1",
+        "2",
+        "-1",
+        "1000",
+        "1001",
+        "2147483647",
+        "2147483648",
+        "9223372036854775807",
+        "9223372036854775808",
+        "1e0",
+        "1.0",
+        "1.5",
+        "1e3",
+        "1E+30",
+        "1e-7",
+        "-0",
+        "0.0",
+        "1e999999999",
+        "1e-999999999",
+        "1e2147483648",
+        "1" + "0".repeat(300),
+        "316224000",
+        "316224001",
+        "3.16224e8"
+    };
 
-    private ExtractionBodies() {
-    }
+    private ExtractionBodies() {}
 
     /** A third mutated seeds, a third random JSON of the right shape, a third random JSON of any shape. */
     static byte[] next(SplittableRandom r) {
@@ -50,14 +99,21 @@ final class ExtractionBodies {
         StringBuilder sb = new StringBuilder("{");
         int n = r.nextInt(5);
         for (int i = 0; i < n; i++) {
-            String key = r.nextInt(6) == 0 ? RequestHeads.pick(r, KEYS) : RequestHeads.pick(r, new String[]{"count",
-                    "count", "fulfillment", "filter", "minRemainingTtlSeconds"});
+            String key = r.nextInt(6) == 0
+                    ? RequestHeads.pick(r, KEYS)
+                    : RequestHeads.pick(
+                            r, new String[] {"count", "count", "fulfillment", "filter", "minRemainingTtlSeconds"});
             sb.append(i == 0 ? "" : ",").append(JsonCodec.quote(key)).append(':');
             switch (key) {
-                case "count", "minRemainingTtlSeconds" -> sb.append(r.nextInt(4) == 0 ? value(r, 1)
-                        : RequestHeads.pick(r, NUMBERS));
-                case "fulfillment" -> sb.append(r.nextInt(4) == 0 ? value(r, 1) : JsonCodec.quote(RequestHeads.pick(r,
-                        new String[]{"partial", "allOrNothing", "ALLORNOTHING", " partial ", "some", ""})));
+                case "count", "minRemainingTtlSeconds" ->
+                    sb.append(r.nextInt(4) == 0 ? value(r, 1) : RequestHeads.pick(r, NUMBERS));
+                case "fulfillment" ->
+                    sb.append(
+                            r.nextInt(4) == 0
+                                    ? value(r, 1)
+                                    : JsonCodec.quote(RequestHeads.pick(r, new String[] {
+                                        "partial", "allOrNothing", "ALLORNOTHING", " partial ", "some", ""
+                                    })));
                 case "filter" -> sb.append(r.nextInt(6) == 0 ? value(r, 1) : filter(r));
                 default -> sb.append(value(r, 1));
             }
@@ -74,7 +130,8 @@ final class ExtractionBodies {
             if (key.equals("labels")) {
                 sb.append(r.nextInt(5) == 0 ? value(r, 2) : stringObject(r));
             } else if (key.equals("protocol") && r.nextBoolean()) {
-                sb.append(JsonCodec.quote(RequestHeads.pick(r, new String[]{"http", "https", "socks4", "socks5h", "ftp", ""})));
+                sb.append(JsonCodec.quote(
+                        RequestHeads.pick(r, new String[] {"http", "https", "socks4", "socks5h", "ftp", ""})));
             } else {
                 sb.append(r.nextInt(4) == 0 ? value(r, 2) : JsonCodec.quote(text(r)));
             }
@@ -86,7 +143,10 @@ final class ExtractionBodies {
         StringBuilder sb = new StringBuilder("{");
         int n = r.nextInt(4);
         for (int i = 0; i < n; i++) {
-            sb.append(i == 0 ? "" : ",").append(JsonCodec.quote(text(r))).append(':').append(JsonCodec.quote(text(r)));
+            sb.append(i == 0 ? "" : ",")
+                    .append(JsonCodec.quote(text(r)))
+                    .append(':')
+                    .append(JsonCodec.quote(text(r)));
         }
         return sb.append('}').toString();
     }
@@ -109,12 +169,32 @@ final class ExtractionBodies {
             case 6 -> {
                 StringBuilder sb = new StringBuilder("{");
                 for (int i = r.nextInt(4); i > 0; i--) {
-                    sb.append(JsonCodec.quote(text(r))).append(':').append(value(r, depth + 1)).append(i > 1 ? "," : "");
+                    sb.append(JsonCodec.quote(text(r)))
+                            .append(':')
+                            .append(value(r, depth + 1))
+                            .append(i > 1 ? "," : "");
                 }
                 yield sb.append('}').toString();
             }
-            default -> RequestHeads.pick(r, new String[]{"{", "[", "\"", "{\"a\"", "{\"a\":}", "[1,]", "nul", "tru",
-                    "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "01", "-", "1.", "{}}", "{\"a\":1,}"});
+            default ->
+                RequestHeads.pick(r, new String[] {
+                    "{",
+                    "[",
+                    "\"",
+                    "{\"a\"",
+                    "{\"a\":}",
+                    "[1,]",
+                    "nul",
+                    "tru",
+                    "\"\\x\"",
+                    "\"\\u12\"",
+                    "\"\\ud800\"",
+                    "01",
+                    "-",
+                    "1.",
+                    "{}}",
+                    "{\"a\":1,}"
+                });
         };
     }
 
@@ -133,16 +213,21 @@ final class ExtractionBodies {
     }
 
     /** A valid call with the values it must parse to. */
-    record Valid(String body, int count, String fulfillment, long minTtl, String protocol, String upstream,
-                 Map<String, String> labels) {
-    }
+    record Valid(
+            String body,
+            int count,
+            String fulfillment,
+            long minTtl,
+            String protocol,
+            String upstream,
+            Map<String, String> labels) {}
 
     /** A valid body of random values, spelled in random ways (order, spacing, escapes, defaults given or not). */
     static Valid valid(SplittableRandom r, int maxCount) {
         int count = 1 + r.nextInt(maxCount);
         String fulfillment = r.nextBoolean() ? "partial" : "allOrNothing";
         long minTtl = r.nextInt(4) == 0 ? r.nextLong(316_224_001L) : r.nextInt(3_600);
-        String protocol = RequestHeads.pick(r, new String[]{null, "http", "https", "socks4", "socks5"});
+        String protocol = RequestHeads.pick(r, new String[] {null, "http", "https", "socks4", "socks5"});
         String upstream = r.nextBoolean() ? null : "up-" + r.nextInt(100);
         Map<String, String> labels = new TreeMap<>();
         StringBuilder filter = new StringBuilder("{");
@@ -155,7 +240,7 @@ final class ExtractionBodies {
             filter.append(sep).append("\"upstream\":").append(JsonCodec.quote(upstream));
             sep = ",";
         }
-        for (String named : new String[]{"country", "region", "city", "carrier"}) {
+        for (String named : new String[] {"country", "region", "city", "carrier"}) {
             if (r.nextInt(3) == 0) {
                 String v = labelValue(r);
                 labels.put(named, v);
@@ -180,10 +265,13 @@ final class ExtractionBodies {
         }
         filter.append('}');
         String[] fields = {
-                "\"count\":" + (r.nextInt(8) == 0 ? count + ".0" : Integer.toString(count)),
-                r.nextBoolean() || fulfillment.equals("allOrNothing") ? "\"fulfillment\":" + JsonCodec.quote(fulfillment) : null,
-                minTtl != 0 || r.nextBoolean() ? "\"minRemainingTtlSeconds\":" + minTtl : null,
-                filter.length() > 2 || r.nextBoolean() ? "\"filter\":" + filter : null};
+            "\"count\":" + (r.nextInt(8) == 0 ? count + ".0" : Integer.toString(count)),
+            r.nextBoolean() || fulfillment.equals("allOrNothing")
+                    ? "\"fulfillment\":" + JsonCodec.quote(fulfillment)
+                    : null,
+            minTtl != 0 || r.nextBoolean() ? "\"minRemainingTtlSeconds\":" + minTtl : null,
+            filter.length() > 2 || r.nextBoolean() ? "\"filter\":" + filter : null
+        };
         StringBuilder body = new StringBuilder(r.nextBoolean() ? " {" : "{");
         String fsep = "";
         int start = r.nextInt(fields.length);

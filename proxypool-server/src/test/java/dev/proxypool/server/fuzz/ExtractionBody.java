@@ -42,20 +42,17 @@ final class ExtractionBody {
     }
 
     /** What the reader made of one body. */
-    sealed interface Result {
-    }
+    sealed interface Result {}
 
     /** A valid call, with its canonical form. */
-    record Call(int count, Fulfillment fulfillment, ExtractionFilter filter, long minRemainingTtlSeconds,
-                String canonical) implements Result {
-    }
+    record Call(
+            int count, Fulfillment fulfillment, ExtractionFilter filter, long minRemainingTtlSeconds, String canonical)
+            implements Result {}
 
     /** {@code 400 invalid_request} with this message. */
-    record Invalid(String message) implements Result {
-    }
+    record Invalid(String message) implements Result {}
 
-    private ExtractionBody() {
-    }
+    private ExtractionBody() {}
 
     /** Parses a body; exceptions other than the documented refusal propagate (they would be a 500). */
     static Result parse(byte[] body, int maxCount) throws Throwable {
@@ -68,13 +65,17 @@ final class ExtractionBody {
             }
             throw t;
         }
-        return new Call((int) COUNT.invokeExact(call), (Fulfillment) FULFILLMENT.invokeExact(call),
-                (ExtractionFilter) FILTER.invokeExact(call), (long) MIN_TTL.invokeExact(call),
+        return new Call(
+                (int) COUNT.invokeExact(call),
+                (Fulfillment) FULFILLMENT.invokeExact(call),
+                (ExtractionFilter) FILTER.invokeExact(call),
+                (long) MIN_TTL.invokeExact(call),
                 (String) CANONICAL.invokeExact(call));
     }
 
     private static MethodHandle accessor(MethodHandles.Lookup l, Class<?> owner, String name, Class<?> type)
             throws ReflectiveOperationException {
-        return l.findVirtual(owner, name, MethodType.methodType(type)).asType(MethodType.methodType(type, Object.class));
+        return l.findVirtual(owner, name, MethodType.methodType(type))
+                .asType(MethodType.methodType(type, Object.class));
     }
 }

@@ -1,11 +1,13 @@
 package dev.proxypool.server.fuzz;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.api.distribution.DistributionService;
 import dev.proxypool.server.fuzz.ExtractionBody.Call;
@@ -14,8 +16,6 @@ import dev.proxypool.server.fuzz.ExtractionBody.Result;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.fuzz.FuzzRun;
 import dev.proxypool.testkit.fuzz.FuzzRun.Outcome;
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.proxypool.sdk.json.JsonCodec;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -72,8 +72,10 @@ class ExtractionJsonFuzzTest {
                 assertEquals(v.count(), c.count(), "count");
                 assertEquals(v.fulfillment(), c.fulfillment().wireName(), "fulfillment");
                 assertEquals(v.minTtl(), c.minRemainingTtlSeconds(), "minRemainingTtlSeconds");
-                assertEquals(v.protocol() == null ? null : Protocol.parse(v.protocol()),
-                        c.filter().protocol().orElse(null), "filter.protocol");
+                assertEquals(
+                        v.protocol() == null ? null : Protocol.parse(v.protocol()),
+                        c.filter().protocol().orElse(null),
+                        "filter.protocol");
                 assertEquals(v.upstream(), c.filter().upstream().orElse(null), "filter.upstream");
                 assertEquals(v.labels(), c.filter().labels().required(), "filter labels");
                 return Outcome.parsed();
@@ -90,7 +92,10 @@ class ExtractionJsonFuzzTest {
         String token = "fuzz-client-token-0123456789";
         StringBuilder inventory = new StringBuilder();
         for (int i = 0; i < proxies; i++) {
-            inventory.append("{\"host\": \"127.0.0.1\", \"port\": ").append(20_000 + i).append(", \"protocol\": \"http\"}\n");
+            inventory
+                    .append("{\"host\": \"127.0.0.1\", \"port\": ")
+                    .append(20_000 + i)
+                    .append(", \"protocol\": \"http\"}\n");
         }
         Files.writeString(dir.resolve("inventory.jsonl"), inventory);
         Path cfg = dir.resolve("proxypool.yaml");
@@ -102,26 +107,42 @@ class ExtractionJsonFuzzTest {
                 health: { active: { enabled: false } }
                 distribution: { maxCount: %d, gatewayReserve: 0 }
                 """.formatted(token, maxCount));
-        try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).configDir(dir).start()) {
+        try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                .configDir(dir)
+                .start()) {
             awaitPool(server, proxies);
-            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(5)).build();
+            HttpClient http = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(5))
+                    .build();
             URI uri = URI.create("http://127.0.0.1:" + server.apiPort() + DistributionService.PATH);
             FuzzRun run = FuzzRun.live("extraction.live", 2_000);
             run.forEach((i, r) -> {
-                byte[] body = r.nextInt(4) == 0 ? ExtractionBodies.valid(r, maxCount).body().getBytes(StandardCharsets.UTF_8)
+                byte[] body = r.nextInt(4) == 0
+                        ? ExtractionBodies.valid(r, maxCount).body().getBytes(StandardCharsets.UTF_8)
                         : ExtractionBodies.next(r);
                 Result expected = ExtractionBody.parse(body, maxCount);
-                run.check(i, body, () -> http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
-                                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
-                        HttpResponse.BodyHandlers.ofString()),
+                run.check(
+                        i,
+                        body,
+                        () -> http.send(
+                                HttpRequest.newBuilder(uri)
+                                        .timeout(Duration.ofSeconds(10))
+                                        .header("Authorization", "Bearer " + token)
+                                        .header("Content-Type", "application/json")
+                                        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString()),
                         answer -> live(expected, body.length, answer));
             });
             run.finish();
-            HttpResponse<String> after = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
-                    .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofString("{\"count\": 1}"))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> after = http.send(
+                    HttpRequest.newBuilder(uri)
+                            .timeout(Duration.ofSeconds(10))
+                            .header("Authorization", "Bearer " + token)
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"count\": 1}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertEquals(200, after.statusCode(), "a normal extraction after the barrage: " + after.body());
             assertEquals(1, object(after.body()).path("extracted").asInt(-1), "one proxy extracted: " + after.body());
         }
@@ -132,9 +153,10 @@ class ExtractionJsonFuzzTest {
     void badUtf8InAKeyOrAByteAfterANumberIsA400() throws Throwable {
         byte[] badKey = "{\"count\u00ff\": 1}".getBytes(StandardCharsets.ISO_8859_1);
         byte[] afterNumber = "{\"count\": 1\u00e9}".getBytes(StandardCharsets.UTF_8);
-        for (byte[] body : new byte[][]{badKey, afterNumber}) {
+        for (byte[] body : new byte[][] {badKey, afterNumber}) {
             Result r = ExtractionBody.parse(body, MAX_COUNT);
-            assertTrue(r instanceof Invalid i && i.message().startsWith("request body is not valid JSON"), r.toString());
+            assertTrue(
+                    r instanceof Invalid i && i.message().startsWith("request body is not valid JSON"), r.toString());
         }
     }
 
@@ -145,14 +167,16 @@ class ExtractionJsonFuzzTest {
                 assertTrue(c.count() >= 1 && c.count() <= MAX_COUNT, "count " + c.count());
                 assertTrue(c.minRemainingTtlSeconds() >= 0 && c.minRemainingTtlSeconds() <= MAX_MIN_TTL, "minTtl");
                 Result again = ExtractionBody.parse(c.canonical().getBytes(StandardCharsets.UTF_8), MAX_COUNT);
-                assertTrue(again instanceof Call a && a.canonical().equals(c.canonical()),
+                assertTrue(
+                        again instanceof Call a && a.canonical().equals(c.canonical()),
                         "the canonical form does not read back to itself: " + c.canonical() + " -> " + again);
                 yield Outcome.parsed("call");
             }
             case Invalid f -> {
                 assertTrue(f.message() != null && !f.message().isBlank(), "a 400 without a message");
-                assertTrue(f.message().length() <= MAX_MESSAGE, "a 400 message of " + f.message().length()
-                        + " characters (input echoed?)");
+                assertTrue(
+                        f.message().length() <= MAX_MESSAGE,
+                        "a 400 message of " + f.message().length() + " characters (input echoed?)");
                 yield Outcome.refused(kind(f.message()));
             }
         };
@@ -188,7 +212,7 @@ class ExtractionJsonFuzzTest {
     /** The message up to the first detail (":", "'", ", got"), for the summary's counts. */
     private static String kind(String message) {
         int cut = message.length();
-        for (String stop : new String[]{":", "'", ", got", " (", " got"}) {
+        for (String stop : new String[] {":", "'", ", got", " (", " got"}) {
             int at = message.indexOf(stop);
             if (at > 0 && at < cut) {
                 cut = at;
@@ -202,8 +226,13 @@ class ExtractionJsonFuzzTest {
     }
 
     private static void awaitPool(ProxyPoolServer server, int size) throws InterruptedException {
-        Await.atMost(Duration.ofSeconds(30)).until("the inventory (" + size + " proxies) in the pool",
-                () -> ProxyPoolInternals.engine(server.pool()).snapshot().size(), n -> n >= size);
+        Await.atMost(Duration.ofSeconds(30))
+                .until(
+                        "the inventory (" + size + " proxies) in the pool",
+                        () -> ProxyPoolInternals.engine(server.pool())
+                                .snapshot()
+                                .size(),
+                        n -> n >= size);
         assertEquals(size, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "the inventory is in the pool");
     }
 }

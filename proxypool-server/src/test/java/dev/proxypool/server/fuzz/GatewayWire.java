@@ -44,26 +44,27 @@ final class GatewayWire {
             WIRE_EXCEPTION = Class.forName(PKG + "WireException");
             PEER_IO_EXCEPTION = Class.forName(PKG + "PeerIOException");
             MethodHandles.Lookup l = MethodHandles.privateLookupIn(head, MethodHandles.lookup());
-            NEW_READER = l.findConstructor(reader, MethodType.methodType(void.class, java.io.InputStream.class,
-                    int.class, boolean.class)).asType(MethodType.methodType(Object.class, java.io.InputStream.class,
-                    int.class, boolean.class));
+            NEW_READER = l.findConstructor(
+                            reader,
+                            MethodType.methodType(void.class, java.io.InputStream.class, int.class, boolean.class))
+                    .asType(MethodType.methodType(Object.class, java.io.InputStream.class, int.class, boolean.class));
             READ = l.findStatic(head, "read", MethodType.methodType(head, reader, GatewayConfig.class))
                     .asType(MethodType.methodType(Object.class, Object.class, GatewayConfig.class));
-            STATUS = l.findVirtual(WIRE_EXCEPTION, "status", MethodType.methodType(int.class)).asType(
-                    MethodType.methodType(int.class, Object.class));
-            REASON = l.findVirtual(WIRE_EXCEPTION, "reason", MethodType.methodType(String.class)).asType(
-                    MethodType.methodType(String.class, Object.class));
+            STATUS = l.findVirtual(WIRE_EXCEPTION, "status", MethodType.methodType(int.class))
+                    .asType(MethodType.methodType(int.class, Object.class));
+            REASON = l.findVirtual(WIRE_EXCEPTION, "reason", MethodType.methodType(String.class))
+                    .asType(MethodType.methodType(String.class, Object.class));
             METHOD = getter(l, head, "method", String.class);
             HTTP11 = getter(l, head, "http11", boolean.class);
             HEADERS = getter(l, head, "headers", fields);
             TARGET = getter(l, head, "target", target);
             FRAMING = getter(l, head, "framing", long.class);
-            SIZE = l.findVirtual(fields, "size", MethodType.methodType(int.class)).asType(
-                    MethodType.methodType(int.class, Object.class));
-            NAME = l.findVirtual(fields, "name", MethodType.methodType(String.class, int.class)).asType(
-                    MethodType.methodType(String.class, Object.class, int.class));
-            VALUE = l.findVirtual(fields, "value", MethodType.methodType(String.class, int.class)).asType(
-                    MethodType.methodType(String.class, Object.class, int.class));
+            SIZE = l.findVirtual(fields, "size", MethodType.methodType(int.class))
+                    .asType(MethodType.methodType(int.class, Object.class));
+            NAME = l.findVirtual(fields, "name", MethodType.methodType(String.class, int.class))
+                    .asType(MethodType.methodType(String.class, Object.class, int.class));
+            VALUE = l.findVirtual(fields, "value", MethodType.methodType(String.class, int.class))
+                    .asType(MethodType.methodType(String.class, Object.class, int.class));
             HOST = accessor(l, target, "host", String.class);
             PORT = accessor(l, target, "port", int.class);
             PATH = accessor(l, target, "path", String.class);
@@ -73,38 +74,35 @@ final class GatewayWire {
     }
 
     /** What the parser made of one input. */
-    sealed interface Result {
-    }
+    sealed interface Result {}
 
     /** A request head the gateway would go on to route. */
-    record Parsed(String method, boolean http11, String host, int port, String path, long framing,
-                  List<String[]> headers) implements Result {
-    }
+    record Parsed(
+            String method, boolean http11, String host, int port, String path, long framing, List<String[]> headers)
+            implements Result {}
 
     /** Refused before routing: the gateway answers {@code status} with {@code X-ProxyPool-Error: reason}. */
-    record Refused(int status, String reason, String message) implements Result {
-    }
+    record Refused(int status, String reason, String message) implements Result {}
 
     /** The client closed (before a request, or inside one): the gateway closes without answering. */
-    record Closed(String message) implements Result {
-    }
+    record Closed(String message) implements Result {}
 
-    private GatewayWire() {
-    }
+    private GatewayWire() {}
 
     /**
      * Parses one head the way a connection does. Exceptions other than the two documented ones
      * (the refusal and the client's I/O failure) propagate: they are findings.
      */
     static Result parse(byte[] input, int bufferBytes, GatewayConfig cfg) throws Throwable {
-        Object reader = NEW_READER.invokeExact((java.io.InputStream) new ByteArrayInputStream(input), bufferBytes, true);
+        Object reader =
+                NEW_READER.invokeExact((java.io.InputStream) new ByteArrayInputStream(input), bufferBytes, true);
         Object head;
         try {
             head = READ.invokeExact(reader, cfg);
         } catch (Throwable t) {
             if (WIRE_EXCEPTION.isInstance(t)) {
-                return new Refused((int) STATUS.invokeExact((Object) t), (String) REASON.invokeExact((Object) t),
-                        t.getMessage());
+                return new Refused(
+                        (int) STATUS.invokeExact((Object) t), (String) REASON.invokeExact((Object) t), t.getMessage());
             }
             if (PEER_IO_EXCEPTION.isInstance(t)) {
                 return new Closed(t.getMessage());
@@ -118,12 +116,17 @@ final class GatewayWire {
         int n = (int) SIZE.invokeExact(fields);
         List<String[]> headers = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            headers.add(new String[]{(String) NAME.invokeExact(fields, i), (String) VALUE.invokeExact(fields, i)});
+            headers.add(new String[] {(String) NAME.invokeExact(fields, i), (String) VALUE.invokeExact(fields, i)});
         }
         Object target = TARGET.invokeExact(head);
-        return new Parsed((String) METHOD.invokeExact(head), (boolean) HTTP11.invokeExact(head),
-                (String) HOST.invokeExact(target), (int) PORT.invokeExact(target), (String) PATH.invokeExact(target),
-                (long) FRAMING.invokeExact(head), headers);
+        return new Parsed(
+                (String) METHOD.invokeExact(head),
+                (boolean) HTTP11.invokeExact(head),
+                (String) HOST.invokeExact(target),
+                (int) PORT.invokeExact(target),
+                (String) PATH.invokeExact(target),
+                (long) FRAMING.invokeExact(head),
+                headers);
     }
 
     private static MethodHandle getter(MethodHandles.Lookup l, Class<?> owner, String name, Class<?> type)
@@ -134,6 +137,7 @@ final class GatewayWire {
 
     private static MethodHandle accessor(MethodHandles.Lookup l, Class<?> owner, String name, Class<?> type)
             throws ReflectiveOperationException {
-        return l.findVirtual(owner, name, MethodType.methodType(type)).asType(MethodType.methodType(type, Object.class));
+        return l.findVirtual(owner, name, MethodType.methodType(type))
+                .asType(MethodType.methodType(type, Object.class));
     }
 }

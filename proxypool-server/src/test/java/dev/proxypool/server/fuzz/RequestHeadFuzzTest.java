@@ -33,11 +33,34 @@ import org.junit.jupiter.api.Timeout;
  */
 class RequestHeadFuzzTest {
 
-    static final Set<String> REQUEST_REASONS = Set.of(GatewayErrors.BAD_REQUEST, GatewayErrors.ORIGIN_FORM,
-            GatewayErrors.UNSUPPORTED_METHOD, GatewayErrors.UNSUPPORTED_SCHEME, GatewayErrors.BAD_CONNECT_TARGET,
-            GatewayErrors.REQUEST_LINE_TOO_LONG, GatewayErrors.HEADERS_TOO_LARGE, GatewayErrors.BAD_FRAMING);
-    static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE",
-            "CONNECT", "PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "REPORT", "SEARCH");
+    static final Set<String> REQUEST_REASONS = Set.of(
+            GatewayErrors.BAD_REQUEST,
+            GatewayErrors.ORIGIN_FORM,
+            GatewayErrors.UNSUPPORTED_METHOD,
+            GatewayErrors.UNSUPPORTED_SCHEME,
+            GatewayErrors.BAD_CONNECT_TARGET,
+            GatewayErrors.REQUEST_LINE_TOO_LONG,
+            GatewayErrors.HEADERS_TOO_LARGE,
+            GatewayErrors.BAD_FRAMING);
+    static final Set<String> METHODS = Set.of(
+            "GET",
+            "HEAD",
+            "POST",
+            "PUT",
+            "DELETE",
+            "OPTIONS",
+            "PATCH",
+            "TRACE",
+            "CONNECT",
+            "PROPFIND",
+            "PROPPATCH",
+            "MKCOL",
+            "COPY",
+            "MOVE",
+            "LOCK",
+            "UNLOCK",
+            "REPORT",
+            "SEARCH");
 
     @Test
     @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -50,8 +73,10 @@ class RequestHeadFuzzTest {
             run.check(i, input, () -> GatewayWire.parse(input, buffer, cfg), result -> verdict(result, input));
         });
         run.finish();
-        run.require(run.accepted() > run.inputs() / 50, "too few inputs parsed (" + run.accepted()
-                + "): the generator no longer reaches the code after the request line");
+        run.require(
+                run.accepted() > run.inputs() / 50,
+                "too few inputs parsed (" + run.accepted()
+                        + "): the generator no longer reaches the code after the request line");
         run.require(run.rejected() > run.inputs() / 50, "too few inputs refused (" + run.rejected() + ")");
     }
 
@@ -68,14 +93,20 @@ class RequestHeadFuzzTest {
                 run.forEach((i, r) -> {
                     byte[] input = RequestHeads.next(r);
                     Result expected = GatewayWire.parse(input, cfg.bufferBytes(), cfg);
-                    run.check(i, input, () -> WireClient.exchange(listener.port(), input, 10_000),
+                    run.check(
+                            i,
+                            input,
+                            () -> WireClient.exchange(listener.port(), input, 10_000),
                             answer -> live(expected, answer));
                 });
                 run.finish();
                 awaitIdle(gateway, engine);
-                WireClient.Answer after = WireClient.exchange(listener.port(), ("GET " + origin.url("/")
-                        + " HTTP/1.1\r\nHost: " + origin.authority() + "\r\nConnection: close\r\n\r\n")
-                        .getBytes(StandardCharsets.ISO_8859_1), 10_000);
+                WireClient.Answer after = WireClient.exchange(
+                        listener.port(),
+                        ("GET " + origin.url("/") + " HTTP/1.1\r\nHost: " + origin.authority()
+                                        + "\r\nConnection: close\r\n\r\n")
+                                .getBytes(StandardCharsets.ISO_8859_1),
+                        10_000);
                 assertEquals(200, after.status(), "a normal request after the barrage: " + after.text());
                 awaitIdle(gateway, engine);
             } finally {
@@ -155,7 +186,8 @@ class RequestHeadFuzzTest {
         String text = answer.text();
         for (String line : text.split("\r\n")) {
             if (line.startsWith("HTTP/1.")) {
-                assertTrue(!line.matches("HTTP/1\\.[01] 5\\d\\d.*") || text.contains("X-ProxyPool-Error: "),
+                assertTrue(
+                        !line.matches("HTTP/1\\.[01] 5\\d\\d.*") || text.contains("X-ProxyPool-Error: "),
                         "a 5xx without a gateway reason: " + line);
                 assertTrue(!line.startsWith("HTTP/1.1 500") && !line.startsWith("HTTP/1.0 500"), "500: " + line);
             }
@@ -163,7 +195,9 @@ class RequestHeadFuzzTest {
         return switch (result) {
             case Refused f -> {
                 assertEquals(f.status(), answer.status(), "status on the wire; answer: " + head(text));
-                assertTrue(text.contains("\r\nX-ProxyPool-Error: " + f.reason() + "\r\n"), "reason on the wire: " + head(text));
+                assertTrue(
+                        text.contains("\r\nX-ProxyPool-Error: " + f.reason() + "\r\n"),
+                        "reason on the wire: " + head(text));
                 yield Outcome.refused(f.status() + " " + f.reason());
             }
             case Closed c -> {
@@ -171,7 +205,8 @@ class RequestHeadFuzzTest {
                 yield Outcome.refused("closed");
             }
             case Parsed p -> {
-                assertTrue(answer.bytes().length == 0 || answer.status() >= 100,
+                assertTrue(
+                        answer.bytes().length == 0 || answer.status() >= 100,
                         "a parsed request gets a response or a close: " + head(text));
                 yield Outcome.parsed(answer.bytes().length == 0 ? "closed" : Integer.toString(answer.status()));
             }
@@ -184,8 +219,11 @@ class RequestHeadFuzzTest {
     }
 
     static void awaitIdle(Gateway gateway, LoopbackEngine engine) throws InterruptedException {
-        Await.atMost(Duration.ofSeconds(10)).until("no connection handler running and no attempt in flight after the barrage",
-                () -> "open connections " + gateway.openConnections() + ", attempts in flight " + engine.inFlight(),
-                s -> s.equals("open connections 0, attempts in flight 0"));
+        Await.atMost(Duration.ofSeconds(10))
+                .until(
+                        "no connection handler running and no attempt in flight after the barrage",
+                        () -> "open connections " + gateway.openConnections() + ", attempts in flight "
+                                + engine.inFlight(),
+                        s -> s.equals("open connections 0, attempts in flight 0"));
     }
 }

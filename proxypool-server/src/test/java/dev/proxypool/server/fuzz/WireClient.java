@@ -38,8 +38,7 @@ final class WireClient {
 
     private static final int MAX_ANSWER = 1 << 20;
 
-    private WireClient() {
-    }
+    private WireClient() {}
 
     static Answer exchange(int port, byte[] request, int readTimeoutMillis) throws IOException {
         try (Socket s = new Socket()) {
@@ -61,8 +60,8 @@ final class WireClient {
                     out.write(buf, 0, n);
                 }
             } catch (SocketTimeoutException e) {
-                throw new SocketTimeoutException("no answer and no close within " + readTimeoutMillis + " ms ("
-                        + out.size() + " bytes read)");
+                throw new SocketTimeoutException(
+                        "no answer and no close within " + readTimeoutMillis + " ms (" + out.size() + " bytes read)");
             } catch (SocketException reset) {
                 return new Answer(out.toByteArray(), true);
             }

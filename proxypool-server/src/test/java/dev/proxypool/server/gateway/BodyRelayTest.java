@@ -1,14 +1,13 @@
 package dev.proxypool.server.gateway;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.Test;
 
 class BodyRelayTest {
 
@@ -52,7 +51,8 @@ class BodyRelayTest {
 
     @Test
     void badChunkSizeIsAProtocolError() {
-        PeerIOException e = assertThrows(PeerIOException.class, () -> relay("zz\r\nhello\r\n0\r\n\r\n", Framing.CHUNKED, false));
+        PeerIOException e =
+                assertThrows(PeerIOException.class, () -> relay("zz\r\nhello\r\n0\r\n\r\n", Framing.CHUNKED, false));
         assertEquals(java.net.ProtocolException.class, e.getCause().getClass());
     }
 

@@ -1,9 +1,9 @@
 package dev.proxypool.server.gateway;
 
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
 
 /** The default caps sized from the descriptor limit. */
 class ConnectionLimitsTest {

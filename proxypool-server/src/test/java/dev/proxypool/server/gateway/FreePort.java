@@ -7,8 +7,7 @@ import java.net.ServerSocket;
 /** A loopback port with nothing listening (bound, then released). */
 final class FreePort {
 
-    private FreePort() {
-    }
+    private FreePort() {}
 
     static int closed() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

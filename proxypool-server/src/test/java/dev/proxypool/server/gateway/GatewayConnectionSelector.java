@@ -7,7 +7,6 @@ import io.helidon.common.socket.HelidonSocket;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.spi.ServerConnection;
 import io.helidon.webserver.spi.ServerConnectionSelector;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

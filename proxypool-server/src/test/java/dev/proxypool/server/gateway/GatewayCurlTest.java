@@ -1,9 +1,7 @@
 package dev.proxypool.server.gateway;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,9 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** curl (a real, independent client) through the gateway: plain HTTP, CONNECT to TLS, proxy auth. */
 class GatewayCurlTest {
@@ -33,7 +32,8 @@ class GatewayCurlTest {
         tlsOrigin = TestOrigin.https(tls.server);
         engine = new DirectEngine();
         gw = new GatewayFixture(engine);
-        authGw = new GatewayFixture(engine, ProxyAuthenticator.basic(Map.of("alice", "wonder")), GatewayConfig.DEFAULTS);
+        authGw =
+                new GatewayFixture(engine, ProxyAuthenticator.basic(Map.of("alice", "wonder")), GatewayConfig.DEFAULTS);
     }
 
     @AfterAll
@@ -50,12 +50,17 @@ class GatewayCurlTest {
         cmd.addAll(List.of(args));
         java.io.File err = java.io.File.createTempFile("curl", ".err");
         try {
-            Process p = new ProcessBuilder(cmd).redirectInput(new java.io.File("/dev/null"))
-                    .redirectError(err).start();
+            Process p = new ProcessBuilder(cmd)
+                    .redirectInput(new java.io.File("/dev/null"))
+                    .redirectError(err)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(p.waitFor(30, TimeUnit.SECONDS), "curl finished");
-            return new String[] {Integer.toString(p.exitValue()), out,
-                java.nio.file.Files.readString(err.toPath(), StandardCharsets.UTF_8)};
+            return new String[] {
+                Integer.toString(p.exitValue()),
+                out,
+                java.nio.file.Files.readString(err.toPath(), StandardCharsets.UTF_8)
+            };
         } finally {
             err.delete();
         }
@@ -77,8 +82,17 @@ class GatewayCurlTest {
 
     @Test
     void plainHttpPostAndKeepAliveReuse() throws Exception {
-        String[] r = curl("-v", "-x", proxy(gw), "--data-binary", "from curl", origin.uri("/echo").toString(),
-                "--next", "-x", proxy(gw), origin.uri("/hello").toString());
+        String[] r = curl(
+                "-v",
+                "-x",
+                proxy(gw),
+                "--data-binary",
+                "from curl",
+                origin.uri("/echo").toString(),
+                "--next",
+                "-x",
+                proxy(gw),
+                origin.uri("/hello").toString());
         assertEquals("0", r[0], r[2]);
         assertEquals("from curlhello", r[1]);
         assertTrue(r[2].contains("Re-using existing connection"), r[2]);
@@ -86,7 +100,13 @@ class GatewayCurlTest {
 
     @Test
     void httpsThroughConnectWithVerifiedCertificate() throws Exception {
-        String[] r = curl("-v", "--cacert", tls.pem.toString(), "-x", proxy(gw), tlsOrigin.uri("/hello").toString());
+        String[] r = curl(
+                "-v",
+                "--cacert",
+                tls.pem.toString(),
+                "-x",
+                proxy(gw),
+                tlsOrigin.uri("/hello").toString());
         assertEquals("0", r[0], r[2]);
         assertEquals("hello", r[1]);
         assertTrue(r[2].contains("HTTP/1.1 200 Connection established"), r[2]);
@@ -107,12 +127,24 @@ class GatewayCurlTest {
         String[] denied = curl("-i", "-x", proxy(authGw), origin.uri("/hello").toString());
         assertTrue(denied[1].startsWith("HTTP/1.1 407"), denied[1]);
         assertTrue(denied[1].contains("Proxy-Authenticate: Basic realm=\"proxypool\""), denied[1]);
-        String[] ok = curl("-x", proxy(authGw), "-U", "alice:wonder", origin.uri("/hello").toString());
+        String[] ok = curl(
+                "-x", proxy(authGw), "-U", "alice:wonder", origin.uri("/hello").toString());
         assertEquals("hello", ok[1], ok[2]);
-        String[] tunnelDenied = curl("-v", "--cacert", tls.pem.toString(), "-x", proxy(authGw),
+        String[] tunnelDenied = curl(
+                "-v",
+                "--cacert",
+                tls.pem.toString(),
+                "-x",
+                proxy(authGw),
                 tlsOrigin.uri("/hello").toString());
         assertTrue(tunnelDenied[2].contains("407"), tunnelDenied[2]);
-        String[] tunnelOk = curl("--cacert", tls.pem.toString(), "-x", proxy(authGw), "-U", "alice:wonder",
+        String[] tunnelOk = curl(
+                "--cacert",
+                tls.pem.toString(),
+                "-x",
+                proxy(authGw),
+                "-U",
+                "alice:wonder",
                 tlsOrigin.uri("/hello").toString());
         assertEquals("hello", tunnelOk[1], tunnelOk[2]);
     }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
 
-
 /** A running gateway on a free loopback port for one test. */
 final class GatewayFixture implements AutoCloseable {
 
@@ -19,7 +18,8 @@ final class GatewayFixture implements AutoCloseable {
 
     GatewayFixture(GatewayEngine engine, ProxyAuthenticator auth, GatewayConfig config) throws IOException {
         this.engine = engine;
-        this.gateway = Gateway.builder(engine).authenticator(auth).config(config).build();
+        this.gateway =
+                Gateway.builder(engine).authenticator(auth).config(config).build();
         this.listener = GatewayListener.start(gateway, InetAddress.getLoopbackAddress(), 0);
     }
 
@@ -33,8 +33,8 @@ final class GatewayFixture implements AutoCloseable {
 
     /** Attempts complete in a finally after the response is flushed: allow that moment. */
     static void awaitInFlightZero(GatewayEngine engine) {
-        Await.atMost(Duration.ofSeconds(15)).until("the engine's in-flight count to drop to 0 after the test",
-                engine::inFlight, n -> n == 0);
+        Await.atMost(Duration.ofSeconds(15))
+                .until("the engine's in-flight count to drop to 0 after the test", engine::inFlight, n -> n == 0);
     }
 
     @Override

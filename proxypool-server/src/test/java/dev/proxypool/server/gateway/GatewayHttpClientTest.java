@@ -1,9 +1,7 @@
 package dev.proxypool.server.gateway;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,9 +15,10 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The JDK HttpClient through the gateway: plain HTTP in absolute-form, HTTPS through CONNECT. */
 class GatewayHttpClientTest {
@@ -59,8 +58,8 @@ class GatewayHttpClientTest {
 
     @Test
     void getThroughTheGateway() throws Exception {
-        HttpResponse<String> r = client.send(HttpRequest.newBuilder(origin.uri("/hello")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+                client.send(HttpRequest.newBuilder(origin.uri("/hello")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode());
         assertEquals("hello", r.body());
         assertEquals("direct", r.headers().firstValue("X-ProxyPool-Proxy").orElseThrow());
@@ -70,16 +69,19 @@ class GatewayHttpClientTest {
 
     @Test
     void postWithBody() throws Exception {
-        HttpResponse<String> r = client.send(HttpRequest.newBuilder(origin.uri("/echo"))
-                .POST(HttpRequest.BodyPublishers.ofString("a=1&b=2")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = client.send(
+                HttpRequest.newBuilder(origin.uri("/echo"))
+                        .POST(HttpRequest.BodyPublishers.ofString("a=1&b=2"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals("a=1&b=2", r.body());
         assertEquals("POST", r.headers().firstValue("X-Echo-Method").orElseThrow());
     }
 
     @Test
     void chunkedResponse() throws Exception {
-        HttpResponse<String> r = client.send(HttpRequest.newBuilder(origin.uri("/chunked")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = client.send(
+                HttpRequest.newBuilder(origin.uri("/chunked")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals("alpha-beta-gamma", r.body());
     }
 
@@ -125,9 +127,11 @@ class GatewayHttpClientTest {
                 return n;
             }
         };
-        HttpResponse<String> r = client.send(HttpRequest.newBuilder(origin.uri("/count"))
+        HttpResponse<String> r = client.send(
+                HttpRequest.newBuilder(origin.uri("/count"))
                         .POST(HttpRequest.BodyPublishers.fromPublisher(
-                                HttpRequest.BodyPublishers.ofInputStream(() -> body), BIG)).build(),
+                                HttpRequest.BodyPublishers.ofInputStream(() -> body), BIG))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(BIG + " " + expected.getValue(), r.body());
         GatewayFixture.awaitInFlightZero(engine);
@@ -139,7 +143,8 @@ class GatewayHttpClientTest {
         CountDownLatch gate = new CountDownLatch(1);
         origin.downloadGate = gate;
         try {
-            HttpResponse<InputStream> r = client.send(HttpRequest.newBuilder(origin.uri("/stream?bytes=" + BIG)).build(),
+            HttpResponse<InputStream> r = client.send(
+                    HttpRequest.newBuilder(origin.uri("/stream?bytes=" + BIG)).build(),
                     HttpResponse.BodyHandlers.ofInputStream());
             long total = 0;
             byte[] buf = new byte[64 * 1024];
@@ -161,8 +166,10 @@ class GatewayHttpClientTest {
     @Test
     void httpsThroughConnect() throws Exception {
         for (int i = 0; i < 3; i++) {
-            HttpResponse<String> r = client.send(HttpRequest.newBuilder(tlsOrigin.uri("/echo"))
-                    .POST(HttpRequest.BodyPublishers.ofString("secret body " + i)).build(),
+            HttpResponse<String> r = client.send(
+                    HttpRequest.newBuilder(tlsOrigin.uri("/echo"))
+                            .POST(HttpRequest.BodyPublishers.ofString("secret body " + i))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, r.statusCode());
             assertEquals("secret body " + i, r.body());

@@ -1,20 +1,19 @@
 package dev.proxypool.server.gateway;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.server.gateway.staticupstream.StaticUpstream;
 import dev.proxypool.server.gateway.staticupstream.StaticUpstreamEngine;
 import dev.proxypool.testkit.Await;
+import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.util.List;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Retries and upstream chaining with the {@link StaticUpstreamEngine}; the upstream HTTP proxy is
@@ -54,15 +53,18 @@ class GatewayRetryTest {
     @Test
     void getIsRetriedOnTheSecondUpstreamAfterTheFirstFails() throws IOException {
         StaticUpstreamEngine e = engine(dead(), live());
-        try (GatewayFixture gw = new GatewayFixture(e); RawClient c = gw.client()) {
+        try (GatewayFixture gw = new GatewayFixture(e);
+                RawClient c = gw.client()) {
             for (int i = 0; i < 4; i++) { // round robin starts on each proxy in turn
-                RawClient.Response r = c.send("GET " + origin.uri("/hello") + " HTTP/1.1\r\nHost: x\r\n\r\n").read();
+                RawClient.Response r = c.send("GET " + origin.uri("/hello") + " HTTP/1.1\r\nHost: x\r\n\r\n")
+                        .read();
                 assertEquals(200, r.status());
                 assertEquals("hello", r.text());
                 assertEquals("live", r.header("X-ProxyPool-Proxy"));
                 assertEquals("lab", r.header("X-ProxyPool-Upstream"));
                 assertEquals("static", r.header("X-ProxyPool-Routing"));
-                assertTrue(r.header("X-ProxyPool-Attempts").equals("1") || r.header("X-ProxyPool-Attempts").equals("2"));
+                assertTrue(r.header("X-ProxyPool-Attempts").equals("1")
+                        || r.header("X-ProxyPool-Attempts").equals("2"));
             }
             GatewayFixture.awaitInFlightZero(e);
         }
@@ -76,7 +78,8 @@ class GatewayRetryTest {
             for (int i = 0; i < 2; i++) {
                 try (RawClient c = gw.client()) {
                     RawClient.Response r = c.send("POST " + origin.uri("/echo") + " HTTP/1.1\r\nHost: x\r\n"
-                            + "Content-Length: 4\r\n\r\nbody").read();
+                                    + "Content-Length: 4\r\n\r\nbody")
+                            .read();
                     if (r.status() == 502) {
                         failures++;
                         assertEquals("upstream_failed", r.header("X-ProxyPool-Error"));
@@ -97,11 +100,15 @@ class GatewayRetryTest {
 
     @Test
     void everyUpstreamDeadGivesUpstreamFailedAfterMaxAttempts() throws IOException {
-        StaticUpstreamEngine e = engine(dead(), StaticUpstream.of("dead2", "127.0.0.1", FreePort.closed()),
+        StaticUpstreamEngine e = engine(
+                dead(),
+                StaticUpstream.of("dead2", "127.0.0.1", FreePort.closed()),
                 StaticUpstream.of("dead3", "127.0.0.1", FreePort.closed()));
-        try (GatewayFixture gw = new GatewayFixture(e, ProxyAuthenticator.anonymous(),
-                GatewayConfig.DEFAULTS.withMaxAttempts(3)); RawClient c = gw.client()) {
-            RawClient.Response r = c.send("GET " + origin.uri("/hello") + " HTTP/1.1\r\nHost: x\r\n\r\n").read();
+        try (GatewayFixture gw = new GatewayFixture(
+                        e, ProxyAuthenticator.anonymous(), GatewayConfig.DEFAULTS.withMaxAttempts(3));
+                RawClient c = gw.client()) {
+            RawClient.Response r = c.send("GET " + origin.uri("/hello") + " HTTP/1.1\r\nHost: x\r\n\r\n")
+                    .read();
             assertEquals(502, r.status());
             assertEquals("3", r.header("X-ProxyPool-Attempts"));
             GatewayFixture.awaitInFlightZero(e);
@@ -111,15 +118,21 @@ class GatewayRetryTest {
     @Test
     void connectIsChainedThroughTheUpstreamAndNotRetried() throws Exception {
         StaticUpstreamEngine e = engine(live());
-        try (GatewayFixture gw = new GatewayFixture(e); RawClient c = gw.client()) {
-            RawClient.Response est = c.send("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n").read(true);
+        try (GatewayFixture gw = new GatewayFixture(e);
+                RawClient c = gw.client()) {
+            RawClient.Response est = c.send("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n")
+                    .read(true);
             assertEquals(200, est.status());
             assertEquals("live", est.header("X-ProxyPool-Proxy"));
-            assertEquals("hello", c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
+            assertEquals(
+                    "hello",
+                    c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
         }
         StaticUpstreamEngine deadFirst = engine(dead(), live());
-        try (GatewayFixture gw = new GatewayFixture(deadFirst); RawClient c = gw.client()) {
-            RawClient.Response r = c.send("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n").read();
+        try (GatewayFixture gw = new GatewayFixture(deadFirst);
+                RawClient c = gw.client()) {
+            RawClient.Response r = c.send("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n")
+                    .read();
             assertEquals(502, r.status());
             assertEquals("dead", r.header("X-ProxyPool-Proxy"));
             assertEquals("1", r.header("X-ProxyPool-Attempts"));
@@ -132,9 +145,15 @@ class GatewayRetryTest {
     void establishedTunnelIsNeverReplayed() throws Exception {
         try (RawOrigin raw = new RawOrigin(h -> "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok" + RawOrigin.CLOSE)) {
             StaticUpstreamEngine e = engine(live(), live());
-            try (GatewayFixture gw = new GatewayFixture(e); RawClient c = gw.client()) {
-                assertEquals(200, c.send("CONNECT " + raw.authority() + " HTTP/1.1\r\n\r\n").read(true).status());
-                assertEquals("ok", c.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
+            try (GatewayFixture gw = new GatewayFixture(e);
+                    RawClient c = gw.client()) {
+                assertEquals(
+                        200,
+                        c.send("CONNECT " + raw.authority() + " HTTP/1.1\r\n\r\n")
+                                .read(true)
+                                .status());
+                assertEquals(
+                        "ok", c.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
                 assertTrue(c.closedByServer(), "the tunnel ends with the target's close");
                 c.close(); // the client's side ends too, so the tunnel need not wait out its close grace
                 GatewayFixture.awaitInFlightZero(e);
@@ -148,25 +167,33 @@ class GatewayRetryTest {
     void upstreamConnectionsArePooledAndAStaleOneIsReplacedTransparently() throws Exception {
         DirectEngine behind = new DirectEngine();
         try (RawOrigin raw = new RawOrigin(h -> "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
-             GatewayFixture shortIdle = new GatewayFixture(behind, ProxyAuthenticator.anonymous(),
-                     GatewayConfig.DEFAULTS.withIdleTimeout(java.time.Duration.ofMillis(300)))) {
+                GatewayFixture shortIdle = new GatewayFixture(
+                        behind,
+                        ProxyAuthenticator.anonymous(),
+                        GatewayConfig.DEFAULTS.withIdleTimeout(java.time.Duration.ofMillis(300)))) {
             StaticUpstreamEngine e = engine(StaticUpstream.of("live", "127.0.0.1", shortIdle.port()));
             try (GatewayFixture gw = new GatewayFixture(e)) {
                 for (int i = 0; i < 5; i++) {
                     try (RawClient c = gw.client()) { // a new client connection each time
-                        assertEquals("ok", c.send("GET http://" + raw.authority() + "/ HTTP/1.1\r\nHost: x\r\n\r\n")
-                                .read().text());
+                        assertEquals(
+                                "ok",
+                                c.send("GET http://" + raw.authority() + "/ HTTP/1.1\r\nHost: x\r\n\r\n")
+                                        .read()
+                                        .text());
                     }
                     // the link goes back to the pool just after the response is written: let it land
                     // before the next request (regression: under load the next request raced it)
-                    Await.atMost(Duration.ofSeconds(5)).until("the upstream link back in the pool",
-                            e::idleConnections, n -> n > 0);
+                    Await.atMost(Duration.ofSeconds(5))
+                            .until("the upstream link back in the pool", e::idleConnections, n -> n > 0);
                 }
                 assertEquals(1, e.idleConnections(), "one pooled upstream connection carried all five");
                 assertEquals(1, shortIdle.gateway.openConnections());
                 // the upstream proxy closes its idle side: our pooled link goes stale
-                Await.atMost(Duration.ofSeconds(5)).until("the upstream proxy to close its idle connection",
-                        shortIdle.gateway::openConnections, n -> n == 0);
+                Await.atMost(Duration.ofSeconds(5))
+                        .until(
+                                "the upstream proxy to close its idle connection",
+                                shortIdle.gateway::openConnections,
+                                n -> n == 0);
                 try (RawClient c = gw.client()) {
                     RawClient.Response r = c.send("GET http://" + raw.authority() + "/ HTTP/1.1\r\nHost: x\r\n\r\n")
                             .read();
@@ -180,21 +207,34 @@ class GatewayRetryTest {
 
     @Test
     void upstreamProxyRefusingOurCredentialsIsAFailureNotRelayed() throws IOException {
-        try (GatewayFixture authProxy = new GatewayFixture(upstreamEngine,
-                ProxyAuthenticator.basic(Map.of("gw", "right")), GatewayConfig.DEFAULTS)) {
+        try (GatewayFixture authProxy = new GatewayFixture(
+                upstreamEngine, ProxyAuthenticator.basic(Map.of("gw", "right")), GatewayConfig.DEFAULTS)) {
             StaticUpstreamEngine e = engine(new StaticUpstream("p-auth", "127.0.0.1", authProxy.port(), "gw", "wrong"));
-            try (GatewayFixture gw = new GatewayFixture(e); RawClient c = gw.client()) {
-                RawClient.Response r = c.send("GET " + origin.uri("/hello") + " HTTP/1.1\r\nHost: x\r\n\r\n").read();
+            try (GatewayFixture gw = new GatewayFixture(e);
+                    RawClient c = gw.client()) {
+                RawClient.Response r = c.send("GET " + origin.uri("/hello") + " HTTP/1.1\r\nHost: x\r\n\r\n")
+                        .read();
                 assertEquals(502, r.status());
                 assertEquals(null, r.header("Proxy-Authenticate"), "the upstream's 407 is not the client's business");
-                r = c.send("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n").read();
+                r = c.send("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n")
+                        .read();
                 assertEquals(502, r.status());
                 GatewayFixture.awaitInFlightZero(e);
             }
-            StaticUpstreamEngine ok = engine(new StaticUpstream("p-auth", "127.0.0.1", authProxy.port(), "gw", "right"));
-            try (GatewayFixture gw = new GatewayFixture(ok); RawClient c = gw.client()) {
-                assertEquals("hello", c.send("GET " + origin.uri("/hello") + " HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
-                assertEquals(200, c.send("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n").read(true).status());
+            StaticUpstreamEngine ok =
+                    engine(new StaticUpstream("p-auth", "127.0.0.1", authProxy.port(), "gw", "right"));
+            try (GatewayFixture gw = new GatewayFixture(ok);
+                    RawClient c = gw.client()) {
+                assertEquals(
+                        "hello",
+                        c.send("GET " + origin.uri("/hello") + " HTTP/1.1\r\nHost: x\r\n\r\n")
+                                .read()
+                                .text());
+                assertEquals(
+                        200,
+                        c.send("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n")
+                                .read(true)
+                                .status());
             } // closing the client ends the tunnel; the fixture then checks in-flight is back to 0
         }
     }
@@ -215,8 +255,10 @@ class GatewayRetryTest {
                 return direct.inFlight();
             }
         };
-        try (GatewayFixture gw = new GatewayFixture(recording); RawClient c = gw.client()) {
-            c.send("GET http://127.0.0.1:" + FreePort.closed() + "/ HTTP/1.1\r\nHost: x\r\n\r\n").read();
+        try (GatewayFixture gw = new GatewayFixture(recording);
+                RawClient c = gw.client()) {
+            c.send("GET http://127.0.0.1:" + FreePort.closed() + "/ HTTP/1.1\r\nHost: x\r\n\r\n")
+                    .read();
         }
         assertEquals(List.of(List.of(), List.of("direct")), seen);
     }

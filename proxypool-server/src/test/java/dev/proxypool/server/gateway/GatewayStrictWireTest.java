@@ -1,17 +1,16 @@
 package dev.proxypool.server.gateway;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Strict request parsing and the request-head deadline, over raw sockets: a second {@code Host}
@@ -28,8 +27,12 @@ class GatewayStrictWireTest {
     void start() throws IOException {
         origin = TestOrigin.http();
         engine = new DirectEngine();
-        gw = new GatewayFixture(engine, ProxyAuthenticator.anonymous(), GatewayConfig.DEFAULTS
-                .withRequestHeadTimeout(Duration.ofSeconds(2)).withIdleTimeout(Duration.ofSeconds(2)));
+        gw = new GatewayFixture(
+                engine,
+                ProxyAuthenticator.anonymous(),
+                GatewayConfig.DEFAULTS
+                        .withRequestHeadTimeout(Duration.ofSeconds(2))
+                        .withIdleTimeout(Duration.ofSeconds(2)));
     }
 
     @AfterEach
@@ -42,7 +45,8 @@ class GatewayStrictWireTest {
     void twoHostHeadersAre400() throws IOException {
         try (RawClient c = gw.client()) {
             RawClient.Response r = c.send("GET http://" + origin.authority() + "/hello HTTP/1.1\r\nHost: "
-                    + origin.authority() + "\r\nHost: other.example\r\n\r\n").read();
+                            + origin.authority() + "\r\nHost: other.example\r\n\r\n")
+                    .read();
             assertEquals(400, r.status());
             assertEquals("bad_request", r.header("X-ProxyPool-Error"));
             assertTrue(r.text().contains("Host"), r.text());
@@ -55,8 +59,9 @@ class GatewayStrictWireTest {
     @ValueSource(strings = {"ffffffffffffffffff", "-5", "5x"})
     void aMalformedChunkSizeInTheRequestBodyIs400BadFraming(String size) throws IOException {
         try (RawClient c = gw.client()) {
-            RawClient.Response r = c.send("POST http://" + origin.authority() + "/echo HTTP/1.1\r\nHost: "
-                    + origin.authority() + "\r\nTransfer-Encoding: chunked\r\n\r\n" + size + "\r\nhello\r\n0\r\n\r\n")
+            RawClient.Response r = c.send(
+                            "POST http://" + origin.authority() + "/echo HTTP/1.1\r\nHost: " + origin.authority()
+                                    + "\r\nTransfer-Encoding: chunked\r\n\r\n" + size + "\r\nhello\r\n0\r\n\r\n")
                     .read();
             assertEquals("HTTP/1.1 400 Bad Request", r.statusLine());
             assertEquals("bad_framing", r.header("X-ProxyPool-Error"));
@@ -69,8 +74,8 @@ class GatewayStrictWireTest {
     @Test
     void aMalformedChunkSizeFromTheUpstreamMidStreamCutsTheClientConnection() throws Exception {
         try (RawOrigin raw = new RawOrigin(h -> "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
-                + "5\r\nhello\r\nffffffffffffffffff\r\nmore");
-             RawClient c = gw.client()) {
+                        + "5\r\nhello\r\nffffffffffffffffff\r\nmore");
+                RawClient c = gw.client()) {
             c.send("GET http://" + raw.authority() + "/ HTTP/1.1\r\nHost: " + raw.authority() + "\r\n\r\n");
             long t0 = System.nanoTime();
             String got;
@@ -92,7 +97,8 @@ class GatewayStrictWireTest {
     void aValidChunkedBodyStillPasses() throws IOException {
         try (RawClient c = gw.client()) {
             RawClient.Response r = c.send("POST http://" + origin.authority() + "/echo HTTP/1.1\r\nHost: "
-                    + origin.authority() + "\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n").read();
+                            + origin.authority() + "\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+                    .read();
             assertEquals(200, r.status());
             assertEquals("hello", r.text());
         }
@@ -102,7 +108,8 @@ class GatewayStrictWireTest {
     void anOverLongRequestLineGetsTheDocumentedStatus431() throws IOException {
         try (RawClient c = gw.client()) {
             RawClient.Response r = c.send("GET http://" + origin.authority() + "/" + "x".repeat(9000)
-                    + " HTTP/1.1\r\nHost: " + origin.authority() + "\r\n\r\n").read();
+                            + " HTTP/1.1\r\nHost: " + origin.authority() + "\r\n\r\n")
+                    .read();
             assertEquals("HTTP/1.1 431 Request Header Fields Too Large", r.statusLine());
             assertEquals("request_line_too_long", r.header("X-ProxyPool-Error"));
         }
@@ -111,7 +118,8 @@ class GatewayStrictWireTest {
     @Test
     void aTrickledHeadGets408ThenTheConnectionIsClosed() throws Exception {
         byte[] head = ("GET http://" + origin.authority() + "/hello HTTP/1.1\r\nHost: " + origin.authority()
-                + "\r\nX-Slow: " + "s".repeat(40) + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+                        + "\r\nX-Slow: " + "s".repeat(40) + "\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
         try (RawClient c = gw.client()) {
             long t0 = System.nanoTime();
             int sent = Trickle.bytesUntilClosed(c, head, Duration.ofMillis(300), Duration.ofSeconds(15));
@@ -131,7 +139,8 @@ class GatewayStrictWireTest {
     void anIdleKeepAliveConnectionIsClosedAfterTheIdleTimeout() throws IOException {
         try (RawClient c = gw.client()) {
             RawClient.Response r = c.send("GET http://" + origin.authority() + "/hello HTTP/1.1\r\nHost: "
-                    + origin.authority() + "\r\n\r\n").read();
+                            + origin.authority() + "\r\n\r\n")
+                    .read();
             assertEquals(200, r.status());
             long t0 = System.nanoTime();
             assertTrue(c.closedByServer(), "the idle connection was closed within the socket timeout");

@@ -1,13 +1,13 @@
 package dev.proxypool.server.gateway;
 
-import dev.proxypool.testkit.Await;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proxypool.testkit.Await;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -15,13 +15,12 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The wire protocol through raw sockets: exact bytes in, exact status lines and headers out. */
 class GatewayWireTest {
@@ -82,7 +81,8 @@ class GatewayWireTest {
             assertEquals("hello", c.send(req).read().text());
         }
         try (RawClient c = gw.client()) {
-            RawClient.Response r = c.send("GET http://" + origin.authority() + "/hello HTTP/1.0\r\n\r\n").read();
+            RawClient.Response r = c.send("GET http://" + origin.authority() + "/hello HTTP/1.0\r\n\r\n")
+                    .read();
             assertEquals("close", r.header("Connection"));
             assertTrue(c.closedByServer());
         }
@@ -92,7 +92,8 @@ class GatewayWireTest {
     void connectionCloseFromClientIsHonoured() throws IOException {
         try (RawClient c = gw.client()) {
             RawClient.Response r = c.send("GET http://" + origin.authority() + "/hello HTTP/1.1\r\nHost: x\r\n"
-                    + "Connection: close\r\n\r\n").read();
+                            + "Connection: close\r\n\r\n")
+                    .read();
             assertEquals("close", r.header("Connection"));
             assertTrue(c.closedByServer());
         }
@@ -101,7 +102,8 @@ class GatewayWireTest {
     @Test
     void http10ClientGetsADechunkedBodyAndAClose() throws IOException {
         try (RawClient c = gw.client()) {
-            RawClient.Response r = c.send("GET http://" + origin.authority() + "/chunked HTTP/1.0\r\n\r\n").read();
+            RawClient.Response r = c.send("GET http://" + origin.authority() + "/chunked HTTP/1.0\r\n\r\n")
+                    .read();
             assertNull(r.header("Transfer-Encoding"));
             assertEquals("alpha-beta-gamma", r.text());
         }
@@ -114,14 +116,30 @@ class GatewayWireTest {
                 Arguments.of("bad CONNECT target", "CONNECT nohost HTTP/1.1\r\n\r\n", 400, "bad_connect_target"),
                 Arguments.of("PRI", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 400, "unsupported_method"),
                 Arguments.of("garbage", "\u0016\u0003\u0001\u0000\u00a5\u0001\u0000\u0000\r\n\r\n", 400, "bad_request"),
-                Arguments.of("header without colon", "GET http://a/ HTTP/1.1\r\nHost: a\r\nNoColon\r\n\r\n", 400, "bad_request"),
-                Arguments.of("CL + TE", "POST http://a/ HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n"
-                        + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400, "bad_framing"),
-                Arguments.of("https absolute-form", "GET https://a/ HTTP/1.1\r\nHost: a\r\n\r\n", 400, "unsupported_scheme"),
-                Arguments.of("request line 9 KiB", "GET http://a/" + "x".repeat(9 * 1024) + " HTTP/1.1\r\n\r\n", 431,
+                Arguments.of(
+                        "header without colon",
+                        "GET http://a/ HTTP/1.1\r\nHost: a\r\nNoColon\r\n\r\n",
+                        400,
+                        "bad_request"),
+                Arguments.of(
+                        "CL + TE",
+                        "POST http://a/ HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n"
+                                + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+                        400,
+                        "bad_framing"),
+                Arguments.of(
+                        "https absolute-form", "GET https://a/ HTTP/1.1\r\nHost: a\r\n\r\n", 400, "unsupported_scheme"),
+                Arguments.of(
+                        "request line 9 KiB",
+                        "GET http://a/" + "x".repeat(9 * 1024) + " HTTP/1.1\r\n\r\n",
+                        431,
                         "request_line_too_long"),
-                Arguments.of("headers 70 KiB", "GET http://a/ HTTP/1.1\r\nHost: a\r\n"
-                        + ("X-Pad: " + "p".repeat(1000) + "\r\n").repeat(70) + "\r\n", 431, "headers_too_large"));
+                Arguments.of(
+                        "headers 70 KiB",
+                        "GET http://a/ HTTP/1.1\r\nHost: a\r\n" + ("X-Pad: " + "p".repeat(1000) + "\r\n").repeat(70)
+                                + "\r\n",
+                        431,
+                        "headers_too_large"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -144,14 +162,25 @@ class GatewayWireTest {
     @Test
     void hopByHopHeadersStopAtTheGateway() throws IOException {
         try (RawClient c = gw.client()) {
-            RawClient.Response r = c.send("GET http://" + origin.authority() + "/echo HTTP/1.1\r\nHost: wrong.example\r\n"
-                    + "Connection: keep-alive, X-Secret-Hop\r\nX-Secret-Hop: 1\r\nKeep-Alive: timeout=5\r\n"
-                    + "Proxy-Connection: keep-alive\r\nProxy-Authorization: Basic Zm9vOmJhcg==\r\nTE: trailers\r\n"
-                    + "Trailer: X-T\r\nUpgrade: h2c\r\nX-ProxyPool-Session: s1\r\nX-Kept: yes\r\n\r\n").read();
+            RawClient.Response r = c.send(
+                            "GET http://" + origin.authority() + "/echo HTTP/1.1\r\nHost: wrong.example\r\n"
+                                    + "Connection: keep-alive, X-Secret-Hop\r\nX-Secret-Hop: 1\r\nKeep-Alive: timeout=5\r\n"
+                                    + "Proxy-Connection: keep-alive\r\nProxy-Authorization: Basic Zm9vOmJhcg==\r\nTE: trailers\r\n"
+                                    + "Trailer: X-T\r\nUpgrade: h2c\r\nX-ProxyPool-Session: s1\r\nX-Kept: yes\r\n\r\n")
+                    .read();
             assertEquals(200, r.status());
             String seen = r.header("X-Echo-Headers");
-            for (String hop : new String[] {"connection", "x-secret-hop", "keep-alive", "proxy-connection",
-                "proxy-authorization", "te", "trailer", "upgrade", "x-proxypool-session"}) {
+            for (String hop : new String[] {
+                "connection",
+                "x-secret-hop",
+                "keep-alive",
+                "proxy-connection",
+                "proxy-authorization",
+                "te",
+                "trailer",
+                "upgrade",
+                "x-proxypool-session"
+            }) {
                 assertFalse((',' + seen + ',').contains(',' + hop + ','), hop + " was forwarded: " + seen);
             }
             assertTrue(seen.contains("x-kept"), seen);
@@ -161,8 +190,9 @@ class GatewayWireTest {
     @Test
     void hostHeaderIsReplacedByTheTargetAuthority() throws Exception {
         try (RawOrigin raw = new RawOrigin(h -> "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
-             RawClient c = gw.client()) {
-            c.send("GET http://" + raw.authority() + "/p?q=1 HTTP/1.1\r\nHost: evil.example\r\n\r\n").read();
+                RawClient c = gw.client()) {
+            c.send("GET http://" + raw.authority() + "/p?q=1 HTTP/1.1\r\nHost: evil.example\r\n\r\n")
+                    .read();
             String head = raw.heads.poll(5, TimeUnit.SECONDS);
             assertTrue(head.startsWith("GET /p?q=1 HTTP/1.1\r\n"), head);
             assertTrue(head.contains("\r\nHost: " + raw.authority() + "\r\n"), head);
@@ -174,7 +204,8 @@ class GatewayWireTest {
     void chunkedResponseTrailersAreRelayed() throws Exception {
         String resp = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Sum\r\n\r\n"
                 + "4\r\nwiki\r\n5\r\npedia\r\n0\r\nX-Sum: 9\r\n\r\n";
-        try (RawOrigin raw = new RawOrigin(h -> resp); RawClient c = gw.client()) {
+        try (RawOrigin raw = new RawOrigin(h -> resp);
+                RawClient c = gw.client()) {
             RawClient.Response r = c.send(get2(raw, "GET", "/t")).read();
             assertEquals("wikipedia", r.text());
             assertEquals("X-Sum: 9\r\n", r.header("x-test-trailers"));
@@ -190,10 +221,11 @@ class GatewayWireTest {
     @Test
     void headAnd204And304CarryNoBody() throws Exception {
         try (RawOrigin raw = new RawOrigin(h -> h.startsWith("HEAD")
-                ? "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n"
-                : h.contains("/204") ? "HTTP/1.1 204 No Content\r\n\r\n"
-                : "HTTP/1.1 304 Not Modified\r\nContent-Length: 77\r\n\r\n");
-             RawClient c = gw.client()) {
+                        ? "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n"
+                        : h.contains("/204")
+                                ? "HTTP/1.1 204 No Content\r\n\r\n"
+                                : "HTTP/1.1 304 Not Modified\r\nContent-Length: 77\r\n\r\n");
+                RawClient c = gw.client()) {
             RawClient.Response head = c.send(get2(raw, "HEAD", "/x")).read(true);
             assertEquals("1000", head.header("Content-Length"));
             RawClient.Response noContent = c.send(get2(raw, "GET", "/204")).read();
@@ -208,7 +240,7 @@ class GatewayWireTest {
     @Test
     void readUntilCloseResponseEndsTheClientConnection() throws Exception {
         try (RawOrigin raw = new RawOrigin(h -> "HTTP/1.1 200 OK\r\n\r\nstreamed until close" + RawOrigin.CLOSE);
-             RawClient c = gw.client()) {
+                RawClient c = gw.client()) {
             RawClient.Response r = c.send(get2(raw, "GET", "/")).read();
             assertEquals("close", r.header("Connection"));
             assertEquals("streamed until close", r.text());
@@ -233,11 +265,13 @@ class GatewayWireTest {
     void postBodyWithContentLengthAndChunkedIsForwarded() throws IOException {
         try (RawClient c = gw.client()) {
             RawClient.Response r = c.send("POST http://" + origin.authority() + "/echo HTTP/1.1\r\nHost: x\r\n"
-                    + "Content-Length: 11\r\n\r\nhello world").read();
+                            + "Content-Length: 11\r\n\r\nhello world")
+                    .read();
             assertEquals("hello world", r.text());
             assertEquals("POST", r.header("X-Echo-Method"));
             r = c.send("PUT http://" + origin.authority() + "/echo HTTP/1.1\r\nHost: x\r\n"
-                    + "Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n").read();
+                            + "Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n")
+                    .read();
             assertEquals("abcde", r.text());
             assertEquals("PUT", r.header("X-Echo-Method"));
         }
@@ -246,11 +280,13 @@ class GatewayWireTest {
     @Test
     void connectOpensARawTunnelWithExplainabilityHeaders() throws Exception {
         try (RawClient c = gw.client()) {
-            RawClient.Response est = c.send("CONNECT " + origin.authority() + " HTTP/1.1\r\nHost: "
-                    + origin.authority() + "\r\n\r\n").read(true);
+            RawClient.Response est = c.send(
+                            "CONNECT " + origin.authority() + " HTTP/1.1\r\nHost: " + origin.authority() + "\r\n\r\n")
+                    .read(true);
             assertEquals("HTTP/1.1 200 Connection established", est.statusLine());
             assertExplained(est, "direct", 1);
-            RawClient.Response r = c.send("GET /hello HTTP/1.1\r\nHost: " + origin.authority() + "\r\n\r\n").read();
+            RawClient.Response r = c.send("GET /hello HTTP/1.1\r\nHost: " + origin.authority() + "\r\n\r\n")
+                    .read();
             assertEquals("hello", r.text());
             assertNull(r.header("X-ProxyPool-Proxy"), "inside the tunnel the gateway adds nothing");
         }
@@ -270,7 +306,8 @@ class GatewayWireTest {
     void unreachableTargetIs502WithTheAttemptExplained() throws IOException {
         int closed = FreePort.closed();
         try (RawClient c = gw.client()) {
-            RawClient.Response r = c.send("GET http://127.0.0.1:" + closed + "/ HTTP/1.1\r\nHost: x\r\n\r\n").read();
+            RawClient.Response r = c.send("GET http://127.0.0.1:" + closed + "/ HTTP/1.1\r\nHost: x\r\n\r\n")
+                    .read();
             assertEquals(502, r.status());
             assertEquals("upstream_failed", r.header("X-ProxyPool-Error"));
             assertExplained(r, "direct", 2); // GET: one retry (the direct engine has one "proxy")
@@ -283,9 +320,11 @@ class GatewayWireTest {
 
     @Test
     void idleKeepAliveConnectionIsClosedAfterTheIdleTimeout() throws IOException {
-        try (GatewayFixture quick = new GatewayFixture(engine, ProxyAuthenticator.anonymous(),
-                GatewayConfig.DEFAULTS.withIdleTimeout(Duration.ofMillis(300)));
-             RawClient c = new RawClient(quick.port())) {
+        try (GatewayFixture quick = new GatewayFixture(
+                        engine,
+                        ProxyAuthenticator.anonymous(),
+                        GatewayConfig.DEFAULTS.withIdleTimeout(Duration.ofMillis(300)));
+                RawClient c = new RawClient(quick.port())) {
             assertEquals(200, c.send(get("/hello")).read().status());
             long t0 = System.nanoTime();
             assertTrue(c.closedByServer());
@@ -295,27 +334,42 @@ class GatewayWireTest {
 
     @Test
     void silentTunnelIsClosedAfterTheTunnelIdleTimeout() throws Exception {
-        try (GatewayFixture quick = new GatewayFixture(engine, ProxyAuthenticator.anonymous(),
-                GatewayConfig.DEFAULTS.withTunnelIdleTimeout(Duration.ofMillis(300)));
-             RawClient c = new RawClient(quick.port())) {
-            assertEquals(200, c.send("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n").read(true).status());
+        try (GatewayFixture quick = new GatewayFixture(
+                        engine,
+                        ProxyAuthenticator.anonymous(),
+                        GatewayConfig.DEFAULTS.withTunnelIdleTimeout(Duration.ofMillis(300)));
+                RawClient c = new RawClient(quick.port())) {
+            assertEquals(
+                    200,
+                    c.send("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n")
+                            .read(true)
+                            .status());
             long t0 = System.nanoTime();
             assertTrue(c.closedByServer(), "the idle tunnel is closed, not left to the client's 10 s read timeout");
             long waited = System.nanoTime() - t0;
             assertTrue(waited >= Duration.ofMillis(250).toNanos(), "not closed before the idle timeout: " + waited);
             assertTrue(waited < Duration.ofSeconds(5).toNanos(), "closed soon after the idle timeout: " + waited);
-            Await.atMost(Duration.ofSeconds(5)).until("the ended tunnel to leave the watchdog",
-                    quick.gateway.tunnelWatchdog()::watching, n -> n == 0);
+            Await.atMost(Duration.ofSeconds(5))
+                    .until(
+                            "the ended tunnel to leave the watchdog",
+                            quick.gateway.tunnelWatchdog()::watching,
+                            n -> n == 0);
         }
         GatewayFixture.awaitInFlightZero(engine);
     }
 
     @Test
     void tunnelBusyInOneDirectionOnlyIsNotIdle() throws Exception {
-        try (GatewayFixture quick = new GatewayFixture(engine, ProxyAuthenticator.anonymous(),
-                GatewayConfig.DEFAULTS.withTunnelIdleTimeout(Duration.ofMillis(300)));
-             RawClient c = new RawClient(quick.port())) {
-            assertEquals(200, c.send("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n").read(true).status());
+        try (GatewayFixture quick = new GatewayFixture(
+                        engine,
+                        ProxyAuthenticator.anonymous(),
+                        GatewayConfig.DEFAULTS.withTunnelIdleTimeout(Duration.ofMillis(300)));
+                RawClient c = new RawClient(quick.port())) {
+            assertEquals(
+                    200,
+                    c.send("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n")
+                            .read(true)
+                            .status());
             c.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
             // for 1.5 s (five idle timeouts) only the client sends: the origin answers after the last chunk
             StringBuilder sent = new StringBuilder();
@@ -334,36 +388,45 @@ class GatewayWireTest {
     @Test
     void explainabilityHeadersNeverCarryAddressesOrCredentials() throws IOException {
         Map<String, String> secrets = Map.of("alice", "s3cret-pw");
-        try (GatewayFixture auth = new GatewayFixture(engine, ProxyAuthenticator.basic(secrets), GatewayConfig.DEFAULTS);
-             RawClient c = new RawClient(auth.port())) {
+        try (GatewayFixture auth =
+                        new GatewayFixture(engine, ProxyAuthenticator.basic(secrets), GatewayConfig.DEFAULTS);
+                RawClient c = new RawClient(auth.port())) {
             String cred = Base64.getEncoder().encodeToString("alice:s3cret-pw".getBytes(StandardCharsets.UTF_8));
             RawClient.Response r = c.send("GET http://" + origin.authority() + "/hello HTTP/1.1\r\nHost: x\r\n"
-                    + "Proxy-Authorization: Basic " + cred + "\r\n\r\n").read();
+                            + "Proxy-Authorization: Basic " + cred + "\r\n\r\n")
+                    .read();
             assertEquals(200, r.status());
             for (String h : new String[] {"X-ProxyPool-Proxy", "X-ProxyPool-Upstream", "X-ProxyPool-Routing"}) {
                 String v = r.header(h);
-                assertFalse(v.contains("127.0.0.1") || v.contains(Integer.toString(origin.port()))
-                        || v.contains("s3cret") || v.contains("alice") || v.contains(cred), h + ": " + v);
+                assertFalse(
+                        v.contains("127.0.0.1")
+                                || v.contains(Integer.toString(origin.port()))
+                                || v.contains("s3cret")
+                                || v.contains("alice")
+                                || v.contains(cred),
+                        h + ": " + v);
             }
         }
     }
 
     @Test
     void proxyAuthorizationIsRequiredWhenConfigured() throws IOException {
-        try (GatewayFixture auth = new GatewayFixture(engine, ProxyAuthenticator.basic(Map.of("alice", "pw")),
-                GatewayConfig.DEFAULTS);
-             RawClient c = new RawClient(auth.port())) {
+        try (GatewayFixture auth = new GatewayFixture(
+                        engine, ProxyAuthenticator.basic(Map.of("alice", "pw")), GatewayConfig.DEFAULTS);
+                RawClient c = new RawClient(auth.port())) {
             RawClient.Response r = c.send(get("/hello")).read();
             assertEquals(407, r.status());
             assertEquals("Basic realm=\"proxypool\"", r.header("Proxy-Authenticate"));
             assertEquals("auth_required", r.header("X-ProxyPool-Error"));
             String wrong = Base64.getEncoder().encodeToString("alice:nope".getBytes(StandardCharsets.UTF_8));
             r = c.send("GET http://" + origin.authority() + "/hello HTTP/1.1\r\nHost: x\r\nProxy-Authorization: Basic "
-                    + wrong + "\r\n\r\n").read();
+                            + wrong + "\r\n\r\n")
+                    .read();
             assertEquals(407, r.status());
             String right = Base64.getEncoder().encodeToString("alice:pw".getBytes(StandardCharsets.UTF_8));
             r = c.send("GET http://" + origin.authority() + "/hello HTTP/1.1\r\nHost: x\r\nProxy-Authorization: Basic "
-                    + right + "\r\n\r\n").read();
+                            + right + "\r\n\r\n")
+                    .read();
             assertEquals(200, r.status(), "same connection, after two 407s");
             r = c.send("CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n").read();
             assertEquals(407, r.status());
@@ -384,7 +447,8 @@ class GatewayWireTest {
                 return 0;
             }
         };
-        try (GatewayFixture g = new GatewayFixture(rejecting); RawClient c = new RawClient(g.port())) {
+        try (GatewayFixture g = new GatewayFixture(rejecting);
+                RawClient c = new RawClient(g.port())) {
             RawClient.Response r = c.send(get("/hello")).read();
             assertEquals(503, r.status());
             assertEquals("no_candidate", r.header("X-ProxyPool-Error"));
@@ -400,7 +464,8 @@ class GatewayWireTest {
         byte[] chunk = new byte[30_000];
         java.util.Arrays.fill(chunk, (byte) 'q');
         try (RawClient c = gw.client()) {
-            c.send("POST http://" + origin.authority() + "/echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
+            c.send("POST http://" + origin.authority()
+                    + "/echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
             for (int i = 0; i < 20; i++) {
                 c.out.write((Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
                 c.out.write(chunk);

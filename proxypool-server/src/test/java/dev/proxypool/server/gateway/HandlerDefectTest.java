@@ -37,7 +37,8 @@ class HandlerDefectTest {
                 return 0;
             }
         };
-        try (LogCapture logs = LogCapture.install(); GatewayFixture gw = new GatewayFixture(broken)) {
+        try (LogCapture logs = LogCapture.install();
+                GatewayFixture gw = new GatewayFixture(broken)) {
             try (RawClient c = gw.client()) {
                 c.send("GET http://boom.example/ HTTP/1.1\r\nHost: boom.example\r\n\r\n");
                 boolean answered;
@@ -49,15 +50,23 @@ class HandlerDefectTest {
                 }
                 assertFalse(answered, "no answer on the failed connection");
             }
-            Await.atMost(Duration.ofSeconds(5)).until("a WARNING from " + logger, logs::lines,
-                    lines -> lines.stream().anyMatch(l -> l.is("WARNING", logger)));
-            List<String> warnings = logs.lines().stream().filter(l -> l.is("WARNING", logger))
-                    .map(LogCapture.Line::text).toList();
+            Await.atMost(Duration.ofSeconds(5))
+                    .until(
+                            "a WARNING from " + logger,
+                            logs::lines,
+                            lines -> lines.stream().anyMatch(l -> l.is("WARNING", logger)));
+            List<String> warnings = logs.lines().stream()
+                    .filter(l -> l.is("WARNING", logger))
+                    .map(LogCapture.Line::text)
+                    .toList();
             assertEquals(1, warnings.size(), "one warning: " + warnings);
             assertTrue(warnings.getFirst().contains("java.lang.IllegalStateException"), warnings.getFirst());
-            assertTrue(warnings.getFirst().contains("HandlerDefectTest"), "where it was thrown: " + warnings.getFirst());
+            assertTrue(
+                    warnings.getFirst().contains("HandlerDefectTest"), "where it was thrown: " + warnings.getFirst());
             for (LogCapture.Line l : logs.lines()) {
-                assertFalse(l.text().contains(TARGET_IN_MESSAGE), "never the message (nor a stack trace with it): " + l.where());
+                assertFalse(
+                        l.text().contains(TARGET_IN_MESSAGE),
+                        "never the message (nor a stack trace with it): " + l.where());
             }
             try (RawClient c = gw.client()) {
                 c.send("GET http://ok.example/ HTTP/1.1\r\nHost: ok.example\r\n\r\n");

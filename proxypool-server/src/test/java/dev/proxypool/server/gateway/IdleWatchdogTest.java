@@ -1,13 +1,12 @@
 package dev.proxypool.server.gateway;
 
-import dev.proxypool.testkit.Await;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.proxypool.testkit.Await;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 /** The shared idle sweeper of established tunnels: what it expires, and that its thread does not linger. */
 class IdleWatchdogTest {
@@ -73,14 +72,13 @@ class IdleWatchdogTest {
         IdleWatchdog w = new IdleWatchdog(System::nanoTime, Duration.ofMillis(80)); // 10 ms sweeps
         Party p = new Party(System.nanoTime(), Duration.ofMillis(50).toNanos());
         w.watch(p);
-        Await.atMost(Duration.ofSeconds(10)).until("the real sweeper to expire the idle party", p.expired::get,
-                n -> n == 1);
-        Await.atMost(Duration.ofSeconds(10)).until("the sweeper to end once nothing is watched", w::sweeping,
-                s -> !s);
+        Await.atMost(Duration.ofSeconds(10))
+                .until("the real sweeper to expire the idle party", p.expired::get, n -> n == 1);
+        Await.atMost(Duration.ofSeconds(10)).until("the sweeper to end once nothing is watched", w::sweeping, s -> !s);
         Party again = new Party(System.nanoTime(), Duration.ofMillis(50).toNanos());
         w.watch(again); // a new sweeper starts for it
-        Await.atMost(Duration.ofSeconds(10)).until("a restarted sweeper to expire the next idle party",
-                again.expired::get, n -> n == 1);
+        Await.atMost(Duration.ofSeconds(10))
+                .until("a restarted sweeper to expire the next idle party", again.expired::get, n -> n == 1);
         assertEquals(1, p.expired.get());
     }
 }

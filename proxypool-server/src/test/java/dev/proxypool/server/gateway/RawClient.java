@@ -57,7 +57,9 @@ final class RawClient implements AutoCloseable {
         Map<String, String> headers = new LinkedHashMap<>();
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
-            headers.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim());
+            headers.put(
+                    lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                    lines[i].substring(colon + 1).trim());
         }
         Response r = new Response(lines[0], headers, new byte[0]);
         int status = r.status();

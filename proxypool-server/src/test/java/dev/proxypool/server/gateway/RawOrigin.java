@@ -92,7 +92,9 @@ final class RawOrigin implements AutoCloseable {
         int state = 0;
         while ((c = in.read()) >= 0) {
             b.write(c);
-            state = (c == '\r' && (state == 0 || state == 2)) ? state + 1 : (c == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
+            state = (c == '\r' && (state == 0 || state == 2))
+                    ? state + 1
+                    : (c == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
             if (state == 4) {
                 return b.toString(StandardCharsets.ISO_8859_1);
             }

@@ -1,8 +1,5 @@
 package dev.proxypool.server.gateway;
 
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +10,9 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.util.Base64;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A self-signed certificate for 127.0.0.1 made at test time with the JDK's keytool into a temp
@@ -35,12 +35,33 @@ final class SelfSignedTls {
 
     static SelfSignedTls create(Path dir) throws IOException, InterruptedException, GeneralSecurityException {
         Path ks = dir.resolve("origin.p12");
-        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        Process p = new ProcessBuilder(keytool, "-genkeypair", "-alias", "origin", "-keyalg", "EC",
-                "-groupname", "secp256r1", "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
-                "-validity", "2", "-storetype", "PKCS12", "-keystore", ks.toString(),
-                "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD))
-                .redirectErrorStream(true).start();
+        String keytool =
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        Process p = new ProcessBuilder(
+                        keytool,
+                        "-genkeypair",
+                        "-alias",
+                        "origin",
+                        "-keyalg",
+                        "EC",
+                        "-groupname",
+                        "secp256r1",
+                        "-dname",
+                        "CN=127.0.0.1",
+                        "-ext",
+                        "SAN=ip:127.0.0.1,dns:localhost",
+                        "-validity",
+                        "2",
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        ks.toString(),
+                        "-storepass",
+                        new String(PASSWORD),
+                        "-keypass",
+                        new String(PASSWORD))
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new IOException("keytool failed: " + out);
@@ -64,9 +85,12 @@ final class SelfSignedTls {
         client.init(null, tmf.getTrustManagers(), null);
 
         Path pem = dir.resolve("origin.pem");
-        Files.writeString(pem, "-----BEGIN CERTIFICATE-----\n"
-                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(cert.getEncoded())
-                + "\n-----END CERTIFICATE-----\n");
+        Files.writeString(
+                pem,
+                "-----BEGIN CERTIFICATE-----\n"
+                        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                                .encodeToString(cert.getEncoded())
+                        + "\n-----END CERTIFICATE-----\n");
         return new SelfSignedTls(server, client, pem);
     }
 }

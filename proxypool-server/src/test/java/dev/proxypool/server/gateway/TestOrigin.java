@@ -4,8 +4,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-
-import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32;
+import javax.net.ssl.SSLContext;
 
 /**
  * A small origin on loopback (JDK HttpServer, HTTP or HTTPS) for the gateway tests:
@@ -92,7 +91,8 @@ final class TestOrigin implements AutoCloseable {
         ex.getResponseHeaders().add("X-Echo-Method", ex.getRequestMethod());
         ex.getResponseHeaders().add("X-Echo-Headers", String.join(",", names));
         ex.sendResponseHeaders(200, 0);
-        try (InputStream in = ex.getRequestBody(); OutputStream out = ex.getResponseBody()) {
+        try (InputStream in = ex.getRequestBody();
+                OutputStream out = ex.getResponseBody()) {
             in.transferTo(out);
         }
     }

@@ -9,8 +9,7 @@ import java.time.Duration;
 /** A slow-header client: writes a request head one byte at a time (tests of the head deadline). */
 public final class Trickle {
 
-    private Trickle() {
-    }
+    private Trickle() {}
 
     /**
      * Writes {@code head} one byte per {@code pace} until the peer answers (bytes readable on

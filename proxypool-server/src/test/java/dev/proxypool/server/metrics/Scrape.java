@@ -17,14 +17,21 @@ import java.util.regex.Pattern;
 /** A real {@code /observe/metrics} endpoint over the global registry, scraped as Prometheus text. */
 final class Scrape implements AutoCloseable {
 
-    private final WebServer web = WebServer.builder().address(InetAddress.getLoopbackAddress()).port(0)
-            .shutdownHook(false).addFeature(ObserveFeature.just(MetricsObserver.create())).build().start();
+    private final WebServer web = WebServer.builder()
+            .address(InetAddress.getLoopbackAddress())
+            .port(0)
+            .shutdownHook(false)
+            .addFeature(ObserveFeature.just(MetricsObserver.create()))
+            .build()
+            .start();
     private final HttpClient http = HttpClient.newHttpClient();
 
     /** Every sample line as {@code name{labels}} → value. */
     Map<String, Double> samples() throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + web.port() + "/observe/metrics")).header("Accept", "text/plain").build(),
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + web.port() + "/observe/metrics"))
+                        .header("Accept", "text/plain")
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             throw new AssertionError("metrics answered " + r.statusCode() + ": " + r.body());
@@ -57,7 +64,11 @@ final class Scrape implements AutoCloseable {
             return sample.substring(0, brace);
         }
         StringBuilder b = new StringBuilder(sample.substring(0, brace)).append('{');
-        labels.forEach((k, v) -> b.append(b.charAt(b.length() - 1) == '{' ? "" : ",").append(k).append("=\"").append(v).append('"'));
+        labels.forEach((k, v) -> b.append(b.charAt(b.length() - 1) == '{' ? "" : ",")
+                .append(k)
+                .append("=\"")
+                .append(v)
+                .append('"'));
         return b.append('}').toString();
     }
 
@@ -69,7 +80,11 @@ final class Scrape implements AutoCloseable {
         if (labels.length > 0) {
             key.append('{');
             for (int i = 0; i < labels.length; i += 2) {
-                key.append(i == 0 ? "" : ",").append(labels[i]).append("=\"").append(labels[i + 1]).append('"');
+                key.append(i == 0 ? "" : ",")
+                        .append(labels[i])
+                        .append("=\"")
+                        .append(labels[i + 1])
+                        .append('"');
             }
             key.append('}');
         }

@@ -37,7 +37,11 @@ class NodeApiTest {
 
     @Test
     void weightAndMetadataAreAcceptedAtRegistration() throws Exception {
-        HttpResponse<String> r = f.register(f.issue("a"), "203.0.113.10", 3128, "{\"region\": \"eu\"}",
+        HttpResponse<String> r = f.register(
+                f.issue("a"),
+                "203.0.113.10",
+                3128,
+                "{\"region\": \"eu\"}",
                 "\"weight\": 3, \"metadata\": {\"agent\": \"1.4.2\"}");
         assertEquals(201, r.statusCode(), r.body());
         assertEquals("30", field(r.body(), "livenessTimeoutSeconds"));
@@ -63,7 +67,10 @@ class NodeApiTest {
         String credential = field(r.body(), "credential");
         String proxyId = f.registry.node(id).orElseThrow().proxyId();
 
-        HttpResponse<String> put = f.send("PUT", "/" + id, ADMIN,
+        HttpResponse<String> put = f.send(
+                "PUT",
+                "/" + id,
+                ADMIN,
                 "{\"labels\": {\"region\": \"us\", \"type\": \"dc\"}, \"weight\": 5, \"metadata\": {\"site\": \"fra-1\"}}");
 
         assertEquals(200, put.statusCode(), put.body());
@@ -75,7 +82,12 @@ class NodeApiTest {
         assertEquals("us", p.labels().get("region"));
         assertEquals("dc", p.labels().get("type"));
         assertEquals(5, p.weight());
-        assertEquals("fra-1", json(f.send("GET", "/" + id, ADMIN, null)).get("metadata").get("site").asText());
+        assertEquals(
+                "fra-1",
+                json(f.send("GET", "/" + id, ADMIN, null))
+                        .get("metadata")
+                        .get("site")
+                        .asText());
 
         // the node itself may change its own advert with its credential
         HttpResponse<String> own = f.send("PUT", "/" + id, "Bearer " + credential, "{\"maxConcurrency\": 7}");
@@ -90,14 +102,14 @@ class NodeApiTest {
         String id = field(r.body(), "nodeId");
 
         String[][] cases = {
-                {"{\"weight\": 0}", "weight"},
-                {"{\"weight\": \"x\"}", "weight"},
-                {"{\"maxConcurrency\": 0}", "maxConcurrency"},
-                {"{\"labels\": [1]}", "labels"},
-                {"{\"labels\": {\"region\": 1}}", "labels.region"},
-                {"{\"host\": \"198.51.100.1\"}", "host cannot be changed"},
-                {"{\"colour\": \"red\"}", "unknown field 'colour'"},
-                {"[]", "body"},
+            {"{\"weight\": 0}", "weight"},
+            {"{\"weight\": \"x\"}", "weight"},
+            {"{\"maxConcurrency\": 0}", "maxConcurrency"},
+            {"{\"labels\": [1]}", "labels"},
+            {"{\"labels\": {\"region\": 1}}", "labels.region"},
+            {"{\"host\": \"198.51.100.1\"}", "host cannot be changed"},
+            {"{\"colour\": \"red\"}", "unknown field 'colour'"},
+            {"[]", "body"},
         };
         for (String[] c : cases) {
             HttpResponse<String> put = f.send("PUT", "/" + id, ADMIN, c[0]);
@@ -110,7 +122,8 @@ class NodeApiTest {
         assertEquals(404, f.send("GET", "/n-nope", ADMIN, null).statusCode());
         assertEquals(404, f.send("GET", "/n-nope/health", ADMIN, null).statusCode());
         assertEquals(401, f.send("PUT", "/" + id, null, "{\"weight\": 2}").statusCode());
-        assertEquals(401, f.send("PUT", "/" + id, "Bearer wrong", "{\"weight\": 2}").statusCode());
+        assertEquals(
+                401, f.send("PUT", "/" + id, "Bearer wrong", "{\"weight\": 2}").statusCode());
         assertEquals(401, f.send("GET", "/" + id + "/health", null, null).statusCode());
     }
 
@@ -125,14 +138,17 @@ class NodeApiTest {
 
         JsonNode fresh = json(f.send("GET", "/" + id + "/health", "Bearer " + credential, null));
         assertTrue(fresh.get("alive").asBoolean());
-        assertEquals(NodeFixture.START.plusSeconds(7).toString(), fresh.get("lastHeartbeat").asText());
+        assertEquals(
+                NodeFixture.START.plusSeconds(7).toString(),
+                fresh.get("lastHeartbeat").asText());
         assertEquals(4, fresh.get("secondsSinceHeartbeat").asInt());
         assertEquals("HEALTHY", fresh.get("health").get("state").asText());
         assertEquals("created", fresh.get("health").get("reason").asText());
 
         // three failures in a row through the node (the passive rule) cool it
         String proxyId = f.registry.node(id).orElseThrow().proxyId();
-        ProxyHealth health = ProxyPoolInternals.engine(f.pool).runtime(proxyId).orElseThrow().health();
+        ProxyHealth health =
+                ProxyPoolInternals.engine(f.pool).runtime(proxyId).orElseThrow().health();
         long now = ProxyPoolInternals.engine(f.pool).ticker().read();
         for (int i = 0; i < 3; i++) {
             Admission a = health.tryAdmit(now);
@@ -144,11 +160,15 @@ class NodeApiTest {
         assertEquals("connect_timeout", cooled.get("reason").asText());
         assertEquals("passive", cooled.get("stage").asText());
         assertEquals(f.clock.instant().toString(), cooled.get("since").asText());
-        assertEquals(f.clock.instant().plus(Duration.ofMinutes(3)).toString(), cooled.get("cooldownUntil").asText());
+        assertEquals(
+                f.clock.instant().plus(Duration.ofMinutes(3)).toString(),
+                cooled.get("cooldownUntil").asText());
         assertEquals(1, cooled.get("backoffStep").asInt());
         assertEquals(3, cooled.get("counters").get("windowFailures").asInt());
         List<String> states = new ArrayList<>();
-        cooled.get("transitions").forEach(t -> states.add(t.get("state").asText() + "/" + t.get("reason").asText()));
+        cooled.get("transitions")
+                .forEach(t -> states.add(
+                        t.get("state").asText() + "/" + t.get("reason").asText()));
         assertEquals(List.of("HEALTHY/created", "COOLING/connect_timeout"), states);
     }
 
@@ -167,7 +187,9 @@ class NodeApiTest {
         HttpResponse<String> bad = f.send("GET", "?region=eu", ADMIN, null);
         assertEquals(400, bad.statusCode());
         assertTrue(json(bad).get("message").asText().contains("region"), bad.body());
-        assertEquals(400, f.send("GET", "?label.region=eu&label.region=us", ADMIN, null).statusCode());
+        assertEquals(
+                400,
+                f.send("GET", "?label.region=eu&label.region=us", ADMIN, null).statusCode());
         assertEquals(401, f.send("GET", "?label.region=eu", null, null).statusCode());
     }
 

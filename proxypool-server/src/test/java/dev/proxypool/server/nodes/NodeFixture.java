@@ -1,10 +1,10 @@
 package dev.proxypool.server.nodes;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.time.ManualClock;
 import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import io.helidon.webserver.WebServer;
 import java.net.InetAddress;
 import java.net.URI;
@@ -27,14 +27,15 @@ final class NodeFixture implements AutoCloseable {
 
     static final String ADMIN = "Bearer admin-secret";
     static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
-    static final NodeSettings SETTINGS = new NodeSettings(Duration.ofSeconds(10), Duration.ofSeconds(30),
-            Duration.ofMinutes(10), Duration.ofSeconds(2));
+    static final NodeSettings SETTINGS = new NodeSettings(
+            Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofSeconds(2));
 
     final ManualClock clock;
     final ProxyPool pool;
     final NodeRegistry registry;
     final WebServer server;
-    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     final URI base;
 
     NodeFixture() {
@@ -47,14 +48,22 @@ final class NodeFixture implements AutoCloseable {
         pool = ProxyPool.builder().background(false).clocks(clock, clock).build();
         registry = new NodeRegistry(pool, clock, SETTINGS, store).restore();
         NodeService service = new NodeService(registry, ADMIN::equals);
-        server = WebServer.builder().address(InetAddress.getLoopbackAddress()).port(0).shutdownHook(false)
-                .routing(r -> r.register(NodeService.PATH, service)).build().start();
+        server = WebServer.builder()
+                .address(InetAddress.getLoopbackAddress())
+                .port(0)
+                .shutdownHook(false)
+                .routing(r -> r.register(NodeService.PATH, service))
+                .build()
+                .start();
         base = URI.create("http://127.0.0.1:" + server.port() + NodeService.PATH);
     }
 
     HttpResponse<String> send(String method, String path, String authorization, String body) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(20))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(20))
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) {
             b.header("Content-Type", "application/json");
         }
@@ -74,19 +83,30 @@ final class NodeFixture implements AutoCloseable {
     }
 
     HttpResponse<String> register(String token, String host, int port) throws Exception {
-        return send("POST", "", null, "{\"token\": \"" + token + "\", \"host\": \"" + host + "\", \"port\": " + port
-                + ", \"protocol\": \"http\", \"labels\": {\"region\": \"eu\"}, \"maxConcurrency\": 5}");
+        return send(
+                "POST",
+                "",
+                null,
+                "{\"token\": \"" + token + "\", \"host\": \"" + host + "\", \"port\": " + port
+                        + ", \"protocol\": \"http\", \"labels\": {\"region\": \"eu\"}, \"maxConcurrency\": 5}");
     }
 
     /** A registration with {@code extra} JSON members appended (e.g. {@code "weight": 3}). */
     HttpResponse<String> register(String token, String host, int port, String labels, String extra) throws Exception {
-        return send("POST", "", null, "{\"token\": \"" + token + "\", \"host\": \"" + host + "\", \"port\": " + port
-                + ", \"protocol\": \"http\", \"labels\": " + labels + (extra.isEmpty() ? "" : ", " + extra) + "}");
+        return send(
+                "POST",
+                "",
+                null,
+                "{\"token\": \"" + token + "\", \"host\": \"" + host + "\", \"port\": " + port
+                        + ", \"protocol\": \"http\", \"labels\": " + labels + (extra.isEmpty() ? "" : ", " + extra)
+                        + "}");
     }
 
     /** The node proxy {@code proxyId} in the live snapshot. */
     Proxy inSnapshot(String proxyId) {
-        return inSnapshot().stream().filter(p -> p.id().equals(proxyId)).findFirst()
+        return inSnapshot().stream()
+                .filter(p -> p.id().equals(proxyId))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("not in the snapshot: " + proxyId));
     }
 
@@ -107,7 +127,8 @@ final class NodeFixture implements AutoCloseable {
 
     /** A string or number field of a flat JSON object. */
     static String field(String json, String name) {
-        Matcher m = Pattern.compile("\"" + Pattern.quote(name) + "\"\\s*:\\s*(\"([^\"]*)\"|([0-9]+))").matcher(json);
+        Matcher m = Pattern.compile("\"" + Pattern.quote(name) + "\"\\s*:\\s*(\"([^\"]*)\"|([0-9]+))")
+                .matcher(json);
         if (!m.find()) {
             throw new AssertionError("no field " + name + " in " + json);
         }

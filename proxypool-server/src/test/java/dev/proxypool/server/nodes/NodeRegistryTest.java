@@ -1,6 +1,5 @@
 package dev.proxypool.server.nodes;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +10,7 @@ import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.nodes.NodeSettings;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -42,7 +42,9 @@ class NodeRegistryTest {
     @Test
     void sweepRemovesNodeProxiesNoNodeOwns() {
         Proxy orphan = Proxy.builder(new ProxyKey(Protocol.HTTP, "203.0.113.99", 3128, CredentialRef.NONE))
-                .provider(NodeRegistry.UPSTREAM).upstream(NodeRegistry.UPSTREAM).build();
+                .provider(NodeRegistry.UPSTREAM)
+                .upstream(NodeRegistry.UPSTREAM)
+                .build();
         f.pool.addProxies(List.of(orphan));
         assertEquals(1, f.inSnapshot().size(), "left behind by a previous process");
 
@@ -56,7 +58,8 @@ class NodeRegistryTest {
         String token = f.registry.issueToken("a").token();
         f.registry.register(token, advert("203.0.113.10", 3128)).orElseThrow();
         String proxyId = f.registry.nodes().getFirst().proxyId();
-        ProxyPoolInternals.engine(f.pool).publish(() -> ProxyPoolInternals.engine(f.pool).store().remove(List.of(proxyId)));
+        ProxyPoolInternals.engine(f.pool)
+                .publish(() -> ProxyPoolInternals.engine(f.pool).store().remove(List.of(proxyId)));
         assertEquals(List.of(), f.inSnapshot());
 
         f.registry.sweep();
@@ -67,12 +70,13 @@ class NodeRegistryTest {
     @Test
     void anAddressOfAConfiguredUpstreamCannotRegister() {
         Proxy configured = Proxy.builder(new ProxyKey(Protocol.HTTP, "203.0.113.10", 3128, CredentialRef.NONE))
-                .upstream("vendor").build();
+                .upstream("vendor")
+                .build();
         f.pool.addProxies(List.of(configured));
         String token = f.registry.issueToken("a").token();
 
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> f.registry.register(token, advert("203.0.113.10", 3128)));
+        IllegalStateException e = assertThrows(
+                IllegalStateException.class, () -> f.registry.register(token, advert("203.0.113.10", 3128)));
 
         assertTrue(e.getMessage().contains("configured upstream"), e.getMessage());
         assertEquals(List.of(), f.registry.nodes());
@@ -91,28 +95,30 @@ class NodeRegistryTest {
     void settingsAndAdvertsRejectBadValuesNamingTheKey() {
         Duration s = Duration.ofSeconds(1);
         Object[][] settings = {
-                {Duration.ZERO, s.multipliedBy(3), s.multipliedBy(600), s, "nodes.heartbeatInterval"},
-                {s, s, s.multipliedBy(600), s, "nodes.livenessTimeout"},
-                {s, s.multipliedBy(30), s.multipliedBy(10), s, "nodes.credentialTtl"},
-                {s, s.multipliedBy(30), s.multipliedBy(600), null, "nodes.sweepInterval"},
+            {Duration.ZERO, s.multipliedBy(3), s.multipliedBy(600), s, "nodes.heartbeatInterval"},
+            {s, s, s.multipliedBy(600), s, "nodes.livenessTimeout"},
+            {s, s.multipliedBy(30), s.multipliedBy(10), s, "nodes.credentialTtl"},
+            {s, s.multipliedBy(30), s.multipliedBy(600), null, "nodes.sweepInterval"},
         };
         for (Object[] c : settings) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new NodeSettings(
-                    (Duration) c[0], (Duration) c[1], (Duration) c[2], (Duration) c[3]));
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> new NodeSettings((Duration) c[0], (Duration) c[1], (Duration) c[2], (Duration) c[3]));
             assertTrue(e.getMessage().startsWith((String) c[4]), e.getMessage());
         }
         Object[][] adverts = {
-                {" ", 80, Protocol.HTTP, 1, "host"},
-                {"a b", 80, Protocol.HTTP, 1, "host"},
-                {"h", 0, Protocol.HTTP, 1, "port"},
-                {"h", 65536, Protocol.HTTP, 1, "port"},
-                {"h", 80, null, 1, "protocol"},
-                {"h", 80, Protocol.HTTP, 0, "maxConcurrency"},
-                {"h", 80, Protocol.HTTP, NodeAdvert.MAX_CONCURRENCY + 1, "maxConcurrency"},
+            {" ", 80, Protocol.HTTP, 1, "host"},
+            {"a b", 80, Protocol.HTTP, 1, "host"},
+            {"h", 0, Protocol.HTTP, 1, "port"},
+            {"h", 65536, Protocol.HTTP, 1, "port"},
+            {"h", 80, null, 1, "protocol"},
+            {"h", 80, Protocol.HTTP, 0, "maxConcurrency"},
+            {"h", 80, Protocol.HTTP, NodeAdvert.MAX_CONCURRENCY + 1, "maxConcurrency"},
         };
         for (Object[] c : adverts) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new NodeAdvert(
-                    (String) c[0], (Integer) c[1], (Protocol) c[2], Labels.EMPTY, (Integer) c[3]));
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> new NodeAdvert((String) c[0], (Integer) c[1], (Protocol) c[2], Labels.EMPTY, (Integer) c[3]));
             assertTrue(e.getMessage().startsWith((String) c[4]), e.getMessage());
         }
     }
@@ -159,7 +165,8 @@ class NodeRegistryTest {
                                 String host = "10.0." + thread + "." + rnd.nextInt(16);
                                 Optional<NodeCredential> c = f.registry.register(token, advert(host, 3128));
                                 if (c.isPresent() && rnd.nextBoolean()) {
-                                    f.registry.heartbeat(c.get().nodeId(), c.get().secret());
+                                    f.registry.heartbeat(
+                                            c.get().nodeId(), c.get().secret());
                                 }
                             } catch (IllegalStateException conflict) {
                                 // another token's live node holds the address: expected under contention

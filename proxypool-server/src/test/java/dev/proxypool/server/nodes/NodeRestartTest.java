@@ -50,16 +50,25 @@ class NodeRestartTest {
         try (NodeFixture first = new NodeFixture(new PostgresNodeStore(db), clock)) {
             token = first.issue("edge-eu");
             first.issue("edge-us");
-            HttpResponse<String> r = first.register(token, "203.0.113.10", 3128, "{\"region\": \"eu\"}",
+            HttpResponse<String> r = first.register(
+                    token,
+                    "203.0.113.10",
+                    3128,
+                    "{\"region\": \"eu\"}",
                     "\"weight\": 4, \"metadata\": {\"agent\": \"1.4.2\"}");
             assertEquals(201, r.statusCode(), r.body());
             nodeId = field(r.body(), "nodeId");
             credential = field(r.body(), "credential");
             proxyId = first.registry.node(nodeId).orElseThrow().proxyId();
-            assertEquals(200, first.send("PUT", "/" + nodeId, ADMIN, "{\"labels\": {\"region\": \"eu\", \"type\": \"dc\"}}")
-                    .statusCode());
+            assertEquals(
+                    200,
+                    first.send("PUT", "/" + nodeId, ADMIN, "{\"labels\": {\"region\": \"eu\", \"type\": \"dc\"}}")
+                            .statusCode());
         }
-        assertTrue(schema.scalar("SELECT string_agg(token_digest, ',') FROM node_tokens").indexOf(token) < 0,
+        assertTrue(
+                schema.scalar("SELECT string_agg(token_digest, ',') FROM node_tokens")
+                                .indexOf(token)
+                        < 0,
                 "only digests are stored");
 
         // the control plane is down for 5 minutes (longer than the liveness timeout, shorter than the credential)
@@ -85,14 +94,22 @@ class NodeRestartTest {
 
             // a node that does not heartbeat after the restart leaves after one liveness timeout
             clock.advance(Duration.ofSeconds(20));
-            assertEquals(200, second.heartbeat(field(other.body(), "nodeId"), field(other.body(), "credential"), null)
-                    .statusCode());
+            assertEquals(
+                    200,
+                    second.heartbeat(field(other.body(), "nodeId"), field(other.body(), "credential"), null)
+                            .statusCode());
             clock.advance(Duration.ofSeconds(11));
             second.registry.sweep();
-            assertEquals(0, second.inSnapshot().stream().filter(x -> x.id().equals(proxyId)).count());
-            assertEquals("1", schema.scalar("SELECT count(*) FROM node_members"), "the dead node is gone from the table");
+            assertEquals(
+                    0,
+                    second.inSnapshot().stream()
+                            .filter(x -> x.id().equals(proxyId))
+                            .count());
+            assertEquals(
+                    "1", schema.scalar("SELECT count(*) FROM node_members"), "the dead node is gone from the table");
 
-            assertEquals(204, second.send("DELETE", "/tokens/edge-eu", ADMIN, null).statusCode());
+            assertEquals(
+                    204, second.send("DELETE", "/tokens/edge-eu", ADMIN, null).statusCode());
         }
         try (NodeFixture third = new NodeFixture(new PostgresNodeStore(db), clock)) {
             assertEquals(List.of("edge-us"), third.registry.tokenNames(), "a revocation survives too");

@@ -81,7 +81,10 @@ class NodeServiceTest {
         HttpResponse<String> r = f.register(f.issue("a"), "203.0.113.10", 3128);
         f.clock.advance(Duration.ofSeconds(31));
 
-        assertEquals(401, f.heartbeat(field(r.body(), "nodeId"), field(r.body(), "credential"), null).statusCode());
+        assertEquals(
+                401,
+                f.heartbeat(field(r.body(), "nodeId"), field(r.body(), "credential"), null)
+                        .statusCode());
         assertEquals(List.of(), f.inSnapshot());
     }
 
@@ -100,7 +103,10 @@ class NodeServiceTest {
         List<Proxy> left = f.inSnapshot();
         assertEquals(1, left.size(), "no sweep needed");
         assertEquals("198.51.100.20", left.getFirst().host());
-        assertEquals(401, f.heartbeat(field(a.body(), "nodeId"), field(a.body(), "credential"), null).statusCode());
+        assertEquals(
+                401,
+                f.heartbeat(field(a.body(), "nodeId"), field(a.body(), "credential"), null)
+                        .statusCode());
         assertEquals(401, f.register(token, "203.0.113.10", 3128).statusCode(), "a revoked token registers nothing");
         assertEquals(404, f.send("DELETE", "/tokens/edge-eu", ADMIN, null).statusCode());
     }
@@ -112,7 +118,9 @@ class NodeServiceTest {
         String credential = field(r.body(), "credential");
         f.clock.advance(Duration.ofSeconds(10));
 
-        HttpResponse<String> hb = f.heartbeat(id, credential,
+        HttpResponse<String> hb = f.heartbeat(
+                id,
+                credential,
                 "{\"timestamp\": \"2999-01-01T00:00:00Z\", \"lastHeartbeat\": 32503680000000, \"expiresAt\": \"2999-01-01T00:00:00Z\"}");
 
         assertEquals(200, hb.statusCode(), hb.body());
@@ -131,8 +139,11 @@ class NodeServiceTest {
 
         assertEquals(401, r.statusCode());
         assertEquals("Bearer", r.headers().firstValue("WWW-Authenticate").orElse(""));
-        assertEquals(401, f.send("POST", "", null, "{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\"}")
-                .statusCode(), "no token at all");
+        assertEquals(
+                401,
+                f.send("POST", "", null, "{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\"}")
+                        .statusCode(),
+                "no token at all");
         assertEquals(List.of(), f.inSnapshot());
     }
 
@@ -143,12 +154,23 @@ class NodeServiceTest {
         HttpResponse<String> b = f.register(token, "203.0.113.11", 3128);
         String id = field(a.body(), "nodeId");
 
-        assertEquals(401, f.heartbeat(id, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", null).statusCode(), "wrong secret");
-        assertEquals(401, f.heartbeat(id, field(b.body(), "credential"), null).statusCode(), "another node's credential");
+        assertEquals(
+                401,
+                f.heartbeat(id, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", null)
+                        .statusCode(),
+                "wrong secret");
+        assertEquals(
+                401, f.heartbeat(id, field(b.body(), "credential"), null).statusCode(), "another node's credential");
         assertEquals(401, f.heartbeat(id, null, null).statusCode(), "no Authorization");
-        assertEquals(401, f.send("POST", "/" + id + "/heartbeat", "Basic " + field(a.body(), "credential"), null)
-                .statusCode(), "not a bearer credential");
-        assertEquals(401, f.heartbeat("n-unknown", field(a.body(), "credential"), null).statusCode(), "unknown node");
+        assertEquals(
+                401,
+                f.send("POST", "/" + id + "/heartbeat", "Basic " + field(a.body(), "credential"), null)
+                        .statusCode(),
+                "not a bearer credential");
+        assertEquals(
+                401,
+                f.heartbeat("n-unknown", field(a.body(), "credential"), null).statusCode(),
+                "unknown node");
         assertEquals(401, f.heartbeat(id, token, null).statusCode(), "the registration token is not a credential");
         assertEquals(2, f.inSnapshot().size(), "failed heartbeats remove nothing");
     }
@@ -157,23 +179,30 @@ class NodeServiceTest {
     void badInputIs400NamingTheField() throws Exception {
         String token = f.issue("a");
         String[][] cases = {
-                {"{\"host\": \"203.0.113.10\", \"port\": 3128}", "protocol"},
-                {"{\"port\": 3128, \"protocol\": \"http\"}", "host"},
-                {"{\"host\": \"bad host/x\", \"port\": 3128, \"protocol\": \"http\"}", "host"},
-                {"{\"host\": 12, \"port\": 3128, \"protocol\": \"http\"}", "host"},
-                {"{\"host\": \"203.0.113.10\", \"protocol\": \"http\"}", "port"},
-                {"{\"host\": \"203.0.113.10\", \"port\": 0, \"protocol\": \"http\"}", "port"},
-                {"{\"host\": \"203.0.113.10\", \"port\": 65536, \"protocol\": \"http\"}", "port"},
-                {"{\"host\": \"203.0.113.10\", \"port\": \"3128\", \"protocol\": \"http\"}", "port"},
-                {"{\"host\": \"203.0.113.10\", \"port\": 3128.5, \"protocol\": \"http\"}", "port"},
-                {"{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"ftp\"}", "protocol"},
-                {"{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\", \"maxConcurrency\": 0}", "maxConcurrency"},
-                {"{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\", \"labels\": [1]}", "labels"},
-                {"{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\", \"labels\": {\"a\": 1}}", "labels.a"},
-                {"{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\", \"weight\": 0}", "weight"},
-                {"{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\", \"colour\": 3}", "unknown field 'colour'"},
-                {"[1, 2]", "JSON object"},
-                {"{not json", "JSON object"},
+            {"{\"host\": \"203.0.113.10\", \"port\": 3128}", "protocol"},
+            {"{\"port\": 3128, \"protocol\": \"http\"}", "host"},
+            {"{\"host\": \"bad host/x\", \"port\": 3128, \"protocol\": \"http\"}", "host"},
+            {"{\"host\": 12, \"port\": 3128, \"protocol\": \"http\"}", "host"},
+            {"{\"host\": \"203.0.113.10\", \"protocol\": \"http\"}", "port"},
+            {"{\"host\": \"203.0.113.10\", \"port\": 0, \"protocol\": \"http\"}", "port"},
+            {"{\"host\": \"203.0.113.10\", \"port\": 65536, \"protocol\": \"http\"}", "port"},
+            {"{\"host\": \"203.0.113.10\", \"port\": \"3128\", \"protocol\": \"http\"}", "port"},
+            {"{\"host\": \"203.0.113.10\", \"port\": 3128.5, \"protocol\": \"http\"}", "port"},
+            {"{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"ftp\"}", "protocol"},
+            {
+                "{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\", \"maxConcurrency\": 0}",
+                "maxConcurrency"
+            },
+            {"{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\", \"labels\": [1]}", "labels"},
+            {"{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\", \"labels\": {\"a\": 1}}", "labels.a"
+            },
+            {"{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\", \"weight\": 0}", "weight"},
+            {
+                "{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\", \"colour\": 3}",
+                "unknown field 'colour'"
+            },
+            {"[1, 2]", "JSON object"},
+            {"{not json", "JSON object"},
         };
         for (String[] c : cases) {
             String body = c[0].startsWith("{\"") ? "{\"token\": \"" + token + "\", " + c[0].substring(1) : c[0];
@@ -187,7 +216,9 @@ class NodeServiceTest {
     @Test
     void adminEndpointsNeedTheAdminCheck() throws Exception {
         assertEquals(401, f.send("POST", "/tokens", null, "{\"name\": \"a\"}").statusCode());
-        assertEquals(401, f.send("POST", "/tokens", "Bearer wrong", "{\"name\": \"a\"}").statusCode());
+        assertEquals(
+                401,
+                f.send("POST", "/tokens", "Bearer wrong", "{\"name\": \"a\"}").statusCode());
         f.issue("a");
         assertEquals(401, f.send("DELETE", "/tokens/a", "Bearer wrong", null).statusCode());
         assertEquals(401, f.send("GET", "/tokens", null, null).statusCode());
@@ -233,7 +264,10 @@ class NodeServiceTest {
         assertEquals(409, f.register(b, "203.0.113.10", 3128).statusCode());
         f.clock.advance(Duration.ofSeconds(31));
         assertEquals(201, f.register(b, "203.0.113.10", 3128).statusCode(), "a dead holder gives way");
-        assertEquals(401, f.heartbeat(field(first.body(), "nodeId"), field(first.body(), "credential"), null).statusCode());
+        assertEquals(
+                401,
+                f.heartbeat(field(first.body(), "nodeId"), field(first.body(), "credential"), null)
+                        .statusCode());
         assertEquals(1, f.inSnapshot().size());
     }
 
@@ -246,8 +280,14 @@ class NodeServiceTest {
         assertEquals(201, second.statusCode());
         assertEquals(1, f.registry.nodes().size());
         assertEquals(1, f.inSnapshot().size());
-        assertEquals(401, f.heartbeat(field(first.body(), "nodeId"), field(first.body(), "credential"), null).statusCode());
-        assertEquals(200, f.heartbeat(field(second.body(), "nodeId"), field(second.body(), "credential"), null).statusCode());
+        assertEquals(
+                401,
+                f.heartbeat(field(first.body(), "nodeId"), field(first.body(), "credential"), null)
+                        .statusCode());
+        assertEquals(
+                200,
+                f.heartbeat(field(second.body(), "nodeId"), field(second.body(), "credential"), null)
+                        .statusCode());
     }
 
     @Test
@@ -256,7 +296,10 @@ class NodeServiceTest {
         String id = field(r.body(), "nodeId");
 
         assertEquals(401, f.send("DELETE", "/" + id, "Bearer wrong", null).statusCode());
-        assertEquals(204, f.send("DELETE", "/" + id, "Bearer " + field(r.body(), "credential"), null).statusCode());
+        assertEquals(
+                204,
+                f.send("DELETE", "/" + id, "Bearer " + field(r.body(), "credential"), null)
+                        .statusCode());
         assertEquals(List.of(), f.inSnapshot());
     }
 }

@@ -29,7 +29,8 @@ class ConfigDocsTest {
 
     @Test
     void everyEntityRoundTripsThroughItsDocument() throws Exception {
-        ProxyPoolConfig c = load("""
+        ProxyPoolConfig c =
+                load("""
                 clients:
                   - { name: alice, secretHash: "%s", token: alice-token-0123456789, quota: { extractionsPerHour: 1000 }, rateLimit: { rps: 200 } }
                   - { name: bob }
@@ -60,7 +61,8 @@ class ConfigDocsTest {
                 """.formatted(dev.proxypool.core.security.SecretHash.hash("s3cret".toCharArray(), 1000)));
 
         ConfigState state = ConfigState.from(c);
-        assertEquals(List.of("shop", "hashed", "default"), state.names(EntityType.ROUTING), "routings keep their order");
+        assertEquals(
+                List.of("shop", "hashed", "default"), state.names(EntityType.ROUTING), "routings keep their order");
         ProxyPoolConfig back = state.validate(dir);
 
         // providers, upstreams and clients are kept by name; routings in order
@@ -71,10 +73,15 @@ class ConfigDocsTest {
         assertEquals(1000, back.clients().get(0).extractionsPerHour());
         assertEquals(200.0, back.clients().get(0).rps());
         assertTrue(back.clients().get(0).token().isEmpty(), "tokens are only kept hashed");
-        assertEquals(ClientDocs.tokenHash("alice-token-0123456789"),
+        assertEquals(
+                ClientDocs.tokenHash("alice-token-0123456789"),
                 state.find(EntityType.CLIENT, "alice").orElseThrow().doc().get(Entity.TOKEN_HASH));
-        assertEquals("alice", state.clientForTokenHash(ClientDocs.tokenHash("alice-token-0123456789")).orElseThrow());
-        assertTrue(state.clientForTokenHash(ClientDocs.tokenHash("wrong-token-0123456789")).isEmpty());
+        assertEquals(
+                "alice",
+                state.clientForTokenHash(ClientDocs.tokenHash("alice-token-0123456789"))
+                        .orElseThrow());
+        assertTrue(state.clientForTokenHash(ClientDocs.tokenHash("wrong-token-0123456789"))
+                .isEmpty());
     }
 
     private static <T> List<T> sorted(List<T> in, java.util.function.Function<T, String> name) {
@@ -93,21 +100,36 @@ class ConfigDocsTest {
     @Test
     void validationNamesTheKeyLikeTheConfigFile() {
         Map<String, Object> bad = Map.of("name", "shop", "strategy", "sequential", "upstreams", List.of("nope"));
-        ConfigState s = ConfigState.EMPTY.with(EntityType.ROUTING, List.of(new Entity(EntityType.ROUTING, "shop", bad)));
+        ConfigState s =
+                ConfigState.EMPTY.with(EntityType.ROUTING, List.of(new Entity(EntityType.ROUTING, "shop", bad)));
         ConfigException e = assertThrows(ConfigException.class, () -> s.validate(dir));
-        assertEquals("routings[shop].upstreams[0]: names upstream 'nope', which is not defined under upstreams", e.getMessage());
+        assertEquals(
+                "routings[shop].upstreams[0]: names upstream 'nope', which is not defined under upstreams",
+                e.getMessage());
     }
 
     @Test
     void publicDocumentsHideSecrets() {
-        Entity client = new Entity(EntityType.CLIENT, "alice", ClientDocs.doc("alice", java.util.Optional.of("pbkdf2-sha256$x"),
-                java.util.Optional.of(ClientDocs.tokenHash("t")), 5, 1.5));
+        Entity client = new Entity(
+                EntityType.CLIENT,
+                "alice",
+                ClientDocs.doc(
+                        "alice",
+                        java.util.Optional.of("pbkdf2-sha256$x"),
+                        java.util.Optional.of(ClientDocs.tokenHash("t")),
+                        5,
+                        1.5));
         String json = JsonTree.write(client.publicDoc());
-        assertEquals("{\"name\":\"alice\",\"quota\":{\"extractionsPerHour\":5},\"rateLimit\":{\"rps\":1.5},"
-                + "\"hasSecret\":true,\"hasToken\":true}", json);
-        Entity provider = new Entity(EntityType.PROVIDER, "v", Map.of("name", "v", "type", "http_json_feed",
-                "url", "https://user:pa55@feed.example:8443/x?y=1"));
-        assertEquals("https://user:***@feed.example:8443/x?y=1", provider.publicDoc().get("url"));
+        assertEquals(
+                "{\"name\":\"alice\",\"quota\":{\"extractionsPerHour\":5},\"rateLimit\":{\"rps\":1.5},"
+                        + "\"hasSecret\":true,\"hasToken\":true}",
+                json);
+        Entity provider = new Entity(
+                EntityType.PROVIDER,
+                "v",
+                Map.of("name", "v", "type", "http_json_feed", "url", "https://user:pa55@feed.example:8443/x?y=1"));
+        assertEquals(
+                "https://user:***@feed.example:8443/x?y=1", provider.publicDoc().get("url"));
         assertEquals("https://feed.example/a@b", Entity.maskUrl("https://feed.example/a@b"));
         assertEquals("https://user@feed.example/", Entity.maskUrl("https://user@feed.example/"));
     }
@@ -116,7 +138,8 @@ class ConfigDocsTest {
     void jsonTreeWritesWhatItParses() {
         String json = "{\"a\":[1,2.5,\"x\\\"y\",true,null,{\"b\":{}}],\"c\":\"\\u0001\"}";
         assertEquals(json, JsonTree.write(JsonTree.parseObject(json)));
-        assertEquals("{\"a\":200,\"b\":1.5,\"c\":1000,\"d\":1E+999999999}",
+        assertEquals(
+                "{\"a\":200,\"b\":1.5,\"c\":1000,\"d\":1E+999999999}",
                 JsonTree.write(JsonTree.parseObject("{\"a\": 200.0, \"b\": 1.50, \"c\": 1e3, \"d\": 1e999999999}")),
                 "one form per number; a huge exponent stays short");
         assertEquals(JsonTree.parseObject("{\"x\": 5}"), JsonTree.freeze(Map.of("x", 5.0)));

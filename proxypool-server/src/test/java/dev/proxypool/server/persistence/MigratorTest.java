@@ -19,8 +19,17 @@ import org.junit.jupiter.api.Test;
 /** The migrator against the real PostgreSQL, in a schema of its own per test. */
 class MigratorTest {
 
-    private static final List<String> TABLES = List.of("schema_migrations", "config_version", "providers", "upstreams",
-            "routings", "clients", "sequential_state", "node_tokens", "node_members", "audit_log");
+    private static final List<String> TABLES = List.of(
+            "schema_migrations",
+            "config_version",
+            "providers",
+            "upstreams",
+            "routings",
+            "clients",
+            "sequential_state",
+            "node_tokens",
+            "node_members",
+            "audit_log");
 
     private PgSchema schema;
     private Database db;
@@ -38,8 +47,9 @@ class MigratorTest {
     }
 
     private List<String> tables() {
-        String list = schema.scalar("SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables"
-                + " WHERE table_schema = '" + schema.name() + "'");
+        String list =
+                schema.scalar("SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables"
+                        + " WHERE table_schema = '" + schema.name() + "'");
         return list == null ? List.of() : List.of(list.split(","));
     }
 
@@ -62,8 +72,8 @@ class MigratorTest {
     void aChangedAppliedMigrationStopsStartNamingTheFile() {
         Migrator.classpath().migrate(db.dataSource());
         Migration original = Migrator.classpath().migrations().getFirst();
-        Migrator edited = new Migrator(List.of(Migration.of(original.fileName(),
-                original.sql() + "\nCREATE INDEX edited_later ON audit_log (at);\n")));
+        Migrator edited = new Migrator(List.of(Migration.of(
+                original.fileName(), original.sql() + "\nCREATE INDEX edited_later ON audit_log (at);\n")));
 
         MigrationException e = assertThrows(MigrationException.class, () -> edited.migrate(db.dataSource()));
         assertTrue(e.getMessage().contains("migration V1__init.sql was changed after it was applied"), e.getMessage());
@@ -80,8 +90,8 @@ class MigratorTest {
     @Test
     void editedCommentsAndBlankLinesAreNotAChange() {
         Migration plain = Migration.of("V1__x.sql", "CREATE TABLE a (x int);\nCREATE TABLE b (y int);\n");
-        Migration commented = Migration.of("V1__x.sql",
-                "-- what a is for\nCREATE TABLE a (x int);   \n\n    -- and b\nCREATE TABLE b (y int);\n");
+        Migration commented = Migration.of(
+                "V1__x.sql", "-- what a is for\nCREATE TABLE a (x int);   \n\n    -- and b\nCREATE TABLE b (y int);\n");
         assertEquals(plain.checksum(), commented.checksum());
         assertTrue(!plain.fullTextChecksum().equals(commented.fullTextChecksum()));
         Migration changed = Migration.of("V1__x.sql", "CREATE TABLE a (x bigint);\nCREATE TABLE b (y int);\n");
@@ -97,14 +107,16 @@ class MigratorTest {
         schema.execute("UPDATE schema_migrations SET checksum = '" + earlier + "' WHERE version = 1");
 
         assertEquals(List.of(), Migrator.classpath().migrate(db.dataSource()));
-        assertEquals(Migrator.classpath().migrations().getFirst().checksum(),
+        assertEquals(
+                Migrator.classpath().migrations().getFirst().checksum(),
                 schema.scalar("SELECT checksum FROM schema_migrations WHERE version = 1"));
 
         // a row with the whole-text checksum of today's file (recorded by such a build after the rewording) too
         schema.execute("UPDATE schema_migrations SET checksum = '"
                 + Migrator.classpath().migrations().getFirst().fullTextChecksum() + "' WHERE version = 1");
         assertEquals(List.of(), Migrator.classpath().migrate(db.dataSource()));
-        assertEquals(Migrator.classpath().migrations().getFirst().checksum(),
+        assertEquals(
+                Migrator.classpath().migrations().getFirst().checksum(),
                 schema.scalar("SELECT checksum FROM schema_migrations WHERE version = 1"));
     }
 
@@ -114,7 +126,8 @@ class MigratorTest {
         more.add(Migration.of("V3__later.sql", "CREATE TABLE later (x int);"));
         new Migrator(more).migrate(db.dataSource());
 
-        MigrationException e = assertThrows(MigrationException.class, () -> Migrator.classpath().migrate(db.dataSource()));
+        MigrationException e = assertThrows(
+                MigrationException.class, () -> Migrator.classpath().migrate(db.dataSource()));
         assertTrue(e.getMessage().contains("version 3 applied, which this build does not know"), e.getMessage());
     }
 
@@ -123,7 +136,8 @@ class MigratorTest {
         List<Migration> more = new ArrayList<>(Migrator.classpath().migrations());
         more.add(Migration.of("V3__broken.sql", "CREATE TABLE half_done (x int);\nSELECT 1 / 0;"));
 
-        MigrationException e = assertThrows(MigrationException.class, () -> new Migrator(more).migrate(db.dataSource()));
+        MigrationException e =
+                assertThrows(MigrationException.class, () -> new Migrator(more).migrate(db.dataSource()));
         assertTrue(e.getMessage().contains("V3__broken.sql failed and was rolled back"), e.getMessage());
         assertTrue(!tables().contains("half_done"), "tables: " + tables());
         assertEquals("2", schema.scalar("SELECT max(version) FROM schema_migrations"), "V1 and V2 stay applied");
@@ -133,8 +147,9 @@ class MigratorTest {
     void badFileNamesAreRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Migration.of("init.sql", "x"));
         assertTrue(e.getMessage().contains("V<version>__<description>.sql"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> new Migrator(List.of(Migration.of("V1__a.sql", "x"),
-                Migration.of("V1__b.sql", "y"))));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new Migrator(List.of(Migration.of("V1__a.sql", "x"), Migration.of("V1__b.sql", "y"))));
     }
 
     @Test

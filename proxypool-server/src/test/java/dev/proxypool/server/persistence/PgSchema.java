@@ -48,7 +48,7 @@ public final class PgSchema implements AutoCloseable {
     /** Runs SQL in this schema. */
     public void execute(String sql) {
         try (Connection c = DriverManager.getConnection(URL + "?currentSchema=" + name, USER, "");
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute(sql);
         } catch (SQLException e) {
             throw new IllegalStateException("SQL failed: " + sql + ": " + e.getMessage(), e);
@@ -57,7 +57,9 @@ public final class PgSchema implements AutoCloseable {
 
     /** The first column of the first row of {@code sql}, as text ({@code null} when no row). */
     public String scalar(String sql) {
-        try (Connection c = connect(); Statement st = c.createStatement(); var rs = st.executeQuery(sql)) {
+        try (Connection c = connect();
+                Statement st = c.createStatement();
+                var rs = st.executeQuery(sql)) {
             return rs.next() ? rs.getString(1) : null;
         } catch (SQLException e) {
             throw new IllegalStateException("SQL failed: " + sql + ": " + e.getMessage(), e);

@@ -65,7 +65,9 @@ class PostgresConfigStoreTest {
             AuditEntry row = store.auditLog(10, "").entries().getFirst();
             assertEquals("config.seed", row.action());
             assertEquals("config", row.actor());
-            assertFalse(row.after().orElseThrow().contains("alice-token"), row.after().orElseThrow());
+            assertFalse(
+                    row.after().orElseThrow().contains("alice-token"),
+                    row.after().orElseThrow());
         }
         ProxyPoolConfig changedFile = config("providers: [{ name: other, type: jsonl_inventory, path: o.jsonl }]\n");
         try (PostgresConfigStore reopened = PostgresConfigStore.open(schema.settings(), clock)) {
@@ -77,8 +79,8 @@ class PostgresConfigStoreTest {
 
     @Test
     void sequentialPositionsSurviveARestart() {
-        SequentialState s = new SequentialState("shop", 1, "b", true, 2, 9, SwitchReason.EMPTY_THRESHOLD,
-                Instant.parse("2026-01-01T00:05:00Z"));
+        SequentialState s = new SequentialState(
+                "shop", 1, "b", true, 2, 9, SwitchReason.EMPTY_THRESHOLD, Instant.parse("2026-01-01T00:05:00Z"));
         try (PostgresConfigStore store = PostgresConfigStore.open(schema.settings(), clock)) {
             store.saveSequential(List.of(s));
         }
@@ -102,23 +104,28 @@ class PostgresConfigStoreTest {
             assertTrue(store instanceof PostgresConfigStore);
             assertEquals(List.of("lab"), store.state().names(EntityType.PROVIDER));
         }
-        assertEquals(String.valueOf(Migrator.classpath().migrations().size()),
-                schema.scalar("SELECT count(*) FROM schema_migrations"), "every migration applied once");
+        assertEquals(
+                String.valueOf(Migrator.classpath().migrations().size()),
+                schema.scalar("SELECT count(*) FROM schema_migrations"),
+                "every migration applied once");
     }
 
     @Test
     void anUnreachableDatabaseFailsStartWithAClearError() {
         int port = dev.proxypool.testkit.TestPorts.closedPort();
         DatabaseSettings dead = DatabaseSettings.of("jdbc:postgresql://127.0.0.1:" + port + "/test", "postgres");
-        DatabaseUnavailableException e = assertThrows(DatabaseUnavailableException.class,
-                () -> PostgresConfigStore.open(dead, clock));
+        DatabaseUnavailableException e =
+                assertThrows(DatabaseUnavailableException.class, () -> PostgresConfigStore.open(dead, clock));
         // names where it tried, so "PostgreSQL is down" and "the wrong host/port" can be told apart
-        assertTrue(e.getMessage().startsWith("database unavailable at 127.0.0.1:" + port + " (database.url): "), e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith("database unavailable at 127.0.0.1:" + port + " (database.url): "),
+                e.getMessage());
     }
 
     @Test
     void theAddressOfAJdbcUrlNeverIncludesCredentials() {
-        assertEquals("db.example:6543", Database.address("jdbc:postgresql://db.example:6543/pp?user=u&password=secret"));
+        assertEquals(
+                "db.example:6543", Database.address("jdbc:postgresql://db.example:6543/pp?user=u&password=secret"));
         assertEquals("db.example:5432", Database.address("jdbc:postgresql://db.example/pp"));
         assertEquals("[::1]:5433", Database.address("jdbc:postgresql://[::1]:5433/pp"));
         assertEquals("a.example:5432", Database.address("jdbc:postgresql://a.example,b.example:5433/pp"));

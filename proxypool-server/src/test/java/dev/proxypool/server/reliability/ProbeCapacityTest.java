@@ -1,12 +1,12 @@
 package dev.proxypool.server.reliability;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.capacity.CapacityCell;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.probe.ActiveProber;
 import dev.proxypool.sdk.probe.ProbeListener;
 import dev.proxypool.sdk.probe.ProbeRound;
@@ -38,13 +38,21 @@ class ProbeCapacityTest {
 
     @Test
     void aProxyLimitedToOneConnectionIsNeverProbedWhileAGatewayTunnelUsesIt() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.start(); FakeHttpProxy vendor = FakeHttpProxy.builder().start();
-             UpstreamBench b = new UpstreamBench(dir, "", List.of(UpstreamBench.key(Protocol.HTTP, vendor.port())), 1)) {
-            CapacityCell capacity = ProxyPoolInternals.engine(b.pool).registry().runtimeFor(b.proxies.getFirst()).capacity();
+        try (FakeOrigin origin = FakeOrigin.start();
+                FakeHttpProxy vendor = FakeHttpProxy.builder().start();
+                UpstreamBench b =
+                        new UpstreamBench(dir, "", List.of(UpstreamBench.key(Protocol.HTTP, vendor.port())), 1)) {
+            CapacityCell capacity = ProxyPoolInternals.engine(b.pool)
+                    .registry()
+                    .runtimeFor(b.proxies.getFirst())
+                    .capacity();
             AtomicInteger heldDuringProbe = new AtomicInteger(-1);
-            ActiveProber prober = ActiveProber.builder(ProxyPoolInternals.dialer(b.pool), () -> ProxyPoolInternals.engine(b.pool).snapshot().proxies(),
+            ActiveProber prober = ActiveProber.builder(
+                            ProxyPoolInternals.dialer(b.pool),
+                            () -> ProxyPoolInternals.engine(b.pool).snapshot().proxies(),
                             ProxyPoolInternals.engine(b.pool).registry())
-                    .settings(ProberSettings.DEFAULTS.withTargets(List.of(URI.create(origin.url("/bytes?n=10"))))
+                    .settings(ProberSettings.DEFAULTS
+                            .withTargets(List.of(URI.create(origin.url("/bytes?n=10"))))
                             .withTimeout(Duration.ofSeconds(5)))
                     .listener(new ProbeListener() {
                         @Override
@@ -55,8 +63,10 @@ class ProbeCapacityTest {
                     .build();
             try (Socket client = b.client()) { // a gateway tunnel holds the proxy's only unit
                 InputStream in = RawHttp.buffered(client);
-                assertEquals(200, RawHttp.exchange(in, client.getOutputStream(),
-                        UpstreamBench.connect(origin.authority()), true).status());
+                assertEquals(
+                        200,
+                        RawHttp.exchange(in, client.getOutputStream(), UpstreamBench.connect(origin.authority()), true)
+                                .status());
                 assertEquals(1, capacity.inFlight(), "the tunnel holds the one unit");
 
                 ProbeRound busy = prober.runOnce();
@@ -64,8 +74,8 @@ class ProbeCapacityTest {
                 assertEquals(1, busy.skipped(), "a full proxy is skipped");
                 assertEquals(0, busy.succeeded() + busy.failed());
                 assertEquals(1, vendor.maxOpenConnections(), "the vendor port never saw a second connection");
-                RawHttp.Response inner = RawHttp.exchange(in, client.getOutputStream(),
-                        "GET /bytes?n=300 HTTP/1.1\r\nHost: x\r\n\r\n", false);
+                RawHttp.Response inner = RawHttp.exchange(
+                        in, client.getOutputStream(), "GET /bytes?n=300 HTTP/1.1\r\nHost: x\r\n\r\n", false);
                 assertEquals(300, inner.body().length, "the tunnel is untouched");
             }
             b.assertCapacityBackToZero();

@@ -44,8 +44,9 @@ class RealTinyproxyTargetFailureTest {
     @Test
     void tinyproxyRefusingADeadDestinationWith500KeepsTheOnlyProxyServing() throws Exception {
         assertTrue(Files.isExecutable(TINYPROXY), TINYPROXY + " is missing: install the Debian package tinyproxy");
-        try (FakeOrigin origin = FakeOrigin.start(); Tinyproxy tp = Tinyproxy.start(dir);
-             UpstreamBench b = new UpstreamBench(dir, "", List.of(UpstreamBench.key(Protocol.HTTP, tp.port)))) {
+        try (FakeOrigin origin = FakeOrigin.start();
+                Tinyproxy tp = Tinyproxy.start(dir);
+                UpstreamBench b = new UpstreamBench(dir, "", List.of(UpstreamBench.key(Protocol.HTTP, tp.port)))) {
             ProxyHealth health = b.health(0);
             String dead = "127.0.0.1:" + TestPorts.closedPort();
             for (int i = 0; i < DEAD_TUNNELS; i++) {
@@ -55,12 +56,19 @@ class RealTinyproxyTargetFailureTest {
                     assertEquals(502, r.status(), "turn " + i + ": tinyproxy could not reach the destination");
                 }
                 b.assertCapacityBackToZero(); // the attempt has reported to health
-                assertEquals(HealthState.HEALTHY, health.state(), "turn " + i + ": the destination's failure, not the proxy's");
+                assertEquals(
+                        HealthState.HEALTHY,
+                        health.state(),
+                        "turn " + i + ": the destination's failure, not the proxy's");
             }
             try (Socket s = b.client()) { // a good destination through the same (only) proxy
                 InputStream in = RawHttp.buffered(s);
-                assertEquals(200, RawHttp.exchange(in, s.getOutputStream(), UpstreamBench.connect(origin.authority()), true).status());
-                RawHttp.Response inner = RawHttp.exchange(in, s.getOutputStream(), "GET /bytes?n=2000 HTTP/1.1\r\nHost: x\r\n\r\n", false);
+                assertEquals(
+                        200,
+                        RawHttp.exchange(in, s.getOutputStream(), UpstreamBench.connect(origin.authority()), true)
+                                .status());
+                RawHttp.Response inner = RawHttp.exchange(
+                        in, s.getOutputStream(), "GET /bytes?n=2000 HTTP/1.1\r\nHost: x\r\n\r\n", false);
                 assertEquals(200, inner.status());
                 assertEquals(2000, inner.body().length);
             }
@@ -100,7 +108,9 @@ class RealTinyproxyTargetFailureTest {
                         DisableViaHeader Yes
                         """.formatted(port));
                 Process p = new ProcessBuilder(TINYPROXY.toString(), "-d", "-c", conf.toString())
-                        .redirectErrorStream(true).redirectOutput(dir.resolve("tinyproxy-" + attempt + ".log").toFile())
+                        .redirectErrorStream(true)
+                        .redirectOutput(
+                                dir.resolve("tinyproxy-" + attempt + ".log").toFile())
                         .start();
                 if (awaitListening(p, port, Duration.ofSeconds(10))) {
                     return new Tinyproxy(p, port);
@@ -115,15 +125,19 @@ class RealTinyproxyTargetFailureTest {
         private static boolean awaitListening(Process p, int port, Duration timeout) {
             String listening = "listening";
             String exited = "exited";
-            return listening.equals(Await.atMost(timeout).until("tinyproxy to listen on port " + port, () -> {
-                if (!p.isAlive()) {
-                    return exited;
-                }
-                try (Socket s = new Socket()) {
-                    s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
-                    return listening;
-                }
-            }, s -> s.equals(listening) || s.equals(exited)));
+            return listening.equals(Await.atMost(timeout)
+                    .until(
+                            "tinyproxy to listen on port " + port,
+                            () -> {
+                                if (!p.isAlive()) {
+                                    return exited;
+                                }
+                                try (Socket s = new Socket()) {
+                                    s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
+                                    return listening;
+                                }
+                            },
+                            s -> s.equals(listening) || s.equals(exited)));
         }
 
         @Override

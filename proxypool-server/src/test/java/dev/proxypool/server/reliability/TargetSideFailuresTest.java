@@ -1,6 +1,5 @@
 package dev.proxypool.server.reliability;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -12,6 +11,7 @@ import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.ProxyKey;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.FakeServer;
@@ -85,8 +85,8 @@ class TargetSideFailuresTest {
             InputStream in = RawHttp.buffered(s);
             RawHttp.Response r = RawHttp.exchange(in, s.getOutputStream(), UpstreamBench.connect(authority), true);
             if (r.status() == 200) {
-                RawHttp.Response inner = RawHttp.exchange(in, s.getOutputStream(),
-                        "GET /bytes?n=500 HTTP/1.1\r\nHost: x\r\n\r\n", false);
+                RawHttp.Response inner = RawHttp.exchange(
+                        in, s.getOutputStream(), "GET /bytes?n=500 HTTP/1.1\r\nHost: x\r\n\r\n", false);
                 assertEquals(200, inner.status(), "a request through the established tunnel");
                 assertEquals(500, inner.body().length);
             }
@@ -110,13 +110,16 @@ class TargetSideFailuresTest {
     @Test
     void connectRefusedWith500Or404ByAWorkingProxyKeepsTheOnlyProxyHealthyAndServing() throws Exception {
         FakeHttpProxy squidLike = track(FakeHttpProxy.builder()
-                .refuse("nonexistent.invalid", 500)   // squid: a name that does not resolve
-                .refuse("gone.invalid", 404).start());
+                .refuse("nonexistent.invalid", 500) // squid: a name that does not resolve
+                .refuse("gone.invalid", 404)
+                .start());
         UpstreamBench b = bench("", key(Protocol.HTTP, squidLike));
         ProxyHealth health = b.health(0);
         for (int i = 0; i < REPEATS; i++) {
-            assertEquals(502, connectSettled(b, i % 3 == 2 ? "gone.invalid:443" : "nonexistent.invalid:443"), "turn " + i);
-            assertEquals(HealthState.HEALTHY, health.state(), "turn " + i + ": the destination's failure, not the proxy's");
+            assertEquals(
+                    502, connectSettled(b, i % 3 == 2 ? "gone.invalid:443" : "nonexistent.invalid:443"), "turn " + i);
+            assertEquals(
+                    HealthState.HEALTHY, health.state(), "turn " + i + ": the destination's failure, not the proxy's");
             // a good destination in between works at once: the proxy was never out of service
             if (i % 5 == 4) {
                 assertEquals(200, connectSettled(b, origin.authority()));
@@ -125,14 +128,20 @@ class TargetSideFailuresTest {
         assertEquals(200, connectSettled(b, origin.authority()));
         assertEquals(HealthState.HEALTHY, health.state());
         assertEquals(0, health.passiveFailureStreak());
-        assertEquals(0, health.windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()));
-        assertFalse(health.isBannedFor("nonexistent.invalid", ProxyPoolInternals.engine(b.pool).ticker().read()),
+        assertEquals(
+                0,
+                health.windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()));
+        assertFalse(
+                health.isBannedFor(
+                        "nonexistent.invalid",
+                        ProxyPoolInternals.engine(b.pool).ticker().read()),
                 "unreachable is not a ban: the destination may come back");
     }
 
     @Test
     void connectRefusedWith403BansThatDomainOnlyAndTheProxyStaysHealthy() throws Exception {
-        FakeHttpProxy acl = track(FakeHttpProxy.builder().refuse("blocked.example", 403).start());
+        FakeHttpProxy acl =
+                track(FakeHttpProxy.builder().refuse("blocked.example", 403).start());
         UpstreamBench b = bench("", key(Protocol.HTTP, acl));
         ProxyHealth health = b.health(0);
         assertEquals(502, connectSettled(b, "blocked.example:443"));
@@ -153,7 +162,8 @@ class TargetSideFailuresTest {
     @Test
     void socks5HostUnreachableAndConnectionRefusedKeepTheProxyHealthy() throws Exception {
         int closed = TestPorts.closedPort();
-        FakeSocks5Proxy socks = track(FakeSocks5Proxy.builder().refuse("nonexistent.invalid", 0x04).start());
+        FakeSocks5Proxy socks = track(
+                FakeSocks5Proxy.builder().refuse("nonexistent.invalid", 0x04).start());
         UpstreamBench b = bench("", key(Protocol.SOCKS5, socks));
         ProxyHealth health = b.health(0);
         for (int i = 0; i < REPEATS; i++) {
@@ -164,7 +174,9 @@ class TargetSideFailuresTest {
         }
         assertEquals(200, connectSettled(b, origin.authority()));
         assertEquals(HealthState.HEALTHY, health.state());
-        assertEquals(0, health.windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()));
+        assertEquals(
+                0,
+                health.windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()));
     }
 
     @Test
@@ -197,7 +209,8 @@ class TargetSideFailuresTest {
         assertEquals(3, health.targetFailureStreak());
         assertEquals(502, connectSettled(b, "site-4.example:443"));
         assertEquals(HealthState.COOLING, health.state());
-        HealthReason.Failure why = assertInstanceOf(HealthReason.Failure.class, health.status().reason());
+        HealthReason.Failure why =
+                assertInstanceOf(HealthReason.Failure.class, health.status().reason());
         assertEquals(HealthReason.Trigger.DISTINCT_TARGETS_FAILED, why.trigger());
         assertEquals(FailureKind.UPSTREAM_UNREACHABLE, why.kind());
         assertEquals(503, connectSettled(b, origin.authority()), "no candidate left while it cools");
@@ -205,12 +218,15 @@ class TargetSideFailuresTest {
 
     @Test
     void a407StillDisablesTheProxy() throws Exception {
-        FakeHttpProxy guarded = track(FakeHttpProxy.builder().basicAuth("user", "secret").start());
+        FakeHttpProxy guarded =
+                track(FakeHttpProxy.builder().basicAuth("user", "secret").start());
         UpstreamBench b = bench("", key(Protocol.HTTP, guarded)); // no credentialRef: the proxy answers 407
         assertEquals(502, connectSettled(b, origin.authority()));
         ProxyHealth health = b.health(0);
         assertEquals(HealthState.DISABLED, health.state());
-        assertEquals(FailureKind.PROXY_AUTH_REJECTED, ((HealthReason.Failure) health.status().reason()).kind());
+        assertEquals(
+                FailureKind.PROXY_AUTH_REJECTED,
+                ((HealthReason.Failure) health.status().reason()).kind());
     }
 
     @Test
@@ -224,9 +240,11 @@ class TargetSideFailuresTest {
         for (int i = 0; i < 2; i++) {
             ProxyHealth h = b.health(i);
             assertEquals(HealthState.COOLING, h.state(), "proxy " + i);
-            HealthReason.Failure why = assertInstanceOf(HealthReason.Failure.class, h.status().reason());
+            HealthReason.Failure why =
+                    assertInstanceOf(HealthReason.Failure.class, h.status().reason());
             assertEquals(HealthReason.Trigger.CONSECUTIVE_FAILURES, why.trigger());
-            assertEquals(i == 0 ? FailureKind.PROTOCOL_ERROR : FailureKind.CONNECTION_REFUSED, why.kind(), "proxy " + i);
+            assertEquals(
+                    i == 0 ? FailureKind.PROTOCOL_ERROR : FailureKind.CONNECTION_REFUSED, why.kind(), "proxy " + i);
         }
     }
 }

@@ -33,13 +33,14 @@ class TunnelEarlyBytesTest {
     @Test
     void bannerInTheSameSegmentAsTheProxyReplyReachesTheClient() throws Exception {
         try (ServerSocket proxy = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-             UpstreamBench bench = new UpstreamBench(dir, "", List.of(UpstreamBench.key(Protocol.HTTP, proxy.getLocalPort())))) {
+                UpstreamBench bench =
+                        new UpstreamBench(dir, "", List.of(UpstreamBench.key(Protocol.HTTP, proxy.getLocalPort())))) {
             Thread.ofVirtual().start(() -> serveServerFirstTunnels(proxy));
             for (int i = 0; i < 40; i++) {
                 try (Socket s = bench.client()) {
                     InputStream in = RawHttp.buffered(s);
-                    RawHttp.Response r = RawHttp.exchange(in, s.getOutputStream(),
-                            UpstreamBench.connect("example.com:22"), true);
+                    RawHttp.Response r =
+                            RawHttp.exchange(in, s.getOutputStream(), UpstreamBench.connect("example.com:22"), true);
                     assertEquals(200, r.status());
                     assertEquals("SSH-2.0-fake-" + i + "\r\n", readLine(in), "the banner, unchanged, first");
                     String ping = "ping-" + i + "-" + "x".repeat(i * 97) + "\n";

@@ -1,8 +1,5 @@
 package dev.proxypool.server.reliability;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
-
-
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Protocol;
@@ -10,6 +7,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.GatewayServer;
 import dev.proxypool.server.engine.AccessControl;
 import dev.proxypool.server.engine.PoolGatewayEngine;
@@ -61,7 +59,10 @@ final class UpstreamBench implements AutoCloseable {
     UpstreamBench(Path dir, String health, List<ProxyKey> keys, int maxConcurrency) {
         proxies = new ArrayList<>();
         for (ProxyKey key : keys) {
-            proxies.add(Proxy.builder(key).upstream("lab").maxConcurrency(maxConcurrency).build());
+            proxies.add(Proxy.builder(key)
+                    .upstream("lab")
+                    .maxConcurrency(maxConcurrency)
+                    .build());
         }
         Path cfg = dir.resolve("bench-" + System.nanoTime() + ".yaml");
         try {
@@ -74,9 +75,17 @@ final class UpstreamBench implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        pool = ProxyPool.builder().config(ConfigLoader.load(cfg, Map.of())).proxies(proxies).background(false).build();
-        engine = new PoolGatewayEngine(ProxyPoolInternals.engine(pool), ProxyPoolInternals.dialer(pool), AccessControl.OPEN);
-        server = GatewayServer.builder(engine).gatewayPort(0).apiPort(0).shutdownGrace(Duration.ofSeconds(1))
+        pool = ProxyPool.builder()
+                .config(ConfigLoader.load(cfg, Map.of()))
+                .proxies(proxies)
+                .background(false)
+                .build();
+        engine = new PoolGatewayEngine(
+                ProxyPoolInternals.engine(pool), ProxyPoolInternals.dialer(pool), AccessControl.OPEN);
+        server = GatewayServer.builder(engine)
+                .gatewayPort(0)
+                .apiPort(0)
+                .shutdownGrace(Duration.ofSeconds(1))
                 .config(GatewayConfig.DEFAULTS.withMaxAttempts(10).withIoTimeout(IO_TIMEOUT))
                 .start();
     }
@@ -135,9 +144,12 @@ final class UpstreamBench implements AutoCloseable {
 
     /** Waits (bounded) until no attempt and no capacity unit is in flight, then asserts it. */
     void assertCapacityBackToZero() {
-        Await.atMost(Duration.ofSeconds(10)).until("no gateway attempt and no capacity unit in flight",
-                () -> "gateway attempts " + engine.inFlight() + ", capacity units " + ProxyPoolInternals.engine(pool).inFlight(),
-                s -> s.equals("gateway attempts 0, capacity units 0"));
+        Await.atMost(Duration.ofSeconds(10))
+                .until(
+                        "no gateway attempt and no capacity unit in flight",
+                        () -> "gateway attempts " + engine.inFlight() + ", capacity units "
+                                + ProxyPoolInternals.engine(pool).inFlight(),
+                        s -> s.equals("gateway attempts 0, capacity units 0"));
     }
 
     @Override

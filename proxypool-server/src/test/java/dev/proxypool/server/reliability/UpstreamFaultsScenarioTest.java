@@ -1,10 +1,9 @@
 package dev.proxypool.server.reliability;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.health.HealthReason;
@@ -12,6 +11,7 @@ import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.ProxyKey;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
@@ -122,13 +122,19 @@ class UpstreamFaultsScenarioTest {
 
     @Test
     void aSocks5ProxyResettingInsideTheResponseHeadIsRetriedAndCoolsTheProxy() throws Exception {
-        FakeSocks5Proxy resetting = FakeSocks5Proxy.builder().faults(Faults.none().resetAfter(SOCKS5_REPLIES + 12)).start();
+        FakeSocks5Proxy resetting = FakeSocks5Proxy.builder()
+                .faults(Faults.none().resetAfter(SOCKS5_REPLIES + 12))
+                .start();
         open.add(resetting);
-        assertRetriedUntilCooled("reset mid-response (head) via socks5", resetting,
-                UpstreamBench.key(Protocol.SOCKS5, resetting.port()), "connection_reset");
+        assertRetriedUntilCooled(
+                "reset mid-response (head) via socks5",
+                resetting,
+                UpstreamBench.key(Protocol.SOCKS5, resetting.port()),
+                "connection_reset");
     }
 
-    private void assertRetriedUntilCooled(String fault, FakeServer faulty, int faultyPort, String reason) throws Exception {
+    private void assertRetriedUntilCooled(String fault, FakeServer faulty, int faultyPort, String reason)
+            throws Exception {
         assertRetriedUntilCooled(fault, faulty, UpstreamBench.key(Protocol.HTTP, faultyPort), reason);
     }
 
@@ -141,8 +147,13 @@ class UpstreamFaultsScenarioTest {
             throws Exception {
         FakeHttpProxy good1 = proxy(Faults.none());
         FakeHttpProxy good2 = proxy(Faults.none());
-        UpstreamBench b = new UpstreamBench(dir, "", List.of(faultyKey, UpstreamBench.key(Protocol.HTTP, good1.port()),
-                UpstreamBench.key(Protocol.HTTP, good2.port())));
+        UpstreamBench b = new UpstreamBench(
+                dir,
+                "",
+                List.of(
+                        faultyKey,
+                        UpstreamBench.key(Protocol.HTTP, good1.port()),
+                        UpstreamBench.key(Protocol.HTTP, good2.port())));
         open.add(b);
         ProxyHealth health = b.health(0);
         long t0 = System.nanoTime();
@@ -150,7 +161,8 @@ class UpstreamFaultsScenarioTest {
         int retried = 0;
         while (health.state() != HealthState.COOLING && requests < 20) {
             boolean head = requests % 2 == 1;
-            RawHttp.Response r = b.send(UpstreamBench.request(head ? "HEAD" : "GET", origin.url("/bytes?n=3000")), head);
+            RawHttp.Response r =
+                    b.send(UpstreamBench.request(head ? "HEAD" : "GET", origin.url("/bytes?n=3000")), head);
             requests++;
             assertEquals(200, r.status(), fault + ": request " + requests);
             assertNotEquals(b.id(0), r.header("X-ProxyPool-Proxy"), "answered by a good proxy");
@@ -167,12 +179,14 @@ class UpstreamFaultsScenarioTest {
                 + (faulty == null ? "-" : faulty.acceptedConnections()) + "x, state " + health.state() + " ("
                 + health.status().reason().code() + "), " + ms + " ms");
         assertEquals(HealthState.COOLING, health.state(), "cooled after " + requests + " requests");
-        HealthReason.Failure why = assertInstanceOf(HealthReason.Failure.class, health.status().reason());
+        HealthReason.Failure why =
+                assertInstanceOf(HealthReason.Failure.class, health.status().reason());
         assertEquals(HealthReason.Trigger.CONSECUTIVE_FAILURES, why.trigger());
         assertEquals(reason, why.code());
         assertEquals(COOL_AFTER, retried, "each failure cost exactly one retry");
         if (faulty != null) {
-            assertEquals(COOL_AFTER, faulty.acceptedConnections(), "one connection per failed attempt, none after cooling");
+            assertEquals(
+                    COOL_AFTER, faulty.acceptedConnections(), "one connection per failed attempt, none after cooling");
         }
         assertEquals(HealthState.HEALTHY, b.health(1).state());
         assertEquals(HealthState.HEALTHY, b.health(2).state());
@@ -195,7 +209,8 @@ class UpstreamFaultsScenarioTest {
                 RawHttp.Response r = b.send(UpstreamBench.get(origin.url("/bytes?n=200000")), false);
                 assertEquals(200, r.status());
                 assertPattern(r.body(), 200_000);
-                assertEquals(faultyBefore, resetting.requests(), "a complete body never comes from the resetting proxy");
+                assertEquals(
+                        faultyBefore, resetting.requests(), "a complete body never comes from the resetting proxy");
                 ok++;
             } catch (IOException expected) { // truncated: the only honest signal once the head was relayed
                 cut++;
@@ -204,7 +219,8 @@ class UpstreamFaultsScenarioTest {
             }
         }
         print("reset mid-body: " + cut + " clients cut, " + ok + " complete, faulty proxy dialled "
-                + resetting.acceptedConnections() + "x, state " + b.health(0).state() + " (" + b.health(0).status().reason().code() + ")");
+                + resetting.acceptedConnections() + "x, state " + b.health(0).state() + " ("
+                + b.health(0).status().reason().code() + ")");
         assertEquals(COOL_AFTER, cut);
         assertEquals(HealthState.COOLING, b.health(0).state());
         assertEquals("connection_reset", b.health(0).status().reason().code());
@@ -237,7 +253,8 @@ class UpstreamFaultsScenarioTest {
                 assertEquals(200, r.status());
             }
         }
-        print("POST through a resetting proxy: " + failed + " of " + sent + " answered 502 after 1 attempt, none replayed");
+        print("POST through a resetting proxy: " + failed + " of " + sent
+                + " answered 502 after 1 attempt, none replayed");
         assertEquals(2, failed, "POSTs reached the faulty proxy");
         assertEquals(2, resetting.requests(), "each exactly once");
         b.assertCapacityBackToZero();
@@ -254,12 +271,14 @@ class UpstreamFaultsScenarioTest {
         for (int i = 0; i < 12 && b.health(0).state() != HealthState.COOLING; i++) {
             try (Socket s = b.client()) {
                 InputStream in = RawHttp.buffered(s);
-                RawHttp.Response est = RawHttp.exchange(in, s.getOutputStream(), UpstreamBench.connect(origin.authority()), true);
+                RawHttp.Response est =
+                        RawHttp.exchange(in, s.getOutputStream(), UpstreamBench.connect(origin.authority()), true);
                 assertEquals(200, est.status());
                 assertEquals("1", est.header("X-ProxyPool-Attempts"));
                 boolean viaFaulty = b.id(0).equals(est.header("X-ProxyPool-Proxy"));
                 try {
-                    RawHttp.Response r = RawHttp.exchange(in, s.getOutputStream(), "GET /bytes?n=50000 HTTP/1.1\r\nHost: x\r\n\r\n", false);
+                    RawHttp.Response r = RawHttp.exchange(
+                            in, s.getOutputStream(), "GET /bytes?n=50000 HTTP/1.1\r\nHost: x\r\n\r\n", false);
                     assertPattern(r.body(), 50_000);
                     assertTrue(!viaFaulty, "a complete answer never comes through the resetting proxy");
                     ok++;
@@ -273,9 +292,12 @@ class UpstreamFaultsScenarioTest {
             b.assertCapacityBackToZero();
         }
         b.assertCapacityBackToZero();
-        print("reset mid-tunnel: " + cut + " tunnels cut, " + ok + " complete; tunnels via faulty " + resetting.tunnels()
-                + ", via good " + good.tunnels() + ", origin connections " + (origin.acceptedConnections() - originConnections)
-                + "; state " + b.health(0).state() + " (" + b.health(0).status().reason().code() + ")");
+        print("reset mid-tunnel: " + cut + " tunnels cut, " + ok + " complete; tunnels via faulty "
+                + resetting.tunnels()
+                + ", via good " + good.tunnels() + ", origin connections "
+                + (origin.acceptedConnections() - originConnections)
+                + "; state " + b.health(0).state() + " ("
+                + b.health(0).status().reason().code() + ")");
         assertEquals(COOL_AFTER, cut);
         assertEquals(cut, resetting.tunnels(), "one CONNECT per cut tunnel: never re-dialled");
         assertEquals(ok, good.tunnels(), "a cut tunnel never moved to the good proxy");
@@ -290,22 +312,32 @@ class UpstreamFaultsScenarioTest {
     void oneByteSlicesAreReassembledExactlyAndAreNoFailure() throws Exception {
         FakeHttpProxy sliced = proxy(Faults.none().slicedWrites());
         UpstreamBench b = bench("", sliced.port());
-        assertPattern(b.send(UpstreamBench.get(origin.url("/bytes?n=4000")), false).body(), 4000);
-        assertPattern(b.send(UpstreamBench.get(origin.url("/chunked?n=20000")), false).body(), 20_000);
+        assertPattern(
+                b.send(UpstreamBench.get(origin.url("/bytes?n=4000")), false).body(), 4000);
+        assertPattern(
+                b.send(UpstreamBench.get(origin.url("/chunked?n=20000")), false).body(), 20_000);
         RawHttp.Response head = b.send(UpstreamBench.request("HEAD", origin.url("/bytes?n=4000")), true);
         assertEquals(200, head.status());
         assertEquals("4000", head.header("Content-Length"));
         try (Socket s = b.client()) {
             InputStream in = RawHttp.buffered(s);
-            assertEquals(200, RawHttp.exchange(in, s.getOutputStream(), UpstreamBench.connect(origin.authority()), true).status());
-            assertPattern(RawHttp.exchange(in, s.getOutputStream(), "GET /bytes?n=3000 HTTP/1.1\r\nHost: x\r\n\r\n", false).body(), 3000);
+            assertEquals(
+                    200,
+                    RawHttp.exchange(in, s.getOutputStream(), UpstreamBench.connect(origin.authority()), true)
+                            .status());
+            assertPattern(
+                    RawHttp.exchange(in, s.getOutputStream(), "GET /bytes?n=3000 HTTP/1.1\r\nHost: x\r\n\r\n", false)
+                            .body(),
+                    3000);
         }
         b.assertCapacityBackToZero();
         ProxyHealth h = b.health(0);
         print("1-byte slicing: 3 forwarded + 1 tunnelled exchange intact, " + sliced.acceptedConnections()
-                + " proxy connections, window failures " + h.windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()));
+                + " proxy connections, window failures "
+                + h.windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()));
         assertEquals(HealthState.HEALTHY, h.state());
-        assertEquals(0, h.windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()));
+        assertEquals(
+                0, h.windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()));
     }
 
     @Test
@@ -331,14 +363,21 @@ class UpstreamFaultsScenarioTest {
         long ms = (System.nanoTime() - t0) / 1_000_000;
         b.assertCapacityBackToZero();
         print("slow body: " + ok + " trickled bodies intact (1000 B / 40 ms), " + cut + " stalled ones cut after the "
-                + UpstreamBench.IO_TIMEOUT.toMillis() + " ms I/O timeout; stalling proxy " + b.health(0).state() + " ("
-                + b.health(0).status().reason().code() + "), steady proxy " + b.health(1).state() + ", " + ms + " ms");
+                + UpstreamBench.IO_TIMEOUT.toMillis() + " ms I/O timeout; stalling proxy "
+                + b.health(0).state() + " ("
+                + b.health(0).status().reason().code() + "), steady proxy "
+                + b.health(1).state() + ", " + ms + " ms");
         assertTrue(ok >= COOL_AFTER - 1, "steady bodies delivered: " + ok);
         assertEquals(COOL_AFTER, cut);
         assertEquals(HealthState.COOLING, b.health(0).state());
         assertEquals("slow_body", b.health(0).status().reason().code());
         assertEquals(HealthState.HEALTHY, b.health(1).state());
-        assertEquals(0, b.health(1).windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()), "slow is not failed");
+        assertEquals(
+                0,
+                b.health(1)
+                        .windowFailures(
+                                ProxyPoolInternals.engine(b.pool).ticker().read()),
+                "slow is not failed");
     }
 
     // ------------------------------------------------------------------ half-close
@@ -358,8 +397,12 @@ class UpstreamFaultsScenarioTest {
         }
         try (Socket s = b.client()) { // the same through a tunnel: the half-close travels to the origin and back
             InputStream in = RawHttp.buffered(s);
-            assertEquals(200, RawHttp.exchange(in, s.getOutputStream(), UpstreamBench.connect(origin.authority()), true).status());
-            s.getOutputStream().write("GET /bytes?n=100000 HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            assertEquals(
+                    200,
+                    RawHttp.exchange(in, s.getOutputStream(), UpstreamBench.connect(origin.authority()), true)
+                            .status());
+            s.getOutputStream()
+                    .write("GET /bytes?n=100000 HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
             s.shutdownOutput();
             assertPattern(RawHttp.read(in, false).body(), 100_000);
             assertEquals(-1, in.read(), "the origin's close comes back as the end of the tunnel");
@@ -378,7 +421,10 @@ class UpstreamFaultsScenarioTest {
         try (Socket s = b.client()) {
             InputStream in = RawHttp.buffered(s);
             OutputStream out = s.getOutputStream();
-            assertEquals(200, RawHttp.exchange(in, out, UpstreamBench.connect(origin.authority()), true).status());
+            assertEquals(
+                    200,
+                    RawHttp.exchange(in, out, UpstreamBench.connect(origin.authority()), true)
+                            .status());
             out.write("GET /bytes?n=1000 HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
             byte[] got = in.readAllBytes(); // until the FIN the proxy sent after `prefix` bytes
@@ -386,14 +432,18 @@ class UpstreamFaultsScenarioTest {
             assertTrue(new String(got, StandardCharsets.ISO_8859_1).startsWith("HTTP/1.1 200 OK"));
             out.write("GET /status/204 HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
-            Await.atMost(Duration.ofSeconds(4)).until("the client's next request at the origin",
-                    origin::requests, n -> n >= requestsBefore + 2);
-            assertEquals(requestsBefore + 2, origin.requests(), "the client's bytes still reach the origin after the upstream FIN");
+            Await.atMost(Duration.ofSeconds(4))
+                    .until("the client's next request at the origin", origin::requests, n -> n >= requestsBefore + 2);
+            assertEquals(
+                    requestsBefore + 2,
+                    origin.requests(),
+                    "the client's bytes still reach the origin after the upstream FIN");
             s.shutdownOutput();
         }
         b.assertCapacityBackToZero();
         assertEquals(HealthState.HEALTHY, b.health(0).state(), "a half-close is a normal end, not a failure");
-        print("upstream half-close in a tunnel: client read " + prefix + " bytes then EOF; its next request still reached the origin");
+        print("upstream half-close in a tunnel: client read " + prefix
+                + " bytes then EOF; its next request still reached the origin");
     }
 
     // ------------------------------------------------------------------ destination answers are not proxy faults
@@ -405,8 +455,12 @@ class UpstreamFaultsScenarioTest {
             FakeHttpProxy p1 = proxy(Faults.none());
             UpstreamBench b = bench("", p0.port(), p1.port());
             // no pause between the requests: the ban takes effect before the client reads the 429/403
-            assertEquals(429, b.send(UpstreamBench.get(origin.url("/status/429")), false).status());
-            assertEquals(403, b.send(UpstreamBench.get(origin.url("/status/403")), false).status());
+            assertEquals(
+                    429,
+                    b.send(UpstreamBench.get(origin.url("/status/429")), false).status());
+            assertEquals(
+                    403,
+                    b.send(UpstreamBench.get(origin.url("/status/403")), false).status());
             RawHttp.Response banned = b.send(UpstreamBench.get(origin.url("/echo")), false);
             assertEquals(503, banned.status(), "both proxies banned for 127.0.0.1, round " + round);
             assertEquals("no_candidate", banned.header("X-ProxyPool-Error"));
@@ -440,8 +494,12 @@ class UpstreamFaultsScenarioTest {
         FakeHttpProxy resetting = proxy(Faults.none().resetAfter(CONNECT_REPLY + 40));
         int refused = TestPorts.closedPort();
         // faulty proxies stay in rotation for 1,000 failures, so a share of the tunnels is cut all along
-        UpstreamBench b = bench("passive: { consecutiveFailures: 1000, errorRate: 1.0 }",
-                good1.port(), good2.port(), resetting.port(), refused);
+        UpstreamBench b = bench(
+                "passive: { consecutiveFailures: 1000, errorRate: 1.0 }",
+                good1.port(),
+                good2.port(),
+                resetting.port(),
+                refused);
         List<FakeServer> servers = List.of(good1, good2, resetting, origin);
 
         TunnelRun warm = runTunnels(b, 300, 32);
@@ -462,22 +520,31 @@ class UpstreamFaultsScenarioTest {
         settle(b, servers);
         long after;
         try {
-            after = Await.atMost(Duration.ofSeconds(15)).until("open fds back near the baseline " + baseline,
-                    UpstreamFaultsScenarioTest::openFds, n -> n <= baseline + 16);
+            after = Await.atMost(Duration.ofSeconds(15))
+                    .until(
+                            "open fds back near the baseline " + baseline,
+                            UpstreamFaultsScenarioTest::openFds,
+                            n -> n <= baseline + 16);
         } catch (AssertionError notBack) {
             after = openFds(); // reported below with the run's figures, then asserted
         }
-        print("10,000 tunnels: " + TUNNELS + " CONNECTs in " + elapsedMs + " ms (48 at a time): " + run.echoed + " echoed, "
+        print("10,000 tunnels: " + TUNNELS + " CONNECTs in " + elapsedMs + " ms (48 at a time): " + run.echoed
+                + " echoed, "
                 + run.cut + " cut by a mid-tunnel reset, " + run.refused + " answered 502 (refused dial), "
-                + run.retried.get() + " retried; fds baseline " + baseline + ", peak " + sampler.peak + ", after " + after
-                + "; warm-up " + warm.total() + "; resetting proxy " + b.health(2).state() + ", refusing proxy " + b.health(3).state());
+                + run.retried.get() + " retried; fds baseline " + baseline + ", peak " + sampler.peak + ", after "
+                + after
+                + "; warm-up " + warm.total() + "; resetting proxy "
+                + b.health(2).state() + ", refusing proxy " + b.health(3).state());
         assertEquals(null, run.error.get(), "unexpected client outcome");
         assertEquals(TUNNELS, run.total());
         assertEquals(0, run.retried.get(), "a CONNECT is never retried");
         assertTrue(run.cut > 0 && run.refused > 0 && run.echoed > TUNNELS / 3, "a mix of outcomes");
         long established = good1.tunnels() + good2.tunnels() + resetting.tunnels() - tunnelsBefore;
         assertEquals(run.echoed + run.cut, established, "one upstream CONNECT per established tunnel");
-        assertEquals(established, origin.acceptedConnections() - originBefore, "one origin connection per tunnel: none replayed");
+        assertEquals(
+                established,
+                origin.acceptedConnections() - originBefore,
+                "one origin connection per tunnel: none replayed");
         assertEquals(0, b.engine.inFlight());
         assertEquals(0, ProxyPoolInternals.engine(b.pool).inFlight());
         assertTrue(after <= baseline + 16, "open fds back to the baseline: " + baseline + " -> " + after);
@@ -517,7 +584,8 @@ class UpstreamFaultsScenarioTest {
                         s.setSoTimeout(10_000);
                         InputStream in = RawHttp.buffered(s);
                         OutputStream out = s.getOutputStream();
-                        RawHttp.Response est = RawHttp.exchange(in, out, UpstreamBench.connect(origin.authority()), true);
+                        RawHttp.Response est =
+                                RawHttp.exchange(in, out, UpstreamBench.connect(origin.authority()), true);
                         String via = est.header("X-ProxyPool-Proxy");
                         run.retried.addAndGet(Integer.parseInt(est.header("X-ProxyPool-Attempts")) - 1);
                         if (est.status() == 502) {

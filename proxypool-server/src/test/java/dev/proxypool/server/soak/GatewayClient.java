@@ -29,8 +29,9 @@ final class GatewayClient implements AutoCloseable {
         this.gateway = gateway;
         this.expectedBody = bodyBytes;
         this.request = ("GET http://" + originAuthority + "/bytes?n=" + bodyBytes + " HTTP/1.1\r\n"
-                + "Host: " + originAuthority + "\r\n"
-                + "Proxy-Authorization: " + proxyAuthorization + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+                        + "Host: " + originAuthority + "\r\n"
+                        + "Proxy-Authorization: " + proxyAuthorization + "\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** One request; the status ({@code 200} with the whole body is success) or -1 on an I/O failure. */

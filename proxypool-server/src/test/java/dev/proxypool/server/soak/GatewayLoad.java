@@ -108,10 +108,12 @@ final class GatewayLoad {
      * request, so the caller can change the rate while it runs); returns when every released
      * request finished (bounded by the client timeout).
      */
-    void openLoop(AtomicLong intervalNanos, long start, long windowNanos, long quietNanos, Window[] windows, int threads)
+    void openLoop(
+            AtomicLong intervalNanos, long start, long windowNanos, long quietNanos, Window[] windows, int threads)
             throws InterruptedException {
         long end = start + windowNanos * windows.length;
-        ArrayBlockingQueue<Long> queue = new ArrayBlockingQueue<>((int) Math.max(1_000, 2e9 / Math.max(1, intervalNanos.get())));
+        ArrayBlockingQueue<Long> queue =
+                new ArrayBlockingQueue<>((int) Math.max(1_000, 2e9 / Math.max(1, intervalNanos.get())));
         AtomicBoolean released = new AtomicBoolean();
         List<Thread> ts = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
@@ -133,7 +135,8 @@ final class GatewayLoad {
                             w.ok.increment();
                             long micros = (done - intended) / 1_000;
                             w.latency.record(micros);
-                            int slice = (int) Math.min(Window.SLICES - 1, (since % windowNanos) * Window.SLICES / windowNanos);
+                            int slice = (int)
+                                    Math.min(Window.SLICES - 1, (since % windowNanos) * Window.SLICES / windowNanos);
                             w.slices[slice].record(micros);
                         } else {
                             w.failed.increment();

@@ -1,6 +1,5 @@
 package dev.proxypool.server.soak;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +10,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.pipeline.PoolPublisher;
 import dev.proxypool.sdk.pipeline.Publication;
 import dev.proxypool.server.ProxyPoolServer;
@@ -39,8 +39,9 @@ class IdleLinksOfGoneProxiesTest {
 
     @Test
     void idleLinksToAProxyThatLeftThePoolAreClosed() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.start(); FakeHttpProxy gone = FakeHttpProxy.start();
-             FakeHttpProxy next = FakeHttpProxy.start()) {
+        try (FakeOrigin origin = FakeOrigin.start();
+                FakeHttpProxy gone = FakeHttpProxy.start();
+                FakeHttpProxy next = FakeHttpProxy.start()) {
             Path cfg = dir.resolve("proxypool.yaml");
             Files.writeString(cfg, """
                     server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
@@ -49,10 +50,12 @@ class IdleLinksOfGoneProxiesTest {
                     health: { active: { enabled: false } }
                     """);
             try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                    .pool(b -> b.proxies(List.of(proxy(gone)))).start()) {
-                String auth = "Basic " + Base64.getEncoder().encodeToString("alice:alice-secret".getBytes(StandardCharsets.UTF_8));
-                try (GatewayClient client = new GatewayClient(new InetSocketAddress("127.0.0.1", server.gatewayPort()),
-                        origin.authority(), 100, auth)) {
+                    .pool(b -> b.proxies(List.of(proxy(gone))))
+                    .start()) {
+                String auth = "Basic "
+                        + Base64.getEncoder().encodeToString("alice:alice-secret".getBytes(StandardCharsets.UTF_8));
+                try (GatewayClient client = new GatewayClient(
+                        new InetSocketAddress("127.0.0.1", server.gatewayPort()), origin.authority(), 100, auth)) {
                     for (int i = 0; i < 3; i++) {
                         assertEquals(200, client.exchange());
                     }
@@ -60,10 +63,14 @@ class IdleLinksOfGoneProxiesTest {
                     assertEquals(1, gone.openConnections(), "one link, reused by the three requests");
 
                     PoolEngine engine = ProxyPoolInternals.engine(server.pool());
-                    new PoolPublisher(engine, engine.wallClock()).publish(Publication.builder()
-                            .publish("soak", List.of(proxy(next))).remove(List.of(proxy(gone).id())).build());
+                    new PoolPublisher(engine, engine.wallClock())
+                            .publish(Publication.builder()
+                                    .publish("soak", List.of(proxy(next)))
+                                    .remove(List.of(proxy(gone).id()))
+                                    .build());
 
-                    assertTrue(gone.awaitOpen(0, Duration.ofSeconds(5)),
+                    assertTrue(
+                            gone.awaitOpen(0, Duration.ofSeconds(5)),
                             "idle links to the removed proxy still open: " + gone.openConnections());
                     assertEquals(200, client.exchange(), "served by the proxy that replaced it");
                     assertTrue(next.awaitOpen(1, Duration.ofSeconds(5)));
@@ -75,6 +82,9 @@ class IdleLinksOfGoneProxiesTest {
 
     private static Proxy proxy(FakeHttpProxy p) {
         return Proxy.builder(new ProxyKey(Protocol.HTTP, "127.0.0.1", p.port(), CredentialRef.NONE))
-                .provider("soak").upstream("soak").labels(Labels.of("kind", "gw")).build();
+                .provider("soak")
+                .upstream("soak")
+                .labels(Labels.of("kind", "gw"))
+                .build();
     }
 }

@@ -1,6 +1,5 @@
 package dev.proxypool.server.soak;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +17,7 @@ import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.runtime.ProxyRuntime;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.pipeline.PoolPublisher;
 import dev.proxypool.sdk.pipeline.Publication;
 import dev.proxypool.server.ProxyPoolServer;
@@ -38,8 +38,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.Base64;
+import java.util.BitSet;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
@@ -112,6 +112,7 @@ class SoakTest {
     private static final long MIB = 1024 * 1024;
     /** No requests in the first second of each window: the heap sample's full GC runs there. */
     private static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*\"([^\"]+)\"");
     private static final Pattern HOST = Pattern.compile("\"host\"\\s*:\\s*\"([^\"]+)\"");
 
@@ -125,9 +126,15 @@ class SoakTest {
      * into per-window figures by difference: they tell whether a window's latency moved with this
      * JVM's work per request (the server) or with CPU taken by others (the machine).
      */
-    private record Resources(long heapAfterGc, int threads, long fds, String loadAverage, long cpuNanos, long gcMillis,
-                             long jitMillis, Jiffies machine) {
-    }
+    private record Resources(
+            long heapAfterGc,
+            int threads,
+            long fds,
+            String loadAverage,
+            long cpuNanos,
+            long gcMillis,
+            long jitMillis,
+            Jiffies machine) {}
 
     /** The machine's CPU time from the first line of {@code /proc/stat}: all, busy (not idle or iowait), stolen. */
     private record Jiffies(long total, long busy, long steal) {
@@ -139,7 +146,10 @@ class SoakTest {
 
         static Jiffies read() {
             try {
-                String[] f = Files.readAllLines(Path.of("/proc/stat")).getFirst().trim().split("\\s+");
+                String[] f = Files.readAllLines(Path.of("/proc/stat"))
+                        .getFirst()
+                        .trim()
+                        .split("\\s+");
                 long total = 0;
                 for (int i = 1; i < f.length && i <= 8; i++) {
                     total += Long.parseLong(f[i]);
@@ -190,13 +200,15 @@ class SoakTest {
             }
             initial.addAll(seeds.add(EXTRACT_SEED, t0.plus(EXTRACT_TTL)));
             try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                    .pool(b -> b.proxies(initial)).start()) {
+                    .pool(b -> b.proxies(initial))
+                    .start()) {
                 PoolEngine engine = ProxyPoolInternals.engine(server.pool());
                 assertEquals(GATEWAY_PROXIES + EXTRACT_SEED, engine.snapshot().size(), "pool loaded");
                 PoolPublisher publisher = new PoolPublisher(engine, engine.wallClock());
-                String auth = "Basic " + Base64.getEncoder().encodeToString("alice:alice-secret".getBytes(StandardCharsets.UTF_8));
-                GatewayLoad load = new GatewayLoad(new InetSocketAddress("127.0.0.1", server.gatewayPort()),
-                        origin.authority(), BODY_BYTES, auth);
+                String auth = "Basic "
+                        + Base64.getEncoder().encodeToString("alice:alice-secret".getBytes(StandardCharsets.UTF_8));
+                GatewayLoad load = new GatewayLoad(
+                        new InetSocketAddress("127.0.0.1", server.gatewayPort()), origin.authority(), BODY_BYTES, auth);
 
                 // 1. the peak, closed loop (its first seconds also warm the JIT), and the share of
                 // the machine's CPU it took
@@ -209,27 +221,33 @@ class SoakTest {
                 // 2. half of it, open loop, with churn and extraction beside it
                 List<ProxyRuntime> churnedRuntimes = new CopyOnWriteArrayList<>();
                 AtomicLong churns = new AtomicLong();
-                Thread churn = Thread.ofPlatform().name("soak-churn").daemon(true).start(() -> {
-                    long next = System.nanoTime() + churnEveryNanos;
-                    while (!stop.get()) {
-                        if (System.nanoTime() < next) {
-                            sleepMs(50);
-                            continue;
-                        }
-                        next += churnEveryNanos;
-                        FakeHttpProxy victim = live.pollFirst();
-                        Proxy gone = gatewayProxy(victim);
-                        engine.runtime(gone.id()).ifPresent(churnedRuntimes::add);
-                        victim.close(); // the proxy dies first; the pool learns of it on the publish below
-                        FakeHttpProxy fresh = FakeHttpProxy.start();
-                        live.addLast(fresh);
-                        publisher.publish(Publication.builder().publish(ORIGIN_UPSTREAM, List.of(gatewayProxy(fresh)))
-                                .remove(List.of(gone.id())).build());
-                        churns.incrementAndGet();
-                    }
-                });
+                Thread churn = Thread.ofPlatform()
+                        .name("soak-churn")
+                        .daemon(true)
+                        .start(() -> {
+                            long next = System.nanoTime() + churnEveryNanos;
+                            while (!stop.get()) {
+                                if (System.nanoTime() < next) {
+                                    sleepMs(50);
+                                    continue;
+                                }
+                                next += churnEveryNanos;
+                                FakeHttpProxy victim = live.pollFirst();
+                                Proxy gone = gatewayProxy(victim);
+                                engine.runtime(gone.id()).ifPresent(churnedRuntimes::add);
+                                victim.close(); // the proxy dies first; the pool learns of it on the publish below
+                                FakeHttpProxy fresh = FakeHttpProxy.start();
+                                live.addLast(fresh);
+                                publisher.publish(Publication.builder()
+                                        .publish(ORIGIN_UPSTREAM, List.of(gatewayProxy(fresh)))
+                                        .remove(List.of(gone.id()))
+                                        .build());
+                                churns.incrementAndGet();
+                            }
+                        });
                 Extractor extractor = new Extractor(server.apiPort(), engine, publisher, seeds, stop);
-                Thread extraction = Thread.ofPlatform().name("soak-extract").daemon(true).start(extractor);
+                Thread extraction =
+                        Thread.ofPlatform().name("soak-extract").daemon(true).start(extractor);
 
                 GatewayLoad.Window[] windows = new GatewayLoad.Window[windowCount];
                 for (int i = 0; i < windowCount; i++) {
@@ -239,15 +257,20 @@ class SoakTest {
                 samples[0] = resources();
                 long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
                 RateControl rate = new RateControl(peak, peakBusy);
-                Thread control = Thread.ofPlatform().name("soak-rate").daemon(true)
+                Thread control = Thread.ofPlatform()
+                        .name("soak-rate")
+                        .daemon(true)
                         .start(() -> rate.run(start, windowNanos, warmupWindows, stop));
-                Thread sampler = Thread.ofPlatform().name("soak-sampler").daemon(true).start(() -> {
-                    for (int i = 1; i <= windowCount; i++) {
-                        long at = start + i * windowNanos + (i < windowCount ? QUIET_NANOS / 4 : 0);
-                        sleepUntil(at);
-                        samples[i] = resources();
-                    }
-                });
+                Thread sampler = Thread.ofPlatform()
+                        .name("soak-sampler")
+                        .daemon(true)
+                        .start(() -> {
+                            for (int i = 1; i <= windowCount; i++) {
+                                long at = start + i * windowNanos + (i < windowCount ? QUIET_NANOS / 4 : 0);
+                                sleepUntil(at);
+                                samples[i] = resources();
+                            }
+                        });
                 load.openLoop(rate.interval, start, windowNanos, QUIET_NANOS, windows, LOAD_THREADS);
                 sampler.join(windowNanos / 1_000_000 + 60_000);
                 stop.set(true);
@@ -286,8 +309,21 @@ class SoakTest {
                     }
                 }
 
-                Report report = new Report(minutes, windowSeconds, warmupWindows, rate, windows, samples, end, churns.get(),
-                        extractor, seeded, remaining.cardinality(), expiredUnextracted, held, heldChurned,
+                Report report = new Report(
+                        minutes,
+                        windowSeconds,
+                        warmupWindows,
+                        rate,
+                        windows,
+                        samples,
+                        end,
+                        churns.get(),
+                        extractor,
+                        seeded,
+                        remaining.cardinality(),
+                        expiredUnextracted,
+                        held,
+                        heldChurned,
                         server.gatewayEngine().inFlight());
                 String text = report.markdown();
                 System.out.println(text);
@@ -297,8 +333,16 @@ class SoakTest {
                     for (int i = 0; i < windowCount; i++) {
                         for (int k = 0; k < GatewayLoad.Window.SLICES; k++) {
                             LatencyHistogram h = windows[i].slices[k];
-                            sl.append(i).append(' ').append(k).append(' ').append(h.count()).append(' ')
-                                    .append(h.quantile(0.5)).append(' ').append(h.quantile(0.99)).append('\n');
+                            sl.append(i)
+                                    .append(' ')
+                                    .append(k)
+                                    .append(' ')
+                                    .append(h.count())
+                                    .append(' ')
+                                    .append(h.quantile(0.5))
+                                    .append(' ')
+                                    .append(h.quantile(0.99))
+                                    .append('\n');
                         }
                     }
                     Files.writeString(Path.of(slicesFile), sl);
@@ -314,28 +358,37 @@ class SoakTest {
                 assertEquals(0, extractor.duplicates.get(), "proxies handed out twice");
                 assertEquals(0, extractor.foreign.get(), "handed-out proxies that were never seeded for extraction");
                 assertEquals(0, unaccounted, "seeded extraction proxies neither handed out, available nor expired");
-                assertEquals(seeded, seeds.handedOutCount() + remaining.cardinality() + expiredUnextracted,
+                assertEquals(
+                        seeded,
+                        seeds.handedOutCount() + remaining.cardinality() + expiredUnextracted,
                         "handed out + remaining + expired = seeded");
                 assertEquals(0, extractor.failures.get(), "failed extraction calls");
                 assertTrue(seeds.handedOutCount() > 0, "extraction ran");
-                assertTrue(churns.get() >= Math.max(1, (long) (minutes * GATEWAY_PROXIES * 0.01) - 1),
+                assertTrue(
+                        churns.get() >= Math.max(1, (long) (minutes * GATEWAY_PROXIES * 0.01) - 1),
                         "churn events: " + churns.get());
                 long dropped = report.sum(w -> w.dropped.sum());
                 assertEquals(0, dropped, "requests the client could not even send (client saturated)");
                 long failed = report.sum(w -> w.failed.sum());
-                assertTrue(failed <= churns.get() * 4, "failed gateway requests " + failed
-                        + " beyond what " + churns.get() + " killed proxies explain");
+                assertTrue(
+                        failed <= churns.get() * 4,
+                        "failed gateway requests " + failed + " beyond what " + churns.get()
+                                + " killed proxies explain");
                 assertTrue(report.sum(w -> w.ok.sum()) > 0, "requests served");
 
                 Resources first = samples[warmupWindows];
                 Resources last = samples[windowCount - 1]; // the last boundary under load, like the first
                 for (Resources r : new Resources[] {last, end}) {
                     String when = r == end ? " (after the load)" : " (last window boundary)";
-                    assertTrue(r.heapAfterGc() <= first.heapAfterGc() * 1.10 + 8 * MIB, "heap after GC grew" + when + ": "
-                            + first.heapAfterGc() / MIB + " MiB -> " + r.heapAfterGc() / MIB + " MiB");
-                    assertTrue(r.threads() <= first.threads() + Math.max(4, first.threads() / 10),
+                    assertTrue(
+                            r.heapAfterGc() <= first.heapAfterGc() * 1.10 + 8 * MIB,
+                            "heap after GC grew" + when + ": " + first.heapAfterGc() / MIB + " MiB -> "
+                                    + r.heapAfterGc() / MIB + " MiB");
+                    assertTrue(
+                            r.threads() <= first.threads() + Math.max(4, first.threads() / 10),
                             "platform threads grew" + when + ": " + first.threads() + " -> " + r.threads());
-                    assertTrue(r.fds() <= first.fds() + Math.max(16, first.fds() / 10),
+                    assertTrue(
+                            r.fds() <= first.fds() + Math.max(16, first.fds() / 10),
                             "file descriptors grew" + when + ": " + first.fds() + " -> " + r.fds());
                 }
                 // the server's own work per request, flat: this JVM's CPU time per gateway request
@@ -343,25 +396,37 @@ class SoakTest {
                 // per request and not with CPU the hypervisor or other processes take
                 double cpuFirst = cpuMicrosPerRequest(windows, samples, warmupWindows);
                 double cpuLast = cpuMicrosPerRequest(windows, samples, windowCount - 1);
-                assertTrue(cpuLast <= cpuFirst * 1.20, String.format(Locale.ROOT,
-                        "JVM CPU per request first measured window %.0f µs, last %.0f µs: more than 20%% more work per request",
-                        cpuFirst, cpuLast));
+                assertTrue(
+                        cpuLast <= cpuFirst * 1.20,
+                        String.format(
+                                Locale.ROOT,
+                                "JVM CPU per request first measured window %.0f µs, last %.0f µs: more than 20%% more work per request",
+                                cpuFirst,
+                                cpuLast));
                 long p99First = windows[warmupWindows].robustP99();
                 long p99Last = windows[windowCount - 1].robustP99();
                 String p99s = "robust P99 first measured window " + p99First + " µs, last " + p99Last + " µs (steal "
-                        + stealPercent(samples, warmupWindows) + "% and " + stealPercent(samples, windowCount - 1) + "%)";
+                        + stealPercent(samples, warmupWindows) + "% and " + stealPercent(samples, windowCount - 1)
+                        + "%)";
                 double tolerance = p99First * 0.20 + p99SlackMs * 1000;
                 switch (System.getProperty("proxypool.soak.p99Check", "guard")) {
                     case "both" -> {
-                        assertTrue(p99Last - p99First <= tolerance, p99s + ": slower by more than 20% (+" + p99SlackMs + " ms)");
-                        assertTrue(p99First - p99Last <= tolerance, p99s + ": faster by more than 20% (+" + p99SlackMs + " ms)");
+                        assertTrue(
+                                p99Last - p99First <= tolerance,
+                                p99s + ": slower by more than 20% (+" + p99SlackMs + " ms)");
+                        assertTrue(
+                                p99First - p99Last <= tolerance,
+                                p99s + ": faster by more than 20% (+" + p99SlackMs + " ms)");
                     }
-                    case "upper" -> assertTrue(p99Last - p99First <= tolerance,
-                            p99s + ": slower by more than 20% (+" + p99SlackMs + " ms)");
+                    case "upper" ->
+                        assertTrue(
+                                p99Last - p99First <= tolerance,
+                                p99s + ": slower by more than 20% (+" + p99SlackMs + " ms)");
                     case "guard" -> assertTrue(p99Last <= 2 * p99First + 2_000, p99s + ": more than doubled (+2 ms)");
-                    case "report" -> { }
-                    default -> throw new IllegalArgumentException(
-                            "proxypool.soak.p99Check: expected both, upper, guard or report");
+                    case "report" -> {}
+                    default ->
+                        throw new IllegalArgumentException(
+                                "proxypool.soak.p99Check: expected both, upper, guard or report");
                 }
             } finally {
                 stop.set(true);
@@ -374,7 +439,11 @@ class SoakTest {
 
     private static Proxy gatewayProxy(FakeHttpProxy p) {
         return Proxy.builder(new ProxyKey(Protocol.HTTP, "127.0.0.1", p.port(), CredentialRef.NONE))
-                .provider("soak").upstream(ORIGIN_UPSTREAM).labels(Labels.of("kind", "gw")).maxConcurrency(64).build();
+                .provider("soak")
+                .upstream(ORIGIN_UPSTREAM)
+                .labels(Labels.of("kind", "gw"))
+                .maxConcurrency(64)
+                .build();
     }
 
     /**
@@ -402,8 +471,11 @@ class SoakTest {
         static Proxy proxy(int i, Instant expiresAt) {
             String host = "10." + (100 + (i >> 16)) + "." + ((i >> 8) & 0xFF) + "." + (i & 0xFF);
             return Proxy.builder(new ProxyKey(Protocol.HTTP, host, 8000, CredentialRef.NONE))
-                    .provider("soak").upstream(EXTRACT_UPSTREAM).labels(Labels.of("kind", "ex"))
-                    .expiresAt(expiresAt).build();
+                    .provider("soak")
+                    .upstream(EXTRACT_UPSTREAM)
+                    .labels(Labels.of("kind", "ex"))
+                    .expiresAt(expiresAt)
+                    .build();
         }
 
         /** The seed index of {@code host}, or -1 when it is not an address this class hands out. */
@@ -459,8 +531,8 @@ class SoakTest {
     /** Seed indexes of the extraction upstream's proxies still available in the store. */
     private static BitSet remaining(PoolEngine engine) {
         BitSet ids = new BitSet();
-        PoolQuery q = new PoolQuery(ExtractionFilter.builder().upstream(EXTRACT_UPSTREAM).build(),
-                Optional.of(ProxyState.AVAILABLE));
+        PoolQuery q = new PoolQuery(
+                ExtractionFilter.builder().upstream(EXTRACT_UPSTREAM).build(), Optional.of(ProxyState.AVAILABLE));
         String cursor = PageRequest.FIRST;
         for (int page = 0; page < 10_000; page++) {
             ProxyPage p = engine.store().list(q, new PageRequest(cursor, PageRequest.MAX_LIMIT));
@@ -478,10 +550,12 @@ class SoakTest {
     }
 
     private static void awaitIdle(ProxyPoolServer server) {
-        Await.atMost(Duration.ofSeconds(20)).until("no gateway attempt and no capacity reservation in flight",
-                () -> "gateway attempts " + server.gatewayEngine().inFlight() + ", reservations "
-                        + ProxyPoolInternals.engine(server.pool()).inFlight(),
-                s -> s.equals("gateway attempts 0, reservations 0"));
+        Await.atMost(Duration.ofSeconds(20))
+                .until(
+                        "no gateway attempt and no capacity reservation in flight",
+                        () -> "gateway attempts " + server.gatewayEngine().inFlight() + ", reservations "
+                                + ProxyPoolInternals.engine(server.pool()).inFlight(),
+                        s -> s.equals("gateway attempts 0, reservations 0"));
     }
 
     /** This JVM's CPU time per gateway request in window {@code i}, in microseconds. */
@@ -496,17 +570,20 @@ class SoakTest {
     }
 
     /** {@code part}'s share of the machine's CPU time during window {@code i}, formatted; "?" without figures. */
-    static String machinePercent(Resources[] samples, int i, java.util.function.ToLongFunction<Jiffies> part, String format) {
+    static String machinePercent(
+            Resources[] samples, int i, java.util.function.ToLongFunction<Jiffies> part, String format) {
         Jiffies from = samples[i].machine();
         Jiffies to = samples[i + 1].machine();
         long total = to.total() - from.total();
-        return total <= 0 ? "?" : String.format(Locale.ROOT, format,
-                100.0 * (part.applyAsLong(to) - part.applyAsLong(from)) / total);
+        return total <= 0
+                ? "?"
+                : String.format(Locale.ROOT, format, 100.0 * (part.applyAsLong(to) - part.applyAsLong(from)) / total);
     }
 
     /** Heap used after a full GC, live platform threads, open file descriptors of this JVM. */
     static Resources resources() {
-        long cpu = ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class).getProcessCpuTime();
+        long cpu = ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class)
+                .getProcessCpuTime();
         long gc = 0;
         for (var b : ManagementFactory.getGarbageCollectorMXBeans()) {
             gc += Math.max(0, b.getCollectionTime());
@@ -572,22 +649,32 @@ class SoakTest {
         @Override
         public void run() {
             SplittableRandom rnd = new SplittableRandom(7);
-            try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(10)).build()) {
+            try (HttpClient http = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(10))
+                    .build()) {
                 while (!stop.get()) {
                     if (engine.store().available(EXTRACT_UPSTREAM) < EXTRACT_LOW_MARK) {
-                        List<Proxy> batch = seeds.add(EXTRACT_BATCH, engine.wallClock().instant().plus(EXTRACT_TTL));
-                        publisher.publish(Publication.builder().publish(EXTRACT_UPSTREAM, batch).build());
+                        List<Proxy> batch = seeds.add(
+                                EXTRACT_BATCH, engine.wallClock().instant().plus(EXTRACT_TTL));
+                        publisher.publish(Publication.builder()
+                                .publish(EXTRACT_UPSTREAM, batch)
+                                .build());
                         replenished.addAndGet(batch.size());
                     }
                     int count = 1 + rnd.nextInt(5);
-                    String body = "{\"count\": " + count + ", \"fulfillment\": \"partial\", \"filter\": {\"upstream\": \""
-                            + EXTRACT_UPSTREAM + "\"}}";
+                    String body =
+                            "{\"count\": " + count + ", \"fulfillment\": \"partial\", \"filter\": {\"upstream\": \""
+                                    + EXTRACT_UPSTREAM + "\"}}";
                     try {
-                        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20))
-                                .header("Authorization", "Bearer alice-token-0123456789")
-                                .header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+                        HttpResponse<String> r = http.send(
+                                HttpRequest.newBuilder(uri)
+                                        .timeout(Duration.ofSeconds(20))
+                                        .header("Authorization", "Bearer alice-token-0123456789")
+                                        .header("Content-Type", "application/json")
+                                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
                         calls.incrementAndGet();
                         if (r.statusCode() != 200) {
                             failures.incrementAndGet();
@@ -690,16 +777,35 @@ class SoakTest {
         }
 
         String describe() {
-            return String.format(Locale.ROOT, "Rate: %.1f%% of a closed-loop peak of %.0f req/s that kept the machine %.0f%% busy; "
-                    + "set in the warm-up for half that busy share (%.0f%%), steps: %s", 100 * rate / peak, peak,
-                    100 * peakBusy, 100 * targetBusy(), String.join("; ", steps));
+            return String.format(
+                    Locale.ROOT,
+                    "Rate: %.1f%% of a closed-loop peak of %.0f req/s that kept the machine %.0f%% busy; "
+                            + "set in the warm-up for half that busy share (%.0f%%), steps: %s",
+                    100 * rate / peak,
+                    peak,
+                    100 * peakBusy,
+                    100 * targetBusy(),
+                    String.join("; ", steps));
         }
     }
 
     /** The run's figures as Markdown. */
-    private record Report(double minutes, long windowSeconds, int warmupWindows, RateControl rate, GatewayLoad.Window[] windows,
-                          Resources[] samples, Resources end, long churns, Extractor extractor, int seeded,
-                          int remaining, int expiredUnextracted, int held, int heldChurned, int gatewayInFlight) {
+    private record Report(
+            double minutes,
+            long windowSeconds,
+            int warmupWindows,
+            RateControl rate,
+            GatewayLoad.Window[] windows,
+            Resources[] samples,
+            Resources end,
+            long churns,
+            Extractor extractor,
+            int seeded,
+            int remaining,
+            int expiredUnextracted,
+            int held,
+            int heldChurned,
+            int gatewayInFlight) {
 
         long sum(java.util.function.ToLongFunction<GatewayLoad.Window> f) {
             long n = 0;
@@ -711,12 +817,20 @@ class SoakTest {
 
         String markdown() {
             StringBuilder sb = new StringBuilder();
-            sb.append(String.format(Locale.ROOT, "Soak: %.1f min at %.0f req/s after %d warm-up windows, %d s windows, "
-                    + "%d gateway proxies, %d churn events%n", minutes, rate.rate(), warmupWindows, windowSeconds,
-                    GATEWAY_PROXIES, churns));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "Soak: %.1f min at %.0f req/s after %d warm-up windows, %d s windows, "
+                            + "%d gateway proxies, %d churn events%n",
+                    minutes,
+                    rate.rate(),
+                    warmupWindows,
+                    windowSeconds,
+                    GATEWAY_PROXIES,
+                    churns));
             sb.append(rate.describe()).append(String.format("%n%n"));
-            sb.append("| window | ok | failed | dropped | P50 ms | P99 ms | robust P99 ms | max ms | heap after GC MiB at its end "
-                    + "| platform threads | fds | load avg | JVM CPU µs/req | GC ms | JIT ms | machine busy % | steal % |\n");
+            sb.append(
+                    "| window | ok | failed | dropped | P50 ms | P99 ms | robust P99 ms | max ms | heap after GC MiB at its end "
+                            + "| platform threads | fds | load avg | JVM CPU µs/req | GC ms | JIT ms | machine busy % | steal % |\n");
             sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
             for (int i = 0; i < windows.length; i++) {
                 GatewayLoad.Window w = windows[i];
@@ -734,13 +848,27 @@ class SoakTest {
                     steal = stealPercent(samples, i);
                     busy = machinePercent(samples, i, Jiffies::busy, "%.0f");
                 }
-                sb.append(String.format(Locale.ROOT,
-                        "| %d%s | %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", i,
-                        i < warmupWindows ? " (warm-up)" : "", w.ok.sum(), w.failed.sum(), w.dropped.sum(),
-                        w.latency.quantile(0.50) / 1000.0, w.latency.quantile(0.99) / 1000.0, w.robustP99() / 1000.0,
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "| %d%s | %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                        i,
+                        i < warmupWindows ? " (warm-up)" : "",
+                        w.ok.sum(),
+                        w.failed.sum(),
+                        w.dropped.sum(),
+                        w.latency.quantile(0.50) / 1000.0,
+                        w.latency.quantile(0.99) / 1000.0,
+                        w.robustP99() / 1000.0,
                         w.latency.quantile(1.0) / 1000.0,
-                        r == null ? "-" : String.valueOf(r.heapAfterGc() / MIB), r == null ? "-" : String.valueOf(r.threads()),
-                        r == null ? "-" : String.valueOf(r.fds()), r == null ? "-" : r.loadAverage(), cpu, gc, jit, busy, steal));
+                        r == null ? "-" : String.valueOf(r.heapAfterGc() / MIB),
+                        r == null ? "-" : String.valueOf(r.threads()),
+                        r == null ? "-" : String.valueOf(r.fds()),
+                        r == null ? "-" : r.loadAverage(),
+                        cpu,
+                        gc,
+                        jit,
+                        busy,
+                        steal));
             }
             Resources first = samples[warmupWindows];
             Resources last = samples[windows.length - 1];
@@ -750,27 +878,67 @@ class SoakTest {
             long p99Last = wn.latency.quantile(0.99);
             long rFirst = w0.robustP99();
             long rLast = wn.robustP99();
-            sb.append(String.format(Locale.ROOT, "%nRobust P99 (median of 10 slices' P99) first measured window (%d) %.2f ms, "
-                    + "last %.2f ms (%+.1f%%); plain P99 first %.2f ms, last %.2f ms (%+.1f%%)%n", warmupWindows,
-                    rFirst / 1000.0, rLast / 1000.0, rFirst == 0 ? 0.0 : 100.0 * (rLast - rFirst) / rFirst,
-                    p99First / 1000.0, p99Last / 1000.0, p99First == 0 ? 0.0 : 100.0 * (p99Last - p99First) / p99First));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "%nRobust P99 (median of 10 slices' P99) first measured window (%d) %.2f ms, "
+                            + "last %.2f ms (%+.1f%%); plain P99 first %.2f ms, last %.2f ms (%+.1f%%)%n",
+                    warmupWindows,
+                    rFirst / 1000.0,
+                    rLast / 1000.0,
+                    rFirst == 0 ? 0.0 : 100.0 * (rLast - rFirst) / rFirst,
+                    p99First / 1000.0,
+                    p99Last / 1000.0,
+                    p99First == 0 ? 0.0 : 100.0 * (p99Last - p99First) / p99First));
             double cpuFirst = cpuMicrosPerRequest(windows, samples, warmupWindows);
             double cpuLast = cpuMicrosPerRequest(windows, samples, windows.length - 1);
-            sb.append(String.format(Locale.ROOT, "JVM CPU per request first measured window %.0f µs, last %.0f µs (%+.1f%%); "
-                    + "steal %s%% and %s%%%n", cpuFirst, cpuLast, cpuFirst == 0 ? 0.0 : 100.0 * (cpuLast - cpuFirst) / cpuFirst,
-                    stealPercent(samples, warmupWindows), stealPercent(samples, windows.length - 1)));
-            sb.append(String.format(Locale.ROOT, "Start of the first measured window: heap after GC %d MiB, platform threads %d, "
-                    + "fds %d; start of the last window: %d MiB, %d, %d; after the load: %d MiB, %d, %d%n",
-                    first.heapAfterGc() / MIB, first.threads(), first.fds(), last.heapAfterGc() / MIB, last.threads(),
-                    last.fds(), end.heapAfterGc() / MIB, end.threads(), end.fds()));
-            sb.append(String.format(Locale.ROOT, "Gateway requests: %d ok, %d failed, %d dropped%n",
-                    sum(w -> w.ok.sum()), sum(w -> w.failed.sum()), sum(w -> w.dropped.sum())));
-            sb.append(String.format(Locale.ROOT, "Capacity held after the load: %d on live proxies, %d on churned-out proxies; "
-                    + "gateway in flight %d%n", held, heldChurned, gatewayInFlight));
-            sb.append(String.format(Locale.ROOT, "Extraction: %d calls, %d failed, %d proxies handed out, %d duplicates, "
-                    + "%d foreign; seeded %d (%d replenished) = handed out %d + remaining %d + expired unextracted %d%n",
-                    extractor.calls.get(), extractor.failures.get(), extractor.seeds.handedOutCount(), extractor.duplicates.get(),
-                    extractor.foreign.get(), seeded, extractor.replenished.get(), extractor.seeds.handedOutCount(), remaining,
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "JVM CPU per request first measured window %.0f µs, last %.0f µs (%+.1f%%); "
+                            + "steal %s%% and %s%%%n",
+                    cpuFirst,
+                    cpuLast,
+                    cpuFirst == 0 ? 0.0 : 100.0 * (cpuLast - cpuFirst) / cpuFirst,
+                    stealPercent(samples, warmupWindows),
+                    stealPercent(samples, windows.length - 1)));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "Start of the first measured window: heap after GC %d MiB, platform threads %d, "
+                            + "fds %d; start of the last window: %d MiB, %d, %d; after the load: %d MiB, %d, %d%n",
+                    first.heapAfterGc() / MIB,
+                    first.threads(),
+                    first.fds(),
+                    last.heapAfterGc() / MIB,
+                    last.threads(),
+                    last.fds(),
+                    end.heapAfterGc() / MIB,
+                    end.threads(),
+                    end.fds()));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "Gateway requests: %d ok, %d failed, %d dropped%n",
+                    sum(w -> w.ok.sum()),
+                    sum(w -> w.failed.sum()),
+                    sum(w -> w.dropped.sum())));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "Capacity held after the load: %d on live proxies, %d on churned-out proxies; "
+                            + "gateway in flight %d%n",
+                    held,
+                    heldChurned,
+                    gatewayInFlight));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "Extraction: %d calls, %d failed, %d proxies handed out, %d duplicates, "
+                            + "%d foreign; seeded %d (%d replenished) = handed out %d + remaining %d + expired unextracted %d%n",
+                    extractor.calls.get(),
+                    extractor.failures.get(),
+                    extractor.seeds.handedOutCount(),
+                    extractor.duplicates.get(),
+                    extractor.foreign.get(),
+                    seeded,
+                    extractor.replenished.get(),
+                    extractor.seeds.handedOutCount(),
+                    remaining,
                     expiredUnextracted));
             return sb.toString();
         }

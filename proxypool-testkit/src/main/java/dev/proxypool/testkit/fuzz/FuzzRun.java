@@ -29,6 +29,7 @@ public final class FuzzRun {
     public static final String SEED_PROPERTY = "proxypool.fuzz.seed";
     /** The seed of every build; other seeds are explored with {@code -Dproxypool.fuzz.seed=random}. */
     public static final long DEFAULT_SEED = 6004880013307523043L;
+
     public static final String INPUTS_PROPERTY = "proxypool.fuzz.inputs";
     public static final String ONLY_PROPERTY = "proxypool.fuzz.only";
 
@@ -106,10 +107,11 @@ public final class FuzzRun {
      * @param maxWallPerInput no single input may take longer, waiting included (a hang)
      * @param budget         the whole run must finish within this wall time
      */
-    public static FuzzRun start(String target, int inputs, Duration maxCpuPerInput, Duration maxWallPerInput,
-                                Duration budget) {
+    public static FuzzRun start(
+            String target, int inputs, Duration maxCpuPerInput, Duration maxWallPerInput, Duration budget) {
         String s = System.getProperty(SEED_PROPERTY);
-        long seed = s == null || s.isBlank() ? DEFAULT_SEED
+        long seed = s == null || s.isBlank()
+                ? DEFAULT_SEED
                 : s.trim().equalsIgnoreCase("random") ? new SplittableRandom().nextLong() : Long.parseLong(s.trim());
         String n = System.getProperty(INPUTS_PROPERTY);
         int count = n == null || n.isBlank() ? inputs : Integer.parseInt(n.trim());
@@ -183,9 +185,13 @@ public final class FuzzRun {
         }
         maxCpu = Math.max(maxCpu, cpu);
         if (cpu > maxCpuNanos || took > maxWallNanos) {
-            throw failure(index, input, "took " + took / 1_000_000 + " ms (" + cpu / 1_000_000 + " ms CPU), over the"
-                    + " per-input bound of " + maxCpuNanos / 1_000_000 + " ms CPU / " + maxWallNanos / 1_000_000
-                    + " ms", null);
+            throw failure(
+                    index,
+                    input,
+                    "took " + took / 1_000_000 + " ms (" + cpu / 1_000_000 + " ms CPU), over the"
+                            + " per-input bound of " + maxCpuNanos / 1_000_000 + " ms CPU / " + maxWallNanos / 1_000_000
+                            + " ms",
+                    null);
         }
         Outcome o;
         try {
@@ -207,9 +213,11 @@ public final class FuzzRun {
 
     /** A finding about input {@code index}: the message carries everything needed to reproduce it. */
     public AssertionError failure(int index, byte[] input, String problem, Throwable cause) {
-        return new AssertionError("[fuzz " + target + "] input #" + index + ": " + problem
-                + "\n  reproduce: -D" + SEED_PROPERTY + "=" + seed + " -D" + ONLY_PROPERTY + "=" + index
-                + "\n  input (" + input.length + " bytes): " + show(input), cause);
+        return new AssertionError(
+                "[fuzz " + target + "] input #" + index + ": " + problem
+                        + "\n  reproduce: -D" + SEED_PROPERTY + "=" + seed + " -D" + ONLY_PROPERTY + "=" + index
+                        + "\n  input (" + input.length + " bytes): " + show(input),
+                cause);
     }
 
     /** Asserts an invariant of the whole run (not of one input); skipped when one input is replayed alone. */
@@ -250,8 +258,9 @@ public final class FuzzRun {
         String line = summary();
         System.out.println(line);
         require(accepted + rejected == inputs, "ran " + (accepted + rejected) + " of " + inputs + " inputs");
-        require(System.nanoTime() - startNanos <= budgetNanos, "took " + elapsed().toMillis()
-                + " ms, over the run budget of " + budgetNanos / 1_000_000 + " ms");
+        require(
+                System.nanoTime() - startNanos <= budgetNanos,
+                "took " + elapsed().toMillis() + " ms, over the run budget of " + budgetNanos / 1_000_000 + " ms");
         return line;
     }
 
@@ -271,8 +280,13 @@ public final class FuzzRun {
 
     private static String top(Map<String, Integer> kinds) {
         StringBuilder sb = new StringBuilder("{");
-        kinds.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).limit(12)
-                .forEach(e -> sb.append(sb.length() > 1 ? ", " : "").append(e.getKey()).append('=').append(e.getValue()));
+        kinds.entrySet().stream()
+                .sorted((a, b) -> b.getValue() - a.getValue())
+                .limit(12)
+                .forEach(e -> sb.append(sb.length() > 1 ? ", " : "")
+                        .append(e.getKey())
+                        .append('=')
+                        .append(e.getValue()));
         if (kinds.size() > 12) {
             sb.append(", … ").append(kinds.size() - 12).append(" more");
         }

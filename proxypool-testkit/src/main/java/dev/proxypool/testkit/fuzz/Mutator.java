@@ -18,17 +18,91 @@ public final class Mutator {
 
     /** Bytes that break parsers: separators, quotes, line ends, NUL, DEL, high and invalid UTF-8. */
     private static final String[] HOSTILE = {
-            "\r", "\n", "\r\n", "\u0000", "\t", " ", "\"", "'", "\\", ",", ";", ":", "=", "#", "{", "}", "[", "]",
-            "/", "?", "@", "%", "%00", "\u007f", "\u00e9", "\u4e2d", "\ud83d\ude00", "\ufeff", "-", "+", ".", "0",
-            "-1", "null", "true", "\\u0000", "\\ud800", "${", "*", "&", "!", "|", ">", "<", "~", "`"};
+        "\r",
+        "\n",
+        "\r\n",
+        "\u0000",
+        "\t",
+        " ",
+        "\"",
+        "'",
+        "\\",
+        ",",
+        ";",
+        ":",
+        "=",
+        "#",
+        "{",
+        "}",
+        "[",
+        "]",
+        "/",
+        "?",
+        "@",
+        "%",
+        "%00",
+        "\u007f",
+        "\u00e9",
+        "\u4e2d",
+        "\ud83d\ude00",
+        "\ufeff",
+        "-",
+        "+",
+        ".",
+        "0",
+        "-1",
+        "null",
+        "true",
+        "\\u0000",
+        "\\ud800",
+        "${",
+        "*",
+        "&",
+        "!",
+        "|",
+        ">",
+        "<",
+        "~",
+        "`"
+    };
+
     private static final byte[][] RAW = {
-            {(byte) 0xff}, {(byte) 0xc0, (byte) 0x80}, {(byte) 0xed, (byte) 0xa0, (byte) 0x80}, {(byte) 0x80},
-            {(byte) 0xf4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xe2, (byte) 0x82}, {(byte) 0xfe}};
+        {(byte) 0xff},
+        {(byte) 0xc0, (byte) 0x80},
+        {(byte) 0xed, (byte) 0xa0, (byte) 0x80},
+        {(byte) 0x80},
+        {(byte) 0xf4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
+        {(byte) 0xe2, (byte) 0x82},
+        {(byte) 0xfe}
+    };
     private static final String[] NUMBERS = {
-            "99999999999999999999999999999999999999", "-9223372036854775809", "9223372036854775808", "2147483648",
-            "-2147483649", "1e999999999", "-1e-999999999", "1E400", "0.0000000000000000000000001", "-0", "00", "01",
-            "1.", ".5", "0x1F", "NaN", "Infinity", "-Infinity", "1e", "1e+", "65536", "65535", "0", "4294967296",
-            "1" + "0".repeat(400), "1." + "1".repeat(300)};
+        "99999999999999999999999999999999999999",
+        "-9223372036854775809",
+        "9223372036854775808",
+        "2147483648",
+        "-2147483649",
+        "1e999999999",
+        "-1e-999999999",
+        "1E400",
+        "0.0000000000000000000000001",
+        "-0",
+        "00",
+        "01",
+        "1.",
+        ".5",
+        "0x1F",
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        "1e",
+        "1e+",
+        "65536",
+        "65535",
+        "0",
+        "4294967296",
+        "1" + "0".repeat(400),
+        "1." + "1".repeat(300)
+    };
 
     private final byte[][] dictionary;
     private final int maxBytes;
@@ -73,15 +147,16 @@ public final class Mutator {
             case 1 -> setByte(b, r);
             case 2, 3 -> insert(b, at, bytes(HOSTILE[r.nextInt(HOSTILE.length)]));
             case 4 -> insert(b, at, RAW[r.nextInt(RAW.length)]);
-            case 5, 6 -> dictionary.length == 0 ? setByte(b, r) : insert(b, at, dictionary[r.nextInt(dictionary.length)]);
+            case 5, 6 ->
+                dictionary.length == 0 ? setByte(b, r) : insert(b, at, dictionary[r.nextInt(dictionary.length)]);
             case 7 -> delete(b, r);
             case 8 -> n == 0 ? b : Arrays.copyOf(b, r.nextInt(n)); // truncate
             case 9 -> duplicate(b, r);
             case 10 -> replaceNumber(b, r);
             case 11 -> insert(b, at, nesting(r));
             case 12 -> insert(b, at, longToken(r));
-            default -> dictionary.length == 0 ? flipBit(b, r)
-                    : replaceRange(b, r, dictionary[r.nextInt(dictionary.length)]);
+            default ->
+                dictionary.length == 0 ? flipBit(b, r) : replaceRange(b, r, dictionary[r.nextInt(dictionary.length)]);
         };
     }
 
@@ -97,7 +172,7 @@ public final class Mutator {
 
     private static byte[] setByte(byte[] b, RandomGenerator r) {
         if (b.length == 0) {
-            return new byte[]{(byte) r.nextInt(256)};
+            return new byte[] {(byte) r.nextInt(256)};
         }
         byte[] c = b.clone();
         c[r.nextInt(c.length)] = (byte) r.nextInt(256);

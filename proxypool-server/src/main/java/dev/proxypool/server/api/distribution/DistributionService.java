@@ -1,8 +1,6 @@
 package dev.proxypool.server.api.distribution;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.core.extract.ExtractedProxy;
-import dev.proxypool.core.limits.QuotaLedger;
 import dev.proxypool.core.extract.ExtractionRequest;
 import dev.proxypool.core.extract.ExtractionResult;
 import dev.proxypool.core.extract.Fulfillment;
@@ -10,6 +8,7 @@ import dev.proxypool.core.extract.IdempotencyKey;
 import dev.proxypool.core.extract.IdempotencyStart;
 import dev.proxypool.core.extract.PoolStore;
 import dev.proxypool.core.extract.StoreUnavailableException;
+import dev.proxypool.core.limits.QuotaLedger;
 import dev.proxypool.core.model.AddressMask;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.ProxyPool;
@@ -17,6 +16,7 @@ import dev.proxypool.sdk.credentials.CredentialStore;
 import dev.proxypool.sdk.credentials.Credentials;
 import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
 import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -125,6 +125,7 @@ public final class DistributionService implements HttpService, Handler {
     public static final int MAX_BODY_BYTES = 64 * 1024;
     /** A refused body up to this size is read and discarded so the client sees the 413; a larger one closes. */
     static final long MAX_DRAINED_BYTES = 1024 * 1024;
+
     public static final HeaderName IDEMPOTENCY_KEY = HeaderNames.create("Idempotency-Key");
     public static final HeaderName IDEMPOTENT_REPLAYED = HeaderNames.create("Idempotent-Replayed");
 
@@ -151,11 +152,12 @@ public final class DistributionService implements HttpService, Handler {
         this.metrics = new ExtractionMetrics(b.registry != null ? b.registry : Services.get(MeterRegistry.class));
         var distribution = b.pool.config().distribution();
         if (distribution.maxCount() < 1) {
-            throw new IllegalArgumentException("distribution.maxCount must be at least 1, got " + distribution.maxCount());
+            throw new IllegalArgumentException(
+                    "distribution.maxCount must be at least 1, got " + distribution.maxCount());
         }
         if (distribution.gatewayReserve() < 0) {
-            throw new IllegalArgumentException("distribution.gatewayReserve must not be negative, got "
-                    + distribution.gatewayReserve());
+            throw new IllegalArgumentException(
+                    "distribution.gatewayReserve must not be negative, got " + distribution.gatewayReserve());
         }
         this.maxCount = Math.min(distribution.maxCount(), ExtractionRequest.MAX_COUNT);
         this.gatewayReserve = distribution.gatewayReserve();
@@ -187,11 +189,17 @@ public final class DistributionService implements HttpService, Handler {
     @Override
     public void handle(ServerRequest req, ServerResponse res) {
         List<String> authorization = req.headers().values(HeaderNames.AUTHORIZATION);
-        Optional<String> client = authorization.size() == 1 ? auth.clientFor(authorization.getFirst()) : Optional.empty();
+        Optional<String> client =
+                authorization.size() == 1 ? auth.clientFor(authorization.getFirst()) : Optional.empty();
         if (client.isEmpty()) {
             res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"proxypool\"");
-            send(req, res, new Answer(401, ExtractionJson.error("unauthorized", "a valid bearer token is required"),
-                    ExtractionOutcome.UNAUTHORIZED));
+            send(
+                    req,
+                    res,
+                    new Answer(
+                            401,
+                            ExtractionJson.error("unauthorized", "a valid bearer token is required"),
+                            ExtractionOutcome.UNAUTHORIZED));
             return;
         }
         ParsedExtraction call;
@@ -201,12 +209,21 @@ public final class DistributionService implements HttpService, Handler {
             call = ExtractionJson.parse(RequestBody.read(req, MAX_BODY_BYTES), maxCount);
         } catch (RequestBody.TooLarge e) {
             RequestBody.drain(req, MAX_DRAINED_BYTES); // when it cannot, send() closes the connection
-            send(req, res, new Answer(413, ExtractionJson.error("invalid_request",
-                    "request body exceeds " + MAX_BODY_BYTES + " bytes"), ExtractionOutcome.INVALID));
+            send(
+                    req,
+                    res,
+                    new Answer(
+                            413,
+                            ExtractionJson.error(
+                                    "invalid_request", "request body exceeds " + MAX_BODY_BYTES + " bytes"),
+                            ExtractionOutcome.INVALID));
             return;
         } catch (InvalidRequestException e) {
-            send(req, res, new Answer(400, ExtractionJson.error("invalid_request", e.getMessage()),
-                    ExtractionOutcome.INVALID));
+            send(
+                    req,
+                    res,
+                    new Answer(
+                            400, ExtractionJson.error("invalid_request", e.getMessage()), ExtractionOutcome.INVALID));
             return;
         }
         send(req, res, key == null ? run(client.get(), call) : idempotent(key, call));
@@ -238,18 +255,31 @@ public final class DistributionService implements HttpService, Handler {
         }
         return switch (start) {
             case IdempotencyStart.Started s -> runClaimed(key, fingerprint, call);
-            case IdempotencyStart.InProgress p -> new Answer(409, ExtractionJson.error("request_in_progress",
-                    "a request with this Idempotency-Key is still running"), ExtractionOutcome.CONFLICT);
-            case IdempotencyStart.Mismatch m -> new Answer(422, ExtractionJson.error("idempotency_key_reused",
-                    "this Idempotency-Key was used with a different request body"), ExtractionOutcome.CONFLICT);
+            case IdempotencyStart.InProgress p ->
+                new Answer(
+                        409,
+                        ExtractionJson.error(
+                                "request_in_progress", "a request with this Idempotency-Key is still running"),
+                        ExtractionOutcome.CONFLICT);
+            case IdempotencyStart.Mismatch m ->
+                new Answer(
+                        422,
+                        ExtractionJson.error(
+                                "idempotency_key_reused",
+                                "this Idempotency-Key was used with a different request body"),
+                        ExtractionOutcome.CONFLICT);
             case IdempotencyStart.Replay r -> {
                 StoredResponse stored = StoredResponse.decode(r.storedResponse());
                 String body;
                 try {
                     body = ProxyUrl.restoreCredentials(stored.body(), credentials);
                 } catch (CredentialsUnavailableException e) {
-                    yield new Answer(503, ExtractionJson.error("credentials_unavailable",
-                            "the replayed proxies' credentials are no longer available"), ExtractionOutcome.CREDENTIALS);
+                    yield new Answer(
+                            503,
+                            ExtractionJson.error(
+                                    "credentials_unavailable",
+                                    "the replayed proxies' credentials are no longer available"),
+                            ExtractionOutcome.CREDENTIALS);
                 }
                 yield new Answer(stored.status(), body, ExtractionOutcome.REPLAYED, 0, false, true);
             }
@@ -263,13 +293,19 @@ public final class DistributionService implements HttpService, Handler {
             if (a.storable()) {
                 settled = true;
                 try {
-                    if (!store.completeIdempotent(key, fingerprint, new StoredResponse(a.status(), a.storedBody()).encode(),
+                    if (!store.completeIdempotent(
+                            key,
+                            fingerprint,
+                            new StoredResponse(a.status(), a.storedBody()).encode(),
                             clock.instant())) {
-                        LOG.log(System.Logger.Level.WARNING, "idempotency record of a key was taken over before completion");
+                        LOG.log(
+                                System.Logger.Level.WARNING,
+                                "idempotency record of a key was taken over before completion");
                     }
                 } catch (StoreUnavailableException e) {
-                    LOG.log(System.Logger.Level.WARNING, "extraction done but its idempotency record could not be stored: "
-                            + e.getMessage());
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "extraction done but its idempotency record could not be stored: " + e.getMessage());
                 }
             }
             return a;
@@ -305,8 +341,14 @@ public final class DistributionService implements HttpService, Handler {
             Instant now = clock.instant();
             ExtractionResult result = store.extract(call.toRequest(grant.proxies(), gatewayReserve), now);
             return switch (result) {
-                case ExtractionResult.Insufficient i -> new Answer(409,
-                        ExtractionJson.insufficient(call.count(), i.available()), ExtractionOutcome.INSUFFICIENT, 0, true, false);
+                case ExtractionResult.Insufficient i ->
+                    new Answer(
+                            409,
+                            ExtractionJson.insufficient(call.count(), i.available()),
+                            ExtractionOutcome.INSUFFICIENT,
+                            0,
+                            true,
+                            false);
                 case ExtractionResult.Extracted e -> {
                     List<Proxy> gone = new ArrayList<>(e.count());
                     e.proxies().forEach(x -> gone.add(x.proxy()));
@@ -315,18 +357,29 @@ public final class DistributionService implements HttpService, Handler {
                     int withheld = e.count() - out.size();
                     metrics.withheld(withheld);
                     if (withheld > 0 && all) {
-                        yield new Answer(503, ExtractionJson.error("credentials_unavailable",
-                                withheld + " of the extracted proxies have no resolvable credentials; none was handed out"),
-                                ExtractionOutcome.CREDENTIALS, 0, true, false);
+                        yield new Answer(
+                                503,
+                                ExtractionJson.error(
+                                        "credentials_unavailable",
+                                        withheld
+                                                + " of the extracted proxies have no resolvable credentials; none was handed out"),
+                                ExtractionOutcome.CREDENTIALS,
+                                0,
+                                true,
+                                false);
                     }
                     handedOut = out.size();
                     List<HandedOutProxy> withoutCredentials = new ArrayList<>(out.size());
                     for (HandedOutProxy h : out) {
                         withoutCredentials.add(h.withUrl(h.storedUrl()));
                     }
-                    yield new Answer(200, ExtractionJson.extracted(call.count(), out),
-                            handedOut == call.count() ? ExtractionOutcome.OK : ExtractionOutcome.PARTIAL,
-                            handedOut, true, false)
+                    yield new Answer(
+                                    200,
+                                    ExtractionJson.extracted(call.count(), out),
+                                    handedOut == call.count() ? ExtractionOutcome.OK : ExtractionOutcome.PARTIAL,
+                                    handedOut,
+                                    true,
+                                    false)
                             .storing(ExtractionJson.extracted(call.count(), withoutCredentials));
                 }
             };
@@ -341,7 +394,9 @@ public final class DistributionService implements HttpService, Handler {
         String message = call.count() > e.limit() && call.fulfillment() == Fulfillment.ALL_OR_NOTHING
                 ? "count " + call.count() + " exceeds the hourly quota of " + e.limit() + " proxies"
                 : "hourly extraction quota of " + e.limit() + " proxies is used up";
-        Answer a = new Answer(429, ExtractionJson.quotaExceeded(message, e.limit(), e.used(), e.retryAfterSeconds()),
+        Answer a = new Answer(
+                429,
+                ExtractionJson.quotaExceeded(message, e.limit(), e.used(), e.retryAfterSeconds()),
                 ExtractionOutcome.QUOTA);
         return a.withRetryAfter(e.retryAfterSeconds());
     }
@@ -364,8 +419,11 @@ public final class DistributionService implements HttpService, Handler {
                     url = ProxyUrl.of(p.key(), c);
                     storedUrl = ProxyUrl.placeholder(p.key(), p.credentialRef());
                 } catch (CredentialsUnavailableException | RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "extracted proxy " + p.id() + " at " + AddressMask.mask(p.host())
-                            + " withheld: credentials for ref '" + p.credentialRef().name() + "' are unavailable");
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "extracted proxy " + p.id() + " at " + AddressMask.mask(p.host())
+                                    + " withheld: credentials for ref '"
+                                    + p.credentialRef().name() + "' are unavailable");
                     continue;
                 }
             } else {
@@ -373,9 +431,19 @@ public final class DistributionService implements HttpService, Handler {
                 storedUrl = url;
             }
             Optional<Instant> expiresAt = p.expires() ? Optional.of(p.expiresAt()) : Optional.empty();
-            long remaining = p.expires() ? Math.max(0, Duration.between(now, p.expiresAt()).getSeconds()) : 0;
-            out.add(new HandedOutProxy(p.id(), url, p.protocol(), p.host(), p.port(), p.labels().values(),
-                    expiresAt, remaining, storedUrl));
+            long remaining = p.expires()
+                    ? Math.max(0, Duration.between(now, p.expiresAt()).getSeconds())
+                    : 0;
+            out.add(new HandedOutProxy(
+                    p.id(),
+                    url,
+                    p.protocol(),
+                    p.host(),
+                    p.port(),
+                    p.labels().values(),
+                    expiresAt,
+                    remaining,
+                    storedUrl));
         }
         return out;
     }
@@ -403,7 +471,8 @@ public final class DistributionService implements HttpService, Handler {
     static String fingerprint(ParsedExtraction call) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            return HexFormat.of().formatHex(sha.digest(ExtractionJson.canonical(call).getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(sha.digest(ExtractionJson.canonical(call).getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
@@ -415,8 +484,15 @@ public final class DistributionService implements HttpService, Handler {
      * @param handedOut proxies handed out by this very call (0 for a replay)
      * @param storable  an outcome of an extraction, kept for idempotent replay
      */
-    private record Answer(int status, String body, ExtractionOutcome outcome, int handedOut, boolean storable,
-                          boolean replayed, long retryAfterSeconds, String storedBody) {
+    private record Answer(
+            int status,
+            String body,
+            ExtractionOutcome outcome,
+            int handedOut,
+            boolean storable,
+            boolean replayed,
+            long retryAfterSeconds,
+            String storedBody) {
 
         Answer(int status, String body, ExtractionOutcome outcome) {
             this(status, body, outcome, 0, false, false, 0, body);
@@ -432,7 +508,8 @@ public final class DistributionService implements HttpService, Handler {
 
         /** What the idempotency record keeps instead of the body: no credentials (docs/design.md#security X8: none in Redis). */
         Answer storing(String bodyWithoutCredentials) {
-            return new Answer(status, body, outcome, handedOut, storable, replayed, retryAfterSeconds, bodyWithoutCredentials);
+            return new Answer(
+                    status, body, outcome, handedOut, storable, replayed, retryAfterSeconds, bodyWithoutCredentials);
         }
     }
 

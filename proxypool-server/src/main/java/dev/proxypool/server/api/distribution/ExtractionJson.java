@@ -1,9 +1,9 @@
 package dev.proxypool.server.api.distribution;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.Fulfillment;
 import dev.proxypool.core.model.Protocol;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.sdk.json.MalformedJsonException;
 import java.math.BigDecimal;
@@ -27,12 +27,11 @@ final class ExtractionJson {
     static final long MAX_MIN_TTL_SECONDS = 10L * 366 * 24 * 3600;
 
     private static final Set<String> TOP = Set.of("count", "fulfillment", "filter", "minRemainingTtlSeconds");
-    private static final Set<String> FILTER = Set.of("protocol", "country", "region", "city", "carrier",
-            "upstream", "labels");
+    private static final Set<String> FILTER =
+            Set.of("protocol", "country", "region", "city", "carrier", "upstream", "labels");
     private static final int ECHO_MAX = 64;
 
-    private ExtractionJson() {
-    }
+    private ExtractionJson() {}
 
     /**
      * Parses and validates a request body.
@@ -44,7 +43,7 @@ final class ExtractionJson {
     }
 
     private static ParsedExtraction read(JsonNode root, int maxCount) throws InvalidRequestException {
-        for (Iterator<String> keys = root.fieldNames(); keys.hasNext();) {
+        for (Iterator<String> keys = root.fieldNames(); keys.hasNext(); ) {
             String key = keys.next();
             if (!TOP.contains(key)) {
                 throw new InvalidRequestException("unknown field '" + echo(key)
@@ -85,7 +84,7 @@ final class ExtractionJson {
     }
 
     private static ExtractionFilter filter(JsonNode o) throws InvalidRequestException {
-        for (Iterator<String> keys = o.fieldNames(); keys.hasNext();) {
+        for (Iterator<String> keys = o.fieldNames(); keys.hasNext(); ) {
             String key = keys.next();
             if (!FILTER.contains(key)) {
                 throw new InvalidRequestException("unknown field 'filter." + echo(key)
@@ -99,15 +98,18 @@ final class ExtractionJson {
                 try {
                     b.protocol(Protocol.parse(protocol));
                 } catch (IllegalArgumentException e) {
-                    throw new InvalidRequestException("filter.protocol must be http, https, socks4 or socks5, got '"
-                            + echo(protocol) + "'");
+                    throw new InvalidRequestException(
+                            "filter.protocol must be http, https, socks4 or socks5, got '" + echo(protocol) + "'");
                 }
             }
             String upstream = optionalString(o, "filter.upstream", "upstream");
             if (upstream != null) {
                 b.upstream(upstream);
             }
-            for (String named : List.of(ExtractionFilter.COUNTRY, ExtractionFilter.REGION, ExtractionFilter.CITY,
+            for (String named : List.of(
+                    ExtractionFilter.COUNTRY,
+                    ExtractionFilter.REGION,
+                    ExtractionFilter.CITY,
                     ExtractionFilter.CARRIER)) {
                 String v = optionalString(o, "filter." + named, named);
                 if (v != null) {
@@ -117,16 +119,16 @@ final class ExtractionJson {
             JsonNode labels = o.get("labels");
             if (labels != null && !labels.isNull()) {
                 if (!labels.isObject()) {
-                    throw new InvalidRequestException("filter.labels must be an object of strings, got "
-                            + typeName(labels));
+                    throw new InvalidRequestException(
+                            "filter.labels must be an object of strings, got " + typeName(labels));
                 }
-                for (Iterator<Map.Entry<String, JsonNode>> it = labels.fields(); it.hasNext();) {
+                for (Iterator<Map.Entry<String, JsonNode>> it = labels.fields(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> e = it.next();
                     String key = e.getKey();
                     JsonNode v = e.getValue();
                     if (!v.isTextual()) {
-                        throw new InvalidRequestException("filter.labels." + echo(key) + " must be a string, got "
-                                + typeName(v));
+                        throw new InvalidRequestException(
+                                "filter.labels." + echo(key) + " must be a string, got " + typeName(v));
                     }
                     b.label(key, v.textValue());
                 }
@@ -143,9 +145,10 @@ final class ExtractionJson {
         try {
             value = JsonCodec.read(body, JsonCodec.Nesting.REQUEST);
         } catch (MalformedJsonException e) {
-            throw new InvalidRequestException(e.reason() == MalformedJsonException.Reason.EMPTY
-                    ? "request body is empty (expected a JSON object)"
-                    : e.describe("request body"));
+            throw new InvalidRequestException(
+                    e.reason() == MalformedJsonException.Reason.EMPTY
+                            ? "request body is empty (expected a JSON object)"
+                            : e.describe("request body"));
         }
         if (!value.isObject()) {
             throw new InvalidRequestException("request body must be a JSON object, got " + typeName(value));
@@ -198,7 +201,8 @@ final class ExtractionJson {
                 g.writeStringField(e.getKey(), e.getValue());
             }
             g.writeEndObject();
-            g.writeStringField("protocol", call.filter().protocol().map(Protocol::wireName).orElse(null));
+            g.writeStringField(
+                    "protocol", call.filter().protocol().map(Protocol::wireName).orElse(null));
             g.writeStringField("upstream", call.filter().upstream().orElse(null));
             g.writeEndObject();
             g.writeStringField("fulfillment", call.fulfillment().wireName());

@@ -13,8 +13,16 @@ import java.util.Optional;
  * @param expiresAt           empty when the proxy never expires ({@code null} in JSON)
  * @param remainingTtlSeconds whole seconds left at extraction; meaningless when {@code expiresAt} is empty
  */
-record HandedOutProxy(String id, String url, Protocol protocol, String host, int port, Map<String, String> labels,
-                      Optional<Instant> expiresAt, long remainingTtlSeconds, String storedUrl) {
+record HandedOutProxy(
+        String id,
+        String url,
+        Protocol protocol,
+        String host,
+        int port,
+        Map<String, String> labels,
+        Optional<Instant> expiresAt,
+        long remainingTtlSeconds,
+        String storedUrl) {
 
     /** The same proxy with another URL (the credential-free form kept for idempotent replay). */
     HandedOutProxy withUrl(String other) {

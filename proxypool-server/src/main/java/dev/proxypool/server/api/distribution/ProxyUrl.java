@@ -1,11 +1,10 @@
 package dev.proxypool.server.api.distribution;
 
 import dev.proxypool.core.model.CredentialRef;
-import dev.proxypool.sdk.credentials.CredentialStore;
-import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
-
 import dev.proxypool.core.model.ProxyKey;
+import dev.proxypool.sdk.credentials.CredentialStore;
 import dev.proxypool.sdk.credentials.Credentials;
+import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
 
 /**
  * Builds the URL an extraction hands out: {@code scheme://user:pass@host:port}, the scheme being
@@ -16,8 +15,7 @@ import dev.proxypool.sdk.credentials.Credentials;
  */
 final class ProxyUrl {
 
-    private ProxyUrl() {
-    }
+    private ProxyUrl() {}
 
     /** Without credentials: the proxy needs none. */
     static String of(ProxyKey key) {

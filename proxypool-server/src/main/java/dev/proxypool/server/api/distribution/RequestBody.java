@@ -21,8 +21,7 @@ final class RequestBody {
         }
     }
 
-    private RequestBody() {
-    }
+    private RequestBody() {}
 
     /**
      * After a {@link TooLarge}: reads and discards the rest of a body that ends within

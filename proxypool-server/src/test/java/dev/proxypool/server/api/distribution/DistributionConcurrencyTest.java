@@ -38,7 +38,8 @@ class DistributionConcurrencyTest {
         }
         Set<String> known = new HashSet<>();
         pool.forEach(p -> known.add(p.id()));
-        try (DistributionFixture f = DistributionFixture.with(pool).reserve(RESERVE).start()) {
+        try (DistributionFixture f =
+                DistributionFixture.with(pool).reserve(RESERVE).start()) {
             assertEquals(PROXIES, f.initial);
             Queue<String> handedOut = new ConcurrentLinkedQueue<>();
             Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
@@ -51,17 +52,21 @@ class DistributionConcurrencyTest {
                 int seed = c;
                 threads.add(Thread.ofPlatform().name("client-" + c).start(() -> {
                     Random rnd = new Random(seed);
-                    try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+                    try (HttpClient http = HttpClient.newBuilder()
+                            .version(HttpClient.Version.HTTP_1_1)
+                            .build()) {
                         go.await();
                         for (int i = 0; i < 1_000; i++) {
                             int count = 1 + rnd.nextInt(25);
                             boolean all = rnd.nextBoolean();
                             String body = "{\"count\": " + count + ", \"fulfillment\": \""
                                     + (all ? "allOrNothing" : "partial") + "\"}";
-                            HttpResponse<String> r = http.send(HttpRequest.newBuilder(f.uri)
-                                    .timeout(Duration.ofSeconds(20))
-                                    .header("Authorization", "Bearer " + DistributionFixture.ALICE_TOKEN)
-                                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                            HttpResponse<String> r = http.send(
+                                    HttpRequest.newBuilder(f.uri)
+                                            .timeout(Duration.ofSeconds(20))
+                                            .header("Authorization", "Bearer " + DistributionFixture.ALICE_TOKEN)
+                                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                                            .build(),
                                     HttpResponse.BodyHandlers.ofString());
                             requests.incrementAndGet();
                             if (r.statusCode() == 409) {
@@ -97,14 +102,16 @@ class DistributionConcurrencyTest {
             assertTrue(known.containsAll(unique), "only pool proxies are handed out");
             assertEquals(PROXIES, unique.size() + f.available(), "extracted + remaining = initial");
             assertEquals(RESERVE, f.available(), "drained exactly down to the gateway reserve");
-            System.out.printf("distribution concurrency: %d clients, %d requests (%d x 409), %d proxies in %d ms%n",
+            System.out.printf(
+                    "distribution concurrency: %d clients, %d requests (%d x 409), %d proxies in %d ms%n",
                     CLIENTS, requests.get(), conflicts.get(), unique.size(), millis);
         }
     }
 
     @Test
     void concurrentRequestsWithOneIdempotencyKeyExtractOnce() throws Exception {
-        try (DistributionFixture f = DistributionFixture.with(proxies(100, "a", Protocol.HTTP, "", START.plusSeconds(3600)))
+        try (DistributionFixture f = DistributionFixture.with(
+                        proxies(100, "a", Protocol.HTTP, "", START.plusSeconds(3600)))
                 .start()) {
             Queue<HttpResponse<String>> answers = new ConcurrentLinkedQueue<>();
             Queue<Throwable> failures = new ConcurrentLinkedQueue<>();

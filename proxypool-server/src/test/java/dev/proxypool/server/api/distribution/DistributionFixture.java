@@ -41,21 +41,48 @@ final class DistributionFixture implements AutoCloseable {
     final ProxyPool pool;
     final DistributionService service;
     final WebServer server;
-    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     final URI uri;
     final int initial;
 
     private DistributionFixture(Options o) {
         ProxyPoolConfig d = ProxyPoolConfig.defaults();
-        ProxyPoolConfig config = new ProxyPoolConfig(d.server(), d.store(), d.database(), d.credentials(), d.admin(),
-                d.clients(), d.providers(), d.upstreams(), d.routings(), d.health(), d.pipeline(), d.security(),
-                new ProxyPoolConfig.Distribution(o.reserve, Duration.ofHours(24), o.maxCount), d.gateway());
-        pool = ProxyPool.builder().config(config).background(false).store(store).clocks(clock, clock)
-                .proxies(o.proxies).credentials(o.credentials).build();
-        service = DistributionService.builder(pool, header -> BearerAuth.bearerToken(header).map(TOKENS::get))
-                .quotas(o.quotas).clock(clock).build();
-        server = WebServer.builder().address(InetAddress.getLoopbackAddress()).port(0).shutdownHook(false)
-                .routing(r -> r.register(DistributionService.PATH, service)).build().start();
+        ProxyPoolConfig config = new ProxyPoolConfig(
+                d.server(),
+                d.store(),
+                d.database(),
+                d.credentials(),
+                d.admin(),
+                d.clients(),
+                d.providers(),
+                d.upstreams(),
+                d.routings(),
+                d.health(),
+                d.pipeline(),
+                d.security(),
+                new ProxyPoolConfig.Distribution(o.reserve, Duration.ofHours(24), o.maxCount),
+                d.gateway());
+        pool = ProxyPool.builder()
+                .config(config)
+                .background(false)
+                .store(store)
+                .clocks(clock, clock)
+                .proxies(o.proxies)
+                .credentials(o.credentials)
+                .build();
+        service = DistributionService.builder(
+                        pool, header -> BearerAuth.bearerToken(header).map(TOKENS::get))
+                .quotas(o.quotas)
+                .clock(clock)
+                .build();
+        server = WebServer.builder()
+                .address(InetAddress.getLoopbackAddress())
+                .port(0)
+                .shutdownHook(false)
+                .routing(r -> r.register(DistributionService.PATH, service))
+                .build()
+                .start();
         uri = URI.create("http://127.0.0.1:" + server.port() + DistributionService.PATH);
         initial = available();
     }
@@ -74,8 +101,10 @@ final class DistributionFixture implements AutoCloseable {
     }
 
     HttpResponse<String> post(String token, String body, String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.ofString(body))
-                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(20));
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri)
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(20));
         if (token != null) {
             b.header("Authorization", "Bearer " + token);
         }
@@ -98,8 +127,8 @@ final class DistributionFixture implements AutoCloseable {
     }
 
     /** {@code count} proxies {@code 10.<upstream-index>.x.y:8000} of {@code upstream}. */
-    static List<Proxy> proxies(int count, String upstream, Protocol protocol, String ref, Instant expiresAt,
-                               String... labels) {
+    static List<Proxy> proxies(
+            int count, String upstream, Protocol protocol, String ref, Instant expiresAt, String... labels) {
         List<Proxy> out = new ArrayList<>(count);
         int u = Math.floorMod(upstream.hashCode(), 200) + 1;
         for (int i = 0; i < count; i++) {
@@ -109,10 +138,20 @@ final class DistributionFixture implements AutoCloseable {
         return out;
     }
 
-    static Proxy proxy(String host, int port, String upstream, Protocol protocol, String ref, Instant expiresAt,
-                       String... labels) {
+    static Proxy proxy(
+            String host,
+            int port,
+            String upstream,
+            Protocol protocol,
+            String ref,
+            Instant expiresAt,
+            String... labels) {
         return Proxy.builder(new ProxyKey(protocol, host, port, CredentialRef.of(ref)))
-                .provider("test").upstream(upstream).labels(Labels.of(labels)).expiresAt(expiresAt).build();
+                .provider("test")
+                .upstream(upstream)
+                .labels(Labels.of(labels))
+                .expiresAt(expiresAt)
+                .build();
     }
 
     static final class Options {

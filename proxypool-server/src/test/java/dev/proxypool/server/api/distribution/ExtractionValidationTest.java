@@ -26,7 +26,9 @@ class ExtractionValidationTest {
 
     @BeforeAll
     static void start() {
-        f = DistributionFixture.with(proxies(20, "lab", Protocol.HTTP, "", START.plusSeconds(3600))).maxCount(50).start();
+        f = DistributionFixture.with(proxies(20, "lab", Protocol.HTTP, "", START.plusSeconds(3600)))
+                .maxCount(50)
+                .start();
     }
 
     @AfterAll
@@ -43,7 +45,8 @@ class ExtractionValidationTest {
                 Arguments.of("{\"count\": 1} {\"count\": 2}", "data after the top-level value"),
                 Arguments.of("[{\"count\": 1}]", "request body must be a JSON object, got array"),
                 Arguments.of("5", "request body must be a JSON object, got number"),
-                Arguments.of("{\"count\":" + "[".repeat(30_000) + "]".repeat(30_000) + "}", "nests deeper than 16 levels"),
+                Arguments.of(
+                        "{\"count\":" + "[".repeat(30_000) + "]".repeat(30_000) + "}", "nests deeper than 16 levels"),
                 Arguments.of("{}", "count is required (1..50)"),
                 Arguments.of("{\"count\": null}", "count is required"),
                 Arguments.of("{\"count\": \"5\"}", "count must be an integer, got string"),
@@ -56,24 +59,45 @@ class ExtractionValidationTest {
                 Arguments.of("{\"count\": 99999999999999999999999}", "count must be between 1 and 50"),
                 Arguments.of("{\"count\": 1, \"colour\": \"red\"}", "unknown field 'colour'"),
                 Arguments.of("{\"count\": 1, \"Count\": 1}", "unknown field 'Count'"),
-                Arguments.of("{\"count\": 1, \"fulfillment\": \"some\"}", "fulfillment must be partial or allOrNothing, got 'some'"),
+                Arguments.of(
+                        "{\"count\": 1, \"fulfillment\": \"some\"}",
+                        "fulfillment must be partial or allOrNothing, got 'some'"),
                 Arguments.of("{\"count\": 1, \"fulfillment\": 1}", "fulfillment must be a string, got number"),
-                Arguments.of("{\"count\": 1, \"minRemainingTtlSeconds\": -1}", "minRemainingTtlSeconds must be between 0 and"),
-                Arguments.of("{\"count\": 1, \"minRemainingTtlSeconds\": \"60\"}", "minRemainingTtlSeconds must be an integer, got string"),
-                Arguments.of("{\"count\": 1, \"minRemainingTtlSeconds\": 1.5}", "minRemainingTtlSeconds must be an integer, got 1.5"),
+                Arguments.of(
+                        "{\"count\": 1, \"minRemainingTtlSeconds\": -1}",
+                        "minRemainingTtlSeconds must be between 0 and"),
+                Arguments.of(
+                        "{\"count\": 1, \"minRemainingTtlSeconds\": \"60\"}",
+                        "minRemainingTtlSeconds must be an integer, got string"),
+                Arguments.of(
+                        "{\"count\": 1, \"minRemainingTtlSeconds\": 1.5}",
+                        "minRemainingTtlSeconds must be an integer, got 1.5"),
                 Arguments.of("{\"count\": 1, \"filter\": []}", "filter must be an object, got array"),
                 Arguments.of("{\"count\": 1, \"filter\": {\"colour\": \"red\"}}", "unknown field 'filter.colour'"),
-                Arguments.of("{\"count\": 1, \"filter\": {\"protocol\": \"ftp\"}}", "filter.protocol must be http, https, socks4 or socks5, got 'ftp'"),
-                Arguments.of("{\"count\": 1, \"filter\": {\"protocol\": 1}}", "filter.protocol must be a string, got number"),
-                Arguments.of("{\"count\": 1, \"filter\": {\"country\": 5}}", "filter.country must be a string, got number"),
-                Arguments.of("{\"count\": 1, \"filter\": {\"region\": {}}}", "filter.region must be a string, got object"),
+                Arguments.of(
+                        "{\"count\": 1, \"filter\": {\"protocol\": \"ftp\"}}",
+                        "filter.protocol must be http, https, socks4 or socks5, got 'ftp'"),
+                Arguments.of(
+                        "{\"count\": 1, \"filter\": {\"protocol\": 1}}",
+                        "filter.protocol must be a string, got number"),
+                Arguments.of(
+                        "{\"count\": 1, \"filter\": {\"country\": 5}}", "filter.country must be a string, got number"),
+                Arguments.of(
+                        "{\"count\": 1, \"filter\": {\"region\": {}}}", "filter.region must be a string, got object"),
                 Arguments.of("{\"count\": 1, \"filter\": {\"city\": \" \"}}", "filter.city must not be blank"),
-                Arguments.of("{\"count\": 1, \"filter\": {\"carrier\": []}}", "filter.carrier must be a string, got array"),
+                Arguments.of(
+                        "{\"count\": 1, \"filter\": {\"carrier\": []}}", "filter.carrier must be a string, got array"),
                 Arguments.of("{\"count\": 1, \"filter\": {\"upstream\": \"\"}}", "filter.upstream must not be blank"),
-                Arguments.of("{\"count\": 1, \"filter\": {\"labels\": \"type=x\"}}", "filter.labels must be an object of strings, got string"),
-                Arguments.of("{\"count\": 1, \"filter\": {\"labels\": {\"type\": 1}}}", "filter.labels.type must be a string, got number"),
-                Arguments.of("{\"count\": 1, \"filter\": {\"labels\": {\"type\": \"\"}}}", "filter.type must not be blank"),
-                Arguments.of("{\"count\": 1, \"filter\": {\"country\": \"US\", \"labels\": {\"country\": \"DE\"}}}",
+                Arguments.of(
+                        "{\"count\": 1, \"filter\": {\"labels\": \"type=x\"}}",
+                        "filter.labels must be an object of strings, got string"),
+                Arguments.of(
+                        "{\"count\": 1, \"filter\": {\"labels\": {\"type\": 1}}}",
+                        "filter.labels.type must be a string, got number"),
+                Arguments.of(
+                        "{\"count\": 1, \"filter\": {\"labels\": {\"type\": \"\"}}}", "filter.type must not be blank"),
+                Arguments.of(
+                        "{\"count\": 1, \"filter\": {\"country\": \"US\", \"labels\": {\"country\": \"DE\"}}}",
                         "filter.country is given twice"));
     }
 
@@ -93,7 +117,8 @@ class ExtractionValidationTest {
     void idempotencyKeyLongerThan255CharactersIs400() throws Exception {
         HttpResponse<String> r = f.alice("{\"count\": 1}", "Idempotency-Key", "k".repeat(256));
         assertEquals(400, r.statusCode());
-        assertTrue(json(r).get("message").asText().contains("Idempotency-Key must be at most 255 characters, got 256"),
+        assertTrue(
+                json(r).get("message").asText().contains("Idempotency-Key must be at most 255 characters, got 256"),
                 r.body());
         assertEquals(f.initial, f.available());
     }
@@ -110,10 +135,13 @@ class ExtractionValidationTest {
 
     @Test
     void chunkedBodyAbove64KibIs413() throws Exception {
-        byte[] big = ("{\"count\": 1, \"filter\": {\"labels\": {\"pad\": \"" + "x".repeat(2_000_000) + "\"}}}").getBytes();
-        HttpRequest req = HttpRequest.newBuilder(f.uri).timeout(Duration.ofSeconds(20))
+        byte[] big =
+                ("{\"count\": 1, \"filter\": {\"labels\": {\"pad\": \"" + "x".repeat(2_000_000) + "\"}}}").getBytes();
+        HttpRequest req = HttpRequest.newBuilder(f.uri)
+                .timeout(Duration.ofSeconds(20))
                 .header("Authorization", "Bearer " + DistributionFixture.ALICE_TOKEN)
-                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big))).build();
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big)))
+                .build();
         HttpResponse<String> r;
         try {
             r = f.http.send(req, HttpResponse.BodyHandlers.ofString());

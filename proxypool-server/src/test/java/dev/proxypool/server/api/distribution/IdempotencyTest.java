@@ -24,9 +24,10 @@ import org.junit.jupiter.api.Test;
 class IdempotencyTest {
 
     private static DistributionFixture fixture(int proxies) {
-        return DistributionFixture.with(proxies(proxies, "lab", Protocol.HTTP, "vendor-a", START.plusSeconds(3600),
-                        "country", "US"))
-                .credentials(StaticCredentialStore.empty().with("vendor-a", "u", "pw")).start();
+        return DistributionFixture.with(
+                        proxies(proxies, "lab", Protocol.HTTP, "vendor-a", START.plusSeconds(3600), "country", "US"))
+                .credentials(StaticCredentialStore.empty().with("vendor-a", "u", "pw"))
+                .start();
     }
 
     @Test
@@ -37,14 +38,18 @@ class IdempotencyTest {
             assertFalse(first.headers().firstValue("Idempotent-Replayed").isPresent());
             f.clock.advance(java.time.Duration.ofMinutes(5));
 
-            HttpResponse<byte[]> again = f.http.send(java.net.http.HttpRequest.newBuilder(f.uri)
-                    .header("Authorization", "Bearer " + DistributionFixture.ALICE_TOKEN)
-                    .header("Idempotency-Key", "order-1")
-                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"count\": 3}")).build(),
+            HttpResponse<byte[]> again = f.http.send(
+                    java.net.http.HttpRequest.newBuilder(f.uri)
+                            .header("Authorization", "Bearer " + DistributionFixture.ALICE_TOKEN)
+                            .header("Idempotency-Key", "order-1")
+                            .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"count\": 3}"))
+                            .build(),
                     HttpResponse.BodyHandlers.ofByteArray());
             assertEquals(200, again.statusCode());
-            assertEquals("true", again.headers().firstValue("Idempotent-Replayed").orElseThrow());
-            assertTrue(java.util.Arrays.equals(first.body().getBytes(StandardCharsets.UTF_8), again.body()),
+            assertEquals(
+                    "true", again.headers().firstValue("Idempotent-Replayed").orElseThrow());
+            assertTrue(
+                    java.util.Arrays.equals(first.body().getBytes(StandardCharsets.UTF_8), again.body()),
                     "same bytes, same remainingTtlSeconds as the first time");
             assertEquals(7, f.available(), "nothing extracted again");
             assertEquals(1, f.store.extractCalls.get());
@@ -54,13 +59,14 @@ class IdempotencyTest {
     @Test
     void differentlySpelledSameRequestReplays() throws Exception {
         try (DistributionFixture f = fixture(10)) {
-            HttpResponse<String> first = f.alice("{\"count\": 2, \"filter\": {\"country\": \"US\"}}",
-                    "Idempotency-Key", "k");
+            HttpResponse<String> first =
+                    f.alice("{\"count\": 2, \"filter\": {\"country\": \"US\"}}", "Idempotency-Key", "k");
             HttpResponse<String> same = f.alice("""
                     {"minRemainingTtlSeconds": 0, "filter": {"labels": {"country": "US"}, "protocol": null},
                      "fulfillment": "partial", "count": 2}""", "Idempotency-Key", "k");
             assertEquals(200, same.statusCode());
-            assertEquals("true", same.headers().firstValue("Idempotent-Replayed").orElseThrow());
+            assertEquals(
+                    "true", same.headers().firstValue("Idempotent-Replayed").orElseThrow());
             assertEquals(first.body(), same.body());
             assertEquals(8, f.available());
         }
@@ -81,9 +87,11 @@ class IdempotencyTest {
     void keyStillInProgressIs409RequestInProgress() throws Exception {
         try (DistributionFixture f = fixture(10)) {
             String body = "{\"count\": 2}";
-            String fingerprint = DistributionService.fingerprint(ExtractionJson.parse(body.getBytes(StandardCharsets.UTF_8), 1000));
+            String fingerprint =
+                    DistributionService.fingerprint(ExtractionJson.parse(body.getBytes(StandardCharsets.UTF_8), 1000));
             IdempotencyKey key = new IdempotencyKey("alice", "running");
-            assertInstanceOf(IdempotencyStart.Started.class, f.store.beginIdempotent(key, fingerprint, f.clock.instant()));
+            assertInstanceOf(
+                    IdempotencyStart.Started.class, f.store.beginIdempotent(key, fingerprint, f.clock.instant()));
 
             HttpResponse<String> r = f.alice(body, "Idempotency-Key", "running");
             assertEquals(409, r.statusCode());
@@ -91,7 +99,10 @@ class IdempotencyTest {
             assertEquals(10, f.available());
             assertEquals(0, f.store.extractCalls.get());
 
-            assertEquals(200, f.post(DistributionFixture.BOB_TOKEN, body, "Idempotency-Key", "running").statusCode(),
+            assertEquals(
+                    200,
+                    f.post(DistributionFixture.BOB_TOKEN, body, "Idempotency-Key", "running")
+                            .statusCode(),
                     "keys are per client: bob's 'running' is another key");
         }
     }
@@ -118,7 +129,8 @@ class IdempotencyTest {
             HttpResponse<String> replay = f.alice(body, "Idempotency-Key", "k");
             assertEquals(409, replay.statusCode(), "the outcome of that request, not a new extraction");
             assertEquals(first.body(), replay.body());
-            assertEquals("true", replay.headers().firstValue("Idempotent-Replayed").orElseThrow());
+            assertEquals(
+                    "true", replay.headers().firstValue("Idempotent-Replayed").orElseThrow());
             assertEquals(7, f.available());
         }
     }
@@ -161,8 +173,10 @@ class IdempotencyTest {
 
     @Test
     void quotaRefusalReleasesTheKey() throws Exception {
-        try (DistributionFixture f = DistributionFixture.with(proxies(10, "lab", Protocol.HTTP, "", START.plusSeconds(7200)))
-                .quotas(Map.of("alice", 2)).start()) {
+        try (DistributionFixture f = DistributionFixture.with(
+                        proxies(10, "lab", Protocol.HTTP, "", START.plusSeconds(7200)))
+                .quotas(Map.of("alice", 2))
+                .start()) {
             assertEquals(200, f.alice("{\"count\": 2}").statusCode());
             assertEquals(429, f.alice("{\"count\": 1}", "Idempotency-Key", "q").statusCode());
             f.clock.advance(dev.proxypool.core.limits.QuotaLedger.WINDOW);
@@ -177,8 +191,12 @@ class IdempotencyTest {
         try (DistributionFixture f = fixture(3)) {
             String key = "k".repeat(255);
             assertEquals(200, f.alice("{\"count\": 1}", "Idempotency-Key", key).statusCode());
-            assertEquals("true", f.alice("{\"count\": 1}", "Idempotency-Key", key).headers()
-                    .firstValue("Idempotent-Replayed").orElseThrow());
+            assertEquals(
+                    "true",
+                    f.alice("{\"count\": 1}", "Idempotency-Key", key)
+                            .headers()
+                            .firstValue("Idempotent-Replayed")
+                            .orElseThrow());
         }
     }
 }

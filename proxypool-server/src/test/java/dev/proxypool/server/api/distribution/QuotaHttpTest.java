@@ -7,9 +7,8 @@ import static dev.proxypool.server.api.distribution.Responses.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proxypool.core.model.Protocol;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.proxypool.sdk.json.JsonCodec;
+import dev.proxypool.core.model.Protocol;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
@@ -20,8 +19,10 @@ class QuotaHttpTest {
 
     @Test
     void quotaCountsProxiesAndAnswers429WithRetryAfter() throws Exception {
-        try (DistributionFixture f = DistributionFixture.with(proxies(50, "lab", Protocol.HTTP, "", START.plusSeconds(86_400)))
-                .quotas(Map.of("alice", 5)).start()) {
+        try (DistributionFixture f = DistributionFixture.with(
+                        proxies(50, "lab", Protocol.HTTP, "", START.plusSeconds(86_400)))
+                .quotas(Map.of("alice", 5))
+                .start()) {
             assertEquals(3, extracted(f.alice("{\"count\": 3}")));
             f.clock.advance(Duration.ofMinutes(10));
 
@@ -39,7 +40,10 @@ class QuotaHttpTest {
             assertEquals(3000, body.get("retryAfterSeconds").asLong(), "the first 3 leave at t0 + 1 h");
             assertEquals("3000", refused.headers().firstValue("Retry-After").orElseThrow());
 
-            assertEquals(200, f.post(DistributionFixture.BOB_TOKEN, "{\"count\": 10}").statusCode(), "bob is unlimited");
+            assertEquals(
+                    200,
+                    f.post(DistributionFixture.BOB_TOKEN, "{\"count\": 10}").statusCode(),
+                    "bob is unlimited");
             assertEquals(35, f.available());
 
             f.clock.advance(Duration.ofMinutes(50));
@@ -56,9 +60,13 @@ class QuotaHttpTest {
 
     @Test
     void onlyProxiesHandedOutCount() throws Exception {
-        try (DistributionFixture f = DistributionFixture.with(proxies(2, "lab", Protocol.HTTP, "", START.plusSeconds(86_400)))
-                .quotas(Map.of("alice", 3)).start()) {
-            assertEquals(409, f.alice("{\"count\": 3, \"fulfillment\": \"allOrNothing\"}").statusCode());
+        try (DistributionFixture f = DistributionFixture.with(
+                        proxies(2, "lab", Protocol.HTTP, "", START.plusSeconds(86_400)))
+                .quotas(Map.of("alice", 3))
+                .start()) {
+            assertEquals(
+                    409,
+                    f.alice("{\"count\": 3, \"fulfillment\": \"allOrNothing\"}").statusCode());
             assertEquals(0, f.service.quotaLedger().used("alice"), "an insufficient answer costs nothing");
             f.store.down(true);
             assertEquals(503, f.alice("{\"count\": 3}").statusCode());
@@ -68,7 +76,8 @@ class QuotaHttpTest {
             assertEquals(2, extracted(f.alice("{\"count\": 3}", "Idempotency-Key", "k")));
             assertEquals(2, f.service.quotaLedger().used("alice"), "the 2 handed out count, not the 3 asked");
             HttpResponse<String> replay = f.alice("{\"count\": 3}", "Idempotency-Key", "k");
-            assertEquals("true", replay.headers().firstValue("Idempotent-Replayed").orElseThrow());
+            assertEquals(
+                    "true", replay.headers().firstValue("Idempotent-Replayed").orElseThrow());
             assertEquals(2, f.service.quotaLedger().used("alice"), "a replay counts nothing");
         }
     }

@@ -9,8 +9,7 @@ import java.util.List;
 /** Reading response bodies in tests. */
 final class Responses {
 
-    private Responses() {
-    }
+    private Responses() {}
 
     static JsonNode json(HttpResponse<String> r) {
         return JsonCodec.read(r.body(), JsonCodec.Nesting.FEED);

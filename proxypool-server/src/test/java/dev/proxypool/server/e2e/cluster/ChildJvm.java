@@ -20,8 +20,7 @@ import java.util.function.Predicate;
  */
 final class ChildJvm implements AutoCloseable {
 
-    record Line(String text, long atNanos) {
-    }
+    record Line(String text, long atNanos) {}
 
     private final String name;
     private final Process process;
@@ -33,17 +32,27 @@ final class ChildJvm implements AutoCloseable {
         this.name = name;
         this.process = process;
         this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        Thread.ofVirtual().start(() -> pump(new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8)), false));
-        Thread.ofVirtual().start(() -> pump(new BufferedReader(new InputStreamReader(process.getErrorStream(),
-                StandardCharsets.UTF_8)), true));
+        Thread.ofVirtual()
+                .start(() -> pump(
+                        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)),
+                        false));
+        Thread.ofVirtual()
+                .start(() -> pump(
+                        new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8)),
+                        true));
     }
 
     static ChildJvm start(String name, Class<?> main, String... args) {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx192m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-Xshare:auto",
                 "--sun-misc-unsafe-memory-access=allow",
-                "-cp", System.getProperty("java.class.path"), main.getName()));
+                "-cp",
+                System.getProperty("java.class.path"),
+                main.getName()));
         cmd.addAll(List.of(args));
         try {
             return new ChildJvm(name, new ProcessBuilder(cmd).start());

@@ -37,12 +37,15 @@ class ClusterProcessesTest {
     @Timeout(60)
     void aChangeReachesBothWorkersAndTheyOutliveTheControlPlane() throws Exception {
         String port = Integer.toString(REDIS_PORT);
-        try (ChildJvm control = ChildJvm.start("control", ControlProcessMain.class, port, prefix, Integer.toString(POOL));
-             ChildJvm w1 = ChildJvm.start("worker-1", WorkerProcessMain.class, port, prefix, "worker-1");
-             ChildJvm w2 = ChildJvm.start("worker-2", WorkerProcessMain.class, port, prefix, "worker-2")) {
-            long first = Long.parseLong(control.await(0, l -> l.startsWith("ready "), WAIT).text().substring(6));
+        try (ChildJvm control =
+                        ChildJvm.start("control", ControlProcessMain.class, port, prefix, Integer.toString(POOL));
+                ChildJvm w1 = ChildJvm.start("worker-1", WorkerProcessMain.class, port, prefix, "worker-1");
+                ChildJvm w2 = ChildJvm.start("worker-2", WorkerProcessMain.class, port, prefix, "worker-2")) {
+            long first = Long.parseLong(
+                    control.await(0, l -> l.startsWith("ready "), WAIT).text().substring(6));
             for (ChildJvm w : List.of(w1, w2)) {
-                String applied = w.await(0, l -> l.startsWith("applied ") && version(l) >= first, WAIT).text();
+                String applied = w.await(0, l -> l.startsWith("applied ") && version(l) >= first, WAIT)
+                        .text();
                 assertEquals(POOL, Integer.parseInt(applied.split(" ")[2]), applied);
             }
 
@@ -54,17 +57,25 @@ class ClusterProcessesTest {
                 int mc = control.mark();
                 long t0 = System.nanoTime();
                 control.send("change 1");
-                long v = version(control.await(mc, l -> l.startsWith("published "), WAIT).text());
+                long v = version(
+                        control.await(mc, l -> l.startsWith("published "), WAIT).text());
                 assertTrue(v > version, "versions increase: " + v + " after " + version);
                 version = v;
-                long a = w1.await(m1, l -> l.startsWith("applied ") && version(l) >= v, WAIT).atNanos();
-                long b = w2.await(m2, l -> l.startsWith("applied ") && version(l) >= v, WAIT).atNanos();
+                long a = w1.await(m1, l -> l.startsWith("applied ") && version(l) >= v, WAIT)
+                        .atNanos();
+                long b = w2.await(m2, l -> l.startsWith("applied ") && version(l) >= v, WAIT)
+                        .atNanos();
                 millis.add((Math.max(a, b) - t0) / 1e6);
             }
             millis.sort(null);
-            System.out.printf(Locale.ROOT, "cluster propagation (3 JVMs, %,d proxies, one-proxy change, command -> both"
-                            + " workers applied, incl. stdio): P50 %.1f ms, P90 %.1f ms, max %.1f ms%n", POOL,
-                    millis.get(millis.size() / 2), millis.get(millis.size() * 9 / 10), millis.getLast());
+            System.out.printf(
+                    Locale.ROOT,
+                    "cluster propagation (3 JVMs, %,d proxies, one-proxy change, command -> both"
+                            + " workers applied, incl. stdio): P50 %.1f ms, P90 %.1f ms, max %.1f ms%n",
+                    POOL,
+                    millis.get(millis.size() / 2),
+                    millis.get(millis.size() * 9 / 10),
+                    millis.getLast());
 
             // the control plane dies: workers keep their last snapshot and keep serving it
             control.kill();
@@ -72,14 +83,18 @@ class ClusterProcessesTest {
             for (ChildJvm w : List.of(w1, w2)) {
                 int m = w.mark();
                 w.send("acquire");
-                String lease = w.await(m, l -> l.startsWith("lease ") || l.startsWith("none "), WAIT).text();
+                String lease = w.await(m, l -> l.startsWith("lease ") || l.startsWith("none "), WAIT)
+                        .text();
                 assertTrue(lease.startsWith("lease p-"), w + " still serves: " + lease);
                 assertTrue(lease.endsWith(" limit 5"), "each of 2 workers holds 10 / 2 of the proxy: " + lease);
                 m = w.mark();
                 w.send("status");
                 String status = w.await(m, l -> l.startsWith("status "), WAIT).text();
-                assertTrue(status.contains("version=" + version + " ") && status.contains("engine=" + POOL)
-                        && status.contains("within=true"), status);
+                assertTrue(
+                        status.contains("version=" + version + " ")
+                                && status.contains("engine=" + POOL)
+                                && status.contains("within=true"),
+                        status);
             }
         }
     }

@@ -27,29 +27,38 @@ import java.util.List;
  */
 public final class ControlProcessMain {
 
-    private ControlProcessMain() {
-    }
+    private ControlProcessMain() {}
 
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
         String prefix = args[1];
         int size = Integer.parseInt(args[2]);
         RedisStoreConfig redis = RedisStoreConfig.DEFAULTS.withKeyPrefix(prefix);
-        redis = new RedisStoreConfig("127.0.0.1", port, "", "", 0, prefix, redis.connectTimeout(), redis.socketTimeout(), 4);
-        ClusterSettings settings = ClusterSettings.DEFAULTS.withPolling(Duration.ofMillis(500), Duration.ofMillis(50),
-                Duration.ofMillis(500));
+        redis = new RedisStoreConfig(
+                "127.0.0.1", port, "", "", 0, prefix, redis.connectTimeout(), redis.socketTimeout(), 4);
+        ClusterSettings settings = ClusterSettings.DEFAULTS.withPolling(
+                Duration.ofMillis(500), Duration.ofMillis(50), Duration.ofMillis(500));
         List<Proxy> pool = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
-            pool.add(Proxy.builder(new ProxyKey(Protocol.HTTP, "10." + (i >>> 16 & 0xFF) + "." + (i >>> 8 & 0xFF) + "." + (i & 0xFF),
-                            8000, CredentialRef.of("vendor-a"))).id("p-" + i).upstream("up-" + (i % 4)).provider("lab")
-                    .labels(Labels.of("country", i % 2 == 0 ? "US" : "DE")).maxConcurrency(10).build());
+            pool.add(Proxy.builder(new ProxyKey(
+                            Protocol.HTTP,
+                            "10." + (i >>> 16 & 0xFF) + "." + (i >>> 8 & 0xFF) + "." + (i & 0xFF),
+                            8000,
+                            CredentialRef.of("vendor-a")))
+                    .id("p-" + i)
+                    .upstream("up-" + (i % 4))
+                    .provider("lab")
+                    .labels(Labels.of("country", i % 2 == 0 ? "US" : "DE"))
+                    .maxConcurrency(10)
+                    .build());
         }
         try (MemoryPoolStore store = new MemoryPoolStore()) {
-            PoolEngine engine = new PoolEngine(List.of(), HealthPolicy.DEFAULTS, store, Clocks.monotonic(), Clocks.wall(), 1);
+            PoolEngine engine =
+                    new PoolEngine(List.of(), HealthPolicy.DEFAULTS, store, Clocks.monotonic(), Clocks.wall(), 1);
             store.upsert(pool, Clocks.wall().instant());
             engine.refresh();
-            try (ClusterControl control = ClusterControl.start(redis, settings, engine, Duration.ofMillis(200),
-                    Clocks.wall(), Clocks.monotonic())) {
+            try (ClusterControl control = ClusterControl.start(
+                    redis, settings, engine, Duration.ofMillis(200), Clocks.wall(), Clocks.monotonic())) {
                 System.out.println("ready " + control.publisher().version());
                 BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
                 int turn = 0;

@@ -4,11 +4,11 @@ import dev.proxypool.core.extract.MemoryPoolStore;
 import dev.proxypool.core.health.HealthPolicy;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.time.Clocks;
-import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.cluster.ClusterSnapshot;
 import dev.proxypool.sdk.cluster.ClusterWorker;
 import dev.proxypool.sdk.cluster.SubscriberStatus;
 import dev.proxypool.sdk.cluster.WorkerShare;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.engine.AcquireRequest;
 import dev.proxypool.sdk.engine.AcquireResult;
 import dev.proxypool.sdk.engine.PoolEngine;
@@ -28,23 +28,30 @@ import java.util.List;
  */
 public final class WorkerProcessMain {
 
-    private WorkerProcessMain() {
-    }
+    private WorkerProcessMain() {}
 
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
         String prefix = args[1];
         String id = args[2];
         RedisStoreConfig d = RedisStoreConfig.DEFAULTS;
-        RedisStoreConfig redis = new RedisStoreConfig("127.0.0.1", port, "", "", 0, prefix, d.connectTimeout(),
-                d.socketTimeout(), 4);
-        ClusterSettings settings = ClusterSettings.DEFAULTS.withPolling(Duration.ofMillis(500), Duration.ofMillis(50),
-                Duration.ofMillis(500));
+        RedisStoreConfig redis =
+                new RedisStoreConfig("127.0.0.1", port, "", "", 0, prefix, d.connectTimeout(), d.socketTimeout(), 4);
+        ClusterSettings settings = ClusterSettings.DEFAULTS.withPolling(
+                Duration.ofMillis(500), Duration.ofMillis(50), Duration.ofMillis(500));
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         try (MemoryPoolStore unused = new MemoryPoolStore()) {
-            PoolEngine engine = new PoolEngine(List.of(), HealthPolicy.DEFAULTS, unused, Clocks.monotonic(), Clocks.wall(), 2);
-            try (ClusterWorker worker = ClusterWorker.start(redis, settings, engine, new WorkerShare.Fixed(), id,
-                    "127.0.0.1", Clocks.wall(), Clocks.monotonic())) {
+            PoolEngine engine =
+                    new PoolEngine(List.of(), HealthPolicy.DEFAULTS, unused, Clocks.monotonic(), Clocks.wall(), 2);
+            try (ClusterWorker worker = ClusterWorker.start(
+                    redis,
+                    settings,
+                    engine,
+                    new WorkerShare.Fixed(),
+                    id,
+                    "127.0.0.1",
+                    Clocks.wall(),
+                    Clocks.monotonic())) {
                 Thread.ofVirtual().start(() -> report(worker, out));
                 BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
                 RoutingRule rule = engine.routing(PoolEngine.DEFAULT_ROUTING).orElseThrow();
@@ -55,7 +62,10 @@ public final class WorkerProcessMain {
                             if (r instanceof AcquireResult.Acquired a) {
                                 try (var lease = a.lease()) {
                                     out.println("lease " + lease.proxy().id() + " limit "
-                                            + engine.runtime(lease.proxy().id()).orElseThrow().capacity().limit());
+                                            + engine.runtime(lease.proxy().id())
+                                                    .orElseThrow()
+                                                    .capacity()
+                                                    .limit());
                                 }
                             } else {
                                 out.println("none " + r);

@@ -35,15 +35,22 @@ class ClusterConfigEndToEndTest {
                 health: { active: { enabled: false } }
                 cluster: { workerTtl: 6s, validity: 2m, renewAfter: 30s }
                 """.formatted(prefix));
-        try (RedisClient redis = RedisClient.builder().hostAndPort("127.0.0.1", 6379).build();
-             ProxyPoolServer control = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                     .role(ClusterRole.CONTROL).configDir(dir).start();
-             ProxyPoolServer worker = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                     .role(ClusterRole.WORKER).configDir(dir).start()) {
+        try (RedisClient redis =
+                        RedisClient.builder().hostAndPort("127.0.0.1", 6379).build();
+                ProxyPoolServer control = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                        .role(ClusterRole.CONTROL)
+                        .configDir(dir)
+                        .start();
+                ProxyPoolServer worker = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                        .role(ClusterRole.WORKER)
+                        .configDir(dir)
+                        .start()) {
             Set<String> workers = redis.smembers(prefix + "workers");
             assertEquals(1, workers.size(), "one worker registered: " + workers);
             long ttl = redis.pttl(prefix + "workers:" + List.copyOf(workers).getFirst());
-            assertTrue(ttl > 2_000 && ttl <= 6_000, "the worker key's TTL follows cluster.workerTtl (6 s), got " + ttl + " ms");
+            assertTrue(
+                    ttl > 2_000 && ttl <= 6_000,
+                    "the worker key's TTL follows cluster.workerTtl (6 s), got " + ttl + " ms");
         } finally {
             RedisE2e.deleteKeys(6379, prefix);
         }

@@ -34,8 +34,7 @@ public final class RedisE2e {
     public static final String UPSTREAM = "e2e";
     private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*\"([^\"]+)\"");
 
-    private RedisE2e() {
-    }
+    private RedisE2e() {}
 
     public static String randomPrefix() {
         return "pptest:" + UUID.randomUUID() + ":";
@@ -61,23 +60,31 @@ public final class RedisE2e {
     public static List<Proxy> proxies(int count, Instant now) {
         List<Proxy> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            out.add(Proxy.builder(new ProxyKey(Protocol.HTTP, "10.88." + (i >> 8) + "." + (i & 0xFF), 8000, CredentialRef.NONE))
-                    .provider("e2e").upstream(UPSTREAM).labels(Labels.of("country", i % 2 == 0 ? "US" : "DE"))
-                    .expiresAt(now.plus(Duration.ofDays(1))).build());
+            out.add(Proxy.builder(new ProxyKey(
+                            Protocol.HTTP, "10.88." + (i >> 8) + "." + (i & 0xFF), 8000, CredentialRef.NONE))
+                    .provider("e2e")
+                    .upstream(UPSTREAM)
+                    .labels(Labels.of("country", i % 2 == 0 ? "US" : "DE"))
+                    .expiresAt(now.plus(Duration.ofDays(1)))
+                    .build());
         }
         return out;
     }
 
-    public static HttpResponse<String> extract(HttpClient http, URI uri, int count, boolean allOrNothing) throws Exception {
+    public static HttpResponse<String> extract(HttpClient http, URI uri, int count, boolean allOrNothing)
+            throws Exception {
         return extract(http, uri, count, allOrNothing, null);
     }
 
     /** As {@link #extract(HttpClient, URI, int, boolean)}, with an {@code Idempotency-Key} unless it is null. */
-    public static HttpResponse<String> extract(HttpClient http, URI uri, int count, boolean allOrNothing, String idempotencyKey)
-            throws Exception {
-        String body = "{\"count\": " + count + ", \"fulfillment\": \"" + (allOrNothing ? "allOrNothing" : "partial") + "\"}";
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+    public static HttpResponse<String> extract(
+            HttpClient http, URI uri, int count, boolean allOrNothing, String idempotencyKey) throws Exception {
+        String body =
+                "{\"count\": " + count + ", \"fulfillment\": \"" + (allOrNothing ? "allOrNothing" : "partial") + "\"}";
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + TOKEN)
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (idempotencyKey != null) {
             request.header("Idempotency-Key", idempotencyKey);
@@ -108,7 +115,8 @@ public final class RedisE2e {
     }
 
     private static void deleteMatching(int port, String pattern) {
-        try (RedisClient c = RedisClient.builder().hostAndPort("127.0.0.1", port).build()) {
+        try (RedisClient c =
+                RedisClient.builder().hostAndPort("127.0.0.1", port).build()) {
             ScanParams params = new ScanParams().match(pattern).count(1000);
             String cursor = ScanParams.SCAN_POINTER_START;
             do {

@@ -18,8 +18,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Queue;
-import java.util.SplittableRandom;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -48,10 +48,12 @@ class RedisExtractionEndToEndTest {
         List<Proxy> seeded = RedisE2e.proxies(PROXIES, now);
         Set<String> known = new HashSet<>();
         seeded.forEach(p -> known.add(p.id()));
-        try (RedisPoolStore store = RedisPoolStore.connect(RedisStoreConfig.DEFAULTS.withKeyPrefix(prefix).withMaxConnections(48),
-                StoreSettings.DEFAULTS);
-             ProxyPoolServer server = ProxyPoolServer.builder(RedisE2e.config(dir, RESERVE))
-                     .pool(b -> b.store(store).proxies(seeded)).start()) {
+        try (RedisPoolStore store = RedisPoolStore.connect(
+                        RedisStoreConfig.DEFAULTS.withKeyPrefix(prefix).withMaxConnections(48),
+                        StoreSettings.DEFAULTS);
+                ProxyPoolServer server = ProxyPoolServer.builder(RedisE2e.config(dir, RESERVE))
+                        .pool(b -> b.store(store).proxies(seeded))
+                        .start()) {
             int initial = store.available(RedisE2e.UPSTREAM);
             assertEquals(PROXIES, initial);
             URI uri = RedisE2e.extractions(server.apiPort());
@@ -74,7 +76,9 @@ class RedisExtractionEndToEndTest {
                 int seed = c;
                 clients.add(Thread.ofPlatform().name("client-" + c).start(() -> {
                     SplittableRandom random = new SplittableRandom(seed);
-                    try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+                    try (HttpClient http = HttpClient.newBuilder()
+                            .version(HttpClient.Version.HTTP_1_1)
+                            .build()) {
                         go.await();
                         for (int i = 0; i < 2_000; i++) {
                             int count = 1 + random.nextInt(20);
@@ -91,7 +95,8 @@ class RedisExtractionEndToEndTest {
                             }
                             List<String> ids = RedisE2e.ids(r.body());
                             if (all ? ids.size() != count : ids.size() > count) {
-                                problems.add((all ? "allOrNothing" : "partial") + " of " + count + " gave " + ids.size());
+                                problems.add(
+                                        (all ? "allOrNothing" : "partial") + " of " + count + " gave " + ids.size());
                                 return;
                             }
                             handedOut.addAll(ids);
@@ -121,14 +126,16 @@ class RedisExtractionEndToEndTest {
             int remaining = store.available(RedisE2e.UPSTREAM);
             assertEquals(initial, unique.size() + remaining, "extracted + remaining = initial");
             assertEquals(RESERVE, remaining, "drained exactly down to the reserve");
-            assertTrue(lowest.get() >= RESERVE, "the reserve was violated: " + lowest.get() + " available at one point");
+            assertTrue(
+                    lowest.get() >= RESERVE, "the reserve was violated: " + lowest.get() + " available at one point");
             Instant after = Clocks.wall().instant();
             for (Proxy p : seeded) {
                 if (unique.contains(p.id())) {
                     assertTrue(store.isTombstoned(p.key(), after), p.id() + " handed out but not tombstoned");
                 }
             }
-            System.out.printf("redis e2e: %d HTTP clients, %d requests (%d x 409), %d proxies extracted in %d ms%n",
+            System.out.printf(
+                    "redis e2e: %d HTTP clients, %d requests (%d x 409), %d proxies extracted in %d ms%n",
                     CLIENTS, requests.get(), insufficient.get(), unique.size(), millis);
         } finally {
             RedisE2e.deleteKeys(6379, prefix);

@@ -22,8 +22,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
-import java.util.SplittableRandom;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -47,7 +47,8 @@ class RedisOutageEndToEndTest {
     private static final Duration CONNECT = Duration.ofSeconds(1);
     private static final Duration SOCKET = Duration.ofSeconds(1);
     /** A failing call: wait for a pooled connection, a read, a reconnect and its handshake; plus slack for 2 busy cores. */
-    private static final Duration PROMPT = CONNECT.multipliedBy(2).plus(SOCKET.multipliedBy(2)).plusSeconds(2);
+    private static final Duration PROMPT =
+            CONNECT.multipliedBy(2).plus(SOCKET.multipliedBy(2)).plusSeconds(2);
 
     @TempDir
     Path dir;
@@ -59,10 +60,12 @@ class RedisOutageEndToEndTest {
         Instant now = Clocks.wall().instant();
         List<Proxy> seeded = RedisE2e.proxies(PROXIES, now);
         try (PrivateRedisServer redis = PrivateRedisServer.durable(data);
-             RedisPoolStore store = RedisPoolStore.connect(new RedisStoreConfig("127.0.0.1", redis.port(), "", "", 0, prefix,
-                     CONNECT, SOCKET, 16), StoreSettings.DEFAULTS);
-             ProxyPoolServer server = ProxyPoolServer.builder(RedisE2e.config(dir, 0))
-                     .pool(b -> b.store(store).proxies(seeded)).start()) {
+                RedisPoolStore store = RedisPoolStore.connect(
+                        new RedisStoreConfig("127.0.0.1", redis.port(), "", "", 0, prefix, CONNECT, SOCKET, 16),
+                        StoreSettings.DEFAULTS);
+                ProxyPoolServer server = ProxyPoolServer.builder(RedisE2e.config(dir, 0))
+                        .pool(b -> b.store(store).proxies(seeded))
+                        .start()) {
             URI uri = RedisE2e.extractions(server.apiPort());
             Map<String, Boolean> delivered = new ConcurrentHashMap<>();
             Queue<String> problems = new ConcurrentLinkedQueue<>();
@@ -77,7 +80,9 @@ class RedisOutageEndToEndTest {
                 clients.add(Thread.ofPlatform().name("client-" + c).start(() -> {
                     SplittableRandom random = new SplittableRandom(seed);
                     int mine503 = 0;
-                    try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+                    try (HttpClient http = HttpClient.newBuilder()
+                            .version(HttpClient.Version.HTTP_1_1)
+                            .build()) {
                         for (int i = 0; i < 5_000 && mine503 < 3; i++) {
                             int count = 1 + random.nextInt(10);
                             long start = System.nanoTime();
@@ -118,8 +123,10 @@ class RedisOutageEndToEndTest {
             long outageMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt.get());
             assertEquals(List.of(), List.copyOf(problems));
             assertTrue(killedAt.get() != 0, "Redis was killed mid-run");
-            assertTrue(unavailable.get() >= 3 * CLIENTS, "every client saw 503 store_unavailable: " + unavailable.get());
-            assertTrue(slowestFailureMillis.get() < PROMPT.toMillis(), "a 503 took " + slowestFailureMillis.get() + " ms");
+            assertTrue(
+                    unavailable.get() >= 3 * CLIENTS, "every client saw 503 store_unavailable: " + unavailable.get());
+            assertTrue(
+                    slowestFailureMillis.get() < PROMPT.toMillis(), "a 503 took " + slowestFailureMillis.get() + " ms");
 
             redis.launch(); // same port, same append-only file
             Instant after = Clocks.wall().instant();
@@ -137,19 +144,23 @@ class RedisOutageEndToEndTest {
             }
             assertTrue(tombstoned.containsAll(delivered.keySet()), "every delivered proxy is tombstoned");
             int lost = tombstoned.size() - delivered.size();
-            assertTrue(lost >= 0 && lost <= requestedByFailures.get(),
-                    "extracted but undelivered " + lost + " (failed requests asked for " + requestedByFailures.get() + ")");
+            assertTrue(
+                    lost >= 0 && lost <= requestedByFailures.get(),
+                    "extracted but undelivered " + lost + " (failed requests asked for " + requestedByFailures.get()
+                            + ")");
             assertEquals(PROXIES, stored + tombstoned.size());
 
-            try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+            try (HttpClient http =
+                    HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
                 HttpResponse<String> r = RedisE2e.extract(http, uri, 5, true);
                 assertEquals(200, r.statusCode(), r.body());
                 assertEquals(5, RedisE2e.ids(r.body()).size());
                 assertEquals(stored - 5, store.available(RedisE2e.UPSTREAM));
             }
-            System.out.printf("redis outage e2e: %d ok before the kill, %d x 503 (slowest %d ms, outage handled in %d ms), "
-                    + "%d extracted but undelivered%n", succeeded.get(), unavailable.get(), slowestFailureMillis.get(),
-                    outageMillis, lost);
+            System.out.printf(
+                    "redis outage e2e: %d ok before the kill, %d x 503 (slowest %d ms, outage handled in %d ms), "
+                            + "%d extracted but undelivered%n",
+                    succeeded.get(), unavailable.get(), slowestFailureMillis.get(), outageMillis, lost);
         }
     }
 }

@@ -1,6 +1,5 @@
 package dev.proxypool.server.e2e.redis;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +8,7 @@ import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 class WorkerSnapshotMetricTest {
 
     private static final Pattern HEALTH_VERSION = Pattern.compile("\"version\"\\s*:\\s*(\\d+)");
-    private static final Pattern METRIC_VERSION = Pattern.compile("(?m)^proxypool_snapshot_version(?:\\{[^}]*\\})?\\s+([0-9.Ee+]+)$");
+    private static final Pattern METRIC_VERSION =
+            Pattern.compile("(?m)^proxypool_snapshot_version(?:\\{[^}]*\\})?\\s+([0-9.Ee+]+)$");
 
     @TempDir
     Path dir;
@@ -43,7 +44,8 @@ class WorkerSnapshotMetricTest {
     @Test
     void theWorkersSnapshotVersionMetricIsTheVersionItsHealthReports() throws Exception {
         String prefix = RedisE2e.randomPrefix();
-        RedisStoreConfig redis = RedisStoreConfig.fromUri("redis://127.0.0.1:6379").withKeyPrefix(prefix);
+        RedisStoreConfig redis =
+                RedisStoreConfig.fromUri("redis://127.0.0.1:6379").withKeyPrefix(prefix);
         Path cfg = dir.resolve("proxypool.yaml");
         Files.writeString(cfg, """
                 server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
@@ -52,8 +54,13 @@ class WorkerSnapshotMetricTest {
                 """.formatted(prefix));
         var all = RedisE2e.proxies(6, Instant.now());
         try (ProxyPool source = ProxyPool.builder().background(false).build();
-             ClusterControl control = ClusterControl.start(redis, ClusterSettings.DEFAULTS, ProxyPoolInternals.engine(source),
-                     Duration.ofHours(1), ProxyPoolInternals.engine(source).wallClock(), ProxyPoolInternals.engine(source).ticker())) {
+                ClusterControl control = ClusterControl.start(
+                        redis,
+                        ClusterSettings.DEFAULTS,
+                        ProxyPoolInternals.engine(source),
+                        Duration.ofHours(1),
+                        ProxyPoolInternals.engine(source).wallClock(),
+                        ProxyPoolInternals.engine(source).ticker())) {
             for (int i = 0; i < all.size(); i++) { // one published version per added proxy
                 source.addProxies(all.subList(i, i + 1));
                 control.publishIfChanged();
@@ -61,26 +68,47 @@ class WorkerSnapshotMetricTest {
             long published = control.publisher().version();
             assertTrue(published >= 6, "the control plane published several versions: " + published);
             try (ProxyPoolServer worker = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                    .role(ClusterRole.WORKER).configDir(dir).start();
-                 HttpClient http = HttpClient.newHttpClient()) {
+                            .role(ClusterRole.WORKER)
+                            .configDir(dir)
+                            .start();
+                    HttpClient http = HttpClient.newHttpClient()) {
                 String base = "http://127.0.0.1:" + worker.apiPort();
-                String health = Await.atMost(Duration.ofSeconds(20)).until("the worker's readiness to show version " + published,
-                        () -> http.send(HttpRequest.newBuilder(URI.create(base + "/observe/health/ready")).build(),
-                                HttpResponse.BodyHandlers.ofString()).body(),
-                        h -> h.contains("\"version\":" + published) || h.contains("\"version\": " + published));
+                String health = Await.atMost(Duration.ofSeconds(20))
+                        .until(
+                                "the worker's readiness to show version " + published,
+                                () -> http.send(
+                                                HttpRequest.newBuilder(URI.create(base + "/observe/health/ready"))
+                                                        .build(),
+                                                HttpResponse.BodyHandlers.ofString())
+                                        .body(),
+                                h -> h.contains("\"version\":" + published) || h.contains("\"version\": " + published));
                 Matcher h = HEALTH_VERSION.matcher(health);
                 assertTrue(h.find(), health);
-                assertEquals(published, Long.parseLong(h.group(1)), "the worker holds the published version: " + health);
+                assertEquals(
+                        published, Long.parseLong(h.group(1)), "the worker holds the published version: " + health);
 
-                String metrics = http.send(HttpRequest.newBuilder(URI.create(base + "/observe/metrics"))
-                        .header("Accept", "text/plain").build(), HttpResponse.BodyHandlers.ofString()).body();
+                String metrics = http.send(
+                                HttpRequest.newBuilder(URI.create(base + "/observe/metrics"))
+                                        .header("Accept", "text/plain")
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body();
                 Matcher m = METRIC_VERSION.matcher(metrics);
-                assertTrue(m.find(), "the gauge is exported: " + metrics.lines().filter(l -> l.contains("snapshot")).toList());
-                assertEquals(published, (long) Double.parseDouble(m.group(1)),
+                assertTrue(
+                        m.find(),
+                        "the gauge is exported: "
+                                + metrics.lines()
+                                        .filter(l -> l.contains("snapshot"))
+                                        .toList());
+                assertEquals(
+                        published,
+                        (long) Double.parseDouble(m.group(1)),
                         "the gauge reads the same version as the readiness check (" + health + ")");
-                assertTrue(metrics.lines().noneMatch(l -> l.startsWith("proxypool_pipeline_writer")),
+                assertTrue(
+                        metrics.lines().noneMatch(l -> l.startsWith("proxypool_pipeline_writer")),
                         "a worker collects nothing: no pipeline meters");
-                assertTrue(ProxyPoolInternals.engine(worker.pool()).snapshot().version() != published,
+                assertTrue(
+                        ProxyPoolInternals.engine(worker.pool()).snapshot().version() != published,
                         "the worker engine's own counter differs, so the test tells the two sources apart");
             }
         } finally {

@@ -33,7 +33,8 @@ final class Canaries {
 
     /** Also looks for base64("user:password"), the form a Basic header carries. */
     Canaries watchBasic(String name, String user, String password) {
-        return watch(name + " as Basic base64",
+        return watch(
+                name + " as Basic base64",
                 Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
     }
 

@@ -1,6 +1,5 @@
 package dev.proxypool.server.e2e.security;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +7,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -79,39 +79,55 @@ class CanarySecretTest {
                 .watch("secret of a client created through the admin API", newClientSecret)
                 .watch("token of a client created through the admin API", newClientToken)
                 .watch("provider API token", providerToken);
-        try (RedisClient redis = RedisClient.builder().hostAndPort("127.0.0.1", 6379).build();
-             LogCapture logs = LogCapture.install();
-             FakeOrigin origin = FakeOrigin.start();
-             FakeHttpProxy upstream = FakeHttpProxy.builder().basicAuth(PROXY_USER, proxyPassword).start();
-             FakeHttpProxy upstream2 = FakeHttpProxy.builder().basicAuth(PROXY_USER, proxyPassword).start();
-             FakeHttpProxy node = FakeHttpProxy.start();
-             ProviderFeed feed = ProviderFeed.start(providerToken, upstream2.port())) {
+        try (RedisClient redis =
+                        RedisClient.builder().hostAndPort("127.0.0.1", 6379).build();
+                LogCapture logs = LogCapture.install();
+                FakeOrigin origin = FakeOrigin.start();
+                FakeHttpProxy upstream = FakeHttpProxy.builder()
+                        .basicAuth(PROXY_USER, proxyPassword)
+                        .start();
+                FakeHttpProxy upstream2 = FakeHttpProxy.builder()
+                        .basicAuth(PROXY_USER, proxyPassword)
+                        .start();
+                FakeHttpProxy node = FakeHttpProxy.start();
+                ProviderFeed feed = ProviderFeed.start(providerToken, upstream2.port())) {
             try {
                 ProxyPoolConfig config = config(feed.url(), upstream.port());
-                try (ProxyPoolServer server = ProxyPoolServer.builder(config).configDir(dir)
-                        .pool(b -> b.environment(Map.of("CANARY_FEED_TOKEN", providerToken))).start()) {
+                try (ProxyPoolServer server = ProxyPoolServer.builder(config)
+                        .configDir(dir)
+                        .pool(b -> b.environment(Map.of("CANARY_FEED_TOKEN", providerToken)))
+                        .start()) {
                     String proxyId = driveTraffic(server, origin);
                     assertTrue(feed.authorizedFetches() >= 1, "the provider feed was fetched with its token");
-                    assertTrue(upstream.requestsWithCredentials() + upstream2.requestsWithCredentials() >= 4,
+                    assertTrue(
+                            upstream.requestsWithCredentials() + upstream2.requestsWithCredentials() >= 4,
                             "the credential store's password reached the upstreams");
                     createClientThroughAdmin(server);
-                    List<Proxy> live = ProxyPoolInternals.engine(server.pool()).snapshot().proxies();
+                    List<Proxy> live =
+                            ProxyPoolInternals.engine(server.pool()).snapshot().proxies();
                     assertEquals(2, live.size(), "both proxies in the snapshot before the extractions");
                     for (Proxy p : live) {
-                        canaries.scan("in-memory snapshot proxy " + p.id(), p + " " + p.key() + " " + p.key().credentialRef());
+                        canaries.scan(
+                                "in-memory snapshot proxy " + p.id(),
+                                p + " " + p.key() + " " + p.key().credentialRef());
                     }
-                    canaries.scan("in-memory snapshot", ProxyPoolInternals.engine(server.pool()).snapshot().toString());
+                    canaries.scan(
+                            "in-memory snapshot",
+                            ProxyPoolInternals.engine(server.pool()).snapshot().toString());
                     long beforeNode = publishedVersion(redis);
                     registerNode(server, node, canaries);
                     awaitVersionAfter(redis, beforeNode); // a published snapshot version with both proxies and the node
                     scanRedis(redis, canaries, "before extractions");
 
                     long beforeExtractions = publishedVersion(redis);
-                    PoolSnapshot servedBefore = ProxyPoolInternals.engine(server.pool()).snapshot();
+                    PoolSnapshot servedBefore =
+                            ProxyPoolInternals.engine(server.pool()).snapshot();
                     String plain = extractOne(server, null, canaries);
                     String idempotent = extractOne(server, "canary-" + UUID.randomUUID(), canaries);
                     for (String url : List.of(plain, idempotent)) {
-                        assertTrue(url.contains(proxyPassword), "sanity: the extracted proxy url is the one place the proxy password belongs");
+                        assertTrue(
+                                url.contains(proxyPassword),
+                                "sanity: the extracted proxy url is the one place the proxy password belongs");
                     }
 
                     // the control plane publishes whenever the engine's snapshot changes: if the extractions
@@ -121,32 +137,49 @@ class CanarySecretTest {
                     }
                     scannersSeeAPlantedMarker(redis, logs);
                     scanRedis(redis, canaries, "after extractions");
-                    assertTrue(RedisDump.keys(redis, prefix).stream().anyMatch(k -> k.endsWith("snapshot:full")),
+                    assertTrue(
+                            RedisDump.keys(redis, prefix).stream().anyMatch(k -> k.endsWith("snapshot:full")),
                             "sanity: the cluster snapshot was published under the prefix");
 
                     responses.add(get(server, "/observe/metrics", "Accept", "text/plain"));
                     responses.add(get(server, "/observe/health"));
                     assertEquals(200, responses.getLast().statusCode());
-                    assertTrue(responses.get(responses.size() - 2).body().contains("# TYPE"), "sanity: Prometheus text");
+                    assertTrue(
+                            responses.get(responses.size() - 2).body().contains("# TYPE"), "sanity: Prometheus text");
 
-                    canaries.scan("in-memory snapshot after extractions", ProxyPoolInternals.engine(server.pool()).snapshot().toString());
+                    canaries.scan(
+                            "in-memory snapshot after extractions",
+                            ProxyPoolInternals.engine(server.pool()).snapshot().toString());
                     canaries.scan("admin snapshot proxy id used in feedback", proxyId);
                 }
                 scanConfig(canaries, config);
                 for (int i = 0; i < responses.size(); i++) {
                     HttpResponse<String> r = responses.get(i);
-                    String where = "HTTP response #" + i + " " + r.request().method() + " " + r.request().uri().getPath();
+                    String where = "HTTP response #" + i + " " + r.request().method() + " "
+                            + r.request().uri().getPath();
                     canaries.scan(where + " body", r.body());
-                    r.headers().map().forEach((name, values) -> canaries.scan(where + " header " + name, String.join("\n", values)));
+                    r.headers()
+                            .map()
+                            .forEach((name, values) ->
+                                    canaries.scan(where + " header " + name, String.join("\n", values)));
                 }
                 List<LogCapture.Line> lines = logs.lines();
-                assertTrue(lines.stream().anyMatch(l -> l.text().contains("proxypool serving")), "sanity: logs were captured");
+                assertTrue(
+                        lines.stream().anyMatch(l -> l.text().contains("proxypool serving")),
+                        "sanity: logs were captured");
                 for (LogCapture.Line l : lines) {
                     canaries.scan(l.where(), l.text());
                 }
-                System.out.printf("canary scan: %d haystacks (%d log records, %d HTTP responses), %d hits%n",
-                        canaries.scanned(), lines.size(), responses.size(), canaries.hits().size());
-                assertEquals(List.of(), canaries.hits(), "canary secrets leaked (" + canaries.scanned() + " haystacks scanned)");
+                System.out.printf(
+                        "canary scan: %d haystacks (%d log records, %d HTTP responses), %d hits%n",
+                        canaries.scanned(),
+                        lines.size(),
+                        responses.size(),
+                        canaries.hits().size());
+                assertEquals(
+                        List.of(),
+                        canaries.hits(),
+                        "canary secrets leaked (" + canaries.scanned() + " haystacks scanned)");
             } finally {
                 RedisDump.delete(redis, prefix);
             }
@@ -154,12 +187,16 @@ class CanarySecretTest {
     }
 
     private ProxyPoolConfig config(String feedUrl, int... upstreamPorts) throws Exception {
-        Files.writeString(dir.resolve("credentials.properties"),
+        Files.writeString(
+                dir.resolve("credentials.properties"),
                 "vendor.username=" + PROXY_USER + "\nvendor.password=" + proxyPassword + "\n");
         StringBuilder inventory = new StringBuilder();
         for (int port : upstreamPorts) {
-            inventory.append("{\"host\": \"127.0.0.1\", \"port\": ").append(port)
-                    .append(", \"protocol\": \"http\", \"credentialRef\": \"vendor\", \"labels\": {\"country\": \"US\"}}\n");
+            inventory
+                    .append("{\"host\": \"127.0.0.1\", \"port\": ")
+                    .append(port)
+                    .append(
+                            ", \"protocol\": \"http\", \"credentialRef\": \"vendor\", \"labels\": {\"country\": \"US\"}}\n");
         }
         Files.writeString(dir.resolve("inventory.jsonl"), inventory.toString());
         Path cfg = dir.resolve("proxypool.yaml");
@@ -187,31 +224,53 @@ class CanarySecretTest {
         String proxyId = "";
         try (HttpClient gateway = HttpClient.newBuilder()
                 .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.gatewayPort())))
-                .connectTimeout(Duration.ofSeconds(5)).build()) {
+                .connectTimeout(Duration.ofSeconds(5))
+                .build()) {
             for (int i = 0; i < 4; i++) {
-                HttpResponse<String> r = gateway.send(HttpRequest.newBuilder(origin.uri("/echo?i=" + i))
-                        .timeout(Duration.ofSeconds(15)).header("Proxy-Authorization", alice).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = gateway.send(
+                        HttpRequest.newBuilder(origin.uri("/echo?i=" + i))
+                                .timeout(Duration.ofSeconds(15))
+                                .header("Proxy-Authorization", alice)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, r.statusCode(), "gateway request " + i);
                 responses.add(r);
                 proxyId = r.headers().firstValue("X-ProxyPool-Proxy").orElseThrow();
             }
-            HttpResponse<String> wrong = gateway.send(HttpRequest.newBuilder(origin.uri("/echo"))
-                    .timeout(Duration.ofSeconds(15)).header("Proxy-Authorization", basic("alice", "not-" + clientSecret)).build(),
+            HttpResponse<String> wrong = gateway.send(
+                    HttpRequest.newBuilder(origin.uri("/echo"))
+                            .timeout(Duration.ofSeconds(15))
+                            .header("Proxy-Authorization", basic("alice", "not-" + clientSecret))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(407, wrong.statusCode(), "wrong gateway password");
             responses.add(wrong);
         }
-        HttpResponse<String> feedback = send(server, "POST", "/v1/feedback", clientToken,
+        HttpResponse<String> feedback = send(
+                server,
+                "POST",
+                "/v1/feedback",
+                clientToken,
                 "{\"proxy\": \"" + proxyId + "\", \"domain\": \"shop.example\", \"kind\": \"banned\"}");
         assertTrue(feedback.statusCode() / 100 == 2, "feedback accepted: " + feedback.statusCode());
         HttpResponse<String> badBearer = send(server, "GET", "/v1/admin/proxies", "not-" + adminToken, null);
         assertTrue(badBearer.statusCode() == 401 || badBearer.statusCode() == 403, "a wrong admin token is refused");
-        for (String path : List.of("/v1/admin/proxies", "/v1/admin/snapshot", "/v1/admin/audit", "/v1/admin/clients",
-                "/v1/admin/clients/alice", "/v1/admin/upstreams", "/v1/admin/providers")) {
+        for (String path : List.of(
+                "/v1/admin/proxies",
+                "/v1/admin/snapshot",
+                "/v1/admin/audit",
+                "/v1/admin/clients",
+                "/v1/admin/clients/alice",
+                "/v1/admin/upstreams",
+                "/v1/admin/providers")) {
             HttpResponse<String> r = send(server, "GET", path, adminToken, null);
             assertEquals(200, r.statusCode(), path + ": " + r.body().length() + " bytes");
         }
-        assertTrue(send(server, "GET", "/v1/admin/proxies", adminToken, null).body().contains(proxyId), "sanity: proxy listed");
+        assertTrue(
+                send(server, "GET", "/v1/admin/proxies", adminToken, null)
+                        .body()
+                        .contains(proxyId),
+                "sanity: proxy listed");
         return proxyId;
     }
 
@@ -220,16 +279,19 @@ class CanarySecretTest {
         List<RedisDump.Item> stored = RedisDump.dump(redis, prefix);
         for (RedisDump.Item item : stored) {
             String text = item.text();
-            if (item.where().startsWith("redis hash " + prefix + "i:") && item.where().endsWith(" field 'resp' value")) {
+            if (item.where().startsWith("redis hash " + prefix + "i:")
+                    && item.where().endsWith(" field 'resp' value")) {
                 // regression: the Idempotency-Key record once kept the extraction response with the proxy
                 // password in its url; it now keeps a credential placeholder
                 assertTrue(text.contains("{{credential:"), "the idempotency record keeps a credential placeholder");
             }
             canaries.scan(phase + ": " + item.where(), text);
         }
-        assertTrue(stored.stream().anyMatch(i -> i.where().endsWith("(decoded snapshot frame)")),
+        assertTrue(
+                stored.stream().anyMatch(i -> i.where().endsWith("(decoded snapshot frame)")),
                 "sanity: a cluster snapshot frame was decoded and scanned");
-        assertTrue(stored.stream().anyMatch(i -> i.where().startsWith("redis hash {" + prefix + "0}:r ")),
+        assertTrue(
+                stored.stream().anyMatch(i -> i.where().startsWith("redis hash {" + prefix + "0}:r ")),
                 "sanity: the pool store's records were scanned");
     }
 
@@ -263,8 +325,13 @@ class CanarySecretTest {
         responses.removeLast();
         String nodeToken = jsonField(issued.body(), "token");
         canaries.scan("node token issuing response", issued.body().replace(nodeToken, "<node token>"));
-        HttpResponse<String> registered = send(server, "POST", "/v1/nodes", "", "{\"token\": \"" + nodeToken
-                + "\", \"host\": \"127.0.0.1\", \"port\": " + node.port() + ", \"protocol\": \"http\", \"labels\": {\"country\": \"DE\"}}");
+        HttpResponse<String> registered = send(
+                server,
+                "POST",
+                "/v1/nodes",
+                "",
+                "{\"token\": \"" + nodeToken + "\", \"host\": \"127.0.0.1\", \"port\": " + node.port()
+                        + ", \"protocol\": \"http\", \"labels\": {\"country\": \"DE\"}}");
         assertEquals(201, registered.statusCode(), registered.body());
         responses.removeLast();
         String nodeId = jsonField(registered.body(), "nodeId");
@@ -273,10 +340,20 @@ class CanarySecretTest {
         canaries.watch("node token", nodeToken).watch("node credential", credential);
         HttpResponse<String> beat = send(server, "POST", "/v1/nodes/" + nodeId + "/heartbeat", credential, "{}");
         assertEquals(200, beat.statusCode(), beat.body());
-        HttpResponse<String> wrongBeat = send(server, "POST", "/v1/nodes/" + nodeId + "/heartbeat", "not-" + credential, "{}");
+        HttpResponse<String> wrongBeat =
+                send(server, "POST", "/v1/nodes/" + nodeId + "/heartbeat", "not-" + credential, "{}");
         assertEquals(401, wrongBeat.statusCode(), "a wrong node credential is refused");
-        assertEquals(401, send(server, "POST", "/v1/nodes", "", "{\"token\": \"not-" + nodeToken
-                + "\", \"host\": \"127.0.0.1\", \"port\": 1, \"protocol\": \"http\"}").statusCode(), "a wrong node token is refused");
+        assertEquals(
+                401,
+                send(
+                                server,
+                                "POST",
+                                "/v1/nodes",
+                                "",
+                                "{\"token\": \"not-" + nodeToken
+                                        + "\", \"host\": \"127.0.0.1\", \"port\": 1, \"protocol\": \"http\"}")
+                        .statusCode(),
+                "a wrong node token is refused");
         for (String path : List.of("/v1/nodes", "/v1/nodes/tokens", "/v1/admin/audit", "/v1/admin/proxies")) {
             assertEquals(200, send(server, "GET", path, adminToken, null).statusCode(), path);
         }
@@ -291,7 +368,11 @@ class CanarySecretTest {
 
     /** An admin write (audited, with before/after) that carries a new client's secret and token. */
     private void createClientThroughAdmin(ProxyPoolServer server) throws Exception {
-        HttpResponse<String> created = send(server, "POST", "/v1/admin/clients", adminToken,
+        HttpResponse<String> created = send(
+                server,
+                "POST",
+                "/v1/admin/clients",
+                adminToken,
                 "{\"name\": \"bob\", \"secret\": \"" + newClientSecret + "\", \"token\": \"" + newClientToken + "\"}");
         assertEquals(201, created.statusCode(), "client created");
         for (String path : List.of("/v1/admin/clients/bob", "/v1/admin/clients", "/v1/admin/audit")) {
@@ -306,18 +387,26 @@ class CanarySecretTest {
      * password in the uncut body.
      */
     private String extractOne(ProxyPoolServer server, String idempotencyKey, Canaries canaries) throws Exception {
-        HttpResponse<String> r = send(server, "POST", "/v1/extractions", clientToken,
+        HttpResponse<String> r = send(
+                server,
+                "POST",
+                "/v1/extractions",
+                clientToken,
                 "{\"count\": 1, \"filter\": {\"country\": \"US\"}}",
                 idempotencyKey == null ? new String[0] : new String[] {"Idempotency-Key", idempotencyKey});
         assertEquals(200, r.statusCode(), "extraction");
         responses.removeLast();
         Canaries control = canaries.copyNeedles();
         control.scan("control", r.body());
-        assertEquals(1, control.hits().size(), "positive control: the scanner finds the password in the uncut extraction body");
+        assertEquals(
+                1,
+                control.hits().size(),
+                "positive control: the scanner finds the password in the uncut extraction body");
         Matcher m = URL_FIELD.matcher(r.body());
         assertTrue(m.find(), "the extraction response has a url field");
         String url = m.group(1);
-        String rest = r.body().substring(0, m.start(1)) + "<url removed>" + r.body().substring(m.end(1));
+        String rest =
+                r.body().substring(0, m.start(1)) + "<url removed>" + r.body().substring(m.end(1));
         assertTrue(!URL_FIELD.matcher(rest).replaceFirst("").contains("\"url\""), "exactly one url field");
         responses.add(new RedactedResponse(r, rest));
         assertTrue(PROXY_ID.matcher(rest).find(), "the extracted proxy has an id");
@@ -325,27 +414,35 @@ class CanarySecretTest {
     }
 
     private static void awaitPool(ProxyPoolServer server) {
-        Await.atMost(Duration.ofSeconds(15)).until("the 2 inventory proxies in the pool",
-                () -> ProxyPoolInternals.engine(server.pool()).snapshot().size(), n -> n >= 2);
-        assertEquals(2, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "the inventory proxies are in the pool");
+        Await.atMost(Duration.ofSeconds(15))
+                .until(
+                        "the 2 inventory proxies in the pool",
+                        () -> ProxyPoolInternals.engine(server.pool())
+                                .snapshot()
+                                .size(),
+                        n -> n >= 2);
+        assertEquals(
+                2, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "the inventory proxies are in the pool");
     }
 
     /** The newest cluster snapshot version in Redis: each version appends a delta with id {@code <version>-0}. */
     private long publishedVersion(RedisClient redis) {
-        List<StreamEntry> top = redis.xrevrange(prefix + "snapshot:deltas", (StreamEntryID) null, (StreamEntryID) null, 1);
+        List<StreamEntry> top =
+                redis.xrevrange(prefix + "snapshot:deltas", (StreamEntryID) null, (StreamEntryID) null, 1);
         return top.isEmpty() ? 0 : top.getFirst().getID().getTime();
     }
 
     /** Waits until the control plane has published a snapshot version above {@code version}. */
     private void awaitVersionAfter(RedisClient redis, long version) {
-        Await.atMost(Duration.ofSeconds(15)).until("a cluster snapshot version above " + version,
-                () -> publishedVersion(redis), v -> v > version);
+        Await.atMost(Duration.ofSeconds(15))
+                .until("a cluster snapshot version above " + version, () -> publishedVersion(redis), v -> v > version);
     }
 
     private static void scanConfig(Canaries canaries, ProxyPoolConfig config) {
         canaries.scan("ProxyPoolConfig.toString()", config.toString());
         canaries.scan("ProxyPoolConfig.admin().toString()", config.admin().toString());
-        canaries.scan("ProxyPoolConfig.credentials().toString()", config.credentials().toString());
+        canaries.scan(
+                "ProxyPoolConfig.credentials().toString()", config.credentials().toString());
         for (ProxyPoolConfig.Client c : config.clients()) {
             canaries.scan("client " + c.name() + " toString()", c.toString());
             canaries.scan("client " + c.name() + " plainSecret", String.valueOf(c.plainSecret()));
@@ -364,11 +461,14 @@ class CanarySecretTest {
         }
     }
 
-    private HttpResponse<String> send(ProxyPoolServer server, String method, String path, String bearer, String json,
-                                      String... headers) throws Exception {
+    private HttpResponse<String> send(
+            ProxyPoolServer server, String method, String path, String bearer, String json, String... headers)
+            throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.apiPort() + path))
                 .timeout(Duration.ofSeconds(15))
-                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+                .method(
+                        method,
+                        json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
         if (!bearer.isEmpty()) {
             b.header("Authorization", "Bearer " + bearer);
         }

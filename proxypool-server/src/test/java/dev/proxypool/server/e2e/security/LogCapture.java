@@ -52,8 +52,13 @@ public final class LogCapture extends Handler implements AutoCloseable {
         } catch (RuntimeException e) {
             formatted = "<unformattable: " + e + ">";
         }
-        b.append(r.getLevel()).append(' ').append(r.getLoggerName()).append(": ").append(formatted)
-                .append('\n').append(r.getMessage());
+        b.append(r.getLevel())
+                .append(' ')
+                .append(r.getLoggerName())
+                .append(": ")
+                .append(formatted)
+                .append('\n')
+                .append(r.getMessage());
         if (r.getParameters() != null) {
             b.append('\n').append(Arrays.deepToString(r.getParameters()));
         }
@@ -74,8 +79,7 @@ public final class LogCapture extends Handler implements AutoCloseable {
     }
 
     @Override
-    public void flush() {
-    }
+    public void flush() {}
 
     @Override
     public void close() {

@@ -21,10 +21,9 @@ import redis.clients.jedis.util.KeyValue;
 final class RedisDump {
 
     /** One piece of stored text and where it came from. */
-    record Item(String where, String text) { }
+    record Item(String where, String text) {}
 
-    private RedisDump() {
-    }
+    private RedisDump() {}
 
     static List<Item> dump(RedisClient redis, String prefix) {
         List<Item> out = new ArrayList<>();
@@ -46,7 +45,10 @@ final class RedisDump {
             for (int i = 0; i < parts.size(); i++) {
                 byte[] p = parts.get(i);
                 String where = type.equals("hash")
-                        ? "redis hash " + key + (i % 2 == 0 ? " field name #" + i / 2 : " field '" + latin1(parts.get(i - 1)) + "' value")
+                        ? "redis hash " + key
+                                + (i % 2 == 0
+                                        ? " field name #" + i / 2
+                                        : " field '" + latin1(parts.get(i - 1)) + "' value")
                         : "redis " + type + " " + key + " element #" + i;
                 out.add(new Item(where, latin1(p)));
                 decodedFrame(p).ifPresent(f -> out.add(new Item(where + " (decoded snapshot frame)", f)));
@@ -87,13 +89,14 @@ final class RedisDump {
 
     private static void flatten(Object v, List<byte[]> out) {
         switch (v) {
-            case null -> { }
+            case null -> {}
             case byte[] b -> out.add(b);
             case List<?> l -> l.forEach(e -> flatten(e, out));
-            case Map<?, ?> m -> m.forEach((k, e) -> {
-                flatten(k, out);
-                flatten(e, out);
-            });
+            case Map<?, ?> m ->
+                m.forEach((k, e) -> {
+                    flatten(k, out);
+                    flatten(e, out);
+                });
             case KeyValue<?, ?> kv -> { // RESP3 map entries
                 flatten(kv.getKey(), out);
                 flatten(kv.getValue(), out);
@@ -101,7 +104,9 @@ final class RedisDump {
             case Number n -> out.add(n.toString().getBytes(StandardCharsets.UTF_8));
             case String s -> out.add(s.getBytes(StandardCharsets.UTF_8));
             // anything else would be stringified blind (an object name, not its content): refuse
-            default -> throw new AssertionError("unexpected Redis reply element " + v.getClass().getName());
+            default ->
+                throw new AssertionError(
+                        "unexpected Redis reply element " + v.getClass().getName());
         }
     }
 

@@ -3,7 +3,6 @@ package dev.proxypool.server.gateway.staticupstream;
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.server.gateway.UpstreamDialException;
 import dev.proxypool.server.gateway.UpstreamLink;
-
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,8 +19,7 @@ final class HttpProxyConnector {
 
     private static final int MAX_HEAD = 16 * 1024;
 
-    private HttpProxyConnector() {
-    }
+    private HttpProxyConnector() {}
 
     static Socket dial(StaticUpstream proxy, int connectTimeoutMillis) throws IOException {
         Socket s = new Socket();
@@ -43,7 +41,11 @@ final class HttpProxyConnector {
             s.setSoTimeout(connectTimeoutMillis);
             String authority = (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
             StringBuilder req = new StringBuilder(128)
-                    .append("CONNECT ").append(authority).append(" HTTP/1.1\r\nHost: ").append(authority).append("\r\n");
+                    .append("CONNECT ")
+                    .append(authority)
+                    .append(" HTTP/1.1\r\nHost: ")
+                    .append(authority)
+                    .append("\r\n");
             String auth = proxy.authorization();
             if (auth != null) {
                 req.append("Proxy-Authorization: ").append(auth).append("\r\n");
@@ -55,11 +57,12 @@ final class HttpProxyConnector {
             InputStream in = new BufferedInputStream(s.getInputStream(), 8192);
             int status = readStatus(in);
             if (status == 407) {
-                throw new UpstreamDialException(FailureKind.PROXY_AUTH_REJECTED, "upstream proxy refused our credentials");
+                throw new UpstreamDialException(
+                        FailureKind.PROXY_AUTH_REJECTED, "upstream proxy refused our credentials");
             }
             if (status < 200 || status > 299) {
-                throw new UpstreamDialException(FailureKind.UPSTREAM_UNREACHABLE,
-                        "upstream proxy answered " + status + " to CONNECT");
+                throw new UpstreamDialException(
+                        FailureKind.UPSTREAM_UNREACHABLE, "upstream proxy answered " + status + " to CONNECT");
             }
             s.setSoTimeout(0);
             return new UpstreamLink(s, in, out, UpstreamLink.Mode.TUNNEL, null, null);

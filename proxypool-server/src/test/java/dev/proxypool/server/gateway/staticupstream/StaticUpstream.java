@@ -1,7 +1,7 @@
 package dev.proxypool.server.gateway.staticupstream;
 
-import java.util.Base64;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 
 /**
  * One fixed upstream HTTP proxy. {@code toString} shows the id only: never the address or secret.
@@ -22,7 +22,8 @@ public record StaticUpstream(String id, String host, int port, String username, 
             throw new IllegalArgumentException("upstream.host must not be blank (upstream " + id + ")");
         }
         if (port < 1 || port > 65535) {
-            throw new IllegalArgumentException("upstream.port must be 1..65535, got " + port + " (upstream " + id + ")");
+            throw new IllegalArgumentException(
+                    "upstream.port must be 1..65535, got " + port + " (upstream " + id + ")");
         }
     }
 

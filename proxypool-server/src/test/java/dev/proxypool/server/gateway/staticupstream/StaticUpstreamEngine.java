@@ -1,16 +1,14 @@
 package dev.proxypool.server.gateway.staticupstream;
 
-import dev.proxypool.server.gateway.IdleLinkPool;
-
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.server.gateway.AttemptOutcome;
 import dev.proxypool.server.gateway.GatewayEngine;
 import dev.proxypool.server.gateway.GatewayErrors;
+import dev.proxypool.server.gateway.IdleLinkPool;
 import dev.proxypool.server.gateway.RouteDecision;
 import dev.proxypool.server.gateway.RouteRequest;
 import dev.proxypool.server.gateway.UpstreamAttempt;
 import dev.proxypool.server.gateway.UpstreamLink;
-
 import java.io.IOException;
 import java.net.Socket;
 import java.util.List;
@@ -41,8 +39,12 @@ public final class StaticUpstreamEngine implements GatewayEngine {
      * @param upstreamName name reported in {@code X-ProxyPool-Upstream}
      * @param maxIdlePerProxy idle keep-alive connections kept per proxy (0 disables pooling)
      */
-    public StaticUpstreamEngine(String upstreamName, List<StaticUpstream> proxies, int connectTimeoutMillis,
-                                int maxIdlePerProxy, Ticker ticker) {
+    public StaticUpstreamEngine(
+            String upstreamName,
+            List<StaticUpstream> proxies,
+            int connectTimeoutMillis,
+            int maxIdlePerProxy,
+            Ticker ticker) {
         if (proxies.isEmpty()) {
             throw new IllegalArgumentException("upstreams must not be empty");
         }
@@ -136,7 +138,9 @@ public final class StaticUpstreamEngine implements GatewayEngine {
             }
             Socket s = HttpProxyConnector.dial(proxy, connectTimeoutMillis);
             String auth = proxy.authorization();
-            return UpstreamLink.of(s, UpstreamLink.Mode.FORWARD,
+            return UpstreamLink.of(
+                    s,
+                    UpstreamLink.Mode.FORWARD,
                     auth == null ? null : new UpstreamLink.InjectedHeader("Proxy-Authorization", auth),
                     pools[index]::give);
         }

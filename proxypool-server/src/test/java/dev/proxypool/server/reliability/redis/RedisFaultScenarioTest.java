@@ -52,7 +52,8 @@ class RedisFaultScenarioTest {
      * calls (claim, extract, record the outcome), each bounded by one pooled-connection wait plus one
      * reply ({@code CONNECT + SOCKET}); plus 2 s of slack for two busy cores.
      */
-    private static final Duration DEADLINE = CONNECT.plus(SOCKET).multipliedBy(3).plusSeconds(2);
+    private static final Duration DEADLINE =
+            CONNECT.plus(SOCKET).multipliedBy(3).plusSeconds(2);
 
     @TempDir
     Path dir;
@@ -64,11 +65,15 @@ class RedisFaultScenarioTest {
         int proxies = 200;
         int count = 5;
         List<Proxy> seeded = RedisE2e.proxies(proxies, now);
-        try (RedisPoolStore store = RedisPoolStore.connect(RedisStoreConfig.DEFAULTS.withKeyPrefix(prefix).withMaxConnections(32),
-                StoreSettings.DEFAULTS);
-             ProxyPoolServer server = ProxyPoolServer.builder(RedisE2e.config(dir, 0))
-                     .pool(b -> b.store(store).proxies(seeded)).start();
-             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+        try (RedisPoolStore store = RedisPoolStore.connect(
+                        RedisStoreConfig.DEFAULTS.withKeyPrefix(prefix).withMaxConnections(32),
+                        StoreSettings.DEFAULTS);
+                ProxyPoolServer server = ProxyPoolServer.builder(RedisE2e.config(dir, 0))
+                        .pool(b -> b.store(store).proxies(seeded))
+                        .start();
+                HttpClient http = HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .build()) {
             assertEquals(proxies, store.available(RedisE2e.UPSTREAM));
             URI uri = RedisE2e.extractions(server.apiPort());
             String key = "order-" + UUID.randomUUID();
@@ -99,7 +104,8 @@ class RedisFaultScenarioTest {
             List<HttpResponse<String>> replayed = new ArrayList<>();
             int inProgress = 0;
             for (HttpResponse<String> r : answers) {
-                boolean isReplay = r.headers().firstValue("Idempotent-Replayed").orElse("").equals("true");
+                boolean isReplay =
+                        r.headers().firstValue("Idempotent-Replayed").orElse("").equals("true");
                 if (r.statusCode() == 200) {
                     (isReplay ? replayed : fresh).add(r);
                 } else if (r.statusCode() == 409 && r.body().contains("\"request_in_progress\"") && !isReplay) {
@@ -108,7 +114,8 @@ class RedisFaultScenarioTest {
                     problems.add(r.statusCode() + " replayed=" + isReplay + " " + r.body());
                 }
             }
-            assertEquals(List.of(), List.copyOf(problems), "only the extraction, its replays and 409 request_in_progress");
+            assertEquals(
+                    List.of(), List.copyOf(problems), "only the extraction, its replays and 409 request_in_progress");
             assertEquals(1, fresh.size(), "exactly one request extracted");
             List<String> ids = RedisE2e.ids(fresh.getFirst().body());
             assertEquals(count, ids.size());
@@ -117,7 +124,10 @@ class RedisFaultScenarioTest {
             }
             assertEquals(CONCURRENT, 1 + replayed.size() + inProgress);
 
-            assertEquals(proxies - count, store.available(RedisE2e.UPSTREAM), "the pool lost exactly one extraction's proxies");
+            assertEquals(
+                    proxies - count,
+                    store.available(RedisE2e.UPSTREAM),
+                    "the pool lost exactly one extraction's proxies");
             Set<String> handedOut = new HashSet<>(ids);
             Instant after = Clocks.wall().instant();
             int tombstoned = 0;
@@ -131,12 +141,20 @@ class RedisFaultScenarioTest {
 
             HttpResponse<String> late = RedisE2e.extract(http, uri, count, true, key);
             assertEquals(200, late.statusCode(), late.body());
-            assertEquals("true", late.headers().firstValue("Idempotent-Replayed").orElse(""), "the outcome was recorded");
+            assertEquals(
+                    "true", late.headers().firstValue("Idempotent-Replayed").orElse(""), "the outcome was recorded");
             assertEquals(fresh.getFirst().body(), late.body());
             assertEquals(proxies - count, store.available(RedisE2e.UPSTREAM));
-            System.out.printf("idempotency x%d over HTTP on Redis: 1 extraction of %d, %d replays, %d x 409 request_in_progress,"
-                    + " %d proxies left of %d, %d ms%n", CONCURRENT, count, replayed.size(), inProgress,
-                    store.available(RedisE2e.UPSTREAM), proxies, millis);
+            System.out.printf(
+                    "idempotency x%d over HTTP on Redis: 1 extraction of %d, %d replays, %d x 409 request_in_progress,"
+                            + " %d proxies left of %d, %d ms%n",
+                    CONCURRENT,
+                    count,
+                    replayed.size(),
+                    inProgress,
+                    store.available(RedisE2e.UPSTREAM),
+                    proxies,
+                    millis);
         } finally {
             RedisE2e.deleteKeys(6379, prefix);
         }
@@ -150,14 +168,20 @@ class RedisFaultScenarioTest {
         int clients = 16;
         int perClient = 3;
         List<Proxy> seeded = RedisE2e.proxies(proxies, now);
-        try (PrivateRedisServer redis = PrivateRedisServer.start(); TcpRelay relay = new TcpRelay(redis.port());
-             RedisPoolStore store = RedisPoolStore.connect(new RedisStoreConfig("127.0.0.1", relay.port(), "", "", 0, prefix,
-                     CONNECT, SOCKET, 16), StoreSettings.DEFAULTS);
-             RedisPoolStore direct = RedisPoolStore.connect(new RedisStoreConfig("127.0.0.1", redis.port(), "", "", 0, prefix,
-                     CONNECT, SOCKET, 4), StoreSettings.DEFAULTS);
-             ProxyPoolServer server = ProxyPoolServer.builder(RedisE2e.config(dir, 0))
-                     .pool(b -> b.store(store).proxies(seeded)).start();
-             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+        try (PrivateRedisServer redis = PrivateRedisServer.start();
+                TcpRelay relay = new TcpRelay(redis.port());
+                RedisPoolStore store = RedisPoolStore.connect(
+                        new RedisStoreConfig("127.0.0.1", relay.port(), "", "", 0, prefix, CONNECT, SOCKET, 16),
+                        StoreSettings.DEFAULTS);
+                RedisPoolStore direct = RedisPoolStore.connect(
+                        new RedisStoreConfig("127.0.0.1", redis.port(), "", "", 0, prefix, CONNECT, SOCKET, 4),
+                        StoreSettings.DEFAULTS);
+                ProxyPoolServer server = ProxyPoolServer.builder(RedisE2e.config(dir, 0))
+                        .pool(b -> b.store(store).proxies(seeded))
+                        .start();
+                HttpClient http = HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .build()) {
             assertEquals(proxies, direct.available(RedisE2e.UPSTREAM));
             URI uri = RedisE2e.extractions(server.apiPort());
             relay.delay(200); // every chunk, each way: one store round trip takes at least 400 ms
@@ -208,7 +232,9 @@ class RedisFaultScenarioTest {
             long minMillis = TimeUnit.NANOSECONDS.toMillis(sorted[0]);
             long medianMillis = TimeUnit.NANOSECONDS.toMillis(sorted[sorted.length / 2]);
             long maxMillis = TimeUnit.NANOSECONDS.toMillis(sorted[sorted.length - 1]);
-            assertTrue(maxMillis < DEADLINE.toMillis(), "slowest extraction " + maxMillis + " ms, deadline " + DEADLINE.toMillis());
+            assertTrue(
+                    maxMillis < DEADLINE.toMillis(),
+                    "slowest extraction " + maxMillis + " ms, deadline " + DEADLINE.toMillis());
             assertTrue(minMillis >= 350, "the relay slowed every extraction: fastest " + minMillis + " ms");
             assertTrue(ok.get() >= clients, ok + " answered 200 (every round trip fits the 2 s socket timeout)");
 
@@ -216,10 +242,20 @@ class RedisFaultScenarioTest {
             Set<String> unique = new HashSet<>(handedOut);
             assertEquals(handedOut.size(), unique.size(), "a proxy was handed out twice");
             int left = direct.available(RedisE2e.UPSTREAM);
-            assertEquals(proxies, left + unique.size(), "every extraction whole and delivered: extracted + remaining = seeded");
-            System.out.printf("slowed Redis (+200 ms per chunk each way): %d extractions, %d x 200, %d x 503; latency min %d,"
-                    + " median %d, max %d ms (deadline %d ms)%n", latencies.length, ok.get(), unavailable.get(), minMillis,
-                    medianMillis, maxMillis, DEADLINE.toMillis());
+            assertEquals(
+                    proxies,
+                    left + unique.size(),
+                    "every extraction whole and delivered: extracted + remaining = seeded");
+            System.out.printf(
+                    "slowed Redis (+200 ms per chunk each way): %d extractions, %d x 200, %d x 503; latency min %d,"
+                            + " median %d, max %d ms (deadline %d ms)%n",
+                    latencies.length,
+                    ok.get(),
+                    unavailable.get(),
+                    minMillis,
+                    medianMillis,
+                    maxMillis,
+                    DEADLINE.toMillis());
         }
     }
 
@@ -230,14 +266,20 @@ class RedisFaultScenarioTest {
         int proxies = 100;
         Duration impatient = Duration.ofMillis(300);
         List<Proxy> seeded = RedisE2e.proxies(proxies, now);
-        try (PrivateRedisServer redis = PrivateRedisServer.start(); TcpRelay relay = new TcpRelay(redis.port());
-             RedisPoolStore store = RedisPoolStore.connect(new RedisStoreConfig("127.0.0.1", relay.port(), "", "", 0, prefix,
-                     CONNECT, impatient, 8), StoreSettings.DEFAULTS);
-             RedisPoolStore direct = RedisPoolStore.connect(new RedisStoreConfig("127.0.0.1", redis.port(), "", "", 0, prefix,
-                     CONNECT, SOCKET, 4), StoreSettings.DEFAULTS);
-             ProxyPoolServer server = ProxyPoolServer.builder(RedisE2e.config(dir, 0))
-                     .pool(b -> b.store(store).proxies(seeded)).start();
-             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+        try (PrivateRedisServer redis = PrivateRedisServer.start();
+                TcpRelay relay = new TcpRelay(redis.port());
+                RedisPoolStore store = RedisPoolStore.connect(
+                        new RedisStoreConfig("127.0.0.1", relay.port(), "", "", 0, prefix, CONNECT, impatient, 8),
+                        StoreSettings.DEFAULTS);
+                RedisPoolStore direct = RedisPoolStore.connect(
+                        new RedisStoreConfig("127.0.0.1", redis.port(), "", "", 0, prefix, CONNECT, SOCKET, 4),
+                        StoreSettings.DEFAULTS);
+                ProxyPoolServer server = ProxyPoolServer.builder(RedisE2e.config(dir, 0))
+                        .pool(b -> b.store(store).proxies(seeded))
+                        .start();
+                HttpClient http = HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .build()) {
             URI uri = RedisE2e.extractions(server.apiPort());
             relay.delay(200);
             long bound = CONNECT.plus(impatient).multipliedBy(2).plusSeconds(2).toMillis();
@@ -266,8 +308,10 @@ class RedisFaultScenarioTest {
             assertEquals(0, tombstoned % 3, "whole extractions only: " + tombstoned + " tombstoned");
             HttpResponse<String> back = RedisE2e.extract(http, uri, 3, true, null);
             assertEquals(200, back.statusCode(), "the store recovers with the network: " + back.body());
-            System.out.printf("Redis slower than a 300 ms socket timeout: 4 x 503, slowest %d ms (bound %d ms),"
-                    + " %d proxies extracted but undelivered%n", slowest, bound, tombstoned);
+            System.out.printf(
+                    "Redis slower than a 300 ms socket timeout: 4 x 503, slowest %d ms (bound %d ms),"
+                            + " %d proxies extracted but undelivered%n",
+                    slowest, bound, tombstoned);
         }
     }
 
@@ -277,12 +321,18 @@ class RedisFaultScenarioTest {
         Instant now = Clocks.wall().instant();
         List<Proxy> seeded = RedisE2e.proxies(50, now);
         try (PrivateRedisServer redis = PrivateRedisServer.start();
-             RedisPoolStore store = RedisPoolStore.connect(new RedisStoreConfig("127.0.0.1", redis.port(), "", "", 0, prefix,
-                     CONNECT, SOCKET, 8), StoreSettings.DEFAULTS);
-             ProxyPoolServer server = ProxyPoolServer.builder(RedisE2e.config(dir, 0))
-                     .pool(b -> b.store(store).proxies(seeded)).start();
-             RedisClient admin = RedisClient.builder().hostAndPort("127.0.0.1", redis.port()).build();
-             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+                RedisPoolStore store = RedisPoolStore.connect(
+                        new RedisStoreConfig("127.0.0.1", redis.port(), "", "", 0, prefix, CONNECT, SOCKET, 8),
+                        StoreSettings.DEFAULTS);
+                ProxyPoolServer server = ProxyPoolServer.builder(RedisE2e.config(dir, 0))
+                        .pool(b -> b.store(store).proxies(seeded))
+                        .start();
+                RedisClient admin = RedisClient.builder()
+                        .hostAndPort("127.0.0.1", redis.port())
+                        .build();
+                HttpClient http = HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .build()) {
             URI uri = RedisE2e.extractions(server.apiPort());
             assertEquals(200, RedisE2e.extract(http, uri, 2, true).statusCode(), "scripts loaded");
             assertEquals("OK", admin.scriptFlush());
@@ -297,7 +347,8 @@ class RedisFaultScenarioTest {
             assertEquals("OK", admin.scriptFlush());
             HttpResponse<String> replay = RedisE2e.extract(http, uri, 3, true, "flush-1");
             assertEquals(200, replay.statusCode(), replay.body());
-            assertEquals("true", replay.headers().firstValue("Idempotent-Replayed").orElse(""));
+            assertEquals(
+                    "true", replay.headers().firstValue("Idempotent-Replayed").orElse(""));
             assertEquals(keyed.body(), replay.body());
             assertEquals(50 - 2 - 2 - 3, store.available(RedisE2e.UPSTREAM), "nothing extracted twice, nothing lost");
         }

@@ -1,20 +1,20 @@
 package dev.proxypool.server.reliability.security;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.core.time.Clocks;
-import dev.proxypool.server.ProxyPoolServer;
-import dev.proxypool.core.security.DestinationPolicy;
 import dev.proxypool.core.limits.RateLimiter;
+import dev.proxypool.core.security.DestinationPolicy;
+import dev.proxypool.core.time.Clocks;
+import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.access.ServerAccess;
 import dev.proxypool.server.access.UsernameParser;
 import dev.proxypool.server.engine.AccessControl;
 import dev.proxypool.testkit.Await;
-import dev.proxypool.testkit.PrivateRedisServer;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
+import dev.proxypool.testkit.PrivateRedisServer;
 import dev.proxypool.testkit.RawHttp;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -44,18 +44,59 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GatewaySsrfEndToEndTest {
 
-    private static final String AUTH = "Basic " + Base64.getEncoder().encodeToString("alice:alice-secret".getBytes(StandardCharsets.UTF_8));
+    private static final String AUTH =
+            "Basic " + Base64.getEncoder().encodeToString("alice:alice-secret".getBytes(StandardCharsets.UTF_8));
     /** Absolute-form targets the default policy refuses: host[:port] as a client writes it. */
     private static final List<String> DENIED = List.of(
-            "127.0.0.1", "127.0.0.1:8080", "127.1", "127.255.255.254", "2130706433", "0x7f000001", "0x7f.1", "0177.0.0.1",
-            "017700000001", "127.000.000.001", "[::1]", "[0:0:0:0:0:0:0:1]", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]",
-            "[64:ff9b::7f00:1]", "localhost", "LOCALHOST.", "api.localhost", "0.0.0.0", "0", "[::]",
-            "10.0.0.1", "167772161", "012.0.0.1", "172.16.0.1", "192.168.1.1", "0xc0.0xa8.1.1", "[::ffff:10.0.0.1]",
-            "100.64.0.1", "100.127.255.255", "169.254.1.1", "[fe80::1]",
-            "169.254.169.254", "0xa9fea9fe", "2852039166", "0251.0376.0251.0376", "[::ffff:169.254.169.254]",
-            "metadata.google.internal", "169.254.170.2", "100.100.100.200", "[fd00:ec2::254]",
-            "224.0.0.1", "239.255.255.250", "[ff02::1]", "255.255.255.255", "[fd00::1]", "[fc00::1]",
-            "printer.local", "db.internal");
+            "127.0.0.1",
+            "127.0.0.1:8080",
+            "127.1",
+            "127.255.255.254",
+            "2130706433",
+            "0x7f000001",
+            "0x7f.1",
+            "0177.0.0.1",
+            "017700000001",
+            "127.000.000.001",
+            "[::1]",
+            "[0:0:0:0:0:0:0:1]",
+            "[::ffff:127.0.0.1]",
+            "[::ffff:7f00:1]",
+            "[64:ff9b::7f00:1]",
+            "localhost",
+            "LOCALHOST.",
+            "api.localhost",
+            "0.0.0.0",
+            "0",
+            "[::]",
+            "10.0.0.1",
+            "167772161",
+            "012.0.0.1",
+            "172.16.0.1",
+            "192.168.1.1",
+            "0xc0.0xa8.1.1",
+            "[::ffff:10.0.0.1]",
+            "100.64.0.1",
+            "100.127.255.255",
+            "169.254.1.1",
+            "[fe80::1]",
+            "169.254.169.254",
+            "0xa9fea9fe",
+            "2852039166",
+            "0251.0376.0251.0376",
+            "[::ffff:169.254.169.254]",
+            "metadata.google.internal",
+            "169.254.170.2",
+            "100.100.100.200",
+            "[fd00:ec2::254]",
+            "224.0.0.1",
+            "239.255.255.250",
+            "[ff02::1]",
+            "255.255.255.255",
+            "[fd00::1]",
+            "[fc00::1]",
+            "printer.local",
+            "db.internal");
 
     @TempDir
     Path dir;
@@ -71,18 +112,26 @@ class GatewaySsrfEndToEndTest {
     private ProxyPoolServer startResolvingTestNames(List<String> allowDestinations, int upstreamPort) throws Exception {
         int gw = PrivateRedisServer.freePort();
         int api = PrivateRedisServer.freePort();
-        DestinationPolicy policy = DestinationPolicy.builder().resolver(TestNames::resolve).allowDestinations(allowDestinations)
-                .ownListeners(List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), gw),
-                        new InetSocketAddress(InetAddress.getLoopbackAddress(), api))).build();
-        ServerAccess access = new ServerAccess(new RateLimiter(java.util.Map.of(), Clocks.monotonic()), policy,
+        DestinationPolicy policy = DestinationPolicy.builder()
+                .resolver(TestNames::resolve)
+                .allowDestinations(allowDestinations)
+                .ownListeners(List.of(
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), gw),
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), api)))
+                .build();
+        ServerAccess access = new ServerAccess(
+                new RateLimiter(java.util.Map.of(), Clocks.monotonic()),
+                policy,
                 UsernameParser.forClients(List.of("alice")));
         return start("", upstreamPort, access, gw, api);
     }
 
     private ProxyPoolServer start(String security, int upstreamPort, AccessControl access, int gatewayPort, int apiPort)
             throws Exception {
-        Files.writeString(dir.resolve("inventory.jsonl"), "{\"host\": \"127.0.0.1\", \"port\": " + upstreamPort
-                + ", \"protocol\": \"http\", \"labels\": {\"kind\": \"lab\"}, \"maxConcurrency\": 100}\n");
+        Files.writeString(
+                dir.resolve("inventory.jsonl"),
+                "{\"host\": \"127.0.0.1\", \"port\": " + upstreamPort
+                        + ", \"protocol\": \"http\", \"labels\": {\"kind\": \"lab\"}, \"maxConcurrency\": 100}\n");
         Path cfg = dir.resolve("proxypool.yaml");
         Files.writeString(cfg, """
                 server: { host: 127.0.0.1, gatewayPort: %d, apiPort: %d }
@@ -101,8 +150,13 @@ class GatewaySsrfEndToEndTest {
             builder.access(access);
         }
         ProxyPoolServer server = builder.start();
-        Await.atMost(Duration.ofSeconds(20)).until("the upstream proxy in the pool",
-                () -> !ProxyPoolInternals.engine(server.pool()).snapshot().proxies().isEmpty());
+        Await.atMost(Duration.ofSeconds(20))
+                .until(
+                        "the upstream proxy in the pool",
+                        () -> !ProxyPoolInternals.engine(server.pool())
+                                .snapshot()
+                                .proxies()
+                                .isEmpty());
         return server;
     }
 
@@ -111,8 +165,8 @@ class GatewaySsrfEndToEndTest {
             throws Exception {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), gatewayPort)) {
             s.setSoTimeout(15_000);
-            String request = method + " " + target + " HTTP/1.1\r\nHost: " + host + "\r\nProxy-Authorization: " + AUTH + "\r\n"
-                    + (route == null ? "" : "X-Route: " + route + "\r\n") + "Connection: close\r\n\r\n";
+            String request = method + " " + target + " HTTP/1.1\r\nHost: " + host + "\r\nProxy-Authorization: " + AUTH
+                    + "\r\n" + (route == null ? "" : "X-Route: " + route + "\r\n") + "Connection: close\r\n\r\n";
             InputStream in = RawHttp.buffered(s);
             return RawHttp.exchange(in, s.getOutputStream(), request, method.equals("CONNECT"));
         }
@@ -139,8 +193,8 @@ class GatewaySsrfEndToEndTest {
     @Test
     void theDefaultPolicyDeniesEveryForbiddenDestinationBeforeAnyUpstreamIsUsed() throws Exception {
         try (FakeHttpProxy upstream = FakeHttpProxy.builder().forceStatus(200).start(); // never dials a destination
-             FakeOrigin origin = FakeOrigin.start();
-             ProxyPoolServer server = start("", upstream.port())) {
+                FakeOrigin origin = FakeOrigin.start();
+                ProxyPoolServer server = start("", upstream.port())) {
             int gw = server.gatewayPort();
             List<String> problems = new ArrayList<>();
             int checks = 0;
@@ -181,22 +235,25 @@ class GatewaySsrfEndToEndTest {
             assertEquals(upstreamBefore, upstream.requests());
 
             assertEquals(List.of(), problems, problems.size() + " of " + checks + " checks let a destination through");
-            System.out.printf("SSRF through the live gateway (default policy): %d requests denied with 403 destination_denied;"
-                    + " upstream and origin untouched%n", checks);
+            System.out.printf(
+                    "SSRF through the live gateway (default policy): %d requests denied with 403 destination_denied;"
+                            + " upstream and origin untouched%n",
+                    checks);
         }
     }
 
     @Test
     void namesResolvingToForbiddenAddressesAreResolvedOnceAndNeverDialed() throws Exception {
         try (FakeHttpProxy upstream = FakeHttpProxy.start();
-             FakeOrigin origin = FakeOrigin.start();
-             ProxyPoolServer server = startResolvingTestNames(List.of(), upstream.port())) {
+                FakeOrigin origin = FakeOrigin.start();
+                ProxyPoolServer server = startResolvingTestNames(List.of(), upstream.port())) {
             List<String> problems = new ArrayList<>();
             for (String label : TestNames.FORBIDDEN) {
                 String host = withPort(TestNames.name(label), origin.port());
                 assertDenied(get(server.gatewayPort(), host, "direct"), "direct GET " + host, problems);
             }
-            RawHttp.Response unknown = get(server.gatewayPort(), withPort(TestNames.name("nx"), origin.port()), "direct");
+            RawHttp.Response unknown =
+                    get(server.gatewayPort(), withPort(TestNames.name("nx"), origin.port()), "direct");
             assertEquals(502, unknown.status(), "a name that does not resolve is no denial");
             assertEquals(List.of(), problems);
             assertEquals(0, origin.requests(), "no name resolving to a forbidden address was dialed");
@@ -207,26 +264,31 @@ class GatewaySsrfEndToEndTest {
     @Test
     void ownListenersStayDeniedWhenLoopbackIsAllowListedAlsoForNamesResolvedInDirectMode() throws Exception {
         try (FakeHttpProxy upstream = FakeHttpProxy.start();
-             FakeOrigin origin = FakeOrigin.start();
-             ProxyPoolServer server = start("security: { allowDestinations: [\"127.0.0.0/8\", \"::1\"] }", upstream.port())) {
+                FakeOrigin origin = FakeOrigin.start();
+                ProxyPoolServer server =
+                        start("security: { allowDestinations: [\"127.0.0.0/8\", \"::1\"] }", upstream.port())) {
             int gw = server.gatewayPort();
             int api = server.apiPort();
             // sanity: loopback is allowed here, proxied and direct
-            assertEquals(200, get(gw, withPort("127.0.0.1", origin.port()), null).status());
+            assertEquals(
+                    200, get(gw, withPort("127.0.0.1", origin.port()), null).status());
             RawHttp.Response direct = get(gw, withPort("127.0.0.1", origin.port()), "direct");
-            assertEquals(200, direct.status(), "direct to an allow-listed address: " + direct.header("X-ProxyPool-Error"));
+            assertEquals(
+                    200, direct.status(), "direct to an allow-listed address: " + direct.header("X-ProxyPool-Error"));
 
             List<String> problems = new ArrayList<>();
             long upstreamBefore = upstream.requests();
             for (int own : new int[] {gw, api}) {
                 // (the listeners bind 127.0.0.1: [::1] on the same port is another socket, nobody's)
-                for (String host : List.of("127.0.0.1", "2130706433", "0x7f.1", "127.000.000.001", "[::ffff:127.0.0.1]")) {
+                for (String host :
+                        List.of("127.0.0.1", "2130706433", "0x7f.1", "127.000.000.001", "[::ffff:127.0.0.1]")) {
                     assertDenied(get(gw, withPort(host, own), null), "GET own port " + withPort(host, own), problems);
                 }
                 assertDenied(get(gw, withPort("127.0.0.1", own), "direct"), "direct GET own port " + own, problems);
             }
             assertEquals(List.of(), problems);
-            assertEquals(upstreamBefore, upstream.requests(), "no request to an own listener reached the upstream proxy");
+            assertEquals(
+                    upstreamBefore, upstream.requests(), "no request to an own listener reached the upstream proxy");
         }
     }
 
@@ -234,16 +296,20 @@ class GatewaySsrfEndToEndTest {
     @Test
     void aNameResolvingToAnOwnListenerIsDeniedInDirectMode() throws Exception {
         try (FakeHttpProxy upstream = FakeHttpProxy.start();
-             FakeOrigin origin = FakeOrigin.start();
-             ProxyPoolServer server = startResolvingTestNames(List.of("127.0.0.0/8"), upstream.port())) {
+                FakeOrigin origin = FakeOrigin.start();
+                ProxyPoolServer server = startResolvingTestNames(List.of("127.0.0.0/8"), upstream.port())) {
             int gw = server.gatewayPort();
             RawHttp.Response allowed = get(gw, withPort(TestNames.name("loop"), origin.port()), "direct");
-            assertEquals(200, allowed.status(), "sanity: a name resolving to an allow-listed address is dialed: "
-                    + allowed.header("X-ProxyPool-Error"));
+            assertEquals(
+                    200,
+                    allowed.status(),
+                    "sanity: a name resolving to an allow-listed address is dialed: "
+                            + allowed.header("X-ProxyPool-Error"));
             assertEquals(1, origin.requests());
             List<String> problems = new ArrayList<>();
             for (int own : new int[] {gw, server.apiPort()}) {
-                assertDenied(get(gw, withPort(TestNames.name("loop"), own), "direct"), "direct GET loop:" + own, problems);
+                assertDenied(
+                        get(gw, withPort(TestNames.name("loop"), own), "direct"), "direct GET loop:" + own, problems);
             }
             assertEquals(List.of(), problems);
         }

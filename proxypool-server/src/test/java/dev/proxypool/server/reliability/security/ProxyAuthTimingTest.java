@@ -32,6 +32,7 @@ class ProxyAuthTimingTest {
 
     /** Low enough to keep 2 × 200 attempts within seconds, high enough for PBKDF2 to dominate a request. */
     private static final int ITERATIONS = 15_000;
+
     private static final int ATTEMPTS = 200;
 
     @TempDir
@@ -46,7 +47,9 @@ class ProxyAuthTimingTest {
         RawHttp.Response r = attempt(gatewayPort, proxyAuthorization);
         long nanos = System.nanoTime() - start;
         assertEquals(407, r.status());
-        assertTrue(r.header("Proxy-Authenticate") != null && r.header("Proxy-Authenticate").startsWith("Basic"),
+        assertTrue(
+                r.header("Proxy-Authenticate") != null
+                        && r.header("Proxy-Authenticate").startsWith("Basic"),
                 "407 carries a Basic challenge");
         return nanos;
     }
@@ -54,8 +57,12 @@ class ProxyAuthTimingTest {
     private static RawHttp.Response attempt(int gatewayPort, String proxyAuthorization) throws Exception {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), gatewayPort)) {
             s.setSoTimeout(15_000);
-            return RawHttp.exchange(RawHttp.buffered(s), s.getOutputStream(), "GET http://93.184.216.34/ HTTP/1.1\r\n"
-                    + "Host: 93.184.216.34\r\nProxy-Authorization: " + proxyAuthorization + "\r\nConnection: close\r\n\r\n", false);
+            return RawHttp.exchange(
+                    RawHttp.buffered(s),
+                    s.getOutputStream(),
+                    "GET http://93.184.216.34/ HTTP/1.1\r\n" + "Host: 93.184.216.34\r\nProxy-Authorization: "
+                            + proxyAuthorization + "\r\nConnection: close\r\n\r\n",
+                    false);
         }
     }
 
@@ -74,9 +81,11 @@ class ProxyAuthTimingTest {
                 clients: [{ name: alice, secretHash: "%s" }, { name: bob, secretHash: "%s" }]
                 health: { active: { enabled: false } }
                 """.formatted(hash, SecretHash.hash("bob-secret".toCharArray(), ITERATIONS)));
-        try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).start()) {
+        try (ProxyPoolServer server =
+                ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).start()) {
             int gw = server.gatewayPort();
-            assertNotEquals(407, attempt(gw, basic("alice", "alice-right-secret")).status(), "sanity: the right secret passes");
+            assertNotEquals(
+                    407, attempt(gw, basic("alice", "alice-right-secret")).status(), "sanity: the right secret passes");
             for (int i = 0; i < 10; i++) { // warm-up of both paths
                 timed407(gw, basic("alice", "warm-" + i));
                 timed407(gw, basic("nobody-" + i, "warm-" + i));
@@ -104,11 +113,14 @@ class ProxyAuthTimingTest {
             double fastestHashMillis = Arrays.stream(pbkdf2).min().orElseThrow() / 1e6;
             double k = medianMillis(known);
             double u = medianMillis(unknown);
-            System.out.printf("407 timing over the live gateway, %d attempts each: existing user + wrong password median %.2f ms,"
-                    + " unknown user median %.2f ms (ratio %.3f); one PBKDF2 at %d iterations %.2f ms%n",
+            System.out.printf(
+                    "407 timing over the live gateway, %d attempts each: existing user + wrong password median %.2f ms,"
+                            + " unknown user median %.2f ms (ratio %.3f); one PBKDF2 at %d iterations %.2f ms%n",
                     ATTEMPTS, k, u, u / k, ITERATIONS, hashMillis);
-            assertTrue(k >= fastestHashMillis / 2 && u >= fastestHashMillis / 2,
-                    "both answers run a PBKDF2 of the configured cost: " + k + " / " + u + " ms vs " + fastestHashMillis + " ms");
+            assertTrue(
+                    k >= fastestHashMillis / 2 && u >= fastestHashMillis / 2,
+                    "both answers run a PBKDF2 of the configured cost: " + k + " / " + u + " ms vs " + fastestHashMillis
+                            + " ms");
             assertTrue(u / k > 1 / 1.5 && u / k < 1.5, "unknown " + u + " ms vs wrong password " + k + " ms");
         }
     }

@@ -29,11 +29,10 @@ final class TestNames {
             "rebind", List.of("93.184.216.34", "127.0.0.1"));
 
     /** Every label with a forbidden address among its answers. */
-    static final List<String> FORBIDDEN = List.of("loop", "loop6", "meta", "private", "cgnat", "linklocal", "ula", "mapped",
-            "multicast", "rebind");
+    static final List<String> FORBIDDEN =
+            List.of("loop", "loop6", "meta", "private", "cgnat", "linklocal", "ula", "mapped", "multicast", "rebind");
 
-    private TestNames() {
-    }
+    private TestNames() {}
 
     static String name(String label) {
         return label + SUFFIX;
@@ -47,7 +46,8 @@ final class TestNames {
         }
         InetAddress[] out = new InetAddress[ips.size()];
         for (int i = 0; i < out.length; i++) {
-            out[i] = InetAddress.getByAddress(host, InetAddress.getByName(ips.get(i)).getAddress()); // literals: no lookup
+            out[i] = InetAddress.getByAddress(
+                    host, InetAddress.getByName(ips.get(i)).getAddress()); // literals: no lookup
         }
         return out;
     }
