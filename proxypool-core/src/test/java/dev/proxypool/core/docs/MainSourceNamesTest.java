@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -100,6 +101,23 @@ class MainSourceNamesTest {
         }
         assertTrue(
                 hits.isEmpty(), "fully-qualified type names in main code (import them):\n" + String.join("\n", hits));
+    }
+
+    /** Every package of main code says what it owns in a {@code package-info.java}. */
+    @Test
+    void everyMainPackageHasAPackageInfo() throws IOException {
+        Path root = RepositoryTree.root();
+        Set<Path> packages = new TreeSet<>();
+        for (Path p : mainSources(root)) {
+            packages.add(p.getParent());
+        }
+        List<String> missing = new ArrayList<>();
+        for (Path dir : packages) {
+            if (!Files.isRegularFile(dir.resolve("package-info.java"))) {
+                missing.add(root.relativize(dir).toString());
+            }
+        }
+        assertTrue(missing.isEmpty(), "packages without a package-info.java:\n" + String.join("\n", missing));
     }
 
     /**
