@@ -543,7 +543,7 @@ public final class CollectionPipeline implements AutoCloseable {
         });
     }
 
-    /** Stops the rounds and releases the pipeline lease if this process holds it. */
+    /** Stops the rounds and releases the pipeline lease if the store says this process holds it. */
     @Override
     public void close() {
         running.set(false);
@@ -559,16 +559,18 @@ public final class CollectionPipeline implements AutoCloseable {
         Leadership lead = leadership;
         if (lead != null) {
             synchronized (roundLock) {
-                if (holding) {
-                    holding = false;
-                    try {
-                        lead.lease().release(StageLease.PIPELINE, lead.holderId());
-                    } catch (RuntimeException e) {
-                        LOG.log(
-                                Level.WARNING,
-                                "pipeline lease not released ({0}); it lapses after its ttl",
-                                e.getMessage());
-                    }
+                // released whatever this process last believed: a renew cut short (close's interrupt
+                // landing in a Redis call, a store hiccup) clears `holding` while the store may still
+                // name us; the release is a compare-and-delete on our holder id, so it never frees
+                // another holder's lease
+                holding = false;
+                try {
+                    lead.lease().release(StageLease.PIPELINE, lead.holderId());
+                } catch (RuntimeException e) {
+                    LOG.log(
+                            Level.WARNING,
+                            "pipeline lease not released ({0}); it lapses after its ttl",
+                            e.getMessage());
                 }
             }
         }

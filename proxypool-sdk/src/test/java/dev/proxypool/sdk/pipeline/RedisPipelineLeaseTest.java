@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.time.ManualClock;
 import dev.proxypool.sdk.lock.RedisStageLease;
 import dev.proxypool.sdk.lock.StageLease;
@@ -101,6 +102,51 @@ class RedisPipelineLeaseTest {
                     leaseB.currentHolder(StageLease.PIPELINE),
                     "a's close releases nothing of b's");
         }
+    }
+
+    /**
+     * A renew that fails (here the store is unreachable for one call; in the wild, close's own
+     * interrupt landing in the Redis call) makes the pipeline stop writing, but Redis still names it
+     * the holder: close must release it then too, not leave it to lapse after its ttl.
+     */
+    @Test
+    void aHolderWhoseLastRenewFailedStillReleasesOnClose() throws Exception {
+        LeasedPipelines setup = new LeasedPipelines(dir, clock);
+        AtomicInteger failRenews = new AtomicInteger();
+        StageLease flaky = new StageLease() {
+            @Override
+            public boolean tryAcquire(String stage, String holderId, Duration ttl) {
+                return leaseA.tryAcquire(stage, holderId, ttl);
+            }
+
+            @Override
+            public boolean renew(String stage, String holderId, Duration ttl) {
+                if (failRenews.getAndDecrement() > 0) {
+                    throw new StoreUnavailableException("renew cut short");
+                }
+                return leaseA.renew(stage, holderId, ttl);
+            }
+
+            @Override
+            public boolean release(String stage, String holderId) {
+                return leaseA.release(stage, holderId);
+            }
+
+            @Override
+            public Optional<String> currentHolder(String stage) {
+                return leaseA.currentHolder(stage);
+            }
+
+            @Override
+            public void close() {}
+        };
+        CollectionPipeline a = setup.pipeline(storeA, flaky, "process-a", Duration.ofSeconds(30));
+        assertTrue(a.runOnce().writer());
+        failRenews.set(1);
+        assertFalse(a.runOnce().writer(), "a round whose renew failed writes nothing");
+        assertEquals(Optional.of("process-a"), leaseA.currentHolder(StageLease.PIPELINE), "Redis still names a");
+        a.close();
+        assertEquals(Optional.empty(), leaseA.currentHolder(StageLease.PIPELINE), "released on close");
     }
 
     @Test
