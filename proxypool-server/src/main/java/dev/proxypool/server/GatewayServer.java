@@ -10,6 +10,7 @@ import io.helidon.health.HealthCheck;
 import io.helidon.health.HealthCheckResponse;
 import io.helidon.health.HealthCheckType;
 import io.helidon.metrics.api.MeterRegistry;
+import io.helidon.openapi.OpenApiFeature;
 import io.helidon.service.registry.Services;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
@@ -40,6 +41,9 @@ import java.util.function.IntFunction;
  * ({@link ApiListenerWatchdog}).
  */
 public final class GatewayServer implements AutoCloseable {
+
+    /** The OpenAPI document of the REST listener, on the class path; served at {@code /openapi}. */
+    public static final String OPENAPI_DOCUMENT = "META-INF/openapi.yaml";
 
     private final GatewayListener gateway;
     private final ApiListenerWatchdog web;
@@ -244,6 +248,12 @@ public final class GatewayServer implements AutoCloseable {
                                         .addChecks(checks.toArray(HealthCheck[]::new))
                                         .build(),
                                 MetricsObserver.create()))
+                        // the REST API's description, kept in the repository and checked against the API tests
+                        .addFeature(OpenApiFeature.builder()
+                                .staticFile(OPENAPI_DOCUMENT)
+                                .servicesDiscoverServices(false)
+                                .managerDiscoverServices(false)
+                                .build())
                         .routing(r -> {
                             r.get("/v1/echo", new EchoHandler());
                             routes.accept(r);

@@ -13,6 +13,7 @@ import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.Secret;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.server.contract.OpenApiContract;
 import dev.proxypool.server.persistence.ConfigChange;
 import dev.proxypool.server.persistence.ConfigState;
 import dev.proxypool.server.persistence.ConfigStore;
@@ -231,8 +232,12 @@ final class AdminFixture implements AutoCloseable {
             b.header("Authorization", "Bearer " + token);
         }
         try {
-            HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest request = b.build();
+            HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+            OpenApiContract.get().check(request, json, r);
             return new Response(r.statusCode(), r.body(), r.headers());
+        } catch (AssertionError e) {
+            throw e;
         } catch (Exception e) {
             throw new IllegalStateException(method + " " + path + " failed: " + e, e);
         }

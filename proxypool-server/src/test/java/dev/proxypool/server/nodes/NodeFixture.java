@@ -5,6 +5,7 @@ import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.time.ManualClock;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.server.contract.OpenApiContract;
 import io.helidon.webserver.WebServer;
 import java.net.InetAddress;
 import java.net.URI;
@@ -70,7 +71,10 @@ final class NodeFixture implements AutoCloseable {
         if (authorization != null) {
             b.header("Authorization", authorization);
         }
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        HttpRequest request = b.build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        OpenApiContract.get().check(request, body, response);
+        return response;
     }
 
     /** Issues a token through the admin API. */

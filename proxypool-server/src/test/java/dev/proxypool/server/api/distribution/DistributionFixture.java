@@ -12,6 +12,7 @@ import dev.proxypool.core.time.ManualClock;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.StaticCredentialStore;
+import dev.proxypool.server.contract.OpenApiContract;
 import io.helidon.webserver.WebServer;
 import java.net.InetAddress;
 import java.net.URI;
@@ -111,7 +112,10 @@ final class DistributionFixture implements AutoCloseable {
         for (int i = 0; i < headers.length; i += 2) {
             b.header(headers[i], headers[i + 1]);
         }
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        HttpRequest request = b.build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        OpenApiContract.get().check(request, body, response);
+        return response;
     }
 
     HttpResponse<String> alice(String body, String... headers) throws Exception {
