@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.cluster.ClusterRole;
-import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.e2e.redis.RedisE2e;
@@ -255,20 +253,9 @@ class PrometheusOpsKitTest {
         RedisStoreConfig redis =
                 RedisStoreConfig.fromUri("redis://127.0.0.1:6379").withKeyPrefix(prefix);
         Path workerDir = Files.createDirectories(dir.resolve("worker"));
-        Path cfg = workerDir.resolve("proxypool.yaml");
-        Files.writeString(cfg, """
-                server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
-                store: { type: redis, uri: "redis://127.0.0.1:6379", keyPrefix: "%s" }
-                health: { active: { enabled: false } }
-                """.formatted(prefix));
+        Path cfg = RedisE2e.workerConfig(workerDir, prefix);
         try (ProxyPool source = ProxyPool.builder().background(false).build();
-                ClusterControl control = ClusterControl.start(
-                        redis,
-                        ClusterSettings.DEFAULTS,
-                        ProxyPoolInternals.engine(source),
-                        Duration.ofHours(1),
-                        ProxyPoolInternals.engine(source).wallClock(),
-                        ProxyPoolInternals.engine(source).ticker())) {
+                ClusterControl control = RedisE2e.control(redis, source)) {
             source.addProxies(RedisE2e.proxies(3, Instant.now()));
             control.publishIfChanged();
             try (ProxyPoolServer worker = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
