@@ -20,7 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <ul>
  *   <li>{@code proxypool.gateway.requests{kind, result}}: counter, kind = http|connect, result =
  *       {@link ExchangeResult}</li>
- *   <li>{@code proxypool.gateway.latency{kind}}: timer with a percentile histogram (P50/P95/P99)</li>
+ *   <li>{@code proxypool.gateway.latency{kind}}: timer, exported as the Prometheus histogram
+ *       {@code proxypool_gateway_latency_seconds} with the fixed {@link #LATENCY_BUCKETS} (no
+ *       client-side quantiles: P50/P95/P99 come from {@code histogram_quantile} over the buckets,
+ *       which also aggregates across workers)</li>
  *   <li>{@code proxypool.gateway.inflight}: gauge of requests and tunnels in progress</li>
  *   <li>{@code proxypool.gateway.errors{reason}}: counter, reason = {@link GatewayErrors}</li>
  *   <li>{@code proxypool.gateway.retries}: counter</li>
@@ -28,6 +31,28 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Every meter is created up front (closed tag sets), so the hot path only indexes arrays.
  */
 public final class HelidonGatewayMetrics implements GatewayMetrics {
+
+    /**
+     * Upper bounds of the latency histogram's buckets (plus {@code +Inf}): few, so a scrape stays
+     * small (16 series per kind), spanning a fast loopback exchange (1 ms) to a long tunnel (5 min).
+     */
+    private static final Duration[] LATENCY_BUCKETS = {
+        Duration.ofMillis(1),
+        Duration.ofMillis(5),
+        Duration.ofMillis(10),
+        Duration.ofMillis(25),
+        Duration.ofMillis(50),
+        Duration.ofMillis(100),
+        Duration.ofMillis(250),
+        Duration.ofMillis(500),
+        Duration.ofSeconds(1),
+        Duration.ofMillis(2500),
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(10),
+        Duration.ofSeconds(30),
+        Duration.ofSeconds(60),
+        Duration.ofSeconds(300)
+    };
 
     private final Counter[][] requests = new Counter[2][ExchangeResult.values().length];
     private final Timer[] latency = new Timer[2];
@@ -48,10 +73,9 @@ public final class HelidonGatewayMetrics implements GatewayMetrics {
             latency[k] = registry.getOrCreate(Timer.builder("proxypool.gateway.latency")
                     .description("Gateway request latency (tunnels: whole tunnel lifetime)")
                     .tags(List.of(Tag.create("kind", kinds[k])))
-                    .publishPercentileHistogram(true)
-                    .percentiles(0.5, 0.95, 0.99)
-                    .minimumExpectedValue(Duration.ofNanos(100_000))
-                    .maximumExpectedValue(Duration.ofSeconds(60)));
+                    .publishPercentileHistogram(false)
+                    .percentiles(new double[0]) // none: Helidon's default P50…P99.9 would come out as quantile series
+                    .buckets(LATENCY_BUCKETS));
         }
         for (var f : GatewayErrors.class.getFields()) {
             if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {

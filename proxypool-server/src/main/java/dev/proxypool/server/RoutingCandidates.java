@@ -10,9 +10,10 @@ import java.util.List;
 /**
  * The routings that have no candidate in the served snapshot: no proxy of their upstreams with
  * their protocols and labels (health, capacity and TTL aside). Readiness names them, so a routing
- * that can only fail (or go direct) is visible before clients hit it.
+ * that can only fail (or go direct) is visible before clients hit it; the
+ * {@code proxypool.routing.candidates} gauge counts with the same predicate.
  */
-final class RoutingCandidates {
+public final class RoutingCandidates {
 
     private RoutingCandidates() {}
 
@@ -34,7 +35,8 @@ final class RoutingCandidates {
         return out;
     }
 
-    private static boolean candidate(RoutingRule r, Proxy p) {
+    /** Whether {@code p} is one of {@code r}'s proxies: its upstreams, protocols and labels (health, capacity and TTL aside). */
+    public static boolean candidate(RoutingRule r, Proxy p) {
         CandidateFilter f = r.filter();
         return (r.upstreams().isEmpty() || r.upstreams().contains(p.upstream()))
                 && (f.upstreams().isEmpty() || f.upstreams().contains(p.upstream()))

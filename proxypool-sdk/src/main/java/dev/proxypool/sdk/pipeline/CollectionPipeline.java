@@ -512,6 +512,12 @@ public final class CollectionPipeline implements AutoCloseable {
         return engine;
     }
 
+    /** The upstream's {@code fetch.lowWaterMark} as configured now (0: none, or not configured here). */
+    public int lowWaterMark(String upstream) {
+        ProxyPoolConfig.Upstream u = upstreams.get(upstream);
+        return u == null ? 0 : u.lowWaterMark();
+    }
+
     /** The configured upstream names, in config order. */
     public List<String> upstreamNames() {
         return List.copyOf(sources.keySet());

@@ -5,14 +5,15 @@ import dev.proxypool.core.extract.UpstreamCounts;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.sdk.engine.PoolEngine;
+import io.helidon.metrics.api.Bucket;
 import io.helidon.metrics.api.Counter;
 import io.helidon.metrics.api.Gauge;
 import io.helidon.metrics.api.Meter;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Timer;
-import io.helidon.metrics.api.ValueAtPercentile;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,8 +32,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>One sample: gateway requests/s and errors/s (deltas of {@code proxypool.gateway.requests} and
  * {@code proxypool.gateway.errors}), gateway P50/P99 of plain HTTP requests in ms (the
- * {@code proxypool.gateway.latency{kind=http}} timer's recent-window percentiles; tunnels are left
- * out, their latency is their lifetime), extractions/s ({@code proxypool.extraction.proxies}),
+ * {@code proxypool.gateway.latency{kind=http}} histogram over the last
+ * {@value #LATENCY_WINDOW_SECONDS} s, interpolated within its buckets as Prometheus'
+ * {@code histogram_quantile} does, so the console and a dashboard agree; null when no request
+ * ended in that window; tunnels are left out, their latency is their lifetime), extractions/s ({@code proxypool.extraction.proxies}),
  * gateway requests in progress, capacity in use and its limit, healthy/cooling/disabled proxies of
  * the snapshot, snapshot version and age. The meters are read from the registry by name, so the
  * series needs no reference to whoever records them; a meter that does not exist yet reads as zero.
@@ -46,6 +49,10 @@ public final class LiveSeries implements AutoCloseable {
 
     static final int DEFAULT_INTERVAL_SECONDS = 2;
     static final int DEFAULT_CAPACITY = 300;
+    /** The window of the P50/P99 of a sample: the latency histogram's growth over this long. */
+    static final int LATENCY_WINDOW_SECONDS = 60;
+    /** Readings kept at most for that window, however often {@link #sample()} is called. */
+    private static final int MAX_LATENCY_READINGS = 1024;
 
     /** One point of the series. */
     record Sample(
@@ -94,6 +101,9 @@ public final class LiveSeries implements AutoCloseable {
     private long lastRequests;
     private long lastErrors;
     private long lastExtracted;
+    /** Cumulative HTTP latency histograms of the recent samples (oldest first), the window's start. */
+    private final ArrayDeque<LatencyCounts> latencyWindow = new ArrayDeque<>();
+
     private ScheduledExecutorService scheduler;
 
     LiveSeries(PoolEngine engine, MeterRegistry registry, Duration interval, int capacity) {
@@ -146,7 +156,7 @@ public final class LiveSeries implements AutoCloseable {
         lastRequests = requests;
         lastErrors = errors;
         lastExtracted = extracted;
-        Double[] pct = httpPercentiles();
+        Double[] pct = httpPercentiles(now);
         PoolSnapshot s = engine.snapshot();
         int[] health = new int[HealthState.values().length];
         long limit = 0;
@@ -253,21 +263,87 @@ public final class LiveSeries implements AutoCloseable {
         return v;
     }
 
-    private Double[] httpPercentiles() {
-        Double[] out = {null, null};
+    /** One reading of a cumulative histogram: upper bounds (ms), counts at or below each, total count. */
+    private record LatencyCounts(long atNanos, double[] boundsMs, long[] cumulative, long count) {}
+
+    /**
+     * P50 and P99 (ms) of the HTTP latency histogram's growth since the oldest reading in the
+     * window, {@code {null, null}} when nothing was recorded in it.
+     */
+    private Double[] httpPercentiles(long now) {
+        LatencyCounts current = httpLatencyCounts(now);
+        if (current == null) {
+            return new Double[] {null, null};
+        }
+        long windowNanos = TimeUnit.SECONDS.toNanos(LATENCY_WINDOW_SECONDS);
+        while (latencyWindow.size() > 1) { // keep one reading at or before the window's start
+            var readings = latencyWindow.iterator();
+            readings.next();
+            if (now - readings.next().atNanos() < windowNanos && latencyWindow.size() <= MAX_LATENCY_READINGS) {
+                break;
+            }
+            latencyWindow.removeFirst();
+        }
+        LatencyCounts base = latencyWindow.peekFirst();
+        latencyWindow.addLast(current);
+        if (base == null || base.cumulative().length != current.cumulative().length || base.count() > current.count()) {
+            base = new LatencyCounts(now, current.boundsMs(), new long[current.cumulative().length], 0);
+        }
+        long total = current.count() - base.count();
+        if (total <= 0) {
+            return new Double[] {null, null};
+        }
+        long[] delta = new long[current.cumulative().length];
+        for (int i = 0; i < delta.length; i++) {
+            delta[i] = Math.max(0, current.cumulative()[i] - base.cumulative()[i]);
+        }
+        return new Double[] {
+            quantile(0.5, current.boundsMs(), delta, total), quantile(0.99, current.boundsMs(), delta, total)
+        };
+    }
+
+    private LatencyCounts httpLatencyCounts(long now) {
         for (Meter m : registry.meters(m -> m.id().name().equals("proxypool.gateway.latency")
                 && "http".equals(m.id().tagsMap().get("kind")))) {
-            if (m instanceof Timer t && t.count() > 0) {
-                for (ValueAtPercentile v : t.snapshot().percentileValues()) {
-                    if (Math.abs(v.percentile() - 0.5) < 1e-9) {
-                        out[0] = v.value(TimeUnit.MICROSECONDS) / 1000.0;
-                    } else if (Math.abs(v.percentile() - 0.99) < 1e-9) {
-                        out[1] = v.value(TimeUnit.MICROSECONDS) / 1000.0;
+            if (m instanceof Timer t) {
+                var snapshot = t.snapshot();
+                List<Bucket> buckets = new ArrayList<>();
+                for (Bucket b : snapshot.histogramCounts()) {
+                    if (Double.isFinite(b.boundary())) {
+                        buckets.add(b);
                     }
                 }
+                double[] bounds = new double[buckets.size()];
+                long[] counts = new long[buckets.size()];
+                for (int i = 0; i < bounds.length; i++) {
+                    bounds[i] = buckets.get(i).boundary(TimeUnit.MICROSECONDS) / 1000.0;
+                    counts[i] = buckets.get(i).count();
+                }
+                return new LatencyCounts(now, bounds, counts, snapshot.count());
             }
         }
-        return out;
+        return null;
+    }
+
+    /**
+     * The {@code q} quantile of {@code total} observations given cumulative counts per upper
+     * bound: linear inside the bucket that holds it (from the previous bound, or 0), the largest
+     * finite bound when it lies above every bound (Prometheus' {@code histogram_quantile} rule).
+     */
+    static double quantile(double q, double[] bounds, long[] cumulative, long total) {
+        double rank = q * total;
+        double lower = 0;
+        long below = 0;
+        for (int i = 0; i < bounds.length; i++) {
+            if (cumulative[i] >= rank) {
+                long inBucket = cumulative[i] - below;
+                double fraction = inBucket == 0 ? 1 : (rank - below) / inBucket;
+                return lower + (bounds[i] - lower) * fraction;
+            }
+            lower = bounds[i];
+            below = cumulative[i];
+        }
+        return bounds.length == 0 ? Double.NaN : bounds[bounds.length - 1];
     }
 
     private static double round(double v) {

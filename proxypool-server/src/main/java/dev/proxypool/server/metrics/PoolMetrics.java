@@ -2,6 +2,7 @@ package dev.proxypool.server.metrics;
 
 import dev.proxypool.core.health.HealthListener;
 import dev.proxypool.core.health.HealthState;
+import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.cluster.SubscriberStatus;
 import dev.proxypool.sdk.engine.PoolEngine;
@@ -21,6 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The pool's meters (docs/design.md#observability, O1) in a Helidon {@link MeterRegistry}, all low-cardinality: by
@@ -30,9 +32,20 @@ import java.util.function.Supplier;
  *       available | disabled;</li>
  *   <li>{@code proxypool.pool.health{upstream, state}} (gauge): the snapshot's proxies by health,
  *       state = healthy | cooling | probe_allowed | disabled;</li>
+ *   <li>{@code proxypool.routing.candidates{routing}} (gauge): the snapshot's proxies the routing can
+ *       serve (its upstreams, protocols and labels) that are neither cooling nor disabled; 0 = every
+ *       request of that routing gets {@code no_candidate} (or goes direct / waits); NaN once the
+ *       routing is removed;</li>
+ *   <li>{@code proxypool.routing.available{routing}} (gauge): the store's available proxies of the
+ *       routing's upstreams (for a {@code sequential} routing, of its fullest upstream), and, where
+ *       this process collects, {@code proxypool.routing.low.water.mark{routing}} (gauge): the sum of
+ *       those upstreams' {@code fetch.lowWaterMark} (sequential: the largest), 0 when none has
+ *       one;</li>
  *   <li>{@code proxypool.pool.capacity.inuse} / {@code proxypool.pool.capacity.limit} (gauges): sum
  *       of in-flight reservations / of per-proxy concurrency limits;</li>
- *   <li>{@code proxypool.snapshot.version}, {@code proxypool.snapshot.age.seconds} (gauges);</li>
+ *   <li>{@code proxypool.snapshot.version}, {@code proxypool.snapshot.age.seconds} (gauges), and on a
+ *       worker ({@link #snapshotFrom}) {@code proxypool.snapshot.validity.remaining.seconds} (gauge:
+ *       time left before the held snapshot's {@code validUntil}, negative past it);</li>
  *   <li>{@code proxypool.store.up} (gauge): 1 while the store answers the census, else 0 (the store
  *       counts then keep their last values);</li>
  *   <li>{@code proxypool.pipeline.fetches{upstream, outcome}},
@@ -45,8 +58,9 @@ import java.util.function.Supplier;
  *
  * <p>Cost: gauges are computed on scrape from one {@link PoolCensus} (one store call plus one pass
  * over the snapshot), taken at most once per {@code maxAge} (1 s) whatever the number of gauges.
- * Upstream gauges are registered at bind for the configured and stored upstreams and, for
- * upstreams that appear later, after the next pipeline round or scrape (never inside a scrape).
+ * Upstream and routing gauges are registered at bind for the configured and stored upstreams and
+ * the routings and, for those that appear later, after the next pipeline round or scrape (never
+ * inside a scrape).
  *
  * <p>Thread-safe. {@link #close()} removes every meter this binding created.
  */
@@ -61,8 +75,11 @@ public final class PoolMetrics implements AutoCloseable {
     private final Optional<FetchMetrics> fetches;
     private final HealthTransitionMetrics transitions;
     private final CollectionPipeline.Listener roundHook;
+    /** Upstreams ({@code u:name}) and routings ({@code r:name}) whose gauges exist. */
     private final Set<String> bound = ConcurrentHashMap.newKeySet();
+    /** Upstreams and routings seen by a census, to register outside the scrape. */
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
+
     private PoolCensus census = PoolCensus.EMPTY;
     private long censusAt;
     private boolean taken;
@@ -107,8 +124,7 @@ public final class PoolMetrics implements AutoCloseable {
             @Override
             public void onRound(PipelineRound round) {
                 registerPending();
-                List<String> seen = engine.snapshot().upstreams();
-                registerUpstreams(seen);
+                register(keys(engine.snapshot().upstreams(), engine.routings()));
             }
         };
         pipeline.ifPresent(p -> {
@@ -122,8 +138,18 @@ public final class PoolMetrics implements AutoCloseable {
         });
         List<String> upstreams = new ArrayList<>(configured);
         upstreams.addAll(census().upstreams().keySet());
-        registerUpstreams(upstreams);
+        register(keys(upstreams, engine.routings()));
     }
+
+    private static List<String> keys(Collection<String> upstreams, List<RoutingRule> routings) {
+        List<String> out = new ArrayList<>();
+        upstreams.forEach(u -> out.add(UPSTREAM + u));
+        routings.forEach(r -> out.add(ROUTING + r.name()));
+        return out;
+    }
+
+    private static final String UPSTREAM = "u:";
+    private static final String ROUTING = "r:";
 
     /**
      * Binds the meters of {@code pool} (its engine, store and pipeline) into {@code registry}.
@@ -160,6 +186,16 @@ public final class PoolMetrics implements AutoCloseable {
      */
     public void snapshotFrom(Supplier<SubscriberStatus> feed) {
         this.feed = Objects.requireNonNull(feed, "feed");
+        meters.gauge(
+                "proxypool.snapshot.validity.remaining.seconds",
+                "Seconds before the held control-plane snapshot's validity ends (negative past it, NaN before the first)",
+                List.of(),
+                () -> {
+                    SubscriberStatus st = feed.get();
+                    return st.version() == 0
+                            ? Double.NaN
+                            : st.remainingValidity(engine.wallClock().instant()).toMillis() / 1000.0;
+                });
     }
 
     private double snapshotVersion() {
@@ -204,9 +240,9 @@ public final class PoolMetrics implements AutoCloseable {
             census = PoolCensus.take(engine, census);
             censusAt = now;
             taken = true;
-            for (String u : census.upstreams().keySet()) {
-                if (!bound.contains(u)) {
-                    pending.add(u); // registered outside the scrape that is reading us now
+            for (String key : keys(census.upstreams().keySet(), census.routings())) {
+                if (!bound.contains(key)) {
+                    pending.add(key); // registered outside the scrape that is reading us now
                 }
             }
             if (!pending.isEmpty() && !closed) {
@@ -217,42 +253,83 @@ public final class PoolMetrics implements AutoCloseable {
     }
 
     private void registerPending() {
-        List<String> names = new ArrayList<>(pending);
-        pending.removeAll(names);
-        registerUpstreams(names);
+        List<String> keys = new ArrayList<>(pending);
+        pending.removeAll(keys);
+        register(keys);
     }
 
-    private void registerUpstreams(Collection<String> upstreams) {
+    private void register(Collection<String> keys) {
         synchronized (meters) {
-            registerUpstreamsLocked(upstreams);
+            for (String key : keys) {
+                if (closed || !bound.add(key)) {
+                    continue;
+                }
+                if (key.startsWith(ROUTING)) {
+                    registerRouting(key.substring(ROUTING.length()));
+                } else {
+                    registerUpstream(key.substring(UPSTREAM.length()));
+                }
+            }
         }
     }
 
-    private void registerUpstreamsLocked(Collection<String> upstreams) {
-        for (String u : upstreams) {
-            if (closed || !bound.add(u)) {
-                continue;
-            }
-            for (String state : List.of("available", "disabled")) {
-                boolean available = state.equals("available");
-                meters.gauge(
-                        "proxypool.pool.size",
-                        "Stored proxies by upstream and state",
-                        List.of(Tag.create("upstream", u), Tag.create("state", state)),
-                        () -> {
-                            PoolCensus.Counts c = census().of(u);
-                            return (double) (available ? c.available() : c.disabled());
-                        });
-            }
-            for (HealthState h : HealthState.values()) {
-                meters.gauge(
-                        "proxypool.pool.health",
-                        "Snapshot proxies by upstream and health state",
-                        List.of(
-                                Tag.create("upstream", u),
-                                Tag.create("state", h.name().toLowerCase(Locale.ROOT))),
-                        () -> (double) census().of(u).health(h));
-            }
+    private void registerRouting(String name) {
+        List<Tag> tag = List.of(Tag.create("routing", name));
+        meters.gauge(
+                "proxypool.routing.candidates",
+                "Snapshot proxies the routing can serve that are neither cooling nor disabled",
+                tag,
+                () -> {
+                    Integer n = census().candidates().get(name);
+                    return n == null ? Double.NaN : (double) n;
+                });
+        meters.gauge(
+                "proxypool.routing.available",
+                "Available stored proxies of the routing's upstreams (sequential: its fullest upstream)",
+                tag,
+                () -> perRouting(name, u -> (double) census().of(u).available()));
+        pipeline.ifPresent(p -> meters.gauge(
+                "proxypool.routing.low.water.mark",
+                "Sum of the fetch.lowWaterMark of the routing's upstreams (sequential: the largest); 0 = none",
+                tag,
+                () -> perRouting(name, u -> (double) p.lowWaterMark(u))));
+    }
+
+    /** Sum of {@code value} over the routing's upstreams (max for a sequential one); NaN for a removed routing. */
+    private double perRouting(String name, ToDoubleFunction<String> value) {
+        PoolCensus c = census();
+        RoutingRule r = c.routing(name);
+        if (r == null) {
+            return Double.NaN;
+        }
+        double out = 0;
+        for (String u : c.upstreamsOf(r)) {
+            double v = value.applyAsDouble(u);
+            out = r.isSequential() ? Math.max(out, v) : out + v;
+        }
+        return out;
+    }
+
+    private void registerUpstream(String u) {
+        for (String state : List.of("available", "disabled")) {
+            boolean available = state.equals("available");
+            meters.gauge(
+                    "proxypool.pool.size",
+                    "Stored proxies by upstream and state",
+                    List.of(Tag.create("upstream", u), Tag.create("state", state)),
+                    () -> {
+                        PoolCensus.Counts c = census().of(u);
+                        return (double) (available ? c.available() : c.disabled());
+                    });
+        }
+        for (HealthState h : HealthState.values()) {
+            meters.gauge(
+                    "proxypool.pool.health",
+                    "Snapshot proxies by upstream and health state",
+                    List.of(
+                            Tag.create("upstream", u),
+                            Tag.create("state", h.name().toLowerCase(Locale.ROOT))),
+                    () -> (double) census().of(u).health(h));
         }
     }
 

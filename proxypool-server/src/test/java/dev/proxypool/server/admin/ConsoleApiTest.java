@@ -9,6 +9,8 @@ import dev.proxypool.core.dispatch.Strategy;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.server.HelidonGatewayMetrics;
+import dev.proxypool.server.gateway.ExchangeResult;
 import io.helidon.metrics.api.Counter;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -38,12 +40,15 @@ class ConsoleApiTest {
     @Test
     void theSeriesGivesRatesOverTheSampleIntervalAndThePoolByUpstreamAndHealth() {
         try (AdminFixture f = options().series().start()) {
-            // the meters the gateway and the distribution service record into (same names and tags)
+            // the meters the gateway and the distribution service record into (same names, tags and
+            // help texts: the registry is the process's, which other tests scrape and lint)
             Counter requests = f.registry.getOrCreate(Counter.builder("proxypool.gateway.requests")
+                    .description("Gateway requests and tunnels by outcome")
                     .tags(List.of(
                             io.helidon.metrics.api.Tag.create("kind", "http"),
                             io.helidon.metrics.api.Tag.create("result", "ok"))));
-            Counter extracted = f.registry.getOrCreate(Counter.builder("proxypool.extraction.proxies"));
+            Counter extracted = f.registry.getOrCreate(Counter.builder("proxypool.extraction.proxies")
+                    .description("Proxies handed out by the Distribution API"));
             f.series.sample();
             requests.increment(30);
             extracted.increment(5);
@@ -75,6 +80,39 @@ class ConsoleApiTest {
             assertEquals(new BigDecimal(SIZE / 3), pool.get("up-a").get("stored"));
             assertEquals(new BigDecimal(0), pool.get("up-a").get("cooling"));
         }
+    }
+
+    @Test
+    void theSeriesP50AndP99ComeFromTheLatencyHistogramOfTheLastMinute() {
+        try (AdminFixture f = options().series().start()) {
+            HelidonGatewayMetrics gateway = new HelidonGatewayMetrics(f.registry); // the real meters
+            f.series.sample(); // the window starts here, whatever the registry recorded before
+            for (int i = 0; i < 100; i++) {
+                gateway.started(false);
+                gateway.finished(false, ExchangeResult.OK, i < 98 ? 3_000_000L : 400_000_000L);
+                gateway.started(true); // tunnels are left out of the console's percentiles
+                gateway.finished(true, ExchangeResult.OK, 20_000_000_000L);
+            }
+            f.clock.advance(Duration.ofSeconds(2));
+            LiveSeries.Sample s = f.series.sample();
+            // as histogram_quantile: rank 50 of 100 lies in (1 ms, 5 ms], which holds 98 → 1 + 4 × 50/98;
+            // rank 99 in (250 ms, 500 ms], which holds 2 above 98 → 250 + 250 × 1/2
+            assertEquals(1 + 4 * 50 / 98.0, s.p50Ms(), 1e-6, s.toString());
+            assertEquals(375.0, s.p99Ms(), 1e-6, s.toString());
+
+            f.clock.advance(Duration.ofSeconds(30));
+            assertEquals(375.0, f.series.sample().p99Ms(), 1e-6, "still inside the minute");
+            f.clock.advance(Duration.ofSeconds(31));
+            assertNull(f.series.sample().p50Ms(), "no request ended in the last minute");
+        }
+    }
+
+    @Test
+    void quantilesInterpolateInsideTheirBucketAndStopAtTheLargestBound() {
+        double[] bounds = {1, 5, 10};
+        assertEquals(0.5, LiveSeries.quantile(0.5, bounds, new long[] {4, 4, 4}, 4), 1e-9);
+        assertEquals(7.5, LiveSeries.quantile(0.75, bounds, new long[] {0, 2, 4}, 4), 1e-9);
+        assertEquals(10, LiveSeries.quantile(0.99, bounds, new long[] {0, 0, 1}, 4), 1e-9, "above every bound");
     }
 
     @Test

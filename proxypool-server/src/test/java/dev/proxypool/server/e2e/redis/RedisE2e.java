@@ -5,8 +5,13 @@ import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
+import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.cluster.ClusterControl;
+import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -54,6 +59,31 @@ public final class RedisE2e {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * A worker's config file in {@code dir}: loopback ports, the local Redis under {@code prefix} as
+     * the store, no active probing.
+     */
+    public static Path workerConfig(Path dir, String prefix) throws IOException {
+        Path cfg = dir.resolve("proxypool.yaml");
+        Files.writeString(cfg, """
+                server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
+                store: { type: redis, uri: "redis://127.0.0.1:6379", keyPrefix: "%s" }
+                health: { active: { enabled: false } }
+                """.formatted(prefix));
+        return cfg;
+    }
+
+    /** A control plane publishing {@code source}'s snapshots to {@code redis} (default cluster settings). */
+    public static ClusterControl control(RedisStoreConfig redis, ProxyPool source) {
+        return ClusterControl.start(
+                redis,
+                ClusterSettings.DEFAULTS,
+                ProxyPoolInternals.engine(source),
+                Duration.ofHours(1),
+                ProxyPoolInternals.engine(source).wallClock(),
+                ProxyPoolInternals.engine(source).ticker());
     }
 
     /** {@code count} distinct proxies {@code 10.88.x.y:8000} of {@link #UPSTREAM}, expiring in a day. */

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.cluster.ClusterRole;
-import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
@@ -16,7 +15,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,21 +44,10 @@ class WorkerSnapshotMetricTest {
         String prefix = RedisE2e.randomPrefix();
         RedisStoreConfig redis =
                 RedisStoreConfig.fromUri("redis://127.0.0.1:6379").withKeyPrefix(prefix);
-        Path cfg = dir.resolve("proxypool.yaml");
-        Files.writeString(cfg, """
-                server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
-                store: { type: redis, uri: "redis://127.0.0.1:6379", keyPrefix: "%s" }
-                health: { active: { enabled: false } }
-                """.formatted(prefix));
+        Path cfg = RedisE2e.workerConfig(dir, prefix);
         var all = RedisE2e.proxies(6, Instant.now());
         try (ProxyPool source = ProxyPool.builder().background(false).build();
-                ClusterControl control = ClusterControl.start(
-                        redis,
-                        ClusterSettings.DEFAULTS,
-                        ProxyPoolInternals.engine(source),
-                        Duration.ofHours(1),
-                        ProxyPoolInternals.engine(source).wallClock(),
-                        ProxyPoolInternals.engine(source).ticker())) {
+                ClusterControl control = RedisE2e.control(redis, source)) {
             for (int i = 0; i < all.size(); i++) { // one published version per added proxy
                 source.addProxies(all.subList(i, i + 1));
                 control.publishIfChanged();
