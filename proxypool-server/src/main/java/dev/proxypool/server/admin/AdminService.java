@@ -179,8 +179,7 @@ public final class AdminService implements HttpService {
         if (who.isEmpty()) {
             closeIfUnread(req, res);
             res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"proxypool-admin\"");
-            AdminJson.error(
-                    res, 401, "unauthorized", "a valid admin bearer token (admin.token or an operator's) is required");
+            AdminJson.error(res, 401, "unauthorized", "a valid admin bearer token is required");
             return;
         }
         String method = req.prologue().method().text();
