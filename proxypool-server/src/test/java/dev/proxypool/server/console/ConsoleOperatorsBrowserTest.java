@@ -92,7 +92,8 @@ class ConsoleOperatorsBrowserTest {
         byId("token").sendKeys(token);
         byId("login-submit").click();
         // the page of the address bar's hash (Overview after a fresh load)
-        browser.waiting(20).until(d -> byId("whoami").isDisplayed() && !byId("login").isDisplayed());
+        browser.waiting(20)
+                .until(d -> byId("whoami").isDisplayed() && !byId("login").isDisplayed());
     }
 
     private void open(String page) {
