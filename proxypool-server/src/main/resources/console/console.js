@@ -5,11 +5,17 @@
 
 const API = '/v1/admin';
 const TOKEN_KEY = 'proxypool.adminToken';
-const PAGES = ['overview', 'upstreams', 'proxies', 'routings', 'audit'];
+const PAGES = ['overview', 'upstreams', 'proxies', 'routings', 'audit', 'operators'];
 const REFRESH_MS = { overview: 2000, upstreams: 5000 };
 
 let timer = null;
 let renderSeq = 0;
+/** Who signed in (GET /v1/admin/whoami): {name, role, bootstrap}; a viewer sees no write action. */
+let me = null;
+
+function canWrite() {
+  return !!me && me.role === 'admin';
+}
 
 // ---- small DOM helpers ------------------------------------------------------------------------
 
@@ -145,8 +151,18 @@ function showLogin(message) {
   $('token').focus();
 }
 
+/** A created operator's token is shown once: gone when the page changes or the operator signs out. */
+function forgetShownToken() {
+  $('op-token').hidden = true;
+  $('op-token-value').textContent = '';
+  $('op-token-name').textContent = '';
+}
+
 function logout(message) {
   sessionStorage.removeItem(TOKEN_KEY);
+  forgetShownToken();
+  me = null;
+  $('whoami').hidden = true;
   clearBanner();
   status('');
   showLogin(message);
@@ -161,7 +177,7 @@ async function login(ev) {
     return;
   }
   try {
-    await api('GET', '/snapshot', undefined, t);
+    me = await api('GET', '/whoami', undefined, t);
   } catch (e) {
     $('login-error').textContent = e.status === 401 ? 'Wrong token: the admin API answered 401 unauthorized.'
       : (e.code ? e.code + ': ' : '') + e.message;
@@ -187,11 +203,32 @@ function stopRefresh() {
   timer = null;
 }
 
-function route() {
+/** Shows who is signed in and hides every write control (class "write") from a viewer. */
+function showIdentity() {
+  document.body.dataset.role = me.role;
+  $('whoami').textContent = me.name + ' · ' + me.role;
+  $('whoami').hidden = false;
+  for (const e of document.querySelectorAll('.write')) {
+    if (e.id === 'op-token') continue; // shown only after a creation
+    e.hidden = !canWrite();
+  }
+}
+
+async function route() {
   if (!token()) {
     showLogin();
     return;
   }
+  if (!me) {
+    try {
+      me = await api('GET', '/whoami');
+    } catch (e) {
+      if (e.status !== 401) showError('Who you are could not be read', e);
+      return;
+    }
+  }
+  showIdentity();
+  forgetShownToken();
   stopRefresh();
   clearBanner();
   const page = currentPage();
@@ -369,7 +406,9 @@ async function renderUpstreams(quiet) {
     const detail = s.lastError ? s.lastError.kind + ': ' + s.lastError.detail
       : (s.newCandidates !== null && s.newCandidates !== undefined ? s.newCandidates + ' new' : '');
     return el('tr', { 'data-upstream': name },
-      el('td', {}, el('a', { href: '#upstreams', onclick: (ev) => { ev.preventDefault(); editUpstream(name); }, text: name })),
+      el('td', {}, canWrite()
+        ? el('a', { href: '#upstreams', onclick: (ev) => { ev.preventDefault(); editUpstream(name); }, text: name })
+        : name),
       el('td', { text: doc.provider || '' }),
       el('td', { class: 'outcome-' + (s.lastOutcome || 'none') }, outcome, el('div', { class: 'muted', text: detail })),
       el('td', { title: s.lastFetchAt || '', text: ago(s.lastFetchAt) }),
@@ -379,7 +418,7 @@ async function renderUpstreams(quiet) {
       el('td', { class: 'num', text: String(s.published ?? '–') }),
       el('td', { 'data-col': 'drops', title: 'candidates left out by the last fetch, by reason', text: dropsText(s.lastDrops) }),
       el('td', { text: (doc.fetch && doc.fetch.interval) || '30s' }),
-      el('td', {}, byName[name] ? el('button', { type: 'button', 'data-action': 'fetch',
+      el('td', {}, byName[name] && canWrite() ? el('button', { type: 'button', 'data-action': 'fetch',
         onclick: () => act('Fetch of ' + name, 'POST', '/upstreams/' + encodeURIComponent(name) + '/fetch', undefined,
           renderUpstreams) }, 'Fetch now') : null));
   }));
@@ -391,16 +430,24 @@ async function renderUpstreams(quiet) {
     el('td', { class: 'num', text: s.consecutiveEmpty + ' / ' + s.emptyThreshold }),
     el('td', { text: s.exhausted ? 'yes (' + s.exhaustion + ')' : 'no' }),
     el('td', { title: s.changedAt, text: s.reason + ', ' + ago(s.changedAt) }),
-    el('td', {},
+    el('td', {}, !canWrite() ? null :
       el('button', { type: 'button', 'data-action': 'advance', onclick: () => act('Advance of ' + s.routing, 'POST',
         '/routings/' + encodeURIComponent(s.routing) + '/sequential', { action: 'advance' }, renderUpstreams) }, 'Advance'),
-      ' ',
-      el('button', { type: 'button', 'data-action': 'reset', onclick: () => act('Reset of ' + s.routing, 'POST',
+      !canWrite() ? null : ' ',
+      !canWrite() ? null : el('button', { type: 'button', 'data-action': 'reset', onclick: () => act('Reset of ' + s.routing, 'POST',
         '/routings/' + encodeURIComponent(s.routing) + '/sequential', { action: 'reset' }, renderUpstreams) }, 'Reset')))));
   if (pipeline.sequential.length === 0) {
     fill($('seq-table').tBodies[0], [el('tr', {}, el('td', { colspan: 7, class: 'muted', text: 'No sequential routing.' }))]);
   }
   if (providers) {
+    // provider URLs arrive masked (user info and query values as ***): shown as answered
+    fill($('pv-table').tBodies[0], providers.providers.map((p) => el('tr', { 'data-provider': p.name },
+      el('td', { text: p.name }),
+      el('td', { text: p.type }),
+      el('td', { class: 'url', 'data-col': 'source', text: p.url || p.path || '–' }))));
+    if (providers.providers.length === 0) {
+      fill($('pv-table').tBodies[0], [el('tr', {}, el('td', { colspan: 3, class: 'muted', text: 'No provider.' }))]);
+    }
     const sel = $('up-provider');
     const keep = sel.value;
     sel.replaceChildren(el('option', { value: '', text: '(choose)' }),
@@ -626,7 +673,7 @@ function proxyRow(p) {
   });
   return el('tr', { 'data-id': p.id, 'data-state': p.state },
     el('td', { text: p.id }),
-    el('td', {}, address, p.masked ? ' ' : null, p.masked ? revealBtn : null),
+    el('td', {}, address, p.masked && canWrite() ? ' ' : null, p.masked && canWrite() ? revealBtn : null),
     el('td', { text: p.protocol }),
     el('td', { text: p.upstream }),
     el('td', {}, ...Object.entries(p.labels || {}).map(([k, v]) => el('span', { class: 'tag', text: k + '=' + v }))),
@@ -635,7 +682,7 @@ function proxyRow(p) {
     el('td', { class: 'num', text: duration(p.remainingTtlSeconds) }),
     el('td', { class: 'num', text: p.inFlight + ' / ' + p.maxConcurrency }),
     el('td', {}, ...(bans.length ? bans.map(([d, s]) => el('span', { class: 'tag', text: d + ' ' + duration(s) })) : ['–'])),
-    el('td', {}, toggle, ' ', historyBtn));
+    el('td', {}, canWrite() ? toggle : null, canWrite() ? ' ' : null, historyBtn));
 }
 
 // ---- Routings -------------------------------------------------------------------------------------
@@ -705,8 +752,76 @@ async function renderAudit(quiet, more) {
   document.body.dataset.rendered = 'audit';
 }
 
+// ---- Operators ------------------------------------------------------------------------------------
+
+async function renderOperators() {
+  const seq = ++renderSeq;
+  let data;
+  try {
+    data = await api('GET', '/operators');
+  } catch (e) {
+    showError('Operators could not be listed', e);
+    return;
+  }
+  if (seq !== renderSeq || currentPage() !== 'operators') return;
+  fill($('op-table').tBodies[0], data.operators.map((o) => {
+    let revoke = null;
+    if (canWrite() && !o.bootstrap) {
+      // two clicks: the first asks, naming the operator
+      revoke = el('button', { type: 'button', class: 'danger', 'data-action': 'revoke' }, 'Revoke');
+      revoke.addEventListener('click', async () => {
+        if (revoke.dataset.confirm !== 'yes') {
+          revoke.dataset.confirm = 'yes';
+          revoke.textContent = 'Revoke ' + o.name + '? Click again';
+          return;
+        }
+        revoke.disabled = true;
+        const ok = await act('Revoke of operator ' + o.name, 'DELETE', '/operators/' + encodeURIComponent(o.name),
+          undefined, renderOperators);
+        if (!ok) revoke.disabled = false;
+      });
+    }
+    return el('tr', { 'data-operator': o.name, 'data-role': o.role },
+      el('td', { text: o.name + (me && o.name === me.name ? ' (you)' : '') }),
+      el('td', { text: o.role }),
+      el('td', { title: o.createdAt || '', text: o.bootstrap ? 'admin.token (bootstrap)' : ago(o.createdAt) }),
+      el('td', { text: o.createdBy || '–' }),
+      el('td', {}, revoke));
+  }));
+  status('refreshed ' + new Date().toLocaleTimeString());
+  document.body.dataset.rendered = 'operators';
+}
+
+const OPERATOR_FIELDS = [[/\.name:|\[\]\.name/, 'name'], [/\.role:/, 'role']];
+
+async function createOperator(ev) {
+  ev.preventDefault();
+  const form = $('op-form');
+  clearFieldErrors(form);
+  $('op-token').hidden = true;
+  const name = $('op-name').value.trim();
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) {
+    fieldError(form, 'operators[].name: must be 1 to 64 letters, digits, \'.\', \'_\' or \'-\'', OPERATOR_FIELDS);
+    return;
+  }
+  let created;
+  try {
+    created = await api('POST', '/operators', { name, role: $('op-role').value });
+  } catch (e) {
+    fieldError(form, (e.code ? e.code + ': ' : '') + e.message, OPERATOR_FIELDS);
+    return;
+  }
+  form.reset();
+  $('op-token-name').textContent = created.name + ' (' + created.role + ')';
+  $('op-token-value').textContent = created.token;
+  $('op-token').hidden = false;
+  showInfo('Operator ' + created.name + ' created: copy the token now, it is not shown again.');
+  await renderOperators();
+}
+
 const RENDER = {
   overview: renderOverview, upstreams: renderUpstreams, proxies: renderProxies, routings: renderRoutings, audit: renderAudit,
+  operators: renderOperators,
 };
 
 // ---- wiring ---------------------------------------------------------------------------------------
@@ -734,6 +849,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('up-form').addEventListener('submit', saveUpstream);
   $('up-reset').addEventListener('click', resetUpstreamForm);
   $('au-more').addEventListener('click', () => renderAudit(true, true));
+  $('op-form').addEventListener('submit', createOperator);
   window.addEventListener('hashchange', route);
   readFilter();
   route();

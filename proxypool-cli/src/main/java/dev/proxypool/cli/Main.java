@@ -1,6 +1,7 @@
 package dev.proxypool.cli;
 
 import dev.proxypool.cli.admin.AdminCommand;
+import dev.proxypool.cli.admin.OperatorsCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,7 +28,8 @@ import picocli.CommandLine.ScopeType;
             CapacityCommand.class,
             HashSecretCommand.class,
             ExampleCommand.class,
-            AdminCommand.class
+            AdminCommand.class,
+            OperatorsCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {

@@ -348,10 +348,14 @@ public final class ProxyPoolServer implements AutoCloseable {
                         ? null
                         : new NodeService(
                                 nodes,
-                                header -> adminToken.isPresent()
-                                        && BearerAuth.bearerToken(header)
-                                                .map(t -> adminToken.get().matches(t))
-                                                .orElse(false));
+                                // admin.token, or a named operator of role admin
+                                header -> admin != null
+                                        ? admin.admits(header)
+                                        : adminToken.isPresent()
+                                                && BearerAuth.bearerToken(header)
+                                                        .map(t ->
+                                                                adminToken.get().matches(t))
+                                                        .orElse(false));
                 PoolMetrics metrics = assembly.metrics(pool, Services.get(MeterRegistry.class));
                 configChanged.set(metrics.bindControlPlane(
                         () -> nodes == null ? 0.0 : (double) nodes.nodes().size(), () -> (double) configVersion.get()));

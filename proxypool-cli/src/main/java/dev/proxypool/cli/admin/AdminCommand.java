@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
         description = {
             "Administer a running server through its admin API (/v1/admin).",
             "Configuration (providers, upstreams, routings, clients), the pool (proxies, snapshot,",
-            "fetch), sequential routings, and the audit log."
+            "fetch), sequential routings, the audit log, and the operators."
         },
         subcommands = {
             ProvidersCommand.class,
@@ -30,12 +30,13 @@ import picocli.CommandLine.Command;
             SequentialCommand.class,
             SnapshotCommand.class,
             AuditCommand.class,
-            FetchCommand.class
+            FetchCommand.class,
+            OperatorsCommand.class
         },
         footer = {
             "",
             "Every command takes --api URL (default http://127.0.0.1:9090),",
-            "--token T (the server's admin.token; default: $PROXYPOOL_ADMIN_TOKEN)",
+            "--token T (admin.token or an operator's token; default: $PROXYPOOL_ADMIN_TOKEN)",
             "and --timeout DURATION. Tables for people; --json prints the server's JSON.",
             "",
             "Examples:",
@@ -46,6 +47,7 @@ import picocli.CommandLine.Command;
             "  proxypool admin proxies disable ID",
             "  proxypool admin sequential advance shop",
             "  proxypool admin audit --limit 20",
+            "  proxypool admin operators create alice --role viewer",
             ""
         },
         exitCodeListHeading = "%nExit codes:%n",

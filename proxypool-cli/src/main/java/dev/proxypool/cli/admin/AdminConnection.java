@@ -39,7 +39,8 @@ final class AdminConnection {
             names = "--token",
             paramLabel = "T",
             defaultValue = "${env:" + TOKEN_ENV + "}",
-            description = "Admin bearer token (admin.token; default: the " + TOKEN_ENV + " environment variable).")
+            description = "Admin bearer token (admin.token or an operator's; default: the " + TOKEN_ENV
+                    + " environment variable).")
     String token;
 
     @Option(

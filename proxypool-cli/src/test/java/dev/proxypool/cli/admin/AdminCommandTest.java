@@ -366,4 +366,41 @@ class AdminCommandTest {
         assertTrue(del.out().contains("proxypool admin upstreams delete NAME"), del.out());
         assertTrue(del.out().contains("Exit codes"), del.out());
     }
+
+    // ---- operators ----------------------------------------------------------------------------------
+
+    @Test
+    void operatorsAreCreatedWithATokenShownOnceUsedAndRevoked() {
+        AdminRun created = admin("operators", "create", "olga", "--role", "viewer");
+        ok(created);
+        assertEquals(
+                "created operator 'olga' (role viewer); its token, shown only now:",
+                created.outLines().get(0));
+        String token = created.outLines().get(1).strip();
+        assertTrue(token.matches("[A-Za-z0-9_-]{43}"), token);
+
+        AdminRun list = admin("operators", "list");
+        ok(list);
+        assertTrue(list.outLines().getFirst().matches("NAME\\s+ROLE\\s+CREATED\\s+BY"), list.out());
+        assertTrue(list.out().contains("admin.token"), list.out());
+        assertTrue(list.outLines().stream().anyMatch(l -> l.matches("olga\\s+viewer\\s+\\S+\\s+admin")), list.out());
+        assertFalse(list.out().contains(token), "the token is never listed");
+
+        // the top-level alias, with the operator's own token
+        AdminRun who = AdminRun.run("operators", "whoami", "--api", api(), "--token", token);
+        ok(who);
+        assertEquals("olga (role viewer)", who.out().strip());
+        AdminRun denied = AdminRun.run("admin", "fetch", "lab2", "--api", api(), "--token", token);
+        assertTrue(oneLineError(denied, 1).contains("403 forbidden"), denied.toString());
+
+        AdminRun audit = admin("audit", "--limit", "5");
+        ok(audit);
+        assertTrue(audit.out().contains("operator.create"), audit.out());
+
+        ok(admin("operators", "revoke", "olga"));
+        AdminRun after = AdminRun.run("operators", "whoami", "--api", api(), "--token", token);
+        assertTrue(oneLineError(after, 1).contains("401"), after.toString());
+        assertTrue(oneLineError(admin("operators", "revoke", "olga"), 1).contains("404"));
+        assertEquals(2, admin("operators", "create", "x y", "--role", "viewer").exit(), "400: a usage error");
+    }
 }

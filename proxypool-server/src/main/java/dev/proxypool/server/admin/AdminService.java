@@ -16,6 +16,7 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -33,12 +34,16 @@ import java.util.function.Consumer;
  * GET  /v1/admin/snapshot, GET /v1/admin/audit                                  ({@link StatusResource})
  * GET  /v1/admin/pipeline                                      fetch status     ({@link PipelineResource})
  * GET  /v1/admin/series                                        live series      ({@link LiveSeries})
+ * GET  /v1/admin/whoami, /v1/admin/operators[/{name}]          named operators  ({@link OperatorResource})
+ * POST /v1/admin/operators, DELETE /v1/admin/operators/{name}
  * </pre>
  *
  * <h2>Access</h2>
- * {@code Authorization: Bearer <admin.token>}, a token separate from every client credential,
- * compared in constant time ({@link AdminAuth}). Without a configured token every path answers
- * {@code 404 {"error": "admin_disabled"}}; a missing or wrong token {@code 401 unauthorized}.
+ * {@code Authorization: Bearer <token>}: {@code admin.token} (the bootstrap identity, named
+ * {@value #ACTOR}, role admin) or a named operator's token ({@link AdminAuth}), separate from
+ * every client credential. An operator of role {@code viewer} may only read: any other method
+ * answers {@code 403 forbidden}. Without {@code admin.token} and without any operator every path
+ * answers {@code 404 {"error": "admin_disabled"}}; a missing or wrong token {@code 401 unauthorized}.
  *
  * <h2>Errors</h2>
  * {@code {"error": code, "message": text}}: {@code 400 invalid_request} (the message names the field,
@@ -52,7 +57,7 @@ import java.util.function.Consumer;
  * {@link ConfigStore}, then handed to the {@code onConfigChange} hook, which rebuilds whatever runs
  * on the configuration (routing table, pipeline); a failing hook is logged, the write stands.
  * Operator actions on the live pool (disable, enable, sequential reset/advance, fetch) are audited
- * too. The actor of every row is {@value #ACTOR}.
+ * too. The actor of every row is the caller's name ({@link AdminIdentity}).
  *
  * <p>Thread-safe; handlers block on the store on Helidon's virtual threads.
  */
@@ -60,7 +65,7 @@ public final class AdminService implements HttpService {
 
     /** Where the composition registers the service. */
     public static final String PATH = "/v1/admin";
-    /** The audit actor of admin API changes (one admin credential). */
+    /** The bootstrap identity's name ({@code admin.token}): the audit actor of its changes. */
     public static final String ACTOR = "admin";
 
     private static final System.Logger LOG = System.getLogger(AdminService.class.getName());
@@ -75,9 +80,10 @@ public final class AdminService implements HttpService {
     private final FetchResource fetch;
     private final PipelineResource pipeline;
     private final Optional<LiveSeries> series;
+    private final OperatorResource operators;
 
     private AdminService(Builder b) {
-        this.auth = new AdminAuth(b.token);
+        this.auth = new AdminAuth(b.token, b.store);
         this.store = b.store;
         this.onConfigChange = b.onConfigChange;
         this.edits = new ConfigEdits(b.baseDir);
@@ -87,6 +93,8 @@ public final class AdminService implements HttpService {
         this.fetch = new FetchResource(b.pool, store);
         this.pipeline = new PipelineResource(b.pool, sequential);
         this.series = b.series;
+        this.operators = new OperatorResource(
+                store, auth, ProxyPoolInternals.engine(b.pool).wallClock());
     }
 
     /**
@@ -97,9 +105,21 @@ public final class AdminService implements HttpService {
         return new Builder(pool, store);
     }
 
-    /** Whether an admin token is configured. */
+    /** Whether anyone can sign in: {@code admin.token} is configured or a named operator exists. */
     public boolean enabled() {
         return auth.enabled();
+    }
+
+    /**
+     * Whether {@code authorization} (an {@code Authorization} header value) names an identity with
+     * the admin role: {@code admin.token} or an operator of role admin. For the other services that
+     * take admin credentials (the node registry's tokens).
+     */
+    public boolean admits(String authorization) {
+        return authorization != null
+                && auth.identify(List.of(authorization))
+                        .filter(who -> !who.viewer())
+                        .isPresent();
     }
 
     @Override
@@ -130,6 +150,11 @@ public final class AdminService implements HttpService {
         rules.post("/upstreams/{name}/fetch", guard(fetch::fetch));
         rules.get("/routings/{name}/sequential", guard(sequential::get));
         rules.post("/routings/{name}/sequential", guard(sequential::post));
+        rules.get("/whoami", guard(operators::whoami));
+        rules.get("/operators", guard(operators::list));
+        rules.post("/operators", guard(operators::create));
+        rules.get("/operators/{name}", guard(operators::get));
+        rules.delete("/operators/{name}", guard(operators::delete));
         rules.get("/snapshot", guard(status::snapshot));
         rules.get("/audit", guard(status::audit));
         rules.any(guard((req, res) -> {
@@ -140,23 +165,36 @@ public final class AdminService implements HttpService {
     }
 
     private void authorize(ServerRequest req, ServerResponse res) {
-        switch (auth.check(req.headers().values(HeaderNames.AUTHORIZATION))) {
-            case ALLOWED -> res.next();
-            case DISABLED -> {
-                closeIfUnread(req, res);
-                AdminJson.error(
-                        res,
-                        404,
-                        "admin_disabled",
-                        "the admin API is disabled: configure admin.token "
-                                + "(or the PROXYPOOL_ADMIN_TOKEN environment variable) and restart");
-            }
-            case DENIED -> {
-                closeIfUnread(req, res);
-                res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"proxypool-admin\"");
-                AdminJson.error(res, 401, "unauthorized", "a valid admin bearer token is required");
-            }
+        if (!auth.enabled()) {
+            closeIfUnread(req, res);
+            AdminJson.error(
+                    res,
+                    404,
+                    "admin_disabled",
+                    "the admin API is disabled: configure admin.token "
+                            + "(or the PROXYPOOL_ADMIN_TOKEN environment variable) and restart");
+            return;
         }
+        Optional<AdminIdentity> who = auth.identify(req.headers().values(HeaderNames.AUTHORIZATION));
+        if (who.isEmpty()) {
+            closeIfUnread(req, res);
+            res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"proxypool-admin\"");
+            AdminJson.error(res, 401, "unauthorized", "a valid admin bearer token is required");
+            return;
+        }
+        String method = req.prologue().method().text();
+        if (who.get().viewer() && !method.equals("GET") && !method.equals("HEAD")) {
+            closeIfUnread(req, res);
+            AdminJson.error(
+                    res,
+                    403,
+                    "forbidden",
+                    "operator '" + who.get().name() + "' has the viewer role (read-only): " + method + " "
+                            + req.path().absolute().path() + " needs the admin role");
+            return;
+        }
+        req.context().register(who.get());
+        res.next();
     }
 
     private void changed(ConfigChange c) {

@@ -11,6 +11,7 @@ import dev.proxypool.server.persistence.Entity;
 import dev.proxypool.server.persistence.EntityType;
 import dev.proxypool.server.persistence.JsonTree;
 import dev.proxypool.server.persistence.PendingChange;
+import dev.proxypool.server.persistence.SecretUrls;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -190,6 +191,17 @@ final class ConfigEdits {
 
     private static Entity entity(Draft d, Optional<Entity> existing) {
         Map<String, Object> doc = d.client() != null ? d.client().docFor(existing) : d.doc();
+        if (d.type() == EntityType.PROVIDER && doc.get("url") instanceof String url && url.contains(SecretUrls.MASK)) {
+            // a provider URL as answered (masked): its secrets stay those of the stored URL
+            String stored = existing.map(e -> e.doc().get("url") instanceof String s ? s : null)
+                    .orElse(null);
+            doc = new LinkedHashMap<>(doc);
+            try {
+                doc.put("url", SecretUrls.unmask(url, stored));
+            } catch (IllegalArgumentException e) {
+                throw AdminException.invalid(d.type().key(d.name()) + ".url: " + e.getMessage());
+            }
+        }
         return new Entity(d.type(), d.name(), doc);
     }
 

@@ -63,7 +63,7 @@ final class EntityResource {
 
     void create(ServerRequest req, ServerResponse res) {
         ConfigEdits.Draft d = ConfigEdits.draft(type, Optional.empty(), AdminJson.object(req));
-        ConfigChange c = store.apply(edits.create(d), AdminService.ACTOR);
+        ConfigChange c = store.apply(edits.create(d), AdminIdentity.actor(req));
         onChange.accept(c);
         res.header(HeaderNames.LOCATION, AdminService.PATH + "/" + type.plural() + "/" + d.name());
         AdminJson.send(res, 201, view(c.state(), c.after().orElseThrow()));
@@ -71,13 +71,13 @@ final class EntityResource {
 
     void update(ServerRequest req, ServerResponse res) {
         ConfigEdits.Draft d = ConfigEdits.draft(type, Optional.of(name(req)), AdminJson.object(req));
-        ConfigChange c = store.apply(edits.update(d), AdminService.ACTOR);
+        ConfigChange c = store.apply(edits.update(d), AdminIdentity.actor(req));
         onChange.accept(c);
         AdminJson.send(res, 200, view(c.state(), c.after().orElseThrow()));
     }
 
     void delete(ServerRequest req, ServerResponse res) {
-        ConfigChange c = store.apply(edits.delete(type, name(req)), AdminService.ACTOR);
+        ConfigChange c = store.apply(edits.delete(type, name(req)), AdminIdentity.actor(req));
         onChange.accept(c);
         res.status(204);
         res.send();

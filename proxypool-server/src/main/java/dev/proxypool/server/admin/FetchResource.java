@@ -34,7 +34,7 @@ final class FetchResource {
             throw AdminException.notFound("no upstream named '" + name + "' is fetched by this process");
         }
         store.audit(AuditRecord.of(
-                AdminService.ACTOR, "upstream.fetch", "upstream", name, null, Map.of("requested", true)));
+                AdminIdentity.actor(req), "upstream.fetch", "upstream", name, null, Map.of("requested", true)));
         if (!pipeline.get().requestFetch(name)) {
             throw AdminException.notFound("no upstream named '" + name + "' is fetched by this process");
         }

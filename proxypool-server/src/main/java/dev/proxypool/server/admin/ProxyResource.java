@@ -106,6 +106,7 @@ final class ProxyResource {
                                 + String.join(", ", PARAMS) + " or label.<key>)");
                 }
             }
+            masked |= AdminIdentity.of(req).viewer(); // a viewer never sees a full address
             PoolQuery query = new PoolQuery(filter.build(), state);
             PageRequest page = new PageRequest(cursor, limit);
             ProxyPage p = engine.store().list(query, page);
@@ -147,6 +148,7 @@ final class ProxyResource {
                             "unknown query parameter '" + name + "' (expected transitions or masked)");
             }
         }
+        masked |= AdminIdentity.of(req).viewer();
         StoredProxy sp =
                 engine.store().get(id).orElseThrow(() -> AdminException.notFound("no proxy with id '" + id + "'"));
         Instant now = engine.wallClock().instant();
@@ -233,7 +235,12 @@ final class ProxyResource {
             Map<String, Object> after = ProxyView.auditState(target, engine.runtime(id));
             try {
                 store.audit(AuditRecord.of(
-                        AdminService.ACTOR, "proxy." + (disable ? "disable" : "enable"), "proxy", id, before, after));
+                        AdminIdentity.actor(req),
+                        "proxy." + (disable ? "disable" : "enable"),
+                        "proxy",
+                        id,
+                        before,
+                        after));
             } catch (RuntimeException e) {
                 apply(id, !disable, engine.runtime(id));
                 throw e;
@@ -260,8 +267,8 @@ final class ProxyResource {
         String id = req.path().pathParameters().get("id");
         StoredProxy sp =
                 engine.store().get(id).orElseThrow(() -> AdminException.notFound("no proxy with id '" + id + "'"));
-        store.audit(
-                AuditRecord.of(AdminService.ACTOR, "proxy.reveal", "proxy", id, null, Map.of("revealed", "address")));
+        store.audit(AuditRecord.of(
+                AdminIdentity.actor(req), "proxy.reveal", "proxy", id, null, Map.of("revealed", "address")));
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", id);
         m.put("protocol", sp.proxy().protocol().wireName());

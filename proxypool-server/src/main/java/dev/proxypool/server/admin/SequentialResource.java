@@ -65,7 +65,7 @@ final class SequentialResource {
             store.saveSequential(
                     after,
                     AuditRecord.of(
-                            AdminService.ACTOR,
+                            AdminIdentity.actor(req),
                             "routing.sequential." + action,
                             "routing",
                             name,

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Where the admin configuration (providers, upstreams, routings, clients), the sequential routing
- * states and the audit log live. Two implementations: {@link MemoryConfigStore} (the embedded
+ * states, the named operators and the audit log live. Two implementations: {@link MemoryConfigStore} (the embedded
  * default, seeded from {@code proxypool.yaml}) and {@link PostgresConfigStore} (docs/design.md#configuration-source, K5). The
  * {@code ConfigStoreContract} test suite runs against both.
  *
@@ -45,6 +45,23 @@ public interface ConfigStore extends AutoCloseable {
      * @param cursor {@code ""} or a {@link AuditPage#nextCursor()}
      */
     AuditPage auditLog(int limit, String cursor);
+
+    /** Every named operator, by name (token digests only). */
+    List<StoredOperator> operators();
+
+    /**
+     * Stores a new operator together with its audit row.
+     *
+     * @return false, with nothing written, when an operator of that name exists
+     */
+    boolean createOperator(StoredOperator operator, AuditRecord record);
+
+    /**
+     * Deletes an operator (its token stops working) together with its audit row.
+     *
+     * @return false, with nothing written, when there is no operator of that name
+     */
+    boolean deleteOperator(String name, AuditRecord record);
 
     @Override
     void close();

@@ -11,7 +11,8 @@ import java.util.Objects;
  * and {@value #TOKEN_HASH} (SHA-256 hex of the bearer token) instead of the secrets themselves.
  *
  * <p>{@link #publicDoc()} is what leaves the process (API answers, audit rows): secret hashes are
- * replaced by {@code hasSecret}/{@code hasToken}, passwords in provider URLs by {@code ***}.
+ * replaced by {@code hasSecret}/{@code hasToken}, the user info and query values of provider
+ * URLs by {@code ***} ({@link SecretUrls}).
  *
  * @param doc unmodifiable JSON tree (see {@link JsonTree})
  */
@@ -45,36 +46,10 @@ public record Entity(EntityType type, String name, Map<String, Object> doc) {
                 out.put("hasToken", doc.get(TOKEN_HASH) != null);
             }
             case PROVIDER ->
-                doc.forEach((k, v) -> out.put(k, k.equals("url") && v instanceof String s ? maskUrl(s) : v));
+                doc.forEach((k, v) -> out.put(k, k.equals("url") && v instanceof String s ? SecretUrls.mask(s) : v));
             case UPSTREAM, ROUTING -> out.putAll(doc);
         }
         return JsonTree.freeze(out);
-    }
-
-    /** {@code https://user:pass@host/x} → {@code https://user:***@host/x}; other URLs unchanged. */
-    static String maskUrl(String url) {
-        int scheme = url.indexOf("://");
-        if (scheme < 0) {
-            return url;
-        }
-        int hostStart = scheme + 3;
-        int end = url.length();
-        for (int i = hostStart; i < url.length(); i++) {
-            char c = url.charAt(i);
-            if (c == '/' || c == '?' || c == '#') {
-                end = i;
-                break;
-            }
-        }
-        int at = url.lastIndexOf('@', end - 1);
-        if (at < hostStart) {
-            return url;
-        }
-        int colon = url.indexOf(':', hostStart);
-        if (colon < 0 || colon > at) {
-            return url;
-        }
-        return url.substring(0, colon + 1) + "***" + url.substring(at);
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -33,6 +34,7 @@ public final class MemoryConfigStore implements ConfigStore {
     private final ArrayDeque<AuditEntry> audit = new ArrayDeque<>(); // newest last; guarded by lock
     private long nextAuditId = 1; // guarded by lock
     private final Map<String, SequentialState> sequential = new LinkedHashMap<>(); // guarded by lock
+    private final Map<String, StoredOperator> operators = new TreeMap<>(); // guarded by lock
     private volatile boolean closed;
 
     public MemoryConfigStore(ConfigState initial, InstantSource clock) {
@@ -163,6 +165,49 @@ public final class MemoryConfigStore implements ConfigStore {
                 out.add(e);
             }
             return new AuditPage(out, more ? AuditPage.cursorAfter(out.getLast().id()) : "");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public List<StoredOperator> operators() {
+        lock.lock();
+        try {
+            open();
+            return List.copyOf(operators.values());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean createOperator(StoredOperator operator, AuditRecord record) {
+        lock.lock();
+        try {
+            open();
+            if (operators.containsKey(operator.name())) {
+                return false;
+            }
+            append(record);
+            operators.put(operator.name(), operator);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean deleteOperator(String name, AuditRecord record) {
+        lock.lock();
+        try {
+            open();
+            if (!operators.containsKey(name)) {
+                return false;
+            }
+            append(record);
+            operators.remove(name);
+            return true;
         } finally {
             lock.unlock();
         }

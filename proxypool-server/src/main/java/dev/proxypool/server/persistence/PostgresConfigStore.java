@@ -274,6 +274,48 @@ public final class PostgresConfigStore implements ConfigStore {
     }
 
     @Override
+    public List<StoredOperator> operators() {
+        return db.read(tx -> tx.fetch(
+                        "SELECT name, role, token_digest, created_at, created_by FROM operators ORDER BY name")
+                .map(r -> new StoredOperator(
+                        r.get("name", String.class),
+                        r.get("role", String.class),
+                        r.get("token_digest", String.class),
+                        r.get("created_at", OffsetDateTime.class).toInstant(),
+                        r.get("created_by", String.class))));
+    }
+
+    @Override
+    public boolean createOperator(StoredOperator o, AuditRecord record) {
+        return db.transaction(tx -> {
+            int n = tx.execute(
+                    "INSERT INTO operators (name, role, token_digest, created_at, created_by)"
+                            + " VALUES (?, ?, ?, ?::timestamptz, ?) ON CONFLICT (name) DO NOTHING",
+                    o.name(),
+                    o.role(),
+                    o.tokenDigest(),
+                    OffsetDateTime.ofInstant(o.createdAt(), ZoneOffset.UTC),
+                    o.createdBy());
+            if (n == 0) {
+                return false;
+            }
+            insertAudit(tx, record);
+            return true;
+        });
+    }
+
+    @Override
+    public boolean deleteOperator(String name, AuditRecord record) {
+        return db.transaction(tx -> {
+            if (tx.execute("DELETE FROM operators WHERE name = ?", name) == 0) {
+                return false;
+            }
+            insertAudit(tx, record);
+            return true;
+        });
+    }
+
+    @Override
     public void close() {
         if (ownsDatabase) {
             db.close();

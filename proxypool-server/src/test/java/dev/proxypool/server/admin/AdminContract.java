@@ -92,7 +92,7 @@ abstract class AdminContract {
         assertEquals(
                 "/v1/admin/providers/vendor-a",
                 c.headers().firstValue("Location").orElseThrow());
-        assertEquals("https://u:***@feed.example/list", c.json().get("url"), "passwords in URLs are masked");
+        assertEquals("https://***@feed.example/list", c.json().get("url"), "user info in URLs is masked");
         Map<String, Object> got = f.get("/providers/vendor-a").json();
         assertEquals("http_json_feed", got.get("type"));
         assertEquals(Map.of("host", "ip"), got.get("fields"));
@@ -544,5 +544,179 @@ abstract class AdminContract {
         f.changes.forEach(c -> versions.add(c.version()));
         assertEquals(3 + threads * each, versions.size(), "every write got its own version");
         assertEquals(3 + threads * each, audit().size(), "one audit row per write");
+    }
+
+    // ---- named operators ------------------------------------------------------------------------
+
+    Map<String, Object> createOperator(String name, String role) {
+        AdminFixture.Response r = f.post("/operators", "{\"name\": \"" + name + "\", \"role\": \"" + role + "\"}");
+        created(r);
+        return r.json();
+    }
+
+    @Test
+    void anOperatorsTokenIsShownOnceAndWorksUntilRevoked() {
+        Map<String, Object> alice = createOperator("alice", "viewer");
+        String token = (String) alice.get("token");
+        assertTrue(token.length() >= 43, token);
+        assertEquals("viewer", alice.get("role"));
+        assertEquals("admin", alice.get("createdBy"));
+        // never again: not in the list, not in one operator, not in the audit log, not stored plain
+        for (String body : List.of(
+                f.get("/operators").body(),
+                f.get("/operators/alice").body(),
+                f.get("/audit?limit=1000").body())) {
+            assertFalse(body.contains(token), body);
+            assertFalse(body.contains(ClientDocs.tokenHash(token)), "not even its digest: " + body);
+        }
+        assertFalse(f.store.operators().toString().contains(token));
+        assertEquals(ClientDocs.tokenHash(token), f.store.operators().getFirst().tokenDigest());
+        assertEquals(
+                List.of("admin", "alice"),
+                f.get("/operators").list("operators").stream()
+                        .map(o -> o.get("name"))
+                        .toList(),
+                "the bootstrap identity is listed first");
+
+        AdminFixture.Response who = f.send("GET", "/whoami", null, token);
+        assertEquals(200, who.status(), who.body());
+        assertEquals(Map.of("name", "alice", "role", "viewer", "bootstrap", false), who.json());
+        assertEquals(
+                Map.of("name", "admin", "role", "admin", "bootstrap", true),
+                f.get("/whoami").json());
+        assertEquals(200, f.send("GET", "/providers", null, token).status());
+
+        assertEquals(
+                409,
+                f.post("/operators", "{\"name\": \"alice\", \"role\": \"admin\"}")
+                        .status());
+        assertEquals(204, f.delete("/operators/alice").status());
+        AdminFixture.Response gone = f.send("GET", "/providers", null, token);
+        assertEquals(401, gone.status(), "a revoked token is refused at once");
+        assertEquals("unauthorized", gone.error());
+        assertEquals(404, f.delete("/operators/alice").status());
+        assertEquals(List.of(), f.store.operators());
+
+        List<Map<String, Object>> rows = audit();
+        assertEquals("operator.delete", rows.get(0).get("action"));
+        assertEquals(Map.of("name", "alice", "role", "viewer"), rows.get(0).get("before"));
+        assertEquals("operator.create", rows.get(1).get("action"));
+        assertEquals("admin", rows.get(1).get("actor"));
+    }
+
+    @Test
+    void theAuditLogNamesTheOperatorWhoActed() {
+        String bob = (String) createOperator("bob", "admin").get("token");
+        AdminFixture.Response c = f.send(
+                "POST",
+                "/providers",
+                "{\"name\": \"lab\", \"type\": \"jsonl_inventory\", \"path\": \"lab.jsonl\"}",
+                bob);
+        created(c);
+        String carol = (String) f.send("POST", "/operators", "{\"name\": \"carol\", \"role\": \"viewer\"}", bob)
+                .json()
+                .get("token");
+        assertEquals(204, f.send("DELETE", "/providers/lab", null, bob).status());
+        List<Map<String, Object>> rows = audit();
+        assertEquals(
+                List.of("provider.delete bob", "operator.create bob", "provider.create bob", "operator.create admin"),
+                rows.stream().map(r -> r.get("action") + " " + r.get("actor")).toList());
+        assertEquals("bob", f.get("/operators/carol").json().get("createdBy"));
+        assertEquals("carol", f.send("GET", "/whoami", null, carol).json().get("name"));
+    }
+
+    @Test
+    void operatorInputIsCheckedAndTheBootstrapIdentityIsReserved() {
+        AdminFixture.Response bad = f.post("/operators", "{\"name\": \"dave\", \"role\": \"root\"}");
+        assertEquals(400, bad.status());
+        assertEquals("operators[dave].role: must be admin or viewer, got 'root'", bad.message());
+        bad = f.post("/operators", "{\"name\": \"a b\", \"role\": \"viewer\"}");
+        assertEquals(400, bad.status());
+        assertTrue(bad.message().startsWith("operators[].name: must be 1 to 64 letters"), bad.message());
+        bad = f.post("/operators", "{\"name\": \"dave\", \"role\": \"viewer\", \"token\": \"mine\"}");
+        assertEquals(400, bad.status());
+        assertEquals("operators[].token: unknown key (known here: name, role)", bad.message());
+        AdminFixture.Response reserved = f.post("/operators", "{\"name\": \"admin\", \"role\": \"viewer\"}");
+        assertEquals(409, reserved.status());
+        assertTrue(reserved.message().contains("reserved"), reserved.message());
+        AdminFixture.Response bootstrap = f.delete("/operators/admin");
+        assertEquals(409, bootstrap.status());
+        assertTrue(bootstrap.message().contains("admin.token"), bootstrap.message());
+        assertEquals(List.of(), f.store.operators());
+        assertEquals(List.of(), audit(), "nothing refused is audited");
+    }
+
+    // ---- secrets in provider URLs ---------------------------------------------------------------
+
+    static final String KEY = "K3Y-5ecret-0123456789";
+    static final String FEED = "https://acct:pa55w0rd@feed.example/v1/list?apikey=" + KEY + "&country={country}";
+
+    @Test
+    void aProviderUrlsApiKeyIsNeverAnsweredInClearAndAMaskedEditKeepsIt() {
+        AdminFixture.Response c =
+                f.post("/providers", "{\"name\": \"vendor\", \"type\": \"http_json_feed\", \"url\": \"" + FEED + "\"}");
+        created(c);
+        String masked = "https://***@feed.example/v1/list?apikey=***&country={country}";
+        assertEquals(masked, c.json().get("url"));
+        Map<String, Object> doc = f.get("/providers/vendor").json();
+        assertEquals(masked, doc.get("url"));
+
+        // the console's edit: the document as answered, one field changed, the masked URL sent back
+        AdminFixture.Response u = f.put(
+                "/providers/vendor",
+                "{\"type\": \"http_json_feed\", \"url\": \"" + masked + "\", \"labels\": {\"tier\": \"gold\"}}");
+        assertEquals(200, u.status(), u.body());
+        assertEquals(masked, u.json().get("url"));
+        assertEquals(
+                FEED,
+                f.store
+                        .state()
+                        .find(EntityType.PROVIDER, "vendor")
+                        .orElseThrow()
+                        .doc()
+                        .get("url"),
+                "the stored configuration keeps the real key");
+        assertEquals(Map.of("tier", "gold"), f.get("/providers/vendor").json().get("labels"));
+
+        // a new path with the key kept by its mask; a mask with nothing behind it is refused
+        assertEquals(
+                200,
+                f.put(
+                                "/providers/vendor",
+                                "{\"type\": \"http_json_feed\", \"url\": \"https://***@feed.example/v2/list?apikey=***\"}")
+                        .status());
+        assertEquals(
+                "https://acct:pa55w0rd@feed.example/v2/list?apikey=" + KEY,
+                f.store
+                        .state()
+                        .find(EntityType.PROVIDER, "vendor")
+                        .orElseThrow()
+                        .doc()
+                        .get("url"));
+        AdminFixture.Response bad = f.put(
+                "/providers/vendor",
+                "{\"type\": \"http_json_feed\", \"url\": \"https://feed.example/v2/list?token=***\"}");
+        assertEquals(400, bad.status());
+        assertEquals(
+                "providers[vendor].url: the query parameter 'token' is masked (***) but the stored url has no value"
+                        + " for it: send the real value",
+                bad.message());
+        assertEquals(
+                400,
+                f.post("/providers", "{\"name\": \"copy\", \"type\": \"http_json_feed\", \"url\": \"" + masked + "\"}")
+                        .status(),
+                "a copied masked URL cannot create a provider without its key");
+
+        for (String body : List.of(
+                f.get("/providers").body(),
+                f.get("/providers/vendor").body(),
+                f.get("/audit?limit=1000").body(),
+                u.body(),
+                c.body())) {
+            assertFalse(body.contains(KEY), body);
+            assertFalse(body.contains("pa55w0rd"), body);
+            assertFalse(body.contains("acct"), body);
+        }
+        assertTrue(f.get("/audit?limit=1000").body().contains("apikey=***"));
     }
 }

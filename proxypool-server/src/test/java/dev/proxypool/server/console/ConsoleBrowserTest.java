@@ -79,6 +79,11 @@ class ConsoleBrowserTest {
         browser.waiting(20).until(ExpectedConditions.visibilityOfElementLocated(By.id("login-form")));
     }
 
+    @org.junit.jupiter.api.AfterEach
+    void noJavaScriptErrors() {
+        assertEquals(List.of(), browser.jsErrors(), "JavaScript errors in the browser's console");
+    }
+
     private Object js(String script, Object... args) {
         return ((JavascriptExecutor) browser.driver).executeScript(script, args);
     }

@@ -148,9 +148,18 @@ final class ConsoleServer implements AutoCloseable {
     }
 
     HttpResponse<String> send(String method, String path, String json) {
+        return sendAs(TOKEN, method, path, json);
+    }
+
+    /** A bodiless request with another token (an operator's). */
+    HttpResponse<String> sendAs(String token, String method, String path) {
+        return sendAs(token, method, path, null);
+    }
+
+    private HttpResponse<String> sendAs(String token, String method, String path, String json) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + "/v1/admin" + path))
                 .timeout(Duration.ofSeconds(20))
-                .header("Authorization", "Bearer " + TOKEN)
+                .header("Authorization", "Bearer " + token)
                 .method(
                         method,
                         json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));

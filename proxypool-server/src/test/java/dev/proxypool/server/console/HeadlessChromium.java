@@ -9,11 +9,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
 import java.util.stream.Stream;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -65,6 +70,8 @@ final class HeadlessChromium implements AutoCloseable {
                 "--disable-dev-shm-usage",
                 "--window-size=1440,1000",
                 "--user-data-dir=" + profile);
+        // the browser's console log, read by jsErrors()
+        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort()
@@ -90,6 +97,19 @@ final class HeadlessChromium implements AutoCloseable {
         WebDriverWait w = new WebDriverWait(driver, Duration.ofSeconds(seconds), Duration.ofMillis(50));
         w.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
         return w;
+    }
+
+    /**
+     * The SEVERE entries of the browser's console log since the last call (JavaScript errors, uncaught
+     * rejections), without the browser's own lines about an HTTP error answer ("Failed to load resource: the
+     * server responded with a status of 4xx"), which a test provokes on purpose (a 401, a 403).
+     */
+    List<String> jsErrors() {
+        return driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
+                .map(LogEntry::getMessage)
+                .filter(m -> !m.contains("the server responded with a status of 4"))
+                .toList();
     }
 
     /** Saves what the browser shows to {@code target/console-screenshots/<name>.png}. */

@@ -129,9 +129,9 @@ class ConfigDocsTest {
                 "v",
                 Map.of("name", "v", "type", "http_json_feed", "url", "https://user:pa55@feed.example:8443/x?y=1"));
         assertEquals(
-                "https://user:***@feed.example:8443/x?y=1", provider.publicDoc().get("url"));
-        assertEquals("https://feed.example/a@b", Entity.maskUrl("https://feed.example/a@b"));
-        assertEquals("https://user@feed.example/", Entity.maskUrl("https://user@feed.example/"));
+                "https://***@feed.example:8443/x?y=***", provider.publicDoc().get("url"));
+        assertEquals("https://feed.example/a@b", SecretUrls.mask("https://feed.example/a@b"));
+        assertEquals("https://***@feed.example/", SecretUrls.mask("https://user@feed.example/"));
     }
 
     @Test

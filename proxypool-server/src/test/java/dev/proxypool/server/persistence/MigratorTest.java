@@ -29,6 +29,7 @@ class MigratorTest {
             "sequential_state",
             "node_tokens",
             "node_members",
+            "operators",
             "audit_log");
 
     private PgSchema schema;
@@ -56,7 +57,7 @@ class MigratorTest {
     @Test
     void migratesAnEmptySchemaAndRerunsAsANoOp() {
         assertEquals(List.of(), tables());
-        assertEquals(List.of(1, 2), Migrator.classpath().migrate(db.dataSource()));
+        assertEquals(List.of(1, 2, 3), Migrator.classpath().migrate(db.dataSource()));
         assertTrue(tables().containsAll(TABLES), "tables: " + tables());
         assertEquals("0", schema.scalar("SELECT version FROM config_version"));
         String applied = schema.scalar("SELECT checksum FROM schema_migrations WHERE version = 1");
@@ -64,7 +65,7 @@ class MigratorTest {
 
         assertEquals(List.of(), Migrator.classpath().migrate(db.dataSource()));
         assertEquals(List.of(), Migrator.classpath().migrate(db.dataSource()));
-        assertEquals("2", schema.scalar("SELECT count(*) FROM schema_migrations"));
+        assertEquals("3", schema.scalar("SELECT count(*) FROM schema_migrations"));
         assertEquals("1", schema.scalar("SELECT count(*) FROM config_version"));
     }
 
@@ -123,24 +124,24 @@ class MigratorTest {
     @Test
     void aNewerSchemaThanThisBuildKnowsIsRefused() {
         List<Migration> more = new ArrayList<>(Migrator.classpath().migrations());
-        more.add(Migration.of("V3__later.sql", "CREATE TABLE later (x int);"));
+        more.add(Migration.of("V4__later.sql", "CREATE TABLE later (x int);"));
         new Migrator(more).migrate(db.dataSource());
 
         MigrationException e = assertThrows(
                 MigrationException.class, () -> Migrator.classpath().migrate(db.dataSource()));
-        assertTrue(e.getMessage().contains("version 3 applied, which this build does not know"), e.getMessage());
+        assertTrue(e.getMessage().contains("version 4 applied, which this build does not know"), e.getMessage());
     }
 
     @Test
     void aFailingMigrationLeavesNothingBehind() {
         List<Migration> more = new ArrayList<>(Migrator.classpath().migrations());
-        more.add(Migration.of("V3__broken.sql", "CREATE TABLE half_done (x int);\nSELECT 1 / 0;"));
+        more.add(Migration.of("V4__broken.sql", "CREATE TABLE half_done (x int);\nSELECT 1 / 0;"));
 
         MigrationException e =
                 assertThrows(MigrationException.class, () -> new Migrator(more).migrate(db.dataSource()));
-        assertTrue(e.getMessage().contains("V3__broken.sql failed and was rolled back"), e.getMessage());
+        assertTrue(e.getMessage().contains("V4__broken.sql failed and was rolled back"), e.getMessage());
         assertTrue(!tables().contains("half_done"), "tables: " + tables());
-        assertEquals("2", schema.scalar("SELECT max(version) FROM schema_migrations"), "V1 and V2 stay applied");
+        assertEquals("3", schema.scalar("SELECT max(version) FROM schema_migrations"), "V1 to V3 stay applied");
     }
 
     @Test
@@ -173,8 +174,8 @@ class MigratorTest {
             for (Future<List<Integer>> f : results) {
                 applied.addAll(f.get(20, TimeUnit.SECONDS));
             }
-            assertEquals(List.of(1, 2), applied, "exactly one process applies V1 and V2");
-            assertEquals("2", schema.scalar("SELECT count(*) FROM schema_migrations"));
+            assertEquals(List.of(1, 2, 3), applied, "exactly one process applies V1 to V3");
+            assertEquals("3", schema.scalar("SELECT count(*) FROM schema_migrations"));
         } finally {
             pool.shutdownNow();
             dbs.forEach(Database::close);
