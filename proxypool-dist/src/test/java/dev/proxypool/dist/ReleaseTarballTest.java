@@ -73,6 +73,8 @@ class ReleaseTarballTest {
                 "README.md",
                 "CHANGELOG.md",
                 "docs/runbook.md",
+                "ops/prometheus/proxypool-alerts.yml",
+                "ops/grafana/proxypool-dashboard.json",
                 "docs/configuration.md")) {
             assertTrue(Files.isRegularFile(home.resolve(file)), "missing " + file);
         }
