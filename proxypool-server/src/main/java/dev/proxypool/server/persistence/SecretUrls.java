@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Secrets in provider URLs: vendors put API keys in the query string ({@code ?apikey=...}) or the
@@ -118,7 +119,7 @@ public final class SecretUrls {
     private static String nth(List<Param> params, String name, int occurrence) {
         int i = 0;
         for (Param p : params) {
-            if (java.util.Objects.equals(p.name, name) && i++ == occurrence) {
+            if (Objects.equals(p.name, name) && i++ == occurrence) {
                 return p.value;
             }
         }
