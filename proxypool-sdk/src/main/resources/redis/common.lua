@@ -33,6 +33,19 @@ a script touches one slot of Redis Cluster.
                    sorted-set members); drained by purge.lua, and by publish.lua before the same
                    id is stored again. No stored id is in it.
 
+The Redis Cluster store (RedisClusterPoolStore) partitions the pool: shard n has the same twelve
+keys under T = "{<keyPrefix><n>}:" (a proxy's shard is a hash of its physical key, so its record,
+index members, key holder and tombstone share one tag), plus two keys for reservations of an
+allOrNothing extraction across shards, passed only to the scripts that use them:
+  [13] T v   zset  reservation tokens by deadline (epoch ms): released by release.lua once ended
+  [14] T w   hash  reservation token -> its proxies, "<bytes>:<id>" repeated; a reserved proxy is
+                   out of T a and T xa and not counted available, its record, key holder and index
+                   members stay (readers test T a), until commit.lua extracts it or release.lua
+                   returns it
+Scripts that leave an available proxy (leave, retire) change T xa and the counter only when SREM
+T a removed it, so a reserved proxy that is refreshed, disabled or removed meanwhile keeps the
+counters exact.
+
 Idempotency records use their own keys (idempotency_*.lua, KEYS there), tagged "{<keyPrefix>i}:".
 Keys of the previous layout (computed under the bare prefix) are refused at start: RedisPoolStore.
 Complexity of each helper: O(1) commands per proxy, each O(1) or O(log n) (ZADD / ZREM of the L
@@ -41,6 +54,7 @@ index members of a proxy are one command, O(L log n)).
 
 local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
+local K_RV, K_RW = KEYS[13], KEYS[14] -- reservations: nil unless the script is passed them
 
 -- the length-prefixed tokens of a string ("<bytes>:<text>" repeated), as a list
 local function tokens(v)
@@ -118,11 +132,13 @@ local function leave(id, h, st)
     if h.e then redis.call('ZREM', K_XD, id) end
     redis.call('HINCRBY', K_CNT, 'd:' .. h.u, -1)
   else
-    redis.call('SREM', K_AV, id)
+    local was = redis.call('SREM', K_AV, id) -- 0 for a reserved proxy: already uncounted
     local m = members(id, h.ix)
     if #m > 0 then redis.call('ZREM', K_IDX, unpack(m)) end
-    if h.e then redis.call('ZREM', K_XA, id) end
-    redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
+    if was == 1 then
+      if h.e then redis.call('ZREM', K_XA, id) end
+      redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
+    end
   end
 end
 
@@ -136,16 +152,45 @@ local function detach(id, h, st)
   redis.call('HDEL', K_CHK, id)
 end
 
--- removes an available proxy as an extraction does: its record, counter, key holder, check and
--- availability now (O(1) commands each), its index members and listing entry later (T g)
-local function retire(id, h)
-  redis.call('SREM', K_AV, id)
-  if h.e then redis.call('ZREM', K_XA, id) end
-  redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
+-- removes an available (or reserved) proxy as an extraction does: its record, counter, key
+-- holder, check and availability now (O(1) commands each), its index members and listing entry
+-- later (T g); then tombstones its key until its expiry, or now + retention without one
+local function retire(id, h, now, retention)
+  if redis.call('SREM', K_AV, id) == 1 then -- 0: reserved, already out of T xa and uncounted
+    if h.e then redis.call('ZREM', K_XA, id) end
+    redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
+  end
   redis.call('HSET', K_GC, id, h.ix)
   redis.call('HDEL', K_KEY, h.k)
   redis.call('HDEL', K_REC, id)
   redis.call('HDEL', K_CHK, id)
+  local ends
+  if h.e then
+    ends = tonumber(h.e)
+    if h.en then ends = ends + 1 end -- a sub-millisecond expiry rounds the tombstone up: the safe side
+  else
+    ends = now + retention
+  end
+  redis.call('ZADD', K_TOMB, string.format('%d', ends), h.k)
+end
+
+-- returns the proxies of reservation `token` (T w) that are still stored and not disabled to
+-- AVAILABLE and forgets the reservation; how many returned
+local function release(token)
+  local v = redis.call('HGET', K_RW, token)
+  redis.call('ZREM', K_RV, token)
+  if not v then return 0 end
+  redis.call('HDEL', K_RW, token)
+  local n = 0
+  for _, id in ipairs(tokens(v)) do
+    local h = fetch(id)
+    if h and redis.call('SISMEMBER', K_DIS, id) == 0 and redis.call('SADD', K_AV, id) == 1 then
+      if h.e then redis.call('ZADD', K_XA, h.e, id) end
+      redis.call('HINCRBY', K_CNT, 'a:' .. h.u, 1)
+      n = n + 1
+    end
+  end
+  return n
 end
 
 -- finishes the cleanup of a retired id (its T g field ix): index members and listing entry

@@ -3,12 +3,19 @@ extract.lua: candidate selection and AVAILABLE -> EXTRACTED (removal + tombstone
 step (PoolStore.extract, docs/design.md#extraction E1). Two callers can never receive the same proxy, an
 allOrNothing shortfall changes nothing, and the gateway reserve is read from the modified state.
 KEYS: the pool keys of common.lua, [1..12]
-ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing (1/0), [4] gateway reserve,
+ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 'r' (below) or
+      count 'c' (what partial would take, nothing changed: {0, n}),
+      [4] gateway reserve,
       [5] minRemainingTtl (ms), [6] maxHealthAge (ms, 0 = none), [7] tombstone retention for
       proxies without expiry (ms), [8] expired proxies to purge first (bound), [9] random seed,
       [10] n filter terms, then n triples kind ('u' upstream | 'p' protocol | 'l' label), a, b
+      and in reserve mode after the terms: reservation token, its deadline (epoch ms)
 Returns: {1, r...} extracted (each the record the Java side decodes), or
-         {0, available} allOrNothing insufficient (what partial would have taken)
+         {0, available} allOrNothing insufficient (what partial would have taken), or
+         {2, n} reserve mode: n proxies chosen as partial would and reserved under the token
+         instead of extracted (KEYS [13] and [14] given; commit.lua / release.lua finish them)
+Reserve mode is the Redis Cluster store's allOrNothing across shards: reserve on each shard,
+commit when the total is met, release otherwise (a dead caller's reservation ends at its deadline).
 Algorithm and complexity (n = pool size, never scanned):
   1. when any are expired (ZCOUNT T xa), drop up to ARGV[8] of them first, O(e log n);
   2. only with a reserve: total = SCARD T a - expired; allowance = min(count, total - reserve);
@@ -29,6 +36,11 @@ A count=1 extraction with a 2-label filter runs 15 commands when its first windo
 a filter 10 (one more for a proxy that expires, ZREM T xa, and one more with a reserve).
 ]]
 local now, count, all_or_nothing = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3] == '1'
+local reserving = ARGV[3] == 'r'
+if reserving then -- a retried call (reply lost) finds its reservation: never a second one under the token
+  local held = redis.call('HGET', K_RW, ARGV[11 + 3 * tonumber(ARGV[10])])
+  if held then return { 2, #tokens(held) } end
+end
 local reserve, min_ttl, max_age = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local retention = tonumber(ARGV[7])
 math.randomseed(tonumber(ARGV[9]))
@@ -40,21 +52,28 @@ if expired_left > 0 then
 end
 
 local function finish(chosen)
-  if all_or_nothing and #chosen < count then
+  if ARGV[3] == 'c' or (all_or_nothing and #chosen < count) then
     return { 0, #chosen }
+  end
+  if reserving then
+    if #chosen == 0 then return { 2, 0 } end
+    local tail = 11 + 3 * tonumber(ARGV[10])
+    local ids = {}
+    for _, id in ipairs(chosen) do
+      local h = fetch(id)
+      redis.call('SREM', K_AV, id)
+      if h.e then redis.call('ZREM', K_XA, id) end
+      redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
+      ids[#ids + 1] = #id .. ':' .. id
+    end
+    redis.call('HSET', K_RW, ARGV[tail], table.concat(ids))
+    redis.call('ZADD', K_RV, ARGV[tail + 1], ARGV[tail])
+    return { 2, #chosen }
   end
   local out = { 1 }
   for _, id in ipairs(chosen) do
     local h = fetch(id)
-    retire(id, h)
-    local ends
-    if h.e then
-      ends = tonumber(h.e)
-      if h.en then ends = ends + 1 end -- a sub-millisecond expiry rounds the tombstone up: the safe side
-    else
-      ends = now + retention
-    end
-    redis.call('ZADD', K_TOMB, string.format('%d', ends), h.k)
+    retire(id, h, now, retention)
     out[#out + 1] = h.r
   end
   return out

@@ -35,6 +35,8 @@ import dev.proxypool.sdk.probe.ActiveProber;
 import dev.proxypool.sdk.probe.ProberSettings;
 import dev.proxypool.sdk.provider.ProviderEnvironment;
 import dev.proxypool.sdk.provider.ProviderRegistry;
+import dev.proxypool.sdk.redis.RedisClusterConfig;
+import dev.proxypool.sdk.redis.RedisClusterPoolStore;
 import dev.proxypool.sdk.redis.RedisPoolStore;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.sdk.validate.Validator;
@@ -703,7 +705,16 @@ public final class ProxyPool implements AutoCloseable {
                             RedisStoreConfig.fromUri(config.store().uri())
                                     .withKeyPrefix(config.store().keyPrefix()),
                             settings(config));
+                case REDIS_CLUSTER -> RedisClusterPoolStore.connect(clusterConfig(config.store()), settings(config));
             };
+        }
+
+        /** The Redis Cluster settings of {@code store.*} (type redis-cluster). */
+        static RedisClusterConfig clusterConfig(ProxyPoolConfig.Store store) {
+            return RedisClusterConfig.of(store.nodes())
+                    .withKeyPrefix(store.keyPrefix())
+                    .withShards(store.shards())
+                    .withWait(store.waitReplicas(), store.waitTimeout());
         }
     }
 }

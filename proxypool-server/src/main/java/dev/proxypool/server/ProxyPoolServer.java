@@ -230,7 +230,11 @@ public final class ProxyPoolServer implements AutoCloseable {
                 throw new ConfigException(
                         "store.type",
                         "--role " + role.name().toLowerCase(Locale.ROOT)
-                                + " needs the shared store: set store.type: redis");
+                                + " needs the shared store: set store.type: redis"
+                                + (config.store().type() == ProxyPoolConfig.StoreType.REDIS_CLUSTER
+                                        ? " (snapshot distribution and the worker registry run on one Redis node;"
+                                                + " redis-cluster serves the whole pool in one process, --role all)"
+                                        : ""));
             }
             RoleAssembly assembly = RoleAssembly.of(role);
             ProxyPool.Builder pb = ProxyPool.builder()

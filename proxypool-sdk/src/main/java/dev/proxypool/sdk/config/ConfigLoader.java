@@ -279,15 +279,16 @@ public final class ConfigLoader {
     }
 
     private ProxyPoolConfig.Store store(Node n) {
-        n.allowOnly("type", "uri", "keyPrefix");
+        n.allowOnly("type", "uri", "keyPrefix", "nodes", "shards", "waitReplicas", "waitTimeout");
         ProxyPoolConfig.Store d = ProxyPoolConfig.Store.DEFAULTS;
         String type = n.string("type", "memory").toLowerCase(Locale.ROOT);
         ProxyPoolConfig.StoreType t = switch (type) {
             case "memory" -> ProxyPoolConfig.StoreType.MEMORY;
             case "redis" -> ProxyPoolConfig.StoreType.REDIS;
+            case "redis-cluster" -> ProxyPoolConfig.StoreType.REDIS_CLUSTER;
             default ->
                 throw new ConfigException(
-                        n.key("type"), "unknown store type '" + type + "' (expected memory or redis)");
+                        n.key("type"), "unknown store type '" + type + "' (expected memory, redis or redis-cluster)");
         };
         String uri = n.string("uri", d.uri());
         if (t == ProxyPoolConfig.StoreType.REDIS && !(uri.startsWith("redis://") || uri.startsWith("rediss://"))) {
@@ -297,7 +298,25 @@ public final class ConfigLoader {
         if (prefix.isEmpty() || prefix.contains(" ")) {
             throw new ConfigException(n.key("keyPrefix"), "must be non-empty and without spaces");
         }
-        return new ProxyPoolConfig.Store(t, uri, prefix);
+        List<String> nodes = n.has("nodes") ? n.strings("nodes") : List.of();
+        if (t == ProxyPoolConfig.StoreType.REDIS_CLUSTER) {
+            if (nodes.isEmpty()) {
+                throw new ConfigException(
+                        n.key("nodes"), "must list at least one seed node host:port for store.type redis-cluster");
+            }
+            for (String node : nodes) {
+                int colon = node.lastIndexOf(':');
+                if (colon <= 0 || !node.substring(colon + 1).matches("[0-9]{1,5}")) {
+                    throw new ConfigException(n.key("nodes"), "entry '" + node + "' must look like host:port");
+                }
+            }
+        } else if (!nodes.isEmpty()) {
+            throw new ConfigException(n.key("nodes"), "only applies to store.type redis-cluster");
+        }
+        int shards = n.integer("shards", d.shards(), 1, 1024);
+        int waitReplicas = n.has("waitReplicas") ? n.integer("waitReplicas", 0, 0, 16) : d.waitReplicas();
+        Duration waitTimeout = positive(n, "waitTimeout", d.waitTimeout());
+        return new ProxyPoolConfig.Store(t, uri, prefix, nodes, shards, waitReplicas, waitTimeout);
     }
 
     private ProxyPoolConfig.Database database(Node n) {

@@ -220,13 +220,41 @@ public record ProxyPoolConfig(
     /**
      * {@code store}: where the pool state lives.
      *
-     * @param type      in memory (one process) or Redis (shared)
-     * @param uri       the Redis URI, for {@link StoreType#REDIS}
-     * @param keyPrefix every Redis key starts with it
+     * @param type         in memory (one process), Redis (shared) or Redis Cluster (shared, partitioned)
+     * @param uri          the Redis URI, for {@link StoreType#REDIS}
+     * @param keyPrefix    every Redis key starts with it
+     * @param nodes        seed nodes {@code host:port}, for {@link StoreType#REDIS_CLUSTER}
+     * @param shards       partitions of the pool on Redis Cluster
+     * @param waitReplicas replicas that acknowledge an extraction on Redis Cluster; -1: 1 when the
+     *                     shard's master has a replica, else 0
+     * @param waitTimeout  how long an extraction waits for them
      */
-    public record Store(StoreType type, String uri, String keyPrefix) {
+    public record Store(
+            StoreType type,
+            String uri,
+            String keyPrefix,
+            List<String> nodes,
+            int shards,
+            int waitReplicas,
+            Duration waitTimeout) {
         /** In memory; the Redis defaults {@code redis://127.0.0.1:6379} and {@code pp:} for when it is switched. */
         public static final Store DEFAULTS = new Store(StoreType.MEMORY, "redis://127.0.0.1:6379", "pp:");
+
+        /** Copies {@code nodes}. */
+        public Store {
+            nodes = List.copyOf(nodes);
+        }
+
+        /**
+         * A memory or single-node Redis store: the cluster settings at their defaults.
+         *
+         * @param type      in memory (one process) or Redis (shared)
+         * @param uri       the Redis URI, for {@link StoreType#REDIS}
+         * @param keyPrefix every Redis key starts with it
+         */
+        public Store(StoreType type, String uri, String keyPrefix) {
+            this(type, uri, keyPrefix, List.of(), 16, -1, Duration.ofMillis(500));
+        }
     }
 
     /** {@code store.type}. */
@@ -234,7 +262,9 @@ public record ProxyPoolConfig(
         /** In this process only. */
         MEMORY,
         /** In Redis, shared by every process of a deployment. */
-        REDIS
+        REDIS,
+        /** In Redis Cluster, shared and partitioned into hash-tagged shards. */
+        REDIS_CLUSTER
     }
 
     /**

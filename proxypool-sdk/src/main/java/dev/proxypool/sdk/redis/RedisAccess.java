@@ -1,19 +1,28 @@
 package dev.proxypool.sdk.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * The one Redis access layer of the SDK: the pool store ({@link RedisPoolStore}), snapshot
@@ -38,15 +47,18 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * </ul>
  *
  * <p><b>Variants.</b> The access object works on a Jedis {@link UnifiedJedis}, the client type
- * Jedis shares between a single Redis ({@link RedisClient}) and Redis Cluster; scripts get every
- * key in {@code KEYS}, so a cluster-backed variant is another factory beside {@link #open} (a
- * cluster client, its own idle-connection reset and pub/sub node), not another error table.
+ * Jedis shares between a single Redis ({@link RedisClient}, {@link #open}) and Redis Cluster
+ * ({@link RedisClusterClient}, {@link #openCluster}): scripts get every key in {@code KEYS}, and
+ * Jedis routes each call to the master of its first key's slot (following {@code MOVED} and
+ * {@code ASK} itself). On a cluster, {@link #evalDurably} runs a script and then {@code WAIT} on
+ * one connection of that master, so the acknowledgement counts exactly that script's writes.
  *
  * <p>Thread-safe (the pool is). {@link #dedicatedConnection()} connections are the caller's to close.
  */
 public final class RedisAccess implements AutoCloseable {
 
     private final UnifiedJedis client;
+    private final RedisClusterClient cluster;
     private final Runnable dropIdle;
     private final HostAndPort where;
     private final JedisClientConfig dedicatedConfig;
@@ -59,6 +71,7 @@ public final class RedisAccess implements AutoCloseable {
             JedisClientConfig dedicatedConfig,
             String purpose) {
         this.client = client;
+        this.cluster = client instanceof RedisClusterClient c ? c : null;
         this.dropIdle = dropIdle;
         this.where = where;
         this.dedicatedConfig = dedicatedConfig;
@@ -77,25 +90,11 @@ public final class RedisAccess implements AutoCloseable {
         if (config == null) {
             throw new IllegalArgumentException("redis access needs a Redis config, got null");
         }
-        if (purpose == null || !purpose.matches("[a-z][a-z0-9-]*")) {
-            throw new IllegalArgumentException(
-                    "redis access purpose '" + purpose + "' must be lower-case letters, digits, '-'");
-        }
-        if (maxConnections < 1) {
-            throw new IllegalArgumentException("redis access maxConnections must be at least 1, got " + maxConnections);
-        }
-        ConnectionPoolConfig pool = new ConnectionPoolConfig();
-        pool.setMaxTotal(maxConnections);
-        pool.setMaxIdle(maxConnections);
-        pool.setMinIdle(0);
-        pool.setBlockWhenExhausted(true);
-        pool.setMaxWait(config.connectTimeout());
-        pool.setTestOnBorrow(false);
-        pool.setJmxEnabled(false);
+        checkPurpose(purpose, maxConnections);
         RedisClient client = RedisClient.builder()
                 .hostAndPort(config.host(), config.port())
                 .clientConfig(clientConfig(config, "proxypool-" + purpose))
-                .poolConfig(pool)
+                .poolConfig(poolConfig(maxConnections, config.connectTimeout()))
                 .build();
         Runnable dropIdle = () -> client.getPool().clear();
         return new RedisAccess(
@@ -106,21 +105,115 @@ public final class RedisAccess implements AutoCloseable {
                 purpose);
     }
 
+    /**
+     * A cluster client of the Redis Cluster seeded by {@code config.nodes()} (the topology is
+     * discovered from the first seed that answers), with up to {@code maxConnections} pooled
+     * connections per node. Connects at once (to read the topology).
+     *
+     * @throws RedisUnavailableException when no seed answers
+     */
+    public static RedisAccess openCluster(RedisClusterConfig config, String purpose, int maxConnections) {
+        if (config == null) {
+            throw new IllegalArgumentException("redis access needs a Redis Cluster config, got null");
+        }
+        checkPurpose(purpose, maxConnections);
+        Set<HostAndPort> seeds = new LinkedHashSet<>();
+        for (String n : config.nodes()) {
+            seeds.add(new HostAndPort(RedisClusterConfig.host(n), RedisClusterConfig.port(n)));
+        }
+        HostAndPort first = seeds.iterator().next();
+        JedisClientConfig cc = clientConfig(
+                config.user(),
+                config.password(),
+                config.connectTimeout(),
+                config.socketTimeout(),
+                0,
+                "proxypool-" + purpose);
+        RedisClusterClient client;
+        try {
+            client = RedisClusterClient.builder()
+                    .nodes(seeds)
+                    .clientConfig(cc)
+                    .poolConfig(poolConfig(maxConnections, config.connectTimeout()))
+                    .maxAttempts(3)
+                    .maxTotalRetriesDuration(config.socketTimeout().multipliedBy(2))
+                    .build();
+        } catch (JedisException e) {
+            throw new RedisUnavailableException(
+                    RedisFailure.of(e), "Redis Cluster at " + config.nodes() + " is unavailable: " + e.getMessage(), e);
+        }
+        Runnable dropIdle = () -> {
+            for (ConnectionPool p : client.getClusterNodes().values()) {
+                p.clear();
+            }
+        };
+        return new RedisAccess(
+                client,
+                dropIdle,
+                first,
+                clientConfig(
+                        config.user(),
+                        config.password(),
+                        config.connectTimeout(),
+                        config.socketTimeout(),
+                        0,
+                        "proxypool-" + purpose + "-sub"),
+                purpose);
+    }
+
+    private static void checkPurpose(String purpose, int maxConnections) {
+        if (purpose == null || !purpose.matches("[a-z][a-z0-9-]*")) {
+            throw new IllegalArgumentException(
+                    "redis access purpose '" + purpose + "' must be lower-case letters, digits, '-'");
+        }
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("redis access maxConnections must be at least 1, got " + maxConnections);
+        }
+    }
+
+    private static ConnectionPoolConfig poolConfig(int maxConnections, Duration maxWait) {
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(maxConnections);
+        pool.setMaxIdle(maxConnections);
+        pool.setMinIdle(0);
+        pool.setBlockWhenExhausted(true);
+        pool.setMaxWait(maxWait);
+        pool.setTestOnBorrow(false);
+        pool.setJmxEnabled(false);
+        return pool;
+    }
+
     private static JedisClientConfig clientConfig(RedisStoreConfig config, String clientName) {
+        return clientConfig(
+                config.user(),
+                config.password(),
+                config.connectTimeout(),
+                config.socketTimeout(),
+                config.database(),
+                clientName);
+    }
+
+    private static JedisClientConfig clientConfig(
+            String user, String password, Duration connect, Duration socket, int database, String clientName) {
         DefaultJedisClientConfig.Builder cc = DefaultJedisClientConfig.builder()
                 .autoNegotiateProtocol(false) // RESP2 without a HELLO round trip
-                .connectionTimeoutMillis((int) config.connectTimeout().toMillis())
-                .socketTimeoutMillis((int) config.socketTimeout().toMillis())
-                .database(config.database())
+                .connectionTimeoutMillis((int) connect.toMillis())
+                .socketTimeoutMillis((int) socket.toMillis())
+                .database(database)
                 .clientName(clientName)
                 .clientSetInfoConfig(ClientSetInfoConfig.DISABLED); // one handshake round trip less
-        if (!config.user().isEmpty()) {
-            cc.user(config.user());
+        if (!user.isEmpty()) {
+            cc.user(user);
         }
-        if (!config.password().isEmpty()) {
-            cc.password(config.password());
+        if (!password.isEmpty()) {
+            cc.password(password);
         }
         return cc.build();
+    }
+
+    /** True when this accesses a Redis Cluster ({@link #openCluster}). */
+    public boolean isCluster() {
+        return cluster != null;
     }
 
     /**
@@ -136,7 +229,7 @@ public final class RedisAccess implements AutoCloseable {
             try {
                 return c.evalsha(script.sha(), keys, args);
             } catch (JedisNoScriptException e) {
-                load(c, script);
+                load(c, script, keys.isEmpty() ? null : keys.get(0));
                 return retried(script, () -> c.evalsha(script.sha(), keys, args));
             }
         });
@@ -149,7 +242,7 @@ public final class RedisAccess implements AutoCloseable {
             try {
                 return c.evalsha(sha, keys, args);
             } catch (JedisNoScriptException e) {
-                load(c, script);
+                load(c, script, keys.isEmpty() ? null : new String(keys.get(0), StandardCharsets.UTF_8));
                 return retried(script, () -> c.evalsha(sha, keys, args));
             }
         });
@@ -167,21 +260,123 @@ public final class RedisAccess implements AutoCloseable {
         }
     }
 
-    /** {@code SCRIPT LOAD} of each script (Redis keeps one copy per SHA), e.g. at start. */
+    /**
+     * {@code SCRIPT LOAD} of each script (Redis keeps one copy per SHA), e.g. at start; on a
+     * cluster on every node that answers, replicas included (a promoted replica has them then).
+     */
     public void load(List<RedisScript> scripts) {
-        call(c -> {
-            for (RedisScript s : scripts) {
-                load(c, s);
+        if (cluster == null) {
+            call(c -> {
+                for (RedisScript s : scripts) {
+                    load(c, s, null);
+                }
+                return null;
+            });
+            return;
+        }
+        int loaded = 0;
+        RuntimeException last = null;
+        for (ConnectionPool node : cluster.getClusterNodes().values()) {
+            try (Connection conn = node.getResource();
+                    Jedis j = new Jedis(conn)) {
+                for (RedisScript s : scripts) {
+                    checkSha(s, j.scriptLoad(s.source()));
+                }
+                loaded++;
+            } catch (JedisException e) {
+                last = failure(e); // a node down now: it loads on its first NOSCRIPT
             }
-            return null;
-        });
+        }
+        if (loaded == 0 && last != null) {
+            throw last;
+        }
     }
 
-    private void load(UnifiedJedis c, RedisScript s) {
-        String sha = c.scriptLoad(s.source());
+    private void load(UnifiedJedis c, RedisScript s, String sampleKey) {
+        checkSha(
+                s,
+                cluster != null && sampleKey != null ? c.scriptLoad(s.source(), sampleKey) : c.scriptLoad(s.source()));
+    }
+
+    private void checkSha(RedisScript s, String sha) {
         if (!s.sha().equals(sha)) {
             throw new IllegalStateException(
                     "Redis at " + where + " gave SHA " + sha + " for " + s + ", expected " + s.sha());
+        }
+    }
+
+    /**
+     * On a cluster: runs {@code script} like {@link #eval}, then {@code WAIT replicas timeout} on the
+     * same connection of the master of {@code keys.get(0)}'s slot, so the acknowledgement counts
+     * this script's writes. {@code replicas} {@link RedisClusterConfig#WAIT_AUTO} waits for 1 when
+     * the master has a connected replica ({@code INFO replication}, asked only when WAIT came back
+     * 0), 0 waits for nothing. A {@code MOVED} or {@code ASK} reply (the script did not run there)
+     * refreshes the topology and is retried once; nothing else is retried.
+     *
+     * @return the script's reply
+     * @throws RedisUnavailableException when Redis cannot serve now, or when fewer replicas than
+     *                                   required acknowledged within the timeout (the script ran:
+     *                                   its writes are on the master and may be lost by a failover)
+     * @throws RedisCommandException     when Redis or the script refused the call
+     */
+    public Object evalDurably(
+            RedisScript script, List<String> keys, List<String> args, int replicas, Duration timeout) {
+        if (cluster == null) {
+            throw new IllegalStateException("evalDurably needs a Redis Cluster access (openCluster)");
+        }
+        int slot = JedisClusterCRC16.getSlot(keys.get(0));
+        for (int attempt = 0; ; attempt++) {
+            try (Connection conn = cluster.getConnectionFromSlot(slot);
+                    Jedis j = new Jedis(conn)) {
+                Object reply;
+                try {
+                    reply = j.evalsha(script.sha(), keys, args);
+                } catch (JedisNoScriptException e) {
+                    checkSha(script, j.scriptLoad(script.source()));
+                    reply = retried(script, () -> j.evalsha(script.sha(), keys, args));
+                }
+                if (replicas != 0) {
+                    long want = replicas == RedisClusterConfig.WAIT_AUTO ? 1 : replicas;
+                    long acked = j.waitReplicas((int) want, timeout.toMillis());
+                    if (acked < want && !(replicas == RedisClusterConfig.WAIT_AUTO && connectedReplicas(j) == 0)) {
+                        throw new RedisUnavailableException(
+                                RedisFailure.BUSY,
+                                "Redis at " + conn + " is unavailable (busy): " + acked + " of " + want
+                                        + " replicas acknowledged a " + purpose + " write within " + timeout.toMillis()
+                                        + " ms",
+                                null);
+                    }
+                }
+                return reply;
+            } catch (JedisRedirectionException e) {
+                refreshTopology();
+                if (attempt > 0) {
+                    throw failure(e);
+                }
+            } catch (JedisConnectionException e) {
+                refreshTopology();
+                throw failure(e);
+            } catch (JedisException e) {
+                throw failure(e);
+            }
+        }
+    }
+
+    private static long connectedReplicas(Jedis j) {
+        for (String line : j.info("replication").split("\r?\n")) {
+            if (line.startsWith("connected_slaves:")) {
+                return Long.parseLong(
+                        line.substring("connected_slaves:".length()).trim());
+            }
+        }
+        return 0;
+    }
+
+    private void refreshTopology() {
+        try {
+            cluster.refreshClusterTopology();
+        } catch (RuntimeException ignored) {
+            // best effort: the client refreshes again on its next redirection
         }
     }
 
@@ -254,6 +449,6 @@ public final class RedisAccess implements AutoCloseable {
 
     @Override
     public String toString() {
-        return where.toString();
+        return cluster == null ? where.toString() : "cluster@" + where;
     }
 }

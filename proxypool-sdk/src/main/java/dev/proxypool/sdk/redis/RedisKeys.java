@@ -3,6 +3,7 @@ package dev.proxypool.sdk.redis;
 import dev.proxypool.core.extract.IdempotencyKey;
 import dev.proxypool.core.model.ProxyKey;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -19,12 +20,22 @@ final class RedisKeys {
     private final String prefix;
     private final String pool;
     private final List<String> poolKeys;
+    private final List<String> reservationKeys;
     private final List<String> idempotency;
 
     RedisKeys(String prefix) {
+        this(prefix, 0);
+    }
+
+    /** The keys of shard {@code shard} of a partitioned pool (RedisClusterPoolStore); shard 0 is the single-node pool's. */
+    RedisKeys(String prefix, int shard) {
         this.prefix = prefix;
-        this.pool = "{" + prefix + "0}:";
+        this.pool = "{" + prefix + shard + "}:";
         this.poolKeys = POOL.stream().map(name -> pool + name).toList();
+        List<String> withReservations = new ArrayList<>(poolKeys);
+        withReservations.add(pool + "v");
+        withReservations.add(pool + "w");
+        this.reservationKeys = List.copyOf(withReservations);
         String tag = "{" + prefix + "i}:";
         this.idempotency = List.of(tag + "f", tag + "d", tag + "r", tag + "z", tag + "seq", tag + "x");
     }
@@ -41,6 +52,11 @@ final class RedisKeys {
     /** The KEYS of every pool script (common.lua's list). */
     List<String> pool() {
         return poolKeys;
+    }
+
+    /** {@link #pool()} and the two reservation keys (common.lua's [13] and [14]). */
+    List<String> withReservations() {
+        return reservationKeys;
     }
 
     /** The tombstone sorted set (physical key by end, ms). */

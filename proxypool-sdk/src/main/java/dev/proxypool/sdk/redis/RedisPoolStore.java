@@ -91,21 +91,15 @@ public final class RedisPoolStore implements PoolStore {
     /** Most dead idempotency records dropped per purge. */
     static final int IDEMPOTENCY_PURGE_WINDOW = 1000;
 
-    private static final RedisScript PUBLISH = RedisScript.withPrelude("/redis/common.lua", "/redis/publish.lua");
-    private static final RedisScript EXTRACT = RedisScript.withPrelude("/redis/common.lua", "/redis/extract.lua");
-    private static final RedisScript REMOVE = RedisScript.withPrelude("/redis/common.lua", "/redis/remove.lua");
-    private static final RedisScript PURGE = RedisScript.withPrelude("/redis/common.lua", "/redis/purge.lua");
-    private static final RedisScript MARK_CHECKED =
-            RedisScript.withPrelude("/redis/common.lua", "/redis/mark_checked.lua");
-    private static final RedisScript GET = RedisScript.withPrelude("/redis/common.lua", "/redis/get.lua");
-    private static final RedisScript SET_DISABLED =
-            RedisScript.withPrelude("/redis/common.lua", "/redis/set_disabled.lua");
-    private static final RedisScript COUNTS = RedisScript.withPrelude("/redis/common.lua", "/redis/counts.lua");
-    private static final RedisScript LIST = RedisScript.withPrelude("/redis/common.lua", "/redis/list.lua");
-    private static final RedisScript IDEM_BEGIN = RedisScript.resource("/redis/idempotency_begin.lua");
-    private static final RedisScript IDEM_COMPLETE = RedisScript.resource("/redis/idempotency_complete.lua");
-    private static final RedisScript IDEM_ABANDON = RedisScript.resource("/redis/idempotency_abandon.lua");
-    private static final RedisScript IDEM_PURGE = RedisScript.resource("/redis/idempotency_purge.lua");
+    static final RedisScript PUBLISH = RedisScript.withPrelude("/redis/common.lua", "/redis/publish.lua");
+    static final RedisScript EXTRACT = RedisScript.withPrelude("/redis/common.lua", "/redis/extract.lua");
+    static final RedisScript REMOVE = RedisScript.withPrelude("/redis/common.lua", "/redis/remove.lua");
+    static final RedisScript PURGE = RedisScript.withPrelude("/redis/common.lua", "/redis/purge.lua");
+    static final RedisScript MARK_CHECKED = RedisScript.withPrelude("/redis/common.lua", "/redis/mark_checked.lua");
+    static final RedisScript GET = RedisScript.withPrelude("/redis/common.lua", "/redis/get.lua");
+    static final RedisScript SET_DISABLED = RedisScript.withPrelude("/redis/common.lua", "/redis/set_disabled.lua");
+    static final RedisScript COUNTS = RedisScript.withPrelude("/redis/common.lua", "/redis/counts.lua");
+    static final RedisScript LIST = RedisScript.withPrelude("/redis/common.lua", "/redis/list.lua");
     private static final List<RedisScript> ALL = List.of(
             PUBLISH,
             EXTRACT,
@@ -116,20 +110,22 @@ public final class RedisPoolStore implements PoolStore {
             COUNTS,
             LIST,
             GET,
-            IDEM_BEGIN,
-            IDEM_COMPLETE,
-            IDEM_ABANDON,
-            IDEM_PURGE);
+            RedisIdempotency.BEGIN,
+            RedisIdempotency.COMPLETE,
+            RedisIdempotency.ABANDON,
+            RedisIdempotency.PURGE);
 
     private final RedisAccess redis;
     private final RedisKeys keys;
     private final StoreSettings settings;
+    private final RedisIdempotency idempotency;
     private volatile boolean closed;
 
     private RedisPoolStore(RedisAccess redis, String keyPrefix, StoreSettings settings) {
         this.redis = redis;
         this.keys = new RedisKeys(keyPrefix);
         this.settings = settings;
+        this.idempotency = new RedisIdempotency(redis, keys, settings);
     }
 
     /**
@@ -235,7 +231,7 @@ public final class RedisPoolStore implements PoolStore {
             dropped += RedisReplies.number(r.get(0));
             more = RedisReplies.number(r.get(1)) == 1;
         }
-        redis.eval(IDEM_PURGE, keys.idempotencyRecords(), List.of(nowMs, Integer.toString(IDEMPOTENCY_PURGE_WINDOW)));
+        idempotency.purge(now);
         return (int) dropped;
     }
 
@@ -275,11 +271,28 @@ public final class RedisPoolStore implements PoolStore {
     @Override
     public ExtractionResult extract(ExtractionRequest request, Instant now) {
         checkOpen();
+        List<String> args = extractArgs(
+                request,
+                now,
+                settings,
+                request.count(),
+                request.fulfillment() == Fulfillment.ALL_OR_NOTHING ? "1" : "0",
+                request.gatewayReserve());
+        List<?> r = RedisReplies.list(redis.eval(EXTRACT, keys.pool(), args));
+        if (RedisReplies.number(r.get(0)) == 0) {
+            return new ExtractionResult.Insufficient((int) RedisReplies.number(r.get(1)));
+        }
+        return new ExtractionResult.Extracted(extracted(r, 1, now));
+    }
+
+    /** The ARGV of extract.lua (its header) for {@code count} proxies in {@code mode} ('1', '0' or 'r'). */
+    static List<String> extractArgs(
+            ExtractionRequest request, Instant now, StoreSettings settings, int count, String mode, int reserve) {
         List<String> args = new ArrayList<>(16);
         args.add(Long.toString(ProxyCodec.millis(now)));
-        args.add(Integer.toString(request.count()));
-        args.add(request.fulfillment() == Fulfillment.ALL_OR_NOTHING ? "1" : "0");
-        args.add(Integer.toString(request.gatewayReserve()));
+        args.add(Integer.toString(count));
+        args.add(mode);
+        args.add(Integer.toString(reserve));
         args.add(Long.toString(request.minRemainingTtl().toMillis()));
         args.add(Long.toString(request.maxHealthAge().toMillis()));
         args.add(Long.toString(settings.tombstoneRetentionForNoExpiry().toMillis()));
@@ -287,19 +300,20 @@ public final class RedisPoolStore implements PoolStore {
         args.add(
                 Integer.toString(ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE))); // the script's sampling seed
         addTerms(request.filter(), args);
-        List<?> r = RedisReplies.list(redis.eval(EXTRACT, keys.pool(), args));
-        if (RedisReplies.number(r.get(0)) == 0) {
-            return new ExtractionResult.Insufficient((int) RedisReplies.number(r.get(1)));
+        return args;
+    }
+
+    /** The extracted proxies of a script reply whose records start at index {@code from}. */
+    static List<ExtractedProxy> extracted(List<?> reply, int from, Instant now) {
+        List<ExtractedProxy> out = new ArrayList<>(Math.max(0, reply.size() - from));
+        for (int i = from; i < reply.size(); i++) {
+            out.add(new ExtractedProxy(ProxyCodec.decode(RedisReplies.string(reply.get(i))), now));
         }
-        List<ExtractedProxy> out = new ArrayList<>(r.size() - 1);
-        for (int i = 1; i < r.size(); i++) {
-            out.add(new ExtractedProxy(ProxyCodec.decode(RedisReplies.string(r.get(i))), now));
-        }
-        return new ExtractionResult.Extracted(out);
+        return out;
     }
 
     /** Filter terms as the scripts read them: a count, then (kind, a, b) triples. */
-    private static void addTerms(ExtractionFilter filter, List<String> args) {
+    static void addTerms(ExtractionFilter filter, List<String> args) {
         int at = args.size();
         args.add("");
         int n = 0;
@@ -327,59 +341,19 @@ public final class RedisPoolStore implements PoolStore {
     @Override
     public IdempotencyStart beginIdempotent(IdempotencyKey key, String fingerprint, Instant now) {
         checkOpen();
-        List<?> r = RedisReplies.list(redis.eval(
-                IDEM_BEGIN,
-                keys.idempotency(),
-                List.of(
-                        RedisKeys.idempotencyRecord(key),
-                        requireFingerprint(fingerprint),
-                        Long.toString(ProxyCodec.millis(now)),
-                        Long.toString(settings.idempotencyInProgressTimeout().toMillis()),
-                        Integer.toString(settings.idempotencyMaxEntries()))));
-        String answer = RedisReplies.string(r.get(0));
-        return switch (answer) {
-            case "started" -> IdempotencyStart.STARTED;
-            case "progress" -> IdempotencyStart.IN_PROGRESS;
-            case "mismatch" -> IdempotencyStart.MISMATCH;
-            case "replay" -> new IdempotencyStart.Replay(RedisReplies.string(r.get(1)));
-            default -> throw new IllegalStateException("unexpected idempotency answer '" + answer + "'");
-        };
+        return idempotency.begin(key, fingerprint, now);
     }
 
     @Override
     public boolean completeIdempotent(IdempotencyKey key, String fingerprint, String response, Instant now) {
         checkOpen();
-        if (response == null) {
-            throw new IllegalArgumentException("idempotent response must not be null");
-        }
-        return RedisReplies.number(redis.eval(
-                        IDEM_COMPLETE,
-                        keys.idempotency(),
-                        List.of(
-                                RedisKeys.idempotencyRecord(key),
-                                requireFingerprint(fingerprint),
-                                response,
-                                Long.toString(ProxyCodec.millis(now)),
-                                Long.toString(settings.idempotencyRetention().toMillis()),
-                                Integer.toString(settings.idempotencyMaxEntries()))))
-                == 1;
+        return idempotency.complete(key, fingerprint, response, now);
     }
 
     @Override
     public boolean abandonIdempotent(IdempotencyKey key, String fingerprint) {
         checkOpen();
-        return RedisReplies.number(redis.eval(
-                        IDEM_ABANDON,
-                        keys.idempotencyRecords(),
-                        List.of(RedisKeys.idempotencyRecord(key), requireFingerprint(fingerprint))))
-                == 1;
-    }
-
-    private static String requireFingerprint(String fingerprint) {
-        if (fingerprint == null || fingerprint.isEmpty()) {
-            throw new IllegalArgumentException("idempotency fingerprint must not be empty");
-        }
-        return fingerprint;
+        return idempotency.abandon(key, fingerprint);
     }
 
     @Override
@@ -405,13 +379,16 @@ public final class RedisPoolStore implements PoolStore {
     public Optional<StoredProxy> get(String proxyId) {
         checkOpen();
         List<?> v = RedisReplies.list(redis.eval(GET, keys.pool(), List.of(proxyId)));
-        return v.isEmpty()
-                ? Optional.empty()
-                : Optional.of(ProxyCodec.stored(
-                        RedisReplies.string(v.get(0)),
-                        RedisReplies.string(v.get(1)),
-                        RedisReplies.string(v.get(2)),
-                        RedisReplies.string(v.get(3))));
+        return v.isEmpty() ? Optional.empty() : Optional.of(stored(v));
+    }
+
+    /** A stored proxy of a get.lua or list.lua reply: {r, state, checked ms, checked ns}. */
+    static StoredProxy stored(List<?> v) {
+        return ProxyCodec.stored(
+                RedisReplies.string(v.get(0)),
+                RedisReplies.string(v.get(1)),
+                RedisReplies.string(v.get(2)),
+                RedisReplies.string(v.get(3)));
     }
 
     @Override
@@ -426,12 +403,7 @@ public final class RedisPoolStore implements PoolStore {
         List<?> r = RedisReplies.list(redis.eval(LIST, keys.pool(), args));
         List<StoredProxy> proxies = new ArrayList<>(r.size() - 1);
         for (int i = 1; i < r.size(); i++) {
-            List<?> v = RedisReplies.list(r.get(i));
-            proxies.add(ProxyCodec.stored(
-                    RedisReplies.string(v.get(0)),
-                    RedisReplies.string(v.get(1)),
-                    RedisReplies.string(v.get(2)),
-                    RedisReplies.string(v.get(3))));
+            proxies.add(stored(RedisReplies.list(r.get(i))));
         }
         String next = RedisReplies.string(r.get(0));
         return new ProxyPage(proxies, next.isEmpty() ? PageRequest.FIRST : PageRequest.cursorAfter(next));

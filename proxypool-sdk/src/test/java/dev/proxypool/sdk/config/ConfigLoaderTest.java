@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -109,7 +110,7 @@ class ConfigLoaderTest {
 
         RoutingRule shop = c.routings().get(0);
         assertEquals(Strategy.SEQUENTIAL, shop.strategy());
-        assertEquals(java.util.List.of("vendor-a-us", "vendor-b-us"), shop.upstreams());
+        assertEquals(List.of("vendor-a-us", "vendor-b-us"), shop.upstreams());
         assertEquals(Exhaustion.STOP, shop.exhaustion());
         assertEquals(Set.of(Protocol.HTTP), shop.filter().protocols());
         assertEquals(LabelSelector.parse("type=residential"), shop.filter().labels());
@@ -128,7 +129,7 @@ class ConfigLoaderTest {
         assertEquals(
                 dir.resolve("secrets/credentials.properties"),
                 c.credentials().file().orElseThrow());
-        assertEquals(java.util.List.of(443, 8443), c.security().connectPorts());
+        assertEquals(List.of(443, 8443), c.security().connectPorts());
     }
 
     @Test
@@ -172,6 +173,13 @@ class ConfigLoaderTest {
                 "port out of range | server: { gatewayPort: 70000 } | server.gatewayPort",
                 "port not a number | server: { apiPort: abc } | server.apiPort",
                 "unknown store | store: { type: mongo } | store.type",
+                "cluster without nodes | 'store: { type: redis-cluster }' | store.nodes",
+                "cluster with empty nodes | 'store: { type: redis-cluster, nodes: [] }' | store.nodes",
+                "cluster node without port | 'store: { type: redis-cluster, nodes: [h] }' | store.nodes",
+                "cluster with 0 shards | 'store: { type: redis-cluster, nodes: [h:7000], shards: 0 }' | store.shards",
+                "negative waitReplicas | 'store: { type: redis-cluster, nodes: [h:7000], waitReplicas: -1 }' | store.waitReplicas",
+                "zero waitTimeout | 'store: { type: redis-cluster, nodes: [h:7000], waitTimeout: 0s }' | store.waitTimeout",
+                "nodes for one node | 'store: { type: redis, nodes: [h:7000] }' | store.nodes",
                 "unknown strategy | 'routings: [{ name: r, strategy: fastest }]' | routings[r].strategy",
                 "missing upstream | 'routings: [{ name: r, upstreams: [nope] }]' | routings[r].upstreams[0]",
                 "bad duration | 'routings: [{ name: r, minRemainingTtl: soon }]' | routings[r].minRemainingTtl",
@@ -191,6 +199,22 @@ class ConfigLoaderTest {
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(write(yaml), Map.of()));
         assertEquals(key, e.key(), e.getMessage());
         assertTrue(e.getMessage().startsWith(key + ": "), e.getMessage());
+    }
+
+    @Test
+    void redisClusterStoreReadsItsNodesShardsAndWait() throws IOException {
+        ProxyPoolConfig c = ConfigLoader.load(
+                write("store: { type: redis-cluster, nodes: [\"127.0.0.1:7100\", \"127.0.0.1:7101\"],"
+                        + " keyPrefix: \"x:\", shards: 8, waitReplicas: 2, waitTimeout: 250ms }\n"),
+                Map.of());
+        assertEquals(ProxyPoolConfig.StoreType.REDIS_CLUSTER, c.store().type());
+        assertEquals(List.of("127.0.0.1:7100", "127.0.0.1:7101"), c.store().nodes());
+        assertEquals(8, c.store().shards());
+        assertEquals(2, c.store().waitReplicas());
+        assertEquals(Duration.ofMillis(250), c.store().waitTimeout());
+        ProxyPoolConfig d = ConfigLoader.load(write("store: { type: redis-cluster, nodes: [\"h:1\"] }\n"), Map.of());
+        assertEquals(16, d.store().shards());
+        assertEquals(-1, d.store().waitReplicas(), "auto: 1 when the master has a replica");
     }
 
     @Test

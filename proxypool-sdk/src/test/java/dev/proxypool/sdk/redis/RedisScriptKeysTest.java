@@ -33,6 +33,7 @@ class RedisScriptKeysTest {
 
     /** The pool scripts, which RedisPoolStore runs with {@code redis/common.lua} prepended: checked so. */
     private static final Set<String> WITH_COMMON = Set.of(
+            "redis/commit.lua",
             "redis/counts.lua",
             "redis/extract.lua",
             "redis/get.lua",
@@ -40,8 +41,10 @@ class RedisScriptKeysTest {
             "redis/mark_checked.lua",
             "redis/publish.lua",
             "redis/purge.lua",
+            "redis/release.lua",
             "redis/remove.lua",
-            "redis/set_disabled.lua");
+            "redis/set_disabled.lua",
+            "redis/total.lua");
 
     /** Commands whose every argument is a key. */
     private static final Set<String> ALL_KEYS =

@@ -1,0 +1,590 @@
+package dev.proxypool.sdk.redis;
+
+import dev.proxypool.core.extract.ExtractedProxy;
+import dev.proxypool.core.extract.ExtractionRequest;
+import dev.proxypool.core.extract.ExtractionResult;
+import dev.proxypool.core.extract.Fulfillment;
+import dev.proxypool.core.extract.IdempotencyKey;
+import dev.proxypool.core.extract.IdempotencyStart;
+import dev.proxypool.core.extract.PageRequest;
+import dev.proxypool.core.extract.PoolQuery;
+import dev.proxypool.core.extract.PoolStore;
+import dev.proxypool.core.extract.ProxyPage;
+import dev.proxypool.core.extract.PublishResult;
+import dev.proxypool.core.extract.StoreSettings;
+import dev.proxypool.core.extract.StoreUnavailableException;
+import dev.proxypool.core.extract.StoredProxy;
+import dev.proxypool.core.extract.UpstreamCounts;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.model.ProxyKey;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+import java.util.zip.CRC32;
+import redis.clients.jedis.params.SetParams;
+
+/**
+ * The {@link PoolStore} on Redis Cluster (config {@code store.type: redis-cluster}): the pool is
+ * partitioned into {@code store.shards} shards, each the twelve keys of the single-node layout
+ * under its own hash tag {@code {<keyPrefix><n>}} (one slot, hence one master, per shard), and the
+ * same scripts run on each ({@code redis/common.lua}). A proxy's shard is a CRC-32 of its physical
+ * key (protocol/host/port/credentialRef) modulo the shards, so its record, index members, key
+ * holder and tombstone share a tag and one script sees them all: publish, tombstone and duplicate
+ * rules hold per shard exactly as on one node. Idempotency records live under
+ * {@code {<keyPrefix>i}}, their own slot.
+ *
+ * <p><b>Extraction across shards.</b> {@code partial}: the shards in a random order, each giving
+ * what it can atomically ({@code extract.lua}) until the count is met. {@code allOrNothing}: first
+ * one random shard for the whole count (atomic, the common case); when it falls short, a
+ * reservation on each shard in a random order ({@code extract.lua} in reserve mode: the proxies
+ * leave AVAILABLE under a token with a deadline), then {@code commit.lua} on each when the total
+ * is met, else {@code release.lua}. A reservation whose caller died returns to AVAILABLE once its
+ * deadline passed ({@link #purgeExpired}, or the next reservation on that shard); a committed
+ * proxy never returns. A gateway reserve is a rule over all shards: extractions with a reserve
+ * take turns under a lock ({@code {<keyPrefix>l}:reserve}, {@code SET NX PX}), read the shards'
+ * totals ({@code total.lua}) and extract at most the total above the reserve; extractions
+ * without a reserve (the default, {@code distribution.gatewayReserve: 0}) take no lock.
+ *
+ * <p><b>Durability.</b> Every script that extracts runs followed by {@code WAIT waitReplicas
+ * waitTimeout} on the same connection ({@link RedisAccess#evalDurably}); fewer acknowledgements
+ * fail the call with {@link StoreUnavailableException} (the API answers 503, retryable): those
+ * proxies are extracted but not delivered, the safe side of "never twice", rather than handed
+ * out while a failover could hand them out again. With {@code waitReplicas: 0} a failover right
+ * after an extraction can lose it on the promoted replica, which then hands the proxy out again.
+ *
+ * <p><b>By id.</b> {@link #get}, {@link #remove}, {@link #setDisabled} and {@link #markChecked}
+ * take ids, whose shard is unknown: they ask every shard (one script call each, per batch).
+ * {@link #list} merges the shards' pages in id order. A proxy id is stored in the shard of its
+ * key; an id republished with another physical key (never the case for ids derived from the key)
+ * would be stored in both shards until removed.
+ *
+ * <p>Thread-safe; runs no threads of its own.
+ */
+public final class RedisClusterPoolStore implements PoolStore {
+
+    /** Ended reservations released per shard by one purge or reservation. */
+    static final int RELEASE_BOUND = 100;
+
+    static final RedisScript COMMIT = RedisScript.withPrelude("/redis/common.lua", "/redis/commit.lua");
+    static final RedisScript RELEASE = RedisScript.withPrelude("/redis/common.lua", "/redis/release.lua");
+    static final RedisScript TOTAL = RedisScript.withPrelude("/redis/common.lua", "/redis/total.lua");
+    static final RedisScript LOCK_RELEASE = RedisScript.resource("/lock/lease_release.lua");
+    private static final List<RedisScript> ALL = List.of(
+            RedisPoolStore.PUBLISH,
+            RedisPoolStore.EXTRACT,
+            RedisPoolStore.REMOVE,
+            RedisPoolStore.PURGE,
+            RedisPoolStore.MARK_CHECKED,
+            RedisPoolStore.SET_DISABLED,
+            RedisPoolStore.COUNTS,
+            RedisPoolStore.LIST,
+            RedisPoolStore.GET,
+            COMMIT,
+            RELEASE,
+            TOTAL,
+            LOCK_RELEASE,
+            RedisIdempotency.BEGIN,
+            RedisIdempotency.COMPLETE,
+            RedisIdempotency.ABANDON,
+            RedisIdempotency.PURGE);
+
+    private final RedisAccess redis;
+    private final RedisClusterConfig config;
+    private final StoreSettings settings;
+    private final RedisKeys[] shards;
+    private final RedisIdempotency idempotency;
+    private final Duration reservationTtl;
+    private final String reserveLock;
+    private volatile boolean closed;
+
+    private RedisClusterPoolStore(RedisAccess redis, RedisClusterConfig config, StoreSettings settings) {
+        this.redis = redis;
+        this.config = config;
+        this.settings = settings;
+        this.shards = new RedisKeys[config.shards()];
+        for (int i = 0; i < shards.length; i++) {
+            shards[i] = new RedisKeys(config.keyPrefix(), i);
+        }
+        this.idempotency = new RedisIdempotency(redis, shards[0], settings);
+        this.reserveLock = "{" + config.keyPrefix() + "l}:reserve";
+        // a live caller commits within a few round trips; one that died frees its proxies after this
+        this.reservationTtl = config.socketTimeout().multipliedBy(4).plus(config.waitTimeout());
+    }
+
+    /**
+     * Connects (reads the cluster's topology from the seeds) and loads the scripts on every node.
+     *
+     * @throws StoreUnavailableException when no seed can be reached within the timeouts
+     */
+    public static RedisClusterPoolStore connect(RedisClusterConfig config, StoreSettings settings) {
+        if (config == null || settings == null) {
+            throw new IllegalArgumentException("redis-cluster store needs a config and store settings");
+        }
+        RedisAccess redis = RedisAccess.openCluster(config, "store", config.maxConnections());
+        try {
+            redis.load(ALL);
+        } catch (RuntimeException e) {
+            redis.close();
+            throw e;
+        }
+        return new RedisClusterPoolStore(redis, config, settings);
+    }
+
+    /** The key prefix the store's keys are built from (shard n's keys start with {@code {<keyPrefix>n}:}). */
+    public String keyPrefix() {
+        return config.keyPrefix();
+    }
+
+    /** How many shards the pool has. */
+    public int shards() {
+        return shards.length;
+    }
+
+    /** The shard of a physical proxy: CRC-32 of {@code proto/host/port/credRef} modulo the shards. */
+    public static int shardOf(ProxyKey key, int shards) {
+        CRC32 crc = new CRC32();
+        crc.update(RedisKeys.physical(key).getBytes(StandardCharsets.UTF_8));
+        return (int) (crc.getValue() % shards);
+    }
+
+    private RedisKeys keysOf(ProxyKey key) {
+        return shards[shardOf(key, shards.length)];
+    }
+
+    @Override
+    public PublishResult upsert(Collection<Proxy> proxies, Instant now) {
+        checkOpen();
+        Map<Integer, List<Proxy>> byShard = new LinkedHashMap<>();
+        for (Proxy p : proxies) {
+            if (p == null) {
+                throw new IllegalArgumentException("proxies must not contain null");
+            }
+            byShard.computeIfAbsent(shardOf(p.key(), shards.length), s -> new ArrayList<>())
+                    .add(p);
+        }
+        long[] sum = new long[5];
+        String nowMs = Long.toString(ProxyCodec.millis(now));
+        for (Map.Entry<Integer, List<Proxy>> e : byShard.entrySet()) {
+            List<Proxy> all = e.getValue();
+            for (int from = 0; from < all.size(); from += RedisPoolStore.PUBLISH_BATCH) {
+                List<String> args = new ArrayList<>();
+                args.add(nowMs);
+                for (Proxy p : all.subList(from, Math.min(all.size(), from + RedisPoolStore.PUBLISH_BATCH))) {
+                    ProxyCodec.publishArgs(p, args);
+                }
+                List<?> r = RedisReplies.list(redis.eval(RedisPoolStore.PUBLISH, shards[e.getKey()].pool(), args));
+                for (int i = 0; i < 5; i++) {
+                    sum[i] += RedisReplies.number(r.get(i));
+                }
+            }
+        }
+        return new PublishResult((int) sum[0], (int) sum[1], (int) sum[2], (int) sum[3], (int) sum[4]);
+    }
+
+    @Override
+    public int remove(Collection<String> proxyIds) {
+        checkOpen();
+        return (int) everyShardInBatches(RedisPoolStore.REMOVE, List.of(), proxyIds);
+    }
+
+    @Override
+    public int purgeExpired(Instant now) {
+        checkOpen();
+        String nowMs = Long.toString(ProxyCodec.millis(now));
+        long dropped = 0;
+        for (RedisKeys shard : shards) {
+            redis.eval(RELEASE, shard.withReservations(), List.of(nowMs, "", Integer.toString(RELEASE_BOUND)));
+            boolean more = true;
+            while (more) {
+                List<?> r = RedisReplies.list(redis.eval(
+                        RedisPoolStore.PURGE, shard.pool(), List.of(nowMs, Integer.toString(RedisPoolStore.ID_BATCH))));
+                dropped += RedisReplies.number(r.get(0));
+                more = RedisReplies.number(r.get(1)) == 1;
+            }
+        }
+        idempotency.purge(now);
+        return (int) dropped;
+    }
+
+    @Override
+    public int markChecked(Collection<String> proxyIds, Instant checkedAt) {
+        if (checkedAt == null) {
+            throw new IllegalArgumentException("checkedAt must not be null");
+        }
+        checkOpen();
+        return (int) everyShardInBatches(
+                RedisPoolStore.MARK_CHECKED,
+                List.of(
+                        Long.toString(ProxyCodec.millis(checkedAt)),
+                        Integer.toString(ProxyCodec.subMillisNanos(checkedAt))),
+                proxyIds);
+    }
+
+    /** Runs {@code script} on every shard over the ids in batches; sums the replies (each id counts in its shard only). */
+    private long everyShardInBatches(RedisScript script, List<String> leading, Collection<String> ids) {
+        List<String> all = List.copyOf(ids);
+        long n = 0;
+        for (int from = 0; from < all.size(); from += RedisPoolStore.ID_BATCH) {
+            List<String> args = new ArrayList<>(leading.size() + RedisPoolStore.ID_BATCH);
+            args.addAll(leading);
+            args.addAll(all.subList(from, Math.min(all.size(), from + RedisPoolStore.ID_BATCH)));
+            for (RedisKeys shard : shards) {
+                n += RedisReplies.number(redis.eval(script, shard.pool(), args));
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public boolean setDisabled(String proxyId, boolean disabled) {
+        checkOpen();
+        for (RedisKeys shard : shards) {
+            if (RedisReplies.number(redis.eval(
+                            RedisPoolStore.SET_DISABLED, shard.pool(), List.of(proxyId, disabled ? "1" : "0")))
+                    == 1) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public ExtractionResult extract(ExtractionRequest request, Instant now) {
+        checkOpen();
+        if (request.gatewayReserve() == 0) {
+            return extract(request, now, request.count());
+        }
+        // the reserve is a rule over every shard: extractions with one take turns under a lock
+        String holder = UUID.randomUUID().toString();
+        lockReserve(holder);
+        try {
+            long total = 0;
+            List<String> nowArg = List.of(Long.toString(ProxyCodec.millis(now)));
+            for (RedisKeys shard : shards) {
+                total += RedisReplies.number(redis.eval(TOTAL, shard.pool(), nowArg));
+            }
+            return extract(request, now, (int)
+                    Math.max(0, Math.min(request.count(), total - request.gatewayReserve())));
+        } finally {
+            try {
+                redis.eval(LOCK_RELEASE, List.of(reserveLock), List.of(holder));
+            } catch (RuntimeException e) {
+                // the lock lapses after its ttl
+            }
+        }
+    }
+
+    /**
+     * Takes the lock of extractions with a gateway reserve ({@code SET NX PX}), waiting at most
+     * the connect plus socket timeout; a holder that died frees it after {@link #reservationTtl}.
+     */
+    private void lockReserve(String holder) {
+        long until = System.nanoTime()
+                + config.connectTimeout().plus(config.socketTimeout()).toNanos();
+        long pause = 50_000; // ns, doubling to 5 ms
+        SetParams params = SetParams.setParams().nx().px(reservationTtl.toMillis());
+        while (!"OK".equals(redis.call(c -> c.set(reserveLock, holder, params)))) {
+            if (System.nanoTime() > until) {
+                throw new RedisUnavailableException(
+                        RedisFailure.BUSY,
+                        "Redis Cluster " + redis + " is unavailable (busy): extractions with a gateway reserve"
+                                + " waited too long for their turn",
+                        null);
+            }
+            LockSupport.parkNanos(pause);
+            pause = Math.min(5_000_000, pause * 2);
+        }
+    }
+
+    private ExtractionResult extract(ExtractionRequest request, Instant now, int allowance) {
+        boolean allOrNothing = request.fulfillment() == Fulfillment.ALL_OR_NOTHING;
+        if (allowance == 0) {
+            return allOrNothing ? new ExtractionResult.Insufficient(0) : new ExtractionResult.Extracted(List.of());
+        }
+        int[] order = randomOrder();
+        if (!allOrNothing) {
+            return partial(request, now, allowance, order);
+        }
+        if (allowance == request.count()) { // the common case: one shard has them all
+            List<?> r = durably(
+                    RedisPoolStore.EXTRACT,
+                    shards[order[0]].pool(),
+                    RedisPoolStore.extractArgs(request, now, settings, allowance, "1", 0));
+            if (RedisReplies.number(r.get(0)) == 1) {
+                return new ExtractionResult.Extracted(RedisPoolStore.extracted(r, 1, now));
+            }
+            if (shards.length == 1) {
+                return new ExtractionResult.Insufficient((int) RedisReplies.number(r.get(1)));
+            }
+        }
+        return acrossShards(request, now, allowance, order);
+    }
+
+    /** Partial: each shard in {@code order} gives what it can until {@code allowance} is met. */
+    private ExtractionResult partial(ExtractionRequest request, Instant now, int allowance, int[] order) {
+        List<ExtractedProxy> out = new ArrayList<>();
+        RuntimeException failed = null;
+        for (int s : order) {
+            int left = allowance - out.size();
+            if (left == 0) {
+                break;
+            }
+            try {
+                List<?> r = durably(
+                        RedisPoolStore.EXTRACT,
+                        shards[s].pool(),
+                        RedisPoolStore.extractArgs(request, now, settings, left, "0", 0));
+                out.addAll(RedisPoolStore.extracted(r, 1, now));
+            } catch (StoreUnavailableException e) {
+                failed = e; // another shard may still fill the count; if none does, the count is not exact
+            }
+        }
+        if (failed != null && out.size() < allowance) {
+            throw failed; // proxies extracted on other shards are not delivered: the safe side
+        }
+        return new ExtractionResult.Extracted(out);
+    }
+
+    /**
+     * allOrNothing over several shards: counts first (nothing changed) and answers insufficient
+     * when the shards together fall short; else reserves on each in {@code order}, commits when
+     * the total is met, releases otherwise.
+     */
+    private ExtractionResult acrossShards(ExtractionRequest request, Instant now, int allowance, int[] order) {
+        int matching = 0;
+        for (int s : order) {
+            List<?> r = RedisReplies.list(redis.eval(
+                    RedisPoolStore.EXTRACT,
+                    shards[s].pool(),
+                    RedisPoolStore.extractArgs(request, now, settings, allowance - matching, "c", 0)));
+            matching += (int) RedisReplies.number(r.get(1));
+            if (matching == allowance) {
+                break;
+            }
+        }
+        if (matching < request.count()) {
+            return new ExtractionResult.Insufficient(matching);
+        }
+        String token = UUID.randomUUID().toString();
+        long deadline = ProxyCodec.millis(now) + reservationTtl.toMillis();
+        List<Integer> reserved = new ArrayList<>();
+        int total = 0;
+        try {
+            for (int s : order) {
+                if (total == allowance) {
+                    break;
+                }
+                List<String> args = RedisPoolStore.extractArgs(request, now, settings, allowance - total, "r", 0);
+                args.add(token);
+                args.add(Long.toString(deadline));
+                List<?> r = RedisReplies.list(redis.eval(RedisPoolStore.EXTRACT, shards[s].withReservations(), args));
+                int n = (int) RedisReplies.number(r.get(1));
+                if (n > 0) {
+                    reserved.add(s);
+                    total += n;
+                }
+            }
+        } catch (RuntimeException e) {
+            releaseQuietly(reserved, token, now);
+            throw e;
+        }
+        if (total < request.count()) {
+            releaseQuietly(reserved, token, now);
+            return new ExtractionResult.Insufficient(total);
+        }
+        List<ExtractedProxy> out = new ArrayList<>(total);
+        List<String> commitArgs = List.of(
+                Long.toString(ProxyCodec.millis(now)),
+                Long.toString(settings.tombstoneRetentionForNoExpiry().toMillis()),
+                token);
+        for (int i = 0; i < reserved.size(); i++) {
+            try {
+                List<?> r = RedisReplies.list(durably(COMMIT, shards[reserved.get(i)].withReservations(), commitArgs));
+                out.addAll(RedisPoolStore.extracted(r, 0, now));
+            } catch (RuntimeException e) {
+                releaseQuietly(reserved.subList(i + 1, reserved.size()), token, now);
+                throw e; // the shards committed before are extracted and not delivered: the safe side
+            }
+        }
+        if (out.size() < request.count()) {
+            // reserved proxies removed or disabled meanwhile, or a reservation that outlived its
+            // deadline: what was committed is extracted but not delivered (never twice)
+            return new ExtractionResult.Insufficient(out.size());
+        }
+        return new ExtractionResult.Extracted(out);
+    }
+
+    private void releaseQuietly(List<Integer> reserved, String token, Instant now) {
+        List<String> args = List.of(Long.toString(ProxyCodec.millis(now)), token, Integer.toString(RELEASE_BOUND));
+        for (int s : reserved) {
+            try {
+                redis.eval(RELEASE, shards[s].withReservations(), args);
+            } catch (RuntimeException e) {
+                // its deadline releases it (purgeExpired)
+            }
+        }
+    }
+
+    private List<?> durably(RedisScript script, List<String> keys, List<String> args) {
+        return RedisReplies.list(redis.evalDurably(script, keys, args, config.waitReplicas(), config.waitTimeout()));
+    }
+
+    private int[] randomOrder() {
+        int[] order = new int[shards.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        ThreadLocalRandom rnd = ThreadLocalRandom.current();
+        for (int i = order.length - 1; i > 0; i--) {
+            int j = rnd.nextInt(i + 1);
+            int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        return order;
+    }
+
+    @Override
+    public IdempotencyStart beginIdempotent(IdempotencyKey key, String fingerprint, Instant now) {
+        checkOpen();
+        return idempotency.begin(key, fingerprint, now);
+    }
+
+    @Override
+    public boolean completeIdempotent(IdempotencyKey key, String fingerprint, String response, Instant now) {
+        checkOpen();
+        return idempotency.complete(key, fingerprint, response, now);
+    }
+
+    @Override
+    public boolean abandonIdempotent(IdempotencyKey key, String fingerprint) {
+        checkOpen();
+        return idempotency.abandon(key, fingerprint);
+    }
+
+    @Override
+    public int available(String upstream) {
+        checkOpen();
+        long n = 0;
+        for (RedisKeys shard : shards) {
+            String v = redis.call(c -> c.hget(shard.counts(), RedisKeys.availableField(upstream)));
+            n += v == null ? 0 : Long.parseLong(v);
+        }
+        return (int) n;
+    }
+
+    @Override
+    public Map<String, UpstreamCounts> countsByUpstream() {
+        checkOpen();
+        TreeMap<String, int[]> sums = new TreeMap<>();
+        for (RedisKeys shard : shards) {
+            List<?> r = RedisReplies.list(redis.eval(RedisPoolStore.COUNTS, shard.pool(), List.of()));
+            for (int i = 0; i + 2 < r.size(); i += 3) {
+                int[] c = sums.computeIfAbsent(RedisReplies.string(r.get(i)), u -> new int[2]);
+                c[0] += (int) RedisReplies.number(r.get(i + 1));
+                c[1] += (int) RedisReplies.number(r.get(i + 2));
+            }
+        }
+        TreeMap<String, UpstreamCounts> counts = new TreeMap<>();
+        sums.forEach((u, c) -> counts.put(u, new UpstreamCounts(c[0], c[1])));
+        return counts;
+    }
+
+    @Override
+    public Optional<StoredProxy> get(String proxyId) {
+        checkOpen();
+        for (RedisKeys shard : shards) {
+            List<?> v = RedisReplies.list(redis.eval(RedisPoolStore.GET, shard.pool(), List.of(proxyId)));
+            if (!v.isEmpty()) {
+                return Optional.of(RedisPoolStore.stored(v));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * One page of every shard, merged in id order. A shard whose page ended early (its limit or
+     * scan cap) bounds the merge at its last id: nothing after it is known there yet, so the
+     * merged page stops there and the next one starts after it.
+     */
+    @Override
+    public ProxyPage list(PoolQuery query, PageRequest page) {
+        checkOpen();
+        List<String> args = new ArrayList<>(16);
+        args.add(page.afterId().orElse(""));
+        args.add(Integer.toString(page.limit()));
+        args.add(Integer.toString(RedisPoolStore.LIST_SCAN_CAP));
+        args.add(query.state().map(s -> s.wireName()).orElse(""));
+        RedisPoolStore.addTerms(query.filter(), args);
+        List<StoredProxy> merged = new ArrayList<>();
+        String bound = null;
+        for (RedisKeys shard : shards) {
+            List<?> r = RedisReplies.list(redis.eval(RedisPoolStore.LIST, shard.pool(), args));
+            for (int i = 1; i < r.size(); i++) {
+                merged.add(RedisPoolStore.stored(RedisReplies.list(r.get(i))));
+            }
+            String next = RedisReplies.string(r.get(0));
+            if (!next.isEmpty() && (bound == null || next.compareTo(bound) < 0)) {
+                bound = next;
+            }
+        }
+        merged.sort(Comparator.comparing(p -> p.proxy().id()));
+        List<StoredProxy> out = new ArrayList<>(page.limit());
+        boolean more = false;
+        for (StoredProxy p : merged) {
+            if (bound != null && p.proxy().id().compareTo(bound) > 0) {
+                more = true;
+                break;
+            }
+            if (out.size() == page.limit()) {
+                more = true;
+                break;
+            }
+            out.add(p);
+        }
+        if (!more && bound == null) {
+            return new ProxyPage(out, PageRequest.FIRST);
+        }
+        String next = out.size() == page.limit() || bound == null
+                ? out.get(out.size() - 1).proxy().id()
+                : bound;
+        return new ProxyPage(out, PageRequest.cursorAfter(next));
+    }
+
+    @Override
+    public boolean isTombstoned(ProxyKey key, Instant now) {
+        checkOpen();
+        Double ends = redis.call(c -> c.zscore(keysOf(key).tombstones(), RedisKeys.physical(key)));
+        return ends != null && ends.longValue() > ProxyCodec.millis(now);
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            redis.close();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("pool store is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RedisClusterPoolStore[" + redis + " keyPrefix=" + config.keyPrefix() + " shards=" + shards.length + "]";
+    }
+}

@@ -1,0 +1,64 @@
+package dev.proxypool.sdk.redis;
+
+import dev.proxypool.core.extract.StoreSettings;
+import dev.proxypool.testkit.RedisClusterServer;
+import java.util.List;
+import java.util.UUID;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+/**
+ * One real Redis Cluster (3 masters + 3 replicas, {@link RedisClusterServer}) shared by the tests
+ * of this JVM, started on first use and stopped (its directory deleted) when the JVM exits; each
+ * store gets its own random key prefix and {@link #deleteKeys} removes its keys from every master.
+ */
+final class TestRedisCluster {
+
+    private static RedisClusterServer cluster;
+
+    private TestRedisCluster() {}
+
+    /** The shared cluster, started on first use. */
+    static synchronized RedisClusterServer cluster() {
+        if (cluster == null) {
+            RedisClusterServer c = RedisClusterServer.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(c::close, "redis-cluster-stop"));
+            cluster = c;
+        }
+        return cluster;
+    }
+
+    static RedisClusterConfig config(int shards) {
+        return RedisClusterConfig.of(cluster().nodes())
+                .withKeyPrefix("pptest:" + UUID.randomUUID() + ":")
+                .withShards(shards)
+                .withMaxConnections(48);
+    }
+
+    static RedisClusterPoolStore store(StoreSettings settings, int shards) {
+        return RedisClusterPoolStore.connect(config(shards), settings);
+    }
+
+    /** Deletes every key under the tags {@code {<prefix>...}} on every live master; returns how many. */
+    static long deleteKeys(String prefix) {
+        long n = 0;
+        for (int port : cluster().masterPorts()) {
+            try (Jedis j = new Jedis("127.0.0.1", port)) {
+                ScanParams params = new ScanParams()
+                        .match("{" + prefix.replaceAll("([*?\\[\\]\\\\])", "\\\\$1") + "*")
+                        .count(1000);
+                String cursor = ScanParams.SCAN_POINTER_START;
+                do {
+                    ScanResult<String> page = j.scan(cursor, params);
+                    List<String> keys = page.getResult();
+                    for (String k : keys) {
+                        n += j.unlink(k);
+                    }
+                    cursor = page.getCursor();
+                } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            }
+        }
+        return n;
+    }
+}
