@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Gateway metrics in the Helidon (Micrometer-backed) registry, served at {@code /observe/metrics}:
  * <ul>
- *   <li>{@code proxypool.gateway.requests{kind, result}}: counter, kind = http|connect, result =
+ *   <li>{@code proxypool.gateway.requests{kind, result}}: counter, kind = http|connect|socks (the
+ *       SOCKS5 listener's tunnels), result =
  *       {@link ExchangeResult}</li>
  *   <li>{@code proxypool.gateway.latency{kind}}: timer with a percentile histogram (P50/P95/P99)</li>
  *   <li>{@code proxypool.gateway.inflight}: gauge of requests and tunnels in progress</li>
@@ -29,8 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class HelidonGatewayMetrics implements GatewayMetrics {
 
-    private final Counter[][] requests = new Counter[2][ExchangeResult.values().length];
-    private final Timer[] latency = new Timer[2];
+    private final Counter[][] requests = new Counter[3][ExchangeResult.values().length];
+    private final Timer[] latency = new Timer[3];
     private final Map<String, Counter> errors = new ConcurrentHashMap<>();
     private final Counter retries;
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -38,8 +39,8 @@ public final class HelidonGatewayMetrics implements GatewayMetrics {
 
     public HelidonGatewayMetrics(MeterRegistry registry) {
         this.registry = registry;
-        String[] kinds = {"http", "connect"};
-        for (int k = 0; k < 2; k++) {
+        String[] kinds = {"http", "connect", "socks"};
+        for (int k = 0; k < kinds.length; k++) {
             for (ExchangeResult r : ExchangeResult.values()) {
                 requests[k][r.ordinal()] = registry.getOrCreate(Counter.builder("proxypool.gateway.requests")
                         .description("Gateway requests and tunnels by outcome")
@@ -83,10 +84,18 @@ public final class HelidonGatewayMetrics implements GatewayMetrics {
 
     @Override
     public void finished(boolean tunnel, ExchangeResult result, long nanos) {
+        finished(tunnel ? 1 : 0, result, nanos);
+    }
+
+    @Override
+    public void socksFinished(ExchangeResult result, long nanos) {
+        finished(2, result, nanos);
+    }
+
+    private void finished(int kind, ExchangeResult result, long nanos) {
         inFlight.decrementAndGet();
-        int k = tunnel ? 1 : 0;
-        requests[k][result.ordinal()].increment();
-        latency[k].record(Duration.ofNanos(nanos));
+        requests[kind][result.ordinal()].increment();
+        latency[kind].record(Duration.ofNanos(nanos));
     }
 
     @Override
