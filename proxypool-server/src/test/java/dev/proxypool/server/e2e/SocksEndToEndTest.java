@@ -7,16 +7,17 @@ import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
-import dev.proxypool.testkit.TestPorts;
 import dev.proxypool.testkit.TestTls;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Authenticator;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.PasswordAuthentication;
 import java.net.Proxy;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -63,7 +64,7 @@ class SocksEndToEndTest {
         us1 = FakeHttpProxy.start();
         us2 = FakeHttpProxy.start();
         de = FakeHttpProxy.start();
-        socksPort = TestPorts.closedPort();
+        socksPort = freePort();
         ca = dir.resolve("ca.pem");
         Files.writeString(
                 ca,
@@ -73,7 +74,7 @@ class SocksEndToEndTest {
                         + "\n-----END CERTIFICATE-----\n");
         Files.writeString(
                 dir.resolve("inventory.jsonl"),
-                line(us1.port(), "us") + line(us2.port(), "us") + line(de.port(), "de"));
+                line(us1.port(), "US") + line(us2.port(), "US") + line(de.port(), "DE"));
         Path cfg = dir.resolve("proxypool.yaml");
         Files.writeString(cfg, """
                 server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0, socksPort: %d }
@@ -86,6 +87,13 @@ class SocksEndToEndTest {
                   - { name: all, strategy: roundRobin, sticky: { enabled: true } }
                 """.formatted(socksPort, origin.port(), tlsOrigin.port(), socksPort));
         server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of())).start();
+    }
+
+    /** A port free now (its number must be in the config, which needs it in connectPorts). */
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
     }
 
     private static String line(int port, String country) {
