@@ -88,7 +88,7 @@ final class Demo implements AutoCloseable {
             Path config = dir.resolve("proxypool.yaml");
             Files.writeString(config, """
                     # proxypool demo: everything on loopback
-                    server: { host: 127.0.0.1, gatewayPort: %d, apiPort: %d }
+                    server: { host: 127.0.0.1, gatewayPort: %d, apiPort: %d, socksPort: 0 }
                     credentials: { file: credentials.properties }
                     providers:
                       - { name: demo, type: jsonl_inventory, path: inventory.jsonl }
@@ -133,7 +133,7 @@ final class Demo implements AutoCloseable {
         String echo = origin.url("/echo");
         return """
                 proxypool demo is running (config: %s)
-                  gateway  http://127.0.0.1:%d     REST  http://127.0.0.1:%d
+                  gateway  http://127.0.0.1:%d     REST  http://127.0.0.1:%d     SOCKS5  127.0.0.1:%d
                   3 local upstream proxies for the gateway (http, http with auth, socks5), a local origin,
                   and %d session proxies (upstream "sessions") for the Distribution API
 
@@ -142,6 +142,7 @@ final class Demo implements AutoCloseable {
                   curl -x http://127.0.0.1:%d -i -H 'X-ProxyPool-Session: s1' %s
                   curl -x http://127.0.0.1:%d -k https://127.0.0.1:%d/echo
                   curl -x http://127.0.0.1:%d -U demo-session-s1-country-us:demo-secret -i %s
+                  curl --socks5-hostname 127.0.0.1:%d -U demo-session-s1:demo-secret %s
                   curl -H 'Authorization: Bearer demo-token-0123456789' -d '{"count": 1, "filter": {"upstream": "sessions"}}' http://127.0.0.1:%d/v1/extractions
                   curl http://127.0.0.1:%d/observe/health
                   curl -H 'Accept: text/plain' http://127.0.0.1:%d/observe/metrics
@@ -158,6 +159,7 @@ final class Demo implements AutoCloseable {
                         config,
                         gw,
                         api,
+                        server.socksPort(),
                         SESSIONS,
                         gw,
                         echo,
@@ -166,6 +168,8 @@ final class Demo implements AutoCloseable {
                         gw,
                         tlsOrigin.port(),
                         gw,
+                        echo,
+                        server.socksPort(),
                         echo,
                         api,
                         api,

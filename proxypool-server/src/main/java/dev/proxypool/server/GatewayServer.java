@@ -32,7 +32,8 @@ import java.util.function.IntFunction;
  * One process, two listeners (docs/architecture.md#processes-and-roles): the gateway forward proxy (default 8080, our own
  * {@link GatewayListener}) and the Helidon SE REST listener (default 9090) with
  * {@code /observe/health}, {@code /observe/metrics} and {@code GET /v1/echo}. Port 0 picks a free
- * port (tests). {@link #stop()} closes the gateway first (idle connections at once, exchanges in
+ * port (tests). With {@code server.socksPort} set, a SOCKS5 listener runs beside the gateway
+ * ({@link GatewayListener#startSocks}: same engine, authenticator and connection cap). {@link #stop()} closes the gateway first (idle connections at once, exchanges in
  * progress after a grace period), then the REST listener.
  *
  * <p>Limits on the REST listener: at most {@link ConnectionLimits#apiReserve()} connections at once
@@ -46,13 +47,21 @@ public final class GatewayServer implements AutoCloseable {
     public static final String OPENAPI_DOCUMENT = "META-INF/openapi.yaml";
 
     private final GatewayListener gateway;
+    /** The SOCKS5 listener ({@code server.socksPort}), or null when off. */
+    private final GatewayListener socks;
+
     private final ApiListenerWatchdog web;
     private final ApiHeadDeadline headDeadline;
     private final Duration grace;
 
     private GatewayServer(
-            GatewayListener gateway, ApiListenerWatchdog web, ApiHeadDeadline headDeadline, Duration grace) {
+            GatewayListener gateway,
+            GatewayListener socks,
+            ApiListenerWatchdog web,
+            ApiHeadDeadline headDeadline,
+            Duration grace) {
         this.gateway = gateway;
+        this.socks = socks;
         this.web = web;
         this.headDeadline = headDeadline;
         this.grace = grace;
@@ -68,6 +77,11 @@ public final class GatewayServer implements AutoCloseable {
 
     public int apiPort() {
         return web.port();
+    }
+
+    /** The SOCKS5 listener's port, or -1 when {@code server.socksPort} is off. */
+    public int socksPort() {
+        return socks == null ? -1 : socks.port();
     }
 
     public Gateway gateway() {
@@ -90,6 +104,9 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     public void stop() {
+        if (socks != null) {
+            socks.stop(grace); // its socket only: the gateway below closes its connections
+        }
         gateway.stop(grace);
         web.stop();
         headDeadline.close();
@@ -105,6 +122,7 @@ public final class GatewayServer implements AutoCloseable {
         private final GatewayEngine engine;
         private int gatewayPort = 8080;
         private int apiPort = 9090;
+        private int socksPort = -1;
         private InetAddress bind = InetAddress.getLoopbackAddress();
         private ProxyAuthenticator authenticator = ProxyAuthenticator.anonymous();
         private GatewayConfig config = GatewayConfig.DEFAULTS;
@@ -128,6 +146,12 @@ public final class GatewayServer implements AutoCloseable {
 
         public Builder apiPort(int port) {
             this.apiPort = checkPort("server.apiPort", port);
+            return this;
+        }
+
+        /** Turns on the SOCKS5 listener ({@code server.socksPort}) on this port (0: any free port); off by default. */
+        public Builder socksPort(int port) {
+            this.socksPort = checkPort("server.socksPort", port);
             return this;
         }
 
@@ -205,6 +229,15 @@ public final class GatewayServer implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot bind the gateway listener on port " + gatewayPort, e);
             }
+            GatewayListener socks = null;
+            if (socksPort >= 0) {
+                try {
+                    socks = GatewayListener.startSocks(listener, bind, socksPort);
+                } catch (IOException e) {
+                    listener.stop(Duration.ZERO);
+                    throw new UncheckedIOException("cannot bind the SOCKS5 listener on port " + socksPort, e);
+                }
+            }
             HealthCheck gatewayCheck = new HealthCheck() {
                 @Override
                 public String name() {
@@ -261,9 +294,12 @@ public final class GatewayServer implements AutoCloseable {
                         .build()
                         .start();
                 ApiListenerWatchdog web = ApiListenerWatchdog.start(factory, apiPort, bind, watchdogInterval);
-                return new GatewayServer(listener, web, headDeadline, grace);
+                return new GatewayServer(listener, socks, web, headDeadline, grace);
             } catch (RuntimeException e) {
                 headDeadline.close();
+                if (socks != null) {
+                    socks.stop(Duration.ZERO);
+                }
                 listener.stop(Duration.ZERO);
                 throw e;
             }

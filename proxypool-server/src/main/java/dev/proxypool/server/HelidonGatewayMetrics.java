@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Gateway metrics in the Helidon (Micrometer-backed) registry, served at {@code /observe/metrics}:
  * <ul>
- *   <li>{@code proxypool.gateway.requests{kind, result}}: counter, kind = http|connect, result =
+ *   <li>{@code proxypool.gateway.requests{kind, result}}: counter, kind = http|connect|socks (the
+ *       SOCKS5 listener's tunnels), result =
  *       {@link ExchangeResult}</li>
  *   <li>{@code proxypool.gateway.latency{kind}}: timer, exported as the Prometheus histogram
  *       {@code proxypool_gateway_latency_seconds} with the fixed {@link #LATENCY_BUCKETS} (no
@@ -54,8 +55,8 @@ public final class HelidonGatewayMetrics implements GatewayMetrics {
         Duration.ofSeconds(300)
     };
 
-    private final Counter[][] requests = new Counter[2][ExchangeResult.values().length];
-    private final Timer[] latency = new Timer[2];
+    private final Counter[][] requests = new Counter[3][ExchangeResult.values().length];
+    private final Timer[] latency = new Timer[3];
     private final Map<String, Counter> errors = new ConcurrentHashMap<>();
     private final Counter retries;
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -63,8 +64,8 @@ public final class HelidonGatewayMetrics implements GatewayMetrics {
 
     public HelidonGatewayMetrics(MeterRegistry registry) {
         this.registry = registry;
-        String[] kinds = {"http", "connect"};
-        for (int k = 0; k < 2; k++) {
+        String[] kinds = {"http", "connect", "socks"};
+        for (int k = 0; k < kinds.length; k++) {
             for (ExchangeResult r : ExchangeResult.values()) {
                 requests[k][r.ordinal()] = registry.getOrCreate(Counter.builder("proxypool.gateway.requests")
                         .description("Gateway requests and tunnels by outcome")
@@ -107,10 +108,18 @@ public final class HelidonGatewayMetrics implements GatewayMetrics {
 
     @Override
     public void finished(boolean tunnel, ExchangeResult result, long nanos) {
+        finished(tunnel ? 1 : 0, result, nanos);
+    }
+
+    @Override
+    public void socksFinished(ExchangeResult result, long nanos) {
+        finished(2, result, nanos);
+    }
+
+    private void finished(int kind, ExchangeResult result, long nanos) {
         inFlight.decrementAndGet();
-        int k = tunnel ? 1 : 0;
-        requests[k][result.ordinal()].increment();
-        latency[k].record(Duration.ofNanos(nanos));
+        requests[kind][result.ordinal()].increment();
+        latency[kind].record(Duration.ofNanos(nanos));
     }
 
     @Override

@@ -110,6 +110,11 @@ public final class ProxyPoolServer implements AutoCloseable {
         return server.apiPort();
     }
 
+    /** The SOCKS5 listener's port, or -1 when {@code server.socksPort} is not set. */
+    public int socksPort() {
+        return server.socksPort();
+    }
+
     public ProxyPool pool() {
         return pool;
     }
@@ -224,6 +229,12 @@ public final class ProxyPoolServer implements AutoCloseable {
             int gatewayPort = config.server().gatewayPort() == 0
                     ? freePort(bind)
                     : config.server().gatewayPort();
+            // -1: no SOCKS5 listener
+            int socksPort = config.server().socksPort().isEmpty()
+                    ? -1
+                    : config.server().socksPort().getAsInt() == 0
+                            ? freePort(bind)
+                            : config.server().socksPort().getAsInt();
             ProxyPoolConfig effective = withOwnEcho(config, bind, apiPort);
             boolean redis = config.store().type() == ProxyPoolConfig.StoreType.REDIS;
             if (role != ClusterRole.ALL && !redis) {
@@ -286,10 +297,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                                 clients,
                                 // both listeners: the gateway must not proxy to itself nor to its own REST API
                                 DestinationPolicies.fromConfig(
-                                        config.security(),
-                                        List.of(
-                                                new InetSocketAddress(bind, gatewayPort),
-                                                new InetSocketAddress(bind, apiPort))));
+                                        config.security(), ownListeners(bind, gatewayPort, apiPort, socksPort)));
                 PoolGatewayEngine engine =
                         new PoolGatewayEngine(ProxyPoolInternals.engine(pool), ProxyPoolInternals.dialer(pool), gate);
                 // client tokens follow the stored configuration (a token added through the admin API works at once)
@@ -376,6 +384,9 @@ public final class ProxyPoolServer implements AutoCloseable {
                                 gatewayPort);
                 GatewayServer.Builder gsb = GatewayServer.builder(engine);
                 assembly.readiness(gsb, cluster, metrics, pool);
+                if (socksPort >= 0) {
+                    gsb.socksPort(socksPort);
+                }
                 GatewayServer server = gsb.gatewayPort(gatewayPort)
                         .apiPort(apiPort)
                         .bindAddress(bind)
@@ -410,6 +421,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         Level.INFO,
                         "proxypool serving: gateway on port " + server.gatewayPort() + ", API on port "
                                 + server.apiPort() + ", "
+                                + (server.socksPort() >= 0 ? "SOCKS5 on port " + server.socksPort() + ", " : "")
                                 + ProxyPoolInternals.engine(pool).snapshot().size() + " proxies in the pool");
                 // Other processes' admin changes (shared PostgreSQL) reach this one within a poll interval;
                 // while the database is down the last configuration keeps serving.
@@ -448,6 +460,16 @@ public final class ProxyPoolServer implements AutoCloseable {
                     "server.maxConnections: " + max + " (from the descriptor limit " + limits.descriptorLimit()
                             + "; the REST listener keeps " + limits.apiReserve() + ")");
             return max;
+        }
+
+        /** The listeners the gateway must never proxy to (itself, its REST API, its SOCKS5 port). */
+        private static List<InetSocketAddress> ownListeners(InetAddress bind, int gateway, int api, int socks) {
+            List<InetSocketAddress> own =
+                    new ArrayList<>(List.of(new InetSocketAddress(bind, gateway), new InetSocketAddress(bind, api)));
+            if (socks >= 0) {
+                own.add(new InetSocketAddress(bind, socks));
+            }
+            return own;
         }
 
         private static int freePort(InetAddress bind) {

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
@@ -261,12 +262,23 @@ public final class ConfigLoader {
                 "accessLog",
                 "maxConnections",
                 "requestHeadTimeout",
-                "apiIdleTimeout");
+                "apiIdleTimeout",
+                "socksPort");
         ProxyPoolConfig.Server d = ProxyPoolConfig.Server.DEFAULTS;
         int gw = n.integer("gatewayPort", d.gatewayPort(), 0, 65535);
         int api = n.integer("apiPort", d.apiPort(), 0, 65535);
         if (gw != 0 && gw == api) {
             throw new ConfigException(n.key("apiPort"), "must differ from server.gatewayPort (" + gw + ")");
+        }
+        OptionalInt socks = OptionalInt.empty();
+        if (n.has("socksPort")) {
+            int p = n.integer("socksPort", 0, 0, 65535);
+            if (p != 0 && (p == gw || p == api)) {
+                throw new ConfigException(
+                        n.key("socksPort"),
+                        "must differ from server.gatewayPort (" + gw + ") and server.apiPort (" + api + ")");
+            }
+            socks = OptionalInt.of(p);
         }
         return new ProxyPoolConfig.Server(
                 n.string("host", d.host()),
@@ -275,7 +287,8 @@ public final class ConfigLoader {
                 n.bool("accessLog", d.accessLog()),
                 n.integer("maxConnections", d.maxConnections(), 0, 10_000_000),
                 positive(n, "requestHeadTimeout", d.requestHeadTimeout()),
-                positive(n, "apiIdleTimeout", d.apiIdleTimeout()));
+                positive(n, "apiIdleTimeout", d.apiIdleTimeout()),
+                socks);
     }
 
     private ProxyPoolConfig.Store store(Node n) {

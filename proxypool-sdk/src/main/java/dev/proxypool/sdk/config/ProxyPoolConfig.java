@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The whole of {@code proxypool.yaml} (docs/configuration.md), immutable and validated. Defaults live in one
@@ -185,6 +186,7 @@ public record ProxyPoolConfig(
      * @param maxConnections     cap on open gateway client connections; 0 sizes it from the descriptor limit
      * @param requestHeadTimeout longest time from a request's first byte to the end of its head
      * @param apiIdleTimeout     an idle keep-alive connection on the REST listener closes after this
+     * @param socksPort          the SOCKS5 listener's port (0: any free port); empty: no SOCKS5 listener
      */
     public record Server(
             String host,
@@ -193,10 +195,49 @@ public record ProxyPoolConfig(
             boolean accessLog,
             int maxConnections,
             Duration requestHeadTimeout,
-            Duration apiIdleTimeout) {
-        /** The defaults: loopback, 8080 and 9090, no access log, sized connection cap, 10 s head, 60 s idle. */
+            Duration apiIdleTimeout,
+            OptionalInt socksPort) {
+        /** The defaults: loopback, 8080 and 9090, no access log, sized connection cap, 10 s head, 60 s idle, no SOCKS5. */
         public static final Server DEFAULTS =
                 new Server("127.0.0.1", 8080, 9090, false, 0, Duration.ofSeconds(10), Duration.ofSeconds(60));
+
+        /** Checks the SOCKS5 port. */
+        public Server {
+            Objects.requireNonNull(socksPort, "socksPort");
+            if (socksPort.isPresent() && (socksPort.getAsInt() < 0 || socksPort.getAsInt() > 65535)) {
+                throw new IllegalArgumentException("server.socksPort must be 0..65535, got " + socksPort.getAsInt());
+            }
+        }
+
+        /**
+         * The listeners without a SOCKS5 listener.
+         *
+         * @param host               bind address of both listeners
+         * @param gatewayPort        the forward proxy's port (0: any free port)
+         * @param apiPort            the REST listener's port (0: any free port)
+         * @param accessLog          whether the gateway logs one line per request and tunnel
+         * @param maxConnections     cap on open gateway client connections; 0 sizes it from the descriptor limit
+         * @param requestHeadTimeout longest time from a request's first byte to the end of its head
+         * @param apiIdleTimeout     an idle keep-alive connection on the REST listener closes after this
+         */
+        public Server(
+                String host,
+                int gatewayPort,
+                int apiPort,
+                boolean accessLog,
+                int maxConnections,
+                Duration requestHeadTimeout,
+                Duration apiIdleTimeout) {
+            this(
+                    host,
+                    gatewayPort,
+                    apiPort,
+                    accessLog,
+                    maxConnections,
+                    requestHeadTimeout,
+                    apiIdleTimeout,
+                    OptionalInt.empty());
+        }
 
         /**
          * Listeners with every other setting at its default.

@@ -9,10 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code server.maxConnections}, {@code server.requestHeadTimeout} and {@code server.apiIdleTimeout}. */
+/**
+ * {@code server.maxConnections}, {@code server.requestHeadTimeout}, {@code server.apiIdleTimeout}
+ * and {@code server.socksPort} (absent: off; 0: any free port).
+ */
 class ServerLimitsConfigTest {
 
     @TempDir
@@ -54,5 +58,54 @@ class ServerLimitsConfigTest {
         ConfigException idle = assertThrows(
                 ConfigException.class, () -> ConfigLoader.load(write("server: { apiIdleTimeout: -5s }\n"), Map.of()));
         assertEquals("server.apiIdleTimeout", idle.key());
+    }
+
+    @Test
+    void absentIsOffZeroIsAnyPortAndTheEnvironmentWins() throws IOException {
+        assertEquals(
+                OptionalInt.empty(),
+                ConfigLoader.load(write("server: { gatewayPort: 8080 }\n"), Map.of())
+                        .server()
+                        .socksPort());
+        assertEquals(OptionalInt.empty(), ProxyPoolConfig.Server.DEFAULTS.socksPort());
+        assertEquals(
+                OptionalInt.of(0),
+                ConfigLoader.load(write("server: { socksPort: 0 }\n"), Map.of())
+                        .server()
+                        .socksPort());
+        assertEquals(
+                OptionalInt.of(1081),
+                ConfigLoader.load(write("server: { socksPort: 1080 }\n"), Map.of("PROXYPOOL_SERVER_SOCKSPORT", "1081"))
+                        .server()
+                        .socksPort());
+        // the constructors that predate the key leave it off
+        assertEquals(OptionalInt.empty(), new ProxyPoolConfig.Server("127.0.0.1", 1, 2).socksPort());
+        assertEquals(
+                OptionalInt.empty(),
+                new ProxyPoolConfig.Server("h", 1, 2, false, 0, Duration.ofSeconds(1), Duration.ofSeconds(1))
+                        .socksPort());
+    }
+
+    @Test
+    void socksPortBadValuesNameTheKey() throws IOException {
+        for (String bad : new String[] {"-1", "65536", "socks"}) {
+            ConfigException e = assertThrows(
+                    ConfigException.class,
+                    () -> ConfigLoader.load(write("server: { socksPort: " + bad + " }\n"), Map.of()));
+            assertEquals("server.socksPort", e.key(), bad);
+        }
+        ConfigException clash = assertThrows(
+                ConfigException.class,
+                () -> ConfigLoader.load(write("server: { gatewayPort: 8080, socksPort: 8080 }\n"), Map.of()));
+        assertEquals("server.socksPort", clash.key());
+        assertTrue(clash.getMessage().contains("must differ"), clash.getMessage());
+        ConfigException api = assertThrows(
+                ConfigException.class,
+                () -> ConfigLoader.load(write("server: { apiPort: 9191, socksPort: 9191 }\n"), Map.of()));
+        assertEquals("server.socksPort", api.key());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new ProxyPoolConfig.Server(
+                        "h", 1, 2, false, 0, Duration.ofSeconds(1), Duration.ofSeconds(1), OptionalInt.of(70000)));
     }
 }

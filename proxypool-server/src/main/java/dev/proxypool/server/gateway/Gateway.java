@@ -28,7 +28,7 @@ public final class Gateway {
     private final AccessLog accessLog;
     private final BufferPool buffers;
     private final IdleWatchdog tunnelWatchdog;
-    private final Set<GatewayConnection> connections = ConcurrentHashMap.newKeySet();
+    private final Set<ServedConnection> connections = ConcurrentHashMap.newKeySet();
     private volatile boolean stopping;
 
     private Gateway(Builder b) {
@@ -75,21 +75,29 @@ public final class Gateway {
         stopping = true;
         long deadline = ticker.read() + grace.toNanos();
         while (!connections.isEmpty() && ticker.read() - deadline < 0) {
-            for (GatewayConnection c : connections) {
+            for (ServedConnection c : connections) {
                 if (c.idle()) {
                     c.abort();
                 }
             }
             LockSupport.parkNanos(10_000_000L);
         }
-        for (GatewayConnection c : connections) {
+        for (ServedConnection c : connections) {
             c.abort();
         }
     }
 
     /** Serves one accepted connection on the calling thread until it closes. */
     void serve(ClientChannel channel) {
-        GatewayConnection c = new GatewayConnection(this, channel);
+        serve(channel, new GatewayConnection(this, channel));
+    }
+
+    /** Serves one connection accepted on the SOCKS5 listener on the calling thread until it closes. */
+    void serveSocks(ClientChannel channel) {
+        serve(channel, new SocksConnection(this, channel));
+    }
+
+    private void serve(ClientChannel channel, ServedConnection c) {
         connections.add(c);
         try {
             if (stopping) {

@@ -19,7 +19,7 @@ import java.util.List;
  * (GET/HEAD without body, another proxy) or answered 502/504; a failure after that cuts the
  * connection, the only honest signal left. Every attempt is completed exactly once, in a finally.
  */
-final class GatewayConnection {
+final class GatewayConnection implements ServedConnection {
 
     private static final System.Logger LOG = System.getLogger(GatewayConnection.class.getName());
 
@@ -54,16 +54,18 @@ final class GatewayConnection {
         this.accessLog = gw.accessLog();
     }
 
-    boolean idle() {
+    @Override
+    public boolean idle() {
         return idle;
     }
 
-    /** Closes the connection from another thread (shutdown). */
-    void abort() {
+    @Override
+    public void abort() {
         ch.close();
     }
 
-    void run() {
+    @Override
+    public void run() {
         try {
             loop();
         } catch (IOException e) {
@@ -389,7 +391,7 @@ final class GatewayConnection {
         }
     }
 
-    private static FailureKind dialFailure(IOException e) {
+    static FailureKind dialFailure(IOException e) {
         if (e instanceof UpstreamDialException d) {
             return d.kind();
         }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * The gateway's own TCP listener: a {@link ServerSocket} whose accept loop runs on a virtual
@@ -34,14 +35,30 @@ public final class GatewayListener implements AutoCloseable {
     private final Thread acceptor;
     private final Thread.Builder connectionThreads;
     private final int maxConnections;
-    private final AtomicInteger open = new AtomicInteger();
-    private final AtomicLong refused = new AtomicLong();
+    /** Shared with a SOCKS5 listener beside this one: one cap on both ({@link #startSocks}). */
+    private final AtomicInteger open;
+
+    private final AtomicLong refused;
+    /** Serves one accepted connection: the HTTP proxy, or SOCKS5; only the former owns the gateway's shutdown. */
+    private final Consumer<ClientChannel> handler;
+
+    private final boolean ownsGateway;
+    private final boolean virtualThreads;
     private final AtomicLong acceptFailures = new AtomicLong();
     private volatile boolean running = true;
 
     private GatewayListener(Gateway gateway, ServerSocket server, boolean virtualThreads) {
+        this(gateway, server, virtualThreads, null);
+    }
+
+    private GatewayListener(Gateway gateway, ServerSocket server, boolean virtualThreads, GatewayListener sibling) {
         this.gateway = gateway;
         this.server = server;
+        this.ownsGateway = sibling == null;
+        this.virtualThreads = virtualThreads;
+        this.handler = sibling == null ? gateway::serve : gateway::serveSocks;
+        this.open = sibling == null ? new AtomicInteger() : sibling.open;
+        this.refused = sibling == null ? new AtomicLong() : sibling.refused;
         this.maxConnections = gateway.config().maxConnections();
         this.connectionThreads = virtualThreads
                 ? Thread.ofVirtual().name("gateway-conn")
@@ -69,12 +86,30 @@ public final class GatewayListener implements AutoCloseable {
      */
     public static GatewayListener start(Gateway gateway, InetAddress bind, int port, boolean virtualThreads)
             throws IOException {
+        GatewayListener l = new GatewayListener(gateway, bind(bind, port), virtualThreads);
+        l.acceptor.start();
+        return l;
+    }
+
+    /**
+     * Binds and starts a SOCKS5 listener ({@code server.socksPort}) beside {@code http}: the same
+     * gateway (engine, authenticator, metrics, access log) and the same connection cap, counted
+     * across both listeners. Stopping it closes its socket only; stopping {@code http} shuts the
+     * gateway down, SOCKS5 connections included.
+     *
+     * @param port 0 picks a free port (tests)
+     */
+    public static GatewayListener startSocks(GatewayListener http, InetAddress bind, int port) throws IOException {
+        GatewayListener l = new GatewayListener(http.gateway, bind(bind, port), http.virtualThreads, http);
+        l.acceptor.start();
+        return l;
+    }
+
+    private static ServerSocket bind(InetAddress bind, int port) throws IOException {
         ServerSocket ss = new ServerSocket();
         ss.setReuseAddress(true);
         ss.bind(new InetSocketAddress(bind, port), BACKLOG);
-        GatewayListener l = new GatewayListener(gateway, ss, virtualThreads);
-        l.acceptor.start();
-        return l;
+        return ss;
     }
 
     public int port() {
@@ -139,7 +174,7 @@ public final class GatewayListener implements AutoCloseable {
                 SocketClientChannel ch = new SocketClientChannel(s);
                 connectionThreads.start(() -> {
                     try {
-                        gateway.serve(ch);
+                        handler.accept(ch);
                     } finally {
                         open.decrementAndGet();
                     }
@@ -167,7 +202,9 @@ public final class GatewayListener implements AutoCloseable {
         } catch (IOException ignored) {
             // already closed
         }
-        gateway.shutdown(grace);
+        if (ownsGateway) {
+            gateway.shutdown(grace);
+        }
     }
 
     @Override

@@ -13,6 +13,15 @@ public interface GatewayMetrics {
     /** It ended (in-flight - 1) after {@code nanos}. */
     void finished(boolean tunnel, ExchangeResult result, long nanos);
 
+    /**
+     * A SOCKS5 connection ended (in-flight - 1; it began with {@code started(true)}) after
+     * {@code nanos}: counted apart from CONNECT tunnels ({@code kind=socks}) where the registry
+     * tells listeners apart, as a CONNECT tunnel otherwise.
+     */
+    default void socksFinished(ExchangeResult result, long nanos) {
+        finished(true, result, nanos);
+    }
+
     /** An error answered with {@code X-ProxyPool-Error: reason}. */
     void error(String reason);
 
