@@ -8,6 +8,7 @@ import dev.proxypool.sdk.ExtractionResponse;
 import dev.proxypool.sdk.remote.DistributionClient;
 import dev.proxypool.sdk.remote.DistributionException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -56,6 +57,13 @@ final class BenchExtractionCommand implements Callable<Integer> {
     String token;
 
     @Option(
+            names = "--cacert",
+            paramLabel = "FILE",
+            description = "PEM certificate(s) to trust for an https:// --api (a private CA or the server's own"
+                    + " certificate) instead of the JVM's default trust store.")
+    Path cacert;
+
+    @Option(
             names = "--count",
             paramLabel = "N",
             defaultValue = "1",
@@ -98,10 +106,17 @@ final class BenchExtractionCommand implements Callable<Integer> {
         Extraction call;
         try {
             call = Extraction.of(count);
-            client = DistributionClient.builder(URI.create(api.strip()))
+            DistributionClient.Builder builder = DistributionClient.builder(URI.create(api.strip()))
                     .token(token)
-                    .timeout(timeout)
-                    .build();
+                    .timeout(timeout);
+            if (cacert != null) {
+                try {
+                    builder.trustCertificates(cacert);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--cacert: " + e.getMessage(), e);
+                }
+            }
+            client = builder.build();
         } catch (IllegalArgumentException e) {
             return CliErrors.fail(spec, Main.EXIT_USAGE, e.getMessage(), e);
         }

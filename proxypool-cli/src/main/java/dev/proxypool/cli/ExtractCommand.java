@@ -10,6 +10,7 @@ import dev.proxypool.sdk.remote.DistributionClient;
 import dev.proxypool.sdk.remote.DistributionException;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -115,6 +116,13 @@ final class ExtractCommand implements Callable<Integer> {
     String token;
 
     @Option(
+            names = "--cacert",
+            paramLabel = "FILE",
+            description = "PEM certificate(s) to trust for an https:// --api (a private CA or the server's own"
+                    + " certificate) instead of the JVM's default trust store.")
+    Path cacert;
+
+    @Option(
             names = "--timeout",
             paramLabel = "DURATION",
             converter = DurationConverter.class,
@@ -137,10 +145,16 @@ final class ExtractCommand implements Callable<Integer> {
         DistributionClient client;
         try {
             extraction = extraction();
-            client = DistributionClient.builder(apiUri())
-                    .token(token)
-                    .timeout(timeout)
-                    .build();
+            DistributionClient.Builder builder =
+                    DistributionClient.builder(apiUri()).token(token).timeout(timeout);
+            if (cacert != null) {
+                try {
+                    builder.trustCertificates(cacert);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--cacert: " + e.getMessage(), e);
+                }
+            }
+            client = builder.build();
         } catch (IllegalArgumentException e) {
             return CliErrors.fail(spec, Main.EXIT_USAGE, e.getMessage(), e);
         }

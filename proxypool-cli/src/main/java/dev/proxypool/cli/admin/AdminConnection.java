@@ -1,16 +1,21 @@
 package dev.proxypool.cli.admin;
 
 import dev.proxypool.sdk.config.Durations;
+import dev.proxypool.sdk.tls.PemFiles;
+import dev.proxypool.sdk.tls.TlsFileException;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
+import javax.net.ssl.SSLContext;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /**
- * The options every admin command shares ({@code --api}, {@code --token}, {@code --timeout}) and
+ * The options every admin command shares ({@code --api}, {@code --token}, {@code --cacert},
+ * {@code --timeout}) and
  * the way each one runs: open a client, do the work, and turn an {@link AdminFailure} into one line
  * on stderr ({@code proxypool admin routings create: 400 invalid_request: ...}) plus the stack trace
  * only with the global {@code --verbose}.
@@ -43,6 +48,13 @@ final class AdminConnection {
     String token;
 
     @Option(
+            names = "--cacert",
+            paramLabel = "FILE",
+            description = "PEM certificate(s) to trust for an https:// --api (a private CA or the server's own"
+                    + " certificate) instead of the JVM's default trust store.")
+    Path cacert;
+
+    @Option(
             names = "--timeout",
             paramLabel = "DURATION",
             defaultValue = "10s",
@@ -58,7 +70,15 @@ final class AdminConnection {
             if (token == null || token.isBlank()) {
                 throw AdminFailure.usage("no admin token: pass --token or set " + TOKEN_ENV);
             }
-            try (AdminClient client = new AdminClient(base, token.strip(), t)) {
+            SSLContext tls = null;
+            if (cacert != null) {
+                try {
+                    tls = PemFiles.trusting(cacert);
+                } catch (TlsFileException e) {
+                    throw AdminFailure.usage("--cacert: " + e.getMessage());
+                }
+            }
+            try (AdminClient client = new AdminClient(base, token.strip(), t, tls)) {
                 action.run(client, out);
             }
             out.flush();

@@ -185,6 +185,8 @@ public record ProxyPoolConfig(
      * @param maxConnections     cap on open gateway client connections; 0 sizes it from the descriptor limit
      * @param requestHeadTimeout longest time from a request's first byte to the end of its head
      * @param apiIdleTimeout     an idle keep-alive connection on the REST listener closes after this
+     * @param gatewayTls         {@code gatewayTls}: the gateway speaks TLS (an HTTPS proxy) with these files; empty: plain
+     * @param apiTls             {@code apiTls}: the REST API and console speak TLS with these files; empty: plain
      */
     public record Server(
             String host,
@@ -193,10 +195,49 @@ public record ProxyPoolConfig(
             boolean accessLog,
             int maxConnections,
             Duration requestHeadTimeout,
-            Duration apiIdleTimeout) {
+            Duration apiIdleTimeout,
+            Optional<TlsFiles> gatewayTls,
+            Optional<TlsFiles> apiTls) {
         /** The defaults: loopback, 8080 and 9090, no access log, sized connection cap, 10 s head, 60 s idle. */
         public static final Server DEFAULTS =
                 new Server("127.0.0.1", 8080, 9090, false, 0, Duration.ofSeconds(10), Duration.ofSeconds(60));
+
+        /** Null TLS settings are read as "plain". */
+        public Server {
+            gatewayTls = gatewayTls == null ? Optional.empty() : gatewayTls;
+            apiTls = apiTls == null ? Optional.empty() : apiTls;
+        }
+
+        /**
+         * Plain (no TLS) listeners.
+         *
+         * @param host               bind address of both listeners
+         * @param gatewayPort        the forward proxy's port (0: any free port)
+         * @param apiPort            the REST listener's port (0: any free port)
+         * @param accessLog          whether the gateway logs one line per request and tunnel
+         * @param maxConnections     cap on open gateway client connections; 0 sizes it from the descriptor limit
+         * @param requestHeadTimeout longest time from a request's first byte to the end of its head
+         * @param apiIdleTimeout     an idle keep-alive connection on the REST listener closes after this
+         */
+        public Server(
+                String host,
+                int gatewayPort,
+                int apiPort,
+                boolean accessLog,
+                int maxConnections,
+                Duration requestHeadTimeout,
+                Duration apiIdleTimeout) {
+            this(
+                    host,
+                    gatewayPort,
+                    apiPort,
+                    accessLog,
+                    maxConnections,
+                    requestHeadTimeout,
+                    apiIdleTimeout,
+                    Optional.empty(),
+                    Optional.empty());
+        }
 
         /**
          * Listeners with every other setting at its default.
@@ -214,6 +255,21 @@ public record ProxyPoolConfig(
                     DEFAULTS.maxConnections(),
                     DEFAULTS.requestHeadTimeout(),
                     DEFAULTS.apiIdleTimeout());
+        }
+    }
+
+    /**
+     * {@code server.gatewayTls} / {@code server.apiTls}: a listener's certificate and key, both PEM.
+     * The files are read again when they change on disk (certificate rotation without a restart).
+     *
+     * @param certFile the certificate chain, leaf first ({@code certFile})
+     * @param keyFile  the leaf's private key, PKCS#8, RSA or EC ({@code keyFile})
+     */
+    public record TlsFiles(Path certFile, Path keyFile) {
+        /** Both files are required. */
+        public TlsFiles {
+            Objects.requireNonNull(certFile, "certFile");
+            Objects.requireNonNull(keyFile, "keyFile");
         }
     }
 

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import javax.net.ServerSocketFactory;
 
 /**
  * The gateway's own TCP listener: a {@link ServerSocket} whose accept loop runs on a virtual
@@ -69,7 +70,17 @@ public final class GatewayListener implements AutoCloseable {
      */
     public static GatewayListener start(Gateway gateway, InetAddress bind, int port, boolean virtualThreads)
             throws IOException {
-        ServerSocket ss = new ServerSocket();
+        return start(gateway, bind, port, virtualThreads, ServerSocketFactory.getDefault());
+    }
+
+    /**
+     * Binds a server socket made by {@code sockets} (plain, or TLS for {@code server.gatewayTls}: the
+     * handshake then runs on each connection's own thread at its first read) and starts accepting.
+     */
+    public static GatewayListener start(
+            Gateway gateway, InetAddress bind, int port, boolean virtualThreads, ServerSocketFactory sockets)
+            throws IOException {
+        ServerSocket ss = sockets.createServerSocket();
         ss.setReuseAddress(true);
         ss.bind(new InetSocketAddress(bind, port), BACKLOG);
         GatewayListener l = new GatewayListener(gateway, ss, virtualThreads);
