@@ -8,13 +8,13 @@ import dev.proxypool.sdk.ExtractionResponse;
 import dev.proxypool.sdk.remote.DistributionClient;
 import dev.proxypool.sdk.remote.DistributionException;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.LongAdder;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -56,12 +56,8 @@ final class BenchExtractionCommand implements Callable<Integer> {
             description = "Client token (default: the " + ExtractCommand.TOKEN_ENV + " environment variable).")
     String token;
 
-    @Option(
-            names = "--cacert",
-            paramLabel = "FILE",
-            description = "PEM certificate(s) to trust for an https:// --api (a private CA or the server's own"
-                    + " certificate) instead of the JVM's default trust store.")
-    Path cacert;
+    @Mixin
+    CaCertOption caCert;
 
     @Option(
             names = "--count",
@@ -109,14 +105,7 @@ final class BenchExtractionCommand implements Callable<Integer> {
             DistributionClient.Builder builder = DistributionClient.builder(URI.create(api.strip()))
                     .token(token)
                     .timeout(timeout);
-            if (cacert != null) {
-                try {
-                    builder.trustCertificates(cacert);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("--cacert: " + e.getMessage(), e);
-                }
-            }
-            client = builder.build();
+            client = caCert.applyTo(builder).build();
         } catch (IllegalArgumentException e) {
             return CliErrors.fail(spec, Main.EXIT_USAGE, e.getMessage(), e);
         }

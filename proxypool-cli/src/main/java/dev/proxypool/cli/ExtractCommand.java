@@ -10,7 +10,6 @@ import dev.proxypool.sdk.remote.DistributionClient;
 import dev.proxypool.sdk.remote.DistributionException;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,6 +20,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -115,12 +115,8 @@ final class ExtractCommand implements Callable<Integer> {
             description = "Client token (default: the " + TOKEN_ENV + " environment variable).")
     String token;
 
-    @Option(
-            names = "--cacert",
-            paramLabel = "FILE",
-            description = "PEM certificate(s) to trust for an https:// --api (a private CA or the server's own"
-                    + " certificate) instead of the JVM's default trust store.")
-    Path cacert;
+    @Mixin
+    CaCertOption caCert;
 
     @Option(
             names = "--timeout",
@@ -147,14 +143,7 @@ final class ExtractCommand implements Callable<Integer> {
             extraction = extraction();
             DistributionClient.Builder builder =
                     DistributionClient.builder(apiUri()).token(token).timeout(timeout);
-            if (cacert != null) {
-                try {
-                    builder.trustCertificates(cacert);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("--cacert: " + e.getMessage(), e);
-                }
-            }
-            client = builder.build();
+            client = caCert.applyTo(builder).build();
         } catch (IllegalArgumentException e) {
             return CliErrors.fail(spec, Main.EXIT_USAGE, e.getMessage(), e);
         }

@@ -1,13 +1,12 @@
 package dev.proxypool.cli.admin;
 
+import dev.proxypool.cli.CaCertOption;
 import dev.proxypool.sdk.config.Durations;
-import dev.proxypool.sdk.tls.PemFiles;
-import dev.proxypool.sdk.tls.TlsFileException;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import javax.net.ssl.SSLContext;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
@@ -47,12 +46,8 @@ final class AdminConnection {
             description = "Admin bearer token (admin.token; default: the " + TOKEN_ENV + " environment variable).")
     String token;
 
-    @Option(
-            names = "--cacert",
-            paramLabel = "FILE",
-            description = "PEM certificate(s) to trust for an https:// --api (a private CA or the server's own"
-                    + " certificate) instead of the JVM's default trust store.")
-    Path cacert;
+    @Mixin
+    CaCertOption caCert;
 
     @Option(
             names = "--timeout",
@@ -70,13 +65,11 @@ final class AdminConnection {
             if (token == null || token.isBlank()) {
                 throw AdminFailure.usage("no admin token: pass --token or set " + TOKEN_ENV);
             }
-            SSLContext tls = null;
-            if (cacert != null) {
-                try {
-                    tls = PemFiles.trusting(cacert);
-                } catch (TlsFileException e) {
-                    throw AdminFailure.usage("--cacert: " + e.getMessage());
-                }
+            SSLContext tls;
+            try {
+                tls = caCert.sslContext();
+            } catch (IllegalArgumentException e) {
+                throw AdminFailure.usage(e.getMessage());
             }
             try (AdminClient client = new AdminClient(base, token.strip(), t, tls)) {
                 action.run(client, out);

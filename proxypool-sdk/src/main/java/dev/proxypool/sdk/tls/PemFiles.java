@@ -95,7 +95,9 @@ public final class PemFiles {
         }
         byte[] der;
         try {
-            der = Base64.getMimeDecoder().decode(text.substring(begin + PKCS8_BEGIN.length(), end));
+            // strict: the MIME decoder would skip stray characters and hide a damaged file
+            der = Base64.getDecoder()
+                    .decode(text.substring(begin + PKCS8_BEGIN.length(), end).replaceAll("\\s", ""));
         } catch (IllegalArgumentException e) {
             throw new TlsFileException(file, "holds a private key block that is not valid base64");
         }
