@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.LongAdder;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -54,6 +55,9 @@ final class BenchExtractionCommand implements Callable<Integer> {
             defaultValue = "${env:" + ExtractCommand.TOKEN_ENV + "}",
             description = "Client token (default: the " + ExtractCommand.TOKEN_ENV + " environment variable).")
     String token;
+
+    @Mixin
+    CaCertOption caCert;
 
     @Option(
             names = "--count",
@@ -98,10 +102,10 @@ final class BenchExtractionCommand implements Callable<Integer> {
         Extraction call;
         try {
             call = Extraction.of(count);
-            client = DistributionClient.builder(URI.create(api.strip()))
+            DistributionClient.Builder builder = DistributionClient.builder(URI.create(api.strip()))
                     .token(token)
-                    .timeout(timeout)
-                    .build();
+                    .timeout(timeout);
+            client = caCert.applyTo(builder).build();
         } catch (IllegalArgumentException e) {
             return CliErrors.fail(spec, Main.EXIT_USAGE, e.getMessage(), e);
         }

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -114,6 +115,9 @@ final class ExtractCommand implements Callable<Integer> {
             description = "Client token (default: the " + TOKEN_ENV + " environment variable).")
     String token;
 
+    @Mixin
+    CaCertOption caCert;
+
     @Option(
             names = "--timeout",
             paramLabel = "DURATION",
@@ -137,10 +141,9 @@ final class ExtractCommand implements Callable<Integer> {
         DistributionClient client;
         try {
             extraction = extraction();
-            client = DistributionClient.builder(apiUri())
-                    .token(token)
-                    .timeout(timeout)
-                    .build();
+            DistributionClient.Builder builder =
+                    DistributionClient.builder(apiUri()).token(token).timeout(timeout);
+            client = caCert.applyTo(builder).build();
         } catch (IllegalArgumentException e) {
             return CliErrors.fail(spec, Main.EXIT_USAGE, e.getMessage(), e);
         }

@@ -99,8 +99,13 @@ final class ServeCommand implements Callable<Integer> {
         spec.commandLine()
                 .getOut()
                 .printf(
-                        "proxypool: gateway on %s:%d, API on %s:%d (Ctrl-C to stop)%n",
-                        cfg.server().host(), server.gatewayPort(), cfg.server().host(), server.apiPort());
+                        "proxypool: gateway on %s:%d%s, API on %s:%d%s (Ctrl-C to stop)%n",
+                        cfg.server().host(),
+                        server.gatewayPort(),
+                        cfg.server().gatewayTls().isPresent() ? " (TLS)" : "",
+                        cfg.server().host(),
+                        server.apiPort(),
+                        cfg.server().apiTls().isPresent() ? " (TLS)" : "");
         spec.commandLine().getOut().flush();
         awaitShutdown(server);
         return Main.EXIT_OK;

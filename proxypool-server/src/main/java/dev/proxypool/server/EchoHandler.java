@@ -6,6 +6,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -23,7 +24,12 @@ public final class EchoHandler implements Handler {
             headers.merge(h.name(), String.join(", ", h.allValues()), (a, b) -> a + ", " + b);
         }
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("ip", req.remotePeer().host());
+        // the literal address: over TLS Helidon's host() is a name from a reverse lookup ("localhost")
+        body.put(
+                "ip",
+                req.remotePeer().address() instanceof InetSocketAddress a && a.getAddress() != null
+                        ? a.getAddress().getHostAddress()
+                        : req.remotePeer().host());
         body.put("headers", headers);
         String json = JsonCodec.write(body);
         res.header(HeaderNames.CONTENT_TYPE, "application/json");

@@ -6,6 +6,7 @@ import dev.proxypool.server.gateway.GatewayConfig;
 import dev.proxypool.server.gateway.GatewayEngine;
 import dev.proxypool.server.gateway.GatewayListener;
 import dev.proxypool.server.gateway.ProxyAuthenticator;
+import dev.proxypool.server.tls.ListenerTls;
 import io.helidon.health.HealthCheck;
 import io.helidon.health.HealthCheckResponse;
 import io.helidon.health.HealthCheckType;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
+import javax.net.ServerSocketFactory;
 
 /**
  * One process, two listeners (docs/architecture.md#processes-and-roles): the gateway forward proxy (default 8080, our own
@@ -134,6 +136,8 @@ public final class GatewayServer implements AutoCloseable {
         private Duration watchdogInterval = Duration.ofSeconds(1);
         private Consumer<HttpRouting.Builder> routes = r -> {};
         private final List<HealthCheck> checks = new ArrayList<>();
+        private ListenerTls gatewayTls;
+        private ListenerTls apiTls;
 
         private Builder(GatewayEngine engine) {
             this.engine = Objects.requireNonNull(engine, "engine");
@@ -209,6 +213,18 @@ public final class GatewayServer implements AutoCloseable {
             return this;
         }
 
+        /** TLS on the gateway listener ({@code server.gatewayTls}): an HTTPS proxy; null: plain. */
+        public Builder gatewayTls(ListenerTls tls) {
+            this.gatewayTls = tls;
+            return this;
+        }
+
+        /** TLS on the REST listener ({@code server.apiTls}): API and console over HTTPS; null: plain. */
+        public Builder apiTls(ListenerTls tls) {
+            this.apiTls = tls;
+            return this;
+        }
+
         /** One platform thread per gateway connection instead of a virtual thread (for measurements). */
         public Builder platformThreads(boolean platform) {
             this.platformThreads = platform;
@@ -225,7 +241,12 @@ public final class GatewayServer implements AutoCloseable {
                     .build();
             GatewayListener listener;
             try {
-                listener = GatewayListener.start(gw, bind, gatewayPort, !platformThreads);
+                listener = GatewayListener.start(
+                        gw,
+                        bind,
+                        gatewayPort,
+                        !platformThreads,
+                        gatewayTls == null ? ServerSocketFactory.getDefault() : gatewayTls.serverSocketFactory());
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot bind the gateway listener on port " + gatewayPort, e);
             }
@@ -290,6 +311,11 @@ public final class GatewayServer implements AutoCloseable {
                         .routing(r -> {
                             r.get("/v1/echo", new EchoHandler());
                             routes.accept(r);
+                        })
+                        .update(b -> {
+                            if (apiTls != null) {
+                                b.tls(apiTls.helidonTls());
+                            }
                         })
                         .build()
                         .start();

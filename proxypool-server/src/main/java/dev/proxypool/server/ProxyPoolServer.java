@@ -35,6 +35,7 @@ import dev.proxypool.server.persistence.ConfigState;
 import dev.proxypool.server.persistence.ConfigStore;
 import dev.proxypool.server.persistence.ConfigStores;
 import dev.proxypool.server.persistence.PostgresConfigStore;
+import dev.proxypool.server.tls.ListenerTls;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.service.registry.Services;
 import io.helidon.webserver.http.HttpRouting;
@@ -403,6 +404,14 @@ public final class ProxyPoolServer implements AutoCloseable {
                                 .withRequestHeadTimeout(config.server().requestHeadTimeout())
                                 .withMaxConnections(gatewayMaxConnections(config.server())))
                         .apiIdleTimeout(config.server().apiIdleTimeout())
+                        .gatewayTls(config.server()
+                                .gatewayTls()
+                                .map(f -> ListenerTls.of("server.gatewayTls", f))
+                                .orElse(null))
+                        .apiTls(config.server()
+                                .apiTls()
+                                .map(f -> ListenerTls.of("server.apiTls", f))
+                                .orElse(null))
                         .routes(r -> {
                             r.post("/v1/feedback", feedback);
                             r.register(DistributionService.PATH, distribution);
@@ -488,7 +497,8 @@ public final class ProxyPoolServer implements AutoCloseable {
             String host = bind.isAnyLocalAddress()
                     ? "127.0.0.1"
                     : bind.getHostAddress().contains(":") ? "[" + bind.getHostAddress() + "]" : bind.getHostAddress();
-            String own = "http://" + host + ":" + apiPort + "/v1/echo";
+            // with server.apiTls the own echo is https: its certificate must then be one the JVM trusts
+            String own = (c.server().apiTls().isPresent() ? "https://" : "http://") + host + ":" + apiPort + "/v1/echo";
             ProxyPoolConfig.Pipeline p = c.pipeline();
             if (p.echoUrl().equals(ProxyPoolConfig.Pipeline.DEFAULTS.echoUrl())) {
                 p = new ProxyPoolConfig.Pipeline(

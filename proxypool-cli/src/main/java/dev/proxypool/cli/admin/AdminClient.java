@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import javax.net.ssl.SSLContext;
 
 /**
  * A small blocking client of a server's admin API ({@code <api>/v1/admin}) over the JDK's
@@ -27,13 +28,20 @@ final class AdminClient implements AutoCloseable {
     private final Duration timeout;
 
     AdminClient(String api, String token, Duration timeout) {
+        this(api, token, timeout, null);
+    }
+
+    /** With {@code tls} (from {@code --cacert}) for an https:// API; null: the JVM's default trust. */
+    AdminClient(String api, String token, Duration timeout, SSLContext tls) {
         this.api = api;
         this.token = token;
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder()
-                .connectTimeout(timeout)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+        HttpClient.Builder b =
+                HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER);
+        if (tls != null) {
+            b.sslContext(tls);
+        }
+        this.http = b.build();
     }
 
     /** A path segment (entity name, proxy id) safe to put in a URL. */

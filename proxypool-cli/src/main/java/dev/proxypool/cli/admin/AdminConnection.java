@@ -1,16 +1,20 @@
 package dev.proxypool.cli.admin;
 
+import dev.proxypool.cli.CaCertOption;
 import dev.proxypool.sdk.config.Durations;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.time.Duration;
+import javax.net.ssl.SSLContext;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /**
- * The options every admin command shares ({@code --api}, {@code --token}, {@code --timeout}) and
+ * The options every admin command shares ({@code --api}, {@code --token}, {@code --cacert},
+ * {@code --timeout}) and
  * the way each one runs: open a client, do the work, and turn an {@link AdminFailure} into one line
  * on stderr ({@code proxypool admin routings create: 400 invalid_request: ...}) plus the stack trace
  * only with the global {@code --verbose}.
@@ -43,6 +47,9 @@ final class AdminConnection {
                     + " environment variable).")
     String token;
 
+    @Mixin
+    CaCertOption caCert;
+
     @Option(
             names = "--timeout",
             paramLabel = "DURATION",
@@ -59,7 +66,13 @@ final class AdminConnection {
             if (token == null || token.isBlank()) {
                 throw AdminFailure.usage("no admin token: pass --token or set " + TOKEN_ENV);
             }
-            try (AdminClient client = new AdminClient(base, token.strip(), t)) {
+            SSLContext tls;
+            try {
+                tls = caCert.sslContext();
+            } catch (IllegalArgumentException e) {
+                throw AdminFailure.usage(e.getMessage());
+            }
+            try (AdminClient client = new AdminClient(base, token.strip(), t, tls)) {
                 action.run(client, out);
             }
             out.flush();

@@ -5,6 +5,8 @@ import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.security.SecretHash;
 import dev.proxypool.sdk.credentials.Secret;
+import dev.proxypool.sdk.tls.ServerKeyPair;
+import dev.proxypool.sdk.tls.TlsFileException;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import java.io.IOException;
@@ -219,7 +221,7 @@ public final class ConfigLoader {
                 "gateway",
                 "cluster",
                 "nodes");
-        ProxyPoolConfig.Server server = server(root.child("server"));
+        ProxyPoolConfig.Server server = server(root.child("server"), baseDir);
         ProxyPoolConfig.Store store = store(root.child("store"));
         ProxyPoolConfig.Database database = database(root.child("database"));
         ProxyPoolConfig.Credentials credentials = credentials(root.child("credentials"), baseDir);
@@ -254,7 +256,7 @@ public final class ConfigLoader {
                 nodes);
     }
 
-    private ProxyPoolConfig.Server server(Node n) {
+    private ProxyPoolConfig.Server server(Node n, Path baseDir) {
         n.allowOnly(
                 "host",
                 "gatewayPort",
@@ -263,7 +265,9 @@ public final class ConfigLoader {
                 "maxConnections",
                 "requestHeadTimeout",
                 "apiIdleTimeout",
-                "socksPort");
+                "socksPort",
+                "gatewayTls",
+                "apiTls");
         ProxyPoolConfig.Server d = ProxyPoolConfig.Server.DEFAULTS;
         int gw = n.integer("gatewayPort", d.gatewayPort(), 0, 65535);
         int api = n.integer("apiPort", d.apiPort(), 0, 65535);
@@ -288,7 +292,28 @@ public final class ConfigLoader {
                 n.integer("maxConnections", d.maxConnections(), 0, 10_000_000),
                 positive(n, "requestHeadTimeout", d.requestHeadTimeout()),
                 positive(n, "apiIdleTimeout", d.apiIdleTimeout()),
-                socks);
+                socks,
+                tlsFiles(n.child("gatewayTls"), baseDir),
+                tlsFiles(n.child("apiTls"), baseDir));
+    }
+
+    /**
+     * {@code server.gatewayTls} / {@code server.apiTls}: both files required, read and checked now (a
+     * missing or unreadable file, a bad PEM or a key of another certificate is refused at start).
+     */
+    private static Optional<ProxyPoolConfig.TlsFiles> tlsFiles(Node n, Path baseDir) {
+        if (!n.exists()) {
+            return Optional.empty();
+        }
+        n.allowOnly("certFile", "keyFile");
+        Path cert = baseDir.resolve(n.requiredString("certFile"));
+        Path key = baseDir.resolve(n.requiredString("keyFile"));
+        try {
+            ServerKeyPair.read(cert, key);
+        } catch (TlsFileException e) {
+            throw new ConfigException(n.key(e.file().equals(cert) ? "certFile" : "keyFile"), e.getMessage(), e);
+        }
+        return Optional.of(new ProxyPoolConfig.TlsFiles(cert, key));
     }
 
     private ProxyPoolConfig.Store store(Node n) {

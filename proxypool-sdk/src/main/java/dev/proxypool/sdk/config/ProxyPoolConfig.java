@@ -187,6 +187,8 @@ public record ProxyPoolConfig(
      * @param requestHeadTimeout longest time from a request's first byte to the end of its head
      * @param apiIdleTimeout     an idle keep-alive connection on the REST listener closes after this
      * @param socksPort          the SOCKS5 listener's port (0: any free port); empty: no SOCKS5 listener
+     * @param gatewayTls         {@code gatewayTls}: the gateway speaks TLS (an HTTPS proxy) with these files; empty: plain
+     * @param apiTls             {@code apiTls}: the REST API and console speak TLS with these files; empty: plain
      */
     public record Server(
             String host,
@@ -196,21 +198,25 @@ public record ProxyPoolConfig(
             int maxConnections,
             Duration requestHeadTimeout,
             Duration apiIdleTimeout,
-            OptionalInt socksPort) {
-        /** The defaults: loopback, 8080 and 9090, no access log, sized connection cap, 10 s head, 60 s idle, no SOCKS5. */
+            OptionalInt socksPort,
+            Optional<TlsFiles> gatewayTls,
+            Optional<TlsFiles> apiTls) {
+        /** The defaults: loopback, 8080 and 9090, no access log, sized connection cap, 10 s head, 60 s idle, no SOCKS5, no TLS. */
         public static final Server DEFAULTS =
                 new Server("127.0.0.1", 8080, 9090, false, 0, Duration.ofSeconds(10), Duration.ofSeconds(60));
 
-        /** Checks the SOCKS5 port. */
+        /** Checks the SOCKS5 port; null TLS settings are read as "plain". */
         public Server {
             Objects.requireNonNull(socksPort, "socksPort");
             if (socksPort.isPresent() && (socksPort.getAsInt() < 0 || socksPort.getAsInt() > 65535)) {
                 throw new IllegalArgumentException("server.socksPort must be 0..65535, got " + socksPort.getAsInt());
             }
+            gatewayTls = gatewayTls == null ? Optional.empty() : gatewayTls;
+            apiTls = apiTls == null ? Optional.empty() : apiTls;
         }
 
         /**
-         * The listeners without a SOCKS5 listener.
+         * Plain (no TLS) listeners without a SOCKS5 listener.
          *
          * @param host               bind address of both listeners
          * @param gatewayPort        the forward proxy's port (0: any free port)
@@ -236,7 +242,9 @@ public record ProxyPoolConfig(
                     maxConnections,
                     requestHeadTimeout,
                     apiIdleTimeout,
-                    OptionalInt.empty());
+                    OptionalInt.empty(),
+                    Optional.empty(),
+                    Optional.empty());
         }
 
         /**
@@ -255,6 +263,21 @@ public record ProxyPoolConfig(
                     DEFAULTS.maxConnections(),
                     DEFAULTS.requestHeadTimeout(),
                     DEFAULTS.apiIdleTimeout());
+        }
+    }
+
+    /**
+     * {@code server.gatewayTls} / {@code server.apiTls}: a listener's certificate and key, both PEM.
+     * The files are read again when they change on disk (certificate rotation without a restart).
+     *
+     * @param certFile the certificate chain, leaf first ({@code certFile})
+     * @param keyFile  the leaf's private key, PKCS#8, RSA or EC ({@code keyFile})
+     */
+    public record TlsFiles(Path certFile, Path keyFile) {
+        /** Both files are required. */
+        public TlsFiles {
+            Objects.requireNonNull(certFile, "certFile");
+            Objects.requireNonNull(keyFile, "keyFile");
         }
     }
 

@@ -2,11 +2,16 @@ package dev.proxypool.sdk.remote;
 
 import dev.proxypool.sdk.Extraction;
 import dev.proxypool.sdk.ExtractionResponse;
+import dev.proxypool.sdk.tls.PemFiles;
+import dev.proxypool.sdk.tls.TlsDefaults;
+import dev.proxypool.sdk.tls.TlsFileException;
+import io.helidon.common.tls.Tls;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webclient.api.HttpClientRequest;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.api.WebClient;
+import io.helidon.webclient.api.WebClientConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -16,9 +21,11 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 
 /**
@@ -65,11 +72,17 @@ public final class DistributionClient implements AutoCloseable {
         this.endpoint = endpoint(b.apiBase);
         this.authorization = "Bearer " + b.token;
         this.timeout = b.timeout;
-        this.client = WebClient.builder()
-                .connectTimeout(timeout)
-                .readTimeout(timeout)
-                .followRedirects(false)
-                .build();
+        WebClientConfig.Builder wb =
+                WebClient.builder().connectTimeout(timeout).readTimeout(timeout).followRedirects(false);
+        if (b.sslContext != null) {
+            // host names are still checked against the certificate (endpoint identification HTTPS)
+            wb.tls(Tls.builder()
+                    .sslContext(b.sslContext)
+                    .enabledProtocols(TlsDefaults.PROTOCOLS)
+                    .endpointIdentificationAlgorithm("HTTPS")
+                    .build());
+        }
+        this.client = wb.build();
     }
 
     /**
@@ -256,6 +269,7 @@ public final class DistributionClient implements AutoCloseable {
         private final URI apiBase;
         private String token;
         private Duration timeout = DEFAULT_TIMEOUT;
+        private SSLContext sslContext;
 
         private Builder(URI apiBase) {
             if (apiBase == null
@@ -290,6 +304,36 @@ public final class DistributionClient implements AutoCloseable {
                 }
             }
             this.token = t.trim();
+            return this;
+        }
+
+        /**
+         * Trusts exactly the certificates of a PEM file for an {@code https://} API (a private CA, or
+         * the server's own self-signed certificate) instead of the JVM's default trust store; the
+         * server's host name must still match its certificate.
+         *
+         * @param pemFile the trusted certificates ({@code --cacert} of the CLI)
+         * @return this builder
+         * @throws IllegalArgumentException naming the file when it is missing or holds no certificate
+         */
+        public Builder trustCertificates(Path pemFile) {
+            try {
+                this.sslContext = PemFiles.trusting(Objects.requireNonNull(pemFile, "pemFile"));
+            } catch (TlsFileException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
+            return this;
+        }
+
+        /**
+         * The TLS context for an {@code https://} API (trust store, client certificate); default: the
+         * JVM's default context.
+         *
+         * @param context the context
+         * @return this builder
+         */
+        public Builder sslContext(SSLContext context) {
+            this.sslContext = Objects.requireNonNull(context, "context");
             return this;
         }
 

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -106,6 +107,15 @@ class ServerLimitsConfigTest {
         assertThrows(
                 IllegalArgumentException.class,
                 () -> new ProxyPoolConfig.Server(
-                        "h", 1, 2, false, 0, Duration.ofSeconds(1), Duration.ofSeconds(1), OptionalInt.of(70000)));
+                        "h",
+                        1,
+                        2,
+                        false,
+                        0,
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(1),
+                        OptionalInt.of(70000),
+                        Optional.empty(),
+                        Optional.empty()));
     }
 }

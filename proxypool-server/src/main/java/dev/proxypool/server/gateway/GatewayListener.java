@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import javax.net.ServerSocketFactory;
 
 /**
  * The gateway's own TCP listener: a {@link ServerSocket} whose accept loop runs on a virtual
@@ -86,7 +87,17 @@ public final class GatewayListener implements AutoCloseable {
      */
     public static GatewayListener start(Gateway gateway, InetAddress bind, int port, boolean virtualThreads)
             throws IOException {
-        GatewayListener l = new GatewayListener(gateway, bind(bind, port), virtualThreads);
+        return start(gateway, bind, port, virtualThreads, ServerSocketFactory.getDefault());
+    }
+
+    /**
+     * Binds a server socket made by {@code sockets} (plain, or TLS for {@code server.gatewayTls}: the
+     * handshake then runs on each connection's own thread at its first read) and starts accepting.
+     */
+    public static GatewayListener start(
+            Gateway gateway, InetAddress bind, int port, boolean virtualThreads, ServerSocketFactory sockets)
+            throws IOException {
+        GatewayListener l = new GatewayListener(gateway, bind(bind, port, sockets), virtualThreads);
         l.acceptor.start();
         return l;
     }
@@ -95,18 +106,19 @@ public final class GatewayListener implements AutoCloseable {
      * Binds and starts a SOCKS5 listener ({@code server.socksPort}) beside {@code http}: the same
      * gateway (engine, authenticator, metrics, access log) and the same connection cap, counted
      * across both listeners. Stopping it closes its socket only; stopping {@code http} shuts the
-     * gateway down, SOCKS5 connections included.
+     * gateway down, SOCKS5 connections included. Plain TCP (SOCKS5 has no TLS of its own).
      *
      * @param port 0 picks a free port (tests)
      */
     public static GatewayListener startSocks(GatewayListener http, InetAddress bind, int port) throws IOException {
-        GatewayListener l = new GatewayListener(http.gateway, bind(bind, port), http.virtualThreads, http);
+        GatewayListener l = new GatewayListener(
+                http.gateway, bind(bind, port, ServerSocketFactory.getDefault()), http.virtualThreads, http);
         l.acceptor.start();
         return l;
     }
 
-    private static ServerSocket bind(InetAddress bind, int port) throws IOException {
-        ServerSocket ss = new ServerSocket();
+    private static ServerSocket bind(InetAddress bind, int port, ServerSocketFactory sockets) throws IOException {
+        ServerSocket ss = sockets.createServerSocket();
         ss.setReuseAddress(true);
         ss.bind(new InetSocketAddress(bind, port), BACKLOG);
         return ss;
