@@ -16,6 +16,8 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -75,6 +77,7 @@ public final class AdminService implements HttpService {
     private final FetchResource fetch;
     private final PipelineResource pipeline;
     private final Optional<LiveSeries> series;
+    private final Map<String, Handler> reads;
 
     private AdminService(Builder b) {
         this.auth = new AdminAuth(b.token);
@@ -87,6 +90,7 @@ public final class AdminService implements HttpService {
         this.fetch = new FetchResource(b.pool, store);
         this.pipeline = new PipelineResource(b.pool, sequential);
         this.series = b.series;
+        this.reads = Map.copyOf(b.reads);
     }
 
     /**
@@ -132,6 +136,7 @@ public final class AdminService implements HttpService {
         rules.post("/routings/{name}/sequential", guard(sequential::post));
         rules.get("/snapshot", guard(status::snapshot));
         rules.get("/audit", guard(status::audit));
+        reads.forEach((path, handler) -> rules.get(path, guard(handler)));
         rules.any(guard((req, res) -> {
             throw AdminException.notFound(
                     "no admin resource " + req.prologue().method().text() + " "
@@ -219,6 +224,7 @@ public final class AdminService implements HttpService {
         private Path baseDir = Path.of("").toAbsolutePath();
         private Consumer<ConfigChange> onConfigChange = c -> {};
         private Optional<LiveSeries> series = Optional.empty();
+        private final Map<String, Handler> reads = new LinkedHashMap<>();
 
         private Builder(ProxyPool pool, ConfigStore store) {
             this.pool = Objects.requireNonNull(pool, "pool");
@@ -246,6 +252,18 @@ public final class AdminService implements HttpService {
         /** The live series served at {@code GET /series} (the console's charts); without one that path is 404. */
         public Builder series(LiveSeries s) {
             this.series = Optional.of(Objects.requireNonNull(s, "series"));
+            return this;
+        }
+
+        /**
+         * One more read-only resource behind the admin token: {@code GET /v1/admin<path>} answered by
+         * {@code handler} (which may throw {@link AdminException} for its error answers).
+         */
+        public Builder read(String path, Handler handler) {
+            if (path == null || !path.startsWith("/")) {
+                throw new IllegalArgumentException("an admin resource path starts with '/', got " + path);
+            }
+            reads.put(path, Objects.requireNonNull(handler, "handler"));
             return this;
         }
 
