@@ -161,6 +161,8 @@ final class ExtractCommand implements Callable<Integer> {
                 case DistributionException.CredentialsUnavailable c -> Main.EXIT_ERROR;
                 case DistributionException.RequestInProgress p -> Main.EXIT_ERROR;
                 case DistributionException.IdempotencyMismatch m -> Main.EXIT_ERROR;
+                case DistributionException.NothingToLease n -> Main.EXIT_ERROR;
+                case DistributionException.UnknownLease u -> Main.EXIT_ERROR;
                 case DistributionException.ServerUnreachable s -> Main.EXIT_ERROR;
                 case DistributionException.UnexpectedResponse u -> Main.EXIT_ERROR;
             };

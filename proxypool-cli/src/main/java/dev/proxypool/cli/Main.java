@@ -21,6 +21,8 @@ import picocli.CommandLine.ScopeType;
             ServeCommand.class,
             DemoCommand.class,
             ExtractCommand.class,
+            AcquireCommand.class,
+            ReleaseCommand.class,
             ValidateCommand.class,
             EchoCommand.class,
             BenchCommand.class,
