@@ -160,6 +160,7 @@ public final class ProxyLeaseService implements HttpService, AutoCloseable {
     private void acquire(ServerRequest req, ServerResponse res) {
         Optional<String> client = client(req, res);
         if (client.isEmpty()) {
+            metrics.acquire("refused");
             return;
         }
         AcquireCall call;
@@ -537,7 +538,6 @@ public final class ProxyLeaseService implements HttpService, AutoCloseable {
         Optional<String> client =
                 authorization.size() == 1 ? auth.clientFor(authorization.getFirst()) : Optional.empty();
         if (client.isEmpty()) {
-            metrics.acquire("refused");
             res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"proxypool\"");
             send(req, res, 401, error("unauthorized", "a valid client bearer token is required"));
         }
