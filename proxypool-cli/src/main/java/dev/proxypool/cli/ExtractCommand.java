@@ -9,7 +9,6 @@ import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.sdk.remote.DistributionClient;
 import dev.proxypool.sdk.remote.DistributionException;
 import java.io.PrintWriter;
-import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -101,30 +100,8 @@ final class ExtractCommand implements Callable<Integer> {
                     "Retry-safe key: the same key and options return the first answer instead of extracting again.")
     String idempotencyKey;
 
-    @Option(
-            names = "--api",
-            paramLabel = "URL",
-            defaultValue = "http://127.0.0.1:9090",
-            description = "The server's REST listener (default ${DEFAULT-VALUE}).")
-    String api;
-
-    @Option(
-            names = "--token",
-            paramLabel = "T",
-            defaultValue = "${env:" + TOKEN_ENV + "}",
-            description = "Client token (default: the " + TOKEN_ENV + " environment variable).")
-    String token;
-
     @Mixin
-    CaCertOption caCert;
-
-    @Option(
-            names = "--timeout",
-            paramLabel = "DURATION",
-            converter = DurationConverter.class,
-            defaultValue = "10s",
-            description = "Connect and read timeout (default ${DEFAULT-VALUE}).")
-    Duration timeout;
+    RemoteApiOptions remote;
 
     @Option(names = "--json", description = "Print one JSON object for scripts (it includes the URLs).")
     boolean json;
@@ -134,16 +111,11 @@ final class ExtractCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (token == null || token.isBlank()) {
-            return CliErrors.fail(spec, Main.EXIT_USAGE, "no token: pass --token or set " + TOKEN_ENV, null);
-        }
         Extraction extraction;
         DistributionClient client;
         try {
             extraction = extraction();
-            DistributionClient.Builder builder =
-                    DistributionClient.builder(apiUri()).token(token).timeout(timeout);
-            client = caCert.applyTo(builder).build();
+            client = remote.client();
         } catch (IllegalArgumentException e) {
             return CliErrors.fail(spec, Main.EXIT_USAGE, e.getMessage(), e);
         }
@@ -164,18 +136,12 @@ final class ExtractCommand implements Callable<Integer> {
                 case DistributionException.CredentialsUnavailable c -> Main.EXIT_ERROR;
                 case DistributionException.RequestInProgress p -> Main.EXIT_ERROR;
                 case DistributionException.IdempotencyMismatch m -> Main.EXIT_ERROR;
+                case DistributionException.NothingToLease n -> Main.EXIT_ERROR;
+                case DistributionException.UnknownLease u -> Main.EXIT_ERROR;
                 case DistributionException.ServerUnreachable s -> Main.EXIT_ERROR;
                 case DistributionException.UnexpectedResponse u -> Main.EXIT_ERROR;
             };
             return CliErrors.fail(spec, exit, e.getMessage(), e);
-        }
-    }
-
-    private URI apiUri() {
-        try {
-            return URI.create(api.strip());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--api: '" + api + "' is not a URL (e.g. http://127.0.0.1:9090)");
         }
     }
 

@@ -22,6 +22,8 @@ import picocli.CommandLine.ScopeType;
             ServeCommand.class,
             DemoCommand.class,
             ExtractCommand.class,
+            AcquireCommand.class,
+            ReleaseCommand.class,
             ValidateCommand.class,
             EchoCommand.class,
             BenchCommand.class,

@@ -20,6 +20,7 @@ import dev.proxypool.server.admin.LiveSeries;
 import dev.proxypool.server.api.FeedbackService;
 import dev.proxypool.server.api.distribution.BearerAuth;
 import dev.proxypool.server.api.distribution.DistributionService;
+import dev.proxypool.server.api.lease.ProxyLeaseService;
 import dev.proxypool.server.console.Console;
 import dev.proxypool.server.engine.AccessControl;
 import dev.proxypool.server.engine.PoolGatewayEngine;
@@ -79,6 +80,7 @@ public final class ProxyPoolServer implements AutoCloseable {
     private final ConfigStore configStore;
     private final AutoCloseable cluster;
     private final AutoCloseable nodes;
+    private final ProxyLeaseService leases;
 
     private ProxyPoolServer(
             ProxyPool pool,
@@ -88,7 +90,9 @@ public final class ProxyPoolServer implements AutoCloseable {
             StageLease lease,
             ConfigStore configStore,
             AutoCloseable cluster,
-            AutoCloseable nodes) {
+            AutoCloseable nodes,
+            ProxyLeaseService leases) {
+        this.leases = leases;
         this.configStore = configStore;
         this.cluster = cluster;
         this.nodes = nodes;
@@ -122,6 +126,11 @@ public final class ProxyPoolServer implements AutoCloseable {
 
     public PoolGatewayEngine gatewayEngine() {
         return engine;
+    }
+
+    /** The remote acquire/release API's leases of this process. */
+    public ProxyLeaseService leases() {
+        return leases;
     }
 
     @Override
@@ -256,6 +265,7 @@ public final class ProxyPoolServer implements AutoCloseable {
             poolCustomizer.accept(pb);
             ProxyPool pool = pb.build();
             ConfigStore configStore = null;
+            AutoCloseable leases = null;
             try {
                 // Admin configuration: PostgreSQL when configured (migrated, seeded once), else memory seeded from the
                 // YAML.
@@ -314,6 +324,10 @@ public final class ProxyPoolServer implements AutoCloseable {
                 DistributionService distribution = DistributionService.builder(pool, tokens::apply)
                         .quotas(clients.quotas())
                         .build();
+                // remote acquire/release: leases held in this process, expired by its own sweeper
+                ProxyLeaseService proxyLeases =
+                        ProxyLeaseService.builder(pool, tokens::apply).build();
+                leases = proxyLeases;
                 Consumer<ProxyPoolConfig> applyConfig = next -> {
                     ProxyPoolInternals.engine(live).reconfigure(next.routings());
                     ProxyPoolInternals.engine(live).refresh();
@@ -336,6 +350,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                 ConfigStore store = configStore;
                 AdminService admin = assembly.admin(() -> AdminService.builder(pool, store)
                         .series(series)
+                        .read(ProxyLeaseService.ADMIN_PATH, proxyLeases.adminView())
                         .token(config.admin().token())
                         .baseDir(configDir)
                         .onConfigChange(change -> {
@@ -415,6 +430,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .routes(r -> {
                             r.post("/v1/feedback", feedback);
                             r.register(DistributionService.PATH, distribution);
+                            r.register(ProxyLeaseService.PATH, proxyLeases);
                             if (admin != null) {
                                 r.register(AdminService.PATH, admin);
                                 Console.register(r);
@@ -445,12 +461,15 @@ public final class ProxyPoolServer implements AutoCloseable {
                         },
                         Duration.ofSeconds(2));
                 AutoCloseable nodesAndPoller = () -> {
+                    closeQuietly(proxyLeases);
                     closeQuietly(configPoller);
                     closeQuietly(nodes);
                     closeQuietly(series);
                 };
-                return new ProxyPoolServer(pool, engine, server, metrics, lease, configStore, cluster, nodesAndPoller);
+                return new ProxyPoolServer(
+                        pool, engine, server, metrics, lease, configStore, cluster, nodesAndPoller, proxyLeases);
             } catch (RuntimeException e) {
+                closeQuietly(leases);
                 pool.close();
                 closeQuietly(configStore);
                 throw e;

@@ -654,16 +654,31 @@ public final class ConfigLoader {
     }
 
     private ProxyPoolConfig.Distribution distribution(Node n) {
-        n.allowOnly("gatewayReserve", "idempotencyTtl", "maxCount");
+        n.allowOnly("gatewayReserve", "idempotencyTtl", "maxCount", "leaseHold", "leaseMaxHold", "leaseSessionIdle");
         ProxyPoolConfig.Distribution d = ProxyPoolConfig.Distribution.DEFAULTS;
         Duration ttl = n.duration("idempotencyTtl", d.idempotencyTtl());
         if (ttl.isZero()) {
             throw new ConfigException(n.key("idempotencyTtl"), "must be positive");
         }
+        Duration maxHold = positive(n, "leaseMaxHold", d.leaseMaxHold());
+        if (maxHold.compareTo(Duration.ofHours(24)) > 0) {
+            throw new ConfigException(n.key("leaseMaxHold"), "must be at most 24h, got " + maxHold);
+        }
+        Duration hold = positive(n, "leaseHold", d.leaseHold().compareTo(maxHold) > 0 ? maxHold : d.leaseHold());
+        if (hold.compareTo(maxHold) > 0) {
+            throw new ConfigException(
+                    n.key("leaseHold"), "must not exceed distribution.leaseMaxHold (" + maxHold + "), got " + hold);
+        }
+        if (hold.toMillis() < 1000) {
+            throw new ConfigException(n.key("leaseHold"), "must be at least 1s, got " + hold);
+        }
         return new ProxyPoolConfig.Distribution(
                 n.integer("gatewayReserve", d.gatewayReserve(), 0, Integer.MAX_VALUE),
                 ttl,
-                n.integer("maxCount", d.maxCount(), 1, 100_000));
+                n.integer("maxCount", d.maxCount(), 1, 100_000),
+                hold,
+                maxHold,
+                positive(n, "leaseSessionIdle", d.leaseSessionIdle()));
     }
 
     private ProxyPoolConfig.Gateway gateway(Node n) {

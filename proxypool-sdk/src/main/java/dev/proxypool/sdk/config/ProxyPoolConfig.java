@@ -525,15 +525,49 @@ public record ProxyPoolConfig(
     }
 
     /**
-     * {@code distribution}: exclusive extraction.
+     * {@code distribution}: exclusive extraction, and the remote acquire/release API's leases
+     * ({@code POST /v1/proxy/acquire}).
      *
-     * @param gatewayReserve extraction never takes the pool below this many proxies
-     * @param idempotencyTtl how long {@code Idempotency-Key} results are kept
-     * @param maxCount       largest {@code count} of one extraction
+     * @param gatewayReserve   extraction never takes the pool below this many proxies
+     * @param idempotencyTtl   how long {@code Idempotency-Key} results are kept
+     * @param maxCount         largest {@code count} of one extraction
+     * @param leaseHold        how long an acquired lease holds its proxy when the call names no hold time
+     * @param leaseMaxHold     the longest hold time a call may ask for
+     * @param leaseSessionIdle a session of the acquire API is dropped after this long unused
      */
-    public record Distribution(int gatewayReserve, Duration idempotencyTtl, int maxCount) {
-        /** No reserve, 24 h, 1000. */
+    public record Distribution(
+            int gatewayReserve,
+            Duration idempotencyTtl,
+            int maxCount,
+            Duration leaseHold,
+            Duration leaseMaxHold,
+            Duration leaseSessionIdle) {
+        /** Default {@link #leaseHold()}: 60 s. */
+        public static final Duration DEFAULT_LEASE_HOLD = Duration.ofSeconds(60);
+        /** Default {@link #leaseMaxHold()}: 30 min. */
+        public static final Duration DEFAULT_LEASE_MAX_HOLD = Duration.ofMinutes(30);
+        /** Default {@link #leaseSessionIdle()}: 180 s, the ProxyNode design's reuse window. */
+        public static final Duration DEFAULT_LEASE_SESSION_IDLE = Duration.ofSeconds(180);
+
+        /** No reserve, 24 h, 1000; leases 60 s, at most 30 min, sessions idle 180 s. */
         public static final Distribution DEFAULTS = new Distribution(0, Duration.ofHours(24), 1000);
+
+        /**
+         * Extraction settings with the lease defaults.
+         *
+         * @param gatewayReserve extraction never takes the pool below this many proxies
+         * @param idempotencyTtl how long {@code Idempotency-Key} results are kept
+         * @param maxCount       largest {@code count} of one extraction
+         */
+        public Distribution(int gatewayReserve, Duration idempotencyTtl, int maxCount) {
+            this(
+                    gatewayReserve,
+                    idempotencyTtl,
+                    maxCount,
+                    DEFAULT_LEASE_HOLD,
+                    DEFAULT_LEASE_MAX_HOLD,
+                    DEFAULT_LEASE_SESSION_IDLE);
+        }
     }
 
     /**

@@ -15,6 +15,7 @@ import dev.proxypool.core.extract.ProxyPage;
 import dev.proxypool.core.extract.ProxyState;
 import dev.proxypool.core.extract.StoredProxy;
 import dev.proxypool.core.health.HealthPolicy;
+import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.routing.NoCandidatePolicy;
 import dev.proxypool.core.routing.RequestFacts;
@@ -30,13 +31,16 @@ import dev.proxypool.core.snapshot.SnapshotBuilder;
 import dev.proxypool.core.sticky.SessionKey;
 import dev.proxypool.core.sticky.StickyDispatch;
 import dev.proxypool.core.sticky.StickyPick;
+import dev.proxypool.core.sticky.StickyPolicy;
 import dev.proxypool.core.sticky.StickyTable;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,6 +49,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -72,6 +77,8 @@ public final class PoolEngine {
     private static final long WAIT_PARK_MAX_NANOS = 25_000_000; // 25 ms
     private static final long PINNED_PARK_MIN_NANOS = 100_000; // 0.1 ms: the holder is usually finishing
     private static final long PINNED_PARK_MAX_NANOS = 5_000_000; // 5 ms
+    /** Session tables with their own idle time per routing (their idle times come from configuration). */
+    private static final int MAX_OWN_IDLE_TABLES = 8;
 
     private final PoolStore store;
     private final Ticker ticker;
@@ -125,7 +132,12 @@ public final class PoolEngine {
             PickRequest base = rule.strategy() == Strategy.CONSISTENT_HASH
                     ? PickRequest.consistentHash(rule.filter(), "-")
                     : PickRequest.of(rule.filter(), rule.strategy());
-            byName.put(rule.name(), new RouteRuntime(rule, base, new LabelFilterCache(rule.filter()), sticky));
+            // sessions with their own idle time keep their bindings too while the sticky policy stays
+            ConcurrentHashMap<Duration, StickyDispatch> ownIdle =
+                    old != null && old.rule().sticky().equals(rule.sticky())
+                            ? old.ownIdleSessions()
+                            : new ConcurrentHashMap<>();
+            byName.put(rule.name(), new RouteRuntime(rule, base, new LabelFilterCache(rule.filter()), sticky, ownIdle));
         }
         board.configure(sequential);
         return new Routes(table, Map.copyOf(byName));
@@ -173,6 +185,11 @@ public final class PoolEngine {
         if (rt == null) {
             throw new IllegalArgumentException("unknown routing '" + rule.name() + "'");
         }
+        if (request.narrows() && !narrowable(rt.rule(), request)) {
+            return new AcquireResult.Rejected(
+                    AcquireResult.Rejected.NO_CANDIDATE, NoCandidate.Reason.NO_MATCH.wireName());
+        }
+        StickyDispatch sticky = stickyFor(rt, request);
         boolean waits = rule.onNoCandidate() == NoCandidatePolicy.WAIT;
         long start = ticker.read();
         long deadline = waits ? start + rule.waitTimeout().toNanos() : start;
@@ -186,10 +203,10 @@ public final class PoolEngine {
             SessionKey session = null;
             StickyPick stickyPick = null;
             PickResult result;
-            if (rt.sticky() != null && !request.sessionId().isEmpty()) {
+            if (sticky != null && !request.sessionId().isEmpty()) {
                 session = new SessionKey(
                         request.client().isEmpty() ? "anonymous" : request.client(), rule.name(), request.sessionId());
-                stickyPick = rt.sticky().pick(session, snapshot, pick, now);
+                stickyPick = sticky.pick(session, snapshot, pick, now);
                 if (stickyPick instanceof StickyPick.SessionLost lost) {
                     return new AcquireResult.Rejected(
                             AcquireResult.Rejected.SESSION_LOST, lost.reason().toString());
@@ -208,7 +225,7 @@ public final class PoolEngine {
                             p.runtime().health(),
                             ticker,
                             request.excluded().size() + 1,
-                            rt.sticky(),
+                            sticky,
                             session,
                             stickyPick,
                             snapshot));
@@ -221,7 +238,7 @@ public final class PoolEngine {
                         continue;
                     }
                     if (stickyPick instanceof StickyPick.Reused && nc.reason() == NoCandidate.Reason.BUSY) {
-                        long busyWait = rule.sticky().busyWait().toNanos();
+                        long busyWait = sticky.table().policy().busyWait().toNanos();
                         long pinnedDeadline = start + busyWait;
                         // bounded in parks too: a ticker that does not move (a test's) cannot hold us
                         if (now < pinnedDeadline && pinnedParks < 16 + busyWait / PINNED_PARK_MAX_NANOS) {
@@ -265,6 +282,18 @@ public final class PoolEngine {
         }
         String domain = request.targetHost();
         List<String> excluded = request.excluded();
+        if (request.narrows()) {
+            List<String> allowed = filter.upstreams();
+            if (!request.upstreams().isEmpty()) {
+                String current = rule.isSequential() && !allowed.isEmpty() ? allowed.get(upstreamIndex) : null;
+                allowed = narrowUpstreams(allowed, request.upstreams());
+                upstreamIndex = current != null && allowed.contains(current) ? allowed.indexOf(current) : 0;
+            }
+            Set<Protocol> protocols = request.protocols().isEmpty()
+                    ? filter.protocols()
+                    : narrowProtocols(filter.protocols(), request.protocols());
+            filter = filter.withUpstreams(allowed).withProtocols(protocols);
+        }
         if (filter == base.filter()
                 && upstreamIndex == base.upstreamIndex()
                 && hashKey.equals(base.hashKey())
@@ -273,6 +302,73 @@ public final class PoolEngine {
             return base;
         }
         return new PickRequest(filter, base.strategy(), hashKey, domain, excluded, upstreamIndex);
+    }
+
+    /**
+     * The session table of {@code request}: the routing's own (when it enables sessions), or, for a
+     * request with its own idle time, a table with the routing's sticky settings (the defaults where
+     * the routing has sessions off) and that idle time, created once per distinct idle time (at most
+     * {@value #MAX_OWN_IDLE_TABLES} per routing; beyond that such a session does not stick).
+     */
+    private StickyDispatch stickyFor(RouteRuntime rt, AcquireRequest request) {
+        Duration idle = request.sessionIdle();
+        if (idle == null || request.sessionId().isEmpty()) {
+            return rt.sticky();
+        }
+        StickyDispatch known = rt.ownIdleSessions().get(idle);
+        if (known != null) {
+            return known;
+        }
+        if (rt.ownIdleSessions().size() >= MAX_OWN_IDLE_TABLES) {
+            return null;
+        }
+        StickyPolicy p = rt.rule().sticky().enabled() ? rt.rule().sticky() : StickyPolicy.DEFAULTS;
+        StickyPolicy own = new StickyPolicy(
+                true,
+                p.header(),
+                p.lifetime().compareTo(idle) < 0 ? idle : p.lifetime(),
+                idle,
+                p.onLost(),
+                p.maxEntries(),
+                p.busyWait());
+        return rt.ownIdleSessions().computeIfAbsent(idle, i -> new StickyDispatch(new StickyTable(own), dispatcher));
+    }
+
+    /** Whether the request's upstreams and protocols leave anything of the routing's. */
+    private static boolean narrowable(RoutingRule rule, AcquireRequest request) {
+        CandidateFilter f = rule.filter();
+        return (request.upstreams().isEmpty()
+                        || !narrowUpstreams(f.upstreams(), request.upstreams()).isEmpty())
+                && (request.protocols().isEmpty()
+                        || !narrowProtocols(f.protocols(), request.protocols()).isEmpty());
+    }
+
+    /** The routing's upstreams (empty = any) narrowed to {@code wanted}, in the routing's order. */
+    private static List<String> narrowUpstreams(List<String> allowed, List<String> wanted) {
+        if (allowed.isEmpty()) {
+            return wanted;
+        }
+        List<String> out = new ArrayList<>(allowed.size());
+        for (String u : allowed) {
+            if (wanted.contains(u)) {
+                out.add(u);
+            }
+        }
+        return out;
+    }
+
+    /** The routing's protocols (empty = any) narrowed to {@code wanted}. */
+    private static Set<Protocol> narrowProtocols(Set<Protocol> allowed, Set<Protocol> wanted) {
+        if (allowed.isEmpty()) {
+            return wanted;
+        }
+        Set<Protocol> out = EnumSet.noneOf(Protocol.class);
+        for (Protocol p : wanted) {
+            if (allowed.contains(p)) {
+                out.add(p);
+            }
+        }
+        return out;
     }
 
     /**

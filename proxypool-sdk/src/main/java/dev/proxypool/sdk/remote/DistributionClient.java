@@ -23,6 +23,7 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import javax.net.ssl.SSLContext;
@@ -53,6 +54,8 @@ public final class DistributionClient implements AutoCloseable {
 
     /** The Distribution API path under the base URI. */
     public static final String PATH = "/v1/extractions";
+    /** The acquire/release API's path under the base URI ({@code /acquire}, {@code /release}, {@code /list}). */
+    public static final String LEASE_PATH = "/v1/proxy";
     /** Default connect and read timeout. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
     /** The largest response body read: 1000 proxies take well under 1 MiB. */
@@ -139,14 +142,99 @@ public final class DistributionClient implements AutoCloseable {
      */
     public ExtractionResponse extract(Extraction call) {
         Objects.requireNonNull(call, "call");
-        HttpClientRequest request = client.post()
-                .uri(endpoint)
-                .header(HeaderNames.AUTHORIZATION, authorization)
-                .header(HeaderNames.CONTENT_TYPE, "application/json")
-                .header(HeaderNames.ACCEPT, "application/json");
         byte[] body = RemoteJson.requestBody(call);
-        call.idempotencyKey().ifPresent(k -> request.header(IDEMPOTENCY_KEY, k));
-        try (HttpClientResponse response = request.submit(body)) {
+        Exchange x = exchange("POST", endpoint, body, call.idempotencyKey().orElse(null));
+        try {
+            return RemoteJson.response(x.body(), x.replayed());
+        } catch (RemoteJson.Malformed e) {
+            throw new DistributionException.UnexpectedResponse(200, "", e.getMessage());
+        }
+    }
+
+    /**
+     * Leases a proxy ({@code POST /v1/proxy/acquire}): the proxy stays in the pool, the lease holds one
+     * unit of its capacity until {@link #release} or its {@code expiresAt}. Use {@link RemoteLease#url()}
+     * directly; report how it went with {@link #release}. The request's idempotency key goes out as
+     * {@code Idempotency-Key}: a retry with it returns the same lease.
+     *
+     * @param request what to lease
+     * @return the lease
+     * @throws DistributionException {@link DistributionException.NothingToLease} when no proxy qualifies
+     *                               now, one case per other error response, or {@code ServerUnreachable}
+     */
+    public RemoteLease acquire(LeaseRequest request) {
+        Objects.requireNonNull(request, "request");
+        Exchange x = exchange(
+                "POST",
+                under(LEASE_PATH + "/acquire"),
+                RemoteJson.acquireBody(request),
+                request.idempotencyKey().orElse(null));
+        try {
+            return RemoteJson.lease(x.body(), x.replayed());
+        } catch (RemoteJson.Malformed e) {
+            throw new DistributionException.UnexpectedResponse(200, "", e.getMessage());
+        }
+    }
+
+    /**
+     * Releases a lease with its outcome ({@code POST /v1/proxy/release}), which feeds the proxy's
+     * health as the gateway's outcomes do. Releasing twice is safe: the second answer says
+     * {@link ReleaseReceipt#alreadyReleased()} and releases nothing.
+     *
+     * @param outcome the lease and how its use went
+     * @return the receipt
+     * @throws DistributionException {@link DistributionException.UnknownLease} for a lease this client
+     *                               does not hold there or one already expired, or another case
+     */
+    public ReleaseReceipt release(LeaseOutcome outcome) {
+        Objects.requireNonNull(outcome, "outcome");
+        Exchange x = exchange("POST", under(LEASE_PATH + "/release"), RemoteJson.releaseBody(outcome), null);
+        try {
+            return RemoteJson.receipt(x.body());
+        } catch (RemoteJson.Malformed e) {
+            throw new DistributionException.UnexpectedResponse(200, "", e.getMessage());
+        }
+    }
+
+    /**
+     * The proxies this client may acquire under {@code selection} ({@code GET /v1/proxy/list}; its
+     * routing, host, upstream, protocol and labels), addresses masked, at most {@code limit}.
+     *
+     * @param selection the selection (its session, hold time and idempotency key are not used)
+     * @param limit     1..1000
+     * @return the proxies, in the pool's order
+     * @throws DistributionException one case per error response, or {@code ServerUnreachable}
+     */
+    public List<AcquirableProxy> list(LeaseRequest selection, int limit) {
+        Objects.requireNonNull(selection, "selection");
+        if (limit < 1 || limit > 1000) {
+            throw new IllegalArgumentException("limit must be between 1 and 1000, got " + limit);
+        }
+        Exchange x = exchange(
+                "GET", URI.create(under(LEASE_PATH + "/list") + RemoteJson.listQuery(selection, limit)), null, null);
+        try {
+            return RemoteJson.listed(x.body());
+        } catch (RemoteJson.Malformed e) {
+            throw new DistributionException.UnexpectedResponse(200, "", e.getMessage());
+        }
+    }
+
+    /** A {@code 200} answer's body and whether it is an idempotent replay. */
+    private record Exchange(byte[] body, boolean replayed) {}
+
+    /** One call; any answer but {@code 200} becomes its {@link DistributionException}. */
+    private Exchange exchange(String method, URI uri, byte[] body, String idempotencyKey) {
+        HttpClientRequest request = (method.equals("GET") ? client.get() : client.post())
+                .uri(uri)
+                .header(HeaderNames.AUTHORIZATION, authorization)
+                .header(HeaderNames.ACCEPT, "application/json");
+        if (body != null) {
+            request.header(HeaderNames.CONTENT_TYPE, "application/json");
+        }
+        if (idempotencyKey != null) {
+            request.header(IDEMPOTENCY_KEY, idempotencyKey);
+        }
+        try (HttpClientResponse response = body != null ? request.submit(body) : request.request()) {
             int status = response.status().code();
             byte[] answer = read(response);
             if (status == 200) {
@@ -154,11 +242,7 @@ public final class DistributionClient implements AutoCloseable {
                         .first(IDEMPOTENT_REPLAYED)
                         .map(v -> v.equalsIgnoreCase("true"))
                         .orElse(false);
-                try {
-                    return RemoteJson.response(answer, replayed);
-                } catch (RemoteJson.Malformed e) {
-                    throw new DistributionException.UnexpectedResponse(200, "", e.getMessage());
-                }
+                return new Exchange(answer, replayed);
             }
             if (response.headers()
                     .first(GATEWAY_ERROR)
@@ -181,6 +265,14 @@ public final class DistributionClient implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new DistributionException.ServerUnreachable(apiBase, reason(e), e);
         }
+    }
+
+    private URI under(String path) {
+        String s = apiBase.toString();
+        while (s.endsWith("/")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        return URI.create(s + path);
     }
 
     /** The gateway's error header, and its code for a request that is not proxy-shaped (this client's, sent to the gateway port). */

@@ -33,6 +33,8 @@ public abstract sealed class DistributionException extends ProxyPoolException
                 DistributionException.CredentialsUnavailable,
                 DistributionException.RequestInProgress,
                 DistributionException.IdempotencyMismatch,
+                DistributionException.NothingToLease,
+                DistributionException.UnknownLease,
                 DistributionException.ServerUnreachable,
                 DistributionException.UnexpectedResponse {
 
@@ -243,6 +245,50 @@ public abstract sealed class DistributionException extends ProxyPoolException
         /** The {@code 422 idempotency_key_reused}. */
         public IdempotencyMismatch() {
             super(422, "idempotency_key_reused", "this Idempotency-Key was used with a different request", null);
+        }
+    }
+
+    /**
+     * {@code 503 no_candidate} / {@code no_route}, {@code 409 session_lost}: an acquire found no proxy
+     * to lease now (all busy, cooling, banned for the host, or none matches); nothing was leased.
+     */
+    public static final class NothingToLease extends DistributionException {
+        /**
+         * The refusal.
+         *
+         * @param status    503 or 409
+         * @param errorCode {@code no_candidate}, {@code no_route} or {@code session_lost}
+         * @param message   the server's message
+         */
+        public NothingToLease(int status, String errorCode, String message) {
+            super(status, errorCode, "nothing to lease (" + errorCode + "): " + message, null);
+        }
+    }
+
+    /**
+     * {@code 404 unknown_lease}, {@code 409 lease_expired}: the release names a lease this client does
+     * not hold on that server (never issued there, forgotten, or another client's), or one the server
+     * already released at its {@code expiresAt}; the outcome was not recorded.
+     */
+    public static final class UnknownLease extends DistributionException {
+        /**
+         * The refusal.
+         *
+         * @param status    404 or 409
+         * @param errorCode {@code unknown_lease} or {@code lease_expired}
+         * @param message   the server's message
+         */
+        public UnknownLease(int status, String errorCode, String message) {
+            super(status, errorCode, errorCode.replace('_', ' ') + ": " + message, null);
+        }
+
+        /**
+         * Whether the server released it at its {@code expiresAt}.
+         *
+         * @return true for {@code lease_expired}
+         */
+        public boolean expired() {
+            return errorCode().equals("lease_expired");
         }
     }
 

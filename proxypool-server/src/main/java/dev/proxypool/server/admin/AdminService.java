@@ -16,7 +16,9 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -81,6 +83,7 @@ public final class AdminService implements HttpService {
     private final PipelineResource pipeline;
     private final Optional<LiveSeries> series;
     private final OperatorResource operators;
+    private final Map<String, Handler> reads;
 
     private AdminService(Builder b) {
         this.auth = new AdminAuth(b.token, b.store);
@@ -95,6 +98,7 @@ public final class AdminService implements HttpService {
         this.series = b.series;
         this.operators = new OperatorResource(
                 store, auth, ProxyPoolInternals.engine(b.pool).wallClock());
+        this.reads = Map.copyOf(b.reads);
     }
 
     /**
@@ -157,6 +161,7 @@ public final class AdminService implements HttpService {
         rules.delete("/operators/{name}", guard(operators::delete));
         rules.get("/snapshot", guard(status::snapshot));
         rules.get("/audit", guard(status::audit));
+        reads.forEach((path, handler) -> rules.get(path, guard(handler)));
         rules.any(guard((req, res) -> {
             throw AdminException.notFound(
                     "no admin resource " + req.prologue().method().text() + " "
@@ -257,6 +262,7 @@ public final class AdminService implements HttpService {
         private Path baseDir = Path.of("").toAbsolutePath();
         private Consumer<ConfigChange> onConfigChange = c -> {};
         private Optional<LiveSeries> series = Optional.empty();
+        private final Map<String, Handler> reads = new LinkedHashMap<>();
 
         private Builder(ProxyPool pool, ConfigStore store) {
             this.pool = Objects.requireNonNull(pool, "pool");
@@ -284,6 +290,18 @@ public final class AdminService implements HttpService {
         /** The live series served at {@code GET /series} (the console's charts); without one that path is 404. */
         public Builder series(LiveSeries s) {
             this.series = Optional.of(Objects.requireNonNull(s, "series"));
+            return this;
+        }
+
+        /**
+         * One more read-only resource behind the admin token: {@code GET /v1/admin<path>} answered by
+         * {@code handler} (which may throw {@link AdminException} for its error answers).
+         */
+        public Builder read(String path, Handler handler) {
+            if (path == null || !path.startsWith("/")) {
+                throw new IllegalArgumentException("an admin resource path starts with '/', got " + path);
+            }
+            reads.put(path, Objects.requireNonNull(handler, "handler"));
             return this;
         }
 

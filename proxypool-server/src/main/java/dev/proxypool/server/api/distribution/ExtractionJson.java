@@ -72,15 +72,18 @@ final class ExtractionJson {
             minTtl = integer("minRemainingTtlSeconds", ttl, 0, MAX_MIN_TTL_SECONDS);
         }
 
-        ExtractionFilter filter = ExtractionFilter.ANY;
-        JsonNode fv = root.get("filter");
-        if (fv != null && !fv.isNull()) {
-            if (!fv.isObject()) {
-                throw new InvalidRequestException("filter must be an object, got " + typeName(fv));
-            }
-            filter = filter(fv);
+        return new ParsedExtraction(count, fulfillment, filterObject(root.get("filter")), minTtl);
+    }
+
+    /** The {@code filter} value: absent or {@code null} is any proxy, else an object of filter terms. */
+    static ExtractionFilter filterObject(JsonNode fv) throws InvalidRequestException {
+        if (fv == null || fv.isNull()) {
+            return ExtractionFilter.ANY;
         }
-        return new ParsedExtraction(count, fulfillment, filter, minTtl);
+        if (!fv.isObject()) {
+            throw new InvalidRequestException("filter must be an object, got " + typeName(fv));
+        }
+        return filter(fv);
     }
 
     private static ExtractionFilter filter(JsonNode o) throws InvalidRequestException {

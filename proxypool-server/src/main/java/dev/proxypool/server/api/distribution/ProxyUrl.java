@@ -13,17 +13,17 @@ import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
  * UTF-8 form except the unreserved characters {@code A-Z a-z 0-9 - . _ ~}, so {@code :}, {@code @},
  * {@code /}, {@code %} and spaces in a secret can never change how the URL parses.
  */
-final class ProxyUrl {
+public final class ProxyUrl {
 
     private ProxyUrl() {}
 
     /** Without credentials: the proxy needs none. */
-    static String of(ProxyKey key) {
+    public static String of(ProxyKey key) {
         return key.protocol().wireName() + "://" + key.authority();
     }
 
     /** With the credentials as percent-encoded userinfo ({@link Credentials#userInfo()}). */
-    static String of(ProxyKey key, Credentials credentials) {
+    public static String of(ProxyKey key, Credentials credentials) {
         return key.protocol().wireName() + "://" + credentials.userInfo() + "@" + key.authority();
     }
 

@@ -12,10 +12,10 @@ import java.util.OptionalLong;
  * read, a chunked body as soon as it passes the limit. The caller then {@link #drain drains} a body
  * of modest size, so the client reads the refusal, or answers with {@code Connection: close}.
  */
-final class RequestBody {
+public final class RequestBody {
 
     /** The body is larger than the limit. */
-    static final class TooLarge extends Exception {
+    public static final class TooLarge extends Exception {
         TooLarge() {
             super(null, null, false, false);
         }
@@ -31,7 +31,7 @@ final class RequestBody {
      * false (the caller then closes the connection) for a body larger than {@code drainLimit} or
      * one that cannot be read.
      */
-    static boolean drain(ServerRequest req, long drainLimit) {
+    public static boolean drain(ServerRequest req, long drainLimit) {
         OptionalLong declared = req.headers().contentLength();
         if (declared.isPresent() && declared.getAsLong() > drainLimit) {
             return false;
@@ -52,7 +52,8 @@ final class RequestBody {
         }
     }
 
-    static byte[] read(ServerRequest req, int limit) throws TooLarge {
+    /** The body, at most {@code limit} bytes; empty when there is none. */
+    public static byte[] read(ServerRequest req, int limit) throws TooLarge {
         OptionalLong declared = req.headers().contentLength();
         if (declared.isPresent() && declared.getAsLong() > limit) {
             throw new TooLarge();
