@@ -5,13 +5,15 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The gateway's own TCP listener: a {@link ServerSocket} whose accept loop runs on a virtual
+ * The gateway's own TCP listener: a {@link ServerSocket} (of a {@link ServerSocketChannel}, so
+ * established tunnels can move to the selector relay) whose accept loop runs on a virtual
  * thread and hands each connection to a new virtual thread running {@link Gateway#serve}.
  * Chosen over a Helidon connection selector for throughput and full control of socket options
  * and half-close (GATEWAY-DESIGN.md). Started and stopped beside the Helidon WebServer.
@@ -69,7 +71,8 @@ public final class GatewayListener implements AutoCloseable {
      */
     public static GatewayListener start(Gateway gateway, InetAddress bind, int port, boolean virtualThreads)
             throws IOException {
-        ServerSocket ss = new ServerSocket();
+        // a channel's server socket: accepted sockets have a SocketChannel, which TunnelRelay needs
+        ServerSocket ss = ServerSocketChannel.open().socket();
         ss.setReuseAddress(true);
         ss.bind(new InetSocketAddress(bind, port), BACKLOG);
         GatewayListener l = new GatewayListener(gateway, ss, virtualThreads);
