@@ -203,7 +203,8 @@ final class TunnelRelay {
         private final ByteBuffer scratch = ByteBuffer.allocateDirect(SCRATCH_BYTES);
         private final ArrayDeque<ByteBuffer> spare = new ArrayDeque<>();
         private final List<Session> ending = new ArrayList<>();
-        private final List<Session> inGrace = new ArrayList<>();
+        /** Sessions in their close grace, in the order they entered it (all graces are alike in practice). */
+        private final ArrayDeque<Session> inGrace = new ArrayDeque<>();
 
         Loop(Selector selector) {
             this.selector = selector;
@@ -228,8 +229,13 @@ final class TunnelRelay {
                     while (it.hasNext()) {
                         SelectionKey k = it.next();
                         it.remove();
-                        if (k.isValid()) {
-                            handle((Session) k.attachment(), k);
+                        Session s = (Session) k.attachment();
+                        try {
+                            if (k.isValid()) {
+                                handle(s, k);
+                            }
+                        } catch (RuntimeException e) {
+                            finish(s); // e.g. a key cancelled by a close behind the relay's back
                         }
                     }
                     expireGrace();
@@ -441,26 +447,26 @@ final class TunnelRelay {
             if (inGrace.isEmpty()) {
                 return 0; // no deadline: wait for readiness or a submission
             }
-            long now = inGrace.getFirst().ticker.read();
-            long soonest = Long.MAX_VALUE;
-            for (Session s : inGrace) {
-                soonest = Math.min(soonest, s.graceDeadline - now);
-            }
-            return Math.max(1, soonest / 1_000_000L + 1);
+            Session first = inGrace.getFirst();
+            long wait = first.graceDeadline - first.ticker.read();
+            return Math.max(1, wait / 1_000_000L + 1);
         }
 
         private void expireGrace() {
             if (inGrace.isEmpty()) {
                 return;
             }
-            Iterator<Session> it = inGrace.iterator();
-            while (it.hasNext()) {
-                Session s = it.next();
+            // from the oldest: a session that ended meanwhile just leaves; the first one still in its
+            // grace (deadlines grow in this order when graces are alike) stops the scan
+            Session s;
+            while ((s = inGrace.peekFirst()) != null) {
                 if (s.finished) {
-                    it.remove();
+                    inGrace.pollFirst();
                 } else if (s.ticker.read() - s.graceDeadline >= 0) {
-                    it.remove();
+                    inGrace.pollFirst();
                     finish(s);
+                } else {
+                    return;
                 }
             }
         }
