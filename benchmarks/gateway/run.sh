@@ -162,8 +162,8 @@ YAML
   i=$((i + 1))
 done
 
-wait_port() { # port name
-  for _ in $(seq 1 100); do
+wait_port() { # port name  # up to 60 s: a JVM on a loaded 2-core host can take over 10 s to start
+  for _ in $(seq 1 600); do
     if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
     sleep 0.1
   done

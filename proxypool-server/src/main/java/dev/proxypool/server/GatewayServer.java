@@ -28,7 +28,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
-import javax.net.ServerSocketFactory;
 
 /**
  * One process, two listeners (docs/architecture.md#processes-and-roles): the gateway forward proxy (default 8080, our own
@@ -246,7 +245,7 @@ public final class GatewayServer implements AutoCloseable {
                         bind,
                         gatewayPort,
                         !platformThreads,
-                        gatewayTls == null ? ServerSocketFactory.getDefault() : gatewayTls.serverSocketFactory());
+                        gatewayTls == null ? null : gatewayTls.serverSocketFactory());
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot bind the gateway listener on port " + gatewayPort, e);
             }

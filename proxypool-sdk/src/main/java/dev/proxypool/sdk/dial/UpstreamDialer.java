@@ -14,6 +14,7 @@ import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;
 import java.util.Locale;
@@ -112,7 +113,8 @@ public final class UpstreamDialer {
      * a time: bytes the proxy sent right behind its reply (a server-first protocol's greeting) are
      * not lost but served first by {@link TunnelConnection#input()}. For callers that read the tunnel
      * through that stream, not the socket's own (the gateway); a caller that layers TLS on the
-     * socket uses {@link #connect}.
+     * socket uses {@link #connect}. The socket is a {@link SocketChannel}'s (its
+     * {@code getChannel()} is not null), so a relay may move the established tunnel to a selector.
      *
      * @throws DialException            classified; nothing is left open
      * @throws IllegalArgumentException as {@link #connect}
@@ -128,7 +130,7 @@ public final class UpstreamDialer {
             throw new IllegalArgumentException("a socks4 proxy cannot reach an IPv6 target");
         }
         Credentials creds = credentialsFor(proxy, target);
-        Socket raw = tcpConnect(proxy, target);
+        Socket raw = tcpConnect(proxy, target, buffered);
         long deadline = ticker.read() + policy.handshakeTimeout().toNanos();
         Socket socket = proxy.protocol() == Protocol.HTTPS ? tls(raw, proxy, target, deadline) : raw;
         try {
@@ -163,7 +165,7 @@ public final class UpstreamDialer {
             throw new IllegalArgumentException("forwarding needs an http or https proxy, got " + proxy.protocol());
         }
         Credentials creds = credentialsFor(proxy, null);
-        Socket raw = tcpConnect(proxy, null);
+        Socket raw = tcpConnect(proxy, null, false);
         long deadline = ticker.read() + policy.handshakeTimeout().toNanos();
         Socket socket = proxy.protocol() == Protocol.HTTPS ? tls(raw, proxy, null, deadline) : raw;
         try {
@@ -200,7 +202,11 @@ public final class UpstreamDialer {
         return c;
     }
 
-    private Socket tcpConnect(Proxy proxy, Target target) throws DialException {
+    /**
+     * @param channel a socket with a {@link SocketChannel} (its adaptor): {@link #openTunnel}'s, so a
+     *                relay can move the established tunnel to a selector
+     */
+    private Socket tcpConnect(Proxy proxy, Target target, boolean channel) throws DialException {
         InetSocketAddress address = new InetSocketAddress(proxy.host(), proxy.port());
         if (address.isUnresolved()) {
             throw failure(
@@ -213,7 +219,12 @@ public final class UpstreamDialer {
         // NO_PROXY: a plain socket. new Socket() wraps it in the JDK's SOCKS layer, which builds a URI and
         // asks the default ProxySelector on every connect (about 2 % of a tunnel's CPU in the gateway's
         // profile); this dialer reaches the pool's proxy itself, never through a JVM-wide proxy setting
-        Socket s = new Socket(java.net.Proxy.NO_PROXY);
+        Socket s;
+        try {
+            s = channel ? SocketChannel.open().socket() : new Socket(java.net.Proxy.NO_PROXY);
+        } catch (IOException e) {
+            throw classified(e, DialStage.CONNECT, proxy, target);
+        }
         try {
             s.setTcpNoDelay(true);
             s.connect(address, (int) policy.connectTimeout().toMillis());

@@ -12,6 +12,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -66,7 +67,8 @@ final class DirectAttempt implements UpstreamAttempt {
         if (address == null) {
             throw new UpstreamDialException(FailureKind.UPSTREAM_UNREACHABLE, "destination did not resolve");
         }
-        Socket s = new Socket();
+        // a channel's socket: the tunnel it carries can move to the gateway's selector relay
+        Socket s = SocketChannel.open().socket();
         try {
             s.setTcpNoDelay(true);
             s.connect(new InetSocketAddress(address, request.port()), CONNECT_TIMEOUT_MILLIS);

@@ -2,6 +2,7 @@ package dev.proxypool.server.gateway;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.channels.SocketChannel;
 
 /**
  * The client side of one gateway connection, whichever listener accepted it (our own
@@ -27,6 +28,15 @@ interface ClientChannel {
     void closeGracefully();
 
     void close();
+
+    /**
+     * The plain socket channel under this connection, for the selector relay of established
+     * tunnels ({@link TunnelRelay}); {@code null} when there is none (TLS, another listener), and
+     * the tunnel then relays with blocking threads.
+     */
+    default SocketChannel socketChannel() {
+        return null;
+    }
 
     /** The client's address, for the echo of errors in debug logs only (masked there). */
     String peer();

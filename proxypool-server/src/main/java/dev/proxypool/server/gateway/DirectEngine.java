@@ -3,6 +3,7 @@ package dev.proxypool.server.gateway;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -72,7 +73,8 @@ public final class DirectEngine implements GatewayEngine {
 
         @Override
         public UpstreamLink open(boolean allowReuse) throws IOException {
-            Socket s = new Socket();
+            // a channel's socket: the tunnel it carries can move to the selector relay (TunnelRelay)
+            Socket s = SocketChannel.open().socket();
             try {
                 s.setTcpNoDelay(true);
                 s.connect(new InetSocketAddress(host, port), connectTimeoutMillis);

@@ -11,8 +11,9 @@ import java.util.List;
 /**
  * One client connection: reads requests one after another (keep-alive), authenticates, routes,
  * forwards each absolute-form request through an {@link UpstreamAttempt} with retries, or opens a
- * CONNECT {@link Tunnel}. Runs on one virtual thread; a tunnel adds a second for the upstream
- * direction.
+ * CONNECT {@link Tunnel}. Runs on one virtual thread; an established tunnel is relayed by the
+ * shared selector threads ({@link TunnelRelay}) while this thread waits, or, without plain socket
+ * channels, by this thread and a second one for the upstream direction.
  *
  * <p>Error policy: bad client input is answered (400/431 with {@code X-ProxyPool-Error}) and the
  * connection closed; an upstream failure before any response byte reached the client is retried
@@ -42,6 +43,8 @@ final class GatewayConnection implements ServedConnection {
     private Explain logExplain;
     private long logTunnelDown;
     private long logTunnelUp;
+    /** The tunnel this connection is relaying, for {@link #abort()}; null otherwise. */
+    private volatile Tunnel tunnel;
     /** False while a thread other than this connection's may still use the buffers (a tunnel that did not end). */
     private boolean buffersFree = true;
 
@@ -62,6 +65,10 @@ final class GatewayConnection implements ServedConnection {
     @Override
     public void abort() {
         ch.close();
+        Tunnel t = tunnel;
+        if (t != null) {
+            t.abort(); // a tunnel on the selector relay does not notice a close made behind its back
+        }
     }
 
     @Override
@@ -563,7 +570,9 @@ final class GatewayConnection implements ServedConnection {
             Tunnel t = new Tunnel(
                     ch, in, link, cfg.tunnelIdleTimeoutMillis(), gw.ticker(), gw.tunnelWatchdog(), out.buffer());
             buffersFree = false;
+            tunnel = t;
             t.run();
+            tunnel = null;
             buffersFree = t.ended();
             logTunnelDown = t.bytesDown();
             logTunnelUp = t.bytesUp();

@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,7 +14,8 @@ import java.util.function.Consumer;
 import javax.net.ServerSocketFactory;
 
 /**
- * The gateway's own TCP listener: a {@link ServerSocket} whose accept loop runs on a virtual
+ * The gateway's own TCP listener: a {@link ServerSocket} (of a {@link ServerSocketChannel}, so
+ * established tunnels can move to the selector relay) whose accept loop runs on a virtual
  * thread and hands each connection to a new virtual thread running {@link Gateway#serve}.
  * Chosen over a Helidon connection selector for throughput and full control of socket options
  * and half-close (GATEWAY-DESIGN.md). Started and stopped beside the Helidon WebServer.
@@ -87,12 +89,13 @@ public final class GatewayListener implements AutoCloseable {
      */
     public static GatewayListener start(Gateway gateway, InetAddress bind, int port, boolean virtualThreads)
             throws IOException {
-        return start(gateway, bind, port, virtualThreads, ServerSocketFactory.getDefault());
+        return start(gateway, bind, port, virtualThreads, null);
     }
 
     /**
-     * Binds a server socket made by {@code sockets} (plain, or TLS for {@code server.gatewayTls}: the
-     * handshake then runs on each connection's own thread at its first read) and starts accepting.
+     * Binds a server socket made by {@code sockets} (TLS for {@code server.gatewayTls}: the handshake
+     * then runs on each connection's own thread at its first read; its tunnels use the blocking relay)
+     * or, with {@code sockets} null, a plain channel's server socket, and starts accepting.
      */
     public static GatewayListener start(
             Gateway gateway, InetAddress bind, int port, boolean virtualThreads, ServerSocketFactory sockets)
@@ -111,14 +114,14 @@ public final class GatewayListener implements AutoCloseable {
      * @param port 0 picks a free port (tests)
      */
     public static GatewayListener startSocks(GatewayListener http, InetAddress bind, int port) throws IOException {
-        GatewayListener l = new GatewayListener(
-                http.gateway, bind(bind, port, ServerSocketFactory.getDefault()), http.virtualThreads, http);
+        GatewayListener l = new GatewayListener(http.gateway, bind(bind, port, null), http.virtualThreads, http);
         l.acceptor.start();
         return l;
     }
 
     private static ServerSocket bind(InetAddress bind, int port, ServerSocketFactory sockets) throws IOException {
-        ServerSocket ss = sockets.createServerSocket();
+        // plain: a channel's server socket, so accepted sockets have the SocketChannel TunnelRelay needs
+        ServerSocket ss = sockets == null ? ServerSocketChannel.open().socket() : sockets.createServerSocket();
         ss.setReuseAddress(true);
         ss.bind(new InetSocketAddress(bind, port), BACKLOG);
         return ss;

@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.channels.SocketChannel;
+import javax.net.ssl.SSLSocket;
 
 /** A {@link ClientChannel} over an accepted {@link Socket}. */
 final class SocketClientChannel implements ClientChannel {
@@ -75,6 +77,12 @@ final class SocketClientChannel implements ClientChannel {
         } catch (IOException ignored) {
             // nothing left to do
         }
+    }
+
+    @Override
+    public SocketChannel socketChannel() {
+        // a layered SSLSocket answers getChannel() with the channel under it: its bytes are ciphertext
+        return socket instanceof SSLSocket ? null : socket.getChannel();
     }
 
     @Override

@@ -4,12 +4,16 @@ import dev.proxypool.core.time.Ticker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Relays raw bytes both ways between the client and an established upstream link: the calling
- * thread carries upstream→client, one extra virtual thread client→upstream. An end of stream on
+ * Relays raw bytes both ways between the client and an established upstream link. When both sides
+ * are plain socket channels the shared {@link TunnelRelay} (selector threads) carries the bytes and
+ * the calling thread waits for the end; otherwise (TLS on either side, another listener, or
+ * {@code -Dproxypool.gateway.tunnelRelay=threads}) the calling thread carries upstream→client and
+ * one extra virtual thread client→upstream. An end of stream on
  * one side half-closes the other (TLS close_notify and HTTP/1.0 bodies need that); an error on
  * either side closes both. The tunnel ends when no byte has moved either way for the idle timeout:
  * the gateway's {@link IdleWatchdog} closes it, so the reads of both directions block without a
@@ -36,6 +40,7 @@ final class Tunnel implements IdleWatchdog.Watched {
     private final byte[] downBuffer;
     private Thread up;
     private volatile boolean downEnded;
+    private volatile TunnelRelay.Session session;
 
     /**
      * @param downBuffer the buffer to relay upstream→client through (the client writer's, flushed);
@@ -78,6 +83,13 @@ final class Tunnel implements IdleWatchdog.Watched {
             closeBoth();
             return;
         }
+        TunnelRelay relay = TunnelRelay.shared();
+        SocketChannel clientChannel = relay == null ? null : client.socketChannel();
+        SocketChannel upstreamChannel = clientChannel == null ? null : link.channel();
+        if (upstreamChannel != null) {
+            relayOnSelector(relay, clientChannel, upstreamChannel);
+            return;
+        }
         up = Thread.ofVirtual().name("gateway-tunnel-up").start(() -> {
             if (pump(clientReader.stream(), link.output(), false, clientReader.buffer())) {
                 if (!downEnded) { // else both directions are done and the caller closes the link at once
@@ -104,9 +116,38 @@ final class Tunnel implements IdleWatchdog.Watched {
         }
     }
 
+    private void relayOnSelector(TunnelRelay relay, SocketChannel clientChannel, SocketChannel upstreamChannel) {
+        try {
+            // bytes the dialer read past the proxy's reply (a server-first protocol's greeting) go first
+            InputStream early = link.input();
+            int n;
+            while (early.available() > 0 && (n = early.read(downBuffer)) > 0) {
+                client.output().write(downBuffer, 0, n);
+                bytesDown += n;
+            }
+        } catch (IOException e) {
+            closeBoth();
+            return;
+        }
+        TunnelRelay.Session s = relay.start(
+                clientChannel,
+                upstreamChannel,
+                ticker,
+                TimeUnit.MILLISECONDS.toNanos(Math.min(idleMillis, CLOSE_GRACE_MILLIS)));
+        session = s;
+        if (closing) { // expired or aborted before the session was published
+            s.close();
+        }
+        s.await();
+        bytesDown += s.bytesDown();
+        bytesUp += s.bytesUp();
+        upstreamBroke = s.upstreamBroke();
+    }
+
     @Override
     public long lastActivity() {
-        return lastActivity;
+        TunnelRelay.Session s = session;
+        return s == null ? lastActivity : s.lastActivity();
     }
 
     @Override
@@ -117,7 +158,18 @@ final class Tunnel implements IdleWatchdog.Watched {
     /** Idle for the timeout: closes both sides, which ends both relay threads (not counted as a break). */
     @Override
     public void expire() {
-        closeBoth();
+        abort();
+    }
+
+    /** Ends the tunnel from another thread (idle, gateway shutdown): both sides are closed. */
+    void abort() {
+        closing = true;
+        TunnelRelay.Session s = session;
+        if (s != null) {
+            s.close();
+        } else {
+            closeBoth();
+        }
     }
 
     /** True when both relay threads have ended (after {@link #run()}): the buffers are free again. */

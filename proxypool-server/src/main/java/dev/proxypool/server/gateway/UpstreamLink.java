@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketException;
+import java.nio.channels.SocketChannel;
+import javax.net.ssl.SSLSocket;
 
 /**
  * An open connection for one attempt, made by an engine's dialer.
@@ -124,6 +126,14 @@ public final class UpstreamLink {
         } catch (IOException ignored) {
             // closing: nothing left to do
         }
+    }
+
+    /**
+     * The plain socket channel of this link, for the selector relay of tunnels; {@code null} for
+     * a socket without one or under TLS (its bytes are ciphertext).
+     */
+    SocketChannel channel() {
+        return socket instanceof SSLSocket ? null : socket.getChannel();
     }
 
     void readTimeout(int millis) throws SocketException {
