@@ -70,7 +70,8 @@ class OpenApiDocumentTest {
         Map<String, String> prefixes = Map.of(
                 "AdminService.java", "/v1/admin",
                 "NodeService.java", "/v1/nodes",
-                "DistributionService.java", "/v1/extractions");
+                "DistributionService.java", "/v1/extractions",
+                "ProxyLeaseService.java", "/v1/proxy");
         Pattern route = Pattern.compile("\\b(?:rules|r)\\.(get|post|put|delete|patch)\\(\\s*\"(/[^\"]*)\"");
         Set<String> documented = new TreeSet<>();
         for (OpenApiContract.Operation op : OpenApiContract.get().operations()) {
