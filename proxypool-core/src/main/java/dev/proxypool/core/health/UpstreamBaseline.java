@@ -95,24 +95,25 @@ public final class UpstreamBaseline {
      * ({@code -1} when it has none).
      */
     long peerLatencyNanos(long own) {
-        long n = latencyMembers.sum();
-        long sum = latencySum.sum();
-        if (own >= 0) {
-            n--;
-            sum -= own;
-        }
-        return n <= 0 || sum <= 0 ? 0 : sum / n;
+        long mean = peerMean(latencySum, latencyMembers, own);
+        return mean <= 0 ? 0 : mean;
     }
 
     /** Mean success of the other members in parts per million, or -1 when there are none. */
     long peerSuccessPpm(long own) {
-        long n = successMembers.sum();
-        long sum = successSum.sum();
+        long mean = peerMean(successSum, successMembers, own);
+        return mean == -1 ? -1 : Math.clamp(mean, 0, SUCCESS_SCALE);
+    }
+
+    /** The mean of the members other than the one contributing {@code own} (-1: none), or -1 without any. */
+    private static long peerMean(LongAdder sums, LongAdder members, long own) {
+        long n = members.sum();
+        long sum = sums.sum();
         if (own >= 0) {
             n--;
             sum -= own;
         }
-        return n <= 0 ? -1 : Math.clamp(sum / n, 0, SUCCESS_SCALE);
+        return n <= 0 ? -1 : sum / n;
     }
 
     void addLatency(long delta, int members) {
