@@ -110,7 +110,7 @@ class RelativeWeightTest {
             int[] picks = window(s, "none", SLOW_MS, SLOW_MS, round);
             for (int i = 0; i < PROXIES; i++) {
                 int index = i;
-                assertTrue(picks[i] >= WINDOW / PROXIES - 2, () -> "round-robin-like shares: " + picks[index]);
+                assertTrue(picks[i] >= WINDOW / PROXIES * 0.8, () -> "about equal shares: " + picks[index]);
             }
         }
         for (int i = 0; i < PROXIES; i++) {
