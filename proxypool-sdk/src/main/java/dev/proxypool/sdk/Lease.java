@@ -2,6 +2,7 @@ package dev.proxypool.sdk;
 
 import dev.proxypool.core.capacity.Reservation;
 import dev.proxypool.core.health.Admission;
+import dev.proxypool.core.health.FailureEffect;
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Proxy;
@@ -175,12 +176,15 @@ public final class Lease implements AutoCloseable {
     public void succeeded(Duration latency) {
         if (REPORTED.compareAndSet(this, false, true)) {
             health.recordSuccess(admission, Math.max(0, latency.toNanos()), ticker.read());
+            if (sticky != null && session != null) {
+                sticky.succeeded(session, proxy.id());
+            }
         }
     }
 
     /**
      * Reaching or speaking to the proxy failed with {@code cause} (what the HTTP client or socket
-     * threw); clears a sticky binding. The failure kind health needs is read from the cause chain:
+     * threw); counts toward moving a sticky session off the proxy. The failure kind health needs is read from the cause chain:
      * unavailable credentials (a {@link ProxyPoolException} of {@link ProxyPool#httpClientBuilder})
      * count as {@link FailureKind#PROXY_AUTH_REJECTED}, a connect timeout as
      * {@link FailureKind#CONNECT_TIMEOUT}, a refused or unroutable connection as
@@ -235,7 +239,8 @@ public final class Lease implements AutoCloseable {
     }
 
     /**
-     * Reaching or speaking to the proxy failed; clears a sticky binding (docs/design.md#sticky-sessions, S3).
+     * Reaching or speaking to the proxy failed; counts toward moving a sticky session off the proxy
+     * (docs/design.md#sticky-sessions, S8).
      *
      * @param kind what failed
      */
@@ -244,7 +249,10 @@ public final class Lease implements AutoCloseable {
     }
 
     /**
-     * The attempt to {@code destination} failed with {@code kind}; clears a sticky binding. Give the
+     * The attempt to {@code destination} failed with {@code kind}. A sticky session moves off the
+     * proxy after {@code sticky.switchFailures} such failures in a row or {@code sticky.switchErrorRate}
+     * of its recent requests (a target-side kind counts toward neither: the destination failed, not
+     * the proxy), or at once when the proxy leaves the pool (docs/design.md#sticky-sessions, S8). Give the
      * destination whenever it is known: a target-side kind ({@link FailureKind#UPSTREAM_UNREACHABLE})
      * is judged per destination, and without one every such failure counts as a different destination.
      *
@@ -254,9 +262,9 @@ public final class Lease implements AutoCloseable {
     public void failed(FailureKind kind, String destination) {
         if (REPORTED.compareAndSet(this, false, true)) {
             health.recordFailure(admission, kind, destination, ticker.read());
-        }
-        if (sticky != null && session != null) {
-            sticky.connectFailed(session);
+            if (sticky != null && session != null && FailureEffect.of(kind) != FailureEffect.TARGET_SIDE) {
+                sticky.failed(session, proxy.id());
+            }
         }
     }
 

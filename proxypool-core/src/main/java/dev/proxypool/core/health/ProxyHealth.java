@@ -76,7 +76,7 @@ public final class ProxyHealth {
 
     private final PassiveWindow window;
     private final DomainBans bans;
-    private final DynamicWeight weight = new DynamicWeight();
+    private final DynamicWeight weight;
     private final TransitionHistory history = new TransitionHistory();
     private final AtomicInteger passiveStreak = new AtomicInteger();
     private final AtomicInteger activeStreak = new AtomicInteger();
@@ -103,9 +103,25 @@ public final class ProxyHealth {
      * @throws IllegalArgumentException if the policy or the listener is null
      */
     public ProxyHealth(HealthPolicy policy, long nowNanos, HealthListener listener) {
-        if (policy == null || listener == null) {
-            throw new IllegalArgumentException("health needs a policy and a listener, got " + policy + "/" + listener);
+        this(policy, nowNanos, listener, UpstreamBaseline.standalone());
+    }
+
+    /**
+     * A HEALTHY proxy that reports its transitions and whose dynamic weight is judged against the
+     * other proxies of its upstream (docs/design.md#slow-start, H12).
+     *
+     * @param policy   the thresholds; not null; its durations are read once, here
+     * @param nowNanos the current ticker reading: the start of the first HEALTHY period
+     * @param listener told about every transition (metrics, audit); see {@link HealthListener} for its contract
+     * @param baseline the sums of the proxy's upstream, shared with its peers; not null
+     * @throws IllegalArgumentException if the policy, the listener or the baseline is null
+     */
+    public ProxyHealth(HealthPolicy policy, long nowNanos, HealthListener listener, UpstreamBaseline baseline) {
+        if (policy == null || listener == null || baseline == null) {
+            throw new IllegalArgumentException("health needs a policy, a listener and a baseline, got " + policy + "/"
+                    + listener + "/" + baseline);
         }
+        this.weight = new DynamicWeight(baseline);
         this.policy = policy;
         this.listener = listener;
         this.cooldownInitialNanos = policy.cooldownInitial().toNanos();
@@ -265,10 +281,67 @@ public final class ProxyHealth {
     /**
      * The dynamic weight factor now, in [0.1, 1] (1 = no penalty).
      *
-     * @return the factor, lowered by failures and slow answers, raised again by successes
+     * @return the factor, lowered by failing or answering more slowly than the upstream's other
+     *     proxies, raised again as the proxy catches up with them
      */
     public double weightFactor() {
         return weight.factor();
+    }
+
+    /**
+     * Where the dynamic factor is heading: the factor the proxy's numbers against its peers' call
+     * for now; {@link #weightFactor()} moves toward it by at most 10% per outcome.
+     *
+     * @return the target, in [0.1, 1]
+     */
+    public double weightTarget() {
+        return weight.target();
+    }
+
+    /**
+     * EWMA of this proxy's outcomes: 1 = every recent request succeeded.
+     *
+     * @return in [0, 1]
+     */
+    public double successEwma() {
+        return weight.successEwma();
+    }
+
+    /**
+     * Mean smoothed latency of the other healthy proxies of the upstream: the reference
+     * {@link #latencyEwmaNanos()} is compared with.
+     *
+     * @return nanoseconds, 0 while no peer has a sample
+     */
+    public long peerLatencyNanos() {
+        return weight.peerLatencyNanos();
+    }
+
+    /**
+     * Mean smoothed success of the other healthy proxies of the upstream: the reference
+     * {@link #successEwma()} is compared with.
+     *
+     * @return in [0, 1], or -1 while the upstream has no other healthy proxy
+     */
+    public double peerSuccess() {
+        return weight.peerSuccess();
+    }
+
+    /**
+     * The sums of the proxy's upstream its dynamic weight is judged against.
+     *
+     * @return the baseline given at construction (a standalone one when none was)
+     */
+    public UpstreamBaseline baseline() {
+        return weight.baseline();
+    }
+
+    /**
+     * The proxy left this worker's pool: its numbers leave its upstream's baseline for good, so its
+     * peers are no longer compared with it. Idempotent; the proxy's own state is untouched.
+     */
+    public void retire() {
+        weight.retire();
     }
 
     /**
@@ -535,7 +608,9 @@ public final class ProxyHealth {
         if (latencyNanos < 0) {
             throw new IllegalArgumentException("latencyNanos must not be negative, got " + latencyNanos);
         }
-        weight.onSuccess(latencyNanos);
+        boolean inPool = status.state() == HealthState.HEALTHY;
+        weight.onSuccess(latencyNanos, inPool);
+        leftPoolMeanwhile(inPool);
         for (; ; ) {
             long last = lastCheckedNanos.get();
             if (nowNanos - last <= 0 || lastCheckedNanos.compareAndSet(last, nowNanos)) {
@@ -551,9 +626,21 @@ public final class ProxyHealth {
         }
         FailureEffect effect = FailureEffect.of(kind);
         if (effect != FailureEffect.TARGET_SIDE) { // the destination's failure says nothing of the proxy's speed
-            weight.onFailure();
+            boolean inPool = status.state() == HealthState.HEALTHY;
+            weight.onFailure(inPool);
+            leftPoolMeanwhile(inPool);
         }
         return effect;
+    }
+
+    /**
+     * A transition away from HEALTHY may have withdrawn the weight's numbers between our state check
+     * and our publish: take them out again, so a cooling proxy never stays in its peers' baseline.
+     */
+    private void leftPoolMeanwhile(boolean published) {
+        if (published && status.state() != HealthState.HEALTHY) {
+            weight.withdraw();
+        }
     }
 
     private static void requireAdmitted(Admission how) {
@@ -651,6 +738,9 @@ public final class ProxyHealth {
     private boolean transition(HealthStatus from, HealthStatus to) {
         if (!STATUS.compareAndSet(this, from, to)) {
             return false;
+        }
+        if (to.state() != HealthState.HEALTHY) {
+            weight.withdraw(); // peers are compared with the upstream's healthy proxies only
         }
         history.add(to);
         try {

@@ -4,9 +4,12 @@ import dev.proxypool.core.capacity.CapacityCell;
 import dev.proxypool.core.health.HealthListener;
 import dev.proxypool.core.health.HealthPolicy;
 import dev.proxypool.core.health.ProxyHealth;
+import dev.proxypool.core.health.UpstreamBaseline;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Ticker;
 import java.util.Collection;
+import java.util.Iterator;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -17,6 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class RuntimeRegistry {
 
     private final ConcurrentHashMap<String, ProxyRuntime> runtimes = new ConcurrentHashMap<>();
+    /** One per upstream: what its proxies' dynamic weights are judged against (docs/design.md#slow-start, H12). */
+    private final ConcurrentHashMap<String, UpstreamBaseline> baselines = new ConcurrentHashMap<>();
+
     private final HealthPolicy policy;
     private final Ticker ticker;
     private final int concurrencyShareDivisor;
@@ -69,7 +75,10 @@ public final class RuntimeRegistry {
         int share = Math.max(1, proxy.maxConcurrency() / concurrencyShareDivisor);
         ProxyRuntime rt = runtimes.computeIfAbsent(
                 proxy.id(),
-                id -> new ProxyRuntime(id, new CapacityCell(share), new ProxyHealth(policy, ticker.read(), forward)));
+                id -> new ProxyRuntime(
+                        id,
+                        new CapacityCell(share),
+                        new ProxyHealth(policy, ticker.read(), forward, baseline(proxy.upstream()))));
         if (rt.capacity().limit() != share) {
             rt.capacity().setLimit(share);
         }
@@ -103,7 +112,22 @@ public final class RuntimeRegistry {
      * @param liveIds ids of every proxy in some current snapshot; not null
      */
     public void retainOnly(Set<String> liveIds) {
-        runtimes.keySet().retainAll(liveIds);
+        for (Iterator<Map.Entry<String, ProxyRuntime>> it = runtimes.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, ProxyRuntime> e = it.next();
+            if (!liveIds.contains(e.getKey()) && runtimes.remove(e.getKey(), e.getValue())) {
+                e.getValue().health().retire(); // its peers stop being compared with it
+            }
+        }
+    }
+
+    /**
+     * The baseline the proxies of {@code upstream} are weighed against, created on first use.
+     *
+     * @param upstream an upstream's name; not null
+     * @return the one baseline of that upstream in this registry
+     */
+    public UpstreamBaseline baseline(String upstream) {
+        return baselines.computeIfAbsent(upstream, UpstreamBaseline::new);
     }
 
     /**

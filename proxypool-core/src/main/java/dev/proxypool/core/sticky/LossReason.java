@@ -24,7 +24,12 @@ public enum LossReason {
     /** Health verdict older than the routing's maximum health age. */
     STALE_HEALTH,
     /** The request excludes the proxy (a retry after it failed). */
-    EXCLUDED;
+    EXCLUDED,
+    /**
+     * The session's own requests on the proxy kept failing: {@code sticky.switchFailures} in a row,
+     * or {@code sticky.switchErrorRate} of its recent ones (docs/design.md#sticky-sessions, S8).
+     */
+    SESSION_FAILURES;
 
     /**
      * The name used as a metrics label and in logs.

@@ -15,14 +15,18 @@ import java.util.Optional;
  *
  * <pre>
  *   pick(key):  lookup(key)
- *                 Bound   -> dispatcher.pickSlot(bound proxy)     -> Reused(Picked)
+ *                 Bound    -> dispatcher.pickSlot(bound proxy)    -> Reused(Picked)
  *                                busy                             -> Reused(NoCandidate BUSY), binding kept
  *                                unhealthy/banned/... (raced)     -> binding cleared, treated as Lost
- *                 Unbound -> dispatcher.pick                      -> Fresh(result)
- *                 Lost    -> strict: SessionLost(reason)
- *                            repin:  dispatcher.pick              -> Fresh(result, lost = reason)
- *   connect ok:     connected(key, ...)   binds Fresh picks (lifetime capped by the proxy's expiry)
- *   connect failed: connectFailed(key)    clears the binding; a retry then picks normally
+ *                 Unbound  -> dispatcher.pick                     -> Fresh(result)
+ *                 Excluded -> strict: SessionLost(EXCLUDED), binding kept
+ *                             repin:  dispatcher.pick             -> Detour(result), binding kept
+ *                 Lost     -> strict: SessionLost(reason)
+ *                             repin:  dispatcher.pick             -> Fresh(result, lost = reason)
+ *                                     (SESSION_FAILURES: the abandoned proxy excluded while another qualifies)
+ *   connect ok:     connected(key, ...)    binds Fresh picks (lifetime capped by the proxy's expiry)
+ *   outcome:        succeeded / failed     counted on the binding; switchFailures in a row or
+ *                                          switchErrorRate of the recent requests abandon it (S8)
  * </pre>
  *
  * Thread-safe (both parts are). Not on the no-allocation path: a sticky request allocates its
@@ -69,6 +73,11 @@ public final class StickyDispatch {
                 new StickyPick.Fresh(dispatcher.pick(snapshot, request, now), Optional.empty());
             case StickyLookup.Lost lost -> onLost(lost.proxyId(), lost.reason(), snapshot, request, now);
             case StickyLookup.Bound bound -> reserveBound(key, bound, snapshot, request, now);
+            case StickyLookup.Excluded excluded ->
+                switch (table.policy().onLost()) {
+                    case STRICT -> new StickyPick.SessionLost(excluded.proxyId(), LossReason.EXCLUDED);
+                    case REPIN -> new StickyPick.Detour(dispatcher.pick(snapshot, request, now), excluded.proxyId());
+                };
         };
     }
 
@@ -88,8 +97,22 @@ public final class StickyDispatch {
     private StickyPick onLost(String proxyId, LossReason reason, PoolSnapshot snapshot, PickRequest request, long now) {
         return switch (table.policy().onLost()) {
             case STRICT -> new StickyPick.SessionLost(proxyId, reason);
-            case REPIN -> new StickyPick.Fresh(dispatcher.pick(snapshot, request, now), Optional.of(reason));
+            case REPIN -> new StickyPick.Fresh(repin(proxyId, reason, snapshot, request, now), Optional.of(reason));
         };
+    }
+
+    /**
+     * The new proxy of a moving session. A session that moves because of its own failures avoids the
+     * proxy it leaves (which may still be healthy for everyone else) while another one qualifies.
+     */
+    private PickResult repin(String proxyId, LossReason reason, PoolSnapshot snapshot, PickRequest request, long now) {
+        if (reason == LossReason.SESSION_FAILURES && !request.excludedProxyIds().contains(proxyId)) {
+            PickResult elsewhere = dispatcher.pick(snapshot, request.excluding(proxyId), now);
+            if (elsewhere instanceof Picked) {
+                return elsewhere;
+            }
+        }
+        return dispatcher.pick(snapshot, request, now);
     }
 
     /**
@@ -108,7 +131,32 @@ public final class StickyDispatch {
     }
 
     /**
-     * The upstream connect failed: the session's binding is cleared (docs/design.md#sticky-sessions, S3).
+     * A request of the session on {@code proxyId} succeeded: its failure streak ends.
+     *
+     * @param key     the session
+     * @param proxyId the proxy that served the request
+     */
+    public void succeeded(SessionKey key, String proxyId) {
+        table.recordOutcome(key, proxyId, false);
+    }
+
+    /**
+     * A request of the session on {@code proxyId} failed (connect or exchange). One failure never
+     * moves the session (docs/design.md#sticky-sessions, S8): {@code sticky.switchFailures} in a row,
+     * or {@code sticky.switchErrorRate} of its recent requests on the proxy, do; so does the proxy
+     * leaving the pool (cooled, disabled, expired), which the next lookup sees at once.
+     *
+     * @param key     the session
+     * @param proxyId the proxy that served the request
+     * @return true if this failure made the session move off the proxy
+     */
+    public boolean failed(SessionKey key, String proxyId) {
+        return table.recordOutcome(key, proxyId, true);
+    }
+
+    /**
+     * Drops the session's binding at once, whatever its record (an operator or a caller that knows
+     * the session must move).
      *
      * @param key the session
      */

@@ -24,4 +24,13 @@ public sealed interface StickyLookup {
      * @param reason  why the binding was dropped
      */
     record Lost(String proxyId, LossReason reason) implements StickyLookup {}
+
+    /**
+     * The binding holds, but this request excludes the bound proxy (a retry after it failed): serve
+     * the request elsewhere <em>without</em> moving the session, which stays on its proxy until its
+     * switching rules say otherwise (docs/design.md#sticky-sessions, S8). The binding is kept.
+     *
+     * @param proxyId the proxy the session stays bound to
+     */
+    record Excluded(String proxyId) implements StickyLookup {}
 }

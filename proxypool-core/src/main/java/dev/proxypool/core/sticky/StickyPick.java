@@ -18,7 +18,8 @@ public sealed interface StickyPick {
      * {@code NoCandidate(BUSY)} when the proxy is at its concurrency limit right now: the binding is
      * kept (a momentarily full proxy does not change the session's exit IP) and the routing's
      * no-candidate policy applies to this request ({@code wait} retries the sticky pick).
-     * Nothing to bind after connecting; on a connect failure call {@link StickyDispatch#connectFailed}.
+     * Nothing to bind after connecting; report the outcome with {@link StickyDispatch#succeeded} or
+     * {@link StickyDispatch#failed}.
      *
      * @param pick the bound proxy's pick: Picked or NoCandidate(BUSY)
      */
@@ -53,9 +54,26 @@ public sealed interface StickyPick {
     }
 
     /**
+     * A retry of a request whose bound proxy failed: served by a normal pick that excludes the bound
+     * proxy, for this request only. The session keeps its binding (one failure does not move it,
+     * docs/design.md#sticky-sessions, S8); nothing binds after connecting.
+     *
+     * @param pick           the normal pick's result (the bound proxy excluded)
+     * @param boundProxyId the proxy the session stays bound to
+     */
+    record Detour(PickResult pick, String boundProxyId) implements StickyPick {
+        @Override
+        public Optional<PickResult> result() {
+            return Optional.of(pick);
+        }
+    }
+
+    /**
      * {@code onLost: strict}: the session's proxy no longer qualifies and the session must not
      * change exit IP. Fail the request with {@code 502} and reason {@code session_lost}. The binding
-     * has been cleared, so the session's next request starts a new binding.
+     * has been cleared, so the session's next request starts a new binding, except for
+     * {@link LossReason#EXCLUDED} (a retry after the bound proxy failed once): the retry is refused
+     * and the session stays on its proxy.
      *
      * @param proxyId the proxy the session was bound to
      * @param reason  why it no longer qualifies

@@ -44,8 +44,18 @@ public final class StickyTable {
      * @param createdNanos  when the binding was made
      * @param lastUsedNanos the last lookup that returned it (or its creation)
      * @param expiresNanos  {@code min(created + lifetime, proxy expiry)}
+     * @param failureStreak the session's failed requests in a row on the proxy
+     * @param windowRequests the session's recent requests on the proxy the error rate covers
+     * @param windowFailures how many of those failed
      */
-    public record BindingView(String proxyId, long createdNanos, long lastUsedNanos, long expiresNanos) {}
+    public record BindingView(
+            String proxyId,
+            long createdNanos,
+            long lastUsedNanos,
+            long expiresNanos,
+            int failureStreak,
+            int windowRequests,
+            int windowFailures) {}
 
     private static final int SAMPLE = 1024;
 
@@ -97,6 +107,10 @@ public final class StickyTable {
         }
         int slot = snapshot.slotOf(b.proxyId);
         LossReason loss = check(b, slot, snapshot, request, now);
+        if (loss == LossReason.EXCLUDED) { // a retry after one failure: served elsewhere, the session stays
+            b.lastUsedNanos = now;
+            return new StickyLookup.Excluded(b.proxyId);
+        }
         if (loss != null) {
             bindings.remove(key, b);
             return new StickyLookup.Lost(b.proxyId, loss);
@@ -107,6 +121,9 @@ public final class StickyTable {
 
     /** The first reason the binding no longer holds, or null when it does. */
     private LossReason check(Binding b, int slot, PoolSnapshot snapshot, PickRequest request, long now) {
+        if (b.abandoned) {
+            return LossReason.SESSION_FAILURES;
+        }
         if (b.expired(now)) {
             return b.cappedByProxy ? LossReason.PROXY_EXPIRED : LossReason.LIFETIME_ENDED;
         }
@@ -176,7 +193,33 @@ public final class StickyTable {
     }
 
     /**
-     * Drops the session's binding (its connect failed).
+     * Records the outcome of one of the session's requests on {@code proxyId}
+     * (docs/design.md#sticky-sessions, S8). Only the bound proxy's outcomes count: a request served
+     * elsewhere (a fresh pick that never connected, a detour) changes nothing. When the failure
+     * makes {@code sticky.switchFailures} in a row, or at least {@code sticky.switchErrorRate} of the
+     * session's last {@code sticky.switchWindow} requests on the proxy (judged once half the window
+     * is filled), the binding is marked abandoned: the next lookup drops it as
+     * {@link LossReason#SESSION_FAILURES}.
+     *
+     * @param key     the session
+     * @param proxyId the proxy that served the request
+     * @param failed  whether the request failed on the proxy
+     * @return true if this outcome made the session move off the proxy
+     */
+    public boolean recordOutcome(SessionKey key, String proxyId, boolean failed) {
+        Binding b = bindings.get(key);
+        if (b == null || b.abandoned || !b.proxyId.equals(proxyId)) {
+            return false;
+        }
+        if (b.record(failed, policy)) {
+            b.abandoned = true;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Drops the session's binding, whatever it points to.
      *
      * @param key the session
      */

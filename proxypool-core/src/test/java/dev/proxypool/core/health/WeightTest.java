@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proxypool.core.time.ManualClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -73,21 +74,25 @@ class WeightTest {
         Fx.Policy p = new Fx.Policy();
         p.consecutiveFailures = 1_000_000;
         p.errorRate = 1.0;
-        Fx fx = new Fx(p.build());
+        ManualClock clock = new ManualClock();
+        UpstreamBaseline upstream = new UpstreamBaseline("up");
+        ProxyHealth peer = new ProxyHealth(p.build(), clock.read(), HealthListener.none(), upstream);
+        ProxyHealth health = new ProxyHealth(p.build(), clock.read(), HealthListener.none(), upstream);
         for (int i = 0; i < 200; i++) {
-            fx.health.recordSuccess(Admission.ADMITTED, 10_000_000, fx.now()); // 10 ms baseline
+            peer.recordSuccess(Admission.ADMITTED, 10_000_000, clock.read()); // the peer answers in 10 ms
+            health.recordSuccess(Admission.ADMITTED, 10_000_000, clock.read());
         }
-        assertEquals(1.0, fx.health.weightFactor());
+        assertEquals(1.0, health.weightFactor());
 
-        double previous = fx.health.weightFactor();
+        double previous = health.weightFactor();
         double lowest = previous;
         for (int i = 0; i < 60; i++) { // latency x50 and failures: the target collapses at once
             if (i % 2 == 0) {
-                fx.health.recordSuccess(Admission.ADMITTED, 500_000_000, fx.now());
+                health.recordSuccess(Admission.ADMITTED, 500_000_000, clock.read());
             } else {
-                fx.health.recordFailure(Admission.ADMITTED, FailureKind.SLOW_BODY, fx.now());
+                health.recordFailure(Admission.ADMITTED, FailureKind.SLOW_BODY, clock.read());
             }
-            double f = fx.health.weightFactor();
+            double f = health.weightFactor();
             assertTrue(
                     f >= previous * 0.9 - 1e-12 && f <= previous * 1.1 + 1e-12,
                     "step " + i + ": " + previous + " -> " + f);
@@ -97,8 +102,8 @@ class WeightTest {
         assertTrue(lowest < 0.3, "it does get there, gradually: " + lowest);
 
         for (int i = 0; i < 200; i++) { // back to normal: the climb is bounded too
-            fx.health.recordSuccess(Admission.ADMITTED, 10_000_000, fx.now());
-            double f = fx.health.weightFactor();
+            health.recordSuccess(Admission.ADMITTED, 10_000_000, clock.read());
+            double f = health.weightFactor();
             assertTrue(
                     f >= previous * 0.9 - 1e-12 && f <= previous * 1.1 + 1e-12,
                     "climb " + i + ": " + previous + " -> " + f);

@@ -110,6 +110,7 @@ class StickyDispatchTest {
                             "the next request starts a new binding");
                 }
                 case StickyPick.Reused reused -> throw new AssertionError("kept a disabled proxy: " + reused);
+                case StickyPick.Detour detour -> throw new AssertionError("a disabled proxy is no detour: " + detour);
             }
         }
     }

@@ -86,7 +86,17 @@ final class RoutingConfigReader {
             b.maxHealthAge(r.duration("maxHealthAge", Duration.ZERO));
 
             Node sticky = r.child("sticky")
-                    .allowOnly("enabled", "header", "lifetime", "idle", "onLost", "maxEntries", "busyWait");
+                    .allowOnly(
+                            "enabled",
+                            "header",
+                            "lifetime",
+                            "idle",
+                            "onLost",
+                            "maxEntries",
+                            "busyWait",
+                            "switchFailures",
+                            "switchErrorRate",
+                            "switchWindow");
             if (sticky.exists()) {
                 StickyPolicy d = StickyPolicy.DEFAULTS;
                 StickyPolicy.OnLost onLost =
@@ -108,7 +118,10 @@ final class RoutingConfigReader {
                                 sticky.duration("idle", d.idle()),
                                 onLost,
                                 sticky.integer("maxEntries", d.maxEntries(), 1, 100_000_000),
-                                busyWait)));
+                                busyWait,
+                                sticky.integer("switchFailures", d.switchFailures(), 1, 1_000_000),
+                                sticky.decimal("switchErrorRate", d.switchErrorRate(), 0.01, 1.0),
+                                sticky.integer("switchWindow", d.switchWindow(), 2, StickyPolicy.MAX_SWITCH_WINDOW))));
             }
             Node retry = r.child("retry").allowOnly("maxAttempts", "budgetPercent");
             if (retry.exists()) {

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -86,6 +87,7 @@ public final class NodeRegistry implements AutoCloseable {
     public static final String UPSTREAM = "nodes";
 
     private static final System.Logger LOG = System.getLogger(NodeRegistry.class.getName());
+    private static final int CLOSE_WAIT_SECONDS = 10;
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
 
@@ -101,6 +103,8 @@ public final class NodeRegistry implements AutoCloseable {
 
     private final Map<String, Node> nodes = new HashMap<>();
     private volatile Thread sweeper;
+    /** Set by {@link #close()}: a sweep that fails from now on is the store closing under it, not news. */
+    private volatile boolean closing;
 
     /**
      * @param pool     the pool node proxies join
@@ -587,6 +591,9 @@ public final class NodeRegistry implements AutoCloseable {
                     } catch (InterruptedException e) {
                         return;
                     } catch (RuntimeException e) {
+                        if (closing) {
+                            return; // the pool store closes after us: its "closed" is expected, not a failure
+                        }
                         LOG.log(System.Logger.Level.WARNING, "node sweep failed: " + e);
                     }
                 }
@@ -595,14 +602,36 @@ public final class NodeRegistry implements AutoCloseable {
         return this;
     }
 
-    /** Stops the sweeper. Node proxies stay in the store until the next process's first sweep. */
+    /**
+     * Stops the sweeper and waits (up to {@value #CLOSE_WAIT_SECONDS} s) for a sweep in progress to
+     * end, so none runs on after the pool store it writes to is closed. Node proxies stay in the
+     * store until the next process's first sweep.
+     */
     @Override
     public synchronized void close() {
+        closing = true;
         Thread t = sweeper;
         sweeper = null;
         if (t != null) {
             t.interrupt();
+            try {
+                if (!t.join(Duration.ofSeconds(CLOSE_WAIT_SECONDS))) {
+                    LOG.log(System.Logger.Level.WARNING, "node sweeper still running after close");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
+    }
+
+    /**
+     * Whether the background sweeper runs (tests).
+     *
+     * @return true between {@link #startSweeping()} and the end of {@link #close()}
+     */
+    boolean sweeping() {
+        Thread t = sweeper;
+        return t != null && t.isAlive();
     }
 
     private Set<String> storedNodeProxies() {

@@ -117,6 +117,9 @@ final class ConfigDocs {
             sticky.put("onLost", s.onLost().name().toLowerCase(Locale.ROOT));
             sticky.put("maxEntries", s.maxEntries());
             sticky.put("busyWait", Durations.format(s.busyWait()));
+            sticky.put("switchFailures", s.switchFailures());
+            sticky.put("switchErrorRate", s.switchErrorRate());
+            sticky.put("switchWindow", s.switchWindow());
             d.put("sticky", sticky);
         }
         d.put(
