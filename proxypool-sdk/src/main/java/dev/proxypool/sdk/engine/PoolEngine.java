@@ -330,7 +330,10 @@ public final class PoolEngine {
                 idle,
                 p.onLost(),
                 p.maxEntries(),
-                p.busyWait());
+                p.busyWait(),
+                p.switchFailures(),
+                p.switchErrorRate(),
+                p.switchWindow());
         return rt.ownIdleSessions().computeIfAbsent(idle, i -> new StickyDispatch(new StickyTable(own), dispatcher));
     }
 
