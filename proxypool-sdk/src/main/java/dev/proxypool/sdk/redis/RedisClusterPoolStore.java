@@ -30,7 +30,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.zip.CRC32;
 import redis.clients.jedis.params.SetParams;
 
@@ -106,6 +108,9 @@ public final class RedisClusterPoolStore implements PoolStore {
     private final RedisIdempotency idempotency;
     private final Duration reservationTtl;
     private final String reserveLock;
+    /** This process's extractions with a gateway reserve, queued fairly before the Redis lock. */
+    private final ReentrantLock localReserveTurn = new ReentrantLock(true);
+
     private volatile boolean closed;
 
     private RedisClusterPoolStore(RedisAccess redis, RedisClusterConfig config, StoreSettings settings) {
@@ -265,7 +270,31 @@ public final class RedisClusterPoolStore implements PoolStore {
         if (request.gatewayReserve() == 0) {
             return extract(request, now, request.count());
         }
-        // the reserve is a rule over every shard: extractions with one take turns under a lock
+        // the reserve is a rule over every shard: extractions with one take turns under a lock. This
+        // process's callers queue fairly first, so only other processes compete for the Redis lock
+        // (a spinning free-for-all starved some callers past their wait under load).
+        takeLocalTurn();
+        try {
+            return extractUnderReserveLock(request, now);
+        } finally {
+            localReserveTurn.unlock();
+        }
+    }
+
+    private void takeLocalTurn() {
+        boolean turn;
+        try {
+            turn = localReserveTurn.tryLock(reserveWait().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw reserveBusy(e);
+        }
+        if (!turn) {
+            throw reserveBusy(null);
+        }
+    }
+
+    private ExtractionResult extractUnderReserveLock(ExtractionRequest request, Instant now) {
         String holder = UUID.randomUUID().toString();
         lockReserve(holder);
         try {
@@ -285,22 +314,30 @@ public final class RedisClusterPoolStore implements PoolStore {
         }
     }
 
+    /** The longest wait for a turn under the reserve lock: the connect plus socket timeout. */
+    private Duration reserveWait() {
+        return config.connectTimeout().plus(config.socketTimeout());
+    }
+
+    private RedisUnavailableException reserveBusy(Throwable cause) {
+        return new RedisUnavailableException(
+                RedisFailure.BUSY,
+                "Redis Cluster " + redis + " is unavailable (busy): extractions with a gateway reserve"
+                        + " waited too long for their turn",
+                cause);
+    }
+
     /**
      * Takes the lock of extractions with a gateway reserve ({@code SET NX PX}), waiting at most
      * the connect plus socket timeout; a holder that died frees it after {@link #reservationTtl}.
      */
     private void lockReserve(String holder) {
-        long until = System.nanoTime()
-                + config.connectTimeout().plus(config.socketTimeout()).toNanos();
+        long until = System.nanoTime() + reserveWait().toNanos();
         long pause = 50_000; // ns, doubling to 5 ms
         SetParams params = SetParams.setParams().nx().px(reservationTtl.toMillis());
         while (!"OK".equals(redis.call(c -> c.set(reserveLock, holder, params)))) {
             if (System.nanoTime() > until) {
-                throw new RedisUnavailableException(
-                        RedisFailure.BUSY,
-                        "Redis Cluster " + redis + " is unavailable (busy): extractions with a gateway reserve"
-                                + " waited too long for their turn",
-                        null);
+                throw reserveBusy(null);
             }
             LockSupport.parkNanos(pause);
             pause = Math.min(5_000_000, pause * 2);

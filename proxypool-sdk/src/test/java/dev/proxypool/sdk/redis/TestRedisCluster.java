@@ -2,6 +2,7 @@ package dev.proxypool.sdk.redis;
 
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.testkit.RedisClusterServer;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import redis.clients.jedis.Jedis;
@@ -33,6 +34,10 @@ final class TestRedisCluster {
         return RedisClusterConfig.of(cluster().nodes())
                 .withKeyPrefix("pptest:" + UUID.randomUUID() + ":")
                 .withShards(shards)
+                // the contract counts every proxy delivered exactly once: a replica's late ack (2 cores,
+                // 6 Redis processes and the test) must not withhold an extraction; the failover tests
+                // exercise a short wait
+                .withWait(RedisClusterConfig.WAIT_AUTO, Duration.ofSeconds(5))
                 .withMaxConnections(48);
     }
 

@@ -13,6 +13,7 @@ import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.server.contract.OpenApiContract;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
@@ -149,7 +150,9 @@ class ProxyLeaseApiTest {
         b.method(
                 method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         try {
-            HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest request = b.build();
+            HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+            OpenApiContract.get().check(request, body, r);
             JsonNode json = r.body().isEmpty() ? null : JsonCodec.read(r.body(), JsonCodec.Nesting.FEED);
             return new Answer(r.statusCode(), json, r);
         } catch (IOException e) {
