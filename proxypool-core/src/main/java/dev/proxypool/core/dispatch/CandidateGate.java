@@ -42,15 +42,35 @@ final class CandidateGate {
     }
 
     /**
-     * Takes one unit of candidate {@code slot}'s capacity if it is usable now, else returns
-     * {@link #NONE}. The caller owns the unit of a returned {@link #taken} value.
+     * Takes one unit of candidate {@code index}'s capacity if it is usable now, else returns
+     * {@link #NONE}. The caller owns the unit of a returned {@link #taken} value. Reads the candidate's
+     * inputs from the set's own arrays (see {@link CandidateSet}: locality).
+     */
+    static int tryTakeAt(PoolSnapshot s, CandidateSet set, int index, PickRequest r, long now) {
+        return tryTake(
+                s, set, set.slotAt(index), set.deadlineAt(index), set.healthAt(index), set.capacityAt(index), r, now);
+    }
+
+    /**
+     * {@link #tryTakeAt} for a slot known by its snapshot slot (a sticky session's proxy), reading the
+     * snapshot's arrays.
      */
     static int tryTake(PoolSnapshot s, CandidateSet set, int slot, PickRequest r, long now) {
-        long deadline = s.deadlineNanos(slot);
+        return tryTake(s, set, slot, s.deadlineNanos(slot), s.health(slot), s.capacity(slot), r, now);
+    }
+
+    private static int tryTake(
+            PoolSnapshot s,
+            CandidateSet set,
+            int slot,
+            long deadline,
+            ProxyHealth health,
+            CapacityCell cell,
+            PickRequest r,
+            long now) {
         if (deadline != PoolSnapshot.NO_DEADLINE && deadline - now < set.minRemainingTtlNanos()) {
             return NONE;
         }
-        ProxyHealth health = s.health(slot);
         long maxAge = set.maxHealthAgeNanos();
         if (maxAge > 0 && now - health.lastCheckedNanos() > maxAge) {
             return NONE;
@@ -64,7 +84,6 @@ final class CandidateGate {
         if (health.state() == HealthState.DISABLED) {
             return NONE;
         }
-        CapacityCell cell = s.capacity(slot);
         if (!cell.tryAcquire()) {
             return NONE;
         }
@@ -88,7 +107,7 @@ final class CandidateGate {
             if (i >= len) {
                 i -= len;
             }
-            int t = tryTake(s, set, set.slotAt(from + i), r, now);
+            int t = tryTakeAt(s, set, from + i, r, now);
             if (t != NONE) {
                 return t;
             }

@@ -28,7 +28,7 @@ final class ConsistentHashSelector implements Selector {
         int owner = ring.candidateAt(position);
         int walk = Math.min(RING_WALK, ring.size());
         for (int k = 0; k < walk; k++) {
-            int t = CandidateGate.tryTake(s, set, set.slotAt(ring.candidateAt(position + k)), r, now);
+            int t = CandidateGate.tryTakeAt(s, set, ring.candidateAt(position + k), r, now);
             if (t != CandidateGate.NONE) {
                 return t;
             }

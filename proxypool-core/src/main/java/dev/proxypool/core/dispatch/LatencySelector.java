@@ -16,8 +16,8 @@ final class LatencySelector extends TwoChoices {
     private LatencySelector() {}
 
     @Override
-    long cost(PoolSnapshot s, int slot) {
-        return s.health(slot).latencyEwmaNanos();
+    long cost(CandidateSet set, int index) {
+        return set.healthAt(index).latencyEwmaNanos();
     }
 
     @Override

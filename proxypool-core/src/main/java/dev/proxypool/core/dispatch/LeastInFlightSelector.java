@@ -15,8 +15,8 @@ final class LeastInFlightSelector extends TwoChoices {
     private LeastInFlightSelector() {}
 
     @Override
-    long cost(PoolSnapshot s, int slot) {
-        return s.capacity(slot).inFlight();
+    long cost(CandidateSet set, int index) {
+        return set.capacityAt(index).inFlight();
     }
 
     @Override

@@ -24,7 +24,7 @@ final class RandomSelector implements Selector {
         int index = 0;
         for (int draw = 0; draw < DRAWS; draw++) {
             index = random.nextInt(n);
-            int t = CandidateGate.tryTake(s, set, set.slotAt(index), r, now);
+            int t = CandidateGate.tryTakeAt(s, set, index, r, now);
             if (t != CandidateGate.NONE) {
                 return t;
             }

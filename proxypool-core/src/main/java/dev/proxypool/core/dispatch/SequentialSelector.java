@@ -23,8 +23,8 @@ final class SequentialSelector extends TwoChoices {
     private SequentialSelector() {}
 
     @Override
-    long cost(PoolSnapshot s, int slot) {
-        return s.capacity(slot).inFlight();
+    long cost(CandidateSet set, int index) {
+        return set.capacityAt(index).inFlight();
     }
 
     @Override

@@ -36,11 +36,10 @@ final class SmoothWeightedSelector implements Selector {
         int index = 0;
         for (int turn = 0; turn < MAX_TURNS; turn++) {
             index = schedule.next();
-            int slot = set.slotAt(index);
-            if (thinnedOut(s, slot, now)) {
+            if (thinnedOut(set, index, now)) {
                 continue;
             }
-            int t = CandidateGate.tryTake(s, set, slot, r, now);
+            int t = CandidateGate.tryTakeAt(s, set, index, r, now);
             if (t != CandidateGate.NONE) {
                 return t;
             }
@@ -52,8 +51,8 @@ final class SmoothWeightedSelector implements Selector {
      * Thinning by the unrounded share (not by {@code effectiveWeight / base}): with the default weight 1
      * the rounded effective weight is always 1, which would switch slow start off for most pools.
      */
-    private static boolean thinnedOut(PoolSnapshot s, int slot, long now) {
-        double share = s.health(slot).weightShare(now);
+    private static boolean thinnedOut(CandidateSet set, int index, long now) {
+        double share = set.healthAt(index).weightShare(now);
         return share < 1.0 && ThreadLocalRandom.current().nextDouble() >= share;
     }
 }

@@ -17,14 +17,14 @@ abstract class TwoChoices implements Selector {
 
     private static final int ROUNDS = 2;
 
-    /** Lower is better. Reads live counters; must not allocate. */
-    abstract long cost(PoolSnapshot s, int slot);
+    /** Lower is better, for candidate {@code index} of {@code set}. Reads live counters; must not allocate. */
+    abstract long cost(CandidateSet set, int index);
 
     /** Picks from candidate indices {@code [from, to)} (non-empty). */
     final int selectIn(PoolSnapshot s, CandidateSet set, int from, int to, PickRequest r, long now) {
         int n = to - from;
         if (n == 1) {
-            return CandidateGate.tryTake(s, set, set.slotAt(from), r, now);
+            return CandidateGate.tryTakeAt(s, set, from, r, now);
         }
         ThreadLocalRandom random = ThreadLocalRandom.current();
         int first = from;
@@ -34,18 +34,17 @@ abstract class TwoChoices implements Selector {
             if (b >= a) {
                 b++;
             }
-            int slotA = set.slotAt(from + a);
-            int slotB = set.slotAt(from + b);
-            if (cost(s, slotB) < cost(s, slotA)) {
-                int t = slotA;
-                slotA = slotB;
-                slotB = t;
-                a = b;
+            int indexA = from + a;
+            int indexB = from + b;
+            if (cost(set, indexB) < cost(set, indexA)) {
+                int t = indexA;
+                indexA = indexB;
+                indexB = t;
             }
-            first = from + a;
-            int t = CandidateGate.tryTake(s, set, slotA, r, now);
+            first = indexA;
+            int t = CandidateGate.tryTakeAt(s, set, indexA, r, now);
             if (t == CandidateGate.NONE) {
-                t = CandidateGate.tryTake(s, set, slotB, r, now);
+                t = CandidateGate.tryTakeAt(s, set, indexB, r, now);
             }
             if (t != CandidateGate.NONE) {
                 return t;

@@ -1,6 +1,8 @@
 package dev.proxypool.core.snapshot;
 
+import dev.proxypool.core.capacity.CapacityCell;
 import dev.proxypool.core.dispatch.CandidateFilter;
+import dev.proxypool.core.health.ProxyHealth;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -16,6 +18,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * strategy walks segments. The time-dependent part of the filter (remaining TTL, health age) cannot
  * be precomputed and is checked per pick; its nanosecond limits are cached here.
  *
+ * <p>Locality: the per-pick inputs of each candidate (its expiry deadline, {@link ProxyHealth} and
+ * {@link CapacityCell}) are copied into arrays indexed by candidate index, beside {@link #slotAt}.
+ * A pick over a large pool then reads a few small arrays that stay in cache instead of chasing the
+ * snapshot-wide arrays of every proxy (one cache miss fewer per candidate tried; 16 bytes per candidate).
+ *
  * <p>Thread-safety: immutable after construction except for the derived values, which are computed
  * at most once per key under this set's lock and published with release semantics; reading them is
  * a plain array load. Complexity: {@link #slotAt(int)} O(1), {@link #contains(int)} O(segments · log n).
@@ -26,6 +33,9 @@ public final class CandidateSet {
     private final CandidateFilter filter;
     private final int[] slots;
     private final int[] segmentStarts;
+    private final long[] deadlines;
+    private final ProxyHealth[] healths;
+    private final CapacityCell[] capacities;
     private final long totalWeight;
     private final long minRemainingTtlNanos;
     private final long maxHealthAgeNanos;
@@ -50,9 +60,16 @@ public final class CandidateSet {
                 System.arraycopy(segments[i], 0, slots, segmentStarts[i], segments[i].length);
             }
         }
+        this.deadlines = new long[total];
+        this.healths = new ProxyHealth[total];
+        this.capacities = new CapacityCell[total];
         long weight = 0;
-        for (int slot : slots) {
+        for (int i = 0; i < total; i++) {
+            int slot = slots[i];
             weight += snapshot.weight(slot);
+            deadlines[i] = snapshot.deadlineNanos(slot);
+            healths[i] = snapshot.health(slot);
+            capacities[i] = snapshot.capacity(slot);
         }
         this.totalWeight = weight;
         this.minRemainingTtlNanos = Math.max(1, saturatedNanos(filter.minRemainingTtl()));
@@ -111,6 +128,36 @@ public final class CandidateSet {
      */
     public int slotAt(int index) {
         return slots[index];
+    }
+
+    /**
+     * {@link PoolSnapshot#deadlineNanos} of candidate {@code index}'s slot, read from this set's own array.
+     *
+     * @param index a candidate index
+     * @return a ticker deadline, or {@link PoolSnapshot#NO_DEADLINE}
+     */
+    public long deadlineAt(int index) {
+        return deadlines[index];
+    }
+
+    /**
+     * {@link PoolSnapshot#health} of candidate {@code index}'s slot, read from this set's own array.
+     *
+     * @param index a candidate index
+     * @return the proxy's live health
+     */
+    public ProxyHealth healthAt(int index) {
+        return healths[index];
+    }
+
+    /**
+     * {@link PoolSnapshot#capacity} of candidate {@code index}'s slot, read from this set's own array.
+     *
+     * @param index a candidate index
+     * @return the proxy's capacity cell
+     */
+    public CapacityCell capacityAt(int index) {
+        return capacities[index];
     }
 
     /**
