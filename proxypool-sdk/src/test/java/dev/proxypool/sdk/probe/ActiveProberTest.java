@@ -82,10 +82,18 @@ class ActiveProberTest {
             assertEquals(1, prober.runOnce().skipped(), "still cooling");
             assertEquals(4, fake.acceptedConnections());
 
-            fake.faults(Faults.NONE); // the proxy recovered
+            // the proxy recovered; its answer takes a moment, so the second round surely runs while the
+            // first round's recovery probe is in flight (rounds that do not overlap would both probe:
+            // after the first one's success the proxy is healthy again and simply checked)
+            fake.faults(Faults.NONE.latency(Duration.ofMillis(500)));
             lab.clock.advance(Duration.ofSeconds(1));
             ProbeRound[] rounds = new ProbeRound[2];
             Thread a = Thread.ofVirtual().start(() -> rounds[0] = prober.runOnce());
+            long waitUntil = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (fake.acceptedConnections() < 5 && System.nanoTime() < waitUntil) {
+                Thread.sleep(5);
+            }
+            assertEquals(5, fake.acceptedConnections(), "the first round's recovery probe is in flight");
             Thread b = Thread.ofVirtual().start(() -> rounds[1] = prober.runOnce());
             a.join();
             b.join();
