@@ -36,6 +36,8 @@ final class GatewayConnection implements ServedConnection {
     private ExchangeResult result;
     /** The access log, null when off; the log* fields describe the current exchange for it. */
     private final AccessLog accessLog;
+    /** Told about every ended exchange (request log, error breakdown), null when none. */
+    private final ExchangeListener exchanges;
 
     private String logUser;
     private int logStatus;
@@ -55,6 +57,7 @@ final class GatewayConnection implements ServedConnection {
         this.in = new WireReader(ch.input(), gw.buffers().take(), true);
         this.out = new WireWriter(ch.output(), gw.buffers().take(), true);
         this.accessLog = gw.accessLog();
+        this.exchanges = gw.exchanges();
     }
 
     @Override
@@ -152,6 +155,18 @@ final class GatewayConnection implements ServedConnection {
                             Explain.NONE,
                             ExchangeResult.BAD_REQUEST);
                 }
+                if (exchanges != null) {
+                    exchanges.ended(ExchangeRecord.of(
+                            "http",
+                            ch.peer(),
+                            null,
+                            null,
+                            status,
+                            reason,
+                            Explain.NONE,
+                            gw.ticker().read() - t0,
+                            ExchangeResult.BAD_REQUEST));
+                }
                 return;
             } finally {
                 in.clearDeadline();
@@ -165,7 +180,7 @@ final class GatewayConnection implements ServedConnection {
             long t0 = gw.ticker().read();
             long w0 = out.written();
             result = ExchangeResult.ABORTED;
-            if (accessLog != null) {
+            if (accessLog != null || exchanges != null) {
                 startLogEntry();
             }
             boolean keep = false;
@@ -186,6 +201,18 @@ final class GatewayConnection implements ServedConnection {
                             gw.ticker().read() - t0,
                             logExplain,
                             result);
+                }
+                if (exchanges != null) {
+                    exchanges.ended(ExchangeRecord.of(
+                            head.connect ? "connect" : "http",
+                            ch.peer(),
+                            logUser,
+                            head.method,
+                            logStatus,
+                            logError,
+                            logExplain,
+                            gw.ticker().read() - t0,
+                            result));
                 }
             }
             if (!keep) {
