@@ -45,8 +45,9 @@ import java.util.regex.Pattern;
  *       created on the first error of that key. Never a proxy id, client or host as a tag.</li>
  * </ul>
  *
- * <p>Cost on the gateway: a successful exchange writes one ring slot (an atomic increment and an
- * array store); only an error touches the counters. Thread-safe.
+ * <p>Cost on the gateway: a successful exchange writes one ring slot (an atomic increment, one small
+ * record, an array store; addresses are masked when served, not when recorded); only an error
+ * touches the counters. Thread-safe.
  */
 public final class GatewayActivity implements ExchangeListener {
 
@@ -62,8 +63,8 @@ public final class GatewayActivity implements ExchangeListener {
     private static final int DEFAULT_LIMIT = 100;
     private static final Pattern WINDOW = Pattern.compile("(\\d{1,4})([smh])");
 
-    /** One ended exchange as kept (the peer already masked). */
-    record Entry(long seq, Instant at, ExchangeRecord x, String peer) {}
+    /** One ended exchange as kept (in memory only: its peer is masked when it is served). */
+    record Entry(long seq, long atMillis, ExchangeRecord x) {}
 
     /** One (reason, routing, upstream) key. */
     record Key(String reason, String routing, String upstream) {}
@@ -94,11 +95,11 @@ public final class GatewayActivity implements ExchangeListener {
     @Override
     public void ended(ExchangeRecord x) {
         try {
-            Instant at = wall.instant();
+            long at = wall.millis();
             int n = ring.length();
             if (n > 0) {
                 long seq = written.getAndIncrement();
-                ring.set((int) (seq % n), new Entry(seq, at, x, x.peer() == null ? "?" : AddressMask.mask(x.peer())));
+                ring.set((int) (seq % n), new Entry(seq, at, x));
             }
             if (x.reason() != null) {
                 countError(x, at);
@@ -108,7 +109,7 @@ public final class GatewayActivity implements ExchangeListener {
         }
     }
 
-    private void countError(ExchangeRecord x, Instant at) {
+    private void countError(ExchangeRecord x, long atMillis) {
         Key key = new Key(x.reason(), name(x.routing()), name(x.upstream()));
         Counts c = errors.get(key);
         if (c == null) {
@@ -118,7 +119,7 @@ public final class GatewayActivity implements ExchangeListener {
             Key k = key;
             c = errors.computeIfAbsent(k, kk -> new Counts(counter(kk)));
         }
-        c.add(at.toEpochMilli() / 60_000);
+        c.add(atMillis / 60_000);
     }
 
     private Counter counter(Key k) {
@@ -344,9 +345,9 @@ public final class GatewayActivity implements ExchangeListener {
         ExchangeRecord x = e.x();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("seq", e.seq());
-        m.put("at", e.at().toString());
+        m.put("at", Instant.ofEpochMilli(e.atMillis()).toString());
         m.put("kind", x.kind());
-        m.put("peer", e.peer());
+        m.put("peer", x.peer() == null ? "?" : AddressMask.mask(x.peer()));
         m.put("client", x.client());
         m.put("method", x.method());
         m.put("status", x.status() > 0 ? x.status() : null);
