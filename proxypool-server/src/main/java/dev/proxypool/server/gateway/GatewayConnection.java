@@ -38,6 +38,8 @@ final class GatewayConnection implements ServedConnection {
     private final AccessLog accessLog;
     /** Told about every ended exchange (request log, error breakdown), null when none. */
     private final ExchangeListener exchanges;
+    /** The client's address for {@link #exchanges}, read once per connection (keep-alive serves many). */
+    private String peer;
 
     private String logUser;
     private int logStatus;
@@ -158,7 +160,7 @@ final class GatewayConnection implements ServedConnection {
                 if (exchanges != null) {
                     exchanges.ended(ExchangeRecord.of(
                             "http",
-                            ch.peer(),
+                            peer(),
                             null,
                             null,
                             status,
@@ -205,7 +207,7 @@ final class GatewayConnection implements ServedConnection {
                 if (exchanges != null) {
                     exchanges.ended(ExchangeRecord.of(
                             head.connect ? "connect" : "http",
-                            ch.peer(),
+                            peer(),
                             logUser,
                             head.method,
                             logStatus,
@@ -219,6 +221,15 @@ final class GatewayConnection implements ServedConnection {
                 return;
             }
         }
+    }
+
+    private String peer() {
+        String p = peer;
+        if (p == null) {
+            p = ch.peer();
+            peer = p;
+        }
+        return p;
     }
 
     private void startLogEntry() {
