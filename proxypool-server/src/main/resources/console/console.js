@@ -963,8 +963,38 @@ async function renderRoutings() {
     fill($('rt-table').tBodies[0], [el('tr', {}, el('td', { colspan: 9, class: 'muted',
       text: 'No routing configured: one catch-all default routing serves every request.' }))]);
   }
+  await routingErrors(seq);
   status('configuration version ' + data.version);
   document.body.dataset.rendered = 'routings';
+}
+
+/**
+ * Why each routing's requests failed lately (GET /errors): a last column on the routings table,
+ * each reason linking to those requests. Added here, not in the markup, so the table stays as it is
+ * when this process serves no gateway.
+ */
+async function routingErrors(seq) {
+  let errors;
+  try {
+    errors = await api('GET', '/errors?window=15m');
+  } catch (e) {
+    return; // no gateway in this process, or a passing error: the table stands without the column
+  }
+  if (seq !== renderSeq) return;
+  const head = $('rt-table').tHead.rows[0];
+  if (!head.querySelector('th[data-col="errors"]')) head.append(el('th', { 'data-col': 'errors', text: 'errors (15 min)' }));
+  const by = {};
+  for (const g of errors.byRouting) by[g.routing] = g;
+  for (const row of $('rt-table').tBodies[0].rows) {
+    const name = row.dataset.routing;
+    if (!name) continue;
+    const g = by[name];
+    const reasons = g ? Object.entries(g.reasons || {}) : [];
+    row.append(el('td', { 'data-col': 'errors' }, ...(reasons.length ? reasons.map(([r, c]) => el('a', {
+      class: 'tag', href: '#requests', 'data-reason': r, text: r + ' ' + c,
+      onclick: (ev) => { ev.preventDefault(); setRequestFilter({ routing: name, reason: r }); location.hash = '#requests'; },
+    })) : [el('span', { class: 'muted', text: '–' })])));
+  }
 }
 
 // ---- Audit ----------------------------------------------------------------------------------------

@@ -271,6 +271,14 @@ class ConsoleOpsBrowserTest {
             assertEquals("no_candidate", reason);
         }
         browser.screenshot("ops-errors");
+
+        // per routing on the Routings page too; a routing over every upstream says so
+        open("routings");
+        browser.waiting(20)
+                .until(d -> text("#rt-table tr[data-routing='dead'] td[data-col='errors']")
+                        .contains("no_candidate"));
+        assertEquals("–", text("#rt-table tr[data-routing='default'] td[data-col='errors']"));
+        assertTrue(text("#rt-table tr[data-routing='default'] td:nth-child(5)").equals("all"), text("#rt-table"));
     }
 
     @Test
