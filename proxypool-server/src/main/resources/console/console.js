@@ -5,8 +5,13 @@
 
 const API = '/v1/admin';
 const TOKEN_KEY = 'proxypool.adminToken';
-const PAGES = ['overview', 'upstreams', 'proxies', 'routings', 'audit', 'operators'];
-const REFRESH_MS = { overview: 2000, upstreams: 5000 };
+const PAGES = ['overview', 'requests', 'upstreams', 'proxies', 'routings', 'audit', 'operators'];
+const REFRESH_MS = { overview: 2000, requests: 3000, upstreams: 5000, proxies: 10000 };
+/** The X-ProxyPool-Error reasons (GatewayErrors): the Requests page's reason filter. */
+const REASONS = ['no_candidate', 'no_route', 'rate_limited', 'destination_denied', 'upstream_failed', 'session_lost',
+  'auth_required', 'bad_request', 'origin_form_not_allowed', 'unsupported_method', 'unsupported_scheme',
+  'bad_connect_target', 'request_line_too_long', 'headers_too_large', 'bad_framing', 'request_timeout',
+  'upstream_protocol_error', 'upstream_timeout', 'shutting_down'];
 
 let timer = null;
 let renderSeq = 0;
@@ -48,6 +53,16 @@ function svg(tag, attrs) {
 
 function fill(tbody, rows) {
   tbody.replaceChildren(...rows);
+  alignHeaders(tbody);
+}
+
+/** A header over a numeric column (its cells have class "num") is right-aligned like the column. */
+function alignHeaders(tbody) {
+  const table = tbody.closest('table');
+  const head = table && table.tHead && table.tHead.rows[0];
+  const first = tbody.rows[0];
+  if (!head || !first || first.cells.length !== head.cells.length) return;
+  for (let i = 0; i < head.cells.length; i++) head.cells[i].classList.toggle('num', first.cells[i].classList.contains('num'));
 }
 
 const fmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
@@ -100,6 +115,8 @@ async function api(method, path, body, tokenOverride) {
   } catch (e) {
     throw new ApiError(0, 'network', 'the server cannot be reached: ' + e.message);
   }
+  // the server answers again: a "cannot be reached" banner is out of date
+  if ($('banner').dataset.kind === 'network') clearBanner();
   const text = await res.text();
   let data = null;
   if (text) {
@@ -120,6 +137,7 @@ async function api(method, path, body, tokenOverride) {
 function showError(what, e) {
   const b = $('banner');
   b.className = 'banner';
+  b.dataset.kind = e.status === 0 ? 'network' : 'error';
   b.textContent = what + ': ' + (e.status ? e.status + ' ' : '') + (e.code ? e.code + ' — ' : '') + e.message;
   b.hidden = false;
 }
@@ -127,12 +145,20 @@ function showError(what, e) {
 function showInfo(text) {
   const b = $('banner');
   b.className = 'banner info';
+  b.dataset.kind = 'info';
   b.textContent = text;
   b.hidden = false;
 }
 
 function clearBanner() {
   $('banner').hidden = true;
+  $('banner').textContent = '';
+  delete $('banner').dataset.kind;
+}
+
+/** A success message is stale once something new went wrong. */
+function clearInfo() {
+  if ($('banner').dataset.kind === 'info') clearBanner();
 }
 
 function status(text) {
@@ -145,6 +171,7 @@ function showLogin(message) {
   stopRefresh();
   for (const p of PAGES) $('page-' + p).hidden = true;
   $('nav').hidden = true;
+  $('nav-toggle').hidden = true;
   $('logout').hidden = true;
   $('login').hidden = false;
   $('login-error').textContent = message || '';
@@ -187,6 +214,7 @@ async function login(ev) {
   $('token').value = '';
   $('login').hidden = true;
   $('nav').hidden = false;
+  $('nav-toggle').hidden = false;
   $('logout').hidden = false;
   route();
 }
@@ -234,13 +262,22 @@ async function route() {
   const page = currentPage();
   $('login').hidden = true;
   $('nav').hidden = false;
+  $('nav-toggle').hidden = false;
   $('logout').hidden = false;
+  toggleNav(false);
   for (const p of PAGES) $('page-' + p).hidden = p !== page;
   for (const a of document.querySelectorAll('#nav a')) a.classList.toggle('active', a.dataset.page === page);
   document.title = 'ProxyPool · ' + page;
   const render = RENDER[page];
   render();
-  if (REFRESH_MS[page]) timer = setInterval(() => render(true), REFRESH_MS[page]);
+  // 'refresh': a quiet re-render by the timer (a page may skip it while the operator works in it)
+  if (REFRESH_MS[page]) timer = setInterval(() => render('refresh'), REFRESH_MS[page]);
+}
+
+/** Phones: the navigation collapses behind the Menu button. */
+function toggleNav(open) {
+  $('nav').classList.toggle('open', open);
+  $('nav-toggle').setAttribute('aria-expanded', open ? 'true' : 'false');
 }
 
 // ---- Overview -------------------------------------------------------------------------------------
@@ -252,14 +289,26 @@ function card(id, label, value, sub, tone) {
     el('div', { class: 'sub', text: sub || '' }));
 }
 
-/** A small SVG line chart of one or two series (values may be null: gaps). */
-function chart(title, now, series) {
+/** "14:02:10": a sample's time on the chart axis. */
+function clock(iso) {
+  const d = new Date(iso);
+  return isNaN(d) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+/**
+ * A small SVG line chart of one or two series (values may be null: gaps), with a time axis (the first
+ * and last sample's time) and a legend naming each line in its colour.
+ */
+function chart(title, now, series, times) {
   const w = 300, h = 70;
   const all = series.flatMap((s) => s.values).filter((v) => v !== null && v !== undefined);
   const max = Math.max(1e-9, ...all);
   const n = Math.max(2, ...series.map((s) => s.values.length));
   const box = svg('svg', { viewBox: `0 0 ${w} ${h}`, preserveAspectRatio: 'none', role: 'img' });
   box.append(svg('line', { x1: 0, y1: h - 1, x2: w, y2: h - 1, class: 'axis' }));
+  for (let q = 1; q < 4; q++) {
+    box.append(svg('line', { x1: (q * w / 4).toFixed(1), y1: h - 4, x2: (q * w / 4).toFixed(1), y2: h - 1, class: 'axis' }));
+  }
   series.forEach((s, i) => {
     let d = '';
     let points = 0;
@@ -274,46 +323,134 @@ function chart(title, now, series) {
     if (points > 1) box.append(svg('path', { d, class: 'line' + i }));
     if (points === 1) box.append(svg('circle', { cx: lastX.toFixed(1), cy: lastY.toFixed(1), r: 2.5, class: 'dot' + i }));
   });
-  const legend = series.map((s) => s.name).join(' / ');
+  const legend = el('div', { class: 'legend' }, ...series.map((s, i) =>
+    el('span', { class: 'key' }, el('span', { class: 'swatch swatch' + i }), s.name)));
+  const first = times.length ? clock(times[0]) : '';
+  const last = times.length ? clock(times[times.length - 1]) : '';
   return el('div', { class: 'chart' },
-    el('div', { class: 'title' }, el('span', { text: title + (series.length > 1 ? ' (' + legend + ')' : '') }),
+    el('div', { class: 'title' }, el('span', { text: title }),
       el('span', { text: now + ' · max ' + num(max === 1e-9 ? 0 : max) })),
-    box);
+    box,
+    el('div', { class: 'time-axis' }, el('span', { text: first }), legend, el('span', { text: last })));
+}
+
+/** One line of the attention list; {href, text} as a link to where to look. */
+function flag(tone, text, link) {
+  return el('li', { class: tone, 'data-flag': tone },
+    text, link ? ' ' : null, link ? el('a', { href: link.href, text: link.text }) : null);
 }
 
 /** What an operator on call should look at first, worst first; one calm line when nothing is wrong. */
-function attention(snap, series, pipeline, last, capPct) {
+function attention(snap, series, pipeline, last, capPct, pool, providerOf, errors) {
   const items = [];
-  const add = (tone, text) => items.push(el('li', { class: tone, text }));
+  const add = (tone, text, link) => items.push(flag(tone, text, link));
   if (!series.storeUp) add('bad', 'The pool store cannot be reached: extraction and collection are failing; the gateway serves from its last snapshot.');
   if (snap.size === 0) add('bad', 'The snapshot is empty: every gateway request answers no_candidate.');
-  else if (last.healthy === 0) add('bad', 'No proxy is healthy: ' + last.cooling + ' cooling, ' + last.disabled + ' disabled.');
-  else if (last.cooling > last.healthy) add('warn', 'More proxies are cooling (' + last.cooling + ') than healthy (' + last.healthy + ').');
+  else if (pool.healthy === 0) add('bad', 'No proxy is healthy: ' + pool.cooling + ' cooling, ' + pool.disabled + ' disabled.');
+  else if (pool.cooling > pool.healthy) add('warn', 'More proxies are cooling (' + pool.cooling + ') than healthy (' + pool.healthy + ').');
+  for (const u of pool.upstreams) {
+    if (snap.size > 0 && u.healthy === 0) {
+      add('bad', 'Upstream ' + u.name + ' has no healthy proxy (' + u.inSnapshot + ' in the snapshot, ' + u.cooling
+        + ' cooling, ' + u.disabled + ' disabled).', { href: '#upstreams', text: 'Upstreams' });
+    }
+  }
+  for (const r of snap.routingsWithoutCandidates || []) {
+    add('bad', 'Routing ' + r + ' has no candidate: no proxy of its upstreams, protocols and labels is in the snapshot.',
+      { href: '#routings', text: 'Routings' });
+  }
   for (const u of pipeline.upstreams) {
+    const provider = providerOf[u.upstream];
     if (u.consecutiveErrors > 0) {
-      add('bad', 'Upstream ' + u.upstream + ': ' + u.consecutiveErrors + ' fetch error(s) in a row'
+      add('bad', (provider ? 'Provider ' + provider + ' fails to fetch upstream ' : 'Upstream ') + u.upstream + ': '
+        + u.consecutiveErrors + ' fetch error(s) in a row'
         + (u.lastError ? ' (' + u.lastError.kind + ': ' + u.lastError.detail + ')' : '')
-        + (u.backoffSeconds ? ', next try delayed ' + duration(u.backoffSeconds) : '') + '.');
+        + (u.backoffSeconds ? ', next try delayed ' + duration(u.backoffSeconds) : '') + '.',
+        { href: '#upstreams', text: 'Upstreams' });
     } else if (u.consecutiveEmpty > 0) {
-      add('warn', 'Upstream ' + u.upstream + ': ' + u.consecutiveEmpty + ' empty answer(s) in a row.');
+      add('warn', 'Upstream ' + u.upstream + ': ' + u.consecutiveEmpty + ' empty answer(s) in a row.',
+        { href: '#upstreams', text: 'Upstreams' });
     }
   }
   for (const s of pipeline.sequential) {
-    if (s.exhausted) add('bad', 'Sequential routing ' + s.routing + ' is exhausted on ' + s.upstream + ' (' + s.exhaustion + ').');
+    if (s.exhausted) add('bad', 'Sequential routing ' + s.routing + ' is exhausted on ' + s.upstream + ' (' + s.exhaustion + ').',
+      { href: '#upstreams', text: 'Upstreams' });
   }
   if (last.errorsPerSecond > 0) add('warn', 'The gateway answers ' + num(last.errorsPerSecond) + ' error(s)/s of '
     + num(last.requestsPerSecond) + ' request(s)/s.');
+  if (errors && errors.count > 0) {
+    add('warn', errors.count + ' gateway error(s) in the last ' + duration(errors.windowSeconds) + ': '
+      + errors.byReason.filter((r) => r.count > 0).slice(0, 4).map((r) => r.reason + ' ' + r.count).join(', ') + '.',
+      { href: '#requests', text: 'Requests' });
+  }
   if (capPct > 80) add('warn', 'Capacity in use is at ' + capPct.toFixed(1) + ' %.');
   if (snap.ageSeconds > 300) add('warn', 'The snapshot is ' + duration(Math.round(snap.ageSeconds)) + ' old.');
   if (items.length === 0) add('ok', 'Nothing needs attention.');
   return items;
 }
 
+/**
+ * The pool by upstream, from one source (GET /series' pool, read at request time) so the cards' totals
+ * are the table's column sums; every upstream the pipeline fetches or the snapshot holds has a row, an
+ * upstream with no proxy too.
+ */
+function poolRows(snap, series, pipeline, configured) {
+  const pool = series.pool || {};
+  const sizes = snap.sizesByUpstream || {};
+  const names = new Set([...Object.keys(pool), ...Object.keys(sizes), ...pipeline.upstreams.map((u) => u.upstream),
+    ...configured]);
+  const out = { healthy: 0, cooling: 0, probe: 0, disabled: 0, stored: 0, storedDisabled: 0, upstreams: [] };
+  for (const name of [...names].sort()) {
+    const p = pool[name] || {};
+    const stored = (snap.store || {})[name] || { available: 0, disabled: 0 };
+    const u = {
+      name, inSnapshot: sizes[name] ?? 0, healthy: p.healthy ?? 0, cooling: p.cooling ?? 0, probe: p.probe_allowed ?? 0,
+      disabled: p.disabled ?? 0, stored: stored.available, storedDisabled: stored.disabled,
+    };
+    out.healthy += u.healthy; out.cooling += u.cooling; out.probe += u.probe; out.disabled += u.disabled;
+    out.stored += u.stored; out.storedDisabled += u.storedDisabled;
+    out.upstreams.push(u);
+  }
+  return out;
+}
+
+const errorView = { window: '15m' };
+
+/** "Why requests fail": the window's errors by reason, by routing and by upstream; each row links to the Requests page. */
+function renderErrors(errors) {
+  const show = (filter) => (ev) => {
+    ev.preventDefault();
+    setRequestFilter(filter);
+    location.hash = '#requests';
+  };
+  const reasons = (m) => el('td', {}, ...Object.entries(m || {}).map(([r, c]) => el('span', { class: 'tag', text: r + ' ' + c })));
+  const empty = (cols, text) => [el('tr', {}, el('td', { colspan: cols, class: 'muted', text }))];
+  const none = 'No gateway error in the last ' + duration(errors.windowSeconds) + '.';
+  const byReason = errors.byReason.filter((r) => r.count > 0);
+  fill($('ov-err-reason').tBodies[0], byReason.length ? byReason.map((r) => el('tr', { 'data-reason': r.reason },
+    el('td', {}, el('a', { href: '#requests', onclick: show({ reason: r.reason }), text: r.reason })),
+    el('td', { class: 'num', 'data-col': 'count', text: String(r.count) }),
+    el('td', { class: 'num', 'data-col': 'total', text: String(r.total) }))) : empty(3, none));
+  const group = (key, id) => {
+    const rows = errors[key === 'routing' ? 'byRouting' : 'byUpstream'].filter((g) => g.count > 0);
+    fill($(id).tBodies[0], rows.length ? rows.map((g) => el('tr', { ['data-' + key]: g[key] },
+      el('td', {}, g[key] === 'none' ? el('span', { class: 'muted', text: key === 'routing' ? 'none (before routing)' : 'none (no proxy tried)' })
+        : el('a', { href: '#requests', onclick: show({ [key]: g[key], status: 'error' }), text: g[key] })),
+      el('td', { class: 'num', 'data-col': 'count', text: String(g.count) }),
+      reasons(g.reasons))) : empty(3, none));
+  };
+  group('routing', 'ov-err-routing');
+  group('upstream', 'ov-err-upstream');
+  $('ov-err-total').textContent = errors.count + ' in the window, ' + errors.total + ' since ' + clock(errors.since);
+}
+
 async function renderOverview(quiet) {
   const seq = ++renderSeq;
-  let snap, series, pipeline;
+  let snap, series, pipeline, errors, upstreams;
   try {
-    [snap, series, pipeline] = await Promise.all([api('GET', '/snapshot'), api('GET', '/series'), api('GET', '/pipeline')]);
+    [snap, series, pipeline, errors, upstreams] = await Promise.all([api('GET', '/snapshot'), api('GET', '/series'),
+      api('GET', '/pipeline'), api('GET', '/errors?window=' + encodeURIComponent(errorView.window)).catch(() => null),
+      // the configuration (provider of each upstream) needs the database: the page works without it
+      api('GET', '/upstreams').catch(() => ({ upstreams: [] }))]);
   } catch (e) {
     showError('Overview could not be loaded', e);
     return;
@@ -322,55 +459,120 @@ async function renderOverview(quiet) {
   if (!quiet) clearBanner();
   const samples = series.samples || [];
   const last = samples[samples.length - 1] || {};
-  const storeTotals = Object.values(snap.store || {}).reduce(
-    (a, c) => ({ available: a.available + c.available, disabled: a.disabled + c.disabled }), { available: 0, disabled: 0 });
+  const providerOf = {};
+  for (const u of upstreams.upstreams || []) providerOf[u.name] = u.provider;
+  const pool = poolRows(snap, series, pipeline, Object.keys(providerOf));
   const capPct = last.capacityLimit ? (100 * last.capacityInUse / last.capacityLimit) : 0;
   const age = snap.ageSeconds;
+  const noLatency = last.p50Ms == null && last.p99Ms == null;
   $('ov-cards').replaceChildren(
-    card('ov-size', 'Proxies in the snapshot', String(snap.size), 'stored: ' + storeTotals.available + ' available, '
-      + storeTotals.disabled + ' disabled', snap.size === 0 ? 'bad' : null),
-    card('ov-healthy', 'Healthy', String(last.healthy ?? '–'), 'cooling ' + (last.cooling ?? '–') + ' · disabled '
-      + (last.disabled ?? '–'), last.cooling > last.healthy ? 'warn' : null),
+    card('ov-size', 'Proxies in the snapshot', String(snap.size), 'stored: ' + pool.stored + ' available, '
+      + pool.storedDisabled + ' disabled', snap.size === 0 ? 'bad' : null),
+    card('ov-healthy', 'Healthy', String(pool.healthy), 'cooling ' + pool.cooling + ' · probe ' + pool.probe
+      + ' · disabled ' + pool.disabled, pool.healthy === 0 && snap.size > 0 ? 'bad' : (pool.cooling > pool.healthy ? 'warn' : null)),
     card('ov-capacity', 'Capacity in use', String(last.capacityInUse ?? '–'), 'of ' + num(last.capacityLimit) + ' ('
       + capPct.toFixed(1) + ' %)', capPct > 80 ? 'warn' : null),
     card('ov-inflight', 'Gateway in flight', String(last.gatewayInFlight ?? '–'), 'requests and tunnels'),
     card('ov-rps', 'Gateway requests/s', num(last.requestsPerSecond), 'errors/s ' + num(last.errorsPerSecond),
       last.errorsPerSecond > 0 ? 'warn' : null),
-    card('ov-latency', 'Gateway P50 / P99', (last.p50Ms == null ? '–' : num(last.p50Ms)) + ' / '
-      + (last.p99Ms == null ? '–' : num(last.p99Ms)) + ' ms', 'plain HTTP, recent window'),
+    card('ov-latency', 'Gateway P50 / P99', noLatency ? '–' : num(last.p50Ms) + ' / ' + num(last.p99Ms) + ' ms',
+      noLatency ? 'no plain HTTP request in the last minute' : 'plain HTTP, last minute'),
     card('ov-extraction', 'Extractions/s', num(last.extractionsPerSecond), 'proxies handed out'),
     card('ov-snapshot', 'Snapshot version', String(snap.version), 'built ' + num(age) + ' s ago',
       age > 300 ? 'warn' : null),
     card('ov-store', 'Pool store', series.storeUp ? 'up' : 'DOWN', series.storeUp ? '' : 'counts are stale',
       series.storeUp ? null : 'bad'));
-  $('ov-attention').replaceChildren(...attention(snap, series, pipeline, last, capPct));
+  $('ov-attention').replaceChildren(...attention(snap, series, pipeline, last, capPct, pool, providerOf, errors));
   const pick = (k) => samples.map((s) => s[k]);
+  const times = pick('at');
   $('ov-charts').replaceChildren(
-    chart('Requests/s', num(last.requestsPerSecond), [{ name: 'req/s', values: pick('requestsPerSecond') }]),
-    chart('Latency ms', num(last.p50Ms) + ' / ' + num(last.p99Ms), [{ name: 'P50', values: pick('p50Ms') },
-      { name: 'P99', values: pick('p99Ms') }]),
-    chart('Extractions/s', num(last.extractionsPerSecond), [{ name: 'x/s', values: pick('extractionsPerSecond') }]),
-    chart('Capacity in use', num(last.capacityInUse), [{ name: 'in use', values: pick('capacityInUse') }]),
+    chart('Requests/s', num(last.requestsPerSecond), [{ name: 'requests/s', values: pick('requestsPerSecond') },
+      { name: 'errors/s', values: pick('errorsPerSecond') }], times),
+    chart('Latency ms', noLatency ? '–' : num(last.p50Ms) + ' / ' + num(last.p99Ms), [{ name: 'P50', values: pick('p50Ms') },
+      { name: 'P99', values: pick('p99Ms') }], times),
+    chart('Extractions/s', num(last.extractionsPerSecond), [{ name: 'extractions/s', values: pick('extractionsPerSecond') }], times),
+    chart('Capacity in use', num(last.capacityInUse), [{ name: 'in use', values: pick('capacityInUse') }], times),
     chart('Healthy / cooling proxies', num(last.healthy) + ' / ' + num(last.cooling),
-      [{ name: 'healthy', values: pick('healthy') }, { name: 'cooling', values: pick('cooling') }]),
-    chart('Snapshot age s', num(last.snapshotAgeSeconds), [{ name: 'age', values: pick('snapshotAgeSeconds') }]));
-  const names = new Set([...Object.keys(series.pool || {}), ...Object.keys(snap.sizesByUpstream || {})]);
-  const rows = [...names].sort().map((u) => {
-    const p = (series.pool || {})[u] || {};
-    const stored = (snap.store || {})[u] || { available: 0, disabled: 0 };
-    return el('tr', { 'data-upstream': u },
-      el('td', { text: u }),
-      el('td', { class: 'num', 'data-col': 'snapshot', text: String((snap.sizesByUpstream || {})[u] ?? 0) }),
-      el('td', { class: 'num state-healthy', text: String(p.healthy ?? 0) }),
-      el('td', { class: 'num state-cooling', text: String(p.cooling ?? 0) }),
-      el('td', { class: 'num state-probe_allowed', text: String(p.probe_allowed ?? 0) }),
-      el('td', { class: 'num state-disabled', text: String(p.disabled ?? 0) }),
-      el('td', { class: 'num', 'data-col': 'available', text: String(stored.available) }),
-      el('td', { class: 'num', 'data-col': 'disabled', text: String(stored.disabled) }));
-  });
-  fill($('ov-pool').tBodies[0], rows);
+      [{ name: 'healthy', values: pick('healthy') }, { name: 'cooling', values: pick('cooling') }], times),
+    chart('Snapshot age s', num(last.snapshotAgeSeconds), [{ name: 'age', values: pick('snapshotAgeSeconds') }], times));
+  if (errors) renderErrors(errors);
+  $('ov-errors').hidden = !errors;
+  fill($('ov-pool').tBodies[0], pool.upstreams.map((u) => el('tr', {
+    'data-upstream': u.name, class: u.inSnapshot === 0 || (u.healthy === 0 && snap.size > 0) ? 'broken' : null },
+  el('td', { text: u.name }),
+  el('td', { class: 'num', 'data-col': 'snapshot', text: String(u.inSnapshot) }),
+  el('td', { class: 'num state-healthy', 'data-col': 'healthy', text: String(u.healthy) }),
+  el('td', { class: 'num state-cooling', 'data-col': 'cooling', text: String(u.cooling) }),
+  el('td', { class: 'num state-probe_allowed', text: String(u.probe) }),
+  el('td', { class: 'num state-disabled', 'data-col': 'health-disabled', text: String(u.disabled) }),
+  el('td', { class: 'num', 'data-col': 'available', text: String(u.stored) }),
+  el('td', { class: 'num', 'data-col': 'disabled', text: String(u.storedDisabled) }))));
   status('refreshed ' + new Date().toLocaleTimeString());
   document.body.dataset.rendered = 'overview';
+}
+
+// ---- Requests (the gateway's request log) ---------------------------------------------------------
+
+const requestView = { filter: {} };
+
+/** Sets the Requests page's filter (from an Overview link) before it renders. */
+function setRequestFilter(f) {
+  requestView.filter = Object.assign({ status: '', routing: '', upstream: '', client: '', reason: '', kind: '' }, f);
+  for (const [k, v] of Object.entries(requestView.filter)) {
+    const input = $('rq-' + k);
+    if (input) input.value = v;
+  }
+}
+
+function readRequestFilter() {
+  requestView.filter = {
+    status: $('rq-status').value, routing: $('rq-routing').value.trim(), upstream: $('rq-upstream').value.trim(),
+    client: $('rq-client').value.trim(), reason: $('rq-reason').value, kind: $('rq-kind').value, limit: $('rq-limit').value,
+  };
+}
+
+async function renderRequests() {
+  const seq = ++renderSeq;
+  const form = $('rq-filter');
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(requestView.filter)) if (v) q.set(k, v);
+  let data;
+  try {
+    data = await api('GET', '/requests' + (q.toString() ? '?' + q.toString() : ''));
+  } catch (e) {
+    if (e.status === 400) {
+      form.querySelector('[data-error-for="filter"]').textContent = e.code + ': ' + e.message;
+      clearInfo();
+    } else {
+      showError('The request log could not be loaded', e);
+    }
+    return;
+  }
+  if (seq !== renderSeq || currentPage() !== 'requests') return;
+  form.querySelector('[data-error-for="filter"]').textContent = '';
+  const tbody = $('rq-table').tBodies[0];
+  fill(tbody, data.entries.map((r) => el('tr', { 'data-seq': r.seq, 'data-status': r.status ?? '', 'data-reason': r.reason || '',
+    class: r.reason ? 'failed' : null },
+  el('td', { title: r.at, text: clock(r.at) }),
+  el('td', { text: r.kind }),
+  el('td', {}, r.client || el('span', { class: 'muted', text: '–' }), el('div', { class: 'muted', 'data-col': 'peer', text: r.peer })),
+  el('td', { text: r.method || '–' }),
+  el('td', { 'data-col': 'routing', text: r.routing }),
+  el('td', { 'data-col': 'upstream', text: r.upstream }),
+  el('td', { 'data-col': 'proxy', text: r.proxy }),
+  el('td', { class: 'num', 'data-col': 'status', text: r.status === null ? '–' : String(r.status) }),
+  el('td', { 'data-col': 'reason', class: r.reason ? 'state-disabled' : null, text: r.reason || '–' }),
+  el('td', { class: 'num', text: num(r.ms) }),
+  el('td', { class: 'num', text: String(r.attempts) }),
+  el('td', { text: r.result }))));
+  if (data.entries.length === 0) {
+    fill(tbody, [el('tr', {}, el('td', { colspan: 12, class: 'muted', text: data.capacity === 0
+      ? 'The request log is off (admin.requestLog: 0).' : 'No request matches (the last ' + data.capacity + ' are kept).' }))]);
+  }
+  $('rq-count').textContent = data.entries.length + ' shown · ' + data.recorded + ' recorded since start · last '
+    + data.capacity + ' kept';
+  status('refreshed ' + new Date().toLocaleTimeString());
+  document.body.dataset.rendered = 'requests';
 }
 
 // ---- Upstreams ------------------------------------------------------------------------------------
@@ -419,8 +621,7 @@ async function renderUpstreams(quiet) {
       el('td', { 'data-col': 'drops', title: 'candidates left out by the last fetch, by reason', text: dropsText(s.lastDrops) }),
       el('td', { text: (doc.fetch && doc.fetch.interval) || '30s' }),
       el('td', {}, byName[name] && canWrite() ? el('button', { type: 'button', 'data-action': 'fetch',
-        onclick: () => act('Fetch of ' + name, 'POST', '/upstreams/' + encodeURIComponent(name) + '/fetch', undefined,
-          renderUpstreams) }, 'Fetch now') : null));
+        onclick: (ev) => fetchNow(name, s, ev.currentTarget) }, 'Fetch now') : null));
   }));
   fill($('seq-table').tBodies[0], pipeline.sequential.map((s) => el('tr', { 'data-routing': s.routing },
     el('td', { text: s.routing }),
@@ -471,6 +672,45 @@ async function act(what, method, path, body, then) {
   return true;
 }
 
+/**
+ * "Fetch now": the API only queues the fetch (202), so the page watches the pipeline until this
+ * upstream's last fetch is a newer one, then says how it ended (at most two minutes).
+ */
+async function fetchNow(name, before, button) {
+  button.disabled = true;
+  try {
+    await api('POST', '/upstreams/' + encodeURIComponent(name) + '/fetch');
+  } catch (e) {
+    showError('Fetch of ' + name + ' failed', e);
+    button.disabled = false;
+    return;
+  }
+  showInfo('Fetch of ' + name + ' requested: waiting for it to finish…');
+  const deadline = Date.now() + 120000;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 500));
+    let s;
+    try {
+      s = (await api('GET', '/pipeline')).upstreams.find((u) => u.upstream === name);
+    } catch (e) {
+      continue; // a passing outage: the banner says so, the wait goes on
+    }
+    if (!s) break;
+    if (s.lastFetchAt && s.lastFetchAt !== before.lastFetchAt) {
+      const detail = s.lastError ? ' (' + s.lastError.kind + ': ' + s.lastError.detail + ')'
+        : (s.newCandidates !== null && s.newCandidates !== undefined ? ', ' + s.newCandidates + ' new' : '');
+      const text = 'Fetch of ' + name + ' finished: ' + s.lastOutcome + detail + '.';
+      if (s.lastOutcome === 'error') showError('Fetch of ' + name + ' finished', { message: s.lastOutcome + detail });
+      else showInfo(text);
+      button.disabled = false;
+      if (currentPage() === 'upstreams') await renderUpstreams(true);
+      return;
+    }
+  }
+  showInfo('Fetch of ' + name + ' was requested but has not finished after two minutes (see the Upstreams table).');
+  button.disabled = false;
+}
+
 let editing = null;
 
 function editUpstream(name) {
@@ -509,6 +749,7 @@ function fieldError(form, message, fields) {
       break;
     }
   }
+  clearInfo();
   const slot = form.querySelector('[data-error-for="' + target + '"]');
   slot.textContent = message;
   const input = form.querySelector('[name="' + target + '"]');
@@ -577,6 +818,8 @@ function readFilter() {
 }
 
 async function renderProxies(quiet) {
+  // a refresh would close an open history row and mask a revealed address again: not while one is shown
+  if (quiet === 'refresh' && document.querySelector('#px-table tr[data-history-of], #px-table .addr.revealed')) return;
   const seq = ++renderSeq;
   const form = $('px-filter');
   clearFieldErrors(form);
@@ -637,6 +880,7 @@ function proxyRow(p) {
     try {
       const r = await api('POST', '/proxies/' + encodeURIComponent(p.id) + '/reveal');
       address.textContent = r.host + ':' + r.port;
+      address.classList.add('revealed');
       revealBtn.remove();
     } catch (e) {
       showError('Reveal of ' + p.id + ' failed', e);
@@ -708,7 +952,8 @@ async function renderRoutings() {
       el('td', { text: r.name }),
       el('td', {}, r.match === undefined ? el('span', { class: 'muted', text: 'everything' }) : el('pre', { text: json(r.match) })),
       el('td', { text: r.strategy || 'roundRobin' }),
-      el('td', {}, ...(r.upstreams || []).map((u) => el('span', { class: 'tag', text: u }))),
+      el('td', {}, ...((r.upstreams || []).length ? r.upstreams.map((u) => el('span', { class: 'tag', text: u }))
+        : [el('span', { class: 'tag', title: 'every upstream', text: 'all' })])),
       el('td', {}, pre(r.filter)),
       el('td', {}, pre(r.sticky)),
       el('td', { text: r.onNoCandidate || 'reject' }),
@@ -718,8 +963,38 @@ async function renderRoutings() {
     fill($('rt-table').tBodies[0], [el('tr', {}, el('td', { colspan: 9, class: 'muted',
       text: 'No routing configured: one catch-all default routing serves every request.' }))]);
   }
+  await routingErrors(seq);
   status('configuration version ' + data.version);
   document.body.dataset.rendered = 'routings';
+}
+
+/**
+ * Why each routing's requests failed lately (GET /errors): a last column on the routings table,
+ * each reason linking to those requests. Added here, not in the markup, so the table stays as it is
+ * when this process serves no gateway.
+ */
+async function routingErrors(seq) {
+  let errors;
+  try {
+    errors = await api('GET', '/errors?window=15m');
+  } catch (e) {
+    return; // no gateway in this process, or a passing error: the table stands without the column
+  }
+  if (seq !== renderSeq) return;
+  const head = $('rt-table').tHead.rows[0];
+  if (!head.querySelector('th[data-col="errors"]')) head.append(el('th', { 'data-col': 'errors', text: 'errors (15 min)' }));
+  const by = {};
+  for (const g of errors.byRouting) by[g.routing] = g;
+  for (const row of $('rt-table').tBodies[0].rows) {
+    const name = row.dataset.routing;
+    if (!name) continue;
+    const g = by[name];
+    const reasons = g ? Object.entries(g.reasons || {}) : [];
+    row.append(el('td', { 'data-col': 'errors' }, ...(reasons.length ? reasons.map(([r, c]) => el('a', {
+      class: 'tag', href: '#requests', 'data-reason': r, text: r + ' ' + c,
+      onclick: (ev) => { ev.preventDefault(); setRequestFilter({ routing: name, reason: r }); location.hash = '#requests'; },
+    })) : [el('span', { class: 'muted', text: '–' })])));
+  }
 }
 
 // ---- Audit ----------------------------------------------------------------------------------------
@@ -820,7 +1095,7 @@ async function createOperator(ev) {
 }
 
 const RENDER = {
-  overview: renderOverview, upstreams: renderUpstreams, proxies: renderProxies, routings: renderRoutings, audit: renderAudit,
+  overview: renderOverview, requests: renderRequests, upstreams: renderUpstreams, proxies: renderProxies, routings: renderRoutings, audit: renderAudit,
   operators: renderOperators,
 };
 
@@ -850,6 +1125,20 @@ document.addEventListener('DOMContentLoaded', () => {
   $('up-reset').addEventListener('click', resetUpstreamForm);
   $('au-more').addEventListener('click', () => renderAudit(true, true));
   $('op-form').addEventListener('submit', createOperator);
+  $('nav-toggle').addEventListener('click', () => toggleNav(!$('nav').classList.contains('open')));
+  $('nav').addEventListener('click', (ev) => {
+    if (ev.target.closest('a')) toggleNav(false);
+  });
+  $('rq-reason').append(...REASONS.map((r) => el('option', { value: r, text: r })));
+  $('rq-filter').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    readRequestFilter();
+    renderRequests();
+  });
+  $('ov-window').addEventListener('change', () => {
+    errorView.window = $('ov-window').value;
+    renderOverview(true);
+  });
   window.addEventListener('hashchange', route);
   readFilter();
   route();

@@ -1,6 +1,7 @@
 package dev.proxypool.server;
 
 import dev.proxypool.server.gateway.ConnectionLimits;
+import dev.proxypool.server.gateway.ExchangeListener;
 import dev.proxypool.server.gateway.Gateway;
 import dev.proxypool.server.gateway.GatewayConfig;
 import dev.proxypool.server.gateway.GatewayEngine;
@@ -130,6 +131,7 @@ public final class GatewayServer implements AutoCloseable {
         private Duration grace = Duration.ofSeconds(5);
         private boolean platformThreads;
         private boolean accessLog;
+        private ExchangeListener exchanges;
         private InstantSource wall = InstantSource.system();
         private Duration apiIdleTimeout = Duration.ofSeconds(60);
         private Duration watchdogInterval = Duration.ofSeconds(1);
@@ -197,6 +199,12 @@ public final class GatewayServer implements AutoCloseable {
             return this;
         }
 
+        /** Told about every ended gateway exchange (the admin API's request log and error breakdown); none by default. */
+        public Builder exchanges(ExchangeListener listener) {
+            this.exchanges = listener;
+            return this;
+        }
+
         /** An idle keep-alive connection on the REST listener is closed after this (default 60 s). */
         public Builder apiIdleTimeout(Duration d) {
             if (d == null || d.isNegative() || d.isZero()) {
@@ -237,6 +245,7 @@ public final class GatewayServer implements AutoCloseable {
                     .config(config)
                     .metrics(new HelidonGatewayMetrics(registry))
                     .accessLog(accessLog, wall)
+                    .exchanges(exchanges)
                     .build();
             GatewayListener listener;
             try {

@@ -16,6 +16,7 @@ import dev.proxypool.server.access.LiveClients;
 import dev.proxypool.server.access.ServerAccess;
 import dev.proxypool.server.admin.AdminService;
 import dev.proxypool.server.admin.ClientTokens;
+import dev.proxypool.server.admin.GatewayActivity;
 import dev.proxypool.server.admin.LiveSeries;
 import dev.proxypool.server.api.FeedbackService;
 import dev.proxypool.server.api.distribution.BearerAuth;
@@ -321,6 +322,11 @@ public final class ProxyPoolServer implements AutoCloseable {
                 AtomicReference<Runnable> configChanged = new AtomicReference<>(() -> {});
                 // the console's live charts: sampled from this process's engine and meters
                 LiveSeries series = assembly.series(pool, Services.get(MeterRegistry.class));
+                // the console's request log and error breakdown: this process's gateway, in memory
+                GatewayActivity activity = new GatewayActivity(
+                        config.admin().requestLog(),
+                        ProxyPoolInternals.engine(pool).wallClock(),
+                        Services.get(MeterRegistry.class));
                 DistributionService distribution = DistributionService.builder(pool, tokens::apply)
                         .quotas(clients.quotas())
                         .build();
@@ -350,6 +356,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                 ConfigStore store = configStore;
                 AdminService admin = assembly.admin(() -> AdminService.builder(pool, store)
                         .series(series)
+                        .activity(activity)
                         .read(ProxyLeaseService.ADMIN_PATH, proxyLeases.adminView())
                         .token(config.admin().token())
                         .baseDir(configDir)
@@ -410,6 +417,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .accessLog(
                                 config.server().accessLog(),
                                 ProxyPoolInternals.engine(pool).wallClock())
+                        .exchanges(admin != null ? activity : null)
                         // the wire layer's ceiling; each routing's retry policy and budget decide below it
                         .config(GatewayConfig.DEFAULTS
                                 .withMaxAttempts(RetryRule.MAX_ATTEMPTS)

@@ -17,7 +17,8 @@ public final class RoutingCandidates {
 
     private RoutingCandidates() {}
 
-    static List<String> without(PoolEngine engine) {
+    /** The names of the routings without a candidate in {@code engine}'s snapshot, in match order. */
+    public static List<String> without(PoolEngine engine) {
         List<Proxy> proxies = engine.snapshot().proxies();
         List<String> out = new ArrayList<>();
         for (RoutingRule r : engine.routings()) {

@@ -386,7 +386,8 @@ public final class ConfigLoader {
     }
 
     private ProxyPoolConfig.Admin admin(Node n) {
-        n.allowOnly("token", "tokenEnv");
+        n.allowOnly("token", "tokenEnv", "requestLog");
+        int requestLog = n.integer("requestLog", ProxyPoolConfig.Admin.DEFAULT_REQUEST_LOG, 0, 100_000);
         Optional<Secret> token = secret(n, "token", "tokenEnv");
         if (token.isEmpty()
                 && env.get(DEFAULT_ADMIN_TOKEN_ENV) != null
@@ -398,7 +399,7 @@ public final class ConfigLoader {
                 throw new ConfigException(n.key("token"), "must be at least 16 characters");
             }
         });
-        return new ProxyPoolConfig.Admin(token);
+        return new ProxyPoolConfig.Admin(token, requestLog);
     }
 
     /** A secret given inline ({@code key}) or by the name of an environment variable ({@code envKey}). */

@@ -365,11 +365,27 @@ public record ProxyPoolConfig(
     /**
      * {@code admin}: the admin API token, separate from clients' credentials. Absent = admin API disabled.
      *
-     * @param token the bearer token of the admin API
+     * @param token      the bearer token of the admin API
+     * @param requestLog how many of the gateway's last requests and tunnels the admin API keeps in
+     *                   memory for {@code GET /v1/admin/requests} ({@code admin.requestLog}); 0 keeps none
      */
-    public record Admin(Optional<Secret> token) {
+    public record Admin(Optional<Secret> token, int requestLog) {
+        /** The default {@code admin.requestLog}. */
+        public static final int DEFAULT_REQUEST_LOG = 500;
+
         /** No token: the admin API is disabled. */
         public static final Admin DEFAULTS = new Admin(Optional.empty());
+
+        public Admin {
+            if (requestLog < 0) {
+                throw new IllegalArgumentException("admin.requestLog must not be negative, got " + requestLog);
+            }
+        }
+
+        /** A token and the default request log. */
+        public Admin(Optional<Secret> token) {
+            this(token, DEFAULT_REQUEST_LOG);
+        }
     }
 
     /**

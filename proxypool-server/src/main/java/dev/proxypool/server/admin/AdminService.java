@@ -36,6 +36,7 @@ import java.util.function.Consumer;
  * GET  /v1/admin/snapshot, GET /v1/admin/audit                                  ({@link StatusResource})
  * GET  /v1/admin/pipeline                                      fetch status     ({@link PipelineResource})
  * GET  /v1/admin/series                                        live series      ({@link LiveSeries})
+ * GET  /v1/admin/errors?window=15m, /v1/admin/requests?...     gateway errors, request log ({@link GatewayActivity})
  * GET  /v1/admin/whoami, /v1/admin/operators[/{name}]          named operators  ({@link OperatorResource})
  * POST /v1/admin/operators, DELETE /v1/admin/operators/{name}
  * </pre>
@@ -82,6 +83,7 @@ public final class AdminService implements HttpService {
     private final FetchResource fetch;
     private final PipelineResource pipeline;
     private final Optional<LiveSeries> series;
+    private final Optional<GatewayActivity> activity;
     private final OperatorResource operators;
     private final Map<String, Handler> reads;
 
@@ -96,6 +98,7 @@ public final class AdminService implements HttpService {
         this.fetch = new FetchResource(b.pool, store);
         this.pipeline = new PipelineResource(b.pool, sequential);
         this.series = b.series;
+        this.activity = b.activity;
         this.operators = new OperatorResource(
                 store, auth, ProxyPoolInternals.engine(b.pool).wallClock());
         this.reads = Map.copyOf(b.reads);
@@ -151,6 +154,8 @@ public final class AdminService implements HttpService {
                         200,
                         series.orElseThrow(() -> AdminException.notFound("this process keeps no live series"))
                                 .view())));
+        rules.get("/errors", guard((req, res) -> activity().serveErrors(req, res)));
+        rules.get("/requests", guard((req, res) -> activity().serveRequests(req, res)));
         rules.post("/upstreams/{name}/fetch", guard(fetch::fetch));
         rules.get("/routings/{name}/sequential", guard(sequential::get));
         rules.post("/routings/{name}/sequential", guard(sequential::post));
@@ -167,6 +172,10 @@ public final class AdminService implements HttpService {
                     "no admin resource " + req.prologue().method().text() + " "
                             + req.path().absolute().path());
         }));
+    }
+
+    private GatewayActivity activity() {
+        return activity.orElseThrow(() -> AdminException.notFound("this process keeps no gateway activity"));
     }
 
     private void authorize(ServerRequest req, ServerResponse res) {
@@ -262,6 +271,7 @@ public final class AdminService implements HttpService {
         private Path baseDir = Path.of("").toAbsolutePath();
         private Consumer<ConfigChange> onConfigChange = c -> {};
         private Optional<LiveSeries> series = Optional.empty();
+        private Optional<GatewayActivity> activity = Optional.empty();
         private final Map<String, Handler> reads = new LinkedHashMap<>();
 
         private Builder(ProxyPool pool, ConfigStore store) {
@@ -290,6 +300,15 @@ public final class AdminService implements HttpService {
         /** The live series served at {@code GET /series} (the console's charts); without one that path is 404. */
         public Builder series(LiveSeries s) {
             this.series = Optional.of(Objects.requireNonNull(s, "series"));
+            return this;
+        }
+
+        /**
+         * The gateway's request log and error breakdown served at {@code GET /requests} and
+         * {@code GET /errors}; without one those paths are 404.
+         */
+        public Builder activity(GatewayActivity a) {
+            this.activity = Optional.of(Objects.requireNonNull(a, "activity"));
             return this;
         }
 

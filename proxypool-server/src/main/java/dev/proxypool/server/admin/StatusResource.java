@@ -4,6 +4,7 @@ import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.extract.UpstreamCounts;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.server.RoutingCandidates;
 import dev.proxypool.server.persistence.AuditEntry;
 import dev.proxypool.server.persistence.AuditPage;
 import dev.proxypool.server.persistence.ConfigStore;
@@ -55,6 +56,8 @@ final class StatusResource {
             sizes.put(u, s.sizeOfUpstream(u));
         }
         m.put("sizesByUpstream", sizes);
+        // the same predicate as readiness and the proxypool.routing.candidates gauge
+        m.put("routingsWithoutCandidates", RoutingCandidates.without(engine));
         Map<String, Object> stored = new TreeMap<>();
         try {
             for (Map.Entry<String, UpstreamCounts> e :

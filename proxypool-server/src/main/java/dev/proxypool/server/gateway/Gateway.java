@@ -26,6 +26,7 @@ public final class Gateway {
     private final GatewayConfig config;
     private final Ticker ticker;
     private final AccessLog accessLog;
+    private final ExchangeListener exchanges;
     private final BufferPool buffers;
     private final IdleWatchdog tunnelWatchdog;
     private final Set<ServedConnection> connections = ConcurrentHashMap.newKeySet();
@@ -38,6 +39,7 @@ public final class Gateway {
         this.config = b.config;
         this.ticker = b.ticker;
         this.accessLog = b.accessLogWall == null ? null : new AccessLog(b.accessLogWall);
+        this.exchanges = b.exchanges;
         // two buffers per connection; enough kept for ~BUFFER_POOL_CONNECTIONS connections' churn
         this.buffers = new BufferPool(config.bufferBytes(), 2 * BUFFER_POOL_CONNECTIONS);
         this.tunnelWatchdog = new IdleWatchdog(ticker, config.tunnelIdleTimeout());
@@ -136,6 +138,11 @@ public final class Gateway {
         return accessLog;
     }
 
+    /** Who is told about every ended exchange, or {@code null}. */
+    ExchangeListener exchanges() {
+        return exchanges;
+    }
+
     /** Builder; only the engine is required. */
     public static final class Builder {
         private final GatewayEngine engine;
@@ -144,6 +151,7 @@ public final class Gateway {
         private GatewayConfig config = GatewayConfig.DEFAULTS;
         private Ticker ticker = Ticker.system();
         private InstantSource accessLogWall;
+        private ExchangeListener exchanges;
 
         private Builder(GatewayEngine engine) {
             this.engine = Objects.requireNonNull(engine, "engine");
@@ -175,6 +183,15 @@ public final class Gateway {
          */
         public Builder accessLog(boolean enabled, InstantSource wall) {
             this.accessLogWall = enabled ? Objects.requireNonNull(wall, "wall") : null;
+            return this;
+        }
+
+        /**
+         * Told about every ended request, tunnel and SOCKS5 connection (the admin API's request log
+         * and error breakdown); null, the default, for none.
+         */
+        public Builder exchanges(ExchangeListener listener) {
+            this.exchanges = listener;
             return this;
         }
 

@@ -36,6 +36,10 @@ final class GatewayConnection implements ServedConnection {
     private ExchangeResult result;
     /** The access log, null when off; the log* fields describe the current exchange for it. */
     private final AccessLog accessLog;
+    /** Told about every ended exchange (request log, error breakdown), null when none. */
+    private final ExchangeListener exchanges;
+    /** The client's address for {@link #exchanges}, read once per connection (keep-alive serves many). */
+    private String peer;
 
     private String logUser;
     private int logStatus;
@@ -55,6 +59,7 @@ final class GatewayConnection implements ServedConnection {
         this.in = new WireReader(ch.input(), gw.buffers().take(), true);
         this.out = new WireWriter(ch.output(), gw.buffers().take(), true);
         this.accessLog = gw.accessLog();
+        this.exchanges = gw.exchanges();
     }
 
     @Override
@@ -152,6 +157,18 @@ final class GatewayConnection implements ServedConnection {
                             Explain.NONE,
                             ExchangeResult.BAD_REQUEST);
                 }
+                if (exchanges != null) {
+                    exchanges.ended(ExchangeRecord.of(
+                            "http",
+                            peer(),
+                            null,
+                            null,
+                            status,
+                            reason,
+                            Explain.NONE,
+                            gw.ticker().read() - t0,
+                            ExchangeResult.BAD_REQUEST));
+                }
                 return;
             } finally {
                 in.clearDeadline();
@@ -165,7 +182,7 @@ final class GatewayConnection implements ServedConnection {
             long t0 = gw.ticker().read();
             long w0 = out.written();
             result = ExchangeResult.ABORTED;
-            if (accessLog != null) {
+            if (accessLog != null || exchanges != null) {
                 startLogEntry();
             }
             boolean keep = false;
@@ -187,11 +204,32 @@ final class GatewayConnection implements ServedConnection {
                             logExplain,
                             result);
                 }
+                if (exchanges != null) {
+                    exchanges.ended(ExchangeRecord.of(
+                            head.connect ? "connect" : "http",
+                            peer(),
+                            logUser,
+                            head.method,
+                            logStatus,
+                            logError,
+                            logExplain,
+                            gw.ticker().read() - t0,
+                            result));
+                }
             }
             if (!keep) {
                 return;
             }
         }
+    }
+
+    private String peer() {
+        String p = peer;
+        if (p == null) {
+            p = ch.peer();
+            peer = p;
+        }
+        return p;
     }
 
     private void startLogEntry() {

@@ -66,6 +66,7 @@ final class SocksConnection implements ServedConnection {
     private final WireReader in;
     private final WireWriter out;
     private final AccessLog accessLog;
+    private final ExchangeListener exchanges;
     private final byte[] field = new byte[255];
     private volatile boolean idle = true;
     private boolean lingerOnClose;
@@ -93,6 +94,7 @@ final class SocksConnection implements ServedConnection {
         this.in = new WireReader(ch.input(), gw.buffers().take(), true);
         this.out = new WireWriter(ch.output(), gw.buffers().take(), true);
         this.accessLog = gw.accessLog();
+        this.exchanges = gw.exchanges();
     }
 
     @Override
@@ -138,6 +140,10 @@ final class SocksConnection implements ServedConnection {
                             nanos,
                             logExplain,
                             result);
+                }
+                if (exchanges != null) {
+                    exchanges.ended(ExchangeRecord.of(
+                            "socks", ch.peer(), logUser, LOG_METHOD, logStatus, logError, logExplain, nanos, result));
                 }
             }
             if (lingerOnClose) {

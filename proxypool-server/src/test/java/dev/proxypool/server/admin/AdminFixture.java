@@ -58,6 +58,9 @@ final class AdminFixture implements AutoCloseable {
     final io.helidon.metrics.api.MeterRegistry registry;
 
     final LiveSeries series;
+    /** With {@link Options#activity(int)}: the request log and error breakdown the admin API serves (fed by the test); else null. */
+    final GatewayActivity activity;
+
     final HttpClient http =
             HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     final String base;
@@ -83,6 +86,15 @@ final class AdminFixture implements AutoCloseable {
             registry = null;
             series = null;
         }
+        if (o.activity >= 0) {
+            activity = new GatewayActivity(
+                    o.activity,
+                    clock,
+                    io.helidon.service.registry.Services.get(io.helidon.metrics.api.MeterRegistry.class));
+            ab.activity(activity);
+        } else {
+            activity = null;
+        }
         service = ab.build();
         server = WebServer.builder()
                 .address(InetAddress.getLoopbackAddress())
@@ -105,10 +117,17 @@ final class AdminFixture implements AutoCloseable {
         Optional<Secret> token = Optional.of(Secret.of(TOKEN));
         Path baseDir = Path.of("").toAbsolutePath();
         boolean series;
+        int activity = -1;
 
         /** Serve {@code GET /series} from the fixture's {@link AdminFixture#series}. */
         Options series() {
             series = true;
+            return this;
+        }
+
+        /** Serve {@code GET /requests} and {@code GET /errors} from a {@link GatewayActivity} keeping {@code capacity} entries. */
+        Options activity(int capacity) {
+            activity = capacity;
             return this;
         }
 
