@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * 3,000 proxies, 32 JDK HttpClient clients extracting count=1 while one master is SIGKILLed and
  * its replica promoted. With the default {@code waitReplicas} no proxy is handed out twice,
  * extraction resumes after the failover, and at least 90% of the pool is handed out (503s during
- * the failover are retried by the clients).
+ * the failover are retried by the clients). The same drain with {@code waitReplicas: 0} reports how
+ * many proxies the failover handed out twice (the reason for WAIT).
  */
 class RedisClusterFailoverEndToEndTest {
 
@@ -44,18 +45,48 @@ class RedisClusterFailoverEndToEndTest {
     @TempDir
     Path dir;
 
+    /** How one drain through a failover went. */
+    record Drain(int distinct, int twice, int afterPromotion, int unavailable, List<String> problems, String outcome) {}
+
     @Test
     void thirtyTwoHttpClientsDrainTheClusterPoolThroughAMasterFailoverAndNeverGetAProxyTwice() throws Exception {
+        Drain d = drainThroughFailover(RedisClusterConfig.WAIT_AUTO);
+        System.out.println("REDIS-CLUSTER-HTTP-FAILOVER waitReplicas=auto " + d.outcome());
+        assertEquals(List.of(), d.problems(), d.outcome());
+        assertEquals(0, d.twice(), "no proxy handed out twice: " + d.outcome());
+        assertTrue(d.afterPromotion() > 0, "extraction resumed after the failover: " + d.outcome());
+        assertTrue(d.distinct() >= PROXIES * 9 / 10, "at least 90% handed out: " + d.outcome());
+    }
+
+    /**
+     * The same drain without WAIT ({@code store.waitReplicas: 0}): what the replicas had not received
+     * when the master died is extracted again on the promoted replica. How many proxies a failover
+     * hands out twice this way depends on the replication lag at the moment of the kill (on loopback
+     * it is often 0); the run reports the figure, and the guarantee asserted is only that extraction
+     * goes on (docs/reliability.md: exclusivity across a failover depends on {@code waitReplicas}).
+     */
+    @Test
+    void withoutWaitAFailoverMayHandOutAProxyTwiceAndTheRunSaysHowMany() throws Exception {
+        Drain d = drainThroughFailover(0);
+        System.out.println("REDIS-CLUSTER-HTTP-FAILOVER waitReplicas=0 " + d.outcome());
+        assertEquals(List.of(), d.problems(), d.outcome());
+        assertTrue(d.afterPromotion() > 0, "extraction resumed after the failover: " + d.outcome());
+        assertTrue(d.distinct() >= PROXIES * 9 / 10, "at least 90% handed out: " + d.outcome());
+    }
+
+    private Drain drainThroughFailover(int waitReplicas) throws Exception {
         Instant now = Clocks.wall().instant();
         List<Proxy> seeded = RedisE2e.proxies(PROXIES, now);
         Set<String> known = new HashSet<>();
         seeded.forEach(p -> known.add(p.id()));
         try (RedisClusterServer cluster = RedisClusterServer.start();
                 RedisClusterPoolStore store = RedisClusterPoolStore.connect(
-                        RedisClusterConfig.of(cluster.nodes())
-                                .withKeyPrefix(RedisE2e.randomPrefix())
-                                .withMaxConnections(48)
-                                .withTimeouts(Duration.ofMillis(500), Duration.ofSeconds(1)),
+                        withWait(
+                                RedisClusterConfig.of(cluster.nodes())
+                                        .withKeyPrefix(RedisE2e.randomPrefix())
+                                        .withMaxConnections(48)
+                                        .withTimeouts(Duration.ofMillis(500), Duration.ofSeconds(1)),
+                                waitReplicas),
                         StoreSettings.DEFAULTS);
                 ProxyPoolServer server = ProxyPoolServer.builder(RedisE2e.config(dir, 0))
                         .pool(b -> b.store(store).proxies(seeded))
@@ -63,6 +94,7 @@ class RedisClusterFailoverEndToEndTest {
             assertEquals(PROXIES, store.available(RedisE2e.UPSTREAM));
             URI uri = RedisE2e.extractions(server.apiPort());
             Set<String> delivered = ConcurrentHashMap.newKeySet();
+            AtomicInteger twice = new AtomicInteger();
             AtomicInteger handedOut = new AtomicInteger();
             AtomicInteger unavailable = new AtomicInteger();
             AtomicInteger afterPromotion = new AtomicInteger();
@@ -101,10 +133,13 @@ class RedisClusterFailoverEndToEndTest {
                             if (promoted.get()) {
                                 afterPromotion.incrementAndGet();
                             }
-                            if (!delivered.add(ids.get(0))) {
+                            if (!known.contains(ids.get(0))) {
                                 synchronized (problems) {
-                                    problems.add(ids.get(0) + " handed out twice");
+                                    problems.add(ids.get(0) + " was never seeded");
                                 }
+                            }
+                            if (!delivered.add(ids.get(0))) {
+                                twice.incrementAndGet();
                             }
                         }
                     } catch (Exception e) {
@@ -124,13 +159,14 @@ class RedisClusterFailoverEndToEndTest {
             for (Thread t : clients) {
                 t.join(BOUND.toMillis() + 10_000);
             }
-            String outcome = "handed out " + delivered.size() + " of " + PROXIES + ", " + afterPromotion.get()
-                    + " after the promotion of " + newMaster + ", " + unavailable.get() + " x 503";
-            System.out.println("REDIS-CLUSTER-HTTP-FAILOVER " + outcome);
-            assertEquals(List.of(), problems, outcome);
-            assertTrue(known.containsAll(delivered), "only seeded proxies are handed out");
-            assertTrue(afterPromotion.get() > 0, "extraction resumed after the failover: " + outcome);
-            assertTrue(delivered.size() >= PROXIES * 9 / 10, "at least 90% handed out: " + outcome);
+            String outcome = "handed out " + delivered.size() + " of " + PROXIES + ", " + twice.get()
+                    + " twice, " + afterPromotion.get() + " after the promotion of " + newMaster + ", "
+                    + unavailable.get() + " x 503";
+            return new Drain(delivered.size(), twice.get(), afterPromotion.get(), unavailable.get(), problems, outcome);
         }
+    }
+
+    private static RedisClusterConfig withWait(RedisClusterConfig c, int waitReplicas) {
+        return waitReplicas == RedisClusterConfig.WAIT_AUTO ? c : c.withWait(waitReplicas, Duration.ofMillis(200));
     }
 }
