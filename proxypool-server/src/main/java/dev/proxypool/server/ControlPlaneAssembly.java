@@ -3,7 +3,10 @@ package dev.proxypool.server;
 import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.cluster.ClusterControl;
+import dev.proxypool.sdk.cluster.ClusterRedis;
+import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.lock.RedisStageLease;
 import dev.proxypool.sdk.lock.StageLease;
@@ -13,6 +16,9 @@ import dev.proxypool.server.admin.LiveSeries;
 import dev.proxypool.server.metrics.PoolMetrics;
 import dev.proxypool.server.nodes.NodeRegistry;
 import dev.proxypool.server.nodes.NodeStore;
+import io.helidon.health.HealthCheck;
+import io.helidon.health.HealthCheckResponse;
+import io.helidon.health.HealthCheckType;
 import io.helidon.metrics.api.MeterRegistry;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -21,9 +27,17 @@ import java.util.function.Supplier;
 /**
  * Roles {@code all} and {@code control}: the pipeline collects, the admin API, console and node
  * registry are served, and with the shared store this process publishes snapshots (one pipeline
- * writer at a time, through a lease).
+ * writer at a time, through a lease). Several control planes may share the store: the one holding
+ * the control-plane lease publishes, the others stand by to take over
+ * (docs/runbook.md#standby-control-plane).
  */
 final class ControlPlaneAssembly implements RoleAssembly {
+
+    private final ClusterRole role;
+
+    ControlPlaneAssembly(ClusterRole role) {
+        this.role = role;
+    }
 
     @Override
     public boolean collects() {
@@ -62,32 +76,80 @@ final class ControlPlaneAssembly implements RoleAssembly {
     @Override
     public StageLease pipelineLease(ProxyPoolConfig config, ProxyPool pool) {
         // scaled out on Redis: one pipeline writer at a time (the others only refresh their snapshots)
-        if (config.store().type() != ProxyPoolConfig.StoreType.REDIS
-                || ProxyPoolInternals.pipeline(pool).isEmpty()) {
+        if (ProxyPoolInternals.pipeline(pool).isEmpty()) {
             return null;
         }
-        StageLease lease =
-                RedisStageLease.connect(RedisStoreConfig.fromUri(config.store().uri())
-                        .withKeyPrefix(config.store().keyPrefix()));
+        StageLease lease;
+        if (config.store().type() == ProxyPoolConfig.StoreType.REDIS) {
+            lease = RedisStageLease.connect(
+                    RedisStoreConfig.fromUri(config.store().uri())
+                            .withKeyPrefix(config.store().keyPrefix()));
+        } else if (config.store().type() == ProxyPoolConfig.StoreType.REDIS_CLUSTER && role == ClusterRole.CONTROL) {
+            // control planes on a Redis Cluster (--role all on redis-cluster is one process: no lease)
+            lease = ClusterRedis.fromStore(config.store()).stageLease();
+        } else {
+            return null;
+        }
         ProxyPoolInternals.pipeline(pool).get().useLease(lease, StageLease.newHolderId(), Duration.ofSeconds(3));
         return lease;
     }
 
     @Override
     public AutoCloseable joinCluster(
-            RedisStoreConfig redis, ProxyPoolConfig config, ProxyPool pool, InetAddress bind, int gatewayPort) {
-        return ClusterControl.start(
+            ClusterRedis redis,
+            ProxyPoolConfig config,
+            ProxyPool pool,
+            InetAddress bind,
+            int gatewayPort,
+            Runnable reloadConfig) {
+        PoolEngine engine = ProxyPoolInternals.engine(pool);
+        // the holder of the control-plane lease publishes; the others stand by and take over when it stops
+        return ClusterControl.startLeased(
                 redis,
                 config.cluster(),
-                ProxyPoolInternals.engine(pool),
+                engine,
                 Duration.ofMillis(200),
-                ProxyPoolInternals.engine(pool).wallClock(),
-                ProxyPoolInternals.engine(pool).ticker());
+                engine.wallClock(),
+                engine.ticker(),
+                StageLease.newHolderId(),
+                reloadConfig);
     }
 
     @Override
     public void readiness(GatewayServer.Builder server, AutoCloseable cluster, PoolMetrics metrics, ProxyPool pool) {
         server.healthCheck(new CollectionReadiness(pool)); // DOWN until the first collection
+        if (cluster instanceof ClusterControl control) {
+            server.healthCheck(leadershipCheck(control));
+            metrics.controlPlaneFrom(() -> control.state() == ClusterControl.State.ACTIVE, control::takeovers);
+        }
+    }
+
+    /** Whether this control plane publishes (active) or stands by; UP either way (both serve the admin API). */
+    private static HealthCheck leadershipCheck(ClusterControl control) {
+        return new HealthCheck() {
+            @Override
+            public String name() {
+                return "controlPlane";
+            }
+
+            @Override
+            public HealthCheckType type() {
+                return HealthCheckType.READINESS;
+            }
+
+            @Override
+            public HealthCheckResponse call() {
+                var p = control.publisher();
+                return HealthCheckResponse.builder()
+                        .status(true)
+                        .detail("role", control.state().wireName())
+                        .detail("since", control.since().toString())
+                        .detail("fencingToken", control.fencingToken())
+                        .detail("publishedVersion", p == null ? 0 : p.version())
+                        .detail("takeovers", control.takeovers())
+                        .build();
+            }
+        };
     }
 
     @Override

@@ -3,13 +3,13 @@ package dev.proxypool.server;
 import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.routing.RetryRule;
 import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.cluster.ClusterRedis;
 import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.Secret;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.lock.StageLease;
-import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.access.ClientAuthenticator;
 import dev.proxypool.server.access.DestinationPolicies;
 import dev.proxypool.server.access.LiveClients;
@@ -198,7 +198,8 @@ public final class ProxyPoolServer implements AutoCloseable {
          * {@code all} (default: one process does everything; with the Redis store it also publishes
          * snapshots for workers), {@code control} (pipeline, admin, snapshot publishing), or
          * {@code worker} (gateway and extraction from the control plane's snapshots; no pipeline,
-         * no admin writes). Control and worker need {@code store.type: redis}.
+         * no admin writes). Control and worker need {@code store.type: redis} or {@code redis-cluster};
+         * several control planes may run: one publishes, the others stand by.
          */
         public Builder role(ClusterRole r) {
             role = Objects.requireNonNull(r, "role");
@@ -247,17 +248,17 @@ public final class ProxyPoolServer implements AutoCloseable {
                             ? freePort(bind)
                             : config.server().socksPort().getAsInt();
             ProxyPoolConfig effective = withOwnEcho(config, bind, apiPort);
-            boolean redis = config.store().type() == ProxyPoolConfig.StoreType.REDIS;
-            if (role != ClusterRole.ALL && !redis) {
+            boolean shared = config.store().type() != ProxyPoolConfig.StoreType.MEMORY;
+            if (role != ClusterRole.ALL && !shared) {
                 throw new ConfigException(
                         "store.type",
                         "--role " + role.name().toLowerCase(Locale.ROOT)
-                                + " needs the shared store: set store.type: redis"
-                                + (config.store().type() == ProxyPoolConfig.StoreType.REDIS_CLUSTER
-                                        ? " (snapshot distribution and the worker registry run on one Redis node;"
-                                                + " redis-cluster serves the whole pool in one process, --role all)"
-                                        : ""));
+                                + " needs the shared store: set store.type: redis or redis-cluster");
             }
+            // snapshot distribution: with redis every role; with redis-cluster the split roles (--role all on a
+            // Redis Cluster serves the whole pool in one process and publishes nothing)
+            boolean distributes =
+                    config.store().type() == ProxyPoolConfig.StoreType.REDIS || (shared && role != ClusterRole.ALL);
             RoleAssembly assembly = RoleAssembly.of(role);
             ProxyPool.Builder pb = ProxyPool.builder()
                     .config(effective)
@@ -396,15 +397,18 @@ public final class ProxyPoolServer implements AutoCloseable {
                         () -> nodes == null ? 0.0 : (double) nodes.nodes().size(), () -> (double) configVersion.get()));
                 ProxyPoolInternals.engine(pool).registry().healthListener(metrics.healthListener());
                 StageLease lease = assembly.pipelineLease(config, pool);
-                AutoCloseable cluster = !redis
+                // a control plane taking over publishing first re-reads the configuration (the database is the truth)
+                Runnable reloadConfig = () -> {
+                    ConfigState now = store.state();
+                    configVersion.set(now.version());
+                    clientTokens.update(now);
+                    applyConfig.accept(now.applyTo(effective, configDir));
+                    LOG.log(Level.INFO, "configuration version " + now.version() + " re-read before taking over");
+                };
+                AutoCloseable cluster = !distributes
                         ? null
                         : assembly.joinCluster(
-                                RedisStoreConfig.fromUri(config.store().uri())
-                                        .withKeyPrefix(config.store().keyPrefix()),
-                                config,
-                                pool,
-                                bind,
-                                gatewayPort);
+                                ClusterRedis.fromStore(config.store()), config, pool, bind, gatewayPort, reloadConfig);
                 GatewayServer.Builder gsb = GatewayServer.builder(engine);
                 assembly.readiness(gsb, cluster, metrics, pool);
                 if (socksPort >= 0) {

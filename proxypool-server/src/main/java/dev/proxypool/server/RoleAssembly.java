@@ -2,10 +2,10 @@ package dev.proxypool.server;
 
 import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.cluster.ClusterRedis;
 import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.lock.StageLease;
-import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.admin.AdminService;
 import dev.proxypool.server.admin.LiveSeries;
 import dev.proxypool.server.metrics.PoolMetrics;
@@ -27,7 +27,7 @@ sealed interface RoleAssembly permits ControlPlaneAssembly, WorkerAssembly {
     static RoleAssembly of(ClusterRole role) {
         return switch (role) {
             case WORKER -> new WorkerAssembly();
-            case ALL, CONTROL -> new ControlPlaneAssembly();
+            case ALL, CONTROL -> new ControlPlaneAssembly(role);
         };
     }
 
@@ -55,9 +55,19 @@ sealed interface RoleAssembly permits ControlPlaneAssembly, WorkerAssembly {
     /** The pipeline writer's lease on the shared store, or null when this process writes no pipeline. */
     StageLease pipelineLease(ProxyPoolConfig config, ProxyPool pool);
 
-    /** Joins the cluster on the shared store (snapshot publishing, or following). */
+    /**
+     * Joins the cluster on the shared store (snapshot publishing, or following).
+     *
+     * @param reloadConfig reads the configuration from its store and applies it (throws when it
+     *                     cannot be read): a control plane runs it before it takes over publishing
+     */
     AutoCloseable joinCluster(
-            RedisStoreConfig redis, ProxyPoolConfig config, ProxyPool pool, InetAddress bind, int gatewayPort);
+            ClusterRedis redis,
+            ProxyPoolConfig config,
+            ProxyPool pool,
+            InetAddress bind,
+            int gatewayPort,
+            Runnable reloadConfig);
 
     /** The readiness check of this role and the meters that follow the cluster feed. */
     void readiness(GatewayServer.Builder server, AutoCloseable cluster, PoolMetrics metrics, ProxyPool pool);

@@ -2,13 +2,13 @@ package dev.proxypool.server;
 
 import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.cluster.ClusterRedis;
 import dev.proxypool.sdk.cluster.ClusterWorker;
 import dev.proxypool.sdk.cluster.WorkerShare;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.lock.StageLease;
-import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.admin.AdminService;
 import dev.proxypool.server.admin.LiveSeries;
 import dev.proxypool.server.metrics.PoolMetrics;
@@ -66,7 +66,12 @@ final class WorkerAssembly implements RoleAssembly {
 
     @Override
     public AutoCloseable joinCluster(
-            RedisStoreConfig redis, ProxyPoolConfig config, ProxyPool pool, InetAddress bind, int gatewayPort) {
+            ClusterRedis redis,
+            ProxyPoolConfig config,
+            ProxyPool pool,
+            InetAddress bind,
+            int gatewayPort,
+            Runnable reloadConfig) {
         // snapshots come from the control plane; this process collects nothing itself
         String workerId = "w-" + gatewayPort + "-" + HexFormat.of().formatHex(SecureRandom.getSeed(4));
         return ClusterWorker.start(

@@ -7,6 +7,7 @@ import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -19,29 +20,84 @@ import java.util.concurrent.locks.ReentrantLock;
  * built (pipeline round, admin change, extraction refresh), plus the publisher's own maintenance
  * (validity renewal, full rewrites on request). Nothing in the pipeline or the engine has to call
  * it: the check is one volatile read every {@code checkEvery}; a publish that fails (Redis down) is
- * retried at the next check. Thread-safe; {@link #close()} is prompt.
+ * retried at the next check.
+ *
+ * <p><b>Standby</b> ({@link #startLeased}): several control planes share the keys; only the holder
+ * of the {@link ControlLease} publishes ({@link State#ACTIVE}), the others wait ({@link State#STANDBY})
+ * and try to take the lease every {@code min(leaseTtl / 3, 1 s)}. The active one renews every
+ * {@code leaseTtl / 3} and steps down when a renewal says another holder has the lease, when it could
+ * not renew for a whole {@code leaseTtl}, or when the publish script refused its fencing token. A
+ * standby that took the lease first runs the owner's {@code takeover} hook (re-read the
+ * configuration from its source of truth and apply it), refreshes the engine from the store, then
+ * opens a publisher under the new token — continuing after the stored head, so versions never go
+ * backwards — and publishes at once. A takeover hook that fails (configuration database down)
+ * releases the lease again: a control plane that may miss an admin change does not publish.
+ *
+ * <p>Thread-safe; {@link #close()} is prompt and releases a held lease.
  */
 public final class ClusterControl implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ClusterControl.class.getName());
 
+    /** Whether this control plane publishes. */
+    public enum State {
+        /** Holds the lease (or runs without one) and publishes. */
+        ACTIVE,
+        /** Another control plane holds the lease; this one waits to take over. */
+        STANDBY;
+
+        public String wireName() {
+            return this == ACTIVE ? "active" : "standby";
+        }
+    }
+
+    private final ClusterRedis redis;
+    private final ClusterSettings settings;
     private final PoolEngine engine;
-    private final SnapshotPublisher publisher;
-    private final Duration checkEvery;
+    private final InstantSource wall;
+    private final Ticker ticker;
+    private final ControlLease lease;
+    private final String holderId;
+    private final Runnable takeover;
     private final ReentrantLock lock = new ReentrantLock();
     private final ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(
             Thread.ofVirtual().name("snapshot-watch").factory());
+    private Thread leaseLoop;
+    private volatile boolean running = true;
+
+    private volatile SnapshotPublisher publisher;
+    private volatile State state = State.STANDBY;
+    private volatile long token;
+    private volatile Instant since;
+    private volatile long takeovers;
+    private long lastRenewNanos;
     private PoolSnapshot lastPublished;
     private boolean failing;
+    private boolean leaseFailing;
 
-    private ClusterControl(PoolEngine engine, SnapshotPublisher publisher, Duration checkEvery) {
+    private ClusterControl(
+            ClusterRedis redis,
+            ClusterSettings settings,
+            PoolEngine engine,
+            InstantSource wall,
+            Ticker ticker,
+            ControlLease lease,
+            String holderId,
+            Runnable takeover) {
+        this.redis = redis;
+        this.settings = settings;
         this.engine = engine;
-        this.publisher = publisher;
-        this.checkEvery = checkEvery;
+        this.wall = wall;
+        this.ticker = ticker;
+        this.lease = lease;
+        this.holderId = holderId;
+        this.takeover = takeover;
+        this.since = wall.instant();
     }
 
     /**
-     * Opens the publisher, publishes the engine's current content, and starts watching.
+     * Opens the publisher, publishes the engine's current content, and starts watching: the only
+     * control plane, without a lease (always {@link State#ACTIVE}).
      *
      * @param checkEvery how often the engine's snapshot is compared with the last published one (e.g. 200 ms)
      * @throws dev.proxypool.core.extract.StoreUnavailableException when Redis is unreachable at start
@@ -53,51 +109,315 @@ public final class ClusterControl implements AutoCloseable {
             Duration checkEvery,
             InstantSource wall,
             Ticker ticker) {
+        checkEvery(checkEvery);
+        ClusterRedis where = ClusterRedis.of(redis);
+        ClusterControl c = new ClusterControl(where, settings, engine, wall, ticker, null, null, () -> {});
+        c.publisher = SnapshotPublisher.open(where, settings, wall, ticker, 0);
+        c.state = State.ACTIVE;
+        c.publishIfChanged();
+        c.publisher.start();
+        c.watchEvery(checkEvery);
+        return c;
+    }
+
+    /**
+     * Starts a control plane that publishes only while it holds the {@link ControlLease}: tries to
+     * take it now (publishing at once when it did) and keeps trying in the background. Returns
+     * whether it became active or standby; see {@link #state()}.
+     *
+     * @param holderId unique per process (no blanks), e.g. {@link dev.proxypool.sdk.lock.StageLease#newHolderId()}
+     * @param takeover run before this process publishes as the new leader (re-read and apply the
+     *                 configuration); an exception aborts the takeover and releases the lease
+     * @throws dev.proxypool.core.extract.StoreUnavailableException when a Redis Cluster seed cannot be reached
+     */
+    public static ClusterControl startLeased(
+            ClusterRedis redis,
+            ClusterSettings settings,
+            PoolEngine engine,
+            Duration checkEvery,
+            InstantSource wall,
+            Ticker ticker,
+            String holderId,
+            Runnable takeover) {
+        checkEvery(checkEvery);
+        if (holderId == null || holderId.isBlank() || takeover == null) {
+            throw new IllegalArgumentException("a leased control plane needs a holder id and a takeover hook");
+        }
+        ControlLease lease = ControlLease.open(redis);
+        ClusterControl c = new ClusterControl(redis, settings, engine, wall, ticker, lease, holderId, takeover);
+        c.tryLead();
+        if (c.state == State.STANDBY) {
+            LOG.log(
+                    Level.INFO,
+                    "control plane standby (lease holder: {0}); taking over within {1} ms of the lease" + " being free",
+                    c.leaderText(),
+                    settings.leaseTtl().toMillis() + c.acquireEvery().toMillis());
+        }
+        c.watchEvery(checkEvery);
+        c.leaseLoop = Thread.ofVirtual().name("control-lease").start(c::leaseLoop);
+        return c;
+    }
+
+    private static void checkEvery(Duration checkEvery) {
         if (checkEvery == null || checkEvery.isNegative() || checkEvery.isZero()) {
             throw new IllegalArgumentException("checkEvery must be a positive duration, got " + checkEvery);
         }
-        SnapshotPublisher publisher = SnapshotPublisher.open(redis, settings, wall, ticker);
-        ClusterControl c = new ClusterControl(engine, publisher, checkEvery);
-        c.publishIfChanged();
-        publisher.start();
-        long every = checkEvery.toNanos();
-        c.watch.scheduleWithFixedDelay(c::publishIfChanged, every, every, TimeUnit.NANOSECONDS);
-        return c;
     }
+
+    private void watchEvery(Duration checkEvery) {
+        long every = checkEvery.toNanos();
+        watch.scheduleWithFixedDelay(this::publishIfChanged, every, every, TimeUnit.NANOSECONDS);
+    }
+
+    private Duration acquireEvery() {
+        Duration third = settings.leaseTtl().dividedBy(3);
+        return third.compareTo(Duration.ofSeconds(1)) < 0 ? third : Duration.ofSeconds(1);
+    }
+
+    private String leaderText() {
+        try {
+            return lease.current()
+                    .map(v -> "token " + v.replaceFirst(" ", ", holder "))
+                    .orElse("none");
+        } catch (RuntimeException e) {
+            return "unknown: " + e.getMessage();
+        }
+    }
+
+    // ---- leadership ----
+
+    private void leaseLoop() {
+        while (running) {
+            try {
+                Thread.sleep(state == State.ACTIVE ? settings.leaseTtl().dividedBy(3) : acquireEvery());
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (!running) {
+                return;
+            }
+            if (state == State.ACTIVE) {
+                renew();
+            } else {
+                tryLead();
+            }
+        }
+    }
+
+    /** Renews the held lease; steps down when another holds it or it could not be renewed for a whole ttl. */
+    private void renew() {
+        long asked = ticker.read();
+        long t;
+        try {
+            t = lease.renew(holderId, settings.leaseTtl());
+            leaseFailing = false;
+        } catch (RuntimeException e) {
+            if (!leaseFailing) {
+                leaseFailing = true;
+                LOG.log(Level.WARNING, "control-plane lease renewal failed, retrying: {0}", e.getMessage());
+            }
+            if (asked - lastRenewNanos >= settings.leaseTtl().toNanos()) {
+                stepDown("the lease could not be renewed for "
+                        + settings.leaseTtl().toMillis() + " ms");
+            }
+            return;
+        }
+        if (t != token) {
+            stepDown(t == 0 ? "the lease lapsed or another control plane took it" : "the lease token changed");
+        } else {
+            lastRenewNanos = asked;
+        }
+    }
+
+    /** Takes the lease if it is free and, when taken, becomes active (takeover hook, refresh, publish). */
+    private void tryLead() {
+        long asked = ticker.read();
+        long t;
+        try {
+            t = lease.acquire(holderId, settings.leaseTtl());
+            leaseFailing = false;
+        } catch (RuntimeException e) {
+            if (!leaseFailing) {
+                leaseFailing = true;
+                LOG.log(Level.WARNING, "control-plane lease unreachable, standing by: {0}", e.getMessage());
+            }
+            return;
+        }
+        if (t == 0) {
+            return;
+        }
+        lock.lock();
+        try {
+            if (!running) {
+                lease.release(holderId);
+                return;
+            }
+            lastRenewNanos = asked;
+            try {
+                takeover.run();
+            } catch (RuntimeException e) {
+                LOG.log(
+                        Level.WARNING,
+                        "control plane not taking over (token {0}): the configuration could not be re-read ({1});"
+                                + " releasing the lease",
+                        t,
+                        e.getMessage());
+                releaseQuietly();
+                return;
+            }
+            engine.refresh();
+            SnapshotPublisher p;
+            try {
+                p = SnapshotPublisher.open(redis, settings, wall, ticker, t);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "control plane not taking over: {0}", e.getMessage());
+                releaseQuietly();
+                return;
+            }
+            publisher = p;
+            token = t;
+            lastPublished = null;
+            state = State.ACTIVE;
+            since = wall.instant();
+            takeovers++;
+            publishLocked();
+            if (state != State.ACTIVE) {
+                return; // fenced at once: someone newer took it meanwhile
+            }
+            p.start();
+            LOG.log(
+                    Level.INFO,
+                    "control plane active: holds the lease with fencing token {0}; published version {1}",
+                    t,
+                    p.version());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void stepDown(String why) {
+        lock.lock();
+        try {
+            if (state != State.ACTIVE || lease == null) {
+                return;
+            }
+            state = State.STANDBY;
+            since = wall.instant();
+            SnapshotPublisher p = publisher;
+            publisher = null;
+            if (p != null) {
+                p.close();
+            }
+            LOG.log(Level.WARNING, "control plane standby (was active with fencing token {0}): {1}", token, why);
+            releaseQuietly();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void releaseQuietly() {
+        try {
+            lease.release(holderId);
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "control-plane lease not released ({0}); it lapses after its ttl", e.getMessage());
+        }
+    }
+
+    // ---- publishing ----
 
     /** Publishes the engine's snapshot now if it is not the last one published; used by the watch and by owners. */
     public void publishIfChanged() {
         lock.lock();
         try {
-            PoolSnapshot current = engine.snapshot();
-            if (current == lastPublished) {
-                return;
-            }
-            try {
-                PublishReport r = publisher.publish(current.proxies());
-                lastPublished = current;
-                if (failing) {
-                    failing = false;
-                    LOG.log(Level.INFO, "snapshot publishing works again (version {0})", r.version());
-                }
-            } catch (RuntimeException e) {
-                if (!failing) {
-                    failing = true;
-                    LOG.log(Level.WARNING, "snapshot publish failed, retrying: {0}", e.getMessage());
-                }
+            if (state == State.ACTIVE) {
+                publishLocked();
             }
         } finally {
             lock.unlock();
         }
     }
 
+    private void publishLocked() {
+        PoolSnapshot current = engine.snapshot();
+        if (current == lastPublished) {
+            return;
+        }
+        try {
+            PublishReport r = publisher.publish(current.proxies());
+            lastPublished = current;
+            if (failing) {
+                failing = false;
+                LOG.log(Level.INFO, "snapshot publishing works again (version {0})", r.version());
+            }
+        } catch (SnapshotPublisher.FencedException e) {
+            stepDown(e.getMessage());
+        } catch (RuntimeException e) {
+            if (!failing) {
+                failing = true;
+                LOG.log(Level.WARNING, "snapshot publish failed, retrying: {0}", e.getMessage());
+            }
+        }
+    }
+
+    /** The publisher while {@link State#ACTIVE}, else null. */
     public SnapshotPublisher publisher() {
         return publisher;
     }
 
+    /** Whether this control plane publishes now. */
+    public State state() {
+        return state;
+    }
+
+    /** The fencing token of the lease held (0 without a lease or while standby). */
+    public long fencingToken() {
+        return state == State.ACTIVE ? token : 0;
+    }
+
+    /** When the current {@link #state()} began. */
+    public Instant since() {
+        return since;
+    }
+
+    /** How many times this process took the lease. */
+    public long takeovers() {
+        return takeovers;
+    }
+
+    /** This process's lease holder id, or null without a lease. */
+    public String holderId() {
+        return holderId;
+    }
+
     @Override
     public void close() {
+        running = false;
+        Thread t = leaseLoop;
+        if (t != null) {
+            t.interrupt();
+            try {
+                t.join(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         watch.close(); // no further checks; waits for one in progress
-        publisher.close();
+        lock.lock();
+        try {
+            SnapshotPublisher p = publisher;
+            publisher = null;
+            if (p != null) {
+                p.close();
+            }
+            if (lease != null) {
+                if (state == State.ACTIVE) {
+                    releaseQuietly(); // a standby need not wait for the ttl
+                }
+                state = State.STANDBY;
+                lease.close();
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 }

@@ -59,6 +59,19 @@ public final class ClusterWorker implements AutoCloseable {
             String description,
             InstantSource wall,
             Ticker ticker) {
+        return start(ClusterRedis.of(redis), settings, engine, share, workerId, description, wall, ticker);
+    }
+
+    /** {@link #start(RedisStoreConfig, ClusterSettings, PoolEngine, WorkerShare, String, String, InstantSource, Ticker)} on one Redis node or a Redis Cluster. */
+    public static ClusterWorker start(
+            ClusterRedis redis,
+            ClusterSettings settings,
+            PoolEngine engine,
+            WorkerShare share,
+            String workerId,
+            String description,
+            InstantSource wall,
+            Ticker ticker) {
         WorkerRegistry registry = WorkerRegistry.open(redis, settings, workerId, description);
         ClusterWorker w =
                 new ClusterWorker(engine, share, registry, settings.workerTtl().dividedBy(3));

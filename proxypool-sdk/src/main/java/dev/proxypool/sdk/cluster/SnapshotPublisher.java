@@ -54,6 +54,10 @@ public final class SnapshotPublisher implements AutoCloseable {
     private final SnapshotCodec fullCodec;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wake = lock.newCondition();
+    /** The control-plane lease's fencing token this publisher writes under, 0 without a lease. */
+    private final long fence;
+    /** Set once the publish script refused the token: a newer control plane leads; nothing more is written. */
+    private volatile boolean fenced;
 
     private long epoch;
     private long version;
@@ -70,8 +74,14 @@ public final class SnapshotPublisher implements AutoCloseable {
     private Thread maintenance;
 
     private SnapshotPublisher(
-            RedisAccess redis, ClusterKeys keys, ClusterSettings settings, InstantSource wall, Ticker ticker) {
+            RedisAccess redis,
+            ClusterKeys keys,
+            ClusterSettings settings,
+            InstantSource wall,
+            Ticker ticker,
+            long fence) {
         this.redis = redis;
+        this.fence = fence;
         this.keys = keys;
         this.settings = settings;
         this.wall = wall;
@@ -87,8 +97,24 @@ public final class SnapshotPublisher implements AutoCloseable {
      */
     public static SnapshotPublisher open(
             RedisStoreConfig redis, ClusterSettings settings, InstantSource wall, Ticker ticker) {
-        RedisAccess r = RedisAccess.open(redis, "control", 2);
-        SnapshotPublisher p = new SnapshotPublisher(r, new ClusterKeys(redis.keyPrefix()), settings, wall, ticker);
+        return open(ClusterRedis.of(redis), settings, wall, ticker, 0);
+    }
+
+    /**
+     * {@link #open(RedisStoreConfig, ClusterSettings, InstantSource, Ticker)} on one Redis node or
+     * a Redis Cluster, writing under a control-plane lease's fencing token ({@link ControlLease}):
+     * the publish script refuses every version once a newer token was issued ({@link #fenced()}).
+     *
+     * @param fence the lease's token, or 0 for a publisher without a lease (the only control plane)
+     * @throws StoreUnavailableException when Redis cannot be reached within the store's timeouts
+     */
+    public static SnapshotPublisher open(
+            ClusterRedis redis, ClusterSettings settings, InstantSource wall, Ticker ticker, long fence) {
+        if (fence < 0) {
+            throw new IllegalArgumentException("fencing token must not be negative, got " + fence);
+        }
+        RedisAccess r = redis.open("control", 2);
+        SnapshotPublisher p = new SnapshotPublisher(r, redis.keys(), settings, wall, ticker, fence);
         try {
             p.lock.lock();
             try {
@@ -136,8 +162,11 @@ public final class SnapshotPublisher implements AutoCloseable {
     }
 
     private PublishReport publishLocked(PoolContent next, boolean force) {
+        if (fenced) {
+            throw new FencedException("fencing token " + fence + " was superseded: another control plane publishes");
+        }
         try {
-            return attempt(next, force);
+            return fencedAttempt(next, force);
         } catch (RedisCommandException e) {
             if (!e.reply().startsWith("STALE")) {
                 throw e;
@@ -150,7 +179,27 @@ public final class SnapshotPublisher implements AutoCloseable {
                     e.reply());
             base = null;
             readHead();
-            return attempt(next, true);
+            return fencedAttempt(next, true);
+        }
+    }
+
+    /** {@link #attempt}, turning the script's {@code FENCED} refusal into {@link FencedException} for good. */
+    private PublishReport fencedAttempt(PoolContent next, boolean force) {
+        try {
+            return attempt(next, force);
+        } catch (RedisCommandException e) {
+            if (!e.reply().startsWith("FENCED")) {
+                throw e;
+            }
+            fenced = true;
+            base = null;
+            LOG.log(
+                    Level.WARNING,
+                    "snapshot version {0} refused ({1}): a newer control plane holds the lease;"
+                            + " this one publishes nothing more",
+                    version + 1,
+                    e.reply());
+            throw new FencedException("snapshot publish refused (" + e.reply() + "): another control plane leads");
         }
     }
 
@@ -181,7 +230,8 @@ public final class SnapshotPublisher implements AutoCloseable {
                     List.of(
                             ClusterKeys.bytes(keys.full()),
                             ClusterKeys.bytes(keys.deltas()),
-                            ClusterKeys.bytes(keys.resync())),
+                            ClusterKeys.bytes(keys.resync()),
+                            ClusterKeys.bytes(keys.fence())),
                     List.of(
                             ClusterKeys.bytes(Long.toString(epoch)),
                             ClusterKeys.bytes(Long.toString(v)),
@@ -189,7 +239,8 @@ public final class SnapshotPublisher implements AutoCloseable {
                             fullFrame,
                             ClusterKeys.bytes(Integer.toString(settings.deltasKept())),
                             ClusterKeys.bytes(keys.events()),
-                            ClusterKeys.bytes(epoch + ":" + v)));
+                            ClusterKeys.bytes(epoch + ":" + v),
+                            ClusterKeys.bytes(fence == 0 ? "" : Long.toString(fence))));
         } catch (StoreUnavailableException e) {
             base = null; // the script may have run: write a reset next time
             version = v; // and never reuse a version that may be stored
@@ -282,7 +333,7 @@ public final class SnapshotPublisher implements AutoCloseable {
                 } catch (InterruptedException e) {
                     return;
                 }
-                if (!running || content == null) {
+                if (!running || content == null || fenced) {
                     continue;
                 }
                 try {
@@ -313,6 +364,25 @@ public final class SnapshotPublisher implements AutoCloseable {
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** True once the publish script refused this publisher's fencing token (a newer control plane leads). */
+    public boolean fenced() {
+        return fenced;
+    }
+
+    /** The fencing token this publisher writes under, 0 without a lease. */
+    public long fencingToken() {
+        return fence;
+    }
+
+    /** Thrown by a publish refused for an outdated fencing token: another control plane took the lease. */
+    public static final class FencedException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        FencedException(String message) {
+            super(message);
         }
     }
 

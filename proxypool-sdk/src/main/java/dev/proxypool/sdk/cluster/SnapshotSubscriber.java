@@ -128,16 +128,28 @@ public final class SnapshotSubscriber implements AutoCloseable {
             SnapshotConsumer consumer,
             InstantSource wall,
             Ticker ticker) {
+        if (redis == null) {
+            throw new IllegalArgumentException("snapshot subscriber needs redis config, settings, consumer and clocks");
+        }
+        return start(ClusterRedis.of(redis), settings, consumer, wall, ticker);
+    }
+
+    /**
+     * {@link #start(RedisStoreConfig, ClusterSettings, SnapshotConsumer, InstantSource, Ticker)} on
+     * one Redis node or a Redis Cluster. On a cluster the events arrive on a connection to the first
+     * seed node that answers (cluster pub/sub reaches every node); polling covers its outages.
+     */
+    public static SnapshotSubscriber start(
+            ClusterRedis redis,
+            ClusterSettings settings,
+            SnapshotConsumer consumer,
+            InstantSource wall,
+            Ticker ticker) {
         if (redis == null || settings == null || consumer == null || wall == null || ticker == null) {
             throw new IllegalArgumentException("snapshot subscriber needs redis config, settings, consumer and clocks");
         }
-        SnapshotSubscriber s = new SnapshotSubscriber(
-                RedisAccess.open(redis, "worker", 2),
-                new ClusterKeys(redis.keyPrefix()),
-                settings,
-                consumer,
-                wall,
-                ticker);
+        SnapshotSubscriber s =
+                new SnapshotSubscriber(redis.open("worker", 2), redis.keys(), settings, consumer, wall, ticker);
         s.syncer = Thread.ofVirtual().name("snapshot-sync").start(s::sync);
         s.listener = Thread.ofVirtual().name("snapshot-events").start(s::listen);
         return s;

@@ -60,13 +60,19 @@ public final class WorkerRegistry implements AutoCloseable {
      */
     public static WorkerRegistry open(
             RedisStoreConfig redis, ClusterSettings settings, String workerId, String description) {
+        return open(ClusterRedis.of(redis), settings, workerId, description);
+    }
+
+    /** {@link #open(RedisStoreConfig, ClusterSettings, String, String)} on one Redis node or a Redis Cluster. */
+    public static WorkerRegistry open(
+            ClusterRedis redis, ClusterSettings settings, String workerId, String description) {
         if (workerId == null || !ID.matcher(workerId).matches()) {
             throw new IllegalArgumentException("worker id '" + workerId
                     + "' is invalid (letters, digits, '.', '_', ':', '-'; at most 128 characters)");
         }
         return new WorkerRegistry(
-                RedisAccess.open(redis, "registry", 1),
-                new ClusterKeys(redis.keyPrefix()),
+                redis.open("registry", 1),
+                redis.keys(),
                 workerId,
                 description == null ? "" : description,
                 settings.workerTtl());

@@ -15,7 +15,11 @@
  * <p>The roles assembled: {@link dev.proxypool.sdk.cluster.ClusterControl} (publish whenever the
  * control plane's engine builds a new snapshot) and {@link dev.proxypool.sdk.cluster.ClusterWorker}
  * (every version rebuilds the worker's engine); {@link dev.proxypool.sdk.cluster.ClusterRole} is the
- * {@code --role control|worker|all} switch. Operations: {@code docs/runbook.md}; costs:
+ * {@code --role control|worker|all} switch. Several control planes may share the keys: the holder
+ * of the {@link dev.proxypool.sdk.cluster.ControlLease} publishes under its fencing token, the others
+ * stand by and take over when it stops ({@link dev.proxypool.sdk.cluster.ClusterControl#startLeased}).
+ * {@link dev.proxypool.sdk.cluster.ClusterRedis} puts all of it on one Redis node or, hash-tagged into
+ * one slot, on a Redis Cluster. Operations: {@code docs/runbook.md}; costs:
  * {@code benchmarks/cluster/RESULTS-cluster.md}.
  */
 package dev.proxypool.sdk.cluster;

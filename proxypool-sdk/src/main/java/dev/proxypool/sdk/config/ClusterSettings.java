@@ -27,6 +27,10 @@ import java.time.Duration;
  * @param workerTtl        a worker counts as alive this long after its last heartbeat, judged by
  *                         Redis' clock (key TTL) [{@code cluster.workerTtl}, 15 s]; heartbeats go
  *                         every third of it
+ * @param leaseTtl         the control-plane lease: the active control plane renews it every third
+ *                         of this, a standby takes over at most this long (plus one poll of at most
+ *                         a second) after the active one stopped renewing [{@code cluster.leaseTtl},
+ *                         5 s; at least 1 s]
  */
 public record ClusterSettings(
         Duration validity,
@@ -37,7 +41,11 @@ public record ClusterSettings(
         Duration pollInterval,
         Duration backoffMin,
         Duration backoffMax,
-        Duration workerTtl) {
+        Duration workerTtl,
+        Duration leaseTtl) {
+
+    /** The default of {@link #leaseTtl()}. */
+    public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(5);
 
     /**
      * The defaults named with each component above.
@@ -51,7 +59,32 @@ public record ClusterSettings(
             Duration.ofSeconds(5),
             Duration.ofMillis(100),
             Duration.ofSeconds(5),
-            Duration.ofSeconds(15));
+            Duration.ofSeconds(15),
+            DEFAULT_LEASE_TTL);
+
+    /** The settings without a {@code leaseTtl} (the default lease). */
+    public ClusterSettings(
+            Duration validity,
+            Duration renewAfter,
+            int deltasKept,
+            int fullEvery,
+            boolean deflate,
+            Duration pollInterval,
+            Duration backoffMin,
+            Duration backoffMax,
+            Duration workerTtl) {
+        this(
+                validity,
+                renewAfter,
+                deltasKept,
+                fullEvery,
+                deflate,
+                pollInterval,
+                backoffMin,
+                backoffMax,
+                workerTtl,
+                DEFAULT_LEASE_TTL);
+    }
 
     /**
      * Validates the settings.
@@ -84,6 +117,10 @@ public record ClusterSettings(
         if (workerTtl.toMillis() < 300) {
             throw new IllegalArgumentException("cluster.workerTtl must be at least 300ms, got " + workerTtl);
         }
+        positive("cluster.leaseTtl", leaseTtl);
+        if (leaseTtl.toMillis() < 1000) {
+            throw new IllegalArgumentException("cluster.leaseTtl must be at least 1s, got " + leaseTtl);
+        }
     }
 
     /**
@@ -96,7 +133,16 @@ public record ClusterSettings(
      */
     public ClusterSettings withValidity(Duration validity, Duration renewAfter) {
         return new ClusterSettings(
-                validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin, backoffMax, workerTtl);
+                validity,
+                renewAfter,
+                deltasKept,
+                fullEvery,
+                deflate,
+                pollInterval,
+                backoffMin,
+                backoffMax,
+                workerTtl,
+                leaseTtl);
     }
 
     /**
@@ -109,7 +155,16 @@ public record ClusterSettings(
      */
     public ClusterSettings withDeltas(int deltasKept, int fullEvery) {
         return new ClusterSettings(
-                validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin, backoffMax, workerTtl);
+                validity,
+                renewAfter,
+                deltasKept,
+                fullEvery,
+                deflate,
+                pollInterval,
+                backoffMin,
+                backoffMax,
+                workerTtl,
+                leaseTtl);
     }
 
     /**
@@ -120,7 +175,16 @@ public record ClusterSettings(
      */
     public ClusterSettings withDeflate(boolean deflate) {
         return new ClusterSettings(
-                validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin, backoffMax, workerTtl);
+                validity,
+                renewAfter,
+                deltasKept,
+                fullEvery,
+                deflate,
+                pollInterval,
+                backoffMin,
+                backoffMax,
+                workerTtl,
+                leaseTtl);
     }
 
     /**
@@ -134,7 +198,16 @@ public record ClusterSettings(
      */
     public ClusterSettings withPolling(Duration pollInterval, Duration backoffMin, Duration backoffMax) {
         return new ClusterSettings(
-                validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin, backoffMax, workerTtl);
+                validity,
+                renewAfter,
+                deltasKept,
+                fullEvery,
+                deflate,
+                pollInterval,
+                backoffMin,
+                backoffMax,
+                workerTtl,
+                leaseTtl);
     }
 
     /**
@@ -146,7 +219,37 @@ public record ClusterSettings(
      */
     public ClusterSettings withWorkerTtl(Duration workerTtl) {
         return new ClusterSettings(
-                validity, renewAfter, deltasKept, fullEvery, deflate, pollInterval, backoffMin, backoffMax, workerTtl);
+                validity,
+                renewAfter,
+                deltasKept,
+                fullEvery,
+                deflate,
+                pollInterval,
+                backoffMin,
+                backoffMax,
+                workerTtl,
+                leaseTtl);
+    }
+
+    /**
+     * These settings with another control-plane lease.
+     *
+     * @param leaseTtl how long the active control plane's lease lasts without renewal
+     * @return the new settings
+     * @throws IllegalArgumentException naming the bad key
+     */
+    public ClusterSettings withLeaseTtl(Duration leaseTtl) {
+        return new ClusterSettings(
+                validity,
+                renewAfter,
+                deltasKept,
+                fullEvery,
+                deflate,
+                pollInterval,
+                backoffMin,
+                backoffMax,
+                workerTtl,
+                leaseTtl);
     }
 
     private static void positive(String key, Duration d) {

@@ -702,7 +702,8 @@ public final class ConfigLoader {
                 "pollInterval",
                 "backoffMin",
                 "backoffMax",
-                "workerTtl");
+                "workerTtl",
+                "leaseTtl");
         ClusterSettings d = ClusterSettings.DEFAULTS;
         Duration validity = positive(n, "validity", d.validity());
         Duration renewAfter = positive(n, "renewAfter", d.renewAfter());
@@ -713,6 +714,7 @@ public final class ConfigLoader {
         Duration backoffMin = positive(n, "backoffMin", d.backoffMin());
         Duration backoffMax = positive(n, "backoffMax", d.backoffMax());
         Duration workerTtl = positive(n, "workerTtl", d.workerTtl());
+        Duration leaseTtl = positive(n, "leaseTtl", d.leaseTtl());
         try {
             return new ClusterSettings(
                     validity,
@@ -723,7 +725,8 @@ public final class ConfigLoader {
                     pollInterval,
                     backoffMin,
                     backoffMax,
-                    workerTtl);
+                    workerTtl,
+                    leaseTtl);
         } catch (IllegalArgumentException e) {
             // the message names the keys ("cluster.renewAfter 6m must be at most half of cluster.validity 10m ...")
             String m = e.getMessage();

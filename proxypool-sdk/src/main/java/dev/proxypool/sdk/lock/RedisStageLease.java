@@ -2,6 +2,7 @@ package dev.proxypool.sdk.lock;
 
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.sdk.redis.RedisAccess;
+import dev.proxypool.sdk.redis.RedisClusterConfig;
 import dev.proxypool.sdk.redis.RedisScript;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.time.Duration;
@@ -44,6 +45,19 @@ public final class RedisStageLease implements StageLease {
         }
         return new RedisStageLease(
                 RedisAccess.open(config, "lease", Math.min(4, config.maxConnections())), config.keyPrefix());
+    }
+
+    /**
+     * Leases under {@code config}'s key prefix on its Redis Cluster: each lease is one key, so
+     * the cluster client routes every call to its slot's master. Reads the topology now.
+     *
+     * @throws StoreUnavailableException when no seed answers
+     */
+    public static RedisStageLease connect(RedisClusterConfig config) {
+        if (config == null) {
+            throw new IllegalArgumentException("lease needs a Redis Cluster config, got null");
+        }
+        return new RedisStageLease(RedisAccess.openCluster(config, "lease", 4), config.keyPrefix());
     }
 
     /** The key of {@code stage}'s lease. */

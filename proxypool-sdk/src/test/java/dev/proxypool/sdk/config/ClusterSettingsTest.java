@@ -21,6 +21,9 @@ class ClusterSettingsTest {
         assertEquals(1, D.fullEvery());
         assertEquals(Duration.ofSeconds(5), D.pollInterval());
         assertEquals(Duration.ofSeconds(15), D.workerTtl());
+        assertEquals(Duration.ofSeconds(5), D.leaseTtl());
+        assertEquals(
+                Duration.ofSeconds(3), D.withLeaseTtl(Duration.ofSeconds(3)).leaseTtl());
     }
 
     record Bad(String key, Supplier<ClusterSettings> build) {}
@@ -41,7 +44,9 @@ class ClusterSettingsTest {
                         "cluster.backoffMax",
                         () -> D.withPolling(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(1))),
                 new Bad("cluster.workerTtl", () -> D.withWorkerTtl(Duration.ofMillis(100))),
-                new Bad("cluster.workerTtl", () -> D.withWorkerTtl(null)));
+                new Bad("cluster.workerTtl", () -> D.withWorkerTtl(null)),
+                new Bad("cluster.leaseTtl", () -> D.withLeaseTtl(Duration.ofMillis(999))),
+                new Bad("cluster.leaseTtl", () -> D.withLeaseTtl(Duration.ZERO)));
         for (Bad bad : table) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, bad.build::get, bad.key);
             assertTrue(e.getMessage().startsWith(bad.key), bad.key + ": " + e.getMessage());

@@ -226,6 +226,24 @@ public final class PoolMetrics implements AutoCloseable {
     }
 
     /**
+     * A control plane on the shared store: {@code proxypool.control.plane.active} (1 while this
+     * process holds the control-plane lease and publishes snapshots, 0 on standby) and
+     * {@code proxypool.control.plane.takeovers} (how many times this process took the lease).
+     */
+    public void controlPlaneFrom(Supplier<Boolean> active, Supplier<Long> takeovers) {
+        meters.gauge(
+                "proxypool.control.plane.active",
+                "1 while this control plane holds the lease and publishes snapshots, 0 while it stands by",
+                List.of(),
+                () -> active.get() ? 1.0 : 0.0);
+        meters.gauge(
+                "proxypool.control.plane.takeovers",
+                "Times this control plane took the control-plane lease",
+                List.of(),
+                () -> (double) takeovers.get());
+    }
+
+    /**
      * Counts health transitions into {@code proxypool.health.transitions}; give it to whatever creates
      * the proxies' {@link dev.proxypool.core.health.ProxyHealth} (see the lead's wiring note).
      */
