@@ -339,6 +339,8 @@ public final class RedisAccess implements AutoCloseable {
             try {
                 conn = cluster.getConnectionFromSlot(slot);
             } catch (JedisException e) {
+                // the slot's master is gone (failover) or unreachable: the next call needs the new topology
+                refreshTopology();
                 throw run(failure(e), RedisUnavailableException.ScriptRun.NOT_RUN, null);
             }
             boolean sent = false;
