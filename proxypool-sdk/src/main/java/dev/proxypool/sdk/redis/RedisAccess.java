@@ -15,9 +15,11 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisAskDataException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
@@ -56,6 +58,9 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * <p>Thread-safe (the pool is). {@link #dedicatedConnection()} connections are the caller's to close.
  */
 public final class RedisAccess implements AutoCloseable {
+
+    /** Attempts of a durable script while {@code MOVED}/{@code ASK} redirect it (it did not run on those). */
+    private static final int MAX_REDIRECTIONS = 3;
 
     private final UnifiedJedis client;
     private final RedisClusterClient cluster;
@@ -313,7 +318,8 @@ public final class RedisAccess implements AutoCloseable {
      * the master has a connected replica ({@code INFO replication}, asked only when WAIT came back
      * 0), 0 waits for nothing. {@code WAIT} blocks its reply for up to {@code timeout}, so its read
      * gets that much on top of the socket timeout. A {@code MOVED} or {@code ASK} reply (the script
-     * did not run there) refreshes the topology and is retried once; nothing else is retried: a
+     * did not run there) refreshes the topology and is followed to the node it names, up to
+     * {@value #MAX_REDIRECTIONS} attempts in all (then unavailable, busy); nothing else is retried: a
      * script sent and not answered may have run, and running an extraction again would extract
      * again.
      *
@@ -334,10 +340,12 @@ public final class RedisAccess implements AutoCloseable {
             throw new IllegalStateException("evalDurably needs a Redis Cluster access (openCluster)");
         }
         int slot = JedisClusterCRC16.getSlot(keys.get(0));
+        HostAndPort redirected = null;
+        boolean asking = false;
         for (int attempt = 0; ; attempt++) {
             Connection conn;
             try {
-                conn = cluster.getConnectionFromSlot(slot);
+                conn = connectionFor(slot, redirected);
             } catch (JedisException e) {
                 // the slot's master is gone (failover) or unreachable: the next call needs the new topology
                 refreshTopology();
@@ -349,6 +357,9 @@ public final class RedisAccess implements AutoCloseable {
             // closed once, by the connection only: see onOneConnection
             try (conn) {
                 Jedis j = onOneConnection(conn);
+                if (asking) { // a slot migrating: the target serves it for the next command only
+                    conn.executeCommand(Protocol.Command.ASKING);
+                }
                 try {
                     sent = true;
                     reply = j.evalsha(script.sha(), keys, args);
@@ -387,10 +398,20 @@ public final class RedisAccess implements AutoCloseable {
                 if (ran) {
                     throw run(failure(e), RedisUnavailableException.ScriptRun.RAN_NOT_DURABLE, reply);
                 }
+                // the script did not run there: follow the redirection (a failover, a slot migrating)
                 refreshTopology();
-                if (attempt > 0) {
-                    throw run(failure(e), RedisUnavailableException.ScriptRun.NOT_RUN, null);
+                if (attempt + 1 >= MAX_REDIRECTIONS) {
+                    throw new RedisUnavailableException(
+                            RedisFailure.BUSY,
+                            "Redis Cluster " + this + " is unavailable (busy): slot " + slot
+                                    + " still redirected after " + MAX_REDIRECTIONS + " attempts (" + e.getMessage()
+                                    + ")",
+                            e,
+                            RedisUnavailableException.ScriptRun.NOT_RUN,
+                            null);
                 }
+                redirected = e.getTargetNode();
+                asking = e instanceof JedisAskDataException;
             } catch (JedisConnectionException e) {
                 refreshTopology();
                 throw run(
@@ -411,6 +432,17 @@ public final class RedisAccess implements AutoCloseable {
                         reply);
             }
         }
+    }
+
+    /** The master of {@code slot}, or the node a redirection named (when the client knows it). */
+    private Connection connectionFor(int slot, HostAndPort redirected) {
+        if (redirected != null) {
+            ConnectionPool node = cluster.getClusterNodes().get(redirected.toString());
+            if (node != null) {
+                return node.getResource();
+            }
+        }
+        return cluster.getConnectionFromSlot(slot);
     }
 
     /**

@@ -12,6 +12,7 @@ import dev.proxypool.core.extract.ProxyFixtures;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.testkit.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -114,6 +115,43 @@ class RedisClusterUndeliveredTest {
     }
 
     @Test
+    void aDurableCallFollowsTheRedirectionAfterAFailoverItsClientHasNotSeen() {
+        RedisClusterConfig config = TestRedisCluster.config(1);
+        RedisKeys shard = new RedisKeys(config.keyPrefix(), 0);
+        String key = shard.pool().get(0);
+        List<String> now = List.of(Long.toString(NOW.toEpochMilli()));
+        try (RedisAccess redis = RedisAccess.openCluster(config, "moved-test", 2)) {
+            assertEquals(
+                    0,
+                    RedisReplies.number(redis.evalDurably(
+                            RedisClusterPoolStore.TOTAL,
+                            shard.pool(),
+                            now,
+                            config.waitReplicas(),
+                            config.waitTimeout())));
+            int master = masterPortOf(key);
+            int replica = replicaOf(master);
+            // a graceful failover (no data lost): the client's slot cache still names the old master
+            try (Jedis r = new Jedis("127.0.0.1", replica)) {
+                assertEquals("OK", r.clusterFailover());
+            }
+            Await.atMost(Duration.ofSeconds(30))
+                    .until("the old master " + master + " is a replica", () -> "slave".equals(role(master)));
+            assertEquals(
+                    0,
+                    RedisReplies.number(redis.evalDurably(
+                            RedisClusterPoolStore.TOTAL,
+                            shard.pool(),
+                            now,
+                            config.waitReplicas(),
+                            config.waitTimeout())),
+                    "MOVED from the old master is followed to the promoted one");
+        } finally {
+            TestRedisCluster.deleteKeys(config.keyPrefix());
+        }
+    }
+
+    @Test
     void unacknowledgedExtractionsAnswerRetryablyAndCountEveryUndeliveredProxy() {
         // 1 replica per master: waiting for 2 always falls short after the script ran
         RedisClusterConfig config = TestRedisCluster.config(4).withWait(2, Duration.ofMillis(50));
@@ -185,42 +223,33 @@ class RedisClusterUndeliveredTest {
     }
 
     private static int masterPortOf(String key) {
-        List<Integer> masters = TestRedisCluster.cluster().masterPorts();
-        int slot;
-        try (Jedis j = new Jedis("127.0.0.1", masters.get(0))) {
-            slot = (int) (long) j.clusterKeySlot(key);
-        }
-        for (int port : masters) {
-            try (Jedis j = new Jedis("127.0.0.1", port)) {
-                if (ownsSlot(j, slot)) {
-                    return port;
-                }
-            }
-        }
-        throw new AssertionError("no master owns slot " + slot + " of " + key);
+        return TestRedisCluster.cluster().masterOf(key);
     }
 
-    private static boolean ownsSlot(Jedis j, int slot) {
-        String me = j.clusterMyId();
-        for (String line : j.clusterNodes().split("\n")) {
-            String[] f = line.split(" ");
-            if (!f[0].equals(me)) {
-                continue;
-            }
-            for (int i = 8; i < f.length; i++) {
-                String range = f[i].trim();
-                if (range.startsWith("[")) {
-                    continue;
-                }
-                int dash = range.indexOf('-');
-                int lo = Integer.parseInt(dash < 0 ? range : range.substring(0, dash));
-                int hi = Integer.parseInt(dash < 0 ? range : range.substring(dash + 1));
-                if (slot >= lo && slot <= hi) {
-                    return true;
+    private static String role(int port) {
+        try (Jedis j = new Jedis("127.0.0.1", port)) {
+            for (String line : j.info("replication").split("\r?\n")) {
+                if (line.startsWith("role:")) {
+                    return line.substring("role:".length()).trim();
                 }
             }
         }
-        return false;
+        return "";
+    }
+
+    private static int replicaOf(int masterPort) {
+        String masterId;
+        try (Jedis j = new Jedis("127.0.0.1", masterPort)) {
+            masterId = j.clusterMyId();
+            for (String line : j.clusterNodes().split("\n")) {
+                String[] f = line.split(" ");
+                if (f.length > 3 && f[2].contains("slave") && f[3].equals(masterId) && !f[2].contains("fail")) {
+                    String addr = f[1].substring(0, f[1].indexOf('@'));
+                    return Integer.parseInt(addr.substring(addr.lastIndexOf(':') + 1));
+                }
+            }
+        }
+        throw new AssertionError("master " + masterPort + " has no live replica");
     }
 
     private static long connectionsReceived(int port) {
