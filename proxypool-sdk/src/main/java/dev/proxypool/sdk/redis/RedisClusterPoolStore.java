@@ -48,7 +48,8 @@ import redis.clients.jedis.params.SetParams;
  * {@code {<keyPrefix>i}}, their own slot.
  *
  * <p><b>Extraction across shards.</b> {@code partial}: the shards in a random order, each giving
- * what it can atomically ({@code extract.lua}) until the count is met. {@code allOrNothing}: first
+ * what it can atomically ({@code extract.lua}) until the count is met; a failed shard is skipped
+ * when the others fill the count, else the call fails retryably rather than answering short. {@code allOrNothing}: first
  * one random shard for the whole count (atomic, the common case); when it falls short, a
  * reservation on each shard in a random order ({@code extract.lua} in reserve mode: the proxies
  * leave AVAILABLE under a token with a deadline), then {@code commit.lua} on each when the total
@@ -63,7 +64,10 @@ import redis.clients.jedis.params.SetParams;
  * waitTimeout} on the same connection ({@link RedisAccess#evalDurably}); fewer acknowledgements
  * fail the call with {@link StoreUnavailableException} (the API answers 503, retryable): those
  * proxies are extracted but not delivered, the safe side of "never twice", rather than handed
- * out while a failover could hand them out again. With {@code waitReplicas: 0} a failover right
+ * out while a failover could hand them out again. Proxies extracted and not delivered — too few
+ * acknowledgements, a reply lost, proxies in hand when another shard's failure fails the call —
+ * are never silent: counted ({@link #undeliveredProxies}, {@link #uncertainExtractions}) and
+ * logged at WARNING. With {@code waitReplicas: 0} a failover right
  * after an extraction can lose it on the promoted replica, which then hands the proxy out again.
  *
  * <p><b>By id.</b> {@link #get}, {@link #remove}, {@link #setDisabled} and {@link #markChecked}
