@@ -5,6 +5,7 @@ import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.security.SecretHash;
 import dev.proxypool.sdk.credentials.Secret;
+import dev.proxypool.sdk.redis.RedisClusterConfig;
 import dev.proxypool.sdk.tls.ServerKeyPair;
 import dev.proxypool.sdk.tls.TlsFileException;
 import io.helidon.config.Config;
@@ -354,6 +355,13 @@ public final class ConfigLoader {
         int shards = n.integer("shards", d.shards(), 1, 1024);
         int waitReplicas = n.has("waitReplicas") ? n.integer("waitReplicas", 0, 0, 16) : d.waitReplicas();
         Duration waitTimeout = positive(n, "waitTimeout", d.waitTimeout());
+        if (t == ProxyPoolConfig.StoreType.REDIS_CLUSTER) {
+            String below =
+                    RedisClusterConfig.waitBelowSocketTimeout(waitTimeout, RedisClusterConfig.DEFAULT_SOCKET_TIMEOUT);
+            if (below != null) {
+                throw new ConfigException(n.key("waitTimeout"), below);
+            }
+        }
         return new ProxyPoolConfig.Store(t, uri, prefix, nodes, shards, waitReplicas, waitTimeout);
     }
 

@@ -15,9 +15,11 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisAskDataException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
@@ -56,6 +58,9 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * <p>Thread-safe (the pool is). {@link #dedicatedConnection()} connections are the caller's to close.
  */
 public final class RedisAccess implements AutoCloseable {
+
+    /** Attempts of a durable script while {@code MOVED}/{@code ASK} redirect it (it did not run on those). */
+    private static final int MAX_REDIRECTIONS = 3;
 
     private final UnifiedJedis client;
     private final RedisClusterClient cluster;
@@ -277,8 +282,9 @@ public final class RedisAccess implements AutoCloseable {
         int loaded = 0;
         RuntimeException last = null;
         for (ConnectionPool node : cluster.getClusterNodes().values()) {
-            try (Connection conn = node.getResource();
-                    Jedis j = new Jedis(conn)) {
+            // closed once, by the connection only: see onOneConnection
+            try (Connection conn = node.getResource()) {
+                Jedis j = onOneConnection(conn);
                 for (RedisScript s : scripts) {
                     checkSha(s, j.scriptLoad(s.source()));
                 }
@@ -310,8 +316,17 @@ public final class RedisAccess implements AutoCloseable {
      * same connection of the master of {@code keys.get(0)}'s slot, so the acknowledgement counts
      * this script's writes. {@code replicas} {@link RedisClusterConfig#WAIT_AUTO} waits for 1 when
      * the master has a connected replica ({@code INFO replication}, asked only when WAIT came back
-     * 0), 0 waits for nothing. A {@code MOVED} or {@code ASK} reply (the script did not run there)
-     * refreshes the topology and is retried once; nothing else is retried.
+     * 0), 0 waits for nothing. {@code WAIT} blocks its reply for up to {@code timeout}, so its read
+     * gets that much on top of the socket timeout. A {@code MOVED} or {@code ASK} reply (the script
+     * did not run there) refreshes the topology and is followed to the node it names, up to
+     * {@value #MAX_REDIRECTIONS} attempts in all (then unavailable, busy); nothing else is retried: a
+     * script sent and not answered may have run, and running an extraction again would extract
+     * again.
+     *
+     * <p>A failure says what is known of the script's run ({@link RedisUnavailableException#scriptRun()}):
+     * not run (no connection, or an error reply such as {@code BUSY}, {@code READONLY},
+     * {@code TRYAGAIN}), unknown (sent, no reply: timeout or connection lost), or ran with its reply
+     * in hand but too few acknowledgements ({@code RAN_NOT_DURABLE}).
      *
      * @return the script's reply
      * @throws RedisUnavailableException when Redis cannot serve now, or when fewer replicas than
@@ -325,41 +340,140 @@ public final class RedisAccess implements AutoCloseable {
             throw new IllegalStateException("evalDurably needs a Redis Cluster access (openCluster)");
         }
         int slot = JedisClusterCRC16.getSlot(keys.get(0));
+        HostAndPort redirected = null;
+        boolean asking = false;
         for (int attempt = 0; ; attempt++) {
-            try (Connection conn = cluster.getConnectionFromSlot(slot);
-                    Jedis j = new Jedis(conn)) {
-                Object reply;
+            Connection conn;
+            try {
+                conn = connectionFor(slot, redirected);
+            } catch (JedisException e) {
+                // the slot's master is gone (failover) or unreachable: the next call needs the new topology
+                refreshTopology();
+                throw run(failure(e), RedisUnavailableException.ScriptRun.NOT_RUN, null);
+            }
+            boolean sent = false;
+            Object reply = null;
+            boolean ran = false;
+            // closed once, by the connection only: see onOneConnection
+            try (conn) {
+                Jedis j = onOneConnection(conn);
+                if (asking) { // a slot migrating: the target serves it for the next command only
+                    conn.executeCommand(Protocol.Command.ASKING);
+                }
                 try {
+                    sent = true;
                     reply = j.evalsha(script.sha(), keys, args);
                 } catch (JedisNoScriptException e) {
+                    sent = false; // refused before it ran
                     checkSha(script, j.scriptLoad(script.source()));
+                    sent = true;
                     reply = retried(script, () -> j.evalsha(script.sha(), keys, args));
                 }
+                ran = true;
                 if (replicas != 0) {
                     long want = replicas == RedisClusterConfig.WAIT_AUTO ? 1 : replicas;
-                    long acked = j.waitReplicas((int) want, timeout.toMillis());
+                    long acked = waitFor(conn, j, want, timeout);
                     if (acked < want && !(replicas == RedisClusterConfig.WAIT_AUTO && connectedReplicas(j) == 0)) {
                         throw new RedisUnavailableException(
                                 RedisFailure.BUSY,
                                 "Redis at " + conn + " is unavailable (busy): " + acked + " of " + want
                                         + " replicas acknowledged a " + purpose + " write within " + timeout.toMillis()
                                         + " ms",
-                                null);
+                                null,
+                                RedisUnavailableException.ScriptRun.RAN_NOT_DURABLE,
+                                reply);
                     }
                 }
                 return reply;
+            } catch (RedisUnavailableException e) {
+                throw e.scriptRun() == RedisUnavailableException.ScriptRun.RAN_NOT_DURABLE
+                        ? e
+                        : run(
+                                e,
+                                ran
+                                        ? RedisUnavailableException.ScriptRun.RAN_NOT_DURABLE
+                                        : RedisUnavailableException.ScriptRun.NOT_RUN,
+                                reply); // NOSCRIPT twice: not run
             } catch (JedisRedirectionException e) {
-                refreshTopology();
-                if (attempt > 0) {
-                    throw failure(e);
+                if (ran) {
+                    throw run(failure(e), RedisUnavailableException.ScriptRun.RAN_NOT_DURABLE, reply);
                 }
+                // the script did not run there: follow the redirection (a failover, a slot migrating)
+                refreshTopology();
+                if (attempt + 1 >= MAX_REDIRECTIONS) {
+                    throw new RedisUnavailableException(
+                            RedisFailure.BUSY,
+                            "Redis Cluster " + this + " is unavailable (busy): slot " + slot
+                                    + " still redirected after " + MAX_REDIRECTIONS + " attempts (" + e.getMessage()
+                                    + ")",
+                            e,
+                            RedisUnavailableException.ScriptRun.NOT_RUN,
+                            null);
+                }
+                redirected = e.getTargetNode();
+                asking = e instanceof JedisAskDataException;
             } catch (JedisConnectionException e) {
                 refreshTopology();
-                throw failure(e);
+                throw run(
+                        failure(e),
+                        ran
+                                ? RedisUnavailableException.ScriptRun.RAN_NOT_DURABLE
+                                : sent
+                                        ? RedisUnavailableException.ScriptRun.UNKNOWN
+                                        : RedisUnavailableException.ScriptRun.NOT_RUN,
+                        reply);
             } catch (JedisException e) {
-                throw failure(e);
+                // an error reply: to the script (it did not run, or failed: a command error) or to WAIT/INFO
+                throw run(
+                        failure(e),
+                        ran
+                                ? RedisUnavailableException.ScriptRun.RAN_NOT_DURABLE
+                                : RedisUnavailableException.ScriptRun.NOT_RUN,
+                        reply);
             }
         }
+    }
+
+    /** The master of {@code slot}, or the node a redirection named (when the client knows it). */
+    private Connection connectionFor(int slot, HostAndPort redirected) {
+        if (redirected != null) {
+            ConnectionPool node = cluster.getClusterNodes().get(redirected.toString());
+            if (node != null) {
+                return node.getResource();
+            }
+        }
+        return cluster.getConnectionFromSlot(slot);
+    }
+
+    /**
+     * A Jedis view of a pooled connection, never to be closed itself: {@code Jedis.close()} hands
+     * the connection back to its pool and forgets the pool, so a second close (the connection's own,
+     * in a try-with-resources of both) then <em>disconnects</em> a connection the pool may already
+     * have lent to another caller, cutting that caller's command mid-reply. Close the connection
+     * only, once.
+     */
+    private static Jedis onOneConnection(Connection conn) {
+        return new Jedis(conn);
+    }
+
+    /**
+     * {@code WAIT want timeout}: the reply is blocked for up to {@code timeout}, so the read gets that
+     * on top of the connection's socket timeout (as Jedis does for blocking commands).
+     */
+    private static long waitFor(Connection conn, Jedis j, long want, Duration timeout) {
+        int socketTimeout = conn.getSoTimeout();
+        conn.setSoTimeout((int) Math.min(Integer.MAX_VALUE, socketTimeout + timeout.toMillis()));
+        try {
+            return j.waitReplicas((int) want, timeout.toMillis());
+        } finally {
+            conn.setSoTimeout(socketTimeout);
+        }
+    }
+
+    /** {@code failure} with what is known of a script's run, when it is an unavailability. */
+    private static RuntimeException run(
+            RuntimeException failure, RedisUnavailableException.ScriptRun run, Object reply) {
+        return failure instanceof RedisUnavailableException u ? u.withScriptRun(run, reply) : failure;
     }
 
     private static long connectedReplicas(Jedis j) {

@@ -22,7 +22,7 @@ import java.util.List;
  *                       [{@code store.waitReplicas}]; {@value #WAIT_AUTO} (the default) means 1
  *                       when the shard's master has a connected replica, else 0
  * @param waitTimeout    how long an extraction waits for those acknowledgements
- *                       [{@code store.waitTimeout}, 500 ms]
+ *                       [{@code store.waitTimeout}, 500 ms], below {@code socketTimeout}
  */
 public record RedisClusterConfig(
         List<String> nodes,
@@ -42,6 +42,8 @@ public record RedisClusterConfig(
     public static final int MAX_SHARDS = 1024;
     /** The default number of shards. */
     public static final int DEFAULT_SHARDS = 16;
+    /** The client's socket timeout (each reply's bound), and connect timeout, unless {@link #withTimeouts} sets them. */
+    public static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(2);
     /** The default bound of {@code WAIT}. */
     public static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofMillis(500);
 
@@ -74,6 +76,25 @@ public record RedisClusterConfig(
                 || waitTimeout.toMillis() > 60_000) {
             throw new IllegalArgumentException("store.waitTimeout must be between 1 ms and 60 s, got " + waitTimeout);
         }
+        String below = waitBelowSocketTimeout(waitTimeout, socketTimeout);
+        if (below != null) {
+            throw new IllegalArgumentException("store.waitTimeout " + below);
+        }
+    }
+
+    /**
+     * Null when {@code waitTimeout} is below {@code socketTimeout}, else why not (after the key
+     * {@code store.waitTimeout}, which the caller names): {@code WAIT} holds
+     * an extraction's reply for up to {@code store.waitTimeout}, and a reply later than the client's
+     * socket timeout is a lost reply (proxies extracted, not delivered).
+     */
+    public static String waitBelowSocketTimeout(Duration waitTimeout, Duration socketTimeout) {
+        if (waitTimeout.compareTo(socketTimeout) < 0) {
+            return null;
+        }
+        return "(" + waitTimeout.toMillis() + " ms) must be below the Redis Cluster client's socket timeout ("
+                + socketTimeout.toMillis() + " ms): WAIT holds an extraction's reply for up to store.waitTimeout,"
+                + " and a reply later than the socket timeout is lost (proxies extracted, not delivered)";
     }
 
     /** Seed nodes with the defaults: prefix {@code pp:}, 2 s timeouts, 16 connections, 16 shards, waitReplicas auto, 500 ms. */
@@ -83,8 +104,8 @@ public record RedisClusterConfig(
                 "",
                 "",
                 "pp:",
-                Duration.ofSeconds(2),
-                Duration.ofSeconds(2),
+                DEFAULT_SOCKET_TIMEOUT,
+                DEFAULT_SOCKET_TIMEOUT,
                 16,
                 DEFAULT_SHARDS,
                 WAIT_AUTO,

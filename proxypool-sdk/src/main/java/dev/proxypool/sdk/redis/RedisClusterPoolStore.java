@@ -31,6 +31,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.zip.CRC32;
@@ -47,7 +48,8 @@ import redis.clients.jedis.params.SetParams;
  * {@code {<keyPrefix>i}}, their own slot.
  *
  * <p><b>Extraction across shards.</b> {@code partial}: the shards in a random order, each giving
- * what it can atomically ({@code extract.lua}) until the count is met. {@code allOrNothing}: first
+ * what it can atomically ({@code extract.lua}) until the count is met; a failed shard is skipped
+ * when the others fill the count, else the call fails retryably rather than answering short. {@code allOrNothing}: first
  * one random shard for the whole count (atomic, the common case); when it falls short, a
  * reservation on each shard in a random order ({@code extract.lua} in reserve mode: the proxies
  * leave AVAILABLE under a token with a deadline), then {@code commit.lua} on each when the total
@@ -62,7 +64,10 @@ import redis.clients.jedis.params.SetParams;
  * waitTimeout} on the same connection ({@link RedisAccess#evalDurably}); fewer acknowledgements
  * fail the call with {@link StoreUnavailableException} (the API answers 503, retryable): those
  * proxies are extracted but not delivered, the safe side of "never twice", rather than handed
- * out while a failover could hand them out again. With {@code waitReplicas: 0} a failover right
+ * out while a failover could hand them out again. Proxies extracted and not delivered — too few
+ * acknowledgements, a reply lost, proxies in hand when another shard's failure fails the call —
+ * are never silent: counted ({@link #undeliveredProxies}, {@link #uncertainExtractions}) and
+ * logged at WARNING. With {@code waitReplicas: 0} a failover right
  * after an extraction can lose it on the promoted replica, which then hands the proxy out again.
  *
  * <p><b>By id.</b> {@link #get}, {@link #remove}, {@link #setDisabled} and {@link #markChecked}
@@ -74,6 +79,8 @@ import redis.clients.jedis.params.SetParams;
  * <p>Thread-safe; runs no threads of its own.
  */
 public final class RedisClusterPoolStore implements PoolStore {
+
+    private static final System.Logger LOG = System.getLogger(RedisClusterPoolStore.class.getName());
 
     /** Ended reservations released per shard by one purge or reservation. */
     static final int RELEASE_BOUND = 100;
@@ -108,6 +115,8 @@ public final class RedisClusterPoolStore implements PoolStore {
     private final RedisIdempotency idempotency;
     private final Duration reservationTtl;
     private final String reserveLock;
+    private final LongAdder undeliveredProxies = new LongAdder();
+    private final LongAdder uncertainExtractions = new LongAdder();
     /** This process's extractions with a gateway reserve, queued fairly before the Redis lock. */
     private final ReentrantLock localReserveTurn = new ReentrantLock(true);
 
@@ -354,10 +363,16 @@ public final class RedisClusterPoolStore implements PoolStore {
             return partial(request, now, allowance, order);
         }
         if (allowance == request.count()) { // the common case: one shard has them all
-            List<?> r = durably(
-                    RedisPoolStore.EXTRACT,
-                    shards[order[0]].pool(),
-                    RedisPoolStore.extractArgs(request, now, settings, allowance, "1", 0));
+            List<?> r;
+            try {
+                r = durably(
+                        RedisPoolStore.EXTRACT,
+                        shards[order[0]].pool(),
+                        RedisPoolStore.extractArgs(request, now, settings, allowance, "1", 0));
+            } catch (StoreUnavailableException e) {
+                undeliveredBy(order[0], e, allowance);
+                throw e;
+            }
             if (RedisReplies.number(r.get(0)) == 1) {
                 return new ExtractionResult.Extracted(RedisPoolStore.extracted(r, 1, now));
             }
@@ -368,7 +383,14 @@ public final class RedisClusterPoolStore implements PoolStore {
         return acrossShards(request, now, allowance, order);
     }
 
-    /** Partial: each shard in {@code order} gives what it can until {@code allowance} is met. */
+    /**
+     * Partial: each shard in {@code order} gives what it can until {@code allowance} is met. A shard
+     * that fails is skipped: when its script may have extracted proxies that are not delivered
+     * (reply lost, or too few replica acknowledgements) that is reported ({@link #undelivered}); when
+     * the other shards still fill the count the caller gets it, else a retryable
+     * {@link StoreUnavailableException} rather than a short answer that would look like an empty
+     * pool, and the proxies already in hand are reported as not delivered too.
+     */
     private ExtractionResult partial(ExtractionRequest request, Instant now, int allowance, int[] order) {
         List<ExtractedProxy> out = new ArrayList<>();
         RuntimeException failed = null;
@@ -384,11 +406,16 @@ public final class RedisClusterPoolStore implements PoolStore {
                         RedisPoolStore.extractArgs(request, now, settings, left, "0", 0));
                 out.addAll(RedisPoolStore.extracted(r, 1, now));
             } catch (StoreUnavailableException e) {
-                failed = e; // another shard may still fill the count; if none does, the count is not exact
+                undeliveredBy(s, e, left);
+                failed = e; // another shard may still fill the count
+            } catch (RuntimeException e) {
+                undelivered(out.size(), "a rejected extraction on shard " + s + " (" + e.getMessage() + ")");
+                throw e;
             }
         }
         if (failed != null && out.size() < allowance) {
-            throw failed; // proxies extracted on other shards are not delivered: the safe side
+            undelivered(out.size(), "a short partial extraction after a failed shard (" + failed.getMessage() + ")");
+            throw failed;
         }
         return new ExtractionResult.Extracted(out);
     }
@@ -417,11 +444,13 @@ public final class RedisClusterPoolStore implements PoolStore {
         long deadline = ProxyCodec.millis(now) + reservationTtl.toMillis();
         List<Integer> reserved = new ArrayList<>();
         int total = 0;
+        int reserving = -1;
         try {
             for (int s : order) {
                 if (total == allowance) {
                     break;
                 }
+                reserving = s;
                 List<String> args = RedisPoolStore.extractArgs(request, now, settings, allowance - total, "r", 0);
                 args.add(token);
                 args.add(Long.toString(deadline));
@@ -433,7 +462,13 @@ public final class RedisClusterPoolStore implements PoolStore {
                 }
             }
         } catch (RuntimeException e) {
-            releaseQuietly(reserved, token, now);
+            // the failed shard too: a reservation whose reply was lost is released by its token
+            // (nobody holds it), rather than left to its deadline
+            List<Integer> release = new ArrayList<>(reserved);
+            if (reserving >= 0 && !release.contains(reserving)) {
+                release.add(reserving);
+            }
+            releaseQuietly(release, token, now);
             throw e;
         }
         if (total < request.count()) {
@@ -446,17 +481,30 @@ public final class RedisClusterPoolStore implements PoolStore {
                 Long.toString(settings.tombstoneRetentionForNoExpiry().toMillis()),
                 token);
         for (int i = 0; i < reserved.size(); i++) {
+            int s = reserved.get(i);
             try {
-                List<?> r = RedisReplies.list(durably(COMMIT, shards[reserved.get(i)].withReservations(), commitArgs));
+                List<?> r = RedisReplies.list(durably(COMMIT, shards[s].withReservations(), commitArgs));
                 out.addAll(RedisPoolStore.extracted(r, 0, now));
             } catch (RuntimeException e) {
-                releaseQuietly(reserved.subList(i + 1, reserved.size()), token, now);
+                // this shard's commit too may be released: a commit that did not run leaves the
+                // reservation, which returns to AVAILABLE; one that ran took it, and the release finds
+                // nothing (a release is idempotent, and a late commit finds nothing released)
+                releaseQuietly(reserved.subList(i, reserved.size()), token, now);
+                if (e instanceof RedisUnavailableException u
+                        && u.scriptRun() == RedisUnavailableException.ScriptRun.RAN_NOT_DURABLE) {
+                    undeliveredBy(s, u, 0);
+                } else if (!(e instanceof RedisUnavailableException u
+                        && u.scriptRun() == RedisUnavailableException.ScriptRun.NOT_RUN)) {
+                    uncertain(s, e, "up to its reservation");
+                }
+                undelivered(out.size(), "an allOrNothing commit that failed on shard " + s);
                 throw e; // the shards committed before are extracted and not delivered: the safe side
             }
         }
         if (out.size() < request.count()) {
             // reserved proxies removed or disabled meanwhile, or a reservation that outlived its
             // deadline: what was committed is extracted but not delivered (never twice)
+            undelivered(out.size(), "an allOrNothing commit that found fewer reserved proxies than the count");
             return new ExtractionResult.Insufficient(out.size());
         }
         return new ExtractionResult.Extracted(out);
@@ -471,6 +519,77 @@ public final class RedisClusterPoolStore implements PoolStore {
                 // its deadline releases it (purgeExpired)
             }
         }
+    }
+
+    /**
+     * Reports what a shard's failed extracting script may have taken out of the pool without
+     * delivering it: the exact count when it ran ({@code RAN_NOT_DURABLE}, its reply in hand), up to
+     * {@code upTo} when its reply was lost, nothing when it did not run.
+     */
+    private void undeliveredBy(int shard, StoreUnavailableException e, int upTo) {
+        if (!(e instanceof RedisUnavailableException u)) {
+            uncertain(shard, e, "up to " + upTo);
+            return;
+        }
+        switch (u.scriptRun()) {
+            case NOT_RUN -> {}
+            case UNKNOWN -> uncertain(shard, e, "up to " + upTo);
+            case RAN_NOT_DURABLE -> {
+                int n = 0;
+                try {
+                    List<?> r = RedisReplies.list(u.reply());
+                    // extract.lua: {1, record...} extracted (else nothing taken); commit.lua: {record...}
+                    if (!r.isEmpty() && r.get(0) instanceof Long status) {
+                        n = status == 1 ? r.size() - 1 : 0;
+                    } else {
+                        n = r.size();
+                    }
+                } catch (RuntimeException ignored) {
+                    // an unexpected reply: counted as 0 proxies, still logged
+                }
+                undelivered(n, "shard " + shard + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /** Counts and logs {@code n} proxies extracted in Redis and not delivered to the caller. */
+    private void undelivered(int n, String why) {
+        if (n <= 0) {
+            return;
+        }
+        undeliveredProxies.add(n);
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "Redis Cluster store " + config.keyPrefix() + ": " + n
+                        + " extracted proxies not delivered (the caller gets 503 or the count from other shards;"
+                        + " never handed out twice): " + why);
+    }
+
+    /** Counts and logs an extracting script whose reply was lost: it may have extracted proxies nobody got. */
+    private void uncertain(int shard, RuntimeException e, String howMany) {
+        uncertainExtractions.increment();
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "Redis Cluster store " + config.keyPrefix() + ": an extraction on shard " + shard
+                        + " may have extracted " + howMany + " proxies that were not delivered (reply lost): "
+                        + e.getMessage());
+    }
+
+    /**
+     * Proxies extracted in Redis and not delivered to any caller since the store was opened: a
+     * shard's extraction with too few replica acknowledgements, or proxies already in hand when
+     * another shard's failure turned the call into a retryable error. Never handed out twice.
+     */
+    public long undeliveredProxies() {
+        return undeliveredProxies.sum();
+    }
+
+    /**
+     * Extracting scripts whose reply was lost (timeout, connection cut after sending) since the
+     * store was opened: each may have extracted proxies that nobody got (how many is unknown).
+     */
+    public long uncertainExtractions() {
+        return uncertainExtractions.sum();
     }
 
     private List<?> durably(RedisScript script, List<String> keys, List<String> args) {

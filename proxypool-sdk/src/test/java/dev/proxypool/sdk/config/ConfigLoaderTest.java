@@ -179,6 +179,7 @@ class ConfigLoaderTest {
                 "cluster with 0 shards | 'store: { type: redis-cluster, nodes: [h:7000], shards: 0 }' | store.shards",
                 "negative waitReplicas | 'store: { type: redis-cluster, nodes: [h:7000], waitReplicas: -1 }' | store.waitReplicas",
                 "zero waitTimeout | 'store: { type: redis-cluster, nodes: [h:7000], waitTimeout: 0s }' | store.waitTimeout",
+                "waitTimeout at the socket timeout | 'store: { type: redis-cluster, nodes: [h:7000], waitTimeout: 2s }' | store.waitTimeout",
                 "nodes for one node | 'store: { type: redis, nodes: [h:7000] }' | store.nodes",
                 "unknown strategy | 'routings: [{ name: r, strategy: fastest }]' | routings[r].strategy",
                 "missing upstream | 'routings: [{ name: r, upstreams: [nope] }]' | routings[r].upstreams[0]",
@@ -199,6 +200,26 @@ class ConfigLoaderTest {
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(write(yaml), Map.of()));
         assertEquals(key, e.key(), e.getMessage());
         assertTrue(e.getMessage().startsWith(key + ": "), e.getMessage());
+    }
+
+    @Test
+    void redisClusterWaitTimeoutNotBelowTheSocketTimeoutIsRefusedNamingBoth() throws IOException {
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> ConfigLoader.load(
+                        write("store: { type: redis-cluster, nodes: [\"h:7000\"], waitTimeout: 5s }\n"), Map.of()));
+        assertEquals("store.waitTimeout", e.key(), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .startsWith("store.waitTimeout: (5000 ms) must be below the Redis Cluster client's socket"
+                                + " timeout (2000 ms)"),
+                e.getMessage());
+        // only a cluster waits for replicas: a single-node store ignores the key's value
+        assertEquals(
+                Duration.ofSeconds(5),
+                ConfigLoader.load(write("store: { type: redis, waitTimeout: 5s }\n"), Map.of())
+                        .store()
+                        .waitTimeout());
     }
 
     @Test

@@ -31,6 +31,21 @@ class RedisClusterConfigTest {
     }
 
     @Test
+    void waitTimeoutMustBeBelowTheSocketTimeoutNamingBoth() {
+        RedisClusterConfig ok = RedisClusterConfig.of(List.of("127.0.0.1:7100"));
+        String m = refused(() -> ok.withWait(RedisClusterConfig.WAIT_AUTO, Duration.ofSeconds(2)));
+        assertTrue(m.startsWith("store.waitTimeout (2000 ms) must be below"), m);
+        assertTrue(m.contains("socket timeout (2000 ms)"), m);
+        m = refused(() ->
+                ok.withWait(1, Duration.ofMillis(800)).withTimeouts(Duration.ofSeconds(1), Duration.ofMillis(500)));
+        assertTrue(m.startsWith("store.waitTimeout (800 ms)") && m.contains("socket timeout (500 ms)"), m);
+        assertEquals(
+                Duration.ofMillis(1999),
+                ok.withWait(1, Duration.ofMillis(1999)).waitTimeout(),
+                "just below the 2 s socket timeout is accepted");
+    }
+
+    @Test
     void defaultsAndPasswordNeverPrinted() {
         RedisClusterConfig c = new RedisClusterConfig(
                 List.of(" 127.0.0.1:7100 "),

@@ -36,7 +36,8 @@ final class TestRedisCluster {
                 .withShards(shards)
                 // the contract counts every proxy delivered exactly once: a replica's late ack (2 cores,
                 // 6 Redis processes and the test) must not withhold an extraction; the failover tests
-                // exercise the default short wait. Below the 2 s socket timeout: WAIT blocks the reply.
+                // exercise the default short wait. store.waitTimeout must stay below the 2 s socket
+                // timeout (RedisClusterConfig refuses more).
                 .withWait(RedisClusterConfig.WAIT_AUTO, Duration.ofMillis(1500))
                 .withMaxConnections(48);
     }

@@ -1,0 +1,265 @@
+package dev.proxypool.sdk.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proxypool.core.extract.ExtractedProxy;
+import dev.proxypool.core.extract.ExtractionRequest;
+import dev.proxypool.core.extract.ExtractionResult;
+import dev.proxypool.core.extract.Fulfillment;
+import dev.proxypool.core.extract.ProxyFixtures;
+import dev.proxypool.core.extract.StoreSettings;
+import dev.proxypool.core.extract.StoreUnavailableException;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.testkit.Await;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+/**
+ * On a real Redis Cluster: an extraction that leaves proxies extracted in Redis and not delivered
+ * is never silent, and a durable script call never cuts another caller's connection.
+ * <ul>
+ *   <li>The connection of {@link RedisAccess#evalDurably} goes back to its pool once and stays
+ *       open: closing it twice (the Jedis view, then the connection) disconnected a connection the
+ *       pool had already lent to another caller, whose extraction then ran in Redis and lost its
+ *       reply (the contract's republish race lost 6 to 15 of 2,000 proxies that way).</li>
+ *   <li>An extraction whose replicas do not acknowledge it ({@code waitReplicas} above the
+ *       cluster's one replica per master) answers a retryable {@link StoreUnavailableException},
+ *       never a short answer, and every proxy it took out of the pool is counted in
+ *       {@link RedisClusterPoolStore#undeliveredProxies()}.</li>
+ * </ul>
+ */
+class RedisClusterUndeliveredTest {
+
+    private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+
+    private static List<Proxy> pool(int size) {
+        List<Proxy> ps = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            ps.add(ProxyFixtures.builder(i)
+                    .expiresAt(NOW.plus(Duration.ofHours(1)))
+                    .build());
+        }
+        return ps;
+    }
+
+    @Test
+    void durableCallsKeepTheirPooledConnectionOpenAndNeverCutAnotherCallers() throws Exception {
+        RedisClusterConfig config = TestRedisCluster.config(1);
+        RedisKeys shard = new RedisKeys(config.keyPrefix(), 0);
+        String key = shard.pool().get(0);
+        int master = masterPortOf(key);
+        int threads = 8;
+        int calls = 200;
+        try (RedisAccess redis = RedisAccess.openCluster(config, "durable-test", threads)) {
+            List<String> now = List.of(Long.toString(NOW.toEpochMilli()));
+            // sequentially: the pool lends the same connection again, still open
+            redis.evalDurably(
+                    RedisClusterPoolStore.TOTAL, shard.pool(), now, config.waitReplicas(), config.waitTimeout());
+            long before = connectionsReceived(master);
+            for (int i = 0; i < 50; i++) {
+                redis.evalDurably(
+                        RedisClusterPoolStore.TOTAL, shard.pool(), now, config.waitReplicas(), config.waitTimeout());
+            }
+            // each measurement opens one connection of its own
+            assertEquals(
+                    1,
+                    connectionsReceived(master) - before,
+                    "50 sequential durable calls reuse the pooled connection (a second close disconnected it)");
+
+            // concurrently: no caller's connection is closed under it
+            Queue<String> failures = new ConcurrentLinkedQueue<>();
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    done.add(pool.submit(() -> {
+                        for (int i = 0; i < calls; i++) {
+                            try {
+                                redis.evalDurably(
+                                        RedisClusterPoolStore.TOTAL,
+                                        shard.pool(),
+                                        now,
+                                        config.waitReplicas(),
+                                        config.waitTimeout());
+                            } catch (RuntimeException e) {
+                                failures.add(e.toString());
+                            }
+                        }
+                    }));
+                }
+                for (Future<?> f : done) {
+                    f.get(60, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertEquals(List.of(), List.copyOf(failures), "every one of " + threads * calls + " calls answered");
+            long opened = connectionsReceived(master) - before - 2; // less the two measurements
+            assertTrue(opened <= threads, "at most one connection per thread was opened, got " + opened);
+        }
+    }
+
+    @Test
+    void aDurableCallFollowsTheRedirectionAfterAFailoverItsClientHasNotSeen() {
+        RedisClusterConfig config = TestRedisCluster.config(1);
+        RedisKeys shard = new RedisKeys(config.keyPrefix(), 0);
+        String key = shard.pool().get(0);
+        List<String> now = List.of(Long.toString(NOW.toEpochMilli()));
+        try (RedisAccess redis = RedisAccess.openCluster(config, "moved-test", 2)) {
+            assertEquals(
+                    0,
+                    RedisReplies.number(redis.evalDurably(
+                            RedisClusterPoolStore.TOTAL,
+                            shard.pool(),
+                            now,
+                            config.waitReplicas(),
+                            config.waitTimeout())));
+            int master = masterPortOf(key);
+            int replica = replicaOf(master);
+            // a graceful failover (no data lost): the client's slot cache still names the old master
+            try (Jedis r = new Jedis("127.0.0.1", replica)) {
+                assertEquals("OK", r.clusterFailover());
+            }
+            Await.atMost(Duration.ofSeconds(30))
+                    .until("the old master " + master + " is a replica", () -> "slave".equals(role(master)));
+            assertEquals(
+                    0,
+                    RedisReplies.number(redis.evalDurably(
+                            RedisClusterPoolStore.TOTAL,
+                            shard.pool(),
+                            now,
+                            config.waitReplicas(),
+                            config.waitTimeout())),
+                    "MOVED from the old master is followed to the promoted one");
+        } finally {
+            TestRedisCluster.deleteKeys(config.keyPrefix());
+        }
+    }
+
+    @Test
+    void unacknowledgedExtractionsAnswerRetryablyAndCountEveryUndeliveredProxy() {
+        // 1 replica per master: waiting for 2 always falls short after the script ran
+        RedisClusterConfig config = TestRedisCluster.config(4).withWait(2, Duration.ofMillis(50));
+        try (RedisClusterPoolStore store = RedisClusterPoolStore.connect(config, StoreSettings.DEFAULTS)) {
+            int size = 400;
+            store.upsert(pool(size), NOW);
+            ExtractionRequest partial = ExtractionRequest.builder(10).build();
+            assertThrows(StoreUnavailableException.class, () -> store.extract(partial, NOW));
+            int left = store.available(ProxyFixtures.UPSTREAM);
+            assertTrue(left < size, "the script ran: proxies left the pool, " + left + " remain");
+            assertEquals(size - left, store.undeliveredProxies(), "every proxy taken out is counted as undelivered");
+
+            ExtractionRequest whole = ExtractionRequest.builder(3)
+                    .fulfillment(Fulfillment.ALL_OR_NOTHING)
+                    .build();
+            assertThrows(StoreUnavailableException.class, () -> store.extract(whole, NOW));
+            int after = store.available(ProxyFixtures.UPSTREAM);
+            assertEquals(3, left - after, "allOrNothing took its 3 out of one shard");
+            assertEquals(
+                    size - after, store.undeliveredProxies(), "allOrNothing's undelivered proxies are counted too");
+            assertEquals(0, store.uncertainExtractions(), "every reply came back: no uncertain extraction");
+        } finally {
+            TestRedisCluster.deleteKeys(config.keyPrefix());
+        }
+    }
+
+    @Test
+    void acknowledgedConcurrentExtractionsDeliverEveryProxyExactlyOnce() throws Exception {
+        RedisClusterPoolStore store = TestRedisCluster.store(StoreSettings.DEFAULTS, 4);
+        try (store) {
+            int size = 600;
+            store.upsert(pool(size), NOW);
+            Set<String> delivered = ConcurrentHashMap.newKeySet();
+            Map<String, Integer> twice = new ConcurrentHashMap<>();
+            ExecutorService threads = Executors.newFixedThreadPool(8);
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (int t = 0; t < 8; t++) {
+                    int count = 1 + t * 2;
+                    done.add(threads.submit(() -> {
+                        while (true) {
+                            ExtractionResult r = store.extract(
+                                    ExtractionRequest.builder(count).build(), NOW);
+                            List<ExtractedProxy> got = ((ExtractionResult.Extracted) r).proxies();
+                            if (got.isEmpty()) {
+                                return null;
+                            }
+                            for (ExtractedProxy p : got) {
+                                if (!delivered.add(p.id())) {
+                                    twice.merge(p.id(), 1, Integer::sum);
+                                }
+                            }
+                        }
+                    }));
+                }
+                for (Future<?> f : done) {
+                    f.get(60, TimeUnit.SECONDS);
+                }
+            } finally {
+                threads.shutdownNow();
+            }
+            assertEquals(Map.of(), twice);
+            assertEquals(0, store.undeliveredProxies());
+            assertEquals(0, store.uncertainExtractions());
+            assertEquals(size, delivered.size(), "every proxy delivered exactly once");
+        } finally {
+            TestRedisCluster.deleteKeys(store.keyPrefix());
+        }
+    }
+
+    private static int masterPortOf(String key) {
+        return TestRedisCluster.cluster().masterOf(key);
+    }
+
+    private static String role(int port) {
+        try (Jedis j = new Jedis("127.0.0.1", port)) {
+            for (String line : j.info("replication").split("\r?\n")) {
+                if (line.startsWith("role:")) {
+                    return line.substring("role:".length()).trim();
+                }
+            }
+        }
+        return "";
+    }
+
+    private static int replicaOf(int masterPort) {
+        String masterId;
+        try (Jedis j = new Jedis("127.0.0.1", masterPort)) {
+            masterId = j.clusterMyId();
+            for (String line : j.clusterNodes().split("\n")) {
+                String[] f = line.split(" ");
+                if (f.length > 3 && f[2].contains("slave") && f[3].equals(masterId) && !f[2].contains("fail")) {
+                    String addr = f[1].substring(0, f[1].indexOf('@'));
+                    return Integer.parseInt(addr.substring(addr.lastIndexOf(':') + 1));
+                }
+            }
+        }
+        throw new AssertionError("master " + masterPort + " has no live replica");
+    }
+
+    private static long connectionsReceived(int port) {
+        try (Jedis j = new Jedis("127.0.0.1", port)) {
+            for (String line : j.info("stats").split("\r?\n")) {
+                if (line.startsWith("total_connections_received:")) {
+                    return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                }
+            }
+        }
+        throw new AssertionError("no total_connections_received in INFO stats of " + port);
+    }
+}
