@@ -92,6 +92,7 @@ public final class RedisClusterPoolStore implements PoolStore {
             RedisPoolStore.COUNTS,
             RedisPoolStore.LIST,
             RedisPoolStore.GET,
+            RedisPoolStore.TOMBSTONED,
             COMMIT,
             RELEASE,
             TOTAL,
@@ -602,8 +603,7 @@ public final class RedisClusterPoolStore implements PoolStore {
     @Override
     public boolean isTombstoned(ProxyKey key, Instant now) {
         checkOpen();
-        Double ends = redis.call(c -> c.zscore(keysOf(key).tombstones(), RedisKeys.physical(key)));
-        return ends != null && ends.longValue() > ProxyCodec.millis(now);
+        return RedisPoolStore.tombstoned(redis, keysOf(key), key, now);
     }
 
     @Override
