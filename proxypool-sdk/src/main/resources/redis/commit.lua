@@ -17,7 +17,7 @@ local out = {}
 for _, id in ipairs(tokens(v)) do
   local h = fetch(id)
   if h and redis.call('SISMEMBER', K_DIS, id) == 0 then
-    retire(id, h, now, retention)
+    retire(id, h, now, retention, false)
     out[#out + 1] = h.r
   end
 end

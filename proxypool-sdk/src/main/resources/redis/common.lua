@@ -10,28 +10,38 @@ a script touches one slot of Redis Cluster.
                    (ProxyCodec.storedValue): k = physical key proto/host/port/credRef,
                    u = upstream, e = expiresAt (ms, '' = never), en = '1' when e was rounded down,
                    ix = its index terms, rec = the record the Java side decodes (no secret, only
-                   the credentialRef name). Immutable until the proxy is published again.
+                   the credentialRef name). Immutable until the proxy is published again. Also
+                   holds the records of retired ids (T g) until collected: fetch() skips them.
   [2]  T c   hash  id -> last health check "<ms>" or "<ms>:<ns>" (absent = never checked)
   [3]  T d   set   ids of the disabled proxies
-  [4]  T xa  zset  available ids that expire, by expiresAt (ms)
+  [4]  T xa  zset  available ids that expire, by expiresAt (ms); may also hold retired ids (T g)
+                   until collected: readers of expired ids test T a (expired_available)
   [5]  T xd  zset  disabled ids that expire, by expiresAt (ms)
   [6]  T i   zset  the index, all scores 0, ordered by member: "<term>|<id>" for every index term
                    of every available proxy, a term being "<bytes>:<item>" with item
                    "u:<upstream>" | "p:<protocol>" | "l:<n>:<k>=<v>" (n = byte length of k).
                    The length prefix makes a term's members exactly the range
-                   ["<term>|", "<term>}"), counted with ZLEXCOUNT and read by rank.
-                   May also hold members of extracted ids (listed in T g): readers test T a.
-  [7]  T k   hash  physical key -> the id holding it (one stored id per physical proxy, E3)
-  [8]  T t   zset  tombstones: physical key by end (epoch ms) of an extracted proxy
+                   ["<term>|", "<term>}"), read by lex from a random id (ZRANGEBYLEX) or by rank.
+                   May also hold members of retired ids (T g): readers test T a.
+  [7]  T k   hash  physical key -> the id holding it (one stored id per physical proxy, E3); a
+                   retired id keeps holding its key until collected (its tombstone is in T g)
+  [8]  T t   zset  tombstones: physical key by end (epoch ms) of an extracted proxy, written when
+                   the retired id is collected (until then the end is its T g value)
   [9]  T n   hash  "a:<upstream>" / "d:<upstream>" -> available / disabled count of the upstream
   [10] T s   zset  stored ids, all scores 0, for listing in id order (ZRANGEBYLEX); may also
-                   hold ids of T g: readers skip ids without a record
-  [11] T a   set   ids of the available proxies, exact: extraction samples it unfiltered, every
-                   reader of T i tests candidates against it
-  [12] T g   hash  id -> ix of extracted proxies whose T i members and T s entry are still to be
-                   removed (lazy cleanup: an extraction writes one field instead of removing L+1
-                   sorted-set members); drained by purge.lua, and by publish.lua before the same
-                   id is stored again. No stored id is in it.
+                   hold ids of T g: readers skip them (fetch)
+  [11] T a   set   ids of the available proxies, exact: extraction samples it unfiltered (SPOP),
+                   takes a candidate from T i only when SREM T a removes it
+  [12] T g   hash  id -> tombstone end (epoch ms) of a retired (extracted) id, whose record, key
+                   holder, check, listing entry, T xa entry and T i members are still to be
+                   removed (lazy cleanup: an extraction writes this one field instead of touching
+                   eight keys); collect() drains it (purge.lua, publish.lua before the key or id
+                   is stored again) and moves the tombstone to T t. A value that is not a number
+                   is an entry of the previous version (the index terms of an id whose record is
+                   already gone): collect() removes its members.
+  An id is stored when T r has it and T g does not; retired when T g has it. A tombstone is
+  active for key K at now when T t scores K above now, or when K's holder (T k) is retired with
+  an end above now (tombstone_end).
 
 The Redis Cluster store (RedisClusterPoolStore) partitions the pool: shard n has the same twelve
 keys under T = "{<keyPrefix><n>}:" (a proxy's shard is a hash of its physical key, so its record,
@@ -49,7 +59,8 @@ counters exact.
 Idempotency records use their own keys (idempotency_*.lua, KEYS there), tagged "{<keyPrefix>i}:".
 Keys of the previous layout (computed under the bare prefix) are refused at start: RedisPoolStore.
 Complexity of each helper: O(1) commands per proxy, each O(1) or O(log n) (ZADD / ZREM of the L
-index members of a proxy are one command, O(L log n)).
+index members of a proxy are one command, O(L log n)). An extraction of one proxy costs 4 commands
+after its selection: retire() (SREM / SPOP of T a, HGET T r, HINCRBY T n, HSET T g).
 ]]
 
 local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC =
@@ -75,10 +86,10 @@ local function parse(v)
            ix = t[5], r = t[6], v = v }
 end
 
--- the stored proxy id, or nil
+-- the stored proxy id, or nil (nil for a retired id, whose record waits in T r to be collected)
 local function fetch(id)
   local v = redis.call('HGET', K_REC, id)
-  if not v then return nil end
+  if not v or redis.call('HEXISTS', K_GC, id) == 1 then return nil end
   return parse(v)
 end
 
@@ -152,26 +163,37 @@ local function detach(id, h, st)
   redis.call('HDEL', K_CHK, id)
 end
 
--- removes an available (or reserved) proxy as an extraction does: its record, counter, key
--- holder, check and availability now (O(1) commands each), its index members and listing entry
--- later (T g); then tombstones its key until its expiry, or now + retention without one
-local function retire(id, h, now, retention)
-  if redis.call('SREM', K_AV, id) == 1 then -- 0: reserved, already out of T xa and uncounted
-    if h.e then redis.call('ZREM', K_XA, id) end
+-- the end of the tombstone of proxy h extracted at now: its expiry, or now + retention without one
+local function tomb_end(h, now, retention)
+  if h.e then
+    local ends = tonumber(h.e)
+    if h.en then ends = ends + 1 end -- a sub-millisecond expiry rounds the tombstone up: the safe side
+    return ends
+  end
+  return now + retention
+end
+
+-- removes an available (or reserved) proxy as an extraction does: its availability and counter
+-- now, everything else later (T g: one HSET holding the tombstone end). taken: the caller already
+-- removed it from T a (SPOP, or SREM that returned 1). 2 or 3 commands, O(1).
+local function retire(id, h, now, retention, taken)
+  if taken or redis.call('SREM', K_AV, id) == 1 then -- 0: reserved, already out of T xa and uncounted
     redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
   end
-  redis.call('HSET', K_GC, id, h.ix)
+  redis.call('HSET', K_GC, id, string.format('%d', tomb_end(h, now, retention)))
+end
+
+-- removes every trace of an available proxy the caller took out of T a (SPOP / SREM returned 1)
+-- and does not extract (it expired): what detach does after SREM
+local function drop_taken(id, h)
+  local m = members(id, h.ix)
+  if #m > 0 then redis.call('ZREM', K_IDX, unpack(m)) end
+  if h.e then redis.call('ZREM', K_XA, id) end
+  redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
+  redis.call('ZREM', K_IDS, id)
   redis.call('HDEL', K_KEY, h.k)
   redis.call('HDEL', K_REC, id)
   redis.call('HDEL', K_CHK, id)
-  local ends
-  if h.e then
-    ends = tonumber(h.e)
-    if h.en then ends = ends + 1 end -- a sub-millisecond expiry rounds the tombstone up: the safe side
-  else
-    ends = now + retention
-  end
-  redis.call('ZADD', K_TOMB, string.format('%d', ends), h.k)
 end
 
 -- returns the proxies of reservation `token` (T w) that are still stored and not disabled to
@@ -193,12 +215,54 @@ local function release(token)
   return n
 end
 
--- finishes the cleanup of a retired id (its T g field ix): index members and listing entry
-local function collect(id, ix)
-  local m = members(id, ix)
-  if #m > 0 then redis.call('ZREM', K_IDX, unpack(m)) end
+-- finishes the cleanup of a retired id (its T g value v, the tombstone end): record, key holder,
+-- check, listing entry, T xa entry and index members; the tombstone moves to T t while it lasts
+local function collect(id, v, now)
+  local ends = tonumber(v)
+  local rv = ends and redis.call('HGET', K_REC, id)
+  if rv then
+    local h = parse(rv)
+    local m = members(id, h.ix)
+    if #m > 0 then redis.call('ZREM', K_IDX, unpack(m)) end
+    if h.e then redis.call('ZREM', K_XA, id) end
+    if redis.call('HGET', K_KEY, h.k) == id then redis.call('HDEL', K_KEY, h.k) end
+    redis.call('HDEL', K_REC, id)
+    redis.call('HDEL', K_CHK, id)
+    if ends > now then redis.call('ZADD', K_TOMB, v, h.k) end
+  elseif not ends then -- previous version: v is the ix of an id whose record is already gone
+    local m = members(id, v)
+    if #m > 0 then redis.call('ZREM', K_IDX, unpack(m)) end
+  end
   redis.call('ZREM', K_IDS, id)
   redis.call('HDEL', K_GC, id)
+end
+
+-- the end (ms) of the tombstone of physical key k active at now, or nil; collects the key's
+-- retired holder once its tombstone ended
+local function tombstone_end(k, now)
+  local holder = redis.call('HGET', K_KEY, k)
+  if holder then
+    local g = redis.call('HGET', K_GC, holder)
+    if g then
+      if tonumber(g) and tonumber(g) > now then return tonumber(g) end
+      collect(holder, g, now)
+    end
+  end
+  local tomb = redis.call('ZSCORE', K_TOMB, k)
+  if tomb and tonumber(tomb) > now then return tonumber(tomb) end
+  return nil
+end
+
+-- how many ids of T a expired at now (T xa may also hold retired ids), in pages of 1000: O(e log n)
+local function expired_available(now)
+  local n, off = 0, 0
+  while true do
+    local ids = redis.call('ZRANGEBYSCORE', K_XA, '-inf', now, 'LIMIT', off, 1000)
+    if #ids == 0 then return n end
+    for _, yes in ipairs(redis.call('SMISMEMBER', K_AV, unpack(ids))) do n = n + yes end
+    if #ids < 1000 then return n end
+    off = off + 1000
+  end
 end
 
 -- drops up to `limit` proxies expired at `now` of one state (the ids of T xa or T xd); returns

@@ -17,51 +17,57 @@ Returns: {1, r...} extracted (each the record the Java side decodes), or
 Reserve mode is the Redis Cluster store's allOrNothing across shards: reserve on each shard,
 commit when the total is met, release otherwise (a dead caller's reservation ends at its deadline).
 Algorithm and complexity (n = pool size, never scanned):
-  1. when any are expired (ZCOUNT T xa), drop up to ARGV[8] of them first, O(e log n);
-  2. only with a reserve: total = SCARD T a - expired; allowance = min(count, total - reserve);
-  3. the base is T a without a filter, else the smallest range of T i among the filter's terms
-     (ZLEXCOUNT each) and its first rank (ZLEXCOUNT '-' .. start), O(log n);
-  4. fast path (no filter, nothing else to test): SRANDMEMBER T a allowance, O(k);
-  5. else up to 5 rounds of samples growing x4 from 2 x allowance + 2 (cap 1024): SRANDMEMBER of
-     T a, or a window of the range at a random rank (ZRANGE, wrapping once); candidates of a range
-     are tested against T a (SMISMEMBER: the range may hold extracted ids), then against the other
-     terms with one ZMSCORE each; TTL (ZSCORE T xa) and health (HGET T c) per member only when
-     they can fail, O(s log n) for s sampled;
-  6. only when sampling is short: every member of the base once, in pages (SSCAN / ZRANGE),
-     O(|base| log n) -- exact counts require proving that no more match;
-  7. per chosen proxy (retire in common.lua): its record, availability, counter, key holder and
-     check, and the tombstone (ZADD T t), while its L index members and listing entry are left to
-     T g (one HSET): 8 commands, one O(log n).
-A count=1 extraction with a 2-label filter runs 15 commands when its first window matches, without
-a filter 10 (one more for a proxy that expires, ZREM T xa, and one more with a reserve).
+  1. only with a reserve: total = SCARD T a - its expired members; allowance = min(count,
+     total - reserve), O(log n + e log n);
+  2. no filter: SPOP T a allowance (the chosen leave T a in one command; a popped proxy that
+     fails a test goes back, SADD, or is dropped when expired), O(k);
+  3. a filter: the base is the range of T i of one of its terms (a label first, then upstream,
+     then protocol: labels are usually the narrowest), read from a random id on
+     (ZRANGEBYLEX LIMIT; from the start of the range when the part to its end fell short),
+     O(log n + k);
+  4. candidates' records in one HMGET T r; the other terms, expiry and min remaining TTL are
+     tested on the record in Lua (health: HGET T c only with maxHealthAge); a passing candidate
+     is taken when SREM T a removes it (0: extracted since, its index members wait in T g, or
+     reserved), O(k);
+  5. when short: windows growing x4 (cap 1024), up to 4 (SRANDMEMBER T a without a filter),
+     then every member of the base once, in pages by rank (SSCAN / ZRANGE), O(|base| log n) --
+     exact counts require proving that no more match; these wide reads test availability
+     (SMISMEMBER T a) and the other terms (one ZMSCORE each) before reading records;
+  6. per chosen proxy (retire in common.lua): counter (HINCRBY T n) and T g (HSET: the tombstone
+     end; record, key holder, check, listing entry, T xa entry and index members are collected
+     later), O(1);
+  7. an expired candidate met on the way is dropped, and expired proxies with it (purge_expired),
+     ARGV[8] in all; the owner's periodic purge (purge.lua) does the rest.
+A count=1 extraction runs 4 commands without a filter (SPOP, HGET, HINCRBY, HSET) and 5 with a
+2-label filter when its first window holds a match (ZRANGEBYLEX, HMGET, SREM, HINCRBY, HSET):
+ExtractionCommandCountTest. Two more when the window wraps, one per candidate extracted since and
+not yet collected, or with maxHealthAge; two more with a gateway reserve (SCARD, ZRANGEBYSCORE).
 ]]
-local now, count, all_or_nothing = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3] == '1'
-local reserving = ARGV[3] == 'r'
+local now, count, mode = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
+local all_or_nothing, reserving, counting = mode == '1', mode == 'r', mode == 'c'
 if reserving then -- a retried call (reply lost) finds its reservation: never a second one under the token
   local held = redis.call('HGET', K_RW, ARGV[11 + 3 * tonumber(ARGV[10])])
   if held then return { 2, #tokens(held) } end
 end
 local reserve, min_ttl, max_age = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-local retention = tonumber(ARGV[7])
+local retention, purge_bound = tonumber(ARGV[7]), tonumber(ARGV[8])
 math.randomseed(tonumber(ARGV[9]))
 
-local expired_left = redis.call('ZCOUNT', K_XA, '-inf', now)
-if expired_left > 0 then
-  purge_expired('available', now, tonumber(ARGV[8]))
-  expired_left = redis.call('ZCOUNT', K_XA, '-inf', now)
-end
+-- chosen ids and their records; unless counting, every chosen id is out of T a already (taken)
+local chosen, recs, seen = {}, {}, {}
 
-local function finish(chosen)
-  if ARGV[3] == 'c' or (all_or_nothing and #chosen < count) then
+local function finish()
+  if counting then return { 0, #chosen } end
+  if all_or_nothing and #chosen < count then
+    for _, id in ipairs(chosen) do redis.call('SADD', K_AV, id) end -- taken back: nothing changed
     return { 0, #chosen }
   end
   if reserving then
     if #chosen == 0 then return { 2, 0 } end
     local tail = 11 + 3 * tonumber(ARGV[10])
     local ids = {}
-    for _, id in ipairs(chosen) do
-      local h = fetch(id)
-      redis.call('SREM', K_AV, id)
+    for i, id in ipairs(chosen) do
+      local h = recs[i]
       if h.e then redis.call('ZREM', K_XA, id) end
       redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
       ids[#ids + 1] = #id .. ':' .. id
@@ -71,138 +77,203 @@ local function finish(chosen)
     return { 2, #chosen }
   end
   local out = { 1 }
-  for _, id in ipairs(chosen) do
-    local h = fetch(id)
-    retire(id, h, now, retention)
-    out[#out + 1] = h.r
+  for i, id in ipairs(chosen) do
+    retire(id, recs[i], now, retention, true)
+    out[#out + 1] = recs[i].r
   end
   return out
 end
 
 local limit = count
 if reserve > 0 then
-  limit = math.min(count, redis.call('SCARD', K_AV) - expired_left - reserve)
+  limit = math.min(count, redis.call('SCARD', K_AV) - expired_available(now) - reserve)
 end
 if limit <= 0 then
-  return finish({})
+  return finish()
 end
 
-local check_ttl = min_ttl > 0 or expired_left > 0
-local check_age = max_age > 0
-
--- the base: T a (range == nil), or a range of T i given by its term, first rank and size
-local range, start, size = nil, 0, 0
-local others = {}
+-- the filter: the range term (base) and the others, tested on the record
 local wanted = term_args(10)
+local range, others = nil, {}
 if #wanted > 0 then
-  local sizes, smallest = {}, 1
+  local best, rank = 1, 9
   for j, term in ipairs(wanted) do
-    sizes[j] = redis.call('ZLEXCOUNT', K_IDX, '[' .. term .. '|', '(' .. term .. '}')
-    if sizes[j] == 0 then return finish({}) end
-    if sizes[j] < sizes[smallest] then smallest = j end
+    local kind = string.sub(term, string.find(term, ':', 1, true) + 1, string.find(term, ':', 1, true) + 1)
+    local r = kind == 'l' and 1 or (kind == 'u' and 2 or 3)
+    if r < rank then best, rank = j, r end
   end
-  range, size = wanted[smallest], sizes[smallest]
+  range = wanted[best]
   for j, term in ipairs(wanted) do
-    if j ~= smallest then others[#others + 1] = term end
+    if j ~= best then others[#others + 1] = term end
   end
-  start = redis.call('ZLEXCOUNT', K_IDX, '-', '(' .. range .. '|')
-elseif not check_ttl and not check_age then
-  return finish(redis.call('SRANDMEMBER', K_AV, limit))
-else
-  size = redis.call('SCARD', K_AV)
-  if size == 0 then return finish({}) end
-end
-local cut = range and #range + 2 -- members are range .. '|' .. id
-
--- the ids at offsets off .. off + k - 1 of the range (k <= size), wrapping once past its end
-local function window(off, k)
-  local ids = {}
-  local last = math.min(off + k, size) - 1
-  for _, m in ipairs(redis.call('ZRANGE', K_IDX, start + off, start + last)) do
-    ids[#ids + 1] = string.sub(m, cut)
-  end
-  if off + k > size then
-    for _, m in ipairs(redis.call('ZRANGE', K_IDX, start, start + off + k - size - 1)) do
-      ids[#ids + 1] = string.sub(m, cut)
-    end
-  end
-  return ids
 end
 
--- the per-member tests besides the index
-local function lives(id)
-  if check_ttl then
-    local e = redis.call('ZSCORE', K_XA, id)
-    if e then
-      local left = tonumber(e) - now
-      if left <= 0 or left < min_ttl then return false end
-    end
-  end
-  if check_age then
-    local c = redis.call('HGET', K_CHK, id)
-    if not c then return false end
-    local colon = string.find(c, ':', 1, true)
-    if colon then c = string.sub(c, 1, colon - 1) end
-    if now - tonumber(c) > max_age then return false end
+-- true when the record h (of an index member or a sampled id) also has every other term
+local function has_others(h)
+  if #others == 0 then return true end
+  local have = {}
+  for _, term in ipairs(terms(h.ix)) do have[term] = true end
+  for _, term in ipairs(others) do
+    if not have[term] then return false end
   end
   return true
 end
 
-local chosen, seen = {}, {}
--- tests candidate ids of the base; true once the allowance is met
-local function take(ids)
+-- the record tests besides the index: ok, expired
+local function fresh(id, h)
+  if h.e then
+    local left = tonumber(h.e) - now
+    if left <= 0 then return false, true end
+    if left < min_ttl then return false, false end
+  end
+  if max_age > 0 then
+    local c = redis.call('HGET', K_CHK, id)
+    if not c then return false, false end
+    local colon = string.find(c, ':', 1, true)
+    if colon then c = string.sub(c, 1, colon - 1) end
+    if now - tonumber(c) > max_age then return false, false end
+  end
+  return true, false
+end
+
+-- expired proxies met on the way are dropped, up to purge_bound in all (with purge_expired)
+local dropped = 0
+local function purge_once()
+  if dropped < purge_bound and not counting then
+    purge_expired('available', now, purge_bound - dropped)
+    dropped = purge_bound
+  end
+end
+
+-- tests candidate ids (popped: SPOP took them out of T a, each is settled here; bulk: many ids,
+-- filtered by SMISMEMBER T a and ZMSCORE T i before their records are read); true once the
+-- allowance is met
+local function take(ids, popped, bulk)
+  if bulk then -- a wide window or a page: set lookups first, records only of the ids passing them
+    local pass = {}
+    if #ids > 0 then
+      for j, yes in ipairs(redis.call('SMISMEMBER', K_AV, unpack(ids))) do
+        if yes == 1 and not seen[ids[j]] then pass[#pass + 1] = ids[j] end
+      end
+    end
+    for _, term in ipairs(others) do -- one ZMSCORE per other term instead of a record per member
+      if #pass == 0 then break end
+      local probe = {}
+      for j, id in ipairs(pass) do probe[j] = term .. '|' .. id end
+      local kept = {}
+      for j, score in ipairs(redis.call('ZMSCORE', K_IDX, unpack(probe))) do
+        if score then kept[#kept + 1] = pass[j] end
+      end
+      pass = kept
+    end
+    ids = pass
+  end
   if #ids == 0 then return false end
-  local pass = {}
-  for j = 1, #ids do pass[j] = true end
-  if range then -- a range may hold ids extracted since (T g): only T a is exact
-    local available = redis.call('SMISMEMBER', K_AV, unpack(ids))
-    for j = 1, #ids do
-      if available[j] == 0 then pass[j] = false end
-    end
-  end
-  for _, term in ipairs(others) do -- one ZMSCORE per other term instead of a ZSCORE per member
-    local probe = {}
-    for j, id in ipairs(ids) do probe[j] = term .. '|' .. id end
-    local scores = redis.call('ZMSCORE', K_IDX, unpack(probe))
-    for j = 1, #ids do
-      if not scores[j] then pass[j] = false end
-    end
-  end
+  local vals = redis.call('HMGET', K_REC, unpack(ids))
+  local expired_seen = false
   for j, id in ipairs(ids) do
-    if not seen[id] then
+    local v = vals[j]
+    if popped then
       seen[id] = true
-      if pass[j] and lives(id) then
-        chosen[#chosen + 1] = id
-        if #chosen == limit then return true end
+      if v then
+        local h = parse(v)
+        local ok, expired = fresh(id, h)
+        if ok and #chosen < limit then
+          chosen[#chosen + 1], recs[#recs + 1] = id, h
+        elseif expired and dropped < purge_bound then
+          drop_taken(id, h)
+          dropped = dropped + 1
+          expired_seen = true
+        else
+          redis.call('SADD', K_AV, id)
+        end
+      end
+    elseif #chosen < limit and not seen[id] then
+      seen[id] = true
+      if v then
+        local h = parse(v)
+        if has_others(h) then
+          local ok, expired = fresh(id, h)
+          if ok then
+            local available
+            if counting then
+              available = redis.call('SISMEMBER', K_AV, id) == 1
+            else
+              available = redis.call('SREM', K_AV, id) == 1 -- 0: extracted since (T g) or reserved
+            end
+            if available then chosen[#chosen + 1], recs[#recs + 1] = id, h end
+          elseif expired and not counting and dropped < purge_bound and redis.call('SREM', K_AV, id) == 1 then
+            drop_taken(id, h)
+            dropped = dropped + 1
+            expired_seen = true
+          end
+        end
       end
     end
   end
-  return false
+  if expired_seen then purge_once() end
+  return #chosen >= limit
 end
 
-local function sample(k)
-  if range then return window(math.random(0, size - 1), k) end
-  return redis.call('SRANDMEMBER', K_AV, k)
+local BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
+
+if range then
+  local cut = #range + 2 -- members are range .. '|' .. id
+  local lo, hi = '[' .. range .. '|', '(' .. range .. '}'
+  local function ids_of(ms)
+    local ids = {}
+    for j, m in ipairs(ms) do ids[j] = string.sub(m, cut) end
+    return ids
+  end
+  -- windows of k members of the range from a random id on (ids are "p-" + base32, uniform),
+  -- wrapping once to the start of the range only when the part up to its end did not suffice
+  local k = math.min(4 * limit + 4, 1024)
+  for round = 1, 4 do
+    local bulk = round > 1
+    local at = {}
+    for j = 1, 4 do
+      local r = math.random(1, 32)
+      at[j] = string.sub(BASE32, r, r)
+    end
+    local from = range .. '|p-' .. table.concat(at)
+    local ms = redis.call('ZRANGEBYLEX', K_IDX, '[' .. from, hi, 'LIMIT', 0, k)
+    if take(ids_of(ms), false, bulk) then return finish() end
+    if #ms < k then
+      local more = redis.call('ZRANGEBYLEX', K_IDX, lo, '(' .. from, 'LIMIT', 0, k - #ms)
+      if take(ids_of(more), false, bulk) or #more < k - #ms then return finish() end -- or: the whole range seen
+    end
+    k = math.min(k * 4, 1024)
+  end
+  -- sampling fell short: prove it by testing every member of the base once, by rank
+  local start = redis.call('ZLEXCOUNT', K_IDX, '-', '(' .. range .. '|')
+  local size = redis.call('ZLEXCOUNT', K_IDX, lo, hi)
+  for off = 0, size - 1, 1000 do
+    local ids = {}
+    for j, m in ipairs(redis.call('ZRANGE', K_IDX, start + off, start + math.min(off + 999, size - 1))) do
+      ids[j] = string.sub(m, cut)
+    end
+    if take(ids, false, true) then return finish() end
+  end
+  return finish()
 end
 
-local k = math.min(size, 2 * limit + 2)
+if not counting then
+  local ids = redis.call('SPOP', K_AV, limit)
+  if take(ids, true, false) or #ids < limit then return finish() end -- fewer: every available id was seen
+end
+local size = redis.call('SCARD', K_AV)
+if size == 0 then return finish() end
+local k = math.min(size, 2 * (limit - #chosen) + 2)
 for _ = 1, 5 do
-  if take(sample(k)) then return finish(chosen) end
-  if k >= size then return finish(chosen) end -- the sample was the whole base
+  if take(redis.call('SRANDMEMBER', K_AV, k), false, true) then return finish() end
+  if k >= size then return finish() end -- the sample was the whole base
   k = math.min(size, k * 4, 1024)
 end
-
 -- sampling fell short: prove it by testing every member of the base once
-if range then
-  for off = 0, size - 1, 1000 do
-    if take(window(off, math.min(1000, size - off))) then return finish(chosen) end
-  end
-else
-  local cursor = '0'
-  repeat
-    local page = redis.call('SSCAN', K_AV, cursor, 'COUNT', 1000)
-    cursor = page[1]
-    if take(page[2]) then return finish(chosen) end
-  until cursor == '0'
-end
-return finish(chosen)
+local cursor = '0'
+repeat
+  local page = redis.call('SSCAN', K_AV, cursor, 'COUNT', 1000)
+  cursor = page[1]
+  if take(page[2], false, true) then return finish() end
+until cursor == '0'
+return finish()

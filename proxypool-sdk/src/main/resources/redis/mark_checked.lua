@@ -10,7 +10,7 @@ local value = ns > 0 and (ARGV[1] .. ':' .. ARGV[2]) or ARGV[1]
 local n = 0
 for i = 3, #ARGV do
   local id = ARGV[i]
-  if redis.call('HEXISTS', K_REC, id) == 1 then
+  if redis.call('HEXISTS', K_REC, id) == 1 and redis.call('HEXISTS', K_GC, id) == 0 then -- T g: retired
     n = n + 1
     local old = redis.call('HGET', K_CHK, id)
     local newer = not old

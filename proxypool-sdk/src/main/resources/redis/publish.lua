@@ -4,7 +4,8 @@ and duplicate checks and the insert cannot interleave with an extraction.
 KEYS: the pool keys of common.lua, [1..12]
 ARGV: [1] now (epoch ms), then 2 per proxy: id, its value of T r (ProxyCodec.stored)
 Returns: {added, refreshed, skippedTombstoned, skippedExpired, skippedDuplicate}
-Complexity: O(b) commands for b proxies, each O(1) or O(L log n) for L labels.
+Complexity: O(b) commands for b proxies, each O(1) or O(L log n) for L labels. A key whose holder
+was extracted (T g) and whose tombstone ended is collected first (common.lua tombstone_end).
 Rules in the order of MemoryPoolStore: expired at now, tombstoned at now, key held by another id,
 then add (state available, never checked) or refresh (record replaced, state and check kept).
 ]]
@@ -15,17 +16,17 @@ for i = 2, #ARGV, 2 do
   if h.e and tonumber(h.e) <= now then
     expired = expired + 1
   else
-    local tomb = redis.call('ZSCORE', K_TOMB, h.k)
-    if tomb and tonumber(tomb) > now then
+    if tombstone_end(h.k, now) then -- collects the key's retired holder once its tombstone ended
       tombstoned = tombstoned + 1
     else
       local holder = redis.call('HGET', K_KEY, h.k)
       if holder and holder ~= id then
         duplicate = duplicate + 1
       else
+        local tomb = redis.call('ZSCORE', K_TOMB, h.k)
         if tomb then redis.call('ZREM', K_TOMB, h.k) end -- ended at now: only purge was left
         local retired = redis.call('HGET', K_GC, id)
-        if retired then collect(id, retired) end -- extracted before: no stale index member may stay
+        if retired then collect(id, retired, now) end -- extracted before: no stale index member may stay
         local old = fetch(id)
         local st = 'available'
         if old then

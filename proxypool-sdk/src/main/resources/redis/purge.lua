@@ -1,6 +1,7 @@
 --[[
 purge.lua: drops stored proxies (both states) expired at now and tombstones ended at now, and
-finishes the cleanup of extracted proxies (T g), one bounded batch per call
+finishes the cleanup of extracted proxies (T g: record, key holder, index members, ...; their
+tombstone moves to T t), one bounded batch per call
 (PoolStore.purgeExpired); the caller repeats while a batch came back full.
 KEYS: the pool keys of common.lua, [1..12]
 ARGV: [1] now (epoch ms), [2] batch size per state, for tombstones and for T g
@@ -16,7 +17,7 @@ if ended > 0 then
 end
 local retired = redis.call('HRANDFIELD', K_GC, batch, 'WITHVALUES')
 for i = 1, #retired, 2 do
-  collect(retired[i], retired[i + 1])
+  collect(retired[i], retired[i + 1], now)
 end
 local more = a == batch or d == batch or ended > batch or redis.call('HLEN', K_GC) > 0
 return { a + d, more and 1 or 0 }

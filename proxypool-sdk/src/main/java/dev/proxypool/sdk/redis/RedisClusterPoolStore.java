@@ -99,6 +99,7 @@ public final class RedisClusterPoolStore implements PoolStore {
             RedisPoolStore.COUNTS,
             RedisPoolStore.LIST,
             RedisPoolStore.GET,
+            RedisPoolStore.TOMBSTONED,
             COMMIT,
             RELEASE,
             TOTAL,
@@ -721,8 +722,7 @@ public final class RedisClusterPoolStore implements PoolStore {
     @Override
     public boolean isTombstoned(ProxyKey key, Instant now) {
         checkOpen();
-        Double ends = redis.call(c -> c.zscore(keysOf(key).tombstones(), RedisKeys.physical(key)));
-        return ends != null && ends.longValue() > ProxyCodec.millis(now);
+        return RedisPoolStore.tombstoned(redis, keysOf(key), key, now);
     }
 
     @Override

@@ -84,7 +84,7 @@ public final class RedisPoolStore implements PoolStore {
     static final int PUBLISH_BATCH = 500;
     /** Ids per remove / markChecked / purge script call. */
     static final int ID_BATCH = 1000;
-    /** Expired available proxies an extraction drops before it counts the pool. */
+    /** Expired available proxies an extraction drops when it meets one (extract.lua, step 7). */
     static final int EXTRACT_PURGE_BOUND = 100;
     /** Most ids one listing page examines. */
     static final int LIST_SCAN_CAP = 5000;
@@ -100,6 +100,7 @@ public final class RedisPoolStore implements PoolStore {
     static final RedisScript SET_DISABLED = RedisScript.withPrelude("/redis/common.lua", "/redis/set_disabled.lua");
     static final RedisScript COUNTS = RedisScript.withPrelude("/redis/common.lua", "/redis/counts.lua");
     static final RedisScript LIST = RedisScript.withPrelude("/redis/common.lua", "/redis/list.lua");
+    static final RedisScript TOMBSTONED = RedisScript.withPrelude("/redis/common.lua", "/redis/tombstoned.lua");
     private static final List<RedisScript> ALL = List.of(
             PUBLISH,
             EXTRACT,
@@ -110,6 +111,7 @@ public final class RedisPoolStore implements PoolStore {
             COUNTS,
             LIST,
             GET,
+            TOMBSTONED,
             RedisIdempotency.BEGIN,
             RedisIdempotency.COMPLETE,
             RedisIdempotency.ABANDON,
@@ -412,8 +414,17 @@ public final class RedisPoolStore implements PoolStore {
     @Override
     public boolean isTombstoned(ProxyKey key, Instant now) {
         checkOpen();
-        Double ends = redis.call(c -> c.zscore(keys.tombstones(), RedisKeys.physical(key)));
-        return ends != null && ends.longValue() > ProxyCodec.millis(now);
+        return tombstoned(redis, keys, key, now);
+    }
+
+    /**
+     * Whether {@code key} is tombstoned at {@code now} in the pool of {@code keys}: its end in the
+     * tombstone set, or kept by its extracted holder until collected (tombstoned.lua).
+     */
+    static boolean tombstoned(RedisAccess redis, RedisKeys keys, ProxyKey key, Instant now) {
+        Object ends = redis.eval(
+                TOMBSTONED, keys.pool(), List.of(RedisKeys.physical(key), Long.toString(ProxyCodec.millis(now))));
+        return ((Number) ends).longValue() >= 0;
     }
 
     @Override

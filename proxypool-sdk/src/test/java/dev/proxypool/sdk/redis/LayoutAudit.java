@@ -8,7 +8,9 @@ import redis.clients.jedis.RedisClient;
 /**
  * Checks the store's Redis layout against itself after a test (see {@code redis/common.lua}):
  * every stored proxy is in exactly the index members, sets and sorted sets of its state, no index
- * or set holds an id that is not stored, the counters agree, no stored proxy is tombstoned. A
+ * or set holds an id that is neither stored nor retired (T g: extracted, cleanup pending), a
+ * retired id keeps its record, key and index members until collected, the counters agree, no
+ * stored proxy is tombstoned. A
  * half-done extraction or publish would break one of these. O(n) commands: test use only.
  */
 final class LayoutAudit {
@@ -28,22 +30,36 @@ final class LayoutAudit {
             if (!new java.util.TreeSet<>(ids).equals(listed)) {
                 problems.add("listing " + ids + " differs from the records and retired ids " + listed);
             }
-            long indexMembers = 0, availableExpiring = 0, disabledExpiring = 0, disabled = 0;
+            long indexMembers = 0, availableExpiring = 0, disabledExpiring = 0, disabled = 0, retiredExpiring = 0;
             for (Map.Entry<String, String> g : retired.entrySet()) {
-                if (records.containsKey(g.getKey())) {
-                    problems.add(g.getKey() + " is stored and retired");
+                String id = g.getKey();
+                String record = records.get(id);
+                if (record == null || !g.getValue().matches("[0-9]+")) {
+                    problems.add(id + " is retired without its record or tombstone end: " + g.getValue());
+                    continue;
                 }
-                for (String item : items(g.getValue())) { // left in the index until collected
+                List<String> v = items(record);
+                if (c.sismember(t + "a", id) || c.sismember(t + "d", id)) {
+                    problems.add(id + " is retired and still available or disabled");
+                }
+                if (!id.equals(c.hget(t + "k", v.get(0)))) {
+                    problems.add(id + " is retired but no longer holds its key (its tombstone would be lost)");
+                }
+                for (String item : items(v.get(4))) { // left in the index until collected
                     indexMembers++;
-                    if (c.zscore(t + "i", ProxyCodec.utf8Length(item) + ":" + item + "|" + g.getKey()) == null) {
-                        problems.add(g.getKey() + " is retired but lost its index member " + item + " early");
+                    if (c.zscore(t + "i", ProxyCodec.utf8Length(item) + ":" + item + "|" + id) == null) {
+                        problems.add(id + " is retired but lost its index member " + item + " early");
                     }
                 }
+                retiredExpiring += c.zscore(t + "xa", id) == null ? 0 : 1;
             }
             java.util.TreeSet<String> availableIds = new java.util.TreeSet<>();
             Map<String, Long> counts = new java.util.TreeMap<>();
             for (Map.Entry<String, String> e : records.entrySet()) {
                 String id = e.getKey();
+                if (retired.containsKey(id)) {
+                    continue;
+                }
                 List<String> v = items(e.getValue());
                 if (v.size() != 6) {
                     problems.add(id + ": stored value has " + v.size() + " tokens");
@@ -98,7 +114,11 @@ final class LayoutAudit {
                 problems.add("available set " + c.smembers(t + "a") + ", expected " + availableIds);
             }
             check(problems, "disabled set", disabled, c.scard(t + "d"));
-            check(problems, "xa", availableExpiring, c.zcard(t + "xa"));
+            check(
+                    problems,
+                    "xa (available, and retired not yet collected)",
+                    availableExpiring + retiredExpiring,
+                    c.zcard(t + "xa"));
             check(problems, "xd", disabledExpiring, c.zcard(t + "xd"));
             check(problems, "key holders", records.size(), c.hlen(t + "k"));
             Map<String, Long> stored = new java.util.TreeMap<>();

@@ -44,6 +44,7 @@ class RedisScriptKeysTest {
             "redis/release.lua",
             "redis/remove.lua",
             "redis/set_disabled.lua",
+            "redis/tombstoned.lua",
             "redis/total.lua");
 
     /** Commands whose every argument is a key. */

@@ -1,0 +1,162 @@
+package dev.proxypool.sdk.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proxypool.core.extract.ExtractionFilter;
+import dev.proxypool.core.extract.ExtractionRequest;
+import dev.proxypool.core.extract.ExtractionResult;
+import dev.proxypool.core.extract.ProxyFixtures;
+import dev.proxypool.core.extract.StoreSettings;
+import dev.proxypool.core.model.Labels;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.testkit.PrivateRedisServer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The number of Redis commands one count=1 extraction runs inside extract.lua in the common case
+ * (docs/design.md#extraction; issue #19: at most 5): counted by Redis itself, {@code CONFIG
+ * RESETSTAT} then {@code INFO commandstats} around one {@code EVALSHA}, on a private redis-server
+ * (the shared one on 6379 serves other tests meanwhile). The script's sampling seed is fixed per
+ * call so a run is deterministic. The pool: 4,000 proxies, all expiring (an expiring proxy used to
+ * cost one more command), country 1 of 4 and type following the country, so the first window of a
+ * (country, type) filter always holds a match — the common case the bound is for.
+ */
+class ExtractionCommandCountTest {
+
+    private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+    private static final String[] COUNTRIES = {"US", "DE", "FR", "JP"};
+    private static final int POOL = 4000;
+
+    private static PrivateRedisServer server;
+    private static RedisPoolStore store;
+    private static RedisKeys keys;
+
+    @BeforeAll
+    static void load() {
+        server = PrivateRedisServer.start();
+        String prefix = "ppcount:";
+        store = RedisPoolStore.connect(
+                new RedisStoreConfig(
+                        "127.0.0.1",
+                        server.port(),
+                        "",
+                        "",
+                        0,
+                        prefix,
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(10),
+                        4),
+                StoreSettings.DEFAULTS);
+        keys = new RedisKeys(prefix);
+        List<Proxy> proxies = new ArrayList<>();
+        for (int n = 0; n < POOL; n++) {
+            proxies.add(ProxyFixtures.builder(n)
+                    .labels(Labels.of("country", COUNTRIES[n % 4], "type", n % 2 == 0 ? "residential" : "datacenter"))
+                    .expiresAt(NOW.plus(Duration.ofHours(1)).plusSeconds(n))
+                    .build());
+            if (proxies.size() == 500) {
+                assertEquals(500, store.upsert(proxies, NOW).added());
+                proxies.clear();
+            }
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (store != null) {
+            store.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void countOneWithoutFilterRunsFourCommands() {
+        Set<String> ids = new HashSet<>();
+        for (int seed = 1; seed <= 20; seed++) {
+            Map<String, Long> commands =
+                    commandsOfOneExtraction(ExtractionRequest.builder(1).build(), seed, ids);
+            assertEquals(4, total(commands), "commands of a count=1 extraction without a filter: " + commands);
+        }
+    }
+
+    @Test
+    void countOneWithTwoLabelFilterRunsAtMostFiveCommands() {
+        Set<String> ids = new HashSet<>();
+        for (int seed = 1; seed <= 20; seed++) {
+            String country = COUNTRIES[seed % 4];
+            ExtractionRequest request = ExtractionRequest.builder(1)
+                    .filter(ExtractionFilter.builder()
+                            .country(country)
+                            .label("type", seed % 2 == 0 ? "residential" : "datacenter")
+                            .build())
+                    .build();
+            Map<String, Long> commands = commandsOfOneExtraction(request, seed, ids);
+            assertTrue(total(commands) <= 5, "commands of a count=1 extraction with a 2-label filter: " + commands);
+        }
+    }
+
+    /**
+     * Runs extract.lua once for {@code request} with sampling seed {@code seed}; asserts it extracted
+     * one proxy never extracted before (added to {@code ids}); returns the commands it ran by name.
+     */
+    private static Map<String, Long> commandsOfOneExtraction(ExtractionRequest request, int seed, Set<String> ids) {
+        List<String> args = new ArrayList<>(
+                RedisPoolStore.extractArgs(request, NOW, StoreSettings.DEFAULTS, 1, "0", request.gatewayReserve()));
+        args.set(8, Integer.toString(seed)); // ARGV[9]: the sampling seed
+        try (RedisClient c =
+                RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
+            c.sendCommand(Protocol.Command.CONFIG, "RESETSTAT");
+            List<?> reply = (List<?>) c.evalsha(RedisPoolStore.EXTRACT.sha(), keys.pool(), args);
+            String stats = c.info("commandstats");
+            assertEquals(2, reply.size(), "one proxy extracted: " + reply);
+            assertEquals(1L, reply.get(0));
+            String id = ProxyCodec.decode(RedisReplies.string(reply.get(1))).id();
+            assertTrue(ids.add(id), "extracted twice: " + id);
+            Map<String, Long> commands = new TreeMap<>();
+            for (String line : stats.split("\r?\n")) {
+                if (line.startsWith("cmdstat_")) {
+                    String name = line.substring("cmdstat_".length(), line.indexOf(':'));
+                    long calls = Long.parseLong(line.replaceAll(".*\\bcalls=([0-9]+).*", "$1"));
+                    commands.put(name, calls);
+                }
+            }
+            assertEquals(1L, commands.remove("evalsha"), "one script call: " + commands);
+            // the RESETSTAT before it ("config|resetstat") and the INFO itself, when counted
+            commands.keySet().removeIf(name -> name.startsWith("config") || name.equals("info"));
+            return commands;
+        }
+    }
+
+    private static long total(Map<String, Long> commands) {
+        return commands.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    @Test
+    void extractionsLeaveACollectablePool() {
+        // the lazily retired ids of the tests above are collected by a purge and the layout stays consistent
+        ExtractionResult r = store.extract(ExtractionRequest.builder(3).build(), NOW);
+        assertTrue(r instanceof ExtractionResult.Extracted e && e.count() == 3, "extracted 3: " + r);
+        assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), store.keyPrefix()), "before purge");
+        store.purgeExpired(NOW);
+        assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), store.keyPrefix()));
+        try (RedisClient c =
+                RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
+            assertEquals(0L, c.hlen(keys.poolTag() + "g"), "every retired id collected");
+        }
+    }
+}
