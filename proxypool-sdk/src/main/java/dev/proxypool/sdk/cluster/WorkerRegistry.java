@@ -144,8 +144,8 @@ public final class WorkerRegistry implements AutoCloseable {
                             Instant.ofEpochMilli(Long.parseLong(f[3])),
                             Instant.ofEpochMilli(Long.parseLong(f[4])));
                     return new Worker(id, f.length == 6 ? f[5] : "", Optional.of(a));
-                } catch (NumberFormatException e) {
-                    // not ours after all: show it as a description
+                } catch (IllegalArgumentException | java.time.DateTimeException e) {
+                    // not ours after all (a malformed number or instant): show it as a description
                 }
             }
         }
@@ -244,6 +244,14 @@ public final class WorkerRegistry implements AutoCloseable {
      * @param appliedAt   when the worker applied it (the worker's clock; EPOCH before the first)
      */
     public record Applied(long epoch, long version, Instant publishedAt, Instant appliedAt) {
+        public Applied {
+            if (version < 0 || publishedAt == null || appliedAt == null) {
+                throw new IllegalArgumentException(
+                        "an applied snapshot needs a version of at least 0 and both instants, got version " + version
+                                + ", publishedAt " + publishedAt + ", appliedAt " + appliedAt);
+            }
+        }
+
         static final Applied NONE = new Applied(0, 0, Instant.EPOCH, Instant.EPOCH);
     }
 

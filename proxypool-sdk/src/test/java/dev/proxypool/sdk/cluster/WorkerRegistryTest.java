@@ -153,6 +153,22 @@ class WorkerRegistryTest {
         }
     }
 
+    /** Values that only look like the format are shown as descriptions (unknown), never half-read. */
+    @Test
+    void malformedValuesReadAsUnknown() {
+        for (String v :
+                List.of("pp1 a 1 2 3 x", "pp1 1 -5 0 0 x", "pp1 1 2 3", "pp1 1 2 99999999999999999999 0 x", "")) {
+            WorkerRegistry.Worker w = WorkerRegistry.parse("w", v);
+            assertEquals(Optional.empty(), w.applied(), v);
+            assertEquals(v, w.description(), v);
+        }
+        WorkerRegistry.Worker bare = WorkerRegistry.parse("w", "pp1 7 3 1000 2000");
+        assertEquals(
+                new WorkerRegistry.Applied(7, 3, Instant.ofEpochMilli(1000), Instant.ofEpochMilli(2000)),
+                bare.applied().orElseThrow());
+        assertEquals("", bare.description(), "an empty description");
+    }
+
     /** docs/design.md#capacity (C5): each worker gets max(1, maxConcurrency / workers) of every proxy. */
     @Test
     void eachWorkerGetsItsShareOfEveryProxysConcurrency() {
