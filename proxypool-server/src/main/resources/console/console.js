@@ -384,8 +384,46 @@ function attention(snap, series, pipeline, last, capPct, pool, providerOf, error
   }
   if (capPct > 80) add('warn', 'Capacity in use is at ' + capPct.toFixed(1) + ' %.');
   if (snap.ageSeconds > 300) add('warn', 'The snapshot is ' + duration(Math.round(snap.ageSeconds)) + ' old.');
+  items.push(...workerFlags(snap));
   if (items.length === 0) add('ok', 'Nothing needs attention.');
   return items;
+}
+
+/**
+ * A red line for each worker flagged stale by GET /snapshot (behind the published version, or serving a
+ * version older than workerStaleAfterSeconds: half of cluster.validity), linking to the Workers table.
+ */
+function workerFlags(snap) {
+  const toTable = (ev) => {
+    ev.preventDefault();
+    $('ov-workers').scrollIntoView();
+  };
+  return (snap.workers || []).filter((w) => w.stale).map((w) => el('li', { class: 'bad', 'data-flag': 'bad', 'data-worker': w.id },
+    'Worker ' + w.id + (w.snapshotVersion === 0 ? ' holds no snapshot yet'
+      : (w.behind > 0 ? ' is ' + w.behind + ' version(s) behind: it serves ' + w.snapshotVersion + ' of ' + snap.publishedVersion
+        : ' serves version ' + w.snapshotVersion)
+      + (w.ageSeconds !== null && w.ageSeconds !== undefined ? ', published ' + duration(Math.round(w.ageSeconds)) + ' ago' : ''))
+      + '.', ' ', el('a', { href: '#overview', onclick: toTable, text: 'Workers' })));
+}
+
+/** The Workers table: what each live worker serves (GET /snapshot's workers); hidden where there are none to show. */
+function renderWorkers(snap) {
+  const box = $('ov-workers');
+  box.hidden = !Array.isArray(snap.workers);
+  if (box.hidden) return;
+  const unknown = (v) => v === null || v === undefined;
+  fill($('ov-workers-table').tBodies[0], snap.workers.length ? snap.workers.map((w) => el('tr', {
+    'data-worker': w.id, class: w.stale ? 'broken' : null },
+  el('td', { text: w.id }),
+  el('td', { text: w.description }),
+  el('td', { class: 'num', 'data-col': 'version', text: unknown(w.snapshotVersion) ? 'unknown' : String(w.snapshotVersion) }),
+  el('td', { class: 'num', 'data-col': 'behind', text: unknown(w.behind) ? 'unknown' : String(w.behind) }),
+  el('td', { class: 'num', 'data-col': 'age', text: unknown(w.ageSeconds) ? (unknown(w.snapshotVersion) ? 'unknown' : '–')
+    : duration(Math.round(w.ageSeconds)) }),
+  el('td', { 'data-col': 'applied', text: w.appliedAt ? clock(w.appliedAt) : '–' })))
+    : [el('tr', {}, el('td', { colspan: 6, class: 'muted', text: 'No worker is registered.' }))]);
+  $('ov-workers-note').textContent = 'published version ' + snap.publishedVersion + '; flagged when behind it or older than '
+    + duration(Math.round(snap.workerStaleAfterSeconds)) + ' (half of cluster.validity)';
 }
 
 /**
@@ -507,6 +545,7 @@ async function renderOverview(quiet) {
   el('td', { class: 'num state-disabled', 'data-col': 'health-disabled', text: String(u.disabled) }),
   el('td', { class: 'num', 'data-col': 'available', text: String(u.stored) }),
   el('td', { class: 'num', 'data-col': 'disabled', text: String(u.storedDisabled) }))));
+  renderWorkers(snap);
   status('refreshed ' + new Date().toLocaleTimeString());
   document.body.dataset.rendered = 'overview';
 }

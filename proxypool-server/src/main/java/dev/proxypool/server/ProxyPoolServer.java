@@ -3,6 +3,7 @@ package dev.proxypool.server;
 import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.routing.RetryRule;
 import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.cluster.ClusterRedis;
 import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ConfigException;
@@ -355,7 +356,12 @@ public final class ProxyPoolServer implements AutoCloseable {
                     }
                 };
                 ConfigStore store = configStore;
+                // a control plane on the shared store shows its workers' snapshots (set once it joined)
+                AtomicReference<ClusterControl> control = new AtomicReference<>();
                 AdminService admin = assembly.admin(() -> AdminService.builder(pool, store)
+                        .workers(
+                                () -> Optional.ofNullable(control.get()).map(ClusterControl::workers),
+                                config.cluster().validity().dividedBy(2))
                         .series(series)
                         .activity(activity)
                         .read(ProxyLeaseService.ADMIN_PATH, proxyLeases.adminView())
@@ -409,6 +415,9 @@ public final class ProxyPoolServer implements AutoCloseable {
                         ? null
                         : assembly.joinCluster(
                                 ClusterRedis.fromStore(config.store()), config, pool, bind, gatewayPort, reloadConfig);
+                if (cluster instanceof ClusterControl c) {
+                    control.set(c);
+                }
                 GatewayServer.Builder gsb = GatewayServer.builder(engine);
                 assembly.readiness(gsb, cluster, metrics, pool);
                 if (socksPort >= 0) {

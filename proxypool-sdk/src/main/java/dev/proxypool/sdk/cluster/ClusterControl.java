@@ -66,6 +66,7 @@ public final class ClusterControl implements AutoCloseable {
     private volatile boolean running = true;
 
     private volatile SnapshotPublisher publisher;
+    private WorkerRegistry.Reader workers; // guarded by lock; opened on first use
     private volatile State state = State.STANDBY;
     private volatile long token;
     private volatile Instant since;
@@ -384,6 +385,27 @@ public final class ClusterControl implements AutoCloseable {
         return takeovers;
     }
 
+    /**
+     * The worker registry as this control plane sees it (active or standby): which snapshot each
+     * live worker serves. Opened on first use, closed with this.
+     *
+     * @throws IllegalStateException after {@link #close()}
+     */
+    public WorkerRegistry.Reader workers() {
+        lock.lock();
+        try {
+            if (!running) {
+                throw new IllegalStateException("the control plane is closed");
+            }
+            if (workers == null) {
+                workers = WorkerRegistry.reader(redis);
+            }
+            return workers;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** This process's lease holder id, or null without a lease. */
     public String holderId() {
         return holderId;
@@ -408,6 +430,10 @@ public final class ClusterControl implements AutoCloseable {
             publisher = null;
             if (p != null) {
                 p.close();
+            }
+            if (workers != null) {
+                workers.close();
+                workers = null;
             }
             if (lease != null) {
                 if (state == State.ACTIVE) {

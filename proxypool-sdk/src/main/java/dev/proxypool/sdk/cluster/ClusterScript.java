@@ -9,6 +9,7 @@ final class ClusterScript {
     static final RedisScript HEAD = RedisScript.resource("/redis/cluster/snapshot_head.lua");
     static final RedisScript HEARTBEAT = RedisScript.resource("/redis/cluster/worker_heartbeat.lua");
     static final RedisScript LIVE = RedisScript.resource("/redis/cluster/worker_live.lua");
+    static final RedisScript READ = RedisScript.resource("/redis/cluster/worker_read.lua");
 
     private ClusterScript() {}
 }

@@ -30,14 +30,17 @@ public final class ClusterWorker implements AutoCloseable {
     private final WorkerShare share;
     private final WorkerRegistry registry;
     private final Duration recountEvery;
+    private final InstantSource wall;
     private final ReentrantLock lock = new ReentrantLock();
     private ClusterSnapshot last;
     private volatile int sharedAmong = 1;
     private SnapshotSubscriber subscriber;
     private ScheduledExecutorService recount;
 
-    private ClusterWorker(PoolEngine engine, WorkerShare share, WorkerRegistry registry, Duration recountEvery) {
+    private ClusterWorker(
+            PoolEngine engine, WorkerShare share, WorkerRegistry registry, Duration recountEvery, InstantSource wall) {
         this.engine = engine;
+        this.wall = wall;
         this.share = share;
         this.registry = registry;
         this.recountEvery = recountEvery;
@@ -74,7 +77,7 @@ public final class ClusterWorker implements AutoCloseable {
             Ticker ticker) {
         WorkerRegistry registry = WorkerRegistry.open(redis, settings, workerId, description);
         ClusterWorker w =
-                new ClusterWorker(engine, share, registry, settings.workerTtl().dividedBy(3));
+                new ClusterWorker(engine, share, registry, settings.workerTtl().dividedBy(3), wall);
         registry.start();
         if (share instanceof WorkerShare.Live) {
             w.sharedAmong = w.liveCountOr(1);
@@ -95,6 +98,8 @@ public final class ClusterWorker implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+        // the control plane sees which version this worker serves (GET /v1/admin/snapshot's workers)
+        registry.applied(snapshot.epoch(), snapshot.version(), snapshot.publishedAt(), wall.instant());
     }
 
     private void rebuild() {

@@ -7,8 +7,12 @@ import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +32,15 @@ import java.util.regex.Pattern;
  * script checks each id's key (passed in {@code KEYS}), drops ids whose key expired and returns the
  * rest: two round trips, O(workers).
  *
+ * <p><b>Value.</b> The key's value says which snapshot the worker serves, so a control plane can
+ * flag workers that fall behind ({@link Reader}, {@code GET /v1/admin/snapshot}):
+ * {@code pp1 <epoch> <version> <publishedAtMs> <appliedAtMs> <description>} (decimal, one space
+ * apart; version 0 before the first snapshot; publishedAt is the control plane's clock, appliedAt
+ * the worker's). A few dozen bytes, no secrets. A value without the {@code pp1 } prefix (a worker
+ * of an older release wrote only the description) reads as "unknown" ({@link Worker#applied()} empty).
+ * {@link #applied} records a newly applied version and heartbeats at once (asynchronously), so the
+ * registry trails the worker by one Redis write, not by a heartbeat period.
+ *
  * <p>Thread-safe. Heartbeat failures (Redis down) are logged once per outage; the key simply
  * expires if the worker stays cut off, which is what the others should see.
  */
@@ -42,6 +55,7 @@ public final class WorkerRegistry implements AutoCloseable {
     private final String description;
     private final Duration ttl;
     private volatile boolean failing;
+    private volatile Applied applied = Applied.NONE;
     private ScheduledExecutorService beat; // guarded by this
 
     private WorkerRegistry(RedisAccess redis, ClusterKeys keys, String id, String description, Duration ttl) {
@@ -91,7 +105,51 @@ public final class WorkerRegistry implements AutoCloseable {
         redis.evalBinary(
                 ClusterScript.HEARTBEAT,
                 List.of(bytes(keys.workers()), bytes(keys.worker(id))),
-                List.of(bytes(id), bytes(Long.toString(ttl.toMillis())), bytes(description)));
+                List.of(bytes(id), bytes(Long.toString(ttl.toMillis())), bytes(value(applied, description))));
+    }
+
+    /**
+     * Records the snapshot version this worker now serves and, once {@link #start()}ed, heartbeats
+     * at once on the heartbeat thread (never blocking the caller on Redis).
+     */
+    public void applied(long epoch, long version, Instant publishedAt, Instant appliedAt) {
+        applied = new Applied(epoch, version, publishedAt, appliedAt);
+        ScheduledExecutorService t;
+        synchronized (this) {
+            t = beat;
+        }
+        if (t != null) {
+            try {
+                t.execute(this::beatOnce);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // closing: the key is about to be removed anyway
+            }
+        }
+    }
+
+    static String value(Applied a, String description) {
+        return "pp1 " + a.epoch() + " " + a.version() + " " + a.publishedAt().toEpochMilli() + " "
+                + a.appliedAt().toEpochMilli() + " " + description;
+    }
+
+    /** Parses a heartbeat value; an older release's plain description gives an empty {@link Worker#applied()}. */
+    static Worker parse(String id, String value) {
+        if (value.startsWith("pp1 ")) {
+            String[] f = value.split(" ", 6);
+            if (f.length >= 5) {
+                try {
+                    Applied a = new Applied(
+                            Long.parseLong(f[1]),
+                            Long.parseLong(f[2]),
+                            Instant.ofEpochMilli(Long.parseLong(f[3])),
+                            Instant.ofEpochMilli(Long.parseLong(f[4])));
+                    return new Worker(id, f.length == 6 ? f[5] : "", Optional.of(a));
+                } catch (IllegalArgumentException | java.time.DateTimeException e) {
+                    // not ours after all (a malformed number or instant): show it as a description
+                }
+            }
+        }
+        return new Worker(id, value, Optional.empty());
     }
 
     /** Ids of the live workers, sorted. @throws StoreUnavailableException when Redis is unreachable */
@@ -166,6 +224,123 @@ public final class WorkerRegistry implements AutoCloseable {
             LOG.log(Level.DEBUG, "worker {0}: deregistration failed: {1}", id, e.getMessage());
         }
         redis.close();
+    }
+
+    /**
+     * A read-only view of the registry for the control plane: {@link Reader#read()} returns the live
+     * workers with the snapshot each serves and the published head, in one script call (two when
+     * the set of workers changed since the previous read). The caller closes it.
+     */
+    public static Reader reader(ClusterRedis redis) {
+        return new Reader(redis.open("registry-read", 1), redis.keys());
+    }
+
+    /**
+     * The snapshot a worker serves, as its heartbeat says.
+     *
+     * @param epoch       the content's lineage (0 before the first snapshot)
+     * @param version     the content's version (0 before the first snapshot)
+     * @param publishedAt when the control plane published that version (its clock; EPOCH before the first)
+     * @param appliedAt   when the worker applied it (the worker's clock; EPOCH before the first)
+     */
+    public record Applied(long epoch, long version, Instant publishedAt, Instant appliedAt) {
+        public Applied {
+            if (version < 0 || publishedAt == null || appliedAt == null) {
+                throw new IllegalArgumentException(
+                        "an applied snapshot needs a version of at least 0 and both instants, got version " + version
+                                + ", publishedAt " + publishedAt + ", appliedAt " + appliedAt);
+            }
+        }
+
+        static final Applied NONE = new Applied(0, 0, Instant.EPOCH, Instant.EPOCH);
+    }
+
+    /**
+     * One live worker.
+     *
+     * @param id          its id
+     * @param description what it registered with (e.g. {@code host:port})
+     * @param applied     the snapshot it serves; empty when its heartbeat has the older format (unknown)
+     */
+    public record Worker(String id, String description, Optional<Applied> applied) {}
+
+    /**
+     * The live workers and the published head, read together.
+     *
+     * @param headEpoch   the published lineage (0 when nothing was published)
+     * @param headVersion the newest published version (0 when nothing was published)
+     * @param workers     live workers, sorted by id
+     */
+    public record Fleet(long headEpoch, long headVersion, List<Worker> workers) {
+
+        /**
+         * Versions published that {@code w} has not applied: the head minus its version, the whole head
+         * when it serves another lineage; empty when unknown (older heartbeat format).
+         */
+        public Optional<Long> behind(Worker w) {
+            return w.applied().map(a -> {
+                long held = a.epoch() == headEpoch ? a.version() : 0;
+                return Math.max(0, headVersion - held);
+            });
+        }
+    }
+
+    /** See {@link #reader(ClusterRedis)}. Thread-safe. */
+    public static final class Reader implements AutoCloseable {
+        private final RedisAccess redis;
+        private final ClusterKeys keys;
+        private volatile List<String> known = List.of();
+
+        private Reader(RedisAccess redis, ClusterKeys keys) {
+            this.redis = redis;
+            this.keys = keys;
+        }
+
+        /** @throws StoreUnavailableException when Redis is unreachable */
+        public Fleet read() {
+            List<String> ids = known;
+            for (int attempt = 0; ; attempt++) {
+                List<byte[]> scriptKeys = new ArrayList<>(ids.size() + 3);
+                scriptKeys.add(bytes(keys.workers()));
+                scriptKeys.add(bytes(keys.full()));
+                scriptKeys.add(bytes(keys.deltas()));
+                List<byte[]> args = new ArrayList<>(ids.size());
+                for (String one : ids) {
+                    scriptKeys.add(bytes(keys.worker(one)));
+                    args.add(bytes(one));
+                }
+                List<?> reply = (List<?>) redis.evalBinary(ClusterScript.READ, scriptKeys, args);
+                String epoch = text(reply.get(0));
+                long headVersion = (Long) reply.get(1);
+                List<String> index = new ArrayList<>();
+                for (Object o : (List<?>) reply.get(2)) {
+                    index.add(text(o));
+                }
+                index.sort(null);
+                Set<String> passed = new HashSet<>(ids);
+                if (!passed.containsAll(index) && attempt < 3) {
+                    ids = index; // workers joined since the last read: read their keys too
+                    continue;
+                }
+                known = index;
+                List<?> pairs = (List<?>) reply.get(3);
+                List<Worker> workers = new ArrayList<>(pairs.size() / 2);
+                for (int i = 0; i + 1 < pairs.size(); i += 2) {
+                    workers.add(parse(text(pairs.get(i)), text(pairs.get(i + 1))));
+                }
+                workers.sort(java.util.Comparator.comparing(Worker::id));
+                return new Fleet(epoch.isEmpty() ? 0 : Long.parseLong(epoch), headVersion, workers);
+            }
+        }
+
+        @Override
+        public void close() {
+            redis.close();
+        }
+    }
+
+    private static String text(Object o) {
+        return new String((byte[]) o, StandardCharsets.UTF_8);
     }
 
     private static byte[] bytes(String s) {

@@ -121,6 +121,17 @@ class ClusterOnRedisClusterTest {
                         () -> w1Engine.snapshot().size() == 28
                                 && w2Engine.snapshot().size() == 28,
                         "both workers follow the new leader");
+                // the leader reads which version each worker serves: one script in the cluster's slot
+                awaitTrue(
+                        () -> {
+                            WorkerRegistry.Fleet f = b.workers().read();
+                            return f.headVersion() == b.publisher().version()
+                                    && f.workers().size() == 2
+                                    && f.workers().stream()
+                                            .allMatch(w -> f.behind(w).orElse(-1L) == 0
+                                                    && w.applied().orElseThrow().version() == f.headVersion());
+                        },
+                        "both workers report the leader's version to it");
 
                 // a worker leaves: the other counts one
                 w2.close();

@@ -13,10 +13,16 @@ import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.testkit.Pace;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.StreamEntryID;
+import redis.clients.jedis.params.SetParams;
 
 class WorkerRegistryTest {
 
@@ -44,7 +50,7 @@ class WorkerRegistryTest {
             assertEquals(List.of("worker-a", "worker-b", "worker-c", "worker-silent"), a.live());
             long pttl = raw.pttl(prefix + "workers:worker-a");
             assertTrue(pttl > 0 && pttl <= 600, "the key's TTL is Redis' to count down: " + pttl);
-            assertEquals("127.0.0.1:8081", raw.get(prefix + "workers:worker-b"));
+            assertEquals("pp1 0 0 0 0 127.0.0.1:8081", raw.get(prefix + "workers:worker-b"), "no snapshot yet");
 
             b.close();
             assertEquals(List.of("worker-a", "worker-c", "worker-silent"), a.live(), "a closed worker leaves at once");
@@ -54,6 +60,113 @@ class WorkerRegistryTest {
             assertEquals(List.of("worker-a", "worker-c"), c.live());
             assertTrue(!raw.sismember(prefix + "workers", "worker-silent"), "expired ids leave the index");
         }
+    }
+
+    /**
+     * The heartbeat carries the served snapshot; the control plane reads workers and the published
+     * head together, sees who is behind, and shows an older release's plain value as unknown.
+     */
+    @Test
+    void heartbeatsSayWhichSnapshotEachWorkerServesAndTheReaderComparesWithTheHead() throws Exception {
+        ClusterRedis where = ClusterRedis.of(redis);
+        Instant published = Instant.parse("2026-01-02T03:04:05.678Z");
+        Instant applied = Instant.parse("2026-01-02T03:04:06.001Z");
+        try (WorkerRegistry fresh = WorkerRegistry.open(redis, settings, "worker-fresh", "127.0.0.1:8080");
+                WorkerRegistry behind = WorkerRegistry.open(redis, settings, "worker-behind", "10.0.0.2:8080");
+                WorkerRegistry empty = WorkerRegistry.open(redis, settings, "worker-empty", "");
+                WorkerRegistry.Reader reader = WorkerRegistry.reader(where);
+                RedisClient raw = RedisFixture.client(RedisFixture.SHARED_PORT)) {
+            WorkerRegistry.Fleet none = reader.read();
+            assertEquals(0, none.headVersion());
+            assertEquals(List.of(), none.workers());
+
+            // the head as snapshot_publish.lua leaves it: the full at 7, the stream one version further
+            raw.hset(prefix + "snapshot:full", Map.of("e", "42", "v", "7"));
+            raw.xadd(prefix + "snapshot:deltas", new StreamEntryID(8, 0), Map.of("d", "x"));
+            fresh.applied(42, 8, published, applied);
+            fresh.heartbeat();
+            behind.applied(42, 5, published, applied);
+            behind.heartbeat();
+            empty.heartbeat();
+            assertEquals(
+                    "pp1 42 8 " + published.toEpochMilli() + " " + applied.toEpochMilli() + " 127.0.0.1:8080",
+                    raw.get(prefix + "workers:worker-fresh"),
+                    "a small value: epoch, version, published, applied, description");
+            // a worker of an older release: its value is the bare description
+            raw.set(
+                    prefix + "workers:worker-old",
+                    "10.0.0.9:8080",
+                    SetParams.setParams().px(60_000));
+            raw.sadd(prefix + "workers", "worker-old");
+
+            WorkerRegistry.Fleet fleet = reader.read();
+            assertEquals(42, fleet.headEpoch());
+            assertEquals(8, fleet.headVersion(), "the head is the newer of the full and the stream");
+            assertEquals(
+                    List.of("worker-behind", "worker-empty", "worker-fresh", "worker-old"),
+                    fleet.workers().stream().map(WorkerRegistry.Worker::id).toList());
+            Map<String, WorkerRegistry.Worker> byId = new TreeMap<>();
+            fleet.workers().forEach(w -> byId.put(w.id(), w));
+            WorkerRegistry.Worker f = byId.get("worker-fresh");
+            assertEquals(
+                    new WorkerRegistry.Applied(42, 8, published, applied),
+                    f.applied().orElseThrow());
+            assertEquals("127.0.0.1:8080", f.description());
+            assertEquals(Optional.of(0L), fleet.behind(f));
+            assertEquals(Optional.of(3L), fleet.behind(byId.get("worker-behind")));
+            assertEquals(Optional.of(8L), fleet.behind(byId.get("worker-empty")), "nothing applied: the whole head");
+            WorkerRegistry.Worker old = byId.get("worker-old");
+            assertEquals(Optional.empty(), old.applied(), "an older format is unknown");
+            assertEquals("10.0.0.9:8080", old.description());
+            assertEquals(Optional.empty(), fleet.behind(old));
+
+            // another lineage counts as holding none of the head's versions
+            behind.applied(41, 900, published, applied);
+            behind.heartbeat();
+            WorkerRegistry.Fleet relineaged = reader.read();
+            assertEquals(
+                    Optional.of(8L),
+                    relineaged.behind(relineaged.workers().stream()
+                            .filter(w -> w.id().equals("worker-behind"))
+                            .findFirst()
+                            .orElseThrow()));
+
+            // a started worker heartbeats as soon as it applies a version, not a heartbeat period later
+            behind.start();
+            behind.applied(42, 8, published, applied);
+            awaitTrue(
+                    () -> reader.read().workers().stream()
+                            .anyMatch(w -> w.id().equals("worker-behind")
+                                    && w.applied().orElseThrow().version() == 8),
+                    "the new version reaches the registry");
+
+            // expired workers leave the read and the index; a joining worker is seen on the next read
+            raw.del(prefix + "workers:worker-old");
+            try (WorkerRegistry late = WorkerRegistry.open(redis, settings, "worker-late", "")) {
+                late.heartbeat();
+                List<String> ids = reader.read().workers().stream()
+                        .map(WorkerRegistry.Worker::id)
+                        .toList();
+                assertEquals(List.of("worker-behind", "worker-empty", "worker-fresh", "worker-late"), ids);
+                assertTrue(!raw.sismember(prefix + "workers", "worker-old"), "an expired id leaves the index");
+            }
+        }
+    }
+
+    /** Values that only look like the format are shown as descriptions (unknown), never half-read. */
+    @Test
+    void malformedValuesReadAsUnknown() {
+        for (String v :
+                List.of("pp1 a 1 2 3 x", "pp1 1 -5 0 0 x", "pp1 1 2 3", "pp1 1 2 99999999999999999999 0 x", "")) {
+            WorkerRegistry.Worker w = WorkerRegistry.parse("w", v);
+            assertEquals(Optional.empty(), w.applied(), v);
+            assertEquals(v, w.description(), v);
+        }
+        WorkerRegistry.Worker bare = WorkerRegistry.parse("w", "pp1 7 3 1000 2000");
+        assertEquals(
+                new WorkerRegistry.Applied(7, 3, Instant.ofEpochMilli(1000), Instant.ofEpochMilli(2000)),
+                bare.applied().orElseThrow());
+        assertEquals("", bare.description(), "an empty description");
     }
 
     /** docs/design.md#capacity (C5): each worker gets max(1, maxConcurrency / workers) of every proxy. */

@@ -2,6 +2,7 @@ package dev.proxypool.server.admin;
 
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.cluster.WorkerRegistry;
 import dev.proxypool.sdk.credentials.Secret;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.persistence.ConfigChange;
@@ -16,12 +17,14 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The admin REST API (docs/api.md), registered at {@value #PATH}:
@@ -94,7 +97,7 @@ public final class AdminService implements HttpService {
         this.edits = new ConfigEdits(b.baseDir);
         this.proxies = new ProxyResource(ProxyPoolInternals.engine(b.pool), store);
         this.sequential = new SequentialResource(ProxyPoolInternals.engine(b.pool), store);
-        this.status = new StatusResource(ProxyPoolInternals.engine(b.pool), store);
+        this.status = new StatusResource(ProxyPoolInternals.engine(b.pool), store, b.workers, b.workerStaleAfter);
         this.fetch = new FetchResource(b.pool, store);
         this.pipeline = new PipelineResource(b.pool, sequential);
         this.series = b.series;
@@ -273,6 +276,8 @@ public final class AdminService implements HttpService {
         private Optional<LiveSeries> series = Optional.empty();
         private Optional<GatewayActivity> activity = Optional.empty();
         private final Map<String, Handler> reads = new LinkedHashMap<>();
+        private Supplier<Optional<WorkerRegistry.Reader>> workers = Optional::empty;
+        private Duration workerStaleAfter = Duration.ofMinutes(5);
 
         private Builder(ProxyPool pool, ConfigStore store) {
             this.pool = Objects.requireNonNull(pool, "pool");
@@ -321,6 +326,18 @@ public final class AdminService implements HttpService {
                 throw new IllegalArgumentException("an admin resource path starts with '/', got " + path);
             }
             reads.put(path, Objects.requireNonNull(handler, "handler"));
+            return this;
+        }
+
+        /**
+         * The worker registry shown in {@code GET /snapshot}'s {@code workers} (a control plane on the
+         * shared store; empty until it joined the cluster). A worker is flagged stale when behind
+         * the published version or when the version it serves is older than {@code staleAfter}
+         * (half of {@code cluster.validity}).
+         */
+        public Builder workers(Supplier<Optional<WorkerRegistry.Reader>> source, Duration staleAfter) {
+            this.workers = Objects.requireNonNull(source, "workers");
+            this.workerStaleAfter = Objects.requireNonNull(staleAfter, "staleAfter");
             return this;
         }
 

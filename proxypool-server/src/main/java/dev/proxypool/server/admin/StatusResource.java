@@ -3,6 +3,7 @@ package dev.proxypool.server.admin;
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.extract.UpstreamCounts;
 import dev.proxypool.core.snapshot.PoolSnapshot;
+import dev.proxypool.sdk.cluster.WorkerRegistry;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.server.RoutingCandidates;
 import dev.proxypool.server.persistence.AuditEntry;
@@ -17,7 +18,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Read-only views: the live snapshot and the audit log.
@@ -26,7 +29,18 @@ import java.util.TreeMap;
  * GET /v1/admin/snapshot
  * 200 {"version": 12, "generatedAt": "...", "ageSeconds": 3.2, "size": 2500,
  *      "sizesByUpstream": {"vendor-a-us": 1500, ...},
- *      "store": {"vendor-a-us": {"available": 1500, "disabled": 3}, ...}}   ("store": null when it is down)
+ *      "store": {"vendor-a-us": {"available": 1500, "disabled": 3}, ...},   ("store": null when it is down)
+ *      "publishedVersion": 40, "workerStaleAfterSeconds": 300.0,
+ *      "workers": [{"id": "w-8080-1a2b", "description": "10.0.0.5:8080", "snapshotVersion": 38,
+ *                   "appliedAt": "...", "ageSeconds": 61.2, "behind": 2, "stale": true}, ...]}
+ * </pre>
+ * {@code workers} (with {@code publishedVersion} and {@code workerStaleAfterSeconds}) is null unless
+ * this process is a control plane on the shared store, or when Redis cannot be read; a worker whose
+ * heartbeat has an older release's format has null version, appliedAt, ageSeconds and behind.
+ * {@code ageSeconds} is now minus the publish time of the version the worker serves (the control
+ * plane's clock, as the worker's own snapshot age); {@code stale} is {@code behind > 0} or
+ * {@code ageSeconds > workerStaleAfterSeconds} (half of {@code cluster.validity}).
+ * <pre>
  * GET /v1/admin/audit?limit=100&amp;cursor=
  * 200 {"entries": [{"id": 9, "at": "...", "actor": "admin", "action": "routing.update", "entityType": "routing",
  *                   "entityName": "shop", "before": {...}, "after": {...}}, ...], "nextCursor": "..." | null}
@@ -37,10 +51,18 @@ final class StatusResource {
 
     private final PoolEngine engine;
     private final ConfigStore store;
+    private final Supplier<Optional<WorkerRegistry.Reader>> workers;
+    private final Duration workerStaleAfter;
 
-    StatusResource(PoolEngine engine, ConfigStore store) {
+    StatusResource(
+            PoolEngine engine,
+            ConfigStore store,
+            Supplier<Optional<WorkerRegistry.Reader>> workers,
+            Duration workerStaleAfter) {
         this.engine = engine;
         this.store = store;
+        this.workers = workers;
+        this.workerStaleAfter = workerStaleAfter;
     }
 
     void snapshot(ServerRequest req, ServerResponse res) {
@@ -74,7 +96,51 @@ final class StatusResource {
         } catch (StoreUnavailableException e) {
             m.put("store", null);
         }
+        putWorkers(m, now);
         AdminJson.send(res, 200, m);
+    }
+
+    private void putWorkers(Map<String, Object> m, Instant now) {
+        WorkerRegistry.Fleet fleet = null;
+        Optional<WorkerRegistry.Reader> reader = workers.get();
+        if (reader.isPresent()) {
+            try {
+                fleet = reader.get().read();
+            } catch (StoreUnavailableException | IllegalStateException e) {
+                fleet = null; // Redis down or shutting down: the rest of the view still answers
+            }
+        }
+        if (fleet == null) {
+            m.put("publishedVersion", null);
+            m.put("workerStaleAfterSeconds", null);
+            m.put("workers", null);
+            return;
+        }
+        double staleAfter = workerStaleAfter.toMillis() / 1000.0;
+        List<Object> list = new ArrayList<>(fleet.workers().size());
+        for (WorkerRegistry.Worker w : fleet.workers()) {
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("id", w.id());
+            one.put("description", w.description());
+            Optional<WorkerRegistry.Applied> a = w.applied();
+            Long behind = fleet.behind(w).orElse(null);
+            Double age = a.filter(x -> x.version() > 0)
+                    .map(x -> Math.max(0, Duration.between(x.publishedAt(), now).toMillis()) / 1000.0)
+                    .orElse(null);
+            one.put("snapshotVersion", a.map(WorkerRegistry.Applied::version).orElse(null));
+            one.put(
+                    "appliedAt",
+                    a.filter(x -> x.version() > 0)
+                            .map(x -> x.appliedAt().toString())
+                            .orElse(null));
+            one.put("ageSeconds", age);
+            one.put("behind", behind);
+            one.put("stale", (behind != null && behind > 0) || (age != null && age > staleAfter));
+            list.add(one);
+        }
+        m.put("publishedVersion", fleet.headVersion());
+        m.put("workerStaleAfterSeconds", staleAfter);
+        m.put("workers", list);
     }
 
     void audit(ServerRequest req, ServerResponse res) {
