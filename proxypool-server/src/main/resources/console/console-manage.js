@@ -1,6 +1,6 @@
 // ProxyPool console, page "Manage": create, edit and delete providers, upstreams, routings, clients and
 // credential refs through the Admin API (GET/POST /v1/admin/<plural>, GET/PUT/DELETE /v1/admin/<plural>/{name}).
-// Loaded after console.js and built on its helpers (api, el, fill, $, showError, showInfo, clearFieldErrors,
+// Loaded after console.js and built on its helpers (api, el, $, showError, showInfo, clearFieldErrors,
 // fieldError, canWrite, status) and its router (PAGES, RENDER, renderSeq, currentPage): this file only adds a
 // page to them. Same rules as console.js: text-only rendering, no secret kept anywhere.
 'use strict';
@@ -58,6 +58,11 @@ function mgRandomSecret() {
   let bin = '';
   for (const b of bytes) bin += String.fromCharCode(b);
   return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Replaces a list's children (console.js's fill() is for table bodies). */
+function mgFill(node, children) {
+  node.replaceChildren(...children);
 }
 
 /** Marks one field of a form with a message (the client-side twin of console.js's fieldError). */
@@ -163,12 +168,12 @@ function mgButton(action, label, onclick, danger) {
 }
 
 function mgEmpty(list, text) {
-  fill(list, [el('li', { class: 'mg-item muted', text })]);
+  mgFill(list, [el('li', { class: 'mg-item muted', text })]);
 }
 
 function mgRenderProviders() {
   const list = $('mg-pv-list');
-  fill(list, mg.providers.map((p) => {
+  mgFill(list, mg.providers.map((p) => {
     const users = mgProviderUsers(p.name);
     return mgItem('provider', p.name, [
       p.type,
@@ -188,7 +193,7 @@ function mgRenderProviders() {
 
 function mgRenderUpstreams() {
   const list = $('mg-up-list');
-  fill(list, mg.upstreams.map((u) => {
+  mgFill(list, mg.upstreams.map((u) => {
     const users = mgUpstreamUsers(u.name);
     return mgItem('upstream', u.name, [
       'provider ' + u.provider,
@@ -216,7 +221,7 @@ function mgMatchText(m) {
 function mgRenderRoutings() {
   const list = $('mg-rt-list');
   const n = mg.routings.length;
-  fill(list, mg.routings.map((r) => mgItem('routing', r.name, [
+  mgFill(list, mg.routings.map((r) => mgItem('routing', r.name, [
     '#' + (r.position + 1),
     mgMatchText(r.match),
     (r.strategy || 'roundRobin') + (r.strategy === 'sequential' ? ' (' + (r.exhaustion || 'stop') + ', '
@@ -233,7 +238,7 @@ function mgRenderRoutings() {
       () => api('DELETE', '/routings/' + encodeURIComponent(r.name))), true),
   ].filter((b) => b))));
   if (!n) mgEmpty(list, 'No routing configured: one catch-all default routing serves every request.');
-  fill($('mg-rt-known'), mg.upstreams.map((u) => el('option', { value: u.name })));
+  mgFill($('mg-rt-known'), mg.upstreams.map((u) => el('option', { value: u.name })));
 }
 
 function mgClientState(c) {
@@ -242,7 +247,7 @@ function mgClientState(c) {
 
 function mgRenderClients() {
   const list = $('mg-cl-list');
-  fill(list, mg.clients.map((c) => {
+  mgFill(list, mg.clients.map((c) => {
     const users = mgClientUsers(c.name);
     const state = mgClientState(c);
     const quota = c.quota && c.quota.extractionsPerHour ? c.quota.extractionsPerHour + ' extractions/h' : 'no quota';
@@ -267,7 +272,7 @@ function mgRenderClients() {
 function mgRenderCredentials() {
   const list = $('mg-cr-list');
   const refs = mgRefs();
-  fill(list, [...refs.entries()].map(([ref, providers]) => mgItem('credential', ref, [
+  mgFill(list, [...refs.entries()].map(([ref, providers]) => mgItem('credential', ref, [
     'given to the proxies of ' + mgNames('provider', providers),
   ], [
     mgButton('edit', 'Edit', () => mgEditCredential(ref)),
@@ -745,14 +750,14 @@ function mgAskDisable(c) {
 function mgFillRefProviders(ref) {
   const box = $('mg-cr-providers');
   const checked = new Set([...box.querySelectorAll('input:checked')].map((i) => i.value));
-  fill(box, mg.providers.map((p) => {
+  mgFill(box, mg.providers.map((p) => {
     const id = 'mg-cr-p-' + p.name;
     const on = ref !== undefined && ref !== null ? p.credentialRef === ref : checked.has(p.name);
     return el('label', { class: 'mg-check', for: id },
       el('input', { type: 'checkbox', id, name: 'providers', value: p.name, checked: on }),
       ' ' + p.name + (p.credentialRef && p.credentialRef !== ref ? ' (now ' + p.credentialRef + ')' : ''));
   }));
-  if (!mg.providers.length) fill(box, [el('span', { class: 'muted', text: 'No provider yet.' })]);
+  if (!mg.providers.length) mgFill(box, [el('span', { class: 'muted', text: 'No provider yet.' })]);
 }
 
 function mgEditCredential(ref) {
