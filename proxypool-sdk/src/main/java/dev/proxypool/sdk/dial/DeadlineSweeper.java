@@ -15,11 +15,12 @@ import java.util.concurrent.locks.LockSupport;
  * dials from one sweeper thread: a dial's connect and reads then run with no socket timeout, and a
  * deadline that passes closes the dial's socket, which ends the blocked connect or read.
  *
- * <p>Why: on a {@code SocketChannel}'s socket a connect or a read <em>with</em> a timeout switches
- * the socket to non-blocking and back around the call (four {@code fcntl} calls, plus a
- * {@code poll} for the connect) and arms and cancels a timer for a parked virtual thread; without a
- * timeout the socket is set non-blocking once and the virtual thread just parks. A gateway dials
- * once per tunnel, so that is eight system calls and two timers per tunnel.
+ * <p>Why: on a {@code SocketChannel}'s socket, the socket's {@code connect} (with a timeout or not)
+ * switches the socket to non-blocking and back around the connect (four {@code fcntl} calls) and,
+ * with a timeout, arms a timer; a read with a timeout on a virtual thread arms and cancels a timer.
+ * The channel's own blocking {@code connect} and reads without a timeout set the socket non-blocking
+ * once (two {@code fcntl}, which the first write would make anyway) and just park. A gateway dials
+ * once per tunnel: four {@code fcntl} and two timers per tunnel.
  *
  * <p>Precision: a deadline fires within one period after it passed; the period is an eighth of the
  * shorter of the policy's two timeouts, between {@value #MIN_PERIOD_MILLIS} ms and

@@ -89,8 +89,9 @@ public final class UpstreamDialer {
      * deadlines on one shared sweeper thread instead of socket timeouts: the connect and the
      * handshake's reads run with no timeout, and a passed deadline closes the socket (the dial
      * fails with the same {@link FailureKind#CONNECT_TIMEOUT} at the same {@link DialStage}). For a
-     * caller that dials many tunnels on virtual threads (the gateway): on a socket channel a
-     * connect or read with a timeout costs four {@code fcntl} calls and a timer each. A deadline
+     * caller that dials many tunnels on virtual threads (the gateway): the connect goes through the
+     * socket channel's own blocking connect (no switch to non-blocking and back: four {@code fcntl}
+     * calls fewer) and neither it nor the handshake's reads arm a timer. A deadline
      * fires up to one sweep period late: an eighth of the shorter timeout of the policy, 10 ms to
      * 1 s. {@link #connect}, {@link #openForwarding} and tunnels through an HTTPS proxy (its TLS
      * handshake) keep socket timeouts. This dialer is unchanged.
@@ -286,7 +287,14 @@ public final class UpstreamDialer {
                 swept ? sweeper.watch(s, ticker.read() + policy.connectTimeout().toNanos()) : null;
         try {
             s.setTcpNoDelay(true);
-            s.connect(address, swept ? 0 : (int) policy.connectTimeout().toMillis());
+            if (swept) {
+                // the channel's own blocking connect: on a virtual thread it sets the socket non-blocking once
+                // and parks. The socket's connect (the adaptor's) switches it to non-blocking and back around
+                // every connect, timeout or not
+                s.getChannel().connect(address);
+            } else {
+                s.connect(address, (int) policy.connectTimeout().toMillis());
+            }
             if (watched != null && !sweeper.end(watched)) {
                 throw new SocketTimeoutException("connect timed out"); // the sweeper closed the socket
             }
