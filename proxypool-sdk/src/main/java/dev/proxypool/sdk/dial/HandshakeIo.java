@@ -29,6 +29,9 @@ final class HandshakeIo {
     private final Ticker ticker;
     private final long deadline;
     private final boolean buffered;
+    /** Whether reads get the time left as their socket timeout; false: a sweeper keeps the deadline. */
+    private final boolean timed;
+
     private byte[] early = EMPTY;
     private static final byte[] EMPTY = new byte[0];
 
@@ -38,6 +41,15 @@ final class HandshakeIo {
 
     /** @param buffered read HTTP heads in large reads and keep what follows them ({@link #early()}) */
     HandshakeIo(Socket socket, Ticker ticker, long deadline, boolean buffered) throws IOException {
+        this(socket, ticker, deadline, buffered, true);
+    }
+
+    /**
+     * @param timed false when the deadline is kept by a {@link DeadlineSweeper} that closes the socket: reads
+     *              then have no socket timeout (a spent deadline still fails the next read at once)
+     */
+    HandshakeIo(Socket socket, Ticker ticker, long deadline, boolean buffered, boolean timed) throws IOException {
+        this.timed = timed;
         this.buffered = buffered;
         this.socket = socket;
         this.in = socket.getInputStream();
@@ -202,6 +214,9 @@ final class HandshakeIo {
         long left = deadline - ticker.read();
         if (left <= 0) {
             throw new SocketTimeoutException("handshake deadline passed");
+        }
+        if (!timed) {
+            return;
         }
         socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, left / 1_000_000)));
     }

@@ -18,6 +18,18 @@ interface ClientChannel {
     /** Sets the read timeout; listeners that cannot (Helidon) enforce idleness themselves. */
     void readTimeout(int millis);
 
+    /**
+     * Whether {@link #shutdownInput()} ends a read blocked in {@link #input()} (it returns end of
+     * stream), so that a wait can be bounded from another thread ({@link FirstByteWait}) instead of by
+     * a read timeout; when false, reads that must end in time need {@link #readTimeout(int)}.
+     */
+    default boolean readsInterruptible() {
+        return false;
+    }
+
+    /** Shuts our receiving side down: a blocked read returns end of stream; nothing when not supported. */
+    default void shutdownInput() {}
+
     /** Half-closes our sending side (end of a tunnel's downstream). */
     void shutdownOutput();
 

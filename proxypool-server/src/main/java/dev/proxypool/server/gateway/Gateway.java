@@ -29,6 +29,7 @@ public final class Gateway {
     private final ExchangeListener exchanges;
     private final BufferPool buffers;
     private final IdleWatchdog tunnelWatchdog;
+    private final IdleWatchdog connectionWatchdog;
     private final Set<ServedConnection> connections = ConcurrentHashMap.newKeySet();
     private volatile boolean stopping;
 
@@ -43,6 +44,11 @@ public final class Gateway {
         // two buffers per connection; enough kept for ~BUFFER_POOL_CONNECTIONS connections' churn
         this.buffers = new BufferPool(config.bufferBytes(), 2 * BUFFER_POOL_CONNECTIONS);
         this.tunnelWatchdog = new IdleWatchdog(ticker, config.tunnelIdleTimeout());
+        this.connectionWatchdog = new IdleWatchdog(
+                ticker,
+                config.idleTimeout().compareTo(config.requestHeadTimeout()) < 0
+                        ? config.idleTimeout()
+                        : config.requestHeadTimeout());
     }
 
     /** Connections whose buffers the pool keeps for reuse (a pool of 16 KiB buffers: 8 MiB). */
@@ -131,6 +137,15 @@ public final class Gateway {
     /** Closes established tunnels idle for {@code tunnelIdleTimeout} (their reads have no timeout). */
     IdleWatchdog tunnelWatchdog() {
         return tunnelWatchdog;
+    }
+
+    /**
+     * Ends client connections whose first request byte did not come in time ({@code idleTimeout} for
+     * keep-alive, {@code requestHeadTimeout} for a SOCKS greeting): {@link FirstByteWait}. Its period
+     * is an eighth of the shorter of the two (at most a second).
+     */
+    IdleWatchdog connectionWatchdog() {
+        return connectionWatchdog;
     }
 
     /** The access log, or {@code null} when it is off. */

@@ -108,9 +108,24 @@ final class GatewayConnection implements ServedConnection {
     private void loop() throws IOException {
         while (!gw.stopping()) {
             idle = true;
-            ch.readTimeout(cfg.idleTimeoutMillis());
-            if (in.buffered() == 0 && !in.fill()) { // idle keep-alive: up to idleTimeout for a first byte
-                return;
+            // idle keep-alive: up to idleTimeout for a first byte. On a socket channel the connection watchdog
+            // keeps that deadline, so the read has no timeout (FirstByteWait says why)
+            if (in.buffered() == 0) {
+                if (ch.readsInterruptible()) {
+                    if (!FirstByteWait.fill(
+                            in,
+                            ch,
+                            gw.connectionWatchdog(),
+                            gw.ticker().read(),
+                            cfg.idleTimeout().toNanos())) {
+                        return;
+                    }
+                } else {
+                    ch.readTimeout(cfg.idleTimeoutMillis());
+                    if (!in.fill()) {
+                        return;
+                    }
+                }
             }
             // from the first byte on, the whole head has requestHeadTimeout (slow-header clients)
             in.deadline(

@@ -44,6 +44,22 @@ final class SocketClientChannel implements ClientChannel {
     }
 
     @Override
+    public boolean readsInterruptible() {
+        // a socket channel's shutdownInput wakes its blocked reader (virtual or platform thread) with end of
+        // stream; a layered TLS socket is left to its read timeouts
+        return socketChannel() != null;
+    }
+
+    @Override
+    public void shutdownInput() {
+        try {
+            socket.shutdownInput();
+        } catch (IOException ignored) {
+            // closed already: the blocked read fails and ends the connection
+        }
+    }
+
+    @Override
     public void shutdownOutput() {
         try {
             socket.shutdownOutput();

@@ -160,12 +160,27 @@ final class SocksConnection implements ServedConnection {
 
     private void serve() throws IOException {
         long accepted = gw.ticker().read();
-        in.deadline(gw.ticker(), accepted + cfg.requestHeadTimeout().toNanos(), ch::readTimeout);
+        long deadline = accepted + cfg.requestHeadTimeout().toNanos();
         Request request;
         try {
-            if (!in.fill()) {
-                return; // closed without a byte: nothing to log
+            // the first byte: on a socket channel under the connection watchdog, with no read timeout
+            // (FirstByteWait); the rest of the handshake with timed reads up to the same deadline
+            boolean interruptible = ch.readsInterruptible();
+            if (!interruptible) {
+                in.deadline(gw.ticker(), deadline, ch::readTimeout);
             }
+            boolean first = interruptible
+                    ? FirstByteWait.fill(
+                            in,
+                            ch,
+                            gw.connectionWatchdog(),
+                            accepted,
+                            cfg.requestHeadTimeout().toNanos())
+                    : in.fill();
+            if (!first) {
+                return; // closed without a byte, or none in time: nothing to log
+            }
+            in.deadline(gw.ticker(), deadline, ch::readTimeout);
             idle = false;
             started = true;
             t0 = accepted;
