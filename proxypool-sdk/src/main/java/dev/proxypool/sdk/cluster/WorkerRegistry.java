@@ -6,14 +6,17 @@ import dev.proxypool.sdk.redis.RedisAccess;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -121,7 +124,7 @@ public final class WorkerRegistry implements AutoCloseable {
         if (t != null) {
             try {
                 t.execute(this::beatOnce);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 // closing: the key is about to be removed anyway
             }
         }
@@ -144,7 +147,7 @@ public final class WorkerRegistry implements AutoCloseable {
                             Instant.ofEpochMilli(Long.parseLong(f[3])),
                             Instant.ofEpochMilli(Long.parseLong(f[4])));
                     return new Worker(id, f.length == 6 ? f[5] : "", Optional.of(a));
-                } catch (IllegalArgumentException | java.time.DateTimeException e) {
+                } catch (IllegalArgumentException | DateTimeException e) {
                     // not ours after all (a malformed number or instant): show it as a description
                 }
             }
@@ -328,7 +331,7 @@ public final class WorkerRegistry implements AutoCloseable {
                 for (int i = 0; i + 1 < pairs.size(); i += 2) {
                     workers.add(parse(text(pairs.get(i)), text(pairs.get(i + 1))));
                 }
-                workers.sort(java.util.Comparator.comparing(Worker::id));
+                workers.sort(Comparator.comparing(Worker::id));
                 return new Fleet(epoch.isEmpty() ? 0 : Long.parseLong(epoch), headVersion, workers);
             }
         }

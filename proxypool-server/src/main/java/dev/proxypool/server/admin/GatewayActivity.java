@@ -24,7 +24,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What this process's gateway did lately, for the console (docs/console.md#requests): fed by the
+ * What this process's gateway did lately, for the console (docs/console.md#pages): fed by the
  * gateway at the moment it writes the access-log line ({@link ExchangeListener}), whether the access
  * log is on or not.
  *
