@@ -13,6 +13,7 @@ import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.FakeServer;
 import dev.proxypool.testkit.Faults;
+import dev.proxypool.testkit.Pace;
 import dev.proxypool.testkit.RawHttp;
 import dev.proxypool.testkit.TestPorts;
 import java.time.Duration;
@@ -86,7 +87,7 @@ class DialSweptDeadlinesTest {
             assertEquals(0, tunnel.socket().getSoTimeout());
             assertEquals(0, dialer.sweptDeadlinesWatched());
             // past both deadlines: a settled deadline never closes the established tunnel
-            Thread.sleep(ProxyKind.shortTimeouts().handshakeTimeout().toMillis() + 3 * periodMillis());
+            Pace.sleepMillis(ProxyKind.shortTimeouts().handshakeTimeout().toMillis() + 3 * periodMillis());
             assertFalse(tunnel.socket().isClosed());
             assertEquals(
                     200,

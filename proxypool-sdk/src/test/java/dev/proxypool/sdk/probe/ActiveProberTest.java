@@ -89,11 +89,9 @@ class ActiveProberTest {
             lab.clock.advance(Duration.ofSeconds(1));
             ProbeRound[] rounds = new ProbeRound[2];
             Thread a = Thread.ofVirtual().start(() -> rounds[0] = prober.runOnce());
-            long waitUntil = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (fake.acceptedConnections() < 5 && System.nanoTime() < waitUntil) {
-                Thread.sleep(5);
-            }
-            assertEquals(5, fake.acceptedConnections(), "the first round's recovery probe is in flight");
+            Await.atMost(Duration.ofSeconds(5))
+                    .until("the first round's recovery probe is in flight", () -> fake.acceptedConnections() >= 5);
+            assertEquals(5, fake.acceptedConnections(), "one recovery probe so far");
             Thread b = Thread.ofVirtual().start(() -> rounds[1] = prober.runOnce());
             a.join();
             b.join();
