@@ -62,7 +62,19 @@ public record ClusterSettings(
             Duration.ofSeconds(15),
             DEFAULT_LEASE_TTL);
 
-    /** The settings without a {@code leaseTtl} (the default lease). */
+    /**
+     * The settings without a {@code leaseTtl} (the default lease); each parameter as in the record.
+     *
+     * @param validity     {@code cluster.validity}
+     * @param renewAfter   {@code cluster.renewAfter}
+     * @param deltasKept   {@code cluster.deltasKept}
+     * @param fullEvery    {@code cluster.fullEvery}
+     * @param deflate      {@code cluster.deflate}
+     * @param pollInterval {@code cluster.pollInterval}
+     * @param backoffMin   {@code cluster.backoffMin}
+     * @param backoffMax   {@code cluster.backoffMax}
+     * @param workerTtl    {@code cluster.workerTtl}
+     */
     public ClusterSettings(
             Duration validity,
             Duration renewAfter,

@@ -376,13 +376,18 @@ public record ProxyPoolConfig(
         /** No token: the admin API is disabled. */
         public static final Admin DEFAULTS = new Admin(Optional.empty());
 
+        /** Validates {@code admin.requestLog}. */
         public Admin {
             if (requestLog < 0) {
                 throw new IllegalArgumentException("admin.requestLog must not be negative, got " + requestLog);
             }
         }
 
-        /** A token and the default request log. */
+        /**
+         * A token and the default request log.
+         *
+         * @param token {@code admin.token}, empty when the admin API is disabled
+         */
         public Admin(Optional<Secret> token) {
             this(token, DEFAULT_REQUEST_LOG);
         }
