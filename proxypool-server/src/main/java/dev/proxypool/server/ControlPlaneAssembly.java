@@ -18,7 +18,6 @@ import dev.proxypool.server.nodes.NodeRegistry;
 import dev.proxypool.server.nodes.NodeStore;
 import io.helidon.health.HealthCheck;
 import io.helidon.health.HealthCheckResponse;
-import io.helidon.health.HealthCheckType;
 import io.helidon.metrics.api.MeterRegistry;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -126,30 +125,17 @@ final class ControlPlaneAssembly implements RoleAssembly {
 
     /** Whether this control plane publishes (active) or stands by; UP either way (both serve the admin API). */
     private static HealthCheck leadershipCheck(ClusterControl control) {
-        return new HealthCheck() {
-            @Override
-            public String name() {
-                return "controlPlane";
-            }
-
-            @Override
-            public HealthCheckType type() {
-                return HealthCheckType.READINESS;
-            }
-
-            @Override
-            public HealthCheckResponse call() {
-                var p = control.publisher();
-                return HealthCheckResponse.builder()
-                        .status(true)
-                        .detail("role", control.state().wireName())
-                        .detail("since", control.since().toString())
-                        .detail("fencingToken", control.fencingToken())
-                        .detail("publishedVersion", p == null ? 0 : p.version())
-                        .detail("takeovers", control.takeovers())
-                        .build();
-            }
-        };
+        return Readiness.of("controlPlane", () -> {
+            var p = control.publisher();
+            return HealthCheckResponse.builder()
+                    .status(true)
+                    .detail("role", control.state().wireName())
+                    .detail("since", control.since().toString())
+                    .detail("fencingToken", control.fencingToken())
+                    .detail("publishedVersion", p == null ? 0 : p.version())
+                    .detail("takeovers", control.takeovers())
+                    .build();
+        });
     }
 
     @Override

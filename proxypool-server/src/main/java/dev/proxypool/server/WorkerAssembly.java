@@ -16,7 +16,6 @@ import dev.proxypool.server.nodes.NodeRegistry;
 import dev.proxypool.server.nodes.NodeStore;
 import io.helidon.health.HealthCheck;
 import io.helidon.health.HealthCheckResponse;
-import io.helidon.health.HealthCheckType;
 import io.helidon.metrics.api.MeterRegistry;
 import java.net.InetAddress;
 import java.security.SecureRandom;
@@ -100,32 +99,19 @@ final class WorkerAssembly implements RoleAssembly {
 
     /** A worker's readiness: holding a snapshot within its validity; details say how it keeps up. */
     private static HealthCheck snapshotCheck(ClusterWorker worker, PoolEngine engine) {
-        return new HealthCheck() {
-            @Override
-            public String name() {
-                return "snapshot";
-            }
-
-            @Override
-            public HealthCheckType type() {
-                return HealthCheckType.READINESS;
-            }
-
-            @Override
-            public HealthCheckResponse call() {
-                var st = worker.status();
-                return HealthCheckResponse.builder()
-                        .status(st.version() > 0 && st.withinValidity())
-                        .detail("version", st.version())
-                        .detail("proxies", st.proxies())
-                        .detail("ageSeconds", st.age().toSeconds())
-                        .detail("deltasApplied", st.deltasApplied())
-                        .detail("fullLoads", st.fullLoads())
-                        .detail("resyncRequests", st.resyncRequests())
-                        .detail("storeReachable", st.storeReachable())
-                        .detail("routingsWithoutCandidates", String.join(",", RoutingCandidates.without(engine)))
-                        .build();
-            }
-        };
+        return Readiness.of("snapshot", () -> {
+            var st = worker.status();
+            return HealthCheckResponse.builder()
+                    .status(st.version() > 0 && st.withinValidity())
+                    .detail("version", st.version())
+                    .detail("proxies", st.proxies())
+                    .detail("ageSeconds", st.age().toSeconds())
+                    .detail("deltasApplied", st.deltasApplied())
+                    .detail("fullLoads", st.fullLoads())
+                    .detail("resyncRequests", st.resyncRequests())
+                    .detail("storeReachable", st.storeReachable())
+                    .detail("routingsWithoutCandidates", String.join(",", RoutingCandidates.without(engine)))
+                    .build();
+        });
     }
 }
