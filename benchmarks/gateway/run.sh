@@ -9,8 +9,10 @@
 #
 # Usage: benchmarks/gateway/run.sh [--duration 15] [--connections 50] [--threads 2] [--rounds 1]
 #                                  [--listeners product[,own,own-platform,helidon]] [--tunnel-seconds 8] [--skip-build]
-#                                  [--tunnel-threads 16] [--open-loop-seconds 15] [--open-loop-rate R] [--profile DIR]
-#                                  [--gateway-opts "-Djdk.virtualThreadScheduler.parallelism=1"]
+#                                  [--tunnel-warmup 6] [--tunnel-threads 16] [--open-loop-seconds 15] [--open-loop-rate R]
+#                                  [--profile DIR] [--gateway-opts "-Djdk.virtualThreadScheduler.parallelism=1"] [--hold]
+# --hold starts everything, checks it, prints ports, PIDs and the client credentials, and waits (Ctrl-C stops
+# all): for investigations by hand, e.g. with thread-cpu.sh (per-thread CPU and context switches per unit).
 # With several listeners, one gateway per listener kind runs (ports 18080, 18081, ...) and each is
 # measured as its own (b) row in the same interleaved rounds; the b/c ratio uses the first one.
 set -euo pipefail
@@ -22,6 +24,7 @@ CONNECTIONS=50
 THREADS=2
 SKIP_BUILD=0
 TUNNEL_SECONDS=8
+TUNNEL_WARMUP=6
 TUNNEL_THREADS=16
 OPEN_LOOP_SECONDS=15
 OPEN_LOOP_RATE=""
@@ -29,6 +32,7 @@ LISTENERS=product
 ROUNDS=1
 GATEWAY_OPTS=""
 PROFILE_DIR=""
+HOLD=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) DURATION="$2"; shift 2 ;;
@@ -38,11 +42,13 @@ while [ $# -gt 0 ]; do
     --listeners) LISTENERS="$2"; shift 2 ;;    # comma list of product (default) | own | own-platform | helidon
     --rounds) ROUNDS="$2"; shift 2 ;;          # interleaved rounds; the table shows the median round
     --tunnel-seconds) TUNNEL_SECONDS="$2"; shift 2 ;;
+    --tunnel-warmup) TUNNEL_WARMUP="$2"; shift 2 ;;  # unmeasured set-up loop before each path's tunnels (0: none)
     --tunnel-threads) TUNNEL_THREADS="$2"; shift 2 ;;
     --open-loop-seconds) OPEN_LOOP_SECONDS="$2"; shift 2 ;;   # 0 skips the open-loop latency phase
     --open-loop-rate) OPEN_LOOP_RATE="$2"; shift 2 ;;         # default: 50% of squid B's measured peak
     --gateway-opts) GATEWAY_OPTS="$2"; shift 2 ;;  # extra JVM options for the gateway(s)
     --profile) PROFILE_DIR="$2"; shift 2 ;;    # JFR of the first gateway: DIR/http.jfr, DIR/tunnel.jfr + hot methods
+    --hold) HOLD=1; shift ;;                   # start everything, print ports/PIDs, wait until interrupted
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -196,6 +202,14 @@ for L in "${LISTENER_LIST[@]}"; do check "${GW_PORT[$L]}" "gateway ($L)"; done
 echo "sanity: gateway headers:"
 curl -s -D - -o /dev/null -H "Proxy-Authorization: $PROXY_AUTH" -x "http://127.0.0.1:$GATEWAY_PORT" "$ORIGIN_URL" | grep -i '^x-proxypool' | tr -d '\r' | sed 's/^/  /'
 
+if [ "$HOLD" = 1 ]; then
+  # for investigations by hand: the same processes and configs, no measurement; Ctrl-C stops all
+  echo "holding: nginx :$ORIGIN_PORT, squid A :$SQUID_A_PORT (pid ${PID_OF[a]}), squid B :$SQUID_B_PORT (pid ${PID_OF[c]})"
+  for L in "${LISTENER_LIST[@]}"; do echo "  gateway[$L] :${GW_PORT[$L]} (pid ${PID_OF[b-$L]})"; done
+  echo "  export PROXY_AUTH='$PROXY_AUTH' ORIGIN_URL=$ORIGIN_URL   # work dir $WORK"
+  while true; do sleep 3600; done
+fi
+
 # --- HTTP throughput --------------------------------------------------------------------------
 declare -A RPS P50 P99 CPU
 CLK_TCK=$(getconf CLK_TCK)
@@ -222,6 +236,13 @@ to_ms() { # wrk latency like 812.00us / 1.20ms / 1.01s -> ms
 run_wrk() { # key port round
   local out="$WORK/wrk-$1-$3.txt"
   local pid=${PID_OF[$1]} t0 t1
+  if [ "$TUNNEL_WARMUP" != 0 ]; then
+    # the HTTP rows are measured warm (5 s of wrk first); the tunnel path (CONNECT parsing, dial, relay)
+    # is other code, which a gateway in service has long compiled: measured cold, the JIT's compile
+    # threads took over half of a tunnel's CPU in the first seconds. Same warm-up for every path
+    "$JAVA" "$HERE/TunnelBench.java" 127.0.0.1 "$2" "127.0.0.1:$ORIGIN_PORT" setup "$TUNNEL_WARMUP" \
+      "$TUNNEL_THREADS" /small.txt > /dev/null
+  fi
   t0=$(cpu_ticks "$pid")
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$HERE/abs-path.lua" "http://127.0.0.1:$2" > "$out"
   local rps p50 p99
@@ -264,6 +285,13 @@ for k in "${KEYS[@]}"; do median_round "$k"; done
 declare -A TUN BULK
 tunnel() { # key port
   local pid=${PID_OF[$1]} t0 t1
+  if [ "$TUNNEL_WARMUP" != 0 ]; then
+    # the HTTP rows are measured warm (5 s of wrk first); the tunnel path (CONNECT parsing, dial, relay)
+    # is other code, which a gateway in service has long compiled: measured cold, the JIT's compile
+    # threads took over half of a tunnel's CPU in the first seconds. Same warm-up for every path
+    "$JAVA" "$HERE/TunnelBench.java" 127.0.0.1 "$2" "127.0.0.1:$ORIGIN_PORT" setup "$TUNNEL_WARMUP" \
+      "$TUNNEL_THREADS" /small.txt > /dev/null
+  fi
   [ "$1" = "b-${LISTENER_LIST[0]}" ] && profile_start tunnel
   t0=$(cpu_ticks "$pid")
   TUN[$1]=$("$JAVA" "$HERE/TunnelBench.java" 127.0.0.1 "$2" "127.0.0.1:$ORIGIN_PORT" setup "$TUNNEL_SECONDS" \
@@ -274,7 +302,7 @@ tunnel() { # key port
   TUN[$1]="${TUN[$1]} hopCPUus/tunnel=$(awk -v t=$((t1 - t0)) -v n="$n" -v hz="$CLK_TCK" 'BEGIN{ printf "%.0f", n ? t / hz * 1e6 / n : 0 }')"
   BULK[$1]=$("$JAVA" "$HERE/TunnelBench.java" 127.0.0.1 "$2" "127.0.0.1:$ORIGIN_PORT" bulk "$TUNNEL_SECONDS" 1 /big.bin)
 }
-echo "measuring CONNECT tunnels (${TUNNEL_SECONDS}s each: $TUNNEL_THREADS clients set-up loop; 1 client bulk 64 MiB loop)"
+echo "measuring CONNECT tunnels (${TUNNEL_SECONDS}s each after ${TUNNEL_WARMUP}s unmeasured: $TUNNEL_THREADS clients set-up loop; 1 client bulk 64 MiB loop)"
 tunnel a $SQUID_A_PORT
 for L in "${LISTENER_LIST[@]}"; do tunnel "b-$L" "${GW_PORT[$L]}"; done
 tunnel c $SQUID_B_PORT
@@ -341,6 +369,9 @@ cb=$(field "${TUN[$B]}" hopCPUus/tunnel); cc=$(field "${TUN[c]}" hopCPUus/tunnel
 printf '%-58s %12s %12s %12s %9s %9s\n' "middle-hop CPU us per tunnel" "$cb" "$cc" "$ca" "$(ratio "$cb" "$cc")" ""
 printf '%-58s %12s %12s %12s %9s %9s\n' "middle-hop CPU us per HTTP request" "${CPU[$B]}" "${CPU[c]}" "${CPU[a]}" \
   "$(ratio "${CPU[$B]}" "${CPU[c]}")" ""
+# the middle hop adds a proxy to the path, so no gateway outruns going direct: a hop that cost nothing
+# would at best match (a), which bounds gw/front at direct/front on these shared cores
+echo "(ceiling of gw/front, a middle hop that costs nothing: CONNECT $(ratio "$ta" "$tc"), HTTP $(ratio "${RPS[a]}" "${RPS[c]}"))"
 if [ "$OPEN_LOOP_SECONDS" != 0 ]; then
   for q in p50ms p99ms p999ms; do
     la=$(field "${OL[a]}" $q); lb=$(field "${OL[$B]}" $q); lc=$(field "${OL[c]}" $q)
