@@ -20,16 +20,7 @@ done
 OUT=benchmarks/cluster/RESULTS-cluster.md
 RAW=$(mktemp -d)
 
-java_bin() { # newest JDK 25+ (the jar is compiled for 25), as ./mvnw chooses
-  local d v best="" best_v=0
-  for d in ${JAVA_HOME:-} /usr/lib/jvm/*; do
-    [ -n "$d" ] && [ -x "$d/bin/java" ] && [ -f "$d/release" ] || continue
-    v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$d/release")
-    if [ -n "$v" ] && [ "$v" -ge 25 ] && [ "$v" -gt "$best_v" ]; then best="$d/bin/java"; best_v="$v"; fi
-  done
-  [ -n "$best" ] || { echo "no JDK 25+ found under /usr/lib/jvm" >&2; exit 1; }
-  echo "$best"
-}
+. benchmarks/java.sh # java_bin: the newest JDK 25+
 JAVA=$(java_bin)
 
 echo "building benchmarks jar..." >&2

@@ -74,10 +74,8 @@ fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 SQUID=$(command -v squid || echo /usr/sbin/squid)
 
-JAVA_HOME_SEL="${JAVA_HOME:-}"
-if [ -z "$JAVA_HOME_SEL" ] || [ ! -x "$JAVA_HOME_SEL/bin/java" ]; then
-  JAVA_HOME_SEL=$(ls -d /usr/lib/jvm/temurin-25* 2>/dev/null | head -1)
-fi
+. "$ROOT/benchmarks/java.sh"
+JAVA_HOME_SEL=$(java_home)
 JAVA="$JAVA_HOME_SEL/bin/java"
 
 WORK=$(mktemp -d /tmp/pp-gateway-bench.XXXXXX)

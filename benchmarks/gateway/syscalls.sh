@@ -32,10 +32,8 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 SQUID=$(command -v squid || echo /usr/sbin/squid)
-JAVA_HOME_SEL="${JAVA_HOME:-}"
-if [ -z "$JAVA_HOME_SEL" ] || [ ! -x "$JAVA_HOME_SEL/bin/java" ]; then
-  JAVA_HOME_SEL=$(ls -d /usr/lib/jvm/temurin-25* 2>/dev/null | head -1)
-fi
+. "$ROOT/benchmarks/java.sh"
+JAVA_HOME_SEL=$(java_home)
 J="$JAVA_HOME_SEL/bin/java"
 if [ "$SKIP_BUILD" = 0 ] || [ ! -f "$ROOT/proxypool-cli/target/proxypool.jar" ]; then
   (cd "$ROOT" && ./mvnw -B -q -pl proxypool-cli -am package -DskipTests >/dev/null)
