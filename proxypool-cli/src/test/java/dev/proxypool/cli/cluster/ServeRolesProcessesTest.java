@@ -1,31 +1,28 @@
 package dev.proxypool.cli.cluster;
 
+import static dev.proxypool.cli.cluster.ServeNodes.ADMIN;
+import static dev.proxypool.cli.cluster.ServeNodes.admin;
+import static dev.proxypool.cli.cluster.ServeNodes.health;
+import static dev.proxypool.cli.cluster.ServeNodes.viaGateway;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proxypool.cli.ServeProcess;
+import dev.proxypool.cli.cluster.ServeNodes.Node;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.Pace;
 import dev.proxypool.testkit.PrivateRedisServer;
 import dev.proxypool.testkit.TcpRelay;
-import java.net.InetSocketAddress;
-import java.net.ProxySelector;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -43,41 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServeRolesProcessesTest {
 
-    private static final String ADMIN = "Bearer admin-token-0123456789";
-
     @TempDir
     Path dir;
-
-    private final List<Process> processes = new ArrayList<>();
-
-    private record Node(Process process, int gatewayPort, int apiPort) {}
-
-    private Node serve(Path cfg, String role) throws Exception {
-        int gw = PrivateRedisServer.freePort();
-        int api = PrivateRedisServer.freePort();
-        ServeProcess started =
-                ServeProcess.start(List.of(), null, gw, api, List.of("--config", cfg.toString(), "--role", role));
-        Process p = started.process();
-        processes.add(p);
-        return new Node(p, gw, api);
-    }
-
-    private static HttpResponse<String> viaGateway(Node n, URI target) throws Exception {
-        return viaGateway(n, target, "new");
-    }
-
-    private static HttpResponse<String> viaGateway(Node n, URI target, String route) throws Exception {
-        try (HttpClient c = HttpClient.newBuilder()
-                .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", n.gatewayPort())))
-                .build()) {
-            return c.send(
-                    HttpRequest.newBuilder(target)
-                            .header("X-Route", route)
-                            .timeout(Duration.ofSeconds(5))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-        }
-    }
 
     private static String routing(HttpResponse<?> r) {
         return r.headers().firstValue("X-ProxyPool-Routing").orElse("");
@@ -100,9 +64,8 @@ class ServeRolesProcessesTest {
 
     @Test
     void aControlAndTwoWorkersShareSnapshotsAndConfiguration() throws Exception {
-        String schema = "pp_test_" + HexFormat.of().formatHex(SecureRandom.getSeed(6));
-        sql("CREATE SCHEMA " + schema);
-        try (PrivateRedisServer redis = PrivateRedisServer.start();
+        try (ServeNodes nodes = ServeNodes.withNewSchema();
+                PrivateRedisServer redis = PrivateRedisServer.start();
                 TcpRelay workersRedis = new TcpRelay(redis.port());
                 TcpRelay controlDatabase = new TcpRelay(5432);
                 FakeOrigin origin = FakeOrigin.start();
@@ -124,20 +87,20 @@ class ServeRolesProcessesTest {
                     security: { allowDestinations: ["127.0.0.0/8"] }
                     routings: [{ name: short, match: { headers: { X-Route: short } }, filter: { labels: { kind: short } } },
                                { name: first }]
-                    """.formatted(redis.port(), schema));
+                    """.formatted(redis.port(), nodes.schema()));
             // the control plane reaches PostgreSQL through a relay the test can cut
             Path controlCfg = dir.resolve("control.yaml");
             Files.writeString(
                     controlCfg, Files.readString(cfg).replace("127.0.0.1:5432", "127.0.0.1:" + controlDatabase.port()));
-            Node control = serve(controlCfg, "control");
+            Node control = nodes.serve(controlCfg, "control");
             // the workers reach Redis through a relay the test can cut (to make them miss a delta)
             Path workerCfg = dir.resolve("worker.yaml");
             Files.writeString(
                     workerCfg,
                     Files.readString(cfg)
                             .replace("redis://127.0.0.1:" + redis.port(), "redis://127.0.0.1:" + workersRedis.port()));
-            Node w1 = serve(workerCfg, "worker");
-            Node w2 = serve(workerCfg, "worker");
+            Node w1 = nodes.serve(workerCfg, "worker");
+            Node w2 = nodes.serve(workerCfg, "worker");
             URI target = origin.uri("/echo");
             awaitServing(w1, target, "first", 30);
             awaitServing(w2, target, "first", 30);
@@ -239,8 +202,10 @@ class ServeRolesProcessesTest {
                     slowestRefusal);
             for (Node n : List.of(control, w1, w2)) {
                 assertEquals(
-                        200, viaGateway(n, target).statusCode(), "gateway traffic unaffected by the database outage");
-                assertEquals("new", routing(viaGateway(n, target)), "no refused change took effect");
+                        200,
+                        viaGateway(n, target, "new").statusCode(),
+                        "gateway traffic unaffected by the database outage");
+                assertEquals("new", routing(viaGateway(n, target, "new")), "no refused change took effect");
             }
             controlDatabase.resume();
             // the connection pool reconnects to PostgreSQL by itself
@@ -272,8 +237,10 @@ class ServeRolesProcessesTest {
             control.process().destroyForcibly();
             assertTrue(control.process().waitFor(10, TimeUnit.SECONDS));
             for (int i = 0; i < 5; i++) {
-                assertEquals(200, viaGateway(w1, target).statusCode(), "worker 1 serves without the control plane");
-                assertEquals(200, viaGateway(w2, target).statusCode(), "worker 2 serves without the control plane");
+                assertEquals(
+                        200, viaGateway(w1, target, "new").statusCode(), "worker 1 serves without the control plane");
+                assertEquals(
+                        200, viaGateway(w2, target, "new").statusCode(), "worker 2 serves without the control plane");
             }
             for (Node w : List.of(w1, w2)) {
                 String health = health(w);
@@ -309,34 +276,11 @@ class ServeRolesProcessesTest {
                 assertEquals(
                         "no_candidate",
                         gone.headers().firstValue("X-ProxyPool-Error").orElse(""));
-                assertEquals(200, viaGateway(w, target).statusCode(), "the unexpired proxies still serve");
+                assertEquals(200, viaGateway(w, target, "new").statusCode(), "the unexpired proxies still serve");
             }
             System.out.printf(
                     "control plane killed: workers kept serving; a proxy expiring at %s dropped out %d ms after its TTL%n",
                     expiresAt, java.time.Duration.between(expiresAt, droppedAt).toMillis());
-        } finally {
-            for (Process p : processes) {
-                p.destroyForcibly();
-                p.waitFor(10, TimeUnit.SECONDS);
-            }
-            sql("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-        }
-    }
-
-    private static HttpResponse<String> admin(Node n, String method, String path, String body) throws Exception {
-        try (HttpClient api = HttpClient.newHttpClient()) {
-            return api.send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.apiPort() + path))
-                            .header("Authorization", ADMIN)
-                            .header("Content-Type", "application/json")
-                            .timeout(Duration.ofSeconds(20))
-                            .method(
-                                    method,
-                                    body == null
-                                            ? HttpRequest.BodyPublishers.noBody()
-                                            : HttpRequest.BodyPublishers.ofString(body))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
         }
     }
 
@@ -356,16 +300,6 @@ class ServeRolesProcessesTest {
         return out;
     }
 
-    private static String health(Node n) throws Exception {
-        try (HttpClient api = HttpClient.newHttpClient()) {
-            return api.send(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.apiPort() + "/observe/health"))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString())
-                    .body();
-        }
-    }
-
     private static long detail(Node n, String name) throws Exception {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + name + "\"\\s*:\\s*(\\d+)")
                 .matcher(health(n));
@@ -378,12 +312,5 @@ class ServeRolesProcessesTest {
 
     private static long proxies(Node n) throws Exception {
         return detail(n, "proxies");
-    }
-
-    private static void sql(String statement) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "");
-                Statement st = c.createStatement()) {
-            st.execute(statement);
-        }
     }
 }

@@ -1,28 +1,22 @@
 package dev.proxypool.cli.cluster;
 
+import static dev.proxypool.cli.cluster.ServeNodes.admin;
+import static dev.proxypool.cli.cluster.ServeNodes.get;
+import static dev.proxypool.cli.cluster.ServeNodes.health;
+import static dev.proxypool.cli.cluster.ServeNodes.viaGateway;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proxypool.cli.ServeProcess;
+import dev.proxypool.cli.cluster.ServeNodes.Node;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.PrivateRedisServer;
-import java.net.InetSocketAddress;
-import java.net.ProxySelector;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -46,30 +40,15 @@ import redis.clients.jedis.Jedis;
  */
 class StandbyControlPlaneProcessesTest {
 
-    private static final String ADMIN = "Bearer admin-token-0123456789";
     private static final Pattern ROLE = Pattern.compile("\"role\"\\s*:\\s*\"(\\w+)\"");
 
     @TempDir
     Path dir;
 
-    private final List<Process> processes = new ArrayList<>();
-
-    private record Node(Process process, int gatewayPort, int apiPort) {}
-
-    private Node serve(Path cfg, String role) throws Exception {
-        int gw = PrivateRedisServer.freePort();
-        int api = PrivateRedisServer.freePort();
-        ServeProcess started =
-                ServeProcess.start(List.of(), null, gw, api, List.of("--config", cfg.toString(), "--role", role));
-        processes.add(started.process());
-        return new Node(started.process(), gw, api);
-    }
-
     @Test
     void theStandbyTakesOverWithinTenSecondsOfAKillWithoutLosingAnAdminChangeOrARequest() throws Exception {
-        String schema = "pp_test_" + HexFormat.of().formatHex(SecureRandom.getSeed(6));
-        sql("CREATE SCHEMA " + schema);
-        try (PrivateRedisServer redis = PrivateRedisServer.start();
+        try (ServeNodes nodes = ServeNodes.withNewSchema();
+                PrivateRedisServer redis = PrivateRedisServer.start();
                 FakeOrigin origin = FakeOrigin.start();
                 FakeHttpProxy upstream = FakeHttpProxy.start();
                 FakeHttpProxy added = FakeHttpProxy.start();
@@ -95,14 +74,14 @@ class StandbyControlPlaneProcessesTest {
                     routings: [{ name: added, match: { headers: { X-Route: added } }, filter: { labels: { kind: added } } },
                                { name: first }]
                     cluster: { leaseTtl: 3s }
-                    """.formatted(redis.port(), schema));
+                    """.formatted(redis.port(), nodes.schema()));
 
-            Node first = serve(cfg, "control");
+            Node first = nodes.serve(cfg, "control");
             Await.atMost(Duration.ofSeconds(30))
                     .until("the first control plane to be active", () -> role(first), "active"::equals);
-            Node second = serve(cfg, "control");
+            Node second = nodes.serve(cfg, "control");
             assertEquals("standby", role(second), "the second control plane stands by: " + health(second));
-            Node worker = serve(cfg, "worker");
+            Node worker = nodes.serve(cfg, "worker");
             URI target = origin.uri("/echo");
             Await.atMost(Duration.ofSeconds(30))
                     .until(
@@ -196,58 +175,7 @@ class StandbyControlPlaneProcessesTest {
                     tokenBefore,
                     newToken,
                     served.get());
-        } finally {
-            for (Process p : processes) {
-                p.destroyForcibly();
-                p.waitFor(10, TimeUnit.SECONDS);
-            }
-            sql("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
         }
-    }
-
-    private static HttpResponse<String> viaGateway(Node n, URI target, String route) throws Exception {
-        try (HttpClient c = HttpClient.newBuilder()
-                .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", n.gatewayPort())))
-                .build()) {
-            return c.send(
-                    HttpRequest.newBuilder(target)
-                            .header("X-Route", route)
-                            .timeout(Duration.ofSeconds(5))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-        }
-    }
-
-    private static HttpResponse<String> admin(Node n, String method, String path, String body) throws Exception {
-        try (HttpClient api = HttpClient.newHttpClient()) {
-            return api.send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.apiPort() + path))
-                            .header("Authorization", ADMIN)
-                            .header("Content-Type", "application/json")
-                            .timeout(Duration.ofSeconds(20))
-                            .method(
-                                    method,
-                                    body == null
-                                            ? HttpRequest.BodyPublishers.noBody()
-                                            : HttpRequest.BodyPublishers.ofString(body))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-        }
-    }
-
-    private static String get(Node n, String path) throws Exception {
-        try (HttpClient api = HttpClient.newHttpClient()) {
-            return api.send(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.apiPort() + path))
-                                    .timeout(Duration.ofSeconds(10))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString())
-                    .body();
-        }
-    }
-
-    private static String health(Node n) throws Exception {
-        return get(n, "/observe/health");
     }
 
     private static String metrics(Node n) throws Exception {
@@ -257,12 +185,5 @@ class StandbyControlPlaneProcessesTest {
     private static String role(Node n) throws Exception {
         Matcher m = ROLE.matcher(health(n));
         return m.find() ? m.group(1) : "";
-    }
-
-    private static void sql(String statement) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "");
-                Statement st = c.createStatement()) {
-            st.execute(statement);
-        }
     }
 }
