@@ -6,7 +6,9 @@ import java.time.InstantSource;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 /**
  * The forward-proxy protocol with its collaborators (engine, authenticator, metrics, limits),
@@ -97,24 +99,56 @@ public final class Gateway {
 
     /** Serves one accepted connection on the calling thread until it closes. */
     void serve(ClientChannel channel) {
-        serve(channel, new GatewayConnection(this, channel));
+        serve(channel, () -> new GatewayConnection(this, channel, false), null);
     }
 
-    /** Serves one connection accepted on the SOCKS5 listener on the calling thread until it closes. */
-    void serveSocks(ClientChannel channel) {
-        serve(channel, new SocksConnection(this, channel));
+    /**
+     * Serves one accepted connection; {@code closed} runs exactly once, when the connection has
+     * closed. Usually that is on the calling thread before this returns; a CONNECT tunnel carried by
+     * the selector relay is handed over to it instead (no thread waits for its end), and then {@code
+     * closed} runs on the relay's thread when the tunnel ends, after this returned.
+     */
+    void serve(ClientChannel channel, Runnable closed) {
+        serve(channel, () -> new GatewayConnection(this, channel, true), closed);
     }
 
-    private void serve(ClientChannel channel, ServedConnection c) {
+    /** Serves one connection accepted on the SOCKS5 listener on the calling thread; then runs {@code closed}. */
+    void serveSocks(ClientChannel channel, Runnable closed) {
+        serve(channel, () -> new SocksConnection(this, channel), closed);
+    }
+
+    private void serve(ClientChannel channel, Supplier<ServedConnection> make, Runnable closed) {
+        ServedConnection c;
+        try {
+            c = make.get();
+        } catch (RuntimeException | Error e) {
+            channel.close();
+            if (closed != null) {
+                closed.run();
+            }
+            throw e;
+        }
         connections.add(c);
+        AtomicBoolean ended = new AtomicBoolean();
+        Runnable end = () -> {
+            if (ended.compareAndSet(false, true)) {
+                connections.remove(c);
+                if (closed != null) {
+                    closed.run();
+                }
+            }
+        };
+        boolean handedOver = false;
         try {
             if (stopping) {
                 channel.close();
                 return;
             }
-            c.run();
+            handedOver = c.run(end);
         } finally {
-            connections.remove(c);
+            if (!handedOver) {
+                end.run();
+            }
         }
     }
 

@@ -12,8 +12,11 @@ import java.util.List;
  * One client connection: reads requests one after another (keep-alive), authenticates, routes,
  * forwards each absolute-form request through an {@link UpstreamAttempt} with retries, or opens a
  * CONNECT {@link Tunnel}. Runs on one virtual thread; an established tunnel is relayed by the
- * shared selector threads ({@link TunnelRelay}) while this thread waits, or, without plain socket
- * channels, by this thread and a second one for the upstream direction.
+ * shared selector threads ({@link TunnelRelay}), which, when the connection was made to allow it
+ * and the access log is off, also complete the exchange and close the connection at the tunnel's
+ * end while this thread has ended (it hands the connection over: {@link #run(Runnable)} returns
+ * true); otherwise this thread waits for the tunnel, or, without plain socket channels, relays it
+ * with a second thread for the upstream direction.
  *
  * <p>Error policy: bad client input is answered (400/431 with {@code X-ProxyPool-Error}) and the
  * connection closed; an upstream failure before any response byte reached the client is retried
@@ -51,9 +54,27 @@ final class GatewayConnection implements ServedConnection {
     private volatile Tunnel tunnel;
     /** False while a thread other than this connection's may still use the buffers (a tunnel that did not end). */
     private boolean buffersFree = true;
+    /** Whether an established tunnel may be handed over to the selector relay with no thread waiting for it. */
+    private final boolean mayHandOver;
+    /**
+     * Set by the connection's thread when it handed the connection over to the selector relay; from then on
+     * that thread touches nothing and the relay's thread completes the exchange and closes the connection.
+     */
+    private boolean handedOver;
+    /** What to run once the connection has closed ({@link #run(Runnable)}). */
+    private Runnable ended;
+    /** The current exchange's start ({@link Gateway#ticker()}) and bytes written to the client before it. */
+    private long exchangeStart;
 
-    GatewayConnection(Gateway gw, ClientChannel ch) {
+    private long exchangeWritten;
+
+    /**
+     * @param mayHandOver true when the caller accepts {@link #run(Runnable)} returning before the connection
+     *                    has closed (an established tunnel carried on by the selector relay)
+     */
+    GatewayConnection(Gateway gw, ClientChannel ch, boolean mayHandOver) {
         this.gw = gw;
+        this.mayHandOver = mayHandOver;
         this.cfg = gw.config();
         this.ch = ch;
         this.in = new WireReader(ch.input(), gw.buffers().take(), true);
@@ -77,31 +98,43 @@ final class GatewayConnection implements ServedConnection {
     }
 
     @Override
-    public void run() {
+    public boolean run(Runnable ended) {
+        this.ended = ended;
         try {
             loop();
         } catch (IOException e) {
             // the client went away or timed out: nothing to answer
         } catch (RuntimeException e) {
-            // not the client's doing: a defect. This connection ends, the gateway keeps serving; the
-            // type and where it was thrown are logged, not the message (it may carry a target)
-            StackTraceElement[] at = e.getStackTrace();
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    "gateway connection handler failed: {0} at {1}",
-                    e.getClass().getName(),
-                    at.length > 0 ? at[0] : "?");
+            defect(e);
         } finally {
-            idle = false;
-            if (lingerOnClose) {
-                ch.closeGracefully();
-            } else {
-                ch.close();
+            if (!handedOver) {
+                closeDown();
             }
-            if (buffersFree) {
-                gw.buffers().give(in.buffer());
-                gw.buffers().give(out.buffer());
-            }
+        }
+        return handedOver;
+    }
+
+    /** Not the client's doing: a defect. This connection ends, the gateway keeps serving. */
+    private static void defect(RuntimeException e) {
+        // the type and where it was thrown are logged, not the message (it may carry a target)
+        StackTraceElement[] at = e.getStackTrace();
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "gateway connection handler failed: {0} at {1}",
+                e.getClass().getName(),
+                at.length > 0 ? at[0] : "?");
+    }
+
+    private void closeDown() {
+        idle = false;
+        if (lingerOnClose) {
+            ch.closeGracefully();
+        } else {
+            ch.close();
+        }
+        if (buffersFree) {
+            gw.buffers().give(in.buffer());
+            gw.buffers().give(out.buffer());
         }
     }
 
@@ -194,8 +227,8 @@ final class GatewayConnection implements ServedConnection {
             idle = false;
             ch.readTimeout(cfg.ioTimeoutMillis());
             gw.metrics().started(head.connect);
-            long t0 = gw.ticker().read();
-            long w0 = out.written();
+            exchangeStart = gw.ticker().read();
+            exchangeWritten = out.written();
             result = ExchangeResult.ABORTED;
             if (accessLog != null || exchanges != null) {
                 startLogEntry();
@@ -204,37 +237,45 @@ final class GatewayConnection implements ServedConnection {
             try {
                 keep = head.connect ? tunnel(head) : forward(head);
             } finally {
-                gw.metrics().finished(head.connect, result, gw.ticker().read() - t0);
-                if (accessLog != null) {
-                    accessLog.write(
-                            ch.peer(),
-                            logUser,
-                            head.method,
-                            logTarget(head.target),
-                            logStatus,
-                            logError,
-                            out.written() - w0 + logTunnelDown,
-                            head.connect ? logTunnelUp : -1,
-                            gw.ticker().read() - t0,
-                            logExplain,
-                            result);
-                }
-                if (exchanges != null) {
-                    exchanges.ended(ExchangeRecord.of(
-                            head.connect ? "connect" : "http",
-                            peer(),
-                            logUser,
-                            head.method,
-                            logStatus,
-                            logError,
-                            logExplain,
-                            gw.ticker().read() - t0,
-                            result));
+                if (!handedOver) {
+                    endExchange(head);
                 }
             }
             if (!keep) {
                 return;
             }
+        }
+    }
+
+    /** Records the ended exchange: metrics, access log, the exchange listener. */
+    private void endExchange(RequestHead head) {
+        long nanos = gw.ticker().read() - exchangeStart;
+        gw.metrics().finished(head.connect, result, nanos);
+        if (accessLog != null) {
+            accessLog.write(
+                    ch.peer(),
+                    logUser,
+                    head.method,
+                    logTarget(head.target),
+                    logStatus,
+                    logError,
+                    out.written() - exchangeWritten + logTunnelDown,
+                    head.connect ? logTunnelUp : -1,
+                    nanos,
+                    logExplain,
+                    result);
+        }
+        if (exchanges != null) {
+            exchanges.ended(ExchangeRecord.of(
+                    head.connect ? "connect" : "http",
+                    peer(),
+                    logUser,
+                    head.method,
+                    logStatus,
+                    logError,
+                    logExplain,
+                    nanos,
+                    result));
         }
     }
 
@@ -624,20 +665,60 @@ final class GatewayConnection implements ServedConnection {
                     ch, in, link, cfg.tunnelIdleTimeoutMillis(), gw.ticker(), gw.tunnelWatchdog(), out.buffer());
             buffersFree = false;
             tunnel = t;
-            t.run();
-            tunnel = null;
-            buffersFree = t.ended();
-            logTunnelDown = t.bytesDown();
-            logTunnelUp = t.bytesUp();
-            if (t.upstreamBroke()) { // never replayed, but the proxy that reset it is told
-                outcome = AttemptOutcome.failure(FailureKind.CONNECTION_RESET);
+            // on the selector relay no thread needs to wait for the end: the relay's thread completes the
+            // exchange (attempt, metrics, exchange record) and closes the connection. Not with the access
+            // log on: a log line goes through the logging handlers' I/O, which must not stall that thread
+            if (mayHandOver && accessLog == null && t.onSelector()) {
+                UpstreamLink l = link;
+                handedOver = true; // from here on this thread touches nothing of the connection
+                t.startDetached(() -> handedOverTunnelEnded(head, a, l, t));
+                return false;
             }
+            t.run();
+            outcome = afterTunnel(t);
             return false;
         } finally {
-            if (link != null) {
-                link.close();
+            if (!handedOver) {
+                if (link != null) {
+                    link.close();
+                }
+                a.complete(outcome);
             }
-            a.complete(outcome);
+        }
+    }
+
+    /** The tunnel's figures for the log, and its outcome: a reset by the upstream is reported against the proxy. */
+    private AttemptOutcome afterTunnel(Tunnel t) {
+        tunnel = null;
+        buffersFree = t.ended();
+        logTunnelDown = t.bytesDown();
+        logTunnelUp = t.bytesUp();
+        // never replayed, but the proxy that reset it is told
+        return t.upstreamBroke() ? AttemptOutcome.failure(FailureKind.CONNECTION_RESET) : AttemptOutcome.SUCCESS;
+    }
+
+    /**
+     * The end of a tunnel handed over to the selector relay, on the relay's thread (nothing here blocks):
+     * what the connection's own thread does after a tunnel it waited for, then the connection's close.
+     */
+    private void handedOverTunnelEnded(RequestHead head, UpstreamAttempt a, UpstreamLink link, Tunnel t) {
+        try {
+            AttemptOutcome outcome = AttemptOutcome.ABANDONED;
+            try {
+                outcome = afterTunnel(t);
+            } finally {
+                link.close();
+                a.complete(outcome);
+            }
+            endExchange(head);
+        } catch (RuntimeException e) {
+            defect(e);
+        } finally {
+            try {
+                closeDown();
+            } finally {
+                ended.run();
+            }
         }
     }
 

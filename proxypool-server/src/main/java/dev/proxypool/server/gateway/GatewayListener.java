@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import javax.net.ServerSocketFactory;
 
 /**
@@ -43,7 +43,7 @@ public final class GatewayListener implements AutoCloseable {
 
     private final AtomicLong refused;
     /** Serves one accepted connection: the HTTP proxy, or SOCKS5; only the former owns the gateway's shutdown. */
-    private final Consumer<ClientChannel> handler;
+    private final BiConsumer<ClientChannel, Runnable> handler;
 
     private final boolean ownsGateway;
     private final boolean virtualThreads;
@@ -187,13 +187,9 @@ public final class GatewayListener implements AutoCloseable {
             try {
                 s.setTcpNoDelay(true);
                 SocketClientChannel ch = new SocketClientChannel(s);
-                connectionThreads.start(() -> {
-                    try {
-                        handler.accept(ch);
-                    } finally {
-                        open.decrementAndGet();
-                    }
-                });
+                // the gateway runs the callback once the connection has closed: on this thread, or on the
+                // selector relay's for a CONNECT tunnel handed over to it
+                connectionThreads.start(() -> handler.accept(ch, open::decrementAndGet));
             } catch (IOException | RuntimeException e) {
                 open.decrementAndGet();
                 closeQuietly(s);

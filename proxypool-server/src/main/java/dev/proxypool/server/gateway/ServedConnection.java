@@ -12,6 +12,10 @@ interface ServedConnection {
     /** Closes the connection from another thread (shutdown). */
     void abort();
 
-    /** Serves the connection on the calling thread until it closes. */
-    void run();
+    /**
+     * Serves the connection on the calling thread until it closes (returns false), or until it hands
+     * itself over to another thread (returns true; only a connection made to allow it does): that
+     * thread then runs {@code ended} once the connection has closed.
+     */
+    boolean run(Runnable ended);
 }

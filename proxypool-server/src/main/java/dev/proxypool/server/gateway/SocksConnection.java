@@ -108,7 +108,7 @@ final class SocksConnection implements ServedConnection {
     }
 
     @Override
-    public void run() {
+    public boolean run(Runnable ended) {
         try {
             serve();
         } catch (IOException e) {
@@ -156,6 +156,7 @@ final class SocksConnection implements ServedConnection {
                 gw.buffers().give(out.buffer());
             }
         }
+        return false; // SOCKS5 tunnels are relayed with this thread waiting: never handed over
     }
 
     private void serve() throws IOException {

@@ -4,14 +4,14 @@ import dev.proxypool.core.time.Ticker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Relays raw bytes both ways between the client and an established upstream link. When both sides
  * are plain socket channels the shared {@link TunnelRelay} (selector threads) carries the bytes and
- * the calling thread waits for the end; otherwise (TLS on either side, another listener, or
+ * the calling thread waits for the end ({@link #run()}), or returns at once and the relay runs a
+ * callback at the end ({@link #startDetached}); otherwise (TLS on either side, another listener, or
  * {@code -Dproxypool.gateway.tunnelRelay=threads}) the calling thread carries upstream→client and
  * one extra virtual thread client→upstream. An end of stream on
  * one side half-closes the other (TLS close_notify and HTTP/1.0 bodies need that); an error on
@@ -35,7 +35,7 @@ final class Tunnel implements IdleWatchdog.Watched {
     private volatile long lastActivity;
     private volatile boolean closing;
     private volatile boolean upstreamBroke;
-    private long bytesDown; // written by the calling thread only
+    private long bytesDown; // written by the calling thread, then (detached) by the relay's before onEnd
     private long bytesUp; // written by the client→upstream thread only, read after it ends
     private final byte[] downBuffer;
     private Thread up;
@@ -75,19 +75,40 @@ final class Tunnel implements IdleWatchdog.Watched {
         }
     }
 
-    private void relay() {
-        try {
-            link.readTimeout(0);
-            clientReader.drainTo(new CountingUp(link.output())); // bytes the client sent right behind its CONNECT
-        } catch (IOException e) {
-            closeBoth();
+    /** True when the shared selector relay will carry this tunnel: it runs and both sides are plain socket channels. */
+    boolean onSelector() {
+        return TunnelRelay.shared() != null && client.socketChannel() != null && link.channel() != null;
+    }
+
+    /**
+     * Relays on the shared selector relay with no thread waiting for the end (only when {@link
+     * #onSelector()}): returns at once, and {@code onEnd} runs exactly once when the tunnel has ended,
+     * both sides closed and the counters ({@link #bytesDown()}, {@link #upstreamBroke()}, ...) final: on
+     * the relay's thread, so it must not block, or on the calling thread when the tunnel ended before
+     * it reached the relay (a failed write of the bytes that came with the handshake).
+     */
+    void startDetached(Runnable onEnd) {
+        lastActivity = ticker.read();
+        client.readTimeout(0);
+        watchdog.watch(this);
+        if (!drainClient() || !sendEarlyUpstreamBytes()) {
+            watchdog.unwatch(this);
+            onEnd.run();
             return;
         }
-        TunnelRelay relay = TunnelRelay.shared();
-        SocketChannel clientChannel = relay == null ? null : client.socketChannel();
-        SocketChannel upstreamChannel = clientChannel == null ? null : link.channel();
-        if (upstreamChannel != null) {
-            relayOnSelector(relay, clientChannel, upstreamChannel);
+        publish(TunnelRelay.shared().start(client.socketChannel(), link.channel(), ticker, graceNanos(), s -> {
+            collect(s);
+            watchdog.unwatch(this);
+            onEnd.run();
+        }));
+    }
+
+    private void relay() {
+        if (!drainClient()) {
+            return;
+        }
+        if (onSelector()) {
+            relayOnSelector();
             return;
         }
         up = Thread.ofVirtual().name("gateway-tunnel-up").start(() -> {
@@ -116,29 +137,60 @@ final class Tunnel implements IdleWatchdog.Watched {
         }
     }
 
-    private void relayOnSelector(TunnelRelay relay, SocketChannel clientChannel, SocketChannel upstreamChannel) {
+    /** Sends upstream what the client sent right behind its CONNECT; false (both sides closed) on failure. */
+    private boolean drainClient() {
         try {
-            // bytes the dialer read past the proxy's reply (a server-first protocol's greeting) go first
+            link.readTimeout(0);
+            clientReader.drainTo(new CountingUp(link.output()));
+            return true;
+        } catch (IOException e) {
+            closeBoth();
+            return false;
+        }
+    }
+
+    /**
+     * Sends the client what the dialer read past the proxy's reply (a server-first protocol's greeting);
+     * false (both sides closed) on failure.
+     */
+    private boolean sendEarlyUpstreamBytes() {
+        try {
             InputStream early = link.input();
             int n;
             while (early.available() > 0 && (n = early.read(downBuffer)) > 0) {
                 client.output().write(downBuffer, 0, n);
                 bytesDown += n;
             }
+            return true;
         } catch (IOException e) {
             closeBoth();
+            return false;
+        }
+    }
+
+    private void relayOnSelector() {
+        if (!sendEarlyUpstreamBytes()) {
             return;
         }
-        TunnelRelay.Session s = relay.start(
-                clientChannel,
-                upstreamChannel,
-                ticker,
-                TimeUnit.MILLISECONDS.toNanos(Math.min(idleMillis, CLOSE_GRACE_MILLIS)));
+        TunnelRelay.Session s =
+                TunnelRelay.shared().start(client.socketChannel(), link.channel(), ticker, graceNanos());
+        publish(s);
+        s.await();
+        collect(s);
+    }
+
+    private long graceNanos() {
+        return TimeUnit.MILLISECONDS.toNanos(Math.min(idleMillis, CLOSE_GRACE_MILLIS));
+    }
+
+    private void publish(TunnelRelay.Session s) {
         session = s;
         if (closing) { // expired or aborted before the session was published
             s.close();
         }
-        s.await();
+    }
+
+    private void collect(TunnelRelay.Session s) {
         bytesDown += s.bytesDown();
         bytesUp += s.bytesUp();
         upstreamBroke = s.upstreamBroke();

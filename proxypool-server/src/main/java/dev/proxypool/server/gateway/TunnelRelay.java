@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * Relays established CONNECT tunnels on a few selector threads instead of two blocking threads per
@@ -31,7 +32,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@link IdleWatchdog}, which ends a session through {@link Session#close()}. Back-pressure: the
  * remainder of a partial write is kept in a pooled buffer and its source is not read until it is
  * flushed. Every session ends exactly once, on its selector thread, which closes both channels and
- * then wakes the thread waiting in {@link Session#await()}.
+ * then wakes the thread waiting in {@link Session#await()}, or, for a session started with an end
+ * callback, runs that callback (no thread waits: the gateway connection's completion runs there).
  *
  * <p>One JVM-wide set of selector threads ({@link #shared()}: half the processors, at least one, at
  * most four), daemon platform threads, like the JDK's own I/O pollers. {@code
@@ -91,8 +93,19 @@ final class TunnelRelay {
      * @param graceNanos how long the client may still send after the upstream's end of stream
      */
     Session start(SocketChannel client, SocketChannel upstream, Ticker ticker, long graceNanos) {
+        return start(client, upstream, ticker, graceNanos, null);
+    }
+
+    /**
+     * Starts relaying like {@link #start(SocketChannel, SocketChannel, Ticker, long)}; with {@code onEnd}
+     * not null, nobody waits in {@link Session#await()}: the selector thread hands the session to
+     * {@code onEnd} once it has ended and both channels are closed. It must not block (it runs on the
+     * thread that relays every tunnel of its loop); a runtime exception it throws is dropped.
+     */
+    Session start(
+            SocketChannel client, SocketChannel upstream, Ticker ticker, long graceNanos, Consumer<Session> onEnd) {
         Loop loop = loops[Math.floorMod(next.getAndIncrement(), loops.length)];
-        Session s = new Session(loop, client, upstream, ticker, graceNanos, Thread.currentThread());
+        Session s = new Session(loop, client, upstream, ticker, graceNanos, Thread.currentThread(), onEnd);
         started.incrementAndGet();
         loop.submit(s);
         return s;
@@ -120,6 +133,7 @@ final class TunnelRelay {
         private final Ticker ticker;
         private final long graceNanos;
         private final Thread waiter;
+        private final Consumer<Session> onEnd;
         private final Direction up;
         private final Direction down;
         private SelectionKey clientKey;
@@ -138,8 +152,10 @@ final class TunnelRelay {
                 SocketChannel upstream,
                 Ticker ticker,
                 long graceNanos,
-                Thread waiter) {
+                Thread waiter,
+                Consumer<Session> onEnd) {
             this.loop = loop;
+            this.onEnd = onEnd;
             this.ticker = ticker;
             this.graceNanos = graceNanos;
             this.waiter = waiter;
@@ -424,7 +440,15 @@ final class TunnelRelay {
                     }
                 }
                 s.done = true;
-                LockSupport.unpark(s.waiter);
+                if (s.onEnd == null) {
+                    LockSupport.unpark(s.waiter);
+                } else {
+                    try {
+                        s.onEnd.accept(s);
+                    } catch (RuntimeException e) {
+                        // the tunnel's own completion failed: the relay of the others goes on
+                    }
+                }
             }
             ending.clear();
         }

@@ -19,8 +19,12 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,6 +35,9 @@ import org.junit.jupiter.api.Timeout;
  * both ways, half-close from either side, back-pressure (a client that reads late gets every byte,
  * in order), an upstream reset reported as such, an explicit close and the close grace after the
  * upstream's end; and the gateway's own listener putting its tunnels on it, and ending them at shutdown.
+ * A session with an end callback runs it once, on the relay's thread; a gateway connection whose tunnel
+ * is on the relay is handed over to it (its thread returns, the relay's completes and closes it), except
+ * with the access log on (a log line's I/O must not stall the relay).
  */
 @Timeout(60)
 class TunnelRelayTest {
@@ -216,6 +223,137 @@ class TunnelRelayTest {
             Await.atMost(Duration.ofSeconds(5))
                     .until("the tunnel to leave the watchdog", gw.gateway.tunnelWatchdog()::watching, n -> n == 0);
         }
+    }
+
+    @Test
+    void anEndCallbackRunsOnceOnTheRelayThreadWithTheFinalCountsAndNobodyWaits() throws Exception {
+        SocketChannel[] c = pair();
+        SocketChannel[] u = pair();
+        AtomicInteger calls = new AtomicInteger();
+        AtomicReference<String> thread = new AtomicReference<>();
+        AtomicLong down = new AtomicLong();
+        AtomicLong up = new AtomicLong();
+        CountDownLatch ended = new CountDownLatch(1);
+        TunnelRelay.Session s = TunnelRelay.shared().start(c[1], u[1], Ticker.system(), GRACE, done -> {
+            calls.incrementAndGet();
+            thread.set(Thread.currentThread().getName());
+            down.set(done.bytesDown());
+            up.set(done.bytesUp());
+            ended.countDown();
+        });
+        write(c[0], "ping");
+        assertEquals("ping", read(u[0], 4));
+        write(u[0], "pong!");
+        assertEquals("pong!", read(c[0], 5));
+        c[0].shutdownOutput();
+        u[0].shutdownOutput();
+        assertTrue(ended.await(10, TimeUnit.SECONDS), "the callback runs when the tunnel ends");
+        assertTrue(s.done());
+        assertEquals(1, calls.get());
+        assertTrue(thread.get().startsWith("gateway-tunnel-relay-"), "on the relay's thread: " + thread.get());
+        assertEquals(5, down.get(), "bytes to the client, final when the callback runs");
+        assertEquals(4, up.get());
+        assertFalse(c[1].isOpen() || u[1].isOpen(), "both relayed channels are closed before the callback");
+        closeAll(c[0], u[0]);
+    }
+
+    @Test
+    void aConnectionWhoseTunnelIsOnTheRelayIsHandedOverAndClosedOnceWhenTheTunnelEnds() throws Exception {
+        try (TestOrigin origin = TestOrigin.http()) {
+            DirectEngine engine = new DirectEngine();
+            try (GatewayFixture gw = new GatewayFixture(engine);
+                    SocketChannel client = SocketChannel.open(server.getLocalAddress());
+                    SocketChannel accepted = server.accept()) {
+                Served served = new Served(gw.gateway, accepted);
+                write(client, "CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n");
+                assertTrue(readHead(client).startsWith("HTTP/1.1 200"));
+                write(client, "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+                assertTrue(readHead(client).startsWith("HTTP/1.1 200"));
+                assertEquals("hello", read(client, 5));
+                assertTrue(
+                        served.returned.await(10, TimeUnit.SECONDS),
+                        "the connection's thread returned while its tunnel is still open");
+                assertEquals(0, served.closedCalls.get(), "not closed while the tunnel relays");
+                assertEquals(
+                        1, gw.gateway.openConnections(), "the handed-over connection still counts (shutdown sees it)");
+                assertEquals(1, engine.inFlight(), "the attempt holds its capacity for the tunnel's life");
+                write(client, "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+                assertTrue(readHead(client).startsWith("HTTP/1.1 200"), "the tunnel still carries bytes");
+                assertEquals("hello", read(client, 5));
+                client.close();
+                assertTrue(served.closed.await(10, TimeUnit.SECONDS), "the tunnel's end closes the connection");
+                assertEquals(1, served.closedCalls.get(), "closed exactly once");
+                assertTrue(
+                        served.closedOn.get().startsWith("gateway-tunnel-relay-"),
+                        "completed on the relay's thread: " + served.closedOn.get());
+                assertEquals(0, gw.gateway.openConnections());
+                assertEquals(0, engine.inFlight(), "the attempt completed, its capacity released");
+                assertEquals(0, gw.gateway.tunnelWatchdog().watching());
+            }
+        }
+    }
+
+    @Test
+    void withTheAccessLogOnTheConnectionsThreadWaitsForItsTunnel() throws Exception {
+        try (TestOrigin origin = TestOrigin.http()) {
+            DirectEngine engine = new DirectEngine();
+            Gateway gateway = Gateway.builder(engine)
+                    .accessLog(true, InstantSource.system())
+                    .build();
+            try (SocketChannel client = SocketChannel.open(server.getLocalAddress());
+                    SocketChannel accepted = server.accept()) {
+                Served served = new Served(gateway, accepted);
+                write(client, "CONNECT " + origin.authority() + " HTTP/1.1\r\n\r\n");
+                assertTrue(readHead(client).startsWith("HTTP/1.1 200"));
+                write(client, "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+                assertTrue(readHead(client).startsWith("HTTP/1.1 200"));
+                assertEquals("hello", read(client, 5));
+                // an access-log line may block on its handlers' I/O: never on the relay's thread
+                assertFalse(served.returned.await(300, TimeUnit.MILLISECONDS), "the thread waits for the tunnel");
+                client.close();
+                assertTrue(served.closed.await(10, TimeUnit.SECONDS));
+                assertTrue(served.returned.await(10, TimeUnit.SECONDS));
+                assertEquals(1, served.closedCalls.get());
+                assertEquals(served.thread.getName(), served.closedOn.get(), "closed on the connection's own thread");
+            } finally {
+                gateway.shutdown(Duration.ofMillis(100));
+            }
+        }
+    }
+
+    /** One connection served through {@link Gateway#serve(ClientChannel, Runnable)} on its own thread. */
+    private static final class Served {
+        final CountDownLatch returned = new CountDownLatch(1);
+        final CountDownLatch closed = new CountDownLatch(1);
+        final AtomicInteger closedCalls = new AtomicInteger();
+        final AtomicReference<String> closedOn = new AtomicReference<>();
+        final Thread thread;
+
+        Served(Gateway gateway, SocketChannel accepted) throws IOException {
+            SocketClientChannel ch = new SocketClientChannel(accepted.socket());
+            thread = Thread.ofVirtual().name("test-conn").start(() -> {
+                gateway.serve(ch, () -> {
+                    closedCalls.incrementAndGet();
+                    closedOn.set(Thread.currentThread().getName());
+                    closed.countDown();
+                });
+                returned.countDown();
+            });
+        }
+    }
+
+    /** Reads a response head (up to the blank line) byte by byte, so nothing after it is consumed. */
+    private static String readHead(SocketChannel ch) throws IOException {
+        StringBuilder b = new StringBuilder();
+        ByteBuffer one = ByteBuffer.allocate(1);
+        while (b.length() < 8192
+                && !(b.length() >= 4 && b.substring(b.length() - 4).equals("\r\n\r\n"))) {
+            if (ch.read(one.clear()) < 0) {
+                break;
+            }
+            b.append((char) one.get(0));
+        }
+        return b.toString();
     }
 
     private static byte[] pattern(int n) {
