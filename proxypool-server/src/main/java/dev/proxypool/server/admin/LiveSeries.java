@@ -286,7 +286,12 @@ public final class LiveSeries implements AutoCloseable {
         }
         LatencyCounts base = latencyWindow.peekFirst();
         latencyWindow.addLast(current);
-        if (base == null || base.cumulative().length != current.cumulative().length || base.count() > current.count()) {
+        if (base == null) {
+            // the first reading only starts the window: the histogram may hold requests from before this
+            // series (meters live in the JVM's registry, which another server in the same JVM may have fed)
+            return new Double[] {null, null};
+        }
+        if (base.cumulative().length != current.cumulative().length || base.count() > current.count()) {
             base = new LatencyCounts(now, current.boundsMs(), new long[current.cumulative().length], 0);
         }
         long total = current.count() - base.count();

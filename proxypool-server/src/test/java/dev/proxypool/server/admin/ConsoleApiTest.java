@@ -2,6 +2,7 @@ package dev.proxypool.server.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -79,6 +80,28 @@ class ConsoleApiTest {
             assertEquals(new BigDecimal(SIZE / 3), pool.get("up-a").get("healthy"));
             assertEquals(new BigDecimal(SIZE / 3), pool.get("up-a").get("stored"));
             assertEquals(new BigDecimal(0), pool.get("up-a").get("cooling"));
+        }
+    }
+
+    @Test
+    void theFirstSampleOnlyStartsTheLatencyWindowWhateverTheSharedHistogramHeldBefore() {
+        try (AdminFixture f = options().series().start()) {
+            // the JVM's registry may already hold requests, e.g. of another server in the same JVM
+            HelidonGatewayMetrics gateway = new HelidonGatewayMetrics(f.registry);
+            for (int i = 0; i < 10; i++) {
+                gateway.started(false);
+                gateway.finished(false, ExchangeResult.OK, 400_000_000L);
+            }
+            LiveSeries.Sample first = f.series.sample();
+            assertNull(first.p50Ms(), "what the histogram held before the series is not its window's: " + first);
+            for (int i = 0; i < 10; i++) {
+                gateway.started(false);
+                gateway.finished(false, ExchangeResult.OK, 3_000_000L);
+            }
+            f.clock.advance(Duration.ofSeconds(2));
+            LiveSeries.Sample s = f.series.sample();
+            assertNotNull(s.p99Ms(), s.toString());
+            assertTrue(s.p99Ms() <= 5.0, "only the requests since the first sample (1-5 ms): " + s);
         }
     }
 
