@@ -168,6 +168,22 @@ public final class Gateway {
         return buffers;
     }
 
+    /**
+     * Closes a served connection (gracefully: after a final error answer, so the client can read it)
+     * and gives its reader's and writer's buffers back, unless another thread may still use them.
+     */
+    void closeConnection(ClientChannel ch, boolean graceful, WireReader in, WireWriter out, boolean buffersFree) {
+        if (graceful) {
+            ch.closeGracefully();
+        } else {
+            ch.close();
+        }
+        if (buffersFree) {
+            buffers.give(in.buffer());
+            buffers.give(out.buffer());
+        }
+    }
+
     /** Closes established tunnels idle for {@code tunnelIdleTimeout} (their reads have no timeout). */
     IdleWatchdog tunnelWatchdog() {
         return tunnelWatchdog;

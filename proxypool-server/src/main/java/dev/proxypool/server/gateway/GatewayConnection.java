@@ -127,15 +127,7 @@ final class GatewayConnection implements ServedConnection {
 
     private void closeDown() {
         idle = false;
-        if (lingerOnClose) {
-            ch.closeGracefully();
-        } else {
-            ch.close();
-        }
-        if (buffersFree) {
-            gw.buffers().give(in.buffer());
-            gw.buffers().give(out.buffer());
-        }
+        gw.closeConnection(ch, lingerOnClose, in, out, buffersFree);
     }
 
     private void loop() throws IOException {

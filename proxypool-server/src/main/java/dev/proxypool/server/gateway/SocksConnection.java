@@ -146,15 +146,7 @@ final class SocksConnection implements ServedConnection {
                             "socks", ch.peer(), logUser, LOG_METHOD, logStatus, logError, logExplain, nanos, result));
                 }
             }
-            if (lingerOnClose) {
-                ch.closeGracefully();
-            } else {
-                ch.close();
-            }
-            if (buffersFree) {
-                gw.buffers().give(in.buffer());
-                gw.buffers().give(out.buffer());
-            }
+            gw.closeConnection(ch, lingerOnClose, in, out, buffersFree);
         }
         return false; // SOCKS5 tunnels are relayed with this thread waiting: never handed over
     }
