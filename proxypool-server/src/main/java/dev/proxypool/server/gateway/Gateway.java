@@ -169,6 +169,21 @@ public final class Gateway {
     }
 
     /**
+     * Logs a defect of a connection handler (not the client's doing: the connection ends, the gateway
+     * keeps serving): the exception's type and where it was thrown, never its message, which may carry
+     * a target.
+     */
+    static void logHandlerDefect(System.Logger log, String handler, RuntimeException e) {
+        StackTraceElement[] at = e.getStackTrace();
+        log.log(
+                System.Logger.Level.WARNING,
+                "{0} connection handler failed: {1} at {2}",
+                handler,
+                e.getClass().getName(),
+                at.length > 0 ? at[0] : "?");
+    }
+
+    /**
      * Closes a served connection (gracefully: after a final error answer, so the client can read it)
      * and gives its reader's and writer's buffers back, unless another thread may still use them.
      */

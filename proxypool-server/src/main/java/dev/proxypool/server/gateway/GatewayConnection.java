@@ -105,24 +105,13 @@ final class GatewayConnection implements ServedConnection {
         } catch (IOException e) {
             // the client went away or timed out: nothing to answer
         } catch (RuntimeException e) {
-            defect(e);
+            Gateway.logHandlerDefect(LOG, "gateway", e);
         } finally {
             if (!handedOver) {
                 closeDown();
             }
         }
         return handedOver;
-    }
-
-    /** Not the client's doing: a defect. This connection ends, the gateway keeps serving. */
-    private static void defect(RuntimeException e) {
-        // the type and where it was thrown are logged, not the message (it may carry a target)
-        StackTraceElement[] at = e.getStackTrace();
-        LOG.log(
-                System.Logger.Level.WARNING,
-                "gateway connection handler failed: {0} at {1}",
-                e.getClass().getName(),
-                at.length > 0 ? at[0] : "?");
     }
 
     private void closeDown() {
@@ -704,7 +693,7 @@ final class GatewayConnection implements ServedConnection {
             }
             endExchange(head);
         } catch (RuntimeException e) {
-            defect(e);
+            Gateway.logHandlerDefect(LOG, "gateway", e);
         } finally {
             try {
                 closeDown();

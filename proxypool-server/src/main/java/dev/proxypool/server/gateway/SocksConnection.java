@@ -114,14 +114,7 @@ final class SocksConnection implements ServedConnection {
         } catch (IOException e) {
             // the client went away or timed out: nothing to answer
         } catch (RuntimeException e) {
-            // a defect, not the client's doing: this connection ends, the listener keeps serving; the
-            // type and where it was thrown are logged, never the message (it may carry a target)
-            StackTraceElement[] at = e.getStackTrace();
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    "socks connection handler failed: {0} at {1}",
-                    e.getClass().getName(),
-                    at.length > 0 ? at[0] : "?");
+            Gateway.logHandlerDefect(LOG, "socks", e);
         } finally {
             idle = false;
             if (started) {
