@@ -1,5 +1,6 @@
 package dev.proxypool.server.engine;
 
+import dev.proxypool.core.model.LabelSelector;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.routing.RequestFacts;
 import dev.proxypool.core.routing.RetryRule;
@@ -10,6 +11,8 @@ import dev.proxypool.sdk.dial.UpstreamDialer;
 import dev.proxypool.sdk.engine.AcquireRequest;
 import dev.proxypool.sdk.engine.AcquireResult;
 import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.server.access.SessionChoice;
+import dev.proxypool.server.access.UsernameOptions;
 import dev.proxypool.server.gateway.GatewayEngine;
 import dev.proxypool.server.gateway.GatewayErrors;
 import dev.proxypool.server.gateway.IdleLinkPool;
@@ -19,6 +22,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.HashSet;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -97,12 +101,10 @@ public final class PoolGatewayEngine implements GatewayEngine {
             return new RouteDecision.Rejected(503, GatewayErrors.NO_CANDIDATE, rule.name());
         }
         AccessControl.Options options = access.options(request.client(), request.headers());
-        String session = options.sessionId();
-        if (rule.sticky().enabled()) {
-            String fromHeader = request.headers().first(rule.sticky().header());
-            if (fromHeader != null && !fromHeader.isBlank()) {
-                session = fromHeader.strip();
-            }
+        String session =
+                sessionOf(options, request.headers().first(rule.sticky().header()));
+        if (session == null) { // design S1: guessing between two ids would pin the wrong one
+            return new RouteDecision.Rejected(400, GatewayErrors.SESSION_CONFLICT, rule.name());
         }
         String hashKey = "";
         if (!rule.hashKey().isTargetHost()) {
@@ -139,6 +141,26 @@ public final class PoolGatewayEngine implements GatewayEngine {
                 inFlight.incrementAndGet();
                 yield new DirectAttempt(rule.name(), request, address, this, consumed);
             }
+        };
+    }
+
+    /**
+     * The request's session id from the username and the routing's session header (docs/design.md#sticky-sessions,
+     * S1): either one, or both naming the same id; {@code null} when they name different ones (a
+     * {@link SessionChoice.Conflict}). A header the username could not carry (a dash, over 64
+     * characters) is still taken as given when the username names no session, as it always was;
+     * with one it can only differ, so it conflicts.
+     */
+    private static String sessionOf(AccessControl.Options options, String header) {
+        if (header == null) {
+            return options.sessionId(); // the common case allocates nothing
+        }
+        Optional<String> fromName = options.sessionId().isEmpty() ? Optional.empty() : Optional.of(options.sessionId());
+        return switch (SessionChoice.of(new UsernameOptions("-", fromName, LabelSelector.ANY), header)) {
+            case SessionChoice.None n -> "";
+            case SessionChoice.Session s -> s.id();
+            case SessionChoice.Conflict c -> null;
+            case SessionChoice.Invalid i -> fromName.isPresent() ? null : header.strip();
         };
     }
 

@@ -18,6 +18,8 @@ public final class GatewayErrors {
     public static final String UPSTREAM_FAILED = "upstream_failed";
     /** A strict sticky session lost its proxy. 502. */
     public static final String SESSION_LOST = "session_lost";
+    /** The username and the session header name different sticky sessions (docs/design.md#sticky-sessions, S1). 400. */
+    public static final String SESSION_CONFLICT = "session_conflict";
     /** Missing or wrong {@code Proxy-Authorization}. 407. */
     public static final String AUTH_REQUIRED = "auth_required";
     /** Malformed request line, header, framing, or target. 400. */
