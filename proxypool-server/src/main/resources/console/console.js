@@ -8,7 +8,7 @@ const TOKEN_KEY = 'proxypool.adminToken';
 const PAGES = ['overview', 'requests', 'upstreams', 'proxies', 'routings', 'audit', 'operators'];
 const REFRESH_MS = { overview: 2000, requests: 3000, upstreams: 5000, proxies: 10000 };
 /** The X-ProxyPool-Error reasons (GatewayErrors): the Requests page's reason filter. */
-const REASONS = ['no_candidate', 'no_route', 'rate_limited', 'destination_denied', 'upstream_failed', 'session_lost',
+const REASONS = ['no_candidate', 'no_route', 'rate_limited', 'destination_denied', 'upstream_failed', 'session_lost', 'session_conflict',
   'auth_required', 'bad_request', 'origin_form_not_allowed', 'unsupported_method', 'unsupported_scheme',
   'bad_connect_target', 'request_line_too_long', 'headers_too_large', 'bad_framing', 'request_timeout',
   'upstream_protocol_error', 'upstream_timeout', 'shutting_down'];
