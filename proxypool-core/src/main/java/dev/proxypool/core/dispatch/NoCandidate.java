@@ -72,7 +72,8 @@ public record NoCandidate(Reason reason) implements PickResult {
     }
 
     /**
-     * Whether waiting can help: some candidates exist but none was usable now.
+     * Whether some candidates match the filter but none was usable now (busy, cooling, ...).
+     * {@code onNoCandidate: wait} waits either way: a publish can bring a match too.
      *
      * @return true unless the reason is {@link Reason#NO_MATCH}
      */

@@ -175,8 +175,9 @@ public final class PoolEngine {
 
     /**
      * Leases a proxy for one request on {@code rule}: sticky lookup when the routing enables it and
-     * the request carries a session id, else a normal pick; {@code onNoCandidate: wait} waits for
-     * capacity up to the routing's wait timeout (parking, so virtual threads cost nothing). A
+     * the request carries a session id, else a normal pick; {@code onNoCandidate: wait} waits up to
+     * the routing's wait timeout for a proxy to qualify, whether all matching ones are busy or none
+     * matches yet (parking, so virtual threads cost nothing). A
      * session whose bound proxy is busy waits for it up to {@code sticky.busyWait} whatever the
      * policy: the session's previous request may still be giving its unit back.
      */
@@ -232,7 +233,10 @@ public final class PoolEngine {
                 }
                 case NoCandidate nc -> {
                     String detail = nc.reason().wireName();
-                    if (waits && nc.candidatesExist() && now < deadline) {
+                    // wait covers "no proxy qualifies" (design G10): busy ones may be released, and when none
+                    // matches at all a publish, a recovery or a new upstream may bring one; each turn reads the
+                    // live snapshot again
+                    if (waits && now < deadline) {
                         LockSupport.parkNanos(Math.min(park, deadline - now));
                         park = Math.min(park * 2, WAIT_PARK_MAX_NANOS);
                         continue;
