@@ -6,6 +6,7 @@ import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.cluster.ClusterRedis;
 import dev.proxypool.sdk.cluster.ClusterRole;
+import dev.proxypool.sdk.cluster.SharedSequentialStates;
 import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.Secret;
@@ -269,6 +270,7 @@ public final class ProxyPoolServer implements AutoCloseable {
             ProxyPool pool = pb.build();
             ConfigStore configStore = null;
             AutoCloseable leases = null;
+            SequentialPersistence sequentialPersistence = null;
             try {
                 // Admin configuration: PostgreSQL when configured (migrated, seeded once), else memory seeded from the
                 // YAML.
@@ -303,7 +305,18 @@ public final class ProxyPoolServer implements AutoCloseable {
                                         + "].secret is a plain secret, for development only: configure secretHash"
                                         + " (proxypool hash-secret) instead"));
                 ProxyAuthenticator auth = authenticator != null ? authenticator : clients;
-                ProxyPoolInternals.engine(pool).sequential().restore(configStore.sequentialStates());
+                // sequential positions: restored where the routings stood (database, and the cluster's Redis), and
+                // every later move stored by the process that moves them (docs/design.md#sequential-switching, Q6)
+                SharedSequentialStates sharedSequential = distributes && assembly.collects()
+                        ? SharedSequentialStates.open(ClusterRedis.fromStore(config.store()))
+                        : null;
+                ProxyPoolInternals.engine(pool)
+                        .sequential()
+                        .restore(SequentialPersistence.saved(configStore, sharedSequential));
+                if (assembly.collects()) {
+                    sequentialPersistence = new SequentialPersistence(configStore, sharedSequential);
+                    ProxyPoolInternals.engine(pool).addSequentialListener(sequentialPersistence);
+                }
                 ClientTokens clientTokens = new ClientTokens(storedState);
                 AccessControl gate = access != null
                         ? access
@@ -413,6 +426,10 @@ public final class ProxyPoolServer implements AutoCloseable {
                     configVersion.set(now.version());
                     clientTokens.update(now);
                     applyConfig.accept(now.applyTo(effective, configDir));
+                    // where the routings stand now (the previous control plane moved them)
+                    ProxyPoolInternals.engine(live)
+                            .sequential()
+                            .restore(SequentialPersistence.saved(store, sharedSequential));
                     LOG.log(Level.INFO, "configuration version " + now.version() + " re-read before taking over");
                 };
                 AutoCloseable cluster = !distributes
@@ -485,7 +502,9 @@ public final class ProxyPoolServer implements AutoCloseable {
                             applyConfig.accept(state.applyTo(effective, configDir));
                         },
                         Duration.ofSeconds(2));
+                SequentialPersistence persistence = sequentialPersistence;
                 AutoCloseable nodesAndPoller = () -> {
+                    closeQuietly(persistence);
                     closeQuietly(proxyLeases);
                     closeQuietly(configPoller);
                     closeQuietly(nodes);
@@ -494,6 +513,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                 return new ProxyPoolServer(
                         pool, engine, server, metrics, lease, configStore, cluster, nodesAndPoller, proxyLeases);
             } catch (RuntimeException e) {
+                closeQuietly(sequentialPersistence);
                 closeQuietly(leases);
                 pool.close();
                 closeQuietly(configStore);

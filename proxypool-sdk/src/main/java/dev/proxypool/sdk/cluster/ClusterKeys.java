@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
  * workers:&lt;id&gt;      string with TTL per live worker (Redis expires it: receiver's clock)
  * control:lease     string with TTL "&lt;token&gt; &lt;holder&gt;": the active control plane ({@link ControlLease})
  * control:fence     counter: the last fencing token issued (never expires)
+ * sequential        hash   routing name = its sequential position ({@link SharedSequentialStates})
  * </pre>
  *
  * @param prefix the store's key prefix
@@ -63,6 +64,10 @@ record ClusterKeys(String prefix, boolean tagged) {
 
     String fence() {
         return name("control:fence");
+    }
+
+    String sequential() {
+        return name("sequential");
     }
 
     static byte[] bytes(String s) {

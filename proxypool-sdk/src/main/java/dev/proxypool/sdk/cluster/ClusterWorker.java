@@ -17,7 +17,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * whose every version rebuilds the engine's snapshot ({@link PoolEngine#refresh(java.util.Collection)}),
  * and a {@link WorkerRegistry} heartbeat so workers count each other. With {@link WorkerShare.Live}
  * a virtual thread re-counts the live workers every third of {@link ClusterSettings#workerTtl()} and,
- * when the count changed, hands the last content over again with the new shares.
+ * when the count changed, hands the last content over again with the new shares. The sequential
+ * routings' positions follow the control plane's ({@link SharedSequentialStates}, every second).
  *
  * <p>The engine must not also be refreshed from the store (no pipeline in the worker role): its
  * content is the control plane's. Thread-safe; {@link #close()} is prompt.
@@ -25,6 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class ClusterWorker implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ClusterWorker.class.getName());
+    /** How often the sequential positions are re-read: a switch happens at most once per fetch. */
+    static final Duration SEQUENTIAL_FOLLOW = Duration.ofSeconds(1);
 
     private final PoolEngine engine;
     private final WorkerShare share;
@@ -36,6 +39,7 @@ public final class ClusterWorker implements AutoCloseable {
     private volatile int sharedAmong = 1;
     private SnapshotSubscriber subscriber;
     private ScheduledExecutorService recount;
+    private SharedSequentialStates sequential;
 
     private ClusterWorker(
             PoolEngine engine, WorkerShare share, WorkerRegistry registry, Duration recountEvery, InstantSource wall) {
@@ -86,6 +90,9 @@ public final class ClusterWorker implements AutoCloseable {
             long every = w.recountEvery.toNanos();
             w.recount.scheduleWithFixedDelay(w::recount, every, every, TimeUnit.NANOSECONDS);
         }
+        // the control plane moves the sequential routings; this worker serves from where they stand
+        w.sequential = SharedSequentialStates.open(redis);
+        w.sequential.follow(engine.sequential(), SEQUENTIAL_FOLLOW);
         w.subscriber = SnapshotSubscriber.start(redis, settings, w::apply, wall, ticker);
         return w;
     }
@@ -165,6 +172,9 @@ public final class ClusterWorker implements AutoCloseable {
             recount.close(); // no further re-counts; waits for one in progress
         }
         subscriber.close();
+        if (sequential != null) {
+            sequential.close();
+        }
         registry.close();
     }
 }

@@ -24,7 +24,9 @@ import dev.proxypool.core.routing.RoutingTable;
 import dev.proxypool.core.runtime.ProxyRuntime;
 import dev.proxypool.core.runtime.RuntimeRegistry;
 import dev.proxypool.core.sequential.SequentialBoard;
+import dev.proxypool.core.sequential.SequentialListener;
 import dev.proxypool.core.sequential.SequentialRouting;
+import dev.proxypool.core.sequential.SequentialState;
 import dev.proxypool.core.snapshot.LiveSnapshot;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.core.snapshot.SnapshotBuilder;
@@ -94,6 +96,7 @@ public final class PoolEngine {
     private final SequentialBoard board;
     private final ReentrantLock refreshLock = new ReentrantLock();
     private final List<Consumer<PoolSnapshot>> listeners = new CopyOnWriteArrayList<>();
+    private final List<SequentialListener> sequentialListeners = new CopyOnWriteArrayList<>();
 
     public PoolEngine(
             List<RoutingRule> routings,
@@ -108,7 +111,8 @@ public final class PoolEngine {
         this.registry = new RuntimeRegistry(policy, ticker, workers);
         this.builder = new SnapshotBuilder(registry, wall, ticker);
         this.live = new LiveSnapshot(builder.build(List.of()));
-        this.board = new SequentialBoard(wall);
+        // persistence and cluster sharing hear the board's moves through addSequentialListener
+        this.board = new SequentialBoard(wall, this::sequentialChanged);
         this.routesNow = buildRoutes(routings, Map.of());
     }
 
@@ -512,6 +516,29 @@ public final class PoolEngine {
 
     public SequentialBoard sequential() {
         return board;
+    }
+
+    /**
+     * Hears every change of the sequential board (a move, an admin action, a count), outside its
+     * lock and in order; see {@link SequentialListener} for the contract.
+     */
+    public void addSequentialListener(SequentialListener listener) {
+        sequentialListeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    public void removeSequentialListener(SequentialListener listener) {
+        sequentialListeners.remove(listener);
+    }
+
+    private void sequentialChanged(SequentialState before, SequentialState after, boolean transition) {
+        for (SequentialListener l : sequentialListeners) {
+            try {
+                l.onChange(before, after, transition);
+            } catch (RuntimeException e) { // one failing listener must not keep the change from the others
+                System.getLogger(PoolEngine.class.getName())
+                        .log(System.Logger.Level.WARNING, "sequential listener failed for " + after.routing(), e);
+            }
+        }
     }
 
     public PoolStore store() {
