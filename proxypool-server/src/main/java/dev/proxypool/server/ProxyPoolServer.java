@@ -12,6 +12,7 @@ import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.Secret;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.lock.StageLease;
+import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.server.access.ClientAuthenticator;
 import dev.proxypool.server.access.DestinationPolicies;
 import dev.proxypool.server.access.LiveClients;
@@ -74,6 +75,8 @@ import java.util.function.Function;
 public final class ProxyPoolServer implements AutoCloseable {
 
     private static final Logger LOG = System.getLogger(ProxyPoolServer.class.getName());
+    /** How often a standby control plane re-reads the sequential positions (a switch happens at most once per fetch). */
+    private static final Duration STANDBY_SEQUENTIAL_FOLLOW = Duration.ofSeconds(1);
 
     private final ProxyPool pool;
     private final PoolGatewayEngine engine;
@@ -420,6 +423,16 @@ public final class ProxyPoolServer implements AutoCloseable {
                         () -> nodes == null ? 0.0 : (double) nodes.nodes().size(), () -> (double) configVersion.get()));
                 ProxyPoolInternals.engine(pool).registry().healthListener(metrics.healthListener());
                 StageLease lease = assembly.pipelineLease(config, pool);
+                if (lease != null && sharedSequential != null) {
+                    // several control planes: the one without the pipeline lease follows the positions the
+                    // writer stores, so it resumes from them when it takes over
+                    CollectionPipeline pipeline =
+                            ProxyPoolInternals.pipeline(pool).orElseThrow();
+                    sharedSequential.follow(
+                            ProxyPoolInternals.engine(pool).sequential(),
+                            STANDBY_SEQUENTIAL_FOLLOW,
+                            () -> !pipeline.isWriter());
+                }
                 // a control plane taking over publishing first re-reads the configuration (the database is the truth)
                 Runnable reloadConfig = () -> {
                     ConfigState now = store.state();

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * The sequential routings' positions on the cluster's Redis (docs/design.md#sequential-switching, Q6):
@@ -89,17 +90,31 @@ public final class SharedSequentialStates implements AutoCloseable {
      * thread, until {@link #close()}. Redis down: the board keeps the position it has.
      */
     public void follow(SequentialBoard board, Duration every) {
-        followOnce(board);
+        follow(board, every, () -> true);
+    }
+
+    /**
+     * As {@link #follow(SequentialBoard, Duration)}, each turn only while {@code when} holds: a
+     * standby control plane follows while another one moves the routings, never while it moves
+     * them itself (its own newer moves may not be stored yet).
+     */
+    public void follow(SequentialBoard board, Duration every, BooleanSupplier when) {
+        followOnce(board, when);
         ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofVirtual().name("sequential-follow").factory());
         long nanos = every.toNanos();
-        t.scheduleWithFixedDelay(() -> followOnce(board), nanos, nanos, TimeUnit.NANOSECONDS);
+        t.scheduleWithFixedDelay(() -> followOnce(board, when), nanos, nanos, TimeUnit.NANOSECONDS);
         following = t;
     }
 
-    private void followOnce(SequentialBoard board) {
+    private void followOnce(SequentialBoard board, BooleanSupplier when) {
         try {
-            board.restore(load());
+            if (when.getAsBoolean()) {
+                List<SequentialState> saved = load();
+                if (when.getAsBoolean()) {
+                    board.restore(saved);
+                }
+            }
         } catch (RuntimeException e) { // a throw would end the schedule
             LOG.log(Level.DEBUG, "sequential positions not read, keeping the current ones: {0}", e.getMessage());
         }

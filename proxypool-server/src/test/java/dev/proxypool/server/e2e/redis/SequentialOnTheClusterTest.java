@@ -126,6 +126,39 @@ class SequentialOnTheClusterTest {
                     assertEquals(200, served.statusCode());
                     assertTrue(proxy.requests() > 0, "through the second upstream's proxy");
                 }
+
+                // a standby control plane follows the moves of the one collecting (here an admin reset)
+                try (ProxyPoolServer standby = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
+                        .role(ClusterRole.CONTROL)
+                        .configDir(dir)
+                        .start()) {
+                    HttpResponse<String> reset = api.send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + control.apiPort()
+                                            + "/v1/admin/routings/seq/sequential"))
+                                    .header("Authorization", ADMIN)
+                                    .header("Content-Type", "application/json")
+                                    .POST(HttpRequest.BodyPublishers.ofString("{\"action\": \"reset\"}"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertEquals(200, reset.statusCode(), reset.body());
+                    long resetVersion = stored.version() + 1;
+                    Await.atMost(Duration.ofSeconds(20))
+                            .until(
+                                    "the standby's board to follow the active one's reset",
+                                    () -> ProxyPoolInternals.engine(standby.pool())
+                                            .sequential()
+                                            .current("seq")
+                                            .version(),
+                                    v -> v >= resetVersion);
+                    stored = Await.atMost(Duration.ofSeconds(20))
+                            .until(
+                                    "the routing to advance again past the dry upstream",
+                                    () -> redis.load().stream()
+                                            .filter(s -> s.routing().equals("seq"))
+                                            .findFirst()
+                                            .orElseThrow(),
+                                    s -> s.version() > resetVersion && s.index() == 1);
+                }
             }
 
             try (ProxyPoolServer restarted = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
@@ -133,8 +166,8 @@ class SequentialOnTheClusterTest {
                     .configDir(dir)
                     .start()) {
                 HttpResponse<String> r = api.send(
-                        HttpRequest.newBuilder(URI.create(
-                                        "http://127.0.0.1:" + restarted.apiPort() + "/v1/admin/routings/seq/sequential"))
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + restarted.apiPort()
+                                        + "/v1/admin/routings/seq/sequential"))
                                 .header("Authorization", ADMIN)
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
