@@ -37,6 +37,7 @@ final class SequentialPersistence implements SequentialListener, AutoCloseable {
     private final Semaphore signal = new Semaphore(0);
     private final Thread writer;
     private volatile boolean running = true;
+    private volatile boolean retrying;
 
     /**
      * @param store  the configuration store
@@ -64,7 +65,13 @@ final class SequentialPersistence implements SequentialListener, AutoCloseable {
             }
             signal.drainPermits();
             failing = !writePending(failing);
+            retrying = failing;
         }
+    }
+
+    /** Whether the last write failed and is being retried (the operator's log says so once). */
+    boolean retrying() {
+        return retrying;
     }
 
     /** Writes the pending states; true when written (or nothing was pending). */
