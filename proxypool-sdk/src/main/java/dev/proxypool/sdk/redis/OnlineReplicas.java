@@ -19,6 +19,9 @@ final class OnlineReplicas {
     /** How long one reading stands: at most one {@code INFO} per master per second, whatever the write rate. */
     static final Duration FRESH = Duration.ofSeconds(1);
 
+    /** {@link #online} of a node that is a replica, not a master. */
+    static final long NOT_A_MASTER = -2;
+
     private record Reading(long online, long atNanos) {}
 
     private final Ticker ticker;
@@ -52,11 +55,15 @@ final class OnlineReplicas {
 
     /**
      * The replicas of an {@code INFO replication} text whose link is online ({@code slaveN:...,state=online,...});
-     * 0 for a replica's own text (it has none).
+     * {@link #NOT_A_MASTER} for a replica's own text ({@code role:slave}): the client's slot map is
+     * stale (a failover it has not seen yet), the caller refreshes it and asks the master.
      */
     static long online(String info) {
         long n = 0;
         for (String line : info.split("\r?\n")) {
+            if (line.startsWith("role:slave")) {
+                return NOT_A_MASTER;
+            }
             if (line.startsWith("slave") && line.indexOf(':') > 0 && line.contains("state=online")) {
                 n++;
             }

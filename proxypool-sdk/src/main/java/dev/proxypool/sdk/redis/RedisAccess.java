@@ -382,6 +382,23 @@ public final class RedisAccess implements AutoCloseable {
                 Jedis j = onOneConnection(conn);
                 String master = conn.getHostAndPort().toString();
                 long online = replicas == 0 ? -1 : onlineReplicas.freshOrRead(master, j);
+                if (online == OnlineReplicas.NOT_A_MASTER) {
+                    // a replica now (a failover the slot map has not seen): ask the master it names
+                    refreshTopology();
+                    if (attempt + 1 >= MAX_REDIRECTIONS) {
+                        throw new RedisUnavailableException(
+                                RedisFailure.BUSY,
+                                "Redis Cluster " + this + " is unavailable (busy): slot " + slot
+                                        + " is still mapped to a replica, " + master + ", after " + MAX_REDIRECTIONS
+                                        + " attempts",
+                                null,
+                                RedisUnavailableException.ScriptRun.NOT_RUN,
+                                null);
+                    }
+                    redirected = null;
+                    asking = false;
+                    continue;
+                }
                 if (replicas > 0 && online < replicas) { // refused before it runs: nothing extracted
                     String why = master + " has " + online + " replica(s) online, store.waitReplicas is " + replicas;
                     observer.accept(new WaitOutcome(master, online, replicas, true, why));
@@ -495,12 +512,25 @@ public final class RedisAccess implements AutoCloseable {
         if (cluster == null) {
             throw new IllegalStateException("masterOf needs a Redis Cluster access (openCluster)");
         }
-        try (Connection conn = cluster.getConnectionFromSlot(JedisClusterCRC16.getSlot(key))) {
-            String master = conn.getHostAndPort().toString();
-            long online = onlineReplicas.freshOrRead(master, onOneConnection(conn));
-            return new WaitOutcome(master, online, 0, false, "");
-        } catch (JedisException e) {
-            throw failure(e);
+        int slot = JedisClusterCRC16.getSlot(key);
+        for (int attempt = 1; ; attempt++) {
+            try (Connection conn = cluster.getConnectionFromSlot(slot)) {
+                String master = conn.getHostAndPort().toString();
+                long online = onlineReplicas.freshOrRead(master, onOneConnection(conn));
+                if (online != OnlineReplicas.NOT_A_MASTER) {
+                    return new WaitOutcome(master, online, 0, false, "");
+                }
+                refreshTopology(); // a replica now: a failover the slot map has not seen
+                if (attempt >= MAX_REDIRECTIONS) {
+                    throw new RedisUnavailableException(
+                            RedisFailure.BUSY,
+                            "Redis Cluster " + this + " is unavailable (busy): slot " + slot
+                                    + " is still mapped to a replica, " + master,
+                            null);
+                }
+            } catch (JedisException e) {
+                throw failure(e);
+            }
         }
     }
 

@@ -268,6 +268,29 @@ class RedisAccessTest {
         }
     }
 
+    /**
+     * What an extraction's default WAIT follows: the replicas online now. A replica still in its
+     * initial sync cannot acknowledge, a promoted replica without one has none, and a node that is
+     * a replica itself is no master (the slot map is stale).
+     */
+    @Test
+    void onlineReplicasCountOnlyLinksThatCanAcknowledge() {
+        assertEquals(
+                1,
+                OnlineReplicas.online("# Replication\r\nrole:master\r\nconnected_slaves:2\r\n"
+                        + "slave0:ip=127.0.0.1,port=7101,state=online,offset=42,lag=0\r\n"
+                        + "slave1:ip=127.0.0.1,port=7102,state=wait_bgsave,offset=0,lag=0\r\n"
+                        + "master_failover_state:no-failover\r\n"));
+        assertEquals(
+                0,
+                OnlineReplicas.online("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n"
+                        + "master_failover_state:no-failover\r\nmaster_replid:abc\r\n"));
+        assertEquals(
+                OnlineReplicas.NOT_A_MASTER,
+                OnlineReplicas.online("# Replication\r\nrole:slave\r\nmaster_host:127.0.0.1\r\n"
+                        + "master_link_status:up\r\nslave_read_repl_offset:42\r\nslave_priority:100\r\n"));
+    }
+
     @Test
     void errorRepliesAreClassifiedByCode() {
         assertEquals(RedisFailure.BUSY, RedisFailure.ofReply("LOADING Redis is loading the dataset in memory"));
