@@ -345,6 +345,7 @@ function attention(snap, series, pipeline, last, capPct, pool, providerOf, error
   const items = [];
   const add = (tone, text, link) => items.push(flag(tone, text, link));
   if (!series.storeUp) add('bad', 'The pool store cannot be reached: extraction and collection are failing; the gateway serves from its last snapshot.');
+  items.push(...durabilityFlags(snap.storeDurability));
   if (snap.size === 0) add('bad', 'The snapshot is empty: every gateway request answers no_candidate.');
   else if (pool.healthy === 0) add('bad', 'No proxy is healthy: ' + pool.cooling + ' cooling, ' + pool.disabled + ' disabled.');
   else if (pool.cooling > pool.healthy) add('warn', 'More proxies are cooling (' + pool.cooling + ') than healthy (' + pool.healthy + ').');
@@ -387,6 +388,29 @@ function attention(snap, series, pipeline, last, capPct, pool, providerOf, error
   items.push(...workerFlags(snap));
   if (items.length === 0) add('ok', 'Nothing needs attention.');
   return items;
+}
+
+/**
+ * Redis Cluster shards (GET /snapshot's storeDurability): refusing writes (an explicit store.waitReplicas their
+ * master cannot meet: extractions on them answer 503) in red, serving with degraded durability (the default
+ * waitReplicas after a promotion left their master without a replica) or with an unreadable master in amber.
+ */
+function durabilityFlags(d) {
+  if (!d) return [];
+  const out = [];
+  const shardsOf = (state) => d.shards.filter((s) => s.state === state);
+  const line = (tone, list, text) => {
+    if (!list.length) return;
+    const why = list.slice(0, 3).map((s) => 'shard ' + s.shard + ': ' + s.reason).join('; ');
+    out.push(el('li', { class: tone, 'data-flag': tone, 'data-durability': list[0].state },
+      text(list.length) + ' (' + why + (list.length > 3 ? '; …' : '') + ').'));
+  };
+  line('bad', shardsOf('refusing'), (n) => n + ' store shard(s) refuse extractions: store.waitReplicas ' + d.waitReplicas
+    + ' cannot be met');
+  line('warn', shardsOf('degraded'), (n) => n + ' store shard(s) serve with degraded durability: no replica online, '
+    + 'extractions wait for none');
+  line('warn', shardsOf('unknown'), (n) => n + ' store shard(s) with a master that cannot be read');
+  return out;
 }
 
 /**
@@ -518,8 +542,10 @@ async function renderOverview(quiet) {
     card('ov-extraction', 'Extractions/s', num(last.extractionsPerSecond), 'proxies handed out'),
     card('ov-snapshot', 'Snapshot version', String(snap.version), 'built ' + num(age) + ' s ago',
       age > 300 ? 'warn' : null),
-    card('ov-store', 'Pool store', series.storeUp ? 'up' : 'DOWN', series.storeUp ? '' : 'counts are stale',
-      series.storeUp ? null : 'bad'));
+    card('ov-store', 'Pool store', series.storeUp ? 'up' : 'DOWN', series.storeUp
+      ? (snap.storeDurability ? 'durability ' + snap.storeDurability.durability : '') : 'counts are stale',
+    !series.storeUp || (snap.storeDurability && snap.storeDurability.durability === 'refusing') ? 'bad'
+      : (snap.storeDurability && snap.storeDurability.durability !== 'full' ? 'warn' : null)));
   $('ov-attention').replaceChildren(...attention(snap, series, pipeline, last, capPct, pool, providerOf, errors));
   const pick = (k) => samples.map((s) => s[k]);
   const times = pick('at');

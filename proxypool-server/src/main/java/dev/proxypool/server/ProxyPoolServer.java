@@ -13,6 +13,7 @@ import dev.proxypool.sdk.credentials.Secret;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.lock.StageLease;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
+import dev.proxypool.sdk.redis.RedisClusterPoolStore;
 import dev.proxypool.server.access.ClientAuthenticator;
 import dev.proxypool.server.access.DestinationPolicies;
 import dev.proxypool.server.access.LiveClients;
@@ -454,6 +455,11 @@ public final class ProxyPoolServer implements AutoCloseable {
                 }
                 GatewayServer.Builder gsb = GatewayServer.builder(engine);
                 assembly.readiness(gsb, cluster, metrics, pool);
+                if (ProxyPoolInternals.engine(pool).store() instanceof RedisClusterPoolStore clusterStore) {
+                    // every role that extracts from a Redis Cluster: its shards' durability (issue 37)
+                    gsb.healthCheck(StoreReadiness.of(clusterStore));
+                    metrics.storeDurabilityFrom(clusterStore);
+                }
                 if (socksPort >= 0) {
                     gsb.socksPort(socksPort);
                 }

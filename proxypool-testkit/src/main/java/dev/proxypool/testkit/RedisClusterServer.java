@@ -47,7 +47,7 @@ public final class RedisClusterServer implements AutoCloseable {
     private static final Duration READY = Duration.ofSeconds(30);
     private static final int START_ATTEMPTS = 5;
     /** Milliseconds without an answer before the cluster deems a node failed (then its replica takes over). */
-    private static final int NODE_TIMEOUT_MS = 1000;
+    private static final Duration NODE_TIMEOUT = Duration.ofMillis(1000);
 
     private final Path dir;
     private final Map<Integer, Process> nodes = new LinkedHashMap<>();
@@ -57,10 +57,14 @@ public final class RedisClusterServer implements AutoCloseable {
     private final Map<Integer, String> replicaOf = new LinkedHashMap<>();
 
     private final int masters;
+    private final Duration nodeTimeout;
+    private final boolean requireFullCoverage;
 
-    private RedisClusterServer(Path dir, int masters) {
+    private RedisClusterServer(Path dir, int masters, Duration nodeTimeout, boolean requireFullCoverage) {
         this.dir = dir;
         this.masters = masters;
+        this.nodeTimeout = nodeTimeout;
+        this.requireFullCoverage = requireFullCoverage;
     }
 
     /** 3 masters and 3 replicas, started and ready. */
@@ -73,6 +77,22 @@ public final class RedisClusterServer implements AutoCloseable {
      * requires) with {@code replicasPerMaster} replicas each, started and ready.
      */
     public static RedisClusterServer start(int masters, int replicasPerMaster) {
+        return start(masters, replicasPerMaster, NODE_TIMEOUT, false);
+    }
+
+    /**
+     * As {@link #start(int, int)} with {@code cluster-node-timeout} {@code nodeTimeout} (how long a
+     * master may not answer before the cluster deems it failed and promotes its replica) and
+     * {@code cluster-require-full-coverage} (Redis' default, yes: while a slot has no live master
+     * every node answers {@code CLUSTERDOWN The cluster is down}; no, as {@link #start(int, int)}:
+     * the other slots keep serving). Production-like settings (2 s, yes) show what clients see
+     * during a promotion.
+     */
+    public static RedisClusterServer start(
+            int masters, int replicasPerMaster, Duration nodeTimeout, boolean requireFullCoverage) {
+        if (nodeTimeout.toMillis() < 100) {
+            throw new IllegalArgumentException("a cluster-node-timeout below 100 ms fails healthy nodes");
+        }
         if (masters < 3 || replicasPerMaster < 0) {
             throw new IllegalArgumentException("a Redis Cluster needs at least 3 masters and no negative replicas");
         }
@@ -81,7 +101,8 @@ public final class RedisClusterServer implements AutoCloseable {
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
             RedisClusterServer c;
             try {
-                c = new RedisClusterServer(Files.createTempDirectory("pp-redis-cluster"), masters);
+                c = new RedisClusterServer(
+                        Files.createTempDirectory("pp-redis-cluster"), masters, nodeTimeout, requireFullCoverage);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -253,11 +274,11 @@ public final class RedisClusterServer implements AutoCloseable {
                 "--cluster-config-file",
                 nodeDir.resolve("nodes.conf").toString(),
                 "--cluster-node-timeout",
-                Integer.toString(NODE_TIMEOUT_MS),
+                Long.toString(nodeTimeout.toMillis()),
                 "--cluster-replica-validity-factor",
                 "0",
                 "--cluster-require-full-coverage",
-                "no",
+                requireFullCoverage ? "yes" : "no",
                 "--save",
                 "",
                 "--appendonly",

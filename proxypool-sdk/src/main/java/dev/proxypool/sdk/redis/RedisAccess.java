@@ -1,10 +1,12 @@
 package dev.proxypool.sdk.redis;
 
+import dev.proxypool.core.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import redis.clients.jedis.ClientSetInfoConfig;
@@ -68,6 +70,7 @@ public final class RedisAccess implements AutoCloseable {
     private final HostAndPort where;
     private final JedisClientConfig dedicatedConfig;
     private final String purpose;
+    private final OnlineReplicas onlineReplicas = new OnlineReplicas(Ticker.system());
 
     private RedisAccess(
             UnifiedJedis client,
@@ -311,31 +314,51 @@ public final class RedisAccess implements AutoCloseable {
         }
     }
 
+    /** {@link #evalDurably(RedisScript, List, List, int, Duration, Consumer)} without an observer. */
+    public Object evalDurably(
+            RedisScript script, List<String> keys, List<String> args, int replicas, Duration timeout) {
+        return evalDurably(script, keys, args, replicas, timeout, o -> {});
+    }
+
     /**
      * On a cluster: runs {@code script} like {@link #eval}, then {@code WAIT replicas timeout} on the
      * same connection of the master of {@code keys.get(0)}'s slot, so the acknowledgement counts
-     * this script's writes. {@code replicas} {@link RedisClusterConfig#WAIT_AUTO} waits for 1 when
-     * the master has a connected replica ({@code INFO replication}, asked only when WAIT came back
-     * 0), 0 waits for nothing. {@code WAIT} blocks its reply for up to {@code timeout}, so its read
-     * gets that much on top of the socket timeout. A {@code MOVED} or {@code ASK} reply (the script
-     * did not run there) refreshes the topology and is followed to the node it names, up to
-     * {@value #MAX_REDIRECTIONS} attempts in all (then unavailable, busy); nothing else is retried: a
-     * script sent and not answered may have run, and running an extraction again would extract
-     * again.
+     * this script's writes. What the write waits for follows the master as it is now (its replicas
+     * online per {@code INFO replication}, read at most once a second per master,
+     * OnlineReplicas), not the topology at start: a replica promoted after its master died
+     * has none until one attaches.
+     * <ul>
+     *   <li>{@code replicas} {@link RedisClusterConfig#WAIT_AUTO} waits for 1 when the master has a
+     *       replica online, else for nothing (the write is answered, its durability degraded);</li>
+     *   <li>{@code replicas} n &gt; 0 waits for n; a master known to have fewer than n online is
+     *       refused <em>before</em> the script runs (nothing extracted, nothing lost), else the
+     *       script runs and a short {@code WAIT} refuses it after ({@code RAN_NOT_DURABLE});</li>
+     *   <li>0 waits for nothing.</li>
+     * </ul>
+     * {@code observer} hears what each write waited for ({@link WaitOutcome}), refused or not.
+     * {@code WAIT} blocks its reply for up to {@code timeout}, so its read gets that much on top of
+     * the socket timeout. A {@code MOVED} or {@code ASK} reply (the script did not run there)
+     * refreshes the topology and is followed to the node it names, up to {@value #MAX_REDIRECTIONS}
+     * attempts in all (then unavailable, busy); nothing else is retried: a script sent and not
+     * answered may have run, and running an extraction again would extract again.
      *
      * <p>A failure says what is known of the script's run ({@link RedisUnavailableException#scriptRun()}):
-     * not run (no connection, or an error reply such as {@code BUSY}, {@code READONLY},
-     * {@code TRYAGAIN}), unknown (sent, no reply: timeout or connection lost), or ran with its reply
-     * in hand but too few acknowledgements ({@code RAN_NOT_DURABLE}).
+     * not run (no connection, too few replicas known, or an error reply such as {@code BUSY},
+     * {@code READONLY}, {@code TRYAGAIN}, {@code CLUSTERDOWN}), unknown (sent, no reply: timeout or
+     * connection lost), or ran with its reply in hand but too few acknowledgements ({@code RAN_NOT_DURABLE}).
      *
      * @return the script's reply
      * @throws RedisUnavailableException when Redis cannot serve now, or when fewer replicas than
-     *                                   required acknowledged within the timeout (the script ran:
-     *                                   its writes are on the master and may be lost by a failover)
+     *                                   required are online or acknowledged within the timeout
      * @throws RedisCommandException     when Redis or the script refused the call
      */
     public Object evalDurably(
-            RedisScript script, List<String> keys, List<String> args, int replicas, Duration timeout) {
+            RedisScript script,
+            List<String> keys,
+            List<String> args,
+            int replicas,
+            Duration timeout,
+            Consumer<WaitOutcome> observer) {
         if (cluster == null) {
             throw new IllegalStateException("evalDurably needs a Redis Cluster access (openCluster)");
         }
@@ -357,6 +380,36 @@ public final class RedisAccess implements AutoCloseable {
             // closed once, by the connection only: see onOneConnection
             try (conn) {
                 Jedis j = onOneConnection(conn);
+                String master = conn.getHostAndPort().toString();
+                long online = replicas == 0 ? -1 : onlineReplicas.freshOrRead(master, j);
+                if (online == OnlineReplicas.NOT_A_MASTER) {
+                    // a replica now (a failover the slot map has not seen): ask the master it names
+                    refreshTopology();
+                    if (attempt + 1 >= MAX_REDIRECTIONS) {
+                        throw new RedisUnavailableException(
+                                RedisFailure.BUSY,
+                                "Redis Cluster " + this + " is unavailable (busy): slot " + slot
+                                        + " is still mapped to a replica, " + master + ", after " + MAX_REDIRECTIONS
+                                        + " attempts",
+                                null,
+                                RedisUnavailableException.ScriptRun.NOT_RUN,
+                                null);
+                    }
+                    redirected = null;
+                    asking = false;
+                    continue;
+                }
+                if (replicas > 0 && online < replicas) { // refused before it runs: nothing extracted
+                    String why = master + " has " + online + " replica(s) online, store.waitReplicas is " + replicas;
+                    observer.accept(new WaitOutcome(master, online, replicas, true, why));
+                    throw new RedisUnavailableException(
+                            RedisFailure.BUSY,
+                            "Redis at " + master + " is unavailable (busy): a " + purpose + " write refused: " + why,
+                            null,
+                            RedisUnavailableException.ScriptRun.NOT_RUN,
+                            null);
+                }
+                long want = replicas == RedisClusterConfig.WAIT_AUTO ? Math.min(1, online) : replicas;
                 if (asking) { // a slot migrating: the target serves it for the next command only
                     conn.executeCommand(Protocol.Command.ASKING);
                 }
@@ -370,20 +423,34 @@ public final class RedisAccess implements AutoCloseable {
                     reply = retried(script, () -> j.evalsha(script.sha(), keys, args));
                 }
                 ran = true;
-                if (replicas != 0) {
-                    long want = replicas == RedisClusterConfig.WAIT_AUTO ? 1 : replicas;
+                if (want > 0) {
                     long acked = waitFor(conn, j, want, timeout);
-                    if (acked < want && !(replicas == RedisClusterConfig.WAIT_AUTO && connectedReplicas(j) == 0)) {
-                        throw new RedisUnavailableException(
-                                RedisFailure.BUSY,
-                                "Redis at " + conn + " is unavailable (busy): " + acked + " of " + want
-                                        + " replicas acknowledged a " + purpose + " write within " + timeout.toMillis()
-                                        + " ms",
-                                null,
-                                RedisUnavailableException.ScriptRun.RAN_NOT_DURABLE,
-                                reply);
+                    if (acked < want) {
+                        online = onlineReplicas.read(master, j); // what changed: a replica gone, or lagging
+                        if (!(replicas == RedisClusterConfig.WAIT_AUTO && online == 0)) {
+                            String why = acked + " of " + want + " replicas acknowledged within " + timeout.toMillis()
+                                    + " ms (" + online + " online)";
+                            observer.accept(new WaitOutcome(master, online, (int) want, true, why));
+                            throw new RedisUnavailableException(
+                                    RedisFailure.BUSY,
+                                    "Redis at " + master + " is unavailable (busy): " + acked + " of " + want
+                                            + " replicas acknowledged a " + purpose + " write within "
+                                            + timeout.toMillis() + " ms",
+                                    null,
+                                    RedisUnavailableException.ScriptRun.RAN_NOT_DURABLE,
+                                    reply);
+                        }
+                        want = 0; // its replica went away meanwhile: the default waits for none now
                     }
                 }
+                observer.accept(new WaitOutcome(
+                        master,
+                        online,
+                        (int) want,
+                        false,
+                        replicas == RedisClusterConfig.WAIT_AUTO && want == 0
+                                ? master + " has no replica online: writes wait for none (durability degraded)"
+                                : ""));
                 return reply;
             } catch (RedisUnavailableException e) {
                 throw e.scriptRun() == RedisUnavailableException.ScriptRun.RAN_NOT_DURABLE
@@ -434,6 +501,39 @@ public final class RedisAccess implements AutoCloseable {
         }
     }
 
+    /**
+     * The master that serves {@code key}'s slot now and its replicas online (a reading at most
+     * a second old, else its {@code INFO replication}), for a view of the
+     * shards' durability without a write.
+     *
+     * @throws RedisUnavailableException when the master cannot be reached
+     */
+    public WaitOutcome masterOf(String key) {
+        if (cluster == null) {
+            throw new IllegalStateException("masterOf needs a Redis Cluster access (openCluster)");
+        }
+        int slot = JedisClusterCRC16.getSlot(key);
+        for (int attempt = 1; ; attempt++) {
+            try (Connection conn = cluster.getConnectionFromSlot(slot)) {
+                String master = conn.getHostAndPort().toString();
+                long online = onlineReplicas.freshOrRead(master, onOneConnection(conn));
+                if (online != OnlineReplicas.NOT_A_MASTER) {
+                    return new WaitOutcome(master, online, 0, false, "");
+                }
+                refreshTopology(); // a replica now: a failover the slot map has not seen
+                if (attempt >= MAX_REDIRECTIONS) {
+                    throw new RedisUnavailableException(
+                            RedisFailure.BUSY,
+                            "Redis Cluster " + this + " is unavailable (busy): slot " + slot
+                                    + " is still mapped to a replica, " + master,
+                            null);
+                }
+            } catch (JedisException e) {
+                throw failure(e);
+            }
+        }
+    }
+
     /** The master of {@code slot}, or the node a redirection named (when the client knows it). */
     private Connection connectionFor(int slot, HostAndPort redirected) {
         if (redirected != null) {
@@ -474,16 +574,6 @@ public final class RedisAccess implements AutoCloseable {
     private static RuntimeException run(
             RuntimeException failure, RedisUnavailableException.ScriptRun run, Object reply) {
         return failure instanceof RedisUnavailableException u ? u.withScriptRun(run, reply) : failure;
-    }
-
-    private static long connectedReplicas(Jedis j) {
-        for (String line : j.info("replication").split("\r?\n")) {
-            if (line.startsWith("connected_slaves:")) {
-                return Long.parseLong(
-                        line.substring("connected_slaves:".length()).trim());
-            }
-        }
-        return 0;
     }
 
     private void refreshTopology() {

@@ -17,6 +17,7 @@ import dev.proxypool.core.extract.StoredProxy;
 import dev.proxypool.core.extract.UpstreamCounts;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
+import dev.proxypool.core.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -82,6 +83,9 @@ public final class RedisClusterPoolStore implements PoolStore {
 
     private static final System.Logger LOG = System.getLogger(RedisClusterPoolStore.class.getName());
 
+    /** How long a shard's durability from its last extraction stands before {@link #durability()} reads its master. */
+    static final Duration DURABILITY_FRESH = Duration.ofSeconds(2);
+
     /** Ended reservations released per shard by one purge or reservation. */
     static final int RELEASE_BOUND = 100;
 
@@ -118,6 +122,7 @@ public final class RedisClusterPoolStore implements PoolStore {
     private final String reserveLock;
     private final LongAdder undeliveredProxies = new LongAdder();
     private final LongAdder uncertainExtractions = new LongAdder();
+    private final ShardDurability durability;
     /** This process's extractions with a gateway reserve, queued fairly before the Redis lock. */
     private final ReentrantLock localReserveTurn = new ReentrantLock(true);
 
@@ -135,6 +140,8 @@ public final class RedisClusterPoolStore implements PoolStore {
         this.reserveLock = "{" + config.keyPrefix() + "l}:reserve";
         // a live caller commits within a few round trips; one that died frees its proxies after this
         this.reservationTtl = config.socketTimeout().multipliedBy(4).plus(config.waitTimeout());
+        this.durability =
+                new ShardDurability(config.keyPrefix(), shards.length, config.waitReplicas(), Ticker.system());
     }
 
     /**
@@ -594,7 +601,44 @@ public final class RedisClusterPoolStore implements PoolStore {
     }
 
     private List<?> durably(RedisScript script, List<String> keys, List<String> args) {
-        return RedisReplies.list(redis.evalDurably(script, keys, args, config.waitReplicas(), config.waitTimeout()));
+        int shard = shardOfKey(keys.get(0));
+        return RedisReplies.list(redis.evalDurably(
+                script, keys, args, config.waitReplicas(), config.waitTimeout(), o -> durability.observed(shard, o)));
+    }
+
+    /** The shard of one of its keys, {@code {<keyPrefix><n>}:...}. */
+    private int shardOfKey(String key) {
+        return Integer.parseInt(key.substring(1 + config.keyPrefix().length(), key.indexOf('}')));
+    }
+
+    /**
+     * What each shard's extractions wait for now ({@link ShardWait}): from its last extraction, or,
+     * when that is older than 2 s, from a reading of the master serving its
+     * slot now ({@code INFO replication}, at most once a second per master). With the default
+     * {@code store.waitReplicas} a shard whose master has no replica online is
+     * {@link ShardWait.State#DEGRADED degraded} (it serves without WAIT); with an explicit
+     * {@code waitReplicas} its master cannot meet it is {@link ShardWait.State#REFUSING refusing}
+     * (its extractions answer 503). Never throws: a master that cannot be read leaves its shards
+     * {@link ShardWait.State#UNKNOWN unknown}, with the reason.
+     */
+    public List<ShardWait> durability() {
+        checkOpen();
+        for (int i = 0; i < shards.length; i++) {
+            if (durability.fresh(i, DURABILITY_FRESH.toNanos())) {
+                continue;
+            }
+            try {
+                durability.read(i, redis.masterOf(shards[i].pool().get(0)));
+            } catch (RuntimeException e) {
+                durability.unreachable(i, e.getMessage());
+            }
+        }
+        return durability.all();
+    }
+
+    /** The configured {@code store.waitReplicas} ({@link RedisClusterConfig#WAIT_AUTO} for the default). */
+    public int waitReplicas() {
+        return config.waitReplicas();
     }
 
     private int[] randomOrder() {

@@ -24,6 +24,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  *   <tr><td>{@link #TIMEOUT}</td><td>no reply within the socket timeout</td><td>yes</td></tr>
  *   <tr><td>{@link #BUSY}</td><td>{@code BUSY} (a script runs), {@code LOADING}, {@code MASTERDOWN},
  *       {@code TRYAGAIN}, {@code NOREPLICAS}</td><td>yes</td></tr>
+ *   <tr><td>{@link #CLUSTER_DOWN}</td><td>{@code CLUSTERDOWN}: a Redis Cluster without a live master for
+ *       a slot, e.g. between a master's death and its replica's promotion (the command did not run)</td><td>yes</td></tr>
  *   <tr><td>{@link #OUT_OF_MEMORY}</td><td>{@code OOM}: Redis refuses a script at its first
  *       memory-growing command only when it has written nothing yet</td><td>yes</td></tr>
  *   <tr><td>{@link #READONLY}</td><td>{@code READONLY}: a replica after a failover</td><td>yes</td></tr>
@@ -38,6 +40,7 @@ public enum RedisFailure {
     UNREACHABLE(true),
     TIMEOUT(true),
     BUSY(true),
+    CLUSTER_DOWN(true),
     OUT_OF_MEMORY(true),
     READONLY(true),
     NOSCRIPT(true),
@@ -79,6 +82,7 @@ public enum RedisFailure {
             return BUSY;
         }
         return switch (code) {
+            case "CLUSTERDOWN" -> CLUSTER_DOWN; // a failover in progress: the textbook retryable condition
             case "OOM" -> OUT_OF_MEMORY;
             case "READONLY" -> READONLY;
             case "NOSCRIPT" -> NOSCRIPT;

@@ -2,6 +2,7 @@ package dev.proxypool.sdk.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +23,9 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.exceptions.JedisClusterException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * {@link RedisAccess} against real servers: the machine's shared Redis (under a private key
@@ -238,12 +242,63 @@ class RedisAccessTest {
         }
     }
 
+    /**
+     * Issue 37: {@code CLUSTERDOWN} during a promotion came out as a rejected command (a 500 from
+     * the API); it is an outage, the command did not run, and a retry after the promotion works.
+     */
+    @Test
+    void aClusterDownReplyIsAnOutageNotARejection() {
+        try (RedisAccess redis = RedisAccess.open(TestRedis.config(TestRedis.randomPrefix()), "store", 1)) {
+            for (String reply : List.of("CLUSTERDOWN The cluster is down", "CLUSTERDOWN Hash slot not served")) {
+                RuntimeException e = redis.failure(new JedisClusterException(reply));
+                RedisUnavailableException u =
+                        assertInstanceOf(RedisUnavailableException.class, e, "an outage: " + e.getMessage());
+                assertEquals(RedisFailure.CLUSTER_DOWN, u.failure(), u.getMessage());
+            }
+            for (String reply : List.of(
+                    "TRYAGAIN Multiple keys request during rehashing",
+                    "LOADING Redis is loading the dataset in memory",
+                    "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.")) {
+                assertInstanceOf(RedisUnavailableException.class, redis.failure(new JedisDataException(reply)), reply);
+            }
+            // a dead master during the promotion: connection refused
+            assertInstanceOf(
+                    RedisUnavailableException.class,
+                    redis.failure(new JedisConnectionException("Failed to connect to 127.0.0.1:7147.")));
+        }
+    }
+
+    /**
+     * What an extraction's default WAIT follows: the replicas online now. A replica still in its
+     * initial sync cannot acknowledge, a promoted replica without one has none, and a node that is
+     * a replica itself is no master (the slot map is stale).
+     */
+    @Test
+    void onlineReplicasCountOnlyLinksThatCanAcknowledge() {
+        assertEquals(
+                1,
+                OnlineReplicas.online("# Replication\r\nrole:master\r\nconnected_slaves:2\r\n"
+                        + "slave0:ip=127.0.0.1,port=7101,state=online,offset=42,lag=0\r\n"
+                        + "slave1:ip=127.0.0.1,port=7102,state=wait_bgsave,offset=0,lag=0\r\n"
+                        + "master_failover_state:no-failover\r\n"));
+        assertEquals(
+                0,
+                OnlineReplicas.online("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n"
+                        + "master_failover_state:no-failover\r\nmaster_replid:abc\r\n"));
+        assertEquals(
+                OnlineReplicas.NOT_A_MASTER,
+                OnlineReplicas.online("# Replication\r\nrole:slave\r\nmaster_host:127.0.0.1\r\n"
+                        + "master_link_status:up\r\nslave_read_repl_offset:42\r\nslave_priority:100\r\n"));
+    }
+
     @Test
     void errorRepliesAreClassifiedByCode() {
         assertEquals(RedisFailure.BUSY, RedisFailure.ofReply("LOADING Redis is loading the dataset in memory"));
         assertEquals(RedisFailure.BUSY, RedisFailure.ofReply("MASTERDOWN Link with MASTER is down"));
         assertEquals(RedisFailure.BUSY, RedisFailure.ofReply("TRYAGAIN Multiple keys request during rehashing"));
         assertEquals(RedisFailure.BUSY, RedisFailure.ofReply("NOREPLICAS Not enough good replicas to write."));
+        assertEquals(RedisFailure.CLUSTER_DOWN, RedisFailure.ofReply("CLUSTERDOWN The cluster is down"));
+        assertEquals(RedisFailure.CLUSTER_DOWN, RedisFailure.ofReply("CLUSTERDOWN Hash slot not served"));
         assertEquals(
                 RedisFailure.OUT_OF_MEMORY,
                 RedisFailure.ofReply("OOM command not allowed when used memory > 'maxmemory'."));
@@ -255,7 +310,7 @@ class RedisAccessTest {
         assertEquals(RedisFailure.REJECTED, RedisFailure.ofReply(null));
         for (RedisFailure f : RedisFailure.values()) {
             boolean outage = switch (f) {
-                case UNREACHABLE, TIMEOUT, BUSY, OUT_OF_MEMORY, READONLY, NOSCRIPT -> true;
+                case UNREACHABLE, TIMEOUT, BUSY, CLUSTER_DOWN, OUT_OF_MEMORY, READONLY, NOSCRIPT -> true;
                 case WRONG_TYPE, SCRIPT_ERROR, AUTH, REJECTED -> false;
             };
             assertEquals(outage, f.unavailable(), f.name());

@@ -1,6 +1,7 @@
 package dev.proxypool.sdk.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,10 +38,9 @@ import redis.clients.jedis.Jedis;
  *       open: closing it twice (the Jedis view, then the connection) disconnected a connection the
  *       pool had already lent to another caller, whose extraction then ran in Redis and lost its
  *       reply (the contract's republish race lost 6 to 15 of 2,000 proxies that way).</li>
- *   <li>An extraction whose replicas do not acknowledge it ({@code waitReplicas} above the
- *       cluster's one replica per master) answers a retryable {@link StoreUnavailableException},
- *       never a short answer, and every proxy it took out of the pool is counted in
- *       {@link RedisClusterPoolStore#undeliveredProxies()}.</li>
+ *   <li>An extraction whose masters cannot meet its {@code waitReplicas} (above the cluster's
+ *       one replica per master) answers a retryable {@link StoreUnavailableException}, never a
+ *       short answer, and takes nothing out of the pool.</li>
  * </ul>
  */
 class RedisClusterUndeliveredTest {
@@ -151,30 +151,58 @@ class RedisClusterUndeliveredTest {
         }
     }
 
+    /**
+     * An explicit {@code waitReplicas} the masters cannot meet (2, with one replica each) is refused
+     * before the script runs: a retryable {@link StoreUnavailableException}, no proxy taken out of
+     * the pool (before issue 37 each refused extraction took its proxies out, undelivered, so a
+     * shard whose master lost its replica bled its pool away), and every shard reported refusing
+     * with the reason.
+     */
     @Test
-    void unacknowledgedExtractionsAnswerRetryablyAndCountEveryUndeliveredProxy() {
-        // 1 replica per master: waiting for 2 always falls short after the script ran
+    void aWaitTheMastersCannotMeetIsRefusedBeforeAnyProxyLeavesThePool() {
         RedisClusterConfig config = TestRedisCluster.config(4).withWait(2, Duration.ofMillis(50));
         try (RedisClusterPoolStore store = RedisClusterPoolStore.connect(config, StoreSettings.DEFAULTS)) {
             int size = 400;
             store.upsert(pool(size), NOW);
             ExtractionRequest partial = ExtractionRequest.builder(10).build();
-            assertThrows(StoreUnavailableException.class, () -> store.extract(partial, NOW));
-            int left = store.available(ProxyFixtures.UPSTREAM);
-            assertTrue(left < size, "the script ran: proxies left the pool, " + left + " remain");
-            assertEquals(size - left, store.undeliveredProxies(), "every proxy taken out is counted as undelivered");
-
+            StoreUnavailableException e =
+                    assertThrows(StoreUnavailableException.class, () -> store.extract(partial, NOW));
+            assertTrue(e.getMessage().contains("store.waitReplicas is 2"), e.getMessage());
             ExtractionRequest whole = ExtractionRequest.builder(3)
                     .fulfillment(Fulfillment.ALL_OR_NOTHING)
                     .build();
             assertThrows(StoreUnavailableException.class, () -> store.extract(whole, NOW));
-            int after = store.available(ProxyFixtures.UPSTREAM);
-            assertEquals(3, left - after, "allOrNothing took its 3 out of one shard");
-            assertEquals(
-                    size - after, store.undeliveredProxies(), "allOrNothing's undelivered proxies are counted too");
-            assertEquals(0, store.uncertainExtractions(), "every reply came back: no uncertain extraction");
+            assertEquals(size, store.available(ProxyFixtures.UPSTREAM), "no proxy left the pool");
+            assertEquals(0, store.undeliveredProxies());
+            assertEquals(0, store.uncertainExtractions());
+            for (ShardWait w : store.durability()) {
+                assertEquals(ShardWait.State.REFUSING, w.state(), w.toString());
+                assertEquals(2, w.waitReplicas(), w.toString());
+                assertEquals(1, w.onlineReplicas(), w.toString());
+                assertTrue(w.reason().contains("1 replica(s) online, store.waitReplicas is 2"), w.reason());
+            }
         } finally {
             TestRedisCluster.deleteKeys(config.keyPrefix());
+        }
+    }
+
+    /** The default wait: every master has a replica online, every shard waits for 1 (full durability). */
+    @Test
+    void withTheDefaultWaitEveryShardOfAClusterWithReplicasWaitsForOne() {
+        RedisClusterPoolStore store = TestRedisCluster.store(StoreSettings.DEFAULTS, 4);
+        try (store) {
+            store.upsert(pool(40), NOW);
+            store.extract(ExtractionRequest.builder(10).build(), NOW);
+            List<ShardWait> shards = store.durability();
+            assertEquals(4, shards.size());
+            for (ShardWait w : shards) {
+                assertEquals(ShardWait.State.FULL, w.state(), w.toString());
+                assertEquals(1, w.waitReplicas(), w.toString());
+                assertEquals(1, w.onlineReplicas(), w.toString());
+                assertFalse(w.master().isEmpty(), w.toString());
+            }
+        } finally {
+            TestRedisCluster.deleteKeys(store.keyPrefix());
         }
     }
 

@@ -246,6 +246,7 @@ public final class AdminService implements HttpService {
                         System.Logger.Level.WARNING,
                         "admin request refused, pool store unavailable: " + e.getMessage());
                 closeIfUnread(req, res);
+                res.header(HeaderNames.RETRY_AFTER, "1"); // an outage or a failover: retryable
                 AdminJson.error(res, 503, "store_unavailable", "the pool store cannot be reached");
             } catch (RuntimeException e) {
                 LOG.log(

@@ -5,7 +5,9 @@ import dev.proxypool.core.extract.UpstreamCounts;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.sdk.cluster.WorkerRegistry;
 import dev.proxypool.sdk.engine.PoolEngine;
+import dev.proxypool.sdk.redis.RedisClusterPoolStore;
 import dev.proxypool.server.RoutingCandidates;
+import dev.proxypool.server.StoreDurability;
 import dev.proxypool.server.persistence.AuditEntry;
 import dev.proxypool.server.persistence.AuditPage;
 import dev.proxypool.server.persistence.ConfigStore;
@@ -30,6 +32,11 @@ import java.util.function.Supplier;
  * 200 {"version": 12, "generatedAt": "...", "ageSeconds": 3.2, "size": 2500,
  *      "sizesByUpstream": {"vendor-a-us": 1500, ...},
  *      "store": {"vendor-a-us": {"available": 1500, "disabled": 3}, ...},   ("store": null when it is down)
+ *      "storeDurability": {"durability": "degraded", "waitReplicas": "auto", "degradedShards": [2, 7],
+ *                          "refusingShards": [], "unknownShards": [],
+ *                          "shards": [{"shard": 0, "master": "10.0.0.7:7000", "onlineReplicas": 1,
+ *                                      "waitReplicas": 1, "state": "full", "reason": ""}, ...]},
+ *                          (null unless store.type is redis-cluster; see StoreDurability)
  *      "publishedVersion": 40, "workerStaleAfterSeconds": 300.0,
  *      "workers": [{"id": "w-8080-1a2b", "description": "10.0.0.5:8080", "snapshotVersion": 38,
  *                   "appliedAt": "...", "ageSeconds": 61.2, "behind": 2, "stale": true}, ...]}
@@ -96,6 +103,12 @@ final class StatusResource {
         } catch (StoreUnavailableException e) {
             m.put("store", null);
         }
+        // a Redis Cluster store's shards: degraded durability after a promotion, or refusing writes
+        m.put(
+                "storeDurability",
+                engine.store() instanceof RedisClusterPoolStore cluster
+                        ? StoreDurability.of(cluster).toJson()
+                        : null);
         putWorkers(m, now);
         AdminJson.send(res, 200, m);
     }

@@ -9,6 +9,8 @@ import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.sdk.pipeline.PipelineRound;
+import dev.proxypool.sdk.redis.RedisClusterPoolStore;
+import dev.proxypool.sdk.redis.ShardWait;
 import io.helidon.metrics.api.Counter;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Tag;
@@ -241,6 +243,62 @@ public final class PoolMetrics implements AutoCloseable {
                 "Times this control plane took the control-plane lease",
                 List.of(),
                 () -> (double) takeovers.get());
+    }
+
+    /**
+     * A Redis Cluster pool store's durability per shard (docs/reliability.md, issue 37):
+     * <ul>
+     *   <li>{@code proxypool.store.shard.wait.replicas{shard}} (gauge): the replicas an extraction on
+     *       the shard waits for now: with the default {@code store.waitReplicas} 1 while its master
+     *       has a replica online, 0 after a promotion left it without one;</li>
+     *   <li>{@code proxypool.store.shards.degraded} (gauge): shards serving without a replica's
+     *       acknowledgement (default {@code waitReplicas}, master without a replica online);</li>
+     *   <li>{@code proxypool.store.shards.refusing.writes} (gauge): shards whose master cannot meet
+     *       an explicit {@code waitReplicas}: their extractions answer 503;</li>
+     *   <li>{@code proxypool.store.undelivered.proxies} (gauge): proxies extracted and never
+     *       delivered since start (a lost reply, too few acknowledgements): never handed out twice.</li>
+     * </ul>
+     */
+    public void storeDurabilityFrom(RedisClusterPoolStore store) {
+        for (int i = 0; i < store.shards(); i++) {
+            int shard = i;
+            meters.gauge(
+                    "proxypool.store.shard.wait.replicas",
+                    "Replicas an extraction on this Redis Cluster shard waits for now (WAIT)",
+                    List.of(Tag.create("shard", Integer.toString(shard))),
+                    () -> (double) durability(store).get(shard).waitReplicas());
+        }
+        meters.gauge(
+                "proxypool.store.shards.degraded",
+                "Redis Cluster shards answering extractions without a replica's acknowledgement (no replica online)",
+                List.of(),
+                () -> (double) count(store, ShardWait.State.DEGRADED));
+        meters.gauge(
+                "proxypool.store.shards.refusing.writes",
+                "Redis Cluster shards refusing extractions: their master cannot meet store.waitReplicas",
+                List.of(),
+                () -> (double) count(store, ShardWait.State.REFUSING));
+        meters.gauge(
+                "proxypool.store.undelivered.proxies",
+                "Proxies extracted in Redis Cluster and not delivered since start (never handed out twice)",
+                List.of(),
+                () -> (double) store.undeliveredProxies());
+    }
+
+    private static List<ShardWait> durability(RedisClusterPoolStore store) {
+        try {
+            return store.durability();
+        } catch (IllegalStateException e) { // closed: the last scrape of a stopping server
+            List<ShardWait> none = new ArrayList<>();
+            for (int i = 0; i < store.shards(); i++) {
+                none.add(new ShardWait(i, "", -1, 0, ShardWait.State.UNKNOWN, "store closed"));
+            }
+            return none;
+        }
+    }
+
+    private static long count(RedisClusterPoolStore store, ShardWait.State state) {
+        return durability(store).stream().filter(w -> w.state() == state).count();
     }
 
     /**

@@ -64,7 +64,7 @@ import java.util.Optional;
  * 422 {"error": "idempotency_key_reused", "message": "..."}  (same key, different body)
  * 429 {"error": "quota_exceeded", "message": "...", "limit": 1000, "used": 998, "retryAfterSeconds": 1200}
  *                                                            + Retry-After: 1200
- * 503 {"error": "store_unavailable"}                         (nothing extracted)
+ * 503 {"error": "store_unavailable"} + Retry-After: 1        (nothing extracted)
  * 503 {"error": "credentials_unavailable", "message": "..."} (allOrNothing, see below)
  * </pre>
  *
@@ -131,6 +131,8 @@ public final class DistributionService implements HttpService, Handler {
 
     private static final System.Logger LOG = System.getLogger(DistributionService.class.getName());
     private static final String JSON = "application/json";
+    /** Retry-After of a 503 store_unavailable: a Redis Cluster promotion takes seconds, a retry each second finds its end. */
+    static final long STORE_RETRY_AFTER_SECONDS = 1;
 
     private final PoolStore store;
     private final PoolEngine engine;
@@ -401,9 +403,14 @@ public final class DistributionService implements HttpService, Handler {
         return a.withRetryAfter(e.retryAfterSeconds());
     }
 
+    /**
+     * 503 with {@code Retry-After}: an outage of the store (Redis down, a Redis Cluster failover in
+     * progress: {@code CLUSTERDOWN}, {@code TRYAGAIN}, a dead master) passes; the client retries.
+     */
     private static Answer storeUnavailable(StoreUnavailableException e) {
         LOG.log(System.Logger.Level.WARNING, "extraction refused, store unavailable: " + e.getMessage());
-        return new Answer(503, ExtractionJson.error("store_unavailable"), ExtractionOutcome.UNAVAILABLE);
+        return new Answer(503, ExtractionJson.error("store_unavailable"), ExtractionOutcome.UNAVAILABLE)
+                .withRetryAfter(STORE_RETRY_AFTER_SECONDS);
     }
 
     /** The response view of each extracted proxy whose credentials resolve; the others are withheld. */
