@@ -114,6 +114,8 @@ public final class CollectionPipeline implements AutoCloseable {
     private volatile Thread loop;
     private volatile Leadership leadership;
     private volatile boolean holding;
+    /** The pool as this writer last saw it in place: what it republishes when the store lost its content. */
+    private List<Proxy> lastContent = List.of();
     /** Set once the first round ended: every upstream due at start was fetched (or another process writes). */
     private volatile boolean firstRoundDone;
 
@@ -328,6 +330,7 @@ public final class CollectionPipeline implements AutoCloseable {
     private record Fetched(Schedule schedule, FetchReport report, long startedNanos, Thread thread) {}
 
     private PipelineRound writerRound(Leadership lead, boolean waitForFetches) {
+        guardContent();
         startDueFetches(ticker.read());
         List<Fetched> ended = takeFetched(waitForFetches);
         if (ended.isEmpty()) {
@@ -373,6 +376,7 @@ public final class CollectionPipeline implements AutoCloseable {
         Publication p = publication.build();
         if (write && !p.isEmpty()) {
             published = publisher.publish(p);
+            markContent();
         }
         for (Fetched f : ended) {
             String upstream = f.report().upstream();
@@ -390,6 +394,52 @@ public final class CollectionPipeline implements AutoCloseable {
                 published == null ? 0 : published.published(),
                 write,
                 engine.snapshot().version());
+    }
+
+    /**
+     * Republishes the last pool at once when the store lost its content (a Redis restarted without
+     * persistence, a {@code FLUSHALL}): otherwise the gateway would serve an empty pool until each
+     * upstream's next fetch (docs/reliability.md). Checked every round, so within the loop's tick (1 s).
+     * The snapshot is read before the check: one built before the loss is whole, and after it the
+     * mark is already gone.
+     */
+    private void guardContent() {
+        List<Proxy> seen = engine.snapshot().proxies();
+        boolean lost;
+        try {
+            lost = engine.store().lostContent();
+        } catch (RuntimeException e) {
+            return; // store unreachable: nothing to republish into; the next round asks again
+        }
+        if (!lost) {
+            lastContent = seen;
+            return;
+        }
+        LOG.log(
+                Level.WARNING,
+                "the pool store lost its content (a Redis restarted empty or flushed): republishing the last {0}"
+                        + " proxies now",
+                lastContent.size());
+        Publication.Builder restore = Publication.builder();
+        for (Proxy proxy : lastContent) {
+            restore.publish(proxy.upstream(), List.of(proxy));
+        }
+        Publication p = restore.build();
+        if (!p.isEmpty()) {
+            publisher.publish(p);
+        }
+        markContent();
+    }
+
+    private void markContent() {
+        try {
+            engine.store().markContent();
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "pool content mark not written ({0}); a lost store is noticed after the next" + " publication",
+                    e.getMessage());
+        }
     }
 
     /** Starts a fetch of every due upstream not fetching already, each on its own thread within its own timeout. */
