@@ -352,9 +352,12 @@ public final class CollectionPipeline implements AutoCloseable {
             Map<String, Integer> upstreamDrops = new TreeMap<>(report.drops());
             drops.put(report.upstream(), upstreamDrops);
             if (!(outcome instanceof FetchOutcome.Error) && !report.candidates().isEmpty()) {
-                List<String> delisted = f.schedule()
-                        .delisting
-                        .answer(pooled.getOrDefault(report.upstream(), List.of()), report.candidates());
+                // an upstream with a lowWaterMark tops up: its answers are batches, not its whole stock
+                List<String> delisted = upstreams.get(report.upstream()).lowWaterMark() > 0
+                        ? List.of()
+                        : f.schedule()
+                                .delisting
+                                .answer(pooled.getOrDefault(report.upstream(), List.of()), report.candidates());
                 if (!delisted.isEmpty()) {
                     publication.remove(delisted);
                     ranked.forget(delisted);
