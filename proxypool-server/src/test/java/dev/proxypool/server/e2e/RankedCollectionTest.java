@@ -50,12 +50,12 @@ class RankedCollectionTest {
                         .faults(Faults.none().latency(Duration.ofMillis(300)))
                         .start()) {
             inventory("slow.jsonl", slow);
-            // latency >= 300 ms scores at most 1000/301 = 3.3; + 2 x streak 1 stays below 9 however
-            // fast the machine, while streak 4 and more passes it for any latency under a second
+            // latency >= 300 ms scores at most 1000/301 = 3.3; + 2 x streak 1 stays below 13 however
+            // fast the machine, while streak 6 and more passes it for any latency under a second
             try (ProxyPoolServer server = start("""
                             providers: [{ name: slow, type: jsonl_inventory, path: slow.jsonl }]
                             upstreams: [{ name: slow, provider: slow, fetch: { interval: 1s } }]
-                            pipeline: { minScore: 9, unknownAsnPenalty: 1 }
+                            pipeline: { minScore: 13, unknownAsnPenalty: 1 }
                             """);
                     HttpClient gw = gateway(server)) {
                 CollectionPipeline pipeline =

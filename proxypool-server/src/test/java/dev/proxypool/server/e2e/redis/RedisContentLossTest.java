@@ -67,7 +67,7 @@ class RedisContentLossTest {
                 // empty: the writer's check may already have republished
                 engine.refresh();
 
-                Await.atMost(Duration.ofMillis(2_500))
+                Await.atMost(Duration.ofSeconds(3))
                         .until(
                                 "the last pool is republished",
                                 () -> engine.store().available("lab") == 2
