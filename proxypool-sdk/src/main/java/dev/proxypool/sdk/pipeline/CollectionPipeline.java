@@ -45,12 +45,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The collection pipeline (docs/design.md#collection-pipeline): fetch due upstreams in parallel → classify each answer
- * (Success / Empty / Error / DuplicateOnly) and feed the sequential board → validate (upstreams with
- * {@code validate: true}) → rank (ASN and subnet diversity, quality threshold, pool size) → publish
+ * The collection pipeline (docs/design.md#collection-pipeline): fetch due upstreams, each on its own
+ * thread within its own deadline (a round takes the fetches that ended, so a hanging source delays
+ * only itself) → classify each answer (Success / Empty / Error / DuplicateOnly) and feed the
+ * sequential board → withdraw proxies two successful answers in a row no longer list
+ * ({@link Delisting}, P13) → validate (upstreams with {@code validate: true}) → rank everything
+ * valid, earlier picks included, with each proxy's success streak ({@link RankedPool}: ASN and
+ * subnet diversity, quality threshold, {@code poolSize} over the whole) → publish
  * the whole round at once through a {@link PoolPublisher} (store writes and the snapshot rebuild
  * as one step, so readers never see half a round). Callers never trigger a synchronous fetch: the
  * admin's "fetch now" only marks an upstream due.
+ *
+ * <p>A store that lost its content (a Redis restarted empty) is noticed within a round and
+ * refilled with the last pool at once ({@link ContentGuard}).
  *
  * <p>Scheduling per upstream: due every {@code fetch.interval}; with a {@code lowWaterMark} only
  * while its available proxies are below the mark (paid providers are not billed while nothing uses
@@ -114,8 +121,7 @@ public final class CollectionPipeline implements AutoCloseable {
     private volatile Thread loop;
     private volatile Leadership leadership;
     private volatile boolean holding;
-    /** The pool as this writer last saw it in place: what it republishes when the store lost its content. */
-    private List<Proxy> lastContent = List.of();
+    private final ContentGuard contentGuard;
     /** Set once the first round ended: every upstream due at start was fetched (or another process writes). */
     private volatile boolean firstRoundDone;
 
@@ -138,6 +144,7 @@ public final class CollectionPipeline implements AutoCloseable {
         this.config = config;
         this.engine = engine;
         this.publisher = new PoolPublisher(engine, env.clock());
+        this.contentGuard = new ContentGuard(engine, publisher);
         this.validation = validation;
         this.ticker = env.ticker();
         this.wall = env.clock();
@@ -330,7 +337,7 @@ public final class CollectionPipeline implements AutoCloseable {
     private record Fetched(Schedule schedule, FetchReport report, long startedNanos, Thread thread) {}
 
     private PipelineRound writerRound(Leadership lead, boolean waitForFetches) {
-        guardContent();
+        contentGuard.check();
         startDueFetches(ticker.read());
         List<Fetched> ended = takeFetched(waitForFetches);
         if (ended.isEmpty()) {
@@ -379,7 +386,7 @@ public final class CollectionPipeline implements AutoCloseable {
         Publication p = publication.build();
         if (write && !p.isEmpty()) {
             published = publisher.publish(p);
-            markContent();
+            contentGuard.mark();
         }
         for (Fetched f : ended) {
             String upstream = f.report().upstream();
@@ -397,52 +404,6 @@ public final class CollectionPipeline implements AutoCloseable {
                 published == null ? 0 : published.published(),
                 write,
                 engine.snapshot().version());
-    }
-
-    /**
-     * Republishes the last pool at once when the store lost its content (a Redis restarted without
-     * persistence, a {@code FLUSHALL}): otherwise the gateway would serve an empty pool until each
-     * upstream's next fetch (docs/reliability.md). Checked every round, so within the loop's tick (1 s).
-     * The snapshot is read before the check: one built before the loss is whole, and after it the
-     * mark is already gone.
-     */
-    private void guardContent() {
-        List<Proxy> seen = engine.snapshot().proxies();
-        boolean lost;
-        try {
-            lost = engine.store().lostContent();
-        } catch (RuntimeException e) {
-            return; // store unreachable: nothing to republish into; the next round asks again
-        }
-        if (!lost) {
-            lastContent = seen;
-            return;
-        }
-        LOG.log(
-                Level.WARNING,
-                "the pool store lost its content (a Redis restarted empty or flushed): republishing the last {0}"
-                        + " proxies now",
-                lastContent.size());
-        Publication.Builder restore = Publication.builder();
-        for (Proxy proxy : lastContent) {
-            restore.publish(proxy.upstream(), List.of(proxy));
-        }
-        Publication p = restore.build();
-        if (!p.isEmpty()) {
-            publisher.publish(p);
-        }
-        markContent();
-    }
-
-    private void markContent() {
-        try {
-            engine.store().markContent();
-        } catch (RuntimeException e) {
-            LOG.log(
-                    Level.WARNING,
-                    "pool content mark not written ({0}); a lost store is noticed after the next" + " publication",
-                    e.getMessage());
-        }
     }
 
     /** Starts a fetch of every due upstream not fetching already, each on its own thread within its own timeout. */
