@@ -14,6 +14,7 @@ import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.admin.AdminService;
 import dev.proxypool.server.admin.LiveSeries;
 import dev.proxypool.server.metrics.PoolMetrics;
+import dev.proxypool.server.nodes.FirstCheck;
 import dev.proxypool.server.nodes.NodeRegistry;
 import dev.proxypool.server.nodes.NodeStore;
 import io.helidon.health.HealthCheck;
@@ -62,7 +63,9 @@ final class ControlPlaneAssembly implements RoleAssembly {
     public NodeRegistry nodes(ProxyPool pool, NodeSettings settings, NodeStore store) {
         // self-hosted ProxyNode agents register with pre-issued tokens; registrations kept in the store survive
         // restarts
+        // a new node is checked before it serves (design H10b): registered on a closed port it never gets a client
         return new NodeRegistry(pool, ProxyPoolInternals.engine(pool).wallClock(), settings, store)
+                .checkNewNodes(FirstCheck.through(pool))
                 .restore()
                 .startSweeping();
     }

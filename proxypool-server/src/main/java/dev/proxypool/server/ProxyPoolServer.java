@@ -584,15 +584,7 @@ public final class ProxyPoolServer implements AutoCloseable {
             String own = (c.server().apiTls().isPresent() ? "https://" : "http://") + host + ":" + apiPort + "/v1/echo";
             ProxyPoolConfig.Pipeline p = c.pipeline();
             if (p.echoUrl().equals(ProxyPoolConfig.Pipeline.DEFAULTS.echoUrl())) {
-                p = new ProxyPoolConfig.Pipeline(
-                        own,
-                        p.validationConcurrency(),
-                        p.validationTimeout(),
-                        p.minScore(),
-                        p.poolSize(),
-                        p.reserveSize(),
-                        p.asnDatabase(),
-                        p.asnMaxAge());
+                p = p.withEchoUrl(own);
             }
             ProxyPoolConfig.Health h = c.health();
             List<String> defaultTargets = ProxyPoolConfig.Health.DEFAULTS.activeTargets();

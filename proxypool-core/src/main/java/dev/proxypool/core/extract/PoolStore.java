@@ -105,6 +105,26 @@ public interface PoolStore extends AutoCloseable {
     int remove(Collection<String> proxyIds);
 
     /**
+     * Marks the pool's content as in place: the pipeline's writer calls it after each publication.
+     * A store that can lose its content behind the process's back (a Redis restarted without
+     * persistence, a {@code FLUSHALL}) keeps the mark with the content, so {@link #lostContent}
+     * can tell; a memory store keeps nothing.
+     */
+    default void markContent() {}
+
+    /**
+     * Whether the content marked by this process's last {@link #markContent} is gone (the mark with
+     * it): the writer then republishes its last collection at once instead of serving an empty pool
+     * until the next fetch. False before any mark, and always for a store that cannot lose content.
+     *
+     * @return true once the mark written by this process has disappeared
+     * @throws StoreUnavailableException when the store cannot be asked
+     */
+    default boolean lostContent() {
+        return false;
+    }
+
+    /**
      * Drops every stored proxy (available or disabled) expired at {@code now}, and housekeeps
      * expired tombstones and idempotency records. Called periodically by the owner: stores run no
      * background threads of their own.

@@ -85,6 +85,21 @@ public record HealthStatus(
                 false);
     }
 
+    /** A proxy nobody has checked yet, held for its first check: the prober holds the permit. */
+    HealthStatus toAwaitingFirstCheck(long nowNanos, long probeDeadline) {
+        return new HealthStatus(
+                sequence + 1,
+                HealthState.PROBE_ALLOWED,
+                HealthReason.Lifecycle.CREATED,
+                HealthStage.ACTIVE,
+                nowNanos,
+                0,
+                0,
+                ProbeHolder.PROBER,
+                probeDeadline,
+                false);
+    }
+
     HealthStatus toHealthy(HealthReason why, HealthStage by, long nowNanos) {
         return new HealthStatus(sequence + 1, HealthState.HEALTHY, why, by, nowNanos, 0, 0, ProbeHolder.NONE, 0, true);
     }

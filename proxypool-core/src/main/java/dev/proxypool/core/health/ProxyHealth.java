@@ -203,6 +203,28 @@ public final class ProxyHealth {
         return admit(ProbeHolder.PROBER, HealthStage.ACTIVE, nowNanos);
     }
 
+    /**
+     * Holds a proxy nobody has checked yet (a node that just registered) out of service until its
+     * first check reports (docs/design.md H10b): {@code HEALTHY → PROBE_ALLOWED} with the permit held by
+     * the background checker, so every request is denied (H7) until the checker reports with
+     * {@link #recordActiveSuccess} / {@link #recordActiveFailure} and {@link Admission#PROBE}. A
+     * check that never reports counts as failed after {@code probeTimeout}, like any probe.
+     *
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
+     * @return true when this call took the proxy out; false when it was not HEALTHY (already judged)
+     */
+    public boolean awaitFirstCheck(long nowNanos) {
+        for (; ; ) {
+            HealthStatus s = status;
+            if (s.state() != HealthState.HEALTHY) {
+                return false;
+            }
+            if (transition(s, s.toAwaitingFirstCheck(nowNanos, nowNanos + probeTimeoutNanos))) {
+                return true;
+            }
+        }
+    }
+
     private Admission admit(ProbeHolder who, HealthStage stage, long nowNanos) {
         for (; ; ) {
             HealthStatus s = status;

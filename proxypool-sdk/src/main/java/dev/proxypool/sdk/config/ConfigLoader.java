@@ -616,7 +616,9 @@ public final class ConfigLoader {
                 "poolSize",
                 "reserveSize",
                 "asnDatabase",
-                "asnMaxAge");
+                "asnMaxAge",
+                "unknownAsnPenalty",
+                "unknownAsnMaxShare");
         ProxyPoolConfig.Pipeline d = ProxyPoolConfig.Pipeline.DEFAULTS;
         String echo = n.string("echoUrl", d.echoUrl());
         if (!(echo.startsWith("http://") || echo.startsWith("https://"))) {
@@ -631,7 +633,17 @@ public final class ConfigLoader {
                 n.integer("poolSize", d.poolSize(), 1, 10_000_000),
                 n.integer("reserveSize", d.reserveSize(), 0, 10_000_000),
                 asn.isEmpty() ? Optional.empty() : Optional.of(baseDir.resolve(asn)),
-                n.duration("asnMaxAge", d.asnMaxAge()));
+                n.duration("asnMaxAge", d.asnMaxAge()),
+                unknownAsnPenalty(n, d),
+                n.decimal("unknownAsnMaxShare", d.unknownAsnMaxShare(), 0, 1));
+    }
+
+    private static double unknownAsnPenalty(Node n, ProxyPoolConfig.Pipeline d) {
+        double v = n.decimal("unknownAsnPenalty", d.unknownAsnPenalty(), 0, 1);
+        if (v <= 0) {
+            throw new ConfigException(n.key("unknownAsnPenalty"), "must be above 0 (1: no penalty), got " + v);
+        }
+        return v;
     }
 
     private ProxyPoolConfig.Security security(Node n) {

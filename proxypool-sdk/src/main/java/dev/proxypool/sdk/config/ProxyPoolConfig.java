@@ -490,6 +490,8 @@ public record ProxyPoolConfig(
      * @param reserveSize           sorted reserve size
      * @param asnDatabase           the ASN database file, when configured
      * @param asnMaxAge             an ASN database older than this is reported stale
+     * @param unknownAsnPenalty     factor on the score of a proxy whose exit ASN is unknown, in (0, 1]
+     * @param unknownAsnMaxShare    largest share of the active pool (and of the reserve) for unknown-ASN exits, in [0, 1]
      */
     public record Pipeline(
             String echoUrl,
@@ -499,7 +501,9 @@ public record ProxyPoolConfig(
             int poolSize,
             int reserveSize,
             Optional<Path> asnDatabase,
-            Duration asnMaxAge) {
+            Duration asnMaxAge,
+            double unknownAsnPenalty,
+            double unknownAsnMaxShare) {
         /** The local echo endpoint, 100 at once, 8 s, score 18, 150 active, 700 reserve, no ASN database. */
         public static final Pipeline DEFAULTS = new Pipeline(
                 "http://127.0.0.1:9090/v1/echo",
@@ -509,7 +513,24 @@ public record ProxyPoolConfig(
                 150,
                 700,
                 Optional.empty(),
-                Duration.ofDays(30));
+                Duration.ofDays(30),
+                0.5,
+                0.2);
+
+        /** This section with another echo URL. */
+        public Pipeline withEchoUrl(String url) {
+            return new Pipeline(
+                    url,
+                    validationConcurrency,
+                    validationTimeout,
+                    minScore,
+                    poolSize,
+                    reserveSize,
+                    asnDatabase,
+                    asnMaxAge,
+                    unknownAsnPenalty,
+                    unknownAsnMaxShare);
+        }
     }
 
     /**

@@ -3,7 +3,6 @@ package dev.proxypool.sdk.pipeline;
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
-import dev.proxypool.core.rank.RankCandidate;
 import dev.proxypool.core.rank.RankPolicy;
 import dev.proxypool.core.rank.RankResult;
 import dev.proxypool.core.rank.Ranker;
@@ -16,7 +15,6 @@ import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.lock.StageLease;
 import dev.proxypool.sdk.provider.FetchReport;
 import dev.proxypool.sdk.provider.FetchReports;
-import dev.proxypool.sdk.provider.FetchRound;
 import dev.proxypool.sdk.provider.ProviderConfig;
 import dev.proxypool.sdk.provider.ProviderEnvironment;
 import dev.proxypool.sdk.provider.ProviderRegistry;
@@ -29,6 +27,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -40,15 +39,25 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The collection pipeline (docs/design.md#collection-pipeline): fetch due upstreams in parallel → classify each answer
- * (Success / Empty / Error / DuplicateOnly) and feed the sequential board → validate (upstreams with
- * {@code validate: true}) → rank (ASN and subnet diversity, quality threshold, pool size) → publish
+ * The collection pipeline (docs/design.md#collection-pipeline): fetch due upstreams, each on its own
+ * thread within its own deadline (a round takes the fetches that ended, so a hanging source delays
+ * only itself) → classify each answer (Success / Empty / Error / DuplicateOnly) and feed the
+ * sequential board → withdraw proxies two successful answers in a row no longer list
+ * ({@link Delisting}, P13) → validate (upstreams with {@code validate: true}) → rank everything
+ * valid, earlier picks included, with each proxy's success streak ({@link RankedPool}: ASN and
+ * subnet diversity, quality threshold, {@code poolSize} over the whole) → publish
  * the whole round at once through a {@link PoolPublisher} (store writes and the snapshot rebuild
  * as one step, so readers never see half a round). Callers never trigger a synchronous fetch: the
  * admin's "fetch now" only marks an upstream due.
+ *
+ * <p>A store that lost its content (a Redis restarted empty) is noticed within a round and
+ * refilled with the last pool at once ({@link ContentGuard}).
  *
  * <p>Scheduling per upstream: due every {@code fetch.interval}; with a {@code lowWaterMark} only
  * while its available proxies are below the mark (paid providers are not billed while nothing uses
@@ -99,16 +108,25 @@ public final class CollectionPipeline implements AutoCloseable {
     private final Map<String, Schedule> schedules = new ConcurrentHashMap<>();
     private final Set<String> fetchNow = ConcurrentHashMap.newKeySet();
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
-    private final Ranker ranker;
+    private final RankedPool ranked;
+    /** Fetches under way, by upstream: each runs on its own thread within its own timeout. */
+    private final Map<String, Thread> inFlight = new ConcurrentHashMap<>();
+    /** Fetches that ended and wait for a round to take them. */
+    private final LinkedBlockingQueue<Fetched> fetched = new LinkedBlockingQueue<>();
+    /** Wakes the background loop early: a fetch ended, or "fetch now". */
+    private final Semaphore wake = new Semaphore(0);
+
     private final Object roundLock = new Object();
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile Thread loop;
     private volatile Leadership leadership;
     private volatile boolean holding;
+    private final ContentGuard contentGuard;
     /** Set once the first round ended: every upstream due at start was fetched (or another process writes). */
     private volatile boolean firstRoundDone;
 
     private static final class Schedule {
+        final Delisting delisting = new Delisting();
         long nextDueNanos;
         final FetchBackoff backoff = new FetchBackoff();
         FetchOutcome lastOutcome;
@@ -126,12 +144,15 @@ public final class CollectionPipeline implements AutoCloseable {
         this.config = config;
         this.engine = engine;
         this.publisher = new PoolPublisher(engine, env.clock());
+        this.contentGuard = new ContentGuard(engine, publisher);
         this.validation = validation;
         this.ticker = env.ticker();
         this.wall = env.clock();
-        this.ranker = new Ranker(RankPolicy.DEFAULTS
+        this.ranked = new RankedPool(new Ranker(RankPolicy.DEFAULTS
                 .withMinScore(config.pipeline().minScore())
-                .withSizes(config.pipeline().poolSize(), config.pipeline().reserveSize()));
+                .withSizes(config.pipeline().poolSize(), config.pipeline().reserveSize())
+                .withUnknownAsn(
+                        config.pipeline().unknownAsnPenalty(), config.pipeline().unknownAsnMaxShare())));
         this.env = env;
         apply(config.providers(), config.upstreams(), registry);
     }
@@ -209,6 +230,10 @@ public final class CollectionPipeline implements AutoCloseable {
         sources = Collections.unmodifiableMap(nextSources);
         upstreams = Collections.unmodifiableMap(nextUpstreams);
         providerOf = Map.copyOf(nextProviders);
+        ranked.retainUpstreams(name -> {
+            ProxyPoolConfig.Upstream u = nextUpstreams.get(name);
+            return u != null && u.validate();
+        });
         return removed;
     }
 
@@ -264,10 +289,8 @@ public final class CollectionPipeline implements AutoCloseable {
             return false;
         }
         fetchNow.add(upstream);
-        Thread t = loop;
-        if (t != null) {
-            t.interrupt();
-        }
+        // a permit, not an interrupt: an interrupt landing in a round would cut its fetches short
+        wake.release();
         return true;
     }
 
@@ -277,15 +300,28 @@ public final class CollectionPipeline implements AutoCloseable {
      * snapshot from the shared store.
      */
     public PipelineRound runOnce() {
+        return round(true);
+    }
+
+    /**
+     * A round; {@code waitForFetches}: wait until every fetch under way ended (each within its own
+     * timeout), else take only the ones that already ended (the background loop: a hanging source
+     * must not hold back the others' rounds).
+     */
+    private PipelineRound round(boolean waitForFetches) {
         synchronized (roundLock) {
             Leadership lead = leadership;
             PipelineRound round;
             if (lead != null && !hold(lead)) {
+                drain(new ArrayList<>()); // fetched while we held the lease; the new writer fetches its own
                 round = new PipelineRound(List.of(), 0, false, engine.refresh());
+                firstRoundDone = true;
             } else {
-                round = writerRound(lead);
+                round = writerRound(lead, waitForFetches);
+                if (waitForFetches || inFlight.isEmpty()) {
+                    firstRoundDone = true;
+                }
             }
-            firstRoundDone = true;
             for (Listener l : listeners) {
                 try {
                     l.onRound(round);
@@ -297,26 +333,25 @@ public final class CollectionPipeline implements AutoCloseable {
         }
     }
 
-    private PipelineRound writerRound(Leadership lead) {
-        long now = ticker.read();
-        List<UpstreamSource> due = new ArrayList<>();
-        Set<String> current = engine.sequential().currentUpstreams();
-        for (Map.Entry<String, UpstreamSource> e : sources.entrySet()) {
-            String name = e.getKey();
-            boolean forced = fetchNow.remove(name);
-            if (forced || isDue(name, now, current)) {
-                due.add(e.getValue());
-            }
-        }
-        if (due.isEmpty()) {
+    /** A fetch that ended: the schedule it was started for (a reconfigured upstream gets a new one) and its report. */
+    private record Fetched(Schedule schedule, FetchReport report, long startedNanos, Thread thread) {}
+
+    private PipelineRound writerRound(Leadership lead, boolean waitForFetches) {
+        contentGuard.check();
+        startDueFetches(ticker.read());
+        List<Fetched> ended = takeFetched(waitForFetches);
+        if (ended.isEmpty()) {
             return new PipelineRound(List.of(), 0, true, engine.snapshot().version());
         }
-        FetchRound round = new SourceSet(due, ticker).fetchAll();
+        List<FetchReport> reports = new ArrayList<>(ended.size());
+        ended.forEach(f -> reports.add(f.report()));
         Set<ProxyKey> known = knownKeys();
+        Map<String, List<Proxy>> pooled = pooledByUpstream();
         Map<FetchReport, FetchOutcome> outcomes = new LinkedHashMap<>();
         Publication.Builder publication = Publication.builder();
         Map<String, Map<String, Integer>> drops = new HashMap<>();
-        for (FetchReport report : round.reports()) {
+        for (Fetched f : ended) {
+            FetchReport report = f.report();
             FetchOutcome outcome = FetchReports.classify(report, known);
             engine.sequential().record(report.upstream(), outcome);
             outcomes.put(report, outcome);
@@ -324,8 +359,26 @@ public final class CollectionPipeline implements AutoCloseable {
             Map<String, Integer> upstreamDrops = new TreeMap<>(report.drops());
             drops.put(report.upstream(), upstreamDrops);
             if (!(outcome instanceof FetchOutcome.Error) && !report.candidates().isEmpty()) {
-                publication.publish(report.upstream(), choose(report.upstream(), report.candidates(), upstreamDrops));
+                // an upstream with a lowWaterMark tops up: its answers are batches, not its whole stock
+                List<String> delisted = upstreams.get(report.upstream()).lowWaterMark() > 0
+                        ? List.of()
+                        : f.schedule()
+                                .delisting
+                                .answer(pooled.getOrDefault(report.upstream(), List.of()), report.candidates());
+                if (!delisted.isEmpty()) {
+                    publication.remove(delisted);
+                    ranked.forget(delisted);
+                    upstreamDrops.merge("delisted", delisted.size(), Integer::sum);
+                }
+                if (upstreams.get(report.upstream()).validate()) {
+                    validate(report.candidates(), upstreamDrops);
+                } else {
+                    publication.publish(report.upstream(), report.candidates());
+                }
             }
+        }
+        if (ranked.changed()) {
+            rank(publication, drops);
         }
         // the slow part (fetch, validation) is over: make sure we still are the writer, then write
         boolean write = lead == null || hold(lead);
@@ -333,23 +386,104 @@ public final class CollectionPipeline implements AutoCloseable {
         Publication p = publication.build();
         if (write && !p.isEmpty()) {
             published = publisher.publish(p);
+            contentGuard.mark();
         }
-        for (Map.Entry<FetchReport, FetchOutcome> e : outcomes.entrySet()) {
-            String upstream = e.getKey().upstream();
+        for (Fetched f : ended) {
+            String upstream = f.report().upstream();
             update(
-                    schedules.get(upstream),
-                    e.getKey(),
-                    e.getValue(),
+                    f.schedule(),
+                    f.report(),
+                    outcomes.get(f.report()),
                     published == null ? 0 : published.published(upstream),
                     drops.get(upstream),
-                    now);
+                    f.startedNanos());
         }
         LOG.log(Level.INFO, CycleLog.line(outcomes, drops, published, write));
         return new PipelineRound(
-                round.reports(),
+                reports,
                 published == null ? 0 : published.published(),
                 write,
                 engine.snapshot().version());
+    }
+
+    /** Starts a fetch of every due upstream not fetching already, each on its own thread within its own timeout. */
+    private void startDueFetches(long now) {
+        Set<String> current = engine.sequential().currentUpstreams();
+        for (Map.Entry<String, UpstreamSource> e : sources.entrySet()) {
+            String name = e.getKey();
+            if (inFlight.containsKey(name)) {
+                continue; // a "fetch now" stays marked until this one ended
+            }
+            boolean forced = fetchNow.remove(name);
+            if (!forced && !isDue(name, now, current)) {
+                continue;
+            }
+            Schedule schedule = schedules.get(name);
+            UpstreamSource source = e.getValue();
+            Thread t = Thread.ofVirtual().name("proxypool-fetch-" + name).unstarted(() -> {
+                FetchReport report;
+                try {
+                    report = new SourceSet(List.of(source), ticker)
+                            .fetchAll()
+                            .reports()
+                            .getFirst();
+                } catch (RuntimeException failure) {
+                    report = FetchReport.failed(
+                            source.provider(),
+                            name,
+                            FetchOutcome.ErrorKind.NETWORK,
+                            "fetch failed (" + failure.getClass().getSimpleName() + ")",
+                            Duration.ofNanos(Math.max(0, ticker.read() - now)));
+                }
+                // stays in flight until a round took it: the schedule moves on only then, and a
+                // second fetch started before would be a second report in one round
+                fetched.add(new Fetched(schedule, report, now, Thread.currentThread()));
+                wake.release();
+            });
+            inFlight.put(name, t);
+            t.start();
+        }
+    }
+
+    /**
+     * The fetches that ended, in configured order; with {@code all}, after waiting for every one
+     * under way (bounded: each ends within its timeout plus a grace, {@link SourceSet}). Reports of
+     * an upstream removed or replaced meanwhile are dropped.
+     */
+    private List<Fetched> takeFetched(boolean all) {
+        List<Fetched> ended = new ArrayList<>();
+        if (all) {
+            for (Thread t : List.copyOf(inFlight.values())) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        drain(ended);
+        List<String> order = List.copyOf(sources.keySet());
+        ended.removeIf(f -> schedules.get(f.report().upstream()) != f.schedule());
+        ended.sort(Comparator.comparingInt(f -> order.indexOf(f.report().upstream())));
+        return ended;
+    }
+
+    /** Takes every ended fetch into {@code into}; their upstreams may be fetched again. */
+    private void drain(List<Fetched> into) {
+        int from = into.size();
+        fetched.drainTo(into);
+        for (Fetched f : into.subList(from, into.size())) {
+            inFlight.remove(f.report().upstream(), f.thread());
+        }
+    }
+
+    private Map<String, List<Proxy>> pooledByUpstream() {
+        Map<String, List<Proxy>> out = new HashMap<>();
+        for (Proxy p : engine.snapshot().proxies()) {
+            out.computeIfAbsent(p.upstream(), u -> new ArrayList<>()).add(p);
+        }
+        return out;
     }
 
     /** Renews (or takes) the pipeline lease; false, and this round writes nothing, when we do not hold it. */
@@ -412,15 +546,12 @@ public final class CollectionPipeline implements AutoCloseable {
     }
 
     /**
-     * The candidates to publish: all of them unvalidated, else the validated ones the ranker keeps
-     * active. Counts the ones left out into {@code drops}: {@code validation_<reason>} (or
-     * {@code validation_failed} without a reason) and {@code rank_<reason>}.
+     * Validates one upstream's candidates into the ranking memory. Counts the ones left out into
+     * {@code drops}: {@code validation_<reason>} (or {@code validation_failed} without a reason).
+     * A cycle in which the stage could not judge (no echo endpoint, no usable ASN database, cut
+     * short) leaves the memory as it was: the previous pool stays (P9).
      */
-    private List<Proxy> choose(String upstream, List<Proxy> candidates, Map<String, Integer> drops) {
-        ProxyPoolConfig.Upstream u = upstreams.get(upstream);
-        if (!u.validate()) {
-            return candidates;
-        }
+    private void validate(List<Proxy> candidates, Map<String, Integer> drops) {
         Map<String, Integer> rejections = new ConcurrentHashMap<>();
         List<ValidationStage.Validated> passed =
                 validation.validate(candidates, reason -> rejections.merge("validation_" + reason, 1, Integer::sum));
@@ -433,21 +564,45 @@ public final class CollectionPipeline implements AutoCloseable {
         if (untold > 0) {
             drops.merge("validation_failed", untold, Integer::sum);
         }
-        Map<String, Proxy> byId = new HashMap<>();
-        List<RankCandidate> ranked = new ArrayList<>(passed.size());
-        for (ValidationStage.Validated v : passed) {
-            byId.put(v.proxy().id(), v.proxy());
-            ranked.add(RankCandidate.of(v.proxy(), v.latencyMs(), 1));
+        // cut short (the stage keeps the interrupt) or unable to validate at all: nothing was judged
+        boolean judged = !Thread.currentThread().isInterrupted()
+                && STAGE_FAILURES.stream().noneMatch(rejections::containsKey);
+        if (judged) {
+            ranked.validated(candidates, passed);
         }
-        RankResult result = ranker.rank(ranked);
-        for (RankResult.Dropped d : result.dropped()) {
-            drops.merge("rank_" + d.reason().label(), 1, Integer::sum);
+    }
+
+    /** Rejection codes that mean the stage could not validate at all, not that the proxy failed. */
+    private static final Set<String> STAGE_FAILURES =
+            Set.of("validation_echo_unavailable", "validation_asn_database_unusable");
+
+    /**
+     * Ranks everything valid (P10): the best {@code poolSize} of it is the active pool; earlier
+     * picks outside it leave. Counts {@code rank_<reason>} drops for the upstreams fetched now.
+     */
+    private void rank(Publication.Builder publication, Map<String, Map<String, Integer>> drops) {
+        Map<String, Proxy> pool = new HashMap<>();
+        for (Proxy p : engine.snapshot().proxies()) {
+            pool.put(p.id(), p);
         }
-        List<Proxy> chosen = new ArrayList<>(result.active().size());
-        for (RankResult.Ranked r : result.active()) {
-            chosen.add(byId.get(r.candidate().proxyId()));
+        RankedPool.Decision decision = ranked.rank(pool.keySet(), wall.instant());
+        Map<String, String> upstreamById = ranked.upstreams();
+        for (RankResult.Dropped d : decision.result().dropped()) {
+            Map<String, Integer> upstreamDrops =
+                    drops.get(upstreamById.get(d.candidate().proxyId()));
+            if (upstreamDrops != null) {
+                upstreamDrops.merge("rank_" + d.reason().label(), 1, Integer::sum);
+            }
         }
-        return chosen;
+        decision.active().forEach(publication::publish);
+        List<String> withdrawn = new ArrayList<>();
+        for (String id : decision.withdrawn()) {
+            ProxyPoolConfig.Upstream u = upstreams.get(pool.get(id).upstream());
+            if (u != null && u.validate()) { // an upstream no longer validated publishes all it lists
+                withdrawn.add(id);
+            }
+        }
+        publication.remove(withdrawn);
     }
 
     private void update(
@@ -525,7 +680,9 @@ public final class CollectionPipeline implements AutoCloseable {
 
     /**
      * Runs rounds on a virtual thread until {@link #close()}: a round, then a pause of
-     * {@code tick} (interrupted early by {@link #requestFetch}).
+     * {@code tick}, cut short when a fetch ends or by {@link #requestFetch}. Each round takes only
+     * the fetches that ended: an upstream whose source hangs is waited for by nobody but its own
+     * fetch, which its timeout ends, so the other upstreams keep their intervals.
      */
     public void start(Duration tick) {
         if (!running.compareAndSet(false, true)) {
@@ -534,12 +691,14 @@ public final class CollectionPipeline implements AutoCloseable {
         loop = Thread.ofVirtual().name("proxypool-pipeline").start(() -> {
             while (running.get()) {
                 try {
-                    runOnce();
+                    round(false);
                 } catch (RuntimeException e) {
                     LOG.log(Level.WARNING, "pipeline round failed: " + e, e);
                 }
                 try {
-                    Thread.sleep(tick);
+                    if (wake.tryAcquire(tick.toNanos(), TimeUnit.NANOSECONDS)) {
+                        wake.drainPermits(); // one round takes every fetch that ended meanwhile
+                    }
                 } catch (InterruptedException e) {
                     if (!running.get()) {
                         return;
@@ -553,6 +712,7 @@ public final class CollectionPipeline implements AutoCloseable {
     @Override
     public void close() {
         running.set(false);
+        inFlight.values().forEach(Thread::interrupt); // a hanging source must not hold up the shutdown
         Thread t = loop;
         if (t != null) {
             t.interrupt();

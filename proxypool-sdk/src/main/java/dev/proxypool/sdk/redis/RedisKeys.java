@@ -59,6 +59,11 @@ final class RedisKeys {
         return reservationKeys;
     }
 
+    /** The content mark ({@code PoolStore#markContent}): set with each publication, gone with a flush. */
+    String contentMark() {
+        return pool + "mark";
+    }
+
     /** The tombstone sorted set (physical key by end, ms). */
     String tombstones() {
         return pool + "t";

@@ -358,6 +358,22 @@ public final class RedisPoolStore implements PoolStore {
         return idempotency.abandon(key, fingerprint);
     }
 
+    /** Whether this process wrote the content mark; before that nothing can have been lost. */
+    private volatile boolean marked;
+
+    @Override
+    public void markContent() {
+        checkOpen();
+        redis.call(c -> c.set(keys.contentMark(), "1"));
+        marked = true;
+    }
+
+    @Override
+    public boolean lostContent() {
+        checkOpen();
+        return marked && !redis.call(c -> c.exists(keys.contentMark()));
+    }
+
     @Override
     public int available(String upstream) {
         checkOpen();

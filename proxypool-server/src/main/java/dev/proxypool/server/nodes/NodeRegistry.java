@@ -7,6 +7,9 @@ import dev.proxypool.core.extract.PoolStore;
 import dev.proxypool.core.extract.ProxyPage;
 import dev.proxypool.core.extract.PublishResult;
 import dev.proxypool.core.extract.StoredProxy;
+import dev.proxypool.core.health.Admission;
+import dev.proxypool.core.health.FailureKind;
+import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.AddressMask;
 import dev.proxypool.core.model.LabelSelector;
 import dev.proxypool.core.model.Proxy;
@@ -102,6 +105,9 @@ public final class NodeRegistry implements AutoCloseable {
     private final Map<String, String> tokensByName = new TreeMap<>();
 
     private final Map<String, Node> nodes = new HashMap<>();
+    /** The first check of a newly registered node; null: none (it serves at once, as embedded tests want). */
+    private volatile FirstCheck firstCheck;
+
     private volatile Thread sweeper;
     /** Set by {@link #close()}: a sweep that fails from now on is the store closing under it, not news. */
     private volatile boolean closing;
@@ -249,6 +255,18 @@ public final class NodeRegistry implements AutoCloseable {
     }
 
     /**
+     * Checks every node that registers from now on before it serves (docs/design.md H10b): it joins
+     * the pool as {@code PROBE_ALLOWED} with the permit held by this check, so no client request
+     * reaches it until the check succeeded; a failed check cools it like a failed probe.
+     *
+     * @return this registry
+     */
+    public NodeRegistry checkNewNodes(FirstCheck check) {
+        this.firstCheck = Objects.requireNonNull(check, "check");
+        return this;
+    }
+
+    /**
      * Exchanges a registration token for a credential and adds the node to the pool.
      *
      * @return the credential, or empty when {@code token} is unknown or revoked
@@ -282,7 +300,14 @@ public final class NodeRegistry implements AutoCloseable {
                 }
             }
             PoolStore store = ProxyPoolInternals.engine(pool).store();
-            PublishResult r = ProxyPoolInternals.engine(pool).publish(() -> store.upsert(List.of(proxy), now));
+            FirstCheck check = firstCheck;
+            ProxyHealth[] hold = new ProxyHealth[1];
+            // held inside the publication: under the engine's lock no other rebuild can drop the runtime first
+            PublishResult r = ProxyPoolInternals.engine(pool).publish(() -> {
+                hold[0] = check == null ? null : holdForFirstCheck(proxy);
+                return store.upsert(List.of(proxy), now);
+            });
+            ProxyHealth held = hold[0];
             if (r.added() + r.refreshed() == 0) {
                 throw new IllegalStateException(
                         r.skippedTombstoned() > 0
@@ -313,6 +338,9 @@ public final class NodeRegistry implements AutoCloseable {
                     nodeId,
                     tokenName,
                     proxy.key());
+            if (held != null) {
+                Thread.ofVirtual().name("proxypool-node-check").start(() -> firstCheck(check, proxy, held, nodeId));
+            }
             return Optional.of(new NodeCredential(nodeId, secret, node.standing.credentialExpiresAt()));
         } finally {
             lock.unlock();
@@ -430,6 +458,40 @@ public final class NodeRegistry implements AutoCloseable {
             return dead;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Takes the node's proxy out of service before it is published (its runtime is created here,
+     * the snapshot built by the publication takes it over), so not even the first snapshot offers
+     * it to a request; null when it was already judged (not HEALTHY: cooling, disabled).
+     */
+    private ProxyHealth holdForFirstCheck(Proxy proxy) {
+        PoolEngine engine = ProxyPoolInternals.engine(pool);
+        ProxyHealth health = engine.registry().runtimeFor(proxy).health();
+        return health.awaitFirstCheck(engine.ticker().read()) ? health : null;
+    }
+
+    /** Runs the first check and reports it as the holder of the permit. */
+    private void firstCheck(FirstCheck check, Proxy proxy, ProxyHealth health, String nodeId) {
+        PoolEngine engine = ProxyPoolInternals.engine(pool);
+        FirstCheck.Outcome outcome;
+        try {
+            outcome = check.run(proxy);
+        } catch (RuntimeException e) {
+            outcome = new FirstCheck.Outcome(Optional.of(FailureKind.UPSTREAM_UNREACHABLE), Duration.ZERO);
+        }
+        long now = engine.ticker().read();
+        if (outcome.failure().isEmpty()) {
+            health.recordActiveSuccess(Admission.PROBE, outcome.latency().toNanos(), now);
+            LOG.log(System.Logger.Level.INFO, "node {0} passed its first check; it serves", nodeId);
+        } else {
+            health.recordActiveFailure(Admission.PROBE, outcome.failure().get(), now);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "node {0} failed its first check ({1}); cooling, it serves after a successful probe",
+                    nodeId,
+                    outcome.failure().get().name());
         }
     }
 

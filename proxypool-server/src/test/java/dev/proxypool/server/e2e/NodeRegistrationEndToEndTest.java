@@ -3,9 +3,12 @@ package dev.proxypool.server.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proxypool.core.health.HealthState;
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.persistence.PgSchema;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import java.net.InetSocketAddress;
@@ -73,6 +76,18 @@ class NodeRegistrationEndToEndTest {
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(201, registered.statusCode(), registered.body());
+                // a new node serves once its first check (a request through it to our echo) succeeded
+                Await.atMost(Duration.ofSeconds(15))
+                        .until(
+                                "the node passes its first check",
+                                () -> ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream()
+                                        .anyMatch(p -> ProxyPoolInternals.engine(server.pool())
+                                                        .runtime(p.id())
+                                                        .orElseThrow()
+                                                        .health()
+                                                        .state()
+                                                == HealthState.HEALTHY));
+                long checks = node.forwardedRequests();
 
                 HttpResponse<String> served = gw.send(
                         HttpRequest.newBuilder(origin.uri("/echo"))
@@ -83,7 +98,7 @@ class NodeRegistrationEndToEndTest {
                 assertEquals(
                         "nodes",
                         served.headers().firstValue("X-ProxyPool-Upstream").orElse(""));
-                assertEquals(1, node.forwardedRequests());
+                assertEquals(checks + 1, node.forwardedRequests());
                 HttpResponse<String> metrics = api.send(
                         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.apiPort() + "/observe/metrics"))
                                 .header("Accept", "text/plain")
