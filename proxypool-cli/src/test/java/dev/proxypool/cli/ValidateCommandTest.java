@@ -243,6 +243,29 @@ class ValidateCommandTest {
         }
     }
 
+    /**
+     * Two lines with the same user and address but different passwords: the second is a duplicate of
+     * the first, and its password must not replace the first's, or the kept proxy is dialled with the
+     * wrong one and rejected for auth.
+     */
+    @Test
+    void aDuplicateLineNeverReplacesTheFirstLinesPassword() throws IOException {
+        Path list = dir.resolve("duplicates.txt");
+        Files.writeString(
+                list,
+                "http://lab-user:lab-pass@127.0.0.1:" + withAuth.port() + "\n" + "http://lab-user:stale-pass@127.0.0.1:"
+                        + withAuth.port() + "\n");
+        CliRunner.Run r = run("validate", list.toString(), "--json", "--timeout", "5s");
+        assertEquals(Main.EXIT_OK, r.exit(), r.err());
+        JsonNode v = JsonCodec.read(r.out(), JsonCodec.Nesting.FEED);
+        assertTrue(v.size() >= 1, r.out());
+        for (JsonNode e : v) {
+            assertEquals(withAuth.port(), e.path("port").asInt(-1), r.out());
+            assertEquals("elite", e.path("verdict").asText(""), "the first line's password is used: " + r.out());
+        }
+        assertFalse(r.out().contains("stale-pass") || r.err().contains("stale-pass"), "never printed");
+    }
+
     @Test
     void aLongRunPrintsProgressOnStderr() throws IOException {
         // a port that accepts (kernel backlog) and never answers: that candidate runs into the 1 s deadline
