@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -91,6 +93,46 @@ class DemoTourTest {
                     left.lines().filter(l -> l.contains(" available ")).count(),
                     "the gateway's three proxies are all still in the pool: " + left);
         }
+    }
+
+    /** Every line of the README's tour is one the demo prints (and the test above runs), ports aside. */
+    @Test
+    void theReadmesTourIsTheDemosTour() throws Exception {
+        String readme = Files.readString(readme());
+        int tour = readme.indexOf("## A five-minute tour");
+        int start = readme.indexOf("```sh\n", tour) + "```sh\n".length();
+        List<String> documented = readme.substring(start, readme.indexOf("```", start))
+                .lines()
+                .map(DemoTourTest::normalized)
+                .toList();
+        try (Demo demo = Demo.start(0, 0)) {
+            List<String> printed = tourLines(demo.banner()).stream()
+                    .map(DemoTourTest::normalized)
+                    .toList();
+            for (String line : documented) {
+                assertTrue(
+                        printed.contains(line),
+                        "the README's tour line is not printed by the demo: " + line + "\nprinted: "
+                                + String.join("\n", printed));
+            }
+            assertEquals(printed.size(), documented.size(), "the README shows every printed line: " + printed);
+        }
+    }
+
+    /** A tour line without its comment, with every 127.0.0.1 port (or placeholder) as PORT and no --api. */
+    static String normalized(String line) {
+        String l = line.replaceAll("\\s+#.*$", "").strip();
+        l = l.replaceAll("127\\.0\\.0\\.1:(\\d+|<[a-z-]+>)", "127.0.0.1:PORT");
+        return l.replace(" --api http://127.0.0.1:PORT", "").replaceAll("\\s+", " ");
+    }
+
+    private static Path readme() {
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.isRegularFile(p.resolve("README.md")) && Files.isDirectory(p.resolve("proxypool-cli"))) {
+                return p.resolve("README.md");
+            }
+        }
+        throw new IllegalStateException("README.md not found");
     }
 
     /** The lines under "Try:" up to the first blank line. */
