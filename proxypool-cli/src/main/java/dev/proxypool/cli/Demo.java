@@ -20,8 +20,10 @@ import java.util.stream.Stream;
  * auth, SOCKS5; upstream {@code demo}, the only one the gateway routes to) and a separate
  * extraction inventory (upstream {@code sessions}: {@value #SESSIONS} session users on one local
  * proxy, listed inline as {@code http://session-N:demo-pass@...}), so extracting, which is
- * permanent, never drains the gateway. Its config and credentials live in a temporary directory
- * that {@link #close()} deletes.
+ * permanent, never drains the gateway. The lease API (a {@code CONNECT} to port 443 as the routing
+ * table sees it) has its own routing, {@code leases}, over {@code sessions}; the SOCKS5 listener
+ * may reach the origins' ports ({@code security.connectPorts}). Its config and credentials live in
+ * a temporary directory that {@link #close()} deletes.
  */
 final class Demo implements AutoCloseable {
 
