@@ -89,8 +89,24 @@ final class BenchExtractionCommand implements Callable<Integer> {
             description = "Connect and read timeout of one call (default ${DEFAULT-VALUE}).")
     Duration timeout;
 
+    @Option(
+            names = "--upstream",
+            paramLabel = "NAME",
+            description = "Extract only from this upstream (default with the demo's token: sessions, so the demo"
+                    + " gateway's own proxies stay in the pool; otherwise any).")
+    String upstream;
+
     @Option(names = "--json", description = "Print one JSON object for scripts.")
     boolean json;
+
+    /**
+     * The upstream extraction defaults to with {@code token}: {@code sessions} with the demo's client
+     * token (the demo's extraction inventory: its gateway's three proxies must stay in the pool, as
+     * extraction is permanent), otherwise none.
+     */
+    static String demoDefaultUpstream(String token) {
+        return Demo.TOKEN.equals(token == null ? null : token.strip()) ? "sessions" : null;
+    }
 
     @Override
     public Integer call() throws InterruptedException {
@@ -101,7 +117,8 @@ final class BenchExtractionCommand implements Callable<Integer> {
         DistributionClient client;
         Extraction call;
         try {
-            call = Extraction.of(count);
+            String from = upstream != null ? upstream : demoDefaultUpstream(token);
+            call = from == null ? Extraction.of(count) : Extraction.of(count).upstream(from);
             DistributionClient.Builder builder = DistributionClient.builder(URI.create(api.strip()))
                     .token(token)
                     .timeout(timeout);

@@ -33,6 +33,7 @@ final class BenchOutput {
             body.put("errors", r.errors());
             body.put("errorsByKind", new LinkedHashMap<>(r.errorsByKind()));
             body.put("requestsPerSecond", round(r.requestsPerSecond()));
+            body.put("okPerSecond", round(r.okPerSecond()));
             Map<String, Object> latency = new LinkedHashMap<>();
             latency.put("p50", round(r.percentileMillis(50)));
             latency.put("p95", round(r.percentileMillis(95)));
@@ -50,8 +51,14 @@ final class BenchOutput {
                     target,
                     r.connections(),
                     r.elapsed().toNanos() / 1e9);
-            out.printf(Locale.ROOT, "requests    %d (%.1f req/s)%n", r.requests(), r.requestsPerSecond());
-            out.printf(Locale.ROOT, "ok          %d%n", r.ok());
+            // a rate is the successful requests': a refused connection fails in microseconds, and
+            // "57525 requests (28742 req/s)" of failures read as throughput
+            out.printf(Locale.ROOT, "requests    %d (%d ok, %d failed)%n", r.requests(), r.ok(), r.errors());
+            if (r.ok() == 0) {
+                out.printf(Locale.ROOT, "ok          0 (no rate: every request failed)%n");
+            } else {
+                out.printf(Locale.ROOT, "ok          %d (%.1f req/s)%n", r.ok(), r.okPerSecond());
+            }
             StringBuilder kinds = new StringBuilder();
             r.errorsByKind()
                     .forEach((k, v) -> kinds.append(kinds.isEmpty() ? " (" : ", ")
@@ -59,14 +66,18 @@ final class BenchOutput {
                             .append(' ')
                             .append(v));
             out.printf(Locale.ROOT, "errors      %d%s%n", r.errors(), kinds.isEmpty() ? "" : kinds + ")");
-            out.printf(
-                    Locale.ROOT,
-                    "latency ms  p50 %.2f  p95 %.2f  p99 %.2f  max %.2f  mean %.2f (successful requests)%n",
-                    r.percentileMillis(50),
-                    r.percentileMillis(95),
-                    r.percentileMillis(99),
-                    r.latencies().maxMicros() / 1000.0,
-                    r.latencies().meanMicros() / 1000.0);
+            if (r.ok() == 0) {
+                out.printf(Locale.ROOT, "latency ms  none (no request succeeded)%n");
+            } else {
+                out.printf(
+                        Locale.ROOT,
+                        "latency ms  p50 %.2f  p95 %.2f  p99 %.2f  max %.2f  mean %.2f (successful requests)%n",
+                        r.percentileMillis(50),
+                        r.percentileMillis(95),
+                        r.percentileMillis(99),
+                        r.latencies().maxMicros() / 1000.0,
+                        r.latencies().meanMicros() / 1000.0);
+            }
             extra.forEach((k, v) -> out.printf(Locale.ROOT, "%-11s %d%n", k, v));
         }
         out.flush();

@@ -20,13 +20,21 @@ import java.util.stream.Stream;
  * auth, SOCKS5; upstream {@code demo}, the only one the gateway routes to) and a separate
  * extraction inventory (upstream {@code sessions}: {@value #SESSIONS} session users on one local
  * proxy, listed inline as {@code http://session-N:demo-pass@...}), so extracting, which is
- * permanent, never drains the gateway. Its config and credentials live in a temporary directory
- * that {@link #close()} deletes.
+ * permanent, never drains the gateway. The lease API (a {@code CONNECT} to port 443 as the routing
+ * table sees it) has its own routing, {@code leases}, over {@code sessions}; the SOCKS5 listener
+ * may reach the origins' ports ({@code security.connectPorts}). Its config and credentials live in
+ * a temporary directory that {@link #close()} deletes.
  */
 final class Demo implements AutoCloseable {
 
     /** Extractable proxies of the {@code sessions} upstream. */
     static final int SESSIONS = 500;
+
+    /** The REST port of {@code proxypool demo} without {@code --api-port}, also the CLI's {@code --api} default. */
+    static final int DEFAULT_API_PORT = 9090;
+
+    /** The demo client's API token. */
+    static final String TOKEN = "demo-token-0123456789";
 
     private final List<AutoCloseable> parts;
     private final Path dir;
@@ -100,10 +108,14 @@ final class Demo implements AutoCloseable {
                     clients: [{ name: demo, secret: demo-secret, token: demo-token-0123456789 }]
                     # the operations console and Admin API (a demo token: choose a long random one for real use)
                     admin: { token: demo-admin-0123456789 }
+                    # the lease API (proxypool acquire, POST /v1/proxy/acquire) asks the routing table as a
+                    # CONNECT to port 443, which no tour line uses: leases come from the session proxies
                     routings:
+                      - { name: leases, match: { ports: [443] }, upstreams: [sessions] }
                       - { name: default, strategy: roundRobin, sticky: { enabled: true }, upstreams: [demo] }
-                    security: { allowDestinations: ["127.0.0.0/8", "localhost"], connectPorts: [443, 8443, %d], allowAnonymous: true }
-                    """.formatted(gatewayPort, apiPort, tlsOrigin.port()));
+                    # a SOCKS5 connection is a tunnel: it may reach only connectPorts, so the origins' ports are listed
+                    security: { allowDestinations: ["127.0.0.0/8", "localhost"], connectPorts: [443, 8443, %d, %d], allowAnonymous: true }
+                    """.formatted(gatewayPort, apiPort, origin.port(), tlsOrigin.port()));
             ProxyPoolServer server = ServerFactory.start(ConfigLoader.load(config), dir);
             parts.add(0, server);
             return new Demo(parts, dir, config, server, origin, tlsOrigin);
@@ -131,6 +143,8 @@ final class Demo implements AutoCloseable {
         int gw = server.gatewayPort();
         int api = server.apiPort();
         String echo = origin.url("/echo");
+        // the CLI's --api default is the demo's default port: name it only when the demo runs elsewhere
+        String apiOption = api == DEFAULT_API_PORT ? "" : " --api http://127.0.0.1:" + api;
         return """
                 proxypool demo is running (config: %s)
                   gateway  http://127.0.0.1:%d     REST  http://127.0.0.1:%d     SOCKS5  127.0.0.1:%d
@@ -146,11 +160,13 @@ final class Demo implements AutoCloseable {
                   curl -H 'Authorization: Bearer demo-token-0123456789' -d '{"count": 1, "filter": {"upstream": "sessions"}}' http://127.0.0.1:%d/v1/extractions
                   curl http://127.0.0.1:%d/observe/health
                   curl -H 'Accept: text/plain' http://127.0.0.1:%d/observe/metrics
-                  ./proxypool example remote-extraction
+                  ./proxypool acquire%s --token demo-token-0123456789 --upstream sessions --show-urls
+                  ./proxypool example remote-extraction%s
 
                 Extraction is permanent: an extracted proxy leaves the pool for good (until the demo restarts).
                 The filter above takes from the %d session proxies; without it, extraction may also take
-                the gateway's three.
+                the gateway's three (the CLI's example and bench extraction take from "sessions" with the
+                demo's token unless --upstream says otherwise).
 
                 Console: http://127.0.0.1:%d/console/  (admin token: demo-admin-0123456789)
 
@@ -174,6 +190,8 @@ final class Demo implements AutoCloseable {
                         api,
                         api,
                         api,
+                        apiOption,
+                        apiOption,
                         SESSIONS,
                         api,
                         dir);

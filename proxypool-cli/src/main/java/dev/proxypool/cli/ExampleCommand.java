@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
             "  proxypool example embedded-pool",
             "  proxypool example custom-provider",
             "  proxypool example remote-extraction",
-            "  proxypool example remote-extraction --api http://127.0.0.1:19090 --token my-client-token"
+            "  proxypool example remote-extraction --api http://127.0.0.1:19090 --token my-client-token",
+            "  proxypool example remote-extraction --api https://10.0.0.5:9090 --cacert ca.pem --token my-client-token"
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the example ran", "1:the example failed", "2:usage (unknown example)"})
@@ -85,8 +86,16 @@ final class ExampleCommand implements Callable<Integer> {
     @Option(
             names = "--upstream",
             paramLabel = "NAME",
-            description = "remote-extraction: extract only from this upstream (default with the demo's API: sessions).")
+            description = "remote-extraction: extract only from this upstream (default with the demo's token:"
+                    + " sessions, so the demo gateway's own proxies stay in the pool).")
     String upstream;
+
+    @Option(
+            names = "--cacert",
+            paramLabel = "FILE",
+            description = "remote-extraction: PEM certificate(s) to trust for an https:// --api (a private CA or"
+                    + " the server's own certificate) instead of the JVM's default trust store.")
+    String cacert;
 
     @Override
     public Integer call() throws Exception {
@@ -114,8 +123,9 @@ final class ExampleCommand implements Callable<Integer> {
         }
         String[] args = switch (name) {
             case "remote-extraction" -> {
-                String from = upstream != null ? upstream : api.equals("http://127.0.0.1:9090") ? "sessions" : null;
-                yield from == null ? new String[] {api, token} : new String[] {api, token, from};
+                String from = upstream != null ? upstream : BenchExtractionCommand.demoDefaultUpstream(token);
+                String fromArg = from == null ? "-" : from;
+                yield cacert == null ? new String[] {api, token, fromArg} : new String[] {api, token, fromArg, cacert};
             }
             default -> new String[0];
         };

@@ -1,6 +1,7 @@
 package dev.proxypool.cli;
 
 import dev.proxypool.core.security.SecretHash;
+import dev.proxypool.sdk.config.ConfigLoader;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -16,6 +17,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {
             "Reads a client secret on stdin (one line) and prints its secretHash for proxypool.yaml.",
+            "The secret must have at least 8 characters, as a plain secret must.",
             "The secret itself is never printed or stored."
         },
         footer = {"", "Example:", "  printf '%%s' \"$ALICE_SECRET\" | proxypool hash-secret"})
@@ -30,6 +32,14 @@ final class HashSecretCommand implements Callable<Integer> {
         try {
             if (secret.length == 0) {
                 spec.commandLine().getErr().println("proxypool hash-secret: no secret on stdin (pipe one line in)");
+                return Main.EXIT_USAGE;
+            }
+            if (secret.length < ConfigLoader.MIN_CLIENT_SECRET_LENGTH) {
+                // the rule a plain secret meets (config and admin API): a hash must not let a shorter one in
+                spec.commandLine()
+                        .getErr()
+                        .println("proxypool hash-secret: the secret must be at least "
+                                + ConfigLoader.MIN_CLIENT_SECRET_LENGTH + " characters, got " + secret.length);
                 return Main.EXIT_USAGE;
             }
             spec.commandLine().getOut().println(SecretHash.hash(secret));

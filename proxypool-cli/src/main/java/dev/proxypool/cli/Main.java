@@ -3,6 +3,7 @@ package dev.proxypool.cli;
 import dev.proxypool.cli.admin.AdminCommand;
 import dev.proxypool.cli.admin.OperatorsCommand;
 import java.io.PrintWriter;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -40,7 +41,7 @@ import picocli.CommandLine.ScopeType;
             "2:usage (bad options)",
             "3:partial or insufficient result"
         })
-public final class Main implements Runnable {
+public final class Main implements Callable<Integer> {
 
     public static final int EXIT_OK = 0;
     public static final int EXIT_ERROR = 1;
@@ -56,9 +57,12 @@ public final class Main implements Runnable {
             description = "On errors, print the stack trace too (default: one line).")
     boolean verbose;
 
+    /** No command given: a usage error (exit 2), the usage on stderr; {@code --help} prints it on stdout with 0. */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        spec.commandLine().getErr().flush();
+        return EXIT_USAGE;
     }
 
     /** A command line configured with the project's exit codes and error style; tests execute it in-process. */

@@ -16,6 +16,7 @@ import dev.proxypool.sdk.provider.DropSample;
 import dev.proxypool.sdk.provider.FetchReport;
 import dev.proxypool.sdk.validate.EchoServer;
 import dev.proxypool.sdk.validate.EchoUnavailableException;
+import dev.proxypool.sdk.validate.RejectReason;
 import dev.proxypool.sdk.validate.ValidationProgress;
 import dev.proxypool.sdk.validate.ValidationResult;
 import dev.proxypool.sdk.validate.ValidationSummary;
@@ -212,9 +213,26 @@ final class ValidateCommand implements Callable<Integer> {
             ValidationOutput.table(results, asn).print(out);
             out.println(summaryLine(summary));
         }
+        long sameAddress = summary.rejectedByReason().getOrDefault(RejectReason.DIRECT_ADDRESS_SEEN, 0L);
+        if (sameAddress > 0) {
+            err.println(directAddressHint(sameAddress));
+        }
         out.flush();
         err.flush();
         return Main.EXIT_OK;
+    }
+
+    /**
+     * What to do about {@code direct_address_seen}: the echo saw this machine's own address, which a
+     * transparent proxy causes, and so does a proxy on this host or network (a lab or self-hosted
+     * one), whose exit is this machine's address.
+     */
+    static String directAddressHint(long n) {
+        return "hint: " + n + (n == 1 ? " proxy was" : " proxies were")
+                + " rejected direct_address_seen: the echo endpoint saw this machine's own address. A"
+                + " transparent proxy does that, and so does a proxy on this host or network (a lab or"
+                + " self-hosted proxy exits with this machine's address). For proxies you run yourself,"
+                + " set 'validate: false' on their upstream (docs/runbook.md, 4.4).";
     }
 
     private static String summaryLine(ValidationSummary s) {

@@ -2,12 +2,14 @@ package dev.proxypool.cli;
 
 import static dev.proxypool.cli.CliRunner.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
+import dev.proxypool.testkit.TestPorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,6 +105,30 @@ class BenchCommandTest {
         assertEquals(Main.EXIT_ERROR, r.exit(), "nothing succeeded: " + r.out());
         assertTrue(r.out().matches("(?s).*errors\\s+\\d+ \\(http_500 \\d+\\).*"), r.out());
         assertTrue(r.out().contains("ok          0"), r.out());
+        assertTrue(r.err().contains("proxypool bench gateway: no request succeeded"), r.err());
+    }
+
+    /** A dead gateway port: every attempt fails in microseconds; the report counts failures, never a req/s of them. */
+    @Test
+    void aDeadGatewayIsReportedAsFailuresNotAsARate() {
+        int dead = TestPorts.closedPort();
+        CliRunner.Run r = run(
+                "bench",
+                "gateway",
+                "--proxy",
+                "http://127.0.0.1:" + dead,
+                "--url",
+                origin.url("/"),
+                "--connections",
+                "2",
+                "--duration",
+                "2s");
+        assertEquals(Main.EXIT_ERROR, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("ok          0 (no rate: every request failed)"), r.out());
+        assertTrue(r.out().matches("(?s).*requests\\s+(\\d+) \\(0 ok, \\1 failed\\).*"), r.out());
+        assertFalse(r.out().contains("req/s"), "no rate of failed requests: " + r.out());
+        assertTrue(r.out().contains("latency ms  none (no request succeeded)"), r.out());
+        assertTrue(r.err().contains("bench 1/2 s: 0 ok (0 req/s now), "), r.err());
         assertTrue(r.err().contains("proxypool bench gateway: no request succeeded"), r.err());
     }
 

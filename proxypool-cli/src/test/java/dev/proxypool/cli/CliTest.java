@@ -142,4 +142,35 @@ class CliTest {
             System.setIn(stdin);
         }
     }
+
+    @Test
+    void hashSecretRefusesASecretShorterThanAPlainSecretMayBe() {
+        InputStream stdin = System.in;
+        try {
+            System.setIn(new ByteArrayInputStream("abc\n".getBytes(StandardCharsets.UTF_8)));
+            Run r = run("hash-secret");
+            assertEquals(Main.EXIT_USAGE, r.exit, r.out + r.err);
+            assertEquals("", r.out, "no hash for a short secret");
+            assertEquals("proxypool hash-secret: the secret must be at least 8 characters, got 3", r.err.strip());
+            assertTrue(!r.err.contains("abc"), "the secret is never printed: " + r.err);
+            System.setIn(new ByteArrayInputStream("12345678\n".getBytes(StandardCharsets.UTF_8)));
+            Run eight = run("hash-secret");
+            assertEquals(0, eight.exit, eight.err);
+            assertTrue(SecretHash.verify("12345678".toCharArray(), eight.out.strip()));
+        } finally {
+            System.setIn(stdin);
+        }
+    }
+
+    @Test
+    void noCommandIsAUsageErrorWithTheUsageOnStderr() {
+        Run r = run();
+        assertEquals(Main.EXIT_USAGE, r.exit, r.out + r.err);
+        assertTrue(r.err.contains("Usage: proxypool"), r.err);
+        assertTrue(r.err.contains("hash-secret"), r.err);
+        assertEquals("", r.out);
+        Run help = run("--help");
+        assertEquals(0, help.exit);
+        assertTrue(help.out.contains("Usage: proxypool"), help.out);
+    }
 }

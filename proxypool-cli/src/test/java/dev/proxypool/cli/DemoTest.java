@@ -187,4 +187,36 @@ class DemoTest {
                     r.err());
         }
     }
+    /**
+     * The same busy API port in a real {@code serve} process: its whole output (stdout, stderr, the
+     * log) is the one line, with no Helidon stack trace before it.
+     */
+    @Test
+    void aBusyApiPortInAServeProcessPrintsNoStackTrace(@TempDir Path dir) throws Exception {
+        try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Path cfg = dir.resolve("proxypool.yaml");
+            Files.writeString(
+                    cfg, "server: { host: 127.0.0.1, gatewayPort: 0, apiPort: " + busy.getLocalPort() + " }\n");
+            Process p = new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "java")
+                                    .toString(),
+                            "--sun-misc-unsafe-memory-access=allow",
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            "dev.proxypool.cli.Main",
+                            "serve",
+                            "--config",
+                            cfg.toString())
+                    .redirectErrorStream(true)
+                    .start();
+            p.getOutputStream().close();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), out);
+            assertEquals(Main.EXIT_ERROR, p.exitValue(), out);
+            assertTrue(
+                    out.contains("API port " + busy.getLocalPort() + " is already in use; choose another with"), out);
+            assertFalse(out.contains("\tat "), "no stack trace: " + out);
+            assertFalse(out.contains("Failed to start listener"), out);
+        }
+    }
 }

@@ -243,6 +243,56 @@ class ValidateCommandTest {
         }
     }
 
+    /**
+     * Two lines with the same user and address but different passwords: the second is a duplicate of
+     * the first, and its password must not replace the first's, or the kept proxy is dialled with the
+     * wrong one and rejected for auth.
+     */
+    @Test
+    void aDuplicateLineNeverReplacesTheFirstLinesPassword() throws IOException {
+        Path list = dir.resolve("duplicates.txt");
+        Files.writeString(
+                list,
+                "http://lab-user:lab-pass@127.0.0.1:" + withAuth.port() + "\n" + "http://lab-user:stale-pass@127.0.0.1:"
+                        + withAuth.port() + "\n");
+        CliRunner.Run r = run("validate", list.toString(), "--json", "--timeout", "5s");
+        assertEquals(Main.EXIT_OK, r.exit(), r.err());
+        JsonNode v = JsonCodec.read(r.out(), JsonCodec.Nesting.FEED);
+        assertTrue(v.size() >= 1, r.out());
+        for (JsonNode e : v) {
+            assertEquals(withAuth.port(), e.path("port").asInt(-1), r.out());
+            assertEquals("elite", e.path("verdict").asText(""), "the first line's password is used: " + r.out());
+        }
+        assertFalse(r.out().contains("stale-pass") || r.err().contains("stale-pass"), "never printed");
+    }
+
+    /** A proxy on this host exits with the validator's own address: rejected, with what to do about it. */
+    @Test
+    void aSameHostProxyIsRejectedWithAHintAboutValidateFalse() throws IOException {
+        try (FakeHttpProxy local = FakeHttpProxy.start()) {
+            Path f = dir.resolve("same-host.jsonl");
+            Files.writeString(f, line(local.port(), ""));
+            CliRunner.Run table = run("validate", f.toString(), "--timeout", "5s");
+            assertEquals(Main.EXIT_OK, table.exit(), table.err());
+            assertTrue(table.out().lines().anyMatch(l -> l.endsWith("direct_address_seen")), table.out());
+            assertTrue(
+                    table.err()
+                            .contains("hint: 1 proxy was rejected direct_address_seen: the echo endpoint saw this"
+                                    + " machine's own address."),
+                    table.err());
+            assertTrue(table.err().contains("set 'validate: false' on their upstream"), table.err());
+            CliRunner.Run json = run("validate", f.toString(), "--json", "--timeout", "5s");
+            JsonNode v = JsonCodec.read(json.out(), JsonCodec.Nesting.FEED);
+            assertEquals("direct_address_seen", v.get(0).path("reason").asText(""), json.out());
+            assertTrue(v.get(0).path("detail").asText("").contains("'validate: false'"), json.out());
+        }
+        // a proxy that exits elsewhere gets no hint
+        Path elsewhere = dir.resolve("elsewhere.jsonl");
+        Files.writeString(elsewhere, line(elite.port(), ""));
+        CliRunner.Run quiet = run("validate", elsewhere.toString(), "--timeout", "5s");
+        assertFalse(quiet.err().contains("hint:"), quiet.err());
+    }
+
     @Test
     void aLongRunPrintsProgressOnStderr() throws IOException {
         // a port that accepts (kernel backlog) and never answers: that candidate runs into the 1 s deadline

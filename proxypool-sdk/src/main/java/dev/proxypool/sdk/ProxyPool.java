@@ -106,6 +106,8 @@ public final class ProxyPool implements AutoCloseable {
     private static final Logger LOG = System.getLogger(ProxyPool.class.getName());
 
     static {
+        // before the application's first HTTP request, in the usual order: the JDK reads it once
+        LeaseHttp.allowBasicOnTunnels();
         ProxyPoolInternals.register(new ProxyPoolInternals.PoolAccess() {
             @Override
             public PoolEngine engine(ProxyPool pool) {
@@ -346,6 +348,14 @@ public final class ProxyPool implements AutoCloseable {
      * its proxy-authentication challenges from the pool's credentials (docs/architecture.md#public-sdk-surface).
      * The JDK client speaks HTTP proxies only: lease with {@code Selection...protocol(HTTP)} or a pool
      * of HTTP proxies.
+     *
+     * <p>HTTPS through a proxy that needs Basic auth (a ProxyPool gateway with clients, most
+     * vendors): the JDK refuses Basic on {@code CONNECT} while {@code
+     * jdk.http.auth.tunneling.disabledSchemes} names it (its default), and such requests end in
+     * {@code 407}. The SDK clears that property when the application has not set it, when this class
+     * loads; the JDK reads it once, when its HTTP client first initialises, so an application that
+     * uses {@code HttpClient} before loading the SDK (or sets the property to {@code Basic}) must start
+     * the JVM with {@code -Djdk.http.auth.tunneling.disabledSchemes=} (empty). See {@link LeaseHttp}.
      *
      * @param lease a lease of this pool
      * @return the client builder, ready for timeouts and the like

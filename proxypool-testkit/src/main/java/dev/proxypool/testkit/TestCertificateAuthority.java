@@ -92,6 +92,20 @@ public final class TestCertificateAuthority {
      * @return the files
      */
     public Issued issue(String name, KeyType type, long serial) {
+        return issue(name, type, serial, "IP:127.0.0.1,IP:::1,DNS:localhost");
+    }
+
+    /**
+     * As {@link #issue(String, KeyType, long)}, with only the given subject alternative names (e.g.
+     * {@code IP:127.0.0.1}: a certificate a client must verify against the address it dialled).
+     *
+     * @param name           file name stem
+     * @param type           RSA or EC
+     * @param serial         the serial number
+     * @param subjectAltName the {@code subjectAltName} extension's value, in openssl's syntax
+     * @return the files
+     */
+    public Issued issue(String name, KeyType type, long serial, String subjectAltName) {
         Path key = dir.resolve(name + ".key");
         Path csr = dir.resolve(name + ".csr");
         Path leaf = dir.resolve(name + ".leaf.pem");
@@ -110,8 +124,8 @@ public final class TestCertificateAuthority {
                     basicConstraints=CA:FALSE
                     keyUsage=critical,digitalSignature,keyEncipherment
                     extendedKeyUsage=serverAuth
-                    subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost
-                    """);
+                    subjectAltName=%s
+                    """.formatted(subjectAltName));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -40,6 +40,12 @@ public record BenchResult(
         return nanos <= 0 ? 0 : requests() * 1e9 / nanos;
     }
 
+    /** Successful requests per second of the run: the throughput, which failures never count toward. */
+    public double okPerSecond() {
+        long nanos = elapsed.toNanos();
+        return nanos <= 0 ? 0 : ok * 1e9 / nanos;
+    }
+
     /** A percentile of the successful requests' latency, in milliseconds. */
     public double percentileMillis(double p) {
         return latencies.percentileMicros(p) / 1000.0;

@@ -89,17 +89,19 @@ public final class LoadRun {
                 Thread.sleep(Duration.ofNanos(Math.min(left, 1_000_000_000L)));
                 long at = ticker.read();
                 if (left >= 1_000_000_000L) {
-                    long total = requests.sum();
-                    double rate = (total - lastRequests) * 1e9 / Math.max(1, at - lastAt);
+                    long failed = errors.sum();
+                    long ok = requests.sum() - failed;
+                    // the rate is of successful requests: failures are counted, never a throughput
+                    double rate = (ok - lastRequests) * 1e9 / Math.max(1, at - lastAt);
                     progress.accept(String.format(
                             Locale.ROOT,
-                            "bench %d/%d s: %d requests (%.0f req/s now), %d errors",
+                            "bench %d/%d s: %d ok (%.0f req/s now), %d failed",
                             (at - start) / 1_000_000_000L,
                             duration.toSeconds(),
-                            total,
+                            ok,
                             rate,
-                            errors.sum()));
-                    lastRequests = total;
+                            failed));
+                    lastRequests = ok;
                     lastAt = at;
                 }
             }

@@ -48,6 +48,21 @@ public final class InlineCredentials implements CredentialStore {
     }
 
     /**
+     * The ref {@link #put} returns for these arguments, without storing anything.
+     *
+     * @param scope    the provider name
+     * @param username the username
+     * @param host     the proxy host
+     * @param port     the proxy port
+     * @return the derived ref
+     * @throws IllegalArgumentException when the username is not usable ({@link Credentials})
+     */
+    public static CredentialRef ref(String scope, String username, String host, int port) {
+        Credentials.of(username, "");
+        return new CredentialRef(derive(scope, username, host, port));
+    }
+
+    /**
      * How many refs are held (not secret).
      *
      * @return the number of refs

@@ -4,7 +4,9 @@ import dev.proxypool.sdk.credentials.InlineCredentials;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code text_list}: one proxy a line, {@code host:port} (protocol from the {@code protocol}
@@ -32,12 +34,10 @@ final class TextListAdapter implements ProviderAdapter {
         Settings settings = new Settings(config, Settings.remoteAnd("path"));
         CandidateMapper mapper = new CandidateMapper(config, settings, new FieldMapping(config));
         String scope = config.name();
-        this.fetch = new SourceFetch(
-                config,
-                env,
-                SourceFetch.source(settings, env, true),
-                mapper,
-                (in, out) -> Lines.forEach(in, (n, line) -> parseLine(n, line, scope, env.inline(), out)));
+        this.fetch = new SourceFetch(config, env, SourceFetch.source(settings, env, true), mapper, (in, out) -> {
+            Set<String> keptThisFetch = new HashSet<>();
+            Lines.forEach(in, (n, line) -> parseLine(n, line, scope, env.inline(), keptThisFetch, out));
+        });
     }
 
     @Override
@@ -45,7 +45,14 @@ final class TextListAdapter implements ProviderAdapter {
         return fetch.fetch(ctx);
     }
 
-    static void parseLine(long n, String line, String scope, InlineCredentials inline, ReportBuilder out) {
+    /**
+     * Parses one line into {@code out}. {@code keptThisFetch} holds the inline refs this fetch stored
+     * already: a later line with the same user and address is dropped as a duplicate of the first
+     * (design E3), so it must not replace the first line's password either, or the kept proxy would be
+     * dialled with the dropped line's.
+     */
+    static void parseLine(
+            long n, String line, String scope, InlineCredentials inline, Set<String> keptThisFetch, ReportBuilder out) {
         int hash = line.indexOf('#');
         String s = (hash >= 0 ? line.substring(0, hash) : line).strip();
         if (s.isEmpty()) {
@@ -69,7 +76,7 @@ final class TextListAdapter implements ProviderAdapter {
             out.malformed(n);
             return;
         }
-        if (userInfo != null && !keepCredentials(userInfo, scope, inline, record)) {
+        if (userInfo != null && !keepCredentials(userInfo, scope, inline, keptThisFetch, record)) {
             out.malformed(n);
             return;
         }
@@ -78,7 +85,11 @@ final class TextListAdapter implements ProviderAdapter {
 
     /** Stores {@code user[:pass]} under a derived ref named in {@code record}; false when unusable. */
     private static boolean keepCredentials(
-            String userInfo, String scope, InlineCredentials inline, Map<String, String> record) {
+            String userInfo,
+            String scope,
+            InlineCredentials inline,
+            Set<String> keptThisFetch,
+            Map<String, String> record) {
         int colon = userInfo.indexOf(':');
         String user = percentDecode(colon >= 0 ? userInfo.substring(0, colon) : userInfo);
         String pass = percentDecode(colon >= 0 ? userInfo.substring(colon + 1) : "");
@@ -92,9 +103,13 @@ final class TextListAdapter implements ProviderAdapter {
             return false;
         }
         try {
-            record.put(
-                    "credentialRef",
-                    inline.put(scope, user, pass, record.get("host"), port).name());
+            String host = record.get("host");
+            String ref = InlineCredentials.ref(scope, user, host, port).name();
+            if (keptThisFetch.add(ref)) {
+                // the first line of this fetch wins; a later fetch's first line replaces it (rotation)
+                inline.put(scope, user, pass, host, port);
+            }
+            record.put("credentialRef", ref);
             return true;
         } catch (IllegalArgumentException e) {
             return false; // empty username, or a control character in it

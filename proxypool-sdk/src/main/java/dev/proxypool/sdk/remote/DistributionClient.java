@@ -75,8 +75,12 @@ public final class DistributionClient implements AutoCloseable {
         this.endpoint = endpoint(b.apiBase);
         this.authorization = "Bearer " + b.token;
         this.timeout = b.timeout;
-        WebClientConfig.Builder wb =
-                WebClient.builder().connectTimeout(timeout).readTimeout(timeout).followRedirects(false);
+        WebClientConfig.Builder wb = WebClient.builder()
+                .connectTimeout(timeout)
+                .readTimeout(timeout)
+                .followRedirects(false)
+                // the certificate is checked against the host as given, an IP address included
+                .dnsResolver(AddressAsGiven.INSTANCE);
         if (b.sslContext != null) {
             // host names are still checked against the certificate (endpoint identification HTTPS)
             wb.tls(Tls.builder()

@@ -64,7 +64,9 @@ final class Exposure {
             return new Finding(
                     Anonymity.UNKNOWN,
                     RejectReason.DIRECT_ADDRESS_SEEN,
-                    "the echo endpoint saw the validator's own address");
+                    "the echo endpoint saw the validator's own address: a transparent proxy, or one on"
+                            + " this host or network (a lab proxy; for proxies you run yourself set"
+                            + " 'validate: false' on their upstream)");
         }
         for (String name : LEAK_HEADERS) {
             String v = echo.header(name);
