@@ -30,6 +30,19 @@ interface ClientChannel {
     /** Shuts our receiving side down: a blocked read returns end of stream; nothing when not supported. */
     default void shutdownInput() {}
 
+    /**
+     * Whether {@link #abort()} ends any read blocked in {@link #input()} from another thread, a TLS
+     * handshake's included ({@link FirstRequestDeadline}).
+     */
+    default boolean abortable() {
+        return false;
+    }
+
+    /** Closes the connection at once from another thread, without a TLS close_notify; {@link #close()} by default. */
+    default void abort() {
+        close();
+    }
+
     /** Half-closes our sending side (end of a tunnel's downstream). */
     void shutdownOutput();
 

@@ -21,6 +21,11 @@ import java.time.Duration;
  * close (a client trickling header bytes cannot hold a connection)</td></tr>
  * <tr><td>maxConnections</td><td>0 (no cap)</td><td>open client connections; one more is closed at once.
  * {@link ConnectionLimits} sizes the server's default from the descriptor limit</td></tr>
+ * <tr><td>firstRequestTimeout</td><td>10 s</td><td>from accept to the first complete request head (TLS handshake,
+ * SOCKS5 greeting and request included): else the connection is closed (a silent or trickling client cannot hold
+ * a connection)</td></tr>
+ * <tr><td>maxConnectionsPerAddress</td><td>256</td><td>open connections of one client address on a listener; one
+ * more is closed at once</td></tr>
  * </table>
  */
 public record GatewayConfig(
@@ -34,7 +39,9 @@ public record GatewayConfig(
         int maxAttempts,
         int bufferBytes,
         Duration requestHeadTimeout,
-        int maxConnections) {
+        int maxConnections,
+        Duration firstRequestTimeout,
+        int maxConnectionsPerAddress) {
 
     public static final GatewayConfig DEFAULTS = new GatewayConfig(
             8192,
@@ -47,7 +54,9 @@ public record GatewayConfig(
             2,
             16384,
             Duration.ofSeconds(10),
-            0);
+            0,
+            Duration.ofSeconds(10),
+            256);
 
     public GatewayConfig {
         check("gateway.maxRequestLineBytes", maxRequestLineBytes, 256, 1 << 20);
@@ -61,6 +70,8 @@ public record GatewayConfig(
         positive("gateway.connectTimeout", connectTimeout);
         positive("server.requestHeadTimeout", requestHeadTimeout);
         check("server.maxConnections", maxConnections, 0, Integer.MAX_VALUE);
+        positive("server.firstRequestTimeout", firstRequestTimeout);
+        check("server.maxConnectionsPerAddress", maxConnectionsPerAddress, 1, Integer.MAX_VALUE);
     }
 
     public GatewayConfig withIdleTimeout(Duration d) {
@@ -75,7 +86,9 @@ public record GatewayConfig(
                 maxAttempts,
                 bufferBytes,
                 requestHeadTimeout,
-                maxConnections);
+                maxConnections,
+                firstRequestTimeout,
+                maxConnectionsPerAddress);
     }
 
     public GatewayConfig withIoTimeout(Duration d) {
@@ -90,7 +103,9 @@ public record GatewayConfig(
                 maxAttempts,
                 bufferBytes,
                 requestHeadTimeout,
-                maxConnections);
+                maxConnections,
+                firstRequestTimeout,
+                maxConnectionsPerAddress);
     }
 
     public GatewayConfig withTunnelIdleTimeout(Duration d) {
@@ -105,7 +120,9 @@ public record GatewayConfig(
                 maxAttempts,
                 bufferBytes,
                 requestHeadTimeout,
-                maxConnections);
+                maxConnections,
+                firstRequestTimeout,
+                maxConnectionsPerAddress);
     }
 
     public GatewayConfig withMaxAttempts(int n) {
@@ -120,7 +137,9 @@ public record GatewayConfig(
                 n,
                 bufferBytes,
                 requestHeadTimeout,
-                maxConnections);
+                maxConnections,
+                firstRequestTimeout,
+                maxConnectionsPerAddress);
     }
 
     /** The deadline from a request's first byte to the end of its head (408 after it). */
@@ -136,7 +155,9 @@ public record GatewayConfig(
                 maxAttempts,
                 bufferBytes,
                 d,
-                maxConnections);
+                maxConnections,
+                firstRequestTimeout,
+                maxConnectionsPerAddress);
     }
 
     /** The cap on open client connections; 0: none. */
@@ -152,6 +173,47 @@ public record GatewayConfig(
                 maxAttempts,
                 bufferBytes,
                 requestHeadTimeout,
+                n,
+                firstRequestTimeout,
+                maxConnectionsPerAddress);
+    }
+
+    /**
+     * The deadline from accept to a connection's first complete request head: TLS handshake, SOCKS5
+     * greeting and request included; the connection is closed after it.
+     */
+    public GatewayConfig withFirstRequestTimeout(Duration d) {
+        return new GatewayConfig(
+                maxRequestLineBytes,
+                maxHeaderBytes,
+                maxHeaderCount,
+                idleTimeout,
+                ioTimeout,
+                tunnelIdleTimeout,
+                connectTimeout,
+                maxAttempts,
+                bufferBytes,
+                requestHeadTimeout,
+                maxConnections,
+                d,
+                maxConnectionsPerAddress);
+    }
+
+    /** The cap on connections one client address holds open on a listener; one more is closed at once. */
+    public GatewayConfig withMaxConnectionsPerAddress(int n) {
+        return new GatewayConfig(
+                maxRequestLineBytes,
+                maxHeaderBytes,
+                maxHeaderCount,
+                idleTimeout,
+                ioTimeout,
+                tunnelIdleTimeout,
+                connectTimeout,
+                maxAttempts,
+                bufferBytes,
+                requestHeadTimeout,
+                maxConnections,
+                firstRequestTimeout,
                 n);
     }
 

@@ -68,12 +68,16 @@ final class GatewayConnection implements ServedConnection {
 
     private long exchangeWritten;
 
+    /** The deadline from accept to the first complete request head (TLS handshake included). */
+    private final FirstRequestDeadline first;
+
     /**
      * @param mayHandOver true when the caller accepts {@link #run(Runnable)} returning before the connection
      *                    has closed (an established tunnel carried on by the selector relay)
      */
-    GatewayConnection(Gateway gw, ClientChannel ch, boolean mayHandOver) {
+    GatewayConnection(Gateway gw, ClientChannel ch, boolean mayHandOver, FirstRequestDeadline first) {
         this.gw = gw;
+        this.first = first;
         this.mayHandOver = mayHandOver;
         this.cfg = gw.config();
         this.ch = ch;
@@ -120,12 +124,20 @@ final class GatewayConnection implements ServedConnection {
     }
 
     private void loop() throws IOException {
+        boolean firstRequest = true;
         while (!gw.stopping()) {
             idle = true;
             // idle keep-alive: up to idleTimeout for a first byte. On a socket channel the connection watchdog
-            // keeps that deadline, so the read has no timeout (FirstByteWait says why)
+            // keeps that deadline, so the read has no timeout (FirstByteWait says why). The first request's
+            // wait, TLS handshake included, is bounded by the first-request deadline, which aborts the
+            // connection: no read timeout either (a trickled ClientHello would restart any per-read timeout)
             if (in.buffered() == 0) {
-                if (ch.readsInterruptible()) {
+                if (firstRequest && first.guarding()) {
+                    ch.readTimeout(0);
+                    if (!in.fill()) {
+                        return;
+                    }
+                } else if (ch.readsInterruptible()) {
                     if (!FirstByteWait.fill(
                             in,
                             ch,
@@ -141,13 +153,21 @@ final class GatewayConnection implements ServedConnection {
                     }
                 }
             }
-            // from the first byte on, the whole head has requestHeadTimeout (slow-header clients)
-            in.deadline(
-                    gw.ticker(), gw.ticker().read() + cfg.requestHeadTimeout().toNanos(), ch::readTimeout);
+            // from the first byte on, the whole head has requestHeadTimeout (slow-header clients); the first
+            // head no more than the first-request deadline
+            long headDeadline = gw.ticker().read() + cfg.requestHeadTimeout().toNanos();
+            boolean firstDeadline = firstRequest && first.deadline() - headDeadline < 0;
+            if (firstDeadline) {
+                headDeadline = first.deadline();
+            }
+            in.deadline(gw.ticker(), headDeadline, ch::readTimeout);
             RequestHead head;
             try {
                 head = RequestHead.read(in, cfg);
             } catch (WireException | WireReader.HeadTimeoutException e) {
+                if (firstRequest && !first.met()) {
+                    return; // the first-request deadline aborted the connection already: nothing to answer
+                }
                 idle = false;
                 gw.metrics().started(false);
                 long t0 = gw.ticker().read();
@@ -161,12 +181,21 @@ final class GatewayConnection implements ServedConnection {
                 } else {
                     status = 408;
                     reason = GatewayErrors.REQUEST_TIMEOUT;
+                    gw.metrics()
+                            .connectionClosed(
+                                    ClosedReason.LISTENER_GATEWAY,
+                                    firstDeadline
+                                            ? ClosedReason.FIRST_REQUEST_TIMEOUT
+                                            : ClosedReason.REQUEST_HEAD_TIMEOUT);
                     sendError(
                             true,
                             status,
                             reason,
-                            "the request head did not arrive within "
-                                    + cfg.requestHeadTimeout().toMillis() + " ms",
+                            firstDeadline
+                                    ? "the first request head did not arrive within "
+                                            + cfg.firstRequestTimeout().toMillis() + " ms of the connection"
+                                    : "the request head did not arrive within "
+                                            + cfg.requestHeadTimeout().toMillis() + " ms",
                             Explain.NONE,
                             false);
                 }
@@ -204,6 +233,12 @@ final class GatewayConnection implements ServedConnection {
             }
             if (head == null) {
                 return;
+            }
+            if (firstRequest) {
+                firstRequest = false;
+                if (!first.met()) {
+                    return; // aborted by the first-request deadline just as the head completed
+                }
             }
             idle = false;
             ch.readTimeout(cfg.ioTimeoutMillis());

@@ -15,11 +15,20 @@ final class SocketClientChannel implements ClientChannel {
     private static final int LINGER_MAX_BYTES = 256 * 1024;
 
     private final Socket socket;
+    /** The accepted TCP socket: {@link #socket} itself, or the one a TLS socket is layered over. */
+    private final Socket plain;
+
     private final InputStream in;
     private final OutputStream out;
 
     SocketClientChannel(Socket socket) throws IOException {
+        this(socket, socket);
+    }
+
+    /** A channel over {@code socket}, which is {@code plain} or TLS layered over it. */
+    SocketClientChannel(Socket socket, Socket plain) throws IOException {
         this.socket = socket;
+        this.plain = plain;
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
     }
@@ -48,6 +57,21 @@ final class SocketClientChannel implements ClientChannel {
         // a socket channel's shutdownInput wakes its blocked reader (virtual or platform thread) with end of
         // stream; a layered TLS socket is left to its read timeouts
         return socketChannel() != null;
+    }
+
+    @Override
+    public boolean abortable() {
+        // closing a socket channel wakes its blocked reader, the TLS layer's read of a handshake included
+        return plain.getChannel() != null;
+    }
+
+    @Override
+    public void abort() {
+        try {
+            plain.close();
+        } catch (IOException ignored) {
+            // closed already
+        }
     }
 
     @Override

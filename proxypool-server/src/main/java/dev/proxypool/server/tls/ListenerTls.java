@@ -4,6 +4,7 @@ import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.tls.TlsDefaults;
 import dev.proxypool.sdk.tls.TlsFileException;
+import dev.proxypool.server.gateway.TlsLayer;
 import io.helidon.common.tls.Tls;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -17,6 +18,8 @@ import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * TLS for one listener: an {@link SSLContext} whose key manager follows the PEM files on disk
@@ -117,6 +120,20 @@ public final class ListenerTls {
             public ServerSocket createServerSocket(int port, int backlog, InetAddress address) throws IOException {
                 return configure(tls.createServerSocket(port, backlog, address));
             }
+        };
+    }
+
+    /**
+     * Server-mode TLS layered over accepted plain sockets, with this listener's certificate and
+     * parameters (the gateway listener: it keeps the plain socket to end a stalled handshake).
+     */
+    public TlsLayer layer() {
+        SSLSocketFactory factory = context.getSocketFactory();
+        return plain -> {
+            SSLSocket s = (SSLSocket) factory.createSocket(plain, null, true);
+            s.setUseClientMode(false);
+            s.setSSLParameters(parameters);
+            return s;
         };
     }
 
