@@ -439,6 +439,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .config(GatewayConfig.DEFAULTS
                                 .withMaxAttempts(RetryRule.MAX_ATTEMPTS)
                                 .withIoTimeout(config.gateway().ioTimeout())
+                                .withFirstByteTimeout(config.gateway().firstByteTimeout())
                                 .withIdleTimeout(config.gateway().idleTimeout())
                                 .withTunnelIdleTimeout(config.gateway().tunnelIdleTimeout())
                                 .withRequestHeadTimeout(config.server().requestHeadTimeout())

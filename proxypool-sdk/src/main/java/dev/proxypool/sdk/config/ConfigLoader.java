@@ -695,12 +695,13 @@ public final class ConfigLoader {
     }
 
     private ProxyPoolConfig.Gateway gateway(Node n) {
-        n.allowOnly("ioTimeout", "idleTimeout", "tunnelIdleTimeout");
+        n.allowOnly("ioTimeout", "idleTimeout", "tunnelIdleTimeout", "firstByteTimeout");
         ProxyPoolConfig.Gateway d = ProxyPoolConfig.Gateway.DEFAULTS;
         return new ProxyPoolConfig.Gateway(
                 positive(n, "ioTimeout", d.ioTimeout()),
                 positive(n, "idleTimeout", d.idleTimeout()),
-                positive(n, "tunnelIdleTimeout", d.tunnelIdleTimeout()));
+                positive(n, "tunnelIdleTimeout", d.tunnelIdleTimeout()),
+                positive(n, "firstByteTimeout", d.firstByteTimeout()));
     }
 
     /** {@code cluster}: snapshot distribution between the control plane and the workers (store.type: redis). */

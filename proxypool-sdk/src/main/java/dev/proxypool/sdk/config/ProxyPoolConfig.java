@@ -597,16 +597,43 @@ public record ProxyPoolConfig(
      * {@code gateway}: the forward proxy's timeouts. {@code ioTimeout} bounds every read and write on a
      * request (a proxy that accepts and then hangs holds a GET this long before the retry);
      * {@code idleTimeout} closes an idle client keep-alive connection; {@code tunnelIdleTimeout} closes
-     * a CONNECT tunnel with no traffic either way.
+     * a CONNECT tunnel with no traffic either way. {@code firstByteTimeout} bounds the wait for the
+     * response of an idempotent request that another proxy could still serve: a proxy that stalls is
+     * blamed and the request retried after this, not after {@code ioTimeout}.
      *
      * @param ioTimeout         bound on every read and write of a request
      * @param idleTimeout       an idle client keep-alive connection closes after this
      * @param tunnelIdleTimeout a tunnel without traffic either way closes after this
+     * @param firstByteTimeout  bound on the wait for a retryable request's response head
      */
-    public record Gateway(Duration ioTimeout, Duration idleTimeout, Duration tunnelIdleTimeout) {
-        /** 60 s I/O, 60 s idle, 5 min tunnel idle. */
-        public static final Gateway DEFAULTS =
-                new Gateway(Duration.ofSeconds(60), Duration.ofSeconds(60), Duration.ofMinutes(5));
+    public record Gateway(
+            Duration ioTimeout, Duration idleTimeout, Duration tunnelIdleTimeout, Duration firstByteTimeout) {
+        /** The default {@link #firstByteTimeout()}: 10 s. */
+        public static final Duration DEFAULT_FIRST_BYTE_TIMEOUT = Duration.ofSeconds(10);
+
+        /** 60 s I/O, 60 s idle, 5 min tunnel idle, 10 s to a retryable request's first response byte. */
+        public static final Gateway DEFAULTS = new Gateway(
+                Duration.ofSeconds(60), Duration.ofSeconds(60), Duration.ofMinutes(5), DEFAULT_FIRST_BYTE_TIMEOUT);
+
+        /** Checks the first-byte timeout. */
+        public Gateway {
+            Objects.requireNonNull(firstByteTimeout, "firstByteTimeout");
+            if (firstByteTimeout.isNegative() || firstByteTimeout.isZero()) {
+                throw new IllegalArgumentException(
+                        "gateway.firstByteTimeout must be a positive duration, got " + firstByteTimeout);
+            }
+        }
+
+        /**
+         * The timeouts with the default first-byte timeout.
+         *
+         * @param ioTimeout         bound on every read and write of a request
+         * @param idleTimeout       an idle client keep-alive connection closes after this
+         * @param tunnelIdleTimeout a tunnel without traffic either way closes after this
+         */
+        public Gateway(Duration ioTimeout, Duration idleTimeout, Duration tunnelIdleTimeout) {
+            this(ioTimeout, idleTimeout, tunnelIdleTimeout, DEFAULT_FIRST_BYTE_TIMEOUT);
+        }
     }
 
     /**

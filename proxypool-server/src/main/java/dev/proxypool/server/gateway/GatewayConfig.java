@@ -26,6 +26,8 @@ import java.time.Duration;
  * a connection)</td></tr>
  * <tr><td>maxConnectionsPerAddress</td><td>256</td><td>open connections of one client address on a listener; one
  * more is closed at once</td></tr>
+ * <tr><td>firstByteTimeout</td><td>10 s</td><td>wait for the response head of an idempotent request that another
+ * attempt may still serve: after it the proxy is blamed ({@code slow_body}) and the request retried</td></tr>
  * </table>
  */
 public record GatewayConfig(
@@ -41,7 +43,8 @@ public record GatewayConfig(
         Duration requestHeadTimeout,
         int maxConnections,
         Duration firstRequestTimeout,
-        int maxConnectionsPerAddress) {
+        int maxConnectionsPerAddress,
+        Duration firstByteTimeout) {
 
     public static final GatewayConfig DEFAULTS = new GatewayConfig(
             8192,
@@ -56,7 +59,8 @@ public record GatewayConfig(
             Duration.ofSeconds(10),
             0,
             Duration.ofSeconds(10),
-            256);
+            256,
+            Duration.ofSeconds(10));
 
     public GatewayConfig {
         check("gateway.maxRequestLineBytes", maxRequestLineBytes, 256, 1 << 20);
@@ -72,6 +76,7 @@ public record GatewayConfig(
         check("server.maxConnections", maxConnections, 0, Integer.MAX_VALUE);
         positive("server.firstRequestTimeout", firstRequestTimeout);
         check("server.maxConnectionsPerAddress", maxConnectionsPerAddress, 1, Integer.MAX_VALUE);
+        positive("gateway.firstByteTimeout", firstByteTimeout);
     }
 
     public GatewayConfig withIdleTimeout(Duration d) {
@@ -88,7 +93,8 @@ public record GatewayConfig(
                 requestHeadTimeout,
                 maxConnections,
                 firstRequestTimeout,
-                maxConnectionsPerAddress);
+                maxConnectionsPerAddress,
+                firstByteTimeout);
     }
 
     public GatewayConfig withIoTimeout(Duration d) {
@@ -105,7 +111,8 @@ public record GatewayConfig(
                 requestHeadTimeout,
                 maxConnections,
                 firstRequestTimeout,
-                maxConnectionsPerAddress);
+                maxConnectionsPerAddress,
+                firstByteTimeout);
     }
 
     public GatewayConfig withTunnelIdleTimeout(Duration d) {
@@ -122,7 +129,8 @@ public record GatewayConfig(
                 requestHeadTimeout,
                 maxConnections,
                 firstRequestTimeout,
-                maxConnectionsPerAddress);
+                maxConnectionsPerAddress,
+                firstByteTimeout);
     }
 
     public GatewayConfig withMaxAttempts(int n) {
@@ -139,7 +147,8 @@ public record GatewayConfig(
                 requestHeadTimeout,
                 maxConnections,
                 firstRequestTimeout,
-                maxConnectionsPerAddress);
+                maxConnectionsPerAddress,
+                firstByteTimeout);
     }
 
     /** The deadline from a request's first byte to the end of its head (408 after it). */
@@ -157,7 +166,8 @@ public record GatewayConfig(
                 d,
                 maxConnections,
                 firstRequestTimeout,
-                maxConnectionsPerAddress);
+                maxConnectionsPerAddress,
+                firstByteTimeout);
     }
 
     /** The cap on open client connections; 0: none. */
@@ -175,7 +185,8 @@ public record GatewayConfig(
                 requestHeadTimeout,
                 n,
                 firstRequestTimeout,
-                maxConnectionsPerAddress);
+                maxConnectionsPerAddress,
+                firstByteTimeout);
     }
 
     /**
@@ -196,7 +207,8 @@ public record GatewayConfig(
                 requestHeadTimeout,
                 maxConnections,
                 d,
-                maxConnectionsPerAddress);
+                maxConnectionsPerAddress,
+                firstByteTimeout);
     }
 
     /** The cap on connections one client address holds open on a listener; one more is closed at once. */
@@ -214,11 +226,38 @@ public record GatewayConfig(
                 requestHeadTimeout,
                 maxConnections,
                 firstRequestTimeout,
-                n);
+                n,
+                firstByteTimeout);
+    }
+
+    /**
+     * The bound on the wait for the response head of an idempotent request that may still be retried on
+     * another proxy (else {@code ioTimeout}).
+     */
+    public GatewayConfig withFirstByteTimeout(Duration d) {
+        return new GatewayConfig(
+                maxRequestLineBytes,
+                maxHeaderBytes,
+                maxHeaderCount,
+                idleTimeout,
+                ioTimeout,
+                tunnelIdleTimeout,
+                connectTimeout,
+                maxAttempts,
+                bufferBytes,
+                requestHeadTimeout,
+                maxConnections,
+                firstRequestTimeout,
+                maxConnectionsPerAddress,
+                d);
     }
 
     int idleTimeoutMillis() {
         return millis(idleTimeout);
+    }
+
+    int firstByteTimeoutMillis() {
+        return millis(firstByteTimeout);
     }
 
     int ioTimeoutMillis() {

@@ -439,7 +439,12 @@ final class GatewayConnection implements ServedConnection {
             while (resp == null) {
                 try {
                     link = a.open(allowReuse);
-                    link.readTimeout(cfg.ioTimeoutMillis());
+                    // a request another attempt may still serve waits firstByteTimeout for the answer: a proxy
+                    // that stalls is blamed and left then, as one that refused would be (the rest: ioTimeout)
+                    link.readTimeout(
+                            mayRetry
+                                    ? Math.min(cfg.firstByteTimeoutMillis(), cfg.ioTimeoutMillis())
+                                    : cfg.ioTimeoutMillis());
                 } catch (IOException e) {
                     FailureKind kind = dialFailure(e);
                     outcome = AttemptOutcome.failure(kind);
@@ -476,6 +481,9 @@ final class GatewayConnection implements ServedConnection {
             if (unreachable && mayRetry) {
                 outcome = AttemptOutcome.failure(FailureKind.UPSTREAM_UNREACHABLE);
                 return new AttemptEnd.Failed(FailureKind.UPSTREAM_UNREACHABLE);
+            }
+            if (mayRetry) {
+                link.readTimeout(cfg.ioTimeoutMillis()); // the body's reads: the usual bound
             }
             a.answered(resp.status);
             long framing = resp.framing(head.method);
