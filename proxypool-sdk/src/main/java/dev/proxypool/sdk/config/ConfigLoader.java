@@ -537,7 +537,7 @@ public final class ConfigLoader {
         List<ProxyPoolConfig.Upstream> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (Node u : root.objects("upstreams")) {
-            u.allowOnly("name", "provider", "params", "fetch", "validate");
+            u.allowOnly("name", "provider", "params", "fetch", "validate", "resolveDestinations");
             String name = name(u, names);
             String provider = u.requiredString("provider");
             if (!providerNames.contains(provider)) {
@@ -556,7 +556,10 @@ public final class ConfigLoader {
                     u.map("params"),
                     interval,
                     fetch.integer("lowWaterMark", 0, 0, Integer.MAX_VALUE),
-                    u.bool("validate", true)));
+                    u.bool("validate", true),
+                    u.has("resolveDestinations")
+                            ? Optional.of(u.bool("resolveDestinations", false))
+                            : Optional.empty()));
         }
         return out;
     }
@@ -751,7 +754,7 @@ public final class ConfigLoader {
 
     /** {@code nodes}: timing of self-hosted ProxyNode agents (heartbeats, liveness, credentials). */
     private ProxyPoolConfig.Nodes nodes(Node n) {
-        n.allowOnly("heartbeatInterval", "livenessTimeout", "credentialTtl", "sweepInterval");
+        n.allowOnly("heartbeatInterval", "livenessTimeout", "credentialTtl", "sweepInterval", "resolveDestinations");
         ProxyPoolConfig.Nodes d = ProxyPoolConfig.Nodes.DEFAULTS;
         Duration heartbeat = positive(n, "heartbeatInterval", d.heartbeatInterval());
         Duration liveness = positive(n, "livenessTimeout", d.livenessTimeout());
@@ -759,7 +762,8 @@ public final class ConfigLoader {
         Duration sweep = positive(n, "sweepInterval", d.sweepInterval());
         try {
             new NodeSettings(heartbeat, liveness, credential, sweep); // the rules between the keys
-            return new ProxyPoolConfig.Nodes(heartbeat, liveness, credential, sweep);
+            return new ProxyPoolConfig.Nodes(
+                    heartbeat, liveness, credential, sweep, n.bool("resolveDestinations", d.resolveDestinations()));
         } catch (IllegalArgumentException e) {
             // the message starts with the key ("nodes.livenessTimeout PT5S must be longer than ...")
             String m = e.getMessage();

@@ -494,6 +494,11 @@ public record ProxyPoolConfig(
      * @param fetchInterval how often it is fetched
      * @param lowWaterMark  when above 0, fetch only while fewer of its proxies are available
      * @param validate      whether its candidates are validated before they serve
+     * @param resolveDestinations {@code resolveDestinations}: whether the gateway resolves a destination name
+     *                      itself, checks every address with the destination policy and sends the checked
+     *                      address to this upstream's proxies; empty: yes for a proxy whose address is private
+     *                      or loopback (a self-hosted proxy on the gateway's network), no for a public one (a
+     *                      vendor endpoint)
      */
     public record Upstream(
             String name,
@@ -501,7 +506,33 @@ public record ProxyPoolConfig(
             Map<String, String> params,
             Duration fetchInterval,
             int lowWaterMark,
-            boolean validate) {}
+            boolean validate,
+            Optional<Boolean> resolveDestinations) {
+        /** Checks the fields; a null {@code resolveDestinations} is read as empty (by address). */
+        public Upstream {
+            resolveDestinations = resolveDestinations == null ? Optional.empty() : resolveDestinations;
+        }
+
+        /**
+         * An upstream whose destination resolution follows its proxies' addresses.
+         *
+         * @param name          the upstream's name, unique
+         * @param provider      the provider it uses
+         * @param params        its params (filters the provider understands, label params)
+         * @param fetchInterval how often it is fetched
+         * @param lowWaterMark  when above 0, fetch only while fewer of its proxies are available
+         * @param validate      whether its candidates are validated before they serve
+         */
+        public Upstream(
+                String name,
+                String provider,
+                Map<String, String> params,
+                Duration fetchInterval,
+                int lowWaterMark,
+                boolean validate) {
+            this(name, provider, params, fetchInterval, lowWaterMark, validate, Optional.empty());
+        }
+    }
 
     /**
      * {@code nodes}: timing of self-hosted ProxyNode agents, judged on the control plane's clock
@@ -512,12 +543,32 @@ public record ProxyPoolConfig(
      * @param livenessTimeout   a node silent this long is dead and leaves the pool (30 s)
      * @param credentialTtl     lifetime of a node credential, renewed by each heartbeat (10 min)
      * @param sweepInterval     how often dead nodes are looked for (2 s)
+     * @param resolveDestinations whether the gateway resolves destination names itself for nodes, checks every
+     *                          address and sends nodes the checked address (true: nodes run on networks the
+     *                          gateway trusts, where a name may lead to an internal address)
      */
     public record Nodes(
-            Duration heartbeatInterval, Duration livenessTimeout, Duration credentialTtl, Duration sweepInterval) {
-        /** The defaults: 10 s heartbeats, 30 s liveness, 10 min credentials, a sweep every 2 s. */
+            Duration heartbeatInterval,
+            Duration livenessTimeout,
+            Duration credentialTtl,
+            Duration sweepInterval,
+            boolean resolveDestinations) {
+        /** The defaults: 10 s heartbeats, 30 s liveness, 10 min credentials, a sweep every 2 s, names resolved. */
         public static final Nodes DEFAULTS = new Nodes(
                 Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofSeconds(2));
+
+        /**
+         * Node timings with destination names resolved by the gateway.
+         *
+         * @param heartbeatInterval how often a node is told to heartbeat
+         * @param livenessTimeout   a node silent this long is dead and leaves the pool
+         * @param credentialTtl     lifetime of a node credential
+         * @param sweepInterval     how often dead nodes are looked for
+         */
+        public Nodes(
+                Duration heartbeatInterval, Duration livenessTimeout, Duration credentialTtl, Duration sweepInterval) {
+            this(heartbeatInterval, livenessTimeout, credentialTtl, sweepInterval, true);
+        }
     }
 
     /**

@@ -4,6 +4,8 @@ import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.routing.RetryRule;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -451,7 +453,7 @@ final class GatewayConnection implements ServedConnection {
                     return new AttemptEnd.Failed(kind);
                 }
                 try {
-                    resp = send(head, link, expectContinue, a.consumedHeader());
+                    resp = send(head, link, expectContinue, a.consumedHeader(), a.resolvedTarget());
                 } catch (PeerIOException e) {
                     if (e.client()) {
                         return e.framing() ? new AttemptEnd.ClientBadFraming() : new AttemptEnd.Broken();
@@ -534,12 +536,13 @@ final class GatewayConnection implements ServedConnection {
      *
      * @return the head, or {@code null} when the upstream closed or reset before a status line
      */
-    private ResponseHead send(RequestHead head, UpstreamLink link, boolean expectContinue, String consumedHeader)
+    private ResponseHead send(
+            RequestHead head, UpstreamLink link, boolean expectContinue, String consumedHeader, InetAddress resolved)
             throws IOException, WireException {
         WireWriter uw = link.writer(cfg.bufferBytes());
         WireReader ur = link.reader(cfg.bufferBytes());
         try {
-            writeRequestHead(uw, head, link, consumedHeader);
+            writeRequestHead(uw, head, link, consumedHeader, resolved);
             if (head.framing != 0) {
                 if (expectContinue) { // we answer 100 ourselves and send no Expect upstream
                     out.write(CONTINUE, 0, CONTINUE.length);
@@ -567,14 +570,22 @@ final class GatewayConnection implements ServedConnection {
         }
     }
 
-    private void writeRequestHead(WireWriter uw, RequestHead head, UpstreamLink link, String consumedHeader)
+    private void writeRequestHead(
+            WireWriter uw, RequestHead head, UpstreamLink link, String consumedHeader, InetAddress resolved)
             throws IOException {
         RequestTarget t = head.target;
         uw.writeAscii(head.method);
         uw.writeByte(' ');
         if (link.mode() == UpstreamLink.Mode.FORWARD) {
             uw.writeAscii("http://");
-            uw.writeAscii(t.authority());
+            if (resolved == null) {
+                uw.writeAscii(t.authority());
+            } else { // the checked address for the upstream to connect to; Host below keeps the name
+                String a = resolved.getHostAddress();
+                uw.writeAscii(resolved instanceof Inet6Address ? "[" + a + "]" : a);
+                uw.writeByte(':');
+                uw.writeAscii(Integer.toString(t.port()));
+            }
         }
         uw.writeAscii(t.path());
         uw.writeAscii(" HTTP/1.1\r\n");
