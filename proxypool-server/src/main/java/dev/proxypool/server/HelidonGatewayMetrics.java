@@ -96,7 +96,7 @@ public final class HelidonGatewayMetrics implements GatewayMetrics {
                     ClosedReason.FIRST_REQUEST_TIMEOUT,
                     ClosedReason.REQUEST_HEAD_TIMEOUT,
                     ClosedReason.MAX_CONNECTIONS,
-                    ClosedReason.MAX_CONNECTIONS_PER_ADDRESS)) {
+                    ClosedReason.PER_ADDRESS_LIMIT)) {
                 closedCounter(listener, reason);
             }
         }
@@ -118,7 +118,7 @@ public final class HelidonGatewayMetrics implements GatewayMetrics {
         return closed.computeIfAbsent(
                 listener + ' ' + reason,
                 k -> registry.getOrCreate(Counter.builder("proxypool.connections.closed")
-                        .description("Client connections a listener closed by itself, by deadline or cap")
+                        .description("Connections a listener closed because a deadline ran out or a limit was reached")
                         .tags(List.of(Tag.create("listener", listener), Tag.create("reason", reason)))));
     }
 

@@ -13,7 +13,7 @@ public final class ClosedReason {
     /** Accepted while {@code server.maxConnections} were open: closed at once. */
     public static final String MAX_CONNECTIONS = "max_connections";
     /** Accepted while the client's address held {@code server.maxConnectionsPerAddress}: closed at once. */
-    public static final String MAX_CONNECTIONS_PER_ADDRESS = "max_connections_per_address";
+    public static final String PER_ADDRESS_LIMIT = "per_address_limit";
 
     /** The {@code listener} tag of the gateway's HTTP proxy listener (plain or TLS). */
     public static final String LISTENER_GATEWAY = "gateway";

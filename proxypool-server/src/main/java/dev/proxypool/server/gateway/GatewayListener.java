@@ -214,7 +214,7 @@ public final class GatewayListener implements AutoCloseable {
             if (!admit(client)) {
                 refusedPerAddress.incrementAndGet();
                 closeQuietly(s); // one address may not take the whole reserve
-                gateway.metrics().connectionClosed(name, ClosedReason.MAX_CONNECTIONS_PER_ADDRESS);
+                gateway.metrics().connectionClosed(name, ClosedReason.PER_ADDRESS_LIMIT);
                 continue;
             }
             open.incrementAndGet();

@@ -192,7 +192,7 @@ class FirstRequestDeadlineTest {
                 assertTrue(ms < 1_000, "closed at once, not at the deadline: " + ms + " ms");
             }
             assertEquals(1, http.refusedPerAddress());
-            assertEquals(1, metrics.count(ClosedReason.LISTENER_GATEWAY, ClosedReason.MAX_CONNECTIONS_PER_ADDRESS));
+            assertEquals(1, metrics.count(ClosedReason.LISTENER_GATEWAY, ClosedReason.PER_ADDRESS_LIMIT));
             // the cap is per listener: the SOCKS5 listener still takes this address
             try (Socket other = connect(socks.port())) {
                 other.getOutputStream().write(new byte[] {5, 1, 0});
