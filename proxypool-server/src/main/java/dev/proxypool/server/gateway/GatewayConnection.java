@@ -29,6 +29,9 @@ final class GatewayConnection implements ServedConnection {
 
     private static final System.Logger LOG = System.getLogger(GatewayConnection.class.getName());
 
+    /** The largest request body kept in memory so that an idempotent request can be replayed (64 KiB). */
+    static final int MAX_REPLAYABLE_BODY = 64 * 1024;
+
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final Gateway gw;
@@ -69,6 +72,9 @@ final class GatewayConnection implements ServedConnection {
     private long exchangeStart;
 
     private long exchangeWritten;
+
+    /** The current request's body, read whole for a replay (small, idempotent request); null: streamed. */
+    private byte[] replayBody;
 
     /** The deadline from accept to the first complete request head (TLS handshake included). */
     private final FirstRequestDeadline first;
@@ -348,8 +354,18 @@ final class GatewayConnection implements ServedConnection {
                     keepClient && !hasBody);
         }
         boolean expectContinue = head.http11 && hasBody && h.hasToken("Expect", "100-continue");
-        boolean idempotent = RetryRule.retryable(head.method, hasBody);
-        int maxAttempts = RetryRule.attemptsAllowed(head.method, hasBody, cfg.maxAttempts());
+        // a small body of an idempotent request is read first and kept, so that the request can be replayed
+        // on another proxy like a body-less one (not with 100-continue: the client waits for our go-ahead)
+        replayBody = null;
+        if (head.framing > 0
+                && head.framing <= MAX_REPLAYABLE_BODY
+                && !expectContinue
+                && RetryRule.retryable(head.method, false)) {
+            replayBody = readBody((int) head.framing);
+        }
+        boolean unreplayable = hasBody && replayBody == null;
+        boolean idempotent = RetryRule.retryable(head.method, unreplayable);
+        int maxAttempts = RetryRule.attemptsAllowed(head.method, unreplayable, cfg.maxAttempts());
         List<String> tried = List.of();
         Explain last = Explain.NONE;
         boolean lastTimeout = false;
@@ -406,6 +422,20 @@ final class GatewayConnection implements ServedConnection {
                 }
             }
         }
+    }
+
+    /** Reads a request body of {@code len} bytes whole (the client's reads keep their I/O timeout). */
+    private byte[] readBody(int len) throws IOException {
+        byte[] b = new byte[len];
+        int off = 0;
+        while (off < len) {
+            int n = in.read(b, off, len - off);
+            if (n < 0) {
+                throw in.unexpectedEnd("stream ended inside a body, " + (len - off) + " bytes missing");
+            }
+            off += n;
+        }
+        return b;
     }
 
     private boolean upstreamFailed(RequestHead head, Explain last, boolean timeout, boolean keep) throws IOException {
@@ -543,7 +573,9 @@ final class GatewayConnection implements ServedConnection {
         WireReader ur = link.reader(cfg.bufferBytes());
         try {
             writeRequestHead(uw, head, link, consumedHeader, resolved);
-            if (head.framing != 0) {
+            if (replayBody != null) {
+                uw.write(replayBody, 0, replayBody.length);
+            } else if (head.framing != 0) {
                 if (expectContinue) { // we answer 100 ourselves and send no Expect upstream
                     out.write(CONTINUE, 0, CONTINUE.length);
                     out.flush();
@@ -562,7 +594,7 @@ final class GatewayConnection implements ServedConnection {
                 // 1xx interim responses are ours to swallow: we already answered Expect ourselves
             }
         } catch (PeerIOException e) {
-            if (!e.client() && !e.timeout() && head.framing == 0) {
+            if (!e.client() && !e.timeout() && (head.framing == 0 || replayBody != null)) {
                 uw.discard();
                 return null; // reset before an answer: the caller treats it like a close
             }

@@ -54,7 +54,17 @@ class PrometheusOpsKitTest {
 
     /** Every label the server's meters may carry: closed, low-cardinality sets. */
     private static final Set<String> LABELS = Set.of(
-            "scope", "kind", "result", "reason", "upstream", "state", "outcome", "role", "routing", "stage", "le",
+            "scope",
+            "kind",
+            "result",
+            "reason",
+            "upstream",
+            "state",
+            "outcome",
+            "role",
+            "routing",
+            "stage",
+            "le",
             "listener"); // listener: gateway, socks, api
 
     private static final Pattern METRIC_NAME = Pattern.compile("\\bproxypool_[a-z0-9_]*[a-z0-9]");

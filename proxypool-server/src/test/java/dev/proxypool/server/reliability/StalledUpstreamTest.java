@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A stalled upstream (accepts, reads the request, never answers) through the real gateway: an
- * idempotent request (RFC 9110: GET, HEAD, OPTIONS, TRACE, PUT, DELETE, without a body) whose first
+ * idempotent request (RFC 9110: GET, HEAD, OPTIONS, TRACE, PUT, DELETE; without a body, or with one of at
+ * most 64 KiB, which the gateway then reads first and keeps) whose first
  * response byte has not come within {@code gateway.firstByteTimeout} is retried on another proxy, as a
  * refused connection is, long before {@code gateway.ioTimeout}; the stalled proxy is blamed
  * ({@code slow_body}) and cools after {@code consecutiveFailures} (3). A POST is not replayed: it waits
@@ -117,6 +118,31 @@ class StalledUpstreamTest {
         assertEquals(COOL_AFTER, retried, "each stall cost exactly one retry");
         assertEquals(COOL_AFTER, stalled.acceptedConnections(), "none sent to it after it cooled");
         assertEquals(HealthState.HEALTHY, b.health(1).state());
+        b.assertCapacityBackToZero();
+    }
+
+    @Test
+    void aPutWithASmallBodyIsKeptAndReplayedOnAnotherProxyAfterTheFirstByteTimeout() throws Exception {
+        FakeHttpProxy stalled = proxy(Faults.none().hang());
+        FakeHttpProxy good = proxy(Faults.none());
+        UpstreamBench b = bench(stalled, good);
+        String put = "PUT " + origin.url("/echo") + " HTTP/1.1\r\nHost: " + origin.authority()
+                + "\r\nContent-Length: 7\r\n\r\npayment";
+        int replayed = 0;
+        for (int i = 0; i < 4 && replayed == 0; i++) { // round robin: until the stalled proxy's turn
+            long t0 = System.nanoTime();
+            RawHttp.Response r = b.send(put, false);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertEquals(200, r.status(), "request " + i);
+            assertEquals(b.id(1), r.header("X-ProxyPool-Proxy"), "answered by the good proxy");
+            assertTrue(r.bodyText().contains("\"Content-Length\": \"7\""), r.bodyText());
+            if ("2".equals(r.header("X-ProxyPool-Attempts"))) {
+                replayed++;
+                assertTrue(ms < IO.toMillis() - 1_000, "replayed after the first-byte timeout: " + ms + " ms");
+            }
+        }
+        assertEquals(1, replayed, "the PUT that met the stalled proxy was replayed with its body");
+        assertEquals(1, stalled.acceptedConnections());
         b.assertCapacityBackToZero();
     }
 
