@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code gateway.firstByteTimeout}: its default, the file, the environment, and its check. */
-class GatewayTimeoutsConfigTest {
+class GatewayFirstByteTimeoutConfigTest {
 
     @TempDir
     Path dir;
