@@ -130,11 +130,11 @@ public final class Gateway {
             Function<FirstRequestDeadline, ServedConnection> make,
             Runnable closed,
             String listener) {
-        // from accept (this thread starts right after it) to the first complete request
+        // from accept to the first complete request (under load this thread may start a while after the accept)
         FirstRequestDeadline first = FirstRequestDeadline.start(
                 channel,
                 connectionWatchdog,
-                ticker.read(),
+                channel.acceptedAt().orElseGet(ticker::read),
                 config.firstRequestTimeout().toNanos(),
                 () -> metrics.connectionClosed(listener, ClosedReason.FIRST_REQUEST_TIMEOUT));
         ServedConnection c;

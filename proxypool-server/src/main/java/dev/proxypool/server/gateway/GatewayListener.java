@@ -7,6 +7,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -224,8 +225,8 @@ public final class GatewayListener implements AutoCloseable {
             };
             try {
                 s.setTcpNoDelay(true);
-                SocketClientChannel ch =
-                        tls == null ? new SocketClientChannel(s) : new SocketClientChannel(tls.wrap(s), s);
+                OptionalLong at = OptionalLong.of(gateway.ticker().read());
+                SocketClientChannel ch = new SocketClientChannel(tls == null ? s : tls.wrap(s), s, at);
                 // the gateway runs the callback once the connection has closed: on this thread, or on the
                 // selector relay's for a CONNECT tunnel handed over to it
                 connectionThreads.start(() -> handler.accept(ch, closed));

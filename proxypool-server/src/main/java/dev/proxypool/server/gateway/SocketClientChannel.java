@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.channels.SocketChannel;
+import java.util.OptionalLong;
 import javax.net.ssl.SSLSocket;
 
 /** A {@link ClientChannel} over an accepted {@link Socket}. */
@@ -21,14 +22,17 @@ final class SocketClientChannel implements ClientChannel {
     private final InputStream in;
     private final OutputStream out;
 
+    private final OptionalLong acceptedAt;
+
     SocketClientChannel(Socket socket) throws IOException {
-        this(socket, socket);
+        this(socket, socket, OptionalLong.empty());
     }
 
-    /** A channel over {@code socket}, which is {@code plain} or TLS layered over it. */
-    SocketClientChannel(Socket socket, Socket plain) throws IOException {
+    /** A channel over {@code socket}, which is {@code plain} or TLS layered over it, accepted at {@code acceptedAt}. */
+    SocketClientChannel(Socket socket, Socket plain, OptionalLong acceptedAt) throws IOException {
         this.socket = socket;
         this.plain = plain;
+        this.acceptedAt = acceptedAt;
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
     }
@@ -57,6 +61,11 @@ final class SocketClientChannel implements ClientChannel {
         // a socket channel's shutdownInput wakes its blocked reader (virtual or platform thread) with end of
         // stream; a layered TLS socket is left to its read timeouts
         return socketChannel() != null;
+    }
+
+    @Override
+    public OptionalLong acceptedAt() {
+        return acceptedAt;
     }
 
     @Override
