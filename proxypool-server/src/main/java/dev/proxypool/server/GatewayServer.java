@@ -250,11 +250,7 @@ public final class GatewayServer implements AutoCloseable {
             GatewayListener listener;
             try {
                 listener = GatewayListener.start(
-                        gw,
-                        bind,
-                        gatewayPort,
-                        !platformThreads,
-                        gatewayTls == null ? null : gatewayTls.serverSocketFactory());
+                        gw, bind, gatewayPort, !platformThreads, gatewayTls == null ? null : gatewayTls.layer());
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot bind the gateway listener on port " + gatewayPort, e);
             }

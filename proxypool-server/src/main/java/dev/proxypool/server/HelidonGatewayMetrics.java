@@ -1,5 +1,6 @@
 package dev.proxypool.server;
 
+import dev.proxypool.server.gateway.ClosedReason;
 import dev.proxypool.server.gateway.ExchangeResult;
 import dev.proxypool.server.gateway.GatewayErrors;
 import dev.proxypool.server.gateway.GatewayMetrics;
@@ -28,6 +29,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code proxypool.gateway.inflight}: gauge of requests and tunnels in progress</li>
  *   <li>{@code proxypool.gateway.errors{reason}}: counter, reason = {@link GatewayErrors}</li>
  *   <li>{@code proxypool.gateway.retries}: counter</li>
+ *   <li>{@code proxypool.connections.closed{listener, reason}}: counter of client connections a listener
+ *       closed by itself, listener = gateway|socks, reason = {@link ClosedReason} (a deadline or a cap)</li>
  * </ul>
  * Every meter is created up front (closed tag sets), so the hot path only indexes arrays.
  */
@@ -59,6 +62,7 @@ public final class HelidonGatewayMetrics implements GatewayMetrics {
     private final Timer[] latency = new Timer[3];
     private final Map<String, Counter> errors = new ConcurrentHashMap<>();
     private final Counter retries;
+    private final Map<String, Counter> closed = new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final MeterRegistry registry;
 
@@ -87,6 +91,15 @@ public final class HelidonGatewayMetrics implements GatewayMetrics {
                 }
             }
         }
+        for (String listener : List.of(ClosedReason.LISTENER_GATEWAY, ClosedReason.LISTENER_SOCKS)) {
+            for (String reason : List.of(
+                    ClosedReason.FIRST_REQUEST_TIMEOUT,
+                    ClosedReason.REQUEST_HEAD_TIMEOUT,
+                    ClosedReason.MAX_CONNECTIONS,
+                    ClosedReason.PER_ADDRESS_LIMIT)) {
+                closedCounter(listener, reason);
+            }
+        }
         retries = registry.getOrCreate(
                 Counter.builder("proxypool.gateway.retries").description("Gateway retries on another proxy"));
         registry.getOrCreate(Gauge.builder("proxypool.gateway.inflight", inFlight, AtomicInteger::get)
@@ -99,6 +112,19 @@ public final class HelidonGatewayMetrics implements GatewayMetrics {
                 r -> registry.getOrCreate(Counter.builder("proxypool.gateway.errors")
                         .description("Gateway error responses by X-ProxyPool-Error reason")
                         .tags(List.of(Tag.create("reason", r)))));
+    }
+
+    private Counter closedCounter(String listener, String reason) {
+        return closed.computeIfAbsent(
+                listener + ' ' + reason,
+                k -> registry.getOrCreate(Counter.builder("proxypool.connections.closed")
+                        .description("Connections a listener closed because a deadline ran out or a limit was reached")
+                        .tags(List.of(Tag.create("listener", listener), Tag.create("reason", reason)))));
+    }
+
+    @Override
+    public void connectionClosed(String listener, String reason) {
+        closedCounter(listener, reason).increment();
     }
 
     @Override

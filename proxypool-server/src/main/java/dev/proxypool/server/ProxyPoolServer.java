@@ -28,6 +28,7 @@ import dev.proxypool.server.api.distribution.DistributionService;
 import dev.proxypool.server.api.lease.ProxyLeaseService;
 import dev.proxypool.server.console.Console;
 import dev.proxypool.server.engine.AccessControl;
+import dev.proxypool.server.engine.DestinationResolution;
 import dev.proxypool.server.engine.PoolGatewayEngine;
 import dev.proxypool.server.gateway.ConnectionLimits;
 import dev.proxypool.server.gateway.GatewayConfig;
@@ -331,10 +332,13 @@ public final class ProxyPoolServer implements AutoCloseable {
                                         config.security(), ownListeners(bind, gatewayPort, apiPort, socksPort)));
                 // the gateway's tunnels keep their dial deadlines on a sweeper: connects and handshake reads with no
                 // socket timeout (fewer system calls and timers per tunnel; UpstreamDialer.withSweptDeadlines)
+                // which proxies get destination names resolved and checked by the gateway (resolveDestinations)
+                DestinationResolution resolution = DestinationResolution.of(stored.upstreams(), stored.nodes());
                 PoolGatewayEngine engine = new PoolGatewayEngine(
                         ProxyPoolInternals.engine(pool),
                         ProxyPoolInternals.dialer(pool).withSweptDeadlines(),
-                        gate);
+                        gate,
+                        resolution);
                 // client tokens follow the stored configuration (a token added through the admin API works at once)
                 Function<String, Optional<String>> tokens = bearer != null ? bearer : clientTokens::clientForBearer;
                 // feedback asks for a token while any client has one (followed live, like the tokens)
@@ -359,6 +363,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                 leases = proxyLeases;
                 Consumer<ProxyPoolConfig> applyConfig = next -> {
                     ProxyPoolInternals.engine(live).reconfigure(next.routings());
+                    resolution.update(next.upstreams());
                     ProxyPoolInternals.engine(live).refresh();
                     try {
                         clients.update(next.clients());
@@ -475,10 +480,13 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .config(GatewayConfig.DEFAULTS
                                 .withMaxAttempts(RetryRule.MAX_ATTEMPTS)
                                 .withIoTimeout(config.gateway().ioTimeout())
+                                .withFirstByteTimeout(config.gateway().firstByteTimeout())
                                 .withIdleTimeout(config.gateway().idleTimeout())
                                 .withTunnelIdleTimeout(config.gateway().tunnelIdleTimeout())
                                 .withRequestHeadTimeout(config.server().requestHeadTimeout())
-                                .withMaxConnections(gatewayMaxConnections(config.server())))
+                                .withMaxConnections(gatewayMaxConnections(config.server()))
+                                .withFirstRequestTimeout(config.server().firstRequestTimeout())
+                                .withMaxConnectionsPerAddress(config.server().maxConnectionsPerAddress()))
                         .apiIdleTimeout(config.server().apiIdleTimeout())
                         .gatewayTls(config.server()
                                 .gatewayTls()

@@ -3,11 +3,13 @@ package dev.proxypool.core.routing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The one place that decides whether a gateway request may be tried again, and on which proxy:
  * <ul>
- *   <li>only GET and HEAD without a request body are ever retried ({@link #retryable});</li>
+ *   <li>only requests of an idempotent method (RFC 9110 §9.2.2) without a request body are ever
+ *       retried ({@link #retryable});</li>
  *   <li>only before any response byte reached the client (the wire layer knows that and asks
  *       only then);</li>
  *   <li>never more than {@link #MAX_ATTEMPTS} attempts in all, whatever the routing says
@@ -24,6 +26,9 @@ public final class RetryRule {
 
     /** Attempts per request at most, first included: {@code retry.maxAttempts}' upper bound. */
     public static final int MAX_ATTEMPTS = 10;
+
+    /** RFC 9110 §9.2.2: the methods whose repetition has the effect of one request. */
+    private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE");
 
     private final RetryPolicy policy;
     private final RetryBudget budget;
@@ -48,14 +53,15 @@ public final class RetryRule {
     }
 
     /**
-     * True when a request may be tried more than once at all: GET or HEAD without a body.
+     * True when a request may be tried more than once at all: an idempotent method (RFC 9110 §9.2.2:
+     * GET, HEAD, OPTIONS, TRACE, PUT, DELETE) without a body.
      *
      * @param method  the request method, upper case as the wire layer parsed it
      * @param hasBody whether the request carries a body (a body cannot be replayed)
-     * @return true for a body-less GET or HEAD
+     * @return true for a body-less request of an idempotent method
      */
     public static boolean retryable(String method, boolean hasBody) {
-        return !hasBody && (method.equals("GET") || method.equals("HEAD"));
+        return !hasBody && IDEMPOTENT.contains(method);
     }
 
     /**

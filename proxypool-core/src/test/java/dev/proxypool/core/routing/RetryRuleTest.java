@@ -16,7 +16,11 @@ class RetryRuleTest {
         assertTrue(RetryRule.retryable("HEAD", false));
         assertFalse(RetryRule.retryable("GET", true));
         assertFalse(RetryRule.retryable("POST", false));
-        assertFalse(RetryRule.retryable("PUT", false));
+        assertTrue(RetryRule.retryable("PUT", false), "idempotent (RFC 9110 9.2.2)");
+        assertTrue(RetryRule.retryable("DELETE", false));
+        assertTrue(RetryRule.retryable("OPTIONS", false));
+        assertFalse(RetryRule.retryable("PUT", true), "a body is not replayed");
+        assertFalse(RetryRule.retryable("PATCH", false));
         assertFalse(RetryRule.retryable("get", false), "methods are case-sensitive");
         assertEquals(10, RetryRule.attemptsAllowed("GET", false, 10));
         assertEquals(1, RetryRule.attemptsAllowed("POST", false, 10));

@@ -268,7 +268,9 @@ public final class ConfigLoader {
                 "apiIdleTimeout",
                 "socksPort",
                 "gatewayTls",
-                "apiTls");
+                "apiTls",
+                "firstRequestTimeout",
+                "maxConnectionsPerAddress");
         ProxyPoolConfig.Server d = ProxyPoolConfig.Server.DEFAULTS;
         int gw = n.integer("gatewayPort", d.gatewayPort(), 0, 65535);
         int api = n.integer("apiPort", d.apiPort(), 0, 65535);
@@ -295,7 +297,9 @@ public final class ConfigLoader {
                 positive(n, "apiIdleTimeout", d.apiIdleTimeout()),
                 socks,
                 tlsFiles(n.child("gatewayTls"), baseDir),
-                tlsFiles(n.child("apiTls"), baseDir));
+                tlsFiles(n.child("apiTls"), baseDir),
+                positive(n, "firstRequestTimeout", d.firstRequestTimeout()),
+                n.integer("maxConnectionsPerAddress", d.maxConnectionsPerAddress(), 1, 10_000_000));
     }
 
     /**
@@ -533,7 +537,7 @@ public final class ConfigLoader {
         List<ProxyPoolConfig.Upstream> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (Node u : root.objects("upstreams")) {
-            u.allowOnly("name", "provider", "params", "fetch", "validate");
+            u.allowOnly("name", "provider", "params", "fetch", "validate", "resolveDestinations");
             String name = name(u, names);
             String provider = u.requiredString("provider");
             if (!providerNames.contains(provider)) {
@@ -552,7 +556,10 @@ public final class ConfigLoader {
                     u.map("params"),
                     interval,
                     fetch.integer("lowWaterMark", 0, 0, Integer.MAX_VALUE),
-                    u.bool("validate", true)));
+                    u.bool("validate", true),
+                    u.has("resolveDestinations")
+                            ? Optional.of(u.bool("resolveDestinations", false))
+                            : Optional.empty()));
         }
         return out;
     }
@@ -703,12 +710,13 @@ public final class ConfigLoader {
     }
 
     private ProxyPoolConfig.Gateway gateway(Node n) {
-        n.allowOnly("ioTimeout", "idleTimeout", "tunnelIdleTimeout");
+        n.allowOnly("ioTimeout", "idleTimeout", "tunnelIdleTimeout", "firstByteTimeout");
         ProxyPoolConfig.Gateway d = ProxyPoolConfig.Gateway.DEFAULTS;
         return new ProxyPoolConfig.Gateway(
                 positive(n, "ioTimeout", d.ioTimeout()),
                 positive(n, "idleTimeout", d.idleTimeout()),
-                positive(n, "tunnelIdleTimeout", d.tunnelIdleTimeout()));
+                positive(n, "tunnelIdleTimeout", d.tunnelIdleTimeout()),
+                positive(n, "firstByteTimeout", d.firstByteTimeout()));
     }
 
     /** {@code cluster}: snapshot distribution between the control plane and the workers (store.type: redis). */
@@ -758,7 +766,7 @@ public final class ConfigLoader {
 
     /** {@code nodes}: timing of self-hosted ProxyNode agents (heartbeats, liveness, credentials). */
     private ProxyPoolConfig.Nodes nodes(Node n) {
-        n.allowOnly("heartbeatInterval", "livenessTimeout", "credentialTtl", "sweepInterval");
+        n.allowOnly("heartbeatInterval", "livenessTimeout", "credentialTtl", "sweepInterval", "resolveDestinations");
         ProxyPoolConfig.Nodes d = ProxyPoolConfig.Nodes.DEFAULTS;
         Duration heartbeat = positive(n, "heartbeatInterval", d.heartbeatInterval());
         Duration liveness = positive(n, "livenessTimeout", d.livenessTimeout());
@@ -766,7 +774,8 @@ public final class ConfigLoader {
         Duration sweep = positive(n, "sweepInterval", d.sweepInterval());
         try {
             new NodeSettings(heartbeat, liveness, credential, sweep); // the rules between the keys
-            return new ProxyPoolConfig.Nodes(heartbeat, liveness, credential, sweep);
+            return new ProxyPoolConfig.Nodes(
+                    heartbeat, liveness, credential, sweep, n.bool("resolveDestinations", d.resolveDestinations()));
         } catch (IllegalArgumentException e) {
             // the message starts with the key ("nodes.livenessTimeout PT5S must be longer than ...")
             String m = e.getMessage();

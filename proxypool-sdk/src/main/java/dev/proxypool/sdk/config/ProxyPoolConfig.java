@@ -177,7 +177,10 @@ public record ProxyPoolConfig(
      * {@code maxConnections} caps open gateway client connections (0: sized from the process's
      * descriptor limit at start); {@code requestHeadTimeout} bounds the time from a request's first
      * byte to the end of its head on both listeners (408 after it); {@code apiIdleTimeout} closes an
-     * idle keep-alive connection on the REST listener.
+     * idle keep-alive connection on the REST listener. {@code firstRequestTimeout} bounds the time from
+     * accept to a connection's first complete request head (TLS handshake and SOCKS5 greeting included) on
+     * every listener, so a silent connection cannot hold a slot; {@code maxConnectionsPerAddress} caps the
+     * connections one client address holds open on each listener.
      *
      * @param host               bind address of both listeners
      * @param gatewayPort        the forward proxy's port (0: any free port)
@@ -189,6 +192,8 @@ public record ProxyPoolConfig(
      * @param socksPort          the SOCKS5 listener's port (0: any free port); empty: no SOCKS5 listener
      * @param gatewayTls         {@code gatewayTls}: the gateway speaks TLS (an HTTPS proxy) with these files; empty: plain
      * @param apiTls             {@code apiTls}: the REST API and console speak TLS with these files; empty: plain
+     * @param firstRequestTimeout longest time from accept to a connection's first complete request head
+     * @param maxConnectionsPerAddress cap on the connections one client address holds open on a listener
      */
     public record Server(
             String host,
@@ -200,19 +205,78 @@ public record ProxyPoolConfig(
             Duration apiIdleTimeout,
             OptionalInt socksPort,
             Optional<TlsFiles> gatewayTls,
-            Optional<TlsFiles> apiTls) {
-        /** The defaults: loopback, 8080 and 9090, no access log, sized connection cap, 10 s head, 60 s idle, no SOCKS5, no TLS. */
+            Optional<TlsFiles> apiTls,
+            Duration firstRequestTimeout,
+            int maxConnectionsPerAddress) {
+        /** The first request's default deadline from accept. */
+        public static final Duration DEFAULT_FIRST_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+        /** The default cap on one client address's open connections per listener. */
+        public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256;
+
+        /**
+         * The defaults: loopback, 8080 and 9090, no access log, sized connection cap, 10 s head, 60 s idle, no SOCKS5,
+         * no TLS, 10 s to the first request, 256 connections per client address.
+         */
         public static final Server DEFAULTS =
                 new Server("127.0.0.1", 8080, 9090, false, 0, Duration.ofSeconds(10), Duration.ofSeconds(60));
 
-        /** Checks the SOCKS5 port; null TLS settings are read as "plain". */
+        /** Checks the SOCKS5 port and the limits; null TLS settings are read as "plain". */
         public Server {
             Objects.requireNonNull(socksPort, "socksPort");
+            Objects.requireNonNull(firstRequestTimeout, "firstRequestTimeout");
+            if (firstRequestTimeout.isNegative() || firstRequestTimeout.isZero()) {
+                throw new IllegalArgumentException(
+                        "server.firstRequestTimeout must be a positive duration, got " + firstRequestTimeout);
+            }
+            if (maxConnectionsPerAddress < 1) {
+                throw new IllegalArgumentException(
+                        "server.maxConnectionsPerAddress must be at least 1, got " + maxConnectionsPerAddress);
+            }
             if (socksPort.isPresent() && (socksPort.getAsInt() < 0 || socksPort.getAsInt() > 65535)) {
                 throw new IllegalArgumentException("server.socksPort must be 0..65535, got " + socksPort.getAsInt());
             }
             gatewayTls = gatewayTls == null ? Optional.empty() : gatewayTls;
             apiTls = apiTls == null ? Optional.empty() : apiTls;
+        }
+
+        /**
+         * Listeners with the first-request deadline and the per-address cap at their defaults.
+         *
+         * @param host               bind address of both listeners
+         * @param gatewayPort        the forward proxy's port (0: any free port)
+         * @param apiPort            the REST listener's port (0: any free port)
+         * @param accessLog          whether the gateway logs one line per request and tunnel
+         * @param maxConnections     cap on open gateway client connections; 0 sizes it from the descriptor limit
+         * @param requestHeadTimeout longest time from a request's first byte to the end of its head
+         * @param apiIdleTimeout     an idle keep-alive connection on the REST listener closes after this
+         * @param socksPort          the SOCKS5 listener's port (0: any free port); empty: no SOCKS5 listener
+         * @param gatewayTls         the gateway's TLS files; empty: plain
+         * @param apiTls             the REST listener's TLS files; empty: plain
+         */
+        public Server(
+                String host,
+                int gatewayPort,
+                int apiPort,
+                boolean accessLog,
+                int maxConnections,
+                Duration requestHeadTimeout,
+                Duration apiIdleTimeout,
+                OptionalInt socksPort,
+                Optional<TlsFiles> gatewayTls,
+                Optional<TlsFiles> apiTls) {
+            this(
+                    host,
+                    gatewayPort,
+                    apiPort,
+                    accessLog,
+                    maxConnections,
+                    requestHeadTimeout,
+                    apiIdleTimeout,
+                    socksPort,
+                    gatewayTls,
+                    apiTls,
+                    DEFAULT_FIRST_REQUEST_TIMEOUT,
+                    DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
         }
 
         /**
@@ -430,6 +494,11 @@ public record ProxyPoolConfig(
      * @param fetchInterval how often it is fetched
      * @param lowWaterMark  when above 0, fetch only while fewer of its proxies are available
      * @param validate      whether its candidates are validated before they serve
+     * @param resolveDestinations {@code resolveDestinations}: whether the gateway resolves a destination name
+     *                      itself, checks every address with the destination policy and sends the checked
+     *                      address to this upstream's proxies; empty: yes for a proxy whose address is private
+     *                      or loopback (a self-hosted proxy on the gateway's network), no for a public one (a
+     *                      vendor endpoint)
      */
     public record Upstream(
             String name,
@@ -437,7 +506,33 @@ public record ProxyPoolConfig(
             Map<String, String> params,
             Duration fetchInterval,
             int lowWaterMark,
-            boolean validate) {}
+            boolean validate,
+            Optional<Boolean> resolveDestinations) {
+        /** Checks the fields; a null {@code resolveDestinations} is read as empty (by address). */
+        public Upstream {
+            resolveDestinations = resolveDestinations == null ? Optional.empty() : resolveDestinations;
+        }
+
+        /**
+         * An upstream whose destination resolution follows its proxies' addresses.
+         *
+         * @param name          the upstream's name, unique
+         * @param provider      the provider it uses
+         * @param params        its params (filters the provider understands, label params)
+         * @param fetchInterval how often it is fetched
+         * @param lowWaterMark  when above 0, fetch only while fewer of its proxies are available
+         * @param validate      whether its candidates are validated before they serve
+         */
+        public Upstream(
+                String name,
+                String provider,
+                Map<String, String> params,
+                Duration fetchInterval,
+                int lowWaterMark,
+                boolean validate) {
+            this(name, provider, params, fetchInterval, lowWaterMark, validate, Optional.empty());
+        }
+    }
 
     /**
      * {@code nodes}: timing of self-hosted ProxyNode agents, judged on the control plane's clock
@@ -448,12 +543,32 @@ public record ProxyPoolConfig(
      * @param livenessTimeout   a node silent this long is dead and leaves the pool (30 s)
      * @param credentialTtl     lifetime of a node credential, renewed by each heartbeat (10 min)
      * @param sweepInterval     how often dead nodes are looked for (2 s)
+     * @param resolveDestinations whether the gateway resolves destination names itself for nodes, checks every
+     *                          address and sends nodes the checked address (true: nodes run on networks the
+     *                          gateway trusts, where a name may lead to an internal address)
      */
     public record Nodes(
-            Duration heartbeatInterval, Duration livenessTimeout, Duration credentialTtl, Duration sweepInterval) {
-        /** The defaults: 10 s heartbeats, 30 s liveness, 10 min credentials, a sweep every 2 s. */
+            Duration heartbeatInterval,
+            Duration livenessTimeout,
+            Duration credentialTtl,
+            Duration sweepInterval,
+            boolean resolveDestinations) {
+        /** The defaults: 10 s heartbeats, 30 s liveness, 10 min credentials, a sweep every 2 s, names resolved. */
         public static final Nodes DEFAULTS = new Nodes(
                 Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofSeconds(2));
+
+        /**
+         * Node timings with destination names resolved by the gateway.
+         *
+         * @param heartbeatInterval how often a node is told to heartbeat
+         * @param livenessTimeout   a node silent this long is dead and leaves the pool
+         * @param credentialTtl     lifetime of a node credential
+         * @param sweepInterval     how often dead nodes are looked for
+         */
+        public Nodes(
+                Duration heartbeatInterval, Duration livenessTimeout, Duration credentialTtl, Duration sweepInterval) {
+            this(heartbeatInterval, livenessTimeout, credentialTtl, sweepInterval, true);
+        }
     }
 
     /**
@@ -554,16 +669,43 @@ public record ProxyPoolConfig(
      * {@code gateway}: the forward proxy's timeouts. {@code ioTimeout} bounds every read and write on a
      * request (a proxy that accepts and then hangs holds a GET this long before the retry);
      * {@code idleTimeout} closes an idle client keep-alive connection; {@code tunnelIdleTimeout} closes
-     * a CONNECT tunnel with no traffic either way.
+     * a CONNECT tunnel with no traffic either way. {@code firstByteTimeout} bounds the wait for the
+     * response of an idempotent request that another proxy could still serve: a proxy that stalls is
+     * blamed and the request retried after this, not after {@code ioTimeout}.
      *
      * @param ioTimeout         bound on every read and write of a request
      * @param idleTimeout       an idle client keep-alive connection closes after this
      * @param tunnelIdleTimeout a tunnel without traffic either way closes after this
+     * @param firstByteTimeout  bound on the wait for a retryable request's response head
      */
-    public record Gateway(Duration ioTimeout, Duration idleTimeout, Duration tunnelIdleTimeout) {
-        /** 60 s I/O, 60 s idle, 5 min tunnel idle. */
-        public static final Gateway DEFAULTS =
-                new Gateway(Duration.ofSeconds(60), Duration.ofSeconds(60), Duration.ofMinutes(5));
+    public record Gateway(
+            Duration ioTimeout, Duration idleTimeout, Duration tunnelIdleTimeout, Duration firstByteTimeout) {
+        /** The default {@link #firstByteTimeout()}: 10 s. */
+        public static final Duration DEFAULT_FIRST_BYTE_TIMEOUT = Duration.ofSeconds(10);
+
+        /** 60 s I/O, 60 s idle, 5 min tunnel idle, 10 s to a retryable request's first response byte. */
+        public static final Gateway DEFAULTS = new Gateway(
+                Duration.ofSeconds(60), Duration.ofSeconds(60), Duration.ofMinutes(5), DEFAULT_FIRST_BYTE_TIMEOUT);
+
+        /** Checks the first-byte timeout. */
+        public Gateway {
+            Objects.requireNonNull(firstByteTimeout, "firstByteTimeout");
+            if (firstByteTimeout.isNegative() || firstByteTimeout.isZero()) {
+                throw new IllegalArgumentException(
+                        "gateway.firstByteTimeout must be a positive duration, got " + firstByteTimeout);
+            }
+        }
+
+        /**
+         * The timeouts with the default first-byte timeout.
+         *
+         * @param ioTimeout         bound on every read and write of a request
+         * @param idleTimeout       an idle client keep-alive connection closes after this
+         * @param tunnelIdleTimeout a tunnel without traffic either way closes after this
+         */
+        public Gateway(Duration ioTimeout, Duration idleTimeout, Duration tunnelIdleTimeout) {
+            this(ioTimeout, idleTimeout, tunnelIdleTimeout, DEFAULT_FIRST_BYTE_TIMEOUT);
+        }
     }
 
     /**

@@ -15,6 +15,7 @@ import dev.proxypool.server.gateway.UpstreamAttempt;
 import dev.proxypool.server.gateway.UpstreamDialException;
 import dev.proxypool.server.gateway.UpstreamLink;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -39,15 +40,19 @@ final class PoolAttempt implements UpstreamAttempt {
     private final AtomicBoolean banned = new AtomicBoolean();
     private volatile long dialNanos = -1;
     private final String consumedHeader;
+    /** The checked address to send instead of the request's host ({@code resolveDestinations}), or null. */
+    private final InetAddress resolved;
 
     PoolAttempt(
             Lease lease,
             RouteRequest request,
+            InetAddress resolved,
             UpstreamDialer dialer,
             PoolGatewayEngine owner,
             Ticker ticker,
             String consumedHeader) {
         this.consumedHeader = consumedHeader;
+        this.resolved = resolved;
         this.lease = lease;
         this.request = request;
         this.dialer = dialer;
@@ -77,6 +82,11 @@ final class PoolAttempt implements UpstreamAttempt {
     }
 
     @Override
+    public InetAddress resolvedTarget() {
+        return resolved;
+    }
+
+    @Override
     public UpstreamLink open(boolean allowReuse) throws IOException {
         Proxy p = lease.proxy();
         boolean forward = !request.tunnel() && (p.protocol() == Protocol.HTTP || p.protocol() == Protocol.HTTPS);
@@ -98,7 +108,8 @@ final class PoolAttempt implements UpstreamAttempt {
                 }
             } else {
                 // the tunnel is read through tc.input(): the dialer may have read its first bytes already
-                TunnelConnection tc = dialer.openTunnel(p, request.host(), request.port());
+                TunnelConnection tc = dialer.openTunnel(
+                        p, resolved == null ? request.host() : resolved.getHostAddress(), request.port());
                 link = new UpstreamLink(tc.socket(), tc.input(), tc.output(), UpstreamLink.Mode.TUNNEL, null, null);
                 dialNanos = ticker.read() - t0;
             }

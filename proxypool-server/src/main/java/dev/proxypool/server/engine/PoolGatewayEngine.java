@@ -27,6 +27,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /**
  * The gateway's engine over the pool (docs/design.md#gateway-flow, G1): access checks (rate limit, destination),
@@ -46,15 +47,26 @@ public final class PoolGatewayEngine implements GatewayEngine {
     private final PoolEngine engine;
     private final UpstreamDialer dialer;
     private final AccessControl access;
+    private final Predicate<Proxy> resolution;
     private final Ticker ticker;
     private final ConcurrentHashMap<String, IdleLinkPool> idle = new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final ConcurrentHashMap<String, RetryRule> retryRules = new ConcurrentHashMap<>();
 
     public PoolGatewayEngine(PoolEngine engine, UpstreamDialer dialer, AccessControl access) {
+        this(engine, dialer, access, DestinationResolution.NEVER);
+    }
+
+    /**
+     * @param resolution the proxies for which the gateway resolves destination names itself and dials
+     *                   the checked address ({@code resolveDestinations})
+     */
+    public PoolGatewayEngine(
+            PoolEngine engine, UpstreamDialer dialer, AccessControl access, Predicate<Proxy> resolution) {
         this.engine = engine;
         this.dialer = dialer;
         this.access = access;
+        this.resolution = resolution;
         this.ticker = engine.ticker();
         engine.addSnapshotListener(this::closeIdleOfGone);
     }
@@ -122,8 +134,22 @@ public final class PoolGatewayEngine implements GatewayEngine {
                 options.labels());
         return switch (engine.acquire(rule, acquire)) {
             case AcquireResult.Acquired a -> {
+                InetAddress resolved = null;
+                if (resolution.test(a.lease().proxy())) {
+                    // this proxy resolves on a network of ours: resolve here, check every address, send it the
+                    // checked one (no second lookup that could answer differently: no DNS rebinding)
+                    try {
+                        resolved = access.resolveForDirect(request.host(), request.port(), request.tunnel());
+                    } catch (AccessControl.DestinationDenied e) {
+                        a.lease().close(); // nothing was tried: no health report
+                        yield new RouteDecision.Rejected(403, GatewayErrors.DESTINATION_DENIED, rule.name());
+                    } catch (UnknownHostException e) {
+                        a.lease().close();
+                        yield new RouteDecision.Rejected(502, GatewayErrors.UPSTREAM_FAILED, rule.name());
+                    }
+                }
                 inFlight.incrementAndGet();
-                yield new PoolAttempt(a.lease(), request, dialer, this, ticker, consumed);
+                yield new PoolAttempt(a.lease(), request, resolved, dialer, this, ticker, consumed);
             }
             case AcquireResult.Rejected r ->
                 r.reason().equals(AcquireResult.Rejected.SESSION_LOST)

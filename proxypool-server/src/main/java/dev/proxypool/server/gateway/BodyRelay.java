@@ -75,7 +75,7 @@ final class BodyRelay {
                 return;
             }
             total += t.length() + 2;
-            if (total > maxBytes || t.indexOf(':') <= 0) {
+            if (total > maxBytes || t.indexOf(':') <= 0 || !Tokens.isFieldValue(t)) {
                 throw src.protocolError("bad chunked trailer");
             }
             if (!dechunk) { // trailers of a de-chunked body are dropped: HTTP/1.0 has no place for them
@@ -100,8 +100,15 @@ final class BodyRelay {
         return line;
     }
 
-    /** Hex size before an optional {@code ;extension}; -1 when malformed or above 2^60. */
+    /**
+     * Hex size before an optional {@code ;extension}; -1 when malformed or above 2^60, or when the line
+     * holds a control character (a bare CR, which the line reader leaves in place: RFC 9112 §2.2 lets a
+     * recipient treat it as a line end, so a next hop could frame the body differently than we do).
+     */
     static long chunkSize(String line) {
+        if (!Tokens.isFieldValue(line)) {
+            return -1;
+        }
         int end = line.indexOf(';');
         if (end < 0) {
             end = line.length();

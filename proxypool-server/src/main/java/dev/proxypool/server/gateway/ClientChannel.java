@@ -3,6 +3,7 @@ package dev.proxypool.server.gateway;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.SocketChannel;
+import java.util.OptionalLong;
 
 /**
  * The client side of one gateway connection, whichever listener accepted it (our own
@@ -29,6 +30,27 @@ interface ClientChannel {
 
     /** Shuts our receiving side down: a blocked read returns end of stream; nothing when not supported. */
     default void shutdownInput() {}
+
+    /**
+     * Whether {@link #abort()} ends any read blocked in {@link #input()} from another thread, a TLS
+     * handshake's included ({@link FirstRequestDeadline}).
+     */
+    default boolean abortable() {
+        return false;
+    }
+
+    /** Closes the connection at once from another thread, without a TLS close_notify; {@link #close()} by default. */
+    default void abort() {
+        close();
+    }
+
+    /**
+     * When the listener accepted the connection ({@link Gateway#ticker()} time), so that the first-request
+     * deadline counts from there, not from when the connection's thread first ran; empty when unknown.
+     */
+    default OptionalLong acceptedAt() {
+        return OptionalLong.empty();
+    }
 
     /** Half-closes our sending side (end of a tunnel's downstream). */
     void shutdownOutput();

@@ -40,7 +40,9 @@ final class Framing {
                 return Long.MIN_VALUE; // smuggling vector: both framings present
             }
             if (Tokens.last(te).equalsIgnoreCase("chunked")) {
-                return CHUNKED;
+                // RFC 9112 §6.1: chunked is applied once; a request chunked twice (two fields, or
+                // "chunked, chunked") is framed differently by the next hop's parser: a smuggling vector
+                return request && Tokens.count(te, "chunked") > 1 ? Long.MIN_VALUE : CHUNKED;
             }
             return request ? Long.MIN_VALUE : UNTIL_CLOSE;
         }

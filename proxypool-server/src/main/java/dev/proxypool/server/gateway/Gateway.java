@@ -8,7 +8,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * The forward-proxy protocol with its collaborators (engine, authenticator, metrics, limits),
@@ -46,11 +46,11 @@ public final class Gateway {
         // two buffers per connection; enough kept for ~BUFFER_POOL_CONNECTIONS connections' churn
         this.buffers = new BufferPool(config.bufferBytes(), 2 * BUFFER_POOL_CONNECTIONS);
         this.tunnelWatchdog = new IdleWatchdog(ticker, config.tunnelIdleTimeout());
+        Duration shortest = config.idleTimeout().compareTo(config.requestHeadTimeout()) < 0
+                ? config.idleTimeout()
+                : config.requestHeadTimeout();
         this.connectionWatchdog = new IdleWatchdog(
-                ticker,
-                config.idleTimeout().compareTo(config.requestHeadTimeout()) < 0
-                        ? config.idleTimeout()
-                        : config.requestHeadTimeout());
+                ticker, shortest.compareTo(config.firstRequestTimeout()) < 0 ? shortest : config.firstRequestTimeout());
     }
 
     /** Connections whose buffers the pool keeps for reuse (a pool of 16 KiB buffers: 8 MiB). */
@@ -99,7 +99,11 @@ public final class Gateway {
 
     /** Serves one accepted connection on the calling thread until it closes. */
     void serve(ClientChannel channel) {
-        serve(channel, () -> new GatewayConnection(this, channel, false), null);
+        serve(
+                channel,
+                first -> new GatewayConnection(this, channel, false, first),
+                null,
+                ClosedReason.LISTENER_GATEWAY);
     }
 
     /**
@@ -109,19 +113,35 @@ public final class Gateway {
      * closed} runs on the relay's thread when the tunnel ends, after this returned.
      */
     void serve(ClientChannel channel, Runnable closed) {
-        serve(channel, () -> new GatewayConnection(this, channel, true), closed);
+        serve(
+                channel,
+                first -> new GatewayConnection(this, channel, true, first),
+                closed,
+                ClosedReason.LISTENER_GATEWAY);
     }
 
     /** Serves one connection accepted on the SOCKS5 listener on the calling thread; then runs {@code closed}. */
     void serveSocks(ClientChannel channel, Runnable closed) {
-        serve(channel, () -> new SocksConnection(this, channel), closed);
+        serve(channel, first -> new SocksConnection(this, channel, first), closed, ClosedReason.LISTENER_SOCKS);
     }
 
-    private void serve(ClientChannel channel, Supplier<ServedConnection> make, Runnable closed) {
+    private void serve(
+            ClientChannel channel,
+            Function<FirstRequestDeadline, ServedConnection> make,
+            Runnable closed,
+            String listener) {
+        // from accept to the first complete request (under load this thread may start a while after the accept)
+        FirstRequestDeadline first = FirstRequestDeadline.start(
+                channel,
+                connectionWatchdog,
+                channel.acceptedAt().orElseGet(ticker::read),
+                config.firstRequestTimeout().toNanos(),
+                () -> metrics.connectionClosed(listener, ClosedReason.FIRST_REQUEST_TIMEOUT));
         ServedConnection c;
         try {
-            c = make.get();
+            c = make.apply(first);
         } catch (RuntimeException | Error e) {
+            first.met();
             channel.close();
             if (closed != null) {
                 closed.run();
@@ -132,6 +152,7 @@ public final class Gateway {
         AtomicBoolean ended = new AtomicBoolean();
         Runnable end = () -> {
             if (ended.compareAndSet(false, true)) {
+                first.met(); // no longer watched, however the connection ended
                 connections.remove(c);
                 if (closed != null) {
                     closed.run();
@@ -206,8 +227,10 @@ public final class Gateway {
 
     /**
      * Ends client connections whose first request byte did not come in time ({@code idleTimeout} for
-     * keep-alive, {@code requestHeadTimeout} for a SOCKS greeting): {@link FirstByteWait}. Its period
-     * is an eighth of the shorter of the two (at most a second).
+     * keep-alive: {@link FirstByteWait}), and those whose first request was not complete within {@code
+     * firstRequestTimeout} of accept ({@link FirstRequestDeadline}). Its period is an eighth of the
+     * shortest of {@code idleTimeout}, {@code requestHeadTimeout} and {@code firstRequestTimeout} (at most a
+     * second).
      */
     IdleWatchdog connectionWatchdog() {
         return connectionWatchdog;

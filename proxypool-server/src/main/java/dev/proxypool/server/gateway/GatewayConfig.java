@@ -21,6 +21,13 @@ import java.time.Duration;
  * close (a client trickling header bytes cannot hold a connection)</td></tr>
  * <tr><td>maxConnections</td><td>0 (no cap)</td><td>open client connections; one more is closed at once.
  * {@link ConnectionLimits} sizes the server's default from the descriptor limit</td></tr>
+ * <tr><td>firstRequestTimeout</td><td>10 s</td><td>from accept to the first complete request head (TLS handshake,
+ * SOCKS5 greeting and request included): else the connection is closed (a silent or trickling client cannot hold
+ * a connection)</td></tr>
+ * <tr><td>maxConnectionsPerAddress</td><td>256</td><td>open connections of one client address on a listener; one
+ * more is closed at once</td></tr>
+ * <tr><td>firstByteTimeout</td><td>10 s</td><td>wait for the response head of an idempotent request that another
+ * attempt may still serve: after it the proxy is blamed ({@code slow_body}) and the request retried</td></tr>
  * </table>
  */
 public record GatewayConfig(
@@ -34,7 +41,10 @@ public record GatewayConfig(
         int maxAttempts,
         int bufferBytes,
         Duration requestHeadTimeout,
-        int maxConnections) {
+        int maxConnections,
+        Duration firstRequestTimeout,
+        int maxConnectionsPerAddress,
+        Duration firstByteTimeout) {
 
     public static final GatewayConfig DEFAULTS = new GatewayConfig(
             8192,
@@ -47,7 +57,10 @@ public record GatewayConfig(
             2,
             16384,
             Duration.ofSeconds(10),
-            0);
+            0,
+            Duration.ofSeconds(10),
+            256,
+            Duration.ofSeconds(10));
 
     public GatewayConfig {
         check("gateway.maxRequestLineBytes", maxRequestLineBytes, 256, 1 << 20);
@@ -61,6 +74,9 @@ public record GatewayConfig(
         positive("gateway.connectTimeout", connectTimeout);
         positive("server.requestHeadTimeout", requestHeadTimeout);
         check("server.maxConnections", maxConnections, 0, Integer.MAX_VALUE);
+        positive("server.firstRequestTimeout", firstRequestTimeout);
+        check("server.maxConnectionsPerAddress", maxConnectionsPerAddress, 1, Integer.MAX_VALUE);
+        positive("gateway.firstByteTimeout", firstByteTimeout);
     }
 
     public GatewayConfig withIdleTimeout(Duration d) {
@@ -75,7 +91,10 @@ public record GatewayConfig(
                 maxAttempts,
                 bufferBytes,
                 requestHeadTimeout,
-                maxConnections);
+                maxConnections,
+                firstRequestTimeout,
+                maxConnectionsPerAddress,
+                firstByteTimeout);
     }
 
     public GatewayConfig withIoTimeout(Duration d) {
@@ -90,7 +109,10 @@ public record GatewayConfig(
                 maxAttempts,
                 bufferBytes,
                 requestHeadTimeout,
-                maxConnections);
+                maxConnections,
+                firstRequestTimeout,
+                maxConnectionsPerAddress,
+                firstByteTimeout);
     }
 
     public GatewayConfig withTunnelIdleTimeout(Duration d) {
@@ -105,7 +127,10 @@ public record GatewayConfig(
                 maxAttempts,
                 bufferBytes,
                 requestHeadTimeout,
-                maxConnections);
+                maxConnections,
+                firstRequestTimeout,
+                maxConnectionsPerAddress,
+                firstByteTimeout);
     }
 
     public GatewayConfig withMaxAttempts(int n) {
@@ -120,7 +145,10 @@ public record GatewayConfig(
                 n,
                 bufferBytes,
                 requestHeadTimeout,
-                maxConnections);
+                maxConnections,
+                firstRequestTimeout,
+                maxConnectionsPerAddress,
+                firstByteTimeout);
     }
 
     /** The deadline from a request's first byte to the end of its head (408 after it). */
@@ -136,7 +164,10 @@ public record GatewayConfig(
                 maxAttempts,
                 bufferBytes,
                 d,
-                maxConnections);
+                maxConnections,
+                firstRequestTimeout,
+                maxConnectionsPerAddress,
+                firstByteTimeout);
     }
 
     /** The cap on open client connections; 0: none. */
@@ -152,11 +183,81 @@ public record GatewayConfig(
                 maxAttempts,
                 bufferBytes,
                 requestHeadTimeout,
-                n);
+                n,
+                firstRequestTimeout,
+                maxConnectionsPerAddress,
+                firstByteTimeout);
+    }
+
+    /**
+     * The deadline from accept to a connection's first complete request head: TLS handshake, SOCKS5
+     * greeting and request included; the connection is closed after it.
+     */
+    public GatewayConfig withFirstRequestTimeout(Duration d) {
+        return new GatewayConfig(
+                maxRequestLineBytes,
+                maxHeaderBytes,
+                maxHeaderCount,
+                idleTimeout,
+                ioTimeout,
+                tunnelIdleTimeout,
+                connectTimeout,
+                maxAttempts,
+                bufferBytes,
+                requestHeadTimeout,
+                maxConnections,
+                d,
+                maxConnectionsPerAddress,
+                firstByteTimeout);
+    }
+
+    /** The cap on connections one client address holds open on a listener; one more is closed at once. */
+    public GatewayConfig withMaxConnectionsPerAddress(int n) {
+        return new GatewayConfig(
+                maxRequestLineBytes,
+                maxHeaderBytes,
+                maxHeaderCount,
+                idleTimeout,
+                ioTimeout,
+                tunnelIdleTimeout,
+                connectTimeout,
+                maxAttempts,
+                bufferBytes,
+                requestHeadTimeout,
+                maxConnections,
+                firstRequestTimeout,
+                n,
+                firstByteTimeout);
+    }
+
+    /**
+     * The bound on the wait for the response head of an idempotent request that may still be retried on
+     * another proxy (else {@code ioTimeout}).
+     */
+    public GatewayConfig withFirstByteTimeout(Duration d) {
+        return new GatewayConfig(
+                maxRequestLineBytes,
+                maxHeaderBytes,
+                maxHeaderCount,
+                idleTimeout,
+                ioTimeout,
+                tunnelIdleTimeout,
+                connectTimeout,
+                maxAttempts,
+                bufferBytes,
+                requestHeadTimeout,
+                maxConnections,
+                firstRequestTimeout,
+                maxConnectionsPerAddress,
+                d);
     }
 
     int idleTimeoutMillis() {
         return millis(idleTimeout);
+    }
+
+    int firstByteTimeoutMillis() {
+        return millis(firstByteTimeout);
     }
 
     int ioTimeoutMillis() {

@@ -4,6 +4,8 @@ import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.routing.RetryRule;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -26,6 +28,9 @@ import java.util.List;
 final class GatewayConnection implements ServedConnection {
 
     private static final System.Logger LOG = System.getLogger(GatewayConnection.class.getName());
+
+    /** The largest request body kept in memory so that an idempotent request can be replayed (64 KiB). */
+    static final int MAX_REPLAYABLE_BODY = 64 * 1024;
 
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
@@ -68,12 +73,19 @@ final class GatewayConnection implements ServedConnection {
 
     private long exchangeWritten;
 
+    /** The current request's body, read whole for a replay (small, idempotent request); null: streamed. */
+    private byte[] replayBody;
+
+    /** The deadline from accept to the first complete request head (TLS handshake included). */
+    private final FirstRequestDeadline first;
+
     /**
      * @param mayHandOver true when the caller accepts {@link #run(Runnable)} returning before the connection
      *                    has closed (an established tunnel carried on by the selector relay)
      */
-    GatewayConnection(Gateway gw, ClientChannel ch, boolean mayHandOver) {
+    GatewayConnection(Gateway gw, ClientChannel ch, boolean mayHandOver, FirstRequestDeadline first) {
         this.gw = gw;
+        this.first = first;
         this.mayHandOver = mayHandOver;
         this.cfg = gw.config();
         this.ch = ch;
@@ -120,12 +132,20 @@ final class GatewayConnection implements ServedConnection {
     }
 
     private void loop() throws IOException {
+        boolean firstRequest = true;
         while (!gw.stopping()) {
             idle = true;
             // idle keep-alive: up to idleTimeout for a first byte. On a socket channel the connection watchdog
-            // keeps that deadline, so the read has no timeout (FirstByteWait says why)
+            // keeps that deadline, so the read has no timeout (FirstByteWait says why). The first request's
+            // wait, TLS handshake included, is bounded by the first-request deadline, which aborts the
+            // connection: no read timeout either (a trickled ClientHello would restart any per-read timeout)
             if (in.buffered() == 0) {
-                if (ch.readsInterruptible()) {
+                if (firstRequest && first.guarding()) {
+                    ch.readTimeout(0);
+                    if (!in.fill()) {
+                        return;
+                    }
+                } else if (ch.readsInterruptible()) {
                     if (!FirstByteWait.fill(
                             in,
                             ch,
@@ -141,13 +161,21 @@ final class GatewayConnection implements ServedConnection {
                     }
                 }
             }
-            // from the first byte on, the whole head has requestHeadTimeout (slow-header clients)
-            in.deadline(
-                    gw.ticker(), gw.ticker().read() + cfg.requestHeadTimeout().toNanos(), ch::readTimeout);
+            // from the first byte on, the whole head has requestHeadTimeout (slow-header clients); the first
+            // head no more than the first-request deadline
+            long headDeadline = gw.ticker().read() + cfg.requestHeadTimeout().toNanos();
+            boolean firstDeadline = firstRequest && first.deadline() - headDeadline < 0;
+            if (firstDeadline) {
+                headDeadline = first.deadline();
+            }
+            in.deadline(gw.ticker(), headDeadline, ch::readTimeout);
             RequestHead head;
             try {
                 head = RequestHead.read(in, cfg);
             } catch (WireException | WireReader.HeadTimeoutException e) {
+                if (firstRequest && !first.met()) {
+                    return; // the first-request deadline aborted the connection already: nothing to answer
+                }
                 idle = false;
                 gw.metrics().started(false);
                 long t0 = gw.ticker().read();
@@ -161,12 +189,21 @@ final class GatewayConnection implements ServedConnection {
                 } else {
                     status = 408;
                     reason = GatewayErrors.REQUEST_TIMEOUT;
+                    gw.metrics()
+                            .connectionClosed(
+                                    ClosedReason.LISTENER_GATEWAY,
+                                    firstDeadline
+                                            ? ClosedReason.FIRST_REQUEST_TIMEOUT
+                                            : ClosedReason.REQUEST_HEAD_TIMEOUT);
                     sendError(
                             true,
                             status,
                             reason,
-                            "the request head did not arrive within "
-                                    + cfg.requestHeadTimeout().toMillis() + " ms",
+                            firstDeadline
+                                    ? "the first request head did not arrive within "
+                                            + cfg.firstRequestTimeout().toMillis() + " ms of the connection"
+                                    : "the request head did not arrive within "
+                                            + cfg.requestHeadTimeout().toMillis() + " ms",
                             Explain.NONE,
                             false);
                 }
@@ -204,6 +241,12 @@ final class GatewayConnection implements ServedConnection {
             }
             if (head == null) {
                 return;
+            }
+            if (firstRequest) {
+                firstRequest = false;
+                if (!first.met()) {
+                    return; // aborted by the first-request deadline just as the head completed
+                }
             }
             idle = false;
             ch.readTimeout(cfg.ioTimeoutMillis());
@@ -311,8 +354,18 @@ final class GatewayConnection implements ServedConnection {
                     keepClient && !hasBody);
         }
         boolean expectContinue = head.http11 && hasBody && h.hasToken("Expect", "100-continue");
-        boolean idempotent = RetryRule.retryable(head.method, hasBody);
-        int maxAttempts = RetryRule.attemptsAllowed(head.method, hasBody, cfg.maxAttempts());
+        // a small body of an idempotent request is read first and kept, so that the request can be replayed
+        // on another proxy like a body-less one (not with 100-continue: the client waits for our go-ahead)
+        replayBody = null;
+        if (head.framing > 0
+                && head.framing <= MAX_REPLAYABLE_BODY
+                && !expectContinue
+                && RetryRule.retryable(head.method, false)) {
+            replayBody = readBody((int) head.framing);
+        }
+        boolean unreplayable = hasBody && replayBody == null;
+        boolean idempotent = RetryRule.retryable(head.method, unreplayable);
+        int maxAttempts = RetryRule.attemptsAllowed(head.method, unreplayable, cfg.maxAttempts());
         List<String> tried = List.of();
         Explain last = Explain.NONE;
         boolean lastTimeout = false;
@@ -371,6 +424,20 @@ final class GatewayConnection implements ServedConnection {
         }
     }
 
+    /** Reads a request body of {@code len} bytes whole (the client's reads keep their I/O timeout). */
+    private byte[] readBody(int len) throws IOException {
+        byte[] b = new byte[len];
+        int off = 0;
+        while (off < len) {
+            int n = in.read(b, off, len - off);
+            if (n < 0) {
+                throw in.unexpectedEnd("stream ended inside a body, " + (len - off) + " bytes missing");
+            }
+            off += n;
+        }
+        return b;
+    }
+
     private boolean upstreamFailed(RequestHead head, Explain last, boolean timeout, boolean keep) throws IOException {
         result = ExchangeResult.UPSTREAM_FAILED;
         return timeout
@@ -404,14 +471,19 @@ final class GatewayConnection implements ServedConnection {
             while (resp == null) {
                 try {
                     link = a.open(allowReuse);
-                    link.readTimeout(cfg.ioTimeoutMillis());
+                    // a request another attempt may still serve waits firstByteTimeout for the answer: a proxy
+                    // that stalls is blamed and left then, as one that refused would be (the rest: ioTimeout)
+                    link.readTimeout(
+                            mayRetry
+                                    ? Math.min(cfg.firstByteTimeoutMillis(), cfg.ioTimeoutMillis())
+                                    : cfg.ioTimeoutMillis());
                 } catch (IOException e) {
                     FailureKind kind = dialFailure(e);
                     outcome = AttemptOutcome.failure(kind);
                     return new AttemptEnd.Failed(kind);
                 }
                 try {
-                    resp = send(head, link, expectContinue, a.consumedHeader());
+                    resp = send(head, link, expectContinue, a.consumedHeader(), a.resolvedTarget());
                 } catch (PeerIOException e) {
                     if (e.client()) {
                         return e.framing() ? new AttemptEnd.ClientBadFraming() : new AttemptEnd.Broken();
@@ -441,6 +513,9 @@ final class GatewayConnection implements ServedConnection {
             if (unreachable && mayRetry) {
                 outcome = AttemptOutcome.failure(FailureKind.UPSTREAM_UNREACHABLE);
                 return new AttemptEnd.Failed(FailureKind.UPSTREAM_UNREACHABLE);
+            }
+            if (mayRetry) {
+                link.readTimeout(cfg.ioTimeoutMillis()); // the body's reads: the usual bound
             }
             a.answered(resp.status);
             long framing = resp.framing(head.method);
@@ -491,13 +566,16 @@ final class GatewayConnection implements ServedConnection {
      *
      * @return the head, or {@code null} when the upstream closed or reset before a status line
      */
-    private ResponseHead send(RequestHead head, UpstreamLink link, boolean expectContinue, String consumedHeader)
+    private ResponseHead send(
+            RequestHead head, UpstreamLink link, boolean expectContinue, String consumedHeader, InetAddress resolved)
             throws IOException, WireException {
         WireWriter uw = link.writer(cfg.bufferBytes());
         WireReader ur = link.reader(cfg.bufferBytes());
         try {
-            writeRequestHead(uw, head, link, consumedHeader);
-            if (head.framing != 0) {
+            writeRequestHead(uw, head, link, consumedHeader, resolved);
+            if (replayBody != null) {
+                uw.write(replayBody, 0, replayBody.length);
+            } else if (head.framing != 0) {
                 if (expectContinue) { // we answer 100 ourselves and send no Expect upstream
                     out.write(CONTINUE, 0, CONTINUE.length);
                     out.flush();
@@ -516,7 +594,7 @@ final class GatewayConnection implements ServedConnection {
                 // 1xx interim responses are ours to swallow: we already answered Expect ourselves
             }
         } catch (PeerIOException e) {
-            if (!e.client() && !e.timeout() && head.framing == 0) {
+            if (!e.client() && !e.timeout() && (head.framing == 0 || replayBody != null)) {
                 uw.discard();
                 return null; // reset before an answer: the caller treats it like a close
             }
@@ -524,14 +602,22 @@ final class GatewayConnection implements ServedConnection {
         }
     }
 
-    private void writeRequestHead(WireWriter uw, RequestHead head, UpstreamLink link, String consumedHeader)
+    private void writeRequestHead(
+            WireWriter uw, RequestHead head, UpstreamLink link, String consumedHeader, InetAddress resolved)
             throws IOException {
         RequestTarget t = head.target;
         uw.writeAscii(head.method);
         uw.writeByte(' ');
         if (link.mode() == UpstreamLink.Mode.FORWARD) {
             uw.writeAscii("http://");
-            uw.writeAscii(t.authority());
+            if (resolved == null) {
+                uw.writeAscii(t.authority());
+            } else { // the checked address for the upstream to connect to; Host below keeps the name
+                String a = resolved.getHostAddress();
+                uw.writeAscii(resolved instanceof Inet6Address ? "[" + a + "]" : a);
+                uw.writeByte(':');
+                uw.writeAscii(Integer.toString(t.port()));
+            }
         }
         uw.writeAscii(t.path());
         uw.writeAscii(" HTTP/1.1\r\n");

@@ -7,11 +7,12 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
-import javax.net.ServerSocketFactory;
 
 /**
  * The gateway's own TCP listener: a {@link ServerSocket} (of a {@link ServerSocketChannel}, so
@@ -21,7 +22,9 @@ import javax.net.ServerSocketFactory;
  * and half-close (GATEWAY-DESIGN.md). Started and stopped beside the Helidon WebServer.
  *
  * <p>Limits: with {@link GatewayConfig#maxConnections()} above 0, a connection accepted while that
- * many are open is closed at once (the client sees an immediate close, nothing is read). An accept
+ * many are open is closed at once (the client sees an immediate close, nothing is read); so is one
+ * whose client address holds {@link GatewayConfig#maxConnectionsPerAddress()} open connections on
+ * this listener. Both are counted ({@link GatewayMetrics#connectionClosed}). An accept
  * that fails (descriptors exhausted: {@code EMFILE}) never ends the loop: it backs off, from
  * {@value #ACCEPT_BACKOFF_MIN_MILLIS} ms doubling to {@value #ACCEPT_BACKOFF_MAX_MILLIS} ms, and
  * retries; the first failure of a streak is logged.
@@ -42,6 +45,15 @@ public final class GatewayListener implements AutoCloseable {
     private final AtomicInteger open;
 
     private final AtomicLong refused;
+    /** Open connections per client address on this listener ({@code server.maxConnectionsPerAddress}). */
+    private final ConcurrentHashMap<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
+
+    private final int maxPerAddress;
+    private final AtomicLong refusedPerAddress = new AtomicLong();
+    /** TLS over each accepted socket ({@code server.gatewayTls}), or null: plain. */
+    private final TlsLayer tls;
+    /** The {@code listener} tag of the metrics: {@link ClosedReason#LISTENER_GATEWAY} or {@code _SOCKS}. */
+    private final String name;
     /** Serves one accepted connection: the HTTP proxy, or SOCKS5; only the former owns the gateway's shutdown. */
     private final BiConsumer<ClientChannel, Runnable> handler;
 
@@ -50,12 +62,16 @@ public final class GatewayListener implements AutoCloseable {
     private final AtomicLong acceptFailures = new AtomicLong();
     private volatile boolean running = true;
 
-    private GatewayListener(Gateway gateway, ServerSocket server, boolean virtualThreads) {
-        this(gateway, server, virtualThreads, null);
+    private GatewayListener(Gateway gateway, ServerSocket server, boolean virtualThreads, TlsLayer tls) {
+        this(gateway, server, virtualThreads, null, tls);
     }
 
-    private GatewayListener(Gateway gateway, ServerSocket server, boolean virtualThreads, GatewayListener sibling) {
+    private GatewayListener(
+            Gateway gateway, ServerSocket server, boolean virtualThreads, GatewayListener sibling, TlsLayer tls) {
         this.gateway = gateway;
+        this.tls = tls;
+        this.name = sibling == null ? ClosedReason.LISTENER_GATEWAY : ClosedReason.LISTENER_SOCKS;
+        this.maxPerAddress = gateway.config().maxConnectionsPerAddress();
         this.server = server;
         this.ownsGateway = sibling == null;
         this.virtualThreads = virtualThreads;
@@ -93,14 +109,14 @@ public final class GatewayListener implements AutoCloseable {
     }
 
     /**
-     * Binds a server socket made by {@code sockets} (TLS for {@code server.gatewayTls}: the handshake
-     * then runs on each connection's own thread at its first read; its tunnels use the blocking relay)
-     * or, with {@code sockets} null, a plain channel's server socket, and starts accepting.
+     * Binds a plain channel's server socket and starts accepting; with {@code tls} (for {@code
+     * server.gatewayTls}) each accepted socket gets TLS layered over it: the handshake then runs on the
+     * connection's own thread at its first read, under the first-request deadline, and its tunnels use
+     * the blocking relay. {@code tls} null: plain.
      */
     public static GatewayListener start(
-            Gateway gateway, InetAddress bind, int port, boolean virtualThreads, ServerSocketFactory sockets)
-            throws IOException {
-        GatewayListener l = new GatewayListener(gateway, bind(bind, port, sockets), virtualThreads);
+            Gateway gateway, InetAddress bind, int port, boolean virtualThreads, TlsLayer tls) throws IOException {
+        GatewayListener l = new GatewayListener(gateway, bind(bind, port), virtualThreads, tls);
         l.acceptor.start();
         return l;
     }
@@ -114,14 +130,15 @@ public final class GatewayListener implements AutoCloseable {
      * @param port 0 picks a free port (tests)
      */
     public static GatewayListener startSocks(GatewayListener http, InetAddress bind, int port) throws IOException {
-        GatewayListener l = new GatewayListener(http.gateway, bind(bind, port, null), http.virtualThreads, http);
+        GatewayListener l = new GatewayListener(http.gateway, bind(bind, port), http.virtualThreads, http, null);
         l.acceptor.start();
         return l;
     }
 
-    private static ServerSocket bind(InetAddress bind, int port, ServerSocketFactory sockets) throws IOException {
-        // plain: a channel's server socket, so accepted sockets have the SocketChannel TunnelRelay needs
-        ServerSocket ss = sockets == null ? ServerSocketChannel.open().socket() : sockets.createServerSocket();
+    private static ServerSocket bind(InetAddress bind, int port) throws IOException {
+        // a channel's server socket: accepted sockets have the SocketChannel TunnelRelay needs, and closing it
+        // from another thread ends a blocked read (of a TLS handshake too: FirstRequestDeadline)
+        ServerSocket ss = ServerSocketChannel.open().socket();
         ss.setReuseAddress(true);
         ss.bind(new InetSocketAddress(bind, port), BACKLOG);
         return ss;
@@ -148,6 +165,16 @@ public final class GatewayListener implements AutoCloseable {
     /** Connections closed at once because {@link #maxConnections()} were open. */
     public long refusedConnections() {
         return refused.get();
+    }
+
+    /** The cap on one client address's open connections on this listener. */
+    public int maxConnectionsPerAddress() {
+        return maxPerAddress;
+    }
+
+    /** Connections closed at once because their address held {@link #maxConnectionsPerAddress()} here. */
+    public long refusedPerAddress() {
+        return refusedPerAddress.get();
     }
 
     /** Accept calls that failed (descriptors exhausted, ...) and were retried. */
@@ -181,20 +208,51 @@ public final class GatewayListener implements AutoCloseable {
             if (maxConnections > 0 && open.get() >= maxConnections) {
                 refused.incrementAndGet();
                 closeQuietly(s); // over the cap: refused at once, before any byte is read
+                gateway.metrics().connectionClosed(name, ClosedReason.MAX_CONNECTIONS);
+                continue;
+            }
+            InetAddress client = s.getInetAddress();
+            if (!admit(client)) {
+                refusedPerAddress.incrementAndGet();
+                closeQuietly(s); // one address may not take the whole reserve
+                gateway.metrics().connectionClosed(name, ClosedReason.PER_ADDRESS_LIMIT);
                 continue;
             }
             open.incrementAndGet();
+            Runnable closed = () -> {
+                open.decrementAndGet();
+                release(client);
+            };
             try {
                 s.setTcpNoDelay(true);
-                SocketClientChannel ch = new SocketClientChannel(s);
+                OptionalLong at = OptionalLong.of(gateway.ticker().read());
+                SocketClientChannel ch = new SocketClientChannel(tls == null ? s : tls.wrap(s), s, at);
                 // the gateway runs the callback once the connection has closed: on this thread, or on the
                 // selector relay's for a CONNECT tunnel handed over to it
-                connectionThreads.start(() -> handler.accept(ch, open::decrementAndGet));
+                connectionThreads.start(() -> handler.accept(ch, closed));
             } catch (IOException | RuntimeException e) {
-                open.decrementAndGet();
+                closed.run();
                 closeQuietly(s);
             }
         }
+    }
+
+    /** Counts a connection of {@code client} in; false when it holds the per-address cap already. */
+    private boolean admit(InetAddress client) {
+        boolean[] admitted = {false};
+        perAddress.compute(client, (a, n) -> {
+            int held = n == null ? 0 : n;
+            if (held >= maxPerAddress) {
+                return n;
+            }
+            admitted[0] = true;
+            return held + 1;
+        });
+        return admitted[0];
+    }
+
+    private void release(InetAddress client) {
+        perAddress.computeIfPresent(client, (a, n) -> n <= 1 ? null : n - 1);
     }
 
     private static void closeQuietly(Socket s) {

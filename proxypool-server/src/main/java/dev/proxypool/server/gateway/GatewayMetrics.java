@@ -28,6 +28,12 @@ public interface GatewayMetrics {
     /** A retry on another proxy. */
     void retried();
 
+    /**
+     * A listener closed a client connection by itself ({@code listener}: {@link ClosedReason#LISTENER_GATEWAY}
+     * or {@link ClosedReason#LISTENER_SOCKS}; {@code reason}: a {@link ClosedReason}).
+     */
+    default void connectionClosed(String listener, String reason) {}
+
     GatewayMetrics NONE = new GatewayMetrics() {
         @Override
         public void started(boolean tunnel) {}

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.channels.SocketChannel;
+import java.util.OptionalLong;
 import javax.net.ssl.SSLSocket;
 
 /** A {@link ClientChannel} over an accepted {@link Socket}. */
@@ -15,11 +16,23 @@ final class SocketClientChannel implements ClientChannel {
     private static final int LINGER_MAX_BYTES = 256 * 1024;
 
     private final Socket socket;
+    /** The accepted TCP socket: {@link #socket} itself, or the one a TLS socket is layered over. */
+    private final Socket plain;
+
     private final InputStream in;
     private final OutputStream out;
 
+    private final OptionalLong acceptedAt;
+
     SocketClientChannel(Socket socket) throws IOException {
+        this(socket, socket, OptionalLong.empty());
+    }
+
+    /** A channel over {@code socket}, which is {@code plain} or TLS layered over it, accepted at {@code acceptedAt}. */
+    SocketClientChannel(Socket socket, Socket plain, OptionalLong acceptedAt) throws IOException {
         this.socket = socket;
+        this.plain = plain;
+        this.acceptedAt = acceptedAt;
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
     }
@@ -48,6 +61,26 @@ final class SocketClientChannel implements ClientChannel {
         // a socket channel's shutdownInput wakes its blocked reader (virtual or platform thread) with end of
         // stream; a layered TLS socket is left to its read timeouts
         return socketChannel() != null;
+    }
+
+    @Override
+    public OptionalLong acceptedAt() {
+        return acceptedAt;
+    }
+
+    @Override
+    public boolean abortable() {
+        // closing a socket channel wakes its blocked reader, the TLS layer's read of a handshake included
+        return plain.getChannel() != null;
+    }
+
+    @Override
+    public void abort() {
+        try {
+            plain.close();
+        } catch (IOException ignored) {
+            // closed already
+        }
     }
 
     @Override

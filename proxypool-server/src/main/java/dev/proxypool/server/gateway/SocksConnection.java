@@ -29,7 +29,8 @@ import java.util.List;
  * and the routing's retry policy.
  *
  * <p>Limits: the whole handshake (greeting, credentials, request) must arrive within
- * {@code server.requestHeadTimeout} of the connection's accept, else the connection is closed;
+ * {@code server.firstRequestTimeout} of the connection's accept ({@link FirstRequestDeadline}), else the
+ * connection is closed;
  * every field is length-prefixed by at most one byte, so nothing grows beyond 255 bytes.
  */
 final class SocksConnection implements ServedConnection {
@@ -68,6 +69,9 @@ final class SocksConnection implements ServedConnection {
     private final AccessLog accessLog;
     private final ExchangeListener exchanges;
     private final byte[] field = new byte[255];
+    /** The deadline from accept to the end of the handshake (greeting, credentials, request). */
+    private final FirstRequestDeadline first;
+
     private volatile boolean idle = true;
     private boolean lingerOnClose;
     private boolean buffersFree = true;
@@ -87,8 +91,9 @@ final class SocksConnection implements ServedConnection {
     /** What the handshake asked for. */
     private record Request(String client, HeaderLookup headers, RequestTarget target) {}
 
-    SocksConnection(Gateway gw, ClientChannel ch) {
+    SocksConnection(Gateway gw, ClientChannel ch, FirstRequestDeadline first) {
         this.gw = gw;
+        this.first = first;
         this.cfg = gw.config();
         this.ch = ch;
         this.in = new WireReader(ch.input(), gw.buffers().take(), true);
@@ -146,25 +151,19 @@ final class SocksConnection implements ServedConnection {
 
     private void serve() throws IOException {
         long accepted = gw.ticker().read();
-        long deadline = accepted + cfg.requestHeadTimeout().toNanos();
+        long deadline = first.deadline();
         Request request;
         try {
-            // the first byte: on a socket channel under the connection watchdog, with no read timeout
-            // (FirstByteWait); the rest of the handshake with timed reads up to the same deadline
-            boolean interruptible = ch.readsInterruptible();
-            if (!interruptible) {
+            // the first byte: under the first-request deadline, which aborts the connection, with no read
+            // timeout; the rest of the handshake with timed reads up to the same deadline
+            boolean guarded = first.guarding();
+            if (guarded) {
+                ch.readTimeout(0);
+            } else {
                 in.deadline(gw.ticker(), deadline, ch::readTimeout);
             }
-            boolean first = interruptible
-                    ? FirstByteWait.fill(
-                            in,
-                            ch,
-                            gw.connectionWatchdog(),
-                            accepted,
-                            cfg.requestHeadTimeout().toNanos())
-                    : in.fill();
-            if (!first) {
-                return; // closed without a byte, or none in time: nothing to log
+            if (!in.fill()) {
+                return; // closed without a byte: nothing to log
             }
             in.deadline(gw.ticker(), deadline, ch::readTimeout);
             idle = false;
@@ -172,9 +171,13 @@ final class SocksConnection implements ServedConnection {
             t0 = accepted;
             gw.metrics().started(true);
             request = handshake();
+            if (!first.met()) {
+                return; // aborted by the deadline just as the handshake completed
+            }
         } catch (WireReader.HeadTimeoutException e) {
-            if (started) {
+            if (started && first.met()) {
                 result = ExchangeResult.BAD_REQUEST;
+                gw.metrics().connectionClosed(ClosedReason.LISTENER_SOCKS, ClosedReason.FIRST_REQUEST_TIMEOUT);
                 error(408, GatewayErrors.REQUEST_TIMEOUT);
             }
             return;

@@ -67,6 +67,30 @@ final class Tokens {
         return false;
     }
 
+    /** How many elements of the comma-separated list {@code list} equal {@code token}, case-insensitively. */
+    static int count(String list, String token) {
+        int n = list.length();
+        int found = 0;
+        int i = 0;
+        while (i < n) {
+            int comma = list.indexOf(',', i);
+            int end = comma < 0 ? n : comma;
+            int s = i;
+            int e = end;
+            while (s < e && isOws(list.charAt(s))) {
+                s++;
+            }
+            while (e > s && isOws(list.charAt(e - 1))) {
+                e--;
+            }
+            if (e - s == token.length() && list.regionMatches(true, s, token, 0, e - s)) {
+                found++;
+            }
+            i = end + 1;
+        }
+        return found;
+    }
+
     /** The last element of a comma-separated list, trimmed ("gzip, chunked" gives "chunked"). */
     static String last(String list) {
         int comma = list.lastIndexOf(',');

@@ -1,6 +1,7 @@
 package dev.proxypool.server.gateway;
 
 import java.io.IOException;
+import java.net.InetAddress;
 
 /**
  * One try through one proxy. It holds a unit of that proxy's capacity from {@link
@@ -27,6 +28,16 @@ public non-sealed interface UpstreamAttempt extends RouteDecision {
      * {@code X-ProxyPool-*} headers are never forwarded anyway.
      */
     default String consumedHeader() {
+        return null;
+    }
+
+    /**
+     * The checked address this attempt sends the upstream instead of the request's host name (the
+     * gateway resolved it: {@code resolveDestinations}), or {@code null}: the upstream resolves the name.
+     * A tunnel is opened to it; a forwarded request names it in its request target and keeps the name
+     * in {@code Host}.
+     */
+    default InetAddress resolvedTarget() {
         return null;
     }
 

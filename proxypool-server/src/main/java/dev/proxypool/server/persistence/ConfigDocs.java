@@ -69,6 +69,7 @@ final class ConfigDocs {
         fetch.put("lowWaterMark", u.lowWaterMark());
         d.put("fetch", fetch);
         d.put("validate", u.validate());
+        u.resolveDestinations().ifPresent(r -> d.put("resolveDestinations", r));
         return d;
     }
 

@@ -4,6 +4,7 @@ import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.tls.TlsDefaults;
 import dev.proxypool.sdk.tls.TlsFileException;
+import dev.proxypool.server.gateway.TlsLayer;
 import io.helidon.common.tls.Tls;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -17,14 +18,32 @@ import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * TLS for one listener: an {@link SSLContext} whose key manager follows the PEM files on disk
  * ({@link ReloadingKeyManager}), TLS 1.2/1.3 and forward-secret AEAD suites only. The gateway takes
- * its {@link #serverSocketFactory()}, the Helidon REST listener its {@link #helidonTls()}; the
- * handshake runs on the connection's own thread at its first read, under the listener's read timeout.
+ * its {@link #layer()} (TLS over each accepted plain socket), the Helidon REST listener its {@link
+ * #helidonTls()}; the handshake runs on the connection's own thread at its first read, under the
+ * listener's first-request deadline.
+ *
+ * <p>Client-initiated renegotiation (TLS 1.2; 1.3 has none) is refused on every listener: the first
+ * use of this class sets {@value #REJECT_RENEGOTIATION} unless the operator set it, before any server
+ * handshake reads it (the JDK reads it once per process). A renegotiation costs the server a full
+ * handshake for a few client bytes, and a request served after one runs under parameters the first
+ * handshake did not agree.
  */
 public final class ListenerTls {
+
+    /** The JDK's switch that makes a server answer a client's renegotiation with a fatal alert. */
+    static final String REJECT_RENEGOTIATION = "jdk.tls.rejectClientInitiatedRenegotiation";
+
+    static {
+        if (System.getProperty(REJECT_RENEGOTIATION) == null) {
+            System.setProperty(REJECT_RENEGOTIATION, "true");
+        }
+    }
 
     private final String key;
     private final ReloadingKeyManager keys;
@@ -117,6 +136,20 @@ public final class ListenerTls {
             public ServerSocket createServerSocket(int port, int backlog, InetAddress address) throws IOException {
                 return configure(tls.createServerSocket(port, backlog, address));
             }
+        };
+    }
+
+    /**
+     * Server-mode TLS layered over accepted plain sockets, with this listener's certificate and
+     * parameters (the gateway listener: it keeps the plain socket to end a stalled handshake).
+     */
+    public TlsLayer layer() {
+        SSLSocketFactory factory = context.getSocketFactory();
+        return plain -> {
+            SSLSocket s = (SSLSocket) factory.createSocket(plain, null, true);
+            s.setUseClientMode(false);
+            s.setSSLParameters(parameters);
+            return s;
         };
     }
 

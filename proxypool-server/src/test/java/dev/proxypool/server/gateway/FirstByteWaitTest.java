@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The wait for a connection's first request byte runs with no read timeout, its deadline kept by the
- * gateway's connection watchdog (FirstByteWait): the keep-alive idle close and the SOCKS greeting
- * deadline still hold, within one watchdog period; a wait that ended never shuts a later one down;
+ * gateway's connection watchdog (FirstByteWait, FirstRequestDeadline): the keep-alive idle close and
+ * the SOCKS greeting deadline still hold, within one watchdog period; a wait that ended never shuts a later one down;
  * a head cut after its first bytes still gets its 408.
  */
 class FirstByteWaitTest {
@@ -35,7 +35,10 @@ class FirstByteWaitTest {
         gw = new GatewayFixture(
                 new DirectEngine(),
                 ProxyAuthenticator.anonymous(),
-                GatewayConfig.DEFAULTS.withIdleTimeout(IDLE).withRequestHeadTimeout(HEAD));
+                GatewayConfig.DEFAULTS
+                        .withIdleTimeout(IDLE)
+                        .withRequestHeadTimeout(HEAD)
+                        .withFirstRequestTimeout(HEAD));
         socks = GatewayListener.startSocks(gw.listener, InetAddress.getLoopbackAddress(), 0);
         periodMillis = IdleWatchdog.periodFor(IDLE) / 1_000_000;
     }
@@ -57,8 +60,15 @@ class FirstByteWaitTest {
     }
 
     @Test
-    void aSilentConnectionWaitsOnTheWatchdogAndIsClosedAfterTheIdleTimeout() throws IOException {
+    void anIdleKeepAliveConnectionWaitsOnTheWatchdogAndIsClosedAfterTheIdleTimeout() throws IOException {
         try (RawClient c = gw.client()) {
+            // the first request has the first-request deadline; the keep-alive wait after it the idle timeout
+            assertEquals(
+                    200,
+                    c.send("GET http://" + origin.authority() + "/hello HTTP/1.1\r\nHost: " + origin.authority()
+                                    + "\r\n\r\n")
+                            .read()
+                            .status());
             long t0 = System.nanoTime();
             Await.atMost(Duration.ofSeconds(10))
                     .until("the first-byte wait to be watched", () -> watchdog().watching() == 1);
@@ -105,14 +115,14 @@ class FirstByteWaitTest {
     }
 
     @Test
-    void aSilentSocksClientIsClosedAtTheHandshakeDeadline() throws IOException {
+    void aSilentSocksClientIsClosedAtTheFirstRequestDeadline() throws IOException {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), socks.port()), 5_000);
             s.setSoTimeout(10_000);
             long t0 = System.nanoTime();
             Await.atMost(Duration.ofSeconds(10))
                     .until(
-                            "the SOCKS first-byte wait to be watched",
+                            "the SOCKS first-request deadline to be watched",
                             () -> watchdog().watching() == 1);
             assertEquals(-1, s.getInputStream().read(), "closed without an answer");
             long ms = (System.nanoTime() - t0) / 1_000_000;

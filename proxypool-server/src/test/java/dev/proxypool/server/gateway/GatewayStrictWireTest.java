@@ -71,6 +71,57 @@ class GatewayStrictWireTest {
         GatewayFixture.awaitInFlightZero(engine);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {
+                "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked",
+                "Transfer-Encoding: chunked, chunked",
+                "Transfer-Encoding: gzip, chunked\r\nTransfer-Encoding: chunked"
+            })
+    void chunkedTwiceIs400AndClose(String fields) throws IOException {
+        try (RawClient c = gw.client()) {
+            RawClient.Response r = c.send("POST http://" + origin.authority() + "/echo HTTP/1.1\r\nHost: "
+                            + origin.authority() + "\r\n" + fields + "\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+                    .read();
+            assertEquals("HTTP/1.1 400 Bad Request", r.statusLine());
+            assertEquals("bad_framing", r.header("X-ProxyPool-Error"));
+            assertEquals("close", r.header("Connection"));
+            assertTrue(c.closedByServer(), "closed after the 400");
+        }
+        assertEquals(0, origin.requests.get(), "nothing reached the origin");
+    }
+
+    @ParameterizedTest(name = "chunk line {0}")
+    @ValueSource(strings = {"5;a=\rb", "5\r;a=b", "5;a=b\r ", "5;a=\u0000"})
+    void aBareCrOrControlCharacterInAChunkLineIs400AndClose(String sizeLine) throws IOException {
+        try (RawClient c = gw.client()) {
+            RawClient.Response r = c.send(
+                            "POST http://" + origin.authority() + "/echo HTTP/1.1\r\nHost: " + origin.authority()
+                                    + "\r\nTransfer-Encoding: chunked\r\n\r\n" + sizeLine
+                                    + "\r\nhello\r\n0\r\n\r\n")
+                    .read();
+            assertEquals("HTTP/1.1 400 Bad Request", r.statusLine());
+            assertEquals("bad_framing", r.header("X-ProxyPool-Error"));
+            assertEquals("close", r.header("Connection"));
+            assertTrue(c.closedByServer(), "closed after the 400");
+        }
+        GatewayFixture.awaitInFlightZero(engine);
+    }
+
+    @Test
+    void aBareCrInAChunkedTrailerIs400AndClose() throws IOException {
+        try (RawClient c = gw.client()) {
+            RawClient.Response r = c.send("POST http://" + origin.authority() + "/echo HTTP/1.1\r\nHost: "
+                            + origin.authority() + "\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n"
+                            + "X-T: a\rb\r\n\r\n")
+                    .read();
+            assertEquals("HTTP/1.1 400 Bad Request", r.statusLine());
+            assertEquals("bad_framing", r.header("X-ProxyPool-Error"));
+            assertTrue(c.closedByServer(), "closed after the 400");
+        }
+        GatewayFixture.awaitInFlightZero(engine);
+    }
+
     @Test
     void aMalformedChunkSizeFromTheUpstreamMidStreamCutsTheClientConnection() throws Exception {
         try (RawOrigin raw = new RawOrigin(h -> "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"

@@ -43,7 +43,7 @@ class SocksWireTest {
         origin = TestOrigin.http();
         engine = new DirectEngine();
         start(
-                GatewayConfig.DEFAULTS.withRequestHeadTimeout(HANDSHAKE),
+                GatewayConfig.DEFAULTS.withRequestHeadTimeout(HANDSHAKE).withFirstRequestTimeout(HANDSHAKE),
                 ProxyAuthenticator.basic(Map.of("alice", "wonder")));
     }
 

@@ -6,21 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Protocol;
-import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.RawHttp;
 import dev.proxypool.testkit.TestPorts;
-import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -77,75 +70,6 @@ class RealTinyproxyTargetFailureTest {
             assertEquals(700, forwarded.body().length);
             b.assertCapacityBackToZero();
             assertEquals(HealthState.HEALTHY, health.state());
-        }
-    }
-
-    /** tinyproxy in the foreground ({@code -d}) with a minimal config; killed on close. */
-    private static final class Tinyproxy implements AutoCloseable {
-        final Process process;
-        final int port;
-
-        private Tinyproxy(Process process, int port) {
-            this.process = process;
-            this.port = port;
-        }
-
-        static Tinyproxy start(Path dir) throws IOException, InterruptedException {
-            IOException last = null;
-            for (int attempt = 0; attempt < 3; attempt++) { // a free port may be taken before tinyproxy binds it
-                int port;
-                try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                    port = probe.getLocalPort();
-                }
-                Path conf = dir.resolve("tinyproxy-" + attempt + ".conf");
-                Files.writeString(conf, """
-                        Port %d
-                        Listen 127.0.0.1
-                        Timeout 15
-                        MaxClients 64
-                        LogLevel Warning
-                        Allow 127.0.0.1
-                        DisableViaHeader Yes
-                        """.formatted(port));
-                Process p = new ProcessBuilder(TINYPROXY.toString(), "-d", "-c", conf.toString())
-                        .redirectErrorStream(true)
-                        .redirectOutput(
-                                dir.resolve("tinyproxy-" + attempt + ".log").toFile())
-                        .start();
-                if (awaitListening(p, port, Duration.ofSeconds(10))) {
-                    return new Tinyproxy(p, port);
-                }
-                p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-                last = new IOException("tinyproxy did not listen on 127.0.0.1:" + port + ": "
-                        + Files.readString(dir.resolve("tinyproxy-" + attempt + ".log")));
-            }
-            throw last;
-        }
-
-        private static boolean awaitListening(Process p, int port, Duration timeout) {
-            String listening = "listening";
-            String exited = "exited";
-            return listening.equals(Await.atMost(timeout)
-                    .until(
-                            "tinyproxy to listen on port " + port,
-                            () -> {
-                                if (!p.isAlive()) {
-                                    return exited;
-                                }
-                                try (Socket s = new Socket()) {
-                                    s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
-                                    return listening;
-                                }
-                            },
-                            s -> s.equals(listening) || s.equals(exited)));
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            process.destroy();
-            if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
         }
     }
 }

@@ -57,6 +57,16 @@ final class UpstreamBench implements AutoCloseable {
 
     /** @param maxConcurrency every proxy's {@code maxConcurrency} */
     UpstreamBench(Path dir, String health, List<ProxyKey> keys, int maxConcurrency) {
+        this(
+                dir,
+                health,
+                keys,
+                maxConcurrency,
+                GatewayConfig.DEFAULTS.withMaxAttempts(10).withIoTimeout(IO_TIMEOUT));
+    }
+
+    /** @param gateway the gateway's wire limits and timeouts (instead of the {@link #IO_TIMEOUT} ones) */
+    UpstreamBench(Path dir, String health, List<ProxyKey> keys, int maxConcurrency, GatewayConfig gateway) {
         proxies = new ArrayList<>();
         for (ProxyKey key : keys) {
             proxies.add(Proxy.builder(key)
@@ -86,7 +96,7 @@ final class UpstreamBench implements AutoCloseable {
                 .gatewayPort(0)
                 .apiPort(0)
                 .shutdownGrace(Duration.ofSeconds(1))
-                .config(GatewayConfig.DEFAULTS.withMaxAttempts(10).withIoTimeout(IO_TIMEOUT))
+                .config(gateway)
                 .start();
     }
 

@@ -43,9 +43,14 @@ final class ChildJvm implements AutoCloseable {
     }
 
     static ChildJvm start(String name, Class<?> main, String... args) {
+        return start(name, "192m", main, args);
+    }
+
+    /** A child with a heap of {@code maxHeap} (a {@code -Xmx} value). */
+    static ChildJvm start(String name, String maxHeap, Class<?> main, String... args) {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx192m",
+                "-Xmx" + maxHeap,
                 "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1",
                 "-Xshare:auto",

@@ -16,17 +16,19 @@ final class TestNames {
     static final String SUFFIX = ".ssrf.example";
 
     /** label → its addresses. */
-    private static final Map<String, List<String>> NAMES = Map.of(
-            "loop", List.of("127.0.0.1"),
-            "loop6", List.of("::1"),
-            "meta", List.of("169.254.169.254"),
-            "private", List.of("10.0.0.1"),
-            "cgnat", List.of("100.64.1.1"),
-            "linklocal", List.of("fe80::1"),
-            "ula", List.of("fd00::1"),
-            "mapped", List.of("::ffff:10.0.0.1"),
-            "multicast", List.of("224.0.0.1"),
-            "rebind", List.of("93.184.216.34", "127.0.0.1"));
+    private static final Map<String, List<String>> NAMES = Map.ofEntries(
+            Map.entry("loop", List.of("127.0.0.1")),
+            Map.entry("loop6", List.of("::1")),
+            Map.entry("meta", List.of("169.254.169.254")),
+            Map.entry("private", List.of("10.0.0.1")),
+            Map.entry("cgnat", List.of("100.64.1.1")),
+            Map.entry("linklocal", List.of("fe80::1")),
+            Map.entry("ula", List.of("fd00::1")),
+            Map.entry("mapped", List.of("::ffff:10.0.0.1")),
+            Map.entry("multicast", List.of("224.0.0.1")),
+            Map.entry("rebind", List.of("93.184.216.34", "127.0.0.1")),
+            // the test origin: loopback, so allowed only where a test allow-lists this name
+            Map.entry("origin", List.of("127.0.0.1")));
 
     /** Every label with a forbidden address among its answers. */
     static final List<String> FORBIDDEN =
