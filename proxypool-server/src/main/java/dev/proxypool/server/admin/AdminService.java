@@ -50,6 +50,9 @@ import java.util.function.Supplier;
  * every client credential. An operator of role {@code viewer} may only read: any other method
  * answers {@code 403 forbidden}. Without {@code admin.token} and without any operator every path
  * answers {@code 404 {"error": "admin_disabled"}}; a missing or wrong token {@code 401 unauthorized}.
+ * Until the named operators are first read (a few ms after start; longer while PostgreSQL is down) a
+ * token other than {@code admin.token} answers {@code 503 database_unavailable} with
+ * {@code Retry-After} instead of a 401 that would sign a console out.
  *
  * <h2>Errors</h2>
  * {@code {"error": code, "message": text}}: {@code 400 invalid_request} (the message names the field,
@@ -117,7 +120,11 @@ public final class AdminService implements HttpService {
 
     /** Whether anyone can sign in: {@code admin.token} is configured or a named operator exists. */
     public boolean enabled() {
-        return auth.enabled();
+        try {
+            return auth.enabled();
+        } catch (AdminException e) {
+            return true; // the operators are not read yet: some may exist
+        }
     }
 
     /**
@@ -126,10 +133,14 @@ public final class AdminService implements HttpService {
      * take admin credentials (the node registry's tokens).
      */
     public boolean admits(String authorization) {
-        return authorization != null
-                && auth.identify(List.of(authorization))
-                        .filter(who -> !who.viewer())
-                        .isPresent();
+        try {
+            return authorization != null
+                    && auth.identify(List.of(authorization))
+                            .filter(who -> !who.viewer())
+                            .isPresent();
+        } catch (AdminException e) {
+            return false; // the operators are not read yet: only admin.token is known
+        }
     }
 
     @Override
@@ -182,6 +193,17 @@ public final class AdminService implements HttpService {
     }
 
     private void authorize(ServerRequest req, ServerResponse res) {
+        try {
+            authorizeKnown(req, res);
+        } catch (AdminException e) {
+            // the operators are not read yet (starting, database down): retryable, never a 401
+            closeIfUnread(req, res);
+            res.header(HeaderNames.RETRY_AFTER, "1");
+            AdminJson.error(res, e.status(), e.code(), e.getMessage());
+        }
+    }
+
+    private void authorizeKnown(ServerRequest req, ServerResponse res) {
         if (!auth.enabled()) {
             closeIfUnread(req, res);
             AdminJson.error(
