@@ -47,7 +47,10 @@ import java.util.Optional;
  *
  * <p>Disable takes the proxy out of extraction ({@code store.setDisabled}) and out of this
  * process's picks at once (its runtime's health goes {@code DISABLED} with reason
- * {@code operator}), then the snapshot is rebuilt; enable reverses both. An action that changes
+ * {@code operator}), then the snapshot is rebuilt; enable reverses both as a transition of its own
+ * (reason {@code operator_enabled}): the health record, its history and backoff stay, and a proxy
+ * whose last checks failed (cooling, or disabled for or after failures) gets one recovery check
+ * before full traffic (then slow start). An action that changes
  * something is audited; when the audit row cannot be written the action is undone and the answer is
  * {@code 503 database_unavailable} (nothing unaudited stays changed).
  */
@@ -227,8 +230,12 @@ final class ProxyResource {
                 engine.store().get(id).orElseThrow(() -> AdminException.notFound("no proxy with id '" + id + "'"));
         ProxyState target = disable ? ProxyState.DISABLED : ProxyState.AVAILABLE;
         Optional<ProxyRuntime> runtime = engine.runtime(id);
-        boolean healthChanges =
-                runtime.isPresent() && (disable != (runtime.get().health().state() == HealthState.DISABLED));
+        // enable also acts on a cooling proxy (its recovery check now), never on one whose check is running
+        boolean healthChanges = runtime.isPresent()
+                && (disable
+                        ? runtime.get().health().state() != HealthState.DISABLED
+                        : runtime.get().health().state() == HealthState.DISABLED
+                                || runtime.get().health().state() == HealthState.COOLING);
         if (sp.state() != target || healthChanges) {
             Map<String, Object> before = ProxyView.auditState(sp.state(), runtime);
             apply(id, disable, runtime);

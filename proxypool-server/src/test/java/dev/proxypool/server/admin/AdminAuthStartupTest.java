@@ -47,7 +47,10 @@ class AdminAuthStartupTest {
                     assertEquals(200, r.status(), "round " + round + ": " + r.body());
                     assertEquals("olga", r.json().get("name"));
                 }
-                assertEquals(401, f.send("GET", "/whoami", null, "not-a-token-0123456789").status(), "a wrong token still 401");
+                assertEquals(
+                        401,
+                        f.send("GET", "/whoami", null, "not-a-token-0123456789").status(),
+                        "a wrong token still 401");
             }
         }
     }
