@@ -610,6 +610,12 @@ async function renderRequests() {
   }
   $('rq-count').textContent = data.entries.length + ' shown · ' + data.recorded + ' recorded since start · last '
     + data.capacity + ' kept';
+  // each ring's reach: successes push older requests out quickly, failures have a ring of their own
+  $('rq-reach').textContent = data.capacity === 0 ? '' : 'All requests go back to '
+    + (data.oldest ? clock(data.oldest) + ' (' + ago(data.oldest) + ')' : '–') + '; failures (their own ring of '
+    + data.capacity + ') go back to ' + (data.failuresOldest ? clock(data.failuresOldest) + ' (' + ago(data.failuresOldest) + ')' : '– (none yet)') + '.';
+  $('rq-reach').dataset.oldest = data.oldest || '';
+  $('rq-reach').dataset.failuresOldest = data.failuresOldest || '';
   status('refreshed ' + new Date().toLocaleTimeString());
   document.body.dataset.rendered = 'requests';
 }
