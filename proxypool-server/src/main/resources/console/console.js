@@ -340,16 +340,56 @@ function flag(tone, text, link) {
     text, link ? ' ' : null, link ? el('a', { href: link.href, text: link.text }) : null);
 }
 
+/** A row a red flag's link landed on: marked and scrolled to once its page rendered. */
+const evidence = { routing: null };
+
+/** Marks (and scrolls to) the row of {@code table} whose data-{key} is {@code name}; unmarks the others. */
+function markRow(tableId, key, name) {
+  let found = null;
+  for (const tr of $(tableId).querySelectorAll('tr[data-' + key + ']')) {
+    const hit = tr.dataset[key] === name;
+    tr.classList.toggle('flagged', hit);
+    if (hit) found = tr;
+  }
+  if (found) found.scrollIntoView({ block: 'center' });
+  return found;
+}
+
+/**
+ * The server's red flags (GET /flags): an upstream whose healthy share fell below admin.flags.healthyShare
+ * links to its row of the pool table (its health counts); a routing whose recent requests mostly found no
+ * proxy links to its row of the Routings page, marked.
+ */
+function serverFlags(flags) {
+  return flags.flags.map((f) => {
+    const li = el('li', { class: f.severity, 'data-flag': f.severity, 'data-kind': f.kind }, f.message, ' ');
+    if (f.kind === 'upstream_unhealthy') {
+      li.dataset.upstream = f.upstream;
+      li.append(el('a', { href: '#overview', 'data-evidence': 'upstream', text: 'Health by upstream',
+        onclick: (ev) => { ev.preventDefault(); markRow('ov-pool', 'upstream', f.upstream); } }));
+    } else if (f.kind === 'routing_no_candidate') {
+      li.dataset.routing = f.routing;
+      li.append(el('a', { href: '#routings', 'data-evidence': 'routing', text: 'Routings',
+        onclick: () => { evidence.routing = f.routing; } }), ' · ',
+      el('a', { href: '#requests', text: 'its requests', onclick: (ev) => { ev.preventDefault();
+        setRequestFilter({ routing: f.routing, reason: 'no_candidate' }); location.hash = '#requests'; } }));
+    }
+    return li;
+  });
+}
+
 /** What an operator on call should look at first, worst first; one calm line when nothing is wrong. */
-function attention(snap, series, pipeline, last, capPct, pool, providerOf, errors) {
+function attention(snap, series, pipeline, last, capPct, pool, providerOf, errors, flags) {
   const items = [];
   const add = (tone, text, link) => items.push(flag(tone, text, link));
   if (!series.storeUp) add('bad', 'The pool store cannot be reached: extraction and collection are failing; the gateway serves from its last snapshot.');
   if (snap.size === 0) add('bad', 'The snapshot is empty: every gateway request answers no_candidate.');
   else if (pool.healthy === 0) add('bad', 'No proxy is healthy: ' + pool.cooling + ' cooling, ' + pool.disabled + ' disabled.');
   else if (pool.cooling > pool.healthy) add('warn', 'More proxies are cooling (' + pool.cooling + ') than healthy (' + pool.healthy + ').');
-  for (const u of pool.upstreams) {
-    if (snap.size > 0 && u.healthy === 0) {
+  if (flags) items.push(...serverFlags(flags));
+  const judged = new Set(flags ? flags.flags.filter((f) => f.upstream).map((f) => f.upstream) : []);
+  for (const u of pool.upstreams) { // an upstream with no proxy at all is not the server's flag: said here
+    if (snap.size > 0 && u.healthy === 0 && !judged.has(u.name)) {
       add('bad', 'Upstream ' + u.name + ' has no healthy proxy (' + u.inSnapshot + ' in the snapshot, ' + u.cooling
         + ' cooling, ' + u.disabled + ' disabled).', { href: '#upstreams', text: 'Upstreams' });
     }
@@ -483,12 +523,12 @@ function renderErrors(errors) {
 
 async function renderOverview(quiet) {
   const seq = ++renderSeq;
-  let snap, series, pipeline, errors, upstreams;
+  let snap, series, pipeline, errors, upstreams, flags;
   try {
-    [snap, series, pipeline, errors, upstreams] = await Promise.all([api('GET', '/snapshot'), api('GET', '/series'),
+    [snap, series, pipeline, errors, upstreams, flags] = await Promise.all([api('GET', '/snapshot'), api('GET', '/series'),
       api('GET', '/pipeline'), api('GET', '/errors?window=' + encodeURIComponent(errorView.window)).catch(() => null),
       // the configuration (provider of each upstream) needs the database: the page works without it
-      api('GET', '/upstreams').catch(() => ({ upstreams: [] }))]);
+      api('GET', '/upstreams').catch(() => ({ upstreams: [] })), api('GET', '/flags').catch(() => null)]);
   } catch (e) {
     showError('Overview could not be loaded', e);
     return;
@@ -520,7 +560,7 @@ async function renderOverview(quiet) {
       age > 300 ? 'warn' : null),
     card('ov-store', 'Pool store', series.storeUp ? 'up' : 'DOWN', series.storeUp ? '' : 'counts are stale',
       series.storeUp ? null : 'bad'));
-  $('ov-attention').replaceChildren(...attention(snap, series, pipeline, last, capPct, pool, providerOf, errors));
+  $('ov-attention').replaceChildren(...attention(snap, series, pipeline, last, capPct, pool, providerOf, errors, flags));
   const pick = (k) => samples.map((s) => s[k]);
   const times = pick('at');
   $('ov-charts').replaceChildren(
@@ -1009,6 +1049,7 @@ async function renderRoutings() {
       text: 'No routing configured: one catch-all default routing serves every request.' }))]);
   }
   await routingErrors(seq);
+  if (evidence.routing) markRow('rt-table', 'routing', evidence.routing); // landed from a red flag
   status('configuration version ' + data.version);
   document.body.dataset.rendered = 'routings';
 }

@@ -3,6 +3,7 @@ package dev.proxypool.server.admin;
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.cluster.WorkerRegistry;
+import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.Secret;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.persistence.ConfigChange;
@@ -40,6 +41,7 @@ import java.util.function.Supplier;
  * GET  /v1/admin/pipeline                                      fetch status     ({@link PipelineResource})
  * GET  /v1/admin/series                                        live series      ({@link LiveSeries})
  * GET  /v1/admin/errors?window=15m, /v1/admin/requests?...     gateway errors, request log ({@link GatewayActivity})
+ * GET  /v1/admin/flags                                         red flags with their evidence ({@link RedFlags})
  * GET  /v1/admin/whoami, /v1/admin/operators[/{name}]          named operators  ({@link OperatorResource})
  * POST /v1/admin/operators, DELETE /v1/admin/operators/{name}
  * </pre>
@@ -91,6 +93,7 @@ public final class AdminService implements HttpService {
     private final Optional<LiveSeries> series;
     private final Optional<GatewayActivity> activity;
     private final OperatorResource operators;
+    private final RedFlags flags;
     private final Map<String, Handler> reads;
 
     private AdminService(Builder b) {
@@ -107,6 +110,7 @@ public final class AdminService implements HttpService {
         this.activity = b.activity;
         this.operators = new OperatorResource(
                 store, auth, ProxyPoolInternals.engine(b.pool).wallClock());
+        this.flags = new RedFlags(ProxyPoolInternals.engine(b.pool), b.activity, b.flags);
         this.reads = Map.copyOf(b.reads);
     }
 
@@ -170,6 +174,7 @@ public final class AdminService implements HttpService {
                                 .view())));
         rules.get("/errors", guard((req, res) -> activity().serveErrors(req, res)));
         rules.get("/requests", guard((req, res) -> activity().serveRequests(req, res)));
+        rules.get("/flags", guard((req, res) -> AdminJson.send(res, 200, flags.view())));
         rules.post("/upstreams/{name}/fetch", guard(fetch::fetch));
         rules.get("/routings/{name}/sequential", guard(sequential::get));
         rules.post("/routings/{name}/sequential", guard(sequential::post));
@@ -300,6 +305,7 @@ public final class AdminService implements HttpService {
         private final Map<String, Handler> reads = new LinkedHashMap<>();
         private Supplier<Optional<WorkerRegistry.Reader>> workers = Optional::empty;
         private Duration workerStaleAfter = Duration.ofMinutes(5);
+        private ProxyPoolConfig.Admin.Flags flags = ProxyPoolConfig.Admin.Flags.DEFAULTS;
 
         private Builder(ProxyPool pool, ConfigStore store) {
             this.pool = Objects.requireNonNull(pool, "pool");
@@ -360,6 +366,12 @@ public final class AdminService implements HttpService {
         public Builder workers(Supplier<Optional<WorkerRegistry.Reader>> source, Duration staleAfter) {
             this.workers = Objects.requireNonNull(source, "workers");
             this.workerStaleAfter = Objects.requireNonNull(staleAfter, "staleAfter");
+            return this;
+        }
+
+        /** When {@code GET /flags} raises a red flag ({@code admin.flags}); defaults without. */
+        public Builder flags(ProxyPoolConfig.Admin.Flags f) {
+            this.flags = Objects.requireNonNull(f, "flags");
             return this;
         }
 

@@ -3,6 +3,7 @@ package dev.proxypool.server.admin;
 import dev.proxypool.core.model.AddressMask;
 import dev.proxypool.server.gateway.ExchangeListener;
 import dev.proxypool.server.gateway.ExchangeRecord;
+import dev.proxypool.server.gateway.GatewayErrors;
 import io.helidon.metrics.api.Counter;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Tag;
@@ -369,6 +370,29 @@ public final class GatewayActivity implements ExchangeListener {
         body.put("failuresOldest", failed.isEmpty() ? null : at(failed.getLast()));
         body.put("entries", out);
         return body;
+    }
+
+    /**
+     * Per routing, the requests of the ring of all exchanges ended at or after {@code fromMillis}:
+     * {@code [requests, no_candidate answers]} (for the red flags: a routing that mostly finds no proxy).
+     */
+    Map<String, long[]> routingOutcomes(long fromMillis) {
+        Map<String, long[]> out = new TreeMap<>();
+        for (Entry e : newestFirst(ring, written.get())) {
+            if (e.atMillis() < fromMillis) {
+                break;
+            }
+            String routing = e.x().routing();
+            if (routing == null || routing.isEmpty() || routing.equals("none")) {
+                continue; // refused before routing (authentication, policy): no routing to blame
+            }
+            long[] c = out.computeIfAbsent(routing, k -> new long[2]);
+            c[0]++;
+            if (GatewayErrors.NO_CANDIDATE.equals(e.x().reason())) {
+                c[1]++;
+            }
+        }
+        return out;
     }
 
     /** The ring's entries, newest first, skipping slots overwritten meanwhile. */

@@ -295,6 +295,11 @@ class ConsoleOpsBrowserTest {
         List<Map<String, Object>> api =
                 (List<Map<String, Object>>) admin("/requests?limit=5").get("entries");
         assertFalse(api.isEmpty());
+        // how far back each ring goes (issue 37 item 15): all requests, and failures in their own ring
+        String reach = text("#rq-reach");
+        assertTrue(reach.startsWith("All requests go back to "), reach);
+        assertTrue(reach.contains("; failures (their own ring of 200) go back to "), reach);
+        assertFalse(reach.contains("none yet"), reach);
 
         new Select(browser.driver.findElement(By.id("rq-reason"))).selectByValue("auth_required");
         browser.driver.findElement(By.id("rq-apply")).click();
@@ -370,6 +375,61 @@ class ConsoleOpsBrowserTest {
                 .click();
         waitRendered("upstreams");
         browser.screenshot("ops-overview-flags");
+    }
+
+    /**
+     * Issue 37 item 16: three of up-a's four proxies disabled (not all: the zero-healthy line stays
+     * quiet) raise the healthy-share flag, whose link marks up-a's row of the pool table; a routing
+     * whose requests all answer no_candidate raises its flag, whose link marks its Routings row.
+     * Last: it leaves up-a mostly disabled.
+     */
+    @Test
+    @org.junit.jupiter.api.Order(Integer.MAX_VALUE)
+    void redFlagsForALowHealthyShareAndAMostlyNoCandidateRoutingLandOnTheirEvidence() {
+        var engine = ProxyPoolInternals.engine(server.pool());
+        var snapshot = engine.snapshot();
+        int disabled = 0;
+        for (int slot = 0; slot < snapshot.size() && disabled < 3; slot++) {
+            if (snapshot.proxy(slot).upstream().equals("up-a")) {
+                snapshot.runtime(slot)
+                        .health()
+                        .recordFailure(
+                                dev.proxypool.core.health.Admission.ADMITTED,
+                                dev.proxypool.core.health.FailureKind.PROXY_AUTH_REJECTED,
+                                engine.ticker().read());
+                disabled++;
+            }
+        }
+        assertEquals(3, disabled);
+        for (int i = 0; i < 12; i++) {
+            assertEquals(503, gateway("http://y.dead.example/", true));
+        }
+        browser.waiting(30).until(d -> text("#ov-attention").contains("Upstream up-a: 1 of 4 proxies healthy"));
+        String flags = text("#ov-attention");
+        assertTrue(flags.contains("(25 %, below 50 %)"), flags);
+        assertFalse(flags.contains("Upstream up-a has no healthy proxy"), flags);
+        assertTrue(flags.contains("Routing dead:"), flags);
+        assertTrue(flags.contains("requests found no proxy (no_candidate, 100 %, above 50 %)"), flags);
+
+        browser.driver
+                .findElement(By.cssSelector("#ov-attention li[data-upstream='up-a'] a[data-evidence='upstream']"))
+                .click();
+        browser.waiting(10)
+                .until(d -> (Boolean) js("return document.querySelector(\"#ov-pool tr[data-upstream='up-a']\")"
+                        + ".classList.contains('flagged');"));
+        assertEquals("1", text("#ov-pool tr[data-upstream='up-a'] td[data-col='healthy']"), "the health counts");
+        assertEquals("3", text("#ov-pool tr[data-upstream='up-a'] td[data-col='health-disabled']"));
+
+        browser.driver
+                .findElement(By.cssSelector("#ov-attention li[data-routing='dead'] a[data-evidence='routing']"))
+                .click();
+        waitRendered("routings");
+        browser.waiting(10)
+                .until(d -> (Boolean) js("return document.querySelector(\"#rt-table tr[data-routing='dead']\")"
+                        + ".classList.contains('flagged');"));
+        assertFalse((Boolean) js("return document.querySelector(\"#rt-table tr[data-routing='default']\")"
+                + ".classList.contains('flagged');"));
+        browser.screenshot("ops-red-flags");
     }
 
     @Test
