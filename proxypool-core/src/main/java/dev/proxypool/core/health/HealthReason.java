@@ -120,7 +120,9 @@ public sealed interface HealthReason {
          * The credentials of a proxy disabled for a credential rejection were reloaded: the
          * condition that disabled it may be gone, so it gets one recovery check.
          */
-        CREDENTIALS_RELOADED;
+        CREDENTIALS_RELOADED,
+        /** An operator asked for a re-check of a cooling proxy or one disabled for a failure. */
+        RECHECK_REQUESTED;
 
         @Override
         public String code() {

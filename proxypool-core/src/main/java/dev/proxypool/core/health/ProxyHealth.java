@@ -638,6 +638,29 @@ public final class ProxyHealth {
         }
     }
 
+    /**
+     * An operator asks for a re-check: a COOLING proxy, or one DISABLED for a failure (not by an
+     * operator: that one needs {@link #enable}), gets its one recovery check now (reason
+     * {@code recheck_requested}); it returns to service only when the check passes.
+     *
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
+     * @return true when the proxy was given a recovery check
+     */
+    public boolean recheck(long nowNanos) {
+        for (; ; ) {
+            HealthStatus s = status;
+            boolean eligible = s.state() == HealthState.COOLING
+                    || (s.state() == HealthState.DISABLED && s.reason() instanceof HealthReason.Failure);
+            if (!eligible) {
+                return false;
+            }
+            if (transition(
+                    s, s.toRecoveryCheck(HealthReason.Lifecycle.RECHECK_REQUESTED, HealthStage.OPERATOR, nowNanos))) {
+                return true;
+            }
+        }
+    }
+
     /** Whether the checks before {@code disabled} failed: it was disabled for a failure, while cooling, or mid-streak. */
     private boolean failedBefore(HealthStatus disabled) {
         if (disabled.reason() instanceof HealthReason.Failure) {

@@ -35,6 +35,7 @@ import java.util.function.Supplier;
  * GET  /v1/admin/proxies?...                                   inspection       ({@link ProxyResource})
  * GET  /v1/admin/proxies/{id}?transitions=20                   one proxy with its health record and history
  * POST /v1/admin/proxies/{id}/disable | /enable | /reveal      operator actions
+ * POST /v1/admin/proxies/bulk                                  enable/disable/recheck a selection or a filter ({@link ProxyBulk})
  * POST /v1/admin/upstreams/{name}/fetch                        fetch now (202)  ({@link FetchResource})
  * GET|POST /v1/admin/routings/{name}/sequential                sequential state ({@link SequentialResource})
  * GET  /v1/admin/snapshot, GET /v1/admin/audit                                  ({@link StatusResource})
@@ -94,6 +95,7 @@ public final class AdminService implements HttpService {
     private final Optional<GatewayActivity> activity;
     private final OperatorResource operators;
     private final RedFlags flags;
+    private final ProxyBulk bulk;
     private final Map<String, Handler> reads;
 
     private AdminService(Builder b) {
@@ -110,6 +112,7 @@ public final class AdminService implements HttpService {
         this.activity = b.activity;
         this.operators = new OperatorResource(
                 store, auth, ProxyPoolInternals.engine(b.pool).wallClock());
+        this.bulk = new ProxyBulk(ProxyPoolInternals.engine(b.pool), store);
         this.flags = new RedFlags(ProxyPoolInternals.engine(b.pool), b.activity, b.flags);
         this.reads = Map.copyOf(b.reads);
     }
@@ -161,6 +164,7 @@ public final class AdminService implements HttpService {
         }
         rules.get("/proxies", guard(proxies::list));
         rules.get("/proxies/{id}", guard(proxies::get));
+        rules.post("/proxies/bulk", guard(bulk::post));
         rules.post("/proxies/{id}/disable", guard(proxies::disable));
         rules.post("/proxies/{id}/enable", guard(proxies::enable));
         rules.post("/proxies/{id}/reveal", guard(proxies::reveal));
