@@ -835,8 +835,9 @@ function fieldError(form, message, fields) {
     }
   }
   clearInfo();
-  const slot = form.querySelector('[data-error-for="' + target + '"]');
-  slot.textContent = message;
+  const slot = form.querySelector('[data-error-for="' + target + '"]') || form.querySelector('[data-error-for]');
+  if (slot) slot.textContent = message;
+  else showError('The request was refused', { message });
   const input = form.querySelector('[name="' + target + '"]');
   if (input) input.classList.add('invalid');
 }
@@ -888,6 +889,9 @@ function proxyQuery() {
   if (f.state) q.set('state', f.state);
   if (f.protocol) q.set('protocol', f.protocol);
   if (f.country) q.set('label.country', f.country);
+  if (f.health) q.set('health', f.health);
+  if (f.reason) q.set('reason', f.reason);
+  if (f.id) q.set('id', f.id);
   const cursor = proxyView.cursors[proxyView.page];
   if (cursor) q.set('cursor', cursor);
   return '/proxies?' + q.toString();
@@ -896,7 +900,8 @@ function proxyQuery() {
 function readFilter() {
   proxyView.filter = {
     upstream: $('px-upstream').value, state: $('px-state').value, protocol: $('px-protocol').value,
-    country: $('px-country').value.trim(), limit: $('px-limit').value,
+    country: $('px-country').value.trim(), limit: $('px-limit').value, health: $('px-health').value,
+    reason: $('px-reason').value.trim(), id: $('px-id').value.trim(), sort: $('px-sort').value,
   };
   proxyView.cursors = [''];
   proxyView.page = 0;
@@ -912,14 +917,18 @@ async function renderProxies(quiet) {
   try {
     page = await api('GET', proxyQuery());
   } catch (e) {
-    if (e.status === 400) fieldError(form, e.code + ': ' + e.message, []);
-    showError('Proxies could not be listed', e);
+    // a bad filter: its message next to the filter (the form's slot is "filter"), not a TypeError
+    if (e.status === 400) form.querySelector('[data-error-for="filter"]').textContent = e.code + ': ' + e.message;
+    else showError('Proxies could not be listed', e);
     return;
   }
   if (seq !== renderSeq || currentPage() !== 'proxies') return;
   proxyView.cursors[proxyView.page + 1] = page.nextCursor || null;
   const tbody = $('px-table').tBodies[0];
-  fill(tbody, page.proxies.map(proxyRow));
+  fill(tbody, sortProxies(page.proxies, proxyView.filter.sort).map(proxyRow));
+  $('px-bulk').hidden = !canWrite();
+  $('px-select-page').checked = false;
+  updateSelection();
   if (page.proxies.length === 0) {
     fill(tbody, [el('tr', {}, el('td', { colspan: 11, class: 'muted', text: 'No proxy matches.' }))]);
   }
@@ -938,6 +947,67 @@ async function renderProxies(quiet) {
   }
   status('refreshed ' + new Date().toLocaleTimeString());
   if (!quiet) fillUpstreamFilter();
+}
+
+const HEALTH_ORDER = { DISABLED: 0, COOLING: 1, PROBE_ALLOWED: 2, HEALTHY: 3 };
+
+/** The page's proxies in the chosen order (the API lists by id): worst health first, or slowest first. */
+function sortProxies(list, by) {
+  const key = {
+    upstream: (p) => [p.upstream, p.id],
+    health: (p) => [p.health ? HEALTH_ORDER[p.health.state] : 4, p.id],
+    latency: (p) => [-(p.latencyEwmaMs || 0), p.id],
+  }[by];
+  if (!key) return list;
+  return list.slice().sort((a, b) => {
+    const ka = key(a), kb = key(b);
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] < kb[i] ? -1 : 1;
+    return 0;
+  });
+}
+
+/** The ids ticked on this page. */
+function selectedProxies() {
+  return [...document.querySelectorAll('#px-table input.px-select:checked')].map((c) => c.dataset.id);
+}
+
+function updateSelection() {
+  const n = selectedProxies().length;
+  $('px-selected').textContent = n + ' selected';
+  for (const b of document.querySelectorAll('#px-bulk button[data-scope="selection"]')) b.disabled = n === 0;
+  // the bulk filter knows upstream, state, health, reason and id; protocol and country cannot be sent
+  const f = proxyView.filter;
+  const sendable = !f.protocol && !f.country && (f.upstream || f.state || f.health || f.reason || f.id);
+  for (const b of document.querySelectorAll('#px-bulk button[data-scope="filter"]')) {
+    b.disabled = !sendable;
+    b.title = sendable ? 'every proxy matching the filter, on every page' : 'filter by upstream, state, health, reason or id first';
+  }
+}
+
+/** POST /proxies/bulk on the selection or on every proxy matching the filter; the answer says how many changed. */
+async function bulk(action, scope) {
+  $('px-bulk-error').textContent = '';
+  const f = proxyView.filter;
+  const body = { action };
+  let what;
+  if (scope === 'selection') {
+    body.ids = selectedProxies();
+    what = body.ids.length + ' selected proxies';
+  } else {
+    body.filter = {};
+    for (const k of ['upstream', 'state', 'health', 'reason', 'id']) if (f[k]) body.filter[k] = f[k];
+    what = 'every proxy matching ' + Object.entries(body.filter).map(([k, v]) => k + '=' + v).join(', ');
+  }
+  try {
+    const r = await api('POST', '/proxies/bulk', body);
+    showInfo({ enable: 'Enable', disable: 'Disable', recheck: 'Re-check' }[action] + ' of ' + what + ': ' + r.matched
+      + ' matched, ' + r.changed + ' changed' + (r.unknown.length ? ', unknown: ' + r.unknown.join(', ') : '') + '.');
+  } catch (e) {
+    if (e.status === 400) $('px-bulk-error').textContent = e.code + ': ' + e.message;
+    else showError('Bulk ' + action + ' failed', e);
+    return;
+  }
+  await renderProxies(true);
 }
 
 async function fillUpstreamFilter() {
@@ -1000,8 +1070,10 @@ function proxyRow(p) {
       showError('History of ' + p.id + ' failed', e);
     }
   });
-  return el('tr', { 'data-id': p.id, 'data-state': p.state },
-    el('td', { text: p.id }),
+  const pick = canWrite() ? el('input', { type: 'checkbox', class: 'px-select', 'data-id': p.id, title: 'select for a bulk action' }) : null;
+  if (pick) pick.addEventListener('change', updateSelection);
+  return el('tr', { 'data-id': p.id, 'data-state': p.state, 'data-health': health ? health.state : '' },
+    el('td', {}, pick, pick ? ' ' : null, p.id),
     el('td', {}, address, p.masked && canWrite() ? ' ' : null, p.masked && canWrite() ? revealBtn : null),
     el('td', { text: p.protocol }),
     el('td', { text: p.upstream }),
@@ -1195,6 +1267,17 @@ document.addEventListener('DOMContentLoaded', () => {
     readFilter();
     renderProxies(true);
   });
+  $('px-sort').addEventListener('change', () => {
+    proxyView.filter.sort = $('px-sort').value; // the page in the new order, without a new request's cursor reset
+    renderProxies(true);
+  });
+  $('px-select-page').addEventListener('change', () => {
+    for (const c of document.querySelectorAll('#px-table input.px-select')) c.checked = $('px-select-page').checked;
+    updateSelection();
+  });
+  for (const b of document.querySelectorAll('#px-bulk button[data-bulk]')) {
+    b.addEventListener('click', () => bulk(b.dataset.bulk, b.dataset.scope));
+  }
   $('px-prev').addEventListener('click', () => {
     if (proxyView.page > 0) {
       proxyView.page--;
