@@ -125,7 +125,8 @@ async function api(method, path, body, tokenOverride) {
   if (!res.ok) {
     const err = new ApiError(res.status, data && data.error, data && data.message);
     if (res.status === 401 && !tokenOverride) {
-      logout('The admin token was refused (401 unauthorized); sign in again.');
+      // not the operator's choice: what they were typing stays for after the next sign-in
+      logout('The admin token was refused (401 unauthorized); sign in again.', true);
     }
     throw err;
   }
@@ -185,7 +186,9 @@ function forgetShownToken() {
   $('op-token-name').textContent = '';
 }
 
-function logout(message) {
+/** Signs out; {@code keepForms} (a refused token, not a sign-out) keeps half-typed Manage forms but no secret. */
+function logout(message, keepForms) {
+  document.body.dataset.keepForms = keepForms ? 'true' : '';
   sessionStorage.removeItem(TOKEN_KEY);
   forgetShownToken();
   me = null;
@@ -289,10 +292,24 @@ function card(id, label, value, sub, tone) {
     el('div', { class: 'sub', text: sub || '' }));
 }
 
-/** "14:02:10": a sample's time on the chart axis. */
+/**
+ * Every time on every page in one format, in UTC (as the server's logs and the API's instants):
+ * "2026-12-04 14:02:10 UTC".
+ */
+function stamp(iso) {
+  const d = new Date(iso);
+  return isNaN(d) ? '' : d.toISOString().slice(0, 19).replace('T', ' ') + ' UTC';
+}
+
+/** "14:02:10 UTC": the same format without the date, where space is short (the chart axis). */
 function clock(iso) {
   const d = new Date(iso);
-  return isNaN(d) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return isNaN(d) ? '' : d.toISOString().slice(11, 19) + ' UTC';
+}
+
+/** "refreshed 2026-12-04 14:02:10 UTC". */
+function refreshed() {
+  status('refreshed ' + stamp(new Date().toISOString()));
 }
 
 /**
@@ -310,18 +327,27 @@ function chart(title, now, series, times) {
     box.append(svg('line', { x1: (q * w / 4).toFixed(1), y1: h - 4, x2: (q * w / 4).toFixed(1), y2: h - 1, class: 'axis' }));
   }
   series.forEach((s, i) => {
-    let d = '';
-    let points = 0;
-    let lastX = 0, lastY = 0;
+    // a null is a gap: the line stops there and starts again after it (never drawn across the gap);
+    // a sample alone between gaps is a dot
+    const segments = [];
+    let run = [];
     s.values.forEach((v, j) => {
-      if (v === null || v === undefined) return;
-      lastX = (j / (n - 1)) * w;
-      lastY = h - 2 - (v / max) * (h - 6);
-      d += (d ? ' L' : 'M') + lastX.toFixed(1) + ' ' + lastY.toFixed(1);
-      points++;
+      if (v === null || v === undefined) {
+        if (run.length) segments.push(run);
+        run = [];
+        return;
+      }
+      run.push([(j / (n - 1)) * w, h - 2 - (v / max) * (h - 6)]);
     });
-    if (points > 1) box.append(svg('path', { d, class: 'line' + i }));
-    if (points === 1) box.append(svg('circle', { cx: lastX.toFixed(1), cy: lastY.toFixed(1), r: 2.5, class: 'dot' + i }));
+    if (run.length) segments.push(run);
+    const lines = segments.filter((r) => r.length > 1);
+    if (lines.length) {
+      const d = lines.map((r) => r.map(([x, y], k) => (k ? 'L' : 'M') + x.toFixed(1) + ' ' + y.toFixed(1)).join(' ')).join(' ');
+      box.append(svg('path', { d, class: 'line' + i, 'data-segments': lines.length }));
+    }
+    for (const r of segments.filter((r) => r.length === 1)) {
+      box.append(svg('circle', { cx: r[0][0].toFixed(1), cy: r[0][1].toFixed(1), r: 2.5, class: 'dot' + i }));
+    }
   });
   const legend = el('div', { class: 'legend' }, ...series.map((s, i) =>
     el('span', { class: 'key' }, el('span', { class: 'swatch swatch' + i }), s.name)));
@@ -460,7 +486,7 @@ function renderWorkers(snap) {
   el('td', { class: 'num', 'data-col': 'behind', text: unknown(w.behind) ? 'unknown' : String(w.behind) }),
   el('td', { class: 'num', 'data-col': 'age', text: unknown(w.ageSeconds) ? (unknown(w.snapshotVersion) ? 'unknown' : '–')
     : duration(Math.round(w.ageSeconds)) }),
-  el('td', { 'data-col': 'applied', text: w.appliedAt ? clock(w.appliedAt) : '–' })))
+  el('td', { 'data-col': 'applied', text: w.appliedAt ? stamp(w.appliedAt) : '–' })))
     : [el('tr', {}, el('td', { colspan: 6, class: 'muted', text: 'No worker is registered.' }))]);
   $('ov-workers-note').textContent = 'published version ' + snap.publishedVersion + '; flagged when behind it or older than '
     + duration(Math.round(snap.workerStaleAfterSeconds)) + ' (half of cluster.validity)';
@@ -518,7 +544,7 @@ function renderErrors(errors) {
   };
   group('routing', 'ov-err-routing');
   group('upstream', 'ov-err-upstream');
-  $('ov-err-total').textContent = errors.count + ' in the window, ' + errors.total + ' since ' + clock(errors.since);
+  $('ov-err-total').textContent = errors.count + ' in the window, ' + errors.total + ' since ' + stamp(errors.since);
 }
 
 async function renderOverview(quiet) {
@@ -556,8 +582,10 @@ async function renderOverview(quiet) {
     card('ov-latency', 'Gateway P50 / P99', noLatency ? '–' : num(last.p50Ms) + ' / ' + num(last.p99Ms) + ' ms',
       noLatency ? 'no plain HTTP request in the last minute' : 'plain HTTP, last minute'),
     card('ov-extraction', 'Extractions/s', num(last.extractionsPerSecond), 'proxies handed out'),
-    card('ov-snapshot', 'Snapshot version', String(snap.version), 'built ' + num(age) + ' s ago',
-      age > 300 ? 'warn' : null),
+    // with workers, the version they are measured against (the Workers table's); this node's own build below
+    card('ov-snapshot', 'Snapshot version', String(snap.publishedVersion ?? snap.version),
+      (snap.publishedVersion != null ? 'published · this node builds ' + snap.version + ', ' : 'built ')
+      + num(age) + ' s ago', age > 300 ? 'warn' : null),
     card('ov-store', 'Pool store', series.storeUp ? 'up' : 'DOWN', series.storeUp ? '' : 'counts are stale',
       series.storeUp ? null : 'bad'));
   $('ov-attention').replaceChildren(...attention(snap, series, pipeline, last, capPct, pool, providerOf, errors, flags));
@@ -586,7 +614,7 @@ async function renderOverview(quiet) {
   el('td', { class: 'num', 'data-col': 'available', text: String(u.stored) }),
   el('td', { class: 'num', 'data-col': 'disabled', text: String(u.storedDisabled) }))));
   renderWorkers(snap);
-  status('refreshed ' + new Date().toLocaleTimeString());
+  refreshed();
   document.body.dataset.rendered = 'overview';
 }
 
@@ -632,7 +660,7 @@ async function renderRequests() {
   const tbody = $('rq-table').tBodies[0];
   fill(tbody, data.entries.map((r) => el('tr', { 'data-seq': r.seq, 'data-status': r.status ?? '', 'data-reason': r.reason || '',
     class: r.reason ? 'failed' : null },
-  el('td', { title: r.at, text: clock(r.at) }),
+  el('td', { title: r.at, 'data-col': 'at', text: stamp(r.at) }),
   el('td', { text: r.kind }),
   el('td', {}, r.client || el('span', { class: 'muted', text: '–' }), el('div', { class: 'muted', 'data-col': 'peer', text: r.peer })),
   el('td', { text: r.method || '–' }),
@@ -652,11 +680,11 @@ async function renderRequests() {
     + data.capacity + ' kept';
   // each ring's reach: successes push older requests out quickly, failures have a ring of their own
   $('rq-reach').textContent = data.capacity === 0 ? '' : 'All requests go back to '
-    + (data.oldest ? clock(data.oldest) + ' (' + ago(data.oldest) + ')' : '–') + '; failures (their own ring of '
-    + data.capacity + ') go back to ' + (data.failuresOldest ? clock(data.failuresOldest) + ' (' + ago(data.failuresOldest) + ')' : '– (none yet)') + '.';
+    + (data.oldest ? stamp(data.oldest) + ' (' + ago(data.oldest) + ')' : '–') + '; failures (their own ring of '
+    + data.capacity + ') go back to ' + (data.failuresOldest ? stamp(data.failuresOldest) + ' (' + ago(data.failuresOldest) + ')' : '– (none yet)') + '.';
   $('rq-reach').dataset.oldest = data.oldest || '';
   $('rq-reach').dataset.failuresOldest = data.failuresOldest || '';
-  status('refreshed ' + new Date().toLocaleTimeString());
+  refreshed();
   document.body.dataset.rendered = 'requests';
 }
 
@@ -740,7 +768,7 @@ async function renderUpstreams(quiet) {
       ...providers.providers.map((p) => el('option', { value: p.name, text: p.name + ' (' + p.type + ')' })));
     sel.value = keep;
   }
-  status('refreshed ' + new Date().toLocaleTimeString());
+  refreshed();
   document.body.dataset.rendered = 'upstreams';
 }
 
@@ -945,7 +973,7 @@ async function renderProxies(quiet) {
     window.__proxiesFirstRender = performance.now();
     performance.mark('proxies-rendered');
   }
-  status('refreshed ' + new Date().toLocaleTimeString());
+  refreshed();
   if (!quiet) fillUpstreamFilter();
 }
 
@@ -1060,10 +1088,10 @@ function proxyRow(p) {
     try {
       const d = await api('GET', '/proxies/' + encodeURIComponent(p.id) + '?masked=true&transitions=10');
       const h = d.healthRecord;
-      const lines = h ? [el('div', { text: h.state + ' (' + h.reason + ', ' + h.stage + ') since ' + h.since
-          + (h.cooldownUntil ? ' · cooldown until ' + h.cooldownUntil + ' · backoff step ' + h.backoffStep : '') })]
+      const lines = h ? [el('div', { text: h.state + ' (' + h.reason + ', ' + h.stage + ') since ' + stamp(h.since)
+          + (h.cooldownUntil ? ' · cooldown until ' + stamp(h.cooldownUntil) + ' · backoff step ' + h.backoffStep : '') })]
           .concat(h.transitions.slice().reverse().map((t) => el('div', { class: 'muted', 'data-transition': t.sequence,
-            text: t.at + ' → ' + t.state + ' (' + t.reason + ', ' + t.stage + ')' })))
+            text: stamp(t.at) + ' → ' + t.state + ' (' + t.reason + ', ' + t.stage + ')' })))
         : [el('div', { class: 'muted', text: 'not in this process\'s snapshot: no health record' })];
       row.after(el('tr', { 'data-history-of': p.id }, el('td', { colspan: 11 }, ...lines)));
     } catch (e) {
@@ -1170,7 +1198,7 @@ async function renderAudit(quiet, more) {
   }
   if (seq !== renderSeq || currentPage() !== 'audit') return;
   const rows = data.entries.map((a) => el('tr', { 'data-audit-id': a.id, 'data-action': a.action },
-    el('td', { title: a.at, text: a.at.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC') }),
+    el('td', { title: a.at, text: stamp(a.at) }),
     el('td', { text: a.actor }),
     el('td', { text: a.action }),
     el('td', { text: a.entityType + ' ' + a.entityName }),
@@ -1181,7 +1209,7 @@ async function renderAudit(quiet, more) {
   if (!more && rows.length === 0) fill(tbody, [el('tr', {}, el('td', { colspan: 6, class: 'muted', text: 'No change yet.' }))]);
   auditCursor = data.nextCursor;
   $('au-more').hidden = !auditCursor;
-  status('refreshed ' + new Date().toLocaleTimeString());
+  refreshed();
   document.body.dataset.rendered = 'audit';
 }
 
@@ -1221,7 +1249,7 @@ async function renderOperators() {
       el('td', { text: o.createdBy || '–' }),
       el('td', {}, revoke));
   }));
-  status('refreshed ' + new Date().toLocaleTimeString());
+  refreshed();
   document.body.dataset.rendered = 'operators';
 }
 

@@ -179,6 +179,52 @@ class ConsoleIncidentBrowserTest {
                 rows("data-id").stream().sorted().toList());
     }
 
+    /** Issue 37 item 17: the latency chart stops at a gap where P99 is null instead of drawing across it. */
+    @Test
+    @org.junit.jupiter.api.Order(4)
+    void theChartDoesNotDrawAcrossANullGap() {
+        Object d = js("const c = chart('Latency ms', '–', [{ name: 'P99', values: [5, 6, null, null, 7, 8, null, 4] }],"
+                + " ['2026-01-01T00:00:00Z', '2026-01-01T00:00:14Z']);"
+                + " const p = c.querySelector('path.line0');"
+                + " return [p.getAttribute('d'), c.querySelectorAll('circle.dot0').length];");
+        List<?> drawn = (List<?>) d;
+        String path = (String) drawn.get(0);
+        assertEquals(2, path.chars().filter(ch -> ch == 'M').count(), "two runs, each starting afresh: " + path);
+        assertEquals(2, path.chars().filter(ch -> ch == 'L').count(), "no line into or out of a gap: " + path);
+        assertEquals(1L, ((Number) drawn.get(1)).longValue(), "the lone sample after the last gap is a dot");
+    }
+
+    /** Issue 37 item 17: one time format, with its zone, on every page (audit, health history, chart axis). */
+    @Test
+    @org.junit.jupiter.api.Order(5)
+    void everyPageShowsTimesInOneFormatWithTheZone() {
+        String full = "\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC";
+        browser.driver
+                .findElement(By.cssSelector("#px-table tr[data-id='s000001'] button[data-action='history']"))
+                .click();
+        browser.waiting(20)
+                .until(d -> !d.findElements(By.cssSelector("#px-table tr[data-history-of='s000001'] [data-transition]"))
+                        .isEmpty());
+        String history = byId("px-table")
+                .findElement(By.cssSelector("tr[data-history-of='s000001']"))
+                .getText();
+        assertTrue(history.matches("(?s).*since " + full + ".*"), history);
+        assertTrue(history.matches("(?s).*" + full + " → DISABLED \\(proxy_auth_rejected.*"), history);
+        browser.driver.findElement(By.cssSelector("#nav a[data-page='audit']")).click();
+        waitRendered("audit");
+        String at = browser.driver
+                .findElement(By.cssSelector("#au-table tbody tr td:first-child"))
+                .getText();
+        assertTrue(at.matches(full), at);
+        browser.driver.findElement(By.cssSelector("#nav a[data-page='overview']")).click();
+        waitRendered("overview");
+        String axis = browser.driver
+                .findElement(By.cssSelector("#ov-charts .chart .time-axis span"))
+                .getText();
+        assertTrue(axis.matches("\\d{2}:\\d{2}:\\d{2} UTC"), axis);
+        assertTrue(byId("status").getText().matches("refreshed " + full), byId("status").getText());
+    }
+
     /** Issue 37 item 17: a 400 from the listing is shown next to the filter, not thrown as a TypeError. */
     @Test
     @org.junit.jupiter.api.Order(3)
