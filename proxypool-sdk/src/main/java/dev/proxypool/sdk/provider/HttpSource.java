@@ -87,8 +87,11 @@ final class HttpSource implements ByteSource {
                     "declared Content-Length " + declared.getAsLong() + " is over maxBytes " + maxBytes);
         }
         try {
-            return new Opened(
-                    new CappedInputStream(response.inputStream(), maxBytes, env.ticker(), deadline), response);
+            java.io.InputStream body = response.inputStream();
+            if (declared.isEmpty() && !response.headers().contains(HeaderNames.TRANSFER_ENCODING)) {
+                body = new ReadToClose(body); // no length, not chunked: the answer ends when the server closes
+            }
+            return new Opened(new CappedInputStream(body, maxBytes, env.ticker(), deadline), response);
         } catch (RuntimeException e) {
             response.close();
             throw FetchFailures.network(e);
