@@ -662,7 +662,10 @@ async function renderRequests() {
     class: r.reason ? 'failed' : null },
   el('td', { title: r.at, 'data-col': 'at', text: stamp(r.at) }),
   el('td', { text: r.kind }),
-  el('td', {}, r.client || el('span', { class: 'muted', text: '–' }), el('div', { class: 'muted', 'data-col': 'peer', text: r.peer })),
+  // a refused 407 shows who tried (never the password); "–" only when no name was given
+  el('td', { 'data-col': 'client' }, r.client || (r.attemptedUser ? el('span', { class: 'state-disabled', 'data-attempted': r.attemptedUser,
+    title: 'refused: this username did not authenticate', text: r.attemptedUser + ' (refused)' }) : el('span', { class: 'muted', text: '–' })),
+  el('div', { class: 'muted', 'data-col': 'peer', text: r.peer })),
   el('td', { text: r.method || '–' }),
   el('td', { 'data-col': 'routing', text: r.routing }),
   el('td', { 'data-col': 'upstream', text: r.upstream }),

@@ -423,6 +423,7 @@ public final class GatewayActivity implements ExchangeListener {
         m.put("kind", x.kind());
         m.put("peer", x.peer() == null ? "?" : AddressMask.mask(x.peer()));
         m.put("client", x.client());
+        m.put("attemptedUser", x.client() == null ? x.attemptedUser() : null);
         m.put("method", x.method());
         m.put("status", x.status() > 0 ? x.status() : null);
         m.put("reason", x.reason());

@@ -1,5 +1,7 @@
 package dev.proxypool.server.gateway;
 
+import dev.proxypool.server.access.AttemptedUser;
+
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.routing.RetryRule;
 import java.io.IOException;
@@ -45,6 +47,7 @@ final class GatewayConnection implements ServedConnection {
     private String peer;
 
     private String logUser;
+    private String logAttempted; // the username a refused Proxy-Authorization named (request log only)
     private int logStatus;
     private String logError;
     private Explain logExplain;
@@ -256,7 +259,8 @@ final class GatewayConnection implements ServedConnection {
                     logError,
                     logExplain,
                     nanos,
-                    result));
+                    result,
+                    logAttempted));
         }
     }
 
@@ -271,6 +275,7 @@ final class GatewayConnection implements ServedConnection {
 
     private void startLogEntry() {
         logUser = null;
+        logAttempted = null;
         logStatus = 0;
         logError = null;
         logExplain = null;
@@ -301,6 +306,7 @@ final class GatewayConnection implements ServedConnection {
         String client = gw.authenticator().authenticate(h.first("Proxy-Authorization"));
         logUser = client;
         if (client == null) {
+            logAttempted = AttemptedUser.of(h.first("Proxy-Authorization"));
             result = ExchangeResult.AUTH_REQUIRED;
             return sendError(
                     head.http11,
@@ -589,6 +595,7 @@ final class GatewayConnection implements ServedConnection {
         String client = gw.authenticator().authenticate(head.headers.first("Proxy-Authorization"));
         logUser = client;
         if (client == null) {
+            logAttempted = AttemptedUser.of(head.headers.first("Proxy-Authorization"));
             result = ExchangeResult.AUTH_REQUIRED;
             return sendError(
                     head.http11,

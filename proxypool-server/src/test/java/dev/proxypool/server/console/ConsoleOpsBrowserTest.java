@@ -188,14 +188,19 @@ class ConsoleOpsBrowserTest {
 
     /** One request through the gateway on a raw socket; its status code. */
     private static int gateway(String target, boolean authenticated) {
+        return authenticated ? gateway(target, "alice", SECRET) : gateway(target, null, null);
+    }
+
+    /** One request through the gateway as {@code user}:{@code password} (none when user is null). */
+    private static int gateway(String target, String user, String password) {
         try (Socket s = new Socket("127.0.0.1", server.gatewayPort())) {
             s.setSoTimeout(20_000);
             String host = URI.create(target).getHost();
             String head = "GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\n"
-                    + (authenticated
+                    + (user != null
                             ? "Proxy-Authorization: Basic "
                                     + Base64.getEncoder()
-                                            .encodeToString(("alice:" + SECRET).getBytes(StandardCharsets.UTF_8))
+                                            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8))
                                     + "\r\n"
                             : "")
                     + "Connection: close\r\n\r\n";
@@ -284,6 +289,7 @@ class ConsoleOpsBrowserTest {
     @Test
     void theRequestLogListsFiltersAndShowsNoSecretNorAnUnmaskedAddress() {
         failingTraffic();
+        assertEquals(407, gateway("http://shop.example/", "mallory", "wrong-pass-5e7a1c"));
         open("requests");
         browser.waiting(20)
                 .until(d -> browser.driver
@@ -311,6 +317,20 @@ class ConsoleOpsBrowserTest {
         });
         assertTrue(text("#rq-table tr[data-seq] td:nth-child(3)").contains("127.0.x.x"), text("#rq-table"));
         assertTrue(text("#rq-table tr[data-seq] td[data-col='status']").equals("407"));
+        // issue 37 item 17: a 407 shows the username that tried (never its password); "–" only when none was named
+        browser.waiting(20).until(d -> !d.findElements(By.cssSelector("#rq-table [data-attempted='mallory']"))
+                .isEmpty());
+        assertEquals("mallory (refused)", text("#rq-table [data-attempted='mallory']"));
+        assertTrue(
+                (Boolean) js("return [...document.querySelectorAll('#rq-table tr[data-reason=\"auth_required\"]"
+                        + " td[data-col=\"client\"]')].some(td => td.innerText.startsWith('–'));"),
+                "a 407 without credentials still shows –");
+        assertFalse(browser.driver.getPageSource().contains("wrong-pass-5e7a1c"), "never the password");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> refused =
+                (List<Map<String, Object>>) admin("/requests?reason=auth_required").get("entries");
+        assertEquals("mallory", refused.getFirst().get("attemptedUser"));
+        assertEquals(null, refused.getLast().get("attemptedUser"));
 
         new Select(browser.driver.findElement(By.id("rq-reason"))).selectByValue("");
         new Select(browser.driver.findElement(By.id("rq-status"))).selectByValue("5xx");
