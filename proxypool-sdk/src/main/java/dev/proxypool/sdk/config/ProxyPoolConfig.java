@@ -415,11 +415,12 @@ public record ProxyPoolConfig(
             /** Validates the shares (0..1) and the minimum (at least 1). */
             public Flags {
                 if (!(healthyShare >= 0 && healthyShare <= 1) || !(noCandidateShare >= 0 && noCandidateShare <= 1)) {
-                    throw new IllegalArgumentException("admin.flags shares must be between 0 and 1, got "
-                            + healthyShare + " and " + noCandidateShare);
+                    throw new IllegalArgumentException("admin.flags shares must be between 0 and 1, got " + healthyShare
+                            + " and " + noCandidateShare);
                 }
                 if (minRequests < 1) {
-                    throw new IllegalArgumentException("admin.flags.minRequests must be at least 1, got " + minRequests);
+                    throw new IllegalArgumentException(
+                            "admin.flags.minRequests must be at least 1, got " + minRequests);
                 }
             }
         }

@@ -86,7 +86,8 @@ class HttpJsonFeedAdapterTest {
                         matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
                     }
                     OutputStream out = c.getOutputStream();
-                    out.write("HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    out.write("HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n"
+                            .getBytes(StandardCharsets.US_ASCII));
                     out.write(body, 0, body.length / 2);
                     out.flush();
                     out.write(body, body.length / 2, body.length - body.length / 2);

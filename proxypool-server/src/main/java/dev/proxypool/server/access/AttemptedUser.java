@@ -27,7 +27,10 @@ public final class AttemptedUser {
         }
         java.util.Arrays.fill(c.secret(), '\0');
         StringBuilder out = new StringBuilder(Math.min(MAX_LENGTH, c.username().length()));
-        c.username().codePoints().limit(MAX_LENGTH).forEach(cp -> out.appendCodePoint(Character.isISOControl(cp) ? '?' : cp));
+        c.username()
+                .codePoints()
+                .limit(MAX_LENGTH)
+                .forEach(cp -> out.appendCodePoint(Character.isISOControl(cp) ? '?' : cp));
         return out.toString();
     }
 }

@@ -349,7 +349,8 @@ public final class GatewayActivity implements ExchangeListener {
         long last = Long.MAX_VALUE;
         while ((i < all.size() || j < failed.size()) && out.size() < f.limit()) {
             Entry e;
-            if (j >= failed.size() || (i < all.size() && all.get(i).seq() >= failed.get(j).seq())) {
+            if (j >= failed.size()
+                    || (i < all.size() && all.get(i).seq() >= failed.get(j).seq())) {
                 e = all.get(i++);
             } else {
                 e = failed.get(j++);

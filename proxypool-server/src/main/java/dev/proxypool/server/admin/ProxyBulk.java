@@ -115,7 +115,8 @@ final class ProxyBulk {
             after.put("ids", changing.subList(0, Math.min(SHOWN, changing.size())));
             after.put("note", note);
             // audited first: a row that cannot be written changes nothing
-            store.audit(AuditRecord.of(AdminIdentity.actor(req), "proxy.bulk." + action, "proxy", "bulk", before, after));
+            store.audit(
+                    AuditRecord.of(AdminIdentity.actor(req), "proxy.bulk." + action, "proxy", "bulk", before, after));
             for (String id : changing) {
                 apply(action, id, note, now);
             }
@@ -170,8 +171,8 @@ final class ProxyBulk {
             for (StoredProxy sp : p.proxies()) {
                 if (match.matches(sp, engine.runtime(sp.id()))) {
                     if (out.size() == MAX) {
-                        throw AdminException.invalid(
-                                "the filter matches more than " + MAX + " proxies: narrow it (upstream, reason, health)");
+                        throw AdminException.invalid("the filter matches more than " + MAX
+                                + " proxies: narrow it (upstream, reason, health)");
                     }
                     out.add(sp);
                 }

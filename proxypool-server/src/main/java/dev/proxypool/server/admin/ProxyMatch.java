@@ -52,8 +52,7 @@ record ProxyMatch(Optional<HealthState> health, String reason, String id) {
         try {
             return HealthState.valueOf(v.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw AdminException.invalid(
-                    "health must be HEALTHY, COOLING, PROBE_ALLOWED or DISABLED, got '" + v + "'");
+            throw AdminException.invalid("health must be HEALTHY, COOLING, PROBE_ALLOWED or DISABLED, got '" + v + "'");
         }
     }
 }

@@ -73,7 +73,8 @@ final class RedFlags {
             for (Map.Entry<String, UpstreamCounts> e :
                     engine.store().countsByUpstream().entrySet()) {
                 if (e.getValue().disabled() > 0) {
-                    by.computeIfAbsent(e.getKey(), k -> new int[5])[4] += e.getValue().disabled();
+                    by.computeIfAbsent(e.getKey(), k -> new int[5])[4] +=
+                            e.getValue().disabled();
                 }
             }
         } catch (StoreUnavailableException e) {
@@ -111,7 +112,8 @@ final class RedFlags {
         if (activity.isEmpty()) {
             return;
         }
-        long from = engine.wallClock().millis() - Duration.ofMinutes(WINDOW_MINUTES).toMillis();
+        long from =
+                engine.wallClock().millis() - Duration.ofMinutes(WINDOW_MINUTES).toMillis();
         activity.get().routingOutcomes(from).forEach((routing, c) -> {
             long requests = c[0];
             long none = c[1];

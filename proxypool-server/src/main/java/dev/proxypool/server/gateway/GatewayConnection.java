@@ -1,9 +1,8 @@
 package dev.proxypool.server.gateway;
 
-import dev.proxypool.server.access.AttemptedUser;
-
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.routing.RetryRule;
+import dev.proxypool.server.access.AttemptedUser;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;

@@ -89,15 +89,17 @@ class GatewayActivityApiTest {
             assertEquals(1L, ((Number) errors.get("failuresRecorded")).longValue());
             assertEquals(2_001L, ((Number) errors.get("recorded")).longValue());
             // the ring of all exchanges goes back 50 entries (2.5 s here); the failure ring further
-            assertEquals(
-                    f.clock.instant().minusMillis(49 * 50).toString(), errors.get("oldest"), errors.toString());
+            assertEquals(f.clock.instant().minusMillis(49 * 50).toString(), errors.get("oldest"), errors.toString());
 
             Map<String, Object> everything = f.get("/requests?limit=1000").json();
             List<Map<String, Object>> all = list(everything, "entries");
             assertEquals(51, all.size(), "the 50 newest exchanges, then the older failure, once");
             assertEquals("upstream_failed", all.getLast().get("reason"));
             assertEquals(
-                    all.stream().map(e -> ((Number) e.get("seq")).longValue()).distinct().count(),
+                    all.stream()
+                            .map(e -> ((Number) e.get("seq")).longValue())
+                            .distinct()
+                            .count(),
                     all.size(),
                     "no entry twice");
         }

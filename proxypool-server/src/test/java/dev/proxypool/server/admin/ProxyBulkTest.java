@@ -62,7 +62,8 @@ class ProxyBulkTest {
             String cursor = null;
             int pages = 0;
             do {
-                AdminFixture.Response r = f.get(q + (cursor == null ? "" : "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8)));
+                AdminFixture.Response r = f.get(
+                        q + (cursor == null ? "" : "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8)));
                 assertEquals(200, r.status(), r.body());
                 assertEquals(null, r.json().get("total"), "not countable from the store");
                 all.addAll(ids(r));
@@ -100,7 +101,11 @@ class ProxyBulkTest {
             assertEquals(HealthState.DISABLED, health(f, id(1)).state(), "another upstream: untouched");
             assertEquals(
                     ProxyState.DISABLED,
-                    ProxyPoolInternals.engine(f.pool).store().get(id(20)).orElseThrow().state(),
+                    ProxyPoolInternals.engine(f.pool)
+                            .store()
+                            .get(id(20))
+                            .orElseThrow()
+                            .state(),
                     "an operator's disable needs an enable, not a re-check");
             Map<String, Object> audit = f.get("/audit").list("entries").getFirst();
             assertEquals("proxy.bulk.recheck", audit.get("action"));
@@ -125,17 +130,23 @@ class ProxyBulkTest {
             assertEquals("operator_enabled", health(f, id(1)).status().reason().code());
             assertEquals(
                     ProxyState.AVAILABLE,
-                    ProxyPoolInternals.engine(f.pool).store().get(id(20)).orElseThrow().state());
+                    ProxyPoolInternals.engine(f.pool)
+                            .store()
+                            .get(id(20))
+                            .orElseThrow()
+                            .state());
             assertEquals(HealthState.HEALTHY, health(f, id(20)).state(), "disabled while healthy: back at once");
 
-            AdminFixture.Response d =
-                    f.post("/proxies/bulk", "{\"action\": \"disable\", \"ids\": [\"" + id(7) + "\", \"" + id(9) + "\"]}");
+            AdminFixture.Response d = f.post(
+                    "/proxies/bulk", "{\"action\": \"disable\", \"ids\": [\"" + id(7) + "\", \"" + id(9) + "\"]}");
             assertEquals(2, ((Number) d.json().get("changed")).intValue());
             Set<String> disabled = new HashSet<>(ids(f.get("/proxies?state=disabled")));
             assertTrue(disabled.containsAll(List.of(id(7), id(9))), disabled.toString());
             assertEquals(
                     List.of("proxy.bulk.disable", "proxy.bulk.enable", "proxy.disable"),
-                    f.get("/audit").list("entries").stream().map(a -> a.get("action")).toList());
+                    f.get("/audit").list("entries").stream()
+                            .map(a -> a.get("action"))
+                            .toList());
         }
     }
 
@@ -145,9 +156,18 @@ class ProxyBulkTest {
             String[][] cases = {
                 {"{\"action\": \"reboot\", \"ids\": []}", "action must be enable, disable or recheck, got 'reboot'"},
                 {"{\"action\": \"enable\"}", "give either ids (a selection) or filter (every matching proxy)"},
-                {"{\"action\": \"enable\", \"ids\": [], \"filter\": {}}", "give either ids (a selection) or filter (every matching proxy)"},
-                {"{\"action\": \"enable\", \"filter\": {}}", "filter must name at least one field (every proxy at once is not a filter)"},
-                {"{\"action\": \"enable\", \"filter\": {\"colour\": \"red\"}}", "unknown filter field 'colour' (expected upstream, state, health, reason, id)"},
+                {
+                    "{\"action\": \"enable\", \"ids\": [], \"filter\": {}}",
+                    "give either ids (a selection) or filter (every matching proxy)"
+                },
+                {
+                    "{\"action\": \"enable\", \"filter\": {}}",
+                    "filter must name at least one field (every proxy at once is not a filter)"
+                },
+                {
+                    "{\"action\": \"enable\", \"filter\": {\"colour\": \"red\"}}",
+                    "unknown filter field 'colour' (expected upstream, state, health, reason, id)"
+                },
             };
             int rows = f.get("/audit").list("entries").size();
             for (String[] c : cases) {

@@ -56,7 +56,8 @@ class RedFlagsApiTest {
     @Test
     void anUpstreamWithFortyNineOfFiftyDisabledIsFlaggedWithItsHealthCounts() {
         List<Proxy> proxies = new ArrayList<>(AdminFixture.proxies(50, "vendor"));
-        try (AdminFixture f = AdminFixture.options().activity(100).proxies(proxies).start()) {
+        try (AdminFixture f =
+                AdminFixture.options().activity(100).proxies(proxies).start()) {
             assertEquals(List.of(), flags(f), "all healthy: no flag");
             long now = f.clock.read();
             for (int i = 1; i < 46; i++) { // 45 rejected their credentials
@@ -67,7 +68,9 @@ class RedFlagsApiTest {
                         .recordFailure(Admission.ADMITTED, FailureKind.PROXY_AUTH_REJECTED, now);
             }
             for (int i = 46; i < 50; i++) { // 4 an operator disabled (out of the snapshot)
-                assertEquals(200, f.post(String.format("/proxies/p%05d/disable", i), null).status());
+                assertEquals(
+                        200,
+                        f.post(String.format("/proxies/p%05d/disable", i), null).status());
             }
             List<Map<String, Object>> raised = flags(f);
             assertEquals(1, raised.size(), raised.toString());
@@ -97,8 +100,10 @@ class RedFlagsApiTest {
                     .recordFailure(Admission.ADMITTED, FailureKind.PROXY_AUTH_REJECTED, f.clock.read());
             List<Map<String, Object>> raised = flags(f);
             assertEquals(1, raised.size(), "9 of 10 is below 95 %: " + raised);
-            assertEquals(0.95, ((Number) ((Map<?, ?>) f.get("/flags").json().get("thresholds")).get("healthyShare"))
-                    .doubleValue());
+            assertEquals(
+                    0.95,
+                    ((Number) ((Map<?, ?>) f.get("/flags").json().get("thresholds")).get("healthyShare"))
+                            .doubleValue());
         }
     }
 
@@ -145,8 +150,8 @@ class RedFlagsApiTest {
                 ProxyPoolConfig.Admin.Flags.DEFAULTS,
                 ConfigLoader.load(cfg, Map.of()).admin().flags());
         Files.writeString(cfg, "admin: { flags: { healthyShare: 1.5 } }\n");
-        Exception e = org.junit.jupiter.api.Assertions.assertThrows(
-                Exception.class, () -> ConfigLoader.load(cfg, Map.of()));
+        Exception e =
+                org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> ConfigLoader.load(cfg, Map.of()));
         assertTrue(e.getMessage().contains("admin.flags.healthyShare"), e.getMessage());
     }
 }

@@ -114,17 +114,18 @@ class ConsoleIncidentBrowserTest {
     @Test
     @org.junit.jupiter.api.Order(1)
     void everyAuthDisabledProxyOfAnUpstreamIsRecheckedFromTheFilter() {
-        browser.waiting(20).until(d -> !d.findElements(By.cssSelector("#px-upstream option[value='pool-a']"))
-                .isEmpty());
+        browser.waiting(20)
+                .until(d -> !d.findElements(By.cssSelector("#px-upstream option[value='pool-a']"))
+                        .isEmpty());
         new Select(byId("px-upstream")).selectByValue("pool-a");
         new Select(byId("px-health")).selectByValue("DISABLED");
         byId("px-reason").sendKeys("proxy_auth_rejected");
         apply();
-        assertEquals(
-                List.of("s000000", "s000003", "s000006", "s000009", "s000012", "s000015"), rows("data-id"));
+        assertEquals(List.of("s000000", "s000003", "s000006", "s000009", "s000012", "s000015"), rows("data-id"));
         assertTrue(rows("data-health").stream().allMatch("DISABLED"::equals));
 
-        byId("px-bulk").findElement(By.cssSelector("button[data-bulk='recheck'][data-scope='filter']"))
+        byId("px-bulk")
+                .findElement(By.cssSelector("button[data-bulk='recheck'][data-scope='filter']"))
                 .click();
         browser.waiting(20).until(d -> byId("banner").getText().contains("6 matched, 6 changed"));
         assertTrue(
@@ -161,7 +162,8 @@ class ConsoleIncidentBrowserTest {
                     .click();
         }
         assertEquals("2 selected", byId("px-selected").getText());
-        byId("px-bulk").findElement(By.cssSelector("button[data-bulk='disable'][data-scope='selection']"))
+        byId("px-bulk")
+                .findElement(By.cssSelector("button[data-bulk='disable'][data-scope='selection']"))
                 .click();
         browser.waiting(20).until(d -> byId("banner").getText().contains("2 matched, 2 changed"));
         browser.waiting(20)
@@ -216,13 +218,17 @@ class ConsoleIncidentBrowserTest {
                 .findElement(By.cssSelector("#au-table tbody tr td:first-child"))
                 .getText();
         assertTrue(at.matches(full), at);
-        browser.driver.findElement(By.cssSelector("#nav a[data-page='overview']")).click();
+        browser.driver
+                .findElement(By.cssSelector("#nav a[data-page='overview']"))
+                .click();
         waitRendered("overview");
         String axis = browser.driver
                 .findElement(By.cssSelector("#ov-charts .chart .time-axis span"))
                 .getText();
         assertTrue(axis.matches("\\d{2}:\\d{2}:\\d{2} UTC"), axis);
-        assertTrue(byId("status").getText().matches("refreshed " + full), byId("status").getText());
+        assertTrue(
+                byId("status").getText().matches("refreshed " + full),
+                byId("status").getText());
     }
 
     /** Issue 37 item 17: a 400 from the listing is shown next to the filter, not thrown as a TypeError. */

@@ -540,7 +540,9 @@ class ConsoleManageBrowserTest {
             assertEquals(204, send("DELETE", "/operators/hal", null).statusCode());
             js("renderManage(true);"); // the page's next call: answered 401
             browser.waiting(20).until(d -> byId("login").isDisplayed());
-            assertTrue(byId("login-error").getText().contains("401"), byId("login-error").getText());
+            assertTrue(
+                    byId("login-error").getText().contains("401"),
+                    byId("login-error").getText());
             signInBackToManage();
             assertEquals("half-typed", byId("mg-pv-name").getAttribute("value"), "the typing survived the 401");
 

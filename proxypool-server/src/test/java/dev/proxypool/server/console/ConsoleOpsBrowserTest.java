@@ -318,8 +318,9 @@ class ConsoleOpsBrowserTest {
         assertTrue(text("#rq-table tr[data-seq] td:nth-child(3)").contains("127.0.x.x"), text("#rq-table"));
         assertTrue(text("#rq-table tr[data-seq] td[data-col='status']").equals("407"));
         // issue 37 item 17: a 407 shows the username that tried (never its password); "–" only when none was named
-        browser.waiting(20).until(d -> !d.findElements(By.cssSelector("#rq-table [data-attempted='mallory']"))
-                .isEmpty());
+        browser.waiting(20)
+                .until(d -> !d.findElements(By.cssSelector("#rq-table [data-attempted='mallory']"))
+                        .isEmpty());
         assertEquals("mallory (refused)", text("#rq-table [data-attempted='mallory']"));
         assertTrue(
                 (Boolean) js("return [...document.querySelectorAll('#rq-table tr[data-reason=\"auth_required\"]"
@@ -327,8 +328,8 @@ class ConsoleOpsBrowserTest {
                 "a 407 without credentials still shows –");
         assertFalse(browser.driver.getPageSource().contains("wrong-pass-5e7a1c"), "never the password");
         @SuppressWarnings("unchecked")
-        List<Map<String, Object>> refused =
-                (List<Map<String, Object>>) admin("/requests?reason=auth_required").get("entries");
+        List<Map<String, Object>> refused = (List<Map<String, Object>>)
+                admin("/requests?reason=auth_required").get("entries");
         assertEquals("mallory", refused.getFirst().get("attemptedUser"));
         assertEquals(null, refused.getLast().get("attemptedUser"));
 
