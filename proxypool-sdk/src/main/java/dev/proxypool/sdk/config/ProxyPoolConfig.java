@@ -382,7 +382,7 @@ public record ProxyPoolConfig(
             if (requestLog < 0) {
                 throw new IllegalArgumentException("admin.requestLog must not be negative, got " + requestLog);
             }
-            java.util.Objects.requireNonNull(flags, "admin.flags");
+            Objects.requireNonNull(flags, "admin.flags");
         }
 
         /**

@@ -1,5 +1,7 @@
 package dev.proxypool.server.access;
 
+import java.util.Arrays;
+
 /**
  * The username a refused {@code Proxy-Authorization: Basic ...} named, for the request log (a 407
  * for a wrong password and one for no credentials are different incidents). Never the password: it
@@ -25,7 +27,7 @@ public final class AttemptedUser {
         if (c == null) {
             return null;
         }
-        java.util.Arrays.fill(c.secret(), '\0');
+        Arrays.fill(c.secret(), '\0');
         StringBuilder out = new StringBuilder(Math.min(MAX_LENGTH, c.username().length()));
         c.username()
                 .codePoints()

@@ -6,6 +6,7 @@ import dev.proxypool.core.extract.PoolQuery;
 import dev.proxypool.core.extract.ProxyPage;
 import dev.proxypool.core.extract.ProxyState;
 import dev.proxypool.core.extract.StoredProxy;
+import dev.proxypool.core.health.HealthReason;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.runtime.ProxyRuntime;
 import dev.proxypool.sdk.engine.PoolEngine;
@@ -190,8 +191,7 @@ final class ProxyBulk {
             default ->
                 h == HealthState.COOLING
                         || (h == HealthState.DISABLED
-                                && rt.get().health().status().reason()
-                                        instanceof dev.proxypool.core.health.HealthReason.Failure);
+                                && rt.get().health().status().reason() instanceof HealthReason.Failure);
         };
     }
 
