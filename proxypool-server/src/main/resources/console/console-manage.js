@@ -850,7 +850,12 @@ document.addEventListener('DOMContentLoaded', () => {
     if ($('nav').hidden) {
       mgForgetSecret();
       mgHideConfirm();
-      for (const reset of [mgResetProvider, mgResetRouting, mgResetClient, mgResetCredential]) reset();
+      if (document.body.dataset.keepForms === 'true') {
+        // a 401 (a restart, a revoked token): the typing stays for after the next sign-in, a typed secret does not
+        for (const e of document.querySelectorAll('#page-manage input[type="password"]')) e.value = '';
+      } else {
+        for (const reset of [mgResetProvider, mgResetRouting, mgResetClient, mgResetCredential]) reset();
+      }
     }
   }).observe($('nav'), { attributes: true, attributeFilter: ['hidden'] });
   mgShowTab(MG_TABS.includes(mg.tab) ? mg.tab : 'providers');

@@ -125,7 +125,8 @@ async function api(method, path, body, tokenOverride) {
   if (!res.ok) {
     const err = new ApiError(res.status, data && data.error, data && data.message);
     if (res.status === 401 && !tokenOverride) {
-      logout('The admin token was refused (401 unauthorized); sign in again.');
+      // not the operator's choice: what they were typing stays for after the next sign-in
+      logout('The admin token was refused (401 unauthorized); sign in again.', true);
     }
     throw err;
   }
@@ -185,7 +186,9 @@ function forgetShownToken() {
   $('op-token-name').textContent = '';
 }
 
-function logout(message) {
+/** Signs out; {@code keepForms} (a refused token, not a sign-out) keeps half-typed Manage forms but no secret. */
+function logout(message, keepForms) {
+  document.body.dataset.keepForms = keepForms ? 'true' : '';
   sessionStorage.removeItem(TOKEN_KEY);
   forgetShownToken();
   me = null;
@@ -289,10 +292,24 @@ function card(id, label, value, sub, tone) {
     el('div', { class: 'sub', text: sub || '' }));
 }
 
-/** "14:02:10": a sample's time on the chart axis. */
+/**
+ * Every time on every page in one format, in UTC (as the server's logs and the API's instants):
+ * "2026-12-04 14:02:10 UTC".
+ */
+function stamp(iso) {
+  const d = new Date(iso);
+  return isNaN(d) ? '' : d.toISOString().slice(0, 19).replace('T', ' ') + ' UTC';
+}
+
+/** "14:02:10 UTC": the same format without the date, where space is short (the chart axis). */
 function clock(iso) {
   const d = new Date(iso);
-  return isNaN(d) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return isNaN(d) ? '' : d.toISOString().slice(11, 19) + ' UTC';
+}
+
+/** "refreshed 2026-12-04 14:02:10 UTC". */
+function refreshed() {
+  status('refreshed ' + stamp(new Date().toISOString()));
 }
 
 /**
@@ -310,18 +327,27 @@ function chart(title, now, series, times) {
     box.append(svg('line', { x1: (q * w / 4).toFixed(1), y1: h - 4, x2: (q * w / 4).toFixed(1), y2: h - 1, class: 'axis' }));
   }
   series.forEach((s, i) => {
-    let d = '';
-    let points = 0;
-    let lastX = 0, lastY = 0;
+    // a null is a gap: the line stops there and starts again after it (never drawn across the gap);
+    // a sample alone between gaps is a dot
+    const segments = [];
+    let run = [];
     s.values.forEach((v, j) => {
-      if (v === null || v === undefined) return;
-      lastX = (j / (n - 1)) * w;
-      lastY = h - 2 - (v / max) * (h - 6);
-      d += (d ? ' L' : 'M') + lastX.toFixed(1) + ' ' + lastY.toFixed(1);
-      points++;
+      if (v === null || v === undefined) {
+        if (run.length) segments.push(run);
+        run = [];
+        return;
+      }
+      run.push([(j / (n - 1)) * w, h - 2 - (v / max) * (h - 6)]);
     });
-    if (points > 1) box.append(svg('path', { d, class: 'line' + i }));
-    if (points === 1) box.append(svg('circle', { cx: lastX.toFixed(1), cy: lastY.toFixed(1), r: 2.5, class: 'dot' + i }));
+    if (run.length) segments.push(run);
+    const lines = segments.filter((r) => r.length > 1);
+    if (lines.length) {
+      const d = lines.map((r) => r.map(([x, y], k) => (k ? 'L' : 'M') + x.toFixed(1) + ' ' + y.toFixed(1)).join(' ')).join(' ');
+      box.append(svg('path', { d, class: 'line' + i, 'data-segments': lines.length }));
+    }
+    for (const r of segments.filter((r) => r.length === 1)) {
+      box.append(svg('circle', { cx: r[0][0].toFixed(1), cy: r[0][1].toFixed(1), r: 2.5, class: 'dot' + i }));
+    }
   });
   const legend = el('div', { class: 'legend' }, ...series.map((s, i) =>
     el('span', { class: 'key' }, el('span', { class: 'swatch swatch' + i }), s.name)));
@@ -340,8 +366,46 @@ function flag(tone, text, link) {
     text, link ? ' ' : null, link ? el('a', { href: link.href, text: link.text }) : null);
 }
 
+/** A row a red flag's link landed on: marked and scrolled to once its page rendered. */
+const evidence = { routing: null };
+
+/** Marks (and scrolls to) the row of {@code table} whose data-{key} is {@code name}; unmarks the others. */
+function markRow(tableId, key, name) {
+  let found = null;
+  for (const tr of $(tableId).querySelectorAll('tr[data-' + key + ']')) {
+    const hit = tr.dataset[key] === name;
+    tr.classList.toggle('flagged', hit);
+    if (hit) found = tr;
+  }
+  if (found) found.scrollIntoView({ block: 'center' });
+  return found;
+}
+
+/**
+ * The server's red flags (GET /flags): an upstream whose healthy share fell below admin.flags.healthyShare
+ * links to its row of the pool table (its health counts); a routing whose recent requests mostly found no
+ * proxy links to its row of the Routings page, marked.
+ */
+function serverFlags(flags) {
+  return flags.flags.map((f) => {
+    const li = el('li', { class: f.severity, 'data-flag': f.severity, 'data-kind': f.kind }, f.message, ' ');
+    if (f.kind === 'upstream_unhealthy') {
+      li.dataset.upstream = f.upstream;
+      li.append(el('a', { href: '#overview', 'data-evidence': 'upstream', text: 'Health by upstream',
+        onclick: (ev) => { ev.preventDefault(); markRow('ov-pool', 'upstream', f.upstream); } }));
+    } else if (f.kind === 'routing_no_candidate') {
+      li.dataset.routing = f.routing;
+      li.append(el('a', { href: '#routings', 'data-evidence': 'routing', text: 'Routings',
+        onclick: () => { evidence.routing = f.routing; } }), ' · ',
+      el('a', { href: '#requests', text: 'its requests', onclick: (ev) => { ev.preventDefault();
+        setRequestFilter({ routing: f.routing, reason: 'no_candidate' }); location.hash = '#requests'; } }));
+    }
+    return li;
+  });
+}
+
 /** What an operator on call should look at first, worst first; one calm line when nothing is wrong. */
-function attention(snap, series, pipeline, last, capPct, pool, providerOf, errors) {
+function attention(snap, series, pipeline, last, capPct, pool, providerOf, errors, flags) {
   const items = [];
   const add = (tone, text, link) => items.push(flag(tone, text, link));
   if (!series.storeUp) add('bad', 'The pool store cannot be reached: extraction and collection are failing; the gateway serves from its last snapshot.');
@@ -349,8 +413,10 @@ function attention(snap, series, pipeline, last, capPct, pool, providerOf, error
   if (snap.size === 0) add('bad', 'The snapshot is empty: every gateway request answers no_candidate.');
   else if (pool.healthy === 0) add('bad', 'No proxy is healthy: ' + pool.cooling + ' cooling, ' + pool.disabled + ' disabled.');
   else if (pool.cooling > pool.healthy) add('warn', 'More proxies are cooling (' + pool.cooling + ') than healthy (' + pool.healthy + ').');
-  for (const u of pool.upstreams) {
-    if (snap.size > 0 && u.healthy === 0) {
+  if (flags) items.push(...serverFlags(flags));
+  const judged = new Set(flags ? flags.flags.filter((f) => f.upstream).map((f) => f.upstream) : []);
+  for (const u of pool.upstreams) { // an upstream with no proxy at all is not the server's flag: said here
+    if (snap.size > 0 && u.healthy === 0 && !judged.has(u.name)) {
       add('bad', 'Upstream ' + u.name + ' has no healthy proxy (' + u.inSnapshot + ' in the snapshot, ' + u.cooling
         + ' cooling, ' + u.disabled + ' disabled).', { href: '#upstreams', text: 'Upstreams' });
     }
@@ -444,7 +510,7 @@ function renderWorkers(snap) {
   el('td', { class: 'num', 'data-col': 'behind', text: unknown(w.behind) ? 'unknown' : String(w.behind) }),
   el('td', { class: 'num', 'data-col': 'age', text: unknown(w.ageSeconds) ? (unknown(w.snapshotVersion) ? 'unknown' : '–')
     : duration(Math.round(w.ageSeconds)) }),
-  el('td', { 'data-col': 'applied', text: w.appliedAt ? clock(w.appliedAt) : '–' })))
+  el('td', { 'data-col': 'applied', text: w.appliedAt ? stamp(w.appliedAt) : '–' })))
     : [el('tr', {}, el('td', { colspan: 6, class: 'muted', text: 'No worker is registered.' }))]);
   $('ov-workers-note').textContent = 'published version ' + snap.publishedVersion + '; flagged when behind it or older than '
     + duration(Math.round(snap.workerStaleAfterSeconds)) + ' (half of cluster.validity)';
@@ -502,17 +568,17 @@ function renderErrors(errors) {
   };
   group('routing', 'ov-err-routing');
   group('upstream', 'ov-err-upstream');
-  $('ov-err-total').textContent = errors.count + ' in the window, ' + errors.total + ' since ' + clock(errors.since);
+  $('ov-err-total').textContent = errors.count + ' in the window, ' + errors.total + ' since ' + stamp(errors.since);
 }
 
 async function renderOverview(quiet) {
   const seq = ++renderSeq;
-  let snap, series, pipeline, errors, upstreams;
+  let snap, series, pipeline, errors, upstreams, flags;
   try {
-    [snap, series, pipeline, errors, upstreams] = await Promise.all([api('GET', '/snapshot'), api('GET', '/series'),
+    [snap, series, pipeline, errors, upstreams, flags] = await Promise.all([api('GET', '/snapshot'), api('GET', '/series'),
       api('GET', '/pipeline'), api('GET', '/errors?window=' + encodeURIComponent(errorView.window)).catch(() => null),
       // the configuration (provider of each upstream) needs the database: the page works without it
-      api('GET', '/upstreams').catch(() => ({ upstreams: [] }))]);
+      api('GET', '/upstreams').catch(() => ({ upstreams: [] })), api('GET', '/flags').catch(() => null)]);
   } catch (e) {
     showError('Overview could not be loaded', e);
     return;
@@ -540,13 +606,15 @@ async function renderOverview(quiet) {
     card('ov-latency', 'Gateway P50 / P99', noLatency ? '–' : num(last.p50Ms) + ' / ' + num(last.p99Ms) + ' ms',
       noLatency ? 'no plain HTTP request in the last minute' : 'plain HTTP, last minute'),
     card('ov-extraction', 'Extractions/s', num(last.extractionsPerSecond), 'proxies handed out'),
-    card('ov-snapshot', 'Snapshot version', String(snap.version), 'built ' + num(age) + ' s ago',
-      age > 300 ? 'warn' : null),
+    // with workers, the version they are measured against (the Workers table's); this node's own build below
+    card('ov-snapshot', 'Snapshot version', String(snap.publishedVersion ?? snap.version),
+      (snap.publishedVersion != null ? 'published · this node builds ' + snap.version + ', ' : 'built ')
+      + num(age) + ' s ago', age > 300 ? 'warn' : null),
     card('ov-store', 'Pool store', series.storeUp ? 'up' : 'DOWN', series.storeUp
       ? (snap.storeDurability ? 'durability ' + snap.storeDurability.durability : '') : 'counts are stale',
     !series.storeUp || (snap.storeDurability && snap.storeDurability.durability === 'refusing') ? 'bad'
       : (snap.storeDurability && snap.storeDurability.durability !== 'full' ? 'warn' : null)));
-  $('ov-attention').replaceChildren(...attention(snap, series, pipeline, last, capPct, pool, providerOf, errors));
+  $('ov-attention').replaceChildren(...attention(snap, series, pipeline, last, capPct, pool, providerOf, errors, flags));
   const pick = (k) => samples.map((s) => s[k]);
   const times = pick('at');
   $('ov-charts').replaceChildren(
@@ -572,7 +640,7 @@ async function renderOverview(quiet) {
   el('td', { class: 'num', 'data-col': 'available', text: String(u.stored) }),
   el('td', { class: 'num', 'data-col': 'disabled', text: String(u.storedDisabled) }))));
   renderWorkers(snap);
-  status('refreshed ' + new Date().toLocaleTimeString());
+  refreshed();
   document.body.dataset.rendered = 'overview';
 }
 
@@ -618,9 +686,12 @@ async function renderRequests() {
   const tbody = $('rq-table').tBodies[0];
   fill(tbody, data.entries.map((r) => el('tr', { 'data-seq': r.seq, 'data-status': r.status ?? '', 'data-reason': r.reason || '',
     class: r.reason ? 'failed' : null },
-  el('td', { title: r.at, text: clock(r.at) }),
+  el('td', { title: r.at, 'data-col': 'at', text: stamp(r.at) }),
   el('td', { text: r.kind }),
-  el('td', {}, r.client || el('span', { class: 'muted', text: '–' }), el('div', { class: 'muted', 'data-col': 'peer', text: r.peer })),
+  // a refused 407 shows who tried (never the password); "–" only when no name was given
+  el('td', { 'data-col': 'client' }, r.client || (r.attemptedUser ? el('span', { class: 'state-disabled', 'data-attempted': r.attemptedUser,
+    title: 'refused: this username did not authenticate', text: r.attemptedUser + ' (refused)' }) : el('span', { class: 'muted', text: '–' })),
+  el('div', { class: 'muted', 'data-col': 'peer', text: r.peer })),
   el('td', { text: r.method || '–' }),
   el('td', { 'data-col': 'routing', text: r.routing }),
   el('td', { 'data-col': 'upstream', text: r.upstream }),
@@ -636,7 +707,13 @@ async function renderRequests() {
   }
   $('rq-count').textContent = data.entries.length + ' shown · ' + data.recorded + ' recorded since start · last '
     + data.capacity + ' kept';
-  status('refreshed ' + new Date().toLocaleTimeString());
+  // each ring's reach: successes push older requests out quickly, failures have a ring of their own
+  $('rq-reach').textContent = data.capacity === 0 ? '' : 'All requests go back to '
+    + (data.oldest ? stamp(data.oldest) + ' (' + ago(data.oldest) + ')' : '–') + '; failures (their own ring of '
+    + data.capacity + ') go back to ' + (data.failuresOldest ? stamp(data.failuresOldest) + ' (' + ago(data.failuresOldest) + ')' : '– (none yet)') + '.';
+  $('rq-reach').dataset.oldest = data.oldest || '';
+  $('rq-reach').dataset.failuresOldest = data.failuresOldest || '';
+  refreshed();
   document.body.dataset.rendered = 'requests';
 }
 
@@ -720,7 +797,7 @@ async function renderUpstreams(quiet) {
       ...providers.providers.map((p) => el('option', { value: p.name, text: p.name + ' (' + p.type + ')' })));
     sel.value = keep;
   }
-  status('refreshed ' + new Date().toLocaleTimeString());
+  refreshed();
   document.body.dataset.rendered = 'upstreams';
 }
 
@@ -815,8 +892,9 @@ function fieldError(form, message, fields) {
     }
   }
   clearInfo();
-  const slot = form.querySelector('[data-error-for="' + target + '"]');
-  slot.textContent = message;
+  const slot = form.querySelector('[data-error-for="' + target + '"]') || form.querySelector('[data-error-for]');
+  if (slot) slot.textContent = message;
+  else showError('The request was refused', { message });
   const input = form.querySelector('[name="' + target + '"]');
   if (input) input.classList.add('invalid');
 }
@@ -868,6 +946,9 @@ function proxyQuery() {
   if (f.state) q.set('state', f.state);
   if (f.protocol) q.set('protocol', f.protocol);
   if (f.country) q.set('label.country', f.country);
+  if (f.health) q.set('health', f.health);
+  if (f.reason) q.set('reason', f.reason);
+  if (f.id) q.set('id', f.id);
   const cursor = proxyView.cursors[proxyView.page];
   if (cursor) q.set('cursor', cursor);
   return '/proxies?' + q.toString();
@@ -876,7 +957,8 @@ function proxyQuery() {
 function readFilter() {
   proxyView.filter = {
     upstream: $('px-upstream').value, state: $('px-state').value, protocol: $('px-protocol').value,
-    country: $('px-country').value.trim(), limit: $('px-limit').value,
+    country: $('px-country').value.trim(), limit: $('px-limit').value, health: $('px-health').value,
+    reason: $('px-reason').value.trim(), id: $('px-id').value.trim(), sort: $('px-sort').value,
   };
   proxyView.cursors = [''];
   proxyView.page = 0;
@@ -892,14 +974,18 @@ async function renderProxies(quiet) {
   try {
     page = await api('GET', proxyQuery());
   } catch (e) {
-    if (e.status === 400) fieldError(form, e.code + ': ' + e.message, []);
-    showError('Proxies could not be listed', e);
+    // a bad filter: its message next to the filter (the form's slot is "filter"), not a TypeError
+    if (e.status === 400) form.querySelector('[data-error-for="filter"]').textContent = e.code + ': ' + e.message;
+    else showError('Proxies could not be listed', e);
     return;
   }
   if (seq !== renderSeq || currentPage() !== 'proxies') return;
   proxyView.cursors[proxyView.page + 1] = page.nextCursor || null;
   const tbody = $('px-table').tBodies[0];
-  fill(tbody, page.proxies.map(proxyRow));
+  fill(tbody, sortProxies(page.proxies, proxyView.filter.sort).map(proxyRow));
+  $('px-bulk').hidden = !canWrite();
+  $('px-select-page').checked = false;
+  updateSelection();
   if (page.proxies.length === 0) {
     fill(tbody, [el('tr', {}, el('td', { colspan: 11, class: 'muted', text: 'No proxy matches.' }))]);
   }
@@ -916,8 +1002,69 @@ async function renderProxies(quiet) {
     window.__proxiesFirstRender = performance.now();
     performance.mark('proxies-rendered');
   }
-  status('refreshed ' + new Date().toLocaleTimeString());
+  refreshed();
   if (!quiet) fillUpstreamFilter();
+}
+
+const HEALTH_ORDER = { DISABLED: 0, COOLING: 1, PROBE_ALLOWED: 2, HEALTHY: 3 };
+
+/** The page's proxies in the chosen order (the API lists by id): worst health first, or slowest first. */
+function sortProxies(list, by) {
+  const key = {
+    upstream: (p) => [p.upstream, p.id],
+    health: (p) => [p.health ? HEALTH_ORDER[p.health.state] : 4, p.id],
+    latency: (p) => [-(p.latencyEwmaMs || 0), p.id],
+  }[by];
+  if (!key) return list;
+  return list.slice().sort((a, b) => {
+    const ka = key(a), kb = key(b);
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] < kb[i] ? -1 : 1;
+    return 0;
+  });
+}
+
+/** The ids ticked on this page. */
+function selectedProxies() {
+  return [...document.querySelectorAll('#px-table input.px-select:checked')].map((c) => c.dataset.id);
+}
+
+function updateSelection() {
+  const n = selectedProxies().length;
+  $('px-selected').textContent = n + ' selected';
+  for (const b of document.querySelectorAll('#px-bulk button[data-scope="selection"]')) b.disabled = n === 0;
+  // the bulk filter knows upstream, state, health, reason and id; protocol and country cannot be sent
+  const f = proxyView.filter;
+  const sendable = !f.protocol && !f.country && (f.upstream || f.state || f.health || f.reason || f.id);
+  for (const b of document.querySelectorAll('#px-bulk button[data-scope="filter"]')) {
+    b.disabled = !sendable;
+    b.title = sendable ? 'every proxy matching the filter, on every page' : 'filter by upstream, state, health, reason or id first';
+  }
+}
+
+/** POST /proxies/bulk on the selection or on every proxy matching the filter; the answer says how many changed. */
+async function bulk(action, scope) {
+  $('px-bulk-error').textContent = '';
+  const f = proxyView.filter;
+  const body = { action };
+  let what;
+  if (scope === 'selection') {
+    body.ids = selectedProxies();
+    what = body.ids.length + ' selected proxies';
+  } else {
+    body.filter = {};
+    for (const k of ['upstream', 'state', 'health', 'reason', 'id']) if (f[k]) body.filter[k] = f[k];
+    what = 'every proxy matching ' + Object.entries(body.filter).map(([k, v]) => k + '=' + v).join(', ');
+  }
+  try {
+    const r = await api('POST', '/proxies/bulk', body);
+    showInfo({ enable: 'Enable', disable: 'Disable', recheck: 'Re-check' }[action] + ' of ' + what + ': ' + r.matched
+      + ' matched, ' + r.changed + ' changed' + (r.unknown.length ? ', unknown: ' + r.unknown.join(', ') : '') + '.');
+  } catch (e) {
+    if (e.status === 400) $('px-bulk-error').textContent = e.code + ': ' + e.message;
+    else showError('Bulk ' + action + ' failed', e);
+    return;
+  }
+  await renderProxies(true);
 }
 
 async function fillUpstreamFilter() {
@@ -970,18 +1117,20 @@ function proxyRow(p) {
     try {
       const d = await api('GET', '/proxies/' + encodeURIComponent(p.id) + '?masked=true&transitions=10');
       const h = d.healthRecord;
-      const lines = h ? [el('div', { text: h.state + ' (' + h.reason + ', ' + h.stage + ') since ' + h.since
-          + (h.cooldownUntil ? ' · cooldown until ' + h.cooldownUntil + ' · backoff step ' + h.backoffStep : '') })]
+      const lines = h ? [el('div', { text: h.state + ' (' + h.reason + ', ' + h.stage + ') since ' + stamp(h.since)
+          + (h.cooldownUntil ? ' · cooldown until ' + stamp(h.cooldownUntil) + ' · backoff step ' + h.backoffStep : '') })]
           .concat(h.transitions.slice().reverse().map((t) => el('div', { class: 'muted', 'data-transition': t.sequence,
-            text: t.at + ' → ' + t.state + ' (' + t.reason + ', ' + t.stage + ')' })))
+            text: stamp(t.at) + ' → ' + t.state + ' (' + t.reason + ', ' + t.stage + ')' })))
         : [el('div', { class: 'muted', text: 'not in this process\'s snapshot: no health record' })];
       row.after(el('tr', { 'data-history-of': p.id }, el('td', { colspan: 11 }, ...lines)));
     } catch (e) {
       showError('History of ' + p.id + ' failed', e);
     }
   });
-  return el('tr', { 'data-id': p.id, 'data-state': p.state },
-    el('td', { text: p.id }),
+  const pick = canWrite() ? el('input', { type: 'checkbox', class: 'px-select', 'data-id': p.id, title: 'select for a bulk action' }) : null;
+  if (pick) pick.addEventListener('change', updateSelection);
+  return el('tr', { 'data-id': p.id, 'data-state': p.state, 'data-health': health ? health.state : '' },
+    el('td', {}, pick, pick ? ' ' : null, p.id),
     el('td', {}, address, p.masked && canWrite() ? ' ' : null, p.masked && canWrite() ? revealBtn : null),
     el('td', { text: p.protocol }),
     el('td', { text: p.upstream }),
@@ -1029,6 +1178,7 @@ async function renderRoutings() {
       text: 'No routing configured: one catch-all default routing serves every request.' }))]);
   }
   await routingErrors(seq);
+  if (evidence.routing) markRow('rt-table', 'routing', evidence.routing); // landed from a red flag
   status('configuration version ' + data.version);
   document.body.dataset.rendered = 'routings';
 }
@@ -1077,7 +1227,7 @@ async function renderAudit(quiet, more) {
   }
   if (seq !== renderSeq || currentPage() !== 'audit') return;
   const rows = data.entries.map((a) => el('tr', { 'data-audit-id': a.id, 'data-action': a.action },
-    el('td', { title: a.at, text: a.at.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC') }),
+    el('td', { title: a.at, text: stamp(a.at) }),
     el('td', { text: a.actor }),
     el('td', { text: a.action }),
     el('td', { text: a.entityType + ' ' + a.entityName }),
@@ -1088,7 +1238,7 @@ async function renderAudit(quiet, more) {
   if (!more && rows.length === 0) fill(tbody, [el('tr', {}, el('td', { colspan: 6, class: 'muted', text: 'No change yet.' }))]);
   auditCursor = data.nextCursor;
   $('au-more').hidden = !auditCursor;
-  status('refreshed ' + new Date().toLocaleTimeString());
+  refreshed();
   document.body.dataset.rendered = 'audit';
 }
 
@@ -1128,7 +1278,7 @@ async function renderOperators() {
       el('td', { text: o.createdBy || '–' }),
       el('td', {}, revoke));
   }));
-  status('refreshed ' + new Date().toLocaleTimeString());
+  refreshed();
   document.body.dataset.rendered = 'operators';
 }
 
@@ -1174,6 +1324,17 @@ document.addEventListener('DOMContentLoaded', () => {
     readFilter();
     renderProxies(true);
   });
+  $('px-sort').addEventListener('change', () => {
+    proxyView.filter.sort = $('px-sort').value; // the page in the new order, without a new request's cursor reset
+    renderProxies(true);
+  });
+  $('px-select-page').addEventListener('change', () => {
+    for (const c of document.querySelectorAll('#px-table input.px-select')) c.checked = $('px-select-page').checked;
+    updateSelection();
+  });
+  for (const b of document.querySelectorAll('#px-bulk button[data-bulk]')) {
+    b.addEventListener('click', () => bulk(b.dataset.bulk, b.dataset.scope));
+  }
   $('px-prev').addEventListener('click', () => {
     if (proxyView.page > 0) {
       proxyView.page--;

@@ -99,6 +99,8 @@ public final class ProxyPool implements AutoCloseable {
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Thread purger;
+    private volatile Thread credentialsWatcher;
+    private final FileCredentialStore credentialsFile; // null without credentials.file
 
     /** How often the store drops expired proxies, ended tombstones and idempotency records. */
     static final Duration PURGE_INTERVAL = Duration.ofSeconds(5);
@@ -144,6 +146,13 @@ public final class ProxyPool implements AutoCloseable {
                         .file()
                         .<CredentialStore>map(FileCredentialStore::open)
                         .orElseGet(StaticCredentialStore::empty);
+        if (configured instanceof FileCredentialStore file) {
+            // a proxy disabled for rejected credentials gets one recovery check when they are fixed
+            file.onChange(refs -> engine.credentialsReloaded(refs));
+            this.credentialsFile = file;
+        } else {
+            this.credentialsFile = null;
+        }
         this.credentials = inline.over(
                 b.inCode.refs().isEmpty()
                         ? configured
@@ -206,6 +215,27 @@ public final class ProxyPool implements AutoCloseable {
         }
         if (background) {
             purger = Thread.ofVirtual().name("proxypool-purge").start(this::purgeLoop);
+            if (credentialsFile != null) {
+                // the file is otherwise looked at only when a proxy dials: a ref whose every proxy is
+                // disabled for rejected credentials would never see its fix
+                credentialsWatcher =
+                        Thread.ofVirtual().name("proxypool-credentials").start(this::credentialsLoop);
+            }
+        }
+    }
+
+    private void credentialsLoop() {
+        while (!closed.get()) {
+            try {
+                Thread.sleep(FileCredentialStore.DEFAULT_CHECK_INTERVAL);
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                credentialsFile.refresh();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "checking the credentials file failed: " + e);
+            }
         }
     }
 
@@ -500,6 +530,10 @@ public final class ProxyPool implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        Thread w = credentialsWatcher;
+        if (w != null) {
+            w.interrupt();
         }
         if (prober != null) {
             prober.close();

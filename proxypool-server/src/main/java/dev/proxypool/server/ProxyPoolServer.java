@@ -390,6 +390,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                                 config.cluster().validity().dividedBy(2))
                         .series(series)
                         .activity(activity)
+                        .flags(config.admin().flags())
                         .read(ProxyLeaseService.ADMIN_PATH, proxyLeases.adminView())
                         .token(config.admin().token())
                         .baseDir(configDir)

@@ -82,6 +82,30 @@ public sealed interface HealthReason {
         }
     }
 
+    /**
+     * An operator's enable (reason code {@code operator_enabled}), with the operator's words: a
+     * transition of its own, so the record says who returned the proxy and when.
+     *
+     * @param text the operator's words, non-blank
+     */
+    record OperatorEnabled(String text) implements HealthReason {
+        /**
+         * Checks the operator gave a reason.
+         *
+         * @throws IllegalArgumentException if the text is null or blank
+         */
+        public OperatorEnabled {
+            if (text == null || text.isBlank()) {
+                throw new IllegalArgumentException("operator reason must not be blank, got '" + text + "'");
+            }
+        }
+
+        @Override
+        public String code() {
+            return "operator_enabled";
+        }
+    }
+
     /** Transitions driven by time and probes rather than by a failure. */
     enum Lifecycle implements HealthReason {
         /** The proxy was registered. */
@@ -91,7 +115,14 @@ public sealed interface HealthReason {
         /** The recovery probe succeeded. */
         PROBE_SUCCEEDED,
         /** The recovery probe never reported within {@code probeTimeout}: counted as a failed probe. */
-        PROBE_EXPIRED;
+        PROBE_EXPIRED,
+        /**
+         * The credentials of a proxy disabled for a credential rejection were reloaded: the
+         * condition that disabled it may be gone, so it gets one recovery check.
+         */
+        CREDENTIALS_RELOADED,
+        /** An operator asked for a re-check of a cooling proxy or one disabled for a failure. */
+        RECHECK_REQUESTED;
 
         @Override
         public String code() {

@@ -12,6 +12,8 @@ package dev.proxypool.core.health;
  * @param sinceNanos         ticker reading when it was entered
  * @param cooldownUntilNanos end of the cooldown (COOLING, PROBE_ALLOWED); 0 otherwise
  * @param backoffNanos       length of the current cooldown, the base of the next doubling; 0 when none
+ *                           (kept through DISABLED and a recovery check, so a proxy failing again
+ *                           resumes its doubling instead of starting over)
  * @param probeHolder        who holds the probe permit (PROBE_ALLOWED); {@link ProbeHolder#NONE} otherwise
  * @param probeDeadlineNanos when an unanswered probe counts as failed (PROBE_ALLOWED); 0 otherwise
  * @param slowStart          true when this HEALTHY status is a return to service whose weight ramps up from {@code sinceNanos}
@@ -106,6 +108,24 @@ public record HealthStatus(
 
     HealthStatus toDisabled(HealthReason why, HealthStage by, long nowNanos) {
         return new HealthStatus(
-                sequence + 1, HealthState.DISABLED, why, by, nowNanos, 0, 0, ProbeHolder.NONE, 0, false);
+                sequence + 1, HealthState.DISABLED, why, by, nowNanos, 0, backoffNanos, ProbeHolder.NONE, 0, false);
+    }
+
+    /**
+     * COOLING with its deadline now: the next admission takes the single recovery probe (one
+     * controlled attempt before full traffic); the backoff is kept as the base of the next doubling.
+     */
+    HealthStatus toRecoveryCheck(HealthReason why, HealthStage by, long nowNanos) {
+        return new HealthStatus(
+                sequence + 1,
+                HealthState.COOLING,
+                why,
+                by,
+                nowNanos,
+                nowNanos,
+                backoffNanos,
+                ProbeHolder.NONE,
+                0,
+                false);
     }
 }

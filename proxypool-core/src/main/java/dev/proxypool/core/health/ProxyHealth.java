@@ -18,6 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *      |                                            `-----------------------------------------'|
  *      `------------------- probe succeeded (window reset, slow start) ------------------------'
  *   any --auth rejected / operator disable--&gt; DISABLED --operator enable--&gt; HEALTHY (slow start)
+ *                                                        `-operator enable after failures, or the
+ *                                                          credentials of an auth rejection reloaded--&gt;
+ *                                                          COOLING, deadline now (one recovery probe)
  * </pre>
  *
  * <p><b>State.</b> One immutable {@link HealthStatus} in one volatile field (compare-and-set through a
@@ -603,24 +606,97 @@ public final class ProxyHealth {
     }
 
     /**
-     * Returns the proxy to service from any other state (DISABLED, or an operator overriding a
-     * cooldown), with a clean window and a slow start; a no-op when already HEALTHY.
+     * An operator returns the proxy to service: a transition of its own (reason
+     * {@code operator_enabled}); the history, the passive record and the backoff stay. A proxy whose
+     * last checks failed (COOLING, disabled for a failure, or disabled by an operator while cooling
+     * or with failures in a row) gets one recovery check first: it goes COOLING with its deadline
+     * now, so the next admission is the single probe, and only a passing probe returns it to
+     * HEALTHY (slow start). A proxy disabled while healthy returns to HEALTHY at once, with a slow
+     * start. A no-op when HEALTHY, or in PROBE_ALLOWED (its recovery check is already running).
      *
      * @param reason   the operator's words, kept in the status and history
      * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
      */
     public void enable(String reason, long nowNanos) {
-        HealthReason why = new HealthReason.Operator(reason);
+        HealthReason why = new HealthReason.OperatorEnabled(reason);
         for (; ; ) {
             HealthStatus s = status;
-            if (s.state() == HealthState.HEALTHY) {
-                return;
-            }
-            resetRecord();
-            if (transition(s, s.toHealthy(why, HealthStage.OPERATOR, nowNanos))) {
+            HealthStatus next = switch (s.state()) {
+                case HEALTHY, PROBE_ALLOWED -> null;
+                case COOLING -> s.toRecoveryCheck(why, HealthStage.OPERATOR, nowNanos);
+                case DISABLED ->
+                    failedBefore(s)
+                            ? s.toRecoveryCheck(why, HealthStage.OPERATOR, nowNanos)
+                            : s.toHealthy(why, HealthStage.OPERATOR, nowNanos);
+            };
+            if (next == null || transition(s, next)) {
                 return;
             }
         }
+    }
+
+    /**
+     * The credentials of this proxy's credential ref were reloaded: if a credential rejection
+     * disabled it, that condition may be gone, so it gets one recovery check (COOLING with its
+     * deadline now, reason {@code credentials_reloaded}); it returns to service only when the
+     * check passes. Any other state is left alone.
+     *
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
+     * @return true when the proxy was given a recovery check
+     */
+    public boolean credentialsReloaded(long nowNanos) {
+        for (; ; ) {
+            HealthStatus s = status;
+            if (s.state() != HealthState.DISABLED
+                    || !(s.reason() instanceof HealthReason.Failure f)
+                    || f.kind() != FailureKind.PROXY_AUTH_REJECTED) {
+                return false;
+            }
+            if (transition(
+                    s,
+                    s.toRecoveryCheck(HealthReason.Lifecycle.CREDENTIALS_RELOADED, HealthStage.OPERATOR, nowNanos))) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * An operator asks for a re-check: a COOLING proxy, or one DISABLED for a failure (not by an
+     * operator: that one needs {@link #enable}), gets its one recovery check now (reason
+     * {@code recheck_requested}); it returns to service only when the check passes.
+     *
+     * @param nowNanos the current {@link dev.proxypool.core.time.Ticker} reading
+     * @return true when the proxy was given a recovery check
+     */
+    public boolean recheck(long nowNanos) {
+        for (; ; ) {
+            HealthStatus s = status;
+            boolean eligible = s.state() == HealthState.COOLING
+                    || (s.state() == HealthState.DISABLED && s.reason() instanceof HealthReason.Failure);
+            if (!eligible) {
+                return false;
+            }
+            if (transition(
+                    s, s.toRecoveryCheck(HealthReason.Lifecycle.RECHECK_REQUESTED, HealthStage.OPERATOR, nowNanos))) {
+                return true;
+            }
+        }
+    }
+
+    /** Whether the checks before {@code disabled} failed: it was disabled for a failure, while cooling, or mid-streak. */
+    private boolean failedBefore(HealthStatus disabled) {
+        if (disabled.reason() instanceof HealthReason.Failure) {
+            return true;
+        }
+        if (passiveStreak.get() > 0 || activeStreak.get() > 0) {
+            return true;
+        }
+        for (HealthStatus h : history.snapshot()) {
+            if (h.sequence() == disabled.sequence() - 1) {
+                return h.state() == HealthState.COOLING || h.state() == HealthState.PROBE_ALLOWED;
+            }
+        }
+        return disabled.backoffNanos() > 0; // history rolled over: a kept backoff says it was cooling
     }
 
     // ---- internals ------------------------------------------------------------------------------

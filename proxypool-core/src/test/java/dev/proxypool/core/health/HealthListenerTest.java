@@ -33,8 +33,10 @@ class HealthListenerTest {
             fx.health.recordActiveFailure(Admission.ADMITTED, FailureKind.CONNECT_TIMEOUT, fx.now());
         } // 8
         fx.health.disable("audit", fx.now()); // 9
-        fx.health.enable("audit done", fx.now()); // 10
-        fx.fail(FailureKind.PROXY_AUTH_REJECTED); // 11
+        fx.health.enable("audit done", fx.now()); // 10: it was cooling: one recovery check first
+        fx.probeByRequest(); // 11
+        fx.health.recordSuccess(Admission.PROBE, 1_000, fx.now()); // 12
+        fx.fail(FailureKind.PROXY_AUTH_REJECTED); // 13
 
         List<String> seen =
                 fx.transitions.stream().map(HealthListenerTest::describe).toList();
@@ -49,7 +51,9 @@ class HealthListenerTest {
                         "PROBE_ALLOWED->HEALTHY probe_succeeded/probe",
                         "HEALTHY->COOLING connect_timeout/active",
                         "COOLING->DISABLED operator/operator",
-                        "DISABLED->HEALTHY operator/operator",
+                        "DISABLED->COOLING operator_enabled/operator",
+                        "COOLING->PROBE_ALLOWED cooldown_elapsed/probe",
+                        "PROBE_ALLOWED->HEALTHY probe_succeeded/probe",
                         "HEALTHY->DISABLED proxy_auth_rejected/passive"),
                 seen);
         for (int i = 0; i < fx.transitions.size(); i++) {
@@ -64,10 +68,10 @@ class HealthListenerTest {
                 "audit", ((HealthReason.Operator) fx.transitions.get(8).to().reason()).text());
 
         List<HealthStatus> history = fx.health.history();
-        assertEquals(12, history.size(), "initial status + 11 transitions");
+        assertEquals(14, history.size(), "initial status + 13 transitions");
         assertEquals(HealthReason.Lifecycle.CREATED, history.getFirst().reason());
         assertEquals(HealthStage.INITIAL, history.getFirst().stage());
-        for (int i = 0; i < 11; i++) {
+        for (int i = 0; i < 13; i++) {
             assertEquals(fx.transitions.get(i).to(), history.get(i + 1));
         }
     }

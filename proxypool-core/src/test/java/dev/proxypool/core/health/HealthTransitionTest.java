@@ -9,6 +9,7 @@ import static dev.proxypool.core.health.HealthState.DISABLED;
 import static dev.proxypool.core.health.HealthState.HEALTHY;
 import static dev.proxypool.core.health.HealthState.PROBE_ALLOWED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -146,12 +147,12 @@ class HealthTransitionTest {
                         Trigger.LASTING_CONDITION,
                         HealthStage.PASSIVE),
                 new Row(
-                        "COOLING -> HEALTHY: operator enable overrides the cooldown",
+                        "COOLING -> COOLING: operator enable ends the cooldown now (one recovery check first)",
                         Fx::cool,
                         fx -> fx.health.enable("vendor fixed it", fx.now()),
                         COOLING,
-                        HEALTHY,
-                        "operator",
+                        COOLING,
+                        "operator_enabled",
                         null,
                         HealthStage.OPERATOR),
                 new Row(
@@ -229,21 +230,42 @@ class HealthTransitionTest {
                         null,
                         HealthStage.OPERATOR),
                 new Row(
-                        "PROBE_ALLOWED -> HEALTHY: operator enable",
-                        fx -> fx.cool().probeByRequest(),
-                        fx -> fx.health.enable("checked by hand", fx.now()),
-                        PROBE_ALLOWED,
-                        HEALTHY,
-                        "operator",
-                        null,
-                        HealthStage.OPERATOR),
-                new Row(
-                        "DISABLED -> HEALTHY: operator enable",
+                        "DISABLED -> HEALTHY: operator enable of a proxy disabled while healthy",
                         fx -> fx.health.disable("rotate credentials", fx.now()),
                         fx -> fx.health.enable("credentials rotated", fx.now()),
                         DISABLED,
                         HEALTHY,
-                        "operator",
+                        "operator_enabled",
+                        null,
+                        HealthStage.OPERATOR),
+                new Row(
+                        "DISABLED -> COOLING: operator enable of a proxy disabled for a failure (one recovery check)",
+                        fx -> fx.fail(PROXY_AUTH_REJECTED),
+                        fx -> fx.health.enable("vendor fixed it", fx.now()),
+                        DISABLED,
+                        COOLING,
+                        "operator_enabled",
+                        null,
+                        HealthStage.OPERATOR),
+                new Row(
+                        "DISABLED -> COOLING: operator enable of a proxy disabled while cooling",
+                        fx -> {
+                            fx.cool();
+                            fx.health.disable("looking into it", fx.now());
+                        },
+                        fx -> fx.health.enable("looked", fx.now()),
+                        DISABLED,
+                        COOLING,
+                        "operator_enabled",
+                        null,
+                        HealthStage.OPERATOR),
+                new Row(
+                        "DISABLED -> COOLING: the credentials of an auth rejection were reloaded",
+                        fx -> fx.fail(PROXY_AUTH_REJECTED),
+                        fx -> assertTrue(fx.health.credentialsReloaded(fx.now())),
+                        DISABLED,
+                        COOLING,
+                        "credentials_reloaded",
                         null,
                         HealthStage.OPERATOR));
     }
@@ -295,7 +317,8 @@ class HealthTransitionTest {
                         "HEALTHY->DISABLED",
                         "COOLING->PROBE_ALLOWED",
                         "COOLING->DISABLED",
-                        "COOLING->HEALTHY",
+                        "COOLING->COOLING",
+                        "DISABLED->COOLING",
                         "PROBE_ALLOWED->HEALTHY",
                         "PROBE_ALLOWED->COOLING",
                         "PROBE_ALLOWED->DISABLED",
@@ -318,6 +341,14 @@ class HealthTransitionTest {
     static List<Still> nonTransitions() {
         return List.of(
                 new Still("HEALTHY: operator enable is a no-op", NOTHING, fx -> fx.health.enable("again", fx.now())),
+                new Still(
+                        "PROBE_ALLOWED: operator enable is a no-op (the recovery check is running)",
+                        fx -> fx.cool().probeByRequest(),
+                        fx -> fx.health.enable("checked by hand", fx.now())),
+                new Still(
+                        "DISABLED by an operator: a credentials reload leaves it disabled",
+                        fx -> fx.health.disable("decommissioned", fx.now()),
+                        fx -> assertFalse(fx.health.credentialsReloaded(fx.now()))),
                 new Still("HEALTHY: failures below the streak", NOTHING, fx -> {
                     fx.fail(CONNECT_TIMEOUT);
                     fx.fail(CONNECT_TIMEOUT);

@@ -50,8 +50,11 @@ class UpstreamBaselineTest {
         assertEquals(0, a.peerLatencyNanos(), "a has no healthy peer now");
         assertEquals(-1, a.peerSuccess());
 
-        b.enable("back", clock.read()); // back in service: rejoins with its next outcome
+        b.enable("back", clock.read()); // one recovery check, then back in service: rejoins with its next outcome
         assertEquals(1, upstream.latencyMembers());
+        b.recordSuccess(b.tryAdmit(clock.read()), 30_000_000, clock.read());
+        assertEquals(HealthState.HEALTHY, b.state());
+        assertEquals(1, upstream.latencyMembers(), "the recovery probe's outcome is not a member's");
         b.recordSuccess(Admission.ADMITTED, 30_000_000, clock.read());
         assertEquals(2, upstream.latencyMembers());
         assertEquals(1.0, b.successEwma(), 0.2);

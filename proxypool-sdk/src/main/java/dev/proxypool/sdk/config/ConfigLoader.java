@@ -398,8 +398,14 @@ public final class ConfigLoader {
     }
 
     private ProxyPoolConfig.Admin admin(Node n) {
-        n.allowOnly("token", "tokenEnv", "requestLog");
+        n.allowOnly("token", "tokenEnv", "requestLog", "flags");
         int requestLog = n.integer("requestLog", ProxyPoolConfig.Admin.DEFAULT_REQUEST_LOG, 0, 100_000);
+        Node f = n.child("flags").allowOnly("healthyShare", "noCandidateShare", "minRequests");
+        ProxyPoolConfig.Admin.Flags fd = ProxyPoolConfig.Admin.Flags.DEFAULTS;
+        ProxyPoolConfig.Admin.Flags flags = new ProxyPoolConfig.Admin.Flags(
+                f.decimal("healthyShare", fd.healthyShare(), 0, 1),
+                f.decimal("noCandidateShare", fd.noCandidateShare(), 0, 1),
+                f.integer("minRequests", fd.minRequests(), 1, 100_000));
         Optional<Secret> token = secret(n, "token", "tokenEnv");
         if (token.isEmpty()
                 && env.get(DEFAULT_ADMIN_TOKEN_ENV) != null
@@ -411,7 +417,7 @@ public final class ConfigLoader {
                 throw new ConfigException(n.key("token"), "must be at least 16 characters");
             }
         });
-        return new ProxyPoolConfig.Admin(token, requestLog);
+        return new ProxyPoolConfig.Admin(token, requestLog, flags);
     }
 
     /** A secret given inline ({@code key}) or by the name of an environment variable ({@code envKey}). */

@@ -432,8 +432,9 @@ public record ProxyPoolConfig(
      * @param token      the bearer token of the admin API
      * @param requestLog how many of the gateway's last requests and tunnels the admin API keeps in
      *                   memory for {@code GET /v1/admin/requests} ({@code admin.requestLog}); 0 keeps none
+     * @param flags      when the console's red flags fire ({@code admin.flags})
      */
-    public record Admin(Optional<Secret> token, int requestLog) {
+    public record Admin(Optional<Secret> token, int requestLog, Flags flags) {
         /** The default {@code admin.requestLog}. */
         public static final int DEFAULT_REQUEST_LOG = 500;
 
@@ -444,6 +445,47 @@ public record ProxyPoolConfig(
         public Admin {
             if (requestLog < 0) {
                 throw new IllegalArgumentException("admin.requestLog must not be negative, got " + requestLog);
+            }
+            Objects.requireNonNull(flags, "admin.flags");
+        }
+
+        /**
+         * A token, a request log and the default flags.
+         *
+         * @param token      {@code admin.token}
+         * @param requestLog {@code admin.requestLog}
+         */
+        public Admin(Optional<Secret> token, int requestLog) {
+            this(token, requestLog, Flags.DEFAULTS);
+        }
+
+        /**
+         * {@code admin.flags}: when {@code GET /v1/admin/flags} (the console's attention list) raises
+         * a red flag short of a total outage.
+         *
+         * @param healthyShare     an upstream whose healthy proxies are fewer than this share of its
+         *                         proxies (in the snapshot, plus those disabled in the store) is flagged
+         *                         ({@code admin.flags.healthyShare}, 0..1, default 0.5)
+         * @param noCandidateShare a routing whose recent requests answered {@code no_candidate} more
+         *                         often than this share is flagged ({@code admin.flags.noCandidateShare},
+         *                         0..1, default 0.5)
+         * @param minRequests      a routing is judged on at least this many recent requests
+         *                         ({@code admin.flags.minRequests}, default 10)
+         */
+        public record Flags(double healthyShare, double noCandidateShare, int minRequests) {
+            /** 0.5, 0.5, 10. */
+            public static final Flags DEFAULTS = new Flags(0.5, 0.5, 10);
+
+            /** Validates the shares (0..1) and the minimum (at least 1). */
+            public Flags {
+                if (!(healthyShare >= 0 && healthyShare <= 1) || !(noCandidateShare >= 0 && noCandidateShare <= 1)) {
+                    throw new IllegalArgumentException("admin.flags shares must be between 0 and 1, got " + healthyShare
+                            + " and " + noCandidateShare);
+                }
+                if (minRequests < 1) {
+                    throw new IllegalArgumentException(
+                            "admin.flags.minRequests must be at least 1, got " + minRequests);
+                }
             }
         }
 

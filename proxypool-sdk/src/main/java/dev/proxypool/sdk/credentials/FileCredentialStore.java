@@ -19,13 +19,17 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * Credentials from a Java properties file ({@code credentials.file}): {@code <ref>.username=...}
@@ -63,6 +67,7 @@ public final class FileCredentialStore implements CredentialStore {
     private volatile long nextCheck;
     private volatile Loaded loaded = Loaded.NOTHING;
     private volatile long reloads;
+    private final List<Consumer<Set<String>>> listeners = new CopyOnWriteArrayList<>();
 
     /**
      * Reads the file now (a failure is reported through {@link #lastError()}, not thrown: the
@@ -130,6 +135,19 @@ public final class FileCredentialStore implements CredentialStore {
         } finally {
             checking.unlock();
         }
+    }
+
+    /**
+     * Calls {@code listener} after every load that changed credentials, with the names of the refs
+     * whose username or password changed or that appeared (never a value): a proxy disabled because
+     * its credentials were rejected may work again. Called on the thread that noticed the change
+     * (a resolve or {@link #refresh()}), under the check's lock: keep it quick. A listener that
+     * throws is logged and does not stop the others.
+     *
+     * @param listener told the changed ref names
+     */
+    public void onChange(Consumer<Set<String>> listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -222,6 +240,22 @@ public final class FileCredentialStore implements CredentialStore {
         loaded = new Loaded(Map.copyOf(parsed), stamp, digest, null);
         reloads++;
         LOG.log(Level.INFO, "credentials file {0} loaded: {1} refs", file, parsed.size());
+        Set<String> changed = new HashSet<>();
+        parsed.forEach((ref, c) -> {
+            if (!c.equals(current.byRef.get(ref))) {
+                changed.add(ref);
+            }
+        });
+        if (!changed.isEmpty()) {
+            Set<String> refs = Set.copyOf(changed);
+            for (Consumer<Set<String>> l : listeners) {
+                try {
+                    l.accept(refs);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "credentials change listener failed: " + e);
+                }
+            }
+        }
         return true;
     }
 

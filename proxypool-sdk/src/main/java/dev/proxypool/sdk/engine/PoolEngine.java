@@ -404,7 +404,19 @@ public final class PoolEngine {
                 }
                 cursor = page.nextCursor();
             } while (cursor != null && !cursor.isEmpty());
-            return refresh(proxies);
+            // an operator-disabled proxy keeps its runtime (its health record and backoff history),
+            // so an enable continues that record instead of starting a new one
+            Set<String> parked = new HashSet<>();
+            PoolQuery disabled = new PoolQuery(ExtractionFilter.ANY, Optional.of(ProxyState.DISABLED));
+            cursor = PageRequest.FIRST;
+            do {
+                ProxyPage page = store.list(disabled, new PageRequest(cursor, PageRequest.MAX_LIMIT));
+                for (StoredProxy sp : page.proxies()) {
+                    parked.add(sp.id());
+                }
+                cursor = page.nextCursor();
+            } while (cursor != null && !cursor.isEmpty());
+            return refresh(proxies, parked);
         } finally {
             refreshLock.unlock();
         }
@@ -438,6 +450,11 @@ public final class PoolEngine {
      * @return the new snapshot's version (local to this engine)
      */
     public long refresh(Collection<Proxy> proxies) {
+        return refresh(proxies, Set.of());
+    }
+
+    /** {@link #refresh(Collection)}, keeping the runtimes of {@code parked} ids although they are in no snapshot. */
+    private long refresh(Collection<Proxy> proxies, Set<String> parked) {
         refreshLock.lock();
         try {
             Instant now = wall.instant();
@@ -451,6 +468,7 @@ public final class PoolEngine {
             }
             PoolSnapshot next = builder.build(current);
             live.publish(next);
+            ids.addAll(parked);
             registry.retainOnly(ids);
             for (Consumer<PoolSnapshot> l : listeners) {
                 try {
@@ -478,6 +496,30 @@ public final class PoolEngine {
                 rt.health().disable("extracted", now);
             }
         }
+    }
+
+    /**
+     * The credentials of {@code refs} were reloaded ({@code credentials.file} changed): every proxy
+     * of the current snapshot under one of them that a credential rejection disabled gets one
+     * recovery check ({@link dev.proxypool.core.health.ProxyHealth#credentialsReloaded}).
+     *
+     * @return how many proxies were given a recovery check
+     */
+    public int credentialsReloaded(Set<String> refs) {
+        if (refs.isEmpty()) {
+            return 0;
+        }
+        long now = ticker.read();
+        int n = 0;
+        for (Proxy p : live.current().proxies()) {
+            if (p.credentialRef().isPresent() && refs.contains(p.credentialRef().name())) {
+                ProxyRuntime rt = registry.find(p.id());
+                if (rt != null && rt.health().credentialsReloaded(now)) {
+                    n++;
+                }
+            }
+        }
+        return n;
     }
 
     /** A caller's report that {@code proxyId} is banned by {@code domain} (docs/design.md#domain-bans H13, {@code POST /v1/feedback}). */

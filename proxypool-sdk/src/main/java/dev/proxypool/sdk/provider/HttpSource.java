@@ -5,6 +5,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.webclient.api.HttpClientRequest;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.api.WebClient;
+import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -87,8 +88,11 @@ final class HttpSource implements ByteSource {
                     "declared Content-Length " + declared.getAsLong() + " is over maxBytes " + maxBytes);
         }
         try {
-            return new Opened(
-                    new CappedInputStream(response.inputStream(), maxBytes, env.ticker(), deadline), response);
+            InputStream body = response.inputStream();
+            if (declared.isEmpty() && !response.headers().contains(HeaderNames.TRANSFER_ENCODING)) {
+                body = new ReadToClose(body); // no length, not chunked: the answer ends when the server closes
+            }
+            return new Opened(new CappedInputStream(body, maxBytes, env.ticker(), deadline), response);
         } catch (RuntimeException e) {
             response.close();
             throw FetchFailures.network(e);

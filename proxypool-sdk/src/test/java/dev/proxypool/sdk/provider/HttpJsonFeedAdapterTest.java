@@ -69,6 +69,45 @@ class HttpJsonFeedAdapterTest {
         return feed(path, extra, Map.of());
     }
 
+    /**
+     * Issue 37 item 17: an HTTP/1.0 answer without Content-Length (the body ends when the server
+     * closes, as HTTP/1.0 allows) is read to EOF, from a raw socket server that answers exactly so.
+     */
+    @Test
+    void readsAnHttp10AnswerWithoutContentLengthToEof() throws Exception {
+        byte[] body = VENDOR_FEED.getBytes(StandardCharsets.UTF_8);
+        try (java.net.ServerSocket raw = new java.net.ServerSocket(0, 4, java.net.InetAddress.getLoopbackAddress())) {
+            Thread answering = Thread.ofVirtual().start(() -> {
+                try (java.net.Socket c = raw.accept()) {
+                    java.io.InputStream in = c.getInputStream();
+                    int matched = 0;
+                    byte[] end = {'\r', '\n', '\r', '\n'};
+                    for (int b; matched < 4 && (b = in.read()) >= 0; ) {
+                        matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
+                    }
+                    OutputStream out = c.getOutputStream();
+                    out.write("HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n"
+                            .getBytes(StandardCharsets.US_ASCII));
+                    out.write(body, 0, body.length / 2);
+                    out.flush();
+                    out.write(body, body.length / 2, body.length - body.length / 2);
+                    out.flush();
+                } catch (IOException e) {
+                    // the test's assertions say what went wrong
+                }
+            });
+            java.util.HashMap<String, String> settings = new java.util.HashMap<>();
+            settings.put("url", "http://127.0.0.1:" + raw.getLocalPort() + "/v1/proxies");
+            settings.put("listField", "data.proxies");
+            ProviderAdapter adapter = fx.adapter(
+                    "vendor-a", "http_json_feed", settings, Map.of("host", "ip", "expiresAt", "expire_time"));
+            FetchReport report = fetch(adapter);
+            answering.join(java.time.Duration.ofSeconds(10));
+            assertEquals(new FetchOutcome.Success(3), report.outcome(), report::toString);
+            assertEquals(List.of("203.0.113.7", "203.0.113.8", "203.0.113.9"), Fx.hosts(report));
+        }
+    }
+
     @Test
     void mapsVendorFieldsFromANestedListWithEveryExpiryForm() {
         server.json("/v1/proxies", VENDOR_FEED);

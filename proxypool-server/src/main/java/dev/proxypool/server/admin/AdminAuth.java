@@ -28,10 +28,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * process's revocation applies within that interval, and admin reads keep their caller's identity
  * while the database is down (the last operators read stay in force). Without {@code admin.token}
  * and without any operator the admin API is disabled.
+ *
+ * <p>Until the operators are first read, nothing is known about a named operator's token: a
+ * request that needs them waits for that first read (at most {@value #FIRST_LOAD_WAIT_MILLIS} ms)
+ * and, when it does not complete in time or the database is down, is answered {@code 503} (an
+ * {@link AdminException}) — never {@code 401}, which would sign a console out on every restart.
  */
 final class AdminAuth {
 
     static final long REFRESH_SECONDS = 2;
+    /** How long a request waits for the first read of the operators before it is answered 503. */
+    static final long FIRST_LOAD_WAIT_MILLIS = 5_000;
+    /** After a failed first read, the next attempt waits this long (a down database is not hammered per request). */
+    private static final long FIRST_LOAD_RETRY_MILLIS = 1_000;
 
     private static final System.Logger LOG = System.getLogger(AdminAuth.class.getName());
 
@@ -41,6 +50,7 @@ final class AdminAuth {
     private volatile Map<String, AdminIdentity> operators = Map.of(); // token digest (hex) -> identity
     private volatile long loadedAt;
     private volatile boolean loaded;
+    private volatile long failedAt; // nanoTime of the last failed first read, 0 = none
 
     AdminAuth(Optional<Secret> token, ConfigStore store) {
         this.digest =
@@ -53,7 +63,11 @@ final class AdminAuth {
         return digest != null;
     }
 
-    /** Whether anyone can sign in: a bootstrap token or at least one operator. */
+    /**
+     * Whether anyone can sign in: a bootstrap token or at least one operator.
+     *
+     * @throws AdminException 503 while the operators were never read (without a bootstrap token)
+     */
     boolean enabled() {
         return digest != null || !current().isEmpty();
     }
@@ -62,6 +76,7 @@ final class AdminAuth {
      * The identity of a request.
      *
      * @param authorization every {@code Authorization} header value of the request
+     * @throws AdminException 503 when the token is not the bootstrap one and the operators were never read
      */
     Optional<AdminIdentity> identify(List<String> authorization) {
         if (authorization.size() != 1) {
@@ -92,11 +107,14 @@ final class AdminAuth {
     }
 
     private Map<String, AdminIdentity> current() {
-        if (!loaded || System.nanoTime() - loadedAt > TimeUnit.SECONDS.toNanos(REFRESH_SECONDS)) {
-            // one request reloads; the others use what is held meanwhile
+        if (!loaded) {
+            return firstLoad();
+        }
+        if (System.nanoTime() - loadedAt > TimeUnit.SECONDS.toNanos(REFRESH_SECONDS)) {
+            // one request reloads; the others use what is held meanwhile (known operators, not an empty map)
             if (reload.tryLock()) {
                 try {
-                    if (!loaded || System.nanoTime() - loadedAt > TimeUnit.SECONDS.toNanos(REFRESH_SECONDS)) {
+                    if (System.nanoTime() - loadedAt > TimeUnit.SECONDS.toNanos(REFRESH_SECONDS)) {
                         load();
                     }
                 } finally {
@@ -107,6 +125,40 @@ final class AdminAuth {
         return operators;
     }
 
+    /** Every request waits for the first read (bounded): before it, an empty map would turn valid tokens into 401. */
+    private Map<String, AdminIdentity> firstLoad() {
+        boolean locked;
+        try {
+            locked = reload.tryLock(FIRST_LOAD_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw notLoaded();
+        }
+        if (!locked) {
+            throw notLoaded();
+        }
+        try {
+            long failed = failedAt;
+            if (!loaded
+                    && (failed == 0
+                            || System.nanoTime() - failed > TimeUnit.MILLISECONDS.toNanos(FIRST_LOAD_RETRY_MILLIS))) {
+                load();
+            }
+        } finally {
+            reload.unlock();
+        }
+        if (!loaded) {
+            throw notLoaded();
+        }
+        return operators;
+    }
+
+    private static AdminException notLoaded() {
+        return AdminException.unavailable(
+                "database_unavailable",
+                "the named operators have not been read from the configuration database yet; retry shortly");
+    }
+
     private void load() {
         try {
             Map<String, AdminIdentity> next = new HashMap<>();
@@ -115,6 +167,12 @@ final class AdminAuth {
             }
             operators = Map.copyOf(next);
         } catch (DatabaseUnavailableException e) {
+            if (!loaded) {
+                // nothing read yet: nothing may be denied on it (503 until a read succeeds)
+                failedAt = Math.max(1, System.nanoTime());
+                LOG.log(System.Logger.Level.WARNING, "operators not read yet: " + e.getMessage());
+                return;
+            }
             LOG.log(
                     System.Logger.Level.WARNING,
                     "operators not re-read, the last ones read stay in force: " + e.getMessage());

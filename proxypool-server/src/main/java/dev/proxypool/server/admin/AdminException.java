@@ -28,6 +28,11 @@ final class AdminException extends RuntimeException {
         return new AdminException(409, "conflict", message);
     }
 
+    /** A retryable refusal: {@code 503} with {@code Retry-After} (the service is starting or a dependency is down). */
+    static AdminException unavailable(String code, String message) {
+        return new AdminException(503, code, message);
+    }
+
     int status() {
         return status;
     }

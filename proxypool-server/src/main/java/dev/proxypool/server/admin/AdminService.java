@@ -3,6 +3,7 @@ package dev.proxypool.server.admin;
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.cluster.WorkerRegistry;
+import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.Secret;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.persistence.ConfigChange;
@@ -34,12 +35,14 @@ import java.util.function.Supplier;
  * GET  /v1/admin/proxies?...                                   inspection       ({@link ProxyResource})
  * GET  /v1/admin/proxies/{id}?transitions=20                   one proxy with its health record and history
  * POST /v1/admin/proxies/{id}/disable | /enable | /reveal      operator actions
+ * POST /v1/admin/proxies/bulk                                  enable/disable/recheck a selection or a filter ({@link ProxyBulk})
  * POST /v1/admin/upstreams/{name}/fetch                        fetch now (202)  ({@link FetchResource})
  * GET|POST /v1/admin/routings/{name}/sequential                sequential state ({@link SequentialResource})
  * GET  /v1/admin/snapshot, GET /v1/admin/audit                                  ({@link StatusResource})
  * GET  /v1/admin/pipeline                                      fetch status     ({@link PipelineResource})
  * GET  /v1/admin/series                                        live series      ({@link LiveSeries})
  * GET  /v1/admin/errors?window=15m, /v1/admin/requests?...     gateway errors, request log ({@link GatewayActivity})
+ * GET  /v1/admin/flags                                         red flags with their evidence ({@link RedFlags})
  * GET  /v1/admin/whoami, /v1/admin/operators[/{name}]          named operators  ({@link OperatorResource})
  * POST /v1/admin/operators, DELETE /v1/admin/operators/{name}
  * </pre>
@@ -50,6 +53,9 @@ import java.util.function.Supplier;
  * every client credential. An operator of role {@code viewer} may only read: any other method
  * answers {@code 403 forbidden}. Without {@code admin.token} and without any operator every path
  * answers {@code 404 {"error": "admin_disabled"}}; a missing or wrong token {@code 401 unauthorized}.
+ * Until the named operators are first read (a few ms after start; longer while PostgreSQL is down) a
+ * token other than {@code admin.token} answers {@code 503 database_unavailable} with
+ * {@code Retry-After} instead of a 401 that would sign a console out.
  *
  * <h2>Errors</h2>
  * {@code {"error": code, "message": text}}: {@code 400 invalid_request} (the message names the field,
@@ -88,6 +94,8 @@ public final class AdminService implements HttpService {
     private final Optional<LiveSeries> series;
     private final Optional<GatewayActivity> activity;
     private final OperatorResource operators;
+    private final RedFlags flags;
+    private final ProxyBulk bulk;
     private final Map<String, Handler> reads;
 
     private AdminService(Builder b) {
@@ -104,6 +112,8 @@ public final class AdminService implements HttpService {
         this.activity = b.activity;
         this.operators = new OperatorResource(
                 store, auth, ProxyPoolInternals.engine(b.pool).wallClock());
+        this.bulk = new ProxyBulk(ProxyPoolInternals.engine(b.pool), store);
+        this.flags = new RedFlags(ProxyPoolInternals.engine(b.pool), b.activity, b.flags);
         this.reads = Map.copyOf(b.reads);
     }
 
@@ -117,7 +127,11 @@ public final class AdminService implements HttpService {
 
     /** Whether anyone can sign in: {@code admin.token} is configured or a named operator exists. */
     public boolean enabled() {
-        return auth.enabled();
+        try {
+            return auth.enabled();
+        } catch (AdminException e) {
+            return true; // the operators are not read yet: some may exist
+        }
     }
 
     /**
@@ -126,10 +140,14 @@ public final class AdminService implements HttpService {
      * take admin credentials (the node registry's tokens).
      */
     public boolean admits(String authorization) {
-        return authorization != null
-                && auth.identify(List.of(authorization))
-                        .filter(who -> !who.viewer())
-                        .isPresent();
+        try {
+            return authorization != null
+                    && auth.identify(List.of(authorization))
+                            .filter(who -> !who.viewer())
+                            .isPresent();
+        } catch (AdminException e) {
+            return false; // the operators are not read yet: only admin.token is known
+        }
     }
 
     @Override
@@ -146,6 +164,7 @@ public final class AdminService implements HttpService {
         }
         rules.get("/proxies", guard(proxies::list));
         rules.get("/proxies/{id}", guard(proxies::get));
+        rules.post("/proxies/bulk", guard(bulk::post));
         rules.post("/proxies/{id}/disable", guard(proxies::disable));
         rules.post("/proxies/{id}/enable", guard(proxies::enable));
         rules.post("/proxies/{id}/reveal", guard(proxies::reveal));
@@ -159,6 +178,7 @@ public final class AdminService implements HttpService {
                                 .view())));
         rules.get("/errors", guard((req, res) -> activity().serveErrors(req, res)));
         rules.get("/requests", guard((req, res) -> activity().serveRequests(req, res)));
+        rules.get("/flags", guard((req, res) -> AdminJson.send(res, 200, flags.view())));
         rules.post("/upstreams/{name}/fetch", guard(fetch::fetch));
         rules.get("/routings/{name}/sequential", guard(sequential::get));
         rules.post("/routings/{name}/sequential", guard(sequential::post));
@@ -182,6 +202,17 @@ public final class AdminService implements HttpService {
     }
 
     private void authorize(ServerRequest req, ServerResponse res) {
+        try {
+            authorizeKnown(req, res);
+        } catch (AdminException e) {
+            // the operators are not read yet (starting, database down): retryable, never a 401
+            closeIfUnread(req, res);
+            res.header(HeaderNames.RETRY_AFTER, "1");
+            AdminJson.error(res, e.status(), e.code(), e.getMessage());
+        }
+    }
+
+    private void authorizeKnown(ServerRequest req, ServerResponse res) {
         if (!auth.enabled()) {
             closeIfUnread(req, res);
             AdminJson.error(
@@ -279,6 +310,7 @@ public final class AdminService implements HttpService {
         private final Map<String, Handler> reads = new LinkedHashMap<>();
         private Supplier<Optional<WorkerRegistry.Reader>> workers = Optional::empty;
         private Duration workerStaleAfter = Duration.ofMinutes(5);
+        private ProxyPoolConfig.Admin.Flags flags = ProxyPoolConfig.Admin.Flags.DEFAULTS;
 
         private Builder(ProxyPool pool, ConfigStore store) {
             this.pool = Objects.requireNonNull(pool, "pool");
@@ -339,6 +371,12 @@ public final class AdminService implements HttpService {
         public Builder workers(Supplier<Optional<WorkerRegistry.Reader>> source, Duration staleAfter) {
             this.workers = Objects.requireNonNull(source, "workers");
             this.workerStaleAfter = Objects.requireNonNull(staleAfter, "staleAfter");
+            return this;
+        }
+
+        /** When {@code GET /flags} raises a red flag ({@code admin.flags}); defaults without. */
+        public Builder flags(ProxyPoolConfig.Admin.Flags f) {
+            this.flags = Objects.requireNonNull(f, "flags");
             return this;
         }
 

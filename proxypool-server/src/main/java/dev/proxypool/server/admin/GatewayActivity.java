@@ -3,6 +3,7 @@ package dev.proxypool.server.admin;
 import dev.proxypool.core.model.AddressMask;
 import dev.proxypool.server.gateway.ExchangeListener;
 import dev.proxypool.server.gateway.ExchangeRecord;
+import dev.proxypool.server.gateway.GatewayErrors;
 import io.helidon.metrics.api.Counter;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Tag;
@@ -30,7 +31,10 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>{@code GET /v1/admin/requests}: the last {@code admin.requestLog} exchanges (default
- *       {@value #DEFAULT_CAPACITY}, 0 keeps none) in a lock-free ring: time, kind, the client's
+ *       {@value #DEFAULT_CAPACITY}, 0 keeps none) in a lock-free ring, and as many failures (an
+ *       exchange with a reason) in a second ring of their own, so a failure stays findable for as
+ *       long as it takes {@code admin.requestLog} more failures, however many successes follow
+ *       (the answer's {@code oldest} and {@code failuresOldest} say how far back each goes): time, kind, the client's
  *       masked address and name, routing, upstream, opaque proxy id, status, reason, duration, result;
  *       never a secret, a proxy address or a destination. Filters: {@code status} (a class {@code 2xx}
  *       … {@code 5xx}, {@code error} for anything with a reason, or one status), {@code routing},
@@ -73,6 +77,10 @@ public final class GatewayActivity implements ExchangeListener {
     private final MeterRegistry registry;
     private final AtomicReferenceArray<Entry> ring;
     private final AtomicLong written = new AtomicLong();
+    /** Failures only (an exchange with a reason): successes cannot push them out. */
+    private final AtomicReferenceArray<Entry> failures;
+
+    private final AtomicLong failuresWritten = new AtomicLong();
     private final ConcurrentHashMap<Key, Counts> errors = new ConcurrentHashMap<>();
     private final Instant since;
 
@@ -89,6 +97,7 @@ public final class GatewayActivity implements ExchangeListener {
         this.wall = Objects.requireNonNull(wall, "wall");
         this.registry = registry;
         this.ring = new AtomicReferenceArray<>(capacity);
+        this.failures = new AtomicReferenceArray<>(capacity);
         this.since = wall.instant();
     }
 
@@ -99,7 +108,11 @@ public final class GatewayActivity implements ExchangeListener {
             int n = ring.length();
             if (n > 0) {
                 long seq = written.getAndIncrement();
-                ring.set((int) (seq % n), new Entry(seq, at, x));
+                Entry e = new Entry(seq, at, x);
+                ring.set((int) (seq % n), e);
+                if (x.reason() != null) {
+                    failures.set((int) (failuresWritten.getAndIncrement() % n), e);
+                }
             }
             if (x.reason() != null) {
                 countError(x, at);
@@ -322,23 +335,85 @@ public final class GatewayActivity implements ExchangeListener {
         }
     }
 
-    /** The newest entries first, at most {@code f.limit()}. */
+    /**
+     * The newest entries first, at most {@code f.limit()}: both rings merged by sequence number (a
+     * failure still in both is listed once), with how far back each ring goes.
+     */
     Map<String, Object> requests(Filter f) {
         int n = ring.length();
-        long end = written.get();
+        List<Entry> all = newestFirst(ring, written.get());
+        List<Entry> failed = newestFirst(failures, failuresWritten.get());
         List<Object> out = new ArrayList<>();
-        for (long seq = end - 1; seq >= 0 && seq >= end - n && out.size() < f.limit(); seq--) {
-            Entry e = ring.get((int) (seq % n));
-            if (e == null || e.seq() != seq || !f.matches(e)) {
-                continue; // overwritten by a newer one meanwhile, or not asked for
+        int i = 0;
+        int j = 0;
+        long last = Long.MAX_VALUE;
+        while ((i < all.size() || j < failed.size()) && out.size() < f.limit()) {
+            Entry e;
+            if (j >= failed.size()
+                    || (i < all.size() && all.get(i).seq() >= failed.get(j).seq())) {
+                e = all.get(i++);
+            } else {
+                e = failed.get(j++);
             }
-            out.add(json(e));
+            if (e.seq() == last) {
+                continue; // a failure in both rings
+            }
+            last = e.seq();
+            if (f.matches(e)) {
+                out.add(json(e));
+            }
         }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("capacity", n);
-        body.put("recorded", end);
+        body.put("recorded", written.get());
+        body.put("failuresRecorded", failuresWritten.get());
+        body.put("oldest", all.isEmpty() ? null : at(all.getLast()));
+        body.put("failuresOldest", failed.isEmpty() ? null : at(failed.getLast()));
         body.put("entries", out);
         return body;
+    }
+
+    /**
+     * Per routing, the requests of the ring of all exchanges ended at or after {@code fromMillis}:
+     * {@code [requests, no_candidate answers]} (for the red flags: a routing that mostly finds no proxy).
+     */
+    Map<String, long[]> routingOutcomes(long fromMillis) {
+        Map<String, long[]> out = new TreeMap<>();
+        for (Entry e : newestFirst(ring, written.get())) {
+            if (e.atMillis() < fromMillis) {
+                break;
+            }
+            String routing = e.x().routing();
+            if (routing == null || routing.isEmpty() || routing.equals("none")) {
+                continue; // refused before routing (authentication, policy): no routing to blame
+            }
+            long[] c = out.computeIfAbsent(routing, k -> new long[2]);
+            c[0]++;
+            if (GatewayErrors.NO_CANDIDATE.equals(e.x().reason())) {
+                c[1]++;
+            }
+        }
+        return out;
+    }
+
+    /** The ring's entries, newest first, skipping slots overwritten meanwhile. */
+    private static List<Entry> newestFirst(AtomicReferenceArray<Entry> r, long end) {
+        int n = r.length();
+        List<Entry> out = new ArrayList<>((int) Math.min(n, end));
+        long newest = Long.MAX_VALUE;
+        for (long k = end - 1; k >= 0 && k >= end - n; k--) {
+            Entry e = r.get((int) (k % n));
+            if (e == null || e.seq() >= newest) {
+                continue; // overwritten by a newer one meanwhile
+            }
+            newest = e.seq();
+            out.add(e);
+        }
+        return out;
+    }
+
+    private static String at(Entry e) {
+        return Instant.ofEpochMilli(e.atMillis()).toString();
     }
 
     private static Map<String, Object> json(Entry e) {
@@ -349,6 +424,7 @@ public final class GatewayActivity implements ExchangeListener {
         m.put("kind", x.kind());
         m.put("peer", x.peer() == null ? "?" : AddressMask.mask(x.peer()));
         m.put("client", x.client());
+        m.put("attemptedUser", x.client() == null ? x.attemptedUser() : null);
         m.put("method", x.method());
         m.put("status", x.status() > 0 ? x.status() : null);
         m.put("reason", x.reason());

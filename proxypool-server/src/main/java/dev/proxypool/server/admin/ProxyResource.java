@@ -29,7 +29,7 @@ import java.util.Optional;
  *
  * <pre>
  * GET  /v1/admin/proxies?upstream=&amp;state=available|disabled&amp;protocol=&amp;label.country=US&amp;limit=100&amp;cursor=
- *      &amp;masked=true
+ *      &amp;masked=true&amp;health=HEALTHY|COOLING|PROBE_ALLOWED|DISABLED&amp;reason=proxy_auth_rejected&amp;id=part
  *      200 {"proxies": [...], "nextCursor": "..." | null, "total": 2500 | null}   (ascending id; see {@link ProxyView})
  * GET  /v1/admin/proxies/{id}?transitions=20&amp;masked=true
  *      200 the proxy ({@link ProxyView}) plus "healthRecord": {@link HealthRecord} (null when this process has no
@@ -38,8 +38,12 @@ import java.util.Optional;
  * POST /v1/admin/proxies/{id}/enable    200 the proxy
  * POST /v1/admin/proxies/{id}/reveal    200 {"id", "protocol", "host", "port"}   (audited: proxy.reveal)
  * </pre>
+ * {@code health}, {@code reason} (the health reason code) and {@code id} (a part of the id) are judged
+ * per proxy: such a page reads the store until it has {@code limit} matches or read
+ * {@value #MAX_SCANNED} proxies (a short page with a {@code nextCursor} is not the end).
  * {@code total} counts every proxy matching {@code upstream}/{@code state}, from the store's
- * per-upstream counts; with a {@code protocol} or {@code label.*} filter it is {@code null} (counting
+ * per-upstream counts; with a {@code protocol}, {@code label.*}, {@code health}, {@code reason} or
+ * {@code id} filter it is {@code null} (counting
  * would mean reading the whole pool). {@code masked=true} masks every host (the console's listing).
  * The listing is the store's ({@link dev.proxypool.core.extract.PoolStore#list}): following
  * {@code nextCursor} until it is {@code null} visits every stored proxy exactly once. It needs no
@@ -47,7 +51,10 @@ import java.util.Optional;
  *
  * <p>Disable takes the proxy out of extraction ({@code store.setDisabled}) and out of this
  * process's picks at once (its runtime's health goes {@code DISABLED} with reason
- * {@code operator}), then the snapshot is rebuilt; enable reverses both. An action that changes
+ * {@code operator}), then the snapshot is rebuilt; enable reverses both as a transition of its own
+ * (reason {@code operator_enabled}): the health record, its history and backoff stay, and a proxy
+ * whose last checks failed (cooling, or disabled for or after failures) gets one recovery check
+ * before full traffic (then slow start). An action that changes
  * something is audited; when the audit row cannot be written the action is undone and the answer is
  * {@code 503 database_unavailable} (nothing unaudited stays changed).
  */
@@ -57,7 +64,10 @@ final class ProxyResource {
     /** The core keeps the last 32 transitions of each proxy. */
     static final int MAX_TRANSITIONS = 32;
 
-    private static final List<String> PARAMS = List.of("upstream", "state", "protocol", "limit", "cursor", "masked");
+    private static final List<String> PARAMS =
+            List.of("upstream", "state", "health", "reason", "id", "protocol", "limit", "cursor", "masked");
+    /** A filtered listing reads at most this many stored proxies per page it answers. */
+    static final int MAX_SCANNED = 20_000;
 
     private final PoolEngine engine;
     private final ConfigStore store;
@@ -76,6 +86,9 @@ final class ProxyResource {
         boolean masked = false;
         boolean countable = true; // the total is known from the store's counts unless protocol or labels filter
         String upstream = null;
+        Optional<HealthState> health = Optional.empty();
+        String reason = null;
+        String idPart = null;
         try {
             for (String name : q.names()) {
                 List<String> values = q.all(name);
@@ -94,6 +107,9 @@ final class ProxyResource {
                         upstream = v;
                     }
                     case "state" -> state = Optional.of(ProxyState.parse(v));
+                    case "health" -> health = Optional.of(ProxyMatch.parseHealth(v));
+                    case "reason" -> reason = v.strip().isEmpty() ? null : v.strip();
+                    case "id" -> idPart = v.strip().isEmpty() ? null : v.strip();
                     case "protocol" -> {
                         filter.protocol(Protocol.parse(v));
                         countable = false;
@@ -108,18 +124,44 @@ final class ProxyResource {
             }
             masked |= AdminIdentity.of(req).viewer(); // a viewer never sees a full address
             PoolQuery query = new PoolQuery(filter.build(), state);
-            PageRequest page = new PageRequest(cursor, limit);
-            ProxyPage p = engine.store().list(query, page);
+            ProxyMatch match = new ProxyMatch(health, reason, idPart);
             Instant now = engine.wallClock().instant();
             long nowNanos = engine.ticker().read();
-            List<Object> items = new ArrayList<>(p.proxies().size());
-            for (StoredProxy sp : p.proxies()) {
-                items.add(ProxyView.of(sp, engine.runtime(sp.id()), now, masked, nowNanos));
+            List<Object> items = new ArrayList<>();
+            String next;
+            if (!match.filters()) {
+                ProxyPage p = engine.store().list(query, new PageRequest(cursor, limit));
+                for (StoredProxy sp : p.proxies()) {
+                    items.add(ProxyView.of(sp, engine.runtime(sp.id()), now, masked, nowNanos));
+                }
+                next = p.hasMore() ? p.nextCursor() : null;
+            } else {
+                // health, reason and id are judged per proxy: read store pages until a page of matches
+                // (or MAX_SCANNED read); the cursor resumes after the last proxy read
+                int scanned = 0;
+                next = cursor;
+                do {
+                    ProxyPage p = engine.store().list(query, new PageRequest(next, PageRequest.MAX_LIMIT));
+                    next = p.hasMore() ? p.nextCursor() : null;
+                    List<StoredProxy> read = p.proxies();
+                    for (int i = 0; i < read.size(); i++) {
+                        StoredProxy sp = read.get(i);
+                        scanned++;
+                        Optional<ProxyRuntime> rt = engine.runtime(sp.id());
+                        if (match.matches(sp, rt)) {
+                            items.add(ProxyView.of(sp, rt, now, masked, nowNanos));
+                            if (items.size() == limit && i < read.size() - 1) {
+                                next = PageRequest.cursorAfter(sp.id()); // the rest of this page comes next
+                                break;
+                            }
+                        }
+                    }
+                } while (next != null && items.size() < limit && scanned < MAX_SCANNED);
             }
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("proxies", items);
-            body.put("nextCursor", p.hasMore() ? p.nextCursor() : null);
-            body.put("total", countable ? total(upstream, state) : null);
+            body.put("nextCursor", next);
+            body.put("total", countable && !match.filters() ? total(upstream, state) : null);
             AdminJson.send(res, 200, body);
         } catch (IllegalArgumentException e) {
             throw AdminException.invalid(e.getMessage());
@@ -227,8 +269,12 @@ final class ProxyResource {
                 engine.store().get(id).orElseThrow(() -> AdminException.notFound("no proxy with id '" + id + "'"));
         ProxyState target = disable ? ProxyState.DISABLED : ProxyState.AVAILABLE;
         Optional<ProxyRuntime> runtime = engine.runtime(id);
-        boolean healthChanges =
-                runtime.isPresent() && (disable != (runtime.get().health().state() == HealthState.DISABLED));
+        // enable also acts on a cooling proxy (its recovery check now), never on one whose check is running
+        boolean healthChanges = runtime.isPresent()
+                && (disable
+                        ? runtime.get().health().state() != HealthState.DISABLED
+                        : runtime.get().health().state() == HealthState.DISABLED
+                                || runtime.get().health().state() == HealthState.COOLING);
         if (sp.state() != target || healthChanges) {
             Map<String, Object> before = ProxyView.auditState(sp.state(), runtime);
             apply(id, disable, runtime);

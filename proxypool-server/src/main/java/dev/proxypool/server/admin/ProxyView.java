@@ -128,6 +128,8 @@ final class ProxyView {
         h.put("reason", s.reason().code());
         if (s.reason() instanceof HealthReason.Operator op) {
             h.put("detail", op.text());
+        } else if (s.reason() instanceof HealthReason.OperatorEnabled op) {
+            h.put("detail", op.text());
         }
         h.put("stage", s.stage().wireName());
         return h;

@@ -82,6 +82,8 @@ public final class HealthRecord {
         m.put("reason", s.reason().code());
         if (s.reason() instanceof HealthReason.Operator op) {
             m.put("detail", op.text());
+        } else if (s.reason() instanceof HealthReason.OperatorEnabled op) {
+            m.put("detail", op.text());
         }
         m.put("stage", s.stage().wireName());
         m.put("at", at(s.sinceNanos(), now, nowNanos));

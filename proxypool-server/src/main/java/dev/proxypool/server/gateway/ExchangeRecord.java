@@ -19,6 +19,8 @@ package dev.proxypool.server.gateway;
  * @param attempts attempts made (0 when none was routed)
  * @param nanos    how long it lasted
  * @param result   how it ended
+ * @param attemptedUser the username a refused {@code Proxy-Authorization} named (never its
+ *                 password), or {@code null} when authentication succeeded or named no one
  */
 public record ExchangeRecord(
         String kind,
@@ -32,7 +34,25 @@ public record ExchangeRecord(
         String proxy,
         int attempts,
         long nanos,
-        ExchangeResult result) {
+        ExchangeResult result,
+        String attemptedUser) {
+
+    /** An exchange without a refused username. */
+    public ExchangeRecord(
+            String kind,
+            String peer,
+            String client,
+            String method,
+            int status,
+            String reason,
+            String routing,
+            String upstream,
+            String proxy,
+            int attempts,
+            long nanos,
+            ExchangeResult result) {
+        this(kind, peer, client, method, status, reason, routing, upstream, proxy, attempts, nanos, result, null);
+    }
 
     static ExchangeRecord of(
             String kind,
@@ -44,6 +64,20 @@ public record ExchangeRecord(
             Explain ex,
             long nanos,
             ExchangeResult result) {
+        return of(kind, peer, client, method, status, reason, ex, nanos, result, null);
+    }
+
+    static ExchangeRecord of(
+            String kind,
+            String peer,
+            String client,
+            String method,
+            int status,
+            String reason,
+            Explain ex,
+            long nanos,
+            ExchangeResult result,
+            String attemptedUser) {
         Explain e = ex == null ? Explain.NONE : ex;
         return new ExchangeRecord(
                 kind,
@@ -57,6 +91,7 @@ public record ExchangeRecord(
                 e.attempts() == 0 ? "none" : e.proxy(),
                 e.attempts(),
                 Math.max(0, nanos),
-                result == null ? ExchangeResult.ABORTED : result);
+                result == null ? ExchangeResult.ABORTED : result,
+                client == null ? attemptedUser : null);
     }
 }

@@ -2,6 +2,7 @@ package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.routing.RetryRule;
+import dev.proxypool.server.access.AttemptedUser;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.Inet6Address;
@@ -50,6 +51,7 @@ final class GatewayConnection implements ServedConnection {
     private String peer;
 
     private String logUser;
+    private String logAttempted; // the username a refused Proxy-Authorization named (request log only)
     private int logStatus;
     private String logError;
     private Explain logExplain;
@@ -299,7 +301,8 @@ final class GatewayConnection implements ServedConnection {
                     logError,
                     logExplain,
                     nanos,
-                    result));
+                    result,
+                    logAttempted));
         }
     }
 
@@ -314,6 +317,7 @@ final class GatewayConnection implements ServedConnection {
 
     private void startLogEntry() {
         logUser = null;
+        logAttempted = null;
         logStatus = 0;
         logError = null;
         logExplain = null;
@@ -344,6 +348,7 @@ final class GatewayConnection implements ServedConnection {
         String client = gw.authenticator().authenticate(h.first("Proxy-Authorization"));
         logUser = client;
         if (client == null) {
+            logAttempted = AttemptedUser.of(h.first("Proxy-Authorization"));
             result = ExchangeResult.AUTH_REQUIRED;
             return sendError(
                     head.http11,
@@ -675,6 +680,7 @@ final class GatewayConnection implements ServedConnection {
         String client = gw.authenticator().authenticate(head.headers.first("Proxy-Authorization"));
         logUser = client;
         if (client == null) {
+            logAttempted = AttemptedUser.of(head.headers.first("Proxy-Authorization"));
             result = ExchangeResult.AUTH_REQUIRED;
             return sendError(
                     head.http11,

@@ -75,6 +75,7 @@ final class AdminFixture implements AutoCloseable {
                 .build();
         store = o.store.apply(clock);
         AdminService.Builder ab = AdminService.builder(pool, store)
+                .flags(o.flags)
                 .token(o.token)
                 .baseDir(o.baseDir)
                 .onConfigChange(changes::add);
@@ -118,6 +119,13 @@ final class AdminFixture implements AutoCloseable {
         Path baseDir = Path.of("").toAbsolutePath();
         boolean series;
         int activity = -1;
+        ProxyPoolConfig.Admin.Flags flags = ProxyPoolConfig.Admin.Flags.DEFAULTS;
+
+        /** The red flags' thresholds ({@code admin.flags}). */
+        Options flags(ProxyPoolConfig.Admin.Flags f) {
+            flags = f;
+            return this;
+        }
 
         /** Serve {@code GET /series} from the fixture's {@link AdminFixture#series}. */
         Options series() {

@@ -5,11 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.extract.ProxyState;
+import dev.proxypool.core.health.Admission;
+import dev.proxypool.core.health.FailureKind;
+import dev.proxypool.core.health.HealthState;
+import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.engine.AcquireRequest;
 import dev.proxypool.sdk.engine.AcquireResult;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,6 +82,62 @@ class DisableProxyTest {
                     List.of("proxy.enable", "proxy.disable"),
                     log.stream().map(x -> x.get("action")).toList());
         }
+    }
+
+    /** Issue 37 item 14: enable is a transition of its own; the record, history and backoff stay. */
+    @Test
+    void enableKeepsTheHealthRecordAndChecksAFailingProxyOnceFirst() {
+        try (AdminFixture f =
+                AdminFixture.options().proxies(AdminFixture.proxies(3, "lab")).start()) {
+            // disabled while healthy, then enabled: back at once, the record continues
+            assertEquals(200, f.post("/proxies/p00001/disable", null).status());
+            f.clock.advance(Duration.ofMinutes(2));
+            AdminFixture.Response e = f.post("/proxies/p00001/enable", null);
+            assertEquals(200, e.status(), e.body());
+            Map<String, Object> record = healthRecord(f, "p00001");
+            assertEquals("HEALTHY", record.get("state"));
+            assertEquals("operator_enabled", record.get("reason"));
+            assertEquals("operator", record.get("stage"));
+            assertEquals(List.of("created", "operator", "operator_enabled"), reasons(record));
+
+            // a cooling proxy: enable ends the cooldown with one recovery check, backoff kept
+            ProxyHealth h = ProxyPoolInternals.engine(f.pool)
+                    .runtime("p00002")
+                    .orElseThrow()
+                    .health();
+            long now = f.clock.read();
+            while (h.state() == HealthState.HEALTHY) {
+                h.recordFailure(Admission.ADMITTED, FailureKind.CONNECT_TIMEOUT, now);
+            }
+            assertEquals(HealthState.COOLING, h.state());
+            AdminFixture.Response cooled = f.post("/proxies/p00002/enable", null);
+            assertEquals(200, cooled.status(), cooled.body());
+            Map<String, Object> checked = healthRecord(f, "p00002");
+            assertEquals("COOLING", checked.get("state"), "not full traffic before the check");
+            assertEquals("operator_enabled", checked.get("reason"));
+            assertEquals(1, ((Number) checked.get("backoffStep")).intValue(), "the backoff stays");
+            assertEquals(List.of("created", "connect_timeout", "operator_enabled"), reasons(checked));
+            assertEquals(Admission.PROBE, h.tryAdmit(f.clock.read()), "the next admission is the one check");
+            h.recordSuccess(Admission.PROBE, 1_000_000, f.clock.read());
+            assertEquals(HealthState.HEALTHY, h.state());
+            assertTrue(h.status().slowStart(), "slow start applies");
+            assertEquals(
+                    List.of("proxy.enable", "proxy.enable", "proxy.disable"),
+                    f.get("/audit").list("entries").stream()
+                            .map(x -> x.get("action"))
+                            .toList());
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> healthRecord(AdminFixture f, String id) {
+        return (Map<String, Object>) f.get("/proxies/" + id).json().get("healthRecord");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> reasons(Map<String, Object> record) {
+        return ((List<Map<String, Object>>) record.get("transitions"))
+                .stream().map(t -> (String) t.get("reason")).toList();
     }
 
     @Test

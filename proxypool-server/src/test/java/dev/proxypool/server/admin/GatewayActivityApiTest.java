@@ -70,6 +70,41 @@ class GatewayActivityApiTest {
                 .sum();
     }
 
+    /** Issue 37 item 15: at a steady success rate, a failure stays findable after many more successes than the ring holds. */
+    @Test
+    void failuresHaveARingOfTheirOwnAndTheAnswerSaysHowFarBackEachGoes() {
+        try (AdminFixture f = AdminFixture.options().activity(50).start()) {
+            f.activity.ended(failed(502, GatewayErrors.UPSTREAM_FAILED, "shop", "up-a", "alice"));
+            String failedAt = f.clock.instant().toString();
+            for (int i = 0; i < 2_000; i++) { // 20 req/s for 100 s: forty rings' worth of successes
+                f.clock.advance(Duration.ofMillis(50));
+                f.activity.ended(ok("shop", "up-a", "alice"));
+            }
+            Map<String, Object> errors = f.get("/requests?status=error").json();
+            List<Map<String, Object>> found = list(errors, "entries");
+            assertEquals(1, found.size(), errors.toString());
+            assertEquals("upstream_failed", found.getFirst().get("reason"));
+            assertEquals(0L, ((Number) found.getFirst().get("seq")).longValue());
+            assertEquals(failedAt, errors.get("failuresOldest"));
+            assertEquals(1L, ((Number) errors.get("failuresRecorded")).longValue());
+            assertEquals(2_001L, ((Number) errors.get("recorded")).longValue());
+            // the ring of all exchanges goes back 50 entries (2.5 s here); the failure ring further
+            assertEquals(f.clock.instant().minusMillis(49 * 50).toString(), errors.get("oldest"), errors.toString());
+
+            Map<String, Object> everything = f.get("/requests?limit=1000").json();
+            List<Map<String, Object>> all = list(everything, "entries");
+            assertEquals(51, all.size(), "the 50 newest exchanges, then the older failure, once");
+            assertEquals("upstream_failed", all.getLast().get("reason"));
+            assertEquals(
+                    all.stream()
+                            .map(e -> ((Number) e.get("seq")).longValue())
+                            .distinct()
+                            .count(),
+                    all.size(),
+                    "no entry twice");
+        }
+    }
+
     @Test
     void errorsAreCountedByReasonRoutingAndUpstreamInTheWindowAndSinceTheStart() {
         try (AdminFixture f = AdminFixture.options().activity(50).start()) {

@@ -182,7 +182,8 @@ class PoolInspectionTest {
                 "?state=gone", "unknown state 'gone' (expected available or disabled)",
                 "?protocol=ftp", "unknown protocol 'ftp'",
                 "?colour=red",
-                        "unknown query parameter 'colour' (expected upstream, state, protocol, limit, cursor, masked or label.<key>)",
+                        "unknown query parameter 'colour' (expected upstream, state, health, reason, id, protocol, limit, cursor,"
+                                + " masked or label.<key>)",
                 "?upstream=a&upstream=b", "query parameter 'upstream' must be given once");
         cases.forEach((q, message) -> {
             AdminFixture.Response r = f.get("/proxies" + q);

@@ -528,6 +528,41 @@ class ConsoleManageBrowserTest {
         }
     }
 
+    /** Issue 37 item 17: a 401 (here: the operator's token revoked) signs out but keeps the half-typed form. */
+    @Test
+    void aRefusedTokenKeepsAHalfTypedForm() {
+        HttpResponse<String> r = send("POST", "/operators", "{\"name\": \"hal\", \"role\": \"admin\"}");
+        assertEquals(201, r.statusCode(), r.body());
+        try {
+            signIn((String) JsonTree.parseObject(r.body()).get("token"));
+            openManage("providers");
+            type("mg-pv-name", "half-typed");
+            assertEquals(204, send("DELETE", "/operators/hal", null).statusCode());
+            js("renderManage(true);"); // the page's next call: answered 401
+            browser.waiting(20).until(d -> byId("login").isDisplayed());
+            assertTrue(
+                    byId("login-error").getText().contains("401"),
+                    byId("login-error").getText());
+            signInBackToManage();
+            assertEquals("half-typed", byId("mg-pv-name").getAttribute("value"), "the typing survived the 401");
+
+            byId("logout").click(); // an operator's own sign-out clears it
+            browser.waiting(20).until(d -> byId("login").isDisplayed());
+            signInBackToManage();
+            assertEquals("", byId("mg-pv-name").getAttribute("value"));
+        } finally {
+            send("DELETE", "/operators/hal", null);
+        }
+    }
+
+    /** Signs in again on the page the console was on (#manage): the sign-in renders it. */
+    private void signInBackToManage() {
+        js("document.body.dataset.rendered = '';");
+        signIn(TOKEN);
+        browser.waiting(20).until(d -> "manage".equals(js("return document.body.dataset.rendered || ''")));
+        tab("providers");
+    }
+
     @Test
     void nothingScrollsSidewaysOnAPhone() {
         String longName = "p" + "x".repeat(63);

@@ -188,14 +188,19 @@ class ConsoleOpsBrowserTest {
 
     /** One request through the gateway on a raw socket; its status code. */
     private static int gateway(String target, boolean authenticated) {
+        return authenticated ? gateway(target, "alice", SECRET) : gateway(target, null, null);
+    }
+
+    /** One request through the gateway as {@code user}:{@code password} (none when user is null). */
+    private static int gateway(String target, String user, String password) {
         try (Socket s = new Socket("127.0.0.1", server.gatewayPort())) {
             s.setSoTimeout(20_000);
             String host = URI.create(target).getHost();
             String head = "GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\n"
-                    + (authenticated
+                    + (user != null
                             ? "Proxy-Authorization: Basic "
                                     + Base64.getEncoder()
-                                            .encodeToString(("alice:" + SECRET).getBytes(StandardCharsets.UTF_8))
+                                            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8))
                                     + "\r\n"
                             : "")
                     + "Connection: close\r\n\r\n";
@@ -284,6 +289,7 @@ class ConsoleOpsBrowserTest {
     @Test
     void theRequestLogListsFiltersAndShowsNoSecretNorAnUnmaskedAddress() {
         failingTraffic();
+        assertEquals(407, gateway("http://shop.example/", "mallory", "wrong-pass-5e7a1c"));
         open("requests");
         browser.waiting(20)
                 .until(d -> browser.driver
@@ -295,6 +301,11 @@ class ConsoleOpsBrowserTest {
         List<Map<String, Object>> api =
                 (List<Map<String, Object>>) admin("/requests?limit=5").get("entries");
         assertFalse(api.isEmpty());
+        // how far back each ring goes (issue 37 item 15): all requests, and failures in their own ring
+        String reach = text("#rq-reach");
+        assertTrue(reach.startsWith("All requests go back to "), reach);
+        assertTrue(reach.contains("; failures (their own ring of 200) go back to "), reach);
+        assertFalse(reach.contains("none yet"), reach);
 
         new Select(browser.driver.findElement(By.id("rq-reason"))).selectByValue("auth_required");
         browser.driver.findElement(By.id("rq-apply")).click();
@@ -306,6 +317,21 @@ class ConsoleOpsBrowserTest {
         });
         assertTrue(text("#rq-table tr[data-seq] td:nth-child(3)").contains("127.0.x.x"), text("#rq-table"));
         assertTrue(text("#rq-table tr[data-seq] td[data-col='status']").equals("407"));
+        // issue 37 item 17: a 407 shows the username that tried (never its password); "–" only when none was named
+        browser.waiting(20)
+                .until(d -> !d.findElements(By.cssSelector("#rq-table [data-attempted='mallory']"))
+                        .isEmpty());
+        assertEquals("mallory (refused)", text("#rq-table [data-attempted='mallory']"));
+        assertTrue(
+                (Boolean) js("return [...document.querySelectorAll('#rq-table tr[data-reason=\"auth_required\"]"
+                        + " td[data-col=\"client\"]')].some(td => td.innerText.startsWith('–'));"),
+                "a 407 without credentials still shows –");
+        assertFalse(browser.driver.getPageSource().contains("wrong-pass-5e7a1c"), "never the password");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> refused = (List<Map<String, Object>>)
+                admin("/requests?reason=auth_required").get("entries");
+        assertEquals("mallory", refused.getFirst().get("attemptedUser"));
+        assertEquals(null, refused.getLast().get("attemptedUser"));
 
         new Select(browser.driver.findElement(By.id("rq-reason"))).selectByValue("");
         new Select(browser.driver.findElement(By.id("rq-status"))).selectByValue("5xx");
@@ -370,6 +396,61 @@ class ConsoleOpsBrowserTest {
                 .click();
         waitRendered("upstreams");
         browser.screenshot("ops-overview-flags");
+    }
+
+    /**
+     * Issue 37 item 16: three of up-a's four proxies disabled (not all: the zero-healthy line stays
+     * quiet) raise the healthy-share flag, whose link marks up-a's row of the pool table; a routing
+     * whose requests all answer no_candidate raises its flag, whose link marks its Routings row.
+     * Last: it leaves up-a mostly disabled.
+     */
+    @Test
+    @org.junit.jupiter.api.Order(Integer.MAX_VALUE)
+    void redFlagsForALowHealthyShareAndAMostlyNoCandidateRoutingLandOnTheirEvidence() {
+        var engine = ProxyPoolInternals.engine(server.pool());
+        var snapshot = engine.snapshot();
+        int disabled = 0;
+        for (int slot = 0; slot < snapshot.size() && disabled < 3; slot++) {
+            if (snapshot.proxy(slot).upstream().equals("up-a")) {
+                snapshot.runtime(slot)
+                        .health()
+                        .recordFailure(
+                                dev.proxypool.core.health.Admission.ADMITTED,
+                                dev.proxypool.core.health.FailureKind.PROXY_AUTH_REJECTED,
+                                engine.ticker().read());
+                disabled++;
+            }
+        }
+        assertEquals(3, disabled);
+        for (int i = 0; i < 12; i++) {
+            assertEquals(503, gateway("http://y.dead.example/", true));
+        }
+        browser.waiting(30).until(d -> text("#ov-attention").contains("Upstream up-a: 1 of 4 proxies healthy"));
+        String flags = text("#ov-attention");
+        assertTrue(flags.contains("(25 %, below 50 %)"), flags);
+        assertFalse(flags.contains("Upstream up-a has no healthy proxy"), flags);
+        assertTrue(flags.contains("Routing dead:"), flags);
+        assertTrue(flags.contains("requests found no proxy (no_candidate, 100 %, above 50 %)"), flags);
+
+        browser.driver
+                .findElement(By.cssSelector("#ov-attention li[data-upstream='up-a'] a[data-evidence='upstream']"))
+                .click();
+        browser.waiting(10)
+                .until(d -> (Boolean) js("return document.querySelector(\"#ov-pool tr[data-upstream='up-a']\")"
+                        + ".classList.contains('flagged');"));
+        assertEquals("1", text("#ov-pool tr[data-upstream='up-a'] td[data-col='healthy']"), "the health counts");
+        assertEquals("3", text("#ov-pool tr[data-upstream='up-a'] td[data-col='health-disabled']"));
+
+        browser.driver
+                .findElement(By.cssSelector("#ov-attention li[data-routing='dead'] a[data-evidence='routing']"))
+                .click();
+        waitRendered("routings");
+        browser.waiting(10)
+                .until(d -> (Boolean) js("return document.querySelector(\"#rt-table tr[data-routing='dead']\")"
+                        + ".classList.contains('flagged');"));
+        assertFalse((Boolean) js("return document.querySelector(\"#rt-table tr[data-routing='default']\")"
+                + ".classList.contains('flagged');"));
+        browser.screenshot("ops-red-flags");
     }
 
     @Test

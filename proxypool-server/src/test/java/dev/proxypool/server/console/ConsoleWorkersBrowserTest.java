@@ -129,6 +129,11 @@ class ConsoleWorkersBrowserTest {
                     String.valueOf(head.headVersion()),
                     text(js, "#ov-workers-table tr[data-worker='w-fresh'] td[data-col='version']"));
             assertEquals("0", text(js, "#ov-workers-table tr[data-worker='w-fresh'] td[data-col='behind']"));
+            // issue 37 item 17: the Overview card shows the version the Workers table is measured against
+            assertEquals(String.valueOf(head.headVersion()), text(js, "#ov-snapshot .value"));
+            assertTrue(
+                    text(js, "#ov-workers-note").startsWith("published version " + head.headVersion()),
+                    text(js, "#ov-workers-note"));
             assertEquals("40 min", text(js, "#ov-workers-table tr[data-worker='w-old'] td[data-col='age']"));
             assertEquals("unknown", text(js, "#ov-workers-table tr[data-worker='w-legacy'] td[data-col='version']"));
             assertEquals("unknown", text(js, "#ov-workers-table tr[data-worker='w-legacy'] td[data-col='behind']"));

@@ -242,11 +242,11 @@ class PoolMetricsTest {
                             m,
                             "proxypool_health_transitions_total",
                             "reason",
-                            "operator",
+                            "operator_enabled",
                             "stage",
                             "operator",
                             "state",
-                            "healthy"));
+                            "cooling"));
             for (String sample : m.keySet()) {
                 assertFalse(sample.contains("OPS-1234"), "operator text in a label: " + sample);
             }
