@@ -24,7 +24,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * built (pipeline round, admin change, extraction refresh), plus the publisher's own maintenance
  * (validity renewal, full rewrites on request). Nothing in the pipeline or the engine has to call
  * it: the check is one volatile read every {@code checkEvery}; a publish that fails (Redis down) is
- * retried at the next check.
+ * retried at the next check. Proxies the owner's {@link PublishHold} names ({@link #holdBack}: nodes
+ * not checked yet, docs/design.md H10b) are left out of what is published until the hold lets them go.
  *
  * <p><b>Standby</b> ({@link #startLeased}): several control planes share the keys; only the holder
  * of the {@link ControlLease} publishes ({@link State#ACTIVE}), the others wait ({@link State#STANDBY})
@@ -81,6 +82,7 @@ public final class ClusterControl implements AutoCloseable {
     private Set<String> lastHeld = Set.of();
     /** Proxies kept out of the publications for now (unchecked nodes, design H10b). */
     private volatile PublishHold hold = PublishHold.NONE;
+
     private boolean failing;
     private boolean leaseFailing;
 
@@ -366,9 +368,7 @@ public final class ClusterControl implements AutoCloseable {
         }
         List<Proxy> content = held.isEmpty()
                 ? current.proxies()
-                : current.proxies().stream()
-                        .filter(p -> !held.contains(p.id()))
-                        .toList();
+                : current.proxies().stream().filter(p -> !held.contains(p.id())).toList();
         try {
             PublishReport r = publisher.publish(content);
             lastPublished = current;

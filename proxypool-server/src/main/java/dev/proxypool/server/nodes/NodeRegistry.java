@@ -95,6 +95,7 @@ public final class NodeRegistry implements AutoCloseable {
     private static final int CLOSE_WAIT_SECONDS = 10;
     /** How often a node that failed its first check is looked at again (checked once its cooldown is over). */
     private static final Duration RECHECK_EVERY = Duration.ofSeconds(1);
+
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
 
