@@ -458,6 +458,10 @@ public final class ProxyPoolServer implements AutoCloseable {
                                 ClusterRedis.fromStore(config.store()), config, pool, bind, gatewayPort, reloadConfig);
                 if (cluster instanceof ClusterControl c) {
                     control.set(c);
+                    if (nodes != null) {
+                        // workers learn a registered node only once it passed a check (design H10b)
+                        c.holdBack(nodes::withheldFromPublication);
+                    }
                 }
                 GatewayServer.Builder gsb = GatewayServer.builder(engine);
                 assembly.readiness(gsb, cluster, metrics, pool);

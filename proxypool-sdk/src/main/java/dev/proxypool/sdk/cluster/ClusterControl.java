@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.cluster;
 
+import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.config.ClusterSettings;
@@ -9,6 +10,9 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +24,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * built (pipeline round, admin change, extraction refresh), plus the publisher's own maintenance
  * (validity renewal, full rewrites on request). Nothing in the pipeline or the engine has to call
  * it: the check is one volatile read every {@code checkEvery}; a publish that fails (Redis down) is
- * retried at the next check.
+ * retried at the next check. Proxies the owner's {@link PublishHold} names ({@link #holdBack}: nodes
+ * not checked yet, docs/design.md H10b) are left out of what is published until the hold lets them go.
  *
  * <p><b>Standby</b> ({@link #startLeased}): several control planes share the keys; only the holder
  * of the {@link ControlLease} publishes ({@link State#ACTIVE}), the others wait ({@link State#STANDBY})
@@ -73,6 +78,11 @@ public final class ClusterControl implements AutoCloseable {
     private volatile long takeovers;
     private long lastRenewNanos;
     private PoolSnapshot lastPublished;
+    /** What {@link #hold} left out of the last publication. */
+    private Set<String> lastHeld = Set.of();
+    /** Proxies kept out of the publications for now (unchecked nodes, design H10b). */
+    private volatile PublishHold hold = PublishHold.NONE;
+
     private boolean failing;
     private boolean leaseFailing;
 
@@ -338,14 +348,31 @@ public final class ClusterControl implements AutoCloseable {
         }
     }
 
+    /**
+     * Leaves the proxies {@code hold} names out of every publication from now on (docs/design.md
+     * H10b: a registered node reaches the workers only once it passed a check); publishes at once
+     * when that changes what the workers should have.
+     *
+     * @param hold what to keep back, asked at every check of the snapshot
+     */
+    public void holdBack(PublishHold hold) {
+        this.hold = Objects.requireNonNull(hold, "hold");
+        publishIfChanged();
+    }
+
     private void publishLocked() {
         PoolSnapshot current = engine.snapshot();
-        if (current == lastPublished) {
+        Set<String> held = Set.copyOf(hold.heldIds());
+        if (current == lastPublished && held.equals(lastHeld)) {
             return;
         }
+        List<Proxy> content = held.isEmpty()
+                ? current.proxies()
+                : current.proxies().stream().filter(p -> !held.contains(p.id())).toList();
         try {
-            PublishReport r = publisher.publish(current.proxies());
+            PublishReport r = publisher.publish(content);
             lastPublished = current;
+            lastHeld = held;
             if (failing) {
                 failing = false;
                 LOG.log(Level.INFO, "snapshot publishing works again (version {0})", r.version());

@@ -9,6 +9,7 @@ import dev.proxypool.core.extract.PublishResult;
 import dev.proxypool.core.extract.StoredProxy;
 import dev.proxypool.core.health.Admission;
 import dev.proxypool.core.health.FailureKind;
+import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.AddressMask;
 import dev.proxypool.core.model.LabelSelector;
@@ -37,6 +38,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 
@@ -91,6 +93,9 @@ public final class NodeRegistry implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(NodeRegistry.class.getName());
     private static final int CLOSE_WAIT_SECONDS = 10;
+    /** How often a node that failed its first check is looked at again (checked once its cooldown is over). */
+    private static final Duration RECHECK_EVERY = Duration.ofSeconds(1);
+
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
 
@@ -107,8 +112,15 @@ public final class NodeRegistry implements AutoCloseable {
     private final Map<String, Node> nodes = new HashMap<>();
     /** The first check of a newly registered node; null: none (it serves at once, as embedded tests want). */
     private volatile FirstCheck firstCheck;
+    /**
+     * Proxy ids of nodes that have not passed a check yet (design H10b): kept out of published
+     * snapshots, so workers never learn them before they worked once. Added inside the publication
+     * that adds the node, left when the node's health is {@code HEALTHY} (a check passed) or the node left.
+     */
+    private final Set<String> unchecked = ConcurrentHashMap.newKeySet();
 
     private volatile Thread sweeper;
+    private volatile Thread rechecker;
     /** Set by {@link #close()}: a sweep that fails from now on is the store closing under it, not news. */
     private volatile boolean closing;
 
@@ -305,6 +317,9 @@ public final class NodeRegistry implements AutoCloseable {
             // held inside the publication: under the engine's lock no other rebuild can drop the runtime first
             PublishResult r = ProxyPoolInternals.engine(pool).publish(() -> {
                 hold[0] = check == null ? null : holdForFirstCheck(proxy);
+                if (hold[0] != null) {
+                    unchecked.add(proxy.id()); // before the snapshot a control plane could publish
+                }
                 return store.upsert(List.of(proxy), now);
             });
             ProxyHealth held = hold[0];
@@ -484,14 +499,81 @@ public final class NodeRegistry implements AutoCloseable {
         long now = engine.ticker().read();
         if (outcome.failure().isEmpty()) {
             health.recordActiveSuccess(Admission.PROBE, outcome.latency().toNanos(), now);
-            LOG.log(System.Logger.Level.INFO, "node {0} passed its first check; it serves", nodeId);
+            LOG.log(System.Logger.Level.INFO, "node {0} passed its check; it serves", nodeId);
         } else {
             health.recordActiveFailure(Admission.PROBE, outcome.failure().get(), now);
             LOG.log(
                     System.Logger.Level.WARNING,
-                    "node {0} failed its first check ({1}); cooling, it serves after a successful probe",
+                    "node {0} failed its check ({1}); cooling, it serves after a successful probe",
                     nodeId,
                     outcome.failure().get().name());
+        }
+    }
+
+    /**
+     * The proxy ids of nodes that have not passed a check yet, which a control plane leaves out of
+     * the snapshots it publishes (design H10b): a worker builds every proxy it learns as healthy, so
+     * it must not learn one nobody has seen working. A node leaves this set for good the first time
+     * its health is {@code HEALTHY} (its first check, or a later one after a failed first check);
+     * what happens to it afterwards the workers judge on their own, like any proxy.
+     *
+     * @return the ids held back now (a copy)
+     */
+    public Set<String> withheldFromPublication() {
+        if (unchecked.isEmpty()) {
+            return Set.of();
+        }
+        PoolEngine engine = ProxyPoolInternals.engine(pool);
+        unchecked.removeIf(id -> engine.runtime(id)
+                .map(r -> r.health().state() == HealthState.HEALTHY)
+                .orElse(false));
+        return Set.copyOf(unchecked);
+    }
+
+    /**
+     * Checks again each node whose first check failed, once its cooldown is over (the recovery
+     * permit of H7, taken as the background prober): a control plane serves no requests, so
+     * without this a node that was down when it registered would never reach the workers.
+     */
+    private void recheckFailedNodes() {
+        FirstCheck check = firstCheck;
+        if (check == null || unchecked.isEmpty()) {
+            return;
+        }
+        PoolEngine engine = ProxyPoolInternals.engine(pool);
+        for (String id : List.copyOf(unchecked)) {
+            Node node = liveNodeOf(id);
+            if (node == null) {
+                unchecked.remove(id); // the node left (or never got in): nothing to hold
+                continue;
+            }
+            Optional<ProxyRuntime> runtime = engine.runtime(id);
+            if (runtime.isEmpty()) {
+                continue;
+            }
+            ProxyHealth health = runtime.get().health();
+            Admission a = health.tryAdmitActiveProbe(engine.ticker().read());
+            if (a == Admission.ADMITTED) {
+                unchecked.remove(id); // HEALTHY: a check passed
+            } else if (a == Admission.PROBE) {
+                Thread.ofVirtual()
+                        .name("proxypool-node-check")
+                        .start(() -> firstCheck(check, node.proxy, health, node.nodeId));
+            }
+        }
+    }
+
+    private Node liveNodeOf(String proxyId) {
+        lock.lock();
+        try {
+            for (Node n : nodes.values()) {
+                if (n.proxy.id().equals(proxyId)) {
+                    return n;
+                }
+            }
+            return null;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -641,7 +723,8 @@ public final class NodeRegistry implements AutoCloseable {
 
     /**
      * Starts a virtual thread calling {@link #sweep()} every {@link NodeSettings#sweepInterval()}
-     * until {@link #close()}. Idempotent.
+     * and one checking again, once their cooldown is over, the nodes whose first check failed (every
+     * second), until {@link #close()}. Idempotent.
      */
     public synchronized NodeRegistry startSweeping() {
         if (sweeper == null) {
@@ -660,6 +743,21 @@ public final class NodeRegistry implements AutoCloseable {
                     }
                 }
             });
+            rechecker = Thread.ofVirtual().name("node-rechecker").start(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    try {
+                        Thread.sleep(RECHECK_EVERY);
+                        recheckFailedNodes();
+                    } catch (InterruptedException e) {
+                        return;
+                    } catch (RuntimeException e) {
+                        if (closing) {
+                            return;
+                        }
+                        LOG.log(System.Logger.Level.WARNING, "node re-check failed: " + e);
+                    }
+                }
+            });
         }
         return this;
     }
@@ -672,6 +770,11 @@ public final class NodeRegistry implements AutoCloseable {
     @Override
     public synchronized void close() {
         closing = true;
+        Thread r = rechecker;
+        rechecker = null;
+        if (r != null) {
+            r.interrupt();
+        }
         Thread t = sweeper;
         sweeper = null;
         if (t != null) {
