@@ -1,7 +1,7 @@
 --[[
 common.lua: the key layout and the index bookkeeping shared by every pool script. It is not
 loaded alone: RedisPoolStore prepends it to each pool script before SCRIPT LOAD, so all scripts
-agree on one layout. Every pool script takes the same twelve keys in KEYS (RedisKeys.pool(), in
+agree on one layout. Every pool script takes the same thirteen keys in KEYS (RedisKeys.pool(), in
 this order) and computes no key name: the pool lives in a fixed number of keys that share one hash
 tag, T = "{<keyPrefix>0}:" (shard 0; a later partitioned pool adds shards "{<keyPrefix><n>}:"), so
 a script touches one slot of Redis Cluster.
@@ -39,16 +39,21 @@ a script touches one slot of Redis Cluster.
                    is stored again) and moves the tombstone to T t. A value that is not a number
                    is an entry of the previous version (the index terms of an id whose record is
                    already gone): collect() removes its members.
+  [13] T h   zset  id -> end (epoch ms) of a health hold: the proxy is not HEALTHY on some worker and
+                   is not extracted while the end is above now (PoolStore.markUnhealthy, renewed by
+                   its owner while it stays unhealthy, so a dead owner's hold lapses); state, counts
+                   and listing are unchanged. Cleared by markHealthy, detach and collect; ended
+                   entries are dropped by purge.lua.
   An id is stored when T r has it and T g does not; retired when T g has it. A tombstone is
   active for key K at now when T t scores K above now, or when K's holder (T k) is retired with
   an end above now (tombstone_end).
 
-The Redis Cluster store (RedisClusterPoolStore) partitions the pool: shard n has the same twelve
+The Redis Cluster store (RedisClusterPoolStore) partitions the pool: shard n has the same thirteen
 keys under T = "{<keyPrefix><n>}:" (a proxy's shard is a hash of its physical key, so its record,
 index members, key holder and tombstone share one tag), plus two keys for reservations of an
 allOrNothing extraction across shards, passed only to the scripts that use them:
-  [13] T v   zset  reservation tokens by deadline (epoch ms): released by release.lua once ended
-  [14] T w   hash  reservation token -> its proxies, "<bytes>:<id>" repeated; a reserved proxy is
+  [14] T v   zset  reservation tokens by deadline (epoch ms): released by release.lua once ended
+  [15] T w   hash  reservation token -> its proxies, "<bytes>:<id>" repeated; a reserved proxy is
                    out of T a and T xa and not counted available, its record, key holder and index
                    members stay (readers test T a), until commit.lua extracts it or release.lua
                    returns it
@@ -65,7 +70,8 @@ after its selection: retire() (SREM / SPOP of T a, HGET T r, HINCRBY T n, HSET T
 
 local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
-local K_RV, K_RW = KEYS[13], KEYS[14] -- reservations: nil unless the script is passed them
+local K_HOLD = KEYS[13]
+local K_RV, K_RW = KEYS[14], KEYS[15] -- reservations: nil unless the script is passed them
 
 -- the length-prefixed tokens of a string ("<bytes>:<text>" repeated), as a list
 local function tokens(v)
@@ -161,6 +167,7 @@ local function detach(id, h, st)
   redis.call('HDEL', K_KEY, h.k)
   redis.call('HDEL', K_REC, id)
   redis.call('HDEL', K_CHK, id)
+  redis.call('ZREM', K_HOLD, id)
 end
 
 -- the end of the tombstone of proxy h extracted at now: its expiry, or now + retention without one
@@ -194,6 +201,7 @@ local function drop_taken(id, h)
   redis.call('HDEL', K_KEY, h.k)
   redis.call('HDEL', K_REC, id)
   redis.call('HDEL', K_CHK, id)
+  redis.call('ZREM', K_HOLD, id)
 end
 
 -- returns the proxies of reservation `token` (T w) that are still stored and not disabled to
@@ -228,6 +236,7 @@ local function collect(id, v, now)
     if redis.call('HGET', K_KEY, h.k) == id then redis.call('HDEL', K_KEY, h.k) end
     redis.call('HDEL', K_REC, id)
     redis.call('HDEL', K_CHK, id)
+    redis.call('ZREM', K_HOLD, id)
     if ends > now then redis.call('ZADD', K_TOMB, v, h.k) end
   elseif not ends then -- previous version: v is the ix of an id whose record is already gone
     local m = members(id, v)

@@ -2,7 +2,7 @@
 extract.lua: candidate selection and AVAILABLE -> EXTRACTED (removal + tombstone) in one atomic
 step (PoolStore.extract, docs/design.md#extraction E1). Two callers can never receive the same proxy, an
 allOrNothing shortfall changes nothing, and the gateway reserve is read from the modified state.
-KEYS: the pool keys of common.lua, [1..12]
+KEYS: the pool keys of common.lua, [1..13]
 ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 'r' (below) or
       count 'c' (what partial would take, nothing changed: {0, n}),
       [4] gateway reserve,
@@ -13,7 +13,7 @@ ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 
 Returns: {1, r...} extracted (each the record the Java side decodes), or
          {0, available} allOrNothing insufficient (what partial would have taken), or
          {2, n} reserve mode: n proxies chosen as partial would and reserved under the token
-         instead of extracted (KEYS [13] and [14] given; commit.lua / release.lua finish them)
+         instead of extracted (KEYS [14] and [15] given; commit.lua / release.lua finish them)
 Reserve mode is the Redis Cluster store's allOrNothing across shards: reserve on each shard,
 commit when the total is met, release otherwise (a dead caller's reservation ends at its deadline).
 Algorithm and complexity (n = pool size, never scanned):
@@ -26,7 +26,8 @@ Algorithm and complexity (n = pool size, never scanned):
      (ZRANGEBYLEX LIMIT; from the start of the range when the part to its end fell short),
      O(log n + k);
   4. candidates' records in one HMGET T r; the other terms, expiry and min remaining TTL are
-     tested on the record in Lua (health: HGET T c only with maxHealthAge); a passing candidate
+     tested on the record in Lua (health: ZSCORE T h when the shard holds any proxy out, HGET T c
+     only with maxHealthAge); a passing candidate
      is taken when SREM T a removes it (0: extracted since, its index members wait in T g, or
      reserved), O(k);
   5. when short: windows growing x4 (cap 1024), up to 4 (SRANDMEMBER T a without a filter),
@@ -119,8 +120,15 @@ local function has_others(h)
   return true
 end
 
+-- health holds (T h): looked up per candidate only when some proxy of the shard is held
+local holds = redis.call('ZCARD', K_HOLD) > 0
+
 -- the record tests besides the index: ok, expired
 local function fresh(id, h)
+  if holds then
+    local ends = redis.call('ZSCORE', K_HOLD, id)
+    if ends and tonumber(ends) > now then return false, false end -- not HEALTHY on some worker
+  end
   if h.e then
     local left = tonumber(h.e) - now
     if left <= 0 then return false, true end

@@ -214,6 +214,7 @@ public final class ProxyPool implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
+            engine.syncHealth(); // logs its own failures
             try {
                 store.purgeExpired(wall.instant());
             } catch (RuntimeException e) {
@@ -300,6 +301,7 @@ public final class ProxyPool implements AutoCloseable {
     public ExtractionResponse extract(Extraction extraction) {
         Objects.requireNonNull(extraction, "extraction");
         ExtractionRequest request = extraction.toRequest(config.distribution().gatewayReserve());
+        engine.beforeExtraction(request);
         ExtractionResult result = store.extract(request, wall.instant());
         return switch (result) {
             case ExtractionResult.Extracted e -> {

@@ -96,6 +96,7 @@ public final class RedisPoolStore implements PoolStore {
     static final RedisScript REMOVE = RedisScript.withPrelude("/redis/common.lua", "/redis/remove.lua");
     static final RedisScript PURGE = RedisScript.withPrelude("/redis/common.lua", "/redis/purge.lua");
     static final RedisScript MARK_CHECKED = RedisScript.withPrelude("/redis/common.lua", "/redis/mark_checked.lua");
+    static final RedisScript MARK_HEALTH = RedisScript.withPrelude("/redis/common.lua", "/redis/mark_health.lua");
     static final RedisScript GET = RedisScript.withPrelude("/redis/common.lua", "/redis/get.lua");
     static final RedisScript SET_DISABLED = RedisScript.withPrelude("/redis/common.lua", "/redis/set_disabled.lua");
     static final RedisScript COUNTS = RedisScript.withPrelude("/redis/common.lua", "/redis/counts.lua");
@@ -107,6 +108,7 @@ public final class RedisPoolStore implements PoolStore {
             REMOVE,
             PURGE,
             MARK_CHECKED,
+            MARK_HEALTH,
             SET_DISABLED,
             COUNTS,
             LIST,
@@ -249,6 +251,21 @@ public final class RedisPoolStore implements PoolStore {
                         Long.toString(ProxyCodec.millis(checkedAt)),
                         Integer.toString(ProxyCodec.subMillisNanos(checkedAt))),
                 proxyIds);
+    }
+
+    @Override
+    public int markUnhealthy(Collection<String> proxyIds, Instant until) {
+        if (until == null) {
+            throw new IllegalArgumentException("until must not be null");
+        }
+        checkOpen();
+        return (int) forEachBatch(MARK_HEALTH, List.of(Long.toString(Math.max(1, ProxyCodec.millis(until)))), proxyIds);
+    }
+
+    @Override
+    public int markHealthy(Collection<String> proxyIds) {
+        checkOpen();
+        return (int) forEachBatch(MARK_HEALTH, List.of("0"), proxyIds);
     }
 
     /** Runs pool {@code script} over the ids in batches with ARGV {@code leading..., ids...}; sums the replies. */
