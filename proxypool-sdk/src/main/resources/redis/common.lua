@@ -19,10 +19,14 @@ a script touches one slot of Redis Cluster.
   [5]  T xd  zset  disabled ids that expire, by expiresAt (ms)
   [6]  T i   zset  the index, all scores 0, ordered by member: "<term>|<id>" for every index term
                    of every available proxy, a term being "<bytes>:<item>" with item
-                   "u:<upstream>" | "p:<protocol>" | "l:<n>:<k>=<v>" (n = byte length of k).
+                   "u:<upstream>" | "p:<protocol>" | "l:<n>:<k>=<v>" (n = byte length of k) |
+                   "c:<label items>": a composite term, one per combination of two or more of the
+                   declared dimensions (store.index.dimensions) the proxy has, its label items
+                   length-prefixed in key order, so a filter on such a combination is one range.
                    The length prefix makes a term's members exactly the range
                    ["<term>|", "<term>}"), read by lex from a random id (ZRANGEBYLEX) or by rank.
-                   May also hold members of retired ids (T g): readers test T a.
+                   An extraction removes the extracted id's members at once (retire); reserved ids
+                   keep theirs: readers test T a.
   [7]  T k   hash  physical key -> the id holding it (one stored id per physical proxy, E3); a
                    retired id keeps holding its key until collected (its tombstone is in T g)
   [8]  T t   zset  tombstones: physical key by end (epoch ms) of an extracted proxy, written when
@@ -33,7 +37,7 @@ a script touches one slot of Redis Cluster.
   [11] T a   set   ids of the available proxies, exact: extraction samples it unfiltered (SPOP),
                    takes a candidate from T i only when SREM T a removes it
   [12] T g   hash  id -> tombstone end (epoch ms) of a retired (extracted) id, whose record, key
-                   holder, check, listing entry, T xa entry and T i members are still to be
+                   holder, check, listing entry and T xa entry are still to be
                    removed (lazy cleanup: an extraction writes this one field instead of touching
                    eight keys); collect() drains it (purge.lua, publish.lua before the key or id
                    is stored again) and moves the tombstone to T t. A value that is not a number
@@ -64,8 +68,8 @@ counters exact.
 Idempotency records use their own keys (idempotency_*.lua, KEYS there), tagged "{<keyPrefix>i}:".
 Keys of the previous layout (computed under the bare prefix) are refused at start: RedisPoolStore.
 Complexity of each helper: O(1) commands per proxy, each O(1) or O(log n) (ZADD / ZREM of the L
-index members of a proxy are one command, O(L log n)). An extraction of one proxy costs 4 commands
-after its selection: retire() (SREM / SPOP of T a, HGET T r, HINCRBY T n, HSET T g).
+index members of a proxy are one command, O(L log n)). An extraction of one proxy costs 5 commands
+after its selection: SREM / SPOP of T a, HGET T r, and retire() (HINCRBY T n, ZREM T i, HSET T g).
 ]]
 
 local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC =
@@ -180,13 +184,17 @@ local function tomb_end(h, now, retention)
   return now + retention
 end
 
--- removes an available (or reserved) proxy as an extraction does: its availability and counter
--- now, everything else later (T g: one HSET holding the tombstone end). taken: the caller already
--- removed it from T a (SPOP, or SREM that returned 1). 2 or 3 commands, O(1).
+-- removes an available (or reserved) proxy as an extraction does: its availability, counter and
+-- index members now, everything else later (T g: one HSET holding the tombstone end). taken: the
+-- caller already removed it from T a (SPOP, or SREM that returned 1). 3 or 4 commands, O(L log n).
 local function retire(id, h, now, retention, taken)
   if taken or redis.call('SREM', K_AV, id) == 1 then -- 0: reserved, already out of T xa and uncounted
     redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
   end
+  -- its index members go at once (one ZREM): left behind, they filled the windows of later
+  -- extractions with dead entries as a pool drained (each window read, then skipped, them)
+  local m = members(id, h.ix)
+  if #m > 0 then redis.call('ZREM', K_IDX, unpack(m)) end
   redis.call('HSET', K_GC, id, string.format('%d', tomb_end(h, now, retention)))
 end
 

@@ -93,21 +93,29 @@ if limit <= 0 then
   return finish()
 end
 
--- the filter: the range term (base) and the others, tested on the record
+-- the filter: a composite term (declared dimensions, store.index.dimensions: every member of its
+-- range has all those labels), the range term (base) of the single terms and the others, tested on
+-- the record
 local wanted = term_args(10)
+local composite, singles = nil, {}
+for _, term in ipairs(wanted) do
+  local colon = string.find(term, ':', 1, true)
+  if string.sub(term, colon + 1, colon + 1) == 'c' then composite = term else singles[#singles + 1] = term end
+end
 local range, others = nil, {}
-if #wanted > 0 then
+if #singles > 0 then
   local best, rank = 1, 9
-  for j, term in ipairs(wanted) do
+  for j, term in ipairs(singles) do
     local kind = string.sub(term, string.find(term, ':', 1, true) + 1, string.find(term, ':', 1, true) + 1)
     local r = kind == 'l' and 1 or (kind == 'u' and 2 or 3)
     if r < rank then best, rank = j, r end
   end
-  range = wanted[best]
-  for j, term in ipairs(wanted) do
+  range = singles[best]
+  for j, term in ipairs(singles) do
     if j ~= best then others[#others + 1] = term end
   end
 end
+local range_others = others
 
 -- true when the record h (of an index member or a sampled id) also has every other term
 local function has_others(h)
@@ -225,17 +233,18 @@ end
 
 local BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
 
-if range then
-  local cut = #range + 2 -- members are range .. '|' .. id
-  local lo, hi = '[' .. range .. '|', '(' .. range .. '}'
+-- windows of k members of the range of `term` from a random id on (ids are "p-" + base32, uniform),
+-- wrapping once to the start of the range only when the part up to its end did not suffice; k
+-- grows x4 (cap 1024) per round, up to 4 rounds. 'met' once the allowance is met, 'all' when the
+-- whole range was seen, 'short' otherwise
+local function windows(term, k)
+  local cut = #term + 2 -- members are term .. '|' .. id
+  local lo, hi = '[' .. term .. '|', '(' .. term .. '}'
   local function ids_of(ms)
     local ids = {}
     for j, m in ipairs(ms) do ids[j] = string.sub(m, cut) end
     return ids
   end
-  -- windows of k members of the range from a random id on (ids are "p-" + base32, uniform),
-  -- wrapping once to the start of the range only when the part up to its end did not suffice
-  local k = math.min(4 * limit + 4, 1024)
   for round = 1, 4 do
     local bulk = round > 1
     local at = {}
@@ -243,16 +252,33 @@ if range then
       local r = math.random(1, 32)
       at[j] = string.sub(BASE32, r, r)
     end
-    local from = range .. '|p-' .. table.concat(at)
+    local from = term .. '|p-' .. table.concat(at)
     local ms = redis.call('ZRANGEBYLEX', K_IDX, '[' .. from, hi, 'LIMIT', 0, k)
-    if take(ids_of(ms), false, bulk) then return finish() end
+    if take(ids_of(ms), false, bulk) then return 'met' end
     if #ms < k then
       local more = redis.call('ZRANGEBYLEX', K_IDX, lo, '(' .. from, 'LIMIT', 0, k - #ms)
-      if take(ids_of(more), false, bulk) or #more < k - #ms then return finish() end -- or: the whole range seen
+      if take(ids_of(more), false, bulk) then return 'met' end
+      if #more < k - #ms then return 'all' end
     end
     k = math.min(k * 4, 1024)
   end
+  return 'short'
+end
+
+if composite then
+  -- every member has the composite's labels: the first window of `limit` members usually suffices.
+  -- Short, it falls through to the single terms: proxies published before the dimensions changed
+  -- lack the composite term until their next publish, and exact counts must see them
+  others = singles
+  if windows(composite, limit) == 'met' then return finish() end
+  others = range_others
+end
+
+if range then
+  if windows(range, math.min(4 * (limit - #chosen) + 4, 1024)) ~= 'short' then return finish() end
   -- sampling fell short: prove it by testing every member of the base once, by rank
+  local cut = #range + 2
+  local lo, hi = '[' .. range .. '|', '(' .. range .. '}'
   local start = redis.call('ZLEXCOUNT', K_IDX, '-', '(' .. range .. '|')
   local size = redis.call('ZLEXCOUNT', K_IDX, lo, hi)
   for off = 0, size - 1, 1000 do

@@ -696,7 +696,8 @@ public final class ProxyPool implements AutoCloseable {
                     d.tombstoneRetentionForNoExpiry(),
                     config.distribution().idempotencyTtl(),
                     d.idempotencyInProgressTimeout(),
-                    d.idempotencyMaxEntries());
+                    d.idempotencyMaxEntries(),
+                    config.store().indexDimensions());
         }
 
         static PoolStore open(ProxyPoolConfig config) {

@@ -197,7 +197,7 @@ public final class RedisClusterPoolStore implements PoolStore {
                 List<String> args = new ArrayList<>();
                 args.add(nowMs);
                 for (Proxy p : all.subList(from, Math.min(all.size(), from + RedisPoolStore.PUBLISH_BATCH))) {
-                    ProxyCodec.publishArgs(p, args);
+                    ProxyCodec.publishArgs(p, settings.indexDimensions(), args);
                 }
                 List<?> r = RedisReplies.list(redis.eval(RedisPoolStore.PUBLISH, shards[e.getKey()].pool(), args));
                 for (int i = 0; i < 5; i++) {

@@ -208,7 +208,7 @@ public final class RedisPoolStore implements PoolStore {
             List<String> args = new ArrayList<>();
             args.add(Long.toString(ProxyCodec.millis(now)));
             for (Proxy p : all.subList(from, Math.min(all.size(), from + PUBLISH_BATCH))) {
-                ProxyCodec.publishArgs(p, args);
+                ProxyCodec.publishArgs(p, settings.indexDimensions(), args);
             }
             List<?> r = RedisReplies.list(redis.eval(PUBLISH, keys.pool(), args));
             for (int i = 0; i < 5; i++) {
@@ -318,7 +318,17 @@ public final class RedisPoolStore implements PoolStore {
         args.add(Integer.toString(EXTRACT_PURGE_BOUND));
         args.add(
                 Integer.toString(ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE))); // the script's sampling seed
+        int terms = args.size();
         addTerms(request.filter(), args);
+        // the composite term of the declared dimensions the filter names: its range holds only matches
+        Optional<String> composite = ProxyCodec.compositeFor(
+                request.filter().labels().required(), settings.indexDimensions());
+        if (composite.isPresent()) {
+            args.add("c");
+            args.add(composite.get().substring(2));
+            args.add("");
+            args.set(terms, Integer.toString(Integer.parseInt(args.get(terms)) + 1));
+        }
         return args;
     }
 
