@@ -198,6 +198,27 @@ local function retire(id, h, now, retention, taken)
   redis.call('HSET', K_GC, id, string.format('%d', tomb_end(h, now, retention)))
 end
 
+-- retire() of many proxies the caller took out of T a, batched: one HINCRBY per upstream, and the
+-- index members and T g entries in commands of up to 1,000 arguments (a count=100 extraction runs
+-- about 4 commands here instead of 300)
+local function retire_taken(ids, hs, now, retention)
+  local per_upstream, m, g = {}, {}, {}
+  local function flush(force)
+    if #m > 0 and (force or #m >= 1000) then redis.call('ZREM', K_IDX, unpack(m)); m = {} end
+    if #g > 0 and (force or #g >= 1000) then redis.call('HSET', K_GC, unpack(g)); g = {} end
+  end
+  for i, id in ipairs(ids) do
+    local h = hs[i]
+    per_upstream[h.u] = (per_upstream[h.u] or 0) + 1
+    for _, member in ipairs(members(id, h.ix)) do m[#m + 1] = member end
+    g[#g + 1] = id
+    g[#g + 1] = string.format('%d', tomb_end(h, now, retention))
+    flush(false)
+  end
+  flush(true)
+  for u, n in pairs(per_upstream) do redis.call('HINCRBY', K_CNT, 'a:' .. u, -n) end
+end
+
 -- removes every trace of an available proxy the caller took out of T a (SPOP / SREM returned 1)
 -- and does not extract (it expired): what detach does after SREM
 local function drop_taken(id, h)

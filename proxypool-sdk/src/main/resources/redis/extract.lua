@@ -78,10 +78,8 @@ local function finish()
     return { 2, #chosen }
   end
   local out = { 1 }
-  for i, id in ipairs(chosen) do
-    retire(id, recs[i], now, retention, true)
-    out[#out + 1] = recs[i].r
-  end
+  retire_taken(chosen, recs, now, retention)
+  for i = 1, #chosen do out[#out + 1] = recs[i].r end
   return out
 end
 

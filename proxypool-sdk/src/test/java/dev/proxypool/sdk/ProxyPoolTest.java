@@ -171,8 +171,9 @@ class ProxyPoolTest {
                 cooling.recordFailure(cooling.tryAdmit(now), FailureKind.CONNECT_TIMEOUT, now);
             }
             assertEquals(HealthState.COOLING, cooling.state());
-            InsufficientProxiesException e =
-                    assertThrows(InsufficientProxiesException.class, () -> pool.extract(Extraction.of(2).allOrNothing()));
+            InsufficientProxiesException e = assertThrows(
+                    InsufficientProxiesException.class,
+                    () -> pool.extract(Extraction.of(2).allOrNothing()));
             assertEquals(1, e.available());
             assertEquals(
                     List.of(proxy(2, null).id()),

@@ -128,7 +128,8 @@ public record StoreSettings(
      * @throws IllegalArgumentException if the value is out of range
      */
     public StoreSettings withTombstoneRetentionForNoExpiry(Duration d) {
-        return new StoreSettings(d, idempotencyRetention, idempotencyInProgressTimeout, idempotencyMaxEntries, indexDimensions);
+        return new StoreSettings(
+                d, idempotencyRetention, idempotencyInProgressTimeout, idempotencyMaxEntries, indexDimensions);
     }
 
     /**
@@ -139,7 +140,8 @@ public record StoreSettings(
      * @throws IllegalArgumentException if the value is out of range
      */
     public StoreSettings withIdempotencyRetention(Duration d) {
-        return new StoreSettings(tombstoneRetentionForNoExpiry, d, idempotencyInProgressTimeout, idempotencyMaxEntries, indexDimensions);
+        return new StoreSettings(
+                tombstoneRetentionForNoExpiry, d, idempotencyInProgressTimeout, idempotencyMaxEntries, indexDimensions);
     }
 
     /**
@@ -150,7 +152,8 @@ public record StoreSettings(
      * @throws IllegalArgumentException if the value is out of range
      */
     public StoreSettings withIdempotencyInProgressTimeout(Duration d) {
-        return new StoreSettings(tombstoneRetentionForNoExpiry, idempotencyRetention, d, idempotencyMaxEntries, indexDimensions);
+        return new StoreSettings(
+                tombstoneRetentionForNoExpiry, idempotencyRetention, d, idempotencyMaxEntries, indexDimensions);
     }
 
     /**
@@ -161,6 +164,7 @@ public record StoreSettings(
      * @throws IllegalArgumentException if the value is out of range
      */
     public StoreSettings withIdempotencyMaxEntries(int n) {
-        return new StoreSettings(tombstoneRetentionForNoExpiry, idempotencyRetention, idempotencyInProgressTimeout, n, indexDimensions);
+        return new StoreSettings(
+                tombstoneRetentionForNoExpiry, idempotencyRetention, idempotencyInProgressTimeout, n, indexDimensions);
     }
 }

@@ -1,7 +1,6 @@
 package dev.proxypool.sdk.config;
 
 import dev.proxypool.core.extract.StoreSettings;
-
 import dev.proxypool.core.health.HealthPolicy;
 import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.routing.RoutingRule;
@@ -375,7 +374,9 @@ public final class ConfigLoader {
             return StoreSettings.DEFAULT_INDEX_DIMENSIONS;
         }
         try {
-            return StoreSettings.DEFAULTS.withIndexDimensions(n.strings("dimensions")).indexDimensions();
+            return StoreSettings.DEFAULTS
+                    .withIndexDimensions(n.strings("dimensions"))
+                    .indexDimensions();
         } catch (IllegalArgumentException e) {
             throw new ConfigException(n.key("dimensions"), e.getMessage());
         }

@@ -1,9 +1,7 @@
 package dev.proxypool.sdk.redis;
 
-import dev.proxypool.core.extract.StoreSettings;
-import java.util.ArrayList;
-
 import dev.proxypool.core.extract.ProxyState;
+import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.extract.StoredProxy;
 import dev.proxypool.core.model.Anonymity;
 import dev.proxypool.core.model.CredentialRef;
@@ -14,6 +12,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -321,8 +321,8 @@ public final class RedisPoolStore implements PoolStore {
         int terms = args.size();
         addTerms(request.filter(), args);
         // the composite term of the declared dimensions the filter names: its range holds only matches
-        Optional<String> composite = ProxyCodec.compositeFor(
-                request.filter().labels().required(), settings.indexDimensions());
+        Optional<String> composite =
+                ProxyCodec.compositeFor(request.filter().labels().required(), settings.indexDimensions());
         if (composite.isPresent()) {
             args.add("c");
             args.add(composite.get().substring(2));

@@ -70,10 +70,12 @@ class ExtractionHealthEndToEndTest {
         try (ProxyPoolServer server = ProxyPoolServer.builder(RedisE2e.config(dir, 0))
                         .pool(b -> b.store(store).proxies(seeded))
                         .start();
-                HttpClient http =
-                        HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+                HttpClient http = HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .build()) {
             PoolEngine engine = ProxyPoolInternals.engine(server.pool());
-            ProxyHealth cooling = engine.runtime(seeded.get(0).id()).orElseThrow().health();
+            ProxyHealth cooling =
+                    engine.runtime(seeded.get(0).id()).orElseThrow().health();
             for (int i = 0; i < 3; i++) { // passive rule: three failures in a row cool it
                 long now = engine.ticker().read();
                 cooling.recordFailure(cooling.tryAdmit(now), FailureKind.CONNECT_TIMEOUT, now);
