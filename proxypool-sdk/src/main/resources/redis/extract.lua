@@ -8,7 +8,8 @@ ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 
       [4] gateway reserve,
       [5] minRemainingTtl (ms), [6] maxHealthAge (ms, 0 = none), [7] tombstone retention for
       proxies without expiry (ms), [8] expired proxies to purge first (bound), [9] random seed,
-      [10] n filter terms, then n triples kind ('u' upstream | 'p' protocol | 'l' label), a, b
+      [10] n filter terms, then n triples kind ('u' upstream | 'p' protocol | 'l' label |
+      'c' composite: a = the label items of the declared dimensions the filter names, at most one), a, b
       and in reserve mode after the terms: reservation token, its deadline (epoch ms)
 Returns: {1, r...} extracted (each the record the Java side decodes), or
          {0, available} allOrNothing insufficient (what partial would have taken), or
@@ -21,28 +22,31 @@ Algorithm and complexity (n = pool size, never scanned):
      total - reserve), O(log n + e log n);
   2. no filter: SPOP T a allowance (the chosen leave T a in one command; a popped proxy that
      fails a test goes back, SADD, or is dropped when expired), O(k);
-  3. a filter: the base is the range of T i of one of its terms (a label first, then upstream,
-     then protocol: labels are usually the narrowest), read from a random id on
-     (ZRANGEBYLEX LIMIT; from the start of the range when the part to its end fell short),
+  3. a filter with a composite term (two or more labels of store.index.dimensions): its range of
+     T i first, windows of `allowance` members from a random id on (every member has those labels);
+     short, or another filter: the base is the range of T i of one of its single terms (a label
+     first, then upstream, then protocol: labels are usually the narrowest), read from a random id
+     on (ZRANGEBYLEX LIMIT; from the start of the range when the part to its end fell short),
      O(log n + k);
   4. candidates' records in one HMGET T r; the other terms, expiry and min remaining TTL are
      tested on the record in Lua (health: ZSCORE T h when the shard holds any proxy out, HGET T c
      only with maxHealthAge); a passing candidate
-     is taken when SREM T a removes it (0: extracted since, its index members wait in T g, or
-     reserved), O(k);
+     is taken when SREM T a removes it (0: reserved), O(k);
   5. when short: windows growing x4 (cap 1024), up to 4 (SRANDMEMBER T a without a filter),
      then every member of the base once, in pages by rank (SSCAN / ZRANGE), O(|base| log n) --
      exact counts require proving that no more match; these wide reads test availability
      (SMISMEMBER T a) and the other terms (one ZMSCORE each) before reading records;
-  6. per chosen proxy (retire in common.lua): counter (HINCRBY T n) and T g (HSET: the tombstone
-     end; record, key holder, check, listing entry, T xa entry and index members are collected
-     later), O(1);
+  6. the chosen proxies (retire_taken in common.lua): their index members (one ZREM: no dead
+     entry is left for later windows), T g (one HSET: the tombstone ends; record, key holder,
+     check, listing entry and T xa entry are collected later) and one HINCRBY T n per upstream,
+     O(k L log n);
   7. an expired candidate met on the way is dropped, and expired proxies with it (purge_expired),
      ARGV[8] in all; the owner's periodic purge (purge.lua) does the rest.
-A count=1 extraction runs 4 commands without a filter (SPOP, HGET, HINCRBY, HSET) and 5 with a
-2-label filter when its first window holds a match (ZRANGEBYLEX, HMGET, SREM, HINCRBY, HSET):
-ExtractionCommandCountTest. Two more when the window wraps, one per candidate extracted since and
-not yet collected, or with maxHealthAge; two more with a gateway reserve (SCARD, ZRANGEBYSCORE).
+A count=1 extraction runs 6 commands without a filter (ZCARD T h, SPOP, HMGET, ZREM, HSET,
+HINCRBY) and 7 with a 2-label filter of the declared dimensions (ZCARD T h, ZRANGEBYLEX, HMGET,
+SREM, ZREM, HSET, HINCRBY): ExtractionCommandCountTest. One more when the window wraps, per
+candidate reserved or held, or with maxHealthAge; two more with a gateway reserve (SCARD,
+ZRANGEBYSCORE).
 ]]
 local now, count, mode = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 local all_or_nothing, reserving, counting = mode == '1', mode == 'r', mode == 'c'

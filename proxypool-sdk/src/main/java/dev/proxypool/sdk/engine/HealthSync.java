@@ -32,7 +32,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Transitions are queued by id (the health listener must not block) and sent by the next
  * {@link #sync}: before each extraction of this process, so what this worker saw before the call is
- * in the store, and in the background every {@link #RENEW}. A failed send keeps its ids queued.
+ * in the store; {@link #renew} (in the background every {@link #RENEW}) renews the holds and sends
+ * the checks. A failed send keeps its ids queued.
  */
 final class HealthSync {
 
@@ -56,6 +57,7 @@ final class HealthSync {
     private final ReentrantLock lock = new ReentrantLock();
     private boolean renewed;
     private long lastRenewNanos;
+    private boolean checksSent;
     private long lastChecksNanos;
 
     HealthSync(PoolStore store, RuntimeRegistry registry, Ticker ticker, InstantSource wall) {
@@ -77,17 +79,31 @@ final class HealthSync {
     }
 
     /**
-     * Sends the queued transitions; renews every hold and sends the checks once {@link #RENEW} has
-     * passed, or the checks when {@code checks} and they are older than a second.
+     * Sends the queued transitions before an extraction, and the checks when {@code checks} and
+     * they are older than a second.
      *
      * @param checks whether the caller needs fresh checks in the store (an extraction with {@code maxHealthAge})
      */
     void sync(boolean checks) {
+        sync(false, checks);
+    }
+
+    /**
+     * The periodic sync (every {@link #RENEW}, off the request path): the queued transitions, every
+     * hold renewed and the checks sent.
+     */
+    void renew() {
+        sync(true, false);
+    }
+
+    private void sync(boolean periodic, boolean checks) {
         lock.lock();
         try {
             long now = ticker.read();
-            boolean renew = !renewed || now - lastRenewNanos >= RENEW.toNanos();
-            boolean sendChecks = renew || (checks && now - lastChecksNanos >= CHECKS_EVERY_NANOS);
+            // renewing walks every runtime and sends a batch per thousand ids: never on a request's path
+            boolean renew = periodic && (!renewed || now - lastRenewNanos >= RENEW.toNanos() / 2);
+            boolean sendChecks =
+                    renew || (checks && (!checksSent || now - lastChecksNanos >= CHECKS_EVERY_NANOS));
             if (changed.isEmpty() && !renew && !sendChecks) {
                 return;
             }
@@ -130,6 +146,7 @@ final class HealthSync {
             }
             if (sendChecks) {
                 sendChecks(now, wallNow);
+                checksSent = true;
                 lastChecksNanos = now;
             }
         } finally {

@@ -494,7 +494,7 @@ public final class PoolEngine {
      * Called every few seconds by the owner.
      */
     public void syncHealth() {
-        healthSync.sync(false);
+        healthSync.renew();
     }
 
     /** A caller's report that {@code proxyId} is banned by {@code domain} (docs/design.md#domain-bans H13, {@code POST /v1/feedback}). */
