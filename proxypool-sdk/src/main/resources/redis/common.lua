@@ -25,8 +25,9 @@ a script touches one slot of Redis Cluster.
                    length-prefixed in key order, so a filter on such a combination is one range.
                    The length prefix makes a term's members exactly the range
                    ["<term>|", "<term>}"), read by lex from a random id (ZRANGEBYLEX) or by rank.
-                   An extraction removes the extracted id's members at once (retire); reserved ids
-                   keep theirs: readers test T a.
+                   An extraction removes the extracted id's composite members at once (retire),
+                   its single-term members wait in T g for collect(); reserved ids keep theirs:
+                   readers test T a.
   [7]  T k   hash  physical key -> the id holding it (one stored id per physical proxy, E3); a
                    retired id keeps holding its key until collected (its tombstone is in T g)
   [8]  T t   zset  tombstones: physical key by end (epoch ms) of an extracted proxy, written when
@@ -37,7 +38,7 @@ a script touches one slot of Redis Cluster.
   [11] T a   set   ids of the available proxies, exact: extraction samples it unfiltered (SPOP),
                    takes a candidate from T i only when SREM T a removes it
   [12] T g   hash  id -> tombstone end (epoch ms) of a retired (extracted) id, whose record, key
-                   holder, check, listing entry and T xa entry are still to be
+                   holder, check, listing entry, T xa entry and single-term T i members are still to be
                    removed (lazy cleanup: an extraction writes this one field instead of touching
                    eight keys); collect() drains it (purge.lua, publish.lua before the key or id
                    is stored again) and moves the tombstone to T t. A value that is not a number
@@ -69,7 +70,8 @@ Idempotency records use their own keys (idempotency_*.lua, KEYS there), tagged "
 Keys of the previous layout (computed under the bare prefix) are refused at start: RedisPoolStore.
 Complexity of each helper: O(1) commands per proxy, each O(1) or O(log n) (ZADD / ZREM of the L
 index members of a proxy are one command, O(L log n)). An extraction of one proxy costs 5 commands
-after its selection: SREM / SPOP of T a, HGET T r, and retire() (HINCRBY T n, ZREM T i, HSET T g).
+after its selection: SREM / SPOP of T a, HGET T r, and retire() (HINCRBY T n, ZREM of its composite
+T i members, HSET T g).
 ]]
 
 local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC =
@@ -124,6 +126,17 @@ end
 local function members(id, ix)
   local out = {}
   for _, term in ipairs(terms(ix)) do out[#out + 1] = term .. '|' .. id end
+  return out
+end
+
+-- the members of T i of the composite terms among ix ("<bytes>:c:..."): the ranges the declared
+-- filter combinations read, which an extraction cleans at once
+local function composite_members(id, ix)
+  local out = {}
+  for _, term in ipairs(terms(ix)) do
+    local colon = string.find(term, ':', 1, true)
+    if string.sub(term, colon + 1, colon + 2) == 'c:' then out[#out + 1] = term .. '|' .. id end
+  end
   return out
 end
 
@@ -185,21 +198,23 @@ local function tomb_end(h, now, retention)
 end
 
 -- removes an available (or reserved) proxy as an extraction does: its availability, counter and
--- index members now, everything else later (T g: one HSET holding the tombstone end). taken: the
+-- composite index members now, everything else later (T g: one HSET holding the tombstone end). taken: the
 -- caller already removed it from T a (SPOP, or SREM that returned 1). 3 or 4 commands, O(L log n).
 local function retire(id, h, now, retention, taken)
   if taken or redis.call('SREM', K_AV, id) == 1 then -- 0: reserved, already out of T xa and uncounted
     redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
   end
-  -- its index members go at once (one ZREM): left behind, they filled the windows of later
-  -- extractions with dead entries as a pool drained (each window read, then skipped, them)
-  local m = members(id, h.ix)
+  -- its composite index members go at once (one ZREM): left behind, they would fill the windows
+  -- of later extractions with dead entries as a pool drains. The single-term members wait for
+  -- collect(): a sorted-set delete is a few cache misses each, and the single-term ranges are the
+  -- fallback, whose wide windows filter dead ids in bulk (SMISMEMBER)
+  local m = composite_members(id, h.ix)
   if #m > 0 then redis.call('ZREM', K_IDX, unpack(m)) end
   redis.call('HSET', K_GC, id, string.format('%d', tomb_end(h, now, retention)))
 end
 
 -- retire() of many proxies the caller took out of T a, batched: one HINCRBY per upstream, and the
--- index members and T g entries in commands of up to 1,000 arguments (a count=100 extraction runs
+-- composite index members and T g entries in commands of up to 1,000 arguments (a count=100 extraction runs
 -- about 4 commands here instead of 300)
 local function retire_taken(ids, hs, now, retention)
   local per_upstream, m, g = {}, {}, {}
@@ -210,7 +225,7 @@ local function retire_taken(ids, hs, now, retention)
   for i, id in ipairs(ids) do
     local h = hs[i]
     per_upstream[h.u] = (per_upstream[h.u] or 0) + 1
-    for _, member in ipairs(members(id, h.ix)) do m[#m + 1] = member end
+    for _, member in ipairs(composite_members(id, h.ix)) do m[#m + 1] = member end
     g[#g + 1] = id
     g[#g + 1] = string.format('%d', tomb_end(h, now, retention))
     flush(false)
