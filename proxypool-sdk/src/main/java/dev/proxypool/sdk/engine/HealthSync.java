@@ -102,8 +102,7 @@ final class HealthSync {
             long now = ticker.read();
             // renewing walks every runtime and sends a batch per thousand ids: never on a request's path
             boolean renew = periodic && (!renewed || now - lastRenewNanos >= RENEW.toNanos() / 2);
-            boolean sendChecks =
-                    renew || (checks && (!checksSent || now - lastChecksNanos >= CHECKS_EVERY_NANOS));
+            boolean sendChecks = renew || (checks && (!checksSent || now - lastChecksNanos >= CHECKS_EVERY_NANOS));
             if (changed.isEmpty() && !renew && !sendChecks) {
                 return;
             }
