@@ -2,18 +2,19 @@
 extract.lua: candidate selection and AVAILABLE -> EXTRACTED (removal + tombstone) in one atomic
 step (PoolStore.extract, docs/design.md#extraction E1). Two callers can never receive the same proxy, an
 allOrNothing shortfall changes nothing, and the gateway reserve is read from the modified state.
-KEYS: the pool keys of common.lua, [1..12]
+KEYS: the pool keys of common.lua, [1..13]
 ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 'r' (below) or
       count 'c' (what partial would take, nothing changed: {0, n}),
       [4] gateway reserve,
       [5] minRemainingTtl (ms), [6] maxHealthAge (ms, 0 = none), [7] tombstone retention for
       proxies without expiry (ms), [8] expired proxies to purge first (bound), [9] random seed,
-      [10] n filter terms, then n triples kind ('u' upstream | 'p' protocol | 'l' label), a, b
+      [10] n filter terms, then n triples kind ('u' upstream | 'p' protocol | 'l' label |
+      'c' composite: a = the label items of the declared dimensions the filter names, at most one), a, b
       and in reserve mode after the terms: reservation token, its deadline (epoch ms)
 Returns: {1, r...} extracted (each the record the Java side decodes), or
          {0, available} allOrNothing insufficient (what partial would have taken), or
          {2, n} reserve mode: n proxies chosen as partial would and reserved under the token
-         instead of extracted (KEYS [13] and [14] given; commit.lua / release.lua finish them)
+         instead of extracted (KEYS [14] and [15] given; commit.lua / release.lua finish them)
 Reserve mode is the Redis Cluster store's allOrNothing across shards: reserve on each shard,
 commit when the total is met, release otherwise (a dead caller's reservation ends at its deadline).
 Algorithm and complexity (n = pool size, never scanned):
@@ -21,27 +22,31 @@ Algorithm and complexity (n = pool size, never scanned):
      total - reserve), O(log n + e log n);
   2. no filter: SPOP T a allowance (the chosen leave T a in one command; a popped proxy that
      fails a test goes back, SADD, or is dropped when expired), O(k);
-  3. a filter: the base is the range of T i of one of its terms (a label first, then upstream,
-     then protocol: labels are usually the narrowest), read from a random id on
-     (ZRANGEBYLEX LIMIT; from the start of the range when the part to its end fell short),
+  3. a filter with a composite term (two or more labels of store.index.dimensions): its range of
+     T i first, windows of `allowance` members from a random id on (every member has those labels);
+     short, or another filter: the base is the range of T i of one of its single terms (a label
+     first, then upstream, then protocol: labels are usually the narrowest), read from a random id
+     on (ZRANGEBYLEX LIMIT; from the start of the range when the part to its end fell short),
      O(log n + k);
   4. candidates' records in one HMGET T r; the other terms, expiry and min remaining TTL are
-     tested on the record in Lua (health: HGET T c only with maxHealthAge); a passing candidate
-     is taken when SREM T a removes it (0: extracted since, its index members wait in T g, or
-     reserved), O(k);
+     tested on the record in Lua (health: ZSCORE T h when the shard holds any proxy out, HGET T c
+     only with maxHealthAge); a passing candidate
+     is taken when SREM T a removes it (0: reserved), O(k);
   5. when short: windows growing x4 (cap 1024), up to 4 (SRANDMEMBER T a without a filter),
      then every member of the base once, in pages by rank (SSCAN / ZRANGE), O(|base| log n) --
      exact counts require proving that no more match; these wide reads test availability
      (SMISMEMBER T a) and the other terms (one ZMSCORE each) before reading records;
-  6. per chosen proxy (retire in common.lua): counter (HINCRBY T n) and T g (HSET: the tombstone
-     end; record, key holder, check, listing entry, T xa entry and index members are collected
-     later), O(1);
+  6. the chosen proxies (retire_taken in common.lua): their index members (one ZREM: no dead
+     entry is left for later windows), T g (one HSET: the tombstone ends; record, key holder,
+     check, listing entry and T xa entry are collected later) and one HINCRBY T n per upstream,
+     O(k L log n);
   7. an expired candidate met on the way is dropped, and expired proxies with it (purge_expired),
      ARGV[8] in all; the owner's periodic purge (purge.lua) does the rest.
-A count=1 extraction runs 4 commands without a filter (SPOP, HGET, HINCRBY, HSET) and 5 with a
-2-label filter when its first window holds a match (ZRANGEBYLEX, HMGET, SREM, HINCRBY, HSET):
-ExtractionCommandCountTest. Two more when the window wraps, one per candidate extracted since and
-not yet collected, or with maxHealthAge; two more with a gateway reserve (SCARD, ZRANGEBYSCORE).
+A count=1 extraction runs 6 commands without a filter (ZCARD T h, SPOP, HMGET, ZREM, HSET,
+HINCRBY) and 7 with a 2-label filter of the declared dimensions (ZCARD T h, ZRANGEBYLEX, HMGET,
+SREM, ZREM, HSET, HINCRBY): ExtractionCommandCountTest. One more when the window wraps, per
+candidate reserved or held, or with maxHealthAge; two more with a gateway reserve (SCARD,
+ZRANGEBYSCORE).
 ]]
 local now, count, mode = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 local all_or_nothing, reserving, counting = mode == '1', mode == 'r', mode == 'c'
@@ -77,10 +82,8 @@ local function finish()
     return { 2, #chosen }
   end
   local out = { 1 }
-  for i, id in ipairs(chosen) do
-    retire(id, recs[i], now, retention, true)
-    out[#out + 1] = recs[i].r
-  end
+  retire_taken(chosen, recs, now, retention)
+  for i = 1, #chosen do out[#out + 1] = recs[i].r end
   return out
 end
 
@@ -92,21 +95,29 @@ if limit <= 0 then
   return finish()
 end
 
--- the filter: the range term (base) and the others, tested on the record
+-- the filter: a composite term (declared dimensions, store.index.dimensions: every member of its
+-- range has all those labels), the range term (base) of the single terms and the others, tested on
+-- the record
 local wanted = term_args(10)
+local composite, singles = nil, {}
+for _, term in ipairs(wanted) do
+  local colon = string.find(term, ':', 1, true)
+  if string.sub(term, colon + 1, colon + 1) == 'c' then composite = term else singles[#singles + 1] = term end
+end
 local range, others = nil, {}
-if #wanted > 0 then
+if #singles > 0 then
   local best, rank = 1, 9
-  for j, term in ipairs(wanted) do
+  for j, term in ipairs(singles) do
     local kind = string.sub(term, string.find(term, ':', 1, true) + 1, string.find(term, ':', 1, true) + 1)
     local r = kind == 'l' and 1 or (kind == 'u' and 2 or 3)
     if r < rank then best, rank = j, r end
   end
-  range = wanted[best]
-  for j, term in ipairs(wanted) do
+  range = singles[best]
+  for j, term in ipairs(singles) do
     if j ~= best then others[#others + 1] = term end
   end
 end
+local range_others = others
 
 -- true when the record h (of an index member or a sampled id) also has every other term
 local function has_others(h)
@@ -119,8 +130,15 @@ local function has_others(h)
   return true
 end
 
+-- health holds (T h): looked up per candidate only when some proxy of the shard is held
+local holds = redis.call('ZCARD', K_HOLD) > 0
+
 -- the record tests besides the index: ok, expired
 local function fresh(id, h)
+  if holds then
+    local ends = redis.call('ZSCORE', K_HOLD, id)
+    if ends and tonumber(ends) > now then return false, false end -- not HEALTHY on some worker
+  end
   if h.e then
     local left = tonumber(h.e) - now
     if left <= 0 then return false, true end
@@ -217,17 +235,18 @@ end
 
 local BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
 
-if range then
-  local cut = #range + 2 -- members are range .. '|' .. id
-  local lo, hi = '[' .. range .. '|', '(' .. range .. '}'
+-- windows of k members of the range of `term` from a random id on (ids are "p-" + base32, uniform),
+-- wrapping once to the start of the range only when the part up to its end did not suffice; k
+-- grows x4 (cap 1024) per round, up to 4 rounds. 'met' once the allowance is met, 'all' when the
+-- whole range was seen, 'short' otherwise
+local function windows(term, k)
+  local cut = #term + 2 -- members are term .. '|' .. id
+  local lo, hi = '[' .. term .. '|', '(' .. term .. '}'
   local function ids_of(ms)
     local ids = {}
     for j, m in ipairs(ms) do ids[j] = string.sub(m, cut) end
     return ids
   end
-  -- windows of k members of the range from a random id on (ids are "p-" + base32, uniform),
-  -- wrapping once to the start of the range only when the part up to its end did not suffice
-  local k = math.min(4 * limit + 4, 1024)
   for round = 1, 4 do
     local bulk = round > 1
     local at = {}
@@ -235,16 +254,33 @@ if range then
       local r = math.random(1, 32)
       at[j] = string.sub(BASE32, r, r)
     end
-    local from = range .. '|p-' .. table.concat(at)
+    local from = term .. '|p-' .. table.concat(at)
     local ms = redis.call('ZRANGEBYLEX', K_IDX, '[' .. from, hi, 'LIMIT', 0, k)
-    if take(ids_of(ms), false, bulk) then return finish() end
+    if take(ids_of(ms), false, bulk) then return 'met' end
     if #ms < k then
       local more = redis.call('ZRANGEBYLEX', K_IDX, lo, '(' .. from, 'LIMIT', 0, k - #ms)
-      if take(ids_of(more), false, bulk) or #more < k - #ms then return finish() end -- or: the whole range seen
+      if take(ids_of(more), false, bulk) then return 'met' end
+      if #more < k - #ms then return 'all' end
     end
     k = math.min(k * 4, 1024)
   end
+  return 'short'
+end
+
+if composite then
+  -- every member has the composite's labels: the first window of `limit` members usually suffices.
+  -- Short, it falls through to the single terms: proxies published before the dimensions changed
+  -- lack the composite term until their next publish, and exact counts must see them
+  others = singles
+  if windows(composite, limit) == 'met' then return finish() end
+  others = range_others
+end
+
+if range then
+  if windows(range, math.min(4 * (limit - #chosen) + 4, 1024)) ~= 'short' then return finish() end
   -- sampling fell short: prove it by testing every member of the base once, by rank
+  local cut = #range + 2
+  local lo, hi = '[' .. range .. '|', '(' .. range .. '}'
   local start = redis.call('ZLEXCOUNT', K_IDX, '-', '(' .. range .. '|')
   local size = redis.call('ZLEXCOUNT', K_IDX, lo, hi)
   for off = 0, size - 1, 1000 do

@@ -1,7 +1,7 @@
 --[[
 publish.lua: upsert a batch of proxies (PoolStore.upsert), atomically per batch, so the tombstone
 and duplicate checks and the insert cannot interleave with an extraction.
-KEYS: the pool keys of common.lua, [1..12]
+KEYS: the pool keys of common.lua, [1..13]
 ARGV: [1] now (epoch ms), then 2 per proxy: id, its value of T r (ProxyCodec.stored)
 Returns: {added, refreshed, skippedTombstoned, skippedExpired, skippedDuplicate}
 Complexity: O(b) commands for b proxies, each O(1) or O(L log n) for L labels. A key whose holder

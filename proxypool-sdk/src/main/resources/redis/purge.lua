@@ -3,7 +3,7 @@ purge.lua: drops stored proxies (both states) expired at now and tombstones ende
 finishes the cleanup of extracted proxies (T g: record, key holder, index members, ...; their
 tombstone moves to T t), one bounded batch per call
 (PoolStore.purgeExpired); the caller repeats while a batch came back full.
-KEYS: the pool keys of common.lua, [1..12]
+KEYS: the pool keys of common.lua, [1..13]
 ARGV: [1] now (epoch ms), [2] batch size per state, for tombstones and for T g
 Returns: {dropped proxies, 1 when a batch was full (more may be left) else 0}
 Complexity: O(log n + b L log n) for b proxies of L labels.
@@ -15,6 +15,7 @@ local ended = redis.call('ZCOUNT', K_TOMB, '-inf', now) -- ended tombstones are 
 if ended > 0 then
   redis.call('ZREMRANGEBYRANK', K_TOMB, 0, math.min(ended, batch) - 1)
 end
+redis.call('ZREMRANGEBYSCORE', K_HOLD, '-inf', now) -- health holds that lapsed (their owner stopped renewing)
 local retired = redis.call('HRANDFIELD', K_GC, batch, 'WITHVALUES')
 for i = 1, #retired, 2 do
   collect(retired[i], retired[i + 1], now)

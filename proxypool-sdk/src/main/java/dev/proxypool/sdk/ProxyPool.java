@@ -246,6 +246,7 @@ public final class ProxyPool implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
+            engine.syncHealth(); // logs its own failures
             try {
                 store.purgeExpired(wall.instant());
             } catch (RuntimeException e) {
@@ -332,6 +333,7 @@ public final class ProxyPool implements AutoCloseable {
     public ExtractionResponse extract(Extraction extraction) {
         Objects.requireNonNull(extraction, "extraction");
         ExtractionRequest request = extraction.toRequest(config.distribution().gatewayReserve());
+        engine.beforeExtraction(request);
         ExtractionResult result = store.extract(request, wall.instant());
         return switch (result) {
             case ExtractionResult.Extracted e -> {
@@ -738,7 +740,8 @@ public final class ProxyPool implements AutoCloseable {
                     d.tombstoneRetentionForNoExpiry(),
                     config.distribution().idempotencyTtl(),
                     d.idempotencyInProgressTimeout(),
-                    d.idempotencyMaxEntries());
+                    d.idempotencyMaxEntries(),
+                    config.store().indexDimensions());
         }
 
         static PoolStore open(ProxyPoolConfig config) {

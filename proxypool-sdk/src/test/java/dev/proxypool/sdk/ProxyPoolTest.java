@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.health.FailureKind;
+import dev.proxypool.core.health.HealthState;
+import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
+import dev.proxypool.core.time.ManualClock;
 import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.io.EOFException;
@@ -23,6 +26,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -117,6 +121,67 @@ class ProxyPoolTest {
                         credentialRef == null ? CredentialRef.NONE : CredentialRef.of(credentialRef)))
                 .upstream("app")
                 .build();
+    }
+
+    /** Issue 38.2: maxHealthAge counts this worker's checks (a success is one); a proxy not checked since is kept. */
+    @Test
+    void extractionHonoursMaxHealthAgeWithTheWorkersChecks() {
+        ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+        try (ProxyPool pool = ProxyPool.builder()
+                .background(false)
+                .clocks(clock, clock)
+                .proxies(List.of(proxy(1, null), proxy(2, null)))
+                .build()) {
+            clock.advance(Duration.ofMinutes(10));
+            ProxyHealth fresh = ProxyPoolInternals.engine(pool)
+                    .runtime(proxy(1, null).id())
+                    .orElseThrow()
+                    .health();
+            long now = clock.read();
+            fresh.recordSuccess(fresh.tryAdmit(now), 1_000_000, now);
+
+            ExtractionResponse r = pool.extract(Extraction.of(2).maxHealthAge(Duration.ofMinutes(1)));
+            assertEquals(
+                    List.of(proxy(1, null).id()),
+                    r.proxies().stream().map(ExtractedProxyView::id).toList());
+            assertEquals(
+                    List.of(proxy(2, null).id()),
+                    pool.extract(Extraction.of(2)).proxies().stream()
+                            .map(ExtractedProxyView::id)
+                            .toList(),
+                    "without maxHealthAge the unchecked one is extractable");
+        }
+    }
+
+    /** Issue 38.2: a proxy that left HEALTHY is not extracted in process either. */
+    @Test
+    void aCoolingProxyIsNotExtractedInProcess() {
+        ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+        try (ProxyPool pool = ProxyPool.builder()
+                .background(false)
+                .clocks(clock, clock)
+                .proxies(List.of(proxy(1, null), proxy(2, null)))
+                .build()) {
+            ProxyHealth cooling = ProxyPoolInternals.engine(pool)
+                    .runtime(proxy(1, null).id())
+                    .orElseThrow()
+                    .health();
+            for (int i = 0; i < 3; i++) {
+                long now = clock.read();
+                cooling.recordFailure(cooling.tryAdmit(now), FailureKind.CONNECT_TIMEOUT, now);
+            }
+            assertEquals(HealthState.COOLING, cooling.state());
+            InsufficientProxiesException e = assertThrows(
+                    InsufficientProxiesException.class,
+                    () -> pool.extract(Extraction.of(2).allOrNothing()));
+            assertEquals(1, e.available());
+            assertEquals(
+                    List.of(proxy(2, null).id()),
+                    pool.extract(Extraction.of(2)).proxies().stream()
+                            .map(ExtractedProxyView::id)
+                            .toList());
+            assertEquals(0, pool.extract(Extraction.of(2)).extracted(), "the cooling proxy stays");
+        }
     }
 
     @Test

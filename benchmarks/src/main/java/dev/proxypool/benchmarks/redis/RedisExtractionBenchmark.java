@@ -2,6 +2,7 @@ package dev.proxypool.benchmarks.redis;
 
 import dev.proxypool.core.extract.ExtractionRequest;
 import dev.proxypool.core.extract.ExtractionResult;
+import dev.proxypool.core.extract.MemoryPoolStore;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
@@ -85,7 +86,7 @@ public final class RedisExtractionBenchmark {
                     orNa(cpuMicros));
         }
 
-        private static String orNa(double v) {
+        static String orNa(double v) {
             return v < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", v);
         }
     }
@@ -96,6 +97,8 @@ public final class RedisExtractionBenchmark {
                     + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
 
     public static void main(String[] args) throws Exception {
+        // the grid of issue 32: 10k, 100k, 1M proxies x (count 1 unfiltered, count 1 and 100 with a
+        // 2-label filter) x 1 and 8 clients, each next to a trivial EVALSHA of the same client and threads
         String host = "127.0.0.1";
         int port = 6379;
         boolean reset = false;
@@ -115,27 +118,226 @@ public final class RedisExtractionBenchmark {
     }
 
     private void runAll(int shrink) throws Exception {
-        System.out.println(HEADER);
-        int base = 100_000 / shrink;
         // JIT warm-up on a pool of its own, not reported
-        scenario("warm-up", base, 2, 1, 3000 / shrink, 0, false);
-        print(scenario("2-label filter", base, 1, 1, 10_000 / shrink, 1000 / shrink, true));
-        print(scenario("2-label filter", base, 8, 1, 20_000 / shrink, 1000 / shrink, true));
-        print(scenario("2-label filter", base, 1, 20, 1_500 / shrink, 100 / shrink, true));
-        print(scenario("2-label filter", base, 8, 20, 2_500 / shrink, 100 / shrink, true));
-        for (int size : new int[] {10_000 / shrink, 100_000 / shrink, 1_000_000 / shrink}) {
+        scenario("warm-up", 20_000, 2, 1, 3000 / shrink, 0, false);
+        memoryRows(100_000 / shrink);
+        System.out.println();
+        System.out.println(GRID_HEADER);
+        memoryStore(100_000, 20_000 / shrink);
+        int[] sizes = shrink > 1 ? new int[] {10_000, 100_000} : new int[] {10_000, 100_000, 1_000_000};
+        for (int size : sizes) {
             String prefix = newPrefix();
-            try (RedisPoolStore store = open(prefix)) {
+            try (RedisPoolStore store = open(prefix, StoreSettings.DEFAULTS)) {
                 long loadStart = ticker.read();
                 RedisBenchPool.load(store, size, now, 2);
-                System.err.printf(Locale.ROOT, "loaded %,d proxies in %.1f s%n", size, seconds(loadStart));
-                measure(store, size, 1, 1, 500 / shrink, false);
-                print(measure(store, size, 1, 1, 2_000 / shrink, true).withScenario("pool-size scan"));
-                print(measure(store, size, 8, 1, 2_000 / shrink, true).withScenario("pool-size scan"));
+                System.err.printf(
+                        Locale.ROOT,
+                        "loaded %,d proxies in %.1f s: %,.0f bytes per proxy (MEMORY USAGE of the pool's keys)%n",
+                        size,
+                        seconds(loadStart),
+                        poolBytes(prefix) / (double) size);
+                for (int threads : new int[] {1, 8}) {
+                    Trivial trivial = trivial(prefix, threads, 4000 / shrink);
+                    grid(store, size, threads, trivial, "no filter", 1, 1000 / shrink, false);
+                    grid(store, size, threads, trivial, "2-label filter", 1, 1000 / shrink, true);
+                    grid(store, size, threads, trivial, "2-label filter", 100, 8, true);
+                }
+                if (size == 100_000) { // the same pool after half of it was extracted
+                    drainTo(store, size / 2);
+                    for (int threads : new int[] {1, 8}) {
+                        Trivial trivial = trivial(prefix, threads, 4000 / shrink);
+                        grid(store, size, threads, trivial, "2-label, half extracted", 1, 1000 / shrink, true);
+                    }
+                }
             } finally {
                 deletePrefix(prefix);
             }
         }
+    }
+
+    /** The in-memory store under the same client load: one process, no Redis (no trivial script to compare). */
+    private void memoryStore(int size, int ops) throws Exception {
+        for (int threads : new int[] {1, 8}) {
+            try (MemoryPoolStore store = new MemoryPoolStore()) {
+                RedisBenchPool.load(store, size, now, 2);
+                int perThread = ops / threads;
+                ExecutorService pool = Executors.newFixedThreadPool(threads);
+                CountDownLatch go = new CountDownLatch(1);
+                List<Future<?>> parts = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    int me = t;
+                    parts.add(pool.submit(() -> {
+                        SplittableRandom random = new SplittableRandom(2000L + me);
+                        go.await();
+                        for (int i = 0; i < perThread; i++) {
+                            store.extract(
+                                    ExtractionRequest.builder(1)
+                                            .filter(RedisBenchPool.twoLabelFilter(random))
+                                            .build(),
+                                    now);
+                        }
+                        return null;
+                    }));
+                }
+                long start = ticker.read();
+                go.countDown();
+                for (Future<?> f : parts) {
+                    f.get();
+                }
+                double secs = seconds(start);
+                pool.shutdown();
+                System.out.println(String.format(
+                        Locale.ROOT,
+                        "| %,d | memory store, 2-label filter | %d | 1 | %,d | %,.0f | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a |",
+                        size,
+                        threads,
+                        perThread * threads,
+                        perThread * threads / secs));
+            }
+        }
+    }
+
+    static final String GRID_HEADER = "| pool | scenario | clients | count | calls | extractions/s | trivial EVALSHA/s"
+            + " | ratio | script µs/call | trivial µs/call | Redis CPU µs/call | trivial CPU µs/call | P50 µs | P99 µs |\n"
+            + "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+
+    /** A trivial script's rate and script time from the same client and threads, on the same Redis. */
+    record Trivial(double perSecond, double scriptMicros, double cpuMicros) {}
+
+    private void grid(
+            RedisPoolStore store,
+            int size,
+            int threads,
+            Trivial trivial,
+            String name,
+            int count,
+            int ops,
+            boolean filter)
+            throws Exception {
+        Row r = measure(store, size, threads, count, ops, true, filter);
+        double rate = r.ops() / r.seconds();
+        System.out.println(String.format(
+                Locale.ROOT,
+                "| %,d | %s | %d | %d | %,d | %,.0f | %,.0f | %.0f%% | %s | %s | %s | %s | %.0f | %.0f |",
+                size,
+                name,
+                threads,
+                count,
+                r.ops(),
+                rate,
+                trivial.perSecond(),
+                100 * rate / trivial.perSecond(),
+                Row.orNa(r.scriptMicros()),
+                Row.orNa(trivial.scriptMicros()),
+                Row.orNa(r.cpuMicros()),
+                Row.orNa(trivial.cpuMicros()),
+                r.latencies().micros(0.50),
+                r.latencies().micros(0.99)));
+    }
+
+    /** EVALSHA of {@code return 1} with one key of the pool's tag, from {@code threads} threads: the ceiling. */
+    private Trivial trivial(String prefix, int threads, int ops) throws Exception {
+        String key = "{" + prefix + "0}:trivial";
+        try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
+            String sha = c.scriptLoad("return 1");
+            resetStats();
+            double cpuBefore = serverCpuSeconds();
+            int perThread = ops / threads;
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<?>> parts = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                parts.add(pool.submit(() -> {
+                    go.await();
+                    for (int i = 0; i < perThread; i++) {
+                        c.evalsha(sha, List.of(key), List.of());
+                    }
+                    return null;
+                }));
+            }
+            long start = ticker.read();
+            go.countDown();
+            for (Future<?> f : parts) {
+                f.get();
+            }
+            double secs = seconds(start);
+            pool.shutdown();
+            double cpu = resetStats ? (serverCpuSeconds() - cpuBefore) * 1e6 / (perThread * threads) : -1;
+            return new Trivial(perThread * threads / secs, serverMicrosPerEvalsha(), cpu);
+        }
+    }
+
+    /** Unfiltered partial extractions of up to 1,000 until {@code left} proxies are available. */
+    private void drainTo(RedisPoolStore store, int left) {
+        while (true) {
+            int available = store.countsByUpstream().values().stream()
+                    .mapToInt(c -> c.available())
+                    .sum();
+            if (available <= left) {
+                return;
+            }
+            store.extract(
+                    ExtractionRequest.builder(Math.min(1000, available - left)).build(), now);
+        }
+    }
+
+    /**
+     * Bytes per proxy in Redis (the pool's keys after loading {@code size} proxies, {@link #poolBytes}): with the declared dimensions (the composite terms of country x type) and with none,
+     * which is the layout before the composite index (the same keys and members otherwise).
+     */
+    private void memoryRows(int size) throws Exception {
+        int reported = 0;
+        System.out.println("| index dimensions | proxies | bytes per proxy (MEMORY USAGE of the pool's keys) |");
+        System.out.println("|---|---:|---:|");
+        // a first load not reported: the allocator's and the scripts' one-time growth would count
+        // against whichever layout loads first
+        for (List<String> dims : List.of(
+                StoreSettings.DEFAULT_INDEX_DIMENSIONS, List.<String>of(), StoreSettings.DEFAULT_INDEX_DIMENSIONS)) {
+            boolean report = dims != StoreSettings.DEFAULT_INDEX_DIMENSIONS || reported++ > 0;
+            String prefix = newPrefix();
+            try (RedisPoolStore store = open(prefix, StoreSettings.DEFAULTS.withIndexDimensions(dims))) {
+                RedisBenchPool.load(store, size, now, 2);
+                long bytes = poolBytes(prefix);
+                if (!report) {
+                    continue;
+                }
+                System.out.println(String.format(
+                        Locale.ROOT,
+                        "| %s | %,d | %,.0f |",
+                        dims.isEmpty() ? "none (the previous layout)" : dims.toString(),
+                        size,
+                        bytes / (double) size));
+            } finally {
+                deletePrefix(prefix);
+            }
+        }
+    }
+
+    /**
+     * Bytes of the pool's keys ({@code MEMORY USAGE key SAMPLES 0}: every element counted), summed:
+     * unlike {@code INFO memory} it does not move with other keys, the allocator, or the lazy free
+     * of a pool deleted just before.
+     */
+    private long poolBytes(String prefix) {
+        long sum = 0;
+        try (RedisClient c = RedisClient.builder()
+                .hostAndPort(host, port)
+                .clientConfig(DefaultJedisClientConfig.builder()
+                        .socketTimeoutMillis(120_000)
+                        .build())
+                .build()) {
+            ScanParams params = new ScanParams().match("{" + prefix + "*").count(1000);
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<String> page = c.scan(cursor, params);
+                for (String key : page.getResult()) {
+                    Object n = c.sendCommand(Protocol.Command.MEMORY, "USAGE", key, "SAMPLES", "0");
+                    sum += n == null ? 0 : ((Number) n).longValue();
+                }
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        }
+        return sum;
     }
 
     private static void print(Row row) {
@@ -145,7 +347,7 @@ public final class RedisExtractionBenchmark {
     private Row scenario(String name, int size, int threads, int count, int ops, int warmupOps, boolean report)
             throws Exception {
         String prefix = newPrefix();
-        try (RedisPoolStore store = open(prefix)) {
+        try (RedisPoolStore store = open(prefix, StoreSettings.DEFAULTS)) {
             long loadStart = ticker.read();
             RedisBenchPool.load(store, size, now, 2);
             System.err.printf(Locale.ROOT, "loaded %,d proxies in %.1f s%n", size, seconds(loadStart));
@@ -159,6 +361,11 @@ public final class RedisExtractionBenchmark {
     }
 
     private Row measure(RedisPoolStore store, int size, int threads, int count, int ops, boolean report)
+            throws Exception {
+        return measure(store, size, threads, count, ops, report, true);
+    }
+
+    private Row measure(RedisPoolStore store, int size, int threads, int count, int ops, boolean report, boolean filter)
             throws Exception {
         if (report) {
             resetStats();
@@ -176,9 +383,11 @@ public final class RedisExtractionBenchmark {
                 long[] lat = new long[perThread];
                 go.await();
                 for (int i = 0; i < perThread; i++) {
-                    ExtractionRequest req = ExtractionRequest.builder(count)
-                            .filter(RedisBenchPool.twoLabelFilter(random))
-                            .build();
+                    ExtractionRequest req = filter
+                            ? ExtractionRequest.builder(count)
+                                    .filter(RedisBenchPool.twoLabelFilter(random))
+                                    .build()
+                            : ExtractionRequest.builder(count).build();
                     long t0 = ticker.read();
                     ExtractionResult r = store.extract(req, now);
                     lat[i] = ticker.read() - t0;
@@ -219,7 +428,7 @@ public final class RedisExtractionBenchmark {
                 cpu);
     }
 
-    private RedisPoolStore open(String prefix) {
+    private RedisPoolStore open(String prefix, StoreSettings settings) {
         return RedisPoolStore.connect(
                 new RedisStoreConfig(
                         host,
@@ -233,7 +442,7 @@ public final class RedisExtractionBenchmark {
                         RedisStoreConfig.DEFAULTS.connectTimeout(),
                         Duration.ofSeconds(30),
                         16),
-                StoreSettings.DEFAULTS);
+                settings);
     }
 
     private static String newPrefix() {

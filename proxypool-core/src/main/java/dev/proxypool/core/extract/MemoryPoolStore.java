@@ -202,6 +202,36 @@ public final class MemoryPoolStore implements PoolStore {
     }
 
     @Override
+    public int markUnhealthy(Collection<String> proxyIds, Instant until) {
+        if (until == null) {
+            throw new IllegalArgumentException("until must not be null");
+        }
+        return hold(proxyIds, until);
+    }
+
+    @Override
+    public int markHealthy(Collection<String> proxyIds) {
+        return hold(proxyIds, null);
+    }
+
+    private int hold(Collection<String> proxyIds, Instant until) {
+        lock();
+        try {
+            int n = 0;
+            for (String id : proxyIds) {
+                Slot s = byId.get(id);
+                if (s != null) {
+                    s.unhealthyUntil = until;
+                    n++;
+                }
+            }
+            return n;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
     public boolean setDisabled(String proxyId, boolean disabled) {
         lock();
         try {
@@ -230,7 +260,7 @@ public final class MemoryPoolStore implements PoolStore {
             if (limit > 0) {
                 Set<Slot> candidates = index.narrowest(request.filter());
                 for (Slot s : candidates) {
-                    if (request.admits(s.proxy, s.checkedAt, now)) {
+                    if (!s.heldAt(now) && request.admits(s.proxy, s.checkedAt, now)) {
                         chosen.add(s);
                         if (chosen.size() == limit) {
                             break;

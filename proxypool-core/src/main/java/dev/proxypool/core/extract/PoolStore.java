@@ -30,7 +30,8 @@ import java.util.Optional;
  *       ({@link ExtractionRequest}) is computed on the same state that is modified.</li>
  *   <li><b>Exact counts.</b> {@code partial} extracts exactly
  *       {@code min(count, matching, total - reserve)} (at least 0), where {@code matching} counts
- *       available proxies {@linkplain ExtractionRequest#admits admitted} at {@code now}; no
+ *       available proxies {@linkplain ExtractionRequest#admits admitted} at {@code now} and not
+ *       held out by {@link #markUnhealthy} (only HEALTHY proxies are extractable); no
  *       sampling shortfall is allowed.</li>
  *   <li><b>Which proxies</b> among the matching ones is the implementation's choice; the contract
  *       checks only that each one matches. {@link MemoryPoolStore} takes them in publish order.</li>
@@ -153,6 +154,26 @@ public interface PoolStore extends AutoCloseable {
     default boolean markChecked(String proxyId, Instant checkedAt) {
         return markChecked(List.of(proxyId), checkedAt) == 1;
     }
+
+    /**
+     * Holds proxies out of extraction until {@code until} because they are not HEALTHY (cooling,
+     * probing, disabled by health) on some worker (docs/design.md#extraction, E11). The hold is a
+     * lease: the owner renews it while the proxy stays unhealthy, so a hold whose owner died lapses
+     * at {@code until}; a later call replaces the end. The proxy keeps its state, counts and listing.
+     *
+     * @param proxyIds ids of stored proxies; unknown ids are ignored
+     * @param until    end of the hold (wall clock)
+     * @return how many of the ids are stored
+     */
+    int markUnhealthy(Collection<String> proxyIds, Instant until);
+
+    /**
+     * Ends the holds of {@link #markUnhealthy}: the proxies are extractable again.
+     *
+     * @param proxyIds ids of stored proxies; unknown ids are ignored
+     * @return how many of the ids are stored
+     */
+    int markHealthy(Collection<String> proxyIds);
 
     /**
      * Disables (never extractable) or re-enables a proxy; false when it is not stored.

@@ -20,6 +20,8 @@ final class Slot {
     boolean disabled;
     /** Null until the first health check. */
     Instant checkedAt;
+    /** End of a hold out of extraction (not HEALTHY on some worker); null when none. */
+    Instant unhealthyUntil;
 
     Slot(Proxy proxy) {
         this.proxy = proxy;
@@ -27,6 +29,11 @@ final class Slot {
 
     ProxyState state() {
         return disabled ? ProxyState.DISABLED : ProxyState.AVAILABLE;
+    }
+
+    /** Whether a health hold keeps the slot out of extraction at {@code now}. */
+    boolean heldAt(Instant now) {
+        return unhealthyUntil != null && unhealthyUntil.isAfter(now);
     }
 
     StoredProxy view() {

@@ -1,6 +1,7 @@
 package dev.proxypool.core.extract;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Bounds a {@link PoolStore} keeps, the same for every implementation. Suggested config keys in
@@ -17,16 +18,46 @@ import java.time.Duration;
  *                                      [{@code store.idempotency.inProgressTimeout}, 60 s]
  * @param idempotencyMaxEntries         most idempotency records kept; beyond it the oldest started is
  *                                      evicted, whatever its state [{@code store.idempotency.maxEntries}, 100,000]
+ * @param indexDimensions               label keys whose value combinations a store indexes, so a filter
+ *                                      on two or more of them is one index range [{@code store.index.dimensions},
+ *                                      {@code [country, type]}]; upstream, protocol and every single label
+ *                                      are always indexed. Kept sorted and distinct
  */
 public record StoreSettings(
         Duration tombstoneRetentionForNoExpiry,
         Duration idempotencyRetention,
         Duration idempotencyInProgressTimeout,
-        int idempotencyMaxEntries) {
+        int idempotencyMaxEntries,
+        List<String> indexDimensions) {
+
+    /** {@code store.index.dimensions} by default: the label keys whose combinations are indexed. */
+    public static final List<String> DEFAULT_INDEX_DIMENSIONS = List.of("country", "type");
+    /** Most declared dimensions: a proxy gets one index entry per combination of two or more (11 for 4). */
+    public static final int MAX_INDEX_DIMENSIONS = 4;
+
+    private static final java.util.regex.Pattern DIMENSION = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
     /** The defaults given on the components: 7 days, 24 h, 60 s, 100,000. */
     public static final StoreSettings DEFAULTS =
             new StoreSettings(Duration.ofDays(7), Duration.ofHours(24), Duration.ofSeconds(60), 100_000);
+
+    /**
+     * Settings with the default index dimensions ({@link #DEFAULT_INDEX_DIMENSIONS}).
+     *
+     * @throws IllegalArgumentException naming the config key of the first value out of range
+     */
+    public StoreSettings(
+            Duration tombstoneRetentionForNoExpiry,
+            Duration idempotencyRetention,
+            Duration idempotencyInProgressTimeout,
+            int idempotencyMaxEntries) {
+        this(
+                tombstoneRetentionForNoExpiry,
+                idempotencyRetention,
+                idempotencyInProgressTimeout,
+                idempotencyMaxEntries,
+                DEFAULT_INDEX_DIMENSIONS);
+    }
 
     /**
      * Validates every bound.
@@ -41,6 +72,46 @@ public record StoreSettings(
             throw new IllegalArgumentException(
                     "store.idempotency.maxEntries must be at least 1, got " + idempotencyMaxEntries);
         }
+        indexDimensions = dimensions(indexDimensions);
+    }
+
+    /** Trimmed, distinct, sorted label keys (sorted: one name per combination whatever the config order). */
+    private static List<String> dimensions(List<String> dims) {
+        if (dims == null) {
+            throw new IllegalArgumentException("store.index.dimensions must be a list (empty for none)");
+        }
+        java.util.TreeSet<String> out = new java.util.TreeSet<>();
+        for (String d : dims) {
+            String k = d == null ? "" : d.trim();
+            if (!DIMENSION.matcher(k).matches()) {
+                throw new IllegalArgumentException("store.index.dimensions: '" + d
+                        + "' is not a label key (letters, digits, '_', '.', '-'; at most 64)");
+            }
+            if (!out.add(k)) {
+                throw new IllegalArgumentException("store.index.dimensions names '" + k + "' twice");
+            }
+        }
+        if (out.size() > MAX_INDEX_DIMENSIONS) {
+            throw new IllegalArgumentException("store.index.dimensions has " + out.size() + " entries, at most "
+                    + MAX_INDEX_DIMENSIONS + " (each proxy is indexed once per combination)");
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * These settings with other index dimensions.
+     *
+     * @param dims the new {@code store.index.dimensions}: label keys, at most {@value #MAX_INDEX_DIMENSIONS}
+     * @return new settings; these are unchanged
+     * @throws IllegalArgumentException if a key is invalid or repeated, or there are too many
+     */
+    public StoreSettings withIndexDimensions(List<String> dims) {
+        return new StoreSettings(
+                tombstoneRetentionForNoExpiry,
+                idempotencyRetention,
+                idempotencyInProgressTimeout,
+                idempotencyMaxEntries,
+                dims);
     }
 
     private static void positive(String key, Duration d) {
@@ -57,7 +128,8 @@ public record StoreSettings(
      * @throws IllegalArgumentException if the value is out of range
      */
     public StoreSettings withTombstoneRetentionForNoExpiry(Duration d) {
-        return new StoreSettings(d, idempotencyRetention, idempotencyInProgressTimeout, idempotencyMaxEntries);
+        return new StoreSettings(
+                d, idempotencyRetention, idempotencyInProgressTimeout, idempotencyMaxEntries, indexDimensions);
     }
 
     /**
@@ -68,7 +140,8 @@ public record StoreSettings(
      * @throws IllegalArgumentException if the value is out of range
      */
     public StoreSettings withIdempotencyRetention(Duration d) {
-        return new StoreSettings(tombstoneRetentionForNoExpiry, d, idempotencyInProgressTimeout, idempotencyMaxEntries);
+        return new StoreSettings(
+                tombstoneRetentionForNoExpiry, d, idempotencyInProgressTimeout, idempotencyMaxEntries, indexDimensions);
     }
 
     /**
@@ -79,7 +152,8 @@ public record StoreSettings(
      * @throws IllegalArgumentException if the value is out of range
      */
     public StoreSettings withIdempotencyInProgressTimeout(Duration d) {
-        return new StoreSettings(tombstoneRetentionForNoExpiry, idempotencyRetention, d, idempotencyMaxEntries);
+        return new StoreSettings(
+                tombstoneRetentionForNoExpiry, idempotencyRetention, d, idempotencyMaxEntries, indexDimensions);
     }
 
     /**
@@ -90,6 +164,7 @@ public record StoreSettings(
      * @throws IllegalArgumentException if the value is out of range
      */
     public StoreSettings withIdempotencyMaxEntries(int n) {
-        return new StoreSettings(tombstoneRetentionForNoExpiry, idempotencyRetention, idempotencyInProgressTimeout, n);
+        return new StoreSettings(
+                tombstoneRetentionForNoExpiry, idempotencyRetention, idempotencyInProgressTimeout, n, indexDimensions);
     }
 }

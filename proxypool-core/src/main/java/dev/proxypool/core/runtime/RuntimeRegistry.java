@@ -3,6 +3,7 @@ package dev.proxypool.core.runtime;
 import dev.proxypool.core.capacity.CapacityCell;
 import dev.proxypool.core.health.HealthListener;
 import dev.proxypool.core.health.HealthPolicy;
+import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.health.UpstreamBaseline;
 import dev.proxypool.core.model.Proxy;
@@ -12,6 +13,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * Runtimes by proxy id, created on first sight and kept while the proxy stays in some snapshot.
@@ -27,6 +29,8 @@ public final class RuntimeRegistry {
     private final Ticker ticker;
     private final int concurrencyShareDivisor;
     private volatile HealthListener listener;
+    /** Told the id of a proxy that entered or left HEALTHY (extraction hands out HEALTHY proxies only). */
+    private volatile Consumer<String> healthyChanges;
     /** One listener for every proxy's health, forwarding to whatever is set now (metrics bind late). */
     private final HealthListener forward = (from, to) -> {
         HealthListener l = listener;
@@ -78,7 +82,7 @@ public final class RuntimeRegistry {
                 id -> new ProxyRuntime(
                         id,
                         new CapacityCell(share),
-                        new ProxyHealth(policy, ticker.read(), forward, baseline(proxy.upstream()))));
+                        new ProxyHealth(policy, ticker.read(), forwardFor(id), baseline(proxy.upstream()))));
         if (rt.capacity().limit() != share) {
             rt.capacity().setLimit(share);
         }
@@ -93,6 +97,27 @@ public final class RuntimeRegistry {
      */
     public void healthListener(HealthListener l) {
         listener = l;
+    }
+
+    /** The listener of one proxy: {@link #forward}, and its id when it enters or leaves HEALTHY. */
+    private HealthListener forwardFor(String id) {
+        return (from, to) -> {
+            forward.onTransition(from, to);
+            Consumer<String> c = healthyChanges;
+            if (c != null && (from.state() == HealthState.HEALTHY) != (to.state() == HealthState.HEALTHY)) {
+                c.accept(id);
+            }
+        };
+    }
+
+    /**
+     * Receives the id of every proxy that enters or leaves HEALTHY, on the thread of the
+     * transition: it must be quick and must not block (the pool engine queues it for the store).
+     *
+     * @param changes the receiver; {@code null} to stop
+     */
+    public void healthyChanges(Consumer<String> changes) {
+        healthyChanges = changes;
     }
 
     /**

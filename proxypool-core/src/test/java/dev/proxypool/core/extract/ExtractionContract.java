@@ -97,6 +97,62 @@ public interface ExtractionContract extends StoreUnderTest {
         assertEquals(List.of(), extracted(extract(ExtractionRequest.builder(1).build())));
     }
 
+    /** Issue 38.2: one proxy COOLING (held out by its worker) and one HEALTHY: only the healthy one is extractable. */
+    @Test
+    default void onlyHealthyProxiesAreExtracted() {
+        publish(proxy(0), proxy(1));
+        assertEquals(1, store().markUnhealthy(List.of(proxy(0).id(), "p-unknown"), now().plus(Duration.ofMinutes(1))));
+
+        assertEquals(
+                new ExtractionResult.Insufficient(1),
+                extract(ExtractionRequest.builder(2).allOrNothing().build()));
+        assertEquals(2, totalAvailable(store()), "a held proxy keeps its state and counts");
+        assertEquals(
+                Set.of(proxy(1).id()),
+                extractedIds(extract(ExtractionRequest.builder(2).partial().build())));
+        assertEquals(
+                List.of(),
+                extracted(extract(ExtractionRequest.builder(2).partial().build())));
+        assertEquals(1, totalAvailable(store()));
+    }
+
+    @Test
+    default void aHealthHoldEndsWhenMarkedHealthyOrAtItsEnd() {
+        publish(proxy(0), proxy(1), proxy(2));
+        store().markUnhealthy(List.of(proxy(0).id(), proxy(1).id()), now().plus(Duration.ofMinutes(1)));
+        assertEquals(
+                1, extractedIds(extract(ExtractionRequest.builder(3).build())).size());
+
+        assertEquals(1, store().markHealthy(List.of(proxy(0).id())));
+        assertEquals(
+                Set.of(proxy(0).id()),
+                extractedIds(extract(ExtractionRequest.builder(3).build())));
+
+        clock().advance(Duration.ofMinutes(1)); // the owner stopped renewing: the hold lapses
+        store().purgeExpired(now());
+        assertEquals(
+                Set.of(proxy(1).id()),
+                extractedIds(extract(ExtractionRequest.builder(3).build())));
+    }
+
+    @Test
+    default void aHeldProxyIsSkippedByFilteredExtractionsAndKeepsItsHoldWhenRepublished() {
+        Proxy us = builder(0).labels(Labels.of("country", "US", "type", "dc")).build();
+        Proxy us2 = builder(1).labels(Labels.of("country", "US", "type", "dc")).build();
+        publish(us, us2);
+        store().markUnhealthy(List.of(us.id()), now().plus(Duration.ofMinutes(10)));
+        publish(us, us2); // refreshed by the next fetch round
+        ExtractionRequest r = ExtractionRequest.builder(2)
+                .filter(ExtractionFilter.builder()
+                        .country("US")
+                        .label("type", "dc")
+                        .build())
+                .build();
+        assertEquals(Set.of(us2.id()), extractedIds(extract(r)));
+        assertEquals(List.of(), extracted(extract(r)));
+        assertEquals(1, store().available(us.upstream()));
+    }
+
     @Test
     default void minRemainingTtlKeepsShortLivedProxies() {
         Instant t = now();

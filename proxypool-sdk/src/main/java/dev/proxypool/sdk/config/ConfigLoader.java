@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.config;
 
+import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.health.HealthPolicy;
 import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.routing.RoutingRule;
@@ -322,7 +323,7 @@ public final class ConfigLoader {
     }
 
     private ProxyPoolConfig.Store store(Node n) {
-        n.allowOnly("type", "uri", "keyPrefix", "nodes", "shards", "waitReplicas", "waitTimeout");
+        n.allowOnly("type", "uri", "keyPrefix", "nodes", "shards", "waitReplicas", "waitTimeout", "index");
         ProxyPoolConfig.Store d = ProxyPoolConfig.Store.DEFAULTS;
         String type = n.string("type", "memory").toLowerCase(Locale.ROOT);
         ProxyPoolConfig.StoreType t = switch (type) {
@@ -366,7 +367,23 @@ public final class ConfigLoader {
                 throw new ConfigException(n.key("waitTimeout"), below);
             }
         }
-        return new ProxyPoolConfig.Store(t, uri, prefix, nodes, shards, waitReplicas, waitTimeout);
+        return new ProxyPoolConfig.Store(t, uri, prefix, nodes, shards, waitReplicas, waitTimeout)
+                .withIndexDimensions(indexDimensions(n.child("index")));
+    }
+
+    /** {@code store.index.dimensions}: label keys, checked as the stores will use them. */
+    private static List<String> indexDimensions(Node n) {
+        n.allowOnly("dimensions");
+        if (!n.has("dimensions")) {
+            return StoreSettings.DEFAULT_INDEX_DIMENSIONS;
+        }
+        try {
+            return StoreSettings.DEFAULTS
+                    .withIndexDimensions(n.strings("dimensions"))
+                    .indexDimensions();
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(n.key("dimensions"), e.getMessage());
+        }
     }
 
     private ProxyPoolConfig.Database database(Node n) {

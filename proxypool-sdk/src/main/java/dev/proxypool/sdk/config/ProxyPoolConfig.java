@@ -364,13 +364,45 @@ public record ProxyPoolConfig(
             List<String> nodes,
             int shards,
             int waitReplicas,
-            Duration waitTimeout) {
+            Duration waitTimeout,
+            List<String> indexDimensions) {
         /** In memory; the Redis defaults {@code redis://127.0.0.1:6379} and {@code pp:} for when it is switched. */
         public static final Store DEFAULTS = new Store(StoreType.MEMORY, "redis://127.0.0.1:6379", "pp:");
 
-        /** Copies {@code nodes}. */
+        /** Copies {@code nodes} and {@code indexDimensions}. */
         public Store {
             nodes = List.copyOf(nodes);
+            indexDimensions = List.copyOf(indexDimensions);
+        }
+
+        /** A store with the default {@code store.index.dimensions} ({@code [country, type]}). */
+        public Store(
+                StoreType type,
+                String uri,
+                String keyPrefix,
+                List<String> nodes,
+                int shards,
+                int waitReplicas,
+                Duration waitTimeout) {
+            this(
+                    type,
+                    uri,
+                    keyPrefix,
+                    nodes,
+                    shards,
+                    waitReplicas,
+                    waitTimeout,
+                    dev.proxypool.core.extract.StoreSettings.DEFAULT_INDEX_DIMENSIONS);
+        }
+
+        /**
+         * This store with other index dimensions ({@code store.index.dimensions}).
+         *
+         * @param dims label keys whose value combinations the pool store indexes
+         * @return a new store config; this one is unchanged
+         */
+        public Store withIndexDimensions(List<String> dims) {
+            return new Store(type, uri, keyPrefix, nodes, shards, waitReplicas, waitTimeout, dims);
         }
 
         /**

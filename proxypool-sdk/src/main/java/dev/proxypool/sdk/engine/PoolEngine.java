@@ -8,6 +8,7 @@ import dev.proxypool.core.dispatch.PickResult;
 import dev.proxypool.core.dispatch.Picked;
 import dev.proxypool.core.dispatch.Strategy;
 import dev.proxypool.core.extract.ExtractionFilter;
+import dev.proxypool.core.extract.ExtractionRequest;
 import dev.proxypool.core.extract.PageRequest;
 import dev.proxypool.core.extract.PoolQuery;
 import dev.proxypool.core.extract.PoolStore;
@@ -86,6 +87,7 @@ public final class PoolEngine {
     private final Ticker ticker;
     private final InstantSource wall;
     private final RuntimeRegistry registry;
+    private final HealthSync healthSync;
     private final SnapshotBuilder builder;
     private final LiveSnapshot live;
     private final Dispatcher dispatcher = new Dispatcher();
@@ -109,6 +111,8 @@ public final class PoolEngine {
         this.ticker = ticker;
         this.wall = wall;
         this.registry = new RuntimeRegistry(policy, ticker, workers);
+        this.healthSync = new HealthSync(store, registry, ticker, wall);
+        registry.healthyChanges(healthSync::changed);
         this.builder = new SnapshotBuilder(registry, wall, ticker);
         this.live = new LiveSnapshot(builder.build(List.of()));
         // persistence and cluster sharing hear the board's moves through addSequentialListener
@@ -495,6 +499,7 @@ public final class PoolEngine {
             if (rt != null) {
                 rt.health().disable("extracted", now);
             }
+            healthSync.forget(p.id()); // gone from the store: its hold would name nothing
         }
     }
 
@@ -520,6 +525,26 @@ public final class PoolEngine {
             }
         }
         return n;
+    }
+
+    /**
+     * Brings the store's view of health up to date before an extraction: proxies that left
+     * HEALTHY on this worker are held out, those back are released, and with {@code maxHealthAge}
+     * the checks are at most a second old (docs/design.md#extraction, E11).
+     *
+     * @param request the extraction about to run
+     */
+    public void beforeExtraction(ExtractionRequest request) {
+        healthSync.sync(!request.maxHealthAge().isZero());
+    }
+
+    /**
+     * The periodic part of {@link #beforeExtraction}: renews the holds of proxies still not HEALTHY
+     * (a hold lapses unless renewed, so a dead worker's holds end) and sends the health checks.
+     * Called every few seconds by the owner.
+     */
+    public void syncHealth() {
+        healthSync.renew();
     }
 
     /** A caller's report that {@code proxyId} is banned by {@code domain} (docs/design.md#domain-bans H13, {@code POST /v1/feedback}). */

@@ -1,6 +1,7 @@
 package dev.proxypool.sdk.redis;
 
 import dev.proxypool.core.extract.ProxyState;
+import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.extract.StoredProxy;
 import dev.proxypool.core.model.Anonymity;
 import dev.proxypool.core.model.CredentialRef;
@@ -11,6 +12,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,8 +38,13 @@ final class ProxyCodec {
 
     /** The 2 publish arguments of {@code p}: its id and its {@link #storedValue} (see publish.lua). */
     static void publishArgs(Proxy p, List<String> out) {
+        publishArgs(p, StoreSettings.DEFAULT_INDEX_DIMENSIONS, out);
+    }
+
+    /** As {@link #publishArgs(Proxy, List)}, indexing the combinations of {@code dims} (sorted label keys). */
+    static void publishArgs(Proxy p, List<String> dims, List<String> out) {
         out.add(p.id());
-        out.add(storedValue(p));
+        out.add(storedValue(p, dims));
     }
 
     /**
@@ -47,6 +54,10 @@ final class ProxyCodec {
      * dropped (else {@code ""}), the index terms and the {@link #record}.
      */
     static String storedValue(Proxy p) {
+        return storedValue(p, StoreSettings.DEFAULT_INDEX_DIMENSIONS);
+    }
+
+    static String storedValue(Proxy p, List<String> dims) {
         StringBuilder sb = new StringBuilder(320);
         item(sb, RedisKeys.physical(p.key()));
         item(sb, p.upstream());
@@ -57,7 +68,7 @@ final class ProxyCodec {
             item(sb, "");
             item(sb, "");
         }
-        item(sb, indexItems(p));
+        item(sb, indexItems(p, dims));
         item(sb, record(p));
         return sb.toString();
     }
@@ -101,13 +112,64 @@ final class ProxyCodec {
      * {@code <term>|<id>}).
      */
     static String indexItems(Proxy p) {
-        StringBuilder sb = new StringBuilder(96);
+        return indexItems(p, StoreSettings.DEFAULT_INDEX_DIMENSIONS);
+    }
+
+    /**
+     * As {@link #indexItems(Proxy)}, plus one composite term {@code c:<label items>} per combination
+     * of two or more of {@code dims} (sorted label keys) that the proxy has all of: a filter on such a
+     * combination reads one range of the index, every member a match (docs/architecture.md).
+     */
+    static String indexItems(Proxy p, List<String> dims) {
+        StringBuilder sb = new StringBuilder(128);
         item(sb, "u:" + p.upstream());
         item(sb, "p:" + p.protocol().wireName());
         for (Map.Entry<String, String> l : p.labels().values().entrySet()) {
             item(sb, labelItem(l.getKey(), l.getValue()));
         }
+        List<String> present = new ArrayList<>(dims.size());
+        for (String d : dims) {
+            if (p.labels().values().containsKey(d)) {
+                present.add(d);
+            }
+        }
+        for (int mask = 1; mask < 1 << present.size(); mask++) {
+            if (Integer.bitCount(mask) >= 2) {
+                Map<String, String> combo = new TreeMap<>();
+                for (int i = 0; i < present.size(); i++) {
+                    if ((mask & 1 << i) != 0) {
+                        combo.put(present.get(i), p.labels().values().get(present.get(i)));
+                    }
+                }
+                item(sb, compositeItem(combo));
+            }
+        }
         return sb.toString();
+    }
+
+    /**
+     * The composite index item of these labels (two or more, in key order): {@code c:} and each
+     * label's {@link #labelItem} length-prefixed, so no two combinations share a name.
+     */
+    static String compositeItem(Map<String, String> labels) {
+        StringBuilder sb = new StringBuilder(64).append("c:");
+        labels.forEach((k, v) -> item(sb, labelItem(k, v)));
+        return sb.toString();
+    }
+
+    /**
+     * The composite item a filter reads its range from: that of the largest combination of
+     * {@code dims} among the filter's labels, or empty when it names fewer than two of them.
+     */
+    static Optional<String> compositeFor(Map<String, String> required, List<String> dims) {
+        TreeMap<String, String> combo = new TreeMap<>();
+        for (String d : dims) {
+            String v = required.get(d);
+            if (v != null) {
+                combo.put(d, v);
+            }
+        }
+        return combo.size() >= 2 ? Optional.of(compositeItem(combo)) : Optional.empty();
     }
 
     /** The index item of label {@code k=v}; {@code n} is k's UTF-8 length, so no two labels share a name. */

@@ -40,7 +40,7 @@ import redis.clients.jedis.params.SetParams;
 
 /**
  * The {@link PoolStore} on Redis Cluster (config {@code store.type: redis-cluster}): the pool is
- * partitioned into {@code store.shards} shards, each the twelve keys of the single-node layout
+ * partitioned into {@code store.shards} shards, each the thirteen keys of the single-node layout
  * under its own hash tag {@code {<keyPrefix><n>}} (one slot, hence one master, per shard), and the
  * same scripts run on each ({@code redis/common.lua}). A proxy's shard is a CRC-32 of its physical
  * key (protocol/host/port/credentialRef) modulo the shards, so its record, index members, key
@@ -99,6 +99,7 @@ public final class RedisClusterPoolStore implements PoolStore {
             RedisPoolStore.REMOVE,
             RedisPoolStore.PURGE,
             RedisPoolStore.MARK_CHECKED,
+            RedisPoolStore.MARK_HEALTH,
             RedisPoolStore.SET_DISABLED,
             RedisPoolStore.COUNTS,
             RedisPoolStore.LIST,
@@ -203,7 +204,7 @@ public final class RedisClusterPoolStore implements PoolStore {
                 List<String> args = new ArrayList<>();
                 args.add(nowMs);
                 for (Proxy p : all.subList(from, Math.min(all.size(), from + RedisPoolStore.PUBLISH_BATCH))) {
-                    ProxyCodec.publishArgs(p, args);
+                    ProxyCodec.publishArgs(p, settings.indexDimensions(), args);
                 }
                 List<?> r = RedisReplies.list(redis.eval(RedisPoolStore.PUBLISH, shards[e.getKey()].pool(), args));
                 for (int i = 0; i < 5; i++) {
@@ -251,6 +252,22 @@ public final class RedisClusterPoolStore implements PoolStore {
                         Long.toString(ProxyCodec.millis(checkedAt)),
                         Integer.toString(ProxyCodec.subMillisNanos(checkedAt))),
                 proxyIds);
+    }
+
+    @Override
+    public int markUnhealthy(Collection<String> proxyIds, Instant until) {
+        if (until == null) {
+            throw new IllegalArgumentException("until must not be null");
+        }
+        checkOpen();
+        return (int) everyShardInBatches(
+                RedisPoolStore.MARK_HEALTH, List.of(Long.toString(Math.max(1, ProxyCodec.millis(until)))), proxyIds);
+    }
+
+    @Override
+    public int markHealthy(Collection<String> proxyIds) {
+        checkOpen();
+        return (int) everyShardInBatches(RedisPoolStore.MARK_HEALTH, List.of("0"), proxyIds);
     }
 
     /** Runs {@code script} on every shard over the ids in batches; sums the replies (each id counts in its shard only). */

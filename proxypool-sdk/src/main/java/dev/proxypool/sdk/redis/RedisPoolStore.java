@@ -96,6 +96,7 @@ public final class RedisPoolStore implements PoolStore {
     static final RedisScript REMOVE = RedisScript.withPrelude("/redis/common.lua", "/redis/remove.lua");
     static final RedisScript PURGE = RedisScript.withPrelude("/redis/common.lua", "/redis/purge.lua");
     static final RedisScript MARK_CHECKED = RedisScript.withPrelude("/redis/common.lua", "/redis/mark_checked.lua");
+    static final RedisScript MARK_HEALTH = RedisScript.withPrelude("/redis/common.lua", "/redis/mark_health.lua");
     static final RedisScript GET = RedisScript.withPrelude("/redis/common.lua", "/redis/get.lua");
     static final RedisScript SET_DISABLED = RedisScript.withPrelude("/redis/common.lua", "/redis/set_disabled.lua");
     static final RedisScript COUNTS = RedisScript.withPrelude("/redis/common.lua", "/redis/counts.lua");
@@ -107,6 +108,7 @@ public final class RedisPoolStore implements PoolStore {
             REMOVE,
             PURGE,
             MARK_CHECKED,
+            MARK_HEALTH,
             SET_DISABLED,
             COUNTS,
             LIST,
@@ -206,7 +208,7 @@ public final class RedisPoolStore implements PoolStore {
             List<String> args = new ArrayList<>();
             args.add(Long.toString(ProxyCodec.millis(now)));
             for (Proxy p : all.subList(from, Math.min(all.size(), from + PUBLISH_BATCH))) {
-                ProxyCodec.publishArgs(p, args);
+                ProxyCodec.publishArgs(p, settings.indexDimensions(), args);
             }
             List<?> r = RedisReplies.list(redis.eval(PUBLISH, keys.pool(), args));
             for (int i = 0; i < 5; i++) {
@@ -249,6 +251,21 @@ public final class RedisPoolStore implements PoolStore {
                         Long.toString(ProxyCodec.millis(checkedAt)),
                         Integer.toString(ProxyCodec.subMillisNanos(checkedAt))),
                 proxyIds);
+    }
+
+    @Override
+    public int markUnhealthy(Collection<String> proxyIds, Instant until) {
+        if (until == null) {
+            throw new IllegalArgumentException("until must not be null");
+        }
+        checkOpen();
+        return (int) forEachBatch(MARK_HEALTH, List.of(Long.toString(Math.max(1, ProxyCodec.millis(until)))), proxyIds);
+    }
+
+    @Override
+    public int markHealthy(Collection<String> proxyIds) {
+        checkOpen();
+        return (int) forEachBatch(MARK_HEALTH, List.of("0"), proxyIds);
     }
 
     /** Runs pool {@code script} over the ids in batches with ARGV {@code leading..., ids...}; sums the replies. */
@@ -301,7 +318,17 @@ public final class RedisPoolStore implements PoolStore {
         args.add(Integer.toString(EXTRACT_PURGE_BOUND));
         args.add(
                 Integer.toString(ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE))); // the script's sampling seed
+        int terms = args.size();
         addTerms(request.filter(), args);
+        // the composite term of the declared dimensions the filter names: its range holds only matches
+        Optional<String> composite =
+                ProxyCodec.compositeFor(request.filter().labels().required(), settings.indexDimensions());
+        if (composite.isPresent()) {
+            args.add("c");
+            args.add(composite.get().substring(2));
+            args.add("");
+            args.set(terms, Integer.toString(Integer.parseInt(args.get(terms)) + 1));
+        }
         return args;
     }
 

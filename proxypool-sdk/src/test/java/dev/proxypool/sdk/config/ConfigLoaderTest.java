@@ -181,6 +181,9 @@ class ConfigLoaderTest {
                 "zero waitTimeout | 'store: { type: redis-cluster, nodes: [h:7000], waitTimeout: 0s }' | store.waitTimeout",
                 "waitTimeout at the socket timeout | 'store: { type: redis-cluster, nodes: [h:7000], waitTimeout: 2s }' | store.waitTimeout",
                 "nodes for one node | 'store: { type: redis, nodes: [h:7000] }' | store.nodes",
+                "five index dimensions | 'store: { index: { dimensions: [a, b, c, d, e] } }' | store.index.dimensions",
+                "repeated index dimension | 'store: { index: { dimensions: [country, country] } }' | store.index.dimensions",
+                "index dimension not a label key | 'store: { index: { dimensions: [\"a=b\"] } }' | store.index.dimensions",
                 "unknown strategy | 'routings: [{ name: r, strategy: fastest }]' | routings[r].strategy",
                 "missing upstream | 'routings: [{ name: r, upstreams: [nope] }]' | routings[r].upstreams[0]",
                 "bad duration | 'routings: [{ name: r, minRemainingTtl: soon }]' | routings[r].minRemainingTtl",
@@ -236,6 +239,25 @@ class ConfigLoaderTest {
         ProxyPoolConfig d = ConfigLoader.load(write("store: { type: redis-cluster, nodes: [\"h:1\"] }\n"), Map.of());
         assertEquals(16, d.store().shards());
         assertEquals(-1, d.store().waitReplicas(), "auto: 1 when the master has a replica");
+    }
+
+    @Test
+    void storeIndexDimensionsDefaultToCountryAndTypeAndAreKeptSorted() throws IOException {
+        assertEquals(
+                List.of("country", "type"),
+                ConfigLoader.load(write("store: { type: memory }\n"), Map.of())
+                        .store()
+                        .indexDimensions());
+        assertEquals(
+                List.of("city", "country", "type"),
+                ConfigLoader.load(write("store: { index: { dimensions: [type, country, city] } }\n"), Map.of())
+                        .store()
+                        .indexDimensions());
+        assertEquals(
+                List.of(),
+                ConfigLoader.load(write("store: { index: { dimensions: [] } }\n"), Map.of())
+                        .store()
+                        .indexDimensions());
     }
 
     @Test

@@ -66,6 +66,16 @@ final class HookedStore implements PoolStore {
     }
 
     @Override
+    public int markUnhealthy(Collection<String> proxyIds, Instant until) {
+        return store.markUnhealthy(proxyIds, until);
+    }
+
+    @Override
+    public int markHealthy(Collection<String> proxyIds) {
+        return store.markHealthy(proxyIds);
+    }
+
+    @Override
     public boolean setDisabled(String proxyId, boolean disabled) {
         return store.setDisabled(proxyId, disabled);
     }

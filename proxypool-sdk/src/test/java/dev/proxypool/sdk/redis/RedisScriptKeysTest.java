@@ -39,6 +39,7 @@ class RedisScriptKeysTest {
             "redis/get.lua",
             "redis/list.lua",
             "redis/mark_checked.lua",
+            "redis/mark_health.lua",
             "redis/publish.lua",
             "redis/purge.lua",
             "redis/release.lua",

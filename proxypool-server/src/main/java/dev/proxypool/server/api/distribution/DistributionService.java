@@ -341,7 +341,9 @@ public final class DistributionService implements HttpService, Handler {
         int handedOut = 0;
         try {
             Instant now = clock.instant();
-            ExtractionResult result = store.extract(call.toRequest(grant.proxies(), gatewayReserve), now);
+            ExtractionRequest request = call.toRequest(grant.proxies(), gatewayReserve);
+            engine.beforeExtraction(request);
+            ExtractionResult result = store.extract(request, now);
             return switch (result) {
                 case ExtractionResult.Insufficient i ->
                     new Answer(

@@ -76,6 +76,18 @@ final class SwitchableStore implements PoolStore {
     }
 
     @Override
+    public int markUnhealthy(Collection<String> proxyIds, Instant until) {
+        check();
+        return real.markUnhealthy(proxyIds, until);
+    }
+
+    @Override
+    public int markHealthy(Collection<String> proxyIds) {
+        check();
+        return real.markHealthy(proxyIds);
+    }
+
+    @Override
     public boolean setDisabled(String proxyId, boolean disabled) {
         check();
         return real.setDisabled(proxyId, disabled);
