@@ -706,7 +706,12 @@ public record ProxyPoolConfig(
                 0.5,
                 0.2);
 
-        /** This section with another echo URL. */
+        /**
+         * This section with another echo URL.
+         *
+         * @param url the echo URL validation checks proxies against
+         * @return a copy of this section with {@code url} as its echo URL
+         */
         public Pipeline withEchoUrl(String url) {
             return new Pipeline(
                     url,
