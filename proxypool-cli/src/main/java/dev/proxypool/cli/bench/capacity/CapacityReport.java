@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The table and the JSON object of a capacity run (the JSON fields are listed in docs/cli.md and
- * docs/runbook.md), and the {@code proxypool capacity} line that uses its figure.
+ * The table and the JSON object of a capacity run (the JSON fields are listed in docs/runbook.md,
+ * "Sizing"), and the {@code proxypool capacity} line that uses its figure.
  */
 public final class CapacityReport {
 
