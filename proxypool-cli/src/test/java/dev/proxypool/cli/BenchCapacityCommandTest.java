@@ -6,15 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.proxypool.cli.bench.capacity.ProfileFile;
+import dev.proxypool.cli.bench.capacity.TrafficProfile;
 import dev.proxypool.sdk.json.JsonCodec;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code proxypool bench capacity}: each run starts its simulated upstreams and a real gateway in
  * this JVM and drives it over real sockets, open loop.
  */
 class BenchCapacityCommandTest {
+
+    @TempDir
+    Path dir;
 
     private static JsonNode json(CliRunner.Run r) {
         return JsonCodec.read(r.out(), JsonCodec.Nesting.FEED);
@@ -188,5 +197,98 @@ class BenchCapacityCommandTest {
         assertEquals(
                 Main.EXIT_USAGE,
                 run("bench", "capacity", "--rtt", "gaussian:1ms").exit());
+    }
+
+    @Test
+    void aRunningGatewayIsDrivenWithItsCredentialsAndAProfileFile() throws Exception {
+        Files.writeString(dir.resolve("mix.yaml"), """
+                # half tunnels, half keep-alive HTTP with 5 requests per connection
+                connect: 0.5
+                http: 50%
+                socks: 0
+                requestsPerConnection: 5
+                responseBytes: 1000
+                tunnelDuration: 0s
+                rtt: fixed:30ms
+                refuseShare: 0
+                tls: false
+                """);
+        TrafficProfile profile = ProfileFile.resolve(ProfileFile.read(dir.resolve("mix.yaml")));
+        assertEquals(0.5, profile.httpShare(), 1e-9);
+        assertEquals(5, profile.requestsPerConnection());
+        try (CapacityRig rig = CapacityRig.withGateway(profile, 2, null)) {
+            CliRunner.Run r = run(
+                    "bench",
+                    "capacity",
+                    "--gateway",
+                    "127.0.0.1:" + rig.server().gatewayPort(),
+                    "--api",
+                    "http://127.0.0.1:" + rig.server().apiPort(),
+                    "--user",
+                    CapacityRig.CLIENT + ":" + CapacityRig.CLIENT_SECRET,
+                    "--worker-pid",
+                    Long.toString(ProcessHandle.current().pid()),
+                    "--profile",
+                    dir.resolve("mix.yaml").toString(),
+                    "--start-rate",
+                    "30",
+                    "--step",
+                    "0",
+                    "--step-duration",
+                    "2s",
+                    "--warmup",
+                    "1s",
+                    "--p99",
+                    "5s",
+                    "--json");
+            assertEquals(Main.EXIT_OK, r.exit(), r.out() + r.err());
+            JsonNode o = json(r);
+            assertEquals(
+                    "127.0.0.1:" + rig.server().gatewayPort(), o.path("gateway").asText());
+            assertTrue(
+                    o.path("profile").asText().startsWith("50% CONNECT, 50% HTTP (5/conn), 0% SOCKS5"), o.toString());
+            JsonNode step = o.path("steps").get(0);
+            assertEquals(0, step.path("errors").asLong(-1), step.toString());
+            assertEquals(30, step.path("upstreamRttMedianMs").asDouble(-1), 3, step.toString());
+            assertTrue(step.path("workerRssBytes").asLong() > 0, step.toString());
+            // the wrong secret: every arrival is refused by the gateway's auth, and said so by reason
+            CliRunner.Run bad = run(
+                    "bench",
+                    "capacity",
+                    "--gateway",
+                    "127.0.0.1:" + rig.server().gatewayPort(),
+                    "--user",
+                    CapacityRig.CLIENT + ":wrong-secret-0123",
+                    "--profile",
+                    dir.resolve("mix.yaml").toString(),
+                    "--start-rate",
+                    "10",
+                    "--step",
+                    "0",
+                    "--step-duration",
+                    "1s",
+                    "--warmup",
+                    "0s",
+                    "--json");
+            assertEquals(Main.EXIT_ERROR, bad.exit(), bad.out() + bad.err());
+            JsonNode reasons = json(bad).path("steps").get(0).path("errorsByReason");
+            assertTrue(reasons.toString().contains("407"), reasons.toString());
+        }
+    }
+
+    @Test
+    void aProfileFileWithAnUnknownKeyIsAUsageError() throws Exception {
+        Files.writeString(dir.resolve("bad.yaml"), "connect: 0.7\nhttps: 0.3\n");
+        CliRunner.Run r =
+                run("bench", "capacity", "--profile", dir.resolve("bad.yaml").toString());
+        assertEquals(Main.EXIT_USAGE, r.exit(), r.err());
+        assertTrue(r.err().contains("unknown key 'https'"), r.err());
+        assertEquals(Map.of("connect", "0.7"), ProfileFile.read(writeAndReturn("connect: 0.7\n")));
+    }
+
+    private Path writeAndReturn(String yaml) throws Exception {
+        Path p = dir.resolve("one.yaml");
+        Files.writeString(p, yaml);
+        return p;
     }
 }
