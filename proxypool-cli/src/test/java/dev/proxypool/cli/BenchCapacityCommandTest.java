@@ -6,11 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.proxypool.cli.bench.capacity.FailureShares;
 import dev.proxypool.cli.bench.capacity.ProfileFile;
+import dev.proxypool.cli.bench.capacity.RttDistribution;
+import dev.proxypool.cli.bench.capacity.SimUpstream;
 import dev.proxypool.cli.bench.capacity.TrafficProfile;
 import dev.proxypool.sdk.json.JsonCodec;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -273,6 +277,56 @@ class BenchCapacityCommandTest {
             assertEquals(Main.EXIT_ERROR, bad.exit(), bad.out() + bad.err());
             JsonNode reasons = json(bad).path("steps").get(0).path("errorsByReason");
             assertTrue(reasons.toString().contains("407"), reasons.toString());
+        }
+    }
+
+    @Test
+    void aGatewayStartedFromConfigIsDrivenThroughItsOwnUpstreams() throws Exception {
+        try (SimUpstream upstream =
+                SimUpstream.start(new RttDistribution.Fixed(Duration.ofMillis(40)), new FailureShares(0, 0, 0), 7)) {
+            Files.writeString(
+                    dir.resolve("up.jsonl"),
+                    "{\"host\": \"127.0.0.1\", \"port\": " + upstream.port() + ", \"protocol\": \"http\"}\n");
+            Files.writeString(dir.resolve("proxypool.yaml"), """
+                    server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
+                    store: { type: memory }
+                    providers: [{ name: up, type: jsonl_inventory, path: up.jsonl }]
+                    upstreams: [{ name: up, provider: up, validate: false }]
+                    routings: [{ name: all, strategy: roundRobin, upstreams: [up] }]
+                    health: { active: { enabled: false } }
+                    security: { allowDestinations: ["127.0.0.0/8"], connectPorts: [443], allowAnonymous: true }
+                    """);
+            CliRunner.Run r = run(
+                    "bench",
+                    "capacity",
+                    "--config",
+                    dir.resolve("proxypool.yaml").toString(),
+                    "--no-tls",
+                    "--no-auth",
+                    "--socks-share",
+                    "0",
+                    "--http-share",
+                    "0.3",
+                    "--tunnel-duration",
+                    "0s",
+                    "--start-rate",
+                    "20",
+                    "--step",
+                    "0",
+                    "--step-duration",
+                    "2s",
+                    "--warmup",
+                    "1s",
+                    "--p99",
+                    "5s",
+                    "--json");
+            assertEquals(Main.EXIT_OK, r.exit(), r.out() + r.err());
+            JsonNode o = json(r);
+            assertTrue(o.path("gateway").asText().contains("proxypool.yaml"), o.toString());
+            JsonNode step = o.path("steps").get(0);
+            assertEquals(0, step.path("errors").asLong(-1), step.toString());
+            // the round trip is the config's upstream's (40 ms), not the simulated ones the command started
+            assertEquals(40, step.path("upstreamRttMedianMs").asDouble(-1), 4, step.toString());
         }
     }
 
