@@ -5,6 +5,7 @@ import io.helidon.config.ConfigSources;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -61,7 +62,7 @@ public final class ProfileFile {
                 .addSource(ConfigSources.file(file).build())
                 .build();
         Map<String, String> values = new LinkedHashMap<>();
-        for (Config node : config.asNodeList().orElse(java.util.List.of())) {
+        for (Config node : config.asNodeList().orElse(List.of())) {
             String key = node.name();
             if (!KEYS.contains(key)) {
                 throw new IllegalArgumentException(

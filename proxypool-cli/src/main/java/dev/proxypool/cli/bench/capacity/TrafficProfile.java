@@ -1,6 +1,7 @@
 package dev.proxypool.cli.bench.capacity;
 
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * What {@code proxypool bench capacity} offers the gateway: the protocol mix (shares of arrivals),
@@ -75,7 +76,7 @@ public record TrafficProfile(
 
     public String describe() {
         return String.format(
-                java.util.Locale.ROOT,
+                Locale.ROOT,
                 "%.0f%% CONNECT, %.0f%% HTTP (%d/conn), %.0f%% SOCKS5; %d B up, %d B down; tunnels held %d ms;"
                         + " sticky %.0f%%; rtt %s; failures refuse %.2f%% reset %.2f%% slow %.2f%%; tls %s; auth %s",
                 connectShare * 100,
