@@ -12,7 +12,7 @@ import picocli.CommandLine.Spec;
             "Load the gateway or the Distribution API; print req/s, P50/P95/P99, errors.",
             "N connections run closed loops on virtual threads for a bounded time."
         },
-        subcommands = {BenchGatewayCommand.class, BenchExtractionCommand.class},
+        subcommands = {BenchGatewayCommand.class, BenchExtractionCommand.class, BenchCapacityCommand.class},
         footer = {
             "",
             "Examples:",

@@ -14,7 +14,7 @@ import java.util.Map;
  * first value of each name, names lower-cased) and skipping the body by its framing
  * (Content-Length, chunked, or until close). Bounded line length and field count.
  */
-final class Http1 {
+public final class Http1 {
 
     static final int MAX_LINE = 16 * 1024;
     static final int MAX_FIELDS = 200;
@@ -22,19 +22,19 @@ final class Http1 {
     private Http1() {}
 
     /** A response head. */
-    record Head(int status, Map<String, String> fields) {
+    public record Head(int status, Map<String, String> fields) {
 
-        String field(String lowerCaseName) {
+        public String field(String lowerCaseName) {
             return fields.get(lowerCaseName);
         }
 
-        boolean closes() {
+        public boolean closes() {
             String c = field("connection");
             return c != null && c.toLowerCase(Locale.ROOT).contains("close");
         }
     }
 
-    static Head readHead(InputStream in) throws IOException {
+    public static Head readHead(InputStream in) throws IOException {
         String status = readLine(in);
         if (!status.startsWith("HTTP/1.")) {
             throw new ProtocolException("not an HTTP/1 response");
@@ -70,7 +70,7 @@ final class Http1 {
      *
      * @return false when the body ran until close, so the connection cannot be reused
      */
-    static boolean skipBody(Head head, InputStream in) throws IOException {
+    public static boolean skipBody(Head head, InputStream in) throws IOException {
         int s = head.status();
         if (s / 100 == 1 || s == 204 || s == 304) {
             return true;
@@ -132,7 +132,7 @@ final class Http1 {
         }
     }
 
-    static String readLine(InputStream in) throws IOException {
+    public static String readLine(InputStream in) throws IOException {
         StringBuilder sb = new StringBuilder(64);
         while (true) {
             int c = in.read();
@@ -153,13 +153,13 @@ final class Http1 {
         }
     }
 
-    static byte[] ascii(String s) {
+    public static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** Not HTTP as expected. */
-    static final class ProtocolException extends IOException {
-        ProtocolException(String message) {
+    public static final class ProtocolException extends IOException {
+        public ProtocolException(String message) {
             super(message);
         }
     }
