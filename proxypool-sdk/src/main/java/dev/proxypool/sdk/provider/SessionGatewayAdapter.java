@@ -2,6 +2,7 @@ package dev.proxypool.sdk.provider;
 
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Protocol;
+import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.sequential.FetchOutcome;
 import dev.proxypool.sdk.credentials.SessionLogin;
 import java.security.SecureRandom;
@@ -22,7 +23,8 @@ import java.util.regex.Pattern;
  * each proxy is a session named in the login ({@code customer-USER-cc-DE-sessid-abc123}). Nothing
  * is read from the network: each fetch materialises {@code sessions} candidates per upstream, each
  * a distinct session id with the session lifetime as its TTL. A session keeps its id across
- * fetches until its lifetime ends; then a fresh id takes its place (the others are untouched).
+ * fetches until its lifetime ends or it is extracted ({@link ProviderEnvironment#retired}); then a
+ * fresh id takes its place (the others are untouched).
  *
  * <p>Each session's login is kept in the environment's inline store under a derived ref whose
  * credentials are built from the account's ({@code credentialRef}) at each resolve, so the
@@ -229,7 +231,7 @@ final class SessionGatewayAdapter implements ProviderAdapter {
             Set<String> ids = new HashSet<>();
             if (old != null) {
                 for (Session s : old) {
-                    if (now.isBefore(s.ends()) && kept.size() < sessions) {
+                    if (now.isBefore(s.ends()) && kept.size() < sessions && !retired(s, ctx)) {
                         kept.add(s);
                         ids.add(s.id());
                     } else {
@@ -257,6 +259,15 @@ final class SessionGatewayAdapter implements ProviderAdapter {
             out.record(++n, RawRecord.ofMap(record));
         }
         return out.finish(0, since(start));
+    }
+
+    /** Whether the pool will not take the session back (extracted): then a fresh id replaces it. */
+    private boolean retired(Session s, FetchContext ctx) {
+        try {
+            return env.retired().test(new ProxyKey(protocolFor(ctx), host, port, s.ref()));
+        } catch (RuntimeException e) {
+            return false; // the pool cannot answer now: keep the session, the next fetch asks again
+        }
     }
 
     private Protocol protocolFor(FetchContext ctx) {

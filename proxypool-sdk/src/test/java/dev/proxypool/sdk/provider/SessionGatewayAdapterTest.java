@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.sequential.FetchOutcome;
 import dev.proxypool.sdk.credentials.CredentialStore;
 import dev.proxypool.sdk.credentials.Credentials;
@@ -220,5 +221,24 @@ class SessionGatewayAdapterTest {
         assertEquals(4, de.size());
         assertTrue(us.stream().allMatch(p -> p.upstream().equals("us")));
         assertTrue(de.stream().noneMatch(p -> us.stream().anyMatch(u -> u.key().equals(p.key()))));
+    }
+
+    @Test
+    void anExtractedSessionIsReplacedByAFreshIdAndTheOthersKeepTheirs() {
+        Fx fx = new Fx(dir);
+        Set<ProxyKey> extracted = new HashSet<>();
+        ProviderAdapter a = ProviderRegistry.standard(Fx.ALL_TYPES)
+                .create(
+                        ProviderConfig.of("p", "session_gateway", settings("preset", "soax", "sessions", "3")),
+                        new ProviderEnvironment(fx.env, dir, fx.clock, fx.clock, fx.inline, extracted::contains));
+        List<Proxy> first = fetch(a).candidates();
+        extracted.add(first.get(1).key());
+
+        List<Proxy> second = fetch(a).candidates();
+
+        assertEquals(3, second.size());
+        assertEquals(first.get(0), second.get(0));
+        assertEquals(first.get(2), second.get(1));
+        assertFalse(first.stream().anyMatch(p -> p.key().equals(second.get(2).key())), "a fresh session");
     }
 }
