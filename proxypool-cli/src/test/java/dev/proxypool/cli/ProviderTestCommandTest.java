@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
 import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.TestPorts;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -145,5 +148,44 @@ class ProviderTestCommandTest {
                 List.of(
                         "proxypool provider test: --upstream: no upstream 'feed-eu' of provider 'feed' (upstreams: feed-us)"),
                 u.errLines());
+    }
+
+    @Test
+    void theDocumentedListApiExampleReadsACodeDataAnswer() throws IOException {
+        HttpServer api = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        api.createContext("/get_ip", exchange -> {
+            byte[] body = ("{\"code\": 0, \"data\": [{\"ip\": \"203.0.113.10\", \"port\": 4001,"
+                            + " \"expire_time\": 4070908800}, {\"ip\": \"203.0.113.11\", \"port\": 4002,"
+                            + " \"expire_time\": 4070908800}]}")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        api.start();
+        try {
+            Path cfg = config("""
+                    providers:
+                      - name: vendor-api
+                        type: http_json_feed
+                        url: "http://127.0.0.1:%d/get_ip?num=20&country={country}"
+                        protocol: http
+                        listField: data
+                        expiresAtFormat: auto
+                        fields: { host: ip, port: port, expiresAt: expire_time }
+                    upstreams:
+                      - { name: vendor-api-us, provider: vendor-api, params: { country: US } }
+                    """.formatted(api.getAddress().getPort()));
+            CliRunner.Run r = run("provider", "test", "vendor-api", "--config", cfg.toString(), "--json");
+            assertEquals(Main.EXIT_OK, r.exit(), r.out() + r.err());
+            JsonNode v = JsonCodec.read(r.out(), JsonCodec.Nesting.FEED);
+            assertEquals("success", v.path("outcome").asText());
+            assertEquals(2, v.path("candidates").size(), r.out());
+            assertEquals(
+                    "US",
+                    v.path("candidates").get(0).path("labels").path("country").asText());
+        } finally {
+            api.stop(0);
+        }
     }
 }

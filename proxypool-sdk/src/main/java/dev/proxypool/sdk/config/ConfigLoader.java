@@ -494,6 +494,9 @@ public final class ConfigLoader {
             "maxBytes",
             "timeout",
             "credentialRef",
+            // http_json_feed: an object answer's list, and how its expiry is written
+            "listField",
+            "expiresAtFormat",
             // session_gateway (docs/providers.md)
             "endpoint",
             "preset",
