@@ -19,7 +19,7 @@ enum LifetimeUnit {
             return valueOf(value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
-                    key + ": unknown unit '" + value + "' (known: seconds, minutes, suffixed)", e);
+                    key + ": unknown unit '" + value + "' (known: seconds, minutes, suffixed, none)", e);
         }
     }
 
