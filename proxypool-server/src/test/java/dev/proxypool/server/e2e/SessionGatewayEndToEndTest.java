@@ -12,6 +12,7 @@ import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.RawHttp;
+import dev.proxypool.testkit.TestTls;
 import java.net.Authenticator;
 import java.net.InetSocketAddress;
 import java.net.PasswordAuthentication;
@@ -38,8 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A rotating gateway sold as one endpoint and an account (Oxylabs' grammar): the pool holds
- * {@code sessions} session proxies of the upstream, the gateway's requests carry the session
- * logins, an extracted session's URL works directly against the vendor's gateway, and the pool
+ * {@code sessions} session proxies of the upstream, the gateway's requests and tunnels carry the
+ * session logins, a sticky session keeps its vendor session, an extracted session's URL works directly against the vendor's gateway, and the pool
  * refills with a fresh session.
  */
 class SessionGatewayEndToEndTest {
@@ -54,6 +55,7 @@ class SessionGatewayEndToEndTest {
     @Test
     void sessionsServeTheGatewayAndAnExtractedSessionWorksDirectlyAndIsReplaced() throws Exception {
         try (FakeOrigin origin = FakeOrigin.start();
+                FakeOrigin tlsOrigin = FakeOrigin.builder().tls().start();
                 FakeHttpProxy vendor = FakeHttpProxy.builder()
                         .logins((user, pass) -> {
                             Matcher m = OXYLABS.matcher(user);
@@ -70,8 +72,9 @@ class SessionGatewayEndToEndTest {
                     server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
                     clients: [{ name: alice, secret: alice-secret, token: alice-token-0123456789 }]
                     credentials: { file: %s }
-                    security: { allowDestinations: ["127.0.0.0/8"] }
+                    security: { allowDestinations: ["127.0.0.0/8"], connectPorts: [%d] }
                     health: { active: { enabled: false } }
+                    routings: [{ name: sessions, sticky: { enabled: true } }]
                     providers:
                       - { name: oxy, type: session_gateway, preset: oxylabs, endpoint: "127.0.0.1:%d",
                           credentialRef: oxy, sessions: 3, sessionLifetime: 10m,
@@ -79,7 +82,7 @@ class SessionGatewayEndToEndTest {
                     upstreams:
                       - { name: oxy-de, provider: oxy, params: { country: DE }, validate: false,
                           fetch: { interval: 1s } }
-                    """.formatted(dir.resolve("creds.properties"), vendor.port()));
+                    """.formatted(dir.resolve("creds.properties"), tlsOrigin.port(), vendor.port()));
             try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
                             .configDir(dir)
                             .start();
@@ -94,6 +97,7 @@ class SessionGatewayEndToEndTest {
                                             : null;
                                 }
                             })
+                            .sslContext(TestTls.clientContext())
                             .build()) {
                 List<Proxy> first = Await.atMost(Duration.ofSeconds(20))
                         .until("three sessions of oxy-de in the pool", () -> sessions(server), l -> l.size() == 3);
@@ -120,6 +124,33 @@ class SessionGatewayEndToEndTest {
                 for (String u : vendor.acceptedUsernames()) {
                     assertTrue(OXYLABS.matcher(u).matches(), u);
                 }
+                Set<String> sticky = new HashSet<>();
+                for (int i = 0; i < 4; i++) {
+                    HttpResponse<String> r = gateway.send(
+                            HttpRequest.newBuilder(origin.uri("/echo"))
+                                    .header("X-ProxyPool-Session", "s1")
+                                    .timeout(Duration.ofSeconds(10))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertEquals(200, r.statusCode(), r.body());
+                    sticky.add(
+                            r.headers().firstValue(FakeHttpProxy.EXIT_IDENTITY).orElseThrow());
+                }
+                assertEquals(1, sticky.size(), "a sticky session keeps its vendor session: " + sticky);
+
+                long tunnels = vendor.tunnels();
+                int logins = vendor.acceptedUsernames().size();
+                HttpResponse<String> tunnelled = gateway.send(
+                        HttpRequest.newBuilder(tlsOrigin.uri("/echo"))
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, tunnelled.statusCode(), tunnelled.body());
+                assertEquals(tunnels + 1, vendor.tunnels(), "the CONNECT went through the vendor's gateway");
+                List<String> accepted = vendor.acceptedUsernames();
+                assertTrue(accepted.size() > logins, "the tunnel carried a session login");
+                assertTrue(OXYLABS.matcher(accepted.get(accepted.size() - 1)).matches(), accepted.toString());
+
                 assertEquals(
                         407,
                         direct(vendor.port(), "customer-acct1-DE-sessid-abc:pw-1", origin)
