@@ -188,4 +188,59 @@ class ProviderTestCommandTest {
             api.stop(0);
         }
     }
+
+    /** One vendor: its preset's settings and the grammar its fake gateway enforces on (username, password). */
+    private record Vendor(String preset, String settings, String params, Pattern user, Pattern password) {}
+
+    @Test
+    void eachPresetsLoginsPassItsVendorsGrammar() throws IOException {
+        List<Vendor> vendors = List.of(
+                new Vendor(
+                        "brightdata",
+                        "usernameTemplate: \"{user}-country-{country}-session-{session}\"",
+                        "{ country: us }",
+                        Pattern.compile("brd-customer-c1-zone-res-country-us-session-[a-z0-9]{8}"),
+                        Pattern.compile("pw")),
+                new Vendor(
+                        "oxylabs",
+                        "usernameTemplate: \"customer-{user}-cc-{country}-sessid-{session}-sesstime-{lifetime}\"",
+                        "{ country: DE }",
+                        Pattern.compile("customer-brd-customer-c1-zone-res-cc-DE-sessid-[a-z0-9]{8}-sesstime-10"),
+                        Pattern.compile("pw")),
+                new Vendor(
+                        "iproyal",
+                        "passwordTemplate: \"{password}_country-{country}_session-{session}_lifetime-{lifetime}\"",
+                        "{ country: de }",
+                        Pattern.compile("brd-customer-c1-zone-res"),
+                        Pattern.compile("pw_country-de_session-[a-z0-9]{8}_lifetime-10m")));
+        Files.writeString(
+                dir.resolve("creds.properties"), "acct.username=brd-customer-c1-zone-res\nacct.password=pw\n");
+        for (Vendor v : vendors) {
+            try (FakeHttpProxy gateway = FakeHttpProxy.builder()
+                    .outboundFrom(InetAddress.ofLiteral("127.0.0.2"))
+                    .logins((user, pass) -> v.user().matcher(user).matches()
+                                    && v.password().matcher(pass).matches()
+                            ? user
+                            : null)
+                    .start()) {
+                Path cfg = config(
+                        """
+                        credentials: { file: creds.properties }
+                        providers:
+                          - { name: %s, type: session_gateway, preset: %s, endpoint: "127.0.0.1:%d",
+                              credentialRef: acct, sessions: 2, sessionLifetime: 10m, %s }
+                        upstreams:
+                          - { name: up, provider: %s, params: %s }
+                        """.formatted(v.preset(), v.preset(), gateway.port(), v.settings(), v.preset(), v.params()));
+
+                CliRunner.Run r = run("provider", "test", v.preset(), "--config", cfg.toString(), "--validate", "2");
+
+                assertEquals(Main.EXIT_OK, r.exit(), v.preset() + ": " + r.out() + r.err());
+                assertEquals(
+                        2, r.out().lines().filter(l -> l.contains(" elite ")).count(), v.preset() + ": " + r.out());
+                assertEquals(2, gateway.acceptedUsernames().size(), v.preset());
+                assertEquals(0, gateway.authChallenges(), v.preset() + ": no login was refused");
+            }
+        }
+    }
 }
