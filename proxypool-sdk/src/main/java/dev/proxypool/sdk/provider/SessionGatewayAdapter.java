@@ -95,9 +95,9 @@ final class SessionGatewayAdapter implements ProviderAdapter {
         }
         this.preset = SessionPreset.parse(
                 settings.key("preset"), settings.get("preset").orElse(null));
-        String[] hp = endpoint(settings);
-        this.host = hp[0];
-        this.port = Integer.parseInt(hp[1]);
+        GatewayEndpoint endpoint = GatewayEndpoint.parse(settings);
+        this.host = endpoint.host();
+        this.port = endpoint.port();
         Protocol protocol = settings.protocolOrNull();
         if (protocol == Protocol.SOCKS4) {
             throw new IllegalArgumentException(
@@ -155,43 +155,6 @@ final class SessionGatewayAdapter implements ProviderAdapter {
         this.mapper = new CandidateMapper(config, settings, new FieldMapping(config));
         // http is what every vendor's gateway speaks when no protocol is set
         this.defaultProtocol = protocol == null ? Protocol.HTTP : protocol;
-    }
-
-    private String[] endpoint(Settings settings) {
-        String raw = settings.require("endpoint").trim();
-        String h;
-        String p;
-        if (raw.startsWith("[")) {
-            int close = raw.indexOf(']');
-            if (close < 0 || close + 1 >= raw.length() || raw.charAt(close + 1) != ':') {
-                throw badEndpoint(settings, raw);
-            }
-            h = raw.substring(0, close + 1);
-            p = raw.substring(close + 2);
-        } else {
-            int colon = raw.lastIndexOf(':');
-            if (colon <= 0 || raw.indexOf(':') != colon) {
-                throw badEndpoint(settings, raw);
-            }
-            h = raw.substring(0, colon);
-            p = raw.substring(colon + 1);
-        }
-        String normalized = Hosts.normalize(h);
-        int n;
-        try {
-            n = Integer.parseInt(p);
-        } catch (NumberFormatException e) {
-            n = -1;
-        }
-        if (normalized == null || n < 1 || n > 65535) {
-            throw badEndpoint(settings, raw);
-        }
-        return new String[] {normalized, Integer.toString(n)};
-    }
-
-    private static IllegalArgumentException badEndpoint(Settings settings, String raw) {
-        return new IllegalArgumentException(
-                settings.key("endpoint") + ": '" + raw + "' is not host:port (e.g. gate.example.com:7000)");
     }
 
     private void check(String key, LoginTemplate t) {
