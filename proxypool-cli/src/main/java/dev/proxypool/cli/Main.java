@@ -26,6 +26,7 @@ import picocli.CommandLine.ScopeType;
             AcquireCommand.class,
             ReleaseCommand.class,
             ValidateCommand.class,
+            ProviderCommand.class,
             EchoCommand.class,
             BenchCommand.class,
             CapacityCommand.class,

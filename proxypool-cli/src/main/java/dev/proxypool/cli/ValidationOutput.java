@@ -36,6 +36,11 @@ final class ValidationOutput {
     }
 
     static String json(ValidationResult[] results, AsnDatabase asn) {
+        return JsonCodec.write(rows(results, asn));
+    }
+
+    /** The verdicts as JSON-ready maps, in the order given. */
+    static List<Map<String, Object>> rows(ValidationResult[] results, AsnDatabase asn) {
         List<Map<String, Object>> out = new ArrayList<>();
         for (ValidationResult r : results) {
             if (r == null) {
@@ -63,7 +68,7 @@ final class ValidationOutput {
             m.put("exitAsn", asn(asn, exitIp));
             out.add(m);
         }
-        return JsonCodec.write(out);
+        return out;
     }
 
     private static String exitIp(ValidationResult r) {

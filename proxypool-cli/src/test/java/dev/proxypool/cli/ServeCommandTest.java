@@ -30,7 +30,7 @@ class ServeCommandTest {
         assertEquals(Main.EXIT_USAGE, r.exit(), r.out() + r.err());
         assertEquals(
                 List.of("proxypool serve: bad config: providers[vendor-a].type: unknown type 'jsonl_inventroy' "
-                        + "(known: csv, http_json_feed, jsonl_inventory, text_list)"),
+                        + "(known: csv, http_json_feed, jsonl_inventory, session_gateway, text_list)"),
                 r.errLines());
     }
 

@@ -172,7 +172,9 @@ public final class ProxyPool implements AutoCloseable {
                 Path.of("").toAbsolutePath(),
                 b.wall,
                 b.ticker,
-                inline);
+                inline,
+                // an extracted session gateway proxy is replaced by a fresh session, not listed again
+                key -> store.isTombstoned(key, b.wall.instant()));
         ValidationStage validation = b.validation != null ? b.validation : defaultValidation();
         try {
             pipeline = new CollectionPipeline(config, registry, env, engine, validation);

@@ -21,7 +21,10 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 
 /**
  * A fake HTTP forward proxy: absolute-form requests ({@code GET http://host:port/path}) and
@@ -54,6 +57,9 @@ public final class FakeHttpProxy extends FakeServer {
     }
 
     static final String REALM = "proxypool-testkit";
+    /** The answer header a {@link Builder#logins} gateway adds to every forwarded answer: the session's exit. */
+    public static final String EXIT_IDENTITY = "X-Exit-Identity";
+
     /** In an {@link Builder#addHeader(String, String)} value: replaced by the client's address. */
     public static final String CLIENT_IP = "{client}";
 
@@ -64,6 +70,8 @@ public final class FakeHttpProxy extends FakeServer {
     private final int forcedStatus;
     private final Map<String, Integer> refusals;
     private final List<String[]> extraHeaders;
+    private final BiFunction<String, String, String> logins;
+    private final Queue<String> acceptedUsernames = new ConcurrentLinkedQueue<>();
     private final AtomicLong tunnels = new AtomicLong();
     private final AtomicLong forwarded = new AtomicLong();
     private final AtomicLong challenges = new AtomicLong();
@@ -85,6 +93,7 @@ public final class FakeHttpProxy extends FakeServer {
         this.forcedStatus = b.forcedStatus;
         this.refusals = Map.copyOf(b.refusals);
         this.extraHeaders = List.copyOf(b.extraHeaders);
+        this.logins = b.logins;
         outboundFrom(b.outboundFrom);
     }
 
@@ -122,6 +131,11 @@ public final class FakeHttpProxy extends FakeServer {
         return forwarded.get();
     }
 
+    /** The usernames a {@link Builder#logins} gateway accepted, in order. */
+    public List<String> acceptedUsernames() {
+        return List.copyOf(acceptedUsernames);
+    }
+
     /** {@code 407} answers sent. */
     public long authChallenges() {
         return challenges.get();
@@ -157,7 +171,10 @@ public final class FakeHttpProxy extends FakeServer {
                 if (req.field("Proxy-Authorization") != null) {
                     withCredentials.incrementAndGet();
                 }
-                if (expectedAuthorization != null && !expectedAuthorization.equals(req.field("Proxy-Authorization"))) {
+                String identity = logins == null ? null : identity(req.field("Proxy-Authorization"));
+                if ((logins != null && identity == null)
+                        || (expectedAuthorization != null
+                                && !expectedAuthorization.equals(req.field("Proxy-Authorization")))) {
                     challenges.incrementAndGet();
                     HttpBody.copyRequestBody(req, c.in(), null);
                     c.out()
@@ -179,7 +196,7 @@ public final class FakeHttpProxy extends FakeServer {
                     connect(c, line[1]);
                     return;
                 }
-                if (!forward(c, req, line, origin)) {
+                if (!forward(c, req, line, origin, identity)) {
                     return;
                 }
             }
@@ -228,7 +245,8 @@ public final class FakeHttpProxy extends FakeServer {
     }
 
     /** Forwards one absolute-form request; false when the client connection must close. */
-    private boolean forward(Connection c, HttpHead req, String[] line, Origin origin) throws IOException {
+    private boolean forward(Connection c, HttpHead req, String[] line, Origin origin, String identity)
+            throws IOException {
         URI uri;
         try {
             uri = new URI(line[1]);
@@ -295,6 +313,11 @@ public final class FakeHttpProxy extends FakeServer {
             reply(c, 502, "Bad Gateway", true);
             return false;
         }
+        if (identity != null) {
+            List<String[]> answer = new ArrayList<>(resp.fields());
+            answer.add(new String[] {EXIT_IDENTITY, identity});
+            resp = new HttpHead(resp.startLine(), answer);
+        }
         c.out().write(resp.toBytes());
         boolean reusable = HttpBody.copyResponseBody(line[0], resp, fromOrigin, c.out());
         boolean close = !reusable || req.wantsClose(line[2]) || resp.hasToken("Connection", "close");
@@ -302,6 +325,28 @@ public final class FakeHttpProxy extends FakeServer {
             origin.close();
         }
         return !close;
+    }
+
+    /** The login's exit identity, or null when the login check refuses it (or there is none). */
+    private String identity(String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
+            return null;
+        }
+        String decoded;
+        try {
+            decoded = new String(
+                    Base64.getDecoder().decode(authorization.substring(6).trim()), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        int colon = decoded.indexOf(':');
+        String user = colon < 0 ? decoded : decoded.substring(0, colon);
+        String pass = colon < 0 ? "" : decoded.substring(colon + 1);
+        String id = logins.apply(user, pass);
+        if (id != null) {
+            acceptedUsernames.add(user);
+        }
+        return id;
     }
 
     private static void reply(Connection c, int status, String reason, boolean close) throws IOException {
@@ -361,8 +406,19 @@ public final class FakeHttpProxy extends FakeServer {
         private boolean tls;
         private int forcedStatus;
         private final List<String[]> extraHeaders = new ArrayList<>();
+        private BiFunction<String, String, String> logins;
 
         private Builder() {}
+
+        /**
+         * A rotating gateway: {@code identity} maps each login (decoded username and password) to
+         * the session's exit identity, or to null for a login the vendor's grammar refuses ({@code
+         * 407}). Forwarded answers carry the identity in {@link #EXIT_IDENTITY}.
+         */
+        public Builder logins(BiFunction<String, String, String> identity) {
+            this.logins = Objects.requireNonNull(identity, "identity");
+            return this;
+        }
 
         /**
          * Adds a header to every forwarded request, after the {@link HeaderBehaviour}'s; {@link #CLIENT_IP}

@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         synopsisSubcommandLabel = "COMMAND",
         description = {
             "Providers: where candidate proxies come from.",
-            "Types: jsonl_inventory, text_list, http_json_feed, csv (docs/configuration.md)."
+            "Types: jsonl_inventory, text_list, http_json_feed, csv, session_gateway (docs/providers.md)."
         },
         footer = {
             "",

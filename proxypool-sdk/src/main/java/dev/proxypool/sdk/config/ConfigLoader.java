@@ -509,39 +509,43 @@ public final class ConfigLoader {
         return name;
     }
 
+    /** The scalar provider keys handed to the adapter as settings (it validates them). */
+    private static final List<String> PROVIDER_SETTINGS = List.of(
+            "path",
+            "url",
+            "tokenEnv",
+            "username",
+            "passwordEnv",
+            "format",
+            "protocol",
+            "maxBytes",
+            "timeout",
+            "credentialRef",
+            // http_json_feed: an object answer's list, and how its expiry is written
+            "listField",
+            "expiresAtFormat",
+            // session_gateway (docs/providers.md)
+            "endpoint",
+            "preset",
+            "usernameTemplate",
+            "passwordTemplate",
+            "lifetimeUnit",
+            "sessions",
+            "sessionLifetime",
+            "sessionIdLength",
+            "sessionIdAlphabet");
+
     private List<ProxyPoolConfig.Provider> providers(Node root, Path baseDir) {
         List<ProxyPoolConfig.Provider> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (Node p : root.objects("providers")) {
-            p.allowOnly(
-                    "name",
-                    "type",
-                    "path",
-                    "url",
-                    "tokenEnv",
-                    "username",
-                    "passwordEnv",
-                    "format",
-                    "protocol",
-                    "maxBytes",
-                    "timeout",
-                    "fields",
-                    "labels",
-                    "credentialRef");
+            List<String> allowed = new ArrayList<>(List.of("name", "type", "fields", "labels"));
+            allowed.addAll(PROVIDER_SETTINGS);
+            p.allowOnly(allowed.toArray(String[]::new));
             String name = name(p, names);
             String type = p.requiredString("type");
             Map<String, String> settings = new LinkedHashMap<>();
-            for (String k : List.of(
-                    "path",
-                    "url",
-                    "tokenEnv",
-                    "username",
-                    "passwordEnv",
-                    "format",
-                    "protocol",
-                    "maxBytes",
-                    "timeout",
-                    "credentialRef")) {
+            for (String k : PROVIDER_SETTINGS) {
                 String v = p.string(k, "");
                 if (!v.isEmpty()) {
                     // file paths are relative to the config file, like every other path in it

@@ -24,6 +24,7 @@ public final class InlineCredentials implements CredentialStore {
     public static final String PREFIX = "inline-";
 
     private final ConcurrentHashMap<String, Credentials> byRef = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, SessionLogin> sessions = new ConcurrentHashMap<>();
 
     /** An empty store: no ref resolves until {@link #put} is called. */
     public InlineCredentials() {}
@@ -63,18 +64,49 @@ public final class InlineCredentials implements CredentialStore {
     }
 
     /**
+     * Keeps the login of one session at a rotating gateway {@code host:port} of {@code scope} and
+     * returns the ref that resolves to it. The ref resolves only in a store layered
+     * {@link #over} the one that holds the account: the session's credentials are built from the
+     * account's at each resolve, so the password stays in that store.
+     *
+     * @param scope the provider name
+     * @param login the session's login
+     * @param host  the gateway host
+     * @param port  the gateway port
+     * @return the derived ref
+     */
+    public CredentialRef putSession(String scope, SessionLogin login, String host, int port) {
+        String ref = derive(scope, login.shape(), host, port);
+        sessions.put(ref, login);
+        return new CredentialRef(ref);
+    }
+
+    /**
+     * Forgets a session's ref once the session has ended (so the store does not grow with every
+     * session ever minted).
+     *
+     * @param ref a ref {@link #putSession} returned
+     */
+    public void forgetSession(CredentialRef ref) {
+        sessions.remove(ref.name());
+    }
+
+    /**
      * How many refs are held (not secret).
      *
      * @return the number of refs
      */
     public int size() {
-        return byRef.size();
+        return byRef.size() + sessions.size();
     }
 
     @Override
     public Credentials resolve(CredentialRef ref) throws CredentialsUnavailableException {
         CredentialStore.requirePresent(ref);
         Credentials c = byRef.get(ref.name());
+        if (c == null && sessions.containsKey(ref.name())) {
+            throw new CredentialsUnavailableException(ref, "session credentials need the account's store");
+        }
         if (c == null) {
             throw new CredentialsUnavailableException(ref, "inline credentials not held by this process");
         }
@@ -97,8 +129,22 @@ public final class InlineCredentials implements CredentialStore {
             @Override
             public Credentials resolve(CredentialRef ref) throws CredentialsUnavailableException {
                 CredentialStore.requirePresent(ref);
-                Credentials c = ref.name().startsWith(PREFIX) ? inline.byRef.get(ref.name()) : null;
-                return c != null ? c : base.resolve(ref);
+                if (!ref.name().startsWith(PREFIX)) {
+                    return base.resolve(ref);
+                }
+                Credentials c = inline.byRef.get(ref.name());
+                if (c != null) {
+                    return c;
+                }
+                SessionLogin session = inline.sessions.get(ref.name());
+                if (session == null) {
+                    return base.resolve(ref);
+                }
+                try {
+                    return session.apply(base.resolve(session.account()));
+                } catch (IllegalArgumentException e) {
+                    throw new CredentialsUnavailableException(ref, "session login is not a usable username");
+                }
             }
 
             @Override
@@ -121,6 +167,6 @@ public final class InlineCredentials implements CredentialStore {
 
     @Override
     public String toString() {
-        return "InlineCredentials[" + byRef.size() + " refs]";
+        return "InlineCredentials[" + size() + " refs]";
     }
 }

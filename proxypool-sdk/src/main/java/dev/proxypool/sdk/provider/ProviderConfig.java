@@ -29,6 +29,10 @@ import java.util.regex.Pattern;
  *   <tr><td>{@code expiresAtFormat}</td><td>{@code auto}, {@code epochSeconds}, {@code epochMillis}, {@code iso8601}</td><td>auto</td></tr>
  *   <tr><td>{@code delimiter}</td><td>{@code csv}: one-character column separator</td><td>{@code ,}</td></tr>
  *   <tr><td>{@code labels.<k>}</td><td>a static label {@code k} on every record of this provider</td><td>-</td></tr>
+ *   <tr><td>{@code endpoint}, {@code preset}, {@code usernameTemplate}, {@code passwordTemplate},
+ *       {@code lifetimeUnit}, {@code sessions}, {@code sessionLifetime}, {@code sessionIdLength},
+ *       {@code sessionIdAlphabet}</td><td>{@code session_gateway}: see {@code SessionGatewayAdapter}
+ *       and docs/providers.md</td><td>-</td></tr>
  * </table>
  *
  * <p>Fields map the normalized names ({@code host port protocol credentialRef expiresAt ttlSeconds

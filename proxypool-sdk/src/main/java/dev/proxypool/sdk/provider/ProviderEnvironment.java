@@ -1,11 +1,13 @@
 package dev.proxypool.sdk.provider;
 
+import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.credentials.InlineCredentials;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * What adapters need from the process, injected so tests control it: environment variables
@@ -17,9 +19,16 @@ import java.util.Map;
  * @param clock   wall clock, for turning TTLs into {@code expiresAt} and dropping expired records
  * @param ticker  monotonic clock, for fetch durations and deadlines
  * @param inline  where {@code user:pass@} credentials listed in a source are kept, under derived refs
+ * @param retired whether the pool will not take a proxy back (it was extracted): a session gateway
+ *                mints a fresh session in its place instead of listing it again
  */
 public record ProviderEnvironment(
-        Map<String, String> env, Path baseDir, InstantSource clock, Ticker ticker, InlineCredentials inline) {
+        Map<String, String> env,
+        Path baseDir,
+        InstantSource clock,
+        Ticker ticker,
+        InlineCredentials inline,
+        Predicate<ProxyKey> retired) {
 
     /**
      * Copies the variables and validates.
@@ -27,11 +36,25 @@ public record ProviderEnvironment(
      * @throws IllegalArgumentException when a component is null
      */
     public ProviderEnvironment {
-        if (env == null || baseDir == null || clock == null || ticker == null || inline == null) {
+        if (env == null || baseDir == null || clock == null || ticker == null || inline == null || retired == null) {
             throw new IllegalArgumentException(
-                    "provider environment: env, baseDir, clock, ticker and inline are required");
+                    "provider environment: env, baseDir, clock, ticker, inline and retired are required");
         }
         env = Map.copyOf(env);
+    }
+
+    /**
+     * An environment without a pool to ask: no proxy counts as retired.
+     *
+     * @param env     environment variables
+     * @param baseDir directory that relative {@code path} settings resolve against
+     * @param clock   wall clock
+     * @param ticker  monotonic clock
+     * @param inline  the store for inline credentials
+     */
+    public ProviderEnvironment(
+            Map<String, String> env, Path baseDir, InstantSource clock, Ticker ticker, InlineCredentials inline) {
+        this(env, baseDir, clock, ticker, inline, key -> false);
     }
 
     /**

@@ -13,7 +13,7 @@ import java.util.TreeSet;
  * directory, so a stray jar or file can never switch on new code that reads network input.
  *
  * <p>Built-in types ({@link #standard}): {@code jsonl_inventory}, {@code http_json_feed},
- * {@code text_list}, {@code csv}. Immutable and thread-safe.
+ * {@code text_list}, {@code csv}, {@code session_gateway}. Immutable and thread-safe.
  */
 public final class ProviderRegistry {
 
@@ -26,7 +26,7 @@ public final class ProviderRegistry {
     }
 
     /**
-     * The four built-in types, with only {@code enabledTypes} allowed.
+     * The built-in types, with only {@code enabledTypes} allowed.
      *
      * @param enabledTypes the types to allow
      * @return the registry
@@ -36,7 +36,7 @@ public final class ProviderRegistry {
     }
 
     /**
-     * A builder holding the four built-in types, none enabled yet.
+     * A builder holding the built-in types, none enabled yet.
      *
      * @return the builder
      */
@@ -45,7 +45,8 @@ public final class ProviderRegistry {
                 .register(JsonlInventoryAdapter.TYPE, JsonlInventoryAdapter::new)
                 .register(HttpJsonFeedAdapter.TYPE, HttpJsonFeedAdapter::new)
                 .register(TextListAdapter.TYPE, TextListAdapter::new)
-                .register(CsvAdapter.TYPE, CsvAdapter::new);
+                .register(CsvAdapter.TYPE, CsvAdapter::new)
+                .register(SessionGatewayAdapter.TYPE, SessionGatewayAdapter::new);
     }
 
     /**

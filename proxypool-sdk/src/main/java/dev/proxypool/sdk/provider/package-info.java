@@ -5,7 +5,8 @@
  * <ul>
  *   <li>{@link dev.proxypool.sdk.provider.ProviderRegistry}: adapter types registered in code,
  *       enabled by a config allow-list; {@code jsonl_inventory}, {@code http_json_feed},
- *       {@code text_list}, {@code csv} built in.</li>
+ *       {@code text_list}, {@code csv} and {@code session_gateway} (a rotating gateway's sessions,
+ *       materialised rather than fetched; docs/providers.md) built in.</li>
  *   <li>{@link dev.proxypool.sdk.provider.ProviderConfig}: one provider's settings and field
  *       mapping (the settings table is there).</li>
  *   <li>{@link dev.proxypool.sdk.provider.ProviderAdapter#fetch}: one upstream fetch →

@@ -19,7 +19,8 @@ import java.util.Set;
 /** Shared fixtures: a manual clock, an injected environment, resources, quick adapter creation. */
 final class Fx {
 
-    static final Set<String> ALL_TYPES = Set.of("jsonl_inventory", "http_json_feed", "text_list", "csv");
+    static final Set<String> ALL_TYPES =
+            Set.of("jsonl_inventory", "http_json_feed", "text_list", "csv", "session_gateway");
 
     final ManualClock clock = new ManualClock();
     final Map<String, String> env = new HashMap<>();

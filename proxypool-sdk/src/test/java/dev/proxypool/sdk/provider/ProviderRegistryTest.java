@@ -32,13 +32,15 @@ class ProviderRegistryTest {
         Fx fx = new Fx(dir);
         ProviderRegistry registry = ProviderRegistry.standard(Set.of("jsonl_inventory"));
         rejects(
-                "providers[x].type: unknown type 'xml_feed' (known: csv, http_json_feed, jsonl_inventory, text_list)",
+                "providers[x].type: unknown type 'xml_feed' (known: csv, http_json_feed, jsonl_inventory, session_gateway, text_list)",
                 () -> registry.create(ProviderConfig.of("x", "xml_feed", Map.of()), fx.environment()));
         rejects(
                 "providers[y].type: type 'csv' is not enabled (enabled: jsonl_inventory; known: csv, http_json_feed,"
-                        + " jsonl_inventory, text_list)",
+                        + " jsonl_inventory, session_gateway, text_list)",
                 () -> registry.create(ProviderConfig.of("y", "csv", Map.of("path", "a")), fx.environment()));
-        assertEquals(Set.of("csv", "http_json_feed", "jsonl_inventory", "text_list"), registry.knownTypes());
+        assertEquals(
+                Set.of("csv", "http_json_feed", "jsonl_inventory", "session_gateway", "text_list"),
+                registry.knownTypes());
         assertEquals(Set.of("jsonl_inventory"), registry.enabledTypes());
     }
 

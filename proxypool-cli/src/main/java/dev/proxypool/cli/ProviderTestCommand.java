@@ -1,0 +1,305 @@
+package dev.proxypool.cli;
+
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.sequential.FetchOutcome;
+import dev.proxypool.core.time.Clocks;
+import dev.proxypool.sdk.config.ConfigException;
+import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.credentials.CredentialStore;
+import dev.proxypool.sdk.credentials.FileCredentialStore;
+import dev.proxypool.sdk.credentials.InlineCredentials;
+import dev.proxypool.sdk.credentials.StaticCredentialStore;
+import dev.proxypool.sdk.dial.UpstreamDialer;
+import dev.proxypool.sdk.json.JsonCodec;
+import dev.proxypool.sdk.provider.FetchContext;
+import dev.proxypool.sdk.provider.FetchReport;
+import dev.proxypool.sdk.provider.ProviderAdapter;
+import dev.proxypool.sdk.provider.ProviderConfig;
+import dev.proxypool.sdk.provider.ProviderEnvironment;
+import dev.proxypool.sdk.provider.ProviderRegistry;
+import dev.proxypool.sdk.validate.EchoServer;
+import dev.proxypool.sdk.validate.EchoUnavailableException;
+import dev.proxypool.sdk.validate.ValidationResult;
+import dev.proxypool.sdk.validate.Validator;
+import dev.proxypool.sdk.validate.ValidatorSettings;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+        name = "test",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Fetch one provider once and show its candidates and drops; nothing is published.",
+            "A session_gateway materialises its sessions instead. The dropped records are",
+            "counted by reason; the output is a table, or one JSON object with --json.",
+            "The upstream's params fill the provider's placeholders (--upstream, default: the",
+            "first upstream of the provider). --validate N sends the first N candidates through",
+            "the real validator (a local echo endpoint unless --echo-url)."
+        },
+        footer = {
+            "",
+            "Examples:",
+            "  proxypool provider test vendor-a --config proxypool.yaml",
+            "  proxypool provider test oxylabs --upstream oxylabs-de --validate 3",
+            "  proxypool provider test feed --json > dry-run.json"
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:the provider answered with at least one candidate (and, with --validate, one passed)",
+            "1:the fetch failed, no candidate, or none of the validated passed",
+            "2:usage (bad options, bad config, unknown provider or upstream)"
+        })
+final class ProviderTestCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "The provider's name in the config.")
+    String name;
+
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            defaultValue = "proxypool.yaml",
+            description = "Configuration file (default ${DEFAULT-VALUE}).")
+    Path config;
+
+    @Option(names = "--upstream", paramLabel = "U", description = "The upstream whose params are used.")
+    String upstream;
+
+    @Option(
+            names = "--validate",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "Validate the first N candidates (default ${DEFAULT-VALUE}: none).")
+    int validate;
+
+    @Option(
+            names = "--echo-url",
+            paramLabel = "URL",
+            description = "Echo endpoint the proxies can reach (default: start one on 127.0.0.1).")
+    String echoUrl;
+
+    @Option(names = "--json", description = "Print one JSON object for scripts.")
+    boolean json;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (validate < 0 || validate > 10_000) {
+            return CliErrors.fail(spec, Main.EXIT_USAGE, "--validate: between 0 and 10000, got " + validate, null);
+        }
+        ProxyPoolConfig cfg;
+        try {
+            cfg = ConfigLoader.load(config.toAbsolutePath(), System.getenv());
+        } catch (ConfigException e) {
+            return CliErrors.fail(spec, Main.EXIT_USAGE, "bad config: " + e.getMessage(), e);
+        }
+        ProxyPoolConfig.Provider provider = cfg.providers().stream()
+                .filter(p -> p.name().equals(name))
+                .findFirst()
+                .orElse(null);
+        if (provider == null) {
+            List<String> known =
+                    cfg.providers().stream().map(ProxyPoolConfig.Provider::name).toList();
+            return CliErrors.fail(
+                    spec,
+                    Main.EXIT_USAGE,
+                    "no provider '" + name + "' in " + config + " (providers: "
+                            + (known.isEmpty() ? "none" : String.join(", ", known)) + ")",
+                    null);
+        }
+        List<ProxyPoolConfig.Upstream> ofProvider =
+                cfg.upstreams().stream().filter(u -> u.provider().equals(name)).toList();
+        ProxyPoolConfig.Upstream up = null;
+        if (upstream != null) {
+            up = ofProvider.stream()
+                    .filter(u -> u.name().equals(upstream))
+                    .findFirst()
+                    .orElse(null);
+            if (up == null) {
+                return CliErrors.fail(
+                        spec,
+                        Main.EXIT_USAGE,
+                        "--upstream: no upstream '" + upstream + "' of provider '" + name + "' (upstreams: "
+                                + (ofProvider.isEmpty()
+                                        ? "none"
+                                        : String.join(
+                                                ", ",
+                                                ofProvider.stream()
+                                                        .map(ProxyPoolConfig.Upstream::name)
+                                                        .toList()))
+                                + ")",
+                        null);
+            }
+        } else if (!ofProvider.isEmpty()) {
+            up = ofProvider.get(0);
+        }
+        InlineCredentials inline = new InlineCredentials();
+        ProviderAdapter adapter;
+        try {
+            adapter = ProviderRegistry.standard(Set.of(provider.type()))
+                    .create(
+                            new ProviderConfig(
+                                    provider.name(), provider.type(), provider.settings(), provider.fields()),
+                            new ProviderEnvironment(
+                                    System.getenv(),
+                                    config.toAbsolutePath().getParent(),
+                                    Clocks.wall(),
+                                    Clocks.monotonic(),
+                                    inline));
+        } catch (IllegalArgumentException e) {
+            return CliErrors.fail(spec, Main.EXIT_USAGE, "bad config: " + e.getMessage(), e);
+        }
+        String upstreamName = up != null ? up.name() : name;
+        Map<String, String> params = up != null ? up.params() : Map.of();
+        FetchReport report = adapter.fetch(new FetchContext(upstreamName, params, FetchContext.DEFAULT_TIMEOUT));
+
+        ValidationResult[] verdicts = new ValidationResult[0];
+        if (!report.isError() && validate > 0 && !report.candidates().isEmpty()) {
+            List<Proxy> sample = report.candidates()
+                    .subList(0, Math.min(validate, report.candidates().size()));
+            try {
+                verdicts = validate(sample, inline.over(credentialStore(cfg)), cfg);
+            } catch (EchoUnavailableException e) {
+                return CliErrors.fail(spec, Main.EXIT_ERROR, "echo endpoint unusable: " + e.getMessage(), e);
+            }
+        }
+        print(report, verdicts);
+        if (report.outcome() instanceof FetchOutcome.Error e) {
+            return CliErrors.fail(
+                    spec,
+                    Main.EXIT_ERROR,
+                    "fetch of provider '" + name + "' (upstream " + upstreamName + ") failed: "
+                            + e.kind().name().toLowerCase(java.util.Locale.ROOT) + ": " + e.detail(),
+                    null);
+        }
+        if (report.candidates().isEmpty()) {
+            return CliErrors.fail(
+                    spec,
+                    Main.EXIT_ERROR,
+                    "provider '" + name + "' gave no candidate"
+                            + (report.dropped() > 0
+                                    ? " (" + report.dropped() + " dropped: " + report.drops() + ")"
+                                    : ""),
+                    null);
+        }
+        if (verdicts.length > 0
+                && java.util.Arrays.stream(verdicts).noneMatch(v -> v instanceof ValidationResult.Accepted)) {
+            return CliErrors.fail(
+                    spec, Main.EXIT_ERROR, "none of the " + verdicts.length + " validated candidates passed", null);
+        }
+        return Main.EXIT_OK;
+    }
+
+    private ValidationResult[] validate(List<Proxy> sample, CredentialStore store, ProxyPoolConfig cfg)
+            throws InterruptedException, EchoUnavailableException {
+        EchoServer ownEcho = echoUrl == null ? EchoServer.start() : null;
+        try {
+            ValidatorSettings settings = ValidatorSettings.of(ownEcho != null ? ownEcho.url() : URI.create(echoUrl))
+                    .withConcurrency(Math.min(100, sample.size()))
+                    .withQueueCapacity(Math.max(2, 2 * sample.size()))
+                    .withTimeout(cfg.pipeline().validationTimeout());
+            Validator validator = Validator.builder(UpstreamDialer.create(store))
+                    .settings(settings)
+                    .start();
+            Map<String, Integer> order = new HashMap<>();
+            for (int i = 0; i < sample.size(); i++) {
+                order.put(sample.get(i).id(), i);
+            }
+            ValidationResult[] results = new ValidationResult[sample.size()];
+            validator.validateAll(
+                    sample.iterator(),
+                    sample.size(),
+                    r -> results[order.get(r.proxy().id())] = r,
+                    p -> {});
+            return results;
+        } finally {
+            if (ownEcho != null) {
+                ownEcho.close();
+            }
+        }
+    }
+
+    private static CredentialStore credentialStore(ProxyPoolConfig cfg) {
+        return cfg.credentials()
+                .file()
+                .<CredentialStore>map(FileCredentialStore::open)
+                .orElseGet(StaticCredentialStore::empty);
+    }
+
+    private void print(FetchReport report, ValidationResult[] verdicts) {
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("provider", report.provider());
+            m.put("upstream", report.upstream());
+            m.put("outcome", outcome(report.outcome()));
+            m.put("error", report.outcome() instanceof FetchOutcome.Error e ? e.detail() : null);
+            List<Map<String, Object>> candidates = new ArrayList<>();
+            for (Proxy p : report.candidates()) {
+                Map<String, Object> c = new LinkedHashMap<>();
+                c.put("id", p.id());
+                c.put("protocol", p.protocol().wireName());
+                c.put("address", ValidateCommand.masked(p));
+                c.put("labels", p.labels().values());
+                c.put("expiresAt", p.expires() ? p.expiresAt().toString() : null);
+                candidates.add(c);
+            }
+            m.put("candidates", candidates);
+            m.put("drops", report.drops());
+            m.put("bytesRead", report.bytesRead());
+            m.put("durationMs", report.duration().toMillis());
+            m.put("validated", ValidationOutput.rows(verdicts, null));
+            out.println(JsonCodec.write(m));
+        } else {
+            Table t = new Table("PROTOCOL", "ADDRESS", "LABELS", "EXPIRES");
+            for (Proxy p : report.candidates()) {
+                t.row(
+                        p.protocol().wireName(),
+                        ValidateCommand.masked(p),
+                        p.labels().isEmpty() ? "-" : p.labels().values().toString(),
+                        p.expires() ? p.expiresAt().toString() : "-");
+            }
+            if (t.size() > 0) {
+                t.print(out);
+                out.println();
+            }
+            if (!report.drops().isEmpty()) {
+                Table d = new Table("DROP_REASON", "COUNT");
+                report.drops().forEach((r, n) -> d.row(r, Integer.toString(n)));
+                d.print(out);
+                out.println();
+            }
+            out.println(report.provider() + "/" + report.upstream() + ": " + outcome(report.outcome()) + ", "
+                    + report.candidates().size() + " candidate(s), " + report.dropped() + " dropped, "
+                    + report.bytesRead() + " bytes in " + report.duration().toMillis() + " ms");
+            if (verdicts.length > 0) {
+                out.println();
+                ValidationOutput.table(verdicts, null).print(out);
+            }
+        }
+        out.flush();
+    }
+
+    private static String outcome(FetchOutcome o) {
+        return switch (o) {
+            case FetchOutcome.Success s -> "success";
+            case FetchOutcome.Error e -> "error";
+            default -> "empty";
+        };
+    }
+}
