@@ -3,6 +3,7 @@ package dev.proxypool.server;
 import dev.proxypool.sdk.redis.RedisClusterPoolStore;
 import io.helidon.health.HealthCheck;
 import io.helidon.health.HealthCheckResponse;
+import java.util.List;
 import java.util.stream.Collectors;
 
 /**
@@ -40,7 +41,7 @@ final class StoreReadiness {
         });
     }
 
-    private static String join(java.util.List<Integer> shards) {
+    private static String join(List<Integer> shards) {
         return shards.stream().map(String::valueOf).collect(Collectors.joining(","));
     }
 }

@@ -2,6 +2,8 @@ package dev.proxypool.core.extract;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * Bounds a {@link PoolStore} keeps, the same for every implementation. Suggested config keys in
@@ -35,7 +37,7 @@ public record StoreSettings(
     /** Most declared dimensions: a proxy gets one index entry per combination of two or more (11 for 4). */
     public static final int MAX_INDEX_DIMENSIONS = 4;
 
-    private static final java.util.regex.Pattern DIMENSION = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+    private static final Pattern DIMENSION = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
     /** The defaults given on the components: 7 days, 24 h, 60 s, 100,000. */
     public static final StoreSettings DEFAULTS =
@@ -80,7 +82,7 @@ public record StoreSettings(
         if (dims == null) {
             throw new IllegalArgumentException("store.index.dimensions must be a list (empty for none)");
         }
-        java.util.TreeSet<String> out = new java.util.TreeSet<>();
+        TreeSet<String> out = new TreeSet<>();
         for (String d : dims) {
             String k = d == null ? "" : d.trim();
             if (!DIMENSION.matcher(k).matches()) {

@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.config;
 
+import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.health.HealthPolicy;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.sdk.credentials.Secret;
@@ -392,7 +393,7 @@ public record ProxyPoolConfig(
                     shards,
                     waitReplicas,
                     waitTimeout,
-                    dev.proxypool.core.extract.StoreSettings.DEFAULT_INDEX_DIMENSIONS);
+                    StoreSettings.DEFAULT_INDEX_DIMENSIONS);
         }
 
         /**

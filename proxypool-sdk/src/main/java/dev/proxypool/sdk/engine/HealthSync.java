@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -156,7 +157,7 @@ final class HealthSync {
     /** Every check newer than the one sent, grouped by its wall-clock second (rounded down). */
     private void sendChecks(long now, Instant wallNow) {
         TreeMap<Instant, List<String>> bySecond = new TreeMap<>();
-        Map<String, Long> sending = new java.util.HashMap<>();
+        Map<String, Long> sending = new HashMap<>();
         for (ProxyRuntime rt : registry.all()) {
             long last = rt.health().lastCheckedNanos();
             Long sent = checkSent.get(rt.proxyId());

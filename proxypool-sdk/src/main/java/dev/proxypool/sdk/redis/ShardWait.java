@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.redis;
 
+import java.util.Locale;
+
 /**
  * What the writes of one shard of a {@link RedisClusterPoolStore} wait for now
  * ({@link RedisClusterPoolStore#durability()}), from its last write or topology reading.
@@ -28,7 +30,7 @@ public record ShardWait(int shard, String master, long onlineReplicas, int waitR
 
         /** The lower-case name used in health details, JSON and metrics. */
         public String wireName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
