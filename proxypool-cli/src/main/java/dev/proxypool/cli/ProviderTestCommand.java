@@ -27,9 +27,11 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -184,7 +186,7 @@ final class ProviderTestCommand implements Callable<Integer> {
                     spec,
                     Main.EXIT_ERROR,
                     "fetch of provider '" + name + "' (upstream " + upstreamName + ") failed: "
-                            + e.kind().name().toLowerCase(java.util.Locale.ROOT) + ": " + e.detail(),
+                            + e.kind().name().toLowerCase(Locale.ROOT) + ": " + e.detail(),
                     null);
         }
         if (report.candidates().isEmpty()) {
@@ -197,8 +199,7 @@ final class ProviderTestCommand implements Callable<Integer> {
                                     : ""),
                     null);
         }
-        if (verdicts.length > 0
-                && java.util.Arrays.stream(verdicts).noneMatch(v -> v instanceof ValidationResult.Accepted)) {
+        if (verdicts.length > 0 && Arrays.stream(verdicts).noneMatch(v -> v instanceof ValidationResult.Accepted)) {
             return CliErrors.fail(
                     spec, Main.EXIT_ERROR, "none of the " + verdicts.length + " validated candidates passed", null);
         }
