@@ -268,7 +268,9 @@ public final class ConfigLoader {
                 "apiIdleTimeout",
                 "socksPort",
                 "gatewayTls",
-                "apiTls");
+                "apiTls",
+                "firstRequestTimeout",
+                "maxConnectionsPerAddress");
         ProxyPoolConfig.Server d = ProxyPoolConfig.Server.DEFAULTS;
         int gw = n.integer("gatewayPort", d.gatewayPort(), 0, 65535);
         int api = n.integer("apiPort", d.apiPort(), 0, 65535);
@@ -295,7 +297,9 @@ public final class ConfigLoader {
                 positive(n, "apiIdleTimeout", d.apiIdleTimeout()),
                 socks,
                 tlsFiles(n.child("gatewayTls"), baseDir),
-                tlsFiles(n.child("apiTls"), baseDir));
+                tlsFiles(n.child("apiTls"), baseDir),
+                positive(n, "firstRequestTimeout", d.firstRequestTimeout()),
+                n.integer("maxConnectionsPerAddress", d.maxConnectionsPerAddress(), 1, 10_000_000));
     }
 
     /**

@@ -177,7 +177,10 @@ public record ProxyPoolConfig(
      * {@code maxConnections} caps open gateway client connections (0: sized from the process's
      * descriptor limit at start); {@code requestHeadTimeout} bounds the time from a request's first
      * byte to the end of its head on both listeners (408 after it); {@code apiIdleTimeout} closes an
-     * idle keep-alive connection on the REST listener.
+     * idle keep-alive connection on the REST listener. {@code firstRequestTimeout} bounds the time from
+     * accept to a connection's first complete request head (TLS handshake and SOCKS5 greeting included) on
+     * every listener, so a silent connection cannot hold a slot; {@code maxConnectionsPerAddress} caps the
+     * connections one client address holds open on each listener.
      *
      * @param host               bind address of both listeners
      * @param gatewayPort        the forward proxy's port (0: any free port)
@@ -189,6 +192,8 @@ public record ProxyPoolConfig(
      * @param socksPort          the SOCKS5 listener's port (0: any free port); empty: no SOCKS5 listener
      * @param gatewayTls         {@code gatewayTls}: the gateway speaks TLS (an HTTPS proxy) with these files; empty: plain
      * @param apiTls             {@code apiTls}: the REST API and console speak TLS with these files; empty: plain
+     * @param firstRequestTimeout longest time from accept to a connection's first complete request head
+     * @param maxConnectionsPerAddress cap on the connections one client address holds open on a listener
      */
     public record Server(
             String host,
@@ -200,19 +205,78 @@ public record ProxyPoolConfig(
             Duration apiIdleTimeout,
             OptionalInt socksPort,
             Optional<TlsFiles> gatewayTls,
-            Optional<TlsFiles> apiTls) {
-        /** The defaults: loopback, 8080 and 9090, no access log, sized connection cap, 10 s head, 60 s idle, no SOCKS5, no TLS. */
+            Optional<TlsFiles> apiTls,
+            Duration firstRequestTimeout,
+            int maxConnectionsPerAddress) {
+        /** The first request's default deadline from accept. */
+        public static final Duration DEFAULT_FIRST_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+        /** The default cap on one client address's open connections per listener. */
+        public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256;
+
+        /**
+         * The defaults: loopback, 8080 and 9090, no access log, sized connection cap, 10 s head, 60 s idle, no SOCKS5,
+         * no TLS, 10 s to the first request, 256 connections per client address.
+         */
         public static final Server DEFAULTS =
                 new Server("127.0.0.1", 8080, 9090, false, 0, Duration.ofSeconds(10), Duration.ofSeconds(60));
 
-        /** Checks the SOCKS5 port; null TLS settings are read as "plain". */
+        /** Checks the SOCKS5 port and the limits; null TLS settings are read as "plain". */
         public Server {
             Objects.requireNonNull(socksPort, "socksPort");
+            Objects.requireNonNull(firstRequestTimeout, "firstRequestTimeout");
+            if (firstRequestTimeout.isNegative() || firstRequestTimeout.isZero()) {
+                throw new IllegalArgumentException(
+                        "server.firstRequestTimeout must be a positive duration, got " + firstRequestTimeout);
+            }
+            if (maxConnectionsPerAddress < 1) {
+                throw new IllegalArgumentException(
+                        "server.maxConnectionsPerAddress must be at least 1, got " + maxConnectionsPerAddress);
+            }
             if (socksPort.isPresent() && (socksPort.getAsInt() < 0 || socksPort.getAsInt() > 65535)) {
                 throw new IllegalArgumentException("server.socksPort must be 0..65535, got " + socksPort.getAsInt());
             }
             gatewayTls = gatewayTls == null ? Optional.empty() : gatewayTls;
             apiTls = apiTls == null ? Optional.empty() : apiTls;
+        }
+
+        /**
+         * Listeners with the first-request deadline and the per-address cap at their defaults.
+         *
+         * @param host               bind address of both listeners
+         * @param gatewayPort        the forward proxy's port (0: any free port)
+         * @param apiPort            the REST listener's port (0: any free port)
+         * @param accessLog          whether the gateway logs one line per request and tunnel
+         * @param maxConnections     cap on open gateway client connections; 0 sizes it from the descriptor limit
+         * @param requestHeadTimeout longest time from a request's first byte to the end of its head
+         * @param apiIdleTimeout     an idle keep-alive connection on the REST listener closes after this
+         * @param socksPort          the SOCKS5 listener's port (0: any free port); empty: no SOCKS5 listener
+         * @param gatewayTls         the gateway's TLS files; empty: plain
+         * @param apiTls             the REST listener's TLS files; empty: plain
+         */
+        public Server(
+                String host,
+                int gatewayPort,
+                int apiPort,
+                boolean accessLog,
+                int maxConnections,
+                Duration requestHeadTimeout,
+                Duration apiIdleTimeout,
+                OptionalInt socksPort,
+                Optional<TlsFiles> gatewayTls,
+                Optional<TlsFiles> apiTls) {
+            this(
+                    host,
+                    gatewayPort,
+                    apiPort,
+                    accessLog,
+                    maxConnections,
+                    requestHeadTimeout,
+                    apiIdleTimeout,
+                    socksPort,
+                    gatewayTls,
+                    apiTls,
+                    DEFAULT_FIRST_REQUEST_TIMEOUT,
+                    DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
         }
 
         /**

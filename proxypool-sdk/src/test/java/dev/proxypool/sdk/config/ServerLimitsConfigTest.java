@@ -36,6 +36,9 @@ class ServerLimitsConfigTest {
         assertEquals(0, d.maxConnections(), "0: sized from the descriptor limit at start");
         assertEquals(Duration.ofSeconds(10), d.requestHeadTimeout());
         assertEquals(Duration.ofSeconds(60), d.apiIdleTimeout());
+        assertEquals(Duration.ofSeconds(10), d.firstRequestTimeout());
+        assertEquals(256, d.maxConnectionsPerAddress());
+        assertEquals(Duration.ofSeconds(10), ProxyPoolConfig.Server.DEFAULTS.firstRequestTimeout());
 
         ProxyPoolConfig.Server s = ConfigLoader.load(
                         write("server: { maxConnections: 2000, requestHeadTimeout: 3s, apiIdleTimeout: 30s }\n"),
@@ -44,6 +47,24 @@ class ServerLimitsConfigTest {
         assertEquals(2000, s.maxConnections());
         assertEquals(Duration.ofSeconds(5), s.requestHeadTimeout());
         assertEquals(Duration.ofSeconds(30), s.apiIdleTimeout());
+    }
+
+    @Test
+    void firstRequestTimeoutAndPerAddressCapAreReadAndChecked() throws IOException {
+        ProxyPoolConfig.Server s = ConfigLoader.load(
+                        write("server: { firstRequestTimeout: 3s, maxConnectionsPerAddress: 40 }\n"),
+                        Map.of("PROXYPOOL_SERVER_MAXCONNECTIONSPERADDRESS", "50"))
+                .server();
+        assertEquals(Duration.ofSeconds(3), s.firstRequestTimeout());
+        assertEquals(50, s.maxConnectionsPerAddress());
+        ConfigException zero = assertThrows(
+                ConfigException.class,
+                () -> ConfigLoader.load(write("server: { firstRequestTimeout: 0s }\n"), Map.of()));
+        assertEquals("server.firstRequestTimeout", zero.key());
+        ConfigException cap = assertThrows(
+                ConfigException.class,
+                () -> ConfigLoader.load(write("server: { maxConnectionsPerAddress: 0 }\n"), Map.of()));
+        assertEquals("server.maxConnectionsPerAddress", cap.key());
     }
 
     @Test
