@@ -444,6 +444,8 @@ public final class ProxyPoolServer implements AutoCloseable {
                                 .withRequestHeadTimeout(config.server().requestHeadTimeout())
                                 .withMaxConnections(gatewayMaxConnections(config.server())))
                         .apiIdleTimeout(config.server().apiIdleTimeout())
+                        .apiFirstRequestTimeout(config.server().firstRequestTimeout())
+                        .apiMaxConnectionsPerAddress(config.server().maxConnectionsPerAddress())
                         .gatewayTls(config.server()
                                 .gatewayTls()
                                 .map(f -> ListenerTls.of("server.gatewayTls", f))
