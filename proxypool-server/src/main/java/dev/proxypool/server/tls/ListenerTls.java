@@ -26,6 +26,15 @@ import javax.net.ssl.SSLServerSocket;
  */
 public final class ListenerTls {
 
+    static {
+        // the JDK's process-wide refusal of client-initiated renegotiation, for the gateway's SSLServerSocket
+        // too; it takes effect only if no server handshake ran in this process before (read once), which is
+        // why the REST listener's engines refuse it themselves (NoRenegotiation)
+        if (System.getProperty("jdk.tls.rejectClientInitiatedRenegotiation") == null) {
+            System.setProperty("jdk.tls.rejectClientInitiatedRenegotiation", "true");
+        }
+    }
+
     private final String key;
     private final ReloadingKeyManager keys;
     private final SSLContext context;
@@ -130,7 +139,7 @@ public final class ListenerTls {
     /** The same context and parameters for a Helidon WebServer listener. */
     public Tls helidonTls() {
         return Tls.builder()
-                .sslContext(context)
+                .sslContext(NoRenegotiation.wrap(context))
                 .sslParameters(parameters)
                 .enabledProtocols(List.of(parameters.getProtocols()))
                 .enabledCipherSuites(List.of(parameters.getCipherSuites()))
