@@ -75,6 +75,8 @@ public final class AdminService implements HttpService {
     public static final String ACTOR = "admin";
 
     private static final System.Logger LOG = System.getLogger(AdminService.class.getName());
+    /** {@code Retry-After} of a 503 for an unreachable database or pool store. */
+    private static final String RETRY_AFTER_SECONDS = "5";
 
     private final AdminAuth auth;
     private final ConfigStore store;
@@ -236,6 +238,8 @@ public final class AdminService implements HttpService {
             } catch (DatabaseUnavailableException e) {
                 LOG.log(System.Logger.Level.WARNING, "admin request refused: " + e.getMessage());
                 closeIfUnread(req, res);
+                // retryable: the database's connection timeout bounds the wait, a client may try again shortly
+                res.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
                 AdminJson.error(
                         res,
                         503,
@@ -246,6 +250,7 @@ public final class AdminService implements HttpService {
                         System.Logger.Level.WARNING,
                         "admin request refused, pool store unavailable: " + e.getMessage());
                 closeIfUnread(req, res);
+                res.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
                 AdminJson.error(res, 503, "store_unavailable", "the pool store cannot be reached");
             } catch (RuntimeException e) {
                 LOG.log(
