@@ -89,7 +89,11 @@ final class ApiHeadDeadline implements ServerConnectionSelector, AutoCloseable {
         this.firstNanos = firstRequest.toNanos();
         this.maxPerAddress = maxPerAddress;
         this.closes = closes;
-        byte[] body = ("request_timeout: the request head did not arrive within " + timeout.toMillis() + " ms\n")
+        // one answer for both deadlines: the head did not arrive within the request-head deadline from its
+        // first byte, or (the first request) within the first-request deadline from accept
+        byte[] body = ("request_timeout: the request head did not arrive within " + timeout.toMillis()
+                        + " ms of its first byte (server.requestHeadTimeout) or, the first one, within "
+                        + firstRequest.toMillis() + " ms of the connection (server.firstRequestTimeout)\n")
                 .getBytes(StandardCharsets.US_ASCII);
         this.response = ("HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
                         + body.length + "\r\nConnection: close\r\n\r\n" + new String(body, StandardCharsets.US_ASCII))
