@@ -54,7 +54,18 @@ class PrometheusOpsKitTest {
 
     /** Every label the server's meters may carry: closed, low-cardinality sets. */
     private static final Set<String> LABELS = Set.of(
-            "scope", "kind", "result", "reason", "upstream", "state", "outcome", "role", "routing", "stage", "le");
+            "scope",
+            "kind",
+            "result",
+            "reason",
+            "upstream",
+            "state",
+            "outcome",
+            "role",
+            "routing",
+            "stage",
+            "le",
+            "listener"); // api or gateway (proxypool_connections_closed_total)
 
     private static final Pattern METRIC_NAME = Pattern.compile("\\bproxypool_[a-z0-9_]*[a-z0-9]");
     private static final Pattern LABEL_NAME = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"");
