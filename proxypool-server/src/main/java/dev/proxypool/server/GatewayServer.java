@@ -39,7 +39,9 @@ import java.util.function.IntFunction;
  * progress after a grace period), then the REST listener.
  *
  * <p>Limits on the REST listener: at most {@link ConnectionLimits#apiReserve()} connections at once
- * (more wait in the backlog), a request-head deadline ({@link ApiHeadDeadline}, 408 then close), an
+ * (more wait in the backlog), at most {@code server.maxConnectionsPerAddress} from one client address, a
+ * deadline from accept to the first complete request head (TLS handshake included) and a request-head
+ * deadline ({@link ApiHeadDeadline}, 408 then close), an
  * idle keep-alive timeout, and a watchdog that starts the listener again if its accept loop ended
  * ({@link ApiListenerWatchdog}).
  */
@@ -134,6 +136,8 @@ public final class GatewayServer implements AutoCloseable {
         private ExchangeListener exchanges;
         private InstantSource wall = InstantSource.system();
         private Duration apiIdleTimeout = Duration.ofSeconds(60);
+        private Duration apiFirstRequestTimeout = Duration.ofSeconds(10);
+        private int apiMaxConnectionsPerAddress = 256;
         private Duration watchdogInterval = Duration.ofSeconds(1);
         private Consumer<HttpRouting.Builder> routes = r -> {};
         private final List<HealthCheck> checks = new ArrayList<>();
@@ -214,6 +218,27 @@ public final class GatewayServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * {@code server.firstRequestTimeout} on the REST listener: from accept to the first request's complete
+         * head, TLS handshake included (default 10 s); a connection that sent no request byte by then is closed.
+         */
+        public Builder apiFirstRequestTimeout(Duration d) {
+            if (d == null || d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException("server.firstRequestTimeout must be a positive duration, got " + d);
+            }
+            this.apiFirstRequestTimeout = d;
+            return this;
+        }
+
+        /** {@code server.maxConnectionsPerAddress} on the REST listener: open connections per client address (256). */
+        public Builder apiMaxConnectionsPerAddress(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("server.maxConnectionsPerAddress must be at least 1, got " + max);
+            }
+            this.apiMaxConnectionsPerAddress = max;
+            return this;
+        }
+
         /** How often the REST listener is checked for a dead accept loop (default 1 s). */
         public Builder watchdogInterval(Duration d) {
             this.watchdogInterval = Objects.requireNonNull(d, "watchdogInterval");
@@ -288,7 +313,11 @@ public final class GatewayServer implements AutoCloseable {
             // the API's own cap: a flood of API clients waits in the backlog instead of taking every descriptor
             int apiMax = limits.apiReserve();
             Duration sweep = Duration.ofMillis(Math.clamp(apiIdleTimeout.toMillis() / 4, 100, 30_000));
-            ApiHeadDeadline headDeadline = new ApiHeadDeadline(config.requestHeadTimeout());
+            ApiHeadDeadline headDeadline = new ApiHeadDeadline(
+                    config.requestHeadTimeout(),
+                    apiFirstRequestTimeout,
+                    apiMaxConnectionsPerAddress,
+                    new ListenerCloses(registry, "api"));
             try {
                 IntFunction<WebServer> factory = port -> WebServer.builder()
                         .address(bind)

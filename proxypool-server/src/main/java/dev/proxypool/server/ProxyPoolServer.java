@@ -493,6 +493,8 @@ public final class ProxyPoolServer implements AutoCloseable {
                                 .withFirstRequestTimeout(config.server().firstRequestTimeout())
                                 .withMaxConnectionsPerAddress(config.server().maxConnectionsPerAddress()))
                         .apiIdleTimeout(config.server().apiIdleTimeout())
+                        .apiFirstRequestTimeout(config.server().firstRequestTimeout())
+                        .apiMaxConnectionsPerAddress(config.server().maxConnectionsPerAddress())
                         .gatewayTls(config.server()
                                 .gatewayTls()
                                 .map(f -> ListenerTls.of("server.gatewayTls", f))

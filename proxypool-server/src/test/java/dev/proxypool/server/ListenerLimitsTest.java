@@ -46,6 +46,8 @@ class ListenerLimitsTest {
                 // longer than the 2 s head deadline: a trickled head must meet the deadline's 408, not
                 // Helidon's idle sweep (equal values raced, and the sweep's silent close won under load)
                 .apiIdleTimeout(Duration.ofSeconds(4))
+                .apiFirstRequestTimeout(Duration.ofSeconds(3))
+                .apiMaxConnectionsPerAddress(3)
                 .start();
     }
 
@@ -156,6 +158,34 @@ class ListenerLimitsTest {
                     s.getInputStream(), s.getOutputStream(), quick, Duration.ofMillis(10), Duration.ofSeconds(10));
             String answer = readToClose(s);
             assertTrue(answer.startsWith("HTTP/1.1 200 OK"), answer);
+        }
+    }
+
+    @Test
+    void aSilentPlainConnectionToTheApiIsClosedByTheFirstRequestDeadlineAndOneAddressIsCapped() throws Exception {
+        try (Socket silent = connect(server.apiPort())) {
+            long t0 = System.nanoTime();
+            String got = readToClose(silent); // fails when nothing closes it within 10 s
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(got.isEmpty(), "nothing is answered to a connection that sent nothing: " + got);
+            assertTrue(ms >= 2_500 && ms < 5_000, "closed by the 3 s first-request deadline, took " + ms + " ms");
+        }
+        List<Socket> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                held.add(connect(server.apiPort()));
+            }
+            try (Socket fourth = connect(server.apiPort())) {
+                long t0 = System.nanoTime();
+                String got = readToClose(fourth);
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                assertTrue(got.isEmpty(), got);
+                assertTrue(ms < 2_500, "the fourth connection from one address is closed at once, took " + ms + " ms");
+            }
+        } finally {
+            for (Socket s : held) {
+                s.close();
+            }
         }
     }
 

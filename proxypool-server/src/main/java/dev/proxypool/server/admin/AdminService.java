@@ -81,6 +81,8 @@ public final class AdminService implements HttpService {
     public static final String ACTOR = "admin";
 
     private static final System.Logger LOG = System.getLogger(AdminService.class.getName());
+    /** {@code Retry-After} of a 503 for an unreachable database or pool store. */
+    private static final String RETRY_AFTER_SECONDS = "5";
 
     private final AdminAuth auth;
     private final ConfigStore store;
@@ -267,6 +269,8 @@ public final class AdminService implements HttpService {
             } catch (DatabaseUnavailableException e) {
                 LOG.log(System.Logger.Level.WARNING, "admin request refused: " + e.getMessage());
                 closeIfUnread(req, res);
+                // retryable: the database's connection timeout bounds the wait, a client may try again shortly
+                res.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
                 AdminJson.error(
                         res,
                         503,

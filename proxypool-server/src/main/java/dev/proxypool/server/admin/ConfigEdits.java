@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * The admin writes as {@link ConfigEdit}s: the conflict checks ({@code 404}, {@code 409}) and the
@@ -37,6 +38,14 @@ final class ConfigEdits {
     ConfigEdits(Path baseDir) {
         this.baseDir = baseDir;
     }
+
+    /**
+     * Fields an entity's answer carries that are not part of its document: accepted and ignored in a body, so
+     * what a GET answered can be PUT back as it is (a client's secret and token change only through
+     * {@code secret}/{@code secretHash}/{@code token}). A routing's {@code position} is read-only in this sense
+     * too but writable: it moves the routing.
+     */
+    static final Map<EntityType, Set<String>> READ_ONLY = Map.of(EntityType.CLIENT, Set.of("hasSecret", "hasToken"));
 
     /** A parsed create/update body. {@code client} is set for clients only. */
     record Draft(EntityType type, String name, Map<String, Object> doc, ClientInput client, OptionalInt position) {}
@@ -66,8 +75,9 @@ final class ConfigEdits {
         }
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("name", name);
+        Set<String> readOnly = READ_ONLY.getOrDefault(type, Set.of());
         body.forEach((k, v) -> {
-            if (!k.equals("name") && !k.equals("position")) {
+            if (!k.equals("name") && !k.equals("position") && !readOnly.contains(k)) {
                 doc.put(k, v);
             }
         });

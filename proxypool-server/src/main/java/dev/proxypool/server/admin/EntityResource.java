@@ -3,9 +3,12 @@ package dev.proxypool.server.admin;
 import dev.proxypool.server.persistence.ConfigChange;
 import dev.proxypool.server.persistence.ConfigState;
 import dev.proxypool.server.persistence.ConfigStore;
+import dev.proxypool.server.persistence.DatabaseUnavailableException;
 import dev.proxypool.server.persistence.Entity;
 import dev.proxypool.server.persistence.EntityType;
+import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
@@ -30,6 +33,9 @@ import java.util.function.Consumer;
  */
 final class EntityResource {
 
+    /** Marks an answer from the configuration in force while the database is unreachable. */
+    static final Header IN_FORCE = HeaderValues.create("X-ProxyPool-Config", "in-force");
+
     private final EntityType type;
     private final ConfigStore store;
     private final ConfigEdits edits;
@@ -43,7 +49,7 @@ final class EntityResource {
     }
 
     void list(ServerRequest req, ServerResponse res) {
-        ConfigState s = store.state();
+        ConfigState s = inForce(res);
         List<Object> items = new ArrayList<>();
         for (Entity e : s.of(type)) {
             items.add(view(s, e));
@@ -56,7 +62,7 @@ final class EntityResource {
 
     void get(ServerRequest req, ServerResponse res) {
         String name = name(req);
-        ConfigState s = store.state();
+        ConfigState s = inForce(res);
         Entity e = s.find(type, name).orElseThrow(() -> ConfigEdits.notFound(type, name));
         AdminJson.send(res, 200, view(s, e));
     }
@@ -81,6 +87,21 @@ final class EntityResource {
         onChange.accept(c);
         res.status(204);
         res.send();
+    }
+
+    /**
+     * The stored configuration, or, while the database cannot be reached, the one this process last read and
+     * applied (marked {@code X-ProxyPool-Config: in-force}): a configuration read is not an outage. Before any
+     * successful read there is nothing to answer from and the 503 stands.
+     */
+    private ConfigState inForce(ServerResponse res) {
+        try {
+            return store.state();
+        } catch (DatabaseUnavailableException e) {
+            ConfigState known = store.lastKnownState().orElseThrow(() -> e);
+            res.header(IN_FORCE);
+            return known;
+        }
     }
 
     private static String name(ServerRequest req) {

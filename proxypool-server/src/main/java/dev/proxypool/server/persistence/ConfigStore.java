@@ -2,6 +2,7 @@ package dev.proxypool.server.persistence;
 
 import dev.proxypool.core.sequential.SequentialState;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Where the admin configuration (providers, upstreams, routings, clients), the sequential routing
@@ -19,6 +20,15 @@ public interface ConfigStore extends AutoCloseable {
 
     /** The current configuration. */
     ConfigState state();
+
+    /**
+     * The configuration this store last read or wrote, which the process applied (routings, clients and
+     * collection follow it): what admin reads answer while the database cannot be reached. Empty when
+     * nothing was read yet, or for a store that is never unreachable.
+     */
+    default Optional<ConfigState> lastKnownState() {
+        return Optional.empty();
+    }
 
     /**
      * Runs {@code edit} on the current state and stores its result with an audit row by

@@ -38,6 +38,8 @@ public final class PostgresConfigStore implements ConfigStore {
     private final Database db;
     private final InstantSource clock;
     private final boolean ownsDatabase;
+    /** The configuration last read or written: what admin reads answer while the database is unreachable. */
+    private volatile ConfigState lastKnown;
 
     /** A store over {@code db} (already migrated, or to be migrated by the caller); {@link #close()} leaves it open. */
     public PostgresConfigStore(Database db, InstantSource clock) {
@@ -173,17 +175,24 @@ public final class PostgresConfigStore implements ConfigStore {
 
     @Override
     public ConfigState state() {
-        return db.transaction(tx -> load(
+        ConfigState s = db.transaction(tx -> load(
                 tx,
                 tx.select(VERSION)
                         .from(CONFIG_VERSION)
                         .where(ID_SMALL.eq((short) 1))
                         .fetchSingle(VERSION)));
+        lastKnown = s;
+        return s;
+    }
+
+    @Override
+    public Optional<ConfigState> lastKnownState() {
+        return Optional.ofNullable(lastKnown);
     }
 
     @Override
     public ConfigChange apply(ConfigEdit edit, String actor) {
-        return db.transaction(tx -> {
+        ConfigChange applied = db.transaction(tx -> {
             long version = lockVersion(tx);
             ConfigState current = load(tx, version);
             PendingChange change = edit.apply(current);
@@ -206,6 +215,8 @@ public final class PostgresConfigStore implements ConfigStore {
                     next,
                     auditId);
         });
+        lastKnown = applied.state();
+        return applied;
     }
 
     @Override

@@ -40,6 +40,8 @@ public final class ListenerTls {
     static final String REJECT_RENEGOTIATION = "jdk.tls.rejectClientInitiatedRenegotiation";
 
     static {
+        // process-wide, for the gateway's TLS sockets too; read once, before the first server handshake,
+        // which is why the REST listener's engines also refuse it themselves (NoRenegotiation)
         if (System.getProperty(REJECT_RENEGOTIATION) == null) {
             System.setProperty(REJECT_RENEGOTIATION, "true");
         }
@@ -163,7 +165,7 @@ public final class ListenerTls {
     /** The same context and parameters for a Helidon WebServer listener. */
     public Tls helidonTls() {
         return Tls.builder()
-                .sslContext(context)
+                .sslContext(NoRenegotiation.wrap(context))
                 .sslParameters(parameters)
                 .enabledProtocols(List.of(parameters.getProtocols()))
                 .enabledCipherSuites(List.of(parameters.getCipherSuites()))

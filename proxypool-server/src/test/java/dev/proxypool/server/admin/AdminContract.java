@@ -223,6 +223,45 @@ abstract class AdminContract {
     }
 
     @Test
+    void whatAGetAnswersCanBePutBackAsItIsForEveryEntity() {
+        baseline();
+        created(f.post(
+                "/providers",
+                "{\"name\": \"vendor-a\", \"type\": \"http_json_feed\", \"url\": \"https://u:pw@feed.example/list\"}"));
+        created(f.post("/routings", "{\"name\": \"shop\", \"upstreams\": [\"lab-us\"]}"));
+        created(f.post(
+                "/clients",
+                "{\"name\": \"alice\", \"secretHash\": \"" + LOW_COST_HASH + "\", \"token\": \"" + ALICE_TOKEN
+                        + "\", \"quota\": {\"extractionsPerHour\": 1000}}"));
+        for (String path : List.of(
+                "/providers/lab", "/providers/vendor-a", "/upstreams/lab-us", "/routings/shop", "/clients/alice")) {
+            AdminFixture.Response read = f.get(path);
+            assertEquals(200, read.status(), read.body());
+            AdminFixture.Response put = f.put(path, read.body());
+            assertEquals(200, put.status(), path + ": " + put.body());
+            assertEquals(read.json(), f.get(path).json(), path + " is unchanged by its own answer");
+        }
+        // the read-only fields are ignored, not applied: the client keeps its secret and token
+        assertEquals(
+                200,
+                f.put(
+                                "/clients/alice",
+                                "{\"hasSecret\": false, \"hasToken\": false, \"quota\": {\"extractionsPerHour\": 7}}")
+                        .status());
+        Map<String, Object> alice = f.get("/clients/alice").json();
+        assertEquals(true, alice.get("hasSecret"));
+        assertEquals(true, alice.get("hasToken"));
+        assertTrue(new ClientTokens(f.store.state())
+                .clientForBearer("Bearer " + ALICE_TOKEN)
+                .isPresent());
+        assertTrue(
+                f.put("/upstreams/lab-us", "{\"provider\": \"lab\", \"hasSecret\": true}")
+                                .status()
+                        == 400,
+                "a field no answer of this type carries is still refused");
+    }
+
+    @Test
     void aPlainSecretIsStoredAsAVerifiableHash() {
         created(f.post("/clients", "{\"name\": \"bob\", \"secret\": \"bob-plain-secret\"}"));
         Object stored = f.store
