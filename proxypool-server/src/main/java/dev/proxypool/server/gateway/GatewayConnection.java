@@ -690,40 +690,92 @@ final class GatewayConnection implements ServedConnection {
                     Explain.NONE,
                     keepClient);
         }
-        RouteDecision d = gw.engine()
-                .route(new RouteRequest(
-                        client, head.target.host(), head.target.port(), head.method, true, head.headers, 1, List.of()));
-        return switch (d) {
-            case RouteDecision.Rejected r -> {
-                result = ExchangeResult.REJECTED;
-                yield sendError(
-                        head.http11,
-                        r.status(),
-                        r.reason(),
-                        "the gateway rejected the tunnel",
-                        new Explain("none", "none", r.routing(), 0),
-                        keepClient);
+        // a tunnel that could not be opened is retried on another proxy like a SOCKS5 one (RetryRule.retriesTunnel):
+        // until the 200 below nothing reached the client, so a retry is invisible to it
+        List<String> tried = List.of();
+        Explain last = Explain.NONE;
+        boolean lastTimeout = false;
+        for (int attempt = 1; ; attempt++) {
+            RouteDecision d = gw.engine()
+                    .route(new RouteRequest(
+                            client,
+                            head.target.host(),
+                            head.target.port(),
+                            head.method,
+                            true,
+                            head.headers,
+                            attempt,
+                            tried));
+            switch (d) {
+                case RouteDecision.Rejected r -> {
+                    if (attempt > 1) { // nothing left to retry on: report the failure we had
+                        return upstreamFailed(head, last, lastTimeout, keepClient);
+                    }
+                    result = ExchangeResult.REJECTED;
+                    return sendError(
+                            head.http11,
+                            r.status(),
+                            r.reason(),
+                            "the gateway rejected the tunnel",
+                            new Explain("none", "none", r.routing(), 0),
+                            keepClient);
+                }
+                case UpstreamAttempt a -> {
+                    last = Explain.of(a, attempt);
+                    UpstreamLink link = openTunnel(a);
+                    if (link != null) {
+                        return runTunnel(head, a, link, last, keepClient);
+                    }
+                    FailureKind kind = tunnelFailure;
+                    lastTimeout = kind == FailureKind.CONNECT_TIMEOUT;
+                    if (gw.stopping() || !RetryRule.retriesTunnel(kind, attempt, cfg.maxAttempts())) {
+                        return upstreamFailed(head, last, lastTimeout, keepClient);
+                    }
+                    tried = RetryRule.excluding(tried, a.proxyId());
+                    gw.metrics().retried();
+                }
             }
-            case UpstreamAttempt a -> runTunnel(head, a, keepClient);
-        };
+        }
     }
 
-    private boolean runTunnel(RequestHead head, UpstreamAttempt a, boolean keepClient) throws IOException {
-        Explain ex = Explain.of(a, 1);
+    /** Why the last {@link #openTunnel} failed; read right after it returned null. */
+    private FailureKind tunnelFailure;
+
+    /**
+     * Opens the tunnel of {@code a}; null when it could not be opened, {@code a} then completed with the
+     * failure (kept in {@link #tunnelFailure}) and nothing left open.
+     */
+    private UpstreamLink openTunnel(UpstreamAttempt a) {
+        AttemptOutcome outcome = AttemptOutcome.ABANDONED;
         UpstreamLink link = null;
+        tunnelFailure = null;
+        try {
+            link = a.open(false);
+            if (link.mode() == UpstreamLink.Mode.TUNNEL) {
+                UpstreamLink open = link;
+                link = null;
+                outcome = null; // runTunnel completes the attempt
+                return open;
+            }
+            tunnelFailure = FailureKind.PROTOCOL_ERROR;
+        } catch (IOException e) {
+            tunnelFailure = dialFailure(e);
+        } finally {
+            if (link != null) {
+                link.close();
+            }
+            if (outcome != null) {
+                outcome = tunnelFailure == null ? outcome : AttemptOutcome.failure(tunnelFailure);
+                a.complete(outcome);
+            }
+        }
+        return null;
+    }
+
+    private boolean runTunnel(RequestHead head, UpstreamAttempt a, UpstreamLink link, Explain ex, boolean keepClient)
+            throws IOException {
         AttemptOutcome outcome = AttemptOutcome.ABANDONED;
         try {
-            try {
-                link = a.open(false);
-            } catch (IOException e) {
-                FailureKind kind = dialFailure(e);
-                outcome = AttemptOutcome.failure(kind);
-                return upstreamFailed(head, ex, kind == FailureKind.CONNECT_TIMEOUT, keepClient);
-            }
-            if (link.mode() != UpstreamLink.Mode.TUNNEL) {
-                outcome = AttemptOutcome.failure(FailureKind.PROTOCOL_ERROR);
-                return upstreamFailed(head, ex, false, keepClient);
-            }
             out.writeAscii("HTTP/1.1 200 Connection established\r\n");
             ex.writeTo(out);
             out.crlf();
