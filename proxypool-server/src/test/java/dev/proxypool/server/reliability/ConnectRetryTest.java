@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.Protocol;
+import dev.proxypool.server.gateway.ExchangeRecord;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.RawHttp;
 import dev.proxypool.testkit.TestPorts;
@@ -14,6 +16,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -71,8 +74,18 @@ class ConnectRetryTest {
                 }
                 b.assertCapacityBackToZero();
             }
-            // round robin starts with the stopped proxy: at least the first tunnel needed the second attempt
+            // the picker gave the stopped proxy some first attempts: those tunnels needed the second one
             assertTrue(retried >= 1, "retried " + retried);
+            // the exchange records (admin request log) count the attempts as the header did
+            Await.atMost(Duration.ofSeconds(10))
+                    .until("an exchange record per tunnel", b.exchanges::size, n -> n == TUNNELS);
+            int recordedRetries = 0;
+            for (ExchangeRecord e : b.exchanges) {
+                assertEquals(200, e.status(), e.toString());
+                assertTrue(e.attempts() >= 1 && e.attempts() <= 2, e.toString());
+                recordedRetries += e.attempts() - 1;
+            }
+            assertEquals(retried, recordedRetries);
         }
     }
 
@@ -124,6 +137,10 @@ class ConnectRetryTest {
             RawHttp.Response r = b.send(UpstreamBench.connect(origin.authority()), true);
             assertEquals(502, r.status());
             assertEquals("2", r.header("X-ProxyPool-Attempts"), "the routing's retry.maxAttempts, no more");
+            Await.atMost(Duration.ofSeconds(10)).until("the exchange record", b.exchanges::size, n -> n == 1);
+            ExchangeRecord e = b.exchanges.peek();
+            assertEquals(502, e.status());
+            assertEquals(2, e.attempts());
             b.assertCapacityBackToZero();
         }
     }
