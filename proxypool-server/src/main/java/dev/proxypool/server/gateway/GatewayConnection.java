@@ -722,11 +722,11 @@ final class GatewayConnection implements ServedConnection {
                 }
                 case UpstreamAttempt a -> {
                     last = Explain.of(a, attempt);
-                    UpstreamLink link = openTunnel(a);
-                    if (link != null) {
-                        return runTunnel(head, a, link, last, keepClient);
+                    OpenedTunnel opened = openTunnel(a);
+                    if (opened.link() != null) {
+                        return runTunnel(head, a, opened.link(), last, keepClient);
                     }
-                    FailureKind kind = tunnelFailure;
+                    FailureKind kind = opened.failure();
                     lastTimeout = kind == FailureKind.CONNECT_TIMEOUT;
                     if (gw.stopping() || !RetryRule.retriesTunnel(kind, attempt, cfg.maxAttempts())) {
                         return upstreamFailed(head, last, lastTimeout, keepClient);
@@ -738,38 +738,38 @@ final class GatewayConnection implements ServedConnection {
         }
     }
 
-    /** Why the last {@link #openTunnel} failed; read right after it returned null. */
-    private FailureKind tunnelFailure;
+    /** A tunnel's upstream end: {@code link} when it opened, else why it did not ({@code failure}). */
+    private record OpenedTunnel(UpstreamLink link, FailureKind failure) {}
 
     /**
-     * Opens the tunnel of {@code a}; null when it could not be opened, {@code a} then completed with the
-     * failure (kept in {@link #tunnelFailure}) and nothing left open.
+     * Opens the tunnel of {@code a}. When it could not be opened, {@code a} is completed with the failure
+     * and nothing is left open; when it was, {@link #runTunnel} completes {@code a}.
      */
-    private UpstreamLink openTunnel(UpstreamAttempt a) {
-        AttemptOutcome outcome = AttemptOutcome.ABANDONED;
+    private static OpenedTunnel openTunnel(UpstreamAttempt a) {
+        AttemptOutcome outcome = AttemptOutcome.ABANDONED; // an unexpected exception: still completed once
         UpstreamLink link = null;
-        tunnelFailure = null;
         try {
             link = a.open(false);
             if (link.mode() == UpstreamLink.Mode.TUNNEL) {
-                UpstreamLink open = link;
+                OpenedTunnel opened = new OpenedTunnel(link, null);
                 link = null;
-                outcome = null; // runTunnel completes the attempt
-                return open;
+                outcome = null;
+                return opened;
             }
-            tunnelFailure = FailureKind.PROTOCOL_ERROR;
+            outcome = AttemptOutcome.failure(FailureKind.PROTOCOL_ERROR);
+            return new OpenedTunnel(null, FailureKind.PROTOCOL_ERROR);
         } catch (IOException e) {
-            tunnelFailure = dialFailure(e);
+            FailureKind kind = dialFailure(e);
+            outcome = AttemptOutcome.failure(kind);
+            return new OpenedTunnel(null, kind);
         } finally {
             if (link != null) {
                 link.close();
             }
             if (outcome != null) {
-                outcome = tunnelFailure == null ? outcome : AttemptOutcome.failure(tunnelFailure);
                 a.complete(outcome);
             }
         }
-        return null;
     }
 
     private boolean runTunnel(RequestHead head, UpstreamAttempt a, UpstreamLink link, Explain ex, boolean keepClient)
