@@ -1,6 +1,7 @@
 package dev.proxypool.server.reliability;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.Protocol;
@@ -12,6 +13,8 @@ import dev.proxypool.testkit.TestPorts;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Proxy;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -162,6 +165,48 @@ class ConnectRetryTest {
             assertEquals(502, r.status());
             assertEquals("1", r.header("X-ProxyPool-Attempts"));
             b.assertCapacityBackToZero();
+        }
+    }
+
+    @Test
+    void theSocks5ListenerFollowsTheSameRuleTargetSideIsNotRetriedAStoppedProxyIs() throws Exception {
+        assertTrue(Files.isExecutable(TINYPROXY), TINYPROXY + " is missing: install the Debian package tinyproxy");
+        try (FakeOrigin origin = FakeOrigin.start();
+                Tinyproxy stopped = Tinyproxy.start(dir);
+                Tinyproxy live = Tinyproxy.start(dir);
+                UpstreamBench b = new UpstreamBench(
+                        dir,
+                        "",
+                        List.of(
+                                UpstreamBench.key(Protocol.HTTP, stopped.port()),
+                                UpstreamBench.key(Protocol.HTTP, live.port())))) {
+            Proxy socks = new Proxy(Proxy.Type.SOCKS, new InetSocketAddress("127.0.0.1", b.server.socksPort()));
+            // both proxies up: tinyproxy answers 500 for a dead destination, target-side, not retried (it was before)
+            try (Socket s = new Socket(socks)) {
+                assertThrows(
+                        IOException.class,
+                        () -> s.connect(new InetSocketAddress("127.0.0.1", TestPorts.closedPort()), 20_000));
+            }
+            b.assertCapacityBackToZero();
+            Await.atMost(Duration.ofSeconds(10)).until("the exchange record", b.exchanges::size, n -> n == 1);
+            assertEquals(1, b.exchanges.peek().attempts(), b.exchanges::toString);
+            b.exchanges.clear();
+            stopped.close(); // its port is closed now
+            for (int i = 0; i < 4; i++) { // a stopped proxy is left for the live one
+                try (Socket s = new Socket(socks)) {
+                    s.setSoTimeout(20_000);
+                    s.connect(new InetSocketAddress("127.0.0.1", origin.port()), 20_000);
+                    InputStream in = RawHttp.buffered(s);
+                    RawHttp.Response r = RawHttp.exchange(
+                            in, s.getOutputStream(), "GET /bytes?n=500 HTTP/1.1\r\nHost: x\r\n\r\n", false);
+                    assertEquals(500, r.body().length, "turn " + i);
+                }
+            }
+            b.assertCapacityBackToZero();
+            Await.atMost(Duration.ofSeconds(10)).until("4 exchange records", b.exchanges::size, n -> n == 4);
+            assertTrue(
+                    b.exchanges.stream().allMatch(e -> e.status() == 200 && e.attempts() <= 2), b.exchanges::toString);
+            assertTrue(b.exchanges.stream().anyMatch(e -> e.attempts() == 2), b.exchanges::toString);
         }
     }
 

@@ -101,6 +101,7 @@ final class UpstreamBench implements AutoCloseable {
                 .apiPort(0)
                 .shutdownGrace(Duration.ofSeconds(1))
                 .config(gateway)
+                .socksPort(0)
                 .exchanges(exchanges::add)
                 .start();
     }
