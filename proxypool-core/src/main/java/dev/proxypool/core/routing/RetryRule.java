@@ -1,5 +1,6 @@
 package dev.proxypool.core.routing;
 
+import dev.proxypool.core.health.FailureKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -18,7 +19,10 @@ import java.util.Set;
  *       {@code retry.budgetPercent} of the routing's requests ({@link #admit}, backed by a
  *       {@link RetryBudget});</li>
  *   <li>always on another proxy: each retry excludes every proxy already tried
- *       ({@link #excluding}).</li>
+ *       ({@link #excluding});</li>
+ *   <li>a tunnel (HTTP {@code CONNECT} or SOCKS5) whatever its method: it is retried when it could
+ *       not be opened and the proxy is to blame, before the client was told it is open
+ *       ({@link #retriesTunnel}).</li>
  * </ul>
  * One instance per routing; thread-safe (the budget is lock-free).
  */
@@ -114,5 +118,22 @@ public final class RetryRule {
         next.addAll(tried);
         next.add(Objects.requireNonNull(failedProxyId, "failedProxyId"));
         return List.copyOf(next);
+    }
+
+    /**
+     * Whether a tunnel that could not be opened may be tried on another proxy: the tunnel carried no
+     * byte yet (the client has not been told it is open), so a retry is invisible whatever the
+     * client will send. Only when the proxy is to blame (refused, timed out, reset, garbage, a
+     * non-2xx answer the failure classification puts on the proxy): a target-side answer
+     * ({@link FailureKind#UPSTREAM_UNREACHABLE}) says the destination is the problem, and another
+     * proxy would spend retry budget on it.
+     *
+     * @param kind    how the attempt failed; not null
+     * @param attempt the failed attempt's number, 1 for the first
+     * @param ceiling the server-wide attempt ceiling ({@code gateway.maxAttempts})
+     * @return true if one more attempt may be asked for (the routing's {@link #admit} still decides)
+     */
+    public static boolean retriesTunnel(FailureKind kind, int attempt, int ceiling) {
+        return attempt < ceiling && Objects.requireNonNull(kind, "kind") != FailureKind.UPSTREAM_UNREACHABLE;
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proxypool.core.health.FailureKind;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -100,5 +101,16 @@ class RetryRuleTest {
         assertEquals(List.of("p1", "p2"), second);
         assertEquals(List.of("p1"), first, "the previous list is left alone");
         assertThrows(UnsupportedOperationException.class, () -> second.add("p3"));
+    }
+
+    @Test
+    void aTunnelIsRetriedWhenTheProxyIsToBlameAndAttemptsAreLeft() {
+        assertTrue(RetryRule.retriesTunnel(FailureKind.CONNECTION_REFUSED, 1, 2));
+        assertTrue(RetryRule.retriesTunnel(FailureKind.CONNECT_TIMEOUT, 1, 2));
+        assertTrue(RetryRule.retriesTunnel(FailureKind.CONNECTION_RESET, 1, 2));
+        assertTrue(RetryRule.retriesTunnel(FailureKind.PROTOCOL_ERROR, 1, 2));
+        assertTrue(RetryRule.retriesTunnel(FailureKind.PROXY_AUTH_REJECTED, 1, 2));
+        assertFalse(RetryRule.retriesTunnel(FailureKind.CONNECTION_REFUSED, 2, 2), "the ceiling is reached");
+        assertFalse(RetryRule.retriesTunnel(FailureKind.UPSTREAM_UNREACHABLE, 1, 2), "the destination is to blame");
     }
 }

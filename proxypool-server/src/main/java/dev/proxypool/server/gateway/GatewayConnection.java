@@ -690,40 +690,92 @@ final class GatewayConnection implements ServedConnection {
                     Explain.NONE,
                     keepClient);
         }
-        RouteDecision d = gw.engine()
-                .route(new RouteRequest(
-                        client, head.target.host(), head.target.port(), head.method, true, head.headers, 1, List.of()));
-        return switch (d) {
-            case RouteDecision.Rejected r -> {
-                result = ExchangeResult.REJECTED;
-                yield sendError(
-                        head.http11,
-                        r.status(),
-                        r.reason(),
-                        "the gateway rejected the tunnel",
-                        new Explain("none", "none", r.routing(), 0),
-                        keepClient);
+        // a tunnel that could not be opened is retried on another proxy like a SOCKS5 one (RetryRule.retriesTunnel):
+        // until the 200 below nothing reached the client, so a retry is invisible to it
+        List<String> tried = List.of();
+        Explain last = Explain.NONE;
+        boolean lastTimeout = false;
+        for (int attempt = 1; ; attempt++) {
+            RouteDecision d = gw.engine()
+                    .route(new RouteRequest(
+                            client,
+                            head.target.host(),
+                            head.target.port(),
+                            head.method,
+                            true,
+                            head.headers,
+                            attempt,
+                            tried));
+            switch (d) {
+                case RouteDecision.Rejected r -> {
+                    if (attempt > 1) { // nothing left to retry on: report the failure we had
+                        return upstreamFailed(head, last, lastTimeout, keepClient);
+                    }
+                    result = ExchangeResult.REJECTED;
+                    return sendError(
+                            head.http11,
+                            r.status(),
+                            r.reason(),
+                            "the gateway rejected the tunnel",
+                            new Explain("none", "none", r.routing(), 0),
+                            keepClient);
+                }
+                case UpstreamAttempt a -> {
+                    last = Explain.of(a, attempt);
+                    OpenedTunnel opened = openTunnel(a);
+                    if (opened.link() != null) {
+                        return runTunnel(head, a, opened.link(), last, keepClient);
+                    }
+                    FailureKind kind = opened.failure();
+                    lastTimeout = kind == FailureKind.CONNECT_TIMEOUT;
+                    if (gw.stopping() || !RetryRule.retriesTunnel(kind, attempt, cfg.maxAttempts())) {
+                        return upstreamFailed(head, last, lastTimeout, keepClient);
+                    }
+                    tried = RetryRule.excluding(tried, a.proxyId());
+                    gw.metrics().retried();
+                }
             }
-            case UpstreamAttempt a -> runTunnel(head, a, keepClient);
-        };
+        }
     }
 
-    private boolean runTunnel(RequestHead head, UpstreamAttempt a, boolean keepClient) throws IOException {
-        Explain ex = Explain.of(a, 1);
+    /** A tunnel's upstream end: {@code link} when it opened, else why it did not ({@code failure}). */
+    private record OpenedTunnel(UpstreamLink link, FailureKind failure) {}
+
+    /**
+     * Opens the tunnel of {@code a}. When it could not be opened, {@code a} is completed with the failure
+     * and nothing is left open; when it was, {@link #runTunnel} completes {@code a}.
+     */
+    private static OpenedTunnel openTunnel(UpstreamAttempt a) {
+        AttemptOutcome outcome = AttemptOutcome.ABANDONED; // an unexpected exception: still completed once
         UpstreamLink link = null;
+        try {
+            link = a.open(false);
+            if (link.mode() == UpstreamLink.Mode.TUNNEL) {
+                OpenedTunnel opened = new OpenedTunnel(link, null);
+                link = null;
+                outcome = null;
+                return opened;
+            }
+            outcome = AttemptOutcome.failure(FailureKind.PROTOCOL_ERROR);
+            return new OpenedTunnel(null, FailureKind.PROTOCOL_ERROR);
+        } catch (IOException e) {
+            FailureKind kind = dialFailure(e);
+            outcome = AttemptOutcome.failure(kind);
+            return new OpenedTunnel(null, kind);
+        } finally {
+            if (link != null) {
+                link.close();
+            }
+            if (outcome != null) {
+                a.complete(outcome);
+            }
+        }
+    }
+
+    private boolean runTunnel(RequestHead head, UpstreamAttempt a, UpstreamLink link, Explain ex, boolean keepClient)
+            throws IOException {
         AttemptOutcome outcome = AttemptOutcome.ABANDONED;
         try {
-            try {
-                link = a.open(false);
-            } catch (IOException e) {
-                FailureKind kind = dialFailure(e);
-                outcome = AttemptOutcome.failure(kind);
-                return upstreamFailed(head, ex, kind == FailureKind.CONNECT_TIMEOUT, keepClient);
-            }
-            if (link.mode() != UpstreamLink.Mode.TUNNEL) {
-                outcome = AttemptOutcome.failure(FailureKind.PROTOCOL_ERROR);
-                return upstreamFailed(head, ex, false, keepClient);
-            }
             out.writeAscii("HTTP/1.1 200 Connection established\r\n");
             ex.writeTo(out);
             out.crlf();

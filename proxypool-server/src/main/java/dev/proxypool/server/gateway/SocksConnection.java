@@ -357,7 +357,7 @@ final class SocksConnection implements ServedConnection {
                     }
                     a.complete(AttemptOutcome.failure(kind));
                     timeout = kind == FailureKind.CONNECT_TIMEOUT;
-                    if (attempt >= cfg.maxAttempts()) {
+                    if (!RetryRule.retriesTunnel(kind, attempt, cfg.maxAttempts())) {
                         upstreamFailed(failure, timeout);
                         return;
                     }

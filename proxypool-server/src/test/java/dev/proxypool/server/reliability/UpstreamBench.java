@@ -11,6 +11,7 @@ import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.GatewayServer;
 import dev.proxypool.server.engine.AccessControl;
 import dev.proxypool.server.engine.PoolGatewayEngine;
+import dev.proxypool.server.gateway.ExchangeRecord;
 import dev.proxypool.server.gateway.GatewayConfig;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.RawHttp;
@@ -25,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The real gateway ({@link GatewayServer} + {@link PoolGatewayEngine} over a {@link ProxyPool}) in
@@ -40,6 +42,8 @@ final class UpstreamBench implements AutoCloseable {
     final ProxyPool pool;
     final PoolGatewayEngine engine;
     final GatewayServer server;
+    /** Every ended gateway exchange, as the admin API's request log is told about it. */
+    final ConcurrentLinkedQueue<ExchangeRecord> exchanges = new ConcurrentLinkedQueue<>();
 
     /**
      * @param dir    where the config file goes
@@ -97,6 +101,8 @@ final class UpstreamBench implements AutoCloseable {
                 .apiPort(0)
                 .shutdownGrace(Duration.ofSeconds(1))
                 .config(gateway)
+                .socksPort(0)
+                .exchanges(exchanges::add)
                 .start();
     }
 
