@@ -2,6 +2,7 @@ package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.routing.RetryRule;
+import dev.proxypool.server.access.AttemptedUser;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -81,6 +82,7 @@ final class SocksConnection implements ServedConnection {
     private long t0;
     private ExchangeResult result = ExchangeResult.ABORTED;
     private String logUser;
+    private String logAttempted; // the username a refused login named (request log only, never the password)
     private String logTarget;
     private int logStatus;
     private String logError;
@@ -141,7 +143,16 @@ final class SocksConnection implements ServedConnection {
                 }
                 if (exchanges != null) {
                     exchanges.ended(ExchangeRecord.of(
-                            "socks", ch.peer(), logUser, LOG_METHOD, logStatus, logError, logExplain, nanos, result));
+                            "socks",
+                            ch.peer(),
+                            logUser,
+                            LOG_METHOD,
+                            logStatus,
+                            logError,
+                            logExplain,
+                            nanos,
+                            result,
+                            logAttempted));
                 }
             }
             gw.closeConnection(ch, lingerOnClose, in, out, buffersFree);
@@ -225,6 +236,7 @@ final class SocksConnection implements ServedConnection {
             client = authorization == null ? null : gw.authenticator().authenticate(authorization);
             logUser = client;
             if (client == null) {
+                logAttempted = AttemptedUser.of(authorization);
                 out.writeByte(AUTH_VERSION);
                 out.writeByte(0x01);
                 out.flush();

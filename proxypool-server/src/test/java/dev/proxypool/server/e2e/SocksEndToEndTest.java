@@ -1,10 +1,12 @@
 package dev.proxypool.server.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.server.ProxyPoolServer;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.TestTls;
@@ -31,6 +33,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -79,6 +82,7 @@ class SocksEndToEndTest {
         Files.writeString(cfg, """
                 server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0, socksPort: %d }
                 clients: [{ name: alice, secret: alice-secret }]
+                admin: { token: admin-token-0123456789 }
                 security: { allowDestinations: ["127.0.0.0/8", "localhost"], connectPorts: [%d, %d, %d] }
                 providers: [{ name: lab, type: jsonl_inventory, path: inventory.jsonl }]
                 upstreams: [{ name: lab, provider: lab, validate: false }]
@@ -164,6 +168,27 @@ class SocksEndToEndTest {
         String[] unknown = curl("mallory:alice-secret", origin.url("/echo"));
         assertEquals("97", unknown[0], unknown[2]);
     }
+
+    /** Issue 37 item 17: a refused SOCKS5 login shows in the request log with the username it named, never the password. */
+    @Test
+    void aRefusedLoginShowsItsUsernameInTheRequestLogNeverThePassword() throws Exception {
+        String[] refused = curl("mallory:wrong-pass-5e7a1c", origin.url("/echo"));
+        assertEquals("97", refused[0], refused[2]);
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest read = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + server.apiPort() + "/v1/admin/requests?kind=socks&status=407"))
+                .header("Authorization", "Bearer admin-token-0123456789")
+                .build();
+        String body = Await.standard()
+                .until(
+                        "the refused login in the request log",
+                        () -> http.send(read, HttpResponse.BodyHandlers.ofString())
+                                .body(),
+                        b -> ATTEMPTED_MALLORY.matcher(b).find());
+        assertFalse(body.contains("wrong-pass-5e7a1c"), body);
+    }
+
+    private static final Pattern ATTEMPTED_MALLORY = Pattern.compile("\"attemptedUser\"\\s*:\\s*\"mallory\"");
 
     @Test
     void deniedDestinationsGetNotAllowedByRuleset() throws Exception {
