@@ -46,6 +46,10 @@ public record StoreSettings(
     /**
      * Settings with the default index dimensions ({@link #DEFAULT_INDEX_DIMENSIONS}).
      *
+     * @param tombstoneRetentionForNoExpiry {@code store.tombstoneRetentionForNoExpiry}
+     * @param idempotencyRetention {@code store.idempotency.retention}
+     * @param idempotencyInProgressTimeout {@code store.idempotency.inProgressTimeout}
+     * @param idempotencyMaxEntries {@code store.idempotency.maxEntries}
      * @throws IllegalArgumentException naming the config key of the first value out of range
      */
     public StoreSettings(
