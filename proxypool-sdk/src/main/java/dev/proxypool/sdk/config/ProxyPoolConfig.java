@@ -357,6 +357,8 @@ public record ProxyPoolConfig(
      * @param waitReplicas replicas that acknowledge an extraction on Redis Cluster; -1: 1 when the
      *                     shard's master has a replica, else 0
      * @param waitTimeout  how long an extraction waits for them
+     * @param indexDimensions {@code store.index.dimensions}: the label keys whose combinations the Redis
+     *                     extraction index covers
      */
     public record Store(
             StoreType type,
@@ -376,7 +378,17 @@ public record ProxyPoolConfig(
             indexDimensions = List.copyOf(indexDimensions);
         }
 
-        /** A store with the default {@code store.index.dimensions} ({@code [country, type]}). */
+        /**
+         * A store with the default {@code store.index.dimensions} ({@code [country, type]}).
+         *
+         * @param type         in memory, Redis or Redis Cluster
+         * @param uri          the Redis URI
+         * @param keyPrefix    every Redis key starts with it
+         * @param nodes        seed nodes {@code host:port} of a Redis Cluster
+         * @param shards       partitions of the pool on Redis Cluster
+         * @param waitReplicas replicas that acknowledge an extraction on Redis Cluster (-1: by topology)
+         * @param waitTimeout  how long an extraction waits for them
+         */
         public Store(
                 StoreType type,
                 String uri,
