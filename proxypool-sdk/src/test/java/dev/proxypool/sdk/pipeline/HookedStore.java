@@ -17,7 +17,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 /**
  * A real store with hooks: {@code beforeRemove} runs in the writer's thread between a
@@ -29,7 +29,7 @@ final class HookedStore implements PoolStore {
     private final PoolStore store;
     volatile Runnable beforeRemove = () -> {};
     volatile Runnable afterUpsert = () -> {};
-    volatile Consumer<ProxyPage> onList = page -> {};
+    volatile BiConsumer<PoolQuery, ProxyPage> onList = (query, page) -> {};
 
     HookedStore(PoolStore store) {
         this.store = store;
@@ -51,7 +51,7 @@ final class HookedStore implements PoolStore {
     @Override
     public ProxyPage list(PoolQuery query, PageRequest page) {
         ProxyPage p = store.list(query, page);
-        onList.accept(p);
+        onList.accept(query, p);
         return p;
     }
 
