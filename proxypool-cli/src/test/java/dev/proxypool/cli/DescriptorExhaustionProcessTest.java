@@ -214,8 +214,9 @@ class DescriptorExhaustionProcessTest {
     void whenDescriptorsRunOutBothListenersComeBackByThemselves() throws Exception {
         try (FakeOrigin origin = FakeOrigin.start();
                 FakeHttpProxy upstream = FakeHttpProxy.start()) {
-            // a cap above the limit: the gateway's idle connections take every descriptor
-            Node n = serve(", maxConnections: 5000", upstream);
+            // caps above the limit (the flood comes from one address): the gateway's idle connections
+            // take every descriptor
+            Node n = serve(", maxConnections: 5000, maxConnectionsPerAddress: 5000", upstream);
             URI target = origin.uri("/");
             awaitBothServing(n, target, Duration.ofSeconds(30));
             openFlood(n.gatewayPort(), FD_LIMIT + 100);
