@@ -53,7 +53,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ApiSilentConnectionsTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(3);
-    private static final long STARVED_CPU_SLACK_MILLIS = 2_000;
     private static final int PER_ADDRESS = 100;
     private static final int SILENT = 2_000;
     private static final int SILENT_ADDRESSES = 8; // 127.0.0.2 .. 127.0.0.9: 250 each, 100 of them held
@@ -192,11 +191,11 @@ class ApiSilentConnectionsTest {
             }
             readers.close();
         }
-        // the promise: closed within the deadline plus 2 s. The deadline runs from Helidon's accept, and on a
-        // machine whose two cores are shared by a dozen other JVMs (load ~17 when this was written) the accept
-        // loop and the wake-ups lag behind the clients' connects by up to ~2 s more: that lag, not the
-        // deadline, is what the extra slack absorbs (runs at that load: slowest close 5.0-6.0 s after connect)
-        long bound = DEADLINE.toMillis() + 2_000 + STARVED_CPU_SLACK_MILLIS;
+        // the promise: closed within the deadline plus 2 s of the client's connect. The deadline runs from
+        // Helidon's accept; on a quiet 2-core machine the slowest close came 3.3 s after connect with a 3 s
+        // deadline (on 2 cores shared with a dozen other JVMs, load ~17, it came 5-6 s after: the accept
+        // loop's lag, not the deadline; a machine that loaded fails this bound)
+        long bound = DEADLINE.toMillis() + 2_000;
         String seen = "held seconds (silent): " + histogram(silent) + ", (trickling): " + histogram(trickling)
                 + "; closed by the deadline " + (closedTotal("first_request_timeout") - firstBefore)
                 + ", by the cap " + (closedTotal("per_address_limit") - capBefore);
