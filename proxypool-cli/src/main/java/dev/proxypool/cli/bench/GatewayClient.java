@@ -169,7 +169,14 @@ public final class GatewayClient implements AutoCloseable {
                         : "_" + reason.strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_"));
     }
 
-    static String kind(IOException e) {
+    /**
+     * The failure reason a bench reports for an I/O error.
+     *
+     * @param e the error of one exchange
+     * @return its reason ({@code connect_refused}, {@code timeout}, {@code tls}, {@code closed}, {@code protocol},
+     *     {@code reset} or {@code io})
+     */
+    public static String kind(IOException e) {
         if (e instanceof ConnectException) {
             return "connect_refused";
         }

@@ -1,5 +1,6 @@
 package dev.proxypool.cli.bench.capacity;
 
+import dev.proxypool.cli.bench.GatewayClient;
 import dev.proxypool.cli.bench.Http1;
 import dev.proxypool.core.time.Ticker;
 import java.io.BufferedInputStream;
@@ -7,17 +8,13 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketException;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSocket;
 
 /**
@@ -266,28 +263,7 @@ final class Exchanges implements AutoCloseable {
     }
 
     static String kind(IOException e) {
-        if (e instanceof StatusException) {
-            return e.getMessage();
-        }
-        if (e instanceof ConnectException) {
-            return "connect_refused";
-        }
-        if (e instanceof SocketTimeoutException) {
-            return "timeout";
-        }
-        if (e instanceof SSLException) {
-            return "tls";
-        }
-        if (e instanceof EOFException) {
-            return "closed";
-        }
-        if (e instanceof Http1.ProtocolException) {
-            return "protocol";
-        }
-        if (e instanceof SocketException) {
-            return "reset";
-        }
-        return "io";
+        return e instanceof StatusException ? e.getMessage() : GatewayClient.kind(e);
     }
 
     @Override
