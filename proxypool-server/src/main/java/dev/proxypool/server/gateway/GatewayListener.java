@@ -207,15 +207,16 @@ public final class GatewayListener implements AutoCloseable {
             backoff = 0;
             if (maxConnections > 0 && open.get() >= maxConnections) {
                 refused.incrementAndGet();
-                closeQuietly(s); // over the cap: refused at once, before any byte is read
+                // counted before the close: whoever sees the close also sees the count
                 gateway.metrics().connectionClosed(name, ClosedReason.MAX_CONNECTIONS);
+                closeQuietly(s); // over the cap: refused at once, before any byte is read
                 continue;
             }
             InetAddress client = s.getInetAddress();
             if (!admit(client)) {
                 refusedPerAddress.incrementAndGet();
-                closeQuietly(s); // one address may not take the whole reserve
                 gateway.metrics().connectionClosed(name, ClosedReason.PER_ADDRESS_LIMIT);
+                closeQuietly(s); // one address may not take the whole reserve
                 continue;
             }
             open.incrementAndGet();
