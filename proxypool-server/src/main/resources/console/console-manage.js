@@ -118,10 +118,10 @@ async function renderManage(quiet) {
     mgHideConfirm();
     $('mg-refused').hidden = true;
   }
-  let providers, upstreams, routings, clients;
+  let providers, upstreams, routings, clients, traffic;
   try {
-    [providers, upstreams, routings, clients] = await Promise.all([api('GET', '/providers'), api('GET', '/upstreams'),
-      api('GET', '/routings'), api('GET', '/clients')]);
+    [providers, upstreams, routings, clients, traffic] = await Promise.all([api('GET', '/providers'), api('GET', '/upstreams'),
+      api('GET', '/routings'), api('GET', '/clients'), trafficByName()]);
   } catch (e) {
     showError('The configuration could not be loaded', e);
     return;
@@ -131,6 +131,7 @@ async function renderManage(quiet) {
   mg.upstreams = upstreams.upstreams;
   mg.routings = routings.routings;
   mg.clients = clients.clients;
+  mg.traffic = traffic;
   mgShowTab(mg.tab, true);
   mgRenderProviders();
   mgRenderUpstreams();
@@ -245,6 +246,12 @@ function mgClientState(c) {
   return !c.hasSecret && !c.hasToken ? 'disabled' : 'active';
 }
 
+/** A client's bytes through this process's gateway since it started (GET /traffic). */
+function mgClientTraffic(name) {
+  const t = (mg.traffic && mg.traffic.clients[name]) || {};
+  return 'sent ' + bytesText(t.bytesSent ?? 0) + ' · received ' + bytesText(t.bytesReceived ?? 0);
+}
+
 function mgRenderClients() {
   const list = $('mg-cl-list');
   mgFill(list, mg.clients.map((c) => {
@@ -256,6 +263,7 @@ function mgRenderClients() {
       state === 'disabled' ? 'disabled (no secret, no token)'
         : (c.hasSecret ? 'gateway secret' : 'no gateway secret') + ' · ' + (c.hasToken ? 'API token' : 'no API token'),
       quota, rps,
+      mgClientTraffic(c.name),
       users.length ? 'named by ' + mgNames('routing', users) : '',
     ], [
       mgButton('edit', 'Edit', () => mgEditClient(c.name)),

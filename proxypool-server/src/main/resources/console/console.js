@@ -68,6 +68,28 @@ function alignHeaders(tbody) {
 const fmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const num = (v) => (v === null || v === undefined ? '–' : fmt.format(v));
 
+/** A byte count as the bill reads it: B, kB, MB, GB, TB (powers of 1000). */
+function bytesText(v) {
+  if (v === null || v === undefined) return '–';
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let i = 0;
+  let x = v;
+  while (x >= 1000 && i < units.length - 1) { x /= 1000; i++; }
+  return (i === 0 ? String(x) : x.toFixed(x < 10 ? 2 : 1)) + ' ' + units[i];
+}
+
+/** GET /traffic's rows by name ({bytesSent, bytesReceived, exchanges}); empty when this process counts none. */
+async function trafficByName() {
+  let t;
+  try {
+    t = await api('GET', '/traffic');
+  } catch (e) {
+    return { upstreams: {}, clients: {} };
+  }
+  const by = (rows, key) => Object.fromEntries((rows || []).map((r) => [r[key], r]));
+  return { upstreams: by(t.upstreams, 'upstream'), clients: by(t.clients, 'client') };
+}
+
 function ago(iso) {
   if (!iso) return 'never';
   const s = Math.round((Date.now() - Date.parse(iso)) / 1000);
@@ -729,10 +751,10 @@ function dropsText(drops) {
 
 async function renderUpstreams(quiet) {
   const seq = ++renderSeq;
-  let pipeline, upstreams, providers;
+  let pipeline, upstreams, providers, traffic;
   try {
-    [pipeline, upstreams, providers] = await Promise.all([api('GET', '/pipeline'), api('GET', '/upstreams'),
-      quiet ? Promise.resolve(null) : api('GET', '/providers')]);
+    [pipeline, upstreams, providers, traffic] = await Promise.all([api('GET', '/pipeline'), api('GET', '/upstreams'),
+      quiet ? Promise.resolve(null) : api('GET', '/providers'), trafficByName()]);
   } catch (e) {
     showError('Upstreams could not be loaded', e);
     return;
@@ -762,6 +784,10 @@ async function renderUpstreams(quiet) {
       el('td', { class: 'num', text: String(s.published ?? '–') }),
       el('td', { 'data-col': 'drops', title: 'candidates left out by the last fetch, by reason', text: dropsText(s.lastDrops) }),
       el('td', { text: (doc.fetch && doc.fetch.interval) || '30s' }),
+      el('td', { class: 'num', 'data-col': 'sent', title: 'bytes the clients sent through this upstream since this process started',
+        text: bytesText((traffic.upstreams[name] || {}).bytesSent ?? 0) }),
+      el('td', { class: 'num', 'data-col': 'received', title: 'bytes the clients received through this upstream since this process started',
+        text: bytesText((traffic.upstreams[name] || {}).bytesReceived ?? 0) }),
       el('td', {}, byName[name] && canWrite() ? el('button', { type: 'button', 'data-action': 'fetch',
         onclick: (ev) => fetchNow(name, s, ev.currentTarget) }, 'Fetch now') : null));
   }));

@@ -21,6 +21,7 @@ import dev.proxypool.server.access.ServerAccess;
 import dev.proxypool.server.admin.AdminService;
 import dev.proxypool.server.admin.ClientTokens;
 import dev.proxypool.server.admin.GatewayActivity;
+import dev.proxypool.server.admin.GatewayTraffic;
 import dev.proxypool.server.admin.LiveSeries;
 import dev.proxypool.server.api.FeedbackService;
 import dev.proxypool.server.api.distribution.BearerAuth;
@@ -354,6 +355,9 @@ public final class ProxyPoolServer implements AutoCloseable {
                         config.admin().requestLog(),
                         ProxyPoolInternals.engine(pool).wallClock(),
                         Services.get(MeterRegistry.class));
+                // bytes per upstream and client: Prometheus counters always, GET /v1/admin/traffic with the admin API
+                GatewayTraffic traffic = new GatewayTraffic(
+                        ProxyPoolInternals.engine(pool).wallClock(), Services.get(MeterRegistry.class));
                 DistributionService distribution = DistributionService.builder(pool, tokens::apply)
                         .quotas(clients.quotas())
                         .build();
@@ -390,6 +394,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                                 config.cluster().validity().dividedBy(2))
                         .series(series)
                         .activity(activity)
+                        .traffic(traffic)
                         .flags(config.admin().flags())
                         .read(ProxyLeaseService.ADMIN_PATH, proxyLeases.adminView())
                         .token(config.admin().token())
@@ -480,7 +485,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .accessLog(
                                 config.server().accessLog(),
                                 ProxyPoolInternals.engine(pool).wallClock())
-                        .exchanges(admin != null ? activity : null)
+                        .exchanges(traffic.andThen(admin != null ? activity : null))
                         // the wire layer's ceiling; each routing's retry policy and budget decide below it
                         .config(GatewayConfig.DEFAULTS
                                 .withMaxAttempts(RetryRule.MAX_ATTEMPTS)

@@ -42,6 +42,7 @@ import java.util.function.Supplier;
  * GET  /v1/admin/pipeline                                      fetch status     ({@link PipelineResource})
  * GET  /v1/admin/series                                        live series      ({@link LiveSeries})
  * GET  /v1/admin/errors?window=15m, /v1/admin/requests?...     gateway errors, request log ({@link GatewayActivity})
+ * GET  /v1/admin/traffic                                       bytes per upstream and client ({@link GatewayTraffic})
  * GET  /v1/admin/flags                                         red flags with their evidence ({@link RedFlags})
  * GET  /v1/admin/whoami, /v1/admin/operators[/{name}]          named operators  ({@link OperatorResource})
  * POST /v1/admin/operators, DELETE /v1/admin/operators/{name}
@@ -95,6 +96,7 @@ public final class AdminService implements HttpService {
     private final PipelineResource pipeline;
     private final Optional<LiveSeries> series;
     private final Optional<GatewayActivity> activity;
+    private final Optional<GatewayTraffic> traffic;
     private final OperatorResource operators;
     private final RedFlags flags;
     private final ProxyBulk bulk;
@@ -112,6 +114,7 @@ public final class AdminService implements HttpService {
         this.pipeline = new PipelineResource(b.pool, sequential);
         this.series = b.series;
         this.activity = b.activity;
+        this.traffic = b.traffic;
         this.operators = new OperatorResource(
                 store, auth, ProxyPoolInternals.engine(b.pool).wallClock());
         this.bulk = new ProxyBulk(ProxyPoolInternals.engine(b.pool), store);
@@ -180,6 +183,13 @@ public final class AdminService implements HttpService {
                                 .view())));
         rules.get("/errors", guard((req, res) -> activity().serveErrors(req, res)));
         rules.get("/requests", guard((req, res) -> activity().serveRequests(req, res)));
+        rules.get(
+                "/traffic",
+                guard((req, res) -> AdminJson.send(
+                        res,
+                        200,
+                        traffic.orElseThrow(() -> AdminException.notFound("this process counts no gateway traffic"))
+                                .view())));
         rules.get("/flags", guard((req, res) -> AdminJson.send(res, 200, flags.view())));
         rules.post("/upstreams/{name}/fetch", guard(fetch::fetch));
         rules.get("/routings/{name}/sequential", guard(sequential::get));
@@ -311,6 +321,7 @@ public final class AdminService implements HttpService {
         private Consumer<ConfigChange> onConfigChange = c -> {};
         private Optional<LiveSeries> series = Optional.empty();
         private Optional<GatewayActivity> activity = Optional.empty();
+        private Optional<GatewayTraffic> traffic = Optional.empty();
         private final Map<String, Handler> reads = new LinkedHashMap<>();
         private Supplier<Optional<WorkerRegistry.Reader>> workers = Optional::empty;
         private Duration workerStaleAfter = Duration.ofMinutes(5);
@@ -351,6 +362,12 @@ public final class AdminService implements HttpService {
          */
         public Builder activity(GatewayActivity a) {
             this.activity = Optional.of(Objects.requireNonNull(a, "activity"));
+            return this;
+        }
+
+        /** The gateway's bytes per upstream and client served at {@code GET /traffic}; without them that path is 404. */
+        public Builder traffic(GatewayTraffic t) {
+            this.traffic = Optional.of(Objects.requireNonNull(t, "traffic"));
             return this;
         }
 

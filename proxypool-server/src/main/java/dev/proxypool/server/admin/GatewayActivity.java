@@ -434,6 +434,8 @@ public final class GatewayActivity implements ExchangeListener {
         m.put("attempts", x.attempts());
         m.put("ms", Math.round(x.nanos() / 1_000.0) / 1_000.0);
         m.put("result", x.result().tag());
+        m.put("bytesSent", x.bytesFromClient());
+        m.put("bytesReceived", x.bytesToClient());
         return m;
     }
 

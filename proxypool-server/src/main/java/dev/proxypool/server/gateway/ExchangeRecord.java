@@ -21,6 +21,11 @@ package dev.proxypool.server.gateway;
  * @param result   how it ended
  * @param attemptedUser the username a refused {@code Proxy-Authorization} named (never its
  *                 password), or {@code null} when authentication succeeded or named no one
+ * @param bytesFromClient every byte the client sent on this exchange (request head and body; for a
+ *                 tunnel its CONNECT head or SOCKS5 handshake and every byte it relayed upstream)
+ * @param bytesToClient every byte sent to the client on this exchange (response head and body, an
+ *                 error page; for a tunnel its {@code 200} or SOCKS5 replies and every byte it relayed
+ *                 down)
  */
 public record ExchangeRecord(
         String kind,
@@ -35,7 +40,42 @@ public record ExchangeRecord(
         int attempts,
         long nanos,
         ExchangeResult result,
-        String attemptedUser) {
+        String attemptedUser,
+        long bytesFromClient,
+        long bytesToClient) {
+
+    /** An exchange whose bytes were not counted (0 both ways). */
+    public ExchangeRecord(
+            String kind,
+            String peer,
+            String client,
+            String method,
+            int status,
+            String reason,
+            String routing,
+            String upstream,
+            String proxy,
+            int attempts,
+            long nanos,
+            ExchangeResult result,
+            String attemptedUser) {
+        this(
+                kind,
+                peer,
+                client,
+                method,
+                status,
+                reason,
+                routing,
+                upstream,
+                proxy,
+                attempts,
+                nanos,
+                result,
+                attemptedUser,
+                0,
+                0);
+    }
 
     /** An exchange without a refused username. */
     public ExchangeRecord(
@@ -52,6 +92,32 @@ public record ExchangeRecord(
             long nanos,
             ExchangeResult result) {
         this(kind, peer, client, method, status, reason, routing, upstream, proxy, attempts, nanos, result, null);
+    }
+
+    /**
+     * This exchange with its byte counts (negative counts taken as 0).
+     *
+     * @param fromClient bytes the client sent
+     * @param toClient   bytes sent to the client
+     * @return the same record with {@link #bytesFromClient()} and {@link #bytesToClient()} set
+     */
+    public ExchangeRecord withBytes(long fromClient, long toClient) {
+        return new ExchangeRecord(
+                kind,
+                peer,
+                client,
+                method,
+                status,
+                reason,
+                routing,
+                upstream,
+                proxy,
+                attempts,
+                nanos,
+                result,
+                attemptedUser,
+                Math.max(0, fromClient),
+                Math.max(0, toClient));
     }
 
     static ExchangeRecord of(

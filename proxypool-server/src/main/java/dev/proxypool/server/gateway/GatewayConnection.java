@@ -57,6 +57,8 @@ final class GatewayConnection implements ServedConnection {
     private Explain logExplain;
     private long logTunnelDown;
     private long logTunnelUp;
+    /** Bytes the client sent up to its tunnel's start (CONNECT head), -1 while no tunnel started. */
+    private long logTunnelHeadIn = -1;
     /** The tunnel this connection is relaying, for {@link #abort()}; null otherwise. */
     private volatile Tunnel tunnel;
     /** False while a thread other than this connection's may still use the buffers (a tunnel that did not end). */
@@ -74,6 +76,9 @@ final class GatewayConnection implements ServedConnection {
     private long exchangeStart;
 
     private long exchangeWritten;
+
+    /** Bytes read from the client before the current exchange ({@link WireReader#consumed()}). */
+    private long exchangeConsumed;
 
     /** The current request's body, read whole for a replay (small, idempotent request); null: streamed. */
     private byte[] replayBody;
@@ -165,6 +170,7 @@ final class GatewayConnection implements ServedConnection {
             }
             // from the first byte on, the whole head has requestHeadTimeout (slow-header clients); the first
             // head no more than the first-request deadline
+            long c0 = in.consumed();
             long headDeadline = gw.ticker().read() + cfg.requestHeadTimeout().toNanos();
             boolean firstDeadline = firstRequest && first.deadline() - headDeadline < 0;
             if (firstDeadline) {
@@ -227,15 +233,16 @@ final class GatewayConnection implements ServedConnection {
                 }
                 if (exchanges != null) {
                     exchanges.ended(ExchangeRecord.of(
-                            "http",
-                            peer(),
-                            null,
-                            null,
-                            status,
-                            reason,
-                            Explain.NONE,
-                            gw.ticker().read() - t0,
-                            ExchangeResult.BAD_REQUEST));
+                                    "http",
+                                    peer(),
+                                    null,
+                                    null,
+                                    status,
+                                    reason,
+                                    Explain.NONE,
+                                    gw.ticker().read() - t0,
+                                    ExchangeResult.BAD_REQUEST)
+                            .withBytes(in.consumed() + in.buffered() - c0, out.written() - w0));
                 }
                 return;
             } finally {
@@ -255,6 +262,7 @@ final class GatewayConnection implements ServedConnection {
             gw.metrics().started(head.connect);
             exchangeStart = gw.ticker().read();
             exchangeWritten = out.written();
+            exchangeConsumed = c0;
             result = ExchangeResult.ABORTED;
             if (accessLog != null || exchanges != null) {
                 startLogEntry();
@@ -293,16 +301,19 @@ final class GatewayConnection implements ServedConnection {
         }
         if (exchanges != null) {
             exchanges.ended(ExchangeRecord.of(
-                    head.connect ? "connect" : "http",
-                    peer(),
-                    logUser,
-                    head.method,
-                    logStatus,
-                    logError,
-                    logExplain,
-                    nanos,
-                    result,
-                    logAttempted));
+                            head.connect ? "connect" : "http",
+                            peer(),
+                            logUser,
+                            head.method,
+                            logStatus,
+                            logError,
+                            logExplain,
+                            nanos,
+                            result,
+                            logAttempted)
+                    .withBytes(
+                            logTunnelHeadIn >= 0 ? logTunnelHeadIn + logTunnelUp : in.consumed() - exchangeConsumed,
+                            out.written() - exchangeWritten + logTunnelDown));
         }
     }
 
@@ -323,6 +334,7 @@ final class GatewayConnection implements ServedConnection {
         logExplain = null;
         logTunnelDown = 0;
         logTunnelUp = 0;
+        logTunnelHeadIn = -1;
     }
 
     private static String logTarget(RequestTarget t) {
@@ -785,6 +797,7 @@ final class GatewayConnection implements ServedConnection {
             logStatus = 200;
             logExplain = ex;
             idle = false;
+            logTunnelHeadIn = in.consumed() - exchangeConsumed; // the tunnel counts what follows (drained bytes too)
             // the connection's own buffers carry the tunnel: `in` is drained into it first, `out` is flushed
             Tunnel t = new Tunnel(
                     ch, in, link, cfg.tunnelIdleTimeoutMillis(), gw.ticker(), gw.tunnelWatchdog(), out.buffer());

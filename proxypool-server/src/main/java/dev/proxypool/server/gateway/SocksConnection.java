@@ -89,6 +89,8 @@ final class SocksConnection implements ServedConnection {
     private Explain logExplain = Explain.NONE;
     private long logDown;
     private long logUp;
+    /** Bytes of the handshake, counted when the tunnel starts (it counts what follows); -1 before. */
+    private long handshakeIn = -1;
 
     /** What the handshake asked for. */
     private record Request(String client, HeaderLookup headers, RequestTarget target) {}
@@ -143,16 +145,19 @@ final class SocksConnection implements ServedConnection {
                 }
                 if (exchanges != null) {
                     exchanges.ended(ExchangeRecord.of(
-                            "socks",
-                            ch.peer(),
-                            logUser,
-                            LOG_METHOD,
-                            logStatus,
-                            logError,
-                            logExplain,
-                            nanos,
-                            result,
-                            logAttempted));
+                                    "socks",
+                                    ch.peer(),
+                                    logUser,
+                                    LOG_METHOD,
+                                    logStatus,
+                                    logError,
+                                    logExplain,
+                                    nanos,
+                                    result,
+                                    logAttempted)
+                            .withBytes(
+                                    handshakeIn >= 0 ? handshakeIn + logUp : in.consumed() + in.buffered(),
+                                    out.written() + logDown));
                 }
             }
             gw.closeConnection(ch, lingerOnClose, in, out, buffersFree);
@@ -391,6 +396,7 @@ final class SocksConnection implements ServedConnection {
             outcome = AttemptOutcome.SUCCESS; // established: from here on it is never replayed
             result = ExchangeResult.OK;
             logStatus = 200;
+            handshakeIn = in.consumed(); // the tunnel counts what follows (drained bytes too)
             // the connection's own buffers carry the tunnel: `in` is drained into it first, `out` is flushed
             Tunnel tunnel = new Tunnel(
                     ch, in, link, cfg.tunnelIdleTimeoutMillis(), gw.ticker(), gw.tunnelWatchdog(), out.buffer());

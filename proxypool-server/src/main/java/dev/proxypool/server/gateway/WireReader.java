@@ -44,6 +44,8 @@ final class WireReader {
     private int pos;
     private int lim;
     private byte[] spill = new byte[0];
+    /** Bytes read from the stream through this reader (buffered or handed straight on). */
+    private long received;
 
     /** @param client which side {@code in} reads from: failures become {@link PeerIOException}s of that side */
     WireReader(InputStream in, int bufferSize, boolean client) {
@@ -123,6 +125,7 @@ final class WireReader {
             return false;
         }
         lim += n;
+        received += n;
         return true;
     }
 
@@ -183,11 +186,24 @@ final class WireReader {
             pos += n;
             return n;
         }
+        int n;
         try {
-            return in.read(dst, off, len);
+            n = in.read(dst, off, len);
         } catch (IOException e) {
             throw PeerIOException.wrap(client, e);
         }
+        if (n > 0) {
+            received += n;
+        }
+        return n;
+    }
+
+    /**
+     * Bytes consumed so far: read from the stream through this reader and no longer buffered (those
+     * {@link #drainTo} handed on included; what a caller reads from {@link #stream()} itself is not).
+     */
+    long consumed() {
+        return received - (lim - pos);
     }
 
     /**

@@ -420,6 +420,58 @@ class ConsoleManageBrowserTest {
 
     // ---- credential refs ------------------------------------------------------------------------------
 
+    /** Issue 34: the bytes of GET /v1/admin/traffic on the Clients tab and the Upstreams page, as the API counts them. */
+    @Test
+    void bytesPerClientAndPerUpstreamShowAsTheApiCountsThem() {
+        assertEquals(200, gatewayGet("keeper", "keeper-secret-0123456789"));
+        Await.atMost(Duration.ofSeconds(20))
+                .until("keeper's request counted", () -> traffic("clients", "client", "keeper")[2] > 0);
+        signIn(TOKEN);
+        openManage("clients");
+        // the page and the API read the same counters; a render may precede a late count, so wait for agreement
+        browser.waiting(30).until(d -> {
+            long[] k = traffic("clients", "client", "keeper");
+            js("renderManage(true);");
+            return itemText("client", "keeper")
+                    .contains("sent " + js("return bytesText(arguments[0]);", k[0]) + " · received "
+                            + js("return bytesText(arguments[0]);", k[1]));
+        });
+        assertFalse(itemText("client", "keeper").contains("received 0 B"), itemText("client", "keeper"));
+        js("document.body.dataset.rendered = ''; location.hash = 'upstreams';");
+        browser.waiting(20).until(d -> "upstreams".equals(js("return document.body.dataset.rendered || ''")));
+        browser.waiting(30).until(d -> {
+            long[] u = traffic("upstreams", "upstream", "up-a");
+            js("renderUpstreams(true);");
+            return text("#up-table tr[data-upstream='up-a'] td[data-col='sent']")
+                            .equals(js("return bytesText(arguments[0]);", u[0]))
+                    && text("#up-table tr[data-upstream='up-a'] td[data-col='received']")
+                            .equals(js("return bytesText(arguments[0]);", u[1]))
+                    && u[1] > 0;
+        });
+        browser.screenshot("upstreams-traffic");
+    }
+
+    private String text(String css) {
+        Object t = js("const e = document.querySelector(arguments[0]); return e ? e.innerText : '';", css);
+        return ((String) t).strip();
+    }
+
+    /** {@code [bytesSent, bytesReceived, exchanges]} of one row of {@code GET /v1/admin/traffic}, zeros when absent. */
+    @SuppressWarnings("unchecked")
+    private static long[] traffic(String list, String key, String name) {
+        for (Map<String, Object> row :
+                (List<Map<String, Object>>) admin("/traffic").get(list)) {
+            if (name.equals(row.get(key))) {
+                return new long[] {
+                    ((Number) row.get("bytesSent")).longValue(),
+                    ((Number) row.get("bytesReceived")).longValue(),
+                    ((Number) row.get("exchanges")).longValue()
+                };
+            }
+        }
+        return new long[3];
+    }
+
     @Test
     void credentialRefsAreGivenToProvidersRenamedAndDeleted() {
         signIn(TOKEN);
