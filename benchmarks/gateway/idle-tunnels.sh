@@ -12,7 +12,8 @@
 # Everything binds to 127.0.0.1; every process started here is stopped on exit; bounded in time.
 #
 # Usage: benchmarks/gateway/idle-tunnels.sh [--tunnels 10000] [--parallel 32] [--skip-build]
-#                                           [--gateway-opts "..."] [--only gateway|squid]
+#                                           [--gateway-opts "..."] [--only gateway|squid] [--histogram FILE]
+# --histogram FILE: the gateway's heap by class (top 25 of jcmd GC.class_histogram) while the tunnels are held
 # Each tunnel takes two descriptors in the middle hop and two in squid A: N is lowered to what
 # `ulimit -n` (raised to its hard limit here) allows, and the run says so.
 set -euo pipefail
@@ -24,6 +25,7 @@ PARALLEL=32
 SKIP_BUILD=0
 GATEWAY_OPTS="-Xms512m -Xmx512m -XX:+UseParallelGC -XX:+AlwaysPreTouch"
 ONLY=""
+HISTOGRAM=""
 WARMUP=300
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -32,6 +34,7 @@ while [ $# -gt 0 ]; do
     --skip-build) SKIP_BUILD=1; shift ;;
     --gateway-opts) GATEWAY_OPTS="$2"; shift 2 ;;
     --only) ONLY="$2"; shift 2 ;;
+    --histogram) HISTOGRAM="$2"; shift 2 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -154,6 +157,10 @@ measure() { # name pid port jvm(0/1)
   open_tunnels "$port" "$TUNNELS" "$name"
   sleep 3 # let the last ones settle (buffers handed back, threads parked)
   [ "$jvm" = 1 ] && heap1=$(heap_kib "$pid")
+  if [ "$jvm" = 1 ] && [ -n "$HISTOGRAM" ]; then
+    "$JCMD" "$pid" GC.class_histogram | head -28 > "$HISTOGRAM"
+    echo "  heap by class while held: $HISTOGRAM"
+  fi
   sleep 1
   local rss1; rss1=$(rss_kib "$pid")
   local threads; threads=$(ls "/proc/$pid/task" | wc -l)
