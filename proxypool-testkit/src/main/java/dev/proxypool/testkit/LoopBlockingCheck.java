@@ -47,7 +47,8 @@ import jdk.jfr.consumer.RecordingStream;
  * An event whose stack holds a frame starting with an {@linkplain Builder#ignoreFrame ignored
  * prefix} is left out; by default ({@link #DEFAULT_IGNORED}) Netty's graceful shutdown, which sleeps
  * on the loop between checks for late tasks ({@code SingleThreadEventExecutor.confirmShutdown}), and
- * class loading (a class's first use reads its jar once).
+ * class loading (a class's first use reads its jar once); so is anything inside a static initializer
+ * ({@code <clinit>}: once per class) unless {@link Builder#reportClassInitialization()}.
  *
  * <p>Limits: a call is seen only if an event is recorded for it. Native code without one is not: a
  * host name lookup through {@code InetAddress} ends in {@code getaddrinfo}, seen only where the
@@ -123,6 +124,7 @@ public final class LoopBlockingCheck implements AutoCloseable {
 
     private final Pattern threads;
     private final List<String> ignored;
+    private final boolean classInitialization;
     private final RecordingStream stream;
     private final List<Blocking> seen = new ArrayList<>();
     private final AtomicBoolean markerSeen = new AtomicBoolean();
@@ -132,6 +134,7 @@ public final class LoopBlockingCheck implements AutoCloseable {
     private LoopBlockingCheck(Builder b) {
         this.threads = b.threads;
         this.ignored = List.copyOf(b.ignored);
+        this.classInitialization = b.classInitialization;
         RecordingStream rs = new RecordingStream();
         try {
             for (String e : ANY_DURATION) {
@@ -180,8 +183,11 @@ public final class LoopBlockingCheck implements AutoCloseable {
                 if (!f.isJavaFrame()) {
                     continue;
                 }
-                String frame =
-                        f.getMethod().getType().getName() + "." + f.getMethod().getName();
+                String method = f.getMethod().getName();
+                if (!classInitialization && method.equals("<clinit>")) {
+                    return; // a class's initializer runs once: not a loop's steady state
+                }
+                String frame = f.getMethod().getType().getName() + "." + method;
                 for (String prefix : ignored) {
                     if (frame.startsWith(prefix)) {
                         return;
@@ -256,6 +262,7 @@ public final class LoopBlockingCheck implements AutoCloseable {
         private Duration threshold = Duration.ZERO;
         private Duration socketThreshold = Duration.ofMillis(10);
         private final List<String> ignored = new ArrayList<>(DEFAULT_IGNORED);
+        private boolean classInitialization;
 
         private Builder(Pattern threads) {
             this.threads = threads;
@@ -293,6 +300,17 @@ public final class LoopBlockingCheck implements AutoCloseable {
          */
         public Builder ignoreFrame(String prefix) {
             ignored.add(Objects.requireNonNull(prefix, "prefix"));
+            return this;
+        }
+
+        /**
+         * Reports blocking inside a class's static initializer too (left out by default: it runs
+         * once per class, e.g. the JDK reading its security properties on the first lookup).
+         *
+         * @return this builder
+         */
+        public Builder reportClassInitialization() {
+            this.classInitialization = true;
             return this;
         }
 

@@ -195,6 +195,50 @@ class LoopBlockingCheckTest {
         }
     }
 
+    /** Its initializer blocks, once. */
+    static final class SlowToInitialize {
+        static final long STARTED = System.nanoTime();
+
+        static {
+            try {
+                Thread.sleep(5); // the blocking initializer under test
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        private SlowToInitialize() {}
+    }
+
+    /** Its initializer blocks, once. */
+    static final class AlsoSlowToInitialize {
+        static final long STARTED = System.nanoTime();
+
+        static {
+            try {
+                Thread.sleep(5); // the blocking initializer under test
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        private AlsoSlowToInitialize() {}
+    }
+
+    @Test
+    void aStaticInitializerIsLeftOutUnlessAskedFor() throws Exception {
+        try (LoopBlockingCheck check = LoopBlockingCheck.threads(LOOPS).start()) {
+            runOn("test-loop-8", () -> assertTrue(SlowToInitialize.STARTED != 0));
+            check.assertNoBlocking();
+        }
+        try (LoopBlockingCheck check =
+                LoopBlockingCheck.threads(LOOPS).reportClassInitialization().start()) {
+            runOn("test-loop-9", () -> assertTrue(AlsoSlowToInitialize.STARTED != 0));
+            Blocked b = caught(check);
+            assertTrue(b.calls().stream().anyMatch(c -> c.event().equals("jdk.ThreadSleep")), b.message());
+        }
+    }
+
     private static void acceptedPause() throws InterruptedException {
         Thread.sleep(5); // the blocking call the test accepts
     }
