@@ -27,6 +27,21 @@ import java.util.Objects;
  * {@link #wanted()} bytes at a time; only an HTTP reply head ended by bare line feeds can then be
  * followed by tunnel bytes in the same read.
  *
+ * <p>On an event loop (Netty), once the channel to the proxy is connected (and, for an HTTPS proxy,
+ * its TLS handshake done):
+ *
+ * <pre>{@code
+ * UpstreamHandshake h = UpstreamHandshake.tunnel(proxy.protocol(), Target.of(host, port), credentials);
+ * ctx.writeAndFlush(Unpooled.wrappedBuffer(h.output()));
+ * // channelRead(ctx, ByteBuf msg):
+ * ByteBuffer view = msg.nioBuffer();
+ * boolean open = h.input(view);                // throws HandshakeRejected: Failures' verdict
+ * msg.skipBytes(view.position());
+ * byte[] next = h.output();
+ * if (next.length > 0) ctx.writeAndFlush(Unpooled.wrappedBuffer(next));
+ * if (open) { ... msg's readable bytes are the tunnel's first: pass them on, then relay ... }
+ * }</pre>
+ *
  * <p>Every refusal and protocol error is a {@link HandshakeRejected} classified by
  * {@link Failures}, the one table of who is blamed. Timeouts, resets and the proxy closing
  * mid-handshake are the caller's to classify ({@link Failures#classify}). Bounded: a reply head
