@@ -30,7 +30,7 @@ do
     local av = KEYS[11]
     local ids, ok = {}, true
     if nt == 0 then
-      ids = redis.call('SPOP', av, count)
+      ids = redis.call('SPOP', av, ARGV[2]) -- strings: a Lua number argument is formatted per call
     else
       local item = 'c:' .. ARGV[9 + 3 * nt]
       local term = #item .. ':' .. item
@@ -40,9 +40,9 @@ do
       local r1, r2, r3, r4 = math.random(1, 32), math.random(1, 32), math.random(1, 32), math.random(1, 32)
       local from = term .. '|p-' .. string.sub(B, r1, r1) .. string.sub(B, r2, r2) .. string.sub(B, r3, r3)
         .. string.sub(B, r4, r4)
-      local ms = redis.call('ZRANGEBYLEX', KEYS[6], '[' .. from, '(' .. term .. '}', 'LIMIT', 0, count)
+      local ms = redis.call('ZRANGEBYLEX', KEYS[6], '[' .. from, '(' .. term .. '}', 'LIMIT', '0', ARGV[2])
       if #ms < count then -- wrap once to the start of the range
-        for _, m in ipairs(redis.call('ZRANGEBYLEX', KEYS[6], '[' .. term .. '|', '(' .. from, 'LIMIT', 0, count - #ms)) do
+        for _, m in ipairs(redis.call('ZRANGEBYLEX', KEYS[6], '[' .. term .. '|', '(' .. from, 'LIMIT', '0', tostring(count - #ms))) do
           ms[#ms + 1] = m
         end
       end
@@ -102,7 +102,7 @@ do
     if ok then
       if #zrem > 0 then redis.call('ZREM', KEYS[6], unpack(zrem)) end
       redis.call('HSET', KEYS[12], unpack(ends))
-      for u, n in pairs(up) do redis.call('HINCRBY', KEYS[9], 'a:' .. u, -n) end
+      for u, n in pairs(up) do redis.call('HINCRBY', KEYS[9], 'a:' .. u, n == 1 and '-1' or tostring(-n)) end
       fast_out = { 3 } -- whole stored values: RedisPoolStore takes the record token
       for j = 1, #recs do fast_out[j + 1] = recs[j] end
     elseif #ids > 0 then

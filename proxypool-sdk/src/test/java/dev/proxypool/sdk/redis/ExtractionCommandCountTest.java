@@ -160,6 +160,35 @@ class ExtractionCommandCountTest {
         }
     }
 
+    @Test
+    void aFastPathCandidateFailingItsTestFallsThroughWithNothingChanged() {
+        // only the proxies with the latest expiries (n >= 3,960: 40 of 4,000, 10 per country) have the
+        // remaining TTL asked: the fast path's random pick almost always fails it, puts it back, and the
+        // general script finds a proxy that passes; exactly one proxy leaves the pool per call
+        Duration minTtl = Duration.ofHours(1).plusSeconds(3960);
+        try (RedisClient c =
+                RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
+            for (int i = 0; i < 5; i++) {
+                String country = COUNTRIES[i % 4];
+                long before = c.scard(keys.poolTag() + "a");
+                ExtractionResult r = store.extract(
+                        ExtractionRequest.builder(1)
+                                .filter(ExtractionFilter.builder()
+                                        .country(country)
+                                        .label("type", i % 2 == 0 ? "residential" : "datacenter")
+                                        .build())
+                                .minRemainingTtl(minTtl)
+                                .build(),
+                        NOW);
+                assertTrue(r instanceof ExtractionResult.Extracted e && e.count() == 1, "one proxy: " + r);
+                Proxy p = ((ExtractionResult.Extracted) r).proxies().get(0).proxy();
+                assertTrue(!p.expiresAt().isBefore(NOW.plus(minTtl)), "the TTL holds: " + p.expiresAt());
+                assertEquals(country, p.labels().get("country"));
+                assertEquals(before - 1, c.scard(keys.poolTag() + "a"), "one proxy left the available set");
+            }
+        }
+    }
+
     private static long total(Map<String, Long> commands) {
         return commands.values().stream().mapToLong(Long::longValue).sum();
     }
