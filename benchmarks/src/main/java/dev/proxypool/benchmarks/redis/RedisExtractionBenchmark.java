@@ -128,14 +128,19 @@ public final class RedisExtractionBenchmark {
         for (int size : sizes) {
             String prefix = newPrefix();
             try (RedisPoolStore store = open(prefix, StoreSettings.DEFAULTS)) {
+                long usedBefore = usedMemory();
                 long loadStart = ticker.read();
                 RedisBenchPool.load(store, size, now, 2);
+                double loadSeconds = seconds(loadStart);
+                long usedAfter = usedMemory();
                 System.err.printf(
                         Locale.ROOT,
-                        "loaded %,d proxies in %.1f s: %,.0f bytes per proxy (MEMORY USAGE of the pool's keys)%n",
+                        "loaded %,d proxies in %.1f s: %,.0f bytes per proxy (MEMORY USAGE of the pool's keys),"
+                                + " %,.0f (INFO memory used_memory after - before the load)%n",
                         size,
-                        seconds(loadStart),
-                        poolBytes(prefix) / (double) size);
+                        loadSeconds,
+                        poolBytes(prefix) / (double) size,
+                        (usedAfter - usedBefore) / (double) size);
                 for (int threads : new int[] {1, 8}) {
                     Trivial trivial = trivial(prefix, threads, 4000 / shrink);
                     grid(store, size, threads, trivial, "no filter", 1, 1000 / shrink, false);
@@ -459,6 +464,19 @@ public final class RedisExtractionBenchmark {
                 c.sendCommand(Protocol.Command.CONFIG, "RESETSTAT");
             }
         }
+    }
+
+    /** {@code used_memory} of {@code INFO memory}, bytes. */
+    private long usedMemory() {
+        try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
+            for (String line : c.info("memory").split("\r?\n")) {
+                if (line.startsWith("used_memory:")) {
+                    return Long.parseLong(
+                            line.substring("used_memory:".length()).trim());
+                }
+            }
+        }
+        return 0;
     }
 
     /** CPU seconds (user + system) of Redis' main thread so far: robust against preemption, unlike wall time. */

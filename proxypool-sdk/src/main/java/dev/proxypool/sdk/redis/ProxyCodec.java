@@ -172,6 +172,17 @@ final class ProxyCodec {
         return combo.size() >= 2 ? Optional.of(compositeItem(combo)) : Optional.empty();
     }
 
+    /** How many of the {@code required} labels are declared dimensions ({@link #compositeFor}'s combination). */
+    static int compositeSize(Map<String, String> required, List<String> dims) {
+        int n = 0;
+        for (String d : dims) {
+            if (required.containsKey(d)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** The index item of label {@code k=v}; {@code n} is k's UTF-8 length, so no two labels share a name. */
     static String labelItem(String k, String v) {
         return "l:" + utf8Length(k) + ":" + k + "=" + v;
@@ -187,6 +198,29 @@ final class ProxyCodec {
 
     private static void token(StringBuilder sb, String s) {
         sb.append(s.length()).append(':').append(s);
+    }
+
+    /**
+     * The record ({@link #record}) of a whole stored value ({@link #storedValue}): its sixth token.
+     * The tokens' lengths are UTF-8 byte counts, so the walk is over the bytes.
+     */
+    static String recordOfStored(Object stored) {
+        byte[] b = stored instanceof byte[] bytes
+                ? bytes
+                : RedisReplies.string(stored).getBytes(StandardCharsets.UTF_8);
+        int pos = 0;
+        for (int token = 0; ; token++) {
+            int colon = pos;
+            int len = 0;
+            while (b[colon] != ':') {
+                len = len * 10 + (b[colon] - '0');
+                colon++;
+            }
+            if (token == 5) {
+                return new String(b, colon + 1, len, StandardCharsets.UTF_8);
+            }
+            pos = colon + 1 + len;
+        }
     }
 
     /** Decodes a record written by {@link #record}. */

@@ -398,7 +398,7 @@ public final class RedisClusterPoolStore implements PoolStore {
                 undeliveredBy(order[0], e, allowance);
                 throw e;
             }
-            if (RedisReplies.number(r.get(0)) == 1) {
+            if (RedisReplies.number(r.get(0)) != 0) { // 1, or 3 from the fast path
                 return new ExtractionResult.Extracted(RedisPoolStore.extracted(r, 1, now));
             }
             if (shards.length == 1) {

@@ -92,7 +92,8 @@ public final class RedisPoolStore implements PoolStore {
     static final int IDEMPOTENCY_PURGE_WINDOW = 1000;
 
     static final RedisScript PUBLISH = RedisScript.withPrelude("/redis/common.lua", "/redis/publish.lua");
-    static final RedisScript EXTRACT = RedisScript.withPrelude("/redis/common.lua", "/redis/extract.lua");
+    static final RedisScript EXTRACT =
+            RedisScript.withFastPath("/redis/extract_fast.lua", "/redis/common.lua", "/redis/extract.lua");
     static final RedisScript REMOVE = RedisScript.withPrelude("/redis/common.lua", "/redis/remove.lua");
     static final RedisScript PURGE = RedisScript.withPrelude("/redis/common.lua", "/redis/purge.lua");
     static final RedisScript MARK_CHECKED = RedisScript.withPrelude("/redis/common.lua", "/redis/mark_checked.lua");
@@ -324,9 +325,15 @@ public final class RedisPoolStore implements PoolStore {
         Optional<String> composite =
                 ProxyCodec.compositeFor(request.filter().labels().required(), settings.indexDimensions());
         if (composite.isPresent()) {
+            ExtractionFilter filter = request.filter();
+            // '1': the composite range holds exactly the filter's matches (extract_fast.lua's fast path)
+            boolean covers = filter.upstream().isEmpty()
+                    && filter.protocol().isEmpty()
+                    && ProxyCodec.compositeSize(filter.labels().required(), settings.indexDimensions())
+                            == filter.labels().required().size();
             args.add("c");
             args.add(composite.get().substring(2));
-            args.add("");
+            args.add(covers ? "1" : "");
             args.set(terms, Integer.toString(Integer.parseInt(args.get(terms)) + 1));
         }
         return args;
@@ -335,8 +342,11 @@ public final class RedisPoolStore implements PoolStore {
     /** The extracted proxies of a script reply whose records start at index {@code from}. */
     static List<ExtractedProxy> extracted(List<?> reply, int from, Instant now) {
         List<ExtractedProxy> out = new ArrayList<>(Math.max(0, reply.size() - from));
+        // extract.lua's fast path (extract_fast.lua) answers {3, stored value...}: the record is their last token
+        boolean whole = from == 1 && RedisReplies.number(reply.get(0)) == 3;
         for (int i = from; i < reply.size(); i++) {
-            out.add(new ExtractedProxy(ProxyCodec.decode(RedisReplies.string(reply.get(i))), now));
+            String record = whole ? ProxyCodec.recordOfStored(reply.get(i)) : RedisReplies.string(reply.get(i));
+            out.add(new ExtractedProxy(ProxyCodec.decode(record), now));
         }
         return out;
     }
