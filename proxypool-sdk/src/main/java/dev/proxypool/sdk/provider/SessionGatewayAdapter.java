@@ -89,7 +89,7 @@ final class SessionGatewayAdapter implements ProviderAdapter {
                         "sessionLifetime",
                         "sessionIdLength",
                         "sessionIdAlphabet"));
-        for (String urlOnly : List.of("maxBytes", "timeout", "expiresAtFormat")) {
+        for (String urlOnly : List.of("maxBytes", "timeout", "expiresAtFormat", "expiresAtZone")) {
             if (settings.get(urlOnly).isPresent()) {
                 throw new IllegalArgumentException(settings.key(urlOnly) + " does not apply to type '" + TYPE
                         + "' (nothing is read from the network)");
