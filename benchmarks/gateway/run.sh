@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Gateway load harness: one run, same machine, same origin, three paths to squid A.
-#   (a) wrk -> squid A -> nginx                 (the single-proxy floor)
+# Gateway load harness: one run, same machine, same origin, four paths to squid A.
+#   (a) wrk -> squid A -> nginx                 (the single-proxy floor: direct to the upstream)
+#   (h) wrk -> HAProxy -> squid A -> nginx      (HAProxy as a bare TCP relay, `mode tcp`: no CONNECT parsing,
+#                                                 no auth, no pick; the floor any middle hop can reach)
 #   (b) wrk -> gateway -> squid A -> nginx      (ours: `proxypool serve` with squid A as its only upstream;
 #                                                 listener "own" = the bare wire layer over a static engine)
 #   (c) wrk -> squid B -> squid A -> nginx      (a squid peer chain: the baseline to beat)
-# plus CONNECT tunnel set-up rate and bulk MB/s through a tunnel for (a)/(b)/(c).
+# plus CONNECT tunnel set-up rate and bulk MB/s through a tunnel for every path, and for each the middle
+# hop's CPU time and context switches (all its threads, voluntary and not) per request and per tunnel.
 # Everything binds to 127.0.0.1; every process started here is stopped on exit.
 #
 # Usage: benchmarks/gateway/run.sh [--duration 15] [--connections 50] [--threads 2] [--rounds 1]
@@ -57,6 +60,7 @@ ORIGIN_PORT=18100
 ORIGIN_TLS_PORT=18443
 SQUID_A_PORT=18128
 SQUID_B_PORT=18129
+HAPROXY_PORT=18130
 GATEWAY_PORT=18080
 API_PORT=19090
 
@@ -65,6 +69,7 @@ need=()
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
 command -v squid >/dev/null 2>&1 || [ -x /usr/sbin/squid ] || need+=(squid)
 command -v wrk >/dev/null 2>&1 || need+=(wrk)
+command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || need+=(haproxy)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
@@ -73,6 +78,7 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 SQUID=$(command -v squid || echo /usr/sbin/squid)
+HAPROXY=$(command -v haproxy || echo /usr/sbin/haproxy)
 
 . "$ROOT/benchmarks/java.sh"
 JAVA_HOME_SEL=$(java_home)
@@ -117,6 +123,21 @@ subst() {
 subst "$HERE/nginx.conf.in" "$WORK/nginx.conf"
 subst "$HERE/squid-a.conf.in" "$WORK/squid-a.conf"
 subst "$HERE/squid-b.conf.in" "$WORK/squid-b.conf"
+# HAProxy as a bare TCP relay in front of squid A: bytes in, bytes out (Debian's haproxy, default threads)
+cat > "$WORK/haproxy.cfg" <<CFG
+global
+  maxconn 4096
+defaults
+  mode tcp
+  timeout connect 5s
+  timeout client 60s
+  timeout server 60s
+frontend relay
+  bind 127.0.0.1:$HAPROXY_PORT
+  default_backend squid_a
+backend squid_a
+  server a 127.0.0.1:$SQUID_A_PORT
+CFG
 
 "$NGINX" -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log" &
 PIDS+=($!)
@@ -177,6 +198,10 @@ wait_port() { # port name  # up to 60 s: a JVM on a loaded 2-core host can take 
 }
 wait_port $ORIGIN_PORT nginx
 wait_port $SQUID_A_PORT "squid A"
+"$HAPROXY" -db -f "$WORK/haproxy.cfg" > "$WORK/haproxy.out" 2>&1 &
+PIDS+=($!)
+PID_OF[h]=$!
+wait_port $HAPROXY_PORT "haproxy"
 # squid B only after squid A answers: a parent found dead at start-up is avoided for a while
 "$SQUID" -N -f "$WORK/squid-b.conf" > "$WORK/squid-b.out" 2>&1 &
 PIDS+=($!)
@@ -195,23 +220,31 @@ check() { # proxy-port name (retries for up to 10 s while the proxy settles)
   done
   echo "$2 does not forward $ORIGIN_URL" >&2; exit 1
 }
-check $SQUID_A_PORT "squid A"; check $SQUID_B_PORT "squid B"
+check $SQUID_A_PORT "squid A"; check $HAPROXY_PORT "haproxy"; check $SQUID_B_PORT "squid B"
 for L in "${LISTENER_LIST[@]}"; do check "${GW_PORT[$L]}" "gateway ($L)"; done
 echo "sanity: gateway headers:"
 curl -s -D - -o /dev/null -H "Proxy-Authorization: $PROXY_AUTH" -x "http://127.0.0.1:$GATEWAY_PORT" "$ORIGIN_URL" | grep -i '^x-proxypool' | tr -d '\r' | sed 's/^/  /'
 
 if [ "$HOLD" = 1 ]; then
   # for investigations by hand: the same processes and configs, no measurement; Ctrl-C stops all
-  echo "holding: nginx :$ORIGIN_PORT, squid A :$SQUID_A_PORT (pid ${PID_OF[a]}), squid B :$SQUID_B_PORT (pid ${PID_OF[c]})"
+  echo "holding: nginx :$ORIGIN_PORT, squid A :$SQUID_A_PORT (pid ${PID_OF[a]}), squid B :$SQUID_B_PORT (pid ${PID_OF[c]}),"
+  echo "  haproxy :$HAPROXY_PORT (pid ${PID_OF[h]})"
   for L in "${LISTENER_LIST[@]}"; do echo "  gateway[$L] :${GW_PORT[$L]} (pid ${PID_OF[b-$L]})"; done
   echo "  export PROXY_AUTH='$PROXY_AUTH' ORIGIN_URL=$ORIGIN_URL   # work dir $WORK"
   while true; do sleep 3600; done
 fi
 
 # --- HTTP throughput --------------------------------------------------------------------------
-declare -A RPS P50 P99 CPU
+declare -A RPS P50 P99 CPU CSW
 CLK_TCK=$(getconf CLK_TCK)
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# context switches of every live thread of a process, voluntary and not (threads that ended meanwhile
+# are not counted; the hops here keep their threads)
+ctx_switches() {
+  cat /proc/"$1"/task/*/status 2>/dev/null \
+    | awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { n += $2 } END { printf "%d", n }'
+}
+echo "machine load before: $(uptime)"
 # --profile: a JFR recording (settings=profile) of the first gateway around one phase, then its hot methods
 profile_start() { # name
   [ -n "$PROFILE_DIR" ] || return 0
@@ -241,17 +274,19 @@ run_wrk() { # key port round
     "$JAVA" "$HERE/TunnelBench.java" 127.0.0.1 "$2" "127.0.0.1:$ORIGIN_PORT" setup "$TUNNEL_WARMUP" \
       "$TUNNEL_THREADS" /small.txt > /dev/null
   fi
-  t0=$(cpu_ticks "$pid")
+  t0=$(cpu_ticks "$pid"); local cs0; cs0=$(ctx_switches "$pid")
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$HERE/abs-path.lua" "http://127.0.0.1:$2" > "$out"
   local rps p50 p99
   rps=$(awk '/^Requests\/sec/ {print $2}' "$out")
   p50=$(to_ms "$(awk '$1=="50%" {print $2}' "$out")")
   p99=$(to_ms "$(awk '$1=="99%" {print $2}' "$out")")
-  t1=$(cpu_ticks "$pid")
+  t1=$(cpu_ticks "$pid"); local cs1; cs1=$(ctx_switches "$pid")
   local reqs; reqs=$(awk '/requests in/ {print $1}' "$out")
   local us; us=$(awk -v t=$((t1 - t0)) -v n="$reqs" -v hz="$CLK_TCK" 'BEGIN{ printf "%.1f", t / hz * 1e6 / n }')
-  echo "$rps $p50 $p99 $us" >> "$WORK/rounds-$1.txt"
-  printf '  round %s %s: %s req/s, P50 %s ms, P99 %s ms, %s CPU us/req in the hop\n' "$3" "$1" "$rps" "$p50" "$p99" "$us"
+  local sw; sw=$(awk -v c=$((cs1 - cs0)) -v n="$reqs" 'BEGIN{ printf "%.2f", n ? c / n : 0 }')
+  echo "$rps $p50 $p99 $us $sw" >> "$WORK/rounds-$1.txt"
+  printf '  round %s %s: %s req/s, P50 %s ms, P99 %s ms, %s CPU us/req and %s switches/req in the hop\n' \
+    "$3" "$1" "$rps" "$p50" "$p99" "$us" "$sw"
   local errs; errs=$(grep -E 'Non-2xx|Socket errors' "$out" || true)
   if [ -n "$errs" ]; then echo "  $1: $errs"; fi
   return 0
@@ -259,7 +294,7 @@ run_wrk() { # key port round
 median_round() { # key -> sets RPS/P50/P99 from the round with the median req/s
   local line; line=$(sort -n "$WORK/rounds-$1.txt" | awk '{a[NR]=$0} END{print a[int((NR+1)/2)]}')
   RPS[$1]=$(echo "$line" | awk '{print $1}'); P50[$1]=$(echo "$line" | awk '{print $2}'); P99[$1]=$(echo "$line" | awk '{print $3}')
-  CPU[$1]=$(echo "$line" | awk '{print $4}')
+  CPU[$1]=$(echo "$line" | awk '{print $4}'); CSW[$1]=$(echo "$line" | awk '{print $5}')
 }
 echo "warm-up (gateway JIT, squid pconns): 5 s each"
 for L in "${LISTENER_LIST[@]}"; do
@@ -270,11 +305,12 @@ echo "measuring ${DURATION}s each at $CONNECTIONS connections, $THREADS wrk thre
 for r in $(seq 1 "$ROUNDS"); do
   [ "$r" = 1 ] && profile_start http
   run_wrk a $SQUID_A_PORT "$r"
+  run_wrk h $HAPROXY_PORT "$r"
   for L in "${LISTENER_LIST[@]}"; do run_wrk "b-$L" "${GW_PORT[$L]}" "$r"; done
   run_wrk c $SQUID_B_PORT "$r"
   [ "$r" = 1 ] && profile_stop http
 done
-KEYS=(a)
+KEYS=(a h)
 for L in "${LISTENER_LIST[@]}"; do KEYS+=("b-$L"); done
 KEYS+=(c)
 for k in "${KEYS[@]}"; do median_round "$k"; done
@@ -291,17 +327,19 @@ tunnel() { # key port
       "$TUNNEL_THREADS" /small.txt > /dev/null
   fi
   [ "$1" = "b-${LISTENER_LIST[0]}" ] && profile_start tunnel
-  t0=$(cpu_ticks "$pid")
+  t0=$(cpu_ticks "$pid"); local cs0; cs0=$(ctx_switches "$pid")
   TUN[$1]=$("$JAVA" "$HERE/TunnelBench.java" 127.0.0.1 "$2" "127.0.0.1:$ORIGIN_PORT" setup "$TUNNEL_SECONDS" \
     "$TUNNEL_THREADS" /small.txt)
-  t1=$(cpu_ticks "$pid")
+  t1=$(cpu_ticks "$pid"); local cs1; cs1=$(ctx_switches "$pid")
   local n; n=$(echo "${TUN[$1]}" | sed -n 's/.*count=\([0-9]*\).*/\1/p')
   [ "$1" = "b-${LISTENER_LIST[0]}" ] && profile_stop tunnel
   TUN[$1]="${TUN[$1]} hopCPUus/tunnel=$(awk -v t=$((t1 - t0)) -v n="$n" -v hz="$CLK_TCK" 'BEGIN{ printf "%.0f", n ? t / hz * 1e6 / n : 0 }')"
+  TUN[$1]="${TUN[$1]} hopSwitches/tunnel=$(awk -v c=$((cs1 - cs0)) -v n="$n" 'BEGIN{ printf "%.2f", n ? c / n : 0 }')"
   BULK[$1]=$("$JAVA" "$HERE/TunnelBench.java" 127.0.0.1 "$2" "127.0.0.1:$ORIGIN_PORT" bulk "$TUNNEL_SECONDS" 1 /big.bin)
 }
 echo "measuring CONNECT tunnels (${TUNNEL_SECONDS}s each after ${TUNNEL_WARMUP}s unmeasured: $TUNNEL_THREADS clients set-up loop; 1 client bulk 64 MiB loop)"
 tunnel a $SQUID_A_PORT
+tunnel h $HAPROXY_PORT
 for L in "${LISTENER_LIST[@]}"; do tunnel "b-$L" "${GW_PORT[$L]}"; done
 tunnel c $SQUID_B_PORT
 
@@ -317,6 +355,7 @@ if [ "$OPEN_LOOP_SECONDS" != 0 ]; then
     echo "  $1: ${OL[$1]}"
   }
   open_loop a $SQUID_A_PORT
+  open_loop h $HAPROXY_PORT
   for L in "${LISTENER_LIST[@]}"; do open_loop "b-$L" "${GW_PORT[$L]}"; done
   open_loop c $SQUID_B_PORT
 fi
@@ -326,17 +365,20 @@ echo
 label() {
   case $1 in
     a) echo "(a) client -> squid A" ;;
+    h) echo "(h) client -> haproxy tcp -> squid A" ;;
     c) echo "(c) client -> squid B -> squid A" ;;
     b-own) echo "(b) client -> gateway -> squid A" ;;
     b-*) echo "(b) gateway[${1#b-}] -> squid A" ;;
   esac
 }
 echo "median of $ROUNDS interleaved round(s); gateway JVM options: -Xms512m -Xmx512m -XX:+UseParallelGC $GATEWAY_OPTS"
-printf '%-36s %10s %9s %9s %14s\n' "HTTP (wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s)" "req/s" "P50 ms" "P99 ms" "hop CPU us/req"
+printf '%-36s %10s %9s %9s %14s %14s\n' "HTTP (wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s)" "req/s" "P50 ms" "P99 ms" \
+  "hop CPU us/req" "hop switches"
 for k in "${KEYS[@]}"; do
-  printf '%-36s %10s %9s %9s %14s\n' "$(label "$k")" "${RPS[$k]}" "${P50[$k]}" "${P99[$k]}" "${CPU[$k]}"
+  printf '%-36s %10s %9s %9s %14s %14s\n' "$(label "$k")" "${RPS[$k]}" "${P50[$k]}" "${P99[$k]}" "${CPU[$k]}" "${CSW[$k]}"
 done
-echo "(hop CPU: CPU time of the process in the middle per request: squid A for (a), the gateway for (b), squid B for (c))"
+echo "(hop CPU and switches: of the process in the middle per request: squid A for (a), haproxy for (h), the gateway"
+echo " for (b), squid B for (c); context switches of all its threads, voluntary and not)"
 for k in "${KEYS[@]}"; do
   case $k in b-*)
     awk -v n="$k" -v b="${RPS[$k]}" -v c="${RPS[c]}" -v pb="${P99[$k]}" -v pa="${P99[a]}" \
@@ -356,27 +398,36 @@ field() { # "k1=v1 k2=v2 ..." key -> value
 }
 ratio() { awk -v x="$1" -v y="$2" 'BEGIN{ if (y > 0) printf "%.2fx", x / y; else print "n/a" }'; }
 echo
-echo "== summary: gateway ($(label "$B")) vs squid front (c) and direct to squid A (a), same run =="
-printf '%-58s %12s %12s %12s %9s %9s\n' "measure" "gateway" "squid front" "direct" "gw/front" "gw/direct"
-tb=$(field "${TUN[$B]}" tunnels/s); tc=$(field "${TUN[c]}" tunnels/s); ta=$(field "${TUN[a]}" tunnels/s)
-printf '%-58s %12s %12s %12s %9s %9s\n' "CONNECT tunnels/s ($TUNNEL_THREADS threads, CONNECT+GET+close)" "$tb" "$tc" "$ta" \
-  "$(ratio "$tb" "$tc")" "$(ratio "$tb" "$ta")"
-printf '%-58s %12s %12s %12s %9s %9s\n' "HTTP req/s (wrk -t$THREADS -c$CONNECTIONS)" "${RPS[$B]}" "${RPS[c]}" "${RPS[a]}" \
-  "$(ratio "${RPS[$B]}" "${RPS[c]}")" "$(ratio "${RPS[$B]}" "${RPS[a]}")"
-cb=$(field "${TUN[$B]}" hopCPUus/tunnel); cc=$(field "${TUN[c]}" hopCPUus/tunnel); ca=$(field "${TUN[a]}" hopCPUus/tunnel)
-printf '%-58s %12s %12s %12s %9s %9s\n' "middle-hop CPU us per tunnel" "$cb" "$cc" "$ca" "$(ratio "$cb" "$cc")" ""
-printf '%-58s %12s %12s %12s %9s %9s\n' "middle-hop CPU us per HTTP request" "${CPU[$B]}" "${CPU[c]}" "${CPU[a]}" \
-  "$(ratio "${CPU[$B]}" "${CPU[c]}")" ""
+echo "== summary: gateway ($(label "$B")) vs haproxy tcp relay (h), squid front (c) and direct to squid A (a), same run =="
+echo "machine load after: $(uptime)"
+row() { # measure gateway haproxy front direct
+  printf '%-50s %10s %10s %10s %10s %8s %8s %8s\n' "$1" "$2" "$3" "$4" "$5" "$(ratio "$2" "$3")" "$(ratio "$2" "$4")" \
+    "$(ratio "$2" "$5")"
+}
+printf '%-50s %10s %10s %10s %10s %8s %8s %8s\n' "measure" "gateway" "haproxy" "sq.front" "direct" "gw/hap" "gw/front" "gw/dir"
+tun_row() { # label field
+  row "$1" "$(field "${TUN[$B]}" "$2")" "$(field "${TUN[h]}" "$2")" "$(field "${TUN[c]}" "$2")" "$(field "${TUN[a]}" "$2")"
+}
+tun_row "CONNECT tunnels/s ($TUNNEL_THREADS thr, CONNECT+GET+close)" tunnels/s
+row "HTTP req/s (wrk -t$THREADS -c$CONNECTIONS)" "${RPS[$B]}" "${RPS[h]}" "${RPS[c]}" "${RPS[a]}"
+tun_row "middle-hop CPU us per tunnel" hopCPUus/tunnel
+tun_row "middle-hop context switches per tunnel" hopSwitches/tunnel
+row "middle-hop CPU us per HTTP request" "${CPU[$B]}" "${CPU[h]}" "${CPU[c]}" "${CPU[a]}"
+row "middle-hop context switches per HTTP request" "${CSW[$B]}" "${CSW[h]}" "${CSW[c]}" "${CSW[a]}"
 # the middle hop adds a proxy to the path, so no gateway outruns going direct: a hop that cost nothing
 # would at best match (a), which bounds gw/front at direct/front on these shared cores
-echo "(ceiling of gw/front, a middle hop that costs nothing: CONNECT $(ratio "$ta" "$tc"), HTTP $(ratio "${RPS[a]}" "${RPS[c]}"))"
+ta=$(field "${TUN[a]}" tunnels/s); tc=$(field "${TUN[c]}" tunnels/s); th=$(field "${TUN[h]}" tunnels/s)
+echo "(ceiling of gw/front, a middle hop that costs nothing: CONNECT $(ratio "$ta" "$tc"), HTTP $(ratio "${RPS[a]}" "${RPS[c]}");"
+echo " the bare TCP relay reaches CONNECT $(ratio "$th" "$tc"), HTTP $(ratio "${RPS[h]}" "${RPS[c]}") of the squid front;"
+echo " for (a) the 'middle hop' is squid A itself, the upstream every path ends at)"
 if [ "$OPEN_LOOP_SECONDS" != 0 ]; then
   for q in p50ms p99ms p999ms; do
-    la=$(field "${OL[a]}" $q); lb=$(field "${OL[$B]}" $q); lc=$(field "${OL[c]}" $q)
+    la=$(field "${OL[a]}" $q); lb=$(field "${OL[$B]}" $q); lc=$(field "${OL[c]}" $q); lh=$(field "${OL[h]}" $q)
     added_b=$(awk -v x="$lb" -v y="$la" 'BEGIN{ printf "%.3f", x - y }')
     added_c=$(awk -v x="$lc" -v y="$la" 'BEGIN{ printf "%.3f", x - y }')
-    printf '%-58s %12s %12s %12s %9s %9s\n' "open-loop @ $RATE req/s: added ${q%ms} ms over direct" "$added_b" "$added_c" \
-      "($la)" "" ""
+    added_h=$(awk -v x="$lh" -v y="$la" 'BEGIN{ printf "%.3f", x - y }')
+    printf '%-50s %10s %10s %10s %10s\n' "open-loop @ $RATE/s: added ${q%ms} ms over direct" "$added_b" "$added_h" \
+      "$added_c" "($la)"
   done
   echo "(open loop: latency from the intended send time; 'direct' shows squid A's own percentile)"
 fi

@@ -7,12 +7,18 @@ import dev.proxypool.core.dispatch.PickResult;
 import dev.proxypool.core.dispatch.Picked;
 import dev.proxypool.core.dispatch.ReusablePick;
 import dev.proxypool.core.dispatch.Strategy;
+import dev.proxypool.core.extract.MemoryPoolStore;
+import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.health.HealthPolicy;
+import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.runtime.RuntimeRegistry;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.core.snapshot.SnapshotBuilder;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.engine.AcquireRequest;
+import dev.proxypool.sdk.engine.AcquireResult;
+import dev.proxypool.sdk.engine.PoolEngine;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
@@ -35,9 +41,15 @@ import org.openjdk.jmh.annotations.Warmup;
  * or 6 label terms in the filter (plus a 30 s minimum remaining TTL, so the TTL check runs). The
  * filter object is built once, as a routing would; the candidate set, WRR schedule and hash ring are
  * warmed in setup (they are per snapshot, not per pick). The strategy benchmarks pick into one
- * caller-owned {@code ReusablePick}, as the hot path does: expected allocation 0 B/op.
- * {@code randomPicked} is the value-returning {@code pick} for comparison: a new {@code Picked} and
- * {@code Reservation}, 56 B/op.
+ * caller-owned {@code ReusablePick}: expected allocation 0 B/op. {@code randomPicked} is the
+ * value-returning {@code pick} for comparison: a new {@code Picked} and {@code Reservation}, 56 B/op.
+ *
+ * <p>{@code acquire} and {@code acquireForHost} are the product's entry point, what the gateway and
+ * the SDK call: {@code PoolEngine.acquire} + {@code Lease.close} on a round-robin routing with the
+ * same filter over the same pool (routing lookup, pick into the engine's reusable result, the lease
+ * taking the unit over). Expected allocation: the lease (64 B) and its answer (16 B), 80 B/op, and
+ * with a destination host also the request's own {@code PickRequest} (40 B), 120 B/op; the pick
+ * itself adds nothing (it added the 56 B of {@code Picked} and {@code Reservation} before).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -69,6 +81,10 @@ public class DispatchBenchmark {
     private PickRequest[] consistentHash;
     private int nextKey;
     private final ReusablePick out = new ReusablePick();
+    private PoolEngine engine;
+    private RoutingRule routing;
+    private final AcquireRequest anyHost = AcquireRequest.forHost("");
+    private final AcquireRequest forHost = AcquireRequest.forHost("shop.example");
 
     @Setup
     public void setup() {
@@ -91,6 +107,25 @@ public class DispatchBenchmark {
         consistentHash = new PickRequest[KEYS];
         for (int i = 0; i < KEYS; i++) {
             consistentHash[i] = PickRequest.consistentHash(filter, "host-" + i + ".shop.example");
+        }
+        // the product's entry point over the same pool and filter
+        MemoryPoolStore store = new MemoryPoolStore(StoreSettings.DEFAULTS);
+        store.upsert(BenchPool.proxies(proxies, wall.instant(), 42), wall.instant());
+        engine = new PoolEngine(
+                List.of(RoutingRule.builder("bench")
+                        .strategy(Strategy.ROUND_ROBIN)
+                        .labels(BenchPool.selector(filterLabels))
+                        .minRemainingTtl(Duration.ofSeconds(30))
+                        .build()),
+                HealthPolicy.DEFAULTS,
+                store,
+                ticker,
+                wall,
+                1);
+        engine.refresh();
+        routing = engine.routing("bench").orElseThrow();
+        if (!(acquireAndClose(anyHost) instanceof AcquireResult.Acquired)) {
+            throw new IllegalStateException("setup: the engine has no candidate");
         }
         StringBuilder firstPicks = new StringBuilder();
         for (PickRequest r : List.of(random, roundRobin, leastInFlight, latency, sequential, consistentHash[0])) {
@@ -124,6 +159,26 @@ public class DispatchBenchmark {
             return out.slot();
         }
         return -1;
+    }
+
+    private AcquireResult acquireAndClose(AcquireRequest request) {
+        AcquireResult r = engine.acquire(routing, request);
+        if (r instanceof AcquireResult.Acquired a) {
+            a.lease().close();
+        }
+        return r;
+    }
+
+    /** The product's entry point: {@code PoolEngine.acquire} on a round-robin routing, then close. */
+    @Benchmark
+    public AcquireResult acquire() {
+        return acquireAndClose(anyHost);
+    }
+
+    /** {@link #acquire()} for a request naming its destination (the gateway's case): plus its pick request. */
+    @Benchmark
+    public AcquireResult acquireForHost() {
+        return acquireAndClose(forHost);
     }
 
     @Benchmark

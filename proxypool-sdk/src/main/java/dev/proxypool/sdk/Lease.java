@@ -1,5 +1,6 @@
 package dev.proxypool.sdk;
 
+import dev.proxypool.core.capacity.HeldUnit;
 import dev.proxypool.core.capacity.Reservation;
 import dev.proxypool.core.health.Admission;
 import dev.proxypool.core.health.FailureEffect;
@@ -35,8 +36,12 @@ import javax.net.ssl.SSLException;
  *
  * <p>Thread-safety: the outcome and the release are CAS-guarded; a lease may be closed from any
  * thread, any number of times.
+ *
+ * <p>The lease holds its unit of capacity itself ({@link HeldUnit}): the pick reserves the unit in
+ * a reusable result and the lease takes it over, so a lease is the one object an acquire allocates
+ * for it (besides the answer that carries it).
  */
-public final class Lease implements AutoCloseable {
+public final class Lease extends HeldUnit implements AutoCloseable {
 
     private static final VarHandle REPORTED;
 
@@ -51,7 +56,6 @@ public final class Lease implements AutoCloseable {
 
     private final Proxy proxy;
     private final String routing;
-    private final Reservation reservation;
     private final Admission admission;
     private final ProxyHealth health;
     private final Ticker ticker;
@@ -76,9 +80,10 @@ public final class Lease implements AutoCloseable {
             SessionKey session,
             StickyPick stickyPick,
             PoolSnapshot snapshot) {
+        super(null);
+        takeUnitFrom(reservation); // the unit moves here: the reservation ends without giving it back
         this.proxy = proxy;
         this.routing = routing;
-        this.reservation = reservation;
         this.admission = admission;
         this.health = health;
         this.ticker = ticker;
@@ -162,7 +167,7 @@ public final class Lease implements AutoCloseable {
 
     /** The upstream connection is up: capacity becomes active and a sticky session binds to this proxy. */
     public void connected() {
-        reservation.activate();
+        activateUnit();
         if (sticky != null && session != null) {
             sticky.connected(session, stickyPick, snapshot, ticker.read());
         }
@@ -283,7 +288,7 @@ public final class Lease implements AutoCloseable {
     /** Releases the capacity (exactly once, whatever happened before). */
     @Override
     public void close() {
-        reservation.release();
+        endUnit(false);
     }
 
     /**
@@ -292,7 +297,7 @@ public final class Lease implements AutoCloseable {
      * @return true until {@link #close()}
      */
     public boolean isHeld() {
-        return reservation.isHeld();
+        return holdsUnit();
     }
 
     /**

@@ -1,8 +1,5 @@
 package dev.proxypool.core.capacity;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 /**
  * One unit of a proxy's capacity, held for one request or tunnel.
  *
@@ -12,9 +9,9 @@ import java.lang.invoke.VarHandle;
  *        `--cancel()/release()--------------'   (CANCELLED counts as released)
  * </pre>
  *
- * Every transition is a CAS on this object's state, so concurrent or repeated {@code release()}
- * and {@code cancel()} calls give the unit back exactly once: the capacity counter can never leak
- * nor go below zero, whatever path a request takes.
+ * Every transition is a CAS on this object's state ({@link HeldUnit}), so concurrent or repeated
+ * {@code release()} and {@code cancel()} calls give the unit back exactly once: the capacity counter
+ * can never leak nor go below zero, whatever path a request takes.
  *
  * <p>Reuse: a hot path that picks many times from one thread or connection can own one reservation
  * made by {@link #unbound()} and {@link #rebind} it to each new unit once the previous one has
@@ -22,7 +19,7 @@ import java.lang.invoke.VarHandle;
  * reference kept from an earlier binding must not be used to release the new one (the owner of a
  * reusable reservation is the only one that ends it).
  */
-public final class Reservation {
+public final class Reservation extends HeldUnit {
 
     /** Where a reservation is in its life; the two terminal states both mean the unit is back. */
     public enum State {
@@ -36,29 +33,8 @@ public final class Reservation {
         CANCELLED
     }
 
-    private static final int RESERVED = 0;
-    private static final int ACTIVE = 1;
-    private static final int RELEASED = 2;
-    private static final int CANCELLED = 3;
-
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(Reservation.class, "state", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    /** Written only before the volatile write of {@link #state} that makes it RESERVED, read after reading it. */
-    private CapacityCell cell;
-
-    @SuppressWarnings("unused") // accessed through STATE
-    private volatile int state;
-
     Reservation(CapacityCell cell) {
-        this.cell = cell;
+        super(cell);
     }
 
     /**
@@ -82,9 +58,7 @@ public final class Reservation {
      * @return a new unbound reservation
      */
     public static Reservation unbound() {
-        Reservation r = new Reservation(null);
-        STATE.setVolatile(r, RELEASED);
-        return r;
+        return new Reservation(null);
     }
 
     /**
@@ -96,19 +70,7 @@ public final class Reservation {
      *                               the acquired unit is then still the caller's to give back
      */
     public void rebind(CapacityCell acquired) {
-        if (acquired == null) {
-            throw new IllegalArgumentException("reservation: capacity cell is missing");
-        }
-        int s = (int) STATE.getVolatile(this);
-        if (s == RESERVED || s == ACTIVE) {
-            throw new IllegalStateException("reservation still holds a unit of " + cell + "; release it before reuse");
-        }
-        if (cell != acquired) { // a reference store into a long-lived object costs a G1 barrier fence
-            cell = acquired;
-        }
-        // the owner is the only writer while the reservation is ended: a release store publishes the
-        // cell to any thread that then reads the state (all reads of it are volatile), without a fence
-        STATE.setRelease(this, RESERVED);
+        rebindUnit(acquired);
     }
 
     /**
@@ -117,14 +79,7 @@ public final class Reservation {
      * @return true if it moved from RESERVED to ACTIVE; false if it was already active or ended
      */
     public boolean activate() {
-        // Count first, then flip: a concurrent release that sees ACTIVE always finds the count it
-        // decrements, so the cell's active() never reads below zero.
-        cell.activated();
-        if (STATE.compareAndSet(this, RESERVED, ACTIVE)) {
-            return true;
-        }
-        cell.deactivated();
-        return false;
+        return activateUnit();
     }
 
     /**
@@ -133,7 +88,7 @@ public final class Reservation {
      * @return true only for the call that actually gave the unit back
      */
     public boolean release() {
-        return end(RELEASED);
+        return endUnit(false);
     }
 
     /**
@@ -143,23 +98,7 @@ public final class Reservation {
      * @return true only for the call that actually gave the unit back
      */
     public boolean cancel() {
-        return end(CANCELLED);
-    }
-
-    private boolean end(int terminal) {
-        for (; ; ) {
-            int s = (int) STATE.getVolatile(this);
-            if (s == RELEASED || s == CANCELLED) {
-                return false;
-            }
-            if (STATE.compareAndSet(this, s, terminal)) {
-                if (s == ACTIVE) {
-                    cell.deactivated();
-                }
-                cell.releaseAcquired();
-                return true;
-            }
-        }
+        return endUnit(true);
     }
 
     private static final State[] STATES = State.values();
@@ -170,7 +109,7 @@ public final class Reservation {
      * @return the current state; a terminal state never changes again
      */
     public State state() {
-        return STATES[(int) STATE.getVolatile(this)];
+        return STATES[unitState()];
     }
 
     /**
@@ -179,8 +118,7 @@ public final class Reservation {
      * @return true while RESERVED or ACTIVE
      */
     public boolean isHeld() {
-        int s = (int) STATE.getVolatile(this);
-        return s == RESERVED || s == ACTIVE;
+        return holdsUnit();
     }
 
     /**
@@ -189,6 +127,6 @@ public final class Reservation {
      * @return the proxy's cell on this worker
      */
     public CapacityCell cell() {
-        return cell;
+        return unitCell();
     }
 }

@@ -11,7 +11,8 @@ import dev.proxypool.core.runtime.ProxyRuntime;
  * tunnel ends, {@link Reservation#cancel()} on failure; and reports the outcome to
  * {@code runtime.health()} with {@code admission} (a {@link Admission#PROBE} decides recovery).
  * A new value and reservation per pick (56 bytes); a hot path that picks repeatedly from one thread
- * or connection can use a {@link ReusablePick} instead, which allocates nothing.
+ * or connection can use a {@link ReusablePick} instead, which allocates nothing (the product's pick,
+ * the SDK engine's {@code PoolEngine.acquire}, does).
  *
  * @param slot        the proxy's slot in the snapshot it was picked from (valid in that snapshot only)
  * @param proxy       the proxy

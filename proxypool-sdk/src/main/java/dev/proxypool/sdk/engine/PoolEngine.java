@@ -6,6 +6,7 @@ import dev.proxypool.core.dispatch.NoCandidate;
 import dev.proxypool.core.dispatch.PickRequest;
 import dev.proxypool.core.dispatch.PickResult;
 import dev.proxypool.core.dispatch.Picked;
+import dev.proxypool.core.dispatch.ReusablePick;
 import dev.proxypool.core.dispatch.Strategy;
 import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.ExtractionRequest;
@@ -69,7 +70,8 @@ import java.util.function.Supplier;
  * gateway and the SDK both lease proxies through it; neither touches the core pieces directly.
  *
  * <p>Hot path ({@link #acquire}): read the live snapshot (one volatile read), pick with the
- * routing's precomputed request, wrap the reservation in a {@link Lease}. Nothing remote. The
+ * routing's precomputed request into a reusable {@link ReusablePick} (allocation-free), and hand
+ * the reserved unit to a {@link Lease}, the one object the pick leaves behind. Nothing remote. The
  * snapshot is rebuilt off the hot path by {@link #refresh()} from the store's available proxies.
  *
  * <p>Thread-safety: {@link #acquire} is lock-free and safe from any number of threads;
@@ -95,6 +97,8 @@ public final class PoolEngine {
     private final SnapshotBuilder builder;
     private final LiveSnapshot live;
     private final Dispatcher dispatcher = new Dispatcher();
+    /** The allocation-free pick's results, taken for one pick at a time (see {@link PickScratch}). */
+    private final PickScratch scratch = PickScratch.forThisMachine();
     /** Routing table and per-routing runtimes, swapped together by {@link #reconfigure}. */
     private record Routes(RoutingTable table, Map<String, RouteRuntime> byName) {}
 
@@ -226,7 +230,28 @@ public final class PoolEngine {
                 }
                 result = stickyPick.result().orElseThrow();
             } else {
-                result = dispatcher.pick(snapshot, pick, now);
+                // the allocation-free pick: into a caller-owned result, whose unit the lease takes over
+                ReusablePick out = scratch.take();
+                try {
+                    if (dispatcher.pick(snapshot, pick, now, out)) {
+                        return new AcquireResult.Acquired(ProxyPoolInternals.newLease(
+                                out.proxy(),
+                                rule.name(),
+                                out.reservation(),
+                                out.admission(),
+                                out.runtime().health(),
+                                ticker,
+                                request.excluded().size() + 1,
+                                sticky,
+                                null,
+                                null,
+                                snapshot));
+                    }
+                    result = out.failure();
+                } finally {
+                    out.reservation().cancel(); // a no-op unless the lease was not made: the unit goes back
+                    scratch.give(out);
+                }
             }
             switch (result) {
                 case Picked p -> {

@@ -57,7 +57,7 @@ public final class ProxyPoolInternals {
          *
          * @param proxy       the leased proxy
          * @param routing     the routing's name
-         * @param reservation the capacity held
+         * @param reservation the capacity held, RESERVED: the lease takes its unit over (it ends without giving it back)
          * @param admission   the health admission
          * @param health      the proxy's health
          * @param ticker      the monotonic clock
@@ -148,7 +148,7 @@ public final class ProxyPoolInternals {
      *
      * @param proxy       the leased proxy
      * @param routing     the routing's name
-     * @param reservation the capacity held
+     * @param reservation the capacity held, RESERVED: the lease takes its unit over (it ends without giving it back)
      * @param admission   the health admission
      * @param health      the proxy's health
      * @param ticker      the monotonic clock

@@ -39,7 +39,7 @@ class RealTinyproxyTargetFailureTest {
         assertTrue(Files.isExecutable(TINYPROXY), TINYPROXY + " is missing: install the Debian package tinyproxy");
         try (FakeOrigin origin = FakeOrigin.start();
                 Tinyproxy tp = Tinyproxy.start(dir);
-                UpstreamBench b = new UpstreamBench(dir, "", List.of(UpstreamBench.key(Protocol.HTTP, tp.port)))) {
+                UpstreamBench b = new UpstreamBench(dir, "", List.of(UpstreamBench.key(Protocol.HTTP, tp.port())))) {
             ProxyHealth health = b.health(0);
             String dead = "127.0.0.1:" + TestPorts.closedPort();
             for (int i = 0; i < DEAD_TUNNELS; i++) {
