@@ -189,6 +189,45 @@ class ProviderTestCommandTest {
         }
     }
 
+    /** A list API's {@code expire_time} as {@code YYYY-MM-DD HH:MM:SS} in the vendor's zone (issue 34). */
+    @Test
+    void aListApiExpiryWithoutAnOffsetReadsInTheConfiguredZone() throws IOException {
+        HttpServer api = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        api.createContext("/get_ip", exchange -> {
+            byte[] body = ("{\"code\": 0, \"data\": [{\"ip\": \"203.0.113.10\", \"port\": 4001,"
+                            + " \"expire_time\": \"2099-12-05 12:30:00\"}]}")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        api.start();
+        try {
+            Path cfg = config("""
+                    providers:
+                      - name: vendor-api
+                        type: http_json_feed
+                        url: "http://127.0.0.1:%d/get_ip"
+                        protocol: http
+                        listField: data
+                        expiresAtFormat: dateTime
+                        expiresAtZone: Asia/Shanghai
+                        fields: { host: ip, port: port, expiresAt: expire_time }
+                    upstreams:
+                      - { name: vendor-api-cn, provider: vendor-api }
+                    """.formatted(api.getAddress().getPort()));
+            CliRunner.Run r = run("provider", "test", "vendor-api", "--config", cfg.toString(), "--json");
+            assertEquals(Main.EXIT_OK, r.exit(), r.out() + r.err());
+            JsonNode v = JsonCodec.read(r.out(), JsonCodec.Nesting.FEED);
+            assertEquals(
+                    "2099-12-05T04:30:00Z",
+                    v.path("candidates").get(0).path("expiresAt").asText(),
+                    "12:30 in Shanghai (UTC+8) is 04:30 UTC");
+        } finally {
+            api.stop(0);
+        }
+    }
+
     /** One vendor: its preset's settings and the grammar its fake gateway enforces on (username, password). */
     private record Vendor(String preset, String settings, String params, Pattern user, Pattern password) {}
 

@@ -173,8 +173,8 @@ public final class ProxyPool implements AutoCloseable {
                 b.wall,
                 b.ticker,
                 inline,
-                // an extracted session gateway proxy is replaced by a fresh session, not listed again
-                key -> store.isTombstoned(key, b.wall.instant()));
+                // an extracted or failing session gateway proxy is replaced by a fresh session, not listed again
+                key -> store.isTombstoned(key, b.wall.instant()) || engine.failing(key));
         ValidationStage validation = b.validation != null ? b.validation : defaultValidation();
         try {
             pipeline = new CollectionPipeline(config, registry, env, engine, validation);

@@ -524,6 +524,7 @@ public final class ConfigLoader {
             // http_json_feed: an object answer's list, and how its expiry is written
             "listField",
             "expiresAtFormat",
+            "expiresAtZone",
             // session_gateway (docs/providers.md)
             "endpoint",
             "preset",

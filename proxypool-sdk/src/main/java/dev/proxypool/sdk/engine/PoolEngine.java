@@ -17,8 +17,11 @@ import dev.proxypool.core.extract.ProxyPage;
 import dev.proxypool.core.extract.ProxyState;
 import dev.proxypool.core.extract.StoredProxy;
 import dev.proxypool.core.health.HealthPolicy;
+import dev.proxypool.core.health.HealthReason;
+import dev.proxypool.core.health.HealthStatus;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.routing.NoCandidatePolicy;
 import dev.proxypool.core.routing.RequestFacts;
 import dev.proxypool.core.routing.RoutingRule;
@@ -45,6 +48,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -584,6 +588,43 @@ public final class PoolEngine {
 
     public PoolSnapshot snapshot() {
         return live.current();
+    }
+
+    /** The live snapshot's slots by proxy key, built when first asked for that snapshot. */
+    private record KeySlots(PoolSnapshot snapshot, Map<ProxyKey, Integer> slots) {}
+
+    private volatile KeySlots keySlots;
+
+    /**
+     * Whether this process's health holds the proxy of {@code key} out for a failure: cooling, on
+     * its recovery probe, or disabled by a failure (an operator's disable is the operator's call, not
+     * a failure). False for a proxy that is not in the live snapshot. A session gateway replaces such
+     * a session by a fresh one; the first call after a new snapshot indexes it by key.
+     *
+     * @param key the proxy's identity
+     * @return true while it is held out for a failure
+     */
+    public boolean failing(ProxyKey key) {
+        PoolSnapshot s = live.current();
+        KeySlots k = keySlots;
+        if (k == null || k.snapshot() != s) {
+            Map<ProxyKey, Integer> slots = HashMap.newHashMap(s.size());
+            for (int i = 0; i < s.size(); i++) {
+                slots.put(s.proxy(i).key(), i);
+            }
+            k = new KeySlots(s, slots);
+            keySlots = k;
+        }
+        Integer slot = k.slots().get(key);
+        if (slot == null) {
+            return false;
+        }
+        HealthStatus status = s.health(slot).status();
+        return switch (status.state()) {
+            case HEALTHY -> false;
+            case COOLING, PROBE_ALLOWED -> true;
+            case DISABLED -> !(status.reason() instanceof HealthReason.Operator);
+        };
     }
 
     /**

@@ -360,11 +360,17 @@ public final class CollectionPipeline implements AutoCloseable {
             drops.put(report.upstream(), upstreamDrops);
             if (!(outcome instanceof FetchOutcome.Error) && !report.candidates().isEmpty()) {
                 // an upstream with a lowWaterMark tops up: its answers are batches, not its whole stock
-                List<String> delisted = upstreams.get(report.upstream()).lowWaterMark() > 0
+                // an adapter that answers its whole stock (session_gateway) is taken at its word at once
+                UpstreamSource source = sources.get(report.upstream());
+                boolean wholeStock = source != null && source.adapter().answersWholeStock();
+                List<String> delisted = upstreams.get(report.upstream()).lowWaterMark() > 0 && !wholeStock
                         ? List.of()
                         : f.schedule()
                                 .delisting
-                                .answer(pooled.getOrDefault(report.upstream(), List.of()), report.candidates());
+                                .answer(
+                                        pooled.getOrDefault(report.upstream(), List.of()),
+                                        report.candidates(),
+                                        wholeStock);
                 if (!delisted.isEmpty()) {
                     publication.remove(delisted);
                     ranked.forget(delisted);

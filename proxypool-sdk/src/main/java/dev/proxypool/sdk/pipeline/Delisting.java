@@ -17,7 +17,9 @@ import java.util.Set;
  * treated as a broken answer (a file caught mid-rewrite, a vendor API answering {@code []} on a
  * hiccup), never as "sells nothing any more". Proxies with an expiry are rentals: they leave at
  * their expiry (TTLs), not by absence, since vendors of rented proxies answer each call with a new
- * batch rather than the whole list.
+ * batch rather than the whole list. An adapter that answers its whole stock every time
+ * ({@link dev.proxypool.sdk.provider.ProviderAdapter#answersWholeStock()}) is taken at its word: what
+ * it no longer lists leaves at once, expiry or not.
  *
  * <p>Not thread-safe: the pipeline uses it under its round lock.
  */
@@ -31,11 +33,12 @@ final class Delisting {
     /**
      * Judges one successful answer.
      *
-     * @param pooled the upstream's proxies in the pool now
-     * @param listed the answer's valid candidates (at least one)
+     * @param pooled     the upstream's proxies in the pool now
+     * @param listed     the answer's valid candidates (at least one)
+     * @param wholeStock the answer is the upstream's whole stock: a proxy missing from it leaves at once
      * @return the ids to withdraw
      */
-    List<String> answer(List<Proxy> pooled, List<Proxy> listed) {
+    List<String> answer(List<Proxy> pooled, List<Proxy> listed, boolean wholeStock) {
         Set<ProxyKey> keys = HashSet.newHashSet(listed.size());
         for (Proxy p : listed) {
             keys.add(p.key());
@@ -43,11 +46,11 @@ final class Delisting {
         Map<ProxyKey, Integer> next = new HashMap<>();
         List<String> withdraw = new ArrayList<>();
         for (Proxy p : pooled) {
-            if (p.expires() || keys.contains(p.key())) {
+            if ((p.expires() && !wholeStock) || keys.contains(p.key())) {
                 continue;
             }
             int n = misses.getOrDefault(p.key(), 0) + 1;
-            if (n >= MISSES_TO_WITHDRAW) {
+            if (n >= MISSES_TO_WITHDRAW || wholeStock) {
                 withdraw.add(p.id());
             } else {
                 next.put(p.key(), n);

@@ -8,6 +8,7 @@ import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.sequential.FetchOutcome;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -32,6 +33,8 @@ final class CandidateMapper {
     private final int defaultMaxConcurrency;
     private final int defaultWeight;
     private final ExpiryFormat expiryFormat;
+    /** {@code expiresAtZone}: the zone of an expiry written without an offset; null when not set. */
+    private final ZoneId expiryZone;
 
     CandidateMapper(ProviderConfig config, Settings settings, FieldMapping fields) {
         this.provider = config.name();
@@ -43,6 +46,9 @@ final class CandidateMapper {
         this.defaultWeight = settings.positiveInt("weight", 1);
         this.expiryFormat = ExpiryFormat.parse(
                 settings.key("expiresAtFormat"), settings.get("expiresAtFormat").orElse("auto"));
+        this.expiryZone = settings.get("expiresAtZone")
+                .map(z -> ExpiryFormat.zone(settings.key("expiresAtZone"), z))
+                .orElse(null);
     }
 
     /** The mapper bound to one fetch: its upstream, its params, and the time it started. */
@@ -195,7 +201,7 @@ final class CandidateMapper {
         private Instant expiry(String expiresAt, String ttlSeconds) throws Drop {
             Instant at = Proxy.NO_EXPIRY;
             if (expiresAt != null) {
-                at = expiryFormat.read(expiresAt);
+                at = expiryFormat.read(expiresAt, expiryZone);
                 if (at == null) {
                     throw new Drop(DropReason.INVALID_EXPIRES_AT);
                 }

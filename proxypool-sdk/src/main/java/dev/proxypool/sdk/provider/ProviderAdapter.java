@@ -22,4 +22,16 @@ public interface ProviderAdapter {
      * @return the report; never null, never thrown
      */
     FetchReport fetch(FetchContext ctx);
+
+    /**
+     * Whether each successful answer is the upstream's whole stock, so that a proxy of the pool it
+     * no longer lists leaves at once, one with an expiry included ({@code session_gateway}: a
+     * session it replaced). Otherwise a proxy leaves after two successful answers without it, and
+     * one with an expiry only at its expiry (a list API's rented batches).
+     *
+     * @return false unless the adapter lists its whole stock every time
+     */
+    default boolean answersWholeStock() {
+        return false;
+    }
 }

@@ -26,7 +26,10 @@ import java.util.regex.Pattern;
  *   <tr><td>{@code timeout}</td><td>HTTP connect and read timeout ({@code 10s}, {@code 500ms}, {@code PT10S})</td><td>10 s</td></tr>
  *   <tr><td>{@code maxConcurrency}, {@code weight}</td><td>defaults for records without them</td><td>10, 1</td></tr>
  *   <tr><td>{@code listField}</td><td>{@code http_json_feed}: dotted path of the list in an object answer</td><td>none</td></tr>
- *   <tr><td>{@code expiresAtFormat}</td><td>{@code auto}, {@code epochSeconds}, {@code epochMillis}, {@code iso8601}</td><td>auto</td></tr>
+ *   <tr><td>{@code expiresAtFormat}</td><td>{@code auto}, {@code epochSeconds}, {@code epochMillis}, {@code iso8601}, {@code dateTime}
+ *       ({@code YYYY-MM-DD HH:MM:SS})</td><td>auto</td></tr>
+ *   <tr><td>{@code expiresAtZone}</td><td>the zone of an expiry without an offset ({@code Asia/Shanghai},
+ *       {@code +08:00}); without it {@code auto} refuses such an expiry</td><td>none ({@code dateTime}: UTC)</td></tr>
  *   <tr><td>{@code delimiter}</td><td>{@code csv}: one-character column separator</td><td>{@code ,}</td></tr>
  *   <tr><td>{@code labels.<k>}</td><td>a static label {@code k} on every record of this provider</td><td>-</td></tr>
  *   <tr><td>{@code endpoint}, {@code preset}, {@code usernameTemplate}, {@code passwordTemplate},

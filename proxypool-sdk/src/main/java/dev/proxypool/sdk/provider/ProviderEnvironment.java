@@ -19,8 +19,9 @@ import java.util.function.Predicate;
  * @param clock   wall clock, for turning TTLs into {@code expiresAt} and dropping expired records
  * @param ticker  monotonic clock, for fetch durations and deadlines
  * @param inline  where {@code user:pass@} credentials listed in a source are kept, under derived refs
- * @param retired whether the pool will not take a proxy back (it was extracted): a session gateway
- *                mints a fresh session in its place instead of listing it again
+ * @param retired whether the pool will not take a proxy back (it was extracted) or it failed (cooling
+ *                or disabled by health, not by an operator): a session gateway mints a fresh session
+ *                in its place instead of listing it again
  */
 public record ProviderEnvironment(
         Map<String, String> env,

@@ -23,8 +23,10 @@ import java.util.regex.Pattern;
  * each proxy is a session named in the login ({@code customer-USER-cc-DE-sessid-abc123}). Nothing
  * is read from the network: each fetch materialises {@code sessions} candidates per upstream, each
  * a distinct session id with the session lifetime as its TTL. A session keeps its id across
- * fetches until its lifetime ends or it is extracted ({@link ProviderEnvironment#retired}); then a
- * fresh id takes its place (the others are untouched).
+ * fetches until its lifetime ends, it is extracted or it fails ({@link ProviderEnvironment#retired}:
+ * cooling or disabled by health, an operator's disable aside); then a fresh id takes its place (the
+ * others are untouched), and since each answer is the upstream's whole stock
+ * ({@link #answersWholeStock()}) the replaced session leaves the pool with that fetch.
  *
  * <p>Each session's login is kept in the environment's inline store under a derived ref whose
  * credentials are built from the account's ({@code credentialRef}) at each resolve, so the
@@ -87,7 +89,7 @@ final class SessionGatewayAdapter implements ProviderAdapter {
                         "sessionLifetime",
                         "sessionIdLength",
                         "sessionIdAlphabet"));
-        for (String urlOnly : List.of("maxBytes", "timeout", "expiresAtFormat")) {
+        for (String urlOnly : List.of("maxBytes", "timeout", "expiresAtFormat", "expiresAtZone")) {
             if (settings.get(urlOnly).isPresent()) {
                 throw new IllegalArgumentException(settings.key(urlOnly) + " does not apply to type '" + TYPE
                         + "' (nothing is read from the network)");
@@ -224,7 +226,13 @@ final class SessionGatewayAdapter implements ProviderAdapter {
         return out.finish(0, since(start));
     }
 
-    /** Whether the pool will not take the session back (extracted): then a fresh id replaces it. */
+    /** Every answer lists all the upstream's sessions: one no longer listed was replaced. */
+    @Override
+    public boolean answersWholeStock() {
+        return true;
+    }
+
+    /** Whether the pool will not take the session back (extracted) or it failed: then a fresh id replaces it. */
     private boolean retired(Session s, FetchContext ctx) {
         try {
             return env.retired().test(new ProxyKey(protocolFor(ctx), host, port, s.ref()));

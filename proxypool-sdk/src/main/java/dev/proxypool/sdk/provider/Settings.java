@@ -20,8 +20,15 @@ final class Settings {
 
     static final long DEFAULT_MAX_BYTES = 5L * 1024 * 1024;
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
-    static final Set<String> COMMON =
-            Set.of("protocol", "credentialRef", "maxBytes", "timeout", "maxConcurrency", "weight", "expiresAtFormat");
+    static final Set<String> COMMON = Set.of(
+            "protocol",
+            "credentialRef",
+            "maxBytes",
+            "timeout",
+            "maxConcurrency",
+            "weight",
+            "expiresAtFormat",
+            "expiresAtZone");
     static final Set<String> REMOTE = Set.of("url", "tokenEnv", "username", "passwordEnv");
 
     private final ProviderConfig config;

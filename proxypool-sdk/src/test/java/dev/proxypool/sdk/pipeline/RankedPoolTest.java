@@ -87,9 +87,24 @@ class RankedPoolTest {
                 .expiresAt(NOW.plusSeconds(3600))
                 .build();
         List<Proxy> pooled = List.of(p1, p2, rental);
-        assertEquals(List.of(), d.answer(pooled, List.of(p1)), "first miss: grace");
-        assertEquals(List.of(), d.answer(pooled, List.of(p1, p2)), "listed again: forgiven");
-        assertEquals(List.of(), d.answer(pooled, List.of(p1)));
-        assertEquals(List.of("a-2"), d.answer(pooled, List.of(p1)), "second miss in a row: withdrawn");
+        assertEquals(List.of(), d.answer(pooled, List.of(p1), false), "first miss: grace");
+        assertEquals(List.of(), d.answer(pooled, List.of(p1, p2), false), "listed again: forgiven");
+        assertEquals(List.of(), d.answer(pooled, List.of(p1), false));
+        assertEquals(List.of("a-2"), d.answer(pooled, List.of(p1), false), "second miss in a row: withdrawn");
+    }
+
+    /** A session gateway's answer is its whole stock: what it no longer lists leaves at once, a rental too. */
+    @Test
+    void aWholeStockAnswerWithdrawsWhatItNoLongerListsAtOnceExpiryOrNot() {
+        Delisting d = new Delisting();
+        Proxy p1 = proxy("a", 1, "", 0);
+        Proxy session = Proxy.builder(new ProxyKey(Protocol.HTTP, "127.0.0.1", 3, CredentialRef.NONE))
+                .id("a-3")
+                .upstream("a")
+                .expiresAt(NOW.plusSeconds(3600))
+                .build();
+        List<Proxy> pooled = List.of(p1, session);
+        assertEquals(List.of(), d.answer(pooled, List.of(p1, session), true), "all listed: nothing leaves");
+        assertEquals(List.of("a-3"), d.answer(pooled, List.of(p1), true), "replaced: leaves at the first miss");
     }
 }

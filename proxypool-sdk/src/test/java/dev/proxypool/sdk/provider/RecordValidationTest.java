@@ -2,12 +2,15 @@ package dev.proxypool.sdk.provider;
 
 import static dev.proxypool.sdk.provider.Fx.fetch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.sequential.FetchOutcome;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -96,6 +99,59 @@ class RecordValidationTest {
         assertEquals(Instant.parse(expected), report.candidates().get(0).expiresAt(), report::toString);
     }
 
+    /** {@code YYYY-MM-DD HH:MM:SS} (many list APIs' {@code expire_time}): in {@code expiresAtZone}, UTC by default. */
+    @ParameterizedTest(name = "{0} {1} {2} -> {3}")
+    @CsvSource(delimiter = '|', textBlock = """
+            2026-01-01 01:00:00         | dateTime |               | 2026-01-01T01:00:00Z
+            2026-01-01T01:00:00         | dateTime |               | 2026-01-01T01:00:00Z
+            2026-01-01 09:00:00         | dateTime | Asia/Shanghai | 2026-01-01T01:00:00Z
+            2026-01-01 09:00:00.5       | dateTime | +08:00        | 2026-01-01T01:00:00.500Z
+            2026-01-01 09:00:00         | auto     | Asia/Shanghai | 2026-01-01T01:00:00Z
+            2026-01-01T03:00:00+02:00   | auto     | Asia/Shanghai | 2026-01-01T01:00:00Z
+            2026-01-01 09:00:00         | auto     |               | invalid_expires_at
+            2026-01-01 09:00            | dateTime | Asia/Shanghai | invalid_expires_at
+            2026-01-01T03:00:00+02:00   | dateTime |               | invalid_expires_at
+            1767229200                  | dateTime |               | invalid_expires_at
+            2026-01-01 08:00:00         | dateTime | Asia/Shanghai | expired
+            """)
+    void aDateAndTimeWithoutAnOffsetReadsInTheConfiguredZone(
+            String expiresAt, String format, String zone, String expected) {
+        Fx fx = new Fx(dir);
+        String line = "{\"host\": \"203.0.113.1\", \"port\": 80, \"protocol\": \"http\", \"expiresAt\": \"" + expiresAt
+                + "\"}\n";
+        Map<String, String> settings =
+                new HashMap<>(Map.of("path", fx.file("r.jsonl", line), "expiresAtFormat", format));
+        if (zone != null) {
+            settings.put("expiresAtZone", zone);
+        }
+        FetchReport report = fetch(fx.adapter("jsonl_inventory", settings));
+        if (expected.endsWith("Z")) {
+            assertEquals(Instant.parse(expected), report.candidates().get(0).expiresAt(), report::toString);
+        } else {
+            assertEquals(Map.of(expected, 1), report.drops(), report::toString);
+        }
+    }
+
+    @Test
+    void anUnknownZoneIsRefusedAtLoadNamingTheKey() {
+        Fx fx = new Fx(dir);
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> fx.adapter(
+                        "jsonl_inventory",
+                        Map.of(
+                                "path",
+                                fx.file("r.jsonl", "\n"),
+                                "expiresAtFormat",
+                                "dateTime",
+                                "expiresAtZone",
+                                "Mars/Olympus")));
+        assertEquals(
+                "providers[p].expiresAtZone: unknown time zone 'Mars/Olympus' (an IANA name such as Asia/Shanghai,"
+                        + " or an offset such as +08:00)",
+                e.getMessage());
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', textBlock = """
             2001:DB8:0:0:0:0:0:1      | 2001:db8::1
@@ -125,7 +181,7 @@ class RecordValidationTest {
                 "jsonl_inventory",
                 Map.of("path", fx.file("r.jsonl", line), "labels.type", "residential", "labels.country", "DE"));
         FetchReport report = fetch(adapter, param == null ? Map.of() : Map.of("country", param));
-        Map<String, String> labels = new java.util.HashMap<>();
+        Map<String, String> labels = new HashMap<>();
         for (String kv : expected.split(",")) {
             labels.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
         }

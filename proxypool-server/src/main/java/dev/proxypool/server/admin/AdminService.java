@@ -37,6 +37,7 @@ import java.util.function.Supplier;
  * POST /v1/admin/proxies/{id}/disable | /enable | /reveal      operator actions
  * POST /v1/admin/proxies/bulk                                  enable/disable/recheck a selection or a filter ({@link ProxyBulk})
  * POST /v1/admin/upstreams/{name}/fetch                        fetch now (202)  ({@link FetchResource})
+ * POST /v1/admin/providers/{name}/test                         dry run          ({@link ProviderTestResource})
  * GET|POST /v1/admin/routings/{name}/sequential                sequential state ({@link SequentialResource})
  * GET  /v1/admin/snapshot, GET /v1/admin/audit                                  ({@link StatusResource})
  * GET  /v1/admin/pipeline                                      fetch status     ({@link PipelineResource})
@@ -93,6 +94,7 @@ public final class AdminService implements HttpService {
     private final SequentialResource sequential;
     private final StatusResource status;
     private final FetchResource fetch;
+    private final ProviderTestResource providerTest;
     private final PipelineResource pipeline;
     private final Optional<LiveSeries> series;
     private final Optional<GatewayActivity> activity;
@@ -111,6 +113,7 @@ public final class AdminService implements HttpService {
         this.sequential = new SequentialResource(ProxyPoolInternals.engine(b.pool), store);
         this.status = new StatusResource(ProxyPoolInternals.engine(b.pool), store, b.workers, b.workerStaleAfter);
         this.fetch = new FetchResource(b.pool, store);
+        this.providerTest = new ProviderTestResource(b.pool, store, b.baseDir);
         this.pipeline = new PipelineResource(b.pool, sequential);
         this.series = b.series;
         this.activity = b.activity;
@@ -192,6 +195,7 @@ public final class AdminService implements HttpService {
                                 .view())));
         rules.get("/flags", guard((req, res) -> AdminJson.send(res, 200, flags.view())));
         rules.post("/upstreams/{name}/fetch", guard(fetch::fetch));
+        rules.post("/providers/{name}/test", guard(providerTest::test));
         rules.get("/routings/{name}/sequential", guard(sequential::get));
         rules.post("/routings/{name}/sequential", guard(sequential::post));
         rules.get("/whoami", guard(operators::whoami));
