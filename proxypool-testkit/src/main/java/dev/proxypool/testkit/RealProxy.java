@@ -224,22 +224,23 @@ public final class RealProxy implements AutoCloseable {
         }
     }
 
+    /** True once the daemon accepts a connection on its port; false when it exits first (a port taken). */
     private static boolean awaitListening(Process p, int port) {
-        long end = System.nanoTime() + START.toNanos();
-        while (System.nanoTime() < end && p.isAlive()) {
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
-                return true;
-            } catch (IOException notYet) {
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-            }
-        }
-        return false;
+        String listening = "listening";
+        String exited = "exited";
+        return listening.equals(Await.atMost(START)
+                .until(
+                        "the proxy to listen on port " + port,
+                        () -> {
+                            if (!p.isAlive()) {
+                                return exited;
+                            }
+                            try (Socket s = new Socket()) {
+                                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
+                                return listening;
+                            }
+                        },
+                        s -> s.equals(listening) || s.equals(exited)));
     }
 
     private static String tail(Path log) {

@@ -235,8 +235,7 @@ class RedisPoolStoreFaultTest {
                 RedisClient admin = RedisClient.builder()
                         .hostAndPort("127.0.0.1", redis.port())
                         .build()) {
-            String extractSha = RedisScript.withPrelude("/redis/common.lua", "/redis/extract.lua")
-                    .sha();
+            String extractSha = RedisPoolStore.EXTRACT.sha();
             assertTrue(admin.scriptExists(extractSha, "any"));
             admin.scriptFlush();
             assertFalse(admin.scriptExists(extractSha, "any"));
