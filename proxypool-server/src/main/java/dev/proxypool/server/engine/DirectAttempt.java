@@ -3,6 +3,7 @@ package dev.proxypool.server.engine;
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.server.gateway.AttemptOutcome;
 import dev.proxypool.server.gateway.RouteRequest;
+import dev.proxypool.server.gateway.TunnelDial;
 import dev.proxypool.server.gateway.UpstreamAttempt;
 import dev.proxypool.server.gateway.UpstreamDialException;
 import dev.proxypool.server.gateway.UpstreamLink;
@@ -60,6 +61,14 @@ final class DirectAttempt implements UpstreamAttempt {
     @Override
     public String routing() {
         return routing;
+    }
+
+    @Override
+    public TunnelDial tunnelDial() {
+        // the checked address: no lookup here either
+        return address == null
+                ? null
+                : new TunnelDial(new InetSocketAddress(address, request.port()), CONNECT_TIMEOUT_MILLIS);
     }
 
     @Override

@@ -53,6 +53,15 @@ public non-sealed interface UpstreamAttempt extends RouteDecision {
     UpstreamLink open(boolean allowReuse) throws IOException;
 
     /**
+     * How the event-loop data plane opens this attempt's tunnel without blocking, or {@code null} when
+     * only {@link #open(boolean)} can (the data plane then opens it off the loop). Called at most once
+     * per attempt, off the loop, right after {@link GatewayEngine#route} (it may resolve a name).
+     */
+    default TunnelDial tunnelDial() {
+        return null;
+    }
+
+    /**
      * The final response head arrived with {@code status}, before any of it is relayed to the client.
      * Lets a destination's refusal (403/429) take effect before the client can retry. Default: nothing.
      */

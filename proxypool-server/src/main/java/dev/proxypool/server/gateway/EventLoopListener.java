@@ -1,0 +1,197 @@
+package dev.proxypool.server.gateway;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.socket.SocketChannel;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The gateway's HTTP proxy listener on event loops ({@link GatewayLoops}): accepted connections are
+ * served by {@link HttpProxyHandler} on one loop each, their upstream connections on the same loop.
+ * With native epoll one server socket per loop is bound with {@code SO_REUSEPORT}, so the kernel
+ * spreads accepts over the loops.
+ *
+ * <p>Limits, as {@link GatewayListener}'s: with {@link GatewayConfig#maxConnections()} above 0 a
+ * connection accepted while that many are open is closed at once, so is one whose address holds
+ * {@link GatewayConfig#maxConnectionsPerAddress()} open connections; both are counted
+ * ({@link GatewayMetrics#connectionClosed}) before the close.
+ *
+ * <p>Whatever may block (the engine's route, which may resolve the destination for its policy,
+ * secret hashing, a dial only the blocking {@link UpstreamAttempt#open} can make) runs on a bounded
+ * executor beside the loops, and its result goes back to the connection's loop.
+ */
+final class EventLoopListener implements AutoCloseable {
+
+    private static final int BACKLOG = 1024;
+    /** Threads for work that may block; queued beyond them up to {@link #OFF_LOOP_QUEUE}. */
+    private static final int OFF_LOOP_THREADS = 64;
+
+    private static final int OFF_LOOP_QUEUE = 16_384;
+
+    private final Gateway gateway;
+    private final GatewayLoops loops;
+    private final List<Channel> servers = new ArrayList<>();
+    private final int port;
+    private final AtomicInteger open = new AtomicInteger();
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong refusedPerAddress = new AtomicLong();
+    private final ConcurrentHashMap<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
+    private final ExecutorService offLoop;
+    private final String name = ClosedReason.LISTENER_GATEWAY;
+
+    private EventLoopListener(Gateway gateway, InetAddress bind, int port, int threads) throws IOException {
+        this.gateway = gateway;
+        this.loops = new GatewayLoops(threads);
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                OFF_LOOP_THREADS,
+                OFF_LOOP_THREADS,
+                30,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(OFF_LOOP_QUEUE),
+                Thread.ofPlatform().name("gateway-route-", 0).daemon(true).factory());
+        pool.allowCoreThreadTimeOut(true);
+        this.offLoop = pool;
+        ServerBootstrap b = new ServerBootstrap()
+                .group(loops.group())
+                .channel(loops.serverChannel())
+                .option(ChannelOption.SO_BACKLOG, BACKLOG)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        accepted(ch);
+                    }
+                });
+        int binds = 1;
+        if (loops.epoll()) {
+            b.option(EpollChannelOption.SO_REUSEPORT, true);
+            binds = loops.threads();
+        }
+        try {
+            Channel first = b.bind(new InetSocketAddress(bind, port))
+                    .syncUninterruptibly()
+                    .channel();
+            servers.add(first);
+            int bound = ((InetSocketAddress) first.localAddress()).getPort();
+            for (int i = 1; i < binds; i++) {
+                servers.add(b.bind(new InetSocketAddress(bind, bound))
+                        .syncUninterruptibly()
+                        .channel());
+            }
+            this.port = bound;
+        } catch (RuntimeException e) {
+            loops.close();
+            offLoop.shutdownNow();
+            throw new IOException("cannot bind the gateway listener: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Binds and starts accepting.
+     *
+     * @param port    0 picks a free port (tests)
+     * @param threads event loops; 0: one per core ({@code server.gatewayThreads})
+     */
+    static EventLoopListener start(Gateway gateway, InetAddress bind, int port, int threads) throws IOException {
+        return new EventLoopListener(gateway, bind, port, threads);
+    }
+
+    private void accepted(SocketChannel ch) {
+        GatewayConfig cfg = gateway.config();
+        int max = cfg.maxConnections();
+        if (max > 0 && open.get() >= max) {
+            refused.incrementAndGet();
+            gateway.metrics().connectionClosed(name, ClosedReason.MAX_CONNECTIONS);
+            ch.close();
+            return;
+        }
+        InetAddress client = ch.remoteAddress().getAddress();
+        if (!admit(client, cfg.maxConnectionsPerAddress())) {
+            refusedPerAddress.incrementAndGet();
+            gateway.metrics().connectionClosed(name, ClosedReason.PER_ADDRESS_LIMIT);
+            ch.close();
+            return;
+        }
+        open.incrementAndGet();
+        ch.closeFuture().addListener(f -> {
+            open.decrementAndGet();
+            release(client);
+        });
+        ch.pipeline()
+                .addLast(new HttpProxyHandler(gateway, this, gateway.ticker().read()));
+    }
+
+    private boolean admit(InetAddress client, int maxPerAddress) {
+        boolean[] admitted = {false};
+        perAddress.compute(client, (a, n) -> {
+            int held = n == null ? 0 : n;
+            if (held >= maxPerAddress) {
+                return n;
+            }
+            admitted[0] = true;
+            return held + 1;
+        });
+        return admitted[0];
+    }
+
+    private void release(InetAddress client) {
+        perAddress.computeIfPresent(client, (a, n) -> n <= 1 ? null : n - 1);
+    }
+
+    GatewayLoops loops() {
+        return loops;
+    }
+
+    /** Where work that may block goes. */
+    ExecutorService offLoop() {
+        return offLoop;
+    }
+
+    int port() {
+        return port;
+    }
+
+    int openConnections() {
+        return open.get();
+    }
+
+    long refusedConnections() {
+        return refused.get();
+    }
+
+    long refusedPerAddress() {
+        return refusedPerAddress.get();
+    }
+
+    /** Stops accepting, shuts the gateway down with {@code grace}, then stops the loops. */
+    void stop(Duration grace) {
+        for (Channel s : servers) {
+            s.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
+        gateway.shutdown(grace);
+        loops.close();
+        offLoop.shutdown();
+    }
+
+    @Override
+    public void close() {
+        stop(Duration.ofSeconds(5));
+    }
+}

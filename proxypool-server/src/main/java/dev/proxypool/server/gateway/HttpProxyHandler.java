@@ -1,0 +1,924 @@
+package dev.proxypool.server.gateway;
+
+import dev.proxypool.core.health.FailureKind;
+import dev.proxypool.core.routing.RetryRule;
+import dev.proxypool.server.access.AttemptedUser;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.DuplexChannel;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.ByteArrayInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One client connection of the HTTP proxy listener on its event loop: the request head is
+ * collected and checked with the gateway's strict rules ({@link RequestHead}: 400/408/431), the
+ * client authenticated and the request routed off the loop, the upstream dialed without blocking
+ * on the same loop, and a CONNECT tunnel relayed with auto-read and backpressure on writability,
+ * half-close and byte counts. Deadlines are the loop's timers: from accept to the first complete
+ * head ({@code firstRequestTimeout}, a TLS handshake included), from a head's first byte to its end
+ * ({@code requestHeadTimeout}), keep-alive idleness, the tunnel's idleness, the close grace.
+ *
+ * <p>A tunnel that could not be opened is retried on another proxy within the retry budget
+ * ({@link RetryRule#retriesTunnel}): until the {@code 200} nothing reached the client. Every attempt
+ * is completed exactly once. Everything here runs on the connection's loop except the marked
+ * off-loop tasks, whose results come back to the loop.
+ */
+final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements ServedConnection {
+
+    private static final System.Logger LOG = System.getLogger(HttpProxyHandler.class.getName());
+    /** How long a connection closed after an error answer keeps reading (and discarding) the client's bytes. */
+    private static final long LINGER_MILLIS = 500;
+
+    private static final int LINGER_MAX_BYTES = 256 * 1024;
+    /** Bytes collected without a new line feed before the head is parsed again (a line cap may have passed). */
+    private static final int REPARSE_BYTES = 1024;
+
+    private enum State {
+        /** Waiting for or reading a request head. */
+        HEAD,
+        /** A request is being routed, dialed or answered: client reads paused. */
+        BUSY,
+        /** An established tunnel relays bytes both ways. */
+        TUNNEL,
+        /** Closing after an error answer: the client's bytes are read and dropped for a short while. */
+        CLOSING,
+        CLOSED
+    }
+
+    private final Gateway gw;
+    private final GatewayConfig cfg;
+    private final EventLoopListener listener;
+    private final long acceptedAt;
+    private ChannelHandlerContext ctx;
+    private Channel ch;
+    private State state = State.HEAD;
+    private volatile boolean idle = true;
+    private ByteBuf pending;
+    private int parsedAt;
+    private boolean firstRequest = true;
+    private ScheduledFuture<?> firstTimer;
+    private ScheduledFuture<?> headTimer;
+    private ScheduledFuture<?> idleTimer;
+    private boolean headTimerIsFirst;
+    private boolean clientEof;
+    private String peer;
+
+    // the current exchange
+    private RequestHead head;
+    private long exchangeStart;
+    private long written;
+    private long exchangeWritten;
+    private ExchangeResult result;
+    private String logUser;
+    private String logAttempted;
+    private int logStatus;
+    private String logError;
+    private Explain logExplain;
+    private boolean exchangeOpen;
+
+    // the current tunnel
+    private UpstreamAttempt attempt;
+    private Channel up;
+    private long bytesUp;
+    private long bytesDown;
+    private boolean upstreamEof;
+    private boolean upstreamBroke;
+    private long lastActivity;
+    private ScheduledFuture<?> tunnelTimer;
+    private boolean tunnelEnded;
+
+    HttpProxyHandler(Gateway gw, EventLoopListener listener, long acceptedAt) {
+        this.gw = gw;
+        this.cfg = gw.config();
+        this.listener = listener;
+        this.acceptedAt = acceptedAt;
+    }
+
+    // ---------------------------------------------------------------- ServedConnection (shutdown)
+
+    @Override
+    public boolean idle() {
+        return idle;
+    }
+
+    @Override
+    public void abort() {
+        Channel c = ch;
+        if (c != null) {
+            c.close();
+        }
+        Channel u = up;
+        if (u != null) {
+            u.close();
+        }
+    }
+
+    @Override
+    public boolean run(Runnable ended) {
+        throw new UnsupportedOperationException("served on an event loop");
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        this.ch = ctx.channel();
+        this.pending = ctx.alloc().heapBuffer(256);
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        gw.track(this);
+        if (gw.stopping()) {
+            ch.close();
+            return;
+        }
+        long left =
+                acceptedAt + cfg.firstRequestTimeout().toNanos() - gw.ticker().read();
+        firstTimer = ch.eventLoop().schedule(this::firstRequestExpired, Math.max(0, left), TimeUnit.NANOSECONDS);
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        gw.untrack(this);
+        idle = false;
+        cancel(firstTimer);
+        cancel(headTimer);
+        cancel(idleTimer);
+        State was = state;
+        state = State.CLOSED;
+        if (was == State.TUNNEL) {
+            // the client went away: what the upstream sent is lost, the upstream is closed
+            if (up != null) {
+                up.close();
+            }
+            endTunnel();
+        } else if (up != null) {
+            up.close();
+        }
+        if (pending != null) {
+            pending.release();
+            pending = null;
+        }
+        if (exchangeOpen && was != State.TUNNEL) {
+            endExchange(); // an exchange the client left while it was routed: its attempt completes when it returns
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (!(cause instanceof IOException) && cause instanceof RuntimeException e) {
+            Gateway.logHandlerDefect(LOG, "gateway", e);
+        }
+        ch.close();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ChannelInputShutdownEvent) {
+            clientEof = true;
+            switch (state) {
+                case TUNNEL -> {
+                    shutdownOutputAfterWrites(up);
+                    if (upstreamEof) {
+                        closeTunnel();
+                    }
+                }
+                case BUSY -> {
+                    // the tunnel (if it opens) gets the end; a plain exchange ends anyway
+                }
+                default -> ch.close();
+            }
+            return;
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf in = (ByteBuf) msg;
+        switch (state) {
+            case TUNNEL -> {
+                int n = in.readableBytes();
+                bytesUp += n;
+                lastActivity = gw.ticker().read();
+                up.write(in, up.voidPromise());
+                if (!up.isWritable()) {
+                    ch.config().setAutoRead(false); // resumed by the upstream's writability
+                }
+            }
+            case HEAD -> {
+                boolean lineFeed = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n') >= 0;
+                pending.writeBytes(in);
+                in.release();
+                headBytes(lineFeed);
+            }
+            case BUSY -> {
+                pending.writeBytes(in); // early tunnel bytes or a pipelined request: kept for later
+                in.release();
+            }
+            case CLOSING -> {
+                parsedAt += in.readableBytes(); // counts the dropped bytes while closing
+                in.release();
+                if (parsedAt > LINGER_MAX_BYTES) {
+                    ch.close();
+                }
+            }
+            case CLOSED -> in.release();
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (state == State.TUNNEL && up != null) {
+            up.flush();
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (state == State.TUNNEL && up != null) {
+            up.config().setAutoRead(ch.isWritable());
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    /** Bytes of a head arrived; parses when a line may have completed or a cap may have passed. */
+    private void headBytes(boolean lineFeed) {
+        if (!pending.isReadable()) {
+            return;
+        }
+        if (headTimer == null) {
+            // from the head's first byte on it has requestHeadTimeout; the first head no more than the first-request
+            // deadline
+            idle = false;
+            cancel(idleTimer);
+            long now = gw.ticker().read();
+            long deadline = now + cfg.requestHeadTimeout().toNanos();
+            headTimerIsFirst = false;
+            if (firstRequest) {
+                long first = acceptedAt + cfg.firstRequestTimeout().toNanos();
+                if (first - deadline < 0) {
+                    deadline = first;
+                    headTimerIsFirst = true;
+                }
+                cancel(firstTimer);
+            }
+            headTimer = ch.eventLoop().schedule(this::headExpired, Math.max(0, deadline - now), TimeUnit.NANOSECONDS);
+        }
+        if (!lineFeed && pending.readableBytes() - parsedAt < REPARSE_BYTES) {
+            return;
+        }
+        parseHead();
+    }
+
+    private void parseHead() {
+        parsedAt = pending.readableBytes();
+        byte[] bytes = new byte[pending.readableBytes()];
+        pending.getBytes(pending.readerIndex(), bytes);
+        ByteArrayInputStream src = new ByteArrayInputStream(bytes);
+        WireReader r = new WireReader(src, new byte[bytes.length + 1], true);
+        RequestHead h;
+        try {
+            h = RequestHead.read(r, cfg);
+        } catch (WireException e) {
+            headFailed(e.status(), e.reason(), e.getMessage());
+            return;
+        } catch (PeerIOException e) {
+            if (e.getCause() instanceof EOFException) {
+                return; // not whole yet
+            }
+            ch.close();
+            return;
+        } catch (IOException e) {
+            ch.close();
+            return;
+        }
+        if (h == null) {
+            return; // only empty lines so far
+        }
+        pending.skipBytes(bytes.length - src.available() - r.buffered());
+        parsedAt = 0;
+        cancel(headTimer);
+        headTimer = null;
+        cancel(firstTimer);
+        firstRequest = false;
+        startExchange(h);
+    }
+
+    private void firstRequestExpired() {
+        if (state != State.HEAD || !firstRequest || headTimer != null) {
+            return;
+        }
+        // no byte of a request (or not even a finished TLS handshake) since accept: closed without an answer
+        gw.metrics().connectionClosed(ClosedReason.LISTENER_GATEWAY, ClosedReason.FIRST_REQUEST_TIMEOUT);
+        ch.close();
+    }
+
+    private void headExpired() {
+        if (state != State.HEAD) {
+            return;
+        }
+        gw.metrics()
+                .connectionClosed(
+                        ClosedReason.LISTENER_GATEWAY,
+                        headTimerIsFirst ? ClosedReason.FIRST_REQUEST_TIMEOUT : ClosedReason.REQUEST_HEAD_TIMEOUT);
+        headFailed(
+                408,
+                GatewayErrors.REQUEST_TIMEOUT,
+                headTimerIsFirst
+                        ? "the first request head did not arrive within "
+                                + cfg.firstRequestTimeout().toMillis() + " ms of the connection"
+                        : "the request head did not arrive within "
+                                + cfg.requestHeadTimeout().toMillis() + " ms");
+    }
+
+    /** A head that broke the rules or did not come in time: answered, counted, and the connection closed. */
+    private void headFailed(int status, String reason, String message) {
+        cancel(headTimer);
+        cancel(firstTimer);
+        idle = false;
+        gw.metrics().started(false);
+        long t0 = gw.ticker().read();
+        long w0 = written;
+        sendError(true, status, reason, message, Explain.NONE, false);
+        long nanos = gw.ticker().read() - t0;
+        gw.metrics().finished(false, ExchangeResult.BAD_REQUEST, nanos);
+        AccessLog log = gw.accessLog();
+        if (log != null) {
+            log.write(
+                    peer(),
+                    null,
+                    null,
+                    null,
+                    status,
+                    reason,
+                    written - w0,
+                    -1,
+                    nanos,
+                    Explain.NONE,
+                    ExchangeResult.BAD_REQUEST);
+        }
+        ExchangeListener ex = gw.exchanges();
+        if (ex != null) {
+            ex.ended(ExchangeRecord.of(
+                    "http", peer(), null, null, status, reason, Explain.NONE, nanos, ExchangeResult.BAD_REQUEST));
+        }
+    }
+
+    // ---------------------------------------------------------------- exchanges
+
+    private void startExchange(RequestHead h) {
+        head = h;
+        state = State.BUSY;
+        idle = false;
+        ch.config().setAutoRead(false);
+        gw.metrics().started(h.connect);
+        exchangeStart = gw.ticker().read();
+        exchangeWritten = written;
+        exchangeOpen = true;
+        result = ExchangeResult.ABORTED;
+        logUser = null;
+        logAttempted = null;
+        logStatus = 0;
+        logError = null;
+        logExplain = null;
+        bytesUp = 0;
+        bytesDown = 0;
+        if (!h.connect) {
+            // plain HTTP forwarding is served by the thread-per-connection listener for now
+            result = ExchangeResult.BAD_REQUEST;
+            sendError(
+                    h.http11,
+                    501,
+                    GatewayErrors.UNSUPPORTED_METHOD,
+                    "this listener carries CONNECT tunnels only",
+                    Explain.NONE,
+                    false);
+            endExchange();
+            return;
+        }
+        route(1, List.of(), null, Explain.NONE, false);
+    }
+
+    private boolean clientKeepAlive(RequestHead h) {
+        if (gw.stopping()) {
+            return false;
+        }
+        return h.http11 ? !h.headers.hasToken("Connection", "close") : h.headers.hasToken("Connection", "keep-alive");
+    }
+
+    /** What an off-loop routing task brings back to the loop. */
+    private record Routed(
+            String client, RouteDecision decision, TunnelDial dial, UpstreamLink link, IOException openFailed) {}
+
+    /**
+     * Authenticates (first attempt) and routes off the loop, then continues on the loop with {@link #routed}.
+     *
+     * @param client the authenticated client of an earlier attempt, or null on the first
+     */
+    private void route(int attemptNo, List<String> tried, String client, Explain last, boolean lastTimeout) {
+        RequestHead h = head;
+        EventLoop loop = ch.eventLoop();
+        Runnable task = () -> {
+            Routed r;
+            try {
+                String c = client != null
+                        ? client
+                        : gw.authenticator().authenticate(h.headers.first("Proxy-Authorization"));
+                if (c == null) {
+                    r = new Routed(null, null, null, null, null);
+                } else {
+                    RouteDecision d = gw.engine()
+                            .route(new RouteRequest(
+                                    c, h.target.host(), h.target.port(), h.method, true, h.headers, attemptNo, tried));
+                    TunnelDial dial = null;
+                    UpstreamLink link = null;
+                    IOException failed = null;
+                    if (d instanceof UpstreamAttempt a) {
+                        try {
+                            dial = a.tunnelDial();
+                            if (dial == null) {
+                                link = a.open(false); // only the blocking open: here, off the loop
+                            }
+                        } catch (IOException e) {
+                            failed = e;
+                        } catch (RuntimeException e) {
+                            a.complete(AttemptOutcome.ABANDONED);
+                            throw e;
+                        }
+                    }
+                    r = new Routed(c, d, dial, link, failed);
+                }
+            } catch (RuntimeException e) {
+                Gateway.logHandlerDefect(LOG, "gateway", e);
+                loop.execute(() -> ch.close());
+                return;
+            }
+            Routed done = r;
+            try {
+                loop.execute(() -> routed(done, attemptNo, tried, last, lastTimeout));
+            } catch (RejectedExecutionException e) {
+                abandon(done); // the loop has stopped
+            }
+        };
+        try {
+            listener.offLoop().execute(task);
+        } catch (RejectedExecutionException e) {
+            result = ExchangeResult.REJECTED;
+            sendError(h.http11, 503, GatewayErrors.SHUTTING_DOWN, "the gateway is overloaded", Explain.NONE, false);
+            endExchange();
+        }
+    }
+
+    private static void abandon(Routed r) {
+        if (r.link() != null) {
+            r.link().close();
+        }
+        if (r.decision() instanceof UpstreamAttempt a) {
+            a.complete(AttemptOutcome.ABANDONED);
+        }
+    }
+
+    private void routed(Routed r, int attemptNo, List<String> tried, Explain last, boolean lastTimeout) {
+        if (state != State.BUSY) {
+            abandon(r); // the client left meanwhile
+            return;
+        }
+        RequestHead h = head;
+        boolean keepClient = clientKeepAlive(h) && h.framing == 0;
+        if (r.client() == null) {
+            logUser = null;
+            logAttempted = AttemptedUser.of(h.headers.first("Proxy-Authorization"));
+            result = ExchangeResult.AUTH_REQUIRED;
+            finishAnswered(sendError(
+                    h.http11,
+                    407,
+                    GatewayErrors.AUTH_REQUIRED,
+                    "proxy authentication required",
+                    Explain.NONE,
+                    keepClient));
+            return;
+        }
+        logUser = r.client();
+        switch (r.decision()) {
+            case RouteDecision.Rejected rej -> {
+                if (attemptNo > 1) {
+                    finishAnswered(upstreamFailed(last, lastTimeout, keepClient));
+                    return;
+                }
+                result = ExchangeResult.REJECTED;
+                finishAnswered(sendError(
+                        h.http11,
+                        rej.status(),
+                        rej.reason(),
+                        "the gateway rejected the tunnel",
+                        new Explain("none", "none", rej.routing(), 0),
+                        keepClient));
+            }
+            case UpstreamAttempt a -> {
+                Explain ex = Explain.of(a, attemptNo);
+                attempt = a;
+                if (r.openFailed() != null) {
+                    openFailed(a, GatewayConnection.dialFailure(r.openFailed()), attemptNo, tried, ex);
+                } else if (r.link() != null) {
+                    // a blocking link cannot join the loop: not carried here yet
+                    r.link().close();
+                    openFailed(a, FailureKind.PROTOCOL_ERROR, attemptNo, tried, ex);
+                } else {
+                    dial(a, r.dial(), attemptNo, tried, ex);
+                }
+            }
+        }
+    }
+
+    private void dial(UpstreamAttempt a, TunnelDial d, int attemptNo, List<String> tried, Explain ex) {
+        Bootstrap b = new Bootstrap()
+                .group(ch.eventLoop())
+                .channel(listener.loops().socketChannel())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, d.connectTimeoutMillis())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .option(ChannelOption.AUTO_READ, false)
+                .handler(new Upstream());
+        b.connect(d.address()).addListener((ChannelFutureListener) f -> {
+            if (f.isSuccess()) {
+                opened(a, f.channel(), ex);
+            } else {
+                openFailed(a, connectFailure(f.cause()), attemptNo, tried, ex);
+            }
+        });
+    }
+
+    private static FailureKind connectFailure(Throwable t) {
+        if (t instanceof ConnectTimeoutException) {
+            return FailureKind.CONNECT_TIMEOUT;
+        }
+        if (t instanceof ConnectException) {
+            return FailureKind.CONNECTION_REFUSED;
+        }
+        return t instanceof IOException e ? GatewayConnection.dialFailure(e) : FailureKind.CONNECTION_RESET;
+    }
+
+    /** The tunnel of {@code a} could not be opened: the attempt completes, and another proxy is tried or the client told. */
+    private void openFailed(UpstreamAttempt a, FailureKind kind, int attemptNo, List<String> tried, Explain ex) {
+        a.complete(AttemptOutcome.failure(kind));
+        attempt = null;
+        if (state != State.BUSY) {
+            return;
+        }
+        boolean timeout = kind == FailureKind.CONNECT_TIMEOUT;
+        if (gw.stopping() || !RetryRule.retriesTunnel(kind, attemptNo, cfg.maxAttempts())) {
+            finishAnswered(upstreamFailed(ex, timeout, clientKeepAlive(head) && head.framing == 0));
+            return;
+        }
+        gw.metrics().retried();
+        route(attemptNo + 1, RetryRule.excluding(tried, a.proxyId()), logUser, ex, timeout);
+    }
+
+    private void opened(UpstreamAttempt a, Channel upstream, Explain ex) {
+        if (state != State.BUSY) {
+            upstream.close();
+            a.complete(AttemptOutcome.ABANDONED);
+            attempt = null;
+            return;
+        }
+        up = upstream;
+        state = State.TUNNEL;
+        result = ExchangeResult.OK;
+        logStatus = 200;
+        logExplain = ex;
+        StringBuilder sb = new StringBuilder(160).append("HTTP/1.1 200 Connection established\r\n");
+        ex.appendTo(sb);
+        sb.append("\r\n");
+        writeClient(sb);
+        lastActivity = gw.ticker().read();
+        if (pending.isReadable()) { // what the client sent before the 200 belongs to the tunnel
+            bytesUp += pending.readableBytes();
+            up.write(pending.retainedSlice());
+            pending.skipBytes(pending.readableBytes());
+        }
+        up.flush();
+        ch.flush();
+        if (clientEof) {
+            shutdownOutputAfterWrites(up);
+        }
+        long idleNanos = cfg.tunnelIdleTimeout().toNanos();
+        tunnelTimer = ch.eventLoop().schedule(this::tunnelIdleCheck, idleNanos, TimeUnit.NANOSECONDS);
+        up.config().setAutoRead(true);
+        if (!clientEof) {
+            ch.config().setAutoRead(true);
+        }
+    }
+
+    private void tunnelIdleCheck() {
+        if (state != State.TUNNEL) {
+            return;
+        }
+        long idleNanos = cfg.tunnelIdleTimeout().toNanos();
+        long left = lastActivity + idleNanos - gw.ticker().read();
+        if (left <= 0) {
+            closeTunnel();
+        } else {
+            tunnelTimer = ch.eventLoop().schedule(this::tunnelIdleCheck, left, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** The upstream side of a tunnel, on the client's loop. */
+    private final class Upstream extends ChannelInboundHandlerAdapter {
+
+        @Override
+        public void channelRead(ChannelHandlerContext uctx, Object msg) {
+            ByteBuf in = (ByteBuf) msg;
+            if (state != State.TUNNEL) {
+                in.release();
+                return;
+            }
+            bytesDown += in.readableBytes();
+            lastActivity = gw.ticker().read();
+            ch.write(in, ch.voidPromise());
+            if (!ch.isWritable()) {
+                up.config().setAutoRead(false); // resumed by the client's writability
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext uctx) {
+            if (state == State.TUNNEL) {
+                ch.flush();
+            }
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext uctx) {
+            if (state == State.TUNNEL && !clientEof) {
+                ch.config().setAutoRead(uctx.channel().isWritable());
+            }
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext uctx, Object evt) {
+            if (evt instanceof ChannelInputShutdownEvent && state == State.TUNNEL) {
+                upstreamEof = true;
+                shutdownOutputAfterWrites(ch);
+                if (clientEof) {
+                    closeTunnel();
+                }
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext uctx) {
+            if (state == State.TUNNEL) {
+                // the upstream is gone: what it sent is flushed to the client, then the client is closed
+                ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+                endTunnel();
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext uctx, Throwable cause) {
+            if (state == State.TUNNEL && !upstreamEof) {
+                upstreamBroke = true; // a reset by the upstream is reported against the proxy
+            }
+            uctx.channel().close();
+        }
+    }
+
+    private static void shutdownOutputAfterWrites(Channel c) {
+        if (c == null || !c.isActive()) {
+            return;
+        }
+        c.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> {
+            if (c instanceof DuplexChannel d && c.isActive()) {
+                d.shutdownOutput();
+            }
+        });
+    }
+
+    /** Both directions ended (or the tunnel idled out): both connections close once their writes are out. */
+    private void closeTunnel() {
+        if (up != null) {
+            up.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
+        ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        endTunnel();
+    }
+
+    /** Completes the tunnel's attempt and exchange, once. */
+    private void endTunnel() {
+        if (tunnelEnded) {
+            return;
+        }
+        tunnelEnded = true;
+        cancel(tunnelTimer);
+        UpstreamAttempt a = attempt;
+        attempt = null;
+        if (a != null) {
+            a.complete(upstreamBroke ? AttemptOutcome.failure(FailureKind.CONNECTION_RESET) : AttemptOutcome.SUCCESS);
+        }
+        endExchange();
+    }
+
+    // ---------------------------------------------------------------- answers
+
+    private boolean upstreamFailed(Explain last, boolean timeout, boolean keep) {
+        result = ExchangeResult.UPSTREAM_FAILED;
+        return timeout
+                ? sendError(
+                        head.http11,
+                        504,
+                        GatewayErrors.UPSTREAM_TIMEOUT,
+                        "the upstream did not answer in time",
+                        last,
+                        keep)
+                : sendError(head.http11, 502, GatewayErrors.UPSTREAM_FAILED, "the upstream proxy failed", last, keep);
+    }
+
+    /** An exchange answered by the gateway itself ended: the next request, or the close already under way. */
+    private void finishAnswered(boolean keep) {
+        endExchange();
+        if (keep && state == State.BUSY) {
+            awaitNextRequest();
+        }
+    }
+
+    private void awaitNextRequest() {
+        state = State.HEAD;
+        head = null;
+        idle = true;
+        headTimer = null;
+        parsedAt = 0;
+        if (clientEof) {
+            ch.close();
+            return;
+        }
+        idleTimer = ch.eventLoop()
+                .schedule(
+                        () -> {
+                            if (state == State.HEAD && headTimer == null) {
+                                ch.close();
+                            }
+                        },
+                        cfg.idleTimeout().toNanos(),
+                        TimeUnit.NANOSECONDS);
+        ch.config().setAutoRead(true);
+        if (pending.isReadable()) {
+            headBytes(true); // a pipelined request
+        }
+    }
+
+    private void endExchange() {
+        if (!exchangeOpen) {
+            return;
+        }
+        exchangeOpen = false;
+        RequestHead h = head;
+        long nanos = gw.ticker().read() - exchangeStart;
+        gw.metrics().finished(h.connect, result, nanos);
+        AccessLog log = gw.accessLog();
+        if (log != null) {
+            log.write(
+                    peer(),
+                    logUser,
+                    h.method,
+                    logTarget(h.target),
+                    logStatus,
+                    logError,
+                    written - exchangeWritten + bytesDown,
+                    h.connect ? bytesUp : -1,
+                    nanos,
+                    logExplain,
+                    result);
+        }
+        ExchangeListener ex = gw.exchanges();
+        if (ex != null) {
+            ex.ended(ExchangeRecord.of(
+                    h.connect ? "connect" : "http",
+                    peer(),
+                    logUser,
+                    h.method,
+                    logStatus,
+                    logError,
+                    logExplain,
+                    nanos,
+                    result,
+                    logAttempted));
+        }
+    }
+
+    private static String logTarget(RequestTarget t) {
+        String h = t.host();
+        return (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + t.port();
+    }
+
+    private String peer() {
+        String p = peer;
+        if (p == null) {
+            p = ch.remoteAddress() instanceof InetSocketAddress a
+                    ? a.getAddress().getHostAddress()
+                    : "?";
+            peer = p;
+        }
+        return p;
+    }
+
+    /**
+     * Answers with the gateway's own error; without {@code keep} the connection then closes gracefully
+     * (half-close, the client's further bytes read and dropped for a short while, then the close).
+     *
+     * @return {@code keep}
+     */
+    private boolean sendError(boolean http11, int status, String reason, String message, Explain ex, boolean keep) {
+        gw.metrics().error(reason);
+        logStatus = status;
+        logError = reason;
+        logExplain = ex;
+        byte[] body = (reason + ": " + message + "\n").getBytes(StandardCharsets.UTF_8);
+        StringBuilder sb = new StringBuilder(256)
+                .append("HTTP/1.1 ")
+                .append(status)
+                .append(' ')
+                .append(StatusText.of(status))
+                .append("\r\n");
+        header(sb, "X-ProxyPool-Error", reason);
+        ex.appendTo(sb);
+        if (status == 407) {
+            header(sb, "Proxy-Authenticate", "Basic realm=\"proxypool\"");
+        }
+        header(sb, "Content-Type", "text/plain; charset=utf-8");
+        header(sb, "Content-Length", Integer.toString(body.length));
+        if (!keep) {
+            header(sb, "Connection", "close");
+        } else if (!http11) {
+            header(sb, "Connection", "keep-alive");
+        }
+        sb.append("\r\n");
+        ByteBuf out = ch.alloc().buffer(sb.length() + body.length);
+        out.writeCharSequence(sb, StandardCharsets.ISO_8859_1);
+        out.writeBytes(body);
+        written += out.readableBytes();
+        if (keep) {
+            ch.writeAndFlush(out, ch.voidPromise());
+        } else {
+            state = State.CLOSING;
+            idle = false;
+            parsedAt = 0;
+            ch.writeAndFlush(out).addListener((ChannelFutureListener) f -> lingerThenClose());
+        }
+        return keep;
+    }
+
+    private void lingerThenClose() {
+        if (!ch.isActive()) {
+            return;
+        }
+        if (ch instanceof DuplexChannel d) {
+            d.shutdownOutput();
+        }
+        if (clientEof) {
+            ch.close();
+            return;
+        }
+        ch.config().setAutoRead(true);
+        ch.eventLoop().schedule(() -> ch.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private void writeClient(CharSequence s) {
+        ByteBuf out = ch.alloc().buffer(s.length());
+        out.writeCharSequence(s, StandardCharsets.ISO_8859_1);
+        written += out.readableBytes();
+        ch.write(out, ch.voidPromise());
+    }
+
+    static void header(StringBuilder sb, String name, String value) {
+        sb.append(name).append(": ").append(value).append("\r\n");
+    }
+
+    private static void cancel(ScheduledFuture<?> f) {
+        if (f != null) {
+            f.cancel(false);
+        }
+    }
+}
