@@ -3,8 +3,8 @@ package dev.proxypool.server.engine;
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.server.gateway.AttemptOutcome;
 import dev.proxypool.server.gateway.RouteRequest;
-import dev.proxypool.server.gateway.TunnelDial;
 import dev.proxypool.server.gateway.UpstreamAttempt;
+import dev.proxypool.server.gateway.UpstreamDial;
 import dev.proxypool.server.gateway.UpstreamDialException;
 import dev.proxypool.server.gateway.UpstreamLink;
 import java.io.IOException;
@@ -64,11 +64,11 @@ final class DirectAttempt implements UpstreamAttempt {
     }
 
     @Override
-    public TunnelDial tunnelDial() {
+    public UpstreamDial dial() {
         // the checked address: no lookup here either
         return address == null
                 ? null
-                : new TunnelDial(new InetSocketAddress(address, request.port()), CONNECT_TIMEOUT_MILLIS);
+                : UpstreamDial.direct(new InetSocketAddress(address, request.port()), CONNECT_TIMEOUT_MILLIS);
     }
 
     @Override

@@ -72,9 +72,9 @@ public final class DirectEngine implements GatewayEngine {
         }
 
         @Override
-        public TunnelDial tunnelDial() {
+        public UpstreamDial dial() {
             InetSocketAddress a = new InetSocketAddress(host, port);
-            return a.isUnresolved() ? null : new TunnelDial(a, connectTimeoutMillis);
+            return a.isUnresolved() ? null : UpstreamDial.direct(a, connectTimeoutMillis);
         }
 
         @Override

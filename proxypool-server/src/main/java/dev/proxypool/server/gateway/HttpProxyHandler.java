@@ -20,6 +20,8 @@ import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -172,8 +174,17 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 up.close();
             }
             endTunnel();
-        } else if (up != null) {
-            up.close();
+        } else {
+            if (up != null) {
+                up.close();
+            }
+            Forward f = fwd;
+            if (f != null) {
+                cancel(f.timer);
+                releaseResponseBuffer(f);
+                fwd = null;
+            }
+            completeAttempt(AttemptOutcome.ABANDONED); // the client left: not the proxy's fault
         }
         if (pending != null) {
             pending.release();
@@ -204,7 +215,11 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                     }
                 }
                 case BUSY -> {
-                    // the tunnel (if it opens) gets the end; a plain exchange ends anyway
+                    // the tunnel (if it opens) gets the end; a plain exchange ends after its response,
+                    // unless its body was still coming: then the client broke the exchange
+                    if (fwd != null && (reqFramer != null || fwd.collect > 0)) {
+                        ch.close();
+                    }
                 }
                 default -> ch.close();
             }
@@ -235,8 +250,9 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 headBytes(lineFeed);
             }
             case BUSY -> {
-                pending.writeBytes(in); // early tunnel bytes or a pipelined request: kept for later
+                pending.writeBytes(in); // early tunnel bytes, a request body, or a pipelined request
                 in.release();
+                forwardClientBytes();
             }
             case CLOSING -> {
                 parsedAt += in.readableBytes(); // counts the dropped bytes while closing
@@ -258,7 +274,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (state == State.TUNNEL && up != null) {
+        if (up != null && (state == State.TUNNEL || fwd != null && fwd.respFramer != null)) {
             up.config().setAutoRead(ch.isWritable());
         }
         ctx.fireChannelWritabilityChanged();
@@ -407,16 +423,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         bytesUp = 0;
         bytesDown = 0;
         if (!h.connect) {
-            // plain HTTP forwarding is served by the thread-per-connection listener for now
-            result = ExchangeResult.BAD_REQUEST;
-            sendError(
-                    h.http11,
-                    501,
-                    GatewayErrors.UNSUPPORTED_METHOD,
-                    "this listener carries CONNECT tunnels only",
-                    Explain.NONE,
-                    false);
-            endExchange();
+            startForward();
             return;
         }
         route(1, List.of(), null, Explain.NONE, false);
@@ -431,7 +438,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
 
     /** What an off-loop routing task brings back to the loop. */
     private record Routed(
-            String client, RouteDecision decision, TunnelDial dial, UpstreamLink link, IOException openFailed) {}
+            String client, RouteDecision decision, UpstreamDial dial, UpstreamLink link, IOException openFailed) {}
 
     /**
      * Authenticates (first attempt) and routes off the loop, then continues on the loop with {@link #routed}.
@@ -452,14 +459,24 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 } else {
                     RouteDecision d = gw.engine()
                             .route(new RouteRequest(
-                                    c, h.target.host(), h.target.port(), h.method, true, h.headers, attemptNo, tried));
-                    TunnelDial dial = null;
+                                    c,
+                                    h.target.host(),
+                                    h.target.port(),
+                                    h.method,
+                                    h.connect,
+                                    h.headers,
+                                    attemptNo,
+                                    tried));
+                    UpstreamDial dial = null;
                     UpstreamLink link = null;
                     IOException failed = null;
                     if (d instanceof UpstreamAttempt a) {
                         try {
-                            dial = a.tunnelDial();
-                            if (dial == null) {
+                            dial = a.dial();
+                            if (dial != null && h.connect && dial.mode() != UpstreamLink.Mode.TUNNEL) {
+                                dial = null;
+                            }
+                            if (dial == null && h.connect) {
                                 link = a.open(false); // only the blocking open: here, off the loop
                             }
                         } catch (IOException e) {
@@ -508,6 +525,16 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
         RequestHead h = head;
         boolean keepClient = clientKeepAlive(h) && h.framing == 0;
+        if (!h.connect && r.client() != null && r.decision() instanceof UpstreamAttempt a) {
+            logUser = r.client();
+            forwardRouted(a, r.dial(), attemptNo, tried);
+            return;
+        }
+        if (!h.connect && r.client() != null && attemptNo > 1) {
+            logUser = r.client();
+            forwardExhausted(last, lastTimeout);
+            return;
+        }
         if (r.client() == null) {
             logUser = null;
             logAttempted = AttemptedUser.of(h.headers.first("Proxy-Authorization"));
@@ -553,16 +580,20 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
     }
 
-    private void dial(UpstreamAttempt a, TunnelDial d, int attemptNo, List<String> tried, Explain ex) {
-        Bootstrap b = new Bootstrap()
+    private Bootstrap upstreamBootstrap(UpstreamDial d, Upstream handler) {
+        return new Bootstrap()
                 .group(ch.eventLoop())
                 .channel(listener.loops().socketChannel())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, d.connectTimeoutMillis())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .option(ChannelOption.AUTO_READ, false)
-                .handler(new Upstream());
-        b.connect(d.address()).addListener((ChannelFutureListener) f -> {
+                .handler(handler);
+    }
+
+    private void dial(UpstreamAttempt a, UpstreamDial d, int attemptNo, List<String> tried, Explain ex) {
+        Upstream handler = new Upstream(this);
+        upstreamBootstrap(d, handler).connect(d.address()).addListener((ChannelFutureListener) f -> {
             if (f.isSuccess()) {
                 opened(a, f.channel(), ex);
             } else {
@@ -583,8 +614,10 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
 
     /** The tunnel of {@code a} could not be opened: the attempt completes, and another proxy is tried or the client told. */
     private void openFailed(UpstreamAttempt a, FailureKind kind, int attemptNo, List<String> tried, Explain ex) {
-        a.complete(AttemptOutcome.failure(kind));
-        attempt = null;
+        if (attempt != a) {
+            return; // completed when the client left
+        }
+        completeAttempt(AttemptOutcome.failure(kind));
         if (state != State.BUSY) {
             return;
         }
@@ -598,10 +631,11 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     }
 
     private void opened(UpstreamAttempt a, Channel upstream, Explain ex) {
-        if (state != State.BUSY) {
+        if (state != State.BUSY || attempt != a) {
             upstream.close();
-            a.complete(AttemptOutcome.ABANDONED);
-            attempt = null;
+            if (attempt == a) {
+                completeAttempt(AttemptOutcome.ABANDONED);
+            }
             return;
         }
         up = upstream;
@@ -645,64 +679,116 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
     }
 
-    /** The upstream side of a tunnel, on the client's loop. */
-    private final class Upstream extends ChannelInboundHandlerAdapter {
+    /**
+     * An upstream connection's events, on the client's loop, passed to the connection using it ({@code
+     * owner}); a pooled idle connection has none: anything it reads is unexpected, and it closes.
+     */
+    static final class Upstream extends ChannelInboundHandlerAdapter {
+
+        HttpProxyHandler owner;
+
+        Upstream(HttpProxyHandler owner) {
+            this.owner = owner;
+        }
+
+        private HttpProxyHandler current(ChannelHandlerContext uctx) {
+            HttpProxyHandler o = owner;
+            return o != null && o.up == uctx.channel() ? o : null;
+        }
 
         @Override
         public void channelRead(ChannelHandlerContext uctx, Object msg) {
-            ByteBuf in = (ByteBuf) msg;
-            if (state != State.TUNNEL) {
-                in.release();
+            HttpProxyHandler o = current(uctx);
+            if (o == null) {
+                ((ByteBuf) msg).release();
+                uctx.channel().close();
                 return;
             }
-            bytesDown += in.readableBytes();
-            lastActivity = gw.ticker().read();
-            ch.write(in, ch.voidPromise());
-            if (!ch.isWritable()) {
-                up.config().setAutoRead(false); // resumed by the client's writability
-            }
+            o.upRead((ByteBuf) msg);
         }
 
         @Override
         public void channelReadComplete(ChannelHandlerContext uctx) {
-            if (state == State.TUNNEL) {
-                ch.flush();
+            HttpProxyHandler o = current(uctx);
+            if (o != null) {
+                o.ch.flush();
             }
         }
 
         @Override
         public void channelWritabilityChanged(ChannelHandlerContext uctx) {
-            if (state == State.TUNNEL && !clientEof) {
-                ch.config().setAutoRead(uctx.channel().isWritable());
+            HttpProxyHandler o = current(uctx);
+            if (o != null && !o.clientEof && (o.state == State.TUNNEL || o.reqFramer != null)) {
+                o.ch.config().setAutoRead(uctx.channel().isWritable());
             }
         }
 
         @Override
         public void userEventTriggered(ChannelHandlerContext uctx, Object evt) {
-            if (evt instanceof ChannelInputShutdownEvent && state == State.TUNNEL) {
-                upstreamEof = true;
-                shutdownOutputAfterWrites(ch);
-                if (clientEof) {
-                    closeTunnel();
+            if (evt instanceof ChannelInputShutdownEvent) {
+                HttpProxyHandler o = current(uctx);
+                if (o != null) {
+                    o.upEof();
+                } else {
+                    uctx.channel().close();
                 }
             }
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext uctx) {
-            if (state == State.TUNNEL) {
-                // the upstream is gone: what it sent is flushed to the client, then the client is closed
-                ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-                endTunnel();
+            HttpProxyHandler o = current(uctx);
+            if (o != null) {
+                o.upInactive();
             }
         }
 
         @Override
         public void exceptionCaught(ChannelHandlerContext uctx, Throwable cause) {
-            if (state == State.TUNNEL && !upstreamEof) {
-                upstreamBroke = true; // a reset by the upstream is reported against the proxy
+            HttpProxyHandler o = current(uctx);
+            if (o != null && o.state == State.TUNNEL && !o.upstreamEof) {
+                o.upstreamBroke = true; // a reset by the upstream is reported against the proxy
             }
             uctx.channel().close();
+        }
+    }
+
+    private void upRead(ByteBuf in) {
+        if (state == State.TUNNEL) {
+            bytesDown += in.readableBytes();
+            lastActivity = gw.ticker().read();
+            ch.write(in, ch.voidPromise());
+            if (!ch.isWritable()) {
+                up.config().setAutoRead(false); // resumed by the client's writability
+            }
+        } else if (state == State.BUSY && fwd != null) {
+            forwardUpRead(in);
+        } else {
+            in.release();
+        }
+    }
+
+    private void upEof() {
+        if (state == State.TUNNEL) {
+            upstreamEof = true;
+            shutdownOutputAfterWrites(ch);
+            if (clientEof) {
+                closeTunnel();
+            }
+        } else if (state == State.BUSY && fwd != null) {
+            forwardUpEnded();
+        } else if (up != null) {
+            up.close();
+        }
+    }
+
+    private void upInactive() {
+        if (state == State.TUNNEL) {
+            // the upstream is gone: what it sent is flushed to the client, then the client is closed
+            ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            endTunnel();
+        } else if (state == State.BUSY && fwd != null) {
+            forwardUpEnded();
         }
     }
 
@@ -739,6 +825,527 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             a.complete(upstreamBroke ? AttemptOutcome.failure(FailureKind.CONNECTION_RESET) : AttemptOutcome.SUCCESS);
         }
         endExchange();
+    }
+
+    // ---------------------------------------------------------------- plain HTTP forwarding
+
+    /** One plain request's forwarding state. */
+    private static final class Forward {
+        boolean keepClient;
+        boolean hasBody;
+        boolean expectContinue;
+        boolean continueSent;
+        boolean idempotent;
+        int maxAttempts;
+        /** A small idempotent request's body, read whole so the request can be replayed; null: streamed. */
+        byte[] replayBody;
+        /** Bytes of {@link #replayBody} still to collect before routing. */
+        long collect;
+
+        UpstreamDial dial;
+        int attemptNo;
+        List<String> tried = List.of();
+        Explain ex = Explain.NONE;
+        boolean mayRetry;
+        boolean allowReuse;
+        boolean reused;
+        ByteBuf respPending;
+        ResponseHead resp;
+        BodyFramer respFramer;
+        boolean unreachable;
+        boolean keep;
+        boolean reusable;
+        ScheduledFuture<?> timer;
+        long lastActivity;
+    }
+
+    private Forward fwd;
+    /** The request body being streamed upstream, or null. */
+    private BodyFramer reqFramer;
+
+    private void startForward() {
+        RequestHead h = head;
+        Forward f = new Forward();
+        fwd = f;
+        f.hasBody = h.framing != 0;
+        f.keepClient = clientKeepAlive(h);
+        f.expectContinue = h.http11 && f.hasBody && h.headers.hasToken("Expect", "100-continue");
+        boolean replay = h.framing > 0
+                && h.framing <= GatewayConnection.MAX_REPLAYABLE_BODY
+                && !f.expectContinue
+                && RetryRule.retryable(h.method, false);
+        boolean unreplayable = f.hasBody && !replay;
+        f.idempotent = RetryRule.retryable(h.method, unreplayable);
+        f.maxAttempts = RetryRule.attemptsAllowed(h.method, unreplayable, cfg.maxAttempts());
+        if (replay) {
+            f.collect = h.framing;
+            if (pending.readableBytes() >= f.collect) {
+                takeReplayBody();
+            } else {
+                ch.config().setAutoRead(true); // the rest comes in channelRead
+            }
+            return;
+        }
+        route(1, List.of(), null, Explain.NONE, false);
+    }
+
+    private void takeReplayBody() {
+        Forward f = fwd;
+        ch.config().setAutoRead(false);
+        f.replayBody = new byte[(int) f.collect];
+        pending.readBytes(f.replayBody);
+        f.collect = 0;
+        route(1, List.of(), null, Explain.NONE, false);
+    }
+
+    /** Client bytes while a plain request is busy: the replay body collected, or the body streamed. */
+    private void forwardClientBytes() {
+        Forward f = fwd;
+        if (f == null) {
+            return;
+        }
+        if (f.collect > 0 && pending.readableBytes() >= f.collect) {
+            takeReplayBody();
+        } else if (reqFramer != null && up != null) {
+            pumpRequestBody();
+        }
+    }
+
+    private void forwardRouted(UpstreamAttempt a, UpstreamDial dial, int attemptNo, List<String> tried) {
+        Forward f = fwd;
+        attempt = a;
+        f.attemptNo = attemptNo;
+        f.tried = tried;
+        f.ex = Explain.of(a, attemptNo);
+        f.mayRetry = f.idempotent && attemptNo < f.maxAttempts;
+        f.allowReuse = f.idempotent;
+        if (dial == null) {
+            // an attempt only the blocking open() can serve is not carried by the event loops yet
+            forwardFailed(FailureKind.PROTOCOL_ERROR);
+            return;
+        }
+        f.dial = dial;
+        connectForward();
+    }
+
+    private void connectForward() {
+        Forward f = fwd;
+        if (f.allowReuse && f.dial.poolKey() != null) {
+            Channel c = IdleUpstreams.take(f.dial.poolKey());
+            if (c != null) {
+                f.reused = true;
+                up = c;
+                c.pipeline().get(Upstream.class).owner = this;
+                sendForward();
+                return;
+            }
+        }
+        f.reused = false;
+        upstreamBootstrap(f.dial, new Upstream(this)).connect(f.dial.address()).addListener((ChannelFutureListener)
+                cf -> {
+                    if (fwd != f || state != State.BUSY) {
+                        cf.channel().close();
+                        return;
+                    }
+                    if (!cf.isSuccess()) {
+                        forwardFailed(connectFailure(cf.cause()));
+                        return;
+                    }
+                    up = cf.channel();
+                    sendForward();
+                });
+    }
+
+    private void sendForward() {
+        Forward f = fwd;
+        RequestHead h = head;
+        f.resp = null;
+        f.respFramer = null;
+        if (f.respPending != null) {
+            f.respPending.release();
+        }
+        f.respPending = ch.alloc().heapBuffer(512);
+        StringBuilder sb = new StringBuilder(512);
+        requestHead(sb, h, f.dial, attempt.consumedHeader(), attempt.resolvedTarget());
+        ByteBuf out = up.alloc().buffer(sb.length());
+        out.writeCharSequence(sb, StandardCharsets.ISO_8859_1);
+        up.write(out, up.voidPromise());
+        if (f.replayBody != null) {
+            up.write(Unpooled.wrappedBuffer(f.replayBody), up.voidPromise());
+        } else if (h.framing != 0) {
+            if (f.expectContinue && !f.continueSent) { // we answer 100 ourselves and send no Expect upstream
+                f.continueSent = true;
+                writeClient("HTTP/1.1 100 Continue\r\n\r\n");
+                ch.flush();
+            }
+            reqFramer = new BodyFramer(h.framing, false, cfg.maxHeaderBytes(), ch.alloc());
+            pumpRequestBody();
+        }
+        up.flush();
+        if (up == null) {
+            return; // the request body broke its framing
+        }
+        up.config().setAutoRead(true);
+        long wait = f.mayRetry
+                ? Math.min(cfg.firstByteTimeout().toNanos(), cfg.ioTimeout().toNanos())
+                : cfg.ioTimeout().toNanos();
+        f.timer = ch.eventLoop()
+                .schedule(
+                        () -> {
+                            if (fwd == f && f.resp == null) {
+                                forwardFailed(FailureKind.SLOW_BODY);
+                            }
+                        },
+                        wait,
+                        TimeUnit.NANOSECONDS);
+    }
+
+    private void pumpRequestBody() {
+        Forward f = fwd;
+        Channel u = up;
+        try {
+            boolean done = reqFramer.feed(pending, b -> u.write(b, u.voidPromise()));
+            u.flush();
+            if (done) {
+                reqFramer = null;
+                ch.config().setAutoRead(false);
+            } else {
+                ch.config().setAutoRead(u.isWritable());
+            }
+        } catch (BodyFramer.FramingException e) {
+            // the client's own chunked body is malformed: answered 400 before any response byte, else cut
+            reqFramer = null;
+            cancel(f.timer);
+            up = null;
+            u.close();
+            completeAttempt(AttemptOutcome.ABANDONED);
+            fwd = null;
+            if (f.resp != null) {
+                result = ExchangeResult.ABORTED;
+                endExchange();
+                ch.close();
+                return;
+            }
+            result = ExchangeResult.BAD_REQUEST;
+            sendError(
+                    head.http11, 400, GatewayErrors.BAD_FRAMING, "malformed chunked request body", Explain.NONE, false);
+            endExchange();
+        }
+    }
+
+    private void forwardUpRead(ByteBuf in) {
+        Forward f = fwd;
+        f.lastActivity = gw.ticker().read();
+        if (f.resp == null) {
+            f.respPending.writeBytes(in);
+            in.release();
+            parseResponse();
+            return;
+        }
+        try {
+            feedResponse(in);
+        } finally {
+            in.release();
+        }
+    }
+
+    private void parseResponse() {
+        Forward f = fwd;
+        while (true) {
+            ByteBuf buf = f.respPending;
+            if (!buf.isReadable()) {
+                return;
+            }
+            byte[] bytes = new byte[buf.readableBytes()];
+            buf.getBytes(buf.readerIndex(), bytes);
+            ByteArrayInputStream src = new ByteArrayInputStream(bytes);
+            WireReader r = new WireReader(src, new byte[bytes.length + 1], false);
+            ResponseHead resp;
+            try {
+                resp = ResponseHead.read(r, cfg);
+            } catch (WireException e) {
+                forwardFailed(FailureKind.PROTOCOL_ERROR);
+                return;
+            } catch (IOException e) {
+                return; // not whole yet
+            }
+            if (resp == null) {
+                return;
+            }
+            buf.skipBytes(bytes.length - src.available() - r.buffered());
+            if (resp.status == 101) {
+                forwardFailed(FailureKind.PROTOCOL_ERROR); // no upgrade through the gateway
+                return;
+            }
+            if (resp.status >= 200) {
+                responseHead(resp);
+                return;
+            }
+            // 1xx interim responses are ours to swallow: we already answered Expect ourselves
+        }
+    }
+
+    private void responseHead(ResponseHead resp) {
+        Forward f = fwd;
+        RequestHead h = head;
+        cancel(f.timer);
+        boolean forwardMode = f.dial.mode() == UpstreamLink.Mode.FORWARD;
+        if (forwardMode && resp.status == 407) {
+            forwardFailed(FailureKind.PROXY_AUTH_REJECTED);
+            return;
+        }
+        f.unreachable = forwardMode && (resp.status == 502 || resp.status == 504);
+        if (f.unreachable && f.mayRetry) {
+            forwardFailed(FailureKind.UPSTREAM_UNREACHABLE);
+            return;
+        }
+        long framing;
+        try {
+            framing = resp.framing(h.method);
+        } catch (WireException e) {
+            forwardFailed(FailureKind.PROTOCOL_ERROR);
+            return;
+        }
+        attempt.answered(resp.status);
+        f.resp = resp;
+        boolean dechunk = framing == Framing.CHUNKED && !h.http11;
+        f.keep = f.keepClient && framing != Framing.UNTIL_CLOSE && !dechunk;
+        f.reusable = framing != Framing.UNTIL_CLOSE
+                && (resp.http11
+                        ? !resp.headers.hasToken("Connection", "close")
+                        : resp.headers.hasToken("Connection", "keep-alive"));
+        logStatus = resp.status;
+        logExplain = f.ex;
+        StringBuilder sb = new StringBuilder(512)
+                .append("HTTP/1.1 ")
+                .append(resp.status)
+                .append(' ')
+                .append(resp.reasonPhrase)
+                .append("\r\n");
+        HeaderFields rh = resp.headers;
+        String connection = HopByHop.connection(rh);
+        for (int i = 0, n = rh.size(); i < n; i++) {
+            String name = rh.name(i);
+            if (HopByHop.skip(name, connection) || dechunk && name.equalsIgnoreCase("Transfer-Encoding")) {
+                continue;
+            }
+            header(sb, name, rh.value(i));
+        }
+        f.ex.appendTo(sb);
+        if (!f.keep) {
+            header(sb, "Connection", "close");
+        } else if (!h.http11) {
+            header(sb, "Connection", "keep-alive");
+        }
+        sb.append("\r\n");
+        writeClient(sb);
+        f.respFramer = new BodyFramer(framing, dechunk, cfg.maxHeaderBytes(), ch.alloc());
+        f.lastActivity = gw.ticker().read();
+        scheduleBodyIdle(f);
+        if (f.respFramer.done()) {
+            forwardDone();
+            return;
+        }
+        feedResponse(f.respPending);
+    }
+
+    private void scheduleBodyIdle(Forward f) {
+        long left = f.lastActivity + cfg.ioTimeout().toNanos() - gw.ticker().read();
+        f.timer = ch.eventLoop()
+                .schedule(
+                        () -> {
+                            if (fwd != f) {
+                                return;
+                            }
+                            if (f.lastActivity
+                                            + cfg.ioTimeout().toNanos()
+                                            - gw.ticker().read()
+                                    <= 0) {
+                                forwardBroken(FailureKind.SLOW_BODY);
+                            } else {
+                                scheduleBodyIdle(f);
+                            }
+                        },
+                        Math.max(1, left),
+                        TimeUnit.NANOSECONDS);
+    }
+
+    private void feedResponse(ByteBuf in) {
+        Forward f = fwd;
+        boolean done;
+        try {
+            done = f.respFramer.feed(in, b -> {
+                written += b.readableBytes();
+                ch.write(b, ch.voidPromise());
+            });
+        } catch (BodyFramer.FramingException e) {
+            forwardBroken(FailureKind.PROTOCOL_ERROR);
+            return;
+        }
+        if (done) {
+            if (in.isReadable()) {
+                f.reusable = false; // bytes after the response: the connection is not trusted again
+            }
+            forwardDone();
+        } else if (!ch.isWritable() && up != null) {
+            up.config().setAutoRead(false); // resumed by the client's writability
+        }
+    }
+
+    /** The upstream ended its side (or went away) during a plain exchange. */
+    private void forwardUpEnded() {
+        Forward f = fwd;
+        if (f.resp == null) {
+            Channel u = up;
+            up = null;
+            if (u != null) {
+                u.close();
+            }
+            boolean stale = f.reused && f.allowReuse;
+            if (stale && (head.framing == 0 || f.replayBody != null)) {
+                cancel(f.timer);
+                f.allowReuse = false; // a pooled connection had gone stale: once more on a fresh one
+                connectForward();
+                return;
+            }
+            forwardFailed(FailureKind.CONNECTION_RESET);
+        } else if (f.respFramer.untilClose()) {
+            f.reusable = false;
+            forwardDone();
+        } else {
+            forwardBroken(FailureKind.CONNECTION_RESET);
+        }
+    }
+
+    /** The attempt failed before any response byte reached the client: retried on another proxy, or answered. */
+    private void forwardFailed(FailureKind kind) {
+        Forward f = fwd;
+        cancel(f.timer);
+        reqFramer = null;
+        Channel u = up;
+        up = null;
+        if (u != null) {
+            u.close();
+        }
+        UpstreamAttempt a = attempt;
+        completeAttempt(AttemptOutcome.failure(kind));
+        boolean timeout = kind == FailureKind.CONNECT_TIMEOUT || kind == FailureKind.SLOW_BODY;
+        if (f.mayRetry && a != null) {
+            gw.metrics().retried();
+            route(f.attemptNo + 1, RetryRule.excluding(f.tried, a.proxyId()), logUser, f.ex, timeout);
+            return;
+        }
+        forwardExhausted(f.ex, timeout);
+    }
+
+    private void forwardExhausted(Explain last, boolean timeout) {
+        Forward f = fwd;
+        fwd = null;
+        releaseResponseBuffer(f);
+        finishAnswered(upstreamFailed(last, timeout, f.keepClient && !f.hasBody));
+    }
+
+    /** Broke after the response had started: the client connection is cut, the only honest signal left. */
+    private void forwardBroken(FailureKind kind) {
+        Forward f = fwd;
+        cancel(f.timer);
+        fwd = null;
+        reqFramer = null;
+        releaseResponseBuffer(f);
+        Channel u = up;
+        up = null;
+        if (u != null) {
+            u.close();
+        }
+        completeAttempt(AttemptOutcome.failure(kind));
+        result = ExchangeResult.ABORTED;
+        endExchange();
+        ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    private void forwardDone() {
+        Forward f = fwd;
+        cancel(f.timer);
+        fwd = null;
+        releaseResponseBuffer(f);
+        Channel u = up;
+        up = null;
+        boolean reusable = f.reusable && reqFramer == null && f.dial.poolKey() != null;
+        reqFramer = null;
+        if (u != null) {
+            u.pipeline().get(Upstream.class).owner = null;
+            if (reusable) {
+                u.config().setAutoRead(true); // an idle connection that speaks or closes is dropped
+                IdleUpstreams.give(f.dial.poolKey(), u);
+            } else {
+                u.close();
+            }
+        }
+        completeAttempt(
+                f.unreachable
+                        ? AttemptOutcome.failure(FailureKind.UPSTREAM_UNREACHABLE)
+                        : AttemptOutcome.success(f.resp.status));
+        result = ExchangeResult.OK;
+        ch.flush();
+        endExchange();
+        if (f.keep && !clientEof && !gw.stopping()) {
+            awaitNextRequest();
+        } else {
+            state = State.CLOSING;
+            ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    private static void releaseResponseBuffer(Forward f) {
+        if (f != null && f.respPending != null) {
+            f.respPending.release();
+            f.respPending = null;
+        }
+    }
+
+    private void completeAttempt(AttemptOutcome outcome) {
+        UpstreamAttempt a = attempt;
+        attempt = null;
+        if (a != null) {
+            a.complete(outcome);
+        }
+    }
+
+    private static void requestHead(
+            StringBuilder sb, RequestHead head, UpstreamDial dial, String consumedHeader, InetAddress resolved) {
+        RequestTarget t = head.target;
+        boolean forward = dial.mode() == UpstreamLink.Mode.FORWARD;
+        sb.append(head.method).append(' ');
+        if (forward) {
+            sb.append("http://");
+            if (resolved == null) {
+                sb.append(t.authority());
+            } else { // the checked address for the upstream to connect to; Host below keeps the name
+                String a = resolved.getHostAddress();
+                sb.append(resolved instanceof Inet6Address ? "[" + a + "]" : a)
+                        .append(':')
+                        .append(t.port());
+            }
+        }
+        sb.append(t.path()).append(" HTTP/1.1\r\n");
+        header(sb, "Host", t.authority());
+        UpstreamLink.InjectedHeader inject = dial.injectedHeader();
+        if (inject != null && forward) {
+            header(sb, inject.name(), inject.value());
+        }
+        HeaderFields h = head.headers;
+        String connection = HopByHop.connection(h);
+        for (int i = 0, n = h.size(); i < n; i++) {
+            String name = h.name(i);
+            if (HopByHop.skip(name, connection)
+                    || name.equalsIgnoreCase("Host")
+                    || name.equalsIgnoreCase("Expect")
+                    || name.equalsIgnoreCase(consumedHeader)) {
+                continue;
+            }
+            header(sb, name, h.value(i));
+        }
+        sb.append("\r\n");
     }
 
     // ---------------------------------------------------------------- answers

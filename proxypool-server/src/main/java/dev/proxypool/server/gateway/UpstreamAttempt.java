@@ -53,11 +53,11 @@ public non-sealed interface UpstreamAttempt extends RouteDecision {
     UpstreamLink open(boolean allowReuse) throws IOException;
 
     /**
-     * How the event-loop data plane opens this attempt's tunnel without blocking, or {@code null} when
-     * only {@link #open(boolean)} can (the data plane then opens it off the loop). Called at most once
-     * per attempt, off the loop, right after {@link GatewayEngine#route} (it may resolve a name).
+     * How the event-loop data plane opens this attempt's connection without blocking (for a tunnel, one
+     * of {@link UpstreamLink.Mode#TUNNEL}), or {@code null} when only {@link #open(boolean)} can. Called
+     * at most once per attempt, off the loop, right after {@link GatewayEngine#route} (it may resolve a name).
      */
-    default TunnelDial tunnelDial() {
+    default UpstreamDial dial() {
         return null;
     }
 

@@ -8,8 +8,10 @@ import dev.proxypool.server.gateway.IdleLinkPool;
 import dev.proxypool.server.gateway.RouteDecision;
 import dev.proxypool.server.gateway.RouteRequest;
 import dev.proxypool.server.gateway.UpstreamAttempt;
+import dev.proxypool.server.gateway.UpstreamDial;
 import dev.proxypool.server.gateway.UpstreamLink;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -122,6 +124,25 @@ public final class StaticUpstreamEngine implements GatewayEngine {
         @Override
         public String routing() {
             return ROUTING;
+        }
+
+        @Override
+        public UpstreamDial dial() {
+            if (request.tunnel()) {
+                return null; // a CONNECT through the proxy: the blocking open's handshake
+            }
+            StaticUpstream proxy = proxies[index];
+            InetSocketAddress address = new InetSocketAddress(proxy.host(), proxy.port());
+            if (address.isUnresolved()) {
+                return null;
+            }
+            String auth = proxy.authorization();
+            return new UpstreamDial(
+                    address,
+                    connectTimeoutMillis,
+                    UpstreamLink.Mode.FORWARD,
+                    auth == null ? null : new UpstreamLink.InjectedHeader("Proxy-Authorization", auth),
+                    proxy.id());
         }
 
         @Override
