@@ -1,26 +1,42 @@
 package dev.proxypool.sdk.dial;
 
-import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.sdk.credentials.Credentials;
-import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
- * The {@code CONNECT} handshake with an HTTP(S) proxy (RFC 9110 §9.3.6). Any 2xx opens the tunnel
- * (its Content-Length/Transfer-Encoding are ignored, as the RFC requires); 407 is a credential
- * rejection. 500/502/503/504/404 are a working proxy saying it could not reach this target (squid
- * answers 500 for a name that does not resolve, tinyproxy {@code 500 Unable to connect} for any
- * unreachable target) and 403 that its policy refuses this target: both target-side
- * ({@link FailureKind#UPSTREAM_UNREACHABLE}), the 403 also a per-domain ban. Anything else is a
- * protocol error (the proxy refused the tunnel for a reason that is neither).
+ * The {@code CONNECT} handshake with an HTTP(S) proxy (RFC 9110 §9.3.6), a state of
+ * {@link UpstreamHandshake}. Any 2xx opens the tunnel (its Content-Length/Transfer-Encoding are
+ * ignored, as the RFC requires); up to 4 1xx interim replies are skipped; every other status is
+ * judged by {@link Failures#connectStatus}. A reply head ends at its blank line (CRLFCRLF, or bare
+ * line feeds); one that does not start {@code HTTP/} fails at its first wrong byte (a banner or
+ * binary reply may never send a blank line).
  */
-final class HttpConnect {
+final class HttpConnect implements UpstreamHandshake.Phase {
 
     private static final int MAX_INTERIM = 4;
+    private static final byte[] HTTP = {'H', 'T', 'T', 'P', '/'};
+    private static final byte[] CRLFCRLF = {'\r', '\n', '\r', '\n'};
 
-    private HttpConnect() {}
+    private final Target target;
+    private final Credentials credentials;
+    /** The reply head read so far. */
+    private byte[] head = new byte[128];
 
-    static void handshake(HandshakeIo io, Target target, Credentials credentials) throws IOException {
+    private int length;
+    /** 0: inside a line; 1: after LF; 2: after LF CR. */
+    private int lineEnd;
+
+    private int interim;
+
+    HttpConnect(Target target, Credentials credentials) {
+        this.target = target;
+        this.credentials = credentials;
+    }
+
+    @Override
+    public byte[] start() {
         StringBuilder req = new StringBuilder(128)
                 .append("CONNECT ")
                 .append(target.authority())
@@ -33,45 +49,89 @@ final class HttpConnect {
                     .append(credentials.basicAuthorization().reveal())
                     .append("\r\n");
         }
-        io.write(req.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
-        int status = status(io.readHttpHead());
-        for (int interim = 0; status / 100 == 1 && interim < MAX_INTERIM; interim++) {
-            status = status(io.readHttpHead()); // 1xx interim replies precede the real one
+        return req.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    @Override
+    public boolean input(ByteBuffer in, UpstreamHandshake out) throws HandshakeRejected {
+        while (in.hasRemaining()) {
+            byte b = in.get();
+            if (length == UpstreamHandshake.MAX_HTTP_HEAD) {
+                throw Failures.protocolError("reply head longer than " + UpstreamHandshake.MAX_HTTP_HEAD + " bytes");
+            }
+            if (length == head.length) {
+                head = Arrays.copyOf(head, Math.min(head.length * 2, UpstreamHandshake.MAX_HTTP_HEAD));
+            }
+            head[length++] = b;
+            if (length <= HTTP.length && b != HTTP[length - 1]) {
+                throw Failures.protocolError("the reply is not HTTP");
+            }
+            if (!endsHead(b)) {
+                continue;
+            }
+            int status = status(head, length);
+            length = 0;
+            lineEnd = 0;
+            if (status / 100 == 1 && interim < MAX_INTERIM) {
+                interim++; // 1xx interim replies precede the real one
+                continue;
+            }
+            HandshakeRejected refused = Failures.connectStatus(status, credentials != null);
+            if (refused != null) {
+                throw refused;
+            }
+            return true;
         }
-        if (status / 100 == 2) {
-            return;
+        return false;
+    }
+
+    /** Whether {@code b} completes a blank line: LF LF or LF CR LF. */
+    private boolean endsHead(byte b) {
+        if (b == '\n') {
+            if (lineEnd != 0) {
+                return true;
+            }
+            lineEnd = 1;
+        } else {
+            lineEnd = b == '\r' && lineEnd == 1 ? 2 : 0;
         }
-        throw switch (status) {
-            case 407 ->
-                new HandshakeRejected(
-                        FailureKind.PROXY_AUTH_REJECTED,
-                        credentials == null
-                                ? "the proxy requires credentials (407) and the proxy has no credentialRef"
-                                : "the proxy rejected the credentials (407)");
-            case 500, 502, 503, 504, 404 ->
-                new HandshakeRejected(
-                        FailureKind.UPSTREAM_UNREACHABLE, "the proxy could not reach the target (" + status + ")");
-            case 403 ->
-                new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "the proxy refused this target (403)", true);
-            default -> new HandshakeRejected(FailureKind.PROTOCOL_ERROR, "the proxy refused CONNECT with " + status);
-        };
+        return false;
+    }
+
+    /**
+     * The bytes that can still belong to the head: {@code 4 - k} after a partial {@code CRLFCRLF}
+     * of length {@code k}, so a byte-exact reader reads about 4 bytes at a time and never a byte of
+     * the tunnel behind a CRLF-terminated head.
+     */
+    @Override
+    public int wanted() {
+        for (int k = Math.min(3, length); k > 0; k--) {
+            boolean match = true;
+            for (int i = 0; i < k && match; i++) {
+                match = head[length - k + i] == CRLFCRLF[i];
+            }
+            if (match) {
+                return CRLFCRLF.length - k;
+            }
+        }
+        return CRLFCRLF.length;
     }
 
     /** The status code of {@code HTTP/1.x SSS ...}; anything else is not an HTTP proxy. */
-    static int status(byte[] head) throws HandshakeRejected {
+    static int status(byte[] head, int length) throws HandshakeRejected {
         // "HTTP/1.1 200" is 12 bytes
-        if (head.length < 12 || !startsWith(head, "HTTP/1.") || head[8] != ' ') {
-            throw new HandshakeRejected(FailureKind.PROTOCOL_ERROR, "the reply is not HTTP");
+        if (length < 12 || !startsWith(head, "HTTP/1.") || head[8] != ' ') {
+            throw Failures.protocolError("the reply is not HTTP");
         }
         int s = 0;
         for (int i = 9; i < 12; i++) {
             if (head[i] < '0' || head[i] > '9') {
-                throw new HandshakeRejected(FailureKind.PROTOCOL_ERROR, "the reply has no HTTP status code");
+                throw Failures.protocolError("the reply has no HTTP status code");
             }
             s = s * 10 + (head[i] - '0');
         }
-        if (head.length > 12 && head[12] != ' ' && head[12] != '\r' && head[12] != '\n') {
-            throw new HandshakeRejected(FailureKind.PROTOCOL_ERROR, "the reply has no HTTP status code");
+        if (length > 12 && head[12] != ' ' && head[12] != '\r' && head[12] != '\n') {
+            throw Failures.protocolError("the reply has no HTTP status code");
         }
         return s;
     }

@@ -1,46 +1,55 @@
 package dev.proxypool.sdk.dial;
 
-import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.sdk.credentials.Credentials;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The SOCKS4 CONNECT handshake; SOCKS4a (DSTIP {@code 0.0.0.1} plus a host name) when the target
- * is a name, so the proxy resolves it. SOCKS4 knows no password: a credential's username is sent
- * as USERID, its password is not used. Replies: 90 granted; 91 rejected or failed (the proxy could
- * not reach, or would not serve, this target: target-side); 92/93 identd / USERID rejection
- * (credentials).
+ * The SOCKS4 CONNECT handshake, a state of {@link UpstreamHandshake}; SOCKS4a (DSTIP
+ * {@code 0.0.0.1} plus a host name) when the target is a name, so the proxy resolves it. SOCKS4
+ * knows no password: a credential's username is sent as USERID, its password is not used. One
+ * 8-byte reply, judged by {@link Failures#socks4Reply}.
  */
-final class Socks4 {
+final class Socks4 implements UpstreamHandshake.Phase {
 
-    static final int MAX_FIELD = 255;
+    private final Target target;
+    private final Credentials credentials;
+    private final UpstreamHandshake.Fixed reply = new UpstreamHandshake.Fixed();
 
-    private Socks4() {}
+    Socks4(Target target, Credentials credentials) {
+        this.target = target;
+        this.credentials = credentials;
+        reply.expect(8);
+    }
 
     static boolean supports(Target target) {
         return target.kind() != Target.Kind.IPV6;
     }
 
-    static void handshake(HandshakeIo io, Target target, Credentials credentials) throws IOException {
-        io.write(request(target, credentials));
-        byte[] reply = io.readExactly(8);
-        if (reply[0] != 0 && reply[0] != 4) {
-            throw new HandshakeRejected(FailureKind.PROTOCOL_ERROR, "the reply is not SOCKS4");
+    @Override
+    public byte[] start() {
+        return request(target, credentials);
+    }
+
+    @Override
+    public boolean input(ByteBuffer in, UpstreamHandshake out) throws HandshakeRejected {
+        if (!reply.fill(in)) {
+            return false;
         }
-        int code = reply[1] & 0xFF;
-        switch (code) {
-            case 90 -> {}
-            case 91 ->
-                throw new HandshakeRejected(
-                        FailureKind.UPSTREAM_UNREACHABLE,
-                        "the proxy rejected the request or could not reach the target (91)");
-            case 92, 93 ->
-                throw new HandshakeRejected(
-                        FailureKind.PROXY_AUTH_REJECTED, "the proxy rejected the USERID (" + code + ")");
-            default -> throw new HandshakeRejected(FailureKind.PROTOCOL_ERROR, "unknown SOCKS4 reply code " + code);
+        if (reply.at(0) != 0 && reply.at(0) != 4) {
+            throw Failures.protocolError("the reply is not SOCKS4");
         }
+        HandshakeRejected refused = Failures.socks4Reply(reply.at(1));
+        if (refused != null) {
+            throw refused;
+        }
+        return true;
+    }
+
+    @Override
+    public int wanted() {
+        return reply.missing();
     }
 
     static byte[] request(Target target, Credentials credentials) {

@@ -9,18 +9,43 @@ import java.nio.charset.StandardCharsets;
  * A validated dial target: an IPv4 or IPv6 literal, or a host name left for the proxy to resolve
  * (remote DNS, so the exit network resolves it). Validation keeps CR, LF, spaces and other
  * delimiters out of the {@code CONNECT} line and the SOCKS request. No DNS lookup happens here.
+ * Immutable.
  */
-record Target(String host, int port, Kind kind, byte[] address) {
+public final class Target {
 
-    enum Kind {
+    /** How the host is given. */
+    public enum Kind {
+        /** An IPv4 literal (also the IPv4-mapped IPv6 form). */
         IPV4,
+        /** An IPv6 literal, without brackets or scope. */
         IPV6,
+        /** A host name, resolved by the proxy. */
         DOMAIN
     }
 
     static final int MAX_DOMAIN = 255;
 
-    static Target of(String host, int port) {
+    private final String host;
+    private final int port;
+    private final Kind kind;
+    private final byte[] address;
+
+    private Target(String host, int port, Kind kind, byte[] address) {
+        this.host = host;
+        this.port = port;
+        this.kind = kind;
+        this.address = address;
+    }
+
+    /**
+     * Validates a target.
+     *
+     * @param host an IPv4 literal, an IPv6 literal (brackets optional), or a host name
+     * @param port 1..65535
+     * @return the target
+     * @throws IllegalArgumentException for an invalid host or port
+     */
+    public static Target of(String host, int port) {
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("target port " + port + " is out of range 1..65535");
         }
@@ -47,8 +72,44 @@ record Target(String host, int port, Kind kind, byte[] address) {
         return new Target(h, port, Kind.DOMAIN, h.getBytes(StandardCharsets.US_ASCII));
     }
 
-    /** {@code host:port} for a CONNECT line, IPv6 in brackets. */
-    String authority() {
+    /**
+     * The host as validated: an IPv6 literal without brackets.
+     *
+     * @return the host
+     */
+    public String host() {
+        return host;
+    }
+
+    /**
+     * The port.
+     *
+     * @return 1..65535
+     */
+    public int port() {
+        return port;
+    }
+
+    /**
+     * How the host is given.
+     *
+     * @return the kind
+     */
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The address bytes (4 or 16) or the name's ASCII bytes; shared, never modified. */
+    byte[] address() {
+        return address;
+    }
+
+    /**
+     * {@code host:port} for a CONNECT line, IPv6 in brackets.
+     *
+     * @return the authority
+     */
+    public String authority() {
         return (kind == Kind.IPV6 ? "[" + host + "]" : host) + ":" + port;
     }
 
@@ -71,5 +132,10 @@ record Target(String host, int port, Kind kind, byte[] address) {
                 || c == '-'
                 || c == '.'
                 || c == '_';
+    }
+
+    @Override
+    public String toString() {
+        return "Target[" + kind + "]";
     }
 }

@@ -15,7 +15,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;
 import java.util.Locale;
 import java.util.Objects;
@@ -175,16 +174,12 @@ public final class UpstreamDialer {
         DeadlineSweeper.Deadline watched = swept ? sweeper.watch(raw, deadline) : null;
         try {
             HandshakeIo io = new HandshakeIo(socket, ticker, deadline, buffered, !swept);
-            switch (proxy.protocol()) {
-                case HTTP, HTTPS -> HttpConnect.handshake(io, target, creds);
-                case SOCKS4 -> Socks4.handshake(io, target, creds);
-                case SOCKS5 -> Socks5.handshake(io, target, creds);
-            }
+            byte[] early = io.run(UpstreamHandshake.tunnel(proxy.protocol(), target, creds));
             if (watched != null && !sweeper.end(watched)) {
                 throw new SocketTimeoutException("handshake deadline passed"); // the socket is closed
             }
             socket.setSoTimeout(0);
-            return TunnelConnection.of(socket, io.early());
+            return TunnelConnection.of(socket, early);
         } catch (HandshakeRejected e) {
             close(raw); // below TLS: an SSLSocket's close would wait for the peer's close_notify
             if (expired(watched)) { // rejected because the sweeper closed the socket under the handshake
@@ -244,11 +239,7 @@ public final class UpstreamDialer {
         } catch (CredentialsUnavailableException e) {
             throw failure(FailureKind.PROXY_AUTH_REJECTED, DialStage.CREDENTIALS, proxy, target, e.getMessage());
         }
-        boolean socks = proxy.protocol() == Protocol.SOCKS4 || proxy.protocol() == Protocol.SOCKS5;
-        if (socks
-                && (bytes(c.username()) > Socks5.MAX_FIELD
-                        || (proxy.protocol() == Protocol.SOCKS5
-                                && bytes(c.password().reveal()) > Socks5.MAX_FIELD))) {
+        if (!UpstreamHandshake.credentialsFit(proxy.protocol(), c)) {
             throw failure(
                     FailureKind.PROXY_AUTH_REJECTED,
                     DialStage.CREDENTIALS,
@@ -320,10 +311,6 @@ public final class UpstreamDialer {
             close(raw);
             throw classified(e, DialStage.TLS, proxy, target);
         }
-    }
-
-    private static int bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8).length;
     }
 
     private static DialException classified(IOException e, DialStage stage, Proxy proxy, Target target) {
