@@ -16,11 +16,20 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The gateway's event loops: native epoll where Netty's native library loads (Linux x86-64), the
- * JDK's NIO selector elsewhere. A client connection and its upstream connection are both served
- * by one of these loops for their whole life.
+ * The gateway's event loops. A client connection and its upstream connection are both served by one
+ * of these loops for their whole life.
+ *
+ * <p>Transport: the JDK's NIO selector by default; native epoll (accept spread with {@code
+ * SO_REUSEPORT}) with the system property {@value #EPOLL} where Netty's native library loads. Not the
+ * default while Netty 4.2.18's epoll registration loses a channel whose interest set went empty: it
+ * removes the descriptor from the epoll set but keeps it marked as added, so the next change of
+ * interest (a read resumed after backpressure, or after a request was routed) fails with {@code
+ * epoll_ctl(MOD) ENOENT} and the connection is closed (seen in {@code GatewayStressTest}).
  */
 final class GatewayLoops implements AutoCloseable {
+
+    /** The system property that selects native epoll. */
+    static final String EPOLL = "proxypool.gateway.epoll";
 
     private final EventLoopGroup group;
     private final boolean epoll;
@@ -29,7 +38,7 @@ final class GatewayLoops implements AutoCloseable {
     /** @param threads loops to run; 0 or less: one per available core */
     GatewayLoops(int threads) {
         this.threads = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
-        this.epoll = Epoll.isAvailable();
+        this.epoll = Boolean.getBoolean(EPOLL) && Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.group = new MultiThreadIoEventLoopGroup(this.threads, new DefaultThreadFactory("gateway-loop", true), io);
     }

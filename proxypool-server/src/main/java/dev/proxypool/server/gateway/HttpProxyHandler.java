@@ -2,6 +2,10 @@ package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.routing.RetryRule;
+import dev.proxypool.sdk.dial.DialStage;
+import dev.proxypool.sdk.dial.Failures;
+import dev.proxypool.sdk.dial.HandshakeRejected;
+import dev.proxypool.sdk.dial.UpstreamHandshake;
 import dev.proxypool.server.access.AttemptedUser;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -15,18 +19,24 @@ import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
 
 /**
  * One client connection of the HTTP proxy listener on its event loop: the request head is
@@ -197,7 +207,9 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (!(cause instanceof IOException) && cause instanceof RuntimeException e) {
+        if (!(cause instanceof IOException)
+                && !(cause instanceof UncheckedIOException)
+                && cause instanceof RuntimeException e) {
             Gateway.logHandlerDefect(LOG, "gateway", e);
         }
         ch.close();
@@ -240,7 +252,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 lastActivity = gw.ticker().read();
                 up.write(in, up.voidPromise());
                 if (!up.isWritable()) {
-                    ch.config().setAutoRead(false); // resumed by the upstream's writability
+                    autoRead(ch, false); // resumed by the upstream's writability
                 }
             }
             case HEAD -> {
@@ -275,7 +287,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (up != null && (state == State.TUNNEL || fwd != null && fwd.respFramer != null)) {
-            up.config().setAutoRead(ch.isWritable());
+            autoRead(up, ch.isWritable());
         }
         ctx.fireChannelWritabilityChanged();
     }
@@ -409,7 +421,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         head = h;
         state = State.BUSY;
         idle = false;
-        ch.config().setAutoRead(false);
+        autoRead(ch, false);
         gw.metrics().started(h.connect);
         exchangeStart = gw.ticker().read();
         exchangeWritten = written;
@@ -476,7 +488,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                             if (dial != null && h.connect && dial.mode() != UpstreamLink.Mode.TUNNEL) {
                                 dial = null;
                             }
-                            if (dial == null && h.connect) {
+                            if (dial == null) {
                                 link = a.open(false); // only the blocking open: here, off the loop
                             }
                         } catch (IOException e) {
@@ -527,7 +539,10 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         boolean keepClient = clientKeepAlive(h) && h.framing == 0;
         if (!h.connect && r.client() != null && r.decision() instanceof UpstreamAttempt a) {
             logUser = r.client();
-            forwardRouted(a, r.dial(), attemptNo, tried);
+            if (r.link() != null) {
+                r.link().close(); // a blocking link cannot join the loop
+            }
+            forwardRouted(a, r.dial(), attemptNo, tried, r.openFailed());
             return;
         }
         if (!h.connect && r.client() != null && attemptNo > 1) {
@@ -592,14 +607,178 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     }
 
     private void dial(UpstreamAttempt a, UpstreamDial d, int attemptNo, List<String> tried, Explain ex) {
+        connectUpstream(d, a, (c, early) -> opened(a, c, ex, early), kind -> openFailed(a, kind, attemptNo, tried, ex));
+    }
+
+    /** What an upstream connection being opened reports to. */
+    private interface Dialed {
+        void open(Channel c, ByteBuf early);
+    }
+
+    /**
+     * Opens {@code d}'s connection on this loop: the TCP connect, TLS to an HTTPS proxy, the proxy
+     * handshake (within the dial's handshake bound from the connect); then {@code done} gets the open
+     * connection and the tunnel's first bytes the proxy sent with its reply (or null), or {@code
+     * failed} the kind, classified with the blocking dialer's table ({@link Failures}).
+     */
+    private void connectUpstream(
+            UpstreamDial d, UpstreamAttempt a, Dialed done, java.util.function.Consumer<FailureKind> failed) {
+        long t0 = gw.ticker().read();
         Upstream handler = new Upstream(this);
-        upstreamBootstrap(d, handler).connect(d.address()).addListener((ChannelFutureListener) f -> {
-            if (f.isSuccess()) {
-                opened(a, f.channel(), ex);
+        upstreamBootstrap(d, handler).connect(d.address()).addListener((ChannelFutureListener) cf -> {
+            Channel c = cf.channel();
+            if (!cf.isSuccess()) {
+                failed.accept(connectFailure(cf.cause()));
+                return;
+            }
+            if (d.tls() == null && d.handshake() == null) {
+                a.connected(gw.ticker().read() - t0);
+                done.open(c, null);
+                return;
+            }
+            Dialing dialing = new Dialing(d, a, c, handler, done, failed, t0);
+            handler.dialing = dialing;
+            dialing.timer = c.eventLoop()
+                    .schedule(
+                            () -> dialing.fail(Failures.classify(
+                                            new SocketTimeoutException("handshake deadline passed"),
+                                            DialStage.HANDSHAKE)
+                                    .kind()),
+                            Math.max(1, d.handshakeTimeoutMillis()),
+                            TimeUnit.MILLISECONDS);
+            if (d.tls() != null) {
+                SSLEngine engine =
+                        d.tls().createSSLEngine(d.tlsHost(), d.address().getPort());
+                engine.setUseClientMode(true);
+                SSLParameters p = engine.getSSLParameters();
+                p.setEndpointIdentificationAlgorithm("HTTPS");
+                engine.setSSLParameters(p);
+                SslHandler ssl = new SslHandler(engine);
+                c.pipeline().addFirst(ssl);
+                ssl.handshakeFuture().addListener(hf -> {
+                    if (hf.isSuccess()) {
+                        dialing.startHandshake();
+                    } else {
+                        Throwable t = hf.cause();
+                        dialing.fail(Failures.classify(
+                                        t instanceof IOException e ? e : new SSLException(String.valueOf(t)),
+                                        DialStage.TLS)
+                                .kind());
+                    }
+                });
+                autoRead(c, true);
             } else {
-                openFailed(a, connectFailure(f.cause()), attemptNo, tried, ex);
+                dialing.startHandshake();
             }
         });
+    }
+
+    /** One upstream connection between its connect and its open tunnel (TLS, the proxy handshake). */
+    private final class Dialing {
+        final UpstreamDial d;
+        final UpstreamAttempt a;
+        final Channel c;
+        final Upstream handler;
+        final Dialed done;
+        final java.util.function.Consumer<FailureKind> failed;
+        final long t0;
+        ScheduledFuture<?> timer;
+        boolean over;
+
+        Dialing(
+                UpstreamDial d,
+                UpstreamAttempt a,
+                Channel c,
+                Upstream handler,
+                Dialed done,
+                java.util.function.Consumer<FailureKind> failed,
+                long t0) {
+            this.d = d;
+            this.a = a;
+            this.c = c;
+            this.handler = handler;
+            this.done = done;
+            this.failed = failed;
+            this.t0 = t0;
+        }
+
+        void startHandshake() {
+            if (over) {
+                return;
+            }
+            UpstreamHandshake h = d.handshake();
+            if (h == null) {
+                finish(null);
+                return;
+            }
+            writeOutput(h);
+            autoRead(c, true);
+        }
+
+        private void writeOutput(UpstreamHandshake h) {
+            byte[] out = h.output();
+            if (out.length > 0) {
+                c.writeAndFlush(Unpooled.wrappedBuffer(out), c.voidPromise());
+            }
+        }
+
+        void read(ByteBuf in) {
+            if (over || d.handshake() == null) {
+                in.release(); // nothing is expected before the handshake starts
+                return;
+            }
+            UpstreamHandshake h = d.handshake();
+            boolean open;
+            try {
+                java.nio.ByteBuffer nio = in.nioBuffer();
+                int before = nio.position();
+                open = h.input(nio);
+                in.skipBytes(nio.position() - before);
+            } catch (HandshakeRejected e) {
+                in.release();
+                if (e.destinationForbidden()) {
+                    a.answered(403); // the proxy's policy refuses this destination: a per-domain matter
+                }
+                fail(e.kind());
+                return;
+            }
+            writeOutput(h);
+            if (!open) {
+                in.release();
+                return;
+            }
+            if (in.isReadable()) {
+                finish(in);
+            } else {
+                in.release();
+                finish(null);
+            }
+        }
+
+        void closed() {
+            fail(Failures.classify(new EOFException("the proxy closed mid-handshake"), DialStage.HANDSHAKE)
+                    .kind());
+        }
+
+        void fail(FailureKind kind) {
+            if (over) {
+                return;
+            }
+            over = true;
+            cancel(timer);
+            handler.dialing = null;
+            c.close();
+            failed.accept(kind);
+        }
+
+        private void finish(ByteBuf early) {
+            over = true;
+            cancel(timer);
+            handler.dialing = null;
+            autoRead(c, false);
+            a.connected(gw.ticker().read() - t0);
+            done.open(c, early);
+        }
     }
 
     private static FailureKind connectFailure(Throwable t) {
@@ -630,8 +809,11 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         route(attemptNo + 1, RetryRule.excluding(tried, a.proxyId()), logUser, ex, timeout);
     }
 
-    private void opened(UpstreamAttempt a, Channel upstream, Explain ex) {
+    private void opened(UpstreamAttempt a, Channel upstream, Explain ex, ByteBuf early) {
         if (state != State.BUSY || attempt != a) {
+            if (early != null) {
+                early.release();
+            }
             upstream.close();
             if (attempt == a) {
                 completeAttempt(AttemptOutcome.ABANDONED);
@@ -647,6 +829,10 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         ex.appendTo(sb);
         sb.append("\r\n");
         writeClient(sb);
+        if (early != null) { // the target spoke first: its bytes came with the proxy's reply
+            bytesDown += early.readableBytes();
+            ch.write(early, ch.voidPromise());
+        }
         lastActivity = gw.ticker().read();
         if (pending.isReadable()) { // what the client sent before the 200 belongs to the tunnel
             bytesUp += pending.readableBytes();
@@ -660,9 +846,9 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
         long idleNanos = cfg.tunnelIdleTimeout().toNanos();
         tunnelTimer = ch.eventLoop().schedule(this::tunnelIdleCheck, idleNanos, TimeUnit.NANOSECONDS);
-        up.config().setAutoRead(true);
+        autoRead(up, true);
         if (!clientEof) {
-            ch.config().setAutoRead(true);
+            autoRead(ch, true);
         }
     }
 
@@ -686,6 +872,8 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     static final class Upstream extends ChannelInboundHandlerAdapter {
 
         HttpProxyHandler owner;
+        /** Set while the connection is being opened (TLS, the proxy handshake). */
+        HttpProxyHandler.Dialing dialing;
 
         Upstream(HttpProxyHandler owner) {
             this.owner = owner;
@@ -698,6 +886,10 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
 
         @Override
         public void channelRead(ChannelHandlerContext uctx, Object msg) {
+            if (dialing != null) {
+                dialing.read((ByteBuf) msg);
+                return;
+            }
             HttpProxyHandler o = current(uctx);
             if (o == null) {
                 ((ByteBuf) msg).release();
@@ -719,13 +911,17 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         public void channelWritabilityChanged(ChannelHandlerContext uctx) {
             HttpProxyHandler o = current(uctx);
             if (o != null && !o.clientEof && (o.state == State.TUNNEL || o.reqFramer != null)) {
-                o.ch.config().setAutoRead(uctx.channel().isWritable());
+                autoRead(o.ch, uctx.channel().isWritable());
             }
         }
 
         @Override
         public void userEventTriggered(ChannelHandlerContext uctx, Object evt) {
             if (evt instanceof ChannelInputShutdownEvent) {
+                if (dialing != null) {
+                    dialing.closed();
+                    return;
+                }
                 HttpProxyHandler o = current(uctx);
                 if (o != null) {
                     o.upEof();
@@ -737,6 +933,10 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
 
         @Override
         public void channelInactive(ChannelHandlerContext uctx) {
+            if (dialing != null) {
+                dialing.closed();
+                return;
+            }
             HttpProxyHandler o = current(uctx);
             if (o != null) {
                 o.upInactive();
@@ -745,6 +945,10 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
 
         @Override
         public void exceptionCaught(ChannelHandlerContext uctx, Throwable cause) {
+            if (dialing != null) {
+                dialing.closed();
+                return;
+            }
             HttpProxyHandler o = current(uctx);
             if (o != null && o.state == State.TUNNEL && !o.upstreamEof) {
                 o.upstreamBroke = true; // a reset by the upstream is reported against the proxy
@@ -759,7 +963,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             lastActivity = gw.ticker().read();
             ch.write(in, ch.voidPromise());
             if (!ch.isWritable()) {
-                up.config().setAutoRead(false); // resumed by the client's writability
+                autoRead(up, false); // resumed by the client's writability
             }
         } else if (state == State.BUSY && fwd != null) {
             forwardUpRead(in);
@@ -882,7 +1086,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             if (pending.readableBytes() >= f.collect) {
                 takeReplayBody();
             } else {
-                ch.config().setAutoRead(true); // the rest comes in channelRead
+                autoRead(ch, true); // the rest comes in channelRead
             }
             return;
         }
@@ -891,7 +1095,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
 
     private void takeReplayBody() {
         Forward f = fwd;
-        ch.config().setAutoRead(false);
+        autoRead(ch, false);
         f.replayBody = new byte[(int) f.collect];
         pending.readBytes(f.replayBody);
         f.collect = 0;
@@ -911,7 +1115,8 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
     }
 
-    private void forwardRouted(UpstreamAttempt a, UpstreamDial dial, int attemptNo, List<String> tried) {
+    private void forwardRouted(
+            UpstreamAttempt a, UpstreamDial dial, int attemptNo, List<String> tried, IOException openFailed) {
         Forward f = fwd;
         attempt = a;
         f.attemptNo = attemptNo;
@@ -919,8 +1124,12 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         f.ex = Explain.of(a, attemptNo);
         f.mayRetry = f.idempotent && attemptNo < f.maxAttempts;
         f.allowReuse = f.idempotent;
+        if (openFailed != null) {
+            forwardFailed(GatewayConnection.dialFailure(openFailed));
+            return;
+        }
         if (dial == null) {
-            // an attempt only the blocking open() can serve is not carried by the event loops yet
+            // an attempt only the blocking open() can serve is not carried by the event loops
             forwardFailed(FailureKind.PROTOCOL_ERROR);
             return;
         }
@@ -934,6 +1143,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             Channel c = IdleUpstreams.take(f.dial.poolKey());
             if (c != null) {
                 f.reused = true;
+                attempt.connected(-1);
                 up = c;
                 c.pipeline().get(Upstream.class).owner = this;
                 sendForward();
@@ -985,7 +1195,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         if (up == null) {
             return; // the request body broke its framing
         }
-        up.config().setAutoRead(true);
+        autoRead(up, true);
         long wait = f.mayRetry
                 ? Math.min(cfg.firstByteTimeout().toNanos(), cfg.ioTimeout().toNanos())
                 : cfg.ioTimeout().toNanos();
@@ -1008,9 +1218,9 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             u.flush();
             if (done) {
                 reqFramer = null;
-                ch.config().setAutoRead(false);
+                autoRead(ch, false);
             } else {
-                ch.config().setAutoRead(u.isWritable());
+                autoRead(ch, u.isWritable());
             }
         } catch (BodyFramer.FramingException e) {
             // the client's own chunked body is malformed: answered 400 before any response byte, else cut
@@ -1188,7 +1398,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             }
             forwardDone();
         } else if (!ch.isWritable() && up != null) {
-            up.config().setAutoRead(false); // resumed by the client's writability
+            autoRead(up, false); // resumed by the client's writability
         }
     }
 
@@ -1275,7 +1485,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         if (u != null) {
             u.pipeline().get(Upstream.class).owner = null;
             if (reusable) {
-                u.config().setAutoRead(true); // an idle connection that speaks or closes is dropped
+                autoRead(u, true); // an idle connection that speaks or closes is dropped
                 IdleUpstreams.give(f.dial.poolKey(), u);
             } else {
                 u.close();
@@ -1390,7 +1600,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                         },
                         cfg.idleTimeout().toNanos(),
                         TimeUnit.NANOSECONDS);
-        ch.config().setAutoRead(true);
+        autoRead(ch, true);
         if (pending.isReadable()) {
             headBytes(true); // a pipelined request
         }
@@ -1508,7 +1718,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             ch.close();
             return;
         }
-        ch.config().setAutoRead(true);
+        autoRead(ch, true);
         ch.eventLoop().schedule(() -> ch.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
     }
 
@@ -1521,6 +1731,21 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
 
     static void header(StringBuilder sb, String name, String value) {
         sb.append(name).append(": ").append(value).append("\r\n");
+    }
+
+    /**
+     * Turns reading of {@code c} on or off; nothing once it closed (a peer's reset may close it under the
+     * caller, and the change would then fail in the transport).
+     */
+    private static void autoRead(Channel c, boolean on) {
+        if (c == null || !c.isOpen() || c.config().isAutoRead() == on) {
+            return;
+        }
+        try {
+            c.config().setAutoRead(on);
+        } catch (UncheckedIOException e) {
+            c.close();
+        }
     }
 
     private static void cancel(ScheduledFuture<?> f) {

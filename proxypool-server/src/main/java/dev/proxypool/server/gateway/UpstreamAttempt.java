@@ -57,9 +57,15 @@ public non-sealed interface UpstreamAttempt extends RouteDecision {
      * of {@link UpstreamLink.Mode#TUNNEL}), or {@code null} when only {@link #open(boolean)} can. Called
      * at most once per attempt, off the loop, right after {@link GatewayEngine#route} (it may resolve a name).
      */
-    default UpstreamDial dial() {
+    default UpstreamDial dial() throws IOException {
         return null;
     }
+
+    /**
+     * The event-loop data plane opened this attempt's connection (its handshake done) after
+     * {@code dialNanos}: what {@link #open} notes for itself. Default: nothing.
+     */
+    default void connected(long dialNanos) {}
 
     /**
      * The final response head arrived with {@code status}, before any of it is relayed to the client.

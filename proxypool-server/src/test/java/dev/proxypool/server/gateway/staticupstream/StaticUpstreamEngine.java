@@ -1,6 +1,10 @@
 package dev.proxypool.server.gateway.staticupstream;
 
+import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.credentials.Credentials;
+import dev.proxypool.sdk.dial.Target;
+import dev.proxypool.sdk.dial.UpstreamHandshake;
 import dev.proxypool.server.gateway.AttemptOutcome;
 import dev.proxypool.server.gateway.GatewayEngine;
 import dev.proxypool.server.gateway.GatewayErrors;
@@ -128,13 +132,23 @@ public final class StaticUpstreamEngine implements GatewayEngine {
 
         @Override
         public UpstreamDial dial() {
-            if (request.tunnel()) {
-                return null; // a CONNECT through the proxy: the blocking open's handshake
-            }
             StaticUpstream proxy = proxies[index];
             InetSocketAddress address = new InetSocketAddress(proxy.host(), proxy.port());
             if (address.isUnresolved()) {
                 return null;
+            }
+            if (request.tunnel()) { // CONNECT through the proxy: the handshake codec the SDK dialer drives
+                return new UpstreamDial(address, connectTimeoutMillis, UpstreamLink.Mode.TUNNEL, null, null)
+                        .withHandshake(
+                                UpstreamHandshake.tunnel(
+                                        Protocol.HTTP,
+                                        Target.of(request.host(), request.port()),
+                                        proxy.username() == null
+                                                ? null
+                                                : Credentials.of(
+                                                        proxy.username(),
+                                                        proxy.password() == null ? "" : proxy.password())),
+                                connectTimeoutMillis);
             }
             String auth = proxy.authorization();
             return new UpstreamDial(
