@@ -47,25 +47,44 @@ final class EventLoopListener implements AutoCloseable {
     private final GatewayLoops loops;
     private final List<Channel> servers = new ArrayList<>();
     private final int port;
-    private final AtomicInteger open = new AtomicInteger();
-    private final AtomicLong refused = new AtomicLong();
-    private final AtomicLong refusedPerAddress = new AtomicLong();
-    private final ConcurrentHashMap<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
-    private final ExecutorService offLoop;
-    private final String name = ClosedReason.LISTENER_GATEWAY;
+    /** Shared with a SOCKS5 listener beside this one: one cap on both. */
+    private final AtomicInteger open;
 
-    private EventLoopListener(Gateway gateway, InetAddress bind, int port, int threads) throws IOException {
+    private final AtomicLong refused;
+    private final AtomicLong refusedPerAddress = new AtomicLong();
+    /** Open connections per client address on this listener. */
+    private final ConcurrentHashMap<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
+
+    private final ExecutorService offLoop;
+    /** The {@code listener} tag: {@link ClosedReason#LISTENER_GATEWAY} or {@link ClosedReason#LISTENER_SOCKS}. */
+    private final String name;
+    /** The HTTP listener this SOCKS5 one shares loops, executor and cap with; null for the HTTP listener. */
+    private final EventLoopListener sibling;
+
+    private EventLoopListener(Gateway gateway, InetAddress bind, int port, int threads, EventLoopListener sibling)
+            throws IOException {
         this.gateway = gateway;
-        this.loops = new GatewayLoops(threads);
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(
-                OFF_LOOP_THREADS,
-                OFF_LOOP_THREADS,
-                30,
-                TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(OFF_LOOP_QUEUE),
-                Thread.ofPlatform().name("gateway-route-", 0).daemon(true).factory());
-        pool.allowCoreThreadTimeOut(true);
-        this.offLoop = pool;
+        this.sibling = sibling;
+        this.name = sibling == null ? ClosedReason.LISTENER_GATEWAY : ClosedReason.LISTENER_SOCKS;
+        if (sibling == null) {
+            this.loops = new GatewayLoops(threads);
+            ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                    OFF_LOOP_THREADS,
+                    OFF_LOOP_THREADS,
+                    30,
+                    TimeUnit.SECONDS,
+                    new ArrayBlockingQueue<>(OFF_LOOP_QUEUE),
+                    Thread.ofPlatform().name("gateway-route-", 0).daemon(true).factory());
+            pool.allowCoreThreadTimeOut(true);
+            this.offLoop = pool;
+            this.open = new AtomicInteger();
+            this.refused = new AtomicLong();
+        } else {
+            this.loops = sibling.loops;
+            this.offLoop = sibling.offLoop;
+            this.open = sibling.open;
+            this.refused = sibling.refused;
+        }
         ServerBootstrap b = new ServerBootstrap()
                 .group(loops.group())
                 .channel(loops.serverChannel())
@@ -97,8 +116,10 @@ final class EventLoopListener implements AutoCloseable {
             }
             this.port = bound;
         } catch (RuntimeException e) {
-            loops.close();
-            offLoop.shutdownNow();
+            if (sibling == null) {
+                loops.close();
+                offLoop.shutdownNow();
+            }
             throw new IOException("cannot bind the gateway listener: " + e.getMessage(), e);
         }
     }
@@ -110,7 +131,26 @@ final class EventLoopListener implements AutoCloseable {
      * @param threads event loops; 0: one per core ({@code server.gatewayThreads})
      */
     static EventLoopListener start(Gateway gateway, InetAddress bind, int port, int threads) throws IOException {
-        return new EventLoopListener(gateway, bind, port, threads);
+        return new EventLoopListener(gateway, bind, port, threads, null);
+    }
+
+    /**
+     * Binds a SOCKS5 listener beside {@code http}: the same gateway, loops, executor and connection cap
+     * (counted across both). Stopping it closes its sockets only; stopping {@code http} shuts the
+     * gateway down, SOCKS5 connections included.
+     */
+    static EventLoopListener startSocks(EventLoopListener http, InetAddress bind, int port) throws IOException {
+        return new EventLoopListener(http.gateway, bind, port, 0, http);
+    }
+
+    /** True for the SOCKS5 listener. */
+    boolean socks() {
+        return sibling != null;
+    }
+
+    /** The {@code listener} tag of its metrics. */
+    String name() {
+        return name;
     }
 
     private void accepted(SocketChannel ch) {
@@ -184,6 +224,9 @@ final class EventLoopListener implements AutoCloseable {
     void stop(Duration grace) {
         for (Channel s : servers) {
             s.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
+        if (sibling != null) {
+            return; // the HTTP listener owns the gateway and the loops
         }
         gateway.shutdown(grace);
         loops.close();

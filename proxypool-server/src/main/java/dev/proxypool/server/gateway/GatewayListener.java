@@ -71,6 +71,10 @@ public final class GatewayListener implements AutoCloseable {
     static final String LOOPS_SWITCH = "proxypool.gateway.loops";
 
     private GatewayListener(Gateway gateway, EventLoopListener loops) {
+        this(gateway, loops, true);
+    }
+
+    private GatewayListener(Gateway gateway, EventLoopListener loops, boolean ownsGateway) {
         this.gateway = gateway;
         this.loops = loops;
         this.server = null;
@@ -83,7 +87,7 @@ public final class GatewayListener implements AutoCloseable {
         this.tls = null;
         this.name = ClosedReason.LISTENER_GATEWAY;
         this.handler = null;
-        this.ownsGateway = true;
+        this.ownsGateway = ownsGateway;
         this.virtualThreads = true;
     }
 
@@ -159,6 +163,9 @@ public final class GatewayListener implements AutoCloseable {
      * @param port 0 picks a free port (tests)
      */
     public static GatewayListener startSocks(GatewayListener http, InetAddress bind, int port) throws IOException {
+        if (http.loops != null) {
+            return new GatewayListener(http.gateway, EventLoopListener.startSocks(http.loops, bind, port), false);
+        }
         GatewayListener l = new GatewayListener(http.gateway, bind(bind, port), http.virtualThreads, http, null);
         l.acceptor.start();
         return l;

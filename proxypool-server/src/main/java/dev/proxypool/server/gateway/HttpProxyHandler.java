@@ -78,6 +78,9 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     private final GatewayConfig cfg;
     private final EventLoopListener listener;
     private final long acceptedAt;
+    /** A connection of the SOCKS5 listener: the handshake instead of a request head, one tunnel per connection. */
+    private final boolean socks;
+
     private ChannelHandlerContext ctx;
     private Channel ch;
     private State state = State.HEAD;
@@ -118,6 +121,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
 
     HttpProxyHandler(Gateway gw, EventLoopListener listener, long acceptedAt) {
         this.gw = gw;
+        this.socks = listener.socks();
         this.cfg = gw.config();
         this.listener = listener;
         this.acceptedAt = acceptedAt;
@@ -177,6 +181,10 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         cancel(headTimer);
         cancel(idleTimer);
         State was = state;
+        if (socks && was == State.HEAD && exchangeOpen && logError == null) {
+            result = ExchangeResult.BAD_REQUEST; // reset inside the handshake
+            socksError(400, GatewayErrors.BAD_REQUEST);
+        }
         state = State.CLOSED;
         if (was == State.TUNNEL) {
             // the client went away: what the upstream sent is lost, the upstream is closed
@@ -233,7 +241,16 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                         ch.close();
                     }
                 }
-                default -> ch.close();
+                default -> {
+                    if (socks && state == State.HEAD && socksPhase == SocksPhase.AUTHENTICATING) {
+                        return; // the credentials are being checked; the rest was read already
+                    }
+                    if (socks && state == State.HEAD && exchangeOpen) {
+                        result = ExchangeResult.BAD_REQUEST; // the client closed inside the handshake
+                        socksError(400, GatewayErrors.BAD_REQUEST);
+                    }
+                    ch.close();
+                }
             }
             return;
         }
@@ -256,6 +273,12 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 }
             }
             case HEAD -> {
+                if (socks) {
+                    pending.writeBytes(in);
+                    in.release();
+                    socksBytes();
+                    return;
+                }
                 boolean lineFeed = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n') >= 0;
                 pending.writeBytes(in);
                 in.release();
@@ -356,11 +379,15 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     }
 
     private void firstRequestExpired() {
+        if (socks) {
+            socksExpired();
+            return;
+        }
         if (state != State.HEAD || !firstRequest || headTimer != null) {
             return;
         }
         // no byte of a request (or not even a finished TLS handshake) since accept: closed without an answer
-        gw.metrics().connectionClosed(ClosedReason.LISTENER_GATEWAY, ClosedReason.FIRST_REQUEST_TIMEOUT);
+        gw.metrics().connectionClosed(listener.name(), ClosedReason.FIRST_REQUEST_TIMEOUT);
         ch.close();
     }
 
@@ -370,7 +397,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
         gw.metrics()
                 .connectionClosed(
-                        ClosedReason.LISTENER_GATEWAY,
+                        listener.name(),
                         headTimerIsFirst ? ClosedReason.FIRST_REQUEST_TIMEOUT : ClosedReason.REQUEST_HEAD_TIMEOUT);
         headFailed(
                 408,
@@ -566,6 +593,16 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         logUser = r.client();
         switch (r.decision()) {
             case RouteDecision.Rejected rej -> {
+                if (socks) {
+                    if (attemptNo > 1) {
+                        socksUpstreamFailed(lastTimeout);
+                        return;
+                    }
+                    logExplain = new Explain("none", "none", rej.routing(), 0);
+                    socksReply(
+                            SocksConnection.rejectionReply(rej), rej.status(), rej.reason(), ExchangeResult.REJECTED);
+                    return;
+                }
                 if (attemptNo > 1) {
                     finishAnswered(upstreamFailed(last, lastTimeout, keepClient));
                     return;
@@ -582,6 +619,9 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             case UpstreamAttempt a -> {
                 Explain ex = Explain.of(a, attemptNo);
                 attempt = a;
+                if (socks) {
+                    logExplain = ex;
+                }
                 if (r.openFailed() != null) {
                     openFailed(a, GatewayConnection.dialFailure(r.openFailed()), attemptNo, tried, ex);
                 } else if (r.link() != null) {
@@ -801,6 +841,19 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             return;
         }
         boolean timeout = kind == FailureKind.CONNECT_TIMEOUT;
+        if (socks && (gw.stopping() || !RetryRule.retriesTunnel(kind, attemptNo, cfg.maxAttempts()))) {
+            if (gw.stopping()) {
+                socksReply(
+                        SocksConnection.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
+            } else {
+                socksFailure = SocksConnection.failureReply(kind);
+                socksUpstreamFailed(timeout);
+            }
+            return;
+        }
+        if (socks) {
+            socksFailure = SocksConnection.failureReply(kind);
+        }
         if (gw.stopping() || !RetryRule.retriesTunnel(kind, attemptNo, cfg.maxAttempts())) {
             finishAnswered(upstreamFailed(ex, timeout, clientKeepAlive(head) && head.framing == 0));
             return;
@@ -825,10 +878,14 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         result = ExchangeResult.OK;
         logStatus = 200;
         logExplain = ex;
-        StringBuilder sb = new StringBuilder(160).append("HTTP/1.1 200 Connection established\r\n");
-        ex.appendTo(sb);
-        sb.append("\r\n");
-        writeClient(sb);
+        if (socks) {
+            writeSocksReply(SocksConnection.REP_SUCCEEDED);
+        } else {
+            StringBuilder sb = new StringBuilder(160).append("HTTP/1.1 200 Connection established\r\n");
+            ex.appendTo(sb);
+            sb.append("\r\n");
+            writeClient(sb);
+        }
         if (early != null) { // the target spoke first: its bytes came with the proxy's reply
             bytesDown += early.readableBytes();
             ch.write(early, ch.voidPromise());
@@ -1558,6 +1615,353 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         sb.append("\r\n");
     }
 
+    // ---------------------------------------------------------------- SOCKS5 (RFC 1928, RFC 1929)
+
+    private enum SocksPhase {
+        GREETING,
+        AUTH,
+        AUTHENTICATING,
+        REQUEST
+    }
+
+    private SocksPhase socksPhase = SocksPhase.GREETING;
+    private String socksClient;
+    private HeaderFields socksHeaders;
+    private String socksTarget;
+    /** The reply for the last tunnel that could not be opened. */
+    private int socksFailure = SocksConnection.REP_GENERAL_FAILURE;
+
+    /** Handshake bytes arrived: each message is taken once whole (every field is at most 255 bytes). */
+    private void socksBytes() {
+        if (!pending.isReadable() || state != State.HEAD) {
+            return;
+        }
+        if (!exchangeOpen) { // the first byte: the connection counts as a tunnel from its accept
+            idle = false;
+            exchangeOpen = true;
+            exchangeStart = acceptedAt;
+            exchangeWritten = 0;
+            result = ExchangeResult.ABORTED;
+            gw.metrics().started(true);
+        }
+        while (state == State.HEAD && pending.isReadable()) {
+            boolean progressed = switch (socksPhase) {
+                case GREETING -> socksGreeting();
+                case AUTH -> socksAuth();
+                case AUTHENTICATING -> false;
+                case REQUEST -> socksRequest();
+            };
+            if (!progressed) {
+                return;
+            }
+        }
+    }
+
+    private boolean socksGreeting() {
+        ByteBuf b = pending;
+        int at = b.readerIndex();
+        int version = b.getUnsignedByte(at);
+        if (version != SocksConnection.VERSION) {
+            if (version == 4) {
+                writeClient(Unpooled.wrappedBuffer(new byte[] {0, 0x5B, 0, 0, 0, 0, 0, 0}));
+            }
+            result = ExchangeResult.BAD_REQUEST;
+            socksClosing(400, GatewayErrors.BAD_REQUEST);
+            return false;
+        }
+        if (b.readableBytes() < 2) {
+            return false;
+        }
+        int methods = b.getUnsignedByte(at + 1);
+        if (methods == 0) {
+            b.skipBytes(2);
+            socksRefuseMethod(ExchangeResult.BAD_REQUEST, 400, GatewayErrors.BAD_REQUEST);
+            return false;
+        }
+        if (b.readableBytes() < 2 + methods) {
+            return false;
+        }
+        boolean userPassword = false;
+        boolean none = false;
+        for (int i = 0; i < methods; i++) {
+            int m = b.getUnsignedByte(at + 2 + i);
+            userPassword |= m == SocksConnection.METHOD_USER_PASSWORD;
+            none |= m == SocksConnection.METHOD_NONE;
+        }
+        b.skipBytes(2 + methods);
+        if (userPassword) {
+            writeClient(Unpooled.wrappedBuffer(new byte[] {5, SocksConnection.METHOD_USER_PASSWORD}));
+            ch.flush();
+            socksPhase = SocksPhase.AUTH;
+            return true;
+        }
+        String client = none ? gw.authenticator().authenticate(null) : null; // no secret: nothing to hash
+        if (client == null) { // credentials required, or no method we know offered
+            socksRefuseMethod(ExchangeResult.AUTH_REQUIRED, 407, GatewayErrors.AUTH_REQUIRED);
+            return false;
+        }
+        logUser = client;
+        socksClient = client;
+        socksHeaders = new HeaderFields();
+        writeClient(Unpooled.wrappedBuffer(new byte[] {5, SocksConnection.METHOD_NONE}));
+        ch.flush();
+        socksPhase = SocksPhase.REQUEST;
+        return true;
+    }
+
+    private boolean socksAuth() {
+        ByteBuf b = pending;
+        int at = b.readerIndex();
+        if (b.readableBytes() < 2) {
+            return false;
+        }
+        int version = b.getUnsignedByte(at);
+        int userLength = b.getUnsignedByte(at + 1);
+        if (b.readableBytes() < 3 + userLength) {
+            return false;
+        }
+        int passwordLength = b.getUnsignedByte(at + 2 + userLength);
+        if (b.readableBytes() < 3 + userLength + passwordLength) {
+            return false;
+        }
+        byte[] u = new byte[userLength];
+        b.getBytes(at + 2, u);
+        byte[] pw = new byte[passwordLength];
+        b.getBytes(at + 3 + userLength, pw);
+        b.skipBytes(3 + userLength + passwordLength);
+        String user = new String(u, StandardCharsets.UTF_8);
+        // the secret lives in this string for the authenticator only; it is never logged
+        String password = new String(pw, StandardCharsets.UTF_8);
+        java.util.Arrays.fill(pw, (byte) 0);
+        String authorization = version != SocksConnection.AUTH_VERSION || userLength == 0 || user.indexOf(':') >= 0
+                ? null
+                : "Basic "
+                        + java.util.Base64.getEncoder()
+                                .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        socksPhase = SocksPhase.AUTHENTICATING;
+        EventLoop loop = ch.eventLoop();
+        Runnable task = () -> {
+            String client;
+            try {
+                client = authorization == null ? null : gw.authenticator().authenticate(authorization);
+            } catch (RuntimeException e) {
+                Gateway.logHandlerDefect(LOG, "socks", e);
+                loop.execute(() -> ch.close());
+                return;
+            }
+            loop.execute(() -> socksAuthenticated(client, authorization));
+        };
+        try {
+            listener.offLoop().execute(task); // secret hashing (PBKDF2) stays off the loop
+        } catch (RejectedExecutionException e) {
+            ch.close();
+        }
+        return false;
+    }
+
+    private void socksAuthenticated(String client, String authorization) {
+        if (state != State.HEAD) {
+            return;
+        }
+        logUser = client;
+        if (client == null) {
+            logAttempted = AttemptedUser.of(authorization);
+            writeClient(Unpooled.wrappedBuffer(new byte[] {SocksConnection.AUTH_VERSION, 1}));
+            result = ExchangeResult.AUTH_REQUIRED;
+            socksClosing(407, GatewayErrors.AUTH_REQUIRED);
+            return;
+        }
+        writeClient(Unpooled.wrappedBuffer(new byte[] {SocksConnection.AUTH_VERSION, 0}));
+        ch.flush();
+        socksClient = client;
+        socksHeaders = new HeaderFields();
+        socksHeaders.add("Proxy-Authorization", authorization);
+        socksPhase = SocksPhase.REQUEST;
+        socksBytes();
+        if (clientEof && state == State.HEAD) {
+            result = ExchangeResult.BAD_REQUEST; // the client closed inside the handshake
+            socksError(400, GatewayErrors.BAD_REQUEST);
+            ch.close();
+        }
+    }
+
+    private boolean socksRequest() {
+        ByteBuf b = pending;
+        int at = b.readerIndex();
+        if (b.readableBytes() < 4) {
+            return false;
+        }
+        int version = b.getUnsignedByte(at);
+        int command = b.getUnsignedByte(at + 1);
+        int type = b.getUnsignedByte(at + 3);
+        if (version != SocksConnection.VERSION) {
+            socksReply(SocksConnection.REP_GENERAL_FAILURE, 400, GatewayErrors.BAD_REQUEST, ExchangeResult.BAD_REQUEST);
+            return false;
+        }
+        int addressBytes;
+        switch (type) {
+            case SocksConnection.ATYP_IPV4 -> addressBytes = 4;
+            case SocksConnection.ATYP_IPV6 -> addressBytes = 16;
+            case SocksConnection.ATYP_DOMAIN -> {
+                if (b.readableBytes() < 5) {
+                    return false;
+                }
+                addressBytes = 1 + b.getUnsignedByte(at + 4);
+            }
+            default -> {
+                socksReply(
+                        SocksConnection.REP_ADDRESS_TYPE_NOT_SUPPORTED,
+                        400,
+                        GatewayErrors.BAD_REQUEST,
+                        ExchangeResult.BAD_REQUEST);
+                return false;
+            }
+        }
+        if (b.readableBytes() < 4 + addressBytes + 2) {
+            return false;
+        }
+        String host;
+        if (type == SocksConnection.ATYP_DOMAIN) {
+            host = b.toString(at + 5, addressBytes - 1, StandardCharsets.ISO_8859_1);
+        } else {
+            byte[] raw = new byte[addressBytes];
+            b.getBytes(at + 4, raw);
+            try {
+                host = InetAddress.getByAddress(raw).getHostAddress(); // a literal: no lookup
+            } catch (java.net.UnknownHostException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        int port = b.getUnsignedShort(at + 4 + addressBytes);
+        b.skipBytes(4 + addressBytes + 2);
+        if (command != SocksConnection.CMD_CONNECT) {
+            socksReply(
+                    SocksConnection.REP_COMMAND_NOT_SUPPORTED,
+                    400,
+                    GatewayErrors.UNSUPPORTED_METHOD,
+                    ExchangeResult.BAD_REQUEST);
+            return false;
+        }
+        if (port == 0) {
+            socksReply(
+                    SocksConnection.REP_NOT_ALLOWED, 400, GatewayErrors.BAD_CONNECT_TARGET, ExchangeResult.BAD_REQUEST);
+            return false;
+        }
+        RequestTarget target;
+        try {
+            target = RequestTarget.connect((host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port);
+        } catch (WireException e) { // an empty name or one with characters no host name has
+            socksReply(
+                    SocksConnection.REP_HOST_UNREACHABLE,
+                    400,
+                    GatewayErrors.BAD_CONNECT_TARGET,
+                    ExchangeResult.BAD_REQUEST);
+            return false;
+        }
+        socksTarget = target.authority();
+        // the handshake is complete: the first-request deadline is met
+        cancel(firstTimer);
+        firstRequest = false;
+        head = RequestHead.socks(target, socksHeaders);
+        state = State.BUSY;
+        if (gw.stopping()) {
+            socksReply(SocksConnection.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
+            return false;
+        }
+        route(1, List.of(), socksClient, Explain.NONE, false);
+        return false;
+    }
+
+    private void socksExpired() {
+        if (state != State.HEAD) {
+            return;
+        }
+        // the handshake did not complete within firstRequestTimeout of the accept
+        gw.metrics().connectionClosed(listener.name(), ClosedReason.FIRST_REQUEST_TIMEOUT);
+        if (exchangeOpen) {
+            result = ExchangeResult.BAD_REQUEST;
+            socksError(408, GatewayErrors.REQUEST_TIMEOUT);
+            endExchange();
+        }
+        ch.close();
+    }
+
+    private void socksUpstreamFailed(boolean timeout) {
+        socksReply(
+                socksFailure,
+                timeout ? 504 : 502,
+                timeout ? GatewayErrors.UPSTREAM_TIMEOUT : GatewayErrors.UPSTREAM_FAILED,
+                ExchangeResult.UPSTREAM_FAILED);
+    }
+
+    private void socksRefuseMethod(ExchangeResult r, int status, String reason) {
+        writeClient(Unpooled.wrappedBuffer(new byte[] {5, (byte) SocksConnection.NO_ACCEPTABLE_METHOD}));
+        result = r;
+        socksClosing(status, reason);
+    }
+
+    /** Answers with a failure reply and closes; {@code status} and {@code reason} are for the log. */
+    private void socksReply(int reply, int status, String reason, ExchangeResult r) {
+        writeSocksReply(reply);
+        result = r;
+        socksClosing(status, reason);
+    }
+
+    /** VER, REP, RSV, then BND.ADDR and BND.PORT 0.0.0.0:0 (the upstream's socket is not the client's business). */
+    private void writeSocksReply(int reply) {
+        writeClient(
+                Unpooled.wrappedBuffer(new byte[] {5, (byte) reply, 0, SocksConnection.ATYP_IPV4, 0, 0, 0, 0, 0, 0}));
+    }
+
+    private void socksError(int status, String reason) {
+        logStatus = status;
+        logError = reason;
+        gw.metrics().error(reason);
+    }
+
+    /** Ends the connection after a refusal: the reply reaches the client before the close (no reset). */
+    private void socksClosing(int status, String reason) {
+        socksError(status, reason);
+        state = State.CLOSING;
+        idle = false;
+        parsedAt = 0;
+        endExchange();
+        ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> lingerThenClose());
+    }
+
+    private void socksEnded(long nanos) {
+        gw.metrics().socksFinished(result, nanos);
+        AccessLog log = gw.accessLog();
+        if (log != null) {
+            log.write(
+                    peer(),
+                    logUser,
+                    SocksConnection.LOG_METHOD,
+                    socksTarget,
+                    logStatus,
+                    logError,
+                    written + bytesDown,
+                    bytesUp,
+                    nanos,
+                    logExplain == null ? Explain.NONE : logExplain,
+                    result);
+        }
+        ExchangeListener ex = gw.exchanges();
+        if (ex != null) {
+            ex.ended(ExchangeRecord.of(
+                    "socks",
+                    peer(),
+                    logUser,
+                    SocksConnection.LOG_METHOD,
+                    logStatus,
+                    logError,
+                    logExplain == null ? Explain.NONE : logExplain,
+                    nanos,
+                    result,
+                    logAttempted));
+        }
+    }
+
     // ---------------------------------------------------------------- answers
 
     private boolean upstreamFailed(Explain last, boolean timeout, boolean keep) {
@@ -1611,8 +2015,12 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             return;
         }
         exchangeOpen = false;
-        RequestHead h = head;
         long nanos = gw.ticker().read() - exchangeStart;
+        if (socks) {
+            socksEnded(nanos);
+            return;
+        }
+        RequestHead h = head;
         gw.metrics().finished(h.connect, result, nanos);
         AccessLog log = gw.accessLog();
         if (log != null) {
@@ -1720,6 +2128,11 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
         autoRead(ch, true);
         ch.eventLoop().schedule(() -> ch.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private void writeClient(ByteBuf b) {
+        written += b.readableBytes();
+        ch.write(b, ch.voidPromise());
     }
 
     private void writeClient(CharSequence s) {
