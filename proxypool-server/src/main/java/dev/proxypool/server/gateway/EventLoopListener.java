@@ -6,6 +6,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -19,6 +20,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLEngine;
 
 /**
  * The gateway's HTTP proxy listener on event loops ({@link GatewayLoops}): accepted connections are
@@ -61,9 +63,14 @@ final class EventLoopListener implements AutoCloseable {
     /** The HTTP listener this SOCKS5 one shares loops, executor and cap with; null for the HTTP listener. */
     private final EventLoopListener sibling;
 
-    private EventLoopListener(Gateway gateway, InetAddress bind, int port, int threads, EventLoopListener sibling)
+    /** TLS on each accepted connection ({@code server.gatewayTls}), or null: plain. */
+    private final TlsLayer tls;
+
+    private EventLoopListener(
+            Gateway gateway, InetAddress bind, int port, int threads, EventLoopListener sibling, TlsLayer tls)
             throws IOException {
         this.gateway = gateway;
+        this.tls = tls;
         this.sibling = sibling;
         this.name = sibling == null ? ClosedReason.LISTENER_GATEWAY : ClosedReason.LISTENER_SOCKS;
         if (sibling == null) {
@@ -130,8 +137,9 @@ final class EventLoopListener implements AutoCloseable {
      * @param port    0 picks a free port (tests)
      * @param threads event loops; 0: one per core ({@code server.gatewayThreads})
      */
-    static EventLoopListener start(Gateway gateway, InetAddress bind, int port, int threads) throws IOException {
-        return new EventLoopListener(gateway, bind, port, threads, null);
+    static EventLoopListener start(Gateway gateway, InetAddress bind, int port, int threads, TlsLayer tls)
+            throws IOException {
+        return new EventLoopListener(gateway, bind, port, threads, null, tls);
     }
 
     /**
@@ -140,7 +148,7 @@ final class EventLoopListener implements AutoCloseable {
      * gateway down, SOCKS5 connections included.
      */
     static EventLoopListener startSocks(EventLoopListener http, InetAddress bind, int port) throws IOException {
-        return new EventLoopListener(http.gateway, bind, port, 0, http);
+        return new EventLoopListener(http.gateway, bind, port, 0, http, null);
     }
 
     /** True for the SOCKS5 listener. */
@@ -174,8 +182,15 @@ final class EventLoopListener implements AutoCloseable {
             open.decrementAndGet();
             release(client);
         });
-        ch.pipeline()
-                .addLast(new HttpProxyHandler(gateway, this, gateway.ticker().read()));
+        long acceptedAt = gateway.ticker().read();
+        SSLEngine engine = tls == null ? null : tls.engine();
+        if (engine != null) {
+            // the handshake is part of the first request: the first-request deadline bounds it, no timeout of its own
+            SslHandler ssl = new SslHandler(engine);
+            ssl.setHandshakeTimeoutMillis(0);
+            ch.pipeline().addLast(ssl);
+        }
+        ch.pipeline().addLast(new HttpProxyHandler(gateway, this, acceptedAt));
     }
 
     private boolean admit(InetAddress client, int maxPerAddress) {

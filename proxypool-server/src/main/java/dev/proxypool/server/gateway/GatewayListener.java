@@ -146,8 +146,8 @@ public final class GatewayListener implements AutoCloseable {
      */
     public static GatewayListener start(
             Gateway gateway, InetAddress bind, int port, boolean virtualThreads, TlsLayer tls) throws IOException {
-        if (tls == null && Boolean.getBoolean(LOOPS_SWITCH)) {
-            return new GatewayListener(gateway, EventLoopListener.start(gateway, bind, port, 0));
+        if (Boolean.getBoolean(LOOPS_SWITCH) && (tls == null || tls.engine() != null)) {
+            return new GatewayListener(gateway, EventLoopListener.start(gateway, bind, port, 0, tls));
         }
         GatewayListener l = new GatewayListener(gateway, bind(bind, port), virtualThreads, tls);
         l.acceptor.start();
