@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -58,6 +59,11 @@ final class EventLoopListener implements AutoCloseable {
     private final ConcurrentHashMap<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
 
     private final ExecutorService offLoop;
+    /** The access log's writer thread, fed from a bounded queue. */
+    private final ExecutorService accessLogWriter;
+
+    private final AtomicLong droppedLogLines;
+    private static final int ACCESS_LOG_QUEUE = 65_536;
     /** The {@code listener} tag: {@link ClosedReason#LISTENER_GATEWAY} or {@link ClosedReason#LISTENER_SOCKS}. */
     private final String name;
     /** The HTTP listener this SOCKS5 one shares loops, executor and cap with; null for the HTTP listener. */
@@ -84,11 +90,21 @@ final class EventLoopListener implements AutoCloseable {
                     Thread.ofPlatform().name("gateway-route-", 0).daemon(true).factory());
             pool.allowCoreThreadTimeOut(true);
             this.offLoop = pool;
+            this.accessLogWriter = new ThreadPoolExecutor(
+                    1,
+                    1,
+                    0,
+                    TimeUnit.SECONDS,
+                    new ArrayBlockingQueue<>(ACCESS_LOG_QUEUE),
+                    Thread.ofPlatform().name("gateway-access-log").daemon(true).factory());
+            this.droppedLogLines = new AtomicLong();
             this.open = new AtomicInteger();
             this.refused = new AtomicLong();
         } else {
             this.loops = sibling.loops;
             this.offLoop = sibling.offLoop;
+            this.accessLogWriter = sibling.accessLogWriter;
+            this.droppedLogLines = sibling.droppedLogLines;
             this.open = sibling.open;
             this.refused = sibling.refused;
         }
@@ -126,6 +142,7 @@ final class EventLoopListener implements AutoCloseable {
             if (sibling == null) {
                 loops.close();
                 offLoop.shutdownNow();
+                accessLogWriter.shutdownNow();
             }
             throw new IOException("cannot bind the gateway listener: " + e.getMessage(), e);
         }
@@ -214,6 +231,26 @@ final class EventLoopListener implements AutoCloseable {
         return loops;
     }
 
+    /**
+     * Hands an access log line to the writer thread (the logging handlers' I/O stays off the loops); a
+     * line is dropped, and counted, while {@value #ACCESS_LOG_QUEUE} wait.
+     */
+    void accessLog(String line) {
+        if (line == null) {
+            return;
+        }
+        try {
+            accessLogWriter.execute(() -> AccessLog.emit(line));
+        } catch (RejectedExecutionException e) {
+            droppedLogLines.incrementAndGet();
+        }
+    }
+
+    /** Access log lines dropped because the writer fell behind. */
+    long droppedAccessLogLines() {
+        return droppedLogLines.get();
+    }
+
     /** Where work that may block goes. */
     ExecutorService offLoop() {
         return offLoop;
@@ -246,6 +283,7 @@ final class EventLoopListener implements AutoCloseable {
         gateway.shutdown(grace);
         loops.close();
         offLoop.shutdown();
+        accessLogWriter.shutdown(); // the queued lines are still written
     }
 
     @Override

@@ -146,8 +146,19 @@ public final class GatewayListener implements AutoCloseable {
      */
     public static GatewayListener start(
             Gateway gateway, InetAddress bind, int port, boolean virtualThreads, TlsLayer tls) throws IOException {
+        return start(gateway, bind, port, virtualThreads, tls, 0);
+    }
+
+    /**
+     * As {@link #start(Gateway, InetAddress, int, boolean, TlsLayer)}; {@code loopThreads} sizes the
+     * event-loop data plane ({@code server.gatewayThreads}, 0: one loop per core) when the internal switch
+     * {@value #LOOPS_SWITCH} selects it.
+     */
+    public static GatewayListener start(
+            Gateway gateway, InetAddress bind, int port, boolean virtualThreads, TlsLayer tls, int loopThreads)
+            throws IOException {
         if (Boolean.getBoolean(LOOPS_SWITCH) && (tls == null || tls.engine() != null)) {
-            return new GatewayListener(gateway, EventLoopListener.start(gateway, bind, port, 0, tls));
+            return new GatewayListener(gateway, EventLoopListener.start(gateway, bind, port, loopThreads, tls));
         }
         GatewayListener l = new GatewayListener(gateway, bind(bind, port), virtualThreads, tls);
         l.acceptor.start();

@@ -30,10 +30,15 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
@@ -422,7 +427,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         gw.metrics().finished(false, ExchangeResult.BAD_REQUEST, nanos);
         AccessLog log = gw.accessLog();
         if (log != null) {
-            log.write(
+            listener.accessLog(log.line(
                     peer(),
                     null,
                     null,
@@ -433,7 +438,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                     -1,
                     nanos,
                     Explain.NONE,
-                    ExchangeResult.BAD_REQUEST);
+                    ExchangeResult.BAD_REQUEST));
         }
         ExchangeListener ex = gw.exchanges();
         if (ex != null) {
@@ -661,8 +666,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
      * connection and the tunnel's first bytes the proxy sent with its reply (or null), or {@code
      * failed} the kind, classified with the blocking dialer's table ({@link Failures}).
      */
-    private void connectUpstream(
-            UpstreamDial d, UpstreamAttempt a, Dialed done, java.util.function.Consumer<FailureKind> failed) {
+    private void connectUpstream(UpstreamDial d, UpstreamAttempt a, Dialed done, Consumer<FailureKind> failed) {
         long t0 = gw.ticker().read();
         Upstream handler = new Upstream(this);
         upstreamBootstrap(d, handler).connect(d.address()).addListener((ChannelFutureListener) cf -> {
@@ -720,7 +724,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         final Channel c;
         final Upstream handler;
         final Dialed done;
-        final java.util.function.Consumer<FailureKind> failed;
+        final Consumer<FailureKind> failed;
         final long t0;
         ScheduledFuture<?> timer;
         boolean over;
@@ -731,7 +735,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 Channel c,
                 Upstream handler,
                 Dialed done,
-                java.util.function.Consumer<FailureKind> failed,
+                Consumer<FailureKind> failed,
                 long t0) {
             this.d = d;
             this.a = a;
@@ -770,7 +774,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             UpstreamHandshake h = d.handshake();
             boolean open;
             try {
-                java.nio.ByteBuffer nio = in.nioBuffer();
+                ByteBuffer nio = in.nioBuffer();
                 int before = nio.position();
                 open = h.input(nio);
                 in.skipBytes(nio.position() - before);
@@ -1732,12 +1736,11 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         String user = new String(u, StandardCharsets.UTF_8);
         // the secret lives in this string for the authenticator only; it is never logged
         String password = new String(pw, StandardCharsets.UTF_8);
-        java.util.Arrays.fill(pw, (byte) 0);
+        Arrays.fill(pw, (byte) 0);
         String authorization = version != SocksConnection.AUTH_VERSION || userLength == 0 || user.indexOf(':') >= 0
                 ? null
                 : "Basic "
-                        + java.util.Base64.getEncoder()
-                                .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+                        + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
         socksPhase = SocksPhase.AUTHENTICATING;
         EventLoop loop = ch.eventLoop();
         Runnable task = () -> {
@@ -1828,7 +1831,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             b.getBytes(at + 4, raw);
             try {
                 host = InetAddress.getByAddress(raw).getHostAddress(); // a literal: no lookup
-            } catch (java.net.UnknownHostException e) {
+            } catch (UnknownHostException e) {
                 throw new IllegalStateException(e);
             }
         }
@@ -1933,7 +1936,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         gw.metrics().socksFinished(result, nanos);
         AccessLog log = gw.accessLog();
         if (log != null) {
-            log.write(
+            listener.accessLog(log.line(
                     peer(),
                     logUser,
                     SocksConnection.LOG_METHOD,
@@ -1944,7 +1947,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                     bytesUp,
                     nanos,
                     logExplain == null ? Explain.NONE : logExplain,
-                    result);
+                    result));
         }
         ExchangeListener ex = gw.exchanges();
         if (ex != null) {
@@ -2024,7 +2027,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         gw.metrics().finished(h.connect, result, nanos);
         AccessLog log = gw.accessLog();
         if (log != null) {
-            log.write(
+            listener.accessLog(log.line(
                     peer(),
                     logUser,
                     h.method,
@@ -2035,7 +2038,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                     h.connect ? bytesUp : -1,
                     nanos,
                     logExplain,
-                    result);
+                    result));
         }
         ExchangeListener ex = gw.exchanges();
         if (ex != null) {
