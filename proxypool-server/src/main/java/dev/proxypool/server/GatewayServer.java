@@ -132,6 +132,7 @@ public final class GatewayServer implements AutoCloseable {
         private GatewayConfig config = GatewayConfig.DEFAULTS;
         private Duration grace = Duration.ofSeconds(5);
         private boolean platformThreads;
+        private int gatewayThreads;
         private boolean accessLog;
         private ExchangeListener exchanges;
         private InstantSource wall = InstantSource.system();
@@ -257,6 +258,18 @@ public final class GatewayServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Event loops of the gateway's event-loop data plane ({@code server.gatewayThreads}); 0, the
+         * default: one per core.
+         */
+        public Builder gatewayThreads(int threads) {
+            if (threads < 0) {
+                throw new IllegalArgumentException("gatewayThreads must not be negative, got " + threads);
+            }
+            this.gatewayThreads = threads;
+            return this;
+        }
+
         /** One platform thread per gateway connection instead of a virtual thread (for measurements). */
         public Builder platformThreads(boolean platform) {
             this.platformThreads = platform;
@@ -275,7 +288,12 @@ public final class GatewayServer implements AutoCloseable {
             GatewayListener listener;
             try {
                 listener = GatewayListener.start(
-                        gw, bind, gatewayPort, !platformThreads, gatewayTls == null ? null : gatewayTls.layer());
+                        gw,
+                        bind,
+                        gatewayPort,
+                        !platformThreads,
+                        gatewayTls == null ? null : gatewayTls.layer(),
+                        gatewayThreads);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot bind the gateway listener on port " + gatewayPort, e);
             }

@@ -497,6 +497,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                                 .withMaxConnections(gatewayMaxConnections(config.server()))
                                 .withFirstRequestTimeout(config.server().firstRequestTimeout())
                                 .withMaxConnectionsPerAddress(config.server().maxConnectionsPerAddress()))
+                        .gatewayThreads(config.server().gatewayThreads())
                         .apiIdleTimeout(config.server().apiIdleTimeout())
                         .apiFirstRequestTimeout(config.server().firstRequestTimeout())
                         .apiMaxConnectionsPerAddress(config.server().maxConnectionsPerAddress())

@@ -271,7 +271,8 @@ public final class ConfigLoader {
                 "gatewayTls",
                 "apiTls",
                 "firstRequestTimeout",
-                "maxConnectionsPerAddress");
+                "maxConnectionsPerAddress",
+                "gatewayThreads");
         ProxyPoolConfig.Server d = ProxyPoolConfig.Server.DEFAULTS;
         int gw = n.integer("gatewayPort", d.gatewayPort(), 0, 65535);
         int api = n.integer("apiPort", d.apiPort(), 0, 65535);
@@ -300,7 +301,8 @@ public final class ConfigLoader {
                 tlsFiles(n.child("gatewayTls"), baseDir),
                 tlsFiles(n.child("apiTls"), baseDir),
                 positive(n, "firstRequestTimeout", d.firstRequestTimeout()),
-                n.integer("maxConnectionsPerAddress", d.maxConnectionsPerAddress(), 1, 10_000_000));
+                n.integer("maxConnectionsPerAddress", d.maxConnectionsPerAddress(), 1, 10_000_000),
+                n.integer("gatewayThreads", d.gatewayThreads(), 0, ProxyPoolConfig.Server.MAX_GATEWAY_THREADS));
     }
 
     /**

@@ -195,6 +195,7 @@ public record ProxyPoolConfig(
      * @param apiTls             {@code apiTls}: the REST API and console speak TLS with these files; empty: plain
      * @param firstRequestTimeout longest time from accept to a connection's first complete request head
      * @param maxConnectionsPerAddress cap on the connections one client address holds open on a listener
+     * @param gatewayThreads     event loops of the gateway's event-loop data plane; 0: one per core
      */
     public record Server(
             String host,
@@ -208,11 +209,15 @@ public record ProxyPoolConfig(
             Optional<TlsFiles> gatewayTls,
             Optional<TlsFiles> apiTls,
             Duration firstRequestTimeout,
-            int maxConnectionsPerAddress) {
+            int maxConnectionsPerAddress,
+            int gatewayThreads) {
         /** The first request's default deadline from accept. */
         public static final Duration DEFAULT_FIRST_REQUEST_TIMEOUT = Duration.ofSeconds(10);
         /** The default cap on one client address's open connections per listener. */
         public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256;
+
+        /** The most event loops {@code server.gatewayThreads} may ask for. */
+        public static final int MAX_GATEWAY_THREADS = 1024;
 
         /**
          * The defaults: loopback, 8080 and 9090, no access log, sized connection cap, 10 s head, 60 s idle, no SOCKS5,
@@ -233,11 +238,60 @@ public record ProxyPoolConfig(
                 throw new IllegalArgumentException(
                         "server.maxConnectionsPerAddress must be at least 1, got " + maxConnectionsPerAddress);
             }
+            if (gatewayThreads < 0 || gatewayThreads > MAX_GATEWAY_THREADS) {
+                throw new IllegalArgumentException(
+                        "server.gatewayThreads must be 0.." + MAX_GATEWAY_THREADS + ", got " + gatewayThreads);
+            }
             if (socksPort.isPresent() && (socksPort.getAsInt() < 0 || socksPort.getAsInt() > 65535)) {
                 throw new IllegalArgumentException("server.socksPort must be 0..65535, got " + socksPort.getAsInt());
             }
             gatewayTls = gatewayTls == null ? Optional.empty() : gatewayTls;
             apiTls = apiTls == null ? Optional.empty() : apiTls;
+        }
+
+        /**
+         * Listeners with one gateway event loop per core.
+         *
+         * @param host               bind address of both listeners
+         * @param gatewayPort        the forward proxy's port (0: any free port)
+         * @param apiPort            the REST listener's port (0: any free port)
+         * @param accessLog          whether the gateway logs one line per request and tunnel
+         * @param maxConnections     cap on open gateway client connections; 0 sizes it from the descriptor limit
+         * @param requestHeadTimeout longest time from a request's first byte to the end of its head
+         * @param apiIdleTimeout     an idle keep-alive connection on the REST listener closes after this
+         * @param socksPort          the SOCKS5 listener's port (0: any free port); empty: no SOCKS5 listener
+         * @param gatewayTls         the gateway's TLS files; empty: plain
+         * @param apiTls             the REST listener's TLS files; empty: plain
+         * @param firstRequestTimeout longest time from accept to a connection's first complete request head
+         * @param maxConnectionsPerAddress cap on the connections one client address holds open on a listener
+         */
+        public Server(
+                String host,
+                int gatewayPort,
+                int apiPort,
+                boolean accessLog,
+                int maxConnections,
+                Duration requestHeadTimeout,
+                Duration apiIdleTimeout,
+                OptionalInt socksPort,
+                Optional<TlsFiles> gatewayTls,
+                Optional<TlsFiles> apiTls,
+                Duration firstRequestTimeout,
+                int maxConnectionsPerAddress) {
+            this(
+                    host,
+                    gatewayPort,
+                    apiPort,
+                    accessLog,
+                    maxConnections,
+                    requestHeadTimeout,
+                    apiIdleTimeout,
+                    socksPort,
+                    gatewayTls,
+                    apiTls,
+                    firstRequestTimeout,
+                    maxConnectionsPerAddress,
+                    0);
         }
 
         /**

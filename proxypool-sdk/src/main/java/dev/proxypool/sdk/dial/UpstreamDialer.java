@@ -159,6 +159,50 @@ public final class UpstreamDialer {
         return dial(proxy, targetHost, targetPort, true);
     }
 
+    /**
+     * The handshake of a tunnel to {@code targetHost:targetPort} through {@code proxy}, for a caller
+     * that moves the bytes itself (the gateway's event loops): the proxy's credentials are resolved
+     * and the first request is in its {@link UpstreamHandshake#output()}. That caller connects to the
+     * proxy (TLS for an HTTPS proxy with {@link #proxyTls()}) within {@link #policy()}'s bounds and
+     * classifies its own I/O failures with {@link Failures#classify}: the blocking dial's table.
+     *
+     * @param proxy      the proxy
+     * @param targetHost the tunnel's target host
+     * @param targetPort the tunnel's target port
+     * @return the handshake
+     * @throws DialException            the credentials are unavailable or do not fit the protocol
+     * @throws IllegalArgumentException as {@link #connect}
+     */
+    public UpstreamHandshake handshake(Proxy proxy, String targetHost, int targetPort) throws DialException {
+        Target target = Target.of(targetHost, targetPort);
+        if (proxy.protocol() == Protocol.SOCKS4 && !Socks4.supports(target)) {
+            throw new IllegalArgumentException("a socks4 proxy cannot reach an IPv6 target");
+        }
+        return UpstreamHandshake.tunnel(proxy.protocol(), target, credentialsFor(proxy, target));
+    }
+
+    /**
+     * The {@code Proxy-Authorization} value for absolute-form forwarding through an HTTP(S) proxy
+     * ({@link Secret#EMPTY} without credentials), for a caller that connects itself.
+     *
+     * @param proxy the proxy
+     * @return the value to inject into each forwarded request
+     * @throws DialException the credentials are unavailable
+     */
+    public Secret forwardingAuthorization(Proxy proxy) throws DialException {
+        Credentials creds = credentialsFor(proxy, null);
+        return creds == null ? Secret.EMPTY : creds.basicAuthorization();
+    }
+
+    /**
+     * The TLS context for HTTPS proxies (their certificates are verified with it, host names included).
+     *
+     * @return the context
+     */
+    public SSLContext proxyTls() {
+        return proxyTls;
+    }
+
     private TunnelConnection dial(Proxy proxy, String targetHost, int targetPort, boolean buffered)
             throws DialException {
         Target target = Target.of(targetHost, targetPort);

@@ -4,6 +4,7 @@ import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.server.gateway.AttemptOutcome;
 import dev.proxypool.server.gateway.RouteRequest;
 import dev.proxypool.server.gateway.UpstreamAttempt;
+import dev.proxypool.server.gateway.UpstreamDial;
 import dev.proxypool.server.gateway.UpstreamDialException;
 import dev.proxypool.server.gateway.UpstreamLink;
 import java.io.IOException;
@@ -60,6 +61,14 @@ final class DirectAttempt implements UpstreamAttempt {
     @Override
     public String routing() {
         return routing;
+    }
+
+    @Override
+    public UpstreamDial dial() {
+        // the checked address: no lookup here either
+        return address == null
+                ? null
+                : UpstreamDial.direct(new InetSocketAddress(address, request.port()), CONNECT_TIMEOUT_MILLIS);
     }
 
     @Override

@@ -4,20 +4,26 @@ import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.Lease;
+import dev.proxypool.sdk.credentials.Secret;
 import dev.proxypool.sdk.dial.DialException;
+import dev.proxypool.sdk.dial.DialPolicy;
 import dev.proxypool.sdk.dial.ForwardingConnection;
 import dev.proxypool.sdk.dial.TunnelConnection;
 import dev.proxypool.sdk.dial.UpstreamDialer;
+import dev.proxypool.sdk.dial.UpstreamHandshake;
 import dev.proxypool.server.gateway.AttemptOutcome;
 import dev.proxypool.server.gateway.IdleLinkPool;
 import dev.proxypool.server.gateway.RouteRequest;
 import dev.proxypool.server.gateway.UpstreamAttempt;
+import dev.proxypool.server.gateway.UpstreamDial;
 import dev.proxypool.server.gateway.UpstreamDialException;
 import dev.proxypool.server.gateway.UpstreamLink;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SSLContext;
 
 /**
  * One try through one leased proxy. Plain HTTP through an HTTP(S) proxy is forwarded in absolute
@@ -84,6 +90,48 @@ final class PoolAttempt implements UpstreamAttempt {
     @Override
     public InetAddress resolvedTarget() {
         return resolved;
+    }
+
+    @Override
+    public UpstreamDial dial() throws IOException {
+        Proxy p = lease.proxy();
+        boolean https = p.protocol() == Protocol.HTTPS;
+        boolean forward = !request.tunnel() && (p.protocol() == Protocol.HTTP || https);
+        InetSocketAddress address = new InetSocketAddress(p.host(), p.port()); // off the loop: may resolve
+        if (address.isUnresolved()) {
+            return null; // open() reports it as the blocking dial does
+        }
+        DialPolicy policy = dialer.policy();
+        int connectMillis = (int) Math.max(1, policy.connectTimeout().toMillis());
+        SSLContext tls = https ? dialer.proxyTls() : null;
+        try {
+            if (forward) {
+                Secret auth = dialer.forwardingAuthorization(p);
+                return new UpstreamDial(
+                                address,
+                                connectMillis,
+                                UpstreamLink.Mode.FORWARD,
+                                auth.isEmpty()
+                                        ? null
+                                        : new UpstreamLink.InjectedHeader("Proxy-Authorization", auth.reveal()),
+                                p.id())
+                        .withTls(tls, p.host());
+            }
+            UpstreamHandshake h =
+                    dialer.handshake(p, resolved == null ? request.host() : resolved.getHostAddress(), request.port());
+            return new UpstreamDial(address, connectMillis, UpstreamLink.Mode.TUNNEL, null, null)
+                    .withHandshake(
+                            h, (int) Math.max(1, policy.handshakeTimeout().toMillis()))
+                    .withTls(tls, p.host());
+        } catch (DialException e) {
+            throw new UpstreamDialException(e.kind(), e.getMessage());
+        }
+    }
+
+    @Override
+    public void connected(long nanos) {
+        dialNanos = nanos;
+        lease.connected();
     }
 
     @Override

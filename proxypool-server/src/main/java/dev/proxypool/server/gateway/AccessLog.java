@@ -52,8 +52,37 @@ final class AccessLog {
             long nanos,
             Explain ex,
             ExchangeResult result) {
+        String line = line(clientAddress, user, method, target, status, error, bytes, bytesUp, nanos, ex, result);
+        if (line != null) {
+            emit(line);
+        }
+    }
+
+    /** Writes a line made by {@link #line} (the event loops hand it to their access log writer thread). */
+    static void emit(String line) {
+        LOG.log(System.Logger.Level.INFO, line);
+    }
+
+    /**
+     * The line {@link #write} writes, or null when the logger is off.
+     *
+     * @param status  the status sent to the client, 0 when none was
+     * @param bytesUp bytes a tunnel carried upstream, or -1 for a plain request
+     */
+    String line(
+            String clientAddress,
+            String user,
+            String method,
+            String target,
+            int status,
+            String error,
+            long bytes,
+            long bytesUp,
+            long nanos,
+            Explain ex,
+            ExchangeResult result) {
         if (!LOG.isLoggable(System.Logger.Level.INFO)) {
-            return;
+            return null;
         }
         StringBuilder b = new StringBuilder(192);
         b.append("time=").append(wall.instant());
@@ -74,7 +103,7 @@ final class AccessLog {
         field(b, "proxy", ex == null || ex.attempts() == 0 ? null : ex.proxy());
         b.append(" attempts=").append(ex == null ? 0 : ex.attempts());
         field(b, "result", result == null ? null : result.tag());
-        LOG.log(System.Logger.Level.INFO, b.toString());
+        return b.toString();
     }
 
     private static void field(StringBuilder b, String name, String value) {

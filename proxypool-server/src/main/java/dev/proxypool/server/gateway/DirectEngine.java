@@ -72,6 +72,12 @@ public final class DirectEngine implements GatewayEngine {
         }
 
         @Override
+        public UpstreamDial dial() {
+            InetSocketAddress a = new InetSocketAddress(host, port);
+            return a.isUnresolved() ? null : UpstreamDial.direct(a, connectTimeoutMillis);
+        }
+
+        @Override
         public UpstreamLink open(boolean allowReuse) throws IOException {
             // a channel's socket: the tunnel it carries can move to the selector relay (TunnelRelay)
             Socket s = SocketChannel.open().socket();

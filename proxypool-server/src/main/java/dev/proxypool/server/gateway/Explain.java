@@ -15,6 +15,14 @@ record Explain(String proxy, String upstream, String routing, int attempts) {
         return new Explain(a.proxyId(), a.upstream(), a.routing(), attempt);
     }
 
+    /** The same headers as {@link #writeTo}, for a head built as text. */
+    void appendTo(StringBuilder sb) {
+        HttpProxyHandler.header(sb, "X-ProxyPool-Proxy", proxy);
+        HttpProxyHandler.header(sb, "X-ProxyPool-Upstream", upstream);
+        HttpProxyHandler.header(sb, "X-ProxyPool-Routing", routing);
+        HttpProxyHandler.header(sb, "X-ProxyPool-Attempts", Integer.toString(attempts));
+    }
+
     void writeTo(WireWriter out) throws IOException {
         out.header("X-ProxyPool-Proxy", proxy);
         out.header("X-ProxyPool-Upstream", upstream);

@@ -173,6 +173,15 @@ public final class Gateway {
         }
     }
 
+    /** Tracks a connection served on an event loop, for {@link #shutdown} and {@link #openConnections()}. */
+    void track(ServedConnection c) {
+        connections.add(c);
+    }
+
+    void untrack(ServedConnection c) {
+        connections.remove(c);
+    }
+
     ProxyAuthenticator authenticator() {
         return authenticator;
     }

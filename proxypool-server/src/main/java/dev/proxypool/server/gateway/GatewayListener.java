@@ -61,6 +61,35 @@ public final class GatewayListener implements AutoCloseable {
     private final boolean virtualThreads;
     private final AtomicLong acceptFailures = new AtomicLong();
     private volatile boolean running = true;
+    /**
+     * The event-loop data plane serving this listener instead of the accept loop, or null. Temporary:
+     * selected by the internal switch {@value #LOOPS_SWITCH} while it does not carry everything yet.
+     */
+    private final EventLoopListener loops;
+
+    /** The internal switch (a system property) that puts a plain HTTP listener on the event loops. */
+    static final String LOOPS_SWITCH = "proxypool.gateway.loops";
+
+    private GatewayListener(Gateway gateway, EventLoopListener loops) {
+        this(gateway, loops, true);
+    }
+
+    private GatewayListener(Gateway gateway, EventLoopListener loops, boolean ownsGateway) {
+        this.gateway = gateway;
+        this.loops = loops;
+        this.server = null;
+        this.acceptor = null;
+        this.connectionThreads = null;
+        this.maxConnections = gateway.config().maxConnections();
+        this.open = new AtomicInteger();
+        this.refused = new AtomicLong();
+        this.maxPerAddress = gateway.config().maxConnectionsPerAddress();
+        this.tls = null;
+        this.name = ClosedReason.LISTENER_GATEWAY;
+        this.handler = null;
+        this.ownsGateway = ownsGateway;
+        this.virtualThreads = true;
+    }
 
     private GatewayListener(Gateway gateway, ServerSocket server, boolean virtualThreads, TlsLayer tls) {
         this(gateway, server, virtualThreads, null, tls);
@@ -69,6 +98,7 @@ public final class GatewayListener implements AutoCloseable {
     private GatewayListener(
             Gateway gateway, ServerSocket server, boolean virtualThreads, GatewayListener sibling, TlsLayer tls) {
         this.gateway = gateway;
+        this.loops = null;
         this.tls = tls;
         this.name = sibling == null ? ClosedReason.LISTENER_GATEWAY : ClosedReason.LISTENER_SOCKS;
         this.maxPerAddress = gateway.config().maxConnectionsPerAddress();
@@ -116,6 +146,20 @@ public final class GatewayListener implements AutoCloseable {
      */
     public static GatewayListener start(
             Gateway gateway, InetAddress bind, int port, boolean virtualThreads, TlsLayer tls) throws IOException {
+        return start(gateway, bind, port, virtualThreads, tls, 0);
+    }
+
+    /**
+     * As {@link #start(Gateway, InetAddress, int, boolean, TlsLayer)}; {@code loopThreads} sizes the
+     * event-loop data plane ({@code server.gatewayThreads}, 0: one loop per core) when the internal switch
+     * {@value #LOOPS_SWITCH} selects it.
+     */
+    public static GatewayListener start(
+            Gateway gateway, InetAddress bind, int port, boolean virtualThreads, TlsLayer tls, int loopThreads)
+            throws IOException {
+        if (Boolean.getBoolean(LOOPS_SWITCH) && (tls == null || tls.engine() != null)) {
+            return new GatewayListener(gateway, EventLoopListener.start(gateway, bind, port, loopThreads, tls));
+        }
         GatewayListener l = new GatewayListener(gateway, bind(bind, port), virtualThreads, tls);
         l.acceptor.start();
         return l;
@@ -130,6 +174,9 @@ public final class GatewayListener implements AutoCloseable {
      * @param port 0 picks a free port (tests)
      */
     public static GatewayListener startSocks(GatewayListener http, InetAddress bind, int port) throws IOException {
+        if (http.loops != null) {
+            return new GatewayListener(http.gateway, EventLoopListener.startSocks(http.loops, bind, port), false);
+        }
         GatewayListener l = new GatewayListener(http.gateway, bind(bind, port), http.virtualThreads, http, null);
         l.acceptor.start();
         return l;
@@ -145,7 +192,7 @@ public final class GatewayListener implements AutoCloseable {
     }
 
     public int port() {
-        return server.getLocalPort();
+        return loops != null ? loops.port() : server.getLocalPort();
     }
 
     public Gateway gateway() {
@@ -159,12 +206,12 @@ public final class GatewayListener implements AutoCloseable {
 
     /** Client connections open now (accepted and not yet closed). */
     public int openConnections() {
-        return open.get();
+        return loops != null ? loops.openConnections() : open.get();
     }
 
     /** Connections closed at once because {@link #maxConnections()} were open. */
     public long refusedConnections() {
-        return refused.get();
+        return loops != null ? loops.refusedConnections() : refused.get();
     }
 
     /** The cap on one client address's open connections on this listener. */
@@ -174,7 +221,7 @@ public final class GatewayListener implements AutoCloseable {
 
     /** Connections closed at once because their address held {@link #maxConnectionsPerAddress()} here. */
     public long refusedPerAddress() {
-        return refusedPerAddress.get();
+        return loops != null ? loops.refusedPerAddress() : refusedPerAddress.get();
     }
 
     /** Accept calls that failed (descriptors exhausted, ...) and were retried. */
@@ -267,6 +314,10 @@ public final class GatewayListener implements AutoCloseable {
     /** Stops accepting, then shuts the gateway down with the given grace period. */
     public void stop(Duration grace) {
         running = false;
+        if (loops != null) {
+            loops.stop(grace);
+            return;
+        }
         try {
             server.close();
         } catch (IOException ignored) {

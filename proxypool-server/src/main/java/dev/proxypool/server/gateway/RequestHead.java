@@ -47,6 +47,11 @@ final class RequestHead {
         this.framing = framing;
     }
 
+    /** The CONNECT a SOCKS5 request amounts to (its credentials as {@code Proxy-Authorization} in {@code headers}). */
+    static RequestHead socks(RequestTarget target, HeaderFields headers) {
+        return new RequestHead("CONNECT", true, headers, target, 0);
+    }
+
     /**
      * Reads one request head.
      *

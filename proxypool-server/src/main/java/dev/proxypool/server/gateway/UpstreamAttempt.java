@@ -53,6 +53,21 @@ public non-sealed interface UpstreamAttempt extends RouteDecision {
     UpstreamLink open(boolean allowReuse) throws IOException;
 
     /**
+     * How the event-loop data plane opens this attempt's connection without blocking (for a tunnel, one
+     * of {@link UpstreamLink.Mode#TUNNEL}), or {@code null} when only {@link #open(boolean)} can. Called
+     * at most once per attempt, off the loop, right after {@link GatewayEngine#route} (it may resolve a name).
+     */
+    default UpstreamDial dial() throws IOException {
+        return null;
+    }
+
+    /**
+     * The event-loop data plane opened this attempt's connection (its handshake done) after
+     * {@code dialNanos}: what {@link #open} notes for itself. Default: nothing.
+     */
+    default void connected(long dialNanos) {}
+
+    /**
      * The final response head arrived with {@code status}, before any of it is relayed to the client.
      * Lets a destination's refusal (403/429) take effect before the client can retry. Default: nothing.
      */

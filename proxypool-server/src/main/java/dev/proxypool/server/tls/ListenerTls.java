@@ -9,6 +9,7 @@ import io.helidon.common.tls.Tls;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.Objects;
 import javax.net.ServerSocketFactory;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
@@ -147,11 +149,23 @@ public final class ListenerTls {
      */
     public TlsLayer layer() {
         SSLSocketFactory factory = context.getSocketFactory();
-        return plain -> {
-            SSLSocket s = (SSLSocket) factory.createSocket(plain, null, true);
-            s.setUseClientMode(false);
-            s.setSSLParameters(parameters);
-            return s;
+        SSLContext engines = NoRenegotiation.wrap(context);
+        return new TlsLayer() {
+            @Override
+            public Socket wrap(Socket plain) throws IOException {
+                SSLSocket s = (SSLSocket) factory.createSocket(plain, null, true);
+                s.setUseClientMode(false);
+                s.setSSLParameters(parameters);
+                return s;
+            }
+
+            @Override
+            public SSLEngine engine() {
+                SSLEngine e = engines.createSSLEngine();
+                e.setUseClientMode(false);
+                e.setSSLParameters(parameters);
+                return e;
+            }
         };
     }
 

@@ -5,6 +5,7 @@ import dev.proxypool.server.gateway.GatewayEngine;
 import dev.proxypool.server.gateway.RouteDecision;
 import dev.proxypool.server.gateway.RouteRequest;
 import dev.proxypool.server.gateway.UpstreamAttempt;
+import dev.proxypool.server.gateway.UpstreamDial;
 import dev.proxypool.server.gateway.UpstreamLink;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -60,6 +61,11 @@ final class LoopbackEngine implements GatewayEngine {
         @Override
         public String routing() {
             return "fuzz";
+        }
+
+        @Override
+        public UpstreamDial dial() {
+            return UpstreamDial.direct(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5_000);
         }
 
         @Override

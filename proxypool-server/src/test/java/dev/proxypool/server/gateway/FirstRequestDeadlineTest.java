@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -63,11 +65,22 @@ class FirstRequestDeadlineTest {
     }
 
     private static TlsLayer tls() {
-        SSLSocketFactory f = TestTls.serverContext().getSocketFactory();
-        return plain -> {
-            SSLSocket s = (SSLSocket) f.createSocket(plain, null, true);
-            s.setUseClientMode(false);
-            return s;
+        SSLContext context = TestTls.serverContext();
+        SSLSocketFactory f = context.getSocketFactory();
+        return new TlsLayer() {
+            @Override
+            public Socket wrap(Socket plain) throws IOException {
+                SSLSocket s = (SSLSocket) f.createSocket(plain, null, true);
+                s.setUseClientMode(false);
+                return s;
+            }
+
+            @Override
+            public SSLEngine engine() {
+                SSLEngine e = context.createSSLEngine();
+                e.setUseClientMode(false);
+                return e;
+            }
         };
     }
 

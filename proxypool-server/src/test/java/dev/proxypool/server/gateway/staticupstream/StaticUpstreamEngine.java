@@ -1,6 +1,10 @@
 package dev.proxypool.server.gateway.staticupstream;
 
+import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.sdk.credentials.Credentials;
+import dev.proxypool.sdk.dial.Target;
+import dev.proxypool.sdk.dial.UpstreamHandshake;
 import dev.proxypool.server.gateway.AttemptOutcome;
 import dev.proxypool.server.gateway.GatewayEngine;
 import dev.proxypool.server.gateway.GatewayErrors;
@@ -8,8 +12,10 @@ import dev.proxypool.server.gateway.IdleLinkPool;
 import dev.proxypool.server.gateway.RouteDecision;
 import dev.proxypool.server.gateway.RouteRequest;
 import dev.proxypool.server.gateway.UpstreamAttempt;
+import dev.proxypool.server.gateway.UpstreamDial;
 import dev.proxypool.server.gateway.UpstreamLink;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -122,6 +128,35 @@ public final class StaticUpstreamEngine implements GatewayEngine {
         @Override
         public String routing() {
             return ROUTING;
+        }
+
+        @Override
+        public UpstreamDial dial() {
+            StaticUpstream proxy = proxies[index];
+            InetSocketAddress address = new InetSocketAddress(proxy.host(), proxy.port());
+            if (address.isUnresolved()) {
+                return null;
+            }
+            if (request.tunnel()) { // CONNECT through the proxy: the handshake codec the SDK dialer drives
+                return new UpstreamDial(address, connectTimeoutMillis, UpstreamLink.Mode.TUNNEL, null, null)
+                        .withHandshake(
+                                UpstreamHandshake.tunnel(
+                                        Protocol.HTTP,
+                                        Target.of(request.host(), request.port()),
+                                        proxy.username() == null
+                                                ? null
+                                                : Credentials.of(
+                                                        proxy.username(),
+                                                        proxy.password() == null ? "" : proxy.password())),
+                                connectTimeoutMillis);
+            }
+            String auth = proxy.authorization();
+            return new UpstreamDial(
+                    address,
+                    connectTimeoutMillis,
+                    UpstreamLink.Mode.FORWARD,
+                    auth == null ? null : new UpstreamLink.InjectedHeader("Proxy-Authorization", auth),
+                    proxy.id());
         }
 
         @Override

@@ -1,0 +1,293 @@
+package dev.proxypool.server.gateway;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslHandler;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLEngine;
+
+/**
+ * The gateway's HTTP proxy listener on event loops ({@link GatewayLoops}): accepted connections are
+ * served by {@link HttpProxyHandler} on one loop each, their upstream connections on the same loop.
+ * With native epoll one server socket per loop is bound with {@code SO_REUSEPORT}, so the kernel
+ * spreads accepts over the loops.
+ *
+ * <p>Limits, as {@link GatewayListener}'s: with {@link GatewayConfig#maxConnections()} above 0 a
+ * connection accepted while that many are open is closed at once, so is one whose address holds
+ * {@link GatewayConfig#maxConnectionsPerAddress()} open connections; both are counted
+ * ({@link GatewayMetrics#connectionClosed}) before the close.
+ *
+ * <p>Whatever may block (the engine's route, which may resolve the destination for its policy,
+ * secret hashing, a dial only the blocking {@link UpstreamAttempt#open} can make) runs on a bounded
+ * executor beside the loops, and its result goes back to the connection's loop.
+ */
+final class EventLoopListener implements AutoCloseable {
+
+    private static final int BACKLOG = 1024;
+    /** Threads for work that may block; queued beyond them up to {@link #OFF_LOOP_QUEUE}. */
+    private static final int OFF_LOOP_THREADS = 64;
+
+    private static final int OFF_LOOP_QUEUE = 16_384;
+
+    private final Gateway gateway;
+    private final GatewayLoops loops;
+    private final List<Channel> servers = new ArrayList<>();
+    private final int port;
+    /** Shared with a SOCKS5 listener beside this one: one cap on both. */
+    private final AtomicInteger open;
+
+    private final AtomicLong refused;
+    private final AtomicLong refusedPerAddress = new AtomicLong();
+    /** Open connections per client address on this listener. */
+    private final ConcurrentHashMap<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
+
+    private final ExecutorService offLoop;
+    /** The access log's writer thread, fed from a bounded queue. */
+    private final ExecutorService accessLogWriter;
+
+    private final AtomicLong droppedLogLines;
+    private static final int ACCESS_LOG_QUEUE = 65_536;
+    /** The {@code listener} tag: {@link ClosedReason#LISTENER_GATEWAY} or {@link ClosedReason#LISTENER_SOCKS}. */
+    private final String name;
+    /** The HTTP listener this SOCKS5 one shares loops, executor and cap with; null for the HTTP listener. */
+    private final EventLoopListener sibling;
+
+    /** TLS on each accepted connection ({@code server.gatewayTls}), or null: plain. */
+    private final TlsLayer tls;
+
+    private EventLoopListener(
+            Gateway gateway, InetAddress bind, int port, int threads, EventLoopListener sibling, TlsLayer tls)
+            throws IOException {
+        this.gateway = gateway;
+        this.tls = tls;
+        this.sibling = sibling;
+        this.name = sibling == null ? ClosedReason.LISTENER_GATEWAY : ClosedReason.LISTENER_SOCKS;
+        if (sibling == null) {
+            this.loops = new GatewayLoops(threads);
+            ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                    OFF_LOOP_THREADS,
+                    OFF_LOOP_THREADS,
+                    30,
+                    TimeUnit.SECONDS,
+                    new ArrayBlockingQueue<>(OFF_LOOP_QUEUE),
+                    Thread.ofPlatform().name("gateway-route-", 0).daemon(true).factory());
+            pool.allowCoreThreadTimeOut(true);
+            this.offLoop = pool;
+            this.accessLogWriter = new ThreadPoolExecutor(
+                    1,
+                    1,
+                    0,
+                    TimeUnit.SECONDS,
+                    new ArrayBlockingQueue<>(ACCESS_LOG_QUEUE),
+                    Thread.ofPlatform().name("gateway-access-log").daemon(true).factory());
+            this.droppedLogLines = new AtomicLong();
+            this.open = new AtomicInteger();
+            this.refused = new AtomicLong();
+        } else {
+            this.loops = sibling.loops;
+            this.offLoop = sibling.offLoop;
+            this.accessLogWriter = sibling.accessLogWriter;
+            this.droppedLogLines = sibling.droppedLogLines;
+            this.open = sibling.open;
+            this.refused = sibling.refused;
+        }
+        ServerBootstrap b = new ServerBootstrap()
+                .group(loops.group())
+                .channel(loops.serverChannel())
+                .option(ChannelOption.SO_BACKLOG, BACKLOG)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        accepted(ch);
+                    }
+                });
+        int binds = 1;
+        if (loops.epoll()) {
+            b.option(EpollChannelOption.SO_REUSEPORT, true);
+            binds = loops.threads();
+        }
+        try {
+            Channel first = b.bind(new InetSocketAddress(bind, port))
+                    .syncUninterruptibly()
+                    .channel();
+            servers.add(first);
+            int bound = ((InetSocketAddress) first.localAddress()).getPort();
+            for (int i = 1; i < binds; i++) {
+                servers.add(b.bind(new InetSocketAddress(bind, bound))
+                        .syncUninterruptibly()
+                        .channel());
+            }
+            this.port = bound;
+        } catch (RuntimeException e) {
+            if (sibling == null) {
+                loops.close();
+                offLoop.shutdownNow();
+                accessLogWriter.shutdownNow();
+            }
+            throw new IOException("cannot bind the gateway listener: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Binds and starts accepting.
+     *
+     * @param port    0 picks a free port (tests)
+     * @param threads event loops; 0: one per core ({@code server.gatewayThreads})
+     */
+    static EventLoopListener start(Gateway gateway, InetAddress bind, int port, int threads, TlsLayer tls)
+            throws IOException {
+        return new EventLoopListener(gateway, bind, port, threads, null, tls);
+    }
+
+    /**
+     * Binds a SOCKS5 listener beside {@code http}: the same gateway, loops, executor and connection cap
+     * (counted across both). Stopping it closes its sockets only; stopping {@code http} shuts the
+     * gateway down, SOCKS5 connections included.
+     */
+    static EventLoopListener startSocks(EventLoopListener http, InetAddress bind, int port) throws IOException {
+        return new EventLoopListener(http.gateway, bind, port, 0, http, null);
+    }
+
+    /** True for the SOCKS5 listener. */
+    boolean socks() {
+        return sibling != null;
+    }
+
+    /** The {@code listener} tag of its metrics. */
+    String name() {
+        return name;
+    }
+
+    private void accepted(SocketChannel ch) {
+        GatewayConfig cfg = gateway.config();
+        int max = cfg.maxConnections();
+        if (max > 0 && open.get() >= max) {
+            refused.incrementAndGet();
+            gateway.metrics().connectionClosed(name, ClosedReason.MAX_CONNECTIONS);
+            ch.close();
+            return;
+        }
+        InetAddress client = ch.remoteAddress().getAddress();
+        if (!admit(client, cfg.maxConnectionsPerAddress())) {
+            refusedPerAddress.incrementAndGet();
+            gateway.metrics().connectionClosed(name, ClosedReason.PER_ADDRESS_LIMIT);
+            ch.close();
+            return;
+        }
+        open.incrementAndGet();
+        ch.closeFuture().addListener(f -> {
+            open.decrementAndGet();
+            release(client);
+        });
+        long acceptedAt = gateway.ticker().read();
+        SSLEngine engine = tls == null ? null : tls.engine();
+        if (engine != null) {
+            // the handshake is part of the first request: the first-request deadline bounds it, no timeout of its own
+            SslHandler ssl = new SslHandler(engine);
+            ssl.setHandshakeTimeoutMillis(0);
+            ch.pipeline().addLast(ssl);
+        }
+        ch.pipeline().addLast(new HttpProxyHandler(gateway, this, acceptedAt));
+    }
+
+    private boolean admit(InetAddress client, int maxPerAddress) {
+        boolean[] admitted = {false};
+        perAddress.compute(client, (a, n) -> {
+            int held = n == null ? 0 : n;
+            if (held >= maxPerAddress) {
+                return n;
+            }
+            admitted[0] = true;
+            return held + 1;
+        });
+        return admitted[0];
+    }
+
+    private void release(InetAddress client) {
+        perAddress.computeIfPresent(client, (a, n) -> n <= 1 ? null : n - 1);
+    }
+
+    GatewayLoops loops() {
+        return loops;
+    }
+
+    /**
+     * Hands an access log line to the writer thread (the logging handlers' I/O stays off the loops); a
+     * line is dropped, and counted, while {@value #ACCESS_LOG_QUEUE} wait.
+     */
+    void accessLog(String line) {
+        if (line == null) {
+            return;
+        }
+        try {
+            accessLogWriter.execute(() -> AccessLog.emit(line));
+        } catch (RejectedExecutionException e) {
+            droppedLogLines.incrementAndGet();
+        }
+    }
+
+    /** Access log lines dropped because the writer fell behind. */
+    long droppedAccessLogLines() {
+        return droppedLogLines.get();
+    }
+
+    /** Where work that may block goes. */
+    ExecutorService offLoop() {
+        return offLoop;
+    }
+
+    int port() {
+        return port;
+    }
+
+    int openConnections() {
+        return open.get();
+    }
+
+    long refusedConnections() {
+        return refused.get();
+    }
+
+    long refusedPerAddress() {
+        return refusedPerAddress.get();
+    }
+
+    /** Stops accepting, shuts the gateway down with {@code grace}, then stops the loops. */
+    void stop(Duration grace) {
+        for (Channel s : servers) {
+            s.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
+        if (sibling != null) {
+            return; // the HTTP listener owns the gateway and the loops
+        }
+        gateway.shutdown(grace);
+        loops.close();
+        offLoop.shutdown();
+        accessLogWriter.shutdown(); // the queued lines are still written
+    }
+
+    @Override
+    public void close() {
+        stop(Duration.ofSeconds(5));
+    }
+}

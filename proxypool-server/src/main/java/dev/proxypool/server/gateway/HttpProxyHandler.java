@@ -1,0 +1,2172 @@
+package dev.proxypool.server.gateway;
+
+import dev.proxypool.core.health.FailureKind;
+import dev.proxypool.core.routing.RetryRule;
+import dev.proxypool.sdk.dial.DialStage;
+import dev.proxypool.sdk.dial.Failures;
+import dev.proxypool.sdk.dial.HandshakeRejected;
+import dev.proxypool.sdk.dial.UpstreamHandshake;
+import dev.proxypool.server.access.AttemptedUser;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.DuplexChannel;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.ByteArrayInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+
+/**
+ * One client connection of the HTTP proxy listener on its event loop: the request head is
+ * collected and checked with the gateway's strict rules ({@link RequestHead}: 400/408/431), the
+ * client authenticated and the request routed off the loop, the upstream dialed without blocking
+ * on the same loop, and a CONNECT tunnel relayed with auto-read and backpressure on writability,
+ * half-close and byte counts. Deadlines are the loop's timers: from accept to the first complete
+ * head ({@code firstRequestTimeout}, a TLS handshake included), from a head's first byte to its end
+ * ({@code requestHeadTimeout}), keep-alive idleness, the tunnel's idleness, the close grace.
+ *
+ * <p>A tunnel that could not be opened is retried on another proxy within the retry budget
+ * ({@link RetryRule#retriesTunnel}): until the {@code 200} nothing reached the client. Every attempt
+ * is completed exactly once. Everything here runs on the connection's loop except the marked
+ * off-loop tasks, whose results come back to the loop.
+ */
+final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements ServedConnection {
+
+    private static final System.Logger LOG = System.getLogger(HttpProxyHandler.class.getName());
+    /** How long a connection closed after an error answer keeps reading (and discarding) the client's bytes. */
+    private static final long LINGER_MILLIS = 500;
+
+    private static final int LINGER_MAX_BYTES = 256 * 1024;
+    /** Bytes collected without a new line feed before the head is parsed again (a line cap may have passed). */
+    private static final int REPARSE_BYTES = 1024;
+
+    private enum State {
+        /** Waiting for or reading a request head. */
+        HEAD,
+        /** A request is being routed, dialed or answered: client reads paused. */
+        BUSY,
+        /** An established tunnel relays bytes both ways. */
+        TUNNEL,
+        /** Closing after an error answer: the client's bytes are read and dropped for a short while. */
+        CLOSING,
+        CLOSED
+    }
+
+    private final Gateway gw;
+    private final GatewayConfig cfg;
+    private final EventLoopListener listener;
+    private final long acceptedAt;
+    /** A connection of the SOCKS5 listener: the handshake instead of a request head, one tunnel per connection. */
+    private final boolean socks;
+
+    private ChannelHandlerContext ctx;
+    private Channel ch;
+    private State state = State.HEAD;
+    private volatile boolean idle = true;
+    private ByteBuf pending;
+    private int parsedAt;
+    private boolean firstRequest = true;
+    private ScheduledFuture<?> firstTimer;
+    private ScheduledFuture<?> headTimer;
+    private ScheduledFuture<?> idleTimer;
+    private boolean headTimerIsFirst;
+    private boolean clientEof;
+    private String peer;
+
+    // the current exchange
+    private RequestHead head;
+    private long exchangeStart;
+    private long written;
+    private long exchangeWritten;
+    private ExchangeResult result;
+    private String logUser;
+    private String logAttempted;
+    private int logStatus;
+    private String logError;
+    private Explain logExplain;
+    private boolean exchangeOpen;
+
+    // the current tunnel
+    private UpstreamAttempt attempt;
+    private Channel up;
+    private long bytesUp;
+    private long bytesDown;
+    private boolean upstreamEof;
+    private boolean upstreamBroke;
+    private long lastActivity;
+    private ScheduledFuture<?> tunnelTimer;
+    private boolean tunnelEnded;
+
+    HttpProxyHandler(Gateway gw, EventLoopListener listener, long acceptedAt) {
+        this.gw = gw;
+        this.socks = listener.socks();
+        this.cfg = gw.config();
+        this.listener = listener;
+        this.acceptedAt = acceptedAt;
+    }
+
+    // ---------------------------------------------------------------- ServedConnection (shutdown)
+
+    @Override
+    public boolean idle() {
+        return idle;
+    }
+
+    @Override
+    public void abort() {
+        Channel c = ch;
+        if (c != null) {
+            c.close();
+        }
+        Channel u = up;
+        if (u != null) {
+            u.close();
+        }
+    }
+
+    @Override
+    public boolean run(Runnable ended) {
+        throw new UnsupportedOperationException("served on an event loop");
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        this.ch = ctx.channel();
+        this.pending = ctx.alloc().heapBuffer(256);
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        gw.track(this);
+        if (gw.stopping()) {
+            ch.close();
+            return;
+        }
+        long left =
+                acceptedAt + cfg.firstRequestTimeout().toNanos() - gw.ticker().read();
+        firstTimer = ch.eventLoop().schedule(this::firstRequestExpired, Math.max(0, left), TimeUnit.NANOSECONDS);
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        gw.untrack(this);
+        idle = false;
+        cancel(firstTimer);
+        cancel(headTimer);
+        cancel(idleTimer);
+        State was = state;
+        if (socks && was == State.HEAD && exchangeOpen && logError == null) {
+            result = ExchangeResult.BAD_REQUEST; // reset inside the handshake
+            socksError(400, GatewayErrors.BAD_REQUEST);
+        }
+        state = State.CLOSED;
+        if (was == State.TUNNEL) {
+            // the client went away: what the upstream sent is lost, the upstream is closed
+            if (up != null) {
+                up.close();
+            }
+            endTunnel();
+        } else {
+            if (up != null) {
+                up.close();
+            }
+            Forward f = fwd;
+            if (f != null) {
+                cancel(f.timer);
+                releaseResponseBuffer(f);
+                fwd = null;
+            }
+            completeAttempt(AttemptOutcome.ABANDONED); // the client left: not the proxy's fault
+        }
+        if (pending != null) {
+            pending.release();
+            pending = null;
+        }
+        if (exchangeOpen && was != State.TUNNEL) {
+            endExchange(); // an exchange the client left while it was routed: its attempt completes when it returns
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (!(cause instanceof IOException)
+                && !(cause instanceof UncheckedIOException)
+                && cause instanceof RuntimeException e) {
+            Gateway.logHandlerDefect(LOG, "gateway", e);
+        }
+        ch.close();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ChannelInputShutdownEvent) {
+            clientEof = true;
+            switch (state) {
+                case TUNNEL -> {
+                    shutdownOutputAfterWrites(up);
+                    if (upstreamEof) {
+                        closeTunnel();
+                    }
+                }
+                case BUSY -> {
+                    // the tunnel (if it opens) gets the end; a plain exchange ends after its response,
+                    // unless its body was still coming: then the client broke the exchange
+                    if (fwd != null && (reqFramer != null || fwd.collect > 0)) {
+                        ch.close();
+                    }
+                }
+                default -> {
+                    if (socks && state == State.HEAD && socksPhase == SocksPhase.AUTHENTICATING) {
+                        return; // the credentials are being checked; the rest was read already
+                    }
+                    if (socks && state == State.HEAD && exchangeOpen) {
+                        result = ExchangeResult.BAD_REQUEST; // the client closed inside the handshake
+                        socksError(400, GatewayErrors.BAD_REQUEST);
+                    }
+                    ch.close();
+                }
+            }
+            return;
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf in = (ByteBuf) msg;
+        switch (state) {
+            case TUNNEL -> {
+                int n = in.readableBytes();
+                bytesUp += n;
+                lastActivity = gw.ticker().read();
+                up.write(in, up.voidPromise());
+                if (!up.isWritable()) {
+                    autoRead(ch, false); // resumed by the upstream's writability
+                }
+            }
+            case HEAD -> {
+                if (socks) {
+                    pending.writeBytes(in);
+                    in.release();
+                    socksBytes();
+                    return;
+                }
+                boolean lineFeed = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n') >= 0;
+                pending.writeBytes(in);
+                in.release();
+                headBytes(lineFeed);
+            }
+            case BUSY -> {
+                pending.writeBytes(in); // early tunnel bytes, a request body, or a pipelined request
+                in.release();
+                forwardClientBytes();
+            }
+            case CLOSING -> {
+                parsedAt += in.readableBytes(); // counts the dropped bytes while closing
+                in.release();
+                if (parsedAt > LINGER_MAX_BYTES) {
+                    ch.close();
+                }
+            }
+            case CLOSED -> in.release();
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (state == State.TUNNEL && up != null) {
+            up.flush();
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (up != null && (state == State.TUNNEL || fwd != null && fwd.respFramer != null)) {
+            autoRead(up, ch.isWritable());
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    /** Bytes of a head arrived; parses when a line may have completed or a cap may have passed. */
+    private void headBytes(boolean lineFeed) {
+        if (!pending.isReadable()) {
+            return;
+        }
+        if (headTimer == null) {
+            // from the head's first byte on it has requestHeadTimeout; the first head no more than the first-request
+            // deadline
+            idle = false;
+            cancel(idleTimer);
+            long now = gw.ticker().read();
+            long deadline = now + cfg.requestHeadTimeout().toNanos();
+            headTimerIsFirst = false;
+            if (firstRequest) {
+                long first = acceptedAt + cfg.firstRequestTimeout().toNanos();
+                if (first - deadline < 0) {
+                    deadline = first;
+                    headTimerIsFirst = true;
+                }
+                cancel(firstTimer);
+            }
+            headTimer = ch.eventLoop().schedule(this::headExpired, Math.max(0, deadline - now), TimeUnit.NANOSECONDS);
+        }
+        if (!lineFeed && pending.readableBytes() - parsedAt < REPARSE_BYTES) {
+            return;
+        }
+        parseHead();
+    }
+
+    private void parseHead() {
+        parsedAt = pending.readableBytes();
+        byte[] bytes = new byte[pending.readableBytes()];
+        pending.getBytes(pending.readerIndex(), bytes);
+        ByteArrayInputStream src = new ByteArrayInputStream(bytes);
+        WireReader r = new WireReader(src, new byte[bytes.length + 1], true);
+        RequestHead h;
+        try {
+            h = RequestHead.read(r, cfg);
+        } catch (WireException e) {
+            headFailed(e.status(), e.reason(), e.getMessage());
+            return;
+        } catch (PeerIOException e) {
+            if (e.getCause() instanceof EOFException) {
+                return; // not whole yet
+            }
+            ch.close();
+            return;
+        } catch (IOException e) {
+            ch.close();
+            return;
+        }
+        if (h == null) {
+            return; // only empty lines so far
+        }
+        pending.skipBytes(bytes.length - src.available() - r.buffered());
+        parsedAt = 0;
+        cancel(headTimer);
+        headTimer = null;
+        cancel(firstTimer);
+        firstRequest = false;
+        startExchange(h);
+    }
+
+    private void firstRequestExpired() {
+        if (socks) {
+            socksExpired();
+            return;
+        }
+        if (state != State.HEAD || !firstRequest || headTimer != null) {
+            return;
+        }
+        // no byte of a request (or not even a finished TLS handshake) since accept: closed without an answer
+        gw.metrics().connectionClosed(listener.name(), ClosedReason.FIRST_REQUEST_TIMEOUT);
+        ch.close();
+    }
+
+    private void headExpired() {
+        if (state != State.HEAD) {
+            return;
+        }
+        gw.metrics()
+                .connectionClosed(
+                        listener.name(),
+                        headTimerIsFirst ? ClosedReason.FIRST_REQUEST_TIMEOUT : ClosedReason.REQUEST_HEAD_TIMEOUT);
+        headFailed(
+                408,
+                GatewayErrors.REQUEST_TIMEOUT,
+                headTimerIsFirst
+                        ? "the first request head did not arrive within "
+                                + cfg.firstRequestTimeout().toMillis() + " ms of the connection"
+                        : "the request head did not arrive within "
+                                + cfg.requestHeadTimeout().toMillis() + " ms");
+    }
+
+    /** A head that broke the rules or did not come in time: answered, counted, and the connection closed. */
+    private void headFailed(int status, String reason, String message) {
+        cancel(headTimer);
+        cancel(firstTimer);
+        idle = false;
+        gw.metrics().started(false);
+        long t0 = gw.ticker().read();
+        long w0 = written;
+        sendError(true, status, reason, message, Explain.NONE, false);
+        long nanos = gw.ticker().read() - t0;
+        gw.metrics().finished(false, ExchangeResult.BAD_REQUEST, nanos);
+        AccessLog log = gw.accessLog();
+        if (log != null) {
+            listener.accessLog(log.line(
+                    peer(),
+                    null,
+                    null,
+                    null,
+                    status,
+                    reason,
+                    written - w0,
+                    -1,
+                    nanos,
+                    Explain.NONE,
+                    ExchangeResult.BAD_REQUEST));
+        }
+        ExchangeListener ex = gw.exchanges();
+        if (ex != null) {
+            ex.ended(ExchangeRecord.of(
+                    "http", peer(), null, null, status, reason, Explain.NONE, nanos, ExchangeResult.BAD_REQUEST));
+        }
+    }
+
+    // ---------------------------------------------------------------- exchanges
+
+    private void startExchange(RequestHead h) {
+        head = h;
+        state = State.BUSY;
+        idle = false;
+        autoRead(ch, false);
+        gw.metrics().started(h.connect);
+        exchangeStart = gw.ticker().read();
+        exchangeWritten = written;
+        exchangeOpen = true;
+        result = ExchangeResult.ABORTED;
+        logUser = null;
+        logAttempted = null;
+        logStatus = 0;
+        logError = null;
+        logExplain = null;
+        bytesUp = 0;
+        bytesDown = 0;
+        if (!h.connect) {
+            startForward();
+            return;
+        }
+        route(1, List.of(), null, Explain.NONE, false);
+    }
+
+    private boolean clientKeepAlive(RequestHead h) {
+        if (gw.stopping()) {
+            return false;
+        }
+        return h.http11 ? !h.headers.hasToken("Connection", "close") : h.headers.hasToken("Connection", "keep-alive");
+    }
+
+    /** What an off-loop routing task brings back to the loop. */
+    private record Routed(
+            String client, RouteDecision decision, UpstreamDial dial, UpstreamLink link, IOException openFailed) {}
+
+    /**
+     * Authenticates (first attempt) and routes off the loop, then continues on the loop with {@link #routed}.
+     *
+     * @param client the authenticated client of an earlier attempt, or null on the first
+     */
+    private void route(int attemptNo, List<String> tried, String client, Explain last, boolean lastTimeout) {
+        RequestHead h = head;
+        EventLoop loop = ch.eventLoop();
+        Runnable task = () -> {
+            Routed r;
+            try {
+                String c = client != null
+                        ? client
+                        : gw.authenticator().authenticate(h.headers.first("Proxy-Authorization"));
+                if (c == null) {
+                    r = new Routed(null, null, null, null, null);
+                } else {
+                    RouteDecision d = gw.engine()
+                            .route(new RouteRequest(
+                                    c,
+                                    h.target.host(),
+                                    h.target.port(),
+                                    h.method,
+                                    h.connect,
+                                    h.headers,
+                                    attemptNo,
+                                    tried));
+                    UpstreamDial dial = null;
+                    UpstreamLink link = null;
+                    IOException failed = null;
+                    if (d instanceof UpstreamAttempt a) {
+                        try {
+                            dial = a.dial();
+                            if (dial != null && h.connect && dial.mode() != UpstreamLink.Mode.TUNNEL) {
+                                dial = null;
+                            }
+                            if (dial == null) {
+                                link = a.open(false); // only the blocking open: here, off the loop
+                            }
+                        } catch (IOException e) {
+                            failed = e;
+                        } catch (RuntimeException e) {
+                            a.complete(AttemptOutcome.ABANDONED);
+                            throw e;
+                        }
+                    }
+                    r = new Routed(c, d, dial, link, failed);
+                }
+            } catch (RuntimeException e) {
+                Gateway.logHandlerDefect(LOG, "gateway", e);
+                loop.execute(() -> ch.close());
+                return;
+            }
+            Routed done = r;
+            try {
+                loop.execute(() -> routed(done, attemptNo, tried, last, lastTimeout));
+            } catch (RejectedExecutionException e) {
+                abandon(done); // the loop has stopped
+            }
+        };
+        try {
+            listener.offLoop().execute(task);
+        } catch (RejectedExecutionException e) {
+            result = ExchangeResult.REJECTED;
+            sendError(h.http11, 503, GatewayErrors.SHUTTING_DOWN, "the gateway is overloaded", Explain.NONE, false);
+            endExchange();
+        }
+    }
+
+    private static void abandon(Routed r) {
+        if (r.link() != null) {
+            r.link().close();
+        }
+        if (r.decision() instanceof UpstreamAttempt a) {
+            a.complete(AttemptOutcome.ABANDONED);
+        }
+    }
+
+    private void routed(Routed r, int attemptNo, List<String> tried, Explain last, boolean lastTimeout) {
+        if (state != State.BUSY) {
+            abandon(r); // the client left meanwhile
+            return;
+        }
+        RequestHead h = head;
+        boolean keepClient = clientKeepAlive(h) && h.framing == 0;
+        if (!h.connect && r.client() != null && r.decision() instanceof UpstreamAttempt a) {
+            logUser = r.client();
+            if (r.link() != null) {
+                r.link().close(); // a blocking link cannot join the loop
+            }
+            forwardRouted(a, r.dial(), attemptNo, tried, r.openFailed());
+            return;
+        }
+        if (!h.connect && r.client() != null && attemptNo > 1) {
+            logUser = r.client();
+            forwardExhausted(last, lastTimeout);
+            return;
+        }
+        if (r.client() == null) {
+            logUser = null;
+            logAttempted = AttemptedUser.of(h.headers.first("Proxy-Authorization"));
+            result = ExchangeResult.AUTH_REQUIRED;
+            finishAnswered(sendError(
+                    h.http11,
+                    407,
+                    GatewayErrors.AUTH_REQUIRED,
+                    "proxy authentication required",
+                    Explain.NONE,
+                    keepClient));
+            return;
+        }
+        logUser = r.client();
+        switch (r.decision()) {
+            case RouteDecision.Rejected rej -> {
+                if (socks) {
+                    if (attemptNo > 1) {
+                        socksUpstreamFailed(lastTimeout);
+                        return;
+                    }
+                    logExplain = new Explain("none", "none", rej.routing(), 0);
+                    socksReply(
+                            SocksConnection.rejectionReply(rej), rej.status(), rej.reason(), ExchangeResult.REJECTED);
+                    return;
+                }
+                if (attemptNo > 1) {
+                    finishAnswered(upstreamFailed(last, lastTimeout, keepClient));
+                    return;
+                }
+                result = ExchangeResult.REJECTED;
+                finishAnswered(sendError(
+                        h.http11,
+                        rej.status(),
+                        rej.reason(),
+                        "the gateway rejected the tunnel",
+                        new Explain("none", "none", rej.routing(), 0),
+                        keepClient));
+            }
+            case UpstreamAttempt a -> {
+                Explain ex = Explain.of(a, attemptNo);
+                attempt = a;
+                if (socks) {
+                    logExplain = ex;
+                }
+                if (r.openFailed() != null) {
+                    openFailed(a, GatewayConnection.dialFailure(r.openFailed()), attemptNo, tried, ex);
+                } else if (r.link() != null) {
+                    // a blocking link cannot join the loop: not carried here yet
+                    r.link().close();
+                    openFailed(a, FailureKind.PROTOCOL_ERROR, attemptNo, tried, ex);
+                } else {
+                    dial(a, r.dial(), attemptNo, tried, ex);
+                }
+            }
+        }
+    }
+
+    private Bootstrap upstreamBootstrap(UpstreamDial d, Upstream handler) {
+        return new Bootstrap()
+                .group(ch.eventLoop())
+                .channel(listener.loops().socketChannel())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, d.connectTimeoutMillis())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .option(ChannelOption.AUTO_READ, false)
+                .handler(handler);
+    }
+
+    private void dial(UpstreamAttempt a, UpstreamDial d, int attemptNo, List<String> tried, Explain ex) {
+        connectUpstream(d, a, (c, early) -> opened(a, c, ex, early), kind -> openFailed(a, kind, attemptNo, tried, ex));
+    }
+
+    /** What an upstream connection being opened reports to. */
+    private interface Dialed {
+        void open(Channel c, ByteBuf early);
+    }
+
+    /**
+     * Opens {@code d}'s connection on this loop: the TCP connect, TLS to an HTTPS proxy, the proxy
+     * handshake (within the dial's handshake bound from the connect); then {@code done} gets the open
+     * connection and the tunnel's first bytes the proxy sent with its reply (or null), or {@code
+     * failed} the kind, classified with the blocking dialer's table ({@link Failures}).
+     */
+    private void connectUpstream(UpstreamDial d, UpstreamAttempt a, Dialed done, Consumer<FailureKind> failed) {
+        long t0 = gw.ticker().read();
+        Upstream handler = new Upstream(this);
+        upstreamBootstrap(d, handler).connect(d.address()).addListener((ChannelFutureListener) cf -> {
+            Channel c = cf.channel();
+            if (!cf.isSuccess()) {
+                failed.accept(connectFailure(cf.cause()));
+                return;
+            }
+            if (d.tls() == null && d.handshake() == null) {
+                a.connected(gw.ticker().read() - t0);
+                done.open(c, null);
+                return;
+            }
+            Dialing dialing = new Dialing(d, a, c, handler, done, failed, t0);
+            handler.dialing = dialing;
+            dialing.timer = c.eventLoop()
+                    .schedule(
+                            () -> dialing.fail(Failures.classify(
+                                            new SocketTimeoutException("handshake deadline passed"),
+                                            DialStage.HANDSHAKE)
+                                    .kind()),
+                            Math.max(1, d.handshakeTimeoutMillis()),
+                            TimeUnit.MILLISECONDS);
+            if (d.tls() != null) {
+                SSLEngine engine =
+                        d.tls().createSSLEngine(d.tlsHost(), d.address().getPort());
+                engine.setUseClientMode(true);
+                SSLParameters p = engine.getSSLParameters();
+                p.setEndpointIdentificationAlgorithm("HTTPS");
+                engine.setSSLParameters(p);
+                SslHandler ssl = new SslHandler(engine);
+                c.pipeline().addFirst(ssl);
+                ssl.handshakeFuture().addListener(hf -> {
+                    if (hf.isSuccess()) {
+                        dialing.startHandshake();
+                    } else {
+                        Throwable t = hf.cause();
+                        dialing.fail(Failures.classify(
+                                        t instanceof IOException e ? e : new SSLException(String.valueOf(t)),
+                                        DialStage.TLS)
+                                .kind());
+                    }
+                });
+                autoRead(c, true);
+            } else {
+                dialing.startHandshake();
+            }
+        });
+    }
+
+    /** One upstream connection between its connect and its open tunnel (TLS, the proxy handshake). */
+    private final class Dialing {
+        final UpstreamDial d;
+        final UpstreamAttempt a;
+        final Channel c;
+        final Upstream handler;
+        final Dialed done;
+        final Consumer<FailureKind> failed;
+        final long t0;
+        ScheduledFuture<?> timer;
+        boolean over;
+
+        Dialing(
+                UpstreamDial d,
+                UpstreamAttempt a,
+                Channel c,
+                Upstream handler,
+                Dialed done,
+                Consumer<FailureKind> failed,
+                long t0) {
+            this.d = d;
+            this.a = a;
+            this.c = c;
+            this.handler = handler;
+            this.done = done;
+            this.failed = failed;
+            this.t0 = t0;
+        }
+
+        void startHandshake() {
+            if (over) {
+                return;
+            }
+            UpstreamHandshake h = d.handshake();
+            if (h == null) {
+                finish(null);
+                return;
+            }
+            writeOutput(h);
+            autoRead(c, true);
+        }
+
+        private void writeOutput(UpstreamHandshake h) {
+            byte[] out = h.output();
+            if (out.length > 0) {
+                c.writeAndFlush(Unpooled.wrappedBuffer(out), c.voidPromise());
+            }
+        }
+
+        void read(ByteBuf in) {
+            if (over || d.handshake() == null) {
+                in.release(); // nothing is expected before the handshake starts
+                return;
+            }
+            UpstreamHandshake h = d.handshake();
+            boolean open;
+            try {
+                ByteBuffer nio = in.nioBuffer();
+                int before = nio.position();
+                open = h.input(nio);
+                in.skipBytes(nio.position() - before);
+            } catch (HandshakeRejected e) {
+                in.release();
+                if (e.destinationForbidden()) {
+                    a.answered(403); // the proxy's policy refuses this destination: a per-domain matter
+                }
+                fail(e.kind());
+                return;
+            }
+            writeOutput(h);
+            if (!open) {
+                in.release();
+                return;
+            }
+            if (in.isReadable()) {
+                finish(in);
+            } else {
+                in.release();
+                finish(null);
+            }
+        }
+
+        void closed() {
+            fail(Failures.classify(new EOFException("the proxy closed mid-handshake"), DialStage.HANDSHAKE)
+                    .kind());
+        }
+
+        void fail(FailureKind kind) {
+            if (over) {
+                return;
+            }
+            over = true;
+            cancel(timer);
+            handler.dialing = null;
+            c.close();
+            failed.accept(kind);
+        }
+
+        private void finish(ByteBuf early) {
+            over = true;
+            cancel(timer);
+            handler.dialing = null;
+            autoRead(c, false);
+            a.connected(gw.ticker().read() - t0);
+            done.open(c, early);
+        }
+    }
+
+    private static FailureKind connectFailure(Throwable t) {
+        if (t instanceof ConnectTimeoutException) {
+            return FailureKind.CONNECT_TIMEOUT;
+        }
+        if (t instanceof ConnectException) {
+            return FailureKind.CONNECTION_REFUSED;
+        }
+        return t instanceof IOException e ? GatewayConnection.dialFailure(e) : FailureKind.CONNECTION_RESET;
+    }
+
+    /** The tunnel of {@code a} could not be opened: the attempt completes, and another proxy is tried or the client told. */
+    private void openFailed(UpstreamAttempt a, FailureKind kind, int attemptNo, List<String> tried, Explain ex) {
+        if (attempt != a) {
+            return; // completed when the client left
+        }
+        completeAttempt(AttemptOutcome.failure(kind));
+        if (state != State.BUSY) {
+            return;
+        }
+        boolean timeout = kind == FailureKind.CONNECT_TIMEOUT;
+        if (socks && (gw.stopping() || !RetryRule.retriesTunnel(kind, attemptNo, cfg.maxAttempts()))) {
+            if (gw.stopping()) {
+                socksReply(
+                        SocksConnection.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
+            } else {
+                socksFailure = SocksConnection.failureReply(kind);
+                socksUpstreamFailed(timeout);
+            }
+            return;
+        }
+        if (socks) {
+            socksFailure = SocksConnection.failureReply(kind);
+        }
+        if (gw.stopping() || !RetryRule.retriesTunnel(kind, attemptNo, cfg.maxAttempts())) {
+            finishAnswered(upstreamFailed(ex, timeout, clientKeepAlive(head) && head.framing == 0));
+            return;
+        }
+        gw.metrics().retried();
+        route(attemptNo + 1, RetryRule.excluding(tried, a.proxyId()), logUser, ex, timeout);
+    }
+
+    private void opened(UpstreamAttempt a, Channel upstream, Explain ex, ByteBuf early) {
+        if (state != State.BUSY || attempt != a) {
+            if (early != null) {
+                early.release();
+            }
+            upstream.close();
+            if (attempt == a) {
+                completeAttempt(AttemptOutcome.ABANDONED);
+            }
+            return;
+        }
+        up = upstream;
+        state = State.TUNNEL;
+        result = ExchangeResult.OK;
+        logStatus = 200;
+        logExplain = ex;
+        if (socks) {
+            writeSocksReply(SocksConnection.REP_SUCCEEDED);
+        } else {
+            StringBuilder sb = new StringBuilder(160).append("HTTP/1.1 200 Connection established\r\n");
+            ex.appendTo(sb);
+            sb.append("\r\n");
+            writeClient(sb);
+        }
+        if (early != null) { // the target spoke first: its bytes came with the proxy's reply
+            bytesDown += early.readableBytes();
+            ch.write(early, ch.voidPromise());
+        }
+        lastActivity = gw.ticker().read();
+        if (pending.isReadable()) { // what the client sent before the 200 belongs to the tunnel
+            bytesUp += pending.readableBytes();
+            up.write(pending.retainedSlice());
+            pending.skipBytes(pending.readableBytes());
+        }
+        up.flush();
+        ch.flush();
+        if (clientEof) {
+            shutdownOutputAfterWrites(up);
+        }
+        long idleNanos = cfg.tunnelIdleTimeout().toNanos();
+        tunnelTimer = ch.eventLoop().schedule(this::tunnelIdleCheck, idleNanos, TimeUnit.NANOSECONDS);
+        autoRead(up, true);
+        if (!clientEof) {
+            autoRead(ch, true);
+        }
+    }
+
+    private void tunnelIdleCheck() {
+        if (state != State.TUNNEL) {
+            return;
+        }
+        long idleNanos = cfg.tunnelIdleTimeout().toNanos();
+        long left = lastActivity + idleNanos - gw.ticker().read();
+        if (left <= 0) {
+            closeTunnel();
+        } else {
+            tunnelTimer = ch.eventLoop().schedule(this::tunnelIdleCheck, left, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * An upstream connection's events, on the client's loop, passed to the connection using it ({@code
+     * owner}); a pooled idle connection has none: anything it reads is unexpected, and it closes.
+     */
+    static final class Upstream extends ChannelInboundHandlerAdapter {
+
+        HttpProxyHandler owner;
+        /** Set while the connection is being opened (TLS, the proxy handshake). */
+        HttpProxyHandler.Dialing dialing;
+
+        Upstream(HttpProxyHandler owner) {
+            this.owner = owner;
+        }
+
+        private HttpProxyHandler current(ChannelHandlerContext uctx) {
+            HttpProxyHandler o = owner;
+            return o != null && o.up == uctx.channel() ? o : null;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext uctx, Object msg) {
+            if (dialing != null) {
+                dialing.read((ByteBuf) msg);
+                return;
+            }
+            HttpProxyHandler o = current(uctx);
+            if (o == null) {
+                ((ByteBuf) msg).release();
+                uctx.channel().close();
+                return;
+            }
+            o.upRead((ByteBuf) msg);
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext uctx) {
+            HttpProxyHandler o = current(uctx);
+            if (o != null) {
+                o.ch.flush();
+            }
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext uctx) {
+            HttpProxyHandler o = current(uctx);
+            if (o != null && !o.clientEof && (o.state == State.TUNNEL || o.reqFramer != null)) {
+                autoRead(o.ch, uctx.channel().isWritable());
+            }
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext uctx, Object evt) {
+            if (evt instanceof ChannelInputShutdownEvent) {
+                if (dialing != null) {
+                    dialing.closed();
+                    return;
+                }
+                HttpProxyHandler o = current(uctx);
+                if (o != null) {
+                    o.upEof();
+                } else {
+                    uctx.channel().close();
+                }
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext uctx) {
+            if (dialing != null) {
+                dialing.closed();
+                return;
+            }
+            HttpProxyHandler o = current(uctx);
+            if (o != null) {
+                o.upInactive();
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext uctx, Throwable cause) {
+            if (dialing != null) {
+                dialing.closed();
+                return;
+            }
+            HttpProxyHandler o = current(uctx);
+            if (o != null && o.state == State.TUNNEL && !o.upstreamEof) {
+                o.upstreamBroke = true; // a reset by the upstream is reported against the proxy
+            }
+            uctx.channel().close();
+        }
+    }
+
+    private void upRead(ByteBuf in) {
+        if (state == State.TUNNEL) {
+            bytesDown += in.readableBytes();
+            lastActivity = gw.ticker().read();
+            ch.write(in, ch.voidPromise());
+            if (!ch.isWritable()) {
+                autoRead(up, false); // resumed by the client's writability
+            }
+        } else if (state == State.BUSY && fwd != null) {
+            forwardUpRead(in);
+        } else {
+            in.release();
+        }
+    }
+
+    private void upEof() {
+        if (state == State.TUNNEL) {
+            upstreamEof = true;
+            shutdownOutputAfterWrites(ch);
+            if (clientEof) {
+                closeTunnel();
+            }
+        } else if (state == State.BUSY && fwd != null) {
+            forwardUpEnded();
+        } else if (up != null) {
+            up.close();
+        }
+    }
+
+    private void upInactive() {
+        if (state == State.TUNNEL) {
+            // the upstream is gone: what it sent is flushed to the client, then the client is closed
+            ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            endTunnel();
+        } else if (state == State.BUSY && fwd != null) {
+            forwardUpEnded();
+        }
+    }
+
+    private static void shutdownOutputAfterWrites(Channel c) {
+        if (c == null || !c.isActive()) {
+            return;
+        }
+        c.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> {
+            if (c instanceof DuplexChannel d && c.isActive()) {
+                d.shutdownOutput();
+            }
+        });
+    }
+
+    /** Both directions ended (or the tunnel idled out): both connections close once their writes are out. */
+    private void closeTunnel() {
+        if (up != null) {
+            up.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
+        ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        endTunnel();
+    }
+
+    /** Completes the tunnel's attempt and exchange, once. */
+    private void endTunnel() {
+        if (tunnelEnded) {
+            return;
+        }
+        tunnelEnded = true;
+        cancel(tunnelTimer);
+        UpstreamAttempt a = attempt;
+        attempt = null;
+        if (a != null) {
+            a.complete(upstreamBroke ? AttemptOutcome.failure(FailureKind.CONNECTION_RESET) : AttemptOutcome.SUCCESS);
+        }
+        endExchange();
+    }
+
+    // ---------------------------------------------------------------- plain HTTP forwarding
+
+    /** One plain request's forwarding state. */
+    private static final class Forward {
+        boolean keepClient;
+        boolean hasBody;
+        boolean expectContinue;
+        boolean continueSent;
+        boolean idempotent;
+        int maxAttempts;
+        /** A small idempotent request's body, read whole so the request can be replayed; null: streamed. */
+        byte[] replayBody;
+        /** Bytes of {@link #replayBody} still to collect before routing. */
+        long collect;
+
+        UpstreamDial dial;
+        int attemptNo;
+        List<String> tried = List.of();
+        Explain ex = Explain.NONE;
+        boolean mayRetry;
+        boolean allowReuse;
+        boolean reused;
+        ByteBuf respPending;
+        ResponseHead resp;
+        BodyFramer respFramer;
+        boolean unreachable;
+        boolean keep;
+        boolean reusable;
+        ScheduledFuture<?> timer;
+        long lastActivity;
+    }
+
+    private Forward fwd;
+    /** The request body being streamed upstream, or null. */
+    private BodyFramer reqFramer;
+
+    private void startForward() {
+        RequestHead h = head;
+        Forward f = new Forward();
+        fwd = f;
+        f.hasBody = h.framing != 0;
+        f.keepClient = clientKeepAlive(h);
+        f.expectContinue = h.http11 && f.hasBody && h.headers.hasToken("Expect", "100-continue");
+        boolean replay = h.framing > 0
+                && h.framing <= GatewayConnection.MAX_REPLAYABLE_BODY
+                && !f.expectContinue
+                && RetryRule.retryable(h.method, false);
+        boolean unreplayable = f.hasBody && !replay;
+        f.idempotent = RetryRule.retryable(h.method, unreplayable);
+        f.maxAttempts = RetryRule.attemptsAllowed(h.method, unreplayable, cfg.maxAttempts());
+        if (replay) {
+            f.collect = h.framing;
+            if (pending.readableBytes() >= f.collect) {
+                takeReplayBody();
+            } else {
+                autoRead(ch, true); // the rest comes in channelRead
+            }
+            return;
+        }
+        route(1, List.of(), null, Explain.NONE, false);
+    }
+
+    private void takeReplayBody() {
+        Forward f = fwd;
+        autoRead(ch, false);
+        f.replayBody = new byte[(int) f.collect];
+        pending.readBytes(f.replayBody);
+        f.collect = 0;
+        route(1, List.of(), null, Explain.NONE, false);
+    }
+
+    /** Client bytes while a plain request is busy: the replay body collected, or the body streamed. */
+    private void forwardClientBytes() {
+        Forward f = fwd;
+        if (f == null) {
+            return;
+        }
+        if (f.collect > 0 && pending.readableBytes() >= f.collect) {
+            takeReplayBody();
+        } else if (reqFramer != null && up != null) {
+            pumpRequestBody();
+        }
+    }
+
+    private void forwardRouted(
+            UpstreamAttempt a, UpstreamDial dial, int attemptNo, List<String> tried, IOException openFailed) {
+        Forward f = fwd;
+        attempt = a;
+        f.attemptNo = attemptNo;
+        f.tried = tried;
+        f.ex = Explain.of(a, attemptNo);
+        f.mayRetry = f.idempotent && attemptNo < f.maxAttempts;
+        f.allowReuse = f.idempotent;
+        if (openFailed != null) {
+            forwardFailed(GatewayConnection.dialFailure(openFailed));
+            return;
+        }
+        if (dial == null) {
+            // an attempt only the blocking open() can serve is not carried by the event loops
+            forwardFailed(FailureKind.PROTOCOL_ERROR);
+            return;
+        }
+        f.dial = dial;
+        connectForward();
+    }
+
+    private void connectForward() {
+        Forward f = fwd;
+        if (f.allowReuse && f.dial.poolKey() != null) {
+            Channel c = IdleUpstreams.take(f.dial.poolKey());
+            if (c != null) {
+                f.reused = true;
+                attempt.connected(-1);
+                up = c;
+                c.pipeline().get(Upstream.class).owner = this;
+                sendForward();
+                return;
+            }
+        }
+        f.reused = false;
+        upstreamBootstrap(f.dial, new Upstream(this)).connect(f.dial.address()).addListener((ChannelFutureListener)
+                cf -> {
+                    if (fwd != f || state != State.BUSY) {
+                        cf.channel().close();
+                        return;
+                    }
+                    if (!cf.isSuccess()) {
+                        forwardFailed(connectFailure(cf.cause()));
+                        return;
+                    }
+                    up = cf.channel();
+                    sendForward();
+                });
+    }
+
+    private void sendForward() {
+        Forward f = fwd;
+        RequestHead h = head;
+        f.resp = null;
+        f.respFramer = null;
+        if (f.respPending != null) {
+            f.respPending.release();
+        }
+        f.respPending = ch.alloc().heapBuffer(512);
+        StringBuilder sb = new StringBuilder(512);
+        requestHead(sb, h, f.dial, attempt.consumedHeader(), attempt.resolvedTarget());
+        ByteBuf out = up.alloc().buffer(sb.length());
+        out.writeCharSequence(sb, StandardCharsets.ISO_8859_1);
+        up.write(out, up.voidPromise());
+        if (f.replayBody != null) {
+            up.write(Unpooled.wrappedBuffer(f.replayBody), up.voidPromise());
+        } else if (h.framing != 0) {
+            if (f.expectContinue && !f.continueSent) { // we answer 100 ourselves and send no Expect upstream
+                f.continueSent = true;
+                writeClient("HTTP/1.1 100 Continue\r\n\r\n");
+                ch.flush();
+            }
+            reqFramer = new BodyFramer(h.framing, false, cfg.maxHeaderBytes(), ch.alloc());
+            pumpRequestBody();
+        }
+        up.flush();
+        if (up == null) {
+            return; // the request body broke its framing
+        }
+        autoRead(up, true);
+        long wait = f.mayRetry
+                ? Math.min(cfg.firstByteTimeout().toNanos(), cfg.ioTimeout().toNanos())
+                : cfg.ioTimeout().toNanos();
+        f.timer = ch.eventLoop()
+                .schedule(
+                        () -> {
+                            if (fwd == f && f.resp == null) {
+                                forwardFailed(FailureKind.SLOW_BODY);
+                            }
+                        },
+                        wait,
+                        TimeUnit.NANOSECONDS);
+    }
+
+    private void pumpRequestBody() {
+        Forward f = fwd;
+        Channel u = up;
+        try {
+            boolean done = reqFramer.feed(pending, b -> u.write(b, u.voidPromise()));
+            u.flush();
+            if (done) {
+                reqFramer = null;
+                autoRead(ch, false);
+            } else {
+                autoRead(ch, u.isWritable());
+            }
+        } catch (BodyFramer.FramingException e) {
+            // the client's own chunked body is malformed: answered 400 before any response byte, else cut
+            reqFramer = null;
+            cancel(f.timer);
+            up = null;
+            u.close();
+            completeAttempt(AttemptOutcome.ABANDONED);
+            fwd = null;
+            if (f.resp != null) {
+                result = ExchangeResult.ABORTED;
+                endExchange();
+                ch.close();
+                return;
+            }
+            result = ExchangeResult.BAD_REQUEST;
+            sendError(
+                    head.http11, 400, GatewayErrors.BAD_FRAMING, "malformed chunked request body", Explain.NONE, false);
+            endExchange();
+        }
+    }
+
+    private void forwardUpRead(ByteBuf in) {
+        Forward f = fwd;
+        f.lastActivity = gw.ticker().read();
+        if (f.resp == null) {
+            f.respPending.writeBytes(in);
+            in.release();
+            parseResponse();
+            return;
+        }
+        try {
+            feedResponse(in);
+        } finally {
+            in.release();
+        }
+    }
+
+    private void parseResponse() {
+        Forward f = fwd;
+        while (true) {
+            ByteBuf buf = f.respPending;
+            if (!buf.isReadable()) {
+                return;
+            }
+            byte[] bytes = new byte[buf.readableBytes()];
+            buf.getBytes(buf.readerIndex(), bytes);
+            ByteArrayInputStream src = new ByteArrayInputStream(bytes);
+            WireReader r = new WireReader(src, new byte[bytes.length + 1], false);
+            ResponseHead resp;
+            try {
+                resp = ResponseHead.read(r, cfg);
+            } catch (WireException e) {
+                forwardFailed(FailureKind.PROTOCOL_ERROR);
+                return;
+            } catch (IOException e) {
+                return; // not whole yet
+            }
+            if (resp == null) {
+                return;
+            }
+            buf.skipBytes(bytes.length - src.available() - r.buffered());
+            if (resp.status == 101) {
+                forwardFailed(FailureKind.PROTOCOL_ERROR); // no upgrade through the gateway
+                return;
+            }
+            if (resp.status >= 200) {
+                responseHead(resp);
+                return;
+            }
+            // 1xx interim responses are ours to swallow: we already answered Expect ourselves
+        }
+    }
+
+    private void responseHead(ResponseHead resp) {
+        Forward f = fwd;
+        RequestHead h = head;
+        cancel(f.timer);
+        boolean forwardMode = f.dial.mode() == UpstreamLink.Mode.FORWARD;
+        if (forwardMode && resp.status == 407) {
+            forwardFailed(FailureKind.PROXY_AUTH_REJECTED);
+            return;
+        }
+        f.unreachable = forwardMode && (resp.status == 502 || resp.status == 504);
+        if (f.unreachable && f.mayRetry) {
+            forwardFailed(FailureKind.UPSTREAM_UNREACHABLE);
+            return;
+        }
+        long framing;
+        try {
+            framing = resp.framing(h.method);
+        } catch (WireException e) {
+            forwardFailed(FailureKind.PROTOCOL_ERROR);
+            return;
+        }
+        attempt.answered(resp.status);
+        f.resp = resp;
+        boolean dechunk = framing == Framing.CHUNKED && !h.http11;
+        f.keep = f.keepClient && framing != Framing.UNTIL_CLOSE && !dechunk;
+        f.reusable = framing != Framing.UNTIL_CLOSE
+                && (resp.http11
+                        ? !resp.headers.hasToken("Connection", "close")
+                        : resp.headers.hasToken("Connection", "keep-alive"));
+        logStatus = resp.status;
+        logExplain = f.ex;
+        StringBuilder sb = new StringBuilder(512)
+                .append("HTTP/1.1 ")
+                .append(resp.status)
+                .append(' ')
+                .append(resp.reasonPhrase)
+                .append("\r\n");
+        HeaderFields rh = resp.headers;
+        String connection = HopByHop.connection(rh);
+        for (int i = 0, n = rh.size(); i < n; i++) {
+            String name = rh.name(i);
+            if (HopByHop.skip(name, connection) || dechunk && name.equalsIgnoreCase("Transfer-Encoding")) {
+                continue;
+            }
+            header(sb, name, rh.value(i));
+        }
+        f.ex.appendTo(sb);
+        if (!f.keep) {
+            header(sb, "Connection", "close");
+        } else if (!h.http11) {
+            header(sb, "Connection", "keep-alive");
+        }
+        sb.append("\r\n");
+        writeClient(sb);
+        f.respFramer = new BodyFramer(framing, dechunk, cfg.maxHeaderBytes(), ch.alloc());
+        f.lastActivity = gw.ticker().read();
+        scheduleBodyIdle(f);
+        if (f.respFramer.done()) {
+            forwardDone();
+            return;
+        }
+        feedResponse(f.respPending);
+    }
+
+    private void scheduleBodyIdle(Forward f) {
+        long left = f.lastActivity + cfg.ioTimeout().toNanos() - gw.ticker().read();
+        f.timer = ch.eventLoop()
+                .schedule(
+                        () -> {
+                            if (fwd != f) {
+                                return;
+                            }
+                            if (f.lastActivity
+                                            + cfg.ioTimeout().toNanos()
+                                            - gw.ticker().read()
+                                    <= 0) {
+                                forwardBroken(FailureKind.SLOW_BODY);
+                            } else {
+                                scheduleBodyIdle(f);
+                            }
+                        },
+                        Math.max(1, left),
+                        TimeUnit.NANOSECONDS);
+    }
+
+    private void feedResponse(ByteBuf in) {
+        Forward f = fwd;
+        boolean done;
+        try {
+            done = f.respFramer.feed(in, b -> {
+                written += b.readableBytes();
+                ch.write(b, ch.voidPromise());
+            });
+        } catch (BodyFramer.FramingException e) {
+            forwardBroken(FailureKind.PROTOCOL_ERROR);
+            return;
+        }
+        if (done) {
+            if (in.isReadable()) {
+                f.reusable = false; // bytes after the response: the connection is not trusted again
+            }
+            forwardDone();
+        } else if (!ch.isWritable() && up != null) {
+            autoRead(up, false); // resumed by the client's writability
+        }
+    }
+
+    /** The upstream ended its side (or went away) during a plain exchange. */
+    private void forwardUpEnded() {
+        Forward f = fwd;
+        if (f.resp == null) {
+            Channel u = up;
+            up = null;
+            if (u != null) {
+                u.close();
+            }
+            boolean stale = f.reused && f.allowReuse;
+            if (stale && (head.framing == 0 || f.replayBody != null)) {
+                cancel(f.timer);
+                f.allowReuse = false; // a pooled connection had gone stale: once more on a fresh one
+                connectForward();
+                return;
+            }
+            forwardFailed(FailureKind.CONNECTION_RESET);
+        } else if (f.respFramer.untilClose()) {
+            f.reusable = false;
+            forwardDone();
+        } else {
+            forwardBroken(FailureKind.CONNECTION_RESET);
+        }
+    }
+
+    /** The attempt failed before any response byte reached the client: retried on another proxy, or answered. */
+    private void forwardFailed(FailureKind kind) {
+        Forward f = fwd;
+        cancel(f.timer);
+        reqFramer = null;
+        Channel u = up;
+        up = null;
+        if (u != null) {
+            u.close();
+        }
+        UpstreamAttempt a = attempt;
+        completeAttempt(AttemptOutcome.failure(kind));
+        boolean timeout = kind == FailureKind.CONNECT_TIMEOUT || kind == FailureKind.SLOW_BODY;
+        if (f.mayRetry && a != null) {
+            gw.metrics().retried();
+            route(f.attemptNo + 1, RetryRule.excluding(f.tried, a.proxyId()), logUser, f.ex, timeout);
+            return;
+        }
+        forwardExhausted(f.ex, timeout);
+    }
+
+    private void forwardExhausted(Explain last, boolean timeout) {
+        Forward f = fwd;
+        fwd = null;
+        releaseResponseBuffer(f);
+        finishAnswered(upstreamFailed(last, timeout, f.keepClient && !f.hasBody));
+    }
+
+    /** Broke after the response had started: the client connection is cut, the only honest signal left. */
+    private void forwardBroken(FailureKind kind) {
+        Forward f = fwd;
+        cancel(f.timer);
+        fwd = null;
+        reqFramer = null;
+        releaseResponseBuffer(f);
+        Channel u = up;
+        up = null;
+        if (u != null) {
+            u.close();
+        }
+        completeAttempt(AttemptOutcome.failure(kind));
+        result = ExchangeResult.ABORTED;
+        endExchange();
+        ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    private void forwardDone() {
+        Forward f = fwd;
+        cancel(f.timer);
+        fwd = null;
+        releaseResponseBuffer(f);
+        Channel u = up;
+        up = null;
+        boolean reusable = f.reusable && reqFramer == null && f.dial.poolKey() != null;
+        reqFramer = null;
+        if (u != null) {
+            u.pipeline().get(Upstream.class).owner = null;
+            if (reusable) {
+                autoRead(u, true); // an idle connection that speaks or closes is dropped
+                IdleUpstreams.give(f.dial.poolKey(), u);
+            } else {
+                u.close();
+            }
+        }
+        completeAttempt(
+                f.unreachable
+                        ? AttemptOutcome.failure(FailureKind.UPSTREAM_UNREACHABLE)
+                        : AttemptOutcome.success(f.resp.status));
+        result = ExchangeResult.OK;
+        ch.flush();
+        endExchange();
+        if (f.keep && !clientEof && !gw.stopping()) {
+            awaitNextRequest();
+        } else {
+            state = State.CLOSING;
+            ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    private static void releaseResponseBuffer(Forward f) {
+        if (f != null && f.respPending != null) {
+            f.respPending.release();
+            f.respPending = null;
+        }
+    }
+
+    private void completeAttempt(AttemptOutcome outcome) {
+        UpstreamAttempt a = attempt;
+        attempt = null;
+        if (a != null) {
+            a.complete(outcome);
+        }
+    }
+
+    private static void requestHead(
+            StringBuilder sb, RequestHead head, UpstreamDial dial, String consumedHeader, InetAddress resolved) {
+        RequestTarget t = head.target;
+        boolean forward = dial.mode() == UpstreamLink.Mode.FORWARD;
+        sb.append(head.method).append(' ');
+        if (forward) {
+            sb.append("http://");
+            if (resolved == null) {
+                sb.append(t.authority());
+            } else { // the checked address for the upstream to connect to; Host below keeps the name
+                String a = resolved.getHostAddress();
+                sb.append(resolved instanceof Inet6Address ? "[" + a + "]" : a)
+                        .append(':')
+                        .append(t.port());
+            }
+        }
+        sb.append(t.path()).append(" HTTP/1.1\r\n");
+        header(sb, "Host", t.authority());
+        UpstreamLink.InjectedHeader inject = dial.injectedHeader();
+        if (inject != null && forward) {
+            header(sb, inject.name(), inject.value());
+        }
+        HeaderFields h = head.headers;
+        String connection = HopByHop.connection(h);
+        for (int i = 0, n = h.size(); i < n; i++) {
+            String name = h.name(i);
+            if (HopByHop.skip(name, connection)
+                    || name.equalsIgnoreCase("Host")
+                    || name.equalsIgnoreCase("Expect")
+                    || name.equalsIgnoreCase(consumedHeader)) {
+                continue;
+            }
+            header(sb, name, h.value(i));
+        }
+        sb.append("\r\n");
+    }
+
+    // ---------------------------------------------------------------- SOCKS5 (RFC 1928, RFC 1929)
+
+    private enum SocksPhase {
+        GREETING,
+        AUTH,
+        AUTHENTICATING,
+        REQUEST
+    }
+
+    private SocksPhase socksPhase = SocksPhase.GREETING;
+    private String socksClient;
+    private HeaderFields socksHeaders;
+    private String socksTarget;
+    /** The reply for the last tunnel that could not be opened. */
+    private int socksFailure = SocksConnection.REP_GENERAL_FAILURE;
+
+    /** Handshake bytes arrived: each message is taken once whole (every field is at most 255 bytes). */
+    private void socksBytes() {
+        if (!pending.isReadable() || state != State.HEAD) {
+            return;
+        }
+        if (!exchangeOpen) { // the first byte: the connection counts as a tunnel from its accept
+            idle = false;
+            exchangeOpen = true;
+            exchangeStart = acceptedAt;
+            exchangeWritten = 0;
+            result = ExchangeResult.ABORTED;
+            gw.metrics().started(true);
+        }
+        while (state == State.HEAD && pending.isReadable()) {
+            boolean progressed = switch (socksPhase) {
+                case GREETING -> socksGreeting();
+                case AUTH -> socksAuth();
+                case AUTHENTICATING -> false;
+                case REQUEST -> socksRequest();
+            };
+            if (!progressed) {
+                return;
+            }
+        }
+    }
+
+    private boolean socksGreeting() {
+        ByteBuf b = pending;
+        int at = b.readerIndex();
+        int version = b.getUnsignedByte(at);
+        if (version != SocksConnection.VERSION) {
+            if (version == 4) {
+                writeClient(Unpooled.wrappedBuffer(new byte[] {0, 0x5B, 0, 0, 0, 0, 0, 0}));
+            }
+            result = ExchangeResult.BAD_REQUEST;
+            socksClosing(400, GatewayErrors.BAD_REQUEST);
+            return false;
+        }
+        if (b.readableBytes() < 2) {
+            return false;
+        }
+        int methods = b.getUnsignedByte(at + 1);
+        if (methods == 0) {
+            b.skipBytes(2);
+            socksRefuseMethod(ExchangeResult.BAD_REQUEST, 400, GatewayErrors.BAD_REQUEST);
+            return false;
+        }
+        if (b.readableBytes() < 2 + methods) {
+            return false;
+        }
+        boolean userPassword = false;
+        boolean none = false;
+        for (int i = 0; i < methods; i++) {
+            int m = b.getUnsignedByte(at + 2 + i);
+            userPassword |= m == SocksConnection.METHOD_USER_PASSWORD;
+            none |= m == SocksConnection.METHOD_NONE;
+        }
+        b.skipBytes(2 + methods);
+        if (userPassword) {
+            writeClient(Unpooled.wrappedBuffer(new byte[] {5, SocksConnection.METHOD_USER_PASSWORD}));
+            ch.flush();
+            socksPhase = SocksPhase.AUTH;
+            return true;
+        }
+        String client = none ? gw.authenticator().authenticate(null) : null; // no secret: nothing to hash
+        if (client == null) { // credentials required, or no method we know offered
+            socksRefuseMethod(ExchangeResult.AUTH_REQUIRED, 407, GatewayErrors.AUTH_REQUIRED);
+            return false;
+        }
+        logUser = client;
+        socksClient = client;
+        socksHeaders = new HeaderFields();
+        writeClient(Unpooled.wrappedBuffer(new byte[] {5, SocksConnection.METHOD_NONE}));
+        ch.flush();
+        socksPhase = SocksPhase.REQUEST;
+        return true;
+    }
+
+    private boolean socksAuth() {
+        ByteBuf b = pending;
+        int at = b.readerIndex();
+        if (b.readableBytes() < 2) {
+            return false;
+        }
+        int version = b.getUnsignedByte(at);
+        int userLength = b.getUnsignedByte(at + 1);
+        if (b.readableBytes() < 3 + userLength) {
+            return false;
+        }
+        int passwordLength = b.getUnsignedByte(at + 2 + userLength);
+        if (b.readableBytes() < 3 + userLength + passwordLength) {
+            return false;
+        }
+        byte[] u = new byte[userLength];
+        b.getBytes(at + 2, u);
+        byte[] pw = new byte[passwordLength];
+        b.getBytes(at + 3 + userLength, pw);
+        b.skipBytes(3 + userLength + passwordLength);
+        String user = new String(u, StandardCharsets.UTF_8);
+        // the secret lives in this string for the authenticator only; it is never logged
+        String password = new String(pw, StandardCharsets.UTF_8);
+        Arrays.fill(pw, (byte) 0);
+        String authorization = version != SocksConnection.AUTH_VERSION || userLength == 0 || user.indexOf(':') >= 0
+                ? null
+                : "Basic "
+                        + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        socksPhase = SocksPhase.AUTHENTICATING;
+        EventLoop loop = ch.eventLoop();
+        Runnable task = () -> {
+            String client;
+            try {
+                client = authorization == null ? null : gw.authenticator().authenticate(authorization);
+            } catch (RuntimeException e) {
+                Gateway.logHandlerDefect(LOG, "socks", e);
+                loop.execute(() -> ch.close());
+                return;
+            }
+            loop.execute(() -> socksAuthenticated(client, authorization));
+        };
+        try {
+            listener.offLoop().execute(task); // secret hashing (PBKDF2) stays off the loop
+        } catch (RejectedExecutionException e) {
+            ch.close();
+        }
+        return false;
+    }
+
+    private void socksAuthenticated(String client, String authorization) {
+        if (state != State.HEAD) {
+            return;
+        }
+        logUser = client;
+        if (client == null) {
+            logAttempted = AttemptedUser.of(authorization);
+            writeClient(Unpooled.wrappedBuffer(new byte[] {SocksConnection.AUTH_VERSION, 1}));
+            result = ExchangeResult.AUTH_REQUIRED;
+            socksClosing(407, GatewayErrors.AUTH_REQUIRED);
+            return;
+        }
+        writeClient(Unpooled.wrappedBuffer(new byte[] {SocksConnection.AUTH_VERSION, 0}));
+        ch.flush();
+        socksClient = client;
+        socksHeaders = new HeaderFields();
+        socksHeaders.add("Proxy-Authorization", authorization);
+        socksPhase = SocksPhase.REQUEST;
+        socksBytes();
+        if (clientEof && state == State.HEAD) {
+            result = ExchangeResult.BAD_REQUEST; // the client closed inside the handshake
+            socksError(400, GatewayErrors.BAD_REQUEST);
+            ch.close();
+        }
+    }
+
+    private boolean socksRequest() {
+        ByteBuf b = pending;
+        int at = b.readerIndex();
+        if (b.readableBytes() < 4) {
+            return false;
+        }
+        int version = b.getUnsignedByte(at);
+        int command = b.getUnsignedByte(at + 1);
+        int type = b.getUnsignedByte(at + 3);
+        if (version != SocksConnection.VERSION) {
+            socksReply(SocksConnection.REP_GENERAL_FAILURE, 400, GatewayErrors.BAD_REQUEST, ExchangeResult.BAD_REQUEST);
+            return false;
+        }
+        int addressBytes;
+        switch (type) {
+            case SocksConnection.ATYP_IPV4 -> addressBytes = 4;
+            case SocksConnection.ATYP_IPV6 -> addressBytes = 16;
+            case SocksConnection.ATYP_DOMAIN -> {
+                if (b.readableBytes() < 5) {
+                    return false;
+                }
+                addressBytes = 1 + b.getUnsignedByte(at + 4);
+            }
+            default -> {
+                socksReply(
+                        SocksConnection.REP_ADDRESS_TYPE_NOT_SUPPORTED,
+                        400,
+                        GatewayErrors.BAD_REQUEST,
+                        ExchangeResult.BAD_REQUEST);
+                return false;
+            }
+        }
+        if (b.readableBytes() < 4 + addressBytes + 2) {
+            return false;
+        }
+        String host;
+        if (type == SocksConnection.ATYP_DOMAIN) {
+            host = b.toString(at + 5, addressBytes - 1, StandardCharsets.ISO_8859_1);
+        } else {
+            byte[] raw = new byte[addressBytes];
+            b.getBytes(at + 4, raw);
+            try {
+                host = InetAddress.getByAddress(raw).getHostAddress(); // a literal: no lookup
+            } catch (UnknownHostException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        int port = b.getUnsignedShort(at + 4 + addressBytes);
+        b.skipBytes(4 + addressBytes + 2);
+        if (command != SocksConnection.CMD_CONNECT) {
+            socksReply(
+                    SocksConnection.REP_COMMAND_NOT_SUPPORTED,
+                    400,
+                    GatewayErrors.UNSUPPORTED_METHOD,
+                    ExchangeResult.BAD_REQUEST);
+            return false;
+        }
+        if (port == 0) {
+            socksReply(
+                    SocksConnection.REP_NOT_ALLOWED, 400, GatewayErrors.BAD_CONNECT_TARGET, ExchangeResult.BAD_REQUEST);
+            return false;
+        }
+        RequestTarget target;
+        try {
+            target = RequestTarget.connect((host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port);
+        } catch (WireException e) { // an empty name or one with characters no host name has
+            socksReply(
+                    SocksConnection.REP_HOST_UNREACHABLE,
+                    400,
+                    GatewayErrors.BAD_CONNECT_TARGET,
+                    ExchangeResult.BAD_REQUEST);
+            return false;
+        }
+        socksTarget = target.authority();
+        // the handshake is complete: the first-request deadline is met
+        cancel(firstTimer);
+        firstRequest = false;
+        head = RequestHead.socks(target, socksHeaders);
+        state = State.BUSY;
+        if (gw.stopping()) {
+            socksReply(SocksConnection.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
+            return false;
+        }
+        route(1, List.of(), socksClient, Explain.NONE, false);
+        return false;
+    }
+
+    private void socksExpired() {
+        if (state != State.HEAD) {
+            return;
+        }
+        // the handshake did not complete within firstRequestTimeout of the accept
+        gw.metrics().connectionClosed(listener.name(), ClosedReason.FIRST_REQUEST_TIMEOUT);
+        if (exchangeOpen) {
+            result = ExchangeResult.BAD_REQUEST;
+            socksError(408, GatewayErrors.REQUEST_TIMEOUT);
+            endExchange();
+        }
+        ch.close();
+    }
+
+    private void socksUpstreamFailed(boolean timeout) {
+        socksReply(
+                socksFailure,
+                timeout ? 504 : 502,
+                timeout ? GatewayErrors.UPSTREAM_TIMEOUT : GatewayErrors.UPSTREAM_FAILED,
+                ExchangeResult.UPSTREAM_FAILED);
+    }
+
+    private void socksRefuseMethod(ExchangeResult r, int status, String reason) {
+        writeClient(Unpooled.wrappedBuffer(new byte[] {5, (byte) SocksConnection.NO_ACCEPTABLE_METHOD}));
+        result = r;
+        socksClosing(status, reason);
+    }
+
+    /** Answers with a failure reply and closes; {@code status} and {@code reason} are for the log. */
+    private void socksReply(int reply, int status, String reason, ExchangeResult r) {
+        writeSocksReply(reply);
+        result = r;
+        socksClosing(status, reason);
+    }
+
+    /** VER, REP, RSV, then BND.ADDR and BND.PORT 0.0.0.0:0 (the upstream's socket is not the client's business). */
+    private void writeSocksReply(int reply) {
+        writeClient(
+                Unpooled.wrappedBuffer(new byte[] {5, (byte) reply, 0, SocksConnection.ATYP_IPV4, 0, 0, 0, 0, 0, 0}));
+    }
+
+    private void socksError(int status, String reason) {
+        logStatus = status;
+        logError = reason;
+        gw.metrics().error(reason);
+    }
+
+    /** Ends the connection after a refusal: the reply reaches the client before the close (no reset). */
+    private void socksClosing(int status, String reason) {
+        socksError(status, reason);
+        state = State.CLOSING;
+        idle = false;
+        parsedAt = 0;
+        endExchange();
+        ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> lingerThenClose());
+    }
+
+    private void socksEnded(long nanos) {
+        gw.metrics().socksFinished(result, nanos);
+        AccessLog log = gw.accessLog();
+        if (log != null) {
+            listener.accessLog(log.line(
+                    peer(),
+                    logUser,
+                    SocksConnection.LOG_METHOD,
+                    socksTarget,
+                    logStatus,
+                    logError,
+                    written + bytesDown,
+                    bytesUp,
+                    nanos,
+                    logExplain == null ? Explain.NONE : logExplain,
+                    result));
+        }
+        ExchangeListener ex = gw.exchanges();
+        if (ex != null) {
+            ex.ended(ExchangeRecord.of(
+                    "socks",
+                    peer(),
+                    logUser,
+                    SocksConnection.LOG_METHOD,
+                    logStatus,
+                    logError,
+                    logExplain == null ? Explain.NONE : logExplain,
+                    nanos,
+                    result,
+                    logAttempted));
+        }
+    }
+
+    // ---------------------------------------------------------------- answers
+
+    private boolean upstreamFailed(Explain last, boolean timeout, boolean keep) {
+        result = ExchangeResult.UPSTREAM_FAILED;
+        return timeout
+                ? sendError(
+                        head.http11,
+                        504,
+                        GatewayErrors.UPSTREAM_TIMEOUT,
+                        "the upstream did not answer in time",
+                        last,
+                        keep)
+                : sendError(head.http11, 502, GatewayErrors.UPSTREAM_FAILED, "the upstream proxy failed", last, keep);
+    }
+
+    /** An exchange answered by the gateway itself ended: the next request, or the close already under way. */
+    private void finishAnswered(boolean keep) {
+        endExchange();
+        if (keep && state == State.BUSY) {
+            awaitNextRequest();
+        }
+    }
+
+    private void awaitNextRequest() {
+        state = State.HEAD;
+        head = null;
+        idle = true;
+        headTimer = null;
+        parsedAt = 0;
+        if (clientEof) {
+            ch.close();
+            return;
+        }
+        idleTimer = ch.eventLoop()
+                .schedule(
+                        () -> {
+                            if (state == State.HEAD && headTimer == null) {
+                                ch.close();
+                            }
+                        },
+                        cfg.idleTimeout().toNanos(),
+                        TimeUnit.NANOSECONDS);
+        autoRead(ch, true);
+        if (pending.isReadable()) {
+            headBytes(true); // a pipelined request
+        }
+    }
+
+    private void endExchange() {
+        if (!exchangeOpen) {
+            return;
+        }
+        exchangeOpen = false;
+        long nanos = gw.ticker().read() - exchangeStart;
+        if (socks) {
+            socksEnded(nanos);
+            return;
+        }
+        RequestHead h = head;
+        gw.metrics().finished(h.connect, result, nanos);
+        AccessLog log = gw.accessLog();
+        if (log != null) {
+            listener.accessLog(log.line(
+                    peer(),
+                    logUser,
+                    h.method,
+                    logTarget(h.target),
+                    logStatus,
+                    logError,
+                    written - exchangeWritten + bytesDown,
+                    h.connect ? bytesUp : -1,
+                    nanos,
+                    logExplain,
+                    result));
+        }
+        ExchangeListener ex = gw.exchanges();
+        if (ex != null) {
+            ex.ended(ExchangeRecord.of(
+                    h.connect ? "connect" : "http",
+                    peer(),
+                    logUser,
+                    h.method,
+                    logStatus,
+                    logError,
+                    logExplain,
+                    nanos,
+                    result,
+                    logAttempted));
+        }
+    }
+
+    private static String logTarget(RequestTarget t) {
+        String h = t.host();
+        return (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + t.port();
+    }
+
+    private String peer() {
+        String p = peer;
+        if (p == null) {
+            p = ch.remoteAddress() instanceof InetSocketAddress a
+                    ? a.getAddress().getHostAddress()
+                    : "?";
+            peer = p;
+        }
+        return p;
+    }
+
+    /**
+     * Answers with the gateway's own error; without {@code keep} the connection then closes gracefully
+     * (half-close, the client's further bytes read and dropped for a short while, then the close).
+     *
+     * @return {@code keep}
+     */
+    private boolean sendError(boolean http11, int status, String reason, String message, Explain ex, boolean keep) {
+        gw.metrics().error(reason);
+        logStatus = status;
+        logError = reason;
+        logExplain = ex;
+        byte[] body = (reason + ": " + message + "\n").getBytes(StandardCharsets.UTF_8);
+        StringBuilder sb = new StringBuilder(256)
+                .append("HTTP/1.1 ")
+                .append(status)
+                .append(' ')
+                .append(StatusText.of(status))
+                .append("\r\n");
+        header(sb, "X-ProxyPool-Error", reason);
+        ex.appendTo(sb);
+        if (status == 407) {
+            header(sb, "Proxy-Authenticate", "Basic realm=\"proxypool\"");
+        }
+        header(sb, "Content-Type", "text/plain; charset=utf-8");
+        header(sb, "Content-Length", Integer.toString(body.length));
+        if (!keep) {
+            header(sb, "Connection", "close");
+        } else if (!http11) {
+            header(sb, "Connection", "keep-alive");
+        }
+        sb.append("\r\n");
+        ByteBuf out = ch.alloc().buffer(sb.length() + body.length);
+        out.writeCharSequence(sb, StandardCharsets.ISO_8859_1);
+        out.writeBytes(body);
+        written += out.readableBytes();
+        if (keep) {
+            ch.writeAndFlush(out, ch.voidPromise());
+        } else {
+            state = State.CLOSING;
+            idle = false;
+            parsedAt = 0;
+            ch.writeAndFlush(out).addListener((ChannelFutureListener) f -> lingerThenClose());
+        }
+        return keep;
+    }
+
+    private void lingerThenClose() {
+        if (!ch.isActive()) {
+            return;
+        }
+        if (ch instanceof DuplexChannel d) {
+            d.shutdownOutput();
+        }
+        if (clientEof) {
+            ch.close();
+            return;
+        }
+        autoRead(ch, true);
+        ch.eventLoop().schedule(() -> ch.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private void writeClient(ByteBuf b) {
+        written += b.readableBytes();
+        ch.write(b, ch.voidPromise());
+    }
+
+    private void writeClient(CharSequence s) {
+        ByteBuf out = ch.alloc().buffer(s.length());
+        out.writeCharSequence(s, StandardCharsets.ISO_8859_1);
+        written += out.readableBytes();
+        ch.write(out, ch.voidPromise());
+    }
+
+    static void header(StringBuilder sb, String name, String value) {
+        sb.append(name).append(": ").append(value).append("\r\n");
+    }
+
+    /**
+     * Turns reading of {@code c} on or off; nothing once it closed (a peer's reset may close it under the
+     * caller, and the change would then fail in the transport).
+     */
+    private static void autoRead(Channel c, boolean on) {
+        if (c == null || !c.isOpen() || c.config().isAutoRead() == on) {
+            return;
+        }
+        try {
+            c.config().setAutoRead(on);
+        } catch (UncheckedIOException e) {
+            c.close();
+        }
+    }
+
+    private static void cancel(ScheduledFuture<?> f) {
+        if (f != null) {
+            f.cancel(false);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.proxypool.server.gateway;
+
+import dev.proxypool.sdk.dial.UpstreamHandshake;
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import javax.net.ssl.SSLContext;
+
+/**
+ * What the event-loop data plane connects to, without blocking, to open an attempt: the first hop's
+ * address, how long the TCP connect may take, and what the connection is once open: a {@link
+ * UpstreamLink.Mode#TUNNEL} that reaches the target (a direct connection, or one through a proxy
+ * once {@link #handshake} opened the tunnel), or a {@link UpstreamLink.Mode#FORWARD} connection to
+ * an HTTP proxy that takes absolute-form requests with {@code injectedHeader}. Connections of the
+ * same {@link #poolKey} are interchangeable: an idle keep-alive connection of a plain request may
+ * serve the next one with that key.
+ *
+ * @param address                the address to connect to (already resolved: no lookup on a loop)
+ * @param connectTimeoutMillis   the TCP connect's bound
+ * @param mode                   what the open connection is
+ * @param injectedHeader         added to FORWARD requests (the proxy's {@code Proxy-Authorization}), or null
+ * @param poolKey                which idle connections may serve this attempt's plain requests, or null: none
+ * @param handshake              the proxy handshake that opens the tunnel (the codec the blocking dialer
+ *                               drives too), or null: the connection is the tunnel
+ * @param handshakeTimeoutMillis the bound on TLS and handshake together, from the connect
+ * @param tls                    TLS to the proxy itself (an HTTPS proxy), or null
+ * @param tlsHost                the proxy's host name TLS verifies
+ */
+public record UpstreamDial(
+        InetSocketAddress address,
+        int connectTimeoutMillis,
+        UpstreamLink.Mode mode,
+        UpstreamLink.InjectedHeader injectedHeader,
+        String poolKey,
+        UpstreamHandshake handshake,
+        int handshakeTimeoutMillis,
+        SSLContext tls,
+        String tlsHost) {
+
+    public UpstreamDial {
+        Objects.requireNonNull(address, "address");
+        Objects.requireNonNull(mode, "mode");
+        if (address.isUnresolved()) {
+            throw new IllegalArgumentException("upstream dial address must be resolved");
+        }
+        if (connectTimeoutMillis <= 0) {
+            throw new IllegalArgumentException("connectTimeoutMillis must be positive, got " + connectTimeoutMillis);
+        }
+    }
+
+    /** A connection without handshake or TLS. */
+    public UpstreamDial(
+            InetSocketAddress address,
+            int connectTimeoutMillis,
+            UpstreamLink.Mode mode,
+            UpstreamLink.InjectedHeader injectedHeader,
+            String poolKey) {
+        this(address, connectTimeoutMillis, mode, injectedHeader, poolKey, null, 0, null, null);
+    }
+
+    /** A direct connection to {@code address}: the connection is the tunnel itself. */
+    public static UpstreamDial direct(InetSocketAddress address, int connectTimeoutMillis) {
+        return new UpstreamDial(address, connectTimeoutMillis, UpstreamLink.Mode.TUNNEL, null, null);
+    }
+
+    /** This dial with a proxy handshake opening the tunnel within {@code timeoutMillis} of the connect. */
+    public UpstreamDial withHandshake(UpstreamHandshake h, int timeoutMillis) {
+        return new UpstreamDial(
+                address, connectTimeoutMillis, mode, injectedHeader, poolKey, h, timeoutMillis, tls, tlsHost);
+    }
+
+    /** This dial with TLS to the proxy ({@code context} null: none), verified for {@code host}. */
+    public UpstreamDial withTls(SSLContext context, String host) {
+        return new UpstreamDial(
+                address,
+                connectTimeoutMillis,
+                mode,
+                injectedHeader,
+                poolKey,
+                handshake,
+                handshakeTimeoutMillis,
+                context,
+                host);
+    }
+}

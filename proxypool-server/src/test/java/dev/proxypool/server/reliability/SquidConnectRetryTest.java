@@ -1,0 +1,93 @@
+package dev.proxypool.server.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proxypool.core.model.Protocol;
+import dev.proxypool.testkit.FakeOrigin;
+import dev.proxypool.testkit.RawHttp;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * On the event-loop data plane: a {@code CONNECT} whose first proxy refuses (a real squid, stopped: its
+ * port refuses the dial) is retried on another proxy (a real squid, running) before anything reached the
+ * client, so every tunnel opens; through it the origin answers. Real squids (Debian package {@code
+ * squid}) as child processes on loopback ports, the real gateway with the pool engine in front.
+ */
+@Timeout(120)
+class SquidConnectRetryTest {
+
+    /** The internal switch that puts the gateway's listeners on the event loops (temporary). */
+    private static final String LOOPS = "proxypool.gateway.loops";
+
+    private static final int TUNNELS = 10;
+
+    @TempDir
+    Path dir;
+
+    private String before;
+
+    @BeforeEach
+    void onTheEventLoops() {
+        before = System.getProperty(LOOPS);
+        System.setProperty(LOOPS, "true");
+    }
+
+    @AfterEach
+    void restore() {
+        if (before == null) {
+            System.clearProperty(LOOPS);
+        } else {
+            System.setProperty(LOOPS, before);
+        }
+    }
+
+    @Test
+    void aConnectWhoseFirstSquidRefusesIsRetriedOnTheOtherSquid() throws Exception {
+        assertTrue(Files.isExecutable(Squid.SQUID), Squid.SQUID + " is missing: install the Debian package squid");
+        try (FakeOrigin origin = FakeOrigin.start();
+                Squid stopped = Squid.start(dir);
+                Squid live = Squid.start(dir);
+                UpstreamBench b = new UpstreamBench(
+                        dir,
+                        "",
+                        List.of(
+                                UpstreamBench.key(Protocol.HTTP, stopped.port()),
+                                UpstreamBench.key(Protocol.HTTP, live.port())))) {
+            assertTrue(
+                    Thread.getAllStackTraces().keySet().stream()
+                            .anyMatch(t -> t.getName().startsWith("gateway-loop")),
+                    "the gateway runs on its event loops");
+            stopped.close(); // its port is closed now: a dial to it is refused
+            int retried = 0;
+            for (int i = 0; i < TUNNELS; i++) {
+                try (Socket s = b.client()) {
+                    InputStream in = RawHttp.buffered(s);
+                    RawHttp.Response est =
+                            RawHttp.exchange(in, s.getOutputStream(), UpstreamBench.connect(origin.authority()), true);
+                    assertEquals(200, est.status(), "turn " + i + ": the tunnel opens through the live squid");
+                    assertEquals(b.id(1), est.header("X-ProxyPool-Proxy"), "turn " + i);
+                    int attempts = Integer.parseInt(est.header("X-ProxyPool-Attempts"));
+                    assertTrue(attempts >= 1 && attempts <= 2, "turn " + i + ": attempts " + attempts);
+                    retried += attempts - 1;
+                    RawHttp.Response inner = RawHttp.exchange(
+                            in, s.getOutputStream(), "GET /bytes?n=3000 HTTP/1.1\r\nHost: x\r\n\r\n", false);
+                    assertEquals(200, inner.status());
+                    assertEquals(3000, inner.body().length);
+                }
+                b.assertCapacityBackToZero();
+            }
+            // the round-robin gave the stopped squid first attempts: those tunnels needed the second one
+            assertTrue(retried >= 1, "retried " + retried);
+        }
+    }
+}
