@@ -27,4 +27,8 @@ module dev.proxypool.sdk {
     exports dev.proxypool.sdk.config;
     exports dev.proxypool.sdk.credentials;
     exports dev.proxypool.sdk.http;
+    exports dev.proxypool.sdk.rest;
+
+    opens dev.proxypool.sdk.rest to
+            com.fasterxml.jackson.databind;
 }
