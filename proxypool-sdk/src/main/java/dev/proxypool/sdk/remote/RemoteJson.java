@@ -90,14 +90,8 @@ final class RemoteJson {
     /** A {@code 200} body. */
     static ExtractionResponse response(byte[] body, boolean replayed) throws Malformed {
         ExtractionResponseBody b = bind(body, ExtractionResponseBody.class);
-        if (b.proxies() == null) {
-            throw new Malformed("'proxies' is not a list");
-        }
-        List<ExtractedProxyView> proxies = new ArrayList<>(b.proxies().size());
-        for (ExtractedProxyBody v : b.proxies()) {
-            if (v == null) {
-                throw new Malformed("an entry of 'proxies' is not an object");
-            }
+        List<ExtractedProxyView> proxies = new ArrayList<>();
+        for (ExtractedProxyBody v : proxies(b.proxies())) {
             proxies.add(proxy(v));
         }
         try {
@@ -215,14 +209,8 @@ final class RemoteJson {
     /** A {@code 200} list body. */
     static List<AcquirableProxy> listed(byte[] body) throws Malformed {
         ProxyListBody root = bind(body, ProxyListBody.class);
-        if (root.proxies() == null) {
-            throw new Malformed("'proxies' is not a list");
-        }
-        List<AcquirableProxy> out = new ArrayList<>(root.proxies().size());
-        for (ListedProxyBody o : root.proxies()) {
-            if (o == null) {
-                throw new Malformed("an entry of 'proxies' is not an object");
-            }
+        List<AcquirableProxy> out = new ArrayList<>();
+        for (ListedProxyBody o : proxies(root.proxies())) {
             out.add(new AcquirableProxy(
                     need(o.id(), "id"),
                     protocol(o.protocol()),
@@ -334,6 +322,19 @@ final class RemoteJson {
         } catch (IllegalArgumentException e) {
             throw new Malformed(e.getMessage());
         }
+    }
+
+    /** An answer's {@code proxies}: a list without null entries. */
+    private static <T> List<T> proxies(List<T> list) throws Malformed {
+        if (list == null) {
+            throw new Malformed("'proxies' is not a list");
+        }
+        for (T entry : list) {
+            if (entry == null) {
+                throw new Malformed("an entry of 'proxies' is not an object");
+            }
+        }
+        return list;
     }
 
     private static <T> T need(T value, String key) throws Malformed {
