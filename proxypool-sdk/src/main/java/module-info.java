@@ -1,8 +1,8 @@
 /**
  * The ProxyPool SDK: the pool embedded in a Java application ({@code dev.proxypool.sdk}), the
- * distribution API's client ({@code dev.proxypool.sdk.remote}), the provider SPI
- * ({@code dev.proxypool.sdk.provider}) and the configuration, credential and HTTP-client helpers
- * those signatures use.
+ * distribution API's client ({@code dev.proxypool.sdk.remote}), the REST API's bodies it and the
+ * server share ({@code dev.proxypool.sdk.rest}), the provider SPI ({@code dev.proxypool.sdk.provider})
+ * and the configuration, credential and HTTP-client helpers those signatures use.
  *
  * <p>Everything else (the engine, collection pipeline, dialers, validator, Redis store, cluster
  * coordination and the {@code internal} bridge) is not exported: the server and the CLI use it from
@@ -27,4 +27,8 @@ module dev.proxypool.sdk {
     exports dev.proxypool.sdk.config;
     exports dev.proxypool.sdk.credentials;
     exports dev.proxypool.sdk.http;
+    exports dev.proxypool.sdk.rest;
+
+    opens dev.proxypool.sdk.rest to
+            com.fasterxml.jackson.databind;
 }

@@ -35,7 +35,8 @@ class SdkSurfaceTest {
                         "dev.proxypool.sdk.provider",
                         "dev.proxypool.sdk.config",
                         "dev.proxypool.sdk.credentials",
-                        "dev.proxypool.sdk.http"),
+                        "dev.proxypool.sdk.http",
+                        "dev.proxypool.sdk.rest"),
                 unqualifiedExports(sdk));
         assertTrue(
                 sdk.exports().stream().noneMatch(ModuleDescriptor.Exports::isQualified),

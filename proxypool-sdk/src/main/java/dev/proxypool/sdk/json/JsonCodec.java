@@ -96,6 +96,9 @@ public final class JsonCodec {
     }
 
     private static final JsonMapper WRITER = mapper(32);
+    private static final JsonMapper BINDER = WRITER.rebuild()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
 
     private JsonCodec() {}
 
@@ -167,6 +170,25 @@ public final class JsonCodec {
             return WRITER.writeValueAsString(value);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("cannot write JSON: " + firstLine(e.getOriginalMessage()), e);
+        }
+    }
+
+    /**
+     * Binds a tree to a type (a record of the REST API's bodies): fields the type does not have are
+     * ignored, a value that does not fit its field is refused.
+     *
+     * @param tree the parsed value
+     * @param type the record or class to bind to
+     * @param <T>  the type
+     * @return the bound value
+     * @throws IllegalArgumentException naming the field that does not fit
+     */
+    public static <T> T bind(JsonNode tree, Class<T> type) {
+        try {
+            return BINDER.treeToValue(tree, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(
+                    "cannot bind " + type.getSimpleName() + ": " + printable(firstLine(e.getOriginalMessage())), e);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.proxypool.sdk.remote;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.ExtractionRequest;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.sdk.ExtractedProxyView;
@@ -8,14 +9,24 @@ import dev.proxypool.sdk.Extraction;
 import dev.proxypool.sdk.ExtractionResponse;
 import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.sdk.json.MalformedJsonException;
-import java.math.BigDecimal;
+import dev.proxypool.sdk.rest.ErrorBody;
+import dev.proxypool.sdk.rest.ExtractedProxyBody;
+import dev.proxypool.sdk.rest.ExtractionRequestBody;
+import dev.proxypool.sdk.rest.ExtractionResponseBody;
+import dev.proxypool.sdk.rest.LeaseBody;
+import dev.proxypool.sdk.rest.LeaseRequestBody;
+import dev.proxypool.sdk.rest.ListedProxyBody;
+import dev.proxypool.sdk.rest.ProxyListBody;
+import dev.proxypool.sdk.rest.ReleaseReceiptBody;
+import dev.proxypool.sdk.rest.ReleaseRequestBody;
+import dev.proxypool.sdk.rest.RestJson;
+import dev.proxypool.sdk.rest.SelectionBody;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,9 +34,11 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * The remote client's JSON, through {@link JsonCodec}: writes a request body, reads a {@code 200} body and maps an error body to its
- * {@link DistributionException}. Reading is lenient about unknown fields (a newer server may add
- * some) and strict about the ones it needs.
+ * The remote client's side of the REST bodies ({@code dev.proxypool.sdk.rest}, the records the
+ * server writes and reads): builds a request body from the SDK's request types, turns a {@code 200}
+ * body into the SDK's result types and an error body into its {@link DistributionException}.
+ * Reading is lenient about unknown fields (a newer server may add some) and strict about the ones
+ * it needs.
  */
 final class RemoteJson {
 
@@ -51,100 +64,63 @@ final class RemoteJson {
                     "maxHealthAge is not part of the Distribution API (in process only:" + " ProxyPool.extract)");
         }
         long minRemainingTtlSeconds = call.minRemainingTtl().toSeconds();
-        return JsonCodec.write(g -> {
-                    g.writeStartObject();
-                    g.writeNumberField("count", call.count());
-                    g.writeStringField("fulfillment", call.fulfillment().wireName());
-                    if (!call.filter().isAny()) {
-                        g.writeObjectFieldStart("filter");
-                        if (call.filter().protocol().isPresent()) {
-                            g.writeStringField(
-                                    "protocol", call.filter().protocol().get().wireName());
-                        }
-                        if (call.filter().upstream().isPresent()) {
-                            g.writeStringField(
-                                    "upstream", call.filter().upstream().get());
-                        }
-                        Map<String, String> labels = call.filter().labels().required();
-                        if (!labels.isEmpty()) {
-                            g.writeObjectFieldStart("labels");
-                            for (Map.Entry<String, String> e : labels.entrySet()) {
-                                g.writeStringField(e.getKey(), e.getValue());
-                            }
-                            g.writeEndObject();
-                        }
-                        g.writeEndObject();
-                    }
-                    if (minRemainingTtlSeconds > 0) {
-                        g.writeNumberField("minRemainingTtlSeconds", minRemainingTtlSeconds);
-                    }
-                    g.writeEndObject();
-                })
-                .getBytes(StandardCharsets.UTF_8);
+        ExtractionFilter f = call.filter();
+        SelectionBody filter = f.isAny()
+                ? null
+                : selection(f.protocol(), f.upstream(), f.labels().required());
+        return bytes(new ExtractionRequestBody(
+                (long) call.count(),
+                call.fulfillment().wireName(),
+                filter,
+                minRemainingTtlSeconds > 0 ? minRemainingTtlSeconds : null));
+    }
+
+    private static SelectionBody selection(
+            Optional<Protocol> protocol, Optional<String> upstream, Map<String, String> labels) {
+        return new SelectionBody(
+                protocol.map(Protocol::wireName).orElse(null),
+                null,
+                null,
+                null,
+                null,
+                upstream.orElse(null),
+                labels.isEmpty() ? null : new TreeMap<>(labels));
     }
 
     /** A {@code 200} body. */
     static ExtractionResponse response(byte[] body, boolean replayed) throws Malformed {
-        JsonNode root = object(body);
-        int requested = (int) integer(root, "requested");
-        int extracted = (int) integer(root, "extracted");
-        JsonNode list = root.get("proxies");
-        if (list == null || !list.isArray()) {
-            throw new Malformed("'proxies' is not a list");
-        }
-        List<ExtractedProxyView> proxies = new ArrayList<>(list.size());
-        for (JsonNode v : list) {
-            if (!v.isObject()) {
-                throw new Malformed("an entry of 'proxies' is not an object");
-            }
+        ExtractionResponseBody b = bind(body, ExtractionResponseBody.class);
+        List<ExtractedProxyView> proxies = new ArrayList<>();
+        for (ExtractedProxyBody v : proxies(b.proxies())) {
             proxies.add(proxy(v));
         }
         try {
-            return new ExtractionResponse(requested, extracted, proxies, replayed);
+            return new ExtractionResponse(
+                    need(b.requested(), "requested"), need(b.extracted(), "extracted"), proxies, replayed);
         } catch (IllegalArgumentException e) {
             throw new Malformed(e.getMessage());
         }
     }
 
-    private static ExtractedProxyView proxy(JsonNode o) throws Malformed {
-        Protocol protocol;
-        try {
-            protocol = Protocol.parse(string(o, "protocol"));
-        } catch (IllegalArgumentException e) {
-            throw new Malformed("proxy protocol: " + e.getMessage());
-        }
-        Map<String, String> labels = new TreeMap<>();
-        JsonNode lv = o.get("labels");
-        if (lv != null && lv.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = lv.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> x = it.next();
-                if (x.getValue().isTextual()) {
-                    labels.put(x.getKey(), x.getValue().textValue());
-                }
-            }
-        }
+    private static ExtractedProxyView proxy(ExtractedProxyBody o) throws Malformed {
         Optional<Instant> expiresAt = Optional.empty();
-        JsonNode ev = o.get("expiresAt");
-        if (ev != null && ev.isTextual()) {
+        if (o.expiresAt() != null) {
             try {
-                expiresAt = Optional.of(Instant.parse(ev.textValue()));
+                expiresAt = Optional.of(Instant.parse(o.expiresAt()));
             } catch (DateTimeParseException e) {
                 throw new Malformed("proxy expiresAt is not an ISO-8601 instant");
             }
         }
-        OptionalLong remaining = OptionalLong.empty();
-        JsonNode rv = o.get("remainingTtlSeconds");
-        if (rv != null && rv.isNumber()) {
-            remaining = OptionalLong.of(rv.decimalValue().longValue());
-        }
+        OptionalLong remaining =
+                o.remainingTtlSeconds() == null ? OptionalLong.empty() : OptionalLong.of(o.remainingTtlSeconds());
         try {
             return new ExtractedProxyView(
-                    string(o, "id"),
-                    string(o, "url"),
-                    protocol,
-                    string(o, "host"),
-                    (int) integer(o, "port"),
-                    labels,
+                    need(o.id(), "id"),
+                    need(o.url(), "url"),
+                    protocol(o.protocol()),
+                    need(o.host(), "host"),
+                    need(o.port(), "port"),
+                    labels(o.labels()),
                     expiresAt,
                     remaining);
         } catch (IllegalArgumentException e) {
@@ -154,62 +130,27 @@ final class RemoteJson {
 
     /** The body of {@code POST /v1/proxy/acquire}. */
     static byte[] acquireBody(LeaseRequest r) {
-        return JsonCodec.write(g -> {
-                    g.writeStartObject();
-                    if (r.host().isPresent()) {
-                        g.writeStringField("host", r.host().get());
-                    }
-                    if (r.key().isPresent()) {
-                        g.writeStringField("key", r.key().get());
-                    }
-                    if (r.routing().isPresent()) {
-                        g.writeStringField("routing", r.routing().get());
-                    }
-                    if (r.session().isPresent()) {
-                        g.writeStringField("session", r.session().get());
-                    }
-                    if (r.hold().isPresent()) {
-                        g.writeNumberField("holdSeconds", r.hold().get().toSeconds());
-                    }
-                    if (r.protocol().isPresent()
-                            || r.upstream().isPresent()
-                            || !r.labels().isEmpty()) {
-                        g.writeObjectFieldStart("filter");
-                        if (r.protocol().isPresent()) {
-                            g.writeStringField("protocol", r.protocol().get().wireName());
-                        }
-                        if (r.upstream().isPresent()) {
-                            g.writeStringField("upstream", r.upstream().get());
-                        }
-                        if (!r.labels().isEmpty()) {
-                            g.writeObjectFieldStart("labels");
-                            for (Map.Entry<String, String> e : new TreeMap<>(r.labels()).entrySet()) {
-                                g.writeStringField(e.getKey(), e.getValue());
-                            }
-                            g.writeEndObject();
-                        }
-                        g.writeEndObject();
-                    }
-                    g.writeEndObject();
-                })
-                .getBytes(StandardCharsets.UTF_8);
+        SelectionBody filter = r.protocol().isPresent()
+                        || r.upstream().isPresent()
+                        || !r.labels().isEmpty()
+                ? selection(r.protocol(), r.upstream(), r.labels())
+                : null;
+        return bytes(new LeaseRequestBody(
+                r.host().orElse(null),
+                r.key().orElse(null),
+                r.routing().orElse(null),
+                filter,
+                r.session().orElse(null),
+                r.hold().map(Duration::toSeconds).orElse(null)));
     }
 
     /** The body of {@code POST /v1/proxy/release}. */
     static byte[] releaseBody(LeaseOutcome o) {
-        return JsonCodec.write(g -> {
-                    g.writeStartObject();
-                    g.writeStringField("leaseId", o.leaseId());
-                    g.writeStringField("outcome", o.outcome());
-                    if (o.latency().isPresent()) {
-                        g.writeNumberField("latencyMs", o.latency().get().toMillis());
-                    }
-                    if (o.bannedDomain().isPresent()) {
-                        g.writeStringField("bannedDomain", o.bannedDomain().get());
-                    }
-                    g.writeEndObject();
-                })
-                .getBytes(StandardCharsets.UTF_8);
+        return bytes(new ReleaseRequestBody(
+                o.leaseId(),
+                o.outcome(),
+                o.latency().map(Duration::toMillis).orElse(null),
+                o.bannedDomain().orElse(null)));
     }
 
     /** The query of {@code GET /v1/proxy/list} for a selection, percent-encoded, starting with '?' (or ""). */
@@ -233,23 +174,22 @@ final class RemoteJson {
 
     /** A {@code 200} acquire body. */
     static RemoteLease lease(byte[] body, boolean replayed) throws Malformed {
-        JsonNode o = object(body);
+        LeaseBody o = bind(body, LeaseBody.class);
         try {
-            JsonNode session = o.get("session");
             return new RemoteLease(
-                    string(o, "leaseId"),
-                    string(o, "state"),
-                    string(o, "proxyId"),
-                    string(o, "url"),
-                    protocol(o),
-                    string(o, "host"),
-                    (int) integer(o, "port"),
-                    string(o, "upstream"),
-                    string(o, "routing"),
-                    labels(o),
-                    session != null && session.isTextual() ? Optional.of(session.textValue()) : Optional.empty(),
-                    instant(o, "acquiredAt"),
-                    instant(o, "expiresAt"),
+                    need(o.leaseId(), "leaseId"),
+                    need(o.state(), "state"),
+                    need(o.proxyId(), "proxyId"),
+                    need(o.url(), "url"),
+                    protocol(o.protocol()),
+                    need(o.host(), "host"),
+                    need(o.port(), "port"),
+                    need(o.upstream(), "upstream"),
+                    need(o.routing(), "routing"),
+                    labels(o.labels()),
+                    Optional.ofNullable(o.session()),
+                    instant(o.acquiredAt(), "acquiredAt"),
+                    instant(o.expiresAt(), "expiresAt"),
                     replayed);
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new Malformed(String.valueOf(e.getMessage()));
@@ -258,71 +198,58 @@ final class RemoteJson {
 
     /** A {@code 200} release body. */
     static ReleaseReceipt receipt(byte[] body) throws Malformed {
-        JsonNode o = object(body);
-        JsonNode already = o.get("alreadyReleased");
-        JsonNode held = o.get("heldMs");
+        ReleaseReceiptBody o = bind(body, ReleaseReceiptBody.class);
         return new ReleaseReceipt(
-                string(o, "leaseId"),
-                string(o, "outcome"),
-                already != null && already.asBoolean(false),
-                held != null && held.isNumber() ? OptionalLong.of(held.longValue()) : OptionalLong.empty());
+                need(o.leaseId(), "leaseId"),
+                need(o.outcome(), "outcome"),
+                Boolean.TRUE.equals(o.alreadyReleased()),
+                o.heldMs() == null ? OptionalLong.empty() : OptionalLong.of(o.heldMs()));
     }
 
     /** A {@code 200} list body. */
     static List<AcquirableProxy> listed(byte[] body) throws Malformed {
-        JsonNode root = object(body);
-        JsonNode list = root.get("proxies");
-        if (list == null || !list.isArray()) {
-            throw new Malformed("'proxies' is not a list");
-        }
-        List<AcquirableProxy> out = new ArrayList<>(list.size());
-        for (JsonNode o : list) {
-            if (!o.isObject()) {
-                throw new Malformed("an entry of 'proxies' is not an object");
-            }
-            JsonNode state = o.get("state");
-            JsonNode expires = o.get("expiresAt");
+        ProxyListBody root = bind(body, ProxyListBody.class);
+        List<AcquirableProxy> out = new ArrayList<>();
+        for (ListedProxyBody o : proxies(root.proxies())) {
             out.add(new AcquirableProxy(
-                    string(o, "id"),
-                    protocol(o),
-                    string(o, "host"),
-                    (int) integer(o, "port"),
-                    string(o, "upstream"),
-                    labels(o),
-                    state != null && state.isTextual() ? Optional.of(state.textValue()) : Optional.empty(),
-                    (int) integer(o, "inFlight"),
-                    (int) integer(o, "maxConcurrency"),
-                    o.path("acquirable").asBoolean(false),
-                    expires != null && expires.isTextual() ? Optional.of(instant(o, "expiresAt")) : Optional.empty()));
+                    need(o.id(), "id"),
+                    protocol(o.protocol()),
+                    need(o.host(), "host"),
+                    need(o.port(), "port"),
+                    need(o.upstream(), "upstream"),
+                    labels(o.labels()),
+                    Optional.ofNullable(o.state()),
+                    need(o.inFlight(), "inFlight"),
+                    need(o.maxConcurrency(), "maxConcurrency"),
+                    Boolean.TRUE.equals(o.acquirable()),
+                    o.expiresAt() == null ? Optional.empty() : Optional.of(instant(o.expiresAt(), "expiresAt"))));
         }
         return out;
     }
 
-    private static Protocol protocol(JsonNode o) throws Malformed {
+    private static Protocol protocol(String wireName) throws Malformed {
         try {
-            return Protocol.parse(string(o, "protocol"));
+            return Protocol.parse(need(wireName, "protocol"));
         } catch (IllegalArgumentException e) {
             throw new Malformed("proxy protocol: " + e.getMessage());
         }
     }
 
-    private static Map<String, String> labels(JsonNode o) {
-        Map<String, String> labels = new TreeMap<>();
-        JsonNode lv = o.get("labels");
-        if (lv != null && lv.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = lv.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> x = it.next();
-                if (x.getValue().isTextual()) {
-                    labels.put(x.getKey(), x.getValue().textValue());
+    private static Map<String, String> labels(Map<String, String> labels) {
+        Map<String, String> out = new TreeMap<>();
+        if (labels != null) {
+            labels.forEach((k, v) -> {
+                if (v != null) {
+                    out.put(k, v);
                 }
-            }
+            });
         }
-        return labels;
+        return out;
     }
 
-    private static Instant instant(JsonNode o, String key) throws Malformed {
+    private static Instant instant(String value, String key) throws Malformed {
         try {
-            return Instant.parse(string(o, key));
+            return Instant.parse(need(value, key));
         } catch (DateTimeParseException e) {
             throw new Malformed("'" + key + "' is not an ISO-8601 instant");
         }
@@ -334,22 +261,21 @@ final class RemoteJson {
      * @param retryAfterHeader the {@code Retry-After} header in seconds, or -1
      */
     static DistributionException error(int status, byte[] body, long retryAfterHeader) {
-        JsonNode o;
+        ErrorBody o;
         try {
-            o = object(body);
+            o = bind(body, ErrorBody.class);
         } catch (Malformed e) {
             return new DistributionException.UnexpectedResponse(status, "", e.getMessage());
         }
-        String code = text(o, "error", "");
-        String message = text(o, "message", code.isEmpty() ? "no message" : code);
+        String code = o.error() == null ? "" : o.error();
+        String message = o.message() != null ? o.message() : code.isEmpty() ? "no message" : code;
         return switch (status) {
             case 400, 413 -> new DistributionException.InvalidRequest(status, message);
             case 401, 403 -> new DistributionException.Unauthorized(status, message);
             case 409 ->
                 switch (code) {
                     case "insufficient_proxies" ->
-                        new DistributionException.InsufficientProxies(
-                                (int) number(o, "requested"), (int) number(o, "available"));
+                        new DistributionException.InsufficientProxies(orZero(o.requested()), orZero(o.available()));
                     case "request_in_progress" -> new DistributionException.RequestInProgress();
                     case "session_lost" -> new DistributionException.NothingToLease(status, code, message);
                     case "lease_expired" -> new DistributionException.UnknownLease(status, code, message);
@@ -363,12 +289,12 @@ final class RemoteJson {
             case 429 ->
                 new DistributionException.QuotaExceeded(
                         message,
-                        (int) number(o, "limit"),
-                        (int) number(o, "used"),
+                        orZero(o.limit()),
+                        orZero(o.used()),
                         Duration.ofSeconds(Math.max(
                                 0,
-                                o.has("retryAfterSeconds")
-                                        ? number(o, "retryAfterSeconds")
+                                o.retryAfterSeconds() != null
+                                        ? o.retryAfterSeconds()
                                         : Math.max(0, retryAfterHeader))));
             case 503 ->
                 switch (code) {
@@ -379,6 +305,43 @@ final class RemoteJson {
                 };
             default -> new DistributionException.UnexpectedResponse(status, code, message);
         };
+    }
+
+    private static int orZero(Integer n) {
+        return n == null ? 0 : n;
+    }
+
+    private static byte[] bytes(Record body) {
+        return JsonCodec.write(body).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** An answer bound to its record; a body that is not a JSON object, or a value that does not fit, is malformed. */
+    private static <T extends Record> T bind(byte[] body, Class<T> type) throws Malformed {
+        try {
+            return RestJson.lenient(object(body), type);
+        } catch (IllegalArgumentException e) {
+            throw new Malformed(e.getMessage());
+        }
+    }
+
+    /** An answer's {@code proxies}: a list without null entries. */
+    private static <T> List<T> proxies(List<T> list) throws Malformed {
+        if (list == null) {
+            throw new Malformed("'proxies' is not a list");
+        }
+        for (T entry : list) {
+            if (entry == null) {
+                throw new Malformed("an entry of 'proxies' is not an object");
+            }
+        }
+        return list;
+    }
+
+    private static <T> T need(T value, String key) throws Malformed {
+        if (value == null) {
+            throw new Malformed("'" + key + "' is missing");
+        }
+        return value;
     }
 
     private static JsonNode object(byte[] body) throws Malformed {
@@ -392,38 +355,5 @@ final class RemoteJson {
             throw new Malformed("the body is a JSON " + JsonCodec.typeName(v) + ", not an object");
         }
         return v;
-    }
-
-    /** A string field, or {@code fallback} when absent or not a string. */
-    private static String text(JsonNode o, String key, String fallback) {
-        JsonNode v = o.get(key);
-        return v != null && v.isTextual() ? v.textValue() : fallback;
-    }
-
-    /** A number field as a long (fractions cut), or 0 when absent or not a number. */
-    private static long number(JsonNode o, String key) {
-        JsonNode v = o.get(key);
-        return v != null && v.isNumber() ? v.decimalValue().longValue() : 0;
-    }
-
-    private static String string(JsonNode o, String key) throws Malformed {
-        JsonNode v = o.get(key);
-        if (v == null || !v.isTextual()) {
-            throw new Malformed("'" + key + "' is missing or not a string");
-        }
-        return v.textValue();
-    }
-
-    private static long integer(JsonNode o, String key) throws Malformed {
-        JsonNode v = o.get(key);
-        if (v == null || !v.isNumber()) {
-            throw new Malformed("'" + key + "' is missing or not a number");
-        }
-        BigDecimal n = v.decimalValue();
-        try {
-            return n.longValueExact();
-        } catch (ArithmeticException e) {
-            throw new Malformed("'" + key + "' is not an integer");
-        }
     }
 }

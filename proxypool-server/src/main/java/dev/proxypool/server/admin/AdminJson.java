@@ -1,5 +1,7 @@
 package dev.proxypool.server.admin;
 
+import dev.proxypool.sdk.json.JsonCodec;
+import dev.proxypool.sdk.rest.ErrorBody;
 import dev.proxypool.server.persistence.JsonTree;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -10,7 +12,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 
@@ -23,19 +24,19 @@ final class AdminJson {
     private AdminJson() {}
 
     static void send(ServerResponse res, int status, Object tree) {
+        sendJson(res, status, JsonTree.write(tree));
+    }
+
+    /** {@code {"error": code, "message": message}} ({@link ErrorBody}; no message when it is null). */
+    static void error(ServerResponse res, int status, String code, String message) {
+        sendJson(res, status, JsonCodec.write(ErrorBody.of(code, message)));
+    }
+
+    private static void sendJson(ServerResponse res, int status, String json) {
         res.status(status);
         res.header(HeaderValues.CONTENT_TYPE_JSON);
         res.header(HeaderNames.CACHE_CONTROL, "no-store");
-        res.send(JsonTree.write(tree).getBytes(StandardCharsets.UTF_8));
-    }
-
-    static void error(ServerResponse res, int status, String code, String message) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("error", code);
-        if (message != null) {
-            body.put("message", message);
-        }
-        send(res, status, body);
+        res.send(json.getBytes(StandardCharsets.UTF_8));
     }
 
     /** The request body as a JSON object; an empty body is refused. */

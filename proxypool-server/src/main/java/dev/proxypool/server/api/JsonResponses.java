@@ -3,9 +3,9 @@ package dev.proxypool.server.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.sdk.json.MalformedJsonException;
+import dev.proxypool.sdk.rest.ErrorBody;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.ServerResponse;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Small JSON helpers for the REST handlers: bodies written through {@link JsonCodec}, typed field reads. */
@@ -24,12 +24,9 @@ public final class JsonResponses {
         send(res, JsonCodec.write(body));
     }
 
-    /** {@code {"error": code, "message": message}} with the status already set. */
+    /** {@code {"error": code, "message": message}} ({@link ErrorBody}) with the status already set. */
     public static void error(ServerResponse res, String code, String message) {
-        Map<String, String> body = new LinkedHashMap<>();
-        body.put("error", code);
-        body.put("message", message);
-        send(res, body);
+        send(res, JsonCodec.write(ErrorBody.of(code, message)));
     }
 
     /**

@@ -105,8 +105,11 @@ public final class OpenApiContract {
         String path = uri.getRawPath();
         Optional<Operation> found = find(method, path);
         if (found.isEmpty()) {
-            if (status == 404 || status == 405) {
-                return; // an unknown path answered as unknown: nothing to conform to
+            if (status == 404 || status == 405 || status == 401) {
+                // an unknown path answered as unknown, or refused before routing for want of a token
+                // (the admin API does not tell an anonymous caller which paths exist): nothing to
+                // conform to. Every route the server registers is documented (OpenApiDocumentTest).
+                return;
             }
             throw new AssertionError("OpenAPI: " + method + " " + path + " answered " + status
                     + " but the document describes no such operation");

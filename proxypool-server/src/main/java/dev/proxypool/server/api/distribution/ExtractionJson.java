@@ -6,30 +6,29 @@ import dev.proxypool.core.extract.Fulfillment;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.sdk.json.MalformedJsonException;
-import java.math.BigDecimal;
-import java.util.Iterator;
+import dev.proxypool.sdk.rest.ErrorBody;
+import dev.proxypool.sdk.rest.ExtractedProxyBody;
+import dev.proxypool.sdk.rest.ExtractionRequestBody;
+import dev.proxypool.sdk.rest.ExtractionResponseBody;
+import dev.proxypool.sdk.rest.RestJson;
+import dev.proxypool.sdk.rest.SelectionBody;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * The Distribution API's JSON, through {@link JsonCodec}: reads the request body into a
- * {@link ParsedExtraction}, writes every response body and the canonical form that idempotency
- * fingerprints.
+ * The Distribution API's bodies (the records of {@code dev.proxypool.sdk.rest}, shared with the SDK's
+ * client) to and from the server's types: reads the request body into a {@link ParsedExtraction},
+ * writes every response body, and writes the canonical form that idempotency fingerprints.
  *
- * <p>Reading is strict: unknown keys, wrong types, fractions, out-of-range numbers, trailing data,
- * a key given twice and nesting deeper than {@link JsonCodec.Nesting#REQUEST} allows are refused
- * with a message naming the field. Optional fields may be {@code null} (= absent).
+ * <p>Reading is strict ({@link RestJson#strict}): unknown keys, wrong types, fractions, out-of-range
+ * numbers, trailing data, a key given twice and nesting deeper than {@link JsonCodec.Nesting#REQUEST}
+ * allows are refused with a message naming the field. Optional fields may be {@code null} (= absent).
  */
 final class ExtractionJson {
 
     /** Largest {@code minRemainingTtlSeconds}: ten years. */
     static final long MAX_MIN_TTL_SECONDS = 10L * 366 * 24 * 3600;
-
-    private static final Set<String> TOP = Set.of("count", "fulfillment", "filter", "minRemainingTtlSeconds");
-    private static final Set<String> FILTER =
-            Set.of("protocol", "country", "region", "city", "carrier", "upstream", "labels");
-    private static final int ECHO_MAX = 64;
 
     private ExtractionJson() {}
 
@@ -43,21 +42,22 @@ final class ExtractionJson {
     }
 
     private static ParsedExtraction read(JsonNode root, int maxCount) throws InvalidRequestException {
-        for (Iterator<String> keys = root.fieldNames(); keys.hasNext(); ) {
-            String key = keys.next();
-            if (!TOP.contains(key)) {
-                throw new InvalidRequestException("unknown field '" + echo(key)
-                        + "' (expected count, fulfillment, filter, minRemainingTtlSeconds)");
-            }
+        ExtractionRequestBody body;
+        try {
+            body = RestJson.strict(
+                    root,
+                    ExtractionRequestBody.class,
+                    Map.of(
+                            "count", new RestJson.Range(1, maxCount),
+                            "minRemainingTtlSeconds", new RestJson.Range(0, MAX_MIN_TTL_SECONDS)));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException(e.getMessage());
         }
-        JsonNode countValue = root.get("count");
-        if (countValue == null || countValue.isNull()) {
+        if (body.count() == null) {
             throw new InvalidRequestException("count is required (1.." + maxCount + ")");
         }
-        int count = (int) integer("count", countValue, 1, maxCount);
-
         Fulfillment fulfillment = Fulfillment.PARTIAL;
-        String f = optionalString(root, "fulfillment");
+        String f = body.fulfillment();
         if (f != null) {
             try {
                 fulfillment = Fulfillment.parse(f);
@@ -65,81 +65,52 @@ final class ExtractionJson {
                 throw new InvalidRequestException("fulfillment must be partial or allOrNothing, got '" + echo(f) + "'");
             }
         }
-
-        long minTtl = 0;
-        JsonNode ttl = root.get("minRemainingTtlSeconds");
-        if (ttl != null && !ttl.isNull()) {
-            minTtl = integer("minRemainingTtlSeconds", ttl, 0, MAX_MIN_TTL_SECONDS);
-        }
-
-        return new ParsedExtraction(count, fulfillment, filterObject(root.get("filter")), minTtl);
+        long minTtl = body.minRemainingTtlSeconds() == null ? 0 : body.minRemainingTtlSeconds();
+        return new ParsedExtraction(Math.toIntExact(body.count()), fulfillment, filter(body.filter()), minTtl);
     }
 
-    /** The {@code filter} value: absent or {@code null} is any proxy, else an object of filter terms. */
-    static ExtractionFilter filterObject(JsonNode fv) throws InvalidRequestException {
-        if (fv == null || fv.isNull()) {
+    /**
+     * The selection of a checked {@code filter} ({@link RestJson#strict} has checked its fields and
+     * types): absent is any proxy.
+     *
+     * @throws InvalidRequestException naming the field whose value is not allowed
+     */
+    static ExtractionFilter filter(SelectionBody o) throws InvalidRequestException {
+        if (o == null) {
             return ExtractionFilter.ANY;
-        }
-        if (!fv.isObject()) {
-            throw new InvalidRequestException("filter must be an object, got " + typeName(fv));
-        }
-        return filter(fv);
-    }
-
-    private static ExtractionFilter filter(JsonNode o) throws InvalidRequestException {
-        for (Iterator<String> keys = o.fieldNames(); keys.hasNext(); ) {
-            String key = keys.next();
-            if (!FILTER.contains(key)) {
-                throw new InvalidRequestException("unknown field 'filter." + echo(key)
-                        + "' (expected protocol, country, region, city, carrier, upstream, labels)");
-            }
         }
         ExtractionFilter.Builder b = ExtractionFilter.builder();
         try {
-            String protocol = optionalString(o, "filter.protocol", "protocol");
-            if (protocol != null) {
+            if (o.protocol() != null) {
                 try {
-                    b.protocol(Protocol.parse(protocol));
+                    b.protocol(Protocol.parse(o.protocol()));
                 } catch (IllegalArgumentException e) {
                     throw new InvalidRequestException(
-                            "filter.protocol must be http, https, socks4 or socks5, got '" + echo(protocol) + "'");
+                            "filter.protocol must be http, https, socks4 or socks5, got '" + echo(o.protocol()) + "'");
                 }
             }
-            String upstream = optionalString(o, "filter.upstream", "upstream");
-            if (upstream != null) {
-                b.upstream(upstream);
+            if (o.upstream() != null) {
+                b.upstream(o.upstream());
             }
-            for (String named : List.of(
-                    ExtractionFilter.COUNTRY,
-                    ExtractionFilter.REGION,
-                    ExtractionFilter.CITY,
-                    ExtractionFilter.CARRIER)) {
-                String v = optionalString(o, "filter." + named, named);
-                if (v != null) {
-                    b.label(named, v);
-                }
-            }
-            JsonNode labels = o.get("labels");
-            if (labels != null && !labels.isNull()) {
-                if (!labels.isObject()) {
-                    throw new InvalidRequestException(
-                            "filter.labels must be an object of strings, got " + typeName(labels));
-                }
-                for (Iterator<Map.Entry<String, JsonNode>> it = labels.fields(); it.hasNext(); ) {
-                    Map.Entry<String, JsonNode> e = it.next();
-                    String key = e.getKey();
-                    JsonNode v = e.getValue();
-                    if (!v.isTextual()) {
-                        throw new InvalidRequestException(
-                                "filter.labels." + echo(key) + " must be a string, got " + typeName(v));
-                    }
-                    b.label(key, v.textValue());
+            label(b, ExtractionFilter.COUNTRY, o.country());
+            label(b, ExtractionFilter.REGION, o.region());
+            label(b, ExtractionFilter.CITY, o.city());
+            label(b, ExtractionFilter.CARRIER, o.carrier());
+            if (o.labels() != null) {
+                for (Map.Entry<String, String> e : o.labels().entrySet()) {
+                    b.label(e.getKey(), e.getValue());
                 }
             }
             return b.build();
         } catch (IllegalArgumentException e) {
             // the builder's messages name the field (filter.country, filter.upstream, ...)
             throw new InvalidRequestException(echoMessage(e.getMessage()));
+        }
+    }
+
+    private static void label(ExtractionFilter.Builder b, String name, String value) {
+        if (value != null) {
+            b.label(name, value);
         }
     }
 
@@ -157,36 +128,6 @@ final class ExtractionJson {
             throw new InvalidRequestException("request body must be a JSON object, got " + typeName(value));
         }
         return value;
-    }
-
-    private static long integer(String field, JsonNode v, long min, long max) throws InvalidRequestException {
-        if (!v.isNumber()) {
-            throw new InvalidRequestException(field + " must be an integer, got " + typeName(v));
-        }
-        BigDecimal n = v.decimalValue();
-        String shown = echo(n.toString());
-        if (n.signum() != 0 && n.stripTrailingZeros().scale() > 0) {
-            throw new InvalidRequestException(field + " must be an integer, got " + shown);
-        }
-        if (n.compareTo(BigDecimal.valueOf(min)) < 0 || n.compareTo(BigDecimal.valueOf(max)) > 0) {
-            throw new InvalidRequestException(field + " must be between " + min + " and " + max + ", got " + shown);
-        }
-        return n.longValueExact();
-    }
-
-    private static String optionalString(JsonNode o, String key) throws InvalidRequestException {
-        return optionalString(o, key, key);
-    }
-
-    private static String optionalString(JsonNode o, String field, String key) throws InvalidRequestException {
-        JsonNode v = o.get(key);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isTextual()) {
-            throw new InvalidRequestException(field + " must be a string, got " + typeName(v));
-        }
-        return v.textValue();
     }
 
     /**
@@ -216,78 +157,42 @@ final class ExtractionJson {
 
     /** {@code 200}: {@code {"requested": n, "extracted": m, "proxies": [...]}}. */
     static String extracted(int requested, List<HandedOutProxy> proxies) {
-        return JsonCodec.write(g -> {
-            g.writeStartObject();
-            g.writeNumberField("requested", requested);
-            g.writeNumberField("extracted", proxies.size());
-            g.writeArrayFieldStart("proxies");
-            for (HandedOutProxy p : proxies) {
-                g.writeStartObject();
-                g.writeStringField("id", p.id());
-                g.writeStringField("url", p.url());
-                g.writeStringField("protocol", p.protocol().wireName());
-                g.writeStringField("host", p.host());
-                g.writeNumberField("port", p.port());
-                g.writeObjectFieldStart("labels");
-                for (Map.Entry<String, String> e : p.labels().entrySet()) {
-                    g.writeStringField(e.getKey(), e.getValue());
-                }
-                g.writeEndObject();
-                if (p.expiresAt().isPresent()) {
-                    g.writeStringField("expiresAt", p.expiresAt().get().toString());
-                    g.writeNumberField("remainingTtlSeconds", p.remainingTtlSeconds());
-                } else {
-                    g.writeNullField("expiresAt");
-                    g.writeNullField("remainingTtlSeconds");
-                }
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-            g.writeEndObject();
-        });
+        List<ExtractedProxyBody> out = new ArrayList<>(proxies.size());
+        for (HandedOutProxy p : proxies) {
+            boolean expires = p.expiresAt().isPresent();
+            out.add(new ExtractedProxyBody(
+                    p.id(),
+                    p.url(),
+                    p.protocol().wireName(),
+                    p.host(),
+                    p.port(),
+                    p.labels(),
+                    expires ? p.expiresAt().get().toString() : null,
+                    expires ? p.remainingTtlSeconds() : null));
+        }
+        return JsonCodec.write(new ExtractionResponseBody(requested, proxies.size(), out));
     }
 
     /** {@code 409}: {@code {"error": "insufficient_proxies", "requested": n, "available": m}}. */
     static String insufficient(int requested, int available) {
-        return JsonCodec.write(g -> {
-            g.writeStartObject();
-            g.writeStringField("error", "insufficient_proxies");
-            g.writeNumberField("requested", requested);
-            g.writeNumberField("available", available);
-            g.writeEndObject();
-        });
+        return JsonCodec.write(
+                new ErrorBody("insufficient_proxies", null, requested, available, null, null, null, null, null));
     }
 
     /** {@code 429}: {@code {"error": "quota_exceeded", "message", "limit", "used", "retryAfterSeconds"}}. */
     static String quotaExceeded(String message, int limit, int used, long retryAfterSeconds) {
-        return JsonCodec.write(g -> {
-            g.writeStartObject();
-            g.writeStringField("error", "quota_exceeded");
-            g.writeStringField("message", message);
-            g.writeNumberField("limit", limit);
-            g.writeNumberField("used", used);
-            g.writeNumberField("retryAfterSeconds", retryAfterSeconds);
-            g.writeEndObject();
-        });
+        return JsonCodec.write(
+                new ErrorBody("quota_exceeded", message, null, null, limit, used, retryAfterSeconds, null, null));
     }
 
     /** {@code {"error": code, "message": message}}. */
     static String error(String code, String message) {
-        return JsonCodec.write(g -> {
-            g.writeStartObject();
-            g.writeStringField("error", code);
-            g.writeStringField("message", message);
-            g.writeEndObject();
-        });
+        return JsonCodec.write(ErrorBody.of(code, message));
     }
 
     /** {@code {"error": code}}. */
     static String error(String code) {
-        return JsonCodec.write(g -> {
-            g.writeStartObject();
-            g.writeStringField("error", code);
-            g.writeEndObject();
-        });
+        return JsonCodec.write(ErrorBody.of(code));
     }
 
     private static String typeName(JsonNode v) {
@@ -296,7 +201,7 @@ final class ExtractionJson {
 
     /** Caller-supplied text shown in an error message, shortened. */
     private static String echo(String s) {
-        return s.length() <= ECHO_MAX ? s : s.substring(0, ECHO_MAX) + "...";
+        return RestJson.echo(s);
     }
 
     private static String echoMessage(String s) {

@@ -5,23 +5,23 @@ import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.sdk.json.MalformedJsonException;
+import dev.proxypool.sdk.rest.LeaseRequestBody;
+import dev.proxypool.sdk.rest.ReleaseRequestBody;
+import dev.proxypool.sdk.rest.RestJson;
 import dev.proxypool.server.api.distribution.SelectionJson;
-import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.Locale;
-import java.util.Set;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Reads the acquire and release bodies strictly, as the Distribution API reads its own: unknown
- * keys, wrong types, fractions, out-of-range numbers, a key given twice are refused with a message
- * naming the field ({@link IllegalArgumentException}); {@code null} counts as absent.
+ * Reads the acquire and release bodies ({@link LeaseRequestBody}, {@link ReleaseRequestBody}, shared
+ * with the SDK's client) strictly, as the Distribution API reads its own ({@link RestJson#strict}):
+ * unknown keys, wrong types, fractions, out-of-range numbers, a key given twice are refused with a
+ * message naming the field ({@link IllegalArgumentException}); {@code null} counts as absent.
  */
 final class LeaseJson {
 
-    private static final Set<String> ACQUIRE = Set.of("host", "key", "routing", "filter", "session", "holdSeconds");
-    private static final Set<String> RELEASE = Set.of("leaseId", "outcome", "latencyMs", "bannedDomain");
     private static final Pattern HOST = Pattern.compile("[A-Za-z0-9._:\\[\\]-]{1,253}");
     private static final Pattern DOMAIN = Pattern.compile("[A-Za-z0-9.-]{1,253}");
     private static final Pattern LEASE_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
@@ -40,21 +40,20 @@ final class LeaseJson {
      */
     static AcquireCall acquire(byte[] body, Duration defaultHold, Duration maxHold) {
         JsonNode o = body.length == 0 ? JsonCodec.read("{}", JsonCodec.Nesting.REQUEST) : object(body);
-        onlyKnown(o, ACQUIRE, "host, key, routing, filter, session, holdSeconds");
-        String host = text(o, "host", 253);
+        LeaseRequestBody b = RestJson.strict(
+                o,
+                LeaseRequestBody.class,
+                Map.of("holdSeconds", new RestJson.Range(1, Math.max(1, maxHold.toSeconds()))));
+        String host = text("host", b.host(), 253);
         if (!host.isEmpty() && !HOST.matcher(host).matches()) {
             throw new IllegalArgumentException(
                     "host must be a host name or IP address such as shop.example, got '" + echo(host) + "'");
         }
-        String key = text(o, "key", MAX_TEXT);
-        String routing = text(o, "routing", MAX_TEXT);
-        String session = text(o, "session", MAX_TEXT);
-        ExtractionFilter filter = SelectionJson.filter(o.get("filter"));
-        Duration hold = defaultHold;
-        JsonNode h = o.get("holdSeconds");
-        if (h != null && !h.isNull()) {
-            hold = Duration.ofSeconds(integer("holdSeconds", h, 1, Math.max(1, maxHold.toSeconds())));
-        }
+        String key = text("key", b.key(), MAX_TEXT);
+        String routing = text("routing", b.routing(), MAX_TEXT);
+        String session = text("session", b.session(), MAX_TEXT);
+        ExtractionFilter filter = SelectionJson.filter(b.filter());
+        Duration hold = b.holdSeconds() == null ? defaultHold : Duration.ofSeconds(b.holdSeconds());
         return new AcquireCall(host.toLowerCase(Locale.ROOT), key, routing, filter, session, hold);
     }
 
@@ -64,16 +63,16 @@ final class LeaseJson {
             throw new IllegalArgumentException(
                     "request body is empty (expected a JSON object {\"leaseId\", \"outcome\"})");
         }
-        JsonNode o = object(body);
-        onlyKnown(o, RELEASE, "leaseId, outcome, latencyMs, bannedDomain");
-        String leaseId = text(o, "leaseId", 64);
+        ReleaseRequestBody b = RestJson.strict(
+                object(body), ReleaseRequestBody.class, Map.of("latencyMs", new RestJson.Range(0, MAX_LATENCY_MS)));
+        String leaseId = text("leaseId", b.leaseId(), 64);
         if (leaseId.isEmpty()) {
             throw new IllegalArgumentException("leaseId is required (the leaseId of the acquire answer)");
         }
         if (!LEASE_ID.matcher(leaseId).matches()) {
             throw new IllegalArgumentException("leaseId '" + echo(leaseId) + "' is not a lease id");
         }
-        String outcome = text(o, "outcome", 64);
+        String outcome = text("outcome", b.outcome(), 64);
         FailureKind failure = null;
         if (outcome.isEmpty()) {
             throw new IllegalArgumentException("outcome is required: " + outcomes());
@@ -81,12 +80,8 @@ final class LeaseJson {
         if (!outcome.equals(ReleaseCall.OK) && !outcome.equals(ReleaseCall.ABANDONED)) {
             failure = failureKind(outcome);
         }
-        long latency = -1;
-        JsonNode l = o.get("latencyMs");
-        if (l != null && !l.isNull()) {
-            latency = integer("latencyMs", l, 0, MAX_LATENCY_MS);
-        }
-        String banned = text(o, "bannedDomain", 253);
+        long latency = b.latencyMs() == null ? -1 : b.latencyMs();
+        String banned = text("bannedDomain", b.bannedDomain(), 253);
         if (!banned.isEmpty() && !DOMAIN.matcher(banned).matches()) {
             throw new IllegalArgumentException(
                     "bannedDomain must be a host name such as shop.example, got '" + echo(banned) + "'");
@@ -128,25 +123,12 @@ final class LeaseJson {
         return v;
     }
 
-    private static void onlyKnown(JsonNode o, Set<String> known, String expected) {
-        for (Iterator<String> keys = o.fieldNames(); keys.hasNext(); ) {
-            String k = keys.next();
-            if (!known.contains(k)) {
-                throw new IllegalArgumentException("unknown field '" + echo(k) + "' (expected " + expected + ")");
-            }
-        }
-    }
-
-    /** A string field without control characters, "" when absent or null. */
-    private static String text(JsonNode o, String field, int max) {
-        JsonNode v = o.get(field);
-        if (v == null || v.isNull()) {
+    /** A string field without control characters, stripped; "" when absent or null. */
+    private static String text(String field, String value, int max) {
+        if (value == null) {
             return "";
         }
-        if (!v.isTextual()) {
-            throw new IllegalArgumentException(field + " must be a string, got " + JsonCodec.typeName(v));
-        }
-        String s = v.textValue().strip();
+        String s = value.strip();
         if (s.length() > max) {
             throw new IllegalArgumentException(field + " must be at most " + max + " characters, got " + s.length());
         }
@@ -158,23 +140,8 @@ final class LeaseJson {
         return s;
     }
 
-    private static long integer(String field, JsonNode v, long min, long max) {
-        if (!v.isNumber()) {
-            throw new IllegalArgumentException(field + " must be an integer, got " + JsonCodec.typeName(v));
-        }
-        BigDecimal n = v.decimalValue();
-        String shown = echo(n.toString());
-        if (n.signum() != 0 && n.stripTrailingZeros().scale() > 0) {
-            throw new IllegalArgumentException(field + " must be an integer, got " + shown);
-        }
-        if (n.compareTo(BigDecimal.valueOf(min)) < 0 || n.compareTo(BigDecimal.valueOf(max)) > 0) {
-            throw new IllegalArgumentException(field + " must be between " + min + " and " + max + ", got " + shown);
-        }
-        return n.longValueExact();
-    }
-
     /** Caller-supplied text in a message, shortened. */
     static String echo(String s) {
-        return s.length() <= 64 ? s : s.substring(0, 64) + "...";
+        return RestJson.echo(s);
     }
 }

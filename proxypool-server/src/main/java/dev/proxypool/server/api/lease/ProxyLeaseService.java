@@ -20,6 +20,11 @@ import dev.proxypool.sdk.engine.AcquireResult;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.json.JsonCodec;
+import dev.proxypool.sdk.rest.ErrorBody;
+import dev.proxypool.sdk.rest.LeaseBody;
+import dev.proxypool.sdk.rest.ListedProxyBody;
+import dev.proxypool.sdk.rest.ProxyListBody;
+import dev.proxypool.sdk.rest.ReleaseReceiptBody;
 import dev.proxypool.server.api.distribution.BearerAuth;
 import dev.proxypool.server.api.distribution.ProxyUrl;
 import dev.proxypool.server.api.distribution.RequestBody;
@@ -38,10 +43,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -335,22 +338,21 @@ public final class ProxyLeaseService implements HttpService, AutoCloseable {
 
     private static String leaseJson(HeldLease h, String url) {
         Proxy p = h.lease().proxy();
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("leaseId", h.id());
-        m.put("state", h.state());
-        m.put("proxyId", p.id());
-        m.put("url", url);
-        m.put("protocol", p.protocol().wireName());
-        m.put("host", p.host());
-        m.put("port", p.port());
-        m.put("upstream", p.upstream());
-        m.put("routing", h.lease().routing());
-        m.put("labels", new TreeMap<>(p.labels().values()));
-        m.put("session", h.call().session().isEmpty() ? null : h.call().session());
-        m.put("acquiredAt", h.acquiredAt().toString());
-        m.put("expiresAt", h.expiresAt().toString());
-        m.put("holdSeconds", Duration.between(h.acquiredAt(), h.expiresAt()).toSeconds());
-        return JsonCodec.write(m);
+        return JsonCodec.write(new LeaseBody(
+                h.id(),
+                h.state(),
+                p.id(),
+                url,
+                p.protocol().wireName(),
+                p.host(),
+                p.port(),
+                p.upstream(),
+                h.lease().routing(),
+                new TreeMap<>(p.labels().values()),
+                h.call().session().isEmpty() ? null : h.call().session(),
+                h.acquiredAt().toString(),
+                h.expiresAt().toString(),
+                Duration.between(h.acquiredAt(), h.expiresAt()).toSeconds()));
     }
 
     // ---- release
@@ -374,15 +376,22 @@ public final class ProxyLeaseService implements HttpService, AutoCloseable {
             case LeaseBook.ReleaseResult.Released r -> send(req, res, 200, released(r.lease(), false, r.heldMs()));
             case LeaseBook.ReleaseResult.AlreadyReleased r -> send(req, res, 200, released(r.lease(), true, -1));
             case LeaseBook.ReleaseResult.Expired r -> {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("error", "lease_expired");
-                m.put(
-                        "message",
-                        "lease " + r.lease().id() + " expired at " + r.lease().expiresAt()
-                                + " and was released by the server; this outcome was not recorded");
-                m.put("leaseId", r.lease().id());
-                m.put("expiresAt", r.lease().expiresAt().toString());
-                send(req, res, 409, JsonCodec.write(m));
+                String message = "lease " + r.lease().id() + " expired at "
+                        + r.lease().expiresAt() + " and was released by the server; this outcome was not recorded";
+                send(
+                        req,
+                        res,
+                        409,
+                        JsonCodec.write(new ErrorBody(
+                                "lease_expired",
+                                message,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                r.lease().id(),
+                                r.lease().expiresAt().toString())));
             }
             case LeaseBook.ReleaseResult.Unknown u ->
                 send(
@@ -397,13 +406,8 @@ public final class ProxyLeaseService implements HttpService, AutoCloseable {
     }
 
     private static String released(HeldLease h, boolean already, long heldMs) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("leaseId", h.id());
-        m.put("state", h.state());
-        m.put("outcome", h.ended().outcome());
-        m.put("alreadyReleased", already);
-        m.put("heldMs", heldMs < 0 ? null : heldMs);
-        return JsonCodec.write(m);
+        return JsonCodec.write(
+                new ReleaseReceiptBody(h.id(), h.state(), h.ended().outcome(), already, heldMs < 0 ? null : heldMs));
     }
 
     // ---- list
@@ -480,7 +484,7 @@ public final class ProxyLeaseService implements HttpService, AutoCloseable {
             send(req, res, 400, error("invalid_request", e.getMessage()));
             return;
         }
-        List<Map<String, Object>> out = new ArrayList<>();
+        List<ListedProxyBody> out = new ArrayList<>();
         int matching = 0;
         if (rule != null) {
             CandidateFilter rf = rule.filter();
@@ -494,11 +498,7 @@ public final class ProxyLeaseService implements HttpService, AutoCloseable {
                 }
             }
         }
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("routing", rule == null ? null : rule.name());
-        m.put("count", matching);
-        m.put("proxies", out);
-        send(req, res, 200, JsonCodec.write(m));
+        send(req, res, 200, JsonCodec.write(new ProxyListBody(rule == null ? null : rule.name(), matching, out)));
     }
 
     /** Whether the routing's own filter lets {@code p} serve (upstreams, protocols, labels). */
@@ -508,14 +508,7 @@ public final class ProxyLeaseService implements HttpService, AutoCloseable {
                 && f.labels().matches(p.labels());
     }
 
-    private Map<String, Object> listed(Proxy p, String host) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", p.id());
-        m.put("protocol", p.protocol().wireName());
-        m.put("host", AddressMask.mask(p.host()));
-        m.put("port", p.port());
-        m.put("upstream", p.upstream());
-        m.put("labels", new TreeMap<>(p.labels().values()));
+    private ListedProxyBody listed(Proxy p, String host) {
         Optional<ProxyRuntime> rt = engine.runtime(p.id());
         HealthState state = rt.map(r -> r.health().state()).orElse(null);
         int inFlight = rt.map(r -> r.capacity().inFlight()).orElse(0);
@@ -523,12 +516,18 @@ public final class ProxyLeaseService implements HttpService, AutoCloseable {
         boolean banned = !host.isEmpty()
                 && rt.map(r -> r.health().isBannedFor(host, engine.ticker().read()))
                         .orElse(false);
-        m.put("state", state == null ? null : state.name());
-        m.put("inFlight", inFlight);
-        m.put("maxConcurrency", limit);
-        m.put("acquirable", state == HealthState.HEALTHY && inFlight < limit && !banned);
-        m.put("expiresAt", p.expires() ? p.expiresAt().toString() : null);
-        return m;
+        return new ListedProxyBody(
+                p.id(),
+                p.protocol().wireName(),
+                AddressMask.mask(p.host()),
+                p.port(),
+                p.upstream(),
+                new TreeMap<>(p.labels().values()),
+                state == null ? null : state.name(),
+                inFlight,
+                limit,
+                state == HealthState.HEALTHY && inFlight < limit && !banned,
+                p.expires() ? p.expiresAt().toString() : null);
     }
 
     // ---- shared
@@ -561,10 +560,7 @@ public final class ProxyLeaseService implements HttpService, AutoCloseable {
     }
 
     private static String error(String code, String message) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("error", code);
-        m.put("message", message);
-        return JsonCodec.write(m);
+        return JsonCodec.write(ErrorBody.of(code, message));
     }
 
     private static void send(ServerRequest req, ServerResponse res, int status, String body) {
