@@ -20,6 +20,7 @@ import dev.proxypool.sdk.engine.AcquireResult;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.json.JsonCodec;
+import dev.proxypool.server.api.BearerToken;
 import dev.proxypool.server.api.distribution.BearerAuth;
 import dev.proxypool.server.api.distribution.ProxyUrl;
 import dev.proxypool.server.api.distribution.RequestBody;
@@ -534,11 +535,9 @@ public final class ProxyLeaseService implements HttpService, AutoCloseable {
     // ---- shared
 
     private Optional<String> client(ServerRequest req, ServerResponse res) {
-        List<String> authorization = req.headers().values(HeaderNames.AUTHORIZATION);
-        Optional<String> client =
-                authorization.size() == 1 ? auth.clientFor(authorization.getFirst()) : Optional.empty();
+        Optional<String> client = BearerToken.header(req).flatMap(auth::clientFor);
         if (client.isEmpty()) {
-            res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"proxypool\"");
+            BearerToken.challenge(res);
             send(req, res, 401, error("unauthorized", "a valid client bearer token is required"));
         }
         return client;
