@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
@@ -37,6 +38,7 @@ import redis.clients.jedis.RedisClient;
  * the availability (filtered), then retire: HINCRBY of the counter, ZREM of the index members, HSET
  * of the retirement.
  */
+@Tag("slow")
 class ExtractionCommandCountTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
