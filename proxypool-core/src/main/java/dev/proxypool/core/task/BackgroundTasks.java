@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -69,7 +69,13 @@ public final class BackgroundTasks implements AutoCloseable {
          */
         boolean running();
 
-        /** Stops this task: interrupts its thread and waits for it as {@link #close()} does. */
+        /**
+         * Runs a periodic task now, on its thread, instead of at the end of its current pause (then
+         * its period starts again); wake-ups while it runs make one more run. No effect on a loop.
+         */
+        void runNow();
+
+        /** Stops this task as {@link #close()} stops every task, and waits for its thread. */
         void cancel();
     }
 
@@ -140,21 +146,21 @@ public final class BackgroundTasks implements AutoCloseable {
             throw new IllegalArgumentException(
                     name + ": the initial delay must be >= 0 and the period > 0, got " + initialDelay + ", " + period);
         }
-        return start(name, false, stop -> {
-            if (stop.await(initialDelay.toNanos(), TimeUnit.NANOSECONDS)) {
+        return start(name, false, r -> {
+            if (r.pause(initialDelay)) {
                 return;
             }
             do {
                 try {
                     body.run();
                 } catch (RuntimeException e) {
-                    if (stop.getCount() == 0) {
+                    if (r.stopping) {
                         log.log(Level.DEBUG, owner + ": task " + name + " failed while stopping", e);
                     } else {
                         log.log(Level.WARNING, owner + ": task " + name + " failed, it runs again in " + period, e);
                     }
                 }
-            } while (!stop.await(period.toNanos(), TimeUnit.NANOSECONDS));
+            } while (!r.pause(period));
         });
     }
 
@@ -169,12 +175,12 @@ public final class BackgroundTasks implements AutoCloseable {
      */
     public Task loop(String name, Loop body) {
         Objects.requireNonNull(body, "body");
-        return start(name, true, stop -> body.run());
+        return start(name, true, r -> body.run());
     }
 
-    /** A task's body given the latch that {@link #close()} opens. */
+    /** A task's body, given its own state (stop and wake-up). */
     private interface Body {
-        void run(CountDownLatch stop) throws InterruptedException;
+        void run(Running self) throws InterruptedException;
     }
 
     private Task start(String name, boolean interruptAtStop, Body body) {
@@ -185,7 +191,7 @@ public final class BackgroundTasks implements AutoCloseable {
             }
             tasks.removeIf(t -> !t.thread.isAlive()); // ended tasks are not held
             Running r = new Running(name, interruptAtStop);
-            r.thread = Thread.ofVirtual().name(name).unstarted(() -> run(name, () -> body.run(r.stop)));
+            r.thread = Thread.ofVirtual().name(name).unstarted(() -> run(name, () -> body.run(r)));
             tasks.add(r);
             r.thread.start();
             return r;
@@ -234,7 +240,8 @@ public final class BackgroundTasks implements AutoCloseable {
 
     private void stop(List<Running> all) {
         for (Running r : all) {
-            r.stop.countDown();
+            r.stopping = true;
+            r.wake.release();
             if (r.interruptAtStop) {
                 r.thread.interrupt();
             }
@@ -263,7 +270,8 @@ public final class BackgroundTasks implements AutoCloseable {
     private final class Running implements Task {
         private final String name;
         private final boolean interruptAtStop;
-        private final CountDownLatch stop = new CountDownLatch(1);
+        private final Semaphore wake = new Semaphore(0);
+        private volatile boolean stopping;
         private Thread thread; // set before start, under the service's lock
 
         Running(String name, boolean interruptAtStop) {
@@ -279,6 +287,19 @@ public final class BackgroundTasks implements AutoCloseable {
         @Override
         public boolean running() {
             return thread.isAlive();
+        }
+
+        @Override
+        public void runNow() {
+            wake.release();
+        }
+
+        /** Waits {@code delay} or until woken; true when the task is to stop. */
+        boolean pause(Duration delay) throws InterruptedException {
+            if (wake.tryAcquire(delay.toNanos(), TimeUnit.NANOSECONDS)) {
+                wake.drainPermits(); // several wake-ups while running: one run
+            }
+            return stopping;
         }
 
         @Override

@@ -156,6 +156,26 @@ class BackgroundTasksTest {
     }
 
     @Test
+    void runNowRunsAPeriodicTaskBeforeItsPeriodEnds() throws Exception {
+        try (BackgroundTasks tasks = BackgroundTasks.of("owner-t")) {
+            AtomicInteger runs = new AtomicInteger();
+            CountDownLatch first = new CountDownLatch(1);
+            CountDownLatch second = new CountDownLatch(2);
+            BackgroundTasks.Task t = tasks.every("hourly", Duration.ofHours(1), () -> {
+                runs.incrementAndGet();
+                first.countDown();
+                second.countDown();
+            });
+            t.runNow();
+            assertTrue(first.await(10, TimeUnit.SECONDS), "a run on demand, long before the hour");
+            t.runNow();
+            assertTrue(second.await(10, TimeUnit.SECONDS), "another one, the period started again");
+            assertTrue(t.running());
+            assertEquals(2, runs.get());
+        }
+    }
+
+    @Test
     void badPeriodsAreRefused() {
         try (BackgroundTasks tasks = BackgroundTasks.of("owner-v")) {
             assertThrows(IllegalArgumentException.class, () -> tasks.every("zero", Duration.ZERO, () -> {}));
