@@ -20,9 +20,10 @@ WARMUP="${3:-}"
 OUT=benchmarks/soak/last-run.md
 LOG=benchmarks/soak/last-run.log
 # p99Check=both: the P99 comparison asserted both ways (±20%); inside verify it is only reported
-# soak.only / soak.skip=false: the server module runs the soak execution (its own JVM) and nothing else
+# soak.only / soak.skip=false: the server module runs the soak execution (its own JVM) and nothing else;
+# soak.phase=test: in the test phase (inside verify it runs with the slow tier, in integration-test)
 ARGS=(-Dproxypool.soak.minutes="$MINUTES" -Dproxypool.soak.report="$PWD/$OUT" -Dproxypool.soak.p99Check=both
-      -Dproxypool.soak.only=true -Dproxypool.soak.skip=false)
+      -Dproxypool.soak.only=true -Dproxypool.soak.skip=false -Dproxypool.soak.phase=test)
 [ -n "$WINDOW" ] && ARGS+=(-Dproxypool.soak.windowSeconds="$WINDOW")
 [ -n "$WARMUP" ] && ARGS+=(-Dproxypool.soak.warmupSeconds="$WARMUP")
 

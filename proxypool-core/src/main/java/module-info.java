@@ -32,4 +32,6 @@ module dev.proxypool.core {
             dev.proxypool.sdk;
     exports dev.proxypool.core.nodes to
             dev.proxypool.sdk;
+    exports dev.proxypool.core.task to
+            dev.proxypool.sdk;
 }

@@ -14,10 +14,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Every example runs here, so the documented usage keeps compiling and working. */
+@Tag("slow")
 class ExamplesTest {
 
     @TempDir

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code proxypool bench capacity}: each run starts its simulated upstreams and a real gateway in
  * this JVM and drives it over real sockets, open loop.
  */
+@Tag("slow")
 class BenchCapacityCommandTest {
 
     @TempDir

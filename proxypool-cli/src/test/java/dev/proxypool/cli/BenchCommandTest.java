@@ -15,10 +15,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code proxypool bench}: real load through a running server's gateway and Distribution API. */
+@Tag("slow")
 class BenchCommandTest {
 
     @TempDir

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * extract (the example, {@code bench extraction}) must leave the gateway's own three proxies in the
  * pool: the gateway lines keep answering 200 through each of them.
  */
+@Tag("slow")
 class DemoTourTest {
 
     private static final String ADMIN_TOKEN = "demo-admin-0123456789";

@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * connections beyond {@code server.maxConnections} are closed at once, and when descriptors do run
  * out (a cap set above the limit) both listeners come back by themselves once the flood is gone.
  */
+@Tag("slow")
 class DescriptorExhaustionProcessTest {
 
     private static final int FD_LIMIT = 512;

@@ -26,6 +26,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * error the server can produce, the happy path with credentials in the URL, and idempotent replay.
  * (It lives in the CLI module because the server module depends on the SDK.)
  */
+@Tag("slow")
 class DistributionClientServerTest {
 
     @TempDir

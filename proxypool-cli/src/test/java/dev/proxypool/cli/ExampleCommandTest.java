@@ -3,9 +3,11 @@ package dev.proxypool.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** {@code proxypool example NAME}: the examples run from the CLI, the remote one against the demo. */
+@Tag("slow")
 class ExampleCommandTest {
 
     @Test

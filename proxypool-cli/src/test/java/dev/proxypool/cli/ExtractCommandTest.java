@@ -12,10 +12,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code proxypool extract} against a real server: tables, JSON, exit codes, one-line errors. */
+@Tag("slow")
 class ExtractCommandTest {
 
     @TempDir

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /** The help a first-time user reads: complete summaries, no picocli warnings, examples that run as printed. */
+@Tag("slow")
 class HelpTextTest {
 
     @Test

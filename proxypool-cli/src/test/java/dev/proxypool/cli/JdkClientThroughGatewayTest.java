@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * client runs in a child JVM started without it). The JDK's default refuses Basic on {@code CONNECT}
  * and the request ended in 407; the SDK must make it work.
  */
+@Tag("slow")
 class JdkClientThroughGatewayTest {
 
     @TempDir

@@ -11,10 +11,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code proxypool acquire} and {@code proxypool release} against a real server: output, exit codes, errors. */
+@Tag("slow")
 class LeaseCommandsTest {
 
     @TempDir

@@ -18,10 +18,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code proxypool provider test}: one fetch of a configured provider, nothing published. */
+@Tag("slow")
 class ProviderTestCommandTest {
 
     private static final Pattern SOAX = Pattern.compile("package-7-country-de-sessionid-[a-z0-9]{8}-sessionlength-600");

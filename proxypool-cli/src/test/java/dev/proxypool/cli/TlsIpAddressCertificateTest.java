@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * commands with {@code --api https://127.0.0.1:PORT --cacert} verify the certificate against the
  * address given, never against a name the address resolves back to.
  */
+@Tag("slow")
 class TlsIpAddressCertificateTest {
 
     static final String TOKEN = "alice-token-0123456789";

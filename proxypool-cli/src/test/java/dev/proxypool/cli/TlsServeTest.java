@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code admin} with {@code --cacert}, and curl through the gateway as an HTTPS proxy to a real
  * upstream proxy.
  */
+@Tag("slow")
 class TlsServeTest {
 
     static final String TOKEN = "alice-token-0123456789";

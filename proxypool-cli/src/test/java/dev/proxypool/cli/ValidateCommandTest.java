@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * 127.0.0.2, so the command's own echo endpoint (on 127.0.0.1) sees an exit address that is not
  * the validator's.
  */
+@Tag("slow")
 class ValidateCommandTest {
 
     static final InetAddress EXIT = InetAddress.ofLiteral("127.0.0.2");

@@ -10,6 +10,7 @@ import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.snapshot.PoolSnapshot;
+import dev.proxypool.core.task.BackgroundTasks;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.asn.AsnDatabaseHolder;
@@ -98,8 +99,7 @@ public final class ProxyPool implements AutoCloseable {
     private final boolean background;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private volatile Thread purger;
-    private volatile Thread credentialsWatcher;
+    private final BackgroundTasks tasks = BackgroundTasks.of("proxy pool");
     private final FileCredentialStore credentialsFile; // null without credentials.file
 
     /** How often the store drops expired proxies, ended tombstones and idempotency records. */
@@ -216,47 +216,32 @@ public final class ProxyPool implements AutoCloseable {
             prober.start();
         }
         if (background) {
-            purger = Thread.ofVirtual().name("proxypool-purge").start(this::purgeLoop);
+            tasks.every("proxypool-purge", PURGE_INTERVAL, this::purgeOnce);
             if (credentialsFile != null) {
                 // the file is otherwise looked at only when a proxy dials: a ref whose every proxy is
                 // disabled for rejected credentials would never see its fix
-                credentialsWatcher =
-                        Thread.ofVirtual().name("proxypool-credentials").start(this::credentialsLoop);
+                tasks.every("proxypool-credentials", FileCredentialStore.DEFAULT_CHECK_INTERVAL, this::credentialsOnce);
             }
         }
     }
 
-    private void credentialsLoop() {
-        while (!closed.get()) {
-            try {
-                Thread.sleep(FileCredentialStore.DEFAULT_CHECK_INTERVAL);
-            } catch (InterruptedException e) {
-                return;
-            }
-            try {
-                credentialsFile.refresh();
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "checking the credentials file failed: " + e);
-            }
+    private void credentialsOnce() {
+        try {
+            credentialsFile.refresh();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "checking the credentials file failed: " + e);
         }
     }
 
-    private void purgeLoop() {
-        while (!closed.get()) {
-            try {
-                Thread.sleep(PURGE_INTERVAL);
-            } catch (InterruptedException e) {
-                return;
-            }
-            engine.syncHealth(); // logs its own failures
-            try {
-                store.purgeExpired(wall.instant());
-            } catch (RuntimeException e) {
-                LOG.log(
-                        Level.WARNING,
-                        "purging expired proxies and tombstones failed (next try in " + PURGE_INTERVAL.toSeconds()
-                                + " s): " + e);
-            }
+    private void purgeOnce() {
+        engine.syncHealth(); // logs its own failures
+        try {
+            store.purgeExpired(wall.instant());
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "purging expired proxies and tombstones failed (next try in " + PURGE_INTERVAL.toSeconds() + " s): "
+                            + e);
         }
     }
 
@@ -526,19 +511,7 @@ public final class ProxyPool implements AutoCloseable {
     @Override
     public void close() {
         closed.set(true);
-        Thread p = purger;
-        if (p != null) {
-            p.interrupt();
-            try {
-                p.join(PURGE_INTERVAL.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        Thread w = credentialsWatcher;
-        if (w != null) {
-            w.interrupt();
-        }
+        tasks.close(); // a purge in progress ends before the store closes below
         if (prober != null) {
             prober.close();
         }

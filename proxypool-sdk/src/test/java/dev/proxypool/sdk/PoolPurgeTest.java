@@ -14,6 +14,7 @@ import dev.proxypool.testkit.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * idempotency records): nothing else does, so without it a long-running server keeps a tombstone
  * for every proxy it ever handed out (found by the soak).
  */
+@Tag("slow")
 class PoolPurgeTest {
 
     private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");

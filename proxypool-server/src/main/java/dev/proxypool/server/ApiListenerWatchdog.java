@@ -1,5 +1,6 @@
 package dev.proxypool.server;
 
+import dev.proxypool.core.task.BackgroundTasks;
 import io.helidon.webserver.WebServer;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -8,13 +9,13 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 
 /**
  * Keeps the REST listener alive. Helidon's accept loop ends for good on any accept error, including
  * {@code Too many open files} ("this server socket is terminating now"), while the process stays up.
- * This watchdog connects to the listener's port every interval; when the connection is refused
+ * This watchdog (background task {@code api-listener-watchdog-<port>}, {@link BackgroundTasks})
+ * connects to the listener's port every interval; when the connection is refused
  * (nothing listens there any more) it stops the dead server and starts a new one on the same port.
  * A check that cannot even open a socket (descriptors still exhausted) proves nothing and is
  * retried at the next interval, so the listener comes back once descriptors are free again.
@@ -27,9 +28,9 @@ final class ApiListenerWatchdog {
     private final IntFunction<WebServer> factory;
     private final int port;
     private final InetAddress probeAddress;
-    private final long intervalNanos;
+    private final Duration interval;
     private final AtomicLong restarts = new AtomicLong();
-    private final Thread thread;
+    private final BackgroundTasks tasks = BackgroundTasks.of("REST listener watchdog");
     private volatile WebServer current;
     private volatile boolean running = true;
 
@@ -38,11 +39,7 @@ final class ApiListenerWatchdog {
         this.current = first;
         this.port = first.port();
         this.probeAddress = bind.isAnyLocalAddress() ? InetAddress.getLoopbackAddress() : bind;
-        this.intervalNanos = interval.toNanos();
-        this.thread = Thread.ofPlatform()
-                .daemon(true)
-                .name("api-listener-watchdog-" + port)
-                .unstarted(this::watch);
+        this.interval = interval;
     }
 
     /**
@@ -59,7 +56,7 @@ final class ApiListenerWatchdog {
                     + " (address already in use?)");
         }
         ApiListenerWatchdog w = new ApiListenerWatchdog(factory, first, bind, interval);
-        w.thread.start();
+        w.tasks.every("api-listener-watchdog-" + w.port, w.interval, w::check);
         return w;
     }
 
@@ -73,21 +70,15 @@ final class ApiListenerWatchdog {
 
     void stop() {
         running = false;
-        thread.interrupt();
+        tasks.close(); // a check in progress ends first (its connect times out within a second)
         synchronized (this) {
             current.stop();
         }
     }
 
-    private void watch() {
-        while (running) {
-            LockSupport.parkNanos(intervalNanos);
-            if (!running) {
-                return;
-            }
-            if (listening() == Boolean.FALSE) {
-                restart();
-            }
+    private void check() {
+        if (running && listening() == Boolean.FALSE) {
+            restart();
         }
     }
 

@@ -23,8 +23,8 @@ import dev.proxypool.server.admin.ClientTokens;
 import dev.proxypool.server.admin.GatewayActivity;
 import dev.proxypool.server.admin.GatewayTraffic;
 import dev.proxypool.server.admin.LiveSeries;
+import dev.proxypool.server.api.BearerToken;
 import dev.proxypool.server.api.FeedbackService;
-import dev.proxypool.server.api.distribution.BearerAuth;
 import dev.proxypool.server.api.distribution.DistributionService;
 import dev.proxypool.server.api.lease.ProxyLeaseService;
 import dev.proxypool.server.console.Console;
@@ -426,7 +426,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                                 header -> admin != null
                                         ? admin.admits(header)
                                         : adminToken.isPresent()
-                                                && BearerAuth.bearerToken(header)
+                                                && BearerToken.parse(header)
                                                         .map(t ->
                                                                 adminToken.get().matches(t))
                                                         .orElse(false));

@@ -2,6 +2,7 @@ package dev.proxypool.server;
 
 import dev.proxypool.core.sequential.SequentialListener;
 import dev.proxypool.core.sequential.SequentialState;
+import dev.proxypool.core.task.BackgroundTasks;
 import dev.proxypool.sdk.cluster.SharedSequentialStates;
 import dev.proxypool.server.persistence.ConfigStore;
 import java.lang.System.Logger;
@@ -22,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * workers read it there).
  *
  * <p>The board's listener must not block its caller (the pipeline's fetch round), so changes are
- * kept per routing (the latest wins) and written by one virtual thread; a failed write (the
+ * kept per routing (the latest wins) and written by one background task
+ * ({@link BackgroundTasks}, thread {@code sequential-persistence}); a failed write (the
  * database or Redis down) is retried every second with the latest state, and {@link #close()}
  * writes what is still pending once.
  */
@@ -35,8 +37,7 @@ final class SequentialPersistence implements SequentialListener, AutoCloseable {
     private final SharedSequentialStates shared;
     private final ConcurrentHashMap<String, SequentialState> pending = new ConcurrentHashMap<>();
     private final Semaphore signal = new Semaphore(0);
-    private final Thread writer;
-    private volatile boolean running = true;
+    private final BackgroundTasks tasks = BackgroundTasks.of("sequential persistence");
     private volatile boolean retrying;
 
     /**
@@ -46,7 +47,7 @@ final class SequentialPersistence implements SequentialListener, AutoCloseable {
     SequentialPersistence(ConfigStore store, SharedSequentialStates shared) {
         this.store = store;
         this.shared = shared;
-        this.writer = Thread.ofVirtual().name("sequential-persistence").start(this::run);
+        tasks.loop("sequential-persistence", this::run);
     }
 
     @Override
@@ -55,14 +56,10 @@ final class SequentialPersistence implements SequentialListener, AutoCloseable {
         signal.release();
     }
 
-    private void run() {
+    private void run() throws InterruptedException {
         boolean failing = false;
-        while (running) {
-            try {
-                signal.tryAcquire(failing ? RETRY_MILLIS : Long.MAX_VALUE, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                return;
-            }
+        while (true) {
+            signal.tryAcquire(failing ? RETRY_MILLIS : Long.MAX_VALUE, TimeUnit.MILLISECONDS);
             signal.drainPermits();
             failing = !writePending(failing);
             retrying = failing;
@@ -130,13 +127,7 @@ final class SequentialPersistence implements SequentialListener, AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        writer.interrupt();
-        try {
-            writer.join(2_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        tasks.close();
         writePending(false); // the last moves, once: a restart must find them
         if (shared != null) {
             shared.close();

@@ -18,6 +18,7 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * no stack trace in the log), and a request with {@code Connection: close} is answered and then the
  * connection is closed, so a client reading to EOF gets EOF.
  */
+@Tag("slow")
 class ApiRequestFramingTest {
 
     private GatewayServer server;

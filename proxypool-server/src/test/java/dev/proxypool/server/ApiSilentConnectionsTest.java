@@ -39,6 +39,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
  * its connect, and a new client is answered throughout; {@code /observe/metrics} counts both kinds of
  * close.
  */
+@Tag("slow")
 class ApiSilentConnectionsTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(3);

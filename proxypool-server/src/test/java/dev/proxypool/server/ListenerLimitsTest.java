@@ -23,12 +23,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Connection limits of both listeners, in process: the gateway's {@code server.maxConnections}
  * cap, the request-head deadline and the idle keep-alive timeout on the REST listener.
  */
+@Tag("slow")
 class ListenerLimitsTest {
 
     private DirectEngine engine;

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * goes lab then lab2 (the routing {@code plain2} uses lab2 too, so the pipeline fetches it at once:
  * an upstream only sequential routings name is fetched only while it is their current one).
  */
+@Tag("slow")
 class AdminCommandTest {
 
     static final String TOKEN = "admin-token-0123456789";

@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * traffic is unaffected; with the control process killed, both workers keep serving within the
  * snapshot's validity period and a proxy whose TTL ends meanwhile drops out of their pools.
  */
+@Tag("slow")
 class ServeRolesProcessesTest {
 
     @TempDir

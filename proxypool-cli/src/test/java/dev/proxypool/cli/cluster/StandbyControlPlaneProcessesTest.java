@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
@@ -38,6 +39,7 @@ import redis.clients.jedis.Jedis;
  * reaches the worker in a snapshot of the new leader (it re-read the configuration from
  * PostgreSQL), and the worker answered every request across the takeover.
  */
+@Tag("slow")
 class StandbyControlPlaneProcessesTest {
 
     private static final Pattern ROLE = Pattern.compile("\"role\"\\s*:\\s*\"(\\w+)\"");

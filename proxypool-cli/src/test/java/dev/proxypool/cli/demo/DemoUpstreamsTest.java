@@ -22,10 +22,12 @@ import java.util.Base64;
 import java.util.List;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The demo's own upstream proxies and origin, spoken to on the wire as the gateway and curl speak to them. */
+@Tag("slow")
 class DemoUpstreamsTest {
 
     private static final String ESTABLISHED = "HTTP/1.1 200 Connection established\r\n\r\n";

@@ -2,6 +2,7 @@ package dev.proxypool.sdk.cluster;
 
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.snapshot.PoolSnapshot;
+import dev.proxypool.core.task.BackgroundTasks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.engine.PoolEngine;
@@ -13,9 +14,6 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -65,9 +63,7 @@ public final class ClusterControl implements AutoCloseable {
     private final String holderId;
     private final Runnable takeover;
     private final ReentrantLock lock = new ReentrantLock();
-    private final ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofVirtual().name("snapshot-watch").factory());
-    private Thread leaseLoop;
+    private final BackgroundTasks tasks = BackgroundTasks.of("control plane");
     private volatile boolean running = true;
 
     private volatile SnapshotPublisher publisher;
@@ -165,7 +161,7 @@ public final class ClusterControl implements AutoCloseable {
                     settings.leaseTtl().toMillis() + c.acquireEvery().toMillis());
         }
         c.watchEvery(checkEvery);
-        c.leaseLoop = Thread.ofVirtual().name("control-lease").start(c::leaseLoop);
+        c.tasks.loop("control-lease", c::leaseLoop);
         return c;
     }
 
@@ -176,8 +172,7 @@ public final class ClusterControl implements AutoCloseable {
     }
 
     private void watchEvery(Duration checkEvery) {
-        long every = checkEvery.toNanos();
-        watch.scheduleWithFixedDelay(this::publishIfChanged, every, every, TimeUnit.NANOSECONDS);
+        tasks.every("snapshot-watch", checkEvery, this::publishIfChanged);
     }
 
     private Duration acquireEvery() {
@@ -197,13 +192,9 @@ public final class ClusterControl implements AutoCloseable {
 
     // ---- leadership ----
 
-    private void leaseLoop() {
+    private void leaseLoop() throws InterruptedException {
         while (running) {
-            try {
-                Thread.sleep(state == State.ACTIVE ? settings.leaseTtl().dividedBy(3) : acquireEvery());
-            } catch (InterruptedException e) {
-                return;
-            }
+            Thread.sleep(state == State.ACTIVE ? settings.leaseTtl().dividedBy(3) : acquireEvery());
             if (!running) {
                 return;
             }
@@ -441,16 +432,7 @@ public final class ClusterControl implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        Thread t = leaseLoop;
-        if (t != null) {
-            t.interrupt();
-            try {
-                t.join(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        watch.close(); // no further checks; waits for one in progress
+        tasks.close(); // interrupts the lease loop; no further checks, waits for one in progress
         lock.lock();
         try {
             SnapshotPublisher p = publisher;

@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.cluster;
 
+import dev.proxypool.core.task.BackgroundTasks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.engine.PoolEngine;
@@ -7,9 +8,6 @@ import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -38,7 +36,7 @@ public final class ClusterWorker implements AutoCloseable {
     private ClusterSnapshot last;
     private volatile int sharedAmong = 1;
     private SnapshotSubscriber subscriber;
-    private ScheduledExecutorService recount;
+    private BackgroundTasks recount;
     private SharedSequentialStates sequential;
 
     private ClusterWorker(
@@ -85,10 +83,8 @@ public final class ClusterWorker implements AutoCloseable {
         registry.start();
         if (share instanceof WorkerShare.Live) {
             w.sharedAmong = w.liveCountOr(1);
-            w.recount = Executors.newSingleThreadScheduledExecutor(
-                    Thread.ofVirtual().name("worker-recount").factory());
-            long every = w.recountEvery.toNanos();
-            w.recount.scheduleWithFixedDelay(w::recount, every, every, TimeUnit.NANOSECONDS);
+            w.recount = BackgroundTasks.of("cluster worker");
+            w.recount.every("worker-recount", w.recountEvery, w::recount);
         }
         // the control plane moves the sequential routings; this worker serves from where they stand
         w.sequential = SharedSequentialStates.open(redis);

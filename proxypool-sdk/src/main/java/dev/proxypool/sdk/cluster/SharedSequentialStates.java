@@ -3,6 +3,7 @@ package dev.proxypool.sdk.cluster;
 import dev.proxypool.core.sequential.SequentialBoard;
 import dev.proxypool.core.sequential.SequentialState;
 import dev.proxypool.core.sequential.SwitchReason;
+import dev.proxypool.core.task.BackgroundTasks;
 import dev.proxypool.sdk.redis.RedisAccess;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -12,9 +13,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -34,7 +32,7 @@ public final class SharedSequentialStates implements AutoCloseable {
 
     private final RedisAccess redis;
     private final String key;
-    private volatile ScheduledExecutorService following;
+    private final BackgroundTasks tasks = BackgroundTasks.of("shared sequential positions");
 
     private SharedSequentialStates(RedisAccess redis, String key) {
         this.redis = redis;
@@ -100,11 +98,7 @@ public final class SharedSequentialStates implements AutoCloseable {
      */
     public void follow(SequentialBoard board, Duration every, BooleanSupplier when) {
         followOnce(board, when);
-        ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofVirtual().name("sequential-follow").factory());
-        long nanos = every.toNanos();
-        t.scheduleWithFixedDelay(() -> followOnce(board, when), nanos, nanos, TimeUnit.NANOSECONDS);
-        following = t;
+        tasks.every("sequential-follow", every, () -> followOnce(board, when));
     }
 
     private void followOnce(SequentialBoard board, BooleanSupplier when) {
@@ -115,7 +109,7 @@ public final class SharedSequentialStates implements AutoCloseable {
                     board.restore(saved);
                 }
             }
-        } catch (RuntimeException e) { // a throw would end the schedule
+        } catch (RuntimeException e) { // expected while Redis is away: not a task failure
             LOG.log(Level.DEBUG, "sequential positions not read, keeping the current ones: {0}", e.getMessage());
         }
     }
@@ -149,10 +143,7 @@ public final class SharedSequentialStates implements AutoCloseable {
 
     @Override
     public void close() {
-        ScheduledExecutorService t = following;
-        if (t != null) {
-            t.close();
-        }
+        tasks.close();
         redis.close();
     }
 }

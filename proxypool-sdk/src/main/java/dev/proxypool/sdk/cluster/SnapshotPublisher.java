@@ -2,6 +2,7 @@ package dev.proxypool.sdk.cluster;
 
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.task.BackgroundTasks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.redis.RedisAccess;
@@ -10,7 +11,6 @@ import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Collection;
 import java.util.List;
@@ -71,7 +71,7 @@ public final class SnapshotPublisher implements AutoCloseable {
     private long lastPublishNanos;
     private boolean running;
     private boolean failing;
-    private Thread maintenance;
+    private final BackgroundTasks tasks = BackgroundTasks.of("snapshot publisher");
 
     private SnapshotPublisher(
             RedisAccess redis,
@@ -305,7 +305,7 @@ public final class SnapshotPublisher implements AutoCloseable {
     }
 
     /**
-     * Starts the maintenance thread: validity renewal after {@link ClusterSettings#renewAfter()}
+     * Starts the maintenance loop (background task {@code snapshot-publisher}): validity renewal after {@link ClusterSettings#renewAfter()}
      * without a change, and a full rewrite within about a second of a worker's request or of the
      * full key going missing. Idempotent.
      */
@@ -316,23 +316,19 @@ public final class SnapshotPublisher implements AutoCloseable {
                 return;
             }
             running = true;
-            maintenance = Thread.ofVirtual().name("snapshot-publisher").start(this::maintain);
+            tasks.loop("snapshot-publisher", this::maintain);
         } finally {
             lock.unlock();
         }
     }
 
-    private void maintain() {
+    private void maintain() throws InterruptedException {
         long checkNanos =
                 Math.min(TimeUnit.SECONDS.toNanos(1), settings.renewAfter().toNanos() / 2);
         lock.lock();
         try {
             while (running) {
-                try {
-                    wake.awaitNanos(checkNanos);
-                } catch (InterruptedException e) {
-                    return;
-                }
+                wake.awaitNanos(checkNanos);
                 if (!running || content == null || fenced) {
                     continue;
                 }
@@ -409,23 +405,14 @@ public final class SnapshotPublisher implements AutoCloseable {
     /** Stops maintenance (promptly) and closes the connections. */
     @Override
     public void close() {
-        Thread t;
         lock.lock();
         try {
             running = false;
             wake.signalAll();
-            t = maintenance;
         } finally {
             lock.unlock();
         }
-        if (t != null) {
-            t.interrupt();
-            try {
-                t.join(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        tasks.close(); // interrupts the maintenance loop and joins it
         redis.close();
     }
 }

@@ -1,6 +1,7 @@
 package dev.proxypool.sdk.cluster;
 
 import dev.proxypool.core.extract.StoreUnavailableException;
+import dev.proxypool.core.task.BackgroundTasks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.redis.RedisAccess;
@@ -25,7 +26,7 @@ import redis.clients.jedis.params.SetParams;
  * A worker's side of snapshot distribution (docs/design.md#snapshots-and-distribution, N4): keeps a complete copy of the control plane's
  * pool content and hands each new version to a {@link SnapshotConsumer}, in order.
  *
- * <p><b>Algorithm.</b> Two virtual threads. The <em>listener</em> holds a dedicated pub/sub
+ * <p><b>Algorithm.</b> Two background tasks ({@link BackgroundTasks}). The <em>listener</em> holds a dedicated pub/sub
  * connection on {@code <prefix>snapshot:events} and, on each event or (re)subscription, wakes the
  * <em>syncer</em>; it reconnects with exponential backoff. The syncer catches up: it reads the
  * head of the full snapshot hash ({@code HMGET e v}), then the deltas after its version from the
@@ -84,8 +85,7 @@ public final class SnapshotSubscriber implements AutoCloseable {
     private final AtomicLong fullLoads = new AtomicLong();
     private final AtomicLong resyncRequests = new AtomicLong();
     private final long startedNanos;
-    private Thread listener;
-    private Thread syncer;
+    private final BackgroundTasks tasks = BackgroundTasks.of("snapshot subscriber");
 
     /** A content with the header of the version it is at. */
     private static final class Cursor {
@@ -150,8 +150,8 @@ public final class SnapshotSubscriber implements AutoCloseable {
         }
         SnapshotSubscriber s =
                 new SnapshotSubscriber(redis.open("worker", 2), redis.keys(), settings, consumer, wall, ticker);
-        s.syncer = Thread.ofVirtual().name("snapshot-sync").start(s::sync);
-        s.listener = Thread.ofVirtual().name("snapshot-events").start(s::listen);
+        s.tasks.loop("snapshot-sync", s::sync);
+        s.tasks.loop("snapshot-events", s::listen);
         return s;
     }
 
@@ -508,20 +508,7 @@ public final class SnapshotSubscriber implements AutoCloseable {
             lock.unlock();
         }
         closeQuietly(subscription);
-        for (Thread t : new Thread[] {listener, syncer}) {
-            if (t != null) {
-                t.interrupt();
-            }
-        }
-        for (Thread t : new Thread[] {listener, syncer}) {
-            if (t != null) {
-                try {
-                    t.join(Duration.ofSeconds(5));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
+        tasks.close(); // interrupts the listener and the syncer and joins them
         redis.close();
     }
 

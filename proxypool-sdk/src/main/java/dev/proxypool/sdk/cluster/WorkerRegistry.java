@@ -1,6 +1,7 @@
 package dev.proxypool.sdk.cluster;
 
 import dev.proxypool.core.extract.StoreUnavailableException;
+import dev.proxypool.core.task.BackgroundTasks;
 import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.redis.RedisAccess;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
@@ -15,10 +16,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
@@ -59,7 +56,8 @@ public final class WorkerRegistry implements AutoCloseable {
     private final Duration ttl;
     private volatile boolean failing;
     private volatile Applied applied = Applied.NONE;
-    private ScheduledExecutorService beat; // guarded by this
+    private BackgroundTasks tasks; // guarded by this
+    private volatile BackgroundTasks.Task beat;
 
     private WorkerRegistry(RedisAccess redis, ClusterKeys keys, String id, String description, Duration ttl) {
         this.redis = redis;
@@ -117,16 +115,9 @@ public final class WorkerRegistry implements AutoCloseable {
      */
     public void applied(long epoch, long version, Instant publishedAt, Instant appliedAt) {
         applied = new Applied(epoch, version, publishedAt, appliedAt);
-        ScheduledExecutorService t;
-        synchronized (this) {
-            t = beat;
-        }
+        BackgroundTasks.Task t = beat;
         if (t != null) {
-            try {
-                t.execute(this::beatOnce);
-            } catch (RejectedExecutionException e) {
-                // closing: the key is about to be removed anyway
-            }
+            t.runNow(); // closing: no effect, the key is about to be removed anyway
         }
     }
 
@@ -180,16 +171,14 @@ public final class WorkerRegistry implements AutoCloseable {
         return live().size();
     }
 
-    /** Heartbeats now, then every third of the TTL on a virtual thread. Idempotent. */
+    /** Heartbeats now, then every third of the TTL (background task {@code worker-heartbeat}). Idempotent. */
     public synchronized void start() {
-        if (beat != null) {
+        if (tasks != null) {
             return;
         }
         beatOnce();
-        beat = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofVirtual().name("worker-heartbeat").factory());
-        long period = ttl.toNanos() / 3;
-        beat.scheduleWithFixedDelay(this::beatOnce, period, period, TimeUnit.NANOSECONDS);
+        tasks = BackgroundTasks.of("worker registry");
+        beat = tasks.every("worker-heartbeat", ttl.dividedBy(3), this::beatOnce);
     }
 
     private void beatOnce() {
@@ -210,9 +199,9 @@ public final class WorkerRegistry implements AutoCloseable {
     /** Stops heartbeating and removes this worker's key at once (best effort), so the others re-count. */
     @Override
     public void close() {
-        ScheduledExecutorService t;
+        BackgroundTasks t;
         synchronized (this) {
-            t = beat;
+            t = tasks;
         }
         if (t != null) {
             t.close(); // no further heartbeats; waits for one in progress

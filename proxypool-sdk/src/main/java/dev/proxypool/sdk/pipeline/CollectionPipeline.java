@@ -9,6 +9,7 @@ import dev.proxypool.core.rank.Ranker;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.sequential.FetchBackoff;
 import dev.proxypool.core.sequential.FetchOutcome;
+import dev.proxypool.core.task.BackgroundTasks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.engine.PoolEngine;
@@ -118,7 +119,7 @@ public final class CollectionPipeline implements AutoCloseable {
 
     private final Object roundLock = new Object();
     private final AtomicBoolean running = new AtomicBoolean();
-    private volatile Thread loop;
+    private final BackgroundTasks tasks = BackgroundTasks.of("collection pipeline");
     private volatile Leadership leadership;
     private volatile boolean holding;
     private final ContentGuard contentGuard;
@@ -685,7 +686,8 @@ public final class CollectionPipeline implements AutoCloseable {
     }
 
     /**
-     * Runs rounds on a virtual thread until {@link #close()}: a round, then a pause of
+     * Runs rounds (background task {@code proxypool-pipeline}, {@link BackgroundTasks}) until
+     * {@link #close()}: a round, then a pause of
      * {@code tick}, cut short when a fetch ends or by {@link #requestFetch}. Each round takes only
      * the fetches that ended: an upstream whose source hangs is waited for by nobody but its own
      * fetch, which its timeout ends, so the other upstreams keep their intervals.
@@ -694,7 +696,7 @@ public final class CollectionPipeline implements AutoCloseable {
         if (!running.compareAndSet(false, true)) {
             return;
         }
-        loop = Thread.ofVirtual().name("proxypool-pipeline").start(() -> {
+        tasks.loop("proxypool-pipeline", () -> {
             while (running.get()) {
                 try {
                     round(false);
@@ -719,15 +721,7 @@ public final class CollectionPipeline implements AutoCloseable {
     public void close() {
         running.set(false);
         inFlight.values().forEach(Thread::interrupt); // a hanging source must not hold up the shutdown
-        Thread t = loop;
-        if (t != null) {
-            t.interrupt();
-            try {
-                t.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        tasks.close(); // interrupts the round loop and joins it
         Leadership lead = leadership;
         if (lead != null) {
             synchronized (roundLock) {

@@ -7,6 +7,7 @@ import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.runtime.ProxyRuntime;
 import dev.proxypool.core.runtime.RuntimeRegistry;
+import dev.proxypool.core.task.BackgroundTasks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.dial.UpstreamDialer;
 import dev.proxypool.sdk.validate.ExchangeException;
@@ -91,7 +92,8 @@ public final class ActiveProber implements AutoCloseable {
     private final ProbeCounters counters = new ProbeCounters();
     private final ReentrantLock scheduleLock = new ReentrantLock();
     private final Condition wake = scheduleLock.newCondition();
-    private Thread loop;
+    private final BackgroundTasks tasks = BackgroundTasks.of("active prober");
+    private BackgroundTasks.Task loop; // guarded by scheduleLock
     private boolean stopped;
 
     private ActiveProber(Builder b, SSLContext tls) {
@@ -156,14 +158,17 @@ public final class ActiveProber implements AutoCloseable {
         return r;
     }
 
-    /** Runs {@link #runOnce()} every {@code interval} on a virtual thread until {@link #close()}. */
+    /**
+     * Runs {@link #runOnce()} every {@code interval} (background task {@code proxypool-prober},
+     * {@link BackgroundTasks}) until {@link #close()}.
+     */
     public void start() {
         scheduleLock.lock();
         try {
             if (loop != null || stopped) {
                 throw new IllegalStateException("the prober was already started or closed");
             }
-            loop = Thread.ofVirtual().name("proxypool-prober").start(this::schedule);
+            loop = tasks.loop("proxypool-prober", this::schedule);
         } finally {
             scheduleLock.unlock();
         }
@@ -172,23 +177,14 @@ public final class ActiveProber implements AutoCloseable {
     /** Stops the schedule; a round in progress is cut short (its probes are interrupted). */
     @Override
     public void close() {
-        Thread t;
         scheduleLock.lock();
         try {
             stopped = true;
             wake.signalAll();
-            t = loop;
         } finally {
             scheduleLock.unlock();
         }
-        if (t != null) {
-            t.interrupt();
-            try {
-                t.join(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        tasks.close(); // interrupts the schedule (and so the round in progress) and joins it
     }
 
     private void schedule() {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * loose (2 shared cores, other builds running) so only a gross regression, such as a linear scan,
  * fails. Typical here: ~4M/s for {@code asnOfIpv4}, ~1.3M/s for {@code lookup(String)}.
  */
+@Tag("slow")
 class AsnLookupPerformanceTest {
 
     private static final int RANGES = 500_000;

@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.ScanParams;
@@ -32,6 +33,7 @@ import redis.clients.jedis.resps.ScanResult;
  * (3 masters, {@link RedisClusterServer}): every key in the slot of {@code {<prefix>cluster}}, the
  * Jedis cluster client routing each script by its keys.
  */
+@Tag("slow")
 class ClusterOnRedisClusterTest {
 
     private static RedisClusterServer cluster;

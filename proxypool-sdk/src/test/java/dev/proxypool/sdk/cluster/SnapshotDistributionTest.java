@@ -22,12 +22,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.params.XAddParams;
 
 /** Publisher → subscribers through the machine's Redis (unique key prefix per test). */
+@Tag("slow")
 class SnapshotDistributionTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);

@@ -16,9 +16,11 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** One dialer shared by many virtual threads, good and wrong credentials mixed: right answers, nothing leaked. */
+@Tag("slow")
 class DialConcurrencyStressTest {
 
     private static final int THREADS = 64;

@@ -33,12 +33,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The failure table: every way a dial fails maps to one FailureKind and stage, and leaks nothing. */
+@Tag("slow")
 class DialFailureTest {
 
     private static final Duration IDLE = Duration.ofSeconds(5);

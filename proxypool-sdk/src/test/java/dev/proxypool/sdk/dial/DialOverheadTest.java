@@ -11,6 +11,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * {@link UpstreamDialer} javadoc). The assertion is only a loose sanity bound: timing on two
  * shared cores is noisy.
  */
+@Tag("slow")
 class DialOverheadTest {
 
     private static final int WARMUP = 100;

@@ -19,6 +19,7 @@ import dev.proxypool.testkit.TestPorts;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and handshake deadlines kept by one sweeper that closes the socket. Same failure table as the timed
  * dialer, the deadlines hold within one sweep period, the dialer it was made from is unchanged.
  */
+@Tag("slow")
 class DialSweptDeadlinesTest {
 
     private static final Duration IDLE = Duration.ofSeconds(5);

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --config} for the file itself) and whose message never repeats a secret; any other
  * exception is the loader's "500". No file takes more than a second of CPU.
  */
+@Tag("slow")
 class ConfigLoaderFuzzTest {
 
     static final Set<String> SECTIONS = Set.of(

@@ -30,6 +30,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +45,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * PARSE or SIZE_LIMIT report with a detail (never "unreadable answer", which means a parser threw),
  * every candidate is a valid proxy taken from the answer, and no answer takes more than a second of CPU.
  */
+@Tag("slow")
 class FeedParserFuzzTest {
 
     static final Set<String> ALL = Set.of("jsonl_inventory", "http_json_feed", "text_list", "csv");

@@ -37,6 +37,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code refresh()} as an application's {@code addProxies} or an admin action would: every snapshot
  * a reader sees is exactly one complete generation.
  */
+@Tag("slow")
 class PublicationAtomicityTest {
 
     private static final int GENERATIONS = 1_000;

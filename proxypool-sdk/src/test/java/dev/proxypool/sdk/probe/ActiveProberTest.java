@@ -30,9 +30,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Active probing against real fakes, with a manual clock driving health. */
+@Tag("slow")
 class ActiveProberTest {
 
     @Test

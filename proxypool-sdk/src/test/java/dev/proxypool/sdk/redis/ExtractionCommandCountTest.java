@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
@@ -39,6 +40,7 @@ import redis.clients.jedis.RedisClient;
  * (filtered), HMGET of the record, then retire: ZREM of the composite index member, HSET of the
  * retirement, HINCRBY of the counter.
  */
+@Tag("slow")
 class ExtractionCommandCountTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * proxies a failover handed out twice. Each test on a cluster of its own (killing a master must not
  * disturb other tests).
  */
+@Tag("slow")
 class RedisClusterFailoverTest {
 
     private static final Logger LOG = System.getLogger(RedisClusterFailoverTest.class.getName());

@@ -3,6 +3,7 @@ package dev.proxypool.sdk.redis;
 import dev.proxypool.core.extract.PoolStore;
 import dev.proxypool.core.extract.PoolStoreContract;
 import dev.proxypool.core.extract.StoreSettings;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The whole store contract against a real Redis Cluster (3 masters + 3 replicas on loopback,
@@ -10,6 +11,7 @@ import dev.proxypool.core.extract.StoreSettings;
  * allOrNothing extraction span several shards and masters; each store under its own key prefix,
  * its keys deleted after every test.
  */
+@Tag("slow")
 class RedisClusterPoolStoreContractTest extends PoolStoreContract {
 
     static final int SHARDS = 4;

@@ -27,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -43,6 +44,7 @@ import redis.clients.jedis.Jedis;
  *       short answer, and takes nothing out of the pool.</li>
  * </ul>
  */
+@Tag("slow")
 class RedisClusterUndeliveredTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");

@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.Test;
  * the reserve never crossed (watched while running), extracted + remaining = initial, and the
  * Redis layout consistent afterwards.
  */
+@Tag("slow")
 class RedisPoolStoreConcurrencyTest {
 
     private static final int POOL = 10_000;

@@ -34,6 +34,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
 
@@ -43,6 +44,7 @@ import redis.clients.jedis.RedisClient;
  * {@link StoreUnavailableException} within their timeouts or succeed, never hang, never leave a
  * half-done extraction, and the store recovers by itself when Redis is back.
  */
+@Tag("slow")
 class RedisPoolStoreFaultTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");

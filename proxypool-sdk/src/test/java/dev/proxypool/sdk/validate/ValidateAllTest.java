@@ -27,9 +27,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Bounded concurrency and bounded memory: many candidates through a small queue, counted from outside. */
+@Tag("slow")
 class ValidateAllTest {
 
     private static final int QUEUE = 64;

@@ -2,6 +2,7 @@ package dev.proxypool.server.access;
 
 import dev.proxypool.core.security.SecretHash;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.server.api.BearerToken;
 import dev.proxypool.server.gateway.ProxyAuthenticator;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -313,21 +314,17 @@ public final class ClientAuthenticator implements ProxyAuthenticator {
     }
 
     /**
-     * The client whose {@code token} matches {@code Authorization: Bearer <token>}, or empty. Every
+     * The client whose {@code token} matches {@code Authorization: Bearer <token>} (read by
+     * {@link BearerToken#parse}), or empty. Every
      * configured token is compared (by SHA-256 digest, constant time) whatever matches first, so
      * the time taken says nothing about which token or prefix was close.
      */
     public Optional<String> clientForBearer(String authorization) {
-        if (authorization == null
-                || authorization.length() > MAX_HEADER
-                || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return Optional.empty();
-        }
-        String token = authorization.substring(7).strip();
+        Optional<String> token = BearerToken.parse(authorization);
         if (token.isEmpty()) {
             return Optional.empty();
         }
-        byte[] digest = sha256Wiping(token.toCharArray());
+        byte[] digest = sha256Wiping(token.get().toCharArray());
         String found = null;
         for (Token t : tokens) {
             if (MessageDigest.isEqual(digest, t.digest()) & found == null) {

@@ -1,6 +1,7 @@
 package dev.proxypool.server.admin;
 
 import dev.proxypool.sdk.credentials.Secret;
+import dev.proxypool.server.api.BearerToken;
 import dev.proxypool.server.persistence.ClientDocs;
 import dev.proxypool.server.persistence.ConfigStore;
 import dev.proxypool.server.persistence.DatabaseUnavailableException;
@@ -79,17 +80,11 @@ final class AdminAuth {
      * @throws AdminException 503 when the token is not the bootstrap one and the operators were never read
      */
     Optional<AdminIdentity> identify(List<String> authorization) {
-        if (authorization.size() != 1) {
+        Optional<String> token = BearerToken.of(authorization);
+        if (token.isEmpty()) {
             return Optional.empty();
         }
-        String h = authorization.getFirst();
-        if (h.length() > 4096 || !h.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return Optional.empty();
-        }
-        String presented = h.substring(7).strip();
-        if (presented.isEmpty()) {
-            return Optional.empty();
-        }
+        String presented = token.get();
         if (digest != null && MessageDigest.isEqual(sha256(presented), digest)) {
             return Optional.of(AdminIdentity.BOOTSTRAP);
         }

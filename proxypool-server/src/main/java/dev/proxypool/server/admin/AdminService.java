@@ -6,6 +6,7 @@ import dev.proxypool.sdk.cluster.WorkerRegistry;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.Secret;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.server.api.BearerToken;
 import dev.proxypool.server.persistence.ConfigChange;
 import dev.proxypool.server.persistence.ConfigStore;
 import dev.proxypool.server.persistence.DatabaseUnavailableException;
@@ -242,7 +243,7 @@ public final class AdminService implements HttpService {
         Optional<AdminIdentity> who = auth.identify(req.headers().values(HeaderNames.AUTHORIZATION));
         if (who.isEmpty()) {
             closeIfUnread(req, res);
-            res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"proxypool-admin\"");
+            BearerToken.challenge(res);
             AdminJson.error(res, 401, "unauthorized", "a valid admin bearer token is required");
             return;
         }

@@ -1,5 +1,6 @@
 package dev.proxypool.server.admin;
 
+import dev.proxypool.server.api.BearerToken;
 import dev.proxypool.server.persistence.ClientDocs;
 import dev.proxypool.server.persistence.ConfigState;
 import java.util.Objects;
@@ -12,8 +13,6 @@ import java.util.Optional;
  * {@code onConfigChange}); reads never touch the database. Thread-safe.
  */
 public final class ClientTokens {
-
-    private static final int MAX_HEADER = 4096;
 
     private volatile ConfigState state;
 
@@ -30,17 +29,8 @@ public final class ClientTokens {
         return !state.tokenHashes().isEmpty();
     }
 
-    /** The client named by {@code Authorization: Bearer <token>}, if any. */
+    /** The client named by {@code Authorization: Bearer <token>} ({@link BearerToken#parse}), if any. */
     public Optional<String> clientForBearer(String authorization) {
-        if (authorization == null
-                || authorization.length() > MAX_HEADER
-                || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return Optional.empty();
-        }
-        String token = authorization.substring(7).strip();
-        if (token.isEmpty()) {
-            return Optional.empty();
-        }
-        return state.clientForTokenHash(ClientDocs.tokenHash(token));
+        return BearerToken.parse(authorization).flatMap(t -> state.clientForTokenHash(ClientDocs.tokenHash(t)));
     }
 }

@@ -4,6 +4,7 @@ import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.extract.UpstreamCounts;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.snapshot.PoolSnapshot;
+import dev.proxypool.core.task.BackgroundTasks;
 import dev.proxypool.sdk.engine.PoolEngine;
 import io.helidon.metrics.api.Bucket;
 import io.helidon.metrics.api.Counter;
@@ -21,8 +22,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -104,7 +103,7 @@ public final class LiveSeries implements AutoCloseable {
     /** Cumulative HTTP latency histograms of the recent samples (oldest first), the window's start. */
     private final ArrayDeque<LatencyCounts> latencyWindow = new ArrayDeque<>();
 
-    private ScheduledExecutorService scheduler;
+    private BackgroundTasks tasks;
 
     LiveSeries(PoolEngine engine, MeterRegistry registry, Duration interval, int capacity) {
         this.engine = Objects.requireNonNull(engine, "engine");
@@ -122,14 +121,15 @@ public final class LiveSeries implements AutoCloseable {
         return new LiveSeries(engine, registry, Duration.ofSeconds(DEFAULT_INTERVAL_SECONDS), DEFAULT_CAPACITY);
     }
 
-    /** Takes the first sample now, then one every interval on a virtual thread until {@link #close()}. */
+    /**
+     * Takes the first sample now, then one every interval (background task {@code live-series},
+     * {@link BackgroundTasks}) until {@link #close()}.
+     */
     public synchronized LiveSeries start() {
-        if (scheduler == null) {
+        if (tasks == null) {
             sample();
-            scheduler = Executors.newSingleThreadScheduledExecutor(
-                    Thread.ofVirtual().name("live-series").factory());
-            long ms = interval.toMillis();
-            scheduler.scheduleAtFixedRate(this::sampleQuietly, ms, ms, TimeUnit.MILLISECONDS);
+            tasks = BackgroundTasks.of("console live series");
+            tasks.every("live-series", interval, this::sampleQuietly);
         }
         return this;
     }
@@ -356,9 +356,13 @@ public final class LiveSeries implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
+    public void close() {
+        BackgroundTasks t;
+        synchronized (this) {
+            t = tasks;
+        }
+        if (t != null) {
+            t.close(); // outside the lock: a sample in progress holds it
         }
     }
 }

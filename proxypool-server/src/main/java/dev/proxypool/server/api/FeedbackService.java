@@ -2,7 +2,6 @@ package dev.proxypool.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.proxypool.sdk.engine.PoolEngine;
-import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
@@ -54,9 +53,8 @@ public final class FeedbackService implements Handler {
     @Override
     public void handle(ServerRequest req, ServerResponse res) {
         if (bearer != null && required.getAsBoolean()) {
-            String auth = req.headers().first(HeaderNames.AUTHORIZATION).orElse(null);
-            if (auth == null || bearer.apply(auth).isEmpty()) {
-                res.status(Status.UNAUTHORIZED_401).header("WWW-Authenticate", "Bearer");
+            if (BearerToken.header(req).flatMap(bearer).isEmpty()) {
+                BearerToken.challenge(res);
                 JsonResponses.error(res, "unauthorized", "a valid client bearer token is required");
                 return;
             }

@@ -17,6 +17,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.nodes.NodeMembership;
 import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.runtime.ProxyRuntime;
+import dev.proxypool.core.task.BackgroundTasks;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
@@ -119,8 +120,8 @@ public final class NodeRegistry implements AutoCloseable {
      */
     private final Set<String> unchecked = ConcurrentHashMap.newKeySet();
 
-    private volatile Thread sweeper;
-    private volatile Thread rechecker;
+    private BackgroundTasks tasks; // guarded by this
+    private volatile BackgroundTasks.Task sweeper;
     /** Set by {@link #close()}: a sweep that fails from now on is the store closing under it, not news. */
     private volatile boolean closing;
 
@@ -722,44 +723,29 @@ public final class NodeRegistry implements AutoCloseable {
     }
 
     /**
-     * Starts a virtual thread calling {@link #sweep()} every {@link NodeSettings#sweepInterval()}
-     * and one checking again, once their cooldown is over, the nodes whose first check failed (every
+     * Starts a background task ({@link BackgroundTasks}, thread {@code node-sweeper}) calling
+     * {@link #sweep()} every {@link NodeSettings#sweepInterval()} and one ({@code node-rechecker})
+     * checking again, once their cooldown is over, the nodes whose first check failed (every
      * second), until {@link #close()}. Idempotent.
      */
     public synchronized NodeRegistry startSweeping() {
-        if (sweeper == null) {
-            sweeper = Thread.ofVirtual().name("node-sweeper").start(() -> {
-                while (!Thread.currentThread().isInterrupted()) {
-                    try {
-                        Thread.sleep(settings.sweepInterval());
-                        sweep();
-                    } catch (InterruptedException e) {
-                        return;
-                    } catch (RuntimeException e) {
-                        if (closing) {
-                            return; // the pool store closes after us: its "closed" is expected, not a failure
-                        }
-                        LOG.log(System.Logger.Level.WARNING, "node sweep failed: " + e);
-                    }
-                }
-            });
-            rechecker = Thread.ofVirtual().name("node-rechecker").start(() -> {
-                while (!Thread.currentThread().isInterrupted()) {
-                    try {
-                        Thread.sleep(RECHECK_EVERY);
-                        recheckFailedNodes();
-                    } catch (InterruptedException e) {
-                        return;
-                    } catch (RuntimeException e) {
-                        if (closing) {
-                            return;
-                        }
-                        LOG.log(System.Logger.Level.WARNING, "node re-check failed: " + e);
-                    }
-                }
-            });
+        if (tasks == null) {
+            tasks = BackgroundTasks.of("node registry", Duration.ofSeconds(CLOSE_WAIT_SECONDS));
+            sweeper = tasks.every("node-sweeper", settings.sweepInterval(), () -> unlessClosing(this::sweep));
+            tasks.every("node-rechecker", RECHECK_EVERY, () -> unlessClosing(this::recheckFailedNodes));
         }
         return this;
+    }
+
+    /** Runs {@code work}; a failure while closing is expected (the pool store closes after us), not logged. */
+    private void unlessClosing(Runnable work) {
+        try {
+            work.run();
+        } catch (RuntimeException e) {
+            if (!closing) {
+                throw e;
+            }
+        }
     }
 
     /**
@@ -770,22 +756,10 @@ public final class NodeRegistry implements AutoCloseable {
     @Override
     public synchronized void close() {
         closing = true;
-        Thread r = rechecker;
-        rechecker = null;
-        if (r != null) {
-            r.interrupt();
-        }
-        Thread t = sweeper;
-        sweeper = null;
+        BackgroundTasks t = tasks;
+        tasks = null;
         if (t != null) {
-            t.interrupt();
-            try {
-                if (!t.join(Duration.ofSeconds(CLOSE_WAIT_SECONDS))) {
-                    LOG.log(System.Logger.Level.WARNING, "node sweeper still running after close");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            t.close();
         }
     }
 
@@ -795,8 +769,8 @@ public final class NodeRegistry implements AutoCloseable {
      * @return true between {@link #startSweeping()} and the end of {@link #close()}
      */
     boolean sweeping() {
-        Thread t = sweeper;
-        return t != null && t.isAlive();
+        BackgroundTasks.Task t = sweeper;
+        return t != null && t.running();
     }
 
     private Set<String> storedNodeProxies() {

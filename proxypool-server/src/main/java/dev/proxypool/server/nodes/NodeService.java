@@ -4,11 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.runtime.ProxyRuntime;
+import dev.proxypool.server.api.BearerToken;
 import dev.proxypool.server.api.HealthRecord;
 import dev.proxypool.server.api.JsonResponses;
-import dev.proxypool.server.api.distribution.BearerAuth;
 import dev.proxypool.server.persistence.DatabaseUnavailableException;
-import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -351,8 +350,7 @@ public final class NodeService implements HttpService {
 
     /** The admin, or node {@code id} itself with its credential; otherwise answers 401 and returns false. */
     private boolean isAdminOrNode(ServerRequest req, ServerResponse res, String id) {
-        String auth = req.headers().first(HeaderNames.AUTHORIZATION).orElse("");
-        if (admin.test(auth) || registry.holdsCredential(id, credential(req))) {
+        if (BearerToken.header(req).filter(admin).isPresent() || registry.holdsCredential(id, credential(req))) {
             return true;
         }
         unauthorized(res, "admin credentials or the node's own credential are required");
@@ -370,20 +368,16 @@ public final class NodeService implements HttpService {
     }
 
     private boolean isAdmin(ServerRequest req, ServerResponse res) {
-        String auth = req.headers().first(HeaderNames.AUTHORIZATION).orElse("");
-        if (admin.test(auth)) {
+        if (BearerToken.header(req).filter(admin).isPresent()) {
             return true;
         }
-        res.status(Status.UNAUTHORIZED_401).header("WWW-Authenticate", "Bearer");
+        BearerToken.challenge(res);
         JsonResponses.error(res, "unauthorized", "admin credentials are required");
         return false;
     }
 
     private static String credential(ServerRequest req) {
-        return req.headers()
-                .first(HeaderNames.AUTHORIZATION)
-                .flatMap(BearerAuth::bearerToken)
-                .orElse(null);
+        return BearerToken.of(req).orElse(null);
     }
 
     /** The JSON object body, or null after answering 400. */
@@ -490,7 +484,7 @@ public final class NodeService implements HttpService {
     }
 
     private static void unauthorized(ServerResponse res, String message) {
-        res.status(Status.UNAUTHORIZED_401).header("WWW-Authenticate", "Bearer");
+        BearerToken.challenge(res);
         JsonResponses.error(res, "unauthorized", message);
     }
 }

@@ -19,7 +19,7 @@ class AdminAccessTest {
                     assertEquals(401, r.status(), path + " with " + token);
                     assertEquals("unauthorized", r.error());
                     assertEquals(
-                            "Bearer realm=\"proxypool-admin\"",
+                            "Bearer realm=\"proxypool\"",
                             r.headers().firstValue("WWW-Authenticate").orElseThrow());
                 }
             }

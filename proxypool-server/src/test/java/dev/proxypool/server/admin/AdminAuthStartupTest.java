@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * are not read yet; a request with a valid operator token waits for the first read (or gets a
  * retryable 503), never a 401 that makes the console log out.
  */
+@Tag("slow")
 class AdminAuthStartupTest {
 
     static final String OPERATOR = "operator-token-0123456789abcdef";

@@ -6,12 +6,14 @@ import dev.proxypool.server.persistence.PgSchema;
 import dev.proxypool.server.persistence.PostgresConfigStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Nothing half-written: a write whose audit insert fails (a constraint injected into the real
  * {@code audit_log}) leaves the entity rows, the routing positions and the version as they were.
  */
+@Tag("slow")
 class AuditFailureRollbackTest {
 
     private PgSchema schema;

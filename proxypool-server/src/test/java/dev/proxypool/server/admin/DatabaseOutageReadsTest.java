@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * the audit log answers {@code 503 database_unavailable}; writes answer {@code 503 database_unavailable}
  * with {@code Retry-After} and change nothing; once the database is back, writes work again.
  */
+@Tag("slow")
 class DatabaseOutageReadsTest {
 
     private static final List<String> READS = List.of(

@@ -15,6 +15,7 @@ import dev.proxypool.testkit.TestPorts;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * timeout): admin writes answer {@code 503 database_unavailable} within ~3 s and change nothing;
  * live pool reads keep working.
  */
+@Tag("slow")
 class DatabaseUnavailableTest {
 
     private Database db;

@@ -19,9 +19,11 @@ import java.util.Set;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** {@code GET /v1/admin/proxies} over a 2,500-proxy pool. */
+@Tag("slow")
 class PoolInspectionTest {
 
     static final int SIZE = 2500;

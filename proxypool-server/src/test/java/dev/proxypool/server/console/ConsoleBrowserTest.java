@@ -19,6 +19,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -34,6 +35,7 @@ import org.openqa.selenium.support.ui.Select;
  * writes an audit row, a sequential routing advances, a wrong token is refused, and bad form input
  * shows the API's message next to its field. Screenshots land in {@code target/console-screenshots/}.
  */
+@Tag("slow")
 class ConsoleBrowserTest {
 
     static final int SEEDED = 2_500;

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -54,6 +55,7 @@ import org.openqa.selenium.support.ui.Select;
  * request (through a real HTTP proxy to a real origin) until Rotate replaces it; a viewer sees no
  * write action; nothing scrolls sideways on a 390 px phone. No JavaScript error after any test.
  */
+@Tag("slow")
 class ConsoleManageBrowserTest {
 
     static final String TOKEN = "console-manage-admin-token-0123456789";

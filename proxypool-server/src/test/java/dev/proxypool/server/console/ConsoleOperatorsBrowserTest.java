@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,6 +31,7 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
  * revoked token is refused; a provider URL with {@code ?apikey=} is never on the page in clear. The
  * browser's console log holds no JavaScript error after any test.
  */
+@Tag("slow")
 class ConsoleOperatorsBrowserTest {
 
     static final String KEY = "apikey-canary-7f3a9c21e5";

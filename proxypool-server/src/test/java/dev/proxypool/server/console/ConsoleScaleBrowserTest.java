@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -21,6 +22,7 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
  * page of rows in the table, measured by the browser — stays under a second on loopback. Paging
  * forward and a filter stay fast too.
  */
+@Tag("slow")
 class ConsoleScaleBrowserTest {
 
     static final int SEEDED = 100_000;

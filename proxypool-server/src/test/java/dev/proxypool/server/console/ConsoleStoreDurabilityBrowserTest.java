@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -35,6 +36,7 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
  * card says {@code durability refusing}; {@code GET /v1/admin/snapshot}'s {@code storeDurability}
  * is as the OpenAPI document describes it.
  */
+@Tag("slow")
 class ConsoleStoreDurabilityBrowserTest {
 
     private static final String TOKEN = "console-durability-admin-token-0123456789";

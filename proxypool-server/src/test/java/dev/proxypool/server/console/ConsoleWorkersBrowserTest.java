@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -41,6 +42,7 @@ import redis.clients.jedis.params.SetParams;
  * another lineage (behind by the whole head), and one with an older release's plain value (unknown,
  * not flagged).
  */
+@Tag("slow")
 class ConsoleWorkersBrowserTest {
 
     private static final String TOKEN = "console-workers-admin-token-0123456789";

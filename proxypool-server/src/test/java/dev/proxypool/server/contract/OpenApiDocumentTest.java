@@ -30,6 +30,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
@@ -40,6 +41,7 @@ import org.yaml.snakeyaml.Yaml;
  * the server's sources register. The fixtures of the API tests check their exchanges against it
  * ({@link OpenApiContract}); here the endpoints no fixture covers are exercised on a live server.
  */
+@Tag("slow")
 class OpenApiDocumentTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * gateway (Basic auth, rate limit) and Distribution API (token, quota) without a restart — also
  * when no client had a token at start — while the config file's client keeps working.
  */
+@Tag("slow")
 class AdminClientLiveChangeTest {
 
     private static final String ADMIN = "Bearer admin-token-0123456789";

@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rewritten without two of its four proxies withdraws them after the grace of one more successful
  * fetch, and gateway requests stop reaching them; an empty answer afterwards withdraws nothing.
  */
+@Tag("slow")
 class DelistedProxiesTest {
 
     @TempDir

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * "count": 1000} would be read as 1000). Each case is checked against the same body without the
  * duplicate, which is accepted.
  */
+@Tag("slow")
 class DuplicateJsonKeysTest {
 
     private static final String ADMIN = "Bearer admin-token-0123456789";

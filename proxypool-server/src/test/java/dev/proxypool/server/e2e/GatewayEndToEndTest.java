@@ -38,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The whole gateway with real clients: ProxyPoolServer on loopback, fake upstream proxies of every
  * protocol from the test kit, a plain and a TLS origin.
  */
+@Tag("slow")
 class GatewayEndToEndTest {
 
     @TempDir

@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * answers must not stretch the rounds of another source, which keeps its 1 s interval while the
  * hanging fetch waits out its 5 s deadline.
  */
+@Tag("slow")
 class HangingSourceTest {
 
     @TempDir

@@ -39,6 +39,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
  * dashboard in {@code ops/grafana} query is in one of those two expositions; and no label could
  * carry a proxy or a host (a client only by its configured name, as the byte counters do).
  */
+@Tag("slow")
 class PrometheusOpsKitTest {
 
     /** Every label the server's meters may carry: closed, low-cardinality sets. */

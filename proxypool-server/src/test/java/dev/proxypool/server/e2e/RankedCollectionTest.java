@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * proxy earns its place by its success streak; {@code poolSize} bounds the whole active pool,
  * judged for diversity as a whole.
  */
+@Tag("slow")
 class RankedCollectionTest {
 
     @TempDir

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * restart keeps the admin change (the database wins over the YAML once seeded); the same for a
  * client, at the gateway.
  */
+@Tag("slow")
 class SharedConfigPropagationTest {
 
     @TempDir

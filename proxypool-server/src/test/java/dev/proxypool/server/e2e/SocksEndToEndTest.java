@@ -36,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link Authenticator}, and username options choosing a session and a label, all through the
  * same engine as CONNECT (fake upstream HTTP proxies from the test kit).
  */
+@Tag("slow")
 class SocksEndToEndTest {
 
     @TempDir

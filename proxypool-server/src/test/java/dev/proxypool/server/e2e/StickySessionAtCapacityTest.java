@@ -33,6 +33,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * requests and CONNECT tunnels, with the session in the header or in the username; and the limit
  * must hold: the origin never sees two of the proxy's requests at once.
  */
+@Tag("slow")
 class StickySessionAtCapacityTest {
 
     private static final int SEQUENTIAL = 1_000;

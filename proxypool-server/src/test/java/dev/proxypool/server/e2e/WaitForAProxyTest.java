@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * upstream added through the admin API), and without one is answered {@code 503 no_candidate}
  * once the timeout has passed.
  */
+@Tag("slow")
 class WaitForAProxyTest {
 
     private static final String ADMIN = "Bearer admin-token-0123456789";

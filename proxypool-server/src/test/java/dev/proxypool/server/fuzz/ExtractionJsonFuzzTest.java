@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * canonical form (the idempotency fingerprint) reads back to itself, and 2,000 bodies go to a
  * running server over HTTP, whose every answer matches the in-process verdict.
  */
+@Tag("slow")
 class ExtractionJsonFuzzTest {
 
     static final int MAX_COUNT = 1000;

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Timeout;
  * takes more than a second of CPU, and after the barrage no connection or attempt is left open and a
  * normal request still works.
  */
+@Tag("slow")
 class RequestHeadFuzzTest {
 
     static final Set<String> REQUEST_REASONS = Set.of(

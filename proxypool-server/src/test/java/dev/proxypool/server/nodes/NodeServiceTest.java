@@ -138,7 +138,9 @@ class NodeServiceTest {
         HttpResponse<String> r = f.register("not-a-token", "203.0.113.10", 3128);
 
         assertEquals(401, r.statusCode());
-        assertEquals("Bearer", r.headers().firstValue("WWW-Authenticate").orElse(""));
+        assertEquals(
+                "Bearer realm=\"proxypool\"",
+                r.headers().firstValue("WWW-Authenticate").orElse(""));
         assertEquals(
                 401,
                 f.send("POST", "", null, "{\"host\": \"203.0.113.10\", \"port\": 3128, \"protocol\": \"http\"}")

@@ -17,10 +17,12 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The PostgreSQL store across restarts: seeding once from the file, state and sequential positions surviving. */
+@Tag("slow")
 class PostgresConfigStoreTest {
 
     @TempDir

@@ -20,6 +20,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code slow_body}) and cools after {@code consecutiveFailures} (3). A POST is not replayed: it waits
  * out {@code ioTimeout} and gets {@code 504 upstream_timeout} after one attempt.
  */
+@Tag("slow")
 class StalledUpstreamTest {
 
     private static final Duration FIRST_BYTE = Duration.ofMillis(800);

@@ -35,6 +35,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,6 +55,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (refuse through the whole server), {@code GatewayRetryTest} (POST not retried, established tunnel
  * not replayed, against a static upstream list), {@code GatewayStressTest} (capacity under load).
  */
+@Tag("slow")
 class UpstreamFaultsScenarioTest {
 
     private static final int COOL_AFTER = 3; // health.passive.consecutiveFailures default

@@ -39,6 +39,7 @@ import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,6 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  * certificate rotation seen by new handshakes, a bad rotation that keeps the old certificate, the
  * protocol and suite floor, and the errors for bad files.
  */
+@Tag("slow")
 class ListenerTlsTest {
 
     @TempDir

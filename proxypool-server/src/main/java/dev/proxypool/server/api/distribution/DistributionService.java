@@ -17,6 +17,7 @@ import dev.proxypool.sdk.credentials.Credentials;
 import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.server.api.BearerToken;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -190,11 +191,9 @@ public final class DistributionService implements HttpService, Handler {
 
     @Override
     public void handle(ServerRequest req, ServerResponse res) {
-        List<String> authorization = req.headers().values(HeaderNames.AUTHORIZATION);
-        Optional<String> client =
-                authorization.size() == 1 ? auth.clientFor(authorization.getFirst()) : Optional.empty();
+        Optional<String> client = BearerToken.header(req).flatMap(auth::clientFor);
         if (client.isEmpty()) {
-            res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"proxypool\"");
+            BearerToken.challenge(res);
             send(
                     req,
                     res,

@@ -1,6 +1,7 @@
 package dev.proxypool.server.api.lease;
 
 import dev.proxypool.core.extract.IdempotencyKey;
+import dev.proxypool.core.task.BackgroundTasks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.Lease;
 import java.security.SecureRandom;
@@ -11,8 +12,6 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A lease ends once: the client's {@link #release} or the sweeper's expiry, whichever comes
  * first, releases the capacity ({@link HeldLease#end}); the other is told how it ended. The sweeper
- * runs every {@code sweepEvery} on one daemon thread, expires at most {@value #MAX_EXPIRE_PER_SWEEP}
+ * runs every {@code sweepEvery} as one background task ({@link BackgroundTasks}), expires at most {@value #MAX_EXPIRE_PER_SWEEP}
  * leases a round and forgets ended leases after {@link #RETENTION} (at most {@value #MAX_ENDED} are
  * remembered). Thread-safe.
  */
@@ -85,20 +84,15 @@ final class LeaseBook implements AutoCloseable {
     private final Ticker ticker;
     private final InstantSource wall;
     private final SecureRandom random = new SecureRandom();
-    private final ScheduledExecutorService sweeper;
+    private final BackgroundTasks tasks = BackgroundTasks.of("proxy lease book");
 
     LeaseBook(LeaseLedger ledger, LeaseMetrics metrics, Ticker ticker, InstantSource wall, Duration sweepEvery) {
         this.ledger = ledger;
         this.metrics = metrics;
         this.ticker = ticker;
         this.wall = wall;
-        this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "proxypool-lease-sweeper");
-            t.setDaemon(true);
-            return t;
-        });
-        long every = Math.max(1, sweepEvery.toMillis());
-        sweeper.scheduleWithFixedDelay(this::sweepQuietly, every, every, TimeUnit.MILLISECONDS);
+        Duration every = sweepEvery.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : sweepEvery;
+        tasks.every("proxypool-lease-sweeper", every, this::sweepQuietly);
     }
 
     /** Claims {@code key} for {@code call}, or finds what it already stands for. */
@@ -260,7 +254,7 @@ final class LeaseBook implements AutoCloseable {
     /** Stops the sweeper and releases every lease still held (the server is stopping). */
     @Override
     public void close() {
-        sweeper.shutdownNow();
+        tasks.close();
         Instant now = wall.instant();
         for (HeldLease h : held.values()) {
             if (h.end(new HeldLease.End(HeldLease.EndKind.EXPIRED, "server_stopped", now))) {

@@ -25,6 +25,7 @@ import dev.proxypool.sdk.rest.LeaseBody;
 import dev.proxypool.sdk.rest.ListedProxyBody;
 import dev.proxypool.sdk.rest.ProxyListBody;
 import dev.proxypool.sdk.rest.ReleaseReceiptBody;
+import dev.proxypool.server.api.BearerToken;
 import dev.proxypool.server.api.distribution.BearerAuth;
 import dev.proxypool.server.api.distribution.ProxyUrl;
 import dev.proxypool.server.api.distribution.RequestBody;
@@ -533,11 +534,9 @@ public final class ProxyLeaseService implements HttpService, AutoCloseable {
     // ---- shared
 
     private Optional<String> client(ServerRequest req, ServerResponse res) {
-        List<String> authorization = req.headers().values(HeaderNames.AUTHORIZATION);
-        Optional<String> client =
-                authorization.size() == 1 ? auth.clientFor(authorization.getFirst()) : Optional.empty();
+        Optional<String> client = BearerToken.header(req).flatMap(auth::clientFor);
         if (client.isEmpty()) {
-            res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"proxypool\"");
+            BearerToken.challenge(res);
             send(req, res, 401, error("unauthorized", "a valid client bearer token is required"));
         }
         return client;

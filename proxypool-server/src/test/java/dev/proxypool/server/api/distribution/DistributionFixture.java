@@ -12,6 +12,7 @@ import dev.proxypool.core.time.ManualClock;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.StaticCredentialStore;
+import dev.proxypool.server.api.BearerToken;
 import dev.proxypool.server.contract.OpenApiContract;
 import io.helidon.webserver.WebServer;
 import java.net.InetAddress;
@@ -73,7 +74,7 @@ final class DistributionFixture implements AutoCloseable {
                 .credentials(o.credentials)
                 .build();
         service = DistributionService.builder(
-                        pool, header -> BearerAuth.bearerToken(header).map(TOKENS::get))
+                        pool, header -> BearerToken.parse(header).map(TOKENS::get))
                 .quotas(o.quotas)
                 .clock(clock)
                 .build();

@@ -189,8 +189,9 @@ class DistributionServiceTest {
                     f.post(null, "{\"count\": 1}", "Authorization", "Bearer"));
             for (HttpResponse<String> r : answers) {
                 assertEquals(401, r.statusCode(), r.body());
-                assertTrue(
-                        r.headers().firstValue("WWW-Authenticate").orElseThrow().startsWith("Bearer"));
+                assertEquals(
+                        "Bearer realm=\"proxypool\"",
+                        r.headers().firstValue("WWW-Authenticate").orElseThrow());
                 assertEquals("unauthorized", json(r).get("error").asText());
             }
             assertEquals(3, f.available());

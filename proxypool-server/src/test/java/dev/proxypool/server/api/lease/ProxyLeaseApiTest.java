@@ -38,6 +38,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * proxy, release; capacity held and freed; expiry by the server; idempotent acquire; list filtering;
  * health fed by release outcomes; the admin view of the audit.
  */
+@Tag("slow")
 class ProxyLeaseApiTest {
 
     static final String ALICE = "alice-token-0123456789";

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Timeout;
  * (propagation measured from the test's command to each worker's report), and killing the control
  * process leaves both workers serving their last snapshot.
  */
+@Tag("slow")
 class ClusterProcessesTest {
 
     private static final int REDIS_PORT = 6379;

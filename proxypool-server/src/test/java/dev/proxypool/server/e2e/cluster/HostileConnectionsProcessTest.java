@@ -39,6 +39,7 @@ import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,6 +52,7 @@ import org.junit.jupiter.api.io.TempDir;
  * is refused and nothing is served after it. A process of its own: the JDK reads the renegotiation
  * switch once per process, at its first server handshake.
  */
+@Tag("slow")
 class HostileConnectionsProcessTest {
 
     private static final long DEADLINE_MS = 3_000;

@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
@@ -32,6 +33,7 @@ import redis.clients.jedis.RedisClusterClient;
  * lease and publishes the collected pool under {@code {<prefix>cluster}}, the worker registers and
  * serves gateway requests through the collected proxy, and a second control plane stands by.
  */
+@Tag("slow")
 class ControlAndWorkerOnRedisClusterTest {
 
     @TempDir

@@ -24,6 +24,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (three failed requests on the gateway's health) and one HEALTHY, {@code count 2} hands out only
  * the healthy one ({@code partial}) or nothing ({@code allOrNothing}: 409, 1 available).
  */
+@Tag("slow")
 class ExtractionHealthEndToEndTest {
 
     @TempDir

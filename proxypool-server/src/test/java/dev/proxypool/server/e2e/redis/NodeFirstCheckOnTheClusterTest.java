@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (no candidate) while only that node exists, a working node serves from the worker after its
  * check, and a node that was down when it registered reaches the worker once a later check passes.
  */
+@Tag("slow")
 class NodeFirstCheckOnTheClusterTest {
 
     private static final String ADMIN = "Bearer admin-token-0123456789";

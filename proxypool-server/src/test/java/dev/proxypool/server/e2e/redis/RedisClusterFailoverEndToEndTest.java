@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the failover are retried by the clients). The same drain with {@code waitReplicas: 0} reports how
  * many proxies the failover handed out twice (the reason for WAIT).
  */
+@Tag("slow")
 class RedisClusterFailoverEndToEndTest {
 
     private static final int PROXIES = 3000;

@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,6 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
  *       data and {@code proxypool_store_shards_refusing_writes} say which shards and why.</li>
  * </ul>
  */
+@Tag("slow")
 class RedisClusterPromotionEndToEndTest {
 
     private static final int PROXIES = 3000;

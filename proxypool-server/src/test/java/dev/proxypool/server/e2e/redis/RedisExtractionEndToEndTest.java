@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * after): a ProxyPoolServer whose pool lives in a RedisPoolStore, 10,000 proxies, a gateway
  * reserve, and 32 concurrent JDK HttpClient workers extracting mixed counts with both fulfilments.
  */
+@Tag("slow")
 class RedisExtractionEndToEndTest {
 
     private static final int PROXIES = 10_000;

@@ -30,6 +30,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * none twice, each matches its call's filter, an allOrNothing shortfall hands out nothing, and the
  * count is exact: the pool ends empty.
  */
+@Tag("slow")
 class RedisFilteredDrainEndToEndTest {
 
     private static final int PROXIES = 50_000;

@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every delivered proxy is tombstoned, an allOrNothing request got all its proxies or none), and
  * extraction works again without restarting the server.
  */
+@Tag("slow")
 class RedisOutageEndToEndTest {
 
     private static final int PROXIES = 3_000;

@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.RedisClient;
@@ -48,6 +49,7 @@ import redis.clients.jedis.resps.StreamEntry;
  * token and credential are shown once by design (the issuing and the registering response), which
  * are checked to hold them and are scanned for every other canary.
  */
+@Tag("slow")
 class CanarySecretTest {
 
     private static final String PROXY_USER = "vendor-user";

@@ -30,6 +30,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.RedisClient;
@@ -42,6 +43,7 @@ import redis.clients.jedis.RedisClient;
  * half-extracted; {@code SCRIPT FLUSH} is invisible to clients. A Redis killed mid-extraction is
  * {@code e2e/redis/RedisOutageEndToEndTest}.
  */
+@Tag("slow")
 class RedisFaultScenarioTest {
 
     private static final int CONCURRENT = 100;

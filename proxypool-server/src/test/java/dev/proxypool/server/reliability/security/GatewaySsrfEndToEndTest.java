@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * destination_denied} before any upstream proxy or destination is contacted. The exhaustive
  * per-spelling table is {@code access/DestinationPolicyTest}; this test proves the gateway applies it.
  */
+@Tag("slow")
 class GatewaySsrfEndToEndTest {
 
     private static final String AUTH =

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The authenticator-level version (and constant-time digest compares) is
  * {@code access/ClientAuthenticatorTest}.
  */
+@Tag("slow")
 class ProxyAuthTimingTest {
 
     /** Low enough to keep 2 × 200 attempts within seconds, high enough for PBKDF2 to dominate a request. */

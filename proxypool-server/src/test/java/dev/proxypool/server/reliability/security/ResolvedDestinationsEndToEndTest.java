@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * itself: the request would fail if the name reached it). With {@code resolveDestinations: false} the
  * name goes to tinyproxy as before, and tinyproxy, not the gateway, answers.
  */
+@Tag("slow")
 class ResolvedDestinationsEndToEndTest {
 
     private static final String AUTH =
