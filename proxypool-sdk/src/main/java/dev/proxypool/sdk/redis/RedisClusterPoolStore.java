@@ -40,7 +40,7 @@ import redis.clients.jedis.params.SetParams;
 
 /**
  * The {@link PoolStore} on Redis Cluster (config {@code store.type: redis-cluster}): the pool is
- * partitioned into {@code store.shards} shards, each the thirteen keys of the single-node layout
+ * partitioned into {@code store.shards} shards, each the fourteen keys of the single-node layout
  * under its own hash tag {@code {<keyPrefix><n>}} (one slot, hence one master, per shard), and the
  * same scripts run on each ({@code redis/common.lua}). A proxy's shard is a CRC-32 of its physical
  * key (protocol/host/port/credentialRef) modulo the shards, so its record, index members, key
