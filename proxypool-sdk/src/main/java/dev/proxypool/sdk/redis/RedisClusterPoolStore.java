@@ -114,6 +114,25 @@ public final class RedisClusterPoolStore implements PoolStore {
             RedisIdempotency.ABANDON,
             RedisIdempotency.PURGE);
 
+    /** The pool scripts (common.lua's) as one Redis Functions library: FCALL (RedisLibrary). */
+    static final RedisLibrary LIBRARY = RedisLibrary.of(
+            "/redis/common.lua",
+            List.of(
+                    RedisPoolStore.PUBLISH,
+                    RedisPoolStore.EXTRACT,
+                    RedisPoolStore.REMOVE,
+                    RedisPoolStore.PURGE,
+                    RedisPoolStore.MARK_CHECKED,
+                    RedisPoolStore.MARK_HEALTH,
+                    RedisPoolStore.SET_DISABLED,
+                    RedisPoolStore.COUNTS,
+                    RedisPoolStore.LIST,
+                    RedisPoolStore.GET,
+                    RedisPoolStore.TOMBSTONED,
+                    COMMIT,
+                    RELEASE,
+                    TOTAL));
+
     private final RedisAccess redis;
     private final RedisClusterConfig config;
     private final StoreSettings settings;
@@ -157,6 +176,7 @@ public final class RedisClusterPoolStore implements PoolStore {
         RedisAccess redis = RedisAccess.openCluster(config, "store", config.maxConnections());
         try {
             redis.load(ALL);
+            redis.useLibrary(LIBRARY);
         } catch (RuntimeException e) {
             redis.close();
             throw e;

@@ -50,8 +50,11 @@ import redis.clients.jedis.resps.ScanResult;
  * extracted proxy's index members are removed later, by {@link #purgeExpired} or a publish of the
  * same id (lazy cleanup: readers skip ids that are not available).
  *
- * <p><b>Scripts</b> are loaded once ({@code SCRIPT LOAD}) and called by SHA; when Redis lost them
- * (restart, failover, {@code SCRIPT FLUSH}) the call loads and retries once, transparently. The
+ * <p><b>Scripts</b> are loaded once as one Redis Functions library ({@code FUNCTION LOAD},
+ * {@link RedisLibrary}: the helpers of {@code common.lua} are created once, not per call) and called
+ * by {@code FCALL}; when Redis lost it (restart, a fresh node, {@code FUNCTION FLUSH}) the call loads
+ * it and retries once, transparently. The idempotency scripts are called by SHA ({@code EVALSHA},
+ * reloaded the same way on {@code NOSCRIPT}). The
  * connections, scripts and error classification are {@link RedisAccess}'s, shared with the other
  * Redis users of the SDK.
  *
@@ -120,6 +123,22 @@ public final class RedisPoolStore implements PoolStore {
             RedisIdempotency.ABANDON,
             RedisIdempotency.PURGE);
 
+    /** The pool scripts (common.lua's) as one Redis Functions library: FCALL (RedisLibrary). */
+    static final RedisLibrary LIBRARY = RedisLibrary.of(
+            "/redis/common.lua",
+            List.of(
+                    PUBLISH,
+                    EXTRACT,
+                    REMOVE,
+                    PURGE,
+                    MARK_CHECKED,
+                    MARK_HEALTH,
+                    SET_DISABLED,
+                    COUNTS,
+                    LIST,
+                    GET,
+                    TOMBSTONED));
+
     private final RedisAccess redis;
     private final RedisKeys keys;
     private final StoreSettings settings;
@@ -145,6 +164,7 @@ public final class RedisPoolStore implements PoolStore {
         RedisAccess redis = RedisAccess.open(config, "store", config.maxConnections());
         try {
             redis.load(ALL);
+            redis.useLibrary(LIBRARY);
             refusePreviousLayout(redis, new RedisKeys(config.keyPrefix()));
         } catch (RuntimeException e) {
             redis.close();
