@@ -282,7 +282,8 @@ public final class RedisAccess implements AutoCloseable {
      * ({@code FUNCTION LOAD}; on a cluster on every master that answers: replicas get it by
      * replication). A call that finds the library missing (Redis restarted empty, a node that never
      * had it) loads it and retries once, as {@code NOSCRIPT} does for scripts. A Redis without
-     * Functions (before 7.0) keeps {@code EVALSHA}.
+     * Functions (before 7.0), or a user its ACL does not allow {@code FUNCTION LOAD}, keeps
+     * {@code EVALSHA}.
      */
     void useLibrary(RedisLibrary lib) {
         boolean supported;
@@ -348,8 +349,11 @@ public final class RedisAccess implements AutoCloseable {
         return e.getMessage() != null && e.getMessage().contains("already exists");
     }
 
+    /** No Functions here: a Redis before 7.0, or an ACL user not allowed {@code FUNCTION}. */
     private static boolean unknownCommand(JedisDataException e) {
-        return e.getMessage() != null && e.getMessage().startsWith("ERR unknown command");
+        return e.getMessage() != null
+                && (e.getMessage().startsWith("ERR unknown command")
+                        || e.getMessage().startsWith("NOPERM"));
     }
 
     private Object refcalled(RedisLibrary lib, Supplier<Object> fcall) {
