@@ -1,7 +1,7 @@
 --[[
 common.lua: the key layout and the index bookkeeping shared by every pool script. It is not
 loaded alone: RedisPoolStore prepends it to each pool script before SCRIPT LOAD, so all scripts
-agree on one layout. Every pool script takes the same thirteen keys in KEYS (RedisKeys.pool(), in
+agree on one layout. Every pool script takes the same fourteen keys in KEYS (RedisKeys.pool(), in
 this order) and computes no key name: the pool lives in a fixed number of keys that share one hash
 tag, T = "{<keyPrefix>0}:" (shard 0; a later partitioned pool adds shards "{<keyPrefix><n>}:"), so
 a script touches one slot of Redis Cluster.
@@ -49,16 +49,23 @@ a script touches one slot of Redis Cluster.
                    its owner while it stays unhealthy, so a dead owner's hold lapses); state, counts
                    and listing are unchanged. Cleared by markHealthy, detach and collect; ended
                    entries are dropped by purge.lua.
+  [14] T f   hash  id -> what extract_fast.lua needs of a proxy, ready to use (fast_value): a
+                   MessagePack sequence (cmsgpack, one C call to unpack) of its expiresAt (ms, 0 =
+                   never), its tombstone end when it expires (expiresAt, + 1 when en; '' = never:
+                   now + retention), its counter field of T n ("a:<upstream>") and its composite
+                   members of T i. Written with T r (publish.lua), removed with it (detach,
+                   drop_taken, collect): the fast path never parses a stored value in Lua. An id
+                   of T r without it (stored by the previous version) takes the general path.
   An id is stored when T r has it and T g does not; retired when T g has it. A tombstone is
   active for key K at now when T t scores K above now, or when K's holder (T k) is retired with
   an end above now (tombstone_end).
 
-The Redis Cluster store (RedisClusterPoolStore) partitions the pool: shard n has the same thirteen
+The Redis Cluster store (RedisClusterPoolStore) partitions the pool: shard n has the same fourteen
 keys under T = "{<keyPrefix><n>}:" (a proxy's shard is a hash of its physical key, so its record,
 index members, key holder and tombstone share one tag), plus two keys for reservations of an
 allOrNothing extraction across shards, passed only to the scripts that use them:
-  [14] T v   zset  reservation tokens by deadline (epoch ms): released by release.lua once ended
-  [15] T w   hash  reservation token -> its proxies, "<bytes>:<id>" repeated; a reserved proxy is
+  [15] T v   zset  reservation tokens by deadline (epoch ms): released by release.lua once ended
+  [16] T w   hash  reservation token -> its proxies, "<bytes>:<id>" repeated; a reserved proxy is
                    out of T a and T xa and not counted available, its record, key holder and index
                    members stay (readers test T a), until commit.lua extracts it or release.lua
                    returns it
@@ -76,8 +83,8 @@ T i members, HSET T g).
 
 local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
-local K_HOLD = KEYS[13]
-local K_RV, K_RW = KEYS[14], KEYS[15] -- reservations: nil unless the script is passed them
+local K_HOLD, K_FAST = KEYS[13], KEYS[14]
+local K_RV, K_RW = KEYS[15], KEYS[16] -- reservations: nil unless the script is passed them
 
 -- the length-prefixed tokens of a string ("<bytes>:<text>" repeated), as a list
 local function tokens(v)
@@ -140,6 +147,13 @@ local function composite_members(id, ix)
   return out
 end
 
+-- the T f value of stored proxy h (id): see the layout above
+local function fast_value(id, h)
+  local ends = ''
+  if h.e then ends = h.en and string.format('%d', tonumber(h.e) + 1) or h.e end
+  return cmsgpack.pack(h.e and tonumber(h.e) or 0, ends, 'a:' .. h.u, unpack(composite_members(id, h.ix)))
+end
+
 -- makes a stored proxy count, and be found, in state st ('available' | 'disabled')
 local function enter(id, h, st)
   if st == 'disabled' then
@@ -183,6 +197,7 @@ local function detach(id, h, st)
   redis.call('ZREM', K_IDS, id)
   redis.call('HDEL', K_KEY, h.k)
   redis.call('HDEL', K_REC, id)
+  redis.call('HDEL', K_FAST, id)
   redis.call('HDEL', K_CHK, id)
   redis.call('ZREM', K_HOLD, id)
 end
@@ -244,6 +259,7 @@ local function drop_taken(id, h)
   redis.call('ZREM', K_IDS, id)
   redis.call('HDEL', K_KEY, h.k)
   redis.call('HDEL', K_REC, id)
+  redis.call('HDEL', K_FAST, id)
   redis.call('HDEL', K_CHK, id)
   redis.call('ZREM', K_HOLD, id)
 end
@@ -279,6 +295,7 @@ local function collect(id, v, now)
     if h.e then redis.call('ZREM', K_XA, id) end
     if redis.call('HGET', K_KEY, h.k) == id then redis.call('HDEL', K_KEY, h.k) end
     redis.call('HDEL', K_REC, id)
+    redis.call('HDEL', K_FAST, id)
     redis.call('HDEL', K_CHK, id)
     redis.call('ZREM', K_HOLD, id)
     if ends > now then redis.call('ZADD', K_TOMB, v, h.k) end

@@ -2,7 +2,7 @@
 extract.lua: candidate selection and AVAILABLE -> EXTRACTED (removal + tombstone) in one atomic
 step (PoolStore.extract, docs/design.md#extraction E1). Two callers can never receive the same proxy, an
 allOrNothing shortfall changes nothing, and the gateway reserve is read from the modified state.
-KEYS: the pool keys of common.lua, [1..13]
+KEYS: the pool keys of common.lua, [1..14]
 ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 'r' (below) or
       count 'c' (what partial would take, nothing changed: {0, n}),
       [4] gateway reserve,
@@ -10,11 +10,12 @@ ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 
       proxies without expiry (ms), [8] expired proxies to purge first (bound), [9] random seed,
       [10] n filter terms, then n triples kind ('u' upstream | 'p' protocol | 'l' label |
       'c' composite: a = the label items of the declared dimensions the filter names, at most one), a, b
-      and in reserve mode after the terms: reservation token, its deadline (epoch ms)
+      and in reserve mode after the terms: reservation token, its deadline (epoch ms); in modes '0'
+      and '1' the fast path's arguments may follow the terms instead (extract_fast.lua)
 Returns: {1, r...} extracted (each the record the Java side decodes), or
          {0, available} allOrNothing insufficient (what partial would have taken), or
          {2, n} reserve mode: n proxies chosen as partial would and reserved under the token
-         instead of extracted (KEYS [14] and [15] given; commit.lua / release.lua finish them)
+         instead of extracted (KEYS [15] and [16] given; commit.lua / release.lua finish them)
 Reserve mode is the Redis Cluster store's allOrNothing across shards: reserve on each shard,
 commit when the total is met, release otherwise (a dead caller's reservation ends at its deadline).
 Algorithm and complexity (n = pool size, never scanned):

@@ -4,48 +4,46 @@ extract.lua in one script. Creating the ~40 local functions of common.lua and ex
 several microseconds per call, more than the commands of a common extraction, so the common case
 is answered here, inline, before any of them exists; anything else falls through to extract.lua
 with nothing changed. Same KEYS and ARGV as extract.lua.
-The common case: partial or allOrNothing (not reserve or count mode), no gateway reserve, no
-maxHealthAge, no health hold on the shard (ZCARD T h = 0), and either no filter (SPOP T a) or a
-filter the composite range of the declared dimensions answers exactly (the last term triple is
-'c', a, '1': labels only, all of them declared dimensions). The picked ids are taken out of T a
-(SPOP; filtered: SREM, after SMISMEMBER when more than one); then their records are read (HMGET)
-and tested for expiry and min remaining TTL. When any id is not available (reserved), fails a test,
+The common case, chosen by RedisPoolStore (extractArgs), which then passes the fast path's ARGV
+after the terms (at fa = 11 + 3 * n terms): [fa] 'f', [fa+1] the tombstone end of a proxy without
+expiry (now + retention), [fa+2] '' without a filter, else the bounds of the composite range's
+windows, built by the Java side so the script builds no string: [fa+2] '[<term>|' (the range's
+start, whose length also cuts the id off a member), [fa+3] '[<term>|p-<4 random id chars>' (the
+window from a random id on), [fa+4] '(<term>}' (the range's end), [fa+5] '(<term>|p-<same>' (the
+wrap's end). The common case: partial or allOrNothing (not reserve or count mode), no gateway
+reserve, no maxHealthAge, count <= 1000, and either no filter (SPOP T a) or a filter the composite
+range of the declared dimensions answers exactly (labels only, all of them declared dimensions);
+here also no health hold on the shard (ZCARD T h = 0). The picked ids are taken out of T a
+(SPOP; filtered: SREM, after SMISMEMBER when more than one); then their stored values (HMGET T r)
+and what the fast path needs of them, ready to use (HMGET T f: expiry, tombstone end, counter
+field and composite members, unpacked by cmsgpack: no stored value is parsed in Lua), and they are
+tested for expiry and min remaining TTL. When any id is not available (reserved), fails a test,
 or fewer than `count` were found, the taken ids go back (SADD T a) and extract.lua decides: it
 drops expired proxies, proves shortfalls exact and honours allOrNothing.
 Otherwise each is retired as common.lua's retire_taken does: one ZREM of the composite index
 members, one HSET T g of the tombstone ends, one HINCRBY T n per upstream.
-A count=1 extraction: 6 commands without a filter (ZCARD, SPOP, HMGET, ZREM, HSET, HINCRBY), 7
-with a covered filter (ZCARD, ZRANGEBYLEX, SREM, HMGET, ZREM, HSET, HINCRBY), one more when the
-window wraps to the start of the range. ExtractionCommandCountTest.
+A count=1 extraction: 7 commands without a filter (ZCARD, SPOP, HMGET T r, HMGET T f, ZREM, HSET,
+HINCRBY), 8 with a covered filter (ZCARD, ZRANGEBYLEX, SREM, HMGET T r, HMGET T f, ZREM, HSET,
+HINCRBY), one more when the window wraps to the start of the range. ExtractionCommandCountTest.
 ]]
 local fast_out
 do
-  local nt = tonumber(ARGV[10])
-  local mode = ARGV[3]
-  local composite = nt > 0 and ARGV[8 + 3 * nt] == 'c' and ARGV[10 + 3 * nt] == '1'
-  if (mode == '0' or mode == '1') and ARGV[4] == '0' and ARGV[6] == '0' and (nt == 0 or composite)
-      and tonumber(ARGV[2]) <= 1000
-      and redis.call('ZCARD', KEYS[13]) == 0 then
+  local fa = 11 + 3 * tonumber(ARGV[10]) -- the fast path's arguments follow the terms (RedisPoolStore)
+  if ARGV[fa] == 'f' and (ARGV[3] == '0' or ARGV[3] == '1') and redis.call('ZCARD', KEYS[13]) == 0 then
     local now, count, min_ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[5])
     local av = KEYS[11]
     local ids, ok = {}, true
-    if nt == 0 then
+    local lo = ARGV[fa + 2]
+    if lo == '' then
       ids = redis.call('SPOP', av, ARGV[2]) -- strings: a Lua number argument is formatted per call
     else
-      local item = 'c:' .. ARGV[9 + 3 * nt]
-      local term = #item .. ':' .. item
-      local cut = #term + 2 -- members are term .. '|' .. id
-      math.randomseed(tonumber(ARGV[9]))
-      local B = 'abcdefghijklmnopqrstuvwxyz234567'
-      local r1, r2, r3, r4 = math.random(1, 32), math.random(1, 32), math.random(1, 32), math.random(1, 32)
-      local from = term .. '|p-' .. string.sub(B, r1, r1) .. string.sub(B, r2, r2) .. string.sub(B, r3, r3)
-        .. string.sub(B, r4, r4)
-      local ms = redis.call('ZRANGEBYLEX', KEYS[6], '[' .. from, '(' .. term .. '}', 'LIMIT', '0', ARGV[2])
+      local ms = redis.call('ZRANGEBYLEX', KEYS[6], ARGV[fa + 3], ARGV[fa + 4], 'LIMIT', '0', ARGV[2])
       if #ms < count then -- wrap once to the start of the range
-        for _, m in ipairs(redis.call('ZRANGEBYLEX', KEYS[6], '[' .. term .. '|', '(' .. from, 'LIMIT', '0', tostring(count - #ms))) do
+        for _, m in ipairs(redis.call('ZRANGEBYLEX', KEYS[6], lo, ARGV[fa + 5], 'LIMIT', '0', tostring(count - #ms))) do
           ms[#ms + 1] = m
         end
       end
+      local cut = #lo -- members are term .. '|' .. id, lo is '[' .. term .. '|'
       for j, m in ipairs(ms) do ids[j] = string.sub(m, cut) end
       if #ids == 1 then
         ok = redis.call('SREM', av, ids[1]) == 1
@@ -61,48 +59,27 @@ do
     local recs, ends, zrem, up = {}, {}, {}, {}
     if ok then
       local vals = redis.call('HMGET', KEYS[1], unpack(ids))
+      local fast = redis.call('HMGET', KEYS[14], unpack(ids))
       for j, id in ipairs(ids) do
-        local v = vals[j]
-        if not v then ok = false break end
-        -- the stored value's tokens "<bytes>:<text>" (common.lua): k, u, e, en, ix, rec; only u, e
-        -- and the composite items of ix become Lua strings (each string costs a hash and an
-        -- allocation), the record goes back whole and the Java side takes its last token
-        local c1 = string.find(v, ':', 1, true)
-        local pos = c1 + tonumber(string.sub(v, 1, c1 - 1)) + 1 -- past k
-        local c2 = string.find(v, ':', pos, true)
-        local n2 = tonumber(string.sub(v, pos, c2 - 1))
-        local u = string.sub(v, c2 + 1, c2 + n2)
-        pos = c2 + n2 + 1
-        local c3 = string.find(v, ':', pos, true)
-        local n3 = tonumber(string.sub(v, pos, c3 - 1))
-        local es = n3 > 0 and string.sub(v, c3 + 1, c3 + n3)
-        pos = c3 + n3 + 1
-        local c4 = string.find(v, ':', pos, true) -- en: '' or '1'
-        local rounded = c4 > pos + 1 or string.byte(v, pos) ~= 48
-        pos = c4 + (rounded and 2 or 1)
-        local c5 = string.find(v, ':', pos, true)
-        local last = c5 + tonumber(string.sub(v, pos, c5 - 1)) -- ix is v[c5 + 1 .. last]
-        pos = c5 + 1
-        local e = es and tonumber(es)
-        if e and (e <= now or e - now < min_ttl) then ok = false break end
-        up[u] = (up[u] or 0) + 1
+        local v, f = vals[j], fast[j]
+        if not v or not f then ok = false break end -- f missing: stored by the previous version
+        -- T f (common.lua fast_value): expiresAt (0 = never), tombstone end ('' = never), counter
+        -- field, composite members; the stored value goes back whole, the Java side decodes it
+        local t = { cmsgpack.unpack(f) }
+        local e = t[1]
+        if e > 0 and (e <= now or e - now < min_ttl) then ok = false break end
+        local field = t[3]
+        up[field] = (up[field] or 0) + 1
         recs[j] = v
         ends[#ends + 1] = id
-        ends[#ends + 1] = (not e and string.format('%d', now + tonumber(ARGV[7]))) or (rounded and string.format('%d', e + 1)) or es
-        while pos <= last do -- its composite index members ("<bytes>:c:...") leave at once
-          local colon = string.find(v, ':', pos, true)
-          local n = tonumber(string.sub(v, pos, colon - 1))
-          if string.byte(v, colon + 1) == 99 and string.byte(v, colon + 2) == 58 then
-            zrem[#zrem + 1] = string.sub(v, pos, colon + n) .. '|' .. id
-          end
-          pos = colon + n + 1
-        end
+        ends[#ends + 1] = e > 0 and t[2] or ARGV[fa + 1]
+        for k = 4, #t do zrem[#zrem + 1] = t[k] end
       end
     end
     if ok then
       if #zrem > 0 then redis.call('ZREM', KEYS[6], unpack(zrem)) end
       redis.call('HSET', KEYS[12], unpack(ends))
-      for u, n in pairs(up) do redis.call('HINCRBY', KEYS[9], 'a:' .. u, n == 1 and '-1' or tostring(-n)) end
+      for field, n in pairs(up) do redis.call('HINCRBY', KEYS[9], field, n == 1 and '-1' or tostring(-n)) end
       fast_out = { 3 } -- whole stored values: RedisPoolStore takes the record token
       for j = 1, #recs do fast_out[j + 1] = recs[j] end
     elseif #ids > 0 then

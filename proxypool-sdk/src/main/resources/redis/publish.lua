@@ -1,7 +1,7 @@
 --[[
 publish.lua: upsert a batch of proxies (PoolStore.upsert), atomically per batch, so the tombstone
 and duplicate checks and the insert cannot interleave with an extraction.
-KEYS: the pool keys of common.lua, [1..13]
+KEYS: the pool keys of common.lua, [1..14]
 ARGV: [1] now (epoch ms), then 2 per proxy: id, its value of T r (ProxyCodec.stored)
 Returns: {added, refreshed, skippedTombstoned, skippedExpired, skippedDuplicate}
 Complexity: O(b) commands for b proxies, each O(1) or O(L log n) for L labels. A key whose holder
@@ -39,6 +39,7 @@ for i = 2, #ARGV, 2 do
           added = added + 1
         end
         redis.call('HSET', K_REC, id, h.v)
+        redis.call('HSET', K_FAST, id, fast_value(id, h)) -- what extract_fast.lua reads, ready to use
         redis.call('HSET', K_KEY, h.k, id)
         enter(id, h, st)
       end

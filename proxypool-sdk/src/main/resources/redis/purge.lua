@@ -3,7 +3,7 @@ purge.lua: drops stored proxies (both states) expired at now and tombstones ende
 finishes the cleanup of extracted proxies (T g: record, key holder, index members, ...; their
 tombstone moves to T t), one bounded batch per call
 (PoolStore.purgeExpired); the caller repeats while a batch came back full.
-KEYS: the pool keys of common.lua, [1..13]
+KEYS: the pool keys of common.lua, [1..14]
 ARGV: [1] now (epoch ms), [2] batch size per state, for tombstones and for T g
 Returns: {dropped proxies, 1 when a batch was full (more may be left) else 0}
 Complexity: O(log n + b L log n) for b proxies of L labels.

@@ -493,23 +493,30 @@ public final class RedisExtractionBenchmark {
         return sum;
     }
 
-    /** usec_per_call of EVALSHA since the last reset, or -1 when stats are not reset (shared server). */
+    /**
+     * Microseconds per script call since the last reset, over EVALSHA and FCALL (the store runs its
+     * pool scripts as functions), or -1 when stats are not reset (shared server) or none ran.
+     */
     private double serverMicrosPerEvalsha() {
         if (!resetStats) {
             return -1;
         }
+        long calls = 0;
+        long usec = 0;
         try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
             for (String line : c.info("commandstats").split("\r?\n")) {
-                if (line.startsWith("cmdstat_evalsha:")) {
+                if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_fcall:")) {
                     for (String part : line.substring(line.indexOf(':') + 1).split(",")) {
-                        if (part.startsWith("usec_per_call=")) {
-                            return Double.parseDouble(part.substring("usec_per_call=".length()));
+                        if (part.startsWith("calls=")) {
+                            calls += Long.parseLong(part.substring("calls=".length()));
+                        } else if (part.startsWith("usec=")) {
+                            usec += Long.parseLong(part.substring("usec=".length()));
                         }
                     }
                 }
             }
         }
-        return -1;
+        return calls == 0 ? -1 : (double) usec / calls;
     }
 
     /** Deletes the pool of {@code prefix}: keys under it and its hash-tagged keys {@code {<prefix>...}}. */

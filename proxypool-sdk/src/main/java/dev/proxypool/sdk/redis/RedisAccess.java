@@ -23,6 +23,7 @@ import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisAskDataException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
@@ -41,8 +42,10 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  *   <li><b>scripts</b> ({@link RedisScript}): {@link #eval} runs {@code EVALSHA} with the caller's
  *       {@code KEYS} and {@code ARGV}; on {@code NOSCRIPT} (scripts lost by a restart, a failover
  *       or {@code SCRIPT FLUSH}) it loads the script and retries once, on the same connection.
- *       {@link #load} preloads scripts at start. No other retry: a retried extraction after a lost
- *       reply would extract again;</li>
+ *       {@link #load} preloads scripts at start. Scripts of a {@code RedisLibrary} given to
+ *       {@code useLibrary} (the pool stores') run as its Redis Functions ({@code FCALL}); a call that
+ *       finds the library missing loads it ({@code FUNCTION LOAD}) and retries once the same way.
+ *       No other retry: a retried extraction after a lost reply would extract again;</li>
  *   <li><b>the error classification</b> ({@link RedisFailure}): every failure of a command becomes
  *       a {@link RedisUnavailableException} (a {@code StoreUnavailableException}: unreachable,
  *       timeout, busy, loading, out of memory, read-only replica, scripts lost twice) or a
@@ -71,6 +74,8 @@ public final class RedisAccess implements AutoCloseable {
     private final JedisClientConfig dedicatedConfig;
     private final String purpose;
     private final OnlineReplicas onlineReplicas = new OnlineReplicas(Ticker.system());
+    /** Scripts run as Redis Functions ({@link #useLibrary}), or null: every script by {@code EVALSHA}. */
+    private volatile RedisLibrary library;
 
     private RedisAccess(
             UnifiedJedis client,
@@ -233,6 +238,22 @@ public final class RedisAccess implements AutoCloseable {
      * @throws RedisCommandException     when Redis or the script refused the call
      */
     public Object eval(RedisScript script, List<String> keys, List<String> args) {
+        RedisLibrary lib = library;
+        String function = lib == null ? null : lib.function(script);
+        if (function != null) {
+            String sampleKey = keys.isEmpty() ? null : keys.get(0);
+            return call(c -> {
+                try {
+                    return c.fcall(function, keys, args);
+                } catch (JedisDataException e) {
+                    if (!functionMissing(e)) {
+                        throw e;
+                    }
+                    loadLibrary(c, lib, sampleKey);
+                    return refcalled(lib, () -> c.fcall(function, keys, args));
+                }
+            });
+        }
         return call(c -> {
             try {
                 return c.evalsha(script.sha(), keys, args);
@@ -254,6 +275,100 @@ public final class RedisAccess implements AutoCloseable {
                 return retried(script, () -> c.evalsha(sha, keys, args));
             }
         });
+    }
+
+    /**
+     * Runs the scripts of {@code lib} from now on as its functions ({@code FCALL}) and loads it
+     * ({@code FUNCTION LOAD}; on a cluster on every master that answers: replicas get it by
+     * replication). A call that finds the library missing (Redis restarted empty, a node that never
+     * had it) loads it and retries once, as {@code NOSCRIPT} does for scripts. A Redis without
+     * Functions (before 7.0), or a user its ACL does not allow {@code FUNCTION LOAD}, keeps
+     * {@code EVALSHA}.
+     */
+    void useLibrary(RedisLibrary lib) {
+        boolean supported;
+        if (cluster == null) {
+            supported = call(c -> {
+                try {
+                    loadLibrary(c, lib, null);
+                    return true;
+                } catch (JedisDataException e) {
+                    if (unknownCommand(e)) {
+                        return false;
+                    }
+                    throw e;
+                }
+            });
+        } else {
+            supported = true;
+            for (ConnectionPool node : cluster.getClusterNodes().values()) {
+                // closed once, by the connection only: see onOneConnection
+                try (Connection conn = node.getResource()) {
+                    loadLibrary(onOneConnection(conn), lib);
+                } catch (JedisDataException e) {
+                    if (unknownCommand(e)) {
+                        supported = false;
+                    } // else a replica (read-only): it gets the library from its master
+                } catch (JedisException e) {
+                    // a node down now: it loads on its first missing function
+                }
+            }
+        }
+        library = supported ? lib : null;
+    }
+
+    private void loadLibrary(UnifiedJedis c, RedisLibrary lib, String sampleKey) {
+        try {
+            if (cluster != null && sampleKey != null) {
+                c.sendCommand(sampleKey, Protocol.Command.FUNCTION, "LOAD", lib.source());
+            } else {
+                c.functionLoad(lib.source());
+            }
+        } catch (JedisDataException e) {
+            if (!alreadyLoaded(e)) {
+                throw e;
+            }
+        }
+    }
+
+    private static void loadLibrary(Jedis j, RedisLibrary lib) {
+        try {
+            j.functionLoad(lib.source());
+        } catch (JedisDataException e) {
+            if (!alreadyLoaded(e)) {
+                throw e;
+            }
+        }
+    }
+
+    private static boolean functionMissing(JedisDataException e) {
+        return e.getMessage() != null && e.getMessage().startsWith("ERR Function not found");
+    }
+
+    private static boolean alreadyLoaded(JedisDataException e) {
+        return e.getMessage() != null && e.getMessage().contains("already exists");
+    }
+
+    /** No Functions here: a Redis before 7.0, or an ACL user not allowed {@code FUNCTION}. */
+    private static boolean unknownCommand(JedisDataException e) {
+        return e.getMessage() != null
+                && (e.getMessage().startsWith("ERR unknown command")
+                        || e.getMessage().startsWith("NOPERM"));
+    }
+
+    private Object refcalled(RedisLibrary lib, Supplier<Object> fcall) {
+        try {
+            return fcall.get();
+        } catch (JedisDataException e) {
+            if (!functionMissing(e)) {
+                throw e;
+            }
+            throw new RedisUnavailableException(
+                    RedisFailure.NOSCRIPT,
+                    "Redis at " + where + " is unavailable (noscript): lost function library " + lib
+                            + " again right after loading it",
+                    e);
+        }
     }
 
     private Object retried(RedisScript script, Supplier<Object> evalsha) {
@@ -413,15 +528,31 @@ public final class RedisAccess implements AutoCloseable {
                 if (asking) { // a slot migrating: the target serves it for the next command only
                     conn.executeCommand(Protocol.Command.ASKING);
                 }
-                try {
-                    sent = true;
-                    reply = j.evalsha(script.sha(), keys, args);
-                } catch (JedisNoScriptException e) {
-                    sent = false; // refused before it ran
-                    checkSha(script, j.scriptLoad(script.source()));
-                    sent = true;
-                    reply = retried(script, () -> j.evalsha(script.sha(), keys, args));
-                }
+                RedisLibrary lib = library;
+                String function = lib == null ? null : lib.function(script);
+                if (function != null) {
+                    try {
+                        sent = true;
+                        reply = j.fcall(function, keys, args);
+                    } catch (JedisDataException e) {
+                        if (!functionMissing(e)) {
+                            throw e;
+                        }
+                        sent = false; // refused before it ran
+                        loadLibrary(j, lib);
+                        sent = true;
+                        reply = refcalled(lib, () -> j.fcall(function, keys, args));
+                    }
+                } else
+                    try {
+                        sent = true;
+                        reply = j.evalsha(script.sha(), keys, args);
+                    } catch (JedisNoScriptException e) {
+                        sent = false; // refused before it ran
+                        checkSha(script, j.scriptLoad(script.source()));
+                        sent = true;
+                        reply = retried(script, () -> j.evalsha(script.sha(), keys, args));
+                    }
                 ran = true;
                 if (want > 0) {
                     long acked = waitFor(conn, j, want, timeout);

@@ -40,7 +40,7 @@ import redis.clients.jedis.params.SetParams;
 
 /**
  * The {@link PoolStore} on Redis Cluster (config {@code store.type: redis-cluster}): the pool is
- * partitioned into {@code store.shards} shards, each the thirteen keys of the single-node layout
+ * partitioned into {@code store.shards} shards, each the fourteen keys of the single-node layout
  * under its own hash tag {@code {<keyPrefix><n>}} (one slot, hence one master, per shard), and the
  * same scripts run on each ({@code redis/common.lua}). A proxy's shard is a CRC-32 of its physical
  * key (protocol/host/port/credentialRef) modulo the shards, so its record, index members, key
@@ -114,6 +114,25 @@ public final class RedisClusterPoolStore implements PoolStore {
             RedisIdempotency.ABANDON,
             RedisIdempotency.PURGE);
 
+    /** The pool scripts (common.lua's) as one Redis Functions library: FCALL (RedisLibrary). */
+    static final RedisLibrary LIBRARY = RedisLibrary.of(
+            "/redis/common.lua",
+            List.of(
+                    RedisPoolStore.PUBLISH,
+                    RedisPoolStore.EXTRACT,
+                    RedisPoolStore.REMOVE,
+                    RedisPoolStore.PURGE,
+                    RedisPoolStore.MARK_CHECKED,
+                    RedisPoolStore.MARK_HEALTH,
+                    RedisPoolStore.SET_DISABLED,
+                    RedisPoolStore.COUNTS,
+                    RedisPoolStore.LIST,
+                    RedisPoolStore.GET,
+                    RedisPoolStore.TOMBSTONED,
+                    COMMIT,
+                    RELEASE,
+                    TOTAL));
+
     private final RedisAccess redis;
     private final RedisClusterConfig config;
     private final StoreSettings settings;
@@ -157,6 +176,7 @@ public final class RedisClusterPoolStore implements PoolStore {
         RedisAccess redis = RedisAccess.openCluster(config, "store", config.maxConnections());
         try {
             redis.load(ALL);
+            redis.useLibrary(LIBRARY);
         } catch (RuntimeException e) {
             redis.close();
             throw e;

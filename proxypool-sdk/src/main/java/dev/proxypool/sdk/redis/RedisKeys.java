@@ -15,7 +15,8 @@ import java.util.List;
 final class RedisKeys {
 
     /** The names of the pool keys below the tag, in the KEYS order of every pool script. */
-    private static final List<String> POOL = List.of("r", "c", "d", "xa", "xd", "i", "k", "t", "n", "s", "a", "g", "h");
+    private static final List<String> POOL =
+            List.of("r", "c", "d", "xa", "xd", "i", "k", "t", "n", "s", "a", "g", "h", "f");
 
     private final String prefix;
     private final String pool;
@@ -54,7 +55,7 @@ final class RedisKeys {
         return poolKeys;
     }
 
-    /** {@link #pool()} and the two reservation keys (common.lua's [14] and [15]). */
+    /** {@link #pool()} and the two reservation keys (common.lua's [15] and [16]). */
     List<String> withReservations() {
         return reservationKeys;
     }

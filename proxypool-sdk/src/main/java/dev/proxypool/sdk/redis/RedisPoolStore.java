@@ -50,8 +50,11 @@ import redis.clients.jedis.resps.ScanResult;
  * extracted proxy's index members are removed later, by {@link #purgeExpired} or a publish of the
  * same id (lazy cleanup: readers skip ids that are not available).
  *
- * <p><b>Scripts</b> are loaded once ({@code SCRIPT LOAD}) and called by SHA; when Redis lost them
- * (restart, failover, {@code SCRIPT FLUSH}) the call loads and retries once, transparently. The
+ * <p><b>Scripts</b> are loaded once as one Redis Functions library ({@code FUNCTION LOAD},
+ * {@link RedisLibrary}: the helpers of {@code common.lua} are created once, not per call) and called
+ * by {@code FCALL}; when Redis lost it (restart, a fresh node, {@code FUNCTION FLUSH}) the call loads
+ * it and retries once, transparently. The idempotency scripts are called by SHA ({@code EVALSHA},
+ * reloaded the same way on {@code NOSCRIPT}). The
  * connections, scripts and error classification are {@link RedisAccess}'s, shared with the other
  * Redis users of the SDK.
  *
@@ -120,6 +123,22 @@ public final class RedisPoolStore implements PoolStore {
             RedisIdempotency.ABANDON,
             RedisIdempotency.PURGE);
 
+    /** The pool scripts (common.lua's) as one Redis Functions library: FCALL (RedisLibrary). */
+    static final RedisLibrary LIBRARY = RedisLibrary.of(
+            "/redis/common.lua",
+            List.of(
+                    PUBLISH,
+                    EXTRACT,
+                    REMOVE,
+                    PURGE,
+                    MARK_CHECKED,
+                    MARK_HEALTH,
+                    SET_DISABLED,
+                    COUNTS,
+                    LIST,
+                    GET,
+                    TOMBSTONED));
+
     private final RedisAccess redis;
     private final RedisKeys keys;
     private final StoreSettings settings;
@@ -145,6 +164,7 @@ public final class RedisPoolStore implements PoolStore {
         RedisAccess redis = RedisAccess.open(config, "store", config.maxConnections());
         try {
             redis.load(ALL);
+            redis.useLibrary(LIBRARY);
             refusePreviousLayout(redis, new RedisKeys(config.keyPrefix()));
         } catch (RuntimeException e) {
             redis.close();
@@ -336,7 +356,47 @@ public final class RedisPoolStore implements PoolStore {
             args.add(covers ? "1" : "");
             args.set(terms, Integer.toString(Integer.parseInt(args.get(terms)) + 1));
         }
+        boolean unfiltered = args.get(terms).equals("0");
+        boolean covered = composite.isPresent() && args.getLast().equals("1");
+        if ((mode.equals("0") || mode.equals("1"))
+                && reserve == 0
+                && request.maxHealthAge().isZero()
+                && count <= FAST_PATH_MAX_COUNT
+                && (unfiltered || covered)) {
+            fastPathArgs(composite.filter(c -> covered), now, settings, args);
+        }
         return args;
+    }
+
+    /** Most proxies one extraction takes on the fast path (extract_fast.lua). */
+    static final int FAST_PATH_MAX_COUNT = 1000;
+
+    private static final String ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
+
+    /**
+     * The ARGV of extract_fast.lua after the terms (its header), ready to use so the script builds
+     * no string: 'f', the tombstone end of a proxy without expiry, and for a composite range the
+     * bounds of its window from a random id on and of the wrap to the range's start.
+     */
+    private static void fastPathArgs(
+            Optional<String> composite, Instant now, StoreSettings settings, List<String> args) {
+        args.add("f");
+        args.add(Long.toString(ProxyCodec.millis(now)
+                + settings.tombstoneRetentionForNoExpiry().toMillis()));
+        if (composite.isEmpty()) {
+            args.add("");
+            return;
+        }
+        String term = ProxyCodec.utf8Length(composite.get()) + ":" + composite.get();
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        StringBuilder from = new StringBuilder(term.length() + 8).append(term).append("|p-");
+        for (int i = 0; i < 4; i++) {
+            from.append(ID_ALPHABET.charAt(random.nextInt(ID_ALPHABET.length())));
+        }
+        args.add("[" + term + "|");
+        args.add("[" + from);
+        args.add("(" + term + "}");
+        args.add("(" + from);
     }
 
     /** The extracted proxies of a script reply whose records start at index {@code from}. */

@@ -24,6 +24,10 @@ final class LayoutAudit {
         try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
             Map<String, String> records = c.hgetAll(t + "r");
             Map<String, String> retired = c.hgetAll(t + "g");
+            java.util.Set<String> fast = c.hkeys(t + "f");
+            if (!fast.equals(records.keySet())) {
+                problems.add("the fast fields (T f) of " + fast + " differ from the records of " + records.keySet());
+            }
             java.util.TreeSet<String> listed = new java.util.TreeSet<>(records.keySet());
             listed.addAll(retired.keySet());
             List<String> ids = c.zrange(t + "s", 0, -1);
