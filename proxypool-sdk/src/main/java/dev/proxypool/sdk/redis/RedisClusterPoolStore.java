@@ -35,6 +35,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import redis.clients.jedis.params.SetParams;
 
@@ -93,45 +94,23 @@ public final class RedisClusterPoolStore implements PoolStore {
     static final RedisScript RELEASE = RedisScript.withPrelude("/redis/common.lua", "/redis/release.lua");
     static final RedisScript TOTAL = RedisScript.withPrelude("/redis/common.lua", "/redis/total.lua");
     static final RedisScript LOCK_RELEASE = RedisScript.resource("/lock/lease_release.lua");
-    private static final List<RedisScript> ALL = List.of(
-            RedisPoolStore.PUBLISH,
-            RedisPoolStore.EXTRACT,
-            RedisPoolStore.REMOVE,
-            RedisPoolStore.PURGE,
-            RedisPoolStore.MARK_CHECKED,
-            RedisPoolStore.MARK_HEALTH,
-            RedisPoolStore.SET_DISABLED,
-            RedisPoolStore.COUNTS,
-            RedisPoolStore.LIST,
-            RedisPoolStore.GET,
-            RedisPoolStore.TOMBSTONED,
-            COMMIT,
-            RELEASE,
-            TOTAL,
-            LOCK_RELEASE,
-            RedisIdempotency.BEGIN,
-            RedisIdempotency.COMPLETE,
-            RedisIdempotency.ABANDON,
-            RedisIdempotency.PURGE);
+    /** The cluster's pool scripts over common.lua: the single store's and the reservation's own. */
+    private static final List<RedisScript> POOL_SCRIPTS = Stream.concat(
+                    RedisPoolStore.POOL_SCRIPTS.stream(), Stream.of(COMMIT, RELEASE, TOTAL))
+            .toList();
+
+    private static final List<RedisScript> ALL = Stream.concat(
+                    POOL_SCRIPTS.stream(),
+                    Stream.of(
+                            LOCK_RELEASE,
+                            RedisIdempotency.BEGIN,
+                            RedisIdempotency.COMPLETE,
+                            RedisIdempotency.ABANDON,
+                            RedisIdempotency.PURGE))
+            .toList();
 
     /** The pool scripts (common.lua's) as one Redis Functions library: FCALL (RedisLibrary). */
-    static final RedisLibrary LIBRARY = RedisLibrary.of(
-            "/redis/common.lua",
-            List.of(
-                    RedisPoolStore.PUBLISH,
-                    RedisPoolStore.EXTRACT,
-                    RedisPoolStore.REMOVE,
-                    RedisPoolStore.PURGE,
-                    RedisPoolStore.MARK_CHECKED,
-                    RedisPoolStore.MARK_HEALTH,
-                    RedisPoolStore.SET_DISABLED,
-                    RedisPoolStore.COUNTS,
-                    RedisPoolStore.LIST,
-                    RedisPoolStore.GET,
-                    RedisPoolStore.TOMBSTONED,
-                    COMMIT,
-                    RELEASE,
-                    TOTAL));
+    static final RedisLibrary LIBRARY = RedisLibrary.of("/redis/common.lua", POOL_SCRIPTS);
 
     private final RedisAccess redis;
     private final RedisClusterConfig config;

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
@@ -106,38 +107,21 @@ public final class RedisPoolStore implements PoolStore {
     static final RedisScript COUNTS = RedisScript.withPrelude("/redis/common.lua", "/redis/counts.lua");
     static final RedisScript LIST = RedisScript.withPrelude("/redis/common.lua", "/redis/list.lua");
     static final RedisScript TOMBSTONED = RedisScript.withPrelude("/redis/common.lua", "/redis/tombstoned.lua");
-    private static final List<RedisScript> ALL = List.of(
-            PUBLISH,
-            EXTRACT,
-            REMOVE,
-            PURGE,
-            MARK_CHECKED,
-            MARK_HEALTH,
-            SET_DISABLED,
-            COUNTS,
-            LIST,
-            GET,
-            TOMBSTONED,
-            RedisIdempotency.BEGIN,
-            RedisIdempotency.COMPLETE,
-            RedisIdempotency.ABANDON,
-            RedisIdempotency.PURGE);
+    /** The pool's own scripts, those over common.lua. */
+    static final List<RedisScript> POOL_SCRIPTS = List.of(
+            PUBLISH, EXTRACT, REMOVE, PURGE, MARK_CHECKED, MARK_HEALTH, SET_DISABLED, COUNTS, LIST, GET, TOMBSTONED);
+
+    private static final List<RedisScript> ALL = Stream.concat(
+                    POOL_SCRIPTS.stream(),
+                    Stream.of(
+                            RedisIdempotency.BEGIN,
+                            RedisIdempotency.COMPLETE,
+                            RedisIdempotency.ABANDON,
+                            RedisIdempotency.PURGE))
+            .toList();
 
     /** The pool scripts (common.lua's) as one Redis Functions library: FCALL (RedisLibrary). */
-    static final RedisLibrary LIBRARY = RedisLibrary.of(
-            "/redis/common.lua",
-            List.of(
-                    PUBLISH,
-                    EXTRACT,
-                    REMOVE,
-                    PURGE,
-                    MARK_CHECKED,
-                    MARK_HEALTH,
-                    SET_DISABLED,
-                    COUNTS,
-                    LIST,
-                    GET,
-                    TOMBSTONED));
+    static final RedisLibrary LIBRARY = RedisLibrary.of("/redis/common.lua", POOL_SCRIPTS);
 
     private final RedisAccess redis;
     private final RedisKeys keys;
