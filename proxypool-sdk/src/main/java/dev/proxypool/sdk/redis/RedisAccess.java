@@ -293,10 +293,9 @@ public final class RedisAccess implements AutoCloseable {
                     loadLibrary(c, lib, null);
                     return true;
                 } catch (JedisDataException e) {
-                    if (unknownCommand(e)) {
-                        return false;
-                    }
-                    throw e;
+                    // Functions exist but Redis refuses writes now (NOREPLICAS, READONLY, OOM, LOADING…):
+                    // the store still connects, and its first call loads the library or reports the outage
+                    return !unknownCommand(e);
                 }
             });
         } else {
