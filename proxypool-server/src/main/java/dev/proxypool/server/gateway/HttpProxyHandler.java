@@ -1212,18 +1212,32 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             }
         }
         f.reused = false;
-        upstreamBootstrap(f.dial, new Upstream(this)).connect(f.dial.address()).addListener((ChannelFutureListener)
-                cf -> {
-                    if (fwd != f || state != State.BUSY) {
-                        cf.channel().close();
+        UpstreamAttempt a = attempt;
+        // TLS to an HTTPS proxy and the handshake of a tunnel through a proxy (SOCKS4/4a/5, HTTP CONNECT)
+        // come before the request, as for a tunnel
+        connectUpstream(
+                f.dial,
+                a,
+                (c, early) -> {
+                    if (fwd != f || state != State.BUSY || attempt != a) {
+                        if (early != null) {
+                            early.release();
+                        }
+                        c.close();
                         return;
                     }
-                    if (!cf.isSuccess()) {
-                        forwardFailed(connectFailure(cf.cause()));
-                        return;
-                    }
-                    up = cf.channel();
+                    up = c;
                     sendForward();
+                    if (early != null && up == c && fwd == f) { // the origin spoke first
+                        forwardUpRead(early);
+                    } else if (early != null) {
+                        early.release();
+                    }
+                },
+                kind -> {
+                    if (fwd == f && state == State.BUSY && attempt == a) {
+                        forwardFailed(kind);
+                    }
                 });
     }
 
