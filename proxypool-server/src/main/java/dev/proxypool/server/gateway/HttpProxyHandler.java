@@ -1201,7 +1201,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     private void connectForward() {
         Forward f = fwd;
         if (f.allowReuse && f.dial.poolKey() != null) {
-            Channel c = IdleUpstreams.take(f.dial.poolKey());
+            Channel c = IdleUpstreams.take(ch.eventLoop(), f.dial.poolKey());
             if (c != null) {
                 f.reused = true;
                 attempt.connected(-1);
