@@ -2,36 +2,25 @@ package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.routing.RetryRule;
-import dev.proxypool.sdk.dial.DialStage;
-import dev.proxypool.sdk.dial.Failures;
-import dev.proxypool.sdk.dial.HandshakeRejected;
-import dev.proxypool.sdk.dial.UpstreamHandshake;
 import dev.proxypool.server.access.AttemptedUser;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ConnectException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
@@ -39,9 +28,6 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLParameters;
 
 /**
  * One client connection of the HTTP proxy listener on its event loop: the request head is
@@ -67,7 +53,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     /** Bytes collected without a new line feed before the head is parsed again (a line cap may have passed). */
     private static final int REPARSE_BYTES = 1024;
 
-    private enum State {
+    enum State {
         /** Waiting for or reading a request head. */
         HEAD,
         /** A request is being routed, dialed or answered: client reads paused. */
@@ -87,8 +73,8 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     private final boolean socks;
 
     private ChannelHandlerContext ctx;
-    private Channel ch;
-    private State state = State.HEAD;
+    Channel ch;
+    State state = State.HEAD;
     private volatile boolean idle = true;
     private ByteBuf pending;
     private int parsedAt;
@@ -97,7 +83,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     private ScheduledFuture<?> headTimer;
     private ScheduledFuture<?> idleTimer;
     private boolean headTimerIsFirst;
-    private boolean clientEof;
+    boolean clientEof;
     private String peer;
 
     // the current exchange
@@ -105,6 +91,11 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     private long exchangeStart;
     private long written;
     private long exchangeWritten;
+    /** Bytes of the client's the current exchange took: its head and body (a tunnel's: its head; see {@link #bytesUp}). */
+    private long exchangeIn;
+    /** Bytes read from the client while no tunnel relayed them (a SOCKS5 handshake that failed counts them all). */
+    private long received;
+
     private ExchangeResult result;
     private String logUser;
     private String logAttempted;
@@ -115,14 +106,16 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
 
     // the current tunnel
     private UpstreamAttempt attempt;
-    private Channel up;
+    Channel up;
     private long bytesUp;
     private long bytesDown;
-    private boolean upstreamEof;
-    private boolean upstreamBroke;
+    boolean upstreamEof;
+    boolean upstreamBroke;
     private long lastActivity;
     private ScheduledFuture<?> tunnelTimer;
     private boolean tunnelEnded;
+    /** The tunnel opened (a SOCKS5 connection's bytes are then its handshake and what was relayed). */
+    private boolean tunnelOpened;
 
     HttpProxyHandler(Gateway gw, EventLoopListener listener, long acceptedAt) {
         this.gw = gw;
@@ -278,6 +271,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 }
             }
             case HEAD -> {
+                received += in.readableBytes();
                 if (socks) {
                     pending.writeBytes(in);
                     in.release();
@@ -290,6 +284,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 headBytes(lineFeed);
             }
             case BUSY -> {
+                received += in.readableBytes();
                 pending.writeBytes(in); // early tunnel bytes, a request body, or a pipelined request
                 in.release();
                 forwardClientBytes();
@@ -374,7 +369,9 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         if (h == null) {
             return; // only empty lines so far
         }
-        pending.skipBytes(bytes.length - src.available() - r.buffered());
+        int headBytes = bytes.length - src.available() - r.buffered();
+        pending.skipBytes(headBytes);
+        exchangeIn = headBytes;
         parsedAt = 0;
         cancel(headTimer);
         headTimer = null;
@@ -422,6 +419,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         gw.metrics().started(false);
         long t0 = gw.ticker().read();
         long w0 = written;
+        long in0 = pending.readableBytes(); // the broken head's bytes so far (earlier exchanges' were taken)
         sendError(true, status, reason, message, Explain.NONE, false);
         long nanos = gw.ticker().read() - t0;
         gw.metrics().finished(false, ExchangeResult.BAD_REQUEST, nanos);
@@ -443,7 +441,8 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         ExchangeListener ex = gw.exchanges();
         if (ex != null) {
             ex.ended(ExchangeRecord.of(
-                    "http", peer(), null, null, status, reason, Explain.NONE, nanos, ExchangeResult.BAD_REQUEST));
+                            "http", peer(), null, null, status, reason, Explain.NONE, nanos, ExchangeResult.BAD_REQUEST)
+                    .withBytes(in0, written - w0));
         }
     }
 
@@ -457,7 +456,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         gw.metrics().started(h.connect);
         exchangeStart = gw.ticker().read();
         exchangeWritten = written;
-        exchangeOpen = true;
+        exchangeOpen = true; // exchangeIn: the head's bytes, set by the parse
         result = ExchangeResult.ABORTED;
         logUser = null;
         logAttempted = null;
@@ -640,199 +639,22 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
     }
 
-    private Bootstrap upstreamBootstrap(UpstreamDial d, Upstream handler) {
-        return new Bootstrap()
-                .group(ch.eventLoop())
-                .channel(listener.loops().socketChannel())
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, d.connectTimeoutMillis())
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
-                .option(ChannelOption.AUTO_READ, false)
-                .handler(handler);
-    }
-
     private void dial(UpstreamAttempt a, UpstreamDial d, int attemptNo, List<String> tried, Explain ex) {
         connectUpstream(d, a, (c, early) -> opened(a, c, ex, early), kind -> openFailed(a, kind, attemptNo, tried, ex));
     }
 
-    /** What an upstream connection being opened reports to. */
-    private interface Dialed {
-        void open(Channel c, ByteBuf early);
-    }
-
-    /**
-     * Opens {@code d}'s connection on this loop: the TCP connect, TLS to an HTTPS proxy, the proxy
-     * handshake (within the dial's handshake bound from the connect); then {@code done} gets the open
-     * connection and the tunnel's first bytes the proxy sent with its reply (or null), or {@code
-     * failed} the kind, classified with the blocking dialer's table ({@link Failures}).
-     */
-    private void connectUpstream(UpstreamDial d, UpstreamAttempt a, Dialed done, Consumer<FailureKind> failed) {
-        long t0 = gw.ticker().read();
-        Upstream handler = new Upstream(this);
-        upstreamBootstrap(d, handler).connect(d.address()).addListener((ChannelFutureListener) cf -> {
-            Channel c = cf.channel();
-            if (!cf.isSuccess()) {
-                failed.accept(connectFailure(cf.cause()));
-                return;
-            }
-            if (d.tls() == null && d.handshake() == null) {
-                a.connected(gw.ticker().read() - t0);
-                done.open(c, null);
-                return;
-            }
-            Dialing dialing = new Dialing(d, a, c, handler, done, failed, t0);
-            handler.dialing = dialing;
-            dialing.timer = c.eventLoop()
-                    .schedule(
-                            () -> dialing.fail(Failures.classify(
-                                            new SocketTimeoutException("handshake deadline passed"),
-                                            DialStage.HANDSHAKE)
-                                    .kind()),
-                            Math.max(1, d.handshakeTimeoutMillis()),
-                            TimeUnit.MILLISECONDS);
-            if (d.tls() != null) {
-                SSLEngine engine =
-                        d.tls().createSSLEngine(d.tlsHost(), d.address().getPort());
-                engine.setUseClientMode(true);
-                SSLParameters p = engine.getSSLParameters();
-                p.setEndpointIdentificationAlgorithm("HTTPS");
-                engine.setSSLParameters(p);
-                SslHandler ssl = new SslHandler(engine);
-                c.pipeline().addFirst(ssl);
-                ssl.handshakeFuture().addListener(hf -> {
-                    if (hf.isSuccess()) {
-                        dialing.startHandshake();
-                    } else {
-                        Throwable t = hf.cause();
-                        dialing.fail(Failures.classify(
-                                        t instanceof IOException e ? e : new SSLException(String.valueOf(t)),
-                                        DialStage.TLS)
-                                .kind());
-                    }
-                });
-                autoRead(c, true);
-            } else {
-                dialing.startHandshake();
-            }
-        });
-    }
-
-    /** One upstream connection between its connect and its open tunnel (TLS, the proxy handshake). */
-    private final class Dialing {
-        final UpstreamDial d;
-        final UpstreamAttempt a;
-        final Channel c;
-        final Upstream handler;
-        final Dialed done;
-        final Consumer<FailureKind> failed;
-        final long t0;
-        ScheduledFuture<?> timer;
-        boolean over;
-
-        Dialing(
-                UpstreamDial d,
-                UpstreamAttempt a,
-                Channel c,
-                Upstream handler,
-                Dialed done,
-                Consumer<FailureKind> failed,
-                long t0) {
-            this.d = d;
-            this.a = a;
-            this.c = c;
-            this.handler = handler;
-            this.done = done;
-            this.failed = failed;
-            this.t0 = t0;
-        }
-
-        void startHandshake() {
-            if (over) {
-                return;
-            }
-            UpstreamHandshake h = d.handshake();
-            if (h == null) {
-                finish(null);
-                return;
-            }
-            writeOutput(h);
-            autoRead(c, true);
-        }
-
-        private void writeOutput(UpstreamHandshake h) {
-            byte[] out = h.output();
-            if (out.length > 0) {
-                c.writeAndFlush(Unpooled.wrappedBuffer(out), c.voidPromise());
-            }
-        }
-
-        void read(ByteBuf in) {
-            if (over || d.handshake() == null) {
-                in.release(); // nothing is expected before the handshake starts
-                return;
-            }
-            UpstreamHandshake h = d.handshake();
-            boolean open;
-            try {
-                ByteBuffer nio = in.nioBuffer();
-                int before = nio.position();
-                open = h.input(nio);
-                in.skipBytes(nio.position() - before);
-            } catch (HandshakeRejected e) {
-                in.release();
-                if (e.destinationForbidden()) {
-                    a.answered(403); // the proxy's policy refuses this destination: a per-domain matter
-                }
-                fail(e.kind());
-                return;
-            }
-            writeOutput(h);
-            if (!open) {
-                in.release();
-                return;
-            }
-            if (in.isReadable()) {
-                finish(in);
-            } else {
-                in.release();
-                finish(null);
-            }
-        }
-
-        void closed() {
-            fail(Failures.classify(new EOFException("the proxy closed mid-handshake"), DialStage.HANDSHAKE)
-                    .kind());
-        }
-
-        void fail(FailureKind kind) {
-            if (over) {
-                return;
-            }
-            over = true;
-            cancel(timer);
-            handler.dialing = null;
-            c.close();
-            failed.accept(kind);
-        }
-
-        private void finish(ByteBuf early) {
-            over = true;
-            cancel(timer);
-            handler.dialing = null;
-            autoRead(c, false);
-            a.connected(gw.ticker().read() - t0);
-            done.open(c, early);
-        }
-    }
-
-    private static FailureKind connectFailure(Throwable t) {
-        if (t instanceof ConnectTimeoutException) {
-            return FailureKind.CONNECT_TIMEOUT;
-        }
-        if (t instanceof ConnectException) {
-            return FailureKind.CONNECTION_REFUSED;
-        }
-        return t instanceof IOException e ? GatewayConnection.dialFailure(e) : FailureKind.CONNECTION_RESET;
+    /** Opens {@code d}'s connection on this connection's loop ({@link UpstreamConnector#open}). */
+    private void connectUpstream(
+            UpstreamDial d, UpstreamAttempt a, UpstreamConnector.Dialed done, Consumer<FailureKind> failed) {
+        UpstreamConnector.open(
+                ch.eventLoop(),
+                listener.loops().socketChannel(),
+                gw.ticker(),
+                d,
+                a,
+                new UpstreamHandler(this),
+                done,
+                failed);
     }
 
     /** The tunnel of {@code a} could not be opened: the attempt completes, and another proxy is tried or the client told. */
@@ -879,6 +701,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
         up = upstream;
         state = State.TUNNEL;
+        tunnelOpened = true;
         result = ExchangeResult.OK;
         logStatus = 200;
         logExplain = ex;
@@ -926,99 +749,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
     }
 
-    /**
-     * An upstream connection's events, on the client's loop, passed to the connection using it ({@code
-     * owner}); a pooled idle connection has none: anything it reads is unexpected, and it closes.
-     */
-    static final class Upstream extends ChannelInboundHandlerAdapter {
-
-        HttpProxyHandler owner;
-        /** Set while the connection is being opened (TLS, the proxy handshake). */
-        HttpProxyHandler.Dialing dialing;
-
-        Upstream(HttpProxyHandler owner) {
-            this.owner = owner;
-        }
-
-        private HttpProxyHandler current(ChannelHandlerContext uctx) {
-            HttpProxyHandler o = owner;
-            return o != null && o.up == uctx.channel() ? o : null;
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext uctx, Object msg) {
-            if (dialing != null) {
-                dialing.read((ByteBuf) msg);
-                return;
-            }
-            HttpProxyHandler o = current(uctx);
-            if (o == null) {
-                ((ByteBuf) msg).release();
-                uctx.channel().close();
-                return;
-            }
-            o.upRead((ByteBuf) msg);
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext uctx) {
-            HttpProxyHandler o = current(uctx);
-            if (o != null) {
-                o.ch.flush();
-            }
-        }
-
-        @Override
-        public void channelWritabilityChanged(ChannelHandlerContext uctx) {
-            HttpProxyHandler o = current(uctx);
-            if (o != null && !o.clientEof && (o.state == State.TUNNEL || o.reqFramer != null)) {
-                autoRead(o.ch, uctx.channel().isWritable());
-            }
-        }
-
-        @Override
-        public void userEventTriggered(ChannelHandlerContext uctx, Object evt) {
-            if (evt instanceof ChannelInputShutdownEvent) {
-                if (dialing != null) {
-                    dialing.closed();
-                    return;
-                }
-                HttpProxyHandler o = current(uctx);
-                if (o != null) {
-                    o.upEof();
-                } else {
-                    uctx.channel().close();
-                }
-            }
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext uctx) {
-            if (dialing != null) {
-                dialing.closed();
-                return;
-            }
-            HttpProxyHandler o = current(uctx);
-            if (o != null) {
-                o.upInactive();
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext uctx, Throwable cause) {
-            if (dialing != null) {
-                dialing.closed();
-                return;
-            }
-            HttpProxyHandler o = current(uctx);
-            if (o != null && o.state == State.TUNNEL && !o.upstreamEof) {
-                o.upstreamBroke = true; // a reset by the upstream is reported against the proxy
-            }
-            uctx.channel().close();
-        }
-    }
-
-    private void upRead(ByteBuf in) {
+    void upRead(ByteBuf in) {
         if (state == State.TUNNEL) {
             bytesDown += in.readableBytes();
             lastActivity = gw.ticker().read();
@@ -1033,7 +764,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
     }
 
-    private void upEof() {
+    void upEof() {
         if (state == State.TUNNEL) {
             upstreamEof = true;
             shutdownOutputAfterWrites(ch);
@@ -1047,7 +778,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
     }
 
-    private void upInactive() {
+    void upInactive() {
         if (state == State.TUNNEL) {
             // the upstream is gone: what it sent is flushed to the client, then the client is closed
             ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
@@ -1126,7 +857,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
 
     private Forward fwd;
     /** The request body being streamed upstream, or null. */
-    private BodyFramer reqFramer;
+    BodyFramer reqFramer;
 
     private void startForward() {
         RequestHead h = head;
@@ -1159,6 +890,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         autoRead(ch, false);
         f.replayBody = new byte[(int) f.collect];
         pending.readBytes(f.replayBody);
+        exchangeIn += f.replayBody.length;
         f.collect = 0;
         route(1, List.of(), null, Explain.NONE, false);
     }
@@ -1206,7 +938,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 f.reused = true;
                 attempt.connected(-1);
                 up = c;
-                c.pipeline().get(Upstream.class).owner = this;
+                c.pipeline().get(UpstreamHandler.class).owner = this;
                 sendForward();
                 return;
             }
@@ -1289,7 +1021,9 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         Forward f = fwd;
         Channel u = up;
         try {
+            int before = pending.readerIndex();
             boolean done = reqFramer.feed(pending, b -> u.write(b, u.voidPromise()));
+            exchangeIn += pending.readerIndex() - before;
             u.flush();
             if (done) {
                 reqFramer = null;
@@ -1558,7 +1292,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         boolean reusable = f.reusable && reqFramer == null && f.dial.poolKey() != null;
         reqFramer = null;
         if (u != null) {
-            u.pipeline().get(Upstream.class).owner = null;
+            u.pipeline().get(UpstreamHandler.class).owner = null;
             if (reusable) {
                 autoRead(u, true); // an idle connection that speaks or closes is dropped
                 IdleUpstreams.give(f.dial.poolKey(), u);
@@ -1659,6 +1393,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             exchangeOpen = true;
             exchangeStart = acceptedAt;
             exchangeWritten = 0;
+            exchangeIn = 0;
             result = ExchangeResult.ABORTED;
             gw.metrics().started(true);
         }
@@ -1693,6 +1428,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         int methods = b.getUnsignedByte(at + 1);
         if (methods == 0) {
             b.skipBytes(2);
+            exchangeIn += 2;
             socksRefuseMethod(ExchangeResult.BAD_REQUEST, 400, GatewayErrors.BAD_REQUEST);
             return false;
         }
@@ -1707,6 +1443,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             none |= m == SocksConnection.METHOD_NONE;
         }
         b.skipBytes(2 + methods);
+        exchangeIn += 2 + methods;
         if (userPassword) {
             writeClient(Unpooled.wrappedBuffer(new byte[] {5, SocksConnection.METHOD_USER_PASSWORD}));
             ch.flush();
@@ -1747,6 +1484,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         byte[] pw = new byte[passwordLength];
         b.getBytes(at + 3 + userLength, pw);
         b.skipBytes(3 + userLength + passwordLength);
+        exchangeIn += 3 + userLength + passwordLength;
         String user = new String(u, StandardCharsets.UTF_8);
         // the secret lives in this string for the authenticator only; it is never logged
         String password = new String(pw, StandardCharsets.UTF_8);
@@ -1851,6 +1589,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
         int port = b.getUnsignedShort(at + 4 + addressBytes);
         b.skipBytes(4 + addressBytes + 2);
+        exchangeIn += 4 + addressBytes + 2;
         if (command != SocksConnection.CMD_CONNECT) {
             socksReply(
                     SocksConnection.REP_COMMAND_NOT_SUPPORTED,
@@ -1966,16 +1705,18 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         ExchangeListener ex = gw.exchanges();
         if (ex != null) {
             ex.ended(ExchangeRecord.of(
-                    "socks",
-                    peer(),
-                    logUser,
-                    SocksConnection.LOG_METHOD,
-                    logStatus,
-                    logError,
-                    logExplain == null ? Explain.NONE : logExplain,
-                    nanos,
-                    result,
-                    logAttempted));
+                            "socks",
+                            peer(),
+                            logUser,
+                            SocksConnection.LOG_METHOD,
+                            logStatus,
+                            logError,
+                            logExplain == null ? Explain.NONE : logExplain,
+                            nanos,
+                            result,
+                            logAttempted)
+                    // a tunnel: the handshake and every byte relayed; a refused handshake: all the client sent
+                    .withBytes(tunnelOpened ? exchangeIn + bytesUp : received, written + bytesDown));
         }
     }
 
@@ -2057,16 +1798,17 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         ExchangeListener ex = gw.exchanges();
         if (ex != null) {
             ex.ended(ExchangeRecord.of(
-                    h.connect ? "connect" : "http",
-                    peer(),
-                    logUser,
-                    h.method,
-                    logStatus,
-                    logError,
-                    logExplain,
-                    nanos,
-                    result,
-                    logAttempted));
+                            h.connect ? "connect" : "http",
+                            peer(),
+                            logUser,
+                            h.method,
+                            logStatus,
+                            logError,
+                            logExplain,
+                            nanos,
+                            result,
+                            logAttempted)
+                    .withBytes(h.connect ? exchangeIn + bytesUp : exchangeIn, written - exchangeWritten + bytesDown));
         }
     }
 
@@ -2167,7 +1909,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
      * Turns reading of {@code c} on or off; nothing once it closed (a peer's reset may close it under the
      * caller, and the change would then fail in the transport).
      */
-    private static void autoRead(Channel c, boolean on) {
+    static void autoRead(Channel c, boolean on) {
         if (c == null || !c.isOpen() || c.config().isAutoRead() == on) {
             return;
         }
@@ -2178,7 +1920,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
     }
 
-    private static void cancel(ScheduledFuture<?> f) {
+    static void cancel(ScheduledFuture<?> f) {
         if (f != null) {
             f.cancel(false);
         }
