@@ -20,10 +20,7 @@ import java.io.UncheckedIOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -45,7 +42,7 @@ import java.util.function.Consumer;
  */
 final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements ServedConnection {
 
-    private static final System.Logger LOG = System.getLogger(HttpProxyHandler.class.getName());
+    static final System.Logger LOG = System.getLogger(HttpProxyHandler.class.getName());
     /** How long a connection closed after an error answer keeps reading (and discarding) the client's bytes. */
     private static final long LINGER_MILLIS = 500;
 
@@ -65,21 +62,23 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         CLOSED
     }
 
-    private final Gateway gw;
+    final Gateway gw;
     private final GatewayConfig cfg;
-    private final EventLoopListener listener;
-    private final long acceptedAt;
+    final EventLoopListener listener;
+    final long acceptedAt;
     /** A connection of the SOCKS5 listener: the handshake instead of a request head, one tunnel per connection. */
     private final boolean socks;
+    /** The SOCKS5 handshake of a connection of the SOCKS5 listener, else null. */
+    private final SocksHandshake socks5;
 
     private ChannelHandlerContext ctx;
     Channel ch;
     State state = State.HEAD;
-    private volatile boolean idle = true;
-    private ByteBuf pending;
-    private int parsedAt;
-    private boolean firstRequest = true;
-    private ScheduledFuture<?> firstTimer;
+    volatile boolean idle = true;
+    ByteBuf pending;
+    int parsedAt;
+    boolean firstRequest = true;
+    ScheduledFuture<?> firstTimer;
     private ScheduledFuture<?> headTimer;
     private ScheduledFuture<?> idleTimer;
     private boolean headTimerIsFirst;
@@ -87,35 +86,35 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     private String peer;
 
     // the current exchange
-    private RequestHead head;
-    private long exchangeStart;
-    private long written;
-    private long exchangeWritten;
+    RequestHead head;
+    long exchangeStart;
+    long written;
+    long exchangeWritten;
     /** Bytes of the client's the current exchange took: its head and body (a tunnel's: its head; see {@link #bytesUp}). */
-    private long exchangeIn;
+    long exchangeIn;
     /** Bytes read from the client while no tunnel relayed them (a SOCKS5 handshake that failed counts them all). */
-    private long received;
+    long received;
 
-    private ExchangeResult result;
-    private String logUser;
-    private String logAttempted;
-    private int logStatus;
-    private String logError;
-    private Explain logExplain;
-    private boolean exchangeOpen;
+    ExchangeResult result;
+    String logUser;
+    String logAttempted;
+    int logStatus;
+    String logError;
+    Explain logExplain;
+    boolean exchangeOpen;
 
     // the current tunnel
     private UpstreamAttempt attempt;
     Channel up;
-    private long bytesUp;
-    private long bytesDown;
+    long bytesUp;
+    long bytesDown;
     boolean upstreamEof;
     boolean upstreamBroke;
     private long lastActivity;
     private ScheduledFuture<?> tunnelTimer;
     private boolean tunnelEnded;
     /** The tunnel opened (a SOCKS5 connection's bytes are then its handshake and what was relayed). */
-    private boolean tunnelOpened;
+    boolean tunnelOpened;
 
     HttpProxyHandler(Gateway gw, EventLoopListener listener, long acceptedAt) {
         this.gw = gw;
@@ -123,6 +122,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         this.cfg = gw.config();
         this.listener = listener;
         this.acceptedAt = acceptedAt;
+        this.socks5 = socks ? new SocksHandshake(this) : null;
     }
 
     // ---------------------------------------------------------------- ServedConnection (shutdown)
@@ -181,7 +181,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         State was = state;
         if (socks && was == State.HEAD && exchangeOpen && logError == null) {
             result = ExchangeResult.BAD_REQUEST; // reset inside the handshake
-            socksError(400, GatewayErrors.BAD_REQUEST);
+            socks5.socksError(400, GatewayErrors.BAD_REQUEST);
         }
         state = State.CLOSED;
         if (was == State.TUNNEL) {
@@ -240,12 +240,12 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                     }
                 }
                 default -> {
-                    if (socks && state == State.HEAD && socksPhase == SocksPhase.AUTHENTICATING) {
+                    if (socks && state == State.HEAD && socks5.socksPhase == SocksHandshake.SocksPhase.AUTHENTICATING) {
                         return; // the credentials are being checked; the rest was read already
                     }
                     if (socks && state == State.HEAD && exchangeOpen) {
                         result = ExchangeResult.BAD_REQUEST; // the client closed inside the handshake
-                        socksError(400, GatewayErrors.BAD_REQUEST);
+                        socks5.socksError(400, GatewayErrors.BAD_REQUEST);
                     }
                     ch.close();
                 }
@@ -275,7 +275,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 if (socks) {
                     pending.writeBytes(in);
                     in.release();
-                    socksBytes();
+                    socks5.socksBytes();
                     return;
                 }
                 boolean lineFeed = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n') >= 0;
@@ -382,7 +382,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
 
     private void firstRequestExpired() {
         if (socks) {
-            socksExpired();
+            socks5.socksExpired();
             return;
         }
         if (state != State.HEAD || !firstRequest || headTimer != null) {
@@ -488,7 +488,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
      *
      * @param client the authenticated client of an earlier attempt, or null on the first
      */
-    private void route(int attemptNo, List<String> tried, String client, Explain last, boolean lastTimeout) {
+    void route(int attemptNo, List<String> tried, String client, Explain last, boolean lastTimeout) {
         RequestHead h = head;
         EventLoop loop = ch.eventLoop();
         Runnable task = () -> {
@@ -599,11 +599,11 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             case RouteDecision.Rejected rej -> {
                 if (socks) {
                     if (attemptNo > 1) {
-                        socksUpstreamFailed(lastTimeout);
+                        socks5.socksUpstreamFailed(lastTimeout);
                         return;
                     }
                     logExplain = new Explain("none", "none", rej.routing(), 0);
-                    socksReply(
+                    socks5.socksReply(
                             SocksConnection.rejectionReply(rej), rej.status(), rej.reason(), ExchangeResult.REJECTED);
                     return;
                 }
@@ -669,16 +669,16 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         boolean timeout = kind == FailureKind.CONNECT_TIMEOUT;
         if (socks && (gw.stopping() || !RetryRule.retriesTunnel(kind, attemptNo, cfg.maxAttempts()))) {
             if (gw.stopping()) {
-                socksReply(
+                socks5.socksReply(
                         SocksConnection.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
             } else {
-                socksFailure = SocksConnection.failureReply(kind);
-                socksUpstreamFailed(timeout);
+                socks5.socksFailure = SocksConnection.failureReply(kind);
+                socks5.socksUpstreamFailed(timeout);
             }
             return;
         }
         if (socks) {
-            socksFailure = SocksConnection.failureReply(kind);
+            socks5.socksFailure = SocksConnection.failureReply(kind);
         }
         if (gw.stopping() || !RetryRule.retriesTunnel(kind, attemptNo, cfg.maxAttempts())) {
             finishAnswered(upstreamFailed(ex, timeout, clientKeepAlive(head) && head.framing == 0));
@@ -706,7 +706,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         logStatus = 200;
         logExplain = ex;
         if (socks) {
-            writeSocksReply(SocksConnection.REP_SUCCEEDED);
+            socks5.writeSocksReply(SocksConnection.REP_SUCCEEDED);
         } else {
             StringBuilder sb = new StringBuilder(160).append("HTTP/1.1 200 Connection established\r\n");
             ex.appendTo(sb);
@@ -1367,359 +1367,6 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         sb.append("\r\n");
     }
 
-    // ---------------------------------------------------------------- SOCKS5 (RFC 1928, RFC 1929)
-
-    private enum SocksPhase {
-        GREETING,
-        AUTH,
-        AUTHENTICATING,
-        REQUEST
-    }
-
-    private SocksPhase socksPhase = SocksPhase.GREETING;
-    private String socksClient;
-    private HeaderFields socksHeaders;
-    private String socksTarget;
-    /** The reply for the last tunnel that could not be opened. */
-    private int socksFailure = SocksConnection.REP_GENERAL_FAILURE;
-
-    /** Handshake bytes arrived: each message is taken once whole (every field is at most 255 bytes). */
-    private void socksBytes() {
-        if (!pending.isReadable() || state != State.HEAD) {
-            return;
-        }
-        if (!exchangeOpen) { // the first byte: the connection counts as a tunnel from its accept
-            idle = false;
-            exchangeOpen = true;
-            exchangeStart = acceptedAt;
-            exchangeWritten = 0;
-            exchangeIn = 0;
-            result = ExchangeResult.ABORTED;
-            gw.metrics().started(true);
-        }
-        while (state == State.HEAD && pending.isReadable()) {
-            boolean progressed = switch (socksPhase) {
-                case GREETING -> socksGreeting();
-                case AUTH -> socksAuth();
-                case AUTHENTICATING -> false;
-                case REQUEST -> socksRequest();
-            };
-            if (!progressed) {
-                return;
-            }
-        }
-    }
-
-    private boolean socksGreeting() {
-        ByteBuf b = pending;
-        int at = b.readerIndex();
-        int version = b.getUnsignedByte(at);
-        if (version != SocksConnection.VERSION) {
-            if (version == 4) {
-                writeClient(Unpooled.wrappedBuffer(new byte[] {0, 0x5B, 0, 0, 0, 0, 0, 0}));
-            }
-            result = ExchangeResult.BAD_REQUEST;
-            socksClosing(400, GatewayErrors.BAD_REQUEST);
-            return false;
-        }
-        if (b.readableBytes() < 2) {
-            return false;
-        }
-        int methods = b.getUnsignedByte(at + 1);
-        if (methods == 0) {
-            b.skipBytes(2);
-            exchangeIn += 2;
-            socksRefuseMethod(ExchangeResult.BAD_REQUEST, 400, GatewayErrors.BAD_REQUEST);
-            return false;
-        }
-        if (b.readableBytes() < 2 + methods) {
-            return false;
-        }
-        boolean userPassword = false;
-        boolean none = false;
-        for (int i = 0; i < methods; i++) {
-            int m = b.getUnsignedByte(at + 2 + i);
-            userPassword |= m == SocksConnection.METHOD_USER_PASSWORD;
-            none |= m == SocksConnection.METHOD_NONE;
-        }
-        b.skipBytes(2 + methods);
-        exchangeIn += 2 + methods;
-        if (userPassword) {
-            writeClient(Unpooled.wrappedBuffer(new byte[] {5, SocksConnection.METHOD_USER_PASSWORD}));
-            ch.flush();
-            socksPhase = SocksPhase.AUTH;
-            return true;
-        }
-        String client = none ? gw.authenticator().authenticate(null) : null; // no secret: nothing to hash
-        if (client == null) { // credentials required, or no method we know offered
-            socksRefuseMethod(ExchangeResult.AUTH_REQUIRED, 407, GatewayErrors.AUTH_REQUIRED);
-            return false;
-        }
-        logUser = client;
-        socksClient = client;
-        socksHeaders = new HeaderFields();
-        writeClient(Unpooled.wrappedBuffer(new byte[] {5, SocksConnection.METHOD_NONE}));
-        ch.flush();
-        socksPhase = SocksPhase.REQUEST;
-        return true;
-    }
-
-    private boolean socksAuth() {
-        ByteBuf b = pending;
-        int at = b.readerIndex();
-        if (b.readableBytes() < 2) {
-            return false;
-        }
-        int version = b.getUnsignedByte(at);
-        int userLength = b.getUnsignedByte(at + 1);
-        if (b.readableBytes() < 3 + userLength) {
-            return false;
-        }
-        int passwordLength = b.getUnsignedByte(at + 2 + userLength);
-        if (b.readableBytes() < 3 + userLength + passwordLength) {
-            return false;
-        }
-        byte[] u = new byte[userLength];
-        b.getBytes(at + 2, u);
-        byte[] pw = new byte[passwordLength];
-        b.getBytes(at + 3 + userLength, pw);
-        b.skipBytes(3 + userLength + passwordLength);
-        exchangeIn += 3 + userLength + passwordLength;
-        String user = new String(u, StandardCharsets.UTF_8);
-        // the secret lives in this string for the authenticator only; it is never logged
-        String password = new String(pw, StandardCharsets.UTF_8);
-        Arrays.fill(pw, (byte) 0);
-        String authorization = version != SocksConnection.AUTH_VERSION || userLength == 0 || user.indexOf(':') >= 0
-                ? null
-                : "Basic "
-                        + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-        socksPhase = SocksPhase.AUTHENTICATING;
-        EventLoop loop = ch.eventLoop();
-        Runnable task = () -> {
-            String client;
-            try {
-                client = authorization == null ? null : gw.authenticator().authenticate(authorization);
-            } catch (RuntimeException e) {
-                Gateway.logHandlerDefect(LOG, "socks", e);
-                loop.execute(() -> ch.close());
-                return;
-            }
-            loop.execute(() -> socksAuthenticated(client, authorization));
-        };
-        try {
-            listener.offLoop().execute(task); // secret hashing (PBKDF2) stays off the loop
-        } catch (RejectedExecutionException e) {
-            ch.close();
-        }
-        return false;
-    }
-
-    private void socksAuthenticated(String client, String authorization) {
-        if (state != State.HEAD) {
-            return;
-        }
-        logUser = client;
-        if (client == null) {
-            logAttempted = AttemptedUser.of(authorization);
-            writeClient(Unpooled.wrappedBuffer(new byte[] {SocksConnection.AUTH_VERSION, 1}));
-            result = ExchangeResult.AUTH_REQUIRED;
-            socksClosing(407, GatewayErrors.AUTH_REQUIRED);
-            return;
-        }
-        writeClient(Unpooled.wrappedBuffer(new byte[] {SocksConnection.AUTH_VERSION, 0}));
-        ch.flush();
-        socksClient = client;
-        socksHeaders = new HeaderFields();
-        socksHeaders.add("Proxy-Authorization", authorization);
-        socksPhase = SocksPhase.REQUEST;
-        socksBytes();
-        if (clientEof && state == State.HEAD) {
-            result = ExchangeResult.BAD_REQUEST; // the client closed inside the handshake
-            socksError(400, GatewayErrors.BAD_REQUEST);
-            ch.close();
-        }
-    }
-
-    private boolean socksRequest() {
-        ByteBuf b = pending;
-        int at = b.readerIndex();
-        if (b.readableBytes() < 4) {
-            return false;
-        }
-        int version = b.getUnsignedByte(at);
-        int command = b.getUnsignedByte(at + 1);
-        int type = b.getUnsignedByte(at + 3);
-        if (version != SocksConnection.VERSION) {
-            socksReply(SocksConnection.REP_GENERAL_FAILURE, 400, GatewayErrors.BAD_REQUEST, ExchangeResult.BAD_REQUEST);
-            return false;
-        }
-        int addressBytes;
-        switch (type) {
-            case SocksConnection.ATYP_IPV4 -> addressBytes = 4;
-            case SocksConnection.ATYP_IPV6 -> addressBytes = 16;
-            case SocksConnection.ATYP_DOMAIN -> {
-                if (b.readableBytes() < 5) {
-                    return false;
-                }
-                addressBytes = 1 + b.getUnsignedByte(at + 4);
-            }
-            default -> {
-                socksReply(
-                        SocksConnection.REP_ADDRESS_TYPE_NOT_SUPPORTED,
-                        400,
-                        GatewayErrors.BAD_REQUEST,
-                        ExchangeResult.BAD_REQUEST);
-                return false;
-            }
-        }
-        if (b.readableBytes() < 4 + addressBytes + 2) {
-            return false;
-        }
-        String host;
-        if (type == SocksConnection.ATYP_DOMAIN) {
-            host = b.toString(at + 5, addressBytes - 1, StandardCharsets.ISO_8859_1);
-        } else {
-            byte[] raw = new byte[addressBytes];
-            b.getBytes(at + 4, raw);
-            try {
-                host = InetAddress.getByAddress(raw).getHostAddress(); // a literal: no lookup
-            } catch (UnknownHostException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        int port = b.getUnsignedShort(at + 4 + addressBytes);
-        b.skipBytes(4 + addressBytes + 2);
-        exchangeIn += 4 + addressBytes + 2;
-        if (command != SocksConnection.CMD_CONNECT) {
-            socksReply(
-                    SocksConnection.REP_COMMAND_NOT_SUPPORTED,
-                    400,
-                    GatewayErrors.UNSUPPORTED_METHOD,
-                    ExchangeResult.BAD_REQUEST);
-            return false;
-        }
-        if (port == 0) {
-            socksReply(
-                    SocksConnection.REP_NOT_ALLOWED, 400, GatewayErrors.BAD_CONNECT_TARGET, ExchangeResult.BAD_REQUEST);
-            return false;
-        }
-        RequestTarget target;
-        try {
-            target = RequestTarget.connect((host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port);
-        } catch (WireException e) { // an empty name or one with characters no host name has
-            socksReply(
-                    SocksConnection.REP_HOST_UNREACHABLE,
-                    400,
-                    GatewayErrors.BAD_CONNECT_TARGET,
-                    ExchangeResult.BAD_REQUEST);
-            return false;
-        }
-        socksTarget = target.authority();
-        // the handshake is complete: the first-request deadline is met
-        cancel(firstTimer);
-        firstRequest = false;
-        head = RequestHead.socks(target, socksHeaders);
-        state = State.BUSY;
-        if (gw.stopping()) {
-            socksReply(SocksConnection.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
-            return false;
-        }
-        route(1, List.of(), socksClient, Explain.NONE, false);
-        return false;
-    }
-
-    private void socksExpired() {
-        if (state != State.HEAD) {
-            return;
-        }
-        // the handshake did not complete within firstRequestTimeout of the accept
-        gw.metrics().connectionClosed(listener.name(), ClosedReason.FIRST_REQUEST_TIMEOUT);
-        if (exchangeOpen) {
-            result = ExchangeResult.BAD_REQUEST;
-            socksError(408, GatewayErrors.REQUEST_TIMEOUT);
-            endExchange();
-        }
-        ch.close();
-    }
-
-    private void socksUpstreamFailed(boolean timeout) {
-        socksReply(
-                socksFailure,
-                timeout ? 504 : 502,
-                timeout ? GatewayErrors.UPSTREAM_TIMEOUT : GatewayErrors.UPSTREAM_FAILED,
-                ExchangeResult.UPSTREAM_FAILED);
-    }
-
-    private void socksRefuseMethod(ExchangeResult r, int status, String reason) {
-        writeClient(Unpooled.wrappedBuffer(new byte[] {5, (byte) SocksConnection.NO_ACCEPTABLE_METHOD}));
-        result = r;
-        socksClosing(status, reason);
-    }
-
-    /** Answers with a failure reply and closes; {@code status} and {@code reason} are for the log. */
-    private void socksReply(int reply, int status, String reason, ExchangeResult r) {
-        writeSocksReply(reply);
-        result = r;
-        socksClosing(status, reason);
-    }
-
-    /** VER, REP, RSV, then BND.ADDR and BND.PORT 0.0.0.0:0 (the upstream's socket is not the client's business). */
-    private void writeSocksReply(int reply) {
-        writeClient(
-                Unpooled.wrappedBuffer(new byte[] {5, (byte) reply, 0, SocksConnection.ATYP_IPV4, 0, 0, 0, 0, 0, 0}));
-    }
-
-    private void socksError(int status, String reason) {
-        logStatus = status;
-        logError = reason;
-        gw.metrics().error(reason);
-    }
-
-    /** Ends the connection after a refusal: the reply reaches the client before the close (no reset). */
-    private void socksClosing(int status, String reason) {
-        socksError(status, reason);
-        state = State.CLOSING;
-        idle = false;
-        parsedAt = 0;
-        endExchange();
-        ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> lingerThenClose());
-    }
-
-    private void socksEnded(long nanos) {
-        gw.metrics().socksFinished(result, nanos);
-        AccessLog log = gw.accessLog();
-        if (log != null) {
-            listener.accessLog(log.line(
-                    peer(),
-                    logUser,
-                    SocksConnection.LOG_METHOD,
-                    socksTarget,
-                    logStatus,
-                    logError,
-                    written + bytesDown,
-                    bytesUp,
-                    nanos,
-                    logExplain == null ? Explain.NONE : logExplain,
-                    result));
-        }
-        ExchangeListener ex = gw.exchanges();
-        if (ex != null) {
-            ex.ended(ExchangeRecord.of(
-                            "socks",
-                            peer(),
-                            logUser,
-                            SocksConnection.LOG_METHOD,
-                            logStatus,
-                            logError,
-                            logExplain == null ? Explain.NONE : logExplain,
-                            nanos,
-                            result,
-                            logAttempted)
-                    // a tunnel: the handshake and every byte relayed; a refused handshake: all the client sent
-                    .withBytes(tunnelOpened ? exchangeIn + bytesUp : received, written + bytesDown));
-        }
-    }
-
     // ---------------------------------------------------------------- answers
 
     private boolean upstreamFailed(Explain last, boolean timeout, boolean keep) {
@@ -1768,14 +1415,14 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
     }
 
-    private void endExchange() {
+    void endExchange() {
         if (!exchangeOpen) {
             return;
         }
         exchangeOpen = false;
         long nanos = gw.ticker().read() - exchangeStart;
         if (socks) {
-            socksEnded(nanos);
+            socks5.socksEnded(nanos);
             return;
         }
         RequestHead h = head;
@@ -1817,7 +1464,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         return (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + t.port();
     }
 
-    private String peer() {
+    String peer() {
         String p = peer;
         if (p == null) {
             p = ch.remoteAddress() instanceof InetSocketAddress a
@@ -1874,7 +1521,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         return keep;
     }
 
-    private void lingerThenClose() {
+    void lingerThenClose() {
         if (!ch.isActive()) {
             return;
         }
@@ -1889,12 +1536,12 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         ch.eventLoop().schedule(() -> ch.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
     }
 
-    private void writeClient(ByteBuf b) {
+    void writeClient(ByteBuf b) {
         written += b.readableBytes();
         ch.write(b, ch.voidPromise());
     }
 
-    private void writeClient(CharSequence s) {
+    void writeClient(CharSequence s) {
         ByteBuf out = ch.alloc().buffer(s.length());
         out.writeCharSequence(s, StandardCharsets.ISO_8859_1);
         written += out.readableBytes();
