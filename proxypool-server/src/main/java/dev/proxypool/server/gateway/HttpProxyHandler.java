@@ -17,8 +17,6 @@ import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.Inet6Address;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -63,11 +61,17 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     }
 
     final Gateway gw;
-    private final GatewayConfig cfg;
+    final GatewayConfig cfg;
     final EventLoopListener listener;
     final long acceptedAt;
     /** A connection of the SOCKS5 listener: the handshake instead of a request head, one tunnel per connection. */
     private final boolean socks;
+    /** Plain HTTP forwarding of this connection's requests. */
+    private final PlainForward forward = new PlainForward(this);
+    /** The plain request being forwarded, or null. */
+    PlainForward.Forward fwd;
+    /** The request body being streamed upstream, or null. */
+    BodyFramer reqFramer;
     /** The SOCKS5 handshake of a connection of the SOCKS5 listener, else null. */
     private final SocksHandshake socks5;
 
@@ -104,7 +108,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     boolean exchangeOpen;
 
     // the current tunnel
-    private UpstreamAttempt attempt;
+    UpstreamAttempt attempt;
     Channel up;
     long bytesUp;
     long bytesDown;
@@ -194,10 +198,10 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             if (up != null) {
                 up.close();
             }
-            Forward f = fwd;
+            PlainForward.Forward f = fwd;
             if (f != null) {
                 cancel(f.timer);
-                releaseResponseBuffer(f);
+                forward.releaseResponseBuffer(f);
                 fwd = null;
             }
             completeAttempt(AttemptOutcome.ABANDONED); // the client left: not the proxy's fault
@@ -287,7 +291,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 received += in.readableBytes();
                 pending.writeBytes(in); // early tunnel bytes, a request body, or a pipelined request
                 in.release();
-                forwardClientBytes();
+                forward.forwardClientBytes();
             }
             case CLOSING -> {
                 parsedAt += in.readableBytes(); // counts the dropped bytes while closing
@@ -466,13 +470,13 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         bytesUp = 0;
         bytesDown = 0;
         if (!h.connect) {
-            startForward();
+            forward.startForward();
             return;
         }
         route(1, List.of(), null, Explain.NONE, false);
     }
 
-    private boolean clientKeepAlive(RequestHead h) {
+    boolean clientKeepAlive(RequestHead h) {
         if (gw.stopping()) {
             return false;
         }
@@ -573,12 +577,12 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             if (r.link() != null) {
                 r.link().close(); // a blocking link cannot join the loop
             }
-            forwardRouted(a, r.dial(), attemptNo, tried, r.openFailed());
+            forward.forwardRouted(a, r.dial(), attemptNo, tried, r.openFailed());
             return;
         }
         if (!h.connect && r.client() != null && attemptNo > 1) {
             logUser = r.client();
-            forwardExhausted(last, lastTimeout);
+            forward.forwardExhausted(last, lastTimeout);
             return;
         }
         if (r.client() == null) {
@@ -644,7 +648,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     }
 
     /** Opens {@code d}'s connection on this connection's loop ({@link UpstreamConnector#open}). */
-    private void connectUpstream(
+    void connectUpstream(
             UpstreamDial d, UpstreamAttempt a, UpstreamConnector.Dialed done, Consumer<FailureKind> failed) {
         UpstreamConnector.open(
                 ch.eventLoop(),
@@ -758,7 +762,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 autoRead(up, false); // resumed by the client's writability
             }
         } else if (state == State.BUSY && fwd != null) {
-            forwardUpRead(in);
+            forward.forwardUpRead(in);
         } else {
             in.release();
         }
@@ -772,7 +776,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 closeTunnel();
             }
         } else if (state == State.BUSY && fwd != null) {
-            forwardUpEnded();
+            forward.forwardUpEnded();
         } else if (up != null) {
             up.close();
         }
@@ -784,7 +788,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
             endTunnel();
         } else if (state == State.BUSY && fwd != null) {
-            forwardUpEnded();
+            forward.forwardUpEnded();
         }
     }
 
@@ -823,506 +827,8 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         endExchange();
     }
 
-    // ---------------------------------------------------------------- plain HTTP forwarding
-
-    /** One plain request's forwarding state. */
-    private static final class Forward {
-        boolean keepClient;
-        boolean hasBody;
-        boolean expectContinue;
-        boolean continueSent;
-        boolean idempotent;
-        int maxAttempts;
-        /** A small idempotent request's body, read whole so the request can be replayed; null: streamed. */
-        byte[] replayBody;
-        /** Bytes of {@link #replayBody} still to collect before routing. */
-        long collect;
-
-        UpstreamDial dial;
-        int attemptNo;
-        List<String> tried = List.of();
-        Explain ex = Explain.NONE;
-        boolean mayRetry;
-        boolean allowReuse;
-        boolean reused;
-        ByteBuf respPending;
-        ResponseHead resp;
-        BodyFramer respFramer;
-        boolean unreachable;
-        boolean keep;
-        boolean reusable;
-        ScheduledFuture<?> timer;
-        long lastActivity;
-    }
-
-    private Forward fwd;
-    /** The request body being streamed upstream, or null. */
-    BodyFramer reqFramer;
-
-    private void startForward() {
-        RequestHead h = head;
-        Forward f = new Forward();
-        fwd = f;
-        f.hasBody = h.framing != 0;
-        f.keepClient = clientKeepAlive(h);
-        f.expectContinue = h.http11 && f.hasBody && h.headers.hasToken("Expect", "100-continue");
-        boolean replay = h.framing > 0
-                && h.framing <= GatewayConnection.MAX_REPLAYABLE_BODY
-                && !f.expectContinue
-                && RetryRule.retryable(h.method, false);
-        boolean unreplayable = f.hasBody && !replay;
-        f.idempotent = RetryRule.retryable(h.method, unreplayable);
-        f.maxAttempts = RetryRule.attemptsAllowed(h.method, unreplayable, cfg.maxAttempts());
-        if (replay) {
-            f.collect = h.framing;
-            if (pending.readableBytes() >= f.collect) {
-                takeReplayBody();
-            } else {
-                autoRead(ch, true); // the rest comes in channelRead
-            }
-            return;
-        }
-        route(1, List.of(), null, Explain.NONE, false);
-    }
-
-    private void takeReplayBody() {
-        Forward f = fwd;
-        autoRead(ch, false);
-        f.replayBody = new byte[(int) f.collect];
-        pending.readBytes(f.replayBody);
-        exchangeIn += f.replayBody.length;
-        f.collect = 0;
-        route(1, List.of(), null, Explain.NONE, false);
-    }
-
-    /** Client bytes while a plain request is busy: the replay body collected, or the body streamed. */
-    private void forwardClientBytes() {
-        Forward f = fwd;
-        if (f == null) {
-            return;
-        }
-        if (f.collect > 0 && pending.readableBytes() >= f.collect) {
-            takeReplayBody();
-        } else if (reqFramer != null && up != null) {
-            pumpRequestBody();
-        }
-    }
-
-    private void forwardRouted(
-            UpstreamAttempt a, UpstreamDial dial, int attemptNo, List<String> tried, IOException openFailed) {
-        Forward f = fwd;
-        attempt = a;
-        f.attemptNo = attemptNo;
-        f.tried = tried;
-        f.ex = Explain.of(a, attemptNo);
-        f.mayRetry = f.idempotent && attemptNo < f.maxAttempts;
-        f.allowReuse = f.idempotent;
-        if (openFailed != null) {
-            forwardFailed(GatewayConnection.dialFailure(openFailed));
-            return;
-        }
-        if (dial == null) {
-            // an attempt only the blocking open() can serve is not carried by the event loops
-            forwardFailed(FailureKind.PROTOCOL_ERROR);
-            return;
-        }
-        f.dial = dial;
-        connectForward();
-    }
-
-    private void connectForward() {
-        Forward f = fwd;
-        if (f.allowReuse && f.dial.poolKey() != null) {
-            Channel c = IdleUpstreams.take(ch.eventLoop(), f.dial.poolKey());
-            if (c != null) {
-                f.reused = true;
-                attempt.connected(-1);
-                up = c;
-                c.pipeline().get(UpstreamHandler.class).owner = this;
-                sendForward();
-                return;
-            }
-        }
-        f.reused = false;
-        UpstreamAttempt a = attempt;
-        // TLS to an HTTPS proxy and the handshake of a tunnel through a proxy (SOCKS4/4a/5, HTTP CONNECT)
-        // come before the request, as for a tunnel
-        connectUpstream(
-                f.dial,
-                a,
-                (c, early) -> {
-                    if (fwd != f || state != State.BUSY || attempt != a) {
-                        if (early != null) {
-                            early.release();
-                        }
-                        c.close();
-                        return;
-                    }
-                    up = c;
-                    sendForward();
-                    if (early != null && up == c && fwd == f) { // the origin spoke first
-                        forwardUpRead(early);
-                    } else if (early != null) {
-                        early.release();
-                    }
-                },
-                kind -> {
-                    if (fwd == f && state == State.BUSY && attempt == a) {
-                        forwardFailed(kind);
-                    }
-                });
-    }
-
-    private void sendForward() {
-        Forward f = fwd;
-        RequestHead h = head;
-        f.resp = null;
-        f.respFramer = null;
-        if (f.respPending != null) {
-            f.respPending.release();
-        }
-        f.respPending = ch.alloc().heapBuffer(512);
-        StringBuilder sb = new StringBuilder(512);
-        requestHead(sb, h, f.dial, attempt.consumedHeader(), attempt.resolvedTarget());
-        ByteBuf out = up.alloc().buffer(sb.length());
-        out.writeCharSequence(sb, StandardCharsets.ISO_8859_1);
-        up.write(out, up.voidPromise());
-        if (f.replayBody != null) {
-            up.write(Unpooled.wrappedBuffer(f.replayBody), up.voidPromise());
-        } else if (h.framing != 0) {
-            if (f.expectContinue && !f.continueSent) { // we answer 100 ourselves and send no Expect upstream
-                f.continueSent = true;
-                writeClient("HTTP/1.1 100 Continue\r\n\r\n");
-                ch.flush();
-            }
-            reqFramer = new BodyFramer(h.framing, false, cfg.maxHeaderBytes(), ch.alloc());
-            pumpRequestBody();
-        }
-        up.flush();
-        if (up == null) {
-            return; // the request body broke its framing
-        }
-        autoRead(up, true);
-        long wait = f.mayRetry
-                ? Math.min(cfg.firstByteTimeout().toNanos(), cfg.ioTimeout().toNanos())
-                : cfg.ioTimeout().toNanos();
-        f.timer = ch.eventLoop()
-                .schedule(
-                        () -> {
-                            if (fwd == f && f.resp == null) {
-                                forwardFailed(FailureKind.SLOW_BODY);
-                            }
-                        },
-                        wait,
-                        TimeUnit.NANOSECONDS);
-    }
-
-    private void pumpRequestBody() {
-        Forward f = fwd;
-        Channel u = up;
-        try {
-            int before = pending.readerIndex();
-            boolean done = reqFramer.feed(pending, b -> u.write(b, u.voidPromise()));
-            exchangeIn += pending.readerIndex() - before;
-            u.flush();
-            if (done) {
-                reqFramer = null;
-                autoRead(ch, false);
-            } else {
-                autoRead(ch, u.isWritable());
-            }
-        } catch (BodyFramer.FramingException e) {
-            // the client's own chunked body is malformed: answered 400 before any response byte, else cut
-            reqFramer = null;
-            cancel(f.timer);
-            up = null;
-            u.close();
-            completeAttempt(AttemptOutcome.ABANDONED);
-            fwd = null;
-            if (f.resp != null) {
-                result = ExchangeResult.ABORTED;
-                endExchange();
-                ch.close();
-                return;
-            }
-            result = ExchangeResult.BAD_REQUEST;
-            sendError(
-                    head.http11, 400, GatewayErrors.BAD_FRAMING, "malformed chunked request body", Explain.NONE, false);
-            endExchange();
-        }
-    }
-
-    private void forwardUpRead(ByteBuf in) {
-        Forward f = fwd;
-        f.lastActivity = gw.ticker().read();
-        if (f.resp == null) {
-            f.respPending.writeBytes(in);
-            in.release();
-            parseResponse();
-            return;
-        }
-        try {
-            feedResponse(in);
-        } finally {
-            in.release();
-        }
-    }
-
-    private void parseResponse() {
-        Forward f = fwd;
-        while (true) {
-            ByteBuf buf = f.respPending;
-            if (!buf.isReadable()) {
-                return;
-            }
-            byte[] bytes = new byte[buf.readableBytes()];
-            buf.getBytes(buf.readerIndex(), bytes);
-            ByteArrayInputStream src = new ByteArrayInputStream(bytes);
-            WireReader r = new WireReader(src, new byte[bytes.length + 1], false);
-            ResponseHead resp;
-            try {
-                resp = ResponseHead.read(r, cfg);
-            } catch (WireException e) {
-                forwardFailed(FailureKind.PROTOCOL_ERROR);
-                return;
-            } catch (IOException e) {
-                return; // not whole yet
-            }
-            if (resp == null) {
-                return;
-            }
-            buf.skipBytes(bytes.length - src.available() - r.buffered());
-            if (resp.status == 101) {
-                forwardFailed(FailureKind.PROTOCOL_ERROR); // no upgrade through the gateway
-                return;
-            }
-            if (resp.status >= 200) {
-                responseHead(resp);
-                return;
-            }
-            // 1xx interim responses are ours to swallow: we already answered Expect ourselves
-        }
-    }
-
-    private void responseHead(ResponseHead resp) {
-        Forward f = fwd;
-        RequestHead h = head;
-        cancel(f.timer);
-        boolean forwardMode = f.dial.mode() == UpstreamLink.Mode.FORWARD;
-        if (forwardMode && resp.status == 407) {
-            forwardFailed(FailureKind.PROXY_AUTH_REJECTED);
-            return;
-        }
-        f.unreachable = forwardMode && (resp.status == 502 || resp.status == 504);
-        if (f.unreachable && f.mayRetry) {
-            forwardFailed(FailureKind.UPSTREAM_UNREACHABLE);
-            return;
-        }
-        long framing;
-        try {
-            framing = resp.framing(h.method);
-        } catch (WireException e) {
-            forwardFailed(FailureKind.PROTOCOL_ERROR);
-            return;
-        }
-        attempt.answered(resp.status);
-        f.resp = resp;
-        boolean dechunk = framing == Framing.CHUNKED && !h.http11;
-        f.keep = f.keepClient && framing != Framing.UNTIL_CLOSE && !dechunk;
-        f.reusable = framing != Framing.UNTIL_CLOSE
-                && (resp.http11
-                        ? !resp.headers.hasToken("Connection", "close")
-                        : resp.headers.hasToken("Connection", "keep-alive"));
-        logStatus = resp.status;
-        logExplain = f.ex;
-        StringBuilder sb = new StringBuilder(512)
-                .append("HTTP/1.1 ")
-                .append(resp.status)
-                .append(' ')
-                .append(resp.reasonPhrase)
-                .append("\r\n");
-        HeaderFields rh = resp.headers;
-        String connection = HopByHop.connection(rh);
-        for (int i = 0, n = rh.size(); i < n; i++) {
-            String name = rh.name(i);
-            if (HopByHop.skip(name, connection) || dechunk && name.equalsIgnoreCase("Transfer-Encoding")) {
-                continue;
-            }
-            header(sb, name, rh.value(i));
-        }
-        f.ex.appendTo(sb);
-        if (!f.keep) {
-            header(sb, "Connection", "close");
-        } else if (!h.http11) {
-            header(sb, "Connection", "keep-alive");
-        }
-        sb.append("\r\n");
-        writeClient(sb);
-        f.respFramer = new BodyFramer(framing, dechunk, cfg.maxHeaderBytes(), ch.alloc());
-        f.lastActivity = gw.ticker().read();
-        scheduleBodyIdle(f);
-        if (f.respFramer.done()) {
-            forwardDone();
-            return;
-        }
-        feedResponse(f.respPending);
-    }
-
-    private void scheduleBodyIdle(Forward f) {
-        long left = f.lastActivity + cfg.ioTimeout().toNanos() - gw.ticker().read();
-        f.timer = ch.eventLoop()
-                .schedule(
-                        () -> {
-                            if (fwd != f) {
-                                return;
-                            }
-                            if (f.lastActivity
-                                            + cfg.ioTimeout().toNanos()
-                                            - gw.ticker().read()
-                                    <= 0) {
-                                forwardBroken(FailureKind.SLOW_BODY);
-                            } else {
-                                scheduleBodyIdle(f);
-                            }
-                        },
-                        Math.max(1, left),
-                        TimeUnit.NANOSECONDS);
-    }
-
-    private void feedResponse(ByteBuf in) {
-        Forward f = fwd;
-        boolean done;
-        try {
-            done = f.respFramer.feed(in, b -> {
-                written += b.readableBytes();
-                ch.write(b, ch.voidPromise());
-            });
-        } catch (BodyFramer.FramingException e) {
-            forwardBroken(FailureKind.PROTOCOL_ERROR);
-            return;
-        }
-        if (done) {
-            if (in.isReadable()) {
-                f.reusable = false; // bytes after the response: the connection is not trusted again
-            }
-            forwardDone();
-        } else if (!ch.isWritable() && up != null) {
-            autoRead(up, false); // resumed by the client's writability
-        }
-    }
-
-    /** The upstream ended its side (or went away) during a plain exchange. */
-    private void forwardUpEnded() {
-        Forward f = fwd;
-        if (f.resp == null) {
-            Channel u = up;
-            up = null;
-            if (u != null) {
-                u.close();
-            }
-            boolean stale = f.reused && f.allowReuse;
-            if (stale && (head.framing == 0 || f.replayBody != null)) {
-                cancel(f.timer);
-                f.allowReuse = false; // a pooled connection had gone stale: once more on a fresh one
-                connectForward();
-                return;
-            }
-            forwardFailed(FailureKind.CONNECTION_RESET);
-        } else if (f.respFramer.untilClose()) {
-            f.reusable = false;
-            forwardDone();
-        } else {
-            forwardBroken(FailureKind.CONNECTION_RESET);
-        }
-    }
-
-    /** The attempt failed before any response byte reached the client: retried on another proxy, or answered. */
-    private void forwardFailed(FailureKind kind) {
-        Forward f = fwd;
-        cancel(f.timer);
-        reqFramer = null;
-        Channel u = up;
-        up = null;
-        if (u != null) {
-            u.close();
-        }
-        UpstreamAttempt a = attempt;
-        completeAttempt(AttemptOutcome.failure(kind));
-        boolean timeout = kind == FailureKind.CONNECT_TIMEOUT || kind == FailureKind.SLOW_BODY;
-        if (f.mayRetry && a != null) {
-            gw.metrics().retried();
-            route(f.attemptNo + 1, RetryRule.excluding(f.tried, a.proxyId()), logUser, f.ex, timeout);
-            return;
-        }
-        forwardExhausted(f.ex, timeout);
-    }
-
-    private void forwardExhausted(Explain last, boolean timeout) {
-        Forward f = fwd;
-        fwd = null;
-        releaseResponseBuffer(f);
-        finishAnswered(upstreamFailed(last, timeout, f.keepClient && !f.hasBody));
-    }
-
-    /** Broke after the response had started: the client connection is cut, the only honest signal left. */
-    private void forwardBroken(FailureKind kind) {
-        Forward f = fwd;
-        cancel(f.timer);
-        fwd = null;
-        reqFramer = null;
-        releaseResponseBuffer(f);
-        Channel u = up;
-        up = null;
-        if (u != null) {
-            u.close();
-        }
-        completeAttempt(AttemptOutcome.failure(kind));
-        result = ExchangeResult.ABORTED;
-        endExchange();
-        ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-    }
-
-    private void forwardDone() {
-        Forward f = fwd;
-        cancel(f.timer);
-        fwd = null;
-        releaseResponseBuffer(f);
-        Channel u = up;
-        up = null;
-        boolean reusable = f.reusable && reqFramer == null && f.dial.poolKey() != null;
-        reqFramer = null;
-        if (u != null) {
-            u.pipeline().get(UpstreamHandler.class).owner = null;
-            if (reusable) {
-                autoRead(u, true); // an idle connection that speaks or closes is dropped
-                IdleUpstreams.give(f.dial.poolKey(), u);
-            } else {
-                u.close();
-            }
-        }
-        completeAttempt(
-                f.unreachable
-                        ? AttemptOutcome.failure(FailureKind.UPSTREAM_UNREACHABLE)
-                        : AttemptOutcome.success(f.resp.status));
-        result = ExchangeResult.OK;
-        ch.flush();
-        endExchange();
-        if (f.keep && !clientEof && !gw.stopping()) {
-            awaitNextRequest();
-        } else {
-            state = State.CLOSING;
-            ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-        }
-    }
-
-    private static void releaseResponseBuffer(Forward f) {
-        if (f != null && f.respPending != null) {
-            f.respPending.release();
-            f.respPending = null;
-        }
-    }
-
-    private void completeAttempt(AttemptOutcome outcome) {
+    // ---------------------------------------------------------------- answers
+    void completeAttempt(AttemptOutcome outcome) {
         UpstreamAttempt a = attempt;
         attempt = null;
         if (a != null) {
@@ -1330,46 +836,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
     }
 
-    private static void requestHead(
-            StringBuilder sb, RequestHead head, UpstreamDial dial, String consumedHeader, InetAddress resolved) {
-        RequestTarget t = head.target;
-        boolean forward = dial.mode() == UpstreamLink.Mode.FORWARD;
-        sb.append(head.method).append(' ');
-        if (forward) {
-            sb.append("http://");
-            if (resolved == null) {
-                sb.append(t.authority());
-            } else { // the checked address for the upstream to connect to; Host below keeps the name
-                String a = resolved.getHostAddress();
-                sb.append(resolved instanceof Inet6Address ? "[" + a + "]" : a)
-                        .append(':')
-                        .append(t.port());
-            }
-        }
-        sb.append(t.path()).append(" HTTP/1.1\r\n");
-        header(sb, "Host", t.authority());
-        UpstreamLink.InjectedHeader inject = dial.injectedHeader();
-        if (inject != null && forward) {
-            header(sb, inject.name(), inject.value());
-        }
-        HeaderFields h = head.headers;
-        String connection = HopByHop.connection(h);
-        for (int i = 0, n = h.size(); i < n; i++) {
-            String name = h.name(i);
-            if (HopByHop.skip(name, connection)
-                    || name.equalsIgnoreCase("Host")
-                    || name.equalsIgnoreCase("Expect")
-                    || name.equalsIgnoreCase(consumedHeader)) {
-                continue;
-            }
-            header(sb, name, h.value(i));
-        }
-        sb.append("\r\n");
-    }
-
-    // ---------------------------------------------------------------- answers
-
-    private boolean upstreamFailed(Explain last, boolean timeout, boolean keep) {
+    boolean upstreamFailed(Explain last, boolean timeout, boolean keep) {
         result = ExchangeResult.UPSTREAM_FAILED;
         return timeout
                 ? sendError(
@@ -1383,14 +850,14 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     }
 
     /** An exchange answered by the gateway itself ended: the next request, or the close already under way. */
-    private void finishAnswered(boolean keep) {
+    void finishAnswered(boolean keep) {
         endExchange();
         if (keep && state == State.BUSY) {
             awaitNextRequest();
         }
     }
 
-    private void awaitNextRequest() {
+    void awaitNextRequest() {
         state = State.HEAD;
         head = null;
         idle = true;
@@ -1481,7 +948,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
      *
      * @return {@code keep}
      */
-    private boolean sendError(boolean http11, int status, String reason, String message, Explain ex, boolean keep) {
+    boolean sendError(boolean http11, int status, String reason, String message, Explain ex, boolean keep) {
         gw.metrics().error(reason);
         logStatus = status;
         logError = reason;
