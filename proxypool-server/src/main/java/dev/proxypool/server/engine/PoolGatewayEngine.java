@@ -16,6 +16,7 @@ import dev.proxypool.server.access.UsernameOptions;
 import dev.proxypool.server.gateway.GatewayEngine;
 import dev.proxypool.server.gateway.GatewayErrors;
 import dev.proxypool.server.gateway.IdleLinkPool;
+import dev.proxypool.server.gateway.IdleUpstreams;
 import dev.proxypool.server.gateway.RouteDecision;
 import dev.proxypool.server.gateway.RouteRequest;
 import java.net.InetAddress;
@@ -77,12 +78,16 @@ public final class PoolGatewayEngine implements GatewayEngine {
      * proxy keeps up to {@value #MAX_IDLE_PER_PROXY} sockets open for the life of the process.
      */
     private void closeIdleOfGone(PoolSnapshot snapshot) {
-        if (idle.isEmpty()) {
+        if (idle.isEmpty() && !IdleUpstreams.inUse()) {
             return;
         }
         Set<String> present = new HashSet<>();
         for (Proxy p : snapshot.proxies()) {
             present.add(p.id());
+        }
+        IdleUpstreams.close(id -> !present.contains(id)); // the event loops' pools
+        if (idle.isEmpty()) {
+            return;
         }
         idle.entrySet().removeIf(e -> {
             if (present.contains(e.getKey())) {
@@ -205,6 +210,7 @@ public final class PoolGatewayEngine implements GatewayEngine {
 
     /** Closes every pooled upstream connection (on stop). */
     public void closeIdle() {
+        IdleUpstreams.close(id -> true); // the event loops' pools
         idle.values().forEach(IdleLinkPool::closeAll);
         idle.clear();
     }

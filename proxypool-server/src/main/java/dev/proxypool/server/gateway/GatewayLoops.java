@@ -24,7 +24,13 @@ import java.util.concurrent.TimeUnit;
  * default while Netty 4.2.18's epoll registration loses a channel whose interest set went empty: it
  * removes the descriptor from the epoll set but keeps it marked as added, so the next change of
  * interest (a read resumed after backpressure, or after a request was routed) fails with {@code
- * epoll_ctl(MOD) ENOENT} and the connection is closed (seen in {@code GatewayStressTest}).
+ * epoll_ctl(MOD) ENOENT} and the connection is closed (seen in {@code GatewayStressTest}). The defect is
+ * Netty's, not this gateway's use of it: in 4.2.18 {@code EpollIoHandler}'s registration, asked for an
+ * empty interest set while in its {@code Added} state, calls {@code epoll_ctl(DEL)} and stays {@code
+ * Added}, whichever thread asked and however reads were toggled (the removal for an empty set came
+ * with Netty's pull request 16689); the interest set empties, for instance, once the peer half-closed
+ * ({@code EPOLLRDHUP} and {@code EPOLLIN} cleared) and no write is pending, so the next pending write
+ * fails. {@code EpollMode} is a no-op in 4.2, so there is no edge-triggered way around it.
  */
 final class GatewayLoops implements AutoCloseable {
 

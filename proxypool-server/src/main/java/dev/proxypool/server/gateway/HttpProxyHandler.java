@@ -2,46 +2,27 @@ package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.routing.RetryRule;
-import dev.proxypool.sdk.dial.DialStage;
-import dev.proxypool.sdk.dial.Failures;
-import dev.proxypool.sdk.dial.HandshakeRejected;
-import dev.proxypool.sdk.dial.UpstreamHandshake;
 import dev.proxypool.server.access.AttemptedUser;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ConnectException;
-import java.net.Inet6Address;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLParameters;
 
 /**
  * One client connection of the HTTP proxy listener on its event loop: the request head is
@@ -59,7 +40,7 @@ import javax.net.ssl.SSLParameters;
  */
 final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements ServedConnection {
 
-    private static final System.Logger LOG = System.getLogger(HttpProxyHandler.class.getName());
+    static final System.Logger LOG = System.getLogger(HttpProxyHandler.class.getName());
     /** How long a connection closed after an error answer keeps reading (and discarding) the client's bytes. */
     private static final long LINGER_MILLIS = 500;
 
@@ -67,7 +48,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     /** Bytes collected without a new line feed before the head is parsed again (a line cap may have passed). */
     private static final int REPARSE_BYTES = 1024;
 
-    private enum State {
+    enum State {
         /** Waiting for or reading a request head. */
         HEAD,
         /** A request is being routed, dialed or answered: client reads paused. */
@@ -79,50 +60,65 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         CLOSED
     }
 
-    private final Gateway gw;
-    private final GatewayConfig cfg;
-    private final EventLoopListener listener;
-    private final long acceptedAt;
+    final Gateway gw;
+    final GatewayConfig cfg;
+    final EventLoopListener listener;
+    final long acceptedAt;
     /** A connection of the SOCKS5 listener: the handshake instead of a request head, one tunnel per connection. */
     private final boolean socks;
+    /** Plain HTTP forwarding of this connection's requests. */
+    private final PlainForward forward = new PlainForward(this);
+    /** The plain request being forwarded, or null. */
+    PlainForward.Forward fwd;
+    /** The request body being streamed upstream, or null. */
+    BodyFramer reqFramer;
+    /** The SOCKS5 handshake of a connection of the SOCKS5 listener, else null. */
+    private final SocksHandshake socks5;
 
     private ChannelHandlerContext ctx;
-    private Channel ch;
-    private State state = State.HEAD;
-    private volatile boolean idle = true;
-    private ByteBuf pending;
-    private int parsedAt;
-    private boolean firstRequest = true;
-    private ScheduledFuture<?> firstTimer;
+    Channel ch;
+    State state = State.HEAD;
+    volatile boolean idle = true;
+    ByteBuf pending;
+    int parsedAt;
+    boolean firstRequest = true;
+    ScheduledFuture<?> firstTimer;
     private ScheduledFuture<?> headTimer;
     private ScheduledFuture<?> idleTimer;
     private boolean headTimerIsFirst;
-    private boolean clientEof;
+    boolean clientEof;
     private String peer;
 
     // the current exchange
-    private RequestHead head;
-    private long exchangeStart;
-    private long written;
-    private long exchangeWritten;
-    private ExchangeResult result;
-    private String logUser;
-    private String logAttempted;
-    private int logStatus;
-    private String logError;
-    private Explain logExplain;
-    private boolean exchangeOpen;
+    RequestHead head;
+    long exchangeStart;
+    long written;
+    long exchangeWritten;
+    /** Bytes of the client's the current exchange took: its head and body (a tunnel's: its head; see {@link #bytesUp}). */
+    long exchangeIn;
+    /** Bytes read from the client while no tunnel relayed them (a SOCKS5 handshake that failed counts them all). */
+    long received;
+
+    ExchangeResult result;
+    String logUser;
+    String logAttempted;
+    int logStatus;
+    String logError;
+    Explain logExplain;
+    boolean exchangeOpen;
 
     // the current tunnel
-    private UpstreamAttempt attempt;
-    private Channel up;
-    private long bytesUp;
-    private long bytesDown;
-    private boolean upstreamEof;
-    private boolean upstreamBroke;
+    UpstreamAttempt attempt;
+    Channel up;
+    long bytesUp;
+    long bytesDown;
+    boolean upstreamEof;
+    boolean upstreamBroke;
     private long lastActivity;
     private ScheduledFuture<?> tunnelTimer;
     private boolean tunnelEnded;
+    /** The tunnel opened (a SOCKS5 connection's bytes are then its handshake and what was relayed). */
+    boolean tunnelOpened;
 
     HttpProxyHandler(Gateway gw, EventLoopListener listener, long acceptedAt) {
         this.gw = gw;
@@ -130,6 +126,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         this.cfg = gw.config();
         this.listener = listener;
         this.acceptedAt = acceptedAt;
+        this.socks5 = socks ? new SocksHandshake(this) : null;
     }
 
     // ---------------------------------------------------------------- ServedConnection (shutdown)
@@ -188,7 +185,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         State was = state;
         if (socks && was == State.HEAD && exchangeOpen && logError == null) {
             result = ExchangeResult.BAD_REQUEST; // reset inside the handshake
-            socksError(400, GatewayErrors.BAD_REQUEST);
+            socks5.socksError(400, GatewayErrors.BAD_REQUEST);
         }
         state = State.CLOSED;
         if (was == State.TUNNEL) {
@@ -201,10 +198,10 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             if (up != null) {
                 up.close();
             }
-            Forward f = fwd;
+            PlainForward.Forward f = fwd;
             if (f != null) {
                 cancel(f.timer);
-                releaseResponseBuffer(f);
+                forward.releaseResponseBuffer(f);
                 fwd = null;
             }
             completeAttempt(AttemptOutcome.ABANDONED); // the client left: not the proxy's fault
@@ -247,12 +244,12 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                     }
                 }
                 default -> {
-                    if (socks && state == State.HEAD && socksPhase == SocksPhase.AUTHENTICATING) {
+                    if (socks && state == State.HEAD && socks5.socksPhase == SocksHandshake.SocksPhase.AUTHENTICATING) {
                         return; // the credentials are being checked; the rest was read already
                     }
                     if (socks && state == State.HEAD && exchangeOpen) {
                         result = ExchangeResult.BAD_REQUEST; // the client closed inside the handshake
-                        socksError(400, GatewayErrors.BAD_REQUEST);
+                        socks5.socksError(400, GatewayErrors.BAD_REQUEST);
                     }
                     ch.close();
                 }
@@ -278,10 +275,11 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 }
             }
             case HEAD -> {
+                received += in.readableBytes();
                 if (socks) {
                     pending.writeBytes(in);
                     in.release();
-                    socksBytes();
+                    socks5.socksBytes();
                     return;
                 }
                 boolean lineFeed = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n') >= 0;
@@ -290,9 +288,10 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 headBytes(lineFeed);
             }
             case BUSY -> {
+                received += in.readableBytes();
                 pending.writeBytes(in); // early tunnel bytes, a request body, or a pipelined request
                 in.release();
-                forwardClientBytes();
+                forward.forwardClientBytes();
             }
             case CLOSING -> {
                 parsedAt += in.readableBytes(); // counts the dropped bytes while closing
@@ -374,7 +373,9 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         if (h == null) {
             return; // only empty lines so far
         }
-        pending.skipBytes(bytes.length - src.available() - r.buffered());
+        int headBytes = bytes.length - src.available() - r.buffered();
+        pending.skipBytes(headBytes);
+        exchangeIn = headBytes;
         parsedAt = 0;
         cancel(headTimer);
         headTimer = null;
@@ -385,7 +386,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
 
     private void firstRequestExpired() {
         if (socks) {
-            socksExpired();
+            socks5.socksExpired();
             return;
         }
         if (state != State.HEAD || !firstRequest || headTimer != null) {
@@ -422,6 +423,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         gw.metrics().started(false);
         long t0 = gw.ticker().read();
         long w0 = written;
+        long in0 = pending.readableBytes(); // the broken head's bytes so far (earlier exchanges' were taken)
         sendError(true, status, reason, message, Explain.NONE, false);
         long nanos = gw.ticker().read() - t0;
         gw.metrics().finished(false, ExchangeResult.BAD_REQUEST, nanos);
@@ -443,7 +445,8 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         ExchangeListener ex = gw.exchanges();
         if (ex != null) {
             ex.ended(ExchangeRecord.of(
-                    "http", peer(), null, null, status, reason, Explain.NONE, nanos, ExchangeResult.BAD_REQUEST));
+                            "http", peer(), null, null, status, reason, Explain.NONE, nanos, ExchangeResult.BAD_REQUEST)
+                    .withBytes(in0, written - w0));
         }
     }
 
@@ -457,7 +460,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         gw.metrics().started(h.connect);
         exchangeStart = gw.ticker().read();
         exchangeWritten = written;
-        exchangeOpen = true;
+        exchangeOpen = true; // exchangeIn: the head's bytes, set by the parse
         result = ExchangeResult.ABORTED;
         logUser = null;
         logAttempted = null;
@@ -467,13 +470,13 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         bytesUp = 0;
         bytesDown = 0;
         if (!h.connect) {
-            startForward();
+            forward.startForward();
             return;
         }
         route(1, List.of(), null, Explain.NONE, false);
     }
 
-    private boolean clientKeepAlive(RequestHead h) {
+    boolean clientKeepAlive(RequestHead h) {
         if (gw.stopping()) {
             return false;
         }
@@ -489,7 +492,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
      *
      * @param client the authenticated client of an earlier attempt, or null on the first
      */
-    private void route(int attemptNo, List<String> tried, String client, Explain last, boolean lastTimeout) {
+    void route(int attemptNo, List<String> tried, String client, Explain last, boolean lastTimeout) {
         RequestHead h = head;
         EventLoop loop = ch.eventLoop();
         Runnable task = () -> {
@@ -574,12 +577,12 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             if (r.link() != null) {
                 r.link().close(); // a blocking link cannot join the loop
             }
-            forwardRouted(a, r.dial(), attemptNo, tried, r.openFailed());
+            forward.forwardRouted(a, r.dial(), attemptNo, tried, r.openFailed());
             return;
         }
         if (!h.connect && r.client() != null && attemptNo > 1) {
             logUser = r.client();
-            forwardExhausted(last, lastTimeout);
+            forward.forwardExhausted(last, lastTimeout);
             return;
         }
         if (r.client() == null) {
@@ -600,11 +603,11 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             case RouteDecision.Rejected rej -> {
                 if (socks) {
                     if (attemptNo > 1) {
-                        socksUpstreamFailed(lastTimeout);
+                        socks5.socksUpstreamFailed(lastTimeout);
                         return;
                     }
                     logExplain = new Explain("none", "none", rej.routing(), 0);
-                    socksReply(
+                    socks5.socksReply(
                             SocksConnection.rejectionReply(rej), rej.status(), rej.reason(), ExchangeResult.REJECTED);
                     return;
                 }
@@ -640,199 +643,22 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
     }
 
-    private Bootstrap upstreamBootstrap(UpstreamDial d, Upstream handler) {
-        return new Bootstrap()
-                .group(ch.eventLoop())
-                .channel(listener.loops().socketChannel())
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, d.connectTimeoutMillis())
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
-                .option(ChannelOption.AUTO_READ, false)
-                .handler(handler);
-    }
-
     private void dial(UpstreamAttempt a, UpstreamDial d, int attemptNo, List<String> tried, Explain ex) {
         connectUpstream(d, a, (c, early) -> opened(a, c, ex, early), kind -> openFailed(a, kind, attemptNo, tried, ex));
     }
 
-    /** What an upstream connection being opened reports to. */
-    private interface Dialed {
-        void open(Channel c, ByteBuf early);
-    }
-
-    /**
-     * Opens {@code d}'s connection on this loop: the TCP connect, TLS to an HTTPS proxy, the proxy
-     * handshake (within the dial's handshake bound from the connect); then {@code done} gets the open
-     * connection and the tunnel's first bytes the proxy sent with its reply (or null), or {@code
-     * failed} the kind, classified with the blocking dialer's table ({@link Failures}).
-     */
-    private void connectUpstream(UpstreamDial d, UpstreamAttempt a, Dialed done, Consumer<FailureKind> failed) {
-        long t0 = gw.ticker().read();
-        Upstream handler = new Upstream(this);
-        upstreamBootstrap(d, handler).connect(d.address()).addListener((ChannelFutureListener) cf -> {
-            Channel c = cf.channel();
-            if (!cf.isSuccess()) {
-                failed.accept(connectFailure(cf.cause()));
-                return;
-            }
-            if (d.tls() == null && d.handshake() == null) {
-                a.connected(gw.ticker().read() - t0);
-                done.open(c, null);
-                return;
-            }
-            Dialing dialing = new Dialing(d, a, c, handler, done, failed, t0);
-            handler.dialing = dialing;
-            dialing.timer = c.eventLoop()
-                    .schedule(
-                            () -> dialing.fail(Failures.classify(
-                                            new SocketTimeoutException("handshake deadline passed"),
-                                            DialStage.HANDSHAKE)
-                                    .kind()),
-                            Math.max(1, d.handshakeTimeoutMillis()),
-                            TimeUnit.MILLISECONDS);
-            if (d.tls() != null) {
-                SSLEngine engine =
-                        d.tls().createSSLEngine(d.tlsHost(), d.address().getPort());
-                engine.setUseClientMode(true);
-                SSLParameters p = engine.getSSLParameters();
-                p.setEndpointIdentificationAlgorithm("HTTPS");
-                engine.setSSLParameters(p);
-                SslHandler ssl = new SslHandler(engine);
-                c.pipeline().addFirst(ssl);
-                ssl.handshakeFuture().addListener(hf -> {
-                    if (hf.isSuccess()) {
-                        dialing.startHandshake();
-                    } else {
-                        Throwable t = hf.cause();
-                        dialing.fail(Failures.classify(
-                                        t instanceof IOException e ? e : new SSLException(String.valueOf(t)),
-                                        DialStage.TLS)
-                                .kind());
-                    }
-                });
-                autoRead(c, true);
-            } else {
-                dialing.startHandshake();
-            }
-        });
-    }
-
-    /** One upstream connection between its connect and its open tunnel (TLS, the proxy handshake). */
-    private final class Dialing {
-        final UpstreamDial d;
-        final UpstreamAttempt a;
-        final Channel c;
-        final Upstream handler;
-        final Dialed done;
-        final Consumer<FailureKind> failed;
-        final long t0;
-        ScheduledFuture<?> timer;
-        boolean over;
-
-        Dialing(
-                UpstreamDial d,
-                UpstreamAttempt a,
-                Channel c,
-                Upstream handler,
-                Dialed done,
-                Consumer<FailureKind> failed,
-                long t0) {
-            this.d = d;
-            this.a = a;
-            this.c = c;
-            this.handler = handler;
-            this.done = done;
-            this.failed = failed;
-            this.t0 = t0;
-        }
-
-        void startHandshake() {
-            if (over) {
-                return;
-            }
-            UpstreamHandshake h = d.handshake();
-            if (h == null) {
-                finish(null);
-                return;
-            }
-            writeOutput(h);
-            autoRead(c, true);
-        }
-
-        private void writeOutput(UpstreamHandshake h) {
-            byte[] out = h.output();
-            if (out.length > 0) {
-                c.writeAndFlush(Unpooled.wrappedBuffer(out), c.voidPromise());
-            }
-        }
-
-        void read(ByteBuf in) {
-            if (over || d.handshake() == null) {
-                in.release(); // nothing is expected before the handshake starts
-                return;
-            }
-            UpstreamHandshake h = d.handshake();
-            boolean open;
-            try {
-                ByteBuffer nio = in.nioBuffer();
-                int before = nio.position();
-                open = h.input(nio);
-                in.skipBytes(nio.position() - before);
-            } catch (HandshakeRejected e) {
-                in.release();
-                if (e.destinationForbidden()) {
-                    a.answered(403); // the proxy's policy refuses this destination: a per-domain matter
-                }
-                fail(e.kind());
-                return;
-            }
-            writeOutput(h);
-            if (!open) {
-                in.release();
-                return;
-            }
-            if (in.isReadable()) {
-                finish(in);
-            } else {
-                in.release();
-                finish(null);
-            }
-        }
-
-        void closed() {
-            fail(Failures.classify(new EOFException("the proxy closed mid-handshake"), DialStage.HANDSHAKE)
-                    .kind());
-        }
-
-        void fail(FailureKind kind) {
-            if (over) {
-                return;
-            }
-            over = true;
-            cancel(timer);
-            handler.dialing = null;
-            c.close();
-            failed.accept(kind);
-        }
-
-        private void finish(ByteBuf early) {
-            over = true;
-            cancel(timer);
-            handler.dialing = null;
-            autoRead(c, false);
-            a.connected(gw.ticker().read() - t0);
-            done.open(c, early);
-        }
-    }
-
-    private static FailureKind connectFailure(Throwable t) {
-        if (t instanceof ConnectTimeoutException) {
-            return FailureKind.CONNECT_TIMEOUT;
-        }
-        if (t instanceof ConnectException) {
-            return FailureKind.CONNECTION_REFUSED;
-        }
-        return t instanceof IOException e ? GatewayConnection.dialFailure(e) : FailureKind.CONNECTION_RESET;
+    /** Opens {@code d}'s connection on this connection's loop ({@link UpstreamConnector#open}). */
+    void connectUpstream(
+            UpstreamDial d, UpstreamAttempt a, UpstreamConnector.Dialed done, Consumer<FailureKind> failed) {
+        UpstreamConnector.open(
+                ch.eventLoop(),
+                listener.loops().socketChannel(),
+                gw.ticker(),
+                d,
+                a,
+                new UpstreamHandler(this),
+                done,
+                failed);
     }
 
     /** The tunnel of {@code a} could not be opened: the attempt completes, and another proxy is tried or the client told. */
@@ -847,16 +673,16 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         boolean timeout = kind == FailureKind.CONNECT_TIMEOUT;
         if (socks && (gw.stopping() || !RetryRule.retriesTunnel(kind, attemptNo, cfg.maxAttempts()))) {
             if (gw.stopping()) {
-                socksReply(
+                socks5.socksReply(
                         SocksConnection.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
             } else {
-                socksFailure = SocksConnection.failureReply(kind);
-                socksUpstreamFailed(timeout);
+                socks5.socksFailure = SocksConnection.failureReply(kind);
+                socks5.socksUpstreamFailed(timeout);
             }
             return;
         }
         if (socks) {
-            socksFailure = SocksConnection.failureReply(kind);
+            socks5.socksFailure = SocksConnection.failureReply(kind);
         }
         if (gw.stopping() || !RetryRule.retriesTunnel(kind, attemptNo, cfg.maxAttempts())) {
             finishAnswered(upstreamFailed(ex, timeout, clientKeepAlive(head) && head.framing == 0));
@@ -879,11 +705,12 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
         up = upstream;
         state = State.TUNNEL;
+        tunnelOpened = true;
         result = ExchangeResult.OK;
         logStatus = 200;
         logExplain = ex;
         if (socks) {
-            writeSocksReply(SocksConnection.REP_SUCCEEDED);
+            socks5.writeSocksReply(SocksConnection.REP_SUCCEEDED);
         } else {
             StringBuilder sb = new StringBuilder(160).append("HTTP/1.1 200 Connection established\r\n");
             ex.appendTo(sb);
@@ -926,99 +753,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
     }
 
-    /**
-     * An upstream connection's events, on the client's loop, passed to the connection using it ({@code
-     * owner}); a pooled idle connection has none: anything it reads is unexpected, and it closes.
-     */
-    static final class Upstream extends ChannelInboundHandlerAdapter {
-
-        HttpProxyHandler owner;
-        /** Set while the connection is being opened (TLS, the proxy handshake). */
-        HttpProxyHandler.Dialing dialing;
-
-        Upstream(HttpProxyHandler owner) {
-            this.owner = owner;
-        }
-
-        private HttpProxyHandler current(ChannelHandlerContext uctx) {
-            HttpProxyHandler o = owner;
-            return o != null && o.up == uctx.channel() ? o : null;
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext uctx, Object msg) {
-            if (dialing != null) {
-                dialing.read((ByteBuf) msg);
-                return;
-            }
-            HttpProxyHandler o = current(uctx);
-            if (o == null) {
-                ((ByteBuf) msg).release();
-                uctx.channel().close();
-                return;
-            }
-            o.upRead((ByteBuf) msg);
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext uctx) {
-            HttpProxyHandler o = current(uctx);
-            if (o != null) {
-                o.ch.flush();
-            }
-        }
-
-        @Override
-        public void channelWritabilityChanged(ChannelHandlerContext uctx) {
-            HttpProxyHandler o = current(uctx);
-            if (o != null && !o.clientEof && (o.state == State.TUNNEL || o.reqFramer != null)) {
-                autoRead(o.ch, uctx.channel().isWritable());
-            }
-        }
-
-        @Override
-        public void userEventTriggered(ChannelHandlerContext uctx, Object evt) {
-            if (evt instanceof ChannelInputShutdownEvent) {
-                if (dialing != null) {
-                    dialing.closed();
-                    return;
-                }
-                HttpProxyHandler o = current(uctx);
-                if (o != null) {
-                    o.upEof();
-                } else {
-                    uctx.channel().close();
-                }
-            }
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext uctx) {
-            if (dialing != null) {
-                dialing.closed();
-                return;
-            }
-            HttpProxyHandler o = current(uctx);
-            if (o != null) {
-                o.upInactive();
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext uctx, Throwable cause) {
-            if (dialing != null) {
-                dialing.closed();
-                return;
-            }
-            HttpProxyHandler o = current(uctx);
-            if (o != null && o.state == State.TUNNEL && !o.upstreamEof) {
-                o.upstreamBroke = true; // a reset by the upstream is reported against the proxy
-            }
-            uctx.channel().close();
-        }
-    }
-
-    private void upRead(ByteBuf in) {
+    void upRead(ByteBuf in) {
         if (state == State.TUNNEL) {
             bytesDown += in.readableBytes();
             lastActivity = gw.ticker().read();
@@ -1027,13 +762,13 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 autoRead(up, false); // resumed by the client's writability
             }
         } else if (state == State.BUSY && fwd != null) {
-            forwardUpRead(in);
+            forward.forwardUpRead(in);
         } else {
             in.release();
         }
     }
 
-    private void upEof() {
+    void upEof() {
         if (state == State.TUNNEL) {
             upstreamEof = true;
             shutdownOutputAfterWrites(ch);
@@ -1041,19 +776,19 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 closeTunnel();
             }
         } else if (state == State.BUSY && fwd != null) {
-            forwardUpEnded();
+            forward.forwardUpEnded();
         } else if (up != null) {
             up.close();
         }
     }
 
-    private void upInactive() {
+    void upInactive() {
         if (state == State.TUNNEL) {
             // the upstream is gone: what it sent is flushed to the client, then the client is closed
             ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
             endTunnel();
         } else if (state == State.BUSY && fwd != null) {
-            forwardUpEnded();
+            forward.forwardUpEnded();
         }
     }
 
@@ -1092,489 +827,8 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         endExchange();
     }
 
-    // ---------------------------------------------------------------- plain HTTP forwarding
-
-    /** One plain request's forwarding state. */
-    private static final class Forward {
-        boolean keepClient;
-        boolean hasBody;
-        boolean expectContinue;
-        boolean continueSent;
-        boolean idempotent;
-        int maxAttempts;
-        /** A small idempotent request's body, read whole so the request can be replayed; null: streamed. */
-        byte[] replayBody;
-        /** Bytes of {@link #replayBody} still to collect before routing. */
-        long collect;
-
-        UpstreamDial dial;
-        int attemptNo;
-        List<String> tried = List.of();
-        Explain ex = Explain.NONE;
-        boolean mayRetry;
-        boolean allowReuse;
-        boolean reused;
-        ByteBuf respPending;
-        ResponseHead resp;
-        BodyFramer respFramer;
-        boolean unreachable;
-        boolean keep;
-        boolean reusable;
-        ScheduledFuture<?> timer;
-        long lastActivity;
-    }
-
-    private Forward fwd;
-    /** The request body being streamed upstream, or null. */
-    private BodyFramer reqFramer;
-
-    private void startForward() {
-        RequestHead h = head;
-        Forward f = new Forward();
-        fwd = f;
-        f.hasBody = h.framing != 0;
-        f.keepClient = clientKeepAlive(h);
-        f.expectContinue = h.http11 && f.hasBody && h.headers.hasToken("Expect", "100-continue");
-        boolean replay = h.framing > 0
-                && h.framing <= GatewayConnection.MAX_REPLAYABLE_BODY
-                && !f.expectContinue
-                && RetryRule.retryable(h.method, false);
-        boolean unreplayable = f.hasBody && !replay;
-        f.idempotent = RetryRule.retryable(h.method, unreplayable);
-        f.maxAttempts = RetryRule.attemptsAllowed(h.method, unreplayable, cfg.maxAttempts());
-        if (replay) {
-            f.collect = h.framing;
-            if (pending.readableBytes() >= f.collect) {
-                takeReplayBody();
-            } else {
-                autoRead(ch, true); // the rest comes in channelRead
-            }
-            return;
-        }
-        route(1, List.of(), null, Explain.NONE, false);
-    }
-
-    private void takeReplayBody() {
-        Forward f = fwd;
-        autoRead(ch, false);
-        f.replayBody = new byte[(int) f.collect];
-        pending.readBytes(f.replayBody);
-        f.collect = 0;
-        route(1, List.of(), null, Explain.NONE, false);
-    }
-
-    /** Client bytes while a plain request is busy: the replay body collected, or the body streamed. */
-    private void forwardClientBytes() {
-        Forward f = fwd;
-        if (f == null) {
-            return;
-        }
-        if (f.collect > 0 && pending.readableBytes() >= f.collect) {
-            takeReplayBody();
-        } else if (reqFramer != null && up != null) {
-            pumpRequestBody();
-        }
-    }
-
-    private void forwardRouted(
-            UpstreamAttempt a, UpstreamDial dial, int attemptNo, List<String> tried, IOException openFailed) {
-        Forward f = fwd;
-        attempt = a;
-        f.attemptNo = attemptNo;
-        f.tried = tried;
-        f.ex = Explain.of(a, attemptNo);
-        f.mayRetry = f.idempotent && attemptNo < f.maxAttempts;
-        f.allowReuse = f.idempotent;
-        if (openFailed != null) {
-            forwardFailed(GatewayConnection.dialFailure(openFailed));
-            return;
-        }
-        if (dial == null) {
-            // an attempt only the blocking open() can serve is not carried by the event loops
-            forwardFailed(FailureKind.PROTOCOL_ERROR);
-            return;
-        }
-        f.dial = dial;
-        connectForward();
-    }
-
-    private void connectForward() {
-        Forward f = fwd;
-        if (f.allowReuse && f.dial.poolKey() != null) {
-            Channel c = IdleUpstreams.take(f.dial.poolKey());
-            if (c != null) {
-                f.reused = true;
-                attempt.connected(-1);
-                up = c;
-                c.pipeline().get(Upstream.class).owner = this;
-                sendForward();
-                return;
-            }
-        }
-        f.reused = false;
-        upstreamBootstrap(f.dial, new Upstream(this)).connect(f.dial.address()).addListener((ChannelFutureListener)
-                cf -> {
-                    if (fwd != f || state != State.BUSY) {
-                        cf.channel().close();
-                        return;
-                    }
-                    if (!cf.isSuccess()) {
-                        forwardFailed(connectFailure(cf.cause()));
-                        return;
-                    }
-                    up = cf.channel();
-                    sendForward();
-                });
-    }
-
-    private void sendForward() {
-        Forward f = fwd;
-        RequestHead h = head;
-        f.resp = null;
-        f.respFramer = null;
-        if (f.respPending != null) {
-            f.respPending.release();
-        }
-        f.respPending = ch.alloc().heapBuffer(512);
-        StringBuilder sb = new StringBuilder(512);
-        requestHead(sb, h, f.dial, attempt.consumedHeader(), attempt.resolvedTarget());
-        ByteBuf out = up.alloc().buffer(sb.length());
-        out.writeCharSequence(sb, StandardCharsets.ISO_8859_1);
-        up.write(out, up.voidPromise());
-        if (f.replayBody != null) {
-            up.write(Unpooled.wrappedBuffer(f.replayBody), up.voidPromise());
-        } else if (h.framing != 0) {
-            if (f.expectContinue && !f.continueSent) { // we answer 100 ourselves and send no Expect upstream
-                f.continueSent = true;
-                writeClient("HTTP/1.1 100 Continue\r\n\r\n");
-                ch.flush();
-            }
-            reqFramer = new BodyFramer(h.framing, false, cfg.maxHeaderBytes(), ch.alloc());
-            pumpRequestBody();
-        }
-        up.flush();
-        if (up == null) {
-            return; // the request body broke its framing
-        }
-        autoRead(up, true);
-        long wait = f.mayRetry
-                ? Math.min(cfg.firstByteTimeout().toNanos(), cfg.ioTimeout().toNanos())
-                : cfg.ioTimeout().toNanos();
-        f.timer = ch.eventLoop()
-                .schedule(
-                        () -> {
-                            if (fwd == f && f.resp == null) {
-                                forwardFailed(FailureKind.SLOW_BODY);
-                            }
-                        },
-                        wait,
-                        TimeUnit.NANOSECONDS);
-    }
-
-    private void pumpRequestBody() {
-        Forward f = fwd;
-        Channel u = up;
-        try {
-            boolean done = reqFramer.feed(pending, b -> u.write(b, u.voidPromise()));
-            u.flush();
-            if (done) {
-                reqFramer = null;
-                autoRead(ch, false);
-            } else {
-                autoRead(ch, u.isWritable());
-            }
-        } catch (BodyFramer.FramingException e) {
-            // the client's own chunked body is malformed: answered 400 before any response byte, else cut
-            reqFramer = null;
-            cancel(f.timer);
-            up = null;
-            u.close();
-            completeAttempt(AttemptOutcome.ABANDONED);
-            fwd = null;
-            if (f.resp != null) {
-                result = ExchangeResult.ABORTED;
-                endExchange();
-                ch.close();
-                return;
-            }
-            result = ExchangeResult.BAD_REQUEST;
-            sendError(
-                    head.http11, 400, GatewayErrors.BAD_FRAMING, "malformed chunked request body", Explain.NONE, false);
-            endExchange();
-        }
-    }
-
-    private void forwardUpRead(ByteBuf in) {
-        Forward f = fwd;
-        f.lastActivity = gw.ticker().read();
-        if (f.resp == null) {
-            f.respPending.writeBytes(in);
-            in.release();
-            parseResponse();
-            return;
-        }
-        try {
-            feedResponse(in);
-        } finally {
-            in.release();
-        }
-    }
-
-    private void parseResponse() {
-        Forward f = fwd;
-        while (true) {
-            ByteBuf buf = f.respPending;
-            if (!buf.isReadable()) {
-                return;
-            }
-            byte[] bytes = new byte[buf.readableBytes()];
-            buf.getBytes(buf.readerIndex(), bytes);
-            ByteArrayInputStream src = new ByteArrayInputStream(bytes);
-            WireReader r = new WireReader(src, new byte[bytes.length + 1], false);
-            ResponseHead resp;
-            try {
-                resp = ResponseHead.read(r, cfg);
-            } catch (WireException e) {
-                forwardFailed(FailureKind.PROTOCOL_ERROR);
-                return;
-            } catch (IOException e) {
-                return; // not whole yet
-            }
-            if (resp == null) {
-                return;
-            }
-            buf.skipBytes(bytes.length - src.available() - r.buffered());
-            if (resp.status == 101) {
-                forwardFailed(FailureKind.PROTOCOL_ERROR); // no upgrade through the gateway
-                return;
-            }
-            if (resp.status >= 200) {
-                responseHead(resp);
-                return;
-            }
-            // 1xx interim responses are ours to swallow: we already answered Expect ourselves
-        }
-    }
-
-    private void responseHead(ResponseHead resp) {
-        Forward f = fwd;
-        RequestHead h = head;
-        cancel(f.timer);
-        boolean forwardMode = f.dial.mode() == UpstreamLink.Mode.FORWARD;
-        if (forwardMode && resp.status == 407) {
-            forwardFailed(FailureKind.PROXY_AUTH_REJECTED);
-            return;
-        }
-        f.unreachable = forwardMode && (resp.status == 502 || resp.status == 504);
-        if (f.unreachable && f.mayRetry) {
-            forwardFailed(FailureKind.UPSTREAM_UNREACHABLE);
-            return;
-        }
-        long framing;
-        try {
-            framing = resp.framing(h.method);
-        } catch (WireException e) {
-            forwardFailed(FailureKind.PROTOCOL_ERROR);
-            return;
-        }
-        attempt.answered(resp.status);
-        f.resp = resp;
-        boolean dechunk = framing == Framing.CHUNKED && !h.http11;
-        f.keep = f.keepClient && framing != Framing.UNTIL_CLOSE && !dechunk;
-        f.reusable = framing != Framing.UNTIL_CLOSE
-                && (resp.http11
-                        ? !resp.headers.hasToken("Connection", "close")
-                        : resp.headers.hasToken("Connection", "keep-alive"));
-        logStatus = resp.status;
-        logExplain = f.ex;
-        StringBuilder sb = new StringBuilder(512)
-                .append("HTTP/1.1 ")
-                .append(resp.status)
-                .append(' ')
-                .append(resp.reasonPhrase)
-                .append("\r\n");
-        HeaderFields rh = resp.headers;
-        String connection = HopByHop.connection(rh);
-        for (int i = 0, n = rh.size(); i < n; i++) {
-            String name = rh.name(i);
-            if (HopByHop.skip(name, connection) || dechunk && name.equalsIgnoreCase("Transfer-Encoding")) {
-                continue;
-            }
-            header(sb, name, rh.value(i));
-        }
-        f.ex.appendTo(sb);
-        if (!f.keep) {
-            header(sb, "Connection", "close");
-        } else if (!h.http11) {
-            header(sb, "Connection", "keep-alive");
-        }
-        sb.append("\r\n");
-        writeClient(sb);
-        f.respFramer = new BodyFramer(framing, dechunk, cfg.maxHeaderBytes(), ch.alloc());
-        f.lastActivity = gw.ticker().read();
-        scheduleBodyIdle(f);
-        if (f.respFramer.done()) {
-            forwardDone();
-            return;
-        }
-        feedResponse(f.respPending);
-    }
-
-    private void scheduleBodyIdle(Forward f) {
-        long left = f.lastActivity + cfg.ioTimeout().toNanos() - gw.ticker().read();
-        f.timer = ch.eventLoop()
-                .schedule(
-                        () -> {
-                            if (fwd != f) {
-                                return;
-                            }
-                            if (f.lastActivity
-                                            + cfg.ioTimeout().toNanos()
-                                            - gw.ticker().read()
-                                    <= 0) {
-                                forwardBroken(FailureKind.SLOW_BODY);
-                            } else {
-                                scheduleBodyIdle(f);
-                            }
-                        },
-                        Math.max(1, left),
-                        TimeUnit.NANOSECONDS);
-    }
-
-    private void feedResponse(ByteBuf in) {
-        Forward f = fwd;
-        boolean done;
-        try {
-            done = f.respFramer.feed(in, b -> {
-                written += b.readableBytes();
-                ch.write(b, ch.voidPromise());
-            });
-        } catch (BodyFramer.FramingException e) {
-            forwardBroken(FailureKind.PROTOCOL_ERROR);
-            return;
-        }
-        if (done) {
-            if (in.isReadable()) {
-                f.reusable = false; // bytes after the response: the connection is not trusted again
-            }
-            forwardDone();
-        } else if (!ch.isWritable() && up != null) {
-            autoRead(up, false); // resumed by the client's writability
-        }
-    }
-
-    /** The upstream ended its side (or went away) during a plain exchange. */
-    private void forwardUpEnded() {
-        Forward f = fwd;
-        if (f.resp == null) {
-            Channel u = up;
-            up = null;
-            if (u != null) {
-                u.close();
-            }
-            boolean stale = f.reused && f.allowReuse;
-            if (stale && (head.framing == 0 || f.replayBody != null)) {
-                cancel(f.timer);
-                f.allowReuse = false; // a pooled connection had gone stale: once more on a fresh one
-                connectForward();
-                return;
-            }
-            forwardFailed(FailureKind.CONNECTION_RESET);
-        } else if (f.respFramer.untilClose()) {
-            f.reusable = false;
-            forwardDone();
-        } else {
-            forwardBroken(FailureKind.CONNECTION_RESET);
-        }
-    }
-
-    /** The attempt failed before any response byte reached the client: retried on another proxy, or answered. */
-    private void forwardFailed(FailureKind kind) {
-        Forward f = fwd;
-        cancel(f.timer);
-        reqFramer = null;
-        Channel u = up;
-        up = null;
-        if (u != null) {
-            u.close();
-        }
-        UpstreamAttempt a = attempt;
-        completeAttempt(AttemptOutcome.failure(kind));
-        boolean timeout = kind == FailureKind.CONNECT_TIMEOUT || kind == FailureKind.SLOW_BODY;
-        if (f.mayRetry && a != null) {
-            gw.metrics().retried();
-            route(f.attemptNo + 1, RetryRule.excluding(f.tried, a.proxyId()), logUser, f.ex, timeout);
-            return;
-        }
-        forwardExhausted(f.ex, timeout);
-    }
-
-    private void forwardExhausted(Explain last, boolean timeout) {
-        Forward f = fwd;
-        fwd = null;
-        releaseResponseBuffer(f);
-        finishAnswered(upstreamFailed(last, timeout, f.keepClient && !f.hasBody));
-    }
-
-    /** Broke after the response had started: the client connection is cut, the only honest signal left. */
-    private void forwardBroken(FailureKind kind) {
-        Forward f = fwd;
-        cancel(f.timer);
-        fwd = null;
-        reqFramer = null;
-        releaseResponseBuffer(f);
-        Channel u = up;
-        up = null;
-        if (u != null) {
-            u.close();
-        }
-        completeAttempt(AttemptOutcome.failure(kind));
-        result = ExchangeResult.ABORTED;
-        endExchange();
-        ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-    }
-
-    private void forwardDone() {
-        Forward f = fwd;
-        cancel(f.timer);
-        fwd = null;
-        releaseResponseBuffer(f);
-        Channel u = up;
-        up = null;
-        boolean reusable = f.reusable && reqFramer == null && f.dial.poolKey() != null;
-        reqFramer = null;
-        if (u != null) {
-            u.pipeline().get(Upstream.class).owner = null;
-            if (reusable) {
-                autoRead(u, true); // an idle connection that speaks or closes is dropped
-                IdleUpstreams.give(f.dial.poolKey(), u);
-            } else {
-                u.close();
-            }
-        }
-        completeAttempt(
-                f.unreachable
-                        ? AttemptOutcome.failure(FailureKind.UPSTREAM_UNREACHABLE)
-                        : AttemptOutcome.success(f.resp.status));
-        result = ExchangeResult.OK;
-        ch.flush();
-        endExchange();
-        if (f.keep && !clientEof && !gw.stopping()) {
-            awaitNextRequest();
-        } else {
-            state = State.CLOSING;
-            ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-        }
-    }
-
-    private static void releaseResponseBuffer(Forward f) {
-        if (f != null && f.respPending != null) {
-            f.respPending.release();
-            f.respPending = null;
-        }
-    }
-
-    private void completeAttempt(AttemptOutcome outcome) {
+    // ---------------------------------------------------------------- answers
+    void completeAttempt(AttemptOutcome outcome) {
         UpstreamAttempt a = attempt;
         attempt = null;
         if (a != null) {
@@ -1582,392 +836,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
     }
 
-    private static void requestHead(
-            StringBuilder sb, RequestHead head, UpstreamDial dial, String consumedHeader, InetAddress resolved) {
-        RequestTarget t = head.target;
-        boolean forward = dial.mode() == UpstreamLink.Mode.FORWARD;
-        sb.append(head.method).append(' ');
-        if (forward) {
-            sb.append("http://");
-            if (resolved == null) {
-                sb.append(t.authority());
-            } else { // the checked address for the upstream to connect to; Host below keeps the name
-                String a = resolved.getHostAddress();
-                sb.append(resolved instanceof Inet6Address ? "[" + a + "]" : a)
-                        .append(':')
-                        .append(t.port());
-            }
-        }
-        sb.append(t.path()).append(" HTTP/1.1\r\n");
-        header(sb, "Host", t.authority());
-        UpstreamLink.InjectedHeader inject = dial.injectedHeader();
-        if (inject != null && forward) {
-            header(sb, inject.name(), inject.value());
-        }
-        HeaderFields h = head.headers;
-        String connection = HopByHop.connection(h);
-        for (int i = 0, n = h.size(); i < n; i++) {
-            String name = h.name(i);
-            if (HopByHop.skip(name, connection)
-                    || name.equalsIgnoreCase("Host")
-                    || name.equalsIgnoreCase("Expect")
-                    || name.equalsIgnoreCase(consumedHeader)) {
-                continue;
-            }
-            header(sb, name, h.value(i));
-        }
-        sb.append("\r\n");
-    }
-
-    // ---------------------------------------------------------------- SOCKS5 (RFC 1928, RFC 1929)
-
-    private enum SocksPhase {
-        GREETING,
-        AUTH,
-        AUTHENTICATING,
-        REQUEST
-    }
-
-    private SocksPhase socksPhase = SocksPhase.GREETING;
-    private String socksClient;
-    private HeaderFields socksHeaders;
-    private String socksTarget;
-    /** The reply for the last tunnel that could not be opened. */
-    private int socksFailure = SocksConnection.REP_GENERAL_FAILURE;
-
-    /** Handshake bytes arrived: each message is taken once whole (every field is at most 255 bytes). */
-    private void socksBytes() {
-        if (!pending.isReadable() || state != State.HEAD) {
-            return;
-        }
-        if (!exchangeOpen) { // the first byte: the connection counts as a tunnel from its accept
-            idle = false;
-            exchangeOpen = true;
-            exchangeStart = acceptedAt;
-            exchangeWritten = 0;
-            result = ExchangeResult.ABORTED;
-            gw.metrics().started(true);
-        }
-        while (state == State.HEAD && pending.isReadable()) {
-            boolean progressed = switch (socksPhase) {
-                case GREETING -> socksGreeting();
-                case AUTH -> socksAuth();
-                case AUTHENTICATING -> false;
-                case REQUEST -> socksRequest();
-            };
-            if (!progressed) {
-                return;
-            }
-        }
-    }
-
-    private boolean socksGreeting() {
-        ByteBuf b = pending;
-        int at = b.readerIndex();
-        int version = b.getUnsignedByte(at);
-        if (version != SocksConnection.VERSION) {
-            if (version == 4) {
-                writeClient(Unpooled.wrappedBuffer(new byte[] {0, 0x5B, 0, 0, 0, 0, 0, 0}));
-            }
-            result = ExchangeResult.BAD_REQUEST;
-            socksClosing(400, GatewayErrors.BAD_REQUEST);
-            return false;
-        }
-        if (b.readableBytes() < 2) {
-            return false;
-        }
-        int methods = b.getUnsignedByte(at + 1);
-        if (methods == 0) {
-            b.skipBytes(2);
-            socksRefuseMethod(ExchangeResult.BAD_REQUEST, 400, GatewayErrors.BAD_REQUEST);
-            return false;
-        }
-        if (b.readableBytes() < 2 + methods) {
-            return false;
-        }
-        boolean userPassword = false;
-        boolean none = false;
-        for (int i = 0; i < methods; i++) {
-            int m = b.getUnsignedByte(at + 2 + i);
-            userPassword |= m == SocksConnection.METHOD_USER_PASSWORD;
-            none |= m == SocksConnection.METHOD_NONE;
-        }
-        b.skipBytes(2 + methods);
-        if (userPassword) {
-            writeClient(Unpooled.wrappedBuffer(new byte[] {5, SocksConnection.METHOD_USER_PASSWORD}));
-            ch.flush();
-            socksPhase = SocksPhase.AUTH;
-            return true;
-        }
-        String client = none ? gw.authenticator().authenticate(null) : null; // no secret: nothing to hash
-        if (client == null) { // credentials required, or no method we know offered
-            socksRefuseMethod(ExchangeResult.AUTH_REQUIRED, 407, GatewayErrors.AUTH_REQUIRED);
-            return false;
-        }
-        logUser = client;
-        socksClient = client;
-        socksHeaders = new HeaderFields();
-        writeClient(Unpooled.wrappedBuffer(new byte[] {5, SocksConnection.METHOD_NONE}));
-        ch.flush();
-        socksPhase = SocksPhase.REQUEST;
-        return true;
-    }
-
-    private boolean socksAuth() {
-        ByteBuf b = pending;
-        int at = b.readerIndex();
-        if (b.readableBytes() < 2) {
-            return false;
-        }
-        int version = b.getUnsignedByte(at);
-        int userLength = b.getUnsignedByte(at + 1);
-        if (b.readableBytes() < 3 + userLength) {
-            return false;
-        }
-        int passwordLength = b.getUnsignedByte(at + 2 + userLength);
-        if (b.readableBytes() < 3 + userLength + passwordLength) {
-            return false;
-        }
-        byte[] u = new byte[userLength];
-        b.getBytes(at + 2, u);
-        byte[] pw = new byte[passwordLength];
-        b.getBytes(at + 3 + userLength, pw);
-        b.skipBytes(3 + userLength + passwordLength);
-        String user = new String(u, StandardCharsets.UTF_8);
-        // the secret lives in this string for the authenticator only; it is never logged
-        String password = new String(pw, StandardCharsets.UTF_8);
-        Arrays.fill(pw, (byte) 0);
-        String authorization = version != SocksConnection.AUTH_VERSION || userLength == 0 || user.indexOf(':') >= 0
-                ? null
-                : "Basic "
-                        + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-        socksPhase = SocksPhase.AUTHENTICATING;
-        EventLoop loop = ch.eventLoop();
-        Runnable task = () -> {
-            String client;
-            try {
-                client = authorization == null ? null : gw.authenticator().authenticate(authorization);
-            } catch (RuntimeException e) {
-                Gateway.logHandlerDefect(LOG, "socks", e);
-                loop.execute(() -> ch.close());
-                return;
-            }
-            loop.execute(() -> socksAuthenticated(client, authorization));
-        };
-        try {
-            listener.offLoop().execute(task); // secret hashing (PBKDF2) stays off the loop
-        } catch (RejectedExecutionException e) {
-            ch.close();
-        }
-        return false;
-    }
-
-    private void socksAuthenticated(String client, String authorization) {
-        if (state != State.HEAD) {
-            return;
-        }
-        logUser = client;
-        if (client == null) {
-            logAttempted = AttemptedUser.of(authorization);
-            writeClient(Unpooled.wrappedBuffer(new byte[] {SocksConnection.AUTH_VERSION, 1}));
-            result = ExchangeResult.AUTH_REQUIRED;
-            socksClosing(407, GatewayErrors.AUTH_REQUIRED);
-            return;
-        }
-        writeClient(Unpooled.wrappedBuffer(new byte[] {SocksConnection.AUTH_VERSION, 0}));
-        ch.flush();
-        socksClient = client;
-        socksHeaders = new HeaderFields();
-        socksHeaders.add("Proxy-Authorization", authorization);
-        socksPhase = SocksPhase.REQUEST;
-        socksBytes();
-        if (clientEof && state == State.HEAD) {
-            result = ExchangeResult.BAD_REQUEST; // the client closed inside the handshake
-            socksError(400, GatewayErrors.BAD_REQUEST);
-            ch.close();
-        }
-    }
-
-    private boolean socksRequest() {
-        ByteBuf b = pending;
-        int at = b.readerIndex();
-        if (b.readableBytes() < 4) {
-            return false;
-        }
-        int version = b.getUnsignedByte(at);
-        int command = b.getUnsignedByte(at + 1);
-        int type = b.getUnsignedByte(at + 3);
-        if (version != SocksConnection.VERSION) {
-            socksReply(SocksConnection.REP_GENERAL_FAILURE, 400, GatewayErrors.BAD_REQUEST, ExchangeResult.BAD_REQUEST);
-            return false;
-        }
-        int addressBytes;
-        switch (type) {
-            case SocksConnection.ATYP_IPV4 -> addressBytes = 4;
-            case SocksConnection.ATYP_IPV6 -> addressBytes = 16;
-            case SocksConnection.ATYP_DOMAIN -> {
-                if (b.readableBytes() < 5) {
-                    return false;
-                }
-                addressBytes = 1 + b.getUnsignedByte(at + 4);
-            }
-            default -> {
-                socksReply(
-                        SocksConnection.REP_ADDRESS_TYPE_NOT_SUPPORTED,
-                        400,
-                        GatewayErrors.BAD_REQUEST,
-                        ExchangeResult.BAD_REQUEST);
-                return false;
-            }
-        }
-        if (b.readableBytes() < 4 + addressBytes + 2) {
-            return false;
-        }
-        String host;
-        if (type == SocksConnection.ATYP_DOMAIN) {
-            host = b.toString(at + 5, addressBytes - 1, StandardCharsets.ISO_8859_1);
-        } else {
-            byte[] raw = new byte[addressBytes];
-            b.getBytes(at + 4, raw);
-            try {
-                host = InetAddress.getByAddress(raw).getHostAddress(); // a literal: no lookup
-            } catch (UnknownHostException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        int port = b.getUnsignedShort(at + 4 + addressBytes);
-        b.skipBytes(4 + addressBytes + 2);
-        if (command != SocksConnection.CMD_CONNECT) {
-            socksReply(
-                    SocksConnection.REP_COMMAND_NOT_SUPPORTED,
-                    400,
-                    GatewayErrors.UNSUPPORTED_METHOD,
-                    ExchangeResult.BAD_REQUEST);
-            return false;
-        }
-        if (port == 0) {
-            socksReply(
-                    SocksConnection.REP_NOT_ALLOWED, 400, GatewayErrors.BAD_CONNECT_TARGET, ExchangeResult.BAD_REQUEST);
-            return false;
-        }
-        RequestTarget target;
-        try {
-            target = RequestTarget.connect((host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port);
-        } catch (WireException e) { // an empty name or one with characters no host name has
-            socksReply(
-                    SocksConnection.REP_HOST_UNREACHABLE,
-                    400,
-                    GatewayErrors.BAD_CONNECT_TARGET,
-                    ExchangeResult.BAD_REQUEST);
-            return false;
-        }
-        socksTarget = target.authority();
-        // the handshake is complete: the first-request deadline is met
-        cancel(firstTimer);
-        firstRequest = false;
-        head = RequestHead.socks(target, socksHeaders);
-        state = State.BUSY;
-        if (gw.stopping()) {
-            socksReply(SocksConnection.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
-            return false;
-        }
-        route(1, List.of(), socksClient, Explain.NONE, false);
-        return false;
-    }
-
-    private void socksExpired() {
-        if (state != State.HEAD) {
-            return;
-        }
-        // the handshake did not complete within firstRequestTimeout of the accept
-        gw.metrics().connectionClosed(listener.name(), ClosedReason.FIRST_REQUEST_TIMEOUT);
-        if (exchangeOpen) {
-            result = ExchangeResult.BAD_REQUEST;
-            socksError(408, GatewayErrors.REQUEST_TIMEOUT);
-            endExchange();
-        }
-        ch.close();
-    }
-
-    private void socksUpstreamFailed(boolean timeout) {
-        socksReply(
-                socksFailure,
-                timeout ? 504 : 502,
-                timeout ? GatewayErrors.UPSTREAM_TIMEOUT : GatewayErrors.UPSTREAM_FAILED,
-                ExchangeResult.UPSTREAM_FAILED);
-    }
-
-    private void socksRefuseMethod(ExchangeResult r, int status, String reason) {
-        writeClient(Unpooled.wrappedBuffer(new byte[] {5, (byte) SocksConnection.NO_ACCEPTABLE_METHOD}));
-        result = r;
-        socksClosing(status, reason);
-    }
-
-    /** Answers with a failure reply and closes; {@code status} and {@code reason} are for the log. */
-    private void socksReply(int reply, int status, String reason, ExchangeResult r) {
-        writeSocksReply(reply);
-        result = r;
-        socksClosing(status, reason);
-    }
-
-    /** VER, REP, RSV, then BND.ADDR and BND.PORT 0.0.0.0:0 (the upstream's socket is not the client's business). */
-    private void writeSocksReply(int reply) {
-        writeClient(
-                Unpooled.wrappedBuffer(new byte[] {5, (byte) reply, 0, SocksConnection.ATYP_IPV4, 0, 0, 0, 0, 0, 0}));
-    }
-
-    private void socksError(int status, String reason) {
-        logStatus = status;
-        logError = reason;
-        gw.metrics().error(reason);
-    }
-
-    /** Ends the connection after a refusal: the reply reaches the client before the close (no reset). */
-    private void socksClosing(int status, String reason) {
-        socksError(status, reason);
-        state = State.CLOSING;
-        idle = false;
-        parsedAt = 0;
-        endExchange();
-        ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> lingerThenClose());
-    }
-
-    private void socksEnded(long nanos) {
-        gw.metrics().socksFinished(result, nanos);
-        AccessLog log = gw.accessLog();
-        if (log != null) {
-            listener.accessLog(log.line(
-                    peer(),
-                    logUser,
-                    SocksConnection.LOG_METHOD,
-                    socksTarget,
-                    logStatus,
-                    logError,
-                    written + bytesDown,
-                    bytesUp,
-                    nanos,
-                    logExplain == null ? Explain.NONE : logExplain,
-                    result));
-        }
-        ExchangeListener ex = gw.exchanges();
-        if (ex != null) {
-            ex.ended(ExchangeRecord.of(
-                    "socks",
-                    peer(),
-                    logUser,
-                    SocksConnection.LOG_METHOD,
-                    logStatus,
-                    logError,
-                    logExplain == null ? Explain.NONE : logExplain,
-                    nanos,
-                    result,
-                    logAttempted));
-        }
-    }
-
-    // ---------------------------------------------------------------- answers
-
-    private boolean upstreamFailed(Explain last, boolean timeout, boolean keep) {
+    boolean upstreamFailed(Explain last, boolean timeout, boolean keep) {
         result = ExchangeResult.UPSTREAM_FAILED;
         return timeout
                 ? sendError(
@@ -1981,14 +850,14 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     }
 
     /** An exchange answered by the gateway itself ended: the next request, or the close already under way. */
-    private void finishAnswered(boolean keep) {
+    void finishAnswered(boolean keep) {
         endExchange();
         if (keep && state == State.BUSY) {
             awaitNextRequest();
         }
     }
 
-    private void awaitNextRequest() {
+    void awaitNextRequest() {
         state = State.HEAD;
         head = null;
         idle = true;
@@ -2013,14 +882,14 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
     }
 
-    private void endExchange() {
+    void endExchange() {
         if (!exchangeOpen) {
             return;
         }
         exchangeOpen = false;
         long nanos = gw.ticker().read() - exchangeStart;
         if (socks) {
-            socksEnded(nanos);
+            socks5.socksEnded(nanos);
             return;
         }
         RequestHead h = head;
@@ -2043,16 +912,17 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         ExchangeListener ex = gw.exchanges();
         if (ex != null) {
             ex.ended(ExchangeRecord.of(
-                    h.connect ? "connect" : "http",
-                    peer(),
-                    logUser,
-                    h.method,
-                    logStatus,
-                    logError,
-                    logExplain,
-                    nanos,
-                    result,
-                    logAttempted));
+                            h.connect ? "connect" : "http",
+                            peer(),
+                            logUser,
+                            h.method,
+                            logStatus,
+                            logError,
+                            logExplain,
+                            nanos,
+                            result,
+                            logAttempted)
+                    .withBytes(h.connect ? exchangeIn + bytesUp : exchangeIn, written - exchangeWritten + bytesDown));
         }
     }
 
@@ -2061,7 +931,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         return (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + t.port();
     }
 
-    private String peer() {
+    String peer() {
         String p = peer;
         if (p == null) {
             p = ch.remoteAddress() instanceof InetSocketAddress a
@@ -2078,7 +948,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
      *
      * @return {@code keep}
      */
-    private boolean sendError(boolean http11, int status, String reason, String message, Explain ex, boolean keep) {
+    boolean sendError(boolean http11, int status, String reason, String message, Explain ex, boolean keep) {
         gw.metrics().error(reason);
         logStatus = status;
         logError = reason;
@@ -2118,7 +988,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         return keep;
     }
 
-    private void lingerThenClose() {
+    void lingerThenClose() {
         if (!ch.isActive()) {
             return;
         }
@@ -2133,12 +1003,12 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         ch.eventLoop().schedule(() -> ch.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
     }
 
-    private void writeClient(ByteBuf b) {
+    void writeClient(ByteBuf b) {
         written += b.readableBytes();
         ch.write(b, ch.voidPromise());
     }
 
-    private void writeClient(CharSequence s) {
+    void writeClient(CharSequence s) {
         ByteBuf out = ch.alloc().buffer(s.length());
         out.writeCharSequence(s, StandardCharsets.ISO_8859_1);
         written += out.readableBytes();
@@ -2153,7 +1023,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
      * Turns reading of {@code c} on or off; nothing once it closed (a peer's reset may close it under the
      * caller, and the change would then fail in the transport).
      */
-    private static void autoRead(Channel c, boolean on) {
+    static void autoRead(Channel c, boolean on) {
         if (c == null || !c.isOpen() || c.config().isAutoRead() == on) {
             return;
         }
@@ -2164,7 +1034,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
     }
 
-    private static void cancel(ScheduledFuture<?> f) {
+    static void cancel(ScheduledFuture<?> f) {
         if (f != null) {
             f.cancel(false);
         }

@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.server.gateway.staticupstream.StaticUpstream;
 import dev.proxypool.server.gateway.staticupstream.StaticUpstreamEngine;
-import dev.proxypool.testkit.Await;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -169,41 +168,35 @@ class GatewayRetryTest {
 
     @Test
     void upstreamConnectionsArePooledAndAStaleOneIsReplacedTransparently() throws Exception {
-        DirectEngine behind = new DirectEngine();
-        try (RawOrigin raw = new RawOrigin(h -> "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
-                GatewayFixture shortIdle = new GatewayFixture(
-                        behind,
-                        ProxyAuthenticator.anonymous(),
-                        GatewayConfig.DEFAULTS.withIdleTimeout(java.time.Duration.ofMillis(300)))) {
-            StaticUpstreamEngine e = engine(StaticUpstream.of("live", "127.0.0.1", shortIdle.port()));
-            try (GatewayFixture gw = new GatewayFixture(e)) {
+        AtomicBoolean closeAfterNext = new AtomicBoolean();
+        // the upstream HTTP proxy: answers every forwarded request, and closes its side after one when told
+        try (RawOrigin upstream = new RawOrigin(h -> "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+                + (closeAfterNext.getAndSet(false) ? RawOrigin.CLOSE : ""))) {
+            StaticUpstreamEngine e = engine(StaticUpstream.of("live", "127.0.0.1", upstream.port()));
+            try (GatewayFixture gw = new GatewayFixture(e);
+                    RawClient c = gw.client()) {
                 for (int i = 0; i < 5; i++) {
-                    try (RawClient c = gw.client()) { // a new client connection each time
-                        assertEquals(
-                                "ok",
-                                c.send("GET http://" + raw.authority() + "/ HTTP/1.1\r\nHost: x\r\n\r\n")
-                                        .read()
-                                        .text());
-                    }
-                    // the link goes back to the pool just after the response is written: let it land
-                    // before the next request (regression: under load the next request raced it)
-                    Await.atMost(Duration.ofSeconds(5))
-                            .until("the upstream link back in the pool", e::idleConnections, n -> n > 0);
+                    assertEquals(
+                            "ok",
+                            c.send("GET http://example.test/" + i + " HTTP/1.1\r\nHost: example.test\r\n\r\n")
+                                    .read()
+                                    .text());
                 }
-                assertEquals(1, e.idleConnections(), "one pooled upstream connection carried all five");
-                assertEquals(1, shortIdle.gateway.openConnections());
-                // the upstream proxy closes its idle side: our pooled link goes stale
-                Await.atMost(Duration.ofSeconds(5))
-                        .until(
-                                "the upstream proxy to close its idle connection",
-                                shortIdle.gateway::openConnections,
-                                n -> n == 0);
-                try (RawClient c = gw.client()) {
-                    RawClient.Response r = c.send("GET http://" + raw.authority() + "/ HTTP/1.1\r\nHost: x\r\n\r\n")
-                            .read();
-                    assertEquals("ok", r.text());
-                    assertEquals("1", r.header("X-ProxyPool-Attempts"), "a stale pooled link is not an attempt");
-                }
+                assertEquals(5, upstream.heads.size());
+                assertEquals(1, upstream.connections.get(), "one pooled upstream connection carried all five");
+                // the upstream closes the pooled connection after its next answer: the link goes stale
+                closeAfterNext.set(true);
+                assertEquals(
+                        "ok",
+                        c.send("GET http://example.test/5 HTTP/1.1\r\nHost: example.test\r\n\r\n")
+                                .read()
+                                .text());
+                RawClient.Response r = c.send("GET http://example.test/6 HTTP/1.1\r\nHost: example.test\r\n\r\n")
+                        .read();
+                assertEquals("ok", r.text());
+                assertEquals("1", r.header("X-ProxyPool-Attempts"), "a stale pooled link is not an attempt");
+                assertEquals(2, upstream.connections.get(), "a fresh connection replaced the closed one");
+                assertEquals(7, upstream.heads.size());
                 GatewayFixture.awaitInFlightZero(e);
             }
         }

@@ -42,6 +42,10 @@ final class ChildJvm implements AutoCloseable {
                         true));
     }
 
+    /** System properties passed on to a child: the gateway's temporary data-plane switches. */
+    private static final List<String> DATA_PLANE_SWITCHES =
+            List.of("proxypool.gateway.loops", "proxypool.gateway.epoll");
+
     static ChildJvm start(String name, Class<?> main, String... args) {
         return start(name, "192m", main, args);
     }
@@ -54,10 +58,15 @@ final class ChildJvm implements AutoCloseable {
                 "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1",
                 "-Xshare:auto",
-                "--sun-misc-unsafe-memory-access=allow",
-                "-cp",
-                System.getProperty("java.class.path"),
-                main.getName()));
+                "--sun-misc-unsafe-memory-access=allow"));
+        // the data plane's internal switches reach the child too, so a run on the event loops tests its gateway
+        for (String p : DATA_PLANE_SWITCHES) {
+            String v = System.getProperty(p);
+            if (v != null) {
+                cmd.add("-D" + p + "=" + v);
+            }
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         cmd.addAll(List.of(args));
         try {
             return new ChildJvm(name, new ProcessBuilder(cmd).start());

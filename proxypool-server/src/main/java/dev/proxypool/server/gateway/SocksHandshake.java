@@ -1,0 +1,381 @@
+package dev.proxypool.server.gateway;
+
+import dev.proxypool.server.access.AttemptedUser;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.EventLoop;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * The SOCKS5 handshake (RFC 1928, with RFC 1929 username/password) of one connection of the SOCKS5
+ * listener on its event loop: each message taken once whole from the collected bytes, the
+ * credentials checked off the loop, the request turned into a tunnel the connection's {@link
+ * HttpProxyHandler} routes, dials and relays as it does a CONNECT; the replies and the exchange's
+ * end (metrics, access log, exchange record) of a SOCKS5 connection.
+ */
+final class SocksHandshake {
+
+    private final HttpProxyHandler h;
+
+    SocksHandshake(HttpProxyHandler h) {
+        this.h = h;
+    }
+
+    enum SocksPhase {
+        GREETING,
+        AUTH,
+        AUTHENTICATING,
+        REQUEST
+    }
+
+    SocksPhase socksPhase = SocksPhase.GREETING;
+    String socksClient;
+    HeaderFields socksHeaders;
+    String socksTarget;
+    /** The reply for the last tunnel that could not be opened. */
+    int socksFailure = SocksConnection.REP_GENERAL_FAILURE;
+
+    /** Handshake bytes arrived: each message is taken once whole (every field is at most 255 bytes). */
+    void socksBytes() {
+        if (!h.pending.isReadable() || h.state != HttpProxyHandler.State.HEAD) {
+            return;
+        }
+        if (!h.exchangeOpen) { // the first byte: the connection counts as a tunnel from its accept
+            h.idle = false;
+            h.exchangeOpen = true;
+            h.exchangeStart = h.acceptedAt;
+            h.exchangeWritten = 0;
+            h.exchangeIn = 0;
+            h.result = ExchangeResult.ABORTED;
+            h.gw.metrics().started(true);
+        }
+        while (h.state == HttpProxyHandler.State.HEAD && h.pending.isReadable()) {
+            boolean progressed = switch (socksPhase) {
+                case GREETING -> socksGreeting();
+                case AUTH -> socksAuth();
+                case AUTHENTICATING -> false;
+                case REQUEST -> socksRequest();
+            };
+            if (!progressed) {
+                return;
+            }
+        }
+    }
+
+    boolean socksGreeting() {
+        ByteBuf b = h.pending;
+        int at = b.readerIndex();
+        int version = b.getUnsignedByte(at);
+        if (version != SocksConnection.VERSION) {
+            if (version == 4) {
+                h.writeClient(Unpooled.wrappedBuffer(new byte[] {0, 0x5B, 0, 0, 0, 0, 0, 0}));
+            }
+            h.result = ExchangeResult.BAD_REQUEST;
+            socksClosing(400, GatewayErrors.BAD_REQUEST);
+            return false;
+        }
+        if (b.readableBytes() < 2) {
+            return false;
+        }
+        int methods = b.getUnsignedByte(at + 1);
+        if (methods == 0) {
+            b.skipBytes(2);
+            h.exchangeIn += 2;
+            socksRefuseMethod(ExchangeResult.BAD_REQUEST, 400, GatewayErrors.BAD_REQUEST);
+            return false;
+        }
+        if (b.readableBytes() < 2 + methods) {
+            return false;
+        }
+        boolean userPassword = false;
+        boolean none = false;
+        for (int i = 0; i < methods; i++) {
+            int m = b.getUnsignedByte(at + 2 + i);
+            userPassword |= m == SocksConnection.METHOD_USER_PASSWORD;
+            none |= m == SocksConnection.METHOD_NONE;
+        }
+        b.skipBytes(2 + methods);
+        h.exchangeIn += 2 + methods;
+        if (userPassword) {
+            h.writeClient(Unpooled.wrappedBuffer(new byte[] {5, SocksConnection.METHOD_USER_PASSWORD}));
+            h.ch.flush();
+            socksPhase = SocksPhase.AUTH;
+            return true;
+        }
+        String client = none ? h.gw.authenticator().authenticate(null) : null; // no secret: nothing to hash
+        if (client == null) { // credentials required, or no method we know offered
+            socksRefuseMethod(ExchangeResult.AUTH_REQUIRED, 407, GatewayErrors.AUTH_REQUIRED);
+            return false;
+        }
+        h.logUser = client;
+        socksClient = client;
+        socksHeaders = new HeaderFields();
+        h.writeClient(Unpooled.wrappedBuffer(new byte[] {5, SocksConnection.METHOD_NONE}));
+        h.ch.flush();
+        socksPhase = SocksPhase.REQUEST;
+        return true;
+    }
+
+    boolean socksAuth() {
+        ByteBuf b = h.pending;
+        int at = b.readerIndex();
+        if (b.readableBytes() < 2) {
+            return false;
+        }
+        int version = b.getUnsignedByte(at);
+        int userLength = b.getUnsignedByte(at + 1);
+        if (b.readableBytes() < 3 + userLength) {
+            return false;
+        }
+        int passwordLength = b.getUnsignedByte(at + 2 + userLength);
+        if (b.readableBytes() < 3 + userLength + passwordLength) {
+            return false;
+        }
+        byte[] u = new byte[userLength];
+        b.getBytes(at + 2, u);
+        byte[] pw = new byte[passwordLength];
+        b.getBytes(at + 3 + userLength, pw);
+        b.skipBytes(3 + userLength + passwordLength);
+        h.exchangeIn += 3 + userLength + passwordLength;
+        String user = new String(u, StandardCharsets.UTF_8);
+        // the secret lives in this string for the authenticator only; it is never logged
+        String password = new String(pw, StandardCharsets.UTF_8);
+        Arrays.fill(pw, (byte) 0);
+        String authorization = version != SocksConnection.AUTH_VERSION || userLength == 0 || user.indexOf(':') >= 0
+                ? null
+                : "Basic "
+                        + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        socksPhase = SocksPhase.AUTHENTICATING;
+        EventLoop loop = h.ch.eventLoop();
+        Runnable task = () -> {
+            String client;
+            try {
+                client = authorization == null ? null : h.gw.authenticator().authenticate(authorization);
+            } catch (RuntimeException e) {
+                Gateway.logHandlerDefect(HttpProxyHandler.LOG, "socks", e);
+                loop.execute(() -> h.ch.close());
+                return;
+            }
+            loop.execute(() -> socksAuthenticated(client, authorization));
+        };
+        try {
+            h.listener.offLoop().execute(task); // secret hashing (PBKDF2) stays off the loop
+        } catch (RejectedExecutionException e) {
+            h.ch.close();
+        }
+        return false;
+    }
+
+    void socksAuthenticated(String client, String authorization) {
+        if (h.state != HttpProxyHandler.State.HEAD) {
+            return;
+        }
+        h.logUser = client;
+        if (client == null) {
+            h.logAttempted = AttemptedUser.of(authorization);
+            h.writeClient(Unpooled.wrappedBuffer(new byte[] {SocksConnection.AUTH_VERSION, 1}));
+            h.result = ExchangeResult.AUTH_REQUIRED;
+            socksClosing(407, GatewayErrors.AUTH_REQUIRED);
+            return;
+        }
+        h.writeClient(Unpooled.wrappedBuffer(new byte[] {SocksConnection.AUTH_VERSION, 0}));
+        h.ch.flush();
+        socksClient = client;
+        socksHeaders = new HeaderFields();
+        socksHeaders.add("Proxy-Authorization", authorization);
+        socksPhase = SocksPhase.REQUEST;
+        socksBytes();
+        if (h.clientEof && h.state == HttpProxyHandler.State.HEAD) {
+            h.result = ExchangeResult.BAD_REQUEST; // the client closed inside the handshake
+            socksError(400, GatewayErrors.BAD_REQUEST);
+            h.ch.close();
+        }
+    }
+
+    boolean socksRequest() {
+        ByteBuf b = h.pending;
+        int at = b.readerIndex();
+        if (b.readableBytes() < 4) {
+            return false;
+        }
+        int version = b.getUnsignedByte(at);
+        int command = b.getUnsignedByte(at + 1);
+        int type = b.getUnsignedByte(at + 3);
+        if (version != SocksConnection.VERSION) {
+            socksReply(SocksConnection.REP_GENERAL_FAILURE, 400, GatewayErrors.BAD_REQUEST, ExchangeResult.BAD_REQUEST);
+            return false;
+        }
+        int addressBytes;
+        switch (type) {
+            case SocksConnection.ATYP_IPV4 -> addressBytes = 4;
+            case SocksConnection.ATYP_IPV6 -> addressBytes = 16;
+            case SocksConnection.ATYP_DOMAIN -> {
+                if (b.readableBytes() < 5) {
+                    return false;
+                }
+                addressBytes = 1 + b.getUnsignedByte(at + 4);
+            }
+            default -> {
+                socksReply(
+                        SocksConnection.REP_ADDRESS_TYPE_NOT_SUPPORTED,
+                        400,
+                        GatewayErrors.BAD_REQUEST,
+                        ExchangeResult.BAD_REQUEST);
+                return false;
+            }
+        }
+        if (b.readableBytes() < 4 + addressBytes + 2) {
+            return false;
+        }
+        String host;
+        if (type == SocksConnection.ATYP_DOMAIN) {
+            host = b.toString(at + 5, addressBytes - 1, StandardCharsets.ISO_8859_1);
+        } else {
+            byte[] raw = new byte[addressBytes];
+            b.getBytes(at + 4, raw);
+            try {
+                host = InetAddress.getByAddress(raw).getHostAddress(); // a literal: no lookup
+            } catch (UnknownHostException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        int port = b.getUnsignedShort(at + 4 + addressBytes);
+        b.skipBytes(4 + addressBytes + 2);
+        h.exchangeIn += 4 + addressBytes + 2;
+        if (command != SocksConnection.CMD_CONNECT) {
+            socksReply(
+                    SocksConnection.REP_COMMAND_NOT_SUPPORTED,
+                    400,
+                    GatewayErrors.UNSUPPORTED_METHOD,
+                    ExchangeResult.BAD_REQUEST);
+            return false;
+        }
+        if (port == 0) {
+            socksReply(
+                    SocksConnection.REP_NOT_ALLOWED, 400, GatewayErrors.BAD_CONNECT_TARGET, ExchangeResult.BAD_REQUEST);
+            return false;
+        }
+        RequestTarget target;
+        try {
+            target = RequestTarget.connect((host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port);
+        } catch (WireException e) { // an empty name or one with characters no host name has
+            socksReply(
+                    SocksConnection.REP_HOST_UNREACHABLE,
+                    400,
+                    GatewayErrors.BAD_CONNECT_TARGET,
+                    ExchangeResult.BAD_REQUEST);
+            return false;
+        }
+        socksTarget = target.authority();
+        // the handshake is complete: the first-request deadline is met
+        HttpProxyHandler.cancel(h.firstTimer);
+        h.firstRequest = false;
+        h.head = RequestHead.socks(target, socksHeaders);
+        h.state = HttpProxyHandler.State.BUSY;
+        if (h.gw.stopping()) {
+            socksReply(SocksConnection.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
+            return false;
+        }
+        h.route(1, List.of(), socksClient, Explain.NONE, false);
+        return false;
+    }
+
+    void socksExpired() {
+        if (h.state != HttpProxyHandler.State.HEAD) {
+            return;
+        }
+        // the handshake did not complete within firstRequestTimeout of the accept
+        h.gw.metrics().connectionClosed(h.listener.name(), ClosedReason.FIRST_REQUEST_TIMEOUT);
+        if (h.exchangeOpen) {
+            h.result = ExchangeResult.BAD_REQUEST;
+            socksError(408, GatewayErrors.REQUEST_TIMEOUT);
+            h.endExchange();
+        }
+        h.ch.close();
+    }
+
+    void socksUpstreamFailed(boolean timeout) {
+        socksReply(
+                socksFailure,
+                timeout ? 504 : 502,
+                timeout ? GatewayErrors.UPSTREAM_TIMEOUT : GatewayErrors.UPSTREAM_FAILED,
+                ExchangeResult.UPSTREAM_FAILED);
+    }
+
+    void socksRefuseMethod(ExchangeResult r, int status, String reason) {
+        h.writeClient(Unpooled.wrappedBuffer(new byte[] {5, (byte) SocksConnection.NO_ACCEPTABLE_METHOD}));
+        h.result = r;
+        socksClosing(status, reason);
+    }
+
+    /** Answers with a failure reply and closes; {@code status} and {@code reason} are for the log. */
+    void socksReply(int reply, int status, String reason, ExchangeResult r) {
+        writeSocksReply(reply);
+        h.result = r;
+        socksClosing(status, reason);
+    }
+
+    /** VER, REP, RSV, then BND.ADDR and BND.PORT 0.0.0.0:0 (the upstream's socket is not the client's business). */
+    void writeSocksReply(int reply) {
+        h.writeClient(
+                Unpooled.wrappedBuffer(new byte[] {5, (byte) reply, 0, SocksConnection.ATYP_IPV4, 0, 0, 0, 0, 0, 0}));
+    }
+
+    void socksError(int status, String reason) {
+        h.logStatus = status;
+        h.logError = reason;
+        h.gw.metrics().error(reason);
+    }
+
+    /** Ends the connection after a refusal: the reply reaches the client before the close (no reset). */
+    void socksClosing(int status, String reason) {
+        socksError(status, reason);
+        h.state = HttpProxyHandler.State.CLOSING;
+        h.idle = false;
+        h.parsedAt = 0;
+        h.endExchange();
+        h.ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> h.lingerThenClose());
+    }
+
+    void socksEnded(long nanos) {
+        h.gw.metrics().socksFinished(h.result, nanos);
+        AccessLog log = h.gw.accessLog();
+        if (log != null) {
+            h.listener.accessLog(log.line(
+                    h.peer(),
+                    h.logUser,
+                    SocksConnection.LOG_METHOD,
+                    socksTarget,
+                    h.logStatus,
+                    h.logError,
+                    h.written + h.bytesDown,
+                    h.bytesUp,
+                    nanos,
+                    h.logExplain == null ? Explain.NONE : h.logExplain,
+                    h.result));
+        }
+        ExchangeListener ex = h.gw.exchanges();
+        if (ex != null) {
+            ex.ended(ExchangeRecord.of(
+                            "socks",
+                            h.peer(),
+                            h.logUser,
+                            SocksConnection.LOG_METHOD,
+                            h.logStatus,
+                            h.logError,
+                            h.logExplain == null ? Explain.NONE : h.logExplain,
+                            nanos,
+                            h.result,
+                            h.logAttempted)
+                    // a tunnel: the handshake and every byte relayed; a refused handshake: all the client sent
+                    .withBytes(h.tunnelOpened ? h.exchangeIn + h.bytesUp : h.received, h.written + h.bytesDown));
+        }
+    }
+}
