@@ -56,7 +56,15 @@ final class EventLoopListener implements AutoCloseable {
     private final AtomicLong refused;
     private final AtomicLong refusedPerAddress = new AtomicLong();
     /** Open connections per client address on this listener. */
-    private final ConcurrentHashMap<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
+    /**
+     * Connections each client address holds on this listener. The loops only read the map and move
+     * the counters by compare-and-set (a bin lock would be a loop blocking on another loop); an
+     * address's entry is put in when its first connection arrives and taken out off the loops, by
+     * {@link #offLoop}, once its count is back to 0 ({@link #GONE} marks an entry being taken out).
+     */
+    private final ConcurrentHashMap<InetAddress, AtomicInteger> perAddress = new ConcurrentHashMap<>();
+
+    private static final int GONE = -1;
 
     private final ExecutorService offLoop;
     /** The access log's writer thread, fed from a bounded queue. */
@@ -211,20 +219,45 @@ final class EventLoopListener implements AutoCloseable {
     }
 
     private boolean admit(InetAddress client, int maxPerAddress) {
-        boolean[] admitted = {false};
-        perAddress.compute(client, (a, n) -> {
-            int held = n == null ? 0 : n;
-            if (held >= maxPerAddress) {
-                return n;
+        if (maxPerAddress < 1) {
+            return false;
+        }
+        while (true) {
+            AtomicInteger held = perAddress.get(client);
+            if (held == null) {
+                if (perAddress.putIfAbsent(client, new AtomicInteger(1)) == null) {
+                    return true;
+                }
+                continue; // another loop put one in first: count on it
             }
-            admitted[0] = true;
-            return held + 1;
-        });
-        return admitted[0];
+            int n = held.get();
+            if (n == GONE) {
+                Thread.onSpinWait(); // being taken out by the off-loop sweep: gone in a moment
+                continue;
+            }
+            if (n >= maxPerAddress) {
+                return false;
+            }
+            if (held.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
     }
 
     private void release(InetAddress client) {
-        perAddress.computeIfPresent(client, (a, n) -> n <= 1 ? null : n - 1);
+        AtomicInteger held = perAddress.get(client);
+        if (held == null || held.decrementAndGet() > 0) {
+            return;
+        }
+        try {
+            offLoop.execute(() -> {
+                if (held.compareAndSet(0, GONE)) {
+                    perAddress.remove(client, held);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // the off-loop queue is full or shut down: the entry stays at 0 and is counted on again
+        }
     }
 
     GatewayLoops loops() {
