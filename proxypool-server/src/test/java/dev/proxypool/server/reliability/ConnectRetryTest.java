@@ -61,21 +61,7 @@ class ConnectRetryTest {
             stopped.close(); // its port is closed now: a dial to it is refused
             int retried = 0;
             for (int i = 0; i < TUNNELS; i++) {
-                try (Socket s = b.client()) {
-                    InputStream in = RawHttp.buffered(s);
-                    RawHttp.Response est =
-                            RawHttp.exchange(in, s.getOutputStream(), UpstreamBench.connect(origin.authority()), true);
-                    assertEquals(200, est.status(), "turn " + i + ": the tunnel opens through the live proxy");
-                    int attempts = Integer.parseInt(est.header("X-ProxyPool-Attempts"));
-                    assertTrue(attempts >= 1 && attempts <= 2, "turn " + i + ": attempts " + attempts);
-                    assertEquals(b.id(1), est.header("X-ProxyPool-Proxy"), "turn " + i);
-                    retried += attempts - 1;
-                    RawHttp.Response inner = RawHttp.exchange(
-                            in, s.getOutputStream(), "GET /bytes?n=3000 HTTP/1.1\r\nHost: x\r\n\r\n", false);
-                    assertEquals(200, inner.status());
-                    assertEquals(3000, inner.body().length);
-                }
-                b.assertCapacityBackToZero();
+                retried += b.tunnelThrough(origin.authority(), 1, i) - 1;
             }
             // the picker gave the stopped proxy some first attempts: those tunnels needed the second one
             assertTrue(retried >= 1, "retried " + retried);

@@ -1,14 +1,10 @@
 package dev.proxypool.server.reliability;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.testkit.FakeOrigin;
-import dev.proxypool.testkit.RawHttp;
-import java.io.InputStream;
-import java.net.Socket;
-import java.nio.file.Files;
+import dev.proxypool.testkit.RealProxy;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -53,10 +49,9 @@ class SquidConnectRetryTest {
 
     @Test
     void aConnectWhoseFirstSquidRefusesIsRetriedOnTheOtherSquid() throws Exception {
-        assertTrue(Files.isExecutable(Squid.SQUID), Squid.SQUID + " is missing: install the Debian package squid");
         try (FakeOrigin origin = FakeOrigin.start();
-                Squid stopped = Squid.start(dir);
-                Squid live = Squid.start(dir);
+                RealProxy stopped = RealProxy.squid();
+                RealProxy live = RealProxy.squid();
                 UpstreamBench b = new UpstreamBench(
                         dir,
                         "",
@@ -70,21 +65,7 @@ class SquidConnectRetryTest {
             stopped.close(); // its port is closed now: a dial to it is refused
             int retried = 0;
             for (int i = 0; i < TUNNELS; i++) {
-                try (Socket s = b.client()) {
-                    InputStream in = RawHttp.buffered(s);
-                    RawHttp.Response est =
-                            RawHttp.exchange(in, s.getOutputStream(), UpstreamBench.connect(origin.authority()), true);
-                    assertEquals(200, est.status(), "turn " + i + ": the tunnel opens through the live squid");
-                    assertEquals(b.id(1), est.header("X-ProxyPool-Proxy"), "turn " + i);
-                    int attempts = Integer.parseInt(est.header("X-ProxyPool-Attempts"));
-                    assertTrue(attempts >= 1 && attempts <= 2, "turn " + i + ": attempts " + attempts);
-                    retried += attempts - 1;
-                    RawHttp.Response inner = RawHttp.exchange(
-                            in, s.getOutputStream(), "GET /bytes?n=3000 HTTP/1.1\r\nHost: x\r\n\r\n", false);
-                    assertEquals(200, inner.status());
-                    assertEquals(3000, inner.body().length);
-                }
-                b.assertCapacityBackToZero();
+                retried += b.tunnelThrough(origin.authority(), 1, i) - 1;
             }
             // the round-robin gave the stopped squid first attempts: those tunnels needed the second one
             assertTrue(retried >= 1, "retried " + retried);

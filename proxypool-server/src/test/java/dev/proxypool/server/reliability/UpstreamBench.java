@@ -1,5 +1,8 @@
 package dev.proxypool.server.reliability;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Protocol;
@@ -136,6 +139,31 @@ final class UpstreamBench implements AutoCloseable {
             InputStream in = RawHttp.buffered(s);
             return RawHttp.exchange(in, s.getOutputStream(), request, head);
         }
+    }
+
+    /**
+     * One tunnel on a fresh client connection: {@code CONNECT authority}, which must open through the
+     * proxy at {@code expected} (its 200 names it), then a GET of 3,000 bytes inside it; capacity back to
+     * 0 afterwards.
+     *
+     * @return the attempts the tunnel took ({@code X-ProxyPool-Attempts}, 1 or 2 with this routing)
+     */
+    int tunnelThrough(String authority, int expected, int turn) throws IOException {
+        int attempts;
+        try (Socket s = client()) {
+            InputStream in = RawHttp.buffered(s);
+            RawHttp.Response est = RawHttp.exchange(in, s.getOutputStream(), connect(authority), true);
+            assertEquals(200, est.status(), "turn " + turn + ": the tunnel opens through the live proxy");
+            assertEquals(id(expected), est.header("X-ProxyPool-Proxy"), "turn " + turn);
+            attempts = Integer.parseInt(est.header("X-ProxyPool-Attempts"));
+            assertTrue(attempts >= 1 && attempts <= 2, "turn " + turn + ": attempts " + attempts);
+            RawHttp.Response inner =
+                    RawHttp.exchange(in, s.getOutputStream(), "GET /bytes?n=3000 HTTP/1.1\r\nHost: x\r\n\r\n", false);
+            assertEquals(200, inner.status());
+            assertEquals(3000, inner.body().length);
+        }
+        assertCapacityBackToZero();
+        return attempts;
     }
 
     Socket client() throws IOException {
