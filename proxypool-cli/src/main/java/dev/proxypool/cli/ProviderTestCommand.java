@@ -36,7 +36,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -257,17 +256,7 @@ final class ProviderTestCommand implements Callable<Integer> {
             Validator validator = Validator.builder(UpstreamDialer.create(store))
                     .settings(settings)
                     .start();
-            Map<String, Integer> order = new HashMap<>();
-            for (int i = 0; i < sample.size(); i++) {
-                order.put(sample.get(i).id(), i);
-            }
-            ValidationResult[] results = new ValidationResult[sample.size()];
-            validator.validateAll(
-                    sample.iterator(),
-                    sample.size(),
-                    r -> results[order.get(r.proxy().id())] = r,
-                    p -> {});
-            return results;
+            return validator.validateInOrder(sample);
         } finally {
             if (ownEcho != null) {
                 ownEcho.close();

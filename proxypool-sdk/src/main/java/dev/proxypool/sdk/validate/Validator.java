@@ -8,8 +8,11 @@ import java.net.InetAddress;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -144,6 +147,28 @@ public final class Validator {
             Iterator<? extends Proxy> candidates, Consumer<? super ValidationResult> results)
             throws InterruptedException {
         return validateAll(candidates, -1, results, ValidationProgress.Listener.none());
+    }
+
+    /**
+     * Validates a short list (a dry run's sample) and answers in the list's order, whatever order the
+     * checks finish in.
+     *
+     * @param sample the proxies, distinct ids
+     * @return one result per proxy, at the proxy's index
+     * @throws InterruptedException when the calling thread is interrupted (the workers are stopped)
+     */
+    public ValidationResult[] validateInOrder(List<? extends Proxy> sample) throws InterruptedException {
+        Map<String, Integer> order = new HashMap<>();
+        for (int i = 0; i < sample.size(); i++) {
+            order.put(sample.get(i).id(), i);
+        }
+        ValidationResult[] results = new ValidationResult[sample.size()];
+        validateAll(
+                sample.iterator(),
+                sample.size(),
+                r -> results[order.get(r.proxy().id())] = r,
+                ValidationProgress.Listener.none());
+        return results;
     }
 
     /** The stream is consumed lazily through its iterator and not closed here. */

@@ -28,7 +28,6 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -178,17 +177,7 @@ final class ProviderTestResource {
         Validator validator = Validator.builder(UpstreamDialer.create(inline.over(pool.credentials())))
                 .settings(settings)
                 .start();
-        Map<String, Integer> order = new HashMap<>();
-        for (int i = 0; i < sample.size(); i++) {
-            order.put(sample.get(i).id(), i);
-        }
-        ValidationResult[] results = new ValidationResult[sample.size()];
-        validator.validateAll(
-                sample.iterator(),
-                sample.size(),
-                r -> results[order.get(r.proxy().id())] = r,
-                p -> {});
-        return results;
+        return validator.validateInOrder(sample);
     }
 
     /** The answer: the shape of {@code proxypool provider test --json}, addresses masked. */
