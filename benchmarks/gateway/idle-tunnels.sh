@@ -64,23 +64,9 @@ JAVA_HOME_SEL=$(java_home)
 JAVA="$JAVA_HOME_SEL/bin/java"
 JCMD="$JAVA_HOME_SEL/bin/jcmd"
 
-WORK=$(mktemp -d /tmp/pp-idle-tunnels.XXXXXX)
-chmod 777 "$WORK"
-PIDS=()
-cleanup() {
-  touch "$WORK/release" 2>/dev/null || true
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-  for _ in $(seq 1 50); do
-    alive=0
-    for p in "${PIDS[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
-    [ "$alive" = 0 ] && break
-    sleep 0.1
-  done
-  for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT INT TERM
+. "$ROOT/benchmarks/procs.sh"
+bench_before_stop() { touch "$WORK/release" 2>/dev/null || true; }  # the held clients let go first
+bench_start pp-idle-tunnels
 
 if [ "$SKIP_BUILD" = 0 ] || [ ! -f "$ROOT/proxypool-cli/target/proxypool.jar" ]; then
   (cd "$ROOT" && ./mvnw -B -q -pl proxypool-cli -am package -DskipTests >/dev/null)

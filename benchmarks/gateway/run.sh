@@ -84,22 +84,8 @@ HAPROXY=$(command -v haproxy || echo /usr/sbin/haproxy)
 JAVA_HOME_SEL=$(java_home)
 JAVA="$JAVA_HOME_SEL/bin/java"
 
-WORK=$(mktemp -d /tmp/pp-gateway-bench.XXXXXX)
-chmod 777 "$WORK"
-PIDS=()
-cleanup() {
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-  for _ in $(seq 1 30); do
-    alive=0
-    for p in "${PIDS[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
-    [ "$alive" = 0 ] && break
-    sleep 0.1
-  done
-  for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT INT TERM
+. "$ROOT/benchmarks/procs.sh"
+bench_start pp-gateway-bench
 
 # --- build the gateway ------------------------------------------------------------------------
 # the bare wire layer's main class lives in benchmarks/ (it runs the server's static upstream test fixture)
