@@ -198,6 +198,11 @@ public final class LoopBlockingCheck implements AutoCloseable {
                 }
             }
         }
+        if (frames.isEmpty() && e.getEventType().getName().equals("jdk.JavaMonitorEnter")) {
+            // no Java frame at all: the VM itself took a monitor, as a dying thread does to wake a
+            // thread waiting in Thread.join; no code of a loop can be named or changed for it
+            return;
+        }
         synchronized (seen) {
             seen.add(new Blocking(e.getEventType().getName(), name, e.getDuration(), List.copyOf(frames)));
         }

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,8 +57,10 @@ class LoopBlockingCheckTest {
         }
 
         void finish() throws Exception {
+            // the body first, then the thread: a joiner holds the thread's monitor while the thread
+            // ends, which the check would see as a monitor wait on the "loop"
+            done.get(10, TimeUnit.SECONDS); // rethrows the body's failure
             assertTrue(thread.join(Duration.ofSeconds(10)), thread.getName() + " did not end");
-            done.get(); // rethrows the body's failure
         }
     }
 
