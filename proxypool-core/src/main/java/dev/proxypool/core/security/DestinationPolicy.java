@@ -147,11 +147,25 @@ public final class DestinationPolicy {
      *         does not resolve)
      */
     public DirectDestination resolveForDirect(String host, int port, boolean connect) {
+        return resolveForDirect(host, port, connect, Literal.of(host));
+    }
+
+    /**
+     * Whether {@link #resolveForDirect} would look {@code host} up: a name, not an address literal in
+     * any spelling this policy decodes (so an event loop can tell whether the call may wait).
+     *
+     * @param host as in the request target
+     * @return true for a name
+     */
+    public boolean looksUp(String host) {
+        return Literal.of(host) instanceof Literal.Name;
+    }
+
+    private DirectDestination resolveForDirect(String host, int port, boolean connect, Literal lit) {
         DestinationVerdict first = check(host, port, connect);
         if (first instanceof DestinationVerdict.Denied(DenyReason r)) {
             return new DirectDestination.Refused(r);
         }
-        Literal lit = Literal.of(host);
         try {
             return switch (lit) {
                 case Literal.Bad b -> new DirectDestination.Refused(DenyReason.BAD_TARGET);

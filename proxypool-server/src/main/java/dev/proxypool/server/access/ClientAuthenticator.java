@@ -217,19 +217,38 @@ public final class ClientAuthenticator implements ProxyAuthenticator {
     /** {@link ProxyAuthenticator}: the client name, or {@code null} for a 407. */
     @Override
     public String authenticate(String proxyAuthorization) {
-        AuthenticatedClient c = check(proxyAuthorization);
+        AuthenticatedClient c = check(proxyAuthorization, true);
         return c == null ? null : c.name();
     }
+
+    /**
+     * {@link ProxyAuthenticator}: a remembered verification, a plain (SHA-256) secret, anonymous
+     * access or a malformed header are answered here; a PBKDF2 hash still to compute, for a
+     * known client or the dummy of an unknown one, is {@link #NEEDS_THREAD}.
+     */
+    @Override
+    public String tryAuthenticate(String proxyAuthorization) {
+        AuthenticatedClient c = check(proxyAuthorization, false);
+        return c == NEEDS_SLOW_CHECK ? NEEDS_THREAD : c == null ? null : c.name();
+    }
+
+    /** {@link #check} with {@code mayWait} false: the answer needs a hash computed on a thread that may wait. */
+    private static final AuthenticatedClient NEEDS_SLOW_CHECK =
+            new AuthenticatedClient(ANONYMOUS, UsernameOptions.none(ANONYMOUS));
 
     /**
      * The client and its username options, or empty for a 407 (missing, malformed or wrong
      * credentials; unknown user; verification capacity saturated).
      */
     public Optional<AuthenticatedClient> authenticateClient(String proxyAuthorization) {
-        return Optional.ofNullable(check(proxyAuthorization));
+        return Optional.ofNullable(check(proxyAuthorization, true));
     }
 
-    private AuthenticatedClient check(String header) {
+    /**
+     * @param mayWait false on an event loop: a hash to compute returns {@link #NEEDS_SLOW_CHECK}
+     *                instead (the secret is wiped either way; the caller checks again on a thread)
+     */
+    private AuthenticatedClient check(String header, boolean mayWait) {
         if (mode == Mode.CLOSED) {
             return null;
         }
@@ -250,19 +269,21 @@ public final class ClientAuthenticator implements ProxyAuthenticator {
                         : null;
             }
             if (parsed instanceof UsernameParser.Parsed(UsernameOptions o)) {
-                return verify(o.client(), credentials.get(o.client()), basic.secret())
-                        ? new AuthenticatedClient(o.client(), o)
-                        : null;
+                Boolean ok = verify(o.client(), credentials.get(o.client()), basic.secret(), mayWait);
+                return ok == null ? NEEDS_SLOW_CHECK : ok ? new AuthenticatedClient(o.client(), o) : null;
             }
-            verify("?" + basic.username(), null, basic.secret());
-            return null;
+            return verify("?" + basic.username(), null, basic.secret(), mayWait) == null ? NEEDS_SLOW_CHECK : null;
         } finally {
             Arrays.fill(basic.secret(), '\0');
         }
     }
 
-    /** Checks {@code secret}; {@code credential == null} runs the same work against a dummy and fails. */
-    private boolean verify(String name, Credential credential, char[] secret) {
+    /**
+     * Checks {@code secret}; {@code credential == null} runs the same work against a dummy and fails.
+     *
+     * @return whether it matches, or {@code null} when {@code mayWait} is false and a hash is to compute
+     */
+    private Boolean verify(String name, Credential credential, char[] secret, boolean mayWait) {
         if (credential instanceof Plain(byte[] digest)) {
             return MessageDigest.isEqual(sha256(secret), digest);
         }
@@ -273,6 +294,9 @@ public final class ClientAuthenticator implements ProxyAuthenticator {
         VerifiedCache.Key key = cache.key(name, secret);
         if (credential != null && cache.contains(key, name)) {
             return true;
+        }
+        if (!mayWait) {
+            return null;
         }
         String stored = credential instanceof Hashed(String s) ? s : dummyHash;
         return slowVerify(key, name, stored, credential != null, secret);

@@ -133,6 +133,11 @@ public final class LiveClients implements ProxyAuthenticator {
         return view.auth().authenticate(proxyAuthorization);
     }
 
+    @Override
+    public String tryAuthenticate(String proxyAuthorization) {
+        return view.auth().tryAuthenticate(proxyAuthorization);
+    }
+
     /** The authenticator in force now. */
     public ClientAuthenticator authenticator() {
         return view.auth();

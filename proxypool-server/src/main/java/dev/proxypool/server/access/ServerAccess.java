@@ -118,6 +118,11 @@ public final class ServerAccess implements AccessControl {
     }
 
     @Override
+    public boolean looksUp(String host) {
+        return destinations.looksUp(host);
+    }
+
+    @Override
     public InetAddress resolveForDirect(String host, int port, boolean connect) throws UnknownHostException {
         return switch (destinations.resolveForDirect(host, port, connect)) {
             case DirectDestination.Dial d -> d.address();

@@ -35,6 +35,14 @@ public interface AccessControl {
      */
     InetAddress resolveForDirect(String host, int port, boolean connect) throws UnknownHostException;
 
+    /**
+     * Whether {@link #resolveForDirect} would look {@code host} up (may wait on DNS); false for an
+     * address literal. Default: true, the safe answer.
+     */
+    default boolean looksUp(String host) {
+        return true;
+    }
+
     /** The destination policy refused a direct destination after resolving it. */
     final class DestinationDenied extends UnknownHostException {
         private static final long serialVersionUID = 1L;

@@ -2,6 +2,7 @@ package dev.proxypool.server.engine;
 
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.server.gateway.AttemptOutcome;
+import dev.proxypool.server.gateway.RouteRefusedException;
 import dev.proxypool.server.gateway.RouteRequest;
 import dev.proxypool.server.gateway.UpstreamAttempt;
 import dev.proxypool.server.gateway.UpstreamDial;
@@ -29,13 +30,22 @@ final class DirectAttempt implements UpstreamAttempt {
 
     private final String routing;
     private final RouteRequest request;
-    private final InetAddress address;
+    private volatile InetAddress address;
+    /** The engine left the destination's lookup to {@link #dial} (routed on an event loop). */
+    private volatile boolean lookUpLater;
+
     private final PoolGatewayEngine owner;
     private final AtomicBoolean done = new AtomicBoolean();
     private final String consumedHeader;
 
     DirectAttempt(
-            String routing, RouteRequest request, InetAddress address, PoolGatewayEngine owner, String consumedHeader) {
+            String routing,
+            RouteRequest request,
+            InetAddress address,
+            boolean lookUpLater,
+            PoolGatewayEngine owner,
+            String consumedHeader) {
+        this.lookUpLater = lookUpLater;
         this.consumedHeader = consumedHeader;
         this.routing = routing;
         this.request = request;
@@ -64,8 +74,21 @@ final class DirectAttempt implements UpstreamAttempt {
     }
 
     @Override
-    public UpstreamDial dial() {
-        // the checked address: no lookup here either
+    public boolean dialBlocks() {
+        return lookUpLater;
+    }
+
+    /** The lookup {@link PoolGatewayEngine#routeWithoutLookup} left here, once: a name that does not resolve fails later. */
+    private void lookUpIfLeft() throws RouteRefusedException {
+        if (lookUpLater) {
+            address = owner.lookUp(request, routing, true);
+            lookUpLater = false;
+        }
+    }
+
+    @Override
+    public UpstreamDial dial() throws IOException {
+        lookUpIfLeft(); // else the checked address: no lookup here
         return address == null
                 ? null
                 : UpstreamDial.direct(new InetSocketAddress(address, request.port()), CONNECT_TIMEOUT_MILLIS);
@@ -73,6 +96,7 @@ final class DirectAttempt implements UpstreamAttempt {
 
     @Override
     public UpstreamLink open(boolean allowReuse) throws IOException {
+        lookUpIfLeft();
         if (address == null) {
             throw new UpstreamDialException(FailureKind.UPSTREAM_UNREACHABLE, "destination did not resolve");
         }

@@ -1,5 +1,6 @@
 package dev.proxypool.server.engine;
 
+import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Ticker;
@@ -13,6 +14,7 @@ import dev.proxypool.sdk.dial.UpstreamDialer;
 import dev.proxypool.sdk.dial.UpstreamHandshake;
 import dev.proxypool.server.gateway.AttemptOutcome;
 import dev.proxypool.server.gateway.IdleLinkPool;
+import dev.proxypool.server.gateway.RouteRefusedException;
 import dev.proxypool.server.gateway.RouteRequest;
 import dev.proxypool.server.gateway.UpstreamAttempt;
 import dev.proxypool.server.gateway.UpstreamDial;
@@ -47,18 +49,22 @@ final class PoolAttempt implements UpstreamAttempt {
     private volatile long dialNanos = -1;
     private final String consumedHeader;
     /** The checked address to send instead of the request's host ({@code resolveDestinations}), or null. */
-    private final InetAddress resolved;
+    private volatile InetAddress resolved;
+    /** The engine left the destination's lookup to {@link #dial} (routed on an event loop). */
+    private volatile boolean lookUpLater;
 
     PoolAttempt(
             Lease lease,
             RouteRequest request,
             InetAddress resolved,
+            boolean lookUpLater,
             UpstreamDialer dialer,
             PoolGatewayEngine owner,
             Ticker ticker,
             String consumedHeader) {
         this.consumedHeader = consumedHeader;
         this.resolved = resolved;
+        this.lookUpLater = lookUpLater;
         this.lease = lease;
         this.request = request;
         this.dialer = dialer;
@@ -93,11 +99,34 @@ final class PoolAttempt implements UpstreamAttempt {
     }
 
     @Override
+    public boolean dialBlocks() {
+        return lookUpLater || !UpstreamDial.isAddressLiteral(lease.proxy().host());
+    }
+
+    /** The destination's lookup {@link PoolGatewayEngine#routeWithoutLookup} left here, once. */
+    private void lookUpIfLeft() throws RouteRefusedException {
+        if (lookUpLater) {
+            resolved = owner.lookUp(request, lease.routing(), false);
+            lookUpLater = false;
+        }
+    }
+
+    @Override
     public UpstreamDial dial() throws IOException {
+        lookUpIfLeft();
         Proxy p = lease.proxy();
         boolean https = p.protocol() == Protocol.HTTPS;
         boolean forward = !request.tunnel() && (p.protocol() == Protocol.HTTP || https);
-        InetSocketAddress address = new InetSocketAddress(p.host(), p.port()); // off the loop: may resolve
+        InetSocketAddress address;
+        if (UpstreamDial.isAddressLiteral(p.host())) {
+            try { // no lookup: an event loop may be calling (dialBlocks() said false)
+                address = new InetSocketAddress(InetAddress.ofLiteral(p.host()), p.port());
+            } catch (IllegalArgumentException e) {
+                throw new UpstreamDialException(FailureKind.UPSTREAM_UNREACHABLE, "proxy address is not an address");
+            }
+        } else {
+            address = new InetSocketAddress(p.host(), p.port()); // off the loop: may resolve
+        }
         if (address.isUnresolved()) {
             return null; // open() reports it as the blocking dial does
         }
@@ -136,6 +165,7 @@ final class PoolAttempt implements UpstreamAttempt {
 
     @Override
     public UpstreamLink open(boolean allowReuse) throws IOException {
+        lookUpIfLeft();
         Proxy p = lease.proxy();
         boolean forward = !request.tunnel() && (p.protocol() == Protocol.HTTP || p.protocol() == Protocol.HTTPS);
         long t0 = ticker.read();

@@ -18,6 +18,7 @@ import dev.proxypool.server.gateway.GatewayErrors;
 import dev.proxypool.server.gateway.IdleLinkPool;
 import dev.proxypool.server.gateway.IdleUpstreams;
 import dev.proxypool.server.gateway.RouteDecision;
+import dev.proxypool.server.gateway.RouteRefusedException;
 import dev.proxypool.server.gateway.RouteRequest;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -100,6 +101,19 @@ public final class PoolGatewayEngine implements GatewayEngine {
 
     @Override
     public RouteDecision route(RouteRequest request) {
+        return route(request, true);
+    }
+
+    @Override
+    public RouteDecision routeWithoutLookup(RouteRequest request) {
+        return route(request, false);
+    }
+
+    /**
+     * @param mayLookUp false on an event loop: a destination name to resolve ({@code resolveDestinations},
+     *                  {@code onNoCandidate: direct}) is left to the attempt's dial
+     */
+    private RouteDecision route(RouteRequest request, boolean mayLookUp) {
         if (request.attempt() == 1 && !access.allowRate(request.client())) {
             return new RouteDecision.Rejected(429, GatewayErrors.RATE_LIMITED, "none");
         }
@@ -140,7 +154,10 @@ public final class PoolGatewayEngine implements GatewayEngine {
         return switch (engine.acquire(rule, acquire)) {
             case AcquireResult.Acquired a -> {
                 InetAddress resolved = null;
-                if (resolution.test(a.lease().proxy())) {
+                boolean lookUpLater = false;
+                if (resolution.test(a.lease().proxy()) && !mayLookUp && access.looksUp(request.host())) {
+                    lookUpLater = true; // PoolAttempt.dial, off the loop
+                } else if (resolution.test(a.lease().proxy())) {
                     // this proxy resolves on a network of ours: resolve here, check every address, send it the
                     // checked one (no second lookup that could answer differently: no DNS rebinding)
                     try {
@@ -154,13 +171,17 @@ public final class PoolGatewayEngine implements GatewayEngine {
                     }
                 }
                 inFlight.incrementAndGet();
-                yield new PoolAttempt(a.lease(), request, resolved, dialer, this, ticker, consumed);
+                yield new PoolAttempt(a.lease(), request, resolved, lookUpLater, dialer, this, ticker, consumed);
             }
             case AcquireResult.Rejected r ->
                 r.reason().equals(AcquireResult.Rejected.SESSION_LOST)
                         ? new RouteDecision.Rejected(502, GatewayErrors.SESSION_LOST, rule.name())
                         : new RouteDecision.Rejected(503, GatewayErrors.NO_CANDIDATE, rule.name());
             case AcquireResult.Direct d -> {
+                if (!mayLookUp && access.looksUp(request.host())) {
+                    inFlight.incrementAndGet();
+                    yield new DirectAttempt(rule.name(), request, null, true, this, consumed); // looked up in dial
+                }
                 InetAddress address;
                 try { // resolved and checked once, here, so a denial is a 403 like any other
                     address = access.resolveForDirect(request.host(), request.port(), request.tunnel());
@@ -170,7 +191,7 @@ public final class PoolGatewayEngine implements GatewayEngine {
                     address = null; // the attempt fails as upstream_failed (502), as a refused connect would
                 }
                 inFlight.incrementAndGet();
-                yield new DirectAttempt(rule.name(), request, address, this, consumed);
+                yield new DirectAttempt(rule.name(), request, address, false, this, consumed);
             }
         };
     }
@@ -193,6 +214,26 @@ public final class PoolGatewayEngine implements GatewayEngine {
             case SessionChoice.Conflict c -> null;
             case SessionChoice.Invalid i -> fromName.isPresent() ? null : header.strip();
         };
+    }
+
+    /**
+     * A destination lookup an attempt was left by {@link #routeWithoutLookup}: resolved once, every
+     * address checked, as {@link #route} does it.
+     *
+     * @return the checked address, or null when the name does not resolve and {@code unresolvedIsNull}
+     * @throws RouteRefusedException 403 when the policy denies it, 502 when it does not resolve
+     */
+    InetAddress lookUp(RouteRequest request, String routing, boolean unresolvedIsNull) throws RouteRefusedException {
+        try {
+            return access.resolveForDirect(request.host(), request.port(), request.tunnel());
+        } catch (AccessControl.DestinationDenied e) {
+            throw new RouteRefusedException(new RouteDecision.Rejected(403, GatewayErrors.DESTINATION_DENIED, routing));
+        } catch (UnknownHostException e) {
+            if (unresolvedIsNull) {
+                return null;
+            }
+            throw new RouteRefusedException(new RouteDecision.Rejected(502, GatewayErrors.UPSTREAM_FAILED, routing));
+        }
     }
 
     @Override

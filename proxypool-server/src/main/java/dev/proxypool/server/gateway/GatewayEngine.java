@@ -16,6 +16,19 @@ public interface GatewayEngine {
 
     RouteDecision route(RouteRequest request);
 
+    /**
+     * {@link #route} for an event loop, which must not wait: the same checks and the same pick, but a
+     * destination name the engine would look up is left to the attempt's {@link UpstreamAttempt#dial()}
+     * (which then says so with {@link UpstreamAttempt#dialBlocks()}, and may throw {@link
+     * RouteRefusedException}). Default: {@link #route}, for engines that look nothing up.
+     *
+     * @param request the request
+     * @return as {@link #route}
+     */
+    default RouteDecision routeWithoutLookup(RouteRequest request) {
+        return route(request);
+    }
+
     /** Attempts routed and not yet completed (capacity currently held). */
     int inFlight();
 }

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * One client connection of the HTTP proxy listener on its event loop: the request head is
@@ -488,63 +489,116 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             String client, RouteDecision decision, UpstreamDial dial, UpstreamLink link, IOException openFailed) {}
 
     /**
-     * Authenticates (first attempt) and routes off the loop, then continues on the loop with {@link #routed}.
+     * Authenticates (first attempt), routes and prepares the dial, then continues on the loop with
+     * {@link #routed}. All of it runs on the loop when nothing in it can wait (a remembered or plain
+     * secret, no destination name to look up, a proxy given by address); a password hash to compute
+     * moves the whole step to the off-loop executor, and a name to look up moves the dial's preparation
+     * there (the pick stays on the loop).
      *
      * @param client the authenticated client of an earlier attempt, or null on the first
      */
     void route(int attemptNo, List<String> tried, String client, Explain last, boolean lastTimeout) {
         RequestHead h = head;
         EventLoop loop = ch.eventLoop();
+        String c = client != null ? client : gw.authenticator().tryAuthenticate(h.headers.first("Proxy-Authorization"));
+        if (c == ProxyAuthenticator.NEEDS_THREAD) {
+            offLoop(
+                    h,
+                    () -> {
+                        String verified = gw.authenticator().authenticate(h.headers.first("Proxy-Authorization"));
+                        return prepare(
+                                h, verified, verified == null ? null : decide(h, verified, attemptNo, tried, true));
+                    },
+                    attemptNo,
+                    tried,
+                    last,
+                    lastTimeout);
+            return;
+        }
+        RouteDecision d;
+        try {
+            d = c == null ? null : decide(h, c, attemptNo, tried, false);
+        } catch (RuntimeException e) {
+            Gateway.logHandlerDefect(LOG, "gateway", e);
+            ch.close();
+            return;
+        }
+        if (d instanceof UpstreamAttempt a && a.dialBlocks()) {
+            offLoop(h, () -> prepare(h, c, a), attemptNo, tried, last, lastTimeout);
+            return;
+        }
+        Routed r;
+        try {
+            r = prepare(h, c, d);
+        } catch (RuntimeException e) {
+            Gateway.logHandlerDefect(LOG, "gateway", e);
+            ch.close();
+            return;
+        }
+        loop.execute(() -> routed(r, attemptNo, tried, last, lastTimeout)); // a task of its own, as off-loop
+    }
+
+    private RouteDecision decide(RequestHead h, String client, int attemptNo, List<String> tried, boolean mayLookUp) {
+        RouteRequest req = new RouteRequest(
+                client, h.target.host(), h.target.port(), h.method, h.connect, h.headers, attemptNo, tried);
+        return mayLookUp ? gw.engine().route(req) : gw.engine().routeWithoutLookup(req);
+    }
+
+    /**
+     * The dial of {@code d} (on the loop only when {@link UpstreamAttempt#dialBlocks()} is false), or the
+     * blocking open where no non-blocking dial exists (never on the loop: such a dial blocks).
+     */
+    private static Routed prepare(RequestHead h, String client, RouteDecision d) {
+        if (client == null) {
+            return new Routed(null, null, null, null, null);
+        }
+        UpstreamDial dial = null;
+        UpstreamLink link = null;
+        IOException failed = null;
+        if (d instanceof UpstreamAttempt a) {
+            try {
+                dial = a.dial();
+                if (dial != null && h.connect && dial.mode() != UpstreamLink.Mode.TUNNEL) {
+                    dial = null;
+                }
+                if (dial == null) {
+                    link = a.open(false); // only the blocking open: off the loop
+                }
+            } catch (RouteRefusedException e) {
+                a.complete(AttemptOutcome.ABANDONED); // nothing was tried: no health report
+                return new Routed(client, e.rejected(), null, null, null);
+            } catch (IOException e) {
+                failed = e;
+            } catch (RuntimeException e) {
+                a.complete(AttemptOutcome.ABANDONED);
+                throw e;
+            }
+        }
+        return new Routed(client, d, dial, link, failed);
+    }
+
+    /** Runs {@code step} on the off-loop executor and its result on the loop with {@link #routed}. */
+    private void offLoop(
+            RequestHead h,
+            Supplier<Routed> step,
+            int attemptNo,
+            List<String> tried,
+            Explain last,
+            boolean lastTimeout) {
+        EventLoop loop = ch.eventLoop();
         Runnable task = () -> {
             Routed r;
             try {
-                String c = client != null
-                        ? client
-                        : gw.authenticator().authenticate(h.headers.first("Proxy-Authorization"));
-                if (c == null) {
-                    r = new Routed(null, null, null, null, null);
-                } else {
-                    RouteDecision d = gw.engine()
-                            .route(new RouteRequest(
-                                    c,
-                                    h.target.host(),
-                                    h.target.port(),
-                                    h.method,
-                                    h.connect,
-                                    h.headers,
-                                    attemptNo,
-                                    tried));
-                    UpstreamDial dial = null;
-                    UpstreamLink link = null;
-                    IOException failed = null;
-                    if (d instanceof UpstreamAttempt a) {
-                        try {
-                            dial = a.dial();
-                            if (dial != null && h.connect && dial.mode() != UpstreamLink.Mode.TUNNEL) {
-                                dial = null;
-                            }
-                            if (dial == null) {
-                                link = a.open(false); // only the blocking open: here, off the loop
-                            }
-                        } catch (IOException e) {
-                            failed = e;
-                        } catch (RuntimeException e) {
-                            a.complete(AttemptOutcome.ABANDONED);
-                            throw e;
-                        }
-                    }
-                    r = new Routed(c, d, dial, link, failed);
-                }
+                r = step.get();
             } catch (RuntimeException e) {
                 Gateway.logHandlerDefect(LOG, "gateway", e);
                 loop.execute(() -> ch.close());
                 return;
             }
-            Routed done = r;
             try {
-                loop.execute(() -> routed(done, attemptNo, tried, last, lastTimeout));
+                loop.execute(() -> routed(r, attemptNo, tried, last, lastTimeout));
             } catch (RejectedExecutionException e) {
-                abandon(done); // the loop has stopped
+                abandon(r); // the loop has stopped
             }
         };
         try {

@@ -20,6 +20,26 @@ public interface ProxyAuthenticator {
      */
     String authenticate(String proxyAuthorization);
 
+    /**
+     * What {@link #tryAuthenticate} returns when the check needs a thread that may wait: a password
+     * hash to compute (PBKDF2) or a verification slot to wait for. Compared by identity.
+     */
+    @SuppressWarnings("StringOperationCanBeSimplified") // a distinct instance: no client name is it
+    String NEEDS_THREAD = new String("needs a thread");
+
+    /**
+     * The same check where it costs no wait, for an event loop: the client name, {@code null} for a
+     * 407, or {@link #NEEDS_THREAD} when only {@link #authenticate} on another thread can tell (a
+     * secret not yet verified, a failure that must cost what a success costs). Default: {@link
+     * #authenticate}, for checks that never wait.
+     *
+     * @param proxyAuthorization the header value, or {@code null} when absent
+     * @return the client name, {@code null}, or {@link #NEEDS_THREAD}
+     */
+    default String tryAuthenticate(String proxyAuthorization) {
+        return authenticate(proxyAuthorization);
+    }
+
     static ProxyAuthenticator anonymous() {
         return header -> "anonymous";
     }

@@ -154,6 +154,11 @@ final class SocksHandshake {
                         + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
         socksPhase = SocksPhase.AUTHENTICATING;
         EventLoop loop = h.ch.eventLoop();
+        String known = authorization == null ? null : h.gw.authenticator().tryAuthenticate(authorization);
+        if (known != ProxyAuthenticator.NEEDS_THREAD) { // a remembered or plain secret: answered here
+            loop.execute(() -> socksAuthenticated(known, authorization)); // after this read, as off-loop
+            return false;
+        }
         Runnable task = () -> {
             String client;
             try {

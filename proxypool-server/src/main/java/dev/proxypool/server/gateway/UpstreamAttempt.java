@@ -62,6 +62,15 @@ public non-sealed interface UpstreamAttempt extends RouteDecision {
     }
 
     /**
+     * Whether {@link #dial()} may wait (a name to look up: the proxy's own, or the destination's that
+     * {@link GatewayEngine#routeWithoutLookup} left to it), so that an event loop calls it on another
+     * thread; false when it only builds the dial from addresses at hand. Default: true.
+     */
+    default boolean dialBlocks() {
+        return true;
+    }
+
+    /**
      * The event-loop data plane opened this attempt's connection (its handshake done) after
      * {@code dialNanos}: what {@link #open} notes for itself. Default: nothing.
      */

@@ -57,6 +57,39 @@ public record UpstreamDial(
         this(address, connectTimeoutMillis, mode, injectedHeader, poolKey, null, 0, null, null);
     }
 
+    /**
+     * Whether {@code host} is an IPv4 dotted quad or an IPv6 literal: an address {@link
+     * java.net.InetAddress#ofLiteral} reads without a lookup. A strict reading: any other spelling
+     * counts as a name (looked up off the loop).
+     *
+     * @param host a host as configured, IPv6 without brackets
+     * @return true for an address literal
+     */
+    public static boolean isAddressLiteral(String host) {
+        if (host.indexOf(':') >= 0) {
+            return true; // no name holds a colon: an IPv6 literal, or no address at all (fails without DNS)
+        }
+        int parts = 0;
+        int value = -1;
+        for (int i = 0; i < host.length(); i++) {
+            char c = host.charAt(i);
+            if (c == '.') {
+                if (value < 0 || ++parts > 3) {
+                    return false;
+                }
+                value = -1;
+            } else if (c >= '0' && c <= '9') {
+                value = value < 0 ? c - '0' : value * 10 + (c - '0');
+                if (value > 255) {
+                    return false;
+                }
+            } else {
+                return false;
+            }
+        }
+        return parts == 3 && value >= 0;
+    }
+
     /** A direct connection to {@code address}: the connection is the tunnel itself. */
     public static UpstreamDial direct(InetSocketAddress address, int connectTimeoutMillis) {
         return new UpstreamDial(address, connectTimeoutMillis, UpstreamLink.Mode.TUNNEL, null, null);

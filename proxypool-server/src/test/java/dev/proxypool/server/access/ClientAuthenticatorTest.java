@@ -3,6 +3,7 @@ package dev.proxypool.server.access;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import dev.proxypool.core.model.LabelSelector;
 import dev.proxypool.core.security.SecretHash;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.Secret;
+import dev.proxypool.server.gateway.ProxyAuthenticator;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.Pace;
 import java.nio.charset.StandardCharsets;
@@ -183,6 +185,32 @@ class ClientAuthenticatorTest {
         }
         assertEquals(1, pbkdf2Calls.get());
         assertEquals(1, a.cachedVerifications());
+    }
+
+    @Test
+    void onALoopOnlyWhatCostsNoHashIsAnsweredAndEveryHashIsLeftToAThread() {
+        ClientAuthenticator a = authenticator();
+        String alice = basic("alice", "alice-pw");
+        assertSame(ProxyAuthenticator.NEEDS_THREAD, a.tryAuthenticate(alice), "not verified yet: a hash to compute");
+        assertSame(
+                ProxyAuthenticator.NEEDS_THREAD,
+                a.tryAuthenticate(basic("alice", "wrong")),
+                "a wrong secret costs the hash too (off the loop), never a quick no");
+        assertSame(
+                ProxyAuthenticator.NEEDS_THREAD,
+                a.tryAuthenticate(basic("mallory", "x")),
+                "an unknown user costs the dummy's hash, as a known one does");
+        assertEquals(0, pbkdf2Calls.get(), "the loop computed nothing");
+        assertEquals("alice", a.authenticate(alice));
+        assertEquals(1, pbkdf2Calls.get());
+        assertEquals("alice", a.tryAuthenticate(alice), "remembered: answered on the loop");
+        assertEquals("alice", a.tryAuthenticate(basic("alice-session-s9", "alice-pw")));
+        assertSame(ProxyAuthenticator.NEEDS_THREAD, a.tryAuthenticate(basic("alice", "alice-pw2")));
+        assertEquals("dev", a.tryAuthenticate(basic("dev", "dev-pw")), "a plain secret is one SHA-256");
+        assertNull(a.tryAuthenticate(basic("dev", "nope")));
+        assertNull(a.tryAuthenticate(null), "no credentials: refused without a hash");
+        assertNull(a.tryAuthenticate("Basic !!!"), "malformed: refused without a hash");
+        assertEquals(1, pbkdf2Calls.get());
     }
 
     @Test
