@@ -11,7 +11,7 @@
 # Everything binds to 127.0.0.1; every process started here is stopped on exit.
 #
 # Usage: benchmarks/gateway/run.sh [--duration 15] [--connections 50] [--threads 2] [--rounds 1]
-#                                  [--listeners product[,own,own-platform,helidon]] [--tunnel-seconds 8] [--skip-build]
+#                                  [--listeners product[,own]] [--tunnel-seconds 8] [--skip-build]
 #                                  [--tunnel-warmup 6] [--tunnel-threads 16] [--open-loop-seconds 15] [--open-loop-rate R]
 #                                  [--profile DIR] [--gateway-opts "-Djdk.virtualThreadScheduler.parallelism=1"] [--hold]
 # --hold starts everything, checks it, prints ports, PIDs and the client credentials, and waits (Ctrl-C stops
@@ -42,7 +42,7 @@ while [ $# -gt 0 ]; do
     --connections) CONNECTIONS="$2"; shift 2 ;;
     --threads) THREADS="$2"; shift 2 ;;
     --skip-build) SKIP_BUILD=1; shift ;;
-    --listeners) LISTENERS="$2"; shift 2 ;;    # comma list of product (default) | own | own-platform | helidon
+    --listeners) LISTENERS="$2"; shift 2 ;;    # comma list of product (default) | own
     --rounds) ROUNDS="$2"; shift 2 ;;          # interleaved rounds; the table shows the median round
     --tunnel-seconds) TUNNEL_SECONDS="$2"; shift 2 ;;
     --tunnel-warmup) TUNNEL_WARMUP="$2"; shift 2 ;;  # unmeasured set-up loop before each path's tunnels (0: none)
@@ -141,6 +141,9 @@ declare -A GW_PORT
 i=0
 for L in "${LISTENER_LIST[@]}"; do
   GW_PORT[$L]=$((GATEWAY_PORT + i))
+  if [ "$L" != product ] && [ "$L" != own ]; then
+    echo "--listeners: $L is not one of product, own" >&2; exit 2
+  fi
   if [ "$L" = product ]; then
     # the real product: routing, dispatcher, capacity, health, destination policy, SDK dialer
     printf '{"host": "127.0.0.1", "port": %d, "protocol": "http", "maxConcurrency": 100000}\n' "$SQUID_A_PORT" \
@@ -166,7 +169,7 @@ YAML
   # shellcheck disable=SC2086
   "$JAVA" -Xms512m -Xmx512m -XX:+UseParallelGC $GATEWAY_OPTS -cp "$CP" dev.proxypool.benchmarks.gateway.StaticGatewayMain \
     --gateway-port "${GW_PORT[$L]}" --api-port $((API_PORT + i)) --upstream "127.0.0.1:$SQUID_A_PORT" \
-    --listener "$L" > "$WORK/gateway-$L.out" 2>&1 &
+    > "$WORK/gateway-$L.out" 2>&1 &
   fi
   PIDS+=($!)
   PID_OF[b-$L]=$!

@@ -131,7 +131,6 @@ public final class GatewayServer implements AutoCloseable {
         private ProxyAuthenticator authenticator = ProxyAuthenticator.anonymous();
         private GatewayConfig config = GatewayConfig.DEFAULTS;
         private Duration grace = Duration.ofSeconds(5);
-        private boolean platformThreads;
         private int gatewayThreads;
         private boolean accessLog;
         private ExchangeListener exchanges;
@@ -270,12 +269,6 @@ public final class GatewayServer implements AutoCloseable {
             return this;
         }
 
-        /** One platform thread per gateway connection instead of a virtual thread (for measurements). */
-        public Builder platformThreads(boolean platform) {
-            this.platformThreads = platform;
-            return this;
-        }
-
         public GatewayServer start() {
             MeterRegistry registry = Services.get(MeterRegistry.class);
             Gateway gw = Gateway.builder(engine)
@@ -288,12 +281,7 @@ public final class GatewayServer implements AutoCloseable {
             GatewayListener listener;
             try {
                 listener = GatewayListener.start(
-                        gw,
-                        bind,
-                        gatewayPort,
-                        !platformThreads,
-                        gatewayTls == null ? null : gatewayTls.layer(),
-                        gatewayThreads);
+                        gw, bind, gatewayPort, gatewayTls == null ? null : gatewayTls.layer(), gatewayThreads);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot bind the gateway listener on port " + gatewayPort, e);
             }

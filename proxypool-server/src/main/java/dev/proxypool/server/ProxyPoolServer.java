@@ -331,15 +331,10 @@ public final class ProxyPoolServer implements AutoCloseable {
                                 // both listeners: the gateway must not proxy to itself nor to its own REST API
                                 DestinationPolicies.fromConfig(
                                         config.security(), ownListeners(bind, gatewayPort, apiPort, socksPort)));
-                // the gateway's tunnels keep their dial deadlines on a sweeper: connects and handshake reads with no
-                // socket timeout (fewer system calls and timers per tunnel; UpstreamDialer.withSweptDeadlines)
                 // which proxies get destination names resolved and checked by the gateway (resolveDestinations)
                 DestinationResolution resolution = DestinationResolution.of(stored.upstreams(), stored.nodes());
                 PoolGatewayEngine engine = new PoolGatewayEngine(
-                        ProxyPoolInternals.engine(pool),
-                        ProxyPoolInternals.dialer(pool).withSweptDeadlines(),
-                        gate,
-                        resolution);
+                        ProxyPoolInternals.engine(pool), ProxyPoolInternals.dialer(pool), gate, resolution);
                 // client tokens follow the stored configuration (a token added through the admin API works at once)
                 Function<String, Optional<String>> tokens = bearer != null ? bearer : clientTokens::clientForBearer;
                 // feedback asks for a token while any client has one (followed live, like the tokens)

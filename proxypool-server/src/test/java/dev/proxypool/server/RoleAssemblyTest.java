@@ -61,8 +61,7 @@ class RoleAssemblyTest {
                     all.map(p -> classes.relativize(p).toString())
                             .noneMatch(p -> p.contains("staticupstream")
                                     || p.contains("StaticGatewayMain")
-                                    || p.contains("HelidonListenerVariant")
-                                    || p.contains("GatewayConnectionSelector")),
+                                    || p.contains("DirectEngine")),
                     "benchmark-only code belongs to benchmarks/ or the test fixtures");
         }
     }

@@ -18,7 +18,6 @@ import java.util.concurrent.CountDownLatch;
  * <pre>
  * --gateway-port 8080 --api-port 9090 --upstream 127.0.0.1:3128[,host:port...] [--pool 256]
  * --direct   (no upstream: connect straight to targets)
- * --listener own|own-platform|helidon   (which accept path serves the gateway port; see GATEWAY-DESIGN.md)
  * </pre>
  */
 public final class StaticGatewayMain {
@@ -30,7 +29,6 @@ public final class StaticGatewayMain {
         int apiPort = 9090;
         int pool = 256;
         boolean direct = false;
-        String listener = "own";
         List<StaticUpstream> upstreams = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -38,7 +36,6 @@ public final class StaticGatewayMain {
                 case "--api-port" -> apiPort = Integer.parseInt(args[++i]);
                 case "--pool" -> pool = Integer.parseInt(args[++i]);
                 case "--direct" -> direct = true;
-                case "--listener" -> listener = args[++i];
                 case "--upstream" -> {
                     for (String hp : args[++i].split(",")) {
                         int colon = hp.lastIndexOf(':');
@@ -57,25 +54,17 @@ public final class StaticGatewayMain {
         GatewayEngine engine = direct
                 ? new DirectEngine()
                 : new StaticUpstreamEngine("static", upstreams, 5_000, pool, Ticker.system());
-        Runnable stop;
-        switch (listener) {
-            case "own", "own-platform" -> {
-                GatewayServer server = GatewayServer.builder(engine)
-                        .gatewayPort(gatewayPort)
-                        .apiPort(apiPort)
-                        .platformThreads(listener.equals("own-platform"))
-                        .start();
-                stop = server::stop;
-            }
-            case "helidon" -> stop = HelidonListenerVariant.start(engine, gatewayPort, apiPort);
-            default -> throw new IllegalArgumentException("--listener must be own, own-platform or helidon");
-        }
+        GatewayServer server = GatewayServer.builder(engine)
+                .gatewayPort(gatewayPort)
+                .apiPort(apiPort)
+                .start();
+        Runnable stop = server::stop;
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             stop.run();
             stopped.countDown();
         }));
-        System.out.println("gateway (" + listener + ") listening on " + gatewayPort + ", api on " + apiPort);
+        System.out.println("gateway listening on " + gatewayPort + ", api on " + apiPort);
         stopped.await();
     }
 }

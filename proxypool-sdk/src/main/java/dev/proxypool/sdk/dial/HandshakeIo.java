@@ -31,16 +31,11 @@ final class HandshakeIo {
     private final Ticker ticker;
     private final long deadline;
     private final boolean buffered;
-    /** Whether reads get the time left as their socket timeout; false: a sweeper keeps the deadline. */
-    private final boolean timed;
 
     /**
      * @param buffered read in large reads and keep what follows the reply ({@link #run})
-     * @param timed    false when the deadline is kept by a {@link DeadlineSweeper} that closes the socket: reads
-     *                 then have no socket timeout (a spent deadline still fails the next read at once)
      */
-    HandshakeIo(Socket socket, Ticker ticker, long deadline, boolean buffered, boolean timed) throws IOException {
-        this.timed = timed;
+    HandshakeIo(Socket socket, Ticker ticker, long deadline, boolean buffered) throws IOException {
         this.buffered = buffered;
         this.socket = socket;
         this.in = socket.getInputStream();
@@ -93,9 +88,6 @@ final class HandshakeIo {
         long left = deadline - ticker.read();
         if (left <= 0) {
             throw new SocketTimeoutException("handshake deadline passed");
-        }
-        if (!timed) {
-            return;
         }
         socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, left / 1_000_000)));
     }

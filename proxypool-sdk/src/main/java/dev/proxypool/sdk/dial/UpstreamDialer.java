@@ -14,7 +14,6 @@ import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.channels.SocketChannel;
 import java.security.NoSuchAlgorithmException;
 import java.util.Locale;
 import java.util.Objects;
@@ -64,49 +63,12 @@ public final class UpstreamDialer {
     private final DialPolicy policy;
     private final SSLContext proxyTls;
     private final Ticker ticker;
-    /** Keeps the deadlines of {@link #openTunnel} dials; null: they are socket timeouts. */
-    private final DeadlineSweeper sweeper;
 
     private UpstreamDialer(Builder b) {
         this.credentials = b.credentials;
         this.policy = b.policy;
         this.proxyTls = b.proxyTls;
         this.ticker = b.ticker;
-        this.sweeper = null;
-    }
-
-    private UpstreamDialer(UpstreamDialer d, DeadlineSweeper sweeper) {
-        this.credentials = d.credentials;
-        this.policy = d.policy;
-        this.proxyTls = d.proxyTls;
-        this.ticker = d.ticker;
-        this.sweeper = sweeper;
-    }
-
-    /**
-     * A dialer like this one whose {@link #openTunnel} dials keep their connect and handshake
-     * deadlines on one shared sweeper thread instead of socket timeouts: the connect and the
-     * handshake's reads run with no timeout, and a passed deadline closes the socket (the dial
-     * fails with the same {@link FailureKind#CONNECT_TIMEOUT} at the same {@link DialStage}). For a
-     * caller that dials many tunnels on virtual threads (the gateway): the connect goes through the
-     * socket channel's own blocking connect (no switch to non-blocking and back: four {@code fcntl}
-     * calls fewer) and neither it nor the handshake's reads arm a timer. A deadline
-     * fires up to one sweep period late: an eighth of the shorter timeout of the policy, 10 ms to
-     * 1 s. {@link #connect}, {@link #openForwarding} and tunnels through an HTTPS proxy (its TLS
-     * handshake) keep socket timeouts. This dialer is unchanged.
-     */
-    public UpstreamDialer withSweptDeadlines() {
-        return new UpstreamDialer(this, new DeadlineSweeper(ticker, policy));
-    }
-
-    /** Whether {@link #openTunnel} keeps its deadlines on a sweeper ({@link #withSweptDeadlines()}). */
-    public boolean sweptDeadlines() {
-        return sweeper != null;
-    }
-
-    /** Deadlines its sweeper watches now (0 without one): for tests. */
-    int sweptDeadlinesWatched() {
-        return sweeper == null ? 0 : sweeper.watching();
     }
 
     /** A dialer with the default policy, the JVM's default TLS trust and the system ticker. */
@@ -148,9 +110,8 @@ public final class UpstreamDialer {
      * arrives in (one for a typical {@code 200 Connection established}) instead of a few bytes at
      * a time: bytes the proxy sent right behind its reply (a server-first protocol's greeting) are
      * not lost but served first by {@link TunnelConnection#input()}. For callers that read the tunnel
-     * through that stream, not the socket's own (the gateway); a caller that layers TLS on the
-     * socket uses {@link #connect}. The socket is a {@link SocketChannel}'s (its
-     * {@code getChannel()} is not null), so a relay may move the established tunnel to a selector.
+     * through that stream, not the socket's own; a caller that layers TLS on the socket uses
+     * {@link #connect}.
      *
      * @throws DialException            classified; nothing is left open
      * @throws IllegalArgumentException as {@link #connect}
@@ -210,44 +171,24 @@ public final class UpstreamDialer {
             throw new IllegalArgumentException("a socks4 proxy cannot reach an IPv6 target");
         }
         Credentials creds = credentialsFor(proxy, target);
-        // swept: the deadlines are the sweeper's, the connect and reads have no timeout (withSweptDeadlines)
-        boolean swept = sweeper != null && buffered && proxy.protocol() != Protocol.HTTPS;
-        Socket raw = tcpConnect(proxy, target, buffered, swept);
+        Socket raw = tcpConnect(proxy, target);
         long deadline = ticker.read() + policy.handshakeTimeout().toNanos();
         Socket socket = proxy.protocol() == Protocol.HTTPS ? tls(raw, proxy, target, deadline) : raw;
-        DeadlineSweeper.Deadline watched = swept ? sweeper.watch(raw, deadline) : null;
         try {
-            HandshakeIo io = new HandshakeIo(socket, ticker, deadline, buffered, !swept);
+            HandshakeIo io = new HandshakeIo(socket, ticker, deadline, buffered);
             byte[] early = io.run(UpstreamHandshake.tunnel(proxy.protocol(), target, creds));
-            if (watched != null && !sweeper.end(watched)) {
-                throw new SocketTimeoutException("handshake deadline passed"); // the socket is closed
-            }
             socket.setSoTimeout(0);
             return TunnelConnection.of(socket, early);
         } catch (HandshakeRejected e) {
             close(raw); // below TLS: an SSLSocket's close would wait for the peer's close_notify
-            if (expired(watched)) { // rejected because the sweeper closed the socket under the handshake
-                throw classified(
-                        new SocketTimeoutException("handshake deadline passed"), DialStage.HANDSHAKE, proxy, target);
-            }
             DialException f = failure(e.kind(), DialStage.HANDSHAKE, proxy, target, e.getMessage());
             throw e.destinationForbidden()
                     ? new DialException(f.kind(), f.stage(), f.proxyId(), f.getMessage(), true)
                     : f;
         } catch (IOException e) {
             close(raw);
-            IOException cause = expired(watched) ? new SocketTimeoutException("handshake deadline passed") : e;
-            throw classified(cause, DialStage.HANDSHAKE, proxy, target);
+            throw classified(e, DialStage.HANDSHAKE, proxy, target);
         }
-    }
-
-    /** Stops watching {@code d} (if any); true when the sweeper had expired it, which closed its socket. */
-    private boolean expired(DeadlineSweeper.Deadline d) {
-        if (d == null) {
-            return false;
-        }
-        sweeper.end(d);
-        return d.expired();
     }
 
     /**
@@ -261,7 +202,7 @@ public final class UpstreamDialer {
             throw new IllegalArgumentException("forwarding needs an http or https proxy, got " + proxy.protocol());
         }
         Credentials creds = credentialsFor(proxy, null);
-        Socket raw = tcpConnect(proxy, null, false, false);
+        Socket raw = tcpConnect(proxy, null);
         long deadline = ticker.read() + policy.handshakeTimeout().toNanos();
         Socket socket = proxy.protocol() == Protocol.HTTPS ? tls(raw, proxy, null, deadline) : raw;
         try {
@@ -294,12 +235,7 @@ public final class UpstreamDialer {
         return c;
     }
 
-    /**
-     * @param channel a socket with a {@link SocketChannel} (its adaptor): {@link #openTunnel}'s, so a
-     *                relay can move the established tunnel to a selector
-     * @param swept   the connect timeout is kept by the {@link #sweeper}: the connect itself has none
-     */
-    private Socket tcpConnect(Proxy proxy, Target target, boolean channel, boolean swept) throws DialException {
+    private Socket tcpConnect(Proxy proxy, Target target) throws DialException {
         InetSocketAddress address = new InetSocketAddress(proxy.host(), proxy.port());
         if (address.isUnresolved()) {
             throw failure(
@@ -310,34 +246,16 @@ public final class UpstreamDialer {
                     "the proxy host name does not resolve");
         }
         // NO_PROXY: a plain socket. new Socket() wraps it in the JDK's SOCKS layer, which builds a URI and
-        // asks the default ProxySelector on every connect (about 2 % of a tunnel's CPU in the gateway's
-        // profile); this dialer reaches the pool's proxy itself, never through a JVM-wide proxy setting
-        Socket s;
-        try {
-            s = channel ? SocketChannel.open().socket() : new Socket(java.net.Proxy.NO_PROXY);
-        } catch (IOException e) {
-            throw classified(e, DialStage.CONNECT, proxy, target);
-        }
-        DeadlineSweeper.Deadline watched =
-                swept ? sweeper.watch(s, ticker.read() + policy.connectTimeout().toNanos()) : null;
+        // asks the default ProxySelector on every connect; this dialer reaches the pool's proxy itself,
+        // never through a JVM-wide proxy setting
+        Socket s = new Socket(java.net.Proxy.NO_PROXY);
         try {
             s.setTcpNoDelay(true);
-            if (swept) {
-                // the channel's own blocking connect: on a virtual thread it sets the socket non-blocking once
-                // and parks. The socket's connect (the adaptor's) switches it to non-blocking and back around
-                // every connect, timeout or not
-                s.getChannel().connect(address);
-            } else {
-                s.connect(address, (int) policy.connectTimeout().toMillis());
-            }
-            if (watched != null && !sweeper.end(watched)) {
-                throw new SocketTimeoutException("connect timed out"); // the sweeper closed the socket
-            }
+            s.connect(address, (int) policy.connectTimeout().toMillis());
             return s;
         } catch (IOException e) {
             close(s);
-            IOException cause = expired(watched) ? new SocketTimeoutException("connect timed out") : e;
-            throw classified(cause, DialStage.CONNECT, proxy, target);
+            throw classified(e, DialStage.CONNECT, proxy, target);
         }
     }
 

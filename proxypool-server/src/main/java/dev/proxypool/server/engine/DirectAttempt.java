@@ -7,14 +7,9 @@ import dev.proxypool.server.gateway.RouteRequest;
 import dev.proxypool.server.gateway.UpstreamAttempt;
 import dev.proxypool.server.gateway.UpstreamDial;
 import dev.proxypool.server.gateway.UpstreamDialException;
-import dev.proxypool.server.gateway.UpstreamLink;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -89,30 +84,10 @@ final class DirectAttempt implements UpstreamAttempt {
     @Override
     public UpstreamDial dial() throws IOException {
         lookUpIfLeft(); // else the checked address: no lookup here
-        return address == null
-                ? null
-                : UpstreamDial.direct(new InetSocketAddress(address, request.port()), CONNECT_TIMEOUT_MILLIS);
-    }
-
-    @Override
-    public UpstreamLink open(boolean allowReuse) throws IOException {
-        lookUpIfLeft();
         if (address == null) {
             throw new UpstreamDialException(FailureKind.UPSTREAM_UNREACHABLE, "destination did not resolve");
         }
-        // a channel's socket: the tunnel it carries can move to the gateway's selector relay
-        Socket s = SocketChannel.open().socket();
-        try {
-            s.setTcpNoDelay(true);
-            s.connect(new InetSocketAddress(address, request.port()), CONNECT_TIMEOUT_MILLIS);
-        } catch (SocketTimeoutException e) {
-            s.close();
-            throw new UpstreamDialException(FailureKind.CONNECT_TIMEOUT, "direct connect timed out");
-        } catch (ConnectException e) {
-            s.close();
-            throw new UpstreamDialException(FailureKind.CONNECTION_REFUSED, "direct connect refused");
-        }
-        return UpstreamLink.of(s, UpstreamLink.Mode.TUNNEL, null, null);
+        return UpstreamDial.direct(new InetSocketAddress(address, request.port()), CONNECT_TIMEOUT_MILLIS);
     }
 
     @Override

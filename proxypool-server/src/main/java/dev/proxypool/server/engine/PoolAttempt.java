@@ -8,18 +8,14 @@ import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.credentials.Secret;
 import dev.proxypool.sdk.dial.DialException;
 import dev.proxypool.sdk.dial.DialPolicy;
-import dev.proxypool.sdk.dial.ForwardingConnection;
-import dev.proxypool.sdk.dial.TunnelConnection;
 import dev.proxypool.sdk.dial.UpstreamDialer;
 import dev.proxypool.sdk.dial.UpstreamHandshake;
 import dev.proxypool.server.gateway.AttemptOutcome;
-import dev.proxypool.server.gateway.IdleLinkPool;
 import dev.proxypool.server.gateway.RouteRefusedException;
 import dev.proxypool.server.gateway.RouteRequest;
 import dev.proxypool.server.gateway.UpstreamAttempt;
 import dev.proxypool.server.gateway.UpstreamDial;
 import dev.proxypool.server.gateway.UpstreamDialException;
-import dev.proxypool.server.gateway.UpstreamLink;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -128,7 +124,7 @@ final class PoolAttempt implements UpstreamAttempt {
             address = new InetSocketAddress(p.host(), p.port()); // off the loop: may resolve
         }
         if (address.isUnresolved()) {
-            return null; // open() reports it as the blocking dial does
+            throw new UpstreamDialException(FailureKind.UPSTREAM_UNREACHABLE, "proxy host did not resolve");
         }
         DialPolicy policy = dialer.policy();
         int connectMillis = (int) Math.max(1, policy.connectTimeout().toMillis());
@@ -139,16 +135,16 @@ final class PoolAttempt implements UpstreamAttempt {
                 return new UpstreamDial(
                                 address,
                                 connectMillis,
-                                UpstreamLink.Mode.FORWARD,
+                                UpstreamDial.Mode.FORWARD,
                                 auth.isEmpty()
                                         ? null
-                                        : new UpstreamLink.InjectedHeader("Proxy-Authorization", auth.reveal()),
+                                        : new UpstreamDial.InjectedHeader("Proxy-Authorization", auth.reveal()),
                                 p.id())
                         .withTls(tls, p.host());
             }
             UpstreamHandshake h =
                     dialer.handshake(p, resolved == null ? request.host() : resolved.getHostAddress(), request.port());
-            return new UpstreamDial(address, connectMillis, UpstreamLink.Mode.TUNNEL, null, null)
+            return new UpstreamDial(address, connectMillis, UpstreamDial.Mode.TUNNEL, null, null)
                     .withHandshake(
                             h, (int) Math.max(1, policy.handshakeTimeout().toMillis()))
                     .withTls(tls, p.host());
@@ -161,44 +157,6 @@ final class PoolAttempt implements UpstreamAttempt {
     public void connected(long nanos) {
         dialNanos = nanos;
         lease.connected();
-    }
-
-    @Override
-    public UpstreamLink open(boolean allowReuse) throws IOException {
-        lookUpIfLeft();
-        Proxy p = lease.proxy();
-        boolean forward = !request.tunnel() && (p.protocol() == Protocol.HTTP || p.protocol() == Protocol.HTTPS);
-        long t0 = ticker.read();
-        try {
-            UpstreamLink link;
-            if (forward) {
-                IdleLinkPool pool = owner.idleLinks(p.id());
-                link = allowReuse ? pool.take() : null;
-                if (link == null) {
-                    ForwardingConnection fc = dialer.openForwarding(p);
-                    UpstreamLink.InjectedHeader auth = fc.hasProxyAuthorization()
-                            ? new UpstreamLink.InjectedHeader(
-                                    "Proxy-Authorization",
-                                    fc.proxyAuthorization().reveal())
-                            : null;
-                    link = UpstreamLink.of(fc.socket(), UpstreamLink.Mode.FORWARD, auth, pool::give);
-                    dialNanos = ticker.read() - t0;
-                }
-            } else {
-                // the tunnel is read through tc.input(): the dialer may have read its first bytes already
-                TunnelConnection tc = dialer.openTunnel(
-                        p, resolved == null ? request.host() : resolved.getHostAddress(), request.port());
-                link = new UpstreamLink(tc.socket(), tc.input(), tc.output(), UpstreamLink.Mode.TUNNEL, null, null);
-                dialNanos = ticker.read() - t0;
-            }
-            lease.connected();
-            return link;
-        } catch (DialException e) {
-            if (e.destinationForbidden() && banned.compareAndSet(false, true)) {
-                lease.banned(request.host()); // the proxy's policy refuses this destination: a per-domain ban
-            }
-            throw new UpstreamDialException(e.kind(), e.getMessage());
-        }
     }
 
     @Override

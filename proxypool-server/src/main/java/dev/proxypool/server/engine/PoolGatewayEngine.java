@@ -15,7 +15,6 @@ import dev.proxypool.server.access.SessionChoice;
 import dev.proxypool.server.access.UsernameOptions;
 import dev.proxypool.server.gateway.GatewayEngine;
 import dev.proxypool.server.gateway.GatewayErrors;
-import dev.proxypool.server.gateway.IdleLinkPool;
 import dev.proxypool.server.gateway.IdleUpstreams;
 import dev.proxypool.server.gateway.RouteDecision;
 import dev.proxypool.server.gateway.RouteRefusedException;
@@ -27,7 +26,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
@@ -35,23 +33,19 @@ import java.util.function.Predicate;
  * The gateway's engine over the pool (docs/design.md#gateway-flow, G1): access checks (rate limit, destination),
  * first-match routing, sticky session from the session header or the username, pick + reserve
  * through {@link PoolEngine}, and an {@link PoolAttempt} that dials the leased proxy with the SDK's
- * {@link UpstreamDialer} (absolute-form forwarding over pooled keep-alive links for plain HTTP
- * through HTTP proxies; CONNECT/SOCKS tunnels otherwise) and reports the outcome to health.
+ * {@link UpstreamDialer}'s handshakes (absolute-form forwarding over the event loops' pooled keep-alive
+ * connections for plain HTTP through HTTP proxies; CONNECT/SOCKS tunnels otherwise) and reports the
+ * outcome to health.
  *
- * <p>Nothing remote on the hot path: the snapshot, counters and idle links are local.
- * Thread-safe; {@link #route} is lock-free apart from the idle pools' concurrent deques.
+ * <p>Nothing remote on the hot path: the snapshot and counters are local. Thread-safe and lock-free.
  */
 public final class PoolGatewayEngine implements GatewayEngine {
-
-    private static final int MAX_IDLE_PER_PROXY = 64;
-    private static final long MAX_IDLE_NANOS = TimeUnit.SECONDS.toNanos(15);
 
     private final PoolEngine engine;
     private final UpstreamDialer dialer;
     private final AccessControl access;
     private final Predicate<Proxy> resolution;
     private final Ticker ticker;
-    private final ConcurrentHashMap<String, IdleLinkPool> idle = new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final ConcurrentHashMap<String, RetryRule> retryRules = new ConcurrentHashMap<>();
 
@@ -75,28 +69,18 @@ public final class PoolGatewayEngine implements GatewayEngine {
 
     /**
      * A proxy that left the pool (removed, expired, extracted, disabled) is never picked again, so
-     * nothing would ever take its idle links: close them and forget its pool, else every churned
-     * proxy keeps up to {@value #MAX_IDLE_PER_PROXY} sockets open for the life of the process.
+     * nothing would ever take its idle keep-alive connections: the event loops close them, else every
+     * churned proxy keeps its idle sockets open for the life of the process.
      */
     private void closeIdleOfGone(PoolSnapshot snapshot) {
-        if (idle.isEmpty() && !IdleUpstreams.inUse()) {
+        if (!IdleUpstreams.inUse()) {
             return;
         }
         Set<String> present = new HashSet<>();
         for (Proxy p : snapshot.proxies()) {
             present.add(p.id());
         }
-        IdleUpstreams.close(id -> !present.contains(id)); // the event loops' pools
-        if (idle.isEmpty()) {
-            return;
-        }
-        idle.entrySet().removeIf(e -> {
-            if (present.contains(e.getKey())) {
-                return false;
-            }
-            e.getValue().closeAll();
-            return true;
-        });
+        IdleUpstreams.close(id -> !present.contains(id));
     }
 
     @Override
@@ -245,15 +229,9 @@ public final class PoolGatewayEngine implements GatewayEngine {
         inFlight.decrementAndGet();
     }
 
-    IdleLinkPool idleLinks(String proxyId) {
-        return idle.computeIfAbsent(proxyId, id -> new IdleLinkPool(MAX_IDLE_PER_PROXY, MAX_IDLE_NANOS, ticker));
-    }
-
     /** Closes every pooled upstream connection (on stop). */
     public void closeIdle() {
-        IdleUpstreams.close(id -> true); // the event loops' pools
-        idle.values().forEach(IdleLinkPool::closeAll);
-        idle.clear();
+        IdleUpstreams.close(id -> true);
     }
 
     public PoolEngine pool() {

@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 
 /**
  * A message body's framing kept incrementally over the bytes as they arrive on an event loop, the
- * rules of {@link BodyRelay} (Content-Length, chunked with strict size lines and trailers, de-chunked
+ * rules the gateway applies to every message (Content-Length, chunked with strict size lines and trailers, de-chunked
  * for an HTTP/1.0 client, until close): {@link #feed} hands on what to relay and tells when the body
  * ended, leaving the bytes after it in the buffer. Used on one loop only.
  */
@@ -99,7 +99,7 @@ final class BodyFramer {
                     if (l == null) {
                         continue;
                     }
-                    long size = BodyRelay.chunkSize(l);
+                    long size = chunkSize(l);
                     if (size < 0) {
                         throw new FramingException("bad chunk size line");
                     }
@@ -183,5 +183,34 @@ final class BodyFramer {
         ByteBuf b = alloc.buffer(s.length());
         b.writeCharSequence(s, StandardCharsets.ISO_8859_1);
         return b;
+    }
+
+    /**
+     * The size of a chunk-size line ({@code 1a;ext=1}): hex digits, at most 15 of them, then optional
+     * whitespace and extensions; -1 for anything else (a control character, no digits, an overflow).
+     */
+    static long chunkSize(String line) {
+        if (!Tokens.isFieldValue(line)) {
+            return -1;
+        }
+        int end = line.indexOf(';');
+        if (end < 0) {
+            end = line.length();
+        }
+        while (end > 0 && Tokens.isOws(line.charAt(end - 1))) {
+            end--;
+        }
+        if (end == 0 || end > 15) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = 0; i < end; i++) {
+            int d = Character.digit(line.charAt(i), 16);
+            if (d < 0) {
+                return -1;
+            }
+            v = (v << 4) | d;
+        }
+        return v;
     }
 }

@@ -1,7 +1,5 @@
 package dev.proxypool.server.gateway;
 
-import java.io.IOException;
-
 /**
  * The explainability headers every gateway response carries (docs/design.md#gateway-flow, G4): opaque names only.
  *
@@ -21,12 +19,5 @@ record Explain(String proxy, String upstream, String routing, int attempts) {
         HttpProxyHandler.header(sb, "X-ProxyPool-Upstream", upstream);
         HttpProxyHandler.header(sb, "X-ProxyPool-Routing", routing);
         HttpProxyHandler.header(sb, "X-ProxyPool-Attempts", Integer.toString(attempts));
-    }
-
-    void writeTo(WireWriter out) throws IOException {
-        out.header("X-ProxyPool-Proxy", proxy);
-        out.header("X-ProxyPool-Upstream", upstream);
-        out.header("X-ProxyPool-Routing", routing);
-        out.header("X-ProxyPool-Attempts", Integer.toString(attempts));
     }
 }

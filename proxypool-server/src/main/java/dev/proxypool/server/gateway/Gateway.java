@@ -6,19 +6,13 @@ import java.time.InstantSource;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Function;
 
 /**
- * The forward-proxy protocol with its collaborators (engine, authenticator, metrics, limits),
- * independent of who accepts connections: {@link GatewayListener} (our own socket listener, the
- * chosen design, see GATEWAY-DESIGN.md) or {@code GatewayConnectionSelector} (a Helidon listener,
- * kept in the test fixtures for the load harness).
- *
- * <p>Each client connection runs {@link GatewayConnection} on its own virtual thread with plain
- * blocking I/O. The gateway tracks open connections so {@link #shutdown(Duration)} can close idle
- * ones at once and give in-progress exchanges a grace period. Thread-safe.
+ * The forward proxy's collaborators (engine, authenticator, metrics, limits, access log, exchange
+ * listener) shared by its listeners ({@link GatewayListener}: HTTP and SOCKS5 on the event loops). It
+ * tracks open connections so {@link #shutdown(Duration)} can close idle ones at once and give
+ * in-progress exchanges a grace period. Thread-safe.
  */
 public final class Gateway {
 
@@ -29,9 +23,6 @@ public final class Gateway {
     private final Ticker ticker;
     private final AccessLog accessLog;
     private final ExchangeListener exchanges;
-    private final BufferPool buffers;
-    private final IdleWatchdog tunnelWatchdog;
-    private final IdleWatchdog connectionWatchdog;
     private final Set<ServedConnection> connections = ConcurrentHashMap.newKeySet();
     private volatile boolean stopping;
 
@@ -43,18 +34,7 @@ public final class Gateway {
         this.ticker = b.ticker;
         this.accessLog = b.accessLogWall == null ? null : new AccessLog(b.accessLogWall);
         this.exchanges = b.exchanges;
-        // two buffers per connection; enough kept for ~BUFFER_POOL_CONNECTIONS connections' churn
-        this.buffers = new BufferPool(config.bufferBytes(), 2 * BUFFER_POOL_CONNECTIONS);
-        this.tunnelWatchdog = new IdleWatchdog(ticker, config.tunnelIdleTimeout());
-        Duration shortest = config.idleTimeout().compareTo(config.requestHeadTimeout()) < 0
-                ? config.idleTimeout()
-                : config.requestHeadTimeout();
-        this.connectionWatchdog = new IdleWatchdog(
-                ticker, shortest.compareTo(config.firstRequestTimeout()) < 0 ? shortest : config.firstRequestTimeout());
     }
-
-    /** Connections whose buffers the pool keeps for reuse (a pool of 16 KiB buffers: 8 MiB). */
-    private static final int BUFFER_POOL_CONNECTIONS = 256;
 
     public static Builder builder(GatewayEngine engine) {
         return new Builder(engine);
@@ -97,82 +77,6 @@ public final class Gateway {
         }
     }
 
-    /** Serves one accepted connection on the calling thread until it closes. */
-    void serve(ClientChannel channel) {
-        serve(
-                channel,
-                first -> new GatewayConnection(this, channel, false, first),
-                null,
-                ClosedReason.LISTENER_GATEWAY);
-    }
-
-    /**
-     * Serves one accepted connection; {@code closed} runs exactly once, when the connection has
-     * closed. Usually that is on the calling thread before this returns; a CONNECT tunnel carried by
-     * the selector relay is handed over to it instead (no thread waits for its end), and then {@code
-     * closed} runs on the relay's thread when the tunnel ends, after this returned.
-     */
-    void serve(ClientChannel channel, Runnable closed) {
-        serve(
-                channel,
-                first -> new GatewayConnection(this, channel, true, first),
-                closed,
-                ClosedReason.LISTENER_GATEWAY);
-    }
-
-    /** Serves one connection accepted on the SOCKS5 listener on the calling thread; then runs {@code closed}. */
-    void serveSocks(ClientChannel channel, Runnable closed) {
-        serve(channel, first -> new SocksConnection(this, channel, first), closed, ClosedReason.LISTENER_SOCKS);
-    }
-
-    private void serve(
-            ClientChannel channel,
-            Function<FirstRequestDeadline, ServedConnection> make,
-            Runnable closed,
-            String listener) {
-        // from accept to the first complete request (under load this thread may start a while after the accept)
-        FirstRequestDeadline first = FirstRequestDeadline.start(
-                channel,
-                connectionWatchdog,
-                channel.acceptedAt().orElseGet(ticker::read),
-                config.firstRequestTimeout().toNanos(),
-                () -> metrics.connectionClosed(listener, ClosedReason.FIRST_REQUEST_TIMEOUT));
-        ServedConnection c;
-        try {
-            c = make.apply(first);
-        } catch (RuntimeException | Error e) {
-            first.met();
-            channel.close();
-            if (closed != null) {
-                closed.run();
-            }
-            throw e;
-        }
-        connections.add(c);
-        AtomicBoolean ended = new AtomicBoolean();
-        Runnable end = () -> {
-            if (ended.compareAndSet(false, true)) {
-                first.met(); // no longer watched, however the connection ended
-                connections.remove(c);
-                if (closed != null) {
-                    closed.run();
-                }
-            }
-        };
-        boolean handedOver = false;
-        try {
-            if (stopping) {
-                channel.close();
-                return;
-            }
-            handedOver = c.run(end);
-        } finally {
-            if (!handedOver) {
-                end.run();
-            }
-        }
-    }
-
     /** Tracks a connection served on an event loop, for {@link #shutdown} and {@link #openConnections()}. */
     void track(ServedConnection c) {
         connections.add(c);
@@ -194,10 +98,6 @@ public final class Gateway {
         return ticker;
     }
 
-    BufferPool buffers() {
-        return buffers;
-    }
-
     /**
      * Logs a defect of a connection handler (not the client's doing: the connection ends, the gateway
      * keeps serving): the exception's type and where it was thrown, never its message, which may carry
@@ -211,38 +111,6 @@ public final class Gateway {
                 handler,
                 e.getClass().getName(),
                 at.length > 0 ? at[0] : "?");
-    }
-
-    /**
-     * Closes a served connection (gracefully: after a final error answer, so the client can read it)
-     * and gives its reader's and writer's buffers back, unless another thread may still use them.
-     */
-    void closeConnection(ClientChannel ch, boolean graceful, WireReader in, WireWriter out, boolean buffersFree) {
-        if (graceful) {
-            ch.closeGracefully();
-        } else {
-            ch.close();
-        }
-        if (buffersFree) {
-            buffers.give(in.buffer());
-            buffers.give(out.buffer());
-        }
-    }
-
-    /** Closes established tunnels idle for {@code tunnelIdleTimeout} (their reads have no timeout). */
-    IdleWatchdog tunnelWatchdog() {
-        return tunnelWatchdog;
-    }
-
-    /**
-     * Ends client connections whose first request byte did not come in time ({@code idleTimeout} for
-     * keep-alive: {@link FirstByteWait}), and those whose first request was not complete within {@code
-     * firstRequestTimeout} of accept ({@link FirstRequestDeadline}). Its period is an eighth of the
-     * shortest of {@code idleTimeout}, {@code requestHeadTimeout} and {@code firstRequestTimeout} (at most a
-     * second).
-     */
-    IdleWatchdog connectionWatchdog() {
-        return connectionWatchdog;
     }
 
     /** The access log, or {@code null} when it is off. */

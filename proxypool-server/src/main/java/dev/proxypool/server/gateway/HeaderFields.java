@@ -1,6 +1,5 @@
 package dev.proxypool.server.gateway;
 
-import java.io.IOException;
 import java.util.Arrays;
 
 /**
@@ -80,12 +79,5 @@ final class HeaderFields implements HeaderLookup {
         Arrays.fill(names, 0, size, null);
         Arrays.fill(values, 0, size, null);
         size = 0;
-    }
-
-    /** Writes every field as {@code name: value CRLF}. */
-    void writeTo(WireWriter out) throws IOException {
-        for (int i = 0; i < size; i++) {
-            out.header(names[i], values[i]);
-        }
     }
 }

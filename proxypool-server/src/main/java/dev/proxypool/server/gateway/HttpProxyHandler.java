@@ -149,11 +149,6 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         }
     }
 
-    @Override
-    public boolean run(Runnable ended) {
-        throw new UnsupportedOperationException("served on an event loop");
-    }
-
     // ---------------------------------------------------------------- lifecycle
 
     @Override
@@ -485,8 +480,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     }
 
     /** What an off-loop routing task brings back to the loop. */
-    private record Routed(
-            String client, RouteDecision decision, UpstreamDial dial, UpstreamLink link, IOException openFailed) {}
+    private record Routed(String client, RouteDecision decision, UpstreamDial dial, IOException openFailed) {}
 
     /**
      * Authenticates (first attempt), routes and prepares the dial, then continues on the loop with
@@ -544,29 +538,22 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         return mayLookUp ? gw.engine().route(req) : gw.engine().routeWithoutLookup(req);
     }
 
-    /**
-     * The dial of {@code d} (on the loop only when {@link UpstreamAttempt#dialBlocks()} is false), or the
-     * blocking open where no non-blocking dial exists (never on the loop: such a dial blocks).
-     */
+    /** The dial of {@code d}: on the loop only when {@link UpstreamAttempt#dialBlocks()} is false. */
     private static Routed prepare(RequestHead h, String client, RouteDecision d) {
         if (client == null) {
-            return new Routed(null, null, null, null, null);
+            return new Routed(null, null, null, null);
         }
         UpstreamDial dial = null;
-        UpstreamLink link = null;
         IOException failed = null;
         if (d instanceof UpstreamAttempt a) {
             try {
                 dial = a.dial();
-                if (dial != null && h.connect && dial.mode() != UpstreamLink.Mode.TUNNEL) {
-                    dial = null;
-                }
-                if (dial == null) {
-                    link = a.open(false); // only the blocking open: off the loop
+                if (h.connect && dial.mode() != UpstreamDial.Mode.TUNNEL) {
+                    throw new IllegalStateException("an engine's dial for a CONNECT is not a tunnel");
                 }
             } catch (RouteRefusedException e) {
                 a.complete(AttemptOutcome.ABANDONED); // nothing was tried: no health report
-                return new Routed(client, e.rejected(), null, null, null);
+                return new Routed(client, e.rejected(), null, null);
             } catch (IOException e) {
                 failed = e;
             } catch (RuntimeException e) {
@@ -574,7 +561,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 throw e;
             }
         }
-        return new Routed(client, d, dial, link, failed);
+        return new Routed(client, d, dial, failed);
     }
 
     /** Runs {@code step} on the off-loop executor and its result on the loop with {@link #routed}. */
@@ -611,9 +598,6 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     }
 
     private static void abandon(Routed r) {
-        if (r.link() != null) {
-            r.link().close();
-        }
         if (r.decision() instanceof UpstreamAttempt a) {
             a.complete(AttemptOutcome.ABANDONED);
         }
@@ -628,9 +612,6 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         boolean keepClient = clientKeepAlive(h) && h.framing == 0;
         if (!h.connect && r.client() != null && r.decision() instanceof UpstreamAttempt a) {
             logUser = r.client();
-            if (r.link() != null) {
-                r.link().close(); // a blocking link cannot join the loop
-            }
             forward.forwardRouted(a, r.dial(), attemptNo, tried, r.openFailed());
             return;
         }
@@ -661,8 +642,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                         return;
                     }
                     logExplain = new Explain("none", "none", rej.routing(), 0);
-                    socks5.socksReply(
-                            SocksConnection.rejectionReply(rej), rej.status(), rej.reason(), ExchangeResult.REJECTED);
+                    socks5.socksReply(Socks5.rejectionReply(rej), rej.status(), rej.reason(), ExchangeResult.REJECTED);
                     return;
                 }
                 if (attemptNo > 1) {
@@ -685,11 +665,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                     logExplain = ex;
                 }
                 if (r.openFailed() != null) {
-                    openFailed(a, GatewayConnection.dialFailure(r.openFailed()), attemptNo, tried, ex);
-                } else if (r.link() != null) {
-                    // a blocking link cannot join the loop: not carried here yet
-                    r.link().close();
-                    openFailed(a, FailureKind.PROTOCOL_ERROR, attemptNo, tried, ex);
+                    openFailed(a, UpstreamConnector.connectFailure(r.openFailed()), attemptNo, tried, ex);
                 } else {
                     dial(a, r.dial(), attemptNo, tried, ex);
                 }
@@ -728,15 +704,15 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         if (socks && (gw.stopping() || !RetryRule.retriesTunnel(kind, attemptNo, cfg.maxAttempts()))) {
             if (gw.stopping()) {
                 socks5.socksReply(
-                        SocksConnection.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
+                        Socks5.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
             } else {
-                socks5.socksFailure = SocksConnection.failureReply(kind);
+                socks5.socksFailure = Socks5.failureReply(kind);
                 socks5.socksUpstreamFailed(timeout);
             }
             return;
         }
         if (socks) {
-            socks5.socksFailure = SocksConnection.failureReply(kind);
+            socks5.socksFailure = Socks5.failureReply(kind);
         }
         if (gw.stopping() || !RetryRule.retriesTunnel(kind, attemptNo, cfg.maxAttempts())) {
             finishAnswered(upstreamFailed(ex, timeout, clientKeepAlive(head) && head.framing == 0));
@@ -764,7 +740,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         logStatus = 200;
         logExplain = ex;
         if (socks) {
-            socks5.writeSocksReply(SocksConnection.REP_SUCCEEDED);
+            socks5.writeSocksReply(Socks5.REP_SUCCEEDED);
         } else {
             StringBuilder sb = new StringBuilder(160).append("HTTP/1.1 200 Connection established\r\n");
             ex.appendTo(sb);

@@ -26,6 +26,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class PlainForward {
 
+    /** The largest request body kept in memory so that an idempotent request can be replayed (64 KiB). */
+    static final int MAX_REPLAYABLE_BODY = 64 * 1024;
+
     private final HttpProxyHandler conn;
 
     PlainForward(HttpProxyHandler conn) {
@@ -70,7 +73,7 @@ final class PlainForward {
         f.keepClient = conn.clientKeepAlive(h);
         f.expectContinue = h.http11 && f.hasBody && h.headers.hasToken("Expect", "100-continue");
         boolean replay = h.framing > 0
-                && h.framing <= GatewayConnection.MAX_REPLAYABLE_BODY
+                && h.framing <= MAX_REPLAYABLE_BODY
                 && !f.expectContinue
                 && RetryRule.retryable(h.method, false);
         boolean unreplayable = f.hasBody && !replay;
@@ -121,12 +124,7 @@ final class PlainForward {
         f.mayRetry = f.idempotent && attemptNo < f.maxAttempts;
         f.allowReuse = f.idempotent;
         if (openFailed != null) {
-            forwardFailed(GatewayConnection.dialFailure(openFailed));
-            return;
-        }
-        if (dial == null) {
-            // an attempt only the blocking open() can serve is not carried by the event loops
-            forwardFailed(FailureKind.PROTOCOL_ERROR);
+            forwardFailed(UpstreamConnector.connectFailure(openFailed));
             return;
         }
         f.dial = dial;
@@ -319,7 +317,7 @@ final class PlainForward {
         Forward f = conn.fwd;
         RequestHead h = conn.head;
         HttpProxyHandler.cancel(f.timer);
-        boolean forwardMode = f.dial.mode() == UpstreamLink.Mode.FORWARD;
+        boolean forwardMode = f.dial.mode() == UpstreamDial.Mode.FORWARD;
         if (forwardMode && resp.status == 407) {
             forwardFailed(FailureKind.PROXY_AUTH_REJECTED);
             return;
@@ -539,7 +537,7 @@ final class PlainForward {
     static void requestHead(
             StringBuilder sb, RequestHead head, UpstreamDial dial, String consumedHeader, InetAddress resolved) {
         RequestTarget t = head.target;
-        boolean forward = dial.mode() == UpstreamLink.Mode.FORWARD;
+        boolean forward = dial.mode() == UpstreamDial.Mode.FORWARD;
         sb.append(head.method).append(' ');
         if (forward) {
             sb.append("http://");
@@ -554,7 +552,7 @@ final class PlainForward {
         }
         sb.append(t.path()).append(" HTTP/1.1\r\n");
         HttpProxyHandler.header(sb, "Host", t.authority());
-        UpstreamLink.InjectedHeader inject = dial.injectedHeader();
+        UpstreamDial.InjectedHeader inject = dial.injectedHeader();
         if (inject != null && forward) {
             HttpProxyHandler.header(sb, inject.name(), inject.value());
         }

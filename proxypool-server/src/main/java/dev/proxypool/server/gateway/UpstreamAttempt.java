@@ -5,8 +5,8 @@ import java.net.InetAddress;
 
 /**
  * One try through one proxy. It holds a unit of that proxy's capacity from {@link
- * GatewayEngine#route} until {@link #complete}, which the wire layer calls exactly once, in a
- * {@code finally}; implementations make {@code complete} idempotent anyway.
+ * GatewayEngine#route} until {@link #complete}, which the wire layer calls exactly once;
+ * implementations make {@code complete} idempotent anyway.
  *
  * <p>{@link #proxyId()}, {@link #upstream()} and {@link #routing()} go into the explainability
  * headers: opaque names, never an address or a credential.
@@ -42,24 +42,17 @@ public non-sealed interface UpstreamAttempt extends RouteDecision {
     }
 
     /**
-     * Opens the connection for this attempt: for HTTP either a {@link UpstreamLink.Mode#FORWARD} link
-     * to an HTTP proxy (absolute-form) or a {@link UpstreamLink.Mode#TUNNEL} to the target; for CONNECT
-     * a tunnel. May be called again (with {@code allowReuse=false}) when a reused idle link turned
-     * out stale before any response byte.
+     * How the gateway opens this attempt's connection without blocking: the first hop's address, the
+     * proxy handshake that opens a tunnel, TLS to the proxy (for a tunnel, the mode is {@link
+     * UpstreamDial.Mode#TUNNEL}). Called at most once per attempt, right after {@link
+     * GatewayEngine#route}: on the event loop when {@link #dialBlocks()} is false, else on another thread.
      *
-     * @param allowReuse whether a pooled idle connection may be returned
-     * @throws IOException when the proxy cannot be reached or refuses (the attempt then fails)
+     * @return the dial
+     * @throws UpstreamDialException when the proxy cannot be dialed (e.g. its name does not resolve)
+     * @throws RouteRefusedException when the destination's lookup left to the dial refuses the request
+     * @throws IOException           when the dial cannot be prepared otherwise
      */
-    UpstreamLink open(boolean allowReuse) throws IOException;
-
-    /**
-     * How the event-loop data plane opens this attempt's connection without blocking (for a tunnel, one
-     * of {@link UpstreamLink.Mode#TUNNEL}), or {@code null} when only {@link #open(boolean)} can. Called
-     * at most once per attempt, off the loop, right after {@link GatewayEngine#route} (it may resolve a name).
-     */
-    default UpstreamDial dial() throws IOException {
-        return null;
-    }
+    UpstreamDial dial() throws IOException;
 
     /**
      * Whether {@link #dial()} may wait (a name to look up: the proxy's own, or the destination's that
@@ -71,8 +64,8 @@ public non-sealed interface UpstreamAttempt extends RouteDecision {
     }
 
     /**
-     * The event-loop data plane opened this attempt's connection (its handshake done) after
-     * {@code dialNanos}: what {@link #open} notes for itself. Default: nothing.
+     * The gateway opened this attempt's connection (its handshake done) after {@code dialNanos}: the
+     * proxy's dial latency. Default: nothing.
      */
     default void connected(long dialNanos) {}
 

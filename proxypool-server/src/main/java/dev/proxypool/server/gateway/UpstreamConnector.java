@@ -232,13 +232,17 @@ final class UpstreamConnector {
         }
     }
 
+    /** Who is blamed for a connect or handshake that failed with {@code t}. */
     static FailureKind connectFailure(Throwable t) {
-        if (t instanceof ConnectTimeoutException) {
+        if (t instanceof ConnectTimeoutException || t instanceof SocketTimeoutException) {
             return FailureKind.CONNECT_TIMEOUT;
         }
         if (t instanceof ConnectException) {
             return FailureKind.CONNECTION_REFUSED;
         }
-        return t instanceof IOException e ? GatewayConnection.dialFailure(e) : FailureKind.CONNECTION_RESET;
+        if (t instanceof UpstreamDialException d) {
+            return d.kind();
+        }
+        return FailureKind.CONNECTION_RESET;
     }
 }

@@ -8,8 +8,8 @@ import javax.net.ssl.SSLContext;
 /**
  * What the event-loop data plane connects to, without blocking, to open an attempt: the first hop's
  * address, how long the TCP connect may take, and what the connection is once open: a {@link
- * UpstreamLink.Mode#TUNNEL} that reaches the target (a direct connection, or one through a proxy
- * once {@link #handshake} opened the tunnel), or a {@link UpstreamLink.Mode#FORWARD} connection to
+ * Mode#TUNNEL} that reaches the target (a direct connection, or one through a proxy
+ * once {@link #handshake} opened the tunnel), or a {@link Mode#FORWARD} connection to
  * an HTTP proxy that takes absolute-form requests with {@code injectedHeader}. Connections of the
  * same {@link #poolKey} are interchangeable: an idle keep-alive connection of a plain request may
  * serve the next one with that key.
@@ -28,13 +28,29 @@ import javax.net.ssl.SSLContext;
 public record UpstreamDial(
         InetSocketAddress address,
         int connectTimeoutMillis,
-        UpstreamLink.Mode mode,
-        UpstreamLink.InjectedHeader injectedHeader,
+        Mode mode,
+        InjectedHeader injectedHeader,
         String poolKey,
         UpstreamHandshake handshake,
         int handshakeTimeoutMillis,
         SSLContext tls,
         String tlsHost) {
+
+    /** What an open connection is. */
+    public enum Mode {
+        /** To an HTTP proxy: absolute-form requests, with {@link UpstreamDial#injectedHeader} added. */
+        FORWARD,
+        /** A byte stream that reaches the target: origin-form HTTP, or a CONNECT's raw bytes. */
+        TUNNEL
+    }
+
+    /** A header the gateway adds to requests on a FORWARD connection; its toString hides the value. */
+    public record InjectedHeader(String name, String value) {
+        @Override
+        public String toString() {
+            return name + ": ***";
+        }
+    }
 
     public UpstreamDial {
         Objects.requireNonNull(address, "address");
@@ -51,8 +67,8 @@ public record UpstreamDial(
     public UpstreamDial(
             InetSocketAddress address,
             int connectTimeoutMillis,
-            UpstreamLink.Mode mode,
-            UpstreamLink.InjectedHeader injectedHeader,
+            Mode mode,
+            InjectedHeader injectedHeader,
             String poolKey) {
         this(address, connectTimeoutMillis, mode, injectedHeader, poolKey, null, 0, null, null);
     }
@@ -92,7 +108,7 @@ public record UpstreamDial(
 
     /** A direct connection to {@code address}: the connection is the tunnel itself. */
     public static UpstreamDial direct(InetSocketAddress address, int connectTimeoutMillis) {
-        return new UpstreamDial(address, connectTimeoutMillis, UpstreamLink.Mode.TUNNEL, null, null);
+        return new UpstreamDial(address, connectTimeoutMillis, Mode.TUNNEL, null, null);
     }
 
     /** This dial with a proxy handshake opening the tunnel within {@code timeoutMillis} of the connect. */

@@ -1,23 +1,15 @@
 package dev.proxypool.server.gateway;
 
-import dev.proxypool.core.time.Ticker;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.ProtocolException;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.function.IntConsumer;
 
 /**
- * A buffered reader over one blocking stream that reads HTTP lines with a hard length cap and
- * hands body bytes on without copying them twice.
- *
- * <p>Why not {@code BufferedInputStream}: we need to scan for LF inside the buffer (no per-byte
- * {@code read()} calls through a synchronized stream), cap a line before it is buffered whole, and
- * give the relay direct access to the buffered bytes. One reader per connection, not thread-safe.
+ * Reads HTTP lines with a hard length cap from the bytes of a message head as they have arrived (the
+ * event loop hands it what it holds; running out of bytes is "not whole yet"). It scans for LF inside
+ * its buffer and caps a line before it is buffered whole. Not thread-safe.
  */
 final class WireReader {
 
@@ -28,24 +20,12 @@ final class WireReader {
         }
     }
 
-    /** The request head did not arrive whole before its deadline; the connection answers 408. */
-    static final class HeadTimeoutException extends IOException {
-        HeadTimeoutException() {
-            super("request head deadline passed", null);
-        }
-    }
-
     private final InputStream in;
     private final boolean client;
-    private Ticker deadlineTicker;
-    private IntConsumer deadlineTimeout;
-    private long deadline;
     private final byte[] buf;
     private int pos;
     private int lim;
     private byte[] spill = new byte[0];
-    /** Bytes read from the stream through this reader (buffered or handed straight on). */
-    private long received;
 
     /** @param client which side {@code in} reads from: failures become {@link PeerIOException}s of that side */
     WireReader(InputStream in, int bufferSize, boolean client) {
@@ -57,30 +37,6 @@ final class WireReader {
         this.in = in;
         this.client = client;
         this.buf = buffer;
-    }
-
-    /** The buffer, for a tunnel to relay through once the reader is drained, and to recycle. */
-    byte[] buffer() {
-        return buf;
-    }
-
-    /**
-     * Bounds every following {@link #fill()} by an absolute deadline: each blocking read gets the
-     * time left as its timeout, and a read after the deadline, or one that times out, throws
-     * {@link HeadTimeoutException}. Used while a request head is read.
-     *
-     * @param readTimeout sets the underlying read timeout in milliseconds
-     */
-    void deadline(Ticker ticker, long deadlineNanos, IntConsumer readTimeout) {
-        this.deadlineTicker = ticker;
-        this.deadline = deadlineNanos;
-        this.deadlineTimeout = readTimeout;
-    }
-
-    /** Ends the bound set by {@link #deadline}. */
-    void clearDeadline() {
-        deadlineTicker = null;
-        deadlineTimeout = null;
     }
 
     /** Bytes already buffered and not yet consumed. */
@@ -103,21 +59,8 @@ final class WireReader {
             pos = 0;
         }
         int n;
-        Ticker t = deadlineTicker;
-        if (t != null) {
-            long left = deadline - t.read();
-            if (left <= 0) {
-                throw new HeadTimeoutException();
-            }
-            deadlineTimeout.accept((int) Math.max(1, Math.min(Integer.MAX_VALUE, (left + 999_999) / 1_000_000)));
-        }
         try {
             n = in.read(buf, lim, buf.length - lim);
-        } catch (SocketTimeoutException e) {
-            if (t != null) {
-                throw new HeadTimeoutException();
-            }
-            throw PeerIOException.wrap(client, e);
         } catch (IOException e) {
             throw PeerIOException.wrap(client, e);
         }
@@ -125,7 +68,6 @@ final class WireReader {
             return false;
         }
         lim += n;
-        received += n;
         return true;
     }
 
@@ -177,74 +119,9 @@ final class WireReader {
         }
     }
 
-    /** Reads up to {@code len} bytes: buffered ones first, else straight from the stream. */
-    int read(byte[] dst, int off, int len) throws IOException {
-        int avail = lim - pos;
-        if (avail > 0) {
-            int n = Math.min(avail, len);
-            System.arraycopy(buf, pos, dst, off, n);
-            pos += n;
-            return n;
-        }
-        int n;
-        try {
-            n = in.read(dst, off, len);
-        } catch (IOException e) {
-            throw PeerIOException.wrap(client, e);
-        }
-        if (n > 0) {
-            received += n;
-        }
-        return n;
-    }
-
-    /**
-     * Bytes consumed so far: read from the stream through this reader and no longer buffered (those
-     * {@link #drainTo} handed on included; what a caller reads from {@link #stream()} itself is not).
-     */
-    long consumed() {
-        return received - (lim - pos);
-    }
-
-    /**
-     * Moves up to {@code max} buffered bytes to {@code out}, filling first when empty.
-     *
-     * @return the bytes moved, or -1 at end of stream
-     */
-    int transferTo(WireWriter out, long max) throws IOException {
-        if (pos == lim) {
-            out.flush(); // about to block: whatever is staged must reach the peer first
-            if (!fill()) {
-                return -1;
-            }
-        }
-        int n = (int) Math.min(lim - pos, max);
-        out.write(buf, pos, n);
-        pos += n;
-        return n;
-    }
-
-    /** Writes every buffered byte to {@code out} (a tunnel's first bytes). */
-    void drainTo(OutputStream out) throws IOException {
-        if (lim > pos) {
-            out.write(buf, pos, lim - pos);
-            pos = lim;
-        }
-    }
-
     /** The stream ended where more bytes were required; attributed to this reader's side. */
     PeerIOException unexpectedEnd(String what) {
         return PeerIOException.wrap(client, new EOFException(what));
-    }
-
-    /** The peer broke the protocol mid-body; attributed to this reader's side. */
-    PeerIOException protocolError(String what) {
-        return PeerIOException.wrap(client, new ProtocolException(what));
-    }
-
-    /** The stream under this reader. */
-    InputStream stream() {
-        return in;
     }
 
     private int indexOfLf(int from, int to) {

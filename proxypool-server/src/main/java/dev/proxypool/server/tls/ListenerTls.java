@@ -9,7 +9,6 @@ import io.helidon.common.tls.Tls;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.util.List;
@@ -20,8 +19,6 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLServerSocket;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.SSLSocketFactory;
 
 /**
  * TLS for one listener: an {@link SSLContext} whose key manager follows the PEM files on disk
@@ -143,29 +140,14 @@ public final class ListenerTls {
         };
     }
 
-    /**
-     * Server-mode TLS layered over accepted plain sockets, with this listener's certificate and
-     * parameters (the gateway listener: it keeps the plain socket to end a stalled handshake).
-     */
+    /** Server-mode TLS for the gateway listener's event loops, with this listener's certificate and parameters. */
     public TlsLayer layer() {
-        SSLSocketFactory factory = context.getSocketFactory();
         SSLContext engines = NoRenegotiation.wrap(context);
-        return new TlsLayer() {
-            @Override
-            public Socket wrap(Socket plain) throws IOException {
-                SSLSocket s = (SSLSocket) factory.createSocket(plain, null, true);
-                s.setUseClientMode(false);
-                s.setSSLParameters(parameters);
-                return s;
-            }
-
-            @Override
-            public SSLEngine engine() {
-                SSLEngine e = engines.createSSLEngine();
-                e.setUseClientMode(false);
-                e.setSSLParameters(parameters);
-                return e;
-            }
+        return () -> {
+            SSLEngine e = engines.createSSLEngine();
+            e.setUseClientMode(false);
+            e.setSSLParameters(parameters);
+            return e;
         };
     }
 

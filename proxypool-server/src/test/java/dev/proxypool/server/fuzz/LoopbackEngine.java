@@ -6,11 +6,8 @@ import dev.proxypool.server.gateway.RouteDecision;
 import dev.proxypool.server.gateway.RouteRequest;
 import dev.proxypool.server.gateway.UpstreamAttempt;
 import dev.proxypool.server.gateway.UpstreamDial;
-import dev.proxypool.server.gateway.UpstreamLink;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -66,18 +63,6 @@ final class LoopbackEngine implements GatewayEngine {
         @Override
         public UpstreamDial dial() {
             return UpstreamDial.direct(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5_000);
-        }
-
-        @Override
-        public UpstreamLink open(boolean allowReuse) throws IOException {
-            Socket s = new Socket();
-            try {
-                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5_000);
-                return UpstreamLink.of(s, UpstreamLink.Mode.TUNNEL, null, null);
-            } catch (IOException e) {
-                s.close();
-                throw e;
-            }
         }
 
         @Override

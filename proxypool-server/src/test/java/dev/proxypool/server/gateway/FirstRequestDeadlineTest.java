@@ -20,7 +20,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.SSLSocketFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -47,7 +46,7 @@ class FirstRequestDeadlineTest {
                 .metrics(metrics)
                 .config(GatewayConfig.DEFAULTS.withFirstRequestTimeout(FIRST).withMaxConnectionsPerAddress(perAddress))
                 .build();
-        http = GatewayListener.start(gateway, InetAddress.getLoopbackAddress(), 0, true, tls);
+        http = GatewayListener.start(gateway, InetAddress.getLoopbackAddress(), 0, tls, 0);
         socks = GatewayListener.startSocks(http, InetAddress.getLoopbackAddress(), 0);
     }
 
@@ -66,21 +65,10 @@ class FirstRequestDeadlineTest {
 
     private static TlsLayer tls() {
         SSLContext context = TestTls.serverContext();
-        SSLSocketFactory f = context.getSocketFactory();
-        return new TlsLayer() {
-            @Override
-            public Socket wrap(Socket plain) throws IOException {
-                SSLSocket s = (SSLSocket) f.createSocket(plain, null, true);
-                s.setUseClientMode(false);
-                return s;
-            }
-
-            @Override
-            public SSLEngine engine() {
-                SSLEngine e = context.createSSLEngine();
-                e.setUseClientMode(false);
-                return e;
-            }
+        return () -> {
+            SSLEngine e = context.createSSLEngine();
+            e.setUseClientMode(false);
+            return e;
         };
     }
 

@@ -75,11 +75,8 @@ class HandlerDefectTest {
         }
     }
 
-    /**
-     * A warning from the logger of the data plane's connection handler: {@link GatewayConnection} on
-     * the thread-per-connection gateway, {@link HttpProxyHandler} on the event loops.
-     */
+    /** A warning from the logger of the data plane's connection handler. */
     private static boolean connectionWarning(LogCapture.Line l) {
-        return l.is("WARNING", GatewayConnection.class.getName()) || l.is("WARNING", HttpProxyHandler.class.getName());
+        return l.is("WARNING", HttpProxyHandler.class.getName());
     }
 }

@@ -7,14 +7,12 @@ import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.RealProxy;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * On the event-loop data plane: a {@code CONNECT} whose first proxy refuses (a real squid, stopped: its
+ * A {@code CONNECT} whose first proxy refuses (a real squid, stopped: its
  * port refuses the dial) is retried on another proxy (a real squid, running) before anything reached the
  * client, so every tunnel opens; through it the origin answers. Real squids (Debian package {@code
  * squid}) as child processes on loopback ports, the real gateway with the pool engine in front.
@@ -22,30 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class SquidConnectRetryTest {
 
-    /** The internal switch that puts the gateway's listeners on the event loops (temporary). */
-    private static final String LOOPS = "proxypool.gateway.loops";
-
     private static final int TUNNELS = 10;
 
     @TempDir
     Path dir;
-
-    private String before;
-
-    @BeforeEach
-    void onTheEventLoops() {
-        before = System.getProperty(LOOPS);
-        System.setProperty(LOOPS, "true");
-    }
-
-    @AfterEach
-    void restore() {
-        if (before == null) {
-            System.clearProperty(LOOPS);
-        } else {
-            System.setProperty(LOOPS, before);
-        }
-    }
 
     @Test
     void aConnectWhoseFirstSquidRefusesIsRetriedOnTheOtherSquid() throws Exception {

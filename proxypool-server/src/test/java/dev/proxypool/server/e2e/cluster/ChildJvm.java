@@ -42,9 +42,8 @@ final class ChildJvm implements AutoCloseable {
                         true));
     }
 
-    /** System properties passed on to a child: the gateway's temporary data-plane switches. */
-    private static final List<String> DATA_PLANE_SWITCHES =
-            List.of("proxypool.gateway.loops", "proxypool.gateway.epoll");
+    /** System properties passed on to a child: the gateway's transport choice. */
+    private static final List<String> DATA_PLANE_SWITCHES = List.of("proxypool.gateway.epoll");
 
     static ChildJvm start(String name, Class<?> main, String... args) {
         return start(name, "192m", main, args);

@@ -1,5 +1,6 @@
 package dev.proxypool.server.gateway.staticupstream;
 
+import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.credentials.Credentials;
@@ -8,23 +9,19 @@ import dev.proxypool.sdk.dial.UpstreamHandshake;
 import dev.proxypool.server.gateway.AttemptOutcome;
 import dev.proxypool.server.gateway.GatewayEngine;
 import dev.proxypool.server.gateway.GatewayErrors;
-import dev.proxypool.server.gateway.IdleLinkPool;
 import dev.proxypool.server.gateway.RouteDecision;
 import dev.proxypool.server.gateway.RouteRequest;
 import dev.proxypool.server.gateway.UpstreamAttempt;
 import dev.proxypool.server.gateway.UpstreamDial;
-import dev.proxypool.server.gateway.UpstreamLink;
-import java.io.IOException;
+import dev.proxypool.server.gateway.UpstreamDialException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Bare engine (see package-info): round-robin over a fixed list of upstream HTTP proxies; HTTP goes in
- * absolute-form over pooled keep-alive connections, CONNECT is chained with a CONNECT to the
+ * absolute-form (the event loops pool keep-alive connections), CONNECT is chained with a CONNECT to the
  * proxy. A retry skips proxies already tried; when none is left the request is rejected with
  * {@code no_candidate}. The product uses PoolGatewayEngine.
  * Thread-safe; {@link #route} is lock-free.
@@ -35,7 +32,6 @@ public final class StaticUpstreamEngine implements GatewayEngine {
     public static final String ROUTING = "static";
 
     private final StaticUpstream[] proxies;
-    private final IdleLinkPool[] pools;
     private final String upstreamName;
     private final int connectTimeoutMillis;
     private final AtomicInteger next = new AtomicInteger();
@@ -43,7 +39,7 @@ public final class StaticUpstreamEngine implements GatewayEngine {
 
     /**
      * @param upstreamName name reported in {@code X-ProxyPool-Upstream}
-     * @param maxIdlePerProxy idle keep-alive connections kept per proxy (0 disables pooling)
+     * @param maxIdlePerProxy unused: the gateway's event loops pool idle keep-alive connections themselves
      */
     public StaticUpstreamEngine(
             String upstreamName,
@@ -60,10 +56,6 @@ public final class StaticUpstreamEngine implements GatewayEngine {
         this.upstreamName = upstreamName;
         this.proxies = proxies.toArray(StaticUpstream[]::new);
         this.connectTimeoutMillis = connectTimeoutMillis;
-        this.pools = new IdleLinkPool[this.proxies.length];
-        for (int i = 0; i < pools.length; i++) {
-            pools[i] = new IdleLinkPool(maxIdlePerProxy, TimeUnit.SECONDS.toNanos(15), ticker);
-        }
     }
 
     public StaticUpstreamEngine(String upstreamName, List<StaticUpstream> proxies) {
@@ -87,22 +79,6 @@ public final class StaticUpstreamEngine implements GatewayEngine {
     @Override
     public int inFlight() {
         return inFlight.get();
-    }
-
-    /** Idle pooled connections over all proxies. */
-    public int idleConnections() {
-        int total = 0;
-        for (IdleLinkPool p : pools) {
-            total += p.size();
-        }
-        return total;
-    }
-
-    /** Closes pooled idle connections. */
-    public void close() {
-        for (IdleLinkPool p : pools) {
-            p.closeAll();
-        }
     }
 
     private final class Attempt implements UpstreamAttempt {
@@ -131,14 +107,14 @@ public final class StaticUpstreamEngine implements GatewayEngine {
         }
 
         @Override
-        public UpstreamDial dial() {
+        public UpstreamDial dial() throws UpstreamDialException {
             StaticUpstream proxy = proxies[index];
             InetSocketAddress address = new InetSocketAddress(proxy.host(), proxy.port());
             if (address.isUnresolved()) {
-                return null;
+                throw new UpstreamDialException(FailureKind.UPSTREAM_UNREACHABLE, "proxy host did not resolve");
             }
             if (request.tunnel()) { // CONNECT through the proxy: the handshake codec the SDK dialer drives
-                return new UpstreamDial(address, connectTimeoutMillis, UpstreamLink.Mode.TUNNEL, null, null)
+                return new UpstreamDial(address, connectTimeoutMillis, UpstreamDial.Mode.TUNNEL, null, null)
                         .withHandshake(
                                 UpstreamHandshake.tunnel(
                                         Protocol.HTTP,
@@ -154,30 +130,9 @@ public final class StaticUpstreamEngine implements GatewayEngine {
             return new UpstreamDial(
                     address,
                     connectTimeoutMillis,
-                    UpstreamLink.Mode.FORWARD,
-                    auth == null ? null : new UpstreamLink.InjectedHeader("Proxy-Authorization", auth),
+                    UpstreamDial.Mode.FORWARD,
+                    auth == null ? null : new UpstreamDial.InjectedHeader("Proxy-Authorization", auth),
                     proxy.id());
-        }
-
-        @Override
-        public UpstreamLink open(boolean allowReuse) throws IOException {
-            StaticUpstream proxy = proxies[index];
-            if (request.tunnel()) {
-                return HttpProxyConnector.tunnel(proxy, request.host(), request.port(), connectTimeoutMillis);
-            }
-            if (allowReuse) {
-                UpstreamLink pooled = pools[index].take();
-                if (pooled != null) {
-                    return pooled;
-                }
-            }
-            Socket s = HttpProxyConnector.dial(proxy, connectTimeoutMillis);
-            String auth = proxy.authorization();
-            return UpstreamLink.of(
-                    s,
-                    UpstreamLink.Mode.FORWARD,
-                    auth == null ? null : new UpstreamLink.InjectedHeader("Proxy-Authorization", auth),
-                    pools[index]::give);
         }
 
         @Override

@@ -1,16 +1,14 @@
 package dev.proxypool.server.gateway;
 
-import java.io.IOException;
+import dev.proxypool.core.health.FailureKind;
 import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An engine that connects straight to the target: every request is one attempt on the pseudo
- * proxy "direct". For tests of the wire layer, and the shape of the {@code direct} no-candidate
- * policy. It performs no destination check: never expose it beyond loopback.
+ * proxy "direct". For tests of the wire layer and the load harness's {@code --direct} gateway. It performs no
+ * destination check: test code only, never beyond loopback.
  */
 public final class DirectEngine implements GatewayEngine {
 
@@ -72,23 +70,12 @@ public final class DirectEngine implements GatewayEngine {
         }
 
         @Override
-        public UpstreamDial dial() {
-            InetSocketAddress a = new InetSocketAddress(host, port);
-            return a.isUnresolved() ? null : UpstreamDial.direct(a, connectTimeoutMillis);
-        }
-
-        @Override
-        public UpstreamLink open(boolean allowReuse) throws IOException {
-            // a channel's socket: the tunnel it carries can move to the selector relay (TunnelRelay)
-            Socket s = SocketChannel.open().socket();
-            try {
-                s.setTcpNoDelay(true);
-                s.connect(new InetSocketAddress(host, port), connectTimeoutMillis);
-                return UpstreamLink.of(s, UpstreamLink.Mode.TUNNEL, null, null);
-            } catch (IOException e) {
-                s.close();
-                throw e;
+        public UpstreamDial dial() throws UpstreamDialException {
+            InetSocketAddress a = new InetSocketAddress(host, port); // may look up: dialBlocks() is true
+            if (a.isUnresolved()) {
+                throw new UpstreamDialException(FailureKind.UPSTREAM_UNREACHABLE, "destination did not resolve");
             }
+            return UpstreamDial.direct(a, connectTimeoutMillis);
         }
 
         @Override
