@@ -16,7 +16,9 @@ import java.util.function.Predicate;
  * Idle keep-alive upstream connections of plain requests, per event loop (a connection is only ever
  * used by the loop it is registered with) and per {@link UpstreamDial#poolKey()} (the proxy's id):
  * each loop's pool is confined to the loop's thread, no locks. A connection that closes while idle is
- * dropped when next looked at.
+ * dropped when next looked at; one idle for longer than {@value #MAX_IDLE_SECONDS} s is closed then
+ * (proxies drop idle keep-alive connections on their own timers, often silently behind a NAT: reusing
+ * one that old fails more often than dialing anew).
  *
  * <p>The engine closes idle connections from outside the loops ({@link #close}): when a proxy leaves
  * the pool, and on stop. The close runs on each loop as a task queued before anything the caller
@@ -27,6 +29,14 @@ public final class IdleUpstreams {
     /** Idle connections kept per key and loop; more are closed. */
     private static final int MAX_PER_KEY = 32;
 
+    /** How long a connection may wait idle for its next request. */
+    static final int MAX_IDLE_SECONDS = 15;
+
+    private static final long MAX_IDLE_NANOS = MAX_IDLE_SECONDS * 1_000_000_000L;
+
+    /** An idle connection and when it became idle ({@link System#nanoTime()}). */
+    private record Idle(Channel channel, long since) {}
+
     /** Every loop's pool, so that {@link #close} reaches them. */
     private static final Set<LoopPool> POOLS = ConcurrentHashMap.newKeySet();
 
@@ -35,19 +45,19 @@ public final class IdleUpstreams {
     /** One loop's idle connections; touched on that loop only. */
     private static final class LoopPool {
         final EventLoop loop;
-        final Map<String, ArrayDeque<Channel>> byKey = new HashMap<>();
+        final Map<String, ArrayDeque<Idle>> byKey = new HashMap<>();
 
         LoopPool(EventLoop loop) {
             this.loop = loop;
         }
 
         void close(Predicate<String> keys) {
-            for (Iterator<Map.Entry<String, ArrayDeque<Channel>>> it =
+            for (Iterator<Map.Entry<String, ArrayDeque<Idle>>> it =
                             byKey.entrySet().iterator();
                     it.hasNext(); ) {
-                Map.Entry<String, ArrayDeque<Channel>> e = it.next();
+                Map.Entry<String, ArrayDeque<Idle>> e = it.next();
                 if (keys.test(e.getKey())) {
-                    e.getValue().forEach(Channel::close);
+                    e.getValue().forEach(i -> i.channel().close());
                     it.remove();
                 }
             }
@@ -68,14 +78,20 @@ public final class IdleUpstreams {
 
     /** An open idle connection for {@code key} on {@code loop} (the calling thread's), or null. */
     static Channel take(EventLoop loop, String key) {
-        ArrayDeque<Channel> q = pool(loop).byKey.get(key);
+        return take(loop, key, System.nanoTime());
+    }
+
+    /** {@link #take} at {@code now}: the most recently idle first; any idle too long is closed. */
+    static Channel take(EventLoop loop, String key, long now) {
+        ArrayDeque<Idle> q = pool(loop).byKey.get(key);
         if (q == null) {
             return null;
         }
-        Channel c;
-        while ((c = q.pollLast()) != null) {
-            if (c.isActive()) {
-                return c;
+        dropStale(q, now);
+        Idle i;
+        while ((i = q.pollLast()) != null) {
+            if (i.channel().isActive()) {
+                return i.channel();
             }
         }
         return null;
@@ -83,13 +99,33 @@ public final class IdleUpstreams {
 
     /** Keeps {@code c} (registered with the calling loop) for the next request of {@code key}, or closes it. */
     static void give(String key, Channel c) {
-        ArrayDeque<Channel> q = pool(c.eventLoop()).byKey.computeIfAbsent(key, k -> new ArrayDeque<>());
-        q.removeIf(x -> !x.isActive());
+        give(key, c, System.nanoTime());
+    }
+
+    /** {@link #give} at {@code now}. */
+    static void give(String key, Channel c, long now) {
+        ArrayDeque<Idle> q = pool(c.eventLoop()).byKey.computeIfAbsent(key, k -> new ArrayDeque<>());
+        dropStale(q, now);
         if (q.size() >= MAX_PER_KEY || !c.isActive()) {
             c.close();
             return;
         }
-        q.addLast(c);
+        q.addLast(new Idle(c, now));
+    }
+
+    /** Idle connections of one key waiting, closed ones included until next looked at (tests). */
+    static int idle(EventLoop loop, String key) {
+        ArrayDeque<Idle> q = pool(loop).byKey.get(key);
+        return q == null ? 0 : q.size();
+    }
+
+    /** Closes the connections idle too long (the oldest are first) and forgets the closed ones. */
+    private static void dropStale(ArrayDeque<Idle> q, long now) {
+        Idle oldest;
+        while ((oldest = q.peekFirst()) != null && now - oldest.since() > MAX_IDLE_NANOS) {
+            q.pollFirst().channel().close();
+        }
+        q.removeIf(i -> !i.channel().isActive());
     }
 
     /** True once some loop pooled a connection (until the loops stop and a close notices). */
