@@ -642,7 +642,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                         return;
                     }
                     logExplain = new Explain("none", "none", rej.routing(), 0);
-                    socks5.socksReply(Socks5.rejectionReply(rej), rej.status(), rej.reason(), ExchangeResult.REJECTED);
+                    socks5.socksReply(Socks5Wire.rejectionReply(rej), rej.status(), rej.reason(), ExchangeResult.REJECTED);
                     return;
                 }
                 if (attemptNo > 1) {
@@ -704,15 +704,15 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         if (socks && (gw.stopping() || !RetryRule.retriesTunnel(kind, attemptNo, cfg.maxAttempts()))) {
             if (gw.stopping()) {
                 socks5.socksReply(
-                        Socks5.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
+                        Socks5Wire.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
             } else {
-                socks5.socksFailure = Socks5.failureReply(kind);
+                socks5.socksFailure = Socks5Wire.failureReply(kind);
                 socks5.socksUpstreamFailed(timeout);
             }
             return;
         }
         if (socks) {
-            socks5.socksFailure = Socks5.failureReply(kind);
+            socks5.socksFailure = Socks5Wire.failureReply(kind);
         }
         if (gw.stopping() || !RetryRule.retriesTunnel(kind, attemptNo, cfg.maxAttempts())) {
             finishAnswered(upstreamFailed(ex, timeout, clientKeepAlive(head) && head.framing == 0));
@@ -740,7 +740,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         logStatus = 200;
         logExplain = ex;
         if (socks) {
-            socks5.writeSocksReply(Socks5.REP_SUCCEEDED);
+            socks5.writeSocksReply(Socks5Wire.REP_SUCCEEDED);
         } else {
             StringBuilder sb = new StringBuilder(160).append("HTTP/1.1 200 Connection established\r\n");
             ex.appendTo(sb);

@@ -40,7 +40,7 @@ final class SocksHandshake {
     HeaderFields socksHeaders;
     String socksTarget;
     /** The reply for the last tunnel that could not be opened. */
-    int socksFailure = Socks5.REP_GENERAL_FAILURE;
+    int socksFailure = Socks5Wire.REP_GENERAL_FAILURE;
 
     /** Handshake bytes arrived: each message is taken once whole (every field is at most 255 bytes). */
     void socksBytes() {
@@ -73,7 +73,7 @@ final class SocksHandshake {
         ByteBuf b = h.pending;
         int at = b.readerIndex();
         int version = b.getUnsignedByte(at);
-        if (version != Socks5.VERSION) {
+        if (version != Socks5Wire.VERSION) {
             if (version == 4) {
                 h.writeClient(Unpooled.wrappedBuffer(new byte[] {0, 0x5B, 0, 0, 0, 0, 0, 0}));
             }
@@ -98,13 +98,13 @@ final class SocksHandshake {
         boolean none = false;
         for (int i = 0; i < methods; i++) {
             int m = b.getUnsignedByte(at + 2 + i);
-            userPassword |= m == Socks5.METHOD_USER_PASSWORD;
-            none |= m == Socks5.METHOD_NONE;
+            userPassword |= m == Socks5Wire.METHOD_USER_PASSWORD;
+            none |= m == Socks5Wire.METHOD_NONE;
         }
         b.skipBytes(2 + methods);
         h.exchangeIn += 2 + methods;
         if (userPassword) {
-            h.writeClient(Unpooled.wrappedBuffer(new byte[] {5, Socks5.METHOD_USER_PASSWORD}));
+            h.writeClient(Unpooled.wrappedBuffer(new byte[] {5, Socks5Wire.METHOD_USER_PASSWORD}));
             h.ch.flush();
             socksPhase = SocksPhase.AUTH;
             return true;
@@ -117,7 +117,7 @@ final class SocksHandshake {
         h.logUser = client;
         socksClient = client;
         socksHeaders = new HeaderFields();
-        h.writeClient(Unpooled.wrappedBuffer(new byte[] {5, Socks5.METHOD_NONE}));
+        h.writeClient(Unpooled.wrappedBuffer(new byte[] {5, Socks5Wire.METHOD_NONE}));
         h.ch.flush();
         socksPhase = SocksPhase.REQUEST;
         return true;
@@ -148,7 +148,7 @@ final class SocksHandshake {
         // the secret lives in this string for the authenticator only; it is never logged
         String password = new String(pw, StandardCharsets.UTF_8);
         Arrays.fill(pw, (byte) 0);
-        String authorization = version != Socks5.AUTH_VERSION || userLength == 0 || user.indexOf(':') >= 0
+        String authorization = version != Socks5Wire.AUTH_VERSION || userLength == 0 || user.indexOf(':') >= 0
                 ? null
                 : "Basic "
                         + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
@@ -185,12 +185,12 @@ final class SocksHandshake {
         h.logUser = client;
         if (client == null) {
             h.logAttempted = AttemptedUser.of(authorization);
-            h.writeClient(Unpooled.wrappedBuffer(new byte[] {Socks5.AUTH_VERSION, 1}));
+            h.writeClient(Unpooled.wrappedBuffer(new byte[] {Socks5Wire.AUTH_VERSION, 1}));
             h.result = ExchangeResult.AUTH_REQUIRED;
             socksClosing(407, GatewayErrors.AUTH_REQUIRED);
             return;
         }
-        h.writeClient(Unpooled.wrappedBuffer(new byte[] {Socks5.AUTH_VERSION, 0}));
+        h.writeClient(Unpooled.wrappedBuffer(new byte[] {Socks5Wire.AUTH_VERSION, 0}));
         h.ch.flush();
         socksClient = client;
         socksHeaders = new HeaderFields();
@@ -213,15 +213,15 @@ final class SocksHandshake {
         int version = b.getUnsignedByte(at);
         int command = b.getUnsignedByte(at + 1);
         int type = b.getUnsignedByte(at + 3);
-        if (version != Socks5.VERSION) {
-            socksReply(Socks5.REP_GENERAL_FAILURE, 400, GatewayErrors.BAD_REQUEST, ExchangeResult.BAD_REQUEST);
+        if (version != Socks5Wire.VERSION) {
+            socksReply(Socks5Wire.REP_GENERAL_FAILURE, 400, GatewayErrors.BAD_REQUEST, ExchangeResult.BAD_REQUEST);
             return false;
         }
         int addressBytes;
         switch (type) {
-            case Socks5.ATYP_IPV4 -> addressBytes = 4;
-            case Socks5.ATYP_IPV6 -> addressBytes = 16;
-            case Socks5.ATYP_DOMAIN -> {
+            case Socks5Wire.ATYP_IPV4 -> addressBytes = 4;
+            case Socks5Wire.ATYP_IPV6 -> addressBytes = 16;
+            case Socks5Wire.ATYP_DOMAIN -> {
                 if (b.readableBytes() < 5) {
                     return false;
                 }
@@ -229,7 +229,7 @@ final class SocksHandshake {
             }
             default -> {
                 socksReply(
-                        Socks5.REP_ADDRESS_TYPE_NOT_SUPPORTED,
+                        Socks5Wire.REP_ADDRESS_TYPE_NOT_SUPPORTED,
                         400,
                         GatewayErrors.BAD_REQUEST,
                         ExchangeResult.BAD_REQUEST);
@@ -240,7 +240,7 @@ final class SocksHandshake {
             return false;
         }
         String host;
-        if (type == Socks5.ATYP_DOMAIN) {
+        if (type == Socks5Wire.ATYP_DOMAIN) {
             host = b.toString(at + 5, addressBytes - 1, StandardCharsets.ISO_8859_1);
         } else {
             byte[] raw = new byte[addressBytes];
@@ -254,23 +254,23 @@ final class SocksHandshake {
         int port = b.getUnsignedShort(at + 4 + addressBytes);
         b.skipBytes(4 + addressBytes + 2);
         h.exchangeIn += 4 + addressBytes + 2;
-        if (command != Socks5.CMD_CONNECT) {
+        if (command != Socks5Wire.CMD_CONNECT) {
             socksReply(
-                    Socks5.REP_COMMAND_NOT_SUPPORTED,
+                    Socks5Wire.REP_COMMAND_NOT_SUPPORTED,
                     400,
                     GatewayErrors.UNSUPPORTED_METHOD,
                     ExchangeResult.BAD_REQUEST);
             return false;
         }
         if (port == 0) {
-            socksReply(Socks5.REP_NOT_ALLOWED, 400, GatewayErrors.BAD_CONNECT_TARGET, ExchangeResult.BAD_REQUEST);
+            socksReply(Socks5Wire.REP_NOT_ALLOWED, 400, GatewayErrors.BAD_CONNECT_TARGET, ExchangeResult.BAD_REQUEST);
             return false;
         }
         RequestTarget target;
         try {
             target = RequestTarget.connect((host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port);
         } catch (WireException e) { // an empty name or one with characters no host name has
-            socksReply(Socks5.REP_HOST_UNREACHABLE, 400, GatewayErrors.BAD_CONNECT_TARGET, ExchangeResult.BAD_REQUEST);
+            socksReply(Socks5Wire.REP_HOST_UNREACHABLE, 400, GatewayErrors.BAD_CONNECT_TARGET, ExchangeResult.BAD_REQUEST);
             return false;
         }
         socksTarget = target.authority();
@@ -280,7 +280,7 @@ final class SocksHandshake {
         h.head = RequestHead.socks(target, socksHeaders);
         h.state = HttpProxyHandler.State.BUSY;
         if (h.gw.stopping()) {
-            socksReply(Socks5.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
+            socksReply(Socks5Wire.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
             return false;
         }
         h.route(1, List.of(), socksClient, Explain.NONE, false);
@@ -310,7 +310,7 @@ final class SocksHandshake {
     }
 
     void socksRefuseMethod(ExchangeResult r, int status, String reason) {
-        h.writeClient(Unpooled.wrappedBuffer(new byte[] {5, (byte) Socks5.NO_ACCEPTABLE_METHOD}));
+        h.writeClient(Unpooled.wrappedBuffer(new byte[] {5, (byte) Socks5Wire.NO_ACCEPTABLE_METHOD}));
         h.result = r;
         socksClosing(status, reason);
     }
@@ -324,7 +324,7 @@ final class SocksHandshake {
 
     /** VER, REP, RSV, then BND.ADDR and BND.PORT 0.0.0.0:0 (the upstream's socket is not the client's business). */
     void writeSocksReply(int reply) {
-        h.writeClient(Unpooled.wrappedBuffer(new byte[] {5, (byte) reply, 0, Socks5.ATYP_IPV4, 0, 0, 0, 0, 0, 0}));
+        h.writeClient(Unpooled.wrappedBuffer(new byte[] {5, (byte) reply, 0, Socks5Wire.ATYP_IPV4, 0, 0, 0, 0, 0, 0}));
     }
 
     void socksError(int status, String reason) {
@@ -350,7 +350,7 @@ final class SocksHandshake {
             h.listener.accessLog(log.line(
                     h.peer(),
                     h.logUser,
-                    Socks5.LOG_METHOD,
+                    Socks5Wire.LOG_METHOD,
                     socksTarget,
                     h.logStatus,
                     h.logError,
@@ -366,7 +366,7 @@ final class SocksHandshake {
                             "socks",
                             h.peer(),
                             h.logUser,
-                            Socks5.LOG_METHOD,
+                            Socks5Wire.LOG_METHOD,
                             h.logStatus,
                             h.logError,
                             h.logExplain == null ? Explain.NONE : h.logExplain,

@@ -6,7 +6,7 @@ import dev.proxypool.core.health.FailureKind;
  * The SOCKS5 wire constants (RFC 1928, and RFC 1929 for username/password) the gateway's SOCKS5
  * listener speaks ({@link SocksHandshake}), and which reply a refusal or a failed tunnel gets.
  */
-final class Socks5 {
+final class Socks5Wire {
 
     static final int VERSION = 5;
     static final int METHOD_NONE = 0x00;
@@ -29,7 +29,7 @@ final class Socks5 {
     /** The "method" of SOCKS5 exchanges in the access log and the request log. */
     static final String LOG_METHOD = "SOCKS5";
 
-    private Socks5() {}
+    private Socks5Wire() {}
 
     /** The reply for an engine's refusal: "not allowed" for a denied destination or a rate limit. */
     static int rejectionReply(RouteDecision.Rejected r) {
