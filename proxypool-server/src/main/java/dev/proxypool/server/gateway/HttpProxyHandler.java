@@ -2,14 +2,12 @@ package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.routing.RetryRule;
-import dev.proxypool.server.access.AttemptedUser;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.EventLoop;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -20,10 +18,8 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * One client connection of the HTTP proxy listener on its event loop: the request head is
@@ -66,15 +62,17 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     final EventLoopListener listener;
     final long acceptedAt;
     /** A connection of the SOCKS5 listener: the handshake instead of a request head, one tunnel per connection. */
-    private final boolean socks;
+    final boolean socks;
     /** Plain HTTP forwarding of this connection's requests. */
-    private final PlainForward forward = new PlainForward(this);
+    final PlainForward forward = new PlainForward(this);
+    /** Authentication, routing and the dial of each exchange. */
+    private final ExchangeRouting routing = new ExchangeRouting(this);
     /** The plain request being forwarded, or null. */
     PlainForward.Forward fwd;
     /** The request body being streamed upstream, or null. */
     BodyFramer reqFramer;
     /** The SOCKS5 handshake of a connection of the SOCKS5 listener, else null. */
-    private final SocksHandshake socks5;
+    final SocksHandshake socks5;
 
     private ChannelHandlerContext ctx;
     Channel ch;
@@ -479,202 +477,9 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         return h.http11 ? !h.headers.hasToken("Connection", "close") : h.headers.hasToken("Connection", "keep-alive");
     }
 
-    /** What an off-loop routing task brings back to the loop. */
-    private record Routed(String client, RouteDecision decision, UpstreamDial dial, IOException openFailed) {}
-
-    /**
-     * Authenticates (first attempt), routes and prepares the dial, then continues on the loop with
-     * {@link #routed}. All of it runs on the loop when nothing in it can wait (a remembered or plain
-     * secret, no destination name to look up, a proxy given by address); a password hash to compute
-     * moves the whole step to the off-loop executor, and a name to look up moves the dial's preparation
-     * there (the pick stays on the loop).
-     *
-     * @param client the authenticated client of an earlier attempt, or null on the first
-     */
+    /** Authenticates, routes and dials the current request ({@link ExchangeRouting#route}). */
     void route(int attemptNo, List<String> tried, String client, Explain last, boolean lastTimeout) {
-        RequestHead h = head;
-        EventLoop loop = ch.eventLoop();
-        String c = client != null ? client : gw.authenticator().tryAuthenticate(h.headers.first("Proxy-Authorization"));
-        if (c == ProxyAuthenticator.NEEDS_THREAD) {
-            offLoop(
-                    h,
-                    () -> {
-                        String verified = gw.authenticator().authenticate(h.headers.first("Proxy-Authorization"));
-                        return prepare(
-                                h, verified, verified == null ? null : decide(h, verified, attemptNo, tried, true));
-                    },
-                    attemptNo,
-                    tried,
-                    last,
-                    lastTimeout);
-            return;
-        }
-        RouteDecision d;
-        try {
-            d = c == null ? null : decide(h, c, attemptNo, tried, false);
-        } catch (RuntimeException e) {
-            Gateway.logHandlerDefect(LOG, "gateway", e);
-            ch.close();
-            return;
-        }
-        if (d instanceof UpstreamAttempt a && a.dialBlocks()) {
-            offLoop(h, () -> prepare(h, c, a), attemptNo, tried, last, lastTimeout);
-            return;
-        }
-        Routed r;
-        try {
-            r = prepare(h, c, d);
-        } catch (RuntimeException e) {
-            Gateway.logHandlerDefect(LOG, "gateway", e);
-            ch.close();
-            return;
-        }
-        loop.execute(() -> routed(r, attemptNo, tried, last, lastTimeout)); // a task of its own, as off-loop
-    }
-
-    private RouteDecision decide(RequestHead h, String client, int attemptNo, List<String> tried, boolean mayLookUp) {
-        RouteRequest req = new RouteRequest(
-                client, h.target.host(), h.target.port(), h.method, h.connect, h.headers, attemptNo, tried);
-        return mayLookUp ? gw.engine().route(req) : gw.engine().routeWithoutLookup(req);
-    }
-
-    /** The dial of {@code d}: on the loop only when {@link UpstreamAttempt#dialBlocks()} is false. */
-    private static Routed prepare(RequestHead h, String client, RouteDecision d) {
-        if (client == null) {
-            return new Routed(null, null, null, null);
-        }
-        UpstreamDial dial = null;
-        IOException failed = null;
-        if (d instanceof UpstreamAttempt a) {
-            try {
-                dial = a.dial();
-                if (h.connect && dial.mode() != UpstreamDial.Mode.TUNNEL) {
-                    throw new IllegalStateException("an engine's dial for a CONNECT is not a tunnel");
-                }
-            } catch (RouteRefusedException e) {
-                a.complete(AttemptOutcome.ABANDONED); // nothing was tried: no health report
-                return new Routed(client, e.rejected(), null, null);
-            } catch (IOException e) {
-                failed = e;
-            } catch (RuntimeException e) {
-                a.complete(AttemptOutcome.ABANDONED);
-                throw e;
-            }
-        }
-        return new Routed(client, d, dial, failed);
-    }
-
-    /** Runs {@code step} on the off-loop executor and its result on the loop with {@link #routed}. */
-    private void offLoop(
-            RequestHead h,
-            Supplier<Routed> step,
-            int attemptNo,
-            List<String> tried,
-            Explain last,
-            boolean lastTimeout) {
-        EventLoop loop = ch.eventLoop();
-        Runnable task = () -> {
-            Routed r;
-            try {
-                r = step.get();
-            } catch (RuntimeException e) {
-                Gateway.logHandlerDefect(LOG, "gateway", e);
-                loop.execute(() -> ch.close());
-                return;
-            }
-            try {
-                loop.execute(() -> routed(r, attemptNo, tried, last, lastTimeout));
-            } catch (RejectedExecutionException e) {
-                abandon(r); // the loop has stopped
-            }
-        };
-        try {
-            listener.offLoop().execute(task);
-        } catch (RejectedExecutionException e) {
-            result = ExchangeResult.REJECTED;
-            sendError(h.http11, 503, GatewayErrors.SHUTTING_DOWN, "the gateway is overloaded", Explain.NONE, false);
-            endExchange();
-        }
-    }
-
-    private static void abandon(Routed r) {
-        if (r.decision() instanceof UpstreamAttempt a) {
-            a.complete(AttemptOutcome.ABANDONED);
-        }
-    }
-
-    private void routed(Routed r, int attemptNo, List<String> tried, Explain last, boolean lastTimeout) {
-        if (state != State.BUSY) {
-            abandon(r); // the client left meanwhile
-            return;
-        }
-        RequestHead h = head;
-        boolean keepClient = clientKeepAlive(h) && h.framing == 0;
-        if (!h.connect && r.client() != null && r.decision() instanceof UpstreamAttempt a) {
-            logUser = r.client();
-            forward.forwardRouted(a, r.dial(), attemptNo, tried, r.openFailed());
-            return;
-        }
-        if (!h.connect && r.client() != null && attemptNo > 1) {
-            logUser = r.client();
-            forward.forwardExhausted(last, lastTimeout);
-            return;
-        }
-        if (r.client() == null) {
-            logUser = null;
-            logAttempted = AttemptedUser.of(h.headers.first("Proxy-Authorization"));
-            result = ExchangeResult.AUTH_REQUIRED;
-            finishAnswered(sendError(
-                    h.http11,
-                    407,
-                    GatewayErrors.AUTH_REQUIRED,
-                    "proxy authentication required",
-                    Explain.NONE,
-                    keepClient));
-            return;
-        }
-        logUser = r.client();
-        switch (r.decision()) {
-            case RouteDecision.Rejected rej -> {
-                if (socks) {
-                    if (attemptNo > 1) {
-                        socks5.socksUpstreamFailed(lastTimeout);
-                        return;
-                    }
-                    logExplain = new Explain("none", "none", rej.routing(), 0);
-                    socks5.socksReply(Socks5Wire.rejectionReply(rej), rej.status(), rej.reason(), ExchangeResult.REJECTED);
-                    return;
-                }
-                if (attemptNo > 1) {
-                    finishAnswered(upstreamFailed(last, lastTimeout, keepClient));
-                    return;
-                }
-                result = ExchangeResult.REJECTED;
-                finishAnswered(sendError(
-                        h.http11,
-                        rej.status(),
-                        rej.reason(),
-                        "the gateway rejected the tunnel",
-                        new Explain("none", "none", rej.routing(), 0),
-                        keepClient));
-            }
-            case UpstreamAttempt a -> {
-                Explain ex = Explain.of(a, attemptNo);
-                attempt = a;
-                if (socks) {
-                    logExplain = ex;
-                }
-                if (r.openFailed() != null) {
-                    openFailed(a, UpstreamConnector.connectFailure(r.openFailed()), attemptNo, tried, ex);
-                } else {
-                    dial(a, r.dial(), attemptNo, tried, ex);
-                }
-            }
-        }
-    }
-
-    private void dial(UpstreamAttempt a, UpstreamDial d, int attemptNo, List<String> tried, Explain ex) {
-        connectUpstream(d, a, (c, early) -> opened(a, c, ex, early), kind -> openFailed(a, kind, attemptNo, tried, ex));
+        routing.route(attemptNo, tried, client, last, lastTimeout);
     }
 
     /** Opens {@code d}'s connection on this connection's loop ({@link UpstreamConnector#open}). */
@@ -691,38 +496,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
                 failed);
     }
 
-    /** The tunnel of {@code a} could not be opened: the attempt completes, and another proxy is tried or the client told. */
-    private void openFailed(UpstreamAttempt a, FailureKind kind, int attemptNo, List<String> tried, Explain ex) {
-        if (attempt != a) {
-            return; // completed when the client left
-        }
-        completeAttempt(AttemptOutcome.failure(kind));
-        if (state != State.BUSY) {
-            return;
-        }
-        boolean timeout = kind == FailureKind.CONNECT_TIMEOUT;
-        if (socks && (gw.stopping() || !RetryRule.retriesTunnel(kind, attemptNo, cfg.maxAttempts()))) {
-            if (gw.stopping()) {
-                socks5.socksReply(
-                        Socks5Wire.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
-            } else {
-                socks5.socksFailure = Socks5Wire.failureReply(kind);
-                socks5.socksUpstreamFailed(timeout);
-            }
-            return;
-        }
-        if (socks) {
-            socks5.socksFailure = Socks5Wire.failureReply(kind);
-        }
-        if (gw.stopping() || !RetryRule.retriesTunnel(kind, attemptNo, cfg.maxAttempts())) {
-            finishAnswered(upstreamFailed(ex, timeout, clientKeepAlive(head) && head.framing == 0));
-            return;
-        }
-        gw.metrics().retried();
-        route(attemptNo + 1, RetryRule.excluding(tried, a.proxyId()), logUser, ex, timeout);
-    }
-
-    private void opened(UpstreamAttempt a, Channel upstream, Explain ex, ByteBuf early) {
+    void opened(UpstreamAttempt a, Channel upstream, Explain ex, ByteBuf early) {
         if (state != State.BUSY || attempt != a) {
             if (early != null) {
                 early.release();

@@ -270,7 +270,8 @@ final class SocksHandshake {
         try {
             target = RequestTarget.connect((host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port);
         } catch (WireException e) { // an empty name or one with characters no host name has
-            socksReply(Socks5Wire.REP_HOST_UNREACHABLE, 400, GatewayErrors.BAD_CONNECT_TARGET, ExchangeResult.BAD_REQUEST);
+            socksReply(
+                    Socks5Wire.REP_HOST_UNREACHABLE, 400, GatewayErrors.BAD_CONNECT_TARGET, ExchangeResult.BAD_REQUEST);
             return false;
         }
         socksTarget = target.authority();

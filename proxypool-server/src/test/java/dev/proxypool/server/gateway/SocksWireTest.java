@@ -260,10 +260,12 @@ class SocksWireTest {
             }
         }
         try (Socket s = connect()) {
-            assertArrayEquals(failure(Socks5Wire.REP_ADDRESS_TYPE_NOT_SUPPORTED), handshake(s, bytes(5, 1, 0, 7, 1, 2)));
+            assertArrayEquals(
+                    failure(Socks5Wire.REP_ADDRESS_TYPE_NOT_SUPPORTED), handshake(s, bytes(5, 1, 0, 7, 1, 2)));
         }
         try (Socket s = connect()) { // a name no host has
-            assertArrayEquals(failure(Socks5Wire.REP_HOST_UNREACHABLE), handshake(s, connectDomain("bad host\r\n", 80)));
+            assertArrayEquals(
+                    failure(Socks5Wire.REP_HOST_UNREACHABLE), handshake(s, connectDomain("bad host\r\n", 80)));
         }
         try (Socket s = connect()) {
             assertArrayEquals(failure(Socks5Wire.REP_HOST_UNREACHABLE), handshake(s, connectDomain("", 80)));
