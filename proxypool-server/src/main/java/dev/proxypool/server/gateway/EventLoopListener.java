@@ -2,6 +2,9 @@ package dev.proxypool.server.gateway;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.epoll.EpollChannelOption;
@@ -41,6 +44,7 @@ import javax.net.ssl.SSLEngine;
 final class EventLoopListener implements AutoCloseable {
 
     private static final int BACKLOG = 1024;
+    private static final System.Logger LOG = System.getLogger(EventLoopListener.class.getName());
     /** Threads for work that may block; queued beyond them up to {@link #OFF_LOOP_QUEUE}. */
     private static final int OFF_LOOP_THREADS = 64;
 
@@ -54,8 +58,11 @@ final class EventLoopListener implements AutoCloseable {
     private final AtomicInteger open;
 
     private final AtomicLong refused;
+    private final AtomicLong acceptFailures = new AtomicLong();
+    /** A failed accept was logged and no accept has succeeded since. */
+    private volatile boolean failing;
+
     private final AtomicLong refusedPerAddress = new AtomicLong();
-    /** Open connections per client address on this listener. */
     /**
      * Connections each client address holds on this listener. The loops only read the map and move
      * the counters by compare-and-set (a bin lock would be a loop blocking on another loop); an
@@ -119,6 +126,7 @@ final class EventLoopListener implements AutoCloseable {
         ServerBootstrap b = new ServerBootstrap()
                 .group(loops.group())
                 .channel(loops.serverChannel())
+                .handler(new AcceptFailures())
                 .option(ChannelOption.SO_BACKLOG, BACKLOG)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -186,7 +194,37 @@ final class EventLoopListener implements AutoCloseable {
         return name;
     }
 
+    /**
+     * Sees a failed accept (descriptors exhausted: {@code EMFILE}) before Netty's acceptor, which pauses
+     * accepting for a second and then retries: counts it, and logs the first of a streak (a later accept
+     * that succeeds ends the streak) so an operator sees why clients wait.
+     */
+    @ChannelHandler.Sharable
+    private final class AcceptFailures extends ChannelInboundHandlerAdapter {
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            acceptFailures.incrementAndGet();
+            if (!failing) {
+                failing = true;
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "gateway accept failed on {0} port {1,number,#}: {2}; retrying (more failures are not logged"
+                                + " until an accept succeeds)",
+                        name,
+                        port,
+                        String.valueOf(cause.getMessage()));
+            }
+            ctx.fireExceptionCaught(cause);
+        }
+    }
+
+    /** Accepts that failed and were retried. */
+    long acceptFailures() {
+        return acceptFailures.get();
+    }
+
     private void accepted(SocketChannel ch) {
+        failing = false;
         GatewayConfig cfg = gateway.config();
         int max = cfg.maxConnections();
         if (max > 0 && open.get() >= max) {

@@ -141,8 +141,7 @@ final class ExchangeRouting {
             conn.listener.offLoop().execute(task);
         } catch (RejectedExecutionException e) {
             conn.result = ExchangeResult.REJECTED;
-            conn.sendError(
-                    h.http11, 503, GatewayErrors.SHUTTING_DOWN, "the gateway is overloaded", Explain.NONE, false);
+            conn.sendError(h.http11, 503, GatewayErrors.OVERLOADED, "the gateway is overloaded", Explain.NONE, false);
             conn.endExchange();
         }
     }

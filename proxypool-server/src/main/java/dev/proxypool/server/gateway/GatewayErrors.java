@@ -46,6 +46,11 @@ public final class GatewayErrors {
     public static final String UPSTREAM_TIMEOUT = "upstream_timeout";
     /** The gateway is shutting down. 503. */
     public static final String SHUTTING_DOWN = "shutting_down";
+    /**
+     * The gateway's off-loop executor (password hashing, name lookups) has no room for the request: retry
+     * later. 503.
+     */
+    public static final String OVERLOADED = "overloaded";
 
     private GatewayErrors() {}
 }

@@ -84,6 +84,11 @@ public final class GatewayListener implements AutoCloseable {
         return loops.refusedPerAddress();
     }
 
+    /** Accepts that failed (descriptors exhausted, ...) and were retried. */
+    public long acceptFailures() {
+        return loops.acceptFailures();
+    }
+
     /** Stops accepting, then (the HTTP listener) shuts the gateway down with the given grace period. */
     public void stop(Duration grace) {
         loops.stop(grace);

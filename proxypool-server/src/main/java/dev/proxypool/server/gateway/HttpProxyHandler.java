@@ -309,6 +309,9 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (up != null && (state == State.TUNNEL || fwd != null && fwd.respFramer != null)) {
             autoRead(up, ch.isWritable());
+            if (fwd != null && ch.isWritable()) {
+                fwd.lastActivity = gw.ticker().read(); // reading resumes: the pause was the client's
+            }
         }
         ctx.fireChannelWritabilityChanged();
     }

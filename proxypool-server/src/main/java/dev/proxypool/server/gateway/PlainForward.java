@@ -391,10 +391,14 @@ final class PlainForward {
                             if (f.lastActivity
                                             + conn.cfg.ioTimeout().toNanos()
                                             - conn.gw.ticker().read()
-                                    <= 0) {
-                                forwardBroken(FailureKind.SLOW_BODY);
-                            } else {
+                                    > 0) {
                                 scheduleBodyIdle(f);
+                            } else if (!conn.ch.isWritable()) {
+                                // the client has not taken what was already read: reading from the proxy
+                                // was paused for the client, so the wait is the client's, not the proxy's
+                                forwardCut(AttemptOutcome.ABANDONED);
+                            } else {
+                                forwardBroken(FailureKind.SLOW_BODY);
                             }
                         },
                         Math.max(1, left),
@@ -478,6 +482,11 @@ final class PlainForward {
 
     /** Broke after the response had started: the client connection is cut, the only honest signal left. */
     void forwardBroken(FailureKind kind) {
+        forwardCut(AttemptOutcome.failure(kind));
+    }
+
+    /** The exchange cannot finish after its response started: the attempt ends with {@code outcome}, the client is cut. */
+    void forwardCut(AttemptOutcome outcome) {
         Forward f = conn.fwd;
         HttpProxyHandler.cancel(f.timer);
         conn.fwd = null;
@@ -488,7 +497,7 @@ final class PlainForward {
         if (u != null) {
             u.close();
         }
-        conn.completeAttempt(AttemptOutcome.failure(kind));
+        conn.completeAttempt(outcome);
         conn.result = ExchangeResult.ABORTED;
         conn.endExchange();
         conn.ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);

@@ -126,7 +126,8 @@ class ConnectRetryTest {
             RawHttp.Response r = b.send(UpstreamBench.connect(origin.authority()), true);
             assertEquals(502, r.status());
             assertEquals("2", r.header("X-ProxyPool-Attempts"), "the routing's retry.maxAttempts, no more");
-            Await.atMost(Duration.ofSeconds(10)).until("one exchange record", () -> List.copyOf(b.exchanges), l -> l.size() == 1);
+            Await.atMost(Duration.ofSeconds(10))
+                    .until("one exchange record", () -> List.copyOf(b.exchanges), l -> l.size() == 1);
             ExchangeRecord e = b.exchanges.peek();
             assertEquals(502, e.status());
             assertEquals(2, e.attempts());
@@ -174,7 +175,8 @@ class ConnectRetryTest {
                         () -> s.connect(new InetSocketAddress("127.0.0.1", TestPorts.closedPort()), 20_000));
             }
             b.assertCapacityBackToZero();
-            Await.atMost(Duration.ofSeconds(10)).until("one exchange record", () -> List.copyOf(b.exchanges), l -> l.size() == 1);
+            Await.atMost(Duration.ofSeconds(10))
+                    .until("one exchange record", () -> List.copyOf(b.exchanges), l -> l.size() == 1);
             assertEquals(1, b.exchanges.peek().attempts(), b.exchanges::toString);
             b.exchanges.clear();
             stopped.close(); // its port is closed now

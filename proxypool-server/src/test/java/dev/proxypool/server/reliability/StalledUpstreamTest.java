@@ -8,11 +8,20 @@ import dev.proxypool.core.health.HealthReason;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Protocol;
+import dev.proxypool.server.gateway.ExchangeRecord;
+import dev.proxypool.server.gateway.ExchangeResult;
 import dev.proxypool.server.gateway.GatewayConfig;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.Faults;
 import dev.proxypool.testkit.RawHttp;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,6 +91,42 @@ class StalledUpstreamTest {
                 GatewayConfig.DEFAULTS.withMaxAttempts(10).withIoTimeout(IO).withFirstByteTimeout(FIRST_BYTE));
         open.add(b);
         return b;
+    }
+
+    /**
+     * The other side of a stall: a client that stops reading a large response. Reading from the proxy is
+     * paused for it (backpressure), so when {@code ioTimeout} passes the wait is the client's: the client
+     * is cut, the proxy is not blamed, as often as it would have cooled for a stall of its own.
+     */
+    @Test
+    void aClientThatStopsReadingIsCutAndTheProxyIsNotBlamed() throws Exception {
+        FakeHttpProxy good = proxy(Faults.none());
+        UpstreamBench b = bench(good);
+        long size = 200L << 20; // far more than the socket buffers on the way hold
+        for (int turn = 1; turn <= COOL_AFTER; turn++) {
+            int before = b.exchanges.size();
+            try (Socket s = new Socket()) {
+                s.setReceiveBufferSize(4096);
+                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port()), 5_000);
+                s.setSoTimeout(30_000);
+                s.getOutputStream()
+                        .write(UpstreamBench.get(origin.url("/bytes?n=" + size)).getBytes(StandardCharsets.US_ASCII));
+                InputStream in = s.getInputStream();
+                byte[] first = new byte[1024];
+                assertTrue(in.read(first) > 0, "turn " + turn + ": the response started");
+                // the client reads nothing more until the gateway has given the exchange up
+                int t = turn;
+                Await.atMost(IO.plusSeconds(10))
+                        .until("turn " + t + ": the exchange to end", b.exchanges::size, n -> n > before);
+                long read = first.length + in.transferTo(OutputStream.nullOutputStream());
+                assertTrue(read < size, "turn " + turn + ": the client was cut, after " + read + " bytes");
+            }
+            ExchangeRecord e = b.exchanges.stream().skip(before).findFirst().orElseThrow();
+            assertEquals(ExchangeResult.ABORTED, e.result(), "turn " + turn);
+            assertEquals(HealthState.HEALTHY, b.health(0).state(), "turn " + turn + ": the proxy is not blamed");
+        }
+        assertEquals(HealthState.HEALTHY, b.health(0).state(), COOL_AFTER + " stopped clients cool nothing");
+        b.assertCapacityBackToZero();
     }
 
     @Test
