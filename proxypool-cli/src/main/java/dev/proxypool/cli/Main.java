@@ -99,9 +99,10 @@ public final class Main implements Callable<Integer> {
      * The JDK's socket readiness for virtual threads: on JDK 21–25 (Linux) its default hands every
      * ready descriptor from a platform "master" poller to a virtual poller thread and from there to
      * the waiting virtual thread, two carrier wake-ups per readiness. Platform poller threads
-     * ({@code jdk.pollerMode=1}) unpark the waiting thread directly. For the gateway's short
-     * connections (a CONNECT tunnel blocks about seven times) that removes about two thirds of the
-     * futex calls per tunnel (benchmarks/gateway/README.md). Applied only when the operator set no
+     * ({@code jdk.pollerMode=1}) unpark the waiting thread directly: fewer futex calls per request for
+     * what still runs on virtual threads (the REST listener, the validator's dials; the gateway's data
+     * plane is on its event loops). Measured when the gateway still ran on virtual threads: two thirds
+     * of the futex calls per tunnel fewer (benchmarks/gateway/README.md). Applied only when the operator set no
      * mode ({@code -Djdk.pollerMode=2} restores the JDK's default) and only on the JDK versions whose
      * meaning of the property is known; it must run before the first virtual-thread socket operation.
      */

@@ -37,9 +37,9 @@ import javax.net.ssl.SSLEngine;
  * {@link GatewayConfig#maxConnectionsPerAddress()} open connections; both are counted
  * ({@link GatewayMetrics#connectionClosed}) before the close.
  *
- * <p>Whatever may block (the engine's route, which may resolve the destination for its policy,
- * secret hashing, a dial only the blocking {@link UpstreamAttempt#open} can make) runs on a bounded
- * executor beside the loops, and its result goes back to the connection's loop.
+ * <p>Whatever may block (secret hashing for a first login, a destination or proxy name to look up:
+ * {@link ExchangeRouting}) runs on a bounded executor beside the loops, and its result goes back to the
+ * connection's loop; a failed accept is logged once per streak and retried.
  */
 final class EventLoopListener implements AutoCloseable {
 

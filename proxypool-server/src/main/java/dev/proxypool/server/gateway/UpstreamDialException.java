@@ -5,8 +5,8 @@ import java.io.IOException;
 
 /**
  * An engine's dialer could not open the link and knows why (e.g. the upstream proxy answered 407
- * to our CONNECT): the kind goes to passive health as is. Other {@link IOException}s from
- * {@link UpstreamAttempt#open} are classified by type (timeout, refused, reset).
+ * to our CONNECT): the kind goes to passive health as is. Other {@link IOException}s of a dial are
+ * classified by type (timeout, refused, reset: {@link UpstreamConnector#connectFailure}).
  */
 public final class UpstreamDialException extends IOException {
 

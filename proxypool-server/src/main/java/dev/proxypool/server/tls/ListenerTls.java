@@ -23,9 +23,9 @@ import javax.net.ssl.SSLServerSocket;
 /**
  * TLS for one listener: an {@link SSLContext} whose key manager follows the PEM files on disk
  * ({@link ReloadingKeyManager}), TLS 1.2/1.3 and forward-secret AEAD suites only. The gateway takes
- * its {@link #layer()} (TLS over each accepted plain socket), the Helidon REST listener its {@link
- * #helidonTls()}; the handshake runs on the connection's own thread at its first read, under the
- * listener's first-request deadline.
+ * its {@link #layer()} (an engine per connection for its event loop's {@code SslHandler}), the Helidon REST
+ * listener its {@link #helidonTls()}; on both the handshake runs under the listener's first-request
+ * deadline.
  *
  * <p>Client-initiated renegotiation (TLS 1.2; 1.3 has none) is refused on every listener: the first
  * use of this class sets {@value #REJECT_RENEGOTIATION} unless the operator set it, before any server
