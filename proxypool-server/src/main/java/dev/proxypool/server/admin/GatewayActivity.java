@@ -20,7 +20,9 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -129,8 +131,10 @@ public final class GatewayActivity implements ExchangeListener {
             if (errors.size() >= MAX_KEYS) {
                 key = new Key(x.reason(), "other", "other");
             }
-            Key k = key;
-            c = errors.computeIfAbsent(k, kk -> new Counts(counter(kk)));
+            // the meter is made outside the map's bin lock (a first error of a key, on an event loop)
+            Counts fresh = new Counts(counter(key));
+            Counts raced = errors.putIfAbsent(key, fresh);
+            c = raced != null ? raced : fresh;
         }
         c.add(atMillis / 60_000);
     }
@@ -151,39 +155,51 @@ public final class GatewayActivity implements ExchangeListener {
         return s == null || s.isEmpty() ? "none" : s;
     }
 
-    /** Per-minute counts of one key over the last {@value #WINDOW_MINUTES} minutes, and its total. */
+    /**
+     * Per-minute counts of one key over the last {@value #WINDOW_MINUTES} minutes, and its total. Lock-free:
+     * {@link #add} runs on the gateway's event loops. Each slot packs its minute (the high {@value
+     * #MINUTE_BITS} bits: epoch minutes up to the year 2097) and that minute's count in one long.
+     */
     static final class Counts {
-        private final long[] minute = new long[WINDOW_MINUTES];
-        private final long[] count = new long[WINDOW_MINUTES];
+        static final int MINUTE_BITS = 26;
+        private static final int COUNT_BITS = 63 - MINUTE_BITS;
+        private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;
+
+        private final AtomicLongArray slots = new AtomicLongArray(WINDOW_MINUTES);
         private final Counter meter;
-        private long total;
+        private final LongAdder total = new LongAdder();
 
         Counts(Counter meter) {
             this.meter = meter;
         }
 
-        synchronized void add(long epochMinute) {
+        void add(long epochMinute) {
             int i = (int) Math.floorMod(epochMinute, (long) WINDOW_MINUTES);
-            if (minute[i] != epochMinute) {
-                minute[i] = epochMinute;
-                count[i] = 0;
+            long stamp = epochMinute << COUNT_BITS;
+            while (true) {
+                long v = slots.get(i);
+                long next = (v & ~COUNT_MASK) == stamp ? v + 1 : stamp | 1;
+                if (slots.compareAndSet(i, v, next)) {
+                    break;
+                }
             }
-            count[i]++;
-            total++;
+            total.increment();
             if (meter != null) {
                 meter.increment();
             }
         }
 
         /** Errors in the minutes {@code from..to} (inclusive), and the total since the start. */
-        synchronized long[] read(long from, long to) {
+        long[] read(long from, long to) {
             long sum = 0;
             for (int i = 0; i < WINDOW_MINUTES; i++) {
-                if (minute[i] >= from && minute[i] <= to) {
-                    sum += count[i];
+                long v = slots.get(i);
+                long minute = v >>> COUNT_BITS;
+                if (v != 0 && minute >= from && minute <= to) {
+                    sum += v & COUNT_MASK;
                 }
             }
-            return new long[] {sum, total};
+            return new long[] {sum, total.sum()};
         }
     }
 

@@ -10,17 +10,15 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -45,8 +43,8 @@ final class EventLoopListener implements AutoCloseable {
 
     private static final int BACKLOG = 1024;
     private static final System.Logger LOG = System.getLogger(EventLoopListener.class.getName());
-    /** Threads for work that may block; queued beyond them up to {@link #OFF_LOOP_QUEUE}. */
-    private static final int OFF_LOOP_THREADS = 64;
+    /** Threads for work that may block (started with the listener); queued beyond them up to {@link #OFF_LOOP_QUEUE}. */
+    private static final int OFF_LOOP_THREADS = 32;
 
     private static final int OFF_LOOP_QUEUE = 16_384;
 
@@ -66,16 +64,22 @@ final class EventLoopListener implements AutoCloseable {
     /**
      * Connections each client address holds on this listener. The loops only read the map and move
      * the counters by compare-and-set (a bin lock would be a loop blocking on another loop); an
-     * address's entry is put in when its first connection arrives and taken out off the loops, by
-     * {@link #offLoop}, once its count is back to 0 ({@link #GONE} marks an entry being taken out).
+     * address's entry is put in when its first connection arrives and taken out off the loops by a sweep
+     * every {@value #SWEEP_SECONDS} s, once its count is back to 0 ({@link #GONE} marks an entry being taken
+     * out): no hand-off per closed connection.
      */
     private final ConcurrentHashMap<InetAddress, AtomicInteger> perAddress = new ConcurrentHashMap<>();
 
     private static final int GONE = -1;
 
-    private final ExecutorService offLoop;
+    /** How often entries of addresses without connections leave {@link #perAddress}. */
+    static final int SWEEP_SECONDS = 10;
+
+    private final HandOff offLoop;
+    /** The periodic {@link #sweepPerAddress}. */
+    private final ScheduledFuture<?> sweep;
     /** The access log's writer thread, fed from a bounded queue. */
-    private final ExecutorService accessLogWriter;
+    private final HandOff accessLogWriter;
 
     private final AtomicLong droppedLogLines;
     private static final int ACCESS_LOG_QUEUE = 65_536;
@@ -96,22 +100,8 @@ final class EventLoopListener implements AutoCloseable {
         this.name = sibling == null ? ClosedReason.LISTENER_GATEWAY : ClosedReason.LISTENER_SOCKS;
         if (sibling == null) {
             this.loops = new GatewayLoops(threads);
-            ThreadPoolExecutor pool = new ThreadPoolExecutor(
-                    OFF_LOOP_THREADS,
-                    OFF_LOOP_THREADS,
-                    30,
-                    TimeUnit.SECONDS,
-                    new ArrayBlockingQueue<>(OFF_LOOP_QUEUE),
-                    Thread.ofPlatform().name("gateway-route-", 0).daemon(true).factory());
-            pool.allowCoreThreadTimeOut(true);
-            this.offLoop = pool;
-            this.accessLogWriter = new ThreadPoolExecutor(
-                    1,
-                    1,
-                    0,
-                    TimeUnit.SECONDS,
-                    new ArrayBlockingQueue<>(ACCESS_LOG_QUEUE),
-                    Thread.ofPlatform().name("gateway-access-log").daemon(true).factory());
+            this.offLoop = new HandOff("gateway-route-", OFF_LOOP_THREADS, OFF_LOOP_QUEUE);
+            this.accessLogWriter = new HandOff("gateway-access-log-", 1, ACCESS_LOG_QUEUE);
             this.droppedLogLines = new AtomicLong();
             this.open = new AtomicInteger();
             this.refused = new AtomicLong();
@@ -154,6 +144,19 @@ final class EventLoopListener implements AutoCloseable {
                         .channel());
             }
             this.port = bound;
+            this.sweep = loops.group()
+                    .next()
+                    .scheduleAtFixedRate(
+                            () -> {
+                                try {
+                                    offLoop.execute(this::sweepPerAddress);
+                                } catch (RejectedExecutionException e) {
+                                    // full or stopping: the next sweep takes them
+                                }
+                            },
+                            SWEEP_SECONDS,
+                            SWEEP_SECONDS,
+                            TimeUnit.SECONDS);
         } catch (RuntimeException e) {
             if (sibling == null) {
                 loops.close();
@@ -284,18 +287,23 @@ final class EventLoopListener implements AutoCloseable {
 
     private void release(InetAddress client) {
         AtomicInteger held = perAddress.get(client);
-        if (held == null || held.decrementAndGet() > 0) {
-            return;
+        if (held != null) {
+            held.decrementAndGet(); // an entry back at 0 waits for the sweep, or is counted on again
         }
-        try {
-            offLoop.execute(() -> {
-                if (held.compareAndSet(0, GONE)) {
-                    perAddress.remove(client, held);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            // the off-loop queue is full or shut down: the entry stays at 0 and is counted on again
-        }
+    }
+
+    /** Takes the entries of addresses without connections out of {@link #perAddress} (off the loops). */
+    private void sweepPerAddress() {
+        perAddress.forEach((client, held) -> {
+            if (held.compareAndSet(0, GONE)) {
+                perAddress.remove(client, held);
+            }
+        });
+    }
+
+    /** Entries in the per-address map now (tests). */
+    int addressesTracked() {
+        return perAddress.size();
     }
 
     GatewayLoops loops() {
@@ -323,7 +331,7 @@ final class EventLoopListener implements AutoCloseable {
     }
 
     /** Where work that may block goes. */
-    ExecutorService offLoop() {
+    HandOff offLoop() {
         return offLoop;
     }
 
@@ -345,6 +353,7 @@ final class EventLoopListener implements AutoCloseable {
 
     /** Stops accepting, shuts the gateway down with {@code grace}, then stops the loops. */
     void stop(Duration grace) {
+        sweep.cancel(false);
         for (Channel s : servers) {
             s.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         }

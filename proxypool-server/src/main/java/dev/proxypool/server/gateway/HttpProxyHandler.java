@@ -153,7 +153,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.ch = ctx.channel();
-        this.pending = ctx.alloc().heapBuffer(256);
+        this.pending = Unpooled.buffer(256); // on the heap, not pooled: a per-connection head, held by the GC alone
     }
 
     @Override

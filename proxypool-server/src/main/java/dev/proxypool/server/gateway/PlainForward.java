@@ -182,7 +182,7 @@ final class PlainForward {
         if (f.respPending != null) {
             f.respPending.release();
         }
-        f.respPending = conn.ch.alloc().heapBuffer(512);
+        f.respPending = Unpooled.buffer(512); // the response head: on the heap, not pooled
         StringBuilder sb = new StringBuilder(512);
         requestHead(sb, h, f.dial, conn.attempt.consumedHeader(), conn.attempt.resolvedTarget());
         ByteBuf out = conn.up.alloc().buffer(sb.length());

@@ -51,6 +51,7 @@ final class UpstreamConnector {
         return new Bootstrap()
                 .group(loop)
                 .channel(type)
+                .disableResolver() // the address is resolved already: no resolver lookup (a lock shared by the loops)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, d.connectTimeoutMillis())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
