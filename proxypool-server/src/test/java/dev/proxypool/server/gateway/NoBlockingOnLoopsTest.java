@@ -29,8 +29,16 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -42,19 +50,21 @@ import org.junit.jupiter.api.io.TempDir;
  * (PBKDF2) client secret, in front of real upstream daemons (squid, tinyproxy, dante as SOCKS5) and one
  * upstream whose port refuses, serves steady traffic while the test kit's {@link LoopBlockingCheck}
  * records the loop threads: forwarded HTTP on keep-alive connections, {@code CONNECT} tunnels with a GET
- * inside, SOCKS5 with username and password, a 407 without credentials and one with a wrong secret
- * (hashed off the loops), a refused upstream retried on another, and a destination the policy denies.
- * Every park, sleep, monitor wait, contended monitor, file access, host lookup and JDK socket call on a
- * loop thread is a failure, whatever its duration: no threshold of time, so a loaded machine cannot make
- * the verdict change. A contended monitor counts however short: the loops share no lock in the steady
- * state but the JDK selector's wake-up lock, left out with its reason in {@link #loopCheck()}.
+ * inside, SOCKS5 with username and password and with a wrong one, a 407 without credentials and one
+ * with a wrong secret (wrong secrets hashed off the loops), a refused upstream retried on another, and a destination the policy denies;
+ * one client at a time, then {@value #CLIENTS} at once, so that the loops run together; the access log
+ * is on. Every park, sleep, monitor wait, contended monitor, file access, host lookup and JDK socket call
+ * on a loop thread is a failure, whatever its duration: no threshold of time, so a loaded machine cannot
+ * make the verdict change. A lock that a loop shares with another thread fails it as soon as the two
+ * meet there, however briefly; left out are only the NIO transport's and the JDK selector's own, each
+ * with its reason in {@link #loopCheck()}.
  *
  * <p>What the check sees is the steady state: it starts after a warm-up (classes initialised, the
- * listeners bound, whose promise wakes the binding thread under the promise's monitor, and the first
- * PBKDF2 verification, made off the loops, remembered) and stops once every exchange has ended and
- * before the server closes (Netty's shutdown and its {@code GlobalEventExecutor} are not the data plane).
- * The two other tests show the check fails when a loop does block: an authenticator that parks on the
- * loop, and one that makes a socket round trip there.
+ * listeners bound, whose promise wakes the binding thread under the promise's monitor, the first PBKDF2
+ * verification, made off the loops, remembered, and a round of concurrent clients) and stops once every
+ * exchange has ended and before the server closes (Netty's shutdown and its {@code GlobalEventExecutor}
+ * are not the data plane). The two other tests show the check fails when a loop does block: an
+ * authenticator that parks on the loop, and one that makes a socket round trip there.
  */
 @Tag("slow")
 @Timeout(240)
@@ -71,6 +81,8 @@ class NoBlockingOnLoopsTest {
 
     private static final int BODY = 3_000;
     private static final int ROUNDS = 12;
+    /** Clients at once in the concurrent rounds: both loops busy together, on 2 cores or more. */
+    private static final int CLIENTS = 4;
 
     @TempDir
     Path dir;
@@ -107,11 +119,45 @@ class NoBlockingOnLoopsTest {
                 .ignoreCaller(
                         "io.netty.bootstrap.ServerBootstrap$ServerBootstrapAcceptor.channelRead",
                         "io.netty.channel.",
-                        "io.netty.util.concurrent.");
+                        "io.netty.util.concurrent.")
+                // Netty's pooled allocator growing: when the loops contend for a shared magazine
+                // (the buffers above the thread-local size classes, such as the reads' receive
+                // buffers), it doubles the magazines, up to twice the cores, and frees the old ones
+                // under their allocation lock, waiting for an allocation in progress there; so at most
+                // a handful of times in a process's life. Its steady allocation only tries that lock
+                .ignoreFrame("io.netty.buffer.AdaptivePoolingAllocator$MagazineGroup.tryExpandMagazines");
     }
 
     @Test
     void theLoopsNeverBlockUnderSteadyTraffic() throws Exception {
+        // the access log is on: its lines go from the loops to the writer thread; here they are counted, not printed
+        Logger accessLog = Logger.getLogger(AccessLog.LOGGER);
+        AtomicInteger accessLines = new AtomicInteger();
+        Handler counting = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                accessLines.incrementAndGet();
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        boolean parents = accessLog.getUseParentHandlers();
+        accessLog.setUseParentHandlers(false);
+        accessLog.addHandler(counting);
+        try {
+            steadyTraffic();
+        } finally {
+            accessLog.removeHandler(counting);
+            accessLog.setUseParentHandlers(parents);
+        }
+        assertTrue(accessLines.get() > 0, "the access log was written");
+    }
+
+    private void steadyTraffic() throws Exception {
         try (FakeOrigin origin = FakeOrigin.start();
                 RealProxy squid = RealProxy.squid();
                 RealProxy tinyproxy = RealProxy.tinyproxy();
@@ -120,21 +166,26 @@ class NoBlockingOnLoopsTest {
                         origin,
                         List.of(squid.url(), tinyproxy.url(), dante.url(), "http://127.0.0.1:" + refusingPort()))) {
             Traffic t = new Traffic(server, origin);
-            // warm-up: every path once per loop at least (classes, the bind, the first PBKDF2 off the loops)
+            // warm-up: every path on each loop (classes, the bind, the first PBKDF2 off the loops), then
+            // the same concurrently (buffer pools grown to the loops' contention)
             for (int i = 0; i < 4; i++) {
                 t.round();
             }
+            t.concurrently(CLIENTS, 2);
             t.awaitSettled();
+            t.exchanges.set(0);
             t.retried.set(0);
             try (LoopBlockingCheck check = loopCheck().start()) {
                 for (int i = 0; i < ROUNDS; i++) {
                     t.round();
                 }
+                t.concurrently(CLIENTS, ROUNDS);
                 t.awaitSettled(); // the loops have handled every close before the check stops
                 List<LoopBlockingCheck.Blocking> calls = check.stop();
                 System.out.printf(
-                        "loop check: %d rounds (%d exchanges, %d retried on another proxy), %d blocking call(s)%n",
-                        ROUNDS, t.exchanges.get(), t.retried.get(), calls.size());
+                        "loop check: %d rounds alone and %d × %d concurrently (%d exchanges, %d retried on another"
+                                + " proxy), %d blocking call(s)%n",
+                        ROUNDS, CLIENTS, ROUNDS, t.exchanges.get(), t.retried.get(), calls.size());
                 check.assertNoBlocking();
             }
             assertTrue(t.retried.get() >= 1, "the refusing upstream was tried and the request retried: " + t.retried);
@@ -153,7 +204,7 @@ class NoBlockingOnLoopsTest {
         Files.writeString(dir.resolve("proxies.txt"), String.join("\n", proxies) + "\n");
         Path cfg = dir.resolve("proxypool.yaml");
         Files.writeString(cfg, """
-                server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0, socksPort: 0 }
+                server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0, socksPort: 0, accessLog: true }
                 clients: [{ name: %s, secretHash: "%s" }]
                 providers: [{ name: lab, type: text_list, path: proxies.txt }]
                 upstreams: [{ name: lab, provider: lab, validate: false, resolveDestinations: false }]
@@ -198,9 +249,35 @@ class NoBlockingOnLoopsTest {
             keepAlive(4);
             tunnel();
             socks();
+            socksWrongSecret();
             missingCredentials();
             wrongSecret();
             deniedDestination();
+        }
+
+        /** {@code rounds} rounds on each of {@code clients} threads at once. */
+        void concurrently(int clients, int rounds) throws Exception {
+            List<Future<?>> running = new ArrayList<>();
+            try (ExecutorService threads = Executors.newFixedThreadPool(clients)) {
+                for (int c = 0; c < clients; c++) {
+                    running.add(threads.submit(() -> {
+                        for (int i = 0; i < rounds; i++) {
+                            round();
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : running) {
+                    try {
+                        f.get(120, TimeUnit.SECONDS);
+                    } catch (ExecutionException e) {
+                        if (e.getCause() instanceof Exception x) {
+                            throw x;
+                        }
+                        throw new AssertionError(e.getCause());
+                    }
+                }
+            }
         }
 
         /** {@code n} forwarded GETs on one client connection (each to the next proxy of the round-robin). */
@@ -242,20 +319,7 @@ class NoBlockingOnLoopsTest {
             try (Socket s = client(server.socksPort())) {
                 InputStream in = RawHttp.buffered(s);
                 OutputStream out = s.getOutputStream();
-                out.write(new byte[] {5, 1, 2}); // one method offered: username/password
-                out.flush();
-                assertArrayEquals(new byte[] {5, 2}, in.readNBytes(2), "the gateway picks username/password");
-                byte[] user = USER.getBytes(StandardCharsets.UTF_8);
-                byte[] pass = SECRET.getBytes(StandardCharsets.UTF_8);
-                byte[] login = new byte[3 + user.length + pass.length];
-                login[0] = 1;
-                login[1] = (byte) user.length;
-                System.arraycopy(user, 0, login, 2, user.length);
-                login[2 + user.length] = (byte) pass.length;
-                System.arraycopy(pass, 0, login, 3 + user.length, pass.length);
-                out.write(login);
-                out.flush();
-                assertArrayEquals(new byte[] {1, 0}, in.readNBytes(2), "the login is accepted");
+                assertEquals(0, socksLogin(in, out, SECRET), "the login is accepted");
                 int port = origin.port();
                 out.write(new byte[] {5, 1, 0, 1, 127, 0, 0, 1, (byte) (port >> 8), (byte) port});
                 out.flush();
@@ -271,6 +335,35 @@ class NoBlockingOnLoopsTest {
                 exchanges.incrementAndGet();
                 getInside(in, out);
             }
+        }
+
+        /** SOCKS5 with a wrong password: refused (RFC 1929 status not 0) after the hash off the loops. */
+        void socksWrongSecret() throws IOException {
+            try (Socket s = client(server.socksPort())) {
+                assertTrue(socksLogin(RawHttp.buffered(s), s.getOutputStream(), "not-" + SECRET) != 0, "refused");
+                exchanges.incrementAndGet();
+            }
+        }
+
+        /** Offers username/password, logs in as {@value #USER}: the RFC 1929 status (0: accepted). */
+        private static int socksLogin(InputStream in, OutputStream out, String secret) throws IOException {
+            out.write(new byte[] {5, 1, 2}); // one method offered: username/password
+            out.flush();
+            assertArrayEquals(new byte[] {5, 2}, in.readNBytes(2), "the gateway picks username/password");
+            byte[] user = USER.getBytes(StandardCharsets.UTF_8);
+            byte[] pass = secret.getBytes(StandardCharsets.UTF_8);
+            byte[] login = new byte[3 + user.length + pass.length];
+            login[0] = 1;
+            login[1] = (byte) user.length;
+            System.arraycopy(user, 0, login, 2, user.length);
+            login[2 + user.length] = (byte) pass.length;
+            System.arraycopy(pass, 0, login, 3 + user.length, pass.length);
+            out.write(login);
+            out.flush();
+            byte[] status = in.readNBytes(2);
+            assertEquals(2, status.length, "a login status");
+            assertEquals(1, status[0], "RFC 1929 version");
+            return status[1];
         }
 
         /** No {@code Proxy-Authorization}: 407, answered on the loop. */
