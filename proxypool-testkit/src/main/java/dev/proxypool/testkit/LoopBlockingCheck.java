@@ -42,10 +42,13 @@ import jdk.jfr.consumer.RecordingStream;
  *   <li>{@code jdk.SocketRead}, {@code jdk.SocketWrite}: from {@link Builder#socketThreshold}
  *       (default 10 ms). JDK 25 emits them for non-blocking {@code SocketChannel} reads and writes too,
  *       which Netty's NIO transport makes on its loops; its native epoll transport makes none, so
- *       with epoll a threshold of 0 catches any JDK socket I/O on a loop.</li>
+ *       with epoll a threshold of 0 catches any JDK socket I/O on a loop. With NIO, {@link
+ *       Builder#allowNettyNioChannelIo()} leaves out the transport's own calls on its non-blocking
+ *       channels (and only those), so a threshold of 0 catches any other socket I/O there too.</li>
  * </ul>
  * An event whose stack holds a frame starting with an {@linkplain Builder#ignoreFrame ignored
- * prefix} is left out; by default ({@link #DEFAULT_IGNORED}) Netty's graceful shutdown, which sleeps
+ * prefix} is left out, and so is one made by an {@linkplain Builder#ignoreCaller ignored caller};
+ * by default ({@link #DEFAULT_IGNORED}) Netty's graceful shutdown, which sleeps
  * on the loop between checks for late tasks ({@code SingleThreadEventExecutor.confirmShutdown}), and
  * class loading (a class's first use reads its jar once); so is anything inside a static initializer
  * ({@code <clinit>}: once per class) unless {@link Builder#reportClassInitialization()}.
@@ -80,6 +83,22 @@ public final class LoopBlockingCheck implements AutoCloseable {
             "jdk.internal.loader.BuiltinClassLoader.loadClass");
 
     /**
+     * The methods of Netty's NIO transport that read and write its channels: a {@code NioSocketChannel}
+     * is put in non-blocking mode when it is made ({@code AbstractNioChannel}'s constructor) and stays
+     * so, so these calls return at once with what the kernel has. See {@link
+     * Builder#allowNettyNioChannelIo()}.
+     */
+    public static final List<String> NETTY_NIO_CHANNEL_IO = List.of(
+            "io.netty.channel.socket.nio.NioSocketChannel.doReadBytes",
+            "io.netty.channel.socket.nio.NioSocketChannel.doWrite");
+
+    /** Netty's buffers, between {@link #NETTY_NIO_CHANNEL_IO} and the JDK channel they read into or write from. */
+    public static final String NETTY_BUFFERS = "io.netty.buffer.";
+
+    /** Frames of the JDK itself, never the caller {@link Builder#ignoreCaller} names. */
+    private static final List<String> JDK_FRAMES = List.of("java.", "javax.", "jdk.", "sun.");
+
+    /**
      * The event of a host name lookup that reached the resolver, emitted by the server's resolver
      * provider ({@code NoReverseLookup}) where it is installed: the JDK records none of its own.
      */
@@ -96,7 +115,7 @@ public final class LoopBlockingCheck implements AutoCloseable {
             "jdk.FileForce");
     private static final List<String> SOCKET = List.of("jdk.SocketRead", "jdk.SocketWrite");
     private static final String MARKER = "dev.proxypool.testkit.LoopBlockingCheckMarker";
-    private static final int FRAMES = 12;
+    private static final int FRAMES = 24;
 
     /**
      * A blocking call seen on a matching thread.
@@ -122,8 +141,32 @@ public final class LoopBlockingCheck implements AutoCloseable {
         long checkId;
     }
 
+    /** A caller whose blocking calls are left out, reached through frames of the {@code through} prefixes. */
+    private record Caller(String prefix, List<String> through) {
+        /** True when the innermost frame outside the JDK and {@code through} starts with {@link #prefix}. */
+        boolean made(List<String> innermostFirst) {
+            for (String frame : innermostFirst) {
+                if (startsWithAny(frame, JDK_FRAMES) || startsWithAny(frame, through)) {
+                    continue;
+                }
+                return frame.startsWith(prefix);
+            }
+            return false;
+        }
+    }
+
+    private static boolean startsWithAny(String frame, List<String> prefixes) {
+        for (String p : prefixes) {
+            if (frame.startsWith(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private final Pattern threads;
     private final List<String> ignored;
+    private final List<Caller> callers;
     private final boolean classInitialization;
     private final RecordingStream stream;
     private final List<Blocking> seen = new ArrayList<>();
@@ -134,6 +177,7 @@ public final class LoopBlockingCheck implements AutoCloseable {
     private LoopBlockingCheck(Builder b) {
         this.threads = b.threads;
         this.ignored = List.copyOf(b.ignored);
+        this.callers = List.copyOf(b.callers);
         this.classInitialization = b.classInitialization;
         RecordingStream rs = new RecordingStream();
         try {
@@ -177,6 +221,7 @@ public final class LoopBlockingCheck implements AutoCloseable {
             return;
         }
         List<String> frames = new ArrayList<>();
+        List<String> methods = new ArrayList<>();
         RecordedStackTrace st = e.getStackTrace();
         if (st != null) {
             for (RecordedFrame f : st.getFrames()) {
@@ -193,9 +238,15 @@ public final class LoopBlockingCheck implements AutoCloseable {
                         return;
                     }
                 }
+                methods.add(frame);
                 if (frames.size() < FRAMES) {
                     frames.add(frame + ":" + f.getLineNumber());
                 }
+            }
+        }
+        for (Caller c : callers) {
+            if (c.made(methods)) {
+                return;
             }
         }
         if (frames.isEmpty() && e.getEventType().getName().equals("jdk.JavaMonitorEnter")) {
@@ -267,6 +318,7 @@ public final class LoopBlockingCheck implements AutoCloseable {
         private Duration threshold = Duration.ZERO;
         private Duration socketThreshold = Duration.ofMillis(10);
         private final List<String> ignored = new ArrayList<>(DEFAULT_IGNORED);
+        private final List<Caller> callers = new ArrayList<>();
         private boolean classInitialization;
 
         private Builder(Pattern threads) {
@@ -305,6 +357,39 @@ public final class LoopBlockingCheck implements AutoCloseable {
          */
         public Builder ignoreFrame(String prefix) {
             ignored.add(Objects.requireNonNull(prefix, "prefix"));
+            return this;
+        }
+
+        /**
+         * Leaves out events made by a caller whose frame ({@code class.method}) starts with {@code
+         * prefix}: the innermost frame of the event's stack that is neither the JDK's ({@code java.},
+         * {@code javax.}, {@code jdk.}, {@code sun.}) nor starts with one of {@code through}. Narrower
+         * than {@link #ignoreFrame}: what the caller calls back (a listener it notifies, a handler it
+         * runs) makes its own calls, and those are still reported.
+         *
+         * @param prefix  e.g. {@code io.netty.channel.socket.nio.NioSocketChannel.doReadBytes}
+         * @param through prefixes of frames between the JDK's and the caller, e.g. {@value
+         *                LoopBlockingCheck#NETTY_BUFFERS}
+         * @return this builder
+         */
+        public Builder ignoreCaller(String prefix, String... through) {
+            callers.add(new Caller(Objects.requireNonNull(prefix, "prefix"), List.of(through)));
+            return this;
+        }
+
+        /**
+         * Leaves out the socket reads and writes that Netty's NIO transport makes on its own channels
+         * ({@link LoopBlockingCheck#NETTY_NIO_CHANNEL_IO}, reading into or writing from its buffers): non-blocking by
+         * construction, and recorded by JDK 25 like any other. A socket call by anything else on the
+         * loop, including a listener or handler that Netty runs from inside those methods, is still
+         * reported; with a {@link #socketThreshold} of 0, at any duration.
+         *
+         * @return this builder
+         */
+        public Builder allowNettyNioChannelIo() {
+            for (String caller : NETTY_NIO_CHANNEL_IO) {
+                ignoreCaller(caller, NETTY_BUFFERS);
+            }
             return this;
         }
 

@@ -9,6 +9,8 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -195,6 +197,49 @@ class LoopBlockingCheckTest {
         try (LoopBlockingCheck check = LoopBlockingCheck.threads(LOOPS).start()) {
             runOn("test-loop-7", LoopBlockingCheckTest::acceptedPause);
             assertEquals(1, caught(check).calls().size(), "without the ignore it is caught");
+        }
+    }
+
+    /** Reads one byte: the buffer layer between {@link #channelIo} and the JDK's channel. */
+    private static int readOneByte(SocketChannel ch) throws IOException {
+        return ch.read(ByteBuffer.allocate(1));
+    }
+
+    /** A transport's own read, then a callback it runs (a listener). */
+    private static void channelIo(SocketChannel ch, ThrowingRunnable callback) throws Exception {
+        assertEquals(1, readOneByte(ch));
+        callback.run();
+    }
+
+    @Test
+    void anIgnoredCallerLeavesOutItsOwnCallsButNotWhatItCallsBack() throws Exception {
+        String caller = LoopBlockingCheckTest.class.getName() + ".channelIo";
+        String through = LoopBlockingCheckTest.class.getName() + ".readOneByte";
+        for (boolean ignore : new boolean[] {true, false}) {
+            try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                    SocketChannel ch = SocketChannel.open(server.getLocalSocketAddress());
+                    Socket peer = server.accept()) {
+                peer.getOutputStream().write(new byte[] {'a', 'b'}); // both bytes wait in the channel: no read waits
+                LoopBlockingCheck.Builder b = LoopBlockingCheck.threads(LOOPS).socketThreshold(Duration.ZERO);
+                if (ignore) {
+                    b.ignoreCaller(caller, through);
+                }
+                try (LoopBlockingCheck check = b.start()) {
+                    runOn("test-loop-10", () -> channelIo(ch, () -> assertEquals(1, readOneByte(ch))));
+                    Blocked blocked = caught(check);
+                    List<LoopBlockingCheck.Blocking> reads = blocked.calls().stream()
+                            .filter(c -> c.event().equals("jdk.SocketRead"))
+                            .toList();
+                    if (ignore) {
+                        assertEquals(1, reads.size(), "only the callback's read: " + blocked.message());
+                        assertTrue(
+                                reads.getFirst().frames().stream().anyMatch(f -> f.contains("lambda$")),
+                                blocked.message());
+                    } else {
+                        assertEquals(2, reads.size(), "both reads without the ignore: " + blocked.message());
+                    }
+                }
+            }
         }
     }
 
