@@ -42,7 +42,6 @@ import java.util.logging.Logger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -68,7 +67,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("slow")
 @Timeout(240)
-@ExtendWith(OnEventLoops.class)
 class NoBlockingOnLoopsTest {
 
     /** The gateway's loop threads ({@link GatewayLoops}: Netty's {@code DefaultThreadFactory("gateway-loop")}). */
