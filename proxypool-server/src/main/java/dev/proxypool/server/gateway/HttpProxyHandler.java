@@ -44,6 +44,8 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
     private static final int LINGER_MAX_BYTES = 256 * 1024;
     /** Bytes collected without a new line feed before the head is parsed again (a line cap may have passed). */
     private static final int REPARSE_BYTES = 1024;
+    /** The largest buffer of client bytes kept while none are pending (a burst's larger one is let go). */
+    private static final int MAX_IDLE_PENDING = 16 * 1024;
 
     enum State {
         /** Waiting for or reading a request head. */
@@ -271,20 +273,17 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             case HEAD -> {
                 received += in.readableBytes();
                 if (socks) {
-                    pending.writeBytes(in);
-                    in.release();
+                    append(in);
                     socks5.socksBytes();
                     return;
                 }
                 boolean lineFeed = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n') >= 0;
-                pending.writeBytes(in);
-                in.release();
+                append(in);
                 headBytes(lineFeed);
             }
             case BUSY -> {
                 received += in.readableBytes();
-                pending.writeBytes(in); // early tunnel bytes, a request body, or a pipelined request
-                in.release();
+                append(in); // early tunnel bytes, a request body, or a pipelined request
                 forward.forwardClientBytes();
             }
             case CLOSING -> {
@@ -296,6 +295,30 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
             }
             case CLOSED -> in.release();
         }
+    }
+
+    /**
+     * Adds {@code in} (released) to {@link #pending}, after dropping what was consumed: the bytes of a
+     * long keep-alive connection's earlier requests would otherwise stay in it for the connection's life.
+     * A buffer a burst made large is given back once it is empty. Only while no slice of it is still on its
+     * way upstream (a request body is relayed as slices of this buffer): moving or overwriting its bytes then
+     * would change what is sent.
+     */
+    private void append(ByteBuf in) {
+        if (pending.refCnt() > 1) {
+            // slices in flight: append only
+        } else if (!pending.isReadable()) {
+            if (pending.capacity() > MAX_IDLE_PENDING) {
+                pending.release();
+                pending = Unpooled.buffer(256);
+            } else {
+                pending.clear();
+            }
+        } else if (pending.readerIndex() > 0) {
+            pending.discardSomeReadBytes();
+        }
+        pending.writeBytes(in);
+        in.release();
     }
 
     @Override
