@@ -221,6 +221,8 @@ public final class ProxyPool implements AutoCloseable {
                 // the file is otherwise looked at only when a proxy dials: a ref whose every proxy is
                 // disabled for rejected credentials would never see its fix
                 tasks.every("proxypool-credentials", FileCredentialStore.DEFAULT_CHECK_INTERVAL, this::credentialsOnce);
+                // and only then: a dial (on a gateway event loop too) never waits on the file system
+                credentialsFile.checkOnlyInBackground();
             }
         }
     }

@@ -41,7 +41,8 @@ import java.util.function.Consumer;
  * (inode: an atomic rename-into-place changes it); only when one of them moved is the file read
  * and its SHA-256 digest compared with the loaded one; only a new digest is parsed. One caller does
  * the check while the others keep answering from the loaded content, so {@code resolve} never
- * blocks on another thread's file I/O and costs a volatile read and a map lookup otherwise.
+ * blocks on another thread's file I/O and costs a volatile read and a map lookup otherwise. A store
+ * {@linkplain #checkOnlyInBackground checked in the background} leaves every check to its owner's task.
  *
  * <p>Failure handling keeps the last good content: a missing, unreadable, oversized or malformed
  * file (bad escapes, invalid UTF-8, a key that is not {@code <ref>.username|password}, an invalid
@@ -65,6 +66,9 @@ public final class FileCredentialStore implements CredentialStore {
     private final long intervalNanos;
     private final ReentrantLock checking = new ReentrantLock();
     private volatile long nextCheck;
+    /** The file is checked by a background task ({@link #checkOnlyInBackground}), never by {@link #resolve}. */
+    private volatile boolean background;
+
     private volatile Loaded loaded = Loaded.NOTHING;
     private volatile long reloads;
     private final List<Consumer<Set<String>>> listeners = new CopyOnWriteArrayList<>();
@@ -103,7 +107,9 @@ public final class FileCredentialStore implements CredentialStore {
     public Credentials resolve(CredentialRef ref) throws CredentialsUnavailableException {
         CredentialStore.requirePresent(ref);
         long now = ticker.read();
-        if (now - nextCheck >= 0 && checking.tryLock()) { // never waits: the others answer from the loaded content
+        if (!background
+                && now - nextCheck >= 0
+                && checking.tryLock()) { // never waits: the others answer from the loaded content
             try {
                 nextCheck = now + intervalNanos;
                 check();
@@ -120,6 +126,15 @@ public final class FileCredentialStore implements CredentialStore {
                     ref, l.error == null ? why : why + " (last error: " + l.error + ")");
         }
         return c;
+    }
+
+    /**
+     * From now on {@link #resolve} never looks at the file (no file system call on the caller's thread, an
+     * event loop's for instance): the owner calls {@link #refresh} on a background task instead, at the
+     * check interval.
+     */
+    public void checkOnlyInBackground() {
+        background = true;
     }
 
     /**

@@ -68,6 +68,19 @@ class FileCredentialStoreTest {
     }
 
     @Test
+    void checkedOnlyInBackgroundAResolveNeverLooksAtTheFileAndARefreshPicksTheChangeUp() throws Exception {
+        Path f = write(creds("vendor-a", "alice", "old"));
+        FileCredentialStore store = new FileCredentialStore(f, clock, INTERVAL);
+        store.checkOnlyInBackground();
+        write(creds("vendor-a", "alice", "rotated-password"));
+        clock.advance(INTERVAL.multipliedBy(10));
+        assertEquals("old", store.resolve(VENDOR_A).password().reveal(), "a resolve does not touch the file");
+        assertEquals(1, store.reloads());
+        assertTrue(store.refresh(), "the background task's check loads it");
+        assertEquals("rotated-password", store.resolve(VENDOR_A).password().reveal());
+    }
+
+    @Test
     void rotationIsPickedUpAfterTheCheckIntervalWithoutRestart() throws Exception {
         Path f = write(creds("vendor-a", "alice", "old"));
         FileCredentialStore store = new FileCredentialStore(f, clock, INTERVAL);
