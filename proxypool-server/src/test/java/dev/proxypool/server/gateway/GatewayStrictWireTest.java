@@ -1,6 +1,7 @@
 package dev.proxypool.server.gateway;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -163,6 +164,31 @@ class GatewayStrictWireTest {
                     .read();
             assertEquals("HTTP/1.1 431 Request Header Fields Too Large", r.statusLine());
             assertEquals("request_line_too_long", r.header("X-ProxyPool-Error"));
+        }
+    }
+
+    /** docs/api.md: more than 256 header fields is 431 {@code headers_too_large}; 256 are forwarded. */
+    @Test
+    void twoHundredFiftySixHeaderFieldsAreForwardedAndOneMoreIs431() throws IOException {
+        for (int fields : new int[] {256, 257}) {
+            StringBuilder raw = new StringBuilder("GET http://" + origin.authority() + "/hello HTTP/1.1\r\nHost: ")
+                    .append(origin.authority())
+                    .append("\r\n");
+            for (int i = 1; i < fields; i++) { // Host is the first field
+                raw.append("X-F").append(i).append(": v\r\n");
+            }
+            raw.append("\r\n");
+            try (RawClient c = gw.client()) {
+                RawClient.Response r = c.send(raw.toString()).read();
+                if (fields == 256) {
+                    // within the gateway's limit: forwarded (what the test origin makes of 256 fields is its own)
+                    assertNotEquals(431, r.status(), "256 fields are within the limit");
+                    assertNotEquals("headers_too_large", r.header("X-ProxyPool-Error"));
+                } else {
+                    assertEquals("HTTP/1.1 431 Request Header Fields Too Large", r.statusLine());
+                    assertEquals("headers_too_large", r.header("X-ProxyPool-Error"));
+                }
+            }
         }
     }
 
