@@ -22,18 +22,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * One client connection of the HTTP proxy listener on its event loop: the request head is
- * collected and checked with the gateway's strict rules ({@link RequestHead}: 400/408/431), the
- * client authenticated and the request routed off the loop, the upstream dialed without blocking
- * on the same loop, and a CONNECT tunnel relayed with auto-read and backpressure on writability,
+ * One client connection of the HTTP proxy listener (or, with {@link SocksHandshake}, of the SOCKS5
+ * listener) on its event loop: the request head is collected and checked with the gateway's strict
+ * rules ({@link RequestHead}: 400/408/431), the client authenticated, the request routed and the
+ * upstream dialed without blocking ({@link ExchangeRouting}: on the loop unless a password hash or a
+ * name lookup must wait), plain requests forwarded ({@link PlainForward}), and a CONNECT tunnel relayed with auto-read and backpressure on writability,
  * half-close and byte counts. Deadlines are the loop's timers: from accept to the first complete
  * head ({@code firstRequestTimeout}, a TLS handshake included), from a head's first byte to its end
  * ({@code requestHeadTimeout}), keep-alive idleness, the tunnel's idleness, the close grace.
  *
  * <p>A tunnel that could not be opened is retried on another proxy within the retry budget
  * ({@link RetryRule#retriesTunnel}): until the {@code 200} nothing reached the client. Every attempt
- * is completed exactly once. Everything here runs on the connection's loop except the marked
- * off-loop tasks, whose results come back to the loop.
+ * is completed exactly once. Everything here runs on the connection's loop.
  */
 final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements ServedConnection {
 
