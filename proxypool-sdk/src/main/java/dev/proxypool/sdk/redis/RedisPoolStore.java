@@ -24,7 +24,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import redis.clients.jedis.params.ScanParams;
@@ -127,6 +130,9 @@ public final class RedisPoolStore implements PoolStore {
     private final RedisKeys keys;
     private final StoreSettings settings;
     private final RedisIdempotency idempotency;
+    /** Every set term this store has published or been told of by the purge (the sets purge.lua cleans). */
+    private final Set<String> setTerms = ConcurrentHashMap.newKeySet();
+
     private volatile boolean closed;
 
     private RedisPoolStore(RedisAccess redis, String keyPrefix, StoreSettings settings) {
@@ -209,18 +215,55 @@ public final class RedisPoolStore implements PoolStore {
             all.add(p);
         }
         long[] sum = new long[5];
+        String nowMs = Long.toString(ProxyCodec.millis(now));
         for (int from = 0; from < all.size(); from += PUBLISH_BATCH) {
             List<String> args = new ArrayList<>();
-            args.add(Long.toString(ProxyCodec.millis(now)));
-            for (Proxy p : all.subList(from, Math.min(all.size(), from + PUBLISH_BATCH))) {
-                ProxyCodec.publishArgs(p, settings.indexDimensions(), args);
-            }
-            List<?> r = RedisReplies.list(redis.eval(PUBLISH, keys.pool(), args));
+            Set<String> terms = new TreeSet<>();
+            publishBatch(all.subList(from, Math.min(all.size(), from + PUBLISH_BATCH)), nowMs, settings, args, terms);
+            setTerms.addAll(terms);
+            List<?> r = RedisReplies.list(redis.eval(PUBLISH, keys.withSets(terms), args));
             for (int i = 0; i < 5; i++) {
                 sum[i] += RedisReplies.number(r.get(i));
             }
         }
         return new PublishResult((int) sum[0], (int) sum[1], (int) sum[2], (int) sum[3], (int) sum[4]);
+    }
+
+    /**
+     * The ARGV of publish.lua for {@code batch} (into {@code args}) and the set terms its proxies
+     * have (into {@code terms}: the sets its KEYS must name, {@link RedisKeys#withSets}).
+     */
+    static void publishBatch(
+            List<Proxy> batch, String nowMs, StoreSettings settings, List<String> args, Set<String> terms) {
+        args.add(nowMs);
+        for (Proxy p : batch) {
+            ProxyCodec.publishArgs(p, settings.indexDimensions(), args);
+            terms.addAll(ProxyCodec.setTerms(p, settings.indexDimensions()));
+        }
+    }
+
+    /**
+     * Runs purge.lua on the pool of {@code keys} until it reports nothing more, passing the sets
+     * of every term in {@code known} and learning the terms it reports it lacked (the sets of ids
+     * published by another process, or before a restart); returns the proxies dropped.
+     */
+    static long purgePool(RedisAccess redis, RedisKeys keys, String nowMs, Set<String> known) {
+        long dropped = 0;
+        for (int calls = 0; ; calls++) {
+            List<?> r = RedisReplies.list(
+                    redis.eval(PURGE, keys.withSets(List.copyOf(known)), List.of(nowMs, Integer.toString(ID_BATCH))));
+            dropped += RedisReplies.number(r.get(0));
+            boolean learned = false;
+            for (int i = 2; i < r.size(); i++) {
+                learned |= known.add(RedisReplies.string(r.get(i)));
+            }
+            if (RedisReplies.number(r.get(1)) != 1 && !learned) {
+                return dropped;
+            }
+            if (calls > 100_000) {
+                throw new IllegalStateException("purge of " + keys.poolTag() + " does not finish");
+            }
+        }
     }
 
     @Override
@@ -232,14 +275,7 @@ public final class RedisPoolStore implements PoolStore {
     @Override
     public int purgeExpired(Instant now) {
         checkOpen();
-        String nowMs = Long.toString(ProxyCodec.millis(now));
-        long dropped = 0;
-        boolean more = true;
-        while (more) {
-            List<?> r = RedisReplies.list(redis.eval(PURGE, keys.pool(), List.of(nowMs, Integer.toString(ID_BATCH))));
-            dropped += RedisReplies.number(r.get(0));
-            more = RedisReplies.number(r.get(1)) == 1;
-        }
+        long dropped = purgePool(redis, keys, Long.toString(ProxyCodec.millis(now)), setTerms);
         idempotency.purge(now);
         return (int) dropped;
     }
@@ -302,7 +338,7 @@ public final class RedisPoolStore implements PoolStore {
                 request.count(),
                 request.fulfillment() == Fulfillment.ALL_OR_NOTHING ? "1" : "0",
                 request.gatewayReserve());
-        List<?> r = RedisReplies.list(redis.eval(EXTRACT, keys.pool(), args));
+        List<?> r = RedisReplies.list(redis.eval(EXTRACT, extractKeys(keys, args), args));
         if (RedisReplies.number(r.get(0)) == 0) {
             return new ExtractionResult.Insufficient((int) RedisReplies.number(r.get(1)));
         }
@@ -329,59 +365,50 @@ public final class RedisPoolStore implements PoolStore {
         Optional<String> composite =
                 ProxyCodec.compositeFor(request.filter().labels().required(), settings.indexDimensions());
         if (composite.isPresent()) {
-            ExtractionFilter filter = request.filter();
-            // '1': the composite range holds exactly the filter's matches (extract_fast.lua's fast path)
-            boolean covers = filter.upstream().isEmpty()
-                    && filter.protocol().isEmpty()
-                    && ProxyCodec.compositeSize(filter.labels().required(), settings.indexDimensions())
-                            == filter.labels().required().size();
             args.add("c");
             args.add(composite.get().substring(2));
-            args.add(covers ? "1" : "");
+            args.add("");
             args.set(terms, Integer.toString(Integer.parseInt(args.get(terms)) + 1));
         }
         boolean unfiltered = args.get(terms).equals("0");
-        boolean covered = composite.isPresent() && args.getLast().equals("1");
+        ExtractionFilter filter = request.filter();
+        Optional<String> set = ProxyCodec.setTermFor(
+                filter.upstream(),
+                filter.protocol().map(p -> p.wireName()),
+                filter.labels().required(),
+                settings.indexDimensions());
         if ((mode.equals("0") || mode.equals("1"))
                 && reserve == 0
                 && request.maxHealthAge().isZero()
                 && count <= FAST_PATH_MAX_COUNT
-                && (unfiltered || covered)) {
-            fastPathArgs(composite.filter(c -> covered), now, settings, args);
+                && (unfiltered || set.isPresent())) {
+            // the fast path's ARGV (extract_fast.lua): 'f', the tombstone end of a proxy without
+            // expiry, and the set term ('' = none; its set is KEYS[18], extractKeys)
+            args.add("f");
+            args.add(Long.toString(ProxyCodec.millis(now)
+                    + settings.tombstoneRetentionForNoExpiry().toMillis()));
+            args.add(set.orElse(""));
         }
         return args;
     }
 
+    /**
+     * The KEYS of extract.lua with ARGV {@code args} ({@link #extractArgs}) on the pool of
+     * {@code keys}: the pool keys and the reservation keys, and the set the fast path pops when
+     * {@code args} name one (common.lua's KEYS[18]).
+     */
+    static List<String> extractKeys(RedisKeys keys, List<String> args) {
+        int fa = 10 + 3 * Integer.parseInt(args.get(9)); // ARGV[11 + 3n], 0-based
+        if (args.size() == fa + 3
+                && args.get(fa).equals("f")
+                && !args.get(fa + 2).isEmpty()) {
+            return keys.withSets(List.of(args.get(fa + 2)));
+        }
+        return keys.withReservations();
+    }
+
     /** Most proxies one extraction takes on the fast path (extract_fast.lua). */
     static final int FAST_PATH_MAX_COUNT = 1000;
-
-    private static final String ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
-
-    /**
-     * The ARGV of extract_fast.lua after the terms (its header), ready to use so the script builds
-     * no string: 'f', the tombstone end of a proxy without expiry, and for a composite range the
-     * bounds of its window from a random id on and of the wrap to the range's start.
-     */
-    private static void fastPathArgs(
-            Optional<String> composite, Instant now, StoreSettings settings, List<String> args) {
-        args.add("f");
-        args.add(Long.toString(ProxyCodec.millis(now)
-                + settings.tombstoneRetentionForNoExpiry().toMillis()));
-        if (composite.isEmpty()) {
-            args.add("");
-            return;
-        }
-        String term = ProxyCodec.utf8Length(composite.get()) + ":" + composite.get();
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        StringBuilder from = new StringBuilder(term.length() + 8).append(term).append("|p-");
-        for (int i = 0; i < 4; i++) {
-            from.append(ID_ALPHABET.charAt(random.nextInt(ID_ALPHABET.length())));
-        }
-        args.add("[" + term + "|");
-        args.add("[" + from);
-        args.add("(" + term + "}");
-        args.add("(" + from);
-    }
 
     /** The extracted proxies of a script reply whose records start at index {@code from}. */
     static List<ExtractedProxy> extracted(List<?> reply, int from, Instant now) {

@@ -71,14 +71,27 @@ class RedisPoolStoreTest {
                 .build()) {
             assertEquals(List.of(), LayoutAudit.scan(c, s.keyPrefix() + "*"), "nothing under the bare prefix");
             TreeSet<String> names = new TreeSet<>();
+            TreeSet<String> sets = new TreeSet<>();
             for (String key : LayoutAudit.scan(c, "{" + s.keyPrefix() + "*")) {
                 assertTrue(key.startsWith(tag), key);
-                names.add(key.substring(tag.length()));
+                if (key.startsWith(tag + "e:")) {
+                    sets.add(key.substring(tag.length() + 2));
+                } else {
+                    names.add(key.substring(tag.length()));
+                }
             }
             assertEquals(
                     Set.of("a", "f", "g", "i", "k", "n", "r", "s", "xa"), // t: once a purge collects the retired id
                     names,
                     "a fixed set of keys, whatever the labels");
+            TreeSet<String> terms = new TreeSet<>(ProxyCodec.setTerms(p, StoreSettings.DEFAULT_INDEX_DIMENSIONS));
+            terms.addAll(ProxyCodec.setTerms(other, StoreSettings.DEFAULT_INDEX_DIMENSIONS));
+            // the extraction popped p, the only member, from the country=US set: an empty set is no key
+            terms.remove(ProxyCodec.term(ProxyCodec.labelItem("country", "US")));
+            assertEquals(
+                    terms,
+                    sets,
+                    "besides, one set per set term (upstream, protocol, declared labels and combinations)");
             String stored = c.hget(tag + "r", other.id());
             assertTrue(
                     stored.startsWith(ProxyCodec.utf8Length("http/10.0.0.2/8000/") + ":http/10.0.0.2/8000/"), stored);
