@@ -15,7 +15,7 @@ one set term; here also no health hold on the shard (ZCARD T h = 0).
 Without a filter: SPOP T a count; their stored values (HMGET T r) and what the fast path needs of
 them ready to use (HMGET T f: expiry, tombstone end, counter field, unpacked by cmsgpack: no stored
 value is parsed in Lua), tested for expiry and min remaining TTL.
-With a filter: SPOP of the set, up to 3 rounds of the count still missing; HMGET T f of the popped
+With a filter: SPOP of the set, up to 8 rounds of the count still missing; HMGET T f of the popped
 ids; a popped id is
   - dropped from the set (stale: lazy cleanup) when it has no T f (removed, or collected after its
     extraction) or its T f lacks the term (published again with other labels), or when it is not
@@ -66,7 +66,7 @@ do
       local function absent(id) -- a member not in T a: retired (stale, dropped), else reserved or disabled
         if redis.call('HEXISTS', KEYS[12], id) == 0 then back[#back + 1] = id end
       end
-      for _ = 1, 3 do
+      for _ = 1, 8 do
         local need = count - #ids
         local popped = redis.call('SPOP', set, need == 1 and '1' or tostring(need))
         if #popped == 0 then break end

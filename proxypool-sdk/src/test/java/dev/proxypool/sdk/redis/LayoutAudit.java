@@ -22,6 +22,11 @@ final class LayoutAudit {
 
     /** Problems found (empty when consistent) in the store of key prefix {@code prefix}. */
     static List<String> problems(String host, int port, String prefix) {
+        return problems(host, port, prefix, dev.proxypool.core.extract.StoreSettings.DEFAULT_INDEX_DIMENSIONS);
+    }
+
+    /** As {@link #problems(String, int, String)} for a store whose proxies were published with index dimensions {@code dims}. */
+    static List<String> problems(String host, int port, String prefix, List<String> dims) {
         List<String> problems = new ArrayList<>();
         String t = new RedisKeys(prefix).poolTag();
         try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
@@ -88,8 +93,8 @@ final class LayoutAudit {
                 if (!record.id().equals(id)
                         || !RedisKeys.physical(record.key()).equals(key)
                         || !record.upstream().equals(upstream)
-                        || !ProxyCodec.indexItems(record).equals(ix)
-                        || !ProxyCodec.storedValue(record).equals(e.getValue())) {
+                        || !ProxyCodec.indexItems(record, dims).equals(ix)
+                        || !ProxyCodec.storedValue(record, dims).equals(e.getValue())) {
                     problems.add(id + ": fields k/u/ix disagree with the record");
                 }
                 boolean isAvailable = !c.sismember(t + "d", id);

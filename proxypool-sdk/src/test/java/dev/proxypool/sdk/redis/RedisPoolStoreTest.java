@@ -296,6 +296,120 @@ class RedisPoolStoreTest {
     }
 
     @Test
+    void staleSetMembersAreSkippedNoProxyIsHandedOutTwiceAndThePurgeEmptiesTheSets() {
+        // unfiltered extractions leave their ids in their sets (lazy cleanup); filtered extractions
+        // through every kind of set (composite, one label, upstream, protocol) pop and drop them
+        RedisPoolStore s = open();
+        String[] countries = {"US", "DE"};
+        String[] types = {"a", "b"};
+        List<Proxy> pool = new ArrayList<>();
+        for (int n = 0; n < 400; n++) {
+            pool.add(ProxyFixtures.builder(n)
+                    .upstream("up-" + n % 3)
+                    .labels(Labels.of("country", countries[n % 2], "type", types[(n / 2) % 2]))
+                    .expiresAt(NOW.plus(Duration.ofHours(1)))
+                    .build());
+        }
+        assertEquals(400, s.upsert(pool, NOW).added());
+        Set<String> seen = new java.util.HashSet<>();
+        for (int i = 0; i < 150; i++) {
+            for (String id : extractedIds(s.extract(ExtractionRequest.builder(1).build(), NOW))) {
+                assertTrue(seen.add(id), "handed out twice: " + id);
+            }
+        }
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+        List<ExtractionFilter> filters = new ArrayList<>();
+        for (String c : countries) {
+            for (String t : types) {
+                filters.add(
+                        ExtractionFilter.builder().country(c).label("type", t).build());
+            }
+            filters.add(ExtractionFilter.builder().country(c).build());
+        }
+        filters.add(ExtractionFilter.builder().upstream("up-1").build());
+        filters.add(ExtractionFilter.builder().protocol(pool.get(0).protocol()).build());
+        filters.add(ExtractionFilter.builder().build());
+        for (ExtractionFilter f : filters) {
+            while (true) {
+                ExtractionResult r =
+                        s.extract(ExtractionRequest.builder(3).filter(f).build(), NOW);
+                List<Proxy> got =
+                        ProxyFixtures.extracted(r).stream().map(e -> e.proxy()).toList();
+                for (Proxy p : got) {
+                    assertTrue(seen.add(p.id()), "handed out twice: " + p.id());
+                    assertTrue(f.upstream().map(u -> u.equals(p.upstream())).orElse(true), f + " " + p);
+                    f.labels()
+                            .required()
+                            .forEach((k, v) -> assertEquals(v, p.labels().get(k), f + " " + p));
+                }
+                if (got.size() < 3) {
+                    break;
+                }
+            }
+            assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+        }
+        assertEquals(400, seen.size(), "every proxy handed out once");
+        s.purgeExpired(NOW);
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+        try (RedisClient c = RedisClient.builder()
+                .hostAndPort(TestRedis.HOST, TestRedis.PORT)
+                .build()) {
+            String tag = new RedisKeys(s.keyPrefix()).poolTag();
+            assertEquals(
+                    List.of(),
+                    LayoutAudit.scan(c, tag.replace("{", "\\{").replace("}", "\\}") + "e:*"),
+                    "every set emptied");
+            assertEquals(0, c.hlen(tag + "m"), "no set cleanup pending");
+        }
+    }
+
+    @Test
+    void changingTheDimensionsReindexesAProxyAtItsNextPublishWithoutLosingOne() {
+        RedisPoolStore before = open();
+        List<Proxy> pool = new ArrayList<>();
+        for (int n = 0; n < 40; n++) {
+            pool.add(ProxyFixtures.builder(n)
+                    .labels(Labels.of("country", n % 2 == 0 ? "US" : "DE", "type", n % 4 < 2 ? "a" : "b"))
+                    .build());
+        }
+        before.upsert(pool, NOW);
+        // the same pool, another process configured with store.index.dimensions: [type]
+        List<String> dims = List.of("type");
+        RedisPoolStore after = RedisPoolStore.connect(
+                TestRedis.config(before.keyPrefix()), StoreSettings.DEFAULTS.withIndexDimensions(dims));
+        opened.add(after);
+        assertEquals(40, after.upsert(pool, NOW).refreshed());
+        after.purgeExpired(NOW); // the country and country x type sets' members: cleaned
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, after.keyPrefix(), dims));
+        try (RedisClient c = RedisClient.builder()
+                .hostAndPort(TestRedis.HOST, TestRedis.PORT)
+                .build()) {
+            String tag = new RedisKeys(after.keyPrefix()).poolTag();
+            Set<String> sets = new TreeSet<>();
+            for (String key : LayoutAudit.scan(c, tag.replace("{", "\\{").replace("}", "\\}") + "e:*")) {
+                sets.add(key.substring(tag.length() + 2));
+            }
+            TreeSet<String> want = new TreeSet<>();
+            for (Proxy p : pool) {
+                want.addAll(ProxyCodec.setTerms(p, dims));
+            }
+            assertEquals(want, sets, "the sets of the new dimensions only");
+        }
+        // a type filter is a set now, country x type no longer: both still find every match once
+        Set<String> seen = new java.util.HashSet<>();
+        for (ExtractionFilter f : List.of(
+                ExtractionFilter.builder().country("US").label("type", "a").build(),
+                ExtractionFilter.builder().label("type", "a").build(),
+                ExtractionFilter.builder().label("type", "b").build())) {
+            for (String id : extractedIds(
+                    after.extract(ExtractionRequest.builder(40).filter(f).build(), NOW))) {
+                assertTrue(seen.add(id), "handed out twice: " + id);
+            }
+        }
+        assertEquals(40, seen.size(), "none lost");
+    }
+
+    @Test
     void storesWithDifferentPrefixesDoNotSeeEachOther() {
         RedisPoolStore a = open();
         RedisPoolStore b = open();
