@@ -2,8 +2,8 @@
 extract.lua: candidate selection and AVAILABLE -> EXTRACTED (removal + tombstone) in one atomic
 step (PoolStore.extract, docs/design.md#extraction E1). Two callers can never receive the same proxy, an
 allOrNothing shortfall changes nothing, and the gateway reserve is read from the modified state.
-KEYS: the pool keys of common.lua, [1..15], the reservation keys [16] and [17] (RedisKeys.withReservations),
-      and with a filter of one set term its set [18] (extract_fast.lua)
+KEYS: the pool keys of common.lua, [1..15], and the reservation keys [16] and [17]
+      (RedisKeys.withReservations)
 ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 'r' (below) or
       count 'c' (what partial would take, nothing changed: {0, n}),
       [4] gateway reserve,
@@ -11,8 +11,7 @@ ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 
       proxies without expiry (ms), [8] expired proxies to purge first (bound), [9] random seed,
       [10] n filter terms, then n triples kind ('u' upstream | 'p' protocol | 'l' label |
       'c' composite: a = the label items of the declared dimensions the filter names, at most one), a, b
-      and in reserve mode after the terms: reservation token, its deadline (epoch ms); in modes '0'
-      and '1' the fast path's arguments may follow the terms instead (extract_fast.lua)
+      and in reserve mode after the terms: reservation token, its deadline (epoch ms)
 Returns: {1, r...} extracted (each the record the Java side decodes), or
          {0, available} allOrNothing insufficient (what partial would have taken), or
          {2, n} reserve mode: n proxies chosen as partial would and reserved under the token
@@ -44,8 +43,10 @@ Algorithm and complexity (n = pool size, never scanned):
      O(k L log n);
   7. an expired candidate met on the way is dropped, and expired proxies with it (purge_expired),
      ARGV[8] in all; the owner's periodic purge (purge.lua) does the rest.
-The common count=1 cases never get here: extract_fast.lua answers them (6 commands without a
-filter, 7 with a filter of one set term: ExtractionCommandCountTest). Here a count=1 extraction
+The common cases never get here: RedisPoolStore calls extract_fast.lua first, a function of its own
+with few keys and arguments (6 commands for count=1 without a filter, 7 with a filter of one set
+term: ExtractionCommandCountTest), and this script only when that one answers {0} (it extracted
+nothing: a shortfall, a candidate failing a test, a health hold). Here a count=1 extraction
 with a composite filter plus another term runs about 7 (ZCARD T h, ZRANGEBYLEX, HMGET, SREM, ZREM,
 HSET, HINCRBY); one more when the window wraps, per candidate reserved, held or extracted since the
 last purge (the fast path leaves index members to the purge), or with maxHealthAge; two more with

@@ -393,8 +393,7 @@ public final class RedisClusterPoolStore implements PoolStore {
         if (allowance == request.count()) { // the common case: one shard has them all
             List<?> r;
             try {
-                List<String> args = RedisPoolStore.extractArgs(request, now, settings, allowance, "1", 0);
-                r = durably(RedisPoolStore.EXTRACT, RedisPoolStore.extractKeys(shards[order[0]], args), args);
+                r = extractOn(order[0], request, now, allowance, "1");
             } catch (StoreUnavailableException e) {
                 undeliveredBy(order[0], e, allowance);
                 throw e;
@@ -426,8 +425,7 @@ public final class RedisClusterPoolStore implements PoolStore {
                 break;
             }
             try {
-                List<String> args = RedisPoolStore.extractArgs(request, now, settings, left, "0", 0);
-                List<?> r = durably(RedisPoolStore.EXTRACT, RedisPoolStore.extractKeys(shards[s], args), args);
+                List<?> r = extractOn(s, request, now, left, "0");
                 out.addAll(RedisPoolStore.extracted(r, 1, now));
             } catch (StoreUnavailableException e) {
                 undeliveredBy(s, e, left);
@@ -614,6 +612,27 @@ public final class RedisClusterPoolStore implements PoolStore {
      */
     public long uncertainExtractions() {
         return uncertainExtractions.sum();
+    }
+
+    /**
+     * One shard's extraction of {@code count} proxies in {@code mode} ('0' or '1'), each script
+     * followed by WAIT: extract_fast.lua when the request is its case, extract.lua when it is not
+     * or the fast call answered {@code {0}} (it extracted nothing).
+     */
+    private List<?> extractOn(int shard, ExtractionRequest request, Instant now, int count, String mode) {
+        Optional<RedisPoolStore.FastCall> fast =
+                RedisPoolStore.fastCall(shards[shard], request, now, settings, count, mode, 0);
+        if (fast.isPresent()) {
+            List<?> r = durably(
+                    RedisPoolStore.EXTRACT_FAST, fast.get().keys(), fast.get().args());
+            if (RedisReplies.number(r.get(0)) == 3) {
+                return r;
+            }
+        }
+        return durably(
+                RedisPoolStore.EXTRACT,
+                shards[shard].withReservations(),
+                RedisPoolStore.extractArgs(request, now, settings, count, mode, 0));
     }
 
     private List<?> durably(RedisScript script, List<String> keys, List<String> args) {

@@ -54,11 +54,12 @@ record RedisLibrary(String name, String source, Map<String, String> functions) {
             """;
 
     /**
-     * The library of {@code scripts}, each made of the resource {@code prelude} and its own body
-     * (with an optional fast path before the prelude: {@link RedisScript#withFastPath}).
+     * The library of {@code scripts}, each made of the resource {@code prelude} and its own body,
+     * or of its own body alone (a script that uses none of the prelude's functions, such as
+     * {@code extract_fast.lua}: its function still binds {@code KEYS} and {@code ARGV} first).
      *
-     * @throws IllegalStateException when a script does not contain the prelude, or the prelude
-     *     not the key binding this class rewrites
+     * @throws IllegalStateException when the prelude does not contain the key binding this class
+     *     rewrites
      */
     static RedisLibrary of(String prelude, List<RedisScript> scripts) {
         String common = RedisScript.resource(prelude).source();
@@ -69,10 +70,9 @@ record RedisLibrary(String name, String source, Map<String, String> functions) {
         List<String[]> entries = new ArrayList<>();
         for (RedisScript s : scripts) {
             int at = s.source().indexOf(common);
-            if (at < 0) {
-                throw new IllegalStateException(s + " does not start its body with " + prelude);
-            }
-            String own = s.source().substring(0, at) + s.source().substring(at + common.length());
+            String own = at < 0
+                    ? s.source()
+                    : s.source().substring(0, at) + s.source().substring(at + common.length());
             String base = s.name().substring(0, s.name().length() - ".lua".length());
             entries.add(new String[] {s.sha(), base, own});
         }

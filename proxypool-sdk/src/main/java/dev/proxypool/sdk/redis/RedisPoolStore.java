@@ -45,13 +45,15 @@ import redis.clients.jedis.resps.ScanResult;
  * {@code src/main/resources/redis/common.lua} and {@link RedisKeys}; each script's header lists its
  * KEYS, ARGV and complexity. Every script takes every key it touches in {@code KEYS}.
  *
- * <p><b>Extraction never scans the pool.</b> Without a filter it samples the set of available ids
- * ({@code SRANDMEMBER}); with one it starts from the smallest index range of the filter
- * ({@code ZLEXCOUNT}), reads windows of it at random ranks ({@code ZRANGE}) and tests each candidate
- * for availability ({@code SMISMEMBER}), the other terms ({@code ZMSCORE}), TTL and health; only when
- * sampling falls short does it walk the base to prove the count exact. The reserve's total is
- * {@code SCARD} of the available set minus a {@code ZCOUNT} of expired members, O(log n). An
- * extracted proxy's index members are removed later, by {@link #purgeExpired} or a publish of the
+ * <p><b>Extraction never scans the pool.</b> The common case ({@code extract_fast.lua}, a function
+ * with only the keys and arguments it needs) pops the set of available ids without a filter, or the
+ * set of the filter's one set term ({@code SPOP}: an upstream, a protocol, a declared label or a
+ * combination of declared labels); anything else, and a fast call that extracted nothing, runs
+ * {@code extract.lua}: windows of the filter's range of the lexicographic index from a random id,
+ * each candidate tested for availability, the other terms, TTL and health; only when sampling falls
+ * short does it walk the base to prove the count exact. The reserve's total is {@code SCARD} of the
+ * available set minus a {@code ZCOUNT} of expired members, O(log n). An extracted proxy's index
+ * members and other set memberships are removed later, by {@link #purgeExpired} or a publish of the
  * same id (lazy cleanup: readers skip ids that are not available).
  *
  * <p><b>Scripts</b> are loaded once as one Redis Functions library ({@code FUNCTION LOAD},
@@ -99,8 +101,10 @@ public final class RedisPoolStore implements PoolStore {
     static final int IDEMPOTENCY_PURGE_WINDOW = 1000;
 
     static final RedisScript PUBLISH = RedisScript.withPrelude("/redis/common.lua", "/redis/publish.lua");
-    static final RedisScript EXTRACT =
-            RedisScript.withFastPath("/redis/extract_fast.lua", "/redis/common.lua", "/redis/extract.lua");
+    static final RedisScript EXTRACT = RedisScript.withPrelude("/redis/common.lua", "/redis/extract.lua");
+    /** The common extraction with only the keys and arguments it needs, called before EXTRACT (fastCall). */
+    static final RedisScript EXTRACT_FAST = RedisScript.resource("/redis/extract_fast.lua");
+
     static final RedisScript REMOVE = RedisScript.withPrelude("/redis/common.lua", "/redis/remove.lua");
     static final RedisScript PURGE = RedisScript.withPrelude("/redis/common.lua", "/redis/purge.lua");
     static final RedisScript MARK_CHECKED = RedisScript.withPrelude("/redis/common.lua", "/redis/mark_checked.lua");
@@ -112,7 +116,18 @@ public final class RedisPoolStore implements PoolStore {
     static final RedisScript TOMBSTONED = RedisScript.withPrelude("/redis/common.lua", "/redis/tombstoned.lua");
     /** The pool's own scripts, those over common.lua. */
     static final List<RedisScript> POOL_SCRIPTS = List.of(
-            PUBLISH, EXTRACT, REMOVE, PURGE, MARK_CHECKED, MARK_HEALTH, SET_DISABLED, COUNTS, LIST, GET, TOMBSTONED);
+            PUBLISH,
+            EXTRACT,
+            EXTRACT_FAST,
+            REMOVE,
+            PURGE,
+            MARK_CHECKED,
+            MARK_HEALTH,
+            SET_DISABLED,
+            COUNTS,
+            LIST,
+            GET,
+            TOMBSTONED);
 
     private static final List<RedisScript> ALL = Stream.concat(
                     POOL_SCRIPTS.stream(),
@@ -331,14 +346,18 @@ public final class RedisPoolStore implements PoolStore {
     @Override
     public ExtractionResult extract(ExtractionRequest request, Instant now) {
         checkOpen();
-        List<String> args = extractArgs(
-                request,
-                now,
-                settings,
-                request.count(),
-                request.fulfillment() == Fulfillment.ALL_OR_NOTHING ? "1" : "0",
-                request.gatewayReserve());
-        List<?> r = RedisReplies.list(redis.eval(EXTRACT, extractKeys(keys, args), args));
+        String mode = request.fulfillment() == Fulfillment.ALL_OR_NOTHING ? "1" : "0";
+        Optional<FastCall> fast =
+                fastCall(keys, request, now, settings, request.count(), mode, request.gatewayReserve());
+        if (fast.isPresent()) {
+            List<?> r = RedisReplies.list(
+                    redis.eval(EXTRACT_FAST, fast.get().keys(), fast.get().args()));
+            if (RedisReplies.number(r.get(0)) == 3) {
+                return new ExtractionResult.Extracted(extracted(r, 1, now));
+            }
+        }
+        List<String> args = extractArgs(request, now, settings, request.count(), mode, request.gatewayReserve());
+        List<?> r = RedisReplies.list(redis.eval(EXTRACT, keys.withReservations(), args));
         if (RedisReplies.number(r.get(0)) == 0) {
             return new ExtractionResult.Insufficient((int) RedisReplies.number(r.get(1)));
         }
@@ -370,41 +389,56 @@ public final class RedisPoolStore implements PoolStore {
             args.add("");
             args.set(terms, Integer.toString(Integer.parseInt(args.get(terms)) + 1));
         }
-        boolean unfiltered = args.get(terms).equals("0");
+        return args;
+    }
+
+    /** The KEYS and ARGV of one extract_fast.lua call. */
+    record FastCall(List<String> keys, List<String> args) {}
+
+    /**
+     * The call of extract_fast.lua (its header) for {@code count} proxies in {@code mode} on the pool
+     * of {@code keys}, when the request is its case: partial or allOrNothing ('0' or '1'), no
+     * gateway reserve, no maxHealthAge, count at most {@link #FAST_PATH_MAX_COUNT}, and no filter or
+     * a filter that is one set term ({@link ProxyCodec#setTermFor}); else empty (extract.lua only).
+     * When it answers {@code {0}} the caller runs extract.lua: nothing was extracted.
+     */
+    static Optional<FastCall> fastCall(
+            RedisKeys keys,
+            ExtractionRequest request,
+            Instant now,
+            StoreSettings settings,
+            int count,
+            String mode,
+            int reserve) {
         ExtractionFilter filter = request.filter();
+        boolean unfiltered = filter.upstream().isEmpty()
+                && filter.protocol().isEmpty()
+                && filter.labels().required().isEmpty();
         Optional<String> set = ProxyCodec.setTermFor(
                 filter.upstream(),
                 filter.protocol().map(p -> p.wireName()),
                 filter.labels().required(),
                 settings.indexDimensions());
-        if ((mode.equals("0") || mode.equals("1"))
-                && reserve == 0
-                && request.maxHealthAge().isZero()
-                && count <= FAST_PATH_MAX_COUNT
-                && (unfiltered || set.isPresent())) {
-            // the fast path's ARGV (extract_fast.lua): 'f', the tombstone end of a proxy without
-            // expiry, and the set term ('' = none; its set is KEYS[18], extractKeys)
-            args.add("f");
-            args.add(Long.toString(ProxyCodec.millis(now)
-                    + settings.tombstoneRetentionForNoExpiry().toMillis()));
-            args.add(set.orElse(""));
+        if (!(mode.equals("0") || mode.equals("1"))
+                || reserve != 0
+                || !request.maxHealthAge().isZero()
+                || count > FAST_PATH_MAX_COUNT
+                || !(unfiltered || set.isPresent())) {
+            return Optional.empty();
         }
-        return args;
-    }
-
-    /**
-     * The KEYS of extract.lua with ARGV {@code args} ({@link #extractArgs}) on the pool of
-     * {@code keys}: the pool keys and the reservation keys, and the set the fast path pops when
-     * {@code args} name one (common.lua's KEYS[18]).
-     */
-    static List<String> extractKeys(RedisKeys keys, List<String> args) {
-        int fa = 10 + 3 * Integer.parseInt(args.get(9)); // ARGV[11 + 3n], 0-based
-        if (args.size() == fa + 3
-                && args.get(fa).equals("f")
-                && !args.get(fa + 2).isEmpty()) {
-            return keys.withSets(List.of(args.get(fa + 2)));
+        List<String> k = new ArrayList<>(7);
+        for (String name : List.of("r", "f", "a", "g", "n", "h")) {
+            k.add(keys.poolTag() + name);
         }
-        return keys.withReservations();
+        set.ifPresent(term -> k.add(keys.set(term)));
+        long ms = ProxyCodec.millis(now);
+        List<String> args = List.of(
+                Long.toString(ms),
+                Integer.toString(count),
+                Long.toString(request.minRemainingTtl().toMillis()),
+                Long.toString(ms + settings.tombstoneRetentionForNoExpiry().toMillis()),
+                set.orElse(""));
+        return Optional.of(new FastCall(List.copyOf(k), args));
     }
 
     /** Most proxies one extraction takes on the fast path (extract_fast.lua). */

@@ -96,9 +96,9 @@ class ExtractionCommandCountTest {
     @Test
     void countOneWithoutFilterRunsSixCommands() {
         Set<String> ids = new HashSet<>();
-        for (int seed = 1; seed <= 20; seed++) {
+        for (int i = 1; i <= 20; i++) {
             Map<String, Long> commands =
-                    commandsOfOneExtraction(ExtractionRequest.builder(1).build(), seed, ids);
+                    commandsOfOneExtraction(ExtractionRequest.builder(1).build(), ids);
             assertEquals(
                     Map.of("zcard", 1L, "spop", 1L, "hget", 2L, "hincrby", 1L, "hset", 1L),
                     commands,
@@ -109,15 +109,15 @@ class ExtractionCommandCountTest {
     @Test
     void countOneWithTwoLabelFilterRunsSevenCommands() {
         Set<String> ids = new HashSet<>();
-        for (int seed = 1; seed <= 20; seed++) {
-            String country = COUNTRIES[seed % 4];
+        for (int i = 1; i <= 20; i++) {
+            String country = COUNTRIES[i % 4];
             ExtractionRequest request = ExtractionRequest.builder(1)
                     .filter(ExtractionFilter.builder()
                             .country(country)
-                            .label("type", seed % 2 == 0 ? "residential" : "datacenter")
+                            .label("type", i % 2 == 0 ? "residential" : "datacenter")
                             .build())
                     .build();
-            Map<String, Long> commands = commandsOfOneExtraction(request, seed, ids);
+            Map<String, Long> commands = commandsOfOneExtraction(request, ids);
             assertEquals(
                     Map.of(
                             "zcard", 1L,
@@ -132,22 +132,21 @@ class ExtractionCommandCountTest {
     }
 
     /**
-     * Runs extract.lua once for {@code request} with sampling seed {@code seed}; asserts it extracted
-     * one proxy never extracted before (added to {@code ids}); returns the commands it ran by name.
+     * Runs extract_fast.lua once for {@code request} as the store calls it ({@code fastCall});
+     * asserts it extracted one proxy never extracted before (added to {@code ids}); returns the
+     * commands it ran by name.
      */
-    private static Map<String, Long> commandsOfOneExtraction(ExtractionRequest request, int seed, Set<String> ids) {
-        List<String> args = new ArrayList<>(
-                RedisPoolStore.extractArgs(request, NOW, StoreSettings.DEFAULTS, 1, "0", request.gatewayReserve()));
-        args.set(8, Integer.toString(seed)); // ARGV[9]: the sampling seed
+    private static Map<String, Long> commandsOfOneExtraction(ExtractionRequest request, Set<String> ids) {
+        RedisPoolStore.FastCall fast = RedisPoolStore.fastCall(
+                        keys, request, NOW, StoreSettings.DEFAULTS, 1, "0", request.gatewayReserve())
+                .orElseThrow();
         store.purgeExpired(NOW); // the sets' stale members (ids extracted before) collected
         try (RedisClient c =
                 RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
             c.sendCommand(Protocol.Command.CONFIG, "RESETSTAT");
             // as the store runs it: the function of the pool library (FCALL)
-            List<?> reply = (List<?>) c.fcall(
-                    RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT),
-                    RedisPoolStore.extractKeys(keys, args),
-                    args);
+            List<?> reply = (List<?>)
+                    c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), fast.keys(), fast.args());
             String stats = c.info("commandstats");
             assertEquals(2, reply.size(), "one proxy extracted: " + reply);
             assertEquals(3L, reply.get(0), "answered by the fast path (extract_fast.lua): the whole stored value");
