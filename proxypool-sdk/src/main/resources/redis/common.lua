@@ -96,9 +96,11 @@ counters exact.
 Idempotency records use their own keys (idempotency_*.lua, KEYS there), tagged "{<keyPrefix>i}:".
 Keys of the previous layout (computed under the bare prefix) are refused at start: RedisPoolStore.
 Complexity of each helper: O(1) commands per proxy, each O(1) or O(log n) (ZADD / ZREM of the L
-index members of a proxy are one command, O(L log n)). An extraction of one proxy costs 5 commands
-after its selection: SREM / SPOP of T a, HGET T r, and retire() (HINCRBY T n, ZREM of its composite
-T i members, HSET T g).
+index members of a proxy are one command, O(L log n)). An extraction of one proxy by the general
+script costs 5 commands after its selection: SREM / SPOP of T a, HGET T r, and retire() (HINCRBY
+T n, ZREM of its composite T i members, HSET T g); the common case does not get here:
+extract_fast.lua, a function of its own that uses none of these helpers, pops T a or a set, reads
+T f and T r and retires the proxy (HSET T g, HINCRBY T n) without touching T i.
 ]]
 
 local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC =
