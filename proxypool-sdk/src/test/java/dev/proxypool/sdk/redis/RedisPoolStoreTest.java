@@ -364,6 +364,42 @@ class RedisPoolStoreTest {
     }
 
     @Test
+    void disabledProxiesStayInTheirSetsSoEnablingThemNeedsNoSetKey() {
+        // the fast path pops a disabled member, finds it out of the available set and not retired,
+        // and puts it back: after setDisabled(false), which names no set, the filter finds it again
+        RedisPoolStore s = open();
+        List<Proxy> pool = new ArrayList<>();
+        for (int n = 0; n < 10; n++) {
+            pool.add(ProxyFixtures.builder(n).labels(Labels.of("country", "US")).build());
+        }
+        s.upsert(pool, NOW);
+        for (int n = 1; n < 10; n++) {
+            assertTrue(s.setDisabled(pool.get(n).id(), true));
+        }
+        ExtractionFilter us = ExtractionFilter.builder().country("US").build();
+        assertEquals(
+                Set.of(pool.get(0).id()),
+                extractedIds(s.extract(ExtractionRequest.builder(1).filter(us).build(), NOW)));
+        assertEquals(
+                new ExtractionResult.Insufficient(0),
+                s.extract(ExtractionRequest.builder(1).filter(us).allOrNothing().build(), NOW),
+                "the 9 disabled members were popped and put back, none extracted");
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+        for (int n = 1; n < 10; n++) {
+            assertTrue(s.setDisabled(pool.get(n).id(), false));
+        }
+        Set<String> seen = new java.util.HashSet<>();
+        for (int i = 0; i < 9; i++) {
+            Set<String> got = extractedIds(
+                    s.extract(ExtractionRequest.builder(1).filter(us).build(), NOW));
+            assertEquals(1, got.size(), "extraction " + i + " finds an enabled proxy");
+            assertTrue(seen.addAll(got), "handed out twice: " + got);
+        }
+        assertEquals(9, seen.size());
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+    }
+
+    @Test
     void changingTheDimensionsReindexesAProxyAtItsNextPublishWithoutLosingOne() {
         RedisPoolStore before = open();
         List<Proxy> pool = new ArrayList<>();
