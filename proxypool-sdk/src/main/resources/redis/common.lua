@@ -2,8 +2,10 @@
 common.lua: the key layout and the index bookkeeping shared by every pool script. It is not
 loaded alone: RedisPoolStore prepends it to each pool script before SCRIPT LOAD, so all scripts
 agree on one layout. Every pool script takes the same fifteen keys in KEYS (RedisKeys.pool(), in
-this order), and those that touch the per-term sets (T e:<term>, below) take them after the
-reservation keys, from KEYS[18] on; no script computes a key name: the pool lives in a fixed number of keys that share one hash
+this order), and those that touch the per-term sets (T e:<term>, below: publish.lua, purge.lua)
+take them after the reservation keys, from KEYS[18] on; extract_fast.lua, which does without this
+file, takes the few keys it needs in an order of its own (its header). No script computes a key
+name: the pool lives in a fixed number of keys (and one set per set term) that share one hash
 tag, T = "{<keyPrefix>0}:" (shard 0; a later partitioned pool adds shards "{<keyPrefix><n>}:"), so
 a script touches one slot of Redis Cluster.
 
