@@ -1,8 +1,11 @@
 --[[
 common.lua: the key layout and the index bookkeeping shared by every pool script. It is not
 loaded alone: RedisPoolStore prepends it to each pool script before SCRIPT LOAD, so all scripts
-agree on one layout. Every pool script takes the same fourteen keys in KEYS (RedisKeys.pool(), in
-this order) and computes no key name: the pool lives in a fixed number of keys that share one hash
+agree on one layout. Every pool script takes the same fifteen keys in KEYS (RedisKeys.pool(), in
+this order), and those that touch the per-term sets (T e:<term>, below: publish.lua, purge.lua)
+take them after the reservation keys, from KEYS[18] on; extract_fast.lua, which does without this
+file, takes the few keys it needs in an order of its own (its header). No script computes a key
+name: the pool lives in a fixed number of keys (and one set per set term) that share one hash
 tag, T = "{<keyPrefix>0}:" (shard 0; a later partitioned pool adds shards "{<keyPrefix><n>}:"), so
 a script touches one slot of Redis Cluster.
 
@@ -52,20 +55,39 @@ a script touches one slot of Redis Cluster.
   [14] T f   hash  id -> what extract_fast.lua needs of a proxy, ready to use (fast_value): a
                    MessagePack sequence (cmsgpack, one C call to unpack) of its expiresAt (ms, 0 =
                    never), its tombstone end when it expires (expiresAt, + 1 when en; '' = never:
-                   now + retention), its counter field of T n ("a:<upstream>") and its composite
-                   members of T i. Written with T r (publish.lua), removed with it (detach,
-                   drop_taken, collect): the fast path never parses a stored value in Lua. An id
-                   of T r without it (stored by the previous version) takes the general path.
+                   now + retention), its counter field of T n ("a:<upstream>"), 's', then its set
+                   terms (the T e:<term> sets it is a member of). Written with T r (publish.lua),
+                   removed with it (detach, drop_taken, collect, which hand its set terms to T m):
+                   the fast path never parses a stored value in Lua. An id of T r without it
+                   (stored by a version before T f) takes the general path; a value without the
+                   's' (stored before the sets: its 4th item on is composite members) serves the
+                   unfiltered fast path and is in no set.
+  [15] T m   hash  id -> set terms ("<bytes>:<term>" repeated) whose set may still hold the id
+                   although it is no longer a member there (pending set cleanups): written when an
+                   id's T f goes (detach, drop_taken, collect) or a publish changes its set terms;
+                   drained by purge.lua (sets_gc), which removes the id from each set whose key it
+                   was passed unless the id is a member there again.
+  [18...] T e:<term>  sets: one per set term ("<bytes>:<item>", ProxyCodec.setTerms: the upstream
+                   "u:<upstream>", the protocol "p:<protocol>", each label of store.index.dimensions
+                   "l:<n>:<k>=<v>", and each composite "c:<label items>" of two or more of them)
+                   holding the ids of every stored, not retired proxy with that term, available,
+                   reserved or disabled, plus stale ids (lazy cleanup): an id extracted through
+                   one set, or without a filter, stays in its other sets until a pop meets it (the
+                   fast path drops a popped id that is retired, not stored, or no longer has the
+                   term in T f) or the purge collects it (T m). extract_fast.lua answers a filter
+                   that is exactly one set term by SPOP of that set. Key names are passed by the
+                   Java side (RedisKeys.set), never built: a script finds the set of a term by
+                   looking its name up among KEYS[18...] (set_keys).
   An id is stored when T r has it and T g does not; retired when T g has it. A tombstone is
   active for key K at now when T t scores K above now, or when K's holder (T k) is retired with
   an end above now (tombstone_end).
 
-The Redis Cluster store (RedisClusterPoolStore) partitions the pool: shard n has the same fourteen
-keys under T = "{<keyPrefix><n>}:" (a proxy's shard is a hash of its physical key, so its record,
+The Redis Cluster store (RedisClusterPoolStore) partitions the pool: shard n has the same fifteen
+keys and the sets under T = "{<keyPrefix><n>}:" (a proxy's shard is a hash of its physical key, so its record,
 index members, key holder and tombstone share one tag), plus two keys for reservations of an
 allOrNothing extraction across shards, passed only to the scripts that use them:
-  [15] T v   zset  reservation tokens by deadline (epoch ms): released by release.lua once ended
-  [16] T w   hash  reservation token -> its proxies, "<bytes>:<id>" repeated; a reserved proxy is
+  [16] T v   zset  reservation tokens by deadline (epoch ms): released by release.lua once ended
+  [17] T w   hash  reservation token -> its proxies, "<bytes>:<id>" repeated; a reserved proxy is
                    out of T a and T xa and not counted available, its record, key holder and index
                    members stay (readers test T a), until commit.lua extracts it or release.lua
                    returns it
@@ -76,15 +98,17 @@ counters exact.
 Idempotency records use their own keys (idempotency_*.lua, KEYS there), tagged "{<keyPrefix>i}:".
 Keys of the previous layout (computed under the bare prefix) are refused at start: RedisPoolStore.
 Complexity of each helper: O(1) commands per proxy, each O(1) or O(log n) (ZADD / ZREM of the L
-index members of a proxy are one command, O(L log n)). An extraction of one proxy costs 5 commands
-after its selection: SREM / SPOP of T a, HGET T r, and retire() (HINCRBY T n, ZREM of its composite
-T i members, HSET T g).
+index members of a proxy are one command, O(L log n)). An extraction of one proxy by the general
+script costs 5 commands after its selection: SREM / SPOP of T a, HGET T r, and retire() (HINCRBY
+T n, ZREM of its composite T i members, HSET T g); the common case does not get here:
+extract_fast.lua, a function of its own that uses none of these helpers, pops T a or a set, reads
+T f and T r and retires the proxy (HSET T g, HINCRBY T n) without touching T i.
 ]]
 
 local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
-local K_HOLD, K_FAST = KEYS[13], KEYS[14]
-local K_RV, K_RW = KEYS[15], KEYS[16] -- reservations: nil unless the script is passed them
+local K_HOLD, K_FAST, K_PEND = KEYS[13], KEYS[14], KEYS[15]
+local K_RV, K_RW = KEYS[16], KEYS[17] -- reservations: nil unless the script is passed them
 
 -- the length-prefixed tokens of a string ("<bytes>:<text>" repeated), as a list
 local function tokens(v)
@@ -147,11 +171,83 @@ local function composite_members(id, ix)
   return out
 end
 
--- the T f value of stored proxy h (id): see the layout above
-local function fast_value(id, h)
+-- the T f value of stored proxy h with set terms `sets` (a list): see the layout above
+local function fast_value(h, sets)
   local ends = ''
   if h.e then ends = h.en and string.format('%d', tonumber(h.e) + 1) or h.e end
-  return cmsgpack.pack(h.e and tonumber(h.e) or 0, ends, 'a:' .. h.u, unpack(composite_members(id, h.ix)))
+  return cmsgpack.pack(h.e and tonumber(h.e) or 0, ends, 'a:' .. h.u, 's', unpack(sets))
+end
+
+-- the set terms of a T f value (a list; empty for a value without them)
+local function set_terms_of(f)
+  if not f then return {} end
+  local t = { cmsgpack.unpack(f) }
+  if t[4] ~= 's' then return {} end
+  local out = {}
+  for k = 5, #t do out[#out + 1] = t[k] end
+  return out
+end
+
+-- set term -> its index in KEYS, for the sets passed from KEYS[18] on (RedisKeys.withSets)
+local function set_keys()
+  local out = {}
+  if #KEYS >= 18 then
+    local cut = #K_REC + 2 -- T .. 'r' is K_REC, a set is T .. 'e:' .. term
+    for j = 18, #KEYS do out[string.sub(KEYS[j], cut)] = j end
+  end
+  return out
+end
+
+-- records that the sets of `terms` may still hold id although it left them (T m), for sets_gc
+local function pend(id, terms)
+  if #terms == 0 then return end
+  local parts = { redis.call('HGET', K_PEND, id) or '' }
+  for _, term in ipairs(terms) do parts[#parts + 1] = #term .. ':' .. term end
+  redis.call('HSET', K_PEND, id, table.concat(parts))
+end
+
+-- removes id's T f entry, handing its set terms to T m (the sets are cleaned by sets_gc)
+local function unfast(id)
+  local f = redis.call('HGET', K_FAST, id)
+  if f then
+    pend(id, set_terms_of(f))
+    redis.call('HDEL', K_FAST, id)
+  end
+end
+
+-- removes up to `batch` pending set cleanups (T m) whose sets were passed (KEYS[18...]): the id
+-- leaves each such set unless it is a member there again (stored, not retired, and the term in
+-- its T f). Returns how many entries it looked at and the terms it lacked the keys of (their
+-- entries stay, for a call passing them)
+local function sets_gc(batch)
+  local sk = set_keys()
+  local entries = redis.call('HRANDFIELD', K_PEND, batch, 'WITHVALUES')
+  local missing, seen = {}, {}
+  for i = 1, #entries, 2 do
+    local id = entries[i]
+    local current = {}
+    if redis.call('HEXISTS', K_GC, id) == 0 then
+      for _, term in ipairs(set_terms_of(redis.call('HGET', K_FAST, id))) do current[term] = true end
+    end
+    local left = {}
+    for _, term in ipairs(tokens(entries[i + 1])) do
+      if not current[term] then
+        local j = sk[term]
+        if j then
+          redis.call('SREM', KEYS[j], id)
+        else
+          left[#left + 1] = #term .. ':' .. term
+          if not seen[term] then seen[term] = true; missing[#missing + 1] = term end
+        end
+      end
+    end
+    if #left == 0 then
+      redis.call('HDEL', K_PEND, id)
+    else
+      redis.call('HSET', K_PEND, id, table.concat(left))
+    end
+  end
+  return #entries / 2, missing
 end
 
 -- makes a stored proxy count, and be found, in state st ('available' | 'disabled')
@@ -197,7 +293,7 @@ local function detach(id, h, st)
   redis.call('ZREM', K_IDS, id)
   redis.call('HDEL', K_KEY, h.k)
   redis.call('HDEL', K_REC, id)
-  redis.call('HDEL', K_FAST, id)
+  unfast(id)
   redis.call('HDEL', K_CHK, id)
   redis.call('ZREM', K_HOLD, id)
 end
@@ -259,7 +355,7 @@ local function drop_taken(id, h)
   redis.call('ZREM', K_IDS, id)
   redis.call('HDEL', K_KEY, h.k)
   redis.call('HDEL', K_REC, id)
-  redis.call('HDEL', K_FAST, id)
+  unfast(id)
   redis.call('HDEL', K_CHK, id)
   redis.call('ZREM', K_HOLD, id)
 end
@@ -295,7 +391,7 @@ local function collect(id, v, now)
     if h.e then redis.call('ZREM', K_XA, id) end
     if redis.call('HGET', K_KEY, h.k) == id then redis.call('HDEL', K_KEY, h.k) end
     redis.call('HDEL', K_REC, id)
-    redis.call('HDEL', K_FAST, id)
+    unfast(id)
     redis.call('HDEL', K_CHK, id)
     redis.call('ZREM', K_HOLD, id)
     if ends > now then redis.call('ZADD', K_TOMB, v, h.k) end

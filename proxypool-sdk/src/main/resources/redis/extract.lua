@@ -2,7 +2,8 @@
 extract.lua: candidate selection and AVAILABLE -> EXTRACTED (removal + tombstone) in one atomic
 step (PoolStore.extract, docs/design.md#extraction E1). Two callers can never receive the same proxy, an
 allOrNothing shortfall changes nothing, and the gateway reserve is read from the modified state.
-KEYS: the pool keys of common.lua, [1..14]
+KEYS: the pool keys of common.lua, [1..15], and the reservation keys [16] and [17]
+      (RedisKeys.withReservations)
 ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 'r' (below) or
       count 'c' (what partial would take, nothing changed: {0, n}),
       [4] gateway reserve,
@@ -10,12 +11,11 @@ ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 
       proxies without expiry (ms), [8] expired proxies to purge first (bound), [9] random seed,
       [10] n filter terms, then n triples kind ('u' upstream | 'p' protocol | 'l' label |
       'c' composite: a = the label items of the declared dimensions the filter names, at most one), a, b
-      and in reserve mode after the terms: reservation token, its deadline (epoch ms); in modes '0'
-      and '1' the fast path's arguments may follow the terms instead (extract_fast.lua)
+      and in reserve mode after the terms: reservation token, its deadline (epoch ms)
 Returns: {1, r...} extracted (each the record the Java side decodes), or
          {0, available} allOrNothing insufficient (what partial would have taken), or
          {2, n} reserve mode: n proxies chosen as partial would and reserved under the token
-         instead of extracted (KEYS [15] and [16] given; commit.lua / release.lua finish them)
+         instead of extracted (KEYS [16] and [17] given; commit.lua / release.lua finish them)
 Reserve mode is the Redis Cluster store's allOrNothing across shards: reserve on each shard,
 commit when the total is met, release otherwise (a dead caller's reservation ends at its deadline).
 Algorithm and complexity (n = pool size, never scanned):
@@ -43,11 +43,14 @@ Algorithm and complexity (n = pool size, never scanned):
      O(k L log n);
   7. an expired candidate met on the way is dropped, and expired proxies with it (purge_expired),
      ARGV[8] in all; the owner's periodic purge (purge.lua) does the rest.
-A count=1 extraction runs 6 commands without a filter (ZCARD T h, SPOP, HMGET, ZREM, HSET,
-HINCRBY) and 7 with a 2-label filter of the declared dimensions (ZCARD T h, ZRANGEBYLEX, HMGET,
-SREM, ZREM, HSET, HINCRBY): ExtractionCommandCountTest. One more when the window wraps, per
-candidate reserved or held, or with maxHealthAge; two more with a gateway reserve (SCARD,
-ZRANGEBYSCORE).
+The common cases never get here: RedisPoolStore calls extract_fast.lua first, a function of its own
+with few keys and arguments (6 commands for count=1 without a filter, 7 with a filter of one set
+term: ExtractionCommandCountTest), and this script only when that one answers {0} (it extracted
+nothing: a shortfall, a candidate failing a test, a health hold). Here a count=1 extraction
+with a composite filter plus another term runs about 7 (ZCARD T h, ZRANGEBYLEX, HMGET, SREM, ZREM,
+HSET, HINCRBY); one more when the window wraps, per candidate reserved, held or extracted since the
+last purge (the fast path leaves index members to the purge), or with maxHealthAge; two more with
+a gateway reserve (SCARD, ZRANGEBYSCORE).
 ]]
 local now, count, mode = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 local all_or_nothing, reserving, counting = mode == '1', mode == 'r', mode == 'c'

@@ -1,7 +1,7 @@
 --[[
 mark_health.lua: holds proxies out of extraction until an end, or ends their holds
 (PoolStore.markUnhealthy / markHealthy; common.lua T h).
-KEYS: the pool keys of common.lua, [1..14]
+KEYS: the pool keys of common.lua, [1..15]
 ARGV: [1] end of the hold (epoch ms), '0' to end the holds, [2..] proxy ids
 Returns: how many of the ids are stored
 Complexity: O(c log n) for c ids.

@@ -1,17 +1,23 @@
 --[[
 publish.lua: upsert a batch of proxies (PoolStore.upsert), atomically per batch, so the tombstone
 and duplicate checks and the insert cannot interleave with an extraction.
-KEYS: the pool keys of common.lua, [1..14]
-ARGV: [1] now (epoch ms), then 2 per proxy: id, its value of T r (ProxyCodec.stored)
+KEYS: the pool keys of common.lua, [1..17], then the sets of the batch's set terms [18...]
+      (RedisKeys.withSets)
+ARGV: [1] now (epoch ms), then 3 per proxy: id, its value of T r (ProxyCodec.storedValue), its set
+      terms ("<bytes>:<item>" repeated, ProxyCodec.setTerms: of store.index.dimensions as
+      configured now, so changing them re-indexes a proxy at its next publish)
 Returns: {added, refreshed, skippedTombstoned, skippedExpired, skippedDuplicate}
-Complexity: O(b) commands for b proxies, each O(1) or O(L log n) for L labels. A key whose holder
+Complexity: O(b) commands for b proxies, each O(1) or O(L log n) for L labels, plus one SADD per
+set term (O(1)). A refresh whose set terms changed leaves the id in the sets of its old terms
+until the purge (T m, sets_gc); it is no member there meanwhile (the fast path checks T f). A key whose holder
 was extracted (T g) and whose tombstone ended is collected first (common.lua tombstone_end).
 Rules in the order of MemoryPoolStore: expired at now, tombstoned at now, key held by another id,
 then add (state available, never checked) or refresh (record replaced, state and check kept).
 ]]
 local now = tonumber(ARGV[1])
 local added, refreshed, tombstoned, expired, duplicate = 0, 0, 0, 0, 0
-for i = 2, #ARGV, 2 do
+local sk = set_keys()
+for i = 2, #ARGV, 3 do
   local id, h = ARGV[i], parse(ARGV[i + 1])
   if h.e and tonumber(h.e) <= now then
     expired = expired + 1
@@ -29,7 +35,14 @@ for i = 2, #ARGV, 2 do
         if retired then collect(id, retired, now) end -- extracted before: no stale index member may stay
         local old = fetch(id)
         local st = 'available'
+        local sets = terms(ARGV[i + 2])
         if old then
+          local stale, now_in = {}, {}
+          for _, term in ipairs(sets) do now_in[term] = true end
+          for _, term in ipairs(set_terms_of(redis.call('HGET', K_FAST, id))) do
+            if not now_in[term] then stale[#stale + 1] = term end
+          end
+          pend(id, stale) -- the sets of terms it no longer has: cleaned by the purge
           st = state_of(id) -- state and check are kept
           leave(id, old, st)
           if old.k ~= h.k then redis.call('HDEL', K_KEY, old.k) end
@@ -39,9 +52,15 @@ for i = 2, #ARGV, 2 do
           added = added + 1
         end
         redis.call('HSET', K_REC, id, h.v)
-        redis.call('HSET', K_FAST, id, fast_value(id, h)) -- what extract_fast.lua reads, ready to use
+        redis.call('HSET', K_FAST, id, fast_value(h, sets)) -- what extract_fast.lua reads, ready to use
         redis.call('HSET', K_KEY, h.k, id)
         enter(id, h, st)
+        -- a member of the set of each of its terms in every state but retired: a disabled or
+        -- reserved id popped by the fast path goes back (extract_fast.lua)
+        for _, term in ipairs(sets) do
+          local j = sk[term]
+          if j then redis.call('SADD', KEYS[j], id) end
+        end
       end
     end
   end

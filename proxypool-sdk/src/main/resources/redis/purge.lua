@@ -1,11 +1,13 @@
 --[[
 purge.lua: drops stored proxies (both states) expired at now and tombstones ended at now, and
 finishes the cleanup of extracted proxies (T g: record, key holder, index members, ...; their
-tombstone moves to T t), one bounded batch per call
-(PoolStore.purgeExpired); the caller repeats while a batch came back full.
-KEYS: the pool keys of common.lua, [1..14]
-ARGV: [1] now (epoch ms), [2] batch size per state, for tombstones and for T g
-Returns: {dropped proxies, 1 when a batch was full (more may be left) else 0}
+tombstone moves to T t), then removes stale ids from the per-term sets (T m, sets_gc), one bounded
+batch per call (PoolStore.purgeExpired); the caller repeats while a batch came back full.
+KEYS: the pool keys of common.lua, [1..17], then the sets the caller knows of [18...]
+      (RedisKeys.withSets: every set term it has seen)
+ARGV: [1] now (epoch ms), [2] batch size per state, for tombstones, for T g and for T m
+Returns: {dropped proxies, 1 when a batch was full (more may be left) else 0, then the set terms
+         whose keys were not passed: T m entries wait for a call passing them}
 Complexity: O(log n + b L log n) for b proxies of L labels.
 ]]
 local now, batch = tonumber(ARGV[1]), tonumber(ARGV[2])
@@ -20,5 +22,9 @@ local retired = redis.call('HRANDFIELD', K_GC, batch, 'WITHVALUES')
 for i = 1, #retired, 2 do
   collect(retired[i], retired[i + 1], now)
 end
+local looked, missing = sets_gc(batch)
 local more = a == batch or d == batch or ended > batch or redis.call('HLEN', K_GC) > 0
-return { a + d, more and 1 or 0 }
+  or (looked == batch and #missing == 0)
+local out = { a + d, more and 1 or 0 }
+for _, term in ipairs(missing) do out[#out + 1] = term end
+return out

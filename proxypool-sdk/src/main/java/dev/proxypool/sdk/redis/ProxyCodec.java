@@ -36,7 +36,10 @@ final class ProxyCodec {
 
     private ProxyCodec() {}
 
-    /** The 2 publish arguments of {@code p}: its id and its {@link #storedValue} (see publish.lua). */
+    /**
+     * The 3 publish arguments of {@code p}: its id, its {@link #storedValue} and its
+     * {@link #setTerms} concatenated (see publish.lua).
+     */
     static void publishArgs(Proxy p, List<String> out) {
         publishArgs(p, StoreSettings.DEFAULT_INDEX_DIMENSIONS, out);
     }
@@ -45,6 +48,73 @@ final class ProxyCodec {
     static void publishArgs(Proxy p, List<String> dims, List<String> out) {
         out.add(p.id());
         out.add(storedValue(p, dims));
+        out.add(String.join("", setTerms(p, dims)));
+    }
+
+    /**
+     * The set terms of {@code p} ({@code <bytes>:<item>} each, as the index terms are written):
+     * the sets of common.lua ({@code T e:<term>}) it is a member of, which the extraction's fast
+     * path pops: {@code u:<upstream>}, {@code p:<protocol>}, each label of {@code dims} it has, and
+     * each composite of two or more of {@code dims} it has (the composite items of
+     * {@link #indexItems(Proxy, List)}).
+     */
+    static List<String> setTerms(Proxy p, List<String> dims) {
+        List<String> out = new ArrayList<>(4 + dims.size());
+        out.add(term("u:" + p.upstream()));
+        out.add(term("p:" + p.protocol().wireName()));
+        List<String> present = new ArrayList<>(dims.size());
+        for (String d : dims) {
+            String v = p.labels().values().get(d);
+            if (v != null) {
+                present.add(d);
+                out.add(term(labelItem(d, v)));
+            }
+        }
+        for (int mask = 1; mask < 1 << present.size(); mask++) {
+            if (Integer.bitCount(mask) >= 2) {
+                Map<String, String> combo = new TreeMap<>();
+                for (int i = 0; i < present.size(); i++) {
+                    if ((mask & 1 << i) != 0) {
+                        combo.put(present.get(i), p.labels().values().get(present.get(i)));
+                    }
+                }
+                out.add(term(compositeItem(combo)));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The set term a filter is exactly ({@link #setTerms}), or empty when no one set holds just its
+     * matches: only an upstream, only a protocol, only one label of {@code dims}, or only labels,
+     * two or more, all of them in {@code dims} (their composite). No filter: empty too (the
+     * unfiltered path pops the available set).
+     */
+    static Optional<String> setTermFor(
+            Optional<String> upstream, Optional<String> protocol, Map<String, String> labels, List<String> dims) {
+        int parts = (upstream.isPresent() ? 1 : 0) + (protocol.isPresent() ? 1 : 0) + (labels.isEmpty() ? 0 : 1);
+        if (parts != 1) {
+            return Optional.empty();
+        }
+        if (upstream.isPresent()) {
+            return Optional.of(term("u:" + upstream.get()));
+        }
+        if (protocol.isPresent()) {
+            return Optional.of(term("p:" + protocol.get()));
+        }
+        if (compositeSize(labels, dims) != labels.size()) {
+            return Optional.empty(); // a label outside the declared dimensions: no set
+        }
+        if (labels.size() == 1) {
+            Map.Entry<String, String> l = labels.entrySet().iterator().next();
+            return Optional.of(term(labelItem(l.getKey(), l.getValue())));
+        }
+        return Optional.of(term(compositeItem(new TreeMap<>(labels))));
+    }
+
+    /** {@code <bytes>:<item>}: an index or set term as the scripts write it. */
+    static String term(String item) {
+        return utf8Length(item) + ":" + item;
     }
 
     /**

@@ -28,8 +28,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -122,6 +125,8 @@ public final class RedisClusterPoolStore implements PoolStore {
     private final LongAdder undeliveredProxies = new LongAdder();
     private final LongAdder uncertainExtractions = new LongAdder();
     private final ShardDurability durability;
+    /** Every set term this store has published or been told of by the purge, of any shard (RedisPoolStore#purgePool). */
+    private final Set<String> setTerms = ConcurrentHashMap.newKeySet();
     /** This process's extractions with a gateway reserve, queued fairly before the Redis lock. */
     private final ReentrantLock localReserveTurn = new ReentrantLock(true);
 
@@ -201,11 +206,16 @@ public final class RedisClusterPoolStore implements PoolStore {
             List<Proxy> all = e.getValue();
             for (int from = 0; from < all.size(); from += RedisPoolStore.PUBLISH_BATCH) {
                 List<String> args = new ArrayList<>();
-                args.add(nowMs);
-                for (Proxy p : all.subList(from, Math.min(all.size(), from + RedisPoolStore.PUBLISH_BATCH))) {
-                    ProxyCodec.publishArgs(p, settings.indexDimensions(), args);
-                }
-                List<?> r = RedisReplies.list(redis.eval(RedisPoolStore.PUBLISH, shards[e.getKey()].pool(), args));
+                Set<String> terms = new TreeSet<>();
+                RedisPoolStore.publishBatch(
+                        all.subList(from, Math.min(all.size(), from + RedisPoolStore.PUBLISH_BATCH)),
+                        nowMs,
+                        settings,
+                        args,
+                        terms);
+                setTerms.addAll(terms);
+                List<?> r =
+                        RedisReplies.list(redis.eval(RedisPoolStore.PUBLISH, shards[e.getKey()].withSets(terms), args));
                 for (int i = 0; i < 5; i++) {
                     sum[i] += RedisReplies.number(r.get(i));
                 }
@@ -227,13 +237,7 @@ public final class RedisClusterPoolStore implements PoolStore {
         long dropped = 0;
         for (RedisKeys shard : shards) {
             redis.eval(RELEASE, shard.withReservations(), List.of(nowMs, "", Integer.toString(RELEASE_BOUND)));
-            boolean more = true;
-            while (more) {
-                List<?> r = RedisReplies.list(redis.eval(
-                        RedisPoolStore.PURGE, shard.pool(), List.of(nowMs, Integer.toString(RedisPoolStore.ID_BATCH))));
-                dropped += RedisReplies.number(r.get(0));
-                more = RedisReplies.number(r.get(1)) == 1;
-            }
+            dropped += RedisPoolStore.purgePool(redis, shard, nowMs, setTerms);
         }
         idempotency.purge(now);
         return (int) dropped;
@@ -389,10 +393,7 @@ public final class RedisClusterPoolStore implements PoolStore {
         if (allowance == request.count()) { // the common case: one shard has them all
             List<?> r;
             try {
-                r = durably(
-                        RedisPoolStore.EXTRACT,
-                        shards[order[0]].pool(),
-                        RedisPoolStore.extractArgs(request, now, settings, allowance, "1", 0));
+                r = extractOn(order[0], request, now, allowance, "1");
             } catch (StoreUnavailableException e) {
                 undeliveredBy(order[0], e, allowance);
                 throw e;
@@ -424,10 +425,7 @@ public final class RedisClusterPoolStore implements PoolStore {
                 break;
             }
             try {
-                List<?> r = durably(
-                        RedisPoolStore.EXTRACT,
-                        shards[s].pool(),
-                        RedisPoolStore.extractArgs(request, now, settings, left, "0", 0));
+                List<?> r = extractOn(s, request, now, left, "0");
                 out.addAll(RedisPoolStore.extracted(r, 1, now));
             } catch (StoreUnavailableException e) {
                 undeliveredBy(s, e, left);
@@ -614,6 +612,27 @@ public final class RedisClusterPoolStore implements PoolStore {
      */
     public long uncertainExtractions() {
         return uncertainExtractions.sum();
+    }
+
+    /**
+     * One shard's extraction of {@code count} proxies in {@code mode} ('0' or '1'), each script
+     * followed by WAIT: extract_fast.lua when the request is its case, extract.lua when it is not
+     * or the fast call answered {@code {0}} (it extracted nothing).
+     */
+    private List<?> extractOn(int shard, ExtractionRequest request, Instant now, int count, String mode) {
+        Optional<RedisPoolStore.FastCall> fast =
+                RedisPoolStore.fastCall(shards[shard], request, now, settings, count, mode, 0);
+        if (fast.isPresent()) {
+            List<?> r = durably(
+                    RedisPoolStore.EXTRACT_FAST, fast.get().keys(), fast.get().args());
+            if (RedisReplies.number(r.get(0)) == 3) {
+                return r;
+            }
+        }
+        return durably(
+                RedisPoolStore.EXTRACT,
+                shards[shard].withReservations(),
+                RedisPoolStore.extractArgs(request, now, settings, count, mode, 0));
     }
 
     private List<?> durably(RedisScript script, List<String> keys, List<String> args) {

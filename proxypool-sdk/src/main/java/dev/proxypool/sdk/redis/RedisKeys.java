@@ -4,6 +4,7 @@ import dev.proxypool.core.extract.IdempotencyKey;
 import dev.proxypool.core.model.ProxyKey;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -16,7 +17,7 @@ final class RedisKeys {
 
     /** The names of the pool keys below the tag, in the KEYS order of every pool script. */
     private static final List<String> POOL =
-            List.of("r", "c", "d", "xa", "xd", "i", "k", "t", "n", "s", "a", "g", "h", "f");
+            List.of("r", "c", "d", "xa", "xd", "i", "k", "t", "n", "s", "a", "g", "h", "f", "m");
 
     private final String prefix;
     private final String pool;
@@ -55,9 +56,31 @@ final class RedisKeys {
         return poolKeys;
     }
 
-    /** {@link #pool()} and the two reservation keys (common.lua's [15] and [16]). */
+    /** {@link #pool()} and the two reservation keys (common.lua's [16] and [17]). */
     List<String> withReservations() {
         return reservationKeys;
+    }
+
+    /**
+     * The set of one index term ({@code T e:<term>} of common.lua: the available, reserved and
+     * disabled ids having that term, popped by extract_fast.lua), {@code term} as
+     * {@link ProxyCodec#setTerms} writes it ({@code <bytes>:<item>}).
+     */
+    String set(String term) {
+        return pool + "e:" + term;
+    }
+
+    /**
+     * {@link #withReservations()} followed by the sets of {@code terms} (common.lua's KEYS[18...]):
+     * the keys of a script that adds to or removes from those sets.
+     */
+    List<String> withSets(Collection<String> terms) {
+        List<String> out = new ArrayList<>(reservationKeys.size() + terms.size());
+        out.addAll(reservationKeys);
+        for (String term : terms) {
+            out.add(set(term));
+        }
+        return out;
     }
 
     /** The content mark ({@code PoolStore#markContent}): set with each publication, gone with a flush. */

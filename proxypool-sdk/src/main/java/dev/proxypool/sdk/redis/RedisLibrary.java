@@ -37,28 +37,29 @@ record RedisLibrary(String name, String source, Map<String, String> functions) {
     private static final String BINDING = """
             local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC =
               KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
-            local K_HOLD, K_FAST = KEYS[13], KEYS[14]
-            local K_RV, K_RW = KEYS[15], KEYS[16] -- reservations: nil unless the script is passed them
+            local K_HOLD, K_FAST, K_PEND = KEYS[13], KEYS[14], KEYS[15]
+            local K_RV, K_RW = KEYS[16], KEYS[17] -- reservations: nil unless the script is passed them
             """;
 
     private static final String BOUND = """
             local KEYS, ARGV
             local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC
-            local K_HOLD, K_FAST, K_RV, K_RW
+            local K_HOLD, K_FAST, K_PEND, K_RV, K_RW
             local function bind(k, a)
               KEYS, ARGV = k, a
               K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC =
                 k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11], k[12]
-              K_HOLD, K_FAST, K_RV, K_RW = k[13], k[14], k[15], k[16]
+              K_HOLD, K_FAST, K_PEND, K_RV, K_RW = k[13], k[14], k[15], k[16], k[17]
             end
             """;
 
     /**
-     * The library of {@code scripts}, each made of the resource {@code prelude} and its own body
-     * (with an optional fast path before the prelude: {@link RedisScript#withFastPath}).
+     * The library of {@code scripts}, each made of the resource {@code prelude} and its own body,
+     * or of its own body alone (a script that uses none of the prelude's functions, such as
+     * {@code extract_fast.lua}: its function still binds {@code KEYS} and {@code ARGV} first).
      *
-     * @throws IllegalStateException when a script does not contain the prelude, or the prelude
-     *     not the key binding this class rewrites
+     * @throws IllegalStateException when the prelude does not contain the key binding this class
+     *     rewrites
      */
     static RedisLibrary of(String prelude, List<RedisScript> scripts) {
         String common = RedisScript.resource(prelude).source();
@@ -69,10 +70,9 @@ record RedisLibrary(String name, String source, Map<String, String> functions) {
         List<String[]> entries = new ArrayList<>();
         for (RedisScript s : scripts) {
             int at = s.source().indexOf(common);
-            if (at < 0) {
-                throw new IllegalStateException(s + " does not start its body with " + prelude);
-            }
-            String own = s.source().substring(0, at) + s.source().substring(at + common.length());
+            String own = at < 0
+                    ? s.source()
+                    : s.source().substring(0, at) + s.source().substring(at + common.length());
             String base = s.name().substring(0, s.name().length() - ".lua".length());
             entries.add(new String[] {s.sha(), base, own});
         }

@@ -24,7 +24,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import redis.clients.jedis.params.ScanParams;
@@ -42,13 +45,15 @@ import redis.clients.jedis.resps.ScanResult;
  * {@code src/main/resources/redis/common.lua} and {@link RedisKeys}; each script's header lists its
  * KEYS, ARGV and complexity. Every script takes every key it touches in {@code KEYS}.
  *
- * <p><b>Extraction never scans the pool.</b> Without a filter it samples the set of available ids
- * ({@code SRANDMEMBER}); with one it starts from the smallest index range of the filter
- * ({@code ZLEXCOUNT}), reads windows of it at random ranks ({@code ZRANGE}) and tests each candidate
- * for availability ({@code SMISMEMBER}), the other terms ({@code ZMSCORE}), TTL and health; only when
- * sampling falls short does it walk the base to prove the count exact. The reserve's total is
- * {@code SCARD} of the available set minus a {@code ZCOUNT} of expired members, O(log n). An
- * extracted proxy's index members are removed later, by {@link #purgeExpired} or a publish of the
+ * <p><b>Extraction never scans the pool.</b> The common case ({@code extract_fast.lua}, a function
+ * with only the keys and arguments it needs) pops the set of available ids without a filter, or the
+ * set of the filter's one set term ({@code SPOP}: an upstream, a protocol, a declared label or a
+ * combination of declared labels); anything else, and a fast call that extracted nothing, runs
+ * {@code extract.lua}: windows of the filter's range of the lexicographic index from a random id,
+ * each candidate tested for availability, the other terms, TTL and health; only when sampling falls
+ * short does it walk the base to prove the count exact. The reserve's total is {@code SCARD} of the
+ * available set minus a {@code ZCOUNT} of expired members, O(log n). An extracted proxy's index
+ * members and other set memberships are removed later, by {@link #purgeExpired} or a publish of the
  * same id (lazy cleanup: readers skip ids that are not available).
  *
  * <p><b>Scripts</b> are loaded once as one Redis Functions library ({@code FUNCTION LOAD},
@@ -96,8 +101,10 @@ public final class RedisPoolStore implements PoolStore {
     static final int IDEMPOTENCY_PURGE_WINDOW = 1000;
 
     static final RedisScript PUBLISH = RedisScript.withPrelude("/redis/common.lua", "/redis/publish.lua");
-    static final RedisScript EXTRACT =
-            RedisScript.withFastPath("/redis/extract_fast.lua", "/redis/common.lua", "/redis/extract.lua");
+    static final RedisScript EXTRACT = RedisScript.withPrelude("/redis/common.lua", "/redis/extract.lua");
+    /** The common extraction with only the keys and arguments it needs, called before EXTRACT (fastCall). */
+    static final RedisScript EXTRACT_FAST = RedisScript.resource("/redis/extract_fast.lua");
+
     static final RedisScript REMOVE = RedisScript.withPrelude("/redis/common.lua", "/redis/remove.lua");
     static final RedisScript PURGE = RedisScript.withPrelude("/redis/common.lua", "/redis/purge.lua");
     static final RedisScript MARK_CHECKED = RedisScript.withPrelude("/redis/common.lua", "/redis/mark_checked.lua");
@@ -109,7 +116,18 @@ public final class RedisPoolStore implements PoolStore {
     static final RedisScript TOMBSTONED = RedisScript.withPrelude("/redis/common.lua", "/redis/tombstoned.lua");
     /** The pool's own scripts, those over common.lua. */
     static final List<RedisScript> POOL_SCRIPTS = List.of(
-            PUBLISH, EXTRACT, REMOVE, PURGE, MARK_CHECKED, MARK_HEALTH, SET_DISABLED, COUNTS, LIST, GET, TOMBSTONED);
+            PUBLISH,
+            EXTRACT,
+            EXTRACT_FAST,
+            REMOVE,
+            PURGE,
+            MARK_CHECKED,
+            MARK_HEALTH,
+            SET_DISABLED,
+            COUNTS,
+            LIST,
+            GET,
+            TOMBSTONED);
 
     private static final List<RedisScript> ALL = Stream.concat(
                     POOL_SCRIPTS.stream(),
@@ -127,6 +145,9 @@ public final class RedisPoolStore implements PoolStore {
     private final RedisKeys keys;
     private final StoreSettings settings;
     private final RedisIdempotency idempotency;
+    /** Every set term this store has published or been told of by the purge (the sets purge.lua cleans). */
+    private final Set<String> setTerms = ConcurrentHashMap.newKeySet();
+
     private volatile boolean closed;
 
     private RedisPoolStore(RedisAccess redis, String keyPrefix, StoreSettings settings) {
@@ -209,18 +230,55 @@ public final class RedisPoolStore implements PoolStore {
             all.add(p);
         }
         long[] sum = new long[5];
+        String nowMs = Long.toString(ProxyCodec.millis(now));
         for (int from = 0; from < all.size(); from += PUBLISH_BATCH) {
             List<String> args = new ArrayList<>();
-            args.add(Long.toString(ProxyCodec.millis(now)));
-            for (Proxy p : all.subList(from, Math.min(all.size(), from + PUBLISH_BATCH))) {
-                ProxyCodec.publishArgs(p, settings.indexDimensions(), args);
-            }
-            List<?> r = RedisReplies.list(redis.eval(PUBLISH, keys.pool(), args));
+            Set<String> terms = new TreeSet<>();
+            publishBatch(all.subList(from, Math.min(all.size(), from + PUBLISH_BATCH)), nowMs, settings, args, terms);
+            setTerms.addAll(terms);
+            List<?> r = RedisReplies.list(redis.eval(PUBLISH, keys.withSets(terms), args));
             for (int i = 0; i < 5; i++) {
                 sum[i] += RedisReplies.number(r.get(i));
             }
         }
         return new PublishResult((int) sum[0], (int) sum[1], (int) sum[2], (int) sum[3], (int) sum[4]);
+    }
+
+    /**
+     * The ARGV of publish.lua for {@code batch} (into {@code args}) and the set terms its proxies
+     * have (into {@code terms}: the sets its KEYS must name, {@link RedisKeys#withSets}).
+     */
+    static void publishBatch(
+            List<Proxy> batch, String nowMs, StoreSettings settings, List<String> args, Set<String> terms) {
+        args.add(nowMs);
+        for (Proxy p : batch) {
+            ProxyCodec.publishArgs(p, settings.indexDimensions(), args);
+            terms.addAll(ProxyCodec.setTerms(p, settings.indexDimensions()));
+        }
+    }
+
+    /**
+     * Runs purge.lua on the pool of {@code keys} until it reports nothing more, passing the sets
+     * of every term in {@code known} and learning the terms it reports it lacked (the sets of ids
+     * published by another process, or before a restart); returns the proxies dropped.
+     */
+    static long purgePool(RedisAccess redis, RedisKeys keys, String nowMs, Set<String> known) {
+        long dropped = 0;
+        for (int calls = 0; ; calls++) {
+            List<?> r = RedisReplies.list(
+                    redis.eval(PURGE, keys.withSets(List.copyOf(known)), List.of(nowMs, Integer.toString(ID_BATCH))));
+            dropped += RedisReplies.number(r.get(0));
+            boolean learned = false;
+            for (int i = 2; i < r.size(); i++) {
+                learned |= known.add(RedisReplies.string(r.get(i)));
+            }
+            if (RedisReplies.number(r.get(1)) != 1 && !learned) {
+                return dropped;
+            }
+            if (calls > 100_000) {
+                throw new IllegalStateException("purge of " + keys.poolTag() + " does not finish");
+            }
+        }
     }
 
     @Override
@@ -232,14 +290,7 @@ public final class RedisPoolStore implements PoolStore {
     @Override
     public int purgeExpired(Instant now) {
         checkOpen();
-        String nowMs = Long.toString(ProxyCodec.millis(now));
-        long dropped = 0;
-        boolean more = true;
-        while (more) {
-            List<?> r = RedisReplies.list(redis.eval(PURGE, keys.pool(), List.of(nowMs, Integer.toString(ID_BATCH))));
-            dropped += RedisReplies.number(r.get(0));
-            more = RedisReplies.number(r.get(1)) == 1;
-        }
+        long dropped = purgePool(redis, keys, Long.toString(ProxyCodec.millis(now)), setTerms);
         idempotency.purge(now);
         return (int) dropped;
     }
@@ -295,14 +346,18 @@ public final class RedisPoolStore implements PoolStore {
     @Override
     public ExtractionResult extract(ExtractionRequest request, Instant now) {
         checkOpen();
-        List<String> args = extractArgs(
-                request,
-                now,
-                settings,
-                request.count(),
-                request.fulfillment() == Fulfillment.ALL_OR_NOTHING ? "1" : "0",
-                request.gatewayReserve());
-        List<?> r = RedisReplies.list(redis.eval(EXTRACT, keys.pool(), args));
+        String mode = request.fulfillment() == Fulfillment.ALL_OR_NOTHING ? "1" : "0";
+        Optional<FastCall> fast =
+                fastCall(keys, request, now, settings, request.count(), mode, request.gatewayReserve());
+        if (fast.isPresent()) {
+            List<?> r = RedisReplies.list(
+                    redis.eval(EXTRACT_FAST, fast.get().keys(), fast.get().args()));
+            if (RedisReplies.number(r.get(0)) == 3) {
+                return new ExtractionResult.Extracted(extracted(r, 1, now));
+            }
+        }
+        List<String> args = extractArgs(request, now, settings, request.count(), mode, request.gatewayReserve());
+        List<?> r = RedisReplies.list(redis.eval(EXTRACT, keys.withReservations(), args));
         if (RedisReplies.number(r.get(0)) == 0) {
             return new ExtractionResult.Insufficient((int) RedisReplies.number(r.get(1)));
         }
@@ -329,59 +384,65 @@ public final class RedisPoolStore implements PoolStore {
         Optional<String> composite =
                 ProxyCodec.compositeFor(request.filter().labels().required(), settings.indexDimensions());
         if (composite.isPresent()) {
-            ExtractionFilter filter = request.filter();
-            // '1': the composite range holds exactly the filter's matches (extract_fast.lua's fast path)
-            boolean covers = filter.upstream().isEmpty()
-                    && filter.protocol().isEmpty()
-                    && ProxyCodec.compositeSize(filter.labels().required(), settings.indexDimensions())
-                            == filter.labels().required().size();
             args.add("c");
             args.add(composite.get().substring(2));
-            args.add(covers ? "1" : "");
+            args.add("");
             args.set(terms, Integer.toString(Integer.parseInt(args.get(terms)) + 1));
-        }
-        boolean unfiltered = args.get(terms).equals("0");
-        boolean covered = composite.isPresent() && args.getLast().equals("1");
-        if ((mode.equals("0") || mode.equals("1"))
-                && reserve == 0
-                && request.maxHealthAge().isZero()
-                && count <= FAST_PATH_MAX_COUNT
-                && (unfiltered || covered)) {
-            fastPathArgs(composite.filter(c -> covered), now, settings, args);
         }
         return args;
     }
 
-    /** Most proxies one extraction takes on the fast path (extract_fast.lua). */
-    static final int FAST_PATH_MAX_COUNT = 1000;
-
-    private static final String ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
+    /** The KEYS and ARGV of one extract_fast.lua call. */
+    record FastCall(List<String> keys, List<String> args) {}
 
     /**
-     * The ARGV of extract_fast.lua after the terms (its header), ready to use so the script builds
-     * no string: 'f', the tombstone end of a proxy without expiry, and for a composite range the
-     * bounds of its window from a random id on and of the wrap to the range's start.
+     * The call of extract_fast.lua (its header) for {@code count} proxies in {@code mode} on the pool
+     * of {@code keys}, when the request is its case: partial or allOrNothing ('0' or '1'), no
+     * gateway reserve, no maxHealthAge, count at most {@link #FAST_PATH_MAX_COUNT}, and no filter or
+     * a filter that is one set term ({@link ProxyCodec#setTermFor}); else empty (extract.lua only).
+     * When it answers {@code {0}} the caller runs extract.lua: nothing was extracted.
      */
-    private static void fastPathArgs(
-            Optional<String> composite, Instant now, StoreSettings settings, List<String> args) {
-        args.add("f");
-        args.add(Long.toString(ProxyCodec.millis(now)
-                + settings.tombstoneRetentionForNoExpiry().toMillis()));
-        if (composite.isEmpty()) {
-            args.add("");
-            return;
+    static Optional<FastCall> fastCall(
+            RedisKeys keys,
+            ExtractionRequest request,
+            Instant now,
+            StoreSettings settings,
+            int count,
+            String mode,
+            int reserve) {
+        ExtractionFilter filter = request.filter();
+        boolean unfiltered = filter.upstream().isEmpty()
+                && filter.protocol().isEmpty()
+                && filter.labels().required().isEmpty();
+        Optional<String> set = ProxyCodec.setTermFor(
+                filter.upstream(),
+                filter.protocol().map(p -> p.wireName()),
+                filter.labels().required(),
+                settings.indexDimensions());
+        if (!(mode.equals("0") || mode.equals("1"))
+                || reserve != 0
+                || !request.maxHealthAge().isZero()
+                || count > FAST_PATH_MAX_COUNT
+                || !(unfiltered || set.isPresent())) {
+            return Optional.empty();
         }
-        String term = ProxyCodec.utf8Length(composite.get()) + ":" + composite.get();
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        StringBuilder from = new StringBuilder(term.length() + 8).append(term).append("|p-");
-        for (int i = 0; i < 4; i++) {
-            from.append(ID_ALPHABET.charAt(random.nextInt(ID_ALPHABET.length())));
+        List<String> k = new ArrayList<>(7);
+        for (String name : List.of("r", "f", "a", "g", "n", "h")) {
+            k.add(keys.poolTag() + name);
         }
-        args.add("[" + term + "|");
-        args.add("[" + from);
-        args.add("(" + term + "}");
-        args.add("(" + from);
+        set.ifPresent(term -> k.add(keys.set(term)));
+        long ms = ProxyCodec.millis(now);
+        List<String> args = List.of(
+                Long.toString(ms),
+                Integer.toString(count),
+                Long.toString(request.minRemainingTtl().toMillis()),
+                Long.toString(ms + settings.tombstoneRetentionForNoExpiry().toMillis()),
+                set.orElse(""));
+        return Optional.of(new FastCall(List.copyOf(k), args));
     }
+
+    /** Most proxies one extraction takes on the fast path (extract_fast.lua). */
+    static final int FAST_PATH_MAX_COUNT = 1000;
 
     /** The extracted proxies of a script reply whose records start at index {@code from}. */
     static List<ExtractedProxy> extracted(List<?> reply, int from, Instant now) {

@@ -38,21 +38,6 @@ public record RedisScript(String name, String source, String sha) {
         return of(path.substring(path.lastIndexOf('/') + 1), read(prelude) + "\n" + read(path));
     }
 
-    /**
-     * The script at resource {@code path} with {@code prelude} prepended, both after the resource
-     * {@code fast}: a self-contained fast path that runs before the prelude's local functions are
-     * created (creating them costs microseconds per call) and falls through to the rest when it
-     * cannot answer.
-     *
-     * @param fast    the resource of the fast path
-     * @param prelude the resource of the shared local functions
-     * @param path    the resource of the script
-     * @return the script
-     */
-    public static RedisScript withFastPath(String fast, String prelude, String path) {
-        return of(path.substring(path.lastIndexOf('/') + 1), read(fast) + "\n" + read(prelude) + "\n" + read(path));
-    }
-
     /** A script of the given source; its SHA-1 computed here. */
     public static RedisScript of(String name, String source) {
         try {

@@ -9,8 +9,11 @@ import redis.clients.jedis.RedisClient;
  * Checks the store's Redis layout against itself after a test (see {@code redis/common.lua}):
  * every stored proxy is in exactly the index members, sets and sorted sets of its state, no index
  * or set holds an id that is neither stored nor retired (T g: extracted, cleanup pending), a
- * retired id keeps its record, key and index members until collected, the counters agree, no
- * stored proxy is tombstoned. A
+ * retired id keeps its record, key and single-term index members until collected (its composite
+ * members may be gone: the general script removes them, the fast path leaves them), the counters
+ * agree, no stored proxy is tombstoned, every stored id is in the set of each set term of its
+ * {@code T f} entry and every other member of a set is retired or pending its cleanup in
+ * {@code T m}. A
  * half-done extraction or publish would break one of these. O(n) commands: test use only.
  */
 final class LayoutAudit {
@@ -19,6 +22,11 @@ final class LayoutAudit {
 
     /** Problems found (empty when consistent) in the store of key prefix {@code prefix}. */
     static List<String> problems(String host, int port, String prefix) {
+        return problems(host, port, prefix, dev.proxypool.core.extract.StoreSettings.DEFAULT_INDEX_DIMENSIONS);
+    }
+
+    /** As {@link #problems(String, int, String)} for a store whose proxies were published with index dimensions {@code dims}. */
+    static List<String> problems(String host, int port, String prefix, List<String> dims) {
         List<String> problems = new ArrayList<>();
         String t = new RedisKeys(prefix).poolTag();
         try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
@@ -51,10 +59,8 @@ final class LayoutAudit {
                 }
                 for (String item : items(v.get(4))) {
                     boolean there = c.zscore(t + "i", ProxyCodec.utf8Length(item) + ":" + item + "|" + id) != null;
-                    if (item.startsWith("c:")) { // removed by the extraction itself (retire)
-                        if (there) {
-                            problems.add(id + " is retired but still in the index as " + item);
-                        }
+                    if (item.startsWith("c:")) { // removed by the general script (retire), kept by the fast path
+                        indexMembers += there ? 1 : 0;
                     } else { // left in the index until collected
                         indexMembers++;
                         if (!there) {
@@ -87,8 +93,8 @@ final class LayoutAudit {
                 if (!record.id().equals(id)
                         || !RedisKeys.physical(record.key()).equals(key)
                         || !record.upstream().equals(upstream)
-                        || !ProxyCodec.indexItems(record).equals(ix)
-                        || !ProxyCodec.storedValue(record).equals(e.getValue())) {
+                        || !ProxyCodec.indexItems(record, dims).equals(ix)
+                        || !ProxyCodec.storedValue(record, dims).equals(e.getValue())) {
                     problems.add(id + ": fields k/u/ix disagree with the record");
                 }
                 boolean isAvailable = !c.sismember(t + "d", id);
@@ -146,10 +152,72 @@ final class LayoutAudit {
                     problems.add("check of " + id + ", which is not stored");
                 }
             }
+            problems.addAll(setProblems(c, t, records.keySet(), retired.keySet()));
             List<String> outside = scan(c, prefix + "*");
             outside.removeIf(k -> k.startsWith(prefix + "snapshot:") || k.startsWith(prefix + "workers"));
             if (!outside.isEmpty()) {
                 problems.add("keys under the bare prefix: " + outside);
+            }
+        }
+        return problems;
+    }
+
+    /** Unpacks every T f entry: id -> its set terms (none for an entry without them). */
+    private static final String SET_TERMS_OF_FAST = """
+            local out = {}
+            local all = redis.call('HGETALL', KEYS[1])
+            for i = 1, #all, 2 do
+              local t = { cmsgpack.unpack(all[i + 1]) }
+              local entry = { all[i] }
+              if t[4] == 's' then
+                for k = 5, #t do entry[#entry + 1] = t[k] end
+              end
+              out[#out + 1] = entry
+            end
+            return out
+            """;
+
+    /**
+     * The per-term sets (T e:term): every stored, not retired id is in the set of each term of its
+     * T f entry; every other member is retired (T g) or pending its cleanup (T m names the term).
+     */
+    private static List<String> setProblems(
+            RedisClient c, String t, java.util.Set<String> records, java.util.Set<String> retired) {
+        List<String> problems = new ArrayList<>();
+        Map<String, java.util.Set<String>> termsOf = new java.util.HashMap<>();
+        for (Object entry : (List<?>) c.eval(SET_TERMS_OF_FAST, List.of(t + "f"), List.of())) {
+            List<?> e = (List<?>) entry;
+            java.util.Set<String> terms = new java.util.HashSet<>();
+            for (int i = 1; i < e.size(); i++) {
+                terms.add((String) e.get(i));
+            }
+            termsOf.put((String) e.get(0), terms);
+        }
+        Map<String, String> pending = c.hgetAll(t + "m");
+        java.util.Set<String> setKeys =
+                new java.util.TreeSet<>(scan(c, t.replace("{", "\\{").replace("}", "\\}") + "e:*"));
+        for (Map.Entry<String, java.util.Set<String>> e : termsOf.entrySet()) {
+            String id = e.getKey();
+            if (retired.contains(id) || !records.contains(id)) {
+                continue;
+            }
+            for (String term : e.getValue()) {
+                if (!c.sismember(t + "e:" + term, id)) {
+                    problems.add(id + " is missing from the set of " + term);
+                }
+            }
+        }
+        for (String key : setKeys) {
+            String term = key.substring((t + "e:").length());
+            for (String id : c.smembers(key)) {
+                boolean member = records.contains(id)
+                        && !retired.contains(id)
+                        && termsOf.getOrDefault(id, java.util.Set.of()).contains(term);
+                boolean pendingHere =
+                        pending.containsKey(id) && items(pending.get(id)).contains(term);
+                if (!member && !retired.contains(id) && !pendingHere) {
+                    problems.add(id + " is in the set of " + term + " without being a member, retired or pending");
+                }
             }
         }
         return problems;

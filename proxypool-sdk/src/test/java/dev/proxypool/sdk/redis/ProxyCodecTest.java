@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.proxypool.core.extract.ProxyFixtures;
+import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.model.Anonymity;
 import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.ExitNetwork;
@@ -16,6 +17,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -91,8 +94,9 @@ class ProxyCodecTest {
         Proxy p = ProxyFixtures.rich(1);
         List<String> args = new ArrayList<>();
         ProxyCodec.publishArgs(p, args);
-        assertEquals(2, args.size());
+        assertEquals(3, args.size());
         assertEquals(p.id(), args.get(0));
+        assertEquals(String.join("", ProxyCodec.setTerms(p, StoreSettings.DEFAULT_INDEX_DIMENSIONS)), args.get(2));
         List<String> fields = LayoutAudit.items(args.get(1));
         assertEquals(
                 List.of(
@@ -107,5 +111,47 @@ class ProxyCodecTest {
         String head = "1:1" + "18:" + p.id() + "6:socks5" + "9:192.0.2.1" + "4:1081" + "8:vendor-a" + "8:vendor-a"
                 + "11:vendor-a-us";
         assertEquals(head, fields.get(5).substring(0, head.length()));
+    }
+
+    @Test
+    void setTermsAreTheUpstreamTheProtocolTheDeclaredLabelsAndTheirComposites() {
+        Proxy p = ProxyFixtures.builder(1)
+                .upstream("up")
+                .labels(Labels.of("country", "US", "type", "dc", "isp", "x"))
+                .build();
+        List<String> dims = List.of("country", "type");
+        List<String> terms = ProxyCodec.setTerms(p, dims);
+        String composite = ProxyCodec.compositeItem(new java.util.TreeMap<>(Map.of("country", "US", "type", "dc")));
+        assertEquals(
+                List.of(
+                        ProxyCodec.term("u:up"),
+                        ProxyCodec.term("p:" + p.protocol().wireName()),
+                        ProxyCodec.term(ProxyCodec.labelItem("country", "US")),
+                        ProxyCodec.term(ProxyCodec.labelItem("type", "dc")),
+                        ProxyCodec.term(composite)),
+                terms,
+                "no set of a label outside the declared dimensions (isp)");
+        // a filter is served by a set exactly when it is one of those terms
+        assertEquals(
+                Optional.of(ProxyCodec.term(composite)),
+                ProxyCodec.setTermFor(Optional.empty(), Optional.empty(), Map.of("type", "dc", "country", "US"), dims));
+        assertEquals(
+                Optional.of(ProxyCodec.term(ProxyCodec.labelItem("country", "US"))),
+                ProxyCodec.setTermFor(Optional.empty(), Optional.empty(), Map.of("country", "US"), dims));
+        assertEquals(
+                Optional.of(ProxyCodec.term("u:up")),
+                ProxyCodec.setTermFor(Optional.of("up"), Optional.empty(), Map.of(), dims));
+        assertEquals(
+                Optional.of(ProxyCodec.term("p:http")),
+                ProxyCodec.setTermFor(Optional.empty(), Optional.of("http"), Map.of(), dims));
+        assertEquals(
+                Optional.empty(),
+                ProxyCodec.setTermFor(Optional.of("up"), Optional.empty(), Map.of("country", "US"), dims));
+        assertEquals(
+                Optional.empty(), ProxyCodec.setTermFor(Optional.empty(), Optional.empty(), Map.of("isp", "x"), dims));
+        assertEquals(
+                Optional.empty(),
+                ProxyCodec.setTermFor(Optional.empty(), Optional.empty(), Map.of("country", "US", "isp", "x"), dims));
+        assertEquals(Optional.empty(), ProxyCodec.setTermFor(Optional.empty(), Optional.empty(), Map.of(), dims));
     }
 }

@@ -71,14 +71,27 @@ class RedisPoolStoreTest {
                 .build()) {
             assertEquals(List.of(), LayoutAudit.scan(c, s.keyPrefix() + "*"), "nothing under the bare prefix");
             TreeSet<String> names = new TreeSet<>();
+            TreeSet<String> sets = new TreeSet<>();
             for (String key : LayoutAudit.scan(c, "{" + s.keyPrefix() + "*")) {
                 assertTrue(key.startsWith(tag), key);
-                names.add(key.substring(tag.length()));
+                if (key.startsWith(tag + "e:")) {
+                    sets.add(key.substring(tag.length() + 2));
+                } else {
+                    names.add(key.substring(tag.length()));
+                }
             }
             assertEquals(
                     Set.of("a", "f", "g", "i", "k", "n", "r", "s", "xa"), // t: once a purge collects the retired id
                     names,
                     "a fixed set of keys, whatever the labels");
+            TreeSet<String> terms = new TreeSet<>(ProxyCodec.setTerms(p, StoreSettings.DEFAULT_INDEX_DIMENSIONS));
+            terms.addAll(ProxyCodec.setTerms(other, StoreSettings.DEFAULT_INDEX_DIMENSIONS));
+            // the extraction popped p, the only member, from the country=US set: an empty set is no key
+            terms.remove(ProxyCodec.term(ProxyCodec.labelItem("country", "US")));
+            assertEquals(
+                    terms,
+                    sets,
+                    "besides, one set per set term (upstream, protocol, declared labels and combinations)");
             String stored = c.hget(tag + "r", other.id());
             assertTrue(
                     stored.startsWith(ProxyCodec.utf8Length("http/10.0.0.2/8000/") + ":http/10.0.0.2/8000/"), stored);
@@ -280,6 +293,156 @@ class RedisPoolStoreTest {
                     2 * 3, c.zcard(tag + "i"), "index members of the 2 stored proxies only (u, p, one label each)");
         }
         assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+    }
+
+    @Test
+    void staleSetMembersAreSkippedNoProxyIsHandedOutTwiceAndThePurgeEmptiesTheSets() {
+        // unfiltered extractions leave their ids in their sets (lazy cleanup); filtered extractions
+        // through every kind of set (composite, one label, upstream, protocol) pop and drop them
+        RedisPoolStore s = open();
+        String[] countries = {"US", "DE"};
+        String[] types = {"a", "b"};
+        List<Proxy> pool = new ArrayList<>();
+        for (int n = 0; n < 400; n++) {
+            pool.add(ProxyFixtures.builder(n)
+                    .upstream("up-" + n % 3)
+                    .labels(Labels.of("country", countries[n % 2], "type", types[(n / 2) % 2]))
+                    .expiresAt(NOW.plus(Duration.ofHours(1)))
+                    .build());
+        }
+        assertEquals(400, s.upsert(pool, NOW).added());
+        Set<String> seen = new java.util.HashSet<>();
+        for (int i = 0; i < 150; i++) {
+            for (String id : extractedIds(s.extract(ExtractionRequest.builder(1).build(), NOW))) {
+                assertTrue(seen.add(id), "handed out twice: " + id);
+            }
+        }
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+        List<ExtractionFilter> filters = new ArrayList<>();
+        for (String c : countries) {
+            for (String t : types) {
+                filters.add(
+                        ExtractionFilter.builder().country(c).label("type", t).build());
+            }
+            filters.add(ExtractionFilter.builder().country(c).build());
+        }
+        filters.add(ExtractionFilter.builder().upstream("up-1").build());
+        filters.add(ExtractionFilter.builder().protocol(pool.get(0).protocol()).build());
+        filters.add(ExtractionFilter.builder().build());
+        for (ExtractionFilter f : filters) {
+            while (true) {
+                ExtractionResult r =
+                        s.extract(ExtractionRequest.builder(3).filter(f).build(), NOW);
+                List<Proxy> got =
+                        ProxyFixtures.extracted(r).stream().map(e -> e.proxy()).toList();
+                for (Proxy p : got) {
+                    assertTrue(seen.add(p.id()), "handed out twice: " + p.id());
+                    assertTrue(f.upstream().map(u -> u.equals(p.upstream())).orElse(true), f + " " + p);
+                    f.labels()
+                            .required()
+                            .forEach((k, v) -> assertEquals(v, p.labels().get(k), f + " " + p));
+                }
+                if (got.size() < 3) {
+                    break;
+                }
+            }
+            assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+        }
+        assertEquals(400, seen.size(), "every proxy handed out once");
+        s.purgeExpired(NOW);
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+        try (RedisClient c = RedisClient.builder()
+                .hostAndPort(TestRedis.HOST, TestRedis.PORT)
+                .build()) {
+            String tag = new RedisKeys(s.keyPrefix()).poolTag();
+            assertEquals(
+                    List.of(),
+                    LayoutAudit.scan(c, tag.replace("{", "\\{").replace("}", "\\}") + "e:*"),
+                    "every set emptied");
+            assertEquals(0, c.hlen(tag + "m"), "no set cleanup pending");
+        }
+    }
+
+    @Test
+    void disabledProxiesStayInTheirSetsSoEnablingThemNeedsNoSetKey() {
+        // the fast path pops a disabled member, finds it out of the available set and not retired,
+        // and puts it back: after setDisabled(false), which names no set, the filter finds it again
+        RedisPoolStore s = open();
+        List<Proxy> pool = new ArrayList<>();
+        for (int n = 0; n < 10; n++) {
+            pool.add(ProxyFixtures.builder(n).labels(Labels.of("country", "US")).build());
+        }
+        s.upsert(pool, NOW);
+        for (int n = 1; n < 10; n++) {
+            assertTrue(s.setDisabled(pool.get(n).id(), true));
+        }
+        ExtractionFilter us = ExtractionFilter.builder().country("US").build();
+        assertEquals(
+                Set.of(pool.get(0).id()),
+                extractedIds(s.extract(ExtractionRequest.builder(1).filter(us).build(), NOW)));
+        assertEquals(
+                new ExtractionResult.Insufficient(0),
+                s.extract(ExtractionRequest.builder(1).filter(us).allOrNothing().build(), NOW),
+                "the 9 disabled members were popped and put back, none extracted");
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+        for (int n = 1; n < 10; n++) {
+            assertTrue(s.setDisabled(pool.get(n).id(), false));
+        }
+        Set<String> seen = new java.util.HashSet<>();
+        for (int i = 0; i < 9; i++) {
+            Set<String> got = extractedIds(
+                    s.extract(ExtractionRequest.builder(1).filter(us).build(), NOW));
+            assertEquals(1, got.size(), "extraction " + i + " finds an enabled proxy");
+            assertTrue(seen.addAll(got), "handed out twice: " + got);
+        }
+        assertEquals(9, seen.size());
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, s.keyPrefix()));
+    }
+
+    @Test
+    void changingTheDimensionsReindexesAProxyAtItsNextPublishWithoutLosingOne() {
+        RedisPoolStore before = open();
+        List<Proxy> pool = new ArrayList<>();
+        for (int n = 0; n < 40; n++) {
+            pool.add(ProxyFixtures.builder(n)
+                    .labels(Labels.of("country", n % 2 == 0 ? "US" : "DE", "type", n % 4 < 2 ? "a" : "b"))
+                    .build());
+        }
+        before.upsert(pool, NOW);
+        // the same pool, another process configured with store.index.dimensions: [type]
+        List<String> dims = List.of("type");
+        RedisPoolStore after = RedisPoolStore.connect(
+                TestRedis.config(before.keyPrefix()), StoreSettings.DEFAULTS.withIndexDimensions(dims));
+        opened.add(after);
+        assertEquals(40, after.upsert(pool, NOW).refreshed());
+        after.purgeExpired(NOW); // the country and country x type sets' members: cleaned
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, after.keyPrefix(), dims));
+        try (RedisClient c = RedisClient.builder()
+                .hostAndPort(TestRedis.HOST, TestRedis.PORT)
+                .build()) {
+            String tag = new RedisKeys(after.keyPrefix()).poolTag();
+            Set<String> sets = new TreeSet<>();
+            for (String key : LayoutAudit.scan(c, tag.replace("{", "\\{").replace("}", "\\}") + "e:*")) {
+                sets.add(key.substring(tag.length() + 2));
+            }
+            TreeSet<String> want = new TreeSet<>();
+            for (Proxy p : pool) {
+                want.addAll(ProxyCodec.setTerms(p, dims));
+            }
+            assertEquals(want, sets, "the sets of the new dimensions only");
+        }
+        // a type filter is a set now, country x type no longer: both still find every match once
+        Set<String> seen = new java.util.HashSet<>();
+        for (ExtractionFilter f : List.of(
+                ExtractionFilter.builder().country("US").label("type", "a").build(),
+                ExtractionFilter.builder().label("type", "a").build(),
+                ExtractionFilter.builder().label("type", "b").build())) {
+            for (String id : extractedIds(
+                    after.extract(ExtractionRequest.builder(40).filter(f).build(), NOW))) {
+                assertTrue(seen.add(id), "handed out twice: " + id);
+            }
+        }
+        assertEquals(40, seen.size(), "none lost");
     }
 
     @Test
