@@ -376,13 +376,14 @@ public final class SnapshotSubscriber implements AutoCloseable {
         SnapshotHeader h = live.header;
         ClusterSnapshot snapshot = new ClusterSnapshot(
                 h.epoch(), h.version(), h.publishedAt(), h.validUntil(), live.content.proxies(), resynced);
-        last = snapshot;
         try {
             consumer.accept(snapshot);
         } catch (RuntimeException e) {
             note(e);
             LOG.log(Level.WARNING, "snapshot consumer failed on version " + h.version(), e);
         }
+        // only now: a caller of awaitVersion that sees this version finds it applied, not on its way
+        last = snapshot;
         lock.lock();
         try {
             progress.signalAll();
