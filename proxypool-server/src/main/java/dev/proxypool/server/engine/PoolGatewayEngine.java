@@ -2,6 +2,7 @@ package dev.proxypool.server.engine;
 
 import dev.proxypool.core.model.LabelSelector;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.core.routing.NoCandidatePolicy;
 import dev.proxypool.core.routing.RequestFacts;
 import dev.proxypool.core.routing.RetryRule;
 import dev.proxypool.core.routing.RoutingRule;
@@ -88,9 +89,32 @@ public final class PoolGatewayEngine implements GatewayEngine {
         return route(request, true);
     }
 
+    /**
+     * {@inheritDoc} A request whose routing may wait for a proxy (its {@code onNoCandidate: wait}, or a
+     * sticky session's wait for its own busy proxy) is not routed here at all: {@code null}, before any
+     * check or count, so the caller routes it with {@link #route} on a thread that may wait.
+     */
     @Override
     public RouteDecision routeWithoutLookup(RouteRequest request) {
+        RoutingRule rule = engine.route(new Facts(request));
+        if (rule != null && mayWait(rule, request)) {
+            return null;
+        }
         return route(request, false);
+    }
+
+    /** Whether acquiring under {@code rule} may park: a waiting routing, or a request naming a sticky session. */
+    private boolean mayWait(RoutingRule rule, RouteRequest request) {
+        if (rule.onNoCandidate() == NoCandidatePolicy.WAIT) {
+            return true;
+        }
+        if (!rule.sticky().enabled()) {
+            return false;
+        }
+        String session = sessionOf(
+                access.options(request.client(), request.headers()),
+                request.headers().first(rule.sticky().header()));
+        return session == null || !session.isEmpty();
     }
 
     /**

@@ -66,6 +66,17 @@ final class ExchangeRouting {
             conn.ch.close();
             return;
         }
+        if (c != null && d == null) { // the routing may wait for a proxy: all of it off the loop
+            String known = c;
+            offLoop(
+                    h,
+                    () -> prepare(h, known, decide(h, known, attemptNo, tried, true)),
+                    attemptNo,
+                    tried,
+                    last,
+                    lastTimeout);
+            return;
+        }
         if (d instanceof UpstreamAttempt a && a.dialBlocks()) {
             offLoop(h, () -> prepare(h, c, a), attemptNo, tried, last, lastTimeout);
             return;

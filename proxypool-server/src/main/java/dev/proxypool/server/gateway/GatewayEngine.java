@@ -20,10 +20,12 @@ public interface GatewayEngine {
      * {@link #route} for an event loop, which must not wait: the same checks and the same pick, but a
      * destination name the engine would look up is left to the attempt's {@link UpstreamAttempt#dial()}
      * (which then says so with {@link UpstreamAttempt#dialBlocks()}, and may throw {@link
-     * RouteRefusedException}). Default: {@link #route}, for engines that look nothing up.
+     * RouteRefusedException}). A request whose routing may wait for a proxy gets {@code null}, before any
+     * check or count: the caller then routes it with {@link #route} on a thread that may wait. Default:
+     * {@link #route}, for engines that neither look anything up nor wait.
      *
      * @param request the request
-     * @return as {@link #route}
+     * @return as {@link #route}, or {@code null}: route this one with {@link #route} off the loop
      */
     default RouteDecision routeWithoutLookup(RouteRequest request) {
         return route(request);

@@ -3,6 +3,7 @@ package dev.proxypool.server.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -63,12 +64,16 @@ class RouteWithoutLookupTest {
     }
 
     private PoolGatewayEngine engine(String proxyHost) throws Exception {
+        return engine(proxyHost, "[{ name: lab }]");
+    }
+
+    private PoolGatewayEngine engine(String proxyHost, String routings) throws Exception {
         Path cfg = dir.resolve("proxypool.yaml");
         Files.writeString(cfg, """
                 server: { host: 127.0.0.1, gatewayPort: 0, apiPort: 0 }
                 health: { active: { enabled: false } }
-                routings: [{ name: lab }]
-                """);
+                routings: %s
+                """.formatted(routings));
         Proxy proxy = Proxy.builder(new ProxyKey(Protocol.HTTP, proxyHost, 3128, CredentialRef.NONE))
                 .upstream("lab")
                 .maxConcurrency(10)
@@ -152,6 +157,28 @@ class RouteWithoutLookupTest {
                 assertInstanceOf(UpstreamAttempt.class, byName.routeWithoutLookup(connect("93.184.216.34")));
         assertTrue(b.dialBlocks(), "the proxy's own name is looked up off the loop");
         b.complete(AttemptOutcome.ABANDONED);
+    }
+
+    /** Acquiring may park (a waiting routing, a sticky session's wait for its busy proxy): never on a loop. */
+    @Test
+    void aRoutingThatMayWaitIsLeftToTheBlockingRouteBeforeAnyCheckOrCount() throws Exception {
+        PoolGatewayEngine waits = engine("127.0.0.1", "[{ name: lab, onNoCandidate: wait, waitTimeout: 2s }]");
+        assertNull(waits.routeWithoutLookup(connect("93.184.216.34")), "a waiting routing: off the loop");
+        assertEquals(0, waits.inFlight(), "nothing was acquired");
+        UpstreamAttempt a = assertInstanceOf(UpstreamAttempt.class, waits.route(connect("93.184.216.34")));
+        a.complete(AttemptOutcome.ABANDONED);
+        pool.close();
+
+        PoolGatewayEngine sticky = engine("127.0.0.1", "[{ name: lab, sticky: { enabled: true } }]");
+        HeaderLookup session = name -> name.equalsIgnoreCase("X-ProxyPool-Session") ? "s1" : null;
+        assertNull(
+                sticky.routeWithoutLookup(
+                        new RouteRequest("alice", "93.184.216.34", 443, "CONNECT", true, session, 1, List.of())),
+                "a request naming a sticky session may wait for its busy proxy: off the loop");
+        UpstreamAttempt plain =
+                assertInstanceOf(UpstreamAttempt.class, sticky.routeWithoutLookup(connect("93.184.216.34")));
+        plain.complete(AttemptOutcome.ABANDONED);
+        assertEquals(0, sticky.inFlight());
     }
 
     @Test
