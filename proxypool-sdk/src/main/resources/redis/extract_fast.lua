@@ -47,6 +47,13 @@ do
     local now, count, min_ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
     local av, term = KEYS[3], ARGV[5]
     local ids, ts, back, ok = {}, {}, {}, true -- taken ids and their T f items; members to put back
+    local function holds(t) -- whether a T f item still lists the popped set's term (else: a stale member)
+      if t[4] ~= 's' then return false end
+      for k = 5, #t do
+        if t[k] == term then return true end
+      end
+      return false
+    end
     if count == 1 then -- the common call, without tables of candidates: single-key commands, bulk replies
       if term == '' then
         local id = redis.call('SPOP', av)
@@ -65,13 +72,7 @@ do
           local f = redis.call('HGET', KEYS[2], id)
           if f then -- none: not stored (removed, collected) or stored before T f: dropped
             local t = { cmsgpack.unpack(f) }
-            local member = false
-            if t[4] == 's' then
-              for k = 5, #t do
-                if t[k] == term then member = true break end
-              end
-            end
-            if member then -- else published again without the term: dropped
+            if holds(t) then -- else published again without the term: dropped
               local e = t[1]
               if e > 0 and (e <= now or e - now < min_ttl) then
                 back[#back + 1] = id -- a member that fails the test: stays one, skipped here
@@ -120,13 +121,7 @@ do
           local f = fast[j]
           if f then -- none: not stored (removed, collected) or stored before T f: dropped
             local t = { cmsgpack.unpack(f) }
-            local member = false
-            if t[4] == 's' then
-              for k = 5, #t do
-                if t[k] == term then member = true break end
-              end
-            end
-            if member then -- else published again without the term: dropped
+            if holds(t) then -- else published again without the term: dropped
               local e = t[1]
               if e > 0 and (e <= now or e - now < min_ttl) then
                 back[#back + 1] = id -- a member that fails the test: stays one, skipped here

@@ -62,24 +62,14 @@ final class ProxyCodec {
         List<String> out = new ArrayList<>(4 + dims.size());
         out.add(term("u:" + p.upstream()));
         out.add(term("p:" + p.protocol().wireName()));
-        List<String> present = new ArrayList<>(dims.size());
         for (String d : dims) {
             String v = p.labels().values().get(d);
             if (v != null) {
-                present.add(d);
                 out.add(term(labelItem(d, v)));
             }
         }
-        for (int mask = 1; mask < 1 << present.size(); mask++) {
-            if (Integer.bitCount(mask) >= 2) {
-                Map<String, String> combo = new TreeMap<>();
-                for (int i = 0; i < present.size(); i++) {
-                    if ((mask & 1 << i) != 0) {
-                        combo.put(present.get(i), p.labels().values().get(present.get(i)));
-                    }
-                }
-                out.add(term(compositeItem(combo)));
-            }
+        for (String composite : compositeItems(p, dims)) {
+            out.add(term(composite));
         }
         return out;
     }
@@ -197,12 +187,21 @@ final class ProxyCodec {
         for (Map.Entry<String, String> l : p.labels().values().entrySet()) {
             item(sb, labelItem(l.getKey(), l.getValue()));
         }
+        for (String composite : compositeItems(p, dims)) {
+            item(sb, composite);
+        }
+        return sb.toString();
+    }
+
+    /** The composite items of {@code p}: one per combination of two or more of {@code dims} it has all of. */
+    private static List<String> compositeItems(Proxy p, List<String> dims) {
         List<String> present = new ArrayList<>(dims.size());
         for (String d : dims) {
             if (p.labels().values().containsKey(d)) {
                 present.add(d);
             }
         }
+        List<String> out = new ArrayList<>();
         for (int mask = 1; mask < 1 << present.size(); mask++) {
             if (Integer.bitCount(mask) >= 2) {
                 Map<String, String> combo = new TreeMap<>();
@@ -211,10 +210,10 @@ final class ProxyCodec {
                         combo.put(present.get(i), p.labels().values().get(present.get(i)));
                     }
                 }
-                item(sb, compositeItem(combo));
+                out.add(compositeItem(combo));
             }
         }
-        return sb.toString();
+        return out;
     }
 
     /**
