@@ -301,11 +301,6 @@ final class EventLoopListener implements AutoCloseable {
         });
     }
 
-    /** Entries in the per-address map now (tests). */
-    int addressesTracked() {
-        return perAddress.size();
-    }
-
     GatewayLoops loops() {
         return loops;
     }

@@ -68,11 +68,6 @@ final class HandOff implements Executor {
         }
     }
 
-    /** Tasks queued or running now. */
-    int pending() {
-        return pending.get();
-    }
-
     /** Runs what is queued, takes nothing more. */
     void shutdown() {
         threads.shutdown();
