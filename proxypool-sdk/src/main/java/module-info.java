@@ -36,7 +36,7 @@ module dev.proxypool.sdk {
     exports dev.proxypool.sdk.asn to
             dev.proxypool.server,
             dev.proxypool.cli;
-    exports dev.proxypool.sdk.cluster to
+    exports dev.proxypool.sdk.coordination to
             dev.proxypool.server,
             dev.proxypool.cli;
     exports dev.proxypool.sdk.dial to

@@ -3,15 +3,15 @@ package dev.proxypool.server;
 import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.routing.RetryRule;
 import dev.proxypool.sdk.ProxyPool;
-import dev.proxypool.sdk.cluster.ClusterControl;
-import dev.proxypool.sdk.cluster.ClusterRedis;
-import dev.proxypool.sdk.cluster.ClusterRole;
-import dev.proxypool.sdk.cluster.SharedSequentialStates;
 import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.coordination.ControlRole;
+import dev.proxypool.sdk.coordination.CoordinationRedis;
+import dev.proxypool.sdk.coordination.ServeRole;
+import dev.proxypool.sdk.coordination.SharedSequentialStates;
 import dev.proxypool.sdk.credentials.Secret;
 import dev.proxypool.sdk.engine.EmbeddedProxyPool;
-import dev.proxypool.sdk.lock.StageLease;
+import dev.proxypool.sdk.lock.StageLock;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.sdk.redis.RedisClusterPoolStore;
 import dev.proxypool.server.access.ClientAuthenticator;
@@ -27,10 +27,10 @@ import dev.proxypool.server.api.BearerToken;
 import dev.proxypool.server.api.FeedbackService;
 import dev.proxypool.server.api.distribution.DistributionService;
 import dev.proxypool.server.api.lease.ProxyLeaseService;
+import dev.proxypool.server.assembly.ConfigPoller;
+import dev.proxypool.server.assembly.RoleAssembly;
+import dev.proxypool.server.assembly.SequentialPersistence;
 import dev.proxypool.server.console.Console;
-import dev.proxypool.server.engine.AccessControl;
-import dev.proxypool.server.engine.DestinationResolution;
-import dev.proxypool.server.engine.PoolGatewayEngine;
 import dev.proxypool.server.gateway.ConnectionLimits;
 import dev.proxypool.server.gateway.GatewayConfig;
 import dev.proxypool.server.gateway.ProxyAuthenticator;
@@ -43,7 +43,11 @@ import dev.proxypool.server.persistence.ConfigState;
 import dev.proxypool.server.persistence.ConfigStore;
 import dev.proxypool.server.persistence.ConfigStores;
 import dev.proxypool.server.persistence.PostgresConfigStore;
+import dev.proxypool.server.readiness.StoreReadiness;
 import dev.proxypool.server.tls.ListenerTls;
+import dev.proxypool.server.upstream.AccessControl;
+import dev.proxypool.server.upstream.DestinationResolution;
+import dev.proxypool.server.upstream.PoolGatewayEngine;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.service.registry.Services;
 import io.helidon.webserver.http.HttpRouting;
@@ -85,7 +89,7 @@ public final class ProxyPoolServer implements AutoCloseable {
     private final PoolGatewayEngine engine;
     private final GatewayServer server;
     private final AutoCloseable metrics;
-    private final StageLease lease;
+    private final StageLock lease;
     private final ConfigStore configStore;
     private final AutoCloseable cluster;
     private final AutoCloseable nodes;
@@ -96,7 +100,7 @@ public final class ProxyPoolServer implements AutoCloseable {
             PoolGatewayEngine engine,
             GatewayServer server,
             AutoCloseable metrics,
-            StageLease lease,
+            StageLock lease,
             ConfigStore configStore,
             AutoCloseable cluster,
             AutoCloseable nodes,
@@ -173,7 +177,7 @@ public final class ProxyPoolServer implements AutoCloseable {
         private Consumer<ProxyPool.Builder> poolCustomizer = b -> {};
         private Consumer<HttpRouting.Builder> routes = r -> {};
         private Path configDir = Path.of("").toAbsolutePath();
-        private ClusterRole role = ClusterRole.ALL;
+        private ServeRole role = ServeRole.ALL;
         private boolean importConfig;
 
         private Builder(ProxyPoolConfig config) {
@@ -209,7 +213,7 @@ public final class ProxyPoolServer implements AutoCloseable {
          * no admin writes). Control and worker need {@code store.type: redis} or {@code redis-cluster};
          * several control planes may run: one publishes, the others stand by.
          */
-        public Builder role(ClusterRole r) {
+        public Builder role(ServeRole r) {
             role = Objects.requireNonNull(r, "role");
             return this;
         }
@@ -257,7 +261,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                             : config.server().socksPort().getAsInt();
             ProxyPoolConfig effective = withOwnEcho(config, bind, apiPort);
             boolean shared = config.store().type() != ProxyPoolConfig.StoreType.MEMORY;
-            if (role != ClusterRole.ALL && !shared) {
+            if (role != ServeRole.ALL && !shared) {
                 throw new ConfigException(
                         "store.type",
                         "--role " + role.name().toLowerCase(Locale.ROOT)
@@ -266,7 +270,7 @@ public final class ProxyPoolServer implements AutoCloseable {
             // snapshot distribution: with redis every role; with redis-cluster the split roles (--role all on a
             // Redis Cluster serves the whole pool in one process and publishes nothing)
             boolean distributes =
-                    config.store().type() == ProxyPoolConfig.StoreType.REDIS || (shared && role != ClusterRole.ALL);
+                    config.store().type() == ProxyPoolConfig.StoreType.REDIS || (shared && role != ServeRole.ALL);
             RoleAssembly assembly = RoleAssembly.of(role);
             ProxyPool.Builder pb = ProxyPool.builder()
                     .config(effective)
@@ -314,7 +318,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                 // sequential positions: restored where the routings stood (database, and the cluster's Redis), and
                 // every later move stored by the process that moves them (docs/design.md#sequential-switching, Q6)
                 SharedSequentialStates sharedSequential = distributes && assembly.collects()
-                        ? SharedSequentialStates.open(ClusterRedis.fromStore(config.store()))
+                        ? SharedSequentialStates.open(CoordinationRedis.fromStore(config.store()))
                         : null;
                 EmbeddedProxyPool.engineOf(pool)
                         .sequential()
@@ -382,10 +386,10 @@ public final class ProxyPoolServer implements AutoCloseable {
                 };
                 ConfigStore store = configStore;
                 // a control plane on the shared store shows its workers' snapshots (set once it joined)
-                AtomicReference<ClusterControl> control = new AtomicReference<>();
+                AtomicReference<ControlRole> control = new AtomicReference<>();
                 AdminService admin = assembly.admin(() -> AdminService.builder(pool, store)
                         .workers(
-                                () -> Optional.ofNullable(control.get()).map(ClusterControl::workers),
+                                () -> Optional.ofNullable(control.get()).map(ControlRole::workers),
                                 config.cluster().validity().dividedBy(2))
                         .series(series)
                         .activity(activity)
@@ -429,7 +433,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                 configChanged.set(metrics.bindControlPlane(
                         () -> nodes == null ? 0.0 : (double) nodes.nodes().size(), () -> (double) configVersion.get()));
                 EmbeddedProxyPool.engineOf(pool).registry().healthListener(metrics.healthListener());
-                StageLease lease = assembly.pipelineLease(config, pool);
+                StageLock lease = assembly.pipelineLease(config, pool);
                 if (lease != null && sharedSequential != null) {
                     // several control planes: the one without the pipeline lease follows the positions the
                     // writer stores, so it resumes from them when it takes over
@@ -455,8 +459,13 @@ public final class ProxyPoolServer implements AutoCloseable {
                 AutoCloseable cluster = !distributes
                         ? null
                         : assembly.joinCluster(
-                                ClusterRedis.fromStore(config.store()), config, pool, bind, gatewayPort, reloadConfig);
-                if (cluster instanceof ClusterControl c) {
+                                CoordinationRedis.fromStore(config.store()),
+                                config,
+                                pool,
+                                bind,
+                                gatewayPort,
+                                reloadConfig);
+                if (cluster instanceof ControlRole c) {
                     control.set(c);
                     if (nodes != null) {
                         // workers learn a registered node only once it passed a check (design H10b)

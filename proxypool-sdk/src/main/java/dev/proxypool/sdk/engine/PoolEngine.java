@@ -476,7 +476,7 @@ public final class PoolEngine {
 
     /**
      * Rebuilds the snapshot from {@code proxies} instead of the store and publishes it: a cluster
-     * worker builds from the control plane's content ({@code dev.proxypool.sdk.cluster}). Expired
+     * worker builds from the control plane's content ({@code dev.proxypool.sdk.coordination}). Expired
      * proxies are skipped; proxies not listed drop their runtimes. Off the hot path.
      *
      * @return the new snapshot's version (local to this engine)

@@ -2,8 +2,8 @@ package dev.proxypool.server.admin;
 
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.sdk.ProxyPool;
-import dev.proxypool.sdk.cluster.WorkerRegistry;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.coordination.WorkerRegistry;
 import dev.proxypool.sdk.credentials.Secret;
 import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.api.BearerToken;

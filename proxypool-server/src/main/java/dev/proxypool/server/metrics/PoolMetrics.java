@@ -4,7 +4,7 @@ import dev.proxypool.core.health.HealthListener;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.sdk.ProxyPool;
-import dev.proxypool.sdk.cluster.SubscriberStatus;
+import dev.proxypool.sdk.coordination.SubscriberStatus;
 import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;

@@ -8,8 +8,8 @@ import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.time.Clocks;
-import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.config.ClusterSettings;
+import dev.proxypool.sdk.coordination.ControlRole;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.io.BufferedReader;
@@ -21,7 +21,7 @@ import java.util.List;
 
 /**
  * A control-plane process for {@link ClusterProcessesTest}: an engine over an in-memory store,
- * published through {@link ClusterControl}. Reads commands on stdin:
+ * published through {@link ControlRole}. Reads commands on stdin:
  * {@code change N} changes N proxies' weights, refreshes the engine and publishes; prints
  * {@code published <version>}. Args: redis port, key prefix, pool size.
  */
@@ -57,7 +57,7 @@ public final class ControlProcessMain {
                     new PoolEngine(List.of(), HealthPolicy.DEFAULTS, store, Clocks.monotonic(), Clocks.wall(), 1);
             store.upsert(pool, Clocks.wall().instant());
             engine.refresh();
-            try (ClusterControl control = ClusterControl.start(
+            try (ControlRole control = ControlRole.start(
                     redis, settings, engine, Duration.ofMillis(200), Clocks.wall(), Clocks.monotonic())) {
                 System.out.println("ready " + control.publisher().version());
                 BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.Proxy;
-import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.coordination.ServeRole;
 import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
@@ -63,11 +63,11 @@ class NodeFirstCheckOnTheClusterTest {
                 FakeHttpProxy late = FakeHttpProxy.start();
                 TcpRelay lateDoor = new TcpRelay(late.port());
                 ProxyPoolServer control = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                        .role(ClusterRole.CONTROL)
+                        .role(ServeRole.CONTROL)
                         .configDir(dir)
                         .start();
                 ProxyPoolServer worker = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                        .role(ClusterRole.WORKER)
+                        .role(ServeRole.WORKER)
                         .configDir(dir)
                         .start();
                 HttpClient api = HttpClient.newHttpClient();

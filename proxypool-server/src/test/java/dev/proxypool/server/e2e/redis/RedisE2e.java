@@ -6,10 +6,10 @@ import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.sdk.ProxyPool;
-import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.coordination.ControlRole;
 import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.io.IOException;
@@ -76,8 +76,8 @@ public final class RedisE2e {
     }
 
     /** A control plane publishing {@code source}'s snapshots to {@code redis} (default cluster settings). */
-    public static ClusterControl control(RedisStoreConfig redis, ProxyPool source) {
-        return ClusterControl.start(
+    public static ControlRole control(RedisStoreConfig redis, ProxyPool source) {
+        return ControlRole.start(
                 redis,
                 ClusterSettings.DEFAULTS,
                 EmbeddedProxyPool.engineOf(source),

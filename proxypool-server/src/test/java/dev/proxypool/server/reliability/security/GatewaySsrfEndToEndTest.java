@@ -10,7 +10,7 @@ import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.access.ServerAccess;
 import dev.proxypool.server.access.UsernameParser;
-import dev.proxypool.server.engine.AccessControl;
+import dev.proxypool.server.upstream.AccessControl;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
