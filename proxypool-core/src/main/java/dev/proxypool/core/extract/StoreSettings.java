@@ -6,20 +6,21 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * Bounds a {@link PoolStore} keeps, the same for every implementation. Suggested config keys in
- * brackets; defaults in {@link #DEFAULTS}.
+ * Bounds a {@link PoolStore} keeps, the same for every implementation. Defaults in {@link #DEFAULTS}. Two come
+ * from {@code proxypool.yaml} (the key in brackets); the others are not configuration keys, and their messages
+ * name the component ({@code StoreSettings.idempotencyMaxEntries}).
  *
  * @param tombstoneRetentionForNoExpiry how long an extracted proxy that never expires stays
- *                                      tombstoned [{@code store.tombstoneRetentionForNoExpiry}, 7 days].
+ *                                      tombstoned [7 days].
  *                                      Bounded so tombstones cannot grow forever; an inventory that lists
  *                                      it again after that gets it back
  * @param idempotencyRetention          how long a completed idempotent response is replayed
- *                                      [{@code store.idempotency.retention}, 24 h, docs/design.md#extraction E7]
+ *                                      [{@code distribution.idempotencyTtl}, {@link #DEFAULT_IDEMPOTENCY_RETENTION}, docs/design.md#extraction E7]
  * @param idempotencyInProgressTimeout  how long a started, never completed or abandoned key blocks
  *                                      retries (a crashed server must not lock a key for a day)
- *                                      [{@code store.idempotency.inProgressTimeout}, 60 s]
+ *                                      [60 s]
  * @param idempotencyMaxEntries         most idempotency records kept; beyond it the oldest started is
- *                                      evicted, whatever its state [{@code store.idempotency.maxEntries}, 100,000]
+ *                                      evicted, whatever its state [100,000]
  * @param indexDimensions               label keys whose value combinations a store indexes, so a filter
  *                                      on two or more of them is one index range [{@code store.index.dimensions},
  *                                      {@code [country, type]}]; upstream, protocol and every single label
@@ -39,18 +40,21 @@ public record StoreSettings(
 
     private static final Pattern DIMENSION = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
+    /** The default {@code distribution.idempotencyTtl}: 24 h. */
+    public static final Duration DEFAULT_IDEMPOTENCY_RETENTION = Duration.ofHours(24);
+
     /** The defaults given on the components: 7 days, 24 h, 60 s, 100,000. */
     public static final StoreSettings DEFAULTS =
-            new StoreSettings(Duration.ofDays(7), Duration.ofHours(24), Duration.ofSeconds(60), 100_000);
+            new StoreSettings(Duration.ofDays(7), DEFAULT_IDEMPOTENCY_RETENTION, Duration.ofSeconds(60), 100_000);
 
     /**
      * Settings with the default index dimensions ({@link #DEFAULT_INDEX_DIMENSIONS}).
      *
-     * @param tombstoneRetentionForNoExpiry {@code store.tombstoneRetentionForNoExpiry}
-     * @param idempotencyRetention {@code store.idempotency.retention}
-     * @param idempotencyInProgressTimeout {@code store.idempotency.inProgressTimeout}
-     * @param idempotencyMaxEntries {@code store.idempotency.maxEntries}
-     * @throws IllegalArgumentException naming the config key of the first value out of range
+     * @param tombstoneRetentionForNoExpiry how long an extracted proxy that never expires stays tombstoned
+     * @param idempotencyRetention {@code distribution.idempotencyTtl}
+     * @param idempotencyInProgressTimeout how long a started, never completed key blocks retries
+     * @param idempotencyMaxEntries most idempotency records kept
+     * @throws IllegalArgumentException naming the config key or component of the first value out of range
      */
     public StoreSettings(
             Duration tombstoneRetentionForNoExpiry,
@@ -68,15 +72,15 @@ public record StoreSettings(
     /**
      * Validates every bound.
      *
-     * @throws IllegalArgumentException naming the config key of the first value out of range
+     * @throws IllegalArgumentException naming the config key or component of the first value out of range
      */
     public StoreSettings {
-        positive("store.tombstoneRetentionForNoExpiry", tombstoneRetentionForNoExpiry);
-        positive("store.idempotency.retention", idempotencyRetention);
-        positive("store.idempotency.inProgressTimeout", idempotencyInProgressTimeout);
+        positive("StoreSettings.tombstoneRetentionForNoExpiry", tombstoneRetentionForNoExpiry);
+        positive("distribution.idempotencyTtl", idempotencyRetention);
+        positive("StoreSettings.idempotencyInProgressTimeout", idempotencyInProgressTimeout);
         if (idempotencyMaxEntries < 1) {
             throw new IllegalArgumentException(
-                    "store.idempotency.maxEntries must be at least 1, got " + idempotencyMaxEntries);
+                    "StoreSettings.idempotencyMaxEntries must be at least 1, got " + idempotencyMaxEntries);
         }
         indexDimensions = dimensions(indexDimensions);
     }
@@ -129,7 +133,7 @@ public record StoreSettings(
     /**
      * These settings with one bound changed.
      *
-     * @param d the new {@code store.tombstoneRetentionForNoExpiry}, positive
+     * @param d the new {@link #tombstoneRetentionForNoExpiry()}, positive
      * @return new settings; these are unchanged
      * @throws IllegalArgumentException if the value is out of range
      */
@@ -141,7 +145,7 @@ public record StoreSettings(
     /**
      * These settings with one bound changed.
      *
-     * @param d the new {@code store.idempotency.retention}, positive
+     * @param d the new {@link #idempotencyRetention()} ({@code distribution.idempotencyTtl}), positive
      * @return new settings; these are unchanged
      * @throws IllegalArgumentException if the value is out of range
      */
@@ -153,7 +157,7 @@ public record StoreSettings(
     /**
      * These settings with one bound changed.
      *
-     * @param d the new {@code store.idempotency.inProgressTimeout}, positive
+     * @param d the new {@link #idempotencyInProgressTimeout()}, positive
      * @return new settings; these are unchanged
      * @throws IllegalArgumentException if the value is out of range
      */
@@ -165,7 +169,7 @@ public record StoreSettings(
     /**
      * These settings with one bound changed.
      *
-     * @param n the new {@code store.idempotency.maxEntries}, at least 1
+     * @param n the new {@link #idempotencyMaxEntries()}, at least 1
      * @return new settings; these are unchanged
      * @throws IllegalArgumentException if the value is out of range
      */

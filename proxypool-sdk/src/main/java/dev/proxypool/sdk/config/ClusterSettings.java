@@ -44,6 +44,9 @@ public record ClusterSettings(
         Duration workerTtl,
         Duration leaseTtl) {
 
+    /** The largest {@code cluster.deltasKept} (and so {@code cluster.fullEvery}). */
+    public static final int MAX_DELTAS_KEPT = 100_000;
+
     /** The default of {@link #leaseTtl()}. */
     public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(5);
 
@@ -111,8 +114,9 @@ public record ClusterSettings(
                     "cluster.renewAfter " + renewAfter + " must be at most half of cluster.validity " + validity
                             + " (a live control plane must renew before workers go stale)");
         }
-        if (deltasKept < 1 || deltasKept > 100_000) {
-            throw new IllegalArgumentException("cluster.deltasKept must be between 1 and 100000, got " + deltasKept);
+        if (deltasKept < 1 || deltasKept > MAX_DELTAS_KEPT) {
+            throw new IllegalArgumentException(
+                    "cluster.deltasKept must be between 1 and " + MAX_DELTAS_KEPT + ", got " + deltasKept);
         }
         if (fullEvery < 1 || fullEvery > deltasKept) {
             throw new IllegalArgumentException("cluster.fullEvery must be between 1 and cluster.deltasKept ("

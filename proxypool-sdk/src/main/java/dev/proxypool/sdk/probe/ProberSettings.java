@@ -22,21 +22,22 @@ import java.util.List;
  */
 public record ProberSettings(Duration interval, int concurrency, Duration timeout, List<URI> targets) {
 
-    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_INTERVAL = ProxyPoolConfig.Health.DEFAULTS.activeInterval();
     public static final int DEFAULT_CONCURRENCY = 32;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
     public static final List<URI> DEFAULT_TARGETS = ProxyPoolConfig.Health.DEFAULTS.activeTargets().stream()
             .map(URI::create)
             .toList();
-    private static final Duration MAX = Duration.ofDays(1);
 
     public static final ProberSettings DEFAULTS =
             new ProberSettings(DEFAULT_INTERVAL, DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, DEFAULT_TARGETS);
 
     public ProberSettings {
-        if (interval == null || interval.toMillis() < 1 || interval.compareTo(MAX) > 0) {
-            throw new IllegalArgumentException(
-                    "health.active.interval must be between 1 ms and 1 day, got " + interval);
+        if (interval == null
+                || interval.toMillis() < 1
+                || interval.compareTo(ProxyPoolConfig.Health.MAX_ACTIVE_INTERVAL) > 0) {
+            throw new IllegalArgumentException("health.active.interval must be between 1 ms and "
+                    + ProxyPoolConfig.Health.MAX_ACTIVE_INTERVAL + ", got " + interval);
         }
         if (concurrency < 1 || concurrency > 10_000) {
             throw new IllegalArgumentException("prober concurrency must be 1..10000, got " + concurrency);

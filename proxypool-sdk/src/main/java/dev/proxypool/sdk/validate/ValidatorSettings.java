@@ -12,7 +12,7 @@ import java.util.List;
  * @param echoUrl              {@code pipeline.echoUrl}: the project's echo endpoint, {@code http://} or
  *                             {@code https://} (default {@code http://127.0.0.1:9090/v1/echo})
  * @param concurrency          {@code pipeline.validationConcurrency}: worker threads, so candidates in
- *                             flight at once (default {@value #DEFAULT_CONCURRENCY})
+ *                             flight at once (default 100)
  * @param queueCapacity        candidates waiting for a worker (default twice the concurrency); with the
  *                             workers it bounds the candidates a run holds, whatever the source's size
  * @param timeout              {@code pipeline.validationTimeout}: hard deadline of one candidate (default 8 s)
@@ -22,11 +22,12 @@ import java.util.List;
 public record ValidatorSettings(
         URI echoUrl, int concurrency, int queueCapacity, Duration timeout, List<String> extraDirectAddresses) {
 
-    public static final int DEFAULT_CONCURRENCY = 100;
-    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(8);
-    public static final URI DEFAULT_ECHO_URL = URI.create("http://127.0.0.1:9090/v1/echo");
-    public static final int MAX_CONCURRENCY = 10_000;
-    public static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
+    // the keys' defaults and bounds are ProxyPoolConfig.Pipeline's: one definition each
+    public static final int DEFAULT_CONCURRENCY = ProxyPoolConfig.Pipeline.DEFAULTS.validationConcurrency();
+    public static final Duration DEFAULT_TIMEOUT = ProxyPoolConfig.Pipeline.DEFAULTS.validationTimeout();
+    public static final URI DEFAULT_ECHO_URL = URI.create(ProxyPoolConfig.Pipeline.DEFAULTS.echoUrl());
+    public static final int MAX_CONCURRENCY = ProxyPoolConfig.Pipeline.MAX_VALIDATION_CONCURRENCY;
+    public static final Duration MAX_TIMEOUT = ProxyPoolConfig.Pipeline.MAX_VALIDATION_TIMEOUT;
 
     public static final ValidatorSettings DEFAULTS = of(DEFAULT_ECHO_URL);
 
