@@ -108,22 +108,6 @@ public record StoreSettings(
         return List.copyOf(out);
     }
 
-    /**
-     * These settings with other index dimensions.
-     *
-     * @param dims the new {@code store.index.dimensions}: label keys, at most {@value #MAX_INDEX_DIMENSIONS}
-     * @return new settings; these are unchanged
-     * @throws IllegalArgumentException if a key is invalid or repeated, or there are too many
-     */
-    public StoreSettings withIndexDimensions(List<String> dims) {
-        return new StoreSettings(
-                tombstoneRetentionForNoExpiry,
-                idempotencyRetention,
-                idempotencyInProgressTimeout,
-                idempotencyMaxEntries,
-                dims);
-    }
-
     private static void positive(String key, Duration d) {
         if (d == null || d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException(key + " must be a positive duration, got " + d);
@@ -131,50 +115,106 @@ public record StoreSettings(
     }
 
     /**
-     * These settings with one bound changed.
+     * A builder holding {@link #DEFAULTS}.
      *
-     * @param d the new {@link #tombstoneRetentionForNoExpiry()}, positive
-     * @return new settings; these are unchanged
-     * @throws IllegalArgumentException if the value is out of range
+     * @return a new builder
      */
-    public StoreSettings withTombstoneRetentionForNoExpiry(Duration d) {
-        return new StoreSettings(
-                d, idempotencyRetention, idempotencyInProgressTimeout, idempotencyMaxEntries, indexDimensions);
+    public static Builder builder() {
+        return DEFAULTS.toBuilder();
     }
 
     /**
-     * These settings with one bound changed.
+     * A builder holding these settings.
      *
-     * @param d the new {@link #idempotencyRetention()} ({@code distribution.idempotencyTtl}), positive
-     * @return new settings; these are unchanged
-     * @throws IllegalArgumentException if the value is out of range
+     * @return a new builder
      */
-    public StoreSettings withIdempotencyRetention(Duration d) {
-        return new StoreSettings(
-                tombstoneRetentionForNoExpiry, d, idempotencyInProgressTimeout, idempotencyMaxEntries, indexDimensions);
+    public Builder toBuilder() {
+        return new Builder()
+                .tombstoneRetentionForNoExpiry(tombstoneRetentionForNoExpiry)
+                .idempotencyRetention(idempotencyRetention)
+                .idempotencyInProgressTimeout(idempotencyInProgressTimeout)
+                .idempotencyMaxEntries(idempotencyMaxEntries)
+                .indexDimensions(indexDimensions);
     }
 
-    /**
-     * These settings with one bound changed.
-     *
-     * @param d the new {@link #idempotencyInProgressTimeout()}, positive
-     * @return new settings; these are unchanged
-     * @throws IllegalArgumentException if the value is out of range
-     */
-    public StoreSettings withIdempotencyInProgressTimeout(Duration d) {
-        return new StoreSettings(
-                tombstoneRetentionForNoExpiry, idempotencyRetention, d, idempotencyMaxEntries, indexDimensions);
-    }
+    /** Builds {@link StoreSettings}; {@link #build()} checks every bound. */
+    public static final class Builder {
+        private Duration tombstoneRetentionForNoExpiry;
+        private Duration idempotencyRetention;
+        private Duration idempotencyInProgressTimeout;
+        private int idempotencyMaxEntries;
+        private List<String> indexDimensions;
 
-    /**
-     * These settings with one bound changed.
-     *
-     * @param n the new {@link #idempotencyMaxEntries()}, at least 1
-     * @return new settings; these are unchanged
-     * @throws IllegalArgumentException if the value is out of range
-     */
-    public StoreSettings withIdempotencyMaxEntries(int n) {
-        return new StoreSettings(
-                tombstoneRetentionForNoExpiry, idempotencyRetention, idempotencyInProgressTimeout, n, indexDimensions);
+        private Builder() {}
+
+        /**
+         * Sets {@link StoreSettings#tombstoneRetentionForNoExpiry()}.
+         *
+         * @param d positive
+         * @return this builder
+         */
+        public Builder tombstoneRetentionForNoExpiry(Duration d) {
+            this.tombstoneRetentionForNoExpiry = d;
+            return this;
+        }
+
+        /**
+         * Sets {@link StoreSettings#idempotencyRetention()} ({@code distribution.idempotencyTtl}).
+         *
+         * @param d positive
+         * @return this builder
+         */
+        public Builder idempotencyRetention(Duration d) {
+            this.idempotencyRetention = d;
+            return this;
+        }
+
+        /**
+         * Sets {@link StoreSettings#idempotencyInProgressTimeout()}.
+         *
+         * @param d positive
+         * @return this builder
+         */
+        public Builder idempotencyInProgressTimeout(Duration d) {
+            this.idempotencyInProgressTimeout = d;
+            return this;
+        }
+
+        /**
+         * Sets {@link StoreSettings#idempotencyMaxEntries()}.
+         *
+         * @param n at least 1
+         * @return this builder
+         */
+        public Builder idempotencyMaxEntries(int n) {
+            this.idempotencyMaxEntries = n;
+            return this;
+        }
+
+        /**
+         * Sets {@link StoreSettings#indexDimensions()} ({@code store.index.dimensions}).
+         *
+         * @param dims label keys, at most {@value StoreSettings#MAX_INDEX_DIMENSIONS}
+         * @return this builder
+         */
+        public Builder indexDimensions(List<String> dims) {
+            this.indexDimensions = dims;
+            return this;
+        }
+
+        /**
+         * The checked settings.
+         *
+         * @return the settings
+         * @throws IllegalArgumentException naming the config key or component of the first value out of range
+         */
+        public StoreSettings build() {
+            return new StoreSettings(
+                    tombstoneRetentionForNoExpiry,
+                    idempotencyRetention,
+                    idempotencyInProgressTimeout,
+                    idempotencyMaxEntries,
+                    indexDimensions);
+        }
     }
 }

@@ -394,8 +394,9 @@ public final class ConfigLoader {
             return StoreSettings.DEFAULT_INDEX_DIMENSIONS;
         }
         try {
-            return StoreSettings.DEFAULTS
-                    .withIndexDimensions(n.strings("dimensions"))
+            return StoreSettings.builder()
+                    .indexDimensions(n.strings("dimensions"))
+                    .build()
                     .indexDimensions();
         } catch (IllegalArgumentException e) {
             throw new ConfigException(n.key("dimensions"), e.getMessage());

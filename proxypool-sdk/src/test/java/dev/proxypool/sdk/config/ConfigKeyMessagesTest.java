@@ -89,7 +89,10 @@ class ConfigKeyMessagesTest {
         assertTrue(connections.getMessage().startsWith("server.maxConnections "), connections.getMessage());
         IllegalArgumentException deltas = assertThrows(
                 IllegalArgumentException.class,
-                () -> ClusterSettings.DEFAULTS.withDeltas(ClusterSettings.MAX_DELTAS_KEPT + 1, 1));
+                () -> ClusterSettings.builder()
+                        .deltasKept(ClusterSettings.MAX_DELTAS_KEPT + 1)
+                        .fullEvery(1)
+                        .build());
         assertTrue(deltas.getMessage().startsWith("cluster.deltasKept "), deltas.getMessage());
         IllegalArgumentException interval = assertThrows(
                 IllegalArgumentException.class,
