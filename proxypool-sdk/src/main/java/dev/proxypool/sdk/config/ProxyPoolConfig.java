@@ -235,11 +235,9 @@ public record ProxyPoolConfig(
         /** Checks the SOCKS5 port and the limits; null TLS settings are read as "plain". */
         public Server {
             Objects.requireNonNull(socksPort, "socksPort");
-            Objects.requireNonNull(firstRequestTimeout, "firstRequestTimeout");
-            if (firstRequestTimeout.isNegative() || firstRequestTimeout.isZero()) {
-                throw new IllegalArgumentException(
-                        "server.firstRequestTimeout must be a positive duration, got " + firstRequestTimeout);
-            }
+            positive("server.requestHeadTimeout", requestHeadTimeout);
+            positive("server.apiIdleTimeout", apiIdleTimeout);
+            positive("server.firstRequestTimeout", firstRequestTimeout);
             if (maxConnections < 0 || maxConnections > MAX_CONNECTIONS) {
                 throw new IllegalArgumentException(
                         "server.maxConnections must be 0.." + MAX_CONNECTIONS + ", got " + maxConnections);
@@ -869,13 +867,12 @@ public record ProxyPoolConfig(
         public static final Gateway DEFAULTS = new Gateway(
                 Duration.ofSeconds(60), Duration.ofSeconds(60), Duration.ofMinutes(5), DEFAULT_FIRST_BYTE_TIMEOUT);
 
-        /** Checks the first-byte timeout. */
+        /** Checks that every timeout is a positive duration; the message names the key. */
         public Gateway {
-            Objects.requireNonNull(firstByteTimeout, "firstByteTimeout");
-            if (firstByteTimeout.isNegative() || firstByteTimeout.isZero()) {
-                throw new IllegalArgumentException(
-                        "gateway.firstByteTimeout must be a positive duration, got " + firstByteTimeout);
-            }
+            positive("gateway.ioTimeout", ioTimeout);
+            positive("gateway.idleTimeout", idleTimeout);
+            positive("gateway.tunnelIdleTimeout", tunnelIdleTimeout);
+            positive("gateway.firstByteTimeout", firstByteTimeout);
         }
 
         /**
@@ -959,5 +956,15 @@ public record ProxyPoolConfig(
                 Distribution.DEFAULTS,
                 Gateway.DEFAULTS,
                 ClusterSettings.DEFAULTS);
+    }
+
+    /** The records' check of a duration key: present and positive, the message naming the key. */
+    private static void positive(String key, Duration d) {
+        if (d == null) {
+            throw new NullPointerException(key);
+        }
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(key + " must be a positive duration, got " + d);
+        }
     }
 }

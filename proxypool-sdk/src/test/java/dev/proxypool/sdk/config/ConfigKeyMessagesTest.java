@@ -87,6 +87,15 @@ class ConfigKeyMessagesTest {
                 () -> new ProxyPoolConfig.Server(
                         "127.0.0.1", 8080, 9090, false, -1, Duration.ofSeconds(10), Duration.ofSeconds(60)));
         assertTrue(connections.getMessage().startsWith("server.maxConnections "), connections.getMessage());
+        IllegalArgumentException io = assertThrows(
+                IllegalArgumentException.class,
+                () -> new ProxyPoolConfig.Gateway(Duration.ZERO, Duration.ofSeconds(60), Duration.ofMinutes(5)));
+        assertTrue(io.getMessage().startsWith("gateway.ioTimeout "), io.getMessage());
+        IllegalArgumentException head = assertThrows(
+                IllegalArgumentException.class,
+                () -> new ProxyPoolConfig.Server(
+                        "127.0.0.1", 8080, 9090, false, 0, Duration.ofSeconds(-1), Duration.ofSeconds(60)));
+        assertTrue(head.getMessage().startsWith("server.requestHeadTimeout "), head.getMessage());
         IllegalArgumentException deltas = assertThrows(
                 IllegalArgumentException.class,
                 () -> ClusterSettings.builder()
