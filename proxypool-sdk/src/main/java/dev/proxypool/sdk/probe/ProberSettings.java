@@ -67,19 +67,79 @@ public record ProberSettings(Duration interval, int concurrency, Duration timeou
                 h.activeTargets().stream().map(URI::create).toList());
     }
 
-    public ProberSettings withInterval(Duration d) {
-        return new ProberSettings(d, concurrency, timeout, targets);
+    /**
+     * A builder holding {@link #DEFAULTS}.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return DEFAULTS.toBuilder();
     }
 
-    public ProberSettings withConcurrency(int n) {
-        return new ProberSettings(interval, n, timeout, targets);
+    /**
+     * A builder holding these settings.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        return new Builder()
+                .interval(interval)
+                .concurrency(concurrency)
+                .timeout(timeout)
+                .targets(targets);
     }
 
-    public ProberSettings withTimeout(Duration d) {
-        return new ProberSettings(interval, concurrency, d, targets);
-    }
+    /** Builds {@link ProberSettings}; {@link #build()} checks them. */
+    public static final class Builder {
+        private Duration interval;
+        private int concurrency;
+        private Duration timeout;
+        private List<URI> targets;
 
-    public ProberSettings withTargets(List<URI> t) {
-        return new ProberSettings(interval, concurrency, timeout, t);
+        private Builder() {}
+
+        /**
+         * @param d {@code health.active.interval}
+         * @return this builder
+         */
+        public Builder interval(Duration d) {
+            this.interval = d;
+            return this;
+        }
+
+        /**
+         * @param n probes in flight at once
+         * @return this builder
+         */
+        public Builder concurrency(int n) {
+            this.concurrency = n;
+            return this;
+        }
+
+        /**
+         * @param d hard deadline of one exchange
+         * @return this builder
+         */
+        public Builder timeout(Duration d) {
+            this.timeout = d;
+            return this;
+        }
+
+        /**
+         * @param t {@code health.active.targets}
+         * @return this builder
+         */
+        public Builder targets(List<URI> t) {
+            this.targets = t;
+            return this;
+        }
+
+        /**
+         * @return the checked settings
+         * @throws IllegalArgumentException naming the key of a bad value
+         */
+        public ProberSettings build() {
+            return new ProberSettings(interval, concurrency, timeout, targets);
+        }
     }
 }

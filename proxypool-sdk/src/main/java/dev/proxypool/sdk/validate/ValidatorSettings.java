@@ -74,23 +74,90 @@ public record ValidatorSettings(
                 List.of());
     }
 
-    public ValidatorSettings withEchoUrl(URI u) {
-        return new ValidatorSettings(u, concurrency, queueCapacity, timeout, extraDirectAddresses);
+    /**
+     * A builder holding {@link #DEFAULTS}.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return DEFAULTS.toBuilder();
     }
 
-    public ValidatorSettings withConcurrency(int n) {
-        return new ValidatorSettings(echoUrl, n, queueCapacity, timeout, extraDirectAddresses);
+    /**
+     * A builder holding these settings.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        return new Builder()
+                .echoUrl(echoUrl)
+                .concurrency(concurrency)
+                .queueCapacity(queueCapacity)
+                .timeout(timeout)
+                .extraDirectAddresses(extraDirectAddresses);
     }
 
-    public ValidatorSettings withQueueCapacity(int n) {
-        return new ValidatorSettings(echoUrl, concurrency, n, timeout, extraDirectAddresses);
-    }
+    /** Builds {@link ValidatorSettings}; {@link #build()} checks them. */
+    public static final class Builder {
+        private URI echoUrl;
+        private int concurrency;
+        private int queueCapacity;
+        private Duration timeout;
+        private List<String> extraDirectAddresses;
 
-    public ValidatorSettings withTimeout(Duration d) {
-        return new ValidatorSettings(echoUrl, concurrency, queueCapacity, d, extraDirectAddresses);
-    }
+        private Builder() {}
 
-    public ValidatorSettings withExtraDirectAddresses(List<String> addresses) {
-        return new ValidatorSettings(echoUrl, concurrency, queueCapacity, timeout, addresses);
+        /**
+         * @param u {@code pipeline.echoUrl}
+         * @return this builder
+         */
+        public Builder echoUrl(URI u) {
+            this.echoUrl = u;
+            return this;
+        }
+
+        /**
+         * @param n {@code pipeline.validationConcurrency}
+         * @return this builder
+         */
+        public Builder concurrency(int n) {
+            this.concurrency = n;
+            return this;
+        }
+
+        /**
+         * @param n candidates waiting for a worker
+         * @return this builder
+         */
+        public Builder queueCapacity(int n) {
+            this.queueCapacity = n;
+            return this;
+        }
+
+        /**
+         * @param d {@code pipeline.validationTimeout}
+         * @return this builder
+         */
+        public Builder timeout(Duration d) {
+            this.timeout = d;
+            return this;
+        }
+
+        /**
+         * @param addresses IP literals that are also the validator's own
+         * @return this builder
+         */
+        public Builder extraDirectAddresses(List<String> addresses) {
+            this.extraDirectAddresses = addresses;
+            return this;
+        }
+
+        /**
+         * @return the checked settings
+         * @throws IllegalArgumentException naming the key of a bad value
+         */
+        public ValidatorSettings build() {
+            return new ValidatorSettings(echoUrl, concurrency, queueCapacity, timeout, extraDirectAddresses);
+        }
     }
 }

@@ -105,12 +105,15 @@ class ConfigKeyMessagesTest {
         assertTrue(deltas.getMessage().startsWith("cluster.deltasKept "), deltas.getMessage());
         IllegalArgumentException interval = assertThrows(
                 IllegalArgumentException.class,
-                () -> ProberSettings.DEFAULTS.withInterval(ProxyPoolConfig.Health.MAX_ACTIVE_INTERVAL.plusMillis(1)));
+                () -> ProberSettings.builder()
+                        .interval(ProxyPoolConfig.Health.MAX_ACTIVE_INTERVAL.plusMillis(1))
+                        .build());
         assertTrue(interval.getMessage().startsWith("health.active.interval "), interval.getMessage());
         IllegalArgumentException timeout = assertThrows(
                 IllegalArgumentException.class,
-                () -> ValidatorSettings.DEFAULTS.withTimeout(
-                        ProxyPoolConfig.Pipeline.MAX_VALIDATION_TIMEOUT.plusMillis(1)));
+                () -> ValidatorSettings.builder()
+                        .timeout(ProxyPoolConfig.Pipeline.MAX_VALIDATION_TIMEOUT.plusMillis(1))
+                        .build());
         assertTrue(timeout.getMessage().startsWith("pipeline.validationTimeout "), timeout.getMessage());
         IllegalArgumentException replicas = assertThrows(
                 IllegalArgumentException.class,
