@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.probe.ProberSettings;
 import dev.proxypool.sdk.redis.RedisClusterConfig;
+import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.sdk.validate.ValidatorSettings;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -138,6 +139,8 @@ class ConfigKeyMessagesTest {
         assertEquals(d.store().waitReplicas(), cluster.waitReplicas());
         assertEquals(d.store().waitTimeout(), cluster.waitTimeout());
         assertEquals(d.store().keyPrefix(), cluster.keyPrefix());
+        // store.uri's default is written once as a URI; the single-node client's defaults must be that URI
+        assertEquals(RedisStoreConfig.DEFAULTS, RedisStoreConfig.fromUri(ProxyPoolConfig.Store.DEFAULT_URI));
     }
 
     private static String documentation() throws IOException {
