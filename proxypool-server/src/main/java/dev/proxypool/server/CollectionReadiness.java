@@ -1,7 +1,7 @@
 package dev.proxypool.server;
 
 import dev.proxypool.sdk.ProxyPool;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import io.helidon.health.HealthCheck;
 import io.helidon.health.HealthCheckResponse;
@@ -35,16 +35,16 @@ final class CollectionReadiness implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        boolean collected = ProxyPoolInternals.pipeline(pool)
+        boolean collected = EmbeddedProxyPool.pipelineOf(pool)
                 .map(CollectionPipeline::firstRoundDone)
                 .orElse(true);
         return HealthCheckResponse.builder()
                 .status(collected)
                 .detail("firstCollectionDone", collected)
-                .detail("proxies", ProxyPoolInternals.engine(pool).snapshot().size())
+                .detail("proxies", EmbeddedProxyPool.engineOf(pool).snapshot().size())
                 .detail(
                         "routingsWithoutCandidates",
-                        String.join(",", RoutingCandidates.without(ProxyPoolInternals.engine(pool))))
+                        String.join(",", RoutingCandidates.without(EmbeddedProxyPool.engineOf(pool))))
                 .build();
     }
 }

@@ -6,8 +6,8 @@ import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.cluster.ClusterRedis;
 import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.lock.RedisStageLease;
 import dev.proxypool.sdk.lock.StageLease;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
@@ -51,7 +51,7 @@ final class ControlPlaneAssembly implements RoleAssembly {
 
     @Override
     public LiveSeries series(ProxyPool pool, MeterRegistry registry) {
-        return LiveSeries.create(ProxyPoolInternals.engine(pool), registry);
+        return LiveSeries.create(EmbeddedProxyPool.engineOf(pool), registry);
     }
 
     @Override
@@ -64,7 +64,7 @@ final class ControlPlaneAssembly implements RoleAssembly {
         // self-hosted ProxyNode agents register with pre-issued tokens; registrations kept in the store survive
         // restarts
         // a new node is checked before it serves (design H10b): registered on a closed port it never gets a client
-        return new NodeRegistry(pool, ProxyPoolInternals.engine(pool).wallClock(), settings, store)
+        return new NodeRegistry(pool, EmbeddedProxyPool.engineOf(pool).wallClock(), settings, store)
                 .checkNewNodes(FirstCheck.through(pool))
                 .restore()
                 .startSweeping();
@@ -78,7 +78,7 @@ final class ControlPlaneAssembly implements RoleAssembly {
     @Override
     public StageLease pipelineLease(ProxyPoolConfig config, ProxyPool pool) {
         // scaled out on Redis: one pipeline writer at a time (the others only refresh their snapshots)
-        if (ProxyPoolInternals.pipeline(pool).isEmpty()) {
+        if (EmbeddedProxyPool.pipelineOf(pool).isEmpty()) {
             return null;
         }
         StageLease lease;
@@ -92,7 +92,7 @@ final class ControlPlaneAssembly implements RoleAssembly {
         } else {
             return null;
         }
-        ProxyPoolInternals.pipeline(pool).get().useLease(lease, StageLease.newHolderId(), Duration.ofSeconds(3));
+        EmbeddedProxyPool.pipelineOf(pool).get().useLease(lease, StageLease.newHolderId(), Duration.ofSeconds(3));
         return lease;
     }
 
@@ -104,7 +104,7 @@ final class ControlPlaneAssembly implements RoleAssembly {
             InetAddress bind,
             int gatewayPort,
             Runnable reloadConfig) {
-        PoolEngine engine = ProxyPoolInternals.engine(pool);
+        PoolEngine engine = EmbeddedProxyPool.engineOf(pool);
         // the holder of the control-plane lease publishes; the others stand by and take over when it stops
         return ClusterControl.startLeased(
                 redis,

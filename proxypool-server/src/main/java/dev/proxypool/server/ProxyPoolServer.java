@@ -10,7 +10,7 @@ import dev.proxypool.sdk.cluster.SharedSequentialStates;
 import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.Secret;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.lock.StageLease;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.sdk.redis.RedisClusterPoolStore;
@@ -281,11 +281,11 @@ public final class ProxyPoolServer implements AutoCloseable {
                 // Admin configuration: PostgreSQL when configured (migrated, seeded once), else memory seeded from the
                 // YAML.
                 configStore = ConfigStores.open(
-                        effective, ProxyPoolInternals.engine(pool).wallClock(), importConfig);
+                        effective, EmbeddedProxyPool.engineOf(pool).wallClock(), importConfig);
                 // the stored configuration wins over the YAML once seeded (admin changes survive restarts)
                 ConfigState storedState = configStore.state();
                 ProxyPoolConfig stored = storedState.applyTo(effective, configDir);
-                ProxyPoolInternals.engine(pool).reconfigure(stored.routings());
+                EmbeddedProxyPool.engineOf(pool).reconfigure(stored.routings());
                 assembly.followCollection(pool, stored); // the pipeline collects the stored upstreams, not the file's
                 // the gateway's clients (Basic auth, rate limits, username options, quotas) follow the
                 // stored configuration, so admin client changes apply without a restart
@@ -294,7 +294,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         stored.clients(),
                         config.security(),
                         bind.isLoopbackAddress(),
-                        ProxyPoolInternals.engine(pool).ticker());
+                        EmbeddedProxyPool.engineOf(pool).ticker());
                 if (authenticator == null && clients.authenticator().mode() == ClientAuthenticator.Mode.CLOSED) {
                     throw new ConfigException(
                             "clients",
@@ -316,12 +316,12 @@ public final class ProxyPoolServer implements AutoCloseable {
                 SharedSequentialStates sharedSequential = distributes && assembly.collects()
                         ? SharedSequentialStates.open(ClusterRedis.fromStore(config.store()))
                         : null;
-                ProxyPoolInternals.engine(pool)
+                EmbeddedProxyPool.engineOf(pool)
                         .sequential()
                         .restore(SequentialPersistence.saved(configStore, sharedSequential));
                 if (assembly.collects()) {
                     sequentialPersistence = new SequentialPersistence(configStore, sharedSequential);
-                    ProxyPoolInternals.engine(pool).addSequentialListener(sequentialPersistence);
+                    EmbeddedProxyPool.engineOf(pool).addSequentialListener(sequentialPersistence);
                 }
                 ClientTokens clientTokens = new ClientTokens(storedState);
                 AccessControl gate = access != null
@@ -334,12 +334,12 @@ public final class ProxyPoolServer implements AutoCloseable {
                 // which proxies get destination names resolved and checked by the gateway (resolveDestinations)
                 DestinationResolution resolution = DestinationResolution.of(stored.upstreams(), stored.nodes());
                 PoolGatewayEngine engine = new PoolGatewayEngine(
-                        ProxyPoolInternals.engine(pool), ProxyPoolInternals.dialer(pool), gate, resolution);
+                        EmbeddedProxyPool.engineOf(pool), EmbeddedProxyPool.dialerOf(pool), gate, resolution);
                 // client tokens follow the stored configuration (a token added through the admin API works at once)
                 Function<String, Optional<String>> tokens = bearer != null ? bearer : clientTokens::clientForBearer;
                 // feedback asks for a token while any client has one (followed live, like the tokens)
                 FeedbackService feedback = new FeedbackService(
-                        ProxyPoolInternals.engine(pool), tokens, bearer != null ? () -> true : clientTokens::any);
+                        EmbeddedProxyPool.engineOf(pool), tokens, bearer != null ? () -> true : clientTokens::any);
                 ProxyPool live = pool;
                 AtomicLong configVersion = new AtomicLong(storedState.version());
                 AtomicReference<Runnable> configChanged = new AtomicReference<>(() -> {});
@@ -348,11 +348,11 @@ public final class ProxyPoolServer implements AutoCloseable {
                 // the console's request log and error breakdown: this process's gateway, in memory
                 GatewayActivity activity = new GatewayActivity(
                         config.admin().requestLog(),
-                        ProxyPoolInternals.engine(pool).wallClock(),
+                        EmbeddedProxyPool.engineOf(pool).wallClock(),
                         Services.get(MeterRegistry.class));
                 // bytes per upstream and client: Prometheus counters always, GET /v1/admin/traffic with the admin API
                 GatewayTraffic traffic = new GatewayTraffic(
-                        ProxyPoolInternals.engine(pool).wallClock(), Services.get(MeterRegistry.class));
+                        EmbeddedProxyPool.engineOf(pool).wallClock(), Services.get(MeterRegistry.class));
                 DistributionService distribution = DistributionService.builder(pool, tokens::apply)
                         .quotas(clients.quotas())
                         .build();
@@ -361,9 +361,9 @@ public final class ProxyPoolServer implements AutoCloseable {
                         ProxyLeaseService.builder(pool, tokens::apply).build();
                 leases = proxyLeases;
                 Consumer<ProxyPoolConfig> applyConfig = next -> {
-                    ProxyPoolInternals.engine(live).reconfigure(next.routings());
+                    EmbeddedProxyPool.engineOf(live).reconfigure(next.routings());
                     resolution.update(next.upstreams());
-                    ProxyPoolInternals.engine(live).refresh();
+                    EmbeddedProxyPool.engineOf(live).refresh();
                     try {
                         clients.update(next.clients());
                         distribution.updateQuotas(clients.quotas());
@@ -428,15 +428,15 @@ public final class ProxyPoolServer implements AutoCloseable {
                 PoolMetrics metrics = assembly.metrics(pool, Services.get(MeterRegistry.class));
                 configChanged.set(metrics.bindControlPlane(
                         () -> nodes == null ? 0.0 : (double) nodes.nodes().size(), () -> (double) configVersion.get()));
-                ProxyPoolInternals.engine(pool).registry().healthListener(metrics.healthListener());
+                EmbeddedProxyPool.engineOf(pool).registry().healthListener(metrics.healthListener());
                 StageLease lease = assembly.pipelineLease(config, pool);
                 if (lease != null && sharedSequential != null) {
                     // several control planes: the one without the pipeline lease follows the positions the
                     // writer stores, so it resumes from them when it takes over
                     CollectionPipeline pipeline =
-                            ProxyPoolInternals.pipeline(pool).orElseThrow();
+                            EmbeddedProxyPool.pipelineOf(pool).orElseThrow();
                     sharedSequential.follow(
-                            ProxyPoolInternals.engine(pool).sequential(),
+                            EmbeddedProxyPool.engineOf(pool).sequential(),
                             STANDBY_SEQUENTIAL_FOLLOW,
                             () -> !pipeline.isWriter());
                 }
@@ -447,7 +447,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                     clientTokens.update(now);
                     applyConfig.accept(now.applyTo(effective, configDir));
                     // where the routings stand now (the previous control plane moved them)
-                    ProxyPoolInternals.engine(live)
+                    EmbeddedProxyPool.engineOf(live)
                             .sequential()
                             .restore(SequentialPersistence.saved(store, sharedSequential));
                     LOG.log(Level.INFO, "configuration version " + now.version() + " re-read before taking over");
@@ -465,7 +465,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                 }
                 GatewayServer.Builder gsb = GatewayServer.builder(engine);
                 assembly.readiness(gsb, cluster, metrics, pool);
-                if (ProxyPoolInternals.engine(pool).store() instanceof RedisClusterPoolStore clusterStore) {
+                if (EmbeddedProxyPool.engineOf(pool).store() instanceof RedisClusterPoolStore clusterStore) {
                     // every role that extracts from a Redis Cluster: its shards' durability (issue 37)
                     gsb.healthCheck(StoreReadiness.of(clusterStore));
                     metrics.storeDurabilityFrom(clusterStore);
@@ -479,7 +479,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .authenticator(auth)
                         .accessLog(
                                 config.server().accessLog(),
-                                ProxyPoolInternals.engine(pool).wallClock())
+                                EmbeddedProxyPool.engineOf(pool).wallClock())
                         .exchanges(traffic.andThen(admin != null ? activity : null))
                         // the wire layer's ceiling; each routing's retry policy and budget decide below it
                         .config(GatewayConfig.builder()
@@ -519,7 +519,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         "proxypool serving: gateway on port " + server.gatewayPort() + ", API on port "
                                 + server.apiPort() + ", "
                                 + (server.socksPort() >= 0 ? "SOCKS5 on port " + server.socksPort() + ", " : "")
-                                + ProxyPoolInternals.engine(pool).snapshot().size() + " proxies in the pool");
+                                + EmbeddedProxyPool.engineOf(pool).snapshot().size() + " proxies in the pool");
                 // Other processes' admin changes (shared PostgreSQL) reach this one within a poll interval;
                 // while the database is down the last configuration keeps serving.
                 AutoCloseable configPoller = ConfigPoller.start(

@@ -6,8 +6,8 @@ import dev.proxypool.sdk.cluster.ClusterRedis;
 import dev.proxypool.sdk.cluster.ClusterWorker;
 import dev.proxypool.sdk.cluster.WorkerShare;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.lock.StageLease;
 import dev.proxypool.server.admin.AdminService;
 import dev.proxypool.server.admin.LiveSeries;
@@ -76,18 +76,18 @@ final class WorkerAssembly implements RoleAssembly {
         return ClusterWorker.start(
                 redis,
                 config.cluster(),
-                ProxyPoolInternals.engine(pool),
+                EmbeddedProxyPool.engineOf(pool),
                 new WorkerShare.Live(),
                 workerId,
                 bind.getHostAddress() + ":" + gatewayPort,
-                ProxyPoolInternals.engine(pool).wallClock(),
-                ProxyPoolInternals.engine(pool).ticker());
+                EmbeddedProxyPool.engineOf(pool).wallClock(),
+                EmbeddedProxyPool.engineOf(pool).ticker());
     }
 
     @Override
     public void readiness(GatewayServer.Builder server, AutoCloseable cluster, PoolMetrics metrics, ProxyPool pool) {
         ClusterWorker worker = (ClusterWorker) cluster;
-        server.healthCheck(snapshotCheck(worker, ProxyPoolInternals.engine(pool)));
+        server.healthCheck(snapshotCheck(worker, EmbeddedProxyPool.engineOf(pool)));
         // the snapshot-version gauges read the same feed as the readiness check
         metrics.snapshotFrom(worker::status);
     }

@@ -8,8 +8,8 @@ import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.InlineCredentials;
 import dev.proxypool.sdk.dial.UpstreamDialer;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.provider.FetchContext;
 import dev.proxypool.sdk.provider.FetchReport;
 import dev.proxypool.sdk.provider.ProviderAdapter;
@@ -128,7 +128,7 @@ final class ProviderTestResource {
                 Map.of("upstream", up == null ? name : up.name(), "validate", validate)));
         // a fresh inline store: the dry run's sessions and listed logins never reach the live pool's
         InlineCredentials inline = new InlineCredentials();
-        PoolEngine engine = ProxyPoolInternals.engine(pool);
+        PoolEngine engine = EmbeddedProxyPool.engineOf(pool);
         ProviderAdapter adapter;
         try {
             adapter = ProviderRegistry.standard(Set.of(provider.type()))

@@ -16,7 +16,7 @@ import dev.proxypool.core.security.DestinationPolicy;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.access.ServerAccess;
 import dev.proxypool.server.access.UsernameParser;
 import dev.proxypool.server.gateway.AttemptOutcome;
@@ -88,7 +88,7 @@ class RouteWithoutLookupTest {
         ServerAccess access = new ServerAccess(
                 new RateLimiter(Map.of(), Clocks.monotonic()), policy, UsernameParser.forClients(List.of("alice")));
         return new PoolGatewayEngine(
-                ProxyPoolInternals.engine(pool), ProxyPoolInternals.dialer(pool), access, p -> true);
+                EmbeddedProxyPool.engineOf(pool), EmbeddedProxyPool.dialerOf(pool), access, p -> true);
     }
 
     @AfterEach

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -123,7 +123,7 @@ class NodeFirstCheckOnTheClusterTest {
     }
 
     private static boolean onWorker(ProxyPoolServer worker, int port) {
-        return ProxyPoolInternals.engine(worker.pool()).snapshot().proxies().stream()
+        return EmbeddedProxyPool.engineOf(worker.pool()).snapshot().proxies().stream()
                 .map(Proxy::port)
                 .anyMatch(p -> p == port);
     }

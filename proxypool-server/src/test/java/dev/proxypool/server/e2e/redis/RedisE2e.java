@@ -10,7 +10,7 @@ import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -80,10 +80,10 @@ public final class RedisE2e {
         return ClusterControl.start(
                 redis,
                 ClusterSettings.DEFAULTS,
-                ProxyPoolInternals.engine(source),
+                EmbeddedProxyPool.engineOf(source),
                 Duration.ofHours(1),
-                ProxyPoolInternals.engine(source).wallClock(),
-                ProxyPoolInternals.engine(source).ticker());
+                EmbeddedProxyPool.engineOf(source).wallClock(),
+                EmbeddedProxyPool.engineOf(source).ticker());
     }
 
     /** {@code count} distinct proxies {@code 10.88.x.y:8000} of {@link #UPSTREAM}, expiring in a day. */

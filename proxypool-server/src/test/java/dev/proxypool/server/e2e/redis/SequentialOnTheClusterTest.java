@@ -9,7 +9,7 @@ import dev.proxypool.sdk.cluster.ClusterRedis;
 import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.cluster.SharedSequentialStates;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
@@ -83,7 +83,7 @@ class SequentialOnTheClusterTest {
                 Await.atMost(Duration.ofSeconds(20))
                         .until(
                                 "the control plane's routing to advance past the dry upstream",
-                                () -> ProxyPoolInternals.engine(control.pool())
+                                () -> EmbeddedProxyPool.engineOf(control.pool())
                                         .sequential()
                                         .current("seq")
                                         .index(),
@@ -109,7 +109,7 @@ class SequentialOnTheClusterTest {
                     Await.atMost(Duration.ofSeconds(20))
                             .until(
                                     "the worker to follow the control plane's position",
-                                    () -> ProxyPoolInternals.engine(worker.pool())
+                                    () -> EmbeddedProxyPool.engineOf(worker.pool())
                                             .sequential()
                                             .current("seq")
                                             .index(),
@@ -145,7 +145,7 @@ class SequentialOnTheClusterTest {
                     Await.atMost(Duration.ofSeconds(20))
                             .until(
                                     "the standby's board to follow the active one's reset",
-                                    () -> ProxyPoolInternals.engine(standby.pool())
+                                    () -> EmbeddedProxyPool.engineOf(standby.pool())
                                             .sequential()
                                             .current("seq")
                                             .version(),

@@ -13,7 +13,7 @@ import dev.proxypool.sdk.cluster.ClusterWorker;
 import dev.proxypool.sdk.cluster.WorkerShare;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.contract.OpenApiContract;
@@ -125,12 +125,12 @@ class WorkerSnapshotFlagsTest {
         return ClusterWorker.start(
                 ClusterRedis.of(redis),
                 config.cluster(),
-                ProxyPoolInternals.engine(pool),
+                EmbeddedProxyPool.engineOf(pool),
                 new WorkerShare.Fixed(),
                 id,
                 "test:" + id,
-                ProxyPoolInternals.engine(pool).wallClock(),
-                ProxyPoolInternals.engine(pool).ticker());
+                EmbeddedProxyPool.engineOf(pool).wallClock(),
+                EmbeddedProxyPool.engineOf(pool).ticker());
     }
 
     private static JsonNode snapshot(HttpClient http, String base) throws Exception {

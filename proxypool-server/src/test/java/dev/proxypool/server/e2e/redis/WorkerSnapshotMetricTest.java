@@ -7,7 +7,7 @@ import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
@@ -95,7 +95,7 @@ class WorkerSnapshotMetricTest {
                         metrics.lines().noneMatch(l -> l.startsWith("proxypool_pipeline_writer")),
                         "a worker collects nothing: no pipeline meters");
                 assertTrue(
-                        ProxyPoolInternals.engine(worker.pool()).snapshot().version() != published,
+                        EmbeddedProxyPool.engineOf(worker.pool()).snapshot().version() != published,
                         "the worker engine's own counter differs, so the test tells the two sources apart");
             }
         } finally {
