@@ -124,9 +124,12 @@ public final class ClusterSnapshotBenchmark {
     }
 
     private void throughRedis(int n, List<Proxy> pool, StringBuilder out, StringBuilder deltas) throws Exception {
-        ClusterSettings every = ClusterSettings.DEFAULTS.withPolling(
-                Duration.ofMillis(500), Duration.ofMillis(50), Duration.ofMillis(500));
-        ClusterSettings lazy = every.withDeltas(64, 64);
+        ClusterSettings every = ClusterSettings.builder()
+                .pollInterval(Duration.ofMillis(500))
+                .backoffMin(Duration.ofMillis(50))
+                .backoffMax(Duration.ofMillis(500))
+                .build();
+        ClusterSettings lazy = every.toBuilder().deltasKept(64).fullEvery(64).build();
         for (ClusterSettings settings : List.of(every, lazy)) {
             String prefix = "ppbench:cluster:" + UUID.randomUUID() + ":";
             RedisStoreConfig redis = new RedisStoreConfig(

@@ -41,8 +41,10 @@ class ClusterOnRedisClusterTest {
     private final String prefix = "pptest:" + UUID.randomUUID() + ":";
     private final Ticker ticker = Clocks.monotonic();
     private final InstantSource wall = Clocks.wall();
-    private final ClusterSettings settings =
-            SnapshotDistributionTest.FAST.withLeaseTtl(Duration.ofSeconds(1)).withWorkerTtl(Duration.ofMillis(900));
+    private final ClusterSettings settings = SnapshotDistributionTest.FAST.toBuilder()
+            .leaseTtl(Duration.ofSeconds(1))
+            .workerTtl(Duration.ofMillis(900))
+            .build();
 
     @BeforeAll
     static void startCluster() {

@@ -33,8 +33,11 @@ import redis.clients.jedis.params.XAddParams;
 class SnapshotDistributionTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
-    static final ClusterSettings FAST =
-            ClusterSettings.DEFAULTS.withPolling(Duration.ofMillis(500), Duration.ofMillis(50), Duration.ofMillis(500));
+    static final ClusterSettings FAST = ClusterSettings.builder()
+            .pollInterval(Duration.ofMillis(500))
+            .backoffMin(Duration.ofMillis(50))
+            .backoffMax(Duration.ofMillis(500))
+            .build();
 
     private final String prefix = RedisFixture.randomPrefix();
     private final RedisStoreConfig redis = RedisFixture.config(RedisFixture.SHARED_PORT, prefix);
@@ -150,7 +153,7 @@ class SnapshotDistributionTest {
 
     @Test
     void aGapTheFullCannotBridgeIsResolvedByTheControlPlaneOnRequest() throws Exception {
-        ClusterSettings lazyFull = FAST.withDeltas(64, 8);
+        ClusterSettings lazyFull = FAST.toBuilder().deltasKept(64).fullEvery(8).build();
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         Recorder rec = new Recorder(ticker);

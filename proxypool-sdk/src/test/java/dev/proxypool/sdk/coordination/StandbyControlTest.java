@@ -32,8 +32,10 @@ class StandbyControlTest {
     private final CoordinationRedis redis = CoordinationRedis.of(RedisFixture.config(RedisFixture.SHARED_PORT, prefix));
     private final Ticker ticker = Clocks.monotonic();
     private final InstantSource wall = Clocks.wall();
-    private final ClusterSettings settings =
-            SnapshotDistributionTest.FAST.withLeaseTtl(Duration.ofSeconds(1)).withWorkerTtl(Duration.ofMillis(600));
+    private final ClusterSettings settings = SnapshotDistributionTest.FAST.toBuilder()
+            .leaseTtl(Duration.ofSeconds(1))
+            .workerTtl(Duration.ofMillis(600))
+            .build();
 
     @AfterEach
     void deleteKeys() {

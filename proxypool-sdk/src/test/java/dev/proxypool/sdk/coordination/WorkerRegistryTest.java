@@ -28,7 +28,8 @@ class WorkerRegistryTest {
 
     private final String prefix = RedisFixture.randomPrefix();
     private final RedisStoreConfig redis = RedisFixture.config(RedisFixture.SHARED_PORT, prefix);
-    private final ClusterSettings settings = ClusterSettings.DEFAULTS.withWorkerTtl(Duration.ofMillis(600));
+    private final ClusterSettings settings =
+            ClusterSettings.builder().workerTtl(Duration.ofMillis(600)).build();
 
     @AfterEach
     void deleteKeys() {

@@ -34,7 +34,9 @@ class WorkerRoleTest {
     private final RedisStoreConfig redis = RedisFixture.config(RedisFixture.SHARED_PORT, prefix);
     private final Ticker ticker = Clocks.monotonic();
     private final InstantSource wall = Clocks.wall();
-    private final ClusterSettings settings = SnapshotDistributionTest.FAST.withWorkerTtl(Duration.ofMillis(600));
+    private final ClusterSettings settings = SnapshotDistributionTest.FAST.toBuilder()
+            .workerTtl(Duration.ofMillis(600))
+            .build();
 
     @AfterEach
     void deleteKeys() {

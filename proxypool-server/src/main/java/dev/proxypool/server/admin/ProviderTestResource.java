@@ -171,9 +171,10 @@ final class ProviderTestResource {
 
     private ValidationResult[] validate(List<Proxy> sample, InlineCredentials inline)
             throws InterruptedException, EchoUnavailableException {
-        ValidatorSettings settings = ValidatorSettings.from(pool.config().pipeline())
-                .withConcurrency(Math.min(100, sample.size()))
-                .withQueueCapacity(Math.max(2, 2 * sample.size()));
+        ValidatorSettings settings = ValidatorSettings.from(pool.config().pipeline()).toBuilder()
+                .concurrency(Math.min(100, sample.size()))
+                .queueCapacity(Math.max(2, 2 * sample.size()))
+                .build();
         Validator validator = Validator.builder(UpstreamDialer.create(inline.over(pool.credentials())))
                 .settings(settings)
                 .start();

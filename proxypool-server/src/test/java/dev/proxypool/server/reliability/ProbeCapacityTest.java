@@ -51,9 +51,10 @@ class ProbeCapacityTest {
                             EmbeddedProxyPool.dialerOf(b.pool),
                             () -> EmbeddedProxyPool.engineOf(b.pool).snapshot().proxies(),
                             EmbeddedProxyPool.engineOf(b.pool).registry())
-                    .settings(ProberSettings.DEFAULTS
-                            .withTargets(List.of(URI.create(origin.url("/bytes?n=10"))))
-                            .withTimeout(Duration.ofSeconds(5)))
+                    .settings(ProberSettings.builder()
+                            .targets(List.of(URI.create(origin.url("/bytes?n=10"))))
+                            .timeout(Duration.ofSeconds(5))
+                            .build())
                     .listener(new ProbeListener() {
                         @Override
                         public void succeeded(Proxy proxy, URI target, Duration latency) {

@@ -69,7 +69,7 @@ final class UpstreamBench implements AutoCloseable {
                 health,
                 keys,
                 maxConcurrency,
-                GatewayConfig.DEFAULTS.withMaxAttempts(10).withIoTimeout(IO_TIMEOUT));
+                GatewayConfig.builder().maxAttempts(10).ioTimeout(IO_TIMEOUT).build());
     }
 
     /** @param gateway the gateway's wire limits and timeouts (instead of the {@link #IO_TIMEOUT} ones) */

@@ -36,8 +36,11 @@ public final class ControlProcessMain {
         RedisStoreConfig redis = RedisStoreConfig.DEFAULTS.withKeyPrefix(prefix);
         redis = new RedisStoreConfig(
                 "127.0.0.1", port, "", "", 0, prefix, redis.connectTimeout(), redis.socketTimeout(), 4);
-        ClusterSettings settings = ClusterSettings.DEFAULTS.withPolling(
-                Duration.ofMillis(500), Duration.ofMillis(50), Duration.ofMillis(500));
+        ClusterSettings settings = ClusterSettings.builder()
+                .pollInterval(Duration.ofMillis(500))
+                .backoffMin(Duration.ofMillis(50))
+                .backoffMax(Duration.ofMillis(500))
+                .build();
         List<Proxy> pool = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
             pool.add(Proxy.builder(new ProxyKey(

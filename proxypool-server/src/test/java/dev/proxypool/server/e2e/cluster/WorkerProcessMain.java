@@ -37,8 +37,11 @@ public final class WorkerProcessMain {
         RedisStoreConfig d = RedisStoreConfig.DEFAULTS;
         RedisStoreConfig redis =
                 new RedisStoreConfig("127.0.0.1", port, "", "", 0, prefix, d.connectTimeout(), d.socketTimeout(), 4);
-        ClusterSettings settings = ClusterSettings.DEFAULTS.withPolling(
-                Duration.ofMillis(500), Duration.ofMillis(50), Duration.ofMillis(500));
+        ClusterSettings settings = ClusterSettings.builder()
+                .pollInterval(Duration.ofMillis(500))
+                .backoffMin(Duration.ofMillis(50))
+                .backoffMax(Duration.ofMillis(500))
+                .build();
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         try (MemoryPoolStore unused = new MemoryPoolStore()) {
             PoolEngine engine =
