@@ -3,7 +3,6 @@ package dev.proxypool.sdk;
 import dev.proxypool.core.extract.PoolStore;
 import dev.proxypool.core.extract.PublishResult;
 import dev.proxypool.core.model.Proxy;
-import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.config.ConfigLoader;
@@ -23,7 +22,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Consumer;
 
 /**
  * The pool embedded in a Java application (docs/architecture.md#modules): the same core engine as the gateway,
@@ -136,13 +134,6 @@ public interface ProxyPool extends AutoCloseable {
     PublishResult addProxies(Collection<Proxy> proxies);
 
     /**
-     * Called with every new snapshot (version, size, proxies) once it serves.
-     *
-     * @param listener called on the thread that published the snapshot
-     */
-    void addSnapshotListener(Consumer<PoolSnapshot> listener);
-
-    /**
      * Reports that {@code domain} banned the proxy {@code proxyId} (from {@code X-ProxyPool-Proxy}).
      *
      * @param proxyId the proxy's opaque id
@@ -178,20 +169,6 @@ public interface ProxyPool extends AutoCloseable {
      * @return the configuration
      */
     ProxyPoolConfig config();
-
-    /**
-     * Follows a change of {@code next}'s providers and upstreams (the admin API): upstreams added
-     * are due at once, upstreams whose own or whose provider's settings changed get a new source and
-     * are due at once, unchanged ones keep their schedule, and removed ones stop being fetched (their
-     * proxies leave the pool). All or nothing: when a source cannot be built nothing changes. The
-     * provider types {@code next} names are the ones enabled. The pipeline exists even when no upstream was configured at start, so upstreams
-     * added later are collected within the pipeline's tick (once {@link #start()} ran).
-     *
-     * @param next the new configuration
-     * @return true (the change is followed)
-     * @throws IllegalArgumentException naming the upstream whose source cannot be built (nothing changed)
-     */
-    boolean reconfigureCollection(ProxyPoolConfig next);
 
     /** Stops collecting and probing, and closes the store the pool opened itself. */
     @Override

@@ -257,11 +257,11 @@ class ProxyPoolTest {
         try (ProxyPool pool = ProxyPool.builder().background(false).build()) {
             java.util.List<Long> versions = new java.util.concurrent.CopyOnWriteArrayList<>();
             java.util.List<Integer> sizes = new java.util.concurrent.CopyOnWriteArrayList<>();
-            pool.addSnapshotListener(s -> {
+            EmbeddedProxyPool.engineOf(pool).addSnapshotListener(s -> {
                 versions.add(s.version());
                 sizes.add(s.size());
             });
-            pool.addSnapshotListener(s -> {
+            EmbeddedProxyPool.engineOf(pool).addSnapshotListener(s -> {
                 throw new IllegalStateException("a broken listener does not stop the others");
             });
             pool.addProxies(

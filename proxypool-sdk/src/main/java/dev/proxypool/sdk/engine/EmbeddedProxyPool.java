@@ -9,7 +9,6 @@ import dev.proxypool.core.extract.PublishResult;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.routing.RoutingRule;
-import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.core.task.BackgroundTasks;
 import dev.proxypool.sdk.ExtractedProxyView;
 import dev.proxypool.sdk.Extraction;
@@ -59,7 +58,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -310,11 +308,6 @@ public final class EmbeddedProxyPool implements ProxyPool {
     }
 
     @Override
-    public void addSnapshotListener(Consumer<PoolSnapshot> listener) {
-        engine.addSnapshotListener(listener);
-    }
-
-    @Override
     public boolean reportBan(String proxyId, String domain) {
         return engine.reportBan(proxyId, domain);
     }
@@ -339,8 +332,20 @@ public final class EmbeddedProxyPool implements ProxyPool {
         return config;
     }
 
-    @Override
-    public boolean reconfigureCollection(ProxyPoolConfig next) {
+    /**
+     * Follows a change of {@code next}'s providers and upstreams (the admin API, a shared
+     * configuration): see {@link CollectionPipeline#reconfigure}; the provider types {@code next}
+     * names are the ones enabled.
+     *
+     * @param pool a pool built by {@link ProxyPool#builder()}
+     * @param next the new configuration
+     * @throws IllegalArgumentException naming the upstream whose source cannot be built (nothing changed)
+     */
+    public static void reconfigureCollection(ProxyPool pool, ProxyPoolConfig next) {
+        of(pool).reconfigure(next);
+    }
+
+    private boolean reconfigure(ProxyPoolConfig next) {
         pipeline.reconfigure(next.providers(), next.upstreams(), registries.apply(providerTypes(next.providers())));
         return true;
     }

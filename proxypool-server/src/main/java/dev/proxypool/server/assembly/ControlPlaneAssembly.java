@@ -49,7 +49,7 @@ public final class ControlPlaneAssembly implements RoleAssembly {
 
     @Override
     public void followCollection(ProxyPool pool, ProxyPoolConfig config) {
-        pool.reconfigureCollection(config);
+        EmbeddedProxyPool.reconfigureCollection(pool, config);
     }
 
     @Override
