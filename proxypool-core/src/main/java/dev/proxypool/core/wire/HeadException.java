@@ -16,8 +16,14 @@ public final class HeadException extends IOException {
         REQUEST_LINE_TOO_LONG,
         /** The status line is longer than its cap. */
         STATUS_LINE_TOO_LONG,
-        /** The header block is larger than its byte cap or holds more fields than its count cap. */
+        /** The header block is larger than its byte cap. */
         HEADERS_TOO_LARGE,
+        /** The header block holds more fields than its count cap. */
+        TOO_MANY_FIELDS,
+        /** One field line is longer than the cap on a single line. */
+        FIELD_LINE_TOO_LONG,
+        /** A line read with {@link HeadReader#nextLine} is longer than its cap. */
+        LINE_TOO_LONG,
         /** Not {@code method SP target SP version}. */
         MALFORMED_REQUEST_LINE,
         /** The method is not a token. */

@@ -86,6 +86,23 @@ public final class HeadReader {
     }
 
     /**
+     * Reads one line of the message's framing outside the head (a chunk-size line, a trailer
+     * field), the same way the head's lines are read.
+     *
+     * @param max the cap on the line's length including CRLF
+     * @return the line, or {@code null} at the end of input before any byte
+     * @throws HeadException ({@link HeadException.Kind#LINE_TOO_LONG}) past the cap
+     * @throws Incomplete    when the input ends inside the line
+     */
+    public String nextLine(int max) throws IOException {
+        try {
+            return readLine(max);
+        } catch (LineTooLong e) {
+            throw new HeadException(HeadException.Kind.LINE_TOO_LONG, "line longer than " + max + " bytes");
+        }
+    }
+
+    /**
      * Reads one line ending in LF (a CR before it is dropped).
      *
      * @param max the cap on the line's length including CRLF

@@ -147,14 +147,32 @@ public final class Http1 {
      */
     public static void fields(HeadReader in, FieldSink into, int maxBytes, int maxCount, FieldRules rules)
             throws IOException {
+        fields(in, into, Integer.MAX_VALUE, maxBytes, maxCount, rules);
+    }
+
+    /**
+     * Reads header fields up to and including the empty line that ends the head, each line also
+     * capped on its own.
+     *
+     * @param maxLine  the cap on one field line, CRLF included ({@link Kind#FIELD_LINE_TOO_LONG})
+     * @param maxBytes the cap on the header block, each line counted with CRLF, the empty line not
+     *                 ({@link Kind#HEADERS_TOO_LARGE})
+     * @param maxCount the cap on the number of fields ({@link Kind#TOO_MANY_FIELDS})
+     */
+    public static void fields(HeadReader in, FieldSink into, int maxLine, int maxBytes, int maxCount, FieldRules rules)
+            throws IOException {
         int total = 0;
         int count = 0;
         while (true) {
             String line;
+            int room = maxBytes - total;
+            boolean lineCap = room > maxLine - 2;
             try {
-                line = in.readLine(maxBytes - total + 2);
+                line = in.readLine(lineCap ? maxLine : room + 2);
             } catch (HeadReader.LineTooLong e) {
-                throw tooLarge(maxBytes);
+                throw lineCap
+                        ? new HeadException(Kind.FIELD_LINE_TOO_LONG, "header line longer than " + maxLine + " bytes")
+                        : tooLarge(maxBytes);
             }
             if (line == null) {
                 throw new HeadReader.Incomplete("stream ended inside the header block");
@@ -163,8 +181,11 @@ public final class Http1 {
                 return;
             }
             total += line.length() + 2;
-            if (total > maxBytes || count >= maxCount) {
+            if (total > maxBytes) {
                 throw tooLarge(maxBytes);
+            }
+            if (count >= maxCount) {
+                throw new HeadException(Kind.TOO_MANY_FIELDS, "more than " + maxCount + " header fields");
             }
             char first = line.charAt(0);
             if (first == ' ' || first == '\t') {
@@ -175,11 +196,11 @@ public final class Http1 {
                 throw new HeadException(Kind.NO_COLON, "header line without a colon");
             }
             if (rules == FieldRules.LENIENT) {
-                String name = line.substring(0, colon).strip();
+                String name = line.substring(0, colon).trim();
                 if (name.isEmpty()) {
                     throw new HeadException(Kind.NO_COLON, "header line without a name");
                 }
-                into.add(name, line.substring(colon + 1).strip());
+                into.add(name, line.substring(colon + 1).trim());
                 count++;
                 continue;
             }

@@ -162,7 +162,7 @@ class Http1Test {
                 assertThrows(HeadException.class, () -> fields(window(block), 11, 2, Http1.FieldRules.STRICT))
                         .kind());
         assertEquals(
-                Kind.HEADERS_TOO_LARGE,
+                Kind.TOO_MANY_FIELDS,
                 assertThrows(HeadException.class, () -> fields(window(block), 12, 1, Http1.FieldRules.STRICT))
                         .kind());
         // an endless field line is refused before it ends
@@ -175,10 +175,38 @@ class Http1Test {
     }
 
     @Test
+    void aLineCapBindsEachFieldLineBelowTheBlockCap() throws IOException {
+        List<String[]> out = new ArrayList<>();
+        String block = "A: " + "a".repeat(7) + "\r\nB: " + "b".repeat(7) + "\r\n\r\n"; // lines of 12 bytes
+        Http1.fields(window(block), (n, v) -> out.add(new String[] {n, v}), 12, 1000, 10, Http1.FieldRules.LENIENT);
+        assertEquals(2, out.size());
+        HeadException e = assertThrows(
+                HeadException.class,
+                () -> Http1.fields(window(block), (n, v) -> {}, 11, 1000, 10, Http1.FieldRules.LENIENT));
+        assertEquals(Kind.FIELD_LINE_TOO_LONG, e.kind());
+        // near the block's end the block cap binds again
+        e = assertThrows(
+                HeadException.class,
+                () -> Http1.fields(window(block), (n, v) -> {}, 12, 20, 10, Http1.FieldRules.LENIENT));
+        assertEquals(Kind.HEADERS_TOO_LARGE, e.kind());
+    }
+
+    @Test
+    void nextLineReadsAFramingLineUnderItsCap() throws IOException {
+        HeadReader r = window("5;ext=1\r\nhello");
+        assertEquals("5;ext=1", r.nextLine(64));
+        assertThrows(HeadReader.Incomplete.class, () -> r.nextLine(64));
+        HeadException e =
+                assertThrows(HeadException.class, () -> window("0123456789\r\n").nextLine(8));
+        assertEquals(Kind.LINE_TOO_LONG, e.kind());
+        assertNull(window("").nextLine(8));
+    }
+
+    @Test
     void lenientFieldsTrimNamesAndAcceptWhatStrictRefuses() throws IOException {
-        List<String[]> f = fields(window("Bad Name : x\u0001 \r\n\r\n"), 8192, 100, Http1.FieldRules.LENIENT);
+        List<String[]> f = fields(window("Bad Name : x\u0001y \r\n\r\n"), 8192, 100, Http1.FieldRules.LENIENT);
         assertEquals("Bad Name", f.get(0)[0]);
-        assertEquals("x\u0001", f.get(0)[1]);
+        assertEquals("x\u0001y", f.get(0)[1]);
         assertEquals(
                 Kind.NO_COLON,
                 assertThrows(

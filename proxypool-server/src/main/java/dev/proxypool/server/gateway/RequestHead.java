@@ -126,9 +126,10 @@ final class RequestHead {
         try {
             Http1.fields(in, into, maxBytes, maxCount, Http1.FieldRules.STRICT);
         } catch (HeadException e) {
-            throw e.kind() == HeadException.Kind.HEADERS_TOO_LARGE
-                    ? tooLarge(client, maxBytes)
-                    : fieldError(client, e.getMessage());
+            throw switch (e.kind()) {
+                case HEADERS_TOO_LARGE, TOO_MANY_FIELDS -> tooLarge(client, maxBytes);
+                default -> fieldError(client, e.getMessage());
+            };
         }
     }
 
