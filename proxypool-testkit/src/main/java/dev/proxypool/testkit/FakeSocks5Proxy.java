@@ -4,7 +4,7 @@ import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
-import dev.proxypool.core.wire.Socks5;
+import dev.proxypool.core.wire.Socks5Codec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -86,36 +86,36 @@ public final class FakeSocks5Proxy extends FakeServer {
     @Override
     void serve(Connection c) throws IOException {
         InputStream in = c.in();
-        Socks5.Greeting greeting = Socks5.read(in, Socks5::decodeGreeting);
-        if (greeting.version() != Socks5.VERSION) {
+        Socks5Codec.Greeting greeting = Socks5Codec.read(in, Socks5Codec::decodeGreeting);
+        if (greeting.version() != Socks5Codec.VERSION) {
             return;
         }
-        boolean offersNone = greeting.offers(Socks5.METHOD_NONE);
-        boolean offersUserPass = greeting.offers(Socks5.METHOD_USER_PASSWORD);
+        boolean offersNone = greeting.offers(Socks5Codec.METHOD_NONE);
+        boolean offersUserPass = greeting.offers(Socks5Codec.METHOD_USER_PASSWORD);
         int method = username != null
-                ? (offersUserPass ? Socks5.METHOD_USER_PASSWORD : Socks5.METHOD_NO_ACCEPTABLE)
+                ? (offersUserPass ? Socks5Codec.METHOD_USER_PASSWORD : Socks5Codec.METHOD_NO_ACCEPTABLE)
                 : offersNone
-                        ? Socks5.METHOD_NONE
-                        : offersUserPass ? Socks5.METHOD_USER_PASSWORD : Socks5.METHOD_NO_ACCEPTABLE;
-        c.out().write(Socks5.methodChoice(method));
-        if (method == Socks5.METHOD_NO_ACCEPTABLE) {
+                        ? Socks5Codec.METHOD_NONE
+                        : offersUserPass ? Socks5Codec.METHOD_USER_PASSWORD : Socks5Codec.METHOD_NO_ACCEPTABLE;
+        c.out().write(Socks5Codec.methodChoice(method));
+        if (method == Socks5Codec.METHOD_NO_ACCEPTABLE) {
             return;
         }
-        if (method == Socks5.METHOD_USER_PASSWORD && !authenticate(c)) {
+        if (method == Socks5Codec.METHOD_USER_PASSWORD && !authenticate(c)) {
             return;
         }
-        Socks5.Message request = Socks5.read(in, Socks5::decodeMessage);
-        if (request.version() != Socks5.VERSION) {
+        Socks5Codec.Message request = Socks5Codec.read(in, Socks5Codec::decodeMessage);
+        if (request.version() != Socks5Codec.VERSION) {
             return;
         }
         if (!request.whole()) {
-            reply(c, Socks5.Reply.ADDRESS_TYPE_NOT_SUPPORTED.code(), null);
+            reply(c, Socks5Codec.Reply.ADDRESS_TYPE_NOT_SUPPORTED.code(), null);
             return;
         }
         String host = request.host();
         switch (request.addressType()) {
-            case Socks5.ATYP_IPV4 -> byType[AddressType.IPV4.ordinal()].incrementAndGet();
-            case Socks5.ATYP_DOMAIN -> byType[AddressType.DOMAIN.ordinal()].incrementAndGet();
+            case Socks5Codec.ATYP_IPV4 -> byType[AddressType.IPV4.ordinal()].incrementAndGet();
+            case Socks5Codec.ATYP_DOMAIN -> byType[AddressType.DOMAIN.ordinal()].incrementAndGet();
             default -> byType[AddressType.IPV6.ordinal()].incrementAndGet();
         }
         int refused = FakeProxyBuilder.refusal(refusals, host);
@@ -123,8 +123,8 @@ public final class FakeSocks5Proxy extends FakeServer {
             reply(c, forcedReply != 0 ? forcedReply : refused, null);
             return;
         }
-        if (request.code() != Socks5.CMD_CONNECT) {
-            reply(c, Socks5.Reply.COMMAND_NOT_SUPPORTED.code(), null);
+        if (request.code() != Socks5Codec.CMD_CONNECT) {
+            reply(c, Socks5Codec.Reply.COMMAND_NOT_SUPPORTED.code(), null);
             return;
         }
         Socket target;
@@ -136,7 +136,7 @@ public final class FakeSocks5Proxy extends FakeServer {
         }
         try {
             tunnels.incrementAndGet();
-            reply(c, Socks5.Reply.SUCCEEDED.code(), target);
+            reply(c, Socks5Codec.Reply.SUCCEEDED.code(), target);
             Relay.run(c, target);
         } finally {
             outboundClosed(target);
@@ -144,8 +144,8 @@ public final class FakeSocks5Proxy extends FakeServer {
     }
 
     private boolean authenticate(Connection c) throws IOException {
-        Socks5.AuthRequest auth = Socks5.read(c.in(), Socks5::decodeAuthRequest);
-        if (auth.version() != Socks5.AUTH_VERSION) {
+        Socks5Codec.AuthRequest auth = Socks5Codec.read(c.in(), Socks5Codec::decodeAuthRequest);
+        if (auth.version() != Socks5Codec.AUTH_VERSION) {
             return false;
         }
         String user = new String(auth.username(), StandardCharsets.UTF_8);
@@ -154,7 +154,7 @@ public final class FakeSocks5Proxy extends FakeServer {
         if (!ok) {
             authFailures.incrementAndGet(); // before the reply: a client that read it sees the count
         }
-        c.out().write(Socks5.authStatus(ok));
+        c.out().write(Socks5Codec.authStatus(ok));
         return ok;
     }
 
@@ -162,8 +162,9 @@ public final class FakeSocks5Proxy extends FakeServer {
         c.out()
                 .write(
                         bound == null
-                                ? Socks5.reply(code)
-                                : Socks5.reply(code, bound.getLocalAddress().getAddress(), bound.getLocalPort()));
+                                ? Socks5Codec.reply(code)
+                                : Socks5Codec.reply(
+                                        code, bound.getLocalAddress().getAddress(), bound.getLocalPort()));
     }
 
     /** Options of a {@link FakeSocks5Proxy}. */

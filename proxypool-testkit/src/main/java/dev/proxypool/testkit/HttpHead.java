@@ -2,7 +2,7 @@ package dev.proxypool.testkit;
 
 import dev.proxypool.core.wire.HeadException;
 import dev.proxypool.core.wire.HeadReader;
-import dev.proxypool.core.wire.Http1;
+import dev.proxypool.core.wire.Http1Parser;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,13 +31,13 @@ record HttpHead(String startLine, List<String[]> fields) {
         }
         List<String[]> fields = new ArrayList<>();
         try {
-            Http1.fields(
+            Http1Parser.fields(
                     HeadReader.over(in),
                     (name, value) -> fields.add(new String[] {name, value}),
                     MAX_LINE + 1,
                     Integer.MAX_VALUE,
                     MAX_FIELDS,
-                    Http1.FieldRules.LENIENT);
+                    Http1Parser.FieldRules.LENIENT);
         } catch (HeadReader.Incomplete e) {
             throw new EOFException("end of stream inside an HTTP head");
         } catch (HeadException e) {
@@ -74,7 +74,7 @@ record HttpHead(String startLine, List<String[]> fields) {
     /** The three parts of a request line (the shared parser's); throws on anything else. */
     String[] requestLine() throws HttpParseException {
         try {
-            Http1.RequestLine l = Http1.requestLine(startLine);
+            Http1Parser.RequestLine l = Http1Parser.requestLine(startLine);
             return new String[] {l.method(), l.target(), l.http11() ? "HTTP/1.1" : "HTTP/1.0"};
         } catch (HeadException e) {
             throw new HttpParseException("bad request line");
@@ -84,7 +84,7 @@ record HttpHead(String startLine, List<String[]> fields) {
     /** The status code of a status line (the shared parser's); throws on anything else. */
     int status() throws HttpParseException {
         try {
-            return Http1.statusLine(startLine).status();
+            return Http1Parser.statusLine(startLine).status();
         } catch (HeadException e) {
             throw new HttpParseException(
                     e.kind() == HeadException.Kind.NOT_HTTP ? "bad status line" : "bad status code");

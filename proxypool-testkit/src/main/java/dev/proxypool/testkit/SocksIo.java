@@ -1,6 +1,6 @@
 package dev.proxypool.testkit;
 
-import dev.proxypool.core.wire.Socks5;
+import dev.proxypool.core.wire.Socks5Codec;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -47,10 +47,10 @@ final class SocksIo {
     /** Why a target connect failed, in SOCKS5 reply codes (SOCKS4 has only one failure code). */
     static int socks5Reply(IOException e) {
         return switch (e) {
-            case ConnectException _ -> Socks5.Reply.CONNECTION_REFUSED.code();
+            case ConnectException _ -> Socks5Codec.Reply.CONNECTION_REFUSED.code();
             case NoRouteToHostException _, UnknownHostException _, SocketTimeoutException _ ->
-                Socks5.Reply.HOST_UNREACHABLE.code();
-            default -> Socks5.Reply.GENERAL_FAILURE.code();
+                Socks5Codec.Reply.HOST_UNREACHABLE.code();
+            default -> Socks5Codec.Reply.GENERAL_FAILURE.code();
         };
     }
 }

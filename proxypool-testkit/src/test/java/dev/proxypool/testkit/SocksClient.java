@@ -1,6 +1,6 @@
 package dev.proxypool.testkit;
 
-import dev.proxypool.core.wire.Socks5;
+import dev.proxypool.core.wire.Socks5Codec;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,7 +37,7 @@ final class SocksClient {
     /** Sends a SOCKS5 greeting offering {@code methods}; returns the chosen method. */
     static int socks5Greeting(Socket s, int... methods) throws IOException {
         OutputStream out = s.getOutputStream();
-        out.write(Socks5.greeting(methods));
+        out.write(Socks5Codec.greeting(methods));
         out.flush();
         return twoByteReply(s);
     }
@@ -45,7 +45,8 @@ final class SocksClient {
     /** RFC 1929 sub-negotiation; returns the status (0 = success). */
     static int socks5Auth(Socket s, String user, String pass) throws IOException {
         OutputStream out = s.getOutputStream();
-        out.write(Socks5.authRequest(user.getBytes(StandardCharsets.UTF_8), pass.getBytes(StandardCharsets.UTF_8)));
+        out.write(
+                Socks5Codec.authRequest(user.getBytes(StandardCharsets.UTF_8), pass.getBytes(StandardCharsets.UTF_8)));
         out.flush();
         return twoByteReply(s);
     }
@@ -53,12 +54,12 @@ final class SocksClient {
     /** A SOCKS5 CONNECT with address type {@code atyp} (1, 3 or 4); returns the reply code. */
     static int socks5Connect(Socket s, int atyp, String host, int port) throws IOException {
         OutputStream out = s.getOutputStream();
-        byte[] address = atyp == Socks5.ATYP_DOMAIN
+        byte[] address = atyp == Socks5Codec.ATYP_DOMAIN
                 ? host.getBytes(StandardCharsets.US_ASCII)
                 : InetAddress.getByName(host).getAddress();
-        out.write(Socks5.request(Socks5.CMD_CONNECT, atyp, address, port));
+        out.write(Socks5Codec.request(Socks5Codec.CMD_CONNECT, atyp, address, port));
         out.flush();
-        Socks5.Message reply = Socks5.read(s.getInputStream(), Socks5::decodeMessage);
+        Socks5Codec.Message reply = Socks5Codec.read(s.getInputStream(), Socks5Codec::decodeMessage);
         if (!reply.whole()) {
             throw new IOException("bad ATYP in reply: " + reply.addressType());
         }

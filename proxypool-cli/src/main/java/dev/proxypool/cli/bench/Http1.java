@@ -2,6 +2,7 @@ package dev.proxypool.cli.bench;
 
 import dev.proxypool.core.wire.HeadException;
 import dev.proxypool.core.wire.HeadReader;
+import dev.proxypool.core.wire.Http1Parser;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,7 +43,7 @@ public final class Http1 {
         String status = readLine(in);
         int code;
         try {
-            code = dev.proxypool.core.wire.Http1.statusLine(status).status();
+            code = Http1Parser.statusLine(status).status();
         } catch (HeadException e) {
             throw new ProtocolException(
                     e.kind() == HeadException.Kind.NOT_HTTP && !status.startsWith("HTTP/1.")
@@ -51,13 +52,13 @@ public final class Http1 {
         }
         Map<String, String> fields = new HashMap<>();
         try {
-            dev.proxypool.core.wire.Http1.fields(
+            Http1Parser.fields(
                     HeadReader.over(in),
                     (name, value) -> fields.putIfAbsent(name.toLowerCase(Locale.ROOT), value),
                     MAX_LINE + 1,
                     Integer.MAX_VALUE,
                     MAX_FIELDS,
-                    dev.proxypool.core.wire.Http1.FieldRules.LENIENT);
+                    Http1Parser.FieldRules.LENIENT);
         } catch (HeadReader.Incomplete e) {
             throw new EOFException("connection closed");
         } catch (HeadException e) {

@@ -2,7 +2,7 @@ package dev.proxypool.cli.demo;
 
 import dev.proxypool.core.wire.HeadException;
 import dev.proxypool.core.wire.HeadReader;
-import dev.proxypool.core.wire.Http1;
+import dev.proxypool.core.wire.Http1Parser;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -85,7 +85,7 @@ public final class DemoHttpProxy extends LoopbackService {
         }
         String[] line;
         try {
-            Http1.RequestLine l = Http1.requestLine(head.getFirst());
+            Http1Parser.RequestLine l = Http1Parser.requestLine(head.getFirst());
             line = new String[] {l.method(), l.target(), l.http11() ? "HTTP/1.1" : "HTTP/1.0"};
         } catch (HeadException e) {
             answer(out, 400, "Bad Request", "not an HTTP/1.x request line\n");
@@ -321,12 +321,12 @@ public final class DemoHttpProxy extends LoopbackService {
         List<String> lines = new ArrayList<>();
         lines.add(start);
         try {
-            Http1.fields(
+            Http1Parser.fields(
                     r,
                     (name, value) -> lines.add(name + ": " + value),
                     MAX_HEAD - r.consumed(),
                     Integer.MAX_VALUE,
-                    Http1.FieldRules.LENIENT);
+                    Http1Parser.FieldRules.LENIENT);
         } catch (HeadReader.Incomplete e) {
             throw new IOException("message head cut off");
         } catch (HeadException e) {

@@ -1,6 +1,6 @@
 package dev.proxypool.cli.demo;
 
-import dev.proxypool.core.wire.Socks5;
+import dev.proxypool.core.wire.Socks5Codec;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,7 +11,7 @@ import java.net.Socket;
 import java.net.UnknownHostException;
 
 /**
- * A SOCKS5 proxy for the demo (RFC 1928, with the shared codec {@code dev.proxypool.core.wire.Socks5}): no authentication, {@code CONNECT} only, to IPv4, IPv6
+ * A SOCKS5 proxy for the demo (RFC 1928, with the shared codec {@link Socks5Codec}): no authentication, {@code CONNECT} only, to IPv4, IPv6
  * and domain-name targets. A client that offers no "no authentication" method gets {@code 0xFF};
  * other commands get "command not supported"; a failed connect gets the matching reply code
  * (refused, host unreachable, general failure). A granted connection becomes a byte tunnel.
@@ -33,46 +33,46 @@ public final class DemoSocksProxy extends LoopbackService {
     void handle(Socket client) throws IOException {
         BufferedInputStream in = new BufferedInputStream(client.getInputStream());
         OutputStream out = client.getOutputStream();
-        Socks5.Greeting greeting = Socks5.read(in, Socks5::decodeGreeting);
-        if (greeting.version() != Socks5.VERSION) {
+        Socks5Codec.Greeting greeting = Socks5Codec.read(in, Socks5Codec::decodeGreeting);
+        if (greeting.version() != Socks5Codec.VERSION) {
             return;
         }
-        boolean noAuthOffered = greeting.offers(Socks5.METHOD_NONE);
-        out.write(Socks5.methodChoice(noAuthOffered ? Socks5.METHOD_NONE : Socks5.METHOD_NO_ACCEPTABLE));
+        boolean noAuthOffered = greeting.offers(Socks5Codec.METHOD_NONE);
+        out.write(Socks5Codec.methodChoice(noAuthOffered ? Socks5Codec.METHOD_NONE : Socks5Codec.METHOD_NO_ACCEPTABLE));
         out.flush();
         if (!noAuthOffered) {
             return;
         }
-        Socks5.Message request = Socks5.read(in, Socks5::decodeMessage);
-        if (request.version() == Socks5.VERSION && !request.whole()) {
-            reply(out, Socks5.Reply.ADDRESS_TYPE_NOT_SUPPORTED);
+        Socks5Codec.Message request = Socks5Codec.read(in, Socks5Codec::decodeMessage);
+        if (request.version() == Socks5Codec.VERSION && !request.whole()) {
+            reply(out, Socks5Codec.Reply.ADDRESS_TYPE_NOT_SUPPORTED);
             return;
         }
-        if (request.version() != Socks5.VERSION || request.code() != Socks5.CMD_CONNECT) {
-            reply(out, Socks5.Reply.COMMAND_NOT_SUPPORTED);
+        if (request.version() != Socks5Codec.VERSION || request.code() != Socks5Codec.CMD_CONNECT) {
+            reply(out, Socks5Codec.Reply.COMMAND_NOT_SUPPORTED);
             return;
         }
         try (Socket target = new Socket()) {
             try {
                 target.connect(new InetSocketAddress(request.host(), request.port()), CONNECT_TIMEOUT_MS);
             } catch (ConnectException e) {
-                reply(out, Socks5.Reply.CONNECTION_REFUSED);
+                reply(out, Socks5Codec.Reply.CONNECTION_REFUSED);
                 return;
             } catch (UnknownHostException | NoRouteToHostException e) {
-                reply(out, Socks5.Reply.HOST_UNREACHABLE);
+                reply(out, Socks5Codec.Reply.HOST_UNREACHABLE);
                 return;
             } catch (IOException e) {
-                reply(out, Socks5.Reply.GENERAL_FAILURE);
+                reply(out, Socks5Codec.Reply.GENERAL_FAILURE);
                 return;
             }
-            reply(out, Socks5.Reply.SUCCEEDED);
+            reply(out, Socks5Codec.Reply.SUCCEEDED);
             Splice.both(client, in, target);
         }
     }
 
     /** A reply with an all-zero IPv4 bound address (the client does not need it). */
-    private static void reply(OutputStream out, Socks5.Reply code) throws IOException {
-        out.write(Socks5.reply(code.code()));
+    private static void reply(OutputStream out, Socks5Codec.Reply code) throws IOException {
+        out.write(Socks5Codec.reply(code.code()));
         out.flush();
     }
 }

@@ -36,7 +36,7 @@ public final class HeadReader {
         }
     }
 
-    /** A line exceeded its cap; {@link Http1} maps it to the kind of the line. */
+    /** A line exceeded its cap; {@link Http1Parser} maps it to the kind of the line. */
     static final class LineTooLong extends IOException {
         static final LineTooLong INSTANCE = new LineTooLong();
 

@@ -1,7 +1,7 @@
 package dev.proxypool.sdk.dial;
 
 import dev.proxypool.core.health.FailureKind;
-import dev.proxypool.core.wire.Socks5;
+import dev.proxypool.core.wire.Socks5Codec;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -132,9 +132,9 @@ public final class Failures {
      * @return null for 0 (succeeded), else the rejection
      */
     public static HandshakeRejected socks5Reply(int rep) {
-        Socks5.Reply reply = Socks5.Reply.of(rep);
+        Socks5Codec.Reply reply = Socks5Codec.Reply.of(rep);
         if (reply == null) {
-            return new HandshakeRejected(FailureKind.PROTOCOL_ERROR, Socks5.Reply.describe(rep));
+            return new HandshakeRejected(FailureKind.PROTOCOL_ERROR, Socks5Codec.Reply.describe(rep));
         }
         String reason = reply.meaning() + " (" + rep + ")";
         return switch (reply) {

@@ -2,7 +2,7 @@ package dev.proxypool.sdk.dial;
 
 import dev.proxypool.core.wire.HeadException;
 import dev.proxypool.core.wire.HeadReader;
-import dev.proxypool.core.wire.Http1;
+import dev.proxypool.core.wire.Http1Parser;
 import dev.proxypool.sdk.credentials.Credentials;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -124,7 +124,7 @@ final class HttpConnect implements UpstreamHandshake.Phase {
     /** The status code of {@code HTTP/1.x SSS ...} (the shared HTTP/1 parser); anything else is not an HTTP proxy. */
     static int status(byte[] head, int length) throws HandshakeRejected {
         try {
-            Http1.StatusLine line = Http1.statusLine(HeadReader.over(head, 0, length), length + 1);
+            Http1Parser.StatusLine line = Http1Parser.statusLine(HeadReader.over(head, 0, length), length + 1);
             if (line != null) {
                 return line.status();
             }

@@ -1,15 +1,16 @@
 package dev.proxypool.sdk.dial;
 
-import static dev.proxypool.core.wire.Socks5.ATYP_DOMAIN;
-import static dev.proxypool.core.wire.Socks5.ATYP_IPV4;
-import static dev.proxypool.core.wire.Socks5.ATYP_IPV6;
-import static dev.proxypool.core.wire.Socks5.CMD_CONNECT;
-import static dev.proxypool.core.wire.Socks5.METHOD_NONE;
-import static dev.proxypool.core.wire.Socks5.METHOD_NO_ACCEPTABLE;
-import static dev.proxypool.core.wire.Socks5.METHOD_USER_PASSWORD;
-import static dev.proxypool.core.wire.Socks5.VERSION;
+import static dev.proxypool.core.wire.Socks5Codec.ATYP_DOMAIN;
+import static dev.proxypool.core.wire.Socks5Codec.ATYP_IPV4;
+import static dev.proxypool.core.wire.Socks5Codec.ATYP_IPV6;
+import static dev.proxypool.core.wire.Socks5Codec.CMD_CONNECT;
+import static dev.proxypool.core.wire.Socks5Codec.METHOD_NONE;
+import static dev.proxypool.core.wire.Socks5Codec.METHOD_NO_ACCEPTABLE;
+import static dev.proxypool.core.wire.Socks5Codec.METHOD_USER_PASSWORD;
+import static dev.proxypool.core.wire.Socks5Codec.VERSION;
 
 import dev.proxypool.core.wire.HeadException;
+import dev.proxypool.core.wire.Socks5Codec;
 import dev.proxypool.sdk.credentials.Credentials;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +21,7 @@ import java.nio.charset.StandardCharsets;
  * with credentials both it and username/password are (a provider may allow-list our address). The
  * target goes as an IPv4 or IPv6 address or as a domain name (the proxy resolves it). Three round
  * trips with authentication, two without. The messages are the shared codec's
- * ({@link dev.proxypool.core.wire.Socks5}); replies are judged by {@link Failures}.
+ * ({@link Socks5Codec}); replies are judged by {@link Failures}.
  */
 final class Socks5 implements UpstreamHandshake.Phase {
 
@@ -46,8 +47,8 @@ final class Socks5 implements UpstreamHandshake.Phase {
     @Override
     public byte[] start() {
         return credentials == null
-                ? dev.proxypool.core.wire.Socks5.greeting(METHOD_NONE)
-                : dev.proxypool.core.wire.Socks5.greeting(METHOD_NONE, METHOD_USER_PASSWORD);
+                ? Socks5Codec.greeting(METHOD_NONE)
+                : Socks5Codec.greeting(METHOD_NONE, METHOD_USER_PASSWORD);
     }
 
     @Override
@@ -64,7 +65,7 @@ final class Socks5 implements UpstreamHandshake.Phase {
             try {
                 switch (step) {
                     case METHOD -> {
-                        int method = dev.proxypool.core.wire.Socks5.decodeMethodChoice(message);
+                        int method = Socks5Codec.decodeMethodChoice(message);
                         if (method == METHOD_NO_ACCEPTABLE) {
                             throw Failures.socks5NoMethod(credentials != null);
                         }
@@ -79,8 +80,7 @@ final class Socks5 implements UpstreamHandshake.Phase {
                         }
                     }
                     case AUTH -> {
-                        HandshakeRejected refused =
-                                Failures.socks5AuthStatus(dev.proxypool.core.wire.Socks5.decodeAuthStatus(message));
+                        HandshakeRejected refused = Failures.socks5AuthStatus(Socks5Codec.decodeAuthStatus(message));
                         if (refused != null) {
                             throw refused;
                         }
@@ -88,8 +88,7 @@ final class Socks5 implements UpstreamHandshake.Phase {
                         step = Step.REPLY;
                     }
                     case REPLY -> { // the bound address and port: read, not used
-                        dev.proxypool.core.wire.Socks5.Message r =
-                                dev.proxypool.core.wire.Socks5.decodeMessage(message);
+                        Socks5Codec.Message r = Socks5Codec.decodeMessage(message);
                         if (r.version() != VERSION) {
                             throw Failures.protocolError("the reply is not SOCKS5");
                         }
@@ -112,14 +111,14 @@ final class Socks5 implements UpstreamHandshake.Phase {
 
     @Override
     public int wanted() {
-        return step == Step.REPLY ? dev.proxypool.core.wire.Socks5.missing(ByteBuffer.wrap(reply, 0, have)) : 2 - have;
+        return step == Step.REPLY ? Socks5Codec.missing(ByteBuffer.wrap(reply, 0, have)) : 2 - have;
     }
 
     private static byte[] authentication(Credentials credentials) {
         byte[] user = credentials.username().getBytes(StandardCharsets.UTF_8);
         byte[] pass = credentials.password().reveal().getBytes(StandardCharsets.UTF_8);
-        byte[] msg = dev.proxypool.core.wire.Socks5.authRequest(user, pass);
-        dev.proxypool.core.wire.Socks5.wipe(pass);
+        byte[] msg = Socks5Codec.authRequest(user, pass);
+        Socks5Codec.wipe(pass);
         return msg;
     }
 
@@ -129,6 +128,6 @@ final class Socks5 implements UpstreamHandshake.Phase {
             case IPV6 -> ATYP_IPV6;
             case DOMAIN -> ATYP_DOMAIN;
         };
-        return dev.proxypool.core.wire.Socks5.request(CMD_CONNECT, type, target.address(), target.port());
+        return Socks5Codec.request(CMD_CONNECT, type, target.address(), target.port());
     }
 }

@@ -2,7 +2,7 @@ package dev.proxypool.sdk.validate;
 
 import dev.proxypool.core.wire.HeadException;
 import dev.proxypool.core.wire.HeadReader;
-import dev.proxypool.core.wire.Http1;
+import dev.proxypool.core.wire.Http1Parser;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -89,9 +89,9 @@ final class ReplyReader {
     /** One head with the shared HTTP/1 parser (lenient fields: a third party's proxy wrote them). */
     private static Head readHead(InputStream in) throws IOException {
         HeadReader r = HeadReader.over(in);
-        Http1.StatusLine status;
+        Http1Parser.StatusLine status;
         try {
-            status = Http1.statusLine(r, MAX_LINE + 1);
+            status = Http1Parser.statusLine(r, MAX_LINE + 1);
         } catch (HeadException e) {
             throw switch (e.kind()) {
                 case STATUS_LINE_TOO_LONG -> lineTooLong();
@@ -106,13 +106,13 @@ final class ReplyReader {
         }
         List<Map.Entry<String, String>> fields = new ArrayList<>();
         try {
-            Http1.fields(
+            Http1Parser.fields(
                     r,
                     (name, value) -> fields.add(Map.entry(name, value)),
                     MAX_LINE + 1,
                     Integer.MAX_VALUE,
                     MAX_FIELDS,
-                    Http1.FieldRules.LENIENT);
+                    Http1Parser.FieldRules.LENIENT);
         } catch (HeadException e) {
             throw switch (e.kind()) {
                 case FIELD_LINE_TOO_LONG -> lineTooLong();

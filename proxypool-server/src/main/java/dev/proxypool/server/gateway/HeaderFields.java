@@ -1,6 +1,6 @@
 package dev.proxypool.server.gateway;
 
-import dev.proxypool.core.wire.Http1;
+import dev.proxypool.core.wire.Http1Parser;
 import dev.proxypool.core.wire.Tokens;
 import java.util.Arrays;
 
@@ -8,7 +8,7 @@ import java.util.Arrays;
  * An ordered, mutable list of header fields backed by two parallel arrays; lookup is a linear
  * case-insensitive scan, which beats a map for the 5–30 headers a request carries. Not thread-safe.
  */
-final class HeaderFields implements HeaderLookup, Http1.FieldSink {
+final class HeaderFields implements HeaderLookup, Http1Parser.FieldSink {
 
     private String[] names = new String[16];
     private String[] values = new String[16];

@@ -3,7 +3,7 @@ package dev.proxypool.server.gateway;
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.routing.RetryRule;
 import dev.proxypool.core.wire.HeadReader;
-import dev.proxypool.core.wire.Socks5;
+import dev.proxypool.core.wire.Socks5Codec;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -547,7 +547,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         logStatus = 200;
         logExplain = ex;
         if (socks) {
-            socks5.writeSocksReply(Socks5.Reply.SUCCEEDED.code());
+            socks5.writeSocksReply(Socks5Codec.Reply.SUCCEEDED.code());
         } else {
             StringBuilder sb = new StringBuilder(160).append("HTTP/1.1 200 Connection established\r\n");
             ex.appendTo(sb);

@@ -2,7 +2,7 @@ package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.wire.HeadException;
 import dev.proxypool.core.wire.HeadReader;
-import dev.proxypool.core.wire.Http1;
+import dev.proxypool.core.wire.Http1Parser;
 import java.io.IOException;
 import java.util.Set;
 
@@ -61,9 +61,9 @@ final class RequestHead {
      * @throws HeadReader.Incomplete the input ended inside the head (with a window: not whole yet)
      */
     static RequestHead read(HeadReader in, GatewayConfig cfg) throws IOException, WireException {
-        Http1.RequestLine line;
+        Http1Parser.RequestLine line;
         try {
-            line = Http1.requestLine(in, cfg.maxRequestLineBytes());
+            line = Http1Parser.requestLine(in, cfg.maxRequestLineBytes());
         } catch (HeadException e) {
             throw clientError(e, cfg);
         }
@@ -124,7 +124,7 @@ final class RequestHead {
     static void readFields(HeadReader in, HeaderFields into, int maxBytes, int maxCount, boolean client)
             throws IOException, WireException {
         try {
-            Http1.fields(in, into, maxBytes, maxCount, Http1.FieldRules.STRICT);
+            Http1Parser.fields(in, into, maxBytes, maxCount, Http1Parser.FieldRules.STRICT);
         } catch (HeadException e) {
             throw switch (e.kind()) {
                 case HEADERS_TOO_LARGE, TOO_MANY_FIELDS -> tooLarge(client, maxBytes);

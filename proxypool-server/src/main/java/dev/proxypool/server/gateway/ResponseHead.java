@@ -2,7 +2,7 @@ package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.wire.HeadException;
 import dev.proxypool.core.wire.HeadReader;
-import dev.proxypool.core.wire.Http1;
+import dev.proxypool.core.wire.Http1Parser;
 import java.io.IOException;
 
 /** A parsed upstream response head; every error in it is the upstream's (502 upstream_protocol_error). */
@@ -26,9 +26,9 @@ final class ResponseHead {
      * @return the head, or {@code null} when the upstream closed before sending a byte
      */
     static ResponseHead read(HeadReader in, GatewayConfig cfg) throws IOException, WireException {
-        Http1.StatusLine line;
+        Http1Parser.StatusLine line;
         try {
-            line = Http1.statusLine(in, cfg.maxRequestLineBytes());
+            line = Http1Parser.statusLine(in, cfg.maxRequestLineBytes());
         } catch (HeadException e) {
             throw new WireException(
                     502,

@@ -1,6 +1,6 @@
 package dev.proxypool.server.gateway;
 
-import dev.proxypool.core.wire.Socks5;
+import dev.proxypool.core.wire.Socks5Codec;
 import dev.proxypool.server.access.AttemptedUser;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -39,7 +39,7 @@ final class SocksHandshake {
     HeaderFields socksHeaders;
     String socksTarget;
     /** The reply for the last tunnel that could not be opened. */
-    int socksFailure = Socks5.Reply.GENERAL_FAILURE.code();
+    int socksFailure = Socks5Codec.Reply.GENERAL_FAILURE.code();
 
     /** Handshake bytes arrived: each message is taken once whole (every field is at most 255 bytes). */
     void socksBytes() {
@@ -71,7 +71,7 @@ final class SocksHandshake {
     boolean socksGreeting() {
         ByteBuf b = h.pending;
         int version = b.getUnsignedByte(b.readerIndex());
-        if (version != Socks5.VERSION) {
+        if (version != Socks5Codec.VERSION) {
             if (version == 4) {
                 h.writeClient(Unpooled.wrappedBuffer(new byte[] {0, 0x5B, 0, 0, 0, 0, 0, 0}));
             }
@@ -86,15 +86,15 @@ final class SocksHandshake {
             return false;
         }
         ByteBuffer view = b.nioBuffer();
-        Socks5.Greeting greeting = Socks5.decodeGreeting(view);
+        Socks5Codec.Greeting greeting = Socks5Codec.decodeGreeting(view);
         if (greeting == null) {
             return false;
         }
         b.skipBytes(view.position());
         h.exchangeIn += view.position();
-        boolean none = greeting.offers(Socks5.METHOD_NONE);
-        if (greeting.offers(Socks5.METHOD_USER_PASSWORD)) {
-            h.writeClient(Unpooled.wrappedBuffer(Socks5.methodChoice(Socks5.METHOD_USER_PASSWORD)));
+        boolean none = greeting.offers(Socks5Codec.METHOD_NONE);
+        if (greeting.offers(Socks5Codec.METHOD_USER_PASSWORD)) {
+            h.writeClient(Unpooled.wrappedBuffer(Socks5Codec.methodChoice(Socks5Codec.METHOD_USER_PASSWORD)));
             h.ch.flush();
             socksPhase = SocksPhase.AUTH;
             return true;
@@ -107,7 +107,7 @@ final class SocksHandshake {
         h.logUser = client;
         socksClient = client;
         socksHeaders = new HeaderFields();
-        h.writeClient(Unpooled.wrappedBuffer(Socks5.methodChoice(Socks5.METHOD_NONE)));
+        h.writeClient(Unpooled.wrappedBuffer(Socks5Codec.methodChoice(Socks5Codec.METHOD_NONE)));
         h.ch.flush();
         socksPhase = SocksPhase.REQUEST;
         return true;
@@ -116,7 +116,7 @@ final class SocksHandshake {
     boolean socksAuth() {
         ByteBuf b = h.pending;
         ByteBuffer view = b.nioBuffer();
-        Socks5.AuthRequest auth = Socks5.decodeAuthRequest(view);
+        Socks5Codec.AuthRequest auth = Socks5Codec.decodeAuthRequest(view);
         if (auth == null) {
             return false;
         }
@@ -129,8 +129,8 @@ final class SocksHandshake {
         String user = new String(u, StandardCharsets.UTF_8);
         // the secret lives in this string for the authenticator only; it is never logged
         String password = new String(pw, StandardCharsets.UTF_8);
-        Socks5.wipe(pw);
-        String authorization = version != Socks5.AUTH_VERSION || userLength == 0 || user.indexOf(':') >= 0
+        Socks5Codec.wipe(pw);
+        String authorization = version != Socks5Codec.AUTH_VERSION || userLength == 0 || user.indexOf(':') >= 0
                 ? null
                 : "Basic "
                         + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
@@ -167,12 +167,12 @@ final class SocksHandshake {
         h.logUser = client;
         if (client == null) {
             h.logAttempted = AttemptedUser.of(authorization);
-            h.writeClient(Unpooled.wrappedBuffer(Socks5.authStatus(false)));
+            h.writeClient(Unpooled.wrappedBuffer(Socks5Codec.authStatus(false)));
             h.result = ExchangeResult.AUTH_REQUIRED;
             socksClosing(407, GatewayErrors.AUTH_REQUIRED);
             return;
         }
-        h.writeClient(Unpooled.wrappedBuffer(Socks5.authStatus(true)));
+        h.writeClient(Unpooled.wrappedBuffer(Socks5Codec.authStatus(true)));
         h.ch.flush();
         socksClient = client;
         socksHeaders = new HeaderFields();
@@ -189,17 +189,21 @@ final class SocksHandshake {
     boolean socksRequest() {
         ByteBuf b = h.pending;
         ByteBuffer view = b.nioBuffer();
-        Socks5.Message request = Socks5.decodeMessage(view);
+        Socks5Codec.Message request = Socks5Codec.decodeMessage(view);
         if (request == null) {
             return false;
         }
-        if (request.version() != Socks5.VERSION) {
-            socksReply(Socks5.Reply.GENERAL_FAILURE.code(), 400, GatewayErrors.BAD_REQUEST, ExchangeResult.BAD_REQUEST);
+        if (request.version() != Socks5Codec.VERSION) {
+            socksReply(
+                    Socks5Codec.Reply.GENERAL_FAILURE.code(),
+                    400,
+                    GatewayErrors.BAD_REQUEST,
+                    ExchangeResult.BAD_REQUEST);
             return false;
         }
         if (!request.whole()) { // an address type RFC 1928 does not define
             socksReply(
-                    Socks5.Reply.ADDRESS_TYPE_NOT_SUPPORTED.code(),
+                    Socks5Codec.Reply.ADDRESS_TYPE_NOT_SUPPORTED.code(),
                     400,
                     GatewayErrors.BAD_REQUEST,
                     ExchangeResult.BAD_REQUEST);
@@ -209,9 +213,9 @@ final class SocksHandshake {
         h.exchangeIn += view.position();
         String host = request.host();
         int port = request.port();
-        if (request.code() != Socks5.CMD_CONNECT) {
+        if (request.code() != Socks5Codec.CMD_CONNECT) {
             socksReply(
-                    Socks5.Reply.COMMAND_NOT_SUPPORTED.code(),
+                    Socks5Codec.Reply.COMMAND_NOT_SUPPORTED.code(),
                     400,
                     GatewayErrors.UNSUPPORTED_METHOD,
                     ExchangeResult.BAD_REQUEST);
@@ -219,7 +223,10 @@ final class SocksHandshake {
         }
         if (port == 0) {
             socksReply(
-                    Socks5.Reply.NOT_ALLOWED.code(), 400, GatewayErrors.BAD_CONNECT_TARGET, ExchangeResult.BAD_REQUEST);
+                    Socks5Codec.Reply.NOT_ALLOWED.code(),
+                    400,
+                    GatewayErrors.BAD_CONNECT_TARGET,
+                    ExchangeResult.BAD_REQUEST);
             return false;
         }
         RequestTarget target;
@@ -227,7 +234,7 @@ final class SocksHandshake {
             target = RequestTarget.connect((host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port);
         } catch (WireException e) { // an empty name or one with characters no host name has
             socksReply(
-                    Socks5.Reply.HOST_UNREACHABLE.code(),
+                    Socks5Codec.Reply.HOST_UNREACHABLE.code(),
                     400,
                     GatewayErrors.BAD_CONNECT_TARGET,
                     ExchangeResult.BAD_REQUEST);
@@ -240,7 +247,11 @@ final class SocksHandshake {
         h.head = RequestHead.socks(target, socksHeaders);
         h.state = HttpProxyHandler.State.BUSY;
         if (h.gw.stopping()) {
-            socksReply(Socks5.Reply.GENERAL_FAILURE.code(), 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
+            socksReply(
+                    Socks5Codec.Reply.GENERAL_FAILURE.code(),
+                    503,
+                    GatewayErrors.SHUTTING_DOWN,
+                    ExchangeResult.REJECTED);
             return false;
         }
         h.route(1, List.of(), socksClient, Explain.NONE, false);
@@ -270,7 +281,7 @@ final class SocksHandshake {
     }
 
     void socksRefuseMethod(ExchangeResult r, int status, String reason) {
-        h.writeClient(Unpooled.wrappedBuffer(Socks5.methodChoice(Socks5.METHOD_NO_ACCEPTABLE)));
+        h.writeClient(Unpooled.wrappedBuffer(Socks5Codec.methodChoice(Socks5Codec.METHOD_NO_ACCEPTABLE)));
         h.result = r;
         socksClosing(status, reason);
     }
@@ -284,7 +295,7 @@ final class SocksHandshake {
 
     /** VER, REP, RSV, then BND.ADDR and BND.PORT 0.0.0.0:0 (the upstream's socket is not the client's business). */
     void writeSocksReply(int reply) {
-        h.writeClient(Unpooled.wrappedBuffer(Socks5.reply(reply)));
+        h.writeClient(Unpooled.wrappedBuffer(Socks5Codec.reply(reply)));
     }
 
     void socksError(int status, String reason) {

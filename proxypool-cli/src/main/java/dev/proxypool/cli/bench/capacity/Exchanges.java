@@ -3,7 +3,7 @@ package dev.proxypool.cli.bench.capacity;
 import dev.proxypool.cli.bench.GatewayClient;
 import dev.proxypool.cli.bench.Http1;
 import dev.proxypool.core.time.Ticker;
-import dev.proxypool.core.wire.Socks5;
+import dev.proxypool.core.wire.Socks5Codec;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -204,21 +204,21 @@ final class Exchanges implements AutoCloseable {
             OutputStream out = s.getOutputStream();
             InputStream in = s.getInputStream();
             String u = user(session);
-            out.write(Socks5.greeting(u == null ? Socks5.METHOD_NONE : Socks5.METHOD_USER_PASSWORD));
+            out.write(Socks5Codec.greeting(u == null ? Socks5Codec.METHOD_NONE : Socks5Codec.METHOD_USER_PASSWORD));
             out.flush();
             byte[] method = in.readNBytes(2);
             if (method.length < 2) {
                 throw new EOFException();
             }
-            if (method[1] == Socks5.METHOD_USER_PASSWORD && u != null) {
-                out.write(Socks5.authRequest(
+            if (method[1] == Socks5Codec.METHOD_USER_PASSWORD && u != null) {
+                out.write(Socks5Codec.authRequest(
                         u.getBytes(StandardCharsets.UTF_8), target.secret().getBytes(StandardCharsets.UTF_8)));
                 out.flush();
                 byte[] status = in.readNBytes(2);
-                if (status.length < 2 || status[1] != Socks5.AUTH_SUCCEEDED) {
+                if (status.length < 2 || status[1] != Socks5Codec.AUTH_SUCCEEDED) {
                     throw new StatusException("socks_auth");
                 }
-            } else if (method[1] != Socks5.METHOD_NONE) {
+            } else if (method[1] != Socks5Codec.METHOD_NONE) {
                 throw new StatusException("socks_method");
             }
             return s;
@@ -229,10 +229,11 @@ final class Exchanges implements AutoCloseable {
     }
 
     private static void socksConnect(InputStream in, OutputStream out) throws IOException {
-        out.write(Socks5.request(Socks5.CMD_CONNECT, Socks5.ATYP_IPV4, new byte[] {127, 0, 0, 1}, TUNNEL_PORT));
+        out.write(Socks5Codec.request(
+                Socks5Codec.CMD_CONNECT, Socks5Codec.ATYP_IPV4, new byte[] {127, 0, 0, 1}, TUNNEL_PORT));
         out.flush();
-        Socks5.Message reply = Socks5.read(in, Socks5::decodeMessage);
-        if (reply.code() != Socks5.Reply.SUCCEEDED.code()) {
+        Socks5Codec.Message reply = Socks5Codec.read(in, Socks5Codec::decodeMessage);
+        if (reply.code() != Socks5Codec.Reply.SUCCEEDED.code()) {
             throw new StatusException("socks_reply_" + (byte) reply.code());
         }
         if (!reply.whole()) {

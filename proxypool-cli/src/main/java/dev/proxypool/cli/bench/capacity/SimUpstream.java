@@ -2,6 +2,7 @@ package dev.proxypool.cli.bench.capacity;
 
 import dev.proxypool.cli.bench.Http1;
 import dev.proxypool.core.wire.HeadReader;
+import dev.proxypool.core.wire.Http1Parser;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -117,7 +118,7 @@ public final class SimUpstream implements AutoCloseable {
             }
             long[] contentLength = {0};
             try {
-                dev.proxypool.core.wire.Http1.fields(
+                Http1Parser.fields(
                         HeadReader.over(in),
                         (name, value) -> {
                             if (name.equalsIgnoreCase("content-length")) {
@@ -127,7 +128,7 @@ public final class SimUpstream implements AutoCloseable {
                         Integer.MAX_VALUE,
                         1 << 20,
                         1000,
-                        dev.proxypool.core.wire.Http1.FieldRules.LENIENT);
+                        Http1Parser.FieldRules.LENIENT);
             } catch (HeadReader.Incomplete e) {
                 throw new EOFException("connection closed");
             }

@@ -17,7 +17,7 @@ import java.util.function.Function;
  * once it is whole (else they return {@code null} and leave the buffer as it was), so an event loop
  * and a blocking reader ({@link #read}) share them.
  */
-public final class Socks5 {
+public final class Socks5Codec {
 
     /** The protocol version byte of every SOCKS5 message but the RFC 1929 ones. */
     public static final int VERSION = 5;
@@ -150,7 +150,7 @@ public final class Socks5 {
         }
     }
 
-    private Socks5() {}
+    private Socks5Codec() {}
 
     // ---- encoding
 
@@ -382,7 +382,7 @@ public final class Socks5 {
     // ---- blocking
 
     /**
-     * Reads one message from a blocking stream with {@code decoder} ({@code Socks5::decodeGreeting}
+     * Reads one message from a blocking stream with {@code decoder} ({@code Socks5Codec::decodeGreeting}
      * and the like), one byte at a time: not a byte past the message is taken.
      *
      * @throws EOFException the stream ended inside the message

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class Http1Test {
+class Http1ParserTest {
 
     private static final int LINE = 8192;
 
@@ -32,18 +32,18 @@ class Http1Test {
         return HeadReader.over(b, 0, b.length);
     }
 
-    private static List<String[]> fields(HeadReader in, int maxBytes, int maxCount, Http1.FieldRules rules)
+    private static List<String[]> fields(HeadReader in, int maxBytes, int maxCount, Http1Parser.FieldRules rules)
             throws IOException {
         List<String[]> out = new ArrayList<>();
-        Http1.fields(in, (n, v) -> out.add(new String[] {n, v}), maxBytes, maxCount, rules);
+        Http1Parser.fields(in, (n, v) -> out.add(new String[] {n, v}), maxBytes, maxCount, rules);
         return out;
     }
 
     private static Kind requestKind(String raw) {
         return assertThrows(HeadException.class, () -> {
                     HeadReader in = window(raw);
-                    Http1.requestLine(in, LINE);
-                    fields(in, 8192, 100, Http1.FieldRules.STRICT);
+                    Http1Parser.requestLine(in, LINE);
+                    fields(in, 8192, 100, Http1Parser.FieldRules.STRICT);
                 })
                 .kind();
     }
@@ -51,9 +51,9 @@ class Http1Test {
     @Test
     void requestLineAndFieldsFromAWindow() throws IOException {
         HeadReader in = window("GET http://h/x?y HTTP/1.1\r\nHost: h\r\nX-A: \t v v \t\r\n\r\nrest");
-        Http1.RequestLine line = Http1.requestLine(in, LINE);
-        assertEquals(new Http1.RequestLine("GET", "http://h/x?y", true), line);
-        List<String[]> f = fields(in, 8192, 100, Http1.FieldRules.STRICT);
+        Http1Parser.RequestLine line = Http1Parser.requestLine(in, LINE);
+        assertEquals(new Http1Parser.RequestLine("GET", "http://h/x?y", true), line);
+        List<String[]> f = fields(in, 8192, 100, Http1Parser.FieldRules.STRICT);
         assertEquals(2, f.size());
         assertEquals("Host", f.get(0)[0]);
         assertEquals("h", f.get(0)[1]);
@@ -67,14 +67,14 @@ class Http1Test {
         String two = "CONNECT b:443 HTTP/1.0\n\n";
         byte[] all = bytes(one + two);
         HeadReader first = HeadReader.over(all, 0, all.length);
-        assertEquals("GET", Http1.requestLine(first, LINE).method());
-        fields(first, 8192, 100, Http1.FieldRules.STRICT);
+        assertEquals("GET", Http1Parser.requestLine(first, LINE).method());
+        fields(first, 8192, 100, Http1Parser.FieldRules.STRICT);
         assertEquals(one.length(), first.consumed());
         HeadReader second = HeadReader.over(all, first.consumed(), all.length - first.consumed());
-        Http1.RequestLine l = Http1.requestLine(second, LINE);
+        Http1Parser.RequestLine l = Http1Parser.requestLine(second, LINE);
         assertEquals("b:443", l.target());
         assertFalse(l.http11());
-        assertTrue(fields(second, 8192, 100, Http1.FieldRules.STRICT).isEmpty());
+        assertTrue(fields(second, 8192, 100, Http1Parser.FieldRules.STRICT).isEmpty());
         assertEquals(two.length(), second.consumed());
     }
 
@@ -87,23 +87,23 @@ class Http1Test {
             assertThrows(
                     HeadReader.Incomplete.class,
                     () -> {
-                        Http1.requestLine(in, LINE);
-                        fields(in, 8192, 100, Http1.FieldRules.STRICT);
+                        Http1Parser.requestLine(in, LINE);
+                        fields(in, 8192, 100, Http1Parser.FieldRules.STRICT);
                     },
                     "cut at " + cut);
         }
         HeadReader whole = HeadReader.over(b, 0, b.length);
-        Http1.requestLine(whole, LINE);
-        assertEquals(2, fields(whole, 8192, 100, Http1.FieldRules.STRICT).size());
+        Http1Parser.requestLine(whole, LINE);
+        assertEquals(2, fields(whole, 8192, 100, Http1Parser.FieldRules.STRICT).size());
     }
 
     @Test
     void emptyInputAndEmptyLinesBeforeARequestAreNotARequestYet() throws IOException {
-        assertNull(Http1.requestLine(window(""), LINE));
-        assertNull(Http1.requestLine(window("\r\n\r\n"), LINE));
+        assertNull(Http1Parser.requestLine(window(""), LINE));
+        assertNull(Http1Parser.requestLine(window("\r\n\r\n"), LINE));
         assertEquals(
                 "GET",
-                Http1.requestLine(window("\r\n\n\r\n\nGET http://h/ HTTP/1.1\r\n"), LINE)
+                Http1Parser.requestLine(window("\r\n\n\r\n\nGET http://h/ HTTP/1.1\r\n"), LINE)
                         .method());
         assertEquals(Kind.MALFORMED_REQUEST_LINE, requestKind("\r\n\r\n\r\n\r\n\r\nGET http://h/ HTTP/1.1\r\n"));
     }
@@ -136,41 +136,44 @@ class Http1Test {
         assertEquals(Kind.BAD_FIELD_VALUE, requestKind("GET http://h/ HTTP/1.1\r\nX: a\u007fb\r\n\r\n"));
         assertEquals(Kind.BAD_FIELD_VALUE, requestKind("GET http://h/ HTTP/1.1\r\nX: a\rb\r\n\r\n"));
         HeadReader in = window("X: a\tb\r\n\r\n");
-        assertEquals("a\tb", fields(in, 8192, 100, Http1.FieldRules.STRICT).get(0)[1]);
+        assertEquals(
+                "a\tb", fields(in, 8192, 100, Http1Parser.FieldRules.STRICT).get(0)[1]);
     }
 
     @Test
     void requestLineCapCountsCrlfAndFailsBeforeTheLineIsWhole() throws IOException {
         String line = "GET http://h/" + "a".repeat(100) + " HTTP/1.1";
         int max = line.length() + 2;
-        assertEquals("GET", Http1.requestLine(window(line + "\r\n"), max).method());
-        HeadException e = assertThrows(HeadException.class, () -> Http1.requestLine(window(line + "\r\n"), max - 1));
+        assertEquals("GET", Http1Parser.requestLine(window(line + "\r\n"), max).method());
+        HeadException e =
+                assertThrows(HeadException.class, () -> Http1Parser.requestLine(window(line + "\r\n"), max - 1));
         assertEquals(Kind.REQUEST_LINE_TOO_LONG, e.kind());
         // a line that has not ended yet is refused once it passes the cap, without waiting for its LF
         assertEquals(
                 Kind.REQUEST_LINE_TOO_LONG,
-                assertThrows(HeadException.class, () -> Http1.requestLine(window("GET " + "x".repeat(200)), 100))
+                assertThrows(HeadException.class, () -> Http1Parser.requestLine(window("GET " + "x".repeat(200)), 100))
                         .kind());
     }
 
     @Test
     void headerBlockCapsBytesAndCount() throws IOException {
         String block = "A: 1\r\nB: 2\r\n\r\n"; // 12 bytes of fields
-        assertEquals(2, fields(window(block), 12, 2, Http1.FieldRules.STRICT).size());
+        assertEquals(
+                2, fields(window(block), 12, 2, Http1Parser.FieldRules.STRICT).size());
         assertEquals(
                 Kind.HEADERS_TOO_LARGE,
-                assertThrows(HeadException.class, () -> fields(window(block), 11, 2, Http1.FieldRules.STRICT))
+                assertThrows(HeadException.class, () -> fields(window(block), 11, 2, Http1Parser.FieldRules.STRICT))
                         .kind());
         assertEquals(
                 Kind.TOO_MANY_FIELDS,
-                assertThrows(HeadException.class, () -> fields(window(block), 12, 1, Http1.FieldRules.STRICT))
+                assertThrows(HeadException.class, () -> fields(window(block), 12, 1, Http1Parser.FieldRules.STRICT))
                         .kind());
         // an endless field line is refused before it ends
         assertEquals(
                 Kind.HEADERS_TOO_LARGE,
                 assertThrows(
                                 HeadException.class,
-                                () -> fields(window("X: " + "v".repeat(500)), 100, 10, Http1.FieldRules.STRICT))
+                                () -> fields(window("X: " + "v".repeat(500)), 100, 10, Http1Parser.FieldRules.STRICT))
                         .kind());
     }
 
@@ -178,16 +181,17 @@ class Http1Test {
     void aLineCapBindsEachFieldLineBelowTheBlockCap() throws IOException {
         List<String[]> out = new ArrayList<>();
         String block = "A: " + "a".repeat(7) + "\r\nB: " + "b".repeat(7) + "\r\n\r\n"; // lines of 12 bytes
-        Http1.fields(window(block), (n, v) -> out.add(new String[] {n, v}), 12, 1000, 10, Http1.FieldRules.LENIENT);
+        Http1Parser.fields(
+                window(block), (n, v) -> out.add(new String[] {n, v}), 12, 1000, 10, Http1Parser.FieldRules.LENIENT);
         assertEquals(2, out.size());
         HeadException e = assertThrows(
                 HeadException.class,
-                () -> Http1.fields(window(block), (n, v) -> {}, 11, 1000, 10, Http1.FieldRules.LENIENT));
+                () -> Http1Parser.fields(window(block), (n, v) -> {}, 11, 1000, 10, Http1Parser.FieldRules.LENIENT));
         assertEquals(Kind.FIELD_LINE_TOO_LONG, e.kind());
         // near the block's end the block cap binds again
         e = assertThrows(
                 HeadException.class,
-                () -> Http1.fields(window(block), (n, v) -> {}, 12, 20, 10, Http1.FieldRules.LENIENT));
+                () -> Http1Parser.fields(window(block), (n, v) -> {}, 12, 20, 10, Http1Parser.FieldRules.LENIENT));
         assertEquals(Kind.HEADERS_TOO_LARGE, e.kind());
     }
 
@@ -204,31 +208,31 @@ class Http1Test {
 
     @Test
     void lenientFieldsTrimNamesAndAcceptWhatStrictRefuses() throws IOException {
-        List<String[]> f = fields(window("Bad Name : x\u0001y \r\n\r\n"), 8192, 100, Http1.FieldRules.LENIENT);
+        List<String[]> f = fields(window("Bad Name : x\u0001y \r\n\r\n"), 8192, 100, Http1Parser.FieldRules.LENIENT);
         assertEquals("Bad Name", f.get(0)[0]);
         assertEquals("x\u0001y", f.get(0)[1]);
         assertEquals(
                 Kind.NO_COLON,
                 assertThrows(
                                 HeadException.class,
-                                () -> fields(window(": x\r\n\r\n"), 8192, 100, Http1.FieldRules.LENIENT))
+                                () -> fields(window(": x\r\n\r\n"), 8192, 100, Http1Parser.FieldRules.LENIENT))
                         .kind());
         assertEquals(
                 Kind.OBSOLETE_LINE_FOLDING,
                 assertThrows(
                                 HeadException.class,
-                                () -> fields(window("\tx: y\r\n\r\n"), 8192, 100, Http1.FieldRules.LENIENT))
+                                () -> fields(window("\tx: y\r\n\r\n"), 8192, 100, Http1Parser.FieldRules.LENIENT))
                         .kind());
     }
 
     @Test
     void statusLines() throws IOException {
-        assertEquals(new Http1.StatusLine(200, "OK", true), Http1.statusLine("HTTP/1.1 200 OK"));
-        assertEquals(new Http1.StatusLine(204, "", false), Http1.statusLine("HTTP/1.0 204"));
-        assertEquals(new Http1.StatusLine(404, "", true), Http1.statusLine("HTTP/1.1 404 "));
-        assertNull(Http1.statusLine(window(""), LINE));
+        assertEquals(new Http1Parser.StatusLine(200, "OK", true), Http1Parser.statusLine("HTTP/1.1 200 OK"));
+        assertEquals(new Http1Parser.StatusLine(204, "", false), Http1Parser.statusLine("HTTP/1.0 204"));
+        assertEquals(new Http1Parser.StatusLine(404, "", true), Http1Parser.statusLine("HTTP/1.1 404 "));
+        assertNull(Http1Parser.statusLine(window(""), LINE));
         assertEquals(Kind.NOT_HTTP, statusKind("SSH-2.0-OpenSSH"));
-        assertEquals(200, Http1.statusLine("HTTP/1.1 200").status());
+        assertEquals(200, Http1Parser.statusLine("HTTP/1.1 200").status());
         assertEquals(Kind.NOT_HTTP, statusKind("HTTP/1.1 20"));
         assertEquals(Kind.NOT_HTTP, statusKind("HTTP/1.1-200 OK"));
         assertEquals(Kind.NOT_HTTP, statusKind("HTTP/2 200 OK"));
@@ -237,12 +241,14 @@ class Http1Test {
         assertEquals(Kind.MALFORMED_STATUS_LINE, statusKind("HTTP/1.1 2000 OK"));
         assertEquals(
                 Kind.STATUS_LINE_TOO_LONG,
-                assertThrows(HeadException.class, () -> Http1.statusLine(window("HTTP/1.1 200 " + "x".repeat(50)), 20))
+                assertThrows(
+                                HeadException.class,
+                                () -> Http1Parser.statusLine(window("HTTP/1.1 200 " + "x".repeat(50)), 20))
                         .kind());
     }
 
     private static Kind statusKind(String line) {
-        return assertThrows(HeadException.class, () -> Http1.statusLine(window(line + "\r\n"), LINE))
+        return assertThrows(HeadException.class, () -> Http1Parser.statusLine(window(line + "\r\n"), LINE))
                 .kind();
     }
 
@@ -250,21 +256,21 @@ class Http1Test {
     void aStreamIsReadExactlyToTheEndOfTheHead() throws IOException {
         InputStream in = new ByteArrayInputStream(bytes("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nbody"));
         HeadReader r = HeadReader.over(in);
-        assertEquals(200, Http1.statusLine(r, LINE).status());
-        assertEquals("4", fields(r, 8192, 100, Http1.FieldRules.STRICT).get(0)[1]);
+        assertEquals(200, Http1Parser.statusLine(r, LINE).status());
+        assertEquals("4", fields(r, 8192, 100, Http1Parser.FieldRules.STRICT).get(0)[1]);
         assertEquals("body", new String(in.readAllBytes(), StandardCharsets.ISO_8859_1));
         assertEquals(38, r.consumed());
     }
 
     @Test
     void aStreamEndingInsideTheHeadIsIncompleteAndBeforeItIsNull() throws IOException {
-        assertNull(Http1.statusLine(HeadReader.over(new ByteArrayInputStream(new byte[0])), LINE));
+        assertNull(Http1Parser.statusLine(HeadReader.over(new ByteArrayInputStream(new byte[0])), LINE));
         HeadReader r = HeadReader.over(new ByteArrayInputStream(bytes("HTTP/1.1 200 OK\r\nA: b\r\n")));
-        Http1.statusLine(r, LINE);
-        assertThrows(HeadReader.Incomplete.class, () -> fields(r, 8192, 100, Http1.FieldRules.STRICT));
+        Http1Parser.statusLine(r, LINE);
+        assertThrows(HeadReader.Incomplete.class, () -> fields(r, 8192, 100, Http1Parser.FieldRules.STRICT));
         assertThrows(
                 HeadReader.Incomplete.class,
-                () -> Http1.statusLine(HeadReader.over(new ByteArrayInputStream(bytes("HTTP/1.1 2"))), LINE));
+                () -> Http1Parser.statusLine(HeadReader.over(new ByteArrayInputStream(bytes("HTTP/1.1 2"))), LINE));
     }
 
     @Test
@@ -277,7 +283,7 @@ class Http1Test {
         };
         assertEquals(
                 Kind.STATUS_LINE_TOO_LONG,
-                assertThrows(HeadException.class, () -> Http1.statusLine(HeadReader.over(endless), 64))
+                assertThrows(HeadException.class, () -> Http1Parser.statusLine(HeadReader.over(endless), 64))
                         .kind());
     }
 

@@ -11,7 +11,7 @@ import java.io.IOException;
  * Every violation is a {@link HeadException} whose {@link HeadException.Kind} the caller maps to its
  * answer; the input ending early is a {@link HeadReader.Incomplete}.
  */
-public final class Http1 {
+public final class Http1Parser {
 
     /** Empty lines tolerated before a request line (RFC 9112 §2.2). */
     public static final int MAX_EMPTY_LINES = 4;
@@ -54,7 +54,7 @@ public final class Http1 {
      */
     public record StatusLine(int status, String reasonPhrase, boolean http11) {}
 
-    private Http1() {}
+    private Http1Parser() {}
 
     /**
      * Reads a request line, skipping up to {@value #MAX_EMPTY_LINES} empty lines before it.

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-class Socks5Test {
+class Socks5CodecTest {
 
     private static byte[] bytes(int... v) {
         byte[] b = new byte[v.length];
@@ -55,46 +55,47 @@ class Socks5Test {
             "command not supported",
             "address type not supported"
         };
-        assertEquals(meanings.length, Socks5.Reply.values().length);
+        assertEquals(meanings.length, Socks5Codec.Reply.values().length);
         for (int code = 0; code < meanings.length; code++) {
-            Socks5.Reply r = Socks5.Reply.of(code);
+            Socks5Codec.Reply r = Socks5Codec.Reply.of(code);
             assertEquals(code, r.code());
             assertEquals(meanings[code], r.meaning());
-            assertEquals(meanings[code], Socks5.Reply.describe(code));
+            assertEquals(meanings[code], Socks5Codec.Reply.describe(code));
         }
-        assertNull(Socks5.Reply.of(9));
-        assertNull(Socks5.Reply.of(-1));
-        assertEquals("unknown SOCKS5 reply code 255", Socks5.Reply.describe(255));
+        assertNull(Socks5Codec.Reply.of(9));
+        assertNull(Socks5Codec.Reply.of(-1));
+        assertEquals("unknown SOCKS5 reply code 255", Socks5Codec.Reply.describe(255));
     }
 
     @ParameterizedTest
-    @EnumSource(Socks5.Reply.class)
-    void everyReplyCodeRoundTrips(Socks5.Reply r) {
-        byte[] wire = Socks5.reply(r.code());
+    @EnumSource(Socks5Codec.Reply.class)
+    void everyReplyCodeRoundTrips(Socks5Codec.Reply r) {
+        byte[] wire = Socks5Codec.reply(r.code());
         assertArrayEquals(bytes(5, r.code(), 0, 1, 0, 0, 0, 0, 0, 0), wire);
-        Socks5.Message m = decodeAfterPrefixes(wire, Socks5::decodeMessage);
-        assertEquals(r, Socks5.Reply.of(m.code()));
+        Socks5Codec.Message m = decodeAfterPrefixes(wire, Socks5Codec::decodeMessage);
+        assertEquals(r, Socks5Codec.Reply.of(m.code()));
         assertEquals("0.0.0.0", m.host());
         assertEquals(0, m.port());
-        assertEquals(0, Socks5.missing(ByteBuffer.wrap(wire)));
+        assertEquals(0, Socks5Codec.missing(ByteBuffer.wrap(wire)));
     }
 
     @Test
     void greetingAndMethodChoice() throws HeadException {
-        byte[] g = Socks5.greeting(Socks5.METHOD_NONE, Socks5.METHOD_USER_PASSWORD);
+        byte[] g = Socks5Codec.greeting(Socks5Codec.METHOD_NONE, Socks5Codec.METHOD_USER_PASSWORD);
         assertArrayEquals(bytes(5, 2, 0, 2), g);
-        Socks5.Greeting decoded = decodeAfterPrefixes(g, Socks5::decodeGreeting);
+        Socks5Codec.Greeting decoded = decodeAfterPrefixes(g, Socks5Codec::decodeGreeting);
         assertEquals(5, decoded.version());
-        assertTrue(decoded.offers(Socks5.METHOD_NONE));
-        assertTrue(decoded.offers(Socks5.METHOD_USER_PASSWORD));
+        assertTrue(decoded.offers(Socks5Codec.METHOD_NONE));
+        assertTrue(decoded.offers(Socks5Codec.METHOD_USER_PASSWORD));
         assertFalse(decoded.offers(0x01));
-        assertEquals(0, decodeAfterPrefixes(bytes(5, 0), Socks5::decodeGreeting).methods().length);
+        assertEquals(
+                0, decodeAfterPrefixes(bytes(5, 0), Socks5Codec::decodeGreeting).methods().length);
 
-        assertArrayEquals(bytes(5, 0xFF), Socks5.methodChoice(Socks5.METHOD_NO_ACCEPTABLE));
-        assertEquals(-1, Socks5.decodeMethodChoice(ByteBuffer.wrap(bytes(5))));
-        assertEquals(0xFF, Socks5.decodeMethodChoice(ByteBuffer.wrap(bytes(5, 0xFF))));
+        assertArrayEquals(bytes(5, 0xFF), Socks5Codec.methodChoice(Socks5Codec.METHOD_NO_ACCEPTABLE));
+        assertEquals(-1, Socks5Codec.decodeMethodChoice(ByteBuffer.wrap(bytes(5))));
+        assertEquals(0xFF, Socks5Codec.decodeMethodChoice(ByteBuffer.wrap(bytes(5, 0xFF))));
         HeadException e =
-                assertThrows(HeadException.class, () -> Socks5.decodeMethodChoice(ByteBuffer.wrap(bytes(4, 0))));
+                assertThrows(HeadException.class, () -> Socks5Codec.decodeMethodChoice(ByteBuffer.wrap(bytes(4, 0))));
         assertEquals(HeadException.Kind.SOCKS5_PROTOCOL, e.kind());
     }
 
@@ -102,77 +103,81 @@ class Socks5Test {
     void usernamePasswordSubNegotiation() throws HeadException {
         byte[] user = "user".getBytes(StandardCharsets.UTF_8);
         byte[] pass = "pässword".getBytes(StandardCharsets.UTF_8);
-        byte[] req = Socks5.authRequest(user, pass);
-        Socks5.AuthRequest a = decodeAfterPrefixes(req, Socks5::decodeAuthRequest);
+        byte[] req = Socks5Codec.authRequest(user, pass);
+        Socks5Codec.AuthRequest a = decodeAfterPrefixes(req, Socks5Codec::decodeAuthRequest);
         assertEquals(1, a.version());
         assertArrayEquals(user, a.username());
         assertArrayEquals(pass, a.password());
-        assertArrayEquals(bytes(1, 0, 0), Socks5.authRequest(new byte[0], new byte[0]));
-        assertThrows(IllegalArgumentException.class, () -> Socks5.authRequest(new byte[256], new byte[0]));
+        assertArrayEquals(bytes(1, 0, 0), Socks5Codec.authRequest(new byte[0], new byte[0]));
+        assertThrows(IllegalArgumentException.class, () -> Socks5Codec.authRequest(new byte[256], new byte[0]));
 
-        assertArrayEquals(bytes(1, 0), Socks5.authStatus(true));
-        assertArrayEquals(bytes(1, 1), Socks5.authStatus(false));
-        assertEquals(0, Socks5.decodeAuthStatus(ByteBuffer.wrap(bytes(1, 0))));
-        assertEquals(0, Socks5.decodeAuthStatus(ByteBuffer.wrap(bytes(5, 0))));
-        assertEquals(1, Socks5.decodeAuthStatus(ByteBuffer.wrap(bytes(1, 1))));
-        assertEquals(-1, Socks5.decodeAuthStatus(ByteBuffer.wrap(bytes(1))));
-        assertThrows(HeadException.class, () -> Socks5.decodeAuthStatus(ByteBuffer.wrap(bytes(2, 0))));
+        assertArrayEquals(bytes(1, 0), Socks5Codec.authStatus(true));
+        assertArrayEquals(bytes(1, 1), Socks5Codec.authStatus(false));
+        assertEquals(0, Socks5Codec.decodeAuthStatus(ByteBuffer.wrap(bytes(1, 0))));
+        assertEquals(0, Socks5Codec.decodeAuthStatus(ByteBuffer.wrap(bytes(5, 0))));
+        assertEquals(1, Socks5Codec.decodeAuthStatus(ByteBuffer.wrap(bytes(1, 1))));
+        assertEquals(-1, Socks5Codec.decodeAuthStatus(ByteBuffer.wrap(bytes(1))));
+        assertThrows(HeadException.class, () -> Socks5Codec.decodeAuthStatus(ByteBuffer.wrap(bytes(2, 0))));
 
         byte[] secret = pass.clone();
-        Socks5.wipe(secret);
+        Socks5Codec.wipe(secret);
         assertArrayEquals(new byte[pass.length], secret);
     }
 
     @Test
     void requestsOfEveryAddressType() {
-        byte[] v4 = Socks5.request(Socks5.CMD_CONNECT, Socks5.ATYP_IPV4, bytes(127, 0, 0, 1), 8080);
+        byte[] v4 = Socks5Codec.request(Socks5Codec.CMD_CONNECT, Socks5Codec.ATYP_IPV4, bytes(127, 0, 0, 1), 8080);
         assertArrayEquals(bytes(5, 1, 0, 1, 127, 0, 0, 1, 0x1F, 0x90), v4);
-        assertEquals(new Socks5.Message(5, 1, 1, "127.0.0.1", 8080), decodeAfterPrefixes(v4, Socks5::decodeMessage));
+        assertEquals(
+                new Socks5Codec.Message(5, 1, 1, "127.0.0.1", 8080),
+                decodeAfterPrefixes(v4, Socks5Codec::decodeMessage));
 
         byte[] six = new byte[16];
         six[15] = 1;
-        byte[] v6 = Socks5.request(Socks5.CMD_CONNECT, Socks5.ATYP_IPV6, six, 443);
+        byte[] v6 = Socks5Codec.request(Socks5Codec.CMD_CONNECT, Socks5Codec.ATYP_IPV6, six, 443);
         assertEquals(22, v6.length);
         assertEquals(
                 "0:0:0:0:0:0:0:1",
-                decodeAfterPrefixes(v6, Socks5::decodeMessage).host());
+                decodeAfterPrefixes(v6, Socks5Codec::decodeMessage).host());
 
         byte[] name = "example.com".getBytes(StandardCharsets.US_ASCII);
-        byte[] domain = Socks5.request(Socks5.CMD_BIND, Socks5.ATYP_DOMAIN, name, 65535);
+        byte[] domain = Socks5Codec.request(Socks5Codec.CMD_BIND, Socks5Codec.ATYP_DOMAIN, name, 65535);
         assertEquals(5 + name.length + 2, domain.length);
-        Socks5.Message m = decodeAfterPrefixes(domain, Socks5::decodeMessage);
-        assertEquals(new Socks5.Message(5, Socks5.CMD_BIND, Socks5.ATYP_DOMAIN, "example.com", 65535), m);
+        Socks5Codec.Message m = decodeAfterPrefixes(domain, Socks5Codec::decodeMessage);
+        assertEquals(
+                new Socks5Codec.Message(5, Socks5Codec.CMD_BIND, Socks5Codec.ATYP_DOMAIN, "example.com", 65535), m);
         assertTrue(m.whole());
 
         assertThrows(
-                IllegalArgumentException.class, () -> Socks5.request(Socks5.CMD_CONNECT, Socks5.ATYP_IPV4, six, 1));
+                IllegalArgumentException.class,
+                () -> Socks5Codec.request(Socks5Codec.CMD_CONNECT, Socks5Codec.ATYP_IPV4, six, 1));
         assertThrows(
                 IllegalArgumentException.class,
-                () -> Socks5.request(Socks5.CMD_CONNECT, Socks5.ATYP_DOMAIN, new byte[256], 1));
+                () -> Socks5Codec.request(Socks5Codec.CMD_CONNECT, Socks5Codec.ATYP_DOMAIN, new byte[256], 1));
     }
 
     @Test
     void aWrongVersionOrUnknownAddressTypeIsReportedAfterFourBytes() {
         ByteBuffer badType = ByteBuffer.wrap(bytes(5, 1, 0, 7, 1, 2, 3));
-        Socks5.Message m = Socks5.decodeMessage(badType);
+        Socks5Codec.Message m = Socks5Codec.decodeMessage(badType);
         assertFalse(m.whole());
         assertEquals(7, m.addressType());
         assertEquals(-1, m.port());
         assertEquals(4, badType.position());
 
         ByteBuffer badVersion = ByteBuffer.wrap(bytes(4, 1, 0, 1));
-        m = Socks5.decodeMessage(badVersion);
+        m = Socks5Codec.decodeMessage(badVersion);
         assertEquals(4, m.version());
         assertFalse(m.whole());
     }
 
     @Test
     void missingTellsAnExactReaderHowMuchToRead() {
-        byte[] reply = Socks5.request(0, Socks5.ATYP_DOMAIN, "ab".getBytes(StandardCharsets.US_ASCII), 80);
+        byte[] reply = Socks5Codec.request(0, Socks5Codec.ATYP_DOMAIN, "ab".getBytes(StandardCharsets.US_ASCII), 80);
         int n = 0;
         int reads = 0;
         while (true) {
-            int want = Socks5.missing(ByteBuffer.wrap(reply, 0, n));
+            int want = Socks5Codec.missing(ByteBuffer.wrap(reply, 0, n));
             if (want == 0) {
                 break;
             }
@@ -182,36 +187,36 @@ class Socks5Test {
         }
         assertEquals(reply.length, n);
         assertEquals(3, reads); // 4 bytes, the length byte, the rest
-        assertEquals(4, Socks5.missing(ByteBuffer.allocate(0)));
-        assertEquals(0, Socks5.missing(ByteBuffer.wrap(bytes(5, 0, 0, 9))));
-        assertEquals(6, Socks5.missing(ByteBuffer.wrap(bytes(5, 0, 0, 1))));
-        assertEquals(18, Socks5.missing(ByteBuffer.wrap(bytes(5, 0, 0, 4))));
+        assertEquals(4, Socks5Codec.missing(ByteBuffer.allocate(0)));
+        assertEquals(0, Socks5Codec.missing(ByteBuffer.wrap(bytes(5, 0, 0, 9))));
+        assertEquals(6, Socks5Codec.missing(ByteBuffer.wrap(bytes(5, 0, 0, 1))));
+        assertEquals(18, Socks5Codec.missing(ByteBuffer.wrap(bytes(5, 0, 0, 4))));
     }
 
     @Test
     void replyWithABoundAddress() {
         byte[] v6 = new byte[16];
         v6[0] = 0x20;
-        byte[] r = Socks5.reply(0, v6, 1080);
-        assertEquals(Socks5.ATYP_IPV6, r[3]);
-        assertEquals(1080, Socks5.decodeMessage(ByteBuffer.wrap(r)).port());
-        assertEquals(Socks5.ATYP_IPV4, Socks5.reply(5, bytes(10, 0, 0, 1), 1)[3]);
+        byte[] r = Socks5Codec.reply(0, v6, 1080);
+        assertEquals(Socks5Codec.ATYP_IPV6, r[3]);
+        assertEquals(1080, Socks5Codec.decodeMessage(ByteBuffer.wrap(r)).port());
+        assertEquals(Socks5Codec.ATYP_IPV4, Socks5Codec.reply(5, bytes(10, 0, 0, 1), 1)[3]);
     }
 
     @Test
     void blockingReadTakesExactlyOneMessage() throws IOException {
-        byte[] greeting = Socks5.greeting(0);
-        byte[] request = Socks5.request(1, 1, bytes(1, 2, 3, 4), 80);
+        byte[] greeting = Socks5Codec.greeting(0);
+        byte[] request = Socks5Codec.request(1, 1, bytes(1, 2, 3, 4), 80);
         byte[] both = new byte[greeting.length + request.length];
         System.arraycopy(greeting, 0, both, 0, greeting.length);
         System.arraycopy(request, 0, both, greeting.length, request.length);
         ByteArrayInputStream in = new ByteArrayInputStream(both);
-        assertTrue(Socks5.read(in, Socks5::decodeGreeting).offers(0));
+        assertTrue(Socks5Codec.read(in, Socks5Codec::decodeGreeting).offers(0));
         assertEquals(request.length, in.available());
-        assertEquals("1.2.3.4", Socks5.read(in, Socks5::decodeMessage).host());
-        assertThrows(EOFException.class, () -> Socks5.read(in, Socks5::decodeGreeting));
+        assertEquals("1.2.3.4", Socks5Codec.read(in, Socks5Codec::decodeMessage).host());
+        assertThrows(EOFException.class, () -> Socks5Codec.read(in, Socks5Codec::decodeGreeting));
         assertThrows(
                 EOFException.class,
-                () -> Socks5.read(new ByteArrayInputStream(bytes(5, 3, 0)), Socks5::decodeGreeting));
+                () -> Socks5Codec.read(new ByteArrayInputStream(bytes(5, 3, 0)), Socks5Codec::decodeGreeting));
     }
 }
