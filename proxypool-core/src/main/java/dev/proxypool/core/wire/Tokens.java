@@ -47,33 +47,20 @@ public final class Tokens {
 
     /** Does the comma-separated list {@code list} contain {@code token}, case-insensitively? */
     public static boolean contains(String list, String token) {
-        int n = list.length();
-        int i = 0;
-        while (i < n) {
-            int comma = list.indexOf(',', i);
-            int end = comma < 0 ? n : comma;
-            int s = i;
-            int e = end;
-            while (s < e && isOws(list.charAt(s))) {
-                s++;
-            }
-            while (e > s && isOws(list.charAt(e - 1))) {
-                e--;
-            }
-            if (e - s == token.length() && list.regionMatches(true, s, token, 0, e - s)) {
-                return true;
-            }
-            i = end + 1;
-        }
-        return false;
+        return matches(list, token, 1) > 0;
     }
 
     /** How many elements of the comma-separated list {@code list} equal {@code token}, case-insensitively. */
     public static int count(String list, String token) {
+        return matches(list, token, Integer.MAX_VALUE);
+    }
+
+    /** The elements of {@code list} equal to {@code token} (OWS around each ignored), counting up to {@code enough}. */
+    private static int matches(String list, String token, int enough) {
         int n = list.length();
         int found = 0;
         int i = 0;
-        while (i < n) {
+        while (i < n && found < enough) {
             int comma = list.indexOf(',', i);
             int end = comma < 0 ? n : comma;
             int s = i;
