@@ -2,12 +2,12 @@
  * ProxyPool's domain: proxies, labels, routing rules, health outcomes, sticky and sequential
  * policies, extraction requests and results. Pure Java, no dependencies.
  *
- * <p>Exported: the packages whose types appear in the SDK's public signatures. Not exported: the
- * engine's internals (capacity accounting, ranking, runtime state, security and operations
- * helpers) are exported to {@code dev.proxypool.sdk} only; the server and the CLI use them from the
- * class path, where module exports are not enforced.
+ * <p>Exported: the packages whose types appear in the SDK's public signatures. The engine's
+ * internals (capacity accounting, ranking, runtime state, limits, security and operations helpers,
+ * node registry rules, background tasks) are exported to the SDK, the server and the CLI only,
+ * each to the modules that use it.
  */
-@SuppressWarnings("module") // the qualified exports name dev.proxypool.sdk, compiled after this module
+@SuppressWarnings("module") // the qualified exports name modules compiled after this one
 module dev.proxypool.core {
     exports dev.proxypool.core.model;
     exports dev.proxypool.core.health;
@@ -23,19 +23,30 @@ module dev.proxypool.core {
             dev.proxypool.server,
             dev.proxypool.cli;
 
-    // The engine's internals: for the SDK's implementation only.
+    // The engine's internals: for the SDK's implementation, the server and the CLI only.
     exports dev.proxypool.core.capacity to
-            dev.proxypool.sdk;
+            dev.proxypool.sdk,
+            dev.proxypool.server;
     exports dev.proxypool.core.rank to
             dev.proxypool.sdk;
     exports dev.proxypool.core.runtime to
-            dev.proxypool.sdk;
+            dev.proxypool.sdk,
+            dev.proxypool.server;
     exports dev.proxypool.core.security to
-            dev.proxypool.sdk;
+            dev.proxypool.sdk,
+            dev.proxypool.server,
+            dev.proxypool.cli;
     exports dev.proxypool.core.ops to
-            dev.proxypool.sdk;
+            dev.proxypool.sdk,
+            dev.proxypool.server,
+            dev.proxypool.cli;
     exports dev.proxypool.core.nodes to
-            dev.proxypool.sdk;
+            dev.proxypool.sdk,
+            dev.proxypool.server;
     exports dev.proxypool.core.task to
-            dev.proxypool.sdk;
+            dev.proxypool.sdk,
+            dev.proxypool.server,
+            dev.proxypool.cli;
+    exports dev.proxypool.core.limits to
+            dev.proxypool.server;
 }

@@ -1,5 +1,5 @@
 --[[
-control_lease.lua: the control-plane lease with a fencing token (ControlLease). The lease key holds
+control_lease.lua: the control-plane lease with a fencing token (ControlLeadership). The lease key holds
 "<token> <holder>" with a TTL measured by Redis; the fence key counts the tokens ever issued, so a
 new holder always gets a larger token than every earlier one.
 KEYS: [1] <prefix>control:lease string, [2] <prefix>control:fence counter

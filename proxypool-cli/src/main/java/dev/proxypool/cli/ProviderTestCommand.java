@@ -249,10 +249,12 @@ final class ProviderTestCommand implements Callable<Integer> {
             throws InterruptedException, EchoUnavailableException {
         EchoServer ownEcho = echoUrl == null ? EchoServer.start() : null;
         try {
-            ValidatorSettings settings = ValidatorSettings.of(ownEcho != null ? ownEcho.url() : URI.create(echoUrl))
-                    .withConcurrency(Math.min(100, sample.size()))
-                    .withQueueCapacity(Math.max(2, 2 * sample.size()))
-                    .withTimeout(cfg.pipeline().validationTimeout());
+            ValidatorSettings settings = ValidatorSettings.builder()
+                    .echoUrl(ownEcho != null ? ownEcho.url() : URI.create(echoUrl))
+                    .concurrency(Math.min(100, sample.size()))
+                    .queueCapacity(Math.max(2, 2 * sample.size()))
+                    .timeout(cfg.pipeline().validationTimeout())
+                    .build();
             Validator validator = Validator.builder(UpstreamDialer.create(store))
                     .settings(settings)
                     .start();

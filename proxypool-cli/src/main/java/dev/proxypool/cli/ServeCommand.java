@@ -1,9 +1,9 @@
 package dev.proxypool.cli;
 
-import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.coordination.ServeRole;
 import dev.proxypool.server.ProxyPoolServer;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -65,9 +65,9 @@ final class ServeCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("proxypool serve: bad config: " + e.getMessage());
             return Main.EXIT_USAGE;
         }
-        ClusterRole clusterRole;
+        ServeRole clusterRole;
         try {
-            clusterRole = ClusterRole.parse(role);
+            clusterRole = ServeRole.parse(role);
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("proxypool serve: " + e.getMessage());
             return Main.EXIT_USAGE;

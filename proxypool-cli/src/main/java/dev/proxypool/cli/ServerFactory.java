@@ -1,7 +1,7 @@
 package dev.proxypool.cli;
 
-import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.coordination.ServeRole;
 import dev.proxypool.server.ProxyPoolServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,15 +17,15 @@ final class ServerFactory {
     private ServerFactory() {}
 
     static ProxyPoolServer start(ProxyPoolConfig config, Path configDir) {
-        return start(config, ClusterRole.ALL, configDir);
+        return start(config, ServeRole.ALL, configDir);
     }
 
-    static ProxyPoolServer start(ProxyPoolConfig config, ClusterRole role, Path configDir) {
+    static ProxyPoolServer start(ProxyPoolConfig config, ServeRole role, Path configDir) {
         return start(config, role, configDir, false);
     }
 
     /** {@code importConfig}: overwrite the configuration database with the file's entities ({@code serve --import-config}). */
-    static ProxyPoolServer start(ProxyPoolConfig config, ClusterRole role, Path configDir, boolean importConfig) {
+    static ProxyPoolServer start(ProxyPoolConfig config, ServeRole role, Path configDir, boolean importConfig) {
         requireFree(config.server().host(), config.server().apiPort());
         return ProxyPoolServer.builder(config)
                 .role(role)

@@ -139,10 +139,12 @@ final class ValidateCommand implements Callable<Integer> {
             if (!format.equalsIgnoreCase("auto")) {
                 fmt = InventoryFile.Format.parse(format);
             }
-            settings = ValidatorSettings.of(echoUrl == null ? ValidatorSettings.DEFAULT_ECHO_URL : URI.create(echoUrl))
-                    .withConcurrency(concurrency)
-                    .withQueueCapacity(Math.min(1_000_000, 2 * concurrency))
-                    .withTimeout(timeout);
+            settings = ValidatorSettings.builder()
+                    .echoUrl(echoUrl == null ? ValidatorSettings.DEFAULT_ECHO_URL : URI.create(echoUrl))
+                    .concurrency(concurrency)
+                    .queueCapacity(Math.min(1_000_000, 2 * concurrency))
+                    .timeout(timeout)
+                    .build();
         } catch (IllegalArgumentException e) {
             return CliErrors.fail(
                     spec,
@@ -168,7 +170,7 @@ final class ValidateCommand implements Callable<Integer> {
         EchoServer ownEcho = echoUrl == null ? EchoServer.start() : null;
         try {
             if (ownEcho != null) {
-                settings = settings.withEchoUrl(ownEcho.url());
+                settings = settings.toBuilder().echoUrl(ownEcho.url()).build();
             }
             Validator validator;
             try {

@@ -63,7 +63,7 @@ public record ExtractedProxyView(
      * @param extractedAt when it left the pool
      * @return the view
      */
-    static ExtractedProxyView of(Proxy proxy, String url, Instant extractedAt) {
+    public static ExtractedProxyView of(Proxy proxy, String url, Instant extractedAt) {
         Optional<Instant> expires = proxy.expires() ? Optional.of(proxy.expiresAt()) : Optional.empty();
         OptionalLong remaining = proxy.expires()
                 ? OptionalLong.of(Math.max(0, proxy.remainingTtl(extractedAt).toSeconds()))

@@ -9,7 +9,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.ManualClock;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.testkit.Await;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,7 +39,7 @@ class PoolPurgeTest {
             assertEquals(2, available(pool));
             wall.advance(Duration.ofSeconds(61));
             // an expired proxy counts as stored until a purge drops it; the pool's own purge must do that
-            Await.atMost(ProxyPool.PURGE_INTERVAL.multipliedBy(4))
+            Await.atMost(EmbeddedProxyPool.PURGE_INTERVAL.multipliedBy(4))
                     .until("the expired proxy purged in the background", () -> available(pool), n -> n == 1);
         }
     }
@@ -47,7 +47,7 @@ class PoolPurgeTest {
     private static int available(ProxyPool pool) {
         int n = 0;
         for (UpstreamCounts c :
-                ProxyPoolInternals.engine(pool).store().countsByUpstream().values()) {
+                EmbeddedProxyPool.engineOf(pool).store().countsByUpstream().values()) {
             n += c.available();
         }
         return n;

@@ -15,7 +15,8 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.time.ManualClock;
 import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
+import dev.proxypool.sdk.engine.EngineLease;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -95,7 +96,7 @@ class ProxyPoolTest {
                     assertTrue(!taken.contains(l.proxyId()), "an extracted proxy never serves the gateway");
                 }
             }
-            assertEquals(0, ProxyPoolInternals.engine(pool).inFlight());
+            assertEquals(0, EmbeddedProxyPool.engineOf(pool).inFlight());
         }
     }
 
@@ -133,7 +134,7 @@ class ProxyPoolTest {
                 .proxies(List.of(proxy(1, null), proxy(2, null)))
                 .build()) {
             clock.advance(Duration.ofMinutes(10));
-            ProxyHealth fresh = ProxyPoolInternals.engine(pool)
+            ProxyHealth fresh = EmbeddedProxyPool.engineOf(pool)
                     .runtime(proxy(1, null).id())
                     .orElseThrow()
                     .health();
@@ -162,7 +163,7 @@ class ProxyPoolTest {
                 .clocks(clock, clock)
                 .proxies(List.of(proxy(1, null), proxy(2, null)))
                 .build()) {
-            ProxyHealth cooling = ProxyPoolInternals.engine(pool)
+            ProxyHealth cooling = EmbeddedProxyPool.engineOf(pool)
                     .runtime(proxy(1, null).id())
                     .orElseThrow()
                     .health();
@@ -231,7 +232,7 @@ class ProxyPoolTest {
                 Lease lease = pool.acquire(Selection.forHost("shop.example"))) {
             ProxyPoolException e = assertThrows(ProxyPoolException.class, () -> pool.httpClientBuilder(lease));
             assertTrue(e.getMessage().contains("missing"), e.getMessage());
-            assertEquals(FailureKind.PROXY_AUTH_REJECTED, Lease.kindOf(e));
+            assertEquals(FailureKind.PROXY_AUTH_REJECTED, EngineLease.kindOf(e));
         }
     }
 
@@ -239,14 +240,16 @@ class ProxyPoolTest {
     void aFailureIsClassifiedFromWhatTheAttemptThrew() {
         assertEquals(
                 FailureKind.PROXY_AUTH_REJECTED,
-                Lease.kindOf(new CredentialsUnavailableException(CredentialRef.of("x"), "unknown ref")));
-        assertEquals(FailureKind.CONNECT_TIMEOUT, Lease.kindOf(new HttpConnectTimeoutException("connect timed out")));
-        assertEquals(FailureKind.CONNECT_TIMEOUT, Lease.kindOf(new IOException(new SocketTimeoutException())));
-        assertEquals(FailureKind.SLOW_BODY, Lease.kindOf(new HttpTimeoutException("request timed out")));
-        assertEquals(FailureKind.CONNECTION_REFUSED, Lease.kindOf(new ConnectException()));
-        assertEquals(FailureKind.TLS_FAILURE, Lease.kindOf(new IOException(new SSLHandshakeException("bad cert"))));
-        assertEquals(FailureKind.PROTOCOL_ERROR, Lease.kindOf(new ProtocolException("bad status line")));
-        assertEquals(FailureKind.CONNECTION_RESET, Lease.kindOf(new EOFException()));
+                EngineLease.kindOf(new CredentialsUnavailableException(CredentialRef.of("x"), "unknown ref")));
+        assertEquals(
+                FailureKind.CONNECT_TIMEOUT, EngineLease.kindOf(new HttpConnectTimeoutException("connect timed out")));
+        assertEquals(FailureKind.CONNECT_TIMEOUT, EngineLease.kindOf(new IOException(new SocketTimeoutException())));
+        assertEquals(FailureKind.SLOW_BODY, EngineLease.kindOf(new HttpTimeoutException("request timed out")));
+        assertEquals(FailureKind.CONNECTION_REFUSED, EngineLease.kindOf(new ConnectException()));
+        assertEquals(
+                FailureKind.TLS_FAILURE, EngineLease.kindOf(new IOException(new SSLHandshakeException("bad cert"))));
+        assertEquals(FailureKind.PROTOCOL_ERROR, EngineLease.kindOf(new ProtocolException("bad status line")));
+        assertEquals(FailureKind.CONNECTION_RESET, EngineLease.kindOf(new EOFException()));
     }
 
     @Test
@@ -266,7 +269,7 @@ class ProxyPoolTest {
                                     Protocol.HTTP, "203.0.113.9", 8000, dev.proxypool.core.model.CredentialRef.NONE))
                             .build()));
             assertEquals(java.util.List.of(1), sizes);
-            assertEquals(ProxyPoolInternals.engine(pool).snapshot().version(), versions.get(0));
+            assertEquals(EmbeddedProxyPool.engineOf(pool).snapshot().version(), versions.get(0));
         }
     }
 

@@ -38,25 +38,33 @@ class SdkSurfaceTest {
                         "dev.proxypool.sdk.http",
                         "dev.proxypool.sdk.rest"),
                 unqualifiedExports(sdk));
-        assertTrue(
-                sdk.exports().stream().noneMatch(ModuleDescriptor.Exports::isQualified),
-                "the sdk exports nothing to particular modules");
+        for (ModuleDescriptor.Exports e : sdk.exports()) {
+            if (e.isQualified()) {
+                assertEquals(
+                        Set.of("dev.proxypool.server", "dev.proxypool.cli"),
+                        e.targets(),
+                        e.source() + " is exported to the server and the CLI only");
+            }
+        }
+        assertTrue(qualifiedSources(sdk).contains("dev.proxypool.sdk.engine"), "the engine, for the server");
         assertFalse(unqualifiedExports(sdk).contains("dev.proxypool.sdk.engine"));
-        assertFalse(unqualifiedExports(sdk).contains("dev.proxypool.sdk.internal"));
     }
 
     @Test
-    void coreModuleKeepsTheEngineInternalsToTheSdk() throws Exception {
+    void coreModuleKeepsTheEngineInternalsToTheSdkServerAndCli() throws Exception {
         ModuleDescriptor core = descriptorOf(Proxy.class, "dev.proxypool.core");
         Set<String> everyone = unqualifiedExports(core);
-        for (String internal : Set.of("capacity", "rank", "runtime", "security", "ops")) {
+        Set<String> implementation = Set.of("dev.proxypool.sdk", "dev.proxypool.server", "dev.proxypool.cli");
+        for (String internal : Set.of("capacity", "rank", "runtime", "security", "ops", "nodes", "task")) {
             String pkg = "dev.proxypool.core." + internal;
             assertFalse(everyone.contains(pkg), pkg + " is exported to everyone");
             ModuleDescriptor.Exports e = core.exports().stream()
                     .filter(x -> x.source().equals(pkg))
                     .findFirst()
                     .orElseThrow(() -> new AssertionError(pkg + " is not exported to the sdk"));
-            assertEquals(Set.of("dev.proxypool.sdk"), e.targets(), pkg);
+            assertTrue(e.targets().contains("dev.proxypool.sdk"), pkg + " is for the sdk: " + e.targets());
+            assertTrue(
+                    implementation.containsAll(e.targets()), pkg + " goes beyond the implementation: " + e.targets());
         }
         assertTrue(
                 everyone.containsAll(Set.of(
@@ -88,9 +96,16 @@ class SdkSurfaceTest {
     }
 
     @Test
-    void leaseLivesInTheSdkPackageWithoutAPublicConstructor() {
-        assertEquals("dev.proxypool.sdk", Lease.class.getPackageName());
-        assertEquals(0, Lease.class.getConstructors().length, "only the engine creates leases");
+    void leaseAndPoolAreInterfacesTheEngineImplementsOutsideTheApplicationSurface() throws Exception {
+        ModuleDescriptor sdk = descriptorOf(ProxyPool.class, "dev.proxypool.sdk");
+        for (Class<?> type : Set.of(Lease.class, ProxyPool.class)) {
+            assertEquals("dev.proxypool.sdk", type.getPackageName());
+            assertTrue(type.isInterface(), type + " is an interface: only the engine creates leases and pools");
+        }
+        try (ProxyPool pool = ProxyPool.builder().background(false).build()) {
+            String impl = pool.getClass().getPackageName();
+            assertFalse(unqualifiedExports(sdk).contains(impl), impl + " is exported to applications");
+        }
     }
 
     private static ModuleDescriptor descriptorOf(Class<?> type, String module) throws URISyntaxException {
@@ -100,6 +115,13 @@ class SdkSurfaceTest {
                 .find(module)
                 .orElseThrow(() -> new AssertionError(classes + " holds no module " + module))
                 .descriptor();
+    }
+
+    private static Set<String> qualifiedSources(ModuleDescriptor d) {
+        return d.exports().stream()
+                .filter(ModuleDescriptor.Exports::isQualified)
+                .map(ModuleDescriptor.Exports::source)
+                .collect(Collectors.toSet());
     }
 
     private static Set<String> unqualifiedExports(ModuleDescriptor d) {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.Anonymity;
 import dev.proxypool.core.model.Proxy;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.validate.EchoServer;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.TestPorts;
@@ -49,8 +49,8 @@ class ValidatedInventoryTest {
                     .config(dev.proxypool.sdk.config.ConfigLoader.load(
                             config(echo.url().toString(), good.port(), leaky.port(), dead)))
                     .build()) {
-                assertEquals(1, ProxyPoolInternals.engine(pool).snapshot().size());
-                Proxy served = ProxyPoolInternals.engine(pool).snapshot().proxy(0);
+                assertEquals(1, EmbeddedProxyPool.engineOf(pool).snapshot().size());
+                Proxy served = EmbeddedProxyPool.engineOf(pool).snapshot().proxy(0);
                 assertEquals(good.port(), served.port());
                 assertEquals(Anonymity.ELITE, served.anonymity());
                 assertEquals("127.0.0.2", served.exitNetwork().exitIp());
@@ -71,9 +71,9 @@ class ValidatedInventoryTest {
                     .build()) {
                 assertEquals(
                         0,
-                        ProxyPoolInternals.engine(pool).snapshot().size(),
+                        EmbeddedProxyPool.engineOf(pool).snapshot().size(),
                         "fail closed: no echo, no validated proxies");
-                assertTrue(ProxyPoolInternals.pipeline(pool).isPresent());
+                assertTrue(EmbeddedProxyPool.pipelineOf(pool).isPresent());
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.proxypool.server;
 
+import dev.proxypool.server.api.EchoHandler;
 import dev.proxypool.server.gateway.ConnectionLimits;
 import dev.proxypool.server.gateway.ExchangeListener;
 import dev.proxypool.server.gateway.Gateway;
@@ -7,6 +8,10 @@ import dev.proxypool.server.gateway.GatewayConfig;
 import dev.proxypool.server.gateway.GatewayEngine;
 import dev.proxypool.server.gateway.GatewayListener;
 import dev.proxypool.server.gateway.ProxyAuthenticator;
+import dev.proxypool.server.listener.ApiHeadDeadline;
+import dev.proxypool.server.listener.ApiListenerWatchdog;
+import dev.proxypool.server.listener.ListenerCloses;
+import dev.proxypool.server.metrics.HelidonGatewayMetrics;
 import dev.proxypool.server.tls.ListenerTls;
 import io.helidon.health.HealthCheck;
 import io.helidon.health.HealthCheckResponse;

@@ -3,15 +3,15 @@ package dev.proxypool.server;
 import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.routing.RetryRule;
 import dev.proxypool.sdk.ProxyPool;
-import dev.proxypool.sdk.cluster.ClusterControl;
-import dev.proxypool.sdk.cluster.ClusterRedis;
-import dev.proxypool.sdk.cluster.ClusterRole;
-import dev.proxypool.sdk.cluster.SharedSequentialStates;
 import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.coordination.ControlRole;
+import dev.proxypool.sdk.coordination.CoordinationRedis;
+import dev.proxypool.sdk.coordination.ServeRole;
+import dev.proxypool.sdk.coordination.SharedSequentialStates;
 import dev.proxypool.sdk.credentials.Secret;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
-import dev.proxypool.sdk.lock.StageLease;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
+import dev.proxypool.sdk.lock.StageLock;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.sdk.redis.RedisClusterPoolStore;
 import dev.proxypool.server.access.ClientAuthenticator;
@@ -27,10 +27,10 @@ import dev.proxypool.server.api.BearerToken;
 import dev.proxypool.server.api.FeedbackService;
 import dev.proxypool.server.api.distribution.DistributionService;
 import dev.proxypool.server.api.lease.ProxyLeaseService;
+import dev.proxypool.server.assembly.ConfigPoller;
+import dev.proxypool.server.assembly.RoleAssembly;
+import dev.proxypool.server.assembly.SequentialPersistence;
 import dev.proxypool.server.console.Console;
-import dev.proxypool.server.engine.AccessControl;
-import dev.proxypool.server.engine.DestinationResolution;
-import dev.proxypool.server.engine.PoolGatewayEngine;
 import dev.proxypool.server.gateway.ConnectionLimits;
 import dev.proxypool.server.gateway.GatewayConfig;
 import dev.proxypool.server.gateway.ProxyAuthenticator;
@@ -43,7 +43,11 @@ import dev.proxypool.server.persistence.ConfigState;
 import dev.proxypool.server.persistence.ConfigStore;
 import dev.proxypool.server.persistence.ConfigStores;
 import dev.proxypool.server.persistence.PostgresConfigStore;
+import dev.proxypool.server.readiness.StoreReadiness;
 import dev.proxypool.server.tls.ListenerTls;
+import dev.proxypool.server.upstream.AccessControl;
+import dev.proxypool.server.upstream.DestinationResolution;
+import dev.proxypool.server.upstream.PoolGatewayEngine;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.service.registry.Services;
 import io.helidon.webserver.http.HttpRouting;
@@ -85,7 +89,7 @@ public final class ProxyPoolServer implements AutoCloseable {
     private final PoolGatewayEngine engine;
     private final GatewayServer server;
     private final AutoCloseable metrics;
-    private final StageLease lease;
+    private final StageLock lease;
     private final ConfigStore configStore;
     private final AutoCloseable cluster;
     private final AutoCloseable nodes;
@@ -96,7 +100,7 @@ public final class ProxyPoolServer implements AutoCloseable {
             PoolGatewayEngine engine,
             GatewayServer server,
             AutoCloseable metrics,
-            StageLease lease,
+            StageLock lease,
             ConfigStore configStore,
             AutoCloseable cluster,
             AutoCloseable nodes,
@@ -173,7 +177,7 @@ public final class ProxyPoolServer implements AutoCloseable {
         private Consumer<ProxyPool.Builder> poolCustomizer = b -> {};
         private Consumer<HttpRouting.Builder> routes = r -> {};
         private Path configDir = Path.of("").toAbsolutePath();
-        private ClusterRole role = ClusterRole.ALL;
+        private ServeRole role = ServeRole.ALL;
         private boolean importConfig;
 
         private Builder(ProxyPoolConfig config) {
@@ -209,7 +213,7 @@ public final class ProxyPoolServer implements AutoCloseable {
          * no admin writes). Control and worker need {@code store.type: redis} or {@code redis-cluster};
          * several control planes may run: one publishes, the others stand by.
          */
-        public Builder role(ClusterRole r) {
+        public Builder role(ServeRole r) {
             role = Objects.requireNonNull(r, "role");
             return this;
         }
@@ -257,7 +261,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                             : config.server().socksPort().getAsInt();
             ProxyPoolConfig effective = withOwnEcho(config, bind, apiPort);
             boolean shared = config.store().type() != ProxyPoolConfig.StoreType.MEMORY;
-            if (role != ClusterRole.ALL && !shared) {
+            if (role != ServeRole.ALL && !shared) {
                 throw new ConfigException(
                         "store.type",
                         "--role " + role.name().toLowerCase(Locale.ROOT)
@@ -266,7 +270,7 @@ public final class ProxyPoolServer implements AutoCloseable {
             // snapshot distribution: with redis every role; with redis-cluster the split roles (--role all on a
             // Redis Cluster serves the whole pool in one process and publishes nothing)
             boolean distributes =
-                    config.store().type() == ProxyPoolConfig.StoreType.REDIS || (shared && role != ClusterRole.ALL);
+                    config.store().type() == ProxyPoolConfig.StoreType.REDIS || (shared && role != ServeRole.ALL);
             RoleAssembly assembly = RoleAssembly.of(role);
             ProxyPool.Builder pb = ProxyPool.builder()
                     .config(effective)
@@ -281,11 +285,11 @@ public final class ProxyPoolServer implements AutoCloseable {
                 // Admin configuration: PostgreSQL when configured (migrated, seeded once), else memory seeded from the
                 // YAML.
                 configStore = ConfigStores.open(
-                        effective, ProxyPoolInternals.engine(pool).wallClock(), importConfig);
+                        effective, EmbeddedProxyPool.engineOf(pool).wallClock(), importConfig);
                 // the stored configuration wins over the YAML once seeded (admin changes survive restarts)
                 ConfigState storedState = configStore.state();
                 ProxyPoolConfig stored = storedState.applyTo(effective, configDir);
-                ProxyPoolInternals.engine(pool).reconfigure(stored.routings());
+                EmbeddedProxyPool.engineOf(pool).reconfigure(stored.routings());
                 assembly.followCollection(pool, stored); // the pipeline collects the stored upstreams, not the file's
                 // the gateway's clients (Basic auth, rate limits, username options, quotas) follow the
                 // stored configuration, so admin client changes apply without a restart
@@ -294,7 +298,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         stored.clients(),
                         config.security(),
                         bind.isLoopbackAddress(),
-                        ProxyPoolInternals.engine(pool).ticker());
+                        EmbeddedProxyPool.engineOf(pool).ticker());
                 if (authenticator == null && clients.authenticator().mode() == ClientAuthenticator.Mode.CLOSED) {
                     throw new ConfigException(
                             "clients",
@@ -314,14 +318,14 @@ public final class ProxyPoolServer implements AutoCloseable {
                 // sequential positions: restored where the routings stood (database, and the cluster's Redis), and
                 // every later move stored by the process that moves them (docs/design.md#sequential-switching, Q6)
                 SharedSequentialStates sharedSequential = distributes && assembly.collects()
-                        ? SharedSequentialStates.open(ClusterRedis.fromStore(config.store()))
+                        ? SharedSequentialStates.open(CoordinationRedis.fromStore(config.store()))
                         : null;
-                ProxyPoolInternals.engine(pool)
+                EmbeddedProxyPool.engineOf(pool)
                         .sequential()
                         .restore(SequentialPersistence.saved(configStore, sharedSequential));
                 if (assembly.collects()) {
                     sequentialPersistence = new SequentialPersistence(configStore, sharedSequential);
-                    ProxyPoolInternals.engine(pool).addSequentialListener(sequentialPersistence);
+                    EmbeddedProxyPool.engineOf(pool).addSequentialListener(sequentialPersistence);
                 }
                 ClientTokens clientTokens = new ClientTokens(storedState);
                 AccessControl gate = access != null
@@ -334,12 +338,12 @@ public final class ProxyPoolServer implements AutoCloseable {
                 // which proxies get destination names resolved and checked by the gateway (resolveDestinations)
                 DestinationResolution resolution = DestinationResolution.of(stored.upstreams(), stored.nodes());
                 PoolGatewayEngine engine = new PoolGatewayEngine(
-                        ProxyPoolInternals.engine(pool), ProxyPoolInternals.dialer(pool), gate, resolution);
+                        EmbeddedProxyPool.engineOf(pool), EmbeddedProxyPool.dialerOf(pool), gate, resolution);
                 // client tokens follow the stored configuration (a token added through the admin API works at once)
                 Function<String, Optional<String>> tokens = bearer != null ? bearer : clientTokens::clientForBearer;
                 // feedback asks for a token while any client has one (followed live, like the tokens)
                 FeedbackService feedback = new FeedbackService(
-                        ProxyPoolInternals.engine(pool), tokens, bearer != null ? () -> true : clientTokens::any);
+                        EmbeddedProxyPool.engineOf(pool), tokens, bearer != null ? () -> true : clientTokens::any);
                 ProxyPool live = pool;
                 AtomicLong configVersion = new AtomicLong(storedState.version());
                 AtomicReference<Runnable> configChanged = new AtomicReference<>(() -> {});
@@ -348,11 +352,11 @@ public final class ProxyPoolServer implements AutoCloseable {
                 // the console's request log and error breakdown: this process's gateway, in memory
                 GatewayActivity activity = new GatewayActivity(
                         config.admin().requestLog(),
-                        ProxyPoolInternals.engine(pool).wallClock(),
+                        EmbeddedProxyPool.engineOf(pool).wallClock(),
                         Services.get(MeterRegistry.class));
                 // bytes per upstream and client: Prometheus counters always, GET /v1/admin/traffic with the admin API
                 GatewayTraffic traffic = new GatewayTraffic(
-                        ProxyPoolInternals.engine(pool).wallClock(), Services.get(MeterRegistry.class));
+                        EmbeddedProxyPool.engineOf(pool).wallClock(), Services.get(MeterRegistry.class));
                 DistributionService distribution = DistributionService.builder(pool, tokens::apply)
                         .quotas(clients.quotas())
                         .build();
@@ -361,9 +365,9 @@ public final class ProxyPoolServer implements AutoCloseable {
                         ProxyLeaseService.builder(pool, tokens::apply).build();
                 leases = proxyLeases;
                 Consumer<ProxyPoolConfig> applyConfig = next -> {
-                    ProxyPoolInternals.engine(live).reconfigure(next.routings());
+                    EmbeddedProxyPool.engineOf(live).reconfigure(next.routings());
                     resolution.update(next.upstreams());
-                    ProxyPoolInternals.engine(live).refresh();
+                    EmbeddedProxyPool.engineOf(live).refresh();
                     try {
                         clients.update(next.clients());
                         distribution.updateQuotas(clients.quotas());
@@ -382,10 +386,10 @@ public final class ProxyPoolServer implements AutoCloseable {
                 };
                 ConfigStore store = configStore;
                 // a control plane on the shared store shows its workers' snapshots (set once it joined)
-                AtomicReference<ClusterControl> control = new AtomicReference<>();
+                AtomicReference<ControlRole> control = new AtomicReference<>();
                 AdminService admin = assembly.admin(() -> AdminService.builder(pool, store)
                         .workers(
-                                () -> Optional.ofNullable(control.get()).map(ClusterControl::workers),
+                                () -> Optional.ofNullable(control.get()).map(ControlRole::workers),
                                 config.cluster().validity().dividedBy(2))
                         .series(series)
                         .activity(activity)
@@ -428,15 +432,15 @@ public final class ProxyPoolServer implements AutoCloseable {
                 PoolMetrics metrics = assembly.metrics(pool, Services.get(MeterRegistry.class));
                 configChanged.set(metrics.bindControlPlane(
                         () -> nodes == null ? 0.0 : (double) nodes.nodes().size(), () -> (double) configVersion.get()));
-                ProxyPoolInternals.engine(pool).registry().healthListener(metrics.healthListener());
-                StageLease lease = assembly.pipelineLease(config, pool);
+                EmbeddedProxyPool.engineOf(pool).registry().healthListener(metrics.healthListener());
+                StageLock lease = assembly.pipelineLease(config, pool);
                 if (lease != null && sharedSequential != null) {
                     // several control planes: the one without the pipeline lease follows the positions the
                     // writer stores, so it resumes from them when it takes over
                     CollectionPipeline pipeline =
-                            ProxyPoolInternals.pipeline(pool).orElseThrow();
+                            EmbeddedProxyPool.pipelineOf(pool).orElseThrow();
                     sharedSequential.follow(
-                            ProxyPoolInternals.engine(pool).sequential(),
+                            EmbeddedProxyPool.engineOf(pool).sequential(),
                             STANDBY_SEQUENTIAL_FOLLOW,
                             () -> !pipeline.isWriter());
                 }
@@ -447,7 +451,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                     clientTokens.update(now);
                     applyConfig.accept(now.applyTo(effective, configDir));
                     // where the routings stand now (the previous control plane moved them)
-                    ProxyPoolInternals.engine(live)
+                    EmbeddedProxyPool.engineOf(live)
                             .sequential()
                             .restore(SequentialPersistence.saved(store, sharedSequential));
                     LOG.log(Level.INFO, "configuration version " + now.version() + " re-read before taking over");
@@ -455,8 +459,13 @@ public final class ProxyPoolServer implements AutoCloseable {
                 AutoCloseable cluster = !distributes
                         ? null
                         : assembly.joinCluster(
-                                ClusterRedis.fromStore(config.store()), config, pool, bind, gatewayPort, reloadConfig);
-                if (cluster instanceof ClusterControl c) {
+                                CoordinationRedis.fromStore(config.store()),
+                                config,
+                                pool,
+                                bind,
+                                gatewayPort,
+                                reloadConfig);
+                if (cluster instanceof ControlRole c) {
                     control.set(c);
                     if (nodes != null) {
                         // workers learn a registered node only once it passed a check (design H10b)
@@ -465,7 +474,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                 }
                 GatewayServer.Builder gsb = GatewayServer.builder(engine);
                 assembly.readiness(gsb, cluster, metrics, pool);
-                if (ProxyPoolInternals.engine(pool).store() instanceof RedisClusterPoolStore clusterStore) {
+                if (EmbeddedProxyPool.engineOf(pool).store() instanceof RedisClusterPoolStore clusterStore) {
                     // every role that extracts from a Redis Cluster: its shards' durability (issue 37)
                     gsb.healthCheck(StoreReadiness.of(clusterStore));
                     metrics.storeDurabilityFrom(clusterStore);
@@ -479,19 +488,14 @@ public final class ProxyPoolServer implements AutoCloseable {
                         .authenticator(auth)
                         .accessLog(
                                 config.server().accessLog(),
-                                ProxyPoolInternals.engine(pool).wallClock())
+                                EmbeddedProxyPool.engineOf(pool).wallClock())
                         .exchanges(traffic.andThen(admin != null ? activity : null))
                         // the wire layer's ceiling; each routing's retry policy and budget decide below it
-                        .config(GatewayConfig.DEFAULTS
-                                .withMaxAttempts(RetryRule.MAX_ATTEMPTS)
-                                .withIoTimeout(config.gateway().ioTimeout())
-                                .withFirstByteTimeout(config.gateway().firstByteTimeout())
-                                .withIdleTimeout(config.gateway().idleTimeout())
-                                .withTunnelIdleTimeout(config.gateway().tunnelIdleTimeout())
-                                .withRequestHeadTimeout(config.server().requestHeadTimeout())
-                                .withMaxConnections(gatewayMaxConnections(config.server()))
-                                .withFirstRequestTimeout(config.server().firstRequestTimeout())
-                                .withMaxConnectionsPerAddress(config.server().maxConnectionsPerAddress()))
+                        .config(GatewayConfig.builder()
+                                .from(config.gateway(), config.server())
+                                .maxAttempts(RetryRule.MAX_ATTEMPTS)
+                                .maxConnections(gatewayMaxConnections(config.server()))
+                                .build())
                         .gatewayThreads(config.server().gatewayThreads())
                         .apiIdleTimeout(config.server().apiIdleTimeout())
                         .apiFirstRequestTimeout(config.server().firstRequestTimeout())
@@ -524,7 +528,7 @@ public final class ProxyPoolServer implements AutoCloseable {
                         "proxypool serving: gateway on port " + server.gatewayPort() + ", API on port "
                                 + server.apiPort() + ", "
                                 + (server.socksPort() >= 0 ? "SOCKS5 on port " + server.socksPort() + ", " : "")
-                                + ProxyPoolInternals.engine(pool).snapshot().size() + " proxies in the pool");
+                                + EmbeddedProxyPool.engineOf(pool).snapshot().size() + " proxies in the pool");
                 // Other processes' admin changes (shared PostgreSQL) reach this one within a poll interval;
                 // while the database is down the last configuration keeps serving.
                 AutoCloseable configPoller = ConfigPoller.start(

@@ -42,9 +42,10 @@ class ListenerLimitsTest {
         server = GatewayServer.builder(engine)
                 .gatewayPort(0)
                 .apiPort(0)
-                .config(GatewayConfig.DEFAULTS
-                        .withRequestHeadTimeout(Duration.ofSeconds(2))
-                        .withMaxConnections(5))
+                .config(GatewayConfig.builder()
+                        .requestHeadTimeout(Duration.ofSeconds(2))
+                        .maxConnections(5)
+                        .build())
                 // longer than the 2 s head deadline: a trickled head must meet the deadline's 408, not
                 // Helidon's idle sweep (equal values raced, and the sweep's silent close won under load)
                 .apiIdleTimeout(Duration.ofSeconds(4))

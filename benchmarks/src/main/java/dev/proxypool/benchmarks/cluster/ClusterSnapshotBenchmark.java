@@ -5,14 +5,14 @@ import dev.proxypool.core.health.HealthPolicy;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
-import dev.proxypool.sdk.cluster.ContentDigest;
-import dev.proxypool.sdk.cluster.PublishReport;
-import dev.proxypool.sdk.cluster.SnapshotCodec;
-import dev.proxypool.sdk.cluster.SnapshotFrame;
-import dev.proxypool.sdk.cluster.SnapshotHeader;
-import dev.proxypool.sdk.cluster.SnapshotPublisher;
-import dev.proxypool.sdk.cluster.SnapshotSubscriber;
 import dev.proxypool.sdk.config.ClusterSettings;
+import dev.proxypool.sdk.coordination.ContentDigest;
+import dev.proxypool.sdk.coordination.PublishReport;
+import dev.proxypool.sdk.coordination.SnapshotCodec;
+import dev.proxypool.sdk.coordination.SnapshotFrame;
+import dev.proxypool.sdk.coordination.SnapshotHeader;
+import dev.proxypool.sdk.coordination.SnapshotPublisher;
+import dev.proxypool.sdk.coordination.SnapshotSubscriber;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.time.Duration;
@@ -124,9 +124,12 @@ public final class ClusterSnapshotBenchmark {
     }
 
     private void throughRedis(int n, List<Proxy> pool, StringBuilder out, StringBuilder deltas) throws Exception {
-        ClusterSettings every = ClusterSettings.DEFAULTS.withPolling(
-                Duration.ofMillis(500), Duration.ofMillis(50), Duration.ofMillis(500));
-        ClusterSettings lazy = every.withDeltas(64, 64);
+        ClusterSettings every = ClusterSettings.builder()
+                .pollInterval(Duration.ofMillis(500))
+                .backoffMin(Duration.ofMillis(50))
+                .backoffMax(Duration.ofMillis(500))
+                .build();
+        ClusterSettings lazy = every.toBuilder().deltasKept(64).fullEvery(64).build();
         for (ClusterSettings settings : List.of(every, lazy)) {
             String prefix = "ppbench:cluster:" + UUID.randomUUID() + ":";
             RedisStoreConfig redis = new RedisStoreConfig(

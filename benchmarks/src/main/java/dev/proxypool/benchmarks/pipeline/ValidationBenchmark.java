@@ -57,10 +57,12 @@ public final class ValidationBenchmark {
         try (EchoServer echo = EchoServer.start();
                 FakeFleet fleet = new FakeFleet()) {
             Validator validator = Validator.builder(UpstreamDialer.create(StaticCredentialStore.empty()))
-                    .settings(ValidatorSettings.of(echo.url())
-                            .withConcurrency(concurrency)
-                            .withQueueCapacity(queue)
-                            .withTimeout(timeout))
+                    .settings(ValidatorSettings.builder()
+                            .echoUrl(echo.url())
+                            .concurrency(concurrency)
+                            .queueCapacity(queue)
+                            .timeout(timeout)
+                            .build())
                     .start();
             System.out.printf(
                     "# %d fake proxy servers + 6 dead ports, echo at %s, concurrency %d, queue %d, timeout %s, "

@@ -300,7 +300,8 @@ public final class RedisExtractionBenchmark {
                 StoreSettings.DEFAULT_INDEX_DIMENSIONS, List.<String>of(), StoreSettings.DEFAULT_INDEX_DIMENSIONS)) {
             boolean report = dims != StoreSettings.DEFAULT_INDEX_DIMENSIONS || reported++ > 0;
             String prefix = newPrefix();
-            try (RedisPoolStore store = open(prefix, StoreSettings.DEFAULTS.withIndexDimensions(dims))) {
+            try (RedisPoolStore store =
+                    open(prefix, StoreSettings.builder().indexDimensions(dims).build())) {
                 RedisBenchPool.load(store, size, now, 2);
                 long bytes = poolBytes(prefix);
                 if (!report) {

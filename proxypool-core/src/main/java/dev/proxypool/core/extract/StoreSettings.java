@@ -6,20 +6,21 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * Bounds a {@link PoolStore} keeps, the same for every implementation. Suggested config keys in
- * brackets; defaults in {@link #DEFAULTS}.
+ * Bounds a {@link PoolStore} keeps, the same for every implementation. Defaults in {@link #DEFAULTS}. Two come
+ * from {@code proxypool.yaml} (the key in brackets); the others are not configuration keys, and their messages
+ * name the component ({@code StoreSettings.idempotencyMaxEntries}).
  *
  * @param tombstoneRetentionForNoExpiry how long an extracted proxy that never expires stays
- *                                      tombstoned [{@code store.tombstoneRetentionForNoExpiry}, 7 days].
+ *                                      tombstoned [7 days].
  *                                      Bounded so tombstones cannot grow forever; an inventory that lists
  *                                      it again after that gets it back
  * @param idempotencyRetention          how long a completed idempotent response is replayed
- *                                      [{@code store.idempotency.retention}, 24 h, docs/design.md#extraction E7]
+ *                                      [{@code distribution.idempotencyTtl}, {@link #DEFAULT_IDEMPOTENCY_RETENTION}, docs/design.md#extraction E7]
  * @param idempotencyInProgressTimeout  how long a started, never completed or abandoned key blocks
  *                                      retries (a crashed server must not lock a key for a day)
- *                                      [{@code store.idempotency.inProgressTimeout}, 60 s]
+ *                                      [60 s]
  * @param idempotencyMaxEntries         most idempotency records kept; beyond it the oldest started is
- *                                      evicted, whatever its state [{@code store.idempotency.maxEntries}, 100,000]
+ *                                      evicted, whatever its state [100,000]
  * @param indexDimensions               label keys whose value combinations a store indexes, so a filter
  *                                      on two or more of them is one index range [{@code store.index.dimensions},
  *                                      {@code [country, type]}]; upstream, protocol and every single label
@@ -39,18 +40,21 @@ public record StoreSettings(
 
     private static final Pattern DIMENSION = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
+    /** The default {@code distribution.idempotencyTtl}: 24 h. */
+    public static final Duration DEFAULT_IDEMPOTENCY_RETENTION = Duration.ofHours(24);
+
     /** The defaults given on the components: 7 days, 24 h, 60 s, 100,000. */
     public static final StoreSettings DEFAULTS =
-            new StoreSettings(Duration.ofDays(7), Duration.ofHours(24), Duration.ofSeconds(60), 100_000);
+            new StoreSettings(Duration.ofDays(7), DEFAULT_IDEMPOTENCY_RETENTION, Duration.ofSeconds(60), 100_000);
 
     /**
      * Settings with the default index dimensions ({@link #DEFAULT_INDEX_DIMENSIONS}).
      *
-     * @param tombstoneRetentionForNoExpiry {@code store.tombstoneRetentionForNoExpiry}
-     * @param idempotencyRetention {@code store.idempotency.retention}
-     * @param idempotencyInProgressTimeout {@code store.idempotency.inProgressTimeout}
-     * @param idempotencyMaxEntries {@code store.idempotency.maxEntries}
-     * @throws IllegalArgumentException naming the config key of the first value out of range
+     * @param tombstoneRetentionForNoExpiry how long an extracted proxy that never expires stays tombstoned
+     * @param idempotencyRetention {@code distribution.idempotencyTtl}
+     * @param idempotencyInProgressTimeout how long a started, never completed key blocks retries
+     * @param idempotencyMaxEntries most idempotency records kept
+     * @throws IllegalArgumentException naming the config key or component of the first value out of range
      */
     public StoreSettings(
             Duration tombstoneRetentionForNoExpiry,
@@ -68,15 +72,15 @@ public record StoreSettings(
     /**
      * Validates every bound.
      *
-     * @throws IllegalArgumentException naming the config key of the first value out of range
+     * @throws IllegalArgumentException naming the config key or component of the first value out of range
      */
     public StoreSettings {
-        positive("store.tombstoneRetentionForNoExpiry", tombstoneRetentionForNoExpiry);
-        positive("store.idempotency.retention", idempotencyRetention);
-        positive("store.idempotency.inProgressTimeout", idempotencyInProgressTimeout);
+        positive("StoreSettings.tombstoneRetentionForNoExpiry", tombstoneRetentionForNoExpiry);
+        positive("distribution.idempotencyTtl", idempotencyRetention);
+        positive("StoreSettings.idempotencyInProgressTimeout", idempotencyInProgressTimeout);
         if (idempotencyMaxEntries < 1) {
             throw new IllegalArgumentException(
-                    "store.idempotency.maxEntries must be at least 1, got " + idempotencyMaxEntries);
+                    "StoreSettings.idempotencyMaxEntries must be at least 1, got " + idempotencyMaxEntries);
         }
         indexDimensions = dimensions(indexDimensions);
     }
@@ -104,22 +108,6 @@ public record StoreSettings(
         return List.copyOf(out);
     }
 
-    /**
-     * These settings with other index dimensions.
-     *
-     * @param dims the new {@code store.index.dimensions}: label keys, at most {@value #MAX_INDEX_DIMENSIONS}
-     * @return new settings; these are unchanged
-     * @throws IllegalArgumentException if a key is invalid or repeated, or there are too many
-     */
-    public StoreSettings withIndexDimensions(List<String> dims) {
-        return new StoreSettings(
-                tombstoneRetentionForNoExpiry,
-                idempotencyRetention,
-                idempotencyInProgressTimeout,
-                idempotencyMaxEntries,
-                dims);
-    }
-
     private static void positive(String key, Duration d) {
         if (d == null || d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException(key + " must be a positive duration, got " + d);
@@ -127,50 +115,106 @@ public record StoreSettings(
     }
 
     /**
-     * These settings with one bound changed.
+     * A builder holding {@link #DEFAULTS}.
      *
-     * @param d the new {@code store.tombstoneRetentionForNoExpiry}, positive
-     * @return new settings; these are unchanged
-     * @throws IllegalArgumentException if the value is out of range
+     * @return a new builder
      */
-    public StoreSettings withTombstoneRetentionForNoExpiry(Duration d) {
-        return new StoreSettings(
-                d, idempotencyRetention, idempotencyInProgressTimeout, idempotencyMaxEntries, indexDimensions);
+    public static Builder builder() {
+        return DEFAULTS.toBuilder();
     }
 
     /**
-     * These settings with one bound changed.
+     * A builder holding these settings.
      *
-     * @param d the new {@code store.idempotency.retention}, positive
-     * @return new settings; these are unchanged
-     * @throws IllegalArgumentException if the value is out of range
+     * @return a new builder
      */
-    public StoreSettings withIdempotencyRetention(Duration d) {
-        return new StoreSettings(
-                tombstoneRetentionForNoExpiry, d, idempotencyInProgressTimeout, idempotencyMaxEntries, indexDimensions);
+    public Builder toBuilder() {
+        return new Builder()
+                .tombstoneRetentionForNoExpiry(tombstoneRetentionForNoExpiry)
+                .idempotencyRetention(idempotencyRetention)
+                .idempotencyInProgressTimeout(idempotencyInProgressTimeout)
+                .idempotencyMaxEntries(idempotencyMaxEntries)
+                .indexDimensions(indexDimensions);
     }
 
-    /**
-     * These settings with one bound changed.
-     *
-     * @param d the new {@code store.idempotency.inProgressTimeout}, positive
-     * @return new settings; these are unchanged
-     * @throws IllegalArgumentException if the value is out of range
-     */
-    public StoreSettings withIdempotencyInProgressTimeout(Duration d) {
-        return new StoreSettings(
-                tombstoneRetentionForNoExpiry, idempotencyRetention, d, idempotencyMaxEntries, indexDimensions);
-    }
+    /** Builds {@link StoreSettings}; {@link #build()} checks every bound. */
+    public static final class Builder {
+        private Duration tombstoneRetentionForNoExpiry;
+        private Duration idempotencyRetention;
+        private Duration idempotencyInProgressTimeout;
+        private int idempotencyMaxEntries;
+        private List<String> indexDimensions;
 
-    /**
-     * These settings with one bound changed.
-     *
-     * @param n the new {@code store.idempotency.maxEntries}, at least 1
-     * @return new settings; these are unchanged
-     * @throws IllegalArgumentException if the value is out of range
-     */
-    public StoreSettings withIdempotencyMaxEntries(int n) {
-        return new StoreSettings(
-                tombstoneRetentionForNoExpiry, idempotencyRetention, idempotencyInProgressTimeout, n, indexDimensions);
+        private Builder() {}
+
+        /**
+         * Sets {@link StoreSettings#tombstoneRetentionForNoExpiry()}.
+         *
+         * @param d positive
+         * @return this builder
+         */
+        public Builder tombstoneRetentionForNoExpiry(Duration d) {
+            this.tombstoneRetentionForNoExpiry = d;
+            return this;
+        }
+
+        /**
+         * Sets {@link StoreSettings#idempotencyRetention()} ({@code distribution.idempotencyTtl}).
+         *
+         * @param d positive
+         * @return this builder
+         */
+        public Builder idempotencyRetention(Duration d) {
+            this.idempotencyRetention = d;
+            return this;
+        }
+
+        /**
+         * Sets {@link StoreSettings#idempotencyInProgressTimeout()}.
+         *
+         * @param d positive
+         * @return this builder
+         */
+        public Builder idempotencyInProgressTimeout(Duration d) {
+            this.idempotencyInProgressTimeout = d;
+            return this;
+        }
+
+        /**
+         * Sets {@link StoreSettings#idempotencyMaxEntries()}.
+         *
+         * @param n at least 1
+         * @return this builder
+         */
+        public Builder idempotencyMaxEntries(int n) {
+            this.idempotencyMaxEntries = n;
+            return this;
+        }
+
+        /**
+         * Sets {@link StoreSettings#indexDimensions()} ({@code store.index.dimensions}).
+         *
+         * @param dims label keys, at most {@value StoreSettings#MAX_INDEX_DIMENSIONS}
+         * @return this builder
+         */
+        public Builder indexDimensions(List<String> dims) {
+            this.indexDimensions = dims;
+            return this;
+        }
+
+        /**
+         * The checked settings.
+         *
+         * @return the settings
+         * @throws IllegalArgumentException naming the config key or component of the first value out of range
+         */
+        public StoreSettings build() {
+            return new StoreSettings(
+                    tombstoneRetentionForNoExpiry,
+                    idempotencyRetention,
+                    idempotencyInProgressTimeout,
+                    idempotencyMaxEntries,
+                    indexDimensions);
+        }
     }
 }

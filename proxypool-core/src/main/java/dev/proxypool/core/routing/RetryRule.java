@@ -130,7 +130,7 @@ public final class RetryRule {
      *
      * @param kind    how the attempt failed; not null
      * @param attempt the failed attempt's number, 1 for the first
-     * @param ceiling the server-wide attempt ceiling ({@code gateway.maxAttempts})
+     * @param ceiling the server-wide attempt ceiling (the gateway's {@code GatewayConfig.maxAttempts}, not a configuration key)
      * @return true if one more attempt may be asked for (the routing's {@link #admit} still decides)
      */
     public static boolean retriesTunnel(FailureKind kind, int attempt, int ceiling) {

@@ -24,28 +24,36 @@ class ExtractValuesTest {
     void storeSettingsNameTheConfigKey() {
         assertAll(
                 () -> assertEquals(
-                        "store.tombstoneRetentionForNoExpiry must be a positive duration, got PT0S",
+                        "StoreSettings.tombstoneRetentionForNoExpiry must be a positive duration, got PT0S",
                         assertThrows(
                                         IllegalArgumentException.class,
-                                        () -> StoreSettings.DEFAULTS.withTombstoneRetentionForNoExpiry(Duration.ZERO))
+                                        () -> StoreSettings.builder()
+                                                .tombstoneRetentionForNoExpiry(Duration.ZERO)
+                                                .build())
                                 .getMessage()),
                 () -> assertEquals(
-                        "store.idempotency.retention must be a positive duration, got PT-1S",
+                        "distribution.idempotencyTtl must be a positive duration, got PT-1S",
                         assertThrows(
                                         IllegalArgumentException.class,
-                                        () -> StoreSettings.DEFAULTS.withIdempotencyRetention(Duration.ofSeconds(-1)))
+                                        () -> StoreSettings.builder()
+                                                .idempotencyRetention(Duration.ofSeconds(-1))
+                                                .build())
                                 .getMessage()),
                 () -> assertEquals(
-                        "store.idempotency.inProgressTimeout must be a positive duration, got null",
+                        "StoreSettings.idempotencyInProgressTimeout must be a positive duration, got null",
                         assertThrows(
                                         IllegalArgumentException.class,
-                                        () -> StoreSettings.DEFAULTS.withIdempotencyInProgressTimeout(null))
+                                        () -> StoreSettings.builder()
+                                                .idempotencyInProgressTimeout(null)
+                                                .build())
                                 .getMessage()),
                 () -> assertEquals(
-                        "store.idempotency.maxEntries must be at least 1, got 0",
+                        "StoreSettings.idempotencyMaxEntries must be at least 1, got 0",
                         assertThrows(
                                         IllegalArgumentException.class,
-                                        () -> StoreSettings.DEFAULTS.withIdempotencyMaxEntries(0))
+                                        () -> StoreSettings.builder()
+                                                .idempotencyMaxEntries(0)
+                                                .build())
                                 .getMessage()),
                 () -> assertEquals(
                         new StoreSettings(Duration.ofDays(7), Duration.ofHours(24), Duration.ofSeconds(60), 100_000),

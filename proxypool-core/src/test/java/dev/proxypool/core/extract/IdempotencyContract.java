@@ -60,7 +60,9 @@ public interface IdempotencyContract extends StoreUnderTest {
 
     @Test
     default void completedResponseIsReplayedUntilItsRetentionEnds() {
-        PoolStore s = newStore(StoreSettings.DEFAULTS.withIdempotencyRetention(Duration.ofHours(1)));
+        PoolStore s = newStore(StoreSettings.builder()
+                .idempotencyRetention(Duration.ofHours(1))
+                .build());
         Instant t0 = now();
         s.beginIdempotent(K1, "fp-a", t0);
         s.completeIdempotent(K1, "fp-a", "r", t0.plusSeconds(10));
@@ -85,7 +87,9 @@ public interface IdempotencyContract extends StoreUnderTest {
 
     @Test
     default void startedKeyTimesOutSoACrashedRequestDoesNotBlockRetries() {
-        PoolStore s = newStore(StoreSettings.DEFAULTS.withIdempotencyInProgressTimeout(Duration.ofMinutes(2)));
+        PoolStore s = newStore(StoreSettings.builder()
+                .idempotencyInProgressTimeout(Duration.ofMinutes(2))
+                .build());
         Instant t0 = now();
         assertEquals(IdempotencyStart.STARTED, s.beginIdempotent(K1, "fp-a", t0));
         assertEquals(
@@ -96,7 +100,7 @@ public interface IdempotencyContract extends StoreUnderTest {
 
     @Test
     default void sizeCapEvictsTheOldestKeys() {
-        PoolStore s = newStore(StoreSettings.DEFAULTS.withIdempotencyMaxEntries(3));
+        PoolStore s = newStore(StoreSettings.builder().idempotencyMaxEntries(3).build());
         for (int i = 1; i <= 4; i++) {
             assertEquals(
                     IdempotencyStart.STARTED, s.beginIdempotent(new IdempotencyKey("alice", "k" + i), "fp", now()));

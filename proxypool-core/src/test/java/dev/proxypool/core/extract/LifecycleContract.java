@@ -60,7 +60,9 @@ public interface LifecycleContract extends StoreUnderTest {
 
     @Test
     default void proxyWithoutExpiryStaysTombstonedForTheConfiguredRetention() {
-        PoolStore s = newStore(StoreSettings.DEFAULTS.withTombstoneRetentionForNoExpiry(Duration.ofDays(2)));
+        PoolStore s = newStore(StoreSettings.builder()
+                .tombstoneRetentionForNoExpiry(Duration.ofDays(2))
+                .build());
         Instant t0 = now();
         Proxy p = proxy(1);
         s.upsert(List.of(p), t0);

@@ -44,6 +44,9 @@ public record ClusterSettings(
         Duration workerTtl,
         Duration leaseTtl) {
 
+    /** The largest {@code cluster.deltasKept} (and so {@code cluster.fullEvery}). */
+    public static final int MAX_DELTAS_KEPT = 100_000;
+
     /** The default of {@link #leaseTtl()}. */
     public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(5);
 
@@ -111,8 +114,9 @@ public record ClusterSettings(
                     "cluster.renewAfter " + renewAfter + " must be at most half of cluster.validity " + validity
                             + " (a live control plane must renew before workers go stale)");
         }
-        if (deltasKept < 1 || deltasKept > 100_000) {
-            throw new IllegalArgumentException("cluster.deltasKept must be between 1 and 100000, got " + deltasKept);
+        if (deltasKept < 1 || deltasKept > MAX_DELTAS_KEPT) {
+            throw new IllegalArgumentException(
+                    "cluster.deltasKept must be between 1 and " + MAX_DELTAS_KEPT + ", got " + deltasKept);
         }
         if (fullEvery < 1 || fullEvery > deltasKept) {
             throw new IllegalArgumentException("cluster.fullEvery must be between 1 and cluster.deltasKept ("
@@ -136,132 +140,181 @@ public record ClusterSettings(
     }
 
     /**
-     * These settings with another validity and renewal.
+     * A builder holding {@link #DEFAULTS}.
      *
-     * @param validity   how long workers may serve a snapshot without news
-     * @param renewAfter an empty version renews validity after this long without a change
-     * @return the new settings
-     * @throws IllegalArgumentException naming the bad key
+     * @return a new builder
      */
-    public ClusterSettings withValidity(Duration validity, Duration renewAfter) {
-        return new ClusterSettings(
-                validity,
-                renewAfter,
-                deltasKept,
-                fullEvery,
-                deflate,
-                pollInterval,
-                backoffMin,
-                backoffMax,
-                workerTtl,
-                leaseTtl);
+    public static Builder builder() {
+        return DEFAULTS.toBuilder();
     }
 
     /**
-     * These settings with another delta retention.
+     * A builder holding these settings.
      *
-     * @param deltasKept deltas kept for workers to catch up from
-     * @param fullEvery  the full snapshot is rewritten every this many versions
-     * @return the new settings
-     * @throws IllegalArgumentException naming the bad key
+     * @return a new builder
      */
-    public ClusterSettings withDeltas(int deltasKept, int fullEvery) {
-        return new ClusterSettings(
-                validity,
-                renewAfter,
-                deltasKept,
-                fullEvery,
-                deflate,
-                pollInterval,
-                backoffMin,
-                backoffMax,
-                workerTtl,
-                leaseTtl);
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.validity = validity;
+        b.renewAfter = renewAfter;
+        b.deltasKept = deltasKept;
+        b.fullEvery = fullEvery;
+        b.deflate = deflate;
+        b.pollInterval = pollInterval;
+        b.backoffMin = backoffMin;
+        b.backoffMax = backoffMax;
+        b.workerTtl = workerTtl;
+        b.leaseTtl = leaseTtl;
+        return b;
     }
 
     /**
-     * These settings with full snapshot bodies deflated or not.
-     *
-     * @param deflate whether to deflate
-     * @return the new settings
+     * Builds {@link ClusterSettings}: set the keys that differ, then {@link #build()} checks them together
+     * (the rules between keys, such as {@code renewAfter} at most half of {@code validity}, see the whole).
      */
-    public ClusterSettings withDeflate(boolean deflate) {
-        return new ClusterSettings(
-                validity,
-                renewAfter,
-                deltasKept,
-                fullEvery,
-                deflate,
-                pollInterval,
-                backoffMin,
-                backoffMax,
-                workerTtl,
-                leaseTtl);
-    }
+    public static final class Builder {
+        private Duration validity;
+        private Duration renewAfter;
+        private int deltasKept;
+        private int fullEvery;
+        private boolean deflate;
+        private Duration pollInterval;
+        private Duration backoffMin;
+        private Duration backoffMax;
+        private Duration workerTtl;
+        private Duration leaseTtl;
 
-    /**
-     * These settings with another polling and reconnect backoff.
-     *
-     * @param pollInterval how often a worker checks for missed versions
-     * @param backoffMin   first wait before reconnecting
-     * @param backoffMax   the longest wait
-     * @return the new settings
-     * @throws IllegalArgumentException naming the bad key
-     */
-    public ClusterSettings withPolling(Duration pollInterval, Duration backoffMin, Duration backoffMax) {
-        return new ClusterSettings(
-                validity,
-                renewAfter,
-                deltasKept,
-                fullEvery,
-                deflate,
-                pollInterval,
-                backoffMin,
-                backoffMax,
-                workerTtl,
-                leaseTtl);
-    }
+        private Builder() {}
 
-    /**
-     * These settings with another worker liveness window.
-     *
-     * @param workerTtl a worker counts as alive this long after its last heartbeat
-     * @return the new settings
-     * @throws IllegalArgumentException naming the bad key
-     */
-    public ClusterSettings withWorkerTtl(Duration workerTtl) {
-        return new ClusterSettings(
-                validity,
-                renewAfter,
-                deltasKept,
-                fullEvery,
-                deflate,
-                pollInterval,
-                backoffMin,
-                backoffMax,
-                workerTtl,
-                leaseTtl);
-    }
+        /**
+         * Sets {@code cluster.validity}.
+         *
+         * @param d how long workers may serve a snapshot without news
+         * @return this builder
+         */
+        public Builder validity(Duration d) {
+            this.validity = d;
+            return this;
+        }
 
-    /**
-     * These settings with another control-plane lease.
-     *
-     * @param leaseTtl how long the active control plane's lease lasts without renewal
-     * @return the new settings
-     * @throws IllegalArgumentException naming the bad key
-     */
-    public ClusterSettings withLeaseTtl(Duration leaseTtl) {
-        return new ClusterSettings(
-                validity,
-                renewAfter,
-                deltasKept,
-                fullEvery,
-                deflate,
-                pollInterval,
-                backoffMin,
-                backoffMax,
-                workerTtl,
-                leaseTtl);
+        /**
+         * Sets {@code cluster.renewAfter}.
+         *
+         * @param d an empty version renews validity after this long without a change
+         * @return this builder
+         */
+        public Builder renewAfter(Duration d) {
+            this.renewAfter = d;
+            return this;
+        }
+
+        /**
+         * Sets {@code cluster.deltasKept}.
+         *
+         * @param n deltas kept for workers to catch up from
+         * @return this builder
+         */
+        public Builder deltasKept(int n) {
+            this.deltasKept = n;
+            return this;
+        }
+
+        /**
+         * Sets {@code cluster.fullEvery}.
+         *
+         * @param n the full snapshot is rewritten every this many versions
+         * @return this builder
+         */
+        public Builder fullEvery(int n) {
+            this.fullEvery = n;
+            return this;
+        }
+
+        /**
+         * Sets {@code cluster.deflate}.
+         *
+         * @param on whether full snapshot bodies are deflated
+         * @return this builder
+         */
+        public Builder deflate(boolean on) {
+            this.deflate = on;
+            return this;
+        }
+
+        /**
+         * Sets {@code cluster.pollInterval}.
+         *
+         * @param d how often a worker checks for missed versions
+         * @return this builder
+         */
+        public Builder pollInterval(Duration d) {
+            this.pollInterval = d;
+            return this;
+        }
+
+        /**
+         * Sets {@code cluster.backoffMin}.
+         *
+         * @param d first wait before reconnecting
+         * @return this builder
+         */
+        public Builder backoffMin(Duration d) {
+            this.backoffMin = d;
+            return this;
+        }
+
+        /**
+         * Sets {@code cluster.backoffMax}.
+         *
+         * @param d the longest wait before reconnecting
+         * @return this builder
+         */
+        public Builder backoffMax(Duration d) {
+            this.backoffMax = d;
+            return this;
+        }
+
+        /**
+         * Sets {@code cluster.workerTtl}.
+         *
+         * @param d a worker counts as alive this long after its last heartbeat
+         * @return this builder
+         */
+        public Builder workerTtl(Duration d) {
+            this.workerTtl = d;
+            return this;
+        }
+
+        /**
+         * Sets {@code cluster.leaseTtl}.
+         *
+         * @param d how long the active control plane's lease lasts without renewal
+         * @return this builder
+         */
+        public Builder leaseTtl(Duration d) {
+            this.leaseTtl = d;
+            return this;
+        }
+
+        /**
+         * The checked settings.
+         *
+         * @return the settings
+         * @throws IllegalArgumentException naming the {@code cluster.*} key of a bad value
+         */
+        public ClusterSettings build() {
+            return new ClusterSettings(
+                    validity,
+                    renewAfter,
+                    deltasKept,
+                    fullEvery,
+                    deflate,
+                    pollInterval,
+                    backoffMin,
+                    backoffMax,
+                    workerTtl,
+                    leaseTtl);
+        }
     }
 
     private static void positive(String key, Duration d) {

@@ -7,6 +7,7 @@ import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.security.SecretHash;
 import dev.proxypool.sdk.credentials.Secret;
 import dev.proxypool.sdk.redis.RedisClusterConfig;
+import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.sdk.tls.ServerKeyPair;
 import dev.proxypool.sdk.tls.TlsFileException;
 import io.helidon.config.Config;
@@ -294,14 +295,18 @@ public final class ConfigLoader {
                 gw,
                 api,
                 n.bool("accessLog", d.accessLog()),
-                n.integer("maxConnections", d.maxConnections(), 0, 10_000_000),
+                n.integer("maxConnections", d.maxConnections(), 0, ProxyPoolConfig.Server.MAX_CONNECTIONS),
                 positive(n, "requestHeadTimeout", d.requestHeadTimeout()),
                 positive(n, "apiIdleTimeout", d.apiIdleTimeout()),
                 socks,
                 tlsFiles(n.child("gatewayTls"), baseDir),
                 tlsFiles(n.child("apiTls"), baseDir),
                 positive(n, "firstRequestTimeout", d.firstRequestTimeout()),
-                n.integer("maxConnectionsPerAddress", d.maxConnectionsPerAddress(), 1, 10_000_000),
+                n.integer(
+                        "maxConnectionsPerAddress",
+                        d.maxConnectionsPerAddress(),
+                        1,
+                        ProxyPoolConfig.Server.MAX_CONNECTIONS),
                 n.integer("gatewayThreads", d.gatewayThreads(), 0, ProxyPoolConfig.Server.MAX_GATEWAY_THREADS));
     }
 
@@ -327,22 +332,16 @@ public final class ConfigLoader {
     private ProxyPoolConfig.Store store(Node n) {
         n.allowOnly("type", "uri", "keyPrefix", "nodes", "shards", "waitReplicas", "waitTimeout", "index");
         ProxyPoolConfig.Store d = ProxyPoolConfig.Store.DEFAULTS;
-        String type = n.string("type", "memory").toLowerCase(Locale.ROOT);
-        ProxyPoolConfig.StoreType t = switch (type) {
-            case "memory" -> ProxyPoolConfig.StoreType.MEMORY;
-            case "redis" -> ProxyPoolConfig.StoreType.REDIS;
-            case "redis-cluster" -> ProxyPoolConfig.StoreType.REDIS_CLUSTER;
-            default ->
-                throw new ConfigException(
-                        n.key("type"), "unknown store type '" + type + "' (expected memory, redis or redis-cluster)");
-        };
+        ProxyPoolConfig.StoreType t = n.has("type") ? storeType(n) : d.type();
         String uri = n.string("uri", d.uri());
         if (t == ProxyPoolConfig.StoreType.REDIS && !(uri.startsWith("redis://") || uri.startsWith("rediss://"))) {
             throw new ConfigException(n.key("uri"), "must be a redis:// or rediss:// URI, got '" + uri + "'");
         }
         String prefix = n.string("keyPrefix", d.keyPrefix());
-        if (prefix.isEmpty() || prefix.contains(" ")) {
-            throw new ConfigException(n.key("keyPrefix"), "must be non-empty and without spaces");
+        try {
+            RedisStoreConfig.checkKeyPrefix(prefix);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(n.key("keyPrefix"), afterKey("store.keyPrefix", e.getMessage()), e);
         }
         List<String> nodes = n.has("nodes") ? n.strings("nodes") : List.of();
         if (t == ProxyPoolConfig.StoreType.REDIS_CLUSTER) {
@@ -359,8 +358,10 @@ public final class ConfigLoader {
         } else if (!nodes.isEmpty()) {
             throw new ConfigException(n.key("nodes"), "only applies to store.type redis-cluster");
         }
-        int shards = n.integer("shards", d.shards(), 1, 1024);
-        int waitReplicas = n.has("waitReplicas") ? n.integer("waitReplicas", 0, 0, 16) : d.waitReplicas();
+        int shards = n.integer("shards", d.shards(), 1, RedisClusterConfig.MAX_SHARDS);
+        int waitReplicas = n.has("waitReplicas")
+                ? n.integer("waitReplicas", 0, 0, RedisClusterConfig.MAX_WAIT_REPLICAS)
+                : d.waitReplicas();
         Duration waitTimeout = positive(n, "waitTimeout", d.waitTimeout());
         if (t == ProxyPoolConfig.StoreType.REDIS_CLUSTER) {
             String below =
@@ -373,6 +374,19 @@ public final class ConfigLoader {
                 .withIndexDimensions(indexDimensions(n.child("index")));
     }
 
+    /** {@code store.type}, given. */
+    private static ProxyPoolConfig.StoreType storeType(Node n) {
+        String type = n.string("type", "").toLowerCase(Locale.ROOT);
+        return switch (type) {
+            case "memory" -> ProxyPoolConfig.StoreType.MEMORY;
+            case "redis" -> ProxyPoolConfig.StoreType.REDIS;
+            case "redis-cluster" -> ProxyPoolConfig.StoreType.REDIS_CLUSTER;
+            default ->
+                throw new ConfigException(
+                        n.key("type"), "unknown store type '" + type + "' (expected memory, redis or redis-cluster)");
+        };
+    }
+
     /** {@code store.index.dimensions}: label keys, checked as the stores will use them. */
     private static List<String> indexDimensions(Node n) {
         n.allowOnly("dimensions");
@@ -380,8 +394,9 @@ public final class ConfigLoader {
             return StoreSettings.DEFAULT_INDEX_DIMENSIONS;
         }
         try {
-            return StoreSettings.DEFAULTS
-                    .withIndexDimensions(n.strings("dimensions"))
+            return StoreSettings.builder()
+                    .indexDimensions(n.strings("dimensions"))
+                    .build()
                     .indexDimensions();
         } catch (IllegalArgumentException e) {
             throw new ConfigException(n.key("dimensions"), e.getMessage());
@@ -639,7 +654,7 @@ public final class ConfigLoader {
         return new ProxyPoolConfig.Health(
                 policy,
                 enabled,
-                active.duration("interval", hd.activeInterval()),
+                atMost(active, "interval", hd.activeInterval(), ProxyPoolConfig.Health.MAX_ACTIVE_INTERVAL),
                 failuresToCool,
                 List.copyOf(targets));
     }
@@ -664,8 +679,12 @@ public final class ConfigLoader {
         String asn = n.string("asnDatabase", "");
         return new ProxyPoolConfig.Pipeline(
                 echo,
-                n.integer("validationConcurrency", d.validationConcurrency(), 1, 10_000),
-                n.duration("validationTimeout", d.validationTimeout()),
+                n.integer(
+                        "validationConcurrency",
+                        d.validationConcurrency(),
+                        1,
+                        ProxyPoolConfig.Pipeline.MAX_VALIDATION_CONCURRENCY),
+                atMost(n, "validationTimeout", d.validationTimeout(), ProxyPoolConfig.Pipeline.MAX_VALIDATION_TIMEOUT),
                 n.decimal("minScore", d.minScore(), 0, 1_000_000),
                 n.integer("poolSize", d.poolSize(), 1, 10_000_000),
                 n.integer("reserveSize", d.reserveSize(), 0, 10_000_000),
@@ -765,8 +784,8 @@ public final class ConfigLoader {
         ClusterSettings d = ClusterSettings.DEFAULTS;
         Duration validity = positive(n, "validity", d.validity());
         Duration renewAfter = positive(n, "renewAfter", d.renewAfter());
-        int deltasKept = n.integer("deltasKept", d.deltasKept(), 1, 100_000);
-        int fullEvery = n.integer("fullEvery", d.fullEvery(), 1, 100_000);
+        int deltasKept = n.integer("deltasKept", d.deltasKept(), 1, ClusterSettings.MAX_DELTAS_KEPT);
+        int fullEvery = n.integer("fullEvery", d.fullEvery(), 1, ClusterSettings.MAX_DELTAS_KEPT);
         boolean deflate = n.bool("deflate", d.deflate());
         Duration pollInterval = positive(n, "pollInterval", d.pollInterval());
         Duration backoffMin = positive(n, "backoffMin", d.backoffMin());
@@ -813,6 +832,21 @@ public final class ConfigLoader {
             String key = space > 0 && m.startsWith("nodes.") ? m.substring(0, space) : "nodes";
             throw new ConfigException(key, space > 0 && m.startsWith("nodes.") ? m.substring(space + 1) : m, e);
         }
+    }
+
+    /** A positive duration of at most {@code max}. */
+    private static Duration atMost(Node n, String key, Duration def, Duration max) {
+        Duration d = positive(n, key, def);
+        if (d.compareTo(max) > 0) {
+            throw new ConfigException(
+                    n.key(key), "must be at most " + Durations.format(max) + ", got " + Durations.format(d));
+        }
+        return d;
+    }
+
+    /** A record's message without the key it starts with (the exception names the key). */
+    private static String afterKey(String key, String message) {
+        return message.startsWith(key + " ") ? message.substring(key.length() + 1) : message;
     }
 
     private static Duration positive(Node n, String key, Duration def) {

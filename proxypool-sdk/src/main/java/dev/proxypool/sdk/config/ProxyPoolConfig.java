@@ -2,8 +2,11 @@ package dev.proxypool.sdk.config;
 
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.health.HealthPolicy;
+import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.sdk.credentials.Secret;
+import dev.proxypool.sdk.redis.RedisClusterConfig;
+import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -219,6 +222,9 @@ public record ProxyPoolConfig(
         /** The most event loops {@code server.gatewayThreads} may ask for. */
         public static final int MAX_GATEWAY_THREADS = 1024;
 
+        /** The largest {@code server.maxConnections} and {@code server.maxConnectionsPerAddress}. */
+        public static final int MAX_CONNECTIONS = 10_000_000;
+
         /**
          * The defaults: loopback, 8080 and 9090, no access log, sized connection cap, 10 s head, 60 s idle, no SOCKS5,
          * no TLS, 10 s to the first request, 256 connections per client address.
@@ -229,14 +235,16 @@ public record ProxyPoolConfig(
         /** Checks the SOCKS5 port and the limits; null TLS settings are read as "plain". */
         public Server {
             Objects.requireNonNull(socksPort, "socksPort");
-            Objects.requireNonNull(firstRequestTimeout, "firstRequestTimeout");
-            if (firstRequestTimeout.isNegative() || firstRequestTimeout.isZero()) {
+            positive("server.requestHeadTimeout", requestHeadTimeout);
+            positive("server.apiIdleTimeout", apiIdleTimeout);
+            positive("server.firstRequestTimeout", firstRequestTimeout);
+            if (maxConnections < 0 || maxConnections > MAX_CONNECTIONS) {
                 throw new IllegalArgumentException(
-                        "server.firstRequestTimeout must be a positive duration, got " + firstRequestTimeout);
+                        "server.maxConnections must be 0.." + MAX_CONNECTIONS + ", got " + maxConnections);
             }
-            if (maxConnectionsPerAddress < 1) {
-                throw new IllegalArgumentException(
-                        "server.maxConnectionsPerAddress must be at least 1, got " + maxConnectionsPerAddress);
+            if (maxConnectionsPerAddress < 1 || maxConnectionsPerAddress > MAX_CONNECTIONS) {
+                throw new IllegalArgumentException("server.maxConnectionsPerAddress must be 1.." + MAX_CONNECTIONS
+                        + ", got " + maxConnectionsPerAddress);
             }
             if (gatewayThreads < 0 || gatewayThreads > MAX_GATEWAY_THREADS) {
                 throw new IllegalArgumentException(
@@ -423,8 +431,12 @@ public record ProxyPoolConfig(
             int waitReplicas,
             Duration waitTimeout,
             List<String> indexDimensions) {
+        /** The default {@code store.uri}. */
+        public static final String DEFAULT_URI = "redis://127.0.0.1:6379";
+
         /** In memory; the Redis defaults {@code redis://127.0.0.1:6379} and {@code pp:} for when it is switched. */
-        public static final Store DEFAULTS = new Store(StoreType.MEMORY, "redis://127.0.0.1:6379", "pp:");
+        public static final Store DEFAULTS =
+                new Store(StoreType.MEMORY, DEFAULT_URI, RedisStoreConfig.DEFAULTS.keyPrefix());
 
         /** Copies {@code nodes} and {@code indexDimensions}. */
         public Store {
@@ -480,7 +492,14 @@ public record ProxyPoolConfig(
          * @param keyPrefix every Redis key starts with it
          */
         public Store(StoreType type, String uri, String keyPrefix) {
-            this(type, uri, keyPrefix, List.of(), 16, -1, Duration.ofMillis(500));
+            this(
+                    type,
+                    uri,
+                    keyPrefix,
+                    List.of(),
+                    RedisClusterConfig.DEFAULT_SHARDS,
+                    RedisClusterConfig.WAIT_AUTO,
+                    RedisClusterConfig.DEFAULT_WAIT_TIMEOUT);
         }
     }
 
@@ -696,7 +715,10 @@ public record ProxyPoolConfig(
             boolean resolveDestinations) {
         /** The defaults: 10 s heartbeats, 30 s liveness, 10 min credentials, a sweep every 2 s, names resolved. */
         public static final Nodes DEFAULTS = new Nodes(
-                Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofSeconds(2));
+                NodeSettings.DEFAULTS.heartbeatInterval(),
+                NodeSettings.DEFAULTS.livenessTimeout(),
+                NodeSettings.DEFAULTS.credentialTtl(),
+                NodeSettings.DEFAULTS.sweepInterval());
 
         /**
          * Node timings with destination names resolved by the gateway.
@@ -730,9 +752,12 @@ public record ProxyPoolConfig(
             Duration activeInterval,
             int activeFailuresToCool,
             List<String> activeTargets) {
+        /** The longest {@code health.active.interval}. */
+        public static final Duration MAX_ACTIVE_INTERVAL = Duration.ofDays(1);
+
         /** The core policy's defaults; probing on, every 30 s, 2 failures cool, against the local echo endpoint. */
-        public static final Health DEFAULTS = new Health(
-                HealthPolicy.DEFAULTS, true, Duration.ofSeconds(30), 2, List.of("http://127.0.0.1:9090/v1/echo"));
+        public static final Health DEFAULTS =
+                new Health(HealthPolicy.DEFAULTS, true, Duration.ofSeconds(30), 2, List.of(Pipeline.DEFAULT_ECHO_URL));
     }
 
     /**
@@ -760,9 +785,18 @@ public record ProxyPoolConfig(
             Duration asnMaxAge,
             double unknownAsnPenalty,
             double unknownAsnMaxShare) {
+        /** The default {@code pipeline.echoUrl}: the server's own echo endpoint on the default API port. */
+        public static final String DEFAULT_ECHO_URL = "http://127.0.0.1:9090/v1/echo";
+
+        /** The largest {@code pipeline.validationConcurrency}. */
+        public static final int MAX_VALIDATION_CONCURRENCY = 10_000;
+
+        /** The longest {@code pipeline.validationTimeout}. */
+        public static final Duration MAX_VALIDATION_TIMEOUT = Duration.ofMinutes(10);
+
         /** The local echo endpoint, 100 at once, 8 s, score 18, 150 active, 700 reserve, no ASN database. */
         public static final Pipeline DEFAULTS = new Pipeline(
-                "http://127.0.0.1:9090/v1/echo",
+                DEFAULT_ECHO_URL,
                 100,
                 Duration.ofSeconds(8),
                 18,
@@ -833,13 +867,12 @@ public record ProxyPoolConfig(
         public static final Gateway DEFAULTS = new Gateway(
                 Duration.ofSeconds(60), Duration.ofSeconds(60), Duration.ofMinutes(5), DEFAULT_FIRST_BYTE_TIMEOUT);
 
-        /** Checks the first-byte timeout. */
+        /** Checks that every timeout is a positive duration; the message names the key. */
         public Gateway {
-            Objects.requireNonNull(firstByteTimeout, "firstByteTimeout");
-            if (firstByteTimeout.isNegative() || firstByteTimeout.isZero()) {
-                throw new IllegalArgumentException(
-                        "gateway.firstByteTimeout must be a positive duration, got " + firstByteTimeout);
-            }
+            positive("gateway.ioTimeout", ioTimeout);
+            positive("gateway.idleTimeout", idleTimeout);
+            positive("gateway.tunnelIdleTimeout", tunnelIdleTimeout);
+            positive("gateway.firstByteTimeout", firstByteTimeout);
         }
 
         /**
@@ -880,7 +913,8 @@ public record ProxyPoolConfig(
         public static final Duration DEFAULT_LEASE_SESSION_IDLE = Duration.ofSeconds(180);
 
         /** No reserve, 24 h, 1000; leases 60 s, at most 30 min, sessions idle 180 s. */
-        public static final Distribution DEFAULTS = new Distribution(0, Duration.ofHours(24), 1000);
+        public static final Distribution DEFAULTS =
+                new Distribution(0, StoreSettings.DEFAULT_IDEMPOTENCY_RETENTION, 1000);
 
         /**
          * Extraction settings with the lease defaults.
@@ -922,5 +956,15 @@ public record ProxyPoolConfig(
                 Distribution.DEFAULTS,
                 Gateway.DEFAULTS,
                 ClusterSettings.DEFAULTS);
+    }
+
+    /** The records' check of a duration key: present and positive, the message naming the key. */
+    private static void positive(String key, Duration d) {
+        if (d == null) {
+            throw new NullPointerException(key);
+        }
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(key + " must be a positive duration, got " + d);
+        }
     }
 }

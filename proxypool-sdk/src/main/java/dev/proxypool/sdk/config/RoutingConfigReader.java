@@ -6,6 +6,7 @@ import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.routing.HashKey;
 import dev.proxypool.core.routing.NoCandidatePolicy;
 import dev.proxypool.core.routing.RetryPolicy;
+import dev.proxypool.core.routing.RetryRule;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.sequential.Exhaustion;
 import dev.proxypool.core.sticky.StickyPolicy;
@@ -127,7 +128,7 @@ final class RoutingConfigReader {
             if (retry.exists()) {
                 RetryPolicy d = RetryPolicy.DEFAULTS;
                 b.retry(new RetryPolicy(
-                        retry.integer("maxAttempts", d.maxAttempts(), 1, 10),
+                        retry.integer("maxAttempts", d.maxAttempts(), 1, RetryRule.MAX_ATTEMPTS),
                         retry.integer("budgetPercent", d.budgetPercent(), 0, 100)));
             }
             if (r.has("onNoCandidate")) {

@@ -31,10 +31,6 @@ public record DialPolicy(Duration connectTimeout, Duration handshakeTimeout) {
         return new DialPolicy(d, handshakeTimeout);
     }
 
-    public DialPolicy withHandshakeTimeout(Duration d) {
-        return new DialPolicy(connectTimeout, d);
-    }
-
     private static void check(String name, Duration d) {
         if (d == null || d.toMillis() < 1 || d.compareTo(MAX_TIMEOUT) > 0) {
             throw new IllegalArgumentException(name + " must be between 1 ms and " + MAX_TIMEOUT + ", got " + d);

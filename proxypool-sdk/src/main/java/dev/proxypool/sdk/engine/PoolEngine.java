@@ -41,7 +41,6 @@ import dev.proxypool.core.sticky.StickyPick;
 import dev.proxypool.core.sticky.StickyPolicy;
 import dev.proxypool.core.sticky.StickyTable;
 import dev.proxypool.core.time.Ticker;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -71,7 +70,7 @@ import java.util.function.Supplier;
  *
  * <p>Hot path ({@link #acquire}): read the live snapshot (one volatile read), pick with the
  * routing's precomputed request into a reusable {@link ReusablePick} (allocation-free), and hand
- * the reserved unit to a {@link Lease}, the one object the pick leaves behind. Nothing remote. The
+ * the reserved unit to a {@link dev.proxypool.sdk.Lease}, the one object the pick leaves behind. Nothing remote. The
  * snapshot is rebuilt off the hot path by {@link #refresh()} from the store's available proxies.
  *
  * <p>Thread-safety: {@link #acquire} is lock-free and safe from any number of threads;
@@ -234,7 +233,7 @@ public final class PoolEngine {
                 ReusablePick out = scratch.take();
                 try {
                     if (dispatcher.pick(snapshot, pick, now, out)) {
-                        return new AcquireResult.Acquired(ProxyPoolInternals.newLease(
+                        return new AcquireResult.Acquired(new EngineLease(
                                 out.proxy(),
                                 rule.name(),
                                 out.reservation(),
@@ -255,7 +254,7 @@ public final class PoolEngine {
             }
             switch (result) {
                 case Picked p -> {
-                    return new AcquireResult.Acquired(ProxyPoolInternals.newLease(
+                    return new AcquireResult.Acquired(new EngineLease(
                             p.proxy(),
                             rule.name(),
                             p.reservation(),
@@ -477,7 +476,7 @@ public final class PoolEngine {
 
     /**
      * Rebuilds the snapshot from {@code proxies} instead of the store and publishes it: a cluster
-     * worker builds from the control plane's content ({@code dev.proxypool.sdk.cluster}). Expired
+     * worker builds from the control plane's content ({@code dev.proxypool.sdk.coordination}). Expired
      * proxies are skipped; proxies not listed drop their runtimes. Off the hot path.
      *
      * @return the new snapshot's version (local to this engine)

@@ -1,8 +1,7 @@
 /**
- * Guards for untrusted JSON that the parsers do not give: nesting depth counted before parsing
- * ({@link dev.proxypool.sdk.json.JsonNesting}), keys written twice in one object
- * ({@link dev.proxypool.sdk.json.JsonDuplicateKeys}), and string literals for the few bodies written
- * by hand ({@link dev.proxypool.sdk.json.JsonText}). Small, allocation-light text checks with no
- * dependency beyond the JDK; this package is not a JSON parser or binder.
+ * The one place that reads and writes JSON ({@link dev.proxypool.sdk.json.JsonCodec}, Jackson
+ * underneath) and sets its limits for untrusted input: nesting depth, document, string and number
+ * lengths, keys written twice in one object, data after the value
+ * ({@link dev.proxypool.sdk.json.MalformedJsonException} names what is wrong).
  */
 package dev.proxypool.sdk.json;

@@ -13,7 +13,7 @@ import dev.proxypool.core.task.BackgroundTasks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.lock.StageLease;
+import dev.proxypool.sdk.lock.StageLock;
 import dev.proxypool.sdk.provider.FetchReport;
 import dev.proxypool.sdk.provider.FetchReports;
 import dev.proxypool.sdk.provider.ProviderConfig;
@@ -67,7 +67,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the current upstream.
  *
  * <p>One writer when scaled out ({@link #useLease}): a round fetches and writes only while this
- * process holds the {@value StageLease#PIPELINE} lease; it renews the lease at the start of the round
+ * process holds the {@value StageLock#PIPELINE} lease; it renews the lease at the start of the round
  * and again just before writing, and a process that lost it (or cannot reach the lease store)
  * writes nothing. A round without the lease is a follower round: it only rebuilds the snapshot from
  * the shared store, which is how other workers pick up the writer's publications. {@link #close()}
@@ -92,7 +92,7 @@ public final class CollectionPipeline implements AutoCloseable {
 
     private static final Logger LOG = System.getLogger(CollectionPipeline.class.getName());
 
-    private record Leadership(StageLease lease, String holderId, Duration ttl) {}
+    private record Leadership(StageLock lease, String holderId, Duration ttl) {}
 
     private final ProxyPoolConfig config;
     private final PoolEngine engine;
@@ -253,12 +253,12 @@ public final class CollectionPipeline implements AutoCloseable {
     }
 
     /**
-     * Runs rounds only while this process holds {@code lease}'s {@value StageLease#PIPELINE} stage
+     * Runs rounds only while this process holds {@code lease}'s {@value StageLock#PIPELINE} stage
      * as {@code holderId}. {@code ttl} bounds how long a dead writer blocks a successor; make it a
      * few ticks (e.g. 3× the {@link #start} tick) so one slow round does not lose the lease.
      * Call before {@link #start}; the first round acquires.
      */
-    public void useLease(StageLease lease, String holderId, Duration ttl) {
+    public void useLease(StageLock lease, String holderId, Duration ttl) {
         if (lease == null
                 || holderId == null
                 || holderId.isBlank()
@@ -497,8 +497,8 @@ public final class CollectionPipeline implements AutoCloseable {
     private boolean hold(Leadership lead) {
         boolean ok;
         try {
-            ok = (holding && lead.lease().renew(StageLease.PIPELINE, lead.holderId(), lead.ttl()))
-                    || lead.lease().tryAcquire(StageLease.PIPELINE, lead.holderId(), lead.ttl());
+            ok = (holding && lead.lease().renew(StageLock.PIPELINE, lead.holderId(), lead.ttl()))
+                    || lead.lease().tryAcquire(StageLock.PIPELINE, lead.holderId(), lead.ttl());
         } catch (StoreUnavailableException e) {
             LOG.log(Level.WARNING, "pipeline lease store unavailable ({0}); not writing this round", e.getMessage());
             ok = false;
@@ -731,7 +731,7 @@ public final class CollectionPipeline implements AutoCloseable {
                 // another holder's lease
                 holding = false;
                 try {
-                    lead.lease().release(StageLease.PIPELINE, lead.holderId());
+                    lead.lease().release(StageLock.PIPELINE, lead.holderId());
                 } catch (RuntimeException e) {
                     LOG.log(
                             Level.WARNING,

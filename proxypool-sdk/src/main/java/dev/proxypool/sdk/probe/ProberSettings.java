@@ -22,21 +22,22 @@ import java.util.List;
  */
 public record ProberSettings(Duration interval, int concurrency, Duration timeout, List<URI> targets) {
 
-    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_INTERVAL = ProxyPoolConfig.Health.DEFAULTS.activeInterval();
     public static final int DEFAULT_CONCURRENCY = 32;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
     public static final List<URI> DEFAULT_TARGETS = ProxyPoolConfig.Health.DEFAULTS.activeTargets().stream()
             .map(URI::create)
             .toList();
-    private static final Duration MAX = Duration.ofDays(1);
 
     public static final ProberSettings DEFAULTS =
             new ProberSettings(DEFAULT_INTERVAL, DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, DEFAULT_TARGETS);
 
     public ProberSettings {
-        if (interval == null || interval.toMillis() < 1 || interval.compareTo(MAX) > 0) {
-            throw new IllegalArgumentException(
-                    "health.active.interval must be between 1 ms and 1 day, got " + interval);
+        if (interval == null
+                || interval.toMillis() < 1
+                || interval.compareTo(ProxyPoolConfig.Health.MAX_ACTIVE_INTERVAL) > 0) {
+            throw new IllegalArgumentException("health.active.interval must be between 1 ms and "
+                    + ProxyPoolConfig.Health.MAX_ACTIVE_INTERVAL + ", got " + interval);
         }
         if (concurrency < 1 || concurrency > 10_000) {
             throw new IllegalArgumentException("prober concurrency must be 1..10000, got " + concurrency);
@@ -66,19 +67,79 @@ public record ProberSettings(Duration interval, int concurrency, Duration timeou
                 h.activeTargets().stream().map(URI::create).toList());
     }
 
-    public ProberSettings withInterval(Duration d) {
-        return new ProberSettings(d, concurrency, timeout, targets);
+    /**
+     * A builder holding {@link #DEFAULTS}.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return DEFAULTS.toBuilder();
     }
 
-    public ProberSettings withConcurrency(int n) {
-        return new ProberSettings(interval, n, timeout, targets);
+    /**
+     * A builder holding these settings.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        return new Builder()
+                .interval(interval)
+                .concurrency(concurrency)
+                .timeout(timeout)
+                .targets(targets);
     }
 
-    public ProberSettings withTimeout(Duration d) {
-        return new ProberSettings(interval, concurrency, d, targets);
-    }
+    /** Builds {@link ProberSettings}; {@link #build()} checks them. */
+    public static final class Builder {
+        private Duration interval;
+        private int concurrency;
+        private Duration timeout;
+        private List<URI> targets;
 
-    public ProberSettings withTargets(List<URI> t) {
-        return new ProberSettings(interval, concurrency, timeout, t);
+        private Builder() {}
+
+        /**
+         * @param d {@code health.active.interval}
+         * @return this builder
+         */
+        public Builder interval(Duration d) {
+            this.interval = d;
+            return this;
+        }
+
+        /**
+         * @param n probes in flight at once
+         * @return this builder
+         */
+        public Builder concurrency(int n) {
+            this.concurrency = n;
+            return this;
+        }
+
+        /**
+         * @param d hard deadline of one exchange
+         * @return this builder
+         */
+        public Builder timeout(Duration d) {
+            this.timeout = d;
+            return this;
+        }
+
+        /**
+         * @param t {@code health.active.targets}
+         * @return this builder
+         */
+        public Builder targets(List<URI> t) {
+            this.targets = t;
+            return this;
+        }
+
+        /**
+         * @return the checked settings
+         * @throws IllegalArgumentException naming the key of a bad value
+         */
+        public ProberSettings build() {
+            return new ProberSettings(interval, concurrency, timeout, targets);
+        }
     }
 }

@@ -31,8 +31,8 @@ import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * The one Redis access layer of the SDK: the pool store ({@link RedisPoolStore}), snapshot
- * distribution and the worker registry ({@code sdk.cluster}) and stage leases
- * ({@code sdk.lock.RedisStageLease}) each hold one of these and nothing else of Jedis' set-up.
+ * distribution and the worker registry ({@code sdk.coordination}) and stage leases
+ * ({@code sdk.lock.RedisStageLock}) each hold one of these and nothing else of Jedis' set-up.
  * It owns:
  * <ul>
  *   <li><b>the pooled client</b> and its configuration from {@link RedisStoreConfig}: host, port,

@@ -40,10 +40,12 @@ public record RedisClusterConfig(
     public static final int WAIT_AUTO = -1;
     /** The most shards a pool may have. */
     public static final int MAX_SHARDS = 1024;
+    /** The most replicas {@code store.waitReplicas} may ask for. */
+    public static final int MAX_WAIT_REPLICAS = 16;
     /** The default number of shards. */
     public static final int DEFAULT_SHARDS = 16;
     /** The client's socket timeout (each reply's bound), and connect timeout, unless {@link #withTimeouts} sets them. */
-    public static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(2);
+    public static final Duration DEFAULT_SOCKET_TIMEOUT = RedisStoreConfig.DEFAULTS.socketTimeout();
     /** The default bound of {@code WAIT}. */
     public static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofMillis(500);
 
@@ -62,13 +64,14 @@ public record RedisClusterConfig(
         new RedisStoreConfig("127.0.0.1", 6379, user, password, 0, keyPrefix, connectTimeout, socketTimeout, 1);
         if (maxConnections < 1 || maxConnections > 1024) {
             throw new IllegalArgumentException(
-                    "store.maxConnections must be between 1 and 1024, got " + maxConnections);
+                    "RedisClusterConfig.maxConnections must be between 1 and 1024, got " + maxConnections);
         }
         if (shards < 1 || shards > MAX_SHARDS) {
             throw new IllegalArgumentException("store.shards must be between 1 and " + MAX_SHARDS + ", got " + shards);
         }
-        if (waitReplicas < WAIT_AUTO || waitReplicas > 16) {
-            throw new IllegalArgumentException("store.waitReplicas must be between 0 and 16, got " + waitReplicas);
+        if (waitReplicas < WAIT_AUTO || waitReplicas > MAX_WAIT_REPLICAS) {
+            throw new IllegalArgumentException(
+                    "store.waitReplicas must be between 0 and " + MAX_WAIT_REPLICAS + ", got " + waitReplicas);
         }
         if (waitTimeout == null
                 || waitTimeout.isNegative()
@@ -103,10 +106,10 @@ public record RedisClusterConfig(
                 nodes,
                 "",
                 "",
-                "pp:",
+                RedisStoreConfig.DEFAULTS.keyPrefix(),
+                RedisStoreConfig.DEFAULTS.connectTimeout(),
                 DEFAULT_SOCKET_TIMEOUT,
-                DEFAULT_SOCKET_TIMEOUT,
-                16,
+                RedisStoreConfig.DEFAULTS.maxConnections(),
                 DEFAULT_SHARDS,
                 WAIT_AUTO,
                 DEFAULT_WAIT_TIMEOUT);

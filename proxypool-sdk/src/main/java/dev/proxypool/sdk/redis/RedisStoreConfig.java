@@ -17,10 +17,10 @@ import java.time.Duration;
  * @param database       logical database [{@code store.uri} path, 0]
  * @param keyPrefix      every key of the store starts with it [{@code store.keyPrefix}, {@code pp:}];
  *                       no blanks and no braces (no Redis Cluster hash tags: see the scripts' header)
- * @param connectTimeout TCP connect bound [{@code store.connectTimeout}, 2 s]
- * @param socketTimeout  bound on each reply [{@code store.socketTimeout}, 2 s]: a slow or dead Redis
+ * @param connectTimeout TCP connect bound [2 s; not a configuration key]
+ * @param socketTimeout  bound on each reply [2 s; not a configuration key]: a slow or dead Redis
  *                       never holds a caller longer (plus the connect bound for a new connection)
- * @param maxConnections pooled connections [{@code store.maxConnections}, 16]; a caller waits at most
+ * @param maxConnections pooled connections [16; not a configuration key]; a caller waits at most
  *                       {@code connectTimeout} for a free one
  */
 public record RedisStoreConfig(
@@ -49,12 +49,12 @@ public record RedisStoreConfig(
         if (database < 0) {
             throw new IllegalArgumentException("store.uri database must not be negative, got " + database);
         }
-        validatePrefix(keyPrefix);
-        positive("store.connectTimeout", connectTimeout);
-        positive("store.socketTimeout", socketTimeout);
+        checkKeyPrefix(keyPrefix);
+        positive("RedisStoreConfig.connectTimeout", connectTimeout);
+        positive("RedisStoreConfig.socketTimeout", socketTimeout);
         if (maxConnections < 1 || maxConnections > 1024) {
             throw new IllegalArgumentException(
-                    "store.maxConnections must be between 1 and 1024, got " + maxConnections);
+                    "RedisStoreConfig.maxConnections must be between 1 and 1024, got " + maxConnections);
         }
     }
 
@@ -112,7 +112,14 @@ public record RedisStoreConfig(
         return new RedisStoreConfig(host, port, user, password, database, keyPrefix, connectTimeout, socketTimeout, n);
     }
 
-    private static void validatePrefix(String prefix) {
+    /**
+     * The rule of {@code store.keyPrefix}, for every Redis store (and the configuration loader): 1..64
+     * characters, no blanks, control characters or braces (no Redis Cluster hash tags).
+     *
+     * @param prefix the key prefix
+     * @throws IllegalArgumentException starting with {@code store.keyPrefix} when the prefix breaks the rule
+     */
+    public static void checkKeyPrefix(String prefix) {
         if (prefix == null || prefix.isEmpty() || prefix.length() > 64) {
             throw new IllegalArgumentException("store.keyPrefix must be 1..64 characters, got '" + prefix + "'");
         }

@@ -12,7 +12,7 @@ import java.util.List;
  * @param echoUrl              {@code pipeline.echoUrl}: the project's echo endpoint, {@code http://} or
  *                             {@code https://} (default {@code http://127.0.0.1:9090/v1/echo})
  * @param concurrency          {@code pipeline.validationConcurrency}: worker threads, so candidates in
- *                             flight at once (default {@value #DEFAULT_CONCURRENCY})
+ *                             flight at once (default 100)
  * @param queueCapacity        candidates waiting for a worker (default twice the concurrency); with the
  *                             workers it bounds the candidates a run holds, whatever the source's size
  * @param timeout              {@code pipeline.validationTimeout}: hard deadline of one candidate (default 8 s)
@@ -22,11 +22,12 @@ import java.util.List;
 public record ValidatorSettings(
         URI echoUrl, int concurrency, int queueCapacity, Duration timeout, List<String> extraDirectAddresses) {
 
-    public static final int DEFAULT_CONCURRENCY = 100;
-    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(8);
-    public static final URI DEFAULT_ECHO_URL = URI.create("http://127.0.0.1:9090/v1/echo");
-    public static final int MAX_CONCURRENCY = 10_000;
-    public static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
+    // the keys' defaults and bounds are ProxyPoolConfig.Pipeline's: one definition each
+    public static final int DEFAULT_CONCURRENCY = ProxyPoolConfig.Pipeline.DEFAULTS.validationConcurrency();
+    public static final Duration DEFAULT_TIMEOUT = ProxyPoolConfig.Pipeline.DEFAULTS.validationTimeout();
+    public static final URI DEFAULT_ECHO_URL = URI.create(ProxyPoolConfig.Pipeline.DEFAULTS.echoUrl());
+    public static final int MAX_CONCURRENCY = ProxyPoolConfig.Pipeline.MAX_VALIDATION_CONCURRENCY;
+    public static final Duration MAX_TIMEOUT = ProxyPoolConfig.Pipeline.MAX_VALIDATION_TIMEOUT;
 
     public static final ValidatorSettings DEFAULTS = of(DEFAULT_ECHO_URL);
 
@@ -73,23 +74,90 @@ public record ValidatorSettings(
                 List.of());
     }
 
-    public ValidatorSettings withEchoUrl(URI u) {
-        return new ValidatorSettings(u, concurrency, queueCapacity, timeout, extraDirectAddresses);
+    /**
+     * A builder holding {@link #DEFAULTS}.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return DEFAULTS.toBuilder();
     }
 
-    public ValidatorSettings withConcurrency(int n) {
-        return new ValidatorSettings(echoUrl, n, queueCapacity, timeout, extraDirectAddresses);
+    /**
+     * A builder holding these settings.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        return new Builder()
+                .echoUrl(echoUrl)
+                .concurrency(concurrency)
+                .queueCapacity(queueCapacity)
+                .timeout(timeout)
+                .extraDirectAddresses(extraDirectAddresses);
     }
 
-    public ValidatorSettings withQueueCapacity(int n) {
-        return new ValidatorSettings(echoUrl, concurrency, n, timeout, extraDirectAddresses);
-    }
+    /** Builds {@link ValidatorSettings}; {@link #build()} checks them. */
+    public static final class Builder {
+        private URI echoUrl;
+        private int concurrency;
+        private int queueCapacity;
+        private Duration timeout;
+        private List<String> extraDirectAddresses;
 
-    public ValidatorSettings withTimeout(Duration d) {
-        return new ValidatorSettings(echoUrl, concurrency, queueCapacity, d, extraDirectAddresses);
-    }
+        private Builder() {}
 
-    public ValidatorSettings withExtraDirectAddresses(List<String> addresses) {
-        return new ValidatorSettings(echoUrl, concurrency, queueCapacity, timeout, addresses);
+        /**
+         * @param u {@code pipeline.echoUrl}
+         * @return this builder
+         */
+        public Builder echoUrl(URI u) {
+            this.echoUrl = u;
+            return this;
+        }
+
+        /**
+         * @param n {@code pipeline.validationConcurrency}
+         * @return this builder
+         */
+        public Builder concurrency(int n) {
+            this.concurrency = n;
+            return this;
+        }
+
+        /**
+         * @param n candidates waiting for a worker
+         * @return this builder
+         */
+        public Builder queueCapacity(int n) {
+            this.queueCapacity = n;
+            return this;
+        }
+
+        /**
+         * @param d {@code pipeline.validationTimeout}
+         * @return this builder
+         */
+        public Builder timeout(Duration d) {
+            this.timeout = d;
+            return this;
+        }
+
+        /**
+         * @param addresses IP literals that are also the validator's own
+         * @return this builder
+         */
+        public Builder extraDirectAddresses(List<String> addresses) {
+            this.extraDirectAddresses = addresses;
+            return this;
+        }
+
+        /**
+         * @return the checked settings
+         * @throws IllegalArgumentException naming the key of a bad value
+         */
+        public ValidatorSettings build() {
+            return new ValidatorSettings(echoUrl, concurrency, queueCapacity, timeout, extraDirectAddresses);
+        }
     }
 }

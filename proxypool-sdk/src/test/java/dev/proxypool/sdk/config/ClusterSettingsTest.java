@@ -23,7 +23,8 @@ class ClusterSettingsTest {
         assertEquals(Duration.ofSeconds(15), D.workerTtl());
         assertEquals(Duration.ofSeconds(5), D.leaseTtl());
         assertEquals(
-                Duration.ofSeconds(3), D.withLeaseTtl(Duration.ofSeconds(3)).leaseTtl());
+                Duration.ofSeconds(3),
+                D.toBuilder().leaseTtl(Duration.ofSeconds(3)).build().leaseTtl());
     }
 
     record Bad(String key, Supplier<ClusterSettings> build) {}
@@ -31,22 +32,57 @@ class ClusterSettingsTest {
     @Test
     void badValuesNameTheirKey() {
         List<Bad> table = List.of(
-                new Bad("cluster.validity", () -> D.withValidity(Duration.ZERO, Duration.ofSeconds(1))),
-                new Bad("cluster.renewAfter", () -> D.withValidity(Duration.ofMinutes(10), Duration.ofMinutes(6))),
-                new Bad("cluster.renewAfter", () -> D.withValidity(Duration.ofMinutes(10), Duration.ofSeconds(-1))),
-                new Bad("cluster.deltasKept", () -> D.withDeltas(0, 1)),
-                new Bad("cluster.fullEvery", () -> D.withDeltas(8, 9)),
-                new Bad("cluster.fullEvery", () -> D.withDeltas(8, 0)),
+                new Bad(
+                        "cluster.validity",
+                        () -> D.toBuilder()
+                                .validity(Duration.ZERO)
+                                .renewAfter(Duration.ofSeconds(1))
+                                .build()),
+                new Bad(
+                        "cluster.renewAfter",
+                        () -> D.toBuilder()
+                                .validity(Duration.ofMinutes(10))
+                                .renewAfter(Duration.ofMinutes(6))
+                                .build()),
+                new Bad(
+                        "cluster.renewAfter",
+                        () -> D.toBuilder()
+                                .validity(Duration.ofMinutes(10))
+                                .renewAfter(Duration.ofSeconds(-1))
+                                .build()),
+                new Bad(
+                        "cluster.deltasKept",
+                        () -> D.toBuilder().deltasKept(0).fullEvery(1).build()),
+                new Bad(
+                        "cluster.fullEvery",
+                        () -> D.toBuilder().deltasKept(8).fullEvery(9).build()),
+                new Bad(
+                        "cluster.fullEvery",
+                        () -> D.toBuilder().deltasKept(8).fullEvery(0).build()),
                 new Bad(
                         "cluster.pollInterval",
-                        () -> D.withPolling(Duration.ZERO, Duration.ofMillis(1), Duration.ofSeconds(1))),
+                        () -> D.toBuilder()
+                                .pollInterval(Duration.ZERO)
+                                .backoffMin(Duration.ofMillis(1))
+                                .backoffMax(Duration.ofSeconds(1))
+                                .build()),
                 new Bad(
                         "cluster.backoffMax",
-                        () -> D.withPolling(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(1))),
-                new Bad("cluster.workerTtl", () -> D.withWorkerTtl(Duration.ofMillis(100))),
-                new Bad("cluster.workerTtl", () -> D.withWorkerTtl(null)),
-                new Bad("cluster.leaseTtl", () -> D.withLeaseTtl(Duration.ofMillis(999))),
-                new Bad("cluster.leaseTtl", () -> D.withLeaseTtl(Duration.ZERO)));
+                        () -> D.toBuilder()
+                                .pollInterval(Duration.ofSeconds(1))
+                                .backoffMin(Duration.ofSeconds(2))
+                                .backoffMax(Duration.ofSeconds(1))
+                                .build()),
+                new Bad(
+                        "cluster.workerTtl",
+                        () -> D.toBuilder().workerTtl(Duration.ofMillis(100)).build()),
+                new Bad("cluster.workerTtl", () -> D.toBuilder().workerTtl(null).build()),
+                new Bad(
+                        "cluster.leaseTtl",
+                        () -> D.toBuilder().leaseTtl(Duration.ofMillis(999)).build()),
+                new Bad(
+                        "cluster.leaseTtl",
+                        () -> D.toBuilder().leaseTtl(Duration.ZERO).build()));
         for (Bad bad : table) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, bad.build::get, bad.key);
             assertTrue(e.getMessage().startsWith(bad.key), bad.key + ": " + e.getMessage());

@@ -20,7 +20,6 @@ import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.Lease;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.lang.management.ManagementFactory;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -101,7 +100,7 @@ class PoolEngineAllocationTest {
                 throw new AssertionError("no capacity");
             }
             unit.rebind(cell);
-            Lease lease = ProxyPoolInternals.newLease(
+            Lease lease = new EngineLease(
                     proxy,
                     rule.name(),
                     unit,

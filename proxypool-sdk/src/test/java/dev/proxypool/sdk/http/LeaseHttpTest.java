@@ -12,7 +12,7 @@ import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.Selection;
 import dev.proxypool.sdk.credentials.StaticCredentialStore;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import java.net.http.HttpClient;
@@ -49,7 +49,7 @@ class LeaseHttpTest {
                 assertTrue(r.body().contains("\"ip\""), r.body());
             }
             assertEquals(1, upstream.forwardedRequests());
-            assertEquals(0, ProxyPoolInternals.engine(pool).inFlight());
+            assertEquals(0, EmbeddedProxyPool.engineOf(pool).inFlight());
         }
     }
 

@@ -8,7 +8,7 @@ import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.Selection;
 import dev.proxypool.sdk.credentials.StaticCredentialStore;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import io.helidon.webclient.api.HttpClientResponse;
@@ -40,7 +40,7 @@ class LeaseWebClientTest {
                 lease.succeeded(Duration.ofMillis(10));
             }
             assertTrue(upstream.requestsWithCredentials() >= 1, "the proxy saw our credentials");
-            assertEquals(0, ProxyPoolInternals.engine(pool).inFlight());
+            assertEquals(0, EmbeddedProxyPool.engineOf(pool).inFlight());
         }
     }
 }

@@ -15,19 +15,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The rules of {@link StageLease}, run against every implementation. */
+/** The rules of {@link StageLock}, run against every implementation. */
 abstract class StageLeaseContract {
 
     static final Duration TTL = Duration.ofMillis(400);
 
-    StageLease lease;
+    StageLock lease;
     String stage;
 
     /** A fresh lease under a namespace of its own. */
-    abstract StageLease create();
+    abstract StageLock create();
 
     /** Lets {@code stage}'s lease lapse (it was last taken or renewed with {@link #TTL}). */
-    abstract void lapse(StageLease lease, String stage);
+    abstract void lapse(StageLock lease, String stage);
 
     @BeforeEach
     void open() {

@@ -5,7 +5,7 @@ import dev.proxypool.core.time.ManualClock;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.lock.StageLease;
+import dev.proxypool.sdk.lock.StageLock;
 import dev.proxypool.sdk.provider.ProviderEnvironment;
 import dev.proxypool.sdk.provider.ProviderRegistry;
 import java.io.IOException;
@@ -54,7 +54,7 @@ final class LeasedPipelines {
 
     /** One process' pipeline over {@code store}, writing only while it holds {@code lease} as {@code holder}. */
     CollectionPipeline pipeline(
-            PoolStore store, StageLease lease, String holder, Duration ttl, ValidationStage validation) {
+            PoolStore store, StageLock lease, String holder, Duration ttl, ValidationStage validation) {
         PoolEngine engine = new PoolEngine(config.routings(), config.health().policy(), store, clock, clock, 1);
         CollectionPipeline p = new CollectionPipeline(
                 config,
@@ -66,7 +66,7 @@ final class LeasedPipelines {
         return p;
     }
 
-    CollectionPipeline pipeline(PoolStore store, StageLease lease, String holder, Duration ttl) {
+    CollectionPipeline pipeline(PoolStore store, StageLock lease, String holder, Duration ttl) {
         return pipeline(store, lease, holder, ttl, ValidationStage.NONE);
     }
 }

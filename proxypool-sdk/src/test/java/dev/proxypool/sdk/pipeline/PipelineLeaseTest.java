@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.extract.MemoryPoolStore;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.time.ManualClock;
-import dev.proxypool.sdk.lock.LocalStageLease;
-import dev.proxypool.sdk.lock.StageLease;
+import dev.proxypool.sdk.lock.LocalStageLock;
+import dev.proxypool.sdk.lock.StageLock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +26,7 @@ class PipelineLeaseTest {
 
     private final ManualClock clock = new ManualClock();
     private final MemoryPoolStore store = new MemoryPoolStore(StoreSettings.DEFAULTS);
-    private final LocalStageLease lease = new LocalStageLease(clock);
+    private final LocalStageLock lease = new LocalStageLock(clock);
 
     @Test
     void ofTwoPipelinesSharingALeaseExactlyOnePublishesEachRoundAndTheOtherFollows() {
@@ -67,7 +67,7 @@ class PipelineLeaseTest {
             PipelineRound takeover = b.runOnce();
             assertTrue(takeover.writer(), "the ttl passed without a renewal");
             assertEquals(1, takeover.reports().size());
-            assertEquals(Optional.of("b"), lease.currentHolder(StageLease.PIPELINE));
+            assertEquals(Optional.of("b"), lease.currentHolder(StageLock.PIPELINE));
             assertFalse(a.runOnce().writer(), "a comes back as a follower");
         }
     }
@@ -80,7 +80,7 @@ class PipelineLeaseTest {
             assertTrue(a.runOnce().writer());
             assertFalse(b.runOnce().writer());
             a.close();
-            assertEquals(Optional.empty(), lease.currentHolder(StageLease.PIPELINE));
+            assertEquals(Optional.empty(), lease.currentHolder(StageLock.PIPELINE));
             assertTrue(b.runOnce().writer(), "no need to wait for the ttl");
         }
     }
@@ -90,7 +90,7 @@ class PipelineLeaseTest {
         LeasedPipelines setup = new LeasedPipelines(dir, clock, true);
         ValidationStage slow = candidates -> {
             clock.advance(TTL); // validation outlived the lease...
-            assertTrue(lease.tryAcquire(StageLease.PIPELINE, "b", TTL)); // ...and another process took it
+            assertTrue(lease.tryAcquire(StageLock.PIPELINE, "b", TTL)); // ...and another process took it
             return ValidationStage.NONE.validate(candidates);
         };
         try (CollectionPipeline a = setup.pipeline(store, lease, "a", TTL, slow)) {
@@ -101,15 +101,14 @@ class PipelineLeaseTest {
             assertEquals(0, store.available("lab"), "nothing written after the lease was lost");
             assertFalse(a.isWriter());
         }
-        assertEquals(
-                Optional.of("b"), lease.currentHolder(StageLease.PIPELINE), "a's close does not release b's lease");
+        assertEquals(Optional.of("b"), lease.currentHolder(StageLock.PIPELINE), "a's close does not release b's lease");
     }
 
     @Test
     void aWriterThatCannotReachTheLeaseStoreStopsWriting() {
         LeasedPipelines setup = new LeasedPipelines(dir, clock);
         boolean[] down = {false};
-        StageLease flaky = new StageLease() {
+        StageLock flaky = new StageLock() {
             @Override
             public boolean tryAcquire(String stage, String holderId, Duration ttl) {
                 check();

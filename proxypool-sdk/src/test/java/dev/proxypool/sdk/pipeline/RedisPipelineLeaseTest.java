@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.time.ManualClock;
-import dev.proxypool.sdk.lock.RedisStageLease;
-import dev.proxypool.sdk.lock.StageLease;
+import dev.proxypool.sdk.lock.RedisStageLock;
+import dev.proxypool.sdk.lock.StageLock;
 import dev.proxypool.sdk.redis.RedisPoolStore;
 import dev.proxypool.testkit.Await;
 import java.nio.file.Path;
@@ -34,8 +34,8 @@ class RedisPipelineLeaseTest {
     private final String prefix = PipelineRedis.randomPrefix();
     private final RedisPoolStore storeA = PipelineRedis.store(prefix);
     private final RedisPoolStore storeB = PipelineRedis.store(prefix);
-    private final RedisStageLease leaseA = RedisStageLease.connect(PipelineRedis.config(prefix));
-    private final RedisStageLease leaseB = RedisStageLease.connect(PipelineRedis.config(prefix));
+    private final RedisStageLock leaseA = RedisStageLock.connect(PipelineRedis.config(prefix));
+    private final RedisStageLock leaseB = RedisStageLock.connect(PipelineRedis.config(prefix));
 
     @AfterEach
     void cleanUp() {
@@ -94,12 +94,12 @@ class RedisPipelineLeaseTest {
             long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - died);
             assertTrue(waitedMillis >= ttl.toMillis() - 100, "took over after " + waitedMillis + " ms, before the ttl");
             assertTrue(waitedMillis < ttl.toMillis() + 3_000, "took over only after " + waitedMillis + " ms");
-            assertEquals(Optional.of("process-b"), leaseB.currentHolder(StageLease.PIPELINE));
+            assertEquals(Optional.of("process-b"), leaseB.currentHolder(StageLock.PIPELINE));
             assertFalse(a.runOnce().writer(), "the old holder comes back as a follower");
             a.close();
             assertEquals(
                     Optional.of("process-b"),
-                    leaseB.currentHolder(StageLease.PIPELINE),
+                    leaseB.currentHolder(StageLock.PIPELINE),
                     "a's close releases nothing of b's");
         }
     }
@@ -113,7 +113,7 @@ class RedisPipelineLeaseTest {
     void aHolderWhoseLastRenewFailedStillReleasesOnClose() throws Exception {
         LeasedPipelines setup = new LeasedPipelines(dir, clock);
         AtomicInteger failRenews = new AtomicInteger();
-        StageLease flaky = new StageLease() {
+        StageLock flaky = new StageLock() {
             @Override
             public boolean tryAcquire(String stage, String holderId, Duration ttl) {
                 return leaseA.tryAcquire(stage, holderId, ttl);
@@ -144,9 +144,9 @@ class RedisPipelineLeaseTest {
         assertTrue(a.runOnce().writer());
         failRenews.set(1);
         assertFalse(a.runOnce().writer(), "a round whose renew failed writes nothing");
-        assertEquals(Optional.of("process-a"), leaseA.currentHolder(StageLease.PIPELINE), "Redis still names a");
+        assertEquals(Optional.of("process-a"), leaseA.currentHolder(StageLock.PIPELINE), "Redis still names a");
         a.close();
-        assertEquals(Optional.empty(), leaseA.currentHolder(StageLease.PIPELINE), "released on close");
+        assertEquals(Optional.empty(), leaseA.currentHolder(StageLock.PIPELINE), "released on close");
     }
 
     @Test
@@ -178,7 +178,7 @@ class RedisPipelineLeaseTest {
         a.start(Duration.ofMillis(40));
         b.start(Duration.ofMillis(40));
         Await.atMost(Duration.ofSeconds(10)).until("30 pipeline rounds", rounds::get, n -> n >= 30);
-        String holder = leaseA.currentHolder(StageLease.PIPELINE).orElseThrow();
+        String holder = leaseA.currentHolder(StageLock.PIPELINE).orElseThrow();
         a.close();
         b.close();
         assertTrue(rounds.get() >= 30, "rounds: " + rounds.get());
@@ -189,6 +189,6 @@ class RedisPipelineLeaseTest {
                 holder.equals("process-a") ? writerRoundsA.get() : writerRoundsB.get(),
                 writerRoundsA.get() + writerRoundsB.get(),
                 "the holder wrote every writer round");
-        assertEquals(Optional.empty(), leaseA.currentHolder(StageLease.PIPELINE), "released on close");
+        assertEquals(Optional.empty(), leaseA.currentHolder(StageLock.PIPELINE), "released on close");
     }
 }

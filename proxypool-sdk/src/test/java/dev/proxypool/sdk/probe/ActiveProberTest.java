@@ -264,9 +264,10 @@ class ActiveProberTest {
                     .start());
             lab.at(slow, Protocol.HTTP, CredentialRef.NONE, 48);
             ActiveProber prober = lab.prober(lab.echoA.url(), lab.echoB.url())
-                    .settings(ProberSettings.DEFAULTS
-                            .withTargets(List.of(lab.echoA.url(), lab.echoB.url()))
-                            .withConcurrency(8))
+                    .settings(ProberSettings.builder()
+                            .targets(List.of(lab.echoA.url(), lab.echoB.url()))
+                            .concurrency(8)
+                            .build())
                     .build();
             ProbeRound r = prober.runOnce();
             assertEquals(48, r.succeeded());
@@ -338,9 +339,10 @@ class ActiveProberTest {
                     new RuntimeRegistry(dev.proxypool.core.health.HealthPolicy.DEFAULTS, Ticker.system());
             CountDownLatch threeRounds = new CountDownLatch(3);
             ActiveProber fast = ActiveProber.builder(ProbeLab.dialer(), () -> lab.proxies, realTime)
-                    .settings(ProberSettings.DEFAULTS
-                            .withTargets(List.of(lab.echoA.url()))
-                            .withInterval(Duration.ofMillis(20)))
+                    .settings(ProberSettings.builder()
+                            .targets(List.of(lab.echoA.url()))
+                            .interval(Duration.ofMillis(20))
+                            .build())
                     .listener(new ProbeListener() {
                         @Override
                         public void roundCompleted(ProbeRound round) {
@@ -356,9 +358,10 @@ class ActiveProberTest {
             assertEquals(after, fast.counters().rounds(), "a round ran after close");
 
             ActiveProber slow = ActiveProber.builder(ProbeLab.dialer(), () -> lab.proxies, realTime)
-                    .settings(ProberSettings.DEFAULTS
-                            .withTargets(List.of(lab.echoA.url()))
-                            .withInterval(Duration.ofHours(1)))
+                    .settings(ProberSettings.builder()
+                            .targets(List.of(lab.echoA.url()))
+                            .interval(Duration.ofHours(1))
+                            .build())
                     .build();
             slow.start();
             Await.atMost(Duration.ofSeconds(10))
@@ -373,16 +376,23 @@ class ActiveProberTest {
     void settingsAreValidatedWithTheirKey() {
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,
-                () -> ProberSettings.DEFAULTS.withTargets(List.of(URI.create("ftp://x/"))));
+                () -> ProberSettings.builder()
+                        .targets(List.of(URI.create("ftp://x/")))
+                        .build());
         assertTrue(e.getMessage().contains("health.active.targets[0]"), e.getMessage());
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> ProberSettings.DEFAULTS.withTargets(List.of()))
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class,
+                        () -> ProberSettings.builder().targets(List.of()).build())
                 .getMessage()
                 .contains("health.active.targets"));
-        assertTrue(
-                assertThrows(IllegalArgumentException.class, () -> ProberSettings.DEFAULTS.withInterval(Duration.ZERO))
-                        .getMessage()
-                        .contains("health.active.interval"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> ProberSettings.DEFAULTS.withConcurrency(0))
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class,
+                        () -> ProberSettings.builder().interval(Duration.ZERO).build())
+                .getMessage()
+                .contains("health.active.interval"));
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class,
+                        () -> ProberSettings.builder().concurrency(0).build())
                 .getMessage()
                 .contains("concurrency"));
     }

@@ -44,7 +44,10 @@ final class ProbeLab implements AutoCloseable {
     ActiveProber.Builder prober(URI... targets) {
         return ActiveProber.builder(dialer(), () -> proxies, registry)
                 .random(new Random(42))
-                .settings(ProberSettings.DEFAULTS.withTargets(List.of(targets)).withTimeout(Duration.ofSeconds(5)));
+                .settings(ProberSettings.builder()
+                        .targets(List.of(targets))
+                        .timeout(Duration.ofSeconds(5))
+                        .build());
     }
 
     <T extends FakeServer> T fake(T f) {

@@ -7,10 +7,10 @@ import dev.proxypool.core.extract.IdempotencyKey;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.time.Ticker;
-import dev.proxypool.sdk.cluster.SnapshotPublisher;
-import dev.proxypool.sdk.cluster.WorkerRegistry;
 import dev.proxypool.sdk.config.ClusterSettings;
-import dev.proxypool.sdk.lock.RedisStageLease;
+import dev.proxypool.sdk.coordination.SnapshotPublisher;
+import dev.proxypool.sdk.coordination.WorkerRegistry;
+import dev.proxypool.sdk.lock.RedisStageLock;
 import dev.proxypool.testkit.PrivateRedisServer;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,7 +47,7 @@ class RedisErrorAgreementTest {
             RedisStoreConfig config = RedisStoreConfig.fromUri("redis://127.0.0.1:" + server.port())
                     .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(2));
             try (RedisPoolStore store = RedisPoolStore.connect(config, StoreSettings.DEFAULTS);
-                    RedisStageLease lease = RedisStageLease.connect(config);
+                    RedisStageLock lease = RedisStageLock.connect(config);
                     WorkerRegistry registry = WorkerRegistry.open(config, ClusterSettings.DEFAULTS, "w1", "test");
                     SnapshotPublisher publisher = SnapshotPublisher.open(
                             config, ClusterSettings.DEFAULTS, InstantSource.system(), Ticker.system())) {
@@ -73,7 +73,7 @@ class RedisErrorAgreementTest {
                         .hostAndPort(TestRedis.HOST, TestRedis.PORT)
                         .build();
                 RedisPoolStore store = RedisPoolStore.connect(config, StoreSettings.DEFAULTS);
-                RedisStageLease lease = RedisStageLease.connect(config);
+                RedisStageLock lease = RedisStageLock.connect(config);
                 WorkerRegistry registry = WorkerRegistry.open(config, ClusterSettings.DEFAULTS, "w1", "test")) {
             admin.set(new RedisKeys(prefix).idempotency().get(0), "not a hash");
             admin.hset(lease.key("stage"), "not", "a string");

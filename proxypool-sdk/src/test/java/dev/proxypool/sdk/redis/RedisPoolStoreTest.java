@@ -412,7 +412,8 @@ class RedisPoolStoreTest {
         // the same pool, another process configured with store.index.dimensions: [type]
         List<String> dims = List.of("type");
         RedisPoolStore after = RedisPoolStore.connect(
-                TestRedis.config(before.keyPrefix()), StoreSettings.DEFAULTS.withIndexDimensions(dims));
+                TestRedis.config(before.keyPrefix()),
+                StoreSettings.builder().indexDimensions(dims).build());
         opened.add(after);
         assertEquals(40, after.upsert(pool, NOW).refreshed());
         after.purgeExpired(NOW); // the country and country x type sets' members: cleaned

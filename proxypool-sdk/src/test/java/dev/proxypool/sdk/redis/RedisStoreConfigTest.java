@@ -68,14 +68,14 @@ class RedisStoreConfigTest {
                         assertThrows(IllegalArgumentException.class, () -> RedisStoreConfig.DEFAULTS.withKeyPrefix(""))
                                 .getMessage()),
                 () -> assertEquals(
-                        "store.socketTimeout must be a positive duration, got PT0S",
+                        "RedisStoreConfig.socketTimeout must be a positive duration, got PT0S",
                         assertThrows(
                                         IllegalArgumentException.class,
                                         () -> RedisStoreConfig.DEFAULTS.withTimeouts(
                                                 Duration.ofSeconds(1), Duration.ZERO))
                                 .getMessage()),
                 () -> assertEquals(
-                        "store.maxConnections must be between 1 and 1024, got 0",
+                        "RedisStoreConfig.maxConnections must be between 1 and 1024, got 0",
                         assertThrows(
                                         IllegalArgumentException.class,
                                         () -> RedisStoreConfig.DEFAULTS.withMaxConnections(0))

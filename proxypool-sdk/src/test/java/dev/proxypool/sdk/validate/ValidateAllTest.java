@@ -93,10 +93,12 @@ class ValidateAllTest {
                         .start()) {
             int closed = TestPorts.closedPort();
             Validator v = Validator.builder(Kind.dialer())
-                    .settings(ValidatorSettings.of(echo.url())
-                            .withConcurrency(WORKERS)
-                            .withQueueCapacity(QUEUE)
-                            .withTimeout(Duration.ofSeconds(8)))
+                    .settings(ValidatorSettings.builder()
+                            .echoUrl(echo.url())
+                            .concurrency(WORKERS)
+                            .queueCapacity(QUEUE)
+                            .timeout(Duration.ofSeconds(8))
+                            .build())
                     .start();
             int n = 2_000;
             CountingSource source = new CountingSource(n, i -> switch (i % 5) {
@@ -164,9 +166,11 @@ class ValidateAllTest {
     void aHundredThousandCandidatesRunInConstantMemory() throws Exception {
         try (EchoServer echo = EchoServer.start()) {
             Validator v = Validator.builder(Kind.dialer())
-                    .settings(ValidatorSettings.of(echo.url())
-                            .withConcurrency(WORKERS)
-                            .withQueueCapacity(QUEUE))
+                    .settings(ValidatorSettings.builder()
+                            .echoUrl(echo.url())
+                            .concurrency(WORKERS)
+                            .queueCapacity(QUEUE)
+                            .build())
                     .start();
             int n = 100_000;
             // credentials missing: the full pipeline (queue, workers, deadline thread) without sockets
@@ -190,8 +194,11 @@ class ValidateAllTest {
     void aStreamSourceIsConsumedLazily() throws Exception {
         try (EchoServer echo = EchoServer.start()) {
             Validator v = Validator.builder(Kind.dialer())
-                    .settings(
-                            ValidatorSettings.of(echo.url()).withConcurrency(2).withQueueCapacity(3))
+                    .settings(ValidatorSettings.builder()
+                            .echoUrl(echo.url())
+                            .concurrency(2)
+                            .queueCapacity(3)
+                            .build())
                     .start();
             AtomicInteger made = new AtomicInteger();
             AtomicInteger maxAhead = new AtomicInteger();
@@ -211,8 +218,11 @@ class ValidateAllTest {
     void aFailingSinkStopsTheRunAndItsExceptionComesBack() throws Exception {
         try (EchoServer echo = EchoServer.start()) {
             Validator v = Validator.builder(Kind.dialer())
-                    .settings(
-                            ValidatorSettings.of(echo.url()).withConcurrency(4).withQueueCapacity(4))
+                    .settings(ValidatorSettings.builder()
+                            .echoUrl(echo.url())
+                            .concurrency(4)
+                            .queueCapacity(4)
+                            .build())
                     .start();
             CountingSource source =
                     new CountingSource(10_000, i -> candidate(Protocol.HTTP, "192.0.2.1", 8080, Kind.MISSING, i));
@@ -265,10 +275,12 @@ class ValidateAllTest {
                 FakeServer hang = Kind.SOCKS5.start(Kind.EXIT, dev.proxypool.testkit.Faults.NONE.hang())) {
             UpstreamDialer patient = Kind.dialer(new DialPolicy(Duration.ofSeconds(30), Duration.ofSeconds(30)));
             Validator v = Validator.builder(patient)
-                    .settings(ValidatorSettings.of(echo.url())
-                            .withConcurrency(4)
-                            .withQueueCapacity(4)
-                            .withTimeout(Duration.ofSeconds(30)))
+                    .settings(ValidatorSettings.builder()
+                            .echoUrl(echo.url())
+                            .concurrency(4)
+                            .queueCapacity(4)
+                            .timeout(Duration.ofSeconds(30))
+                            .build())
                     .start();
             AtomicInteger results = new AtomicInteger();
             java.util.concurrent.CompletableFuture<Throwable> outcome = new java.util.concurrent.CompletableFuture<>();

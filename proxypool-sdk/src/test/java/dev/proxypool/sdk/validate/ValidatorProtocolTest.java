@@ -26,7 +26,10 @@ class ValidatorProtocolTest {
 
     static Validator validator(EchoServer echo) throws EchoUnavailableException {
         return Validator.builder(Kind.dialer())
-                .settings(ValidatorSettings.of(echo.url()).withTimeout(Duration.ofSeconds(5)))
+                .settings(ValidatorSettings.builder()
+                        .echoUrl(echo.url())
+                        .timeout(Duration.ofSeconds(5))
+                        .build())
                 .echoTls(TestTls.clientContext())
                 .start();
     }

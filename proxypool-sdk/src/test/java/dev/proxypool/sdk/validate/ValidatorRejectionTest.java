@@ -44,7 +44,10 @@ class ValidatorRejectionTest {
     private static Validator validator(URI echo, UpstreamDialer dialer, Duration timeout)
             throws EchoUnavailableException {
         return Validator.builder(dialer)
-                .settings(ValidatorSettings.of(echo).withTimeout(timeout))
+                .settings(ValidatorSettings.builder()
+                        .echoUrl(echo)
+                        .timeout(timeout)
+                        .build())
                 .echoTls(TestTls.clientContext())
                 .start();
     }
@@ -196,7 +199,10 @@ class ValidatorRejectionTest {
         try (EchoServer echo = EchoServer.start();
                 FakeServer fake = Kind.SOCKS5.start()) {
             Validator v = Validator.builder(Kind.dialer())
-                    .settings(ValidatorSettings.of(echo.url()).withExtraDirectAddresses(List.of("127.0.0.2")))
+                    .settings(ValidatorSettings.builder()
+                            .echoUrl(echo.url())
+                            .extraDirectAddresses(List.of("127.0.0.2"))
+                            .build())
                     .start();
             assertEquals(2, v.directAddresses().size());
             rejected(v.validate(Kind.SOCKS5.proxy(fake)), RejectReason.DIRECT_ADDRESS_SEEN);

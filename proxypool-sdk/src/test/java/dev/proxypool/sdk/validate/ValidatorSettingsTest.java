@@ -20,17 +20,27 @@ class ValidatorSettingsTest {
     static Stream<Arguments> badSettings() {
         ValidatorSettings d = ValidatorSettings.DEFAULTS;
         return Stream.of(
-                Arguments.of("pipeline.echoUrl", (Supplier<?>) () -> d.withEchoUrl(URI.create("ftp://127.0.0.1/echo"))),
-                Arguments.of(
-                        "pipeline.echoUrl", (Supplier<?>) () -> d.withEchoUrl(URI.create("http://u:p@127.0.0.1/"))),
-                Arguments.of("pipeline.echoUrl", (Supplier<?>) () -> d.withEchoUrl(URI.create("/v1/echo"))),
-                Arguments.of("pipeline.validationConcurrency", (Supplier<?>) () -> d.withConcurrency(0)),
-                Arguments.of("pipeline.validationConcurrency", (Supplier<?>) () -> d.withConcurrency(10_001)),
-                Arguments.of("queueCapacity", (Supplier<?>) () -> d.withQueueCapacity(0)),
-                Arguments.of("pipeline.validationTimeout", (Supplier<?>) () -> d.withTimeout(Duration.ZERO)),
-                Arguments.of("pipeline.validationTimeout", (Supplier<?>) () -> d.withTimeout(Duration.ofHours(1))),
-                Arguments.of("extraDirectAddresses[1]", (Supplier<?>)
-                        () -> d.withExtraDirectAddresses(List.of("192.0.2.1", "my-host"))));
+                Arguments.of("pipeline.echoUrl", (Supplier<?>) () -> d.toBuilder()
+                        .echoUrl(URI.create("ftp://127.0.0.1/echo"))
+                        .build()),
+                Arguments.of("pipeline.echoUrl", (Supplier<?>) () -> d.toBuilder()
+                        .echoUrl(URI.create("http://u:p@127.0.0.1/"))
+                        .build()),
+                Arguments.of("pipeline.echoUrl", (Supplier<?>)
+                        () -> d.toBuilder().echoUrl(URI.create("/v1/echo")).build()),
+                Arguments.of("pipeline.validationConcurrency", (Supplier<?>)
+                        () -> d.toBuilder().concurrency(0).build()),
+                Arguments.of("pipeline.validationConcurrency", (Supplier<?>)
+                        () -> d.toBuilder().concurrency(10_001).build()),
+                Arguments.of("queueCapacity", (Supplier<?>)
+                        () -> d.toBuilder().queueCapacity(0).build()),
+                Arguments.of("pipeline.validationTimeout", (Supplier<?>)
+                        () -> d.toBuilder().timeout(Duration.ZERO).build()),
+                Arguments.of("pipeline.validationTimeout", (Supplier<?>)
+                        () -> d.toBuilder().timeout(Duration.ofHours(1)).build()),
+                Arguments.of("extraDirectAddresses[1]", (Supplier<?>) () -> d.toBuilder()
+                        .extraDirectAddresses(List.of("192.0.2.1", "my-host"))
+                        .build()));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -2,10 +2,10 @@ package dev.proxypool.server.admin;
 
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.sdk.ProxyPool;
-import dev.proxypool.sdk.cluster.WorkerRegistry;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.coordination.WorkerRegistry;
 import dev.proxypool.sdk.credentials.Secret;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.api.BearerToken;
 import dev.proxypool.server.persistence.ConfigChange;
 import dev.proxypool.server.persistence.ConfigStore;
@@ -110,9 +110,9 @@ public final class AdminService implements HttpService {
         this.store = b.store;
         this.onConfigChange = b.onConfigChange;
         this.edits = new ConfigEdits(b.baseDir);
-        this.proxies = new ProxyResource(ProxyPoolInternals.engine(b.pool), store);
-        this.sequential = new SequentialResource(ProxyPoolInternals.engine(b.pool), store);
-        this.status = new StatusResource(ProxyPoolInternals.engine(b.pool), store, b.workers, b.workerStaleAfter);
+        this.proxies = new ProxyResource(EmbeddedProxyPool.engineOf(b.pool), store);
+        this.sequential = new SequentialResource(EmbeddedProxyPool.engineOf(b.pool), store);
+        this.status = new StatusResource(EmbeddedProxyPool.engineOf(b.pool), store, b.workers, b.workerStaleAfter);
         this.fetch = new FetchResource(b.pool, store);
         this.providerTest = new ProviderTestResource(b.pool, store, b.baseDir);
         this.pipeline = new PipelineResource(b.pool, sequential);
@@ -120,9 +120,9 @@ public final class AdminService implements HttpService {
         this.activity = b.activity;
         this.traffic = b.traffic;
         this.operators = new OperatorResource(
-                store, auth, ProxyPoolInternals.engine(b.pool).wallClock());
-        this.bulk = new ProxyBulk(ProxyPoolInternals.engine(b.pool), store);
-        this.flags = new RedFlags(ProxyPoolInternals.engine(b.pool), b.activity, b.flags);
+                store, auth, EmbeddedProxyPool.engineOf(b.pool).wallClock());
+        this.bulk = new ProxyBulk(EmbeddedProxyPool.engineOf(b.pool), store);
+        this.flags = new RedFlags(EmbeddedProxyPool.engineOf(b.pool), b.activity, b.flags);
         this.reads = Map.copyOf(b.reads);
     }
 

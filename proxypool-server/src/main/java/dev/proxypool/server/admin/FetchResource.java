@@ -1,7 +1,7 @@
 package dev.proxypool.server.admin;
 
 import dev.proxypool.sdk.ProxyPool;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.server.persistence.AuditRecord;
 import dev.proxypool.server.persistence.ConfigStore;
@@ -27,7 +27,7 @@ final class FetchResource {
 
     void fetch(ServerRequest req, ServerResponse res) {
         String name = req.path().pathParameters().get("name");
-        Optional<CollectionPipeline> pipeline = ProxyPoolInternals.pipeline(pool);
+        Optional<CollectionPipeline> pipeline = EmbeddedProxyPool.pipelineOf(pool);
         boolean known = pipeline.isPresent()
                 && pipeline.get().status().stream().anyMatch(s -> s.upstream().equals(name));
         if (!known) {

@@ -2,7 +2,7 @@ package dev.proxypool.server.admin;
 
 import dev.proxypool.core.sequential.FetchOutcome;
 import dev.proxypool.sdk.ProxyPool;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.sdk.pipeline.UpstreamStatus;
 import io.helidon.webserver.http.ServerRequest;
@@ -42,7 +42,7 @@ final class PipelineResource {
     }
 
     void get(ServerRequest req, ServerResponse res) {
-        Optional<CollectionPipeline> pipeline = ProxyPoolInternals.pipeline(pool);
+        Optional<CollectionPipeline> pipeline = EmbeddedProxyPool.pipelineOf(pool);
         List<Object> upstreams = new ArrayList<>();
         pipeline.ifPresent(p -> p.status().forEach(s -> upstreams.add(view(s))));
         Map<String, Object> m = new LinkedHashMap<>();

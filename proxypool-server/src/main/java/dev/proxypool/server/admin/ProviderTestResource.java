@@ -8,8 +8,8 @@ import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.InlineCredentials;
 import dev.proxypool.sdk.dial.UpstreamDialer;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.provider.FetchContext;
 import dev.proxypool.sdk.provider.FetchReport;
 import dev.proxypool.sdk.provider.ProviderAdapter;
@@ -128,7 +128,7 @@ final class ProviderTestResource {
                 Map.of("upstream", up == null ? name : up.name(), "validate", validate)));
         // a fresh inline store: the dry run's sessions and listed logins never reach the live pool's
         InlineCredentials inline = new InlineCredentials();
-        PoolEngine engine = ProxyPoolInternals.engine(pool);
+        PoolEngine engine = EmbeddedProxyPool.engineOf(pool);
         ProviderAdapter adapter;
         try {
             adapter = ProviderRegistry.standard(Set.of(provider.type()))
@@ -171,9 +171,10 @@ final class ProviderTestResource {
 
     private ValidationResult[] validate(List<Proxy> sample, InlineCredentials inline)
             throws InterruptedException, EchoUnavailableException {
-        ValidatorSettings settings = ValidatorSettings.from(pool.config().pipeline())
-                .withConcurrency(Math.min(100, sample.size()))
-                .withQueueCapacity(Math.max(2, 2 * sample.size()));
+        ValidatorSettings settings = ValidatorSettings.from(pool.config().pipeline()).toBuilder()
+                .concurrency(Math.min(100, sample.size()))
+                .queueCapacity(Math.max(2, 2 * sample.size()))
+                .build();
         Validator validator = Validator.builder(UpstreamDialer.create(inline.over(pool.credentials())))
                 .settings(settings)
                 .start();

@@ -6,7 +6,7 @@ import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.server.RoutingCandidates;
+import dev.proxypool.server.readiness.RoutingCandidates;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -4,9 +4,9 @@ import dev.proxypool.core.health.HealthListener;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.sdk.ProxyPool;
-import dev.proxypool.sdk.cluster.SubscriberStatus;
+import dev.proxypool.sdk.coordination.SubscriberStatus;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.sdk.pipeline.PipelineRound;
 import dev.proxypool.sdk.redis.RedisClusterPoolStore;
@@ -158,7 +158,7 @@ public final class PoolMetrics implements AutoCloseable {
      * Keep the returned object to {@link #close()} it with the pool.
      */
     public static PoolMetrics bind(ProxyPool pool, MeterRegistry registry) {
-        return bind(ProxyPoolInternals.engine(pool), ProxyPoolInternals.pipeline(pool), registry, DEFAULT_MAX_AGE);
+        return bind(EmbeddedProxyPool.engineOf(pool), EmbeddedProxyPool.pipelineOf(pool), registry, DEFAULT_MAX_AGE);
     }
 
     /**
@@ -166,7 +166,7 @@ public final class PoolMetrics implements AutoCloseable {
      * no pipeline meters, even though the pool object carries an idle pipeline.
      */
     public static PoolMetrics bindWithoutPipeline(ProxyPool pool, MeterRegistry registry) {
-        return bind(ProxyPoolInternals.engine(pool), Optional.empty(), registry, DEFAULT_MAX_AGE);
+        return bind(EmbeddedProxyPool.engineOf(pool), Optional.empty(), registry, DEFAULT_MAX_AGE);
     }
 
     /** @param maxAge how long one census serves the gauges (tests pass zero: a fresh count per read) */

@@ -4,7 +4,7 @@ import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.ProxyPool;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.probe.ProberSettings;
 import dev.proxypool.sdk.validate.ExchangeException;
 import dev.proxypool.sdk.validate.HttpReply;
@@ -44,8 +44,8 @@ public interface FirstCheck {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("no default TLS context for the node check", e);
         }
-        Ticker ticker = ProxyPoolInternals.engine(pool).ticker();
-        ProxiedExchange exchange = new ProxiedExchange(ProxyPoolInternals.dialer(pool), tls, ticker);
+        Ticker ticker = EmbeddedProxyPool.engineOf(pool).ticker();
+        ProxiedExchange exchange = new ProxiedExchange(EmbeddedProxyPool.dialerOf(pool), tls, ticker);
         return proxy -> {
             try {
                 HttpReply reply = exchange.get(proxy, target, settings.timeout(), false);

@@ -19,8 +19,8 @@ import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.runtime.ProxyRuntime;
 import dev.proxypool.core.task.BackgroundTasks;
 import dev.proxypool.sdk.ProxyPool;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -63,7 +63,7 @@ import java.util.function.UnaryOperator;
  *       registers again.</li>
  *   <li><b>Pool membership</b>: each live node is one {@link Proxy} of upstream and provider
  *       {@value #UPSTREAM}, id {@code ProxyIds.unsalted(key, "nodes")}, in
- *       {@code ProxyPoolInternals.engine(pool).store()}; every change is applied with
+ *       {@code EmbeddedProxyPool.engineOf(pool).store()}; every change is applied with
  *       {@link PoolEngine#publish}, so it is in (or out of) the very next snapshot.
  *       {@link #sweep()} drops dead nodes and reconciles the store with the live set (orphans of
  *       a previous process removed, lost entries re-added). This registry owns the
@@ -312,11 +312,11 @@ public final class NodeRegistry implements AutoCloseable {
                     break;
                 }
             }
-            PoolStore store = ProxyPoolInternals.engine(pool).store();
+            PoolStore store = EmbeddedProxyPool.engineOf(pool).store();
             FirstCheck check = firstCheck;
             ProxyHealth[] hold = new ProxyHealth[1];
             // held inside the publication: under the engine's lock no other rebuild can drop the runtime first
-            PublishResult r = ProxyPoolInternals.engine(pool).publish(() -> {
+            PublishResult r = EmbeddedProxyPool.engineOf(pool).publish(() -> {
                 hold[0] = check == null ? null : holdForFirstCheck(proxy);
                 if (hold[0] != null) {
                     unchecked.add(proxy.id()); // before the snapshot a control plane could publish
@@ -339,7 +339,7 @@ public final class NodeRegistry implements AutoCloseable {
             } catch (RuntimeException e) {
                 // not kept: the pool goes back to what it was, the caller sees the store's failure
                 Proxy before = previous == null ? null : previous.proxy;
-                ProxyPoolInternals.engine(pool)
+                EmbeddedProxyPool.engineOf(pool)
                         .publish(() ->
                                 before == null ? removed(store(), proxy.id()) : store().upsert(List.of(before), now));
                 throw e;
@@ -462,8 +462,8 @@ public final class NodeRegistry implements AutoCloseable {
             NodeMembership.Reconciliation plan = NodeMembership.reconcile(remove, live.keySet(), storedNodeProxies());
             List<Proxy> missing = plan.add().stream().map(live::get).toList();
             if (!plan.isEmpty()) {
-                PoolStore store = ProxyPoolInternals.engine(pool).store();
-                ProxyPoolInternals.engine(pool).publish(() -> {
+                PoolStore store = EmbeddedProxyPool.engineOf(pool).store();
+                EmbeddedProxyPool.engineOf(pool).publish(() -> {
                     if (!plan.remove().isEmpty()) {
                         store.remove(plan.remove());
                     }
@@ -483,14 +483,14 @@ public final class NodeRegistry implements AutoCloseable {
      * it to a request; null when it was already judged (not HEALTHY: cooling, disabled).
      */
     private ProxyHealth holdForFirstCheck(Proxy proxy) {
-        PoolEngine engine = ProxyPoolInternals.engine(pool);
+        PoolEngine engine = EmbeddedProxyPool.engineOf(pool);
         ProxyHealth health = engine.registry().runtimeFor(proxy).health();
         return health.awaitFirstCheck(engine.ticker().read()) ? health : null;
     }
 
     /** Runs the first check and reports it as the holder of the permit. */
     private void firstCheck(FirstCheck check, Proxy proxy, ProxyHealth health, String nodeId) {
-        PoolEngine engine = ProxyPoolInternals.engine(pool);
+        PoolEngine engine = EmbeddedProxyPool.engineOf(pool);
         FirstCheck.Outcome outcome;
         try {
             outcome = check.run(proxy);
@@ -524,7 +524,7 @@ public final class NodeRegistry implements AutoCloseable {
         if (unchecked.isEmpty()) {
             return Set.of();
         }
-        PoolEngine engine = ProxyPoolInternals.engine(pool);
+        PoolEngine engine = EmbeddedProxyPool.engineOf(pool);
         unchecked.removeIf(id -> engine.runtime(id)
                 .map(r -> r.health().state() == HealthState.HEALTHY)
                 .orElse(false));
@@ -541,7 +541,7 @@ public final class NodeRegistry implements AutoCloseable {
         if (check == null || unchecked.isEmpty()) {
             return;
         }
-        PoolEngine engine = ProxyPoolInternals.engine(pool);
+        PoolEngine engine = EmbeddedProxyPool.engineOf(pool);
         for (String id : List.copyOf(unchecked)) {
             Node node = liveNodeOf(id);
             if (node == null) {
@@ -617,7 +617,7 @@ public final class NodeRegistry implements AutoCloseable {
                     node.standing.lastHeartbeat(),
                     node.standing.credentialExpiresAt());
             nodeStore.saveNode(row, null);
-            ProxyPoolInternals.engine(pool).publish(() -> store().upsert(List.of(proxy), now));
+            EmbeddedProxyPool.engineOf(pool).publish(() -> store().upsert(List.of(proxy), now));
             node.advert = next;
             node.proxy = proxy;
             LOG.log(
@@ -664,7 +664,7 @@ public final class NodeRegistry implements AutoCloseable {
     /** The live runtime (health, capacity) of node {@code nodeId}'s proxy in this process, or empty. */
     public Optional<ProxyRuntime> runtime(String nodeId) {
         Optional<NodeView> n = node(nodeId);
-        return n.flatMap(v -> ProxyPoolInternals.engine(pool).runtime(v.proxyId()));
+        return n.flatMap(v -> EmbeddedProxyPool.engineOf(pool).runtime(v.proxyId()));
     }
 
     /** The registry's (the control plane's) clock now. */
@@ -674,7 +674,7 @@ public final class NodeRegistry implements AutoCloseable {
 
     /** The pool engine's ticker now (the time base of health statuses). */
     long ticker() {
-        return ProxyPoolInternals.engine(pool).ticker().read();
+        return EmbeddedProxyPool.engineOf(pool).ticker().read();
     }
 
     /** The digest of a presented credential, or null when the call names no node or carries no secret. */
@@ -699,7 +699,7 @@ public final class NodeRegistry implements AutoCloseable {
     }
 
     private PoolStore store() {
-        return ProxyPoolInternals.engine(pool).store();
+        return EmbeddedProxyPool.engineOf(pool).store();
     }
 
     private static PublishResult removed(PoolStore s, String proxyId) {
@@ -774,7 +774,7 @@ public final class NodeRegistry implements AutoCloseable {
     }
 
     private Set<String> storedNodeProxies() {
-        PoolStore store = ProxyPoolInternals.engine(pool).store();
+        PoolStore store = EmbeddedProxyPool.engineOf(pool).store();
         ExtractionFilter filter = new ExtractionFilter(Optional.empty(), Optional.of(UPSTREAM), LabelSelector.ANY);
         PoolQuery query = new PoolQuery(filter, Optional.empty());
         Set<String> ids = new HashSet<>();
@@ -790,8 +790,8 @@ public final class NodeRegistry implements AutoCloseable {
     }
 
     private void removeFromPool(List<String> proxyIds) {
-        PoolStore store = ProxyPoolInternals.engine(pool).store();
-        ProxyPoolInternals.engine(pool).publish(() -> store.remove(proxyIds));
+        PoolStore store = EmbeddedProxyPool.engineOf(pool).store();
+        EmbeddedProxyPool.engineOf(pool).publish(() -> store.remove(proxyIds));
     }
 
     private static String randomSecret() {

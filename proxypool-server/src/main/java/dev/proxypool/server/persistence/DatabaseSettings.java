@@ -64,10 +64,6 @@ public record DatabaseSettings(
         return new DatabaseSettings(url, user, password, Optional.of(s), connectionTimeout, maxPoolSize);
     }
 
-    public DatabaseSettings withConnectionTimeout(Duration t) {
-        return new DatabaseSettings(url, user, password, schema, t, maxPoolSize);
-    }
-
     @Override
     public String toString() {
         return "DatabaseSettings[url=" + url + ", user=" + user + ", schema=" + schema.orElse("") + "]";

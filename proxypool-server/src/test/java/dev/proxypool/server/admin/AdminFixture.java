@@ -12,7 +12,7 @@ import dev.proxypool.core.time.ManualClock;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
 import dev.proxypool.sdk.credentials.Secret;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.contract.OpenApiContract;
 import dev.proxypool.server.persistence.ConfigChange;
 import dev.proxypool.server.persistence.ConfigState;
@@ -81,7 +81,7 @@ final class AdminFixture implements AutoCloseable {
                 .onConfigChange(changes::add);
         if (o.series) {
             registry = io.helidon.service.registry.Services.get(io.helidon.metrics.api.MeterRegistry.class);
-            series = new LiveSeries(ProxyPoolInternals.engine(pool), registry, Duration.ofSeconds(2), 5);
+            series = new LiveSeries(EmbeddedProxyPool.engineOf(pool), registry, Duration.ofSeconds(2), 5);
             ab.series(series);
         } else {
             registry = null;

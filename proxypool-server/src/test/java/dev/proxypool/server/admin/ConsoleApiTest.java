@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.dispatch.Strategy;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.routing.RoutingRule;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
-import dev.proxypool.server.HelidonGatewayMetrics;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.gateway.ExchangeResult;
+import dev.proxypool.server.metrics.HelidonGatewayMetrics;
 import io.helidon.metrics.api.Counter;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -70,7 +70,7 @@ class ConsoleApiTest {
             assertEquals(new BigDecimal(SIZE * 4), last.get("capacityLimit"), "4 per proxy");
             assertEquals(new BigDecimal(0), last.get("capacityInUse"));
             assertEquals(
-                    new BigDecimal(ProxyPoolInternals.engine(f.pool).snapshot().version()),
+                    new BigDecimal(EmbeddedProxyPool.engineOf(f.pool).snapshot().version()),
                     last.get("snapshotVersion"));
             assertNull(last.get("p50Ms"), "no gateway latency recorded yet");
             assertEquals(true, body.get("storeUp"));
@@ -232,7 +232,7 @@ class ConsoleApiTest {
         try (AdminFixture f = options().start()) {
             AdminFixture.Response r = f.post("/proxies/p00007/reveal", null);
             assertEquals(200, r.status(), r.body());
-            Proxy p = ProxyPoolInternals.engine(f.pool)
+            Proxy p = EmbeddedProxyPool.engineOf(f.pool)
                     .store()
                     .get("p00007")
                     .orElseThrow()
@@ -250,7 +250,7 @@ class ConsoleApiTest {
     @Test
     void domainBansAreListedWithTheirTimeLeft() {
         try (AdminFixture f = options().start()) {
-            assertTrue(ProxyPoolInternals.engine(f.pool).reportBan("p00003", "Shop.Example"));
+            assertTrue(EmbeddedProxyPool.engineOf(f.pool).reportBan("p00003", "Shop.Example"));
             f.clock.advance(Duration.ofSeconds(60));
             Map<String, Object> p =
                     f.get("/proxies?limit=5&masked=true").list("proxies").get(3);

@@ -7,7 +7,7 @@ import dev.proxypool.core.dispatch.Strategy;
 import dev.proxypool.core.extract.ProxyState;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.routing.RoutingRule;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.persistence.Database;
 import dev.proxypool.server.persistence.DatabaseSettings;
 import dev.proxypool.server.persistence.PostgresConfigStore;
@@ -78,14 +78,14 @@ class DatabaseUnavailableTest {
         assertEquals(503, disable.status(), "an action that cannot be audited is not done");
         assertEquals(
                 ProxyState.AVAILABLE,
-                ProxyPoolInternals.engine(f.pool)
+                EmbeddedProxyPool.engineOf(f.pool)
                         .store()
                         .get("p00003")
                         .orElseThrow()
                         .state());
         assertEquals(
                 HealthState.HEALTHY,
-                ProxyPoolInternals.engine(f.pool)
+                EmbeddedProxyPool.engineOf(f.pool)
                         .runtime("p00003")
                         .orElseThrow()
                         .health()
@@ -95,10 +95,10 @@ class DatabaseUnavailableTest {
         assertEquals(503, advance.status());
         assertEquals(
                 0,
-                ProxyPoolInternals.engine(f.pool).sequential().current("shop").index(),
+                EmbeddedProxyPool.engineOf(f.pool).sequential().current("shop").index(),
                 "the board is put back");
         assertEquals(
                 "lab",
-                ProxyPoolInternals.engine(f.pool).sequential().current("shop").upstream());
+                EmbeddedProxyPool.engineOf(f.pool).sequential().current("shop").upstream());
     }
 }

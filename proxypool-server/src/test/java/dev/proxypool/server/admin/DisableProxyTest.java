@@ -13,7 +13,7 @@ import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.sdk.Lease;
 import dev.proxypool.sdk.engine.AcquireRequest;
 import dev.proxypool.sdk.engine.AcquireResult;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -25,10 +25,10 @@ class DisableProxyTest {
 
     /** Proxy ids returned by {@code n} picks on the first routing, with counts. */
     private static Map<String, Integer> picks(AdminFixture f, int n) {
-        RoutingRule rule = ProxyPoolInternals.engine(f.pool).routings().getFirst();
+        RoutingRule rule = EmbeddedProxyPool.engineOf(f.pool).routings().getFirst();
         Map<String, Integer> seen = new HashMap<>();
         for (int i = 0; i < n; i++) {
-            AcquireResult r = ProxyPoolInternals.engine(f.pool).acquire(rule, AcquireRequest.forHost("shop.example"));
+            AcquireResult r = EmbeddedProxyPool.engineOf(f.pool).acquire(rule, AcquireRequest.forHost("shop.example"));
             if (r instanceof AcquireResult.Acquired a) {
                 try (Lease lease = a.lease()) {
                     seen.merge(lease.proxyId(), 1, Integer::sum);
@@ -50,7 +50,7 @@ class DisableProxyTest {
             assertEquals("DISABLED", ((Map<?, ?>) r.json().get("health")).get("state"));
             assertEquals(
                     ProxyState.DISABLED,
-                    ProxyPoolInternals.engine(f.pool)
+                    EmbeddedProxyPool.engineOf(f.pool)
                             .store()
                             .get("p00001")
                             .orElseThrow()
@@ -101,7 +101,7 @@ class DisableProxyTest {
             assertEquals(List.of("created", "operator", "operator_enabled"), reasons(record));
 
             // a cooling proxy: enable ends the cooldown with one recovery check, backoff kept
-            ProxyHealth h = ProxyPoolInternals.engine(f.pool)
+            ProxyHealth h = EmbeddedProxyPool.engineOf(f.pool)
                     .runtime("p00002")
                     .orElseThrow()
                     .health();

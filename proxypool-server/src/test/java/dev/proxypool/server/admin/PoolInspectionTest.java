@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.engine.AcquireRequest;
 import dev.proxypool.sdk.engine.AcquireResult;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -112,9 +112,9 @@ class PoolInspectionTest {
 
     @Test
     void eachItemShowsTheProxyAndItsRuntimeButNoCredentials() {
-        AcquireResult held = ProxyPoolInternals.engine(f.pool)
+        AcquireResult held = EmbeddedProxyPool.engineOf(f.pool)
                 .acquire(
-                        ProxyPoolInternals.engine(f.pool).routings().getFirst(),
+                        EmbeddedProxyPool.engineOf(f.pool).routings().getFirst(),
                         AcquireRequest.forHost("shop.example"));
         String leased = ((AcquireResult.Acquired) held).lease().proxyId();
         try {

@@ -10,7 +10,7 @@ import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Proxy;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class ProxyBulkTest {
 
     private static ProxyHealth health(AdminFixture f, String id) {
-        return ProxyPoolInternals.engine(f.pool).runtime(id).orElseThrow().health();
+        return EmbeddedProxyPool.engineOf(f.pool).runtime(id).orElseThrow().health();
     }
 
     private static String id(int i) {
@@ -101,7 +101,7 @@ class ProxyBulkTest {
             assertEquals(HealthState.DISABLED, health(f, id(1)).state(), "another upstream: untouched");
             assertEquals(
                     ProxyState.DISABLED,
-                    ProxyPoolInternals.engine(f.pool)
+                    EmbeddedProxyPool.engineOf(f.pool)
                             .store()
                             .get(id(20))
                             .orElseThrow()
@@ -130,7 +130,7 @@ class ProxyBulkTest {
             assertEquals("operator_enabled", health(f, id(1)).status().reason().code());
             assertEquals(
                     ProxyState.AVAILABLE,
-                    ProxyPoolInternals.engine(f.pool)
+                    EmbeddedProxyPool.engineOf(f.pool)
                             .store()
                             .get(id(20))
                             .orElseThrow()

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.health.Admission;
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.health.ProxyHealth;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -32,7 +32,7 @@ class ProxyHealthRecordTest {
     void showsTheCurrentStatusTheBackoffAndTheTransitionsWithTimestamps() {
         try (AdminFixture f =
                 AdminFixture.options().proxies(AdminFixture.proxies(2, "lab")).start()) {
-            ProxyHealth h = ProxyPoolInternals.engine(f.pool)
+            ProxyHealth h = EmbeddedProxyPool.engineOf(f.pool)
                     .runtime("p00001")
                     .orElseThrow()
                     .health();

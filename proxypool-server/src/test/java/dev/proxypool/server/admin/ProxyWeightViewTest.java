@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.health.Admission;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Proxy;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,7 @@ class ProxyWeightViewTest {
                 .map(p -> p.toBuilder().weight(10).build())
                 .toList();
         try (AdminFixture f = AdminFixture.options().proxies(weighted).start()) {
-            PoolEngine engine = ProxyPoolInternals.engine(f.pool);
+            PoolEngine engine = EmbeddedProxyPool.engineOf(f.pool);
             for (int round = 0; round < 40; round++) {
                 for (int i = 0; i < 4; i++) {
                     ProxyHealth h = engine.runtime(String.format("p%05d", i))

@@ -8,7 +8,7 @@ import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.gateway.ExchangeRecord;
 import dev.proxypool.server.gateway.ExchangeResult;
 import dev.proxypool.server.gateway.GatewayErrors;
@@ -61,7 +61,7 @@ class RedFlagsApiTest {
             assertEquals(List.of(), flags(f), "all healthy: no flag");
             long now = f.clock.read();
             for (int i = 1; i < 46; i++) { // 45 rejected their credentials
-                ProxyPoolInternals.engine(f.pool)
+                EmbeddedProxyPool.engineOf(f.pool)
                         .runtime(String.format("p%05d", i))
                         .orElseThrow()
                         .health()
@@ -93,7 +93,7 @@ class RedFlagsApiTest {
                 .proxies(AdminFixture.proxies(10, "vendor"))
                 .flags(new ProxyPoolConfig.Admin.Flags(0.95, 0.5, 10))
                 .start()) {
-            ProxyPoolInternals.engine(f.pool)
+            EmbeddedProxyPool.engineOf(f.pool)
                     .runtime("p00003")
                     .orElseThrow()
                     .health()

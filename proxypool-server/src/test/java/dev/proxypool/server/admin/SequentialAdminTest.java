@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.proxypool.core.dispatch.Strategy;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.sequential.SequentialState;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +42,7 @@ class SequentialAdminTest {
             assertEquals("admin_advance", adv.json().get("reason"));
             assertEquals(
                     1,
-                    ProxyPoolInternals.engine(f.pool)
+                    EmbeddedProxyPool.engineOf(f.pool)
                             .sequential()
                             .current("shop")
                             .index(),
@@ -67,7 +67,7 @@ class SequentialAdminTest {
 
             SequentialState stored = f.store.sequentialStates().getFirst();
             assertEquals(
-                    ProxyPoolInternals.engine(f.pool).sequential().current("shop"),
+                    EmbeddedProxyPool.engineOf(f.pool).sequential().current("shop"),
                     stored,
                     "the store holds the board's state");
 
@@ -108,7 +108,7 @@ class SequentialAdminTest {
             assertEquals(400, f.post("/routings/shop/sequential", null).status());
             assertEquals(
                     0,
-                    ProxyPoolInternals.engine(f.pool)
+                    EmbeddedProxyPool.engineOf(f.pool)
                             .sequential()
                             .current("shop")
                             .index(),

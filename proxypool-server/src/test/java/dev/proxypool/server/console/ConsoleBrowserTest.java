@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import java.net.InetSocketAddress;
 import java.net.ProxySelector;
 import java.net.URI;
@@ -244,7 +244,7 @@ class ConsoleBrowserTest {
         assertTrue(text("#banner").contains("Disable of " + id + ": done"), text("#banner"));
         assertEquals(
                 sizeBefore - 1, ((Number) server.admin("/snapshot").get("size")).longValue(), "it left the snapshot");
-        assertTrue(ProxyPoolInternals.engine(server.server.pool()).snapshot().proxies().stream()
+        assertTrue(EmbeddedProxyPool.engineOf(server.server.pool()).snapshot().proxies().stream()
                 .noneMatch(p -> p.id().equals(id)));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> available = (List<Map<String, Object>>)
@@ -277,7 +277,7 @@ class ConsoleBrowserTest {
         open("proxies");
         WebElement first = browser.driver.findElement(By.cssSelector("#px-table tbody tr[data-id]"));
         String id = first.getAttribute("data-id");
-        String full = ProxyPoolInternals.engine(server.server.pool())
+        String full = EmbeddedProxyPool.engineOf(server.server.pool())
                 .store()
                 .get(id)
                 .orElseThrow()

@@ -7,8 +7,8 @@ import dev.proxypool.core.health.Admission;
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.health.ProxyHealth;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -43,7 +43,7 @@ class ConsoleIncidentBrowserTest {
     @BeforeAll
     static void start() {
         server = ConsoleServer.start(dir, 60);
-        PoolEngine engine = ProxyPoolInternals.engine(server.server.pool());
+        PoolEngine engine = EmbeddedProxyPool.engineOf(server.server.pool());
         long now = engine.ticker().read();
         for (int i : new int[] {0, 3, 6, 9, 12, 15, 1, 4}) { // 0..15 step 3: pool-a; 1 and 4: pool-b
             health(String.format("s%06d", i)).recordFailure(Admission.ADMITTED, FailureKind.PROXY_AUTH_REJECTED, now);
@@ -62,7 +62,7 @@ class ConsoleIncidentBrowserTest {
     }
 
     static ProxyHealth health(String id) {
-        return ProxyPoolInternals.engine(server.server.pool())
+        return EmbeddedProxyPool.engineOf(server.server.pool())
                 .runtime(id)
                 .orElseThrow()
                 .health();

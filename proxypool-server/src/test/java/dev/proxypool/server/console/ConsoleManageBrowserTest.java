@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.persistence.JsonTree;
 import dev.proxypool.testkit.Await;
@@ -103,7 +103,7 @@ class ConsoleManageBrowserTest {
         Await.atMost(Duration.ofSeconds(30))
                 .until(
                         "the pipeline to publish up-a's one proxy",
-                        () -> ProxyPoolInternals.engine(server.pool())
+                        () -> EmbeddedProxyPool.engineOf(server.pool())
                                 .snapshot()
                                 .upstreams(),
                         ups -> ups.contains("up-a"));

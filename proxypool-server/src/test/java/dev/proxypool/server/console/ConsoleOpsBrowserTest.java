@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.persistence.JsonTree;
 import dev.proxypool.testkit.Await;
@@ -106,7 +106,7 @@ class ConsoleOpsBrowserTest {
         Await.atMost(Duration.ofSeconds(30))
                 .until(
                         "the pipeline to publish up-a",
-                        () -> ProxyPoolInternals.engine(server.pool())
+                        () -> EmbeddedProxyPool.engineOf(server.pool())
                                 .snapshot()
                                 .upstreams(),
                         u -> u.contains("up-a"));
@@ -409,7 +409,7 @@ class ConsoleOpsBrowserTest {
     @Test
     @org.junit.jupiter.api.Order(Integer.MAX_VALUE)
     void redFlagsForALowHealthyShareAndAMostlyNoCandidateRoutingLandOnTheirEvidence() {
-        var engine = ProxyPoolInternals.engine(server.pool());
+        var engine = EmbeddedProxyPool.engineOf(server.pool());
         var snapshot = engine.snapshot();
         int disabled = 0;
         for (int slot = 0; slot < snapshot.size() && disabled < 3; slot++) {

@@ -3,7 +3,7 @@ package dev.proxypool.server.console;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +57,7 @@ class ConsoleScaleBrowserTest {
     @Test
     void theProxiesPageFirstPaintsUnderOneSecondWithAHundredThousandProxies() {
         assertTrue(
-                ProxyPoolInternals.engine(server.server.pool()).snapshot().size() >= SEEDED,
+                EmbeddedProxyPool.engineOf(server.server.pool()).snapshot().size() >= SEEDED,
                 "the pool holds the seeded proxies");
         browser.driver.get(server.consoleUrl());
         browser.waiting(20).until(ExpectedConditions.visibilityOfElementLocated(By.id("login-form")));

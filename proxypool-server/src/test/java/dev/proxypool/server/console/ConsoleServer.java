@@ -6,7 +6,7 @@ import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.persistence.JsonTree;
 import dev.proxypool.testkit.Await;
@@ -126,9 +126,9 @@ final class ConsoleServer implements AutoCloseable {
         Await.atMost(Duration.ofSeconds(30))
                 .until(
                         "the pipeline to store and publish up-a (stored counts by upstream)",
-                        () -> ProxyPoolInternals.engine(server.pool()).store().countsByUpstream(),
+                        () -> EmbeddedProxyPool.engineOf(server.pool()).store().countsByUpstream(),
                         counts -> counts.containsKey("up-a")
-                                && ProxyPoolInternals.engine(server.pool())
+                                && EmbeddedProxyPool.engineOf(server.pool())
                                         .snapshot()
                                         .upstreams()
                                         .contains("up-a"));

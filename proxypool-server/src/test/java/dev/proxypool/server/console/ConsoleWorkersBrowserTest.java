@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proxypool.sdk.cluster.ClusterRedis;
-import dev.proxypool.sdk.cluster.ClusterRole;
-import dev.proxypool.sdk.cluster.WorkerRegistry;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
+import dev.proxypool.sdk.coordination.CoordinationRedis;
+import dev.proxypool.sdk.coordination.ServeRole;
+import dev.proxypool.sdk.coordination.WorkerRegistry;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.contract.OpenApiContract;
@@ -65,9 +65,9 @@ class ConsoleWorkersBrowserTest {
         ProxyPoolConfig config = ConfigLoader.load(cfg, Map.of());
         RedisStoreConfig redis =
                 RedisStoreConfig.fromUri("redis://127.0.0.1:6379").withKeyPrefix(prefix);
-        ClusterRedis where = ClusterRedis.of(redis);
+        CoordinationRedis where = CoordinationRedis.of(redis);
         try (ProxyPoolServer control = ProxyPoolServer.builder(config)
-                        .role(ClusterRole.CONTROL)
+                        .role(ServeRole.CONTROL)
                         .configDir(dir)
                         .start();
                 WorkerRegistry.Reader reader = WorkerRegistry.reader(where);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -138,12 +138,12 @@ class AdminClientLiveChangeTest {
         Await.atMost(Duration.ofSeconds(20))
                 .until(
                         "the inventory loaded (" + proxies + " proxies in the snapshot)",
-                        () -> ProxyPoolInternals.engine(server.pool())
+                        () -> EmbeddedProxyPool.engineOf(server.pool())
                                 .snapshot()
                                 .size(),
                         n -> n >= proxies);
         assertEquals(
-                proxies, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "inventory loaded");
+                proxies, EmbeddedProxyPool.engineOf(server.pool()).snapshot().size(), "inventory loaded");
     }
 
     private static int get(HttpClient gw, URI uri, String user, String secret) throws Exception {

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -70,7 +70,7 @@ class AdminLiveChangeTest {
                                 .firstValue("X-ProxyPool-Routing")
                                 .orElse(""));
                 long versionBefore =
-                        ProxyPoolInternals.engine(server.pool()).snapshot().version();
+                        EmbeddedProxyPool.engineOf(server.pool()).snapshot().version();
 
                 HttpResponse<String> created = api.send(
                         HttpRequest.newBuilder(
@@ -92,7 +92,7 @@ class AdminLiveChangeTest {
                         after.headers().firstValue("X-ProxyPool-Routing").orElse(""),
                         "live without restart");
                 assertTrue(
-                        ProxyPoolInternals.engine(server.pool()).snapshot().version() > versionBefore,
+                        EmbeddedProxyPool.engineOf(server.pool()).snapshot().version() > versionBefore,
                         "a new snapshot version");
 
                 HttpResponse<String> audit = api.send(
@@ -147,7 +147,7 @@ class AdminLiveChangeTest {
 
     private static java.util.Set<String> hostsOf(ProxyPoolServer server, String upstream) {
         java.util.Set<String> out = new java.util.TreeSet<>();
-        ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream()
+        EmbeddedProxyPool.engineOf(server.pool()).snapshot().proxies().stream()
                 .filter(p -> p.upstream().equals(upstream))
                 .forEach(p -> out.add(p.key().host()));
         return out;

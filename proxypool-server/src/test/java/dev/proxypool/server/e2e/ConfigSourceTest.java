@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigException;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.e2e.security.LogCapture;
 import dev.proxypool.server.persistence.PgSchema;
@@ -185,7 +185,7 @@ class ConfigSourceTest {
 
     private static Set<String> hosts(ProxyPoolServer server) {
         Set<String> out = new TreeSet<>();
-        ProxyPoolInternals.engine(server.pool())
+        EmbeddedProxyPool.engineOf(server.pool())
                 .snapshot()
                 .proxies()
                 .forEach(p -> out.add(p.upstream() + ":" + p.key().host()));

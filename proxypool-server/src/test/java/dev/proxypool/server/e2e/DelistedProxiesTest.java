@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.sequential.FetchOutcome;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.sdk.pipeline.PipelineRound;
 import dev.proxypool.server.ProxyPoolServer;
@@ -68,7 +68,7 @@ class DelistedProxiesTest {
                             .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.gatewayPort())))
                             .build()) {
                 CollectionPipeline pipeline =
-                        ProxyPoolInternals.pipeline(server.pool()).orElseThrow();
+                        EmbeddedProxyPool.pipelineOf(server.pool()).orElseThrow();
                 assertEquals(Set.of(kept1.port(), kept2.port(), gone1.port(), gone2.port()), ports(server));
 
                 // per successful fetch after the rewrite: were the de-listed ones still in the pool after it?
@@ -126,7 +126,7 @@ class DelistedProxiesTest {
     }
 
     private static Set<Integer> ports(ProxyPoolServer server) {
-        return ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream()
+        return EmbeddedProxyPool.engineOf(server.pool()).snapshot().proxies().stream()
                 .map(Proxy::port)
                 .collect(Collectors.toSet());
     }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import java.io.IOException;
@@ -68,11 +68,11 @@ class DuplicateJsonKeysTest {
         Await.atMost(Duration.ofSeconds(20))
                 .until(
                         "the inventory loaded (3 proxies in the snapshot)",
-                        () -> ProxyPoolInternals.engine(server.pool())
+                        () -> EmbeddedProxyPool.engineOf(server.pool())
                                 .snapshot()
                                 .size(),
                         n -> n >= 3);
-        assertEquals(3, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "inventory loaded");
+        assertEquals(3, EmbeddedProxyPool.engineOf(server.pool()).snapshot().size(), "inventory loaded");
     }
 
     @AfterAll

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -169,7 +169,7 @@ class GatewayEndToEndTest {
                 .until(
                         "no gateway attempt and no capacity reservation in flight",
                         () -> "gateway attempts " + server.gatewayEngine().inFlight() + ", reservations "
-                                + ProxyPoolInternals.engine(server.pool()).inFlight(),
+                                + EmbeddedProxyPool.engineOf(server.pool()).inFlight(),
                         s -> s.equals("gateway attempts 0, reservations 0"));
     }
 
@@ -301,13 +301,13 @@ class GatewayEndToEndTest {
                 .headers()
                 .firstValue("X-ProxyPool-Proxy")
                 .orElseThrow();
-        ProxyPoolInternals.engine(server.pool())
+        EmbeddedProxyPool.engineOf(server.pool())
                 .runtime(strictBound)
                 .orElseThrow()
                 .health()
                 .disable(
                         "test",
-                        ProxyPoolInternals.engine(server.pool()).ticker().read());
+                        EmbeddedProxyPool.engineOf(server.pool()).ticker().read());
         try {
             HttpResponse<String> lost = get("strict", origin.uri("/echo"), "X-ProxyPool-Session", "k1");
             assertEquals(502, lost.statusCode());
@@ -322,13 +322,13 @@ class GatewayEndToEndTest {
                 assertNotEquals(bound, repinned, "repin moves a session off a cooled proxy");
             }
         } finally {
-            ProxyPoolInternals.engine(server.pool())
+            EmbeddedProxyPool.engineOf(server.pool())
                     .runtime(strictBound)
                     .orElseThrow()
                     .health()
                     .enable(
                             "test",
-                            ProxyPoolInternals.engine(server.pool()).ticker().read());
+                            EmbeddedProxyPool.engineOf(server.pool()).ticker().read());
         }
     }
 
@@ -368,11 +368,11 @@ class GatewayEndToEndTest {
 
     @Test
     void aRefusingUpstreamIsRetriedOnAnotherProxyAndCooled() throws Exception {
-        var refusing = ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream()
+        var refusing = EmbeddedProxyPool.engineOf(server.pool()).snapshot().proxies().stream()
                 .filter(p -> p.port() == refused)
                 .findFirst()
                 .orElseThrow();
-        var health = ProxyPoolInternals.engine(server.pool())
+        var health = EmbeddedProxyPool.engineOf(server.pool())
                 .runtime(refusing.id())
                 .orElseThrow()
                 .health();

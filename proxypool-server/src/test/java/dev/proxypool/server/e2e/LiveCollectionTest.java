@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -58,7 +58,7 @@ class LiveCollectionTest {
                     HttpClient api = HttpClient.newHttpClient()) {
                 assertEquals(
                         0,
-                        ProxyPoolInternals.engine(server.pool()).snapshot().size(),
+                        EmbeddedProxyPool.engineOf(server.pool()).snapshot().size(),
                         "nothing configured, nothing collected");
 
                 assertEquals(
@@ -80,7 +80,7 @@ class LiveCollectionTest {
                                         "{\"name\": \"lab\", \"provider\": \"lab\", \"validate\": false}")
                                 .statusCode());
                 await(
-                        () -> ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream()
+                        () -> EmbeddedProxyPool.engineOf(server.pool()).snapshot().proxies().stream()
                                 .anyMatch(p -> p.upstream().equals("lab")),
                         "the upstream added through the admin API is collected without a restart");
                 String status =
@@ -102,7 +102,7 @@ class LiveCollectionTest {
                         admin(api, server, "DELETE", "/v1/admin/upstreams/lab", null)
                                 .statusCode());
                 await(
-                        () -> ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream()
+                        () -> EmbeddedProxyPool.engineOf(server.pool()).snapshot().proxies().stream()
                                 .noneMatch(p -> p.upstream().equals("lab")),
                         "the deleted upstream's proxies leave the pool");
                 HttpResponse<String> after = gw.send(

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -88,9 +88,9 @@ class NodeFirstCheckTest {
                 Await.atMost(Duration.ofSeconds(15))
                         .until(
                                 "the working node passes its first check",
-                                () -> ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream()
+                                () -> EmbeddedProxyPool.engineOf(server.pool()).snapshot().proxies().stream()
                                         .filter(p -> p.port() == working.port())
-                                        .anyMatch(p -> ProxyPoolInternals.engine(server.pool())
+                                        .anyMatch(p -> EmbeddedProxyPool.engineOf(server.pool())
                                                         .runtime(p.id())
                                                         .orElseThrow()
                                                         .health()

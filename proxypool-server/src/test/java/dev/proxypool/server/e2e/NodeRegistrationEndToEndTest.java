@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.persistence.PgSchema;
 import dev.proxypool.testkit.Await;
@@ -80,8 +80,8 @@ class NodeRegistrationEndToEndTest {
                 Await.atMost(Duration.ofSeconds(15))
                         .until(
                                 "the node passes its first check",
-                                () -> ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream()
-                                        .anyMatch(p -> ProxyPoolInternals.engine(server.pool())
+                                () -> EmbeddedProxyPool.engineOf(server.pool()).snapshot().proxies().stream()
+                                        .anyMatch(p -> EmbeddedProxyPool.engineOf(server.pool())
                                                         .runtime(p.id())
                                                         .orElseThrow()
                                                         .health()

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.proxypool.sdk.ProxyPool;
-import dev.proxypool.sdk.cluster.ClusterControl;
-import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.coordination.ControlRole;
+import dev.proxypool.sdk.coordination.ServeRole;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.e2e.redis.RedisE2e;
@@ -270,11 +270,11 @@ class PrometheusOpsKitTest {
         Path workerDir = Files.createDirectories(dir.resolve("worker"));
         Path cfg = RedisE2e.workerConfig(workerDir, prefix);
         try (ProxyPool source = ProxyPool.builder().background(false).build();
-                ClusterControl control = RedisE2e.control(redis, source)) {
+                ControlRole control = RedisE2e.control(redis, source)) {
             source.addProxies(RedisE2e.proxies(3, Instant.now()));
             control.publishIfChanged();
             try (ProxyPoolServer worker = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                            .role(ClusterRole.WORKER)
+                            .role(ServeRole.WORKER)
                             .configDir(workerDir)
                             .start();
                     HttpClient http = HttpClient.newHttpClient()) {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.sdk.pipeline.PipelineRound;
 import dev.proxypool.server.ProxyPoolServer;
@@ -61,7 +61,7 @@ class RankedCollectionTest {
                             """);
                     HttpClient gw = gateway(server)) {
                 CollectionPipeline pipeline =
-                        ProxyPoolInternals.pipeline(server.pool()).orElseThrow();
+                        EmbeddedProxyPool.pipelineOf(server.pool()).orElseThrow();
                 assertTrue(
                         pipeline.status().getFirst().lastDrops().containsKey("rank_below_min_score"),
                         "one success is not enough: " + pipeline.status());
@@ -99,7 +99,7 @@ class RankedCollectionTest {
                     pipeline: { minScore: 0, poolSize: 2, reserveSize: 5, unknownAsnMaxShare: 1 }
                     """)) {
                 CollectionPipeline pipeline =
-                        ProxyPoolInternals.pipeline(server.pool()).orElseThrow();
+                        EmbeddedProxyPool.pipelineOf(server.pool()).orElseThrow();
                 AtomicInteger rounds = new AtomicInteger();
                 AtomicInteger largest = new AtomicInteger();
                 pipeline.addListener(new CollectionPipeline.Listener() {
@@ -159,7 +159,7 @@ class RankedCollectionTest {
     }
 
     private static Set<Integer> ports(ProxyPoolServer server) {
-        return ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream()
+        return EmbeddedProxyPool.engineOf(server.pool()).snapshot().proxies().stream()
                 .map(Proxy::port)
                 .collect(Collectors.toSet());
     }

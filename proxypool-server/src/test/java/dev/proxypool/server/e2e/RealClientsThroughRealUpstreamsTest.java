@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeOrigin;
@@ -149,7 +149,8 @@ class RealClientsThroughRealUpstreamsTest {
                                 origin.url("/")));
                 assertTrue(dom.contains(PAGE), "chromium " + origin.url("/") + " via " + upstream + ": " + dom);
             }
-            assertEquals(0, ProxyPoolInternals.engine(server.pool()).inFlight(), "every attempt released its capacity");
+            assertEquals(
+                    0, EmbeddedProxyPool.engineOf(server.pool()).inFlight(), "every attempt released its capacity");
         }
     }
 
@@ -176,7 +177,7 @@ class RealClientsThroughRealUpstreamsTest {
             Await.atMost(Duration.ofSeconds(20))
                     .until(
                             proxy.kind() + " in the pool",
-                            () -> !ProxyPoolInternals.engine(s.pool())
+                            () -> !EmbeddedProxyPool.engineOf(s.pool())
                                     .snapshot()
                                     .proxies()
                                     .isEmpty());

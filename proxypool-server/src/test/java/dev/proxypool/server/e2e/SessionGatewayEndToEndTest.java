@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -192,7 +192,7 @@ class SessionGatewayEndToEndTest {
     }
 
     private static List<Proxy> sessions(ProxyPoolServer server) {
-        return ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream()
+        return EmbeddedProxyPool.engineOf(server.pool()).snapshot().proxies().stream()
                 .filter(p -> p.upstream().equals("oxy-de"))
                 .toList();
     }

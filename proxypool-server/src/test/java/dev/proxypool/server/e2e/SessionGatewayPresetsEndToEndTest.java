@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -343,7 +343,7 @@ class SessionGatewayPresetsEndToEndTest {
                             "the refused session held out by health",
                             () -> {
                                 get(gateway, origin.uri("/echo"), "doomed-" + preset);
-                                return ProxyPoolInternals.engine(server.pool())
+                                return EmbeddedProxyPool.engineOf(server.pool())
                                         .runtime(doomedId)
                                         .map(rt -> rt.health().state())
                                         .orElse(HealthState.HEALTHY);
@@ -399,7 +399,7 @@ class SessionGatewayPresetsEndToEndTest {
     }
 
     private static List<Proxy> sessions(Vendor v) {
-        return ProxyPoolInternals.engine(server.pool()).snapshot().proxies().stream()
+        return EmbeddedProxyPool.engineOf(server.pool()).snapshot().proxies().stream()
                 .filter(p -> p.upstream().equals(v.upstream()))
                 .toList();
     }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.persistence.PgSchema;
 import dev.proxypool.testkit.Await;
@@ -146,26 +146,26 @@ class SharedConfigPropagationTest {
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(201, created.statusCode(), created.body());
                 assertTrue(
-                        ProxyPoolInternals.engine(a.pool()).routing("added").isPresent(),
+                        EmbeddedProxyPool.engineOf(a.pool()).routing("added").isPresent(),
                         "live on the process that took the change");
                 Await.atMost(Duration.ofSeconds(15))
                         .until(
                                 "the other process to pick up routing 'added'",
-                                () -> ProxyPoolInternals.engine(b.pool())
+                                () -> EmbeddedProxyPool.engineOf(b.pool())
                                         .routing("added")
                                         .isPresent());
                 System.out.printf(
                         "config propagation to the second process: %d ms%n", (System.nanoTime() - t0) / 1_000_000);
                 assertEquals(
                         "added",
-                        ProxyPoolInternals.engine(b.pool()).routings().get(0).name(),
+                        EmbeddedProxyPool.engineOf(b.pool()).routings().get(0).name(),
                         "in the stored order");
             }
             try (ProxyPoolServer restarted = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
                     .configDir(dir)
                     .start()) {
                 assertTrue(
-                        ProxyPoolInternals.engine(restarted.pool())
+                        EmbeddedProxyPool.engineOf(restarted.pool())
                                 .routing("added")
                                 .isPresent(),
                         "the database wins over the YAML");

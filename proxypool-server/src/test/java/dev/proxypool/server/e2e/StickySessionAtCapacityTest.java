@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -214,7 +214,7 @@ class StickySessionAtCapacityTest {
         Await.atMost(Duration.ofSeconds(10))
                 .until(
                         "every unit of capacity given back (in flight)",
-                        () -> ProxyPoolInternals.engine(server.pool()).inFlight(),
+                        () -> EmbeddedProxyPool.engineOf(server.pool()).inFlight(),
                         n -> n == 0);
     }
 

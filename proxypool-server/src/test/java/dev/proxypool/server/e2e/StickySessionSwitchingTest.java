@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.proxypool.core.health.HealthState;
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
@@ -140,7 +140,7 @@ class StickySessionSwitchingTest {
             assertEquals(1, attempts(moved));
         }
         assertEquals(otherBefore + 3, otherFake.forwardedRequests());
-        PoolEngine engine = ProxyPoolInternals.engine(server.pool());
+        PoolEngine engine = EmbeddedProxyPool.engineOf(server.pool());
         assertEquals(
                 HealthState.HEALTHY,
                 engine.runtime(bound).orElseThrow().health().state(),
@@ -151,7 +151,7 @@ class StickySessionSwitchingTest {
     void aSessionMovesAtOnceWhenItsProxyIsDisabled() throws Exception {
         String bound = proxy(get("s2"));
         assertEquals(bound, proxy(get("s2")));
-        PoolEngine engine = ProxyPoolInternals.engine(server.pool());
+        PoolEngine engine = EmbeddedProxyPool.engineOf(server.pool());
         engine.runtime(bound)
                 .orElseThrow()
                 .health()

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -72,7 +72,7 @@ class WaitForAProxyTest {
             Files.writeString(
                     dir.resolve("inv.jsonl"),
                     "{\"host\": \"127.0.0.1\", \"port\": " + proxy.port() + ", \"protocol\": \"http\"}\n");
-            assertEquals(0, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "no proxy at all");
+            assertEquals(0, EmbeddedProxyPool.engineOf(server.pool()).snapshot().size(), "no proxy at all");
 
             Ticker clock = Ticker.system();
             long sent = clock.read();

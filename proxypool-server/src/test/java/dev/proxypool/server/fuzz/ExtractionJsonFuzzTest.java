@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.api.distribution.DistributionService;
@@ -231,10 +231,10 @@ class ExtractionJsonFuzzTest {
         Await.atMost(Duration.ofSeconds(30))
                 .until(
                         "the inventory (" + size + " proxies) in the pool",
-                        () -> ProxyPoolInternals.engine(server.pool())
+                        () -> EmbeddedProxyPool.engineOf(server.pool())
                                 .snapshot()
                                 .size(),
                         n -> n >= size);
-        assertEquals(size, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "the inventory is in the pool");
+        assertEquals(size, EmbeddedProxyPool.engineOf(server.pool()).snapshot().size(), "the inventory is in the pool");
     }
 }

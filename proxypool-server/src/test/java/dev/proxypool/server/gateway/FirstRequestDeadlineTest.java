@@ -44,7 +44,10 @@ class FirstRequestDeadlineTest {
         origin = TestOrigin.http();
         gateway = Gateway.builder(new DirectEngine())
                 .metrics(metrics)
-                .config(GatewayConfig.DEFAULTS.withFirstRequestTimeout(FIRST).withMaxConnectionsPerAddress(perAddress))
+                .config(GatewayConfig.builder()
+                        .firstRequestTimeout(FIRST)
+                        .maxConnectionsPerAddress(perAddress)
+                        .build())
                 .build();
         http = GatewayListener.start(gateway, InetAddress.getLoopbackAddress(), 0, tls, 0);
         socks = GatewayListener.startSocks(http, InetAddress.getLoopbackAddress(), 0);

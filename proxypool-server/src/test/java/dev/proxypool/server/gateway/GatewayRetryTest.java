@@ -104,7 +104,9 @@ class GatewayRetryTest {
                 StaticUpstream.of("dead2", "127.0.0.1", FreePort.closed()),
                 StaticUpstream.of("dead3", "127.0.0.1", FreePort.closed()));
         try (GatewayFixture gw = new GatewayFixture(
-                        e, ProxyAuthenticator.anonymous(), GatewayConfig.DEFAULTS.withMaxAttempts(3));
+                        e,
+                        ProxyAuthenticator.anonymous(),
+                        GatewayConfig.builder().maxAttempts(3).build());
                 RawClient c = gw.client()) {
             RawClient.Response r = c.send("GET " + origin.uri("/hello") + " HTTP/1.1\r\nHost: x\r\n\r\n")
                     .read();

@@ -31,9 +31,10 @@ class GatewayStrictWireTest {
         gw = new GatewayFixture(
                 engine,
                 ProxyAuthenticator.anonymous(),
-                GatewayConfig.DEFAULTS
-                        .withRequestHeadTimeout(Duration.ofSeconds(2))
-                        .withIdleTimeout(Duration.ofSeconds(2)));
+                GatewayConfig.builder()
+                        .requestHeadTimeout(Duration.ofSeconds(2))
+                        .idleTimeout(Duration.ofSeconds(2))
+                        .build());
     }
 
     @AfterEach

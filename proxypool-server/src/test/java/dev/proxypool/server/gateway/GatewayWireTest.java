@@ -323,7 +323,9 @@ class GatewayWireTest {
         try (GatewayFixture quick = new GatewayFixture(
                         engine,
                         ProxyAuthenticator.anonymous(),
-                        GatewayConfig.DEFAULTS.withIdleTimeout(Duration.ofMillis(300)));
+                        GatewayConfig.builder()
+                                .idleTimeout(Duration.ofMillis(300))
+                                .build());
                 RawClient c = new RawClient(quick.port())) {
             assertEquals(200, c.send(get("/hello")).read().status());
             long t0 = System.nanoTime();
@@ -337,7 +339,9 @@ class GatewayWireTest {
         try (GatewayFixture quick = new GatewayFixture(
                         engine,
                         ProxyAuthenticator.anonymous(),
-                        GatewayConfig.DEFAULTS.withTunnelIdleTimeout(Duration.ofMillis(300)));
+                        GatewayConfig.builder()
+                                .tunnelIdleTimeout(Duration.ofMillis(300))
+                                .build());
                 RawClient c = new RawClient(quick.port())) {
             assertEquals(
                     200,
@@ -358,7 +362,9 @@ class GatewayWireTest {
         try (GatewayFixture quick = new GatewayFixture(
                         engine,
                         ProxyAuthenticator.anonymous(),
-                        GatewayConfig.DEFAULTS.withTunnelIdleTimeout(Duration.ofMillis(300)));
+                        GatewayConfig.builder()
+                                .tunnelIdleTimeout(Duration.ofMillis(300))
+                                .build());
                 RawClient c = new RawClient(quick.port())) {
             assertEquals(
                     200,

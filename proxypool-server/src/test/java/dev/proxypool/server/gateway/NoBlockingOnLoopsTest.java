@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.security.SecretHash;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeOrigin;
@@ -219,7 +219,7 @@ class NoBlockingOnLoopsTest {
             Await.atMost(Duration.ofSeconds(20))
                     .until(
                             "the " + proxies.size() + " proxies in the pool",
-                            () -> ProxyPoolInternals.engine(s.pool())
+                            () -> EmbeddedProxyPool.engineOf(s.pool())
                                             .snapshot()
                                             .proxies()
                                             .size()
@@ -431,7 +431,7 @@ class NoBlockingOnLoopsTest {
                     .until(
                             "no gateway attempt and no capacity unit in flight",
                             () -> server.gatewayEngine().inFlight() + " attempts, "
-                                    + ProxyPoolInternals.engine(server.pool()).inFlight() + " capacity units",
+                                    + EmbeddedProxyPool.engineOf(server.pool()).inFlight() + " capacity units",
                             v -> v.equals("0 attempts, 0 capacity units"));
         }
 
@@ -531,7 +531,7 @@ class NoBlockingOnLoopsTest {
             Await.atMost(Duration.ofSeconds(20))
                     .until(
                             "squid in the pool",
-                            () -> !ProxyPoolInternals.engine(s.pool())
+                            () -> !EmbeddedProxyPool.engineOf(s.pool())
                                     .snapshot()
                                     .proxies()
                                     .isEmpty());

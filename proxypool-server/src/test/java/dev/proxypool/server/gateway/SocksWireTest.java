@@ -44,7 +44,10 @@ class SocksWireTest {
         origin = TestOrigin.http();
         engine = new DirectEngine();
         start(
-                GatewayConfig.DEFAULTS.withRequestHeadTimeout(HANDSHAKE).withFirstRequestTimeout(HANDSHAKE),
+                GatewayConfig.builder()
+                        .requestHeadTimeout(HANDSHAKE)
+                        .firstRequestTimeout(HANDSHAKE)
+                        .build(),
                 ProxyAuthenticator.basic(Map.of("alice", "wonder")));
     }
 
@@ -354,7 +357,7 @@ class SocksWireTest {
     void theConnectionCapIsSharedWithTheHttpListener() throws IOException {
         stop();
         origin = TestOrigin.http();
-        start(GatewayConfig.DEFAULTS.withMaxConnections(1), ProxyAuthenticator.anonymous());
+        start(GatewayConfig.builder().maxConnections(1).build(), ProxyAuthenticator.anonymous());
         try (Socket held = new Socket(InetAddress.getLoopbackAddress(), http.port())) {
             Await.atMost(Duration.ofSeconds(5))
                     .until("the HTTP connection counted", http::openConnections, n -> n == 1);

@@ -20,7 +20,7 @@ import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.Selection;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.testkit.Await;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Tag;
@@ -72,8 +72,8 @@ class PoolMetricsTest {
                         .proxies(all)
                         .build();
                 Scrape scrape = new Scrape()) {
-            var engine = ProxyPoolInternals.engine(pool);
-            ProxyPoolInternals.engine(pool)
+            var engine = EmbeddedProxyPool.engineOf(pool);
+            EmbeddedProxyPool.engineOf(pool)
                     .store()
                     .setDisabled(b.get(0).id(), true); // store: b = 3 available + 1 disabled
             engine.refresh();
@@ -87,7 +87,7 @@ class PoolMetricsTest {
             clock.advance(Duration.ofSeconds(5));
 
             try (PoolMetrics metrics =
-                            PoolMetrics.bind(engine, ProxyPoolInternals.pipeline(pool), registry, Duration.ZERO);
+                            PoolMetrics.bind(engine, EmbeddedProxyPool.pipelineOf(pool), registry, Duration.ZERO);
                     Lease lease = pool.acquire(Selection.forHost("shop.example"))) {
                 Map<String, Double> m = scrape.samples();
                 assertEquals(Optional.of(6.0), value(m, "proxypool_pool_size", "state", "available", "upstream", "a"));
@@ -139,7 +139,10 @@ class PoolMetricsTest {
                         .build();
                 Scrape scrape = new Scrape();
                 PoolMetrics metrics = PoolMetrics.bind(
-                        ProxyPoolInternals.engine(pool), ProxyPoolInternals.pipeline(pool), registry, Duration.ZERO)) {
+                        EmbeddedProxyPool.engineOf(pool),
+                        EmbeddedProxyPool.pipelineOf(pool),
+                        registry,
+                        Duration.ZERO)) {
             pool.addProxies(proxies("late", 4, 3));
             scrape.samples(); // the census sees "late" and registers its gauges beside the scrape
             Optional<Double> late = Await.atMost(Duration.ofSeconds(5))

@@ -11,7 +11,7 @@ import dev.proxypool.core.health.Admission;
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Proxy;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -147,9 +147,11 @@ class NodeApiTest {
 
         // three failures in a row through the node (the passive rule) cool it
         String proxyId = f.registry.node(id).orElseThrow().proxyId();
-        ProxyHealth health =
-                ProxyPoolInternals.engine(f.pool).runtime(proxyId).orElseThrow().health();
-        long now = ProxyPoolInternals.engine(f.pool).ticker().read();
+        ProxyHealth health = EmbeddedProxyPool.engineOf(f.pool)
+                .runtime(proxyId)
+                .orElseThrow()
+                .health();
+        long now = EmbeddedProxyPool.engineOf(f.pool).ticker().read();
         for (int i = 0; i < 3; i++) {
             Admission a = health.tryAdmit(now);
             health.recordFailure(a, FailureKind.CONNECT_TIMEOUT, now);

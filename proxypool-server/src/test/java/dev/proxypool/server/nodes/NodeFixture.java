@@ -4,7 +4,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.nodes.NodeSettings;
 import dev.proxypool.core.time.ManualClock;
 import dev.proxypool.sdk.ProxyPool;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.contract.OpenApiContract;
 import io.helidon.webserver.WebServer;
 import java.net.InetAddress;
@@ -121,7 +121,7 @@ final class NodeFixture implements AutoCloseable {
     /** Node proxies in the live snapshot. */
     List<Proxy> inSnapshot() {
         List<Proxy> out = new ArrayList<>();
-        for (Proxy p : ProxyPoolInternals.engine(pool).snapshot().proxies()) {
+        for (Proxy p : EmbeddedProxyPool.engineOf(pool).snapshot().proxies()) {
             if (p.upstream().equals(NodeRegistry.UPSTREAM)) {
                 out.add(p);
             }

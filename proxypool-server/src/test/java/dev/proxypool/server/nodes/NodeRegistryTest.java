@@ -10,7 +10,7 @@ import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.nodes.NodeSettings;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -58,8 +58,8 @@ class NodeRegistryTest {
         String token = f.registry.issueToken("a").token();
         f.registry.register(token, advert("203.0.113.10", 3128)).orElseThrow();
         String proxyId = f.registry.nodes().getFirst().proxyId();
-        ProxyPoolInternals.engine(f.pool)
-                .publish(() -> ProxyPoolInternals.engine(f.pool).store().remove(List.of(proxyId)));
+        EmbeddedProxyPool.engineOf(f.pool)
+                .publish(() -> EmbeddedProxyPool.engineOf(f.pool).store().remove(List.of(proxyId)));
         assertEquals(List.of(), f.inSnapshot());
 
         f.registry.sweep();

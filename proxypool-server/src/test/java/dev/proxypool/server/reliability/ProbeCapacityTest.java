@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.capacity.CapacityCell;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.probe.ActiveProber;
 import dev.proxypool.sdk.probe.ProbeListener;
 import dev.proxypool.sdk.probe.ProbeRound;
@@ -42,18 +42,19 @@ class ProbeCapacityTest {
                 FakeHttpProxy vendor = FakeHttpProxy.builder().start();
                 UpstreamBench b =
                         new UpstreamBench(dir, "", List.of(UpstreamBench.key(Protocol.HTTP, vendor.port())), 1)) {
-            CapacityCell capacity = ProxyPoolInternals.engine(b.pool)
+            CapacityCell capacity = EmbeddedProxyPool.engineOf(b.pool)
                     .registry()
                     .runtimeFor(b.proxies.getFirst())
                     .capacity();
             AtomicInteger heldDuringProbe = new AtomicInteger(-1);
             ActiveProber prober = ActiveProber.builder(
-                            ProxyPoolInternals.dialer(b.pool),
-                            () -> ProxyPoolInternals.engine(b.pool).snapshot().proxies(),
-                            ProxyPoolInternals.engine(b.pool).registry())
-                    .settings(ProberSettings.DEFAULTS
-                            .withTargets(List.of(URI.create(origin.url("/bytes?n=10"))))
-                            .withTimeout(Duration.ofSeconds(5)))
+                            EmbeddedProxyPool.dialerOf(b.pool),
+                            () -> EmbeddedProxyPool.engineOf(b.pool).snapshot().proxies(),
+                            EmbeddedProxyPool.engineOf(b.pool).registry())
+                    .settings(ProberSettings.builder()
+                            .targets(List.of(URI.create(origin.url("/bytes?n=10"))))
+                            .timeout(Duration.ofSeconds(5))
+                            .build())
                     .listener(new ProbeListener() {
                         @Override
                         public void succeeded(Proxy proxy, URI target, Duration latency) {

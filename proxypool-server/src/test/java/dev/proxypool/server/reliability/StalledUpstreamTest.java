@@ -88,7 +88,11 @@ class StalledUpstreamTest {
                 "",
                 keys,
                 256,
-                GatewayConfig.DEFAULTS.withMaxAttempts(10).withIoTimeout(IO).withFirstByteTimeout(FIRST_BYTE));
+                GatewayConfig.builder()
+                        .maxAttempts(10)
+                        .ioTimeout(IO)
+                        .firstByteTimeout(FIRST_BYTE)
+                        .build());
         open.add(b);
         return b;
     }

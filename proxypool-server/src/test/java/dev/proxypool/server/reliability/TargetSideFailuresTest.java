@@ -11,7 +11,7 @@ import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.ProxyKey;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
 import dev.proxypool.testkit.FakeServer;
@@ -130,11 +130,12 @@ class TargetSideFailuresTest {
         assertEquals(0, health.passiveFailureStreak());
         assertEquals(
                 0,
-                health.windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()));
+                health.windowFailures(
+                        EmbeddedProxyPool.engineOf(b.pool).ticker().read()));
         assertFalse(
                 health.isBannedFor(
                         "nonexistent.invalid",
-                        ProxyPoolInternals.engine(b.pool).ticker().read()),
+                        EmbeddedProxyPool.engineOf(b.pool).ticker().read()),
                 "unreachable is not a ban: the destination may come back");
     }
 
@@ -145,7 +146,7 @@ class TargetSideFailuresTest {
         UpstreamBench b = bench("", key(Protocol.HTTP, acl));
         ProxyHealth health = b.health(0);
         assertEquals(502, connectSettled(b, "blocked.example:443"));
-        long now = ProxyPoolInternals.engine(b.pool).ticker().read();
+        long now = EmbeddedProxyPool.engineOf(b.pool).ticker().read();
         assertTrue(health.isBannedFor("blocked.example", now), "the ACL's refusal bans the proxy for that domain");
         assertFalse(health.isBannedFor(origin.host(), now));
         assertEquals(HealthState.HEALTHY, health.state());
@@ -176,7 +177,8 @@ class TargetSideFailuresTest {
         assertEquals(HealthState.HEALTHY, health.state());
         assertEquals(
                 0,
-                health.windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()));
+                health.windowFailures(
+                        EmbeddedProxyPool.engineOf(b.pool).ticker().read()));
     }
 
     @Test

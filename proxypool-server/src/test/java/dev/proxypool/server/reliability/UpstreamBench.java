@@ -10,12 +10,12 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.GatewayServer;
-import dev.proxypool.server.engine.AccessControl;
-import dev.proxypool.server.engine.PoolGatewayEngine;
 import dev.proxypool.server.gateway.ExchangeRecord;
 import dev.proxypool.server.gateway.GatewayConfig;
+import dev.proxypool.server.upstream.AccessControl;
+import dev.proxypool.server.upstream.PoolGatewayEngine;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.RawHttp;
 import java.io.IOException;
@@ -69,7 +69,7 @@ final class UpstreamBench implements AutoCloseable {
                 health,
                 keys,
                 maxConcurrency,
-                GatewayConfig.DEFAULTS.withMaxAttempts(10).withIoTimeout(IO_TIMEOUT));
+                GatewayConfig.builder().maxAttempts(10).ioTimeout(IO_TIMEOUT).build());
     }
 
     /** @param gateway the gateway's wire limits and timeouts (instead of the {@link #IO_TIMEOUT} ones) */
@@ -98,7 +98,7 @@ final class UpstreamBench implements AutoCloseable {
                 .background(false)
                 .build();
         engine = new PoolGatewayEngine(
-                ProxyPoolInternals.engine(pool), ProxyPoolInternals.dialer(pool), AccessControl.OPEN);
+                EmbeddedProxyPool.engineOf(pool), EmbeddedProxyPool.dialerOf(pool), AccessControl.OPEN);
         server = GatewayServer.builder(engine)
                 .gatewayPort(0)
                 .apiPort(0)
@@ -130,7 +130,7 @@ final class UpstreamBench implements AutoCloseable {
     }
 
     ProxyHealth health(int index) {
-        return ProxyPoolInternals.engine(pool).runtime(id(index)).orElseThrow().health();
+        return EmbeddedProxyPool.engineOf(pool).runtime(id(index)).orElseThrow().health();
     }
 
     /** One request on a fresh client connection; the response as the client reads it. */
@@ -192,7 +192,7 @@ final class UpstreamBench implements AutoCloseable {
                 .until(
                         "no gateway attempt and no capacity unit in flight",
                         () -> "gateway attempts " + engine.inFlight() + ", capacity units "
-                                + ProxyPoolInternals.engine(pool).inFlight(),
+                                + EmbeddedProxyPool.engineOf(pool).inFlight(),
                         s -> s.equals("gateway attempts 0, capacity units 0"));
     }
 

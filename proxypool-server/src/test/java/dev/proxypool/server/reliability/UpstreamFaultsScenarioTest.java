@@ -11,7 +11,7 @@ import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.ProxyKey;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
@@ -336,10 +336,10 @@ class UpstreamFaultsScenarioTest {
         ProxyHealth h = b.health(0);
         print("1-byte slicing: 3 forwarded + 1 tunnelled exchange intact, " + sliced.acceptedConnections()
                 + " proxy connections, window failures "
-                + h.windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()));
+                + h.windowFailures(EmbeddedProxyPool.engineOf(b.pool).ticker().read()));
         assertEquals(HealthState.HEALTHY, h.state());
         assertEquals(
-                0, h.windowFailures(ProxyPoolInternals.engine(b.pool).ticker().read()));
+                0, h.windowFailures(EmbeddedProxyPool.engineOf(b.pool).ticker().read()));
     }
 
     @Test
@@ -378,7 +378,7 @@ class UpstreamFaultsScenarioTest {
                 0,
                 b.health(1)
                         .windowFailures(
-                                ProxyPoolInternals.engine(b.pool).ticker().read()),
+                                EmbeddedProxyPool.engineOf(b.pool).ticker().read()),
                 "slow is not failed");
     }
 
@@ -470,7 +470,7 @@ class UpstreamFaultsScenarioTest {
             for (int i = 0; i < 4; i++) {
                 assertEquals(200, b.send(UpstreamBench.get(other), false).status(), "other destinations are served");
             }
-            long now = ProxyPoolInternals.engine(b.pool).ticker().read();
+            long now = EmbeddedProxyPool.engineOf(b.pool).ticker().read();
             for (int i = 0; i < 2; i++) {
                 ProxyHealth h = b.health(i);
                 assertEquals(HealthState.HEALTHY, h.state());
@@ -551,7 +551,7 @@ class UpstreamFaultsScenarioTest {
                 origin.acceptedConnections() - originBefore,
                 "one origin connection per tunnel: none replayed");
         assertEquals(0, b.engine.inFlight());
-        assertEquals(0, ProxyPoolInternals.engine(b.pool).inFlight());
+        assertEquals(0, EmbeddedProxyPool.engineOf(b.pool).inFlight());
         assertTrue(after <= baseline + 16, "open fds back to the baseline: " + baseline + " -> " + after);
     }
 

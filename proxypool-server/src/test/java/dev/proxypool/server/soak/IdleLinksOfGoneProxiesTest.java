@@ -9,8 +9,8 @@ import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.pipeline.PoolPublisher;
 import dev.proxypool.sdk.pipeline.Publication;
 import dev.proxypool.server.ProxyPoolServer;
@@ -62,7 +62,7 @@ class IdleLinksOfGoneProxiesTest {
                     assertTrue(gone.awaitOpen(1, Duration.ofSeconds(5)), "the gateway keeps an idle link to the proxy");
                     assertEquals(1, gone.openConnections(), "one link, reused by the three requests");
 
-                    PoolEngine engine = ProxyPoolInternals.engine(server.pool());
+                    PoolEngine engine = EmbeddedProxyPool.engineOf(server.pool());
                     new PoolPublisher(engine, engine.wallClock())
                             .publish(Publication.builder()
                                     .publish("soak", List.of(proxy(next)))

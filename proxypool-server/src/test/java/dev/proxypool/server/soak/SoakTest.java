@@ -16,8 +16,8 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.runtime.ProxyRuntime;
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.pipeline.PoolPublisher;
 import dev.proxypool.sdk.pipeline.Publication;
 import dev.proxypool.server.ProxyPoolServer;
@@ -202,7 +202,7 @@ class SoakTest {
             try (ProxyPoolServer server = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
                     .pool(b -> b.proxies(initial))
                     .start()) {
-                PoolEngine engine = ProxyPoolInternals.engine(server.pool());
+                PoolEngine engine = EmbeddedProxyPool.engineOf(server.pool());
                 assertEquals(GATEWAY_PROXIES + EXTRACT_SEED, engine.snapshot().size(), "pool loaded");
                 PoolPublisher publisher = new PoolPublisher(engine, engine.wallClock());
                 String auth = "Basic "
@@ -554,7 +554,7 @@ class SoakTest {
                 .until(
                         "no gateway attempt and no capacity reservation in flight",
                         () -> "gateway attempts " + server.gatewayEngine().inFlight() + ", reservations "
-                                + ProxyPoolInternals.engine(server.pool()).inFlight(),
+                                + EmbeddedProxyPool.engineOf(server.pool()).inFlight(),
                         s -> s.equals("gateway attempts 0, reservations 0"));
     }
 

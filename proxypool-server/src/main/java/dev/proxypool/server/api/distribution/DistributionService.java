@@ -15,8 +15,8 @@ import dev.proxypool.sdk.ProxyPool;
 import dev.proxypool.sdk.credentials.CredentialStore;
 import dev.proxypool.sdk.credentials.Credentials;
 import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.api.BearerToken;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
@@ -146,7 +146,7 @@ public final class DistributionService implements HttpService, Handler {
     private final int maxCount;
 
     private DistributionService(Builder b) {
-        this.engine = ProxyPoolInternals.engine(b.pool);
+        this.engine = EmbeddedProxyPool.engineOf(b.pool);
         this.store = engine.store();
         this.credentials = b.pool.credentials();
         this.auth = b.auth;

@@ -17,8 +17,8 @@ import dev.proxypool.sdk.credentials.CredentialStore;
 import dev.proxypool.sdk.credentials.CredentialsUnavailableException;
 import dev.proxypool.sdk.engine.AcquireRequest;
 import dev.proxypool.sdk.engine.AcquireResult;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.sdk.rest.ErrorBody;
 import dev.proxypool.sdk.rest.LeaseBody;
@@ -107,7 +107,7 @@ public final class ProxyLeaseService implements HttpService, AutoCloseable {
     private final LeaseBook book;
 
     private ProxyLeaseService(Builder b) {
-        this.engine = ProxyPoolInternals.engine(b.pool);
+        this.engine = EmbeddedProxyPool.engineOf(b.pool);
         this.credentials = b.pool.credentials();
         this.auth = b.auth;
         this.clock = engine.wallClock();

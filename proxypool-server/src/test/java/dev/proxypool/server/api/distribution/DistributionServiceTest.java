@@ -15,7 +15,7 @@ import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.credentials.StaticCredentialStore;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -138,7 +138,7 @@ class DistributionServiceTest {
             for (String id : ids(r)) {
                 assertEquals(
                         HealthState.DISABLED,
-                        ProxyPoolInternals.engine(f.pool)
+                        EmbeddedProxyPool.engineOf(f.pool)
                                 .runtime(id)
                                 .orElseThrow()
                                 .health()

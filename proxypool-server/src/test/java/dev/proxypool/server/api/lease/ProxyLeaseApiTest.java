@@ -9,8 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.runtime.ProxyRuntime;
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.json.JsonCodec;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.contract.OpenApiContract;
@@ -131,7 +131,7 @@ class ProxyLeaseApiTest {
     }
 
     static PoolEngine engine() {
-        return ProxyPoolInternals.engine(server.pool());
+        return EmbeddedProxyPool.engineOf(server.pool());
     }
 
     static ProxyRuntime runtime(String proxyId) {

@@ -8,8 +8,8 @@ import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.time.Clocks;
-import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.config.ClusterSettings;
+import dev.proxypool.sdk.coordination.ControlRole;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.io.BufferedReader;
@@ -21,7 +21,7 @@ import java.util.List;
 
 /**
  * A control-plane process for {@link ClusterProcessesTest}: an engine over an in-memory store,
- * published through {@link ClusterControl}. Reads commands on stdin:
+ * published through {@link ControlRole}. Reads commands on stdin:
  * {@code change N} changes N proxies' weights, refreshes the engine and publishes; prints
  * {@code published <version>}. Args: redis port, key prefix, pool size.
  */
@@ -36,8 +36,11 @@ public final class ControlProcessMain {
         RedisStoreConfig redis = RedisStoreConfig.DEFAULTS.withKeyPrefix(prefix);
         redis = new RedisStoreConfig(
                 "127.0.0.1", port, "", "", 0, prefix, redis.connectTimeout(), redis.socketTimeout(), 4);
-        ClusterSettings settings = ClusterSettings.DEFAULTS.withPolling(
-                Duration.ofMillis(500), Duration.ofMillis(50), Duration.ofMillis(500));
+        ClusterSettings settings = ClusterSettings.builder()
+                .pollInterval(Duration.ofMillis(500))
+                .backoffMin(Duration.ofMillis(50))
+                .backoffMax(Duration.ofMillis(500))
+                .build();
         List<Proxy> pool = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
             pool.add(Proxy.builder(new ProxyKey(
@@ -57,7 +60,7 @@ public final class ControlProcessMain {
                     new PoolEngine(List.of(), HealthPolicy.DEFAULTS, store, Clocks.monotonic(), Clocks.wall(), 1);
             store.upsert(pool, Clocks.wall().instant());
             engine.refresh();
-            try (ClusterControl control = ClusterControl.start(
+            try (ControlRole control = ControlRole.start(
                     redis, settings, engine, Duration.ofMillis(200), Clocks.wall(), Clocks.monotonic())) {
                 System.out.println("ready " + control.publisher().version());
                 BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -29,9 +29,10 @@ public final class HostileGatewayProcessMain {
                 .apiPort(0)
                 .socksPort(0)
                 .gatewayTls(tls)
-                .config(GatewayConfig.DEFAULTS
-                        .withFirstRequestTimeout(Duration.ofMillis(Long.parseLong(args[2])))
-                        .withMaxConnectionsPerAddress(100_000))
+                .config(GatewayConfig.builder()
+                        .firstRequestTimeout(Duration.ofMillis(Long.parseLong(args[2])))
+                        .maxConnectionsPerAddress(100_000)
+                        .build())
                 .start();
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         out.println("ready " + server.gatewayPort() + " " + server.socksPort() + " " + server.apiPort());

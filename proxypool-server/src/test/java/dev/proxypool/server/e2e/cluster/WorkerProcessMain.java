@@ -4,11 +4,11 @@ import dev.proxypool.core.extract.MemoryPoolStore;
 import dev.proxypool.core.health.HealthPolicy;
 import dev.proxypool.core.routing.RoutingRule;
 import dev.proxypool.core.time.Clocks;
-import dev.proxypool.sdk.cluster.ClusterSnapshot;
-import dev.proxypool.sdk.cluster.ClusterWorker;
-import dev.proxypool.sdk.cluster.SubscriberStatus;
-import dev.proxypool.sdk.cluster.WorkerShare;
 import dev.proxypool.sdk.config.ClusterSettings;
+import dev.proxypool.sdk.coordination.ReceivedSnapshot;
+import dev.proxypool.sdk.coordination.SubscriberStatus;
+import dev.proxypool.sdk.coordination.WorkerRole;
+import dev.proxypool.sdk.coordination.WorkerShare;
 import dev.proxypool.sdk.engine.AcquireRequest;
 import dev.proxypool.sdk.engine.AcquireResult;
 import dev.proxypool.sdk.engine.PoolEngine;
@@ -21,7 +21,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * A gateway-worker process for {@link ClusterProcessesTest}: an engine fed by {@link ClusterWorker}.
+ * A gateway-worker process for {@link ClusterProcessesTest}: an engine fed by {@link WorkerRole}.
  * Prints {@code applied <version> <size>} for each version that reaches the engine; stdin commands
  * {@code acquire} (prints {@code lease <proxyId>} or {@code none <reason>}) and {@code status}.
  * Args: redis port, key prefix, worker id.
@@ -37,13 +37,16 @@ public final class WorkerProcessMain {
         RedisStoreConfig d = RedisStoreConfig.DEFAULTS;
         RedisStoreConfig redis =
                 new RedisStoreConfig("127.0.0.1", port, "", "", 0, prefix, d.connectTimeout(), d.socketTimeout(), 4);
-        ClusterSettings settings = ClusterSettings.DEFAULTS.withPolling(
-                Duration.ofMillis(500), Duration.ofMillis(50), Duration.ofMillis(500));
+        ClusterSettings settings = ClusterSettings.builder()
+                .pollInterval(Duration.ofMillis(500))
+                .backoffMin(Duration.ofMillis(50))
+                .backoffMax(Duration.ofMillis(500))
+                .build();
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         try (MemoryPoolStore unused = new MemoryPoolStore()) {
             PoolEngine engine =
                     new PoolEngine(List.of(), HealthPolicy.DEFAULTS, unused, Clocks.monotonic(), Clocks.wall(), 2);
-            try (ClusterWorker worker = ClusterWorker.start(
+            try (WorkerRole worker = WorkerRole.start(
                     redis,
                     settings,
                     engine,
@@ -88,12 +91,12 @@ public final class WorkerProcessMain {
     }
 
     /** Prints each version as soon as the engine holds it (woken by the subscriber, no polling). */
-    private static void report(ClusterWorker worker, PrintStream out) {
+    private static void report(WorkerRole worker, PrintStream out) {
         long seen = 0;
         try {
             while (true) {
                 if (worker.subscriber().awaitVersion(seen + 1, Duration.ofSeconds(1))) {
-                    ClusterSnapshot s = worker.subscriber().current().orElseThrow();
+                    ReceivedSnapshot s = worker.subscriber().current().orElseThrow();
                     seen = s.version();
                     out.println("applied " + s.version() + " " + s.proxies().size());
                 }

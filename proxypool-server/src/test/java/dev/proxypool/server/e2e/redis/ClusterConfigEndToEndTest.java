@@ -3,8 +3,8 @@ package dev.proxypool.server.e2e.redis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.coordination.ServeRole;
 import dev.proxypool.server.ProxyPoolServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,11 +38,11 @@ class ClusterConfigEndToEndTest {
         try (RedisClient redis =
                         RedisClient.builder().hostAndPort("127.0.0.1", 6379).build();
                 ProxyPoolServer control = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                        .role(ClusterRole.CONTROL)
+                        .role(ServeRole.CONTROL)
                         .configDir(dir)
                         .start();
                 ProxyPoolServer worker = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                        .role(ClusterRole.WORKER)
+                        .role(ServeRole.WORKER)
                         .configDir(dir)
                         .start()) {
             Set<String> workers = redis.smembers(prefix + "workers");

@@ -3,8 +3,8 @@ package dev.proxypool.server.e2e.redis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.coordination.ServeRole;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -66,15 +66,15 @@ class ControlAndWorkerOnRedisClusterTest {
                                     "127.0.0.1", cluster.masterPorts().getFirst())))
                             .build();
                     ProxyPoolServer control = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                            .role(ClusterRole.CONTROL)
+                            .role(ServeRole.CONTROL)
                             .configDir(dir)
                             .start();
                     ProxyPoolServer standby = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                            .role(ClusterRole.CONTROL)
+                            .role(ServeRole.CONTROL)
                             .configDir(dir)
                             .start();
                     ProxyPoolServer worker = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                            .role(ClusterRole.WORKER)
+                            .role(ServeRole.WORKER)
                             .configDir(dir)
                             .start();
                     HttpClient gw = HttpClient.newBuilder()

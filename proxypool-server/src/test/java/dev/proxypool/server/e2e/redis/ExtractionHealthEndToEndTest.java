@@ -11,8 +11,8 @@ import dev.proxypool.core.health.HealthState;
 import dev.proxypool.core.health.ProxyHealth;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Clocks;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.sdk.redis.RedisClusterConfig;
 import dev.proxypool.sdk.redis.RedisClusterPoolStore;
 import dev.proxypool.sdk.redis.RedisPoolStore;
@@ -75,7 +75,7 @@ class ExtractionHealthEndToEndTest {
                 HttpClient http = HttpClient.newBuilder()
                         .version(HttpClient.Version.HTTP_1_1)
                         .build()) {
-            PoolEngine engine = ProxyPoolInternals.engine(server.pool());
+            PoolEngine engine = EmbeddedProxyPool.engineOf(server.pool());
             ProxyHealth cooling =
                     engine.runtime(seeded.get(0).id()).orElseThrow().health();
             for (int i = 0; i < 3; i++) { // passive rule: three failures in a row cool it

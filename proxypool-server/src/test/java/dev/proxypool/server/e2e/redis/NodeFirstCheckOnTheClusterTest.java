@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.Proxy;
-import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.coordination.ServeRole;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -63,11 +63,11 @@ class NodeFirstCheckOnTheClusterTest {
                 FakeHttpProxy late = FakeHttpProxy.start();
                 TcpRelay lateDoor = new TcpRelay(late.port());
                 ProxyPoolServer control = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                        .role(ClusterRole.CONTROL)
+                        .role(ServeRole.CONTROL)
                         .configDir(dir)
                         .start();
                 ProxyPoolServer worker = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                        .role(ClusterRole.WORKER)
+                        .role(ServeRole.WORKER)
                         .configDir(dir)
                         .start();
                 HttpClient api = HttpClient.newHttpClient();
@@ -123,7 +123,7 @@ class NodeFirstCheckOnTheClusterTest {
     }
 
     private static boolean onWorker(ProxyPoolServer worker, int port) {
-        return ProxyPoolInternals.engine(worker.pool()).snapshot().proxies().stream()
+        return EmbeddedProxyPool.engineOf(worker.pool()).snapshot().proxies().stream()
                 .map(Proxy::port)
                 .anyMatch(p -> p == port);
     }

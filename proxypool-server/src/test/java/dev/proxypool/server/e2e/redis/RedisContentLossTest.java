@@ -3,8 +3,8 @@ package dev.proxypool.server.e2e.redis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.proxypool.sdk.config.ConfigLoader;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -58,7 +58,7 @@ class RedisContentLossTest {
                     HttpClient gw = HttpClient.newBuilder()
                             .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.gatewayPort())))
                             .build()) {
-                PoolEngine engine = ProxyPoolInternals.engine(server.pool());
+                PoolEngine engine = EmbeddedProxyPool.engineOf(server.pool());
                 assertEquals(2, engine.store().available("lab"));
                 assertEquals(200, get(gw, origin).statusCode());
 

@@ -6,11 +6,11 @@ import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.sdk.ProxyPool;
-import dev.proxypool.sdk.cluster.ClusterControl;
 import dev.proxypool.sdk.config.ClusterSettings;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.coordination.ControlRole;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -76,14 +76,14 @@ public final class RedisE2e {
     }
 
     /** A control plane publishing {@code source}'s snapshots to {@code redis} (default cluster settings). */
-    public static ClusterControl control(RedisStoreConfig redis, ProxyPool source) {
-        return ClusterControl.start(
+    public static ControlRole control(RedisStoreConfig redis, ProxyPool source) {
+        return ControlRole.start(
                 redis,
                 ClusterSettings.DEFAULTS,
-                ProxyPoolInternals.engine(source),
+                EmbeddedProxyPool.engineOf(source),
                 Duration.ofHours(1),
-                ProxyPoolInternals.engine(source).wallClock(),
-                ProxyPoolInternals.engine(source).ticker());
+                EmbeddedProxyPool.engineOf(source).wallClock(),
+                EmbeddedProxyPool.engineOf(source).ticker());
     }
 
     /** {@code count} distinct proxies {@code 10.88.x.y:8000} of {@link #UPSTREAM}, expiring in a day. */

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.sequential.SequentialState;
 import dev.proxypool.core.sequential.SwitchReason;
-import dev.proxypool.sdk.cluster.ClusterRedis;
-import dev.proxypool.sdk.cluster.ClusterRole;
-import dev.proxypool.sdk.cluster.SharedSequentialStates;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.coordination.CoordinationRedis;
+import dev.proxypool.sdk.coordination.ServeRole;
+import dev.proxypool.sdk.coordination.SharedSequentialStates;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
@@ -52,7 +52,7 @@ class SequentialOnTheClusterTest {
         try (FakeOrigin origin = FakeOrigin.start();
                 FakeHttpProxy proxy = FakeHttpProxy.start();
                 HttpClient api = HttpClient.newHttpClient();
-                SharedSequentialStates redis = SharedSequentialStates.open(ClusterRedis.of(
+                SharedSequentialStates redis = SharedSequentialStates.open(CoordinationRedis.of(
                         RedisStoreConfig.fromUri("redis://127.0.0.1:6379").withKeyPrefix(prefix)))) {
             Files.writeString(dir.resolve("dry.jsonl"), "");
             Files.writeString(
@@ -77,13 +77,13 @@ class SequentialOnTheClusterTest {
 
             SequentialState stored;
             try (ProxyPoolServer control = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                    .role(ClusterRole.CONTROL)
+                    .role(ServeRole.CONTROL)
                     .configDir(dir)
                     .start()) {
                 Await.atMost(Duration.ofSeconds(20))
                         .until(
                                 "the control plane's routing to advance past the dry upstream",
-                                () -> ProxyPoolInternals.engine(control.pool())
+                                () -> EmbeddedProxyPool.engineOf(control.pool())
                                         .sequential()
                                         .current("seq")
                                         .index(),
@@ -100,7 +100,7 @@ class SequentialOnTheClusterTest {
                 assertEquals(SwitchReason.EMPTY_THRESHOLD, stored.reason());
 
                 try (ProxyPoolServer worker = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                                .role(ClusterRole.WORKER)
+                                .role(ServeRole.WORKER)
                                 .configDir(dir)
                                 .start();
                         HttpClient gw = HttpClient.newBuilder()
@@ -109,7 +109,7 @@ class SequentialOnTheClusterTest {
                     Await.atMost(Duration.ofSeconds(20))
                             .until(
                                     "the worker to follow the control plane's position",
-                                    () -> ProxyPoolInternals.engine(worker.pool())
+                                    () -> EmbeddedProxyPool.engineOf(worker.pool())
                                             .sequential()
                                             .current("seq")
                                             .index(),
@@ -129,7 +129,7 @@ class SequentialOnTheClusterTest {
 
                 // a standby control plane follows the moves of the one collecting (here an admin reset)
                 try (ProxyPoolServer standby = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                        .role(ClusterRole.CONTROL)
+                        .role(ServeRole.CONTROL)
                         .configDir(dir)
                         .start()) {
                     HttpResponse<String> reset = api.send(
@@ -145,7 +145,7 @@ class SequentialOnTheClusterTest {
                     Await.atMost(Duration.ofSeconds(20))
                             .until(
                                     "the standby's board to follow the active one's reset",
-                                    () -> ProxyPoolInternals.engine(standby.pool())
+                                    () -> EmbeddedProxyPool.engineOf(standby.pool())
                                             .sequential()
                                             .current("seq")
                                             .version(),
@@ -162,7 +162,7 @@ class SequentialOnTheClusterTest {
             }
 
             try (ProxyPoolServer restarted = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                    .role(ClusterRole.CONTROL)
+                    .role(ServeRole.CONTROL)
                     .configDir(dir)
                     .start()) {
                 HttpResponse<String> r = api.send(

@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.proxypool.sdk.ProxyPool;
-import dev.proxypool.sdk.cluster.ClusterRedis;
-import dev.proxypool.sdk.cluster.ClusterRole;
-import dev.proxypool.sdk.cluster.ClusterWorker;
-import dev.proxypool.sdk.cluster.WorkerShare;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.coordination.CoordinationRedis;
+import dev.proxypool.sdk.coordination.ServeRole;
+import dev.proxypool.sdk.coordination.WorkerRole;
+import dev.proxypool.sdk.coordination.WorkerShare;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.contract.OpenApiContract;
@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue #22: a control plane shows which snapshot each worker serves ({@code GET /v1/admin/snapshot}
  * {@code workers}) and flags one that stopped applying. A real control plane
- * ({@code proxypool serve --role control} in-process) and two real workers ({@link ClusterWorker},
+ * ({@code proxypool serve --role control} in-process) and two real workers ({@link WorkerRole},
  * the worker role's own class) on the local Redis under a random prefix; one worker's snapshot feed
  * is closed while its heartbeat goes on (a worker whose sync died), then the control plane publishes.
  */
@@ -60,13 +60,13 @@ class WorkerSnapshotFlagsTest {
         RedisStoreConfig redis =
                 RedisStoreConfig.fromUri("redis://127.0.0.1:6379").withKeyPrefix(prefix);
         try (ProxyPoolServer control = ProxyPoolServer.builder(config)
-                        .role(ClusterRole.CONTROL)
+                        .role(ServeRole.CONTROL)
                         .configDir(dir)
                         .start();
                 ProxyPool healthyPool = ProxyPool.builder().background(false).build();
                 ProxyPool stuckPool = ProxyPool.builder().background(false).build();
-                ClusterWorker healthy = worker(redis, config, healthyPool, "w-healthy");
-                ClusterWorker stuck = worker(redis, config, stuckPool, "w-stuck");
+                WorkerRole healthy = worker(redis, config, healthyPool, "w-healthy");
+                WorkerRole stuck = worker(redis, config, stuckPool, "w-stuck");
                 HttpClient http = HttpClient.newHttpClient()) {
             String base = "http://127.0.0.1:" + control.apiPort();
             control.pool().addProxies(RedisE2e.proxies(2, Instant.now()));
@@ -121,16 +121,16 @@ class WorkerSnapshotFlagsTest {
         }
     }
 
-    private static ClusterWorker worker(RedisStoreConfig redis, ProxyPoolConfig config, ProxyPool pool, String id) {
-        return ClusterWorker.start(
-                ClusterRedis.of(redis),
+    private static WorkerRole worker(RedisStoreConfig redis, ProxyPoolConfig config, ProxyPool pool, String id) {
+        return WorkerRole.start(
+                CoordinationRedis.of(redis),
                 config.cluster(),
-                ProxyPoolInternals.engine(pool),
+                EmbeddedProxyPool.engineOf(pool),
                 new WorkerShare.Fixed(),
                 id,
                 "test:" + id,
-                ProxyPoolInternals.engine(pool).wallClock(),
-                ProxyPoolInternals.engine(pool).ticker());
+                EmbeddedProxyPool.engineOf(pool).wallClock(),
+                EmbeddedProxyPool.engineOf(pool).ticker());
     }
 
     private static JsonNode snapshot(HttpClient http, String base) throws Exception {

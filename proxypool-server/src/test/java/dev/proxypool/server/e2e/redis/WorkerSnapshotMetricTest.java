@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.sdk.ProxyPool;
-import dev.proxypool.sdk.cluster.ClusterControl;
-import dev.proxypool.sdk.cluster.ClusterRole;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.coordination.ControlRole;
+import dev.proxypool.sdk.coordination.ServeRole;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
@@ -47,7 +47,7 @@ class WorkerSnapshotMetricTest {
         Path cfg = RedisE2e.workerConfig(dir, prefix);
         var all = RedisE2e.proxies(6, Instant.now());
         try (ProxyPool source = ProxyPool.builder().background(false).build();
-                ClusterControl control = RedisE2e.control(redis, source)) {
+                ControlRole control = RedisE2e.control(redis, source)) {
             for (int i = 0; i < all.size(); i++) { // one published version per added proxy
                 source.addProxies(all.subList(i, i + 1));
                 control.publishIfChanged();
@@ -55,7 +55,7 @@ class WorkerSnapshotMetricTest {
             long published = control.publisher().version();
             assertTrue(published >= 6, "the control plane published several versions: " + published);
             try (ProxyPoolServer worker = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
-                            .role(ClusterRole.WORKER)
+                            .role(ServeRole.WORKER)
                             .configDir(dir)
                             .start();
                     HttpClient http = HttpClient.newHttpClient()) {
@@ -95,7 +95,7 @@ class WorkerSnapshotMetricTest {
                         metrics.lines().noneMatch(l -> l.startsWith("proxypool_pipeline_writer")),
                         "a worker collects nothing: no pipeline meters");
                 assertTrue(
-                        ProxyPoolInternals.engine(worker.pool()).snapshot().version() != published,
+                        EmbeddedProxyPool.engineOf(worker.pool()).snapshot().version() != published,
                         "the worker engine's own counter differs, so the test tells the two sources apart");
             }
         } finally {

@@ -7,7 +7,7 @@ import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.snapshot.PoolSnapshot;
 import dev.proxypool.sdk.config.ConfigLoader;
 import dev.proxypool.sdk.config.ProxyPoolConfig;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -106,7 +106,7 @@ class CanarySecretTest {
                             "the credential store's password reached the upstreams");
                     createClientThroughAdmin(server);
                     List<Proxy> live =
-                            ProxyPoolInternals.engine(server.pool()).snapshot().proxies();
+                            EmbeddedProxyPool.engineOf(server.pool()).snapshot().proxies();
                     assertEquals(2, live.size(), "both proxies in the snapshot before the extractions");
                     for (Proxy p : live) {
                         canaries.scan(
@@ -115,7 +115,7 @@ class CanarySecretTest {
                     }
                     canaries.scan(
                             "in-memory snapshot",
-                            ProxyPoolInternals.engine(server.pool()).snapshot().toString());
+                            EmbeddedProxyPool.engineOf(server.pool()).snapshot().toString());
                     long beforeNode = publishedVersion(redis);
                     registerNode(server, node, canaries);
                     awaitVersionAfter(redis, beforeNode); // a published snapshot version with both proxies and the node
@@ -123,7 +123,7 @@ class CanarySecretTest {
 
                     long beforeExtractions = publishedVersion(redis);
                     PoolSnapshot servedBefore =
-                            ProxyPoolInternals.engine(server.pool()).snapshot();
+                            EmbeddedProxyPool.engineOf(server.pool()).snapshot();
                     String plain = extractOne(server, null, canaries);
                     String idempotent = extractOne(server, "canary-" + UUID.randomUUID(), canaries);
                     for (String url : List.of(plain, idempotent)) {
@@ -134,7 +134,7 @@ class CanarySecretTest {
 
                     // the control plane publishes whenever the engine's snapshot changes: if the extractions
                     // changed it, the scan below must see that version
-                    if (ProxyPoolInternals.engine(server.pool()).snapshot() != servedBefore) {
+                    if (EmbeddedProxyPool.engineOf(server.pool()).snapshot() != servedBefore) {
                         awaitVersionAfter(redis, beforeExtractions);
                     }
                     scannersSeeAPlantedMarker(redis, logs);
@@ -151,7 +151,7 @@ class CanarySecretTest {
 
                     canaries.scan(
                             "in-memory snapshot after extractions",
-                            ProxyPoolInternals.engine(server.pool()).snapshot().toString());
+                            EmbeddedProxyPool.engineOf(server.pool()).snapshot().toString());
                     canaries.scan("admin snapshot proxy id used in feedback", proxyId);
                 }
                 scanConfig(canaries, config);
@@ -419,12 +419,14 @@ class CanarySecretTest {
         Await.atMost(Duration.ofSeconds(15))
                 .until(
                         "the 2 inventory proxies in the pool",
-                        () -> ProxyPoolInternals.engine(server.pool())
+                        () -> EmbeddedProxyPool.engineOf(server.pool())
                                 .snapshot()
                                 .size(),
                         n -> n >= 2);
         assertEquals(
-                2, ProxyPoolInternals.engine(server.pool()).snapshot().size(), "the inventory proxies are in the pool");
+                2,
+                EmbeddedProxyPool.engineOf(server.pool()).snapshot().size(),
+                "the inventory proxies are in the pool");
     }
 
     /** The newest cluster snapshot version in Redis: each version appends a delta with id {@code <version>-0}. */

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
@@ -95,7 +95,7 @@ class InlineCredentialsEndToEndTest {
                     .start()) {
                 awaitPool(server, 2);
                 List<Proxy> live =
-                        ProxyPoolInternals.engine(server.pool()).snapshot().proxies();
+                        EmbeddedProxyPool.engineOf(server.pool()).snapshot().proxies();
                 for (Proxy p : live) {
                     assertTrue(p.credentialRef().name().startsWith("inline-"), "derived ref: " + p.key());
                     canaries.scan(
@@ -104,7 +104,7 @@ class InlineCredentialsEndToEndTest {
                 }
                 canaries.scan(
                         "in-memory snapshot",
-                        ProxyPoolInternals.engine(server.pool()).snapshot().toString());
+                        EmbeddedProxyPool.engineOf(server.pool()).snapshot().toString());
 
                 try (HttpClient gateway = HttpClient.newBuilder()
                         .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", server.gatewayPort())))
@@ -179,13 +179,13 @@ class InlineCredentialsEndToEndTest {
         Await.atMost(Duration.ofSeconds(15))
                 .until(
                         "the " + n + " inline-credential proxies in the pool",
-                        () -> ProxyPoolInternals.engine(server.pool())
+                        () -> EmbeddedProxyPool.engineOf(server.pool())
                                 .snapshot()
                                 .size(),
                         size -> size >= n);
         assertEquals(
                 n,
-                ProxyPoolInternals.engine(server.pool()).snapshot().size(),
+                EmbeddedProxyPool.engineOf(server.pool()).snapshot().size(),
                 "both inline-credential proxies are in the pool");
     }
 

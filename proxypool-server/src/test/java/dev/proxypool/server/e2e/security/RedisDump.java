@@ -1,6 +1,6 @@
 package dev.proxypool.server.e2e.security;
 
-import dev.proxypool.sdk.cluster.SnapshotCodec;
+import dev.proxypool.sdk.coordination.SnapshotCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

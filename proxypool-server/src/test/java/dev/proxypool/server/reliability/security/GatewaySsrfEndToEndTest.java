@@ -6,11 +6,11 @@ import dev.proxypool.core.limits.RateLimiter;
 import dev.proxypool.core.security.DestinationPolicy;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.access.ServerAccess;
 import dev.proxypool.server.access.UsernameParser;
-import dev.proxypool.server.engine.AccessControl;
+import dev.proxypool.server.upstream.AccessControl;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.FakeHttpProxy;
 import dev.proxypool.testkit.FakeOrigin;
@@ -155,7 +155,7 @@ class GatewaySsrfEndToEndTest {
         Await.atMost(Duration.ofSeconds(20))
                 .until(
                         "the upstream proxy in the pool",
-                        () -> !ProxyPoolInternals.engine(server.pool())
+                        () -> !EmbeddedProxyPool.engineOf(server.pool())
                                 .snapshot()
                                 .proxies()
                                 .isEmpty());

@@ -7,7 +7,7 @@ import dev.proxypool.core.limits.RateLimiter;
 import dev.proxypool.core.security.DestinationPolicy;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.sdk.config.ConfigLoader;
-import dev.proxypool.sdk.internal.ProxyPoolInternals;
+import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.server.ProxyPoolServer;
 import dev.proxypool.server.access.ServerAccess;
 import dev.proxypool.server.access.UsernameParser;
@@ -113,7 +113,7 @@ class ResolvedDestinationsEndToEndTest {
         Await.atMost(Duration.ofSeconds(20))
                 .until(
                         "tinyproxy in the pool",
-                        () -> !ProxyPoolInternals.engine(s.pool())
+                        () -> !EmbeddedProxyPool.engineOf(s.pool())
                                 .snapshot()
                                 .proxies()
                                 .isEmpty());
