@@ -18,6 +18,10 @@ module dev.proxypool.core {
     exports dev.proxypool.core.snapshot;
     exports dev.proxypool.core.time;
     exports dev.proxypool.core.dispatch;
+    exports dev.proxypool.core.wire to
+            dev.proxypool.sdk,
+            dev.proxypool.server,
+            dev.proxypool.cli;
 
     // The engine's internals: for the SDK's implementation, the server and the CLI only.
     exports dev.proxypool.core.capacity to

@@ -4,9 +4,9 @@ import dev.proxypool.core.model.CredentialRef;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
+import dev.proxypool.core.wire.Socks5Codec;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -86,67 +86,57 @@ public final class FakeSocks5Proxy extends FakeServer {
     @Override
     void serve(Connection c) throws IOException {
         InputStream in = c.in();
-        if (SocksIo.readByte(in) != 5) {
+        Socks5Codec.Greeting greeting = Socks5Codec.read(in, Socks5Codec::decodeGreeting);
+        if (greeting.version() != Socks5Codec.VERSION) {
             return;
         }
-        byte[] methods = SocksIo.readExactly(in, SocksIo.readByte(in));
-        boolean offersNone = contains(methods, 0x00);
-        boolean offersUserPass = contains(methods, 0x02);
-        int method =
-                username != null ? (offersUserPass ? 0x02 : 0xFF) : offersNone ? 0x00 : offersUserPass ? 0x02 : 0xFF;
-        c.out().write(new byte[] {5, (byte) method});
-        if (method == 0xFF) {
+        boolean offersNone = greeting.offers(Socks5Codec.METHOD_NONE);
+        boolean offersUserPass = greeting.offers(Socks5Codec.METHOD_USER_PASSWORD);
+        int method = username != null
+                ? (offersUserPass ? Socks5Codec.METHOD_USER_PASSWORD : Socks5Codec.METHOD_NO_ACCEPTABLE)
+                : offersNone
+                        ? Socks5Codec.METHOD_NONE
+                        : offersUserPass ? Socks5Codec.METHOD_USER_PASSWORD : Socks5Codec.METHOD_NO_ACCEPTABLE;
+        c.out().write(Socks5Codec.methodChoice(method));
+        if (method == Socks5Codec.METHOD_NO_ACCEPTABLE) {
             return;
         }
-        if (method == 0x02 && !authenticate(c)) {
+        if (method == Socks5Codec.METHOD_USER_PASSWORD && !authenticate(c)) {
             return;
         }
-        if (SocksIo.readByte(in) != 5) {
+        Socks5Codec.Message request = Socks5Codec.read(in, Socks5Codec::decodeMessage);
+        if (request.version() != Socks5Codec.VERSION) {
             return;
         }
-        int command = SocksIo.readByte(in);
-        SocksIo.readByte(in); // reserved
-        int atyp = SocksIo.readByte(in);
-        String host;
-        switch (atyp) {
-            case 1 -> {
-                host = InetAddress.getByAddress(SocksIo.readExactly(in, 4)).getHostAddress();
-                byType[AddressType.IPV4.ordinal()].incrementAndGet();
-            }
-            case 3 -> {
-                host = new String(SocksIo.readExactly(in, SocksIo.readByte(in)), StandardCharsets.US_ASCII);
-                byType[AddressType.DOMAIN.ordinal()].incrementAndGet();
-            }
-            case 4 -> {
-                host = InetAddress.getByAddress(SocksIo.readExactly(in, 16)).getHostAddress();
-                byType[AddressType.IPV6.ordinal()].incrementAndGet();
-            }
-            default -> {
-                reply(c, 0x08, null);
-                return;
-            }
+        if (!request.whole()) {
+            reply(c, Socks5Codec.Reply.ADDRESS_TYPE_NOT_SUPPORTED.code(), null);
+            return;
         }
-        byte[] portBytes = SocksIo.readExactly(in, 2);
-        int port = ((portBytes[0] & 0xFF) << 8) | (portBytes[1] & 0xFF);
+        String host = request.host();
+        switch (request.addressType()) {
+            case Socks5Codec.ATYP_IPV4 -> byType[AddressType.IPV4.ordinal()].incrementAndGet();
+            case Socks5Codec.ATYP_DOMAIN -> byType[AddressType.DOMAIN.ordinal()].incrementAndGet();
+            default -> byType[AddressType.IPV6.ordinal()].incrementAndGet();
+        }
         int refused = FakeProxyBuilder.refusal(refusals, host);
         if (forcedReply != 0 || refused != 0) {
             reply(c, forcedReply != 0 ? forcedReply : refused, null);
             return;
         }
-        if (command != 1) {
-            reply(c, 0x07, null);
+        if (request.code() != Socks5Codec.CMD_CONNECT) {
+            reply(c, Socks5Codec.Reply.COMMAND_NOT_SUPPORTED.code(), null);
             return;
         }
         Socket target;
         try {
-            target = openOutbound(host, port, TARGET_CONNECT_TIMEOUT);
+            target = openOutbound(host, request.port(), TARGET_CONNECT_TIMEOUT);
         } catch (IOException e) {
             reply(c, SocksIo.socks5Reply(e), null);
             return;
         }
         try {
             tunnels.incrementAndGet();
-            reply(c, 0x00, target);
+            reply(c, Socks5Codec.Reply.SUCCEEDED.code(), target);
             Relay.run(c, target);
         } finally {
             outboundClosed(target);
@@ -154,41 +144,27 @@ public final class FakeSocks5Proxy extends FakeServer {
     }
 
     private boolean authenticate(Connection c) throws IOException {
-        InputStream in = c.in();
-        if (SocksIo.readByte(in) != 1) {
+        Socks5Codec.AuthRequest auth = Socks5Codec.read(c.in(), Socks5Codec::decodeAuthRequest);
+        if (auth.version() != Socks5Codec.AUTH_VERSION) {
             return false;
         }
-        String user = new String(SocksIo.readExactly(in, SocksIo.readByte(in)), StandardCharsets.UTF_8);
-        String pass = new String(SocksIo.readExactly(in, SocksIo.readByte(in)), StandardCharsets.UTF_8);
+        String user = new String(auth.username(), StandardCharsets.UTF_8);
+        String pass = new String(auth.password(), StandardCharsets.UTF_8);
         boolean ok = username == null || (username.equals(user) && password.equals(pass));
         if (!ok) {
             authFailures.incrementAndGet(); // before the reply: a client that read it sees the count
         }
-        c.out().write(new byte[] {1, (byte) (ok ? 0 : 1)});
+        c.out().write(Socks5Codec.authStatus(ok));
         return ok;
     }
 
     private static void reply(Connection c, int code, Socket bound) throws IOException {
-        InetAddress addr = bound == null ? InetAddress.getByAddress(new byte[4]) : bound.getLocalAddress();
-        byte[] a = addr.getAddress();
-        int port = bound == null ? 0 : bound.getLocalPort();
-        byte[] r = new byte[6 + a.length];
-        r[0] = 5;
-        r[1] = (byte) code;
-        r[3] = (byte) (addr instanceof Inet6Address ? 4 : 1);
-        System.arraycopy(a, 0, r, 4, a.length);
-        r[4 + a.length] = (byte) (port >>> 8);
-        r[5 + a.length] = (byte) port;
-        c.out().write(r);
-    }
-
-    private static boolean contains(byte[] methods, int m) {
-        for (byte b : methods) {
-            if ((b & 0xFF) == m) {
-                return true;
-            }
-        }
-        return false;
+        c.out()
+                .write(
+                        bound == null
+                                ? Socks5Codec.reply(code)
+                                : Socks5Codec.reply(
+                                        code, bound.getLocalAddress().getAddress(), bound.getLocalPort()));
     }
 
     /** Options of a {@link FakeSocks5Proxy}. */

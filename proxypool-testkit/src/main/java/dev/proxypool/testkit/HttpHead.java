@@ -1,6 +1,8 @@
 package dev.proxypool.testkit;
 
-import java.io.ByteArrayOutputStream;
+import dev.proxypool.core.wire.HeadException;
+import dev.proxypool.core.wire.HeadReader;
+import dev.proxypool.core.wire.Http1Parser;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,21 +20,30 @@ record HttpHead(String startLine, List<String[]> fields) {
     static final int MAX_LINE = 8192;
     static final int MAX_FIELDS = 100;
 
-    /** Reads a head; null on a clean end of stream before its first byte. */
+    /**
+     * Reads a head with the shared HTTP/1 parser (lenient fields); null on a clean end of stream
+     * before its first byte.
+     */
     static HttpHead read(InputStream in) throws IOException {
         String start = readLine(in, true);
         if (start == null) {
             return null;
         }
         List<String[]> fields = new ArrayList<>();
-        for (String line = readLine(in, false); !line.isEmpty(); line = readLine(in, false)) {
-            int colon = line.indexOf(':');
-            if (colon <= 0 || fields.size() >= MAX_FIELDS) {
-                throw new HttpParseException("bad header field line");
-            }
-            fields.add(new String[] {
-                line.substring(0, colon).trim(), line.substring(colon + 1).trim()
-            });
+        try {
+            Http1Parser.fields(
+                    HeadReader.over(in),
+                    (name, value) -> fields.add(new String[] {name, value}),
+                    MAX_LINE + 1,
+                    Integer.MAX_VALUE,
+                    MAX_FIELDS,
+                    Http1Parser.FieldRules.LENIENT);
+        } catch (HeadReader.Incomplete e) {
+            throw new EOFException("end of stream inside an HTTP head");
+        } catch (HeadException e) {
+            throw e.kind() == HeadException.Kind.FIELD_LINE_TOO_LONG
+                    ? new HttpParseException("line longer than " + MAX_LINE + " bytes")
+                    : new HttpParseException("bad header field line");
         }
         return new HttpHead(start, fields);
     }
@@ -60,24 +71,23 @@ record HttpHead(String startLine, List<String[]> fields) {
         return false;
     }
 
-    /** The three parts of a request line; throws on anything else. */
+    /** The three parts of a request line (the shared parser's); throws on anything else. */
     String[] requestLine() throws HttpParseException {
-        String[] parts = startLine.split(" ", -1);
-        if (parts.length != 3 || parts[0].isEmpty() || parts[1].isEmpty() || !parts[2].startsWith("HTTP/1.")) {
+        try {
+            Http1Parser.RequestLine l = Http1Parser.requestLine(startLine);
+            return new String[] {l.method(), l.target(), l.http11() ? "HTTP/1.1" : "HTTP/1.0"};
+        } catch (HeadException e) {
             throw new HttpParseException("bad request line");
         }
-        return parts;
     }
 
-    /** The status code of a status line; throws on anything else. */
+    /** The status code of a status line (the shared parser's); throws on anything else. */
     int status() throws HttpParseException {
-        if (!startLine.startsWith("HTTP/1.") || startLine.length() < 12 || startLine.charAt(8) != ' ') {
-            throw new HttpParseException("bad status line");
-        }
         try {
-            return Integer.parseInt(startLine.substring(9, 12));
-        } catch (NumberFormatException e) {
-            throw new HttpParseException("bad status code");
+            return Http1Parser.statusLine(startLine).status();
+        } catch (HeadException e) {
+            throw new HttpParseException(
+                    e.kind() == HeadException.Kind.NOT_HTTP ? "bad status line" : "bad status code");
         }
     }
 
@@ -121,25 +131,19 @@ record HttpHead(String startLine, List<String[]> fields) {
 
     /** One line without its CRLF (a bare LF is accepted); null at end of stream when {@code eofOk}. */
     static String readLine(InputStream in, boolean eofOk) throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream(64);
-        while (true) {
-            int b = in.read();
-            if (b < 0) {
-                if (eofOk && line.size() == 0) {
-                    return null;
-                }
-                throw new EOFException("end of stream inside an HTTP head");
-            }
-            if (b == '\n') {
-                byte[] bytes = line.toByteArray();
-                int len = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
-                return new String(bytes, 0, len, StandardCharsets.ISO_8859_1);
-            }
-            if (line.size() >= MAX_LINE) {
-                throw new HttpParseException("line longer than " + MAX_LINE + " bytes");
-            }
-            line.write(b);
+        String line;
+        try {
+            line = HeadReader.over(in).nextLine(MAX_LINE + 1);
+        } catch (HeadReader.Incomplete e) {
+            line = null;
+            eofOk = false;
+        } catch (HeadException e) {
+            throw new HttpParseException("line longer than " + MAX_LINE + " bytes");
         }
+        if (line == null && !eofOk) {
+            throw new EOFException("end of stream inside an HTTP head");
+        }
+        return line;
     }
 
     /** The peer did not speak HTTP/1.x. */

@@ -1,5 +1,6 @@
 package dev.proxypool.testkit;
 
+import dev.proxypool.core.wire.Socks5Codec;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,11 +47,10 @@ final class SocksIo {
     /** Why a target connect failed, in SOCKS5 reply codes (SOCKS4 has only one failure code). */
     static int socks5Reply(IOException e) {
         return switch (e) {
-            case ConnectException _ -> 0x05; // connection refused
-            case NoRouteToHostException _ -> 0x04; // host unreachable
-            case UnknownHostException _ -> 0x04;
-            case SocketTimeoutException _ -> 0x04;
-            default -> 0x01; // general failure
+            case ConnectException _ -> Socks5Codec.Reply.CONNECTION_REFUSED.code();
+            case NoRouteToHostException _, UnknownHostException _, SocketTimeoutException _ ->
+                Socks5Codec.Reply.HOST_UNREACHABLE.code();
+            default -> Socks5Codec.Reply.GENERAL_FAILURE.code();
         };
     }
 }

@@ -1,5 +1,6 @@
 package dev.proxypool.testkit;
 
+import dev.proxypool.core.wire.Socks5Codec;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,57 +37,40 @@ final class SocksClient {
     /** Sends a SOCKS5 greeting offering {@code methods}; returns the chosen method. */
     static int socks5Greeting(Socket s, int... methods) throws IOException {
         OutputStream out = s.getOutputStream();
-        out.write(5);
-        out.write(methods.length);
-        for (int m : methods) {
-            out.write(m);
-        }
+        out.write(Socks5Codec.greeting(methods));
         out.flush();
-        byte[] reply = new byte[2];
-        new DataInputStream(s.getInputStream()).readFully(reply);
-        return reply[1] & 0xFF;
+        return twoByteReply(s);
     }
 
     /** RFC 1929 sub-negotiation; returns the status (0 = success). */
     static int socks5Auth(Socket s, String user, String pass) throws IOException {
-        byte[] u = user.getBytes(StandardCharsets.UTF_8);
-        byte[] p = pass.getBytes(StandardCharsets.UTF_8);
         OutputStream out = s.getOutputStream();
-        out.write(1);
-        out.write(u.length);
-        out.write(u);
-        out.write(p.length);
-        out.write(p);
+        out.write(
+                Socks5Codec.authRequest(user.getBytes(StandardCharsets.UTF_8), pass.getBytes(StandardCharsets.UTF_8)));
         out.flush();
-        byte[] reply = new byte[2];
-        new DataInputStream(s.getInputStream()).readFully(reply);
-        return reply[1] & 0xFF;
+        return twoByteReply(s);
     }
 
     /** A SOCKS5 CONNECT with address type {@code atyp} (1, 3 or 4); returns the reply code. */
     static int socks5Connect(Socket s, int atyp, String host, int port) throws IOException {
         OutputStream out = s.getOutputStream();
-        out.write(new byte[] {5, 1, 0, (byte) atyp});
-        if (atyp == 3) {
-            byte[] name = host.getBytes(StandardCharsets.US_ASCII);
-            out.write(name.length);
-            out.write(name);
-        } else {
-            out.write(InetAddress.getByName(host).getAddress());
-        }
-        out.write(new byte[] {(byte) (port >> 8), (byte) port});
+        byte[] address = atyp == Socks5Codec.ATYP_DOMAIN
+                ? host.getBytes(StandardCharsets.US_ASCII)
+                : InetAddress.getByName(host).getAddress();
+        out.write(Socks5Codec.request(Socks5Codec.CMD_CONNECT, atyp, address, port));
         out.flush();
-        DataInputStream in = new DataInputStream(s.getInputStream());
-        byte[] head = new byte[4];
-        in.readFully(head);
-        int addrLen = switch (head[3]) {
-            case 1 -> 4;
-            case 4 -> 16;
-            case 3 -> in.readUnsignedByte();
-            default -> throw new IOException("bad ATYP in reply: " + head[3]);
-        };
-        in.readFully(new byte[addrLen + 2]);
-        return head[1] & 0xFF;
+        Socks5Codec.Message reply = Socks5Codec.read(s.getInputStream(), Socks5Codec::decodeMessage);
+        if (!reply.whole()) {
+            throw new IOException("bad ATYP in reply: " + reply.addressType());
+        }
+        return reply.code();
+    }
+
+    /** The second byte of a two-byte reply (the method choice, the RFC 1929 status). */
+    private static int twoByteReply(Socket s) throws IOException {
+        byte[] reply = new byte[2];
+        new DataInputStream(s.getInputStream()).readFully(reply);
+        return reply[1] & 0xFF;
     }
 
     static RawHttp.Response echo(Socket s, FakeOrigin origin) throws IOException {

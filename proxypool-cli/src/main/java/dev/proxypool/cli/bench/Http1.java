@@ -1,5 +1,8 @@
 package dev.proxypool.cli.bench;
 
+import dev.proxypool.core.wire.HeadException;
+import dev.proxypool.core.wire.HeadReader;
+import dev.proxypool.core.wire.Http1Parser;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,7 +14,8 @@ import java.util.Map;
 
 /**
  * Just enough HTTP/1.1 response reading for the gateway bench: the head (status and header fields,
- * first value of each name, names lower-cased) and skipping the body by its framing
+ * first value of each name, names lower-cased; read with the shared parser of {@code
+ * dev.proxypool.core.wire}) and skipping the body by its framing
  * (Content-Length, chunked, or until close). Bounded line length and field count.
  */
 public final class Http1 {
@@ -34,33 +38,36 @@ public final class Http1 {
         }
     }
 
+    /** Reads a response head with the shared HTTP/1 parser (lenient fields: first value of each name kept). */
     public static Head readHead(InputStream in) throws IOException {
         String status = readLine(in);
-        if (!status.startsWith("HTTP/1.")) {
-            throw new ProtocolException("not an HTTP/1 response");
-        }
-        int sp = status.indexOf(' ');
         int code;
         try {
-            code = Integer.parseInt(status.substring(sp + 1, Math.min(status.length(), sp + 4)));
-        } catch (RuntimeException e) {
-            throw new ProtocolException("bad status line");
+            code = Http1Parser.statusLine(status).status();
+        } catch (HeadException e) {
+            throw new ProtocolException(
+                    e.kind() == HeadException.Kind.NOT_HTTP && !status.startsWith("HTTP/1.")
+                            ? "not an HTTP/1 response"
+                            : "bad status line");
         }
         Map<String, String> fields = new HashMap<>();
-        for (int n = 0; ; n++) {
-            String line = readLine(in);
-            if (line.isEmpty()) {
-                break;
-            }
-            if (n == MAX_FIELDS) {
-                throw new ProtocolException("more than " + MAX_FIELDS + " header fields");
-            }
-            int colon = line.indexOf(':');
-            if (colon > 0) {
-                fields.putIfAbsent(
-                        line.substring(0, colon).strip().toLowerCase(Locale.ROOT),
-                        line.substring(colon + 1).strip());
-            }
+        try {
+            Http1Parser.fields(
+                    HeadReader.over(in),
+                    (name, value) -> fields.putIfAbsent(name.toLowerCase(Locale.ROOT), value),
+                    MAX_LINE + 1,
+                    Integer.MAX_VALUE,
+                    MAX_FIELDS,
+                    Http1Parser.FieldRules.LENIENT);
+        } catch (HeadReader.Incomplete e) {
+            throw new EOFException("connection closed");
+        } catch (HeadException e) {
+            throw new ProtocolException(
+                    switch (e.kind()) {
+                        case FIELD_LINE_TOO_LONG -> "line longer than " + MAX_LINE + " bytes";
+                        case TOO_MANY_FIELDS -> "more than " + MAX_FIELDS + " header fields";
+                        default -> "bad header field";
+                    });
         }
         return new Head(code, fields);
     }
@@ -132,25 +139,20 @@ public final class Http1 {
         }
     }
 
+    /** One line without its CR LF, read as the shared HTTP/1 parser reads a head's lines. */
     public static String readLine(InputStream in) throws IOException {
-        StringBuilder sb = new StringBuilder(64);
-        while (true) {
-            int c = in.read();
-            if (c < 0) {
-                throw new EOFException("connection closed");
-            }
-            if (c == '\n') {
-                int len = sb.length();
-                if (len > 0 && sb.charAt(len - 1) == '\r') {
-                    sb.setLength(len - 1);
-                }
-                return sb.toString();
-            }
-            if (sb.length() == MAX_LINE) {
-                throw new ProtocolException("line longer than " + MAX_LINE + " bytes");
-            }
-            sb.append((char) c);
+        String line;
+        try {
+            line = HeadReader.over(in).nextLine(MAX_LINE + 1);
+        } catch (HeadException e) {
+            throw new ProtocolException("line longer than " + MAX_LINE + " bytes");
+        } catch (HeadReader.Incomplete e) {
+            line = null;
         }
+        if (line == null) {
+            throw new EOFException("connection closed");
+        }
+        return line;
     }
 
     public static byte[] ascii(String s) {

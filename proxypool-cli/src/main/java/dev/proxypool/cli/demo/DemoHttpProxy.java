@@ -1,7 +1,9 @@
 package dev.proxypool.cli.demo;
 
+import dev.proxypool.core.wire.HeadException;
+import dev.proxypool.core.wire.HeadReader;
+import dev.proxypool.core.wire.Http1Parser;
 import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -81,8 +83,11 @@ public final class DemoHttpProxy extends LoopbackService {
         if (head == null) {
             return;
         }
-        String[] line = head.getFirst().split(" ");
-        if (line.length != 3 || !line[2].startsWith("HTTP/1.")) {
+        String[] line;
+        try {
+            Http1Parser.RequestLine l = Http1Parser.requestLine(head.getFirst());
+            line = new String[] {l.method(), l.target(), l.http11() ? "HTTP/1.1" : "HTTP/1.0"};
+        } catch (HeadException e) {
             answer(out, 400, "Bad Request", "not an HTTP/1.x request line\n");
             return;
         }
@@ -291,39 +296,44 @@ public final class DemoHttpProxy extends LoopbackService {
 
     /**
      * The lines of one message head up to the empty line (CRLF or bare LF), or null at end of
-     * stream before any byte. Longer than {@value #MAX_HEAD} bytes or cut off: an exception.
+     * stream before any byte: the start line as sent, then each field as {@code name: value}, read
+     * with the shared HTTP/1 parser (lenient fields). Longer than {@value #MAX_HEAD} bytes or cut
+     * off: an exception.
      */
     static List<String> readHead(InputStream in) throws IOException {
-        List<String> lines = new ArrayList<>();
-        ByteArrayOutputStream line = new ByteArrayOutputStream(128);
-        int total = 0;
-        while (true) {
-            int b = in.read();
-            if (b < 0) {
-                if (total == 0) {
-                    return null;
-                }
-                throw new IOException("message head cut off");
-            }
-            if (++total > MAX_HEAD) {
-                throw new IOException("message head longer than " + MAX_HEAD + " bytes");
-            }
-            if (b == '\n') {
-                String s = line.toString(StandardCharsets.ISO_8859_1);
-                line.reset();
-                if (s.endsWith("\r")) {
-                    s = s.substring(0, s.length() - 1);
-                }
-                if (s.isEmpty()) {
-                    if (lines.isEmpty()) {
-                        continue; // a stray empty line before a message is tolerated
+        HeadReader r = HeadReader.over(in);
+        String start;
+        try {
+            do { // a stray empty line before a message is tolerated
+                start = r.nextLine(MAX_HEAD - r.consumed());
+                if (start == null) {
+                    if (r.consumed() == 0) {
+                        return null;
                     }
-                    return lines;
+                    throw new IOException("message head cut off");
                 }
-                lines.add(s);
-            } else {
-                line.write(b);
-            }
+            } while (start.isEmpty());
+        } catch (HeadReader.Incomplete e) {
+            throw new IOException("message head cut off");
+        } catch (HeadException e) {
+            throw new IOException("message head longer than " + MAX_HEAD + " bytes");
         }
+        List<String> lines = new ArrayList<>();
+        lines.add(start);
+        try {
+            Http1Parser.fields(
+                    r,
+                    (name, value) -> lines.add(name + ": " + value),
+                    MAX_HEAD - r.consumed(),
+                    Integer.MAX_VALUE,
+                    Http1Parser.FieldRules.LENIENT);
+        } catch (HeadReader.Incomplete e) {
+            throw new IOException("message head cut off");
+        } catch (HeadException e) {
+            throw e.kind() == HeadException.Kind.HEADERS_TOO_LARGE
+                    ? new IOException("message head longer than " + MAX_HEAD + " bytes")
+                    : e;
+        }
+        return lines;
     }
 }

@@ -1,6 +1,7 @@
 package dev.proxypool.sdk.dial;
 
 import dev.proxypool.core.health.FailureKind;
+import dev.proxypool.core.wire.Socks5Codec;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -131,20 +132,22 @@ public final class Failures {
      * @return null for 0 (succeeded), else the rejection
      */
     public static HandshakeRejected socks5Reply(int rep) {
-        return switch (rep) {
-            case 0 -> null;
+        Socks5Codec.Reply reply = Socks5Codec.Reply.of(rep);
+        if (reply == null) {
+            return new HandshakeRejected(FailureKind.PROTOCOL_ERROR, Socks5Codec.Reply.describe(rep));
+        }
+        String reason = reply.meaning() + " (" + rep + ")";
+        return switch (reply) {
+            case SUCCEEDED -> null;
             // 1: servers use it for a target that does not resolve (microsocks) or cannot be reached; a proxy
             // failing every target is caught by health.passive.distinctTargetFailures
-            case 1 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "general SOCKS server failure (1)");
-            case 2 ->
-                new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "connection not allowed by ruleset (2)", true);
-            case 3 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "network unreachable (3)");
-            case 4 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "host unreachable (4)");
-            case 5 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "the target refused the connection (5)");
-            case 6 -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "TTL expired (6)");
-            case 7 -> new HandshakeRejected(FailureKind.PROTOCOL_ERROR, "command not supported (7)");
-            case 8 -> new HandshakeRejected(FailureKind.PROTOCOL_ERROR, "address type not supported (8)");
-            default -> new HandshakeRejected(FailureKind.PROTOCOL_ERROR, "unknown SOCKS5 reply code " + rep);
+            case GENERAL_FAILURE, NETWORK_UNREACHABLE, HOST_UNREACHABLE, TTL_EXPIRED ->
+                new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, reason);
+            case NOT_ALLOWED -> new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, reason, true);
+            case CONNECTION_REFUSED ->
+                new HandshakeRejected(FailureKind.UPSTREAM_UNREACHABLE, "the target refused the connection (5)");
+            case COMMAND_NOT_SUPPORTED, ADDRESS_TYPE_NOT_SUPPORTED ->
+                new HandshakeRejected(FailureKind.PROTOCOL_ERROR, reason);
         };
     }
 

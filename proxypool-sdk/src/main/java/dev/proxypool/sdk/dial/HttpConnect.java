@@ -1,6 +1,10 @@
 package dev.proxypool.sdk.dial;
 
+import dev.proxypool.core.wire.HeadException;
+import dev.proxypool.core.wire.HeadReader;
+import dev.proxypool.core.wire.Http1Parser;
 import dev.proxypool.sdk.credentials.Credentials;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -117,31 +121,21 @@ final class HttpConnect implements UpstreamHandshake.Phase {
         return CRLFCRLF.length;
     }
 
-    /** The status code of {@code HTTP/1.x SSS ...}; anything else is not an HTTP proxy. */
+    /** The status code of {@code HTTP/1.x SSS ...} (the shared HTTP/1 parser); anything else is not an HTTP proxy. */
     static int status(byte[] head, int length) throws HandshakeRejected {
-        // "HTTP/1.1 200" is 12 bytes
-        if (length < 12 || !startsWith(head, "HTTP/1.") || head[8] != ' ') {
+        try {
+            Http1Parser.StatusLine line = Http1Parser.statusLine(HeadReader.over(head, 0, length), length + 1);
+            if (line != null) {
+                return line.status();
+            }
+        } catch (HeadException e) {
+            throw Failures.protocolError(
+                    e.kind() == HeadException.Kind.NOT_HTTP
+                            ? "the reply is not HTTP"
+                            : "the reply has no HTTP status code");
+        } catch (IOException e) { // cannot happen: the head ends in a blank line
             throw Failures.protocolError("the reply is not HTTP");
         }
-        int s = 0;
-        for (int i = 9; i < 12; i++) {
-            if (head[i] < '0' || head[i] > '9') {
-                throw Failures.protocolError("the reply has no HTTP status code");
-            }
-            s = s * 10 + (head[i] - '0');
-        }
-        if (length > 12 && head[12] != ' ' && head[12] != '\r' && head[12] != '\n') {
-            throw Failures.protocolError("the reply has no HTTP status code");
-        }
-        return s;
-    }
-
-    private static boolean startsWith(byte[] b, String prefix) {
-        for (int i = 0; i < prefix.length(); i++) {
-            if (b[i] != prefix.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
+        throw Failures.protocolError("the reply is not HTTP");
     }
 }

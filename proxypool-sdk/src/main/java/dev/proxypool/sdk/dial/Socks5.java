@@ -1,144 +1,133 @@
 package dev.proxypool.sdk.dial;
 
+import static dev.proxypool.core.wire.Socks5Codec.ATYP_DOMAIN;
+import static dev.proxypool.core.wire.Socks5Codec.ATYP_IPV4;
+import static dev.proxypool.core.wire.Socks5Codec.ATYP_IPV6;
+import static dev.proxypool.core.wire.Socks5Codec.CMD_CONNECT;
+import static dev.proxypool.core.wire.Socks5Codec.METHOD_NONE;
+import static dev.proxypool.core.wire.Socks5Codec.METHOD_NO_ACCEPTABLE;
+import static dev.proxypool.core.wire.Socks5Codec.METHOD_USER_PASSWORD;
+import static dev.proxypool.core.wire.Socks5Codec.VERSION;
+
+import dev.proxypool.core.wire.HeadException;
+import dev.proxypool.core.wire.Socks5Codec;
 import dev.proxypool.sdk.credentials.Credentials;
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * The SOCKS5 CONNECT handshake (RFC 1928) with username/password authentication (RFC 1929), a
  * state of {@link UpstreamHandshake}. Without credentials only "no authentication" is offered;
  * with credentials both it and username/password are (a provider may allow-list our address). The
  * target goes as an IPv4 or IPv6 address or as a domain name (the proxy resolves it). Three round
- * trips with authentication, two without. Replies are judged by {@link Failures}.
+ * trips with authentication, two without. The messages are the shared codec's
+ * ({@link Socks5Codec}); replies are judged by {@link Failures}.
  */
 final class Socks5 implements UpstreamHandshake.Phase {
-
-    private static final int NO_AUTH = 0x00;
-    private static final int USER_PASS = 0x02;
-    private static final int NONE_ACCEPTABLE = 0xFF;
 
     private enum Step {
         METHOD,
         AUTH,
-        REPLY,
-        DOMAIN_LENGTH,
-        ADDRESS
+        REPLY
     }
 
     private final Target target;
     private final Credentials credentials;
-    private final UpstreamHandshake.Fixed message = new UpstreamHandshake.Fixed();
+    /** The reply being read: the method choice, the RFC 1929 status, or the request's reply. */
+    private final byte[] reply = new byte[4 + 1 + 255 + 2];
+
+    private int have;
     private Step step = Step.METHOD;
-    private int rep;
 
     Socks5(Target target, Credentials credentials) {
         this.target = target;
         this.credentials = credentials;
-        message.expect(2);
     }
 
     @Override
     public byte[] start() {
-        return credentials == null ? new byte[] {5, 1, NO_AUTH} : new byte[] {5, 2, NO_AUTH, USER_PASS};
+        return credentials == null
+                ? Socks5Codec.greeting(METHOD_NONE)
+                : Socks5Codec.greeting(METHOD_NONE, METHOD_USER_PASSWORD);
     }
 
     @Override
     public boolean input(ByteBuffer in, UpstreamHandshake out) throws HandshakeRejected {
-        while (message.fill(in)) {
-            switch (step) {
-                case METHOD -> {
-                    if (message.at(0) != 5) {
-                        throw Failures.protocolError("the reply is not SOCKS5");
+        while (in.hasRemaining()) {
+            int n = Math.min(in.remaining(), wanted());
+            in.get(reply, have, n);
+            have += n;
+            if (wanted() > 0) {
+                continue;
+            }
+            ByteBuffer message = ByteBuffer.wrap(reply, 0, have);
+            have = 0;
+            try {
+                switch (step) {
+                    case METHOD -> {
+                        int method = Socks5Codec.decodeMethodChoice(message);
+                        if (method == METHOD_NO_ACCEPTABLE) {
+                            throw Failures.socks5NoMethod(credentials != null);
+                        }
+                        if (method == METHOD_USER_PASSWORD && credentials != null) {
+                            out.send(authentication(credentials));
+                            step = Step.AUTH;
+                        } else if (method == METHOD_NONE) {
+                            out.send(request(target));
+                            step = Step.REPLY;
+                        } else {
+                            throw Failures.protocolError("the proxy chose a method not offered: " + method);
+                        }
                     }
-                    int method = message.at(1);
-                    if (method == NONE_ACCEPTABLE) {
-                        throw Failures.socks5NoMethod(credentials != null);
-                    }
-                    if (method == USER_PASS && credentials != null) {
-                        out.send(authentication(credentials));
-                        next(Step.AUTH, 2);
-                    } else if (method == NO_AUTH) {
+                    case AUTH -> {
+                        HandshakeRejected refused = Failures.socks5AuthStatus(Socks5Codec.decodeAuthStatus(message));
+                        if (refused != null) {
+                            throw refused;
+                        }
                         out.send(request(target));
-                        next(Step.REPLY, 4);
-                    } else {
-                        throw Failures.protocolError("the proxy chose a method not offered: " + method);
+                        step = Step.REPLY;
+                    }
+                    case REPLY -> { // the bound address and port: read, not used
+                        Socks5Codec.Message r = Socks5Codec.decodeMessage(message);
+                        if (r.version() != VERSION) {
+                            throw Failures.protocolError("the reply is not SOCKS5");
+                        }
+                        if (!r.whole()) {
+                            throw Failures.protocolError("bad address type in the reply");
+                        }
+                        HandshakeRejected refused = Failures.socks5Reply(r.code());
+                        if (refused != null) {
+                            throw refused;
+                        }
+                        return true;
                     }
                 }
-                case AUTH -> {
-                    if (message.at(0) != 1 && message.at(0) != 5) {
-                        throw Failures.protocolError("the authentication reply is not RFC 1929");
-                    }
-                    HandshakeRejected refused = Failures.socks5AuthStatus(message.at(1));
-                    if (refused != null) {
-                        throw refused;
-                    }
-                    out.send(request(target));
-                    next(Step.REPLY, 4);
-                }
-                case REPLY -> {
-                    if (message.at(0) != 5) {
-                        throw Failures.protocolError("the reply is not SOCKS5");
-                    }
-                    rep = message.at(1);
-                    switch (message.at(3)) {
-                        case 1 -> next(Step.ADDRESS, 4 + 2);
-                        case 4 -> next(Step.ADDRESS, 16 + 2);
-                        case 3 -> next(Step.DOMAIN_LENGTH, 1);
-                        default -> throw Failures.protocolError("bad address type in the reply");
-                    }
-                }
-                case DOMAIN_LENGTH -> next(Step.ADDRESS, message.at(0) + 2);
-                case ADDRESS -> { // bound address and port: consumed, not used
-                    HandshakeRejected refused = Failures.socks5Reply(rep);
-                    if (refused != null) {
-                        throw refused;
-                    }
-                    return true;
-                }
+            } catch (HeadException e) {
+                throw Failures.protocolError(e.getMessage());
             }
         }
         return false;
     }
 
-    private void next(Step s, int size) {
-        step = s;
-        message.expect(size);
-    }
-
     @Override
     public int wanted() {
-        return message.missing();
+        return step == Step.REPLY ? Socks5Codec.missing(ByteBuffer.wrap(reply, 0, have)) : 2 - have;
     }
 
     private static byte[] authentication(Credentials credentials) {
         byte[] user = credentials.username().getBytes(StandardCharsets.UTF_8);
         byte[] pass = credentials.password().reveal().getBytes(StandardCharsets.UTF_8);
-        byte[] msg = new byte[3 + user.length + pass.length];
-        msg[0] = 1;
-        msg[1] = (byte) user.length;
-        System.arraycopy(user, 0, msg, 2, user.length);
-        msg[2 + user.length] = (byte) pass.length;
-        System.arraycopy(pass, 0, msg, 3 + user.length, pass.length);
-        Arrays.fill(pass, (byte) 0);
+        byte[] msg = Socks5Codec.authRequest(user, pass);
+        Socks5Codec.wipe(pass);
         return msg;
     }
 
     static byte[] request(Target target) {
-        ByteArrayOutputStream r = new ByteArrayOutputStream(32);
-        r.writeBytes(new byte[] {5, 1, 0});
-        switch (target.kind()) {
-            case IPV4 -> r.write(1);
-            case IPV6 -> r.write(4);
-            case DOMAIN -> {
-                r.write(3);
-                r.write(target.address().length);
-            }
-        }
-        r.writeBytes(target.address());
-        r.write(target.port() >>> 8);
-        r.write(target.port());
-        return r.toByteArray();
+        int type = switch (target.kind()) {
+            case IPV4 -> ATYP_IPV4;
+            case IPV6 -> ATYP_IPV6;
+            case DOMAIN -> ATYP_DOMAIN;
+        };
+        return Socks5Codec.request(CMD_CONNECT, type, target.address(), target.port());
     }
 }

@@ -1,5 +1,8 @@
 package dev.proxypool.sdk.validate;
 
+import dev.proxypool.core.wire.HeadException;
+import dev.proxypool.core.wire.HeadReader;
+import dev.proxypool.core.wire.Http1Parser;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -83,38 +86,51 @@ final class ReplyReader {
         return out.toByteArray();
     }
 
+    /** One head with the shared HTTP/1 parser (lenient fields: a third party's proxy wrote them). */
     private static Head readHead(InputStream in) throws IOException {
-        String statusLine = line(in, true);
-        if (statusLine.length() < 12 || !statusLine.startsWith("HTTP/1.") || statusLine.charAt(8) != ' ') {
-            throw new NotHttp("the reply is not HTTP");
+        HeadReader r = HeadReader.over(in);
+        Http1Parser.StatusLine status;
+        try {
+            status = Http1Parser.statusLine(r, MAX_LINE + 1);
+        } catch (HeadException e) {
+            throw switch (e.kind()) {
+                case STATUS_LINE_TOO_LONG -> lineTooLong();
+                case NOT_HTTP -> new NotHttp("the reply is not HTTP");
+                default -> new NotHttp("the reply has no HTTP status code");
+            };
+        } catch (HeadReader.Incomplete e) {
+            throw insideHead();
         }
-        int status = 0;
-        for (int i = 9; i < 12; i++) {
-            char c = statusLine.charAt(i);
-            if (c < '0' || c > '9') {
-                throw new NotHttp("the reply has no HTTP status code");
-            }
-            status = status * 10 + (c - '0');
-        }
-        if (status < 100 || (statusLine.length() > 12 && statusLine.charAt(12) != ' ')) {
-            throw new NotHttp("the reply has no HTTP status code");
+        if (status == null) {
+            throw new EOFException("the connection ended before a response");
         }
         List<Map.Entry<String, String>> fields = new ArrayList<>();
-        while (true) {
-            String l = line(in, false);
-            if (l.isEmpty()) {
-                return new Head(status, fields);
-            }
-            if (fields.size() == MAX_FIELDS) {
-                throw new NotHttp("more than " + MAX_FIELDS + " header fields");
-            }
-            int colon = l.indexOf(':');
-            if (colon <= 0 || l.charAt(0) == ' ' || l.charAt(0) == '\t') {
-                throw new NotHttp("a malformed header field");
-            }
-            fields.add(Map.entry(
-                    l.substring(0, colon).trim(), l.substring(colon + 1).trim()));
+        try {
+            Http1Parser.fields(
+                    r,
+                    (name, value) -> fields.add(Map.entry(name, value)),
+                    MAX_LINE + 1,
+                    Integer.MAX_VALUE,
+                    MAX_FIELDS,
+                    Http1Parser.FieldRules.LENIENT);
+        } catch (HeadException e) {
+            throw switch (e.kind()) {
+                case FIELD_LINE_TOO_LONG -> lineTooLong();
+                case TOO_MANY_FIELDS -> new NotHttp("more than " + MAX_FIELDS + " header fields");
+                default -> new NotHttp("a malformed header field");
+            };
+        } catch (HeadReader.Incomplete e) {
+            throw insideHead();
         }
+        return new Head(status.status(), fields);
+    }
+
+    private static NotHttp lineTooLong() {
+        return new NotHttp("a response line is longer than " + MAX_LINE + " bytes");
+    }
+
+    private static EOFException insideHead() {
+        return new EOFException("the connection ended inside the response head");
     }
 
     private static long contentLength(String v) throws NotHttp {
@@ -127,7 +143,7 @@ final class ReplyReader {
 
     private static void dechunk(InputStream in, ByteArrayOutputStream out, int limit) throws IOException {
         while (true) {
-            String l = line(in, false);
+            String l = line(in);
             int semi = l.indexOf(';');
             String hex = (semi >= 0 ? l.substring(0, semi) : l).trim();
             if (hex.isEmpty() || hex.length() > 8 || !hex.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
@@ -135,7 +151,7 @@ final class ReplyReader {
             }
             long size = Long.parseLong(hex, 16);
             if (size == 0) {
-                for (int n = 0; !line(in, false).isEmpty(); n++) {
+                for (int n = 0; !line(in).isEmpty(); n++) {
                     if (n == MAX_FIELDS) {
                         throw new NotHttp("too many trailer fields");
                     }
@@ -146,7 +162,7 @@ final class ReplyReader {
                 throw new NotHttp("the body is larger than " + limit + " bytes");
             }
             copy(in, out, (int) size, true);
-            if (!line(in, false).isEmpty()) {
+            if (!line(in).isEmpty()) {
                 throw new NotHttp("a chunk is not followed by CRLF");
             }
         }
@@ -168,29 +184,20 @@ final class ReplyReader {
         }
     }
 
-    /** One line without its CR LF; {@code first}: EOF before any byte is an {@link EOFException}. */
-    private static String line(InputStream in, boolean first) throws IOException {
-        StringBuilder sb = new StringBuilder(64);
-        while (true) {
-            int b = in.read();
-            if (b < 0) {
-                throw new EOFException(
-                        first && sb.isEmpty()
-                                ? "the connection ended before a response"
-                                : "the connection ended inside the response head");
-            }
-            if (b == '\n') {
-                int len = sb.length();
-                if (len > 0 && sb.charAt(len - 1) == '\r') {
-                    sb.setLength(len - 1);
-                }
-                return sb.toString();
-            }
-            if (sb.length() == MAX_LINE) {
-                throw new NotHttp("a response line is longer than " + MAX_LINE + " bytes");
-            }
-            sb.append((char) (b & 0xFF));
+    /** One line of the chunked framing without its CR LF, as the head's lines are read. */
+    private static String line(InputStream in) throws IOException {
+        String line;
+        try {
+            line = HeadReader.over(in).nextLine(MAX_LINE + 1);
+        } catch (HeadException e) {
+            throw lineTooLong();
+        } catch (HeadReader.Incomplete e) {
+            line = null;
         }
+        if (line == null) {
+            throw insideHead();
+        }
+        return line;
     }
 
     static byte[] ascii(String s) {

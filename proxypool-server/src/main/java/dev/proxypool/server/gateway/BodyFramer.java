@@ -1,5 +1,6 @@
 package dev.proxypool.server.gateway;
 
+import dev.proxypool.core.wire.Tokens;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;

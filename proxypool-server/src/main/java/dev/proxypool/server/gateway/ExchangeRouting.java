@@ -2,6 +2,7 @@ package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.routing.RetryRule;
+import dev.proxypool.core.wire.Socks5Codec;
 import dev.proxypool.server.access.AttemptedUser;
 import io.netty.channel.EventLoop;
 import java.io.IOException;
@@ -252,7 +253,10 @@ final class ExchangeRouting {
         if (conn.socks && (conn.gw.stopping() || !RetryRule.retriesTunnel(kind, attemptNo, conn.cfg.maxAttempts()))) {
             if (conn.gw.stopping()) {
                 conn.socks5.socksReply(
-                        Socks5Wire.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
+                        Socks5Codec.Reply.GENERAL_FAILURE.code(),
+                        503,
+                        GatewayErrors.SHUTTING_DOWN,
+                        ExchangeResult.REJECTED);
             } else {
                 conn.socks5.socksFailure = Socks5Wire.failureReply(kind);
                 conn.socks5.socksUpstreamFailed(timeout);

@@ -1,5 +1,7 @@
 package dev.proxypool.server.gateway;
 
+import dev.proxypool.core.wire.Tokens;
+
 /**
  * How a message body is delimited (RFC 9112 §6), encoded in one {@code long} so the per-request
  * path allocates nothing for it: a value {@code >= 0} is a Content-Length.

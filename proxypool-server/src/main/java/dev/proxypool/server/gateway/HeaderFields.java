@@ -1,18 +1,21 @@
 package dev.proxypool.server.gateway;
 
+import dev.proxypool.core.wire.Http1Parser;
+import dev.proxypool.core.wire.Tokens;
 import java.util.Arrays;
 
 /**
  * An ordered, mutable list of header fields backed by two parallel arrays; lookup is a linear
  * case-insensitive scan, which beats a map for the 5–30 headers a request carries. Not thread-safe.
  */
-final class HeaderFields implements HeaderLookup {
+final class HeaderFields implements HeaderLookup, Http1Parser.FieldSink {
 
     private String[] names = new String[16];
     private String[] values = new String[16];
     private int size;
 
-    void add(String name, String value) {
+    @Override
+    public void add(String name, String value) {
         if (size == names.length) {
             names = Arrays.copyOf(names, size * 2);
             values = Arrays.copyOf(values, size * 2);

@@ -1,5 +1,7 @@
 package dev.proxypool.server.gateway;
 
+import dev.proxypool.core.wire.Tokens;
+
 /**
  * Which header fields stop at this hop (RFC 9110 §7.6.1): Connection and every field it names,
  * the classic hop-by-hop set, the client's proxy credentials, and the gateway's own control

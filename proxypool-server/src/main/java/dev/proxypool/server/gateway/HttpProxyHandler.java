@@ -2,6 +2,8 @@ package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.routing.RetryRule;
+import dev.proxypool.core.wire.HeadReader;
+import dev.proxypool.core.wire.Socks5Codec;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -11,8 +13,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.concurrent.ScheduledFuture;
-import java.io.ByteArrayInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -370,22 +370,15 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
 
     private void parseHead() {
         parsedAt = pending.readableBytes();
-        byte[] bytes = new byte[pending.readableBytes()];
-        pending.getBytes(pending.readerIndex(), bytes);
-        ByteArrayInputStream src = new ByteArrayInputStream(bytes);
-        WireReader r = new WireReader(src, new byte[bytes.length + 1], true);
+        HeadReader r = headReader(pending);
         RequestHead h;
         try {
             h = RequestHead.read(r, cfg);
         } catch (WireException e) {
             headFailed(e.status(), e.reason(), e.getMessage());
             return;
-        } catch (PeerIOException e) {
-            if (e.getCause() instanceof EOFException) {
-                return; // not whole yet
-            }
-            ch.close();
-            return;
+        } catch (HeadReader.Incomplete e) {
+            return; // not whole yet
         } catch (IOException e) {
             ch.close();
             return;
@@ -393,7 +386,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         if (h == null) {
             return; // only empty lines so far
         }
-        int headBytes = bytes.length - src.available() - r.buffered();
+        int headBytes = r.consumed();
         pending.skipBytes(headBytes);
         exchangeIn = headBytes;
         parsedAt = 0;
@@ -402,6 +395,20 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         cancel(firstTimer);
         firstRequest = false;
         startExchange(h);
+    }
+
+    /**
+     * The shared HTTP/1 parser over the readable bytes of {@code buf}: its backing array when it
+     * has one, else one copy of them (a head is parsed whole each time, from its first byte).
+     */
+    static HeadReader headReader(ByteBuf buf) {
+        int n = buf.readableBytes();
+        if (buf.hasArray()) {
+            return HeadReader.over(buf.array(), buf.arrayOffset() + buf.readerIndex(), n);
+        }
+        byte[] bytes = new byte[n];
+        buf.getBytes(buf.readerIndex(), bytes);
+        return HeadReader.over(bytes, 0, n);
     }
 
     private void firstRequestExpired() {
@@ -540,7 +547,7 @@ final class HttpProxyHandler extends ChannelInboundHandlerAdapter implements Ser
         logStatus = 200;
         logExplain = ex;
         if (socks) {
-            socks5.writeSocksReply(Socks5Wire.REP_SUCCEEDED);
+            socks5.writeSocksReply(Socks5Codec.Reply.SUCCEEDED.code());
         } else {
             StringBuilder sb = new StringBuilder(160).append("HTTP/1.1 200 Connection established\r\n");
             ex.appendTo(sb);

@@ -2,12 +2,12 @@ package dev.proxypool.server.gateway;
 
 import dev.proxypool.core.health.FailureKind;
 import dev.proxypool.core.routing.RetryRule;
+import dev.proxypool.core.wire.HeadReader;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.util.concurrent.ScheduledFuture;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -284,10 +284,7 @@ final class PlainForward {
             if (!buf.isReadable()) {
                 return;
             }
-            byte[] bytes = new byte[buf.readableBytes()];
-            buf.getBytes(buf.readerIndex(), bytes);
-            ByteArrayInputStream src = new ByteArrayInputStream(bytes);
-            WireReader r = new WireReader(src, new byte[bytes.length + 1], false);
+            HeadReader r = HttpProxyHandler.headReader(buf);
             ResponseHead resp;
             try {
                 resp = ResponseHead.read(r, conn.cfg);
@@ -300,7 +297,7 @@ final class PlainForward {
             if (resp == null) {
                 return;
             }
-            buf.skipBytes(bytes.length - src.available() - r.buffered());
+            buf.skipBytes(r.consumed());
             if (resp.status == 101) {
                 forwardFailed(FailureKind.PROTOCOL_ERROR); // no upgrade through the gateway
                 return;

@@ -1,5 +1,8 @@
 package dev.proxypool.server.gateway;
 
+import dev.proxypool.core.wire.HeadException;
+import dev.proxypool.core.wire.HeadReader;
+import dev.proxypool.core.wire.Http1Parser;
 import java.io.IOException;
 import java.util.Set;
 
@@ -29,7 +32,6 @@ final class RequestHead {
             "UNLOCK",
             "REPORT",
             "SEARCH");
-    private static final int MAX_EMPTY_LINES = 4;
 
     final String method;
     final boolean http11;
@@ -53,52 +55,27 @@ final class RequestHead {
     }
 
     /**
-     * Reads one request head.
+     * Reads one request head with the shared HTTP/1 parser.
      *
      * @return the head, or {@code null} when the client closed the connection between requests
+     * @throws HeadReader.Incomplete the input ended inside the head (with a window: not whole yet)
      */
-    static RequestHead read(WireReader in, GatewayConfig cfg) throws IOException, WireException {
-        String line;
-        int empty = 0;
+    static RequestHead read(HeadReader in, GatewayConfig cfg) throws IOException, WireException {
+        Http1Parser.RequestLine line;
         try {
-            do {
-                line = in.readLine(cfg.maxRequestLineBytes());
-                if (line == null) {
-                    return null;
-                }
-            } while (line.isEmpty() && ++empty <= MAX_EMPTY_LINES);
-        } catch (WireReader.LineTooLongException e) {
-            throw new WireException(
-                    431,
-                    GatewayErrors.REQUEST_LINE_TOO_LONG,
-                    "request line longer than " + cfg.maxRequestLineBytes() + " bytes");
+            line = Http1Parser.requestLine(in, cfg.maxRequestLineBytes());
+        } catch (HeadException e) {
+            throw clientError(e, cfg);
         }
-        int sp1 = line.indexOf(' ');
-        int sp2 = sp1 < 0 ? -1 : line.indexOf(' ', sp1 + 1);
-        if (sp1 <= 0 || sp2 < 0 || line.indexOf(' ', sp2 + 1) >= 0 || sp2 == sp1 + 1) {
-            throw WireException.badRequest(GatewayErrors.BAD_REQUEST, "malformed request line");
+        if (line == null) {
+            return null;
         }
-        if (!Tokens.isToken(line, 0, sp1)) {
-            throw WireException.badRequest(GatewayErrors.BAD_REQUEST, "malformed method in request line");
-        }
-        String method = line.substring(0, sp1);
-        String version = line.substring(sp2 + 1);
-        boolean http11;
-        if (version.equals("HTTP/1.1")) {
-            http11 = true;
-        } else if (version.equals("HTTP/1.0")) {
-            http11 = false;
-        } else if (method.equals("PRI")) {
-            throw WireException.badRequest(GatewayErrors.UNSUPPORTED_METHOD, "HTTP/2 prior knowledge is not supported");
-        } else {
-            throw WireException.badRequest(GatewayErrors.BAD_REQUEST, "unsupported HTTP version");
-        }
+        String method = line.method();
         if (!METHODS.contains(method)) {
             throw WireException.badRequest(GatewayErrors.UNSUPPORTED_METHOD, "method not supported by the gateway");
         }
-        String rawTarget = line.substring(sp1 + 1, sp2);
         RequestTarget target =
-                method.equals("CONNECT") ? RequestTarget.connect(rawTarget) : RequestTarget.absolute(rawTarget);
+                method.equals("CONNECT") ? RequestTarget.connect(line.target()) : RequestTarget.absolute(line.target());
 
         HeaderFields headers = new HeaderFields();
         readFields(in, headers, cfg.maxHeaderBytes(), cfg.maxHeaderCount(), true);
@@ -110,10 +87,23 @@ final class RequestHead {
         if (hostFields(headers) > 1) { // RFC 9112 §3.2: more than one Host field is a 400
             throw WireException.badRequest(GatewayErrors.BAD_REQUEST, "more than one Host header");
         }
-        if (http11 && !headers.contains("Host") && !method.equals("CONNECT")) {
+        if (line.http11() && !headers.contains("Host") && !method.equals("CONNECT")) {
             throw WireException.badRequest(GatewayErrors.BAD_REQUEST, "HTTP/1.1 request without Host");
         }
-        return new RequestHead(method, http11, headers, target, framing);
+        return new RequestHead(method, line.http11(), headers, target, framing);
+    }
+
+    /** The client's answer for a request line the parser refused. */
+    private static WireException clientError(HeadException e, GatewayConfig cfg) {
+        return switch (e.kind()) {
+            case REQUEST_LINE_TOO_LONG ->
+                new WireException(
+                        431,
+                        GatewayErrors.REQUEST_LINE_TOO_LONG,
+                        "request line longer than " + cfg.maxRequestLineBytes() + " bytes");
+            case HTTP2_PREFACE -> WireException.badRequest(GatewayErrors.UNSUPPORTED_METHOD, e.getMessage());
+            default -> WireException.badRequest(GatewayErrors.BAD_REQUEST, e.getMessage());
+        };
     }
 
     private static int hostFields(HeaderFields h) {
@@ -131,50 +121,15 @@ final class RequestHead {
      *
      * @param client true: errors are the client's (400/431); false: the upstream's (502)
      */
-    static void readFields(WireReader in, HeaderFields into, int maxBytes, int maxCount, boolean client)
+    static void readFields(HeadReader in, HeaderFields into, int maxBytes, int maxCount, boolean client)
             throws IOException, WireException {
-        int total = 0;
-        while (true) {
-            String line;
-            try {
-                line = in.readLine(maxBytes - total + 2);
-            } catch (WireReader.LineTooLongException e) {
-                throw tooLarge(client, maxBytes);
-            }
-            if (line == null) {
-                throw in.unexpectedEnd("stream ended inside the header block");
-            }
-            if (line.isEmpty()) {
-                return;
-            }
-            total += line.length() + 2;
-            if (total > maxBytes || into.size() >= maxCount) {
-                throw tooLarge(client, maxBytes);
-            }
-            char first = line.charAt(0);
-            if (first == ' ' || first == '\t') {
-                throw fieldError(client, "obsolete line folding in header block");
-            }
-            int colon = line.indexOf(':');
-            if (colon < 0) {
-                throw fieldError(client, "header line without a colon");
-            }
-            if (!Tokens.isToken(line, 0, colon)) {
-                throw fieldError(client, "malformed header name");
-            }
-            int s = colon + 1;
-            int e = line.length();
-            while (s < e && Tokens.isOws(line.charAt(s))) {
-                s++;
-            }
-            while (e > s && Tokens.isOws(line.charAt(e - 1))) {
-                e--;
-            }
-            String value = line.substring(s, e);
-            if (!Tokens.isFieldValue(value)) {
-                throw fieldError(client, "bad character in header value");
-            }
-            into.add(line.substring(0, colon), value);
+        try {
+            Http1Parser.fields(in, into, maxBytes, maxCount, Http1Parser.FieldRules.STRICT);
+        } catch (HeadException e) {
+            throw switch (e.kind()) {
+                case HEADERS_TOO_LARGE, TOO_MANY_FIELDS -> tooLarge(client, maxBytes);
+                default -> fieldError(client, e.getMessage());
+            };
         }
     }
 

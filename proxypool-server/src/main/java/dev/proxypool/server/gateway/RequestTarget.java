@@ -1,5 +1,6 @@
 package dev.proxypool.server.gateway;
 
+import dev.proxypool.core.wire.Tokens;
 import java.util.Locale;
 
 /**

@@ -1,5 +1,8 @@
 package dev.proxypool.server.gateway;
 
+import dev.proxypool.core.wire.HeadException;
+import dev.proxypool.core.wire.HeadReader;
+import dev.proxypool.core.wire.Http1Parser;
 import java.io.IOException;
 
 /** A parsed upstream response head; every error in it is the upstream's (502 upstream_protocol_error). */
@@ -22,36 +25,26 @@ final class ResponseHead {
      *
      * @return the head, or {@code null} when the upstream closed before sending a byte
      */
-    static ResponseHead read(WireReader in, GatewayConfig cfg) throws IOException, WireException {
-        String line;
+    static ResponseHead read(HeadReader in, GatewayConfig cfg) throws IOException, WireException {
+        Http1Parser.StatusLine line;
         try {
-            line = in.readLine(cfg.maxRequestLineBytes());
-        } catch (WireReader.LineTooLongException e) {
-            throw new WireException(502, GatewayErrors.UPSTREAM_PROTOCOL, "upstream status line too long");
+            line = Http1Parser.statusLine(in, cfg.maxRequestLineBytes());
+        } catch (HeadException e) {
+            throw new WireException(
+                    502,
+                    GatewayErrors.UPSTREAM_PROTOCOL,
+                    switch (e.kind()) {
+                        case STATUS_LINE_TOO_LONG -> "upstream status line too long";
+                        case MALFORMED_STATUS_CODE -> "malformed upstream status code";
+                        default -> "malformed upstream status line";
+                    });
         }
         if (line == null) {
             return null;
         }
-        // HTTP/1.x SP 3DIGIT [SP reason]
-        if (line.length() < 12 || !line.startsWith("HTTP/1.") || line.charAt(8) != ' ') {
-            throw new WireException(502, GatewayErrors.UPSTREAM_PROTOCOL, "malformed upstream status line");
-        }
-        char minor = line.charAt(7);
-        int status = 0;
-        for (int i = 9; i < 12; i++) {
-            char c = line.charAt(i);
-            if (c < '0' || c > '9') {
-                throw new WireException(502, GatewayErrors.UPSTREAM_PROTOCOL, "malformed upstream status code");
-            }
-            status = status * 10 + (c - '0');
-        }
-        if (status < 100 || line.length() > 12 && line.charAt(12) != ' ') {
-            throw new WireException(502, GatewayErrors.UPSTREAM_PROTOCOL, "malformed upstream status line");
-        }
-        String reason = line.length() > 13 ? line.substring(13) : "";
         HeaderFields headers = new HeaderFields();
         RequestHead.readFields(in, headers, cfg.maxHeaderBytes(), cfg.maxHeaderCount(), false);
-        return new ResponseHead(status, reason, minor != '0', headers);
+        return new ResponseHead(line.status(), line.reasonPhrase(), line.http11(), headers);
     }
 
     /** The body framing of this response to a request with {@code method} (RFC 9112 §6.3). */

@@ -1,14 +1,13 @@
 package dev.proxypool.server.gateway;
 
+import dev.proxypool.core.wire.Socks5Codec;
 import dev.proxypool.server.access.AttemptedUser;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.EventLoop;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
@@ -40,7 +39,7 @@ final class SocksHandshake {
     HeaderFields socksHeaders;
     String socksTarget;
     /** The reply for the last tunnel that could not be opened. */
-    int socksFailure = Socks5Wire.REP_GENERAL_FAILURE;
+    int socksFailure = Socks5Codec.Reply.GENERAL_FAILURE.code();
 
     /** Handshake bytes arrived: each message is taken once whole (every field is at most 255 bytes). */
     void socksBytes() {
@@ -71,9 +70,8 @@ final class SocksHandshake {
 
     boolean socksGreeting() {
         ByteBuf b = h.pending;
-        int at = b.readerIndex();
-        int version = b.getUnsignedByte(at);
-        if (version != Socks5Wire.VERSION) {
+        int version = b.getUnsignedByte(b.readerIndex());
+        if (version != Socks5Codec.VERSION) {
             if (version == 4) {
                 h.writeClient(Unpooled.wrappedBuffer(new byte[] {0, 0x5B, 0, 0, 0, 0, 0, 0}));
             }
@@ -81,30 +79,22 @@ final class SocksHandshake {
             socksClosing(400, GatewayErrors.BAD_REQUEST);
             return false;
         }
-        if (b.readableBytes() < 2) {
-            return false;
-        }
-        int methods = b.getUnsignedByte(at + 1);
-        if (methods == 0) {
+        if (b.readableBytes() >= 2 && b.getUnsignedByte(b.readerIndex() + 1) == 0) {
             b.skipBytes(2);
             h.exchangeIn += 2;
             socksRefuseMethod(ExchangeResult.BAD_REQUEST, 400, GatewayErrors.BAD_REQUEST);
             return false;
         }
-        if (b.readableBytes() < 2 + methods) {
+        ByteBuffer view = b.nioBuffer();
+        Socks5Codec.Greeting greeting = Socks5Codec.decodeGreeting(view);
+        if (greeting == null) {
             return false;
         }
-        boolean userPassword = false;
-        boolean none = false;
-        for (int i = 0; i < methods; i++) {
-            int m = b.getUnsignedByte(at + 2 + i);
-            userPassword |= m == Socks5Wire.METHOD_USER_PASSWORD;
-            none |= m == Socks5Wire.METHOD_NONE;
-        }
-        b.skipBytes(2 + methods);
-        h.exchangeIn += 2 + methods;
-        if (userPassword) {
-            h.writeClient(Unpooled.wrappedBuffer(new byte[] {5, Socks5Wire.METHOD_USER_PASSWORD}));
+        b.skipBytes(view.position());
+        h.exchangeIn += view.position();
+        boolean none = greeting.offers(Socks5Codec.METHOD_NONE);
+        if (greeting.offers(Socks5Codec.METHOD_USER_PASSWORD)) {
+            h.writeClient(Unpooled.wrappedBuffer(Socks5Codec.methodChoice(Socks5Codec.METHOD_USER_PASSWORD)));
             h.ch.flush();
             socksPhase = SocksPhase.AUTH;
             return true;
@@ -117,7 +107,7 @@ final class SocksHandshake {
         h.logUser = client;
         socksClient = client;
         socksHeaders = new HeaderFields();
-        h.writeClient(Unpooled.wrappedBuffer(new byte[] {5, Socks5Wire.METHOD_NONE}));
+        h.writeClient(Unpooled.wrappedBuffer(Socks5Codec.methodChoice(Socks5Codec.METHOD_NONE)));
         h.ch.flush();
         socksPhase = SocksPhase.REQUEST;
         return true;
@@ -125,30 +115,22 @@ final class SocksHandshake {
 
     boolean socksAuth() {
         ByteBuf b = h.pending;
-        int at = b.readerIndex();
-        if (b.readableBytes() < 2) {
+        ByteBuffer view = b.nioBuffer();
+        Socks5Codec.AuthRequest auth = Socks5Codec.decodeAuthRequest(view);
+        if (auth == null) {
             return false;
         }
-        int version = b.getUnsignedByte(at);
-        int userLength = b.getUnsignedByte(at + 1);
-        if (b.readableBytes() < 3 + userLength) {
-            return false;
-        }
-        int passwordLength = b.getUnsignedByte(at + 2 + userLength);
-        if (b.readableBytes() < 3 + userLength + passwordLength) {
-            return false;
-        }
-        byte[] u = new byte[userLength];
-        b.getBytes(at + 2, u);
-        byte[] pw = new byte[passwordLength];
-        b.getBytes(at + 3 + userLength, pw);
-        b.skipBytes(3 + userLength + passwordLength);
-        h.exchangeIn += 3 + userLength + passwordLength;
+        b.skipBytes(view.position());
+        h.exchangeIn += view.position();
+        int version = auth.version();
+        int userLength = auth.username().length;
+        byte[] u = auth.username();
+        byte[] pw = auth.password();
         String user = new String(u, StandardCharsets.UTF_8);
         // the secret lives in this string for the authenticator only; it is never logged
         String password = new String(pw, StandardCharsets.UTF_8);
-        Arrays.fill(pw, (byte) 0);
-        String authorization = version != Socks5Wire.AUTH_VERSION || userLength == 0 || user.indexOf(':') >= 0
+        Socks5Codec.wipe(pw);
+        String authorization = version != Socks5Codec.AUTH_VERSION || userLength == 0 || user.indexOf(':') >= 0
                 ? null
                 : "Basic "
                         + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
@@ -185,12 +167,12 @@ final class SocksHandshake {
         h.logUser = client;
         if (client == null) {
             h.logAttempted = AttemptedUser.of(authorization);
-            h.writeClient(Unpooled.wrappedBuffer(new byte[] {Socks5Wire.AUTH_VERSION, 1}));
+            h.writeClient(Unpooled.wrappedBuffer(Socks5Codec.authStatus(false)));
             h.result = ExchangeResult.AUTH_REQUIRED;
             socksClosing(407, GatewayErrors.AUTH_REQUIRED);
             return;
         }
-        h.writeClient(Unpooled.wrappedBuffer(new byte[] {Socks5Wire.AUTH_VERSION, 0}));
+        h.writeClient(Unpooled.wrappedBuffer(Socks5Codec.authStatus(true)));
         h.ch.flush();
         socksClient = client;
         socksHeaders = new HeaderFields();
@@ -206,64 +188,45 @@ final class SocksHandshake {
 
     boolean socksRequest() {
         ByteBuf b = h.pending;
-        int at = b.readerIndex();
-        if (b.readableBytes() < 4) {
+        ByteBuffer view = b.nioBuffer();
+        Socks5Codec.Message request = Socks5Codec.decodeMessage(view);
+        if (request == null) {
             return false;
         }
-        int version = b.getUnsignedByte(at);
-        int command = b.getUnsignedByte(at + 1);
-        int type = b.getUnsignedByte(at + 3);
-        if (version != Socks5Wire.VERSION) {
-            socksReply(Socks5Wire.REP_GENERAL_FAILURE, 400, GatewayErrors.BAD_REQUEST, ExchangeResult.BAD_REQUEST);
-            return false;
-        }
-        int addressBytes;
-        switch (type) {
-            case Socks5Wire.ATYP_IPV4 -> addressBytes = 4;
-            case Socks5Wire.ATYP_IPV6 -> addressBytes = 16;
-            case Socks5Wire.ATYP_DOMAIN -> {
-                if (b.readableBytes() < 5) {
-                    return false;
-                }
-                addressBytes = 1 + b.getUnsignedByte(at + 4);
-            }
-            default -> {
-                socksReply(
-                        Socks5Wire.REP_ADDRESS_TYPE_NOT_SUPPORTED,
-                        400,
-                        GatewayErrors.BAD_REQUEST,
-                        ExchangeResult.BAD_REQUEST);
-                return false;
-            }
-        }
-        if (b.readableBytes() < 4 + addressBytes + 2) {
-            return false;
-        }
-        String host;
-        if (type == Socks5Wire.ATYP_DOMAIN) {
-            host = b.toString(at + 5, addressBytes - 1, StandardCharsets.ISO_8859_1);
-        } else {
-            byte[] raw = new byte[addressBytes];
-            b.getBytes(at + 4, raw);
-            try {
-                host = InetAddress.getByAddress(raw).getHostAddress(); // a literal: no lookup
-            } catch (UnknownHostException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        int port = b.getUnsignedShort(at + 4 + addressBytes);
-        b.skipBytes(4 + addressBytes + 2);
-        h.exchangeIn += 4 + addressBytes + 2;
-        if (command != Socks5Wire.CMD_CONNECT) {
+        if (request.version() != Socks5Codec.VERSION) {
             socksReply(
-                    Socks5Wire.REP_COMMAND_NOT_SUPPORTED,
+                    Socks5Codec.Reply.GENERAL_FAILURE.code(),
+                    400,
+                    GatewayErrors.BAD_REQUEST,
+                    ExchangeResult.BAD_REQUEST);
+            return false;
+        }
+        if (!request.whole()) { // an address type RFC 1928 does not define
+            socksReply(
+                    Socks5Codec.Reply.ADDRESS_TYPE_NOT_SUPPORTED.code(),
+                    400,
+                    GatewayErrors.BAD_REQUEST,
+                    ExchangeResult.BAD_REQUEST);
+            return false;
+        }
+        b.skipBytes(view.position());
+        h.exchangeIn += view.position();
+        String host = request.host();
+        int port = request.port();
+        if (request.code() != Socks5Codec.CMD_CONNECT) {
+            socksReply(
+                    Socks5Codec.Reply.COMMAND_NOT_SUPPORTED.code(),
                     400,
                     GatewayErrors.UNSUPPORTED_METHOD,
                     ExchangeResult.BAD_REQUEST);
             return false;
         }
         if (port == 0) {
-            socksReply(Socks5Wire.REP_NOT_ALLOWED, 400, GatewayErrors.BAD_CONNECT_TARGET, ExchangeResult.BAD_REQUEST);
+            socksReply(
+                    Socks5Codec.Reply.NOT_ALLOWED.code(),
+                    400,
+                    GatewayErrors.BAD_CONNECT_TARGET,
+                    ExchangeResult.BAD_REQUEST);
             return false;
         }
         RequestTarget target;
@@ -271,7 +234,10 @@ final class SocksHandshake {
             target = RequestTarget.connect((host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port);
         } catch (WireException e) { // an empty name or one with characters no host name has
             socksReply(
-                    Socks5Wire.REP_HOST_UNREACHABLE, 400, GatewayErrors.BAD_CONNECT_TARGET, ExchangeResult.BAD_REQUEST);
+                    Socks5Codec.Reply.HOST_UNREACHABLE.code(),
+                    400,
+                    GatewayErrors.BAD_CONNECT_TARGET,
+                    ExchangeResult.BAD_REQUEST);
             return false;
         }
         socksTarget = target.authority();
@@ -281,7 +247,11 @@ final class SocksHandshake {
         h.head = RequestHead.socks(target, socksHeaders);
         h.state = HttpProxyHandler.State.BUSY;
         if (h.gw.stopping()) {
-            socksReply(Socks5Wire.REP_GENERAL_FAILURE, 503, GatewayErrors.SHUTTING_DOWN, ExchangeResult.REJECTED);
+            socksReply(
+                    Socks5Codec.Reply.GENERAL_FAILURE.code(),
+                    503,
+                    GatewayErrors.SHUTTING_DOWN,
+                    ExchangeResult.REJECTED);
             return false;
         }
         h.route(1, List.of(), socksClient, Explain.NONE, false);
@@ -311,7 +281,7 @@ final class SocksHandshake {
     }
 
     void socksRefuseMethod(ExchangeResult r, int status, String reason) {
-        h.writeClient(Unpooled.wrappedBuffer(new byte[] {5, (byte) Socks5Wire.NO_ACCEPTABLE_METHOD}));
+        h.writeClient(Unpooled.wrappedBuffer(Socks5Codec.methodChoice(Socks5Codec.METHOD_NO_ACCEPTABLE)));
         h.result = r;
         socksClosing(status, reason);
     }
@@ -325,7 +295,7 @@ final class SocksHandshake {
 
     /** VER, REP, RSV, then BND.ADDR and BND.PORT 0.0.0.0:0 (the upstream's socket is not the client's business). */
     void writeSocksReply(int reply) {
-        h.writeClient(Unpooled.wrappedBuffer(new byte[] {5, (byte) reply, 0, Socks5Wire.ATYP_IPV4, 0, 0, 0, 0, 0, 0}));
+        h.writeClient(Unpooled.wrappedBuffer(Socks5Codec.reply(reply)));
     }
 
     void socksError(int status, String reason) {

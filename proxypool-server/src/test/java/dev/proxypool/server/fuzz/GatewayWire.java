@@ -1,7 +1,7 @@
 package dev.proxypool.server.fuzz;
 
+import dev.proxypool.core.wire.HeadReader;
 import dev.proxypool.server.gateway.GatewayConfig;
-import java.io.ByteArrayInputStream;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The gateway's request-head parser ({@code RequestHead.read} over a {@code WireReader}), reached
+ * The gateway's request-head parser ({@code RequestHead.read} over the shared {@link HeadReader}), reached
  * from this package through method handles: the parser is package-private by design and the fuzz
  * suite lives apart from the gateway's own tests. A renamed member fails every fuzz test at class
  * initialization, loudly, never by skipping.
@@ -17,7 +17,6 @@ import java.util.List;
 final class GatewayWire {
 
     private static final String PKG = "dev.proxypool.server.gateway.";
-    private static final MethodHandle NEW_READER;
     private static final MethodHandle READ;
     private static final MethodHandle STATUS;
     private static final MethodHandle REASON;
@@ -33,21 +32,15 @@ final class GatewayWire {
     private static final MethodHandle PORT;
     private static final MethodHandle PATH;
     private static final Class<?> WIRE_EXCEPTION;
-    private static final Class<?> PEER_IO_EXCEPTION;
 
     static {
         try {
-            Class<?> reader = Class.forName(PKG + "WireReader");
+            Class<?> reader = HeadReader.class;
             Class<?> head = Class.forName(PKG + "RequestHead");
             Class<?> fields = Class.forName(PKG + "HeaderFields");
             Class<?> target = Class.forName(PKG + "RequestTarget");
             WIRE_EXCEPTION = Class.forName(PKG + "WireException");
-            PEER_IO_EXCEPTION = Class.forName(PKG + "PeerIOException");
             MethodHandles.Lookup l = MethodHandles.privateLookupIn(head, MethodHandles.lookup());
-            NEW_READER = l.findConstructor(
-                            reader,
-                            MethodType.methodType(void.class, java.io.InputStream.class, int.class, boolean.class))
-                    .asType(MethodType.methodType(Object.class, java.io.InputStream.class, int.class, boolean.class));
             READ = l.findStatic(head, "read", MethodType.methodType(head, reader, GatewayConfig.class))
                     .asType(MethodType.methodType(Object.class, Object.class, GatewayConfig.class));
             STATUS = l.findVirtual(WIRE_EXCEPTION, "status", MethodType.methodType(int.class))
@@ -90,12 +83,12 @@ final class GatewayWire {
     private GatewayWire() {}
 
     /**
-     * Parses one head the way a connection does. Exceptions other than the two documented ones
-     * (the refusal and the client's I/O failure) propagate: they are findings.
+     * Parses one head the way a connection does, over the bytes as they arrived. Exceptions other
+     * than the two documented ones (the refusal and the input ending inside the head) propagate:
+     * they are findings.
      */
-    static Result parse(byte[] input, int bufferBytes, GatewayConfig cfg) throws Throwable {
-        Object reader =
-                NEW_READER.invokeExact((java.io.InputStream) new ByteArrayInputStream(input), bufferBytes, true);
+    static Result parse(byte[] input, GatewayConfig cfg) throws Throwable {
+        Object reader = HeadReader.over(input, 0, input.length);
         Object head;
         try {
             head = READ.invokeExact(reader, cfg);
@@ -104,7 +97,7 @@ final class GatewayWire {
                 return new Refused(
                         (int) STATUS.invokeExact((Object) t), (String) REASON.invokeExact((Object) t), t.getMessage());
             }
-            if (PEER_IO_EXCEPTION.isInstance(t)) {
+            if (t instanceof HeadReader.Incomplete) {
                 return new Closed(t.getMessage());
             }
             throw t;

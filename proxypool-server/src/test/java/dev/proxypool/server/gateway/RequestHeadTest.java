@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
+import dev.proxypool.core.wire.HeadReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
@@ -18,8 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RequestHeadTest {
 
     private static RequestHead parse(String raw) throws IOException, WireException {
-        WireReader r = new WireReader(new ByteArrayInputStream(raw.getBytes(StandardCharsets.ISO_8859_1)), 1024, true);
-        return RequestHead.read(r, GatewayConfig.DEFAULTS);
+        byte[] bytes = raw.getBytes(StandardCharsets.ISO_8859_1);
+        return RequestHead.read(HeadReader.over(bytes, 0, bytes.length), GatewayConfig.DEFAULTS);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proxypool.core.wire.Socks5Codec;
 import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.TestPorts;
 import java.io.ByteArrayOutputStream;
@@ -172,12 +173,12 @@ class SocksWireTest {
         ipv6[20] = (byte) (closed >> 8);
         ipv6[21] = (byte) closed;
         try (Socket s = connect()) {
-            assertArrayEquals(failure(Socks5Wire.REP_CONNECTION_REFUSED), handshake(s, ipv6));
+            assertArrayEquals(failure(Socks5Codec.Reply.CONNECTION_REFUSED.code()), handshake(s, ipv6));
             assertEquals(0, rest(s).length, "closed after the failure reply");
         }
         try (Socket s = connect()) {
             byte[] ipv4 = bytes(5, 1, 0, 1, 127, 0, 0, 1, closed >> 8, closed & 0xFF);
-            assertArrayEquals(failure(Socks5Wire.REP_CONNECTION_REFUSED), handshake(s, ipv4));
+            assertArrayEquals(failure(Socks5Codec.Reply.CONNECTION_REFUSED.code()), handshake(s, ipv4));
         }
         stillServes();
     }
@@ -258,23 +259,26 @@ class SocksWireTest {
         for (int command : new int[] {2, 3, 9}) {
             try (Socket s = connect()) {
                 byte[] request = bytes(5, command, 0, 1, 127, 0, 0, 1, origin.port() >> 8, origin.port() & 0xFF);
-                assertArrayEquals(failure(Socks5Wire.REP_COMMAND_NOT_SUPPORTED), handshake(s, request));
+                assertArrayEquals(failure(Socks5Codec.Reply.COMMAND_NOT_SUPPORTED.code()), handshake(s, request));
                 assertEquals(0, rest(s).length);
             }
         }
         try (Socket s = connect()) {
             assertArrayEquals(
-                    failure(Socks5Wire.REP_ADDRESS_TYPE_NOT_SUPPORTED), handshake(s, bytes(5, 1, 0, 7, 1, 2)));
+                    failure(Socks5Codec.Reply.ADDRESS_TYPE_NOT_SUPPORTED.code()),
+                    handshake(s, bytes(5, 1, 0, 7, 1, 2)));
         }
         try (Socket s = connect()) { // a name no host has
             assertArrayEquals(
-                    failure(Socks5Wire.REP_HOST_UNREACHABLE), handshake(s, connectDomain("bad host\r\n", 80)));
+                    failure(Socks5Codec.Reply.HOST_UNREACHABLE.code()),
+                    handshake(s, connectDomain("bad host\r\n", 80)));
         }
         try (Socket s = connect()) {
-            assertArrayEquals(failure(Socks5Wire.REP_HOST_UNREACHABLE), handshake(s, connectDomain("", 80)));
+            assertArrayEquals(failure(Socks5Codec.Reply.HOST_UNREACHABLE.code()), handshake(s, connectDomain("", 80)));
         }
         try (Socket s = connect()) {
-            assertArrayEquals(failure(Socks5Wire.REP_NOT_ALLOWED), handshake(s, connectDomain("localhost", 0)));
+            assertArrayEquals(
+                    failure(Socks5Codec.Reply.NOT_ALLOWED.code()), handshake(s, connectDomain("localhost", 0)));
         }
         stillServes();
     }
@@ -300,7 +304,8 @@ class SocksWireTest {
         }
         try (Socket s = connect()) { // request with version 4 after a good login
             assertArrayEquals(
-                    failure(Socks5Wire.REP_GENERAL_FAILURE), handshake(s, bytes(4, 1, 0, 1, 127, 0, 0, 1, 0, 80)));
+                    failure(Socks5Codec.Reply.GENERAL_FAILURE.code()),
+                    handshake(s, bytes(4, 1, 0, 1, 127, 0, 0, 1, 0, 80)));
         }
         stillServes();
     }

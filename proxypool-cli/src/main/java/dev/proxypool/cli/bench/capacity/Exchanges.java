@@ -3,6 +3,7 @@ package dev.proxypool.cli.bench.capacity;
 import dev.proxypool.cli.bench.GatewayClient;
 import dev.proxypool.cli.bench.Http1;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.core.wire.Socks5Codec;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -203,28 +204,21 @@ final class Exchanges implements AutoCloseable {
             OutputStream out = s.getOutputStream();
             InputStream in = s.getInputStream();
             String u = user(session);
-            out.write(u == null ? new byte[] {5, 1, 0} : new byte[] {5, 1, 2});
+            out.write(Socks5Codec.greeting(u == null ? Socks5Codec.METHOD_NONE : Socks5Codec.METHOD_USER_PASSWORD));
             out.flush();
             byte[] method = in.readNBytes(2);
             if (method.length < 2) {
                 throw new EOFException();
             }
-            if (method[1] == 2 && u != null) {
-                byte[] name = u.getBytes(StandardCharsets.UTF_8);
-                byte[] pass = target.secret().getBytes(StandardCharsets.UTF_8);
-                byte[] auth = new byte[3 + name.length + pass.length];
-                auth[0] = 1;
-                auth[1] = (byte) name.length;
-                System.arraycopy(name, 0, auth, 2, name.length);
-                auth[2 + name.length] = (byte) pass.length;
-                System.arraycopy(pass, 0, auth, 3 + name.length, pass.length);
-                out.write(auth);
+            if (method[1] == Socks5Codec.METHOD_USER_PASSWORD && u != null) {
+                out.write(Socks5Codec.authRequest(
+                        u.getBytes(StandardCharsets.UTF_8), target.secret().getBytes(StandardCharsets.UTF_8)));
                 out.flush();
                 byte[] status = in.readNBytes(2);
-                if (status.length < 2 || status[1] != 0) {
+                if (status.length < 2 || status[1] != Socks5Codec.AUTH_SUCCEEDED) {
                     throw new StatusException("socks_auth");
                 }
-            } else if (method[1] != 0) {
+            } else if (method[1] != Socks5Codec.METHOD_NONE) {
                 throw new StatusException("socks_method");
             }
             return s;
@@ -235,22 +229,16 @@ final class Exchanges implements AutoCloseable {
     }
 
     private static void socksConnect(InputStream in, OutputStream out) throws IOException {
-        out.write(new byte[] {5, 1, 0, 1, 127, 0, 0, 1, (byte) (TUNNEL_PORT >> 8), (byte) TUNNEL_PORT});
+        out.write(Socks5Codec.request(
+                Socks5Codec.CMD_CONNECT, Socks5Codec.ATYP_IPV4, new byte[] {127, 0, 0, 1}, TUNNEL_PORT));
         out.flush();
-        byte[] head = in.readNBytes(4);
-        if (head.length < 4) {
-            throw new EOFException();
+        Socks5Codec.Message reply = Socks5Codec.read(in, Socks5Codec::decodeMessage);
+        if (reply.code() != Socks5Codec.Reply.SUCCEEDED.code()) {
+            throw new StatusException("socks_reply_" + (byte) reply.code());
         }
-        if (head[1] != 0) {
-            throw new StatusException("socks_reply_" + head[1]);
+        if (!reply.whole()) {
+            throw new Http1.ProtocolException("bad SOCKS5 address type");
         }
-        int addr = switch (head[3]) {
-            case 1 -> 4;
-            case 4 -> 16;
-            case 3 -> in.read();
-            default -> throw new Http1.ProtocolException("bad SOCKS5 address type");
-        };
-        in.skipNBytes(addr + 2L);
     }
 
     static String statusKind(String prefix, Http1.Head head) {

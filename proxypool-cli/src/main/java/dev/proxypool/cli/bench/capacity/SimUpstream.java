@@ -1,7 +1,10 @@
 package dev.proxypool.cli.bench.capacity;
 
 import dev.proxypool.cli.bench.Http1;
+import dev.proxypool.core.wire.HeadReader;
+import dev.proxypool.core.wire.Http1Parser;
 import java.io.BufferedInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -113,17 +116,23 @@ public final class SimUpstream implements AutoCloseable {
             } catch (IOException e) {
                 return; // idle keep-alive connection closed by the gateway
             }
-            long contentLength = 0;
-            while (true) {
-                String line = Http1.readLine(in);
-                if (line.isEmpty()) {
-                    break;
-                }
-                if (line.regionMatches(true, 0, "content-length:", 0, 15)) {
-                    contentLength = Long.parseLong(line.substring(15).strip());
-                }
+            long[] contentLength = {0};
+            try {
+                Http1Parser.fields(
+                        HeadReader.over(in),
+                        (name, value) -> {
+                            if (name.equalsIgnoreCase("content-length")) {
+                                contentLength[0] = Long.parseLong(value);
+                            }
+                        },
+                        Integer.MAX_VALUE,
+                        1 << 20,
+                        1000,
+                        Http1Parser.FieldRules.LENIENT);
+            } catch (HeadReader.Incomplete e) {
+                throw new EOFException("connection closed");
             }
-            in.skipNBytes(contentLength);
+            in.skipNBytes(contentLength[0]);
             FailureShares.Outcome outcome = failures.pick(random.nextDouble());
             if (outcome == FailureShares.Outcome.REFUSE || outcome == FailureShares.Outcome.RESET) {
                 reset(c);

@@ -1,7 +1,7 @@
-package dev.proxypool.server.gateway;
+package dev.proxypool.core.wire;
 
 /** Character-class checks and comma-list scans of HTTP/1.1 (RFC 9110 §5.6), without regex. */
-final class Tokens {
+public final class Tokens {
 
     private static final boolean[] TCHAR = new boolean[128];
 
@@ -20,7 +20,8 @@ final class Tokens {
 
     private Tokens() {}
 
-    static boolean isToken(String s, int from, int to) {
+    /** Is {@code s[from, to)} a non-empty token (tchar only)? */
+    public static boolean isToken(String s, int from, int to) {
         if (from >= to) {
             return false;
         }
@@ -34,7 +35,7 @@ final class Tokens {
     }
 
     /** A field value may hold visible octets, SP and HTAB, nothing else (no CR, LF or NUL). */
-    static boolean isFieldValue(String s) {
+    public static boolean isFieldValue(String s) {
         for (int i = 0, n = s.length(); i < n; i++) {
             char c = s.charAt(i);
             if (c < 0x20 && c != '\t' || c == 0x7f) {
@@ -45,34 +46,21 @@ final class Tokens {
     }
 
     /** Does the comma-separated list {@code list} contain {@code token}, case-insensitively? */
-    static boolean contains(String list, String token) {
-        int n = list.length();
-        int i = 0;
-        while (i < n) {
-            int comma = list.indexOf(',', i);
-            int end = comma < 0 ? n : comma;
-            int s = i;
-            int e = end;
-            while (s < e && isOws(list.charAt(s))) {
-                s++;
-            }
-            while (e > s && isOws(list.charAt(e - 1))) {
-                e--;
-            }
-            if (e - s == token.length() && list.regionMatches(true, s, token, 0, e - s)) {
-                return true;
-            }
-            i = end + 1;
-        }
-        return false;
+    public static boolean contains(String list, String token) {
+        return matches(list, token, 1) > 0;
     }
 
     /** How many elements of the comma-separated list {@code list} equal {@code token}, case-insensitively. */
-    static int count(String list, String token) {
+    public static int count(String list, String token) {
+        return matches(list, token, Integer.MAX_VALUE);
+    }
+
+    /** The elements of {@code list} equal to {@code token} (OWS around each ignored), counting up to {@code enough}. */
+    private static int matches(String list, String token, int enough) {
         int n = list.length();
         int found = 0;
         int i = 0;
-        while (i < n) {
+        while (i < n && found < enough) {
             int comma = list.indexOf(',', i);
             int end = comma < 0 ? n : comma;
             int s = i;
@@ -92,17 +80,18 @@ final class Tokens {
     }
 
     /** The last element of a comma-separated list, trimmed ("gzip, chunked" gives "chunked"). */
-    static String last(String list) {
+    public static String last(String list) {
         int comma = list.lastIndexOf(',');
         return list.substring(comma + 1).strip();
     }
 
-    static boolean isOws(char c) {
+    /** Optional whitespace: SP or HTAB. */
+    public static boolean isOws(char c) {
         return c == ' ' || c == '\t';
     }
 
     /** Parses a non-negative decimal of at most 18 digits, or returns -1. */
-    static long parseLength(String s) {
+    public static long parseLength(String s) {
         int n = s.length();
         if (n == 0 || n > 18) {
             return -1;
