@@ -1,10 +1,11 @@
 package dev.proxypool.testkit;
 
+import dev.proxypool.core.wire.ChunkedBody;
+import dev.proxypool.core.wire.HeadException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 
 /** Copies HTTP/1.1 message bodies by their framing (Content-Length, chunked, or until close). */
 final class HttpBody {
@@ -61,37 +62,16 @@ final class HttpBody {
         }
     }
 
-    /** Copies a chunked body verbatim, framing included, through the last chunk and trailers. */
+    /** Copies (or, with a null {@code out}, discards) a chunked body verbatim, framing included, through the last chunk and trailers. */
     static void copyChunked(InputStream in, OutputStream out) throws IOException {
-        while (true) {
-            String sizeLine = HttpHead.readLine(in, false);
-            int semi = sizeLine.indexOf(';');
-            long size;
-            try {
-                size = Long.parseLong((semi >= 0 ? sizeLine.substring(0, semi) : sizeLine).trim(), 16);
-            } catch (NumberFormatException e) {
-                throw new HttpHead.HttpParseException("bad chunk size");
-            }
-            writeLine(out, sizeLine);
-            if (size == 0) {
-                for (String t = HttpHead.readLine(in, false); ; t = HttpHead.readLine(in, false)) {
-                    writeLine(out, t);
-                    if (t.isEmpty()) {
-                        return;
-                    }
-                }
-            }
-            copyExactly(in, out, size);
-            if (!HttpHead.readLine(in, false).isEmpty()) {
-                throw new HttpHead.HttpParseException("chunk not followed by CRLF");
-            }
-            writeLine(out, "");
-        }
-    }
-
-    private static void writeLine(OutputStream out, String line) throws IOException {
-        if (out != null) {
-            out.write((line + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        try {
+            ChunkedBody.copyFramed(
+                    in,
+                    out == null ? OutputStream.nullOutputStream() : out,
+                    HttpHead.MAX_LINE + 1,
+                    HttpHead.MAX_FIELDS);
+        } catch (HeadException e) {
+            throw new HttpHead.HttpParseException(e.getMessage());
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.proxypool.testkit;
 
+import dev.proxypool.core.wire.ChunkedBody;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
@@ -101,18 +102,6 @@ public final class RawHttp {
     }
 
     private static void dechunk(InputStream in, OutputStream out) throws IOException {
-        while (true) {
-            String line = HttpHead.readLine(in, false);
-            int semi = line.indexOf(';');
-            long size = Long.parseLong((semi >= 0 ? line.substring(0, semi) : line).trim(), 16);
-            if (size == 0) {
-                while (!HttpHead.readLine(in, false).isEmpty()) {
-                    // trailers
-                }
-                return;
-            }
-            HttpBody.copyExactly(in, out, size);
-            HttpHead.readLine(in, false);
-        }
+        ChunkedBody.copyData(in, out, Long.MAX_VALUE, HttpHead.MAX_LINE + 1, HttpHead.MAX_FIELDS);
     }
 }

@@ -1,5 +1,6 @@
 package dev.proxypool.cli.bench;
 
+import dev.proxypool.core.wire.ChunkedBody;
 import dev.proxypool.core.wire.HeadException;
 import dev.proxypool.core.wire.HeadReader;
 import dev.proxypool.core.wire.Http1Parser;
@@ -98,30 +99,20 @@ public final class Http1 {
             skipExactly(in, n);
             return true;
         }
-        in.transferTo(OutputSink.INSTANCE);
+        in.transferTo(OutputStream.nullOutputStream());
         return false;
     }
 
     private static void skipChunked(InputStream in) throws IOException {
-        while (true) {
-            String line = readLine(in);
-            int semi = line.indexOf(';');
-            long size;
-            try {
-                size = Long.parseLong((semi < 0 ? line : line.substring(0, semi)).strip(), 16);
-            } catch (NumberFormatException e) {
-                throw new ProtocolException("bad chunk size");
-            }
-            if (size == 0) {
-                while (!readLine(in).isEmpty()) {
-                    // trailer fields
-                }
-                return;
-            }
-            skipExactly(in, size);
-            if (!readLine(in).isEmpty()) {
-                throw new ProtocolException("chunk not followed by CRLF");
-            }
+        try {
+            ChunkedBody.copyData(in, OutputStream.nullOutputStream(), Long.MAX_VALUE, MAX_LINE + 1, MAX_FIELDS);
+        } catch (HeadReader.Incomplete e) {
+            throw new EOFException("connection closed mid-body");
+        } catch (HeadException e) {
+            throw new ProtocolException(
+                    e.kind() == HeadException.Kind.LINE_TOO_LONG
+                            ? "line longer than " + MAX_LINE + " bytes"
+                            : e.getMessage());
         }
     }
 
@@ -164,16 +155,5 @@ public final class Http1 {
         public ProtocolException(String message) {
             super(message);
         }
-    }
-
-    /** Discards bytes. */
-    private static final class OutputSink extends OutputStream {
-        static final OutputSink INSTANCE = new OutputSink();
-
-        @Override
-        public void write(int b) {}
-
-        @Override
-        public void write(byte[] b, int off, int len) {}
     }
 }

@@ -46,6 +46,12 @@ public final class HeadException extends IOException {
         MALFORMED_FIELD_NAME,
         /** A control character (other than HTAB) in a field value. */
         BAD_FIELD_VALUE,
+        /** A chunk-size line that is not 1 to 15 hex digits (extensions after {@code ;} aside). */
+        MALFORMED_CHUNK_SIZE,
+        /** A chunk's data not followed by CRLF. */
+        CHUNK_NOT_TERMINATED,
+        /** A chunked body larger than the reader's limit. */
+        BODY_TOO_LARGE,
         /** A SOCKS5 message that breaks RFC 1928 / RFC 1929. */
         SOCKS5_PROTOCOL
     }

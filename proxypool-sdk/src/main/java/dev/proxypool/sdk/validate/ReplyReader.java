@@ -1,5 +1,6 @@
 package dev.proxypool.sdk.validate;
 
+import dev.proxypool.core.wire.ChunkedBody;
 import dev.proxypool.core.wire.HeadException;
 import dev.proxypool.core.wire.HeadReader;
 import dev.proxypool.core.wire.Http1Parser;
@@ -142,29 +143,19 @@ final class ReplyReader {
     }
 
     private static void dechunk(InputStream in, ByteArrayOutputStream out, int limit) throws IOException {
-        while (true) {
-            String l = line(in);
-            int semi = l.indexOf(';');
-            String hex = (semi >= 0 ? l.substring(0, semi) : l).trim();
-            if (hex.isEmpty() || hex.length() > 8 || !hex.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
-                throw new NotHttp("a malformed chunk size");
-            }
-            long size = Long.parseLong(hex, 16);
-            if (size == 0) {
-                for (int n = 0; !line(in).isEmpty(); n++) {
-                    if (n == MAX_FIELDS) {
-                        throw new NotHttp("too many trailer fields");
-                    }
-                }
-                return;
-            }
-            if (out.size() + size > limit) {
-                throw new NotHttp("the body is larger than " + limit + " bytes");
-            }
-            copy(in, out, (int) size, true);
-            if (!line(in).isEmpty()) {
-                throw new NotHttp("a chunk is not followed by CRLF");
-            }
+        try {
+            ChunkedBody.copyData(in, out, limit - out.size(), MAX_LINE + 1, MAX_FIELDS);
+        } catch (HeadReader.Incomplete e) {
+            throw insideHead();
+        } catch (HeadException e) {
+            throw switch (e.kind()) {
+                case LINE_TOO_LONG -> lineTooLong();
+                case TOO_MANY_FIELDS -> new NotHttp("too many trailer fields");
+                case BODY_TOO_LARGE -> new NotHttp("the body is larger than " + limit + " bytes");
+                default -> new NotHttp(e.getMessage()); // a malformed chunk size, a chunk not followed by CRLF
+            };
+        } catch (EOFException e) {
+            throw new EOFException("the connection ended inside the body");
         }
     }
 
@@ -182,22 +173,6 @@ final class ReplyReader {
             out.write(buf, 0, r);
             left -= r;
         }
-    }
-
-    /** One line of the chunked framing without its CR LF, as the head's lines are read. */
-    private static String line(InputStream in) throws IOException {
-        String line;
-        try {
-            line = HeadReader.over(in).nextLine(MAX_LINE + 1);
-        } catch (HeadException e) {
-            throw lineTooLong();
-        } catch (HeadReader.Incomplete e) {
-            line = null;
-        }
-        if (line == null) {
-            throw insideHead();
-        }
-        return line;
     }
 
     static byte[] ascii(String s) {
