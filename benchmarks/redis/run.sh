@@ -132,7 +132,7 @@ baseline > "$RAW/base2"
   echo "## RedisPoolStore.extract (Jedis 8, pooled connections, one EVALSHA per call)"
   echo
   echo "Pool: 4 upstreams, 2 protocols, 8 countries x 2 types. 2-label filter = country and type (1/16 of"
-  echo "the pool matches): the composite range of the declared dimensions (store.index.dimensions)."
+  echo "the pool matches): the set of the combination country x type of the declared dimensions (store.index.dimensions), popped with SPOP."
   echo "trivial EVALSHA/s: \`return 1\` with one key, from the same Java client and threads, measured just"
   echo "before each pool's rows; ratio = extractions/s over it. script µs/call: wall time inside EVALSHA"
   echo "(INFO commandstats), inflated when Redis is preempted on busy cores; Redis CPU µs/call: CPU of"
