@@ -342,12 +342,8 @@ public final class EmbeddedProxyPool implements ProxyPool {
      * @throws IllegalArgumentException naming the upstream whose source cannot be built (nothing changed)
      */
     public static void reconfigureCollection(ProxyPool pool, ProxyPoolConfig next) {
-        of(pool).reconfigure(next);
-    }
-
-    private boolean reconfigure(ProxyPoolConfig next) {
-        pipeline.reconfigure(next.providers(), next.upstreams(), registries.apply(providerTypes(next.providers())));
-        return true;
+        EmbeddedProxyPool p = of(pool);
+        p.pipeline.reconfigure(next.providers(), next.upstreams(), p.registries.apply(providerTypes(next.providers())));
     }
 
     /**
