@@ -138,6 +138,9 @@ baseline > "$RAW/base2"
   echo "(INFO commandstats), inflated when Redis is preempted on busy cores; Redis CPU µs/call: CPU of"
   echo "Redis' main thread per call (INFO cpu: script plus network I/O), which preemption does not inflate."
   echo "'half extracted': the 100k pool after unfiltered extractions took it down to 50,000."
+  echo "The floor table (last): scripts doing only what every layout keeping the guarantees must do for a"
+  echo "count=1 filtered extraction (pop, take out of the available set, retire, count), called like the"
+  echo "store's fast path on a fresh pool of their own: not the product path, how low it could go here."
   echo
   cat "$RAW/rows"
   echo

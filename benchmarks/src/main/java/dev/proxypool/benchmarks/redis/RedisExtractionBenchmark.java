@@ -158,6 +158,126 @@ public final class RedisExtractionBenchmark {
                 deletePrefix(prefix);
             }
         }
+        floorRows(100_000 / shrink);
+    }
+
+    /** Scripts measuring the floor of a count=1 filtered extraction (floorRows): name, commands, source. */
+    static final String[][] FLOOR_SCRIPTS = {
+        {"nothing: `return {0}`", "0", "return { 0 }"},
+        {"pop and take: `SPOP` of the set, `SREM` of the available set", "2", """
+                for _ = 1, 8 do
+                  local id = redis.call('SPOP', KEYS[7])
+                  if not id then return { 0 } end
+                  if redis.call('SREM', KEYS[3], id) == 1 then return { 3, id } end
+                end
+                return { 0 }
+                """},
+        {"pop, take, retire and count: then `HSET` of the retirement, `HINCRBY` of a counter", "4", """
+                for _ = 1, 8 do
+                  local id = redis.call('SPOP', KEYS[7])
+                  if not id then return { 0 } end
+                  if redis.call('SREM', KEYS[3], id) == 1 then
+                    redis.call('HSET', KEYS[4], id, ARGV[4])
+                    redis.call('HINCRBY', KEYS[5], 'a:floor', '-1')
+                    return { 3, id }
+                  end
+                end
+                return { 0 }
+                """},
+    };
+
+    /**
+     * The floor under a count=1 extraction with the 2-label filter on this Redis: on a fresh pool of
+     * its own ({@code size} proxies, loaded by the store), scripts that do only the part every layout
+     * keeping the guarantees must do ({@link #FLOOR_SCRIPTS}: pop a member of the filter's set, take
+     * it out of the available set so no other extraction gets it, record its retirement and count it),
+     * called by the same Java client and threads as the grid with the store's fast-path keys (the
+     * pool's r, f, a, g, n, h and the set of a country x type combination) and 5 arguments. Not the
+     * product path: a reference that says how far below the grid's script µs a design could go here.
+     * EVALSHA, where the store calls FCALL (the same cost per call, measured: benchmarks/RESULTS.md).
+     */
+    private void floorRows(int size) throws Exception {
+        String prefix = newPrefix();
+        String tag = "{" + prefix + "0}:";
+        try (RedisPoolStore store = open(prefix, StoreSettings.DEFAULTS);
+                RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
+            RedisBenchPool.load(store, size, now, 2);
+            List<String> sets = new ArrayList<>();
+            ScanParams params = new ScanParams().match(tag.replace("{", "\\{").replace("}", "\\}") + "e:*:c:*");
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<String> page = c.scan(cursor, params.count(1000));
+                sets.addAll(page.getResult());
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            if (sets.isEmpty()) {
+                throw new IllegalStateException("no combination set under " + tag + ": the layout changed");
+            }
+            System.out.println();
+            System.out.println("| floor script (" + String.format(Locale.ROOT, "%,d", size)
+                    + " proxies, a combination's set) | commands | clients | calls | calls/s | script µs/call"
+                    + " | Redis CPU µs/call |");
+            System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+            int ops = Math.min(4000, size / 20);
+            boolean warm = false;
+            for (String[] script : FLOOR_SCRIPTS) {
+                String sha = c.scriptLoad(script[2]);
+                // the first pass of the empty script warms this client path up (JIT), not reported
+                for (int threads : warm ? new int[] {1, 8} : new int[] {8, 1, 8}) {
+                    resetStats();
+                    double cpuBefore = serverCpuSeconds();
+                    int perThread = ops / threads;
+                    ExecutorService pool = Executors.newFixedThreadPool(threads);
+                    CountDownLatch go = new CountDownLatch(1);
+                    List<Future<?>> parts = new ArrayList<>();
+                    for (int t = 0; t < threads; t++) {
+                        int me = t;
+                        parts.add(pool.submit(() -> {
+                            SplittableRandom random = new SplittableRandom(3000L + me);
+                            go.await();
+                            for (int i = 0; i < perThread; i++) {
+                                String set = sets.get(random.nextInt(sets.size()));
+                                long ms = now.toEpochMilli();
+                                c.evalsha(
+                                        sha,
+                                        List.of(tag + "r", tag + "f", tag + "a", tag + "g", tag + "n", tag + "h", set),
+                                        List.of(
+                                                Long.toString(ms),
+                                                "1",
+                                                "0",
+                                                Long.toString(ms + 86_400_000L),
+                                                set.substring(tag.length() + 2)));
+                            }
+                            return null;
+                        }));
+                    }
+                    long start = ticker.read();
+                    go.countDown();
+                    for (Future<?> f : parts) {
+                        f.get();
+                    }
+                    double secs = seconds(start);
+                    pool.shutdown();
+                    double cpu = resetStats ? (serverCpuSeconds() - cpuBefore) * 1e6 / (perThread * threads) : -1;
+                    if (!warm) {
+                        warm = true;
+                        continue;
+                    }
+                    System.out.println(String.format(
+                            Locale.ROOT,
+                            "| %s | %s | %d | %,d | %,.0f | %s | %s |",
+                            script[0],
+                            script[1],
+                            threads,
+                            perThread * threads,
+                            perThread * threads / secs,
+                            Row.orNa(serverMicrosPerEvalsha()),
+                            Row.orNa(cpu)));
+                }
+            }
+        } finally {
+            deletePrefix(prefix);
+        }
     }
 
     /** The in-memory store under the same client load: one process, no Redis (no trivial script to compare). */
