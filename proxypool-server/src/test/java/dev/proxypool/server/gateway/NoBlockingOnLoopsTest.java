@@ -50,7 +50,9 @@ import org.junit.jupiter.api.io.TempDir;
  * upstream whose port refuses, serves steady traffic while the test kit's {@link LoopBlockingCheck}
  * records the loop threads: forwarded HTTP on keep-alive connections, {@code CONNECT} tunnels with a GET
  * inside, SOCKS5 with username and password and with a wrong one, a 407 without credentials and one
- * with a wrong secret (wrong secrets hashed off the loops), a refused upstream retried on another, and a destination the policy denies;
+ * with a wrong secret (wrong secrets hashed off the loops), a refused upstream retried on another, a destination the policy denies,
+ * and a request whose routing waits for a proxy ({@code onNoCandidate: wait}: none matches its filter, so it waits its
+ * {@code waitTimeout} out, off the loops, and answers 503 {@code no_candidate});
  * one client at a time, then {@value #CLIENTS} at once, so that the loops run together; the access log
  * is on. Every park, sleep, monitor wait, contended monitor, file access, host lookup and JDK socket call
  * on a loop thread is a failure, whatever its duration: no threshold of time, so a loaded machine cannot
@@ -81,6 +83,9 @@ class NoBlockingOnLoopsTest {
     private static final int ROUNDS = 12;
     /** Clients at once in the concurrent rounds: both loops busy together, on 2 cores or more. */
     private static final int CLIENTS = 4;
+
+    /** The waiting routing's {@code waitTimeout}. */
+    private static final Duration WAIT = Duration.ofMillis(200);
 
     @TempDir
     Path dir;
@@ -209,9 +214,13 @@ class NoBlockingOnLoopsTest {
                 health:
                   active: { enabled: false }
                   passive: { consecutiveFailures: 1000, minSamples: 1000000 }
-                routings: [{ name: all, strategy: roundRobin, retry: { maxAttempts: 2, budgetPercent: 100 } }]
+                routings:
+                  - { name: waiting, match: { headers: { X-Test-Routing: wait } }, filter: { labels: { country: ZZ } },
+                      onNoCandidate: wait, waitTimeout: %dms }
+                  - { name: all, strategy: roundRobin, retry: { maxAttempts: 2, budgetPercent: 100 } }
                 security: { allowDestinations: ["127.0.0.1/32"], connectPorts: [%d] }
-                """.formatted(USER, SecretHash.hash(SECRET.toCharArray(), ITERATIONS), origin.port()));
+                """.formatted(
+                        USER, SecretHash.hash(SECRET.toCharArray(), ITERATIONS), WAIT.toMillis(), origin.port()));
         ProxyPoolServer s = ProxyPoolServer.builder(ConfigLoader.load(cfg, Map.of()))
                 .configDir(dir)
                 .start();
@@ -251,6 +260,7 @@ class NoBlockingOnLoopsTest {
             missingCredentials();
             wrongSecret();
             deniedDestination();
+            waitingRouting();
         }
 
         /** {@code rounds} rounds on each of {@code clients} threads at once. */
@@ -405,6 +415,27 @@ class NoBlockingOnLoopsTest {
                                 + "\r\n\r\n",
                         false);
                 assertEquals(403, r.status(), r.header("X-ProxyPool-Error"));
+                exchanges.incrementAndGet();
+            }
+        }
+
+        /**
+         * A request of the routing that waits ({@code onNoCandidate: wait}, a filter no proxy matches): it waits
+         * {@link #WAIT} off the loops, then 503 {@code no_candidate}; the loop serves the other connections meanwhile.
+         */
+        void waitingRouting() throws IOException {
+            try (Socket s = client(server.gatewayPort())) {
+                long start = System.nanoTime();
+                RawHttp.Response r = RawHttp.exchange(
+                        RawHttp.buffered(s),
+                        s.getOutputStream(),
+                        "GET " + origin.url("/bytes?n=1") + " HTTP/1.1\r\nHost: " + origin.authority()
+                                + "\r\nX-Test-Routing: wait\r\nProxy-Authorization: " + basic(SECRET) + "\r\n\r\n",
+                        false);
+                long waited = (System.nanoTime() - start) / 1_000_000;
+                assertEquals(503, r.status(), r.header("X-ProxyPool-Error"));
+                assertEquals("no_candidate", r.header("X-ProxyPool-Error"));
+                assertTrue(waited >= WAIT.toMillis() - 20, "it waited for a proxy: " + waited + " ms");
                 exchanges.incrementAndGet();
             }
         }
