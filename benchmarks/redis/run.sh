@@ -140,7 +140,8 @@ baseline > "$RAW/base2"
   echo "'half extracted': the 100k pool after unfiltered extractions took it down to 50,000."
   echo "The floor table (last): scripts doing only what every layout keeping the guarantees must do for a"
   echo "count=1 filtered extraction (pop, take out of the available set, retire, count), called like the"
-  echo "store's fast path on a fresh pool of their own: not the product path, how low it could go here."
+  echo "store's fast path on a fresh pool of their own (not the product path: how low it could go here),"
+  echo "taking turns with the product (RedisPoolStore.extract on a second fresh pool) in the same minutes."
   echo
   cat "$RAW/rows"
   echo

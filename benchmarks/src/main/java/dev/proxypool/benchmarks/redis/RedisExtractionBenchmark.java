@@ -186,22 +186,32 @@ public final class RedisExtractionBenchmark {
                 """},
     };
 
+    /** Alternating rounds of the floor table (floorRows), and calls per variant and round. */
+    private static final int FLOOR_ROUNDS = 5;
+
     /**
-     * The floor under a count=1 extraction with the 2-label filter on this Redis: on a fresh pool of
-     * its own ({@code size} proxies, loaded by the store), scripts that do only the part every layout
-     * keeping the guarantees must do ({@link #FLOOR_SCRIPTS}: pop a member of the filter's set, take
-     * it out of the available set so no other extraction gets it, record its retirement and count it),
-     * called by the same Java client and threads as the grid with the store's fast-path keys (the
-     * pool's r, f, a, g, n, h and the set of a country x type combination) and 5 arguments. Not the
-     * product path: a reference that says how far below the grid's script µs a design could go here.
-     * EVALSHA, where the store calls FCALL (the same cost per call, measured: benchmarks/RESULTS.md).
+     * The floor under a count=1 extraction with the 2-label filter on this Redis: scripts that do only
+     * the part every layout keeping the guarantees must do ({@link #FLOOR_SCRIPTS}: pop a member of the
+     * filter's set, take it out of the available set so no other extraction gets it, record its
+     * retirement and count it), on a fresh pool of their own ({@code size} proxies, loaded by the
+     * store), called by the same Java client with the store's fast-path keys (the pool's r, f, a, g, n,
+     * h and the set of a country x type combination) and 5 arguments; and, on a second fresh pool, the
+     * product ({@code RedisPoolStore.extract}, count=1, a random 2-label filter). The variants take
+     * turns ({@value #FLOOR_ROUNDS} rounds at 1 and at 8 client threads) so each is measured in the same
+     * minutes as the others: script µs and Redis CPU per call, medians of the rounds, the range of the
+     * script µs in brackets. The floor scripts are not the product path: they say how far below the
+     * product's script time any design could go on this Redis and machine. EVALSHA, where the store
+     * calls FCALL (the same cost per call, measured: benchmarks/RESULTS.md).
      */
     private void floorRows(int size) throws Exception {
-        String prefix = newPrefix();
-        String tag = "{" + prefix + "0}:";
-        try (RedisPoolStore store = open(prefix, StoreSettings.DEFAULTS);
+        String floorPrefix = newPrefix();
+        String productPrefix = newPrefix();
+        String tag = "{" + floorPrefix + "0}:";
+        try (RedisPoolStore floorStore = open(floorPrefix, StoreSettings.DEFAULTS);
+                RedisPoolStore product = open(productPrefix, StoreSettings.DEFAULTS);
                 RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
-            RedisBenchPool.load(store, size, now, 2);
+            RedisBenchPool.load(floorStore, size, now, 2);
+            RedisBenchPool.load(product, size, now, 2);
             List<String> sets = new ArrayList<>();
             ScanParams params = new ScanParams().match(tag.replace("{", "\\{").replace("}", "\\}") + "e:*:c:*");
             String cursor = ScanParams.SCAN_POINTER_START;
@@ -213,71 +223,114 @@ public final class RedisExtractionBenchmark {
             if (sets.isEmpty()) {
                 throw new IllegalStateException("no combination set under " + tag + ": the layout changed");
             }
-            System.out.println();
-            System.out.println("| floor script (" + String.format(Locale.ROOT, "%,d", size)
-                    + " proxies, a combination's set) | commands | clients | calls | calls/s | script µs/call"
-                    + " | Redis CPU µs/call |");
-            System.out.println("|---|---:|---:|---:|---:|---:|---:|");
-            int ops = Math.min(4000, size / 20);
-            boolean warm = false;
+            List<String> shas = new ArrayList<>();
             for (String[] script : FLOOR_SCRIPTS) {
-                String sha = c.scriptLoad(script[2]);
-                // the first pass of the empty script warms this client path up (JIT), not reported
-                for (int threads : warm ? new int[] {1, 8} : new int[] {8, 1, 8}) {
-                    resetStats();
-                    double cpuBefore = serverCpuSeconds();
-                    int perThread = ops / threads;
-                    ExecutorService pool = Executors.newFixedThreadPool(threads);
-                    CountDownLatch go = new CountDownLatch(1);
-                    List<Future<?>> parts = new ArrayList<>();
-                    for (int t = 0; t < threads; t++) {
-                        int me = t;
-                        parts.add(pool.submit(() -> {
-                            SplittableRandom random = new SplittableRandom(3000L + me);
-                            go.await();
-                            for (int i = 0; i < perThread; i++) {
-                                String set = sets.get(random.nextInt(sets.size()));
-                                long ms = now.toEpochMilli();
-                                c.evalsha(
-                                        sha,
-                                        List.of(tag + "r", tag + "f", tag + "a", tag + "g", tag + "n", tag + "h", set),
-                                        List.of(
-                                                Long.toString(ms),
-                                                "1",
-                                                "0",
-                                                Long.toString(ms + 86_400_000L),
-                                                set.substring(tag.length() + 2)));
+                shas.add(c.scriptLoad(script[2]));
+            }
+            int variants = FLOOR_SCRIPTS.length + 1; // the floor scripts, then the product
+            int ops = Math.max(200, Math.min(800, size / (FLOOR_ROUNDS * variants * 4)));
+            System.out.println();
+            System.out.println("| floor (" + String.format(Locale.ROOT, "%,d", size)
+                    + " proxies, count=1, a country x type set; variants in turn, " + FLOOR_ROUNDS + " rounds of "
+                    + ops + " calls) | commands | clients | script µs/call, median [range] | Redis CPU µs/call |");
+            System.out.println("|---|---:|---:|---:|---:|");
+            for (int threads : new int[] {1, 8}) {
+                double[][] script = new double[variants][FLOOR_ROUNDS];
+                double[][] cpu = new double[variants][FLOOR_ROUNDS];
+                for (int round = -1; round < FLOOR_ROUNDS; round++) { // round -1 warms every variant up
+                    for (int v = 0; v < variants; v++) {
+                        String sha = v < shas.size() ? shas.get(v) : null;
+                        int seed = 3000 + round * 100 + v * 10;
+                        resetStats();
+                        double cpuBefore = serverCpuSeconds();
+                        parallel(threads, ops, seed, random -> {
+                            if (sha == null) {
+                                store(product, RedisBenchPool.twoLabelFilter(random));
+                                return;
                             }
-                            return null;
-                        }));
+                            String set = sets.get(random.nextInt(sets.size()));
+                            long ms = now.toEpochMilli();
+                            c.evalsha(
+                                    sha,
+                                    List.of(tag + "r", tag + "f", tag + "a", tag + "g", tag + "n", tag + "h", set),
+                                    List.of(
+                                            Long.toString(ms),
+                                            "1",
+                                            "0",
+                                            Long.toString(ms + 86_400_000L),
+                                            set.substring(tag.length() + 2)));
+                        });
+                        if (round >= 0) {
+                            script[v][round] = serverMicrosPerEvalsha();
+                            cpu[v][round] = resetStats
+                                    ? (serverCpuSeconds() - cpuBefore) * 1e6 / ((ops / threads) * threads)
+                                    : -1;
+                        }
                     }
-                    long start = ticker.read();
-                    go.countDown();
-                    for (Future<?> f : parts) {
-                        f.get();
-                    }
-                    double secs = seconds(start);
-                    pool.shutdown();
-                    double cpu = resetStats ? (serverCpuSeconds() - cpuBefore) * 1e6 / (perThread * threads) : -1;
-                    if (!warm) {
-                        warm = true;
-                        continue;
-                    }
+                }
+                for (int v = 0; v < variants; v++) {
+                    double[] sorted = script[v].clone();
+                    java.util.Arrays.sort(sorted);
                     System.out.println(String.format(
                             Locale.ROOT,
-                            "| %s | %s | %d | %,d | %,.0f | %s | %s |",
-                            script[0],
-                            script[1],
+                            "| %s | %s | %d | %s [%s–%s] | %s |",
+                            v < FLOOR_SCRIPTS.length
+                                    ? FLOOR_SCRIPTS[v][0]
+                                    : "**the product**: `RedisPoolStore.extract`, a random 2-label filter",
+                            v < FLOOR_SCRIPTS.length ? FLOOR_SCRIPTS[v][1] : "7",
                             threads,
-                            perThread * threads,
-                            perThread * threads / secs,
-                            Row.orNa(serverMicrosPerEvalsha()),
-                            Row.orNa(cpu)));
+                            Row.orNa(median(script[v])),
+                            Row.orNa(sorted[0]),
+                            Row.orNa(sorted[sorted.length - 1]),
+                            Row.orNa(median(cpu[v]))));
                 }
             }
         } finally {
-            deletePrefix(prefix);
+            deletePrefix(floorPrefix);
+            deletePrefix(productPrefix);
         }
+    }
+
+    /** One count=1 extraction with {@code filter} that must extract (the pool is large enough). */
+    private void store(RedisPoolStore store, dev.proxypool.core.extract.ExtractionFilter filter) {
+        if (!(store.extract(ExtractionRequest.builder(1).filter(filter).build(), now)
+                instanceof ExtractionResult.Extracted)) {
+            throw new IllegalStateException("the floor table's product pool ran dry");
+        }
+    }
+
+    /** {@code ops} calls of {@code call} split over {@code threads} threads started together. */
+    private static void parallel(int threads, int ops, long seed, java.util.function.Consumer<SplittableRandom> call)
+            throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<?>> parts = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                long mine = seed + t;
+                parts.add(pool.submit(() -> {
+                    SplittableRandom random = new SplittableRandom(mine);
+                    go.await();
+                    for (int i = 0; i < ops / threads; i++) {
+                        call.accept(random);
+                    }
+                    return null;
+                }));
+            }
+            go.countDown();
+            for (Future<?> f : parts) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     /** The in-memory store under the same client load: one process, no Redis (no trivial script to compare). */
