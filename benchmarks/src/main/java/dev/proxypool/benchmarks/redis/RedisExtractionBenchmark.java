@@ -1,5 +1,6 @@
 package dev.proxypool.benchmarks.redis;
 
+import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.ExtractionRequest;
 import dev.proxypool.core.extract.ExtractionResult;
 import dev.proxypool.core.extract.MemoryPoolStore;
@@ -11,6 +12,7 @@ import dev.proxypool.sdk.redis.RedisStoreConfig;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -19,6 +21,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
@@ -270,7 +273,7 @@ public final class RedisExtractionBenchmark {
                 }
                 for (int v = 0; v < variants; v++) {
                     double[] sorted = script[v].clone();
-                    java.util.Arrays.sort(sorted);
+                    Arrays.sort(sorted);
                     System.out.println(String.format(
                             Locale.ROOT,
                             "| %s | %s | %d | %s [%s–%s] | %s |",
@@ -292,7 +295,7 @@ public final class RedisExtractionBenchmark {
     }
 
     /** One count=1 extraction with {@code filter} that must extract (the pool is large enough). */
-    private void store(RedisPoolStore store, dev.proxypool.core.extract.ExtractionFilter filter) {
+    private void store(RedisPoolStore store, ExtractionFilter filter) {
         if (!(store.extract(ExtractionRequest.builder(1).filter(filter).build(), now)
                 instanceof ExtractionResult.Extracted)) {
             throw new IllegalStateException("the floor table's product pool ran dry");
@@ -300,8 +303,7 @@ public final class RedisExtractionBenchmark {
     }
 
     /** {@code ops} calls of {@code call} split over {@code threads} threads started together. */
-    private static void parallel(int threads, int ops, long seed, java.util.function.Consumer<SplittableRandom> call)
-            throws Exception {
+    private static void parallel(int threads, int ops, long seed, Consumer<SplittableRandom> call) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             CountDownLatch go = new CountDownLatch(1);
@@ -328,7 +330,7 @@ public final class RedisExtractionBenchmark {
 
     private static double median(double[] values) {
         double[] sorted = values.clone();
-        java.util.Arrays.sort(sorted);
+        Arrays.sort(sorted);
         int n = sorted.length;
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
