@@ -216,13 +216,7 @@ public final class RedisExtractionBenchmark {
             RedisBenchPool.load(floorStore, size, now, 2);
             RedisBenchPool.load(product, size, now, 2);
             List<String> sets = new ArrayList<>();
-            ScanParams params = new ScanParams().match(tag.replace("{", "\\{").replace("}", "\\}") + "e:*:c:*");
-            String cursor = ScanParams.SCAN_POINTER_START;
-            do {
-                ScanResult<String> page = c.scan(cursor, params.count(1000));
-                sets.addAll(page.getResult());
-                cursor = page.getCursor();
-            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            scan(c, tag.replace("{", "\\{").replace("}", "\\}") + "e:*:c:*", 1000, sets::addAll);
             if (sets.isEmpty()) {
                 throw new IllegalStateException("no combination set under " + tag + ": the layout changed");
             }
@@ -248,7 +242,7 @@ public final class RedisExtractionBenchmark {
                         double cpuBefore = serverCpuSeconds();
                         parallel(threads, ops, seed, random -> {
                             if (sha == null) {
-                                store(product, RedisBenchPool.twoLabelFilter(random));
+                                extractOne(product, RedisBenchPool.twoLabelFilter(random));
                                 return;
                             }
                             String set = sets.get(random.nextInt(sets.size()));
@@ -295,15 +289,18 @@ public final class RedisExtractionBenchmark {
     }
 
     /** One count=1 extraction with {@code filter} that must extract (the pool is large enough). */
-    private void store(RedisPoolStore store, ExtractionFilter filter) {
+    private void extractOne(RedisPoolStore store, ExtractionFilter filter) {
         if (!(store.extract(ExtractionRequest.builder(1).filter(filter).build(), now)
                 instanceof ExtractionResult.Extracted)) {
             throw new IllegalStateException("the floor table's product pool ran dry");
         }
     }
 
-    /** {@code ops} calls of {@code call} split over {@code threads} threads started together. */
-    private static void parallel(int threads, int ops, long seed, Consumer<SplittableRandom> call) throws Exception {
+    /**
+     * {@code ops / threads} calls of {@code call} on each of {@code threads} threads, started together (thread
+     * {@code t} with a random of seed {@code seed + t}); returns the seconds from the start to the last call's end.
+     */
+    private double parallel(int threads, int ops, long seed, Consumer<SplittableRandom> call) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             CountDownLatch go = new CountDownLatch(1);
@@ -319,10 +316,12 @@ public final class RedisExtractionBenchmark {
                     return null;
                 }));
             }
+            long start = ticker.read();
             go.countDown();
             for (Future<?> f : parts) {
                 f.get();
             }
+            return seconds(start);
         } finally {
             pool.shutdown();
         }
@@ -341,31 +340,15 @@ public final class RedisExtractionBenchmark {
             try (MemoryPoolStore store = new MemoryPoolStore()) {
                 RedisBenchPool.load(store, size, now, 2);
                 int perThread = ops / threads;
-                ExecutorService pool = Executors.newFixedThreadPool(threads);
-                CountDownLatch go = new CountDownLatch(1);
-                List<Future<?>> parts = new ArrayList<>();
-                for (int t = 0; t < threads; t++) {
-                    int me = t;
-                    parts.add(pool.submit(() -> {
-                        SplittableRandom random = new SplittableRandom(2000L + me);
-                        go.await();
-                        for (int i = 0; i < perThread; i++) {
-                            store.extract(
-                                    ExtractionRequest.builder(1)
-                                            .filter(RedisBenchPool.twoLabelFilter(random))
-                                            .build(),
-                                    now);
-                        }
-                        return null;
-                    }));
-                }
-                long start = ticker.read();
-                go.countDown();
-                for (Future<?> f : parts) {
-                    f.get();
-                }
-                double secs = seconds(start);
-                pool.shutdown();
+                double secs = parallel(
+                        threads,
+                        ops,
+                        2000L,
+                        random -> store.extract(
+                                ExtractionRequest.builder(1)
+                                        .filter(RedisBenchPool.twoLabelFilter(random))
+                                        .build(),
+                                now));
                 System.out.println(String.format(
                         Locale.ROOT,
                         "| %,d | memory store, 2-label filter | %d | 1 | %,d | %,.0f | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a |",
@@ -423,25 +406,7 @@ public final class RedisExtractionBenchmark {
             resetStats();
             double cpuBefore = serverCpuSeconds();
             int perThread = ops / threads;
-            ExecutorService pool = Executors.newFixedThreadPool(threads);
-            CountDownLatch go = new CountDownLatch(1);
-            List<Future<?>> parts = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                parts.add(pool.submit(() -> {
-                    go.await();
-                    for (int i = 0; i < perThread; i++) {
-                        c.evalsha(sha, List.of(key), List.of());
-                    }
-                    return null;
-                }));
-            }
-            long start = ticker.read();
-            go.countDown();
-            for (Future<?> f : parts) {
-                f.get();
-            }
-            double secs = seconds(start);
-            pool.shutdown();
+            double secs = parallel(threads, ops, 0, random -> c.evalsha(sha, List.of(key), List.of()));
             double cpu = resetStats ? (serverCpuSeconds() - cpuBefore) * 1e6 / (perThread * threads) : -1;
             return new Trivial(perThread * threads / secs, serverMicrosPerEvalsha(), cpu);
         }
@@ -500,25 +465,21 @@ public final class RedisExtractionBenchmark {
      * of a pool deleted just before.
      */
     private long poolBytes(String prefix) {
-        long sum = 0;
         try (RedisClient c = RedisClient.builder()
                 .hostAndPort(host, port)
                 .clientConfig(DefaultJedisClientConfig.builder()
                         .socketTimeoutMillis(120_000)
                         .build())
                 .build()) {
-            ScanParams params = new ScanParams().match("{" + prefix + "*").count(1000);
-            String cursor = ScanParams.SCAN_POINTER_START;
-            do {
-                ScanResult<String> page = c.scan(cursor, params);
-                for (String key : page.getResult()) {
+            long[] sum = {0};
+            scan(c, "{" + prefix + "*", 1000, keys -> {
+                for (String key : keys) {
                     Object n = c.sendCommand(Protocol.Command.MEMORY, "USAGE", key, "SAMPLES", "0");
-                    sum += n == null ? 0 : ((Number) n).longValue();
+                    sum[0] += n == null ? 0 : ((Number) n).longValue();
                 }
-                cursor = page.getCursor();
-            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            });
+            return sum[0];
         }
-        return sum;
     }
 
     private static void print(Row row) {
@@ -709,15 +670,22 @@ public final class RedisExtractionBenchmark {
                         .socketTimeoutMillis(120_000)
                         .build())
                 .build()) {
-            ScanParams params = new ScanParams().match(pattern).count(10_000);
-            String cursor = ScanParams.SCAN_POINTER_START;
-            do {
-                ScanResult<String> page = c.scan(cursor, params);
-                if (!page.getResult().isEmpty()) {
-                    c.unlink(page.getResult().toArray(String[]::new));
+            scan(c, pattern, 10_000, keys -> {
+                if (!keys.isEmpty()) {
+                    c.unlink(keys.toArray(String[]::new));
                 }
-                cursor = page.getCursor();
-            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            });
         }
+    }
+
+    /** Every key matching {@code pattern}, a SCAN page of about {@code count} keys at a time, to {@code page}. */
+    private static void scan(RedisClient c, String pattern, int count, Consumer<List<String>> page) {
+        ScanParams params = new ScanParams().match(pattern).count(count);
+        String cursor = ScanParams.SCAN_POINTER_START;
+        do {
+            ScanResult<String> result = c.scan(cursor, params);
+            page.accept(result.getResult());
+            cursor = result.getCursor();
+        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
     }
 }
