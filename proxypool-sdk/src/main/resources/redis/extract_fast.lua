@@ -15,61 +15,75 @@ Returns: {3, stored value...}: `count` proxies extracted (RedisPoolStore takes t
          dropped: the caller runs extract.lua.
 The caller (RedisPoolStore.fastCall) uses it for partial or allOrNothing (not reserve or count
 mode), no gateway reserve, no maxHealthAge, count <= 1000, no filter or a filter that is one set
-term; here also no health hold on the shard (ZCARD T h = 0), else {0}.
-Without a filter: SPOP T a count; what the fast path needs of them ready to use (HMGET T f: expiry,
-tombstone end, counter field, unpacked by cmsgpack: no stored value is parsed in Lua), tested for
-expiry and min remaining TTL.
-With a filter: SPOP of the set, up to 8 rounds of the count still missing; HMGET T f of the popped
-ids; a popped id is
-  - dropped from the set (stale: lazy cleanup) when it has no T f (removed, or collected after its
-    extraction) or its T f lacks the term (published again with other labels), or when it is not
-    in T a and is retired (T g: extracted through another set or without a filter);
+term. Health holds (T h) are tested per candidate (ZSCORE, ZMSCORE for count > 1): a held proxy is
+skipped and stays available and a member, so a pool in service, where some proxies are always
+held by a worker that sees them cooling or probing, keeps the fast path.
+Without a filter: SPOP T a, up to 8 rounds of the count still missing; what the fast path needs of
+them ready to use (HGET / HMGET T f: expiry, tombstone end, counter field, unpacked by cmsgpack: no
+stored value is parsed in Lua), tested for expiry and min remaining TTL (a failure: {0}, all taken
+back), and their holds; held ones go back into T a after the last round.
+With a filter: SPOP of the set, up to 8 rounds of the count still missing; a popped id is
+  - dropped from the set (stale: lazy cleanup) when it is not in T a and is retired (T g:
+    extracted through another set or without a filter), when it has no T f (removed, or collected
+    after its extraction), or when its T f lacks the term (published again with other labels);
   - put back into the set when it is a member but not taken: its expiry or remaining TTL fails
-    the test (it stays in T a: the general script or the purge drops it when expired), or it is
-    not in T a and not retired (reserved, or disabled: both stay members, so a release or an
-    enable needs no set key);
-  - taken when SREM T a removes it (count 1; else SMISMEMBER T a, then one SREM).
-When fewer than `count` were found (or, without a filter, any fails a test), the taken ids go back
-(SADD T a, and into the set) and the answer is {0}. Otherwise each is retired: one HSET T g of
-the tombstone ends and one HINCRBY T n per upstream, their stored values read (HMGET T r). Nothing
-of T i is touched: an extracted id's index members (and its other set memberships) wait for the
-purge, like the general script's single-term members; readers test T a.
+    the test (it stays in T a: the general script or the purge drops it when expired), it is held
+    by health, or it is not in T a and not retired (reserved, or disabled: both stay members, so a
+    release or an enable needs no set key);
+  - taken when it is in T a (count 1: SREM T a first, given back by SADD when a test fails; else
+    HMGET T f, ZMSCORE T h, SMISMEMBER T a, then one SREM).
+When fewer than `count` were found (or, without a filter, any fails the expiry test), the taken ids
+go back (SADD T a, and into the set) and the answer is {0}. Otherwise each is retired: one HSET T g
+of the tombstone ends and one HINCRBY T n per upstream, their stored values read (HMGET T r).
+Nothing of T i is touched: an extracted id's index members (and its other set memberships) wait for
+the purge, like the general script's single-term members; readers test T a.
 count=1, the common call, has its own branch before anything else is set up: SPOP without a count
 and HGET instead of HMGET (bulk replies), no tables of candidates and no function created per call
 (about 20 % less script time than the general branch in profiles on this project's VM; the
-table-free branch another ~10 %, benchmarks/RESULTS.md). A count=1 extraction: 6 commands without a filter (ZCARD, SPOP T a,
-HGET T f, HGET T r, HSET, HINCRBY), 7 with a set filter (ZCARD, SPOP of the set, HGET T f, SREM
-T a, HGET T r, HSET, HINCRBY); a stale pop costs one more round (SPOP, HGET T f, and HEXISTS T g
-when it is not in T a). ExtractionCommandCountTest.
+table-free branch another ~10 %, benchmarks/RESULTS.md). A count=1 extraction: 6 commands without a
+filter (SPOP T a, HGET T f, ZSCORE T h, HGET T r, HSET, HINCRBY), 7 with a set filter (SPOP of the
+set, SREM T a, HGET T f, ZSCORE T h, HGET T r, HSET, HINCRBY); a stale pop costs 3 more (SPOP,
+SREM, HEXISTS T g), a held one 5 (SPOP, SREM, HGET T f, ZSCORE, SADD T a).
+ExtractionCommandCountTest.
 ]]
-if redis.call('ZCARD', KEYS[6]) ~= 0 then return { 0 } end -- a health hold on the shard: extract.lua
 if ARGV[2] == '1' then
   -- the common call: no tables of candidates, no function created, single-key commands, bulk replies
   local now, min_ttl, av, term = tonumber(ARGV[1]), tonumber(ARGV[3]), KEYS[3], ARGV[5]
-  local id, t -- the taken id and its T f item
+  local id, t, back -- the taken id and its T f item; members to put back
   if term == '' then
-    id = redis.call('SPOP', av)
-    if not id then return { 0 } end
-    local f = redis.call('HGET', KEYS[2], id)
-    if f then
-      t = { cmsgpack.unpack(f) }
-      local e = t[1]
-      if e > 0 and (e <= now or e - now < min_ttl) then t = nil end
+    for _ = 1, 8 do
+      local popped = redis.call('SPOP', av)
+      if not popped then break end
+      local f = redis.call('HGET', KEYS[2], popped)
+      local u = f and { cmsgpack.unpack(f) }
+      local e = u and u[1]
+      if not u or (e > 0 and (e <= now or e - now < min_ttl)) then
+        redis.call('SADD', av, popped) -- taken back: extract.lua decides (stored before T f, or expiring)
+        break
+      end
+      local ends = redis.call('ZSCORE', KEYS[6], popped)
+      if ends and tonumber(ends) > now then
+        back = back or {}
+        back[#back + 1] = popped -- held by health: available, not extracted now
+      else
+        id, t = popped, u
+        break
+      end
     end
-    if not t then
-      redis.call('SADD', av, id) -- taken back: {0}, extract.lua decides with nothing changed
-      return { 0 }
-    end
+    if back then redis.call('SADD', av, unpack(back)) end
   else
-    local set, back = KEYS[7], nil -- members to put back
+    local set = KEYS[7]
     for _ = 1, 8 do
       local popped = redis.call('SPOP', set)
       if not popped then break end
-      local f = redis.call('HGET', KEYS[2], popped)
-      if f then -- none: not stored (removed, collected) or stored before T f: dropped
-        local u = { cmsgpack.unpack(f) }
-        local listed = false -- whether it still lists the set's term (else published again without it: dropped)
-        if u[4] == 's' then
+      local taken = redis.call('SREM', av, popped) == 1 -- taken, unless a test below gives it back
+      -- not taken and retired (T g): extracted through another set or without a filter, a stale
+      -- member: dropped without reading more
+      if taken or redis.call('HEXISTS', KEYS[4], popped) == 0 then
+        local f = redis.call('HGET', KEYS[2], popped)
+        local u = f and { cmsgpack.unpack(f) }
+        local listed = false -- whether its T f lists the set's term (else a stale member: dropped)
+        if u and u[4] == 's' then
           for k = 5, #u do
             if u[k] == term then
               listed = true
@@ -77,24 +91,38 @@ if ARGV[2] == '1' then
             end
           end
         end
-        if listed then
-          local e = u[1]
-          if e > 0 and (e <= now or e - now < min_ttl) then
+        if not taken then
+          -- reserved or disabled: stays a member (a release or an enable needs no set key); removed
+          -- or published again without the term: dropped
+          if listed then
             back = back or {}
-            back[#back + 1] = popped -- a member that fails the test: stays one, skipped here
-          elseif redis.call('SREM', av, popped) == 1 then
+            back[#back + 1] = popped
+          end
+        elseif not listed then
+          redis.call('SADD', av, popped) -- available, no longer of this set (or stored before T f)
+        else
+          local e = u[1]
+          local skip = e > 0 and (e <= now or e - now < min_ttl) -- fails the expiry test
+          if not skip then
+            local ends = redis.call('ZSCORE', KEYS[6], popped) -- false: not held
+            skip = ends and tonumber(ends) > now -- held by health (T h)
+          end
+          if skip then
+            -- stays a member and available, skipped here (an expired one is dropped by the purge or
+            -- extract.lua)
+            redis.call('SADD', av, popped)
+            back = back or {}
+            back[#back + 1] = popped
+          else
             id, t = popped, u
             break
-          elseif redis.call('HEXISTS', KEYS[4], popped) == 0 then
-            back = back or {}
-            back[#back + 1] = popped -- reserved or disabled: stays a member (retired: stale, dropped)
           end
         end
       end
     end
     if back then redis.call('SADD', set, unpack(back)) end
-    if not id then return { 0 } end
   end
+  if not id then return { 0 } end
   local v = redis.call('HGET', KEYS[1], id)
   redis.call('HSET', KEYS[4], id, t[1] > 0 and t[2] or ARGV[4])
   redis.call('HINCRBY', KEYS[5], t[3], '-1')
@@ -113,23 +141,33 @@ do
     return false
   end
   if term == '' then
-    ids = redis.call('SPOP', av, ARGV[2]) -- strings: a Lua number argument is formatted per call
-    ok = #ids == count
-    if ok then
-      local fast = redis.call('HMGET', KEYS[2], unpack(ids))
-      for j = 1, #ids do
+    local held = {} -- held by health (T h): available, not extracted now
+    for _ = 1, 8 do
+      local need = count - #ids
+      local popped = redis.call('SPOP', av, need == 1 and '1' or tostring(need)) -- strings: a Lua number is formatted per call
+      if #popped == 0 then break end
+      local fast = redis.call('HMGET', KEYS[2], unpack(popped))
+      local ends = redis.call('ZMSCORE', KEYS[6], unpack(popped))
+      for j, id in ipairs(popped) do
         local f = fast[j]
-        if not f then ok = false break end -- stored by a version before T f
-        local t = { cmsgpack.unpack(f) }
-        local e = t[1]
-        if e > 0 and (e <= now or e - now < min_ttl) then ok = false break end
-        ts[j] = t
+        local t = f and { cmsgpack.unpack(f) }
+        local e = t and t[1]
+        -- stored by a version before T f, or failing the expiry test: extract.lua decides
+        if not t or (e > 0 and (e <= now or e - now < min_ttl)) then ok = false end
+        if ends[j] and tonumber(ends[j]) > now then
+          held[#held + 1] = id
+        else
+          ids[#ids + 1], ts[#ts + 1] = id, t
+        end
       end
+      if not ok or #ids >= count then break end
     end
+    ok = ok and #ids == count
     if not ok and #ids > 0 then
       redis.call('SADD', av, unpack(ids)) -- taken back: {0}, extract.lua decides with nothing changed
       ids = {}
     end
+    if #held > 0 then redis.call('SADD', av, unpack(held)) end
   else
     local set = KEYS[7]
     local function absent(id) -- a member not in T a: retired (stale, dropped), else reserved or disabled
@@ -154,6 +192,18 @@ do
             end
           end
         end
+      end
+      if #cand > 0 then -- held by health (T h): stay members and available, skipped here
+        local ends = redis.call('ZMSCORE', KEYS[6], unpack(cand))
+        local kept, kt = {}, {}
+        for j, id in ipairs(cand) do
+          if ends[j] and tonumber(ends[j]) > now then
+            back[#back + 1] = id
+          else
+            kept[#kept + 1], kt[#kt + 1] = id, ct[j]
+          end
+        end
+        cand, ct = kept, kt
       end
       if #cand == 1 then
         if redis.call('SREM', av, cand[1]) == 1 then

@@ -150,11 +150,22 @@ public final class RedisExtractionBenchmark {
                     grid(store, size, threads, trivial, "2-label filter", 1, 1000 / shrink, true);
                     grid(store, size, threads, trivial, "2-label filter", 100, 8, true);
                 }
-                if (size == 100_000) { // the same pool after half of it was extracted
+                if (size == 100_000) { // the same pool with 1 % of it held out by health, then half extracted
+                    List<String> held = holdSome(prefix, store, size / 100);
+                    for (int threads : new int[] {1, 8}) {
+                        Trivial trivial = trivial(prefix, threads, 4000 / shrink);
+                        grid(store, size, threads, trivial, "2-label, 1% held by health", 1, 1000 / shrink, true);
+                    }
+                    store.markHealthy(held);
                     drainTo(store, size / 2);
                     for (int threads : new int[] {1, 8}) {
                         Trivial trivial = trivial(prefix, threads, 4000 / shrink);
                         grid(store, size, threads, trivial, "2-label, half extracted", 1, 1000 / shrink, true);
+                    }
+                    store.purgeExpired(now); // what a pool in service runs every 5 s: the stale members collected
+                    for (int threads : new int[] {1, 8}) {
+                        Trivial trivial = trivial(prefix, threads, 4000 / shrink);
+                        grid(store, size, threads, trivial, "2-label, half extracted, purged", 1, 1000 / shrink, true);
                     }
                 }
             } finally {
@@ -258,7 +269,7 @@ public final class RedisExtractionBenchmark {
                                             set.substring(tag.length() + 2)));
                         });
                         if (round >= 0) {
-                            script[v][round] = serverMicrosPerEvalsha();
+                            script[v][round] = scriptMicrosPer((ops / threads) * threads);
                             cpu[v][round] = resetStats
                                     ? (serverCpuSeconds() - cpuBefore) * 1e6 / ((ops / threads) * threads)
                                     : -1;
@@ -408,7 +419,20 @@ public final class RedisExtractionBenchmark {
             int perThread = ops / threads;
             double secs = parallel(threads, ops, 0, random -> c.evalsha(sha, List.of(key), List.of()));
             double cpu = resetStats ? (serverCpuSeconds() - cpuBefore) * 1e6 / (perThread * threads) : -1;
-            return new Trivial(perThread * threads / secs, serverMicrosPerEvalsha(), cpu);
+            return new Trivial(perThread * threads / secs, scriptMicrosPer(perThread * threads), cpu);
+        }
+    }
+
+    /**
+     * Holds {@code n} random available proxies out of extraction ({@code PoolStore.markUnhealthy}, as
+     * a worker's health sync does for the proxies it sees cooling or probing): a pool in service
+     * always has some.
+     */
+    private List<String> holdSome(String prefix, RedisPoolStore store, int n) {
+        try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
+            List<String> ids = c.srandmember("{" + prefix + "0}:a", n);
+            store.markUnhealthy(ids, now.plusSeconds(3600));
+            return ids;
         }
     }
 
@@ -566,7 +590,7 @@ public final class RedisExtractionBenchmark {
                 proxies,
                 secs,
                 new Latencies(all),
-                report ? serverMicrosPerEvalsha() : -1,
+                report ? scriptMicrosPer(perThread * threads) : -1,
                 cpu);
     }
 
@@ -634,18 +658,23 @@ public final class RedisExtractionBenchmark {
      * Microseconds per script call since the last reset, over EVALSHA and FCALL (the store runs its
      * pool scripts as functions), or -1 when stats are not reset (shared server) or none ran.
      */
-    private double serverMicrosPerEvalsha() {
+    /**
+     * Time inside scripts since the last {@link #resetStats} ({@code INFO commandstats} of {@code EVALSHA}
+     * and {@code FCALL}) per one of {@code calls} client calls: an extraction that runs both functions
+     * (the fast one answering {0}, then extract.lua) counts both.
+     */
+    private double scriptMicrosPer(long calls) {
         if (!resetStats) {
             return -1;
         }
-        long calls = 0;
+        long scriptCalls = 0;
         long usec = 0;
         try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
             for (String line : c.info("commandstats").split("\r?\n")) {
                 if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_fcall:")) {
                     for (String part : line.substring(line.indexOf(':') + 1).split(",")) {
                         if (part.startsWith("calls=")) {
-                            calls += Long.parseLong(part.substring("calls=".length()));
+                            scriptCalls += Long.parseLong(part.substring("calls=".length()));
                         } else if (part.startsWith("usec=")) {
                             usec += Long.parseLong(part.substring("usec=".length()));
                         }
@@ -653,7 +682,7 @@ public final class RedisExtractionBenchmark {
                 }
             }
         }
-        return calls == 0 ? -1 : (double) usec / calls;
+        return scriptCalls == 0 ? -1 : (double) usec / calls;
     }
 
     /** Deletes the pool of {@code prefix}: keys under it and its hash-tagged keys {@code {<prefix>...}}. */

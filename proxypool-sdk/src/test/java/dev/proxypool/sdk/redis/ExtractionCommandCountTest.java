@@ -52,6 +52,8 @@ class ExtractionCommandCountTest {
     private static PrivateRedisServer server;
     private static RedisPoolStore store;
     private static RedisKeys keys;
+    /** Every proxy loaded, by n. */
+    private static final List<Proxy> ALL = new ArrayList<>();
 
     @BeforeAll
     static void load() {
@@ -76,6 +78,7 @@ class ExtractionCommandCountTest {
                     .labels(Labels.of("country", COUNTRIES[n % 4], "type", n % 2 == 0 ? "residential" : "datacenter"))
                     .expiresAt(NOW.plus(Duration.ofHours(1)).plusSeconds(n))
                     .build());
+            ALL.add(proxies.getLast());
             if (proxies.size() == 500) {
                 assertEquals(500, store.upsert(proxies, NOW).added());
                 proxies.clear();
@@ -100,7 +103,7 @@ class ExtractionCommandCountTest {
             Map<String, Long> commands =
                     commandsOfOneExtraction(ExtractionRequest.builder(1).build(), ids);
             assertEquals(
-                    Map.of("zcard", 1L, "spop", 1L, "hget", 2L, "hincrby", 1L, "hset", 1L),
+                    Map.of("spop", 1L, "hget", 2L, "zscore", 1L, "hincrby", 1L, "hset", 1L),
                     commands,
                     "commands of a count=1 extraction without a filter");
         }
@@ -118,16 +121,108 @@ class ExtractionCommandCountTest {
                             .build())
                     .build();
             Map<String, Long> commands = commandsOfOneExtraction(request, ids);
-            assertEquals(
-                    Map.of(
-                            "zcard", 1L,
-                            "spop", 1L,
-                            "hget", 2L,
-                            "srem", 1L,
-                            "hincrby", 1L,
-                            "hset", 1L),
-                    commands,
-                    "commands of a count=1 extraction with a 2-label filter");
+            assertEquals(TWO_LABEL_COMMANDS, commands, "commands of a count=1 extraction with a 2-label filter");
+        }
+    }
+
+    /** SPOP of the set, SREM of the availability, HGET of T f and T r, ZSCORE of the holds, HSET, HINCRBY. */
+    private static final Map<String, Long> TWO_LABEL_COMMANDS =
+            Map.of("spop", 1L, "srem", 1L, "hget", 2L, "zscore", 1L, "hincrby", 1L, "hset", 1L);
+
+    private static ExtractionRequest twoLabel(int country) {
+        return ExtractionRequest.builder(1)
+                .filter(ExtractionFilter.builder()
+                        .country(COUNTRIES[country])
+                        .label("type", country % 2 == 0 ? "residential" : "datacenter")
+                        .build())
+                .build();
+    }
+
+    @Test
+    void healthHoldsOnTheShardKeepTheFastPath() {
+        // a pool in service always has proxies held by some worker (cooling, probing): every DE proxy
+        // and half of the FR ones here. Before, any hold on the shard sent every extraction to the
+        // general script; now held candidates are skipped one by one
+        List<String> held = new ArrayList<>();
+        Set<String> heldFr = new HashSet<>();
+        for (int n = 0; n < POOL; n++) {
+            if (n % 4 == 1 || (n % 4 == 2 && n % 8 == 2)) {
+                held.add(ALL.get(n).id());
+                if (n % 4 == 2) {
+                    heldFr.add(ALL.get(n).id());
+                }
+            }
+        }
+        try (RedisClient c =
+                RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
+            heldFr.removeIf(id -> !c.sismember(keys.poolTag() + "a", id)); // extracted by another test
+        }
+        try {
+            // all stored but the few the other tests may have extracted already
+            assertTrue(store.markUnhealthy(held, NOW.plus(Duration.ofMinutes(10))) > held.size() - 100);
+            Set<String> ids = new HashSet<>();
+            for (int i = 0; i < 20; i++) { // US: none held, the same 7 commands as without holds
+                assertEquals(TWO_LABEL_COMMANDS, commandsOfOneExtraction(twoLabel(0), ids), "US, no hold met");
+            }
+            for (int i = 0; i < 20; i++) { // FR: half held, skipped (and put back) on the fast path
+                Map<String, Long> commands = commandsOfOneExtraction(twoLabel(2), ids);
+                long skipped = commands.get("spop") - 1;
+                assertTrue(skipped >= 0 && skipped < 8, "FR: " + commands);
+                assertEquals(1L + skipped, commands.get("zscore"), "one hold test per candidate: " + commands);
+                assertEquals(1L + skipped, commands.get("srem"), "taken first, then tested: " + commands);
+                assertEquals(
+                        skipped + (skipped > 0 ? 1 : 0),
+                        commands.getOrDefault("sadd", 0L),
+                        "each skipped one back in the available set, all of them back in the set at once: " + commands);
+            }
+            for (int i = 0; i < 20; i++) { // unfiltered: a quarter held
+                assertEquals(3L, unfilteredFastReply(ids), "answered by the fast path");
+            }
+            Set<String> handed = new HashSet<>(ids);
+            handed.retainAll(held);
+            assertEquals(Set.of(), handed, "no held proxy handed out");
+            assertTrue(
+                    ids.stream()
+                            .anyMatch(id -> ALL.stream()
+                                    .anyMatch(p -> p.id().equals(id)
+                                            && "FR".equals(p.labels().get("country")))),
+                    "FR proxies not held were found");
+            try (RedisClient c = RedisClient.builder()
+                    .hostAndPort("127.0.0.1", server.port())
+                    .build()) {
+                String frSet = fastCallOf(twoLabel(2)).keys().get(6);
+                for (String id : heldFr) {
+                    assertTrue(c.sismember(keys.poolTag() + "a", id), "a held proxy stays available: " + id);
+                    assertTrue(c.sismember(frSet, id), "and a member of its set: " + id);
+                }
+            }
+            assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), store.keyPrefix()));
+        } finally {
+            store.markHealthy(held);
+        }
+    }
+
+    private static RedisPoolStore.FastCall fastCallOf(ExtractionRequest request) {
+        return RedisPoolStore.fastCall(keys, request, NOW, StoreSettings.DEFAULTS, 1, "0", request.gatewayReserve())
+                .orElseThrow();
+    }
+
+    /** One unfiltered count=1 call of the fast function; the id it extracted goes into {@code ids}. */
+    private static long unfilteredFastReply(Set<String> ids) {
+        RedisPoolStore.FastCall fast = fastCallOf(ExtractionRequest.builder(1).build());
+        try (RedisClient c =
+                RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
+            List<?> reply = (List<?>)
+                    c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), fast.keys(), fast.args());
+            if ((Long) reply.get(0) == 3L) {
+                assertTrue(
+                        ids.add(RedisPoolStore.extracted(reply, 1, NOW)
+                                .get(0)
+                                .proxy()
+                                .id()),
+                        "extracted twice");
+            }
+            return (Long) reply.get(0);
         }
     }
 
@@ -137,9 +232,7 @@ class ExtractionCommandCountTest {
      * commands it ran by name.
      */
     private static Map<String, Long> commandsOfOneExtraction(ExtractionRequest request, Set<String> ids) {
-        RedisPoolStore.FastCall fast = RedisPoolStore.fastCall(
-                        keys, request, NOW, StoreSettings.DEFAULTS, 1, "0", request.gatewayReserve())
-                .orElseThrow();
+        RedisPoolStore.FastCall fast = fastCallOf(request);
         store.purgeExpired(NOW); // the sets' stale members (ids extracted before) collected
         try (RedisClient c =
                 RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
