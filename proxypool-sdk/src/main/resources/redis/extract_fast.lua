@@ -5,17 +5,21 @@ KEYS and ~20 ARGV cost Redis microseconds per call to turn into Lua tables, more
 its commands. It runs none of common.lua's functions (in the library they exist already; with
 EVALSHA it is sent alone), and creates no function per call.
 KEYS: [1] T r, [2] T f, [3] T a, [4] T g, [5] T n, [6] T h (common.lua), and with a filter [7] the
-      set of the filter's set term (T e:<term>)
+      set of the filter's set term (T e:<term>); with a gateway reserve, last, T xa
 ARGV: [1] now (epoch ms), [2] count (<= 1000), [3] minRemainingTtl (ms), [4] the tombstone end of a
       proxy without expiry (now + retention), [5] the filter's set term ("<bytes>:<item>": one
       upstream, one protocol, one label of store.index.dimensions, or labels only, two or more, all
-      of them declared dimensions: the composite), '' without a filter
+      of them declared dimensions: the composite), '' without a filter, and [6] the gateway reserve
+      when there is one
 Returns: {3, stored value...}: `count` proxies extracted (RedisPoolStore takes the record token of
          each whole stored value), or {0}: nothing extracted, nothing changed but stale set members
          dropped: the caller runs extract.lua.
 The caller (RedisPoolStore.fastCall) uses it for partial or allOrNothing (not reserve or count
-mode), no gateway reserve, no maxHealthAge, count <= 1000, no filter or a filter that is one set
-term. Health holds (T h) are tested per candidate (ZSCORE, ZMSCORE for count > 1): a held proxy is
+mode), no maxHealthAge, count <= 1000, no filter or a filter that is one set term. A gateway reserve
+(single Redis: the cluster store counts its shards under a lock and passes none) is kept when
+SCARD T a - ZCOUNT T xa (expired entries, available or retired: so a lower bound of the available
+proxies that have not expired) - reserve >= count; otherwise {0} before anything is popped, and
+extract.lua counts exactly (a pool far above its reserve, the common case, stays on this path). Health holds (T h) are tested per candidate (ZSCORE, ZMSCORE for count > 1): a held proxy is
 skipped and stays available and a member, so a pool in service, where some proxies are always
 held by a worker that sees them cooling or probing, keeps the fast path.
 Without a filter: SPOP T a, up to 8 rounds of the count still missing; what the fast path needs of
@@ -46,6 +50,10 @@ set, SREM T a, HGET T f, ZSCORE T h, HGET T r, HSET, HINCRBY); a stale pop costs
 SREM, HEXISTS T g), a held one 5 (SPOP, SREM, HGET T f, ZSCORE, SADD T a).
 ExtractionCommandCountTest.
 ]]
+if ARGV[6] and redis.call('SCARD', KEYS[3]) - redis.call('ZCOUNT', KEYS[#KEYS], '-inf', ARGV[1]) - tonumber(ARGV[6])
+    < tonumber(ARGV[2]) then
+  return { 0 } -- the gateway reserve may not hold after it: extract.lua counts exactly
+end
 if ARGV[2] == '1' then
   -- the common call: no tables of candidates, no function created, single-key commands, bulk replies
   local now, min_ttl, av, term = tonumber(ARGV[1]), tonumber(ARGV[3]), KEYS[3], ARGV[5]

@@ -8,6 +8,7 @@ import static dev.proxypool.core.extract.ProxyFixtures.proxy;
 import static dev.proxypool.core.extract.ProxyFixtures.rich;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Proxy;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -312,6 +314,44 @@ public interface ExtractionContract extends StoreUnderTest {
                 extractedIds(extract(
                                 ExtractionRequest.builder(10).gatewayReserve(2).build()))
                         .size());
+    }
+
+    @Test
+    default void gatewayReserveHoldsForSingleExtractionsWhileExpiredProxiesAwaitThePurge() {
+        // 10 stored, 4 of them expired and not purged yet: 6 count toward the reserve of 5, so
+        // exactly one count=1 extraction passes, filtered or not, and never an expired proxy
+        Set<String> fresh = publishNumbered(store(), 0, 6, ProxyFixtures.UPSTREAM).stream()
+                .map(Proxy::id)
+                .collect(Collectors.toSet());
+        for (int n = 6; n < 10; n++) {
+            publish(builder(n).expiresAt(now().plus(Duration.ofMinutes(5))).build());
+        }
+        clock().advance(Duration.ofMinutes(5));
+        ExtractionRequest one = ExtractionRequest.builder(1).gatewayReserve(5).build();
+        Set<String> first = extractedIds(extract(one));
+        assertEquals(1, first.size());
+        assertTrue(fresh.containsAll(first), "not an expired one: " + first);
+        assertEquals(Set.of(), extractedIds(extract(one)), "the reserve of 5 is reached");
+        assertEquals(
+                new ExtractionResult.Insufficient(0),
+                extract(ExtractionRequest.builder(1)
+                        .allOrNothing()
+                        .gatewayReserve(5)
+                        .build()));
+        assertEquals(
+                Set.of(),
+                extractedIds(extract(ExtractionRequest.builder(1)
+                        .filter(ExtractionFilter.builder()
+                                .upstream(ProxyFixtures.UPSTREAM)
+                                .build())
+                        .gatewayReserve(5)
+                        .build())));
+        assertEquals(
+                1,
+                extractedIds(extract(
+                                ExtractionRequest.builder(1).gatewayReserve(4).build()))
+                        .size(),
+                "one more above a reserve of 4");
     }
 
     @Test

@@ -398,9 +398,11 @@ public final class RedisPoolStore implements PoolStore {
     /**
      * The call of extract_fast.lua (its header) for {@code count} proxies in {@code mode} on the pool
      * of {@code keys}, when the request is its case: partial or allOrNothing ('0' or '1'), no
-     * gateway reserve, no maxHealthAge, count at most {@link #FAST_PATH_MAX_COUNT}, and no filter or
-     * a filter that is one set term ({@link ProxyCodec#setTermFor}); else empty (extract.lua only).
-     * When it answers {@code {0}} the caller runs extract.lua: nothing was extracted.
+     * maxHealthAge, count at most {@link #FAST_PATH_MAX_COUNT}, and no filter or a filter that is one
+     * set term ({@link ProxyCodec#setTermFor}); else empty (extract.lua only). A gateway {@code
+     * reserve} adds the expiry set to the keys and the reserve to the arguments: the script goes on
+     * only when the pool is provably above it after the extraction. When it answers {@code {0}} the
+     * caller runs extract.lua: nothing was extracted.
      */
     static Optional<FastCall> fastCall(
             RedisKeys keys,
@@ -420,25 +422,28 @@ public final class RedisPoolStore implements PoolStore {
                 filter.labels().required(),
                 settings.indexDimensions());
         if (!(mode.equals("0") || mode.equals("1"))
-                || reserve != 0
                 || !request.maxHealthAge().isZero()
                 || count > FAST_PATH_MAX_COUNT
                 || !(unfiltered || set.isPresent())) {
             return Optional.empty();
         }
-        List<String> k = new ArrayList<>(7);
+        List<String> k = new ArrayList<>(8);
         for (String name : List.of("r", "f", "a", "g", "n", "h")) {
             k.add(keys.poolTag() + name);
         }
         set.ifPresent(term -> k.add(keys.set(term)));
         long ms = ProxyCodec.millis(now);
-        List<String> args = List.of(
-                Long.toString(ms),
-                Integer.toString(count),
-                Long.toString(request.minRemainingTtl().toMillis()),
-                Long.toString(ms + settings.tombstoneRetentionForNoExpiry().toMillis()),
-                set.orElse(""));
-        return Optional.of(new FastCall(List.copyOf(k), args));
+        List<String> args = new ArrayList<>(6);
+        args.add(Long.toString(ms));
+        args.add(Integer.toString(count));
+        args.add(Long.toString(request.minRemainingTtl().toMillis()));
+        args.add(Long.toString(ms + settings.tombstoneRetentionForNoExpiry().toMillis()));
+        args.add(set.orElse(""));
+        if (reserve != 0) { // kept by the script when the pool is provably above it, else extract.lua counts
+            k.add(keys.poolTag() + "xa");
+            args.add(Integer.toString(reserve));
+        }
+        return Optional.of(new FastCall(List.copyOf(k), List.copyOf(args)));
     }
 
     /** Most proxies one extraction takes on the fast path (extract_fast.lua). */

@@ -202,6 +202,48 @@ class ExtractionCommandCountTest {
         }
     }
 
+    @Test
+    void aGatewayReserveFarBelowThePoolKeepsTheFastPath() {
+        // distribution.gatewayReserve set, as a pool serving both the gateway and the API has it: the
+        // fast path counts the pool (SCARD of the available set, less a ZCOUNT of expired entries)
+        // and goes on while the pool stays provably above the reserve; at the reserve it answers {0}
+        // before popping anything, and extract.lua decides
+        Map<String, Long> withReserve = new TreeMap<>(TWO_LABEL_COMMANDS);
+        withReserve.put("scard", 1L);
+        withReserve.put("zcount", 1L);
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < 10; i++) {
+            ExtractionRequest r = ExtractionRequest.builder(1)
+                    .filter(twoLabel(i % 4).filter())
+                    .gatewayReserve(100)
+                    .build();
+            assertEquals(withReserve, commandsOfOneExtraction(r, ids), "a reserve of 100");
+        }
+        try (RedisClient c =
+                RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
+            long available = c.scard(keys.poolTag() + "a");
+            for (long reserve : new long[] {available, available + 5}) {
+                RedisPoolStore.FastCall fast = fastCallOf(ExtractionRequest.builder(1)
+                        .filter(twoLabel(0).filter())
+                        .gatewayReserve((int) reserve)
+                        .build());
+                assertEquals(
+                        List.of(0L),
+                        c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), fast.keys(), fast.args()),
+                        "the reserve would not hold: nothing popped");
+            }
+            assertEquals(available, c.scard(keys.poolTag() + "a"), "nothing taken");
+            ExtractionResult r = store.extract(
+                    ExtractionRequest.builder(1)
+                            .filter(twoLabel(0).filter())
+                            .gatewayReserve((int) available - 1)
+                            .build(),
+                    NOW);
+            assertTrue(r instanceof ExtractionResult.Extracted e && e.count() == 1, "one above the reserve: " + r);
+            assertEquals(available - 1, c.scard(keys.poolTag() + "a"));
+        }
+    }
+
     private static RedisPoolStore.FastCall fastCallOf(ExtractionRequest request) {
         return RedisPoolStore.fastCall(keys, request, NOW, StoreSettings.DEFAULTS, 1, "0", request.gatewayReserve())
                 .orElseThrow();

@@ -229,8 +229,7 @@ final class EventLoopListener implements AutoCloseable {
     private void accepted(SocketChannel ch) {
         failing = false;
         GatewayConfig cfg = gateway.config();
-        int max = cfg.maxConnections();
-        if (max > 0 && open.get() >= max) {
+        if (!admitOne(cfg.maxConnections())) {
             refused.incrementAndGet();
             gateway.metrics().connectionClosed(name, ClosedReason.MAX_CONNECTIONS);
             ch.close();
@@ -238,12 +237,12 @@ final class EventLoopListener implements AutoCloseable {
         }
         InetAddress client = ch.remoteAddress().getAddress();
         if (!admit(client, cfg.maxConnectionsPerAddress())) {
+            open.decrementAndGet();
             refusedPerAddress.incrementAndGet();
             gateway.metrics().connectionClosed(name, ClosedReason.PER_ADDRESS_LIMIT);
             ch.close();
             return;
         }
-        open.incrementAndGet();
         ch.closeFuture().addListener(f -> {
             open.decrementAndGet();
             release(client);
@@ -257,6 +256,23 @@ final class EventLoopListener implements AutoCloseable {
             ch.pipeline().addLast(ssl);
         }
         ch.pipeline().addLast(new HttpProxyHandler(gateway, this, acceptedAt));
+    }
+
+    /**
+     * Counts one more open connection unless {@code max} (above 0) are open. A compare-and-set, not a
+     * test then an increment: each loop accepts on a socket of its own (SO_REUSEPORT), and two loops
+     * testing at once would both pass at the cap and hold one connection over it.
+     */
+    private boolean admitOne(int max) {
+        while (true) {
+            int n = open.get();
+            if (max > 0 && n >= max) {
+                return false;
+            }
+            if (open.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
     }
 
     private boolean admit(InetAddress client, int maxPerAddress) {
