@@ -47,6 +47,8 @@ public final class RedisExtractionBenchmark {
     private final boolean resetStats;
     private final Ticker ticker = Clocks.monotonic();
     private final Instant now = Clocks.wall().instant();
+    /** The gateway reserve of the grid's extraction requests (0: none). */
+    private int gatewayReserve;
 
     private RedisExtractionBenchmark(String host, int port, boolean resetStats) {
         this.host = host;
@@ -155,6 +157,20 @@ public final class RedisExtractionBenchmark {
                     for (int threads : new int[] {1, 8}) {
                         Trivial trivial = trivial(prefix, threads, 4000 / shrink);
                         grid(store, size, threads, trivial, "2-label, 1% held by health", 1, 1000 / shrink, true);
+                        gatewayReserve = 1000; // distribution.gatewayReserve of a pool serving the gateway too
+                        try {
+                            grid(
+                                    store,
+                                    size,
+                                    threads,
+                                    trivial,
+                                    "2-label, 1% held, gateway reserve 1,000",
+                                    1,
+                                    1000 / shrink,
+                                    true);
+                        } finally {
+                            gatewayReserve = 0;
+                        }
                     }
                     store.markHealthy(held);
                     drainTo(store, size / 2);
@@ -552,8 +568,11 @@ public final class RedisExtractionBenchmark {
                     ExtractionRequest req = filter
                             ? ExtractionRequest.builder(count)
                                     .filter(RedisBenchPool.twoLabelFilter(random))
+                                    .gatewayReserve(gatewayReserve)
                                     .build()
-                            : ExtractionRequest.builder(count).build();
+                            : ExtractionRequest.builder(count)
+                                    .gatewayReserve(gatewayReserve)
+                                    .build();
                     long t0 = ticker.read();
                     ExtractionResult r = store.extract(req, now);
                     lat[i] = ticker.read() - t0;
