@@ -9,13 +9,18 @@ KEYS: [1] T r, [2] T f, [3] T a, [4] T g, [5] T n, [6] T h (common.lua), and wit
 ARGV: [1] now (epoch ms), [2] count (<= 1000), [3] minRemainingTtl (ms), [4] the tombstone end of a
       proxy without expiry (now + retention), [5] the filter's set term ("<bytes>:<item>": one
       upstream, one protocol, one label of store.index.dimensions, or labels only, two or more, all
-      of them declared dimensions: the composite), '' without a filter, and [6] the gateway reserve
-      when there is one
+      of them declared dimensions: the composite), '' without a filter, then, when there is a gateway
+      reserve or (count=1 only) the filter has other set terms, [6] the reserve ('0': none) and
+      [7...] those other terms (the upstream's, the protocol's: each popped candidate's T f must list
+      them too)
 Returns: {3, stored value...}: `count` proxies extracted (RedisPoolStore takes the record token of
          each whole stored value), or {0}: nothing extracted, nothing changed but stale set members
          dropped: the caller runs extract.lua.
 The caller (RedisPoolStore.fastCall) uses it for partial or allOrNothing (not reserve or count
-mode), no maxHealthAge, count <= 1000, no filter or a filter that is one set term. A gateway reserve
+mode), no maxHealthAge, count <= 1000, no filter or a filter that is one set term, or for count=1
+a filter of several set terms (labels of the declared dimensions with an upstream or a protocol, or
+an upstream with a protocol): the narrowest set is popped and a candidate lacking another term is
+skipped like a held one (up to 8 pops, then {0}). A gateway reserve
 (single Redis: the cluster store counts its shards under a lock and passes none) is kept when
 SCARD T a - ZCOUNT T xa (expired entries, available or retired: so a lower bound of the available
 proxies that have not expired) - reserve >= count; otherwise {0} before anything is popped, and
@@ -50,8 +55,10 @@ set, SREM T a, HGET T f, ZSCORE T h, HGET T r, HSET, HINCRBY); a stale pop costs
 SREM, HEXISTS T g), a held one 5 (SPOP, SREM, HGET T f, ZSCORE, SADD T a).
 ExtractionCommandCountTest.
 ]]
-if ARGV[6] and redis.call('SCARD', KEYS[3]) - redis.call('ZCOUNT', KEYS[#KEYS], '-inf', ARGV[1]) - tonumber(ARGV[6])
-    < tonumber(ARGV[2]) then
+local reserve = ARGV[6]
+if reserve and reserve ~= '0'
+    and redis.call('SCARD', KEYS[3]) - redis.call('ZCOUNT', KEYS[#KEYS], '-inf', ARGV[1]) - tonumber(reserve)
+      < tonumber(ARGV[2]) then
   return { 0 } -- the gateway reserve may not hold after it: extract.lua counts exactly
 end
 if ARGV[2] == '1' then
@@ -99,6 +106,22 @@ if ARGV[2] == '1' then
             end
           end
         end
+        local other = true -- whether it also lists the filter's other set terms, ARGV[7...] (count=1 only)
+        if taken and listed then
+          for x = 7, #ARGV do
+            local found = false
+            for k = 5, #u do
+              if u[k] == ARGV[x] then
+                found = true
+                break
+              end
+            end
+            if not found then
+              other = false
+              break
+            end
+          end
+        end
         if not taken then
           -- reserved or disabled: stays a member (a release or an enable needs no set key); removed
           -- or published again without the term: dropped
@@ -108,6 +131,10 @@ if ARGV[2] == '1' then
           end
         elseif not listed then
           redis.call('SADD', av, popped) -- available, no longer of this set (or stored before T f)
+        elseif not other then
+          redis.call('SADD', av, popped)
+          back = back or {}
+          back[#back + 1] = popped -- a member that lacks another term of the filter: skipped here
         else
           local e = u[1]
           local skip = e > 0 and (e <= now or e - now < min_ttl) -- fails the expiry test

@@ -173,23 +173,42 @@ class ListenerLimitsTest {
             assertTrue(got.isEmpty(), "nothing is answered to a connection that sent nothing: " + got);
             assertTrue(ms >= 2_500 && ms < 5_000, "closed by the 3 s first-request deadline, took " + ms + " ms");
         }
-        List<Socket> held = new ArrayList<>();
+        List<Socket> four = new ArrayList<>();
         try {
-            for (int i = 0; i < 3; i++) {
-                held.add(connect(server.apiPort()));
+            for (int i = 0; i < 4; i++) {
+                four.add(connect(server.apiPort()));
             }
-            try (Socket fourth = connect(server.apiPort())) {
-                long t0 = System.nanoTime();
-                String got = readToClose(fourth);
-                long ms = (System.nanoTime() - t0) / 1_000_000;
-                assertTrue(got.isEmpty(), got);
-                assertTrue(ms < 2_500, "the fourth connection from one address is closed at once, took " + ms + " ms");
-            }
+            // one of four over a cap of three is closed at once, well before the 3 s first-request
+            // deadline; which one depends on the order the server's connection threads count them in
+            Await.atMost(Duration.ofMillis(2_000))
+                    .until(
+                            "one of four connections from one address closed at once",
+                            () -> closedByServer(four),
+                            n -> n >= 1);
+            assertEquals(1, closedByServer(four), "the other three are held until the first-request deadline");
         } finally {
-            for (Socket s : held) {
+            for (Socket s : four) {
                 s.close();
             }
         }
+    }
+
+    /** How many of the sockets the server has closed without sending anything (each looked at for 10 ms). */
+    private static int closedByServer(List<Socket> sockets) throws IOException {
+        int closed = 0;
+        for (Socket s : sockets) {
+            s.setSoTimeout(10);
+            try {
+                int b = s.getInputStream().read();
+                assertEquals(-1, b, "nothing is sent to a connection over the cap");
+                closed++;
+            } catch (SocketTimeoutException e) {
+                // held open
+            } catch (IOException e) {
+                closed++; // reset
+            }
+        }
+        return closed;
     }
 
     @Test

@@ -71,6 +71,15 @@ final class RedisBenchPool {
         }
     }
 
+    /** A random 2-label filter and a protocol (half the pool each): country, type and protocol. */
+    static ExtractionFilter twoLabelAndProtocolFilter(SplittableRandom random) {
+        return ExtractionFilter.builder()
+                .country(COUNTRIES[random.nextInt(COUNTRIES.length)])
+                .label("type", TYPES[random.nextInt(TYPES.length)])
+                .protocol(random.nextBoolean() ? Protocol.HTTP : Protocol.SOCKS5)
+                .build();
+    }
+
     /** A random 2-label filter: country and type. */
     static ExtractionFilter twoLabelFilter(SplittableRandom random) {
         return ExtractionFilter.builder()

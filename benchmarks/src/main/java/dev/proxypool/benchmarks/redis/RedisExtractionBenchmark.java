@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
@@ -49,6 +50,8 @@ public final class RedisExtractionBenchmark {
     private final Instant now = Clocks.wall().instant();
     /** The gateway reserve of the grid's extraction requests (0: none). */
     private int gatewayReserve;
+    /** The filter of the grid's filtered extraction requests. */
+    private Function<SplittableRandom, ExtractionFilter> filterOf = RedisBenchPool::twoLabelFilter;
 
     private RedisExtractionBenchmark(String host, int port, boolean resetStats) {
         this.host = host;
@@ -150,6 +153,14 @@ public final class RedisExtractionBenchmark {
                     Trivial trivial = trivial(prefix, threads, 4000 / shrink);
                     grid(store, size, threads, trivial, "no filter", 1, 1000 / shrink, false);
                     grid(store, size, threads, trivial, "2-label filter", 1, 1000 / shrink, true);
+                    if (size == 100_000) { // a client that needs one protocol too: the set popped, the protocol tested
+                        filterOf = RedisBenchPool::twoLabelAndProtocolFilter;
+                        try {
+                            grid(store, size, threads, trivial, "2-label + protocol filter", 1, 1000 / shrink, true);
+                        } finally {
+                            filterOf = RedisBenchPool::twoLabelFilter;
+                        }
+                    }
                     grid(store, size, threads, trivial, "2-label filter", 100, 8, true);
                 }
                 if (size == 100_000) { // the same pool with 1 % of it held out by health, then half extracted
@@ -567,7 +578,7 @@ public final class RedisExtractionBenchmark {
                 for (int i = 0; i < perThread; i++) {
                     ExtractionRequest req = filter
                             ? ExtractionRequest.builder(count)
-                                    .filter(RedisBenchPool.twoLabelFilter(random))
+                                    .filter(filterOf.apply(random))
                                     .gatewayReserve(gatewayReserve)
                                     .build()
                             : ExtractionRequest.builder(count)

@@ -82,24 +82,33 @@ final class ProxyCodec {
      */
     static Optional<String> setTermFor(
             Optional<String> upstream, Optional<String> protocol, Map<String, String> labels, List<String> dims) {
-        int parts = (upstream.isPresent() ? 1 : 0) + (protocol.isPresent() ? 1 : 0) + (labels.isEmpty() ? 0 : 1);
-        if (parts != 1) {
-            return Optional.empty();
+        List<String> terms = setTermsFor(upstream, protocol, labels, dims);
+        return terms.size() == 1 ? Optional.of(terms.get(0)) : Optional.empty();
+    }
+
+    /**
+     * The set terms whose sets all hold a proxy exactly when it matches the filter, the narrowest
+     * first (the set to pop): the labels' term (one label of {@code dims}, or the composite of two or
+     * more), then the upstream's, then the protocol's. Empty when a label is outside {@code dims} (no
+     * set holds it) or there is no filter.
+     */
+    static List<String> setTermsFor(
+            Optional<String> upstream, Optional<String> protocol, Map<String, String> labels, List<String> dims) {
+        List<String> out = new ArrayList<>(3);
+        if (!labels.isEmpty()) {
+            if (compositeSize(labels, dims) != labels.size()) {
+                return List.of(); // a label outside the declared dimensions: no set
+            }
+            if (labels.size() == 1) {
+                Map.Entry<String, String> l = labels.entrySet().iterator().next();
+                out.add(term(labelItem(l.getKey(), l.getValue())));
+            } else {
+                out.add(term(compositeItem(new TreeMap<>(labels))));
+            }
         }
-        if (upstream.isPresent()) {
-            return Optional.of(term("u:" + upstream.get()));
-        }
-        if (protocol.isPresent()) {
-            return Optional.of(term("p:" + protocol.get()));
-        }
-        if (compositeSize(labels, dims) != labels.size()) {
-            return Optional.empty(); // a label outside the declared dimensions: no set
-        }
-        if (labels.size() == 1) {
-            Map.Entry<String, String> l = labels.entrySet().iterator().next();
-            return Optional.of(term(labelItem(l.getKey(), l.getValue())));
-        }
-        return Optional.of(term(compositeItem(new TreeMap<>(labels))));
+        upstream.ifPresent(u -> out.add(term("u:" + u)));
+        protocol.ifPresent(p -> out.add(term("p:" + p)));
+        return out;
     }
 
     /** {@code <bytes>:<item>}: an index or set term as the scripts write it. */

@@ -398,8 +398,9 @@ public final class RedisPoolStore implements PoolStore {
     /**
      * The call of extract_fast.lua (its header) for {@code count} proxies in {@code mode} on the pool
      * of {@code keys}, when the request is its case: partial or allOrNothing ('0' or '1'), no
-     * maxHealthAge, count at most {@link #FAST_PATH_MAX_COUNT}, and no filter or a filter that is one
-     * set term ({@link ProxyCodec#setTermFor}); else empty (extract.lua only). A gateway {@code
+     * maxHealthAge, count at most {@link #FAST_PATH_MAX_COUNT}, and no filter, a filter that is one
+     * set term, or for count=1 one of set terms only ({@link ProxyCodec#setTermsFor}: e.g. labels of
+     * the declared dimensions and a protocol); else empty (extract.lua only). A gateway {@code
      * reserve} adds the expiry set to the keys and the reserve to the arguments: the script goes on
      * only when the pool is provably above it after the extraction. When it answers {@code {0}} the
      * caller runs extract.lua: nothing was extracted.
@@ -416,7 +417,7 @@ public final class RedisPoolStore implements PoolStore {
         boolean unfiltered = filter.upstream().isEmpty()
                 && filter.protocol().isEmpty()
                 && filter.labels().required().isEmpty();
-        Optional<String> set = ProxyCodec.setTermFor(
+        List<String> terms = ProxyCodec.setTermsFor(
                 filter.upstream(),
                 filter.protocol().map(p -> p.wireName()),
                 filter.labels().required(),
@@ -424,24 +425,29 @@ public final class RedisPoolStore implements PoolStore {
         if (!(mode.equals("0") || mode.equals("1"))
                 || !request.maxHealthAge().isZero()
                 || count > FAST_PATH_MAX_COUNT
-                || !(unfiltered || set.isPresent())) {
+                || !(unfiltered || terms.size() == 1 || (terms.size() > 1 && count == 1))) {
             return Optional.empty();
         }
         List<String> k = new ArrayList<>(8);
         for (String name : List.of("r", "f", "a", "g", "n", "h")) {
             k.add(keys.poolTag() + name);
         }
-        set.ifPresent(term -> k.add(keys.set(term)));
+        if (!terms.isEmpty()) {
+            k.add(keys.set(terms.get(0))); // popped; a count=1 call tests the others on each candidate
+        }
         long ms = ProxyCodec.millis(now);
-        List<String> args = new ArrayList<>(6);
+        List<String> args = new ArrayList<>(8);
         args.add(Long.toString(ms));
         args.add(Integer.toString(count));
         args.add(Long.toString(request.minRemainingTtl().toMillis()));
         args.add(Long.toString(ms + settings.tombstoneRetentionForNoExpiry().toMillis()));
-        args.add(set.orElse(""));
+        args.add(terms.isEmpty() ? "" : terms.get(0));
         if (reserve != 0) { // kept by the script when the pool is provably above it, else extract.lua counts
             k.add(keys.poolTag() + "xa");
+        }
+        if (reserve != 0 || terms.size() > 1) {
             args.add(Integer.toString(reserve));
+            args.addAll(terms.subList(Math.min(1, terms.size()), terms.size()));
         }
         return Optional.of(new FastCall(List.copyOf(k), List.copyOf(args)));
     }

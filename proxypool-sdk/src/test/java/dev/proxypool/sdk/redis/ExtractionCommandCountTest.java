@@ -9,6 +9,7 @@ import dev.proxypool.core.extract.ExtractionResult;
 import dev.proxypool.core.extract.ProxyFixtures;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.model.Labels;
+import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.testkit.PrivateRedisServer;
 import java.time.Duration;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Protocol;
+import redis.clients.jedis.Protocol.Command;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -130,12 +131,14 @@ class ExtractionCommandCountTest {
             Map.of("spop", 1L, "srem", 1L, "hget", 2L, "zscore", 1L, "hincrby", 1L, "hset", 1L);
 
     private static ExtractionRequest twoLabel(int country) {
-        return ExtractionRequest.builder(1)
-                .filter(ExtractionFilter.builder()
-                        .country(COUNTRIES[country])
-                        .label("type", country % 2 == 0 ? "residential" : "datacenter")
-                        .build())
-                .build();
+        return ExtractionRequest.builder(1).filter(twoLabels(country).build()).build();
+    }
+
+    /** Country {@code country} of {@link #COUNTRIES} and the type its proxies have. */
+    private static ExtractionFilter.Builder twoLabels(int country) {
+        return ExtractionFilter.builder()
+                .country(COUNTRIES[country])
+                .label("type", country % 2 == 0 ? "residential" : "datacenter");
     }
 
     @Test
@@ -244,6 +247,36 @@ class ExtractionCommandCountTest {
         }
     }
 
+    @Test
+    void aProtocolWithTheLabelsStaysOnTheFastPath() {
+        // a client that needs one protocol, in one country and type: the composite set is popped and
+        // the protocol tested on the candidate's T f item; every proxy here is http
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < 10; i++) {
+            ExtractionRequest http = ExtractionRequest.builder(1)
+                    .filter(twoLabels(i % 4).protocol(Protocol.HTTP).build())
+                    .build();
+            assertEquals(TWO_LABEL_COMMANDS, commandsOfOneExtraction(http, ids), "http, US/DE/FR/JP and their type");
+        }
+        try (RedisClient c =
+                RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
+            long available = c.scard(keys.poolTag() + "a");
+            ExtractionRequest socks = ExtractionRequest.builder(1)
+                    .filter(twoLabels(0).protocol(Protocol.SOCKS5).build())
+                    .build();
+            RedisPoolStore.FastCall fast = fastCallOf(socks);
+            long members = c.scard(fast.keys().get(6));
+            assertEquals(
+                    List.of(0L),
+                    c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), fast.keys(), fast.args()),
+                    "no socks5 proxy: 8 candidates skipped, then extract.lua decides");
+            assertEquals(available, c.scard(keys.poolTag() + "a"), "every skipped candidate available again");
+            assertEquals(members, c.scard(fast.keys().get(6)), "and a member of its set again");
+            assertEquals(new ExtractionResult.Extracted(List.of()), store.extract(socks, NOW));
+        }
+        assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), store.keyPrefix()));
+    }
+
     private static RedisPoolStore.FastCall fastCallOf(ExtractionRequest request) {
         return RedisPoolStore.fastCall(keys, request, NOW, StoreSettings.DEFAULTS, 1, "0", request.gatewayReserve())
                 .orElseThrow();
@@ -278,7 +311,7 @@ class ExtractionCommandCountTest {
         store.purgeExpired(NOW); // the sets' stale members (ids extracted before) collected
         try (RedisClient c =
                 RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
-            c.sendCommand(Protocol.Command.CONFIG, "RESETSTAT");
+            c.sendCommand(Command.CONFIG, "RESETSTAT");
             // as the store runs it: the function of the pool library (FCALL)
             List<?> reply = (List<?>)
                     c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), fast.keys(), fast.args());

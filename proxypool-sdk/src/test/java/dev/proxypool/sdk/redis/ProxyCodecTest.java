@@ -153,5 +153,22 @@ class ProxyCodecTest {
                 Optional.empty(),
                 ProxyCodec.setTermFor(Optional.empty(), Optional.empty(), Map.of("country", "US", "isp", "x"), dims));
         assertEquals(Optional.empty(), ProxyCodec.setTermFor(Optional.empty(), Optional.empty(), Map.of(), dims));
+        // a filter of several set terms (a count=1 extraction pops the first and tests the others)
+        assertEquals(
+                List.of(ProxyCodec.term(composite), ProxyCodec.term("u:up"), ProxyCodec.term("p:socks5")),
+                ProxyCodec.setTermsFor(
+                        Optional.of("up"), Optional.of("socks5"), Map.of("type", "dc", "country", "US"), dims));
+        assertEquals(
+                List.of(ProxyCodec.term(ProxyCodec.labelItem("country", "US")), ProxyCodec.term("p:http")),
+                ProxyCodec.setTermsFor(Optional.empty(), Optional.of("http"), Map.of("country", "US"), dims));
+        assertEquals(
+                List.of(ProxyCodec.term("u:up"), ProxyCodec.term("p:http")),
+                ProxyCodec.setTermsFor(Optional.of("up"), Optional.of("http"), Map.of(), dims));
+        assertEquals(
+                List.of(),
+                ProxyCodec.setTermsFor(
+                        Optional.empty(), Optional.of("http"), Map.of("country", "US", "isp", "x"), dims),
+                "a label outside the declared dimensions: no set serves the filter");
+        assertEquals(List.of(), ProxyCodec.setTermsFor(Optional.empty(), Optional.empty(), Map.of(), dims));
     }
 }
