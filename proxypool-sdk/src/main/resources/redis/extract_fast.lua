@@ -10,17 +10,17 @@ ARGV: [1] now (epoch ms), [2] count (<= 1000), [3] minRemainingTtl (ms), [4] the
       proxy without expiry (now + retention), [5] the filter's set term ("<bytes>:<item>": one
       upstream, one protocol, one label of store.index.dimensions, or labels only, two or more, all
       of them declared dimensions: the composite), '' without a filter, then, when there is a gateway
-      reserve or (count=1 only) the filter has other set terms, [6] the reserve ('0': none) and
+      reserve or the filter has other set terms, [6] the reserve ('0': none) and
       [7...] those other terms (the upstream's, the protocol's: each popped candidate's T f must list
       them too)
 Returns: {3, stored value...}: `count` proxies extracted (RedisPoolStore takes the record token of
          each whole stored value), or {0}: nothing extracted, nothing changed but stale set members
          dropped: the caller runs extract.lua.
 The caller (RedisPoolStore.fastCall) uses it for partial or allOrNothing (not reserve or count
-mode), no maxHealthAge, count <= 1000, no filter or a filter that is one set term, or for count=1
-a filter of several set terms (labels of the declared dimensions with an upstream or a protocol, or
-an upstream with a protocol): the narrowest set is popped and a candidate lacking another term is
-skipped like a held one (up to 8 pops, then {0}). A gateway reserve
+mode), no maxHealthAge, count <= 1000, no filter, a filter that is one set term, or a filter of
+several set terms (labels of the declared dimensions with an upstream or a protocol, or an upstream
+with a protocol): the narrowest set is popped and a candidate lacking another term is skipped like
+a held one (up to 8 rounds, then {0}). A gateway reserve
 (single Redis: the cluster store counts its shards under a lock and passes none) is kept when
 SCARD T a - ZCOUNT T xa (expired entries, available or retired: so a lower bound of the available
 proxies that have not expired) - reserve >= count; otherwise {0} before anything is popped, and
@@ -106,7 +106,7 @@ if ARGV[2] == '1' then
             end
           end
         end
-        local other = true -- whether it also lists the filter's other set terms, ARGV[7...] (count=1 only)
+        local other = true -- whether it also lists the filter's other set terms, ARGV[7...]
         if taken and listed then
           for x = 7, #ARGV do
             local found = false
@@ -175,6 +175,19 @@ do
     end
     return false
   end
+  local function matches(t) -- whether a T f item also lists the filter's other set terms, ARGV[7...]
+    for x = 7, #ARGV do
+      local found = false
+      for k = 5, #t do
+        if t[k] == ARGV[x] then
+          found = true
+          break
+        end
+      end
+      if not found then return false end
+    end
+    return true
+  end
   if term == '' then
     local held = {} -- held by health (T h): available, not extracted now
     for _ = 1, 8 do
@@ -220,8 +233,8 @@ do
           local t = { cmsgpack.unpack(f) }
           if holds(t) then -- else published again without the term: dropped
             local e = t[1]
-            if e > 0 and (e <= now or e - now < min_ttl) then
-              back[#back + 1] = id -- a member that fails the test: stays one, skipped here
+            if (e > 0 and (e <= now or e - now < min_ttl)) or not matches(t) then
+              back[#back + 1] = id -- a member that fails the test or lacks another term: stays one, skipped here
             else
               cand[#cand + 1], ct[#ct + 1] = id, t
             end

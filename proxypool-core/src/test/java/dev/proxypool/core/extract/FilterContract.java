@@ -142,6 +142,10 @@ public interface FilterContract extends StoreUnderTest {
                         f().protocol(Protocol.HTTP).upstream("up-b").build(),
                         Set.of(5)),
                 new Row(
+                        "http+country US",
+                        f().protocol(Protocol.HTTP).country("US").build(),
+                        Set.of(0, 1, 5)),
+                new Row(
                         "https+up-b+type residential",
                         f().protocol(Protocol.HTTPS)
                                 .upstream("up-b")
@@ -194,6 +198,40 @@ public interface FilterContract extends StoreUnderTest {
             row.expected().forEach(i -> want.add(ps.get(i).id()));
             checks.add(() -> assertEquals(want, new TreeSet<>(got), row.name()));
             checks.add(() -> assertEquals(want.size(), got.size(), row.name() + ": one per call, none twice " + got));
+            int left = ps.size() - want.size();
+            checks.add(() -> assertEquals(left, totalAvailable(s), row.name() + ": left in the pool"));
+        }
+        assertAll(checks);
+    }
+
+    @Test
+    default void filtersSelectExactlyTheMatchingProxiesInABatchOfTheirCount() {
+        // allOrNothing of exactly the matches: a batch a store can serve from one set (the Redis store
+        // pops the narrowest and tests the filter's other terms on each candidate) and then nothing more
+        List<Proxy> ps = sevenProxies();
+        List<Executable> checks = new ArrayList<>();
+        for (Row row : rows()) {
+            if (row.expected().size() < 2) {
+                continue;
+            }
+            PoolStore s = newStore(StoreSettings.DEFAULTS);
+            s.upsert(ps, now());
+            TreeSet<String> want = new TreeSet<>();
+            row.expected().forEach(i -> want.add(ps.get(i).id()));
+            Set<String> got = extractedIds(s.extract(
+                    ExtractionRequest.builder(want.size())
+                            .allOrNothing()
+                            .filter(row.filter())
+                            .build(),
+                    now()));
+            ExtractionResult more = s.extract(
+                    ExtractionRequest.builder(1)
+                            .allOrNothing()
+                            .filter(row.filter())
+                            .build(),
+                    now());
+            checks.add(() -> assertEquals(want, got, row.name()));
+            checks.add(() -> assertEquals(new ExtractionResult.Insufficient(0), more, row.name() + ": then none"));
             int left = ps.size() - want.size();
             checks.add(() -> assertEquals(left, totalAvailable(s), row.name() + ": left in the pool"));
         }

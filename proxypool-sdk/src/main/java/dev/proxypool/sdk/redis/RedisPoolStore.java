@@ -398,9 +398,10 @@ public final class RedisPoolStore implements PoolStore {
     /**
      * The call of extract_fast.lua (its header) for {@code count} proxies in {@code mode} on the pool
      * of {@code keys}, when the request is its case: partial or allOrNothing ('0' or '1'), no
-     * maxHealthAge, count at most {@link #FAST_PATH_MAX_COUNT}, and no filter, a filter that is one
-     * set term, or for count=1 one of set terms only ({@link ProxyCodec#setTermsFor}: e.g. labels of
-     * the declared dimensions and a protocol); else empty (extract.lua only). A gateway {@code
+     * maxHealthAge, count at most {@link #FAST_PATH_MAX_COUNT}, and no filter or a filter of set terms
+     * only ({@link ProxyCodec#setTermsFor}: e.g. labels of the declared dimensions and a protocol; the
+     * first set is popped, the other terms tested on each candidate); else empty (extract.lua only). A
+     * gateway {@code
      * reserve} adds the expiry set to the keys and the reserve to the arguments: the script goes on
      * only when the pool is provably above it after the extraction. When it answers {@code {0}} the
      * caller runs extract.lua: nothing was extracted.
@@ -425,7 +426,7 @@ public final class RedisPoolStore implements PoolStore {
         if (!(mode.equals("0") || mode.equals("1"))
                 || !request.maxHealthAge().isZero()
                 || count > FAST_PATH_MAX_COUNT
-                || !(unfiltered || terms.size() == 1 || (terms.size() > 1 && count == 1))) {
+                || !(unfiltered || !terms.isEmpty())) {
             return Optional.empty();
         }
         List<String> k = new ArrayList<>(8);
@@ -433,7 +434,7 @@ public final class RedisPoolStore implements PoolStore {
             k.add(keys.poolTag() + name);
         }
         if (!terms.isEmpty()) {
-            k.add(keys.set(terms.get(0))); // popped; a count=1 call tests the others on each candidate
+            k.add(keys.set(terms.get(0))); // popped; the others are tested on each candidate
         }
         long ms = ProxyCodec.millis(now);
         List<String> args = new ArrayList<>(8);
