@@ -165,7 +165,7 @@ class ListenerLimitsTest {
     }
 
     @Test
-    void aSilentPlainConnectionToTheApiIsClosedByTheFirstRequestDeadlineAndOneAddressIsCapped() throws Exception {
+    void aSilentPlainConnectionToTheApiIsClosedByTheFirstRequestDeadline() throws Exception {
         try (Socket silent = connect(server.apiPort())) {
             long t0 = System.nanoTime();
             String got = readToClose(silent); // fails when nothing closes it within 10 s
@@ -173,6 +173,12 @@ class ListenerLimitsTest {
             assertTrue(got.isEmpty(), "nothing is answered to a connection that sent nothing: " + got);
             assertTrue(ms >= 2_500 && ms < 5_000, "closed by the 3 s first-request deadline, took " + ms + " ms");
         }
+    }
+
+    @Test
+    void oneAddressIsCappedOnTheApi() throws Exception {
+        // a fresh server: no connection of an earlier part is still counted (the server releases a
+        // closed connection's slot on its own thread, a moment after the close)
         List<Socket> four = new ArrayList<>();
         try {
             for (int i = 0; i < 4; i++) {
