@@ -20,13 +20,14 @@ The caller (RedisPoolStore.fastCall) uses it for partial or allOrNothing (not re
 mode), no maxHealthAge, count <= 1000, no filter, a filter that is one set term, or a filter of
 several set terms (labels of the declared dimensions with an upstream or a protocol, or an upstream
 with a protocol): the narrowest set is popped and a candidate lacking another term is skipped like
-a held one (up to 8 rounds, then {0}). A gateway reserve
-(single Redis: the cluster store counts its shards under a lock and passes none) is kept when
-SCARD T a - ZCOUNT T xa (expired entries, available or retired: so a lower bound of the available
-proxies that have not expired) - reserve >= count; otherwise {0} before anything is popped, and
-extract.lua counts exactly (a pool far above its reserve, the common case, stays on this path). Health holds (T h) are tested per candidate (ZSCORE, ZMSCORE for count > 1): a held proxy is
-skipped and stays available and a member, so a pool in service, where some proxies are always
-held by a worker that sees them cooling or probing, keeps the fast path.
+a held one (up to 8 rounds, then {0}). A gateway reserve (single Redis: the cluster store counts
+its shards under a lock and passes none) is kept when SCARD T a - ZCOUNT T xa (expired entries,
+available or retired: so a lower bound of the available proxies that have not expired) - reserve
+>= count; otherwise {0} before anything is popped, and extract.lua counts exactly (a pool far above
+its reserve, the common case, stays on this path). Health holds (T h) are tested per candidate
+(ZSCORE, ZMSCORE for count > 1): a held proxy is skipped and stays available and a member, so a
+pool in service, where some proxies are always held by a worker that sees them cooling or probing,
+keeps the fast path.
 Without a filter: SPOP T a, up to 8 rounds of the count still missing; what the fast path needs of
 them ready to use (HGET / HMGET T f: expiry, tombstone end, counter field, unpacked by cmsgpack: no
 stored value is parsed in Lua), tested for expiry and min remaining TTL (a failure: {0}, all taken

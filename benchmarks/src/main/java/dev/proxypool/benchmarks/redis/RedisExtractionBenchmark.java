@@ -685,13 +685,10 @@ public final class RedisExtractionBenchmark {
     }
 
     /**
-     * Microseconds per script call since the last reset, over EVALSHA and FCALL (the store runs its
-     * pool scripts as functions), or -1 when stats are not reset (shared server) or none ran.
-     */
-    /**
-     * Time inside scripts since the last {@link #resetStats} ({@code INFO commandstats} of {@code EVALSHA}
-     * and {@code FCALL}) per one of {@code calls} client calls: an extraction that runs both functions
-     * (the fast one answering {0}, then extract.lua) counts both.
+     * Microseconds inside scripts since the last {@link #resetStats} ({@code INFO commandstats} of
+     * {@code EVALSHA} and {@code FCALL}: the store runs its pool scripts as functions) per one of
+     * {@code calls} client calls, so an extraction that runs both functions (the fast one answering
+     * {0}, then extract.lua) counts both; -1 when stats are not reset (shared server) or none ran.
      */
     private double scriptMicrosPer(long calls) {
         if (!resetStats) {

@@ -158,17 +158,29 @@ public interface FilterContract extends StoreUnderTest {
                         Set.of()));
     }
 
+    /** A fresh store holding {@code ps}. */
+    private PoolStore holding(List<Proxy> ps) {
+        PoolStore s = newStore(StoreSettings.DEFAULTS);
+        s.upsert(ps, now());
+        return s;
+    }
+
+    /** The ids of the proxies of {@code ps} that {@code row} expects. */
+    private static Set<String> wanted(Row row, List<Proxy> ps) {
+        TreeSet<String> want = new TreeSet<>();
+        row.expected().forEach(i -> want.add(ps.get(i).id()));
+        return want;
+    }
+
     @Test
     default void filtersSelectExactlyTheMatchingProxies() {
         List<Proxy> ps = sevenProxies();
         List<Executable> checks = new ArrayList<>();
         for (Row row : rows()) {
-            PoolStore s = newStore(StoreSettings.DEFAULTS);
-            s.upsert(ps, now());
+            PoolStore s = holding(ps);
             Set<String> got = extractedIds(s.extract(
                     ExtractionRequest.builder(1000).filter(row.filter()).build(), now()));
-            TreeSet<String> want = new TreeSet<>();
-            row.expected().forEach(i -> want.add(ps.get(i).id()));
+            Set<String> want = wanted(row, ps);
             checks.add(() -> assertEquals(want, got, row.name()));
             int left = ps.size() - want.size();
             checks.add(() -> assertEquals(left, totalAvailable(s), row.name() + ": left in the pool"));
@@ -183,8 +195,7 @@ public interface FilterContract extends StoreUnderTest {
         List<Proxy> ps = sevenProxies();
         List<Executable> checks = new ArrayList<>();
         for (Row row : rows()) {
-            PoolStore s = newStore(StoreSettings.DEFAULTS);
-            s.upsert(ps, now());
+            PoolStore s = holding(ps);
             List<String> got = new ArrayList<>();
             for (int i = 0; i <= ps.size(); i++) {
                 Set<String> one = extractedIds(s.extract(
@@ -194,8 +205,7 @@ public interface FilterContract extends StoreUnderTest {
                 }
                 got.addAll(one);
             }
-            TreeSet<String> want = new TreeSet<>();
-            row.expected().forEach(i -> want.add(ps.get(i).id()));
+            Set<String> want = wanted(row, ps);
             checks.add(() -> assertEquals(want, new TreeSet<>(got), row.name()));
             checks.add(() -> assertEquals(want.size(), got.size(), row.name() + ": one per call, none twice " + got));
             int left = ps.size() - want.size();
@@ -214,10 +224,8 @@ public interface FilterContract extends StoreUnderTest {
             if (row.expected().size() < 2) {
                 continue;
             }
-            PoolStore s = newStore(StoreSettings.DEFAULTS);
-            s.upsert(ps, now());
-            TreeSet<String> want = new TreeSet<>();
-            row.expected().forEach(i -> want.add(ps.get(i).id()));
+            PoolStore s = holding(ps);
+            Set<String> want = wanted(row, ps);
             Set<String> got = extractedIds(s.extract(
                     ExtractionRequest.builder(want.size())
                             .allOrNothing()

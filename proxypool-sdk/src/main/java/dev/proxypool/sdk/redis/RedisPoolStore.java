@@ -400,11 +400,10 @@ public final class RedisPoolStore implements PoolStore {
      * of {@code keys}, when the request is its case: partial or allOrNothing ('0' or '1'), no
      * maxHealthAge, count at most {@link #FAST_PATH_MAX_COUNT}, and no filter or a filter of set terms
      * only ({@link ProxyCodec#setTermsFor}: e.g. labels of the declared dimensions and a protocol; the
-     * first set is popped, the other terms tested on each candidate); else empty (extract.lua only). A
-     * gateway {@code
-     * reserve} adds the expiry set to the keys and the reserve to the arguments: the script goes on
-     * only when the pool is provably above it after the extraction. When it answers {@code {0}} the
-     * caller runs extract.lua: nothing was extracted.
+     * first set is popped, the other terms tested on each candidate); else empty (extract.lua only).
+     * A gateway {@code reserve} adds the expiry set to the keys and the reserve to the arguments: the
+     * script goes on only when the pool is provably above it after the extraction. When it answers
+     * {@code {0}} the caller runs extract.lua: nothing was extracted.
      */
     static Optional<FastCall> fastCall(
             RedisKeys keys,
@@ -446,9 +445,11 @@ public final class RedisPoolStore implements PoolStore {
         if (reserve != 0) { // kept by the script when the pool is provably above it, else extract.lua counts
             k.add(keys.poolTag() + "xa");
         }
-        if (reserve != 0 || terms.size() > 1) {
+        if (reserve != 0 || terms.size() > 1) { // ARGV[6] the reserve ('0': none), then the other terms
             args.add(Integer.toString(reserve));
-            args.addAll(terms.subList(Math.min(1, terms.size()), terms.size()));
+            if (terms.size() > 1) {
+                args.addAll(terms.subList(1, terms.size()));
+            }
         }
         return Optional.of(new FastCall(List.copyOf(k), List.copyOf(args)));
     }
