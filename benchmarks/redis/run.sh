@@ -5,6 +5,9 @@
 # extractions (RedisExtractionBenchmark), then the baseline again, and writes
 # benchmarks/redis/RESULTS-redis.md. Options: --port P (use a running Redis: no stats reset),
 # --quick (all sizes / 10, a smoke run). Takes ~3-6 minutes on 2 cores.
+# --pin: the private redis-server on the last core and every client (the Java benchmark,
+# redis-benchmark) on the others, as where Redis has a core of its own: its script times without the
+# clients preempting it (needs 2 cores or more; not with --port).
 # --cluster: instead, one node against a 3-master Redis Cluster (RedisClusterBenchmark: private
 # redis-server and the test kit's RedisClusterServer, both started and stopped by the class), written
 # to benchmarks/redis/RESULTS-redis-cluster.md.
@@ -14,13 +17,15 @@ cd "$(dirname "$0")/../.."
 PORT=""
 QUICK=""
 CLUSTER=""
+PIN=""
 N=100000
 while [ $# -gt 0 ]; do
   case "$1" in
     --port) PORT="$2"; shift 2 ;;
     --quick) QUICK="--quick"; N=10000; shift ;;
     --cluster) CLUSTER=1; shift ;;
-    *) echo "usage: benchmarks/redis/run.sh [--port P] [--quick] [--cluster]" >&2; exit 2 ;;
+    --pin) PIN=1; shift ;;
+    *) echo "usage: benchmarks/redis/run.sh [--port P] [--quick] [--pin] [--cluster]" >&2; exit 2 ;;
   esac
 done
 
@@ -61,10 +66,26 @@ if [ -n "$CLUSTER" ]; then
   exit 0
 fi
 
+# --pin: Redis on the last CPU, the clients on the others
+SERVER_CPU=""
+CLIENT=()
+PLACEMENT="Redis and the clients share the cores"
+if [ -n "$PIN" ]; then
+  if [ -n "$PORT" ] || [ "$(nproc)" -lt 2 ]; then
+    echo "--pin needs the private redis-server (no --port) and 2 cores or more" >&2
+    exit 2
+  fi
+  SERVER_CPU=$(($(nproc) - 1))
+  CLIENT_CPUS=0
+  [ "$SERVER_CPU" -gt 1 ] && CLIENT_CPUS="0-$((SERVER_CPU - 1))"
+  CLIENT=(taskset -c "$CLIENT_CPUS")
+  PLACEMENT="--pin: Redis alone on CPU $SERVER_CPU, the clients on CPU $CLIENT_CPUS"
+fi
+
 RESET=""
 if [ -z "$PORT" ]; then
   PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-  /usr/bin/redis-server --port "$PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
+  ${SERVER_CPU:+taskset -c "$SERVER_CPU"} /usr/bin/redis-server --port "$PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
     --logfile "$RAW/redis.log" &
   REDIS_PID=$!
   trap 'kill "$REDIS_PID" 2>/dev/null || true; rm -rf "$RAW"' EXIT
@@ -91,7 +112,7 @@ baseline() {
   for c in 1 8; do
     [ -n "$RESET" ] && $CLI CONFIG RESETSTAT >/dev/null
     cpu0=$(cpu_seconds)
-    line=$(redis-benchmark -h 127.0.0.1 -p "$PORT" -n "$N" -c "$c" --csv EVALSHA "$SHA" 0 | tail -1 | tr -d '"')
+    line=$("${CLIENT[@]}" redis-benchmark -h 127.0.0.1 -p "$PORT" -n "$N" -c "$c" --csv EVALSHA "$SHA" 0 | tail -1 | tr -d '"')
     cpu1=$(cpu_seconds)
     rps=$(echo "$line" | cut -d, -f2); p50=$(echo "$line" | cut -d, -f5); p99=$(echo "$line" | cut -d, -f7)
     usec="n/a"; cpu="n/a"
@@ -108,7 +129,7 @@ LOAD_START=$(uptime)
 echo "baseline (before)..." >&2
 baseline > "$RAW/base1"
 echo "extraction benchmark..." >&2
-"$JAVA" --sun-misc-unsafe-memory-access=allow -cp benchmarks/target/benchmarks.jar \
+"${CLIENT[@]}" "$JAVA" --sun-misc-unsafe-memory-access=allow -cp benchmarks/target/benchmarks.jar \
   dev.proxypool.benchmarks.redis.RedisExtractionBenchmark --port "$PORT" $RESET $QUICK > "$RAW/rows" 2> "$RAW/log"
 echo "baseline (after)..." >&2
 baseline > "$RAW/base2"
@@ -121,6 +142,7 @@ baseline > "$RAW/base2"
   echo "\`uptime\` at the start: $LOAD_START"
   echo "\`uptime\` at the end: $(uptime)"
   echo "(the cores are shared with other builds: compare numbers of one run, not across runs)."
+  echo "Placement: $PLACEMENT."
   echo
   echo "## Baseline: \`redis-benchmark -n $N -c C EVALSHA <sha of 'return 1'> 0\`"
   echo
@@ -150,6 +172,9 @@ baseline > "$RAW/base2"
   echo "count=1 filtered extraction (pop, take out of the available set, retire, count), called like the"
   echo "store's fast path on a fresh pool of their own (not the product path: how low it could go here),"
   echo "taking turns with the product (RedisPoolStore.extract on a second fresh pool) in the same minutes."
+  echo "The table after it: the commands inside the product's rounds, each timed by Redis around its own"
+  echo "work (INFO commandstats), and the rest of the script time: the Lua between them, the call with its"
+  echo "keys and arguments, and each command's way in and out of Lua."
   echo
   cat "$RAW/rows"
   echo

@@ -15,7 +15,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -269,9 +272,12 @@ public final class RedisExtractionBenchmark {
                     + " proxies, count=1, a country x type set; variants in turn, " + FLOOR_ROUNDS + " rounds of "
                     + ops + " calls) | commands | clients | script µs/call, median [range] | Redis CPU µs/call |");
             System.out.println("|---|---:|---:|---:|---:|");
+            // the product's rounds, per client count: command -> µs inside it per extraction, and calls per extraction
+            Map<Integer, Map<String, double[][]>> inside = new TreeMap<>();
             for (int threads : new int[] {1, 8}) {
                 double[][] script = new double[variants][FLOOR_ROUNDS];
                 double[][] cpu = new double[variants][FLOOR_ROUNDS];
+                Map<String, double[][]> commands = inside.computeIfAbsent(threads, t -> new TreeMap<>());
                 for (int round = -1; round < FLOOR_ROUNDS; round++) { // round -1 warms every variant up
                     for (int v = 0; v < variants; v++) {
                         String sha = v < shas.size() ? shas.get(v) : null;
@@ -295,6 +301,16 @@ public final class RedisExtractionBenchmark {
                                             Long.toString(ms + 86_400_000L),
                                             set.substring(tag.length() + 2)));
                         });
+                        if (round >= 0 && sha == null && resetStats) {
+                            int extractions = (ops / threads) * threads;
+                            int r = round;
+                            commandStats().forEach((name, callsAndUsec) -> {
+                                double[][] m = commands.computeIfAbsent(
+                                        name, k -> new double[][] {new double[FLOOR_ROUNDS], new double[FLOOR_ROUNDS]});
+                                m[0][r] = callsAndUsec[0] / (double) extractions;
+                                m[1][r] = callsAndUsec[1] / (double) extractions;
+                            });
+                        }
                         if (round >= 0) {
                             script[v][round] = scriptMicrosPer((ops / threads) * threads);
                             cpu[v][round] = resetStats
@@ -320,10 +336,57 @@ public final class RedisExtractionBenchmark {
                             Row.orNa(median(cpu[v]))));
                 }
             }
+            insideRows(inside);
         } finally {
             deletePrefix(floorPrefix);
             deletePrefix(productPrefix);
         }
+    }
+
+    /**
+     * Where the product's script time goes (the floor table's product rounds): each command its
+     * function ran, with the calls and the microseconds inside the command per extraction ({@code INFO
+     * commandstats} counts a script's commands too, each timed around its own work only), medians of
+     * the rounds; then the script as a whole and the rest, which is the Lua between the commands, the
+     * function's call with its keys and arguments, and each command's way in and out of Lua (its
+     * arguments made Redis strings, its permission and key checks, its reply turned into Lua values).
+     */
+    private void insideRows(Map<Integer, Map<String, double[][]>> inside) {
+        if (!resetStats) {
+            return;
+        }
+        System.out.println();
+        System.out.println("| inside the product (the floor table's rounds), per extraction | clients | calls"
+                + " | µs inside the command, median |");
+        System.out.println("|---|---:|---:|---:|");
+        inside.forEach((threads, commands) -> {
+            double script = 0;
+            double inCommands = 0;
+            for (Map.Entry<String, double[][]> e : commands.entrySet()) {
+                double calls = median(e.getValue()[0]);
+                double micros = median(e.getValue()[1]);
+                if (SCRIPT_COMMANDS.contains(e.getKey())) {
+                    script += micros;
+                } else if (calls > 0 && !e.getKey().contains("|") && !CLIENT_COMMANDS.contains(e.getKey())) {
+                    inCommands += micros;
+                    System.out.println(String.format(
+                            Locale.ROOT,
+                            "| `%s` | %d | %.2f | %.2f |",
+                            e.getKey().toUpperCase(Locale.ROOT),
+                            threads,
+                            calls,
+                            micros));
+                }
+            }
+            System.out.println(
+                    String.format(Locale.ROOT, "| the commands together | %d | | %.1f |", threads, inCommands));
+            System.out.println(String.format(
+                    Locale.ROOT,
+                    "| the rest: Lua, the call with its keys and arguments, each command's way in and out | %d | | %.1f |",
+                    threads,
+                    script - inCommands));
+            System.out.println(String.format(Locale.ROOT, "| **the whole script** | %d | | %.1f |", threads, script));
+        });
     }
 
     /** One count=1 extraction with {@code filter} that must extract (the pool is large enough). */
@@ -696,20 +759,45 @@ public final class RedisExtractionBenchmark {
         }
         long scriptCalls = 0;
         long usec = 0;
-        try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
-            for (String line : c.info("commandstats").split("\r?\n")) {
-                if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_fcall:")) {
-                    for (String part : line.substring(line.indexOf(':') + 1).split(",")) {
-                        if (part.startsWith("calls=")) {
-                            scriptCalls += Long.parseLong(part.substring("calls=".length()));
-                        } else if (part.startsWith("usec=")) {
-                            usec += Long.parseLong(part.substring("usec=".length()));
-                        }
-                    }
-                }
+        for (Map.Entry<String, long[]> e : commandStats().entrySet()) {
+            if (SCRIPT_COMMANDS.contains(e.getKey())) {
+                scriptCalls += e.getValue()[0];
+                usec += e.getValue()[1];
             }
         }
         return scriptCalls == 0 ? -1 : (double) usec / calls;
+    }
+
+    /** Commands of this benchmark's own connections, not of the product's scripts ({@code INFO commandstats} names). */
+    private static final Set<String> CLIENT_COMMANDS = Set.of("info", "ping", "hello", "auth", "select");
+
+    /** The commands the store runs its pool scripts with ({@code INFO commandstats} names). */
+    private static final Set<String> SCRIPT_COMMANDS = Set.of("evalsha", "fcall");
+
+    /**
+     * {@code INFO commandstats} since the last {@link #resetStats}: command name (lower case, {@code
+     * config|resetstat} for a subcommand) to its calls and microseconds; a script's commands are
+     * counted under their own names as well as inside the script's.
+     */
+    private Map<String, long[]> commandStats() {
+        Map<String, long[]> stats = new TreeMap<>();
+        try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
+            for (String line : c.info("commandstats").split("\r?\n")) {
+                if (!line.startsWith("cmdstat_")) {
+                    continue;
+                }
+                long[] callsAndUsec = new long[2];
+                for (String part : line.substring(line.indexOf(':') + 1).split(",")) {
+                    if (part.startsWith("calls=")) {
+                        callsAndUsec[0] = Long.parseLong(part.substring("calls=".length()));
+                    } else if (part.startsWith("usec=")) {
+                        callsAndUsec[1] = Long.parseLong(part.substring("usec=".length()));
+                    }
+                }
+                stats.put(line.substring("cmdstat_".length(), line.indexOf(':')), callsAndUsec);
+            }
+        }
+        return stats;
     }
 
     /** Deletes the pool of {@code prefix}: keys under it and its hash-tagged keys {@code {<prefix>...}}. */
