@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -55,6 +56,9 @@ public final class RedisExtractionBenchmark {
     private int gatewayReserve;
     /** The filter of the grid's filtered extraction requests. */
     private Function<SplittableRandom, ExtractionFilter> filterOf = RedisBenchPool::twoLabelFilter;
+
+    /** The grid's count=1 2-label rows, per client count and pool size: {@link #perExtraction} of each. */
+    private final TreeMap<Integer, TreeMap<Integer, Map<String, double[]>>> twoLabelInside = new TreeMap<>();
 
     private RedisExtractionBenchmark(String host, int port, boolean resetStats) {
         this.host = host;
@@ -203,6 +207,7 @@ public final class RedisExtractionBenchmark {
             }
         }
         floorRows(100_000 / shrink);
+        sizeRows();
     }
 
     /** Scripts measuring the floor of a count=1 filtered extraction (floorRows): name, commands, source. */
@@ -304,11 +309,11 @@ public final class RedisExtractionBenchmark {
                         if (round >= 0 && sha == null && resetStats) {
                             int extractions = (ops / threads) * threads;
                             int r = round;
-                            commandStats().forEach((name, callsAndUsec) -> {
+                            perExtraction(commandStats(), extractions).forEach((name, callsAndMicros) -> {
                                 double[][] m = commands.computeIfAbsent(
                                         name, k -> new double[][] {new double[FLOOR_ROUNDS], new double[FLOOR_ROUNDS]});
-                                m[0][r] = callsAndUsec[0] / (double) extractions;
-                                m[1][r] = callsAndUsec[1] / (double) extractions;
+                                m[0][r] = callsAndMicros[0];
+                                m[1][r] = callsAndMicros[1];
                             });
                         }
                         if (round >= 0) {
@@ -345,11 +350,9 @@ public final class RedisExtractionBenchmark {
 
     /**
      * Where the product's script time goes (the floor table's product rounds): each command its
-     * function ran, with the calls and the microseconds inside the command per extraction ({@code INFO
-     * commandstats} counts a script's commands too, each timed around its own work only), medians of
-     * the rounds; then the script as a whole and the rest, which is the Lua between the commands, the
-     * function's call with its keys and arguments, and each command's way in and out of Lua (its
-     * arguments made Redis strings, its permission and key checks, its reply turned into Lua values).
+     * function ran, with the calls and the microseconds inside the command per extraction (medians of
+     * the rounds, {@link #perExtraction}); then the commands together, the rest of the script time
+     * and the whole script.
      */
     private void insideRows(Map<Integer, Map<String, double[][]>> inside) {
         if (!resetStats) {
@@ -359,34 +362,125 @@ public final class RedisExtractionBenchmark {
         System.out.println("| inside the product (the floor table's rounds), per extraction | clients | calls"
                 + " | µs inside the command, median |");
         System.out.println("|---|---:|---:|---:|");
-        inside.forEach((threads, commands) -> {
-            double script = 0;
-            double inCommands = 0;
-            for (Map.Entry<String, double[][]> e : commands.entrySet()) {
-                double calls = median(e.getValue()[0]);
-                double micros = median(e.getValue()[1]);
-                if (SCRIPT_COMMANDS.contains(e.getKey())) {
-                    script += micros;
-                } else if (calls > 0 && !e.getKey().contains("|") && !CLIENT_COMMANDS.contains(e.getKey())) {
-                    inCommands += micros;
+        inside.forEach((threads, rounds) -> {
+            Map<String, double[]> medians = new TreeMap<>();
+            rounds.forEach((name, m) -> medians.put(name, new double[] {median(m[0]), median(m[1])}));
+            medians.forEach((name, callsAndMicros) -> {
+                if (!name.equals(WHOLE_SCRIPT) && callsAndMicros[0] > 0) {
                     System.out.println(String.format(
                             Locale.ROOT,
                             "| `%s` | %d | %.2f | %.2f |",
-                            e.getKey().toUpperCase(Locale.ROOT),
+                            name.toUpperCase(Locale.ROOT),
                             threads,
-                            calls,
-                            micros));
+                            callsAndMicros[0],
+                            callsAndMicros[1]));
                 }
-            }
+            });
+            double[] split = split(medians);
             System.out.println(
-                    String.format(Locale.ROOT, "| the commands together | %d | | %.1f |", threads, inCommands));
-            System.out.println(String.format(
-                    Locale.ROOT,
-                    "| the rest: Lua, the call with its keys and arguments, each command's way in and out | %d | | %.1f |",
-                    threads,
-                    script - inCommands));
-            System.out.println(String.format(Locale.ROOT, "| **the whole script** | %d | | %.1f |", threads, script));
+                    String.format(Locale.ROOT, "| the commands together | %d | | %.1f |", threads, split[0]));
+            System.out.println(String.format(Locale.ROOT, "| %s | %d | | %.1f |", REST, threads, split[1]));
+            System.out.println(String.format(Locale.ROOT, "| **the whole script** | %d | | %.1f |", threads, split[2]));
         });
+    }
+
+    /** The row of {@link #insideRows} and {@link #sizeRows} for the script time outside the commands. */
+    private static final String REST =
+            "the rest: Lua, the call with its keys and arguments, each command's way in and out";
+
+    /** The key of {@link #perExtraction} for the scripts themselves ({@code FCALL}, {@code EVALSHA}). */
+    private static final String WHOLE_SCRIPT = "(script)";
+
+    /**
+     * Per extraction, of {@code extractions}: each command a script ran (name to calls and microseconds
+     * inside the command; {@code INFO commandstats} counts a script's commands too, each timed around
+     * its own work only) and, under {@link #WHOLE_SCRIPT}, the scripts' own calls and time; the
+     * benchmark's own connection commands left out.
+     */
+    private static Map<String, double[]> perExtraction(Map<String, long[]> stats, long extractions) {
+        Map<String, double[]> out = new TreeMap<>();
+        stats.forEach((name, callsAndUsec) -> {
+            String key = SCRIPT_COMMANDS.contains(name) ? WHOLE_SCRIPT : name;
+            if (!key.contains("|") && !CLIENT_COMMANDS.contains(key)) {
+                double[] sum = out.computeIfAbsent(key, k -> new double[2]);
+                sum[0] += callsAndUsec[0] / (double) extractions;
+                sum[1] += callsAndUsec[1] / (double) extractions;
+            }
+        });
+        return out;
+    }
+
+    /** µs per extraction inside the commands, in the rest of the script, and in the whole script. */
+    private static double[] split(Map<String, double[]> perExtraction) {
+        double whole = perExtraction.getOrDefault(WHOLE_SCRIPT, new double[2])[1];
+        double commands = perExtraction.entrySet().stream()
+                .filter(e -> !e.getKey().equals(WHOLE_SCRIPT))
+                .mapToDouble(e -> e.getValue()[1])
+                .sum();
+        return new double[] {commands, whole - commands, whole};
+    }
+
+    /**
+     * The count=1 2-label rows of the grid, smallest pool against largest, command by command ({@link
+     * #perExtraction} of each row): which of the commands, or the rest of the script, grows with the
+     * pool.
+     */
+    private void sizeRows() {
+        if (!resetStats || twoLabelInside.isEmpty()) {
+            return;
+        }
+        System.out.println();
+        twoLabelInside.forEach((threads, bySize) -> {
+            if (bySize.size() < 2) {
+                return;
+            }
+            int small = bySize.firstKey();
+            int large = bySize.lastKey();
+            Map<String, double[]> a = bySize.get(small);
+            Map<String, double[]> b = bySize.get(large);
+            if (threads == twoLabelInside.firstKey()) {
+                System.out.println(String.format(
+                        Locale.ROOT,
+                        "| the grid's count=1 2-label rows, per extraction | clients | calls, %,d | µs, %,d | calls, %,d"
+                                + " | µs, %,d | µs ratio |",
+                        small,
+                        small,
+                        large,
+                        large));
+                System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+            }
+            Set<String> names = new TreeSet<>(a.keySet());
+            names.addAll(b.keySet());
+            names.remove(WHOLE_SCRIPT);
+            for (String name : names) {
+                double[] none = new double[2];
+                sizeRow(
+                        "`" + name.toUpperCase(Locale.ROOT) + "`",
+                        threads,
+                        a.getOrDefault(name, none),
+                        b.getOrDefault(name, none));
+            }
+            double[] sa = split(a);
+            double[] sb = split(b);
+            double calls = Double.NaN; // not one command: no calls column
+            sizeRow("the commands together", threads, new double[] {calls, sa[0]}, new double[] {calls, sb[0]});
+            sizeRow(REST, threads, new double[] {calls, sa[1]}, new double[] {calls, sb[1]});
+            sizeRow("**the whole script**", threads, new double[] {calls, sa[2]}, new double[] {calls, sb[2]});
+        });
+    }
+
+    /** One row of {@link #sizeRows}: calls and µs per extraction in the small and the large pool. */
+    private static void sizeRow(String name, int threads, double[] small, double[] large) {
+        System.out.println(String.format(
+                Locale.ROOT,
+                "| %s | %d | %s | %.2f | %s | %.2f | %s |",
+                name,
+                threads,
+                Double.isNaN(small[0]) ? "" : String.format(Locale.ROOT, "%.2f", small[0]),
+                small[1],
+                Double.isNaN(large[0]) ? "" : String.format(Locale.ROOT, "%.2f", large[0]),
+                large[1],
+                small[1] > 0 ? String.format(Locale.ROOT, "%.2f", large[1] / small[1]) : "n/a"));
     }
 
     /** One count=1 extraction with {@code filter} that must extract (the pool is large enough). */
@@ -479,6 +573,11 @@ public final class RedisExtractionBenchmark {
             boolean filter)
             throws Exception {
         Row r = measure(store, size, threads, count, ops, true, filter);
+        if (resetStats && count == 1 && name.equals("2-label filter")) {
+            twoLabelInside
+                    .computeIfAbsent(threads, t -> new TreeMap<>())
+                    .put(size, perExtraction(commandStats(), r.ops()));
+        }
         double rate = r.ops() / r.seconds();
         System.out.println(String.format(
                 Locale.ROOT,
