@@ -4,8 +4,6 @@ import dev.proxypool.core.extract.ExtractedProxy;
 import dev.proxypool.core.extract.ExtractionRequest;
 import dev.proxypool.core.extract.ExtractionResult;
 import dev.proxypool.core.extract.Fulfillment;
-import dev.proxypool.core.extract.IdempotencyKey;
-import dev.proxypool.core.extract.IdempotencyStart;
 import dev.proxypool.core.extract.PageRequest;
 import dev.proxypool.core.extract.PoolQuery;
 import dev.proxypool.core.extract.PoolStore;
@@ -83,7 +81,7 @@ import redis.clients.jedis.params.SetParams;
  *
  * <p>Thread-safe; runs no threads of its own.
  */
-public final class RedisClusterPoolStore implements PoolStore {
+public final class RedisClusterPoolStore extends RedisStoreBase {
 
     private static final System.Logger LOG = System.getLogger(RedisClusterPoolStore.class.getName());
 
@@ -115,11 +113,9 @@ public final class RedisClusterPoolStore implements PoolStore {
     /** The pool scripts (common.lua's) as one Redis Functions library: FCALL (RedisLibrary). */
     static final RedisLibrary LIBRARY = RedisLibrary.of("/redis/common.lua", POOL_SCRIPTS);
 
-    private final RedisAccess redis;
     private final RedisClusterConfig config;
     private final StoreSettings settings;
     private final RedisKeys[] shards;
-    private final RedisIdempotency idempotency;
     private final Duration reservationTtl;
     private final String reserveLock;
     private final LongAdder undeliveredProxies = new LongAdder();
@@ -130,17 +126,15 @@ public final class RedisClusterPoolStore implements PoolStore {
     /** This process's extractions with a gateway reserve, queued fairly before the Redis lock. */
     private final ReentrantLock localReserveTurn = new ReentrantLock(true);
 
-    private volatile boolean closed;
-
     private RedisClusterPoolStore(RedisAccess redis, RedisClusterConfig config, StoreSettings settings) {
-        this.redis = redis;
-        this.config = config;
-        this.settings = settings;
-        this.shards = new RedisKeys[config.shards()];
+        RedisKeys[] shards = new RedisKeys[config.shards()];
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new RedisKeys(config.keyPrefix(), i);
         }
-        this.idempotency = new RedisIdempotency(redis, shards[0], settings);
+        super(redis, shards[0], settings); // shard 0 holds the idempotency records and the content mark
+        this.config = config;
+        this.settings = settings;
+        this.shards = shards;
         this.reserveLock = "{" + config.keyPrefix() + "l}:reserve";
         // a live caller commits within a few round trips; one that died frees its proxies after this
         this.reservationTtl = config.socketTimeout().multipliedBy(4).plus(config.waitTimeout());
@@ -239,7 +233,7 @@ public final class RedisClusterPoolStore implements PoolStore {
             redis.eval(RELEASE, shard.withReservations(), List.of(nowMs, "", Integer.toString(RELEASE_BOUND)));
             dropped += RedisPoolStore.purgePool(redis, shard, nowMs, setTerms);
         }
-        idempotency.purge(now);
+        idempotency().purge(now);
         return (int) dropped;
     }
 
@@ -692,40 +686,6 @@ public final class RedisClusterPoolStore implements PoolStore {
     }
 
     @Override
-    public IdempotencyStart beginIdempotent(IdempotencyKey key, String fingerprint, Instant now) {
-        checkOpen();
-        return idempotency.begin(key, fingerprint, now);
-    }
-
-    @Override
-    public boolean completeIdempotent(IdempotencyKey key, String fingerprint, String response, Instant now) {
-        checkOpen();
-        return idempotency.complete(key, fingerprint, response, now);
-    }
-
-    @Override
-    public boolean abandonIdempotent(IdempotencyKey key, String fingerprint) {
-        checkOpen();
-        return idempotency.abandon(key, fingerprint);
-    }
-
-    /** Whether this process wrote the content mark; before that nothing can have been lost. */
-    private volatile boolean marked;
-
-    @Override
-    public void markContent() {
-        checkOpen();
-        redis.call(c -> c.set(shards[0].contentMark(), "1"));
-        marked = true;
-    }
-
-    @Override
-    public boolean lostContent() {
-        checkOpen();
-        return marked && !redis.call(c -> c.exists(shards[0].contentMark()));
-    }
-
-    @Override
     public int available(String upstream) {
         checkOpen();
         long n = 0;
@@ -818,20 +778,6 @@ public final class RedisClusterPoolStore implements PoolStore {
     public boolean isTombstoned(ProxyKey key, Instant now) {
         checkOpen();
         return RedisPoolStore.tombstoned(redis, keysOf(key), key, now);
-    }
-
-    @Override
-    public void close() {
-        if (!closed) {
-            closed = true;
-            redis.close();
-        }
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("pool store is closed");
-        }
     }
 
     @Override

@@ -5,8 +5,6 @@ import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.ExtractionRequest;
 import dev.proxypool.core.extract.ExtractionResult;
 import dev.proxypool.core.extract.Fulfillment;
-import dev.proxypool.core.extract.IdempotencyKey;
-import dev.proxypool.core.extract.IdempotencyStart;
 import dev.proxypool.core.extract.PageRequest;
 import dev.proxypool.core.extract.PoolQuery;
 import dev.proxypool.core.extract.PoolStore;
@@ -87,7 +85,7 @@ import redis.clients.jedis.resps.ScanResult;
  * <p>Thread-safe: calls share a pool of connections and hold no lock in the JVM. Runs no threads of
  * its own; the owner calls {@link #purgeExpired} periodically.
  */
-public final class RedisPoolStore implements PoolStore {
+public final class RedisPoolStore extends RedisStoreBase {
 
     /** Proxies per publish script call: one call stays well under a millisecond per hundred. */
     static final int PUBLISH_BATCH = 500;
@@ -141,20 +139,16 @@ public final class RedisPoolStore implements PoolStore {
     /** The pool scripts (common.lua's) as one Redis Functions library: FCALL (RedisLibrary). */
     static final RedisLibrary LIBRARY = RedisLibrary.of("/redis/common.lua", POOL_SCRIPTS);
 
-    private final RedisAccess redis;
     private final RedisKeys keys;
     private final StoreSettings settings;
-    private final RedisIdempotency idempotency;
     /** Every set term this store has published or been told of by the purge (the sets purge.lua cleans). */
     private final Set<String> setTerms = ConcurrentHashMap.newKeySet();
 
-    private volatile boolean closed;
-
     private RedisPoolStore(RedisAccess redis, String keyPrefix, StoreSettings settings) {
-        this.redis = redis;
-        this.keys = new RedisKeys(keyPrefix);
+        RedisKeys keys = new RedisKeys(keyPrefix);
+        super(redis, keys, settings);
+        this.keys = keys;
         this.settings = settings;
-        this.idempotency = new RedisIdempotency(redis, keys, settings);
     }
 
     /**
@@ -291,7 +285,7 @@ public final class RedisPoolStore implements PoolStore {
     public int purgeExpired(Instant now) {
         checkOpen();
         long dropped = purgePool(redis, keys, Long.toString(ProxyCodec.millis(now)), setTerms);
-        idempotency.purge(now);
+        idempotency().purge(now);
         return (int) dropped;
     }
 
@@ -496,40 +490,6 @@ public final class RedisPoolStore implements PoolStore {
     }
 
     @Override
-    public IdempotencyStart beginIdempotent(IdempotencyKey key, String fingerprint, Instant now) {
-        checkOpen();
-        return idempotency.begin(key, fingerprint, now);
-    }
-
-    @Override
-    public boolean completeIdempotent(IdempotencyKey key, String fingerprint, String response, Instant now) {
-        checkOpen();
-        return idempotency.complete(key, fingerprint, response, now);
-    }
-
-    @Override
-    public boolean abandonIdempotent(IdempotencyKey key, String fingerprint) {
-        checkOpen();
-        return idempotency.abandon(key, fingerprint);
-    }
-
-    /** Whether this process wrote the content mark; before that nothing can have been lost. */
-    private volatile boolean marked;
-
-    @Override
-    public void markContent() {
-        checkOpen();
-        redis.call(c -> c.set(keys.contentMark(), "1"));
-        marked = true;
-    }
-
-    @Override
-    public boolean lostContent() {
-        checkOpen();
-        return marked && !redis.call(c -> c.exists(keys.contentMark()));
-    }
-
-    @Override
     public int available(String upstream) {
         checkOpen();
         String n = redis.call(c -> c.hget(keys.counts(), RedisKeys.availableField(upstream)));
@@ -596,20 +556,6 @@ public final class RedisPoolStore implements PoolStore {
         Object ends = redis.eval(
                 TOMBSTONED, keys.pool(), List.of(RedisKeys.physical(key), Long.toString(ProxyCodec.millis(now))));
         return ((Number) ends).longValue() >= 0;
-    }
-
-    @Override
-    public void close() {
-        if (!closed) {
-            closed = true;
-            redis.close();
-        }
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("pool store is closed");
-        }
     }
 
     @Override
