@@ -65,7 +65,9 @@ public final class LoadRun {
             throw new IllegalArgumentException("--duration must be between 1 ms and 1 h, got " + duration);
         }
         Objects.requireNonNull(factory, "factory");
-        LongAdder requests = new LongAdder();
+        // counted apart, so the progress line never takes a request counted but not yet judged for
+        // a success (a total less the failures did: "1 ok" of a run where none succeeded)
+        LongAdder succeeded = new LongAdder();
         LongAdder errors = new LongAdder();
         long start = ticker.read();
         long deadline = start + duration.toNanos();
@@ -75,10 +77,10 @@ public final class LoadRun {
             slots.add(slot);
             slot.thread = Thread.ofVirtual()
                     .name("bench-worker-" + i)
-                    .start(() -> slot.loop(ticker, deadline, requests, errors));
+                    .start(() -> slot.loop(ticker, deadline, succeeded, errors));
         }
         try {
-            long lastRequests = 0;
+            long lastOk = 0;
             long lastAt = start;
             while (true) {
                 long now = ticker.read();
@@ -90,9 +92,9 @@ public final class LoadRun {
                 long at = ticker.read();
                 if (left >= 1_000_000_000L) {
                     long failed = errors.sum();
-                    long ok = requests.sum() - failed;
+                    long ok = succeeded.sum();
                     // the rate is of successful requests: failures are counted, never a throughput
-                    double rate = (ok - lastRequests) * 1e9 / Math.max(1, at - lastAt);
+                    double rate = (ok - lastOk) * 1e9 / Math.max(1, at - lastAt);
                     progress.accept(String.format(
                             Locale.ROOT,
                             "bench %d/%d s: %d ok (%.0f req/s now), %d failed",
@@ -101,7 +103,7 @@ public final class LoadRun {
                             ok,
                             rate,
                             failed));
-                    lastRequests = ok;
+                    lastOk = ok;
                     lastAt = at;
                 }
             }
@@ -143,7 +145,7 @@ public final class LoadRun {
             this.worker = worker;
         }
 
-        void loop(Ticker ticker, long deadline, LongAdder requests, LongAdder errorCount) {
+        void loop(Ticker ticker, long deadline, LongAdder okCount, LongAdder errorCount) {
             try {
                 while (ticker.read() - deadline < 0 && !Thread.currentThread().isInterrupted()) {
                     long t0 = ticker.read();
@@ -154,9 +156,9 @@ public final class LoadRun {
                         kind = "exception_" + e.getClass().getSimpleName();
                     }
                     long dt = ticker.read() - t0;
-                    requests.increment();
                     if (kind == null) {
                         ok++;
+                        okCount.increment();
                         latencies.recordNanos(dt);
                     } else {
                         errors.merge(kind, 1L, Long::sum);
