@@ -132,7 +132,11 @@ public final class RedisExtractionBenchmark {
         new RedisExtractionBenchmark(host, port, reset).runAll(quick ? 10 : 1);
     }
 
+    /** Calls of each trivial measurement of the grid (4,000, shrunk with --quick). */
+    private int trivialOps = 4000;
+
     private void runAll(int shrink) throws Exception {
+        trivialOps = 4000 / shrink;
         // JIT warm-up on a pool of its own, not reported
         scenario("warm-up", 20_000, 2, 1, 3000 / shrink, 0, false);
         memoryRows(100_000 / shrink);
@@ -157,27 +161,29 @@ public final class RedisExtractionBenchmark {
                         poolBytes(prefix) / (double) size,
                         (usedAfter - usedBefore) / (double) size);
                 for (int threads : new int[] {1, 8}) {
-                    Trivial trivial = trivial(prefix, threads, 4000 / shrink);
-                    grid(store, size, threads, trivial, "no filter", 1, 1000 / shrink, false);
-                    grid(store, size, threads, trivial, "2-label filter", 1, 1000 / shrink, true);
+                    Trivial trivial = trivial(prefix, threads, trivialOps);
+                    trivial = grid(store, size, threads, trivial, "no filter", 1, 1000 / shrink, false);
+                    trivial = grid(store, size, threads, trivial, "2-label filter", 1, 1000 / shrink, true);
                     if (size == 100_000) { // a client that needs one protocol too: the set popped, the protocol tested
                         filterOf = RedisBenchPool::twoLabelAndProtocolFilter;
                         try {
-                            grid(store, size, threads, trivial, "2-label + protocol filter", 1, 1000 / shrink, true);
+                            trivial = grid(
+                                    store, size, threads, trivial, "2-label + protocol filter", 1, 1000 / shrink, true);
                         } finally {
                             filterOf = RedisBenchPool::twoLabelFilter;
                         }
                     }
-                    grid(store, size, threads, trivial, "2-label filter", 100, 8, true);
+                    trivial = grid(store, size, threads, trivial, "2-label filter", 100, 8, true);
                 }
                 if (size == 100_000) { // the same pool with 1 % of it held out by health, then half extracted
                     List<String> held = holdSome(prefix, store, size / 100);
                     for (int threads : new int[] {1, 8}) {
-                        Trivial trivial = trivial(prefix, threads, 4000 / shrink);
-                        grid(store, size, threads, trivial, "2-label, 1% held by health", 1, 1000 / shrink, true);
+                        Trivial trivial = trivial(prefix, threads, trivialOps);
+                        trivial = grid(
+                                store, size, threads, trivial, "2-label, 1% held by health", 1, 1000 / shrink, true);
                         gatewayReserve = 1000; // distribution.gatewayReserve of a pool serving the gateway too
                         try {
-                            grid(
+                            trivial = grid(
                                     store,
                                     size,
                                     threads,
@@ -193,13 +199,22 @@ public final class RedisExtractionBenchmark {
                     store.markHealthy(held);
                     drainTo(store, size / 2);
                     for (int threads : new int[] {1, 8}) {
-                        Trivial trivial = trivial(prefix, threads, 4000 / shrink);
-                        grid(store, size, threads, trivial, "2-label, half extracted", 1, 1000 / shrink, true);
+                        Trivial trivial = trivial(prefix, threads, trivialOps);
+                        trivial =
+                                grid(store, size, threads, trivial, "2-label, half extracted", 1, 1000 / shrink, true);
                     }
                     store.purgeExpired(now); // what a pool in service runs every 5 s: the stale members collected
                     for (int threads : new int[] {1, 8}) {
-                        Trivial trivial = trivial(prefix, threads, 4000 / shrink);
-                        grid(store, size, threads, trivial, "2-label, half extracted, purged", 1, 1000 / shrink, true);
+                        Trivial trivial = trivial(prefix, threads, trivialOps);
+                        trivial = grid(
+                                store,
+                                size,
+                                threads,
+                                trivial,
+                                "2-label, half extracted, purged",
+                                1,
+                                1000 / shrink,
+                                true);
                     }
                 }
             } finally {
@@ -560,13 +575,28 @@ public final class RedisExtractionBenchmark {
             + "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
 
     /** A trivial script's rate and script time from the same client and threads, on the same Redis. */
-    record Trivial(double perSecond, double scriptMicros, double cpuMicros) {}
+    record Trivial(double perSecond, double scriptMicros, double cpuMicros) {
 
-    private void grid(
+        /** The mean of two measurements (a figure not measured, -1, stays so). */
+        Trivial mean(Trivial other) {
+            return new Trivial(
+                    (perSecond + other.perSecond) / 2,
+                    scriptMicros < 0 || other.scriptMicros < 0 ? -1 : (scriptMicros + other.scriptMicros) / 2,
+                    cpuMicros < 0 || other.cpuMicros < 0 ? -1 : (cpuMicros + other.cpuMicros) / 2);
+        }
+    }
+
+    /**
+     * One row of the grid: {@code ops} extractions of {@code count} from {@code threads} threads, next to
+     * the trivial script's rate measured just {@code before} it and again just after it (their mean: the
+     * machine's speed moves within minutes, and a rate taken minutes earlier made ratios of 9 % or 200 %);
+     * returns the one measured after, the next row's before.
+     */
+    private Trivial grid(
             RedisPoolStore store,
             int size,
             int threads,
-            Trivial trivial,
+            Trivial before,
             String name,
             int count,
             int ops,
@@ -578,6 +608,8 @@ public final class RedisExtractionBenchmark {
                     .computeIfAbsent(threads, t -> new TreeMap<>())
                     .put(size, perExtraction(commandStats(), r.ops()));
         }
+        Trivial after = trivial(store.keyPrefix(), threads, trivialOps);
+        Trivial trivial = before.mean(after);
         double rate = r.ops() / r.seconds();
         System.out.println(String.format(
                 Locale.ROOT,
@@ -596,6 +628,7 @@ public final class RedisExtractionBenchmark {
                 Row.orNa(trivial.cpuMicros()),
                 r.latencies().micros(0.50),
                 r.latencies().micros(0.99)));
+        return after;
     }
 
     /** EVALSHA of {@code return 1} with one key of the pool's tag, from {@code threads} threads: the ceiling. */
