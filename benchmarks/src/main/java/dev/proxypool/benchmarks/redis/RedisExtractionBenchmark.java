@@ -225,9 +225,12 @@ public final class RedisExtractionBenchmark {
         sizeRows();
     }
 
-    /** Scripts measuring the floor of a count=1 filtered extraction (floorRows): name, commands, source. */
+    /**
+     * Scripts measuring the floor of a count=1 filtered extraction (floorRows): name, commands, source,
+     * and the count=1 requests one call serves (a set of the keys each).
+     */
     static final String[][] FLOOR_SCRIPTS = {
-        {"nothing: `return {0}`", "0", "return { 0 }"},
+        {"nothing: `return {0}`", "0", "return { 0 }", "1"},
         {"pop and take: `SPOP` of the set, `SREM` of the available set", "2", """
                 for _ = 1, 8 do
                   local id = redis.call('SPOP', KEYS[7])
@@ -235,7 +238,7 @@ public final class RedisExtractionBenchmark {
                   if redis.call('SREM', KEYS[3], id) == 1 then return { 3, id } end
                 end
                 return { 0 }
-                """},
+                """, "1"},
         {"pop, take, retire and count: then `HSET` of the retirement, `HINCRBY` of a counter", "4", """
                 for _ = 1, 8 do
                   local id = redis.call('SPOP', KEYS[7])
@@ -247,7 +250,41 @@ public final class RedisExtractionBenchmark {
                   end
                 end
                 return { 0 }
-                """},
+                """, "1"},
+        {
+            "4 requests a call (a prototype of coalescing concurrent requests, not the product): each its `SPOP`,"
+                    + " `SREM`, `HGET` of the fast item and hold test; then one `HMGET` of the records, one `HSET` of the"
+                    + " retirements, one `HINCRBY` per counter",
+            "4 × 4 + 3",
+            """
+                local now, ids, fields = tonumber(ARGV[1]), {}, {}
+                for j = 7, #KEYS do
+                  local id = redis.call('SPOP', KEYS[j])
+                  if id and redis.call('SREM', KEYS[3], id) == 1 then
+                    local t = { cmsgpack.unpack(redis.call('HGET', KEYS[2], id)) }
+                    local ends = redis.call('ZSCORE', KEYS[6], id)
+                    if not ends or tonumber(ends) <= now then
+                      ids[#ids + 1] = id
+                      fields[#fields + 1] = t[3]
+                    end
+                  end
+                end
+                if #ids == 0 then return { 0 } end
+                local vals = redis.call('HMGET', KEYS[1], unpack(ids))
+                local retire, up = {}, {}
+                for j, id in ipairs(ids) do
+                  retire[#retire + 1] = id
+                  retire[#retire + 1] = ARGV[4]
+                  up[fields[j]] = (up[fields[j]] or 0) + 1
+                end
+                redis.call('HSET', KEYS[4], unpack(retire))
+                for field, n in pairs(up) do redis.call('HINCRBY', KEYS[5], field, tostring(-n)) end
+                local out = { 3 }
+                for j = 1, #vals do out[j + 1] = vals[j] end
+                return out
+                """,
+            "4"
+        },
     };
 
     /** Alternating rounds of the floor table (floorRows), and calls per variant and round. */
@@ -262,10 +299,12 @@ public final class RedisExtractionBenchmark {
      * h and the set of a country x type combination) and 5 arguments; and, on a second fresh pool, the
      * product ({@code RedisPoolStore.extract}, count=1, a random 2-label filter). The variants take
      * turns ({@value #FLOOR_ROUNDS} rounds at 1 and at 8 client threads) so each is measured in the same
-     * minutes as the others: script µs and Redis CPU per call, medians of the rounds, the range of the
-     * script µs in brackets. The floor scripts are not the product path: they say how far below the
-     * product's script time any design could go on this Redis and machine. EVALSHA, where the store
-     * calls FCALL (the same cost per call, measured: benchmarks/RESULTS.md).
+     * minutes as the others: script µs and Redis CPU per extraction, medians of the rounds, the range of
+     * the script µs in brackets. The floor scripts are not the product path: they say how far below the
+     * product's script time any design could go on this Redis and machine, and (the last one, several
+     * requests a call, the keys' sets one per request) what coalescing concurrent count=1 requests into
+     * one call would save. EVALSHA, where the store calls FCALL (the same cost per call, measured:
+     * benchmarks/RESULTS.md).
      */
     private void floorRows(int size) throws Exception {
         String floorPrefix = newPrefix();
@@ -290,7 +329,8 @@ public final class RedisExtractionBenchmark {
             System.out.println();
             System.out.println("| floor (" + String.format(Locale.ROOT, "%,d", size)
                     + " proxies, count=1, a country x type set; variants in turn, " + FLOOR_ROUNDS + " rounds of "
-                    + ops + " calls) | commands | clients | script µs/call, median [range] | Redis CPU µs/call |");
+                    + ops + " extractions) | commands | clients | script µs per extraction, median [range]"
+                    + " | Redis CPU µs per extraction |");
             System.out.println("|---|---:|---:|---:|---:|");
             // the product's rounds, per client count: command -> µs inside it per extraction, and calls per extraction
             Map<Integer, Map<String, double[][]>> inside = new TreeMap<>();
@@ -301,19 +341,27 @@ public final class RedisExtractionBenchmark {
                 for (int round = -1; round < FLOOR_ROUNDS; round++) { // round -1 warms every variant up
                     for (int v = 0; v < variants; v++) {
                         String sha = v < shas.size() ? shas.get(v) : null;
+                        int per = sha == null ? 1 : Integer.parseInt(FLOOR_SCRIPTS[v][3]); // requests a call
+                        int calls = ops / per;
+                        int extractions = (calls / threads) * threads * per;
                         int seed = 3000 + round * 100 + v * 10;
                         resetStats();
                         double cpuBefore = serverCpuSeconds();
-                        parallel(threads, ops, seed, random -> {
+                        parallel(threads, calls, seed, random -> {
                             if (sha == null) {
                                 extractOne(product, RedisBenchPool.twoLabelFilter(random));
                                 return;
                             }
                             String set = sets.get(random.nextInt(sets.size()));
+                            List<String> keys = new ArrayList<>(
+                                    List.of(tag + "r", tag + "f", tag + "a", tag + "g", tag + "n", tag + "h", set));
+                            for (int more = 1; more < per; more++) {
+                                keys.add(sets.get(random.nextInt(sets.size())));
+                            }
                             long ms = now.toEpochMilli();
                             c.evalsha(
                                     sha,
-                                    List.of(tag + "r", tag + "f", tag + "a", tag + "g", tag + "n", tag + "h", set),
+                                    keys,
                                     List.of(
                                             Long.toString(ms),
                                             "1",
@@ -322,7 +370,6 @@ public final class RedisExtractionBenchmark {
                                             set.substring(tag.length() + 2)));
                         });
                         if (round >= 0 && sha == null && resetStats) {
-                            int extractions = (ops / threads) * threads;
                             int r = round;
                             perExtraction(commandStats(), extractions).forEach((name, callsAndMicros) -> {
                                 double[][] m = commands.computeIfAbsent(
@@ -332,10 +379,8 @@ public final class RedisExtractionBenchmark {
                             });
                         }
                         if (round >= 0) {
-                            script[v][round] = scriptMicrosPer((ops / threads) * threads);
-                            cpu[v][round] = resetStats
-                                    ? (serverCpuSeconds() - cpuBefore) * 1e6 / ((ops / threads) * threads)
-                                    : -1;
+                            script[v][round] = scriptMicrosPer(extractions);
+                            cpu[v][round] = resetStats ? (serverCpuSeconds() - cpuBefore) * 1e6 / extractions : -1;
                         }
                     }
                 }
