@@ -4,18 +4,25 @@ extract.lua only when it answers {0}), with only the keys and arguments it needs
 KEYS and ~20 ARGV cost Redis microseconds per call to turn into Lua tables, more than several of
 its commands. It runs none of common.lua's functions (in the library they exist already; with
 EVALSHA it is sent alone), and creates no function per call.
-KEYS: [1] T r, [2] T f, [3] T a, [4] T g, [5] T n, [6] T h (common.lua), and with a filter [7] the
-      set of the filter's set term (T e:<term>); with a gateway reserve, last, T xa
-ARGV: [1] now (epoch ms), [2] count (<= 1000), [3] minRemainingTtl (ms), [4] the tombstone end of a
-      proxy without expiry (now + retention), [5] the filter's set term ("<bytes>:<item>": one
-      upstream, one protocol, one label of store.index.dimensions, or labels only, two or more, all
-      of them declared dimensions: the composite), '' without a filter, then, when there is a gateway
-      reserve or the filter has other set terms, [6] the reserve ('0': none) and
-      [7...] those other terms (the upstream's, the protocol's: each popped candidate's T f must list
-      them too)
+KEYS: [1] T r, [2] T f, [3] T a, [4] T g, [5] T n, [6] T h (common.lua), then with count 1 one key
+      per request (the set of its filter's first set term, T e:<term>, or T a without a filter), with
+      count > 1 and a filter [7] the set of the filter's set term; with a gateway reserve, last, T xa
+ARGV, count 1 (one proxy for each of one or more requests, RedisPoolStore coalescing concurrent
+      ones into one call): [1] now (epoch ms, the latest of the requests'), [2] '1', [3] the number of
+      requests, [4] the gateway reserve ('0': none), then for each request: now, minRemainingTtl (ms),
+      the tombstone end of a proxy without expiry (now + retention), its filter's first set term
+      ('' without a filter), the number of its other set terms and those terms
+ARGV, count > 1: [1] now (epoch ms), [2] count (<= 1000), [3] minRemainingTtl (ms), [4] the
+      tombstone end of a proxy without expiry (now + retention), [5] the filter's set term
+      ("<bytes>:<item>": one upstream, one protocol, one label of store.index.dimensions, or labels
+      only, two or more, all of them declared dimensions: the composite), '' without a filter, then,
+      when there is a gateway reserve or the filter has other set terms, [6] the reserve ('0': none)
+      and [7...] those other terms (the upstream's, the protocol's: each popped candidate's T f must
+      list them too)
 Returns: {3, stored value...}: `count` proxies extracted (RedisPoolStore takes the record token of
-         each whole stored value), or {0}: nothing extracted, nothing changed but stale set members
-         dropped: the caller runs extract.lua.
+         each whole stored value); with count 1 and several requests, one value or false per request
+         in their order (false: that request goes on to extract.lua); or {0}: nothing extracted,
+         nothing changed but stale set members dropped: the caller runs extract.lua.
 The caller (RedisPoolStore.fastCall) uses it for partial or allOrNothing (not reserve or count
 mode), no maxHealthAge, count <= 1000, no filter, a filter that is one set term, or a filter of
 several set terms (labels of the declared dimensions with an upstream or a protocol, or an upstream
@@ -53,116 +60,145 @@ and HGET instead of HMGET (bulk replies), no tables of candidates and no functio
 table-free branch another ~10 %, benchmarks/RESULTS.md). A count=1 extraction: 6 commands without a
 filter (SPOP T a, HGET T f, ZSCORE T h, HGET T r, HSET, HINCRBY), 7 with a set filter (SPOP of the
 set, SREM T a, HGET T f, ZSCORE T h, HGET T r, HSET, HINCRBY); a stale pop costs 3 more (SPOP,
-SREM, HEXISTS T g), a held one 5 (SPOP, SREM, HGET T f, ZSCORE, SADD T a).
+SREM, HEXISTS T g), a held one 5 (SPOP, SREM, HGET T f, ZSCORE, SADD T a). Several requests in one
+call each run their pops and tests in turn (an id a request before took is not in T a and not yet
+retired: put back like a reserved one, dropped by a later pop once retired) and are retired together:
+one HMGET T r, one HSET T g, one HINCRBY per counter field, so n requests with a set filter cost
+4 n + 3 commands and one call instead of 7 n and n calls.
 ExtractionCommandCountTest.
 ]]
-local reserve = ARGV[6]
+local one = ARGV[2] == '1' -- one proxy for each of one or more requests (ARGV[3] of them)
+local reserve = ARGV[one and 4 or 6]
 if reserve and reserve ~= '0'
     and redis.call('SCARD', KEYS[3]) - redis.call('ZCOUNT', KEYS[#KEYS], '-inf', ARGV[1]) - tonumber(reserve)
-      < tonumber(ARGV[2]) then
+      < tonumber(ARGV[one and 3 or 2]) then
   return { 0 } -- the gateway reserve may not hold after it: extract.lua counts exactly
 end
-if ARGV[2] == '1' then
+if one then
   -- the common call: no tables of candidates, no function created, single-key commands, bulk replies
-  local now, min_ttl, av, term = tonumber(ARGV[1]), tonumber(ARGV[3]), KEYS[3], ARGV[5]
-  local id, t, back -- the taken id and its T f item; members to put back
-  if term == '' then
-    for _ = 1, 8 do
-      local popped = redis.call('SPOP', av)
-      if not popped then break end
-      local f = redis.call('HGET', KEYS[2], popped)
-      local u = f and { cmsgpack.unpack(f) }
-      local e = u and u[1]
-      if not u or (e > 0 and (e <= now or e - now < min_ttl)) then
-        redis.call('SADD', av, popped) -- taken back: extract.lua decides (stored before T f, or expiring)
-        break
-      end
-      local ends = redis.call('ZSCORE', KEYS[6], popped)
-      if ends and tonumber(ends) > now then
-        back = back or {}
-        back[#back + 1] = popped -- held by health: available, not extracted now
-      else
-        id, t = popped, u
-        break
-      end
-    end
-    if back then redis.call('SADD', av, unpack(back)) end
-  else
-    local set = KEYS[7]
-    for _ = 1, 8 do
-      local popped = redis.call('SPOP', set)
-      if not popped then break end
-      local taken = redis.call('SREM', av, popped) == 1 -- taken, unless a test below gives it back
-      -- not taken and retired (T g): extracted through another set or without a filter, a stale
-      -- member: dropped without reading more
-      if taken or redis.call('HEXISTS', KEYS[4], popped) == 0 then
+  local n, av, a = tonumber(ARGV[3]), KEYS[3], 5 -- a: the first argument of the request at hand
+  local out = { 3 } -- the answer: each request's stored value, or false
+  local ids, slots, ends, up -- more than one request: the ids taken, their answers' slots, HSET T g, HINCRBY T n
+  for j = 1, n do
+    local now, min_ttl, tomb, term = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), ARGV[a + 2], ARGV[a + 3]
+    local first, last = a + 5, a + 4 + tonumber(ARGV[a + 4]) -- the filter's other set terms
+    a = last + 1
+    local id, t, back -- the taken id and its T f item; members to put back
+    if term == '' then
+      for _ = 1, 8 do
+        local popped = redis.call('SPOP', av)
+        if not popped then break end
         local f = redis.call('HGET', KEYS[2], popped)
         local u = f and { cmsgpack.unpack(f) }
-        local listed = false -- whether its T f lists the set's term (else a stale member: dropped)
-        if u and u[4] == 's' then
-          for k = 5, #u do
-            if u[k] == term then
-              listed = true
-              break
-            end
-          end
+        local e = u and u[1]
+        if not u or (e > 0 and (e <= now or e - now < min_ttl)) then
+          redis.call('SADD', av, popped) -- taken back: extract.lua decides (stored before T f, or expiring)
+          break
         end
-        local other = true -- whether it also lists the filter's other set terms, ARGV[7...]
-        if taken and listed then
-          for x = 7, #ARGV do
-            local found = false
+        local held = redis.call('ZSCORE', KEYS[6], popped)
+        if held and tonumber(held) > now then
+          back = back or {}
+          back[#back + 1] = popped -- held by health: available, not extracted now
+        else
+          id, t = popped, u
+          break
+        end
+      end
+      if back then redis.call('SADD', av, unpack(back)) end
+    else
+      local set = KEYS[6 + j]
+      for _ = 1, 8 do
+        local popped = redis.call('SPOP', set)
+        if not popped then break end
+        local taken = redis.call('SREM', av, popped) == 1 -- taken, unless a test below gives it back
+        -- not taken and retired (T g): extracted through another set or without a filter, a stale
+        -- member: dropped without reading more
+        if taken or redis.call('HEXISTS', KEYS[4], popped) == 0 then
+          local f = redis.call('HGET', KEYS[2], popped)
+          local u = f and { cmsgpack.unpack(f) }
+          local listed = false -- whether its T f lists the set's term (else a stale member: dropped)
+          if u and u[4] == 's' then
             for k = 5, #u do
-              if u[k] == ARGV[x] then
-                found = true
+              if u[k] == term then
+                listed = true
                 break
               end
             end
-            if not found then
-              other = false
+          end
+          local other = true -- whether it also lists the filter's other set terms
+          if taken and listed then
+            for x = first, last do
+              local found = false
+              for k = 5, #u do
+                if u[k] == ARGV[x] then
+                  found = true
+                  break
+                end
+              end
+              if not found then
+                other = false
+                break
+              end
+            end
+          end
+          if not taken then
+            -- reserved, disabled, or taken by a request before this one in the call: stays a member
+            -- (a release or an enable needs no set key); removed or published again without the term:
+            -- dropped
+            if listed then
+              back = back or {}
+              back[#back + 1] = popped
+            end
+          elseif not listed then
+            redis.call('SADD', av, popped) -- available, no longer of this set (or stored before T f)
+          elseif not other then
+            redis.call('SADD', av, popped)
+            back = back or {}
+            back[#back + 1] = popped -- a member that lacks another term of the filter: skipped here
+          else
+            local e = u[1]
+            local skip = e > 0 and (e <= now or e - now < min_ttl) -- fails the expiry test
+            if not skip then
+              local held = redis.call('ZSCORE', KEYS[6], popped) -- false: not held
+              skip = held and tonumber(held) > now -- held by health (T h)
+            end
+            if skip then
+              -- stays a member and available, skipped here (an expired one is dropped by the purge or
+              -- extract.lua)
+              redis.call('SADD', av, popped)
+              back = back or {}
+              back[#back + 1] = popped
+            else
+              id, t = popped, u
               break
             end
           end
         end
-        if not taken then
-          -- reserved or disabled: stays a member (a release or an enable needs no set key); removed
-          -- or published again without the term: dropped
-          if listed then
-            back = back or {}
-            back[#back + 1] = popped
-          end
-        elseif not listed then
-          redis.call('SADD', av, popped) -- available, no longer of this set (or stored before T f)
-        elseif not other then
-          redis.call('SADD', av, popped)
-          back = back or {}
-          back[#back + 1] = popped -- a member that lacks another term of the filter: skipped here
-        else
-          local e = u[1]
-          local skip = e > 0 and (e <= now or e - now < min_ttl) -- fails the expiry test
-          if not skip then
-            local ends = redis.call('ZSCORE', KEYS[6], popped) -- false: not held
-            skip = ends and tonumber(ends) > now -- held by health (T h)
-          end
-          if skip then
-            -- stays a member and available, skipped here (an expired one is dropped by the purge or
-            -- extract.lua)
-            redis.call('SADD', av, popped)
-            back = back or {}
-            back[#back + 1] = popped
-          else
-            id, t = popped, u
-            break
-          end
-        end
       end
+      if back then redis.call('SADD', set, unpack(back)) end
     end
-    if back then redis.call('SADD', set, unpack(back)) end
+    if not id then
+      out[j + 1] = false -- this request goes on to extract.lua
+    elseif n == 1 then
+      out[2] = redis.call('HGET', KEYS[1], id)
+      redis.call('HSET', KEYS[4], id, t[1] > 0 and t[2] or tomb)
+      redis.call('HINCRBY', KEYS[5], t[3], '-1')
+    else
+      out[j + 1] = false -- its stored value below
+      ids = ids or {}
+      slots, ends, up = slots or {}, ends or {}, up or {}
+      ids[#ids + 1], slots[#slots + 1] = id, j + 1
+      ends[#ends + 1], ends[#ends + 2] = id, t[1] > 0 and t[2] or tomb
+      up[t[3]] = (up[t[3]] or 0) + 1
+    end
   end
-  if not id then return { 0 } end
-  local v = redis.call('HGET', KEYS[1], id)
-  redis.call('HSET', KEYS[4], id, t[1] > 0 and t[2] or ARGV[4])
-  redis.call('HINCRBY', KEYS[5], t[3], '-1')
-  return { 3, v } -- the whole stored value: RedisPoolStore takes the record token
+  if ids then -- retired together: one HMGET, one HSET, one HINCRBY per counter field
+    local vals = redis.call('HMGET', KEYS[1], unpack(ids))
+    redis.call('HSET', KEYS[4], unpack(ends))
+    for field, c in pairs(up) do redis.call('HINCRBY', KEYS[5], field, tostring(-c)) end
+    for i = 1, #ids do out[slots[i]] = vals[i] end
+  end
+  return (n == 1 and not out[2]) and { 0 } or out
 end
 local fast_out = { 0 } -- count > 1
 do

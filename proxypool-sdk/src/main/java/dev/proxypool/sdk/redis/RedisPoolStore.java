@@ -16,6 +16,7 @@ import dev.proxypool.core.extract.StoredProxy;
 import dev.proxypool.core.extract.UpstreamCounts;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -82,6 +83,14 @@ import redis.clients.jedis.resps.ScanResult;
  * holding keys of the previous layout under the prefix is refused at start
  * ({@link PreviousLayoutException}).
  *
+ * <p><b>Coalescing.</b> Count=1 extractions on the fast path, the Distribution API's common call, run
+ * at most {@value #FAST_CALLS_IN_FLIGHT} calls at once: the requests that arrive while both are under
+ * way wait and go together, up to {@value #FAST_BATCH}, into the next call ({@link Coalescer}), each
+ * with its own filter, TTL and time, each answered alone. A caller alone never waits; under load one
+ * call serves several requests, so Redis pays the call's setup and I/O once for them. A request
+ * waits for its turn at most the connect timeout (what a caller waited for a pooled connection
+ * before), then fails retryably without having been sent.
+ *
  * <p>Thread-safe: calls share a pool of connections and hold no lock in the JVM. Runs no threads of
  * its own; the owner calls {@link #purgeExpired} periodically.
  */
@@ -95,6 +104,14 @@ public final class RedisPoolStore extends RedisStoreBase {
     static final int EXTRACT_PURGE_BOUND = 100;
     /** Most ids one listing page examines. */
     static final int LIST_SCAN_CAP = 5000;
+    /**
+     * Count=1 fast-path calls a store runs at once: one running in Redis and one on its way keep
+     * Redis busy; the requests arriving meanwhile queue and go together in the next call
+     * ({@link Coalescer}, docs/architecture.md "Coalescing").
+     */
+    static final int FAST_CALLS_IN_FLIGHT = 2;
+    /** Most count=1 requests one fast-path call serves. */
+    static final int FAST_BATCH = 32;
     /** Most dead idempotency records dropped per purge. */
     static final int IDEMPOTENCY_PURGE_WINDOW = 1000;
 
@@ -143,12 +160,28 @@ public final class RedisPoolStore extends RedisStoreBase {
     private final StoreSettings settings;
     /** Every set term this store has published or been told of by the purge (the sets purge.lua cleans). */
     private final Set<String> setTerms = ConcurrentHashMap.newKeySet();
+    /**
+     * The count=1 extractions on the fast path, coalesced: at most {@value #FAST_CALLS_IN_FLIGHT}
+     * calls at once, the requests that arrive meanwhile served together by the next one.
+     */
+    private final Coalescer<FastOne, Object> oneEach;
 
-    private RedisPoolStore(RedisAccess redis, String keyPrefix, StoreSettings settings) {
+    private RedisPoolStore(RedisAccess redis, String keyPrefix, StoreSettings settings, Duration maxQueued) {
         RedisKeys keys = new RedisKeys(keyPrefix);
         super(redis, keys, settings);
         this.keys = keys;
         this.settings = settings;
+        // a request waits for its turn at most what a caller waited for a pooled connection before
+        this.oneEach = new Coalescer<>(
+                FAST_CALLS_IN_FLIGHT,
+                FAST_BATCH,
+                maxQueued,
+                () -> new RedisUnavailableException(
+                        RedisFailure.TIMEOUT,
+                        "Redis " + redis + " is unavailable (timeout): an extraction waited " + maxQueued.toMillis()
+                                + " ms for its turn (the calls ahead of it are slow)",
+                        null),
+                this::extractOneEach);
     }
 
     /**
@@ -169,7 +202,7 @@ public final class RedisPoolStore extends RedisStoreBase {
             redis.close();
             throw e;
         }
-        return new RedisPoolStore(redis, config.keyPrefix(), settings);
+        return new RedisPoolStore(redis, config.keyPrefix(), settings, config.connectTimeout());
     }
 
     /**
@@ -341,13 +374,24 @@ public final class RedisPoolStore extends RedisStoreBase {
     public ExtractionResult extract(ExtractionRequest request, Instant now) {
         checkOpen();
         String mode = request.fulfillment() == Fulfillment.ALL_OR_NOTHING ? "1" : "0";
-        Optional<FastCall> fast =
-                fastCall(keys, request, now, settings, request.count(), mode, request.gatewayReserve());
-        if (fast.isPresent()) {
-            List<?> r = RedisReplies.list(
-                    redis.eval(EXTRACT_FAST, fast.get().keys(), fast.get().args()));
-            if (RedisReplies.number(r.get(0)) == 3) {
-                return new ExtractionResult.Extracted(extracted(r, 1, now));
+        if (request.count() == 1) { // the common call: coalesced with the concurrent ones (oneEach)
+            Optional<FastOne> one = fastOne(keys, request, now, settings, mode, request.gatewayReserve());
+            if (one.isPresent()) {
+                Object stored = oneEach.submit(one.get());
+                if (stored != null) {
+                    return new ExtractionResult.Extracted(
+                            List.of(new ExtractedProxy(ProxyCodec.decode(ProxyCodec.recordOfStored(stored)), now)));
+                }
+            }
+        } else {
+            Optional<FastCall> fast =
+                    fastCall(keys, request, now, settings, request.count(), mode, request.gatewayReserve());
+            if (fast.isPresent()) {
+                List<?> r = RedisReplies.list(
+                        redis.eval(EXTRACT_FAST, fast.get().keys(), fast.get().args()));
+                if (RedisReplies.number(r.get(0)) == 3) {
+                    return new ExtractionResult.Extracted(extracted(r, 1, now));
+                }
             }
         }
         List<String> args = extractArgs(request, now, settings, request.count(), mode, request.gatewayReserve());
@@ -356,6 +400,31 @@ public final class RedisPoolStore extends RedisStoreBase {
             return new ExtractionResult.Insufficient((int) RedisReplies.number(r.get(1)));
         }
         return new ExtractionResult.Extracted(extracted(r, 1, now));
+    }
+
+    /** The coalescer of the count=1 fast-path extractions (its calls and requests, for tests). */
+    Coalescer<FastOne, Object> oneEach() {
+        return oneEach;
+    }
+
+    /**
+     * One call of extract_fast.lua for the count=1 requests of {@code batch}: each one's stored
+     * value, or null for one it did not serve (that request goes on to extract.lua).
+     */
+    private List<Object> extractOneEach(List<FastOne> batch) {
+        FastCall call = fastCallOf(keys, batch);
+        List<?> r = RedisReplies.list(redis.eval(EXTRACT_FAST, call.keys(), call.args()));
+        return answersOf(r, batch.size());
+    }
+
+    /** Each request's stored value in a count=1 reply of extract_fast.lua, or null where it served none. */
+    static List<Object> answersOf(List<?> reply, int requests) {
+        List<Object> out = new ArrayList<>(requests);
+        boolean served = RedisReplies.number(reply.get(0)) == 3;
+        for (int i = 1; i <= requests; i++) {
+            out.add(served ? reply.get(i) : null);
+        }
+        return out;
     }
 
     /** The ARGV of extract.lua (its header) for {@code count} proxies in {@code mode} ('1', '0' or 'r'). */
@@ -390,14 +459,18 @@ public final class RedisPoolStore extends RedisStoreBase {
     record FastCall(List<String> keys, List<String> args) {}
 
     /**
+     * One count=1 request as extract_fast.lua reads it: the key it pops (its filter's first set, or
+     * the available set), its arguments (now, minRemainingTtl, the tombstone end of a proxy without
+     * expiry, the first set term or '', the number of its other set terms and those terms), and what
+     * the call's header takes of it.
+     */
+    record FastOne(String popped, List<String> args, long nowMillis, int reserve) {}
+
+    /**
      * The call of extract_fast.lua (its header) for {@code count} proxies in {@code mode} on the pool
-     * of {@code keys}, when the request is its case: partial or allOrNothing ('0' or '1'), no
-     * maxHealthAge, count at most {@link #FAST_PATH_MAX_COUNT}, and no filter or a filter of set terms
-     * only ({@link ProxyCodec#setTermsFor}: e.g. labels of the declared dimensions and a protocol; the
-     * first set is popped, the other terms tested on each candidate); else empty (extract.lua only).
-     * A gateway {@code reserve} adds the expiry set to the keys and the reserve to the arguments: the
-     * script goes on only when the pool is provably above it after the extraction. When it answers
-     * {@code {0}} the caller runs extract.lua: nothing was extracted.
+     * of {@code keys}, when the request is its case ({@link #fastTerms}); else empty (extract.lua
+     * only). Count 1 is the call of a batch of one ({@link #fastOne}, {@link #fastCallOf}). When it
+     * answers {@code {0}} the caller runs extract.lua: nothing was extracted.
      */
     static Optional<FastCall> fastCall(
             RedisKeys keys,
@@ -407,25 +480,15 @@ public final class RedisPoolStore extends RedisStoreBase {
             int count,
             String mode,
             int reserve) {
-        ExtractionFilter filter = request.filter();
-        boolean unfiltered = filter.upstream().isEmpty()
-                && filter.protocol().isEmpty()
-                && filter.labels().required().isEmpty();
-        List<String> terms = ProxyCodec.setTermsFor(
-                filter.upstream(),
-                filter.protocol().map(p -> p.wireName()),
-                filter.labels().required(),
-                settings.indexDimensions());
-        if (!(mode.equals("0") || mode.equals("1"))
-                || !request.maxHealthAge().isZero()
-                || count > FAST_PATH_MAX_COUNT
-                || !(unfiltered || !terms.isEmpty())) {
+        if (count == 1) {
+            return fastOne(keys, request, now, settings, mode, reserve).map(one -> fastCallOf(keys, List.of(one)));
+        }
+        Optional<List<String>> fastTerms = fastTerms(request, settings, count, mode);
+        if (fastTerms.isEmpty()) {
             return Optional.empty();
         }
-        List<String> k = new ArrayList<>(8);
-        for (String name : List.of("r", "f", "a", "g", "n", "h")) {
-            k.add(keys.poolTag() + name);
-        }
+        List<String> terms = fastTerms.get();
+        List<String> k = poolKeys(keys, 7);
         if (!terms.isEmpty()) {
             k.add(keys.set(terms.get(0))); // popped; the others are tested on each candidate
         }
@@ -446,6 +509,93 @@ public final class RedisPoolStore extends RedisStoreBase {
             }
         }
         return Optional.of(new FastCall(List.copyOf(k), List.copyOf(args)));
+    }
+
+    /**
+     * A count=1 request as extract_fast.lua reads it, when it is the script's case
+     * ({@link #fastTerms}); else empty.
+     */
+    static Optional<FastOne> fastOne(
+            RedisKeys keys, ExtractionRequest request, Instant now, StoreSettings settings, String mode, int reserve) {
+        return fastTerms(request, settings, 1, mode).map(terms -> {
+            long ms = ProxyCodec.millis(now);
+            List<String> args = new ArrayList<>(5 + Math.max(0, terms.size() - 1));
+            args.add(Long.toString(ms));
+            args.add(Long.toString(request.minRemainingTtl().toMillis()));
+            args.add(Long.toString(ms + settings.tombstoneRetentionForNoExpiry().toMillis()));
+            args.add(terms.isEmpty() ? "" : terms.get(0));
+            args.add(Integer.toString(Math.max(0, terms.size() - 1)));
+            if (terms.size() > 1) {
+                args.addAll(terms.subList(1, terms.size()));
+            }
+            String popped = terms.isEmpty() ? keys.poolTag() + "a" : keys.set(terms.get(0));
+            return new FastOne(popped, List.copyOf(args), ms, reserve);
+        });
+    }
+
+    /**
+     * The extract_fast.lua call serving the count=1 requests of {@code batch}, in their order: each
+     * its key and arguments, the latest {@code now} of them for the header's expired count, and the
+     * largest reserve (a batch kept above it keeps every request's).
+     */
+    static FastCall fastCallOf(RedisKeys keys, List<FastOne> batch) {
+        List<String> k = poolKeys(keys, 7 + batch.size());
+        List<String> args = new ArrayList<>(4 + 6 * batch.size());
+        long now = Long.MIN_VALUE;
+        int reserve = 0;
+        for (FastOne one : batch) {
+            k.add(one.popped());
+            now = Math.max(now, one.nowMillis());
+            reserve = Math.max(reserve, one.reserve());
+        }
+        args.add(Long.toString(now));
+        args.add("1");
+        args.add(Integer.toString(batch.size()));
+        args.add(Integer.toString(reserve));
+        for (FastOne one : batch) {
+            args.addAll(one.args());
+        }
+        if (reserve != 0) {
+            k.add(keys.poolTag() + "xa");
+        }
+        return new FastCall(List.copyOf(k), List.copyOf(args));
+    }
+
+    /** The six keys every extract_fast.lua call starts with (T r, f, a, g, n, h), in a list of room {@code capacity}. */
+    private static List<String> poolKeys(RedisKeys keys, int capacity) {
+        List<String> k = new ArrayList<>(capacity);
+        for (String name : List.of("r", "f", "a", "g", "n", "h")) {
+            k.add(keys.poolTag() + name);
+        }
+        return k;
+    }
+
+    /**
+     * The set terms of the request's filter, the first the one popped ({@link ProxyCodec#setTermsFor}:
+     * e.g. labels of the declared dimensions and a protocol; the others tested on each candidate), when
+     * the request is extract_fast.lua's case: partial or allOrNothing ('0' or '1'), no maxHealthAge,
+     * count at most {@link #FAST_PATH_MAX_COUNT}, and no filter (no terms) or a filter of set terms
+     * only; else empty. A gateway reserve adds the expiry set to the keys and the reserve to the
+     * arguments: the script goes on only when the pool is provably above it after the extraction.
+     */
+    private static Optional<List<String>> fastTerms(
+            ExtractionRequest request, StoreSettings settings, int count, String mode) {
+        ExtractionFilter filter = request.filter();
+        boolean unfiltered = filter.upstream().isEmpty()
+                && filter.protocol().isEmpty()
+                && filter.labels().required().isEmpty();
+        List<String> terms = ProxyCodec.setTermsFor(
+                filter.upstream(),
+                filter.protocol().map(p -> p.wireName()),
+                filter.labels().required(),
+                settings.indexDimensions());
+        if (!(mode.equals("0") || mode.equals("1"))
+                || !request.maxHealthAge().isZero()
+                || count > FAST_PATH_MAX_COUNT
+                || !(unfiltered || !terms.isEmpty())) {
+            return Optional.empty();
+        }
+        return Optional.of(terms);
     }
 
     /** Most proxies one extraction takes on the fast path (extract_fast.lua). */

@@ -41,7 +41,8 @@ import redis.clients.jedis.RedisClient;
  * set, or SPOP of the filter's set), HGET of what the fast path needs ready to use (T f: no
  * stored value is parsed in Lua), SREM of the availability (filtered), HGET of the stored value,
  * then retire: HSET of the retirement, HINCRBY of the counter. No index is written: the extracted
- * id's index members and other set memberships wait for the purge.
+ * id's index members and other set memberships wait for the purge. Four count=1 requests that the
+ * store's coalescer serves with one call: 4 commands each and 3 together (19 for 4 extractions).
  */
 @Tag("slow")
 class ExtractionCommandCountTest {
@@ -124,6 +125,48 @@ class ExtractionCommandCountTest {
             Map<String, Long> commands = commandsOfOneExtraction(request, ids);
             assertEquals(TWO_LABEL_COMMANDS, commands, "commands of a count=1 extraction with a 2-label filter");
         }
+    }
+
+    @Test
+    void fourCoalescedRequestsRunFourCommandsEachAndThreeTogether() {
+        // what RedisPoolStore's coalescer sends when four count=1 requests arrive together: one call,
+        // each request its pop, take, fast item and hold test, then one HMGET of the stored values, one
+        // HSET of the retirements and one HINCRBY per counter field (one upstream here): 19 commands
+        // for four extractions instead of 28 in four calls
+        Set<String> ids = new HashSet<>();
+        for (int round = 0; round < 10; round++) {
+            List<RedisPoolStore.FastOne> batch = new ArrayList<>();
+            for (int country = 0; country < 4; country++) {
+                batch.add(RedisPoolStore.fastOne(keys, twoLabel(country), NOW, StoreSettings.DEFAULTS, "0", 0)
+                        .orElseThrow());
+            }
+            RedisPoolStore.FastCall call = RedisPoolStore.fastCallOf(keys, batch);
+            store.purgeExpired(NOW); // the sets' stale members (ids extracted before) collected
+            try (RedisClient c = RedisClient.builder()
+                    .hostAndPort("127.0.0.1", server.port())
+                    .build()) {
+                c.sendCommand(Command.CONFIG, "RESETSTAT");
+                List<?> reply = (List<?>)
+                        c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), call.keys(), call.args());
+                Map<String, Long> commands = commandStats(c.info("commandstats"));
+                assertEquals(5, reply.size(), "one answer per request: " + reply);
+                assertEquals(3L, reply.get(0));
+                List<Object> answers = RedisPoolStore.answersOf(reply, 4);
+                for (int country = 0; country < 4; country++) {
+                    Proxy p = ProxyCodec.decode(ProxyCodec.recordOfStored(answers.get(country)));
+                    assertEquals(COUNTRIES[country], p.labels().get("country"), "request " + country + "'s own filter");
+                    assertTrue(ids.add(p.id()), "extracted twice: " + p.id());
+                    assertTrue(store.isTombstoned(p.key(), NOW), "retired: " + p.id());
+                }
+                assertEquals(
+                        Map.of(
+                                "spop", 4L, "srem", 4L, "hget", 4L, "zscore", 4L, "hmget", 1L, "hset", 1L, "hincrby",
+                                1L),
+                        commands,
+                        "commands of four coalesced count=1 extractions with 2-label filters");
+            }
+        }
+        assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), store.keyPrefix()));
     }
 
     /** SPOP of the set, SREM of the availability, HGET of T f and T r, ZSCORE of the holds, HSET, HINCRBY. */
@@ -317,24 +360,32 @@ class ExtractionCommandCountTest {
             // as the store runs it: the function of the pool library (FCALL)
             List<?> reply = (List<?>)
                     c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), fast.keys(), fast.args());
-            String stats = c.info("commandstats");
+            Map<String, Long> commands = commandStats(c.info("commandstats"));
             assertEquals(2, reply.size(), "one proxy extracted: " + reply);
             assertEquals(3L, reply.get(0), "answered by the fast path (extract_fast.lua): the whole stored value");
             String id = RedisPoolStore.extracted(reply, 1, NOW).get(0).proxy().id();
             assertTrue(ids.add(id), "extracted twice: " + id);
-            Map<String, Long> commands = new TreeMap<>();
-            for (String line : stats.split("\r?\n")) {
-                if (line.startsWith("cmdstat_")) {
-                    String name = line.substring("cmdstat_".length(), line.indexOf(':'));
-                    long calls = Long.parseLong(line.replaceAll(".*\\bcalls=([0-9]+).*", "$1"));
-                    commands.put(name, calls);
-                }
-            }
-            assertEquals(1L, commands.remove("fcall"), "one function call: " + commands);
-            // the RESETSTAT before it ("config|resetstat") and the INFO itself, when counted
-            commands.keySet().removeIf(name -> name.startsWith("config") || name.equals("info"));
             return commands;
         }
+    }
+
+    /**
+     * The commands of one {@code FCALL} by name, from {@code INFO commandstats} after a
+     * {@code CONFIG RESETSTAT}: asserts the one call and leaves out the RESETSTAT and the INFO.
+     */
+    private static Map<String, Long> commandStats(String stats) {
+        Map<String, Long> commands = new TreeMap<>();
+        for (String line : stats.split("\r?\n")) {
+            if (line.startsWith("cmdstat_")) {
+                String name = line.substring("cmdstat_".length(), line.indexOf(':'));
+                long calls = Long.parseLong(line.replaceAll(".*\\bcalls=([0-9]+).*", "$1"));
+                commands.put(name, calls);
+            }
+        }
+        assertEquals(1L, commands.remove("fcall"), "one function call: " + commands);
+        // the RESETSTAT before it ("config|resetstat") and the INFO itself, when counted
+        commands.keySet().removeIf(name -> name.startsWith("config") || name.equals("info"));
+        return commands;
     }
 
     @Test

@@ -31,6 +31,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -41,7 +43,8 @@ import org.junit.jupiter.api.Test;
  * two labels, TTL and health limits, a gateway reserve) over 10,000 proxies of one Redis store.
  * Proves across the real scripts: no proxy id handed out twice, every one admitted by its request,
  * the reserve never crossed (watched while running), extracted + remaining = initial, and the
- * Redis layout consistent afterwards.
+ * Redis layout consistent afterwards. Then the same for count=1 requests only, which the store
+ * coalesces (several requests, each with its own filter and now, served by one script call).
  */
 @Tag("slow")
 class RedisPoolStoreConcurrencyTest {
@@ -124,6 +127,82 @@ class RedisPoolStoreConcurrencyTest {
         Map<String, Instant> checkedAt = new HashMap<>();
         Map<String, Proxy> byId = publishPool(checkedAt);
         ConcurrentHashMap<String, Integer> owner = new ConcurrentHashMap<>();
+        int extracted = hammer(byId, checkedAt, owner, CALLS, RedisPoolStoreConcurrencyTest::randomRequest, me -> NOW);
+        int remaining =
+                store.available("up-0") + store.available("up-1") + store.available("up-2") + store.available("up-3");
+        assertEquals(POOL, extracted + remaining, "extracted + remaining = initial");
+        assertEquals(extracted, owner.size());
+        assertTrue(remaining >= RESERVE, "remaining " + remaining);
+        for (String id : owner.keySet()) {
+            assertTrue(store.isTombstoned(byId.get(id).key(), NOW), id + " has no tombstone");
+        }
+        // drain what is left down to exactly the reserve
+        int more;
+        do {
+            more = ProxyFixtures.extracted(store.extract(
+                            ExtractionRequest.builder(1000)
+                                    .gatewayReserve(RESERVE)
+                                    .build(),
+                            NOW))
+                    .size();
+            remaining -= more;
+        } while (more > 0);
+        assertEquals(RESERVE, remaining);
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, store.keyPrefix()));
+    }
+
+    @Test
+    void countOneExtractionsOfSixteenThreadsAreCoalescedAndNeverShared() throws Exception {
+        // the Distribution API's common call, count=1, from 16 threads whose clocks differ by a few ms:
+        // the store serves the requests that arrive together with one script call (RedisPoolStore's
+        // coalescer), each with its own filter, TTL and now; 16 x 640 calls ask for more than the pool
+        // holds above the reserve, so the last ones meet the reserve and the empty sets
+        Map<String, Instant> checkedAt = new HashMap<>();
+        Map<String, Proxy> byId = publishPool(checkedAt);
+        ConcurrentHashMap<String, Integer> owner = new ConcurrentHashMap<>();
+        long callsBefore = store.oneEach().calls();
+        long requestsBefore = store.oneEach().requests();
+        int extracted = hammer(
+                byId,
+                checkedAt,
+                owner,
+                640,
+                random -> ExtractionRequest.builder(1)
+                        .fulfillment(random.nextBoolean() ? Fulfillment.ALL_OR_NOTHING : Fulfillment.PARTIAL)
+                        .filter(randomRequest(random).filter())
+                        .minRemainingTtl(random.nextInt(4) == 0 ? Duration.ofMinutes(90) : Duration.ZERO)
+                        .gatewayReserve(RESERVE)
+                        .build(),
+                me -> NOW.plusMillis(me));
+        long calls = store.oneEach().calls() - callsBefore;
+        long requests = store.oneEach().requests() - requestsBefore;
+        assertTrue(requests > 16 * 500, "count=1 requests on the fast path: " + requests);
+        assertTrue(calls < requests, "coalesced: " + requests + " requests in " + calls + " calls");
+        int remaining =
+                store.available("up-0") + store.available("up-1") + store.available("up-2") + store.available("up-3");
+        assertEquals(POOL, extracted + remaining, "extracted + remaining = initial");
+        assertEquals(extracted, owner.size());
+        assertTrue(remaining >= RESERVE, "remaining " + remaining);
+        for (String id : owner.keySet()) {
+            assertTrue(store.isTombstoned(byId.get(id).key(), NOW), id + " has no tombstone");
+        }
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, store.keyPrefix()));
+    }
+
+    /**
+     * {@value #THREADS} threads, each {@code calls} extractions of {@code requests} at its
+     * {@code nowOf(thread)}, while a watcher checks the reserve; asserts that
+     * nothing went to two threads, every proxy was admitted by its request and every answer kept its
+     * fulfillment; returns the proxies extracted (their owners in {@code owner}).
+     */
+    private int hammer(
+            Map<String, Proxy> byId,
+            Map<String, Instant> checkedAt,
+            ConcurrentHashMap<String, Integer> owner,
+            int calls,
+            Function<SplittableRandom, ExtractionRequest> requests,
+            IntFunction<Instant> nowOf)
+            throws Exception {
         Queue<String> problems = new ConcurrentLinkedQueue<>();
         AtomicInteger extracted = new AtomicInteger();
         AtomicBoolean done = new AtomicBoolean();
@@ -136,9 +215,10 @@ class RedisPoolStoreConcurrencyTest {
                 workers.add(pool.submit(() -> {
                     go.await();
                     SplittableRandom random = new SplittableRandom(31L * (me + 1));
-                    for (int call = 0; call < CALLS; call++) {
-                        ExtractionRequest req = randomRequest(random);
-                        switch (store.extract(req, NOW)) {
+                    Instant now = nowOf.apply(me);
+                    for (int call = 0; call < calls; call++) {
+                        ExtractionRequest req = requests.apply(random);
+                        switch (store.extract(req, now)) {
                             case ExtractionResult.Extracted e -> {
                                 if (e.count() > req.count()
                                         || (req.fulfillment() == Fulfillment.ALL_OR_NOTHING
@@ -151,7 +231,7 @@ class RedisPoolStoreConcurrencyTest {
                                         problems.add(p.id() + " went to threads " + before + " and " + me);
                                     }
                                     if (!p.proxy().equals(byId.get(p.id()))
-                                            || !req.admits(p.proxy(), checkedAt.get(p.id()), NOW)) {
+                                            || !req.admits(p.proxy(), checkedAt.get(p.id()), now)) {
                                         problems.add(p.id() + " is not admitted by " + req);
                                     }
                                 }
@@ -191,31 +271,10 @@ class RedisPoolStoreConcurrencyTest {
             pool.shutdownNow();
             assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
         }
-
         assertTrue(
                 problems.isEmpty(),
                 problems.size() + " violations, first: "
                         + problems.stream().limit(5).toList());
-        int remaining =
-                store.available("up-0") + store.available("up-1") + store.available("up-2") + store.available("up-3");
-        assertEquals(POOL, extracted.get() + remaining, "extracted + remaining = initial");
-        assertEquals(extracted.get(), owner.size());
-        assertTrue(remaining >= RESERVE, "remaining " + remaining);
-        for (String id : owner.keySet()) {
-            assertTrue(store.isTombstoned(byId.get(id).key(), NOW), id + " has no tombstone");
-        }
-        // drain what is left down to exactly the reserve
-        int more;
-        do {
-            more = ProxyFixtures.extracted(store.extract(
-                            ExtractionRequest.builder(1000)
-                                    .gatewayReserve(RESERVE)
-                                    .build(),
-                            NOW))
-                    .size();
-            remaining -= more;
-        } while (more > 0);
-        assertEquals(RESERVE, remaining);
-        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, store.keyPrefix()));
+        return extracted.get();
     }
 }

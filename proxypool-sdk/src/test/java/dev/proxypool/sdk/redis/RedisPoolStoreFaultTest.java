@@ -16,6 +16,7 @@ import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
+import dev.proxypool.testkit.Await;
 import dev.proxypool.testkit.PrivateRedisServer;
 import dev.proxypool.testkit.TcpRelay;
 import java.time.Duration;
@@ -323,6 +324,58 @@ class RedisPoolStoreFaultTest {
             // the timed-out script either ran whole (3 more gone, undelivered) or not at all
             int left = patient.available(ProxyFixtures.UPSTREAM);
             assertTrue(left == 97 || left == 94, "left " + left);
+            assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", redis.port(), prefix));
+        }
+    }
+
+    @Test
+    void extractionsQueuedBehindSlowCallsGiveUpAfterTheConnectTimeoutAndNeverRun() throws Exception {
+        // count=1 extractions share at most two calls in flight (RedisPoolStore's coalescer): behind two
+        // calls that a slow network holds for about 2 s, the ones queued wait at most the connect timeout
+        // (1 s, what a caller waited for a pooled connection before), then fail retryably without being
+        // sent: the pool keeps exactly the proxies the two answered calls did not take
+        String prefix = TestRedis.randomPrefix();
+        try (PrivateRedisServer redis = PrivateRedisServer.start();
+                TcpRelay relay = new TcpRelay(redis.port());
+                RedisPoolStore store = connect(relay.port(), prefix, Duration.ofSeconds(5))) {
+            store.upsert(pool(0, 100), NOW);
+            relay.delay(1000); // every chunk, each way: a call's round trip takes about 2 s
+            ExtractionRequest one = ExtractionRequest.builder(1).build();
+            try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+                List<Future<Integer>> slow = new ArrayList<>();
+                for (int call = 1; call <= 2; call++) { // each its own call: both slots taken
+                    slow.add(threads.submit(
+                            () -> extracted(store.extract(one, NOW)).size()));
+                    long calls = call;
+                    Await.standard()
+                            .until(
+                                    "call " + call + " in flight",
+                                    () -> store.oneEach().calls() == calls);
+                }
+                List<Future<Long>> queued = new ArrayList<>();
+                for (int n = 0; n < 10; n++) {
+                    queued.add(threads.submit(() -> {
+                        long start = ticker.read();
+                        StoreUnavailableException e =
+                                assertThrows(StoreUnavailableException.class, () -> store.extract(one, NOW));
+                        assertTrue(e.getMessage().contains("for its turn"), e.getMessage());
+                        return millisSince(start);
+                    }));
+                }
+                for (Future<Long> f : queued) {
+                    long waited = f.get(10, TimeUnit.SECONDS);
+                    assertTrue(
+                            waited >= CONNECT.toMillis() - 50 && waited < CONNECT.toMillis() + 900,
+                            "a queued extraction gave up after " + waited + " ms");
+                }
+                for (Future<Integer> f : slow) {
+                    assertEquals(1, f.get(10, TimeUnit.SECONDS), "the calls in flight still answer");
+                }
+            }
+            assertEquals(10, store.oneEach().tooLongWaits());
+            assertEquals(2, store.oneEach().calls(), "the ones that gave up were never sent");
+            relay.delay(0);
+            assertEquals(98, store.available(ProxyFixtures.UPSTREAM));
             assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", redis.port(), prefix));
         }
     }
