@@ -252,7 +252,7 @@ public final class RedisExtractionBenchmark {
                 return { 0 }
                 """, "1"},
         {
-            "4 requests a call (a prototype of coalescing concurrent requests, not the product): each its `SPOP`,"
+            "4 requests a call (the floor of the product's coalesced calls, without its tests): each its `SPOP`,"
                     + " `SREM`, `HGET` of the fast item and hold test; then one `HMGET` of the records, one `HSET` of the"
                     + " retirements, one `HINCRBY` per counter",
             "4 × 4 + 3",
@@ -302,8 +302,8 @@ public final class RedisExtractionBenchmark {
      * minutes as the others: script µs and Redis CPU per extraction, medians of the rounds, the range of
      * the script µs in brackets. The floor scripts are not the product path: they say how far below the
      * product's script time any design could go on this Redis and machine, and (the last one, several
-     * requests a call, the keys' sets one per request) what coalescing concurrent count=1 requests into
-     * one call would save. EVALSHA, where the store calls FCALL (the same cost per call, measured:
+     * requests a call, the keys' sets one per request) the floor of the calls the product makes when it
+     * coalesces concurrent count=1 requests. EVALSHA, where the store calls FCALL (the same cost per call, measured:
      * benchmarks/RESULTS.md).
      */
     private void floorRows(int size) throws Exception {
@@ -606,7 +606,7 @@ public final class RedisExtractionBenchmark {
                                 now));
                 System.out.println(String.format(
                         Locale.ROOT,
-                        "| %,d | memory store, 2-label filter | %d | 1 | %,d | %,.0f | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a |",
+                        "| %,d | memory store, 2-label filter | %d | 1 | %,d | %,.0f | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a |",
                         size,
                         threads,
                         perThread * threads,
@@ -616,8 +616,9 @@ public final class RedisExtractionBenchmark {
     }
 
     static final String GRID_HEADER = "| pool | scenario | clients | count | calls | extractions/s | trivial EVALSHA/s"
-            + " | ratio | script µs/call | trivial µs/call | Redis CPU µs/call | trivial CPU µs/call | P50 µs | P99 µs |\n"
-            + "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+            + " | ratio | script calls per call | script µs/call | trivial µs/call | Redis CPU µs/call"
+            + " | trivial CPU µs/call | P50 µs | P99 µs |\n"
+            + "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
 
     /** A trivial script's rate and script time from the same client and threads, on the same Redis. */
     record Trivial(double perSecond, double scriptMicros, double cpuMicros) {
@@ -648,6 +649,7 @@ public final class RedisExtractionBenchmark {
             boolean filter)
             throws Exception {
         Row r = measure(store, size, threads, count, ops, true, filter);
+        double scriptCalls = scriptCallsPer(r.ops());
         if (resetStats && count == 1 && name.equals("2-label filter")) {
             twoLabelInside
                     .computeIfAbsent(threads, t -> new TreeMap<>())
@@ -658,7 +660,7 @@ public final class RedisExtractionBenchmark {
         double rate = r.ops() / r.seconds();
         System.out.println(String.format(
                 Locale.ROOT,
-                "| %,d | %s | %d | %d | %,d | %,.0f | %,.0f | %.0f%% | %s | %s | %s | %s | %.0f | %.0f |",
+                "| %,d | %s | %d | %d | %,d | %,.0f | %,.0f | %.0f%% | %s | %s | %s | %s | %s | %.0f | %.0f |",
                 size,
                 name,
                 threads,
@@ -667,6 +669,7 @@ public final class RedisExtractionBenchmark {
                 rate,
                 trivial.perSecond(),
                 100 * rate / trivial.perSecond(),
+                scriptCalls < 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", scriptCalls),
                 Row.orNa(r.scriptMicros()),
                 Row.orNa(trivial.scriptMicros()),
                 Row.orNa(r.cpuMicros()),
@@ -943,6 +946,25 @@ public final class RedisExtractionBenchmark {
             }
         }
         return scriptCalls == 0 ? -1 : (double) usec / calls;
+    }
+
+    /**
+     * Script calls ({@code EVALSHA}, {@code FCALL}) since the last {@link #resetStats} per one of
+     * {@code calls} client calls: below 1 when the store served several requests with one call
+     * (coalescing), above 1 when the fast function handed some to extract.lua; -1 when stats are not
+     * reset (shared server).
+     */
+    private double scriptCallsPer(long calls) {
+        if (!resetStats) {
+            return -1;
+        }
+        long scriptCalls = 0;
+        for (Map.Entry<String, long[]> e : commandStats().entrySet()) {
+            if (SCRIPT_COMMANDS.contains(e.getKey())) {
+                scriptCalls += e.getValue()[0];
+            }
+        }
+        return (double) scriptCalls / calls;
     }
 
     /** Commands of this benchmark's own connections, not of the product's scripts ({@code INFO commandstats} names). */
