@@ -165,6 +165,59 @@ public final class RedisClusterServer implements AutoCloseable {
         throw new IllegalStateException("no live master serves slot " + slot + " of key " + key);
     }
 
+    /** The ports of the live replicas of the master on {@code masterPort} now (per {@code CLUSTER NODES}). */
+    public List<Integer> replicasOf(int masterPort) {
+        String masterId = null;
+        List<String[]> all = clusterNodes();
+        for (String[] n : all) {
+            if (port(n[1]) == masterPort) {
+                masterId = n[0];
+            }
+        }
+        List<Integer> out = new ArrayList<>();
+        for (String[] n : all) {
+            if (n[3].equals(masterId) && n[2].contains("slave") && !n[2].contains("fail")) {
+                out.add(port(n[1]));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * SIGSTOP of the node on {@code port}: it keeps its connections open and answers nothing, neither
+     * clients nor its master (a replica acknowledges no write meanwhile), as a node hung by its host,
+     * until {@link #resume}. Pause it for less than the cluster's node timeout, or the cluster
+     * deems it failed.
+     */
+    public void pause(int port) {
+        signal(port, "-STOP");
+    }
+
+    /** SIGCONT of a node {@link #pause paused}: it goes on where it stopped. */
+    public void resume(int port) {
+        signal(port, "-CONT");
+    }
+
+    private void signal(int port, String signal) {
+        Process p = nodes.get(port);
+        if (p == null || !p.isAlive()) {
+            throw new IllegalArgumentException("no live node on port " + port);
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", signal, Long.toString(p.pid()))
+                    .redirectErrorStream(true)
+                    .start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill " + signal + " of redis-server on port " + port + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** SIGKILL of the node on {@code port}: no shutdown, no reply to anyone in flight. */
     public void kill(int port) {
         Process p = nodes.get(port);

@@ -61,7 +61,11 @@ import redis.clients.jedis.params.SetParams;
  * proxy never returns. A gateway reserve is a rule over all shards: extractions with a reserve
  * take turns under a lock ({@code {<keyPrefix>l}:reserve}, {@code SET NX PX}), read the shards'
  * totals ({@code total.lua}) and extract at most the total above the reserve; extractions
- * without a reserve (the default, {@code distribution.gatewayReserve: 0}) take no lock.
+ * without a reserve (the default, {@code distribution.gatewayReserve: 0}) take no lock. A count=1
+ * extraction on a shard's fast path is coalesced with the shard's concurrent ones as on one node
+ * ({@link RedisPoolStore}, "Coalescing"): one call and one {@code WAIT} for the requests that
+ * arrive together, each answered alone; when that call runs without enough acknowledgements each
+ * request fails with its own part of the reply, so the undelivered count stays exact.
  *
  * <p><b>Durability.</b> Every script that extracts runs followed by {@code WAIT waitReplicas
  * waitTimeout} on the same connection ({@link RedisAccess#evalDurably}); fewer acknowledgements
@@ -125,6 +129,12 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
     private final Set<String> setTerms = ConcurrentHashMap.newKeySet();
     /** This process's extractions with a gateway reserve, queued fairly before the Redis lock. */
     private final ReentrantLock localReserveTurn = new ReentrantLock(true);
+    /**
+     * Per shard, its count=1 fast-path extractions coalesced as RedisPoolStore's are: at most
+     * {@link RedisPoolStore#FAST_CALLS_IN_FLIGHT} calls (each with its WAIT) at once, the requests
+     * arriving meanwhile served together by the next one.
+     */
+    private final List<Coalescer<RedisPoolStore.FastOne, OneAnswer>> oneEach;
 
     private RedisClusterPoolStore(RedisAccess redis, RedisClusterConfig config, StoreSettings settings) {
         RedisKeys[] shards = new RedisKeys[config.shards()];
@@ -140,6 +150,24 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
         this.reservationTtl = config.socketTimeout().multipliedBy(4).plus(config.waitTimeout());
         this.durability =
                 new ShardDurability(config.keyPrefix(), shards.length, config.waitReplicas(), Ticker.system());
+        List<Coalescer<RedisPoolStore.FastOne, OneAnswer>> coalescers = new ArrayList<>(shards.length);
+        for (int i = 0; i < shards.length; i++) {
+            int shard = i;
+            coalescers.add(new Coalescer<>(
+                    RedisPoolStore.FAST_CALLS_IN_FLIGHT,
+                    RedisPoolStore.FAST_BATCH,
+                    config.connectTimeout(),
+                    () -> new RedisUnavailableException(
+                            RedisFailure.TIMEOUT,
+                            "Redis Cluster " + redis + " is unavailable (timeout): an extraction on shard " + shard
+                                    + " waited " + config.connectTimeout().toMillis()
+                                    + " ms for its turn (the calls ahead of it are slow)",
+                            null,
+                            RedisUnavailableException.ScriptRun.NOT_RUN,
+                            null),
+                    batch -> extractOneEach(shard, batch)));
+        }
+        this.oneEach = List.copyOf(coalescers);
     }
 
     /**
@@ -554,9 +582,10 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
                 int n = 0;
                 try {
                     List<?> r = RedisReplies.list(u.reply());
-                    // extract.lua: {1, record...} extracted (else nothing taken); commit.lua: {record...}
+                    // extract.lua: {1, record...} extracted (else nothing taken); extract_fast.lua: {3, stored
+                    // value...} extracted, {0} nothing; commit.lua: {record...}
                     if (!r.isEmpty() && r.get(0) instanceof Long status) {
-                        n = status == 1 ? r.size() - 1 : 0;
+                        n = status == 1 || status == 3 ? r.size() - 1 : 0;
                     } else {
                         n = r.size();
                     }
@@ -614,6 +643,23 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
      * or the fast call answered {@code {0}} (it extracted nothing).
      */
     private List<?> extractOn(int shard, ExtractionRequest request, Instant now, int count, String mode) {
+        if (count == 1) { // the common call: coalesced with the shard's concurrent ones (oneEach)
+            Optional<RedisPoolStore.FastOne> one =
+                    RedisPoolStore.fastOne(shards[shard], request, now, settings, mode, 0);
+            if (one.isPresent()) {
+                OneAnswer answer = oneEach.get(shard).submit(one.get());
+                if (answer.failure() != null) {
+                    throw answer.failure();
+                }
+                if (answer.stored() != null) {
+                    return List.of(3L, answer.stored()); // as the fast function answers one request
+                }
+                return durably(
+                        RedisPoolStore.EXTRACT,
+                        shards[shard].withReservations(),
+                        RedisPoolStore.extractArgs(request, now, settings, count, mode, 0));
+            }
+        }
         Optional<RedisPoolStore.FastCall> fast =
                 RedisPoolStore.fastCall(shards[shard], request, now, settings, count, mode, 0);
         if (fast.isPresent()) {
@@ -627,6 +673,56 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
                 RedisPoolStore.EXTRACT,
                 shards[shard].withReservations(),
                 RedisPoolStore.extractArgs(request, now, settings, count, mode, 0));
+    }
+
+    /** The coalescer of shard {@code shard}'s count=1 fast-path extractions (its calls and requests, for tests). */
+    Coalescer<?, ?> oneEach(int shard) {
+        return oneEach.get(shard);
+    }
+
+    /**
+     * A count=1 request's answer from a coalesced call on its shard: its stored value (null: the call
+     * did not serve it, extract.lua goes on), or its own failure when the call ran without enough
+     * replica acknowledgements.
+     */
+    private record OneAnswer(Object stored, RedisUnavailableException failure) {}
+
+    /**
+     * One extract_fast.lua call, followed by WAIT, for the count=1 requests of {@code batch} on
+     * {@code shard}. When the call ran but too few replicas acknowledged it, each request gets a
+     * failure of its own whose reply holds only what that request took ({@code {3, stored value}}
+     * or {@code {0}}), so each caller counts its own undelivered proxy and no other; a failure that
+     * says nothing of the requests (not run, or no reply) is every request's.
+     */
+    private List<OneAnswer> extractOneEach(int shard, List<RedisPoolStore.FastOne> batch) {
+        RedisPoolStore.FastCall call = RedisPoolStore.fastCallOf(shards[shard], batch);
+        List<Object> stored;
+        try {
+            stored = RedisPoolStore.answersOf(
+                    durably(RedisPoolStore.EXTRACT_FAST, call.keys(), call.args()), batch.size());
+        } catch (RedisUnavailableException e) {
+            if (e.scriptRun() != RedisUnavailableException.ScriptRun.RAN_NOT_DURABLE) {
+                throw e;
+            }
+            List<Object> taken = RedisPoolStore.answersOf(RedisReplies.list(e.reply()), batch.size());
+            List<OneAnswer> failed = new ArrayList<>(batch.size());
+            for (Object one : taken) {
+                failed.add(new OneAnswer(
+                        null,
+                        new RedisUnavailableException(
+                                e.failure(),
+                                e.getMessage(),
+                                e,
+                                RedisUnavailableException.ScriptRun.RAN_NOT_DURABLE,
+                                one == null ? List.of(0L) : List.of(3L, one))));
+            }
+            return failed;
+        }
+        List<OneAnswer> out = new ArrayList<>(batch.size());
+        for (Object one : stored) {
+            out.add(new OneAnswer(one, null));
+        }
+        return out;
     }
 
     private List<?> durably(RedisScript script, List<String> keys, List<String> args) {

@@ -14,6 +14,7 @@ import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.testkit.Await;
+import dev.proxypool.testkit.RedisClusterServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -188,6 +190,56 @@ class RedisClusterUndeliveredTest {
         }
     }
 
+    /**
+     * A replica that hangs (SIGSTOP: its link stays online, it acknowledges nothing) under an explicit
+     * {@code waitReplicas} of 1: its master runs each extraction, {@code WAIT} times out, the caller gets
+     * a retryable {@link StoreUnavailableException}, and the proxies the script took are counted as
+     * undelivered, by the fast path's reply ({3, stored value...}) as by the general script's; they
+     * have left the pool and are never handed out. The fast path's replies once counted 0.
+     */
+    @Test
+    void extractionsThatRanWithoutTheirAcknowledgementAreCountedAsUndelivered() {
+        try (RedisClusterServer cluster = RedisClusterServer.start(3, 1, Duration.ofSeconds(5), false)) {
+            RedisClusterConfig config = RedisClusterConfig.of(cluster.nodes())
+                    .withKeyPrefix("pptest:" + UUID.randomUUID() + ":")
+                    .withShards(1)
+                    .withWait(1, Duration.ofMillis(300));
+            try (RedisClusterPoolStore store = RedisClusterPoolStore.connect(config, StoreSettings.DEFAULTS)) {
+                store.upsert(pool(50), NOW);
+                assertEquals(
+                        1, extracted(store.extract(ExtractionRequest.builder(1).build(), NOW)));
+                int master = cluster.masterOf("{" + config.keyPrefix() + "0}:a");
+                List<Integer> replicas = cluster.replicasOf(master);
+                assertEquals(1, replicas.size(), "the master of shard 0 and its replica: " + replicas);
+                cluster.pause(replicas.get(0));
+                try {
+                    for (ExtractionRequest r : List.of(
+                            ExtractionRequest.builder(1).build(),
+                            ExtractionRequest.builder(3)
+                                    .fulfillment(Fulfillment.ALL_OR_NOTHING)
+                                    .build())) {
+                        StoreUnavailableException e =
+                                assertThrows(StoreUnavailableException.class, () -> store.extract(r, NOW));
+                        assertTrue(e.getMessage().contains("acknowledged"), e.getMessage());
+                    }
+                } finally {
+                    cluster.resume(replicas.get(0));
+                }
+                assertEquals(4, store.undeliveredProxies(), "1 + 3 proxies taken by scripts whose WAIT failed");
+                assertEquals(0, store.uncertainExtractions());
+                assertEquals(50 - 1 - 4, store.available(ProxyFixtures.UPSTREAM), "they left the pool");
+                assertEquals(
+                        45,
+                        extracted(store.extract(ExtractionRequest.builder(50).build(), NOW)),
+                        "the rest");
+            }
+        }
+    }
+
+    private static int extracted(ExtractionResult r) {
+        return r instanceof ExtractionResult.Extracted e ? e.count() : -1;
+    }
+
     /** The default wait: every master has a replica online, every shard waits for 1 (full durability). */
     @Test
     void withTheDefaultWaitEveryShardOfAClusterWithReplicasWaitsForOne() {
@@ -247,6 +299,58 @@ class RedisClusterUndeliveredTest {
             assertEquals(0, store.undeliveredProxies());
             assertEquals(0, store.uncertainExtractions());
             assertEquals(size, delivered.size(), "every proxy delivered exactly once");
+        } finally {
+            TestRedisCluster.deleteKeys(store.keyPrefix());
+        }
+    }
+
+    @Test
+    void countOneExtractionsAreCoalescedPerShardAndDeliveredExactlyOnce() throws Exception {
+        // 16 threads of count=1 extractions, the API's common call: each shard serves the requests that
+        // arrive together with one call and one WAIT (its coalescer), each request answered alone
+        RedisClusterPoolStore store = TestRedisCluster.store(StoreSettings.DEFAULTS, 2);
+        try (store) {
+            int size = 2000;
+            store.upsert(pool(size), NOW);
+            Set<String> delivered = ConcurrentHashMap.newKeySet();
+            Map<String, Integer> twice = new ConcurrentHashMap<>();
+            ExecutorService threads = Executors.newFixedThreadPool(16);
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (int t = 0; t < 16; t++) {
+                    Fulfillment fulfillment = t % 2 == 0 ? Fulfillment.PARTIAL : Fulfillment.ALL_OR_NOTHING;
+                    done.add(threads.submit(() -> {
+                        while (true) {
+                            ExtractionResult r = store.extract(
+                                    ExtractionRequest.builder(1)
+                                            .fulfillment(fulfillment)
+                                            .build(),
+                                    NOW);
+                            if (!(r instanceof ExtractionResult.Extracted e) || e.count() == 0) {
+                                return null;
+                            }
+                            for (ExtractedProxy p : e.proxies()) {
+                                if (!delivered.add(p.id())) {
+                                    twice.merge(p.id(), 1, Integer::sum);
+                                }
+                            }
+                        }
+                    }));
+                }
+                for (Future<?> f : done) {
+                    f.get(60, TimeUnit.SECONDS);
+                }
+            } finally {
+                threads.shutdownNow();
+            }
+            assertEquals(Map.of(), twice);
+            assertEquals(0, store.undeliveredProxies());
+            assertEquals(0, store.uncertainExtractions());
+            assertEquals(size, delivered.size(), "every proxy delivered exactly once");
+            long calls = store.oneEach(0).calls() + store.oneEach(1).calls();
+            long requests = store.oneEach(0).requests() + store.oneEach(1).requests();
+            assertTrue(requests >= size, "count=1 requests on the shards' fast path: " + requests);
+            assertTrue(calls < requests, "coalesced: " + requests + " requests in " + calls + " calls");
         } finally {
             TestRedisCluster.deleteKeys(store.keyPrefix());
         }
