@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
@@ -264,41 +265,8 @@ class RedisClusterUndeliveredTest {
     void acknowledgedConcurrentExtractionsDeliverEveryProxyExactlyOnce() throws Exception {
         RedisClusterPoolStore store = TestRedisCluster.store(StoreSettings.DEFAULTS, 4);
         try (store) {
-            int size = 600;
-            store.upsert(pool(size), NOW);
-            Set<String> delivered = ConcurrentHashMap.newKeySet();
-            Map<String, Integer> twice = new ConcurrentHashMap<>();
-            ExecutorService threads = Executors.newFixedThreadPool(8);
-            try {
-                List<Future<?>> done = new ArrayList<>();
-                for (int t = 0; t < 8; t++) {
-                    int count = 1 + t * 2;
-                    done.add(threads.submit(() -> {
-                        while (true) {
-                            ExtractionResult r = store.extract(
-                                    ExtractionRequest.builder(count).build(), NOW);
-                            List<ExtractedProxy> got = ((ExtractionResult.Extracted) r).proxies();
-                            if (got.isEmpty()) {
-                                return null;
-                            }
-                            for (ExtractedProxy p : got) {
-                                if (!delivered.add(p.id())) {
-                                    twice.merge(p.id(), 1, Integer::sum);
-                                }
-                            }
-                        }
-                    }));
-                }
-                for (Future<?> f : done) {
-                    f.get(60, TimeUnit.SECONDS);
-                }
-            } finally {
-                threads.shutdownNow();
-            }
-            assertEquals(Map.of(), twice);
-            assertEquals(0, store.undeliveredProxies());
-            assertEquals(0, store.uncertainExtractions());
-            assertEquals(size, delivered.size(), "every proxy delivered exactly once");
+            drainExactlyOnce(
+                    store, 600, 8, t -> ExtractionRequest.builder(1 + t * 2).build());
         } finally {
             TestRedisCluster.deleteKeys(store.keyPrefix());
         }
@@ -311,42 +279,13 @@ class RedisClusterUndeliveredTest {
         RedisClusterPoolStore store = TestRedisCluster.store(StoreSettings.DEFAULTS, 2);
         try (store) {
             int size = 2000;
-            store.upsert(pool(size), NOW);
-            Set<String> delivered = ConcurrentHashMap.newKeySet();
-            Map<String, Integer> twice = new ConcurrentHashMap<>();
-            ExecutorService threads = Executors.newFixedThreadPool(16);
-            try {
-                List<Future<?>> done = new ArrayList<>();
-                for (int t = 0; t < 16; t++) {
-                    Fulfillment fulfillment = t % 2 == 0 ? Fulfillment.PARTIAL : Fulfillment.ALL_OR_NOTHING;
-                    done.add(threads.submit(() -> {
-                        while (true) {
-                            ExtractionResult r = store.extract(
-                                    ExtractionRequest.builder(1)
-                                            .fulfillment(fulfillment)
-                                            .build(),
-                                    NOW);
-                            if (!(r instanceof ExtractionResult.Extracted e) || e.count() == 0) {
-                                return null;
-                            }
-                            for (ExtractedProxy p : e.proxies()) {
-                                if (!delivered.add(p.id())) {
-                                    twice.merge(p.id(), 1, Integer::sum);
-                                }
-                            }
-                        }
-                    }));
-                }
-                for (Future<?> f : done) {
-                    f.get(60, TimeUnit.SECONDS);
-                }
-            } finally {
-                threads.shutdownNow();
-            }
-            assertEquals(Map.of(), twice);
-            assertEquals(0, store.undeliveredProxies());
-            assertEquals(0, store.uncertainExtractions());
-            assertEquals(size, delivered.size(), "every proxy delivered exactly once");
+            drainExactlyOnce(
+                    store,
+                    size,
+                    16,
+                    t -> ExtractionRequest.builder(1)
+                            .fulfillment(t % 2 == 0 ? Fulfillment.PARTIAL : Fulfillment.ALL_OR_NOTHING)
+                            .build());
             long calls = store.oneEach(0).calls() + store.oneEach(1).calls();
             long requests = store.oneEach(0).requests() + store.oneEach(1).requests();
             assertTrue(requests >= size, "count=1 requests on the shards' fast path: " + requests);
@@ -354,6 +293,48 @@ class RedisClusterUndeliveredTest {
         } finally {
             TestRedisCluster.deleteKeys(store.keyPrefix());
         }
+    }
+
+    /**
+     * Publishes {@code size} proxies, then {@code threads} threads extract (thread t its
+     * {@code requestOf(t)}) until they get none; asserts every proxy was delivered exactly once and
+     * none was left undelivered or uncertain.
+     */
+    private static void drainExactlyOnce(
+            RedisClusterPoolStore store, int size, int threads, IntFunction<ExtractionRequest> requestOf)
+            throws Exception {
+        store.upsert(pool(size), NOW);
+        Set<String> delivered = ConcurrentHashMap.newKeySet();
+        Map<String, Integer> twice = new ConcurrentHashMap<>();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                ExtractionRequest request = requestOf.apply(t);
+                done.add(pool.submit(() -> {
+                    while (true) {
+                        ExtractionResult r = store.extract(request, NOW);
+                        if (!(r instanceof ExtractionResult.Extracted e) || e.count() == 0) {
+                            return null;
+                        }
+                        for (ExtractedProxy p : e.proxies()) {
+                            if (!delivered.add(p.id())) {
+                                twice.merge(p.id(), 1, Integer::sum);
+                            }
+                        }
+                    }
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(Map.of(), twice);
+        assertEquals(0, store.undeliveredProxies());
+        assertEquals(0, store.uncertainExtractions());
+        assertEquals(size, delivered.size(), "every proxy delivered exactly once");
     }
 
     private static int masterPortOf(String key) {

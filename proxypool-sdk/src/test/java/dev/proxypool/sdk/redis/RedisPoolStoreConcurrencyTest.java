@@ -128,14 +128,7 @@ class RedisPoolStoreConcurrencyTest {
         Map<String, Proxy> byId = publishPool(checkedAt);
         ConcurrentHashMap<String, Integer> owner = new ConcurrentHashMap<>();
         int extracted = hammer(byId, checkedAt, owner, CALLS, RedisPoolStoreConcurrencyTest::randomRequest, me -> NOW);
-        int remaining =
-                store.available("up-0") + store.available("up-1") + store.available("up-2") + store.available("up-3");
-        assertEquals(POOL, extracted + remaining, "extracted + remaining = initial");
-        assertEquals(extracted, owner.size());
-        assertTrue(remaining >= RESERVE, "remaining " + remaining);
-        for (String id : owner.keySet()) {
-            assertTrue(store.isTombstoned(byId.get(id).key(), NOW), id + " has no tombstone");
-        }
+        int remaining = accounted(byId, owner, extracted);
         // drain what is left down to exactly the reserve
         int more;
         do {
@@ -178,6 +171,16 @@ class RedisPoolStoreConcurrencyTest {
         long requests = store.oneEach().requests() - requestsBefore;
         assertTrue(requests > 16 * 500, "count=1 requests on the fast path: " + requests);
         assertTrue(calls < requests, "coalesced: " + requests + " requests in " + calls + " calls");
+        accounted(byId, owner, extracted);
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, store.keyPrefix()));
+    }
+
+    /**
+     * Asserts that the {@code extracted} proxies (their owners in {@code owner}) and the ones still
+     * available make the pool, that the reserve held and that every extracted one is tombstoned;
+     * returns how many are available.
+     */
+    private int accounted(Map<String, Proxy> byId, Map<String, Integer> owner, int extracted) {
         int remaining =
                 store.available("up-0") + store.available("up-1") + store.available("up-2") + store.available("up-3");
         assertEquals(POOL, extracted + remaining, "extracted + remaining = initial");
@@ -186,7 +189,7 @@ class RedisPoolStoreConcurrencyTest {
         for (String id : owner.keySet()) {
             assertTrue(store.isTombstoned(byId.get(id).key(), NOW), id + " has no tombstone");
         }
-        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, store.keyPrefix()));
+        return remaining;
     }
 
     /**
