@@ -362,12 +362,15 @@ class RedisPoolStoreFaultTest {
                         return millisSince(start);
                     }));
                 }
+                List<Long> waits = new ArrayList<>();
                 for (Future<Long> f : queued) {
                     long waited = f.get(10, TimeUnit.SECONDS);
+                    waits.add(waited);
                     assertTrue(
                             waited >= CONNECT.toMillis() - 50 && waited < CONNECT.toMillis() + 900,
                             "a queued extraction gave up after " + waited + " ms");
                 }
+                System.out.println("QUEUED-EXTRACTIONS-GAVE-UP after (ms) " + waits);
                 for (Future<Integer> f : slow) {
                     assertEquals(1, f.get(10, TimeUnit.SECONDS), "the calls in flight still answer");
                 }
