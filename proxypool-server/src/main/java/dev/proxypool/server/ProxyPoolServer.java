@@ -14,6 +14,7 @@ import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.lock.StageLock;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.sdk.redis.RedisClusterPoolStore;
+import dev.proxypool.sdk.redis.RedisPoolStore;
 import dev.proxypool.server.access.ClientAuthenticator;
 import dev.proxypool.server.access.DestinationPolicies;
 import dev.proxypool.server.access.LiveClients;
@@ -478,6 +479,9 @@ public final class ProxyPoolServer implements AutoCloseable {
                     // every role that extracts from a Redis Cluster: its shards' durability (issue 37)
                     gsb.healthCheck(StoreReadiness.of(clusterStore));
                     metrics.storeDurabilityFrom(clusterStore);
+                    metrics.storeCoalescingFrom(clusterStore::coalescing);
+                } else if (EmbeddedProxyPool.engineOf(pool).store() instanceof RedisPoolStore redisStore) {
+                    metrics.storeCoalescingFrom(redisStore::coalescing);
                 }
                 if (socksPort >= 0) {
                     gsb.socksPort(socksPort);

@@ -675,6 +675,19 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
                 RedisPoolStore.extractArgs(request, now, settings, count, mode, 0));
     }
 
+    /** How the count=1 extractions on the shards' fast path were served since the store was opened (all shards). */
+    public ExtractionCoalescing coalescing() {
+        long calls = 0;
+        long requests = 0;
+        long timeouts = 0;
+        for (Coalescer<?, ?> c : oneEach) {
+            calls += c.calls();
+            requests += c.requests();
+            timeouts += c.tooLongWaits();
+        }
+        return new ExtractionCoalescing(calls, requests, timeouts);
+    }
+
     /** The coalescer of shard {@code shard}'s count=1 fast-path extractions (its calls and requests, for tests). */
     Coalescer<?, ?> oneEach(int shard) {
         return oneEach.get(shard);

@@ -402,6 +402,11 @@ public final class RedisPoolStore extends RedisStoreBase {
         return new ExtractionResult.Extracted(extracted(r, 1, now));
     }
 
+    /** How the count=1 extractions on the fast path were served since the store was opened. */
+    public ExtractionCoalescing coalescing() {
+        return new ExtractionCoalescing(oneEach.calls(), oneEach.requests(), oneEach.tooLongWaits());
+    }
+
     /** The coalescer of the count=1 fast-path extractions (its calls and requests, for tests). */
     Coalescer<FastOne, Object> oneEach() {
         return oneEach;

@@ -1,6 +1,7 @@
 package dev.proxypool.server.metrics;
 
 import io.helidon.metrics.api.Counter;
+import io.helidon.metrics.api.FunctionalCounter;
 import io.helidon.metrics.api.Gauge;
 import io.helidon.metrics.api.Meter;
 import io.helidon.metrics.api.MeterRegistry;
@@ -15,6 +16,8 @@ final class Meters {
 
     private final MeterRegistry registry;
     private final Queue<Meter> created = new ConcurrentLinkedQueue<>();
+    /** The states of the functional counters created, held strongly (the registry holds them weakly). */
+    private final Queue<Supplier<Long>> held = new ConcurrentLinkedQueue<>();
 
     Meters(MeterRegistry registry) {
         this.registry = registry;
@@ -37,9 +40,22 @@ final class Meters {
                 Gauge.builder(name, value).description(description).tags(tags)));
     }
 
+    /**
+     * A counter read from {@code value} (a monotonic count kept elsewhere) at each scrape. The
+     * registry holds a functional counter's state weakly, so the supplier is held here as long as
+     * the meter: a collected one would read 0.
+     */
+    void functionalCounter(String name, String description, List<Tag> tags, Supplier<Long> value) {
+        held.add(value);
+        created.add(registry.getOrCreate(FunctionalCounter.builder(name, value, Supplier::get)
+                .description(description)
+                .tags(tags)));
+    }
+
     void removeAll() {
         for (Meter m; (m = created.poll()) != null; ) {
             registry.remove(m);
         }
+        held.clear();
     }
 }

@@ -9,6 +9,7 @@ import dev.proxypool.sdk.engine.EmbeddedProxyPool;
 import dev.proxypool.sdk.engine.PoolEngine;
 import dev.proxypool.sdk.pipeline.CollectionPipeline;
 import dev.proxypool.sdk.pipeline.PipelineRound;
+import dev.proxypool.sdk.redis.ExtractionCoalescing;
 import dev.proxypool.sdk.redis.RedisClusterPoolStore;
 import dev.proxypool.sdk.redis.ShardWait;
 import io.helidon.metrics.api.Counter;
@@ -283,6 +284,37 @@ public final class PoolMetrics implements AutoCloseable {
                 "Proxies extracted in Redis Cluster and not delivered since start (never handed out twice)",
                 List.of(),
                 () -> (double) store.undeliveredProxies());
+    }
+
+    /**
+     * Binds how a Redis store served its count=1 extractions ({@code store.type: redis} or
+     * {@code redis-cluster}; concurrent ones share calls):
+     * <ul>
+     *   <li>{@code proxypool.store.extraction.calls} (counter): script calls made for count=1
+     *       extractions, each serving one or more;</li>
+     *   <li>{@code proxypool.store.extraction.requests} (counter): the count=1 extractions they
+     *       served: over the calls, the mean batch;</li>
+     *   <li>{@code proxypool.store.extraction.queue.timeouts} (counter): count=1 extractions that
+     *       waited longer than the connect timeout for a call and failed unsent (503): Redis
+     *       answers slower than the requests arrive.</li>
+     * </ul>
+     */
+    public void storeCoalescingFrom(Supplier<ExtractionCoalescing> coalescing) {
+        meters.functionalCounter(
+                "proxypool.store.extraction.calls",
+                "Script calls made for count=1 extractions, each serving one or more",
+                List.of(),
+                () -> coalescing.get().calls());
+        meters.functionalCounter(
+                "proxypool.store.extraction.requests",
+                "Count=1 extractions served by those calls (over the calls: the mean batch)",
+                List.of(),
+                () -> coalescing.get().requests());
+        meters.functionalCounter(
+                "proxypool.store.extraction.queue.timeouts",
+                "Count=1 extractions that waited longer than the connect timeout for a call and failed unsent",
+                List.of(),
+                () -> coalescing.get().queueTimeouts());
     }
 
     private static List<ShardWait> durability(RedisClusterPoolStore store) {

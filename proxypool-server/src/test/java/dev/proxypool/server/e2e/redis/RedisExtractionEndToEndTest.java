@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.Clocks;
+import dev.proxypool.sdk.redis.ExtractionCoalescing;
 import dev.proxypool.sdk.redis.RedisPoolStore;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
 import dev.proxypool.server.ProxyPoolServer;
@@ -24,6 +25,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -136,11 +139,41 @@ class RedisExtractionEndToEndTest {
                     assertTrue(store.isTombstoned(p.key(), after), p.id() + " handed out but not tombstoned");
                 }
             }
+            // the count=1 requests (about 1 in 20) went through the store's coalescer: its counts on /observe/metrics
+            ExtractionCoalescing coalescing = store.coalescing();
+            String metrics = RedisClusterPromotionEndToEndTest.get(server.apiPort(), "/observe/metrics");
+            assertTrue(coalescing.requests() > 0 && coalescing.calls() <= coalescing.requests(), coalescing.toString());
+            assertEquals(0, coalescing.queueTimeouts(), coalescing.toString());
+            assertEquals(coalescing.calls(), counter(metrics, "proxypool_store_extraction_calls_total"), metrics);
+            assertEquals(coalescing.requests(), counter(metrics, "proxypool_store_extraction_requests_total"));
+            assertEquals(0, counter(metrics, "proxypool_store_extraction_queue_timeouts_total"));
             System.out.printf(
-                    "redis e2e: %d HTTP clients, %d requests (%d x 409), %d proxies extracted in %d ms%n",
-                    CLIENTS, requests.get(), insufficient.get(), unique.size(), millis);
+                    "redis e2e: %d HTTP clients, %d requests (%d x 409), %d proxies extracted in %d ms;"
+                            + " count=1: %d requests in %d calls%n",
+                    CLIENTS,
+                    requests.get(),
+                    insufficient.get(),
+                    unique.size(),
+                    millis,
+                    coalescing.requests(),
+                    coalescing.calls());
         } finally {
             RedisE2e.deleteKeys(6379, prefix);
         }
+    }
+
+    /** The value of the counter {@code name} (its only series) in a Prometheus scrape. */
+    private static long counter(String metrics, String name) {
+        Matcher m =
+                Pattern.compile("(?m)^" + name + "(\\{[^}]*})? ([0-9.eE+-]+)$").matcher(metrics);
+        assertTrue(
+                m.find(),
+                name + " in the scrape: "
+                        + String.join(
+                                "\n",
+                                metrics.lines()
+                                        .filter(l -> l.contains("proxypool_store"))
+                                        .toList()));
+        return (long) Double.parseDouble(m.group(2));
     }
 }
