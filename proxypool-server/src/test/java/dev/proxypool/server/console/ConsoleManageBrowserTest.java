@@ -42,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
@@ -189,9 +190,7 @@ class ConsoleManageBrowserTest {
         assertFalse(browser.driver.getPageSource().contains(KEY), "the API key is not on the page");
 
         // edit: the URL comes back masked; saving it unchanged keeps the stored key
-        item("provider", "vendor-x")
-                .findElement(By.cssSelector("button[data-action='edit']"))
-                .click();
+        clickAction("provider", "vendor-x", "edit");
         assertEquals(
                 "https://feed.example/list?apikey=***&country={country}",
                 byId("mg-pv-url").getAttribute("value"));
@@ -211,9 +210,7 @@ class ConsoleManageBrowserTest {
         assertEquals(200, again.statusCode(), again.body());
 
         // a delete the API refuses: the confirmation names the upstream, the 409 is shown in words
-        item("provider", "lab")
-                .findElement(By.cssSelector("button[data-action='delete']"))
-                .click();
+        clickAction("provider", "lab", "delete");
         browser.waiting(20).until(d -> byId("mg-confirm").isDisplayed());
         assertEquals(
                 "Delete provider 'lab'? It is used by upstream 'up-a': the server refuses the delete while that"
@@ -230,9 +227,7 @@ class ConsoleManageBrowserTest {
         browser.screenshot("manage-provider-409");
 
         // delete
-        item("provider", "vendor-x")
-                .findElement(By.cssSelector("button[data-action='delete']"))
-                .click();
+        clickAction("provider", "vendor-x", "delete");
         assertEquals(
                 "Delete provider 'vendor-x'? No other entity refers to it.",
                 byId("mg-confirm-text").getText());
@@ -291,9 +286,7 @@ class ConsoleManageBrowserTest {
         assertEquals(30, ((Number) retry.get("budgetPercent")).intValue());
 
         // edit: wait when no candidate; sticky off
-        item("routing", "shop")
-                .findElement(By.cssSelector("button[data-action='edit']"))
-                .click();
+        clickAction("routing", "shop", "edit");
         assertEquals("*.shop.example, shop.example", byId("mg-rt-hosts").getAttribute("value"));
         assertTrue(byId("mg-rt-sticky").isSelected());
         new Select(byId("mg-rt-onnc")).selectByVisibleText("wait");
@@ -308,16 +301,12 @@ class ConsoleManageBrowserTest {
 
         // move it below default
         browser.waiting(20).until(d -> count("#mg-rt-list li[data-name='shop'] button[data-action='down']") == 1);
-        item("routing", "shop")
-                .findElement(By.cssSelector("button[data-action='down']"))
-                .click();
+        clickAction("routing", "shop", "down");
         browser.waiting(20).until(d -> ((Number) admin("/routings/shop").get("position")).intValue() == 1);
         browser.waiting(20).until(d -> itemText("routing", "shop").contains("#2"));
 
         // delete
-        item("routing", "shop")
-                .findElement(By.cssSelector("button[data-action='delete']"))
-                .click();
+        clickAction("routing", "shop", "delete");
         assertEquals(
                 "Delete routing 'shop'? No other entity refers to it.",
                 byId("mg-confirm-text").getText());
@@ -375,9 +364,7 @@ class ConsoleManageBrowserTest {
         assertFalse(browser.driver.getPageSource().contains(secret), "shown once only");
 
         // edit the quota: the secret stays
-        item("client", "carol")
-                .findElement(By.cssSelector("button[data-action='edit']"))
-                .click();
+        clickAction("client", "carol", "edit");
         type("mg-cl-quota", "100");
         byId("mg-cl-save").click();
         browser.waiting(20)
@@ -387,9 +374,7 @@ class ConsoleManageBrowserTest {
         assertEquals(200, gatewayGet("carol", secret), "an edit keeps the secret");
 
         // rotate: a new secret shown once; the old one stops working
-        item("client", "carol")
-                .findElement(By.cssSelector("button[data-action='rotate']"))
-                .click();
+        clickAction("client", "carol", "rotate");
         assertTrue(byId("mg-confirm-text").getText().contains("the old secret and token stop working at once"));
         byId("mg-confirm-yes").click();
         browser.waiting(20).until(d -> byId("mg-secret").isDisplayed());
@@ -401,9 +386,7 @@ class ConsoleManageBrowserTest {
         assertEquals(200, gatewayGet("carol", rotated));
 
         // disable: no secret, no token; the gateway refuses
-        item("client", "carol")
-                .findElement(By.cssSelector("button[data-action='disable']"))
-                .click();
+        clickAction("client", "carol", "disable");
         byId("mg-confirm-yes").click();
         browser.waiting(20)
                 .until(d -> Boolean.FALSE.equals(admin("/clients/carol").get("hasSecret")));
@@ -412,9 +395,7 @@ class ConsoleManageBrowserTest {
         browser.waiting(20).until(d -> itemText("client", "carol").contains("disabled"));
 
         // delete
-        item("client", "carol")
-                .findElement(By.cssSelector("button[data-action='delete']"))
-                .click();
+        clickAction("client", "carol", "delete");
         byId("mg-confirm-yes").click();
         browser.waiting(20).until(d -> count("#mg-cl-list li[data-name='carol']") == 0);
         assertEquals(404, send("GET", "/clients/carol", null).statusCode());
@@ -499,9 +480,7 @@ class ConsoleManageBrowserTest {
         assertTrue(itemText("credential", "lab-ref").contains("provider 'lab'"));
 
         // edit: renamed
-        item("credential", "lab-ref")
-                .findElement(By.cssSelector("button[data-action='edit']"))
-                .click();
+        clickAction("credential", "lab-ref", "edit");
         assertTrue(byId("mg-cr-p-lab").isSelected());
         type("mg-cr-name", "lab-ref-2");
         byId("mg-cr-save").click();
@@ -510,9 +489,7 @@ class ConsoleManageBrowserTest {
         assertEquals(0, count("#mg-cr-list li[data-name='lab-ref']"));
 
         // delete: the confirmation names the provider; the provider loses the ref
-        item("credential", "lab-ref-2")
-                .findElement(By.cssSelector("button[data-action='delete']"))
-                .click();
+        clickAction("credential", "lab-ref-2", "delete");
         assertTrue(
                 byId("mg-confirm-text").getText().contains("provider 'lab'"),
                 byId("mg-confirm-text").getText());
@@ -730,6 +707,20 @@ class ConsoleManageBrowserTest {
     private WebElement item(String kind, String name) {
         return browser.driver.findElement(
                 By.cssSelector("#page-manage li[data-entity='" + kind + "'][data-name='" + name + "']"));
+    }
+
+    /**
+     * Clicks the {@code action} button of the item {@code name} of {@code kind}. The list is drawn
+     * again whenever it reloads (after a save, an API change, the periodic refresh), so an element
+     * found a moment before may be gone by the click: it is found again until the click lands.
+     */
+    private void clickAction(String kind, String name, String action) {
+        browser.waiting(20).ignoring(StaleElementReferenceException.class).until(d -> {
+            item(kind, name)
+                    .findElement(By.cssSelector("button[data-action='" + action + "']"))
+                    .click();
+            return true;
+        });
     }
 
     private String itemText(String kind, String name) {
