@@ -937,15 +937,20 @@ public final class RedisExtractionBenchmark {
         if (!resetStats) {
             return -1;
         }
-        long scriptCalls = 0;
-        long usec = 0;
+        long[] scripts = scriptTotals();
+        return scripts[0] == 0 ? -1 : (double) scripts[1] / calls;
+    }
+
+    /** Calls and microseconds of the script commands ({@link #SCRIPT_COMMANDS}) since the last {@link #resetStats}. */
+    private long[] scriptTotals() {
+        long[] total = new long[2];
         for (Map.Entry<String, long[]> e : commandStats().entrySet()) {
             if (SCRIPT_COMMANDS.contains(e.getKey())) {
-                scriptCalls += e.getValue()[0];
-                usec += e.getValue()[1];
+                total[0] += e.getValue()[0];
+                total[1] += e.getValue()[1];
             }
         }
-        return scriptCalls == 0 ? -1 : (double) usec / calls;
+        return total;
     }
 
     /**
@@ -958,13 +963,7 @@ public final class RedisExtractionBenchmark {
         if (!resetStats) {
             return -1;
         }
-        long scriptCalls = 0;
-        for (Map.Entry<String, long[]> e : commandStats().entrySet()) {
-            if (SCRIPT_COMMANDS.contains(e.getKey())) {
-                scriptCalls += e.getValue()[0];
-            }
-        }
-        return (double) scriptCalls / calls;
+        return (double) scriptTotals()[0] / calls;
     }
 
     /** Commands of this benchmark's own connections, not of the product's scripts ({@code INFO commandstats} names). */

@@ -1,5 +1,7 @@
 package dev.proxypool.sdk.redis;
 
+import java.util.List;
+
 /**
  * How a Redis store served its count=1 fast-path extractions since it was opened: concurrent
  * requests share calls (docs/architecture.md, "Coalescing"), so {@code requests / calls} is the
@@ -10,4 +12,18 @@ package dev.proxypool.sdk.redis;
  * @param queueTimeouts requests that waited longer than the connect timeout for a call and failed
  *                      unsent (retryable): Redis answered slower than the requests arrived
  */
-public record ExtractionCoalescing(long calls, long requests, long queueTimeouts) {}
+public record ExtractionCoalescing(long calls, long requests, long queueTimeouts) {
+
+    /** The counts of {@code coalescers} together (a store's one, or a cluster's one per shard). */
+    static ExtractionCoalescing of(List<? extends Coalescer<?, ?>> coalescers) {
+        long calls = 0;
+        long requests = 0;
+        long timeouts = 0;
+        for (Coalescer<?, ?> c : coalescers) {
+            calls += c.calls();
+            requests += c.requests();
+            timeouts += c.tooLongWaits();
+        }
+        return new ExtractionCoalescing(calls, requests, timeouts);
+    }
+}

@@ -153,18 +153,9 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
         List<Coalescer<RedisPoolStore.FastOne, OneAnswer>> coalescers = new ArrayList<>(shards.length);
         for (int i = 0; i < shards.length; i++) {
             int shard = i;
-            coalescers.add(new Coalescer<>(
-                    RedisPoolStore.FAST_CALLS_IN_FLIGHT,
-                    RedisPoolStore.FAST_BATCH,
+            coalescers.add(RedisPoolStore.fastCoalescer(
+                    "Redis Cluster " + redis + " (shard " + shard + ")",
                     config.connectTimeout(),
-                    () -> new RedisUnavailableException(
-                            RedisFailure.TIMEOUT,
-                            "Redis Cluster " + redis + " is unavailable (timeout): an extraction on shard " + shard
-                                    + " waited " + config.connectTimeout().toMillis()
-                                    + " ms for its turn (the calls ahead of it are slow)",
-                            null,
-                            RedisUnavailableException.ScriptRun.NOT_RUN,
-                            null),
                     batch -> extractOneEach(shard, batch)));
         }
         this.oneEach = List.copyOf(coalescers);
@@ -654,19 +645,18 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
                 if (answer.stored() != null) {
                     return List.of(3L, answer.stored()); // as the fast function answers one request
                 }
-                return durably(
-                        RedisPoolStore.EXTRACT,
-                        shards[shard].withReservations(),
-                        RedisPoolStore.extractArgs(request, now, settings, count, mode, 0));
             }
-        }
-        Optional<RedisPoolStore.FastCall> fast =
-                RedisPoolStore.fastCall(shards[shard], request, now, settings, count, mode, 0);
-        if (fast.isPresent()) {
-            List<?> r = durably(
-                    RedisPoolStore.EXTRACT_FAST, fast.get().keys(), fast.get().args());
-            if (RedisReplies.number(r.get(0)) == 3) {
-                return r;
+        } else {
+            Optional<RedisPoolStore.FastCall> fast =
+                    RedisPoolStore.fastCall(shards[shard], request, now, settings, count, mode, 0);
+            if (fast.isPresent()) {
+                List<?> r = durably(
+                        RedisPoolStore.EXTRACT_FAST,
+                        fast.get().keys(),
+                        fast.get().args());
+                if (RedisReplies.number(r.get(0)) == 3) {
+                    return r;
+                }
             }
         }
         return durably(
@@ -677,15 +667,7 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
 
     /** How the count=1 extractions on the shards' fast path were served since the store was opened (all shards). */
     public ExtractionCoalescing coalescing() {
-        long calls = 0;
-        long requests = 0;
-        long timeouts = 0;
-        for (Coalescer<?, ?> c : oneEach) {
-            calls += c.calls();
-            requests += c.requests();
-            timeouts += c.tooLongWaits();
-        }
-        return new ExtractionCoalescing(calls, requests, timeouts);
+        return ExtractionCoalescing.of(oneEach);
     }
 
     /** The coalescer of shard {@code shard}'s count=1 fast-path extractions (its calls and requests, for tests). */

@@ -28,6 +28,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -171,17 +172,29 @@ public final class RedisPoolStore extends RedisStoreBase {
         super(redis, keys, settings);
         this.keys = keys;
         this.settings = settings;
-        // a request waits for its turn at most what a caller waited for a pooled connection before
-        this.oneEach = new Coalescer<>(
+        this.oneEach = fastCoalescer("Redis " + redis, maxQueued, this::extractOneEach);
+    }
+
+    /**
+     * The coalescer of count=1 fast-path extractions on {@code where} (a store, or a cluster's
+     * shard): {@value #FAST_CALLS_IN_FLIGHT} calls in flight, {@value #FAST_BATCH} requests a call,
+     * and a request that waited {@code maxQueued} (the connect timeout: what a caller waited for a
+     * pooled connection before) fails retryably, never sent.
+     */
+    static <R> Coalescer<FastOne, R> fastCoalescer(
+            String where, Duration maxQueued, Function<List<FastOne>, List<R>> call) {
+        return new Coalescer<>(
                 FAST_CALLS_IN_FLIGHT,
                 FAST_BATCH,
                 maxQueued,
                 () -> new RedisUnavailableException(
                         RedisFailure.TIMEOUT,
-                        "Redis " + redis + " is unavailable (timeout): an extraction waited " + maxQueued.toMillis()
+                        where + " is unavailable (timeout): an extraction waited " + maxQueued.toMillis()
                                 + " ms for its turn (the calls ahead of it are slow)",
+                        null,
+                        RedisUnavailableException.ScriptRun.NOT_RUN,
                         null),
-                this::extractOneEach);
+                call);
     }
 
     /**
@@ -404,7 +417,7 @@ public final class RedisPoolStore extends RedisStoreBase {
 
     /** How the count=1 extractions on the fast path were served since the store was opened. */
     public ExtractionCoalescing coalescing() {
-        return new ExtractionCoalescing(oneEach.calls(), oneEach.requests(), oneEach.tooLongWaits());
+        return ExtractionCoalescing.of(List.of(oneEach));
     }
 
     /** The coalescer of the count=1 fast-path extractions (its calls and requests, for tests). */
