@@ -121,7 +121,12 @@ final class BoundedRun<T, R> {
                     R r = work.apply((T) o);
                     synchronized (deliveryLock) {
                         if (failure.get() == null) {
-                            sink.accept(r);
+                            try {
+                                sink.accept(r);
+                            } catch (RuntimeException | Error e) {
+                                // recorded before the lock is released: no other worker delivers after it
+                                failure.compareAndSet(null, e);
+                            }
                         }
                     }
                 }
