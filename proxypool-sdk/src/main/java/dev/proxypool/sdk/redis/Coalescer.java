@@ -15,9 +15,10 @@ import java.util.function.Supplier;
  * calls run at once, and the requests that arrive meanwhile wait in a queue and go together, up to
  * {@code maxBatch} a call, into the next one. A caller alone is never delayed (its request goes at
  * once, a batch of one); under load the batches grow by themselves, because more requests queue
- * while a call is under way. Redis runs one script at a time, so a second call in flight already
- * keeps it busy: what more concurrent calls would add is per-call cost (the script's setup, the
- * round trip), which a batch pays once (docs/architecture.md, "Coalescing").
+ * while a call is under way. Redis runs one script at a time: a few calls in flight keep it busy
+ * (one running, one waiting, one being turned around by the client), and what more would add is
+ * per-call cost (the script's setup, the round trip), which a batch pays once (docs/architecture.md,
+ * "Coalescing").
  *
  * <p>No thread of its own: a caller that finds a free call slot runs the next batch itself (its
  * request, or the oldest ones when others came first) and, when its own request is not among them,

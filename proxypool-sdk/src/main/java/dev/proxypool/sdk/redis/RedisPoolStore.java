@@ -85,7 +85,7 @@ import redis.clients.jedis.resps.ScanResult;
  * ({@link PreviousLayoutException}).
  *
  * <p><b>Coalescing.</b> Count=1 extractions on the fast path, the Distribution API's common call, run
- * at most {@value #FAST_CALLS_IN_FLIGHT} calls at once: the requests that arrive while both are under
+ * at most {@value #FAST_CALLS_IN_FLIGHT} calls at once: the requests that arrive while all are under
  * way wait and go together, up to {@value #FAST_BATCH}, into the next call ({@link Coalescer}), each
  * with its own filter, TTL and time, each answered alone. A caller alone never waits; under load one
  * call serves several requests, so Redis pays the call's setup and I/O once for them. A request
@@ -106,11 +106,12 @@ public final class RedisPoolStore extends RedisStoreBase {
     /** Most ids one listing page examines. */
     static final int LIST_SCAN_CAP = 5000;
     /**
-     * Count=1 fast-path calls a store runs at once: one running in Redis and one on its way keep
-     * Redis busy; the requests arriving meanwhile queue and go together in the next call
-     * ({@link Coalescer}, docs/architecture.md "Coalescing").
+     * Count=1 fast-path calls a store runs at once: one running in Redis, one waiting there, and one
+     * in the client between a reply and the next call (waking the caller that sends it), so Redis does
+     * not idle while a busy client turns a call around; the requests arriving meanwhile queue and go
+     * together in the next call ({@link Coalescer}, docs/architecture.md "Coalescing").
      */
-    static final int FAST_CALLS_IN_FLIGHT = 2;
+    static final int FAST_CALLS_IN_FLIGHT = 3;
     /** Most count=1 requests one fast-path call serves. */
     static final int FAST_BATCH = 32;
     /** Most dead idempotency records dropped per purge. */

@@ -330,10 +330,10 @@ class RedisPoolStoreFaultTest {
 
     @Test
     void extractionsQueuedBehindSlowCallsGiveUpAfterTheConnectTimeoutAndNeverRun() throws Exception {
-        // count=1 extractions share at most two calls in flight (RedisPoolStore's coalescer): behind two
-        // calls that a slow network holds for about 2 s, the ones queued wait at most the connect timeout
-        // (1 s, what a caller waited for a pooled connection before), then fail retryably without being
-        // sent: the pool keeps exactly the proxies the two answered calls did not take
+        // count=1 extractions share at most FAST_CALLS_IN_FLIGHT calls (RedisPoolStore's coalescer): behind
+        // that many calls that a slow network holds for about 2 s, the ones queued wait at most the connect
+        // timeout (1 s, what a caller waited for a pooled connection before), then fail retryably without
+        // being sent: the pool keeps exactly the proxies the answered calls did not take
         String prefix = TestRedis.randomPrefix();
         try (PrivateRedisServer redis = PrivateRedisServer.start();
                 TcpRelay relay = new TcpRelay(redis.port());
@@ -343,7 +343,8 @@ class RedisPoolStoreFaultTest {
             ExtractionRequest one = ExtractionRequest.builder(1).build();
             try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
                 List<Future<Integer>> slow = new ArrayList<>();
-                for (int call = 1; call <= 2; call++) { // each its own call: both slots taken
+                int slots = RedisPoolStore.FAST_CALLS_IN_FLIGHT;
+                for (int call = 1; call <= slots; call++) { // each its own call: every slot taken
                     slow.add(threads.submit(
                             () -> extracted(store.extract(one, NOW)).size()));
                     long calls = call;
@@ -376,9 +377,15 @@ class RedisPoolStoreFaultTest {
                 }
             }
             assertEquals(10, store.oneEach().tooLongWaits());
-            assertEquals(2, store.oneEach().calls(), "the ones that gave up were never sent");
+            assertEquals(
+                    RedisPoolStore.FAST_CALLS_IN_FLIGHT,
+                    store.oneEach().calls(),
+                    "the ones that gave up were never sent");
             relay.delay(0);
-            assertEquals(98, store.available(ProxyFixtures.UPSTREAM));
+            assertEquals(
+                    100 - RedisPoolStore.FAST_CALLS_IN_FLIGHT,
+                    store.available(ProxyFixtures.UPSTREAM),
+                    "the pool lost the proxies of the answered calls, no more");
             assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", redis.port(), prefix));
         }
     }
