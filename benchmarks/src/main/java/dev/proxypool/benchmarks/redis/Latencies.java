@@ -30,8 +30,4 @@ final class Latencies {
         int rank = (int) Math.ceil(q * sorted.length) - 1;
         return sorted[Math.max(0, Math.min(sorted.length - 1, rank))] / 1000.0;
     }
-
-    double maxMicros() {
-        return sorted.length == 0 ? 0 : sorted[sorted.length - 1] / 1000.0;
-    }
 }

@@ -67,16 +67,7 @@ public final class RedisExtractionBenchmark {
     }
 
     /** One measured scenario. */
-    record Row(
-            int poolSize,
-            int threads,
-            int count,
-            int ops,
-            long proxies,
-            double seconds,
-            Latencies latencies,
-            double scriptMicros,
-            double cpuMicros) {
+    record Row(int ops, double seconds, Latencies latencies, double scriptMicros, double cpuMicros) {
 
         static String orNa(double v) {
             return v < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", v);
@@ -619,7 +610,7 @@ public final class RedisExtractionBenchmark {
             int ops,
             boolean filter)
             throws Exception {
-        Row r = measure(store, size, threads, count, ops, true, filter);
+        Row r = measure(store, threads, count, ops, true, filter);
         double scriptCalls = scriptCallsPer(r.ops());
         if (resetStats && count == 1 && name.equals("2-label filter")) {
             twoLabelInside
@@ -761,16 +752,16 @@ public final class RedisExtractionBenchmark {
             RedisBenchPool.load(store, size, now, 2);
             for (int threads : new int[] {8, 1}) {
                 trivial(prefix, threads, 20_000 / shrink);
-                measure(store, size, threads, 1, 5_000 / shrink, false, false);
-                measure(store, size, threads, 1, 10_000 / shrink, false, true);
-                measure(store, size, threads, 100, 48 / shrink, false, true);
+                measure(store, threads, 1, 5_000 / shrink, false, false);
+                measure(store, threads, 1, 10_000 / shrink, false, true);
+                measure(store, threads, 100, 48 / shrink, false, true);
             }
         } finally {
             deletePrefix(prefix);
         }
     }
 
-    private Row measure(RedisPoolStore store, int size, int threads, int count, int ops, boolean report, boolean filter)
+    private Row measure(RedisPoolStore store, int threads, int count, int ops, boolean report, boolean filter)
             throws Exception {
         if (report) {
             resetStats();
@@ -824,15 +815,7 @@ public final class RedisExtractionBenchmark {
                     "the pool ran dry: " + proxies + " proxies for " + perThread * threads + " calls");
         }
         return new Row(
-                size,
-                threads,
-                count,
-                perThread * threads,
-                proxies,
-                secs,
-                new Latencies(all),
-                report ? scriptMicrosPer(perThread * threads) : -1,
-                cpu);
+                perThread * threads, secs, new Latencies(all), report ? scriptMicrosPer(perThread * threads) : -1, cpu);
     }
 
     private RedisPoolStore open(String prefix, StoreSettings settings) {
