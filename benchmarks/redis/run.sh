@@ -43,7 +43,8 @@ if [ -n "$CLUSTER" ]; then
   trap 'rm -rf "$RAW"' EXIT
   echo "one node vs a 3-master cluster..." >&2
   "$JAVA" --sun-misc-unsafe-memory-access=allow -cp benchmarks/target/benchmarks.jar \
-    dev.proxypool.benchmarks.redis.RedisClusterBenchmark $QUICK > "$RAW/rows" 2> "$RAW/log"
+    dev.proxypool.benchmarks.redis.RedisClusterBenchmark $QUICK > "$RAW/rows" 2> "$RAW/log" \
+    || { echo "the cluster benchmark failed (its stderr):" >&2; cat "$RAW/log" >&2; exit 1; }
   {
     echo "# Redis store: one node vs Redis Cluster"
     echo
@@ -130,7 +131,8 @@ echo "baseline (before)..." >&2
 baseline > "$RAW/base1"
 echo "extraction benchmark..." >&2
 "${CLIENT[@]}" "$JAVA" --sun-misc-unsafe-memory-access=allow -cp benchmarks/target/benchmarks.jar \
-  dev.proxypool.benchmarks.redis.RedisExtractionBenchmark --port "$PORT" $RESET $QUICK > "$RAW/rows" 2> "$RAW/log"
+  dev.proxypool.benchmarks.redis.RedisExtractionBenchmark --port "$PORT" $RESET $QUICK > "$RAW/rows" 2> "$RAW/log" \
+  || { echo "the extraction benchmark failed (its stderr):" >&2; cat "$RAW/log" >&2; exit 1; }
 echo "baseline (after)..." >&2
 baseline > "$RAW/base2"
 
@@ -162,6 +164,10 @@ baseline > "$RAW/base2"
   echo "and FCALL (INFO commandstats) per client call (an extraction the fast function hands to extract.lua"
   echo "counts both), inflated when Redis is preempted on busy cores; Redis CPU µs/call: CPU of Redis' main"
   echo "thread per client call (INFO cpu: scripts plus network I/O), which preemption does not inflate."
+  echo "Rows of count=1: 2,000 calls at 1 client, 4,000 at 8 (at most a fifth of the pool), each starting on"
+  echo "the pool topped up to its size with fresh proxies (what earlier rows extracted stays behind as stale"
+  echo "set members until the purge), but for the half extracted rows; before the grid the client's JIT is"
+  echo "warmed up until a round of every kind of call leaves it idle (the round count is in the last lines)."
   echo "'2-label + protocol': the same and one protocol (http or socks5, half the pool each): the set popped,"
   echo "the protocol tested on each candidate."
   echo "'1% held by health': the 100k pool with 1,000 random proxies held out of extraction"
@@ -182,7 +188,7 @@ baseline > "$RAW/base2"
   echo
   cat "$RAW/rows"
   echo
-  echo "Load times and memory (stderr of the run):"
+  echo "Warm-up, load times and memory (stderr of the run):"
   echo
   grep -v '^SLF4J' "$RAW/log" | sed 's/^/    /' || true
 } > "$OUT"

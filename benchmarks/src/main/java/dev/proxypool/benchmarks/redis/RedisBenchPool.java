@@ -46,14 +46,19 @@ final class RedisBenchPool {
 
     /** Publishes proxies {@code 0..size-1} expiring 1 to 24 hours after {@code now}, from {@code loaders} threads. */
     static void load(PoolStore store, int size, Instant now, int loaders) throws Exception {
+        load(store, 0, size, now, loaders);
+    }
+
+    /** Publishes proxies {@code first..end-1} (each {@link #proxy} number its own address) like {@link #load}. */
+    static void load(PoolStore store, int first, int end, Instant now, int loaders) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(loaders);
         try {
             List<Future<?>> parts = new ArrayList<>();
-            for (int from = 0; from < size; from += LOAD_CHUNK) {
+            for (int from = first; from < end; from += LOAD_CHUNK) {
                 int start = from;
                 parts.add(pool.submit(() -> {
                     List<Proxy> chunk = new ArrayList<>(LOAD_CHUNK);
-                    for (int n = start; n < Math.min(size, start + LOAD_CHUNK); n++) {
+                    for (int n = start; n < Math.min(end, start + LOAD_CHUNK); n++) {
                         chunk.add(proxy(n, now.plus(Duration.ofHours(1)).plusSeconds((n * 7919L) % 82_800)));
                     }
                     int added = store.upsert(chunk, now).added();
