@@ -74,7 +74,8 @@ a script touches one slot of Redis Cluster.
                    reserved or disabled, plus stale ids (lazy cleanup): an id extracted through
                    one set, or without a filter, stays in its other sets until a pop meets it (the
                    fast path drops a popped id that is retired, not stored, or no longer has the
-                   term in T f) or the purge collects it (T m). extract_fast.lua answers a filter
+                   term in T f; one it skips for lacking another term of the filter, read before
+                   retirement is, goes back) or the purge collects it (T m). extract_fast.lua answers a filter
                    that is exactly one set term by SPOP of that set. Key names are passed by the
                    Java side (RedisKeys.set), never built: a script finds the set of a term by
                    looking its name up among KEYS[18...] (set_keys).

@@ -46,9 +46,11 @@ With a filter: SPOP of the set, up to 8 rounds of the count still missing; a pop
   - put back into the set when it is a member but not taken: its expiry or remaining TTL fails
     the test (it stays in T a: the general script or the purge drops it when expired), it is held
     by health, or it is not in T a and not retired (reserved, or disabled: both stay members, so a
-    release or an enable needs no set key);
-  - taken when it is in T a (count 1: SREM T a first, given back by SADD when a test fails; else
-    HMGET T f, ZMSCORE T h, SMISMEMBER T a, then one SREM).
+    release or an enable needs no set key), or, tested before it is taken (the filter has other
+    set terms), it lacks one of them: retired or not (the purge collects it once retired);
+  - taken when it is in T a (count 1: SREM T a first, given back by SADD when a test fails, or, when
+    the filter has other set terms, after T f passed the tests, so a candidate lacking one leaves T a
+    untouched; else HMGET T f, ZMSCORE T h, SMISMEMBER T a, then one SREM).
 When fewer than `count` were found (or, without a filter, any fails the expiry test), the taken ids
 go back (SADD T a, and into the set) and the answer is {0}. Otherwise each is retired: one HSET T g
 of the tombstone ends and one HINCRBY T n per upstream, their stored values read (HMGET T r).
@@ -60,7 +62,9 @@ and HGET instead of HMGET (bulk replies), no tables of candidates and no functio
 table-free branch another ~10 %, benchmarks/RESULTS.md). A count=1 extraction: 6 commands without a
 filter (SPOP T a, HGET T f, ZSCORE T h, HGET T r, HSET, HINCRBY), 7 with a set filter (SPOP of the
 set, SREM T a, HGET T f, ZSCORE T h, HGET T r, HSET, HINCRBY); a stale pop costs 3 more (SPOP,
-SREM, HEXISTS T g), a held one 5 (SPOP, SREM, HGET T f, ZSCORE, SADD T a). Several requests in one
+SREM, HEXISTS T g), a held one 5 (SPOP, SREM, HGET T f, ZSCORE, SADD T a); with other set terms (a
+protocol or an upstream beside the labels) the same 7 for a match, a candidate lacking a term 2 more
+(SPOP, HGET T f), a stale pop 4 (SPOP, HGET T f, SREM, HEXISTS T g). Several requests in one
 call each run their pops and tests in turn (an id a request before took is not in T a and not yet
 retired: put back like a reserved one, dropped by a later pop once retired) and are retired together:
 one HMGET T r, one HSET T g, one HINCRBY per counter field, so n requests with a set filter cost
@@ -107,13 +111,19 @@ if one then
       if back then redis.call('SADD', av, unpack(back)) end
     else
       local set = KEYS[6 + j]
+      -- with other set terms to test (a protocol, an upstream), T f is read before SREM T a: a
+      -- candidate lacking one (half of them for one protocol) then leaves T a untouched
+      local early = first <= last
       for _ = 1, 8 do
         local popped = redis.call('SPOP', set)
         if not popped then break end
-        local taken = redis.call('SREM', av, popped) == 1 -- taken, unless a test below gives it back
+        -- taken: whether SREM T a removed it, nil until tried (first without other terms: a stale
+        -- member then costs no read of T f)
+        local taken = nil
+        if not early then taken = redis.call('SREM', av, popped) == 1 end
         -- not taken and retired (T g): extracted through another set or without a filter, a stale
         -- member: dropped without reading more
-        if taken or redis.call('HEXISTS', KEYS[4], popped) == 0 then
+        if taken ~= false or redis.call('HEXISTS', KEYS[4], popped) == 0 then
           local f = redis.call('HGET', KEYS[2], popped)
           local u = f and { cmsgpack.unpack(f) }
           local listed = false -- whether its T f lists the set's term (else a stale member: dropped)
@@ -125,8 +135,8 @@ if one then
               end
             end
           end
-          local other = true -- whether it also lists the filter's other set terms
-          if taken and listed then
+          local ok = listed and taken ~= false -- still a candidate
+          if ok then -- it also lists the filter's other set terms
             for x = first, last do
               local found = false
               for k = 5, #u do
@@ -136,42 +146,40 @@ if one then
                 end
               end
               if not found then
-                other = false
+                ok = false
                 break
               end
             end
           end
-          if not taken then
-            -- reserved, disabled, or taken by a request before this one in the call: stays a member
-            -- (a release or an enable needs no set key); removed or published again without the term:
-            -- dropped
-            if listed then
-              back = back or {}
-              back[#back + 1] = popped
-            end
-          elseif not listed then
-            redis.call('SADD', av, popped) -- available, no longer of this set (or stored before T f)
-          elseif not other then
-            redis.call('SADD', av, popped)
-            back = back or {}
-            back[#back + 1] = popped -- a member that lacks another term of the filter: skipped here
-          else
+          if ok then
             local e = u[1]
-            local skip = e > 0 and (e <= now or e - now < min_ttl) -- fails the expiry test
-            if not skip then
-              local held = redis.call('ZSCORE', KEYS[6], popped) -- false: not held
-              skip = held and tonumber(held) > now -- held by health (T h)
+            ok = not (e > 0 and (e <= now or e - now < min_ttl)) -- the expiry test (an expired one is
+            -- dropped by the purge or extract.lua)
+          end
+          if ok and taken == nil then
+            taken = redis.call('SREM', av, popped) == 1
+            if not taken then
+              ok = false
+              if redis.call('HEXISTS', KEYS[4], popped) == 1 then listed = false end -- retired: stale, dropped
             end
-            if skip then
-              -- stays a member and available, skipped here (an expired one is dropped by the purge or
-              -- extract.lua)
-              redis.call('SADD', av, popped)
-              back = back or {}
-              back[#back + 1] = popped
-            else
-              id, t = popped, u
-              break
-            end
+          end
+          if ok then
+            local held = redis.call('ZSCORE', KEYS[6], popped) -- false: not held
+            ok = not (held and tonumber(held) > now) -- held by health (T h)
+          end
+          if ok then
+            id, t = popped, u
+            break
+          end
+          -- skipped: taken ones given back (available, no longer of this set when not listed, or stored
+          -- before T f); a member that is not taken now (reserved, disabled, taken by a request before
+          -- this one in the call, lacking another term, failing the expiry test, held) stays one, so a
+          -- release or an enable needs no set key; one removed or published again without the term
+          -- is dropped
+          if taken then redis.call('SADD', av, popped) end
+          if listed then
+            back = back or {}
+            back[#back + 1] = popped
           end
         end
       end

@@ -305,16 +305,24 @@ class ExtractionCommandCountTest {
         }
         try (RedisClient c =
                 RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
+            store.purgeExpired(NOW); // the set's stale members (ids extracted above) collected
             long available = c.scard(keys.poolTag() + "a");
             ExtractionRequest socks = ExtractionRequest.builder(1)
                     .filter(twoLabels(0).protocol(Protocol.SOCKS5).build())
                     .build();
             RedisPoolStore.FastCall fast = fastCallOf(socks);
             long members = c.scard(fast.keys().get(6));
+            c.sendCommand(Command.CONFIG, "RESETSTAT");
             assertEquals(
                     List.of(0L),
                     c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), fast.keys(), fast.args()),
                     "no socks5 proxy: 8 candidates skipped, then extract.lua decides");
+            // with a term beside the popped set, T f is read before the candidate is taken: one lacking
+            // the protocol costs its SPOP and HGET only, T a untouched; the 8 go back in one SADD
+            assertEquals(
+                    Map.of("spop", 8L, "hget", 8L, "sadd", 1L),
+                    commandStats(c.info("commandstats")),
+                    "8 candidates lacking the protocol");
             assertEquals(available, c.scard(keys.poolTag() + "a"), "every skipped candidate available again");
             assertEquals(members, c.scard(fast.keys().get(6)), "and a member of its set again");
             assertEquals(new ExtractionResult.Extracted(List.of()), store.extract(socks, NOW));
