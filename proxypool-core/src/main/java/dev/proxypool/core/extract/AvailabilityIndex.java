@@ -1,24 +1,43 @@
 package dev.proxypool.core.extract;
 
+import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * Index sets of the AVAILABLE slots of {@link MemoryPoolStore}: all of them, and one set per
- * upstream, per protocol and per label value — the in-memory image of the Redis sets. Insertion
- * ordered, so extraction takes proxies in publish order. Not thread-safe: guarded by the store's lock.
+ * upstream, per protocol, per label value and per combination of two or more values of the declared
+ * dimensions ({@link StoreSettings#indexDimensions()}) — the in-memory image of the Redis sets, so a
+ * filter on such a combination walks only its matches. Insertion ordered, so extraction takes proxies
+ * in publish order. Not thread-safe: guarded by the store's lock.
  */
 final class AvailabilityIndex {
+
+    /** The declared dimensions, sorted (StoreSettings keeps them so). */
+    private final List<String> dims;
 
     private final LinkedHashSet<Slot> all = new LinkedHashSet<>();
     private final HashMap<String, LinkedHashSet<Slot>> byUpstream = new HashMap<>();
     private final EnumMap<Protocol, LinkedHashSet<Slot>> byProtocol = new EnumMap<>(Protocol.class);
     /** label key → label value → slots. */
     private final HashMap<String, HashMap<String, LinkedHashSet<Slot>>> byLabel = new HashMap<>();
+    /** {@link #composite} key → slots: one set per combination of two or more declared dimensions' values. */
+    private final HashMap<String, LinkedHashSet<Slot>> byComposite = new HashMap<>();
+
+    /**
+     * An empty index.
+     *
+     * @param dims the declared dimensions, sorted and distinct ({@link StoreSettings#indexDimensions()})
+     */
+    AvailabilityIndex(List<String> dims) {
+        this.dims = dims;
+    }
 
     void add(Slot s) {
         all.add(s);
@@ -32,6 +51,9 @@ final class AvailabilityIndex {
             byLabel.computeIfAbsent(label.getKey(), k -> new HashMap<>())
                     .computeIfAbsent(label.getValue(), v -> new LinkedHashSet<>())
                     .add(s);
+        }
+        for (String key : composites(s.proxy.labels())) {
+            byComposite.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(s);
         }
     }
 
@@ -52,6 +74,50 @@ final class AvailabilityIndex {
                 byLabel.remove(label.getKey());
             }
         }
+        for (String key : composites(s.proxy.labels())) {
+            removeFrom(byComposite, key, s);
+        }
+    }
+
+    /**
+     * The keys of the composite sets of a slot with {@code labels}: one per combination of two or
+     * more of the declared dimensions it has values of (none with fewer than two).
+     */
+    private List<String> composites(Labels labels) {
+        List<String> present = new ArrayList<>(dims.size());
+        for (String d : dims) {
+            String v = labels.get(d);
+            if (v != null) {
+                present.add(d);
+            }
+        }
+        int n = present.size();
+        if (n < 2) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>((1 << n) - n - 1);
+        for (int mask = 1; mask < 1 << n; mask++) {
+            if (Integer.bitCount(mask) >= 2) {
+                StringBuilder key = new StringBuilder();
+                for (int i = 0; i < n; i++) {
+                    if ((mask & 1 << i) != 0) {
+                        composite(key, present.get(i), labels.get(present.get(i)));
+                    }
+                }
+                out.add(key.toString());
+            }
+        }
+        return out;
+    }
+
+    /** Appends one label to a composite key, each part length-prefixed so no two combinations share a key. */
+    private static void composite(StringBuilder key, String k, String v) {
+        key.append(k.length())
+                .append(':')
+                .append(k)
+                .append(v.length())
+                .append(':')
+                .append(v);
     }
 
     private static void removeFrom(Map<String, LinkedHashSet<Slot>> sets, String key, Slot s) {
@@ -89,9 +155,24 @@ final class AvailabilityIndex {
         if (filter.protocol().isPresent()) {
             best = smaller(best, byProtocol.get(filter.protocol().get()));
         }
-        for (Map.Entry<String, String> term : filter.labels().required().entrySet()) {
+        Map<String, String> required = filter.labels().required();
+        for (Map.Entry<String, String> term : required.entrySet()) {
             HashMap<String, LinkedHashSet<Slot>> values = byLabel.get(term.getKey());
             best = smaller(best, values == null ? null : values.get(term.getValue()));
+        }
+        if (required.size() >= 2) { // the combination of the declared dimensions among them
+            StringBuilder key = new StringBuilder();
+            int parts = 0;
+            for (String d : dims) {
+                String v = required.get(d);
+                if (v != null) {
+                    composite(key, d, v);
+                    parts++;
+                }
+            }
+            if (parts >= 2) {
+                best = smaller(best, byComposite.get(key.toString()));
+            }
         }
         return best;
     }

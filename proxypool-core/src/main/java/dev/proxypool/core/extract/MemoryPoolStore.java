@@ -19,7 +19,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Structures.</b> Slots by id (a {@link TreeMap}, so listings page in id order), by
  * {@link ProxyKey} (duplicate and tombstone identity), by expiry (a {@link TreeSet} for purging),
- * and {@link AvailabilityIndex} sets of available slots per upstream, protocol and label value.
+ * and {@link AvailabilityIndex} sets of available slots per upstream, protocol, label value and
+ * combination of the declared dimensions ({@code store.index.dimensions}, as the Redis store).
  * Tombstones and idempotency records live in their own tables.
  *
  * <p><b>Extraction</b> first drops proxies expired at {@code now} (so the reserve's total is the
@@ -42,7 +43,7 @@ public final class MemoryPoolStore implements PoolStore {
     private final TreeMap<String, Slot> byId = new TreeMap<>();
     private final HashMap<ProxyKey, Slot> byKey = new HashMap<>();
     private final TreeSet<Slot> byExpiry = new TreeSet<>(Slot.BY_EXPIRY);
-    private final AvailabilityIndex index = new AvailabilityIndex();
+    private final AvailabilityIndex index;
     private final HashMap<String, Integer> disabledByUpstream = new HashMap<>();
     private final TombstoneTable tombstones = new TombstoneTable();
     private final IdempotencyTable idempotency;
@@ -64,6 +65,7 @@ public final class MemoryPoolStore implements PoolStore {
             throw new IllegalArgumentException("store settings must not be null");
         }
         this.settings = settings;
+        this.index = new AvailabilityIndex(settings.indexDimensions());
         this.idempotency = new IdempotencyTable(settings);
     }
 

@@ -13,8 +13,13 @@ import java.util.Optional;
 final class Slot {
 
     /** Purge order: soonest expiry first, ties by id so distinct slots never compare equal. */
-    static final Comparator<Slot> BY_EXPIRY =
-            Comparator.<Slot, Instant>comparing(s -> s.proxy.expiresAt()).thenComparing(s -> s.proxy.id());
+    static final Comparator<Slot> BY_EXPIRY = (a, b) -> {
+        // written out, not comparing().thenComparing(): each extraction removes its slot from the
+        // expiry set, ~17 comparisons at 100,000 proxies, and the chained lambdas were a fifth of
+        // the memory store's extraction time in a profile
+        int c = a.proxy.expiresAt().compareTo(b.proxy.expiresAt());
+        return c != 0 ? c : a.proxy.id().compareTo(b.proxy.id());
+    };
 
     Proxy proxy;
     boolean disabled;

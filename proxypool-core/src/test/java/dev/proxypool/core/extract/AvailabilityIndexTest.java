@@ -1,0 +1,93 @@
+package dev.proxypool.core.extract;
+
+import static dev.proxypool.core.extract.ProxyFixtures.builder;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.proxypool.core.model.Labels;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The memory store's index sets: a filter on a combination of declared dimensions walks only its matches. */
+class AvailabilityIndexTest {
+
+    private final AvailabilityIndex index = new AvailabilityIndex(List.of("city", "country", "type"));
+
+    private Slot add(int n, Labels labels) {
+        Slot s = new Slot(builder(n).labels(labels).build());
+        index.add(s);
+        return s;
+    }
+
+    private Set<Slot> narrowest(ExtractionFilter filter) {
+        return new HashSet<>(index.narrowest(filter));
+    }
+
+    @Test
+    void aCombinationOfDeclaredDimensionsIsOneSetOfExactlyItsMatches() {
+        Slot usDc = add(1, Labels.of("country", "US", "type", "datacenter"));
+        Slot usRes = add(2, Labels.of("country", "US", "type", "residential"));
+        Slot deDc = add(3, Labels.of("country", "DE", "type", "datacenter"));
+        Slot usDcNyc = add(4, Labels.of("country", "US", "type", "datacenter", "city", "nyc"));
+        add(5, Labels.of("country", "US")); // no type: in no composite with it
+
+        ExtractionFilter usDatacenter = ExtractionFilter.builder()
+                .country("US")
+                .label("type", "datacenter")
+                .build();
+        assertEquals(Set.of(usDc, usDcNyc), narrowest(usDatacenter));
+        assertEquals(
+                Set.of(usDcNyc),
+                narrowest(ExtractionFilter.builder()
+                        .country("US")
+                        .label("type", "datacenter")
+                        .label("city", "nyc")
+                        .build()),
+                "three dimensions: their own combination");
+        assertEquals(
+                Set.of(usDcNyc),
+                narrowest(ExtractionFilter.builder()
+                        .country("US")
+                        .label("city", "nyc")
+                        .build()),
+                "any two of them");
+        assertEquals(
+                Set.of(usRes),
+                narrowest(ExtractionFilter.builder()
+                        .country("US")
+                        .label("type", "residential")
+                        .build()));
+        assertEquals(
+                Set.of(deDc), narrowest(ExtractionFilter.builder().country("DE").build()), "one label: its own set");
+
+        index.remove(usDc);
+        index.remove(usDcNyc);
+        assertEquals(Set.of(), narrowest(usDatacenter), "a combination with no proxy left has no set");
+        assertEquals(
+                Set.of(deDc),
+                narrowest(ExtractionFilter.builder().label("type", "datacenter").build()));
+    }
+
+    @Test
+    void aLabelOutsideTheDimensionsFallsBackToTheSmallestSingleSet() {
+        Slot a = add(1, Labels.of("country", "US", "isp", "acme"));
+        add(2, Labels.of("country", "US", "isp", "other"));
+        add(3, Labels.of("country", "US", "isp", "other"));
+        // country is declared, isp is not: no composite; the isp=acme set is the smallest (the per-slot
+        // test then checks the country)
+        assertEquals(
+                Set.of(a),
+                narrowest(ExtractionFilter.builder()
+                        .country("US")
+                        .label("isp", "acme")
+                        .build()));
+        assertEquals(
+                Set.of(),
+                narrowest(ExtractionFilter.builder()
+                        .country("US")
+                        .label("isp", "nowhere")
+                        .build()),
+                "no set for isp=nowhere: nothing to walk");
+    }
+}
