@@ -177,6 +177,17 @@ final class AvailabilityIndex {
         return best;
     }
 
+    /**
+     * Moves {@code passed}, slots of {@code set} (one this index returned from {@link #narrowest}),
+     * to its back: the next walk of the set meets them after every slot it has not passed yet.
+     */
+    static void toBack(Set<Slot> set, List<Slot> passed) {
+        for (Slot s : passed) {
+            set.remove(s);
+            set.add(s);
+        }
+    }
+
     private static Set<Slot> smaller(Set<Slot> current, Set<Slot> candidate) {
         if (candidate == null) {
             return Set.of();

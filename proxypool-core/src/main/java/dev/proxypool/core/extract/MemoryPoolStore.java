@@ -25,9 +25,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Extraction</b> first drops proxies expired at {@code now} (so the reserve's total is the
  * all-set's size), then walks the narrowest index set of the filter in publish order, testing each
- * slot with {@link ExtractionRequest#admits}, and stops at the request's allowance. Cost:
- * O(e log n + s + k log n) for e expired, s slots scanned (k when every scanned slot matches, at most
- * the narrowest set's size) and k extracted.
+ * slot with {@link ExtractionRequest#admits}, and stops at the request's allowance; the slots it
+ * passed over (a filter term beyond the set's, a TTL, a health hold) go to the back of that set, so
+ * the walks of a filter that takes few of its set's slots do not grow longer as its matches leave the
+ * head. Cost: O(e log n + s + k log n) for e expired, s slots scanned (k when every scanned slot
+ * matches, at most the narrowest set's size) and k extracted.
  *
  * <p><b>Thread-safety: one {@link ReentrantLock}</b> around every pool operation. Extraction must
  * read a global count (the gateway reserve) and may span every upstream, so a striped design would
@@ -261,13 +263,25 @@ public final class MemoryPoolStore implements PoolStore {
             List<Slot> chosen = new ArrayList<>(limit);
             if (limit > 0) {
                 Set<Slot> candidates = index.narrowest(request.filter());
+                List<Slot> passed = null; // walked past: not a match now
                 for (Slot s : candidates) {
                     if (!s.heldAt(now) && request.admits(s.proxy, s.checkedAt, now)) {
                         chosen.add(s);
                         if (chosen.size() == limit) {
                             break;
                         }
+                    } else {
+                        if (passed == null) {
+                            passed = new ArrayList<>();
+                        }
+                        passed.add(s);
                     }
+                }
+                if (passed != null && chosen.size() == limit) {
+                    // to the back of the set walked, so the next walk does not pass them again: the
+                    // matches taken from the head would otherwise leave the non-matches piling up
+                    // there, each walk longer than the last
+                    AvailabilityIndex.toBack(candidates, passed);
                 }
             }
             if (request.fulfillment() == Fulfillment.ALL_OR_NOTHING && chosen.size() < request.count()) {

@@ -4,14 +4,18 @@ import static dev.proxypool.core.extract.ProxyFixtures.builder;
 import static dev.proxypool.core.extract.ProxyFixtures.extracted;
 import static dev.proxypool.core.extract.ProxyFixtures.proxy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.Labels;
+import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** What the embedded store decides beyond the contract: which matching proxies go first. */
@@ -40,6 +44,61 @@ class MemoryPoolStoreOrderTest {
         store.upsert(List.of(builder(1).expiresAt(now.plus(Duration.ofHours(1))).build()), now);
         store.upsert(List.of(builder(2).labels(Labels.of("type", "residential")).build()), now);
         assertEquals(List.of(proxy(1).id(), proxy(3).id(), proxy(2).id()), extractIds(3, ExtractionFilter.ANY));
+    }
+
+    @Test
+    void theSlotsAWalkPassedOverGoToTheBackOfTheSetItWalked() {
+        Labels us = Labels.of("country", "US");
+        List<Proxy> published = new ArrayList<>();
+        for (int n = 1; n <= 5; n++) { // 1-3 and 5 http, 4 socks5, all US
+            published.add(builder(n, n == 4 ? Protocol.SOCKS5 : Protocol.HTTP)
+                    .labels(us)
+                    .build());
+        }
+        for (int n = 6; n <= 11; n++) { // socks5 elsewhere: the US set (5) is the narrowest for US and socks5
+            published.add(builder(n, Protocol.SOCKS5)
+                    .labels(Labels.of("country", "DE"))
+                    .build());
+        }
+        store.upsert(published, now);
+        ExtractionFilter usSocks5 = ExtractionFilter.builder()
+                .country("US")
+                .protocol(Protocol.SOCKS5)
+                .build();
+        assertEquals(List.of(published.get(3).id()), extractIds(1, usSocks5), "the walk of the US set passes 1-3");
+        // the US set is now 5, 1, 2, 3: a later walk does not pass 1-3 again first
+        assertEquals(
+                List.of(published.get(4).id(), published.get(0).id()),
+                extractIds(2, ExtractionFilter.builder().country("US").build()));
+        // an unfiltered walk (the set of all) kept publish order: nothing was passed over there
+        assertEquals(List.of(published.get(1).id(), published.get(2).id()), extractIds(2, ExtractionFilter.ANY));
+    }
+
+    @Test
+    void aRareCombinationOfCommonTermsIsFoundToItsLastMatch() {
+        // 20,000 US proxies, 1 % socks5, and 20,200 DE socks5: the US set is walked, and each walk sends
+        // the http proxies it passed to the back (before, every walk started at the head, past those the
+        // walks before had left there: 200 walks past up to 19,800); none lost, none twice
+        List<Proxy> pool = new ArrayList<>();
+        for (int n = 0; n < 40_200; n++) {
+            boolean us = n < 20_000;
+            pool.add(builder(n, us && n % 100 != 0 ? Protocol.HTTP : Protocol.SOCKS5)
+                    .labels(Labels.of("country", us ? "US" : "DE"))
+                    .build());
+        }
+        store.upsert(pool, now);
+        ExtractionFilter usSocks5 = ExtractionFilter.builder()
+                .country("US")
+                .protocol(Protocol.SOCKS5)
+                .build();
+        Set<String> taken = new HashSet<>();
+        for (int i = 0; i < 200; i++) {
+            List<String> one = extractIds(1, usSocks5);
+            assertEquals(1, one.size(), "US socks5 proxy " + i);
+            assertTrue(taken.add(one.get(0)), "extracted twice: " + one);
+        }
+        assertEquals(0, extractIds(1, usSocks5).size());
+        assertEquals(40_000, store.available(ProxyFixtures.UPSTREAM), "the US http and DE socks5 proxies left");
     }
 
     @Test
