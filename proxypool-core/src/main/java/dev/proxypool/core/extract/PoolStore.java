@@ -34,7 +34,8 @@ import java.util.Optional;
  *       held out by {@link #markUnhealthy} (only HEALTHY proxies are extractable); no
  *       sampling shortfall is allowed.</li>
  *   <li><b>Which proxies</b> among the matching ones is the implementation's choice; the contract
- *       checks only that each one matches. {@link MemoryPoolStore} takes them in publish order.</li>
+ *       checks only that each one matches. {@link MemoryPoolStore} takes them in publish order, but
+ *       for those an earlier filtered walk passed over, which it meets last.</li>
  *   <li><b>Tombstones.</b> An extracted proxy's key is tombstoned until its {@code expiresAt}, or
  *       for {@link StoreSettings#tombstoneRetentionForNoExpiry()} when it never expires. While
  *       tombstoned, publishing it again (under any id or upstream) is skipped. PostgreSQL and any
