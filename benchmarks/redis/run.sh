@@ -55,11 +55,13 @@ if [ -n "$CLUSTER" ]; then
     echo
     echo "Same Java client load on both: count=1 extractions with the 2-label filter of the single-node run,"
     echo "a fresh pool per setup; trivial EVALSHA = \`return 1\` with one key (spread over the slots on the"
-    echo "cluster) from the same client and threads. Cluster: 3 masters, no replicas (no WAIT), 16 shards."
+    echo "cluster) from the same client and threads, just before and just after each row (their mean); the"
+    echo "client's JIT warmed up on a pool of its own per setup until it stops compiling. Cluster: 3 masters,"
+    echo "no replicas (no WAIT), 16 shards."
     echo
     cat "$RAW/rows"
     echo
-    echo "Load times (stderr of the run):"
+    echo "Warm-up and load times (stderr of the run):"
     echo
     grep -v '^SLF4J' "$RAW/log" | sed 's/^/    /' || true
   } > "$OUT"

@@ -9,8 +9,6 @@ import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.redis.RedisPoolStore;
 import dev.proxypool.sdk.redis.RedisStoreConfig;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -802,21 +800,15 @@ public final class RedisExtractionBenchmark {
     }
 
     /**
-     * JIT warm-up, not reported: every kind of call the grid measures (the trivial script, count=1
-     * without and with a filter, count=100), at 8 and 1 threads, on a fresh pool each round, until a
-     * round leaves the compiler idle (under {@value #JIT_SETTLED_MILLIS} ms of compilation, at most
-     * {@value #WARM_UP_ROUNDS} rounds) — a server in service runs warm. One round (before) left the
-     * compiler busy on the clients' core for seconds more: 38-45k extractions/s at 8 clients with the
-     * client's core 100 % busy, 62k once compilation stopped (client 70 %, Redis 97 %), on this VM.
+     * JIT warm-up, not reported ({@link JitWarmUp}): every kind of call the grid measures (the trivial
+     * script, count=1 without and with a filter, count=100), at 8 and 1 threads, on a fresh pool each
+     * round, until a round leaves the compiler idle.
      */
     private void warmUp(int shrink) throws Exception {
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        for (int round = 1; ; round++) {
-            long compiledBefore = jit.getTotalCompilationTime();
+        String rounds = JitWarmUp.untilSettled(() -> {
             String prefix = newPrefix();
-            int size = 60_000 / shrink;
             try (RedisPoolStore store = open(prefix, StoreSettings.DEFAULTS)) {
-                RedisBenchPool.load(store, size, now, 2);
+                RedisBenchPool.load(store, 60_000 / shrink, now, 2);
                 for (int threads : new int[] {8, 1}) {
                     trivial(prefix, threads, 20_000 / shrink);
                     measure(store, threads, 1, 5_000 / shrink, false, false);
@@ -826,20 +818,9 @@ public final class RedisExtractionBenchmark {
             } finally {
                 deletePrefix(prefix);
             }
-            long compiling = jit.getTotalCompilationTime() - compiledBefore;
-            if (compiling < JIT_SETTLED_MILLIS || round == WARM_UP_ROUNDS) {
-                System.err.printf(
-                        Locale.ROOT, "warm-up: %d rounds, the last with %d ms of JIT compilation%n", round, compiling);
-                return;
-            }
-        }
+        });
+        System.err.println("warm-up: " + rounds);
     }
-
-    /** Compilation time of a warm-up round under which the JIT counts as settled. */
-    private static final long JIT_SETTLED_MILLIS = 50;
-
-    /** Most warm-up rounds. */
-    private static final int WARM_UP_ROUNDS = 10;
 
     private Row measure(RedisPoolStore store, int threads, int count, int ops, boolean report, boolean filter)
             throws Exception {
