@@ -237,12 +237,96 @@ public final class RedisExtractionBenchmark {
                                 true);
                     }
                 }
+                if (size == sizes[sizes.length - 1]) {
+                    sideBySide(store, size, sizes[0], shrink);
+                }
             } finally {
                 deletePrefix(prefix);
             }
         }
+        System.out.println();
+        System.out.print(sideBySide);
         floorRows(100_000 / shrink);
         sizeRows();
+    }
+
+    /** "median [min–max]" of script times, or n/a where they are not measured (a shared Redis). */
+    private String spread(double[] micros) {
+        if (!resetStats) {
+            return "n/a";
+        }
+        return String.format(
+                Locale.ROOT,
+                "%.1f [%.1f–%.1f]",
+                median(micros),
+                Arrays.stream(micros).min().orElseThrow(),
+                Arrays.stream(micros).max().orElseThrow());
+    }
+
+    /** The table of {@link #sideBySide(RedisPoolStore, int, int, int)}, printed after the grid. */
+    private final StringBuilder sideBySide = new StringBuilder();
+
+    /** Rounds of each pool in {@link #sideBySide(RedisPoolStore, int, int, int)}. */
+    private static final int SIDE_BY_SIDE_ROUNDS = 3;
+
+    /**
+     * The largest pool against the smallest in the same minutes: the grid measures its sizes minutes
+     * apart (a million proxies take over a minute to load), and this machine's speed moves by more than
+     * the 1.2x the issue allows between them. A fresh pool of {@code small} proxies beside {@code big}
+     * (the grid's pool of {@code size}, topped up), count=1 2-label rows taking turns, {@value
+     * #SIDE_BY_SIDE_ROUNDS} rounds each at 8 and 1 clients: the medians and their ratio.
+     */
+    private void sideBySide(RedisPoolStore big, int size, int small, int shrink) throws Exception {
+        sideBySide.append(String.format(
+                Locale.ROOT,
+                "| side by side (count=1, 2-label filter, %d rounds each, in turns) | clients | %,d: script µs,"
+                        + " median [range] | %,d: script µs, median [range] | ratio | %,d: extractions/s, median |"
+                        + " %,d: extractions/s, median | ratio |%n|---|---:|---:|---:|---:|---:|---:|---:|%n",
+                SIDE_BY_SIDE_ROUNDS,
+                small,
+                size,
+                small,
+                size));
+        String prefix = newPrefix();
+        int bigLoaded = loaded;
+        try (RedisPoolStore little = open(prefix, StoreSettings.DEFAULTS)) {
+            RedisBenchPool.load(little, small, now, 2);
+            loaded = small;
+            int littleLoaded = small;
+            for (int threads : new int[] {8, 1}) {
+                double[][] script = new double[2][SIDE_BY_SIDE_ROUNDS];
+                double[][] rate = new double[2][SIDE_BY_SIDE_ROUNDS];
+                for (int round = 0; round < SIDE_BY_SIDE_ROUNDS; round++) {
+                    // the small pool, then the big one, each topped up to its size first (topUp counts
+                    // the proxies of the pool at hand in loaded)
+                    loaded = littleLoaded;
+                    topUp(little, small);
+                    littleLoaded = loaded;
+                    Row a = measure(little, threads, 1, calls(small, threads, shrink), true, true);
+                    loaded = bigLoaded;
+                    topUp(big, size);
+                    bigLoaded = loaded;
+                    Row b = measure(big, threads, 1, calls(size, threads, shrink), true, true);
+                    script[0][round] = a.scriptMicros();
+                    script[1][round] = b.scriptMicros();
+                    rate[0][round] = a.ops() / a.seconds();
+                    rate[1][round] = b.ops() / b.seconds();
+                }
+                sideBySide.append(String.format(
+                        Locale.ROOT,
+                        "| | %d | %s | %s | %s | %,.0f | %,.0f | %.2f |%n",
+                        threads,
+                        spread(script[0]),
+                        spread(script[1]),
+                        resetStats ? String.format(Locale.ROOT, "%.2f", median(script[1]) / median(script[0])) : "n/a",
+                        median(rate[0]),
+                        median(rate[1]),
+                        median(rate[0]) / median(rate[1])));
+            }
+        } finally {
+            loaded = bigLoaded;
+            deletePrefix(prefix);
+        }
     }
 
     /**
