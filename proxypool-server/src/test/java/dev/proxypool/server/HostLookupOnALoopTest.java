@@ -65,7 +65,12 @@ class HostLookupOnALoopTest {
                 }
             });
             AssertionError e = assertThrows(AssertionError.class, check::assertNoBlocking);
-            List<LoopBlockingCheck.Blocking> calls = check.stop();
+            List<LoopBlockingCheck.Blocking> calls = check.stop().stream()
+                    // the lookup event's own commit now and then waits on JFR's buffer lock (a
+                    // jdk.JavaMonitorWait inside NoReverseLookup$Lookup.commit): the recording, not the lookup
+                    .filter(c -> c.frames().isEmpty()
+                            || !c.frames().getFirst().startsWith(NoReverseLookup.class.getName() + "$Lookup.commit"))
+                    .toList();
             assertEquals(1, calls.size(), e.getMessage());
             assertEquals(LoopBlockingCheck.HOST_LOOKUP, calls.getFirst().event());
             assertEquals(NoReverseLookup.LOOKUP_EVENT, LoopBlockingCheck.HOST_LOOKUP);
