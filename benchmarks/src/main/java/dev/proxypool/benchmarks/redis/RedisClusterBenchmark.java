@@ -135,13 +135,14 @@ public final class RedisClusterBenchmark {
             int size,
             int ops)
             throws Exception {
+        IntConsumer evalsha = i -> trivial.evalsha(sha, List.of("{b" + (i & 1023) + "}:x"), List.of());
         // each round extracts ops / 8 + ops / 32: the warm pool holds twice what every round takes, so no set runs dry
         RedisBenchPool.load(warm, 0, (ops / 8 + ops / 32) * JitWarmUp.MAX_ROUNDS * 2, now, 2);
         String rounds = JitWarmUp.untilSettled(() -> {
             for (int threads : THREADS) {
                 int calls = threads == 1 ? ops / 32 : ops / 8;
                 rate(threads, calls, i -> extractOne(warm, i));
-                rate(threads, calls, i -> trivial.evalsha(sha, List.of("{b" + (i & 1023) + "}:x"), List.of()));
+                rate(threads, calls, evalsha);
             }
         });
         System.err.printf(Locale.ROOT, "%s: warm-up %s%n", name, rounds);
@@ -149,7 +150,6 @@ public final class RedisClusterBenchmark {
         RedisBenchPool.load(store, size, now, 2);
         System.err.printf(Locale.ROOT, "%s: loaded %,d proxies in %.1f s%n", name, size, seconds(loadStart));
         for (int threads : THREADS) {
-            IntConsumer evalsha = i -> trivial.evalsha(sha, List.of("{b" + (i & 1023) + "}:x"), List.of());
             double evalBefore = rate(threads, ops, evalsha);
             double cpu0 = cpuSeconds(ports);
             double extractRate = rate(threads, ops, i -> extractOne(store, i));

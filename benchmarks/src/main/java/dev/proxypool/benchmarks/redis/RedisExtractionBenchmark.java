@@ -98,7 +98,7 @@ public final class RedisExtractionBenchmark {
     /** Calls of each trivial measurement of the grid (4,000, shrunk with --quick). */
     private int trivialOps = 4000;
 
-    /** The next {@link RedisBenchPool#proxy} number of the grid's pool at hand: what it loaded so far. */
+    /** The next {@link RedisBenchPool#proxy} number of the grid's pool at hand ({@link #topUp}). */
     private int loaded;
 
     /** Whether each row of the grid starts on a pool topped up to its size ({@link #topUp}). */
@@ -114,18 +114,24 @@ public final class RedisExtractionBenchmark {
     }
 
     /**
-     * Publishes fresh proxies until {@code size} are available again (each row of a size starts on a
-     * full pool; what earlier rows extracted stays behind as stale set members and retirements until
-     * the purge, as in a pool in service).
+     * Publishes fresh proxies, numbered from {@code next}, until {@code size} are available again (each
+     * row of a size starts on a full pool; what earlier rows extracted stays behind as stale set members
+     * and retirements until the purge, as in a pool in service). Returns the next number after them.
      */
-    private void topUp(RedisPoolStore store, int size) throws Exception {
-        int available = store.countsByUpstream().values().stream()
+    private int topUp(RedisPoolStore store, int size, int next) throws Exception {
+        int missing = size - available(store);
+        if (missing <= 0) {
+            return next;
+        }
+        RedisBenchPool.load(store, next, next + missing, now, 2);
+        return next + missing;
+    }
+
+    /** The available proxies of the pool, over its upstreams. */
+    private static int available(RedisPoolStore store) {
+        return store.countsByUpstream().values().stream()
                 .mapToInt(c -> c.available())
                 .sum();
-        if (available < size) {
-            RedisBenchPool.load(store, loaded, loaded + size - available, now, 2);
-            loaded += size - available;
-        }
     }
 
     private void runAll(int shrink) throws Exception {
@@ -288,24 +294,17 @@ public final class RedisExtractionBenchmark {
                 small,
                 size));
         String prefix = newPrefix();
-        int bigLoaded = loaded;
         try (RedisPoolStore little = open(prefix, StoreSettings.DEFAULTS)) {
             RedisBenchPool.load(little, small, now, 2);
-            loaded = small;
             int littleLoaded = small;
             for (int threads : new int[] {8, 1}) {
                 double[][] script = new double[2][SIDE_BY_SIDE_ROUNDS];
                 double[][] rate = new double[2][SIDE_BY_SIDE_ROUNDS];
                 for (int round = 0; round < SIDE_BY_SIDE_ROUNDS; round++) {
-                    // the small pool, then the big one, each topped up to its size first (topUp counts
-                    // the proxies of the pool at hand in loaded)
-                    loaded = littleLoaded;
-                    topUp(little, small);
-                    littleLoaded = loaded;
+                    // the small pool, then the big one, each topped up to its size first
+                    littleLoaded = topUp(little, small, littleLoaded);
                     Row a = measure(little, threads, 1, calls(small, threads, shrink), true, true);
-                    loaded = bigLoaded;
-                    topUp(big, size);
-                    bigLoaded = loaded;
+                    loaded = topUp(big, size, loaded);
                     Row b = measure(big, threads, 1, calls(size, threads, shrink), true, true);
                     script[0][round] = a.scriptMicros();
                     script[1][round] = b.scriptMicros();
@@ -324,7 +323,6 @@ public final class RedisExtractionBenchmark {
                         median(rate[0]) / median(rate[1])));
             }
         } finally {
-            loaded = bigLoaded;
             deletePrefix(prefix);
         }
     }
@@ -753,7 +751,7 @@ public final class RedisExtractionBenchmark {
             boolean filter)
             throws Exception {
         if (refill) {
-            topUp(store, size);
+            loaded = topUp(store, size, loaded);
         }
         Row r = measure(store, threads, count, ops, true, filter);
         double scriptCalls = scriptCallsPer(r.ops());
@@ -816,9 +814,7 @@ public final class RedisExtractionBenchmark {
     /** Unfiltered partial extractions of up to 1,000 until {@code left} proxies are available. */
     private void drainTo(RedisPoolStore store, int left) {
         while (true) {
-            int available = store.countsByUpstream().values().stream()
-                    .mapToInt(c -> c.available())
-                    .sum();
+            int available = available(store);
             if (available <= left) {
                 return;
             }
