@@ -14,19 +14,20 @@ ARGV, count 1 (one proxy for each of one or more requests, RedisPoolStore coales
       ('' without a filter), the number of its other set terms and those terms
 ARGV, count > 1: [1] now (epoch ms), [2] count (<= 1000), [3] minRemainingTtl (ms), [4] the
       tombstone end of a proxy without expiry (now + retention), [5] the filter's set term
-      ("<bytes>:<item>": one upstream, one protocol, one label of store.index.dimensions, or labels
-      only, two or more, all of them declared dimensions: the composite), '' without a filter, then,
-      when there is a gateway reserve or the filter has other set terms, [6] the reserve ('0': none)
-      and [7...] those other terms (the upstream's, the protocol's: each popped candidate's T f must
-      list them too)
+      ("<bytes>:<item>": one upstream, one protocol, one label of store.index.dimensions, labels
+      only, two or more, all of them declared dimensions: the composite, or such labels, one or
+      more, with a protocol: their combination with it), '' without a filter, then, when there is a
+      gateway reserve or the filter has other set terms, [6] the reserve ('0': none) and [7...]
+      those other terms (the upstream's; without labels, the protocol's: each popped candidate's
+      T f must list them too)
 Returns: {3, stored value...}: `count` proxies extracted (RedisPoolStore takes the record token of
          each whole stored value); with count 1 and several requests, one value or false per request
          in their order (false: that request goes on to extract.lua); or {0}: nothing extracted,
          nothing changed but stale set members dropped: the caller runs extract.lua.
 The caller (RedisPoolStore.fastCall) uses it for partial or allOrNothing (not reserve or count
 mode), no maxHealthAge, count <= 1000, no filter, a filter that is one set term, or a filter of
-several set terms (labels of the declared dimensions with an upstream or a protocol, or an upstream
-with a protocol): the narrowest set is popped and a candidate lacking another term is skipped like
+several set terms (labels of the declared dimensions, with or without a protocol, with an upstream,
+or an upstream with a protocol): the narrowest set is popped and a candidate lacking another term is skipped like
 a held one (up to 8 rounds, then {0}). A gateway reserve (single Redis: the cluster store counts
 its shards under a lock and passes none) is kept when SCARD T a - ZCOUNT T xa (expired entries,
 available or retired: so a lower bound of the available proxies that have not expired) - reserve
@@ -63,7 +64,7 @@ table-free branch another ~10 %, benchmarks/RESULTS.md). A count=1 extraction: 6
 filter (SPOP T a, HGET T f, ZSCORE T h, HGET T r, HSET, HINCRBY), 7 with a set filter (SPOP of the
 set, SREM T a, HGET T f, ZSCORE T h, HGET T r, HSET, HINCRBY); a stale pop costs 3 more (SPOP,
 SREM, HEXISTS T g), a held one 5 (SPOP, SREM, HGET T f, ZSCORE, SADD T a); with other set terms (a
-protocol or an upstream beside the labels) the same 7 for a match, a candidate lacking a term 2 more
+upstream beside the labels, or a protocol beside an upstream) the same 7 for a match, a candidate lacking a term 2 more
 (SPOP, HGET T f), a stale pop 4 (SPOP, HGET T f, SREM, HEXISTS T g). Several requests in one
 call each run their pops and tests in turn (an id a request before took is not in T a and not yet
 retired: put back like a reserved one, dropped by a later pop once retired) and are retired together:
@@ -111,8 +112,8 @@ if one then
       if back then redis.call('SADD', av, unpack(back)) end
     else
       local set = KEYS[6 + j]
-      -- with other set terms to test (a protocol, an upstream), T f is read before SREM T a: a
-      -- candidate lacking one (half of them for one protocol) then leaves T a untouched
+      -- with other set terms to test (an upstream; a protocol beside an upstream), T f is read
+      -- before SREM T a: a candidate lacking one then leaves T a untouched
       local early = first <= last
       for _ = 1, 8 do
         local popped = redis.call('SPOP', set)

@@ -165,7 +165,7 @@ public final class RedisExtractionBenchmark {
                     trivial = grid(store, size, threads, trivial, "no filter", 1, calls(size, threads, shrink), false);
                     trivial = grid(
                             store, size, threads, trivial, "2-label filter", 1, calls(size, threads, shrink), true);
-                    if (size == 100_000) { // a client that needs one protocol too: the set popped, the protocol tested
+                    if (size == 100_000) { // a client that needs one protocol too: the set of the labels with it
                         filterOf = RedisBenchPool::twoLabelAndProtocolFilter;
                         try {
                             trivial = grid(

@@ -12,9 +12,10 @@ import java.util.Set;
 
 /**
  * Index sets of the AVAILABLE slots of {@link MemoryPoolStore}: all of them, and one set per
- * upstream, per protocol, per label value and per combination of two or more values of the declared
- * dimensions ({@link StoreSettings#indexDimensions()}) — the in-memory image of the Redis sets, so a
- * filter on such a combination walks only its matches. Insertion ordered, so extraction takes proxies
+ * upstream, per protocol, per label value, per combination of two or more values of the declared
+ * dimensions ({@link StoreSettings#indexDimensions()}) and per combination of one or more of them with
+ * the protocol — the in-memory image of the Redis sets, so a filter on such a combination walks only
+ * its matches. Insertion ordered, so extraction takes proxies
  * in publish order. Not thread-safe: guarded by the store's lock.
  */
 final class AvailabilityIndex {
@@ -27,7 +28,11 @@ final class AvailabilityIndex {
     private final EnumMap<Protocol, LinkedHashSet<Slot>> byProtocol = new EnumMap<>(Protocol.class);
     /** label key → label value → slots. */
     private final HashMap<String, HashMap<String, LinkedHashSet<Slot>>> byLabel = new HashMap<>();
-    /** {@link #composite} key → slots: one set per combination of two or more declared dimensions' values. */
+    /**
+     * {@link #composite} key → slots: one set per combination of two or more declared dimensions'
+     * values, and one per combination of one or more of them with the protocol (its key starts with
+     * {@code @} and the protocol).
+     */
     private final HashMap<String, LinkedHashSet<Slot>> byComposite = new HashMap<>();
 
     /**
@@ -52,7 +57,7 @@ final class AvailabilityIndex {
                     .computeIfAbsent(label.getValue(), v -> new LinkedHashSet<>())
                     .add(s);
         }
-        for (String key : composites(s.proxy.labels())) {
+        for (String key : composites(s.proxy.labels(), s.proxy.protocol())) {
             byComposite.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(s);
         }
     }
@@ -74,16 +79,17 @@ final class AvailabilityIndex {
                 byLabel.remove(label.getKey());
             }
         }
-        for (String key : composites(s.proxy.labels())) {
+        for (String key : composites(s.proxy.labels(), s.proxy.protocol())) {
             removeFrom(byComposite, key, s);
         }
     }
 
     /**
-     * The keys of the composite sets of a slot with {@code labels}: one per combination of two or
-     * more of the declared dimensions it has values of (none with fewer than two).
+     * The keys of the composite sets of a slot with {@code labels} and {@code protocol}: one per
+     * combination of two or more of the declared dimensions it has values of, and one per
+     * combination of one or more of them with the protocol.
      */
-    private List<String> composites(Labels labels) {
+    private List<String> composites(Labels labels, Protocol protocol) {
         List<String> present = new ArrayList<>(dims.size());
         for (String d : dims) {
             String v = labels.get(d);
@@ -92,22 +98,28 @@ final class AvailabilityIndex {
             }
         }
         int n = present.size();
-        if (n < 2) {
+        if (n == 0) {
             return List.of();
         }
-        List<String> out = new ArrayList<>((1 << n) - n - 1);
+        List<String> out = new ArrayList<>(2 * (1 << n) - n - 2);
         for (int mask = 1; mask < 1 << n; mask++) {
-            if (Integer.bitCount(mask) >= 2) {
-                StringBuilder key = new StringBuilder();
-                for (int i = 0; i < n; i++) {
-                    if ((mask & 1 << i) != 0) {
-                        composite(key, present.get(i), labels.get(present.get(i)));
-                    }
+            StringBuilder key = new StringBuilder();
+            for (int i = 0; i < n; i++) {
+                if ((mask & 1 << i) != 0) {
+                    composite(key, present.get(i), labels.get(present.get(i)));
                 }
+            }
+            if (Integer.bitCount(mask) >= 2) {
                 out.add(key.toString());
             }
+            out.add(withProtocol(protocol, key));
         }
         return out;
+    }
+
+    /** The key of a label combination's set with a protocol. */
+    private static String withProtocol(Protocol protocol, CharSequence labelsKey) {
+        return "@" + protocol.name() + labelsKey;
     }
 
     /** Appends one label to a composite key, each part length-prefixed so no two combinations share a key. */
@@ -160,19 +172,20 @@ final class AvailabilityIndex {
             HashMap<String, LinkedHashSet<Slot>> values = byLabel.get(term.getKey());
             best = smaller(best, values == null ? null : values.get(term.getValue()));
         }
-        if (required.size() >= 2) { // the combination of the declared dimensions among them
-            StringBuilder key = new StringBuilder();
-            int parts = 0;
-            for (String d : dims) {
-                String v = required.get(d);
-                if (v != null) {
-                    composite(key, d, v);
-                    parts++;
-                }
+        // the combination of the declared dimensions among them, with the protocol when there is one
+        StringBuilder key = new StringBuilder();
+        int parts = 0;
+        for (String d : dims) {
+            String v = required.get(d);
+            if (v != null) {
+                composite(key, d, v);
+                parts++;
             }
-            if (parts >= 2) {
-                best = smaller(best, byComposite.get(key.toString()));
-            }
+        }
+        if (parts >= 1 && filter.protocol().isPresent()) {
+            best = smaller(best, byComposite.get(withProtocol(filter.protocol().get(), key)));
+        } else if (parts >= 2) {
+            best = smaller(best, byComposite.get(key.toString()));
         }
         return best;
     }

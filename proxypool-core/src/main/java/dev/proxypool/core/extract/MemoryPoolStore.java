@@ -19,8 +19,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Structures.</b> Slots by id (a {@link TreeMap}, so listings page in id order), by
  * {@link ProxyKey} (duplicate and tombstone identity), by expiry (a {@link TreeSet} for purging),
- * and {@link AvailabilityIndex} sets of available slots per upstream, protocol, label value and
- * combination of the declared dimensions ({@code store.index.dimensions}, as the Redis store).
+ * and {@link AvailabilityIndex} sets of available slots per upstream, protocol, label value,
+ * combination of the declared dimensions ({@code store.index.dimensions}, as the Redis store) and
+ * combination of them with the protocol.
  * Tombstones and idempotency records live in their own tables.
  *
  * <p><b>Extraction</b> first drops proxies expired at {@code now} (so the reserve's total is the

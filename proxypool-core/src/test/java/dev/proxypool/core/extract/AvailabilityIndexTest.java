@@ -4,6 +4,7 @@ import static dev.proxypool.core.extract.ProxyFixtures.builder;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.proxypool.core.model.Labels;
+import dev.proxypool.core.model.Protocol;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -15,7 +16,11 @@ class AvailabilityIndexTest {
     private final AvailabilityIndex index = new AvailabilityIndex(List.of("city", "country", "type"));
 
     private Slot add(int n, Labels labels) {
-        Slot s = new Slot(builder(n).labels(labels).build());
+        return add(n, labels, Protocol.HTTP);
+    }
+
+    private Slot add(int n, Labels labels, Protocol protocol) {
+        Slot s = new Slot(builder(n, protocol).labels(labels).build());
         index.add(s);
         return s;
     }
@@ -89,5 +94,41 @@ class AvailabilityIndexTest {
                         .label("isp", "nowhere")
                         .build()),
                 "no set for isp=nowhere: nothing to walk");
+    }
+
+    @Test
+    void declaredLabelsWithAProtocolAreOneSetOfExactlyItsMatches() {
+        // socks5 is rare in the US and common elsewhere: neither the US set nor the socks5 set is
+        // narrow, their combination is
+        Slot usSocks = add(1, Labels.of("country", "US", "type", "datacenter"), Protocol.SOCKS5);
+        for (int n = 2; n < 12; n++) {
+            add(n, Labels.of("country", "US", "type", "datacenter"), Protocol.HTTP);
+        }
+        for (int n = 12; n < 22; n++) {
+            add(n, Labels.of("country", "DE", "type", "datacenter"), Protocol.SOCKS5);
+        }
+        ExtractionFilter usSocks5 = ExtractionFilter.builder()
+                .country("US")
+                .protocol(Protocol.SOCKS5)
+                .build();
+        assertEquals(Set.of(usSocks), narrowest(usSocks5), "one label and the protocol");
+        assertEquals(
+                Set.of(usSocks),
+                narrowest(ExtractionFilter.builder()
+                        .country("US")
+                        .label("type", "datacenter")
+                        .protocol(Protocol.SOCKS5)
+                        .build()),
+                "two labels and the protocol");
+        assertEquals(
+                11,
+                narrowest(ExtractionFilter.builder()
+                                .label("type", "datacenter")
+                                .protocol(Protocol.SOCKS5)
+                                .build())
+                        .size(),
+                "the type's socks5 proxies: the US one and the ten DE ones");
+        index.remove(usSocks);
+        assertEquals(Set.of(), narrowest(usSocks5), "a combination with no proxy left has no set");
     }
 }

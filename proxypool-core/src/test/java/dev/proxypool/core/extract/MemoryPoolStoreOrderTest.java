@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.model.Labels;
-import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.time.ManualClock;
 import java.time.Duration;
@@ -50,22 +49,18 @@ class MemoryPoolStoreOrderTest {
     void theSlotsAWalkPassedOverGoToTheBackOfTheSetItWalked() {
         Labels us = Labels.of("country", "US");
         List<Proxy> published = new ArrayList<>();
-        for (int n = 1; n <= 5; n++) { // 1-3 and 5 http, 4 socks5, all US
-            published.add(builder(n, n == 4 ? Protocol.SOCKS5 : Protocol.HTTP)
-                    .labels(us)
-                    .build());
+        for (int n = 1; n <= 5; n++) { // 1-3 and 5 of upstream a, 4 of b, all US
+            published.add(builder(n).upstream(n == 4 ? "b" : "a").labels(us).build());
         }
-        for (int n = 6; n <= 11; n++) { // socks5 elsewhere: the US set (5) is the narrowest for US and socks5
-            published.add(builder(n, Protocol.SOCKS5)
-                    .labels(Labels.of("country", "DE"))
-                    .build());
+        for (int n = 6; n <= 11; n++) { // b elsewhere: the US set (5) is the narrowest for US and b
+            published.add(
+                    builder(n).upstream("b").labels(Labels.of("country", "DE")).build());
         }
         store.upsert(published, now);
-        ExtractionFilter usSocks5 = ExtractionFilter.builder()
-                .country("US")
-                .protocol(Protocol.SOCKS5)
-                .build();
-        assertEquals(List.of(published.get(3).id()), extractIds(1, usSocks5), "the walk of the US set passes 1-3");
+        // no set combines an upstream with labels: the US set is walked, b tested on each slot
+        ExtractionFilter usOfB =
+                ExtractionFilter.builder().country("US").upstream("b").build();
+        assertEquals(List.of(published.get(3).id()), extractIds(1, usOfB), "the walk of the US set passes 1-3");
         // the US set is now 5, 1, 2, 3: a later walk does not pass 1-3 again first
         assertEquals(
                 List.of(published.get(4).id(), published.get(0).id()),
@@ -76,29 +71,30 @@ class MemoryPoolStoreOrderTest {
 
     @Test
     void aRareCombinationOfCommonTermsIsFoundToItsLastMatch() {
-        // 20,000 US proxies, 1 % socks5, and 20,200 DE socks5: the US set is walked, and each walk sends
-        // the http proxies it passed to the back (before, every walk started at the head, past those the
-        // walks before had left there: 200 walks past up to 19,800); none lost, none twice
+        // 20,000 US proxies, 1 % of upstream "rare", and 20,200 DE ones of "rare": no set combines an
+        // upstream with labels, so the US set is walked, and each walk sends the proxies it passed to
+        // the back (before, every walk started at the head, past those the walks before had left
+        // there: 200 walks past up to 19,800); none lost, none twice
         List<Proxy> pool = new ArrayList<>();
         for (int n = 0; n < 40_200; n++) {
             boolean us = n < 20_000;
-            pool.add(builder(n, us && n % 100 != 0 ? Protocol.HTTP : Protocol.SOCKS5)
+            pool.add(builder(n)
+                    .upstream(us && n % 100 != 0 ? ProxyFixtures.UPSTREAM : "rare")
                     .labels(Labels.of("country", us ? "US" : "DE"))
                     .build());
         }
         store.upsert(pool, now);
-        ExtractionFilter usSocks5 = ExtractionFilter.builder()
-                .country("US")
-                .protocol(Protocol.SOCKS5)
-                .build();
+        ExtractionFilter usRare =
+                ExtractionFilter.builder().country("US").upstream("rare").build();
         Set<String> taken = new HashSet<>();
         for (int i = 0; i < 200; i++) {
-            List<String> one = extractIds(1, usSocks5);
-            assertEquals(1, one.size(), "US socks5 proxy " + i);
+            List<String> one = extractIds(1, usRare);
+            assertEquals(1, one.size(), "US proxy of rare " + i);
             assertTrue(taken.add(one.get(0)), "extracted twice: " + one);
         }
-        assertEquals(0, extractIds(1, usSocks5).size());
-        assertEquals(40_000, store.available(ProxyFixtures.UPSTREAM), "the US http and DE socks5 proxies left");
+        assertEquals(0, extractIds(1, usRare).size());
+        assertEquals(19_800, store.available(ProxyFixtures.UPSTREAM), "the US proxies of the common upstream left");
+        assertEquals(20_200, store.available("rare"), "and the DE ones of rare");
     }
 
     @Test

@@ -54,9 +54,11 @@ final class ProxyCodec {
     /**
      * The set terms of {@code p} ({@code <bytes>:<item>} each, as the index terms are written):
      * the sets of common.lua ({@code T e:<term>}) it is a member of, which the extraction's fast
-     * path pops: {@code u:<upstream>}, {@code p:<protocol>}, each label of {@code dims} it has, and
-     * each composite of two or more of {@code dims} it has (the composite items of
-     * {@link #indexItems(Proxy, List)}).
+     * path pops: {@code u:<upstream>}, {@code p:<protocol>}, each label of {@code dims} it has, each
+     * composite of two or more of {@code dims} it has (the composite items of
+     * {@link #indexItems(Proxy, List)}), and each combination of one or more of them with its
+     * protocol ({@link #compositeItem(String, Map)}): a client asking for one protocol in a country
+     * pops a set of matches only, however few of the country's proxies speak it.
      */
     static List<String> setTerms(Proxy p, List<String> dims) {
         List<String> out = new ArrayList<>(4 + dims.size());
@@ -68,17 +70,20 @@ final class ProxyCodec {
                 out.add(term(labelItem(d, v)));
             }
         }
-        for (String composite : compositeItems(p, dims)) {
-            out.add(term(composite));
+        for (Map<String, String> combo : combinations(p, dims, 2)) {
+            out.add(term(compositeItem(combo)));
+        }
+        for (Map<String, String> combo : combinations(p, dims, 1)) {
+            out.add(term(compositeItem(p.protocol().wireName(), combo)));
         }
         return out;
     }
 
     /**
      * The set term a filter is exactly ({@link #setTerms}), or empty when no one set holds just its
-     * matches: only an upstream, only a protocol, only one label of {@code dims}, or only labels,
-     * two or more, all of them in {@code dims} (their composite). No filter: empty too (the
-     * unfiltered path pops the available set).
+     * matches: only an upstream, only a protocol, only labels of {@code dims} (one: its label's set;
+     * two or more: their composite), or such labels and a protocol (their combination with it). No
+     * filter: empty too (the unfiltered path pops the available set).
      */
     static Optional<String> setTermFor(
             Optional<String> upstream, Optional<String> protocol, Map<String, String> labels, List<String> dims) {
@@ -89,8 +94,9 @@ final class ProxyCodec {
     /**
      * The set terms whose sets all hold a proxy exactly when it matches the filter, the narrowest
      * first (the set to pop): the labels' term (one label of {@code dims}, or the composite of two or
-     * more), then the upstream's, then the protocol's. Empty when a label is outside {@code dims} (no
-     * set holds it) or there is no filter.
+     * more; with a protocol, their combination with it), then the upstream's, then the protocol's
+     * (without labels). Empty when a label is outside {@code dims} (no set holds it) or there is no
+     * filter.
      */
     static List<String> setTermsFor(
             Optional<String> upstream, Optional<String> protocol, Map<String, String> labels, List<String> dims) {
@@ -99,7 +105,9 @@ final class ProxyCodec {
             if (compositeSize(labels, dims) != labels.size()) {
                 return List.of(); // a label outside the declared dimensions: no set
             }
-            if (labels.size() == 1) {
+            if (protocol.isPresent()) {
+                out.add(term(compositeItem(protocol.get(), new TreeMap<>(labels))));
+            } else if (labels.size() == 1) {
                 Map.Entry<String, String> l = labels.entrySet().iterator().next();
                 out.add(term(labelItem(l.getKey(), l.getValue())));
             } else {
@@ -107,7 +115,9 @@ final class ProxyCodec {
             }
         }
         upstream.ifPresent(u -> out.add(term("u:" + u)));
-        protocol.ifPresent(p -> out.add(term("p:" + p)));
+        if (labels.isEmpty()) {
+            protocol.ifPresent(p -> out.add(term("p:" + p)));
+        }
         return out;
     }
 
@@ -204,22 +214,34 @@ final class ProxyCodec {
 
     /** The composite items of {@code p}: one per combination of two or more of {@code dims} it has all of. */
     private static List<String> compositeItems(Proxy p, List<String> dims) {
+        List<String> out = new ArrayList<>();
+        for (Map<String, String> combo : combinations(p, dims, 2)) {
+            out.add(compositeItem(combo));
+        }
+        return out;
+    }
+
+    /**
+     * The combinations of at least {@code min} of {@code dims} (sorted label keys) that {@code p} has
+     * all of, each its labels in key order.
+     */
+    private static List<Map<String, String>> combinations(Proxy p, List<String> dims, int min) {
         List<String> present = new ArrayList<>(dims.size());
         for (String d : dims) {
             if (p.labels().values().containsKey(d)) {
                 present.add(d);
             }
         }
-        List<String> out = new ArrayList<>();
+        List<Map<String, String>> out = new ArrayList<>();
         for (int mask = 1; mask < 1 << present.size(); mask++) {
-            if (Integer.bitCount(mask) >= 2) {
+            if (Integer.bitCount(mask) >= min) {
                 Map<String, String> combo = new TreeMap<>();
                 for (int i = 0; i < present.size(); i++) {
                     if ((mask & 1 << i) != 0) {
                         combo.put(present.get(i), p.labels().values().get(present.get(i)));
                     }
                 }
-                out.add(compositeItem(combo));
+                out.add(combo);
             }
         }
         return out;
@@ -231,6 +253,19 @@ final class ProxyCodec {
      */
     static String compositeItem(Map<String, String> labels) {
         StringBuilder sb = new StringBuilder(64).append("c:");
+        labels.forEach((k, v) -> item(sb, labelItem(k, v)));
+        return sb.toString();
+    }
+
+    /**
+     * The set item of these labels (one or more, in key order) with a protocol: {@code c:}, the
+     * protocol's item {@code p:<protocol>} length-prefixed, then the labels as in
+     * {@link #compositeItem(Map)} (a label item starts {@code l:}, so no name is both). A set term
+     * only: the index (T i) has no such members, its ranges serve the general script.
+     */
+    static String compositeItem(String protocol, Map<String, String> labels) {
+        StringBuilder sb = new StringBuilder(80).append("c:");
+        item(sb, "p:" + protocol);
         labels.forEach((k, v) -> item(sb, labelItem(k, v)));
         return sb.toString();
     }

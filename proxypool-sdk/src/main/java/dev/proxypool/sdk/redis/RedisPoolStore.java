@@ -591,7 +591,7 @@ public final class RedisPoolStore extends RedisStoreBase {
 
     /**
      * The set terms of the request's filter, the first the one popped ({@link ProxyCodec#setTermsFor}:
-     * e.g. labels of the declared dimensions and a protocol; the others tested on each candidate), when
+     * e.g. labels of the declared dimensions and an upstream; the others tested on each candidate), when
      * the request is extract_fast.lua's case: partial or allOrNothing ('0' or '1'), no maxHealthAge,
      * count at most {@link #FAST_PATH_MAX_COUNT}, and no filter (no terms) or a filter of set terms
      * only; else empty. A gateway reserve adds the expiry set to the keys and the reserve to the

@@ -293,39 +293,67 @@ class ExtractionCommandCountTest {
     }
 
     @Test
-    void aProtocolWithTheLabelsStaysOnTheFastPath() {
-        // a client that needs one protocol, in one country and type: the composite set is popped and
-        // the protocol tested on the candidate's T f item; every proxy here is http
+    void aProtocolWithTheLabelsPopsTheirCombinationsSet() {
+        // a client that needs one protocol, in one country and type: the set of that combination with
+        // the protocol holds only matches, so a match costs what the labels alone cost; every proxy
+        // here is http, so there is no socks5 one to pop
         Set<String> ids = new HashSet<>();
         for (int i = 0; i < 10; i++) {
             ExtractionRequest http = ExtractionRequest.builder(1)
                     .filter(twoLabels(i % 4).protocol(Protocol.HTTP).build())
                     .build();
             assertEquals(TWO_LABEL_COMMANDS, commandsOfOneExtraction(http, ids), "http, US/DE/FR/JP and their type");
+            ExtractionRequest httpInCountry = ExtractionRequest.builder(1)
+                    .filter(ExtractionFilter.builder()
+                            .country(COUNTRIES[i % 4])
+                            .protocol(Protocol.HTTP)
+                            .build())
+                    .build();
+            assertEquals(TWO_LABEL_COMMANDS, commandsOfOneExtraction(httpInCountry, ids), "http in one country");
         }
         try (RedisClient c =
                 RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
-            store.purgeExpired(NOW); // the set's stale members (ids extracted above) collected
-            long available = c.scard(keys.poolTag() + "a");
             ExtractionRequest socks = ExtractionRequest.builder(1)
                     .filter(twoLabels(0).protocol(Protocol.SOCKS5).build())
                     .build();
             RedisPoolStore.FastCall fast = fastCallOf(socks);
+            c.sendCommand(Command.CONFIG, "RESETSTAT");
+            assertEquals(
+                    List.of(0L),
+                    c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), fast.keys(), fast.args()),
+                    "no socks5 proxy: its set is empty, extract.lua decides");
+            assertEquals(Map.of("spop", 1L), commandStats(c.info("commandstats")), "one pop of an empty set");
+            assertEquals(new ExtractionResult.Extracted(List.of()), store.extract(socks, NOW));
+        }
+        assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), store.keyPrefix()));
+    }
+
+    @Test
+    void anUpstreamWithTheLabelsIsTestedOnEachCandidate() {
+        // no set combines an upstream with labels: the labels' set is popped and the upstream tested
+        // on each candidate's T f item, read before the candidate is taken
+        try (RedisClient c =
+                RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
+            store.purgeExpired(NOW); // the set's stale members (ids other tests extracted) collected
+            long available = c.scard(keys.poolTag() + "a");
+            ExtractionRequest elsewhere = ExtractionRequest.builder(1)
+                    .filter(twoLabels(0).upstream("no-such-upstream").build())
+                    .build();
+            RedisPoolStore.FastCall fast = fastCallOf(elsewhere);
             long members = c.scard(fast.keys().get(6));
             c.sendCommand(Command.CONFIG, "RESETSTAT");
             assertEquals(
                     List.of(0L),
                     c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), fast.keys(), fast.args()),
-                    "no socks5 proxy: 8 candidates skipped, then extract.lua decides");
-            // with a term beside the popped set, T f is read before the candidate is taken: one lacking
-            // the protocol costs its SPOP and HGET only, T a untouched; the 8 go back in one SADD
+                    "no proxy of that upstream: 8 candidates skipped, then extract.lua decides");
+            // one lacking the upstream costs its SPOP and HGET only, T a untouched; the 8 go back in one SADD
             assertEquals(
                     Map.of("spop", 8L, "hget", 8L, "sadd", 1L),
                     commandStats(c.info("commandstats")),
-                    "8 candidates lacking the protocol");
+                    "8 candidates lacking the upstream");
             assertEquals(available, c.scard(keys.poolTag() + "a"), "every skipped candidate available again");
             assertEquals(members, c.scard(fast.keys().get(6)), "and a member of its set again");
-            assertEquals(new ExtractionResult.Extracted(List.of()), store.extract(socks, NOW));
+            assertEquals(new ExtractionResult.Extracted(List.of()), store.extract(elsewhere, NOW));
         }
         assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), store.keyPrefix()));
     }

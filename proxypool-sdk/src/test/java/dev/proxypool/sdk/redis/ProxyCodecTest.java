@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -114,7 +115,7 @@ class ProxyCodecTest {
     }
 
     @Test
-    void setTermsAreTheUpstreamTheProtocolTheDeclaredLabelsAndTheirComposites() {
+    void setTermsAreTheUpstreamTheProtocolTheDeclaredLabelsTheirCompositesAndTheirCombinationsWithTheProtocol() {
         Proxy p = ProxyFixtures.builder(1)
                 .upstream("up")
                 .labels(Labels.of("country", "US", "type", "dc", "isp", "x"))
@@ -128,7 +129,10 @@ class ProxyCodecTest {
                         ProxyCodec.term("p:" + p.protocol().wireName()),
                         ProxyCodec.term(ProxyCodec.labelItem("country", "US")),
                         ProxyCodec.term(ProxyCodec.labelItem("type", "dc")),
-                        ProxyCodec.term(composite)),
+                        ProxyCodec.term(composite),
+                        ProxyCodec.term(withProtocol(Map.of("country", "US"))),
+                        ProxyCodec.term(withProtocol(Map.of("type", "dc"))),
+                        ProxyCodec.term(withProtocol(Map.of("country", "US", "type", "dc")))),
                 terms,
                 "no set of a label outside the declared dimensions (isp)");
         // a filter is served by a set exactly when it is one of those terms
@@ -153,14 +157,26 @@ class ProxyCodecTest {
                 Optional.empty(),
                 ProxyCodec.setTermFor(Optional.empty(), Optional.empty(), Map.of("country", "US", "isp", "x"), dims));
         assertEquals(Optional.empty(), ProxyCodec.setTermFor(Optional.empty(), Optional.empty(), Map.of(), dims));
+        // labels with a protocol: their combination with it
+        assertEquals(
+                Optional.of(ProxyCodec.term(ProxyCodec.compositeItem("http", new TreeMap<>(Map.of("country", "US"))))),
+                ProxyCodec.setTermFor(Optional.empty(), Optional.of("http"), Map.of("country", "US"), dims));
+        assertEquals(
+                Optional.of(ProxyCodec.term("c:8:p:socks5" + "14:l:7:country=US" + "11:l:4:type=dc")),
+                ProxyCodec.setTermFor(
+                        Optional.empty(), Optional.of("socks5"), Map.of("type", "dc", "country", "US"), dims),
+                "the protocol, then the labels in key order whatever the filter's order");
         // a filter of several set terms (a count=1 extraction pops the first and tests the others)
         assertEquals(
-                List.of(ProxyCodec.term(composite), ProxyCodec.term("u:up"), ProxyCodec.term("p:socks5")),
+                List.of(
+                        ProxyCodec.term(ProxyCodec.compositeItem(
+                                "socks5", new TreeMap<>(Map.of("country", "US", "type", "dc")))),
+                        ProxyCodec.term("u:up")),
                 ProxyCodec.setTermsFor(
                         Optional.of("up"), Optional.of("socks5"), Map.of("type", "dc", "country", "US"), dims));
         assertEquals(
-                List.of(ProxyCodec.term(ProxyCodec.labelItem("country", "US")), ProxyCodec.term("p:http")),
-                ProxyCodec.setTermsFor(Optional.empty(), Optional.of("http"), Map.of("country", "US"), dims));
+                List.of(ProxyCodec.term(ProxyCodec.labelItem("country", "US")), ProxyCodec.term("u:up")),
+                ProxyCodec.setTermsFor(Optional.of("up"), Optional.empty(), Map.of("country", "US"), dims));
         assertEquals(
                 List.of(ProxyCodec.term("u:up"), ProxyCodec.term("p:http")),
                 ProxyCodec.setTermsFor(Optional.of("up"), Optional.of("http"), Map.of(), dims));
@@ -170,5 +186,11 @@ class ProxyCodecTest {
                         Optional.empty(), Optional.of("http"), Map.of("country", "US", "isp", "x"), dims),
                 "a label outside the declared dimensions: no set serves the filter");
         assertEquals(List.of(), ProxyCodec.setTermsFor(Optional.empty(), Optional.empty(), Map.of(), dims));
+    }
+
+    /** The set item of {@code labels} with the fixture's protocol. */
+    private static String withProtocol(Map<String, String> labels) {
+        return ProxyCodec.compositeItem(
+                ProxyFixtures.builder(1).build().protocol().wireName(), new TreeMap<>(labels));
     }
 }

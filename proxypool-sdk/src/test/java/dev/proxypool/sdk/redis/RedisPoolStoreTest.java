@@ -16,6 +16,7 @@ import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.extract.StoredProxy;
 import dev.proxypool.core.model.Labels;
+import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.testkit.PrivateRedisServer;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -444,6 +446,49 @@ class RedisPoolStoreTest {
             }
         }
         assertEquals(40, seen.size(), "none lost");
+    }
+
+    @Test
+    void proxiesPublishedBeforeTheProtocolSetsAreStillFoundOnceEach() {
+        // a pool where half the US socks5 proxies were published by a version without the sets of the
+        // labels with a protocol (taken out of that set here: the state such a proxy is in until its
+        // next publish), beside US http ones: country=US&protocol=socks5 pops the set while it has
+        // members, then the general script finds the rest
+        RedisPoolStore s = open();
+        List<Proxy> pool = new ArrayList<>();
+        for (int n = 0; n < 40; n++) {
+            pool.add(ProxyFixtures.builder(n, n < 20 ? Protocol.SOCKS5 : Protocol.HTTP)
+                    .labels(Labels.of("country", "US"))
+                    .build());
+        }
+        s.upsert(pool, NOW);
+        String set = new RedisKeys(s.keyPrefix())
+                .set(ProxyCodec.term(ProxyCodec.compositeItem("socks5", new TreeMap<>(Map.of("country", "US")))));
+        try (RedisClient c = RedisClient.builder()
+                .hostAndPort(TestRedis.HOST, TestRedis.PORT)
+                .build()) {
+            assertEquals(20, c.scard(set), "the US socks5 proxies, and only those");
+            for (int n = 0; n < 10; n++) {
+                assertEquals(1, c.srem(set, pool.get(n).id()));
+            }
+        }
+        ExtractionRequest usSocks5 = ExtractionRequest.builder(1)
+                .filter(ExtractionFilter.builder()
+                        .country("US")
+                        .protocol(Protocol.SOCKS5)
+                        .build())
+                .build();
+        Set<String> seen = new java.util.HashSet<>();
+        for (int i = 0; i < 20; i++) {
+            Set<String> got = extractedIds(s.extract(usSocks5, NOW));
+            assertEquals(1, got.size(), "extraction " + i);
+            assertTrue(seen.addAll(got), "handed out twice: " + got);
+        }
+        Set<String> socks = new java.util.HashSet<>();
+        pool.subList(0, 20).forEach(p -> socks.add(p.id()));
+        assertEquals(socks, seen, "every US socks5 proxy once, no http one");
+        assertEquals(Set.of(), extractedIds(s.extract(usSocks5, NOW)));
+        assertEquals(20, s.available(ProxyFixtures.UPSTREAM), "the http ones");
     }
 
     @Test
