@@ -35,11 +35,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 32: 32 concurrent HTTP clients drain a 50,000-proxy Redis pool through the composite index
- * (country x type, the declared dimensions), each call with a random (country, type) filter, a
- * random count and a random fulfilment, until every filter is empty. Every proxy is handed out once,
- * none twice, each matches its call's filter, an allOrNothing shortfall hands out nothing, and the
- * count is exact: the pool ends empty.
+ * Issue 32: 32 concurrent HTTP clients drain a 50,000-proxy Redis pool, a third of it socks5, through
+ * the sets of the declared dimensions (country x type) and of their combinations with the protocol,
+ * each call with a random filter (country and type; country, type and protocol; or country and
+ * protocol: sets that share proxies, so each extraction leaves stale members in the others), a random
+ * count and a random fulfilment, until every filter is empty. Every proxy is handed out once, none
+ * twice, each matches its call's filter, an allOrNothing shortfall hands out nothing, and the count
+ * is exact: the pool ends empty.
  */
 @Tag("slow")
 class RedisFilteredDrainEndToEndTest {
@@ -48,6 +50,7 @@ class RedisFilteredDrainEndToEndTest {
     private static final int CLIENTS = 32;
     private static final String[] COUNTRIES = {"US", "DE", "FR", "JP", "GB"};
     private static final String[] TYPES = {"residential", "datacenter"};
+    private static final String[] PROTOCOLS = {"http", "socks5"};
 
     @TempDir
     Path dir;
@@ -61,15 +64,16 @@ class RedisFilteredDrainEndToEndTest {
         for (int i = 0; i < PROXIES; i++) {
             String country = COUNTRIES[i % COUNTRIES.length];
             String type = TYPES[(i / COUNTRIES.length) % TYPES.length];
-            Proxy p = Proxy.builder(new ProxyKey(
-                            Protocol.HTTP, "10.89." + (i >> 8) + "." + (i & 0xFF), 8000, CredentialRef.NONE))
+            Protocol protocol = i % 3 == 0 ? Protocol.SOCKS5 : Protocol.HTTP;
+            Proxy p = Proxy.builder(
+                            new ProxyKey(protocol, "10.89." + (i >> 8) + "." + (i & 0xFF), 8000, CredentialRef.NONE))
                     .provider("e2e")
                     .upstream(RedisE2e.UPSTREAM)
                     .labels(Labels.of("country", country, "type", type))
                     .expiresAt(now.plus(Duration.ofDays(1)))
                     .build();
             seeded.add(p);
-            combo.put(p.id(), country + "/" + type);
+            combo.put(p.id(), country + "/" + type + "/" + protocol.wireName());
         }
         try (RedisPoolStore store = RedisPoolStore.connect(
                         RedisStoreConfig.DEFAULTS.withKeyPrefix(prefix).withMaxConnections(48),
@@ -92,16 +96,19 @@ class RedisFilteredDrainEndToEndTest {
                             .version(HttpClient.Version.HTTP_1_1)
                             .build()) {
                         go.await();
-                        for (int i = 0; i < 20_000 && empty.size() < COUNTRIES.length * TYPES.length; i++) {
+                        for (int i = 0; i < 30_000 && !drained(empty); i++) {
                             String country = COUNTRIES[random.nextInt(COUNTRIES.length)];
-                            String type = TYPES[random.nextInt(TYPES.length)];
-                            String want = country + "/" + type;
+                            int kind = random.nextInt(3); // 0: no protocol, 1: all three, 2: no type
+                            String type = kind == 2 ? null : TYPES[random.nextInt(TYPES.length)];
+                            String protocol = kind == 0 ? null : PROTOCOLS[random.nextInt(PROTOCOLS.length)];
+                            String want = country + "/" + (type == null ? "*" : type) + "/"
+                                    + (protocol == null ? "*" : protocol);
                             if (empty.contains(want)) {
                                 continue;
                             }
                             int count = 1 + random.nextInt(20);
                             boolean all = random.nextInt(4) == 0;
-                            HttpResponse<String> r = extract(http, uri, count, all, country, type);
+                            HttpResponse<String> r = extract(http, uri, count, all, country, type, protocol);
                             if (r.statusCode() == 409 && all && r.body().contains("insufficient_proxies")) {
                                 continue; // short: nothing handed out
                             }
@@ -116,7 +123,7 @@ class RedisFilteredDrainEndToEndTest {
                                 return;
                             }
                             for (String id : ids) {
-                                if (!want.equals(combo.get(id))) {
+                                if (!matches(want, combo.get(id))) {
                                     problems.add(id + " (" + combo.get(id) + ") handed out for " + want);
                                 }
                             }
@@ -125,7 +132,7 @@ class RedisFilteredDrainEndToEndTest {
                                 empty.add(want); // partial short: the filter is drained
                             }
                         }
-                        if (empty.size() < COUNTRIES.length * TYPES.length) {
+                        if (!drained(empty)) {
                             problems.add(Thread.currentThread().getName() + " did not see every filter drained");
                         }
                     } catch (Exception e) {
@@ -150,10 +157,41 @@ class RedisFilteredDrainEndToEndTest {
         }
     }
 
+    /** Whether every (country, type) filter without a protocol was found drained: then the pool is empty. */
+    private static boolean drained(Set<String> empty) {
+        for (String country : COUNTRIES) {
+            for (String type : TYPES) {
+                if (!empty.contains(country + "/" + type + "/*")) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Whether a proxy's "country/type/protocol" matches a filter's, where {@code *} is any. */
+    private static boolean matches(String want, String got) {
+        if (got == null) {
+            return false;
+        }
+        String[] w = want.split("/");
+        String[] g = got.split("/");
+        for (int i = 0; i < 3; i++) {
+            if (!w[i].equals("*") && !w[i].equals(g[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static HttpResponse<String> extract(
-            HttpClient http, URI uri, int count, boolean allOrNothing, String country, String type) throws Exception {
+            HttpClient http, URI uri, int count, boolean allOrNothing, String country, String type, String protocol)
+            throws Exception {
         String body = "{\"count\": " + count + ", \"fulfillment\": \"" + (allOrNothing ? "allOrNothing" : "partial")
-                + "\", \"filter\": {\"country\": \"" + country + "\", \"labels\": {\"type\": \"" + type + "\"}}}";
+                + "\", \"filter\": {\"country\": \"" + country + "\""
+                + (protocol == null ? "" : ", \"protocol\": \"" + protocol + "\"")
+                + (type == null ? "" : ", \"labels\": {\"type\": \"" + type + "\"}")
+                + "}}";
         return http.send(
                 HttpRequest.newBuilder(uri)
                         .timeout(Duration.ofSeconds(60))
