@@ -22,6 +22,8 @@ final class AvailabilityIndex {
 
     /** The declared dimensions, sorted (StoreSettings keeps them so). */
     private final List<String> dims;
+    /** Whether their combinations with the protocol have sets too ({@link StoreSettings#indexProtocol()}). */
+    private final boolean withProtocol;
 
     private final LinkedHashSet<Slot> all = new LinkedHashSet<>();
     private final HashMap<String, LinkedHashSet<Slot>> byUpstream = new HashMap<>();
@@ -39,9 +41,12 @@ final class AvailabilityIndex {
      * An empty index.
      *
      * @param dims the declared dimensions, sorted and distinct ({@link StoreSettings#indexDimensions()})
+     * @param withProtocol whether each combination of one or more of them with the protocol has a set
+     *     ({@link StoreSettings#indexProtocol()})
      */
-    AvailabilityIndex(List<String> dims) {
+    AvailabilityIndex(List<String> dims, boolean withProtocol) {
         this.dims = dims;
+        this.withProtocol = withProtocol;
     }
 
     void add(Slot s) {
@@ -87,7 +92,7 @@ final class AvailabilityIndex {
     /**
      * The keys of the composite sets of a slot with {@code labels} and {@code protocol}: one per
      * combination of two or more of the declared dimensions it has values of, and one per
-     * combination of one or more of them with the protocol.
+     * combination of one or more of them with the protocol (when those are indexed).
      */
     private List<String> composites(Labels labels, Protocol protocol) {
         List<String> present = new ArrayList<>(dims.size());
@@ -112,7 +117,9 @@ final class AvailabilityIndex {
             if (Integer.bitCount(mask) >= 2) {
                 out.add(key.toString());
             }
-            out.add(withProtocol(protocol, key));
+            if (withProtocol) {
+                out.add(withProtocol(protocol, key));
+            }
         }
         return out;
     }
@@ -182,7 +189,7 @@ final class AvailabilityIndex {
                 parts++;
             }
         }
-        if (parts >= 1 && filter.protocol().isPresent()) {
+        if (withProtocol && parts >= 1 && filter.protocol().isPresent()) {
             best = smaller(best, byComposite.get(withProtocol(filter.protocol().get(), key)));
         } else if (parts >= 2) {
             best = smaller(best, byComposite.get(key.toString()));

@@ -21,7 +21,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link ProxyKey} (duplicate and tombstone identity), by expiry (a {@link TreeSet} for purging),
  * and {@link AvailabilityIndex} sets of available slots per upstream, protocol, label value,
  * combination of the declared dimensions ({@code store.index.dimensions}, as the Redis store) and
- * combination of them with the protocol.
+ * combination of them with the protocol ({@code store.index.protocol}).
  * Tombstones and idempotency records live in their own tables.
  *
  * <p><b>Extraction</b> first drops proxies expired at {@code now} (so the reserve's total is the
@@ -68,7 +68,7 @@ public final class MemoryPoolStore implements PoolStore {
             throw new IllegalArgumentException("store settings must not be null");
         }
         this.settings = settings;
-        this.index = new AvailabilityIndex(settings.indexDimensions());
+        this.index = new AvailabilityIndex(settings.indexDimensions(), settings.indexProtocol());
         this.idempotency = new IdempotencyTable(settings);
     }
 

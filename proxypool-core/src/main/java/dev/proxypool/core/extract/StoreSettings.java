@@ -6,7 +6,7 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * Bounds a {@link PoolStore} keeps, the same for every implementation. Defaults in {@link #DEFAULTS}. Two come
+ * Bounds a {@link PoolStore} keeps, the same for every implementation. Defaults in {@link #DEFAULTS}. Three come
  * from {@code proxypool.yaml} (the key in brackets); the others are not configuration keys, and their messages
  * name the component ({@code StoreSettings.idempotencyMaxEntries}).
  *
@@ -25,13 +25,17 @@ import java.util.regex.Pattern;
  *                                      on two or more of them is one index range [{@code store.index.dimensions},
  *                                      {@code [country, type]}]; upstream, protocol and every single label
  *                                      are always indexed. Kept sorted and distinct
+ * @param indexProtocol                 whether each combination of one or more of {@code indexDimensions}
+ *                                      with a protocol is indexed too, so a filter of such labels and a
+ *                                      protocol is one index set [{@code store.index.protocol}, true]
  */
 public record StoreSettings(
         Duration tombstoneRetentionForNoExpiry,
         Duration idempotencyRetention,
         Duration idempotencyInProgressTimeout,
         int idempotencyMaxEntries,
-        List<String> indexDimensions) {
+        List<String> indexDimensions,
+        boolean indexProtocol) {
 
     /** {@code store.index.dimensions} by default: the label keys whose combinations are indexed. */
     public static final List<String> DEFAULT_INDEX_DIMENSIONS = List.of("country", "type");
@@ -48,7 +52,8 @@ public record StoreSettings(
             new StoreSettings(Duration.ofDays(7), DEFAULT_IDEMPOTENCY_RETENTION, Duration.ofSeconds(60), 100_000);
 
     /**
-     * Settings with the default index dimensions ({@link #DEFAULT_INDEX_DIMENSIONS}).
+     * Settings with the default index dimensions ({@link #DEFAULT_INDEX_DIMENSIONS}), each combination
+     * of them with a protocol indexed too.
      *
      * @param tombstoneRetentionForNoExpiry how long an extracted proxy that never expires stays tombstoned
      * @param idempotencyRetention {@code distribution.idempotencyTtl}
@@ -66,7 +71,8 @@ public record StoreSettings(
                 idempotencyRetention,
                 idempotencyInProgressTimeout,
                 idempotencyMaxEntries,
-                DEFAULT_INDEX_DIMENSIONS);
+                DEFAULT_INDEX_DIMENSIONS,
+                true);
     }
 
     /**
@@ -134,7 +140,8 @@ public record StoreSettings(
                 .idempotencyRetention(idempotencyRetention)
                 .idempotencyInProgressTimeout(idempotencyInProgressTimeout)
                 .idempotencyMaxEntries(idempotencyMaxEntries)
-                .indexDimensions(indexDimensions);
+                .indexDimensions(indexDimensions)
+                .indexProtocol(indexProtocol);
     }
 
     /** Builds {@link StoreSettings}; {@link #build()} checks every bound. */
@@ -144,6 +151,7 @@ public record StoreSettings(
         private Duration idempotencyInProgressTimeout;
         private int idempotencyMaxEntries;
         private List<String> indexDimensions;
+        private boolean indexProtocol;
 
         private Builder() {}
 
@@ -203,6 +211,17 @@ public record StoreSettings(
         }
 
         /**
+         * Sets {@link StoreSettings#indexProtocol()} ({@code store.index.protocol}).
+         *
+         * @param on whether the declared dimensions' combinations with a protocol are indexed
+         * @return this builder
+         */
+        public Builder indexProtocol(boolean on) {
+            this.indexProtocol = on;
+            return this;
+        }
+
+        /**
          * The checked settings.
          *
          * @return the settings
@@ -214,7 +233,8 @@ public record StoreSettings(
                     idempotencyRetention,
                     idempotencyInProgressTimeout,
                     idempotencyMaxEntries,
-                    indexDimensions);
+                    indexDimensions,
+                    indexProtocol);
         }
     }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** The memory store's index sets: a filter on a combination of declared dimensions walks only its matches. */
 class AvailabilityIndexTest {
 
-    private final AvailabilityIndex index = new AvailabilityIndex(List.of("city", "country", "type"));
+    private final AvailabilityIndex index = new AvailabilityIndex(List.of("city", "country", "type"), true);
 
     private Slot add(int n, Labels labels) {
         return add(n, labels, Protocol.HTTP);
@@ -130,5 +130,33 @@ class AvailabilityIndexTest {
                 "the type's socks5 proxies: the US one and the ten DE ones");
         index.remove(usSocks);
         assertEquals(Set.of(), narrowest(usSocks5), "a combination with no proxy left has no set");
+    }
+
+    @Test
+    void withoutTheProtocolCombinationsTheNarrowerOfTheLabelsAndTheProtocolIsWalked() {
+        // store.index.protocol: false: US and socks5 is walked through the smaller of the US set and the
+        // socks5 set, the other term tested on each slot
+        AvailabilityIndex plain = new AvailabilityIndex(List.of("country", "type"), false);
+        Slot usSocks = new Slot(
+                builder(1, Protocol.SOCKS5).labels(Labels.of("country", "US")).build());
+        plain.add(usSocks);
+        Set<Slot> us = new HashSet<>(Set.of(usSocks));
+        for (int n = 2; n < 5; n++) {
+            Slot s = new Slot(builder(n).labels(Labels.of("country", "US")).build());
+            plain.add(s);
+            us.add(s);
+        }
+        for (int n = 5; n < 15; n++) {
+            plain.add(new Slot(builder(n, Protocol.SOCKS5)
+                    .labels(Labels.of("country", "DE"))
+                    .build()));
+        }
+        assertEquals(
+                us,
+                new HashSet<>(plain.narrowest(ExtractionFilter.builder()
+                        .country("US")
+                        .protocol(Protocol.SOCKS5)
+                        .build())),
+                "the US set (4) rather than the socks5 set (11)");
     }
 }

@@ -371,7 +371,8 @@ public final class ConfigLoader {
             }
         }
         return new ProxyPoolConfig.Store(t, uri, prefix, nodes, shards, waitReplicas, waitTimeout)
-                .withIndexDimensions(indexDimensions(n.child("index")));
+                .withIndexDimensions(indexDimensions(n.child("index")))
+                .withIndexProtocol(n.child("index").bool("protocol", true));
     }
 
     /** {@code store.type}, given. */
@@ -389,7 +390,7 @@ public final class ConfigLoader {
 
     /** {@code store.index.dimensions}: label keys, checked as the stores will use them. */
     private static List<String> indexDimensions(Node n) {
-        n.allowOnly("dimensions");
+        n.allowOnly("dimensions", "protocol");
         if (!n.has("dimensions")) {
             return StoreSettings.DEFAULT_INDEX_DIMENSIONS;
         }

@@ -421,6 +421,8 @@ public record ProxyPoolConfig(
      * @param waitTimeout  how long an extraction waits for them
      * @param indexDimensions {@code store.index.dimensions}: the label keys whose combinations the Redis
      *                     extraction index covers
+     * @param indexProtocol {@code store.index.protocol}: whether their combinations with a protocol are
+     *                     indexed too
      */
     public record Store(
             StoreType type,
@@ -430,7 +432,8 @@ public record ProxyPoolConfig(
             int shards,
             int waitReplicas,
             Duration waitTimeout,
-            List<String> indexDimensions) {
+            List<String> indexDimensions,
+            boolean indexProtocol) {
         /** The default {@code store.uri}. */
         public static final String DEFAULT_URI = "redis://127.0.0.1:6379";
 
@@ -445,7 +448,8 @@ public record ProxyPoolConfig(
         }
 
         /**
-         * A store with the default {@code store.index.dimensions} ({@code [country, type]}).
+         * A store with the default {@code store.index.dimensions} ({@code [country, type]}) and
+         * {@code store.index.protocol} (true).
          *
          * @param type         in memory, Redis or Redis Cluster
          * @param uri          the Redis URI
@@ -471,7 +475,8 @@ public record ProxyPoolConfig(
                     shards,
                     waitReplicas,
                     waitTimeout,
-                    StoreSettings.DEFAULT_INDEX_DIMENSIONS);
+                    StoreSettings.DEFAULT_INDEX_DIMENSIONS,
+                    true);
         }
 
         /**
@@ -481,7 +486,18 @@ public record ProxyPoolConfig(
          * @return a new store config; this one is unchanged
          */
         public Store withIndexDimensions(List<String> dims) {
-            return new Store(type, uri, keyPrefix, nodes, shards, waitReplicas, waitTimeout, dims);
+            return new Store(type, uri, keyPrefix, nodes, shards, waitReplicas, waitTimeout, dims, indexProtocol);
+        }
+
+        /**
+         * This store with the combinations of its index dimensions with a protocol indexed or not
+         * ({@code store.index.protocol}).
+         *
+         * @param on whether they are indexed
+         * @return a new store config; this one is unchanged
+         */
+        public Store withIndexProtocol(boolean on) {
+            return new Store(type, uri, keyPrefix, nodes, shards, waitReplicas, waitTimeout, indexDimensions, on);
         }
 
         /**

@@ -444,7 +444,8 @@ public final class EmbeddedProxyPool implements ProxyPool {
                     config.distribution().idempotencyTtl(),
                     d.idempotencyInProgressTimeout(),
                     d.idempotencyMaxEntries(),
-                    config.store().indexDimensions());
+                    config.store().indexDimensions(),
+                    config.store().indexProtocol());
         }
 
         static PoolStore open(ProxyPoolConfig config) {

@@ -41,14 +41,17 @@ final class ProxyCodec {
      * {@link #setTerms} concatenated (see publish.lua).
      */
     static void publishArgs(Proxy p, List<String> out) {
-        publishArgs(p, StoreSettings.DEFAULT_INDEX_DIMENSIONS, out);
+        publishArgs(p, StoreSettings.DEFAULTS, out);
     }
 
-    /** As {@link #publishArgs(Proxy, List)}, indexing the combinations of {@code dims} (sorted label keys). */
-    static void publishArgs(Proxy p, List<String> dims, List<String> out) {
+    /**
+     * As {@link #publishArgs(Proxy, List)}, indexing the combinations of the store's declared
+     * dimensions ({@link StoreSettings#indexDimensions()}, {@link StoreSettings#indexProtocol()}).
+     */
+    static void publishArgs(Proxy p, StoreSettings index, List<String> out) {
         out.add(p.id());
-        out.add(storedValue(p, dims));
-        out.add(String.join("", setTerms(p, dims)));
+        out.add(storedValue(p, index.indexDimensions()));
+        out.add(String.join("", setTerms(p, index)));
     }
 
     /**
@@ -56,11 +59,13 @@ final class ProxyCodec {
      * the sets of common.lua ({@code T e:<term>}) it is a member of, which the extraction's fast
      * path pops: {@code u:<upstream>}, {@code p:<protocol>}, each label of {@code dims} it has, each
      * composite of two or more of {@code dims} it has (the composite items of
-     * {@link #indexItems(Proxy, List)}), and each combination of one or more of them with its
-     * protocol ({@link #compositeItem(String, Map)}): a client asking for one protocol in a country
-     * pops a set of matches only, however few of the country's proxies speak it.
+     * {@link #indexItems(Proxy, List)}), and, when {@link StoreSettings#indexProtocol()}, each
+     * combination of one or more of them with its protocol ({@link #compositeItem(String, Map)}): a
+     * client asking for one protocol in a country pops a set of matches only, however few of the
+     * country's proxies speak it. {@code dims}: {@link StoreSettings#indexDimensions()}.
      */
-    static List<String> setTerms(Proxy p, List<String> dims) {
+    static List<String> setTerms(Proxy p, StoreSettings index) {
+        List<String> dims = index.indexDimensions();
         List<String> out = new ArrayList<>(4 + dims.size());
         out.add(term("u:" + p.upstream()));
         out.add(term("p:" + p.protocol().wireName()));
@@ -73,39 +78,43 @@ final class ProxyCodec {
         for (Map<String, String> combo : combinations(p, dims, 2)) {
             out.add(term(compositeItem(combo)));
         }
-        for (Map<String, String> combo : combinations(p, dims, 1)) {
-            out.add(term(compositeItem(p.protocol().wireName(), combo)));
+        if (index.indexProtocol()) {
+            for (Map<String, String> combo : combinations(p, dims, 1)) {
+                out.add(term(compositeItem(p.protocol().wireName(), combo)));
+            }
         }
         return out;
     }
 
     /**
      * The set term a filter is exactly ({@link #setTerms}), or empty when no one set holds just its
-     * matches: only an upstream, only a protocol, only labels of {@code dims} (one: its label's set;
-     * two or more: their composite), or such labels and a protocol (their combination with it). No
-     * filter: empty too (the unfiltered path pops the available set).
+     * matches: only an upstream, only a protocol, only declared labels (one: its label's set; two or
+     * more: their composite), or such labels and a protocol (their combination with it, when
+     * {@link StoreSettings#indexProtocol()}). No filter: empty too (the unfiltered path pops the
+     * available set).
      */
     static Optional<String> setTermFor(
-            Optional<String> upstream, Optional<String> protocol, Map<String, String> labels, List<String> dims) {
-        List<String> terms = setTermsFor(upstream, protocol, labels, dims);
+            Optional<String> upstream, Optional<String> protocol, Map<String, String> labels, StoreSettings index) {
+        List<String> terms = setTermsFor(upstream, protocol, labels, index);
         return terms.size() == 1 ? Optional.of(terms.get(0)) : Optional.empty();
     }
 
     /**
      * The set terms whose sets all hold a proxy exactly when it matches the filter, the narrowest
-     * first (the set to pop): the labels' term (one label of {@code dims}, or the composite of two or
-     * more; with a protocol, their combination with it), then the upstream's, then the protocol's
-     * (without labels). Empty when a label is outside {@code dims} (no set holds it) or there is no
-     * filter.
+     * first (the set to pop): the labels' term (one declared label, or the composite of two or more;
+     * with a protocol, their combination with it when {@link StoreSettings#indexProtocol()}), then the
+     * upstream's, then the protocol's (unless it was in the first). Empty when a label is not a
+     * declared dimension (no set holds it) or there is no filter.
      */
     static List<String> setTermsFor(
-            Optional<String> upstream, Optional<String> protocol, Map<String, String> labels, List<String> dims) {
+            Optional<String> upstream, Optional<String> protocol, Map<String, String> labels, StoreSettings index) {
         List<String> out = new ArrayList<>(3);
+        boolean combined = index.indexProtocol() && !labels.isEmpty() && protocol.isPresent();
         if (!labels.isEmpty()) {
-            if (compositeSize(labels, dims) != labels.size()) {
+            if (compositeSize(labels, index.indexDimensions()) != labels.size()) {
                 return List.of(); // a label outside the declared dimensions: no set
             }
-            if (protocol.isPresent()) {
+            if (combined) {
                 out.add(term(compositeItem(protocol.get(), new TreeMap<>(labels))));
             } else if (labels.size() == 1) {
                 Map.Entry<String, String> l = labels.entrySet().iterator().next();
@@ -115,7 +124,7 @@ final class ProxyCodec {
             }
         }
         upstream.ifPresent(u -> out.add(term("u:" + u)));
-        if (labels.isEmpty()) {
+        if (!combined) {
             protocol.ifPresent(p -> out.add(term("p:" + p)));
         }
         return out;

@@ -293,8 +293,8 @@ public final class RedisPoolStore extends RedisStoreBase {
             List<Proxy> batch, String nowMs, StoreSettings settings, List<String> args, Set<String> terms) {
         args.add(nowMs);
         for (Proxy p : batch) {
-            ProxyCodec.publishArgs(p, settings.indexDimensions(), args);
-            terms.addAll(ProxyCodec.setTerms(p, settings.indexDimensions()));
+            ProxyCodec.publishArgs(p, settings, args);
+            terms.addAll(ProxyCodec.setTerms(p, settings));
         }
     }
 
@@ -607,7 +607,7 @@ public final class RedisPoolStore extends RedisStoreBase {
                 filter.upstream(),
                 filter.protocol().map(p -> p.wireName()),
                 filter.labels().required(),
-                settings.indexDimensions());
+                settings);
         if (!(mode.equals("0") || mode.equals("1"))
                 || !request.maxHealthAge().isZero()
                 || count > FAST_PATH_MAX_COUNT

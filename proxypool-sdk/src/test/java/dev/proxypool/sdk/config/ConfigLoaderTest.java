@@ -184,6 +184,7 @@ class ConfigLoaderTest {
                 "five index dimensions | 'store: { index: { dimensions: [a, b, c, d, e] } }' | store.index.dimensions",
                 "repeated index dimension | 'store: { index: { dimensions: [country, country] } }' | store.index.dimensions",
                 "index dimension not a label key | 'store: { index: { dimensions: [\"a=b\"] } }' | store.index.dimensions",
+                "index protocol not a boolean | 'store: { index: { protocol: sometimes } }' | store.index.protocol",
                 "unknown strategy | 'routings: [{ name: r, strategy: fastest }]' | routings[r].strategy",
                 "missing upstream | 'routings: [{ name: r, upstreams: [nope] }]' | routings[r].upstreams[0]",
                 "bad duration | 'routings: [{ name: r, minRemainingTtl: soon }]' | routings[r].minRemainingTtl",
@@ -258,6 +259,18 @@ class ConfigLoaderTest {
                 ConfigLoader.load(write("store: { index: { dimensions: [] } }\n"), Map.of())
                         .store()
                         .indexDimensions());
+    }
+
+    @Test
+    void storeIndexProtocolDefaultsToTrue() throws IOException {
+        assertTrue(ConfigLoader.load(write("store: { type: memory }\n"), Map.of())
+                .store()
+                .indexProtocol());
+        ProxyPoolConfig.Store off = ConfigLoader.load(
+                        write("store: { index: { dimensions: [country], protocol: false } }\n"), Map.of())
+                .store();
+        assertFalse(off.indexProtocol());
+        assertEquals(List.of("country"), off.indexDimensions(), "set together, neither lost");
     }
 
     @Test

@@ -97,7 +97,7 @@ class ProxyCodecTest {
         ProxyCodec.publishArgs(p, args);
         assertEquals(3, args.size());
         assertEquals(p.id(), args.get(0));
-        assertEquals(String.join("", ProxyCodec.setTerms(p, StoreSettings.DEFAULT_INDEX_DIMENSIONS)), args.get(2));
+        assertEquals(String.join("", ProxyCodec.setTerms(p, StoreSettings.DEFAULTS)), args.get(2));
         List<String> fields = LayoutAudit.items(args.get(1));
         assertEquals(
                 List.of(
@@ -120,7 +120,9 @@ class ProxyCodecTest {
                 .upstream("up")
                 .labels(Labels.of("country", "US", "type", "dc", "isp", "x"))
                 .build();
-        List<String> dims = List.of("country", "type");
+        StoreSettings dims = StoreSettings.builder()
+                .indexDimensions(List.of("country", "type"))
+                .build();
         List<String> terms = ProxyCodec.setTerms(p, dims);
         String composite = ProxyCodec.compositeItem(new java.util.TreeMap<>(Map.of("country", "US", "type", "dc")));
         assertEquals(
@@ -186,6 +188,39 @@ class ProxyCodecTest {
                         Optional.empty(), Optional.of("http"), Map.of("country", "US", "isp", "x"), dims),
                 "a label outside the declared dimensions: no set serves the filter");
         assertEquals(List.of(), ProxyCodec.setTermsFor(Optional.empty(), Optional.empty(), Map.of(), dims));
+    }
+
+    @Test
+    void withoutTheProtocolCombinationsALabelsAndProtocolFilterPopsTheLabelsSetAndTestsTheProtocol() {
+        // store.index.protocol: false
+        StoreSettings plain = StoreSettings.builder()
+                .indexDimensions(List.of("country", "type"))
+                .indexProtocol(false)
+                .build();
+        Proxy p = ProxyFixtures.builder(1)
+                .upstream("up")
+                .labels(Labels.of("country", "US", "type", "dc"))
+                .build();
+        String composite = ProxyCodec.compositeItem(new TreeMap<>(Map.of("country", "US", "type", "dc")));
+        assertEquals(
+                List.of(
+                        ProxyCodec.term("u:up"),
+                        ProxyCodec.term("p:" + p.protocol().wireName()),
+                        ProxyCodec.term(ProxyCodec.labelItem("country", "US")),
+                        ProxyCodec.term(ProxyCodec.labelItem("type", "dc")),
+                        ProxyCodec.term(composite)),
+                ProxyCodec.setTerms(p, plain),
+                "no set of the labels with the protocol");
+        assertEquals(
+                List.of(ProxyCodec.term(composite), ProxyCodec.term("p:socks5")),
+                ProxyCodec.setTermsFor(
+                        Optional.empty(), Optional.of("socks5"), Map.of("type", "dc", "country", "US"), plain));
+        assertEquals(
+                List.of(
+                        ProxyCodec.term(ProxyCodec.labelItem("country", "US")),
+                        ProxyCodec.term("u:up"),
+                        ProxyCodec.term("p:http")),
+                ProxyCodec.setTermsFor(Optional.of("up"), Optional.of("http"), Map.of("country", "US"), plain));
     }
 
     /** The set item of {@code labels} with the fixture's protocol. */

@@ -86,8 +86,8 @@ class RedisPoolStoreTest {
                     Set.of("a", "f", "g", "i", "k", "n", "r", "s", "xa"), // t: once a purge collects the retired id
                     names,
                     "a fixed set of keys, whatever the labels");
-            TreeSet<String> terms = new TreeSet<>(ProxyCodec.setTerms(p, StoreSettings.DEFAULT_INDEX_DIMENSIONS));
-            terms.addAll(ProxyCodec.setTerms(other, StoreSettings.DEFAULT_INDEX_DIMENSIONS));
+            TreeSet<String> terms = new TreeSet<>(ProxyCodec.setTerms(p, StoreSettings.DEFAULTS));
+            terms.addAll(ProxyCodec.setTerms(other, StoreSettings.DEFAULTS));
             // the extraction popped p, the only member, from the country=US set: an empty set is no key
             terms.remove(ProxyCodec.term(ProxyCodec.labelItem("country", "US")));
             assertEquals(
@@ -430,7 +430,8 @@ class RedisPoolStoreTest {
             }
             TreeSet<String> want = new TreeSet<>();
             for (Proxy p : pool) {
-                want.addAll(ProxyCodec.setTerms(p, dims));
+                want.addAll(ProxyCodec.setTerms(
+                        p, StoreSettings.builder().indexDimensions(dims).build()));
             }
             assertEquals(want, sets, "the sets of the new dimensions only");
         }
@@ -443,6 +444,59 @@ class RedisPoolStoreTest {
             for (String id : extractedIds(
                     after.extract(ExtractionRequest.builder(40).filter(f).build(), NOW))) {
                 assertTrue(seen.add(id), "handed out twice: " + id);
+            }
+        }
+        assertEquals(40, seen.size(), "none lost");
+    }
+
+    @Test
+    void turningTheProtocolSetsOffDropsThemAtTheNextPublishWithoutLosingAProxy() {
+        RedisPoolStore before = open();
+        List<Proxy> pool = new ArrayList<>();
+        for (int n = 0; n < 40; n++) {
+            pool.add(ProxyFixtures.builder(n, n % 2 == 0 ? Protocol.SOCKS5 : Protocol.HTTP)
+                    .labels(Labels.of("country", n % 4 < 2 ? "US" : "DE", "type", "dc"))
+                    .build());
+        }
+        before.upsert(pool, NOW);
+        // the same pool, another process configured with store.index.protocol: false
+        StoreSettings plain = StoreSettings.builder().indexProtocol(false).build();
+        RedisPoolStore after = RedisPoolStore.connect(TestRedis.config(before.keyPrefix()), plain);
+        opened.add(after);
+        assertEquals(40, after.upsert(pool, NOW).refreshed());
+        after.purgeExpired(NOW); // the sets of the labels with a protocol: emptied, so gone
+        try (RedisClient c = RedisClient.builder()
+                .hostAndPort(TestRedis.HOST, TestRedis.PORT)
+                .build()) {
+            String tag = new RedisKeys(after.keyPrefix()).poolTag();
+            Set<String> sets = new TreeSet<>();
+            for (String key : LayoutAudit.scan(c, tag.replace("{", "\\{").replace("}", "\\}") + "e:*")) {
+                sets.add(key.substring(tag.length() + 2));
+            }
+            TreeSet<String> want = new TreeSet<>();
+            for (Proxy p : pool) {
+                want.addAll(ProxyCodec.setTerms(p, plain));
+            }
+            assertEquals(want, sets, "no set of labels with a protocol is left");
+        }
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, after.keyPrefix()));
+        // labels with a protocol: the labels' set popped, the protocol tested; every match found once
+        Set<String> seen = new java.util.HashSet<>();
+        for (String country : List.of("US", "DE")) {
+            for (Protocol protocol : List.of(Protocol.SOCKS5, Protocol.HTTP)) {
+                ExtractionRequest one = ExtractionRequest.builder(1)
+                        .filter(ExtractionFilter.builder()
+                                .country(country)
+                                .label("type", "dc")
+                                .protocol(protocol)
+                                .build())
+                        .build();
+                for (int i = 0; i < 10; i++) {
+                    Set<String> got = extractedIds(after.extract(one, NOW));
+                    assertEquals(1, got.size(), country + " " + protocol + " " + i);
+                    assertTrue(seen.addAll(got), "handed out twice: " + got);
+                }
+                assertEquals(Set.of(), extractedIds(after.extract(one, NOW)), country + " " + protocol + " drained");
             }
         }
         assertEquals(40, seen.size(), "none lost");
