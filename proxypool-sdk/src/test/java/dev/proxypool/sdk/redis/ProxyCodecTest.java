@@ -202,15 +202,17 @@ class ProxyCodecTest {
                 .labels(Labels.of("country", "US", "type", "dc"))
                 .build();
         String composite = ProxyCodec.compositeItem(new TreeMap<>(Map.of("country", "US", "type", "dc")));
+        List<String> all =
+                ProxyCodec.setTerms(p, plain.toBuilder().indexProtocol(true).build());
         assertEquals(
-                List.of(
-                        ProxyCodec.term("u:up"),
-                        ProxyCodec.term("p:" + p.protocol().wireName()),
-                        ProxyCodec.term(ProxyCodec.labelItem("country", "US")),
-                        ProxyCodec.term(ProxyCodec.labelItem("type", "dc")),
-                        ProxyCodec.term(composite)),
+                all.stream()
+                        .filter(t -> !t.contains(
+                                "c:" + ProxyCodec.term("p:" + p.protocol().wireName())))
+                        .toList(),
                 ProxyCodec.setTerms(p, plain),
-                "no set of the labels with the protocol");
+                "the same terms but the labels' combinations with the protocol");
+        assertEquals(8, all.size());
+        assertEquals(5, ProxyCodec.setTerms(p, plain).size());
         assertEquals(
                 List.of(ProxyCodec.term(composite), ProxyCodec.term("p:socks5")),
                 ProxyCodec.setTermsFor(

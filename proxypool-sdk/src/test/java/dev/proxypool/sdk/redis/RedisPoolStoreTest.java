@@ -420,21 +420,11 @@ class RedisPoolStoreTest {
         assertEquals(40, after.upsert(pool, NOW).refreshed());
         after.purgeExpired(NOW); // the country and country x type sets' members: cleaned
         assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, after.keyPrefix(), dims));
-        try (RedisClient c = RedisClient.builder()
-                .hostAndPort(TestRedis.HOST, TestRedis.PORT)
-                .build()) {
-            String tag = new RedisKeys(after.keyPrefix()).poolTag();
-            Set<String> sets = new TreeSet<>();
-            for (String key : LayoutAudit.scan(c, tag.replace("{", "\\{").replace("}", "\\}") + "e:*")) {
-                sets.add(key.substring(tag.length() + 2));
-            }
-            TreeSet<String> want = new TreeSet<>();
-            for (Proxy p : pool) {
-                want.addAll(ProxyCodec.setTerms(
-                        p, StoreSettings.builder().indexDimensions(dims).build()));
-            }
-            assertEquals(want, sets, "the sets of the new dimensions only");
-        }
+        assertSetsAreThoseOf(
+                after,
+                pool,
+                StoreSettings.builder().indexDimensions(dims).build(),
+                "the sets of the new dimensions only");
         // a type filter is a set now, country x type no longer: both still find every match once
         Set<String> seen = new java.util.HashSet<>();
         for (ExtractionFilter f : List.of(
@@ -465,20 +455,7 @@ class RedisPoolStoreTest {
         opened.add(after);
         assertEquals(40, after.upsert(pool, NOW).refreshed());
         after.purgeExpired(NOW); // the sets of the labels with a protocol: emptied, so gone
-        try (RedisClient c = RedisClient.builder()
-                .hostAndPort(TestRedis.HOST, TestRedis.PORT)
-                .build()) {
-            String tag = new RedisKeys(after.keyPrefix()).poolTag();
-            Set<String> sets = new TreeSet<>();
-            for (String key : LayoutAudit.scan(c, tag.replace("{", "\\{").replace("}", "\\}") + "e:*")) {
-                sets.add(key.substring(tag.length() + 2));
-            }
-            TreeSet<String> want = new TreeSet<>();
-            for (Proxy p : pool) {
-                want.addAll(ProxyCodec.setTerms(p, plain));
-            }
-            assertEquals(want, sets, "no set of labels with a protocol is left");
-        }
+        assertSetsAreThoseOf(after, pool, plain, "no set of labels with a protocol is left");
         assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, after.keyPrefix()));
         // labels with a protocol: the labels' set popped, the protocol tested; every match found once
         Set<String> seen = new java.util.HashSet<>();
@@ -500,6 +477,24 @@ class RedisPoolStoreTest {
             }
         }
         assertEquals(40, seen.size(), "none lost");
+    }
+
+    /** The pool of {@code store} has exactly the sets of the set terms of {@code pool} under {@code index}. */
+    private static void assertSetsAreThoseOf(RedisPoolStore store, List<Proxy> pool, StoreSettings index, String why) {
+        try (RedisClient c = RedisClient.builder()
+                .hostAndPort(TestRedis.HOST, TestRedis.PORT)
+                .build()) {
+            String tag = new RedisKeys(store.keyPrefix()).poolTag();
+            Set<String> sets = new TreeSet<>();
+            for (String key : LayoutAudit.scan(c, tag.replace("{", "\\{").replace("}", "\\}") + "e:*")) {
+                sets.add(key.substring(tag.length() + 2));
+            }
+            TreeSet<String> want = new TreeSet<>();
+            for (Proxy p : pool) {
+                want.addAll(ProxyCodec.setTerms(p, index));
+            }
+            assertEquals(want, sets, why);
+        }
     }
 
     @Test
