@@ -179,6 +179,9 @@ final class AvailabilityIndex {
             HashMap<String, LinkedHashSet<Slot>> values = byLabel.get(term.getKey());
             best = smaller(best, values == null ? null : values.get(term.getValue()));
         }
+        if (required.isEmpty()) {
+            return best;
+        }
         // the combination of the declared dimensions among them, with the protocol when there is one
         StringBuilder key = new StringBuilder();
         int parts = 0;

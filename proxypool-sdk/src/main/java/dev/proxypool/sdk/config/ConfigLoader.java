@@ -370,9 +370,8 @@ public final class ConfigLoader {
                 throw new ConfigException(n.key("waitTimeout"), below);
             }
         }
-        return new ProxyPoolConfig.Store(t, uri, prefix, nodes, shards, waitReplicas, waitTimeout)
-                .withIndexDimensions(indexDimensions(n.child("index")))
-                .withIndexProtocol(n.child("index").bool("protocol", true));
+        return index(
+                n.child("index"), new ProxyPoolConfig.Store(t, uri, prefix, nodes, shards, waitReplicas, waitTimeout));
     }
 
     /** {@code store.type}, given. */
@@ -388,20 +387,24 @@ public final class ConfigLoader {
         };
     }
 
-    /** {@code store.index.dimensions}: label keys, checked as the stores will use them. */
-    private static List<String> indexDimensions(Node n) {
+    /**
+     * {@code store.index}: {@code dimensions} (label keys, checked as the stores will use them) and
+     * {@code protocol}, onto {@code store}.
+     */
+    private static ProxyPoolConfig.Store index(Node n, ProxyPoolConfig.Store store) {
         n.allowOnly("dimensions", "protocol");
-        if (!n.has("dimensions")) {
-            return StoreSettings.DEFAULT_INDEX_DIMENSIONS;
+        List<String> dims = StoreSettings.DEFAULT_INDEX_DIMENSIONS;
+        if (n.has("dimensions")) {
+            try {
+                dims = StoreSettings.builder()
+                        .indexDimensions(n.strings("dimensions"))
+                        .build()
+                        .indexDimensions();
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(n.key("dimensions"), e.getMessage());
+            }
         }
-        try {
-            return StoreSettings.builder()
-                    .indexDimensions(n.strings("dimensions"))
-                    .build()
-                    .indexDimensions();
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(n.key("dimensions"), e.getMessage());
-        }
+        return store.withIndexDimensions(dims).withIndexProtocol(n.bool("protocol", true));
     }
 
     private ProxyPoolConfig.Database database(Node n) {
