@@ -12,7 +12,6 @@ import dev.proxypool.core.extract.PublishResult;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.extract.StoredProxy;
-import dev.proxypool.core.extract.UpstreamCounts;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import dev.proxypool.core.time.Ticker;
@@ -27,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -141,7 +139,7 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new RedisKeys(config.keyPrefix(), i);
         }
-        super(redis, shards[0], settings); // shard 0 holds the idempotency records and the content mark
+        super(redis, List.of(shards), settings); // shard 0 holds the idempotency records and the content mark
         this.config = config;
         this.settings = settings;
         this.shards = shards;
@@ -238,12 +236,6 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
     }
 
     @Override
-    public int remove(Collection<String> proxyIds) {
-        checkOpen();
-        return (int) everyShardInBatches(RedisPoolStore.REMOVE, List.of(), proxyIds);
-    }
-
-    @Override
     public int purgeExpired(Instant now) {
         checkOpen();
         String nowMs = Long.toString(ProxyCodec.millis(now));
@@ -254,64 +246,6 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
         }
         idempotency().purge(now);
         return (int) dropped;
-    }
-
-    @Override
-    public int markChecked(Collection<String> proxyIds, Instant checkedAt) {
-        if (checkedAt == null) {
-            throw new IllegalArgumentException("checkedAt must not be null");
-        }
-        checkOpen();
-        return (int) everyShardInBatches(
-                RedisPoolStore.MARK_CHECKED,
-                List.of(
-                        Long.toString(ProxyCodec.millis(checkedAt)),
-                        Integer.toString(ProxyCodec.subMillisNanos(checkedAt))),
-                proxyIds);
-    }
-
-    @Override
-    public int markUnhealthy(Collection<String> proxyIds, Instant until) {
-        if (until == null) {
-            throw new IllegalArgumentException("until must not be null");
-        }
-        checkOpen();
-        return (int) everyShardInBatches(
-                RedisPoolStore.MARK_HEALTH, List.of(Long.toString(Math.max(1, ProxyCodec.millis(until)))), proxyIds);
-    }
-
-    @Override
-    public int markHealthy(Collection<String> proxyIds) {
-        checkOpen();
-        return (int) everyShardInBatches(RedisPoolStore.MARK_HEALTH, List.of("0"), proxyIds);
-    }
-
-    /** Runs {@code script} on every shard over the ids in batches; sums the replies (each id counts in its shard only). */
-    private long everyShardInBatches(RedisScript script, List<String> leading, Collection<String> ids) {
-        List<String> all = List.copyOf(ids);
-        long n = 0;
-        for (int from = 0; from < all.size(); from += RedisPoolStore.ID_BATCH) {
-            List<String> args = new ArrayList<>(leading.size() + RedisPoolStore.ID_BATCH);
-            args.addAll(leading);
-            args.addAll(all.subList(from, Math.min(all.size(), from + RedisPoolStore.ID_BATCH)));
-            for (RedisKeys shard : shards) {
-                n += RedisReplies.number(redis.eval(script, shard.pool(), args));
-            }
-        }
-        return n;
-    }
-
-    @Override
-    public boolean setDisabled(String proxyId, boolean disabled) {
-        checkOpen();
-        for (RedisKeys shard : shards) {
-            if (RedisReplies.number(redis.eval(
-                            RedisPoolStore.SET_DISABLED, shard.pool(), List.of(proxyId, disabled ? "1" : "0")))
-                    == 1) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override
@@ -776,46 +710,6 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
         return order;
     }
 
-    @Override
-    public int available(String upstream) {
-        checkOpen();
-        long n = 0;
-        for (RedisKeys shard : shards) {
-            String v = redis.call(c -> c.hget(shard.counts(), RedisKeys.availableField(upstream)));
-            n += v == null ? 0 : Long.parseLong(v);
-        }
-        return (int) n;
-    }
-
-    @Override
-    public Map<String, UpstreamCounts> countsByUpstream() {
-        checkOpen();
-        TreeMap<String, int[]> sums = new TreeMap<>();
-        for (RedisKeys shard : shards) {
-            List<?> r = RedisReplies.list(redis.eval(RedisPoolStore.COUNTS, shard.pool(), List.of()));
-            for (int i = 0; i + 2 < r.size(); i += 3) {
-                int[] c = sums.computeIfAbsent(RedisReplies.string(r.get(i)), u -> new int[2]);
-                c[0] += (int) RedisReplies.number(r.get(i + 1));
-                c[1] += (int) RedisReplies.number(r.get(i + 2));
-            }
-        }
-        TreeMap<String, UpstreamCounts> counts = new TreeMap<>();
-        sums.forEach((u, c) -> counts.put(u, new UpstreamCounts(c[0], c[1])));
-        return counts;
-    }
-
-    @Override
-    public Optional<StoredProxy> get(String proxyId) {
-        checkOpen();
-        for (RedisKeys shard : shards) {
-            List<?> v = RedisReplies.list(redis.eval(RedisPoolStore.GET, shard.pool(), List.of(proxyId)));
-            if (!v.isEmpty()) {
-                return Optional.of(RedisPoolStore.stored(v));
-            }
-        }
-        return Optional.empty();
-    }
-
     /**
      * One page of every shard, merged in id order. A shard whose page ended early (its limit or
      * scan cap) bounds the merge at its last id: nothing after it is known there yet, so the
@@ -835,7 +729,7 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
         for (RedisKeys shard : shards) {
             List<?> r = RedisReplies.list(redis.eval(RedisPoolStore.LIST, shard.pool(), args));
             for (int i = 1; i < r.size(); i++) {
-                merged.add(RedisPoolStore.stored(RedisReplies.list(r.get(i))));
+                merged.add(stored(RedisReplies.list(r.get(i))));
             }
             String next = RedisReplies.string(r.get(0));
             if (!next.isEmpty() && (bound == null || next.compareTo(bound) < 0)) {

@@ -13,7 +13,6 @@ import dev.proxypool.core.extract.PublishResult;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.extract.StoreUnavailableException;
 import dev.proxypool.core.extract.StoredProxy;
-import dev.proxypool.core.extract.UpstreamCounts;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
 import java.time.Duration;
@@ -24,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -99,8 +97,6 @@ public final class RedisPoolStore extends RedisStoreBase {
 
     /** Proxies per publish script call: one call stays well under a millisecond per hundred. */
     static final int PUBLISH_BATCH = 500;
-    /** Ids per remove / markChecked / purge script call. */
-    static final int ID_BATCH = 1000;
     /** Expired available proxies an extraction drops when it meets one (extract.lua, step 7). */
     static final int EXTRACT_PURGE_BOUND = 100;
     /** Most ids one listing page examines. */
@@ -122,13 +118,7 @@ public final class RedisPoolStore extends RedisStoreBase {
     /** The common extraction with only the keys and arguments it needs, called before EXTRACT (fastCall). */
     static final RedisScript EXTRACT_FAST = RedisScript.resource("/redis/extract_fast.lua");
 
-    static final RedisScript REMOVE = RedisScript.withPrelude("/redis/common.lua", "/redis/remove.lua");
     static final RedisScript PURGE = RedisScript.withPrelude("/redis/common.lua", "/redis/purge.lua");
-    static final RedisScript MARK_CHECKED = RedisScript.withPrelude("/redis/common.lua", "/redis/mark_checked.lua");
-    static final RedisScript MARK_HEALTH = RedisScript.withPrelude("/redis/common.lua", "/redis/mark_health.lua");
-    static final RedisScript GET = RedisScript.withPrelude("/redis/common.lua", "/redis/get.lua");
-    static final RedisScript SET_DISABLED = RedisScript.withPrelude("/redis/common.lua", "/redis/set_disabled.lua");
-    static final RedisScript COUNTS = RedisScript.withPrelude("/redis/common.lua", "/redis/counts.lua");
     static final RedisScript LIST = RedisScript.withPrelude("/redis/common.lua", "/redis/list.lua");
     static final RedisScript TOMBSTONED = RedisScript.withPrelude("/redis/common.lua", "/redis/tombstoned.lua");
     /** The pool's own scripts, those over common.lua. */
@@ -170,7 +160,7 @@ public final class RedisPoolStore extends RedisStoreBase {
 
     private RedisPoolStore(RedisAccess redis, String keyPrefix, StoreSettings settings, Duration maxQueued) {
         RedisKeys keys = new RedisKeys(keyPrefix);
-        super(redis, keys, settings);
+        super(redis, List.of(keys), settings);
         this.keys = keys;
         this.settings = settings;
         this.oneEach = fastCoalescer("Redis " + redis, maxQueued, this::extractOneEach);
@@ -323,65 +313,11 @@ public final class RedisPoolStore extends RedisStoreBase {
     }
 
     @Override
-    public int remove(Collection<String> proxyIds) {
-        checkOpen();
-        return (int) forEachBatch(REMOVE, List.of(), proxyIds);
-    }
-
-    @Override
     public int purgeExpired(Instant now) {
         checkOpen();
         long dropped = purgePool(redis, keys, Long.toString(ProxyCodec.millis(now)), setTerms);
         idempotency().purge(now);
         return (int) dropped;
-    }
-
-    @Override
-    public int markChecked(Collection<String> proxyIds, Instant checkedAt) {
-        if (checkedAt == null) {
-            throw new IllegalArgumentException("checkedAt must not be null");
-        }
-        checkOpen();
-        return (int) forEachBatch(
-                MARK_CHECKED,
-                List.of(
-                        Long.toString(ProxyCodec.millis(checkedAt)),
-                        Integer.toString(ProxyCodec.subMillisNanos(checkedAt))),
-                proxyIds);
-    }
-
-    @Override
-    public int markUnhealthy(Collection<String> proxyIds, Instant until) {
-        if (until == null) {
-            throw new IllegalArgumentException("until must not be null");
-        }
-        checkOpen();
-        return (int) forEachBatch(MARK_HEALTH, List.of(Long.toString(Math.max(1, ProxyCodec.millis(until)))), proxyIds);
-    }
-
-    @Override
-    public int markHealthy(Collection<String> proxyIds) {
-        checkOpen();
-        return (int) forEachBatch(MARK_HEALTH, List.of("0"), proxyIds);
-    }
-
-    /** Runs pool {@code script} over the ids in batches with ARGV {@code leading..., ids...}; sums the replies. */
-    private long forEachBatch(RedisScript script, List<String> leading, Collection<String> ids) {
-        List<String> all = List.copyOf(ids);
-        long n = 0;
-        for (int from = 0; from < all.size(); from += ID_BATCH) {
-            List<String> args = new ArrayList<>(leading.size() + ID_BATCH);
-            args.addAll(leading);
-            args.addAll(all.subList(from, Math.min(all.size(), from + ID_BATCH)));
-            n += RedisReplies.number(redis.eval(script, keys.pool(), args));
-        }
-        return n;
-    }
-
-    @Override
-    public boolean setDisabled(String proxyId, boolean disabled) {
-        checkOpen();
-        return RedisReplies.number(redis.eval(SET_DISABLED, keys.pool(), List.of(proxyId, disabled ? "1" : "0"))) == 1;
     }
 
     @Override
@@ -656,41 +592,6 @@ public final class RedisPoolStore extends RedisStoreBase {
             n++;
         }
         args.set(at, Integer.toString(n));
-    }
-
-    @Override
-    public int available(String upstream) {
-        checkOpen();
-        String n = redis.call(c -> c.hget(keys.counts(), RedisKeys.availableField(upstream)));
-        return n == null ? 0 : Integer.parseInt(n);
-    }
-
-    @Override
-    public Map<String, UpstreamCounts> countsByUpstream() {
-        checkOpen();
-        List<?> r = RedisReplies.list(redis.eval(COUNTS, keys.pool(), List.of()));
-        TreeMap<String, UpstreamCounts> counts = new TreeMap<>();
-        for (int i = 0; i + 2 < r.size(); i += 3) {
-            counts.put(RedisReplies.string(r.get(i)), new UpstreamCounts((int) RedisReplies.number(r.get(i + 1)), (int)
-                    RedisReplies.number(r.get(i + 2))));
-        }
-        return counts;
-    }
-
-    @Override
-    public Optional<StoredProxy> get(String proxyId) {
-        checkOpen();
-        List<?> v = RedisReplies.list(redis.eval(GET, keys.pool(), List.of(proxyId)));
-        return v.isEmpty() ? Optional.empty() : Optional.of(stored(v));
-    }
-
-    /** A stored proxy of a get.lua or list.lua reply: {r, state, checked ms, checked ns}. */
-    static StoredProxy stored(List<?> v) {
-        return ProxyCodec.stored(
-                RedisReplies.string(v.get(0)),
-                RedisReplies.string(v.get(1)),
-                RedisReplies.string(v.get(2)),
-                RedisReplies.string(v.get(3)));
     }
 
     @Override
