@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * The embedded {@link PoolStore}: the pool in one process, no external service.
@@ -144,13 +145,18 @@ public final class MemoryPoolStore implements PoolStore {
 
     @Override
     public int remove(Collection<String> proxyIds) {
+        return eachStored(proxyIds, this::detach);
+    }
+
+    /** Applies {@code change} to the slot of each stored id, under the lock; returns how many were stored. */
+    private int eachStored(Collection<String> proxyIds, Consumer<Slot> change) {
         lock();
         try {
             int n = 0;
             for (String id : proxyIds) {
                 Slot s = byId.get(id);
                 if (s != null) {
-                    detach(s);
+                    change.accept(s);
                     n++;
                 }
             }
@@ -188,22 +194,11 @@ public final class MemoryPoolStore implements PoolStore {
         if (checkedAt == null) {
             throw new IllegalArgumentException("checkedAt must not be null");
         }
-        lock();
-        try {
-            int n = 0;
-            for (String id : proxyIds) {
-                Slot s = byId.get(id);
-                if (s != null) {
-                    if (s.checkedAt == null || s.checkedAt.isBefore(checkedAt)) {
-                        s.checkedAt = checkedAt;
-                    }
-                    n++;
-                }
+        return eachStored(proxyIds, s -> {
+            if (s.checkedAt == null || s.checkedAt.isBefore(checkedAt)) {
+                s.checkedAt = checkedAt;
             }
-            return n;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     @Override
@@ -220,20 +215,7 @@ public final class MemoryPoolStore implements PoolStore {
     }
 
     private int hold(Collection<String> proxyIds, Instant until) {
-        lock();
-        try {
-            int n = 0;
-            for (String id : proxyIds) {
-                Slot s = byId.get(id);
-                if (s != null) {
-                    s.unhealthyUntil = until;
-                    n++;
-                }
-            }
-            return n;
-        } finally {
-            lock.unlock();
-        }
+        return eachStored(proxyIds, s -> s.unhealthyUntil = until);
     }
 
     @Override
