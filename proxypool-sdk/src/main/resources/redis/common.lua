@@ -71,8 +71,10 @@ a script touches one slot of Redis Cluster.
                    "u:<upstream>", the protocol "p:<protocol>", each label of store.index.dimensions
                    "l:<n>:<k>=<v>", each composite "c:<label items>" of two or more of them, and
                    each combination "c:<protocol item><label items>" of one or more of them with the
-                   protocol, its item "p:<protocol>" length-prefixed first: sets only, T i has no
-                   such members)
+                   protocol, its item "p:<protocol>" length-prefixed first, and with
+                   store.index.upstream the upstream's "c:<upstream item>[<protocol item>]<label
+                   items>" with one or more of them, the protocol or both, "u:<upstream>" first: sets
+                   only, T i has no such members)
                    holding the ids of every stored, not retired proxy with that term, available,
                    reserved or disabled, plus stale ids (lazy cleanup): an id extracted through
                    one set, or without a filter, stays in its other sets until a pop meets it (the

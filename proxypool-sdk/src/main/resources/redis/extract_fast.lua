@@ -16,10 +16,11 @@ ARGV, count > 1: [1] now (epoch ms), [2] count (<= 1000), [3] minRemainingTtl (m
       tombstone end of a proxy without expiry (now + retention), [5] the filter's set term
       ("<bytes>:<item>": one upstream, one protocol, one label of store.index.dimensions, labels
       only, two or more, all of them declared dimensions: the composite, or such labels, one or
-      more, with a protocol: their combination with it), '' without a filter, then, when there is a
-      gateway reserve or the filter has other set terms, [6] the reserve ('0': none) and [7...]
-      those other terms (the upstream's; without labels, the protocol's: each popped candidate's
-      T f must list them too)
+      more, with a protocol: their combination with it; with store.index.upstream, such labels, a
+      protocol or both with an upstream: their combination with it), '' without a filter, then, when
+      there is a gateway reserve or the filter has other set terms, [6] the reserve ('0': none) and
+      [7...] those other terms (the upstream's; without labels, the protocol's: each popped
+      candidate's T f must list them too)
 Returns: {3, stored value...}: `count` proxies extracted (RedisPoolStore takes the record token of
          each whole stored value); with count 1 and several requests, one value or false per request
          in their order (false: that request goes on to extract.lua); or {0}: nothing extracted,

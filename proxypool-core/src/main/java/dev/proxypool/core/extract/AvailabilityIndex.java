@@ -2,6 +2,7 @@ package dev.proxypool.core.extract;
 
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
+import dev.proxypool.core.model.Proxy;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -13,9 +14,10 @@ import java.util.Set;
 /**
  * Index sets of the AVAILABLE slots of {@link MemoryPoolStore}: all of them, and one set per
  * upstream, per protocol, per label value, per combination of two or more values of the declared
- * dimensions ({@link StoreSettings#indexDimensions()}) and per combination of one or more of them with
- * the protocol — the in-memory image of the Redis sets, so a filter on such a combination walks only
- * its matches. Insertion ordered, so extraction takes proxies
+ * dimensions ({@link StoreSettings#indexDimensions()}), per combination of one or more of them with
+ * the protocol, and (when {@link StoreSettings#indexUpstream()}) per combination of the upstream with
+ * one or more of them, with the protocol, or with both — the in-memory image of the Redis sets, so a
+ * filter on such a combination walks only its matches. Insertion ordered, so extraction takes proxies
  * in publish order. Not thread-safe: guarded by the store's lock.
  */
 final class AvailabilityIndex {
@@ -24,6 +26,8 @@ final class AvailabilityIndex {
     private final List<String> dims;
     /** Whether their combinations with the protocol have sets too ({@link StoreSettings#indexProtocol()}). */
     private final boolean withProtocol;
+    /** Whether the upstream's combinations have sets too ({@link StoreSettings#indexUpstream()}). */
+    private final boolean withUpstream;
 
     private final LinkedHashSet<Slot> all = new LinkedHashSet<>();
     private final HashMap<String, LinkedHashSet<Slot>> byUpstream = new HashMap<>();
@@ -32,8 +36,9 @@ final class AvailabilityIndex {
     private final HashMap<String, HashMap<String, LinkedHashSet<Slot>>> byLabel = new HashMap<>();
     /**
      * {@link #composite} key → slots: one set per combination of two or more declared dimensions'
-     * values, and one per combination of one or more of them with the protocol (its key starts with
-     * {@code @} and the protocol).
+     * values, one per combination of one or more of them with the protocol (its key starts with
+     * {@code @} and the protocol), and the upstream's (its key starts with {@code ^}, the upstream
+     * length-prefixed, then the protocol's part when it has one).
      */
     private final HashMap<String, LinkedHashSet<Slot>> byComposite = new HashMap<>();
 
@@ -43,10 +48,18 @@ final class AvailabilityIndex {
      * @param dims the declared dimensions, sorted and distinct ({@link StoreSettings#indexDimensions()})
      * @param withProtocol whether each combination of one or more of them with the protocol has a set
      *     ({@link StoreSettings#indexProtocol()})
+     * @param withUpstream whether each combination of the upstream with one or more of them, with the
+     *     protocol (when {@code withProtocol}) or with both has a set ({@link StoreSettings#indexUpstream()})
      */
-    AvailabilityIndex(List<String> dims, boolean withProtocol) {
+    AvailabilityIndex(List<String> dims, boolean withProtocol, boolean withUpstream) {
         this.dims = dims;
         this.withProtocol = withProtocol;
+        this.withUpstream = withUpstream;
+    }
+
+    /** An index of {@code settings}' declared dimensions and combinations. */
+    AvailabilityIndex(StoreSettings settings) {
+        this(settings.indexDimensions(), settings.indexProtocol(), settings.indexUpstream());
     }
 
     void add(Slot s) {
@@ -62,7 +75,7 @@ final class AvailabilityIndex {
                     .computeIfAbsent(label.getValue(), v -> new LinkedHashSet<>())
                     .add(s);
         }
-        for (String key : composites(s.proxy.labels(), s.proxy.protocol())) {
+        for (String key : composites(s.proxy)) {
             byComposite.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(s);
         }
     }
@@ -84,17 +97,19 @@ final class AvailabilityIndex {
                 byLabel.remove(label.getKey());
             }
         }
-        for (String key : composites(s.proxy.labels(), s.proxy.protocol())) {
+        for (String key : composites(s.proxy)) {
             removeFrom(byComposite, key, s);
         }
     }
 
     /**
-     * The keys of the composite sets of a slot with {@code labels} and {@code protocol}: one per
-     * combination of two or more of the declared dimensions it has values of, and one per
-     * combination of one or more of them with the protocol (when those are indexed).
+     * The keys of the composite sets of {@code proxy}: one per combination of two or more of the
+     * declared dimensions it has values of, one per combination of one or more of them with its
+     * protocol, and its upstream's with one or more of them, with the protocol, and with both (those
+     * that are indexed).
      */
-    private List<String> composites(Labels labels, Protocol protocol) {
+    private List<String> composites(Proxy proxy) {
+        Labels labels = proxy.labels();
         List<String> present = new ArrayList<>(dims.size());
         for (String d : dims) {
             String v = labels.get(d);
@@ -103,10 +118,11 @@ final class AvailabilityIndex {
             }
         }
         int n = present.size();
-        if (n == 0) {
-            return List.of();
+        List<String> out = new ArrayList<>(4 << n);
+        String upstream = withUpstream ? upstreamPrefix(proxy.upstream()) : null;
+        if (upstream != null && withProtocol) {
+            out.add(upstream + withProtocol(proxy.protocol(), ""));
         }
-        List<String> out = new ArrayList<>(2 * (1 << n) - n - 2);
         for (int mask = 1; mask < 1 << n; mask++) {
             StringBuilder key = new StringBuilder();
             for (int i = 0; i < n; i++) {
@@ -118,7 +134,13 @@ final class AvailabilityIndex {
                 out.add(key.toString());
             }
             if (withProtocol) {
-                out.add(withProtocol(protocol, key));
+                out.add(withProtocol(proxy.protocol(), key));
+            }
+            if (upstream != null) {
+                out.add(upstream + key);
+                if (withProtocol) {
+                    out.add(upstream + withProtocol(proxy.protocol(), key));
+                }
             }
         }
         return out;
@@ -127,6 +149,11 @@ final class AvailabilityIndex {
     /** The key of a label combination's set with a protocol. */
     private static String withProtocol(Protocol protocol, CharSequence labelsKey) {
         return "@" + protocol.name() + labelsKey;
+    }
+
+    /** The start of the key of a combination's set with an upstream: {@code ^}, the upstream length-prefixed. */
+    private static String upstreamPrefix(String upstream) {
+        return "^" + upstream.length() + ":" + upstream;
     }
 
     /** Appends one label to a composite key, each part length-prefixed so no two combinations share a key. */
@@ -179,10 +206,13 @@ final class AvailabilityIndex {
             HashMap<String, LinkedHashSet<Slot>> values = byLabel.get(term.getKey());
             best = smaller(best, values == null ? null : values.get(term.getValue()));
         }
-        if (required.isEmpty()) {
-            return best;
+        Protocol protocol = withProtocol ? filter.protocol().orElse(null) : null;
+        String upstream = withUpstream ? filter.upstream().orElse(null) : null;
+        if (required.isEmpty() && (upstream == null || protocol == null)) {
+            return best; // no combination set: the single terms' above
         }
-        // the combination of the declared dimensions among them, with the protocol when there is one
+        // the combination of the declared dimensions among them, with the protocol and the upstream
+        // when there are ones and their combinations are indexed
         StringBuilder key = new StringBuilder();
         int parts = 0;
         for (String d : dims) {
@@ -192,10 +222,11 @@ final class AvailabilityIndex {
                 parts++;
             }
         }
-        if (withProtocol && parts >= 1 && filter.protocol().isPresent()) {
-            best = smaller(best, byComposite.get(withProtocol(filter.protocol().get(), key)));
-        } else if (parts >= 2) {
-            best = smaller(best, byComposite.get(key.toString()));
+        String combination = protocol == null ? key.toString() : withProtocol(protocol, key);
+        if (upstream != null && (parts >= 1 || protocol != null)) {
+            best = smaller(best, byComposite.get(upstreamPrefix(upstream) + combination));
+        } else if (parts >= 2 || protocol != null && parts >= 1) {
+            best = smaller(best, byComposite.get(combination));
         }
         return best;
     }

@@ -69,7 +69,7 @@ public final class MemoryPoolStore implements PoolStore {
             throw new IllegalArgumentException("store settings must not be null");
         }
         this.settings = settings;
-        this.index = new AvailabilityIndex(settings.indexDimensions(), settings.indexProtocol());
+        this.index = new AvailabilityIndex(settings);
         this.idempotency = new IdempotencyTable(settings);
     }
 

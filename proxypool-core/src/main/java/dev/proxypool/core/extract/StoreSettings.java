@@ -28,6 +28,11 @@ import java.util.regex.Pattern;
  * @param indexProtocol                 whether each combination of one or more of {@code indexDimensions}
  *                                      with a protocol is indexed too, so a filter of such labels and a
  *                                      protocol is one index set [{@code store.index.protocol}, true]
+ * @param indexUpstream                 whether each combination of the upstream with one or more of
+ *                                      {@code indexDimensions} is indexed too, and, with
+ *                                      {@code indexProtocol}, with the protocol and with both, so a filter
+ *                                      of an upstream beside such labels or a protocol is one index set
+ *                                      [{@code store.index.upstream}, false]
  */
 public record StoreSettings(
         Duration tombstoneRetentionForNoExpiry,
@@ -35,7 +40,8 @@ public record StoreSettings(
         Duration idempotencyInProgressTimeout,
         int idempotencyMaxEntries,
         List<String> indexDimensions,
-        boolean indexProtocol) {
+        boolean indexProtocol,
+        boolean indexUpstream) {
 
     /** {@code store.index.dimensions} by default: the label keys whose combinations are indexed. */
     public static final List<String> DEFAULT_INDEX_DIMENSIONS = List.of("country", "type");
@@ -72,7 +78,36 @@ public record StoreSettings(
                 idempotencyInProgressTimeout,
                 idempotencyMaxEntries,
                 DEFAULT_INDEX_DIMENSIONS,
-                true);
+                true,
+                false);
+    }
+
+    /**
+     * Settings without the upstream's combinations ({@code store.index.upstream} off).
+     *
+     * @param tombstoneRetentionForNoExpiry how long an extracted proxy that never expires stays tombstoned
+     * @param idempotencyRetention {@code distribution.idempotencyTtl}
+     * @param idempotencyInProgressTimeout how long a started, never completed key blocks retries
+     * @param idempotencyMaxEntries most idempotency records kept
+     * @param indexDimensions {@code store.index.dimensions}
+     * @param indexProtocol {@code store.index.protocol}
+     * @throws IllegalArgumentException naming the config key or component of the first value out of range
+     */
+    public StoreSettings(
+            Duration tombstoneRetentionForNoExpiry,
+            Duration idempotencyRetention,
+            Duration idempotencyInProgressTimeout,
+            int idempotencyMaxEntries,
+            List<String> indexDimensions,
+            boolean indexProtocol) {
+        this(
+                tombstoneRetentionForNoExpiry,
+                idempotencyRetention,
+                idempotencyInProgressTimeout,
+                idempotencyMaxEntries,
+                indexDimensions,
+                indexProtocol,
+                false);
     }
 
     /**
@@ -141,7 +176,8 @@ public record StoreSettings(
                 .idempotencyInProgressTimeout(idempotencyInProgressTimeout)
                 .idempotencyMaxEntries(idempotencyMaxEntries)
                 .indexDimensions(indexDimensions)
-                .indexProtocol(indexProtocol);
+                .indexProtocol(indexProtocol)
+                .indexUpstream(indexUpstream);
     }
 
     /** Builds {@link StoreSettings}; {@link #build()} checks every bound. */
@@ -152,6 +188,7 @@ public record StoreSettings(
         private int idempotencyMaxEntries;
         private List<String> indexDimensions;
         private boolean indexProtocol;
+        private boolean indexUpstream;
 
         private Builder() {}
 
@@ -222,6 +259,17 @@ public record StoreSettings(
         }
 
         /**
+         * Sets {@link StoreSettings#indexUpstream()} ({@code store.index.upstream}).
+         *
+         * @param on whether the upstream's combinations with the declared dimensions (and the protocol) are indexed
+         * @return this builder
+         */
+        public Builder indexUpstream(boolean on) {
+            this.indexUpstream = on;
+            return this;
+        }
+
+        /**
          * The checked settings.
          *
          * @return the settings
@@ -234,7 +282,8 @@ public record StoreSettings(
                     idempotencyInProgressTimeout,
                     idempotencyMaxEntries,
                     indexDimensions,
-                    indexProtocol);
+                    indexProtocol,
+                    indexUpstream);
         }
     }
 }

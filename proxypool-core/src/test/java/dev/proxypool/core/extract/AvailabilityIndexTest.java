@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** The memory store's index sets: a filter on a combination of declared dimensions walks only its matches. */
 class AvailabilityIndexTest {
 
-    private final AvailabilityIndex index = new AvailabilityIndex(List.of("city", "country", "type"), true);
+    private final AvailabilityIndex index = new AvailabilityIndex(List.of("city", "country", "type"), true, false);
 
     private Slot add(int n, Labels labels) {
         return add(n, labels, Protocol.HTTP);
@@ -136,7 +136,7 @@ class AvailabilityIndexTest {
     void withoutTheProtocolCombinationsTheNarrowerOfTheLabelsAndTheProtocolIsWalked() {
         // store.index.protocol: false: US and socks5 is walked through the smaller of the US set and the
         // socks5 set, the other term tested on each slot
-        AvailabilityIndex plain = new AvailabilityIndex(List.of("country", "type"), false);
+        AvailabilityIndex plain = new AvailabilityIndex(List.of("country", "type"), false, false);
         Slot usSocks = new Slot(
                 builder(1, Protocol.SOCKS5).labels(Labels.of("country", "US")).build());
         plain.add(usSocks);
@@ -158,5 +158,74 @@ class AvailabilityIndexTest {
                         .protocol(Protocol.SOCKS5)
                         .build())),
                 "the US set (4) rather than the socks5 set (11)");
+    }
+
+    @Test
+    void withTheUpstreamCombinationsAnUpstreamBesideLabelsOrAProtocolIsOneSetOfExactlyItsMatches() {
+        // store.index.upstream: true: one upstream's proxies of a country, of a protocol, or of both
+        AvailabilityIndex withUpstream = new AvailabilityIndex(List.of("country", "type"), true, true);
+        Set<Slot> aUs = new HashSet<>();
+        Set<Slot> aSocks = new HashSet<>();
+        Set<Slot> aUsDcSocks = new HashSet<>();
+        for (int n = 0; n < 40; n++) {
+            String upstream = n % 4 == 0 ? "vendor-a" : "vendor-b";
+            Protocol protocol = n % 3 == 0 ? Protocol.SOCKS5 : Protocol.HTTP;
+            String country = n / 4 % 2 == 0 ? "US" : "DE"; // half of each upstream's
+            String type = n % 5 == 0 ? "datacenter" : "residential";
+            Slot s = new Slot(builder(n, protocol)
+                    .upstream(upstream)
+                    .labels(Labels.of("country", country, "type", type))
+                    .build());
+            withUpstream.add(s);
+            if (upstream.equals("vendor-a") && country.equals("US")) {
+                aUs.add(s);
+            }
+            if (upstream.equals("vendor-a") && protocol == Protocol.SOCKS5) {
+                aSocks.add(s);
+                if (country.equals("US") && type.equals("datacenter")) {
+                    aUsDcSocks.add(s);
+                }
+            }
+        }
+        ExtractionFilter upstreamAndCountry =
+                ExtractionFilter.builder().upstream("vendor-a").country("US").build();
+        assertEquals(5, aUs.size());
+        assertEquals(aUs, new HashSet<>(withUpstream.narrowest(upstreamAndCountry)), "vendor-a's US proxies");
+        assertEquals(
+                aSocks,
+                new HashSet<>(withUpstream.narrowest(ExtractionFilter.builder()
+                        .upstream("vendor-a")
+                        .protocol(Protocol.SOCKS5)
+                        .build())),
+                "vendor-a's socks5 proxies");
+        ExtractionFilter all = ExtractionFilter.builder()
+                .upstream("vendor-a")
+                .country("US")
+                .label("type", "datacenter")
+                .protocol(Protocol.SOCKS5)
+                .build();
+        assertEquals(aUsDcSocks, new HashSet<>(withUpstream.narrowest(all)), "upstream, two labels and the protocol");
+        for (Slot s : aUsDcSocks) {
+            withUpstream.remove(s);
+        }
+        assertEquals(Set.of(), withUpstream.narrowest(all), "a combination with no proxy left has no set");
+
+        // off (the default): the narrowest single set, the other terms tested on each slot
+        AvailabilityIndex plain = new AvailabilityIndex(List.of("country", "type"), true, false);
+        Set<Slot> vendorA = new HashSet<>();
+        for (int n = 0; n < 40; n++) {
+            Slot s = new Slot(builder(n)
+                    .upstream(n % 4 == 0 ? "vendor-a" : "vendor-b")
+                    .labels(Labels.of("country", n / 4 % 2 == 0 ? "US" : "DE"))
+                    .build());
+            plain.add(s);
+            if (n % 4 == 0) {
+                vendorA.add(s);
+            }
+        }
+        assertEquals(
+                vendorA,
+                new HashSet<>(plain.narrowest(upstreamAndCountry)),
+                "the vendor-a set (10) rather than the US set (20), US tested on each");
     }
 }

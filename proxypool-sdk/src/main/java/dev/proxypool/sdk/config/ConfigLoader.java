@@ -388,11 +388,11 @@ public final class ConfigLoader {
     }
 
     /**
-     * {@code store.index}: {@code dimensions} (label keys, checked as the stores will use them) and
-     * {@code protocol}, onto {@code store}.
+     * {@code store.index}: {@code dimensions} (label keys, checked as the stores will use them),
+     * {@code protocol} and {@code upstream}, onto {@code store}.
      */
     private static ProxyPoolConfig.Store index(Node n, ProxyPoolConfig.Store store) {
-        n.allowOnly("dimensions", "protocol");
+        n.allowOnly("dimensions", "protocol", "upstream");
         List<String> dims = StoreSettings.DEFAULT_INDEX_DIMENSIONS;
         if (n.has("dimensions")) {
             try {
@@ -404,7 +404,9 @@ public final class ConfigLoader {
                 throw new ConfigException(n.key("dimensions"), e.getMessage());
             }
         }
-        return store.withIndexDimensions(dims).withIndexProtocol(n.bool("protocol", true));
+        return store.withIndexDimensions(dims)
+                .withIndexProtocol(n.bool("protocol", true))
+                .withIndexUpstream(n.bool("upstream", false));
     }
 
     private ProxyPoolConfig.Database database(Node n) {

@@ -423,6 +423,8 @@ public record ProxyPoolConfig(
      *                     extraction index covers
      * @param indexProtocol {@code store.index.protocol}: whether their combinations with a protocol are
      *                     indexed too
+     * @param indexUpstream {@code store.index.upstream}: whether the upstream's combinations with them
+     *                     (and with the protocol) are indexed too
      */
     public record Store(
             StoreType type,
@@ -433,7 +435,8 @@ public record ProxyPoolConfig(
             int waitReplicas,
             Duration waitTimeout,
             List<String> indexDimensions,
-            boolean indexProtocol) {
+            boolean indexProtocol,
+            boolean indexUpstream) {
         /** The default {@code store.uri}. */
         public static final String DEFAULT_URI = "redis://127.0.0.1:6379";
 
@@ -448,8 +451,34 @@ public record ProxyPoolConfig(
         }
 
         /**
-         * A store with the default {@code store.index.dimensions} ({@code [country, type]}) and
-         * {@code store.index.protocol} (true).
+         * A store without the upstream's combinations indexed ({@code store.index.upstream} false).
+         *
+         * @param type            in memory, Redis or Redis Cluster
+         * @param uri             the Redis URI
+         * @param keyPrefix       every Redis key starts with it
+         * @param nodes           seed nodes {@code host:port} of a Redis Cluster
+         * @param shards          partitions of the pool on Redis Cluster
+         * @param waitReplicas    replicas that acknowledge an extraction on Redis Cluster (-1: by topology)
+         * @param waitTimeout     how long an extraction waits for them
+         * @param indexDimensions {@code store.index.dimensions}
+         * @param indexProtocol   {@code store.index.protocol}
+         */
+        public Store(
+                StoreType type,
+                String uri,
+                String keyPrefix,
+                List<String> nodes,
+                int shards,
+                int waitReplicas,
+                Duration waitTimeout,
+                List<String> indexDimensions,
+                boolean indexProtocol) {
+            this(type, uri, keyPrefix, nodes, shards, waitReplicas, waitTimeout, indexDimensions, indexProtocol, false);
+        }
+
+        /**
+         * A store with the default {@code store.index.dimensions} ({@code [country, type]}),
+         * {@code store.index.protocol} (true) and {@code store.index.upstream} (false).
          *
          * @param type         in memory, Redis or Redis Cluster
          * @param uri          the Redis URI
@@ -486,7 +515,8 @@ public record ProxyPoolConfig(
          * @return a new store config; this one is unchanged
          */
         public Store withIndexDimensions(List<String> dims) {
-            return new Store(type, uri, keyPrefix, nodes, shards, waitReplicas, waitTimeout, dims, indexProtocol);
+            return new Store(
+                    type, uri, keyPrefix, nodes, shards, waitReplicas, waitTimeout, dims, indexProtocol, indexUpstream);
         }
 
         /**
@@ -497,7 +527,20 @@ public record ProxyPoolConfig(
          * @return a new store config; this one is unchanged
          */
         public Store withIndexProtocol(boolean on) {
-            return new Store(type, uri, keyPrefix, nodes, shards, waitReplicas, waitTimeout, indexDimensions, on);
+            return new Store(
+                    type, uri, keyPrefix, nodes, shards, waitReplicas, waitTimeout, indexDimensions, on, indexUpstream);
+        }
+
+        /**
+         * This store with the upstream's combinations with its index dimensions (and the protocol)
+         * indexed or not ({@code store.index.upstream}).
+         *
+         * @param on whether they are indexed
+         * @return a new store config; this one is unchanged
+         */
+        public Store withIndexUpstream(boolean on) {
+            return new Store(
+                    type, uri, keyPrefix, nodes, shards, waitReplicas, waitTimeout, indexDimensions, indexProtocol, on);
         }
 
         /**

@@ -445,7 +445,8 @@ public final class EmbeddedProxyPool implements ProxyPool {
                     d.idempotencyInProgressTimeout(),
                     d.idempotencyMaxEntries(),
                     config.store().indexDimensions(),
-                    config.store().indexProtocol());
+                    config.store().indexProtocol(),
+                    config.store().indexUpstream());
         }
 
         static PoolStore open(ProxyPoolConfig config) {

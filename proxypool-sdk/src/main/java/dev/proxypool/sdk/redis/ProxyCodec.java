@@ -59,16 +59,19 @@ final class ProxyCodec {
      * the sets of common.lua ({@code T e:<term>}) it is a member of, which the extraction's fast
      * path pops: {@code u:<upstream>}, {@code p:<protocol>}, each label of {@code dims} it has, each
      * composite of two or more of {@code dims} it has (the composite items of
-     * {@link #indexItems(Proxy, List)}), and, when {@link StoreSettings#indexProtocol()}, each
-     * combination of one or more of them with its protocol ({@link #compositeItem(String, Map)}): a
-     * client asking for one protocol in a country pops a set of matches only, however few of the
-     * country's proxies speak it. {@code dims}: {@link StoreSettings#indexDimensions()}.
+     * {@link #indexItems(Proxy, List)}), when {@link StoreSettings#indexProtocol()} each combination
+     * of one or more of them with its protocol, and when {@link StoreSettings#indexUpstream()} each
+     * combination of its upstream with one or more of them, with the protocol (when that is indexed)
+     * and with both ({@link #compositeItem(String, String, Map)}): a client asking for one protocol
+     * in a country, or one upstream's proxies of a country, pops a set of matches only, however few
+     * of the country's proxies match. {@code dims}: {@link StoreSettings#indexDimensions()}.
      */
     static List<String> setTerms(Proxy p, StoreSettings index) {
         List<String> dims = index.indexDimensions();
         List<String> out = new ArrayList<>(4 + dims.size());
+        String protocol = p.protocol().wireName();
         out.add(term("u:" + p.upstream()));
-        out.add(term("p:" + p.protocol().wireName()));
+        out.add(term("p:" + protocol));
         for (String d : dims) {
             String v = p.labels().values().get(d);
             if (v != null) {
@@ -78,9 +81,21 @@ final class ProxyCodec {
         for (Map<String, String> combo : combinations(p, dims, 2)) {
             out.add(term(compositeItem(combo)));
         }
+        List<Map<String, String>> some = combinations(p, dims, 1);
         if (index.indexProtocol()) {
-            for (Map<String, String> combo : combinations(p, dims, 1)) {
-                out.add(term(compositeItem(p.protocol().wireName(), combo)));
+            for (Map<String, String> combo : some) {
+                out.add(term(compositeItem(null, protocol, combo)));
+            }
+        }
+        if (index.indexUpstream()) {
+            if (index.indexProtocol()) {
+                out.add(term(compositeItem(p.upstream(), protocol, Map.of())));
+            }
+            for (Map<String, String> combo : some) {
+                out.add(term(compositeItem(p.upstream(), null, combo)));
+                if (index.indexProtocol()) {
+                    out.add(term(compositeItem(p.upstream(), protocol, combo)));
+                }
             }
         }
         return out;
@@ -89,9 +104,9 @@ final class ProxyCodec {
     /**
      * The set term a filter is exactly ({@link #setTerms}), or empty when no one set holds just its
      * matches: only an upstream, only a protocol, only declared labels (one: its label's set; two or
-     * more: their composite), or such labels and a protocol (their combination with it, when
-     * {@link StoreSettings#indexProtocol()}). No filter: empty too (the unfiltered path pops the
-     * available set).
+     * more: their composite), or such labels, a protocol and an upstream, two or more of them, whose
+     * combination is indexed ({@link StoreSettings#indexProtocol()}, {@link StoreSettings#indexUpstream()}).
+     * No filter: empty too (the unfiltered path pops the available set).
      */
     static Optional<String> setTermFor(
             Optional<String> upstream, Optional<String> protocol, Map<String, String> labels, StoreSettings index) {
@@ -101,30 +116,36 @@ final class ProxyCodec {
 
     /**
      * The set terms whose sets all hold a proxy exactly when it matches the filter, the narrowest
-     * first (the set to pop): the labels' term (one declared label, or the composite of two or more;
-     * with a protocol, their combination with it when {@link StoreSettings#indexProtocol()}), then the
-     * upstream's, then the protocol's (unless it was in the first). Empty when a label is not a
-     * declared dimension (no set holds it) or there is no filter.
+     * first (the set to pop): the labels' term (one declared label, or the composite of two or more),
+     * combined with the upstream and the protocol where such combinations are indexed
+     * ({@link StoreSettings#indexUpstream()}, {@link StoreSettings#indexProtocol()}), then the
+     * upstream's, then the protocol's (unless in the first). Empty when a label is not a declared
+     * dimension (no set holds it) or there is no filter.
      */
     static List<String> setTermsFor(
             Optional<String> upstream, Optional<String> protocol, Map<String, String> labels, StoreSettings index) {
-        List<String> out = new ArrayList<>(3);
-        boolean combined = index.indexProtocol() && !labels.isEmpty() && protocol.isPresent();
-        if (!labels.isEmpty()) {
-            if (compositeSize(labels, index.indexDimensions()) != labels.size()) {
-                return List.of(); // a label outside the declared dimensions: no set
-            }
-            if (combined) {
-                out.add(term(compositeItem(protocol.get(), new TreeMap<>(labels))));
-            } else if (labels.size() == 1) {
-                Map.Entry<String, String> l = labels.entrySet().iterator().next();
-                out.add(term(labelItem(l.getKey(), l.getValue())));
-            } else {
-                out.add(term(compositeItem(new TreeMap<>(labels))));
-            }
+        if (!labels.isEmpty() && compositeSize(labels, index.indexDimensions()) != labels.size()) {
+            return List.of(); // a label outside the declared dimensions: no set
         }
-        upstream.ifPresent(u -> out.add(term("u:" + u)));
-        if (!combined) {
+        boolean protocolIndexed = protocol.isPresent() && index.indexProtocol();
+        boolean withUpstream = upstream.isPresent() && index.indexUpstream() && (!labels.isEmpty() || protocolIndexed);
+        boolean withProtocol = protocolIndexed && (!labels.isEmpty() || withUpstream);
+        List<String> out = new ArrayList<>(3);
+        if (withUpstream || withProtocol) {
+            out.add(term(compositeItem(
+                    withUpstream ? upstream.get() : null,
+                    withProtocol ? protocol.get() : null,
+                    new TreeMap<>(labels))));
+        } else if (labels.size() == 1) {
+            Map.Entry<String, String> l = labels.entrySet().iterator().next();
+            out.add(term(labelItem(l.getKey(), l.getValue())));
+        } else if (!labels.isEmpty()) {
+            out.add(term(compositeItem(new TreeMap<>(labels))));
+        }
+        if (!withUpstream) {
+            upstream.ifPresent(u -> out.add(term("u:" + u)));
+        }
+        if (!withProtocol) {
             protocol.ifPresent(p -> out.add(term("p:" + p)));
         }
         return out;
@@ -267,14 +288,20 @@ final class ProxyCodec {
     }
 
     /**
-     * The set item of these labels (one or more, in key order) with a protocol: {@code c:}, the
-     * protocol's item {@code p:<protocol>} length-prefixed, then the labels as in
-     * {@link #compositeItem(Map)} (a label item starts {@code l:}, so no name is both). A set term
-     * only: the index (T i) has no such members, its ranges serve the general script.
+     * The set item of these labels (none or more, in key order) with an upstream, a protocol or both
+     * (null: not part of it): {@code c:}, the upstream's item {@code u:<upstream>} length-prefixed,
+     * the protocol's item {@code p:<protocol>} length-prefixed, then the labels as in
+     * {@link #compositeItem(Map)} (a label item starts {@code l:}, so no name is two combinations). A
+     * set term only: the index (T i) has no such members, its ranges serve the general script.
      */
-    static String compositeItem(String protocol, Map<String, String> labels) {
-        StringBuilder sb = new StringBuilder(80).append("c:");
-        item(sb, "p:" + protocol);
+    static String compositeItem(String upstream, String protocol, Map<String, String> labels) {
+        StringBuilder sb = new StringBuilder(96).append("c:");
+        if (upstream != null) {
+            item(sb, "u:" + upstream);
+        }
+        if (protocol != null) {
+            item(sb, "p:" + protocol);
+        }
         labels.forEach((k, v) -> item(sb, labelItem(k, v)));
         return sb.toString();
     }

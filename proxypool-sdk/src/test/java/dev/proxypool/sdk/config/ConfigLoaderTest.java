@@ -185,6 +185,7 @@ class ConfigLoaderTest {
                 "repeated index dimension | 'store: { index: { dimensions: [country, country] } }' | store.index.dimensions",
                 "index dimension not a label key | 'store: { index: { dimensions: [\"a=b\"] } }' | store.index.dimensions",
                 "index protocol not a boolean | 'store: { index: { protocol: sometimes } }' | store.index.protocol",
+                "index upstream not a boolean | 'store: { index: { upstream: often } }' | store.index.upstream",
                 "unknown strategy | 'routings: [{ name: r, strategy: fastest }]' | routings[r].strategy",
                 "missing upstream | 'routings: [{ name: r, upstreams: [nope] }]' | routings[r].upstreams[0]",
                 "bad duration | 'routings: [{ name: r, minRemainingTtl: soon }]' | routings[r].minRemainingTtl",
@@ -271,6 +272,20 @@ class ConfigLoaderTest {
                 .store();
         assertFalse(off.indexProtocol());
         assertEquals(List.of("country"), off.indexDimensions(), "set together, neither lost");
+    }
+
+    @Test
+    void storeIndexUpstreamDefaultsToFalse() throws IOException {
+        assertFalse(ConfigLoader.load(write("store: { type: memory }\n"), Map.of())
+                .store()
+                .indexUpstream());
+        ProxyPoolConfig.Store on = ConfigLoader.load(
+                        write("store: { index: { dimensions: [country], protocol: false, upstream: true } }\n"),
+                        Map.of())
+                .store();
+        assertTrue(on.indexUpstream());
+        assertFalse(on.indexProtocol(), "set together, none lost");
+        assertEquals(List.of("country"), on.indexDimensions());
     }
 
     @Test

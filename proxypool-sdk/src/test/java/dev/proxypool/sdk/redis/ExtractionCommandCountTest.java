@@ -329,9 +329,93 @@ class ExtractionCommandCountTest {
     }
 
     @Test
+    void withTheUpstreamCombinationsAnUpstreamWithTheLabelsPopsTheirCombinationsSet() {
+        // store.index.upstream: true: one upstream's proxies of a country and type (or of a protocol)
+        // are a set of their own, so a match costs what the labels alone cost, however few of the
+        // labels' proxies the upstream has; a pool of its own on the same server
+        StoreSettings settings = StoreSettings.builder().indexUpstream(true).build();
+        String prefix = "ppcountup:";
+        RedisKeys pool = new RedisKeys(prefix);
+        try (RedisPoolStore up = RedisPoolStore.connect(
+                        new RedisStoreConfig(
+                                "127.0.0.1",
+                                server.port(),
+                                "",
+                                "",
+                                0,
+                                prefix,
+                                Duration.ofSeconds(2),
+                                Duration.ofSeconds(10),
+                                4),
+                        settings);
+                RedisClient c = RedisClient.builder()
+                        .hostAndPort("127.0.0.1", server.port())
+                        .build()) {
+            List<Proxy> proxies = new ArrayList<>();
+            for (int n = 0; n < 400; n++) {
+                proxies.add(ProxyFixtures.builder(n)
+                        .upstream(n % 8 == 0 ? "vendor-a" : "vendor-b") // vendor-a: 1 in 8
+                        .labels(Labels.of(
+                                "country",
+                                COUNTRIES[n / 8 % 4],
+                                "type",
+                                n / 32 % 2 == 0 ? "residential" : "datacenter"))
+                        .expiresAt(NOW.plus(Duration.ofHours(1)).plusSeconds(n))
+                        .build());
+            }
+            assertEquals(400, up.upsert(proxies, NOW).added());
+            Set<String> ids = new HashSet<>();
+            for (int i = 0; i < 8; i++) {
+                ExtractionRequest request = ExtractionRequest.builder(1)
+                        .filter(ExtractionFilter.builder()
+                                .upstream("vendor-a")
+                                .country(COUNTRIES[i % 4])
+                                .label("type", i / 4 == 0 ? "residential" : "datacenter")
+                                .build())
+                        .build();
+                assertEquals(
+                        TWO_LABEL_COMMANDS,
+                        commandsOfOneExtraction(up, pool, settings, request, ids),
+                        "vendor-a's proxies of one country and type: their own set");
+                ExtractionRequest withProtocol = ExtractionRequest.builder(1)
+                        .filter(ExtractionFilter.builder()
+                                .upstream("vendor-a")
+                                .protocol(Protocol.HTTP)
+                                .build())
+                        .build();
+                assertEquals(
+                        TWO_LABEL_COMMANDS,
+                        commandsOfOneExtraction(up, pool, settings, withProtocol, ids),
+                        "vendor-a's http proxies: their own set");
+            }
+            Set<String> vendorA = new HashSet<>();
+            proxies.stream().filter(p -> p.upstream().equals("vendor-a")).forEach(p -> vendorA.add(p.id()));
+            assertEquals(16, ids.size());
+            assertTrue(vendorA.containsAll(ids), "every one of vendor-a: " + ids);
+            RedisPoolStore.FastCall none = fastCallOf(
+                    pool,
+                    settings,
+                    ExtractionRequest.builder(1)
+                            .filter(twoLabels(0).upstream("no-such-upstream").build())
+                            .build());
+            c.sendCommand(Command.CONFIG, "RESETSTAT");
+            assertEquals(
+                    List.of(0L),
+                    c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), none.keys(), none.args()),
+                    "no proxy of that upstream: its combination's set is empty, extract.lua decides");
+            assertEquals(Map.of("spop", 1L), commandStats(c.info("commandstats")), "one pop of an empty set");
+            assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), prefix));
+            for (String key : c.keys("{" + prefix + "*")) { // this pool's keys only: the class's pool stays
+                c.del(key);
+            }
+        }
+    }
+
+    @Test
     void anUpstreamWithTheLabelsIsTestedOnEachCandidate() {
-        // no set combines an upstream with labels: the labels' set is popped and the upstream tested
-        // on each candidate's T f item, read before the candidate is taken
+        // without store.index.upstream (the default) no set combines an upstream with labels: the
+        // labels' set is popped and the upstream tested on each candidate's T f item, read before the
+        // candidate is taken
         try (RedisClient c =
                 RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
             store.purgeExpired(NOW); // the set's stale members (ids other tests extracted) collected
@@ -359,7 +443,12 @@ class ExtractionCommandCountTest {
     }
 
     private static RedisPoolStore.FastCall fastCallOf(ExtractionRequest request) {
-        return RedisPoolStore.fastCall(keys, request, NOW, StoreSettings.DEFAULTS, 1, "0", request.gatewayReserve())
+        return fastCallOf(keys, StoreSettings.DEFAULTS, request);
+    }
+
+    private static RedisPoolStore.FastCall fastCallOf(
+            RedisKeys pool, StoreSettings settings, ExtractionRequest request) {
+        return RedisPoolStore.fastCall(pool, request, NOW, settings, 1, "0", request.gatewayReserve())
                 .orElseThrow();
     }
 
@@ -388,8 +477,14 @@ class ExtractionCommandCountTest {
      * commands it ran by name.
      */
     private static Map<String, Long> commandsOfOneExtraction(ExtractionRequest request, Set<String> ids) {
-        RedisPoolStore.FastCall fast = fastCallOf(request);
-        store.purgeExpired(NOW); // the sets' stale members (ids extracted before) collected
+        return commandsOfOneExtraction(store, keys, StoreSettings.DEFAULTS, request, ids);
+    }
+
+    /** As {@link #commandsOfOneExtraction(ExtractionRequest, Set)} on the pool of {@code on}. */
+    private static Map<String, Long> commandsOfOneExtraction(
+            RedisPoolStore on, RedisKeys pool, StoreSettings settings, ExtractionRequest request, Set<String> ids) {
+        RedisPoolStore.FastCall fast = fastCallOf(pool, settings, request);
+        on.purgeExpired(NOW); // the sets' stale members (ids extracted before) collected
         try (RedisClient c =
                 RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
             c.sendCommand(Command.CONFIG, "RESETSTAT");

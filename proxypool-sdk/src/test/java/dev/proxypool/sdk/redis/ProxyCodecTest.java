@@ -161,7 +161,8 @@ class ProxyCodecTest {
         assertEquals(Optional.empty(), ProxyCodec.setTermFor(Optional.empty(), Optional.empty(), Map.of(), dims));
         // labels with a protocol: their combination with it
         assertEquals(
-                Optional.of(ProxyCodec.term(ProxyCodec.compositeItem("http", new TreeMap<>(Map.of("country", "US"))))),
+                Optional.of(ProxyCodec.term(
+                        ProxyCodec.compositeItem(null, "http", new TreeMap<>(Map.of("country", "US"))))),
                 ProxyCodec.setTermFor(Optional.empty(), Optional.of("http"), Map.of("country", "US"), dims));
         assertEquals(
                 Optional.of(ProxyCodec.term("c:8:p:socks5" + "14:l:7:country=US" + "11:l:4:type=dc")),
@@ -172,7 +173,7 @@ class ProxyCodecTest {
         assertEquals(
                 List.of(
                         ProxyCodec.term(ProxyCodec.compositeItem(
-                                "socks5", new TreeMap<>(Map.of("country", "US", "type", "dc")))),
+                                null, "socks5", new TreeMap<>(Map.of("country", "US", "type", "dc")))),
                         ProxyCodec.term("u:up")),
                 ProxyCodec.setTermsFor(
                         Optional.of("up"), Optional.of("socks5"), Map.of("type", "dc", "country", "US"), dims));
@@ -225,9 +226,71 @@ class ProxyCodecTest {
                 ProxyCodec.setTermsFor(Optional.of("up"), Optional.of("http"), Map.of("country", "US"), plain));
     }
 
+    @Test
+    void withTheUpstreamCombinationsAnUpstreamBesideLabelsOrAProtocolIsOneSet() {
+        // store.index.upstream: true
+        StoreSettings withUpstream = StoreSettings.builder()
+                .indexDimensions(List.of("country", "type"))
+                .indexUpstream(true)
+                .build();
+        Proxy p = ProxyFixtures.builder(1, Protocol.SOCKS5)
+                .upstream("up")
+                .labels(Labels.of("country", "US", "type", "dc"))
+                .build();
+        List<String> terms = ProxyCodec.setTerms(p, withUpstream);
+        List<String> without = ProxyCodec.setTerms(
+                p, withUpstream.toBuilder().indexUpstream(false).build());
+        assertEquals(without, terms.subList(0, without.size()), "the same terms first");
+        assertEquals(
+                List.of(
+                                "c:4:u:up8:p:socks5",
+                                "c:4:u:up14:l:7:country=US",
+                                "c:4:u:up8:p:socks514:l:7:country=US",
+                                "c:4:u:up11:l:4:type=dc",
+                                "c:4:u:up8:p:socks511:l:4:type=dc",
+                                "c:4:u:up14:l:7:country=US11:l:4:type=dc",
+                                "c:4:u:up8:p:socks514:l:7:country=US11:l:4:type=dc")
+                        .stream()
+                        .map(ProxyCodec::term)
+                        .toList(),
+                terms.subList(without.size(), terms.size()),
+                "then the upstream with the protocol, with each combination of the labels, and with both");
+        assertEquals(
+                List.of(ProxyCodec.term("c:4:u:up14:l:7:country=US")),
+                ProxyCodec.setTermsFor(Optional.of("up"), Optional.empty(), Map.of("country", "US"), withUpstream));
+        assertEquals(
+                List.of(ProxyCodec.term("c:4:u:up8:p:socks514:l:7:country=US11:l:4:type=dc")),
+                ProxyCodec.setTermsFor(
+                        Optional.of("up"), Optional.of("socks5"), Map.of("type", "dc", "country", "US"), withUpstream),
+                "the upstream, the protocol, then the labels in key order");
+        assertEquals(
+                List.of(ProxyCodec.term("c:4:u:up8:p:socks5")),
+                ProxyCodec.setTermsFor(Optional.of("up"), Optional.of("socks5"), Map.of(), withUpstream));
+        assertEquals(
+                List.of(ProxyCodec.term("u:up")),
+                ProxyCodec.setTermsFor(Optional.of("up"), Optional.empty(), Map.of(), withUpstream),
+                "an upstream alone: its own set");
+        assertEquals(
+                List.of(),
+                ProxyCodec.setTermsFor(Optional.of("up"), Optional.empty(), Map.of("isp", "x"), withUpstream),
+                "a label outside the declared dimensions: no set");
+        // with the protocol's combinations off, the upstream's with the labels stay, the protocol is tested
+        StoreSettings noProtocol = withUpstream.toBuilder().indexProtocol(false).build();
+        assertEquals(
+                List.of(ProxyCodec.term("c:4:u:up14:l:7:country=US"), ProxyCodec.term("p:socks5")),
+                ProxyCodec.setTermsFor(Optional.of("up"), Optional.of("socks5"), Map.of("country", "US"), noProtocol));
+        assertEquals(
+                List.of(ProxyCodec.term("u:up"), ProxyCodec.term("p:socks5")),
+                ProxyCodec.setTermsFor(Optional.of("up"), Optional.of("socks5"), Map.of(), noProtocol));
+        assertEquals(
+                without.size(),
+                ProxyCodec.setTerms(p, noProtocol).size(),
+                "no protocol combinations (3 fewer), the upstream's with the labels (3 more)");
+    }
+
     /** The set item of {@code labels} with the fixture's protocol. */
     private static String withProtocol(Map<String, String> labels) {
         return ProxyCodec.compositeItem(
-                ProxyFixtures.builder(1).build().protocol().wireName(), new TreeMap<>(labels));
+                null, ProxyFixtures.builder(1).build().protocol().wireName(), new TreeMap<>(labels));
     }
 }

@@ -479,6 +479,65 @@ class RedisPoolStoreTest {
         assertEquals(40, seen.size(), "none lost");
     }
 
+    @Test
+    void turningTheUpstreamSetsOnIndexesAProxyAtItsNextPublishAndFindsTheRestMeanwhile() {
+        RedisPoolStore before = open();
+        List<Proxy> pool = new ArrayList<>();
+        for (int n = 0; n < 40; n++) {
+            pool.add(ProxyFixtures.builder(n)
+                    .upstream(n % 2 == 0 ? "vendor-a" : "vendor-b")
+                    .labels(Labels.of("country", n % 4 < 2 ? "US" : "DE", "type", "dc"))
+                    .build());
+        }
+        before.upsert(pool, NOW);
+        // the same pool, another process configured with store.index.upstream: true
+        StoreSettings withUpstream = StoreSettings.builder().indexUpstream(true).build();
+        RedisPoolStore after = RedisPoolStore.connect(TestRedis.config(before.keyPrefix()), withUpstream);
+        opened.add(after);
+        Set<String> seen = new java.util.HashSet<>();
+        Map<String, Proxy> byId = new java.util.HashMap<>();
+        pool.forEach(p -> byId.put(p.id(), p));
+        // before any publish of the new version: no upstream set has a member yet, the general script
+        // finds vendor-a's US proxies (one of each upstream and country taken here)
+        for (String upstream : List.of("vendor-a", "vendor-b")) {
+            for (String country : List.of("US", "DE")) {
+                Set<String> got = extractedIds(after.extract(oneOf(upstream, country), NOW));
+                assertEquals(1, got.size(), upstream + " " + country + " before the publish");
+                assertTrue(seen.addAll(got), "handed out twice: " + got);
+            }
+        }
+        assertEquals(36, after.upsert(pool, NOW).refreshed(), "the 4 extracted ones stay tombstoned");
+        after.purgeExpired(NOW);
+        List<Proxy> left = pool.stream().filter(p -> !seen.contains(p.id())).toList();
+        assertSetsAreThoseOf(after, left, withUpstream, "the upstream's combinations joined at the publish");
+        assertEquals(List.of(), LayoutAudit.problems(TestRedis.HOST, TestRedis.PORT, after.keyPrefix()));
+        for (String upstream : List.of("vendor-a", "vendor-b")) {
+            for (String country : List.of("US", "DE")) {
+                for (int i = 0; i < 9; i++) {
+                    Set<String> got = extractedIds(after.extract(oneOf(upstream, country), NOW));
+                    assertEquals(1, got.size(), upstream + " " + country + " " + i);
+                    Proxy p = byId.get(got.iterator().next());
+                    assertEquals(upstream, p.upstream());
+                    assertEquals(country, p.labels().get("country"));
+                    assertTrue(seen.addAll(got), "handed out twice: " + got);
+                }
+                assertEquals(Set.of(), extractedIds(after.extract(oneOf(upstream, country), NOW)), "drained");
+            }
+        }
+        assertEquals(40, seen.size(), "none lost");
+    }
+
+    /** One proxy of {@code upstream} in {@code country}, of type dc. */
+    private static ExtractionRequest oneOf(String upstream, String country) {
+        return ExtractionRequest.builder(1)
+                .filter(ExtractionFilter.builder()
+                        .upstream(upstream)
+                        .country(country)
+                        .label("type", "dc")
+                        .build())
+                .build();
+    }
+
     /** The pool of {@code store} has exactly the sets of the set terms of {@code pool} under {@code index}. */
     private static void assertSetsAreThoseOf(RedisPoolStore store, List<Proxy> pool, StoreSettings index, String why) {
         try (RedisClient c = RedisClient.builder()
@@ -512,7 +571,7 @@ class RedisPoolStoreTest {
         }
         s.upsert(pool, NOW);
         String set = new RedisKeys(s.keyPrefix())
-                .set(ProxyCodec.term(ProxyCodec.compositeItem("socks5", new TreeMap<>(Map.of("country", "US")))));
+                .set(ProxyCodec.term(ProxyCodec.compositeItem(null, "socks5", new TreeMap<>(Map.of("country", "US")))));
         try (RedisClient c = RedisClient.builder()
                 .hostAndPort(TestRedis.HOST, TestRedis.PORT)
                 .build()) {
