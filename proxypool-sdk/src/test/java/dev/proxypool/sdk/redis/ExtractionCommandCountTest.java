@@ -61,18 +61,7 @@ class ExtractionCommandCountTest {
     static void load() {
         server = PrivateRedisServer.start();
         String prefix = "ppcount:";
-        store = RedisPoolStore.connect(
-                new RedisStoreConfig(
-                        "127.0.0.1",
-                        server.port(),
-                        "",
-                        "",
-                        0,
-                        prefix,
-                        Duration.ofSeconds(2),
-                        Duration.ofSeconds(10),
-                        4),
-                StoreSettings.DEFAULTS);
+        store = connect(prefix, StoreSettings.DEFAULTS);
         keys = new RedisKeys(prefix);
         List<Proxy> proxies = new ArrayList<>();
         for (int n = 0; n < POOL; n++) {
@@ -86,6 +75,22 @@ class ExtractionCommandCountTest {
                 proxies.clear();
             }
         }
+    }
+
+    /** A store on the private server under {@code prefix}. */
+    private static RedisPoolStore connect(String prefix, StoreSettings settings) {
+        return RedisPoolStore.connect(
+                new RedisStoreConfig(
+                        "127.0.0.1",
+                        server.port(),
+                        "",
+                        "",
+                        0,
+                        prefix,
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(10),
+                        4),
+                settings);
     }
 
     @AfterAll
@@ -336,18 +341,7 @@ class ExtractionCommandCountTest {
         StoreSettings settings = StoreSettings.builder().indexUpstream(true).build();
         String prefix = "ppcountup:";
         RedisKeys pool = new RedisKeys(prefix);
-        try (RedisPoolStore up = RedisPoolStore.connect(
-                        new RedisStoreConfig(
-                                "127.0.0.1",
-                                server.port(),
-                                "",
-                                "",
-                                0,
-                                prefix,
-                                Duration.ofSeconds(2),
-                                Duration.ofSeconds(10),
-                                4),
-                        settings);
+        try (RedisPoolStore up = connect(prefix, settings);
                 RedisClient c = RedisClient.builder()
                         .hostAndPort("127.0.0.1", server.port())
                         .build()) {
