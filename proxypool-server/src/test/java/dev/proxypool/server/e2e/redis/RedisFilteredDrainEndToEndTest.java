@@ -41,13 +41,13 @@ import org.junit.jupiter.api.io.TempDir;
  * protocol: sets that share proxies, so each extraction leaves stale members in the others), a random
  * count and a random fulfilment, until every filter is empty. Every proxy is handed out once, none
  * twice, each matches its call's filter, an allOrNothing shortfall hands out nothing, and the count
- * is exact: the pool ends empty.
+ * is exact: the pool ends empty. The same with {@code store.index.upstream} on a pool of two
+ * upstreams, half the calls naming one of them beside the labels or the protocol, so the upstream's
+ * combination sets and the labels' sets share proxies too.
  */
 @Tag("slow")
 class RedisFilteredDrainEndToEndTest {
 
-    private static final int PROXIES = 50_000;
-    private static final int CLIENTS = 32;
     private static final String[] COUNTRIES = {"US", "DE", "FR", "JP", "GB"};
     private static final String[] TYPES = {"residential", "datacenter"};
     private static final String[] PROTOCOLS = {"http", "socks5"};
@@ -57,39 +57,58 @@ class RedisFilteredDrainEndToEndTest {
 
     @Test
     void thirtyTwoFilteredClientsDrainFiftyThousandProxiesEachHandedOutOnce() throws Exception {
+        drain(50_000, 32, new String[] {RedisE2e.UPSTREAM}, StoreSettings.DEFAULTS);
+    }
+
+    @Test
+    void withTheUpstreamSetsClientsNamingAnUpstreamDrainTwentyThousandProxiesEachHandedOutOnce() throws Exception {
+        drain(
+                20_000,
+                16,
+                new String[] {RedisE2e.UPSTREAM, "e2e-b"},
+                StoreSettings.builder().indexUpstream(true).build());
+    }
+
+    /**
+     * Seeds {@code proxies} over {@code upstreams} (each country, type and protocol in each), serves
+     * them from a Redis store with {@code settings}, and has {@code clients} HTTP clients drain them
+     * with random filters (with two or more upstreams, half the calls name one); asserts every proxy
+     * handed out once, each matching its filter, and the pool empty.
+     */
+    private void drain(int proxies, int clients, String[] upstreams, StoreSettings settings) throws Exception {
         String prefix = RedisE2e.randomPrefix();
         Instant now = Clocks.wall().instant();
-        List<Proxy> seeded = new ArrayList<>(PROXIES);
+        List<Proxy> seeded = new ArrayList<>(proxies);
         Map<String, String> combo = new HashMap<>();
-        for (int i = 0; i < PROXIES; i++) {
+        for (int i = 0; i < proxies; i++) {
             String country = COUNTRIES[i % COUNTRIES.length];
             String type = TYPES[(i / COUNTRIES.length) % TYPES.length];
+            String upstream = upstreams[(i / (COUNTRIES.length * TYPES.length)) % upstreams.length];
             Protocol protocol = i % 3 == 0 ? Protocol.SOCKS5 : Protocol.HTTP;
             Proxy p = Proxy.builder(
                             new ProxyKey(protocol, "10.89." + (i >> 8) + "." + (i & 0xFF), 8000, CredentialRef.NONE))
                     .provider("e2e")
-                    .upstream(RedisE2e.UPSTREAM)
+                    .upstream(upstream)
                     .labels(Labels.of("country", country, "type", type))
                     .expiresAt(now.plus(Duration.ofDays(1)))
                     .build();
             seeded.add(p);
-            combo.put(p.id(), country + "/" + type + "/" + protocol.wireName());
+            combo.put(p.id(), upstream + "/" + country + "/" + type + "/" + protocol.wireName());
         }
         try (RedisPoolStore store = RedisPoolStore.connect(
-                        RedisStoreConfig.DEFAULTS.withKeyPrefix(prefix).withMaxConnections(48),
-                        StoreSettings.DEFAULTS);
+                        RedisStoreConfig.DEFAULTS.withKeyPrefix(prefix).withMaxConnections(48), settings);
                 ProxyPoolServer server = ProxyPoolServer.builder(RedisE2e.config(dir, 0))
                         .pool(b -> b.store(store).proxies(seeded))
                         .start()) {
-            assertEquals(PROXIES, store.available(RedisE2e.UPSTREAM));
+            assertEquals(proxies, available(store, upstreams));
             URI uri = RedisE2e.extractions(server.apiPort());
             Queue<String> handedOut = new ConcurrentLinkedQueue<>();
             Queue<String> problems = new ConcurrentLinkedQueue<>();
             CountDownLatch go = new CountDownLatch(1);
-            List<Thread> clients = new ArrayList<>();
-            for (int c = 0; c < CLIENTS; c++) {
+            List<Thread> threads = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
                 int seed = c;
-                clients.add(Thread.ofPlatform().name("client-" + c).start(() -> {
+                threads.add(Thread.ofPlatform().name("client-" + c).start(() -> {
                     SplittableRandom random = new SplittableRandom(seed);
                     Set<String> empty = new HashSet<>(); // filters this client found drained
                     try (HttpClient http = HttpClient.newBuilder()
@@ -97,18 +116,20 @@ class RedisFilteredDrainEndToEndTest {
                             .build()) {
                         go.await();
                         for (int i = 0; i < 30_000 && !drained(empty); i++) {
+                            String upstream = upstreams.length > 1 && random.nextBoolean()
+                                    ? upstreams[random.nextInt(upstreams.length)]
+                                    : null;
                             String country = COUNTRIES[random.nextInt(COUNTRIES.length)];
                             int kind = random.nextInt(3); // 0: no protocol, 1: all three, 2: no type
                             String type = kind == 2 ? null : TYPES[random.nextInt(TYPES.length)];
                             String protocol = kind == 0 ? null : PROTOCOLS[random.nextInt(PROTOCOLS.length)];
-                            String want = country + "/" + (type == null ? "*" : type) + "/"
-                                    + (protocol == null ? "*" : protocol);
+                            String want = any(upstream) + "/" + country + "/" + any(type) + "/" + any(protocol);
                             if (empty.contains(want)) {
                                 continue;
                             }
                             int count = 1 + random.nextInt(20);
                             boolean all = random.nextInt(4) == 0;
-                            HttpResponse<String> r = extract(http, uri, count, all, country, type, protocol);
+                            HttpResponse<String> r = extract(http, uri, count, all, upstream, country, type, protocol);
                             if (r.statusCode() == 409 && all && r.body().contains("insufficient_proxies")) {
                                 continue; // short: nothing handed out
                             }
@@ -141,7 +162,7 @@ class RedisFilteredDrainEndToEndTest {
                 }));
             }
             go.countDown();
-            for (Thread t : clients) {
+            for (Thread t : threads) {
                 t.join(300_000);
             }
 
@@ -149,19 +170,36 @@ class RedisFilteredDrainEndToEndTest {
             List<String> all = new ArrayList<>(handedOut);
             Set<String> unique = new HashSet<>(all);
             assertEquals(all.size(), unique.size(), "a proxy was handed out twice");
-            assertEquals(PROXIES, unique.size(), "every proxy handed out once");
+            assertEquals(proxies, unique.size(), "every proxy handed out once");
             assertTrue(combo.keySet().containsAll(unique), "only seeded proxies are handed out");
-            assertEquals(0, store.available(RedisE2e.UPSTREAM), "the pool is drained: the count is exact");
+            assertEquals(0, available(store, upstreams), "the pool is drained: the count is exact");
         } finally {
             RedisE2e.deleteKeys(6379, prefix);
         }
     }
 
-    /** Whether every (country, type) filter without a protocol was found drained: then the pool is empty. */
+    /** The available proxies of the pool over {@code upstreams}. */
+    private static int available(RedisPoolStore store, String[] upstreams) {
+        int n = 0;
+        for (String u : upstreams) {
+            n += store.available(u);
+        }
+        return n;
+    }
+
+    /** A filter's part, {@code *} when it has none. */
+    private static String any(String part) {
+        return part == null ? "*" : part;
+    }
+
+    /**
+     * Whether every (country, type) filter without an upstream or a protocol was found drained: then
+     * the pool is empty.
+     */
     private static boolean drained(Set<String> empty) {
         for (String country : COUNTRIES) {
             for (String type : TYPES) {
-                if (!empty.contains(country + "/" + type + "/*")) {
+                if (!empty.contains("*/" + country + "/" + type + "/*")) {
                     return false;
                 }
             }
@@ -169,14 +207,14 @@ class RedisFilteredDrainEndToEndTest {
         return true;
     }
 
-    /** Whether a proxy's "country/type/protocol" matches a filter's, where {@code *} is any. */
+    /** Whether a proxy's "upstream/country/type/protocol" matches a filter's, where {@code *} is any. */
     private static boolean matches(String want, String got) {
         if (got == null) {
             return false;
         }
         String[] w = want.split("/");
         String[] g = got.split("/");
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 4; i++) {
             if (!w[i].equals("*") && !w[i].equals(g[i])) {
                 return false;
             }
@@ -185,10 +223,18 @@ class RedisFilteredDrainEndToEndTest {
     }
 
     private static HttpResponse<String> extract(
-            HttpClient http, URI uri, int count, boolean allOrNothing, String country, String type, String protocol)
+            HttpClient http,
+            URI uri,
+            int count,
+            boolean allOrNothing,
+            String upstream,
+            String country,
+            String type,
+            String protocol)
             throws Exception {
         String body = "{\"count\": " + count + ", \"fulfillment\": \"" + (allOrNothing ? "allOrNothing" : "partial")
                 + "\", \"filter\": {\"country\": \"" + country + "\""
+                + (upstream == null ? "" : ", \"upstream\": \"" + upstream + "\"")
                 + (protocol == null ? "" : ", \"protocol\": \"" + protocol + "\"")
                 + (type == null ? "" : ", \"labels\": {\"type\": \"" + type + "\"}")
                 + "}}";
