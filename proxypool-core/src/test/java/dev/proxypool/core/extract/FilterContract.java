@@ -160,7 +160,12 @@ public interface FilterContract extends StoreUnderTest {
 
     /** A fresh store holding {@code ps}. */
     private PoolStore holding(List<Proxy> ps) {
-        PoolStore s = newStore(StoreSettings.DEFAULTS);
+        return holding(ps, StoreSettings.DEFAULTS);
+    }
+
+    /** A fresh store with {@code settings} holding {@code ps}. */
+    private PoolStore holding(List<Proxy> ps, StoreSettings settings) {
+        PoolStore s = newStore(settings);
         s.upsert(ps, now());
         return s;
     }
@@ -192,10 +197,25 @@ public interface FilterContract extends StoreUnderTest {
     default void filtersSelectExactlyTheMatchingProxiesOneAtATime() {
         // count=1 calls, the common ones: a store may serve them another way than a batch (the Redis
         // store pops one set and tests the filter's other terms on each candidate)
+        assertAll(oneAtATime(StoreSettings.DEFAULTS));
+    }
+
+    @Test
+    default void withTheUpstreamCombinationsIndexedFiltersStillSelectExactlyTheirMatches() {
+        // store.index.upstream: an upstream beside labels or a protocol is a set of its own; one at a
+        // time and in a batch of their count, every row finds exactly its matches, each once
+        StoreSettings withUpstream = StoreSettings.builder().indexUpstream(true).build();
+        List<Executable> checks = oneAtATime(withUpstream);
+        checks.addAll(inABatchOfTheirCount(withUpstream));
+        assertAll(checks);
+    }
+
+    /** The checks of count=1 extractions of each row until none is left, on stores with {@code settings}. */
+    private List<Executable> oneAtATime(StoreSettings settings) {
         List<Proxy> ps = sevenProxies();
         List<Executable> checks = new ArrayList<>();
         for (Row row : rows()) {
-            PoolStore s = holding(ps);
+            PoolStore s = holding(ps, settings);
             List<String> got = new ArrayList<>();
             for (int i = 0; i <= ps.size(); i++) {
                 Set<String> one = extractedIds(s.extract(
@@ -211,20 +231,25 @@ public interface FilterContract extends StoreUnderTest {
             int left = ps.size() - want.size();
             checks.add(() -> assertEquals(left, totalAvailable(s), row.name() + ": left in the pool"));
         }
-        assertAll(checks);
+        return checks;
     }
 
     @Test
     default void filtersSelectExactlyTheMatchingProxiesInABatchOfTheirCount() {
         // allOrNothing of exactly the matches: a batch a store can serve from one set (the Redis store
         // pops the narrowest and tests the filter's other terms on each candidate) and then nothing more
+        assertAll(inABatchOfTheirCount(StoreSettings.DEFAULTS));
+    }
+
+    /** The checks of an allOrNothing batch of each row's match count, then one more, on stores with {@code settings}. */
+    private List<Executable> inABatchOfTheirCount(StoreSettings settings) {
         List<Proxy> ps = sevenProxies();
         List<Executable> checks = new ArrayList<>();
         for (Row row : rows()) {
             if (row.expected().size() < 2) {
                 continue;
             }
-            PoolStore s = holding(ps);
+            PoolStore s = holding(ps, settings);
             Set<String> want = wanted(row, ps);
             Set<String> got = extractedIds(s.extract(
                     ExtractionRequest.builder(want.size())
@@ -243,7 +268,7 @@ public interface FilterContract extends StoreUnderTest {
             int left = ps.size() - want.size();
             checks.add(() -> assertEquals(left, totalAvailable(s), row.name() + ": left in the pool"));
         }
-        assertAll(checks);
+        return checks;
     }
 
     @Test
