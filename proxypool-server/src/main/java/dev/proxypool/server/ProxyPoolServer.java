@@ -480,8 +480,10 @@ public final class ProxyPoolServer implements AutoCloseable {
                     gsb.healthCheck(StoreReadiness.of(clusterStore));
                     metrics.storeDurabilityFrom(clusterStore);
                     metrics.storeCoalescingFrom(clusterStore::coalescing);
+                    metrics.storeGeneralCallsFrom(clusterStore::generalExtractionCalls);
                 } else if (EmbeddedProxyPool.engineOf(pool).store() instanceof RedisPoolStore redisStore) {
                     metrics.storeCoalescingFrom(redisStore::coalescing);
+                    metrics.storeGeneralCallsFrom(redisStore::generalExtractionCalls);
                 }
                 if (socksPort >= 0) {
                     gsb.socksPort(socksPort);

@@ -397,6 +397,7 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
     private ExtractionResult acrossShards(ExtractionRequest request, Instant now, int allowance, int[] order) {
         int matching = 0;
         for (int s : order) {
+            countGeneralCall();
             List<?> r = RedisReplies.list(redis.eval(
                     RedisPoolStore.EXTRACT,
                     shards[s].pool(),
@@ -423,6 +424,7 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
                 List<String> args = RedisPoolStore.extractArgs(request, now, settings, allowance - total, "r", 0);
                 args.add(token);
                 args.add(Long.toString(deadline));
+                countGeneralCall();
                 List<?> r = RedisReplies.list(redis.eval(RedisPoolStore.EXTRACT, shards[s].withReservations(), args));
                 int n = (int) RedisReplies.number(r.get(1));
                 if (n > 0) {
@@ -593,6 +595,7 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
                 }
             }
         }
+        countGeneralCall();
         return durably(
                 RedisPoolStore.EXTRACT,
                 shards[shard].withReservations(),

@@ -345,6 +345,7 @@ public final class RedisPoolStore extends RedisStoreBase {
             }
         }
         List<String> args = extractArgs(request, now, settings, request.count(), mode, request.gatewayReserve());
+        countGeneralCall();
         List<?> r = RedisReplies.list(redis.eval(EXTRACT, keys.withReservations(), args));
         if (RedisReplies.number(r.get(0)) == 0) {
             return new ExtractionResult.Insufficient((int) RedisReplies.number(r.get(1)));

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the two Redis pool stores share and do alike: the connection ({@link RedisAccess}), the
@@ -41,6 +42,8 @@ abstract class RedisStoreBase implements PoolStore {
     private final List<RedisKeys> pools;
 
     private final RedisIdempotency idempotency;
+    /** Calls of the general extraction script (extract.lua) since the store was opened. */
+    private final LongAdder generalCalls = new LongAdder();
     /** Whether this process wrote the content mark; before that nothing can have been lost. */
     private volatile boolean marked;
 
@@ -163,6 +166,24 @@ abstract class RedisStoreBase implements PoolStore {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Calls of the general extraction script ({@code extract.lua}) since the store was opened: the
+     * extractions no index set answered (a label outside {@code store.index.dimensions}, an upstream
+     * beside labels whose candidates missed, {@code maxHealthAge}, a shortfall to prove, a gateway
+     * reserve near its bound), and on Redis Cluster each shard's count and reservation of an
+     * allOrNothing across shards. Rising with the extractions, it says which filters to index.
+     *
+     * @return the calls so far
+     */
+    public final long generalExtractionCalls() {
+        return generalCalls.sum();
+    }
+
+    /** Counts one call of the general extraction script, made next. */
+    final void countGeneralCall() {
+        generalCalls.increment();
     }
 
     /** A stored proxy of a get.lua or list.lua reply: {r, state, checked ms, checked ns}. */

@@ -600,6 +600,36 @@ class RedisPoolStoreTest {
     }
 
     @Test
+    void theGeneralScriptsCallsAreCountedForTheFiltersNoSetAnswers() {
+        RedisPoolStore s = open();
+        List<Proxy> pool = new ArrayList<>();
+        for (int n = 0; n < 20; n++) {
+            pool.add(ProxyFixtures.builder(n)
+                    .labels(Labels.of("country", "US", "type", "dc", "isp", n % 2 == 0 ? "x" : "y"))
+                    .build());
+        }
+        s.upsert(pool, NOW);
+        assertEquals(0, s.generalExtractionCalls());
+        ExtractionRequest declared = ExtractionRequest.builder(1)
+                .filter(ExtractionFilter.builder()
+                        .country("US")
+                        .label("type", "dc")
+                        .build())
+                .build();
+        for (int i = 0; i < 5; i++) {
+            assertEquals(1, extractedIds(s.extract(declared, NOW)).size());
+        }
+        assertEquals(0, s.generalExtractionCalls(), "declared labels: their set, the fast path");
+        ExtractionRequest isp = ExtractionRequest.builder(1)
+                .filter(ExtractionFilter.builder().label("isp", "x").build())
+                .build();
+        for (int i = 0; i < 3; i++) {
+            assertEquals(1, extractedIds(s.extract(isp, NOW)).size());
+        }
+        assertEquals(3, s.generalExtractionCalls(), "a label outside the declared dimensions: the general script");
+    }
+
+    @Test
     void storesWithDifferentPrefixesDoNotSeeEachOther() {
         RedisPoolStore a = open();
         RedisPoolStore b = open();

@@ -317,6 +317,21 @@ public final class PoolMetrics implements AutoCloseable {
                 () -> coalescing.get().queueTimeouts());
     }
 
+    /**
+     * Binds {@code proxypool.store.extraction.general.calls} (counter): calls of a Redis store's
+     * general extraction script, made for the extractions no index set answers (a label outside
+     * {@code store.index.dimensions}, an upstream beside labels without {@code store.index.upstream},
+     * {@code maxHealthAge}, a shortfall to prove) and, on Redis Cluster, for each shard's share of an
+     * allOrNothing across shards: over the extractions, the share of the slow path.
+     */
+    public void storeGeneralCallsFrom(Supplier<Long> calls) {
+        meters.functionalCounter(
+                "proxypool.store.extraction.general.calls",
+                "Calls of the general extraction script: extractions no index set answered",
+                List.of(),
+                calls);
+    }
+
     private static List<ShardWait> durability(RedisClusterPoolStore store) {
         try {
             return store.durability();

@@ -147,6 +147,12 @@ class RedisExtractionEndToEndTest {
             assertEquals(coalescing.calls(), counter(metrics, "proxypool_store_extraction_calls_total"), metrics);
             assertEquals(coalescing.requests(), counter(metrics, "proxypool_store_extraction_requests_total"));
             assertEquals(0, counter(metrics, "proxypool_store_extraction_queue_timeouts_total"));
+            // the calls near the reserve went to the general script, which counts exactly
+            assertTrue(store.generalExtractionCalls() > 0, "the reserve's exact count: the general script");
+            assertEquals(
+                    store.generalExtractionCalls(),
+                    counter(metrics, "proxypool_store_extraction_general_calls_total"),
+                    metrics);
             System.out.printf(
                     "redis e2e: %d HTTP clients, %d requests (%d x 409), %d proxies extracted in %d ms;"
                             + " count=1: %d requests in %d calls%n",
