@@ -83,34 +83,6 @@ public record StoreSettings(
     }
 
     /**
-     * Settings without the upstream's combinations ({@code store.index.upstream} off).
-     *
-     * @param tombstoneRetentionForNoExpiry how long an extracted proxy that never expires stays tombstoned
-     * @param idempotencyRetention {@code distribution.idempotencyTtl}
-     * @param idempotencyInProgressTimeout how long a started, never completed key blocks retries
-     * @param idempotencyMaxEntries most idempotency records kept
-     * @param indexDimensions {@code store.index.dimensions}
-     * @param indexProtocol {@code store.index.protocol}
-     * @throws IllegalArgumentException naming the config key or component of the first value out of range
-     */
-    public StoreSettings(
-            Duration tombstoneRetentionForNoExpiry,
-            Duration idempotencyRetention,
-            Duration idempotencyInProgressTimeout,
-            int idempotencyMaxEntries,
-            List<String> indexDimensions,
-            boolean indexProtocol) {
-        this(
-                tombstoneRetentionForNoExpiry,
-                idempotencyRetention,
-                idempotencyInProgressTimeout,
-                idempotencyMaxEntries,
-                indexDimensions,
-                indexProtocol,
-                false);
-    }
-
-    /**
      * Validates every bound.
      *
      * @throws IllegalArgumentException naming the config key or component of the first value out of range

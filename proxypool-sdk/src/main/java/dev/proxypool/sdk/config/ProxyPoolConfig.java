@@ -451,32 +451,6 @@ public record ProxyPoolConfig(
         }
 
         /**
-         * A store without the upstream's combinations indexed ({@code store.index.upstream} false).
-         *
-         * @param type            in memory, Redis or Redis Cluster
-         * @param uri             the Redis URI
-         * @param keyPrefix       every Redis key starts with it
-         * @param nodes           seed nodes {@code host:port} of a Redis Cluster
-         * @param shards          partitions of the pool on Redis Cluster
-         * @param waitReplicas    replicas that acknowledge an extraction on Redis Cluster (-1: by topology)
-         * @param waitTimeout     how long an extraction waits for them
-         * @param indexDimensions {@code store.index.dimensions}
-         * @param indexProtocol   {@code store.index.protocol}
-         */
-        public Store(
-                StoreType type,
-                String uri,
-                String keyPrefix,
-                List<String> nodes,
-                int shards,
-                int waitReplicas,
-                Duration waitTimeout,
-                List<String> indexDimensions,
-                boolean indexProtocol) {
-            this(type, uri, keyPrefix, nodes, shards, waitReplicas, waitTimeout, indexDimensions, indexProtocol, false);
-        }
-
-        /**
          * A store with the default {@code store.index.dimensions} ({@code [country, type]}),
          * {@code store.index.protocol} (true) and {@code store.index.upstream} (false).
          *
@@ -505,7 +479,8 @@ public record ProxyPoolConfig(
                     waitReplicas,
                     waitTimeout,
                     StoreSettings.DEFAULT_INDEX_DIMENSIONS,
-                    true);
+                    true,
+                    false);
         }
 
         /**

@@ -282,9 +282,7 @@ final class ProxyCodec {
      * label's {@link #labelItem} length-prefixed, so no two combinations share a name.
      */
     static String compositeItem(Map<String, String> labels) {
-        StringBuilder sb = new StringBuilder(64).append("c:");
-        labels.forEach((k, v) -> item(sb, labelItem(k, v)));
-        return sb.toString();
+        return compositeItem(null, null, labels);
     }
 
     /**
