@@ -691,21 +691,24 @@ public final class RedisExtractionBenchmark {
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
-    /** The in-memory store under the same client load: one process, no Redis (no trivial script to compare). */
+    /**
+     * The in-memory store under the same client load: one process, no Redis (no trivial script to
+     * compare). Each row on a fresh pool, after the JIT has settled on rounds of the same calls (each
+     * round a pool of its own: the measured one starts full).
+     */
     private void memoryStore(int size, int ops) throws Exception {
         for (int threads : new int[] {1, 8}) {
+            String warm = JitWarmUp.untilSettled(() -> {
+                try (MemoryPoolStore store = new MemoryPoolStore()) {
+                    RedisBenchPool.load(store, size, now, 2);
+                    memoryRound(store, threads, ops);
+                }
+            });
+            System.err.printf(Locale.ROOT, "memory store warm-up, %d clients: %s%n", threads, warm);
             try (MemoryPoolStore store = new MemoryPoolStore()) {
                 RedisBenchPool.load(store, size, now, 2);
                 int perThread = ops / threads;
-                double secs = parallel(
-                        threads,
-                        ops,
-                        2000L,
-                        random -> store.extract(
-                                ExtractionRequest.builder(1)
-                                        .filter(RedisBenchPool.twoLabelFilter(random))
-                                        .build(),
-                                now));
+                double secs = memoryRound(store, threads, ops);
                 System.out.println(String.format(
                         Locale.ROOT,
                         "| %,d | memory store, 2-label filter | %d | 1 | %,d | %,.0f | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a |",
@@ -715,6 +718,19 @@ public final class RedisExtractionBenchmark {
                         perThread * threads / secs));
             }
         }
+    }
+
+    /** {@code ops} count=1 2-label extractions of {@code store} from {@code threads} clients; seconds taken. */
+    private double memoryRound(MemoryPoolStore store, int threads, int ops) throws Exception {
+        return parallel(
+                threads,
+                ops,
+                2000L,
+                random -> store.extract(
+                        ExtractionRequest.builder(1)
+                                .filter(RedisBenchPool.twoLabelFilter(random))
+                                .build(),
+                        now));
     }
 
     static final String GRID_HEADER = "| pool | scenario | clients | count | calls | extractions/s | trivial EVALSHA/s"

@@ -18,7 +18,10 @@ import java.util.Set;
  * the protocol, and (when {@link StoreSettings#indexUpstream()}) per combination of the upstream with
  * one or more of them, with the protocol, or with both — the in-memory image of the Redis sets, so a
  * filter on such a combination walks only its matches. Insertion ordered, so extraction takes proxies
- * in publish order. Not thread-safe: guarded by the store's lock.
+ * in publish order. Each slot keeps the sets it was added to ({@link Slot#filed}), so removing it
+ * reads none of its proxy's labels and looks no set up: on the extraction's path the proxy's data is
+ * cold, and reading its labels again was a third of an extraction (benchmarks/RESULTS.md). Not
+ * thread-safe: guarded by the store's lock.
  */
 final class AvailabilityIndex {
 
@@ -29,18 +32,44 @@ final class AvailabilityIndex {
     /** Whether the upstream's combinations have sets too ({@link StoreSettings#indexUpstream()}). */
     private final boolean withUpstream;
 
+    /** One index set and where it is filed, so the last slot leaving it takes it out without a lookup. */
+    static final class Filed {
+        final LinkedHashSet<Slot> slots = new LinkedHashSet<>();
+        private final Map<?, Filed> in;
+        private final Object key;
+        /** Run after it leaves {@code in} (a label's map of values, emptied, leaves byLabel); or null. */
+        private final Runnable then;
+
+        private Filed(Map<?, Filed> in, Object key, Runnable then) {
+            this.in = in;
+            this.key = key;
+            this.then = then;
+        }
+
+        /** Takes {@code s} out; the set leaves its map when that was its last slot. */
+        void remove(Slot s) {
+            slots.remove(s);
+            if (slots.isEmpty()) {
+                in.remove(key, this);
+                if (then != null) {
+                    then.run();
+                }
+            }
+        }
+    }
+
     private final LinkedHashSet<Slot> all = new LinkedHashSet<>();
-    private final HashMap<String, LinkedHashSet<Slot>> byUpstream = new HashMap<>();
-    private final EnumMap<Protocol, LinkedHashSet<Slot>> byProtocol = new EnumMap<>(Protocol.class);
+    private final HashMap<String, Filed> byUpstream = new HashMap<>();
+    private final EnumMap<Protocol, Filed> byProtocol = new EnumMap<>(Protocol.class);
     /** label key → label value → slots. */
-    private final HashMap<String, HashMap<String, LinkedHashSet<Slot>>> byLabel = new HashMap<>();
+    private final HashMap<String, HashMap<String, Filed>> byLabel = new HashMap<>();
     /**
      * {@link #composite} key → slots: one set per combination of two or more declared dimensions'
      * values, one per combination of one or more of them with the protocol (its key starts with
      * {@code @} and the protocol), and the upstream's (its key starts with {@code ^}, the upstream
      * length-prefixed, then the protocol's part when it has one).
      */
-    private final HashMap<String, LinkedHashSet<Slot>> byComposite = new HashMap<>();
+    private final HashMap<String, Filed> byComposite = new HashMap<>();
 
     /**
      * An empty index.
@@ -63,43 +92,54 @@ final class AvailabilityIndex {
     }
 
     void add(Slot s) {
-        all.add(s);
-        byUpstream
-                .computeIfAbsent(s.proxy.upstream(), k -> new LinkedHashSet<>())
-                .add(s);
-        byProtocol
-                .computeIfAbsent(s.proxy.protocol(), k -> new LinkedHashSet<>())
-                .add(s);
-        for (Map.Entry<String, String> label : s.proxy.labels().values().entrySet()) {
-            byLabel.computeIfAbsent(label.getKey(), k -> new HashMap<>())
-                    .computeIfAbsent(label.getValue(), v -> new LinkedHashSet<>())
-                    .add(s);
+        if (!all.add(s)) {
+            return;
         }
-        for (String key : composites(s.proxy)) {
-            byComposite.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(s);
+        List<String> composites = composites(s.proxy);
+        Map<String, String> labels = s.proxy.labels().values();
+        Filed[] filed = new Filed[2 + labels.size() + composites.size()];
+        int i = 0;
+        filed[i++] = fileIn(byUpstream, s.proxy.upstream(), s);
+        filed[i++] = fileIn(byProtocol, s.proxy.protocol(), s);
+        for (Map.Entry<String, String> label : labels.entrySet()) {
+            String key = label.getKey();
+            HashMap<String, Filed> values = byLabel.computeIfAbsent(key, k -> new HashMap<>());
+            filed[i++] = fileIn(values, label.getValue(), s, () -> {
+                if (values.isEmpty()) {
+                    byLabel.remove(key, values);
+                }
+            });
         }
+        for (String key : composites) {
+            filed[i++] = fileIn(byComposite, key, s);
+        }
+        s.filed = filed;
     }
 
     void remove(Slot s) {
         if (!all.remove(s)) {
             return;
         }
-        removeFrom(byUpstream, s.proxy.upstream(), s);
-        LinkedHashSet<Slot> p = byProtocol.get(s.proxy.protocol());
-        p.remove(s);
-        if (p.isEmpty()) {
-            byProtocol.remove(s.proxy.protocol());
+        for (Filed f : s.filed) {
+            f.remove(s);
         }
-        for (Map.Entry<String, String> label : s.proxy.labels().values().entrySet()) {
-            HashMap<String, LinkedHashSet<Slot>> values = byLabel.get(label.getKey());
-            removeFrom(values, label.getValue(), s);
-            if (values.isEmpty()) {
-                byLabel.remove(label.getKey());
-            }
+        s.filed = null;
+    }
+
+    /** Adds {@code s} to the set of {@code key} in {@code sets}, filing a new one when there is none. */
+    private static <K> Filed fileIn(Map<K, Filed> sets, K key, Slot s) {
+        return fileIn(sets, key, s, null);
+    }
+
+    /** The same, {@code then} run after an emptied set leaves {@code sets} (null: nothing). */
+    private static <K> Filed fileIn(Map<K, Filed> sets, K key, Slot s, Runnable then) {
+        Filed f = sets.get(key);
+        if (f == null) {
+            f = new Filed(sets, key, then);
+            sets.put(key, f);
         }
-        for (String key : composites(s.proxy)) {
-            removeFrom(byComposite, key, s);
-        }
+        f.slots.add(s);
+        return f;
     }
 
     /**
@@ -166,12 +206,13 @@ final class AvailabilityIndex {
                 .append(v);
     }
 
-    private static void removeFrom(Map<String, LinkedHashSet<Slot>> sets, String key, Slot s) {
-        LinkedHashSet<Slot> set = sets.get(key);
-        set.remove(s);
-        if (set.isEmpty()) {
-            sets.remove(key);
+    /** The index sets filed, every kind together (for tests: an emptied set is dropped). */
+    int sets() {
+        int n = byUpstream.size() + byProtocol.size() + byComposite.size() + byLabel.size();
+        for (Map<String, Filed> values : byLabel.values()) {
+            n += values.size();
         }
+        return n;
     }
 
     /** All available slots, expired ones included until purged. */
@@ -185,8 +226,8 @@ final class AvailabilityIndex {
     }
 
     int upstream(String upstream) {
-        LinkedHashSet<Slot> set = byUpstream.get(upstream);
-        return set == null ? 0 : set.size();
+        Filed set = byUpstream.get(upstream);
+        return set == null ? 0 : set.slots.size();
     }
 
     /**
@@ -203,7 +244,7 @@ final class AvailabilityIndex {
         }
         Map<String, String> required = filter.labels().required();
         for (Map.Entry<String, String> term : required.entrySet()) {
-            HashMap<String, LinkedHashSet<Slot>> values = byLabel.get(term.getKey());
+            HashMap<String, Filed> values = byLabel.get(term.getKey());
             best = smaller(best, values == null ? null : values.get(term.getValue()));
         }
         Protocol protocol = withProtocol ? filter.protocol().orElse(null) : null;
@@ -242,10 +283,10 @@ final class AvailabilityIndex {
         }
     }
 
-    private static Set<Slot> smaller(Set<Slot> current, Set<Slot> candidate) {
+    private static Set<Slot> smaller(Set<Slot> current, Filed candidate) {
         if (candidate == null) {
             return Set.of();
         }
-        return candidate.size() < current.size() ? candidate : current;
+        return candidate.slots.size() < current.size() ? candidate.slots : current;
     }
 }

@@ -19,11 +19,19 @@ import java.util.function.Consumer;
  * The embedded {@link PoolStore}: the pool in one process, no external service.
  *
  * <p><b>Structures.</b> Slots by id (a {@link TreeMap}, so listings page in id order), by
- * {@link ProxyKey} (duplicate and tombstone identity), by expiry (a {@link TreeSet} for purging),
- * and {@link AvailabilityIndex} sets of available slots per upstream, protocol, label value,
+ * {@link ProxyKey} (duplicate and tombstone identity), the expiry queue (a {@link TreeSet} of the
+ * slots of proxies that expire, soonest first, for purging), and {@link AvailabilityIndex} sets of available slots per upstream, protocol, label value,
  * combination of the declared dimensions ({@code store.index.dimensions}, as the Redis store) and
  * combination of them with the protocol ({@code store.index.protocol}).
  * Tombstones and idempotency records live in their own tables.
+ *
+ * <p><b>The expiry queue is cleaned lazily.</b> A proxy that leaves the store before it expires
+ * (extracted, removed) leaves its slot in the queue, dead (no proxy, only its expiry key), until that
+ * instant, when the purge polls it from the queue's head like any other: the extraction's path then
+ * costs no search of the queue, which with its cache misses was a third of an extraction at 100,000
+ * proxies (benchmarks/RESULTS.md). The price is about 100 bytes per such proxy until its expiry,
+ * beside the tombstone the store keeps for it until then anyway. A slot whose proxy is replaced by a
+ * publish leaves the queue first (its key changes), so a live slot is queued at most once.
  *
  * <p><b>Extraction</b> first drops proxies expired at {@code now} (so the reserve's total is the
  * all-set's size), then walks the narrowest index set of the filter in publish order, testing each
@@ -109,13 +117,14 @@ public final class MemoryPoolStore implements PoolStore {
                 && s.proxy.protocol() == p.protocol()
                 && s.proxy.labels().equals(p.labels());
         if (sameIndexing) { // keep the slot's place in publish order
-            byExpiry.remove(s);
+            dequeue(s);
             byKey.remove(s.proxy.key());
             s.proxy = p;
             byKey.put(p.key(), s);
-            byExpiry.add(s);
+            enqueue(s);
         } else {
             detach(s);
+            dequeue(s);
             s.proxy = p;
             attach(s);
         }
@@ -124,7 +133,7 @@ public final class MemoryPoolStore implements PoolStore {
     private void attach(Slot s) {
         byId.put(s.proxy.id(), s);
         byKey.put(s.proxy.key(), s);
-        byExpiry.add(s);
+        enqueue(s);
         if (s.disabled) {
             disabledByUpstream.merge(s.proxy.upstream(), 1, Integer::sum);
         } else {
@@ -132,10 +141,10 @@ public final class MemoryPoolStore implements PoolStore {
         }
     }
 
+    /** Takes a slot out of every structure but the expiry queue (its entry stays valid while the proxy is the same). */
     private void detach(Slot s) {
         byId.remove(s.proxy.id());
         byKey.remove(s.proxy.key());
-        byExpiry.remove(s);
         if (s.disabled) {
             disabledByUpstream.computeIfPresent(s.proxy.upstream(), (u, n) -> n == 1 ? null : n - 1);
         } else {
@@ -143,9 +152,32 @@ public final class MemoryPoolStore implements PoolStore {
         }
     }
 
+    /** The proxy leaves the store: a queued slot stays in the expiry queue, dead, until its expiry. */
+    private void bury(Slot s) {
+        detach(s);
+        s.die();
+    }
+
+    /** Queues a slot whose proxy expires, keyed by its expiresAt, unless it is queued already. */
+    private void enqueue(Slot s) {
+        if (!s.queued && s.proxy.expires()) {
+            s.keyExpiry();
+            byExpiry.add(s);
+            s.queued = true;
+        }
+    }
+
+    /** Takes a slot out of the expiry queue before its proxy (and so its key) changes. */
+    private void dequeue(Slot s) {
+        if (s.queued) {
+            byExpiry.remove(s);
+            s.queued = false;
+        }
+    }
+
     @Override
     public int remove(Collection<String> proxyIds) {
-        return eachStored(proxyIds, this::detach);
+        return eachStored(proxyIds, this::bury);
     }
 
     /** Applies {@code change} to the slot of each stored id, under the lock; returns how many were stored. */
@@ -182,11 +214,25 @@ public final class MemoryPoolStore implements PoolStore {
 
     private int purgeLocked(Instant now) {
         int n = 0;
-        while (!byExpiry.isEmpty() && byExpiry.first().proxy.isExpired(now)) {
-            detach(byExpiry.first());
-            n++;
+        while (!byExpiry.isEmpty() && byExpiry.first().expiryPassed(now)) {
+            Slot s = byExpiry.pollFirst();
+            s.queued = false;
+            if (!s.dead()) { // else it left the store before expiring: only its queue entry was left
+                bury(s);
+                n++;
+            }
         }
         return n;
+    }
+
+    /** Entries of the expiry queue, dead ones included (for tests). */
+    int expiryQueueSize() {
+        lock();
+        try {
+            return byExpiry.size();
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
@@ -272,9 +318,10 @@ public final class MemoryPoolStore implements PoolStore {
             }
             List<ExtractedProxy> out = new ArrayList<>(chosen.size());
             for (Slot s : chosen) {
-                detach(s);
-                tombstones.add(s.proxy.key(), tombstoneEnd(s.proxy, now));
-                out.add(new ExtractedProxy(s.proxy, now));
+                Proxy p = s.proxy;
+                bury(s);
+                tombstones.add(p.key(), tombstoneEnd(p, now));
+                out.add(new ExtractedProxy(p, now));
             }
             return new ExtractionResult.Extracted(out);
         } finally {

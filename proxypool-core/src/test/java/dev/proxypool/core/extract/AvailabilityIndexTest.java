@@ -228,4 +228,34 @@ class AvailabilityIndexTest {
                 new HashSet<>(plain.narrowest(upstreamAndCountry)),
                 "the vendor-a set (10) rather than the US set (20), US tested on each");
     }
+
+    @Test
+    void aSetIsDroppedWithItsLastSlotAndFiledAnewForTheNextOne() {
+        Slot us = add(1, Labels.of("country", "US", "type", "residential", "city", "NYC"));
+        Slot de = add(2, Labels.of("country", "DE", "type", "datacenter"));
+        AvailabilityIndex onlyDe = new AvailabilityIndex(List.of("city", "country", "type"), true, false);
+        onlyDe.add(new Slot(builder(2)
+                .labels(Labels.of("country", "DE", "type", "datacenter"))
+                .build()));
+
+        index.remove(us);
+        assertEquals(onlyDe.sets(), index.sets(), "the sets only proxy 1 was in are gone, the label city's map too");
+        assertEquals(
+                Set.of(), narrowest(ExtractionFilter.builder().country("US").build()));
+        index.remove(us); // twice: nothing more happens
+        assertEquals(onlyDe.sets(), index.sets());
+
+        index.remove(de);
+        assertEquals(0, index.sets());
+        assertEquals(0, index.total());
+
+        Slot again = add(3, Labels.of("country", "US", "type", "residential"));
+        assertEquals(
+                Set.of(again),
+                narrowest(ExtractionFilter.builder()
+                        .country("US")
+                        .label("type", "residential")
+                        .build()));
+        assertEquals(1, index.upstream(ProxyFixtures.UPSTREAM));
+    }
 }
