@@ -116,15 +116,21 @@ public final class MemoryPoolStore implements PoolStore {
         boolean sameIndexing = s.proxy.upstream().equals(p.upstream())
                 && s.proxy.protocol() == p.protocol()
                 && s.proxy.labels().equals(p.labels());
+        // the common refresh, a provider listing the proxy again, keeps its expiry: its queue entry stays
+        boolean sameExpiry = s.proxy.expiresAt().equals(p.expiresAt());
         if (sameIndexing) { // keep the slot's place in publish order
-            dequeue(s);
+            if (!sameExpiry) {
+                dequeue(s);
+            }
             byKey.remove(s.proxy.key());
             s.proxy = p;
             byKey.put(p.key(), s);
             enqueue(s);
         } else {
             detach(s);
-            dequeue(s);
+            if (!sameExpiry) {
+                dequeue(s);
+            }
             s.proxy = p;
             attach(s);
         }

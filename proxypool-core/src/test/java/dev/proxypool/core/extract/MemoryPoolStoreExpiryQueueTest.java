@@ -102,6 +102,24 @@ class MemoryPoolStoreExpiryQueueTest {
     }
 
     @Test
+    void aPublishThatKeepsTheExpiryKeepsTheQueueEntryAndTheProxyStillExpiresThen() {
+        Proxy p = expiring(1, Duration.ofSeconds(30));
+        store.upsert(List.of(p), now);
+        store.upsert(List.of(p), now.plusSeconds(10)); // listed again
+        store.upsert(
+                List.of(builder(1)
+                        .labels(Labels.of("type", "residential"))
+                        .expiresAt(p.expiresAt())
+                        .build()),
+                now.plusSeconds(20)); // relabelled, same expiry
+        assertEquals(1, store.expiryQueueSize());
+        assertEquals(0, store.purgeExpired(now.plusSeconds(29)));
+        assertEquals(1, store.purgeExpired(now.plusSeconds(30)));
+        assertEquals(0, store.expiryQueueSize());
+        assertEquals(0, store.available(UPSTREAM));
+    }
+
+    @Test
     void disablingAndEnablingKeepsOneQueueEntryAndADisabledProxyStillExpires() {
         Proxy p = expiring(1, Duration.ofSeconds(10));
         store.upsert(List.of(p), now);
