@@ -83,6 +83,10 @@ import org.junit.jupiter.api.io.TempDir;
  *       the bounded run asserts only the guard: it compares two single minutes, and on these
  *       2-vCPU virtual machines a minute of hypervisor steal moves a window's P99 by 30–60%
  *       (benchmarks/soak/RESULTS-soak.md); a server that slows down over the run still fails it.
+ *       The guard is not applied when the hypervisor took more than {@value #GUARD_STEAL_RISE}
+ *       points more of the machine in the last window than in the first (a run on a 2-vCPU VM
+ *       went from 0.4 % to 23.9 % steal and its P99 from 4.8 to 19.6 ms, its CPU per request
+ *       flat): the comparison then measures the host; the CPU per request check still runs.
  *       Every window's steal and machine busy share is reported;</li>
  *   <li>heap after a full GC, platform threads and open file descriptors flat from the first
  *       measured window to the end (sampled in a one-second pause of the load at each window
@@ -137,6 +141,9 @@ class SoakTest {
             Jiffies machine) {}
 
     /** The machine's CPU time from the first line of {@code /proc/stat}: all, busy (not idle or iowait), stolen. */
+    /** Rise of the steal share (points) from the first measured window to the last above which the P99 guard is off. */
+    static final double GUARD_STEAL_RISE = 10.0;
+
     private record Jiffies(long total, long busy, long steal) {
         /** The busy share of the machine's CPU time since {@code earlier}, 0..1 (0 without figures). */
         double busyShareSince(Jiffies earlier) {
@@ -422,7 +429,19 @@ class SoakTest {
                         assertTrue(
                                 p99Last - p99First <= tolerance,
                                 p99s + ": slower by more than 20% (+" + p99SlackMs + " ms)");
-                    case "guard" -> assertTrue(p99Last <= 2 * p99First + 2_000, p99s + ": more than doubled (+2 ms)");
+                    case "guard" -> {
+                        double stealRise = stealShare(samples, windowCount - 1) - stealShare(samples, warmupWindows);
+                        if (stealRise > GUARD_STEAL_RISE) { // NaN (no figures) compares false: guarded
+                            System.out.printf(
+                                    Locale.ROOT,
+                                    "%s: P99 guard not applied, the hypervisor took %.1f points more of the"
+                                            + " machine in the last window (the CPU per request check holds)%n",
+                                    p99s,
+                                    stealRise);
+                        } else {
+                            assertTrue(p99Last <= 2 * p99First + 2_000, p99s + ": more than doubled (+2 ms)");
+                        }
+                    }
                     case "report" -> {}
                     default ->
                         throw new IllegalArgumentException(
@@ -567,6 +586,14 @@ class SoakTest {
     /** The share of the machine's CPU time the hypervisor took (steal) during window {@code i}, in percent. */
     static String stealPercent(Resources[] samples, int i) {
         return machinePercent(samples, i, Jiffies::steal, "%.1f");
+    }
+
+    /** The same as a number; NaN without figures. */
+    static double stealShare(Resources[] samples, int i) {
+        Jiffies from = samples[i].machine();
+        Jiffies to = samples[i + 1].machine();
+        long total = to.total() - from.total();
+        return total <= 0 ? Double.NaN : 100.0 * (to.steal() - from.steal()) / total;
     }
 
     /** {@code part}'s share of the machine's CPU time during window {@code i}, formatted; "?" without figures. */
