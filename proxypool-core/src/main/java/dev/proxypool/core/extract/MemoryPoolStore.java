@@ -20,9 +20,10 @@ import java.util.function.Consumer;
  *
  * <p><b>Structures.</b> Slots by id (a {@link TreeMap}, so listings page in id order), by
  * {@link ProxyKey} (duplicate and tombstone identity), the expiry queue (a {@link TreeSet} of the
- * slots of proxies that expire, soonest first, for purging), and {@link AvailabilityIndex} sets of available slots per upstream, protocol, label value,
- * combination of the declared dimensions ({@code store.index.dimensions}, as the Redis store) and
- * combination of them with the protocol ({@code store.index.protocol}).
+ * slots of proxies that expire, soonest first, for purging), and {@link AvailabilityIndex} sets of
+ * available slots per upstream, protocol, label value, combination of the declared dimensions
+ * ({@code store.index.dimensions}, as the Redis store) and combination of them with the protocol
+ * ({@code store.index.protocol}).
  * Tombstones and idempotency records live in their own tables.
  *
  * <p><b>The expiry queue is cleaned lazily.</b> A proxy that leaves the store before it expires
@@ -30,8 +31,9 @@ import java.util.function.Consumer;
  * instant, when the purge polls it from the queue's head like any other: the extraction's path then
  * costs no search of the queue, which with its cache misses was a third of an extraction at 100,000
  * proxies (benchmarks/RESULTS.md). The price is about 100 bytes per such proxy until its expiry,
- * beside the tombstone the store keeps for it until then anyway. A slot whose proxy is replaced by a
- * publish leaves the queue first (its key changes), so a live slot is queued at most once.
+ * beside the tombstone the store keeps for it until then anyway. A publish that changes a proxy's
+ * expiry takes its slot out of the queue first (its key changes), so a live slot is queued at most
+ * once; one that keeps it (the common refresh) leaves the entry where it is.
  *
  * <p><b>Extraction</b> first drops proxies expired at {@code now} (so the reserve's total is the
  * all-set's size), then walks the narrowest index set of the filter in publish order, testing each
