@@ -151,8 +151,7 @@ class ExtractionCommandCountTest {
                     .hostAndPort("127.0.0.1", server.port())
                     .build()) {
                 c.sendCommand(Command.CONFIG, "RESETSTAT");
-                List<?> reply = (List<?>)
-                        c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), call.keys(), call.args());
+                List<?> reply = (List<?>) callFast(c, call);
                 Map<String, Long> commands = commandStats(c.info("commandstats"));
                 assertEquals(5, reply.size(), "one answer per request: " + reply);
                 assertEquals(3L, reply.get(0));
@@ -280,10 +279,7 @@ class ExtractionCommandCountTest {
                         .filter(twoLabel(0).filter())
                         .gatewayReserve((int) reserve)
                         .build());
-                assertEquals(
-                        List.of(0L),
-                        c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), fast.keys(), fast.args()),
-                        "the reserve would not hold: nothing popped");
+                assertEquals(List.of(0L), callFast(c, fast), "the reserve would not hold: nothing popped");
             }
             assertEquals(available, c.scard(keys.poolTag() + "a"), "nothing taken");
             ExtractionResult r = store.extract(
@@ -323,10 +319,7 @@ class ExtractionCommandCountTest {
                     .build();
             RedisPoolStore.FastCall fast = fastCallOf(socks);
             c.sendCommand(Command.CONFIG, "RESETSTAT");
-            assertEquals(
-                    List.of(0L),
-                    c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), fast.keys(), fast.args()),
-                    "no socks5 proxy: its set is empty, extract.lua decides");
+            assertEquals(List.of(0L), callFast(c, fast), "no socks5 proxy: its set is empty, extract.lua decides");
             assertEquals(Map.of("spop", 1L), commandStats(c.info("commandstats")), "one pop of an empty set");
             assertEquals(new ExtractionResult.Extracted(List.of()), store.extract(socks, NOW));
         }
@@ -395,7 +388,7 @@ class ExtractionCommandCountTest {
             c.sendCommand(Command.CONFIG, "RESETSTAT");
             assertEquals(
                     List.of(0L),
-                    c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), none.keys(), none.args()),
+                    callFast(c, none),
                     "no proxy of that upstream: its combination's set is empty, extract.lua decides");
             assertEquals(Map.of("spop", 1L), commandStats(c.info("commandstats")), "one pop of an empty set");
             assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), prefix));
@@ -422,7 +415,7 @@ class ExtractionCommandCountTest {
             c.sendCommand(Command.CONFIG, "RESETSTAT");
             assertEquals(
                     List.of(0L),
-                    c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), fast.keys(), fast.args()),
+                    callFast(c, fast),
                     "no proxy of that upstream: 8 candidates skipped, then extract.lua decides");
             // one lacking the upstream costs its SPOP and HGET only, T a untouched; the 8 go back in one SADD
             assertEquals(
@@ -451,8 +444,7 @@ class ExtractionCommandCountTest {
         RedisPoolStore.FastCall fast = fastCallOf(ExtractionRequest.builder(1).build());
         try (RedisClient c =
                 RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
-            List<?> reply = (List<?>)
-                    c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), fast.keys(), fast.args());
+            List<?> reply = (List<?>) callFast(c, fast);
             if ((Long) reply.get(0) == 3L) {
                 assertTrue(
                         ids.add(RedisPoolStore.extracted(reply, 1, NOW)
@@ -483,8 +475,7 @@ class ExtractionCommandCountTest {
                 RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
             c.sendCommand(Command.CONFIG, "RESETSTAT");
             // as the store runs it: the function of the pool library (FCALL)
-            List<?> reply = (List<?>)
-                    c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), fast.keys(), fast.args());
+            List<?> reply = (List<?>) callFast(c, fast);
             Map<String, Long> commands = commandStats(c.info("commandstats"));
             assertEquals(2, reply.size(), "one proxy extracted: " + reply);
             assertEquals(3L, reply.get(0), "answered by the fast path (extract_fast.lua): the whole stored value");
@@ -498,6 +489,11 @@ class ExtractionCommandCountTest {
      * The commands of one {@code FCALL} by name, from {@code INFO commandstats} after a
      * {@code CONFIG RESETSTAT}: asserts the one call and leaves out the RESETSTAT and the INFO.
      */
+    /** Calls the fast function as the store does, its keys and arguments those of {@code call}. */
+    private static Object callFast(RedisClient c, RedisPoolStore.FastCall call) {
+        return c.fcall(RedisPoolStore.LIBRARY.function(RedisPoolStore.EXTRACT_FAST), call.keys(), call.args());
+    }
+
     private static Map<String, Long> commandStats(String stats) {
         Map<String, Long> commands = new TreeMap<>();
         for (String line : stats.split("\r?\n")) {

@@ -590,21 +590,22 @@ class SoakTest {
 
     /** The same as a number; NaN without figures. */
     static double stealShare(Resources[] samples, int i) {
-        Jiffies from = samples[i].machine();
-        Jiffies to = samples[i + 1].machine();
-        long total = to.total() - from.total();
-        return total <= 0 ? Double.NaN : 100.0 * (to.steal() - from.steal()) / total;
+        return machineShare(samples, i, Jiffies::steal);
     }
 
     /** {@code part}'s share of the machine's CPU time during window {@code i}, formatted; "?" without figures. */
     static String machinePercent(
             Resources[] samples, int i, java.util.function.ToLongFunction<Jiffies> part, String format) {
+        double share = machineShare(samples, i, part);
+        return Double.isNaN(share) ? "?" : String.format(Locale.ROOT, format, share);
+    }
+
+    /** {@code part}'s share of the machine's CPU time during window {@code i}, in percent; NaN without figures. */
+    static double machineShare(Resources[] samples, int i, java.util.function.ToLongFunction<Jiffies> part) {
         Jiffies from = samples[i].machine();
         Jiffies to = samples[i + 1].machine();
         long total = to.total() - from.total();
-        return total <= 0
-                ? "?"
-                : String.format(Locale.ROOT, format, 100.0 * (part.applyAsLong(to) - part.applyAsLong(from)) / total);
+        return total <= 0 ? Double.NaN : 100.0 * (part.applyAsLong(to) - part.applyAsLong(from)) / total;
     }
 
     /** Heap used after a full GC, live platform threads, open file descriptors of this JVM. */
