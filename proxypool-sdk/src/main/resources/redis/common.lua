@@ -177,21 +177,84 @@ local function composite_members(id, ix)
   return out
 end
 
--- the T f value of stored proxy h with set terms `sets` (a list): see the layout above
-local function fast_value(h, sets)
+-- the T f value of stored proxy h with set terms `sets` (a list), indexed under `tag` (the
+-- publisher's index tag, '' for none): see the layout above
+local function fast_value(h, sets, tag)
   local ends = ''
   if h.e then ends = h.en and string.format('%d', tonumber(h.e) + 1) or h.e end
-  return cmsgpack.pack(h.e and tonumber(h.e) or 0, ends, 'a:' .. h.u, 's', unpack(sets))
+  if tag == '' then return cmsgpack.pack(h.e and tonumber(h.e) or 0, ends, 'a:' .. h.u, 's', unpack(sets)) end
+  local items = { h.e and tonumber(h.e) or 0, ends, 'a:' .. h.u, 's' }
+  for _, term in ipairs(sets) do items[#items + 1] = term end
+  items[#items + 1] = tag
+  return cmsgpack.pack(unpack(items))
 end
 
--- the set terms of a T f value (a list; empty for a value without them)
+-- the set terms of a T f value (a list; empty for a value without them): its items after the
+-- 's', but the index tag ('#...', last: no term starts with '#')
 local function set_terms_of(f)
   if not f then return {} end
   local t = { cmsgpack.unpack(f) }
   if t[4] ~= 's' then return {} end
   local out = {}
-  for k = 5, #t do out[#out + 1] = t[k] end
+  for k = 5, #t do
+    if string.byte(t[k], 1) ~= 35 then out[#out + 1] = t[k] end -- 35: '#'
+  end
   return out
+end
+
+-- Whether every stored proxy is indexed under `tag` (T n field 'z' holds it): then the composite
+-- range of T i of a filter's declared labels holds every proxy with those labels, and a range
+-- seen whole proves that no other proxy matches (extract.lua). '' (no tag): never.
+local function indexed_alike(tag)
+  return tag ~= '' and redis.call('HGET', K_CNT, 'z') == tag
+end
+
+-- After a publish of proxies indexed under `tag` (was_empty: the pool stored no id before it):
+-- the pool is indexed alike when it was empty or was indexed alike under `tag` already; a publish
+-- under another tag makes it mixed ('z' dropped) and restarts a check under way for another tag
+-- ('zp': an entry behind its cursor may now be of a third tag). The purge's check (index_check)
+-- sets 'z' again once every T f entry carries one tag.
+local function index_published(tag, was_empty)
+  if tag == '' then return end
+  local z = redis.call('HGET', K_CNT, 'z')
+  if z == tag then return end
+  if was_empty then
+    redis.call('HSET', K_CNT, 'z', tag)
+    redis.call('HDEL', K_CNT, 'zp')
+    return
+  end
+  if z then redis.call('HDEL', K_CNT, 'z') end
+  local zp = redis.call('HGET', K_CNT, 'zp')
+  if zp and string.sub(zp, 1, #tag + 1) ~= tag .. '|' then redis.call('HDEL', K_CNT, 'zp') end
+end
+
+-- One step of the check that a mixed pool (no 'z') is indexed alike under `tag` again: HSCAN of
+-- `count` entries of T f from the cursor in 'zp' ("<tag>|<cursor>"); an entry under another tag (or
+-- none: published by a version before the tags, or under other dimensions) ends the check, which
+-- starts again at the next purge; the scan's end with none sets 'z'. Entries published meanwhile
+-- carry `tag` (index_published restarts the check for any other). Returns true while the check goes
+-- on without having met one (the caller may call again at once).
+local function index_check(tag, count)
+  if tag == '' or redis.call('HEXISTS', K_CNT, 'z') == 1 then return false end
+  local zp = redis.call('HGET', K_CNT, 'zp')
+  local cursor = '0'
+  if zp and string.sub(zp, 1, #tag + 1) == tag .. '|' then cursor = string.sub(zp, #tag + 2) end
+  local page = redis.call('HSCAN', K_FAST, cursor, 'COUNT', count)
+  local flat = page[2]
+  for i = 2, #flat, 2 do
+    local t = { cmsgpack.unpack(flat[i]) }
+    if t[#t] ~= tag then
+      redis.call('HDEL', K_CNT, 'zp') -- met one indexed otherwise: the next purge starts again
+      return false
+    end
+  end
+  if page[1] == '0' then
+    redis.call('HSET', K_CNT, 'z', tag)
+    redis.call('HDEL', K_CNT, 'zp')
+    return false
+  end
+  redis.call('HSET', K_CNT, 'zp', tag .. '|' .. page[1])
+  return true
 end
 
 -- set term -> its index in KEYS, for the sets passed from KEYS[18] on (RedisKeys.withSets)

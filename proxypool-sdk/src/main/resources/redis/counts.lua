@@ -10,17 +10,20 @@ local byUp, order = {}, {}
 local flat = redis.call('HGETALL', K_CNT)
 for i = 1, #flat, 2 do
   local field, n = flat[i], tonumber(flat[i + 1])
-  local u = string.sub(field, 3)
-  if not byUp[u] then
-    byUp[u] = { 0, 0 }
-    order[#order + 1] = u
-  end
-  if n == 0 then
-    redis.call('HDEL', K_CNT, field) -- emptied since: extraction and removal leave it to us
-  elseif string.sub(field, 1, 1) == 'a' then
-    byUp[u][1] = n
-  else
-    byUp[u][2] = n
+  -- "a:<upstream>" / "d:<upstream>"; the index tag's fields ('z', 'zp': common.lua) are no counters
+  if string.sub(field, 2, 2) == ':' then
+    local u = string.sub(field, 3)
+    if not byUp[u] then
+      byUp[u] = { 0, 0 }
+      order[#order + 1] = u
+    end
+    if n == 0 then
+      redis.call('HDEL', K_CNT, field) -- emptied since: extraction and removal leave it to us
+    elseif string.sub(field, 1, 1) == 'a' then
+      byUp[u][1] = n
+    else
+      byUp[u][2] = n
+    end
   end
 end
 local out = {}

@@ -10,8 +10,9 @@ ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 
       [5] minRemainingTtl (ms), [6] maxHealthAge (ms, 0 = none), [7] tombstone retention for
       proxies without expiry (ms), [8] expired proxies to purge first (bound), [9] random seed,
       [10] n filter terms, then n triples kind ('u' upstream | 'p' protocol | 'l' label |
-      'c' composite: a = the label items of the declared dimensions the filter names, at most one), a, b
-      and in reserve mode after the terms: reservation token, its deadline (epoch ms)
+      'c' composite: a = the label items of the declared dimensions the filter names, at most one), a, b,
+      then the caller's index tag (ProxyCodec.indexTag; common.lua indexed_alike), and in reserve
+      mode after it: reservation token, its deadline (epoch ms)
 Returns: {1, r...} extracted (each the record the Java side decodes), or
          {0, available} allOrNothing insufficient (what partial would have taken), or
          {2, n} reserve mode: n proxies chosen as partial would and reserved under the token
@@ -55,7 +56,7 @@ a gateway reserve (SCARD, ZRANGEBYSCORE).
 local now, count, mode = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 local all_or_nothing, reserving, counting = mode == '1', mode == 'r', mode == 'c'
 if reserving then -- a retried call (reply lost) finds its reservation: never a second one under the token
-  local held = redis.call('HGET', K_RW, ARGV[11 + 3 * tonumber(ARGV[10])])
+  local held = redis.call('HGET', K_RW, ARGV[12 + 3 * tonumber(ARGV[10])])
   if held then return { 2, #tokens(held) } end
 end
 local reserve, min_ttl, max_age = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
@@ -73,7 +74,7 @@ local function finish()
   end
   if reserving then
     if #chosen == 0 then return { 2, 0 } end
-    local tail = 11 + 3 * tonumber(ARGV[10])
+    local tail = 12 + 3 * tonumber(ARGV[10])
     local ids = {}
     for i, id in ipairs(chosen) do
       local h = recs[i]
@@ -271,29 +272,42 @@ local function windows(term, k)
   return 'short'
 end
 
+-- tests every member of the range of `term` once, by rank, in pages of 1000 (wide reads); true
+-- once the allowance is met
+local function every(term)
+  local cut = #term + 2
+  local start = redis.call('ZLEXCOUNT', K_IDX, '-', '(' .. term .. '|')
+  local size = redis.call('ZLEXCOUNT', K_IDX, '[' .. term .. '|', '(' .. term .. '}')
+  for off = 0, size - 1, 1000 do
+    local ids = {}
+    for j, m in ipairs(redis.call('ZRANGE', K_IDX, start + off, start + math.min(off + 999, size - 1))) do
+      ids[j] = string.sub(m, cut)
+    end
+    if take(ids, false, true) then return true end
+  end
+  return false
+end
+
 if composite then
   -- every member has the composite's labels: the first window of `limit` members usually suffices.
-  -- Short, it falls through to the single terms: proxies published before the dimensions changed
-  -- lack the composite term until their next publish, and exact counts must see them
+  -- Short, the composite's range proves that no other proxy matches when every stored proxy is
+  -- indexed under this caller's dimensions (indexed_alike): seen whole, or then read whole. Else
+  -- it falls through to the single terms: proxies published before the dimensions changed lack
+  -- the composite term until their next publish, and exact counts must see them
   others = singles
-  if windows(composite, limit) == 'met' then return finish() end
+  local seen_all = windows(composite, limit)
+  if seen_all == 'met' then return finish() end
+  if indexed_alike(ARGV[11 + 3 * tonumber(ARGV[10])]) then
+    if seen_all == 'short' then every(composite) end
+    return finish()
+  end
   others = range_others
 end
 
 if range then
   if windows(range, math.min(4 * (limit - #chosen) + 4, 1024)) ~= 'short' then return finish() end
   -- sampling fell short: prove it by testing every member of the base once, by rank
-  local cut = #range + 2
-  local lo, hi = '[' .. range .. '|', '(' .. range .. '}'
-  local start = redis.call('ZLEXCOUNT', K_IDX, '-', '(' .. range .. '|')
-  local size = redis.call('ZLEXCOUNT', K_IDX, lo, hi)
-  for off = 0, size - 1, 1000 do
-    local ids = {}
-    for j, m in ipairs(redis.call('ZRANGE', K_IDX, start + off, start + math.min(off + 999, size - 1))) do
-      ids[j] = string.sub(m, cut)
-    end
-    if take(ids, false, true) then return finish() end
-  end
+  every(range)
   return finish()
 end
 

@@ -3,8 +3,10 @@ publish.lua: upsert a batch of proxies (PoolStore.upsert), atomically per batch,
 and duplicate checks and the insert cannot interleave with an extraction.
 KEYS: the pool keys of common.lua, [1..17], then the sets of the batch's set terms [18...]
       (RedisKeys.withSets)
-ARGV: [1] now (epoch ms), then 3 per proxy: id, its value of T r (ProxyCodec.storedValue), its set
-      terms ("<bytes>:<item>" repeated, ProxyCodec.setTerms: of store.index.dimensions as
+ARGV: [1] now (epoch ms), [2] the publisher's index tag (ProxyCodec.indexTag: its
+      store.index.dimensions and which combinations it indexes; written last in each T f value,
+      common.lua index_published), then 3 per proxy: id, its value of T r (ProxyCodec.storedValue),
+      its set terms ("<bytes>:<item>" repeated, ProxyCodec.setTerms: of store.index.dimensions as
       configured now, so changing them re-indexes a proxy at its next publish)
 Returns: {added, refreshed, skippedTombstoned, skippedExpired, skippedDuplicate}
 Complexity: O(b) commands for b proxies, each O(1) or O(L log n) for L labels, plus one SADD per
@@ -14,10 +16,11 @@ was extracted (T g) and whose tombstone ended is collected first (common.lua tom
 Rules in the order of MemoryPoolStore: expired at now, tombstoned at now, key held by another id,
 then add (state available, never checked) or refresh (record replaced, state and check kept).
 ]]
-local now = tonumber(ARGV[1])
+local now, tag = tonumber(ARGV[1]), ARGV[2]
+local was_empty = redis.call('ZCARD', K_IDS) == 0 -- no id stored (nor retired, not yet collected)
 local added, refreshed, tombstoned, expired, duplicate = 0, 0, 0, 0, 0
 local sk = set_keys()
-for i = 2, #ARGV, 3 do
+for i = 3, #ARGV, 3 do
   local id, h = ARGV[i], parse(ARGV[i + 1])
   if h.e and tonumber(h.e) <= now then
     expired = expired + 1
@@ -52,7 +55,7 @@ for i = 2, #ARGV, 3 do
           added = added + 1
         end
         redis.call('HSET', K_REC, id, h.v)
-        redis.call('HSET', K_FAST, id, fast_value(h, sets)) -- what extract_fast.lua reads, ready to use
+        redis.call('HSET', K_FAST, id, fast_value(h, sets, tag)) -- what extract_fast.lua reads, ready to use
         redis.call('HSET', K_KEY, h.k, id)
         enter(id, h, st)
         -- a member of the set of each of its terms in every state but retired: a disabled or
@@ -65,4 +68,5 @@ for i = 2, #ARGV, 3 do
     end
   end
 end
+if added + refreshed > 0 then index_published(tag, was_empty) end
 return { added, refreshed, tombstoned, expired, duplicate }

@@ -5,8 +5,11 @@ tombstone moves to T t), then removes stale ids from the per-term sets (T m, set
 batch per call (PoolStore.purgeExpired); the caller repeats while a batch came back full.
 KEYS: the pool keys of common.lua, [1..17], then the sets the caller knows of [18...]
       (RedisKeys.withSets: every set term it has seen)
-ARGV: [1] now (epoch ms), [2] batch size per state, for tombstones, for T g and for T m
-Returns: {dropped proxies, 1 when a batch was full (more may be left) else 0, then the set terms
+ARGV: [1] now (epoch ms), [2] batch size per state, for tombstones, for T g and for T m (and the
+      entries of T f one step of the index check reads: common.lua index_check), [3] the caller's
+      index tag (ProxyCodec.indexTag)
+Returns: {dropped proxies, 1 when a batch was full (more may be left) or the index check goes on
+         else 0, then the set terms
          whose keys were not passed: T m entries wait for a call passing them}
 Complexity: O(log n + b L log n) for b proxies of L labels.
 ]]
@@ -23,8 +26,9 @@ for i = 1, #retired, 2 do
   collect(retired[i], retired[i + 1], now)
 end
 local looked, missing = sets_gc(batch)
+local checking = index_check(ARGV[3], batch) -- a mixed pool: is it indexed alike again?
 local more = a == batch or d == batch or ended > batch or redis.call('HLEN', K_GC) > 0
-  or (looked == batch and #missing == 0)
+  or (looked == batch and #missing == 0) or checking
 local out = { a + d, more and 1 or 0 }
 for _, term in ipairs(missing) do out[#out + 1] = term end
 return out

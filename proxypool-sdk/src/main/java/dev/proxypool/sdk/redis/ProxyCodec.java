@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * A proxy as its value in the pool's record hash (layout in {@code redis/common.lua}).
@@ -52,6 +53,27 @@ final class ProxyCodec {
         out.add(p.id());
         out.add(storedValue(p, index.indexDimensions()));
         out.add(String.join("", setTerms(p, index)));
+    }
+
+    /**
+     * The index tag of a store indexing under {@code index}: {@code #} and its sorted
+     * {@code store.index.dimensions} joined by commas, then {@code +p} when it indexes the protocol's
+     * combinations and {@code +u} when the upstream's (e.g. {@code #country,type+p}). publish.lua writes
+     * it last in each proxy's fast item; a pool whose every item carries the caller's tag is indexed
+     * alike (common.lua {@code indexed_alike}), and then the composite range of a filter's declared
+     * labels proves a shortfall without reading the range of a single label (extract.lua). No term
+     * starts with {@code #}, and dimension names hold no comma or {@code +}.
+     */
+    static String indexTag(StoreSettings index) {
+        StringBuilder sb = new StringBuilder("#");
+        sb.append(String.join(",", new TreeSet<>(index.indexDimensions())));
+        if (index.indexProtocol()) {
+            sb.append("+p");
+        }
+        if (index.indexUpstream()) {
+            sb.append("+u");
+        }
+        return sb.toString();
     }
 
     /**

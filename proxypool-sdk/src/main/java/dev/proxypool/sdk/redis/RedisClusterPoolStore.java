@@ -242,7 +242,7 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
         long dropped = 0;
         for (RedisKeys shard : shards) {
             redis.eval(RELEASE, shard.withReservations(), List.of(nowMs, "", Integer.toString(RELEASE_BOUND)));
-            dropped += RedisPoolStore.purgePool(redis, shard, nowMs, setTerms);
+            dropped += RedisPoolStore.purgePool(redis, shard, nowMs, setTerms, ProxyCodec.indexTag(settings));
         }
         idempotency().purge(now);
         return (int) dropped;

@@ -282,6 +282,7 @@ public final class RedisPoolStore extends RedisStoreBase {
     static void publishBatch(
             List<Proxy> batch, String nowMs, StoreSettings settings, List<String> args, Set<String> terms) {
         args.add(nowMs);
+        args.add(ProxyCodec.indexTag(settings));
         for (Proxy p : batch) {
             ProxyCodec.publishArgs(p, settings, args);
             terms.addAll(ProxyCodec.setTerms(p, settings));
@@ -291,13 +292,15 @@ public final class RedisPoolStore extends RedisStoreBase {
     /**
      * Runs purge.lua on the pool of {@code keys} until it reports nothing more, passing the sets
      * of every term in {@code known} and learning the terms it reports it lacked (the sets of ids
-     * published by another process, or before a restart); returns the proxies dropped.
+     * published by another process, or before a restart), and checking under {@code indexTag}
+     * whether a mixed pool is indexed alike again (common.lua {@code index_check}); returns the
+     * proxies dropped.
      */
-    static long purgePool(RedisAccess redis, RedisKeys keys, String nowMs, Set<String> known) {
+    static long purgePool(RedisAccess redis, RedisKeys keys, String nowMs, Set<String> known, String indexTag) {
         long dropped = 0;
         for (int calls = 0; ; calls++) {
-            List<?> r = RedisReplies.list(
-                    redis.eval(PURGE, keys.withSets(List.copyOf(known)), List.of(nowMs, Integer.toString(ID_BATCH))));
+            List<?> r = RedisReplies.list(redis.eval(
+                    PURGE, keys.withSets(List.copyOf(known)), List.of(nowMs, Integer.toString(ID_BATCH), indexTag)));
             dropped += RedisReplies.number(r.get(0));
             boolean learned = false;
             for (int i = 2; i < r.size(); i++) {
@@ -315,7 +318,8 @@ public final class RedisPoolStore extends RedisStoreBase {
     @Override
     public int purgeExpired(Instant now) {
         checkOpen();
-        long dropped = purgePool(redis, keys, Long.toString(ProxyCodec.millis(now)), setTerms);
+        long dropped =
+                purgePool(redis, keys, Long.toString(ProxyCodec.millis(now)), setTerms, ProxyCodec.indexTag(settings));
         idempotency().purge(now);
         return (int) dropped;
     }
@@ -408,6 +412,7 @@ public final class RedisPoolStore extends RedisStoreBase {
             args.add("");
             args.set(terms, Integer.toString(Integer.parseInt(args.get(terms)) + 1));
         }
+        args.add(ProxyCodec.indexTag(settings));
         return args;
     }
 

@@ -13,7 +13,7 @@ import redis.clients.jedis.RedisClient;
  * members may be gone: the general script removes them, the fast path leaves them), the counters
  * agree, no stored proxy is tombstoned, every stored id is in the set of each set term of its
  * {@code T f} entry and every other member of a set is retired or pending its cleanup in
- * {@code T m}. A
+ * {@code T m}, and a pool marked indexed alike under a tag has that tag in every {@code T f} entry. A
  * half-done extraction or publish would break one of these. O(n) commands: test use only.
  */
 final class LayoutAudit {
@@ -139,7 +139,17 @@ final class LayoutAudit {
             check(problems, "xd", disabledExpiring, c.zcard(t + "xd"));
             check(problems, "key holders", records.size(), c.hlen(t + "k"));
             Map<String, Long> stored = new java.util.TreeMap<>();
-            c.hgetAll(t + "n").forEach((field, n) -> {
+            Map<String, String> counters = c.hgetAll(t + "n");
+            String alike = counters.remove("z"); // the index tag (common.lua index_published), no counter
+            counters.remove("zp");
+            if (alike != null) {
+                List<?> otherwise = (List<?>) c.eval(INDEXED_OTHERWISE, List.of(t + "f"), List.of(alike));
+                if (!otherwise.isEmpty()) {
+                    problems.add("the pool is marked indexed alike under " + alike + " but the fast items of "
+                            + otherwise + " carry another tag or none");
+                }
+            }
+            counters.forEach((field, n) -> {
                 if (Long.parseLong(n) != 0) {
                     stored.put(field, Long.parseLong(n));
                 }
@@ -170,9 +180,22 @@ final class LayoutAudit {
               local t = { cmsgpack.unpack(all[i + 1]) }
               local entry = { all[i] }
               if t[4] == 's' then
-                for k = 5, #t do entry[#entry + 1] = t[k] end
+                for k = 5, #t do
+                  if string.byte(t[k], 1) ~= 35 then entry[#entry + 1] = t[k] end -- not the index tag '#...'
+                end
               end
               out[#out + 1] = entry
+            end
+            return out
+            """;
+
+    /** The ids of the T f entries whose last item is not the index tag ARGV[1]. */
+    private static final String INDEXED_OTHERWISE = """
+            local out = {}
+            local all = redis.call('HGETALL', KEYS[1])
+            for i = 1, #all, 2 do
+              local t = { cmsgpack.unpack(all[i + 1]) }
+              if t[#t] ~= ARGV[1] then out[#out + 1] = all[i] end
             end
             return out
             """;

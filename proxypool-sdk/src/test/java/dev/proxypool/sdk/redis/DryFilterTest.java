@@ -1,0 +1,232 @@
+package dev.proxypool.sdk.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proxypool.core.extract.ExtractionFilter;
+import dev.proxypool.core.extract.ExtractionRequest;
+import dev.proxypool.core.extract.ExtractionResult;
+import dev.proxypool.core.extract.ProxyFixtures;
+import dev.proxypool.core.extract.StoreSettings;
+import dev.proxypool.core.model.Labels;
+import dev.proxypool.core.model.Proxy;
+import dev.proxypool.testkit.PrivateRedisServer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Protocol.Command;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * A filter on declared labels whose combination ran dry while the rest of its country did not (a
+ * routing's "US residential" emptied): the extraction must prove that none is left. On a pool whose
+ * every proxy is indexed under the caller's dimensions (the index tag, common.lua
+ * {@code indexed_alike}) the composite range of the labels is the proof, a few commands; before, the
+ * general script read the country's whole range by rank (26 ms of Redis time at 100,000 proxies,
+ * benchmarks/RESULTS.md). A pool mixed with proxies indexed under other dimensions keeps the exact
+ * proof over the single label's range and finds them, and becomes alike again once the purge has
+ * checked that every proxy carries one tag. Real redis-server (private), counted by {@code INFO
+ * commandstats}; {@link LayoutAudit} after each change.
+ */
+@Tag("slow")
+class DryFilterTest {
+
+    private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+    private static final String[] COUNTRIES = {"US", "DE", "FR", "JP"};
+    private static final int POOL = 4000;
+    private static final ExtractionFilter US_RESIDENTIAL = ExtractionFilter.builder()
+            .country("US")
+            .label("type", "residential")
+            .build();
+
+    private static PrivateRedisServer server;
+
+    @BeforeAll
+    static void start() {
+        server = PrivateRedisServer.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void aDryCombinationIsProvedByItsCompositeRangeNotByItsCountrysRange() {
+        String prefix = "ppdry:alike:";
+        try (RedisPoolStore store = connect(prefix, StoreSettings.DEFAULTS)) {
+            load(store, 0, POOL);
+            assertEquals(ProxyCodec.indexTag(StoreSettings.DEFAULTS), tag(prefix), "a pool filled by one store");
+            Set<String> seen = new HashSet<>();
+            int drained = drain(store, US_RESIDENTIAL, seen);
+            assertEquals(POOL / 8, drained, "every US residential proxy handed out once");
+            store.purgeExpired(NOW); // collects the extracted ids' index members, as the owner does every 5 s
+
+            Map<String, Long> commands = commandsOf(() -> {
+                ExtractionResult none = store.extract(
+                        ExtractionRequest.builder(1).filter(US_RESIDENTIAL).build(), NOW);
+                assertInstanceOf(ExtractionResult.Extracted.class, none);
+                assertTrue(((ExtractionResult.Extracted) none).proxies().isEmpty(), "none left: " + none);
+                ExtractionResult exact = store.extract(
+                        ExtractionRequest.builder(1)
+                                .filter(US_RESIDENTIAL)
+                                .allOrNothing()
+                                .build(),
+                        NOW);
+                assertEquals(new ExtractionResult.Insufficient(0), exact, "an exact count of none");
+            });
+            assertNull(commands.get("zrange"), "no page of the country's 1,000 members read by rank: " + commands);
+            long total = commands.values().stream().mapToLong(Long::longValue).sum();
+            assertTrue(total <= 16, "two dry extractions in a few commands, not per member: " + commands);
+
+            // the rest of the country is there and still extracted
+            ExtractionFilter datacenter = ExtractionFilter.builder()
+                    .country("US")
+                    .label("type", "datacenter")
+                    .build();
+            assertEquals(POOL / 8, drain(store, datacenter, seen), "the US datacenter proxies, each once");
+            assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), prefix));
+        } finally {
+            TestRedis.deleteKeys("127.0.0.1", server.port(), prefix);
+        }
+    }
+
+    @Test
+    void aPoolMixedWithOtherDimensionsFindsEveryMatchAndIsAlikeAgainOnceRepublished() {
+        String prefix = "ppdry:mixed:";
+        StoreSettings countryOnly =
+                StoreSettings.builder().indexDimensions(List.of("country")).build();
+        try (RedisPoolStore store = connect(prefix, StoreSettings.DEFAULTS);
+                RedisPoolStore older = connect(prefix, countryOnly)) {
+            load(store, 0, POOL);
+            // a process still configured with other dimensions publishes 8 proxies: no composite term
+            load(older, POOL, POOL + 8);
+            assertNull(tag(prefix), "mixed: not every proxy is indexed under one tag");
+            store.purgeExpired(NOW);
+            assertNull(tag(prefix), "the purge's check met the other dimensions' proxies");
+
+            Set<String> seen = new HashSet<>();
+            // the US residential ones (n % 8 == 0) of both: the others' only through the single terms
+            assertEquals(POOL / 8 + 1, drain(store, US_RESIDENTIAL, seen), "every match, the older's too");
+            ExtractionResult exact = store.extract(
+                    ExtractionRequest.builder(1)
+                            .filter(US_RESIDENTIAL)
+                            .allOrNothing()
+                            .build(),
+                    NOW);
+            assertEquals(new ExtractionResult.Insufficient(0), exact);
+
+            // republished by this store, the older's proxies carry its tag: the purge marks the pool alike
+            var again = store.upsert(proxies(POOL, POOL + 8), NOW);
+            assertEquals(7, again.refreshed(), "the older's 7 left, refreshed: " + again);
+            assertEquals(1, again.skippedTombstoned(), "the one extracted stays out: " + again);
+            store.purgeExpired(NOW);
+            assertEquals(ProxyCodec.indexTag(StoreSettings.DEFAULTS), tag(prefix), "alike again");
+            assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), prefix));
+
+            // and one publish under other dimensions makes it mixed at once
+            load(older, POOL + 8, POOL + 9);
+            assertNull(tag(prefix));
+            assertFalse(LayoutAudit.problems("127.0.0.1", server.port(), prefix).stream()
+                    .anyMatch(p -> p.contains("indexed alike")));
+        } finally {
+            TestRedis.deleteKeys("127.0.0.1", server.port(), prefix);
+        }
+    }
+
+    /** Publishes {@link #proxies} {@code from..to-1}, all new. */
+    private static void load(RedisPoolStore store, int from, int to) {
+        assertEquals(to - from, store.upsert(proxies(from, to), NOW).added());
+    }
+
+    /** Proxies {@code from..to-1}: country n % 4 of {@link #COUNTRIES}, residential when n / 4 is even. */
+    private static List<Proxy> proxies(int from, int to) {
+        List<Proxy> proxies = new ArrayList<>();
+        for (int n = from; n < to; n++) {
+            proxies.add(ProxyFixtures.builder(n)
+                    .labels(Labels.of(
+                            "country", COUNTRIES[n % 4], "type", (n / 4) % 2 == 0 ? "residential" : "datacenter"))
+                    .expiresAt(NOW.plus(Duration.ofHours(1)).plusSeconds(n))
+                    .build());
+        }
+        return proxies;
+    }
+
+    /** Extracts with {@code filter}, 100 at a time, until none is left; the number extracted, each new to {@code seen}. */
+    private static int drain(RedisPoolStore store, ExtractionFilter filter, Set<String> seen) {
+        int got = 0;
+        for (int calls = 0; calls < 1000; calls++) {
+            ExtractionResult r =
+                    store.extract(ExtractionRequest.builder(100).filter(filter).build(), NOW);
+            List<?> proxies = ((ExtractionResult.Extracted) r).proxies();
+            if (proxies.isEmpty()) {
+                return got;
+            }
+            for (var p : ((ExtractionResult.Extracted) r).proxies()) {
+                assertTrue(
+                        seen.add(p.proxy().id()),
+                        "handed out twice: " + p.proxy().id());
+            }
+            got += proxies.size();
+        }
+        throw new AssertionError("the pool did not run dry in 1,000 calls");
+    }
+
+    /** The index tag the pool is marked alike under (T n field 'z'), or null when mixed. */
+    private static String tag(String prefix) {
+        try (RedisClient c =
+                RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
+            return c.hget(new RedisKeys(prefix).poolTag() + "n", "z");
+        }
+    }
+
+    /** The commands Redis ran (INFO commandstats, lower-case names) while {@code work} ran. */
+    private static Map<String, Long> commandsOf(Runnable work) {
+        try (RedisClient c =
+                RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
+            c.sendCommand(Command.CONFIG, "RESETSTAT");
+            work.run();
+            Map<String, Long> out = new TreeMap<>();
+            for (String line : c.info("commandstats").split("\r\n")) {
+                if (line.startsWith("cmdstat_")) {
+                    String name = line.substring(8, line.indexOf(':'));
+                    long calls = Long.parseLong(line.replaceAll(".*[:,]calls=(\\d+).*", "$1"));
+                    out.put(name, calls);
+                }
+            }
+            out.remove("config|resetstat");
+            out.remove("fcall");
+            out.remove("evalsha");
+            return out;
+        }
+    }
+
+    private static RedisPoolStore connect(String prefix, StoreSettings settings) {
+        return RedisPoolStore.connect(
+                new RedisStoreConfig(
+                        "127.0.0.1",
+                        server.port(),
+                        "",
+                        "",
+                        0,
+                        prefix,
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(10),
+                        4),
+                settings);
+    }
+}
