@@ -35,7 +35,11 @@ a script touches one slot of Redis Cluster.
                    retired id keeps holding its key until collected (its tombstone is in T g)
   [8]  T t   zset  tombstones: physical key by end (epoch ms) of an extracted proxy, written when
                    the retired id is collected (until then the end is its T g value)
-  [9]  T n   hash  "a:<upstream>" / "d:<upstream>" -> available / disabled count of the upstream
+  [9]  T n   hash  "a:<upstream>" / "d:<upstream>" -> available / disabled count of the upstream;
+                   and two fields that are no counters: 'z' -> the index tag under which every
+                   stored proxy is indexed (absent: mixed, or not known yet), 'zp' -> the purge's
+                   check of a mixed pool under way, "<tag>|<HSCAN cursor of T f>" (index_published,
+                   index_check, indexed_alike below)
   [10] T s   zset  stored ids, all scores 0, for listing in id order (ZRANGEBYLEX); may also
                    hold ids of T g: readers skip them (fetch)
   [11] T a   set   ids of the available proxies, exact: extraction samples it unfiltered (SPOP),
@@ -56,7 +60,9 @@ a script touches one slot of Redis Cluster.
                    MessagePack sequence (cmsgpack, one C call to unpack) of its expiresAt (ms, 0 =
                    never), its tombstone end when it expires (expiresAt, + 1 when en; '' = never:
                    now + retention), its counter field of T n ("a:<upstream>"), 's', then its set
-                   terms (the T e:<term> sets it is a member of). Written with T r (publish.lua),
+                   terms (the T e:<term> sets it is a member of), then its publisher's index tag
+                   ('#...', ProxyCodec.indexTag; absent when stored by a version before the tags).
+                   Written with T r (publish.lua),
                    removed with it (detach, drop_taken, collect, which hand its set terms to T m):
                    the fast path never parses a stored value in Lua. An id of T r without it
                    (stored by a version before T f) takes the general path; a value without the

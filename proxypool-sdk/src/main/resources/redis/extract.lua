@@ -3,7 +3,8 @@ extract.lua: candidate selection and AVAILABLE -> EXTRACTED (removal + tombstone
 step (PoolStore.extract, docs/design.md#extraction E1). Two callers can never receive the same proxy, an
 allOrNothing shortfall changes nothing, and the gateway reserve is read from the modified state.
 KEYS: the pool keys of common.lua, [1..15], and the reservation keys [16] and [17]
-      (RedisKeys.withReservations)
+      (RedisKeys.withReservations), then with a filter that has a set term the set of its narrowest
+      one [18] (RedisPoolStore.extractKeys: an empty one proves a shortfall on a pool indexed alike)
 ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 'r' (below) or
       count 'c' (what partial would take, nothing changed: {0, n}),
       [4] gateway reserve,
@@ -36,7 +37,10 @@ Algorithm and complexity (n = pool size, never scanned):
      is taken when SREM T a removes it (0: reserved), O(k);
   5. when short: windows growing x4 (cap 1024), up to 4 (SRANDMEMBER T a without a filter),
      then every member of the base once, in pages by rank (SSCAN / ZRANGE), O(|base| log n) --
-     exact counts require proving that no more match; these wide reads test availability
+     exact counts require proving that no more match; a composite range is that proof itself when
+     every stored proxy is indexed under the caller's tag (common.lua indexed_alike: its members
+     are then every proxy with those labels), else the base is a single term's range (proxies
+     published under other dimensions lack the composite term); these wide reads test availability
      (SMISMEMBER T a) and the other terms (one ZMSCORE each) before reading records;
   6. the chosen proxies (retire_taken in common.lua): their index members (one ZREM: no dead
      entry is left for later windows), T g (one HSET: the tombstone ends; record, key holder,
@@ -97,6 +101,14 @@ if reserve > 0 then
   limit = math.min(count, redis.call('SCARD', K_AV) - expired_available(now) - reserve)
 end
 if limit <= 0 then
+  return finish()
+end
+
+-- a filter with a set term (its narrowest set, KEYS[18]) on a pool indexed under the caller's tag
+-- (common.lua indexed_alike): every stored, not retired proxy with the term is a member, so an empty
+-- set proves at once that none matches (a routing's combination that ran dry, popped empty by the fast
+-- path, costs two commands instead of a read of its ranges)
+if KEYS[18] and redis.call('SCARD', KEYS[18]) == 0 and indexed_alike(ARGV[11 + 3 * tonumber(ARGV[10])]) then
   return finish()
 end
 

@@ -400,7 +400,7 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
             countGeneralCall();
             List<?> r = RedisReplies.list(redis.eval(
                     RedisPoolStore.EXTRACT,
-                    shards[s].pool(),
+                    RedisPoolStore.extractKeys(shards[s], request, settings),
                     RedisPoolStore.extractArgs(request, now, settings, allowance - matching, "c", 0)));
             matching += (int) RedisReplies.number(r.get(1));
             if (matching == allowance) {
@@ -425,7 +425,8 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
                 args.add(token);
                 args.add(Long.toString(deadline));
                 countGeneralCall();
-                List<?> r = RedisReplies.list(redis.eval(RedisPoolStore.EXTRACT, shards[s].withReservations(), args));
+                List<?> r = RedisReplies.list(redis.eval(
+                        RedisPoolStore.EXTRACT, RedisPoolStore.extractKeys(shards[s], request, settings), args));
                 int n = (int) RedisReplies.number(r.get(1));
                 if (n > 0) {
                     reserved.add(s);
@@ -598,7 +599,7 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
         countGeneralCall();
         return durably(
                 RedisPoolStore.EXTRACT,
-                shards[shard].withReservations(),
+                RedisPoolStore.extractKeys(shards[shard], request, settings),
                 RedisPoolStore.extractArgs(request, now, settings, count, mode, 0));
     }
 

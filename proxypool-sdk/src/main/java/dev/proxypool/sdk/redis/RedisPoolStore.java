@@ -350,7 +350,7 @@ public final class RedisPoolStore extends RedisStoreBase {
         }
         List<String> args = extractArgs(request, now, settings, request.count(), mode, request.gatewayReserve());
         countGeneralCall();
-        List<?> r = RedisReplies.list(redis.eval(EXTRACT, keys.withReservations(), args));
+        List<?> r = RedisReplies.list(redis.eval(EXTRACT, extractKeys(keys, request, settings), args));
         if (RedisReplies.number(r.get(0)) == 0) {
             return new ExtractionResult.Insufficient((int) RedisReplies.number(r.get(1)));
         }
@@ -385,6 +385,21 @@ public final class RedisPoolStore extends RedisStoreBase {
             out.add(served ? reply.get(i) : null);
         }
         return out;
+    }
+
+    /**
+     * The KEYS of extract.lua for {@code request}: the pool's and the reservation keys, then, when its
+     * filter has set terms ({@link ProxyCodec#setTermsFor}), the set of the narrowest: on a pool indexed
+     * alike an empty one proves at once that nothing matches (a combination that ran dry).
+     */
+    static List<String> extractKeys(RedisKeys keys, ExtractionRequest request, StoreSettings settings) {
+        ExtractionFilter filter = request.filter();
+        List<String> terms = ProxyCodec.setTermsFor(
+                filter.upstream(),
+                filter.protocol().map(p -> p.wireName()),
+                filter.labels().required(),
+                settings);
+        return terms.isEmpty() ? keys.withReservations() : keys.withSets(terms.subList(0, 1));
     }
 
     /** The ARGV of extract.lua (its header) for {@code count} proxies in {@code mode} ('1', '0' or 'r'). */

@@ -33,12 +33,13 @@ import redis.clients.jedis.RedisClient;
  * A filter on declared labels whose combination ran dry while the rest of its country did not (a
  * routing's "US residential" emptied): the extraction must prove that none is left. On a pool whose
  * every proxy is indexed under the caller's dimensions (the index tag, common.lua
- * {@code indexed_alike}) the composite range of the labels is the proof, a few commands; before, the
- * general script read the country's whole range by rank (26 ms of Redis time at 100,000 proxies,
- * benchmarks/RESULTS.md). A pool mixed with proxies indexed under other dimensions keeps the exact
- * proof over the single label's range and finds them, and becomes alike again once the purge has
- * checked that every proxy carries one tag. Real redis-server (private), counted by {@code INFO
- * commandstats}; {@link LayoutAudit} after each change.
+ * {@code indexed_alike}) the combination's set, popped empty by the fast path, is the proof at once,
+ * and its composite index range when the set still holds members that cannot be extracted (disabled
+ * ones); before, the general script read the country's whole range (26 ms of Redis time at 100,000
+ * proxies, benchmarks/RESULTS.md). A pool mixed with proxies indexed under other dimensions keeps the
+ * exact proof over the single label's range and finds them, and becomes alike again once the purge
+ * has checked that every proxy carries one tag. Real redis-server (private), commands counted by
+ * {@code INFO commandstats}; {@link LayoutAudit} after each.
  */
 @Tag("slow")
 class DryFilterTest {
@@ -66,7 +67,7 @@ class DryFilterTest {
     }
 
     @Test
-    void aDryCombinationIsProvedByItsCompositeRangeNotByItsCountrysRange() {
+    void aDryCombinationIsProvedByItsEmptySetAtOnceAndByItsCompositeRangeAfterwards() {
         String prefix = "ppdry:alike:";
         try (RedisPoolStore store = connect(prefix, StoreSettings.DEFAULTS)) {
             load(store, 0, POOL);
@@ -74,35 +75,63 @@ class DryFilterTest {
             Set<String> seen = new HashSet<>();
             int drained = drain(store, US_RESIDENTIAL, seen);
             assertEquals(POOL / 8, drained, "every US residential proxy handed out once");
-            store.purgeExpired(NOW); // collects the extracted ids' index members, as the owner does every 5 s
 
-            Map<String, Long> commands = commandsOf(() -> {
-                ExtractionResult none = store.extract(
-                        ExtractionRequest.builder(1).filter(US_RESIDENTIAL).build(), NOW);
-                assertInstanceOf(ExtractionResult.Extracted.class, none);
-                assertTrue(((ExtractionResult.Extracted) none).proxies().isEmpty(), "none left: " + none);
-                ExtractionResult exact = store.extract(
-                        ExtractionRequest.builder(1)
-                                .filter(US_RESIDENTIAL)
-                                .allOrNothing()
-                                .build(),
-                        NOW);
-                assertEquals(new ExtractionResult.Insufficient(0), exact, "an exact count of none");
-            });
-            assertNull(commands.get("zrange"), "no page of the country's 1,000 members read by rank: " + commands);
-            long total = commands.values().stream().mapToLong(Long::longValue).sum();
-            assertTrue(total <= 16, "two dry extractions in a few commands, not per member: " + commands);
+            // at once, before any purge: the combination's set was popped empty by the fast path
+            Map<String, Long> commands = commandsOf(() -> assertDry(store, US_RESIDENTIAL));
+            assertEquals(Map.of("spop", 2L, "scard", 2L, "hget", 2L), commands, "an empty set and the tag, each call");
 
             // the rest of the country is there and still extracted
             ExtractionFilter datacenter = ExtractionFilter.builder()
                     .country("US")
                     .label("type", "datacenter")
                     .build();
-            assertEquals(POOL / 8, drain(store, datacenter, seen), "the US datacenter proxies, each once");
+            for (int i = 0; i < 10; i++) {
+                var one = (ExtractionResult.Extracted) store.extract(
+                        ExtractionRequest.builder(1).filter(datacenter).build(), NOW);
+                String id = one.proxies().getFirst().proxy().id();
+                assertTrue(seen.add(id), "handed out twice: " + id);
+            }
+
+            // a combination whose proxies are all disabled: its set holds them (an enable needs no
+            // set key), its composite range does not: the range, seen whole, is the proof
+            ExtractionFilter deResidential = ExtractionFilter.builder()
+                    .country("DE")
+                    .label("type", "residential")
+                    .build();
+            List<String> german = proxies(0, POOL).stream()
+                    .filter(p -> p.labels().values().equals(Map.of("country", "DE", "type", "residential")))
+                    .map(Proxy::id)
+                    .toList();
+            assertEquals(POOL / 8, german.size());
+            german.forEach(id -> assertTrue(store.setDisabled(id, true), id));
+            store.purgeExpired(NOW);
+            commands = commandsOf(() -> assertDry(store, deResidential));
+            // each call: the fast path's 8 pops of disabled members, put back (bounded, whatever the
+            // pool), then one window of the composite range, seen whole (and its wrap): no window of
+            // the country's range, no wide read, no page by rank
+            assertEquals(4L, commands.get("zrangebylex"), "the composite range's window, each call: " + commands);
+            assertNull(commands.get("smismember"), "no wide read of the country's members: " + commands);
+            assertNull(commands.get("zrange"), "no page of the country's 1,000 members read by rank: " + commands);
+            assertEquals(16L, commands.get("spop"), "the fast path's 8 rounds, each call: " + commands);
+            assertTrue(store.setDisabled(german.getFirst(), false));
+            var back = (ExtractionResult.Extracted) store.extract(
+                    ExtractionRequest.builder(1).filter(deResidential).build(), NOW);
+            assertEquals(german.getFirst(), back.proxies().getFirst().proxy().id(), "enabled, found at once");
             assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), prefix));
         } finally {
             TestRedis.deleteKeys("127.0.0.1", server.port(), prefix);
         }
+    }
+
+    /** A partial count=1 extraction with {@code filter} gets none, and an allOrNothing one counts none. */
+    private static void assertDry(RedisPoolStore store, ExtractionFilter filter) {
+        ExtractionResult none =
+                store.extract(ExtractionRequest.builder(1).filter(filter).build(), NOW);
+        assertInstanceOf(ExtractionResult.Extracted.class, none);
+        assertTrue(((ExtractionResult.Extracted) none).proxies().isEmpty(), "none left: " + none);
+        ExtractionResult exact = store.extract(
+                ExtractionRequest.builder(1).filter(filter).allOrNothing().build(), NOW);
+        assertEquals(new ExtractionResult.Insufficient(0), exact, "an exact count of none");
     }
 
     @Test
