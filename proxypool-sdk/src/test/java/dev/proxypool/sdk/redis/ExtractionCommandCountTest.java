@@ -79,18 +79,7 @@ class ExtractionCommandCountTest {
 
     /** A store on the private server under {@code prefix}. */
     private static RedisPoolStore connect(String prefix, StoreSettings settings) {
-        return RedisPoolStore.connect(
-                new RedisStoreConfig(
-                        "127.0.0.1",
-                        server.port(),
-                        "",
-                        "",
-                        0,
-                        prefix,
-                        Duration.ofSeconds(2),
-                        Duration.ofSeconds(10),
-                        4),
-                settings);
+        return TestRedis.privateStore(server.port(), prefix, settings);
     }
 
     @AfterAll

@@ -31,6 +31,26 @@ final class TestRedis {
     }
 
     /**
+     * A store under {@code prefix} on a private redis-server on loopback port {@code port} (no
+     * password, database 0; 2 s to connect, 10 s to read, 4 connections), for tests that count
+     * that server's commands.
+     */
+    static RedisPoolStore privateStore(int port, String prefix, StoreSettings settings) {
+        return RedisPoolStore.connect(
+                new RedisStoreConfig(
+                        HOST,
+                        port,
+                        "",
+                        "",
+                        0,
+                        prefix,
+                        java.time.Duration.ofSeconds(2),
+                        java.time.Duration.ofSeconds(10),
+                        4),
+                settings);
+    }
+
+    /**
      * Deletes every key of the store of {@code prefix} on host:port (under the prefix, and under
      * the tags {@code {<prefix>...}} of the pool and idempotency keys); returns how many.
      */
