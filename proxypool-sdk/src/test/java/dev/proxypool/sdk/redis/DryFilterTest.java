@@ -35,7 +35,7 @@ import redis.clients.jedis.RedisClient;
  * every proxy is indexed under the caller's dimensions (the index tag, common.lua
  * {@code indexed_alike}) the combination's set, popped empty by the fast path, is the proof at once,
  * and its composite index range when the set still holds members that cannot be extracted (disabled
- * ones); before, the general script read the country's whole range (26 ms of Redis time at 100,000
+ * ones); before, the general script read the country's whole range (16–26 ms of Redis time at 100,000
  * proxies, benchmarks/RESULTS.md). A pool mixed with proxies indexed under other dimensions keeps the
  * exact proof over the single label's range and finds them, and becomes alike again once the purge
  * has checked that every proxy carries one tag. Real redis-server (private), commands counted by
