@@ -38,8 +38,8 @@ a script touches one slot of Redis Cluster.
   [9]  T n   hash  "a:<upstream>" / "d:<upstream>" -> available / disabled count of the upstream;
                    and two fields that are no counters: 'z' -> the index tag under which every
                    stored proxy is indexed (absent: mixed, or not known yet), 'zp' -> the purge's
-                   check of a mixed pool under way, "<tag>|<HSCAN cursor of T f>" (index_published,
-                   index_check, indexed_alike below)
+                   check of a mixed pool under way, "<tag>|<HSCAN cursor of T f>[|<id it waits on>]"
+                   (index_published, index_check, indexed_alike below)
   [10] T s   zset  stored ids, all scores 0, for listing in id order (ZRANGEBYLEX); may also
                    hold ids of T g: readers skip them (fetch)
   [11] T a   set   ids of the available proxies, exact: extraction samples it unfiltered (SPOP),
@@ -235,22 +235,36 @@ local function index_published(tag, was_empty)
 end
 
 -- One step of the check that a mixed pool (no 'z') is indexed alike under `tag` again: HSCAN of
--- `count` entries of T f from the cursor in 'zp' ("<tag>|<cursor>"); an entry under another tag (or
--- none: published by a version before the tags, or under other dimensions) ends the check, which
--- starts again at the next purge; the scan's end with none sets 'z'. Entries published meanwhile
--- carry `tag` (index_published restarts the check for any other). Returns true while the check goes
--- on without having met one (the caller may call again at once).
+-- `count` entries of T f from the cursor in 'zp' ("<tag>|<cursor>", or "<tag>|<cursor>|<id>" while
+-- it waits on an entry of that page indexed otherwise: published under other dimensions, or by a
+-- version before the tags). While that entry keeps its tag, a step costs one HGET; once it is
+-- published again under `tag` or gone, the check reads that page again and goes on, so a few
+-- proxies that are never published again cost no rescans of the pool. The scan's end sets 'z'.
+-- Entries published meanwhile carry `tag` (index_published restarts the check for any other), and
+-- those behind the cursor cannot lose it otherwise. Returns true while the check goes on without
+-- waiting (the caller may call again at once).
 local function index_check(tag, count)
   if tag == '' or redis.call('HEXISTS', K_CNT, 'z') == 1 then return false end
   local zp = redis.call('HGET', K_CNT, 'zp')
-  local cursor = '0'
-  if zp and string.sub(zp, 1, #tag + 1) == tag .. '|' then cursor = string.sub(zp, #tag + 2) end
+  local cursor, waiting = '0', nil
+  if zp and string.sub(zp, 1, #tag + 1) == tag .. '|' then
+    cursor = string.sub(zp, #tag + 2)
+    local bar = string.find(cursor, '|', 1, true)
+    if bar then cursor, waiting = string.sub(cursor, 1, bar - 1), string.sub(cursor, bar + 1) end
+  end
+  if waiting then
+    local f = redis.call('HGET', K_FAST, waiting)
+    if f then
+      local t = { cmsgpack.unpack(f) }
+      if t[#t] ~= tag then return false end -- still indexed otherwise: wait
+    end
+  end
   local page = redis.call('HSCAN', K_FAST, cursor, 'COUNT', count)
   local flat = page[2]
-  for i = 2, #flat, 2 do
-    local t = { cmsgpack.unpack(flat[i]) }
+  for i = 1, #flat, 2 do
+    local t = { cmsgpack.unpack(flat[i + 1]) }
     if t[#t] ~= tag then
-      redis.call('HDEL', K_CNT, 'zp') -- met one indexed otherwise: the next purge starts again
+      redis.call('HSET', K_CNT, 'zp', tag .. '|' .. cursor .. '|' .. flat[i]) -- wait on it, then this page again
       return false
     end
   end

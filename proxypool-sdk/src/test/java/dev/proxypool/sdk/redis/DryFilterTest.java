@@ -147,6 +147,10 @@ class DryFilterTest {
             assertNull(tag(prefix), "mixed: not every proxy is indexed under one tag");
             store.purgeExpired(NOW);
             assertNull(tag(prefix), "the purge's check met the other dimensions' proxies");
+            // it waits on the one it met: the next purges read that entry, not the pool again
+            Map<String, Long> waiting = commandsOf(() -> store.purgeExpired(NOW));
+            assertNull(waiting.get("hscan"), "no rescan while the entry it met keeps its tag: " + waiting);
+            assertNull(tag(prefix));
 
             Set<String> seen = new HashSet<>();
             // the US residential ones (n % 8 == 0) of both: the others' only through the single terms
