@@ -184,11 +184,10 @@ local function composite_members(id, ix)
 end
 
 -- the T f value of stored proxy h with set terms `sets` (a list), indexed under `tag` (the
--- publisher's index tag, '' for none): see the layout above
+-- publisher's index tag): see the layout above
 local function fast_value(h, sets, tag)
   local ends = ''
   if h.e then ends = h.en and string.format('%d', tonumber(h.e) + 1) or h.e end
-  if tag == '' then return cmsgpack.pack(h.e and tonumber(h.e) or 0, ends, 'a:' .. h.u, 's', unpack(sets)) end
   local items = { h.e and tonumber(h.e) or 0, ends, 'a:' .. h.u, 's' }
   for _, term in ipairs(sets) do items[#items + 1] = term end
   items[#items + 1] = tag
@@ -210,9 +209,9 @@ end
 
 -- Whether every stored proxy is indexed under `tag` (T n field 'z' holds it): then the composite
 -- range of T i of a filter's declared labels holds every proxy with those labels, and a range
--- seen whole proves that no other proxy matches (extract.lua). '' (no tag): never.
+-- seen whole proves that no other proxy matches (extract.lua).
 local function indexed_alike(tag)
-  return tag ~= '' and redis.call('HGET', K_CNT, 'z') == tag
+  return redis.call('HGET', K_CNT, 'z') == tag
 end
 
 -- After a publish of proxies indexed under `tag` (was_empty: the pool stored no id before it):
@@ -221,7 +220,6 @@ end
 -- ('zp': an entry behind its cursor may now be of a third tag). The purge's check (index_check)
 -- sets 'z' again once every T f entry carries one tag.
 local function index_published(tag, was_empty)
-  if tag == '' then return end
   local z = redis.call('HGET', K_CNT, 'z')
   if z == tag then return end
   if was_empty then
@@ -244,7 +242,7 @@ end
 -- those behind the cursor cannot lose it otherwise. Returns true while the check goes on without
 -- waiting (the caller may call again at once).
 local function index_check(tag, count)
-  if tag == '' or redis.call('HEXISTS', K_CNT, 'z') == 1 then return false end
+  if redis.call('HEXISTS', K_CNT, 'z') == 1 then return false end
   local zp = redis.call('HGET', K_CNT, 'zp')
   local cursor, waiting = '0', nil
   if zp and string.sub(zp, 1, #tag + 1) == tag .. '|' then

@@ -21,7 +21,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -233,14 +232,7 @@ class DryFilterTest {
                 RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
             c.sendCommand(Command.CONFIG, "RESETSTAT");
             work.run();
-            Map<String, Long> out = new TreeMap<>();
-            for (String line : c.info("commandstats").split("\r\n")) {
-                if (line.startsWith("cmdstat_")) {
-                    String name = line.substring(8, line.indexOf(':'));
-                    long calls = Long.parseLong(line.replaceAll(".*[:,]calls=(\\d+).*", "$1"));
-                    out.put(name, calls);
-                }
-            }
+            Map<String, Long> out = TestRedis.commandCalls(c.info("commandstats"));
             out.remove("config|resetstat");
             out.remove("fcall");
             out.remove("evalsha");

@@ -484,14 +484,7 @@ class ExtractionCommandCountTest {
     }
 
     private static Map<String, Long> commandStats(String stats) {
-        Map<String, Long> commands = new TreeMap<>();
-        for (String line : stats.split("\r?\n")) {
-            if (line.startsWith("cmdstat_")) {
-                String name = line.substring("cmdstat_".length(), line.indexOf(':'));
-                long calls = Long.parseLong(line.replaceAll(".*\\bcalls=([0-9]+).*", "$1"));
-                commands.put(name, calls);
-            }
-        }
+        Map<String, Long> commands = TestRedis.commandCalls(stats);
         assertEquals(1L, commands.remove("fcall"), "one function call: " + commands);
         // the RESETSTAT before it ("config|resetstat") and the INFO itself, when counted
         commands.keySet().removeIf(name -> name.startsWith("config") || name.equals("info"));

@@ -31,6 +31,21 @@ final class TestRedis {
     }
 
     /**
+     * The calls of each command (lower-case names, e.g. {@code hget}, {@code config|resetstat}) in the
+     * text of {@code INFO commandstats}: since the server started or its last {@code CONFIG RESETSTAT}.
+     */
+    static java.util.Map<String, Long> commandCalls(String commandstats) {
+        java.util.Map<String, Long> calls = new java.util.TreeMap<>();
+        for (String line : commandstats.split("\r?\n")) {
+            if (line.startsWith("cmdstat_")) {
+                String name = line.substring("cmdstat_".length(), line.indexOf(':'));
+                calls.put(name, Long.parseLong(line.replaceAll(".*\\bcalls=([0-9]+).*", "$1")));
+            }
+        }
+        return calls;
+    }
+
+    /**
      * A store under {@code prefix} on a private redis-server on loopback port {@code port} (no
      * password, database 0; 2 s to connect, 10 s to read, 4 connections), for tests that count
      * that server's commands.
