@@ -1,9 +1,9 @@
 --[[
 common.lua: the key layout and the index bookkeeping shared by every pool script. It is not
 loaded alone: RedisPoolStore prepends it to each pool script before SCRIPT LOAD, so all scripts
-agree on one layout. Every pool script takes the same fifteen keys in KEYS (RedisKeys.pool(), in
+agree on one layout. Every pool script takes the same sixteen keys in KEYS (RedisKeys.pool(), in
 this order), and those that touch the per-term sets (T e:<term>, below: publish.lua, purge.lua)
-take them after the reservation keys, from KEYS[18] on; extract_fast.lua, which does without this
+take them after the reservation keys, from KEYS[19] on; extract_fast.lua, which does without this
 file, takes the few keys it needs in an order of its own (its header). No script computes a key
 name: the pool lives in a fixed number of keys (and one set per set term) that share one hash
 tag, T = "{<keyPrefix>0}:" (shard 0; a later partitioned pool adds shards "{<keyPrefix><n>}:"), so
@@ -21,7 +21,7 @@ a script touches one slot of Redis Cluster.
                    until collected: readers of expired ids test T a (expired_available)
   [5]  T xd  zset  disabled ids that expire, by expiresAt (ms)
   [6]  T i   zset  the index, all scores 0, ordered by member: "<term>|<id>" for every index term
-                   of every available proxy, a term being "<bytes>:<item>" with item
+                   of every available proxy not held (T o), a term being "<bytes>:<item>" with item
                    "u:<upstream>" | "p:<protocol>" | "l:<n>:<k>=<v>" (n = byte length of k) |
                    "c:<label items>": a composite term, one per combination of two or more of the
                    declared dimensions (store.index.dimensions) the proxy has, its label items
@@ -42,8 +42,9 @@ a script touches one slot of Redis Cluster.
                    (index_published, index_check, indexed_alike below)
   [10] T s   zset  stored ids, all scores 0, for listing in id order (ZRANGEBYLEX); may also
                    hold ids of T g: readers skip them (fetch)
-  [11] T a   set   ids of the available proxies, exact: extraction samples it unfiltered (SPOP),
-                   takes a candidate from T i only when SREM T a removes it
+  [11] T a   set   ids of the available proxies that no health hold keeps out (T h, T o), exact:
+                   extraction samples it unfiltered (SPOP), takes a candidate from T i or a set
+                   only when SREM T a removes it
   [12] T g   hash  id -> tombstone end (epoch ms) of a retired (extracted) id, whose record, key
                    holder, check, listing entry, T xa entry and single-term T i members are still to be
                    removed (lazy cleanup: an extraction writes this one field instead of touching
@@ -52,10 +53,13 @@ a script touches one slot of Redis Cluster.
                    is an entry of the previous version (the index terms of an id whose record is
                    already gone): collect() removes its members.
   [13] T h   zset  id -> end (epoch ms) of a health hold: the proxy is not HEALTHY on some worker and
-                   is not extracted while the end is above now (PoolStore.markUnhealthy, renewed by
+                   is not extracted while it has an entry here (PoolStore.markUnhealthy, renewed by
                    its owner while it stays unhealthy, so a dead owner's hold lapses); state, counts
-                   and listing are unchanged. Cleared by markHealthy, detach and collect; ended
-                   entries are dropped by purge.lua.
+                   and listing are unchanged. An available proxy with an entry is out of T a and of
+                   T i, in T o (hold_out), so no extraction reads it, not even to prove a shortfall.
+                   Cleared by markHealthy, detach and collect; entries whose end passed are ended
+                   (hold_end: back into T a and T i) by purge.lua and, bounded, by extract.lua before
+                   it reads anything (so a lapsed hold keeps a proxy out until one of them runs).
   [14] T f   hash  id -> what extract_fast.lua needs of a proxy, ready to use (fast_value): a
                    MessagePack sequence (cmsgpack, one C call to unpack) of its expiresAt (ms, 0 =
                    never), its tombstone end when it expires (expiresAt, + 1 when en; '' = never:
@@ -73,7 +77,13 @@ a script touches one slot of Redis Cluster.
                    id's T f goes (detach, drop_taken, collect) or a publish changes its set terms;
                    drained by purge.lua (sets_gc), which removes the id from each set whose key it
                    was passed unless the id is a member there again.
-  [18...] T e:<term>  sets: one per set term ("<bytes>:<item>", ProxyCodec.setTerms: the upstream
+  [16] T o   set   ids of the available proxies held out of extraction by a health hold (T h):
+                   counted available (T n, T xa entry kept), in their sets still (a pop puts them
+                   back, like reserved ones), but out of T a and without T i members, so a pool or a
+                   filter's range whose proxies are all held is empty to extraction: it proves the
+                   shortfall in O(1) instead of reading every held proxy on every call (a health
+                   outage would otherwise hold Redis for the whole pool's length per extraction).
+  [19...] T e:<term>  sets: one per set term ("<bytes>:<item>", ProxyCodec.setTerms: the upstream
                    "u:<upstream>", the protocol "p:<protocol>", each label of store.index.dimensions
                    "l:<n>:<k>=<v>", each composite "c:<label items>" of two or more of them, and
                    each combination "c:<protocol item><label items>" of one or more of them with the
@@ -89,17 +99,17 @@ a script touches one slot of Redis Cluster.
                    retirement is, goes back) or the purge collects it (T m). extract_fast.lua answers a filter
                    that is exactly one set term by SPOP of that set. Key names are passed by the
                    Java side (RedisKeys.set), never built: a script finds the set of a term by
-                   looking its name up among KEYS[18...] (set_keys).
+                   looking its name up among KEYS[19...] (set_keys).
   An id is stored when T r has it and T g does not; retired when T g has it. A tombstone is
   active for key K at now when T t scores K above now, or when K's holder (T k) is retired with
   an end above now (tombstone_end).
 
-The Redis Cluster store (RedisClusterPoolStore) partitions the pool: shard n has the same fifteen
+The Redis Cluster store (RedisClusterPoolStore) partitions the pool: shard n has the same sixteen
 keys and the sets under T = "{<keyPrefix><n>}:" (a proxy's shard is a hash of its physical key, so its record,
 index members, key holder and tombstone share one tag), plus two keys for reservations of an
 allOrNothing extraction across shards, passed only to the scripts that use them:
-  [16] T v   zset  reservation tokens by deadline (epoch ms): released by release.lua once ended
-  [17] T w   hash  reservation token -> its proxies, "<bytes>:<id>" repeated; a reserved proxy is
+  [17] T v   zset  reservation tokens by deadline (epoch ms): released by release.lua once ended
+  [18] T w   hash  reservation token -> its proxies, "<bytes>:<id>" repeated; a reserved proxy is
                    out of T a and T xa and not counted available, its record, key holder and index
                    members stay (readers test T a), until commit.lua extracts it or release.lua
                    returns it
@@ -119,8 +129,8 @@ T f and T r and retires the proxy (HSET T g, HINCRBY T n) without touching T i.
 
 local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
-local K_HOLD, K_FAST, K_PEND = KEYS[13], KEYS[14], KEYS[15]
-local K_RV, K_RW = KEYS[16], KEYS[17] -- reservations: nil unless the script is passed them
+local K_HOLD, K_FAST, K_PEND, K_OUT = KEYS[13], KEYS[14], KEYS[15], KEYS[16]
+local K_RV, K_RW = KEYS[17], KEYS[18] -- reservations: nil unless the script is passed them
 
 -- the length-prefixed tokens of a string ("<bytes>:<text>" repeated), as a list
 local function tokens(v)
@@ -275,12 +285,12 @@ local function index_check(tag, count)
   return true
 end
 
--- set term -> its index in KEYS, for the sets passed from KEYS[18] on (RedisKeys.withSets)
+-- set term -> its index in KEYS, for the sets passed from KEYS[19] on (RedisKeys.withSets)
 local function set_keys()
   local out = {}
-  if #KEYS >= 18 then
+  if #KEYS >= 19 then
     local cut = #K_REC + 2 -- T .. 'r' is K_REC, a set is T .. 'e:' .. term
-    for j = 18, #KEYS do out[string.sub(KEYS[j], cut)] = j end
+    for j = 19, #KEYS do out[string.sub(KEYS[j], cut)] = j end
   end
   return out
 end
@@ -302,7 +312,7 @@ local function unfast(id)
   end
 end
 
--- removes up to `batch` pending set cleanups (T m) whose sets were passed (KEYS[18...]): the id
+-- removes up to `batch` pending set cleanups (T m) whose sets were passed (KEYS[19...]): the id
 -- leaves each such set unless it is a member there again (stored, not retired, and the term in
 -- its T f). Returns how many entries it looked at and the terms it lacked the keys of (their
 -- entries stay, for a call passing them)
@@ -337,6 +347,65 @@ local function sets_gc(batch)
   return #entries / 2, missing
 end
 
+-- puts id's T i members (index terms ix) in
+local function index_in(id, ix)
+  local zadd = {}
+  for _, m in ipairs(members(id, ix)) do
+    zadd[#zadd + 1] = 0
+    zadd[#zadd + 1] = m
+  end
+  if #zadd > 0 then redis.call('ZADD', K_IDX, unpack(zadd)) end
+end
+
+-- takes id's T i members (index terms ix) out
+local function index_out(id, ix)
+  local m = members(id, ix)
+  if #m > 0 then redis.call('ZREM', K_IDX, unpack(m)) end
+end
+
+-- makes available proxy h, counted by the caller, extractable (T a, T i), or held out (T o, no T i
+-- members) when a health hold has it (T h)
+local function offer(id, h)
+  if redis.call('ZSCORE', K_HOLD, id) then
+    redis.call('SADD', K_OUT, id)
+    index_out(id, h.ix)
+  else
+    redis.call('SADD', K_AV, id)
+    index_in(id, h.ix)
+  end
+end
+
+-- a health hold of stored id begins or is renewed (T h written by the caller): an extractable
+-- proxy leaves T a and T i for T o; a reserved or disabled one stays as it is
+local function hold_out(id)
+  if redis.call('SREM', K_AV, id) == 1 then
+    redis.call('SADD', K_OUT, id)
+    local v = redis.call('HGET', K_REC, id)
+    if v then index_out(id, parse(v).ix) end
+  end
+end
+
+-- the health hold of id ended (its T h entry removed by the caller): a proxy held out goes back
+-- into T a and T i
+local function hold_end(id)
+  if redis.call('SREM', K_OUT, id) == 1 then
+    local v = redis.call('HGET', K_REC, id)
+    if v then
+      redis.call('SADD', K_AV, id)
+      index_in(id, parse(v).ix)
+    end
+  end
+end
+
+-- ends up to `limit` holds whose end passed at now (their owner stopped renewing them: lapsed);
+-- returns how many
+local function holds_lapsed(now, limit)
+  local ids = redis.call('ZRANGEBYSCORE', K_HOLD, '-inf', now, 'LIMIT', 0, limit)
+  if #ids > 0 then redis.call('ZREM', K_HOLD, unpack(ids)) end
+  for _, id in ipairs(ids) do hold_end(id) end
+  return #ids
+end
+
 -- makes a stored proxy count, and be found, in state st ('available' | 'disabled')
 local function enter(id, h, st)
   if st == 'disabled' then
@@ -344,19 +413,13 @@ local function enter(id, h, st)
     if h.e then redis.call('ZADD', K_XD, h.e, id) end
     redis.call('HINCRBY', K_CNT, 'd:' .. h.u, 1)
   else
-    redis.call('SADD', K_AV, id)
-    local zadd = {}
-    for _, m in ipairs(members(id, h.ix)) do
-      zadd[#zadd + 1] = 0
-      zadd[#zadd + 1] = m
-    end
-    if #zadd > 0 then redis.call('ZADD', K_IDX, unpack(zadd)) end
+    offer(id, h)
     if h.e then redis.call('ZADD', K_XA, h.e, id) end
     redis.call('HINCRBY', K_CNT, 'a:' .. h.u, 1)
   end
 end
 
--- the reverse of enter
+-- the reverse of enter; true unless h was reserved (available, yet out of T a and T o: uncounted)
 local function leave(id, h, st)
   if st == 'disabled' then
     redis.call('SREM', K_DIS, id)
@@ -364,13 +427,15 @@ local function leave(id, h, st)
     redis.call('HINCRBY', K_CNT, 'd:' .. h.u, -1)
   else
     local was = redis.call('SREM', K_AV, id) -- 0 for a reserved proxy: already uncounted
-    local m = members(id, h.ix)
-    if #m > 0 then redis.call('ZREM', K_IDX, unpack(m)) end
+    if was == 0 then was = redis.call('SREM', K_OUT, id) end -- held out: counted
+    index_out(id, h.ix)
     if was == 1 then
       if h.e then redis.call('ZREM', K_XA, id) end
       redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
     end
+    return was == 1
   end
+  return true
 end
 
 -- removes a stored proxy in state st and every trace of it (no tombstone). T k names the stored
@@ -457,7 +522,9 @@ local function release(token)
   local n = 0
   for _, id in ipairs(tokens(v)) do
     local h = fetch(id)
-    if h and redis.call('SISMEMBER', K_DIS, id) == 0 and redis.call('SADD', K_AV, id) == 1 then
+    if h and redis.call('SISMEMBER', K_DIS, id) == 0 and redis.call('SISMEMBER', K_AV, id) == 0
+        and redis.call('SISMEMBER', K_OUT, id) == 0 then
+      offer(id, h) -- its T i members stayed while reserved
       if h.e then redis.call('ZADD', K_XA, h.e, id) end
       redis.call('HINCRBY', K_CNT, 'a:' .. h.u, 1)
       n = n + 1

@@ -2,9 +2,9 @@
 extract.lua: candidate selection and AVAILABLE -> EXTRACTED (removal + tombstone) in one atomic
 step (PoolStore.extract, docs/design.md#extraction E1). Two callers can never receive the same proxy, an
 allOrNothing shortfall changes nothing, and the gateway reserve is read from the modified state.
-KEYS: the pool keys of common.lua, [1..15], and the reservation keys [16] and [17]
+KEYS: the pool keys of common.lua, [1..16], and the reservation keys [17] and [18]
       (RedisKeys.withReservations), then with a filter that has a set term the set of its narrowest
-      one [18] (RedisPoolStore.extractKeys: an empty one proves a shortfall on a pool indexed alike)
+      one [19] (RedisPoolStore.extractKeys: an empty one proves a shortfall on a pool indexed alike)
 ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 'r' (below) or
       count 'c' (what partial would take, nothing changed: {0, n}),
       [4] gateway reserve,
@@ -17,7 +17,7 @@ ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 
 Returns: {1, r...} extracted (each the record the Java side decodes), or
          {0, available} allOrNothing insufficient (what partial would have taken), or
          {2, n} reserve mode: n proxies chosen as partial would and reserved under the token
-         instead of extracted (KEYS [16] and [17] given; commit.lua / release.lua finish them)
+         instead of extracted (KEYS [17] and [18] given; commit.lua / release.lua finish them)
 Reserve mode is the Redis Cluster store's allOrNothing across shards: reserve on each shard,
 commit when the total is met, release otherwise (a dead caller's reservation ends at its deadline).
 Algorithm and complexity (n = pool size, never scanned):
@@ -32,8 +32,8 @@ Algorithm and complexity (n = pool size, never scanned):
      on (ZRANGEBYLEX LIMIT; from the start of the range when the part to its end fell short),
      O(log n + k);
   4. candidates' records in one HMGET T r; the other terms, expiry and min remaining TTL are
-     tested on the record in Lua (health: ZSCORE T h when the shard holds any proxy out, HGET T c
-     only with maxHealthAge); a passing candidate
+     tested on the record in Lua (HGET T c only with maxHealthAge; a proxy held by health is
+     not met: common.lua T o); a passing candidate
      is taken when SREM T a removes it (0: reserved), O(k);
   5. when short: windows growing x4 (cap 1024), up to 4 (SRANDMEMBER T a without a filter),
      then every member of the base once, in pages by rank (SSCAN / ZRANGE), O(|base| log n) --
@@ -51,9 +51,9 @@ Algorithm and complexity (n = pool size, never scanned):
 The common cases never get here: RedisPoolStore calls extract_fast.lua first, a function of its own
 with few keys and arguments (6 commands for count=1 without a filter, 7 with a filter of one set
 term: ExtractionCommandCountTest), and this script only when that one answers {0} (it extracted
-nothing: a shortfall, a candidate failing a test, a health hold). Here a count=1 extraction
-with a composite filter plus another term runs about 7 (ZCARD T h, ZRANGEBYLEX, HMGET, SREM, ZREM,
-HSET, HINCRBY); one more when the window wraps, per candidate reserved, held or extracted since the
+nothing: a shortfall, a candidate failing a test, a pop of held proxies). Here a count=1 extraction
+with a composite filter plus another term runs about 7 (ZRANGEBYSCORE T h, ZRANGEBYLEX, HMGET, SREM,
+ZREM, HSET, HINCRBY); one more when the window wraps, per candidate reserved or extracted since the
 last purge (the fast path leaves index members to the purge), or with maxHealthAge; two more with
 a gateway reserve (SCARD, ZRANGEBYSCORE).
 ]]
@@ -96,6 +96,10 @@ local function finish()
   return out
 end
 
+-- holds whose owner stopped renewing them end first (common.lua holds_lapsed; the purge ends the
+-- rest): their proxies are candidates again
+holds_lapsed(now, purge_bound)
+
 local limit = count
 if reserve > 0 then
   limit = math.min(count, redis.call('SCARD', K_AV) - expired_available(now) - reserve)
@@ -104,11 +108,11 @@ if limit <= 0 then
   return finish()
 end
 
--- a filter with a set term (its narrowest set, KEYS[18]) on a pool indexed under the caller's tag
+-- a filter with a set term (its narrowest set, KEYS[19]) on a pool indexed under the caller's tag
 -- (common.lua indexed_alike): every stored, not retired proxy with the term is a member, so an empty
 -- set proves at once that none matches (a routing's combination that ran dry, popped empty by the fast
 -- path, costs two commands instead of a read of its ranges)
-if KEYS[18] and redis.call('SCARD', KEYS[18]) == 0 and indexed_alike(ARGV[11 + 3 * tonumber(ARGV[10])]) then
+if KEYS[19] and redis.call('SCARD', KEYS[19]) == 0 and indexed_alike(ARGV[11 + 3 * tonumber(ARGV[10])]) then
   return finish()
 end
 
@@ -147,15 +151,9 @@ local function has_others(h)
   return true
 end
 
--- health holds (T h): looked up per candidate only when some proxy of the shard is held
-local holds = redis.call('ZCARD', K_HOLD) > 0
-
--- the record tests besides the index: ok, expired
+-- the record tests besides the index (a proxy held by health is in neither T a nor T i: none is
+-- met here): ok, expired
 local function fresh(id, h)
-  if holds then
-    local ends = redis.call('ZSCORE', K_HOLD, id)
-    if ends and tonumber(ends) > now then return false, false end -- not HEALTHY on some worker
-  end
   if h.e then
     local left = tonumber(h.e) - now
     if left <= 0 then return false, true end

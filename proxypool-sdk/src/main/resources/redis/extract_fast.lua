@@ -1,12 +1,12 @@
 --[[
 extract_fast.lua: the common extraction, a function of its own (RedisPoolStore calls it first and
-extract.lua only when it answers {0}), with only the keys and arguments it needs: the store's 17
+extract.lua only when it answers {0}), with only the keys and arguments it needs: the store's 19
 KEYS and ~20 ARGV cost Redis microseconds per call to turn into Lua tables, more than several of
 its commands. It runs none of common.lua's functions (in the library they exist already; with
 EVALSHA it is sent alone), and creates no function per call.
-KEYS: [1] T r, [2] T f, [3] T a, [4] T g, [5] T n, [6] T h (common.lua), then with count 1 one key
-      per request (the set of its filter's first set term, T e:<term>, or T a without a filter), with
-      count > 1 and a filter [7] the set of the filter's set term; with a gateway reserve, last, T xa
+KEYS: [1] T r, [2] T f, [3] T a, [4] T g, [5] T n (common.lua), then with count 1 one key per
+      request (the set of its filter's first set term, T e:<term>, or T a without a filter), with
+      count > 1 and a filter [6] the set of the filter's set term; with a gateway reserve, last, T xa
 ARGV, count 1 (one proxy for each of one or more requests, RedisPoolStore coalescing concurrent
       ones into one call): [1] now (epoch ms, the latest of the requests'), [2] '1', [3] the number of
       requests, [4] the gateway reserve ('0': none), then for each request: now, minRemainingTtl (ms),
@@ -28,31 +28,31 @@ Returns: {3, stored value...}: `count` proxies extracted (RedisPoolStore takes t
 The caller (RedisPoolStore.fastCall) uses it for partial or allOrNothing (not reserve or count
 mode), no maxHealthAge, count <= 1000, no filter, a filter that is one set term, or a filter of
 several set terms (labels of the declared dimensions, with or without a protocol, with an upstream,
-or an upstream with a protocol): the narrowest set is popped and a candidate lacking another term is skipped like
-a held one (up to 8 rounds, then {0}). A gateway reserve (single Redis: the cluster store counts
+or an upstream with a protocol): the narrowest set is popped and a candidate lacking another term is skipped
+(up to 8 rounds, then {0}). A gateway reserve (single Redis: the cluster store counts
 its shards under a lock and passes none) is kept when SCARD T a - ZCOUNT T xa (expired entries,
 available or retired: so a lower bound of the available proxies that have not expired) - reserve
 >= count; otherwise {0} before anything is popped, and extract.lua counts exactly (a pool far above
-its reserve, the common case, stays on this path). Health holds (T h) are tested per candidate
-(ZSCORE, ZMSCORE for count > 1): a held proxy is skipped and stays available and a member, so a
-pool in service, where some proxies are always held by a worker that sees them cooling or probing,
-keeps the fast path.
-Without a filter: SPOP T a, up to 8 rounds of the count still missing; what the fast path needs of
-them ready to use (HGET / HMGET T f: expiry, tombstone end, counter field, unpacked by cmsgpack: no
-stored value is parsed in Lua), tested for expiry and min remaining TTL (a failure: {0}, all taken
-back), and their holds; held ones go back into T a after the last round.
+its reserve, the common case, stays on this path). Health holds need no test: a proxy held by
+health is out of T a (common.lua T o), so it is never taken; as a member of a set it is popped and
+put back like a reserved one, so a pool in service, where some proxies are always held by a worker
+that sees them cooling or probing, keeps the fast path.
+Without a filter: SPOP T a of the count; what the fast path needs of them ready to use (HGET /
+HMGET T f: expiry, tombstone end, counter field, unpacked by cmsgpack: no stored value is parsed in
+Lua), tested for expiry and min remaining TTL (a failure, or fewer than the count: {0}, all taken
+back).
 With a filter: SPOP of the set, up to 8 rounds of the count still missing; a popped id is
   - dropped from the set (stale: lazy cleanup) when it is not in T a and is retired (T g:
     extracted through another set or without a filter), when it has no T f (removed, or collected
     after its extraction), or when its T f lacks the term (published again with other labels);
   - put back into the set when it is a member but not taken: its expiry or remaining TTL fails
-    the test (it stays in T a: the general script or the purge drops it when expired), it is held
-    by health, or it is not in T a and not retired (reserved, or disabled: both stay members, so a
-    release or an enable needs no set key), or, tested before it is taken (the filter has other
+    the test (it stays in T a: the general script or the purge drops it when expired), or it is
+    not in T a and not retired (reserved, disabled, or held by health: all stay members, so a
+    release, an enable or the end of a hold needs no set key), or, tested before it is taken (the filter has other
     set terms), it lacks one of them: retired or not (the purge collects it once retired);
   - taken when it is in T a (count 1: SREM T a first, given back by SADD when a test fails, or, when
     the filter has other set terms, after T f passed the tests, so a candidate lacking one leaves T a
-    untouched; else HMGET T f, ZMSCORE T h, SMISMEMBER T a, then one SREM).
+    untouched; else HMGET T f, SMISMEMBER T a, then one SREM).
 When fewer than `count` were found (or, without a filter, any fails the expiry test), the taken ids
 go back (SADD T a, and into the set) and the answer is {0}. Otherwise each is retired: one HSET T g
 of the tombstone ends and one HINCRBY T n per upstream, their stored values read (HMGET T r).
@@ -61,16 +61,16 @@ the purge, like the general script's single-term members; readers test T a.
 count=1, the common call, has its own branch before anything else is set up: SPOP without a count
 and HGET instead of HMGET (bulk replies), no tables of candidates and no function created per call
 (about 20 % less script time than the general branch in profiles on this project's VM; the
-table-free branch another ~10 %, benchmarks/RESULTS.md). A count=1 extraction: 6 commands without a
-filter (SPOP T a, HGET T f, ZSCORE T h, HGET T r, HSET, HINCRBY), 7 with a set filter (SPOP of the
-set, SREM T a, HGET T f, ZSCORE T h, HGET T r, HSET, HINCRBY); a stale pop costs 3 more (SPOP,
-SREM, HEXISTS T g), a held one 5 (SPOP, SREM, HGET T f, ZSCORE, SADD T a); with other set terms (a
-upstream beside the labels, or a protocol beside an upstream) the same 7 for a match, a candidate lacking a term 2 more
-(SPOP, HGET T f), a stale pop 4 (SPOP, HGET T f, SREM, HEXISTS T g). Several requests in one
-call each run their pops and tests in turn (an id a request before took is not in T a and not yet
-retired: put back like a reserved one, dropped by a later pop once retired) and are retired together:
-one HMGET T r, one HSET T g, one HINCRBY per counter field, so n requests with a set filter cost
-4 n + 3 commands and one call instead of 7 n and n calls.
+table-free branch another ~10 %, benchmarks/RESULTS.md). A count=1 extraction: 5 commands without a
+filter (SPOP T a, HGET T f, HGET T r, HSET, HINCRBY), 6 with a set filter (SPOP of the set, SREM T
+a, HGET T f, HGET T r, HSET, HINCRBY); a stale pop costs 3 more (SPOP, SREM, HEXISTS T g), a held
+one 4 (SPOP, SREM, HEXISTS T g, HGET T f) and one SADD of the set for all put back; with other set
+terms (an upstream beside the labels, or a protocol beside an upstream) the same 6 for a match, a
+candidate lacking a term 2 more (SPOP, HGET T f), a stale pop 4 (SPOP, HGET T f, SREM, HEXISTS T g).
+Several requests in one call each run their pops and tests in turn (an id a request before took is
+not in T a and not yet retired: put back like a reserved one, dropped by a later pop once retired)
+and are retired together: one HMGET T r, one HSET T g, one HINCRBY per counter field, so n requests
+with a set filter cost 3 n + 3 commands and one call instead of 6 n and n calls.
 ExtractionCommandCountTest.
 ]]
 local one = ARGV[2] == '1' -- one proxy for each of one or more requests (ARGV[3] of them)
@@ -91,28 +91,19 @@ if one then
     a = last + 1
     local id, t, back -- the taken id and its T f item; members to put back
     if term == '' then
-      for _ = 1, 8 do
-        local popped = redis.call('SPOP', av)
-        if not popped then break end
+      local popped = redis.call('SPOP', av)
+      if popped then
         local f = redis.call('HGET', KEYS[2], popped)
         local u = f and { cmsgpack.unpack(f) }
         local e = u and u[1]
         if not u or (e > 0 and (e <= now or e - now < min_ttl)) then
           redis.call('SADD', av, popped) -- taken back: extract.lua decides (stored before T f, or expiring)
-          break
-        end
-        local held = redis.call('ZSCORE', KEYS[6], popped)
-        if held and tonumber(held) > now then
-          back = back or {}
-          back[#back + 1] = popped -- held by health: available, not extracted now
         else
           id, t = popped, u
-          break
         end
       end
-      if back then redis.call('SADD', av, unpack(back)) end
     else
-      local set = KEYS[6 + j]
+      local set = KEYS[5 + j]
       -- with other set terms to test (an upstream; a protocol beside an upstream), T f is read
       -- before SREM T a: a candidate lacking one then leaves T a untouched
       local early = first <= last
@@ -166,18 +157,14 @@ if one then
             end
           end
           if ok then
-            local held = redis.call('ZSCORE', KEYS[6], popped) -- false: not held
-            ok = not (held and tonumber(held) > now) -- held by health (T h)
-          end
-          if ok then
             id, t = popped, u
             break
           end
           -- skipped: taken ones given back (available, no longer of this set when not listed, or stored
-          -- before T f); a member that is not taken now (reserved, disabled, taken by a request before
-          -- this one in the call, lacking another term, failing the expiry test, held) stays one, so a
-          -- release or an enable needs no set key; one removed or published again without the term
-          -- is dropped
+          -- before T f); a member that is not taken now (reserved, disabled, held by health: T o,
+          -- taken by a request before this one in the call, lacking another term, failing the expiry
+          -- test) stays one, so a release, an enable or a hold's end needs no set key; one removed or
+          -- published again without the term is dropped
           if taken then redis.call('SADD', av, popped) end
           if listed then
             back = back or {}
@@ -236,35 +223,25 @@ do
     return true
   end
   if term == '' then
-    local held = {} -- held by health (T h): available, not extracted now
-    for _ = 1, 8 do
-      local need = count - #ids
-      local popped = redis.call('SPOP', av, need == 1 and '1' or tostring(need)) -- strings: a Lua number is formatted per call
-      if #popped == 0 then break end
+    local popped = redis.call('SPOP', av, tostring(count)) -- a string: a Lua number is formatted per call
+    if #popped > 0 then
       local fast = redis.call('HMGET', KEYS[2], unpack(popped))
-      local ends = redis.call('ZMSCORE', KEYS[6], unpack(popped))
       for j, id in ipairs(popped) do
         local f = fast[j]
         local t = f and { cmsgpack.unpack(f) }
         local e = t and t[1]
         -- stored by a version before T f, or failing the expiry test: extract.lua decides
         if not t or (e > 0 and (e <= now or e - now < min_ttl)) then ok = false end
-        if ends[j] and tonumber(ends[j]) > now then
-          held[#held + 1] = id
-        else
-          ids[#ids + 1], ts[#ts + 1] = id, t
-        end
+        ids[#ids + 1], ts[#ts + 1] = id, t
       end
-      if not ok or #ids >= count then break end
     end
     ok = ok and #ids == count
     if not ok and #ids > 0 then
       redis.call('SADD', av, unpack(ids)) -- taken back: {0}, extract.lua decides with nothing changed
       ids = {}
     end
-    if #held > 0 then redis.call('SADD', av, unpack(held)) end
   else
-    local set = KEYS[7]
+    local set = KEYS[6]
     local function absent(id) -- a member not in T a: retired (stale, dropped), else reserved or disabled
       if redis.call('HEXISTS', KEYS[4], id) == 0 then back[#back + 1] = id end
     end
@@ -287,18 +264,6 @@ do
             end
           end
         end
-      end
-      if #cand > 0 then -- held by health (T h): stay members and available, skipped here
-        local ends = redis.call('ZMSCORE', KEYS[6], unpack(cand))
-        local kept, kt = {}, {}
-        for j, id in ipairs(cand) do
-          if ends[j] and tonumber(ends[j]) > now then
-            back[#back + 1] = id
-          else
-            kept[#kept + 1], kt[#kt + 1] = id, ct[j]
-          end
-        end
-        cand, ct = kept, kt
       end
       if #cand == 1 then
         if redis.call('SREM', av, cand[1]) == 1 then

@@ -1,6 +1,6 @@
 --[[
 mark_checked.lua: records a health check; a stored check never moves back (PoolStore.markChecked).
-KEYS: the pool keys of common.lua, [1..15]
+KEYS: the pool keys of common.lua, [1..16]
 ARGV: [1] checkedAt epoch ms, [2] nanoseconds within that ms, [3..] proxy ids
 Returns: how many of the ids are stored
 Complexity: O(c) for c ids.

@@ -1,10 +1,13 @@
 --[[
 mark_health.lua: holds proxies out of extraction until an end, or ends their holds
-(PoolStore.markUnhealthy / markHealthy; common.lua T h).
-KEYS: the pool keys of common.lua, [1..15]
+(PoolStore.markUnhealthy / markHealthy; common.lua T h and T o).
+KEYS: the pool keys of common.lua, [1..16]
 ARGV: [1] end of the hold (epoch ms), '0' to end the holds, [2..] proxy ids
 Returns: how many of the ids are stored
-Complexity: O(c log n) for c ids.
+A hold that begins takes an extractable proxy out of T a and its T i members out (into T o:
+hold_out); one that ends puts it back (hold_end); a renewal only moves the end. A reserved or
+disabled proxy is held in T h alone: its release or enable finds the hold (common.lua offer).
+Complexity: O(c log n) for c ids, O(c L log n) for those whose hold begins or ends.
 ]]
 local ends = ARGV[1]
 local n = 0
@@ -13,9 +16,10 @@ for i = 2, #ARGV do
   if redis.call('HEXISTS', K_REC, id) == 1 and redis.call('HEXISTS', K_GC, id) == 0 then -- T g: retired
     n = n + 1
     if ends == '0' then
-      redis.call('ZREM', K_HOLD, id)
+      if redis.call('ZREM', K_HOLD, id) == 1 then hold_end(id) end
     else
       redis.call('ZADD', K_HOLD, ends, id)
+      hold_out(id)
     end
   end
 end

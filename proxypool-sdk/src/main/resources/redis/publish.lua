@@ -1,7 +1,7 @@
 --[[
 publish.lua: upsert a batch of proxies (PoolStore.upsert), atomically per batch, so the tombstone
 and duplicate checks and the insert cannot interleave with an extraction.
-KEYS: the pool keys of common.lua, [1..17], then the sets of the batch's set terms [18...]
+KEYS: the pool keys of common.lua, [1..18], then the sets of the batch's set terms [19...]
       (RedisKeys.withSets)
 ARGV: [1] now (epoch ms), [2] the publisher's index tag (ProxyCodec.indexTag: its
       store.index.dimensions and which combinations it indexes; written last in each T f value,
@@ -14,7 +14,8 @@ set term (O(1)). A refresh whose set terms changed leaves the id in the sets of 
 until the purge (T m, sets_gc); it is no member there meanwhile (the fast path checks T f). A key whose holder
 was extracted (T g) and whose tombstone ended is collected first (common.lua tombstone_end).
 Rules in the order of MemoryPoolStore: expired at now, tombstoned at now, key held by another id,
-then add (state available, never checked) or refresh (record replaced, state and check kept).
+then add (state available, never checked) or refresh (record replaced; state, check, a reservation
+and a health hold kept: leave() tells a reserved proxy, which stays out of T a and uncounted).
 ]]
 local now, tag = tonumber(ARGV[1]), ARGV[2]
 local was_empty = redis.call('ZCARD', K_IDS) == 0 -- no id stored (nor retired, not yet collected)
@@ -47,7 +48,7 @@ for i = 3, #ARGV, 3 do
           end
           pend(id, stale) -- the sets of terms it no longer has: cleaned by the purge
           st = state_of(id) -- state and check are kept
-          leave(id, old, st)
+          if not leave(id, old, st) then st = 'reserved' end -- out of T a until its commit or release
           if old.k ~= h.k then redis.call('HDEL', K_KEY, old.k) end
           refreshed = refreshed + 1
         else
@@ -57,7 +58,11 @@ for i = 3, #ARGV, 3 do
         redis.call('HSET', K_REC, id, h.v)
         redis.call('HSET', K_FAST, id, fast_value(h, sets, tag)) -- what extract_fast.lua reads, ready to use
         redis.call('HSET', K_KEY, h.k, id)
-        enter(id, h, st)
+        if st == 'reserved' then
+          index_in(id, h.ix) -- a reserved proxy keeps its T i members (readers test T a)
+        else
+          enter(id, h, st)
+        end
         -- a member of the set of each of its terms in every state but retired: a disabled or
         -- reserved id popped by the fast path goes back (extract_fast.lua)
         for _, term in ipairs(sets) do

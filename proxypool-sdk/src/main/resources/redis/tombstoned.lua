@@ -2,7 +2,7 @@
 tombstoned.lua: whether a physical key is tombstoned at now (PoolStore.isTombstoned): its end in
 T t, or the end its retired holder keeps in T g until collected (common.lua tombstone_end, which
 collects a holder whose tombstone ended).
-KEYS: the pool keys of common.lua, [1..15]
+KEYS: the pool keys of common.lua, [1..16]
 ARGV: [1] physical key (RedisKeys.physical), [2] now (epoch ms)
 Returns: the end (epoch ms) of the active tombstone, or -1
 Complexity: O(log n), O(L log n) when it collects a holder of L labels.

@@ -35,10 +35,13 @@ import java.util.function.Consumer;
  * expiry takes its slot out of the queue first (its key changes), so a live slot is queued at most
  * once; one that keeps it (the common refresh) leaves the entry where it is.
  *
- * <p><b>Extraction</b> first drops proxies expired at {@code now} (so the reserve's total is the
- * all-set's size), then walks the narrowest index set of the filter in publish order, testing each
- * slot with {@link ExtractionRequest#admits}, and stops at the request's allowance; the slots it
- * passed over (a filter term beyond the set's, a TTL, a health hold) go to the back of that set, so
+ * <p><b>Extraction</b> first drops proxies expired at {@code now} and ends the health holds whose end
+ * passed (so the reserve's total is the all-set's size), then walks the narrowest index set of the
+ * filter in publish order, testing each slot with {@link ExtractionRequest#admits}, and stops at the
+ * request's allowance. A slot held by health is not in the index (it waits, counted available, in
+ * its own set ordered by the hold's end), so no walk meets it, and a filter whose proxies are all
+ * held costs an empty set, not a walk of them. The slots a walk passed over (a filter term beyond
+ * the set's, a TTL) go to the back of that set, so
  * the walks of a filter that takes few of its set's slots do not grow longer as its matches leave the
  * head. Cost: O(e log n + s + k log n) for e expired, s slots scanned (k when every scanned slot
  * matches, at most the narrowest set's size) and k extracted.
@@ -59,6 +62,14 @@ public final class MemoryPoolStore implements PoolStore {
     private final TreeSet<Slot> byExpiry = new TreeSet<>(Slot.BY_EXPIRY);
     private final AvailabilityIndex index;
     private final HashMap<String, Integer> disabledByUpstream = new HashMap<>();
+    /**
+     * Available slots a health hold keeps out of extraction, by the hold's end: out of the index, so
+     * no walk meets them (a pool or filter whose proxies are all held is empty to extraction, not a
+     * walk of every held slot per call), and counted available by upstream here.
+     */
+    private final TreeSet<Slot> heldOut = new TreeSet<>(Slot.BY_HOLD_END);
+
+    private final HashMap<String, Integer> heldByUpstream = new HashMap<>();
     private final TombstoneTable tombstones = new TombstoneTable();
     private final IdempotencyTable idempotency;
     private volatile boolean closed;
@@ -144,7 +155,44 @@ public final class MemoryPoolStore implements PoolStore {
         enqueue(s);
         if (s.disabled) {
             disabledByUpstream.merge(s.proxy.upstream(), 1, Integer::sum);
+        } else if (s.unhealthyUntil != null) {
+            holdOut(s);
         } else {
+            index.add(s);
+        }
+    }
+
+    /** An available slot with a hold leaves extraction's reach (the index) and is counted held. */
+    private void holdOut(Slot s) {
+        heldOut.add(s);
+        heldByUpstream.merge(s.proxy.upstream(), 1, Integer::sum);
+    }
+
+    /** The reverse of {@link #holdOut}, its hold unchanged. */
+    private void unholdOut(Slot s) {
+        heldOut.remove(s);
+        heldByUpstream.computeIfPresent(s.proxy.upstream(), (u, n) -> n == 1 ? null : n - 1);
+    }
+
+    /**
+     * Sets the hold of a stored slot ({@code null}: none): an available slot moves between the index
+     * and {@link #heldOut}; a disabled one only keeps the end, for its enable.
+     */
+    private void setHold(Slot s, Instant until) {
+        if (s.disabled) {
+            s.unhealthyUntil = until;
+            return;
+        }
+        if (s.unhealthyUntil != null) {
+            unholdOut(s); // its key in heldOut is the end: out before it changes
+        } else if (until != null) {
+            index.remove(s);
+        }
+        boolean wasHeld = s.unhealthyUntil != null;
+        s.unhealthyUntil = until;
+        if (until != null) {
+            holdOut(s);
+        } else if (wasHeld) {
             index.add(s);
         }
     }
@@ -155,6 +203,8 @@ public final class MemoryPoolStore implements PoolStore {
         byKey.remove(s.proxy.key());
         if (s.disabled) {
             disabledByUpstream.computeIfPresent(s.proxy.upstream(), (u, n) -> n == 1 ? null : n - 1);
+        } else if (s.unhealthyUntil != null) {
+            unholdOut(s);
         } else {
             index.remove(s);
         }
@@ -221,6 +271,9 @@ public final class MemoryPoolStore implements PoolStore {
     }
 
     private int purgeLocked(Instant now) {
+        while (!heldOut.isEmpty() && !heldOut.first().unhealthyUntil.isAfter(now)) {
+            setHold(heldOut.first(), null); // its worker stopped renewing it: the hold lapsed
+        }
         int n = 0;
         while (!byExpiry.isEmpty() && byExpiry.first().expiryPassed(now)) {
             Slot s = byExpiry.pollFirst();
@@ -269,7 +322,7 @@ public final class MemoryPoolStore implements PoolStore {
     }
 
     private int hold(Collection<String> proxyIds, Instant until) {
-        return eachStored(proxyIds, s -> s.unhealthyUntil = until);
+        return eachStored(proxyIds, s -> setHold(s, until));
     }
 
     @Override
@@ -302,7 +355,7 @@ public final class MemoryPoolStore implements PoolStore {
                 Set<Slot> candidates = index.narrowest(request.filter());
                 List<Slot> passed = null; // walked past: not a match now
                 for (Slot s : candidates) {
-                    if (!s.heldAt(now) && request.admits(s.proxy, s.checkedAt, now)) {
+                    if (request.admits(s.proxy, s.checkedAt, now)) {
                         chosen.add(s);
                         if (chosen.size() == limit) {
                             break;
@@ -373,7 +426,7 @@ public final class MemoryPoolStore implements PoolStore {
     public int available(String upstream) {
         lock();
         try {
-            return index.upstream(upstream);
+            return availableOf(upstream);
         } finally {
             lock.unlock();
         }
@@ -387,7 +440,7 @@ public final class MemoryPoolStore implements PoolStore {
             for (String upstream : upstreamNames()) {
                 counts.put(
                         upstream,
-                        new UpstreamCounts(index.upstream(upstream), disabledByUpstream.getOrDefault(upstream, 0)));
+                        new UpstreamCounts(availableOf(upstream), disabledByUpstream.getOrDefault(upstream, 0)));
             }
             return counts;
         } finally {
@@ -395,9 +448,15 @@ public final class MemoryPoolStore implements PoolStore {
         }
     }
 
+    /** The available proxies of {@code upstream}: extractable ones and those held out by health. */
+    private int availableOf(String upstream) {
+        return index.upstream(upstream) + heldByUpstream.getOrDefault(upstream, 0);
+    }
+
     private Set<String> upstreamNames() {
         TreeSet<String> names = new TreeSet<>(disabledByUpstream.keySet());
         names.addAll(index.upstreams());
+        names.addAll(heldByUpstream.keySet());
         return names;
     }
 

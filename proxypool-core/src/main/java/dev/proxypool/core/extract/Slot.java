@@ -31,13 +31,25 @@ final class Slot {
         return c != 0 ? c : Long.compare(a.seq, b.seq);
     };
 
+    /**
+     * Order of the slots held out by health ({@code MemoryPoolStore}): soonest end of the hold first,
+     * ties by creation. The end changes only while the slot is out of that set.
+     */
+    static final Comparator<Slot> BY_HOLD_END = (a, b) -> {
+        int c = a.unhealthyUntil.compareTo(b.unhealthyUntil);
+        return c != 0 ? c : Long.compare(a.seq, b.seq);
+    };
+
     /** Null once dead. */
     Proxy proxy;
 
     boolean disabled;
     /** Null until the first health check. */
     Instant checkedAt;
-    /** End of a hold out of extraction (not HEALTHY on some worker); null when none. */
+    /**
+     * End of a hold out of extraction (not HEALTHY on some worker); null when none. While set on an
+     * available slot, the slot is out of the index (held out) until the hold ends or its end passes.
+     */
     Instant unhealthyUntil;
 
     /** The index sets the slot is in while available (AvailabilityIndex.add); null otherwise. */
@@ -87,11 +99,6 @@ final class Slot {
 
     ProxyState state() {
         return disabled ? ProxyState.DISABLED : ProxyState.AVAILABLE;
-    }
-
-    /** Whether a health hold keeps the slot out of extraction at {@code now}. */
-    boolean heldAt(Instant now) {
-        return unhealthyUntil != null && unhealthyUntil.isAfter(now);
     }
 
     StoredProxy view() {

@@ -137,6 +137,55 @@ public interface ExtractionContract extends StoreUnderTest {
                 extractedIds(extract(ExtractionRequest.builder(3).build())));
     }
 
+    /**
+     * A held proxy stays counted available, but not towards the gateway reserve: the reserve keeps
+     * proxies the gateway can use, and it cannot use one a worker sees unhealthy.
+     */
+    @Test
+    default void aHeldProxyDoesNotCountTowardsTheGatewayReserve() {
+        publish(proxy(0), proxy(1), proxy(2));
+        store().markUnhealthy(List.of(proxy(0).id()), now().plus(Duration.ofMinutes(1)));
+        assertEquals(3, totalAvailable(store()));
+        ExtractionRequest two =
+                ExtractionRequest.builder(2).allOrNothing().gatewayReserve(1).build();
+        assertEquals(new ExtractionResult.Insufficient(1), extract(two), "2 extractable, 1 kept for the gateway");
+        assertEquals(
+                1,
+                extracted(extract(ExtractionRequest.builder(2)
+                                .partial()
+                                .gatewayReserve(1)
+                                .build()))
+                        .size());
+        assertEquals(
+                List.of(),
+                extracted(extract(ExtractionRequest.builder(1).gatewayReserve(1).build())));
+        store().markHealthy(List.of(proxy(0).id()));
+        assertEquals(
+                1,
+                extracted(extract(ExtractionRequest.builder(1).gatewayReserve(1).build()))
+                        .size(),
+                "healthy again: it counts");
+    }
+
+    /** A hold survives a disable and an enable, and a disabled held proxy counts as disabled only. */
+    @Test
+    default void aHoldSurvivesDisableAndEnable() {
+        publish(proxy(0), proxy(1));
+        store().markUnhealthy(List.of(proxy(0).id()), now().plus(Duration.ofMinutes(10)));
+        assertTrue(store().setDisabled(proxy(0).id(), true));
+        assertEquals(1, totalAvailable(store()));
+        assertTrue(store().setDisabled(proxy(0).id(), false));
+        assertEquals(2, totalAvailable(store()));
+        assertEquals(
+                Set.of(proxy(1).id()),
+                extractedIds(extract(ExtractionRequest.builder(2).build())));
+        assertEquals(1, totalAvailable(store()), "the held one, still counted");
+        clock().advance(Duration.ofMinutes(10)); // its end passed: the next extraction ends it
+        assertEquals(
+                Set.of(proxy(0).id()),
+                extractedIds(extract(ExtractionRequest.builder(2).build())));
+    }
+
     @Test
     default void aHeldProxyIsSkippedByFilteredExtractionsAndKeepsItsHoldWhenRepublished() {
         Proxy us = builder(0).labels(Labels.of("country", "US", "type", "dc")).build();

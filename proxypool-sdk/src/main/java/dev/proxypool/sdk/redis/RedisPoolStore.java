@@ -464,7 +464,7 @@ public final class RedisPoolStore extends RedisStoreBase {
             return Optional.empty();
         }
         List<String> terms = fastTerms.get();
-        List<String> k = poolKeys(keys, 7);
+        List<String> k = poolKeys(keys, 6);
         if (!terms.isEmpty()) {
             k.add(keys.set(terms.get(0))); // popped; the others are tested on each candidate
         }
@@ -515,7 +515,7 @@ public final class RedisPoolStore extends RedisStoreBase {
      * largest reserve (a batch kept above it keeps every request's).
      */
     static FastCall fastCallOf(RedisKeys keys, List<FastOne> batch) {
-        List<String> k = poolKeys(keys, 7 + batch.size());
+        List<String> k = poolKeys(keys, 6 + batch.size());
         List<String> args = new ArrayList<>(4 + 6 * batch.size());
         long now = Long.MIN_VALUE;
         int reserve = 0;
@@ -537,10 +537,10 @@ public final class RedisPoolStore extends RedisStoreBase {
         return new FastCall(List.copyOf(k), List.copyOf(args));
     }
 
-    /** The six keys every extract_fast.lua call starts with (T r, f, a, g, n, h), in a list of room {@code capacity}. */
+    /** The five keys every extract_fast.lua call starts with (T r, f, a, g, n), in a list of room {@code capacity}. */
     private static List<String> poolKeys(RedisKeys keys, int capacity) {
         List<String> k = new ArrayList<>(capacity);
-        for (String name : List.of("r", "f", "a", "g", "n", "h")) {
+        for (String name : List.of("r", "f", "a", "g", "n")) {
             k.add(keys.poolTag() + name);
         }
         return k;

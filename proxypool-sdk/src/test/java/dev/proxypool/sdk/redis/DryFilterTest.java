@@ -77,7 +77,10 @@ class DryFilterTest {
 
             // at once, before any purge: the combination's set was popped empty by the fast path
             Map<String, Long> commands = commandsOf(() -> assertDry(store, US_RESIDENTIAL));
-            assertEquals(Map.of("spop", 2L, "scard", 2L, "hget", 2L), commands, "an empty set and the tag, each call");
+            assertEquals(
+                    Map.of("spop", 2L, "scard", 2L, "hget", 2L, "zrangebyscore", 2L),
+                    commands,
+                    "an empty set, the tag and the lapsed holds, each call");
 
             // the rest of the country is there and still extracted
             ExtractionFilter datacenter = ExtractionFilter.builder()

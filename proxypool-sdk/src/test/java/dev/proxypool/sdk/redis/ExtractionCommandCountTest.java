@@ -1,6 +1,7 @@
 package dev.proxypool.sdk.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proxypool.core.extract.ExtractionFilter;
@@ -30,19 +31,20 @@ import redis.clients.jedis.RedisClient;
 /**
  * The number of Redis commands one count=1 extraction runs inside extract.lua in the common case,
  * all answered by its fast path (extract_fast.lua, before the script's local functions exist; the
- * reply is code 3 with the whole stored values) (docs/design.md#extraction; issue #32: 6 without a
- * filter, 7 with a 2-label filter of the declared dimensions, whose set (T e:term) holds only
+ * reply is code 3 with the whole stored values) (docs/design.md#extraction; issue #32: 5 without a
+ * filter, 6 with a 2-label filter of the declared dimensions, whose set (T e:term) holds only
  * matches): counted by Redis itself, {@code CONFIG
  * RESETSTAT} then {@code INFO commandstats} around one {@code FCALL} (the store's pool library, RedisLibrary), on a private redis-server
  * (the shared one on 6379 serves other tests meanwhile). Each count runs after a purge, so no set
  * holds a stale member (one the fast path would pop, drop and pop again for). The pool: 4,000
  * proxies, all expiring (an expiring proxy used to cost one more command), country 1 of 4 and type
- * following the country. The commands: ZCARD of the health holds, the pick (SPOP of the available
- * set, or SPOP of the filter's set), HGET of what the fast path needs ready to use (T f: no
+ * following the country. The commands: the pick (SPOP of the available set, or SPOP of the
+ * filter's set), HGET of what the fast path needs ready to use (T f: no
  * stored value is parsed in Lua), SREM of the availability (filtered), HGET of the stored value,
  * then retire: HSET of the retirement, HINCRBY of the counter. No index is written: the extracted
- * id's index members and other set memberships wait for the purge. Four count=1 requests that the
- * store's coalescer serves with one call: 4 commands each and 3 together (19 for 4 extractions).
+ * id's index members and other set memberships wait for the purge. No health hold is tested: a held
+ * proxy is out of the available set (common.lua T o). Four count=1 requests that the store's
+ * coalescer serves with one call: 3 commands each and 3 together (15 for 4 extractions).
  */
 @Tag("slow")
 class ExtractionCommandCountTest {
@@ -93,20 +95,20 @@ class ExtractionCommandCountTest {
     }
 
     @Test
-    void countOneWithoutFilterRunsSixCommands() {
+    void countOneWithoutFilterRunsFiveCommands() {
         Set<String> ids = new HashSet<>();
         for (int i = 1; i <= 20; i++) {
             Map<String, Long> commands =
                     commandsOfOneExtraction(ExtractionRequest.builder(1).build(), ids);
             assertEquals(
-                    Map.of("spop", 1L, "hget", 2L, "zscore", 1L, "hincrby", 1L, "hset", 1L),
+                    Map.of("spop", 1L, "hget", 2L, "hincrby", 1L, "hset", 1L),
                     commands,
                     "commands of a count=1 extraction without a filter");
         }
     }
 
     @Test
-    void countOneWithTwoLabelFilterRunsSevenCommands() {
+    void countOneWithTwoLabelFilterRunsSixCommands() {
         Set<String> ids = new HashSet<>();
         for (int i = 1; i <= 20; i++) {
             String country = COUNTRIES[i % 4];
@@ -122,11 +124,11 @@ class ExtractionCommandCountTest {
     }
 
     @Test
-    void fourCoalescedRequestsRunFourCommandsEachAndThreeTogether() {
+    void fourCoalescedRequestsRunThreeCommandsEachAndThreeTogether() {
         // what RedisPoolStore's coalescer sends when four count=1 requests arrive together: one call,
-        // each request its pop, take, fast item and hold test, then one HMGET of the stored values, one
-        // HSET of the retirements and one HINCRBY per counter field (one upstream here): 19 commands
-        // for four extractions instead of 28 in four calls
+        // each request its pop, take and fast item, then one HMGET of the stored values, one HSET of
+        // the retirements and one HINCRBY per counter field (one upstream here): 15 commands for four
+        // extractions instead of 24 in four calls
         Set<String> ids = new HashSet<>();
         for (int round = 0; round < 10; round++) {
             List<RedisPoolStore.FastOne> batch = new ArrayList<>();
@@ -152,9 +154,7 @@ class ExtractionCommandCountTest {
                     assertTrue(store.isTombstoned(p.key(), NOW), "retired: " + p.id());
                 }
                 assertEquals(
-                        Map.of(
-                                "spop", 4L, "srem", 4L, "hget", 4L, "zscore", 4L, "hmget", 1L, "hset", 1L, "hincrby",
-                                1L),
+                        Map.of("spop", 4L, "srem", 4L, "hget", 4L, "hmget", 1L, "hset", 1L, "hincrby", 1L),
                         commands,
                         "commands of four coalesced count=1 extractions with 2-label filters");
             }
@@ -162,9 +162,9 @@ class ExtractionCommandCountTest {
         assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), store.keyPrefix()));
     }
 
-    /** SPOP of the set, SREM of the availability, HGET of T f and T r, ZSCORE of the holds, HSET, HINCRBY. */
+    /** SPOP of the set, SREM of the availability, HGET of T f and T r, HSET, HINCRBY. */
     private static final Map<String, Long> TWO_LABEL_COMMANDS =
-            Map.of("spop", 1L, "srem", 1L, "hget", 2L, "zscore", 1L, "hincrby", 1L, "hset", 1L);
+            Map.of("spop", 1L, "srem", 1L, "hget", 2L, "hincrby", 1L, "hset", 1L);
 
     private static ExtractionRequest twoLabel(int country) {
         return ExtractionRequest.builder(1).filter(twoLabels(country).build()).build();
@@ -182,8 +182,8 @@ class ExtractionCommandCountTest {
         // a pool in service always has proxies held by some worker (cooling, probing): every DE proxy
         // and a quarter of the FR ones here (a quarter: 8 held candidates in a row, after which the
         // fast path hands over to the general script, are then one call in 65,536; with half, one
-        // in 256 failed this test). Before, any hold on the shard sent every extraction to the general
-        // script; now held candidates are skipped one by one
+        // in 256 failed this test). A held proxy is out of the available set (T o): a pop of its set
+        // finds it not taken, not retired, and puts it back; no hold is tested
         List<String> held = new ArrayList<>();
         Set<String> heldFr = new HashSet<>();
         for (int n = 0; n < POOL; n++) {
@@ -202,19 +202,24 @@ class ExtractionCommandCountTest {
             // all stored but the few the other tests may have extracted already
             assertTrue(store.markUnhealthy(held, NOW.plus(Duration.ofMinutes(10))) > held.size() - 100);
             Set<String> ids = new HashSet<>();
-            for (int i = 0; i < 20; i++) { // US: none held, the same 7 commands as without holds
+            for (int i = 0; i < 20; i++) { // US: none held, the same 6 commands as without holds
                 assertEquals(TWO_LABEL_COMMANDS, commandsOfOneExtraction(twoLabel(0), ids), "US, no hold met");
             }
             for (int i = 0; i < 20; i++) { // FR: a quarter held, skipped (and put back) on the fast path
                 Map<String, Long> commands = commandsOfOneExtraction(twoLabel(2), ids);
                 long skipped = commands.get("spop") - 1;
                 assertTrue(skipped >= 0 && skipped < 8, "FR: " + commands);
-                assertEquals(1L + skipped, commands.get("zscore"), "one hold test per candidate: " + commands);
                 assertEquals(1L + skipped, commands.get("srem"), "taken first, then tested: " + commands);
                 assertEquals(
-                        skipped + (skipped > 0 ? 1 : 0),
+                        skipped,
+                        commands.getOrDefault("hexists", 0L),
+                        "a held one is not taken and not retired: " + commands);
+                assertEquals(2L + skipped, commands.get("hget"), "and its fast item read: " + commands);
+                assertEquals(
+                        skipped > 0 ? 1L : 0L,
                         commands.getOrDefault("sadd", 0L),
-                        "each skipped one back in the available set, all of them back in the set at once: " + commands);
+                        "all of them back in the set at once, the available set untouched: " + commands);
+                assertEquals(null, commands.get("zscore"), "no hold tested: " + commands);
             }
             for (int i = 0; i < 20; i++) { // unfiltered: a quarter held
                 assertEquals(3L, unfilteredFastReply(ids), "answered by the fast path");
@@ -231,9 +236,10 @@ class ExtractionCommandCountTest {
             try (RedisClient c = RedisClient.builder()
                     .hostAndPort("127.0.0.1", server.port())
                     .build()) {
-                String frSet = fastCallOf(twoLabel(2)).keys().get(6);
+                String frSet = fastCallOf(twoLabel(2)).keys().get(5);
                 for (String id : heldFr) {
-                    assertTrue(c.sismember(keys.poolTag() + "a", id), "a held proxy stays available: " + id);
+                    assertFalse(c.sismember(keys.poolTag() + "a", id), "a held proxy is not extractable: " + id);
+                    assertTrue(c.sismember(keys.poolTag() + "o", id), "but held out, still available: " + id);
                     assertTrue(c.sismember(frSet, id), "and a member of its set: " + id);
                 }
             }
@@ -400,7 +406,7 @@ class ExtractionCommandCountTest {
                     .filter(twoLabels(0).upstream("no-such-upstream").build())
                     .build();
             RedisPoolStore.FastCall fast = fastCallOf(elsewhere);
-            long members = c.scard(fast.keys().get(6));
+            long members = c.scard(fast.keys().get(5));
             c.sendCommand(Command.CONFIG, "RESETSTAT");
             assertEquals(
                     List.of(0L),
@@ -412,7 +418,7 @@ class ExtractionCommandCountTest {
                     commandStats(c.info("commandstats")),
                     "8 candidates lacking the upstream");
             assertEquals(available, c.scard(keys.poolTag() + "a"), "every skipped candidate available again");
-            assertEquals(members, c.scard(fast.keys().get(6)), "and a member of its set again");
+            assertEquals(members, c.scard(fast.keys().get(5)), "and a member of its set again");
             assertEquals(new ExtractionResult.Extracted(List.of()), store.extract(elsewhere, NOW));
         }
         assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), store.keyPrefix()));

@@ -11,7 +11,8 @@ import redis.clients.jedis.RedisClient;
  * or set holds an id that is neither stored nor retired (T g: extracted, cleanup pending), a
  * retired id keeps its record, key and single-term index members until collected (its composite
  * members may be gone: the general script removes them, the fast path leaves them), the counters
- * agree, no stored proxy is tombstoned, every stored id is in the set of each set term of its
+ * agree, an available proxy held by health ({@code T h}) is in {@code T o} instead of {@code T a} and has
+ * no index members, no stored proxy is tombstoned, every stored id is in the set of each set term of its
  * {@code T f} entry and every other member of a set is retired or pending its cleanup in
  * {@code T m}, and a pool marked indexed alike under a tag has that tag in every {@code T f} entry. A
  * half-done extraction or publish would break one of these. O(n) commands: test use only.
@@ -51,8 +52,8 @@ final class LayoutAudit {
                     continue;
                 }
                 List<String> v = items(record);
-                if (c.sismember(t + "a", id) || c.sismember(t + "d", id)) {
-                    problems.add(id + " is retired and still available or disabled");
+                if (c.sismember(t + "a", id) || c.sismember(t + "d", id) || c.sismember(t + "o", id)) {
+                    problems.add(id + " is retired and still available, held out or disabled");
                 }
                 if (!id.equals(c.hget(t + "k", v.get(0)))) {
                     problems.add(id + " is retired but no longer holds its key (its tombstone would be lost)");
@@ -71,6 +72,7 @@ final class LayoutAudit {
                 retiredExpiring += c.zscore(t + "xa", id) == null ? 0 : 1;
             }
             java.util.TreeSet<String> availableIds = new java.util.TreeSet<>();
+            java.util.TreeSet<String> heldIds = new java.util.TreeSet<>(); // available and held by health: T o
             Map<String, Long> counts = new java.util.TreeMap<>();
             for (Map.Entry<String, String> e : records.entrySet()) {
                 String id = e.getKey();
@@ -98,16 +100,20 @@ final class LayoutAudit {
                     problems.add(id + ": fields k/u/ix disagree with the record");
                 }
                 boolean isAvailable = !c.sismember(t + "d", id);
-                if (isAvailable) {
+                boolean heldOut = isAvailable && c.zscore(t + "h", id) != null;
+                if (heldOut) {
+                    heldIds.add(id);
+                } else if (isAvailable) {
                     availableIds.add(id);
                 }
                 List<String> members = new ArrayList<>();
                 for (String item : items(ix)) {
                     members.add(ProxyCodec.utf8Length(item) + ":" + item + "|" + id);
                 }
+                boolean indexed = isAvailable && !heldOut;
                 for (String m : members) {
-                    if ((c.zscore(t + "i", m) != null) != isAvailable) {
-                        problems.add(id + (isAvailable ? " missing from " : " wrongly in ") + "the index as " + m);
+                    if ((c.zscore(t + "i", m) != null) != indexed) {
+                        problems.add(id + (indexed ? " missing from " : " wrongly in ") + "the index as " + m);
                     }
                 }
                 Double ax = c.zscore(t + "xa", id);
@@ -118,8 +124,10 @@ final class LayoutAudit {
                     problems.add(id + " has wrong expiry entries " + ax + "/" + dx + " for " + want);
                 }
                 counts.merge((isAvailable ? "a:" : "d:") + upstream, 1L, Long::sum);
-                if (isAvailable) {
+                if (indexed) {
                     indexMembers += members.size();
+                }
+                if (isAvailable) {
                     availableExpiring += want == null ? 0 : 1;
                 } else {
                     disabled++;
@@ -129,6 +137,9 @@ final class LayoutAudit {
             check(problems, "index members", indexMembers, c.zcard(t + "i"));
             if (!availableIds.equals(new java.util.TreeSet<>(c.smembers(t + "a")))) {
                 problems.add("available set " + c.smembers(t + "a") + ", expected " + availableIds);
+            }
+            if (!heldIds.equals(new java.util.TreeSet<>(c.smembers(t + "o")))) {
+                problems.add("held-out set " + c.smembers(t + "o") + ", expected " + heldIds);
             }
             check(problems, "disabled set", disabled, c.scard(t + "d"));
             check(

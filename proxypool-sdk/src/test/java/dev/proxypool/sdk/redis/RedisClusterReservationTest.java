@@ -64,6 +64,64 @@ class RedisClusterReservationTest {
         }
     }
 
+    @Test
+    void aReservedProxyStaysReservedThroughARefreshAndAHoldUntilItsCommitOrRelease() {
+        RedisClusterConfig config = TestRedisCluster.config(1);
+        try (RedisClusterPoolStore store = RedisClusterPoolStore.connect(config, StoreSettings.DEFAULTS);
+                RedisAccess redis = RedisAccess.openCluster(config, "test", 4)) {
+            List<Proxy> pool = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                pool.add(ProxyFixtures.builder(i)
+                        .expiresAt(NOW.plus(Duration.ofHours(1)))
+                        .build());
+            }
+            store.upsert(pool, NOW);
+            RedisKeys shard = new RedisKeys(config.keyPrefix(), 0);
+            long deadline = NOW.plusSeconds(10).toEpochMilli();
+
+            // published again (the next collection round) while reserved: still reserved, uncounted;
+            // before, the refresh made it available too, so another extraction could take it and the
+            // reservation's commit came back short
+            assertEquals(4, reserve(redis, shard, "refreshed", 4, deadline));
+            assertEquals(10, store.upsert(pool, NOW).refreshed());
+            assertEquals(6, store.available(ProxyFixtures.UPSTREAM), "the 4 reserved stay out of AVAILABLE");
+            java.util.Set<String> handed = new java.util.HashSet<>();
+            var others = (dev.proxypool.core.extract.ExtractionResult.Extracted)
+                    store.extract(ExtractionRequest.builder(10).partial().build(), NOW);
+            others.proxies().forEach(p -> assertTrue(handed.add(p.proxy().id())));
+            assertEquals(6, handed.size(), "only the 6 not reserved");
+            List<?> committed = commit(redis, shard, "refreshed");
+            assertEquals(4, committed.size(), "the commit gets every proxy it reserved");
+            for (Object r : committed) {
+                String id = ProxyCodec.decode(RedisReplies.string(r)).id();
+                assertTrue(handed.add(id), "handed out twice: " + id);
+            }
+            assertEquals(0, store.available(ProxyFixtures.UPSTREAM));
+
+            // held by health while reserved: released, it returns held (counted, not extractable)
+            List<Proxy> second = new ArrayList<>();
+            for (int i = 10; i < 20; i++) {
+                second.add(ProxyFixtures.builder(i)
+                        .expiresAt(NOW.plus(Duration.ofHours(1)))
+                        .build());
+            }
+            store.upsert(second, NOW);
+            assertEquals(4, reserve(redis, shard, "held", 4, deadline));
+            store.markUnhealthy(second.stream().map(Proxy::id).toList(), NOW.plus(Duration.ofMinutes(10)));
+            store.purgeExpired(NOW.plusSeconds(11)); // the reservation's deadline passed: released
+            assertEquals(10, store.available(ProxyFixtures.UPSTREAM), "all 10 available again, 10 held");
+            var none = (dev.proxypool.core.extract.ExtractionResult.Extracted)
+                    store.extract(ExtractionRequest.builder(10).partial().build(), NOW.plusSeconds(11));
+            assertEquals(List.of(), none.proxies(), "held, none extractable");
+            store.markHealthy(second.stream().map(Proxy::id).toList());
+            var all = (dev.proxypool.core.extract.ExtractionResult.Extracted)
+                    store.extract(ExtractionRequest.builder(10).partial().build(), NOW.plusSeconds(11));
+            assertEquals(10, all.proxies().size(), "healthy again, all 10");
+        } finally {
+            TestRedisCluster.deleteKeys(config.keyPrefix());
+        }
+    }
+
     private static long reserve(RedisAccess redis, RedisKeys shard, String token, int count, long deadline) {
         List<String> args = RedisPoolStore.extractArgs(
                 ExtractionRequest.builder(count).build(), NOW, StoreSettings.DEFAULTS, count, "r", 0);
