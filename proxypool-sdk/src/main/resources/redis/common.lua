@@ -17,8 +17,12 @@ a script touches one slot of Redis Cluster.
                    holds the records of retired ids (T g) until collected: fetch() skips them.
   [2]  T c   hash  id -> last health check "<ms>" or "<ms>:<ns>" (absent = never checked)
   [3]  T d   set   ids of the disabled proxies
-  [4]  T xa  zset  available ids that expire, by expiresAt (ms); may also hold retired ids (T g)
-                   until collected: readers of expired ids test T a (expired_available)
+  [4]  T xa  zset  available ids by expiresAt (ms), +inf for one that never expires (held ones too,
+                   reserved ones not); may also hold retired ids (T g) until collected: readers of
+                   expired ids test T a (expired_available). So the proxies with at least t ms left
+                   are the range [now + t, +inf]: on a pool indexed alike (index tag '+x': a proxy
+                   published by a version before it has no +inf entry) extract.lua proves a
+                   minRemainingTtl shortfall over that range when it is the smaller
   [5]  T xd  zset  disabled ids that expire, by expiresAt (ms)
   [6]  T i   zset  the index, all scores 0, ordered by member: "<term>|<id>" for every index term
                    of every available proxy not held (T o), a term being "<bytes>:<item>" with item
@@ -39,7 +43,8 @@ a script touches one slot of Redis Cluster.
                    and two fields that are no counters: 'z' -> the index tag under which every
                    stored proxy is indexed (absent: mixed, or not known yet), 'zp' -> the purge's
                    check of a mixed pool under way, "<tag>|<HSCAN cursor of T f>[|<id it waits on>]"
-                   (index_published, index_check, indexed_alike below)
+                   (index_published, index_check, indexed_alike below), 'lc' -> the latest health
+                   check written (epoch ms, mark_checked.lua: a bound of every proxy's)
   [10] T s   zset  stored ids, all scores 0, for listing in id order (ZRANGEBYLEX); may also
                    hold ids of T g: readers skip them (fetch)
   [11] T a   set   ids of the available proxies that no health hold keeps out (T h, T o), exact:
@@ -414,7 +419,7 @@ local function enter(id, h, st)
     redis.call('HINCRBY', K_CNT, 'd:' .. h.u, 1)
   else
     offer(id, h)
-    if h.e then redis.call('ZADD', K_XA, h.e, id) end
+    redis.call('ZADD', K_XA, h.e or '+inf', id)
     redis.call('HINCRBY', K_CNT, 'a:' .. h.u, 1)
   end
 end
@@ -430,7 +435,7 @@ local function leave(id, h, st)
     if was == 0 then was = redis.call('SREM', K_OUT, id) end -- held out: counted
     index_out(id, h.ix)
     if was == 1 then
-      if h.e then redis.call('ZREM', K_XA, id) end
+      redis.call('ZREM', K_XA, id)
       redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
     end
     return was == 1
@@ -502,7 +507,7 @@ end
 local function drop_taken(id, h)
   local m = members(id, h.ix)
   if #m > 0 then redis.call('ZREM', K_IDX, unpack(m)) end
-  if h.e then redis.call('ZREM', K_XA, id) end
+  redis.call('ZREM', K_XA, id)
   redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
   redis.call('ZREM', K_IDS, id)
   redis.call('HDEL', K_KEY, h.k)
@@ -525,7 +530,7 @@ local function release(token)
     if h and redis.call('SISMEMBER', K_DIS, id) == 0 and redis.call('SISMEMBER', K_AV, id) == 0
         and redis.call('SISMEMBER', K_OUT, id) == 0 then
       offer(id, h) -- its T i members stayed while reserved
-      if h.e then redis.call('ZADD', K_XA, h.e, id) end
+      redis.call('ZADD', K_XA, h.e or '+inf', id)
       redis.call('HINCRBY', K_CNT, 'a:' .. h.u, 1)
       n = n + 1
     end
@@ -542,7 +547,7 @@ local function collect(id, v, now)
     local h = parse(rv)
     local m = members(id, h.ix)
     if #m > 0 then redis.call('ZREM', K_IDX, unpack(m)) end
-    if h.e then redis.call('ZREM', K_XA, id) end
+    redis.call('ZREM', K_XA, id)
     if redis.call('HGET', K_KEY, h.k) == id then redis.call('HDEL', K_KEY, h.k) end
     redis.call('HDEL', K_REC, id)
     unfast(id)

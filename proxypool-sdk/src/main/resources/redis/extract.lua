@@ -40,8 +40,12 @@ Algorithm and complexity (n = pool size, never scanned):
      exact counts require proving that no more match; a composite range is that proof itself when
      every stored proxy is indexed under the caller's tag (common.lua indexed_alike: its members
      are then every proxy with those labels), else the base is a single term's range (proxies
-     published under other dimensions lack the composite term); these wide reads test availability
-     (SMISMEMBER T a) and the other terms (one ZMSCORE each) before reading records;
+     published under other dimensions lack the composite term); with a minRemainingTtl on such a
+     pool, the range of T xa from now + that TTL (every proxy with enough time left, +inf for those
+     without expiry) when it is the smaller, and none at all when it is empty (ZCOUNT, before
+     anything else is read: a client asking for more time than any proxy has costs two commands);
+     these wide reads test availability (SMISMEMBER T a) and the other terms (one ZMSCORE each)
+     before reading records;
   6. the chosen proxies (retire_taken in common.lua): their index members (one ZREM: no dead
      entry is left for later windows), T g (one HSET: the tombstone ends; record, key holder,
      check, listing entry and T xa entry are collected later) and one HINCRBY T n per upstream,
@@ -82,7 +86,7 @@ local function finish()
     local ids = {}
     for i, id in ipairs(chosen) do
       local h = recs[i]
-      if h.e then redis.call('ZREM', K_XA, id) end
+      redis.call('ZREM', K_XA, id)
       redis.call('HINCRBY', K_CNT, 'a:' .. h.u, -1)
       ids[#ids + 1] = #id .. ':' .. id
     end
@@ -112,8 +116,31 @@ end
 -- (common.lua indexed_alike): every stored, not retired proxy with the term is a member, so an empty
 -- set proves at once that none matches (a routing's combination that ran dry, popped empty by the fast
 -- path, costs two commands instead of a read of its ranges)
-if KEYS[19] and redis.call('SCARD', KEYS[19]) == 0 and indexed_alike(ARGV[11 + 3 * tonumber(ARGV[10])]) then
+local tag = ARGV[11 + 3 * tonumber(ARGV[10])]
+if KEYS[19] and redis.call('SCARD', KEYS[19]) == 0 and indexed_alike(tag) then
   return finish()
+end
+
+-- minRemainingTtl on a pool indexed alike (every available proxy has its T xa entry, +inf when it
+-- never expires: the tag's '+x'): the proxies with enough time left are the range [now + min_ttl,
+-- +inf] of T xa, counted in O(log n). None: nothing can match (a client asking for more time than
+-- any proxy has costs two commands, not a read of the pool). Fewer than the filter's base: the
+-- exhaustive proof reads that range instead (exhaust)
+-- maxHealthAge: no proxy was checked since now - max_age when the latest check written (T n 'lc',
+-- mark_checked.lua), or any check at all, is older: nothing can match (a client asking for fresher
+-- checks than any costs two commands, not a read of the pool)
+if max_age > 0 then
+  local latest = redis.call('HGET', K_CNT, 'lc')
+  if latest and now - tonumber(latest) > max_age or not latest and redis.call('HLEN', K_CHK) == 0 then
+    return finish()
+  end
+end
+
+local ttl_from, ttl_size
+if min_ttl > 0 and indexed_alike(tag) then
+  ttl_from = now + min_ttl
+  ttl_size = redis.call('ZCOUNT', K_XA, ttl_from, '+inf')
+  if ttl_size == 0 then return finish() end
 end
 
 -- the filter: a composite term (declared dimensions, store.index.dimensions: every member of its
@@ -298,6 +325,38 @@ local function every(term)
   return false
 end
 
+-- tests every proxy with min_ttl left once (T xa's range [ttl_from, +inf] by rank, in pages of 1000:
+-- held, reserved and retired ids too, which take() skips by T a), for every term of the filter (one
+-- ZMSCORE of T i each); true once the allowance is met. No member of the range has expired, so
+-- take() drops none and the ranks stay put
+local function every_ttl()
+  others = wanted
+  local start = redis.call('ZCOUNT', K_XA, '-inf', '(' .. ttl_from)
+  for off = 0, ttl_size - 1, 1000 do
+    local ids = redis.call('ZRANGE', K_XA, start + off, start + math.min(off + 999, ttl_size - 1))
+    if take(ids, false, true) then return true end
+  end
+  return false
+end
+
+-- the exhaustive proof over the range of `term` (nil: the available set), or over the expiry range
+-- when a minRemainingTtl makes that one smaller
+local function exhaust(term)
+  if ttl_size then
+    local size = term and redis.call('ZLEXCOUNT', K_IDX, '[' .. term .. '|', '(' .. term .. '}')
+      or redis.call('SCARD', K_AV)
+    if ttl_size < size then return every_ttl() end
+  end
+  if term then return every(term) end
+  local cursor = '0'
+  repeat
+    local page = redis.call('SSCAN', K_AV, cursor, 'COUNT', 1000)
+    cursor = page[1]
+    if take(page[2], false, true) then return true end
+  until cursor == '0'
+  return false
+end
+
 if composite then
   -- every member has the composite's labels: the first window of `limit` members usually suffices.
   -- Short, the composite's range proves that no other proxy matches when every stored proxy is
@@ -308,7 +367,7 @@ if composite then
   local seen_all = windows(composite, limit)
   if seen_all == 'met' then return finish() end
   if indexed_alike(ARGV[11 + 3 * tonumber(ARGV[10])]) then
-    if seen_all == 'short' then every(composite) end
+    if seen_all == 'short' then exhaust(composite) end
     return finish()
   end
   others = range_others
@@ -317,10 +376,14 @@ end
 if range then
   if windows(range, math.min(4 * (limit - #chosen) + 4, 1024)) ~= 'short' then return finish() end
   -- sampling fell short: prove it by testing every member of the base once, by rank
-  every(range)
+  exhaust(range)
   return finish()
 end
 
+if ttl_size and ttl_size <= 1024 then -- fewer proxies with that much time left than sampling would read
+  exhaust(nil)
+  return finish()
+end
 if not counting then
   local ids = redis.call('SPOP', K_AV, limit)
   if take(ids, true, false) or #ids < limit then return finish() end -- fewer: every available id was seen
@@ -334,10 +397,5 @@ for _ = 1, 5 do
   k = math.min(size, k * 4, 1024)
 end
 -- sampling fell short: prove it by testing every member of the base once
-local cursor = '0'
-repeat
-  local page = redis.call('SSCAN', K_AV, cursor, 'COUNT', 1000)
-  cursor = page[1]
-  if take(page[2], false, true) then return finish() end
-until cursor == '0'
+exhaust(nil)
 return finish()

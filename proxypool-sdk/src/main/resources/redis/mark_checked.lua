@@ -3,6 +3,8 @@ mark_checked.lua: records a health check; a stored check never moves back (PoolS
 KEYS: the pool keys of common.lua, [1..16]
 ARGV: [1] checkedAt epoch ms, [2] nanoseconds within that ms, [3..] proxy ids
 Returns: how many of the ids are stored
+The latest check written (T n field 'lc', epoch ms; only ever raised) bounds every stored proxy's: an
+extraction whose maxHealthAge it fails proves at once that no proxy qualifies (extract.lua).
 Complexity: O(c) for c ids.
 ]]
 local ms, ns = tonumber(ARGV[1]), tonumber(ARGV[2])
@@ -24,5 +26,9 @@ for i = 3, #ARGV do
     end
     if newer then redis.call('HSET', K_CHK, id, value) end
   end
+end
+if n > 0 then
+  local latest = redis.call('HGET', K_CNT, 'lc')
+  if not latest or tonumber(latest) < ms then redis.call('HSET', K_CNT, 'lc', ARGV[1]) end
 end
 return n

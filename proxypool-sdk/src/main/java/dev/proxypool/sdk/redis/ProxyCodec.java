@@ -58,11 +58,13 @@ final class ProxyCodec {
     /**
      * The index tag of a store indexing under {@code index}: {@code #} and its sorted
      * {@code store.index.dimensions} joined by commas, then {@code +p} when it indexes the protocol's
-     * combinations and {@code +u} when the upstream's (e.g. {@code #country,type+p}). publish.lua writes
-     * it last in each proxy's fast item; a pool whose every item carries the caller's tag is indexed
-     * alike (common.lua {@code indexed_alike}), and then the composite range of a filter's declared
-     * labels proves a shortfall without reading the range of a single label (extract.lua). No term
-     * starts with {@code #}, and dimension names hold no comma or {@code +}.
+     * combinations and {@code +u} when the upstream's, and {@code +x}: every proxy that never expires has
+     * its expiry entry ({@code +inf} in common.lua's {@code T xa}; e.g. {@code #country,type+p+x}).
+     * publish.lua writes it last in each proxy's fast item; a pool whose every item carries the
+     * caller's tag is indexed alike (common.lua {@code indexed_alike}), and then the composite range of
+     * a filter's declared labels proves a shortfall without reading the range of a single label, and
+     * the expiry range a {@code minRemainingTtl} shortfall without reading the filter's (extract.lua).
+     * No term starts with {@code #}, and dimension names hold no comma or {@code +}.
      */
     static String indexTag(StoreSettings index) {
         StringBuilder sb = new StringBuilder("#");
@@ -73,7 +75,7 @@ final class ProxyCodec {
         if (index.indexUpstream()) {
             sb.append("+u");
         }
-        return sb.toString();
+        return sb.append("+x").toString();
     }
 
     /**

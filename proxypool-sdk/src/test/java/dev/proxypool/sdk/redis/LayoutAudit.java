@@ -119,7 +119,9 @@ final class LayoutAudit {
                 Double ax = c.zscore(t + "xa", id);
                 Double dx = c.zscore(t + "xd", id);
                 Double want = expires.isEmpty() ? null : Double.valueOf(expires);
-                if (!java.util.Objects.equals(isAvailable ? want : null, ax)
+                // an available proxy that never expires has its T xa entry too, at +inf
+                Double wantAvailable = want == null ? Double.POSITIVE_INFINITY : want;
+                if (!java.util.Objects.equals(isAvailable ? wantAvailable : null, ax)
                         || !java.util.Objects.equals(isAvailable ? null : want, dx)) {
                     problems.add(id + " has wrong expiry entries " + ax + "/" + dx + " for " + want);
                 }
@@ -128,7 +130,7 @@ final class LayoutAudit {
                     indexMembers += members.size();
                 }
                 if (isAvailable) {
-                    availableExpiring += want == null ? 0 : 1;
+                    availableExpiring++;
                 } else {
                     disabled++;
                     disabledExpiring += want == null ? 0 : 1;
@@ -153,6 +155,7 @@ final class LayoutAudit {
             Map<String, String> counters = c.hgetAll(t + "n");
             String alike = counters.remove("z"); // the index tag (common.lua index_published), no counter
             counters.remove("zp");
+            counters.remove("lc"); // the latest health check written (mark_checked.lua), no counter
             if (alike != null) {
                 List<?> otherwise = (List<?>) c.eval(INDEXED_OTHERWISE, List.of(t + "f"), List.of(alike));
                 if (!otherwise.isEmpty()) {
