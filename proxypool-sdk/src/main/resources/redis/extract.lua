@@ -27,9 +27,9 @@ Algorithm and complexity (n = pool size, never scanned):
      fails a test goes back, SADD, or is dropped when expired), O(k);
   3. a filter with a composite term (two or more labels of store.index.dimensions): its range of
      T i first, windows of `allowance` members from a random id on (every member has those labels);
-     short, or another filter: the base is the range of T i of one of its single terms (a label
-     first, then upstream, then protocol: labels are usually the narrowest), read from a random id
-     on (ZRANGEBYLEX LIMIT; from the start of the range when the part to its end fell short),
+     short, or another filter: the base is the smallest range of T i of its single terms (one
+     ZLEXCOUNT each; an empty one proves at once that nothing matches), read from a random id on
+     (ZRANGEBYLEX LIMIT; from the start of the range when the part to its end fell short),
      O(log n + k);
   4. candidates' records in one HMGET T r; the other terms, expiry and min remaining TTL are
      tested on the record in Lua (HGET T c only with maxHealthAge; a proxy held by health is
@@ -37,7 +37,8 @@ Algorithm and complexity (n = pool size, never scanned):
      is taken when SREM T a removes it (0: reserved), O(k);
   5. when short: windows growing x4 (cap 1024), up to 4 (SRANDMEMBER T a without a filter),
      then every member of the base once, in pages by rank (SSCAN / ZRANGE), O(|base| log n) --
-     exact counts require proving that no more match; a composite range is that proof itself when
+     exact counts require proving that no more match, over the smallest base (exhaust); a
+     composite range is that proof itself when
      every stored proxy is indexed under the caller's tag (common.lua indexed_alike: its members
      are then every proxy with those labels), else the base is a single term's range (proxies
      published under other dimensions lack the composite term); with a minRemainingTtl on such a
@@ -152,20 +153,34 @@ for _, term in ipairs(wanted) do
   local colon = string.find(term, ':', 1, true)
   if string.sub(term, colon + 1, colon + 1) == 'c' then composite = term else singles[#singles + 1] = term end
 end
-local range, others = nil, {}
-if #singles > 0 then
-  local best, rank = 1, 9
+-- others: the terms tested on a candidate beside the range it came from
+local others = {}
+
+-- the size of the range of `term` in T i, counted once per call (ZLEXCOUNT, O(log n))
+local sizes = {}
+local function range_size(term)
+  if not sizes[term] then sizes[term] = redis.call('ZLEXCOUNT', K_IDX, '[' .. term .. '|', '(' .. term .. '}') end
+  return sizes[term]
+end
+
+-- the range path's base: the smallest range of the single terms (a query planner's choice, one
+-- count each), the others tested on the candidates; false when a range is empty: every available
+-- proxy not held has a member for each of its single terms, whatever the index dimensions, so
+-- nothing matches (a label value no proxy has, beside a country's, costs a count, not the country)
+local range, range_others = nil, {}
+local function choose_range()
+  local best, least
   for j, term in ipairs(singles) do
-    local kind = string.sub(term, string.find(term, ':', 1, true) + 1, string.find(term, ':', 1, true) + 1)
-    local r = kind == 'l' and 1 or (kind == 'u' and 2 or 3)
-    if r < rank then best, rank = j, r end
+    local size = range_size(term)
+    if size == 0 then return false end
+    if not least or size < least then best, least = j, size end
   end
   range = singles[best]
   for j, term in ipairs(singles) do
-    if j ~= best then others[#others + 1] = term end
+    if j ~= best then range_others[#range_others + 1] = term end
   end
+  return true
 end
-local range_others = others
 
 -- true when the record h (of an index member or a sampled id) also has every other term
 local function has_others(h)
@@ -339,15 +354,29 @@ local function every_ttl()
   return false
 end
 
--- the exhaustive proof over the range of `term` (nil: the available set), or over the expiry range
--- when a minRemainingTtl makes that one smaller
-local function exhaust(term)
-  if ttl_size then
-    local size = term and redis.call('ZLEXCOUNT', K_IDX, '[' .. term .. '|', '(' .. term .. '}')
-      or redis.call('SCARD', K_AV)
-    if ttl_size < size then return every_ttl() end
+-- the exhaustive proof: every member of the smallest base once, the filter's other terms tested on
+-- each (by the index in bulk): the composite range on a pool indexed alike (`alike`; else proxies of
+-- other dimensions lack its term, which is then not tested), each single term's range, the expiry
+-- range of a minRemainingTtl, or without a filter the available set. An empty range proves at once
+-- that nothing matches. True once the allowance is met
+local function exhaust(alike)
+  local base, least
+  for _, term in ipairs(singles) do
+    local size = range_size(term)
+    if size == 0 then return false end
+    if not least or size < least then base, least = term, size end
   end
-  if term then return every(term) end
+  if composite and alike and (not least or range_size(composite) < least) then
+    base, least = composite, range_size(composite)
+    if least == 0 then return false end
+  end
+  if not base then least = redis.call('SCARD', K_AV) end
+  if ttl_size and ttl_size < least then return every_ttl() end
+  others = {}
+  for _, term in ipairs(wanted) do
+    if term ~= base and (term ~= composite or alike) then others[#others + 1] = term end
+  end
+  if base then return every(base) end
   local cursor = '0'
   repeat
     local page = redis.call('SSCAN', K_AV, cursor, 'COUNT', 1000)
@@ -366,22 +395,23 @@ if composite then
   others = singles
   local seen_all = windows(composite, limit)
   if seen_all == 'met' then return finish() end
-  if indexed_alike(ARGV[11 + 3 * tonumber(ARGV[10])]) then
-    if seen_all == 'short' then exhaust(composite) end
+  if indexed_alike(tag) then
+    if seen_all == 'short' then exhaust(true) end
     return finish()
   end
-  others = range_others
 end
 
-if range then
+if #singles > 0 then
+  if not choose_range() then return finish() end
+  others = range_others
   if windows(range, math.min(4 * (limit - #chosen) + 4, 1024)) ~= 'short' then return finish() end
-  -- sampling fell short: prove it by testing every member of the base once, by rank
-  exhaust(range)
+  -- sampling fell short: prove it by testing every member of the smallest base once, by rank
+  exhaust(false)
   return finish()
 end
 
 if ttl_size and ttl_size <= 1024 then -- fewer proxies with that much time left than sampling would read
-  exhaust(nil)
+  exhaust(false)
   return finish()
 end
 if not counting then
@@ -397,5 +427,5 @@ for _ = 1, 5 do
   k = math.min(size, k * 4, 1024)
 end
 -- sampling fell short: prove it by testing every member of the base once
-exhaust(nil)
+exhaust(false)
 return finish()

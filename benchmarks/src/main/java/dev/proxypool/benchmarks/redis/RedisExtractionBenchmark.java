@@ -335,7 +335,7 @@ public final class RedisExtractionBenchmark {
         {"nothing: `return {0}`", "0", "return { 0 }", "1"},
         {"pop and take: `SPOP` of the set, `SREM` of the available set", "2", """
                 for _ = 1, 8 do
-                  local id = redis.call('SPOP', KEYS[7])
+                  local id = redis.call('SPOP', KEYS[6])
                   if not id then return { 0 } end
                   if redis.call('SREM', KEYS[3], id) == 1 then return { 3, id } end
                 end
@@ -343,7 +343,7 @@ public final class RedisExtractionBenchmark {
                 """, "1"},
         {"pop, take, retire and count: then `HSET` of the retirement, `HINCRBY` of a counter", "4", """
                 for _ = 1, 8 do
-                  local id = redis.call('SPOP', KEYS[7])
+                  local id = redis.call('SPOP', KEYS[6])
                   if not id then return { 0 } end
                   if redis.call('SREM', KEYS[3], id) == 1 then
                     redis.call('HSET', KEYS[4], id, ARGV[4])
@@ -355,20 +355,17 @@ public final class RedisExtractionBenchmark {
                 """, "1"},
         {
             "4 requests a call (the floor of the product's coalesced calls, without its tests): each its `SPOP`,"
-                    + " `SREM`, `HGET` of the fast item and hold test; then one `HMGET` of the records, one `HSET` of the"
+                    + " `SREM`, `HGET` of the fast item; then one `HMGET` of the records, one `HSET` of the"
                     + " retirements, one `HINCRBY` per counter",
-            "4 × 4 + 3",
+            "4 × 3 + 3",
             """
-                local now, ids, fields = tonumber(ARGV[1]), {}, {}
-                for j = 7, #KEYS do
+                local ids, fields = {}, {}
+                for j = 6, #KEYS do
                   local id = redis.call('SPOP', KEYS[j])
                   if id and redis.call('SREM', KEYS[3], id) == 1 then
                     local t = { cmsgpack.unpack(redis.call('HGET', KEYS[2], id)) }
-                    local ends = redis.call('ZSCORE', KEYS[6], id)
-                    if not ends or tonumber(ends) <= now then
-                      ids[#ids + 1] = id
-                      fields[#fields + 1] = t[3]
-                    end
+                    ids[#ids + 1] = id
+                    fields[#fields + 1] = t[3]
                   end
                 end
                 if #ids == 0 then return { 0 } end
@@ -397,8 +394,8 @@ public final class RedisExtractionBenchmark {
      * the part every layout keeping the guarantees must do ({@link #FLOOR_SCRIPTS}: pop a member of the
      * filter's set, take it out of the available set so no other extraction gets it, record its
      * retirement and count it), on a fresh pool of their own ({@code size} proxies, loaded by the
-     * store), called by the same Java client with the store's fast-path keys (the pool's r, f, a, g, n,
-     * h and the set of a country x type combination) and 5 arguments; and, on a second fresh pool, the
+     * store), called by the same Java client with the store's fast-path keys (the pool's r, f, a, g, n
+     * and the set of a country x type combination) and 5 arguments; and, on a second fresh pool, the
      * product ({@code RedisPoolStore.extract}, count=1, a random 2-label filter). The variants take
      * turns ({@value #FLOOR_ROUNDS} rounds at 1 and at 8 client threads) so each is measured in the same
      * minutes as the others: script µs and Redis CPU per extraction, medians of the rounds, the range of
@@ -456,7 +453,7 @@ public final class RedisExtractionBenchmark {
                             }
                             String set = sets.get(random.nextInt(sets.size()));
                             List<String> keys = new ArrayList<>(
-                                    List.of(tag + "r", tag + "f", tag + "a", tag + "g", tag + "n", tag + "h", set));
+                                    List.of(tag + "r", tag + "f", tag + "a", tag + "g", tag + "n", set));
                             for (int more = 1; more < per; more++) {
                                 keys.add(sets.get(random.nextInt(sets.size())));
                             }
@@ -495,7 +492,7 @@ public final class RedisExtractionBenchmark {
                             v < FLOOR_SCRIPTS.length
                                     ? FLOOR_SCRIPTS[v][0]
                                     : "**the product**: `RedisPoolStore.extract`, a random 2-label filter",
-                            v < FLOOR_SCRIPTS.length ? FLOOR_SCRIPTS[v][1] : "7",
+                            v < FLOOR_SCRIPTS.length ? FLOOR_SCRIPTS[v][1] : "6",
                             threads,
                             Row.orNa(median(script[v])),
                             Row.orNa(sorted[0]),

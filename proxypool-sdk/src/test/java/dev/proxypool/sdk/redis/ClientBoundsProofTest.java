@@ -177,6 +177,41 @@ class ClientBoundsProofTest {
         }
     }
 
+    @Test
+    void aLabelValueNoProxyHasBesideACountryIsProvedByItsEmptyRange() {
+        String prefix = "ppttl:labels:";
+        try (RedisPoolStore store = TestRedis.privateStore(server.port(), prefix, StoreSettings.DEFAULTS)) {
+            List<Proxy> pool = new ArrayList<>(proxies(0, POOL));
+            // 3 US proxies of a tier (a label outside store.index.dimensions, its key after "country": the
+            // term a choice by kind alone would not take), and that tier nowhere else
+            for (int n = POOL; n < POOL + 12; n += 4) {
+                pool.add(ProxyFixtures.builder(n)
+                        .labels(Labels.of("country", "US", "type", "datacenter", "tier", "gold"))
+                        .build());
+            }
+            store.upsert(pool, NOW);
+            ExtractionFilter usGold = ExtractionFilter.builder()
+                    .country("US")
+                    .label("tier", "gold")
+                    .build();
+            ExtractionFilter usPlatinum = ExtractionFilter.builder()
+                    .country("US")
+                    .label("tier", "platinum")
+                    .build();
+            Map<String, Long> commands = commandsOf(() -> {
+                assertEquals(3, extracted(store, usGold, Duration.ZERO, 10).size(), "the tier's 3, by its range");
+                assertDry(store, usGold, Duration.ZERO);
+                assertDry(store, usPlatinum, Duration.ZERO);
+            });
+            // the country's 5,000 members are never read: the tier's range (3, then none) is the smaller
+            assertNull(commands.get("smismember"), "no wide read of the country: " + commands);
+            assertTrue(commands.getOrDefault("zrange", 0L) <= 2, "no page of the country: " + commands);
+            assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), prefix));
+        } finally {
+            TestRedis.deleteKeys("127.0.0.1", server.port(), prefix);
+        }
+    }
+
     /** A few commands for two calls (maxHealthAge takes the general script alone), none reading the pool. */
     private static void assertBounded(Map<String, Long> commands) {
         long total = commands.values().stream().mapToLong(Long::longValue).sum();
