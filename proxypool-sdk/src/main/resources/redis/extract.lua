@@ -163,21 +163,28 @@ local function range_size(term)
   return sizes[term]
 end
 
--- the range path's base: the smallest range of the single terms (a query planner's choice, one
--- count each), the others tested on the candidates; false when a range is empty: every available
--- proxy not held has a member for each of its single terms, whatever the index dimensions, so
--- nothing matches (a label value no proxy has, beside a country's, costs a count, not the country)
-local range, range_others = nil, {}
-local function choose_range()
+-- the smallest range of the single terms (a query planner's choice, one count each) and its size,
+-- nil without single terms; false when a range is empty: every available proxy not held has a
+-- member for each of its single terms, whatever the index dimensions, so nothing matches (a label
+-- value no proxy has, beside a country's, costs a count, not the country)
+local function smallest_single()
   local best, least
-  for j, term in ipairs(singles) do
+  for _, term in ipairs(singles) do
     local size = range_size(term)
     if size == 0 then return false end
-    if not least or size < least then best, least = j, size end
+    if not least or size < least then best, least = term, size end
   end
-  range = singles[best]
-  for j, term in ipairs(singles) do
-    if j ~= best then range_others[#range_others + 1] = term end
+  return best, least
+end
+
+-- the range path's base (smallest_single) and the others tested on its candidates; false when
+-- nothing matches
+local range, range_others = nil, {}
+local function choose_range()
+  range = smallest_single()
+  if not range then return false end
+  for _, term in ipairs(singles) do
+    if term ~= range then range_others[#range_others + 1] = term end
   end
   return true
 end
@@ -360,12 +367,8 @@ end
 -- range of a minRemainingTtl, or without a filter the available set. An empty range proves at once
 -- that nothing matches. True once the allowance is met
 local function exhaust(alike)
-  local base, least
-  for _, term in ipairs(singles) do
-    local size = range_size(term)
-    if size == 0 then return false end
-    if not least or size < least then base, least = term, size end
-  end
+  local base, least = smallest_single()
+  if base == false then return false end
   if composite and alike and (not least or range_size(composite) < least) then
     base, least = composite, range_size(composite)
     if least == 0 then return false end

@@ -59,6 +59,9 @@ final class AvailabilityIndex {
     }
 
     private final LinkedHashSet<Slot> all = new LinkedHashSet<>();
+    /** Slots of {@link #all} whose proxy never expires. */
+    private int lasting;
+
     private final HashMap<String, Filed> byUpstream = new HashMap<>();
     private final EnumMap<Protocol, Filed> byProtocol = new EnumMap<>(Protocol.class);
     /** label key → label value → slots. */
@@ -95,6 +98,9 @@ final class AvailabilityIndex {
         if (!all.add(s)) {
             return;
         }
+        if (!s.proxy.expires()) {
+            lasting++;
+        }
         List<String> composites = composites(s.proxy);
         Map<String, String> labels = s.proxy.labels().values();
         Filed[] filed = new Filed[2 + labels.size() + composites.size()];
@@ -119,6 +125,9 @@ final class AvailabilityIndex {
     void remove(Slot s) {
         if (!all.remove(s)) {
             return;
+        }
+        if (!s.proxy.expires()) {
+            lasting--;
         }
         for (Filed f : s.filed) {
             f.remove(s);
@@ -213,6 +222,18 @@ final class AvailabilityIndex {
             n += values.size();
         }
         return n;
+    }
+
+    /** Before a slot's proxy is replaced in place: whether the new one expires ({@link #lasting} counts the others). */
+    void expiryChanged(Slot s, boolean expires) {
+        if (s.proxy.expires() != expires && all.contains(s)) {
+            lasting += expires ? -1 : 1;
+        }
+    }
+
+    /** The slots whose proxy never expires (a minRemainingTtl none of the others reaches still finds these). */
+    int lasting() {
+        return lasting;
     }
 
     /** All available slots, expired ones included until purged. */

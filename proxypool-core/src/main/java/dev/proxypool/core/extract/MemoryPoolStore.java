@@ -2,6 +2,7 @@ package dev.proxypool.core.extract;
 
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -40,7 +41,8 @@ import java.util.function.Consumer;
  * filter in publish order, testing each slot with {@link ExtractionRequest#admits}, and stops at the
  * request's allowance. A slot held by health is not in the index (it waits, counted available, in
  * its own set ordered by the hold's end), so no walk meets it, and a filter whose proxies are all
- * held costs an empty set, not a walk of them. The slots a walk passed over (a filter term beyond
+ * held costs an empty set, not a walk of them; nor does a {@code minRemainingTtl} or {@code
+ * maxHealthAge} beyond every proxy's (the client's to choose: {@link #noneCanPass}). The slots a walk passed over (a filter term beyond
  * the set's, a TTL) go to the back of that set, so
  * the walks of a filter that takes few of its set's slots do not grow longer as its matches leave the
  * head. Cost: O(e log n + s + k log n) for e expired, s slots scanned (k when every scanned slot
@@ -70,6 +72,11 @@ public final class MemoryPoolStore implements PoolStore {
     private final TreeSet<Slot> heldOut = new TreeSet<>(Slot.BY_HOLD_END);
 
     private final HashMap<String, Integer> heldByUpstream = new HashMap<>();
+    /** The latest health check recorded ({@link #markChecked}): no slot's is later. Null: none yet. */
+    private Instant latestCheck;
+    /** Slots the last extraction tested ({@link #lastWalk}). */
+    private int lastWalk;
+
     private final TombstoneTable tombstones = new TombstoneTable();
     private final IdempotencyTable idempotency;
     private volatile boolean closed;
@@ -136,6 +143,7 @@ public final class MemoryPoolStore implements PoolStore {
                 dequeue(s);
             }
             byKey.remove(s.proxy.key());
+            index.expiryChanged(s, p.expires());
             s.proxy = p;
             byKey.put(p.key(), s);
             enqueue(s);
@@ -305,6 +313,9 @@ public final class MemoryPoolStore implements PoolStore {
             if (s.checkedAt == null || s.checkedAt.isBefore(checkedAt)) {
                 s.checkedAt = checkedAt;
             }
+            if (latestCheck == null || latestCheck.isBefore(checkedAt)) {
+                latestCheck = checkedAt;
+            }
         });
     }
 
@@ -351,10 +362,12 @@ public final class MemoryPoolStore implements PoolStore {
             purgeLocked(now);
             int limit = request.maxExtractable(index.total());
             List<Slot> chosen = new ArrayList<>(limit);
-            if (limit > 0) {
+            int walked = 0;
+            if (limit > 0 && !noneCanPass(request, now)) {
                 Set<Slot> candidates = index.narrowest(request.filter());
                 List<Slot> passed = null; // walked past: not a match now
                 for (Slot s : candidates) {
+                    walked++;
                     if (request.admits(s.proxy, s.checkedAt, now)) {
                         chosen.add(s);
                         if (chosen.size() == limit) {
@@ -374,6 +387,7 @@ public final class MemoryPoolStore implements PoolStore {
                     AvailabilityIndex.toBack(candidates, passed);
                 }
             }
+            lastWalk = walked;
             if (request.fulfillment() == Fulfillment.ALL_OR_NOTHING && chosen.size() < request.count()) {
                 return new ExtractionResult.Insufficient(chosen.size());
             }
@@ -385,6 +399,36 @@ public final class MemoryPoolStore implements PoolStore {
                 out.add(new ExtractedProxy(p, now));
             }
             return new ExtractionResult.Extracted(out);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Whether no slot can pass the request's own bounds, known without a walk: a
+     * {@code minRemainingTtl} beyond the latest expiry queued while no slot of the index lasts
+     * forever, or a {@code maxHealthAge} that the latest check recorded fails. Both are the client's
+     * to choose; without this, asked for more than any proxy has, each call walked every slot of its
+     * filter's set (of the pool, unfiltered) under the store's lock. The queue may hold dead or held
+     * slots: a bound, so "maybe" walks as before.
+     */
+    private boolean noneCanPass(ExtractionRequest request, Instant now) {
+        Duration maxAge = request.maxHealthAge();
+        if (!maxAge.isZero()
+                && (latestCheck == null || Duration.between(latestCheck, now).compareTo(maxAge) > 0)) {
+            return true;
+        }
+        Duration minTtl = request.minRemainingTtl();
+        return !minTtl.isZero()
+                && index.lasting() == 0
+                && (byExpiry.isEmpty() || byExpiry.last().expiresBefore(now.plus(minTtl)));
+    }
+
+    /** Slots the last extraction tested (for tests: a bound the client chose must not cost a walk). */
+    int lastWalk() {
+        lock();
+        try {
+            return lastWalk;
         } finally {
             lock.unlock();
         }

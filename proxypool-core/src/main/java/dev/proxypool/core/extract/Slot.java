@@ -84,6 +84,12 @@ final class Slot {
         return s > expirySecond || s == expirySecond && now.getNano() >= expiryNano;
     }
 
+    /** Whether the queue key is before {@code t} (the proxy it was taken from has less than that left). */
+    boolean expiresBefore(Instant t) {
+        long s = t.getEpochSecond();
+        return s > expirySecond || s == expirySecond && t.getNano() > expiryNano;
+    }
+
     /** Whether the proxy has left the store. */
     boolean dead() {
         return proxy == null;

@@ -24,7 +24,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Protocol.Command;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -43,19 +42,10 @@ import redis.clients.jedis.RedisClient;
 class ClientBoundsProofTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
-    private static final String[] COUNTRIES = {"US", "DE", "FR", "JP"};
     /** Large enough that a combination's range spans several pages of 1,000. */
     private static final int POOL = 20_000;
     /** Proxies that never expire, after the pool's numbers. */
     private static final int LASTING = 10;
-
-    private static final ExtractionFilter US_RESIDENTIAL = ExtractionFilter.builder()
-            .country("US")
-            .label("type", "residential")
-            .build();
-    private static final ExtractionFilter DE =
-            ExtractionFilter.builder().country("DE").build();
-    private static final ExtractionFilter NONE = ExtractionFilter.builder().build();
 
     private static PrivateRedisServer server;
 
@@ -75,13 +65,15 @@ class ClientBoundsProofTest {
     void moreTimeThanAnyProxyHasIsProvedInAFewCommandsAndTheFewThatQualifyAreFound() {
         String prefix = "ppttl:proof:";
         try (RedisPoolStore store = TestRedis.privateStore(server.port(), prefix, StoreSettings.DEFAULTS)) {
-            List<Proxy> pool = proxies(0, POOL);
+            List<Proxy> pool = FourCountries.proxies(0, POOL, NOW);
             assertEquals(POOL, store.upsert(pool, NOW).added());
 
             // every proxy expires within 1 h + POOL s: 12 h is more than any has
             Duration twelveHours = Duration.ofHours(12);
-            for (ExtractionFilter filter : List.of(US_RESIDENTIAL, DE, NONE)) {
-                Map<String, Long> commands = commandsOf(() -> assertDry(store, filter, twelveHours));
+            for (ExtractionFilter filter :
+                    List.of(FourCountries.US_RESIDENTIAL, FourCountries.DE, FourCountries.NONE)) {
+                Map<String, Long> commands =
+                        TestRedis.commandsOf(server.port(), () -> assertDry(store, filter, twelveHours));
                 long total =
                         commands.values().stream().mapToLong(Long::longValue).sum();
                 // per call at most the fast path's 8 pops of candidates failing the TTL (SPOP, SREM, HGET,
@@ -101,23 +93,26 @@ class ClientBoundsProofTest {
                     .map(Proxy::id)
                     .toList();
             assertEquals(1, usResidential.size());
-            Map<String, Long> commands = commandsOf(() -> {
-                assertEquals(usResidential, extracted(store, US_RESIDENTIAL, lastTen, 10));
-                assertDry(store, US_RESIDENTIAL, lastTen);
+            Map<String, Long> commands = TestRedis.commandsOf(server.port(), () -> {
+                assertEquals(usResidential, extracted(store, FourCountries.US_RESIDENTIAL, lastTen, 10));
+                assertDry(store, FourCountries.US_RESIDENTIAL, lastTen);
             });
             // the expiry range (10 ids, one page) instead of the combination's 2,500 members (3 pages)
             assertTrue(commands.getOrDefault("zrange", 0L) <= 3, "one page per call at most: " + commands);
-            assertEquals(9, extracted(store, NONE, lastTen, 100).size(), "the other 9 qualify unfiltered, all found");
+            assertEquals(
+                    9,
+                    extracted(store, FourCountries.NONE, lastTen, 100).size(),
+                    "the other 9 qualify unfiltered, all found");
 
             // proxies that never expire qualify for any time: their entry is +inf
             List<Proxy> lasting = new ArrayList<>();
             for (int n = POOL; n < POOL + LASTING; n++) {
-                lasting.add(proxy(n, null));
+                lasting.add(FourCountries.proxy(n, null));
             }
             assertEquals(LASTING, store.upsert(lasting, NOW).added());
-            Set<String> found = new HashSet<>(extracted(store, NONE, Duration.ofDays(3650), 100));
+            Set<String> found = new HashSet<>(extracted(store, FourCountries.NONE, Duration.ofDays(3650), 100));
             assertEquals(lasting.stream().map(Proxy::id).collect(java.util.stream.Collectors.toSet()), found);
-            assertDry(store, NONE, Duration.ofDays(3650));
+            assertDry(store, FourCountries.NONE, Duration.ofDays(3650));
             assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), prefix));
         } finally {
             TestRedis.deleteKeys("127.0.0.1", server.port(), prefix);
@@ -128,7 +123,7 @@ class ClientBoundsProofTest {
     void aPoolNotIndexedAlikeKeepsTheExactProofOverTheFiltersRange() {
         String prefix = "ppttl:mixed:";
         try (RedisPoolStore store = TestRedis.privateStore(server.port(), prefix, StoreSettings.DEFAULTS)) {
-            List<Proxy> pool = proxies(0, 2000);
+            List<Proxy> pool = FourCountries.proxies(0, 2000, NOW);
             store.upsert(pool, NOW);
             try (RedisClient c = RedisClient.builder()
                     .hostAndPort("127.0.0.1", server.port())
@@ -137,10 +132,14 @@ class ClientBoundsProofTest {
                 assertEquals(1, c.hdel(new RedisKeys(prefix).poolTag() + "n", "z"));
             }
             Duration lastTwo = Duration.ofHours(1).plusSeconds(2000 - 2);
-            Map<String, Long> commands = commandsOf(() ->
-                    assertEquals(2, extracted(store, NONE, lastTwo, 10).size(), "both found by reading the pool"));
+            Map<String, Long> commands = TestRedis.commandsOf(
+                    server.port(),
+                    () -> assertEquals(
+                            2,
+                            extracted(store, FourCountries.NONE, lastTwo, 10).size(),
+                            "both found by reading the pool"));
             assertTrue(commands.containsKey("sscan") || commands.containsKey("srandmember"), "" + commands);
-            assertDry(store, NONE, lastTwo);
+            assertDry(store, FourCountries.NONE, lastTwo);
         } finally {
             TestRedis.deleteKeys("127.0.0.1", server.port(), prefix);
         }
@@ -150,16 +149,18 @@ class ClientBoundsProofTest {
     void fresherChecksThanAnyProxyHasAreProvedInAFewCommands() {
         String prefix = "ppttl:checks:";
         try (RedisPoolStore store = TestRedis.privateStore(server.port(), prefix, StoreSettings.DEFAULTS)) {
-            List<Proxy> pool = proxies(0, POOL);
+            List<Proxy> pool = FourCountries.proxies(0, POOL, NOW);
             store.upsert(pool, NOW);
             Duration minute = Duration.ofMinutes(1);
             // never checked: nothing qualifies
-            Map<String, Long> commands = commandsOf(() -> assertChecksDry(store, NONE, minute));
+            Map<String, Long> commands =
+                    TestRedis.commandsOf(server.port(), () -> assertChecksDry(store, FourCountries.NONE, minute));
             assertBounded(commands);
             // every proxy checked 10 minutes ago: too old for a minute
             store.markChecked(pool.stream().map(Proxy::id).toList(), NOW.minus(Duration.ofMinutes(10)));
-            for (ExtractionFilter filter : List.of(US_RESIDENTIAL, DE, NONE)) {
-                assertBounded(commandsOf(() -> assertChecksDry(store, filter, minute)));
+            for (ExtractionFilter filter :
+                    List.of(FourCountries.US_RESIDENTIAL, FourCountries.DE, FourCountries.NONE)) {
+                assertBounded(TestRedis.commandsOf(server.port(), () -> assertChecksDry(store, filter, minute)));
             }
             // two checked just now are found
             List<String> fresh = List.of(pool.get(0).id(), pool.get(1).id());
@@ -181,7 +182,7 @@ class ClientBoundsProofTest {
     void aLabelValueNoProxyHasBesideACountryIsProvedByItsEmptyRange() {
         String prefix = "ppttl:labels:";
         try (RedisPoolStore store = TestRedis.privateStore(server.port(), prefix, StoreSettings.DEFAULTS)) {
-            List<Proxy> pool = new ArrayList<>(proxies(0, POOL));
+            List<Proxy> pool = new ArrayList<>(FourCountries.proxies(0, POOL, NOW));
             // 3 US proxies of a tier (a label outside store.index.dimensions, its key after "country": the
             // term a choice by kind alone would not take), and that tier nowhere else
             for (int n = POOL; n < POOL + 12; n += 4) {
@@ -198,7 +199,7 @@ class ClientBoundsProofTest {
                     .country("US")
                     .label("tier", "platinum")
                     .build();
-            Map<String, Long> commands = commandsOf(() -> {
+            Map<String, Long> commands = TestRedis.commandsOf(server.port(), () -> {
                 assertEquals(3, extracted(store, usGold, Duration.ZERO, 10).size(), "the tier's 3, by its range");
                 assertDry(store, usGold, Duration.ZERO);
                 assertDry(store, usPlatinum, Duration.ZERO);
@@ -262,39 +263,5 @@ class ClientBoundsProofTest {
         return assertInstanceOf(ExtractionResult.Extracted.class, r).proxies().stream()
                 .map(p -> p.proxy().id())
                 .toList();
-    }
-
-    /** Proxies {@code from..to-1}, proxy n expiring 1 h + n s after {@link #NOW}. */
-    private static List<Proxy> proxies(int from, int to) {
-        List<Proxy> out = new ArrayList<>();
-        for (int n = from; n < to; n++) {
-            out.add(proxy(n, NOW.plus(Duration.ofHours(1)).plusSeconds(n)));
-        }
-        return out;
-    }
-
-    /** Proxy n: country n % 4 of {@link #COUNTRIES}, residential when n / 4 is even; {@code expiresAt} null: never. */
-    private static Proxy proxy(int n, Instant expiresAt) {
-        var b = ProxyFixtures.builder(n)
-                .labels(Labels.of(
-                        "country", COUNTRIES[n % 4], "type", (n / 4) % 2 == 0 ? "residential" : "datacenter"));
-        if (expiresAt != null) {
-            b.expiresAt(expiresAt);
-        }
-        return b.build();
-    }
-
-    /** The commands Redis ran (INFO commandstats, lower-case names) while {@code work} ran. */
-    private static Map<String, Long> commandsOf(Runnable work) {
-        try (RedisClient c =
-                RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
-            c.sendCommand(Command.CONFIG, "RESETSTAT");
-            work.run();
-            Map<String, Long> out = TestRedis.commandCalls(c.info("commandstats"));
-            out.remove("config|resetstat");
-            out.remove("fcall");
-            out.remove("evalsha");
-            return out;
-        }
     }
 }

@@ -9,14 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.proxypool.core.extract.ExtractionFilter;
 import dev.proxypool.core.extract.ExtractionRequest;
 import dev.proxypool.core.extract.ExtractionResult;
-import dev.proxypool.core.extract.ProxyFixtures;
 import dev.proxypool.core.extract.StoreSettings;
-import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.testkit.PrivateRedisServer;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +21,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Protocol.Command;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -44,12 +39,7 @@ import redis.clients.jedis.RedisClient;
 class DryFilterTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
-    private static final String[] COUNTRIES = {"US", "DE", "FR", "JP"};
     private static final int POOL = 4000;
-    private static final ExtractionFilter US_RESIDENTIAL = ExtractionFilter.builder()
-            .country("US")
-            .label("type", "residential")
-            .build();
 
     private static PrivateRedisServer server;
 
@@ -72,11 +62,12 @@ class DryFilterTest {
             load(store, 0, POOL);
             assertEquals(ProxyCodec.indexTag(StoreSettings.DEFAULTS), tag(prefix), "a pool filled by one store");
             Set<String> seen = new HashSet<>();
-            int drained = drain(store, US_RESIDENTIAL, seen);
+            int drained = drain(store, FourCountries.US_RESIDENTIAL, seen);
             assertEquals(POOL / 8, drained, "every US residential proxy handed out once");
 
             // at once, before any purge: the combination's set was popped empty by the fast path
-            Map<String, Long> commands = commandsOf(() -> assertDry(store, US_RESIDENTIAL));
+            Map<String, Long> commands =
+                    TestRedis.commandsOf(server.port(), () -> assertDry(store, FourCountries.US_RESIDENTIAL));
             assertEquals(
                     Map.of("spop", 2L, "scard", 2L, "hget", 2L, "zrangebyscore", 2L),
                     commands,
@@ -100,14 +91,14 @@ class DryFilterTest {
                     .country("DE")
                     .label("type", "residential")
                     .build();
-            List<String> german = proxies(0, POOL).stream()
+            List<String> german = FourCountries.proxies(0, POOL, NOW).stream()
                     .filter(p -> p.labels().values().equals(Map.of("country", "DE", "type", "residential")))
                     .map(Proxy::id)
                     .toList();
             assertEquals(POOL / 8, german.size());
             german.forEach(id -> assertTrue(store.setDisabled(id, true), id));
             store.purgeExpired(NOW);
-            commands = commandsOf(() -> assertDry(store, deResidential));
+            commands = TestRedis.commandsOf(server.port(), () -> assertDry(store, deResidential));
             // each call: the fast path's 8 pops of disabled members, put back (bounded, whatever the
             // pool), then one window of the composite range, seen whole (and its wrap): no window of
             // the country's range, no wide read, no page by rank
@@ -150,23 +141,24 @@ class DryFilterTest {
             store.purgeExpired(NOW);
             assertNull(tag(prefix), "the purge's check met the other dimensions' proxies");
             // it waits on the one it met: the next purges read that entry, not the pool again
-            Map<String, Long> waiting = commandsOf(() -> store.purgeExpired(NOW));
+            Map<String, Long> waiting = TestRedis.commandsOf(server.port(), () -> store.purgeExpired(NOW));
             assertNull(waiting.get("hscan"), "no rescan while the entry it met keeps its tag: " + waiting);
             assertNull(tag(prefix));
 
             Set<String> seen = new HashSet<>();
             // the US residential ones (n % 8 == 0) of both: the others' only through the single terms
-            assertEquals(POOL / 8 + 1, drain(store, US_RESIDENTIAL, seen), "every match, the older's too");
+            assertEquals(
+                    POOL / 8 + 1, drain(store, FourCountries.US_RESIDENTIAL, seen), "every match, the older's too");
             ExtractionResult exact = store.extract(
                     ExtractionRequest.builder(1)
-                            .filter(US_RESIDENTIAL)
+                            .filter(FourCountries.US_RESIDENTIAL)
                             .allOrNothing()
                             .build(),
                     NOW);
             assertEquals(new ExtractionResult.Insufficient(0), exact);
 
             // republished by this store, the older's proxies carry its tag: the purge marks the pool alike
-            var again = store.upsert(proxies(POOL, POOL + 8), NOW);
+            var again = store.upsert(FourCountries.proxies(POOL, POOL + 8, NOW), NOW);
             assertEquals(7, again.refreshed(), "the older's 7 left, refreshed: " + again);
             assertEquals(1, again.skippedTombstoned(), "the one extracted stays out: " + again);
             store.purgeExpired(NOW);
@@ -185,20 +177,9 @@ class DryFilterTest {
 
     /** Publishes {@link #proxies} {@code from..to-1}, all new. */
     private static void load(RedisPoolStore store, int from, int to) {
-        assertEquals(to - from, store.upsert(proxies(from, to), NOW).added());
-    }
-
-    /** Proxies {@code from..to-1}: country n % 4 of {@link #COUNTRIES}, residential when n / 4 is even. */
-    private static List<Proxy> proxies(int from, int to) {
-        List<Proxy> proxies = new ArrayList<>();
-        for (int n = from; n < to; n++) {
-            proxies.add(ProxyFixtures.builder(n)
-                    .labels(Labels.of(
-                            "country", COUNTRIES[n % 4], "type", (n / 4) % 2 == 0 ? "residential" : "datacenter"))
-                    .expiresAt(NOW.plus(Duration.ofHours(1)).plusSeconds(n))
-                    .build());
-        }
-        return proxies;
+        assertEquals(
+                to - from,
+                store.upsert(FourCountries.proxies(from, to, NOW), NOW).added());
     }
 
     /** Extracts with {@code filter}, 100 at a time, until none is left; the number extracted, each new to {@code seen}. */
@@ -226,20 +207,6 @@ class DryFilterTest {
         try (RedisClient c =
                 RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
             return c.hget(new RedisKeys(prefix).poolTag() + "n", "z");
-        }
-    }
-
-    /** The commands Redis ran (INFO commandstats, lower-case names) while {@code work} ran. */
-    private static Map<String, Long> commandsOf(Runnable work) {
-        try (RedisClient c =
-                RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
-            c.sendCommand(Command.CONFIG, "RESETSTAT");
-            work.run();
-            Map<String, Long> out = TestRedis.commandCalls(c.info("commandstats"));
-            out.remove("config|resetstat");
-            out.remove("fcall");
-            out.remove("evalsha");
-            return out;
         }
     }
 

@@ -10,16 +10,13 @@ import dev.proxypool.core.extract.ExtractionRequest;
 import dev.proxypool.core.extract.ExtractionResult;
 import dev.proxypool.core.extract.PageRequest;
 import dev.proxypool.core.extract.PoolQuery;
-import dev.proxypool.core.extract.ProxyFixtures;
 import dev.proxypool.core.extract.ProxyState;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.extract.UpstreamCounts;
-import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.testkit.PrivateRedisServer;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +25,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Protocol.Command;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -47,15 +43,7 @@ import redis.clients.jedis.RedisClient;
 class HealthHoldTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
-    private static final String[] COUNTRIES = {"US", "DE", "FR", "JP"};
     private static final int POOL = 4000;
-    private static final ExtractionFilter US_RESIDENTIAL = ExtractionFilter.builder()
-            .country("US")
-            .label("type", "residential")
-            .build();
-    private static final ExtractionFilter DE =
-            ExtractionFilter.builder().country("DE").build();
-    private static final ExtractionFilter NONE = ExtractionFilter.builder().build();
 
     private static PrivateRedisServer server;
 
@@ -75,13 +63,16 @@ class HealthHoldTest {
     void aFilterOrAPoolWhollyHeldIsProvedEmptyInAFewCommands() {
         String prefix = "pphold:outage:";
         try (RedisPoolStore store = connect(prefix)) {
-            List<Proxy> all = proxies(0, POOL);
+            List<Proxy> all = FourCountries.proxies(0, POOL, NOW);
             assertEquals(POOL, store.upsert(all, NOW).added());
             Map<String, UpstreamCounts> counts = store.countsByUpstream();
 
             // every US residential proxy held (an outage of the provider selling them)
-            assertEquals(POOL / 8, store.markUnhealthy(ids(all, US_RESIDENTIAL), NOW.plus(Duration.ofMinutes(1))));
-            Map<String, Long> commands = commandsOf(() -> assertDry(store, US_RESIDENTIAL));
+            assertEquals(
+                    POOL / 8,
+                    store.markUnhealthy(ids(all, FourCountries.US_RESIDENTIAL), NOW.plus(Duration.ofMinutes(1))));
+            Map<String, Long> commands =
+                    TestRedis.commandsOf(server.port(), () -> assertDry(store, FourCountries.US_RESIDENTIAL));
             // each call: the fast path's 8 pops of held members (SPOP, SREM, HEXISTS, HGET each), put
             // back, then extract.lua's windows of the composite range, empty: 38 commands whatever the
             // pool's size, no read of the 500 held proxies
@@ -92,13 +83,13 @@ class HealthHoldTest {
             assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), prefix));
 
             // a whole country held: the country's range (a single label) is empty too
-            store.markUnhealthy(ids(all, DE), NOW.plus(Duration.ofMinutes(1)));
-            commands = commandsOf(() -> assertDry(store, DE));
+            store.markUnhealthy(ids(all, FourCountries.DE), NOW.plus(Duration.ofMinutes(1)));
+            commands = TestRedis.commandsOf(server.port(), () -> assertDry(store, FourCountries.DE));
             assertBounded(commands, 80);
 
             // the whole pool held (the workers' own network failed): no filter, no read of the pool
-            store.markUnhealthy(ids(all, NONE), NOW.plus(Duration.ofMinutes(1)));
-            commands = commandsOf(() -> assertDry(store, NONE));
+            store.markUnhealthy(ids(all, FourCountries.NONE), NOW.plus(Duration.ofMinutes(1)));
+            commands = TestRedis.commandsOf(server.port(), () -> assertDry(store, FourCountries.NONE));
             assertBounded(commands, 12);
             assertEquals(4L, commands.get("spop"), "the fast path's pop and extract.lua's, each call: " + commands);
             assertEquals(counts, store.countsByUpstream());
@@ -108,13 +99,14 @@ class HealthHoldTest {
             assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), prefix));
 
             // healthy again: one proxy, then all
-            String first = ids(all, US_RESIDENTIAL).getFirst();
+            String first = ids(all, FourCountries.US_RESIDENTIAL).getFirst();
             store.markHealthy(List.of(first));
-            assertEquals(List.of(first), extracted(store, US_RESIDENTIAL, 5), "the one healthy again, alone");
-            store.markHealthy(ids(all, NONE));
+            assertEquals(
+                    List.of(first), extracted(store, FourCountries.US_RESIDENTIAL, 5), "the one healthy again, alone");
+            store.markHealthy(ids(all, FourCountries.NONE));
             Set<String> seen = new HashSet<>();
             for (int i = 0; i < 20; i++) {
-                for (String id : extracted(store, i % 2 == 0 ? DE : NONE, 1)) {
+                for (String id : extracted(store, i % 2 == 0 ? FourCountries.DE : FourCountries.NONE, 1)) {
                     assertTrue(seen.add(id), "handed out twice: " + id);
                 }
             }
@@ -129,14 +121,14 @@ class HealthHoldTest {
     void aLapsedHoldEndsAtTheNextExtractionOrPurge() {
         String prefix = "pphold:lapse:";
         try (RedisPoolStore store = connect(prefix)) {
-            List<Proxy> all = proxies(0, POOL);
+            List<Proxy> all = FourCountries.proxies(0, POOL, NOW);
             store.upsert(all, NOW);
-            List<String> held = ids(all, US_RESIDENTIAL);
+            List<String> held = ids(all, FourCountries.US_RESIDENTIAL);
             store.markUnhealthy(held, NOW.plus(Duration.ofMinutes(1))); // its worker died: never renewed
-            assertEquals(List.of(), extracted(store, US_RESIDENTIAL, 1), "held until its end");
+            assertEquals(List.of(), extracted(store, FourCountries.US_RESIDENTIAL, 1), "held until its end");
 
             Instant later = NOW.plus(Duration.ofMinutes(2));
-            List<String> got = extracted(store, US_RESIDENTIAL, later, 1);
+            List<String> got = extracted(store, FourCountries.US_RESIDENTIAL, later, 1);
             assertEquals(1, got.size(), "the extraction ends lapsed holds before it looks");
             assertTrue(held.contains(got.getFirst()));
             store.purgeExpired(later);
@@ -148,7 +140,9 @@ class HealthHoldTest {
                 assertEquals(0L, c.zcard(keys.poolTag() + "h"));
             }
             assertEquals(
-                    POOL / 8 - 1, extracted(store, US_RESIDENTIAL, later, 1000).size(), "all extractable again");
+                    POOL / 8 - 1,
+                    extracted(store, FourCountries.US_RESIDENTIAL, later, 1000).size(),
+                    "all extractable again");
             assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), prefix));
         } finally {
             TestRedis.deleteKeys("127.0.0.1", server.port(), prefix);
@@ -159,10 +153,10 @@ class HealthHoldTest {
     void aHeldProxyKeepsItsHoldThroughRefreshDisableAndEnableAndLeavesOnExpiry() {
         String prefix = "pphold:states:";
         try (RedisPoolStore store = connect(prefix)) {
-            List<Proxy> all = proxies(0, POOL);
+            List<Proxy> all = FourCountries.proxies(0, POOL, NOW);
             store.upsert(all, NOW);
             Map<String, UpstreamCounts> counts = store.countsByUpstream();
-            List<String> held = ids(all, US_RESIDENTIAL);
+            List<String> held = ids(all, FourCountries.US_RESIDENTIAL);
             store.markUnhealthy(held, NOW.plus(Duration.ofMinutes(10)));
 
             // published again (a collection round): still held, still counted once
@@ -170,7 +164,7 @@ class HealthHoldTest {
                     store.upsert(all.stream().filter(p -> held.contains(p.id())).toList(), NOW);
             assertEquals(held.size(), again.refreshed());
             assertEquals(counts, store.countsByUpstream());
-            assertEquals(List.of(), extracted(store, US_RESIDENTIAL, 1), "a refresh does not end a hold");
+            assertEquals(List.of(), extracted(store, FourCountries.US_RESIDENTIAL, 1), "a refresh does not end a hold");
             assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), prefix));
 
             // disabled and enabled again while held: held still
@@ -179,7 +173,7 @@ class HealthHoldTest {
             assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), prefix));
             assertTrue(store.setDisabled(one, false));
             assertEquals(counts, store.countsByUpstream());
-            assertEquals(List.of(), extracted(store, US_RESIDENTIAL, 1), "enabled, still held");
+            assertEquals(List.of(), extracted(store, FourCountries.US_RESIDENTIAL, 1), "enabled, still held");
             assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), prefix));
 
             // removed while held
@@ -239,33 +233,6 @@ class HealthHoldTest {
                         .containsAll(filter.labels().required().entrySet()))
                 .map(Proxy::id)
                 .toList();
-    }
-
-    /** Proxies {@code from..to-1}: country n % 4 of {@link #COUNTRIES}, residential when n / 4 is even. */
-    private static List<Proxy> proxies(int from, int to) {
-        List<Proxy> proxies = new ArrayList<>();
-        for (int n = from; n < to; n++) {
-            proxies.add(ProxyFixtures.builder(n)
-                    .labels(Labels.of(
-                            "country", COUNTRIES[n % 4], "type", (n / 4) % 2 == 0 ? "residential" : "datacenter"))
-                    .expiresAt(NOW.plus(Duration.ofHours(1)).plusSeconds(n))
-                    .build());
-        }
-        return proxies;
-    }
-
-    /** The commands Redis ran (INFO commandstats, lower-case names) while {@code work} ran. */
-    private static Map<String, Long> commandsOf(Runnable work) {
-        try (RedisClient c =
-                RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
-            c.sendCommand(Command.CONFIG, "RESETSTAT");
-            work.run();
-            Map<String, Long> out = TestRedis.commandCalls(c.info("commandstats"));
-            out.remove("config|resetstat");
-            out.remove("fcall");
-            out.remove("evalsha");
-            return out;
-        }
     }
 
     private static RedisPoolStore connect(String prefix) {

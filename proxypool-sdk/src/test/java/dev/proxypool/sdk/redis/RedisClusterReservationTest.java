@@ -28,12 +28,7 @@ class RedisClusterReservationTest {
         RedisClusterConfig config = TestRedisCluster.config(1);
         try (RedisClusterPoolStore store = RedisClusterPoolStore.connect(config, StoreSettings.DEFAULTS);
                 RedisAccess redis = RedisAccess.openCluster(config, "test", 4)) {
-            List<Proxy> pool = new ArrayList<>();
-            for (int i = 0; i < 10; i++) {
-                pool.add(ProxyFixtures.builder(i)
-                        .expiresAt(NOW.plus(Duration.ofHours(1)))
-                        .build());
-            }
+            List<Proxy> pool = pool(0, 10);
             store.upsert(pool, NOW);
             RedisKeys shard = new RedisKeys(config.keyPrefix(), 0);
             long deadline = NOW.plusSeconds(10).toEpochMilli();
@@ -69,12 +64,7 @@ class RedisClusterReservationTest {
         RedisClusterConfig config = TestRedisCluster.config(1);
         try (RedisClusterPoolStore store = RedisClusterPoolStore.connect(config, StoreSettings.DEFAULTS);
                 RedisAccess redis = RedisAccess.openCluster(config, "test", 4)) {
-            List<Proxy> pool = new ArrayList<>();
-            for (int i = 0; i < 10; i++) {
-                pool.add(ProxyFixtures.builder(i)
-                        .expiresAt(NOW.plus(Duration.ofHours(1)))
-                        .build());
-            }
+            List<Proxy> pool = pool(0, 10);
             store.upsert(pool, NOW);
             RedisKeys shard = new RedisKeys(config.keyPrefix(), 0);
             long deadline = NOW.plusSeconds(10).toEpochMilli();
@@ -99,12 +89,7 @@ class RedisClusterReservationTest {
             assertEquals(0, store.available(ProxyFixtures.UPSTREAM));
 
             // held by health while reserved: released, it returns held (counted, not extractable)
-            List<Proxy> second = new ArrayList<>();
-            for (int i = 10; i < 20; i++) {
-                second.add(ProxyFixtures.builder(i)
-                        .expiresAt(NOW.plus(Duration.ofHours(1)))
-                        .build());
-            }
+            List<Proxy> second = pool(10, 20);
             store.upsert(second, NOW);
             assertEquals(4, reserve(redis, shard, "held", 4, deadline));
             store.markUnhealthy(second.stream().map(Proxy::id).toList(), NOW.plus(Duration.ofMinutes(10)));
@@ -120,6 +105,17 @@ class RedisClusterReservationTest {
         } finally {
             TestRedisCluster.deleteKeys(config.keyPrefix());
         }
+    }
+
+    /** Proxies {@code from..to-1}, expiring an hour after {@link #NOW}. */
+    private static List<Proxy> pool(int from, int to) {
+        List<Proxy> out = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            out.add(ProxyFixtures.builder(i)
+                    .expiresAt(NOW.plus(Duration.ofHours(1)))
+                    .build());
+        }
+        return out;
     }
 
     private static long reserve(RedisAccess redis, RedisKeys shard, String token, int count, long deadline) {

@@ -46,6 +46,25 @@ final class TestRedis {
     }
 
     /**
+     * The commands the server on loopback port {@code port} ran while {@code work} ran (lower-case
+     * names, as {@link #commandCalls}), without the counting's own and the script calls themselves
+     * ({@code FCALL}, {@code EVALSHA}): the commands inside the scripts.
+     */
+    static java.util.Map<String, Long> commandsOf(int port, Runnable work) {
+        try (redis.clients.jedis.RedisClient c = redis.clients.jedis.RedisClient.builder()
+                .hostAndPort(HOST, port)
+                .build()) {
+            c.sendCommand(redis.clients.jedis.Protocol.Command.CONFIG, "RESETSTAT");
+            work.run();
+            java.util.Map<String, Long> out = commandCalls(c.info("commandstats"));
+            out.remove("config|resetstat");
+            out.remove("fcall");
+            out.remove("evalsha");
+            return out;
+        }
+    }
+
+    /**
      * A store under {@code prefix} on a private redis-server on loopback port {@code port} (no
      * password, database 0; 2 s to connect, 10 s to read, 4 connections), for tests that count
      * that server's commands.
