@@ -29,7 +29,8 @@ record RedisLibrary(String name, String source, Map<String, String> functions) {
      * The scripts whose first write grows memory: at {@code maxmemory} Redis refuses them whole, as
      * it did their {@code EVALSHA} (a script's first memory-growing command is refused). Every other
      * pool function is flagged {@code allow-oom}: its first writes remove (an extraction frees
-     * memory), or it only reads, and {@code EVALSHA} let such scripts run to their end.
+     * memory; the lapsed health holds it and the purge end put back only the index members their
+     * start removed), or it only reads, and {@code EVALSHA} let such scripts run to their end.
      */
     private static final Set<String> GROWING = Set.of("publish", "mark_checked", "mark_health");
 
