@@ -117,8 +117,14 @@ end
 -- (common.lua indexed_alike): every stored, not retired proxy with the term is a member, so an empty
 -- set proves at once that none matches (a routing's combination that ran dry, popped empty by the fast
 -- path, costs two commands instead of a read of its ranges)
-local tag = ARGV[11 + 3 * tonumber(ARGV[10])]
-if KEYS[19] and redis.call('SCARD', KEYS[19]) == 0 and indexed_alike(tag) then
+-- whether every stored proxy is indexed under the caller's tag (common.lua indexed_alike), read once
+local alike_read
+local function alike()
+  if alike_read == nil then alike_read = indexed_alike(ARGV[11 + 3 * tonumber(ARGV[10])]) end
+  return alike_read
+end
+
+if KEYS[19] and redis.call('SCARD', KEYS[19]) == 0 and alike() then
   return finish()
 end
 
@@ -138,7 +144,7 @@ if max_age > 0 then
 end
 
 local ttl_from, ttl_size
-if min_ttl > 0 and indexed_alike(tag) then
+if min_ttl > 0 and alike() then
   ttl_from = now + min_ttl
   ttl_size = redis.call('ZCOUNT', K_XA, ttl_from, '+inf')
   if ttl_size == 0 then return finish() end
@@ -336,7 +342,7 @@ end
 local function every(term)
   local cut = #term + 2
   local start = redis.call('ZLEXCOUNT', K_IDX, '-', '(' .. term .. '|')
-  local size = redis.call('ZLEXCOUNT', K_IDX, '[' .. term .. '|', '(' .. term .. '}')
+  local size = range_size(term)
   for off = 0, size - 1, 1000 do
     local ids = {}
     for j, m in ipairs(redis.call('ZRANGE', K_IDX, start + off, start + math.min(off + 999, size - 1))) do
@@ -362,14 +368,14 @@ local function every_ttl()
 end
 
 -- the exhaustive proof: every member of the smallest base once, the filter's other terms tested on
--- each (by the index in bulk): the composite range on a pool indexed alike (`alike`; else proxies of
--- other dimensions lack its term, which is then not tested), each single term's range, the expiry
--- range of a minRemainingTtl, or without a filter the available set. An empty range proves at once
--- that nothing matches. True once the allowance is met
-local function exhaust(alike)
+-- each (by the index in bulk): the composite range when it `covers` the filter's matches (a pool
+-- indexed alike; else proxies of other dimensions lack its term, which is then not tested), each
+-- single term's range, the expiry range of a minRemainingTtl, or without a filter the available
+-- set. An empty range proves at once that nothing matches. True once the allowance is met
+local function exhaust(covers)
   local base, least = smallest_single()
   if base == false then return false end
-  if composite and alike and (not least or range_size(composite) < least) then
+  if composite and covers and (not least or range_size(composite) < least) then
     base, least = composite, range_size(composite)
     if least == 0 then return false end
   end
@@ -377,7 +383,7 @@ local function exhaust(alike)
   if ttl_size and ttl_size < least then return every_ttl() end
   others = {}
   for _, term in ipairs(wanted) do
-    if term ~= base and (term ~= composite or alike) then others[#others + 1] = term end
+    if term ~= base and (term ~= composite or covers) then others[#others + 1] = term end
   end
   if base then return every(base) end
   local cursor = '0'
@@ -398,7 +404,7 @@ if composite then
   others = singles
   local seen_all = windows(composite, limit)
   if seen_all == 'met' then return finish() end
-  if indexed_alike(tag) then
+  if alike() then
     if seen_all == 'short' then exhaust(true) end
     return finish()
   end

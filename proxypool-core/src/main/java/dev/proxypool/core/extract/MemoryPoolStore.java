@@ -187,20 +187,19 @@ public final class MemoryPoolStore implements PoolStore {
      * and {@link #heldOut}; a disabled one only keeps the end, for its enable.
      */
     private void setHold(Slot s, Instant until) {
-        if (s.disabled) {
+        if (s.disabled || s.unhealthyUntil == null && until == null) {
             s.unhealthyUntil = until;
             return;
         }
         if (s.unhealthyUntil != null) {
             unholdOut(s); // its key in heldOut is the end: out before it changes
-        } else if (until != null) {
+        } else {
             index.remove(s);
         }
-        boolean wasHeld = s.unhealthyUntil != null;
         s.unhealthyUntil = until;
         if (until != null) {
             holdOut(s);
-        } else if (wasHeld) {
+        } else {
             index.add(s);
         }
     }
