@@ -54,7 +54,7 @@ Algorithm and complexity (n = pool size, never scanned):
   7. an expired candidate met on the way is dropped, and expired proxies with it (purge_expired),
      ARGV[8] in all; the owner's periodic purge (purge.lua) does the rest.
 The common cases never get here: RedisPoolStore calls extract_fast.lua first, a function of its own
-with few keys and arguments (6 commands for count=1 without a filter, 7 with a filter of one set
+with few keys and arguments (4 commands for count=1 without a filter, 5 with a filter of one set
 term: ExtractionCommandCountTest), and this script only when that one answers {0} (it extracted
 nothing: a shortfall, a candidate failing a test, a pop of held proxies). Here a count=1 extraction
 with a composite filter plus another term runs about 7 (ZRANGEBYSCORE T h, ZRANGEBYLEX, HMGET, SREM,

@@ -21,8 +21,9 @@ ARGV, count > 1: [1] now (epoch ms), [2] count (<= 1000), [3] minRemainingTtl (m
       there is a gateway reserve or the filter has other set terms, [6] the reserve ('0': none) and
       [7...] those other terms (the upstream's; without labels, the protocol's: each popped
       candidate's T f must list them too)
-Returns: {3, stored value...}: `count` proxies extracted (RedisPoolStore takes the record token of
-         each whole stored value); with count 1 and several requests, one value or false per request
+Returns: {3, record...}: `count` proxies extracted (the records RedisPoolStore decodes: each one's
+         T f item holds it, or, stored by a version before it did, the rec token of its T r value,
+         read at the end); with count 1 and several requests, one record or false per request
          in their order (false: that request goes on to extract.lua); or {0}: nothing extracted,
          nothing changed but stale set members dropped: the caller runs extract.lua.
 The caller (RedisPoolStore.fastCall) uses it for partial or allOrNothing (not reserve or count
@@ -38,8 +39,8 @@ health is out of T a (common.lua T o), so it is never taken; as a member of a se
 put back like a reserved one, so a pool in service, where some proxies are always held by a worker
 that sees them cooling or probing, keeps the fast path.
 Without a filter: SPOP T a of the count; what the fast path needs of them ready to use (HGET /
-HMGET T f: expiry, tombstone end, counter field, unpacked by cmsgpack: no stored value is parsed in
-Lua), tested for expiry and min remaining TTL (a failure, or fewer than the count: {0}, all taken
+HMGET T f: expiry, tombstone end, counter field, record, unpacked by cmsgpack: a stored value is
+parsed in Lua only for a proxy stored before T f held its record), tested for expiry and min remaining TTL (a failure, or fewer than the count: {0}, all taken
 back).
 With a filter: SPOP of the set, up to 8 rounds of the count still missing; a popped id is
   - dropped from the set (stale: lazy cleanup) when it is not in T a and is retired (T g:
@@ -55,22 +56,23 @@ With a filter: SPOP of the set, up to 8 rounds of the count still missing; a pop
     untouched; else HMGET T f, SMISMEMBER T a, then one SREM).
 When fewer than `count` were found (or, without a filter, any fails the expiry test), the taken ids
 go back (SADD T a, and into the set) and the answer is {0}. Otherwise each is retired: one HSET T g
-of the tombstone ends and one HINCRBY T n per upstream, their stored values read (HMGET T r).
+of the tombstone ends and one HINCRBY T n per upstream; their records come with T f (HMGET T r
+only for ids stored by a version before T f held the record).
 Nothing of T i is touched: an extracted id's index members (and its other set memberships) wait for
 the purge, like the general script's single-term members; readers test T a.
 count=1, the common call, has its own branch before anything else is set up: SPOP without a count
 and HGET instead of HMGET (bulk replies), no tables of candidates and no function created per call
 (about 20 % less script time than the general branch in profiles on this project's VM; the
 table-free branch another ~10 %, benchmarks/RESULTS.md). A count=1 extraction: 5 commands without a
-filter (SPOP T a, HGET T f, HGET T r, HSET, HINCRBY), 6 with a set filter (SPOP of the set, SREM T
-a, HGET T f, HGET T r, HSET, HINCRBY); a stale pop costs 3 more (SPOP, SREM, HEXISTS T g), a held
+filter (SPOP T a, HGET T f, HSET, HINCRBY), 5 with a set filter (SPOP of the set, SREM T a, HGET
+T f, HSET, HINCRBY; a proxy stored by a version before T f held its record one more, HMGET T r); a stale pop costs 3 more (SPOP, SREM, HEXISTS T g), a held
 one 4 (SPOP, SREM, HEXISTS T g, HGET T f) and one SADD of the set for all put back; with other set
-terms (an upstream beside the labels, or a protocol beside an upstream) the same 6 for a match, a
+terms (an upstream beside the labels, or a protocol beside an upstream) the same 5 for a match, a
 candidate lacking a term 2 more (SPOP, HGET T f), a stale pop 4 (SPOP, HGET T f, SREM, HEXISTS T g).
 Several requests in one call each run their pops and tests in turn (an id a request before took is
 not in T a and not yet retired: put back like a reserved one, dropped by a later pop once retired)
-and are retired together: one HMGET T r, one HSET T g, one HINCRBY per counter field, so n requests
-with a set filter cost 3 n + 3 commands and one call instead of 6 n and n calls.
+and are retired together: one HSET T g, one HINCRBY per counter field, so n requests with a set
+filter cost 3 n + 2 commands and one call instead of 5 n and n calls.
 ExtractionCommandCountTest.
 ]]
 local one = ARGV[2] == '1' -- one proxy for each of one or more requests (ARGV[3] of them)
@@ -80,11 +82,15 @@ if reserve and reserve ~= '0'
       < tonumber(ARGV[one and 3 or 2]) then
   return { 0 } -- the gateway reserve may not hold after it: extract.lua counts exactly
 end
+local out -- the answer: {3, record...} (count 1: each request's record, or false), or {0}
+local old, oslots -- taken ids whose T f item lacks the record (stored by a version before it held
+-- it), and their slots in out: their records are read from T r at the end
 if one then
   -- the common call: no tables of candidates, no function created, single-key commands, bulk replies
   local n, av, a = tonumber(ARGV[3]), KEYS[3], 5 -- a: the first argument of the request at hand
-  local out = { 3 } -- the answer: each request's stored value, or false
-  local ids, slots, ends, up -- more than one request: the ids taken, their answers' slots, HSET T g, HINCRBY T n
+  out = { 3 }
+  local ends, up -- more than one request: HSET T g, HINCRBY T n of the ids taken
+  local served = false -- whether a request was served
   for j = 1, n do
     local now, min_ttl, tomb, term = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), ARGV[a + 2], ARGV[a + 3]
     local first, last = a + 5, a + 4 + tonumber(ARGV[a + 4]) -- the filter's other set terms
@@ -120,8 +126,10 @@ if one then
           local f = redis.call('HGET', KEYS[2], popped)
           local u = f and { cmsgpack.unpack(f) }
           local listed = false -- whether its T f lists the set's term (else a stale member: dropped)
-          if u and u[4] == 's' then
-            for k = 5, #u do
+          -- its set terms' first item: after its record ('r'), or after the 's' of a version before it
+          local ft = u and (u[4] == 'r' and 6 or u[4] == 's' and 5)
+          if ft then
+            for k = ft, #u do
               if u[k] == term then
                 listed = true
                 break
@@ -132,7 +140,7 @@ if one then
           if ok then -- it also lists the filter's other set terms
             for x = first, last do
               local found = false
-              for k = 5, #u do
+              for k = ft, #u do
                 if u[k] == ARGV[x] then
                   found = true
                   break
@@ -174,45 +182,48 @@ if one then
       end
       if back then redis.call('SADD', set, unpack(back)) end
     end
+    -- its record: in its T f item, or (stored by a version before it was there) read from T r below
+    local rec = id and t[4] == 'r' and t[5]
+    if id and not rec then
+      old, oslots = old or {}, oslots or {}
+      old[#old + 1], oslots[#oslots + 1] = id, j + 1
+    end
+    served = served or id ~= nil
     if not id then
       out[j + 1] = false -- this request goes on to extract.lua
     elseif n == 1 then
-      out[2] = redis.call('HGET', KEYS[1], id)
+      out[2] = rec
       redis.call('HSET', KEYS[4], id, t[1] > 0 and t[2] or tomb)
       redis.call('HINCRBY', KEYS[5], t[3], '-1')
     else
-      out[j + 1] = false -- its stored value below
-      ids = ids or {}
-      slots, ends, up = slots or {}, ends or {}, up or {}
-      ids[#ids + 1], slots[#slots + 1] = id, j + 1
+      out[j + 1] = rec
+      ends, up = ends or {}, up or {}
       ends[#ends + 1], ends[#ends + 2] = id, t[1] > 0 and t[2] or tomb
       up[t[3]] = (up[t[3]] or 0) + 1
     end
   end
-  if ids then -- retired together: one HMGET, one HSET, one HINCRBY per counter field
-    local vals = redis.call('HMGET', KEYS[1], unpack(ids))
+  if ends then -- retired together: one HSET, one HINCRBY per counter field
     redis.call('HSET', KEYS[4], unpack(ends))
     for field, c in pairs(up) do redis.call('HINCRBY', KEYS[5], field, tostring(-c)) end
-    for i = 1, #ids do out[slots[i]] = vals[i] end
   end
-  return (n == 1 and not out[2]) and { 0 } or out
-end
-local fast_out = { 0 } -- count > 1
-do
+  if not served then return { 0 } end
+else -- count > 1
+  out = { 0 }
   local now, count, min_ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
   local av, term = KEYS[3], ARGV[5]
   local ids, ts, back, ok = {}, {}, {}, true -- taken ids and their T f items; members to put back
   local function holds(t) -- whether a T f item still lists the popped set's term (else: a stale member)
-    if t[4] ~= 's' then return false end
-    for k = 5, #t do
+    local ft = t[4] == 'r' and 6 or t[4] == 's' and 5
+    if not ft then return false end
+    for k = ft, #t do
       if t[k] == term then return true end
     end
     return false
   end
-  local function matches(t) -- whether a T f item also lists the filter's other set terms, ARGV[7...]
+  local function matches(t) -- whether a T f item (one holds() passed) also lists the filter's other set terms, ARGV[7...]
     for x = 7, #ARGV do
       local found = false
-      for k = 5, #t do
+      for k = t[4] == 'r' and 6 or 5, #t do
         if t[k] == ARGV[x] then
           found = true
           break
@@ -294,21 +305,36 @@ do
     if #back > 0 then redis.call('SADD', set, unpack(back)) end
   end
   if ok then
-    local vals = redis.call('HMGET', KEYS[1], unpack(ids))
     local ends, up = {}, {}
+    out = { 3 }
     for j, id in ipairs(ids) do
       -- T f (common.lua fast_value): expiresAt (0 = never), tombstone end ('' = never), counter
-      -- field; the stored value goes back whole, the Java side decodes it
+      -- field, then 'r' and the record the Java side decodes
       local t = ts[j]
       local field = t[3]
       up[field] = (up[field] or 0) + 1
       ends[#ends + 1] = id
       ends[#ends + 1] = t[1] > 0 and t[2] or ARGV[4]
+      out[j + 1] = t[4] == 'r' and t[5]
+      if not out[j + 1] then
+        old, oslots = old or {}, oslots or {}
+        old[#old + 1], oslots[#oslots + 1] = id, j + 1
+      end
     end
     redis.call('HSET', KEYS[4], unpack(ends))
     for field, n in pairs(up) do redis.call('HINCRBY', KEYS[5], field, n == 1 and '-1' or tostring(-n)) end
-    fast_out = { 3 } -- whole stored values: RedisPoolStore takes the record token
-    for j = 1, #vals do fast_out[j + 1] = vals[j] end
   end
 end
-return fast_out
+if old then -- the rec token (the 6th) of each one's T r value (common.lua parse)
+  local vals = redis.call('HMGET', KEYS[1], unpack(old))
+  for i = 1, #old do
+    local v, pos, rec = vals[i], 1, false
+    for _ = 1, 6 do
+      local colon = string.find(v, ':', pos, true)
+      local len = tonumber(string.sub(v, pos, colon - 1))
+      rec, pos = string.sub(v, colon + 1, colon + len), colon + len + 1
+    end
+    out[oslots[i]] = rec
+  end
+end
+return out

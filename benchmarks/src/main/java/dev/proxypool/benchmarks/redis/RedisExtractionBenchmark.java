@@ -355,21 +355,21 @@ public final class RedisExtractionBenchmark {
                 """, "1"},
         {
             "4 requests a call (the floor of the product's coalesced calls, without its tests): each its `SPOP`,"
-                    + " `SREM`, `HGET` of the fast item; then one `HMGET` of the records, one `HSET` of the"
+                    + " `SREM`, `HGET` of the fast item (the record with it); then one `HSET` of the"
                     + " retirements, one `HINCRBY` per counter",
-            "4 × 3 + 3",
+            "4 × 3 + 2",
             """
-                local ids, fields = {}, {}
+                local ids, fields, vals = {}, {}, {}
                 for j = 6, #KEYS do
                   local id = redis.call('SPOP', KEYS[j])
                   if id and redis.call('SREM', KEYS[3], id) == 1 then
                     local t = { cmsgpack.unpack(redis.call('HGET', KEYS[2], id)) }
                     ids[#ids + 1] = id
                     fields[#fields + 1] = t[3]
+                    vals[#vals + 1] = t[5]
                   end
                 end
                 if #ids == 0 then return { 0 } end
-                local vals = redis.call('HMGET', KEYS[1], unpack(ids))
                 local retire, up = {}, {}
                 for j, id in ipairs(ids) do
                   retire[#retire + 1] = id
@@ -492,7 +492,7 @@ public final class RedisExtractionBenchmark {
                             v < FLOOR_SCRIPTS.length
                                     ? FLOOR_SCRIPTS[v][0]
                                     : "**the product**: `RedisPoolStore.extract`, a random 2-label filter",
-                            v < FLOOR_SCRIPTS.length ? FLOOR_SCRIPTS[v][1] : "6",
+                            v < FLOOR_SCRIPTS.length ? FLOOR_SCRIPTS[v][1] : "5",
                             threads,
                             Row.orNa(median(script[v])),
                             Row.orNa(sorted[0]),

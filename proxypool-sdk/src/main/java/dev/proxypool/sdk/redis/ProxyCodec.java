@@ -371,29 +371,6 @@ final class ProxyCodec {
         sb.append(s.length()).append(':').append(s);
     }
 
-    /**
-     * The record ({@link #record}) of a whole stored value ({@link #storedValue}): its sixth token.
-     * The tokens' lengths are UTF-8 byte counts, so the walk is over the bytes.
-     */
-    static String recordOfStored(Object stored) {
-        byte[] b = stored instanceof byte[] bytes
-                ? bytes
-                : RedisReplies.string(stored).getBytes(StandardCharsets.UTF_8);
-        int pos = 0;
-        for (int token = 0; ; token++) {
-            int colon = pos;
-            int len = 0;
-            while (b[colon] != ':') {
-                len = len * 10 + (b[colon] - '0');
-                colon++;
-            }
-            if (token == 5) {
-                return new String(b, colon + 1, len, StandardCharsets.UTF_8);
-            }
-            pos = colon + 1 + len;
-        }
-    }
-
     /** Decodes a record written by {@link #record}. */
     static Proxy decode(String r) {
         Reader in = new Reader(r);

@@ -510,8 +510,8 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
                 int n = 0;
                 try {
                     List<?> r = RedisReplies.list(u.reply());
-                    // extract.lua: {1, record...} extracted (else nothing taken); extract_fast.lua: {3, stored
-                    // value...} extracted, {0} nothing; commit.lua: {record...}
+                    // extract.lua: {1, record...} extracted (else nothing taken); extract_fast.lua: {3,
+                    // record...} extracted, {0} nothing; commit.lua: {record...}
                     if (!r.isEmpty() && r.get(0) instanceof Long status) {
                         n = status == 1 || status == 3 ? r.size() - 1 : 0;
                     } else {
@@ -579,8 +579,8 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
                 if (answer.failure() != null) {
                     throw answer.failure();
                 }
-                if (answer.stored() != null) {
-                    return List.of(3L, answer.stored()); // as the fast function answers one request
+                if (answer.record() != null) {
+                    return List.of(3L, answer.record()); // as the fast function answers one request
                 }
             }
         } else {
@@ -614,24 +614,24 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
     }
 
     /**
-     * A count=1 request's answer from a coalesced call on its shard: its stored value (null: the call
+     * A count=1 request's answer from a coalesced call on its shard: its record (null: the call
      * did not serve it, extract.lua goes on), or its own failure when the call ran without enough
      * replica acknowledgements.
      */
-    private record OneAnswer(Object stored, RedisUnavailableException failure) {}
+    private record OneAnswer(Object record, RedisUnavailableException failure) {}
 
     /**
      * One extract_fast.lua call, followed by WAIT, for the count=1 requests of {@code batch} on
      * {@code shard}. When the call ran but too few replicas acknowledged it, each request gets a
-     * failure of its own whose reply holds only what that request took ({@code {3, stored value}}
+     * failure of its own whose reply holds only what that request took ({@code {3, record}}
      * or {@code {0}}), so each caller counts its own undelivered proxy and no other; a failure that
      * says nothing of the requests (not run, or no reply) is every request's.
      */
     private List<OneAnswer> extractOneEach(int shard, List<RedisPoolStore.FastOne> batch) {
         RedisPoolStore.FastCall call = RedisPoolStore.fastCallOf(shards[shard], batch);
-        List<Object> stored;
+        List<Object> records;
         try {
-            stored = RedisPoolStore.answersOf(
+            records = RedisPoolStore.answersOf(
                     durably(RedisPoolStore.EXTRACT_FAST, call.keys(), call.args()), batch.size());
         } catch (RedisUnavailableException e) {
             if (e.scriptRun() != RedisUnavailableException.ScriptRun.RAN_NOT_DURABLE) {
@@ -652,7 +652,7 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
             return failed;
         }
         List<OneAnswer> out = new ArrayList<>(batch.size());
-        for (Object one : stored) {
+        for (Object one : records) {
             out.add(new OneAnswer(one, null));
         }
         return out;

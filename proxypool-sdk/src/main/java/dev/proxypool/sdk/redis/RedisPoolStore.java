@@ -334,7 +334,7 @@ public final class RedisPoolStore extends RedisStoreBase {
                 Object stored = oneEach.submit(one.get());
                 if (stored != null) {
                     return new ExtractionResult.Extracted(
-                            List.of(new ExtractedProxy(ProxyCodec.decode(ProxyCodec.recordOfStored(stored)), now)));
+                            List.of(new ExtractedProxy(ProxyCodec.decode(RedisReplies.string(stored)), now)));
                 }
             }
         } else {
@@ -377,7 +377,7 @@ public final class RedisPoolStore extends RedisStoreBase {
         return answersOf(r, batch.size());
     }
 
-    /** Each request's stored value in a count=1 reply of extract_fast.lua, or null where it served none. */
+    /** Each request's record in a count=1 reply of extract_fast.lua, or null where it served none. */
     static List<Object> answersOf(List<?> reply, int requests) {
         List<Object> out = new ArrayList<>(requests);
         boolean served = RedisReplies.number(reply.get(0)) == 3;
@@ -580,11 +580,8 @@ public final class RedisPoolStore extends RedisStoreBase {
     /** The extracted proxies of a script reply whose records start at index {@code from}. */
     static List<ExtractedProxy> extracted(List<?> reply, int from, Instant now) {
         List<ExtractedProxy> out = new ArrayList<>(Math.max(0, reply.size() - from));
-        // extract.lua's fast path (extract_fast.lua) answers {3, stored value...}: the record is their last token
-        boolean whole = from == 1 && RedisReplies.number(reply.get(0)) == 3;
         for (int i = from; i < reply.size(); i++) {
-            String record = whole ? ProxyCodec.recordOfStored(reply.get(i)) : RedisReplies.string(reply.get(i));
-            out.add(new ExtractedProxy(ProxyCodec.decode(record), now));
+            out.add(new ExtractedProxy(ProxyCodec.decode(RedisReplies.string(reply.get(i))), now));
         }
         return out;
     }

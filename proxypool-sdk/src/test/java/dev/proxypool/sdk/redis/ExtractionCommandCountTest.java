@@ -31,20 +31,20 @@ import redis.clients.jedis.RedisClient;
 /**
  * The number of Redis commands one count=1 extraction runs inside extract.lua in the common case,
  * all answered by its fast path (extract_fast.lua, before the script's local functions exist; the
- * reply is code 3 with the whole stored values) (docs/design.md#extraction; issue #32: 5 without a
- * filter, 6 with a 2-label filter of the declared dimensions, whose set (T e:term) holds only
+ * reply is code 3 with the records) (docs/design.md#extraction; issue #32: 4 without a
+ * filter, 5 with a 2-label filter of the declared dimensions, whose set (T e:term) holds only
  * matches): counted by Redis itself, {@code CONFIG
  * RESETSTAT} then {@code INFO commandstats} around one {@code FCALL} (the store's pool library, RedisLibrary), on a private redis-server
  * (the shared one on 6379 serves other tests meanwhile). Each count runs after a purge, so no set
  * holds a stale member (one the fast path would pop, drop and pop again for). The pool: 4,000
  * proxies, all expiring (an expiring proxy used to cost one more command), country 1 of 4 and type
  * following the country. The commands: the pick (SPOP of the available set, or SPOP of the
- * filter's set), HGET of what the fast path needs ready to use (T f: no
- * stored value is parsed in Lua), SREM of the availability (filtered), HGET of the stored value,
+ * filter's set), HGET of what the fast path needs ready to use (T f: the record
+ * with it, no stored value is parsed in Lua), SREM of the availability (filtered),
  * then retire: HSET of the retirement, HINCRBY of the counter. No index is written: the extracted
  * id's index members and other set memberships wait for the purge. No health hold is tested: a held
  * proxy is out of the available set (common.lua T o). Four count=1 requests that the store's
- * coalescer serves with one call: 3 commands each and 3 together (15 for 4 extractions).
+ * coalescer serves with one call: 3 commands each and 2 together (14 for 4 extractions).
  */
 @Tag("slow")
 class ExtractionCommandCountTest {
@@ -95,20 +95,20 @@ class ExtractionCommandCountTest {
     }
 
     @Test
-    void countOneWithoutFilterRunsFiveCommands() {
+    void countOneWithoutFilterRunsFourCommands() {
         Set<String> ids = new HashSet<>();
         for (int i = 1; i <= 20; i++) {
             Map<String, Long> commands =
                     commandsOfOneExtraction(ExtractionRequest.builder(1).build(), ids);
             assertEquals(
-                    Map.of("spop", 1L, "hget", 2L, "hincrby", 1L, "hset", 1L),
+                    Map.of("spop", 1L, "hget", 1L, "hincrby", 1L, "hset", 1L),
                     commands,
                     "commands of a count=1 extraction without a filter");
         }
     }
 
     @Test
-    void countOneWithTwoLabelFilterRunsSixCommands() {
+    void countOneWithTwoLabelFilterRunsFiveCommands() {
         Set<String> ids = new HashSet<>();
         for (int i = 1; i <= 20; i++) {
             String country = COUNTRIES[i % 4];
@@ -124,11 +124,11 @@ class ExtractionCommandCountTest {
     }
 
     @Test
-    void fourCoalescedRequestsRunThreeCommandsEachAndThreeTogether() {
+    void fourCoalescedRequestsRunThreeCommandsEachAndTwoTogether() {
         // what RedisPoolStore's coalescer sends when four count=1 requests arrive together: one call,
-        // each request its pop, take and fast item, then one HMGET of the stored values, one HSET of
-        // the retirements and one HINCRBY per counter field (one upstream here): 15 commands for four
-        // extractions instead of 24 in four calls
+        // each request its pop, take and fast item (its record with it), then one HSET of the
+        // retirements and one HINCRBY per counter field (one upstream here): 14 commands for four
+        // extractions instead of 20 in four calls
         Set<String> ids = new HashSet<>();
         for (int round = 0; round < 10; round++) {
             List<RedisPoolStore.FastOne> batch = new ArrayList<>();
@@ -148,13 +148,13 @@ class ExtractionCommandCountTest {
                 assertEquals(3L, reply.get(0));
                 List<Object> answers = RedisPoolStore.answersOf(reply, 4);
                 for (int country = 0; country < 4; country++) {
-                    Proxy p = ProxyCodec.decode(ProxyCodec.recordOfStored(answers.get(country)));
+                    Proxy p = ProxyCodec.decode(RedisReplies.string(answers.get(country)));
                     assertEquals(COUNTRIES[country], p.labels().get("country"), "request " + country + "'s own filter");
                     assertTrue(ids.add(p.id()), "extracted twice: " + p.id());
                     assertTrue(store.isTombstoned(p.key(), NOW), "retired: " + p.id());
                 }
                 assertEquals(
-                        Map.of("spop", 4L, "srem", 4L, "hget", 4L, "hmget", 1L, "hset", 1L, "hincrby", 1L),
+                        Map.of("spop", 4L, "srem", 4L, "hget", 4L, "hset", 1L, "hincrby", 1L),
                         commands,
                         "commands of four coalesced count=1 extractions with 2-label filters");
             }
@@ -164,7 +164,7 @@ class ExtractionCommandCountTest {
 
     /** SPOP of the set, SREM of the availability, HGET of T f and T r, HSET, HINCRBY. */
     private static final Map<String, Long> TWO_LABEL_COMMANDS =
-            Map.of("spop", 1L, "srem", 1L, "hget", 2L, "hincrby", 1L, "hset", 1L);
+            Map.of("spop", 1L, "srem", 1L, "hget", 1L, "hincrby", 1L, "hset", 1L);
 
     private static ExtractionRequest twoLabel(int country) {
         return ExtractionRequest.builder(1).filter(twoLabels(country).build()).build();
@@ -202,7 +202,7 @@ class ExtractionCommandCountTest {
             // all stored but the few the other tests may have extracted already
             assertTrue(store.markUnhealthy(held, NOW.plus(Duration.ofMinutes(10))) > held.size() - 100);
             Set<String> ids = new HashSet<>();
-            for (int i = 0; i < 20; i++) { // US: none held, the same 6 commands as without holds
+            for (int i = 0; i < 20; i++) { // US: none held, the same 5 commands as without holds
                 assertEquals(TWO_LABEL_COMMANDS, commandsOfOneExtraction(twoLabel(0), ids), "US, no hold met");
             }
             for (int i = 0; i < 20; i++) { // FR: a quarter held, skipped (and put back) on the fast path
@@ -214,7 +214,7 @@ class ExtractionCommandCountTest {
                         skipped,
                         commands.getOrDefault("hexists", 0L),
                         "a held one is not taken and not retired: " + commands);
-                assertEquals(2L + skipped, commands.get("hget"), "and its fast item read: " + commands);
+                assertEquals(1L + skipped, commands.get("hget"), "and its fast item read: " + commands);
                 assertEquals(
                         skipped > 0 ? 1L : 0L,
                         commands.getOrDefault("sadd", 0L),
@@ -473,7 +473,7 @@ class ExtractionCommandCountTest {
             List<?> reply = (List<?>) callFast(c, fast);
             Map<String, Long> commands = commandStats(c.info("commandstats"));
             assertEquals(2, reply.size(), "one proxy extracted: " + reply);
-            assertEquals(3L, reply.get(0), "answered by the fast path (extract_fast.lua): the whole stored value");
+            assertEquals(3L, reply.get(0), "answered by the fast path (extract_fast.lua): the record");
             String id = RedisPoolStore.extracted(reply, 1, NOW).get(0).proxy().id();
             assertTrue(ids.add(id), "extracted twice: " + id);
             return commands;

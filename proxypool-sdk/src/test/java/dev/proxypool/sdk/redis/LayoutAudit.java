@@ -37,6 +37,14 @@ final class LayoutAudit {
             if (!fast.equals(records.keySet())) {
                 problems.add("the fast fields (T f) of " + fast + " differ from the records of " + records.keySet());
             }
+            List<?> fastRecords = (List<?>) c.eval(RECORDS_OF_FAST, List.of(t + "f"), List.of());
+            for (int i = 0; i < fastRecords.size(); i += 2) {
+                String id = (String) fastRecords.get(i);
+                String record = records.get(id);
+                if (record == null || !items(record).get(5).equals(fastRecords.get(i + 1))) {
+                    problems.add(id + ": the record in its fast item (T f) is not the one of its stored value");
+                }
+            }
             java.util.TreeSet<String> listed = new java.util.TreeSet<>(records.keySet());
             listed.addAll(retired.keySet());
             List<String> ids = c.zrange(t + "s", 0, -1);
@@ -186,6 +194,20 @@ final class LayoutAudit {
         return problems;
     }
 
+    /** The records T f entries hold (after their 'r'): id, record, repeated. */
+    private static final String RECORDS_OF_FAST = """
+            local out = {}
+            local all = redis.call('HGETALL', KEYS[1])
+            for i = 1, #all, 2 do
+              local t = { cmsgpack.unpack(all[i + 1]) }
+              if t[4] == 'r' then
+                out[#out + 1] = all[i]
+                out[#out + 1] = t[5]
+              end
+            end
+            return out
+            """;
+
     /** Unpacks every T f entry: id -> its set terms (none for an entry without them). */
     private static final String SET_TERMS_OF_FAST = """
             local out = {}
@@ -193,8 +215,9 @@ final class LayoutAudit {
             for i = 1, #all, 2 do
               local t = { cmsgpack.unpack(all[i + 1]) }
               local entry = { all[i] }
-              if t[4] == 's' then
-                for k = 5, #t do
+              local first = t[4] == 'r' and 6 or t[4] == 's' and 5
+              if first then
+                for k = first, #t do
                   if string.byte(t[k], 1) ~= 35 then entry[#entry + 1] = t[k] end -- not the index tag '#...'
                 end
               end

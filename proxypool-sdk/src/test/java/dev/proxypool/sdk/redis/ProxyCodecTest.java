@@ -13,7 +13,6 @@ import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
 import dev.proxypool.core.model.ProxyKey;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,19 +55,6 @@ class ProxyCodecTest {
         List<Executable> checks = new ArrayList<>();
         for (Proxy p : awkwardProxies()) {
             checks.add(() -> assertEquals(p, ProxyCodec.decode(ProxyCodec.record(p)), p.id()));
-        }
-        assertAll(checks);
-    }
-
-    @Test
-    void theRecordOfAWholeStoredValueIsItsLastToken() {
-        // extract_fast.lua answers whole stored values, whose token lengths count UTF-8 bytes
-        List<Executable> checks = new ArrayList<>();
-        for (Proxy p : awkwardProxies()) {
-            String stored = ProxyCodec.storedValue(p);
-            checks.add(() -> assertEquals(ProxyCodec.record(p), ProxyCodec.recordOfStored(stored), p.id()));
-            checks.add(() -> assertEquals(
-                    ProxyCodec.record(p), ProxyCodec.recordOfStored(stored.getBytes(StandardCharsets.UTF_8)), p.id()));
         }
         assertAll(checks);
     }

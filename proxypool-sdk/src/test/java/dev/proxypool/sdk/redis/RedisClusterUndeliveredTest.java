@@ -195,7 +195,7 @@ class RedisClusterUndeliveredTest {
      * A replica that hangs (SIGSTOP: its link stays online, it acknowledges nothing) under an explicit
      * {@code waitReplicas} of 1: its master runs each extraction, {@code WAIT} times out, the caller gets
      * a retryable {@link StoreUnavailableException}, and the proxies the script took are counted as
-     * undelivered, by the fast path's reply ({3, stored value...}) as by the general script's; they
+     * undelivered, by the fast path's reply ({3, record...}) as by the general script's; they
      * have left the pool and are never handed out. The fast path's replies once counted 0.
      */
     @Test
