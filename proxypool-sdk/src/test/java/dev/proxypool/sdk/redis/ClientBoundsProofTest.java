@@ -12,7 +12,6 @@ import dev.proxypool.core.extract.ProxyFixtures;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Proxy;
-import dev.proxypool.testkit.PrivateRedisServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,10 +19,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -47,19 +45,8 @@ class ClientBoundsProofTest {
     /** Proxies that never expire, after the pool's numbers. */
     private static final int LASTING = 10;
 
-    private static PrivateRedisServer server;
-
-    @BeforeAll
-    static void start() {
-        server = PrivateRedisServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final PrivateRedis server = new PrivateRedis();
 
     @Test
     void moreTimeThanAnyProxyHasIsProvedInAFewCommandsAndTheFewThatQualifyAreFound() {

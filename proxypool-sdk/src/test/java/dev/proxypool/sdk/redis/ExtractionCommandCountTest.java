@@ -12,7 +12,6 @@ import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Protocol;
 import dev.proxypool.core.model.Proxy;
-import dev.proxypool.testkit.PrivateRedisServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,6 +24,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Protocol.Command;
 import redis.clients.jedis.RedisClient;
 
@@ -53,7 +53,9 @@ class ExtractionCommandCountTest {
     private static final String[] COUNTRIES = {"US", "DE", "FR", "JP"};
     private static final int POOL = 4000;
 
-    private static PrivateRedisServer server;
+    @RegisterExtension
+    static final PrivateRedis server = new PrivateRedis();
+
     private static RedisPoolStore store;
     private static RedisKeys keys;
     /** Every proxy loaded, by n. */
@@ -61,7 +63,6 @@ class ExtractionCommandCountTest {
 
     @BeforeAll
     static void load() {
-        server = PrivateRedisServer.start();
         String prefix = "ppcount:";
         store = connect(prefix, StoreSettings.DEFAULTS);
         keys = new RedisKeys(prefix);
@@ -88,9 +89,6 @@ class ExtractionCommandCountTest {
     static void stop() {
         if (store != null) {
             store.close();
-        }
-        if (server != null) {
-            server.close();
         }
     }
 

@@ -12,17 +12,15 @@ import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.model.Anonymity;
 import dev.proxypool.core.model.Labels;
 import dev.proxypool.core.model.Proxy;
-import dev.proxypool.testkit.PrivateRedisServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -58,19 +56,8 @@ class FastRecordTest {
             return n
             """;
 
-    private static PrivateRedisServer server;
-
-    @BeforeAll
-    static void start() {
-        server = PrivateRedisServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final PrivateRedis server = new PrivateRedis();
 
     @Test
     void everyRecordComesBackWholeFromTheFastItem() {

@@ -14,17 +14,15 @@ import dev.proxypool.core.extract.ProxyState;
 import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.extract.UpstreamCounts;
 import dev.proxypool.core.model.Proxy;
-import dev.proxypool.testkit.PrivateRedisServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -45,19 +43,8 @@ class HealthHoldTest {
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
     private static final int POOL = 4000;
 
-    private static PrivateRedisServer server;
-
-    @BeforeAll
-    static void start() {
-        server = PrivateRedisServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final PrivateRedis server = new PrivateRedis();
 
     @Test
     void aFilterOrAPoolWhollyHeldIsProvedEmptyInAFewCommands() {
