@@ -15,7 +15,8 @@ import redis.clients.jedis.RedisClient;
  * no index members, no stored proxy is tombstoned, every stored id is in the set of each set term of its
  * {@code T f} entry and every other member of a set is retired or pending its cleanup in
  * {@code T m}, and a pool marked indexed alike under a tag has that tag in every {@code T f} entry. A
- * half-done extraction or publish would break one of these. O(n) commands: test use only.
+ * half-done extraction or publish would break one of these. Reads every key of the pool whole: test
+ * use only.
  */
 final class LayoutAudit {
 
@@ -33,6 +34,16 @@ final class LayoutAudit {
         try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
             Map<String, String> records = c.hgetAll(t + "r");
             Map<String, String> retired = c.hgetAll(t + "g");
+            // read whole, once: per-id commands would cost minutes at 20,000 proxies on a slow VM
+            Map<String, String> holders = c.hgetAll(t + "k");
+            Map<String, Double> tombstones = scored(c, t + "t");
+            java.util.Set<String> available = c.smembers(t + "a");
+            java.util.Set<String> disabledIds = c.smembers(t + "d");
+            java.util.Set<String> heldOut = c.smembers(t + "o");
+            Map<String, Double> holds = scored(c, t + "h");
+            java.util.Set<String> index = new java.util.HashSet<>(c.zrange(t + "i", 0, -1));
+            Map<String, Double> xa = scored(c, t + "xa");
+            Map<String, Double> xd = scored(c, t + "xd");
             java.util.Set<String> fast = c.hkeys(t + "f");
             if (!fast.equals(records.keySet())) {
                 problems.add("the fast fields (T f) of " + fast + " differ from the records of " + records.keySet());
@@ -60,14 +71,14 @@ final class LayoutAudit {
                     continue;
                 }
                 List<String> v = items(record);
-                if (c.sismember(t + "a", id) || c.sismember(t + "d", id) || c.sismember(t + "o", id)) {
+                if (available.contains(id) || disabledIds.contains(id) || heldOut.contains(id)) {
                     problems.add(id + " is retired and still available, held out or disabled");
                 }
-                if (!id.equals(c.hget(t + "k", v.get(0)))) {
+                if (!id.equals(holders.get(v.get(0)))) {
                     problems.add(id + " is retired but no longer holds its key (its tombstone would be lost)");
                 }
                 for (String item : items(v.get(4))) {
-                    boolean there = c.zscore(t + "i", ProxyCodec.utf8Length(item) + ":" + item + "|" + id) != null;
+                    boolean there = index.contains(ProxyCodec.utf8Length(item) + ":" + item + "|" + id);
                     if (item.startsWith("c:")) { // removed by the general script (retire), kept by the fast path
                         indexMembers += there ? 1 : 0;
                     } else { // left in the index until collected
@@ -77,7 +88,7 @@ final class LayoutAudit {
                         }
                     }
                 }
-                retiredExpiring += c.zscore(t + "xa", id) == null ? 0 : 1;
+                retiredExpiring += xa.containsKey(id) ? 1 : 0;
             }
             java.util.TreeSet<String> availableIds = new java.util.TreeSet<>();
             java.util.TreeSet<String> heldIds = new java.util.TreeSet<>(); // available and held by health: T o
@@ -93,10 +104,10 @@ final class LayoutAudit {
                     continue;
                 }
                 String key = v.get(0), upstream = v.get(1), expires = v.get(2), ix = v.get(4);
-                if (!id.equals(c.hget(t + "k", key))) {
+                if (!id.equals(holders.get(key))) {
                     problems.add(id + " does not hold its key " + key);
                 }
-                if (c.zscore(t + "t", key) != null) {
+                if (tombstones.containsKey(key)) {
                     problems.add(id + " is stored and tombstoned");
                 }
                 dev.proxypool.core.model.Proxy record = ProxyCodec.decode(v.get(5));
@@ -107,9 +118,9 @@ final class LayoutAudit {
                         || !ProxyCodec.storedValue(record, dims).equals(e.getValue())) {
                     problems.add(id + ": fields k/u/ix disagree with the record");
                 }
-                boolean isAvailable = !c.sismember(t + "d", id);
-                boolean heldOut = isAvailable && c.zscore(t + "h", id) != null;
-                if (heldOut) {
+                boolean isAvailable = !disabledIds.contains(id);
+                boolean isHeld = isAvailable && holds.containsKey(id);
+                if (isHeld) {
                     heldIds.add(id);
                 } else if (isAvailable) {
                     availableIds.add(id);
@@ -118,14 +129,14 @@ final class LayoutAudit {
                 for (String item : items(ix)) {
                     members.add(ProxyCodec.utf8Length(item) + ":" + item + "|" + id);
                 }
-                boolean indexed = isAvailable && !heldOut;
+                boolean indexed = isAvailable && !isHeld;
                 for (String m : members) {
-                    if ((c.zscore(t + "i", m) != null) != indexed) {
+                    if (index.contains(m) != indexed) {
                         problems.add(id + (indexed ? " missing from " : " wrongly in ") + "the index as " + m);
                     }
                 }
-                Double ax = c.zscore(t + "xa", id);
-                Double dx = c.zscore(t + "xd", id);
+                Double ax = xa.get(id);
+                Double dx = xd.get(id);
                 Double want = expires.isEmpty() ? null : Double.valueOf(expires);
                 // an available proxy that never expires has its T xa entry too, at +inf
                 Double wantAvailable = want == null ? Double.POSITIVE_INFINITY : want;
@@ -145,13 +156,13 @@ final class LayoutAudit {
                 }
             }
             check(problems, "index members", indexMembers, c.zcard(t + "i"));
-            if (!availableIds.equals(new java.util.TreeSet<>(c.smembers(t + "a")))) {
-                problems.add("available set " + c.smembers(t + "a") + ", expected " + availableIds);
+            if (!availableIds.equals(new java.util.TreeSet<>(available))) {
+                problems.add("available set " + available + ", expected " + availableIds);
             }
-            if (!heldIds.equals(new java.util.TreeSet<>(c.smembers(t + "o")))) {
-                problems.add("held-out set " + c.smembers(t + "o") + ", expected " + heldIds);
+            if (!heldIds.equals(new java.util.TreeSet<>(heldOut))) {
+                problems.add("held-out set " + heldOut + ", expected " + heldIds);
             }
-            check(problems, "disabled set", disabled, c.scard(t + "d"));
+            check(problems, "disabled set", disabled, disabledIds.size());
             check(
                     problems,
                     "xa (available, and retired not yet collected)",
@@ -256,20 +267,24 @@ final class LayoutAudit {
         Map<String, String> pending = c.hgetAll(t + "m");
         java.util.Set<String> setKeys =
                 new java.util.TreeSet<>(scan(c, t.replace("{", "\\{").replace("}", "\\}") + "e:*"));
+        Map<String, java.util.Set<String>> membersOf = new java.util.HashMap<>();
+        for (String key : setKeys) {
+            membersOf.put(key.substring((t + "e:").length()), c.smembers(key));
+        }
         for (Map.Entry<String, java.util.Set<String>> e : termsOf.entrySet()) {
             String id = e.getKey();
             if (retired.contains(id) || !records.contains(id)) {
                 continue;
             }
             for (String term : e.getValue()) {
-                if (!c.sismember(t + "e:" + term, id)) {
+                if (!membersOf.getOrDefault(term, java.util.Set.of()).contains(id)) {
                     problems.add(id + " is missing from the set of " + term);
                 }
             }
         }
-        for (String key : setKeys) {
-            String term = key.substring((t + "e:").length());
-            for (String id : c.smembers(key)) {
+        for (Map.Entry<String, java.util.Set<String>> set : membersOf.entrySet()) {
+            String term = set.getKey();
+            for (String id : set.getValue()) {
                 boolean member = records.contains(id)
                         && !retired.contains(id)
                         && termsOf.getOrDefault(id, java.util.Set.of()).contains(term);
@@ -310,6 +325,15 @@ final class LayoutAudit {
             out.addAll(page.getResult());
             cursor = page.getCursor();
         } while (!cursor.equals("0"));
+        return out;
+    }
+
+    /** The members of sorted set {@code key} with their scores. */
+    private static Map<String, Double> scored(RedisClient c, String key) {
+        Map<String, Double> out = new java.util.HashMap<>();
+        for (redis.clients.jedis.resps.Tuple e : c.zrangeWithScores(key, 0, -1)) {
+            out.put(e.getElement(), e.getScore());
+        }
         return out;
     }
 
