@@ -75,7 +75,7 @@ a script touches one slot of Redis Cluster.
                    ('#...', ProxyCodec.indexTag; absent when stored by a version before the tags).
                    Written with T r (publish.lua),
                    removed with it (detach, drop_taken, collect, which hand its set terms to T m):
-                   the fast path never parses a stored value in Lua. An id of T r without it
+                   the fast path parses no stored value in Lua (but the previous shape's, below). An id of T r without it
                    (stored by a version before T f) takes the general path; a value with 's'
                    instead of 'r' and the record (stored by a version before the record was
                    here) has its set terms from the 5th item and the fast path reads its record

@@ -63,7 +63,7 @@ the purge, like the general script's single-term members; readers test T a.
 count=1, the common call, has its own branch before anything else is set up: SPOP without a count
 and HGET instead of HMGET (bulk replies), no tables of candidates and no function created per call
 (about 20 % less script time than the general branch in profiles on this project's VM; the
-table-free branch another ~10 %, benchmarks/RESULTS.md). A count=1 extraction: 5 commands without a
+table-free branch another ~10 %, benchmarks/RESULTS.md). A count=1 extraction: 4 commands without a
 filter (SPOP T a, HGET T f, HSET, HINCRBY), 5 with a set filter (SPOP of the set, SREM T a, HGET
 T f, HSET, HINCRBY; a proxy stored by a version before T f held its record one more, HMGET T r); a stale pop costs 3 more (SPOP, SREM, HEXISTS T g), a held
 one 4 (SPOP, SREM, HEXISTS T g, HGET T f) and one SADD of the set for all put back; with other set

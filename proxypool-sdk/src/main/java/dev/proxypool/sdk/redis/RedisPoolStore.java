@@ -331,10 +331,10 @@ public final class RedisPoolStore extends RedisStoreBase {
         if (request.count() == 1) { // the common call: coalesced with the concurrent ones (oneEach)
             Optional<FastOne> one = fastOne(keys, request, now, settings, mode, request.gatewayReserve());
             if (one.isPresent()) {
-                Object stored = oneEach.submit(one.get());
-                if (stored != null) {
+                Object record = oneEach.submit(one.get());
+                if (record != null) {
                     return new ExtractionResult.Extracted(
-                            List.of(new ExtractedProxy(ProxyCodec.decode(RedisReplies.string(stored)), now)));
+                            List.of(new ExtractedProxy(ProxyCodec.decode(RedisReplies.string(record)), now)));
                 }
             }
         } else {
