@@ -25,7 +25,10 @@ Returns: {3, record...}: `count` proxies extracted (the records RedisPoolStore d
          T f item holds it, or, stored by a version before it did, the rec token of its T r value,
          read at the end); with count 1 and several requests, one record or false per request
          in their order (false: that request goes on to extract.lua); or {0}: nothing extracted,
-         nothing changed but stale set members dropped: the caller runs extract.lua.
+         nothing changed but stale set members dropped: the caller runs extract.lua. With count 1
+         and one request (every call of a caller alone), the bare answer instead: the record, or
+         false (nil) where {0} would be: no table to build and no array to convert, about 1 us of
+         script time (benchmarks/RESULTS.md, session 27).
 The caller (RedisPoolStore.fastCall) uses it for partial or allOrNothing (not reserve or count
 mode), no maxHealthAge, count <= 1000, no filter, a filter that is one set term, or a filter of
 several set terms (labels of the declared dimensions, with or without a protocol, with an upstream,
@@ -76,11 +79,14 @@ filter cost 3 n + 2 commands and one call instead of 5 n and n calls.
 ExtractionCommandCountTest.
 ]]
 local one = ARGV[2] == '1' -- one proxy for each of one or more requests (ARGV[3] of them)
+local bare = one and ARGV[3] == '1' -- one request: answered by its record or false, no table
 local reserve = ARGV[one and 4 or 6]
 if reserve and reserve ~= '0'
     and redis.call('SCARD', KEYS[3]) - redis.call('ZCOUNT', KEYS[#KEYS], '-inf', ARGV[1]) - tonumber(reserve)
       < tonumber(ARGV[one and 3 or 2]) then
-  return { 0 } -- the gateway reserve may not hold after it: extract.lua counts exactly
+  -- the gateway reserve may not hold after it: extract.lua counts exactly
+  if bare then return false end
+  return { 0 }
 end
 local out -- the answer: {3, record...} (count 1: each request's record, or false), or {0}
 local old, oslots -- taken ids whose T f item lacks the record (stored by a version before it held
@@ -206,7 +212,10 @@ if one then
     redis.call('HSET', KEYS[4], unpack(ends))
     for field, c in pairs(up) do redis.call('HINCRBY', KEYS[5], field, tostring(-c)) end
   end
-  if not served then return { 0 } end
+  if not served then
+    if bare then return false end
+    return { 0 }
+  end
 else -- count > 1
   out = { 0 }
   local now, count, min_ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -337,4 +346,5 @@ if old then -- the rec token (the 6th) of each one's T r value (common.lua parse
     out[oslots[i]] = rec
   end
 end
+if bare then return out[2] end -- the record of the one request (served: a string)
 return out

@@ -329,29 +329,30 @@ public final class RedisExtractionBenchmark {
 
     /**
      * Scripts measuring the floor of a count=1 filtered extraction (floorRows): name, commands, source,
-     * and the count=1 requests one call serves (a set of the keys each).
+     * and the count=1 requests one call serves (a set of the keys each). Those serving one request
+     * answer bare (the id, or false), as the product's fast function answers a call of one request.
      */
     static final String[][] FLOOR_SCRIPTS = {
-        {"nothing: `return {0}`", "0", "return { 0 }", "1"},
+        {"nothing: `return false`", "0", "return false", "1"},
         {"pop and take: `SPOP` of the set, `SREM` of the available set", "2", """
                 for _ = 1, 8 do
                   local id = redis.call('SPOP', KEYS[6])
-                  if not id then return { 0 } end
-                  if redis.call('SREM', KEYS[3], id) == 1 then return { 3, id } end
+                  if not id then return false end
+                  if redis.call('SREM', KEYS[3], id) == 1 then return id end
                 end
-                return { 0 }
+                return false
                 """, "1"},
         {"pop, take, retire and count: then `HSET` of the retirement, `HINCRBY` of a counter", "4", """
                 for _ = 1, 8 do
                   local id = redis.call('SPOP', KEYS[6])
-                  if not id then return { 0 } end
+                  if not id then return false end
                   if redis.call('SREM', KEYS[3], id) == 1 then
                     redis.call('HSET', KEYS[4], id, ARGV[4])
                     redis.call('HINCRBY', KEYS[5], 'a:floor', '-1')
-                    return { 3, id }
+                    return id
                   end
                 end
-                return { 0 }
+                return false
                 """, "1"},
         {
             "4 requests a call (the floor of the product's coalesced calls, without its tests): each its `SPOP`,"

@@ -632,12 +632,12 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
         List<Object> records;
         try {
             records = RedisPoolStore.answersOf(
-                    durably(RedisPoolStore.EXTRACT_FAST, call.keys(), call.args()), batch.size());
+                    durablyRaw(RedisPoolStore.EXTRACT_FAST, call.keys(), call.args()), batch.size());
         } catch (RedisUnavailableException e) {
             if (e.scriptRun() != RedisUnavailableException.ScriptRun.RAN_NOT_DURABLE) {
                 throw e;
             }
-            List<Object> taken = RedisPoolStore.answersOf(RedisReplies.list(e.reply()), batch.size());
+            List<Object> taken = RedisPoolStore.answersOf(e.reply(), batch.size());
             List<OneAnswer> failed = new ArrayList<>(batch.size());
             for (Object one : taken) {
                 failed.add(new OneAnswer(
@@ -659,9 +659,14 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
     }
 
     private List<?> durably(RedisScript script, List<String> keys, List<String> args) {
+        return RedisReplies.list(durablyRaw(script, keys, args));
+    }
+
+    /** {@code script} on the shard of its keys, then WAIT ({@link RedisAccess#evalDurably}): its reply as Redis sent it. */
+    private Object durablyRaw(RedisScript script, List<String> keys, List<String> args) {
         int shard = shardOfKey(keys.get(0));
-        return RedisReplies.list(redis.evalDurably(
-                script, keys, args, config.waitReplicas(), config.waitTimeout(), o -> durability.observed(shard, o)));
+        return redis.evalDurably(
+                script, keys, args, config.waitReplicas(), config.waitTimeout(), o -> durability.observed(shard, o));
     }
 
     /** The shard of one of its keys, {@code {<keyPrefix><n>}:...}. */

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -373,16 +374,26 @@ public final class RedisPoolStore extends RedisStoreBase {
      */
     private List<Object> extractOneEach(List<FastOne> batch) {
         FastCall call = fastCallOf(keys, batch);
-        List<?> r = RedisReplies.list(redis.eval(EXTRACT_FAST, call.keys(), call.args()));
-        return answersOf(r, batch.size());
+        return answersOf(redis.eval(EXTRACT_FAST, call.keys(), call.args()), batch.size());
     }
 
-    /** Each request's record in a count=1 reply of extract_fast.lua, or null where it served none. */
-    static List<Object> answersOf(List<?> reply, int requests) {
+    /**
+     * Each request's record in a count=1 reply of extract_fast.lua, or null where it served none: the
+     * reply to one request is bare (its record, or nil), to several {@code {3, record or nil...}} or
+     * {@code {0}}.
+     */
+    static List<Object> answersOf(Object reply, int requests) {
+        if (!(reply instanceof List<?> list)) {
+            if (requests != 1) {
+                throw new IllegalStateException( // not the value: a record names a proxy's address
+                        "extract_fast.lua answered " + requests + " requests with one value, not a table");
+            }
+            return Collections.singletonList(reply);
+        }
         List<Object> out = new ArrayList<>(requests);
-        boolean served = RedisReplies.number(reply.get(0)) == 3;
+        boolean served = RedisReplies.number(list.get(0)) == 3;
         for (int i = 1; i <= requests; i++) {
-            out.add(served ? reply.get(i) : null);
+            out.add(served ? list.get(i) : null);
         }
         return out;
     }
