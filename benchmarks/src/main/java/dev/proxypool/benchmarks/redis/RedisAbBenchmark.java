@@ -1,5 +1,7 @@
 package dev.proxypool.benchmarks.redis;
 
+import dev.proxypool.core.time.Clocks;
+import dev.proxypool.core.time.Ticker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
@@ -63,6 +65,7 @@ public final class RedisAbBenchmark {
             throw new IllegalArgumentException("--size " + size + " is too small for " + quads + " quadruples of "
                     + round + ": each pool needs " + perVersion);
         }
+        Ticker ticker = Clocks.monotonic();
         byte[] driver = driverBytes();
         String[] names = {oldName, newName};
         Version[] versions = {
@@ -70,14 +73,10 @@ public final class RedisAbBenchmark {
         };
         try (RedisClient admin = RedisClient.builder().hostAndPort(HOST, port).build()) {
             for (Version v : versions) {
-                long start = System.nanoTime();
+                long start = ticker.read();
                 v.open(port, size);
                 System.err.printf(
-                        Locale.ROOT,
-                        "%s: loaded %,d proxies in %.1f s%n",
-                        v.name,
-                        size,
-                        (System.nanoTime() - start) / 1e9);
+                        Locale.ROOT, "%s: loaded %,d proxies in %.1f s%n", v.name, size, (ticker.read() - start) / 1e9);
             }
             System.out.println("| client threads | quadruples | " + names[0] + ": script µs per extraction, mean | "
                     + names[1] + ", mean | " + names[1] + " − " + names[0] + " per quadruple: mean (se) | median"

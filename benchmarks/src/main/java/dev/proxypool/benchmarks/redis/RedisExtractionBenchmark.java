@@ -8,8 +8,6 @@ import dev.proxypool.core.extract.StoreSettings;
 import dev.proxypool.core.time.Clocks;
 import dev.proxypool.core.time.Ticker;
 import dev.proxypool.sdk.redis.RedisPoolStore;
-import dev.proxypool.sdk.redis.RedisStoreConfig;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -656,30 +654,7 @@ public final class RedisExtractionBenchmark {
      * {@code t} with a random of seed {@code seed + t}); returns the seconds from the start to the last call's end.
      */
     private double parallel(int threads, int ops, long seed, Consumer<SplittableRandom> call) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            CountDownLatch go = new CountDownLatch(1);
-            List<Future<?>> parts = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                long mine = seed + t;
-                parts.add(pool.submit(() -> {
-                    SplittableRandom random = new SplittableRandom(mine);
-                    go.await();
-                    for (int i = 0; i < ops / threads; i++) {
-                        call.accept(random);
-                    }
-                    return null;
-                }));
-            }
-            long start = ticker.read();
-            go.countDown();
-            for (Future<?> f : parts) {
-                f.get();
-            }
-            return seconds(start);
-        } finally {
-            pool.shutdown();
-        }
+        return AbDriver.parallel(threads, ops, seed, call);
     }
 
     private static double median(double[] values) {
@@ -974,20 +949,7 @@ public final class RedisExtractionBenchmark {
     }
 
     private RedisPoolStore open(String prefix, StoreSettings settings) {
-        return RedisPoolStore.connect(
-                new RedisStoreConfig(
-                        host,
-                        port,
-                        "",
-                        "",
-                        0,
-                        prefix,
-                        // a long read timeout: on a machine shared with other builds a stall must slow the run, not end
-                        // it
-                        RedisStoreConfig.DEFAULTS.connectTimeout(),
-                        Duration.ofSeconds(30),
-                        16),
-                settings);
+        return AbDriver.open(host, port, prefix, settings);
     }
 
     private static String newPrefix() {
