@@ -15,8 +15,8 @@
 # (RedisAbBenchmark: each version's benchmarks jar in a class loader of its own, a pool each in the
 # private redis-server, count=1 2-label rounds in ABBA / BAAB quadruples), written to
 # benchmarks/redis/RESULTS-redis-ab.md: how to measure a change of a few percent on a VM whose speed
-# drifts more than that between runs. Builds REV in a temporary git worktree (~2 minutes); takes ~5
-# minutes more with --pin (~1 with --quick).
+# drifts more than that between runs. Builds REV in a temporary git worktree; ~2-4 minutes in all
+# (~1 with --quick).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
