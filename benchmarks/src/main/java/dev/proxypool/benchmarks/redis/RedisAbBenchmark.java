@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
@@ -118,7 +119,7 @@ public final class RedisAbBenchmark {
                         mean(news),
                         mean(diffs),
                         standardError(diffs),
-                        median(diffs),
+                        RedisExtractionBenchmark.median(diffs),
                         lower);
                 rounds.append(String.format(
                         Locale.ROOT,
@@ -145,10 +146,10 @@ public final class RedisAbBenchmark {
         admin.sendCommand(Protocol.Command.CONFIG, "RESETSTAT");
         v.run(threads, extractions, seed);
         long usec = 0;
-        for (String line : admin.info("commandstats").split("\r\n")) {
-            if (line.startsWith("cmdstat_fcall:") || line.startsWith("cmdstat_evalsha:")) {
-                int at = line.indexOf(",usec=") + ",usec=".length();
-                usec += Long.parseLong(line.substring(at, line.indexOf(',', at)));
+        for (Map.Entry<String, long[]> e : RedisExtractionBenchmark.commandStats(admin.info("commandstats"))
+                .entrySet()) {
+            if (RedisExtractionBenchmark.SCRIPT_COMMANDS.contains(e.getKey())) {
+                usec += e.getValue()[1];
             }
         }
         return usec / (double) ((extractions / threads) * threads);
@@ -167,13 +168,6 @@ public final class RedisAbBenchmark {
 
     private static double mean(double[] values) {
         return Arrays.stream(values).average().orElse(Double.NaN);
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     private static double standardError(double[] values) {

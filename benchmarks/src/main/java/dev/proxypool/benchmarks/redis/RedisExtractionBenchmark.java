@@ -445,7 +445,7 @@ public final class RedisExtractionBenchmark {
                         int seed = 3000 + round * 100 + v * 10;
                         resetStats();
                         double cpuBefore = serverCpuSeconds();
-                        parallel(threads, calls, seed, random -> {
+                        AbDriver.parallel(threads, calls, seed, random -> {
                             if (sha == null) {
                                 extractOne(product, RedisBenchPool.twoLabelFilter(random));
                                 return;
@@ -649,15 +649,7 @@ public final class RedisExtractionBenchmark {
         }
     }
 
-    /**
-     * {@code ops / threads} calls of {@code call} on each of {@code threads} threads, started together (thread
-     * {@code t} with a random of seed {@code seed + t}); returns the seconds from the start to the last call's end.
-     */
-    private double parallel(int threads, int ops, long seed, Consumer<SplittableRandom> call) throws Exception {
-        return AbDriver.parallel(threads, ops, seed, call);
-    }
-
-    private static double median(double[] values) {
+    static double median(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         int n = sorted.length;
@@ -695,7 +687,7 @@ public final class RedisExtractionBenchmark {
 
     /** {@code ops} count=1 2-label extractions of {@code store} from {@code threads} clients; seconds taken. */
     private double memoryRound(MemoryPoolStore store, int threads, int ops) throws Exception {
-        return parallel(
+        return AbDriver.parallel(
                 threads,
                 ops,
                 2000L,
@@ -781,7 +773,7 @@ public final class RedisExtractionBenchmark {
             resetStats();
             double cpuBefore = serverCpuSeconds();
             int perThread = ops / threads;
-            double secs = parallel(threads, ops, 0, random -> c.evalsha(sha, List.of(key), List.of()));
+            double secs = AbDriver.parallel(threads, ops, 0, random -> c.evalsha(sha, List.of(key), List.of()));
             double cpu = resetStats ? (serverCpuSeconds() - cpuBefore) * 1e6 / (perThread * threads) : -1;
             return new Trivial(perThread * threads / secs, scriptMicrosPer(perThread * threads), cpu);
         }
@@ -1038,7 +1030,7 @@ public final class RedisExtractionBenchmark {
     private static final Set<String> CLIENT_COMMANDS = Set.of("info", "ping", "hello", "auth", "select");
 
     /** The commands the store runs its pool scripts with ({@code INFO commandstats} names). */
-    private static final Set<String> SCRIPT_COMMANDS = Set.of("evalsha", "fcall");
+    static final Set<String> SCRIPT_COMMANDS = Set.of("evalsha", "fcall");
 
     /**
      * {@code INFO commandstats} since the last {@link #resetStats}: command name (lower case, {@code
@@ -1046,22 +1038,27 @@ public final class RedisExtractionBenchmark {
      * counted under their own names as well as inside the script's.
      */
     private Map<String, long[]> commandStats() {
-        Map<String, long[]> stats = new TreeMap<>();
         try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
-            for (String line : c.info("commandstats").split("\r?\n")) {
-                if (!line.startsWith("cmdstat_")) {
-                    continue;
-                }
-                long[] callsAndUsec = new long[2];
-                for (String part : line.substring(line.indexOf(':') + 1).split(",")) {
-                    if (part.startsWith("calls=")) {
-                        callsAndUsec[0] = Long.parseLong(part.substring("calls=".length()));
-                    } else if (part.startsWith("usec=")) {
-                        callsAndUsec[1] = Long.parseLong(part.substring("usec=".length()));
-                    }
-                }
-                stats.put(line.substring("cmdstat_".length(), line.indexOf(':')), callsAndUsec);
+            return commandStats(c.info("commandstats"));
+        }
+    }
+
+    /** {@link #commandStats()} of the text of an {@code INFO commandstats}. */
+    static Map<String, long[]> commandStats(String info) {
+        Map<String, long[]> stats = new TreeMap<>();
+        for (String line : info.split("\r?\n")) {
+            if (!line.startsWith("cmdstat_")) {
+                continue;
             }
+            long[] callsAndUsec = new long[2];
+            for (String part : line.substring(line.indexOf(':') + 1).split(",")) {
+                if (part.startsWith("calls=")) {
+                    callsAndUsec[0] = Long.parseLong(part.substring("calls=".length()));
+                } else if (part.startsWith("usec=")) {
+                    callsAndUsec[1] = Long.parseLong(part.substring("usec=".length()));
+                }
+            }
+            stats.put(line.substring("cmdstat_".length(), line.indexOf(':')), callsAndUsec);
         }
         return stats;
     }
