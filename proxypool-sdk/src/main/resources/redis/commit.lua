@@ -2,7 +2,7 @@
 commit.lua: extracts the proxies of one reservation (reserve mode of extract.lua), the commit of an
 allOrNothing extraction across shards (RedisClusterPoolStore): each reserved proxy still stored and
 not disabled goes AVAILABLE -> EXTRACTED (removal + tombstone) as extract.lua does.
-KEYS: the pool keys of common.lua, [1..18]
+KEYS: the pool keys of common.lua, [1..19]
 ARGV: [1] now (epoch ms), [2] tombstone retention for proxies without expiry (ms), [3] token
 Returns: {r...} the extracted records (fewer than reserved when some were removed or disabled
          meanwhile, none when the reservation ended and was released)

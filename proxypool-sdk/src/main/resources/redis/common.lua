@@ -1,9 +1,9 @@
 --[[
 common.lua: the key layout and the index bookkeeping shared by every pool script. It is not
 loaded alone: RedisPoolStore prepends it to each pool script before SCRIPT LOAD, so all scripts
-agree on one layout. Every pool script takes the same sixteen keys in KEYS (RedisKeys.pool(), in
+agree on one layout. Every pool script takes the same seventeen keys in KEYS (RedisKeys.pool(), in
 this order), and those that touch the per-term sets (T e:<term>, below: publish.lua, purge.lua)
-take them after the reservation keys, from KEYS[19] on; extract_fast.lua, which does without this
+take them after the reservation keys, from KEYS[20] on; extract_fast.lua, which does without this
 file, takes the few keys it needs in an order of its own (its header). No script computes a key
 name: the pool lives in a fixed number of keys (and one set per set term) that share one hash
 tag, T = "{<keyPrefix>0}:" (shard 0; a later partitioned pool adds shards "{<keyPrefix><n>}:"), so
@@ -14,7 +14,7 @@ a script touches one slot of Redis Cluster.
                    u = upstream, e = expiresAt (ms, '' = never), en = '1' when e was rounded down,
                    ix = its index terms, rec = the record the Java side decodes (no secret, only
                    the credentialRef name). Immutable until the proxy is published again. Also
-                   holds the records of retired ids (T g) until collected: fetch() skips them.
+                   holds the records of retired ids (T g, T y) until collected: fetch() skips them.
   [2]  T c   hash  id -> last health check "<ms>" or "<ms>:<ns>" (absent = never checked)
   [3]  T d   set   ids of the disabled proxies
   [4]  T xa  zset  available ids by expiresAt (ms), +inf for one that never expires (held ones too,
@@ -92,7 +92,13 @@ a script touches one slot of Redis Cluster.
                    filter's range whose proxies are all held is empty to extraction: it proves the
                    shortfall in O(1) instead of reading every held proxy on every call (a health
                    outage would otherwise hold Redis for the whole pool's length per extraction).
-  [19...] T e:<term>  sets: one per set term ("<bytes>:<item>", ProxyCodec.setTerms: the upstream
+  [17] T y   set   ids extract_fast.lua's count=1 branch took from a set: it takes a proxy and retires
+                   it in one command (SMOVE T a T y) instead of two (SREM T a, HSET T g). Retired
+                   like an id of T g (is_retired), and collected like one (by the purge, first;
+                   by publish.lua when it stores the id again); its tombstone end (retiring_end) is
+                   its T g value when it has one (a proxy without expiry: written by the same call,
+                   so the end is exact), else its expiry (its T f item's end).
+  [20...] T e:<term>  sets: one per set term ("<bytes>:<item>", ProxyCodec.setTerms: the upstream
                    "u:<upstream>", the protocol "p:<protocol>", each label of store.index.dimensions
                    "l:<n>:<k>=<v>", each composite "c:<label items>" of two or more of them, and
                    each combination "c:<protocol item><label items>" of one or more of them with the
@@ -108,17 +114,17 @@ a script touches one slot of Redis Cluster.
                    retirement is, goes back) or the purge collects it (T m). extract_fast.lua answers a filter
                    that is exactly one set term by SPOP of that set. Key names are passed by the
                    Java side (RedisKeys.set), never built: a script finds the set of a term by
-                   looking its name up among KEYS[19...] (set_keys).
-  An id is stored when T r has it and T g does not; retired when T g has it. A tombstone is
+                   looking its name up among KEYS[20...] (set_keys).
+  An id is stored when T r has it and neither T g nor T y does; retired when T g or T y has it. A tombstone is
   active for key K at now when T t scores K above now, or when K's holder (T k) is retired with
   an end above now (tombstone_end).
 
-The Redis Cluster store (RedisClusterPoolStore) partitions the pool: shard n has the same sixteen
+The Redis Cluster store (RedisClusterPoolStore) partitions the pool: shard n has the same seventeen
 keys and the sets under T = "{<keyPrefix><n>}:" (a proxy's shard is a hash of its physical key, so its record,
 index members, key holder and tombstone share one tag), plus two keys for reservations of an
 allOrNothing extraction across shards, passed only to the scripts that use them:
-  [17] T v   zset  reservation tokens by deadline (epoch ms): released by release.lua once ended
-  [18] T w   hash  reservation token -> its proxies, "<bytes>:<id>" repeated; a reserved proxy is
+  [18] T v   zset  reservation tokens by deadline (epoch ms): released by release.lua once ended
+  [19] T w   hash  reservation token -> its proxies, "<bytes>:<id>" repeated; a reserved proxy is
                    out of T a and T xa and not counted available, its record, key holder and index
                    members stay (readers test T a), until commit.lua extracts it or release.lua
                    returns it
@@ -133,13 +139,14 @@ index members of a proxy are one command, O(L log n)). An extraction of one prox
 script costs 5 commands after its selection: SREM / SPOP of T a, HGET T r, and retire() (HINCRBY
 T n, ZREM of its composite T i members, HSET T g); the common case does not get here:
 extract_fast.lua, a function of its own that uses none of these helpers, pops T a or a set, reads
-T f (the record with it) and retires the proxy (HSET T g, HINCRBY T n) without touching T i.
+T f (the record with it) and retires the proxy (SMOVE T a T y or SADD T y, HINCRBY T n) without
+touching T i.
 ]]
 
 local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
-local K_HOLD, K_FAST, K_PEND, K_OUT = KEYS[13], KEYS[14], KEYS[15], KEYS[16]
-local K_RV, K_RW = KEYS[17], KEYS[18] -- reservations: nil unless the script is passed them
+local K_HOLD, K_FAST, K_PEND, K_OUT, K_Y = KEYS[13], KEYS[14], KEYS[15], KEYS[16], KEYS[17]
+local K_RV, K_RW = KEYS[18], KEYS[19] -- reservations: nil unless the script is passed them
 
 -- the length-prefixed tokens of a string ("<bytes>:<text>" repeated), as a list
 local function tokens(v)
@@ -160,10 +167,15 @@ local function parse(v)
            ix = t[5], r = t[6], v = v }
 end
 
+-- whether id is retired: extracted, its tombstone end in T g, or (taken by extract_fast.lua) in T y
+local function is_retired(id)
+  return redis.call('HEXISTS', K_GC, id) == 1 or redis.call('SISMEMBER', K_Y, id) == 1
+end
+
 -- the stored proxy id, or nil (nil for a retired id, whose record waits in T r to be collected)
 local function fetch(id)
   local v = redis.call('HGET', K_REC, id)
-  if not v or redis.call('HEXISTS', K_GC, id) == 1 then return nil end
+  if not v or is_retired(id) then return nil end
   return parse(v)
 end
 
@@ -295,12 +307,12 @@ local function index_check(tag, count)
   return true
 end
 
--- set term -> its index in KEYS, for the sets passed from KEYS[19] on (RedisKeys.withSets)
+-- set term -> its index in KEYS, for the sets passed from KEYS[20] on (RedisKeys.withSets)
 local function set_keys()
   local out = {}
-  if #KEYS >= 19 then
+  if #KEYS >= 20 then
     local cut = #K_REC + 2 -- T .. 'r' is K_REC, a set is T .. 'e:' .. term
-    for j = 19, #KEYS do out[string.sub(KEYS[j], cut)] = j end
+    for j = 20, #KEYS do out[string.sub(KEYS[j], cut)] = j end
   end
   return out
 end
@@ -322,7 +334,7 @@ local function unfast(id)
   end
 end
 
--- removes up to `batch` pending set cleanups (T m) whose sets were passed (KEYS[19...]): the id
+-- removes up to `batch` pending set cleanups (T m) whose sets were passed (KEYS[20...]): the id
 -- leaves each such set unless it is a member there again (stored, not retired, and the term in
 -- its T f). Returns how many entries it looked at and the terms it lacked the keys of (their
 -- entries stay, for a call passing them)
@@ -333,7 +345,7 @@ local function sets_gc(batch)
   for i = 1, #entries, 2 do
     local id = entries[i]
     local current = {}
-    if redis.call('HEXISTS', K_GC, id) == 0 then
+    if not is_retired(id) then
       for _, term in ipairs(set_terms_of(redis.call('HGET', K_FAST, id))) do current[term] = true end
     end
     local left = {}
@@ -565,17 +577,45 @@ local function collect(id, v, now)
   end
   redis.call('ZREM', K_IDS, id)
   redis.call('HDEL', K_GC, id)
+  redis.call('SREM', K_Y, id) -- taken from a set by the fast path (its end also in T g without expiry)
+end
+
+-- the tombstone end (ms) of id, retired by extract_fast.lua (T y) and not collected yet: its T g
+-- value (one without expiry), else its expiry (the end its T f item holds); now + retention for one
+-- with neither, which the fast path never leaves (the safe side: a tombstone, not a second hand-out)
+local function retiring_end(id, now, retention)
+  local g = tonumber(redis.call('HGET', K_GC, id))
+  if g then return g end
+  local f = redis.call('HGET', K_FAST, id)
+  if f then
+    local e, ends = cmsgpack.unpack(f)
+    if e > 0 then return tonumber(ends) end
+  end
+  return now + retention
+end
+
+-- collects up to `batch` ids of T y (retired by extract_fast.lua) with their tombstone ends
+-- (retiring_end); returns how many
+local function collect_retiring(now, retention, batch)
+  local ids = redis.call('SPOP', K_Y, batch)
+  for _, id in ipairs(ids) do collect(id, string.format('%d', retiring_end(id, now, retention)), now) end
+  return #ids
 end
 
 -- the end (ms) of the tombstone of physical key k active at now, or nil; collects the key's
--- retired holder once its tombstone ended
-local function tombstone_end(k, now)
+-- retired holder once its tombstone ended (retention: a holder of T y without expiry ends at
+-- now + retention, so it is active)
+local function tombstone_end(k, now, retention)
   local holder = redis.call('HGET', K_KEY, k)
   if holder then
     local g = redis.call('HGET', K_GC, holder)
     if g then
       if tonumber(g) and tonumber(g) > now then return tonumber(g) end
       collect(holder, g, now)
+    elseif redis.call('SISMEMBER', K_Y, holder) == 1 then
+      local ends = retiring_end(holder, now, retention)
+      if ends > now then return ends end
+      collect(holder, string.format('%d', ends), now)
     end
   end
   local tomb = redis.call('ZSCORE', K_TOMB, k)

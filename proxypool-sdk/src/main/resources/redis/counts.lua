@@ -1,7 +1,7 @@
 --[[
 counts.lua: available and disabled counts per upstream, read at one instant (PoolStore.countsByUpstream);
 drops the counters of upstreams left without proxies.
-KEYS: the pool keys of common.lua, [1..16]
+KEYS: the pool keys of common.lua, [1..17]
 ARGV: none
 Returns: flat {upstream, available, disabled, ...}
 Complexity: O(u) for u upstreams.

@@ -2,9 +2,9 @@
 extract.lua: candidate selection and AVAILABLE -> EXTRACTED (removal + tombstone) in one atomic
 step (PoolStore.extract, docs/design.md#extraction E1). Two callers can never receive the same proxy, an
 allOrNothing shortfall changes nothing, and the gateway reserve is read from the modified state.
-KEYS: the pool keys of common.lua, [1..16], and the reservation keys [17] and [18]
+KEYS: the pool keys of common.lua, [1..17], and the reservation keys [18] and [19]
       (RedisKeys.withReservations), then with a filter that has a set term the set of its narrowest
-      one [19] (RedisPoolStore.extractKeys: an empty one proves a shortfall on a pool indexed alike)
+      one [20] (RedisPoolStore.extractKeys: an empty one proves a shortfall on a pool indexed alike)
 ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 'r' (below) or
       count 'c' (what partial would take, nothing changed: {0, n}),
       [4] gateway reserve,
@@ -17,7 +17,7 @@ ARGV: [1] now (epoch ms), [2] count, [3] allOrNothing '1', partial '0', reserve 
 Returns: {1, r...} extracted (each the record the Java side decodes), or
          {0, available} allOrNothing insufficient (what partial would have taken), or
          {2, n} reserve mode: n proxies chosen as partial would and reserved under the token
-         instead of extracted (KEYS [17] and [18] given; commit.lua / release.lua finish them)
+         instead of extracted (KEYS [18] and [19] given; commit.lua / release.lua finish them)
 Reserve mode is the Redis Cluster store's allOrNothing across shards: reserve on each shard,
 commit when the total is met, release otherwise (a dead caller's reservation ends at its deadline).
 Algorithm and complexity (n = pool size, never scanned):
@@ -113,7 +113,7 @@ if limit <= 0 then
   return finish()
 end
 
--- a filter with a set term (its narrowest set, KEYS[19]) on a pool indexed under the caller's tag
+-- a filter with a set term (its narrowest set, KEYS[20]) on a pool indexed under the caller's tag
 -- (common.lua indexed_alike): every stored, not retired proxy with the term is a member, so an empty
 -- set proves at once that none matches (a routing's combination that ran dry, popped empty by the fast
 -- path, costs two commands instead of a read of its ranges)
@@ -124,7 +124,7 @@ local function alike()
   return alike_read
 end
 
-if KEYS[19] and redis.call('SCARD', KEYS[19]) == 0 and alike() then
+if KEYS[20] and redis.call('SCARD', KEYS[20]) == 0 and alike() then
   return finish()
 end
 

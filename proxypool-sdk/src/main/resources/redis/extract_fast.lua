@@ -1,12 +1,12 @@
 --[[
 extract_fast.lua: the common extraction, a function of its own (RedisPoolStore calls it first and
-extract.lua only when it answers {0}), with only the keys and arguments it needs: the store's 19
+extract.lua only when it answers {0}), with only the keys and arguments it needs: the store's 20
 KEYS and ~20 ARGV cost Redis microseconds per call to turn into Lua tables, more than several of
 its commands. It runs none of common.lua's functions (in the library they exist already; with
 EVALSHA it is sent alone), and creates no function per call.
-KEYS: [1] T r, [2] T f, [3] T a, [4] T g, [5] T n (common.lua), then with count 1 one key per
-      request (the set of its filter's first set term, T e:<term>, or T a without a filter), with
-      count > 1 and a filter [6] the set of the filter's set term; with a gateway reserve, last, T xa
+KEYS: [1] T r, [2] T f, [3] T a, [4] T g, [5] T n, [6] T y (common.lua), then with count 1 one key
+      per request (the set of its filter's first set term, T e:<term>, or T a without a filter), with
+      count > 1 and a filter [7] the set of the filter's set term; with a gateway reserve, last, T xa
 ARGV, count 1 (one proxy for each of one or more requests, RedisPoolStore coalescing concurrent
       ones into one call): [1] now (epoch ms, the latest of the requests'), [2] '1', [3] the number of
       requests, [4] the gateway reserve ('0': none), then for each request: now, minRemainingTtl (ms),
@@ -46,7 +46,7 @@ HMGET T f: expiry, tombstone end, counter field, record, unpacked by cmsgpack: a
 parsed in Lua only for a proxy stored before T f held its record), tested for expiry and min remaining TTL (a failure, or fewer than the count: {0}, all taken
 back).
 With a filter: SPOP of the set, up to 8 rounds of the count still missing; a popped id is
-  - dropped from the set (stale: lazy cleanup) when it is not in T a and is retired (T g:
+  - dropped from the set (stale: lazy cleanup) when it is not in T a and is retired (T y or T g:
     extracted through another set or without a filter), when it has no T f (removed, or collected
     after its extraction), or when its T f lacks the term (published again with other labels);
   - put back into the set when it is a member but not taken: its expiry or remaining TTL fails
@@ -54,28 +54,37 @@ With a filter: SPOP of the set, up to 8 rounds of the count still missing; a pop
     not in T a and not retired (reserved, disabled, or held by health: all stay members, so a
     release, an enable or the end of a hold needs no set key), or, tested before it is taken (the filter has other
     set terms), it lacks one of them: retired or not (the purge collects it once retired);
-  - taken when it is in T a (count 1: SREM T a first, given back by SADD when a test fails, or, when
-    the filter has other set terms, after T f passed the tests, so a candidate lacking one leaves T a
-    untouched; else HMGET T f, SMISMEMBER T a, then one SREM).
-When fewer than `count` were found (or, without a filter, any fails the expiry test), the taken ids
-go back (SADD T a, and into the set) and the answer is {0}. Otherwise each is retired: one HSET T g
-of the tombstone ends and one HINCRBY T n per upstream; their records come with T f (HMGET T r
-only for ids stored by a version before T f held the record).
+  - taken when it is in T a (count 1: SMOVE T a T y first, which takes and retires it in one
+    command, moved back when a test fails, or, when the filter has other set terms, after T f passed
+    the tests, so a candidate lacking one leaves T a untouched; else HMGET T f, SMISMEMBER T a, then
+    one SREM).
+count 1: a proxy taken from a set is retired by that SMOVE into T y (common.lua: its tombstone end
+is its expiry), and one without expiry also has its end written in T g (HSET, as one popped from
+T a has); one HINCRBY T n per upstream counts them. count > 1: when fewer than `count` were found (or,
+without a filter, any fails the expiry test), the taken ids go back (SADD T a, and into the set)
+and the answer is {0}; otherwise each is retired: one HSET T g of the tombstone ends and one
+HINCRBY T n per upstream. Their records come with T f (HMGET T r only for ids stored by a version
+before T f held the record).
 Nothing of T i is touched: an extracted id's index members (and its other set memberships) wait for
 the purge, like the general script's single-term members; readers test T a.
 count=1, the common call, has its own branch before anything else is set up: SPOP without a count
 and HGET instead of HMGET (bulk replies), no tables of candidates and no function created per call
 (about 20 % less script time than the general branch in profiles on this project's VM; the
 table-free branch another ~10 %, benchmarks/RESULTS.md). A count=1 extraction: 4 commands without a
-filter (SPOP T a, HGET T f, HSET, HINCRBY), 5 with a set filter (SPOP of the set, SREM T a, HGET
-T f, HSET, HINCRBY; a proxy stored by a version before T f held its record one more, HMGET T r); a stale pop costs 3 more (SPOP, SREM, HEXISTS T g), a held
-one 4 (SPOP, SREM, HEXISTS T g, HGET T f) and one SADD of the set for all put back; with other set
-terms (an upstream beside the labels, or a protocol beside an upstream) the same 5 for a match, a
-candidate lacking a term 2 more (SPOP, HGET T f), a stale pop 4 (SPOP, HGET T f, SREM, HEXISTS T g).
-Several requests in one call each run their pops and tests in turn (an id a request before took is
-not in T a and not yet retired: put back like a reserved one, dropped by a later pop once retired)
-and are retired together: one HSET T g, one HINCRBY per counter field, so n requests with a set
-filter cost 3 n + 2 commands and one call instead of 5 n and n calls.
+filter (SPOP T a, HGET T f, HSET T g, HINCRBY), 4 with a set filter (SPOP of the set, SMOVE T a T y,
+HGET T f, HINCRBY; a proxy without expiry one more, HSET T g of its end; a proxy stored by a
+version before T f held its record one more, HMGET T r); a
+stale pop costs 3 more (SPOP, SMOVE, SISMEMBER T y; 4 with HEXISTS T g for one the general script
+or a count > 1 call retired), a held one 5 (SPOP, SMOVE, SISMEMBER T y, HEXISTS T g, HGET T f) and
+one SADD of the set for all put back; with other set terms (an upstream beside the labels, or a
+protocol beside an upstream) the same 4 for a match, a candidate lacking a term 2 more (SPOP, HGET
+T f), a stale pop 4 (SPOP, HGET T f, SMOVE, SISMEMBER T y). Several requests in one call each run
+their pops and tests in turn (an id a request before took from a set is in T y: dropped as stale
+by a later pop; one it popped from T a is not retired until the call's end: put back like a
+reserved one) and are retired together: one HSET T g of the ends T y does not hold (those popped
+from T a, those without expiry), one HINCRBY per counter field, so n requests with a set filter
+(proxies that expire) cost 3 n + 1 commands and one call instead of 4 n and n calls, n without a
+filter 2 n + 2.
 ExtractionCommandCountTest.
 ]]
 local one = ARGV[2] == '1' -- one proxy for each of one or more requests (ARGV[3] of them)
@@ -93,9 +102,9 @@ local old, oslots -- taken ids whose T f item lacks the record (stored by a vers
 -- it), and their slots in out: their records are read from T r at the end
 if one then
   -- the common call: no tables of candidates, no function created, single-key commands, bulk replies
-  local n, av, a = tonumber(ARGV[3]), KEYS[3], 5 -- a: the first argument of the request at hand
+  local n, av, ty, a = tonumber(ARGV[3]), KEYS[3], KEYS[6], 5 -- a: the first argument of the request at hand
   out = { 3 }
-  local ends, up -- more than one request: HSET T g, HINCRBY T n of the ids taken
+  local ends, up -- more than one request: HSET T g of the tombstone ends to write, HINCRBY T n
   local served = false -- whether a request was served
   for j = 1, n do
     local now, min_ttl, tomb, term = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), ARGV[a + 2], ARGV[a + 3]
@@ -115,20 +124,21 @@ if one then
         end
       end
     else
-      local set = KEYS[5 + j]
+      local set = KEYS[6 + j]
       -- with other set terms to test (an upstream; a protocol beside an upstream), T f is read
-      -- before SREM T a: a candidate lacking one then leaves T a untouched
+      -- before it is taken: a candidate lacking one then leaves T a untouched
       local early = first <= last
       for _ = 1, 8 do
         local popped = redis.call('SPOP', set)
         if not popped then break end
-        -- taken: whether SREM T a removed it, nil until tried (first without other terms: a stale
-        -- member then costs no read of T f)
+        -- taken: whether SMOVE moved it from T a to T y (taken and retired in one command), nil
+        -- until tried (first without other terms: a stale member then costs no read of T f)
         local taken = nil
-        if not early then taken = redis.call('SREM', av, popped) == 1 end
-        -- not taken and retired (T g): extracted through another set or without a filter, a stale
-        -- member: dropped without reading more
-        if taken ~= false or redis.call('HEXISTS', KEYS[4], popped) == 0 then
+        if not early then taken = redis.call('SMOVE', av, ty, popped) == 1 end
+        -- not taken and retired (T y, T g): extracted through another set or without a filter, a
+        -- stale member: dropped without reading more
+        if taken ~= false
+            or redis.call('SISMEMBER', ty, popped) == 0 and redis.call('HEXISTS', KEYS[4], popped) == 0 then
           local f = redis.call('HGET', KEYS[2], popped)
           local u = f and { cmsgpack.unpack(f) }
           local listed = false -- whether its T f lists the set's term (else a stale member: dropped)
@@ -164,22 +174,24 @@ if one then
             -- dropped by the purge or extract.lua)
           end
           if ok and taken == nil then
-            taken = redis.call('SREM', av, popped) == 1
+            taken = redis.call('SMOVE', av, ty, popped) == 1
             if not taken then
               ok = false
-              if redis.call('HEXISTS', KEYS[4], popped) == 1 then listed = false end -- retired: stale, dropped
+              if redis.call('SISMEMBER', ty, popped) == 1 or redis.call('HEXISTS', KEYS[4], popped) == 1 then
+                listed = false -- retired: stale, dropped
+              end
             end
           end
           if ok then
             id, t = popped, u
             break
           end
-          -- skipped: taken ones given back (available, no longer of this set when not listed, or stored
-          -- before T f); a member that is not taken now (reserved, disabled, held by health: T o,
-          -- taken by a request before this one in the call, lacking another term, failing the expiry
-          -- test) stays one, so a release, an enable or a hold's end needs no set key; one removed or
-          -- published again without the term is dropped
-          if taken then redis.call('SADD', av, popped) end
+          -- skipped: taken ones given back (SMOVE back from T y: available, no longer of this set when
+          -- not listed, or stored before T f); a member that is not taken now (reserved, disabled, held
+          -- by health: T o, popped from T a by an unfiltered request before this one in the call,
+          -- lacking another term, failing the expiry test) stays one, so a release, an enable or a
+          -- hold's end needs no set key; one removed or published again without the term is dropped
+          if taken then redis.call('SMOVE', ty, av, popped) end
           if listed then
             back = back or {}
             back[#back + 1] = popped
@@ -199,17 +211,22 @@ if one then
       out[j + 1] = false -- this request goes on to extract.lua
     elseif n == 1 then
       out[2] = rec
-      redis.call('HSET', KEYS[4], id, t[1] > 0 and t[2] or tomb)
+      -- its tombstone end: a set's SMOVE put it in T y, whose end is its expiry; one popped from T a,
+      -- or one without expiry, has it written in T g
+      if term == '' or t[1] == 0 then redis.call('HSET', KEYS[4], id, t[1] > 0 and t[2] or tomb) end
       redis.call('HINCRBY', KEYS[5], t[3], '-1')
     else
       out[j + 1] = rec
-      ends, up = ends or {}, up or {}
-      ends[#ends + 1], ends[#ends + 2] = id, t[1] > 0 and t[2] or tomb
+      if term == '' or t[1] == 0 then
+        ends = ends or {}
+        ends[#ends + 1], ends[#ends + 2] = id, t[1] > 0 and t[2] or tomb
+      end
+      up = up or {}
       up[t[3]] = (up[t[3]] or 0) + 1
     end
   end
-  if ends then -- retired together: one HSET, one HINCRBY per counter field
-    redis.call('HSET', KEYS[4], unpack(ends))
+  if ends then redis.call('HSET', KEYS[4], unpack(ends)) end -- the ends T y does not hold, together
+  if up then -- counted together: one HINCRBY per counter field
     for field, c in pairs(up) do redis.call('HINCRBY', KEYS[5], field, tostring(-c)) end
   end
   if not served then
@@ -261,9 +278,11 @@ else -- count > 1
       ids = {}
     end
   else
-    local set = KEYS[6]
+    local set = KEYS[7]
     local function absent(id) -- a member not in T a: retired (stale, dropped), else reserved or disabled
-      if redis.call('HEXISTS', KEYS[4], id) == 0 then back[#back + 1] = id end
+      if redis.call('SISMEMBER', KEYS[6], id) == 0 and redis.call('HEXISTS', KEYS[4], id) == 0 then
+        back[#back + 1] = id
+      end
     end
     for _ = 1, 8 do
       local need = count - #ids

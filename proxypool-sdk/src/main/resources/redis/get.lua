@@ -1,6 +1,6 @@
 --[[
 get.lua: one stored proxy, read at one instant (PoolStore.get).
-KEYS: the pool keys of common.lua, [1..16]
+KEYS: the pool keys of common.lua, [1..17]
 ARGV: [1] id
 Returns: {} when not stored, else {r, state, checked ms, checked ns} ('' when never checked)
 Complexity: O(1) commands.

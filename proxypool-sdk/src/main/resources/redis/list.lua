@@ -1,6 +1,6 @@
 --[[
 list.lua: one page of stored proxies in ascending id order (PoolStore.list, admin inspection).
-KEYS: the pool keys of common.lua, [1..16]
+KEYS: the pool keys of common.lua, [1..17]
 ARGV: [1] id to start after ('' = from the first), [2] page limit, [3] scan cap (most ids examined
       per page), [4] state ('' | 'available' | 'disabled'), [5] n filter terms, then n triples
       kind ('u' | 'p' | 'l'), a, b

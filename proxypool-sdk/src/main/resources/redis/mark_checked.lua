@@ -1,6 +1,6 @@
 --[[
 mark_checked.lua: records a health check; a stored check never moves back (PoolStore.markChecked).
-KEYS: the pool keys of common.lua, [1..16]
+KEYS: the pool keys of common.lua, [1..17]
 ARGV: [1] checkedAt epoch ms, [2] nanoseconds within that ms, [3..] proxy ids
 Returns: how many of the ids are stored
 The latest check written (T n field 'lc', epoch ms; only ever raised) bounds every stored proxy's: an
@@ -12,7 +12,7 @@ local value = ns > 0 and (ARGV[1] .. ':' .. ARGV[2]) or ARGV[1]
 local n = 0
 for i = 3, #ARGV do
   local id = ARGV[i]
-  if redis.call('HEXISTS', K_REC, id) == 1 and redis.call('HEXISTS', K_GC, id) == 0 then -- T g: retired
+  if redis.call('HEXISTS', K_REC, id) == 1 and not is_retired(id) then -- T g, T y: retired
     n = n + 1
     local old = redis.call('HGET', K_CHK, id)
     local newer = not old

@@ -1,7 +1,7 @@
 --[[
 mark_health.lua: holds proxies out of extraction until an end, or ends their holds
 (PoolStore.markUnhealthy / markHealthy; common.lua T h and T o).
-KEYS: the pool keys of common.lua, [1..16]
+KEYS: the pool keys of common.lua, [1..17]
 ARGV: [1] end of the hold (epoch ms), '0' to end the holds, [2..] proxy ids
 Returns: how many of the ids are stored
 A hold that begins takes an extractable proxy out of T a and its T i members out (into T o:
@@ -13,7 +13,7 @@ local ends = ARGV[1]
 local n = 0
 for i = 2, #ARGV do
   local id = ARGV[i]
-  if redis.call('HEXISTS', K_REC, id) == 1 and redis.call('HEXISTS', K_GC, id) == 0 then -- T g: retired
+  if redis.call('HEXISTS', K_REC, id) == 1 and not is_retired(id) then -- T g, T y: retired
     n = n + 1
     if ends == '0' then
       if redis.call('ZREM', K_HOLD, id) == 1 then hold_end(id) end

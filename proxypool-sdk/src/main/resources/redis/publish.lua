@@ -1,32 +1,33 @@
 --[[
 publish.lua: upsert a batch of proxies (PoolStore.upsert), atomically per batch, so the tombstone
 and duplicate checks and the insert cannot interleave with an extraction.
-KEYS: the pool keys of common.lua, [1..18], then the sets of the batch's set terms [19...]
+KEYS: the pool keys of common.lua, [1..19], then the sets of the batch's set terms [20...]
       (RedisKeys.withSets)
 ARGV: [1] now (epoch ms), [2] the publisher's index tag (ProxyCodec.indexTag: its
       store.index.dimensions and which combinations it indexes; written last in each T f value,
-      common.lua index_published), then 3 per proxy: id, its value of T r (ProxyCodec.storedValue),
+      common.lua index_published), [3] the tombstone retention (ms) of a proxy without expiry (the
+      end of one the fast path retired, T y, not collected yet), then 3 per proxy: id, its value of T r (ProxyCodec.storedValue),
       its set terms ("<bytes>:<item>" repeated, ProxyCodec.setTerms: of store.index.dimensions as
       configured now, so changing them re-indexes a proxy at its next publish)
 Returns: {added, refreshed, skippedTombstoned, skippedExpired, skippedDuplicate}
 Complexity: O(b) commands for b proxies, each O(1) or O(L log n) for L labels, plus one SADD per
 set term (O(1)). A refresh whose set terms changed leaves the id in the sets of its old terms
 until the purge (T m, sets_gc); it is no member there meanwhile (the fast path checks T f). A key whose holder
-was extracted (T g) and whose tombstone ended is collected first (common.lua tombstone_end).
+was extracted (T g, T y) and whose tombstone ended is collected first (common.lua tombstone_end).
 Rules in the order of MemoryPoolStore: expired at now, tombstoned at now, key held by another id,
 then add (state available, never checked) or refresh (record replaced; state, check, a reservation
 and a health hold kept: leave() tells a reserved proxy, which stays out of T a and uncounted).
 ]]
-local now, tag = tonumber(ARGV[1]), ARGV[2]
+local now, tag, retention = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3])
 local was_empty = redis.call('ZCARD', K_IDS) == 0 -- no id stored (nor retired, not yet collected)
 local added, refreshed, tombstoned, expired, duplicate = 0, 0, 0, 0, 0
 local sk = set_keys()
-for i = 3, #ARGV, 3 do
+for i = 4, #ARGV, 3 do
   local id, h = ARGV[i], parse(ARGV[i + 1])
   if h.e and tonumber(h.e) <= now then
     expired = expired + 1
   else
-    if tombstone_end(h.k, now) then -- collects the key's retired holder once its tombstone ended
+    if tombstone_end(h.k, now, retention) then -- collects the key's retired holder once its tombstone ended
       tombstoned = tombstoned + 1
     else
       local holder = redis.call('HGET', K_KEY, h.k)
@@ -36,6 +37,9 @@ for i = 3, #ARGV, 3 do
         local tomb = redis.call('ZSCORE', K_TOMB, h.k)
         if tomb then redis.call('ZREM', K_TOMB, h.k) end -- ended at now: only purge was left
         local retired = redis.call('HGET', K_GC, id)
+        if not retired and redis.call('SISMEMBER', K_Y, id) == 1 then -- retired by the fast path
+          retired = string.format('%d', retiring_end(id, now, retention))
+        end
         if retired then collect(id, retired, now) end -- extracted before: no stale index member may stay
         local old = fetch(id)
         local st = 'available'

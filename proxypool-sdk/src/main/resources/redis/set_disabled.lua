@@ -1,6 +1,6 @@
 --[[
 set_disabled.lua: moves one proxy between AVAILABLE and DISABLED (PoolStore.setDisabled).
-KEYS: the pool keys of common.lua, [1..16]
+KEYS: the pool keys of common.lua, [1..17]
 ARGV: [1] id, [2] '1' to disable, '0' to enable
 Returns: 1 when the proxy is stored, else 0
 Complexity: O(1) commands, O(L log n) for a proxy of L labels.

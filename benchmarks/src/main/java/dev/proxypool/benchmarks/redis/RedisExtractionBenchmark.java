@@ -334,7 +334,7 @@ public final class RedisExtractionBenchmark {
         {"nothing: `return false`", "0", "return false", "1"},
         {"pop and take: `SPOP` of the set, `SREM` of the available set", "2", """
                 for _ = 1, 8 do
-                  local id = redis.call('SPOP', KEYS[6])
+                  local id = redis.call('SPOP', KEYS[7])
                   if not id then return false end
                   if redis.call('SREM', KEYS[3], id) == 1 then return id end
                 end
@@ -342,7 +342,7 @@ public final class RedisExtractionBenchmark {
                 """, "1"},
         {"pop, take, retire and count: then `HSET` of the retirement, `HINCRBY` of a counter", "4", """
                 for _ = 1, 8 do
-                  local id = redis.call('SPOP', KEYS[6])
+                  local id = redis.call('SPOP', KEYS[7])
                   if not id then return false end
                   if redis.call('SREM', KEYS[3], id) == 1 then
                     redis.call('HSET', KEYS[4], id, ARGV[4])
@@ -353,15 +353,31 @@ public final class RedisExtractionBenchmark {
                 return false
                 """, "1"},
         {
+            "pop, take and retire in one, count: `SPOP`, `SMOVE` of the available set into the retired one, `HINCRBY`",
+            "3",
+            """
+                for _ = 1, 8 do
+                  local id = redis.call('SPOP', KEYS[7])
+                  if not id then return false end
+                  if redis.call('SMOVE', KEYS[3], KEYS[6], id) == 1 then
+                    redis.call('HINCRBY', KEYS[5], 'a:floor', '-1')
+                    return id
+                  end
+                end
+                return false
+                """,
+            "1"
+        },
+        {
             "4 requests a call (the floor of the product's coalesced calls, without its tests): each its `SPOP`,"
-                    + " `SREM`, `HGET` of the fast item (the record with it); then one `HSET` of the"
-                    + " retirements, one `HINCRBY` per counter",
-            "4 × 3 + 2",
+                    + " `SMOVE` into the retired set, `HGET` of the fast item (the record with it); then one"
+                    + " `HINCRBY` per counter",
+            "4 × 3 + 1",
             """
                 local ids, fields, vals = {}, {}, {}
-                for j = 6, #KEYS do
+                for j = 7, #KEYS do
                   local id = redis.call('SPOP', KEYS[j])
-                  if id and redis.call('SREM', KEYS[3], id) == 1 then
+                  if id and redis.call('SMOVE', KEYS[3], KEYS[6], id) == 1 then
                     local t = { cmsgpack.unpack(redis.call('HGET', KEYS[2], id)) }
                     ids[#ids + 1] = id
                     fields[#fields + 1] = t[3]
@@ -369,13 +385,8 @@ public final class RedisExtractionBenchmark {
                   end
                 end
                 if #ids == 0 then return { 0 } end
-                local retire, up = {}, {}
-                for j, id in ipairs(ids) do
-                  retire[#retire + 1] = id
-                  retire[#retire + 1] = ARGV[4]
-                  up[fields[j]] = (up[fields[j]] or 0) + 1
-                end
-                redis.call('HSET', KEYS[4], unpack(retire))
+                local up = {}
+                for j = 1, #ids do up[fields[j]] = (up[fields[j]] or 0) + 1 end
                 for field, n in pairs(up) do redis.call('HINCRBY', KEYS[5], field, tostring(-n)) end
                 local out = { 3 }
                 for j = 1, #vals do out[j + 1] = vals[j] end
@@ -393,8 +404,8 @@ public final class RedisExtractionBenchmark {
      * the part every layout keeping the guarantees must do ({@link #FLOOR_SCRIPTS}: pop a member of the
      * filter's set, take it out of the available set so no other extraction gets it, record its
      * retirement and count it), on a fresh pool of their own ({@code size} proxies, loaded by the
-     * store), called by the same Java client with the store's fast-path keys (the pool's r, f, a, g, n
-     * and the set of a country x type combination) and 5 arguments; and, on a second fresh pool, the
+     * store), called by the same Java client with the store's fast-path keys (the pool's r, f, a, g, n,
+     * y and the set of a country x type combination) and 5 arguments; and, on a second fresh pool, the
      * product ({@code RedisPoolStore.extract}, count=1, a random 2-label filter). The variants take
      * turns ({@value #FLOOR_ROUNDS} rounds at 1 and at 8 client threads) so each is measured in the same
      * minutes as the others: script µs and Redis CPU per extraction, medians of the rounds, the range of
@@ -452,7 +463,7 @@ public final class RedisExtractionBenchmark {
                             }
                             String set = sets.get(random.nextInt(sets.size()));
                             List<String> keys = new ArrayList<>(
-                                    List.of(tag + "r", tag + "f", tag + "a", tag + "g", tag + "n", set));
+                                    List.of(tag + "r", tag + "f", tag + "a", tag + "g", tag + "n", tag + "y", set));
                             for (int more = 1; more < per; more++) {
                                 keys.add(sets.get(random.nextInt(sets.size())));
                             }
@@ -491,7 +502,7 @@ public final class RedisExtractionBenchmark {
                             v < FLOOR_SCRIPTS.length
                                     ? FLOOR_SCRIPTS[v][0]
                                     : "**the product**: `RedisPoolStore.extract`, a random 2-label filter",
-                            v < FLOOR_SCRIPTS.length ? FLOOR_SCRIPTS[v][1] : "5",
+                            v < FLOOR_SCRIPTS.length ? FLOOR_SCRIPTS[v][1] : "4",
                             threads,
                             Row.orNa(median(script[v])),
                             Row.orNa(sorted[0]),

@@ -242,7 +242,7 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
         long dropped = 0;
         for (RedisKeys shard : shards) {
             redis.eval(RELEASE, shard.withReservations(), List.of(nowMs, "", Integer.toString(RELEASE_BOUND)));
-            dropped += RedisPoolStore.purgePool(redis, shard, nowMs, setTerms, ProxyCodec.indexTag(settings));
+            dropped += RedisPoolStore.purgePool(redis, shard, nowMs, setTerms, settings);
         }
         idempotency().purge(now);
         return (int) dropped;
@@ -771,7 +771,7 @@ public final class RedisClusterPoolStore extends RedisStoreBase {
     @Override
     public boolean isTombstoned(ProxyKey key, Instant now) {
         checkOpen();
-        return RedisPoolStore.tombstoned(redis, keysOf(key), key, now);
+        return RedisPoolStore.tombstoned(redis, keysOf(key), key, now, settings);
     }
 
     @Override

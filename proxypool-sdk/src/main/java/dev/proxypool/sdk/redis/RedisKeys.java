@@ -17,7 +17,7 @@ final class RedisKeys {
 
     /** The names of the pool keys below the tag, in the KEYS order of every pool script. */
     private static final List<String> POOL =
-            List.of("r", "c", "d", "xa", "xd", "i", "k", "t", "n", "s", "a", "g", "h", "f", "m", "o");
+            List.of("r", "c", "d", "xa", "xd", "i", "k", "t", "n", "s", "a", "g", "h", "f", "m", "o", "y");
 
     private final String prefix;
     private final String pool;
@@ -56,7 +56,7 @@ final class RedisKeys {
         return poolKeys;
     }
 
-    /** {@link #pool()} and the two reservation keys (common.lua's [17] and [18]). */
+    /** {@link #pool()} and the two reservation keys (common.lua's [18] and [19]). */
     List<String> withReservations() {
         return reservationKeys;
     }
@@ -71,7 +71,7 @@ final class RedisKeys {
     }
 
     /**
-     * {@link #withReservations()} followed by the sets of {@code terms} (common.lua's KEYS[19...]):
+     * {@link #withReservations()} followed by the sets of {@code terms} (common.lua's KEYS[20...]):
      * the keys of a script that adds to or removes from those sets.
      */
     List<String> withSets(Collection<String> terms) {

@@ -38,19 +38,19 @@ record RedisLibrary(String name, String source, Map<String, String> functions) {
     private static final String BINDING = """
             local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC =
               KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
-            local K_HOLD, K_FAST, K_PEND, K_OUT = KEYS[13], KEYS[14], KEYS[15], KEYS[16]
-            local K_RV, K_RW = KEYS[17], KEYS[18] -- reservations: nil unless the script is passed them
+            local K_HOLD, K_FAST, K_PEND, K_OUT, K_Y = KEYS[13], KEYS[14], KEYS[15], KEYS[16], KEYS[17]
+            local K_RV, K_RW = KEYS[18], KEYS[19] -- reservations: nil unless the script is passed them
             """;
 
     private static final String BOUND = """
             local KEYS, ARGV
             local K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC
-            local K_HOLD, K_FAST, K_PEND, K_OUT, K_RV, K_RW
+            local K_HOLD, K_FAST, K_PEND, K_OUT, K_Y, K_RV, K_RW
             local function bind(k, a)
               KEYS, ARGV = k, a
               K_REC, K_CHK, K_DIS, K_XA, K_XD, K_IDX, K_KEY, K_TOMB, K_CNT, K_IDS, K_AV, K_GC =
                 k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11], k[12]
-              K_HOLD, K_FAST, K_PEND, K_OUT, K_RV, K_RW = k[13], k[14], k[15], k[16], k[17], k[18]
+              K_HOLD, K_FAST, K_PEND, K_OUT, K_Y, K_RV, K_RW = k[13], k[14], k[15], k[16], k[17], k[18], k[19]
             end
             """;
 

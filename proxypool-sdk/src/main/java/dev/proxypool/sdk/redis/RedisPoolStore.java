@@ -284,6 +284,7 @@ public final class RedisPoolStore extends RedisStoreBase {
             List<Proxy> batch, String nowMs, StoreSettings settings, List<String> args, Set<String> terms) {
         args.add(nowMs);
         args.add(ProxyCodec.indexTag(settings));
+        args.add(Long.toString(settings.tombstoneRetentionForNoExpiry().toMillis()));
         for (Proxy p : batch) {
             ProxyCodec.publishArgs(p, settings, args);
             terms.addAll(ProxyCodec.setTerms(p, settings));
@@ -295,13 +296,18 @@ public final class RedisPoolStore extends RedisStoreBase {
      * of every term in {@code known} and learning the terms it reports it lacked (the sets of ids
      * published by another process, or before a restart), and checking under {@code indexTag}
      * whether a mixed pool is indexed alike again (common.lua {@code index_check}); returns the
-     * proxies dropped.
+     * proxies dropped. {@code settings}: the index tag and the tombstone retention of the proxies
+     * without expiry the fast path retired (T y, collected first).
      */
-    static long purgePool(RedisAccess redis, RedisKeys keys, String nowMs, Set<String> known, String indexTag) {
+    static long purgePool(RedisAccess redis, RedisKeys keys, String nowMs, Set<String> known, StoreSettings settings) {
         long dropped = 0;
+        List<String> args = List.of(
+                nowMs,
+                Integer.toString(ID_BATCH),
+                ProxyCodec.indexTag(settings),
+                Long.toString(settings.tombstoneRetentionForNoExpiry().toMillis()));
         for (int calls = 0; ; calls++) {
-            List<?> r = RedisReplies.list(redis.eval(
-                    PURGE, keys.withSets(List.copyOf(known)), List.of(nowMs, Integer.toString(ID_BATCH), indexTag)));
+            List<?> r = RedisReplies.list(redis.eval(PURGE, keys.withSets(List.copyOf(known)), args));
             dropped += RedisReplies.number(r.get(0));
             boolean learned = false;
             for (int i = 2; i < r.size(); i++) {
@@ -319,8 +325,7 @@ public final class RedisPoolStore extends RedisStoreBase {
     @Override
     public int purgeExpired(Instant now) {
         checkOpen();
-        long dropped =
-                purgePool(redis, keys, Long.toString(ProxyCodec.millis(now)), setTerms, ProxyCodec.indexTag(settings));
+        long dropped = purgePool(redis, keys, Long.toString(ProxyCodec.millis(now)), setTerms, settings);
         idempotency().purge(now);
         return (int) dropped;
     }
@@ -475,7 +480,7 @@ public final class RedisPoolStore extends RedisStoreBase {
             return Optional.empty();
         }
         List<String> terms = fastTerms.get();
-        List<String> k = poolKeys(keys, 6);
+        List<String> k = poolKeys(keys, 7);
         if (!terms.isEmpty()) {
             k.add(keys.set(terms.get(0))); // popped; the others are tested on each candidate
         }
@@ -526,7 +531,7 @@ public final class RedisPoolStore extends RedisStoreBase {
      * largest reserve (a batch kept above it keeps every request's).
      */
     static FastCall fastCallOf(RedisKeys keys, List<FastOne> batch) {
-        List<String> k = poolKeys(keys, 6 + batch.size());
+        List<String> k = poolKeys(keys, 7 + batch.size());
         List<String> args = new ArrayList<>(4 + 6 * batch.size());
         long now = Long.MIN_VALUE;
         int reserve = 0;
@@ -548,10 +553,10 @@ public final class RedisPoolStore extends RedisStoreBase {
         return new FastCall(List.copyOf(k), List.copyOf(args));
     }
 
-    /** The five keys every extract_fast.lua call starts with (T r, f, a, g, n), in a list of room {@code capacity}. */
+    /** The six keys every extract_fast.lua call starts with (T r, f, a, g, n, y), in a list of room {@code capacity}. */
     private static List<String> poolKeys(RedisKeys keys, int capacity) {
         List<String> k = new ArrayList<>(capacity);
-        for (String name : List.of("r", "f", "a", "g", "n")) {
+        for (String name : List.of("r", "f", "a", "g", "n", "y")) {
             k.add(keys.poolTag() + name);
         }
         return k;
@@ -644,16 +649,21 @@ public final class RedisPoolStore extends RedisStoreBase {
     @Override
     public boolean isTombstoned(ProxyKey key, Instant now) {
         checkOpen();
-        return tombstoned(redis, keys, key, now);
+        return tombstoned(redis, keys, key, now, settings);
     }
 
     /**
      * Whether {@code key} is tombstoned at {@code now} in the pool of {@code keys}: its end in the
      * tombstone set, or kept by its extracted holder until collected (tombstoned.lua).
      */
-    static boolean tombstoned(RedisAccess redis, RedisKeys keys, ProxyKey key, Instant now) {
+    static boolean tombstoned(RedisAccess redis, RedisKeys keys, ProxyKey key, Instant now, StoreSettings settings) {
         Object ends = redis.eval(
-                TOMBSTONED, keys.pool(), List.of(RedisKeys.physical(key), Long.toString(ProxyCodec.millis(now))));
+                TOMBSTONED,
+                keys.pool(),
+                List.of(
+                        RedisKeys.physical(key),
+                        Long.toString(ProxyCodec.millis(now)),
+                        Long.toString(settings.tombstoneRetentionForNoExpiry().toMillis())));
         return ((Number) ends).longValue() >= 0;
     }
 

@@ -42,11 +42,12 @@ import redis.clients.jedis.RedisClient;
  * proxies, all expiring (an expiring proxy used to cost one more command), country 1 of 4 and type
  * following the country. The commands: the pick (SPOP of the available set, or SPOP of the
  * filter's set), HGET of what the fast path needs ready to use (T f: the record
- * with it, no stored value is parsed in Lua), SREM of the availability (filtered),
- * then retire: HSET of the retirement, HINCRBY of the counter. No index is written: the extracted
- * id's index members and other set memberships wait for the purge. No health hold is tested: a held
- * proxy is out of the available set (common.lua T o). Four count=1 requests that the store's
- * coalescer serves with one call: 3 commands each and 2 together (14 for 4 extractions).
+ * with it, no stored value is parsed in Lua), the retirement (filtered: taken and retired in one, SMOVE
+ * from the available set to the retired set T y, whose tombstone end is the proxy's expiry; unfiltered:
+ * HSET of the tombstone end after the SPOP), HINCRBY of the counter. No index is written: the extracted
+ * id's index members and other set memberships wait for the purge. No health hold is tested: a held proxy is out of the available set
+ * (common.lua T o). Four count=1 requests that the store's coalescer serves with one call: 3 commands
+ * each and 1 together (13 for 4 extractions).
  */
 @Tag("slow")
 class ExtractionCommandCountTest {
@@ -108,7 +109,7 @@ class ExtractionCommandCountTest {
     }
 
     @Test
-    void countOneWithTwoLabelFilterRunsFiveCommands() {
+    void countOneWithTwoLabelFilterRunsFourCommands() {
         Set<String> ids = new HashSet<>();
         for (int i = 1; i <= 20; i++) {
             String country = COUNTRIES[i % 4];
@@ -124,11 +125,11 @@ class ExtractionCommandCountTest {
     }
 
     @Test
-    void fourCoalescedRequestsRunThreeCommandsEachAndTwoTogether() {
+    void fourCoalescedRequestsRunThreeCommandsEachAndOneTogether() {
         // what RedisPoolStore's coalescer sends when four count=1 requests arrive together: one call,
-        // each request its pop, take and fast item (its record with it), then one HSET of the
-        // retirements and one HINCRBY per counter field (one upstream here): 14 commands for four
-        // extractions instead of 20 in four calls
+        // each request its pop, take-and-retire (SMOVE) and fast item (its record with it), then one
+        // HINCRBY per counter field (one upstream here): 13 commands for four extractions instead of
+        // 16 in four calls
         Set<String> ids = new HashSet<>();
         for (int round = 0; round < 10; round++) {
             List<RedisPoolStore.FastOne> batch = new ArrayList<>();
@@ -154,7 +155,7 @@ class ExtractionCommandCountTest {
                     assertTrue(store.isTombstoned(p.key(), NOW), "retired: " + p.id());
                 }
                 assertEquals(
-                        Map.of("spop", 4L, "srem", 4L, "hget", 4L, "hset", 1L, "hincrby", 1L),
+                        Map.of("spop", 4L, "smove", 4L, "hget", 4L, "hincrby", 1L),
                         commands,
                         "commands of four coalesced count=1 extractions with 2-label filters");
             }
@@ -162,9 +163,9 @@ class ExtractionCommandCountTest {
         assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), store.keyPrefix()));
     }
 
-    /** SPOP of the set, SREM of the availability, HGET of T f and T r, HSET, HINCRBY. */
+    /** SPOP of the set, SMOVE from the available set to the retired one (T y), HGET of T f, HINCRBY. */
     private static final Map<String, Long> TWO_LABEL_COMMANDS =
-            Map.of("spop", 1L, "srem", 1L, "hget", 1L, "hincrby", 1L, "hset", 1L);
+            Map.of("spop", 1L, "smove", 1L, "hget", 1L, "hincrby", 1L);
 
     private static ExtractionRequest twoLabel(int country) {
         return ExtractionRequest.builder(1).filter(twoLabels(country).build()).build();
@@ -202,18 +203,19 @@ class ExtractionCommandCountTest {
             // all stored but the few the other tests may have extracted already
             assertTrue(store.markUnhealthy(held, NOW.plus(Duration.ofMinutes(10))) > held.size() - 100);
             Set<String> ids = new HashSet<>();
-            for (int i = 0; i < 20; i++) { // US: none held, the same 5 commands as without holds
+            for (int i = 0; i < 20; i++) { // US: none held, the same 4 commands as without holds
                 assertEquals(TWO_LABEL_COMMANDS, commandsOfOneExtraction(twoLabel(0), ids), "US, no hold met");
             }
             for (int i = 0; i < 20; i++) { // FR: a quarter held, skipped (and put back) on the fast path
                 Map<String, Long> commands = commandsOfOneExtraction(twoLabel(2), ids);
                 long skipped = commands.get("spop") - 1;
                 assertTrue(skipped >= 0 && skipped < 8, "FR: " + commands);
-                assertEquals(1L + skipped, commands.get("srem"), "taken first, then tested: " + commands);
+                assertEquals(1L + skipped, commands.get("smove"), "taken first, then tested: " + commands);
                 assertEquals(
                         skipped,
-                        commands.getOrDefault("hexists", 0L),
-                        "a held one is not taken and not retired: " + commands);
+                        commands.getOrDefault("sismember", 0L),
+                        "a held one is not taken and not retired by the fast path: " + commands);
+                assertEquals(skipped, commands.getOrDefault("hexists", 0L), "nor by another path: " + commands);
                 assertEquals(1L + skipped, commands.get("hget"), "and its fast item read: " + commands);
                 assertEquals(
                         skipped > 0 ? 1L : 0L,
@@ -236,7 +238,7 @@ class ExtractionCommandCountTest {
             try (RedisClient c = RedisClient.builder()
                     .hostAndPort("127.0.0.1", server.port())
                     .build()) {
-                String frSet = fastCallOf(twoLabel(2)).keys().get(5);
+                String frSet = fastCallOf(twoLabel(2)).keys().get(6);
                 for (String id : heldFr) {
                     assertFalse(c.sismember(keys.poolTag() + "a", id), "a held proxy is not extractable: " + id);
                     assertTrue(c.sismember(keys.poolTag() + "o", id), "but held out, still available: " + id);
@@ -393,6 +395,48 @@ class ExtractionCommandCountTest {
     }
 
     @Test
+    void aProxyWithoutExpiryHasItsTombstoneEndWrittenToo() {
+        // the SMOVE into T y retires a proxy whose tombstone ends at its expiry; one without expiry
+        // needs the end of its retention written (one HSET more), so its tombstone stays exact
+        String prefix = "ppcountnoexp:";
+        RedisKeys pool = new RedisKeys(prefix);
+        try (RedisPoolStore noExpiry = connect(prefix, StoreSettings.DEFAULTS);
+                RedisClient c = RedisClient.builder()
+                        .hostAndPort("127.0.0.1", server.port())
+                        .build()) {
+            List<Proxy> proxies = new ArrayList<>();
+            for (int n = 0; n < 40; n++) {
+                proxies.add(ProxyFixtures.builder(n)
+                        .labels(Labels.of(
+                                "country", COUNTRIES[n % 4], "type", n % 2 == 0 ? "residential" : "datacenter"))
+                        .build());
+            }
+            assertEquals(40, noExpiry.upsert(proxies, NOW).added());
+            Set<String> ids = new HashSet<>();
+            for (int i = 0; i < 8; i++) {
+                assertEquals(
+                        Map.of("spop", 1L, "smove", 1L, "hget", 1L, "hset", 1L, "hincrby", 1L),
+                        commandsOfOneExtraction(noExpiry, pool, StoreSettings.DEFAULTS, twoLabel(i % 4), ids),
+                        "a proxy without expiry, 2 labels");
+            }
+            noExpiry.purgeExpired(NOW); // collected: each tombstone moves to T t with its end
+            for (Proxy p : proxies) {
+                if (ids.contains(p.id())) {
+                    assertEquals(
+                            (double) NOW.plus(StoreSettings.DEFAULTS.tombstoneRetentionForNoExpiry())
+                                    .toEpochMilli(),
+                            c.zscore(pool.poolTag() + "t", RedisKeys.physical(p.key())),
+                            "its tombstone end: retention from its extraction");
+                }
+            }
+            assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), prefix));
+            for (String key : c.keys("{" + prefix + "*")) { // this pool's keys only: the class's pool stays
+                c.del(key);
+            }
+        }
+    }
+
+    @Test
     void anUpstreamWithTheLabelsIsTestedOnEachCandidate() {
         // without store.index.upstream (the default) no set combines an upstream with labels: the
         // labels' set is popped and the upstream tested on each candidate's T f item, read before the
@@ -405,7 +449,7 @@ class ExtractionCommandCountTest {
                     .filter(twoLabels(0).upstream("no-such-upstream").build())
                     .build();
             RedisPoolStore.FastCall fast = fastCallOf(elsewhere);
-            long members = c.scard(fast.keys().get(5));
+            long members = c.scard(fast.keys().get(6));
             c.sendCommand(Command.CONFIG, "RESETSTAT");
             assertNull(callFast(c, fast), "no proxy of that upstream: 8 candidates skipped, then extract.lua decides");
             // one lacking the upstream costs its SPOP and HGET only, T a untouched; the 8 go back in one SADD
@@ -414,7 +458,7 @@ class ExtractionCommandCountTest {
                     commandStats(c.info("commandstats")),
                     "8 candidates lacking the upstream");
             assertEquals(available, c.scard(keys.poolTag() + "a"), "every skipped candidate available again");
-            assertEquals(members, c.scard(fast.keys().get(5)), "and a member of its set again");
+            assertEquals(members, c.scard(fast.keys().get(6)), "and a member of its set again");
             assertEquals(new ExtractionResult.Extracted(List.of()), store.extract(elsewhere, NOW));
         }
         assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), store.keyPrefix()));
@@ -537,6 +581,7 @@ class ExtractionCommandCountTest {
         try (RedisClient c =
                 RedisClient.builder().hostAndPort("127.0.0.1", server.port()).build()) {
             assertEquals(0L, c.hlen(keys.poolTag() + "g"), "every retired id collected");
+            assertEquals(0L, c.scard(keys.poolTag() + "y"), "those the fast path retired too");
         }
     }
 }

@@ -8,7 +8,7 @@ import redis.clients.jedis.RedisClient;
 /**
  * Checks the store's Redis layout against itself after a test (see {@code redis/common.lua}):
  * every stored proxy is in exactly the index members, sets and sorted sets of its state, no index
- * or set holds an id that is neither stored nor retired (T g: extracted, cleanup pending), a
+ * or set holds an id that is neither stored nor retired (T g, T y: extracted, cleanup pending), a
  * retired id keeps its record, key and single-term index members until collected (its composite
  * members may be gone: the general script removes them, the fast path leaves them), the counters
  * agree, an available proxy held by health ({@code T h}) is in {@code T o} instead of {@code T a} and has
@@ -33,7 +33,19 @@ final class LayoutAudit {
         String t = new RedisKeys(prefix).poolTag();
         try (RedisClient c = RedisClient.builder().hostAndPort(host, port).build()) {
             Map<String, String> records = c.hgetAll(t + "r");
-            Map<String, String> retired = c.hgetAll(t + "g");
+            Map<String, String> retired = new java.util.HashMap<>(c.hgetAll(t + "g"));
+            // taken from a set by the fast path: its tombstone end is its T g value (one without
+            // expiry) or its expiry
+            for (String id : c.smembers(t + "y")) {
+                String record = records.get(id);
+                if (retired.containsKey(id)) {
+                    continue;
+                }
+                if (record == null || items(record).get(2).isEmpty()) {
+                    problems.add(id + " is retired by the fast path (T y) without an expiry or an end in T g");
+                }
+                retired.put(id, record == null ? "?" : items(record).get(2));
+            }
             // read whole, once: per-id commands would cost minutes at 20,000 proxies on a slow VM
             Map<String, String> holders = c.hgetAll(t + "k");
             Map<String, Double> tombstones = scored(c, t + "t");
