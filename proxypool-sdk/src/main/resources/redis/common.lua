@@ -92,8 +92,9 @@ a script touches one slot of Redis Cluster.
                    filter's range whose proxies are all held is empty to extraction: it proves the
                    shortfall in O(1) instead of reading every held proxy on every call (a health
                    outage would otherwise hold Redis for the whole pool's length per extraction).
-  [17] T y   set   ids extract_fast.lua's count=1 branch took from a set: it takes a proxy and retires
-                   it in one command (SMOVE T a T y) instead of two (SREM T a, HSET T g). Retired
+  [17] T y   set   ids extract_fast.lua's count=1 branch retired: one it takes from a set it takes and
+                   retires in one command (SMOVE T a T y) instead of two (SREM T a, HSET T g), one
+                   it pops from T a it retires by SADD T y (as cheap as the HSET). Retired
                    like an id of T g (is_retired), and collected like one (by the purge, first;
                    by publish.lua when it stores the id again); its tombstone end (retiring_end) is
                    its T g value when it has one (a proxy without expiry: written by the same call,

@@ -59,8 +59,9 @@ With a filter: SPOP of the set, up to 8 rounds of the count still missing; a pop
     the tests, so a candidate lacking one leaves T a untouched; else HMGET T f, SMISMEMBER T a, then
     one SREM).
 count 1: a proxy taken from a set is retired by that SMOVE into T y (common.lua: its tombstone end
-is its expiry), and one without expiry also has its end written in T g (HSET, as one popped from
-T a has); one HINCRBY T n per upstream counts them. count > 1: when fewer than `count` were found (or,
+is its expiry), one popped from T a by SADD T y; one without expiry also has its end written in
+T g (HSET); one HINCRBY T n per upstream counts them. So a stale member a later pop meets is found
+retired by SISMEMBER T y, but for ids the general script or a count > 1 call retired (T g). count > 1: when fewer than `count` were found (or,
 without a filter, any fails the expiry test), the taken ids go back (SADD T a, and into the set)
 and the answer is {0}; otherwise each is retired: one HSET T g of the tombstone ends and one
 HINCRBY T n per upstream. Their records come with T f (HMGET T r only for ids stored by a version
@@ -71,7 +72,7 @@ count=1, the common call, has its own branch before anything else is set up: SPO
 and HGET instead of HMGET (bulk replies), no tables of candidates and no function created per call
 (about 20 % less script time than the general branch in profiles on this project's VM; the
 table-free branch another ~10 %, benchmarks/RESULTS.md). A count=1 extraction: 4 commands without a
-filter (SPOP T a, HGET T f, HSET T g, HINCRBY), 4 with a set filter (SPOP of the set, SMOVE T a T y,
+filter (SPOP T a, HGET T f, SADD T y, or HSET T g for a proxy without expiry, HINCRBY), 4 with a set filter (SPOP of the set, SMOVE T a T y,
 HGET T f, HINCRBY; a proxy without expiry one more, HSET T g of its end; a proxy stored by a
 version before T f held its record one more, HMGET T r); a
 stale pop costs 3 more (SPOP, SMOVE, SISMEMBER T y; 4 with HEXISTS T g for one the general script
@@ -81,8 +82,8 @@ protocol beside an upstream) the same 4 for a match, a candidate lacking a term 
 T f), a stale pop 4 (SPOP, HGET T f, SMOVE, SISMEMBER T y). Several requests in one call each run
 their pops and tests in turn (an id a request before took from a set is in T y: dropped as stale
 by a later pop; one it popped from T a is not retired until the call's end: put back like a
-reserved one) and are retired together: one HSET T g of the ends T y does not hold (those popped
-from T a, those without expiry), one HINCRBY per counter field, so n requests with a set filter
+reserved one) and are retired together: one SADD T y of those popped from T a, one HSET T g of the
+ends of those without expiry, one HINCRBY per counter field, so n requests with a set filter
 (proxies that expire) cost 3 n + 1 commands and one call instead of 4 n and n calls, n without a
 filter 2 n + 2.
 ExtractionCommandCountTest.
@@ -104,7 +105,7 @@ if one then
   -- the common call: no tables of candidates, no function created, single-key commands, bulk replies
   local n, av, ty, a = tonumber(ARGV[3]), KEYS[3], KEYS[6], 5 -- a: the first argument of the request at hand
   out = { 3 }
-  local ends, up -- more than one request: HSET T g of the tombstone ends to write, HINCRBY T n
+  local ends, ys, up -- more than one request: HSET T g of the ends to write, SADD T y, HINCRBY T n
   local served = false -- whether a request was served
   for j = 1, n do
     local now, min_ttl, tomb, term = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), ARGV[a + 2], ARGV[a + 3]
@@ -211,21 +212,29 @@ if one then
       out[j + 1] = false -- this request goes on to extract.lua
     elseif n == 1 then
       out[2] = rec
-      -- its tombstone end: a set's SMOVE put it in T y, whose end is its expiry; one popped from T a,
-      -- or one without expiry, has it written in T g
-      if term == '' or t[1] == 0 then redis.call('HSET', KEYS[4], id, t[1] > 0 and t[2] or tomb) end
+      -- retired in T y, whose tombstone end is the proxy's expiry (a set's SMOVE put it there; one
+      -- popped from T a goes there now); one without expiry has its end written in T g
+      if t[1] == 0 then
+        redis.call('HSET', KEYS[4], id, tomb)
+      elseif term == '' then
+        redis.call('SADD', ty, id)
+      end
       redis.call('HINCRBY', KEYS[5], t[3], '-1')
     else
       out[j + 1] = rec
-      if term == '' or t[1] == 0 then
+      if t[1] == 0 then
         ends = ends or {}
-        ends[#ends + 1], ends[#ends + 2] = id, t[1] > 0 and t[2] or tomb
+        ends[#ends + 1], ends[#ends + 2] = id, tomb
+      elseif term == '' then
+        ys = ys or {}
+        ys[#ys + 1] = id
       end
       up = up or {}
       up[t[3]] = (up[t[3]] or 0) + 1
     end
   end
-  if ends then redis.call('HSET', KEYS[4], unpack(ends)) end -- the ends T y does not hold, together
+  if ends then redis.call('HSET', KEYS[4], unpack(ends)) end -- the ends of those without expiry, together
+  if ys then redis.call('SADD', ty, unpack(ys)) end -- those popped from T a, retired together
   if up then -- counted together: one HINCRBY per counter field
     for field, c in pairs(up) do redis.call('HINCRBY', KEYS[5], field, tostring(-c)) end
   end

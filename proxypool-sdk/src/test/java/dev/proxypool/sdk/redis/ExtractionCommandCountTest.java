@@ -44,7 +44,7 @@ import redis.clients.jedis.RedisClient;
  * filter's set), HGET of what the fast path needs ready to use (T f: the record
  * with it, no stored value is parsed in Lua), the retirement (filtered: taken and retired in one, SMOVE
  * from the available set to the retired set T y, whose tombstone end is the proxy's expiry; unfiltered:
- * HSET of the tombstone end after the SPOP), HINCRBY of the counter. No index is written: the extracted
+ * SADD T y after the SPOP; a proxy without expiry: HSET of its tombstone end instead), HINCRBY of the counter. No index is written: the extracted
  * id's index members and other set memberships wait for the purge. No health hold is tested: a held proxy is out of the available set
  * (common.lua T o). Four count=1 requests that the store's coalescer serves with one call: 3 commands
  * each and 1 together (13 for 4 extractions).
@@ -102,7 +102,7 @@ class ExtractionCommandCountTest {
             Map<String, Long> commands =
                     commandsOfOneExtraction(ExtractionRequest.builder(1).build(), ids);
             assertEquals(
-                    Map.of("spop", 1L, "hget", 1L, "hincrby", 1L, "hset", 1L),
+                    Map.of("spop", 1L, "hget", 1L, "hincrby", 1L, "sadd", 1L),
                     commands,
                     "commands of a count=1 extraction without a filter");
         }

@@ -29,8 +29,9 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * A proxy the fast path (extract_fast.lua, count=1) takes from a set is retired by the command that
- * takes it: {@code SMOVE} from the available set into {@code T y} (common.lua); its tombstone end is
- * its expiry, or, for one without expiry, written in {@code T g} by the same call. Every script
+ * takes it: {@code SMOVE} from the available set into {@code T y} (common.lua), one it pops without a
+ * filter by {@code SADD} there; its tombstone end is its expiry, or, for one without expiry, written
+ * in {@code T g} by the same call. Every script
  * treats it as retired, as one of {@code T g}: not readable, not listed, not disabled, held or
  * checked, its key tombstoned against a publish; a publish of its id under another key collects it
  * first, and the purge collects it with its exact tombstone end. Real redis-server (private);
@@ -70,8 +71,12 @@ class FastRetirementTest {
                 RedisClient c = RedisClient.builder()
                         .hostAndPort("127.0.0.1", server.port())
                         .build()) {
-            List<Proxy> pool = List.of(proxy(0, expiry), proxy(1, expiry), proxy(2, null), proxy(3, null));
-            assertEquals(4, store.upsert(pool, NOW).added());
+            Proxy elsewhere = ProxyFixtures.builder(4)
+                    .labels(Labels.of("country", "DE", "type", "residential"))
+                    .expiresAt(expiry)
+                    .build();
+            List<Proxy> pool = List.of(proxy(0, expiry), proxy(1, expiry), proxy(2, null), proxy(3, null), elsewhere);
+            assertEquals(5, store.upsert(pool, NOW).added());
             Map<String, Proxy> taken = new HashMap<>();
             for (int i = 0; i < 4; i++) { // the filtered fast path: SMOVE into T y
                 ExtractionResult r = store.extract(twoLabels(), NOW);
@@ -81,8 +86,16 @@ class FastRetirementTest {
                         .proxy();
                 assertEquals(null, taken.put(p.id(), p), "extracted twice: " + p.id());
             }
-            assertEquals(0, store.generalExtractionCalls(), "all four by the fast path");
-            assertEquals(4L, c.scard(keys.poolTag() + "y"), "retired by the fast path's SMOVE");
+            Proxy unfiltered = assertInstanceOf(
+                            ExtractionResult.Extracted.class,
+                            store.extract(ExtractionRequest.builder(1).build(), NOW))
+                    .proxies()
+                    .get(0)
+                    .proxy();
+            assertEquals(elsewhere.id(), unfiltered.id(), "the last one, without a filter: SPOP, then SADD T y");
+            taken.put(unfiltered.id(), unfiltered);
+            assertEquals(0, store.generalExtractionCalls(), "all five by the fast path");
+            assertEquals(5L, c.scard(keys.poolTag() + "y"), "retired by the fast path");
             assertEquals(2L, c.hlen(keys.poolTag() + "g"), "the ends of the two without expiry written");
             assertEquals(0L, c.scard(keys.poolTag() + "a"));
             assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), prefix), "before the purge");
@@ -94,7 +107,7 @@ class FastRetirementTest {
                 assertEquals(0, store.markChecked(List.of(p.id()), NOW), "not checked");
                 assertEquals(0, store.remove(List.of(p.id())), "not removed: it is gone already");
             }
-            assertEquals(new PublishResult(0, 0, 4, 0, 0), store.upsert(pool, NOW), "published again: all tombstoned");
+            assertEquals(new PublishResult(0, 0, 5, 0, 0), store.upsert(pool, NOW), "published again: all tombstoned");
             assertEquals(
                     List.of(), store.list(PoolQuery.ALL, PageRequest.first(10)).proxies(), "none listed");
             assertEquals(List.of(), LayoutAudit.problems("127.0.0.1", server.port(), prefix), "after those calls");
