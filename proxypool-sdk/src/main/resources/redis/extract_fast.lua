@@ -61,21 +61,21 @@ With a filter: SPOP of the set, up to 8 rounds of the count still missing; a pop
 count 1: a proxy taken from a set is retired by that SMOVE into T y (common.lua: its tombstone end
 is its expiry), one popped from T a by SADD T y; one without expiry also has its end written in
 T g (HSET); one HINCRBY T n per upstream counts them. So a stale member a later pop meets is found
-retired by SISMEMBER T y, but for ids the general script or a count > 1 call retired (T g). count > 1: when fewer than `count` were found (or,
-without a filter, any fails the expiry test), the taken ids go back (SADD T a, and into the set)
-and the answer is {0}; otherwise each is retired: one HSET T g of the tombstone ends and one
-HINCRBY T n per upstream. Their records come with T f (HMGET T r only for ids stored by a version
-before T f held the record).
+retired by SISMEMBER T y, but for ids the general script or a count > 1 call retired (T g).
+count > 1: when fewer than `count` were found (or, without a filter, any fails the expiry test),
+the taken ids go back (SADD T a, and into the set) and the answer is {0}; otherwise each is
+retired: one HSET T g of the tombstone ends and one HINCRBY T n per upstream. Their records come
+with T f (HMGET T r only for ids stored by a version before T f held the record).
 Nothing of T i is touched: an extracted id's index members (and its other set memberships) wait for
 the purge, like the general script's single-term members; readers test T a.
 count=1, the common call, has its own branch before anything else is set up: SPOP without a count
 and HGET instead of HMGET (bulk replies), no tables of candidates and no function created per call
 (about 20 % less script time than the general branch in profiles on this project's VM; the
 table-free branch another ~10 %, benchmarks/RESULTS.md). A count=1 extraction: 4 commands without a
-filter (SPOP T a, HGET T f, SADD T y, or HSET T g for a proxy without expiry, HINCRBY), 4 with a set filter (SPOP of the set, SMOVE T a T y,
-HGET T f, HINCRBY; a proxy without expiry one more, HSET T g of its end; a proxy stored by a
-version before T f held its record one more, HMGET T r); a
-stale pop costs 3 more (SPOP, SMOVE, SISMEMBER T y; 4 with HEXISTS T g for one the general script
+filter (SPOP T a, HGET T f, SADD T y or, for a proxy without expiry, HSET T g, HINCRBY), 4 with a
+set filter (SPOP of the set, SMOVE T a T y, HGET T f, HINCRBY; a proxy without expiry one more,
+HSET T g of its end; a proxy stored by a version before T f held its record one more, HMGET T r);
+a stale pop costs 3 more (SPOP, SMOVE, SISMEMBER T y; 4 with HEXISTS T g for one the general script
 or a count > 1 call retired), a held one 5 (SPOP, SMOVE, SISMEMBER T y, HEXISTS T g, HGET T f) and
 one SADD of the set for all put back; with other set terms (an upstream beside the labels, or a
 protocol beside an upstream) the same 4 for a match, a candidate lacking a term 2 more (SPOP, HGET

@@ -6,7 +6,8 @@ KEYS: the pool keys of common.lua, [1..19], then the sets of the batch's set ter
 ARGV: [1] now (epoch ms), [2] the publisher's index tag (ProxyCodec.indexTag: its
       store.index.dimensions and which combinations it indexes; written last in each T f value,
       common.lua index_published), [3] the tombstone retention (ms) of a proxy without expiry (the
-      end of one the fast path retired, T y, not collected yet), then 3 per proxy: id, its value of T r (ProxyCodec.storedValue),
+      safe-side end of one the fast path retired, T y, that has neither an expiry nor a T g end),
+      then 3 per proxy: id, its value of T r (ProxyCodec.storedValue),
       its set terms ("<bytes>:<item>" repeated, ProxyCodec.setTerms: of store.index.dimensions as
       configured now, so changing them re-indexes a proxy at its next publish)
 Returns: {added, refreshed, skippedTombstoned, skippedExpired, skippedDuplicate}

@@ -9,7 +9,8 @@ KEYS: the pool keys of common.lua, [1..19], then the sets the caller knows of [2
 ARGV: [1] now (epoch ms), [2] batch size per state, for tombstones, for T y, for T g and for T m
       (and the entries of T f one step of the index check reads: common.lua index_check), [3] the
       caller's index tag (ProxyCodec.indexTag), [4] the tombstone retention (ms) of a proxy without
-      expiry: an id of T y without one is collected with its tombstone ending at now + [4]
+      expiry: the safe-side end (now + [4]) of an id of T y with neither an expiry nor a T g end,
+      which the fast path never leaves (common.lua retiring_end)
 Returns: {dropped proxies, 1 when a batch was full (more may be left) or the index check goes on
          else 0, then the set terms
          whose keys were not passed: T m entries wait for a call passing them}
