@@ -11,6 +11,7 @@ import dev.proxypool.sdk.redis.RedisPoolStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -250,8 +251,100 @@ public final class RedisExtractionBenchmark {
         }
         System.out.println();
         System.out.print(sideBySide);
+        goalRows();
         floorRows(100_000 / shrink);
         sizeRows();
+    }
+
+    /** A count=1 or count=100 row of the grid: its script µs per client call and its rate over the trivial's. */
+    record Result(int size, String scenario, int threads, int count, double scriptMicros, double ratio) {}
+
+    /** Every row of the grid, in order. */
+    private final List<Result> results = new ArrayList<>();
+
+    /** Clients → {script µs ratio (large over small; -1: not measured), extractions/s ratio (small over large)}. */
+    private final TreeMap<Integer, double[]> sideBySideRatios = new TreeMap<>();
+
+    /** The smallest and the largest pool of the side-by-side table. */
+    private int[] sideBySideSizes;
+
+    /** Issue 32's goals: script µs per extraction, share of the trivial rate, size ratio. */
+    private static final double GOAL_MICROS = 10.0;
+
+    private static final double GOAL_RATIO = 0.60;
+    private static final double GOAL_SIZE_RATIO = 1.2;
+
+    /**
+     * The goals this benchmark measures, each against the rows above it: at most {@value #GOAL_MICROS}
+     * µs of script time per count=1 2-label extraction at 100,000 proxies, fresh and after half the
+     * pool was extracted; a count=1 rate of at least 60 % of the trivial EVALSHA's (the lowest of the
+     * no-filter and 2-label rows of every pool size); the largest pool within 1.2x of the smallest,
+     * side by side, in script time and in extractions/s. "n/a" where a figure was not measured
+     * (script times on a shared Redis, --port).
+     */
+    private void goalRows() {
+        System.out.println();
+        System.out.println("| against the goals | clients | measured | goal | met |");
+        System.out.println("|---|---:|---:|---:|---|");
+        for (String scenario : List.of("2-label filter", "2-label, half extracted")) {
+            for (int threads : new int[] {1, 8}) {
+                results.stream()
+                        .filter(r -> r.size() == 100_000
+                                && r.count() == 1
+                                && r.threads() == threads
+                                && r.scenario().equals(scenario))
+                        .findFirst()
+                        .ifPresent(r -> goalRow(
+                                "script µs per count=1 extraction, 100,000 proxies, " + scenario,
+                                threads,
+                                r.scriptMicros() < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", r.scriptMicros()),
+                                String.format(Locale.ROOT, "≤ %.0f", GOAL_MICROS),
+                                r.scriptMicros() < 0 ? null : r.scriptMicros() <= GOAL_MICROS));
+            }
+        }
+        for (int threads : new int[] {1, 8}) {
+            results.stream()
+                    .filter(r -> r.count() == 1
+                            && r.threads() == threads
+                            && (r.scenario().equals("no filter") || r.scenario().equals("2-label filter")))
+                    .min(Comparator.comparingDouble(Result::ratio))
+                    .ifPresent(r -> goalRow(
+                            "count=1 rate over a trivial EVALSHA's, the lowest of the no-filter and 2-label rows" + " ("
+                                    + String.format(Locale.ROOT, "%,d", r.size()) + ", " + r.scenario() + ")",
+                            threads,
+                            String.format(Locale.ROOT, "%.0f%%", 100 * r.ratio()),
+                            String.format(Locale.ROOT, "≥ %.0f%%", 100 * GOAL_RATIO),
+                            r.ratio() >= GOAL_RATIO));
+        }
+        if (sideBySideSizes != null) {
+            String sizes = String.format(Locale.ROOT, "%,d against %,d", sideBySideSizes[1], sideBySideSizes[0]);
+            sideBySideRatios.forEach((threads, ratios) -> {
+                goalRow(
+                        "side by side, " + sizes + ": script µs per extraction, ratio",
+                        threads,
+                        ratios[0] < 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", ratios[0]),
+                        String.format(Locale.ROOT, "≤ %.1f", GOAL_SIZE_RATIO),
+                        ratios[0] < 0 ? null : ratios[0] <= GOAL_SIZE_RATIO);
+                goalRow(
+                        "side by side, " + sizes + ": extractions/s, ratio",
+                        threads,
+                        String.format(Locale.ROOT, "%.2f", ratios[1]),
+                        String.format(Locale.ROOT, "≤ %.1f", GOAL_SIZE_RATIO),
+                        ratios[1] <= GOAL_SIZE_RATIO);
+            });
+        }
+    }
+
+    /** One row of the goal table; {@code met} null where the figure was not measured. */
+    private static void goalRow(String goal, int threads, String measured, String target, Boolean met) {
+        System.out.println(String.format(
+                Locale.ROOT,
+                "| %s | %d | %s | %s | %s |",
+                goal,
+                threads,
+                measured,
+                target,
+                met == null ? "n/a" : met ? "yes" : "**no**"));
     }
 
     /** "median [min–max]" of script times, or n/a where they are not measured (a shared Redis). */
@@ -309,6 +402,10 @@ public final class RedisExtractionBenchmark {
                     rate[0][round] = a.ops() / a.seconds();
                     rate[1][round] = b.ops() / b.seconds();
                 }
+                sideBySideRatios.put(threads, new double[] {
+                    resetStats ? median(script[1]) / median(script[0]) : -1, median(rate[0]) / median(rate[1])
+                });
+                sideBySideSizes = new int[] {small, size};
                 sideBySide.append(String.format(
                         Locale.ROOT,
                         "| | %d | %s | %s | %s | %,.0f | %,.0f | %.2f |%n",
@@ -755,6 +852,7 @@ public final class RedisExtractionBenchmark {
         Trivial after = trivial(store.keyPrefix(), threads, trivialOps);
         Trivial trivial = before.mean(after);
         double rate = r.ops() / r.seconds();
+        results.add(new Result(size, name, threads, count, r.scriptMicros(), rate / trivial.perSecond()));
         System.out.println(String.format(
                 Locale.ROOT,
                 "| %,d | %s | %d | %d | %,d | %,.0f | %,.0f | %.0f%% | %s | %s | %s | %s | %s | %.0f | %.0f |",
