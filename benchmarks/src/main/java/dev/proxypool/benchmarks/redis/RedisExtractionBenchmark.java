@@ -466,6 +466,24 @@ public final class RedisExtractionBenchmark {
             "1"
         },
         {
+            "the product's commands, without its tests: `SPOP`, `SMOVE`, `HGET` of the fast item (unpacked, its"
+                    + " record answered), `HINCRBY` of its counter",
+            "4",
+            """
+                for _ = 1, 8 do
+                  local id = redis.call('SPOP', KEYS[7])
+                  if not id then return false end
+                  if redis.call('SMOVE', KEYS[3], KEYS[6], id) == 1 then
+                    local t = { cmsgpack.unpack(redis.call('HGET', KEYS[2], id)) }
+                    redis.call('HINCRBY', KEYS[5], t[3], '-1')
+                    return t[5]
+                  end
+                end
+                return false
+                """,
+            "1"
+        },
+        {
             "4 requests a call (the floor of the product's coalesced calls, without its tests): each its `SPOP`,"
                     + " `SMOVE` into the retired set, `HGET` of the fast item (the record with it); then one"
                     + " `HINCRBY` per counter",
