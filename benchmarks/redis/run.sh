@@ -47,6 +47,15 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+if [ "$SERVER_BIN" != /usr/bin/redis-server ] && { [ -n "$PORT" ] || [ -n "$CLUSTER" ]; }; then
+  echo "--server is the private server's binary: not with --port or --cluster" >&2
+  exit 2
+fi
+if [ -z "$PORT" ] && [ -z "$CLUSTER" ] && [ ! -x "$SERVER_BIN" ]; then
+  echo "--server: $SERVER_BIN is not an executable redis-server" >&2
+  exit 2
+fi
+
 OUT=benchmarks/redis/RESULTS-redis.md
 RAW=$(mktemp -d)
 
@@ -55,11 +64,6 @@ JAVA=$(java_bin)
 
 echo "building benchmarks jar..." >&2
 ./mvnw -B -q -pl benchmarks -am package -DskipTests >&2
-
-if [ "$SERVER_BIN" != /usr/bin/redis-server ] && { [ -n "$PORT" ] || [ -n "$CLUSTER" ]; }; then
-  echo "--server is the private server's binary: not with --port or --cluster" >&2
-  exit 2
-fi
 
 if [ -n "$AB" ]; then
   if [ -n "$PORT" ] || [ -n "$CLUSTER" ]; then
@@ -130,10 +134,6 @@ fi
 RESET=""
 if [ -z "$PORT" ]; then
   PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-  if [ ! -x "$SERVER_BIN" ]; then
-    echo "--server: $SERVER_BIN is not an executable redis-server" >&2
-    exit 2
-  fi
   ${SERVER_CPU:+taskset -c "$SERVER_CPU"} "$SERVER_BIN" --port "$PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
     --logfile "$RAW/redis.log" &
   REDIS_PID=$!

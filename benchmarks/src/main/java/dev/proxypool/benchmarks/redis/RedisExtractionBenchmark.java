@@ -309,7 +309,7 @@ public final class RedisExtractionBenchmark {
                             && (r.scenario().equals("no filter") || r.scenario().equals("2-label filter")))
                     .min(Comparator.comparingDouble(Result::ratio))
                     .ifPresent(r -> goalRow(
-                            "count=1 rate over a trivial EVALSHA's, the lowest of the no-filter and 2-label rows" + " ("
+                            "count=1 rate over a trivial EVALSHA's, the lowest of the no-filter and 2-label rows ("
                                     + String.format(Locale.ROOT, "%,d", r.size()) + ", " + r.scenario() + ")",
                             threads,
                             String.format(Locale.ROOT, "%.0f%%", 100 * r.ratio()),
@@ -384,6 +384,7 @@ public final class RedisExtractionBenchmark {
                 size,
                 small,
                 size));
+        sideBySideSizes = new int[] {small, size};
         String prefix = newPrefix();
         try (RedisPoolStore little = open(prefix, StoreSettings.DEFAULTS)) {
             RedisBenchPool.load(little, small, now, 2);
@@ -405,7 +406,6 @@ public final class RedisExtractionBenchmark {
                 sideBySideRatios.put(threads, new double[] {
                     resetStats ? median(script[1]) / median(script[0]) : -1, median(rate[0]) / median(rate[1])
                 });
-                sideBySideSizes = new int[] {small, size};
                 sideBySide.append(String.format(
                         Locale.ROOT,
                         "| | %d | %s | %s | %s | %,.0f | %,.0f | %.2f |%n",

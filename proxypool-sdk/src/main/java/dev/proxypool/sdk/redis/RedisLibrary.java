@@ -77,19 +77,18 @@ record RedisLibrary(String name, String source, Map<String, String> functions) {
                     ? s.source()
                     : s.source().substring(0, at) + s.source().substring(at + common.length());
             String base = s.name().substring(0, s.name().length() - ".lua".length());
-            entries.add(new String[] {s.sha(), base, own, at < 0 ? "alone" : "prelude"});
+            // a script without the prelude reads its own KEYS and ARGV: its parameters, so it skips
+            // bind() (a fifth of a microsecond per call, docs/architecture.md)
+            String callback = at < 0 ? "function(KEYS, ARGV)\n" : "function(k, a)\nbind(k, a)\n";
+            entries.add(new String[] {s.sha(), base, own, callback});
         }
         for (String[] e : entries) {
             body.append("\nredis.register_function{function_name = '")
                     .append(e[1])
                     .append("_@', flags = {")
                     .append(GROWING.contains(e[1]) ? "" : "'allow-oom'")
-                    // a script without the prelude reads its own KEYS and ARGV: its parameters, so
-                    // it skips bind() (a fifth of a microsecond per call, docs/architecture.md)
-                    .append(
-                            e[3].equals("alone")
-                                    ? "}, callback = function(KEYS, ARGV)\n"
-                                    : "}, callback = function(k, a)\nbind(k, a)\n")
+                    .append("}, callback = ")
+                    .append(e[3])
                     .append(e[2])
                     .append("\nend}\n");
         }

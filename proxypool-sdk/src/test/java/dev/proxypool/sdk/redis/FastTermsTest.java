@@ -15,6 +15,7 @@ import dev.proxypool.core.model.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -109,7 +110,7 @@ class FastTermsTest {
                     .label("type", mid)
                     .upstream(ProxyFixtures.UPSTREAM)
                     .build();
-            List<Proxy> got = new java.util.ArrayList<>();
+            List<Proxy> got = new ArrayList<>();
             got.addAll(proxies(store.extract(
                     ExtractionRequest.builder(1).filter(withUpstream).build(), NOW)));
             got.addAll(proxies(store.extract(
@@ -137,16 +138,9 @@ class FastTermsTest {
                 .toList();
     }
 
+    /** Whether {@code haystack} holds {@code needle}'s chars as bytes (each below 256). */
     private static boolean contains(byte[] haystack, String needle) {
-        byte[] n = needle.getBytes(StandardCharsets.ISO_8859_1);
-        outer:
-        for (int i = 0; i + n.length <= haystack.length; i++) {
-            for (int k = 0; k < n.length; k++) {
-                if (haystack[i + k] != n[k]) continue outer;
-            }
-            return true;
-        }
-        return false;
+        return new String(haystack, StandardCharsets.ISO_8859_1).contains(needle);
     }
 
     private static RedisClient client() {
