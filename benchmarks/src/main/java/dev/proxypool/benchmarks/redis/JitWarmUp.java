@@ -1,7 +1,12 @@
 package dev.proxypool.benchmarks.redis;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
 
 /**
  * A warm-up that lasts until the client's JIT is done: on the 2-vCPU machines these benchmarks run
@@ -23,7 +28,68 @@ final class JitWarmUp {
         void run() throws Exception;
     }
 
+    /** How long the compiler threads must stay (nearly) idle to count as done ({@link #quiesce}). */
+    static final long IDLE_MILLIS = 100;
+
+    /** CPU the compiler threads may use in {@link #IDLE_MILLIS} and still count as idle, ms. */
+    static final double IDLE_CPU_MILLIS = 1;
+
+    /** The longest {@link #quiesce} waits. */
+    static final long QUIESCE_MAX_MILLIS = 10_000;
+
     private JitWarmUp() {}
+
+    /**
+     * Waits until the JIT's compiler threads have been idle for {@value #IDLE_MILLIS} ms, at most
+     * {@value #QUIESCE_MAX_MILLIS} ms. Loading a pool, a trivial measurement or a drain queue
+     * compilations that C2 works through for a second or two after them, on the clients' core (with
+     * --pin, the one core the clients have): a row started meanwhile measured the compiler (its C2
+     * thread took 556 ms of the core during the 1.1 s of five 2,000-call rows after loading 100,000
+     * proxies, 1 % of the calls 1.5-5 ms long), not the store.
+     *
+     * @return the compiler threads' CPU time while waiting, ms
+     */
+    static double quiesce() throws InterruptedException {
+        double start = compilerCpuMillis();
+        long deadline = System.nanoTime() + QUIESCE_MAX_MILLIS * 1_000_000;
+        for (double seen = start; System.nanoTime() < deadline; ) {
+            Thread.sleep(IDLE_MILLIS);
+            double now = compilerCpuMillis();
+            if (now - seen < IDLE_CPU_MILLIS) {
+                break;
+            }
+            seen = now;
+        }
+        return compilerCpuMillis() - start;
+    }
+
+    /**
+     * The CPU time the JIT's compiler threads (C1 and C2, hidden from {@code ThreadMXBean}) have used,
+     * ms, from Linux's per-thread scheduler statistics; without them (not Linux), the JIT's own
+     * compilation time, which counts a compilation only once it ends.
+     */
+    static double compilerCpuMillis() {
+        Path tasks = Path.of("/proc/self/task");
+        if (!Files.isDirectory(tasks)) {
+            return ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+        }
+        long nanos = 0;
+        try (Stream<Path> threads = Files.list(tasks)) {
+            for (Path thread : (Iterable<Path>) threads::iterator) {
+                try {
+                    if (Files.readString(thread.resolve("comm")).contains("CompilerThre")) {
+                        nanos += Long.parseLong(
+                                Files.readString(thread.resolve("schedstat")).split(" ")[0]);
+                    }
+                } catch (IOException gone) {
+                    // a compiler thread that ended meanwhile (the JIT adds and removes them with its queue)
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return nanos / 1e6;
+    }
 
     /**
      * Runs {@code round} until one adds under {@value #SETTLED_MILLIS} ms of JIT compilation, at most
