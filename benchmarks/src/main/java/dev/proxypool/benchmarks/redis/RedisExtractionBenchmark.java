@@ -394,9 +394,13 @@ public final class RedisExtractionBenchmark {
                 double[][] rate = new double[2][SIDE_BY_SIDE_ROUNDS];
                 for (int round = 0; round < SIDE_BY_SIDE_ROUNDS; round++) {
                     // the small pool, then the big one, each topped up to its size first
+                    // (each after the clients' JIT is idle: the small pool's load, then each top-up, queue
+                    // compilations)
                     littleLoaded = topUp(little, small, littleLoaded);
+                    JitWarmUp.quiesce();
                     Row a = measure(little, threads, 1, calls(small, threads, shrink), true, true);
                     loaded = topUp(big, size, loaded);
+                    JitWarmUp.quiesce();
                     Row b = measure(big, threads, 1, calls(size, threads, shrink), true, true);
                     script[0][round] = a.scriptMicros();
                     script[1][round] = b.scriptMicros();
