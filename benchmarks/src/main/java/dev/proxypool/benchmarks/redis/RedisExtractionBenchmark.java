@@ -103,6 +103,14 @@ public final class RedisExtractionBenchmark {
     /** Whether each row of the grid starts on a pool topped up to its size ({@link #topUp}). */
     private boolean refill;
 
+    /** The pool each grid row warms up on ({@link #warm}), and the next proxy number to load into it. */
+    private RedisPoolStore warmPool;
+
+    private int warmLoaded;
+
+    /** The sizes' divisor (--quick). */
+    private int shrink = 1;
+
     /**
      * Calls of a count=1 row of the grid: 2,000 at 1 client, 4,000 at 8 (a row of 1,000 calls at 8
      * clients lasted 20-30 ms here, shorter than one stall of a shared core), at most a fifth of the
@@ -134,6 +142,18 @@ public final class RedisExtractionBenchmark {
     }
 
     private void runAll(int shrink) throws Exception {
+        this.shrink = shrink;
+        String warmPrefix = newPrefix();
+        warmPool = open(warmPrefix, StoreSettings.DEFAULTS);
+        try {
+            runGrid(shrink);
+        } finally {
+            warmPool.close();
+            deletePrefix(warmPrefix);
+        }
+    }
+
+    private void runGrid(int shrink) throws Exception {
         trivialOps = 4000 / shrink;
         warmUp(shrink);
         memoryRows(100_000 / shrink);
@@ -833,11 +853,14 @@ public final class RedisExtractionBenchmark {
             + " | trivial CPU µs/call | P50 µs | P99 µs | client JIT ms |\n"
             + "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
 
-    /** CPU of the clients' JIT compiler threads during a grid row under which it counts as measured without them, ms. */
+    /** CPU of the clients' JIT compiler threads during a row's warm-up under which the JIT counts as warm, ms. */
     static final double QUIET_JIT_MILLIS = 5;
 
-    /** Most measurements of a grid row whose clients' JIT compiled during it (the last is printed). */
+    /** Most warm-ups of a grid row ({@link #warm}). */
     static final int JIT_TRIES = 3;
+
+    /** Proxies of the pool the grid's rows warm up on ({@link #warm}), before --quick shrinks it. */
+    static final int WARM_POOL = 20_000;
 
     /** A trivial script's rate and script time from the same client and threads, on the same Redis. */
     record Trivial(double perSecond, double scriptMicros, double cpuMicros) {
@@ -848,6 +871,27 @@ public final class RedisExtractionBenchmark {
                     (perSecond + other.perSecond) / 2,
                     scriptMicros < 0 || other.scriptMicros < 0 ? -1 : (scriptMicros + other.scriptMicros) / 2,
                     cpuMicros < 0 || other.cpuMicros < 0 ? -1 : (cpuMicros + other.cpuMicros) / 2);
+        }
+    }
+
+    /**
+     * Runs a grid row's calls ({@code threads}, {@code count}, {@code ops}, filtered or not) unmeasured on the
+     * warm-up pool, each time topped up and once the clients' JIT is idle, until its compiler threads ran
+     * under {@value #QUIET_JIT_MILLIS} ms during them, at most {@value #JIT_TRIES} times. The JIT compiles on
+     * the clients' core (with --pin, the one core they have): the calls of a kind the last rows did not make
+     * deoptimize and compile code again (C2 took 556 ms of that core during the 1.1 s of five 2,000-call rows
+     * after a load of 100,000 proxies, 1 % of the calls 1.5-5 ms long; the 10,000 no-filter row's rate 54-56 %
+     * of a trivial EVALSHA's). On a pool of its own, so the measured pool extracts what one row does, as before.
+     */
+    private void warm(int threads, int count, int ops, boolean filter) throws Exception {
+        for (int tries = 1; tries <= JIT_TRIES; tries++) {
+            warmLoaded = topUp(warmPool, WARM_POOL / shrink, warmLoaded);
+            JitWarmUp.quiesce();
+            double compiling = JitWarmUp.compilerCpuMillis();
+            measure(warmPool, threads, count, ops, false, filter);
+            if (JitWarmUp.compilerCpuMillis() - compiling < QUIET_JIT_MILLIS) {
+                return;
+            }
         }
     }
 
@@ -867,32 +911,14 @@ public final class RedisExtractionBenchmark {
             int ops,
             boolean filter)
             throws Exception {
-        // The clients' JIT compiles on their core (with --pin, the one core they have): a row during which its
-        // compiler threads ran QUIET_JIT_MILLIS or more measured them (1 % of the calls 1.5-5 ms long, a 10,000
-        // no-filter row's rate 40-56 % of the trivial EVALSHA's), so it is measured again, up to JIT_TRIES
-        // times, each try on a pool topped up again
-        Row r = null;
-        double jit = 0;
-        int tries = 0;
-        while (tries < JIT_TRIES && (r == null || jit >= QUIET_JIT_MILLIS)) {
-            tries++;
-            if (refill) {
-                loaded = topUp(store, size, loaded);
-            }
-            JitWarmUp.quiesce(); // what ran before (the top-up, the trivial) compiles now, not during the row
-            double compiling = JitWarmUp.compilerCpuMillis();
-            r = measure(store, threads, count, ops, true, filter);
-            jit = JitWarmUp.compilerCpuMillis() - compiling;
-            System.err.printf(
-                    Locale.ROOT,
-                    "%,d / %s / %d clients / count %d, try %d: the JIT's compiler threads ran %.0f ms during it%n",
-                    size,
-                    name,
-                    threads,
-                    count,
-                    tries,
-                    jit);
+        warm(threads, count, ops, filter);
+        if (refill) {
+            loaded = topUp(store, size, loaded);
         }
+        JitWarmUp.quiesce(); // what the top-up queued compiles now, not during the row
+        double compiling = JitWarmUp.compilerCpuMillis();
+        Row r = measure(store, threads, count, ops, true, filter);
+        double jit = JitWarmUp.compilerCpuMillis() - compiling;
         double scriptCalls = scriptCallsPer(r.ops());
         if (resetStats && count == 1 && name.equals("2-label filter")) {
             twoLabelInside
@@ -905,7 +931,7 @@ public final class RedisExtractionBenchmark {
         results.add(new Result(size, name, threads, count, r.scriptMicros(), rate / trivial.perSecond()));
         System.out.println(String.format(
                 Locale.ROOT,
-                "| %,d | %s | %d | %d | %,d | %,.0f | %,.0f | %.0f%% | %s | %s | %s | %s | %s | %.0f | %.0f | %.0f%s |",
+                "| %,d | %s | %d | %d | %,d | %,.0f | %,.0f | %.0f%% | %s | %s | %s | %s | %s | %.0f | %.0f | %.0f |",
                 size,
                 name,
                 threads,
@@ -921,8 +947,7 @@ public final class RedisExtractionBenchmark {
                 Row.orNa(trivial.cpuMicros()),
                 r.latencies().micros(0.50),
                 r.latencies().micros(0.99),
-                jit,
-                tries == 1 ? "" : " (try " + tries + ")"));
+                jit));
         return after;
     }
 
