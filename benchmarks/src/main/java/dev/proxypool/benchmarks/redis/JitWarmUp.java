@@ -46,13 +46,10 @@ final class JitWarmUp {
      * --pin, the one core the clients have): a row started meanwhile measured the compiler (its C2
      * thread took 556 ms of the core during the 1.1 s of five 2,000-call rows after loading 100,000
      * proxies, 1 % of the calls 1.5-5 ms long), not the store.
-     *
-     * @return the compiler threads' CPU time while waiting, ms
      */
-    static double quiesce() throws InterruptedException {
-        double start = compilerCpuMillis();
+    static void quiesce() throws InterruptedException {
         long deadline = System.nanoTime() + QUIESCE_MAX_MILLIS * 1_000_000;
-        for (double seen = start; System.nanoTime() < deadline; ) {
+        for (double seen = compilerCpuMillis(); System.nanoTime() < deadline; ) {
             Thread.sleep(IDLE_MILLIS);
             double now = compilerCpuMillis();
             if (now - seen < IDLE_CPU_MILLIS) {
@@ -60,7 +57,6 @@ final class JitWarmUp {
             }
             seen = now;
         }
-        return compilerCpuMillis() - start;
     }
 
     /**

@@ -108,8 +108,8 @@ public final class RedisExtractionBenchmark {
 
     private int warmLoaded;
 
-    /** The sizes' divisor (--quick). */
-    private int shrink = 1;
+    /** Proxies of {@link #warmPool}: {@link #WARM_POOL}, shrunk with --quick. */
+    private int warmSize;
 
     /**
      * Calls of a count=1 row of the grid: 2,000 at 1 client, 4,000 at 8 (a row of 1,000 calls at 8
@@ -142,7 +142,7 @@ public final class RedisExtractionBenchmark {
     }
 
     private void runAll(int shrink) throws Exception {
-        this.shrink = shrink;
+        warmSize = WARM_POOL / shrink;
         String warmPrefix = newPrefix();
         warmPool = open(warmPrefix, StoreSettings.DEFAULTS);
         try {
@@ -877,15 +877,14 @@ public final class RedisExtractionBenchmark {
     /**
      * Runs a grid row's calls ({@code threads}, {@code count}, {@code ops}, filtered or not) unmeasured on the
      * warm-up pool, each time topped up and once the clients' JIT is idle, until its compiler threads ran
-     * under {@value #QUIET_JIT_MILLIS} ms during them, at most {@value #JIT_TRIES} times. The JIT compiles on
-     * the clients' core (with --pin, the one core they have): the calls of a kind the last rows did not make
-     * deoptimize and compile code again (C2 took 556 ms of that core during the 1.1 s of five 2,000-call rows
-     * after a load of 100,000 proxies, 1 % of the calls 1.5-5 ms long; the 10,000 no-filter row's rate 54-56 %
-     * of a trivial EVALSHA's). On a pool of its own, so the measured pool extracts what one row does, as before.
+     * under {@value #QUIET_JIT_MILLIS} ms during them, at most {@value #JIT_TRIES} times: calls of a kind the
+     * last rows did not make deoptimize and compile code again, on the clients' core ({@link JitWarmUp#quiesce};
+     * the 10,000 no-filter rows' rate was 54-56 % of a trivial EVALSHA's without this). On a pool of its own,
+     * so the measured pool extracts what one row does, as before.
      */
     private void warm(int threads, int count, int ops, boolean filter) throws Exception {
         for (int tries = 1; tries <= JIT_TRIES; tries++) {
-            warmLoaded = topUp(warmPool, WARM_POOL / shrink, warmLoaded);
+            warmLoaded = topUp(warmPool, warmSize, warmLoaded);
             JitWarmUp.quiesce();
             double compiling = JitWarmUp.compilerCpuMillis();
             measure(warmPool, threads, count, ops, false, filter);
